@@ -1,0 +1,1 @@
+"""Eywa: provenance-first memory for AI agents."""

@@ -1,0 +1,27 @@
+"""The embedder protocol: texts in, L2-normalised float32 rows out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+
+class Embedder(Protocol):
+    """Turns texts into unit vectors so that a dot product is the cosine similarity."""
+
+    @property
+    def model_id(self) -> str:
+        """A stable name of the model; stored with the vectors."""
+        ...
+
+    @property
+    def dim(self) -> int:
+        """Vector width."""
+        ...
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """An array of shape (len(texts), dim), each row L2-normalised."""
+        ...

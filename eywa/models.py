@@ -1,0 +1,327 @@
+"""Domain models. Frozen pydantic models: what is stored is never mutated in place.
+
+The graph model of the design brief maps onto these one to one: ``Evidence`` nodes carry
+``Signal`` children, ``Entity`` nodes are mentioned by evidence, ``Belief`` nodes are
+supported by evidence, ``Dimension`` nodes change by ``Delta`` nodes.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+def utc_now() -> datetime:
+    """The current time, timezone-aware in UTC."""
+    return datetime.now(timezone.utc)
+
+
+def as_utc(value: datetime) -> datetime:
+    """Naive datetimes are taken to be UTC; aware ones are converted to it."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc)
+
+
+class Frozen(BaseModel):
+    """Base for immutable domain values."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SignalKind(StrEnum):
+    """Typed signals that Level 0 detects deterministically in a turn."""
+
+    DATE = "date"
+    TIME = "time"
+    DURATION = "duration"
+    MONEY = "money"
+    NUMBER = "number"
+    QUANTITY = "quantity"
+    URL = "url"
+    EMAIL = "email"
+    CODE = "code"
+    PERSON = "person"
+    ENTITY = "entity"
+    NEGATION = "negation"
+    HEDGE = "hedge"
+    DECISION = "decision"
+    CORRECTION = "correction"
+
+
+Granularity = Literal["year", "month", "week", "day", "minute"]
+
+
+class Signal(Frozen):
+    """A typed span of a turn.
+
+    ``normalized`` is the canonical value the validator compares against: an ISO date
+    ("2023-05-20", "2023-05", "2022") for dates, "1200.00 USD" for money, a plain decimal
+    for numbers, a lower-cased address for emails and URLs, a canonical name for mentions.
+    Dates also carry the window they denote (``window_start`` inclusive, ``window_end``
+    exclusive) so the temporal route can filter by overlap.
+    """
+
+    kind: SignalKind
+    text: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    normalized: str = ""
+    granularity: Granularity | None = None
+    window_start: datetime | None = None
+    window_end: datetime | None = None
+
+
+class Turn(BaseModel):
+    """One conversation turn as a caller sends it to ``Memory.remember``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    text: str
+    speaker: str | None = None
+    role: str | None = None
+    session: str | None = None
+    observed_at: datetime | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    external_id: str | None = None
+
+    @field_validator("text")
+    @classmethod
+    def _text_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("text must not be empty")
+        return value
+
+    @field_validator("observed_at")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+    @field_validator("metadata")
+    @classmethod
+    def _json_serialisable(cls, value: dict[str, Any]) -> dict[str, Any]:
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"metadata must be JSON-serialisable ({exc})") from exc
+        return value
+
+
+class Evidence(Frozen):
+    """A stored turn. Immutable; its id is deterministic (see ``eywa.write``)."""
+
+    id: str
+    space: str
+    session: str
+    seq: int
+    speaker: str | None
+    role: str | None
+    text: str
+    observed_at: datetime
+    recorded_at: datetime
+    content_hash: str
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    external_id: str | None = None
+    author: str | None = None
+    signals: tuple[Signal, ...] = ()
+
+    def signals_of(self, *kinds: SignalKind) -> tuple[Signal, ...]:
+        """The signals of the given kinds, in span order."""
+        return tuple(s for s in self.signals if s.kind in kinds)
+
+
+EntityKind = Literal["person", "entity"]
+
+
+class Entity(Frozen):
+    """Someone or something mentioned in a space. Identity merges are edges, not rewrites."""
+
+    id: str
+    space: str
+    name: str
+    kind: EntityKind = "entity"
+    aliases: tuple[str, ...] = ()
+
+
+class EvidenceRef(Frozen):
+    """Provenance: which stored turn an item rests on, with the caller's own metadata."""
+
+    id: str
+    session: str
+    speaker: str | None
+    observed_at: datetime
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+ItemKind = Literal["evidence", "belief", "dimension", "entity"]
+
+
+class RecallItem(Frozen):
+    """One ranked item of a recall result."""
+
+    kind: ItemKind
+    id: str
+    text: str
+    score: float
+    routes: dict[str, int] = Field(default_factory=dict)
+    provenance: tuple[EvidenceRef, ...] = ()
+    session: str | None = None
+    observed_at: datetime | None = None
+
+
+Policy = Literal["strict", "balanced", "advanced"]
+
+
+class RecallResult(Frozen):
+    """What ``Memory.recall`` returns. ``answer_instructions`` never leaks into ``context``."""
+
+    query: str
+    items: tuple[RecallItem, ...]
+    context: str
+    answer_instructions: str
+    trace: dict[str, Any]
+    tokens: int
+
+
+# --- Level 1: candidates, beliefs -------------------------------------------------------
+
+Polarity = Literal["positive", "negative"]
+Modality = Literal["asserted", "hedged", "planned", "hypothetical"]
+BeliefStatus = Literal["active", "superseded", "retracted"]
+CandidateStatus = Literal["rejected", "repair"]
+
+
+class ReasonCode(StrEnum):
+    """Why the validator refused a candidate."""
+
+    UNSUPPORTED = "unsupported"
+    ANCHOR_MISMATCH = "anchor_mismatch"
+    SUBJECT_MISSING = "subject_missing"
+    POLARITY_FLIP = "polarity_flip"
+    MODALITY_LOST = "modality_lost"
+    BAD_CITATION = "bad_citation"
+
+
+class CandidateFact(BaseModel):
+    """A fact an extractor proposes. It becomes a belief only if the validator accepts it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    statement: str
+    subject: str
+    attribute: str | None = None
+    value: str | None = None
+    polarity: Polarity = "positive"
+    modality: Modality = "asserted"
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    evidence_ids: tuple[str, ...]
+    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+
+
+class CheckScore(Frozen):
+    """One validator check: its name, score in [0, 1], whether it passed, and why."""
+
+    name: str
+    score: float
+    passed: bool
+    detail: str = ""
+
+
+class SupportLink(Frozen):
+    """A ``SUPPORTED_BY`` edge: the matched span of a cited turn and the anchors it matched."""
+
+    evidence_id: str
+    span: tuple[int, int] | None
+    score: float
+    anchors: tuple[str, ...] = ()
+
+
+class ValidationReport(Frozen):
+    """The validator's verdict on one candidate."""
+
+    accepted: bool
+    score: float
+    checks: tuple[CheckScore, ...]
+    reasons: tuple[ReasonCode, ...] = ()
+    support: tuple[SupportLink, ...] = ()
+    repairable: bool = False
+
+
+class Belief(Frozen):
+    """A validated fact, linked to the evidence that supports it."""
+
+    id: str
+    space: str
+    statement: str
+    subject: str
+    attribute: str | None
+    value: str | None
+    polarity: Polarity
+    modality: Modality
+    valid_from: datetime | None
+    valid_to: datetime | None
+    recorded_at: datetime
+    status: BeliefStatus
+    extractor: str
+    evidence_ids: tuple[str, ...]
+    support: tuple[SupportLink, ...] = ()
+    report: ValidationReport | None = None
+    supersedes: str | None = None
+    event_at: datetime | None = None
+
+
+class Candidate(Frozen):
+    """A refused candidate, kept for audit and repair."""
+
+    id: str
+    space: str
+    fact: CandidateFact
+    status: CandidateStatus
+    reasons: tuple[ReasonCode, ...]
+    report: ValidationReport
+    extractor: str
+    recorded_at: datetime
+
+
+# --- Nous: dimensions and deltas --------------------------------------------------------
+
+Cardinality = Literal["single", "multi"]
+
+
+class Dimension(Frozen):
+    """The belief state of one (entity, attribute), as of some time."""
+
+    space: str
+    entity: str
+    attribute: str
+    cardinality: Cardinality
+    distribution: dict[str, float]
+    mode: str | None
+    entropy_bits: float
+    updated_at: datetime | None
+    as_of: datetime | None = None
+
+
+class Delta(Frozen):
+    """One immutable update of a dimension. Replaying deltas in event time rebuilds it."""
+
+    id: str
+    space: str
+    entity: str
+    attribute: str
+    observed: str
+    polarity: Polarity = "positive"
+    prior: dict[str, float]
+    posterior: dict[str, float]
+    surprise_bits: float
+    hazard: float
+    reliability: float
+    at: datetime
+    recorded_at: datetime
+    belief_id: str
+    evidence_ids: tuple[str, ...]

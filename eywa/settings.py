@@ -1,0 +1,60 @@
+"""The one settings object. Read by entry points only, never at import time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ExtractorChoice = Literal["rules", "openai", "anthropic", "none"]
+EmbedderChoice = Literal["minilm", "openai"]
+
+
+class EywaSettings(BaseSettings):
+    """All configuration, from ``EYWA_*`` environment variables.
+
+    Example:
+        >>> EywaSettings(data_dir=Path("/tmp/eywa")).data_dir
+        PosixPath('/tmp/eywa')
+    """
+
+    model_config = SettingsConfigDict(env_prefix="EYWA_", extra="ignore")
+
+    data_dir: Path = Field(default=Path(".eywa"), description="Embedded store directory.")
+
+    # Embeddings
+    embedder: EmbedderChoice = "minilm"
+    embed_batch_size: int = Field(default=64, ge=1, le=1024)
+    embed_max_tokens: int = Field(default=256, ge=16, le=512)
+    embed_threads: int = Field(default=0, ge=0, description="onnxruntime intra-op threads; 0 = auto")
+    openai_embeddings_url: str | None = None
+    openai_embeddings_model: str = "text-embedding-3-small"
+    openai_embeddings_dim: int = 1536
+
+    # Level 1 extraction
+    extractor: ExtractorChoice = "rules"
+    level1_batch_size: int = Field(default=32, ge=1)
+    level1_wait: bool = True
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_timeout_s: float = Field(default=60.0, gt=0)
+    llm_max_retries: int = Field(default=3, ge=0)
+    anthropic_api_key: SecretStr | None = None
+    anthropic_model: str = "claude-sonnet-4-5"
+    validator_support_threshold: float = Field(default=0.5, ge=0.0, le=1.0)
+
+    # Read path
+    rrf_k: int = Field(default=20, ge=1)
+    default_k: int = Field(default=10, ge=1)
+    max_k: int = Field(default=200, ge=1)
+
+    # Server backends
+    neo4j_uri: str | None = None
+    neo4j_user: str = "neo4j"
+    neo4j_password: SecretStr | None = None
+    neo4j_database: str = "neo4j"
+    qdrant_url: str | None = None
+    qdrant_api_key: SecretStr | None = None

@@ -1,0 +1,100 @@
+"""One SQLite connection per Memory, in WAL mode, shared by the embedded stores.
+
+Each store declares its own tables (``ensure_schema``); all of them live in one file so a
+``remember`` batch (evidence, signals, mentions, FTS rows) commits in one transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from eywa.errors import ClosedError, StoreError
+
+
+class SqliteDatabase:
+    """A thread-safe wrapper over one SQLite connection.
+
+    SQLite serialises writers anyway; a re-entrant lock keeps one Python connection usable
+    from FastAPI's thread pool and from in-process Level 1 work.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self._conn = sqlite3.connect(
+                str(path), check_same_thread=False, isolation_level=None, timeout=30.0
+            )
+        except sqlite3.Error as exc:
+            raise StoreError("sqlite", "open", str(exc)) from exc
+        self._conn.row_factory = sqlite3.Row
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._closed = False
+        for pragma in (
+            "PRAGMA journal_mode=WAL",
+            "PRAGMA synchronous=NORMAL",
+            "PRAGMA foreign_keys=ON",
+            "PRAGMA temp_store=MEMORY",
+            "PRAGMA cache_size=-65536",
+        ):
+            self._conn.execute(pragma)
+
+    def ensure_schema(self, statements: Sequence[str]) -> None:
+        """Run idempotent DDL (``CREATE … IF NOT EXISTS``) in one transaction."""
+        with self.transaction() as conn:
+            for statement in statements:
+                conn.execute(statement)
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction; nested calls join the outer one. Rolls back on any error."""
+        self._check_open()
+        with self._lock:
+            outermost = self._depth == 0
+            if outermost:
+                self._conn.execute("BEGIN IMMEDIATE")
+            self._depth += 1
+            try:
+                yield self._conn
+            except BaseException:
+                self._depth -= 1
+                if outermost:
+                    self._conn.execute("ROLLBACK")
+                raise
+            else:
+                self._depth -= 1
+                if outermost:
+                    try:
+                        self._conn.execute("COMMIT")
+                    except sqlite3.Error as exc:
+                        self._conn.execute("ROLLBACK")
+                        raise StoreError("sqlite", "commit", str(exc)) from exc
+
+    def query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[sqlite3.Row]:
+        """Run a read query and return all rows."""
+        self._check_open()
+        with self._lock:
+            try:
+                return self._conn.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError("sqlite", "query", str(exc)) from exc
+
+    def close(self) -> None:
+        """Checkpoint the WAL and close; later use raises ``ClosedError``."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                self._conn.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ClosedError("database")

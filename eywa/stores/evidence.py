@@ -1,0 +1,81 @@
+"""The evidence aggregate: immutable turns with their signals and entity mentions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Protocol
+
+from eywa.models import Entity, Evidence
+
+
+class EvidenceStore(Protocol):
+    """Stores turns, their signals, mentions and the keyword index in one transaction."""
+
+    def add(self, evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]]) -> list[str]:
+        """Write a batch atomically; evidence whose id exists is skipped.
+
+        ``mentions`` pairs an evidence id with an entity it mentions; entities are upserted
+        (aliases merged). Returns the ids that were new.
+        """
+        ...
+
+    def existing(self, space: str, ids: Sequence[str]) -> set[str]:
+        """The subset of ``ids`` already stored in ``space``."""
+        ...
+
+    def get(self, space: str, ids: Sequence[str]) -> list[Evidence]:
+        """The stored turns for ``ids`` (missing ids are left out), in the order asked."""
+        ...
+
+    def next_seq(self, space: str, session: str) -> int:
+        """The position the next new turn of ``session`` will take."""
+        ...
+
+    def neighbours(self, space: str, evidence_id: str, before: int, after: int) -> list[Evidence]:
+        """Turns of the same session around ``evidence_id`` (itself excluded), by seq."""
+        ...
+
+    def ids(self, space: str | None = None) -> list[str]:
+        """All evidence ids, of one space or of all spaces."""
+        ...
+
+    def spaces(self) -> list[str]:
+        """Every space that holds evidence."""
+        ...
+
+    def count(self, space: str) -> int:
+        """Number of turns in ``space``."""
+        ...
+
+    def entities(self, space: str) -> list[Entity]:
+        """Every entity of ``space``."""
+        ...
+
+    def mentions(self, space: str, evidence_ids: Sequence[str]) -> dict[str, list[str]]:
+        """Entity ids mentioned by each of ``evidence_ids``."""
+        ...
+
+    def evidence_mentioning(self, space: str, entity_ids: Sequence[str], limit: int) -> list[str]:
+        """Evidence ids that mention any of ``entity_ids``, newest first."""
+        ...
+
+    def with_dates_between(
+        self, space: str, start: datetime, end: datetime, limit: int
+    ) -> list[str]:
+        """Evidence observed in [start, end) or carrying a date signal whose window overlaps it."""
+        ...
+
+    def with_date_signals(self, space: str, limit: int) -> list[str]:
+        """Evidence carrying at least one resolved date signal, newest first."""
+        ...
+
+
+class KeywordIndex(Protocol):
+    """BM25 search over evidence text and belief statements."""
+
+    def search(
+        self, space: str, query: str, limit: int, kinds: Sequence[str] = ("evidence",)
+    ) -> list[tuple[str, str, float]]:
+        """(kind, id, score) triples, best first; higher score is better."""
+        ...
