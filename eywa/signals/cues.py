@@ -1,0 +1,112 @@
+"""NEGATION, HEDGE, DECISION and CORRECTION cues: the words that change what a turn asserts.
+
+The validator uses them to keep polarity and modality ("might move to Paris" is not
+"moved to Paris"), and the dimension update raises its hazard when a turn carries a
+correction. Cues may overlap each other ("no longer" is both a negation and a change) and
+other signals, so they claim no spans.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from eywa.models import Signal, SignalKind
+from eywa.signals._text import word_set
+
+_A = r"['’]"  # straight or curly apostrophe
+
+_CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYWORDS
+    (
+        SignalKind.NEGATION,
+        re.compile(
+            r"\b(?:not|never|no\s+longer|no(?!\.?\s*#?\d)|none|nobody|nothing|nowhere"
+            rf"|neither|nor|without|cannot)\b|(?<=[a-z])n{_A}t\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        SignalKind.HEDGE,
+        re.compile(
+            r"\b(?:might|maybe|perhaps|probably|possibly|likely|unlikely|could|may"
+            r"|i\s+think|i\s+guess|i\s+suppose|i\s+believe|not\s+sure|unsure|not\s+certain"
+            r"|kind\s+of|sort\s+of|considering|thinking\s+(?:about|of))\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        SignalKind.DECISION,
+        re.compile(
+            r"\b(?:i\s+(?:have\s+|just\s+|finally\s+)?decided|we\s+(?:have\s+)?decided"
+            rf"|decided\s+to|(?:i|we){_A}ve\s+(?:decided|chosen)|i\s+chose|we\s+chose"
+            rf"|i{_A}m\s+going\s+to|i\s+am\s+going\s+to|we{_A}re\s+going\s+to"
+            rf"|we\s+are\s+going\s+to|(?:i|we)\s+will|(?:i|we){_A}ll"
+            r"|planning\s+(?:to|on)|plans?\s+to|gonna|made\s+up\s+my\s+mind"
+            r"|committed\s+to|signed\s+up\s+for)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        SignalKind.CORRECTION,
+        re.compile(
+            r"\b(?:actually|no\s+longer|not\s+anymore|anymore|i\s+moved|(?:just\s+)?moved\s+"
+            r"(?:to|back|out|into|in)|i\s+quit|quit\s+my|just\s+started|started\s+a\s+new"
+            r"|switched\s+to|changed\s+my\s+mind|used\s+to|now\s+work(?:ing|s)?\s+at"
+            r"|new\s+job|instead|i\s+meant|correction|turns\s+out)\b",
+            re.IGNORECASE,
+        ),
+    ),
+)
+_KEYWORDS: dict[SignalKind, frozenset[str]] = {
+    SignalKind.NEGATION: frozenset(
+        "not never no none nobody nothing nowhere neither nor without cannot t".split()
+    ),
+    SignalKind.HEDGE: frozenset(
+        """might maybe perhaps probably possibly likely unlikely could may think guess suppose
+        believe sure unsure certain kind sort considering thinking""".split()
+    ),
+    SignalKind.DECISION: frozenset(
+        "decided chose chosen going will ll planning plan plans gonna mind committed signed".split()
+    ),
+    SignalKind.CORRECTION: frozenset(
+        """actually longer anymore moved quit started switched mind used work working works job
+        instead meant correction turns""".split()
+    ),
+}
+"""Words one of which must occur for a cue family to be searched at all (a cheap gate)."""
+_NORMALIZED = {
+    SignalKind.NEGATION: "negation",
+    SignalKind.HEDGE: "hedge",
+    SignalKind.DECISION: "decision",
+    SignalKind.CORRECTION: "correction",
+}
+
+
+def detect_cues(
+    text: str, taken: Sequence[tuple[int, int]], words: frozenset[str] | None = None
+) -> list[Signal]:
+    """Negation, hedge, decision and correction cues of ``text``.
+
+    A cue inside a claimed span is not a cue: "May" in "May 2023" is a month, not the
+    modal verb. ``taken`` is read, never extended. ``words`` is ``word_set(text)`` if the
+    caller already has it.
+    """
+    words = word_set(text) if words is None else words
+    found: list[Signal] = []
+    for kind, pattern in _CUES:
+        if _KEYWORDS[kind].isdisjoint(words):
+            continue
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            if any(start < t_end and t_start < end for t_start, t_end in taken):
+                continue
+            found.append(
+                Signal(
+                    kind=kind,
+                    text=match.group(0),
+                    start=start,
+                    end=end,
+                    normalized=_NORMALIZED[kind],
+                )
+            )
+    return found

@@ -1,0 +1,181 @@
+"""PERSON and ENTITY mentions: known names, and capitalised words that look like names.
+
+Level 0 cannot know who is a person, so the rule is shallow and documented: any of the
+caller's ``known_entities`` (and the speaker) is a PERSON, matched case-insensitively as a
+whole word and also in the possessive ("Mel's"); otherwise a single capitalised word shaped
+like a given name ("Melanie") is a PERSON and a multi-word proper noun or an acronym
+("New York", "LGBTQ") is an ENTITY. A capitalised word at the start of a sentence is only a
+mention when it is known, appears mid-sentence elsewhere in the turn, or starts a
+multi-word name: "Thanks" and "Great" open sentences far more often than names do.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from eywa.models import Signal, SignalKind
+from eywa.signals._text import overlaps
+from eywa.signals.temporal import MONTHS, WEEKDAYS
+
+_TOKEN = re.compile(r"\b[A-Z](?:[a-z]+(?:[A-Z][a-z]+)*|[A-Z]+)\b")
+_POSSESSIVE = re.compile(r"['’]s\b")
+_SENTENCE_END = '.!?…:;\n"“(*-'
+
+_STOPWORDS = frozenset(
+    """
+    hey hi hello thanks thank thx wow yes yeah yep yup no nope nah oh ooh ah aw aww awesome
+    great cool nice sure okay ok haha hahaha lol lmao omg congrats congratulations bye
+    goodbye cheers sorry please welcome good morning night evening afternoon love dear
+    dude man guys girl bro sis babe honey sir madam mr mrs ms dr prof st mt god gosh
+    jesus lord mom mum dad mother father grandma grandpa granny mommy daddy auntie aunt
+    uncle the a an this that these those it he she we they you my your his her our their
+    its me him us them what who whom whose which when where why how if and but or so then
+    also just well now here there today tomorrow yesterday tonight anyway btw fyi asap am
+    pm tv diy ok ps pps re fw faq usa's lgbt lgbtq lgbtq+ anyways absolutely definitely
+    totally really maybe perhaps probably actually honestly seriously exactly amazing
+    wonderful beautiful fantastic incredible happy merry best bless blessed cute fun hmm
+    hmmm um uh wait look listen remember speaking talking agreed true right indeed
+    alright all any some every each both either neither none not never always let lets
+    tues weds thurs fri sat sun mon tue wed thu xoxo sweet wishing
+    """.split()
+    + list(MONTHS)
+    + list(WEEKDAYS)
+)
+"""Capitalised words that are almost never a mention in a conversation turn."""
+
+_OPENERS = frozenset(
+    """is are was were do does did have has had can could would should will during after
+    before since until for from with about into over under while though although because
+    as at by in on of to""".split()
+)
+"""Words that open a sentence but are part of a name mid-sentence ("Under Armour")."""
+
+_NOT_PEOPLE = frozenset(
+    """
+    christmas easter thanksgiving halloween hanukkah diwali ramadan eid pride valentine
+    valentines english spanish french german italian chinese japanese korean russian
+    arabic hindi portuguese dutch swedish american british canadian mexican european
+    african asian google apple amazon facebook instagram twitter youtube netflix spotify
+    microsoft uber tesla reddit tiktok linkedin whatsapp zoom pinterest etsy walmart
+    target starbucks disney marvel pokemon lego nintendo playstation xbox iphone android
+    internet earth paris london rome tokyo berlin canada mexico france germany italy spain
+    japan china india brazil sweden europe africa asia america australia california texas
+    florida yoga
+    """.split()
+)
+"""Single capitalised words that name places, products, holidays or organisations."""
+
+
+@lru_cache(maxsize=256)
+def _known_pattern(names: tuple[str, ...]) -> tuple[re.Pattern[str], dict[str, str]] | None:
+    canonical: dict[str, str] = {}
+    for name in names:
+        cleaned = " ".join(name.split())
+        if cleaned:
+            canonical.setdefault(cleaned.lower(), cleaned)
+    if not canonical:
+        return None
+    alternatives = "|".join(
+        r"\s+".join(re.escape(part) for part in key.split())
+        for key in sorted(canonical, key=len, reverse=True)
+    )
+    pattern = re.compile(rf"(?<![\w'’-])(?P<name>{alternatives})(?:['’]s)?(?![\w'’-])", re.I)
+    return pattern, canonical
+
+
+def _known(text: str, names: tuple[str, ...]) -> list[Signal]:
+    compiled = _known_pattern(names)
+    if compiled is None:
+        return []
+    pattern, canonical = compiled
+    return [
+        Signal(
+            kind=SignalKind.PERSON,
+            text=match.group(0),
+            start=match.start(),
+            end=match.end(),
+            normalized=canonical[" ".join(match["name"].lower().split())],
+        )
+        for match in pattern.finditer(text)
+    ]
+
+
+def _sentence_initial(text: str, start: int) -> bool:
+    index = start - 1
+    while index >= 0 and text[index] in " \t'‘\"“":
+        index -= 1
+    return index < 0 or text[index] in _SENTENCE_END
+
+
+def _groups(text: str) -> list[list[re.Match[str]]]:
+    """Runs of capitalised non-stopword tokens separated by single spaces.
+
+    A sentence-initial opener or "-ing" word ("During Thanksgiving", "Learning German") is
+    not part of the name that follows it.
+    """
+    groups: list[list[re.Match[str]]] = []
+    for match in _TOKEN.finditer(text):
+        word = match.group(0).lower()
+        if word in _STOPWORDS:
+            continue
+        if (word in _OPENERS or word.endswith("ing")) and _sentence_initial(text, match.start()):
+            continue
+        if groups and text[groups[-1][-1].end() : match.start()] == " ":
+            groups[-1].append(match)
+        else:
+            groups.append([match])
+    return groups
+
+
+def _capitalised(text: str) -> list[Signal]:
+    groups = _groups(text)
+    inside = {
+        group[0].group(0)
+        for group in groups
+        if len(group) == 1 and not _sentence_initial(text, group[0].start())
+    }
+    found: list[Signal] = []
+    for group in groups:
+        start, end = group[0].start(), group[-1].end()
+        name = text[start:end]
+        single = len(group) == 1
+        if single and _sentence_initial(text, start) and name not in inside:
+            continue
+        possessive = _POSSESSIVE.match(text, end)
+        span_end = possessive.end() if possessive else end
+        person = single and name.lower() not in _NOT_PEOPLE and name[1:].islower()
+        found.append(
+            Signal(
+                kind=SignalKind.PERSON if person else SignalKind.ENTITY,
+                text=text[start:span_end],
+                start=start,
+                end=span_end,
+                normalized=name,
+            )
+        )
+    return found
+
+
+def detect_mentions(
+    text: str,
+    taken: Sequence[tuple[int, int]],
+    known_entities: Sequence[str] = (),
+    speaker: str | None = None,
+) -> list[Signal]:
+    """PERSON and ENTITY mentions that overlap no ``taken`` span (dates, ids, urls).
+
+    Known names win over the capitalisation rule where both match, and are normalised to
+    the spelling the caller gave; other mentions are normalised without the possessive.
+    """
+    names = tuple(known_entities) + ((speaker,) if speaker else ())
+    if not names and not any(c.isupper() for c in text):
+        return []
+    claimed = list(taken)
+    found: list[Signal] = []
+    for signal in _known(text, names) + _capitalised(text):
+        if not overlaps(signal.start, signal.end, claimed):
+            found.append(signal)
+            claimed.append((signal.start, signal.end))
+    return found

@@ -1,0 +1,197 @@
+"""DATE/TIME signals: resolution against the turn's time, granularity, windows, no false dates."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+
+import pytest
+
+from eywa.models import Signal, SignalKind
+from eywa.signals import detect_signals, resolve_time_expressions
+
+THURSDAY = datetime(2023, 5, 25, 14, 0, tzinfo=timezone.utc)  # Thursday, ISO week 21
+
+
+def utc(y: int, m: int, d: int, hh: int = 0, mm: int = 0) -> datetime:
+    return datetime(y, m, d, hh, mm, tzinfo=timezone.utc)
+
+
+def only_date(text: str, anchor: datetime = THURSDAY) -> Signal:
+    found = [s for s in resolve_time_expressions(text, anchor) if s.kind is SignalKind.DATE]
+    assert len(found) == 1, f"{text!r} gave {found}"
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "normalized", "granularity", "start", "end"),
+    [
+        ("I went yesterday", "2023-05-24", "day", utc(2023, 5, 24), utc(2023, 5, 25)),
+        ("we hiked last Saturday", "2023-05-20", "day", utc(2023, 5, 20), utc(2023, 5, 21)),
+        ("see you this Friday", "2023-05-26", "day", utc(2023, 5, 26), utc(2023, 5, 27)),
+        ("see you next Friday", "2023-06-02", "day", utc(2023, 6, 2), utc(2023, 6, 3)),
+        ("starting next month", "2023-06", "month", utc(2023, 6, 1), utc(2023, 7, 1)),
+        ("it was last week", "2023-W20", "week", utc(2023, 5, 15), utc(2023, 5, 22)),
+        ("that was last year", "2022", "year", utc(2022, 1, 1), utc(2023, 1, 1)),
+        ("two weeks ago", "2023-W19", "week", utc(2023, 5, 8), utc(2023, 5, 15)),
+        ("3 days ago", "2023-05-22", "day", utc(2023, 5, 22), utc(2023, 5, 23)),
+        ("a few days ago", "2023-05-22", "day", utc(2023, 5, 20), utc(2023, 5, 24)),
+        ("last weekend", "2023-W20", "week", utc(2023, 5, 20), utc(2023, 5, 22)),
+        ("this morning", "2023-05-25", "day", utc(2023, 5, 25), utc(2023, 5, 26)),
+        ("tonight", "2023-05-25", "day", utc(2023, 5, 25), utc(2023, 5, 26)),
+        ("tomorrow", "2023-05-26", "day", utc(2023, 5, 26), utc(2023, 5, 27)),
+        ("on 7 May 2023", "2023-05-07", "day", utc(2023, 5, 7), utc(2023, 5, 8)),
+        ("on May 7th", "2023-05-07", "day", utc(2023, 5, 7), utc(2023, 5, 8)),
+        ("on 2023-05-07", "2023-05-07", "day", utc(2023, 5, 7), utc(2023, 5, 8)),
+        ("in May 2023", "2023-05", "month", utc(2023, 5, 1), utc(2023, 6, 1)),
+        ("it happened in 2022", "2022", "year", utc(2022, 1, 1), utc(2023, 1, 1)),
+        ("8 May, 2023", "2023-05-08", "day", utc(2023, 5, 8), utc(2023, 5, 9)),
+        ("the 5th of May", "2023-05-05", "day", utc(2023, 5, 5), utc(2023, 5, 6)),
+        ("last May", "2022-05", "month", utc(2022, 5, 1), utc(2022, 6, 1)),
+        ("5/7/2023", "2023-05-07", "day", utc(2023, 5, 7), utc(2023, 5, 8)),
+        (
+            "2023-05-07T14:30",
+            "2023-05-07T14:30",
+            "minute",
+            utc(2023, 5, 7, 14, 30),
+            utc(2023, 5, 7, 14, 31),
+        ),
+        ("a couple of months ago", "2023-03", "month", utc(2023, 2, 1), utc(2023, 5, 1)),
+        ("five years ago", "2018", "year", utc(2018, 1, 1), utc(2019, 1, 1)),
+    ],
+)
+def test_expression_resolves_to_label_granularity_and_window(
+    text: str, normalized: str, granularity: str, start: datetime, end: datetime
+) -> None:
+    signal = only_date(text)
+    assert (signal.normalized, signal.granularity) == (normalized, granularity)
+    assert (signal.window_start, signal.window_end) == (start, end)
+    assert text[signal.start : signal.end] == signal.text
+
+
+@pytest.mark.parametrize(
+    ("text", "anchor", "normalized"),
+    [
+        ("last month", utc(2023, 1, 10), "2022-12"),
+        ("next month", utc(2023, 12, 10), "2024-01"),
+        ("yesterday", utc(2024, 3, 1), "2024-02-29"),  # leap day
+        ("yesterday", utc(2023, 3, 1), "2023-02-28"),
+        ("tomorrow", utc(2023, 12, 31), "2024-01-01"),
+        ("last week", utc(2024, 1, 3), "2023-W52"),
+        ("last week", utc(2021, 1, 6), "2020-W53"),  # ISO year with 53 weeks
+        ("3 days ago", utc(2023, 1, 2), "2022-12-30"),
+        ("last Saturday", utc(2023, 1, 2), "2022-12-31"),
+        ("last year", utc(2024, 1, 1), "2023"),
+        ("two months ago", utc(2023, 1, 31), "2022-11"),
+        ("last Friday", utc(2023, 5, 26), "2023-05-19"),  # said on a Friday: a week back
+        ("last December", utc(2023, 5, 25), "2022-12"),
+        ("next January", utc(2023, 5, 25), "2024-01"),
+        ("on Feb 29", utc(2024, 5, 1), "2024-02-29"),
+    ],
+)
+def test_relative_dates_cross_month_and_year_boundaries(
+    text: str, anchor: datetime, normalized: str
+) -> None:
+    assert only_date(text, anchor).normalized == normalized
+
+
+def test_windows_are_utc_and_half_open() -> None:
+    signal = only_date("last month", utc(2023, 3, 15))
+    assert signal.window_start == utc(2023, 2, 1) and signal.window_end == utc(2023, 3, 1)
+    assert signal.window_start.tzinfo is not None
+
+
+def test_naive_observed_at_is_taken_as_utc() -> None:
+    naive = datetime(2023, 5, 25, 14, 0)
+    assert only_date("yesterday", naive).window_start == utc(2023, 5, 24)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we may go",
+        "I may go",
+        "May I come in?",
+        "I sat down on the sofa",
+        "they march in the parade",
+        "I second that",
+        "Sun is out",
+        "we are here now",
+        "that was a second ago-ish",
+        "the last time we met",
+        "my birthday is in august",  # "august" lower-case is the adjective; unresolved
+        "on Feb 30",  # no such day
+        "I scored 2023 points",
+        "this Sun is bright",
+    ],
+)
+def test_plain_words_are_never_dates(text: str) -> None:
+    assert [s for s in resolve_time_expressions(text, THURSDAY) if s.kind is SignalKind.DATE] == []
+
+
+def test_may_as_month_needs_date_context_and_capital() -> None:
+    assert only_date("we met in May").normalized == "2023-05"
+    assert only_date("it was May 2023").normalized == "2023-05"
+    assert resolve_time_expressions("we met in may", THURSDAY) == ()
+
+
+def test_time_of_day_takes_the_day_of_a_date_in_the_turn() -> None:
+    signals = resolve_time_expressions("1:56 pm on 8 May, 2023", THURSDAY)
+    time = next(s for s in signals if s.kind is SignalKind.TIME)
+    assert (time.text, time.normalized, time.granularity) == (
+        "1:56 pm",
+        "2023-05-08T13:56",
+        "minute",
+    )
+    assert time.window_start == utc(2023, 5, 8, 13, 56)
+
+    tonight = resolve_time_expressions("dinner tonight at 8pm", THURSDAY)
+    assert [s.normalized for s in tonight] == ["2023-05-25", "2023-05-25T20:00"]
+
+
+def test_time_without_a_date_has_no_window() -> None:
+    [time] = resolve_time_expressions("let's meet at noon", THURSDAY)
+    assert (time.kind, time.normalized, time.granularity, time.window_start) == (
+        SignalKind.TIME,
+        "12:00",
+        None,
+        None,
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("7 May 2023", date(2023, 5, 7)),
+        ("May 7th, 2023", date(2023, 5, 7)),
+        ("8 May, 2023", date(2023, 5, 8)),
+    ],
+)
+def test_absolute_dates_agree_with_dateparser(text: str, expected: date) -> None:
+    dateparser = pytest.importorskip("dateparser")
+    parsed = dateparser.parse(text, languages=["en"])
+    assert parsed is not None and parsed.date() == expected
+    assert only_date(text).normalized == parsed.date().isoformat()
+
+
+def test_question_time_constraints_for_the_planner() -> None:
+    assert [
+        s.normalized for s in resolve_time_expressions("what did she do in May 2023?", THURSDAY)
+    ] == ["2023-05"]
+    labels = [
+        s.normalized
+        for s in resolve_time_expressions("what happened last year and yesterday?", THURSDAY)
+    ]
+    assert labels == ["2022", "2023-05-24"]
+
+
+def test_detect_signals_includes_the_same_dates() -> None:
+    text = "I started a new job at Acme last Monday."
+    dates = [s for s in detect_signals(text, THURSDAY) if s.kind is SignalKind.DATE]
+    assert [(s.text, s.normalized) for s in dates] == [("last Monday", "2023-05-22")]
+
+
+@pytest.mark.parametrize("anchor", [datetime(1, 1, 1, tzinfo=timezone.utc), datetime.max])
+def test_dates_beyond_the_calendar_are_skipped_not_raised(anchor: datetime) -> None:
+    found = resolve_time_expressions("last year, next year, yesterday, tomorrow, 3 days ago", anchor)
+    assert all(s.window_start is not None and s.window_end is not None for s in found)
+    assert len(found) >= 2  # the ones that stay inside years 1..9999 still resolve
