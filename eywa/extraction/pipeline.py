@@ -1,0 +1,240 @@
+"""Level 1 as plain, idempotent task functions: propose → validate → store → supersede.
+
+No framework imports: the embedded Memory calls ``run_level1`` in-process after Level 0, and
+a Celery task can call it unchanged with ids. Ids are deterministic (same candidate on the
+same evidence → same belief or candidate id) and stores skip existing ids, so running it
+twice on the same turns writes nothing the second time.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+from pydantic import Field
+
+from eywa.attributes import AttributeSpec, canonical_name, get_attribute
+from eywa.errors import NotFoundError
+from eywa.extraction.base import Extractor
+from eywa.extraction.validator import Validator
+from eywa.ids import stable_id
+from eywa.models import (
+    Belief,
+    Candidate,
+    CandidateFact,
+    CandidateStatus,
+    Evidence,
+    Frozen,
+    ValidationReport,
+    as_utc,
+    utc_now,
+)
+from eywa.stores.beliefs import BeliefStore
+from eywa.stores.evidence import EvidenceStore
+
+
+class Level1Report(Frozen):
+    """What one Level 1 run did. ``beliefs`` are the newly written ones (for Nous)."""
+
+    evidence: int = 0
+    missing_evidence: int = 0
+    proposed: int = 0
+    accepted: int = 0
+    rejected: int = 0
+    repair: int = 0
+    duplicates: int = 0
+    superseded: int = 0
+    by_reason: dict[str, int] = Field(default_factory=dict)
+    beliefs: tuple[Belief, ...] = ()
+
+
+class Explanation(Frozen):
+    """Why a belief is held: the belief, its validation report and the full cited turns."""
+
+    belief: Belief
+    report: ValidationReport | None
+    turns: list[Evidence]
+
+
+def _fact_key(space: str, fact: CandidateFact) -> tuple[str, ...]:
+    return (
+        space,
+        " ".join(fact.statement.casefold().split()),
+        fact.subject.strip().casefold(),
+        fact.attribute or "",
+        (fact.value or "").strip().casefold(),
+        fact.polarity,
+        fact.modality,
+        "" if fact.valid_from is None else as_utc(fact.valid_from).isoformat(),
+        "" if fact.valid_to is None else as_utc(fact.valid_to).isoformat(),
+        *sorted(set(fact.evidence_ids)),
+    )
+
+
+def belief_id(space: str, fact: CandidateFact) -> str:
+    """The deterministic id of the belief a candidate becomes."""
+    return stable_id("bel", *_fact_key(space, fact))
+
+
+def candidate_id(space: str, fact: CandidateFact) -> str:
+    """The deterministic id of a refused candidate."""
+    return stable_id("cand", *_fact_key(space, fact))
+
+
+def run_level1(
+    *,
+    space: str,
+    evidence_ids: Sequence[str],
+    evidence_store: EvidenceStore,
+    belief_store: BeliefStore,
+    extractor: Extractor,
+    validator: Validator,
+    batch_size: int = 32,
+    attributes: Mapping[str, AttributeSpec] | None = None,
+    now: datetime | None = None,
+) -> Level1Report:
+    """Extract, validate and store beliefs for ``evidence_ids`` of ``space``; idempotent.
+
+    Args:
+        space: the space the turns belong to; citations outside it are refused.
+        evidence_ids: turns to read (ids missing from the store are counted and skipped).
+        evidence_store: where the turns (and any other cited turns) are read from.
+        belief_store: where beliefs and refused candidates are written.
+        extractor: proposes candidate facts.
+        validator: checks each candidate against its cited turns.
+        batch_size: turns handed to the extractor per call.
+        attributes: attribute registry (cardinality decides supersession); default registry
+            when None.
+        now: recorded_at of what is written (tests pass a fixed time).
+
+    Returns:
+        Counts by outcome and reason, and the newly written beliefs.
+
+    Raises:
+        ExtractorError: the extractor failed (e.g. an LLM endpoint after its retries); the
+            batches already written stay written, and a re-run continues idempotently.
+        StoreError: a store failed.
+    """
+    recorded_at = utc_now() if now is None else as_utc(now)
+    totals: Counter[str] = Counter()
+    by_reason: Counter[str] = Counter()
+    new_ids: list[str] = []
+    ids = list(dict.fromkeys(evidence_ids))
+    for offset in range(0, len(ids), max(batch_size, 1)):
+        chunk = ids[offset : offset + max(batch_size, 1)]
+        turns = evidence_store.get(space, chunk)
+        totals["evidence"] += len(turns)
+        totals["missing_evidence"] += len(chunk) - len(turns)
+        if not turns:
+            continue
+        facts = list(extractor.propose(space, turns))
+        totals["proposed"] += len(facts)
+        known = {t.id: t for t in turns}
+        wanted = {i for f in facts for i in f.evidence_ids if i not in known}
+        if wanted:
+            known.update({t.id: t for t in evidence_store.get(space, sorted(wanted))})
+        beliefs: dict[str, Belief] = {}
+        refused: dict[str, Candidate] = {}
+        for raw in facts:
+            fact = raw
+            if raw.attribute:
+                fact = raw.model_copy(update={"attribute": canonical_name(raw.attribute, attributes)})
+            report = validator.validate(space, fact, known)
+            if report.accepted:
+                belief = _belief(space, fact, report, known, extractor.name, recorded_at)
+                beliefs.setdefault(belief.id, belief)
+                totals["accepted"] += 1
+                continue
+            status: CandidateStatus = "repair" if report.repairable else "rejected"
+            totals[status] += 1
+            by_reason.update(str(r) for r in report.reasons)
+            cand = Candidate(
+                id=candidate_id(space, fact), space=space, fact=fact, status=status,
+                reasons=report.reasons, report=report, extractor=extractor.name, recorded_at=recorded_at,
+            )
+            refused.setdefault(cand.id, cand)
+        written, _ = belief_store.add(list(beliefs.values()), list(refused.values()))
+        totals["duplicates"] += len(beliefs) - len(written)
+        new_ids.extend(written)
+        ordered = sorted(beliefs.values(), key=_when)
+        for belief in ordered:
+            totals["superseded"] += settle_supersession(belief_store, belief, attributes)
+    return Level1Report(
+        evidence=totals["evidence"], missing_evidence=totals["missing_evidence"],
+        proposed=totals["proposed"], accepted=totals["accepted"], rejected=totals["rejected"],
+        repair=totals["repair"], duplicates=totals["duplicates"], superseded=totals["superseded"],
+        by_reason=dict(sorted(by_reason.items())), beliefs=tuple(belief_store.get_many(space, new_ids)),
+    )
+
+
+def _belief(
+    space: str,
+    fact: CandidateFact,
+    report: ValidationReport,
+    known: Mapping[str, Evidence],
+    extractor: str,
+    recorded_at: datetime,
+) -> Belief:
+    cited = [known[i] for i in fact.evidence_ids if i in known]
+    observed = max((t.observed_at for t in cited), default=None)
+    event_at = fact.valid_from if fact.valid_from is not None else observed
+    return Belief(
+        id=belief_id(space, fact), space=space, statement=fact.statement, subject=fact.subject,
+        attribute=fact.attribute, value=fact.value, polarity=fact.polarity, modality=fact.modality,
+        valid_from=fact.valid_from, valid_to=fact.valid_to, recorded_at=recorded_at, status="active",
+        extractor=extractor, evidence_ids=tuple(dict.fromkeys(fact.evidence_ids)), support=report.support,
+        report=report, event_at=None if event_at is None else as_utc(event_at),
+    )
+
+
+def _when(belief: Belief) -> tuple[datetime, str]:
+    return (belief.event_at or belief.recorded_at, belief.id)
+
+
+def settle_supersession(
+    belief_store: BeliefStore, belief: Belief, attributes: Mapping[str, AttributeSpec] | None = None
+) -> int:
+    """Apply supersession for one belief of a single-valued attribute; idempotent.
+
+    A belief with a later validity supersedes the active beliefs on the same (subject,
+    attribute) that hold another value; one that arrives late but is older is itself
+    marked superseded by the newer one. Only asserted beliefs take part: "might move to
+    Paris" does not replace where someone lives. Returns the number of new edges.
+    """
+    if belief.attribute is None or belief.modality != "asserted":
+        return 0
+    if get_attribute(belief.attribute, attributes).cardinality != "single":
+        return 0
+    current = belief_store.get(belief.space, belief.id)
+    if current is None or current.status != "active":
+        return 0
+    key = ((belief.value or "").casefold(), belief.polarity)
+    others = [
+        o
+        for o in belief_store.beliefs(belief.space, subject=belief.subject, attribute=belief.attribute)
+        if o.id != belief.id and o.modality == "asserted" and ((o.value or "").casefold(), o.polarity) != key
+    ]
+    edges = 0
+    mine = _when(current)[0]
+    for other in sorted(others, key=_when):
+        theirs = _when(other)[0]
+        if theirs < mine:
+            edges += int(belief_store.supersede(belief.space, other.id, belief.id))
+        elif theirs > mine:
+            edges += int(belief_store.supersede(belief.space, belief.id, other.id))
+            break
+    return edges
+
+
+def explain(belief_store: BeliefStore, evidence_store: EvidenceStore, space: str, belief_id: str) -> Explanation:
+    """The belief, its validation report and the full text of the turns it cites.
+
+    Raises:
+        NotFoundError: no belief ``belief_id`` in ``space``.
+    """
+    belief = belief_store.get(space, belief_id)
+    if belief is None:
+        raise NotFoundError("belief", space, belief_id)
+    turns = evidence_store.get(space, list(belief.evidence_ids))
+    return Explanation(belief=belief, report=belief.report, turns=turns)

@@ -1,0 +1,184 @@
+"""Text helpers shared by the extractors and the validator: tokens, content words, clauses,
+fuzzy word matching and the instruction-injection mask.
+
+Kept deliberately small and deterministic: the validator must give the same verdict on the
+same input forever, so there is no model here, only rules and rapidfuzz.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz, process
+
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
+
+STOPWORDS = frozenset(
+    """a an the and or but if of at by for with about against between into through during
+    before after above below to from up down in out on off over under again further then once
+    here there when where why how all any both each few more most other some such no nor not
+    only own same so than too very s t can will just don should now i me my myself we our ours
+    ourselves you your yours yourself yourselves he him his himself she her hers herself it its
+    itself they them their theirs themselves what which who whom this that these those am is are
+    was were be been being have has had having do does did doing would could might must shall
+    may also really actually still even much many lot lots get got gets getting go goes going
+    went gone one ones thing things something anything everything user assistant i'm i've i'll
+    i'd it's that's they're he's she's we're you're i’m it’s""".split()
+)
+
+# Relation words an extractor may use to phrase a claim that the speaker never says literally
+# ("works at" for "my job at"). Each group is a set of interchangeable forms.
+_EQUIVALENTS: tuple[frozenset[str], ...] = (
+    frozenset({"work", "works", "working", "worked", "job", "employed", "employer", "employee"}),
+    frozenset({"live", "lives", "living", "lived", "home", "reside", "resides", "based"}),
+    frozenset({"kid", "kids", "child", "children", "son", "sons", "daughter", "daughters"}),
+    frozenset({"like", "likes", "love", "loves", "enjoy", "enjoys", "adore", "adores", "fan"}),
+    frozenset({"dislike", "dislikes", "hate", "hates", "detest", "detests"}),
+    frozenset({"married", "marriage", "husband", "wife", "spouse", "wed", "wedding"}),
+    frozenset({"plan", "plans", "planning", "planned", "intend", "intends"}),
+    frozenset({"pet", "pets", "dog", "dogs", "cat", "cats"}),
+)
+_EQUIV_INDEX: dict[str, frozenset[str]] = {w: group for group in _EQUIVALENTS for w in group}
+
+_CLAUSE_BREAK = re.compile(
+    r"[.!?;]+(?:\s+|$)|\n+|,?\s+\b(?:but|although|though|however|whereas|while|except)\b\s+",
+    re.IGNORECASE,
+)
+
+# Instructions aimed at the memory or the model. A turn may *ask* for something to be
+# stored; that request is not evidence that it is true.
+_INSTRUCTION = re.compile(
+    r"""\b(?:
+        (?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|my\s+|previous\s+|prior\s+)*
+            (?:above|previous|prior|earlier|preceding|instructions?|rules?|prompts?|context)
+      | (?:store|save|record|write\s+down|log|memori[sz]e|add|insert|put|update|set)\s+
+            (?:it\s+|this\s+)?(?:in(?:to)?\s+(?:your\s+|the\s+)?(?:memory|database|profile|notes)\s+)?
+            (?:that|the\s+fact\s+that)\b
+      | (?:add|insert|put|write)\s+(?:this\s+|that\s+)?(?:to|in(?:to)?)\s+(?:your\s+|the\s+)?(?:memory|database|profile)
+      | you\s+are\s+now\b | from\s+now\s+on\b | new\s+instructions?\b | system\s+prompt\b
+      | (?:system|assistant|developer)\s*: | act\s+as\b | pretend\s+(?:to\s+be|that)\b
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word of a text with its character span."""
+
+    text: str
+    start: int
+    end: int
+
+    @property
+    def norm(self) -> str:
+        """Lower-cased, with curly apostrophes straightened and possessive 's dropped."""
+        word = self.text.lower().replace("’", "'")
+        return word[:-2] if word.endswith("'s") else word
+
+
+def tokens(text: str) -> list[Token]:
+    """The words of ``text`` with their spans."""
+    return [Token(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+def content_words(text: str, exclude: frozenset[str] = frozenset()) -> list[str]:
+    """Normalised words of ``text`` that carry meaning (no stopwords, no excluded names)."""
+    out: list[str] = []
+    for tok in tokens(text):
+        word = tok.norm
+        if word in STOPWORDS or word in exclude or (len(word) < 2 and not word.isdigit()):
+            continue
+        out.append(word)
+    return out
+
+
+def words_match(a: str, b: str) -> bool:
+    """Whether two normalised words are the same word up to inflection or a near spelling."""
+    if a == b:
+        return True
+    if a.isdigit() or b.isdigit():
+        return False
+    group = _EQUIV_INDEX.get(a)
+    if group is not None and b in group:
+        return True
+    shorter = min(len(a), len(b))
+    if shorter >= 4:
+        prefix = 0
+        for x, y in zip(a, b):
+            if x != y:
+                break
+            prefix += 1
+        if prefix >= 4 and prefix >= 0.75 * shorter:
+            return True
+        return bool(fuzz.ratio(a, b) >= 85)
+    return False
+
+
+def best_match(word: str, candidates: list[str]) -> str | None:
+    """The candidate word that ``word`` matches, or None."""
+    if word in candidates:
+        return word
+    for cand in candidates:
+        if words_match(word, cand):
+            return cand
+    if len(word) >= 5:
+        found = process.extractOne(word, candidates, scorer=fuzz.ratio, score_cutoff=85)
+        if found is not None:
+            return str(found[0])
+    return None
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A clause of a turn: its text span. Negation and hedges are scoped to a clause."""
+
+    start: int
+    end: int
+    text: str
+
+    @property
+    def is_question(self) -> bool:
+        """A clause phrased as a question asserts nothing."""
+        return self.text.rstrip().endswith("?")
+
+
+def clauses(text: str) -> list[Clause]:
+    """Split ``text`` into clauses at sentence ends and contrastive conjunctions."""
+    out: list[Clause] = []
+    pos = 0
+    for m in _CLAUSE_BREAK.finditer(text):
+        end = m.start() + (len(m.group(0).rstrip()) if m.group(0)[:1] in ".!?;" else 0)
+        if text[pos:end].strip():
+            out.append(_trimmed(text, pos, end))
+        pos = m.end()
+    if text[pos:].strip():
+        out.append(_trimmed(text, pos, len(text)))
+    return out
+
+
+def _trimmed(text: str, start: int, end: int) -> Clause:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return Clause(start, end, text[start:end])
+
+
+def instruction_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of the sentences of ``text`` that contain an instruction aimed at the memory."""
+    spans: list[tuple[int, int]] = []
+    for sentence in re.finditer(r"[^.!?\n]+[.!?]*", text):
+        if _INSTRUCTION.search(sentence.group(0)):
+            spans.append((sentence.start(), sentence.end()))
+    return spans
+
+
+def mask(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with ``spans`` blanked out (offsets preserved)."""
+    chars = list(text)
+    for start, end in spans:
+        for i in range(start, min(end, len(chars))):
+            chars[i] = " "
+    return "".join(chars)

@@ -1,0 +1,354 @@
+"""The validator: evidence before belief.
+
+Each candidate is checked against the turns it cites and their signals. Five checks, each
+with a score in [0, 1]:
+
+- ``citation``: the cited turns exist in this space (the caller looks them up in the store
+  for this space, so another space's or an erased turn is simply absent);
+- ``support``: the candidate's content words occur (up to inflection and fuzzy spelling) in
+  the cited text, above a threshold; sentences that instruct the memory ("store that…",
+  "ignore the above…") are masked out first, because asking is not stating;
+- ``anchors``: every date, amount, number, id, email or URL in the candidate matches a
+  normalised signal of the cited evidence;
+- ``subject``: the subject is the speaker of a cited turn or is mentioned in the clause that
+  supports the claim;
+- ``polarity`` and ``modality``: negation and hedges of the supporting clause are kept.
+
+Only polarity and modality failures are repairable: the fix is to change a flag.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from eywa.extraction.anchors import Anchor, anchor_signals, evidence_anchors, match_anchor
+from eywa.extraction.text import (
+    STOPWORDS,
+    Clause,
+    best_match,
+    clauses,
+    content_words,
+    instruction_spans,
+    mask,
+    tokens,
+)
+from eywa.models import (
+    CandidateFact,
+    CheckScore,
+    Evidence,
+    ReasonCode,
+    Signal,
+    SignalKind,
+    SupportLink,
+    ValidationReport,
+)
+
+Detector = Callable[[str, datetime], Sequence[Signal]]
+"""Signal detection over a text at an anchor time (``eywa.signals.detect_signals``)."""
+
+REPAIRABLE = frozenset({ReasonCode.POLARITY_FLIP, ReasonCode.MODALITY_LOST})
+
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|no\s+longer|\w+n[’']t)\b", re.IGNORECASE
+)
+_HEDGE = re.compile(
+    r"\b(?:might|may|maybe|perhaps|possibly|probably|likely|unsure|not\s+sure|i\s+guess|i\s+think"
+    r"|could|would|should|wonder(?:ing)?|if|unless|whether|suppose|supposedly|hopefully)\b",
+    re.IGNORECASE,
+)
+_PLAN = re.compile(
+    r"\b(?:plan(?:s|ning|ned)?\s+to|going\s+to|gonna|want(?:s|ed)?\s+to|hop(?:e|es|ing)\s+to"
+    r"|intend(?:s|ing)?\s+to|thinking\s+(?:about|of)|consider(?:s|ing)?|about\s+to|aim(?:s|ing)?\s+to"
+    r"|would\s+(?:like|love)\s+to|someday|one\s+day|dream(?:s|ing)?\s+(?:of|about))\b",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll)\b", re.IGNORECASE)
+
+
+@dataclass
+class _Support:
+    """Intermediate result of the support check."""
+
+    score: float = 0.0
+    turn: Evidence | None = None
+    clause: Clause | None = None
+    links: dict[str, tuple[tuple[int, int] | None, float]] = field(default_factory=dict)
+    detail: str = ""
+
+
+def _default_detector() -> Detector:
+    from eywa.signals import detect_signals
+
+    def detect(text: str, observed_at: datetime) -> Sequence[Signal]:
+        return detect_signals(text, observed_at)
+
+    return detect
+
+
+class Validator:
+    """Checks candidates against their cited evidence.
+
+    Args:
+        support_threshold: minimum share of the candidate's content words found in the
+            cited text (and of its value's words, when it has a value).
+        detector: signal detection used on the candidate's own statement; defaults to
+            ``eywa.signals.detect_signals`` so candidate and evidence are normalised alike.
+
+    Example:
+        >>> report = Validator().validate("s", fact, {turn.id: turn})  # doctest: +SKIP
+    """
+
+    def __init__(self, support_threshold: float = 0.5, detector: Detector | None = None) -> None:
+        self.support_threshold = support_threshold
+        self._detect = detector if detector is not None else _default_detector()
+
+    def validate(self, space: str, fact: CandidateFact, cited: Mapping[str, Evidence]) -> ValidationReport:
+        """Run every check and return the verdict; never raises on odd candidates."""
+        found = [cited[i] for i in dict.fromkeys(fact.evidence_ids) if i in cited and _usable(cited[i], space)]
+        missing = [i for i in fact.evidence_ids if i not in {t.id for t in found}]
+        citation = CheckScore(
+            name="citation",
+            score=len(found) / max(len(fact.evidence_ids), 1),
+            passed=bool(found) and not missing,
+            detail=f"missing or foreign: {', '.join(missing)}" if missing else "",
+        )
+        if not found:
+            return ValidationReport(
+                accepted=False, score=0.0, checks=(citation,), reasons=(ReasonCode.BAD_CITATION,)
+            )
+        masks = {t.id: instruction_spans(t.text) for t in found}
+        texts = {t.id: mask(t.text, masks[t.id]) for t in found}
+        anchor_time = found[0].observed_at
+        claim_signals = list(self._detect(fact.statement, anchor_time))
+        if fact.value:
+            claim_signals += list(self._detect(fact.value, anchor_time))
+
+        support = self._support(fact, found, texts, claim_signals)
+        anchors_check, matched = self._anchors(fact, found, texts, masks, claim_signals)
+        subject = self._subject(fact, found, texts, support)
+        polarity, modality = self._polarity_modality(fact, support, claim_signals)
+
+        checks = (citation, support_check := self._support_check(support), anchors_check, subject, polarity, modality)
+        reasons: list[ReasonCode] = []
+        for check, code in (
+            (citation, ReasonCode.BAD_CITATION),
+            (support_check, ReasonCode.UNSUPPORTED),
+            (anchors_check, ReasonCode.ANCHOR_MISMATCH),
+            (subject, ReasonCode.SUBJECT_MISSING),
+            (polarity, ReasonCode.POLARITY_FLIP),
+            (modality, ReasonCode.MODALITY_LOST),
+        ):
+            if not check.passed:
+                reasons.append(code)
+        links = tuple(
+            SupportLink(evidence_id=eid, span=span, score=round(score, 4), anchors=tuple(matched.get(eid, ())))
+            for eid, (span, score) in support.links.items()
+        )
+        return ValidationReport(
+            accepted=not reasons,
+            score=round(sum(c.score for c in checks) / len(checks), 4),
+            checks=checks,
+            reasons=tuple(reasons),
+            support=links,
+            repairable=bool(reasons) and set(reasons) <= REPAIRABLE,
+        )
+
+    # --- support --------------------------------------------------------------------
+
+    def _support(
+        self, fact: CandidateFact, found: list[Evidence], texts: Mapping[str, str], claim_signals: list[Signal]
+    ) -> _Support:
+        exclude = frozenset(t.norm for t in tokens(fact.subject))
+        anchor_spans = [(s.start, s.end) for s in anchor_signals(claim_signals) if s.end <= len(fact.statement)]
+        claim = list(dict.fromkeys(content_words(mask(fact.statement, anchor_spans), exclude)))
+        value_words = list(dict.fromkeys(content_words(fact.value or "", exclude)))
+        value_words = [w for w in value_words if not w.isdigit()]
+        words = list(dict.fromkeys(claim + value_words))
+        out = _Support()
+        if not words:
+            out.detail = "the candidate has no content words to support"
+            return out
+        matched_all: set[str] = set()
+        best: tuple[int, float] = (-1, 0.0)
+        for turn in found:
+            text = texts[turn.id]
+            turn_hits: set[str] = set()
+            best_clause: Clause | None = None
+            best_clause_hits = 0
+            for clause in clauses(text):
+                vocab = [t.norm for t in tokens(clause.text)]
+                hits = {w for w in words if best_match(w, vocab) is not None}
+                turn_hits |= hits
+                if len(hits) > best_clause_hits:
+                    best_clause, best_clause_hits = clause, len(hits)
+            matched_all |= turn_hits
+            turn_score = len(turn_hits) / len(words)
+            span = None if best_clause is None else (best_clause.start, best_clause.end)
+            if turn_hits:
+                out.links[turn.id] = (span, turn_score)
+            if best_clause is not None and (best_clause_hits, turn_score) > best:
+                best = (best_clause_hits, turn_score)
+                out.turn, out.clause = turn, best_clause
+        coverage = len(matched_all) / len(words)
+        value_cov = (
+            sum(1 for w in value_words if w in matched_all) / len(value_words) if value_words else coverage
+        )
+        out.score = min(coverage, value_cov)
+        missing = [w for w in words if w not in matched_all]
+        out.detail = f"missing: {', '.join(missing)}" if missing else ""
+        if any(instruction_spans(t.text) for t in found) and out.score < self.support_threshold:
+            out.detail = "the claim rests on an instruction in the turn, which asks rather than states; " + out.detail
+        return out
+
+    def _support_check(self, support: _Support) -> CheckScore:
+        return CheckScore(
+            name="support",
+            score=round(support.score, 4),
+            passed=support.score >= self.support_threshold,
+            detail=support.detail,
+        )
+
+    # --- anchors --------------------------------------------------------------------
+
+    def _anchors(
+        self,
+        fact: CandidateFact,
+        found: list[Evidence],
+        texts: Mapping[str, str],
+        masks: Mapping[str, list[tuple[int, int]]],
+        claim_signals: list[Signal],
+    ) -> tuple[CheckScore, dict[str, list[str]]]:
+        claims = [Anchor.of(s) for s in anchor_signals(claim_signals)]
+        for label, moment in (("valid_from", fact.valid_from), ("valid_to", fact.valid_to)):
+            if moment is not None:
+                claims.append(Anchor.day(moment, label))
+        matched: dict[str, list[str]] = {}
+        offered = {t.id: evidence_anchors(t, masks[t.id]) for t in found}
+        failed: list[str] = []
+        for claim in claims:
+            hit = False
+            for turn in found:
+                got = match_anchor(claim, offered[turn.id], texts[turn.id])
+                if got is not None:
+                    hit = True
+                    if got.text != "observed_at":
+                        matched.setdefault(turn.id, []).append(f"{got.kind.value}:{got.normalized}")
+                    break
+            if not hit:
+                failed.append(f"{claim.kind.value} {claim.text!r} ({claim.normalized})")
+        score = 1.0 if not claims else (len(claims) - len(failed)) / len(claims)
+        check = CheckScore(
+            name="anchors",
+            score=round(score, 4),
+            passed=not failed,
+            detail=f"unmatched: {'; '.join(failed)}" if failed else f"{len(claims)} matched",
+        )
+        return check, {k: list(dict.fromkeys(v)) for k, v in matched.items()}
+
+    # --- subject --------------------------------------------------------------------
+
+    def _subject(
+        self, fact: CandidateFact, found: list[Evidence], texts: Mapping[str, str], support: _Support
+    ) -> CheckScore:
+        subject = fact.subject.strip().casefold()
+        name_words = [t.norm for t in tokens(subject) if t.norm not in STOPWORDS or t.norm == "user"]
+        if not name_words:
+            return CheckScore(name="subject", score=0.0, passed=False, detail="no subject")
+        for turn in found:
+            for who in (turn.speaker, turn.role):
+                if who and _same_name(subject, who.casefold()):
+                    return CheckScore(name="subject", score=1.0, passed=True, detail=f"speaker of {turn.id}")
+        if support.turn is not None and support.clause is not None:
+            clause_text = support.clause.text
+            mentioned_in_clause = _mentions(support.turn, name_words, support.clause) or _has_words(
+                clause_text, name_words
+            )
+            if mentioned_in_clause:
+                return CheckScore(name="subject", score=1.0, passed=True, detail="mentioned in the supporting clause")
+            if _FIRST_PERSON.search(clause_text):
+                return CheckScore(
+                    name="subject", score=0.0, passed=False,
+                    detail="the supporting clause is about the speaker, not the subject",
+                )
+        for turn in found:
+            if _mentions(turn, name_words, None) or _has_words(texts[turn.id], name_words):
+                return CheckScore(name="subject", score=0.8, passed=True, detail=f"mentioned in {turn.id}")
+        return CheckScore(name="subject", score=0.0, passed=False, detail="neither speaker nor mentioned")
+
+    # --- polarity and modality ------------------------------------------------------
+
+    def _polarity_modality(
+        self, fact: CandidateFact, support: _Support, claim_signals: list[Signal]
+    ) -> tuple[CheckScore, CheckScore]:
+        if support.turn is None or support.clause is None:
+            skip = "no supporting clause"
+            return (
+                CheckScore(name="polarity", score=1.0, passed=True, detail=skip),
+                CheckScore(name="modality", score=1.0, passed=True, detail=skip),
+            )
+        turn, clause = support.turn, support.clause
+        in_clause = [s for s in turn.signals if clause.start <= s.start < clause.end]
+        use_signals = bool(turn.signals)
+        ev_negated = (
+            any(s.kind is SignalKind.NEGATION for s in in_clause) if use_signals else bool(_NEGATION.search(clause.text))
+        )
+        claim_negated = (
+            fact.polarity == "negative"
+            or any(s.kind is SignalKind.NEGATION for s in claim_signals)
+            or bool(_NEGATION.search(fact.statement))
+        )
+        polarity = CheckScore(
+            name="polarity",
+            score=1.0 if ev_negated == claim_negated else 0.0,
+            passed=ev_negated == claim_negated,
+            detail=f"evidence {'negated' if ev_negated else 'positive'}, candidate "
+            f"{'negated' if claim_negated else 'positive'}",
+        )
+        ev_hedged = (
+            (any(s.kind is SignalKind.HEDGE for s in in_clause) if use_signals else bool(_HEDGE.search(clause.text)))
+            or bool(_PLAN.search(clause.text))
+            or clause.is_question
+        )
+        claim_hedged = (
+            fact.modality != "asserted"
+            or any(s.kind is SignalKind.HEDGE for s in claim_signals)
+            or bool(_HEDGE.search(fact.statement))
+            or bool(_PLAN.search(fact.statement))
+        )
+        lost = ev_hedged and not claim_hedged
+        modality = CheckScore(
+            name="modality",
+            score=0.0 if lost else 1.0,
+            passed=not lost,
+            detail="the evidence is hedged, planned or a question; the candidate asserts it" if lost else "",
+        )
+        return polarity, modality
+
+
+def _usable(turn: Evidence, space: str) -> bool:
+    return turn.space == space and not turn.metadata.get("erased", False)
+
+
+def _same_name(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    first_a, first_b = a.split()[:1], b.split()[:1]
+    return bool(first_a) and first_a == first_b and (len(a.split()) == 1 or len(b.split()) == 1)
+
+
+def _has_words(text: str, name_words: list[str]) -> bool:
+    vocab = {t.norm for t in tokens(text)}
+    return all(w in vocab for w in name_words[:1]) and bool(name_words)
+
+
+def _mentions(turn: Evidence, name_words: list[str], clause: Clause | None) -> bool:
+    for s in turn.signals_of(SignalKind.PERSON, SignalKind.ENTITY):
+        if clause is not None and not clause.start <= s.start < clause.end:
+            continue
+        names = {t.norm for t in tokens(s.normalized or s.text)}
+        if name_words[0] in names:
+            return True
+    return False

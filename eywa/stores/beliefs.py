@@ -1,0 +1,96 @@
+"""The belief aggregate: validated beliefs, their support links, supersession edges and the
+candidates the validator refused.
+
+Beliefs are never deleted by Level 1: a later value of a single-valued attribute supersedes
+the earlier belief (status ``superseded`` plus a ``SUPERSEDES`` edge), so "what did we believe
+and why" stays answerable. Only erasure (which removes the evidence a belief rests on) may
+retract or remove them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from eywa.models import Belief, BeliefStatus, Candidate, CandidateStatus
+
+
+class BeliefStore(Protocol):
+    """Stores beliefs (with ``SUPPORTED_BY`` links and the keyword index) and candidates."""
+
+    def add(self, beliefs: Sequence[Belief], candidates: Sequence[Candidate]) -> tuple[list[str], list[str]]:
+        """Write beliefs and candidates in one transaction; existing ids are skipped.
+
+        Returns the ids of the beliefs and of the candidates that were new, so that a re-run
+        of Level 1 can tell it wrote nothing.
+        """
+        ...
+
+    def get(self, space: str, belief_id: str) -> Belief | None:
+        """One belief of ``space`` (with support links and report), or None."""
+        ...
+
+    def get_many(self, space: str, belief_ids: Sequence[str]) -> list[Belief]:
+        """The beliefs of ``space`` among ``belief_ids`` (missing ids left out), in that order."""
+        ...
+
+    def beliefs(
+        self,
+        space: str,
+        subject: str | None = None,
+        attribute: str | None = None,
+        status: BeliefStatus | None = "active",
+    ) -> list[Belief]:
+        """Beliefs filtered by subject (case-insensitive), attribute and status (None = any).
+
+        Ordered by event time, then id, so callers get a stable order.
+        """
+        ...
+
+    def candidates(self, space: str, status: CandidateStatus | None = "rejected") -> list[Candidate]:
+        """Refused candidates of ``space`` with their reasons (status None = both kinds)."""
+        ...
+
+    def supersede(self, space: str, old_id: str, new_id: str) -> bool:
+        """Record ``new SUPERSEDES old`` and mark ``old`` superseded.
+
+        Returns False (and changes nothing) when the edge already exists or either belief is
+        missing, so the call is idempotent.
+        """
+        ...
+
+    def superseded_by(self, space: str, belief_id: str) -> list[str]:
+        """Ids of the beliefs that supersede ``belief_id``."""
+        ...
+
+    def set_status(self, space: str, belief_ids: Sequence[str], status: BeliefStatus) -> int:
+        """Change the status of beliefs (e.g. retract on erasure); returns rows changed.
+
+        Retracted beliefs leave the keyword index.
+        """
+        ...
+
+    def beliefs_citing(self, space: str, evidence_ids: Sequence[str]) -> list[Belief]:
+        """Beliefs with a ``SUPPORTED_BY`` link to any of ``evidence_ids``, any status."""
+        ...
+
+    def candidates_citing(self, space: str, evidence_ids: Sequence[str]) -> list[str]:
+        """Ids of candidates that cite any of ``evidence_ids``."""
+        ...
+
+    def delete(self, space: str, belief_ids: Sequence[str], candidate_ids: Sequence[str]) -> None:
+        """Remove beliefs and candidates for good (erasure only), with their links and index rows."""
+        ...
+
+    def count_by_reason(self, space: str) -> dict[str, int]:
+        """How many refused candidates carry each reason code."""
+        ...
+
+    def counts(self, space: str) -> dict[str, int]:
+        """Beliefs per status and candidates per status, keyed ``belief_<status>`` and
+        ``candidate_<status>``."""
+        ...
+
+    def ids(self, space: str) -> list[str]:
+        """All belief ids of ``space``."""
+        ...

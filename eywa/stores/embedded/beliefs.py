@@ -1,0 +1,396 @@
+"""SQLite implementation of the belief store.
+
+Tables mirror the graph model: ``beliefs`` (nodes), ``belief_support`` (``SUPPORTED_BY``
+edges with span, score and anchors), ``belief_supersedes`` (``SUPERSEDES`` edges),
+``candidates`` with ``candidate_evidence`` (so erasure finds them), and the FTS5 table
+``belief_fts`` that the keyword route searches. All rows of one ``add`` commit together.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+
+from eywa.models import (
+    Belief,
+    BeliefStatus,
+    Candidate,
+    CandidateFact,
+    CandidateStatus,
+    SupportLink,
+    ValidationReport,
+)
+from eywa.stores.embedded.database import SqliteDatabase
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS beliefs (
+        id TEXT PRIMARY KEY,
+        space TEXT NOT NULL,
+        statement TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        attribute TEXT,
+        value TEXT,
+        polarity TEXT NOT NULL,
+        modality TEXT NOT NULL,
+        valid_from TEXT,
+        valid_to TEXT,
+        event_at TEXT,
+        recorded_at TEXT NOT NULL,
+        status TEXT NOT NULL,
+        extractor TEXT NOT NULL,
+        evidence_ids TEXT NOT NULL,
+        report TEXT
+    )""",
+    "CREATE INDEX IF NOT EXISTS beliefs_subject ON beliefs(space, subject COLLATE NOCASE, attribute, status)",
+    "CREATE INDEX IF NOT EXISTS beliefs_status ON beliefs(space, status)",
+    """CREATE TABLE IF NOT EXISTS belief_support (
+        belief_id TEXT NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
+        evidence_id TEXT NOT NULL,
+        space TEXT NOT NULL,
+        span_start INTEGER,
+        span_end INTEGER,
+        score REAL NOT NULL,
+        anchors TEXT NOT NULL,
+        PRIMARY KEY (belief_id, evidence_id)
+    )""",
+    "CREATE INDEX IF NOT EXISTS belief_support_evidence ON belief_support(space, evidence_id)",
+    """CREATE TABLE IF NOT EXISTS belief_supersedes (
+        space TEXT NOT NULL,
+        new_id TEXT NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
+        old_id TEXT NOT NULL REFERENCES beliefs(id) ON DELETE CASCADE,
+        PRIMARY KEY (new_id, old_id)
+    )""",
+    "CREATE INDEX IF NOT EXISTS belief_supersedes_old ON belief_supersedes(space, old_id)",
+    """CREATE TABLE IF NOT EXISTS candidates (
+        id TEXT PRIMARY KEY,
+        space TEXT NOT NULL,
+        status TEXT NOT NULL,
+        reasons TEXT NOT NULL,
+        fact TEXT NOT NULL,
+        report TEXT NOT NULL,
+        extractor TEXT NOT NULL,
+        recorded_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS candidates_status ON candidates(space, status)",
+    """CREATE TABLE IF NOT EXISTS candidate_evidence (
+        candidate_id TEXT NOT NULL REFERENCES candidates(id) ON DELETE CASCADE,
+        space TEXT NOT NULL,
+        evidence_id TEXT NOT NULL,
+        PRIMARY KEY (candidate_id, evidence_id)
+    )""",
+    "CREATE INDEX IF NOT EXISTS candidate_evidence_ev ON candidate_evidence(space, evidence_id)",
+    """CREATE VIRTUAL TABLE IF NOT EXISTS belief_fts USING fts5(
+        id UNINDEXED, space UNINDEXED, text, tokenize='porter unicode61'
+    )""",
+)
+
+
+def _iso(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _dt(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
+
+
+def _marks(n: int) -> str:
+    return ",".join("?" * n)
+
+
+class SqliteBeliefStore:
+    """``BeliefStore`` over the shared embedded SQLite database."""
+
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+        db.ensure_schema(_SCHEMA)
+
+    # --- writes ---------------------------------------------------------------------
+
+    def add(self, beliefs: Sequence[Belief], candidates: Sequence[Candidate]) -> tuple[list[str], list[str]]:
+        """Write beliefs and candidates in one transaction; existing ids are skipped."""
+        new_beliefs: list[str] = []
+        new_candidates: list[str] = []
+        with self._db.transaction() as conn:
+            for belief in beliefs:
+                if self._insert_belief(conn, belief):
+                    new_beliefs.append(belief.id)
+            for cand in candidates:
+                if self._insert_candidate(conn, cand):
+                    new_candidates.append(cand.id)
+        return new_beliefs, new_candidates
+
+    def _insert_belief(self, conn: sqlite3.Connection, b: Belief) -> bool:
+        cur = conn.execute(
+            "INSERT OR IGNORE INTO beliefs (id, space, statement, subject, attribute, value, polarity,"
+            " modality, valid_from, valid_to, event_at, recorded_at, status, extractor, evidence_ids,"
+            " report) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                b.id, b.space, b.statement, b.subject, b.attribute, b.value, b.polarity,
+                b.modality, _iso(b.valid_from), _iso(b.valid_to), _iso(b.event_at),
+                _iso(b.recorded_at), b.status, b.extractor, json.dumps(list(b.evidence_ids)),
+                None if b.report is None else b.report.model_dump_json(),
+            ),
+        )
+        if cur.rowcount == 0:
+            return False
+        for link in b.support:
+            conn.execute(
+                "INSERT OR IGNORE INTO belief_support (belief_id, evidence_id, space, span_start,"
+                " span_end, score, anchors) VALUES (?,?,?,?,?,?,?)",
+                (
+                    b.id, link.evidence_id, b.space,
+                    None if link.span is None else link.span[0],
+                    None if link.span is None else link.span[1],
+                    link.score, json.dumps(list(link.anchors)),
+                ),
+            )
+        if b.supersedes is not None:
+            conn.execute(
+                "INSERT OR IGNORE INTO belief_supersedes (space, new_id, old_id) VALUES (?,?,?)",
+                (b.space, b.id, b.supersedes),
+            )
+        if b.status != "retracted":
+            conn.execute(
+                "INSERT INTO belief_fts (id, space, text) VALUES (?,?,?)", (b.id, b.space, b.statement)
+            )
+        return True
+
+    def _insert_candidate(self, conn: sqlite3.Connection, c: Candidate) -> bool:
+        cur = conn.execute(
+            "INSERT OR IGNORE INTO candidates (id, space, status, reasons, fact, report, extractor,"
+            " recorded_at) VALUES (?,?,?,?,?,?,?,?)",
+            (
+                c.id, c.space, c.status, json.dumps([str(r) for r in c.reasons]),
+                c.fact.model_dump_json(), c.report.model_dump_json(), c.extractor,
+                _iso(c.recorded_at),
+            ),
+        )
+        if cur.rowcount == 0:
+            return False
+        for evidence_id in dict.fromkeys(c.fact.evidence_ids):
+            conn.execute(
+                "INSERT OR IGNORE INTO candidate_evidence (candidate_id, space, evidence_id)"
+                " VALUES (?,?,?)",
+                (c.id, c.space, evidence_id),
+            )
+        return True
+
+    def supersede(self, space: str, old_id: str, new_id: str) -> bool:
+        """Record ``new SUPERSEDES old`` and mark ``old`` superseded; idempotent."""
+        if old_id == new_id:
+            return False
+        with self._db.transaction() as conn:
+            found = conn.execute(
+                f"SELECT COUNT(*) FROM beliefs WHERE space = ? AND id IN ({_marks(2)})",
+                (space, old_id, new_id),
+            ).fetchone()[0]
+            if found != 2:
+                return False
+            cur = conn.execute(
+                "INSERT OR IGNORE INTO belief_supersedes (space, new_id, old_id) VALUES (?,?,?)",
+                (space, new_id, old_id),
+            )
+            if cur.rowcount == 0:
+                return False
+            conn.execute(
+                "UPDATE beliefs SET status = 'superseded' WHERE space = ? AND id = ? AND status = 'active'",
+                (space, old_id),
+            )
+        return True
+
+    def set_status(self, space: str, belief_ids: Sequence[str], status: BeliefStatus) -> int:
+        """Change the status of beliefs; retracted ones leave the keyword index."""
+        if not belief_ids:
+            return 0
+        ids = list(belief_ids)
+        with self._db.transaction() as conn:
+            cur = conn.execute(
+                f"UPDATE beliefs SET status = ? WHERE space = ? AND id IN ({_marks(len(ids))})",
+                (status, space, *ids),
+            )
+            if status == "retracted":
+                conn.execute(
+                    f"DELETE FROM belief_fts WHERE space = ? AND id IN ({_marks(len(ids))})",
+                    (space, *ids),
+                )
+            return cur.rowcount
+
+    def delete(self, space: str, belief_ids: Sequence[str], candidate_ids: Sequence[str]) -> None:
+        """Remove beliefs and candidates with their edges and index rows."""
+        with self._db.transaction() as conn:
+            if belief_ids:
+                ids = list(belief_ids)
+                marks = _marks(len(ids))
+                conn.execute(f"DELETE FROM belief_fts WHERE space = ? AND id IN ({marks})", (space, *ids))
+                conn.execute(f"DELETE FROM belief_support WHERE space = ? AND belief_id IN ({marks})", (space, *ids))
+                conn.execute(
+                    f"DELETE FROM belief_supersedes WHERE space = ? AND (new_id IN ({marks}) OR old_id IN ({marks}))",
+                    (space, *ids, *ids),
+                )
+                conn.execute(f"DELETE FROM beliefs WHERE space = ? AND id IN ({marks})", (space, *ids))
+            if candidate_ids:
+                ids = list(candidate_ids)
+                marks = _marks(len(ids))
+                conn.execute(
+                    f"DELETE FROM candidate_evidence WHERE space = ? AND candidate_id IN ({marks})", (space, *ids)
+                )
+                conn.execute(f"DELETE FROM candidates WHERE space = ? AND id IN ({marks})", (space, *ids))
+
+    # --- reads ----------------------------------------------------------------------
+
+    def get(self, space: str, belief_id: str) -> Belief | None:
+        """One belief of ``space``, or None."""
+        found = self.get_many(space, [belief_id])
+        return found[0] if found else None
+
+    def get_many(self, space: str, belief_ids: Sequence[str]) -> list[Belief]:
+        """The beliefs among ``belief_ids``, in the order asked."""
+        if not belief_ids:
+            return []
+        ids = list(dict.fromkeys(belief_ids))
+        rows = self._db.query(
+            f"SELECT * FROM beliefs WHERE space = ? AND id IN ({_marks(len(ids))})", (space, *ids)
+        )
+        by_id = {b.id: b for b in self._hydrate(space, rows)}
+        return [by_id[i] for i in ids if i in by_id]
+
+    def beliefs(
+        self,
+        space: str,
+        subject: str | None = None,
+        attribute: str | None = None,
+        status: BeliefStatus | None = "active",
+    ) -> list[Belief]:
+        """Beliefs filtered by subject (case-insensitive), attribute and status."""
+        sql = "SELECT * FROM beliefs WHERE space = ?"
+        params: list[str] = [space]
+        if subject is not None:
+            sql += " AND subject = ? COLLATE NOCASE"
+            params.append(subject)
+        if attribute is not None:
+            sql += " AND attribute = ?"
+            params.append(attribute)
+        if status is not None:
+            sql += " AND status = ?"
+            params.append(status)
+        sql += " ORDER BY COALESCE(event_at, recorded_at), id"
+        return self._hydrate(space, self._db.query(sql, params))
+
+    def candidates(self, space: str, status: CandidateStatus | None = "rejected") -> list[Candidate]:
+        """Refused candidates with their reasons."""
+        sql = "SELECT * FROM candidates WHERE space = ?"
+        params: list[str] = [space]
+        if status is not None:
+            sql += " AND status = ?"
+            params.append(status)
+        rows = self._db.query(sql + " ORDER BY recorded_at, id", params)
+        return [
+            Candidate(
+                id=r["id"], space=r["space"], status=r["status"],
+                reasons=tuple(json.loads(r["reasons"])),
+                fact=CandidateFact.model_validate_json(r["fact"]),
+                report=ValidationReport.model_validate_json(r["report"]),
+                extractor=r["extractor"], recorded_at=datetime.fromisoformat(r["recorded_at"]),
+            )
+            for r in rows
+        ]
+
+    def superseded_by(self, space: str, belief_id: str) -> list[str]:
+        """Ids of the beliefs that supersede ``belief_id``."""
+        rows = self._db.query(
+            "SELECT new_id FROM belief_supersedes WHERE space = ? AND old_id = ? ORDER BY new_id",
+            (space, belief_id),
+        )
+        return [r["new_id"] for r in rows]
+
+    def beliefs_citing(self, space: str, evidence_ids: Sequence[str]) -> list[Belief]:
+        """Beliefs supported by any of ``evidence_ids``."""
+        if not evidence_ids:
+            return []
+        ids = list(evidence_ids)
+        rows = self._db.query(
+            "SELECT DISTINCT belief_id FROM belief_support WHERE space = ?"
+            f" AND evidence_id IN ({_marks(len(ids))})",
+            (space, *ids),
+        )
+        return self.get_many(space, [r["belief_id"] for r in rows])
+
+    def candidates_citing(self, space: str, evidence_ids: Sequence[str]) -> list[str]:
+        """Ids of candidates citing any of ``evidence_ids``."""
+        if not evidence_ids:
+            return []
+        ids = list(evidence_ids)
+        rows = self._db.query(
+            "SELECT DISTINCT candidate_id FROM candidate_evidence WHERE space = ?"
+            f" AND evidence_id IN ({_marks(len(ids))}) ORDER BY candidate_id",
+            (space, *ids),
+        )
+        return [r["candidate_id"] for r in rows]
+
+    def count_by_reason(self, space: str) -> dict[str, int]:
+        """Refused candidates per reason code."""
+        rows = self._db.query(
+            "SELECT j.value AS reason, COUNT(*) AS n FROM candidates, json_each(candidates.reasons) AS j"
+            " WHERE candidates.space = ? GROUP BY j.value ORDER BY j.value",
+            (space,),
+        )
+        return {r["reason"]: r["n"] for r in rows}
+
+    def counts(self, space: str) -> dict[str, int]:
+        """Beliefs and candidates per status."""
+        out: dict[str, int] = {}
+        for table, prefix in (("beliefs", "belief"), ("candidates", "candidate")):
+            rows = self._db.query(
+                f"SELECT status, COUNT(*) AS n FROM {table} WHERE space = ? GROUP BY status", (space,)
+            )
+            out.update({f"{prefix}_{r['status']}": r["n"] for r in rows})
+        return out
+
+    def ids(self, space: str) -> list[str]:
+        """All belief ids of ``space``."""
+        return [r["id"] for r in self._db.query("SELECT id FROM beliefs WHERE space = ? ORDER BY id", (space,))]
+
+    # --- record mapping -------------------------------------------------------------
+
+    def _hydrate(self, space: str, rows: Sequence[sqlite3.Row]) -> list[Belief]:
+        if not rows:
+            return []
+        ids = [r["id"] for r in rows]
+        support: dict[str, list[SupportLink]] = {}
+        supersedes: dict[str, str] = {}
+        for chunk_start in range(0, len(ids), 500):
+            chunk = ids[chunk_start : chunk_start + 500]
+            marks = _marks(len(chunk))
+            for s in self._db.query(
+                f"SELECT * FROM belief_support WHERE space = ? AND belief_id IN ({marks})"
+                " ORDER BY belief_id, evidence_id",
+                (space, *chunk),
+            ):
+                span = None if s["span_start"] is None else (s["span_start"], s["span_end"])
+                support.setdefault(s["belief_id"], []).append(
+                    SupportLink(
+                        evidence_id=s["evidence_id"], span=span, score=s["score"],
+                        anchors=tuple(json.loads(s["anchors"])),
+                    )
+                )
+            for e in self._db.query(
+                f"SELECT new_id, old_id FROM belief_supersedes WHERE space = ? AND new_id IN ({marks})"
+                " ORDER BY old_id",
+                (space, *chunk),
+            ):
+                supersedes.setdefault(e["new_id"], e["old_id"])
+        return [
+            Belief(
+                id=r["id"], space=r["space"], statement=r["statement"], subject=r["subject"],
+                attribute=r["attribute"], value=r["value"], polarity=r["polarity"],
+                modality=r["modality"], valid_from=_dt(r["valid_from"]), valid_to=_dt(r["valid_to"]),
+                recorded_at=datetime.fromisoformat(r["recorded_at"]), status=r["status"],
+                extractor=r["extractor"], evidence_ids=tuple(json.loads(r["evidence_ids"])),
+                support=tuple(support.get(r["id"], ())),
+                report=None if r["report"] is None else ValidationReport.model_validate_json(r["report"]),
+                supersedes=supersedes.get(r["id"]), event_at=_dt(r["event_at"]),
+            )
+            for r in rows
+        ]
