@@ -1,0 +1,44 @@
+"""Nous: Bayesian dimensions over validated beliefs.
+
+``math`` holds the pure closed-form updates, ``engine`` the state and replay, ``observations``
+turns a belief into an observation, ``service`` is what ``Memory`` calls, ``identity``
+resolves SAME_AS merges, ``params`` holds every constant with its reason.
+"""
+
+from eywa.nous.engine import DimensionState, entity_key
+from eywa.nous.identity import MergeProposal
+from eywa.nous.math import UNSEEN
+from eywa.nous.observations import Observation, observation_from_belief
+from eywa.nous.params import DEFAULT_PARAMS, AttributeSpecLike, NousParams
+from eywa.nous.service import (
+    accept_merge,
+    apply_beliefs,
+    forget_beliefs,
+    get_dimension,
+    list_deltas,
+    list_dimensions,
+    propose_merges,
+    set_members,
+    undo_merge,
+)
+
+__all__ = [
+    "DEFAULT_PARAMS",
+    "UNSEEN",
+    "AttributeSpecLike",
+    "DimensionState",
+    "MergeProposal",
+    "NousParams",
+    "Observation",
+    "accept_merge",
+    "apply_beliefs",
+    "entity_key",
+    "forget_beliefs",
+    "get_dimension",
+    "list_deltas",
+    "list_dimensions",
+    "observation_from_belief",
+    "propose_merges",
+    "set_members",
+    "undo_merge",
+]

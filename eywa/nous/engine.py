@@ -1,0 +1,271 @@
+"""Dimension state, one update step, replay and lazy decay, on top of ``eywa.nous.math``.
+
+Still pure (no store): the service folds observations through ``step`` and persists what
+comes out. A state is a plain JSON-able value, so the incremental path (load, step, save)
+and the replay path (fold from empty) run the same float operations in the same order and
+produce identical states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from eywa.ids import stable_id
+from eywa.models import Cardinality, Delta, Dimension, as_utc
+from eywa.nous import math as nm
+from eywa.nous.observations import Observation
+from eywa.nous.params import DEFAULT_PARAMS, NousParams
+
+_DAY_SECONDS = 86_400.0
+
+
+def entity_key(name: str) -> str:
+    """Entities are identified by name, case- and whitespace-insensitively."""
+    return " ".join(name.split()).casefold()
+
+
+def delta_id(space: str, entity: str, attribute: str, belief_id: str) -> str:
+    """Deterministic: re-applying the same belief to the same dimension names the same delta."""
+    return stable_id("dl", space, entity_key(entity), attribute, belief_id)
+
+
+def observation_key(obs: Observation) -> tuple[datetime, str]:
+    """Event-time order; ties broken by delta id, which does not depend on ingestion order."""
+    return obs.at, delta_id(obs.space, obs.entity, obs.attribute, obs.belief_id)
+
+
+@dataclass(frozen=True)
+class DimensionState:
+    """The materialised belief state of one dimension at its last event time.
+
+    ``probabilities`` holds the categorical distribution (with ``UNSEEN``) of a single-valued
+    dimension; ``counts`` the Beta (α, β) of each value of a multi-valued one.
+    """
+
+    cardinality: Cardinality
+    probabilities: dict[str, float] = field(default_factory=dict)
+    counts: dict[str, tuple[float, float]] = field(default_factory=dict)
+    last_at: datetime | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-able dict; floats survive ``json`` round trips exactly."""
+        return {
+            "cardinality": self.cardinality,
+            "probabilities": self.probabilities,
+            "counts": {v: [a, b] for v, (a, b) in self.counts.items()},
+            "last_at": None if self.last_at is None else self.last_at.isoformat(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DimensionState:
+        """The inverse of ``to_json``."""
+        last_at = data.get("last_at")
+        return cls(
+            cardinality=data["cardinality"],
+            probabilities={str(k): float(v) for k, v in data["probabilities"].items()},
+            counts={str(k): (float(a), float(b)) for k, (a, b) in data["counts"].items()},
+            last_at=None if last_at is None else as_utc(datetime.fromisoformat(last_at)),
+        )
+
+    def values(self) -> list[str]:
+        """The known values (UNSEEN excluded)."""
+        keys = self.probabilities if self.cardinality == "single" else self.counts
+        return [k for k in keys if k != nm.UNSEEN]
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """A new state and what its Delta records."""
+
+    state: DimensionState
+    observed: str
+    prior: dict[str, float]
+    posterior: dict[str, float]
+    surprise_bits: float
+    hazard: float
+
+
+def elapsed_days(start: datetime | None, end: datetime) -> float:
+    """Event time between two instants, in days (0 when there is no start)."""
+    return 0.0 if start is None else (end - start).total_seconds() / _DAY_SECONDS
+
+
+def canonical_value(state: DimensionState, value: str) -> str:
+    """The spelling already in the state for ``value`` (case-insensitive), else ``value``."""
+    folded = value.casefold()
+    for known in state.values():
+        if known.casefold() == folded:
+            return known
+    return value
+
+
+def step(
+    state: DimensionState, obs: Observation, tau_days: float, params: NousParams = DEFAULT_PARAMS
+) -> StepResult:
+    """Apply one observation (which must not predate ``state.last_at``)."""
+    value = canonical_value(state, obs.value)
+    dt = elapsed_days(state.last_at, obs.at)
+    # A change that is only hedged, planned or hypothetical ("I might move") releases nothing.
+    change = obs.change_signal and not obs.tentative
+    h = nm.hazard(dt, tau_days, change, params.change_hazard)
+    last_at = obs.at if state.last_at is None else max(state.last_at, obs.at)
+    if state.cardinality == "single":
+        update = nm.categorical_update(
+            state.probabilities,
+            value,
+            positive=obs.polarity == "positive",
+            rho=obs.reliability,
+            h=h,
+            may_flip_mode=not obs.tentative,
+            unseen_split=params.unseen_split,
+        )
+        new_state = DimensionState("single", update.posterior, {}, last_at)
+        return StepResult(new_state, value, update.prior, update.posterior, update.surprise_bits, h)
+    h_others = nm.hazard(dt, tau_days, False, params.change_hazard)
+    counts = {
+        v: nm.decay_beta(a, b, h_others, params.beta_prior)
+        for v, (a, b) in state.counts.items()
+        if v != value
+    }
+    alpha, beta = state.counts.get(value, (params.beta_prior, params.beta_prior))
+    beta_step = nm.beta_update(
+        alpha, beta, positive=obs.polarity == "positive", rho=obs.reliability, h=h,
+        prior=params.beta_prior, tentative=obs.tentative,
+    )
+    counts[value] = (beta_step.alpha, beta_step.beta)
+    ordered = {v: counts[v] for v in [*state.counts, value] if v in counts}
+    new_state = DimensionState("multi", {}, ordered, last_at)
+    return StepResult(
+        new_state,
+        value,
+        {value: beta_step.prior_mean},
+        {value: beta_step.posterior_mean},
+        beta_step.surprise_bits,
+        h,
+    )
+
+
+def replay(
+    observations: Iterable[Observation],
+    cardinality: Cardinality,
+    tau_days: float,
+    params: NousParams = DEFAULT_PARAMS,
+    start: DimensionState | None = None,
+) -> tuple[DimensionState, list[tuple[Observation, StepResult]]]:
+    """Fold observations in event-time order from ``start`` (default: empty)."""
+    state = start if start is not None else DimensionState(cardinality)
+    steps: list[tuple[Observation, StepResult]] = []
+    for obs in sorted(observations, key=observation_key):
+        result = step(state, obs, tau_days, params)
+        steps.append((obs, result))
+        state = result.state
+    return state, steps
+
+
+def decay_to(
+    state: DimensionState,
+    as_of: datetime | None,
+    tau_days: float,
+    params: NousParams = DEFAULT_PARAMS,
+) -> DimensionState:
+    """The state as it stands at ``as_of`` with no news since its last event (lazy decay)."""
+    if as_of is None or state.last_at is None or as_utc(as_of) <= state.last_at:
+        return state
+    h = nm.hazard(elapsed_days(state.last_at, as_utc(as_of)), tau_days, False, 0.0)
+    if state.cardinality == "single":
+        decayed = nm.decay_categorical(state.probabilities, h)
+        return DimensionState("single", decayed, {}, state.last_at)
+    counts = {v: nm.decay_beta(a, b, h, params.beta_prior) for v, (a, b) in state.counts.items()}
+    return DimensionState("multi", {}, counts, state.last_at)
+
+
+def distribution_of(state: DimensionState) -> dict[str, float]:
+    """Categorical probabilities (single) or membership probabilities (multi)."""
+    if state.cardinality == "single":
+        return dict(state.probabilities)
+    return {v: nm.beta_mean(a, b) for v, (a, b) in state.counts.items()}
+
+
+def to_dimension(
+    state: DimensionState, space: str, entity: str, attribute: str, as_of: datetime | None
+) -> Dimension:
+    """The public view of a (possibly decayed) state.
+
+    Entropy is Shannon entropy of the categorical distribution for single-valued dimensions,
+    and the sum of the membership entropies (the joint entropy of independent Bernoullis) for
+    multi-valued ones. The mode of a multi-valued dimension is its most probable member,
+    if any value is more likely in than out.
+    """
+    distribution = distribution_of(state)
+    if state.cardinality == "single":
+        mode = nm.categorical_mode(distribution)
+        entropy = nm.entropy_bits(distribution.values())
+    else:
+        members = {v: p for v, p in distribution.items() if p > 0.5}
+        mode = nm.argmax_category(members) if members else None
+        entropy = sum(nm.binary_entropy_bits(p) for p in distribution.values())
+    return Dimension(
+        space=space,
+        entity=entity,
+        attribute=attribute,
+        cardinality=state.cardinality,
+        distribution=distribution,
+        mode=mode,
+        entropy_bits=entropy,
+        updated_at=state.last_at,
+        as_of=None if as_of is None else as_utc(as_of),
+    )
+
+
+def make_delta(obs: Observation, result: StepResult, recorded_at: datetime) -> Delta:
+    """The Delta record of one applied observation."""
+    return Delta(
+        id=delta_id(obs.space, obs.entity, obs.attribute, obs.belief_id),
+        space=obs.space,
+        entity=obs.entity,
+        attribute=obs.attribute,
+        observed=result.observed,
+        polarity=obs.polarity,
+        modality=obs.modality,
+        change_signal=obs.change_signal,
+        prior=result.prior,
+        posterior=result.posterior,
+        surprise_bits=result.surprise_bits,
+        hazard=result.hazard,
+        reliability=obs.reliability,
+        at=obs.at,
+        recorded_at=as_utc(recorded_at),
+        belief_id=obs.belief_id,
+        evidence_ids=obs.evidence_ids,
+    )
+
+
+def observation_of(delta: Delta) -> Observation:
+    """The observation a Delta recorded: replaying it reproduces the Delta's derived fields."""
+    return Observation(
+        space=delta.space,
+        entity=delta.entity,
+        attribute=delta.attribute,
+        value=delta.observed,
+        polarity=delta.polarity,
+        modality=delta.modality,
+        at=delta.at,
+        reliability=delta.reliability,
+        change_signal=delta.change_signal,
+        belief_id=delta.belief_id,
+        evidence_ids=delta.evidence_ids,
+    )
+
+
+def replay_deltas(
+    deltas: Sequence[Delta],
+    cardinality: Cardinality,
+    tau_days: float,
+    params: NousParams = DEFAULT_PARAMS,
+) -> DimensionState:
+    """Rebuild a state from its deltas (any order; they are sorted by event time)."""
+    state, _ = replay((observation_of(d) for d in deltas), cardinality, tau_days, params)
+    return state

@@ -1,0 +1,132 @@
+"""From a validated belief to an observation of a dimension.
+
+Every accepted belief of the form (subject, attribute, value) is one observation. This module
+decides the three numbers the math needs besides the value: *when* it was observed (event
+time), *how reliable* it is (ρ) and whether its evidence announces a *change*.
+
+Event time. A belief valid from some date and still open (no ``valid_to``) is placed at the
+time it was *said*, not at its start: "I have worked at Google since 2015", said in 2023,
+certifies Google up to 2023, and placing it in 2015 would let eight years of decay erase it.
+A bounded or future validity (``valid_to`` set, or ``valid_from`` after the statement) is
+placed at ``valid_from``; a dated event at ``event_at``; otherwise the time the cited turns
+were observed, and as a last resort the time the belief was recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from pydantic import Field, field_validator
+
+from eywa.models import Belief, Evidence, Frozen, Modality, Polarity, SignalKind, as_utc
+from eywa.nous.params import DEFAULT_PARAMS, AttributeSpecLike, NousParams
+
+TENTATIVE: frozenset[Modality] = frozenset({"hedged", "planned", "hypothetical"})
+"""Modalities that enter with low reliability and may never flip a single-valued mode."""
+
+_SECOND_HAND_ROLES = frozenset({"assistant", "system"})
+
+
+class Observation(Frozen):
+    """One observation of (space, entity, attribute): the input of a dimension update."""
+
+    space: str
+    entity: str
+    attribute: str
+    value: str
+    polarity: Polarity = "positive"
+    modality: Modality = "asserted"
+    at: datetime
+    reliability: float = Field(gt=0.5, lt=1.0)
+    change_signal: bool = False
+    belief_id: str
+    evidence_ids: tuple[str, ...] = ()
+
+    @field_validator("at")
+    @classmethod
+    def _utc(cls, value: datetime) -> datetime:
+        return as_utc(value)
+
+    @field_validator("entity", "value", "attribute")
+    @classmethod
+    def _collapse_whitespace(cls, value: str) -> str:
+        collapsed = " ".join(value.split())
+        if not collapsed:
+            raise ValueError("must not be blank")
+        return collapsed
+
+    @property
+    def tentative(self) -> bool:
+        """Hedged, planned or hypothetical: may raise a value, never flip a mode on its own."""
+        return self.modality in TENTATIVE
+
+
+def reliability(
+    score: float | None, modality: Modality, second_hand: bool, params: NousParams = DEFAULT_PARAMS
+) -> float:
+    """ρ of an observation from its validation score, modality and source.
+
+    An asserted belief maps its validation score linearly onto [rho_min, rho_max] (no
+    report: ``rho_default``); a tentative one gets at most ``rho_tentative``; second-hand
+    statements keep only ``source_discount`` of their excess over 0.5.
+    """
+    if score is None:
+        rho = params.rho_default
+    else:
+        clamped = min(max(score, 0.0), 1.0)
+        rho = params.rho_min + (params.rho_max - params.rho_min) * clamped
+    if modality in TENTATIVE:
+        rho = min(rho, params.rho_tentative)
+    if second_hand:
+        rho = 0.5 + (rho - 0.5) * params.source_discount
+    return rho
+
+
+def event_time(belief: Belief, cited: Sequence[Evidence]) -> datetime:
+    """When the belief was observed to hold (see the module docstring for the rule)."""
+    stated = max((e.observed_at for e in cited), default=None)
+    if belief.valid_from is not None:
+        open_ended = belief.valid_to is None
+        if open_ended and stated is not None and as_utc(belief.valid_from) <= as_utc(stated):
+            return as_utc(stated)
+        return as_utc(belief.valid_from)
+    if belief.event_at is not None:
+        return as_utc(belief.event_at)
+    return as_utc(stated if stated is not None else belief.recorded_at)
+
+
+def observation_from_belief(
+    belief: Belief,
+    evidence: Sequence[Evidence],
+    spec: AttributeSpecLike | None = None,
+    params: NousParams = DEFAULT_PARAMS,
+) -> Observation | None:
+    """The observation a belief makes, or None when it is not about a dimension.
+
+    Beliefs without attribute or value, and retracted beliefs, observe nothing. ``evidence``
+    may hold more turns than the belief cites; only the cited ones count. ``spec`` (from the
+    attribute registry) supplies the canonical attribute name when given.
+    """
+    if belief.status == "retracted" or not belief.attribute or not belief.value:
+        return None
+    if not belief.value.strip() or not belief.subject.strip():
+        return None
+    cited_ids = set(belief.evidence_ids)
+    cited = [e for e in evidence if e.id in cited_ids]
+    change = any(e.signals_of(SignalKind.CORRECTION) for e in cited)
+    second_hand = bool(cited) and all((e.role or "").lower() in _SECOND_HAND_ROLES for e in cited)
+    score = belief.report.score if belief.report is not None else None
+    return Observation(
+        space=belief.space,
+        entity=belief.subject,
+        attribute=spec.name if spec is not None else belief.attribute,
+        value=belief.value,
+        polarity=belief.polarity,
+        modality=belief.modality,
+        at=event_time(belief, cited),
+        reliability=reliability(score, belief.modality, second_hand, params),
+        change_signal=change,
+        belief_id=belief.id,
+        evidence_ids=belief.evidence_ids,
+    )

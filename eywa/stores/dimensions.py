@@ -1,0 +1,102 @@
+"""The dimension aggregate: Nous deltas, materialised dimension states and SAME_AS edges.
+
+Entities are addressed by ``entity_key`` (the case-folded name, see
+``eywa.nous.engine.entity_key``); every method is scoped to one space.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+from eywa.models import Cardinality, Delta, Frozen
+
+
+class DimensionRecord(Frozen):
+    """The materialised state of one (entity, attribute), as of its last event.
+
+    ``state`` is the engine's JSON form (``DimensionState.to_json``); ``distribution``,
+    ``mode`` and ``entropy_bits`` are copies of its public view, kept for listing and audit.
+    """
+
+    space: str
+    entity_key: str
+    entity: str
+    attribute: str
+    cardinality: Cardinality
+    state: dict[str, Any]
+    distribution: dict[str, float]
+    mode: str | None
+    entropy_bits: float
+    updated_at: datetime | None
+    recorded_at: datetime
+    delta_count: int
+
+
+class SameAsEdge(Frozen):
+    """An accepted identity merge. Removing it (undo) keeps the row with ``removed_at`` set."""
+
+    space: str
+    source: str
+    target: str
+    score: float
+    at: datetime
+    removed_at: datetime | None = None
+
+    @property
+    def active(self) -> bool:
+        """Whether reads follow this edge."""
+        return self.removed_at is None
+
+
+class DimensionStore(Protocol):
+    """Persistence of the Nous layer. Writes of one dimension are atomic."""
+
+    def save(self, record: DimensionRecord, deltas: Sequence[Delta]) -> None:
+        """Upsert the dimension's state and the given deltas in one transaction.
+
+        A delta whose id exists is replaced (its derived fields may have been recomputed after
+        out-of-order evidence) but keeps its original ``recorded_at``.
+        """
+        ...
+
+    def existing_deltas(self, space: str, ids: Sequence[str]) -> set[str]:
+        """The subset of delta ``ids`` already stored in ``space``."""
+        ...
+
+    def deltas(self, space: str, entity_key: str, attribute: str) -> list[Delta]:
+        """Deltas of one dimension in event-time order (ties by id)."""
+        ...
+
+    def deltas_of_beliefs(self, space: str, belief_ids: Sequence[str]) -> list[Delta]:
+        """Deltas that came from the given beliefs (erasure and repair)."""
+        ...
+
+    def remove_deltas(self, space: str, ids: Sequence[str]) -> int:
+        """Delete deltas (erasure); returns how many existed. The caller rebuilds the state."""
+        ...
+
+    def delete_dimension(self, space: str, entity_key: str, attribute: str) -> None:
+        """Remove a materialised state whose last delta was erased."""
+        ...
+
+    def get(self, space: str, entity_key: str, attribute: str) -> DimensionRecord | None:
+        """The materialised state, or None if the dimension was never observed."""
+        ...
+
+    def dimensions(self, space: str, entity_key: str | None = None) -> list[DimensionRecord]:
+        """States of a space (or of one entity), ordered by entity then attribute."""
+        ...
+
+    def add_same_as(self, edge: SameAsEdge) -> None:
+        """Record (or re-activate) a merge edge source→target."""
+        ...
+
+    def remove_same_as(self, space: str, source: str, target: str, at: datetime) -> bool:
+        """Deactivate the edge in either direction; False when no active edge existed."""
+        ...
+
+    def same_as(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
+        """Merge edges of a space (active ones unless ``include_removed``)."""
+        ...

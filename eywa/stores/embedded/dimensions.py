@@ -1,0 +1,277 @@
+"""SQLite implementation of ``DimensionStore`` on the shared embedded database.
+
+Times are stored as ISO-8601 UTC strings with microseconds: they round-trip exactly (event
+times order deltas, so a float epoch's rounding could reorder two close observations) and
+sort lexicographically in chronological order.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from eywa.errors import StoreError
+from eywa.models import Delta, as_utc
+from eywa.stores.dimensions import DimensionRecord, SameAsEdge
+from eywa.stores.embedded.database import SqliteDatabase
+
+SCHEMA: tuple[str, ...] = (
+    """CREATE TABLE IF NOT EXISTS nous_deltas (
+        space TEXT NOT NULL, id TEXT NOT NULL, entity_key TEXT NOT NULL, entity TEXT NOT NULL,
+        attribute TEXT NOT NULL, observed TEXT NOT NULL, polarity TEXT NOT NULL,
+        modality TEXT NOT NULL, change_signal INTEGER NOT NULL, reliability REAL NOT NULL,
+        prior TEXT NOT NULL, posterior TEXT NOT NULL, surprise_bits REAL NOT NULL,
+        hazard REAL NOT NULL, at TEXT NOT NULL, recorded_at TEXT NOT NULL,
+        belief_id TEXT NOT NULL, evidence_ids TEXT NOT NULL,
+        PRIMARY KEY (space, id))""",
+    "CREATE INDEX IF NOT EXISTS nous_deltas_dim "
+    "ON nous_deltas(space, entity_key, attribute, at, id)",
+    "CREATE INDEX IF NOT EXISTS nous_deltas_belief ON nous_deltas(space, belief_id)",
+    """CREATE TABLE IF NOT EXISTS nous_dimensions (
+        space TEXT NOT NULL, entity_key TEXT NOT NULL, attribute TEXT NOT NULL,
+        entity TEXT NOT NULL, cardinality TEXT NOT NULL, state TEXT NOT NULL,
+        distribution TEXT NOT NULL, mode TEXT, entropy_bits REAL NOT NULL, updated_at TEXT,
+        recorded_at TEXT NOT NULL, delta_count INTEGER NOT NULL,
+        PRIMARY KEY (space, entity_key, attribute))""",
+    """CREATE TABLE IF NOT EXISTS nous_same_as (
+        space TEXT NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL, score REAL NOT NULL,
+        at TEXT NOT NULL, removed_at TEXT,
+        PRIMARY KEY (space, source, target))""",
+)
+
+_DELTA_COLUMNS = (
+    "space, id, entity_key, entity, attribute, observed, polarity, modality, change_signal, "
+    "reliability, prior, posterior, surprise_bits, hazard, at, recorded_at, belief_id, evidence_ids"
+)
+
+
+def _time(value: datetime) -> str:
+    return as_utc(value).isoformat(timespec="microseconds")
+
+
+def _parse(value: str | None) -> datetime | None:
+    return None if value is None else as_utc(datetime.fromisoformat(value))
+
+
+def _required(value: str) -> datetime:
+    return as_utc(datetime.fromisoformat(value))
+
+
+def _delta_params(delta: Delta, entity_key: str) -> tuple[Any, ...]:
+    return (
+        delta.space, delta.id, entity_key, delta.entity, delta.attribute, delta.observed,
+        delta.polarity, delta.modality, int(delta.change_signal), delta.reliability,
+        json.dumps(delta.prior), json.dumps(delta.posterior), delta.surprise_bits, delta.hazard,
+        _time(delta.at), _time(delta.recorded_at), delta.belief_id,
+        json.dumps(list(delta.evidence_ids)),
+    )  # fmt: skip
+
+
+def _delta(row: sqlite3.Row) -> Delta:
+    return Delta(
+        id=row["id"], space=row["space"], entity=row["entity"], attribute=row["attribute"],
+        observed=row["observed"], polarity=row["polarity"], modality=row["modality"],
+        change_signal=bool(row["change_signal"]), prior=json.loads(row["prior"]),
+        posterior=json.loads(row["posterior"]), surprise_bits=row["surprise_bits"],
+        hazard=row["hazard"], reliability=row["reliability"], at=_required(row["at"]),
+        recorded_at=_required(row["recorded_at"]), belief_id=row["belief_id"],
+        evidence_ids=tuple(json.loads(row["evidence_ids"])),
+    )  # fmt: skip
+
+
+def _record(row: sqlite3.Row) -> DimensionRecord:
+    return DimensionRecord(
+        space=row["space"], entity_key=row["entity_key"], entity=row["entity"],
+        attribute=row["attribute"], cardinality=row["cardinality"],
+        state=json.loads(row["state"]), distribution=json.loads(row["distribution"]),
+        mode=row["mode"], entropy_bits=row["entropy_bits"], updated_at=_parse(row["updated_at"]),
+        recorded_at=_required(row["recorded_at"]), delta_count=row["delta_count"],
+    )  # fmt: skip
+
+
+def _edge(row: sqlite3.Row) -> SameAsEdge:
+    return SameAsEdge(
+        space=row["space"], source=row["source"], target=row["target"], score=row["score"],
+        at=_required(row["at"]), removed_at=_parse(row["removed_at"]),
+    )  # fmt: skip
+
+
+class SqliteDimensionStore:
+    """``DimensionStore`` on the embedded SQLite database (tables ``nous_*``)."""
+
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+        db.ensure_schema(SCHEMA)
+
+    def save(self, record: DimensionRecord, deltas: Sequence[Delta]) -> None:
+        """Upsert the state and the deltas atomically; existing deltas keep ``recorded_at``.
+
+        Raises:
+            StoreError: SQLite refused the write.
+        """
+        try:
+            with self._db.transaction() as conn:
+                conn.executemany(
+                    f"INSERT INTO nous_deltas ({_DELTA_COLUMNS}) VALUES "
+                    f"({', '.join('?' * 18)}) ON CONFLICT (space, id) DO UPDATE SET "
+                    "observed = excluded.observed, prior = excluded.prior, "
+                    "posterior = excluded.posterior, surprise_bits = excluded.surprise_bits, "
+                    "hazard = excluded.hazard",
+                    [_delta_params(d, record.entity_key) for d in deltas],
+                )
+                conn.execute(
+                    "INSERT OR REPLACE INTO nous_dimensions (space, entity_key, attribute, "
+                    "entity, cardinality, state, distribution, mode, entropy_bits, updated_at, "
+                    "recorded_at, delta_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        record.space, record.entity_key, record.attribute, record.entity,
+                        record.cardinality, json.dumps(record.state),
+                        json.dumps(record.distribution), record.mode, record.entropy_bits,
+                        None if record.updated_at is None else _time(record.updated_at),
+                        _time(record.recorded_at), record.delta_count,
+                    ),  # fmt: skip
+                )
+        except sqlite3.Error as exc:
+            raise StoreError("sqlite", "save dimension", str(exc)) from exc
+
+    def existing_deltas(self, space: str, ids: Sequence[str]) -> set[str]:
+        """The subset of ``ids`` already stored in ``space``."""
+        found: set[str] = set()
+        unique = list(dict.fromkeys(ids))
+        for start in range(0, len(unique), 500):
+            chunk = unique[start : start + 500]
+            rows = self._db.query(
+                "SELECT id FROM nous_deltas WHERE space = ? AND id IN "
+                f"({', '.join('?' * len(chunk))})",
+                [space, *chunk],
+            )
+            found.update(row["id"] for row in rows)
+        return found
+
+    def deltas(self, space: str, entity_key: str, attribute: str) -> list[Delta]:
+        """Deltas of one dimension in event-time order (ties by id)."""
+        rows = self._db.query(
+            f"SELECT {_DELTA_COLUMNS} FROM nous_deltas WHERE space = ? AND entity_key = ? "
+            "AND attribute = ? ORDER BY at, id",
+            (space, entity_key, attribute),
+        )
+        return [_delta(row) for row in rows]
+
+    def deltas_of_beliefs(self, space: str, belief_ids: Sequence[str]) -> list[Delta]:
+        """Deltas that came from the given beliefs, in event-time order."""
+        unique = list(dict.fromkeys(belief_ids))
+        found: list[Delta] = []
+        for start in range(0, len(unique), 500):
+            chunk = unique[start : start + 500]
+            rows = self._db.query(
+                f"SELECT {_DELTA_COLUMNS} FROM nous_deltas WHERE space = ? AND belief_id IN "
+                f"({', '.join('?' * len(chunk))}) ORDER BY at, id",
+                [space, *chunk],
+            )
+            found.extend(_delta(row) for row in rows)
+        return sorted(found, key=lambda d: (d.at, d.id))
+
+    def remove_deltas(self, space: str, ids: Sequence[str]) -> int:
+        """Delete deltas; returns how many existed.
+
+        Raises:
+            StoreError: SQLite refused the write.
+        """
+        try:
+            with self._db.transaction() as conn:
+                return sum(
+                    conn.execute(
+                        "DELETE FROM nous_deltas WHERE space = ? AND id = ?", (space, delta_id)
+                    ).rowcount
+                    for delta_id in dict.fromkeys(ids)
+                )
+        except sqlite3.Error as exc:
+            raise StoreError("sqlite", "remove deltas", str(exc)) from exc
+
+    def delete_dimension(self, space: str, entity_key: str, attribute: str) -> None:
+        """Remove a materialised state.
+
+        Raises:
+            StoreError: SQLite refused the write.
+        """
+        try:
+            with self._db.transaction() as conn:
+                conn.execute(
+                    "DELETE FROM nous_dimensions "
+                    "WHERE space = ? AND entity_key = ? AND attribute = ?",
+                    (space, entity_key, attribute),
+                )
+        except sqlite3.Error as exc:
+            raise StoreError("sqlite", "delete dimension", str(exc)) from exc
+
+    def get(self, space: str, entity_key: str, attribute: str) -> DimensionRecord | None:
+        """The materialised state, or None."""
+        rows = self._db.query(
+            "SELECT * FROM nous_dimensions WHERE space = ? AND entity_key = ? AND attribute = ?",
+            (space, entity_key, attribute),
+        )
+        return _record(rows[0]) if rows else None
+
+    def dimensions(self, space: str, entity_key: str | None = None) -> list[DimensionRecord]:
+        """States of a space or of one entity, by entity then attribute."""
+        if entity_key is None:
+            rows = self._db.query(
+                "SELECT * FROM nous_dimensions WHERE space = ? ORDER BY entity_key, attribute",
+                (space,),
+            )
+        else:
+            rows = self._db.query(
+                "SELECT * FROM nous_dimensions WHERE space = ? AND entity_key = ? "
+                "ORDER BY attribute",
+                (space, entity_key),
+            )
+        return [_record(row) for row in rows]
+
+    def add_same_as(self, edge: SameAsEdge) -> None:
+        """Record or re-activate the edge source→target.
+
+        Raises:
+            StoreError: SQLite refused the write.
+        """
+        try:
+            with self._db.transaction() as conn:
+                conn.execute(
+                    "INSERT INTO nous_same_as (space, source, target, score, at, removed_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (space, source, target) DO UPDATE SET "
+                    "score = excluded.score, at = excluded.at, removed_at = excluded.removed_at",
+                    (
+                        edge.space, edge.source, edge.target, edge.score, _time(edge.at),
+                        None if edge.removed_at is None else _time(edge.removed_at),
+                    ),  # fmt: skip
+                )
+        except sqlite3.Error as exc:
+            raise StoreError("sqlite", "add same_as", str(exc)) from exc
+
+    def remove_same_as(self, space: str, source: str, target: str, at: datetime) -> bool:
+        """Deactivate the edge in either direction.
+
+        Raises:
+            StoreError: SQLite refused the write.
+        """
+        try:
+            with self._db.transaction() as conn:
+                cursor = conn.execute(
+                    "UPDATE nous_same_as SET removed_at = ? WHERE space = ? AND removed_at IS NULL "
+                    "AND ((source = ? AND target = ?) OR (source = ? AND target = ?))",
+                    (_time(at), space, source, target, target, source),
+                )
+                return cursor.rowcount > 0
+        except sqlite3.Error as exc:
+            raise StoreError("sqlite", "remove same_as", str(exc)) from exc
+
+    def same_as(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
+        """Merge edges of a space, oldest first."""
+        condition = "" if include_removed else " AND removed_at IS NULL"
+        rows = self._db.query(
+            f"SELECT * FROM nous_same_as WHERE space = ?{condition} ORDER BY at, source, target",
+            (space,),
+        )
+        return [_edge(row) for row in rows]
