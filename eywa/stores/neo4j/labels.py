@@ -1,0 +1,51 @@
+"""Node labels, relationship types and index names of the Neo4j graph model.
+
+The single source for Python code: Cypher text is built from these members (``f"(e:{Label.
+EVIDENCE})"``) and never from caller input, so an identifier cannot be injected. The
+migrations in ``graph_schema/migrations`` spell the same names; a test checks that every
+label, relationship type and index they mention is a member here.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Label(StrEnum):
+    """Node labels (see ``graph_schema/README.md`` for the drawing)."""
+
+    SPACE = "Space"
+    SESSION = "Session"
+    EVIDENCE = "Evidence"
+    SIGNAL = "Signal"
+    ENTITY = "Entity"
+    BELIEF = "Belief"
+    CANDIDATE = "Candidate"
+    DIMENSION = "Dimension"
+    DELTA = "Delta"
+    SCHEMA_MIGRATION = "SchemaMigration"
+
+
+class RelType(StrEnum):
+    """Relationship types."""
+
+    HAS_TURN = "HAS_TURN"  # (Session)->(Evidence)
+    NEXT = "NEXT"  # (Evidence)->(Evidence), by seq within a session
+    HAS_SIGNAL = "HAS_SIGNAL"  # (Evidence)->(Signal)
+    MENTIONS = "MENTIONS"  # (Evidence)->(Entity)
+    SAME_AS = "SAME_AS"  # (Entity)->(Entity) {score, at}; identity merges stay reversible
+    SUPPORTED_BY = "SUPPORTED_BY"  # (Belief)->(Evidence) {span, score, anchors}
+    ABOUT = "ABOUT"  # (Belief)->(Entity)
+    SUPERSEDES = "SUPERSEDES"  # (Belief)->(Belief)
+    HAS_DIMENSION = "HAS_DIMENSION"  # (Entity)->(Dimension)
+    CHANGED_BY = "CHANGED_BY"  # (Dimension)->(Delta)
+    FROM = "FROM"  # (Delta)->(Belief)
+    RELATED_TO = "RELATED_TO"  # (Entity)->(Entity) {attribute, belief}, from entity-valued beliefs
+
+
+class FulltextIndex(StrEnum):
+    """Full-text index names, for ``db.index.fulltext.queryNodes``."""
+
+    EVIDENCE_TEXT = "evidence_text"
+    BELIEF_STATEMENT = "belief_statement"
+    ENTITY_NAMES = "entity_names"

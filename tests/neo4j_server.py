@@ -1,0 +1,131 @@
+"""Pytest plugin: the Neo4j server that tests marked ``neo4j`` run against.
+
+Registered in ``tests/conftest.py`` with ``pytest_plugins = ["tests.neo4j_server"]``.
+
+Where the server comes from, in order:
+
+1. ``EYWA_NEO4J_URI`` (with ``EYWA_NEO4J_USER``, ``EYWA_NEO4J_PASSWORD``,
+   ``EYWA_NEO4J_DATABASE``): a server someone else runs.
+2. ``EYWA_TEST_NEO4J_URI_FILE``: the file that ``ops/neo4j/neo4j-test-server`` writes when
+   ``make test`` started a throwaway server (auth disabled; any credentials pass).
+3. Neither: tests marked ``neo4j`` are skipped with the reason, except under ``CI=true``,
+   where a missing server fails them, so CI can never go green without running them.
+
+The environment is read once, in ``pytest_configure``, before ``clean_environ`` strips
+``EYWA_*`` from each test. Tests isolate by space
+(``neo4j_space``), never by wiping the database, so they can share one server.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NoReturn
+
+import pytest
+from neo4j import Driver, GraphDatabase
+
+from eywa.stores.neo4j.migrations import apply_migrations
+
+URI_FILE_ENV = "EYWA_TEST_NEO4J_URI_FILE"
+
+
+@dataclass(frozen=True)
+class Neo4jServer:
+    """How to reach the test server."""
+
+    uri: str
+    user: str
+    password: str
+    database: str
+
+
+def _locate(environ: dict[str, str]) -> Neo4jServer | str:
+    """The configured server, or the reason there is none."""
+    user = environ.get("EYWA_NEO4J_USER", "neo4j")
+    password = environ.get("EYWA_NEO4J_PASSWORD", "")
+    database = environ.get("EYWA_NEO4J_DATABASE", "neo4j")
+    if environ.get("EYWA_NEO4J_URI"):
+        return Neo4jServer(environ["EYWA_NEO4J_URI"], user, password, database)
+    uri_file = environ.get(URI_FILE_ENV)
+    if not uri_file:
+        return (
+            "no Neo4j server: set EYWA_NEO4J_URI, or run `make test`, which starts one "
+            "with ops/neo4j/neo4j-test-server"
+        )
+    path = Path(uri_file)
+    uri = path.read_text().strip() if path.is_file() else ""
+    if not uri:
+        return f"{URI_FILE_ENV}={uri_file} holds no URI (did neo4j-test-server start fail?)"
+    return Neo4jServer(uri, user, password, database)
+
+
+def _ci() -> bool:
+    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def _unavailable(reason: str) -> NoReturn:
+    if _ci():
+        pytest.fail(f"{reason} (CI=true: Neo4j tests must run, not skip)", pytrace=False)
+    pytest.skip(reason)
+
+
+_LOCATED: Neo4jServer | str | None = None
+
+
+def _located() -> Neo4jServer | str:
+    global _LOCATED
+    if _LOCATED is None:
+        _LOCATED = _locate(dict(os.environ))
+    return _LOCATED
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Read the environment before any test's ``clean_environ`` strips ``EYWA_*``."""
+    _located()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip (or, under CI, fail) tests marked ``neo4j`` when there is no server."""
+    if item.get_closest_marker("neo4j") is not None:
+        found = _located()
+        if isinstance(found, str):
+            _unavailable(found)
+
+
+@pytest.fixture(scope="session")
+def neo4j_server() -> Neo4jServer:
+    """The server to use; skips (fails under CI) when none is configured."""
+    found = _located()
+    if isinstance(found, str):
+        _unavailable(found)
+    return found
+
+
+@pytest.fixture(scope="session")
+def neo4j_uri(neo4j_server: Neo4jServer) -> str:
+    """The Bolt URI of the test server."""
+    return neo4j_server.uri
+
+
+@pytest.fixture(scope="session")
+def neo4j_driver(neo4j_server: Neo4jServer) -> Iterator[Driver]:
+    """One driver for the session, connected, with the graph schema migrated."""
+    driver = GraphDatabase.driver(
+        neo4j_server.uri, auth=(neo4j_server.user, neo4j_server.password)
+    )
+    try:
+        driver.verify_connectivity()
+        apply_migrations(driver, neo4j_server.database)
+        yield driver
+    finally:
+        driver.close()
+
+
+@pytest.fixture
+def neo4j_space() -> str:
+    """A space name no other test uses, so tests share the database without wiping it."""
+    return f"test-{uuid.uuid4().hex[:12]}"
