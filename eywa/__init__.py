@@ -1,1 +1,60 @@
-"""Eywa: provenance-first memory for AI agents."""
+"""Eywa: provenance-first memory for AI agents.
+
+Evidence before belief: turns are kept immutably with typed signals; facts become beliefs
+only when validated against the turns they cite; reading needs no LLM.
+"""
+
+from eywa.errors import (
+    ClosedError,
+    ConfigurationError,
+    EywaError,
+    ExtractorError,
+    InvalidInputError,
+    InvalidTurnError,
+    NotFoundError,
+    StoreError,
+)
+from eywa.memory import Memory
+from eywa.models import (
+    Belief,
+    Candidate,
+    CandidateFact,
+    Delta,
+    Dimension,
+    Entity,
+    Evidence,
+    EvidenceRef,
+    RecallItem,
+    RecallResult,
+    Signal,
+    SignalKind,
+    Turn,
+)
+from eywa.settings import EywaSettings
+
+__all__ = [
+    "Belief",
+    "Candidate",
+    "CandidateFact",
+    "ClosedError",
+    "ConfigurationError",
+    "Delta",
+    "Dimension",
+    "Entity",
+    "Evidence",
+    "EvidenceRef",
+    "EywaError",
+    "EywaSettings",
+    "ExtractorError",
+    "InvalidInputError",
+    "InvalidTurnError",
+    "Memory",
+    "NotFoundError",
+    "RecallItem",
+    "RecallResult",
+    "Signal",
+    "SignalKind",
+    "StoreError",
+    "Turn",
+]
+__version__ = "0.1.0"

@@ -7,6 +7,7 @@
     ├── ClosedError                           a Memory used after close()
     ├── StoreError                            a backend failed; chained from the driver error
     ├── ExtractorError                        an extractor (LLM or rules) failed
+    ├── EmbedderError                         an embedding endpoint failed or answered badly
     └── ConfigurationError                    settings that cannot work together
 
 Input errors subclass ``ValueError`` so callers who catch the builtin still see them.
@@ -66,6 +67,10 @@ class StoreError(EywaError):
 
 class ExtractorError(EywaError):
     """An extractor could not produce candidates (endpoint down, malformed answer)."""
+
+
+class EmbedderError(EywaError):
+    """An embedding endpoint failed (after retries) or returned something unusable."""
 
 
 class ConfigurationError(EywaError):

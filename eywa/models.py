@@ -316,6 +316,8 @@ class Delta(Frozen):
     attribute: str
     observed: str
     polarity: Polarity = "positive"
+    modality: Modality = "asserted"
+    change_signal: bool = False
     prior: dict[str, float]
     posterior: dict[str, float]
     surprise_bits: float

@@ -32,6 +32,7 @@ class EywaSettings(BaseSettings):
     openai_embeddings_url: str | None = None
     openai_embeddings_model: str = "text-embedding-3-small"
     openai_embeddings_dim: int = 1536
+    openai_embeddings_api_key: SecretStr | None = None
 
     # Level 1 extraction
     extractor: ExtractorChoice = "rules"

@@ -48,6 +48,10 @@ class EvidenceStore(Protocol):
         """Number of turns in ``space``."""
         ...
 
+    def count_signals(self, space: str) -> dict[str, int]:
+        """Signals of ``space`` by kind."""
+        ...
+
     def entities(self, space: str) -> list[Entity]:
         """Every entity of ``space``."""
         ...

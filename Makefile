@@ -1,0 +1,38 @@
+# Two commands matter: `make demo` and `make test`. Both create .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP_RUNTIME := $(VENV)/.installed-runtime
+STAMP_DEV := $(VENV)/.installed-dev
+export ORT_DISABLE_TELEMETRY := 1
+
+.PHONY: demo test lint typecheck bench clean
+
+$(BIN)/python:
+	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is required"'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP_RUNTIME): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(STAMP_DEV): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(STAMP_RUNTIME)
+
+demo: $(STAMP_RUNTIME)
+	$(BIN)/eywa demo
+
+test: $(STAMP_DEV)
+	$(BIN)/lint-imports
+	bash ops/run-tests.sh $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+typecheck: $(STAMP_DEV)
+	$(BIN)/mypy
+
+bench: $(STAMP_RUNTIME)
+	$(BIN)/eywa bench locomo --data ../shared/data/locomo/locomo-dev.json --out bench-out/locomo
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache bench-out

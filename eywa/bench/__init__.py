@@ -1,0 +1,7 @@
+"""Evaluation harnesses. ``run_locomo_bench`` is the trace-level LoCoMo protocol."""
+
+from __future__ import annotations
+
+from eywa.bench.locomo import BenchSummary, QuestionRecord, run_locomo_bench
+
+__all__ = ["BenchSummary", "QuestionRecord", "run_locomo_bench"]

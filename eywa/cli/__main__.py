@@ -1,0 +1,5 @@
+"""``python -m eywa.cli``: the same app as the ``eywa`` console script."""
+
+from eywa.cli import main
+
+main()

@@ -1,0 +1,131 @@
+"""``eywa ingest``, ``eywa recall`` and ``eywa stats``: the embedded memory from a shell."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, get_args
+
+import typer
+from rich.table import Table
+
+from eywa.bench.ingest import ingest_batches
+from eywa.cli._common import (
+    DataDirOption,
+    err_console,
+    load_settings,
+    open_memory,
+    out_console,
+    require_space,
+)
+from eywa.cli.render import print_recall
+from eywa.errors import InvalidInputError
+from eywa.loaders import load_turns_file
+from eywa.models import Policy
+
+__all__ = ["ingest", "recall", "stats"]
+
+POLICIES = get_args(Policy)
+
+
+def ingest(
+    file: Annotated[Path, typer.Argument(help="JSONL of turns, or a LoCoMo JSON file.", show_default=False)],
+    space: Annotated[
+        str | None,
+        typer.Option(
+            "--space",
+            "-s",
+            help="Target space of a JSONL file. For a LoCoMo file: ingest only that sample.",
+            show_default=False,
+        ),
+    ] = None,
+    data_dir: DataDirOption = None,
+) -> None:
+    """Store the turns of FILE (Level 0). Re-running is a no-op: turn ids are deterministic.
+
+    A LoCoMo file becomes one space per sample, named by its sample_id.
+    """
+    settings = load_settings(data_dir)
+    batches = load_turns_file(file)
+    locomo = batches[0][0] is not None
+    if locomo and space is not None:
+        batches = [(s, t) for s, t in batches if s == space]
+        if not batches:
+            raise InvalidInputError(f"{file}: no LoCoMo sample named {space!r}")
+    if not locomo and space is None:
+        raise InvalidInputError("a JSONL turn file needs --space")
+    with open_memory(settings) as mem:
+        report = ingest_batches(mem, batches, space=None if locomo else space, console=err_console())
+        table = Table(title=f"ingested into {settings.data_dir}")
+        table.add_column("space")
+        table.add_column("turns sent", justify="right")
+        table.add_column("evidence stored", justify="right")
+        for name, sent in report.spaces.items():
+            table.add_row(name, str(sent), str(mem.stats(name).get("evidence", "?")))
+    console = out_console()
+    console.print(table)
+    console.print(f"{report.turns} turns in {report.seconds:.2f} s ({report.turns_per_s:.1f} turns/s)")
+
+
+def _check_as_of(value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        raise InvalidInputError(f"--as-of must be an ISO-8601 date or datetime, got {value!r}") from None
+    return value
+
+
+def recall(
+    question: Annotated[str, typer.Argument(help="What to recall, in plain words.", show_default=False)],
+    space: Annotated[str, typer.Option("--space", "-s", help="Space to read.", show_default=False)],
+    k: Annotated[int, typer.Option("-k", "--k", min=1, help="Number of items.")] = 10,
+    budget: Annotated[
+        int | None, typer.Option("--budget", min=1, help="Context token budget.", show_default=False)
+    ] = None,
+    policy: Annotated[str, typer.Option("--policy", help=f"Answer policy: {', '.join(POLICIES)}.")] = "balanced",
+    as_of: Annotated[
+        str | None, typer.Option("--as-of", help="Read as of this ISO time.", show_default=False)
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the RecallResult as JSON.")] = False,
+    data_dir: DataDirOption = None,
+) -> None:
+    """Recall context for QUESTION: ranked items with provenance, and the packed context."""
+    if policy not in POLICIES:
+        raise InvalidInputError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    checked_as_of = _check_as_of(as_of)
+    settings = load_settings(data_dir)
+    with open_memory(settings, must_exist=True) as mem:
+        require_space(mem, space)
+        result = mem.recall(space, question, k=k, budget_tokens=budget, policy=policy, as_of=checked_as_of)
+    if as_json:
+        typer.echo(result.model_dump_json(indent=2))
+    else:
+        print_recall(out_console(), result)
+
+
+def _flatten(prefix: str, value: Any) -> list[tuple[str, str]]:
+    if isinstance(value, dict):
+        rows: list[tuple[str, str]] = []
+        for key, inner in sorted(value.items()):
+            rows.extend(_flatten(f"{prefix}.{key}" if prefix else str(key), inner))
+        return rows or [(prefix, "0")]
+    return [(prefix, str(value))]
+
+
+def stats(
+    space: Annotated[str, typer.Option("--space", "-s", help="Space to count.", show_default=False)],
+    data_dir: DataDirOption = None,
+) -> None:
+    """Counts of a space: evidence, signals by kind, entities, beliefs, candidates."""
+    settings = load_settings(data_dir)
+    with open_memory(settings, must_exist=True) as mem:
+        require_space(mem, space)
+        counts = mem.stats(space)
+    table = Table(title=f"space {space}")
+    table.add_column("count")
+    table.add_column("value", justify="right")
+    for key, value in _flatten("", counts):
+        table.add_row(key, value)
+    out_console().print(table)

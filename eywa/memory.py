@@ -1,0 +1,375 @@
+"""``Memory``: the public entry point. It validates input, shapes output, and delegates to
+the write path, the read path and the stores it was built with."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from eywa.embedding import Embedder
+from eywa.errors import ClosedError, InvalidInputError, NotFoundError
+from eywa.extraction.base import Extractor
+from eywa.extraction.pipeline import Explanation, explain
+from eywa.extraction.validator import Validator
+from eywa.models import (
+    Belief,
+    BeliefStatus,
+    Candidate,
+    CandidateStatus,
+    Delta,
+    Dimension,
+    Evidence,
+    RecallResult,
+    Turn,
+    as_utc,
+)
+from eywa.nous import service as nous
+from eywa.read.items import BeliefSource, EvidenceSource
+from eywa.read.reader import Reader
+from eywa.read.routes import KeywordRoute, VectorRoute
+from eywa.settings import EywaSettings
+from eywa.stores.bundle import Stores
+from eywa.stores.vectors import VectorPoint
+from eywa.tasks import Level1Outcome, run_level1_in_process
+from eywa.write import check_space, coerce_turns, prepare_batch
+
+TurnLike = Turn | Mapping[str, Any]
+
+
+class Memory:
+    """Long-term memory for agents: ``remember`` turns, ``recall`` context with provenance.
+
+    Example:
+        >>> with Memory.open("/tmp/eywa-doc") as mem:  # doctest: +SKIP
+        ...     ids = mem.remember("alice", [{"text": "I moved to Lyon", "speaker": "Alice"}])
+        ...     mem.recall("alice", "Where does Alice live?").context
+    """
+
+    def __init__(
+        self,
+        stores: Stores,
+        embedder: Embedder,
+        settings: EywaSettings,
+        extractor: Extractor | None = None,
+    ) -> None:
+        self._stores = stores
+        self._embedder = embedder
+        self._settings = settings
+        self._extractor = extractor
+        self._validator = Validator(support_threshold=settings.validator_support_threshold)
+        self._closed = False
+        self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="eywa-level1")
+        self._pending: list[Future[Level1Outcome]] = []
+        self._reader = Reader(
+            routes=[
+                KeywordRoute(stores.keyword, ("evidence", "belief")),
+                VectorRoute(stores.vectors, ("evidence", "belief")),
+            ],
+            sources=[EvidenceSource(stores.evidence), BeliefSource(stores.beliefs, stores.evidence)],
+            embed_query=self._embed_one,
+            entities=stores.evidence.entities,
+            rrf_k=settings.rrf_k,
+            max_k=settings.max_k,
+        )
+        self.repair_vectors()
+
+    # --- construction -------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        path: str | Path | None = None,
+        *,
+        settings: EywaSettings | None = None,
+        embedder: Embedder | None = None,
+        extractor: Extractor | None = None,
+    ) -> Memory:
+        """Open (or create) an embedded memory in ``path``; no server needed.
+
+        Reopening the same directory sees everything written before. ``extractor`` is any
+        object with ``propose(space, evidence)``; without one, settings choose a built-in
+        extractor (the offline rule-based one by default; ``EYWA_EXTRACTOR=none`` for none).
+
+        Raises:
+            StoreError: if the directory or its stores cannot be opened.
+        """
+        from eywa.embedding import build_embedder
+        from eywa.extraction.llm import build_extractor
+        from eywa.stores.embedded.factory import open_embedded
+
+        settings = settings or EywaSettings()
+        directory = Path(path) if path is not None else settings.data_dir
+        embedder = embedder or build_embedder(settings)
+        extractor = extractor if extractor is not None else build_extractor(settings)
+        stores = open_embedded(directory, embedder.dim)
+        return cls(stores, embedder, settings, extractor)
+
+    @classmethod
+    def connect(
+        cls,
+        settings: EywaSettings | None = None,
+        *,
+        embedder: Embedder | None = None,
+        extractor: Extractor | None = None,
+    ) -> Memory:
+        """Open a memory on the server backends (Neo4j + Qdrant) named by settings.
+
+        Behaves exactly like ``Memory.open``; schema migrations are applied on connect.
+
+        Raises:
+            ConfigurationError: ``EYWA_NEO4J_URI`` (or the Qdrant location) is missing.
+            StoreError: a server cannot be reached.
+        """
+        from eywa.embedding import build_embedder
+        from eywa.extraction.llm import build_extractor
+        from eywa.stores.server import open_server
+
+        settings = settings or EywaSettings()
+        embedder = embedder or build_embedder(settings)
+        extractor = extractor if extractor is not None else build_extractor(settings)
+        stores = open_server(settings, embedder.dim)
+        return cls(stores, embedder, settings, extractor)
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Finish pending Level 1 work, then flush and close the stores.
+
+        Further calls raise ``ClosedError``.
+        """
+        if not self._closed:
+            try:
+                self.wait()
+            finally:
+                self._closed = True
+                self._background.shutdown(wait=True)
+                self._stores.close()
+
+    def wait(self) -> list[Level1Outcome]:
+        """Block until background Level 1 work has finished; returns what it did.
+
+        Raises:
+            EywaError: the first error a background pass raised (the others are dropped).
+        """
+        pending, self._pending = self._pending, []
+        return [future.result() for future in pending]
+
+    # --- write --------------------------------------------------------------------------
+
+    def remember(
+        self,
+        space: str,
+        turns: Sequence[TurnLike],
+        *,
+        author: str | None = None,
+        progress: Callable[[int], None] | None = None,
+        wait: bool | None = None,
+    ) -> list[str]:
+        """Store turns (Level 0) and return their evidence ids, in order.
+
+        Idempotent: a turn sent again returns the same id and writes nothing. Atomic: if any
+        turn is invalid, nothing of the batch is written. Level 1 (extraction, validation,
+        dimensions) then runs in-process on the new turns: before returning when ``wait``
+        is true (default from ``EYWA_LEVEL1_WAIT``), else in the background (``wait()``).
+
+        Raises:
+            InvalidTurnError: naming the first invalid turn.
+            InvalidInputError: for a bad space or a non-list ``turns``.
+        """
+        self._check_open()
+        from eywa.signals import detect_signals
+
+        space = check_space(space)
+        checked = coerce_turns(turns)
+        batch = prepare_batch(space, checked, self._stores.evidence, detect_signals, author=author)
+        self._stores.evidence.add(batch.new, batch.mentions)
+        self._embed_evidence(batch.new, progress)
+        if self._extractor is not None and batch.new:
+            new_ids = [e.id for e in batch.new]
+            if self._settings.level1_wait if wait is None else wait:
+                self._level1(space, new_ids)
+            else:
+                self._pending.append(self._background.submit(self._level1, space, new_ids))
+        return batch.ids
+
+    def _level1(self, space: str, evidence_ids: Sequence[str]) -> Level1Outcome:
+        assert self._extractor is not None
+        return run_level1_in_process(
+            self._stores, self._embedder, space, evidence_ids, self._extractor, self._validator,
+            self._settings.level1_batch_size,
+        )
+
+    # --- read ---------------------------------------------------------------------------
+
+    def recall(
+        self,
+        space: str,
+        query: str,
+        k: int = 10,
+        budget_tokens: int | None = None,
+        policy: str = "balanced",
+        as_of: datetime | str | None = None,
+    ) -> RecallResult:
+        """Ranked, provenance-carrying context for ``query``; no LLM is called.
+
+        Raises:
+            InvalidInputError: for an empty query, k out of range, a bad budget, an unknown
+                policy or an unparseable ``as_of``.
+        """
+        self._check_open()
+        space = check_space(space)
+        return self._reader.recall(
+            space, query, k=k, budget_tokens=budget_tokens, policy=policy, as_of=_parse_as_of(as_of)
+        )
+
+    def evidence(self, space: str, evidence_id: str) -> Evidence:
+        """The stored turn ``evidence_id`` of ``space``.
+
+        Raises:
+            NotFoundError: if no such turn exists in that space.
+        """
+        self._check_open()
+        found = self._stores.evidence.get(check_space(space), [evidence_id])
+        if not found:
+            raise NotFoundError("evidence", space, evidence_id)
+        return found[0]
+
+    def beliefs(
+        self,
+        space: str,
+        subject: str | None = None,
+        attribute: str | None = None,
+        status: BeliefStatus | None = "active",
+    ) -> list[Belief]:
+        """Validated beliefs of ``space``, optionally of one subject and attribute."""
+        self._check_open()
+        return self._stores.beliefs.beliefs(check_space(space), subject=subject, attribute=attribute, status=status)
+
+    def candidates(self, space: str, status: CandidateStatus | None = "rejected") -> list[Candidate]:
+        """Candidates the validator refused, each with machine-readable ``reasons``."""
+        self._check_open()
+        return self._stores.beliefs.candidates(check_space(space), status)
+
+    def explain(self, space: str, belief_id: str) -> Explanation:
+        """Why a belief is held: the belief, its validation report and the cited turns.
+
+        Raises:
+            NotFoundError: no such belief in ``space``.
+        """
+        self._check_open()
+        return explain(self._stores.beliefs, self._stores.evidence, check_space(space), belief_id)
+
+    def dimension(
+        self, space: str, entity: str, attribute: str, as_of: datetime | str | None = None
+    ) -> Dimension:
+        """The belief state of (entity, attribute), decayed to ``as_of`` when given.
+
+        Raises:
+            NotFoundError: nothing was observed about it (by ``as_of``).
+        """
+        self._check_open()
+        return nous.get_dimension(self._stores.dimensions, check_space(space), entity, attribute, _parse_as_of(as_of))
+
+    def dimensions(
+        self, space: str, entity: str | None = None, as_of: datetime | str | None = None
+    ) -> list[Dimension]:
+        """Every dimension of ``space`` (or of one entity)."""
+        self._check_open()
+        return nous.list_dimensions(self._stores.dimensions, check_space(space), entity, _parse_as_of(as_of))
+
+    def deltas(self, space: str, entity: str, attribute: str) -> list[Delta]:
+        """The immutable update log of one dimension, in event-time order."""
+        self._check_open()
+        return nous.list_deltas(self._stores.dimensions, check_space(space), entity, attribute)
+
+    def spaces(self) -> list[str]:
+        """Every space holding evidence."""
+        self._check_open()
+        return self._stores.evidence.spaces()
+
+    def stats(self, space: str) -> dict[str, Any]:
+        """Counts for ``eywa stats``: evidence, signals, entities, beliefs, candidates by reason."""
+        self._check_open()
+        space = check_space(space)
+        evidence = self._stores.evidence
+        return {
+            "evidence": evidence.count(space),
+            "signals": evidence.count_signals(space),
+            "entities": len(evidence.entities(space)),
+            "beliefs": self._stores.beliefs.counts(space),
+            "candidates_by_reason": self._stores.beliefs.count_by_reason(space),
+            "dimensions": len(self.dimensions(space)),
+        }
+
+    # --- maintenance --------------------------------------------------------------------
+
+    def repair_vectors(self) -> int:
+        """Re-embed evidence missing from the vector store (a crash between the two commits).
+
+        Returns the number of turns re-embedded. Runs on open, so the stores never drift.
+        """
+        self._check_open()
+        repaired = 0
+        for space in self._stores.evidence.spaces():
+            ids = self._stores.evidence.ids(space)
+            missing = self._stores.vectors.missing("evidence", ids)
+            if missing:
+                turns = self._stores.evidence.get(space, [i for i in ids if i in missing])
+                self._embed_evidence(turns, None)
+                repaired += len(turns)
+        return repaired
+
+    # --- internals ----------------------------------------------------------------------
+
+    def _embed_evidence(self, turns: Sequence[Evidence], progress: Callable[[int], None] | None) -> None:
+        batch = max(self._settings.embed_batch_size * 4, 64)
+        for start in range(0, len(turns), batch):
+            chunk = turns[start : start + batch]
+            vectors = self._embedder.embed([_embedding_text(t) for t in chunk])
+            self._stores.vectors.upsert(
+                "evidence",
+                [
+                    VectorPoint(id=t.id, space=t.space, vector=v, at=t.observed_at.timestamp())
+                    for t, v in zip(chunk, vectors, strict=True)
+                ],
+            )
+            if progress is not None:
+                progress(len(chunk))
+
+    def _embed_one(self, text: str) -> npt.NDArray[np.float32]:
+        return self._embedder.embed([text])[0]
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ClosedError()
+
+
+def _embedding_text(turn: Evidence) -> str:
+    return f"{turn.speaker}: {turn.text}" if turn.speaker else turn.text
+
+
+def _parse_as_of(value: datetime | str | None) -> datetime | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return as_utc(value)
+    try:
+        return as_utc(datetime.fromisoformat(value))
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"as_of must be an ISO-8601 datetime, got {value!r}") from None

@@ -1,0 +1,1 @@
+"""The LLM-free read path: plan, routes, fusion, packing, policies."""

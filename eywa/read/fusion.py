@@ -1,0 +1,33 @@
+"""Weighted reciprocal rank fusion. Pure, so it can be property-tested."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+ItemKey = tuple[str, str]  # (kind, id)
+
+
+def weighted_rrf(
+    rankings: Mapping[str, Sequence[ItemKey]], weights: Mapping[str, float], k: int
+) -> list[tuple[ItemKey, float]]:
+    """``score(d) = Σ_r w_r / (k + rank_r(d))`` with ranks starting at 1.
+
+    A route with weight 0 (or absent from ``weights``) contributes nothing. Ties break on
+    the best single rank, then on the key, so the order is deterministic.
+    """
+    if k < 1:
+        raise ValueError("k must be >= 1")
+    scores: dict[ItemKey, float] = {}
+    best_rank: dict[ItemKey, int] = {}
+    for route, ranked in rankings.items():
+        weight = weights.get(route, 0.0)
+        if weight <= 0.0:
+            continue
+        seen: set[ItemKey] = set()
+        for rank, key in enumerate(ranked, start=1):
+            if key in seen:
+                continue
+            seen.add(key)
+            scores[key] = scores.get(key, 0.0) + weight / (k + rank)
+            best_rank[key] = min(best_rank.get(key, rank), rank)
+    return sorted(scores.items(), key=lambda kv: (-kv[1], best_rank[kv[0]], kv[0]))

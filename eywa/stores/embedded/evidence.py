@@ -1,0 +1,252 @@
+"""Evidence, signals, entities and mentions in SQLite, with an FTS5 (porter) keyword index
+written in the same transaction as the turns it indexes."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import datetime
+
+from eywa.models import Entity, Evidence, SignalKind
+from eywa.stores.embedded.database import SqliteDatabase
+from eywa.stores.embedded.records import (
+    entity_from_row,
+    evidence_from_row,
+    evidence_row,
+    signal_from_row,
+    signal_rows,
+    to_epoch,
+)
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS evidence (
+        id TEXT PRIMARY KEY, space TEXT NOT NULL, session TEXT NOT NULL, seq INTEGER NOT NULL,
+        speaker TEXT, role TEXT, text TEXT NOT NULL, observed_at REAL NOT NULL,
+        recorded_at REAL NOT NULL, content_hash TEXT NOT NULL, metadata TEXT NOT NULL,
+        external_id TEXT, author TEXT)""",
+    "CREATE INDEX IF NOT EXISTS evidence_session ON evidence(space, session, seq)",
+    "CREATE INDEX IF NOT EXISTS evidence_observed ON evidence(space, observed_at)",
+    """CREATE TABLE IF NOT EXISTS signals (
+        evidence_id TEXT NOT NULL REFERENCES evidence(id), space TEXT NOT NULL,
+        idx INTEGER NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL, start INTEGER NOT NULL,
+        "end" INTEGER NOT NULL, normalized TEXT NOT NULL, granularity TEXT,
+        window_start REAL, window_end REAL, PRIMARY KEY (evidence_id, idx))""",
+    "CREATE INDEX IF NOT EXISTS signals_kind ON signals(space, kind, window_start)",
+    """CREATE TABLE IF NOT EXISTS entities (
+        id TEXT PRIMARY KEY, space TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
+        aliases TEXT NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS entities_space ON entities(space)",
+    """CREATE TABLE IF NOT EXISTS mentions (
+        evidence_id TEXT NOT NULL REFERENCES evidence(id), entity_id TEXT NOT NULL,
+        space TEXT NOT NULL, PRIMARY KEY (evidence_id, entity_id))""",
+    "CREATE INDEX IF NOT EXISTS mentions_entity ON mentions(space, entity_id)",
+    """CREATE VIRTUAL TABLE IF NOT EXISTS evidence_fts USING fts5(
+        id UNINDEXED, space UNINDEXED, text, tokenize='porter unicode61')""",
+)
+
+class SqliteEvidenceStore:
+    """The embedded ``EvidenceStore``."""
+
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+        db.ensure_schema(SCHEMA)
+
+    def add(self, evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]]) -> list[str]:
+        if not evidence:
+            return []
+        with self._db.transaction() as conn:
+            placeholders = ",".join("?" * len(evidence))
+            present = {
+                row[0]
+                for row in conn.execute(
+                    f"SELECT id FROM evidence WHERE id IN ({placeholders})",  # noqa: S608 - placeholders only
+                    [e.id for e in evidence],
+                )
+            }
+            new = [e for e in evidence if e.id not in present]
+            conn.executemany(
+                """INSERT INTO evidence VALUES (:id, :space, :session, :seq, :speaker, :role,
+                   :text, :observed_at, :recorded_at, :content_hash, :metadata, :external_id,
+                   :author)""",
+                [evidence_row(e) for e in new],
+            )
+            conn.executemany(
+                """INSERT INTO signals VALUES (:evidence_id, :space, :idx, :kind, :text, :start,
+                   :end, :normalized, :granularity, :window_start, :window_end)""",
+                [row for e in new for row in signal_rows(e)],
+            )
+            conn.executemany(
+                "INSERT INTO evidence_fts (id, space, text) VALUES (?, ?, ?)",
+                [(e.id, e.space, _indexed_text(e)) for e in new],
+            )
+            new_ids = {e.id for e in new}
+            for evidence_id, entity in mentions:
+                if evidence_id not in new_ids:
+                    continue
+                self._upsert_entity(conn, entity)
+                conn.execute(
+                    "INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)",
+                    (evidence_id, entity.id, entity.space),
+                )
+        return [e.id for e in new]
+
+    @staticmethod
+    def _upsert_entity(conn: object, entity: Entity) -> None:
+        import sqlite3
+
+        assert isinstance(conn, sqlite3.Connection)
+        row = conn.execute(
+            "SELECT kind, aliases FROM entities WHERE id = ? AND space = ?",
+            (entity.id, entity.space),
+        ).fetchone()
+        if row is None:
+            conn.execute(
+                "INSERT INTO entities VALUES (?, ?, ?, ?, ?)",
+                (entity.id, entity.space, entity.name, entity.kind, json.dumps(list(entity.aliases))),
+            )
+            return
+        aliases = sorted(set(json.loads(row["aliases"])) | set(entity.aliases))
+        kind = "person" if "person" in (row["kind"], entity.kind) else entity.kind
+        conn.execute(
+            "UPDATE entities SET aliases = ?, kind = ? WHERE id = ? AND space = ?",
+            (json.dumps(aliases), kind, entity.id, entity.space),
+        )
+
+    def existing(self, space: str, ids: Sequence[str]) -> set[str]:
+        found: set[str] = set()
+        for chunk in _chunks(ids):
+            rows = self._db.query(
+                f"SELECT id FROM evidence WHERE space = ? AND id IN ({','.join('?' * len(chunk))})",  # noqa: S608
+                [space, *chunk],
+            )
+            found.update(row["id"] for row in rows)
+        return found
+
+    def get(self, space: str, ids: Sequence[str]) -> list[Evidence]:
+        if not ids:
+            return []
+        rows_by_id = {}
+        signals: dict[str, list[tuple[int, object]]] = defaultdict(list)
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            for row in self._db.query(
+                f"SELECT * FROM evidence WHERE space = ? AND id IN ({marks})", [space, *chunk]  # noqa: S608
+            ):
+                rows_by_id[row["id"]] = row
+            for row in self._db.query(
+                f"SELECT * FROM signals WHERE space = ? AND evidence_id IN ({marks})",  # noqa: S608
+                [space, *chunk],
+            ):
+                signals[row["evidence_id"]].append((row["idx"], signal_from_row(row)))
+        result = []
+        for evidence_id in ids:
+            row = rows_by_id.get(evidence_id)
+            if row is not None:
+                ordered = tuple(s for _, s in sorted(signals[evidence_id], key=lambda p: p[0]))
+                result.append(evidence_from_row(row, ordered))  # type: ignore[arg-type]
+        return result
+
+    def next_seq(self, space: str, session: str) -> int:
+        rows = self._db.query(
+            "SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM evidence WHERE space = ? AND session = ?",
+            (space, session),
+        )
+        return int(rows[0]["n"])
+
+    def neighbours(self, space: str, evidence_id: str, before: int, after: int) -> list[Evidence]:
+        anchor = self._db.query(
+            "SELECT session, seq FROM evidence WHERE space = ? AND id = ?", (space, evidence_id)
+        )
+        if not anchor:
+            return []
+        session, seq = anchor[0]["session"], anchor[0]["seq"]
+        rows = self._db.query(
+            """SELECT id FROM evidence WHERE space = ? AND session = ? AND seq BETWEEN ? AND ?
+               AND id != ? ORDER BY seq""",
+            (space, session, seq - before, seq + after, evidence_id),
+        )
+        return self.get(space, [row["id"] for row in rows])
+
+    def ids(self, space: str | None = None) -> list[str]:
+        if space is None:
+            return [row["id"] for row in self._db.query("SELECT id FROM evidence ORDER BY rowid")]
+        return [
+            row["id"]
+            for row in self._db.query("SELECT id FROM evidence WHERE space = ? ORDER BY rowid", (space,))
+        ]
+
+    def spaces(self) -> list[str]:
+        return [row["space"] for row in self._db.query("SELECT DISTINCT space FROM evidence ORDER BY space")]
+
+    def count(self, space: str) -> int:
+        rows = self._db.query("SELECT COUNT(*) AS n FROM evidence WHERE space = ?", (space,))
+        return int(rows[0]["n"])
+
+    def count_signals(self, space: str) -> dict[str, int]:
+        """Signals of ``space`` by kind (for ``eywa stats``)."""
+        rows = self._db.query(
+            "SELECT kind, COUNT(*) AS n FROM signals WHERE space = ? GROUP BY kind ORDER BY kind",
+            (space,),
+        )
+        return {row["kind"]: int(row["n"]) for row in rows}
+
+    def entities(self, space: str) -> list[Entity]:
+        rows = self._db.query("SELECT * FROM entities WHERE space = ? ORDER BY name", (space,))
+        return [entity_from_row(row) for row in rows]
+
+    def mentions(self, space: str, evidence_ids: Sequence[str]) -> dict[str, list[str]]:
+        result: dict[str, list[str]] = defaultdict(list)
+        for chunk in _chunks(evidence_ids):
+            rows = self._db.query(
+                f"SELECT evidence_id, entity_id FROM mentions WHERE space = ? AND evidence_id IN ({','.join('?' * len(chunk))})",  # noqa: S608,E501
+                [space, *chunk],
+            )
+            for row in rows:
+                result[row["evidence_id"]].append(row["entity_id"])
+        return dict(result)
+
+    def evidence_mentioning(self, space: str, entity_ids: Sequence[str], limit: int) -> list[str]:
+        if not entity_ids:
+            return []
+        rows = self._db.query(
+            f"""SELECT DISTINCT m.evidence_id AS id, e.observed_at FROM mentions m
+                JOIN evidence e ON e.id = m.evidence_id
+                WHERE m.space = ? AND m.entity_id IN ({','.join('?' * len(entity_ids))})
+                ORDER BY e.observed_at DESC LIMIT ?""",  # noqa: S608
+            [space, *entity_ids, limit],
+        )
+        return [row["id"] for row in rows]
+
+    def with_dates_between(self, space: str, start: datetime, end: datetime, limit: int) -> list[str]:
+        lo, hi = to_epoch(start), to_epoch(end)
+        rows = self._db.query(
+            """SELECT id FROM (
+                 SELECT evidence_id AS id, window_start AS t FROM signals
+                 WHERE space = ? AND kind IN ('date', 'time') AND window_start < ? AND window_end > ?
+                 UNION
+                 SELECT id, observed_at AS t FROM evidence
+                 WHERE space = ? AND observed_at >= ? AND observed_at < ?)
+               GROUP BY id ORDER BY MIN(t) LIMIT ?""",
+            (space, hi, lo, space, lo, hi, limit),
+        )
+        return [row["id"] for row in rows]
+
+    def with_date_signals(self, space: str, limit: int) -> list[str]:
+        rows = self._db.query(
+            """SELECT s.evidence_id AS id FROM signals s JOIN evidence e ON e.id = s.evidence_id
+               WHERE s.space = ? AND s.kind = ? AND s.window_start IS NOT NULL
+               GROUP BY s.evidence_id ORDER BY MAX(e.observed_at) DESC LIMIT ?""",
+            (space, SignalKind.DATE.value, limit),
+        )
+        return [row["id"] for row in rows]
+
+
+def _indexed_text(evidence: Evidence) -> str:
+    """Speaker names are indexed with the text so "what did Caroline say" matches her turns."""
+    return f"{evidence.speaker}: {evidence.text}" if evidence.speaker else evidence.text
+
+
+def _chunks(items: Sequence[str], size: int = 500) -> list[list[str]]:
+    values = list(items)
+    return [values[i : i + size] for i in range(0, len(values), size)]

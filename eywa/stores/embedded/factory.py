@@ -1,0 +1,49 @@
+"""Opening the embedded default under one directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from eywa.errors import StoreError
+from eywa.stores.bundle import Stores
+from eywa.stores.embedded.beliefs import SqliteBeliefStore
+from eywa.stores.embedded.database import SqliteDatabase
+from eywa.stores.embedded.dimensions import SqliteDimensionStore
+from eywa.stores.embedded.evidence import SqliteEvidenceStore
+from eywa.stores.embedded.keyword import SqliteKeywordIndex
+from eywa.stores.embedded.vectors import QdrantEdgeVectorStore
+
+DATABASE_FILE = "eywa.sqlite3"
+VECTORS_DIR = "vectors"
+
+
+def open_embedded(directory: Path, dim: int) -> Stores:
+    """Create or open the embedded stores in ``directory`` (created if missing).
+
+    Raises:
+        StoreError: when the directory cannot be created or a store cannot open.
+    """
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError("embedded", "open", f"cannot create {directory}: {exc}") from exc
+    db = SqliteDatabase(directory / DATABASE_FILE)
+    evidence = SqliteEvidenceStore(db)
+    beliefs = SqliteBeliefStore(db)
+    vectors = QdrantEdgeVectorStore(directory / VECTORS_DIR, dim)
+
+    def close() -> None:
+        try:
+            vectors.close()
+        finally:
+            db.close()
+
+    return Stores(
+        backend="embedded",
+        evidence=evidence,
+        keyword=SqliteKeywordIndex(db),
+        vectors=vectors,
+        beliefs=beliefs,
+        dimensions=SqliteDimensionStore(db),
+        close=close,
+    )

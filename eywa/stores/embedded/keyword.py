@@ -1,0 +1,60 @@
+"""BM25 keyword search over the FTS5 tables (evidence text, belief statements)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from eywa.stores.embedded.database import SqliteDatabase
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# Function words carry no retrieval signal and make every OR query match every turn.
+_STOPWORDS = frozenset(
+    """a an and are as at be been but by can could did do does for from had has have he her
+    hers him his how i if in into is it its me my of on or our she so than that the their
+    them then there these they this to too us was we were what when where which who whom
+    why will with would you your yours about after before doing just any""".split()
+)
+# Which FTS5 table holds which item kind. Table names never come from input.
+_TABLES: Final = {"evidence": "evidence_fts", "belief": "belief_fts"}
+
+
+def fts_query(text: str) -> str | None:
+    """A safe FTS5 MATCH expression: content words, each quoted, joined with OR.
+
+    Quoting every token means no user text is ever read as FTS syntax.
+    """
+    words = [w.lower() for w in _WORD.findall(text)]
+    terms = list(dict.fromkeys(w for w in words if w not in _STOPWORDS and len(w) > 1))
+    if not terms:
+        return None
+    return " OR ".join(f'"{term}"' for term in terms)
+
+
+class SqliteKeywordIndex:
+    """The embedded ``KeywordIndex``: one BM25 ranking per kind, merged by score."""
+
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+
+    def search(
+        self, space: str, query: str, limit: int, kinds: Sequence[str] = ("evidence",)
+    ) -> list[tuple[str, str, float]]:
+        """(kind, id, score) best first; FTS5's bm25 is negative-better, so it is negated."""
+        match = fts_query(query)
+        if match is None:
+            return []
+        hits: list[tuple[str, str, float]] = []
+        for kind in kinds:
+            table = _TABLES.get(kind)
+            if table is None:
+                continue
+            rows = self._db.query(
+                f"SELECT id, bm25({table}) AS rank FROM {table} "  # noqa: S608 - allow-listed table
+                f"WHERE {table} MATCH ? AND space = ? ORDER BY rank LIMIT ?",
+                (match, space, limit),
+            )
+            hits.extend((kind, row["id"], -float(row["rank"])) for row in rows)
+        hits.sort(key=lambda hit: -hit[2])
+        return hits[:limit]

@@ -1,0 +1,107 @@
+"""Mapping between SQLite rows and domain models, in one place for the embedded store."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, timezone
+from typing import Any
+
+from eywa.models import Entity, Evidence, Signal, SignalKind
+
+
+def to_epoch(value: datetime | None) -> float | None:
+    """Datetimes are stored as UTC epoch seconds so range queries use plain REAL indexes."""
+    return None if value is None else value.timestamp()
+
+
+def from_epoch(value: float | None) -> datetime | None:
+    """The inverse of ``to_epoch``; always timezone-aware UTC."""
+    return None if value is None else datetime.fromtimestamp(value, tz=timezone.utc)
+
+
+def evidence_row(evidence: Evidence) -> dict[str, Any]:
+    """Column values of the ``evidence`` table for one turn."""
+    return {
+        "id": evidence.id,
+        "space": evidence.space,
+        "session": evidence.session,
+        "seq": evidence.seq,
+        "speaker": evidence.speaker,
+        "role": evidence.role,
+        "text": evidence.text,
+        "observed_at": to_epoch(evidence.observed_at),
+        "recorded_at": to_epoch(evidence.recorded_at),
+        "content_hash": evidence.content_hash,
+        "metadata": json.dumps(evidence.metadata, ensure_ascii=False),
+        "external_id": evidence.external_id,
+        "author": evidence.author,
+    }
+
+
+def signal_rows(evidence: Evidence) -> list[dict[str, Any]]:
+    """Column values of the ``signals`` table for one turn's signals."""
+    return [
+        {
+            "evidence_id": evidence.id,
+            "space": evidence.space,
+            "idx": index,
+            "kind": signal.kind.value,
+            "text": signal.text,
+            "start": signal.start,
+            "end": signal.end,
+            "normalized": signal.normalized,
+            "granularity": signal.granularity,
+            "window_start": to_epoch(signal.window_start),
+            "window_end": to_epoch(signal.window_end),
+        }
+        for index, signal in enumerate(evidence.signals)
+    ]
+
+
+def signal_from_row(row: sqlite3.Row) -> Signal:
+    """One ``signals`` row as a ``Signal``."""
+    return Signal(
+        kind=SignalKind(row["kind"]),
+        text=row["text"],
+        start=row["start"],
+        end=row["end"],
+        normalized=row["normalized"],
+        granularity=row["granularity"],
+        window_start=from_epoch(row["window_start"]),
+        window_end=from_epoch(row["window_end"]),
+    )
+
+
+def evidence_from_row(row: sqlite3.Row, signals: tuple[Signal, ...]) -> Evidence:
+    """One ``evidence`` row (plus its signals) as an ``Evidence``."""
+    observed = from_epoch(row["observed_at"])
+    recorded = from_epoch(row["recorded_at"])
+    assert observed is not None and recorded is not None  # NOT NULL columns
+    return Evidence(
+        id=row["id"],
+        space=row["space"],
+        session=row["session"],
+        seq=row["seq"],
+        speaker=row["speaker"],
+        role=row["role"],
+        text=row["text"],
+        observed_at=observed,
+        recorded_at=recorded,
+        content_hash=row["content_hash"],
+        metadata=json.loads(row["metadata"]),
+        external_id=row["external_id"],
+        author=row["author"],
+        signals=signals,
+    )
+
+
+def entity_from_row(row: sqlite3.Row) -> Entity:
+    """One ``entities`` row as an ``Entity``."""
+    return Entity(
+        id=row["id"],
+        space=row["space"],
+        name=row["name"],
+        kind=row["kind"],
+        aliases=tuple(json.loads(row["aliases"])),
+    )

@@ -1,0 +1,151 @@
+"""Level 0 of the write path: validate a batch, give each turn its deterministic id, detect
+signals, link mentions. Synchronous, no LLM, atomic per batch.
+
+Ids: a turn with an ``external_id`` is ``ev_`` + hash(space, external_id); otherwise the
+hash of (space, session, speaker, observed_at as given, text, its occurrence in the batch).
+Re-sending a turn therefore yields the same id and the store skips it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from eywa.errors import InvalidInputError, InvalidTurnError
+from eywa.ids import content_hash, stable_id
+from eywa.models import Entity, Evidence, SignalKind, Turn, utc_now
+from eywa.stores.evidence import EvidenceStore
+
+DEFAULT_SESSION = "default"
+MAX_SPACE_LENGTH = 200
+
+SignalDetector = Callable[..., tuple[Any, ...]]
+
+
+def check_space(space: object) -> str:
+    """Spaces are non-empty printable strings; they isolate everything."""
+    if not isinstance(space, str) or not space.strip():
+        raise InvalidInputError("space must be a non-empty string")
+    if len(space) > MAX_SPACE_LENGTH or not space.isprintable():
+        raise InvalidInputError(f"space must be printable and at most {MAX_SPACE_LENGTH} characters")
+    return space
+
+
+def coerce_turns(turns: Sequence[Turn | Mapping[str, Any]]) -> list[Turn]:
+    """Validate every turn before anything is written; the error names the first bad one."""
+    if isinstance(turns, (str, bytes)) or not isinstance(turns, Sequence):
+        raise InvalidInputError("turns must be a list of turns")
+    result: list[Turn] = []
+    for index, raw in enumerate(turns):
+        if isinstance(raw, Turn):
+            result.append(raw)
+            continue
+        if not isinstance(raw, Mapping):
+            raise InvalidTurnError(index, f"expected a dict or Turn, got {type(raw).__name__}")
+        try:
+            result.append(Turn.model_validate(dict(raw)))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(part) for part in first["loc"]) or "turn"
+            raise InvalidTurnError(index, f"{field}: {first['msg']}") from exc
+    return result
+
+
+def evidence_id(space: str, turn: Turn, occurrence: int) -> str:
+    """The deterministic id of a turn (see the module docstring)."""
+    if turn.external_id is not None:
+        return stable_id("ev", space, "external", turn.external_id)
+    observed = turn.observed_at.isoformat() if turn.observed_at else ""
+    return stable_id(
+        "ev", space, turn.session or DEFAULT_SESSION, turn.speaker or "", observed, turn.text, str(occurrence)
+    )
+
+
+def entity_id(space: str, name: str) -> str:
+    """Entities are keyed by their case-folded name within a space."""
+    return stable_id("ent", space, name.casefold())
+
+
+@dataclass(frozen=True)
+class PreparedBatch:
+    """What Level 0 will write: all turns with ids, the new ones fully built."""
+
+    ids: list[str]
+    new: list[Evidence]
+    mentions: list[tuple[str, Entity]]
+
+
+def prepare_batch(
+    space: str,
+    turns: Sequence[Turn],
+    store: EvidenceStore,
+    detect: SignalDetector,
+    *,
+    author: str | None = None,
+    now: datetime | None = None,
+) -> PreparedBatch:
+    """Compute ids, skip what exists, assign positions, detect signals and mentions."""
+    recorded_at = now or utc_now()
+    occurrences: Counter[tuple[str, str, str, str]] = Counter()
+    ids: list[str] = []
+    for turn in turns:
+        key = (turn.session or DEFAULT_SESSION, turn.speaker or "", str(turn.observed_at), turn.text)
+        ids.append(evidence_id(space, turn, occurrences[key]))
+        occurrences[key] += 1
+    existing = store.existing(space, ids)
+    known = [e.name for e in store.entities(space)]
+    known += sorted({t.speaker for t in turns if t.speaker})
+    next_seq: dict[str, int] = {}
+    new: list[Evidence] = []
+    mentions: list[tuple[str, Entity]] = []
+    seen: set[str] = set()
+    for turn, turn_id in zip(turns, ids, strict=True):
+        if turn_id in existing or turn_id in seen:
+            continue
+        seen.add(turn_id)
+        session = turn.session or DEFAULT_SESSION
+        if session not in next_seq:
+            next_seq[session] = store.next_seq(space, session)
+        observed_at = turn.observed_at or recorded_at
+        signals = detect(turn.text, observed_at, turn.speaker, known)
+        evidence = Evidence(
+            id=turn_id,
+            space=space,
+            session=session,
+            seq=next_seq[session],
+            speaker=turn.speaker,
+            role=turn.role,
+            text=turn.text,
+            observed_at=observed_at,
+            recorded_at=recorded_at,
+            content_hash=content_hash(turn.text),
+            metadata=turn.metadata,
+            external_id=turn.external_id,
+            author=author,
+            signals=tuple(signals),
+        )
+        next_seq[session] += 1
+        new.append(evidence)
+        mentions.extend((turn_id, entity) for entity in _mentioned_entities(space, evidence))
+    return PreparedBatch(ids=ids, new=new, mentions=mentions)
+
+
+def _mentioned_entities(space: str, evidence: Evidence) -> list[Entity]:
+    """The speaker is always an entity (a person); mention signals add the others."""
+    found: dict[str, Entity] = {}
+    if evidence.speaker:
+        found[evidence.speaker.casefold()] = Entity(
+            id=entity_id(space, evidence.speaker), space=space, name=evidence.speaker, kind="person"
+        )
+    for signal in evidence.signals_of(SignalKind.PERSON, SignalKind.ENTITY):
+        name = (signal.normalized or signal.text).strip()
+        if not name or name.casefold() in found:
+            continue
+        kind = "person" if signal.kind is SignalKind.PERSON else "entity"
+        found[name.casefold()] = Entity(id=entity_id(space, name), space=space, name=name, kind=kind)
+    return list(found.values())

@@ -1,0 +1,159 @@
+"""The CLI over a real embedded Memory, on a small hand-written LoCoMo file: ingest, recall
+with provenance, stats, re-ingest, bench artefacts, and the offline demo."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from eywa.cli import app
+from eywa.cli.demo import demo_questions
+
+
+def _session(n: int, stamp: str, lines: list[tuple[str, str]]) -> dict[str, Any]:
+    return {
+        f"session_{n}_date_time": stamp,
+        f"session_{n}": [{"speaker": s, "dia_id": f"D{n}:{i}", "text": t} for i, (s, t) in enumerate(lines, 1)],
+    }
+
+
+SAMPLES = [
+    {
+        "sample_id": "chat-a",
+        "conversation": {
+            "speaker_a": "Iris",
+            "speaker_b": "Omar",
+            **_session(1, "10:00 am on 2 March, 2023", [
+                ("Iris", "I started pottery classes on Tuesday evenings."),
+                ("Omar", "Nice. I adopted a greyhound called Biscuit last weekend."),
+                ("Iris", "A greyhound! Do they need long walks?"),
+            ]),
+            **_session(2, "6:30 pm on 20 April, 2023", [
+                ("Omar", "Biscuit ate my left shoe this morning."),
+                ("Iris", "My first pottery bowl cracked in the kiln, sadly."),
+            ]),
+        },
+        "qa": [
+            {"question": "What is the name of Omar's dog?", "answer": "Biscuit", "evidence": ["D1:2"], "category": 4},
+            {"question": "When did Iris start pottery?", "answer": "Feb 2023", "evidence": ["D1:1; D2:2"], "category": 2},
+            {"question": "What did Omar's cat eat?", "adversarial_answer": "a shoe", "evidence": ["D2:1", "D7:7"],
+             "category": 5},
+        ],
+    },
+    {
+        "sample_id": "chat-b",
+        "conversation": {
+            "speaker_a": "Zed",
+            "speaker_b": "Kim",
+            **_session(1, "9:15 pm on 5 May, 2023", [
+                ("Zed", "I sold my old bike for 300 dollars."),
+                ("Kim", "I'm flying to Oslo next month for work."),
+            ]),
+        },
+        "qa": [{"question": "Where is Kim flying?", "answer": "Oslo", "evidence": ["D1:2"], "category": 4}],
+    },
+]
+
+
+@pytest.fixture(scope="module")
+def locomo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("data") / "tiny-locomo.json"
+    path.write_text(json.dumps(SAMPLES), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def memory_dir(tmp_path_factory: pytest.TempPathFactory, locomo_file: Path) -> Path:
+    directory = tmp_path_factory.mktemp("memory")
+    result = CliRunner().invoke(app, ["ingest", str(locomo_file), "--data-dir", str(directory)])
+    assert result.exit_code == 0, result.output
+    assert "7 turns in" in result.stdout
+    assert "chat-a" in result.stdout and "chat-b" in result.stdout
+    return directory
+
+
+def test_recall_json_carries_dia_ids_in_provenance(runner: CliRunner, memory_dir: Path) -> None:
+    question = "What is the name of Omar's dog?"
+    args = ["recall", "--space", "chat-a", question, "--json", "-k", "3", "--data-dir", str(memory_dir)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["query"] == question
+    assert 0 < len(payload["items"]) <= 3
+    dia_ids = [ref["metadata"]["dia_id"] for item in payload["items"] for ref in item["provenance"]]
+    assert "D1:2" in dia_ids
+    assert all(ref["session"].startswith("session_") for item in payload["items"] for ref in item["provenance"])
+    assert "Biscuit" in payload["context"]
+
+
+def test_spaces_are_isolated(runner: CliRunner, memory_dir: Path) -> None:
+    args = ["recall", "--space", "chat-b", "Biscuit the greyhound", "--json", "--data-dir", str(memory_dir)]
+    payload = json.loads(runner.invoke(app, args).stdout)
+    assert "Biscuit" not in payload["context"]
+
+
+def test_recall_table_shows_provenance_and_context(runner: CliRunner, memory_dir: Path) -> None:
+    result = runner.invoke(app, ["recall", "-s", "chat-b", "Where is Kim flying?", "--data-dir", str(memory_dir)])
+    assert result.exit_code == 0, result.output
+    assert "D1:2" in result.stdout and "session_1" in result.stdout
+    assert "context (" in result.stdout and "Oslo" in result.stdout
+
+
+def test_recall_unknown_space_lists_known_ones(runner: CliRunner, memory_dir: Path) -> None:
+    result = runner.invoke(app, ["recall", "-s", "chat-z", "anything", "--data-dir", str(memory_dir)])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "error: unknown space 'chat-z' (known: chat-a, chat-b)"
+
+
+def _stats_rows(stdout: str) -> dict[str, str]:
+    """The (count, value) rows of the ``eywa stats`` table."""
+    cells = [[c.strip() for c in line.split("│")[1:-1]] for line in stdout.splitlines() if line.count("│") == 3]
+    return {name: value for name, value in cells}
+
+
+def test_stats_counts_evidence(runner: CliRunner, memory_dir: Path) -> None:
+    result = runner.invoke(app, ["stats", "--space", "chat-a", "--data-dir", str(memory_dir)])
+    assert result.exit_code == 0, result.output
+    assert _stats_rows(result.stdout)["evidence"] == "5"
+
+
+def test_reingest_of_one_sample_writes_nothing_new(runner: CliRunner, memory_dir: Path, locomo_file: Path) -> None:
+    result = runner.invoke(app, ["ingest", str(locomo_file), "--space", "chat-b", "--data-dir", str(memory_dir)])
+    assert result.exit_code == 0, result.output
+    assert "2 turns in" in result.stdout and "chat-a" not in result.stdout
+    stats = runner.invoke(app, ["stats", "--space", "chat-b", "--data-dir", str(memory_dir)])
+    assert _stats_rows(stats.stdout)["evidence"] == "2"
+
+
+def test_bench_locomo_writes_artefacts(runner: CliRunner, locomo_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "bench"
+    result = runner.invoke(app, ["bench", "locomo", "--data", str(locomo_file), "-k", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    records = [json.loads(line) for line in (out / "questions.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert summary["questions"] == len(records) == 4
+    assert summary["samples"] == ["chat-a", "chat-b"] and summary["ingest_turns"] == 7
+    assert summary["skipped_gold_ids"] == 1  # "D7:7" does not exist
+    assert summary["overall"]["questions"] == 3  # category 5 is reported apart
+    assert set(summary["categories"]) == {"2", "4", "5"}
+    for record in records:
+        assert len(record["retrieved"]) <= 2
+        assert {"question", "gold", "hit", "recall", "plan", "items", "context"} <= set(record)
+    for record in records:  # the scores agree with the turns written next to them
+        assert record["hit"] == set(record["gold"]).issubset(record["retrieved"])
+        assert record["recall"] == len(set(record["gold"]) & set(record["retrieved"])) / len(set(record["gold"]))
+    assert "R@2" in result.stdout
+
+
+def test_demo_runs_offline_and_shows_provenance(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["demo", "--data-dir", str(tmp_path / "demo"), "-k", "3"])
+    assert result.exit_code == 0, result.output
+    assert "ingested 56 turns" in result.stdout
+    assert "Where does Priya work now?" in result.stdout
+    assert result.stdout.count("context (") == len(demo_questions()) >= 4
+    assert re.search(r"s[1-4] · (Priya|Tomas|Lena) ·", result.stdout)

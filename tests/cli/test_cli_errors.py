@@ -1,0 +1,125 @@
+"""User mistakes end in one clear stderr line and a non-zero exit, never a traceback.
+
+None of these tests opens a Memory: every mistake is caught before the embedder loads.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from eywa.cli import app, main
+
+
+def _one_line_error(result: Result) -> str:
+    assert result.exit_code != 0, result.output
+    assert "Traceback" not in result.output
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    return lines[0]
+
+
+def test_main_is_the_console_script_entry_point() -> None:
+    assert callable(main)
+
+
+def test_help_lists_every_command(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    for command in ("ingest", "recall", "stats", "demo", "bench"):
+        assert command in result.stdout
+
+
+def test_ingest_missing_file(runner: CliRunner, tmp_path: Path) -> None:
+    missing = tmp_path / "absent.jsonl"
+    result = runner.invoke(app, ["ingest", str(missing), "--space", "s", "--data-dir", str(tmp_path / "m")])
+    line = _one_line_error(result)
+    assert "No such file or directory" in line and "absent.jsonl" in line
+    assert result.exit_code == 1
+
+
+def test_ingest_malformed_jsonl_names_the_line(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "turns.jsonl"
+    path.write_text('{"text": "hello"}\n\n{"text": "oops",}\n', encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(path), "--space", "s", "--data-dir", str(tmp_path / "m")])
+    assert "line 3" in _one_line_error(result)
+    assert not (tmp_path / "m").exists()  # refused before anything was opened
+
+
+def test_ingest_invalid_turn_names_line_and_field(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "turns.jsonl"
+    path.write_text('{"text": "hello"}\n{"speaker": "ana"}\n', encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(path), "--space", "s", "--data-dir", str(tmp_path / "m")])
+    line = _one_line_error(result)
+    assert "line 2" in line and "text" in line
+
+
+def test_ingest_jsonl_needs_a_space(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "turns.jsonl"
+    path.write_text('{"text": "hello"}\n', encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(path), "--data-dir", str(tmp_path / "m")])
+    assert "--space" in _one_line_error(result)
+
+
+def test_ingest_locomo_unknown_sample(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "locomo.json"
+    path.write_text(
+        '[{"sample_id": "c1", "conversation": {"session_1_date_time": "1:56 pm on 8 May, 2023",'
+        ' "session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "hi"}]}, "qa": []}]',
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["ingest", str(path), "--space", "c9", "--data-dir", str(tmp_path / "m")])
+    assert "no LoCoMo sample named 'c9'" in _one_line_error(result)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--policy", "wild"], "--policy must be one of strict, balanced, advanced"),
+        (["--as-of", "yesterday-ish"], "--as-of must be an ISO-8601"),
+    ],
+)
+def test_recall_bad_option_values(runner: CliRunner, tmp_path: Path, args: list[str], fragment: str) -> None:
+    result = runner.invoke(app, ["recall", "q?", "--space", "s", "--data-dir", str(tmp_path), *args])
+    assert fragment in _one_line_error(result)
+
+
+def test_recall_on_a_missing_memory_does_not_create_one(runner: CliRunner, tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere"
+    result = runner.invoke(app, ["recall", "q?", "--space", "s", "--data-dir", str(missing)])
+    assert "no memory at" in _one_line_error(result)
+    assert not missing.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["recall", "q?"], "Missing option '--space'"),
+        (["recall", "q?", "--space", "s", "-k", "abc"], "'-k'"),
+        (["recall", "q?", "--space", "s", "-k", "0"], "'-k'"),
+        (["bench", "locomo"], "Missing option '--data'"),
+        (["bench", "nope"], "No such command 'nope'"),
+        (["frobnicate"], "No such command 'frobnicate'"),
+    ],
+)
+def test_usage_errors_are_one_line_with_exit_2(runner: CliRunner, args: list[str], fragment: str) -> None:
+    result = runner.invoke(app, args)
+    assert fragment in _one_line_error(result)
+    assert result.exit_code == 2
+
+
+def test_bad_setting_in_the_environment(runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EYWA_DEFAULT_K", "many")
+    path = tmp_path / "turns.jsonl"
+    path.write_text('{"text": "hello"}\n', encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(path), "--space", "s"])
+    assert "EYWA_DEFAULT_K" in _one_line_error(result)
+
+
+def test_bench_missing_data_file(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["bench", "locomo", "--data", str(tmp_path / "none.json")])
+    assert "none.json" in _one_line_error(result)

@@ -1,0 +1,20 @@
+"""Shared fixtures. Every test starts from an environment without EYWA_* variables."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+pytest_plugins = ["tests.neo4j_server"]
+
+
+@pytest.fixture(autouse=True)
+def clean_environ(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Strip EYWA_* so no developer setting leaks into a test (server URIs are re-read by
+    the fixtures that need them before this runs)."""
+    for name in list(os.environ):
+        if name.startswith("EYWA_"):
+            monkeypatch.delenv(name, raising=False)
+    yield

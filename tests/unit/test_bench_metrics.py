@@ -1,0 +1,117 @@
+"""The benchmark's numbers: distinct-turn cut-off, recall, hits, percentiles, aggregation."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from eywa.bench.locomo import summarise_run, evaluate_question
+from eywa.bench.metrics import (
+    QuestionScore,
+    all_found,
+    evidence_recall,
+    first_k_turns,
+    percentile,
+    summarise,
+)
+from eywa.loaders import LocomoQuestion
+from eywa.models import EvidenceRef, RecallItem, RecallResult
+
+AT = datetime(2023, 5, 8, tzinfo=timezone.utc)
+
+
+def test_first_k_turns_walks_items_in_rank_order_and_dedupes() -> None:
+    cited: list[list[str | None]] = [["D1:1", "D1:2"], ["D1:2"], [None, "D3:4"], ["D5:5", "D6:6"]]
+    assert first_k_turns(cited, 3) == ["D1:1", "D1:2", "D3:4"]
+    assert first_k_turns(cited, 10) == ["D1:1", "D1:2", "D3:4", "D5:5", "D6:6"]
+    assert first_k_turns(cited, 0) == []
+
+
+def test_a_belief_citing_many_turns_uses_many_slots() -> None:
+    cited = [["D1:1", "D2:1", "D3:1"], ["D9:9"]]
+    assert first_k_turns(cited, 3) == ["D1:1", "D2:1", "D3:1"]
+
+
+def test_evidence_recall_is_share_of_distinct_gold() -> None:
+    assert evidence_recall(["D1:1", "D2:2"], ["D2:2", "D7:7"]) == 0.5
+    assert evidence_recall(["D1:1", "D1:1"], ["D1:1"]) == 1.0
+    assert evidence_recall(["D1:1"], []) == 0.0
+    assert evidence_recall([], ["D1:1"]) is None
+
+
+def test_all_found_needs_every_gold_turn() -> None:
+    assert all_found(["D1:1", "D2:2"], ["D2:2", "D1:1", "D3:3"]) is True
+    assert all_found(["D1:1", "D2:2"], ["D2:2"]) is False
+    assert all_found([], ["D2:2"]) is None
+
+
+def test_percentile_interpolates_and_handles_empty() -> None:
+    values = [10.0, 20.0, 30.0, 40.0, 1000.0]
+    assert percentile(values, 50) == 30.0
+    assert percentile(values, 95) == pytest.approx(808.0)
+    assert percentile([], 95) == 0.0
+
+
+def _score(category: int, recall: float | None, tokens: int = 100, latency: float = 5.0) -> QuestionScore:
+    hit = None if recall is None else recall == 1.0
+    return QuestionScore(category=category, recall=recall, hit=hit, tokens=tokens, latency_ms=latency)
+
+
+def test_summarise_averages_over_scored_questions_only() -> None:
+    stats = summarise("x", [_score(1, 1.0, 50), _score(1, 0.5, 150), _score(1, None, 400)])
+    assert (stats.questions, stats.scored) == (3, 2)
+    assert stats.recall_at_k == 0.75
+    assert stats.all_hit_rate == 0.5
+    assert stats.tokens_mean == 200.0
+    assert stats.tokens_max == 400
+
+
+def _question(category: int, gold: tuple[str, ...]) -> LocomoQuestion:
+    return LocomoQuestion(sample_id="conv-x", question="q?", answer="a", category=category, evidence=gold)
+
+
+def _ref(evidence_id: str, dia_id: str | None) -> EvidenceRef:
+    metadata = {"dia_id": dia_id} if dia_id else {}
+    return EvidenceRef(id=evidence_id, session="session_1", speaker="Ana", observed_at=AT, metadata=metadata)
+
+
+def _result(*items: RecallItem) -> RecallResult:
+    return RecallResult(
+        query="q?", items=items, context="ctx", answer_instructions="", trace={"plan": {"shape": "fact"}}, tokens=42
+    )
+
+
+def test_evaluate_question_maps_provenance_to_turns() -> None:
+    belief = RecallItem(
+        kind="belief", id="b1", text="Ana moved", score=0.9, routes={"graph": 1},
+        provenance=(_ref("ev_a", "D1:1"), _ref("ev_b", None)),
+    )
+    turn = RecallItem(kind="evidence", id="ev_c", text="...", score=0.5, provenance=(_ref("ev_c", "D1:1"),))
+    lookups: list[str] = []
+
+    def lookup(space: str, evidence_id: str) -> str | None:
+        lookups.append(evidence_id)
+        return {"ev_b": "D4:2"}.get(evidence_id)
+
+    record = evaluate_question(_question(1, ("D4:2", "D9:9")), _result(belief, turn), 10, 3.0, lookup)
+    assert lookups == ["ev_b"]  # metadata first, the store only when it is missing
+    assert record.retrieved == ("D1:1", "D4:2")
+    assert record.recall == 0.5 and record.hit is False
+    assert record.plan == {"shape": "fact"} and record.tokens == 42
+    assert record.items[0]["dia_ids"] == ["D1:1", "D4:2"]
+
+
+def test_overall_averages_questions_of_categories_1_to_4_not_categories() -> None:
+    hit = RecallItem(kind="evidence", id="ev", text="t", score=1.0, provenance=(_ref("ev", "D1:1"),))
+    records = [evaluate_question(_question(1, ("D1:1",)), _result(hit), 10, 1.0, lambda s, e: None)]
+    records += [evaluate_question(_question(4, ("D2:2",)), _result(hit), 10, 1.0, lambda s, e: None)] * 3
+    records += [evaluate_question(_question(5, ("D1:1",)), _result(hit), 10, 1.0, lambda s, e: None)]
+    summary = summarise_run(Path("f.json"), 10, ["conv-x"], records, (100, 2.0))
+    assert summary.categories["1"].recall_at_k == 1.0
+    assert summary.categories["4"].recall_at_k == 0.0
+    assert summary.categories["5"].recall_at_k == 1.0
+    assert summary.overall.questions == 4
+    assert summary.overall.recall_at_k == 0.25  # not (1.0 + 0.0) / 2
+    assert summary.ingest_turns_per_s == 50.0
