@@ -59,3 +59,6 @@ class EywaSettings(BaseSettings):
     neo4j_database: str = "neo4j"
     qdrant_url: str | None = None
     qdrant_api_key: SecretStr | None = None
+    qdrant_path: Path | None = Field(
+        default=None, description="qdrant-client local mode at this path when no qdrant_url."
+    )

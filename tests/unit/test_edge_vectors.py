@@ -1,0 +1,201 @@
+"""QdrantEdgeVectorStore: space isolation, time filter, durability, idempotence, errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from eywa.errors import ClosedError, InvalidInputError, StoreError
+from eywa.stores.embedded.vectors import QdrantEdgeVectorStore, point_id
+from eywa.stores.vectors import VectorPoint
+
+DIM = 8
+
+
+def unit(*values: float) -> npt.NDArray[np.float32]:
+    vector = np.zeros(DIM, dtype=np.float32)
+    vector[: len(values)] = values
+    return vector / np.linalg.norm(vector)
+
+
+def random_points(n: int, space: str, seed: int, prefix: str = "ev") -> list[VectorPoint]:
+    rng = np.random.default_rng(seed)
+    return [
+        VectorPoint(
+            id=f"{prefix}_{space}_{i}",
+            space=space,
+            vector=rng.standard_normal(DIM).astype(np.float32),
+            at=float(i),
+        )
+        for i in range(n)
+    ]
+
+
+@pytest.fixture()
+def store(tmp_path: Path) -> Iterator[QdrantEdgeVectorStore]:
+    vectors = QdrantEdgeVectorStore(tmp_path / "vectors", DIM)
+    yield vectors
+    vectors.close()
+
+
+def test_creates_one_shard_per_kind(tmp_path: Path) -> None:
+    QdrantEdgeVectorStore(tmp_path, DIM).close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["belief", "entity", "evidence"]
+
+
+def test_search_never_crosses_spaces_even_for_the_nearest_point(
+    store: QdrantEdgeVectorStore,
+) -> None:
+    query = unit(1, 0)
+    store.upsert(
+        "evidence",
+        [VectorPoint("ev_a", "alice", unit(1, 0)), VectorPoint("ev_b", "bob", unit(1, 0.3))],
+    )
+    store.upsert("evidence", [VectorPoint("ev_b2", "bob", unit(0, 1))])
+    bob = store.search("evidence", "bob", query, limit=10)
+    assert [doc for doc, _ in bob] == ["ev_b", "ev_b2"]
+    assert bob[0][1] > bob[1][1]
+    alice = store.search("evidence", "alice", query, limit=10)
+    assert alice == [("ev_a", pytest.approx(1.0, abs=1e-5))]
+    assert store.search("evidence", "carol", query, limit=10) == []
+
+
+def test_kinds_are_separate_collections(store: QdrantEdgeVectorStore) -> None:
+    store.upsert("belief", [VectorPoint("be_1", "alice", unit(1, 0))])
+    assert store.search("evidence", "alice", unit(1, 0), 5) == []
+    assert store.count("belief") == 1 and store.count("evidence") == 0
+
+
+def test_time_filter_keeps_points_at_or_before_the_limit(store: QdrantEdgeVectorStore) -> None:
+    store.upsert(
+        "evidence",
+        [
+            VectorPoint("ev_old", "alice", unit(1, 0.5), at=100.0),
+            VectorPoint("ev_edge", "alice", unit(1, 0.2), at=200.0),
+            VectorPoint("ev_new", "alice", unit(1, 0), at=300.0),
+        ],
+    )
+    hits = store.search("evidence", "alice", unit(1, 0), 10, not_after=200.0)
+    assert [doc for doc, _ in hits] == ["ev_edge", "ev_old"]
+    assert [doc for doc, _ in store.search("evidence", "alice", unit(1, 0), 10)][0] == "ev_new"
+
+
+def test_results_are_best_first_and_limited(store: QdrantEdgeVectorStore) -> None:
+    points = random_points(50, "alice", seed=1)
+    store.upsert("evidence", points)
+    query = points[7].vector
+    hits = store.search("evidence", "alice", query, limit=5)
+    assert len(hits) == 5 and hits[0][0] == points[7].id
+    scores = [score for _, score in hits]
+    assert scores == sorted(scores, reverse=True)
+    matrix = np.stack([p.vector / np.linalg.norm(p.vector) for p in points])
+    expected = np.argsort(-(matrix @ (query / np.linalg.norm(query))))[:5]
+    assert [doc for doc, _ in hits] == [points[i].id for i in expected]
+    assert store.search("evidence", "alice", query, limit=0) == []
+
+
+def test_reopen_after_close_sees_every_point_and_index(tmp_path: Path) -> None:
+    first = QdrantEdgeVectorStore(tmp_path, DIM)
+    first.upsert("evidence", random_points(30, "alice", seed=2) + random_points(20, "bob", seed=3))
+    first.upsert("entity", [VectorPoint("en_1", "alice", unit(0, 1), payload={"name": "Caroline"})])
+    first.close()
+    again = QdrantEdgeVectorStore(tmp_path, DIM)
+    try:
+        assert again.count("evidence") == 50
+        assert again.count("evidence", "bob") == 20
+        assert again.search("entity", "alice", unit(0, 1), 1) == [
+            ("en_1", pytest.approx(1.0, abs=1e-5))
+        ]
+        assert again.missing("evidence", ["ev_alice_0", "ev_bob_19", "ev_nobody"]) == {"ev_nobody"}
+    finally:
+        again.close()
+
+
+def test_reopen_with_another_width_is_refused(tmp_path: Path) -> None:
+    QdrantEdgeVectorStore(tmp_path, DIM).close()
+    with pytest.raises(StoreError) as info:
+        QdrantEdgeVectorStore(tmp_path, DIM * 2)
+    assert info.value.__cause__ is not None
+
+
+def test_missing_reports_ids_without_points_after_partial_upsert(
+    store: QdrantEdgeVectorStore,
+) -> None:
+    points = random_points(10, "alice", seed=4)
+    store.upsert("evidence", points[:6])
+    assert store.missing("evidence", [p.id for p in points]) == {p.id for p in points[6:]}
+    assert store.missing("evidence", []) == set()
+    assert store.missing("belief", [points[0].id]) == {points[0].id}
+
+
+def test_delete_removes_points_and_ignores_unknown_ids(store: QdrantEdgeVectorStore) -> None:
+    store.upsert(
+        "evidence",
+        [VectorPoint("ev_1", "alice", unit(1, 0)), VectorPoint("ev_2", "alice", unit(0, 1))],
+    )
+    store.delete("evidence", ["ev_1", "ev_never"])
+    assert store.count("evidence", "alice") == 1
+    assert [doc for doc, _ in store.search("evidence", "alice", unit(1, 0), 10)] == ["ev_2"]
+    assert store.missing("evidence", ["ev_1", "ev_2"]) == {"ev_1"}
+
+
+def test_upsert_is_idempotent_and_replaces(store: QdrantEdgeVectorStore) -> None:
+    store.upsert("evidence", [VectorPoint("ev_1", "alice", unit(1, 0), at=1.0)])
+    store.upsert("evidence", [VectorPoint("ev_1", "alice", unit(0, 1), at=5.0)])
+    assert store.count("evidence") == 1
+    assert store.search("evidence", "alice", unit(0, 1), 1) == [
+        ("ev_1", pytest.approx(1.0, abs=1e-5))
+    ]
+    assert store.search("evidence", "alice", unit(0, 1), 1, not_after=2.0) == []
+
+
+def test_count_by_space(store: QdrantEdgeVectorStore) -> None:
+    store.upsert("evidence", random_points(4, "alice", seed=5) + random_points(3, "bob", seed=6))
+    assert (
+        store.count("evidence"),
+        store.count("evidence", "alice"),
+        store.count("evidence", "zed"),
+    ) == (7, 4, 0)
+
+
+def test_point_ids_are_deterministic_uuids() -> None:
+    assert point_id("ev_ab12") == point_id("ev_ab12") != point_id("ev_ab13")
+    assert len(point_id("ev_ab12")) == 36
+
+
+def test_wrong_vector_width_is_an_input_error(store: QdrantEdgeVectorStore) -> None:
+    with pytest.raises(InvalidInputError):
+        store.upsert("evidence", [VectorPoint("ev_1", "alice", np.ones(DIM + 1, dtype=np.float32))])
+    with pytest.raises(InvalidInputError):
+        store.search("evidence", "alice", np.ones(3, dtype=np.float32), 5)
+    assert store.count("evidence") == 0
+
+
+def test_optimize_keeps_results(store: QdrantEdgeVectorStore) -> None:
+    points = random_points(200, "alice", seed=7)
+    store.upsert("evidence", points)
+    before = store.search("evidence", "alice", points[3].vector, 5)
+    store.optimize()
+    after = store.search("evidence", "alice", points[3].vector, 5)
+    assert [doc for doc, _ in after] == [doc for doc, _ in before]
+
+
+def test_every_call_after_close_raises_closed_error(tmp_path: Path) -> None:
+    vectors = QdrantEdgeVectorStore(tmp_path, DIM)
+    vectors.close()
+    vectors.close()  # idempotent
+    calls = [
+        lambda: vectors.upsert("evidence", [VectorPoint("ev_1", "alice", unit(1, 0))]),
+        lambda: vectors.search("evidence", "alice", unit(1, 0), 3),
+        lambda: vectors.missing("evidence", ["ev_1"]),
+        lambda: vectors.delete("evidence", ["ev_1"]),
+        lambda: vectors.count("evidence"),
+        vectors.optimize,
+    ]
+    for call in calls:
+        with pytest.raises(ClosedError):
+            call()
