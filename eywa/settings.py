@@ -51,6 +51,10 @@ class EywaSettings(BaseSettings):
     rrf_k: int = Field(default=20, ge=1)
     default_k: int = Field(default=10, ge=1)
     max_k: int = Field(default=200, ge=1)
+    disabled_stages: list[str] = Field(
+        default_factory=list,
+        description="Routes or post-filters to switch off (ablations), e.g. '[\"graph\"]'.",
+    )
 
     # Server backends
     neo4j_uri: str | None = None

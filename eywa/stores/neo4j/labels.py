@@ -41,6 +41,7 @@ class RelType(StrEnum):
     CHANGED_BY = "CHANGED_BY"  # (Dimension)->(Delta)
     FROM = "FROM"  # (Delta)->(Belief)
     RELATED_TO = "RELATED_TO"  # (Entity)->(Entity) {attribute, belief}, from entity-valued beliefs
+    CITES = "CITES"  # (Candidate)->(Evidence): the turns a refused candidate cited
 
 
 class FulltextIndex(StrEnum):

@@ -1,0 +1,302 @@
+"""Beliefs and refused candidates as a Neo4j graph (server-mode ``BeliefStore``).
+
+A belief is a ``:Belief`` node with ``-[:SUPPORTED_BY {span, score, anchors}]->`` edges to
+the ``:Evidence`` it rests on, ``-[:ABOUT]->`` the ``:Entity`` of its subject (when that
+entity is known in the space), ``-[:SUPERSEDES]->`` the belief it replaced, and, when its
+value names a known entity, ``(subject)-[:RELATED_TO {attribute, belief}]->(value)`` for
+graph traversal. A refused candidate is a ``:Candidate`` node with
+``-[:CITES]->(:Evidence)``. The belief keyword index (``belief_statement``) is Neo4j's;
+retracted beliefs are filtered out of it at query time.
+
+Support links are edges, so a link to evidence that is not stored in the belief's space is
+not kept (Level 1 only cites stored turns; the validator refuses other citations).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+from eywa.models import Belief, BeliefStatus, Candidate, CandidateStatus
+from eywa.stores.neo4j.graph import Neo4jGraph, run
+from eywa.stores.neo4j.labels import Label, RelType
+from eywa.stores.neo4j.records import (
+    belief_from_props,
+    belief_props,
+    candidate_from_props,
+    candidate_props,
+    support_props,
+)
+from eywa.write import entity_id
+
+_B, _C, _EV, _ENT = Label.BELIEF, Label.CANDIDATE, Label.EVIDENCE, Label.ENTITY
+
+_PRESENT_BELIEFS = f"MATCH (b:{_B}) WHERE b.id IN $ids RETURN b.id AS id"
+_PRESENT_CANDIDATES = f"MATCH (c:{_C}) WHERE c.id IN $ids RETURN c.id AS id"
+_CREATE_BELIEFS = f"UNWIND $rows AS row MERGE (b:{_B} {{id: row.id}}) ON CREATE SET b += row"
+_CREATE_SUPPORT = f"""
+UNWIND $rows AS row
+MATCH (b:{_B} {{id: row.belief_id, space: row.space}})
+MATCH (e:{_EV} {{id: row.evidence_id, space: row.space}})
+MERGE (b)-[r:{RelType.SUPPORTED_BY}]->(e)
+SET r.span = row.span, r.score = row.score, r.anchors = row.anchors
+"""
+_CREATE_ABOUT = f"""
+UNWIND $rows AS row
+MATCH (b:{_B} {{id: row.belief_id, space: row.space}})
+MATCH (n:{_ENT} {{id: row.subject_id, space: row.space}})
+MERGE (b)-[:{RelType.ABOUT}]->(n)
+WITH b, n, row WHERE row.value_id IS NOT NULL
+MATCH (v:{_ENT} {{id: row.value_id, space: row.space}}) WHERE v <> n
+MERGE (n)-[r:{RelType.RELATED_TO} {{belief: row.belief_id}}]->(v)
+SET r.attribute = row.attribute, r.space = row.space
+"""
+_CREATE_SUPERSEDES = f"""
+UNWIND $rows AS row
+MATCH (n:{_B} {{id: row.new_id, space: row.space}})
+MATCH (o:{_B} {{id: row.old_id, space: row.space}})
+MERGE (n)-[:{RelType.SUPERSEDES}]->(o)
+"""
+_CREATE_CANDIDATES = f"""
+UNWIND $rows AS row
+MERGE (c:{_C} {{id: row.id}}) ON CREATE SET c += row
+WITH c, row
+UNWIND row.evidence_ids AS evidence_id
+MATCH (e:{_EV} {{id: evidence_id, space: row.space}})
+MERGE (c)-[:{RelType.CITES}]->(e)
+"""
+# Hydration: a prefix binds ``b``; this tail adds support edges and the superseded belief.
+_HYDRATE = f"""
+OPTIONAL MATCH (b)-[r:{RelType.SUPPORTED_BY}]->(e:{_EV}) WHERE e.space = $space
+WITH b, collect(CASE WHEN e IS NULL THEN null ELSE
+  {{evidence_id: e.id, span: r.span, score: r.score, anchors: r.anchors}} END) AS support
+OPTIONAL MATCH (b)-[:{RelType.SUPERSEDES}]->(o:{_B}) WHERE o.space = $space
+WITH b, support, min(o.id) AS supersedes
+RETURN properties(b) AS b, support, supersedes
+ORDER BY coalesce(b.event_at, b.recorded_at), b.id
+"""
+_GET_MANY = f"MATCH (b:{_B}) WHERE b.id IN $ids AND b.space = $space" + _HYDRATE
+_FILTERED = f"""
+MATCH (b:{_B}) WHERE b.space = $space
+  AND ($subject IS NULL OR b.subject_key = $subject)
+  AND ($attribute IS NULL OR b.attribute = $attribute)
+  AND ($status IS NULL OR b.status = $status)
+""" + _HYDRATE
+_CANDIDATES = f"""
+MATCH (c:{_C}) WHERE c.space = $space AND ($status IS NULL OR c.status = $status)
+RETURN properties(c) AS c ORDER BY c.recorded_at, c.id
+"""
+_SUPERSEDE_CHECK = f"""
+MATCH (o:{_B} {{id: $old, space: $space}}), (n:{_B} {{id: $new, space: $space}})
+RETURN EXISTS {{ (n)-[:{RelType.SUPERSEDES}]->(o) }} AS linked
+"""
+_SUPERSEDE = f"""
+MATCH (o:{_B} {{id: $old, space: $space}}), (n:{_B} {{id: $new, space: $space}})
+MERGE (n)-[:{RelType.SUPERSEDES}]->(o)
+WITH o WHERE o.status = 'active'
+SET o.status = 'superseded'
+"""
+_SUPERSEDED_BY = f"""
+MATCH (n:{_B})-[:{RelType.SUPERSEDES}]->(o:{_B} {{id: $id, space: $space}})
+WHERE n.space = $space RETURN n.id AS id ORDER BY id
+"""
+_SET_STATUS = f"""
+MATCH (b:{_B}) WHERE b.space = $space AND b.id IN $ids
+SET b.status = $status RETURN count(b) AS n
+"""
+_CITING = f"""
+MATCH (b:{_B})-[:{RelType.SUPPORTED_BY}]->(e:{_EV})
+WHERE e.id IN $ids AND e.space = $space AND b.space = $space
+RETURN DISTINCT b.id AS id ORDER BY id
+"""
+_CANDIDATES_CITING = f"""
+MATCH (c:{_C}) WHERE c.space = $space AND any(x IN c.evidence_ids WHERE x IN $ids)
+RETURN c.id AS id ORDER BY id
+"""
+_DELETE_BELIEFS = f"MATCH (b:{_B}) WHERE b.space = $space AND b.id IN $ids DETACH DELETE b"
+_DELETE_CANDIDATES = f"MATCH (c:{_C}) WHERE c.space = $space AND c.id IN $ids DETACH DELETE c"
+_BY_REASON = f"""
+MATCH (c:{_C}) WHERE c.space = $space UNWIND c.reasons AS reason
+RETURN reason, count(*) AS n ORDER BY reason
+"""
+_COUNTS = f"""
+MATCH (b:{_B}) WHERE b.space = $space RETURN 'belief_' + b.status AS key, count(*) AS n
+UNION ALL
+MATCH (c:{_C}) WHERE c.space = $space RETURN 'candidate_' + c.status AS key, count(*) AS n
+"""
+_IDS = f"MATCH (b:{_B}) WHERE b.space = $space RETURN b.id AS id ORDER BY id"
+
+
+def _link_rows(beliefs: Sequence[Belief]) -> dict[str, list[dict[str, Any]]]:
+    """Edge parameter lists (support, about/related, supersedes) for new beliefs."""
+    support = [
+        {"belief_id": b.id, "space": b.space, **support_props(link)} for b in beliefs for link in b.support
+    ]
+    about = [
+        {
+            "belief_id": b.id, "space": b.space, "attribute": b.attribute,
+            "subject_id": entity_id(b.space, b.subject),
+            "value_id": entity_id(b.space, b.value) if b.value else None,
+        }  # fmt: skip
+        for b in beliefs
+    ]
+    supersedes = [
+        {"new_id": b.id, "old_id": b.supersedes, "space": b.space}
+        for b in beliefs
+        if b.supersedes is not None
+    ]
+    return {"support": support, "about": about, "supersedes": supersedes}
+
+
+def _add(
+    tx: ManagedTransaction, beliefs: Sequence[Belief], candidates: Sequence[Candidate]
+) -> tuple[list[str], list[str]]:
+    present = {r["id"] for r in run(tx, _PRESENT_BELIEFS, ids=[b.id for b in beliefs])}
+    new_beliefs = list({b.id: b for b in beliefs if b.id not in present}.values())
+    if new_beliefs:
+        run(tx, _CREATE_BELIEFS, rows=[belief_props(b) for b in new_beliefs])
+        links = _link_rows(new_beliefs)
+        run(tx, _CREATE_SUPPORT, rows=links["support"])
+        run(tx, _CREATE_ABOUT, rows=links["about"])
+        run(tx, _CREATE_SUPERSEDES, rows=links["supersedes"])
+    present = {r["id"] for r in run(tx, _PRESENT_CANDIDATES, ids=[c.id for c in candidates])}
+    new_candidates = list({c.id: c for c in candidates if c.id not in present}.values())
+    if new_candidates:
+        run(tx, _CREATE_CANDIDATES, rows=[candidate_props(c) for c in new_candidates])
+    return [b.id for b in new_beliefs], [c.id for c in new_candidates]
+
+
+def _supersede(tx: ManagedTransaction, space: str, old: str, new: str) -> bool:
+    rows = run(tx, _SUPERSEDE_CHECK, space=space, old=old, new=new)
+    if not rows or rows[0]["linked"]:
+        return False
+    run(tx, _SUPERSEDE, space=space, old=old, new=new)
+    return True
+
+
+def _set_status(tx: ManagedTransaction, space: str, ids: list[str], status: BeliefStatus) -> int:
+    return int(run(tx, _SET_STATUS, space=space, ids=ids, status=status)[0]["n"])
+
+
+def _delete(tx: ManagedTransaction, space: str, belief_ids: list[str], candidate_ids: list[str]) -> None:
+    run(tx, _DELETE_BELIEFS, space=space, ids=belief_ids)
+    run(tx, _DELETE_CANDIDATES, space=space, ids=candidate_ids)
+
+
+class Neo4jBeliefStore:
+    """The server ``BeliefStore`` on a shared :class:`Neo4jGraph`."""
+
+    def __init__(self, graph: Neo4jGraph) -> None:
+        self._graph = graph
+
+    def add(self, beliefs: Sequence[Belief], candidates: Sequence[Candidate]) -> tuple[list[str], list[str]]:
+        """Write beliefs (with their edges) and candidates in one transaction.
+
+        Raises:
+            ClosedError: the stores were closed.
+            StoreError: Neo4j failed; nothing was committed.
+        """
+        if not beliefs and not candidates:
+            return [], []
+        return self._graph.write("add beliefs", _add, list(beliefs), list(candidates))
+
+    def get(self, space: str, belief_id: str) -> Belief | None:
+        """One belief of ``space``, or None."""
+        found = self.get_many(space, [belief_id])
+        return found[0] if found else None
+
+    def get_many(self, space: str, belief_ids: Sequence[str]) -> list[Belief]:
+        """The beliefs of ``space`` among ``belief_ids``, in the order asked."""
+        if not belief_ids:
+            return []
+        ids = list(dict.fromkeys(belief_ids))
+        rows = self._graph.read("get beliefs", _GET_MANY, ids=ids, space=space)
+        by_id = {b.id: b for b in map(self._belief, rows)}
+        return [by_id[i] for i in ids if i in by_id]
+
+    def beliefs(
+        self,
+        space: str,
+        subject: str | None = None,
+        attribute: str | None = None,
+        status: BeliefStatus | None = "active",
+    ) -> list[Belief]:
+        """Beliefs by subject (case-insensitive), attribute and status, in event-time order."""
+        rows = self._graph.read(
+            "list beliefs", _FILTERED, space=space, attribute=attribute, status=status,
+            subject=None if subject is None else subject.casefold(),
+        )  # fmt: skip
+        return [self._belief(row) for row in rows]
+
+    def candidates(self, space: str, status: CandidateStatus | None = "rejected") -> list[Candidate]:
+        """Refused candidates of ``space`` (status None = both kinds), oldest first."""
+        rows = self._graph.read("list candidates", _CANDIDATES, space=space, status=status)
+        return [candidate_from_props(r["c"]) for r in rows]
+
+    def supersede(self, space: str, old_id: str, new_id: str) -> bool:
+        """Record ``new SUPERSEDES old`` and mark ``old`` superseded; idempotent.
+
+        Raises:
+            ClosedError: the stores were closed.
+            StoreError: Neo4j failed.
+        """
+        if old_id == new_id:
+            return False
+        return self._graph.write("supersede", _supersede, space, old_id, new_id)
+
+    def superseded_by(self, space: str, belief_id: str) -> list[str]:
+        """Ids of the beliefs that supersede ``belief_id``."""
+        return [r["id"] for r in self._graph.read("superseded_by", _SUPERSEDED_BY, space=space, id=belief_id)]
+
+    def set_status(self, space: str, belief_ids: Sequence[str], status: BeliefStatus) -> int:
+        """Change the status of beliefs; returns how many matched.
+
+        Raises:
+            ClosedError: the stores were closed.
+            StoreError: Neo4j failed.
+        """
+        if not belief_ids:
+            return 0
+        return self._graph.write("set status", _set_status, space, list(dict.fromkeys(belief_ids)), status)
+
+    def beliefs_citing(self, space: str, evidence_ids: Sequence[str]) -> list[Belief]:
+        """Beliefs with a ``SUPPORTED_BY`` edge to any of ``evidence_ids``, any status."""
+        if not evidence_ids:
+            return []
+        rows = self._graph.read("beliefs_citing", _CITING, space=space, ids=list(evidence_ids))
+        return self.get_many(space, [r["id"] for r in rows])
+
+    def candidates_citing(self, space: str, evidence_ids: Sequence[str]) -> list[str]:
+        """Ids of candidates that cite any of ``evidence_ids``."""
+        if not evidence_ids:
+            return []
+        rows = self._graph.read("candidates_citing", _CANDIDATES_CITING, space=space, ids=list(evidence_ids))
+        return [r["id"] for r in rows]
+
+    def delete(self, space: str, belief_ids: Sequence[str], candidate_ids: Sequence[str]) -> None:
+        """Remove beliefs and candidates with all their edges, in one transaction.
+
+        Raises:
+            ClosedError: the stores were closed.
+            StoreError: Neo4j failed; nothing was removed.
+        """
+        if belief_ids or candidate_ids:
+            self._graph.write("delete beliefs", _delete, space, list(belief_ids), list(candidate_ids))
+
+    def count_by_reason(self, space: str) -> dict[str, int]:
+        """How many refused candidates carry each reason code."""
+        return {r["reason"]: int(r["n"]) for r in self._graph.read("count_by_reason", _BY_REASON, space=space)}
+
+    def counts(self, space: str) -> dict[str, int]:
+        """Beliefs and candidates per status (``belief_<status>``, ``candidate_<status>``)."""
+        return {r["key"]: int(r["n"]) for r in self._graph.read("counts", _COUNTS, space=space)}
+
+    def ids(self, space: str) -> list[str]:
+        """All belief ids of ``space``."""
+        return [r["id"] for r in self._graph.read("belief ids", _IDS, space=space)]
+
+    @staticmethod
+    def _belief(row: dict[str, Any]) -> Belief:
+        return belief_from_props(row["b"], row["support"], row["supersedes"])

@@ -1,0 +1,217 @@
+"""Nous dimensions, deltas and identity merges as a Neo4j graph (server ``DimensionStore``).
+
+``(:Entity)-[:HAS_DIMENSION]->(:Dimension)-[:CHANGED_BY]->(:Delta)-[:FROM]->(:Belief)``.
+A ``:Dimension`` node holds the materialised state (``state`` and ``distribution`` as JSON
+strings, ``mode``, ``entropy_bits``); each ``:Delta`` node is one immutable update with
+its event time ``at`` as a native ``DATETIME``. Identity merges are
+``(:Entity)-[:SAME_AS {space, source, target, score, at, removed_at}]->(:Entity)`` edges;
+undoing one sets ``removed_at`` and keeps the edge for audit.
+
+Entities are addressed by ``entity_key`` (see ``eywa.nous.engine.entity_key``); the
+``:Entity`` node of a key is the one ``eywa.write.entity_id`` names. A dimension links to
+its entity only when that entity was mentioned; a merge edge creates missing entity nodes,
+since an edge needs both ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+from eywa.models import Delta, as_utc
+from eywa.stores.dimensions import DimensionRecord, SameAsEdge
+from eywa.stores.neo4j.graph import Neo4jGraph, run
+from eywa.stores.neo4j.labels import Label, RelType
+from eywa.stores.neo4j.records import (
+    delta_from_props,
+    delta_props,
+    dimension_from_props,
+    dimension_id,
+    dimension_props,
+    same_as_from_props,
+)
+from eywa.write import entity_id
+
+_DIM, _DELTA, _ENT, _B = Label.DIMENSION, Label.DELTA, Label.ENTITY, Label.BELIEF
+
+_SAVE_DIMENSION = f"""
+MERGE (d:{_DIM} {{id: $props.id}}) SET d += $props
+WITH d
+OPTIONAL MATCH (n:{_ENT} {{id: $entity_id, space: $props.space}})
+FOREACH (x IN CASE WHEN n IS NULL THEN [] ELSE [n] END | MERGE (x)-[:{RelType.HAS_DIMENSION}]->(d))
+"""
+_SAVE_DELTAS = f"""
+UNWIND $rows AS row
+MERGE (x:{_DELTA} {{id: row.id}})
+  ON CREATE SET x += row
+  ON MATCH SET x.observed = row.observed, x.prior = row.prior, x.posterior = row.posterior,
+    x.surprise_bits = row.surprise_bits, x.hazard = row.hazard
+WITH x, row
+OPTIONAL MATCH (b:{_B} {{id: row.belief_id, space: row.space}})
+FOREACH (y IN CASE WHEN b IS NULL THEN [] ELSE [b] END | MERGE (x)-[:{RelType.FROM}]->(y))
+"""
+_LINK_DELTAS = f"""
+MATCH (d:{_DIM} {{id: $id, space: $space}})
+MATCH (x:{_DELTA}) WHERE x.space = $space AND x.entity_key = $entity_key AND x.attribute = $attribute
+MERGE (d)-[:{RelType.CHANGED_BY}]->(x)
+"""
+_EXISTING = f"MATCH (x:{_DELTA}) WHERE x.space = $space AND x.id IN $ids RETURN x.id AS id"
+_DELTAS = f"""
+MATCH (x:{_DELTA}) WHERE x.space = $space AND x.entity_key = $entity_key AND x.attribute = $attribute
+RETURN properties(x) AS x ORDER BY x.at, x.id
+"""
+_DELTAS_OF_BELIEFS = f"""
+MATCH (x:{_DELTA}) WHERE x.space = $space AND x.belief_id IN $ids
+RETURN properties(x) AS x ORDER BY x.at, x.id
+"""
+_REMOVE_DELTAS = f"""
+MATCH (x:{_DELTA}) WHERE x.space = $space AND x.id IN $ids
+WITH collect(x) AS found
+FOREACH (x IN found | DETACH DELETE x)
+RETURN size(found) AS n
+"""
+_DELETE_DIMENSION = f"MATCH (d:{_DIM} {{id: $id, space: $space}}) DETACH DELETE d"
+_GET = f"MATCH (d:{_DIM} {{id: $id}}) WHERE d.space = $space RETURN properties(d) AS d"
+_DIMENSIONS = f"""
+MATCH (d:{_DIM}) WHERE d.space = $space AND ($entity_key IS NULL OR d.entity_key = $entity_key)
+RETURN properties(d) AS d ORDER BY d.entity_key, d.attribute
+"""
+_ADD_SAME_AS = f"""
+MERGE (s:{_ENT} {{id: $source_id}})
+  ON CREATE SET s.space = $space, s.name = $source, s.kind = 'entity', s.aliases = []
+MERGE (t:{_ENT} {{id: $target_id}})
+  ON CREATE SET t.space = $space, t.name = $target, t.kind = 'entity', t.aliases = []
+MERGE (s)-[r:{RelType.SAME_AS}]->(t)
+SET r.space = $space, r.source = $source, r.target = $target, r.score = $score, r.at = $at,
+  r.removed_at = $removed_at
+"""
+_REMOVE_SAME_AS = f"""
+MATCH (s:{_ENT})-[r:{RelType.SAME_AS}]->(:{_ENT})
+WHERE s.space = $space AND r.space = $space AND r.removed_at IS NULL
+  AND ((r.source = $a AND r.target = $b) OR (r.source = $b AND r.target = $a))
+SET r.removed_at = $at
+RETURN count(r) AS n
+"""
+_SAME_AS = f"""
+MATCH (s:{_ENT})-[r:{RelType.SAME_AS}]->(:{_ENT})
+WHERE s.space = $space AND r.space = $space AND ($all OR r.removed_at IS NULL)
+RETURN properties(r) AS r ORDER BY r.at, r.source, r.target
+"""
+
+
+def _save(tx: ManagedTransaction, record: DimensionRecord, rows: list[dict[str, Any]]) -> None:
+    props = dimension_props(record)
+    run(tx, _SAVE_DIMENSION, props=props, entity_id=entity_id(record.space, record.entity))
+    run(tx, _SAVE_DELTAS, rows=rows)
+    run(
+        tx, _LINK_DELTAS, id=props["id"], space=record.space, entity_key=record.entity_key,
+        attribute=record.attribute,
+    )  # fmt: skip
+
+
+def _count(tx: ManagedTransaction, query: str, /, **params: Any) -> int:
+    return int(run(tx, query, **params)[0]["n"])
+
+
+class Neo4jDimensionStore:
+    """The server ``DimensionStore`` on a shared :class:`Neo4jGraph`."""
+
+    def __init__(self, graph: Neo4jGraph) -> None:
+        self._graph = graph
+
+    def save(self, record: DimensionRecord, deltas: Sequence[Delta]) -> None:
+        """Upsert the state and deltas in one transaction; existing deltas keep ``recorded_at``.
+
+        Raises:
+            InvalidInputError: the state is not JSON-serialisable.
+            ClosedError: the stores were closed.
+            StoreError: Neo4j failed; nothing was committed.
+        """
+        rows = [delta_props(d, record.entity_key) for d in deltas]
+        self._graph.write("save dimension", _save, record, rows)
+
+    def existing_deltas(self, space: str, ids: Sequence[str]) -> set[str]:
+        """The subset of delta ``ids`` already stored in ``space``."""
+        if not ids:
+            return set()
+        return {r["id"] for r in self._graph.read("existing deltas", _EXISTING, space=space, ids=list(set(ids)))}
+
+    def deltas(self, space: str, entity_key: str, attribute: str) -> list[Delta]:
+        """Deltas of one dimension in event-time order (ties by id)."""
+        rows = self._graph.read("deltas", _DELTAS, space=space, entity_key=entity_key, attribute=attribute)
+        return [delta_from_props(r["x"]) for r in rows]
+
+    def deltas_of_beliefs(self, space: str, belief_ids: Sequence[str]) -> list[Delta]:
+        """Deltas that came from the given beliefs, in event-time order."""
+        if not belief_ids:
+            return []
+        rows = self._graph.read("deltas of beliefs", _DELTAS_OF_BELIEFS, space=space, ids=list(set(belief_ids)))
+        return [delta_from_props(r["x"]) for r in rows]
+
+    def remove_deltas(self, space: str, ids: Sequence[str]) -> int:
+        """Delete deltas (erasure); returns how many existed.
+
+        Raises:
+            ClosedError: the stores were closed.
+            StoreError: Neo4j failed.
+        """
+        if not ids:
+            return 0
+        return self._graph.write("remove deltas", _count, _REMOVE_DELTAS, space=space, ids=list(set(ids)))
+
+    def delete_dimension(self, space: str, entity_key: str, attribute: str) -> None:
+        """Remove a materialised state (its deltas stay until removed).
+
+        Raises:
+            ClosedError: the stores were closed.
+            StoreError: Neo4j failed.
+        """
+        self._graph.write(
+            "delete dimension", run, _DELETE_DIMENSION,
+            id=dimension_id(space, entity_key, attribute), space=space,
+        )  # fmt: skip
+
+    def get(self, space: str, entity_key: str, attribute: str) -> DimensionRecord | None:
+        """The materialised state, or None if the dimension was never observed."""
+        rows = self._graph.read("get dimension", _GET, id=dimension_id(space, entity_key, attribute), space=space)
+        return dimension_from_props(rows[0]["d"]) if rows else None
+
+    def dimensions(self, space: str, entity_key: str | None = None) -> list[DimensionRecord]:
+        """States of a space (or of one entity), by entity then attribute."""
+        rows = self._graph.read("list dimensions", _DIMENSIONS, space=space, entity_key=entity_key)
+        return [dimension_from_props(r["d"]) for r in rows]
+
+    def add_same_as(self, edge: SameAsEdge) -> None:
+        """Record (or re-activate) the merge edge source→target.
+
+        Raises:
+            ClosedError: the stores were closed.
+            StoreError: Neo4j failed.
+        """
+        self._graph.write(
+            "add same_as", run, _ADD_SAME_AS,
+            space=edge.space, source=edge.source, target=edge.target,
+            source_id=entity_id(edge.space, edge.source), target_id=entity_id(edge.space, edge.target),
+            score=edge.score, at=as_utc(edge.at),
+            removed_at=None if edge.removed_at is None else as_utc(edge.removed_at),
+        )  # fmt: skip
+
+    def remove_same_as(self, space: str, source: str, target: str, at: datetime) -> bool:
+        """Deactivate the edge in either direction; False when no active edge existed.
+
+        Raises:
+            ClosedError: the stores were closed.
+            StoreError: Neo4j failed.
+        """
+        changed = self._graph.write(
+            "remove same_as", _count, _REMOVE_SAME_AS, space=space, a=source, b=target, at=as_utc(at)
+        )
+        return changed > 0
+
+    def same_as(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
+        """Merge edges of a space (active ones unless ``include_removed``), oldest first."""
+        rows = self._graph.read("same_as", _SAME_AS, space=space, all=include_removed)
+        return [same_as_from_props(r["r"]) for r in rows]

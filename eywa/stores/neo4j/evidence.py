@@ -1,0 +1,311 @@
+"""Evidence, signals, entities and mentions as a Neo4j graph (server-mode ``EvidenceStore``).
+
+One ``add`` call is one write transaction: the turns (``:Evidence``), their ``:Signal``
+nodes, ``(:Session)-[:HAS_TURN]->``, ``-[:NEXT]->`` between consecutive turns of a session,
+the mentioned ``:Entity`` nodes (upserted, aliases merged) and ``-[:MENTIONS]->`` edges.
+The full-text index ``evidence_text`` is maintained by Neo4j inside that same transaction,
+so a turn is keyword-searchable as soon as ``add`` returns. Every write is ``UNWIND`` over a
+parameter list; every query filters on ``space``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+from eywa.models import Entity, Evidence, SignalKind
+from eywa.stores.neo4j.graph import Neo4jGraph, run
+from eywa.stores.neo4j.labels import Label, RelType
+from eywa.stores.neo4j.records import (
+    entity_from_props,
+    entity_props,
+    evidence_from_props,
+    evidence_props,
+    session_id,
+    signal_props,
+)
+
+_EV, _SIG, _ENT, _SES, _SPACE = Label.EVIDENCE, Label.SIGNAL, Label.ENTITY, Label.SESSION, Label.SPACE
+_CHUNK = 1000
+
+_PRESENT = f"MATCH (e:{_EV}) WHERE e.id IN $ids RETURN e.id AS id"
+_CREATE_EVIDENCE = f"""
+UNWIND $rows AS row
+MERGE (sp:{_SPACE} {{id: row.props.space}})
+MERGE (ses:{_SES} {{id: row.session_id}})
+  ON CREATE SET ses.space = row.props.space, ses.name = row.props.session
+MERGE (e:{_EV} {{id: row.props.id}})
+  ON CREATE SET e += row.props
+MERGE (ses)-[:{RelType.HAS_TURN}]->(e)
+"""
+_CREATE_SIGNALS = f"""
+UNWIND $rows AS row
+MATCH (e:{_EV} {{id: row.evidence_id, space: row.space}})
+MERGE (s:{_SIG} {{id: row.id}}) ON CREATE SET s += row
+MERGE (e)-[:{RelType.HAS_SIGNAL}]->(s)
+"""
+_LINK_NEXT = f"""
+UNWIND $rows AS row
+MATCH (e:{_EV} {{id: row.props.id, space: row.props.space}})
+OPTIONAL MATCH (p:{_EV} {{space: row.props.space, session: row.props.session, seq: row.props.seq - 1}})
+OPTIONAL MATCH (n:{_EV} {{space: row.props.space, session: row.props.session, seq: row.props.seq + 1}})
+FOREACH (x IN CASE WHEN p IS NULL THEN [] ELSE [p] END | MERGE (x)-[:{RelType.NEXT}]->(e))
+FOREACH (x IN CASE WHEN n IS NULL THEN [] ELSE [n] END | MERGE (e)-[:{RelType.NEXT}]->(x))
+"""
+_KNOWN_ENTITIES = f"""
+MATCH (n:{_ENT}) WHERE n.id IN $ids AND n.space IN $spaces
+RETURN n.id AS id, n.kind AS kind, n.aliases AS aliases
+"""
+_UPSERT_ENTITIES = f"""
+UNWIND $rows AS row
+MERGE (n:{_ENT} {{id: row.id}}) ON CREATE SET n.space = row.space, n.name = row.name
+SET n.kind = row.kind, n.aliases = row.aliases
+"""
+_CREATE_MENTIONS = f"""
+UNWIND $rows AS row
+MATCH (e:{_EV} {{id: row.evidence_id, space: row.space}})
+MATCH (n:{_ENT} {{id: row.entity_id, space: row.space}})
+MERGE (e)-[:{RelType.MENTIONS}]->(n)
+"""
+_GET = f"""
+MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space
+OPTIONAL MATCH (e)-[:{RelType.HAS_SIGNAL}]->(s:{_SIG})
+RETURN properties(e) AS e, collect(properties(s)) AS signals
+"""
+_EXISTING = f"MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space RETURN e.id AS id"
+_NEXT_SEQ = f"""
+MATCH (e:{_EV}) WHERE e.space = $space AND e.session = $session
+RETURN coalesce(max(e.seq) + 1, 0) AS n
+"""
+_NEIGHBOURS = f"""
+MATCH (a:{_EV} {{id: $id, space: $space}})
+MATCH (e:{_EV}) WHERE e.space = $space AND e.session = a.session
+  AND e.seq >= a.seq - $before AND e.seq <= a.seq + $after AND e.id <> a.id
+RETURN e.id AS id ORDER BY e.seq
+"""
+_IDS_OF_SPACE = f"""
+MATCH (e:{_EV}) WHERE e.space = $space
+RETURN e.id AS id ORDER BY e.recorded_at, e.position, e.id
+"""
+_SPACES = f"""
+MATCH (sp:{_SPACE}) WHERE EXISTS {{ MATCH (e:{_EV}) WHERE e.space = sp.id }}
+RETURN sp.id AS space ORDER BY space
+"""
+_COUNT = f"MATCH (e:{_EV}) WHERE e.space = $space RETURN count(e) AS n"
+_COUNT_SIGNALS = f"""
+MATCH (s:{_SIG}) WHERE s.space = $space
+RETURN s.kind AS kind, count(s) AS n ORDER BY kind
+"""
+_ENTITIES = f"MATCH (n:{_ENT}) WHERE n.space = $space RETURN properties(n) AS n ORDER BY n.name, n.id"
+_MENTIONS = f"""
+MATCH (e:{_EV})-[:{RelType.MENTIONS}]->(n:{_ENT})
+WHERE e.id IN $ids AND e.space = $space AND n.space = $space
+RETURN e.id AS evidence_id, n.id AS entity_id ORDER BY evidence_id, entity_id
+"""
+_MENTIONING = f"""
+MATCH (e:{_EV})-[:{RelType.MENTIONS}]->(n:{_ENT})
+WHERE n.id IN $ids AND n.space = $space AND e.space = $space
+WITH DISTINCT e
+RETURN e.id AS id ORDER BY e.observed_at DESC, e.id LIMIT $limit
+"""
+_DATES_BETWEEN = f"""
+CALL {{
+  MATCH (s:{_SIG}) WHERE s.space = $space AND s.kind IN $kinds
+    AND s.window_start < $hi AND s.window_end > $lo
+  RETURN s.evidence_id AS id, s.window_start AS t
+  UNION ALL
+  MATCH (e:{_EV}) WHERE e.space = $space AND e.observed_at >= $lo AND e.observed_at < $hi
+  RETURN e.id AS id, e.observed_at AS t
+}}
+WITH id, min(t) AS t
+RETURN id ORDER BY t, id LIMIT $limit
+"""
+_WITH_DATE_SIGNALS = f"""
+MATCH (e:{_EV})-[:{RelType.HAS_SIGNAL}]->(s:{_SIG})
+WHERE s.space = $space AND e.space = $space AND s.kind = $kind AND s.window_start IS NOT NULL
+WITH DISTINCT e
+RETURN e.id AS id ORDER BY e.observed_at DESC, e.id LIMIT $limit
+"""
+
+
+def _chunks(items: Sequence[str], size: int = _CHUNK) -> list[list[str]]:
+    values = list(dict.fromkeys(items))
+    return [values[i : i + size] for i in range(0, len(values), size)]
+
+
+def _merged_entities(
+    tx: ManagedTransaction, mentioned: dict[str, Entity]
+) -> list[dict[str, Any]]:
+    """Entity rows to write: the batch's entities merged with what the graph already holds
+    (original name kept, aliases united and sorted, ``person`` wins over ``entity``)."""
+    known = {
+        row["id"]: row
+        for row in run(
+            tx,
+            _KNOWN_ENTITIES,
+            ids=list(mentioned),
+            spaces=sorted({e.space for e in mentioned.values()}),
+        )
+    }
+    rows = []
+    for entity in mentioned.values():
+        row = entity_props(entity)
+        if (old := known.get(entity.id)) is not None:
+            row["aliases"] = sorted(set(old["aliases"] or ()) | set(entity.aliases))
+            row["kind"] = "person" if "person" in (old["kind"], entity.kind) else entity.kind
+        rows.append(row)
+    return rows
+
+
+def _add(
+    tx: ManagedTransaction,
+    rows: list[dict[str, Any]],
+    signals: dict[str, list[dict[str, Any]]],
+    mentions: Sequence[tuple[str, Entity]],
+) -> list[str]:
+    present = {r["id"] for r in run(tx, _PRESENT, ids=[r["props"]["id"] for r in rows])}
+    new = [r for r in rows if r["props"]["id"] not in present]
+    if not new:
+        return []
+    new_ids = {r["props"]["id"] for r in new}
+    run(tx, _CREATE_EVIDENCE, rows=new)
+    run(tx, _CREATE_SIGNALS, rows=[s for r in new for s in signals[r["props"]["id"]]])
+    run(tx, _LINK_NEXT, rows=new)
+    mentioned: dict[str, Entity] = {}
+    links: dict[tuple[str, str], dict[str, str]] = {}
+    for evidence_id, entity in mentions:
+        if evidence_id not in new_ids:
+            continue
+        previous = mentioned.get(entity.id)
+        if previous is not None:
+            kind = "person" if "person" in (previous.kind, entity.kind) else entity.kind
+            aliases = tuple(sorted(set(previous.aliases) | set(entity.aliases)))
+            entity = previous.model_copy(update={"kind": kind, "aliases": aliases})
+        mentioned[entity.id] = entity
+        links[(evidence_id, entity.id)] = {
+            "evidence_id": evidence_id, "entity_id": entity.id, "space": entity.space,
+        }  # fmt: skip
+    if mentioned:
+        run(tx, _UPSERT_ENTITIES, rows=_merged_entities(tx, mentioned))
+        run(tx, _CREATE_MENTIONS, rows=list(links.values()))
+    return [r["props"]["id"] for r in new]
+
+
+class Neo4jEvidenceStore:
+    """The server ``EvidenceStore`` on a shared :class:`Neo4jGraph`.
+
+    Example:
+        >>> store = Neo4jEvidenceStore(graph)  # doctest: +SKIP
+        >>> store.add(batch.new, batch.mentions)  # doctest: +SKIP
+        ['ev_…', …]
+    """
+
+    def __init__(self, graph: Neo4jGraph) -> None:
+        self._graph = graph
+
+    def add(self, evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]]) -> list[str]:
+        """Write a batch in one transaction; turns whose id exists are skipped.
+
+        Raises:
+            InvalidInputError: a turn's metadata is not JSON-serialisable (nothing written).
+            ClosedError: the stores were closed.
+            StoreError: Neo4j failed; nothing of the batch was committed.
+        """
+        if not evidence:
+            return []
+        rows = [
+            {"props": evidence_props(e, position), "session_id": session_id(e.space, e.session)}
+            for position, e in enumerate(evidence)
+        ]
+        signals = {e.id: signal_props(e) for e in evidence}
+        return self._graph.write("add evidence", _add, rows, signals, list(mentions))
+
+    def existing(self, space: str, ids: Sequence[str]) -> set[str]:
+        """The subset of ``ids`` already stored in ``space``."""
+        found: set[str] = set()
+        for chunk in _chunks(ids):
+            found.update(r["id"] for r in self._graph.read("existing", _EXISTING, ids=chunk, space=space))
+        return found
+
+    def get(self, space: str, ids: Sequence[str]) -> list[Evidence]:
+        """The stored turns for ``ids`` (missing ones left out), in the order asked."""
+        by_id: dict[str, Evidence] = {}
+        for chunk in _chunks(ids):
+            for row in self._graph.read("get evidence", _GET, ids=chunk, space=space):
+                by_id[row["e"]["id"]] = evidence_from_props(row["e"], row["signals"])
+        return [by_id[i] for i in ids if i in by_id]
+
+    def next_seq(self, space: str, session: str) -> int:
+        """One past the highest seq of ``session`` (0 for a new session)."""
+        rows = self._graph.read("next_seq", _NEXT_SEQ, space=space, session=session)
+        return int(rows[0]["n"])
+
+    def neighbours(self, space: str, evidence_id: str, before: int, after: int) -> list[Evidence]:
+        """Turns of the same session around ``evidence_id`` (itself excluded), by seq."""
+        rows = self._graph.read(
+            "neighbours", _NEIGHBOURS, id=evidence_id, space=space, before=before, after=after
+        )
+        return self.get(space, [r["id"] for r in rows])
+
+    def ids(self, space: str | None = None) -> list[str]:
+        """Evidence ids in insertion order, of one space or (space by space) of all."""
+        spaces = [space] if space is not None else self.spaces()
+        return [
+            r["id"] for s in spaces for r in self._graph.read("ids", _IDS_OF_SPACE, space=s)
+        ]
+
+    def spaces(self) -> list[str]:
+        """Every space that holds evidence."""
+        return [r["space"] for r in self._graph.read("spaces", _SPACES)]
+
+    def count(self, space: str) -> int:
+        """Number of turns in ``space``."""
+        return int(self._graph.read("count", _COUNT, space=space)[0]["n"])
+
+    def count_signals(self, space: str) -> dict[str, int]:
+        """Signals of ``space`` by kind."""
+        rows = self._graph.read("count_signals", _COUNT_SIGNALS, space=space)
+        return {r["kind"]: int(r["n"]) for r in rows}
+
+    def entities(self, space: str) -> list[Entity]:
+        """Every entity of ``space``, by name."""
+        return [entity_from_props(r["n"]) for r in self._graph.read("entities", _ENTITIES, space=space)]
+
+    def mentions(self, space: str, evidence_ids: Sequence[str]) -> dict[str, list[str]]:
+        """Entity ids mentioned by each of ``evidence_ids``."""
+        result: dict[str, list[str]] = {}
+        for chunk in _chunks(evidence_ids):
+            for row in self._graph.read("mentions", _MENTIONS, ids=chunk, space=space):
+                result.setdefault(row["evidence_id"], []).append(row["entity_id"])
+        return result
+
+    def evidence_mentioning(self, space: str, entity_ids: Sequence[str], limit: int) -> list[str]:
+        """Evidence ids that mention any of ``entity_ids``, newest first."""
+        if not entity_ids or limit <= 0:
+            return []
+        rows = self._graph.read(
+            "evidence_mentioning", _MENTIONING, ids=list(entity_ids), space=space, limit=limit
+        )
+        return [r["id"] for r in rows]
+
+    def with_dates_between(self, space: str, start: datetime, end: datetime, limit: int) -> list[str]:
+        """Evidence observed in [start, end) or with a date/time signal window overlapping it."""
+        if limit <= 0:
+            return []
+        rows = self._graph.read(
+            "with_dates_between", _DATES_BETWEEN, space=space, lo=start, hi=end, limit=limit,
+            kinds=[SignalKind.DATE.value, SignalKind.TIME.value],
+        )  # fmt: skip
+        return [r["id"] for r in rows]
+
+    def with_date_signals(self, space: str, limit: int) -> list[str]:
+        """Evidence carrying at least one resolved date signal, newest first."""
+        if limit <= 0:
+            return []
+        rows = self._graph.read(
+            "with_date_signals", _WITH_DATE_SIGNALS, space=space, kind=SignalKind.DATE.value, limit=limit
+        )
+        return [r["id"] for r in rows]

@@ -1,0 +1,394 @@
+"""Mapping between Neo4j node/relationship properties and domain models, in one place.
+
+Conventions of the server graph (see ``graph_schema/README.md``):
+
+- times are native Neo4j ``DATETIME`` values in UTC, so auditors can compare and format
+  them in Cypher; they come back as ``neo4j.time.DateTime`` and are turned into aware
+  Python datetimes here;
+- what the embedded store keeps as JSON text (metadata, validation reports, candidate
+  facts, dimension states and distributions, delta priors/posteriors) is a JSON string
+  property; lists of plain strings (aliases, reasons, evidence ids, anchors) are native
+  list properties;
+- ``None`` is never written (Neo4j drops null properties), so readers use ``.get``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from eywa.errors import InvalidInputError
+from eywa.ids import stable_id
+from eywa.models import (
+    Belief,
+    Candidate,
+    CandidateFact,
+    Delta,
+    Entity,
+    Evidence,
+    ReasonCode,
+    Signal,
+    SignalKind,
+    SupportLink,
+    ValidationReport,
+    as_utc,
+)
+from eywa.stores.dimensions import DimensionRecord, SameAsEdge
+
+Props = Mapping[str, Any]
+
+
+def to_datetime(value: Any) -> datetime | None:
+    """A Neo4j ``DateTime`` (or a Python datetime) as an aware UTC datetime."""
+    if value is None:
+        return None
+    native = value.to_native() if hasattr(value, "to_native") else value
+    if not isinstance(native, datetime):
+        raise TypeError(f"expected a datetime property, got {type(value).__name__}")
+    return as_utc(native)
+
+
+def required_datetime(value: Any) -> datetime:
+    """Like :func:`to_datetime` for properties that are always set."""
+    converted = to_datetime(value)
+    if converted is None:
+        raise TypeError("a required datetime property is missing")
+    return converted
+
+
+def dumps(value: Any, what: str) -> str:
+    """JSON text of ``value``.
+
+    Raises:
+        InvalidInputError: ``value`` is not JSON-serialisable (nothing has been written).
+    """
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(f"{what} is not JSON-serialisable ({exc})") from exc
+
+
+def session_id(space: str, session: str) -> str:
+    """Session node ids embed the space, since session names repeat across spaces."""
+    return stable_id("ses", space, session)
+
+
+def signal_id(evidence_id: str, signal: Signal) -> str:
+    """Deterministic signal id from (evidence id, kind, start, end)."""
+    return stable_id("sig", evidence_id, signal.kind.value, str(signal.start), str(signal.end))
+
+
+def dimension_id(space: str, entity_key: str, attribute: str) -> str:
+    """Dimension node ids: one per (space, entity, attribute)."""
+    return stable_id("dim", space, entity_key, attribute)
+
+
+# --- evidence ---------------------------------------------------------------------------
+
+
+def evidence_props(evidence: Evidence, position: int) -> dict[str, Any]:
+    """Properties of one ``:Evidence`` node; ``position`` keeps the batch's insertion order."""
+    return {
+        "id": evidence.id,
+        "space": evidence.space,
+        "session": evidence.session,
+        "seq": evidence.seq,
+        "speaker": evidence.speaker,
+        "role": evidence.role,
+        "text": evidence.text,
+        "observed_at": evidence.observed_at,
+        "recorded_at": evidence.recorded_at,
+        "content_hash": evidence.content_hash,
+        "metadata": dumps(evidence.metadata, f"metadata of {evidence.id}"),
+        "external_id": evidence.external_id,
+        "author": evidence.author,
+        "position": position,
+    }
+
+
+def signal_props(evidence: Evidence) -> list[dict[str, Any]]:
+    """Properties of the ``:Signal`` nodes of one turn (duplicate spans collapse)."""
+    rows: dict[str, dict[str, Any]] = {}
+    for index, signal in enumerate(evidence.signals):
+        sid = signal_id(evidence.id, signal)
+        rows.setdefault(sid, {
+            "id": sid,
+            "space": evidence.space,
+            "evidence_id": evidence.id,
+            "idx": index,
+            "kind": signal.kind.value,
+            "text": signal.text,
+            "start": signal.start,
+            "end": signal.end,
+            "normalized": signal.normalized,
+            "granularity": signal.granularity,
+            "window_start": signal.window_start,
+            "window_end": signal.window_end,
+        })  # fmt: skip
+    return list(rows.values())
+
+
+def signal_from_props(props: Props) -> Signal:
+    """One ``:Signal`` node as a ``Signal``."""
+    return Signal(
+        kind=SignalKind(props["kind"]),
+        text=props["text"],
+        start=props["start"],
+        end=props["end"],
+        normalized=props.get("normalized", ""),
+        granularity=props.get("granularity"),
+        window_start=to_datetime(props.get("window_start")),
+        window_end=to_datetime(props.get("window_end")),
+    )
+
+
+def evidence_from_props(props: Props, signals: list[Props]) -> Evidence:
+    """One ``:Evidence`` node and its signal nodes (any order) as an ``Evidence``."""
+    ordered = sorted(signals, key=lambda s: s["idx"])
+    return Evidence(
+        id=props["id"],
+        space=props["space"],
+        session=props["session"],
+        seq=props["seq"],
+        speaker=props.get("speaker"),
+        role=props.get("role"),
+        text=props["text"],
+        observed_at=required_datetime(props["observed_at"]),
+        recorded_at=required_datetime(props["recorded_at"]),
+        content_hash=props["content_hash"],
+        metadata=json.loads(props.get("metadata") or "{}"),
+        external_id=props.get("external_id"),
+        author=props.get("author"),
+        signals=tuple(signal_from_props(s) for s in ordered),
+    )
+
+
+def entity_props(entity: Entity) -> dict[str, Any]:
+    """Properties of one ``:Entity`` node."""
+    return {
+        "id": entity.id,
+        "space": entity.space,
+        "name": entity.name,
+        "kind": entity.kind,
+        "aliases": sorted(set(entity.aliases)),
+    }
+
+
+def entity_from_props(props: Props) -> Entity:
+    """One ``:Entity`` node as an ``Entity``."""
+    return Entity(
+        id=props["id"],
+        space=props["space"],
+        name=props["name"],
+        kind=props.get("kind", "entity"),
+        aliases=tuple(props.get("aliases") or ()),
+    )
+
+
+# --- beliefs and candidates -------------------------------------------------------------
+
+
+def belief_props(belief: Belief) -> dict[str, Any]:
+    """Properties of one ``:Belief`` node (support links become edges, see below)."""
+    return {
+        "id": belief.id,
+        "space": belief.space,
+        "statement": belief.statement,
+        "subject": belief.subject,
+        "subject_key": belief.subject.casefold(),
+        "attribute": belief.attribute,
+        "value": belief.value,
+        "polarity": belief.polarity,
+        "modality": belief.modality,
+        "valid_from": belief.valid_from,
+        "valid_to": belief.valid_to,
+        "event_at": belief.event_at,
+        "recorded_at": belief.recorded_at,
+        "status": belief.status,
+        "extractor": belief.extractor,
+        "evidence_ids": list(belief.evidence_ids),
+        "report": None if belief.report is None else belief.report.model_dump_json(),
+    }
+
+
+def support_props(link: SupportLink) -> dict[str, Any]:
+    """Properties of one ``SUPPORTED_BY`` edge: span as ``[start, end]``, score, anchors."""
+    return {
+        "evidence_id": link.evidence_id,
+        "span": None if link.span is None else list(link.span),
+        "score": link.score,
+        "anchors": list(link.anchors),
+    }
+
+
+def support_from_props(props: Props) -> SupportLink:
+    """One ``SUPPORTED_BY`` edge (with its evidence id) as a ``SupportLink``."""
+    span = props.get("span")
+    return SupportLink(
+        evidence_id=props["evidence_id"],
+        span=None if span is None else (int(span[0]), int(span[1])),
+        score=props["score"],
+        anchors=tuple(props.get("anchors") or ()),
+    )
+
+
+def belief_from_props(props: Props, support: list[Props], supersedes: str | None) -> Belief:
+    """One ``:Belief`` node, its support edges and the belief it supersedes."""
+    links = sorted((support_from_props(s) for s in support), key=lambda link: link.evidence_id)
+    report = props.get("report")
+    return Belief(
+        id=props["id"],
+        space=props["space"],
+        statement=props["statement"],
+        subject=props["subject"],
+        attribute=props.get("attribute"),
+        value=props.get("value"),
+        polarity=props["polarity"],
+        modality=props["modality"],
+        valid_from=to_datetime(props.get("valid_from")),
+        valid_to=to_datetime(props.get("valid_to")),
+        recorded_at=required_datetime(props["recorded_at"]),
+        status=props["status"],
+        extractor=props["extractor"],
+        evidence_ids=tuple(props.get("evidence_ids") or ()),
+        support=tuple(links),
+        report=None if report is None else ValidationReport.model_validate_json(report),
+        supersedes=supersedes,
+        event_at=to_datetime(props.get("event_at")),
+    )
+
+
+def candidate_props(candidate: Candidate) -> dict[str, Any]:
+    """Properties of one ``:Candidate`` node; statement and subject are copied for audits."""
+    return {
+        "id": candidate.id,
+        "space": candidate.space,
+        "status": candidate.status,
+        "reasons": [str(r) for r in candidate.reasons],
+        "statement": candidate.fact.statement,
+        "subject": candidate.fact.subject,
+        "attribute": candidate.fact.attribute,
+        "value": candidate.fact.value,
+        "score": candidate.report.score,
+        "evidence_ids": list(dict.fromkeys(candidate.fact.evidence_ids)),
+        "fact": candidate.fact.model_dump_json(),
+        "report": candidate.report.model_dump_json(),
+        "extractor": candidate.extractor,
+        "recorded_at": candidate.recorded_at,
+    }
+
+
+def candidate_from_props(props: Props) -> Candidate:
+    """One ``:Candidate`` node as a ``Candidate``."""
+    return Candidate(
+        id=props["id"],
+        space=props["space"],
+        status=props["status"],
+        reasons=tuple(ReasonCode(r) for r in props.get("reasons") or ()),
+        fact=CandidateFact.model_validate_json(props["fact"]),
+        report=ValidationReport.model_validate_json(props["report"]),
+        extractor=props["extractor"],
+        recorded_at=required_datetime(props["recorded_at"]),
+    )
+
+
+# --- dimensions, deltas, SAME_AS --------------------------------------------------------
+
+
+def dimension_props(record: DimensionRecord) -> dict[str, Any]:
+    """Properties of one ``:Dimension`` node (``entropy`` mirrors ``entropy_bits`` for audits)."""
+    return {
+        "id": dimension_id(record.space, record.entity_key, record.attribute),
+        "space": record.space,
+        "entity_key": record.entity_key,
+        "entity": record.entity,
+        "attribute": record.attribute,
+        "cardinality": record.cardinality,
+        "state": dumps(record.state, "dimension state"),
+        "distribution": dumps(record.distribution, "dimension distribution"),
+        "mode": record.mode,
+        "entropy_bits": record.entropy_bits,
+        "entropy": record.entropy_bits,
+        "updated_at": record.updated_at,
+        "recorded_at": record.recorded_at,
+        "delta_count": record.delta_count,
+    }
+
+
+def dimension_from_props(props: Props) -> DimensionRecord:
+    """One ``:Dimension`` node as a ``DimensionRecord``."""
+    return DimensionRecord(
+        space=props["space"],
+        entity_key=props["entity_key"],
+        entity=props["entity"],
+        attribute=props["attribute"],
+        cardinality=props["cardinality"],
+        state=json.loads(props["state"]),
+        distribution=json.loads(props["distribution"]),
+        mode=props.get("mode"),
+        entropy_bits=props["entropy_bits"],
+        updated_at=to_datetime(props.get("updated_at")),
+        recorded_at=required_datetime(props["recorded_at"]),
+        delta_count=props["delta_count"],
+    )
+
+
+def delta_props(delta: Delta, entity_key: str) -> dict[str, Any]:
+    """Properties of one ``:Delta`` node."""
+    return {
+        "id": delta.id,
+        "space": delta.space,
+        "entity_key": entity_key,
+        "entity": delta.entity,
+        "attribute": delta.attribute,
+        "observed": delta.observed,
+        "polarity": delta.polarity,
+        "modality": delta.modality,
+        "change_signal": delta.change_signal,
+        "reliability": delta.reliability,
+        "prior": dumps(delta.prior, "delta prior"),
+        "posterior": dumps(delta.posterior, "delta posterior"),
+        "surprise_bits": delta.surprise_bits,
+        "hazard": delta.hazard,
+        "at": delta.at,
+        "recorded_at": delta.recorded_at,
+        "belief_id": delta.belief_id,
+        "evidence_ids": list(delta.evidence_ids),
+    }
+
+
+def delta_from_props(props: Props) -> Delta:
+    """One ``:Delta`` node as a ``Delta``."""
+    return Delta(
+        id=props["id"],
+        space=props["space"],
+        entity=props["entity"],
+        attribute=props["attribute"],
+        observed=props["observed"],
+        polarity=props["polarity"],
+        modality=props["modality"],
+        change_signal=props["change_signal"],
+        prior=json.loads(props["prior"]),
+        posterior=json.loads(props["posterior"]),
+        surprise_bits=props["surprise_bits"],
+        hazard=props["hazard"],
+        reliability=props["reliability"],
+        at=required_datetime(props["at"]),
+        recorded_at=required_datetime(props["recorded_at"]),
+        belief_id=props["belief_id"],
+        evidence_ids=tuple(props.get("evidence_ids") or ()),
+    )
+
+
+def same_as_from_props(props: Props) -> SameAsEdge:
+    """One ``SAME_AS`` relationship as a ``SameAsEdge``."""
+    return SameAsEdge(
+        space=props["space"],
+        source=props["source"],
+        target=props["target"],
+        score=props["score"],
+        at=required_datetime(props["at"]),
+        removed_at=to_datetime(props.get("removed_at")),
+    )

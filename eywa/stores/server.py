@@ -1,0 +1,112 @@
+"""Opening the server backends: Neo4j for the graph and keyword index, Qdrant for vectors.
+
+Where vectors go, in order: ``EYWA_QDRANT_URL`` (a Qdrant server, with
+``EYWA_QDRANT_API_KEY``), else ``EYWA_QDRANT_PATH`` (qdrant-client's local mode at that
+path), else local mode under ``<data_dir>/qdrant-local``. Local mode lets a whole server-mode
+``Memory`` run where no Qdrant server can (the development machines, the tests); it
+searches by brute force, so deployments set ``EYWA_QDRANT_URL``.
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+
+from neo4j import Driver, GraphDatabase
+from neo4j.exceptions import DriverError, Neo4jError
+from qdrant_client import QdrantClient
+
+from eywa.errors import ConfigurationError, EywaError, StoreError
+from eywa.settings import EywaSettings
+from eywa.stores.bundle import Stores
+from eywa.stores.neo4j.beliefs import Neo4jBeliefStore
+from eywa.stores.neo4j.dimensions import Neo4jDimensionStore
+from eywa.stores.neo4j.evidence import Neo4jEvidenceStore
+from eywa.stores.neo4j.graph import Neo4jGraph
+from eywa.stores.neo4j.keyword import Neo4jKeywordIndex
+from eywa.stores.neo4j.migrations import apply_migrations
+from eywa.stores.qdrant.vectors import QdrantServerVectorStore
+
+LOCAL_QDRANT_DIR = "qdrant-local"
+
+
+def connect_neo4j(settings: EywaSettings) -> Driver:
+    """A verified driver for ``EYWA_NEO4J_URI`` with ``EYWA_NEO4J_USER``/``PASSWORD``.
+
+    Raises:
+        ConfigurationError: ``neo4j_uri`` is not set, or the URI is malformed.
+        StoreError: the server cannot be reached or refuses the credentials.
+    """
+    if not settings.neo4j_uri:
+        raise ConfigurationError("server mode needs EYWA_NEO4J_URI (e.g. bolt://localhost:7687)")
+    password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else ""
+    try:
+        driver = GraphDatabase.driver(settings.neo4j_uri, auth=(settings.neo4j_user, password))
+    except ValueError as exc:  # the driver's answer to a malformed URI
+        raise ConfigurationError(f"EYWA_NEO4J_URI {settings.neo4j_uri!r}: {exc}") from exc
+    try:
+        driver.verify_connectivity()
+    except (Neo4jError, DriverError, OSError) as exc:
+        driver.close()
+        raise StoreError("neo4j", "connect", f"{settings.neo4j_uri}: {exc}") from exc
+    return driver
+
+
+def connect_qdrant(settings: EywaSettings) -> QdrantClient:
+    """A Qdrant client: the server at ``qdrant_url``, else local mode (see module docstring).
+
+    Raises:
+        StoreError: the local-mode folder cannot be created or is used by another process.
+    """
+    if settings.qdrant_url:
+        key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+        return QdrantClient(url=settings.qdrant_url, api_key=key)
+    path = settings.qdrant_path or settings.data_dir / LOCAL_QDRANT_DIR
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        return QdrantClient(path=str(path))
+    except (OSError, RuntimeError) as exc:  # RuntimeError: folder locked by another client
+        raise StoreError("qdrant", "open", f"local mode at {path}: {exc}") from exc
+
+
+def open_server(settings: EywaSettings, dim: int) -> Stores:
+    """Connect to Neo4j (applying pending migrations) and Qdrant; bundle the stores.
+
+    Example:
+        >>> settings = EywaSettings(neo4j_uri="bolt://localhost:7687")  # doctest: +SKIP
+        >>> stores = open_server(settings, dim=384)  # doctest: +SKIP
+
+    Raises:
+        ConfigurationError: ``EYWA_NEO4J_URI`` is missing or malformed.
+        StoreError: a server cannot be reached, a migration fails, or a vector collection
+            exists with another width.
+    """
+    driver = connect_neo4j(settings)
+    graph = Neo4jGraph(driver, settings.neo4j_database)
+    try:
+        apply_migrations(driver, settings.neo4j_database)
+        client = connect_qdrant(settings)
+        try:
+            vectors = QdrantServerVectorStore(client, dim)
+        except EywaError:
+            client.close()
+            raise
+    except EywaError:
+        with suppress(StoreError):  # the open failure is the error worth reporting
+            graph.close()
+        raise
+
+    def close() -> None:
+        try:
+            vectors.close()
+        finally:
+            graph.close()
+
+    return Stores(
+        backend="server",
+        evidence=Neo4jEvidenceStore(graph),
+        keyword=Neo4jKeywordIndex(graph),
+        vectors=vectors,
+        beliefs=Neo4jBeliefStore(graph),
+        dimensions=Neo4jDimensionStore(graph),
+        close=close,
+    )

@@ -1,0 +1,13 @@
+// purpose: The update log of one dimension in event time: what was observed, how surprising it was, the hazard applied and the belief it came from.
+// param: space - the space to audit
+// param: entity - the entity's name (case-insensitive)
+// param: attribute - the attribute, e.g. employer or city
+MATCH (dim:Dimension)-[:CHANGED_BY]->(d:Delta)
+WHERE dim.space = $space AND d.space = $space
+  AND dim.entity_key = toLower(trim($entity)) AND dim.attribute = $attribute
+OPTIONAL MATCH (d)-[:FROM]->(b:Belief)
+WHERE b.space = $space
+RETURN d.at AS at, d.observed AS observed, d.surprise_bits AS surprise_bits,
+       d.hazard AS hazard, d.reliability AS reliability, d.change_signal AS change_signal,
+       d.posterior AS posterior, b.statement AS statement, d.id AS delta
+ORDER BY at, delta;

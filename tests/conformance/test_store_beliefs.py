@@ -1,0 +1,124 @@
+"""BeliefStore contract, on every backend: round trips with support links, idempotent adds,
+supersession, retraction leaving the keyword index, citations, counts and erasure."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from eywa.models import Belief, Candidate, CandidateFact, CheckScore, ReasonCode, SupportLink, ValidationReport
+from eywa.signals import detect_signals
+from eywa.stores.bundle import Stores
+from eywa.write import coerce_turns, prepare_batch
+
+AT = datetime(2023, 5, 9, 8, 30, 0, 250000, tzinfo=timezone.utc)
+OK = ValidationReport(
+    accepted=True, score=0.92, checks=(CheckScore(name="support", score=0.92, passed=True, detail="lexical"),)
+)
+
+
+@pytest.fixture
+def turns(stores: Stores) -> list[str]:
+    """Two stored turns per space that beliefs can cite."""
+    ids = []
+    for space in ("home", "other"):
+        batch = prepare_batch(
+            space,
+            coerce_turns([
+                {"text": "Caroline works at Google since 7 May 2023.", "speaker": "Caroline"},
+                {"text": "Caroline now works at Acme.", "speaker": "Caroline"},
+            ]),
+            stores.evidence, detect_signals,
+        )  # fmt: skip
+        stores.evidence.add(batch.new, batch.mentions)
+        ids.extend(batch.ids)
+    return ids
+
+
+def belief(bid: str, value: str, evidence: str, space: str = "home", day: int = 0, **kw: object) -> Belief:
+    fields: dict[str, object] = {
+        "id": bid, "space": space, "statement": f"Caroline works at {value}.", "subject": "Caroline",
+        "attribute": "employer", "value": value, "polarity": "positive", "modality": "asserted",
+        "valid_from": AT, "valid_to": None, "recorded_at": AT, "status": "active", "extractor": "rules",
+        "evidence_ids": (evidence,), "report": OK, "event_at": AT + timedelta(days=day),
+        "support": (SupportLink(evidence_id=evidence, span=(0, 25), score=0.9, anchors=("date:2023-05-07",)),),
+    }  # fmt: skip
+    fields.update(kw)
+    return Belief.model_validate(fields)
+
+
+def candidate(cid: str, evidence: str, space: str = "home") -> Candidate:
+    fact = CandidateFact(statement="Caroline eats meat.", subject="Caroline", evidence_ids=(evidence,))
+    report = ValidationReport(
+        accepted=False, score=0.4, checks=(CheckScore(name="polarity", score=0.0, passed=False),),
+        reasons=(ReasonCode.POLARITY_FLIP, ReasonCode.UNSUPPORTED), repairable=False,
+    )  # fmt: skip
+    return Candidate(id=cid, space=space, fact=fact, status="rejected", reasons=report.reasons,
+                     report=report, extractor="rules", recorded_at=AT)  # fmt: skip
+
+
+def test_add_round_trips_and_skips_existing_ids(stores: Stores, turns: list[str]) -> None:
+    google, cand = belief("bel_1", "Google", turns[0]), candidate("cand_1", turns[1])
+    assert stores.beliefs.add([google], [cand]) == (["bel_1"], ["cand_1"])
+    assert stores.beliefs.add([google], [cand]) == ([], [])
+    assert stores.beliefs.get("home", "bel_1") == google
+    assert stores.beliefs.candidates("home") == [cand]
+    assert stores.beliefs.candidates("home", status="repair") == []
+    assert stores.beliefs.count_by_reason("home") == {"polarity_flip": 1, "unsupported": 1}
+    assert stores.beliefs.counts("home") == {"belief_active": 1, "candidate_rejected": 1}
+    assert stores.beliefs.ids("home") == ["bel_1"]
+
+
+def test_reads_are_scoped_to_their_space(stores: Stores, turns: list[str]) -> None:
+    stores.beliefs.add(
+        [belief("bel_1", "Google", turns[0]), belief("bel_9", "Acme", turns[2], space="other")],
+        [candidate("cand_9", turns[3], space="other")],
+    )
+    assert stores.beliefs.get("other", "bel_1") is None
+    assert [b.id for b in stores.beliefs.beliefs("home")] == ["bel_1"]
+    assert stores.beliefs.get_many("home", ["bel_9", "bel_1"]) == [stores.beliefs.get("home", "bel_1")]
+    assert stores.beliefs.beliefs_citing("home", [turns[2]]) == []
+    assert stores.beliefs.candidates_citing("home", [turns[3]]) == []
+    assert stores.beliefs.candidates_citing("other", [turns[3]]) == ["cand_9"]
+    assert stores.beliefs.supersede("home", "bel_1", "bel_9") is False  # bel_9 lives elsewhere
+    assert stores.keyword.search("home", "Acme", 5, kinds=("belief",)) == []
+
+
+def test_supersession_is_recorded_once(stores: Stores, turns: list[str]) -> None:
+    old, new = belief("bel_1", "Google", turns[0]), belief("bel_2", "Acme", turns[1], day=3)
+    stores.beliefs.add([old, new], [])
+    assert stores.beliefs.supersede("home", "bel_1", "bel_2") is True
+    assert stores.beliefs.supersede("home", "bel_1", "bel_2") is False
+    assert stores.beliefs.supersede("home", "bel_1", "bel_missing") is False
+    assert stores.beliefs.get("home", "bel_1").status == "superseded"  # type: ignore[union-attr]
+    assert stores.beliefs.get("home", "bel_2").supersedes == "bel_1"  # type: ignore[union-attr]
+    assert stores.beliefs.superseded_by("home", "bel_1") == ["bel_2"]
+    assert [b.id for b in stores.beliefs.beliefs("home", subject="caroline")] == ["bel_2"]
+    everything = stores.beliefs.beliefs("home", subject="CAROLINE", attribute="employer", status=None)
+    assert [b.id for b in everything] == ["bel_1", "bel_2"]  # event-time order
+    assert stores.beliefs.beliefs("home", attribute="city", status=None) == []
+
+
+def test_retracted_beliefs_leave_the_keyword_index(stores: Stores, turns: list[str]) -> None:
+    stores.beliefs.add([belief("bel_1", "Google", turns[0]), belief("bel_2", "Acme", turns[1])], [])
+    assert [h[1] for h in stores.keyword.search("home", "Google", 5, kinds=("belief",))] == ["bel_1"]
+    assert stores.beliefs.set_status("home", ["bel_1"], "retracted") == 1
+    assert stores.keyword.search("home", "Google", 5, kinds=("belief",)) == []
+    assert stores.beliefs.counts("home") == {"belief_active": 1, "belief_retracted": 1}
+    kinds = {h[0] for h in stores.keyword.search("home", "Acme", 5, kinds=("evidence", "belief"))}
+    assert kinds == {"evidence", "belief"}
+
+
+def test_citations_and_erasure(stores: Stores, turns: list[str]) -> None:
+    stores.beliefs.add(
+        [belief("bel_1", "Google", turns[0]), belief("bel_2", "Acme", turns[1])],
+        [candidate("cand_1", turns[0])],
+    )
+    assert [b.id for b in stores.beliefs.beliefs_citing("home", [turns[0]])] == ["bel_1"]
+    assert stores.beliefs.candidates_citing("home", turns[:2]) == ["cand_1"]
+    stores.beliefs.delete("home", ["bel_1"], ["cand_1"])
+    assert stores.beliefs.ids("home") == ["bel_2"] and stores.beliefs.candidates("home") == []
+    assert stores.beliefs.beliefs_citing("home", [turns[0]]) == []
+    assert stores.keyword.search("home", "Google", 5, kinds=("belief",)) == []
+    assert stores.beliefs.add([belief("bel_1", "Google", turns[0])], []) == (["bel_1"], [])

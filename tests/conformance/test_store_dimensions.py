@@ -1,0 +1,97 @@
+"""DimensionStore contract, on every backend: exact round trips, event-time order, delta
+replacement that keeps ``recorded_at``, erasure, isolation and reversible SAME_AS edges."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from eywa.models import Delta
+from eywa.stores.bundle import Stores
+from eywa.stores.dimensions import DimensionRecord, SameAsEdge
+
+T0 = datetime(2023, 5, 1, 12, 0, 0, 123456, tzinfo=timezone.utc)
+
+
+def delta(ident: str, at: datetime, space: str = "s", belief: str = "b1", **kw: object) -> Delta:
+    fields: dict[str, object] = {
+        "id": ident, "space": space, "entity": "Caroline", "attribute": "employer",
+        "observed": "Google", "prior": {"Google": 0.5, "__unseen__": 0.5},
+        "posterior": {"Google": 0.9, "__unseen__": 0.1}, "surprise_bits": 1.0, "hazard": 0.0,
+        "reliability": 0.9, "at": at, "recorded_at": T0, "belief_id": belief,
+        "evidence_ids": ("ev_1", "ev_2"),
+    }  # fmt: skip
+    fields.update(kw)
+    return Delta.model_validate(fields)
+
+
+def record(space: str = "s", entity_key: str = "caroline", attribute: str = "employer", **kw: object) -> DimensionRecord:
+    fields: dict[str, object] = {
+        "space": space, "entity_key": entity_key, "entity": "Caroline", "attribute": attribute,
+        "cardinality": "single", "state": {"cardinality": "single", "probabilities": {"Google": 1.0}},
+        "distribution": {"Google": 0.9, "__unseen__": 0.1}, "mode": "Google", "entropy_bits": 0.47,
+        "updated_at": T0, "recorded_at": T0, "delta_count": 1,
+    }  # fmt: skip
+    fields.update(kw)
+    return DimensionRecord.model_validate(fields)
+
+
+def test_state_and_deltas_round_trip_exactly(stores: Stores) -> None:
+    original = delta("d1", T0, change_signal=True, modality="hedged", polarity="negative")
+    stores.dimensions.save(record(), [original])
+    assert stores.dimensions.deltas("s", "caroline", "employer") == [original]
+    assert stores.dimensions.get("s", "caroline", "employer") == record()
+    assert stores.dimensions.existing_deltas("s", ["d1", "d2"]) == {"d1"}
+    assert stores.dimensions.get("s", "caroline", "city") is None
+    empty = record(attribute="hobby", mode=None, updated_at=None, distribution={}, delta_count=0)
+    stores.dimensions.save(empty, [])
+    assert stores.dimensions.get("s", "caroline", "hobby") == empty
+
+
+def test_deltas_are_in_event_time_order_ties_by_id(stores: Stores) -> None:
+    later, tie_b, tie_a = delta("d3", T0 + timedelta(days=2)), delta("d2", T0), delta("d1", T0)
+    stores.dimensions.save(record(delta_count=3), [later, tie_b, tie_a])
+    assert [d.id for d in stores.dimensions.deltas("s", "caroline", "employer")] == ["d1", "d2", "d3"]
+    assert [d.id for d in stores.dimensions.deltas_of_beliefs("s", ["b1"])] == ["d1", "d2", "d3"]
+
+
+def test_saving_a_delta_again_replaces_it_but_keeps_recorded_at(stores: Stores) -> None:
+    stores.dimensions.save(record(), [delta("d1", T0)])
+    recomputed = delta("d1", T0, surprise_bits=3.5, posterior={"Acme": 1.0}, recorded_at=T0 + timedelta(hours=5))
+    stores.dimensions.save(record(mode="Acme", recorded_at=T0 + timedelta(hours=5)), [recomputed])
+    (stored,) = stores.dimensions.deltas("s", "caroline", "employer")
+    assert stored.surprise_bits == 3.5 and stored.posterior == {"Acme": 1.0}
+    assert stored.recorded_at == T0
+    assert stores.dimensions.get("s", "caroline", "employer").mode == "Acme"  # type: ignore[union-attr]
+
+
+def test_listing_removal_and_isolation(stores: Stores) -> None:
+    stores.dimensions.save(record(attribute="employer"), [delta("d1", T0)])
+    stores.dimensions.save(record(attribute="city"), [delta("d2", T0, attribute="city", belief="b2")])
+    stores.dimensions.save(record(entity_key="mel"), [delta("d3", T0, entity="Mel")])
+    stores.dimensions.save(record(space="t"), [delta("d9", T0, space="t")])
+    listed = [(d.entity_key, d.attribute) for d in stores.dimensions.dimensions("s")]
+    assert listed == [("caroline", "city"), ("caroline", "employer"), ("mel", "employer")]
+    assert [d.attribute for d in stores.dimensions.dimensions("s", "caroline")] == ["city", "employer"]
+    assert stores.dimensions.existing_deltas("s", ["d9"]) == set()
+    assert stores.dimensions.deltas_of_beliefs("t", ["b2"]) == []
+    assert stores.dimensions.remove_deltas("s", ["d2", "d9", "nope"]) == 1
+    assert stores.dimensions.deltas("s", "caroline", "city") == []
+    assert stores.dimensions.existing_deltas("t", ["d9"]) == {"d9"}
+    stores.dimensions.delete_dimension("s", "caroline", "city")
+    assert stores.dimensions.get("s", "caroline", "city") is None
+    assert stores.dimensions.get("t", "caroline", "employer") is not None
+
+
+def test_same_as_edges_are_reversible_and_scoped(stores: Stores) -> None:
+    edge = SameAsEdge(space="s", source="mel", target="melanie", score=0.8, at=T0)
+    stores.dimensions.add_same_as(edge)
+    stores.dimensions.add_same_as(SameAsEdge(space="t", source="a", target="b", score=0.5, at=T0))
+    assert stores.dimensions.same_as("s") == [edge]
+    assert stores.dimensions.remove_same_as("s", "melanie", "mel", T0 + timedelta(days=1)) is True
+    assert stores.dimensions.remove_same_as("s", "mel", "melanie", T0 + timedelta(days=2)) is False
+    assert stores.dimensions.same_as("s") == []
+    (removed,) = stores.dimensions.same_as("s", include_removed=True)
+    assert removed.removed_at == T0 + timedelta(days=1) and not removed.active
+    stores.dimensions.add_same_as(edge)  # re-activate
+    assert stores.dimensions.same_as("s") == [edge]
+    assert [e.source for e in stores.dimensions.same_as("t")] == ["a"]

@@ -1,0 +1,147 @@
+"""EvidenceStore and KeywordIndex contract, on every backend: idempotent and atomic batches,
+space isolation, session order, date windows, mentions and keyword search."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+import pytest
+
+from eywa.models import Evidence, SignalKind
+from eywa.signals import detect_signals
+from eywa.stores.bundle import Stores
+from eywa.write import PreparedBatch, coerce_turns, prepare_batch
+
+UTC = timezone.utc
+RECORDED = datetime(2024, 1, 1, tzinfo=UTC)
+SESSION = [
+    {"text": "I started a new job at Acme last Monday.", "speaker": "Ana", "session": "s1",
+     "observed_at": "2023-05-25T10:00:00", "metadata": {"dia_id": "D1:1"}},
+    {"text": "Congrats Ana! What do you do there?", "speaker": "Ben", "session": "s1",
+     "observed_at": "2023-05-25T10:01:00"},
+    {"text": "I'm a data engineer. It pays $1,200 more a month.", "speaker": "Ana", "session": "s1",
+     "observed_at": "2023-05-25T10:02:00"},
+    {"text": "We are going hiking in the Alps on 4 July 2023.", "speaker": "Ben", "session": "s1",
+     "observed_at": "2023-05-25T10:03:00"},
+    {"text": "Sounds lovely, send photos.", "speaker": "Ana", "session": "s1",
+     "observed_at": "2023-05-25T10:04:00"},
+]  # fmt: skip
+
+
+def prepare(stores: Stores, space: str, turns: list[dict[str, Any]]) -> PreparedBatch:
+    return prepare_batch(space, coerce_turns(turns), stores.evidence, detect_signals, now=RECORDED)
+
+
+def write(stores: Stores, space: str, turns: list[dict[str, Any]]) -> list[str]:
+    batch = prepare(stores, space, turns)
+    stores.evidence.add(batch.new, batch.mentions)
+    return batch.ids
+
+
+def test_add_round_trips_and_is_idempotent(stores: Stores) -> None:
+    batch = prepare(stores, "ana", SESSION)
+    assert stores.evidence.add(batch.new, batch.mentions) == batch.ids
+    assert stores.evidence.add(batch.new, batch.mentions) == []
+    assert stores.evidence.get("ana", list(reversed(batch.ids))) == list(reversed(batch.new))
+    assert stores.evidence.count("ana") == len(SESSION)
+    assert stores.evidence.ids("ana") == batch.ids and stores.evidence.ids() == batch.ids
+    assert stores.evidence.existing("ana", [batch.ids[0], "ev_missing"]) == {batch.ids[0]}
+    assert stores.evidence.next_seq("ana", "s1") == len(SESSION)
+    assert stores.evidence.next_seq("ana", "s2") == 0
+    signals = stores.evidence.count_signals("ana")
+    assert signals[SignalKind.MONEY.value] == 1 and signals[SignalKind.DATE.value] >= 2
+
+
+def test_a_failing_batch_writes_nothing(stores: Stores) -> None:
+    batch = prepare(stores, "ana", SESSION[:3])
+    broken = batch.new[2].model_copy(update={"metadata": {"bad": object()}})
+    with pytest.raises((TypeError, ValueError)):
+        stores.evidence.add([*batch.new[:2], broken], batch.mentions)
+    assert stores.evidence.count("ana") == 0
+    assert stores.evidence.entities("ana") == [] and stores.evidence.spaces() == []
+    assert stores.evidence.add(batch.new, batch.mentions) == batch.ids  # the retry goes through
+
+
+def test_spaces_are_isolated(stores: Stores) -> None:
+    ana = write(stores, "ana", SESSION[:2])
+    zed = write(stores, "zed", [{"text": "Acme hired me too.", "speaker": "Zed", "session": "s1"}])
+    assert stores.evidence.spaces() == ["ana", "zed"]
+    assert stores.evidence.get("zed", ana) == [] and stores.evidence.existing("zed", ana) == set()
+    assert stores.evidence.next_seq("zed", "s1") == 1
+    names = [e.name for e in stores.evidence.entities("zed")]
+    assert "Zed" in names and "Ana" not in names and "Ben" not in names
+    assert stores.evidence.mentions("zed", ana) == {}
+    hits = stores.keyword.search("zed", "Acme job", 10)
+    assert [h[1] for h in hits] == zed
+    assert {h[1] for h in stores.keyword.search("ana", "Acme job", 10)} <= set(ana)
+
+
+def test_neighbours_follow_the_session_order(stores: Stores) -> None:
+    ids = write(stores, "ana", SESSION)
+    write(stores, "ana", [{"text": "Another chat entirely.", "session": "s2"}])
+    around = stores.evidence.neighbours("ana", ids[2], before=1, after=1)
+    assert [e.id for e in around] == [ids[1], ids[3]]
+    assert [e.seq for e in stores.evidence.neighbours("ana", ids[0], 0, 10)] == [1, 2, 3, 4]
+    assert stores.evidence.neighbours("ana", "ev_missing", 2, 2) == []
+    assert stores.evidence.neighbours("other", ids[2], 2, 2) == []
+
+
+def test_date_windows_and_date_signals(stores: Stores) -> None:
+    ids = write(stores, "ana", SESSION)
+    july = stores.evidence.with_dates_between(
+        "ana", datetime(2023, 7, 1, tzinfo=UTC), datetime(2023, 8, 1, tzinfo=UTC), 10
+    )
+    assert july == [ids[3]]  # the signal "4 July 2023", not when it was said
+    may = stores.evidence.with_dates_between(
+        "ana", datetime(2023, 5, 22, tzinfo=UTC), datetime(2023, 5, 23, tzinfo=UTC), 10
+    )
+    assert may == [ids[0]]  # "last Monday" resolved against 25 May
+    said = stores.evidence.with_dates_between(
+        "ana", datetime(2023, 5, 25, 10, 1, tzinfo=UTC), datetime(2023, 5, 25, 10, 3, tzinfo=UTC), 10
+    )
+    assert said == [ids[1], ids[2]]  # observed in [start, end), oldest first
+    dated = stores.evidence.with_date_signals("ana", 10)
+    assert set(dated) == {ids[0], ids[3]} and dated == [ids[3], ids[0]]  # newest first
+    assert stores.evidence.with_date_signals("ana", 1) == [ids[3]]
+    assert stores.evidence.with_dates_between(
+        "zed", datetime(2023, 1, 1, tzinfo=UTC), datetime(2024, 1, 1, tzinfo=UTC), 10
+    ) == []
+
+
+def test_mentions_and_entities_merge(stores: Stores) -> None:
+    ids = write(stores, "ana", SESSION[:2])
+    entities = {e.name: e for e in stores.evidence.entities("ana")}
+    assert {"Ana", "Ben"} <= set(entities) and entities["Ana"].kind == "person"
+    mentions = stores.evidence.mentions("ana", ids)
+    assert entities["Ana"].id in mentions[ids[0]] and entities["Ana"].id in mentions[ids[1]]
+    assert stores.evidence.evidence_mentioning("ana", [entities["Ben"].id], 10) == [ids[1]]
+    newest_first = stores.evidence.evidence_mentioning("ana", [entities["Ana"].id], 10)
+    assert newest_first == [ids[1], ids[0]]
+    assert stores.evidence.evidence_mentioning("ana", [entities["Ana"].id], 1) == [ids[1]]
+    again = write(stores, "ana", [{"text": "Ana again.", "speaker": "Ana"}])
+    assert len([e for e in stores.evidence.entities("ana") if e.name == "Ana"]) == 1
+    assert entities["Ana"].id in stores.evidence.mentions("ana", again)[again[0]]
+
+
+def test_keyword_search_ranks_and_limits(stores: Stores) -> None:
+    ids = write(stores, "ana", SESSION)
+    hits = stores.keyword.search("ana", "data engineer salary", 3)
+    assert hits[0][:2] == ("evidence", ids[2]) and hits[0][2] > 0
+    assert [h[2] for h in hits] == sorted((h[2] for h in hits), reverse=True)
+    assert len(stores.keyword.search("ana", "Ana Acme engineer hiking photos", 2)) == 2
+    assert stores.keyword.search("ana", "?!", 5) == []
+    assert stores.keyword.search("ana", 'engineer" OR text:*', 5)[0][1] == ids[2]  # no syntax leaks
+    assert stores.keyword.search("ana", "engineer", 5, kinds=("unknown",)) == []
+
+
+def test_signals_keep_their_spans(stores: Stores) -> None:
+    ids = write(stores, "ana", SESSION)
+    stored: list[Evidence] = stores.evidence.get("ana", ids)
+    for turn in stored:
+        for signal in turn.signals:
+            assert turn.text[signal.start : signal.end] == signal.text
+    money = stored[2].signals_of(SignalKind.MONEY)
+    assert money and money[0].normalized == "1200.00 USD"
+    dates = stored[3].signals_of(SignalKind.DATE)
+    assert dates and dates[0].window_start == datetime(2023, 7, 4, tzinfo=UTC)
