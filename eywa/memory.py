@@ -31,9 +31,10 @@ from eywa.models import (
     as_utc,
 )
 from eywa.nous import service as nous
-from eywa.read.items import BeliefSource, EvidenceSource
+from eywa.read.items import BeliefSource, DimensionSource, EvidenceSource
 from eywa.read.reader import Reader
 from eywa.read.routes import KeywordRoute, VectorRoute
+from eywa.read.support_routes import DimensionRoute, GraphRoute, InferenceRoute, TemporalRoute
 from eywa.settings import EywaSettings
 from eywa.stores.bundle import Stores
 from eywa.stores.vectors import VectorPoint
@@ -67,16 +68,27 @@ class Memory:
         self._closed = False
         self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="eywa-level1")
         self._pending: list[Future[Level1Outcome]] = []
+        evidence_source = EvidenceSource(stores.evidence)
         self._reader = Reader(
             routes=[
                 KeywordRoute(stores.keyword, ("evidence", "belief")),
                 VectorRoute(stores.vectors, ("evidence", "belief")),
+                TemporalRoute(stores),
+                GraphRoute(stores),
+                InferenceRoute(stores),
+                DimensionRoute(stores),
             ],
-            sources=[EvidenceSource(stores.evidence), BeliefSource(stores.beliefs, stores.evidence)],
+            sources=[
+                evidence_source,
+                BeliefSource(stores.beliefs, stores.evidence),
+                DimensionSource(stores.dimensions, stores.evidence),
+            ],
             embed_query=self._embed_one,
             entities=stores.evidence.entities,
+            neighbours=evidence_source.neighbours,
             rrf_k=settings.rrf_k,
             max_k=settings.max_k,
+            disabled=frozenset(settings.disabled_stages),
         )
         self.repair_vectors()
 
@@ -338,10 +350,27 @@ class Memory:
     # --- internals ----------------------------------------------------------------------
 
     def _embed_evidence(self, turns: Sequence[Evidence], progress: Callable[[int], None] | None) -> None:
+        """Embed turns with their reply as context, and re-embed the turns they reply to.
+
+        A turn's vector covers "speaker: text" plus the next turn of its session: questions
+        are asked about what was said, and the answer often completes in the reply (on the
+        LoCoMo dev turns this context raised vector-only recall@10 by several points).
+        """
+        targets = {t.id: t for t in turns}
+        new_ids = set(targets)
+        contexts: dict[str, Evidence | None] = {}
+        for turn in turns:
+            around = self._stores.evidence.neighbours(turn.space, turn.id, 1, 1)
+            contexts[turn.id] = next((n for n in around if n.seq == turn.seq + 1), None)
+            previous = next((n for n in around if n.seq == turn.seq - 1), None)
+            if previous is not None and previous.id not in targets:
+                targets[previous.id] = previous
+                contexts[previous.id] = turn
+        ordered = list(targets.values())
         batch = max(self._settings.embed_batch_size * 4, 64)
-        for start in range(0, len(turns), batch):
-            chunk = turns[start : start + batch]
-            vectors = self._embedder.embed([_embedding_text(t) for t in chunk])
+        for start in range(0, len(ordered), batch):
+            chunk = ordered[start : start + batch]
+            vectors = self._embedder.embed([embedding_text(t, contexts.get(t.id)) for t in chunk])
             self._stores.vectors.upsert(
                 "evidence",
                 [
@@ -350,7 +379,7 @@ class Memory:
                 ],
             )
             if progress is not None:
-                progress(len(chunk))
+                progress(sum(1 for t in chunk if t.id in new_ids))
 
     def _embed_one(self, text: str) -> npt.NDArray[np.float32]:
         return self._embedder.embed([text])[0]
@@ -360,8 +389,12 @@ class Memory:
             raise ClosedError()
 
 
-def _embedding_text(turn: Evidence) -> str:
-    return f"{turn.speaker}: {turn.text}" if turn.speaker else turn.text
+def embedding_text(turn: Evidence, reply: Evidence | None) -> str:
+    """What a turn's vector covers: its speaker and text, then its reply when known."""
+    own = f"{turn.speaker}: {turn.text}" if turn.speaker else turn.text
+    if reply is None:
+        return own
+    return own + "\n" + (f"{reply.speaker}: {reply.text}" if reply.speaker else reply.text)
 
 
 def _parse_as_of(value: datetime | str | None) -> datetime | None:

@@ -8,7 +8,9 @@ from datetime import datetime
 from typing import Protocol
 
 from eywa.models import Evidence, EvidenceRef
+from eywa.errors import NotFoundError
 from eywa.stores.beliefs import BeliefStore
+from eywa.stores.dimensions import DimensionStore
 from eywa.stores.evidence import EvidenceStore
 from eywa.write import entity_id
 
@@ -76,6 +78,11 @@ class EvidenceSource:
             for t in turns
         }
 
+    def neighbours(self, space: str, evidence_id: str) -> list[Hydrated]:
+        """The turns just before and after ``evidence_id`` in its session."""
+        around = self._store.neighbours(space, evidence_id, 1, 1)
+        return list(self.hydrate(space, [t.id for t in around]).values())
+
 
 class BeliefSource:
     """Belief items: provenance is the cited turns, with the caller's metadata."""
@@ -108,5 +115,55 @@ class BeliefSource:
                 observed_at=cited[0].observed_at,
                 speaker=None,
                 about=tuple(sorted(about)),
+            )
+        return found
+
+
+class DimensionSource:
+    """Dimension fact lines: "Caroline — relationship_status: single (0.93)".
+
+    Provenance is the evidence of the dimension's deltas; multi-valued dimensions list
+    their set members (delta-log aggregation).
+    """
+
+    kind = "dimension"
+
+    def __init__(self, dimensions: DimensionStore, evidence: EvidenceStore) -> None:
+        self._dimensions = dimensions
+        self._evidence = evidence
+
+    def hydrate(self, space: str, ids: Sequence[str]) -> dict[str, Hydrated]:
+        from eywa.nous import service as nous
+
+        found: dict[str, Hydrated] = {}
+        for item_id in ids:
+            if not item_id.startswith("dim:"):
+                continue
+            entity, _, attribute = item_id[4:].rpartition(":")
+            try:
+                dim = nous.get_dimension(self._dimensions, space, entity, attribute)
+            except NotFoundError:
+                continue
+            deltas = nous.list_deltas(self._dimensions, space, entity, attribute)
+            if dim.cardinality == "multi":
+                members = nous.set_members(dim, deltas)
+                values = ", ".join(f"{v} ({dim.distribution.get(v, 0.0):.2f})" for v in members)
+            else:
+                values = f"{dim.mode} ({dim.distribution.get(dim.mode or '', 0.0):.2f})" if dim.mode else ""
+            if not values:
+                continue
+            turns = self._evidence.get(space, list(dict.fromkeys(i for d in deltas for i in d.evidence_ids)))
+            if not turns:
+                continue
+            latest = max(turns, key=lambda t: t.observed_at)
+            found[item_id] = Hydrated(
+                kind="dimension",
+                id=item_id,
+                text=f"{dim.entity} — {attribute}: {values}",
+                provenance=tuple(evidence_ref(t) for t in turns[-5:]),
+                session=None,
+                observed_at=latest.observed_at,
+                speaker=None,
+                about=(entity_id(space, entity),),
             )
         return found

@@ -1,13 +1,14 @@
-"""The read path's orchestration: plan → routes → fusion → adjustments → packing.
+"""The read path's orchestration: plan → routes → fusion → adjustments → floor → packing.
 
-No LLM is called here. Every stage is timed and traced.
+No LLM is called here. Every stage is timed and traced; any route or post-filter can be
+switched off by name (``disabled``) for ablations.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
 import numpy as np
@@ -15,17 +16,20 @@ import numpy.typing as npt
 
 from eywa.errors import InvalidInputError
 from eywa.models import Entity, RecallItem, RecallResult
+from eywa.read import adjust
+from eywa.read.adjust import Scored
 from eywa.read.fusion import ItemKey, weighted_rrf
 from eywa.read.items import Hydrated, ItemSource
 from eywa.read.packing import pack
-from eywa.read.plan import Plan, make_plan
+from eywa.read.plan import make_plan
 from eywa.read.policies import answer_instructions
 from eywa.read.routes import Query, Route
 
-# Items spoken by, or mentioning, a person the question names get this multiplier.
-NAMED_ENTITY_BOOST = 1.3
-# Each route retrieves this many candidates per requested item.
+# Each route retrieves this many candidates per requested item (at least MIN_CANDIDATES).
 CANDIDATES_PER_ITEM = 5
+MIN_CANDIDATES = 50
+# Names of the post-fusion stages, for ``disabled``.
+POST_FILTERS = ("boost", "demotion", "rescue", "dedupe", "floor")
 
 
 class Reader:
@@ -37,15 +41,19 @@ class Reader:
         sources: Sequence[ItemSource],
         embed_query: Callable[[str], npt.NDArray[np.float32]],
         entities: Callable[[str], list[Entity]],
+        neighbours: Callable[[str, str], Sequence[Hydrated]],
         rrf_k: int,
         max_k: int,
+        disabled: frozenset[str] = frozenset(),
     ) -> None:
         self._routes = list(routes)
         self._sources = {s.kind: s for s in sources}
         self._embed_query = embed_query
         self._entities = entities
+        self._neighbours = neighbours
         self._rrf_k = rrf_k
         self._max_k = max_k
+        self._disabled = disabled
 
     def recall(
         self,
@@ -61,17 +69,18 @@ class Reader:
         self._check(question, k, budget_tokens)
         instructions = answer_instructions(policy)
         timings: dict[str, float] = {}
-        clock = time.perf_counter()
+        changes: dict[str, list[str]] = {}
 
+        clock = time.perf_counter()
         entities = self._entities(space)
-        plan = make_plan(question, entities)
+        plan = make_plan(question, entities, as_of or datetime.now(timezone.utc), self._disabled)
         timings["plan"] = _ms(clock)
 
         clock = time.perf_counter()
-        vector = self._embed_query(question)
+        vector = self._embed_query(question) if plan.weights.get("vector", 0.0) > 0 else np.zeros(1, np.float32)
         timings["embed"] = _ms(clock)
 
-        query = Query(space, question, plan, vector, as_of, max(k * CANDIDATES_PER_ITEM, 30))
+        query = Query(space, question, plan, vector, as_of, max(k * CANDIDATES_PER_ITEM, MIN_CANDIDATES))
         rankings: dict[str, list[ItemKey]] = {}
         route_trace: dict[str, list[dict[str, Any]]] = {}
         for route in self._routes:
@@ -81,27 +90,40 @@ class Reader:
             hits = route.run(query)
             timings[f"route.{route.name}"] = _ms(clock)
             rankings[route.name] = [(h.kind, h.id) for h in hits]
-            route_trace[route.name] = [{"kind": h.kind, "id": h.id, "score": round(h.score, 5)} for h in hits]
+            route_trace[route.name] = [{"kind": h.kind, "id": h.id, "score": round(h.score, 5)} for h in hits[:50]]
 
         clock = time.perf_counter()
         fused = weighted_rrf(rankings, plan.weights, self._rrf_k)
         ranks = _route_ranks(rankings)
-        hydrated = self._hydrate(space, [key for key, _ in fused])
+        hydrated = self._hydrate(space, [key for key, _ in fused[: max(k * 8, 80)]])
         timings["fuse"] = _ms(clock)
 
         clock = time.perf_counter()
+        items = [
+            Scored(hydrated[key], score, dict(ranks.get(key, {})))
+            for key, score in fused
+            if key in hydrated and _visible(hydrated[key], as_of)
+        ]
         named_ids = {e.id for e in entities if e.name in plan.entities}
-        scored = []
-        for key, score in fused:
-            item = hydrated.get(key)
-            if item is None or (as_of is not None and item.observed_at and item.observed_at > as_of):
-                continue
-            if named_ids and named_ids.intersection(item.about):
-                score *= NAMED_ENTITY_BOOST
-            scored.append((item, score))
-        scored.sort(key=lambda pair: -pair[1])
-        items = [_to_item(h, s, ranks.get((h.kind, h.id), {})) for h, s in scored[:k]]
-        kept, context, tokens = pack(items, budget_tokens)
+        speaker_ids = {e.name.casefold(): e.id for e in entities}
+        if "boost" not in self._disabled:
+            changes["boost"] = adjust.speaker_boost(items, named_ids, speaker_ids)
+        if "demotion" not in self._disabled:
+            changes["demotion"] = adjust.person_demotion(items, named_ids)
+        if "rescue" not in self._disabled:
+            changes["rescue"] = adjust.rescue_neighbours(
+                items, lambda evidence_id: [h for h in self._neighbours(space, evidence_id) if _visible(h, as_of)]
+            )
+        if "dedupe" not in self._disabled:
+            changes["dedupe"] = adjust.deduplicate(items)
+        if "floor" in self._disabled:
+            chosen = sorted(items, key=lambda s: -s.score)[:k]
+        else:
+            chosen, changes["floor"] = adjust.select_with_floor(items, k, plan.weights)
+        timings["adjust"] = _ms(clock)
+
+        clock = time.perf_counter()
+        kept, context, tokens = pack([_to_item(s) for s in chosen], budget_tokens)
         timings["pack"] = _ms(clock)
         timings["total"] = round(sum(timings.values()), 3)
 
@@ -109,6 +131,7 @@ class Reader:
             "plan": plan.as_trace(),
             "routes": route_trace,
             "fused": [{"kind": key[0], "id": key[1], "score": round(s, 6)} for key, s in fused[: k * 3]],
+            "changes": changes,
             "tokens": tokens,
             "timings_ms": timings,
         }
@@ -137,10 +160,19 @@ class Reader:
     def _check(self, question: str, k: int, budget_tokens: int | None) -> None:
         if not isinstance(question, str) or not question.strip():
             raise InvalidInputError("query must be a non-empty string")
-        if not isinstance(k, int) or not 1 <= k <= self._max_k:
+        if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= self._max_k:
             raise InvalidInputError(f"k must be an integer between 1 and {self._max_k}")
-        if budget_tokens is not None and (not isinstance(budget_tokens, int) or budget_tokens < 1):
+        if budget_tokens is not None and (
+            not isinstance(budget_tokens, int) or isinstance(budget_tokens, bool) or budget_tokens < 1
+        ):
             raise InvalidInputError("budget_tokens must be a positive integer")
+
+
+def _visible(item: Hydrated, as_of: datetime | None) -> bool:
+    """With ``as_of``, an item is visible only if every turn it rests on was said by then."""
+    if as_of is None:
+        return True
+    return all(ref.observed_at <= as_of for ref in item.provenance)
 
 
 def _route_ranks(rankings: Mapping[str, Sequence[ItemKey]]) -> dict[ItemKey, dict[str, int]]:
@@ -151,13 +183,14 @@ def _route_ranks(rankings: Mapping[str, Sequence[ItemKey]]) -> dict[ItemKey, dic
     return ranks
 
 
-def _to_item(h: Hydrated, score: float, routes: dict[str, int]) -> RecallItem:
+def _to_item(s: Scored) -> RecallItem:
+    h = s.item
     return RecallItem(
         kind=h.kind,  # type: ignore[arg-type]
         id=h.id,
         text=h.text,
-        score=round(score, 6),
-        routes=routes,
+        score=round(s.score, 6),
+        routes=s.routes,
         provenance=h.provenance,
         session=h.session,
         observed_at=h.observed_at,
@@ -166,6 +199,3 @@ def _to_item(h: Hydrated, score: float, routes: dict[str, int]) -> RecallItem:
 
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000.0, 3)
-
-
-__all__ = ["Plan", "Reader"]

@@ -4,6 +4,7 @@ written in the same transaction as the turns it indexes."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
@@ -41,8 +42,11 @@ SCHEMA = (
         evidence_id TEXT NOT NULL REFERENCES evidence(id), entity_id TEXT NOT NULL,
         space TEXT NOT NULL, PRIMARY KEY (evidence_id, entity_id))""",
     "CREATE INDEX IF NOT EXISTS mentions_entity ON mentions(space, entity_id)",
+    # The keyword index of a turn also holds its neighbours' text (lower-weighted at query
+    # time): a one-word reply is found through the question it answers, and vice versa.
     """CREATE VIRTUAL TABLE IF NOT EXISTS evidence_fts USING fts5(
-        id UNINDEXED, space UNINDEXED, text, tokenize='porter unicode61')""",
+        id UNINDEXED, space UNINDEXED, speaker, text, next_text, prev_text,
+        tokenize='porter unicode61')""",
 )
 
 class SqliteEvidenceStore:
@@ -76,10 +80,7 @@ class SqliteEvidenceStore:
                    :end, :normalized, :granularity, :window_start, :window_end)""",
                 [row for e in new for row in signal_rows(e)],
             )
-            conn.executemany(
-                "INSERT INTO evidence_fts (id, space, text) VALUES (?, ?, ?)",
-                [(e.id, e.space, _indexed_text(e)) for e in new],
-            )
+            _reindex_keyword(conn, new)
             new_ids = {e.id for e in new}
             for evidence_id, entity in mentions:
                 if evidence_id not in new_ids:
@@ -92,10 +93,7 @@ class SqliteEvidenceStore:
         return [e.id for e in new]
 
     @staticmethod
-    def _upsert_entity(conn: object, entity: Entity) -> None:
-        import sqlite3
-
-        assert isinstance(conn, sqlite3.Connection)
+    def _upsert_entity(conn: sqlite3.Connection, entity: Entity) -> None:
         row = conn.execute(
             "SELECT kind, aliases FROM entities WHERE id = ? AND space = ?",
             (entity.id, entity.space),
@@ -242,9 +240,31 @@ class SqliteEvidenceStore:
         return [row["id"] for row in rows]
 
 
-def _indexed_text(evidence: Evidence) -> str:
-    """Speaker names are indexed with the text so "what did Caroline say" matches her turns."""
-    return f"{evidence.speaker}: {evidence.text}" if evidence.speaker else evidence.text
+def _reindex_keyword(conn: sqlite3.Connection, new: Sequence[Evidence]) -> None:
+    """(Re)write the FTS rows of the new turns and of their session neighbours.
+
+    Evidence is immutable; the index is derived from it, so when a turn arrives its
+    predecessor's row gains the new ``next_text`` in the same transaction.
+    """
+    affected: set[tuple[str, str]] = set()
+    for e in new:
+        for row in conn.execute(
+            "SELECT id FROM evidence WHERE space = ? AND session = ? AND seq BETWEEN ? AND ?",
+            (e.space, e.session, e.seq - 1, e.seq + 1),
+        ):
+            affected.add((e.space, row["id"]))
+    for space, evidence_id in sorted(affected):
+        conn.execute("DELETE FROM evidence_fts WHERE id = ? AND space = ?", (evidence_id, space))
+        conn.execute(
+            """INSERT INTO evidence_fts (id, space, speaker, text, next_text, prev_text)
+               SELECT e.id, e.space, COALESCE(e.speaker, ''), e.text,
+                      COALESCE((SELECT n.text FROM evidence n WHERE n.space = e.space
+                                AND n.session = e.session AND n.seq = e.seq + 1), ''),
+                      COALESCE((SELECT p.text FROM evidence p WHERE p.space = e.space
+                                AND p.session = e.session AND p.seq = e.seq - 1), '')
+               FROM evidence e WHERE e.id = ? AND e.space = ?""",
+            (evidence_id, space),
+        )
 
 
 def _chunks(items: Sequence[str], size: int = 500) -> list[list[str]]:

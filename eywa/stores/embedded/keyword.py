@@ -16,8 +16,14 @@ _STOPWORDS = frozenset(
     them then there these they this to too us was we were what when where which who whom
     why will with would you your yours about after before doing just any""".split()
 )
-# Which FTS5 table holds which item kind. Table names never come from input.
-_TABLES: Final = {"evidence": "evidence_fts", "belief": "belief_fts"}
+# Which FTS5 table holds which item kind, and its bm25 column weights (the UNINDEXED id and
+# space columns count as columns too). A turn's own words and speaker weigh fully, its
+# neighbours' words less: measured on the LoCoMo dev turns, the neighbour columns add about
+# seven points of turn recall@10 over text alone. Table names never come from input.
+_TABLES: Final = {
+    "evidence": ("evidence_fts", "0, 0, 1.0, 1.0, 0.4, 0.25"),
+    "belief": ("belief_fts", "0, 0, 1.0"),
+}
 
 
 def fts_query(text: str) -> str | None:
@@ -47,11 +53,11 @@ class SqliteKeywordIndex:
             return []
         hits: list[tuple[str, str, float]] = []
         for kind in kinds:
-            table = _TABLES.get(kind)
-            if table is None:
+            if kind not in _TABLES:
                 continue
+            table, weights = _TABLES[kind]
             rows = self._db.query(
-                f"SELECT id, bm25({table}) AS rank FROM {table} "  # noqa: S608 - allow-listed table
+                f"SELECT id, bm25({table}, {weights}) AS rank FROM {table} "  # noqa: S608 - allow-listed
                 f"WHERE {table} MATCH ? AND space = ? ORDER BY rank LIMIT ?",
                 (match, space, limit),
             )

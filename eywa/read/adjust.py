@@ -1,0 +1,159 @@
+"""Post-fusion adjustments: who the question is about, neighbours of strong hits,
+de-duplication, and the preservation floor. Each returns what it changed, for the trace."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz
+
+from eywa.read.items import Hydrated
+
+# A turn spoken by a person the question names is worth this much more.
+NAMED_SPEAKER_BOOST = 1.3
+# Items about nobody the question names (when it names someone) keep this share.
+DEMOTION_FACTOR = 0.8
+# Neighbours of the strongest turns enter at this share of their parent's score.
+RESCUE_SHARE = 0.5
+RESCUE_PARENTS = 3
+# Texts at least this similar (rapidfuzz ratio) are one item.
+NEAR_DUPLICATE_RATIO = 95.0
+# Each route whose weight is at least FLOOR_MIN_WEIGHT keeps its best FLOOR_PER_ROUTE.
+FLOOR_PER_ROUTE = 2
+FLOOR_MIN_WEIGHT = 1.0
+
+
+@dataclass
+class Scored:
+    """An item on its way to the result: content, fused score, route ranks."""
+
+    item: Hydrated
+    score: float
+    routes: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.item.kind, self.item.id)
+
+
+def speaker_boost(items: list[Scored], named_ids: set[str], speaker_ids: Mapping[str, str]) -> list[str]:
+    """Turns spoken by a named person rise; returns the ids boosted."""
+    changed = []
+    for s in items:
+        speaker = s.item.speaker
+        if named_ids and speaker and speaker_ids.get(speaker.casefold()) in named_ids:
+            s.score *= NAMED_SPEAKER_BOOST
+            changed.append(s.item.id)
+    return changed
+
+
+def person_demotion(items: list[Scored], named_ids: set[str]) -> list[str]:
+    """Items about someone other than the person asked about sink; returns the ids demoted."""
+    if not named_ids:
+        return []
+    changed = []
+    for s in items:
+        if not named_ids.intersection(s.item.about):
+            s.score *= DEMOTION_FACTOR
+            changed.append(s.item.id)
+    return changed
+
+
+def rescue_neighbours(
+    items: list[Scored], neighbours: Callable[[str], Sequence[Hydrated]]
+) -> list[str]:
+    """Raw-episode rescue: the turns around the strongest hits join, so a one-word reply
+    keeps its question (and a question its answer). Returns the ids added or raised."""
+    ranked = sorted((s for s in items if s.item.kind == "evidence"), key=lambda s: -s.score)
+    present = {s.key: s for s in items}
+    changed = []
+    for parent in ranked[:RESCUE_PARENTS]:
+        for hydrated in neighbours(parent.item.id):
+            score = parent.score * RESCUE_SHARE
+            existing = present.get((hydrated.kind, hydrated.id))
+            if existing is None:
+                new = Scored(hydrated, score, {"rescue": 1})
+                items.append(new)
+                present[new.key] = new
+                changed.append(hydrated.id)
+            elif existing.score < score:
+                existing.score = score
+                existing.routes.setdefault("rescue", 1)
+                changed.append(hydrated.id)
+    return changed
+
+
+def deduplicate(items: list[Scored]) -> list[str]:
+    """A belief and its own turn are one item (the better-scored one stays, with both
+    routes); near-identical texts collapse. Returns the ids removed."""
+    items.sort(key=lambda s: -s.score)
+    kept: list[Scored] = []
+    turn_holder: dict[str, Scored] = {}
+    removed = []
+    for s in items:
+        cited = [ref.id for ref in s.item.provenance]
+        holder = next((turn_holder[c] for c in cited if c in turn_holder), None)
+        single_source = len(cited) == 1 and s.item.kind in ("evidence", "belief")
+        if holder is not None and single_source and holder.item.kind != s.item.kind:
+            _merge_routes(holder, s)
+            removed.append(s.item.id)
+            continue
+        twin = next((k for k in kept if fuzz.ratio(k.item.text, s.item.text) >= NEAR_DUPLICATE_RATIO), None)
+        if twin is not None:
+            _merge_routes(twin, s)
+            removed.append(s.item.id)
+            continue
+        kept.append(s)
+        if single_source:
+            turn_holder.setdefault(cited[0], s)
+    items[:] = kept
+    return removed
+
+
+def select_with_floor(
+    items: Sequence[Scored], k: int, weights: Mapping[str, float]
+) -> tuple[list[Scored], list[str]]:
+    """The top ``k`` by score, except that each strong route's best few keep a place.
+
+    Returns the selection (by score) and the ids the floor brought in.
+    """
+    ordered = sorted(items, key=lambda s: -s.score)
+    chosen = ordered[:k]
+    chosen_keys = {s.key for s in chosen}
+    protected: list[Scored] = []
+    for route, weight in weights.items():
+        if weight < FLOOR_MIN_WEIGHT:
+            continue
+        best = sorted((s for s in ordered if route in s.routes), key=lambda s: s.routes[route])
+        protected.extend(best[:FLOOR_PER_ROUTE])
+    brought: list[str] = []
+    for s in protected:
+        if s.key in chosen_keys:
+            continue
+        protected_keys = {p.key for p in protected}
+        victims = [c for c in reversed(chosen) if c.key not in protected_keys]
+        if not victims:
+            break
+        chosen.remove(victims[0])
+        chosen_keys.discard(victims[0].key)
+        chosen.append(s)
+        chosen_keys.add(s.key)
+        brought.append(s.item.id)
+    chosen.sort(key=lambda s: -s.score)
+    return chosen, brought
+
+
+def _merge_routes(into: Scored, other: Scored) -> None:
+    for route, rank in other.routes.items():
+        into.routes[route] = min(into.routes.get(route, rank), rank)
+
+
+__all__ = [
+    "Scored",
+    "deduplicate",
+    "person_demotion",
+    "rescue_neighbours",
+    "select_with_floor",
+    "speaker_boost",
+]

@@ -1,0 +1,43 @@
+"""Cheap lexical relevance for routes that gather candidates structurally (graph,
+inference, dimensions) and must still order them against the question."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_STOP = frozenset(
+    """a an and are as at be been but by can could did do does for from had has have he her
+    his how i if in into is it its me my of on or our she so than that the their them then
+    there these they this to too us was we were what when where which who whom why will with
+    would you your about after before doing just any much many""".split()
+)
+
+
+def terms(text: str) -> set[str]:
+    """Content words, lower-cased, with a crude plural/verb suffix strip."""
+    out = set()
+    for word in _WORD.findall(text.lower()):
+        if word in _STOP or len(word) < 3:
+            continue
+        for suffix in ("ing", "ed", "es", "s"):
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                word = word[: -len(suffix)]
+                break
+        out.add(word)
+    return out
+
+
+def overlap(query_terms: set[str], text: str) -> float:
+    """Share of the query's content words found in ``text`` (0 when the query has none)."""
+    if not query_terms:
+        return 0.0
+    return len(query_terms & terms(text)) / len(query_terms)
+
+
+def rank_by_overlap(query: str, items: Iterable[tuple[str, str, str, float]]) -> list[tuple[str, str, float]]:
+    """Order (kind, id, text, prior) by overlap × prior, dropping items with no overlap."""
+    wanted = terms(query)
+    scored = [(kind, item_id, overlap(wanted, text) * prior) for kind, item_id, text, prior in items]
+    return sorted((s for s in scored if s[2] > 0), key=lambda s: -s[2])

@@ -1,0 +1,150 @@
+"""The structural routes: temporal, graph, inference support and dimension fact lines."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import networkx as nx
+
+from eywa.models import SignalKind
+from eywa.nous import service as nous
+from eywa.read.overlap import rank_by_overlap
+from eywa.read.routes import Query, RouteHit
+from eywa.stores.bundle import Stores
+from eywa.write import entity_id
+
+# Attributes that say what someone is like or wants: the evidence for "would X…" questions.
+TRAIT_ATTRIBUTES = frozenset(
+    {"likes", "dislikes", "hobbies", "plans", "occupation", "pets", "values", "traits", "goals"}
+)
+MAX_HOPS = 2
+
+
+class TemporalRoute:
+    """Turns in or near the asked window; for "when" questions, turns carrying dates."""
+
+    name = "temporal"
+
+    def __init__(self, stores: Stores) -> None:
+        self._stores = stores
+
+    def run(self, query: Query) -> list[RouteHit]:
+        if query.plan.window is not None:
+            start, end = query.plan.window
+            ids = self._stores.evidence.with_dates_between(query.space, start, end, query.limit * 4)
+            return _rank_turns(self._stores, query, ids)
+        if query.plan.shape != "temporal":
+            return []
+        # "When did X…": the keyword candidates that carry a resolved date are the answers.
+        hits = self._stores.keyword.search(query.space, query.text, query.limit * 2, ("evidence",))
+        turns = self._stores.evidence.get(query.space, [h[1] for h in hits])
+        dated = {t.id for t in turns if t.signals_of(SignalKind.DATE)}
+        return [RouteHit(kind, i, score) for kind, i, score in hits if i in dated][: query.limit]
+
+
+class GraphRoute:
+    """Named entities → up to two hops over the entity graph → their beliefs and turns."""
+
+    name = "graph"
+
+    def __init__(self, stores: Stores) -> None:
+        self._stores = stores
+        self._graphs: dict[str, tuple[int, nx.Graph]] = {}
+
+    def entity_graph(self, space: str) -> nx.Graph:
+        """Co-mention graph of the space (rebuilt when the space has grown)."""
+        size = self._stores.evidence.count(space)
+        cached = self._graphs.get(space)
+        if cached is not None and cached[0] == size:
+            return cached[1]
+        graph: nx.Graph = nx.Graph()
+        ids = self._stores.evidence.ids(space)
+        for evidence_id, entity_ids in self._stores.evidence.mentions(space, ids).items():
+            for a in entity_ids:
+                for b in entity_ids:
+                    if a < b:
+                        weight = graph.get_edge_data(a, b, {"weight": 0})["weight"]
+                        graph.add_edge(a, b, weight=weight + 1)
+            del evidence_id
+        self._graphs[space] = (size, graph)
+        return graph
+
+    def run(self, query: Query) -> list[RouteHit]:
+        if not query.plan.entities:
+            return []
+        graph = self.entity_graph(query.space)
+        names = {e.id: e.name for e in self._stores.evidence.entities(query.space)}
+        hops: dict[str, int] = {}
+        for name in query.plan.entities:
+            start = entity_id(query.space, name)
+            if start not in graph:
+                hops.setdefault(start, 0)
+                continue
+            for node, distance in nx.single_source_shortest_path_length(graph, start, cutoff=MAX_HOPS).items():
+                hops[node] = min(hops.get(node, MAX_HOPS), distance)
+        candidates: list[tuple[str, str, str, float]] = []
+        near = [e for e, d in hops.items() if d <= 1]
+        turn_ids = self._stores.evidence.evidence_mentioning(query.space, near, query.limit * 20)
+        for turn in self._stores.evidence.get(query.space, turn_ids):
+            candidates.append(("evidence", turn.id, f"{turn.speaker or ''} {turn.text}", 1.0))
+        for entity, distance in hops.items():
+            subject = names.get(entity)
+            if subject is None:
+                continue
+            for belief in self._stores.beliefs.beliefs(query.space, subject=subject):
+                candidates.append(("belief", belief.id, belief.statement, 1.0 / (1 + distance)))
+        ranked = rank_by_overlap(query.text, candidates)
+        return [RouteHit(kind, i, score) for kind, i, score in ranked[: query.limit]]
+
+
+class InferenceRoute:
+    """Trait, preference and plan beliefs of the named people, for "would X…" questions."""
+
+    name = "inference"
+
+    def __init__(self, stores: Stores) -> None:
+        self._stores = stores
+
+    def run(self, query: Query) -> list[RouteHit]:
+        candidates = []
+        for subject in query.plan.entities:
+            for belief in self._stores.beliefs.beliefs(query.space, subject=subject):
+                if belief.attribute in TRAIT_ATTRIBUTES:
+                    candidates.append(("belief", belief.id, belief.statement, 1.0))
+        ranked = rank_by_overlap(query.text, candidates)
+        if not ranked:  # no word in common: still offer the traits, most recent first
+            ranked = [(k, i, 0.1) for k, i, _, _ in candidates]
+        return [RouteHit(kind, i, score) for kind, i, score in ranked[: query.limit]]
+
+
+class DimensionRoute:
+    """Dimension fact lines ("Caroline — relationship_status: single (0.93)") for named
+    entities; list questions get the whole set of a multi-valued dimension."""
+
+    name = "dimension"
+
+    def __init__(self, stores: Stores) -> None:
+        self._stores = stores
+
+    def run(self, query: Query) -> list[RouteHit]:
+        candidates = []
+        as_of = query.as_of or datetime.now(timezone.utc)
+        for subject in query.plan.entities:
+            for dim in nous.list_dimensions(self._stores.dimensions, query.space, subject, as_of):
+                line = f"{dim.attribute.replace('_', ' ')} {' '.join(dim.distribution)}"
+                candidates.append(("dimension", dimension_id(subject, dim.attribute), line, 1.0))
+        ranked = rank_by_overlap(query.text, candidates)
+        return [RouteHit(kind, i, score) for kind, i, score in ranked[: query.limit]]
+
+
+def dimension_id(entity: str, attribute: str) -> str:
+    """The item id of a dimension fact line."""
+    return f"dim:{entity}:{attribute}"
+
+
+def _rank_turns(stores: Stores, query: Query, ids: list[str]) -> list[RouteHit]:
+    turns = stores.evidence.get(query.space, ids)
+    ranked = rank_by_overlap(query.text, [("evidence", t.id, f"{t.speaker or ''} {t.text}", 1.0) for t in turns])
+    ranked_ids = {i for _, i, _ in ranked}
+    rest = [("evidence", t.id, 0.01) for t in turns if t.id not in ranked_ids]
+    return [RouteHit(kind, i, score) for kind, i, score in (ranked + rest)[: query.limit]]
