@@ -38,7 +38,7 @@ from eywa.read.support_routes import DimensionRoute, GraphRoute, InferenceRoute,
 from eywa.settings import EywaSettings
 from eywa.stores.bundle import Stores
 from eywa.stores.vectors import VectorPoint
-from eywa.tasks import Level1Outcome, run_level1_in_process
+from eywa.tasks import Level1Outcome, index_beliefs, level1_and_dimensions
 from eywa.write import check_space, coerce_turns, prepare_batch
 
 TurnLike = Turn | Mapping[str, Any]
@@ -222,10 +222,13 @@ class Memory:
 
     def _level1(self, space: str, evidence_ids: Sequence[str]) -> Level1Outcome:
         assert self._extractor is not None
-        return run_level1_in_process(
-            self._stores, self._embedder, space, evidence_ids, self._extractor, self._validator,
-            self._settings.level1_batch_size,
+        stores = self._stores
+        outcome = level1_and_dimensions(
+            stores.evidence, stores.beliefs, stores.dimensions, space, evidence_ids,
+            self._extractor, self._validator, self._settings.level1_batch_size,
         )
+        index_beliefs(stores.beliefs, stores.vectors, self._embedder, space, [b.id for b in outcome.report.beliefs])
+        return outcome
 
     # --- read ---------------------------------------------------------------------------
 
@@ -332,9 +335,11 @@ class Memory:
     # --- maintenance --------------------------------------------------------------------
 
     def repair_vectors(self) -> int:
-        """Re-embed evidence missing from the vector store (a crash between the two commits).
+        """Embed evidence and beliefs missing from the vector store.
 
-        Returns the number of turns re-embedded. Runs on open, so the stores never drift.
+        That happens after a crash between the graph commit and the vector upsert, or when
+        a worker process wrote beliefs. Returns the number of items embedded. Runs on open,
+        so the stores never drift.
         """
         self._check_open()
         repaired = 0
@@ -345,6 +350,13 @@ class Memory:
                 turns = self._stores.evidence.get(space, [i for i in ids if i in missing])
                 self._embed_evidence(turns, None)
                 repaired += len(turns)
+            belief_ids = self._stores.beliefs.ids(space)
+            missing_beliefs = self._stores.vectors.missing("belief", belief_ids)
+            if missing_beliefs:
+                repaired += index_beliefs(
+                    self._stores.beliefs, self._stores.vectors, self._embedder, space,
+                    [i for i in belief_ids if i in missing_beliefs],
+                )
         return repaired
 
     # --- internals ----------------------------------------------------------------------

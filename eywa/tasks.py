@@ -1,8 +1,13 @@
 """Idempotent task functions of the asynchronous write path.
 
-They take a ``Stores`` bundle, a space and ids, and delegate to the domain; no framework is
-imported. The embedded Memory runs them in-process after Level 0; Celery workers call the
-same functions with ids. Re-running any of them writes nothing new.
+They take the stores they need, a space and ids, and delegate to the domain; no framework
+is imported. The embedded Memory runs them in-process after Level 0; Celery workers call
+the same functions with ids. Re-running any of them writes nothing new.
+
+A worker needs only the graph stores (evidence, beliefs, dimensions): vector indexing of new
+beliefs is a separate step (``index_beliefs``), which the process holding the vector store
+runs — in-process right away, or through ``Memory.repair_vectors`` (drift repair) when a
+worker wrote the beliefs.
 """
 
 from __future__ import annotations
@@ -17,20 +22,23 @@ from eywa.extraction.validator import Validator
 from eywa.models import Belief, Delta, Evidence
 from eywa.nous.observations import observation_from_belief
 from eywa.nous.service import apply_beliefs
-from eywa.stores.bundle import Stores
-from eywa.stores.vectors import VectorPoint
+from eywa.stores.beliefs import BeliefStore
+from eywa.stores.dimensions import DimensionStore
+from eywa.stores.evidence import EvidenceStore
+from eywa.stores.vectors import VectorPoint, VectorStore
 
 
 @dataclass(frozen=True)
 class Level1Outcome:
-    """What one in-process Level 1 pass did, end to end."""
+    """What one Level 1 pass did, end to end."""
 
     report: Level1Report
     deltas: tuple[Delta, ...]
 
 
 def extract_and_validate(
-    stores: Stores,
+    evidence: EvidenceStore,
+    beliefs: BeliefStore,
     space: str,
     evidence_ids: Sequence[str],
     extractor: Extractor,
@@ -41,54 +49,58 @@ def extract_and_validate(
     return run_level1(
         space=space,
         evidence_ids=evidence_ids,
-        evidence_store=stores.evidence,
-        belief_store=stores.beliefs,
+        evidence_store=evidence,
+        belief_store=beliefs,
         extractor=extractor,
         validator=validator,
         batch_size=batch_size,
     )
 
 
-def index_beliefs(stores: Stores, embedder: Embedder, space: str, belief_ids: Sequence[str]) -> int:
-    """Embed belief statements so the vector route finds beliefs; returns how many."""
-    beliefs = stores.beliefs.get_many(space, belief_ids)
-    if not beliefs:
-        return 0
-    vectors = embedder.embed([b.statement for b in beliefs])
-    stores.vectors.upsert(
-        "belief",
-        [
-            VectorPoint(id=b.id, space=space, vector=v, at=_belief_time(b))
-            for b, v in zip(beliefs, vectors, strict=True)
-        ],
-    )
-    return len(beliefs)
-
-
-def update_dimensions(stores: Stores, space: str, belief_ids: Sequence[str]) -> list[Delta]:
+def update_dimensions(
+    evidence: EvidenceStore,
+    beliefs: BeliefStore,
+    dimensions: DimensionStore,
+    space: str,
+    belief_ids: Sequence[str],
+) -> list[Delta]:
     """Nous: each belief of the form (entity, attribute, value) observes its dimension."""
-    beliefs = stores.beliefs.get_many(space, belief_ids)
-    cited_ids = sorted({i for b in beliefs for i in b.evidence_ids})
-    cited: list[Evidence] = stores.evidence.get(space, cited_ids)
-    observations = [o for b in beliefs if (o := observation_from_belief(b, cited)) is not None]
-    return apply_beliefs(stores.dimensions, observations)
+    found = beliefs.get_many(space, belief_ids)
+    cited_ids = sorted({i for b in found for i in b.evidence_ids})
+    cited: list[Evidence] = evidence.get(space, cited_ids)
+    observations = [o for b in found if (o := observation_from_belief(b, cited)) is not None]
+    return apply_beliefs(dimensions, observations)
 
 
-def run_level1_in_process(
-    stores: Stores,
-    embedder: Embedder,
+def level1_and_dimensions(
+    evidence: EvidenceStore,
+    beliefs: BeliefStore,
+    dimensions: DimensionStore,
     space: str,
     evidence_ids: Sequence[str],
     extractor: Extractor,
     validator: Validator,
     batch_size: int,
 ) -> Level1Outcome:
-    """The embedded default's whole asynchronous path, run synchronously."""
-    report = extract_and_validate(stores, space, evidence_ids, extractor, validator, batch_size)
-    new_ids = [b.id for b in report.beliefs]
-    index_beliefs(stores, embedder, space, new_ids)
-    deltas = update_dimensions(stores, space, new_ids)
+    """Extraction, validation and the Nous update for a batch of turns (no vectors)."""
+    report = extract_and_validate(evidence, beliefs, space, evidence_ids, extractor, validator, batch_size)
+    deltas = update_dimensions(evidence, beliefs, dimensions, space, [b.id for b in report.beliefs])
     return Level1Outcome(report=report, deltas=tuple(deltas))
+
+
+def index_beliefs(
+    beliefs: BeliefStore, vectors: VectorStore, embedder: Embedder, space: str, belief_ids: Sequence[str]
+) -> int:
+    """Embed belief statements so the vector route finds beliefs; returns how many."""
+    found = beliefs.get_many(space, belief_ids)
+    if not found:
+        return 0
+    embedded = embedder.embed([b.statement for b in found])
+    vectors.upsert(
+        "belief",
+        [VectorPoint(id=b.id, space=space, vector=v, at=_belief_time(b)) for b, v in zip(found, embedded, strict=True)],
+    )
+    return len(found)
 
 
 def _belief_time(belief: Belief) -> float:

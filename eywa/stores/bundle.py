@@ -22,3 +22,18 @@ class Stores:
     beliefs: BeliefStore
     dimensions: DimensionStore
     close: Callable[[], None]
+
+
+@dataclass(frozen=True)
+class GraphStores:
+    """The graph stores alone: what a Level 1 / Nous worker needs (no vectors).
+
+    SQLite in WAL mode and Neo4j both accept several processes, so workers open these next
+    to the process that serves reads and holds the vector store.
+    """
+
+    backend: str
+    evidence: EvidenceStore
+    beliefs: BeliefStore
+    dimensions: DimensionStore
+    close: Callable[[], None]

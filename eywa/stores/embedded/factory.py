@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from eywa.errors import StoreError
-from eywa.stores.bundle import Stores
+from eywa.stores.bundle import GraphStores, Stores
 from eywa.stores.embedded.beliefs import SqliteBeliefStore
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.dimensions import SqliteDimensionStore
@@ -46,4 +46,20 @@ def open_embedded(directory: Path, dim: int) -> Stores:
         beliefs=beliefs,
         dimensions=SqliteDimensionStore(db),
         close=close,
+    )
+
+
+def open_embedded_graph(directory: Path) -> GraphStores:
+    """Open only the SQLite graph stores of an existing embedded directory (for workers).
+
+    Raises:
+        StoreError: when the database cannot be opened.
+    """
+    db = SqliteDatabase(directory / DATABASE_FILE)
+    return GraphStores(
+        backend="embedded",
+        evidence=SqliteEvidenceStore(db),
+        beliefs=SqliteBeliefStore(db),
+        dimensions=SqliteDimensionStore(db),
+        close=db.close,
     )
