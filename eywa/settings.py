@@ -66,3 +66,29 @@ class EywaSettings(BaseSettings):
     qdrant_path: Path | None = Field(
         default=None, description="qdrant-client local mode at this path when no qdrant_url."
     )
+
+    # HTTP / MCP service (services/)
+    api_keys_path: Path | None = Field(
+        default=None, description="SQLite file of hashed API keys; default <data_dir>/keys.sqlite."
+    )
+    max_body_bytes: int = Field(default=2_000_000, ge=1024, description="Largest request body accepted.")
+    max_turns_per_batch: int = Field(default=500, ge=1)
+    max_chars_per_turn: int = Field(default=20_000, ge=1)
+    max_recall_k: int = Field(default=100, ge=1)
+    max_budget_tokens: int = Field(default=32_000, ge=1)
+    rate_limit_per_minute: int = Field(
+        default=600, ge=0, description="Requests per minute per API key; 0 disables the limit."
+    )
+    redis_url: str | None = Field(
+        default=None, description="Redis for rate limiting; without it the limiter is off."
+    )
+
+    # Queue and workers (server mode; the embedded default runs Level 1 in-process)
+    celery_visibility_timeout_s: int = Field(
+        default=3600, ge=1, description="Seconds before an unacknowledged task is redelivered."
+    )
+    celery_result_expires_s: int = Field(default=86400, ge=60)
+    worker_metrics_port: int = Field(default=0, ge=0, le=65535, description="Worker /metrics port; 0 = off.")
+    dimension_lock_timeout_s: float = Field(default=120.0, gt=0, description="Per-dimension Redis lock lease.")
+    repair_interval_s: float = Field(default=600.0, gt=0, description="Beat: repair of 'repair' candidates.")
+    decay_interval_s: float = Field(default=300.0, gt=0, description="Beat: decay materialised for dashboards.")

@@ -131,7 +131,9 @@ def prepare_batch(
         )
         next_seq[session] += 1
         new.append(evidence)
-        mentions.extend((turn_id, entity) for entity in _mentioned_entities(space, evidence))
+        found = _mentioned_entities(space, evidence)
+        mentions.extend((turn_id, entity) for entity in found)
+        known.extend(e.name for e in found if e.name not in known)  # later turns of the batch see them
     return PreparedBatch(ids=ids, new=new, mentions=mentions)
 
 

@@ -36,7 +36,7 @@ class TemporalRoute:
         if query.plan.shape != "temporal":
             return []
         # "When did X…": the keyword candidates that carry a resolved date are the answers.
-        hits = self._stores.keyword.search(query.space, query.text, query.limit * 2, ("evidence",))
+        hits = self._stores.keyword.search(query.space, query.text, query.limit, ("evidence",))
         turns = self._stores.evidence.get(query.space, [h[1] for h in hits])
         dated = {t.id for t in turns if t.signals_of(SignalKind.DATE)}
         return [RouteHit(kind, i, score) for kind, i, score in hits if i in dated][: query.limit]
@@ -82,19 +82,21 @@ class GraphRoute:
                 continue
             for node, distance in nx.single_source_shortest_path_length(graph, start, cutoff=MAX_HOPS).items():
                 hops[node] = min(hops.get(node, MAX_HOPS), distance)
-        candidates: list[tuple[str, str, str, float]] = []
+        # Turns: the keyword candidates that mention an entity within one hop, in keyword
+        # order (cheap: ids only, no hydration).
         near = [e for e, d in hops.items() if d <= 1]
-        turn_ids = self._stores.evidence.evidence_mentioning(query.space, near, query.limit * 20)
-        for turn in self._stores.evidence.get(query.space, turn_ids):
-            candidates.append(("evidence", turn.id, f"{turn.speaker or ''} {turn.text}", 1.0))
+        related = set(self._stores.evidence.evidence_mentioning(query.space, near, query.limit * 40))
+        keyword = self._stores.keyword.search(query.space, query.text, query.limit * 4, ("evidence",))
+        hits = [RouteHit(kind, i, score) for kind, i, score in keyword if i in related]
+        candidates: list[tuple[str, str, str, float]] = []
         for entity, distance in hops.items():
             subject = names.get(entity)
             if subject is None:
                 continue
             for belief in self._stores.beliefs.beliefs(query.space, subject=subject):
                 candidates.append(("belief", belief.id, belief.statement, 1.0 / (1 + distance)))
-        ranked = rank_by_overlap(query.text, candidates)
-        return [RouteHit(kind, i, score) for kind, i, score in ranked[: query.limit]]
+        beliefs = [RouteHit(kind, i, score) for kind, i, score in rank_by_overlap(query.text, candidates)]
+        return _interleave(hits, beliefs)[: query.limit]
 
 
 class InferenceRoute:
@@ -140,6 +142,16 @@ class DimensionRoute:
 def dimension_id(entity: str, attribute: str) -> str:
     """The item id of a dimension fact line."""
     return f"dim:{entity}:{attribute}"
+
+
+def _interleave(first: list[RouteHit], second: list[RouteHit]) -> list[RouteHit]:
+    """Alternate two rankings (their scores are not comparable), first one leading."""
+    merged: list[RouteHit] = []
+    for pair in zip(first, second):
+        merged.extend(pair)
+    longer = first if len(first) > len(second) else second
+    merged.extend(longer[min(len(first), len(second)) :])
+    return merged
 
 
 def _rank_turns(stores: Stores, query: Query, ids: list[str]) -> list[RouteHit]:

@@ -20,6 +20,7 @@ from pydantic import SecretStr
 from eywa import Memory
 from eywa.embedding import Embedder
 from eywa.embedding.minilm import MiniLMEmbedder
+from eywa.extraction.base import Extractor
 from eywa.settings import EywaSettings
 from eywa.stores.bundle import Stores
 from eywa.stores.embedded.factory import open_embedded
@@ -27,7 +28,7 @@ from eywa.stores.neo4j.labels import Label
 from eywa.stores.server import open_server
 from tests.neo4j_server import Neo4jServer
 
-MemoryFactory = Callable[[], Memory]
+MemoryFactory = Callable[..., Memory]
 STORE_DIM = 8
 BACKENDS = ["embedded", pytest.param("server", marks=pytest.mark.neo4j)]
 
@@ -66,11 +67,11 @@ def open_memory(request: pytest.FixtureRequest, tmp_path: Path, embedder: Embedd
     opened: list[Memory] = []
     settings = server_settings(request, tmp_path) if request.param == "server" else None
 
-    def factory() -> Memory:
+    def factory(extractor: Extractor | None = None) -> Memory:
         if settings is not None:
-            mem = Memory.connect(settings, embedder=embedder)
+            mem = Memory.connect(settings, embedder=embedder, extractor=extractor)
         else:
-            mem = Memory.open(tmp_path / "mem", embedder=embedder)
+            mem = Memory.open(tmp_path / "mem", embedder=embedder, extractor=extractor)
         opened.append(mem)
         return mem
 

@@ -6,7 +6,7 @@ import eywa
 def test_all_is_pinned() -> None:
     assert sorted(eywa.__all__) == sorted(
         [
-            "Belief", "Candidate", "CandidateFact", "ClosedError", "ConfigurationError", "Delta",
+            "Belief", "Candidate", "CandidateFact", "Client", "ClosedError", "ConfigurationError", "Delta",
             "Dimension", "Entity", "Evidence", "EvidenceRef", "EywaError", "EywaSettings",
             "ExtractorError", "InvalidInputError", "InvalidTurnError", "Memory", "NotFoundError",
             "RecallItem", "RecallResult", "Signal", "SignalKind", "StoreError", "Turn",

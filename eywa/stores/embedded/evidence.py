@@ -44,8 +44,9 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS mentions_entity ON mentions(space, entity_id)",
     # The keyword index of a turn also holds its neighbours' text (lower-weighted at query
     # time): a one-word reply is found through the question it answers, and vice versa.
+    # near_* hold the turns two and three away.
     """CREATE VIRTUAL TABLE IF NOT EXISTS evidence_fts USING fts5(
-        id UNINDEXED, space UNINDEXED, speaker, text, next_text, prev_text,
+        id UNINDEXED, space UNINDEXED, speaker, text, next_text, prev_text, near_next, near_prev,
         tokenize='porter unicode61')""",
 )
 
@@ -240,6 +241,10 @@ class SqliteEvidenceStore:
         return [row["id"] for row in rows]
 
 
+# How far a new turn's words reach into its neighbours' index rows.
+NEIGHBOUR_REACH = 3
+
+
 def _reindex_keyword(conn: sqlite3.Connection, new: Sequence[Evidence]) -> None:
     """(Re)write the FTS rows of the new turns and of their session neighbours.
 
@@ -250,18 +255,25 @@ def _reindex_keyword(conn: sqlite3.Connection, new: Sequence[Evidence]) -> None:
     for e in new:
         for row in conn.execute(
             "SELECT id FROM evidence WHERE space = ? AND session = ? AND seq BETWEEN ? AND ?",
-            (e.space, e.session, e.seq - 1, e.seq + 1),
+            (e.space, e.session, e.seq - NEIGHBOUR_REACH, e.seq + NEIGHBOUR_REACH),
         ):
             affected.add((e.space, row["id"]))
     for space, evidence_id in sorted(affected):
         conn.execute("DELETE FROM evidence_fts WHERE id = ? AND space = ?", (evidence_id, space))
         conn.execute(
-            """INSERT INTO evidence_fts (id, space, speaker, text, next_text, prev_text)
+            """INSERT INTO evidence_fts
+                 (id, space, speaker, text, next_text, prev_text, near_next, near_prev)
                SELECT e.id, e.space, COALESCE(e.speaker, ''), e.text,
                       COALESCE((SELECT n.text FROM evidence n WHERE n.space = e.space
                                 AND n.session = e.session AND n.seq = e.seq + 1), ''),
                       COALESCE((SELECT p.text FROM evidence p WHERE p.space = e.space
-                                AND p.session = e.session AND p.seq = e.seq - 1), '')
+                                AND p.session = e.session AND p.seq = e.seq - 1), ''),
+                      COALESCE((SELECT group_concat(n.text, ' ') FROM evidence n
+                                WHERE n.space = e.space AND n.session = e.session
+                                AND n.seq BETWEEN e.seq + 2 AND e.seq + 3), ''),
+                      COALESCE((SELECT group_concat(p.text, ' ') FROM evidence p
+                                WHERE p.space = e.space AND p.session = e.session
+                                AND p.seq BETWEEN e.seq - 3 AND e.seq - 2), '')
                FROM evidence e WHERE e.id = ? AND e.space = ?""",
             (evidence_id, space),
         )

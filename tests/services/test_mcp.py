@@ -1,0 +1,62 @@
+"""The MCP server over stdio, driven by the official SDK's client: every tool and the
+space summary resource, against a real embedded memory in a temporary directory."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from services.mcp_server import TOOLS
+
+TURNS = [
+    {"text": "I work at Google now.", "speaker": "Caroline", "observed_at": "2023-05-01T10:00:00Z"},
+    {"text": "I live in Boston.", "speaker": "Caroline", "observed_at": "2023-05-01T10:01:00Z"},
+]
+
+
+def _payload(result: Any) -> Any:
+    assert not result.is_error, result.content
+    return json.loads(result.content[0].text) if len(result.content) == 1 else [json.loads(c.text) for c in result.content]
+
+
+async def _session_run(data_dir: Path) -> dict[str, Any]:
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "services.mcp_server", "--data-dir", str(data_dir)],
+        cwd=str(Path(__file__).resolve().parents[2]),
+    )
+    out: dict[str, Any] = {}
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        out["tools"] = sorted(t.name for t in (await session.list_tools()).tools)
+        out["remember"] = _payload(await session.call_tool("remember", {"space": "mcp", "turns": TURNS}))
+        out["recall"] = _payload(await session.call_tool("recall", {"space": "mcp", "query": "Where does Caroline work?"}))
+        out["beliefs"] = _payload(await session.call_tool("beliefs", {"space": "mcp", "attribute": "employer"}))
+        belief_id = out["beliefs"]["id"] if isinstance(out["beliefs"], dict) else out["beliefs"][0]["id"]
+        out["explain"] = _payload(await session.call_tool("explain", {"space": "mcp", "belief_id": belief_id}))
+        out["dimensions"] = _payload(await session.call_tool("dimensions", {"space": "mcp", "entity": "Caroline"}))
+        out["bad"] = await session.call_tool("explain", {"space": "mcp", "belief_id": "bel_missing"})
+        resource = await session.read_resource("eywa://spaces/mcp/summary")
+        out["summary"] = json.loads(resource.contents[0].text)
+    return out
+
+
+def test_mcp_tools_over_stdio(tmp_path: Path) -> None:
+    out = anyio.run(_session_run, tmp_path)
+    assert out["tools"] == sorted(TOOLS)
+    ids = out["remember"]["ids"]
+    assert len(ids) == 2
+    assert "Google" in out["recall"]["context"] and "trace" not in out["recall"]
+    assert ids[0] in {ref["id"] for item in out["recall"]["items"] for ref in item["provenance"]}
+    beliefs = out["beliefs"] if isinstance(out["beliefs"], list) else [out["beliefs"]]
+    assert [b["value"] for b in beliefs] == ["Google"]
+    assert [t["id"] for t in out["explain"]["turns"]] == [ids[0]]
+    dims = out["dimensions"] if isinstance(out["dimensions"], list) else [out["dimensions"]]
+    assert {d["attribute"] for d in dims} == {"employer", "residence"}
+    assert out["bad"].is_error and "not found" in out["bad"].content[0].text
+    assert out["summary"]["stats"]["evidence"] == 2 and len(out["summary"]["beliefs"]) == 2

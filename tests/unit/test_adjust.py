@@ -1,0 +1,69 @@
+"""Post-fusion adjustments on hand-made items: each does what it claims, and only that."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from eywa.models import EvidenceRef
+from eywa.read import adjust
+from eywa.read.adjust import Scored
+from eywa.read.items import Hydrated
+
+AT = datetime(2023, 5, 1, tzinfo=timezone.utc)
+
+
+def _turn(i: str, speaker: str, about: tuple[str, ...], text: str = "", session: str = "s1") -> Hydrated:
+    ref = EvidenceRef(id=i, session=session, speaker=speaker, observed_at=AT)
+    return Hydrated("evidence", i, text or f"turn {i}", (ref,), session, AT, speaker, about)
+
+
+def _belief(i: str, cites: str, about: tuple[str, ...]) -> Hydrated:
+    ref = EvidenceRef(id=cites, session="s1", speaker="Ana", observed_at=AT)
+    return Hydrated("belief", i, f"belief {i}", (ref,), "s1", AT, None, about)
+
+
+def test_speaker_boost_raises_only_turns_spoken_by_the_named_person() -> None:
+    items = [Scored(_turn("a", "Ana", ("ent_ana",)), 1.0), Scored(_turn("b", "Ben", ("ent_ben",)), 1.0)]
+    changed = adjust.speaker_boost(items, {"ent_ana"}, {"ana": "ent_ana", "ben": "ent_ben"})
+    assert changed == ["a"]
+    assert items[0].score == adjust.NAMED_SPEAKER_BOOST and items[1].score == 1.0
+
+
+def test_person_demotion_sinks_items_about_someone_else() -> None:
+    about_ana = Scored(_turn("a", "Ben", ("ent_ben", "ent_ana")), 1.0)  # Ben talking about Ana
+    about_ben = Scored(_turn("b", "Ben", ("ent_ben",)), 1.0)
+    changed = adjust.person_demotion([about_ana, about_ben], {"ent_ana"})
+    assert changed == ["b"] and about_ben.score < about_ana.score
+    assert adjust.person_demotion([about_ben], set()) == []  # nobody named: nothing moves
+
+
+def test_rescue_brings_the_neighbours_of_strong_turns() -> None:
+    strong = Scored(_turn("q", "Ana", ("ent_ana",), "What did you name him?"), 1.0)
+    reply = _turn("r", "Ben", ("ent_ben",), "Biscuit.")
+    items = [strong]
+    added = adjust.rescue_neighbours(items, lambda i: [reply] if i == "q" else [])
+    assert added == ["r"]
+    assert items[-1].item.id == "r" and items[-1].score == adjust.RESCUE_SHARE * strong.score
+    assert items[-1].routes == {"rescue": 1}
+
+
+def test_dedupe_collapses_a_belief_with_its_own_turn_and_near_duplicates() -> None:
+    turn = Scored(_turn("t1", "Ana", ("ent_ana",), "I moved to Lyon last spring."), 0.9, {"keyword": 1})
+    belief = Scored(_belief("b1", "t1", ("ent_ana",)), 0.5, {"vector": 2})
+    twin = Scored(_turn("t2", "Ana", ("ent_ana",), "I moved to Lyon last spring!"), 0.4, {"vector": 5})
+    other = Scored(_turn("t3", "Ana", ("ent_ana",), "Completely different."), 0.3)
+    items = [belief, turn, twin, other]
+    removed = adjust.deduplicate(items)
+    assert set(removed) == {"b1", "t2"}
+    assert [s.item.id for s in items] == ["t1", "t3"]
+    assert items[0].routes == {"keyword": 1, "vector": 2}
+
+
+def test_floor_keeps_each_strong_routes_best_items() -> None:
+    items = [Scored(_turn(f"k{i}", "Ana", ()), 1.0 - i * 0.01, {"keyword": i + 1}) for i in range(10)]
+    lone = Scored(_turn("v", "Ana", ()), 0.001, {"vector": 1})
+    chosen, brought = adjust.select_with_floor([*items, lone], 5, {"keyword": 2.0, "vector": 1.0})
+    assert brought == ["v"] and len(chosen) == 5
+    assert {s.item.id for s in chosen} == {"k0", "k1", "k2", "k3", "v"}
+    weak, brought_weak = adjust.select_with_floor([*items, lone], 5, {"keyword": 2.0, "vector": 0.5})
+    assert brought_weak == [] and "v" not in {s.item.id for s in weak}

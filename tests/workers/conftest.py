@@ -1,0 +1,129 @@
+"""Fixtures for the worker tests: a real Redis, embedded stores with turns, real workers.
+
+Until ``tests.redis_server`` is listed in ``tests/conftest.py``'s ``pytest_plugins``, its
+fixture and hook are imported here.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+import redis
+from celery import Celery
+
+from eywa.memory import Memory
+from eywa.settings import EywaSettings
+from tests.redis_server import pytest_configure, redis_url  # noqa: F401  (plugin until registered)
+from workers.app import build_config
+from workers.runner import CeleryJobRunner
+
+ROOT = Path(__file__).resolve().parents[2]
+SPACE = "home"
+_DBS = itertools.count(1)
+
+
+class ConstantEmbedder:
+    """One unit vector for every text: the workers never read vectors, so any will do."""
+
+    model_id = "constant"
+    dim = 8
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        vector = np.zeros((len(texts), self.dim), dtype=np.float32)
+        vector[:, 0] = 1.0
+        return vector
+
+
+TURNS = [
+    {"text": "I live in Paris.", "speaker": "Caroline", "session": "s1", "observed_at": datetime(2023, 1, 5, tzinfo=UTC)},
+    {"text": "I work at Google now.", "speaker": "Caroline", "session": "s2",
+     "observed_at": datetime(2023, 2, 5, tzinfo=UTC)},
+    {"text": "I live in Lyon.", "speaker": "Caroline", "session": "s3", "observed_at": datetime(2023, 5, 5, tzinfo=UTC)},
+    {"text": "I live in Berlin.", "speaker": "Caroline", "session": "s4",
+     "observed_at": datetime(2023, 9, 5, tzinfo=UTC)},
+]
+
+
+def write_turns(directory: Path, turns: Sequence[dict[str, object]], extractor: str = "none") -> list[str]:
+    """Level 0 through the embedded Memory (Level 1 left to the workers unless ``extractor``)."""
+    settings = EywaSettings(extractor=extractor)  # type: ignore[arg-type]
+    with Memory.open(directory, settings=settings, embedder=ConstantEmbedder()) as mem:
+        return [i for turn in turns for i in mem.remember(SPACE, [turn])]
+
+
+@pytest.fixture
+def broker(redis_url: str) -> str:  # noqa: F811
+    """A Redis database of its own for this test (queues and results start empty)."""
+    base = redis_url.rsplit("/", 1)[0]
+    url = f"{base}/{next(_DBS) % 15 + 1}"
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    client.close()
+    return url
+
+
+@pytest.fixture
+def runner(broker: str) -> Iterator[CeleryJobRunner]:
+    """The API-side job runner against the test broker."""
+    app = Celery("eywa-test", set_as_current=False)
+    app.conf.update(build_config(EywaSettings(redis_url=broker)))
+    client = redis.Redis.from_url(broker)
+    yield CeleryJobRunner(app, client)
+    client.close()
+    app.close()
+
+
+WorkerFactory = Callable[..., subprocess.Popen[bytes]]
+
+
+@pytest.fixture
+def start_worker(broker: str, tmp_path: Path) -> Iterator[WorkerFactory]:
+    """Starts real ``celery worker`` processes (own session); kills them all afterwards."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(data_dir: Path, app: str = "workers.app", concurrency: int = 2, **env: str) -> subprocess.Popen[bytes]:
+        environ = {k: v for k, v in os.environ.items() if not k.startswith("EYWA_")}
+        environ.update(EYWA_REDIS_URL=broker, EYWA_DATA_DIR=str(data_dir), EYWA_CELERY_VISIBILITY_TIMEOUT_S="4",
+                       PYTHONPATH=str(ROOT), **env)
+        with (tmp_path / f"worker-{len(started)}.log").open("wb") as log:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", app, "worker", "--pool=prefork", f"--concurrency={concurrency}",
+                 "-l", "info", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+                cwd=ROOT, env=environ, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            )
+        started.append(proc)
+        return proc
+
+    yield start
+    for proc in started:
+        kill_group(proc)
+
+
+def kill_group(proc: subprocess.Popen[bytes], sig: int = signal.SIGKILL) -> None:
+    """Kill a worker's whole process group (main process and pool children)."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            pass
+    proc.wait(timeout=30)
+
+
+def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
+    """Poll ``check`` until true; fail the test after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(0.1)
