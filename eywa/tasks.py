@@ -82,9 +82,15 @@ def level1_and_dimensions(
     validator: Validator,
     batch_size: int,
 ) -> Level1Outcome:
-    """Extraction, validation and the Nous update for a batch of turns (no vectors)."""
+    """Extraction, validation and the Nous update for a batch of turns (no vectors).
+
+    Dimensions are updated from every active belief citing the turns, not only the new
+    ones: after a crash between the two steps, a re-run finds the beliefs already written
+    (so none are "new") and must still apply them. Applying is idempotent.
+    """
     report = extract_and_validate(evidence, beliefs, space, evidence_ids, extractor, validator, batch_size)
-    deltas = update_dimensions(evidence, beliefs, dimensions, space, [b.id for b in report.beliefs])
+    citing = [b.id for b in beliefs.beliefs_citing(space, evidence_ids) if b.status != "retracted"]
+    deltas = update_dimensions(evidence, beliefs, dimensions, space, citing)
     return Level1Outcome(report=report, deltas=tuple(deltas))
 
 

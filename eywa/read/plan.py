@@ -99,7 +99,7 @@ def time_window(question: str, anchor: datetime) -> tuple[datetime, datetime] | 
     ]
     if not windows:
         return None
-    return min(w[0] for w in windows), max(w[1] for w in windows)  # type: ignore[type-var]
+    return min(w[0] for w in windows), max(w[1] for w in windows)
 
 
 def make_plan(

@@ -28,6 +28,9 @@ from eywa.read.routes import Query, Route
 # Each route retrieves this many candidates per requested item (at least MIN_CANDIDATES).
 CANDIDATES_PER_ITEM = 5
 MIN_CANDIDATES = 50
+# Only the best fused candidates are loaded (the floor and rescue work among them).
+HYDRATE_PER_ITEM = 4
+MIN_HYDRATED = 40
 # Names of the post-fusion stages, for ``disabled``.
 POST_FILTERS = ("boost", "demotion", "rescue", "dedupe", "floor")
 
@@ -95,7 +98,7 @@ class Reader:
         clock = time.perf_counter()
         fused = weighted_rrf(rankings, plan.weights, self._rrf_k)
         ranks = _route_ranks(rankings)
-        hydrated = self._hydrate(space, [key for key, _ in fused[: max(k * 8, 80)]])
+        hydrated = self._hydrate(space, [key for key, _ in fused[: max(k * HYDRATE_PER_ITEM, MIN_HYDRATED)]])
         timings["fuse"] = _ms(clock)
 
         clock = time.perf_counter()

@@ -183,7 +183,7 @@ class SqliteBeliefStore:
             return False
         with self._db.transaction() as conn:
             found = conn.execute(
-                f"SELECT COUNT(*) FROM beliefs WHERE space = ? AND id IN ({_marks(2)})",
+                f"SELECT COUNT(*) FROM beliefs WHERE +space = ? AND id IN ({_marks(2)})",
                 (space, old_id, new_id),
             ).fetchone()[0]
             if found != 2:
@@ -195,7 +195,7 @@ class SqliteBeliefStore:
             if cur.rowcount == 0:
                 return False
             conn.execute(
-                "UPDATE beliefs SET status = 'superseded' WHERE space = ? AND id = ? AND status = 'active'",
+                "UPDATE beliefs SET status = 'superseded' WHERE +space = ? AND id = ? AND status = 'active'",
                 (space, old_id),
             )
         return True
@@ -207,12 +207,12 @@ class SqliteBeliefStore:
         ids = list(belief_ids)
         with self._db.transaction() as conn:
             cur = conn.execute(
-                f"UPDATE beliefs SET status = ? WHERE space = ? AND id IN ({_marks(len(ids))})",
+                f"UPDATE beliefs SET status = ? WHERE +space = ? AND id IN ({_marks(len(ids))})",
                 (status, space, *ids),
             )
             if status == "retracted":
                 conn.execute(
-                    f"DELETE FROM belief_fts WHERE space = ? AND id IN ({_marks(len(ids))})",
+                    f"DELETE FROM belief_fts WHERE +space = ? AND id IN ({_marks(len(ids))})",
                     (space, *ids),
                 )
             return cur.rowcount
@@ -223,20 +223,20 @@ class SqliteBeliefStore:
             if belief_ids:
                 ids = list(belief_ids)
                 marks = _marks(len(ids))
-                conn.execute(f"DELETE FROM belief_fts WHERE space = ? AND id IN ({marks})", (space, *ids))
+                conn.execute(f"DELETE FROM belief_fts WHERE +space = ? AND id IN ({marks})", (space, *ids))
                 conn.execute(f"DELETE FROM belief_support WHERE space = ? AND belief_id IN ({marks})", (space, *ids))
                 conn.execute(
                     f"DELETE FROM belief_supersedes WHERE space = ? AND (new_id IN ({marks}) OR old_id IN ({marks}))",
                     (space, *ids, *ids),
                 )
-                conn.execute(f"DELETE FROM beliefs WHERE space = ? AND id IN ({marks})", (space, *ids))
+                conn.execute(f"DELETE FROM beliefs WHERE +space = ? AND id IN ({marks})", (space, *ids))
             if candidate_ids:
                 ids = list(candidate_ids)
                 marks = _marks(len(ids))
                 conn.execute(
                     f"DELETE FROM candidate_evidence WHERE space = ? AND candidate_id IN ({marks})", (space, *ids)
                 )
-                conn.execute(f"DELETE FROM candidates WHERE space = ? AND id IN ({marks})", (space, *ids))
+                conn.execute(f"DELETE FROM candidates WHERE +space = ? AND id IN ({marks})", (space, *ids))
 
     # --- reads ----------------------------------------------------------------------
 
@@ -251,7 +251,7 @@ class SqliteBeliefStore:
             return []
         ids = list(dict.fromkeys(belief_ids))
         rows = self._db.query(
-            f"SELECT * FROM beliefs WHERE space = ? AND id IN ({_marks(len(ids))})", (space, *ids)
+            f"SELECT * FROM beliefs WHERE +space = ? AND id IN ({_marks(len(ids))})", (space, *ids)
         )
         by_id = {b.id: b for b in self._hydrate(space, rows)}
         return [by_id[i] for i in ids if i in by_id]

@@ -91,6 +91,7 @@ class SqliteDatabase:
                 return
             self._closed = True
             try:
+                self._conn.execute("PRAGMA optimize")  # refresh planner statistics cheaply
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             finally:
                 self._conn.close()

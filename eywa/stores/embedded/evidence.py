@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
 
-from eywa.models import Entity, Evidence, SignalKind
+from eywa.models import Entity, Evidence, Signal, SignalKind
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.records import (
     entity_from_row,
@@ -116,7 +116,7 @@ class SqliteEvidenceStore:
         found: set[str] = set()
         for chunk in _chunks(ids):
             rows = self._db.query(
-                f"SELECT id FROM evidence WHERE space = ? AND id IN ({','.join('?' * len(chunk))})",  # noqa: S608
+                f"SELECT id FROM evidence WHERE +space = ? AND id IN ({','.join('?' * len(chunk))})",  # noqa: S608
                 [space, *chunk],
             )
             found.update(row["id"] for row in rows)
@@ -125,25 +125,25 @@ class SqliteEvidenceStore:
     def get(self, space: str, ids: Sequence[str]) -> list[Evidence]:
         if not ids:
             return []
-        rows_by_id = {}
-        signals: dict[str, list[tuple[int, object]]] = defaultdict(list)
+        rows_by_id: dict[str, sqlite3.Row] = {}
+        signals: dict[str, list[tuple[int, Signal]]] = defaultdict(list)
         for chunk in _chunks(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(chunk))
             for row in self._db.query(
-                f"SELECT * FROM evidence WHERE space = ? AND id IN ({marks})", [space, *chunk]  # noqa: S608
+                f"SELECT * FROM evidence WHERE +space = ? AND id IN ({marks})", [space, *chunk]  # noqa: S608
             ):
                 rows_by_id[row["id"]] = row
             for row in self._db.query(
-                f"SELECT * FROM signals WHERE space = ? AND evidence_id IN ({marks})",  # noqa: S608
+                f"SELECT * FROM signals WHERE +space = ? AND evidence_id IN ({marks})",  # noqa: S608
                 [space, *chunk],
             ):
                 signals[row["evidence_id"]].append((row["idx"], signal_from_row(row)))
         result = []
         for evidence_id in ids:
-            row = rows_by_id.get(evidence_id)
-            if row is not None:
+            found = rows_by_id.get(evidence_id)
+            if found is not None:
                 ordered = tuple(s for _, s in sorted(signals[evidence_id], key=lambda p: p[0]))
-                result.append(evidence_from_row(row, ordered))  # type: ignore[arg-type]
+                result.append(evidence_from_row(found, ordered))
         return result
 
     def next_seq(self, space: str, session: str) -> int:
@@ -155,7 +155,7 @@ class SqliteEvidenceStore:
 
     def neighbours(self, space: str, evidence_id: str, before: int, after: int) -> list[Evidence]:
         anchor = self._db.query(
-            "SELECT session, seq FROM evidence WHERE space = ? AND id = ?", (space, evidence_id)
+            "SELECT session, seq FROM evidence WHERE +space = ? AND id = ?", (space, evidence_id)
         )
         if not anchor:
             return []
@@ -198,7 +198,7 @@ class SqliteEvidenceStore:
         result: dict[str, list[str]] = defaultdict(list)
         for chunk in _chunks(evidence_ids):
             rows = self._db.query(
-                f"SELECT evidence_id, entity_id FROM mentions WHERE space = ? AND evidence_id IN ({','.join('?' * len(chunk))})",  # noqa: S608,E501
+                f"SELECT evidence_id, entity_id FROM mentions WHERE +space = ? AND evidence_id IN ({','.join('?' * len(chunk))})",  # noqa: S608,E501
                 [space, *chunk],
             )
             for row in rows:
@@ -259,11 +259,15 @@ def _reindex_keyword(conn: sqlite3.Connection, new: Sequence[Evidence]) -> None:
         ):
             affected.add((e.space, row["id"]))
     for space, evidence_id in sorted(affected):
-        conn.execute("DELETE FROM evidence_fts WHERE id = ? AND space = ?", (evidence_id, space))
+        # The FTS row shares the evidence row's rowid, so it is found without a scan.
+        conn.execute(
+            "DELETE FROM evidence_fts WHERE rowid = (SELECT rowid FROM evidence WHERE id = ? AND +space = ?)",
+            (evidence_id, space),
+        )
         conn.execute(
             """INSERT INTO evidence_fts
-                 (id, space, speaker, text, next_text, prev_text, near_next, near_prev)
-               SELECT e.id, e.space, COALESCE(e.speaker, ''), e.text,
+                 (rowid, id, space, speaker, text, next_text, prev_text, near_next, near_prev)
+               SELECT e.rowid, e.id, e.space, COALESCE(e.speaker, ''), e.text,
                       COALESCE((SELECT n.text FROM evidence n WHERE n.space = e.space
                                 AND n.session = e.session AND n.seq = e.seq + 1), ''),
                       COALESCE((SELECT p.text FROM evidence p WHERE p.space = e.space
@@ -274,7 +278,7 @@ def _reindex_keyword(conn: sqlite3.Connection, new: Sequence[Evidence]) -> None:
                       COALESCE((SELECT group_concat(p.text, ' ') FROM evidence p
                                 WHERE p.space = e.space AND p.session = e.session
                                 AND p.seq BETWEEN e.seq - 3 AND e.seq - 2), '')
-               FROM evidence e WHERE e.id = ? AND e.space = ?""",
+               FROM evidence e WHERE e.id = ? AND +e.space = ?""",
             (evidence_id, space),
         )
 
