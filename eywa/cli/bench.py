@@ -8,10 +8,12 @@ from typing import Annotated
 import typer
 
 from eywa.cli._common import EywaGroup, load_settings, out_console
+from eywa.cli.latency import latency
 
 __all__ = ["app"]
 
 app = typer.Typer(cls=EywaGroup, no_args_is_help=True, help="Evaluation harnesses.")
+app.command("latency")(latency)
 
 
 @app.command("locomo")

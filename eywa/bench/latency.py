@@ -1,0 +1,326 @@
+"""The latency benchmark: ingest a synthetic corpus, run a fixed query mix, report percentiles.
+
+What it answers (issue 5): how fast is Level 0 alone, with embedding, and with Level 1;
+how long does recall take at p50/p95/p99 and in which stage; how much memory does the
+process peak at; and how far the full read path is from its slowest single route, in the
+same run (the read path should cost at most a few routes, not a pile of overheads).
+
+Ingest is measured in three separately labelled passes, each on a fresh store, so that no
+figure is inferred from another:
+
+- ``level0``: Level 0 with a constant "null" embedder and no extractor. The null embedder
+  exists only for this figure; recall numbers never use it.
+- ``level0_embed``: Level 0 with the configured embedder, no extractor.
+- ``full``: the configured default (embedder and extractor, Level 1 awaited). The recall
+  phase runs on this store.
+
+Example:
+    >>> report = run_latency_bench(10_000, queries=200)  # doctest: +SKIP
+    >>> report.recall["wall"].p95  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import resource
+import tempfile
+import time
+from collections.abc import Sequence
+from contextlib import ExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import BaseModel, ConfigDict
+from rich.console import Console
+
+from eywa.bench.ingest import progress_bar
+from eywa.bench.metrics import percentile
+from eywa.bench.synthetic import generate_corpus, generate_queries
+from eywa.errors import ConfigurationError, InvalidInputError
+from eywa.settings import EywaSettings
+
+if TYPE_CHECKING:
+    from eywa.embedding import Embedder
+    from eywa.memory import Memory
+
+__all__ = [
+    "Backend",
+    "IngestPass",
+    "LatencyReport",
+    "NullEmbedder",
+    "Percentiles",
+    "TARGETS",
+    "run_latency_bench",
+]
+
+Backend = Literal["embedded", "server"]
+# (turns) -> {figure: ceiling in ms}; "ratio" is full read p50 over slowest route p50.
+TARGETS: dict[int, dict[str, float]] = {
+    10_000: {"p50": 10.0, "p95": 25.0, "ratio": 3.0},
+    100_000: {"p95": 60.0, "ratio": 3.0},
+}
+WARMUP_QUERIES = 20
+
+
+class NullEmbedder:
+    """A constant unit vector for every text: isolates Level 0 cost in the ``level0`` pass."""
+
+    model_id = "null"
+
+    def __init__(self, dim: int = 384) -> None:
+        self._vector = np.zeros(dim, dtype=np.float32)
+        self._vector[0] = 1.0
+
+    @property
+    def dim(self) -> int:
+        """Vector width (matches the default embedder so stores are built alike)."""
+        return int(self._vector.shape[0])
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """``len(texts)`` copies of the constant vector."""
+        return np.tile(self._vector, (len(texts), 1))
+
+
+class Percentiles(BaseModel):
+    """p50/p95/p99 (ms) over the queries that reported the stage."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    n: int
+    p50: float
+    p95: float
+    p99: float
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Percentiles:
+        """Percentiles of ``values`` rounded to microseconds."""
+        return cls(n=len(values), **{f"p{q}": round(percentile(values, q), 3) for q in (50, 95, 99)})
+
+
+class IngestPass(BaseModel):
+    """One ingest pass: its label, turns stored and wall time inside ``remember``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    label: str
+    turns: int
+    seconds: float
+    turns_per_s: float
+
+
+class LatencyReport(BaseModel):
+    """Everything one run measured; ``--json`` writes it as is.
+
+    ``full_over_slowest_route`` divides the full read's p50 by the largest p50 among the
+    ``route.*`` stages as the reader times them. The vector route cannot run without the
+    query embedding, so ``full_over_slowest_standalone_route`` also counts ``embed`` as part
+    of the vector route (``route.vector+embed``): what that route would cost alone.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    backend: Backend
+    turns: int
+    queries: int
+    seed: int
+    ingest: dict[str, IngestPass]
+    recall: dict[str, Percentiles]
+    by_shape_p50: dict[str, float]
+    slowest_route: str | None
+    full_over_slowest_route: float | None
+    slowest_standalone_route: str | None
+    full_over_slowest_standalone_route: float | None
+    peak_rss_mib: dict[str, float]
+    load_average: dict[str, tuple[float, float, float]]
+    targets: dict[str, dict[str, Any]]
+
+
+def run_latency_bench(
+    turns: int,
+    queries: int = 200,
+    backend: Backend = "embedded",
+    data_dir: Path | None = None,
+    *,
+    embed_pass: bool = True,
+    seed: int = 0,
+    batch_size: int = 500,
+    settings: EywaSettings | None = None,
+    console: Console | None = None,
+) -> LatencyReport:
+    """Ingest ``turns`` synthetic turns, run ``queries`` recalls, and measure both.
+
+    ``data_dir`` keeps the recall store (default: a temporary directory). If its space
+    already holds the corpus, no ingest pass runs (the report's ``ingest`` is empty),
+    which makes re-running queries at 100k cheap. ``embed_pass=False`` skips the separate
+    Level 0 + embedding pass, which embeds the corpus a second time.
+
+    Raises:
+        InvalidInputError: ``turns`` or ``queries`` below 1, or ``batch_size`` below 1.
+        ConfigurationError: ``backend="server"`` without ``EYWA_NEO4J_URI``.
+    """
+    if turns < 1 or queries < 1 or batch_size < 1:
+        raise InvalidInputError("turns, queries and batch_size must be at least 1")
+    settings = settings or EywaSettings()
+    if backend == "server" and not settings.neo4j_uri:
+        raise ConfigurationError("--backend server needs EYWA_NEO4J_URI (and the Qdrant location) to be set")
+    console = console or Console(stderr=True)
+    space = f"synthetic-{turns}"
+    corpus = [turn for _, turn in generate_corpus(turns, seed=seed)]
+    no_level1 = settings.model_copy(update={"extractor": "none"})
+    ingest: dict[str, IngestPass] = {}
+    peaks: dict[str, float] = {}
+    loads: dict[str, tuple[float, float, float]] = {"start": _load()}
+    with ExitStack() as stack:
+
+        def scratch() -> Path:
+            return Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="eywa-latency-")))
+
+        _reset_peak()
+        mem = stack.enter_context(_open(backend, settings, data_dir or scratch(), None))
+        if space not in mem.spaces() or mem.stats(space)["evidence"] < turns:
+            # Variant passes get their own space too: on a server they share one database.
+            with _open(backend, no_level1, scratch(), NullEmbedder()) as scratch_mem:
+                ingest["level0"] = _ingest(
+                    scratch_mem, f"{space}-level0", corpus, batch_size, "Level 0 (null embedder, no Level 1)", console
+                )
+            if embed_pass:
+                with _open(backend, no_level1, scratch(), None) as scratch_mem:
+                    ingest["level0_embed"] = _ingest(
+                        scratch_mem, f"{space}-embed", corpus, batch_size, "Level 0 + embedding (no Level 1)", console
+                    )
+            label = f"Level 0 + embedding + Level 1 ({settings.extractor})"
+            ingest["full"] = _ingest(mem, space, corpus, batch_size, label, console)
+        peaks["ingest"] = _peak_rss_mib()
+
+        _reset_peak()
+        loads["recall"] = _load()
+        for query in generate_queries(seed + 1, WARMUP_QUERIES):
+            mem.recall(space, query.text)
+        samples: list[tuple[str, float, dict[str, float]]] = []
+        with progress_bar(console, transient=True) as bar:
+            task = bar.add_task("recall", total=queries)
+            for query in generate_queries(seed, queries):
+                began = time.perf_counter()
+                result = mem.recall(space, query.text)
+                wall = (time.perf_counter() - began) * 1000.0
+                samples.append((query.shape, wall, dict(result.trace.get("timings_ms", {}))))
+                bar.advance(task)
+        peaks["recall"] = _peak_rss_mib()
+        loads["end"] = _load()
+    return _report(backend, turns, queries, seed, ingest, samples, peaks, loads)
+
+
+def _open(backend: Backend, settings: EywaSettings, directory: Path, embedder: Embedder | None) -> Memory:
+    from eywa.memory import Memory  # deferred: importing the embedder stack is slow
+
+    if backend == "server":
+        return Memory.connect(settings, embedder=embedder)
+    return Memory.open(directory, settings=settings, embedder=embedder)
+
+
+def _ingest(
+    mem: Memory, space: str, corpus: Sequence[dict[str, Any]], batch_size: int, label: str, console: Console
+) -> IngestPass:
+    elapsed = 0.0
+    with progress_bar(console, transient=True) as bar:
+        task = bar.add_task(label, total=len(corpus))
+        for start in range(0, len(corpus), batch_size):
+            chunk = corpus[start : start + batch_size]
+            began = time.perf_counter()
+            mem.remember(space, chunk, wait=True)
+            elapsed += time.perf_counter() - began
+            bar.advance(task, len(chunk))
+    rate = len(corpus) / elapsed if elapsed > 0 else 0.0
+    return IngestPass(label=label, turns=len(corpus), seconds=round(elapsed, 3), turns_per_s=round(rate, 1))
+
+
+def _report(
+    backend: Backend,
+    turns: int,
+    queries: int,
+    seed: int,
+    ingest: dict[str, IngestPass],
+    samples: Sequence[tuple[str, float, dict[str, float]]],
+    peaks: dict[str, float],
+    loads: dict[str, tuple[float, float, float]],
+) -> LatencyReport:
+    stages: dict[str, list[float]] = {"wall": [s[1] for s in samples]}
+    for _, _, timings in samples:
+        for stage, ms in timings.items():
+            stages.setdefault(stage, []).append(float(ms))
+    recall = {stage: Percentiles.of(values) for stage, values in stages.items()}
+    routes = {stage: p.p50 for stage, p in recall.items() if stage.startswith("route.")}
+    slowest = max(routes, key=lambda name: routes[name]) if routes else None
+    ratio = round(recall["wall"].p50 / routes[slowest], 2) if slowest and routes[slowest] > 0 else None
+    standalone = [t.get("embed", 0.0) + t["route.vector"] for _, _, t in samples if "route.vector" in t]
+    if standalone:
+        routes["route.vector+embed"] = round(percentile(standalone, 50), 3)
+    slowest_alone = max(routes, key=lambda name: routes[name]) if routes else None
+    ratio_alone = (
+        round(recall["wall"].p50 / routes[slowest_alone], 2) if slowest_alone and routes[slowest_alone] > 0 else None
+    )
+    shapes = sorted({s[0] for s in samples})
+    by_shape = {shape: round(percentile([s[1] for s in samples if s[0] == shape], 50), 3) for shape in shapes}
+    return LatencyReport(
+        backend=backend,
+        turns=turns,
+        queries=queries,
+        seed=seed,
+        ingest=ingest,
+        recall=recall,
+        by_shape_p50=by_shape,
+        slowest_route=slowest,
+        full_over_slowest_route=ratio,
+        slowest_standalone_route=slowest_alone,
+        full_over_slowest_standalone_route=ratio_alone,
+        peak_rss_mib=peaks,
+        load_average=loads,
+        targets=_check_targets(backend, turns, recall["wall"], ratio),
+    )
+
+
+def _check_targets(
+    backend: Backend, turns: int, wall: Percentiles, ratio: float | None
+) -> dict[str, dict[str, Any]]:
+    """The issue's ceilings for this size (embedded default only) and whether they hold."""
+    if backend != "embedded" or turns not in TARGETS:
+        return {}
+    measured: dict[str, float | None] = {"p50": wall.p50, "p95": wall.p95, "ratio": ratio}
+    checks: dict[str, dict[str, Any]] = {}
+    for name, ceiling in TARGETS[turns].items():
+        value = measured[name]
+        checks[name] = {"target": ceiling, "measured": value, "met": value is not None and value <= ceiling}
+    return checks
+
+
+def _load() -> tuple[float, float, float]:
+    """The 1/5/15-minute load average: other jobs on the machine skew latency."""
+    try:
+        return os.getloadavg()
+    except OSError:  # pragma: no cover - platforms without it
+        return (0.0, 0.0, 0.0)
+
+
+_HWM = re.compile(r"^VmHWM:\s+(\d+)\s+kB", re.M)
+
+
+def _peak_rss_mib() -> float:
+    """Peak resident memory since the last reset (Linux VmHWM), else the process peak."""
+    try:
+        found = _HWM.search(Path("/proc/self/status").read_text(encoding="ascii"))
+    except OSError:
+        found = None
+    kib = int(found.group(1)) if found else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(kib / 1024.0, 1)
+
+
+def _reset_peak() -> None:
+    """Reset VmHWM (Linux ``clear_refs`` 5) so each phase reports its own peak."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5", encoding="ascii")
+    except OSError:
+        pass  # not Linux, or not permitted: peaks are then cumulative
+
