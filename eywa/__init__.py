@@ -4,6 +4,7 @@ Evidence before belief: turns are kept immutably with typed signals; facts becom
 only when validated against the turns they cite; reading needs no LLM.
 """
 
+from eywa.client import Client
 from eywa.errors import (
     ClosedError,
     ConfigurationError,
@@ -36,6 +37,7 @@ __all__ = [
     "Belief",
     "Candidate",
     "CandidateFact",
+    "Client",
     "ClosedError",
     "ConfigurationError",
     "Delta",

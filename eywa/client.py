@@ -1,0 +1,312 @@
+"""``Client``: the HTTP API with ``Memory``'s methods and return types.
+
+An agent switches between the embedded memory and a server by changing one line::
+
+    mem = Memory.open("./.eywa")                         # embedded
+    mem = Client("http://eywa:8000", api_key="eyw_...")   # server
+
+Every call names its space; the client keeps no per-space state (one client can serve many
+agents and spaces concurrently). Requests that get 429 or 503, or fail to connect, are
+retried with exponential backoff, honouring ``Retry-After``; every route is safe to retry
+(``remember`` is idempotent: a turn sent twice keeps its id and is stored once).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from types import TracebackType
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+from pydantic import BaseModel, TypeAdapter
+
+from eywa.errors import (
+    ClosedError,
+    ConfigurationError,
+    InvalidInputError,
+    InvalidTurnError,
+    NotFoundError,
+    StoreError,
+)
+from eywa.extraction.pipeline import Explanation
+from eywa.models import (
+    Belief,
+    BeliefStatus,
+    Candidate,
+    CandidateStatus,
+    Delta,
+    Dimension,
+    Evidence,
+    RecallResult,
+    Turn,
+    as_utc,
+)
+
+__all__ = ["Client"]
+
+TurnLike = Turn | Mapping[str, Any]
+_RETRY_STATUSES = frozenset({429, 503})
+_MAX_RETRY_AFTER_S = 60.0
+
+
+class Client:
+    """A remote Eywa memory over HTTP, with the same methods as ``Memory``.
+
+    Example:
+        >>> with Client("http://127.0.0.1:8000", api_key="eyw_...") as mem:  # doctest: +SKIP
+        ...     mem.remember("alice", [{"text": "I moved to Lyon", "speaker": "Alice"}])
+        ...     mem.recall("alice", "Where does Alice live?").context
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        *,
+        timeout: float = 30.0,
+        retries: int = 3,
+        backoff_s: float = 0.5,
+        transport: httpx.BaseTransport | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self._http = httpx.Client(
+            base_url=base_url.rstrip("/"),
+            headers={"Authorization": f"Bearer {api_key}", "User-Agent": "eywa-client/0.1"},
+            timeout=timeout,
+            transport=transport,
+        )
+        self._retries = retries
+        self._backoff = backoff_s
+        self._sleep = sleep
+        self._closed = False
+
+    # --- lifecycle ----------------------------------------------------------------------
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection pool; further calls raise ``ClosedError``."""
+        if not self._closed:
+            self._closed = True
+            self._http.close()
+
+    def wait(self) -> list[Any]:
+        """Level 1 runs on the server; there is nothing to wait for locally."""
+        return []
+
+    # --- write --------------------------------------------------------------------------
+
+    def remember(
+        self,
+        space: str,
+        turns: Sequence[TurnLike],
+        *,
+        author: str | None = None,
+        progress: Callable[[int], None] | None = None,
+        wait: bool | None = None,
+    ) -> list[str]:
+        """Store turns and return their evidence ids, in order.
+
+        The server records the calling key's id as the author; ``author`` and ``wait`` are
+        accepted for compatibility with ``Memory.remember`` and otherwise ignored.
+
+        Raises:
+            InvalidTurnError: the server refused a turn (nothing was written).
+            InvalidInputError: a limit or another input check failed.
+            ConfigurationError: the key is invalid or lacks ``write`` on ``space``.
+            StoreError: the server is unreachable or failing after retries.
+        """
+        payload = [t.model_dump(mode="json") if isinstance(t, Turn) else _jsonable(t) for t in turns]
+        body = self._request("POST", f"/v1/spaces/{_seg(space)}/turns", json={"turns": payload})
+        ids: list[str] = list(body["ids"])
+        if progress is not None:
+            progress(len(ids))
+        return ids
+
+    # --- read ---------------------------------------------------------------------------
+
+    def recall(
+        self,
+        space: str,
+        query: str,
+        k: int = 10,
+        budget_tokens: int | None = None,
+        policy: str = "balanced",
+        as_of: datetime | str | None = None,
+    ) -> RecallResult:
+        """Ranked, provenance-carrying context for ``query``.
+
+        Raises:
+            InvalidInputError: a bad query, k, budget, policy or ``as_of``.
+            ConfigurationError: the key is invalid or lacks ``read`` on ``space``.
+            StoreError: the server is unreachable or failing after retries.
+        """
+        body = {"query": query, "k": k, "budget_tokens": budget_tokens, "policy": policy, "as_of": _iso(as_of)}
+        return RecallResult.model_validate(self._request("POST", f"/v1/spaces/{_seg(space)}/recall", json=body))
+
+    def evidence(self, space: str, evidence_id: str) -> Evidence:
+        """The stored turn ``evidence_id``.
+
+        Raises:
+            NotFoundError: no such turn in ``space``.
+        """
+        return Evidence.model_validate(self._get(f"/v1/spaces/{_seg(space)}/evidence/{_seg(evidence_id)}"))
+
+    def beliefs(
+        self,
+        space: str,
+        subject: str | None = None,
+        attribute: str | None = None,
+        status: BeliefStatus | None = "active",
+    ) -> list[Belief]:
+        """Validated beliefs of ``space``, optionally of one subject and attribute."""
+        params = {"subject": subject, "attribute": attribute, "status": status or "any"}
+        return _list(Belief, self._get(f"/v1/spaces/{_seg(space)}/beliefs", params))
+
+    def candidates(self, space: str, status: CandidateStatus | None = "rejected") -> list[Candidate]:
+        """Candidates the validator refused, with their reasons."""
+        return _list(Candidate, self._get(f"/v1/spaces/{_seg(space)}/candidates", {"status": status or "any"}))
+
+    def explain(self, space: str, belief_id: str) -> Explanation:
+        """Why a belief is held: the belief, its validation report and the cited turns.
+
+        Raises:
+            NotFoundError: no such belief in ``space``.
+        """
+        return Explanation.model_validate(self._get(f"/v1/spaces/{_seg(space)}/beliefs/{_seg(belief_id)}/explain"))
+
+    def dimension(self, space: str, entity: str, attribute: str, as_of: datetime | str | None = None) -> Dimension:
+        """The belief state of (entity, attribute).
+
+        Raises:
+            NotFoundError: nothing was observed about it (by ``as_of``).
+        """
+        path = f"/v1/spaces/{_seg(space)}/entities/{_seg(entity)}/dimensions/{_seg(attribute)}"
+        return Dimension.model_validate(self._get(path, {"as_of": _iso(as_of)}))
+
+    def dimensions(self, space: str, entity: str | None = None, as_of: datetime | str | None = None) -> list[Dimension]:
+        """Every dimension of ``space`` (or of one entity)."""
+        params = {"entity": entity, "as_of": _iso(as_of)}
+        return _list(Dimension, self._get(f"/v1/spaces/{_seg(space)}/dimensions", params))
+
+    def deltas(self, space: str, entity: str, attribute: str) -> list[Delta]:
+        """The update log of one dimension, in event-time order."""
+        path = f"/v1/spaces/{_seg(space)}/entities/{_seg(entity)}/dimensions/{_seg(attribute)}/deltas"
+        return _list(Delta, self._get(path))
+
+    def stats(self, space: str) -> dict[str, Any]:
+        """Counts of a space, as ``Memory.stats``."""
+        found: dict[str, Any] = self._get(f"/v1/spaces/{_seg(space)}/stats")
+        return found
+
+    def job(self, job_id: str) -> dict[str, Any]:
+        """The status of a Level 1 job (``id``, ``status``, ``detail``)."""
+        found: dict[str, Any] = self._get(f"/v1/jobs/{_seg(job_id)}")
+        return found
+
+    # --- transport ----------------------------------------------------------------------
+
+    def _get(self, path: str, params: Mapping[str, object] | None = None) -> Any:
+        clean = {k: v for k, v in (params or {}).items() if v is not None}
+        return self._request("GET", path, params=clean)
+
+    def _request(self, method: str, path: str, **kwargs: Any) -> Any:
+        """Send with retries on 429/503 and connection failures; map problems to errors.
+
+        Raises:
+            ClosedError: the client was closed.
+            EywaError: the subclass matching the server's problem (see ``_raise_for``).
+            StoreError: the server stayed unreachable or overloaded after the retries.
+        """
+        if self._closed:
+            raise ClosedError("Client")
+        for attempt in range(self._retries + 1):
+            last = attempt == self._retries
+            try:
+                response = self._http.request(method, path, **kwargs)
+            except httpx.TransportError as exc:
+                if last:
+                    raise StoreError("http", f"{method} {path}", str(exc) or type(exc).__name__) from exc
+                self._sleep(self._delay(attempt, None))
+                continue
+            if response.status_code in _RETRY_STATUSES and not last:
+                self._sleep(self._delay(attempt, response.headers.get("Retry-After")))
+                continue
+            if response.is_success:
+                return response.json()
+            _raise_for(response, method, path)
+        raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+    def _delay(self, attempt: int, retry_after: str | None) -> float:
+        if retry_after is not None:
+            try:
+                return min(max(float(retry_after), 0.0), _MAX_RETRY_AFTER_S)
+            except ValueError:
+                pass
+        return float(self._backoff * (2**attempt) * (1 + random.random() / 2))
+
+
+def _raise_for(response: httpx.Response, method: str, path: str) -> None:
+    """Turn a problem+json answer into the ``EywaError`` a ``Memory`` would have raised.
+
+    Raises:
+        InvalidTurnError: 422 naming a turn.
+        InvalidInputError: other 422s, 400 and 413.
+        NotFoundError: 404.
+        ConfigurationError: 401 and 403 (the key is wrong for this call).
+        StoreError: 429/503 after retries and other server failures.
+    """
+    try:
+        problem: dict[str, Any] = response.json()
+    except ValueError:
+        problem = {}
+    detail = str(problem.get("detail") or response.reason_phrase)
+    status = response.status_code
+    if status == 422 or status in (400, 413):
+        for error in problem.get("errors") or []:
+            parts = str(error.get("field", "")).split(".")
+            if len(parts) >= 3 and parts[:2] == ["body", "turns"] and parts[2].isdigit():
+                raise InvalidTurnError(int(parts[2]), f"{'.'.join(parts[3:]) or 'turn'}: {error.get('message')}")
+        raise InvalidInputError(detail)
+    if status == 404:
+        segments = path.split("/")
+        space = segments[3] if len(segments) > 3 and segments[2] == "spaces" else "*"
+        raise NotFoundError("resource", space, segments[-1])
+    if status in (401, 403):
+        raise ConfigurationError(f"{status} {problem.get('code', '')}: {detail}")
+    raise StoreError("http", f"{method} {path}", f"{status}: {detail}")
+
+
+def _seg(value: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise InvalidInputError("path values must be non-empty strings")
+    return quote(value, safe="")
+
+
+def _iso(value: datetime | str | None) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    return as_utc(value).isoformat()
+
+
+def _jsonable(turn: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(turn)
+    if isinstance(out.get("observed_at"), datetime):
+        out["observed_at"] = as_utc(out["observed_at"]).isoformat()
+    return out
+
+
+def _list(model: type[BaseModel], data: Any) -> list[Any]:
+    adapter: TypeAdapter[list[Any]] = TypeAdapter(list[model])  # type: ignore[valid-type]
+    return adapter.validate_python(data)
+

@@ -1,0 +1,1 @@
+"""Eywa services: the HTTP API, the MCP server, API keys and rate limiting (composition roots)."""

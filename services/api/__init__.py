@@ -1,0 +1,1 @@
+"""The FastAPI application: routers, auth, problem+json errors."""

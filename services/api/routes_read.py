@@ -1,0 +1,114 @@
+"""Read routes of one space: recall, evidence, beliefs, candidates, explain, dimensions."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Path, Query
+
+from eywa.extraction.pipeline import Explanation
+from eywa.models import Belief, Candidate, Delta, Dimension, Evidence, RecallResult
+from services.api.deps import Ctx, Reader
+from services.api.errors import ApiProblem
+from services.api.schemas import RecallRequest
+
+router = APIRouter(prefix="/v1/spaces/{space}", tags=["read"])
+
+SpacePath = Annotated[str, Path(min_length=1, max_length=200, description="The memory space.")]
+IdPath = Annotated[str, Path(min_length=1, max_length=200)]
+NamePath = Annotated[str, Path(min_length=1, max_length=500)]
+AsOf = Annotated[datetime | None, Query(description="As the memory stood then (ISO-8601).")]
+
+
+@router.post("/recall", response_model=RecallResult, summary="Recall context")
+def recall(space: SpacePath, body: RecallRequest, key: Reader, ctx: Ctx) -> RecallResult:
+    """Ranked, provenance-carrying context for a query; no LLM is called.
+
+    Returns ``context`` (packed text), ``items`` (each with its evidence provenance),
+    ``answer_instructions`` and a ``trace`` with per-stage timings.
+    """
+    settings = ctx.settings
+    errors = []
+    if body.k > settings.max_recall_k:
+        errors.append({"field": "body.k", "message": f"at most {settings.max_recall_k}"})
+    if body.budget_tokens is not None and body.budget_tokens > settings.max_budget_tokens:
+        errors.append({"field": "body.budget_tokens", "message": f"at most {settings.max_budget_tokens}"})
+    if errors:
+        raise ApiProblem(422, "limit_exceeded", "Limit exceeded", "the request exceeds a configured limit", errors=errors)
+    result = ctx.memory.recall(
+        space, body.query, k=body.k, budget_tokens=body.budget_tokens, policy=body.policy, as_of=body.as_of
+    )
+    ctx.metrics.observe_recall(result.trace.get("timings_ms", {}))
+    return result
+
+
+@router.get("/evidence/{evidence_id}", response_model=Evidence, summary="One stored turn")
+def evidence(space: SpacePath, evidence_id: IdPath, key: Reader, ctx: Ctx) -> Evidence:
+    """The stored turn with its signals, author and metadata."""
+    return ctx.memory.evidence(space, evidence_id)
+
+
+@router.get("/beliefs", response_model=list[Belief], summary="Validated beliefs")
+def beliefs(
+    space: SpacePath,
+    key: Reader,
+    ctx: Ctx,
+    subject: Annotated[str | None, Query(max_length=500)] = None,
+    attribute: Annotated[str | None, Query(max_length=200)] = None,
+    status: Literal["active", "superseded", "retracted", "any"] = "active",
+) -> list[Belief]:
+    """Beliefs of the space, optionally of one subject and attribute (``status=any``: all)."""
+    return ctx.memory.beliefs(space, subject, attribute, None if status == "any" else status)
+
+
+@router.get("/candidates", response_model=list[Candidate], summary="Refused candidates")
+def candidates(
+    space: SpacePath, key: Reader, ctx: Ctx, status: Literal["rejected", "repair", "any"] = "rejected"
+) -> list[Candidate]:
+    """Candidates the validator refused, with machine-readable reasons."""
+    return ctx.memory.candidates(space, None if status == "any" else status)
+
+
+@router.get("/beliefs/{belief_id}/explain", response_model=Explanation, summary="Explain a belief")
+def explain(space: SpacePath, belief_id: IdPath, key: Reader, ctx: Ctx) -> Explanation:
+    """Why a belief is held: the belief, its validation report and the cited turns."""
+    return ctx.memory.explain(space, belief_id)
+
+
+@router.get("/dimensions", response_model=list[Dimension], summary="Dimensions of a space")
+def space_dimensions(
+    space: SpacePath,
+    key: Reader,
+    ctx: Ctx,
+    entity: Annotated[str | None, Query(max_length=500)] = None,
+    as_of: AsOf = None,
+) -> list[Dimension]:
+    """Every dimension of the space (or of one ``entity``), decayed to ``as_of``."""
+    return ctx.memory.dimensions(space, entity, as_of)
+
+
+@router.get("/entities/{entity}/dimensions", response_model=list[Dimension], summary="Dimensions of an entity")
+def dimensions(space: SpacePath, entity: NamePath, key: Reader, ctx: Ctx, as_of: AsOf = None) -> list[Dimension]:
+    """Every dimension (attribute distribution) of the entity, decayed to ``as_of``."""
+    return ctx.memory.dimensions(space, entity, as_of)
+
+
+@router.get("/entities/{entity}/dimensions/{attribute}", response_model=Dimension, summary="One dimension")
+def dimension(
+    space: SpacePath, entity: NamePath, attribute: NamePath, key: Reader, ctx: Ctx, as_of: AsOf = None
+) -> Dimension:
+    """The belief state of (entity, attribute); 404 when nothing was observed."""
+    return ctx.memory.dimension(space, entity, attribute, as_of)
+
+
+@router.get("/entities/{entity}/dimensions/{attribute}/deltas", response_model=list[Delta], summary="Dimension log")
+def deltas(space: SpacePath, entity: NamePath, attribute: NamePath, key: Reader, ctx: Ctx) -> list[Delta]:
+    """The immutable update log of one dimension, in event-time order."""
+    return ctx.memory.deltas(space, entity, attribute)
+
+
+@router.get("/stats", summary="Counts of a space")
+def stats(space: SpacePath, key: Reader, ctx: Ctx) -> dict[str, Any]:
+    """Evidence, signals, entities, beliefs, candidates by reason, dimensions."""
+    return ctx.memory.stats(space)

@@ -1,0 +1,57 @@
+"""Prometheus metrics of one API app, on a registry of its own.
+
+A dedicated ``CollectorRegistry`` per app keeps tests (which build many apps in one
+process) from colliding on the global registry, and lets ``/metrics`` show only this app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+
+__all__ = ["CONTENT_TYPE_LATEST", "ServiceMetrics"]
+
+_STAGE_BUCKETS = (0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500)
+_REQUEST_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
+
+
+class ServiceMetrics:
+    """Request counts and latencies by route, recall stage latencies, turns ingested."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.requests = Counter(
+            "eywa_http_requests", "HTTP requests by route template, method and status.",
+            ["route", "method", "status"], registry=self.registry,
+        )
+        self.request_seconds = Histogram(
+            "eywa_http_request_seconds", "HTTP request latency by route template.",
+            ["route", "method"], buckets=_REQUEST_BUCKETS, registry=self.registry,
+        )
+        self.recall_stage_ms = Histogram(
+            "eywa_recall_stage_ms", "Recall latency per read-path stage (trace.timings_ms).",
+            ["stage"], buckets=_STAGE_BUCKETS, registry=self.registry,
+        )
+        self.turns_ingested = Counter(
+            "eywa_turns_ingested", "Turns accepted by POST /turns (new or already stored).",
+            registry=self.registry,
+        )
+        self.rate_limited = Counter(
+            "eywa_rate_limited", "Requests refused with 429.", registry=self.registry,
+        )
+
+    def observe_request(self, route: str, method: str, status: int, seconds: float) -> None:
+        """Record one finished request under its route template (never the raw path)."""
+        self.requests.labels(route, method, str(status)).inc()
+        self.request_seconds.labels(route, method).observe(seconds)
+
+    def observe_recall(self, timings_ms: Mapping[str, object]) -> None:
+        """Record each stage timing of one recall trace."""
+        for stage, value in timings_ms.items():
+            if isinstance(value, (int, float)):
+                self.recall_stage_ms.labels(stage).observe(float(value))
+
+    def render(self) -> bytes:
+        """The text exposition of this app's registry."""
+        return generate_latest(self.registry)

@@ -1,0 +1,122 @@
+"""Per-key rate limiting in Redis: a fixed one-minute window per key.
+
+Fixed windows are one INCR and one EXPIRE per request, shared by every API process through
+Redis; the cost is that a client may burst up to twice the limit across a window boundary,
+which is acceptable for abuse protection. Without ``EYWA_REDIS_URL`` (or with
+``EYWA_RATE_LIMIT_PER_MINUTE=0``) the limiter is off, so ``eywa serve`` works on the
+embedded default with nothing else running.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from eywa.errors import StoreError
+from eywa.settings import EywaSettings
+
+__all__ = ["Decision", "NoRateLimiter", "RateLimiter", "RedisRateLimiter", "build_rate_limiter"]
+
+
+class Decision(BaseModel):
+    """Whether one request may proceed and, if not, after how many seconds to retry."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    allowed: bool
+    limit: int
+    remaining: int
+    retry_after: int = 0
+
+
+class RateLimiter(Protocol):
+    """Counts requests per key."""
+
+    def hit(self, key_id: str) -> Decision:
+        """Count one request of ``key_id``.
+
+        Raises:
+            StoreError: the backing store cannot be reached.
+        """
+        ...
+
+    def ping(self) -> bool:
+        """Whether the backing store answers (``/readyz``)."""
+        ...
+
+
+class NoRateLimiter:
+    """No limit: every request is allowed."""
+
+    def hit(self, key_id: str) -> Decision:
+        """Always allowed."""
+        return Decision(allowed=True, limit=0, remaining=0)
+
+    def ping(self) -> bool:
+        """Nothing to reach."""
+        return True
+
+
+class RedisRateLimiter:
+    """``per_minute`` requests per key per wall-clock window of ``window_s`` seconds."""
+
+    def __init__(
+        self,
+        client: object,
+        per_minute: int,
+        *,
+        window_s: int = 60,
+        prefix: str = "eywa:rl",
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._client = client
+        self._limit = per_minute
+        self._window = window_s
+        self._prefix = prefix
+        self._clock = clock
+
+    def hit(self, key_id: str) -> Decision:
+        """Count one request; refuse it once the window's count exceeds the limit.
+
+        Raises:
+            StoreError: Redis cannot be reached.
+        """
+        import redis
+
+        now = self._clock()
+        window = int(now // self._window)
+        name = f"{self._prefix}:{key_id}:{window}"
+        try:
+            pipe = self._client.pipeline()  # type: ignore[attr-defined]
+            pipe.incr(name)
+            pipe.expire(name, self._window + 1)
+            count = int(pipe.execute()[0])
+        except redis.RedisError as exc:
+            raise StoreError("redis", "rate limit", str(exc)) from exc
+        if count <= self._limit:
+            return Decision(allowed=True, limit=self._limit, remaining=self._limit - count)
+        retry_after = max(1, math.ceil((window + 1) * self._window - now))
+        return Decision(allowed=False, limit=self._limit, remaining=0, retry_after=retry_after)
+
+    def ping(self) -> bool:
+        """Whether Redis answers PING."""
+        import redis
+
+        try:
+            return bool(self._client.ping())  # type: ignore[attr-defined]
+        except redis.RedisError:
+            return False
+
+
+def build_rate_limiter(settings: EywaSettings) -> RateLimiter:
+    """A Redis limiter when ``redis_url`` is set and the limit is positive; otherwise none."""
+    if settings.redis_url is None or settings.rate_limit_per_minute == 0:
+        return NoRateLimiter()
+    import redis
+
+    client = redis.Redis.from_url(settings.redis_url, socket_timeout=2.0, socket_connect_timeout=2.0)
+    return RedisRateLimiter(client, settings.rate_limit_per_minute)

@@ -1,0 +1,31 @@
+"""``eywa keys create|list|revoke`` against a temporary key file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from eywa.cli import app
+from services.keys import KeyStore
+
+
+def test_keys_create_prints_the_key_once_and_revoke_disables_it(tmp_path: Path) -> None:
+    runner = CliRunner()
+    created = runner.invoke(app, ["keys", "create", "--space", "a", "--space", "b", "--scope", "read,write",
+                                  "--data-dir", str(tmp_path)])
+    assert created.exit_code == 0, created.output
+    secret = created.stdout.strip()
+    assert secret.startswith("eyw_")
+    store = KeyStore(tmp_path / "keys.sqlite")
+    key = store.authenticate(secret)
+    assert key is not None and key.spaces == ("a", "b") and key.scopes == ("read", "write")
+    assert secret.split("_", 2)[2] not in (tmp_path / "keys.sqlite").read_bytes().decode("latin-1")
+    listed = runner.invoke(app, ["keys", "list", "--data-dir", str(tmp_path)])
+    assert listed.stdout.startswith(key.id) and "eyw_" not in listed.stdout
+    revoked = runner.invoke(app, ["keys", "revoke", key.id, "--data-dir", str(tmp_path)])
+    assert revoked.exit_code == 0
+    assert store.authenticate(secret) is None
+    bad = runner.invoke(app, ["keys", "create", "--space", "a", "--scope", "root", "--data-dir", str(tmp_path)])
+    assert bad.exit_code == 1 and "scopes" in bad.stderr
+    store.close()
