@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-pytest_plugins = ["tests.neo4j_server"]
+pytest_plugins = ["tests.neo4j_server", "tests.redis_server"]
 
 
 @pytest.fixture(autouse=True)

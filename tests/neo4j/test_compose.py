@@ -57,7 +57,7 @@ def test_services_are_the_backends_with_health_checks_and_named_volumes(
     compose: dict[str, Any],
 ) -> None:
     services = compose["services"]
-    assert set(services) == {"neo4j", "qdrant", "redis"}
+    assert {"neo4j", "qdrant", "redis"} <= set(services)
     assert services["neo4j"]["image"] == "neo4j:5.26-community"
     assert services["redis"]["image"] == "redis:7"
     assert services["neo4j"]["environment"]["NEO4J_AUTH"].startswith("neo4j/${NEO4J_PASSWORD")
@@ -65,6 +65,8 @@ def test_services_are_the_backends_with_health_checks_and_named_volumes(
     assert services["redis"]["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
     for name, service in services.items():
         assert "healthcheck" in service, name
-        assert all(port.startswith("127.0.0.1:") for port in service["ports"]), name
-        for volume in service["volumes"]:
+        assert all(port.startswith("127.0.0.1:") for port in service.get("ports", [])), name
+        for volume in service.get("volumes", []):
+            if volume.startswith("./"):  # read-only config bind mounts (ops/)
+                continue
             assert volume.split(":")[0] in compose["volumes"], f"{name}: {volume}"

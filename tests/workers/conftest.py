@@ -1,8 +1,5 @@
-"""Fixtures for the worker tests: a real Redis, embedded stores with turns, real workers.
-
-Until ``tests.redis_server`` is listed in ``tests/conftest.py``'s ``pytest_plugins``, its
-fixture and hook are imported here.
-"""
+"""Fixtures for the worker tests: a real Redis (``tests.redis_server``), embedded stores
+with turns, real workers."""
 
 from __future__ import annotations
 
@@ -24,7 +21,6 @@ from celery import Celery
 
 from eywa.memory import Memory
 from eywa.settings import EywaSettings
-from tests.redis_server import pytest_configure, redis_url  # noqa: F401  (plugin until registered)
 from workers.app import build_config
 from workers.runner import CeleryJobRunner
 

@@ -1,0 +1,86 @@
+"""Worker pieces without a worker process: config, repair of flags, JSON logs, job records."""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import UTC, datetime
+
+import pytest
+import redis
+from celery import Celery
+
+from eywa.errors import ConfigurationError, NotFoundError
+from eywa.models import Candidate, CandidateFact, ReasonCode, ValidationReport
+from eywa.settings import EywaSettings
+from workers.app import build_config
+from workers.logging import JsonFormatter
+from workers.repair import repaired_fact
+from workers.runner import CeleryJobRunner
+
+
+def test_config_acks_late_requeues_lost_tasks_and_prefetches_one() -> None:
+    conf = build_config(EywaSettings(redis_url="redis://h:1/2", celery_visibility_timeout_s=8))
+    assert conf["broker_url"] == conf["result_backend"] == "redis://h:1/2"
+    assert conf["task_acks_late"] and conf["task_reject_on_worker_lost"]
+    assert conf["worker_prefetch_multiplier"] == 1
+    assert conf["accept_content"] == ["json"]
+    assert conf["broker_transport_options"]["visibility_timeout"] == 8
+    assert conf["broker_transport_options"]["unacked_restore_interval"] == 2
+    assert {e["task"] for e in conf["beat_schedule"].values()} == {"eywa.repair_candidates", "eywa.materialise_decay"}
+
+
+def test_config_without_redis_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigurationError, match="EYWA_REDIS_URL"):
+        build_config(EywaSettings())
+
+
+def _candidate(reasons: tuple[ReasonCode, ...], polarity: str = "positive") -> Candidate:
+    fact = CandidateFact(statement="Caroline works at Google.", subject="Caroline", attribute="employer",
+                         value="Google", polarity=polarity, modality="asserted", evidence_ids=("e1",))  # type: ignore[arg-type]
+    report = ValidationReport(accepted=False, score=0.5, checks=(), reasons=reasons)
+    return Candidate(id="c1", space="s", fact=fact, status="repair", reasons=reasons, report=report,
+                     extractor="rules", recorded_at=datetime(2024, 1, 1, tzinfo=UTC))
+
+
+def test_repair_flips_polarity_and_marks_lost_hedges() -> None:
+    fixed = repaired_fact(_candidate((ReasonCode.POLARITY_FLIP, ReasonCode.MODALITY_LOST)))
+    assert fixed is not None
+    assert (fixed.polarity, fixed.modality) == ("negative", "hedged")
+    assert fixed.statement == "Caroline works at Google."
+    assert repaired_fact(_candidate((ReasonCode.POLARITY_FLIP,), polarity="negative")).polarity == "positive"  # type: ignore[union-attr]
+
+
+def test_repair_leaves_unrepairable_candidates_alone() -> None:
+    assert repaired_fact(_candidate((ReasonCode.POLARITY_FLIP, ReasonCode.UNSUPPORTED))) is None
+    assert repaired_fact(_candidate(())) is None
+
+
+def test_json_log_lines_carry_message_and_extras() -> None:
+    record = logging.makeLogRecord({"name": "workers", "levelname": "INFO", "msg": "done %s", "args": ("x",),
+                                    "space": "alice"})
+    line = json.loads(JsonFormatter().format(record))
+    assert line["message"] == "done x"
+    assert line["space"] == "alice"
+    assert line["level"] == "info"
+    assert "task_id" not in line  # outside a task
+
+
+@pytest.mark.redis
+def test_an_unknown_job_is_not_found_and_a_queued_one_is_pending(redis_url: str) -> None:
+    app = Celery("eywa-unit", set_as_current=False)
+    app.conf.update(build_config(EywaSettings(redis_url=redis_url)))
+    client = redis.Redis.from_url(redis_url)
+    runner = CeleryJobRunner(app, client)
+    try:
+        assert runner.ping()
+        with pytest.raises(NotFoundError):
+            runner.status("job_missing")
+        job = runner.submit("alice", ["e1", "e2"])
+        status = runner.status(job)
+        assert (status.status, status.detail["space"], status.detail["evidence"]) == ("pending", "alice", 2)
+        assert not CeleryJobRunner(app, redis.Redis.from_url("redis://127.0.0.1:1/0")).ping()
+    finally:
+        client.delete(f"eywa:job:{job}")
+        client.close()
+        app.close()
