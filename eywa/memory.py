@@ -394,7 +394,7 @@ class Memory:
                 progress(sum(1 for t in chunk if t.id in new_ids))
 
     def _embed_one(self, text: str) -> npt.NDArray[np.float32]:
-        return self._embedder.embed([text])[0]
+        return np.asarray(self._embedder.embed([text])[0], dtype=np.float32)
 
     def _check_open(self) -> None:
         if self._closed:

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from eywa.errors import InvalidInputError, InvalidTurnError
 from eywa.ids import content_hash, stable_id
-from eywa.models import Entity, Evidence, SignalKind, Turn, utc_now
+from eywa.models import Entity, EntityKind, Evidence, SignalKind, Turn, utc_now
 from eywa.stores.evidence import EvidenceStore
 
 DEFAULT_SESSION = "default"
@@ -148,6 +148,6 @@ def _mentioned_entities(space: str, evidence: Evidence) -> list[Entity]:
         name = (signal.normalized or signal.text).strip()
         if not name or name.casefold() in found:
             continue
-        kind = "person" if signal.kind is SignalKind.PERSON else "entity"
+        kind: EntityKind = "person" if signal.kind is SignalKind.PERSON else "entity"
         found[name.casefold()] = Entity(id=entity_id(space, name), space=space, name=name, kind=kind)
     return list(found.values())

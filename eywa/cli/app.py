@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import typer
 
-from eywa.cli import bench
+from eywa.cli import bench, keys
 from eywa.cli._common import EywaGroup
 from eywa.cli.demo import demo
+from eywa.cli.graph_cmds import audit, schema_app
+from eywa.cli.mcp_cmd import mcp
 from eywa.cli.memory_cmds import ingest, recall, stats
+from eywa.cli.serve import serve
+from eywa.cli.worker_cmds import beat, worker
 
 __all__ = ["app", "main"]
 
@@ -29,6 +33,13 @@ app.command("recall")(recall)
 app.command("stats")(stats)
 app.command("demo")(demo)
 app.add_typer(bench.app, name="bench")
+app.command("worker")(worker)
+app.command("beat")(beat)
+app.command("serve")(serve)
+app.command("mcp")(mcp)
+app.add_typer(keys.app, name="keys")
+app.add_typer(schema_app, name="schema")
+app.command("audit")(audit)
 
 
 def main() -> None:

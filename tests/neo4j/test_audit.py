@@ -184,3 +184,23 @@ def test_malformed_audit_files_are_refused(tmp_path: Path) -> None:
         parse_audit("x.cypher", "// purpose: p\n// param: id - i\nMATCH (n {id: $id}) RETURN n")
     with pytest.raises(StoreError, match="uses"):
         parse_audit("x.cypher", "// purpose: p\n// param: space - s\nMATCH (n {id: $id, space: $space}) RETURN n")
+
+
+def test_audit_cli_prints_the_table(
+    seeded: tuple[str, list[str], datetime], neo4j_server: Neo4jServer
+) -> None:
+    from typer.testing import CliRunner
+
+    from eywa.cli.app import app
+
+    space, _, _ = seeded
+    env = {"EYWA_NEO4J_URI": neo4j_server.uri, "EYWA_NEO4J_USER": neo4j_server.user,
+           "EYWA_NEO4J_PASSWORD": neo4j_server.password, "EYWA_NEO4J_DATABASE": neo4j_server.database}
+    runner = CliRunner()
+    result = runner.invoke(app, ["audit", "rejected_by_reason", "--param", f"space={space}"], env=env)
+    assert result.exit_code == 0, result.output
+    assert "unsupported" in result.output
+    bad = runner.invoke(app, ["audit", "rejected_by_reason", "--param", "nospace"], env=env)
+    assert bad.exit_code != 0
+    applied = runner.invoke(app, ["schema", "apply"], env=env)
+    assert applied.exit_code == 0 and "up to date" in applied.output
