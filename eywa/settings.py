@@ -82,6 +82,9 @@ class EywaSettings(BaseSettings):
     redis_url: str | None = Field(
         default=None, description="Redis for rate limiting; without it the limiter is off."
     )
+    job_runner: Literal["inline", "celery"] = Field(
+        default="inline", description="Level 1 for the API: in-process, or Celery workers (needs redis_url)."
+    )
 
     # Queue and workers (server mode; the embedded default runs Level 1 in-process)
     celery_visibility_timeout_s: int = Field(

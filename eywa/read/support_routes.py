@@ -73,7 +73,6 @@ class GraphRoute:
         if not query.plan.entities:
             return []
         graph = self.entity_graph(query.space)
-        names = {e.id: e.name for e in self._stores.evidence.entities(query.space)}
         hops: dict[str, int] = {}
         for name in query.plan.entities:
             start = entity_id(query.space, name)
@@ -82,21 +81,25 @@ class GraphRoute:
                 continue
             for node, distance in nx.single_source_shortest_path_length(graph, start, cutoff=MAX_HOPS).items():
                 hops[node] = min(hops.get(node, MAX_HOPS), distance)
-        # Turns: the keyword candidates that mention an entity within one hop, in keyword
-        # order (cheap: ids only, no hydration).
-        near = [e for e, d in hops.items() if d <= 1]
-        related = set(self._stores.evidence.evidence_mentioning(query.space, near, query.limit * 40))
-        keyword = self._stores.keyword.search(query.space, query.text, query.limit * 4, ("evidence",))
-        hits = [RouteHit(kind, i, score) for kind, i, score in keyword if i in related]
-        candidates: list[tuple[str, str, str, float]] = []
-        for entity, distance in hops.items():
-            subject = names.get(entity)
-            if subject is None:
-                continue
-            for belief in self._stores.beliefs.beliefs(query.space, subject=subject):
-                candidates.append(("belief", belief.id, belief.statement, 1.0 / (1 + distance)))
-        beliefs = [RouteHit(kind, i, score) for kind, i, score in rank_by_overlap(query.text, candidates)]
-        return _interleave(hits, beliefs)[: query.limit]
+        # Candidates come from the keyword index (cheap, already relevant); the graph decides
+        # which of them are about the named entities or their neighbours.
+        candidates = self._stores.keyword.search(query.space, query.text, query.limit * 4, ("evidence", "belief"))
+        turn_ids = [i for kind, i, _ in candidates if kind == "evidence"]
+        mentions = self._stores.evidence.mentions(query.space, turn_ids)
+        turns = [
+            RouteHit("evidence", i, score)
+            for kind, i, score in candidates
+            if kind == "evidence" and any(hops.get(e, MAX_HOPS + 1) <= 1 for e in mentions.get(i, ()))
+        ]
+        belief_ids = [i for kind, i, _ in candidates if kind == "belief"]
+        scores = {i: score for kind, i, score in candidates if kind == "belief"}
+        beliefs = []
+        for belief in self._stores.beliefs.get_many(query.space, belief_ids):
+            distance = hops.get(entity_id(query.space, belief.subject))
+            if distance is not None and belief.status == "active":
+                beliefs.append(RouteHit("belief", belief.id, scores[belief.id] / (1 + distance)))
+        beliefs.sort(key=lambda h: -h.score)
+        return _interleave(turns, beliefs)[: query.limit]
 
 
 class InferenceRoute:
@@ -108,15 +111,19 @@ class InferenceRoute:
         self._stores = stores
 
     def run(self, query: Query) -> list[RouteHit]:
-        candidates = []
-        for subject in query.plan.entities:
-            for belief in self._stores.beliefs.beliefs(query.space, subject=subject):
-                if belief.attribute in TRAIT_ATTRIBUTES:
-                    candidates.append(("belief", belief.id, belief.statement, 1.0))
-        ranked = rank_by_overlap(query.text, candidates)
-        if not ranked:  # no word in common: still offer the traits, most recent first
-            ranked = [(k, i, 0.1) for k, i, _, _ in candidates]
-        return [RouteHit(kind, i, score) for kind, i, score in ranked[: query.limit]]
+        named = {n.casefold() for n in query.plan.entities}
+        if not named:
+            return []
+        hits = self._stores.keyword.search(query.space, query.text, query.limit * 4, ("belief",))
+        scores = {i: score for _, i, score in hits}
+        found = self._stores.beliefs.get_many(query.space, list(scores))
+        traits = [
+            RouteHit("belief", b.id, scores[b.id])
+            for b in found
+            if b.status == "active" and b.subject.casefold() in named and b.attribute in TRAIT_ATTRIBUTES
+        ]
+        traits.sort(key=lambda h: -h.score)
+        return traits[: query.limit]
 
 
 class DimensionRoute:

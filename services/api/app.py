@@ -7,23 +7,27 @@ limiter), so tests build it on a real embedded Memory in a temporary directory a
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 
 from fastapi import FastAPI
 
+from eywa.errors import ConfigurationError, StoreError
 from eywa.memory import Memory
 from eywa.settings import EywaSettings
 from services.api import routes_admin, routes_read, routes_write
 from services.api.deps import ServiceContext
 from services.api.errors import install_error_handlers
 from services.api.middleware import BodyLimitMiddleware, MetricsMiddleware
-from services.jobs import InlineJobRunner, JobRunner
+from services.jobs import InlineJobRunner, JobRunner, JobStatus
 from services.keys import KeyStore
 from services.metrics import ServiceMetrics
 from services.ratelimit import RateLimiter, build_rate_limiter
 
-__all__ = ["build_app", "create_app", "key_store_path", "serve"]
+__all__ = ["VectorRepairingJobRunner", "build_app", "create_app", "key_store_path", "serve", "serve_in_thread"]
 
 DESCRIPTION = """Provenance-first memory for AI agents.
 
@@ -81,17 +85,120 @@ def key_store_path(settings: EywaSettings) -> str:
     return str(settings.api_keys_path or settings.data_dir / "keys.sqlite")
 
 
+class VectorRepairingJobRunner:
+    """A ``JobRunner`` that embeds what a worker wrote once the job is reported done.
+
+    Workers write beliefs to the graph only; vectors belong to the process that serves reads
+    (``workers.stores``). The first time a job reads ``done`` here, ``memory.repair_vectors``
+    embeds the new beliefs, so vector recall sees them from the next request on. Repairs are
+    serialised and run once per job id (bounded memory of ids).
+    """
+
+    def __init__(self, inner: JobRunner, memory: Memory, max_jobs: int = 10_000) -> None:
+        self._inner = inner
+        self._memory = memory
+        self._repaired: dict[str, None] = {}
+        self._max_jobs = max_jobs
+        self._lock = threading.Lock()
+
+    def submit(self, space: str, evidence_ids: Sequence[str]) -> str:
+        """Queue Level 1 on the wrapped runner; returns its job id."""
+        return self._inner.submit(space, evidence_ids)
+
+    def status(self, job_id: str) -> JobStatus:
+        """The wrapped runner's status; a first ``done`` repairs the vector store first.
+
+        Raises:
+            NotFoundError: no such job.
+            StoreError: the runner's broker or the vector store failed.
+        """
+        found = self._inner.status(job_id)
+        if found.status == "done":
+            with self._lock:
+                if job_id not in self._repaired:
+                    self._memory.repair_vectors()
+                    if len(self._repaired) >= self._max_jobs:
+                        del self._repaired[next(iter(self._repaired))]
+                    self._repaired[job_id] = None
+        return found
+
+    def ping(self) -> bool:
+        """Whether the wrapped runner is reachable."""
+        return self._inner.ping()
+
+
+def _celery_runner(settings: EywaSettings, memory: Memory) -> JobRunner:
+    """Level 1 on ``eywa worker`` processes through Redis, with vector repair on ``done``.
+
+    Raises:
+        ConfigurationError: ``EYWA_REDIS_URL`` is not set.
+    """
+    if not settings.redis_url:
+        raise ConfigurationError("EYWA_JOB_RUNNER=celery needs EYWA_REDIS_URL")
+    from celery import Celery
+    from redis import Redis
+
+    from workers.app import build_config
+    from workers.runner import CeleryJobRunner
+
+    celery = Celery("eywa-api", set_as_current=False)
+    celery.conf.update(build_config(settings))
+    runner = CeleryJobRunner(celery, Redis.from_url(settings.redis_url), settings.celery_result_expires_s)
+    return VectorRepairingJobRunner(runner, memory)
+
+
 def build_app(settings: EywaSettings) -> FastAPI:
     """The app ``eywa serve`` runs: an embedded Memory (or the server stores when
-    ``EYWA_NEO4J_URI`` is set), keys from the key file, the in-process job runner.
+    ``EYWA_NEO4J_URI`` is set), keys from the key file, and the job runner the settings
+    name: in-process (default) or, with ``EYWA_JOB_RUNNER=celery``, the Celery workers, in
+    which case the API's Memory has no extractor (Level 1 runs in the workers).
 
     Raises:
         StoreError: the stores or the key file cannot be opened.
         ConfigurationError: settings that cannot work together.
     """
-    memory = Memory.connect(settings) if settings.neo4j_uri else Memory.open(settings.data_dir, settings=settings)
+    celery = settings.job_runner == "celery"
+    if celery and not settings.redis_url:
+        raise ConfigurationError("EYWA_JOB_RUNNER=celery needs EYWA_REDIS_URL")
+    opened = settings.model_copy(update={"extractor": "none"}) if celery else settings
+    memory = Memory.connect(opened) if settings.neo4j_uri else Memory.open(settings.data_dir, settings=opened)
     keys = KeyStore(key_store_path(settings))
-    return create_app(memory, settings, keys, close_on_shutdown=True)
+    runner = _celery_runner(settings, memory) if celery else None
+    return create_app(memory, settings, keys, runner, close_on_shutdown=True)
+
+
+@contextmanager
+def serve_in_thread(app: FastAPI, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+    """Run ``app`` with uvicorn in a background thread; yields its base URL.
+
+    For benchmarks and tests that need a real socket. ``port=0`` takes a free port (the
+    socket is bound here, so no other process can grab it in between). The server is
+    stopped and the thread joined on exit.
+
+    Raises:
+        StoreError: the server did not start within 30 seconds.
+    """
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    bound: int = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="eywa-api", daemon=True)
+    thread.start()
+    try:
+        for _ in range(300):
+            if server.started or not thread.is_alive():
+                break
+            time.sleep(0.1)
+        if not server.started:
+            raise StoreError("http", "serve", f"uvicorn did not start on {host}:{bound}")
+        yield f"http://{host}:{bound}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
 
 
 def serve(settings: EywaSettings, host: str = "127.0.0.1", port: int = 8000) -> None:

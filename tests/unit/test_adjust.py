@@ -65,5 +65,6 @@ def test_floor_keeps_each_strong_routes_best_items() -> None:
     chosen, brought = adjust.select_with_floor([*items, lone], 5, {"keyword": 2.0, "vector": 1.0})
     assert brought == ["v"] and len(chosen) == 5
     assert {s.item.id for s in chosen} == {"k0", "k1", "k2", "k3", "v"}
+    assert adjust.FLOOR_PER_ROUTE == 1
     weak, brought_weak = adjust.select_with_floor([*items, lone], 5, {"keyword": 2.0, "vector": 0.5})
     assert brought_weak == [] and "v" not in {s.item.id for s in weak}

@@ -1,0 +1,62 @@
+"""``eywa bench service`` end to end: a short run over real HTTP passes the exactly-once
+audit and prints the figures the issue asks for; the JSON report agrees with the table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from eywa.bench.service import run_service_bench
+from eywa.cli import app
+
+
+def test_smoke_run_prints_figures_and_passes_exactly_once(runner: CliRunner, tmp_path: Path) -> None:
+    out = tmp_path / "service.json"
+    result = runner.invoke(app, ["bench", "service", "--agents", "3", "--seconds", "3", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    verdict = [line for line in result.stdout.splitlines() if line.startswith("exactly-once")]
+    assert len(verdict) == 1 and verdict[0].endswith("PASS"), result.stdout
+    for label in ("POST /turns", "POST /recall", "p50", "p95", "requests/s:", "turns/s:", "errors: 0"):
+        assert label in result.stdout
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["agents"] == 3 and report["exactly_once"] is True and report["errors"] == 0
+    assert report["routes"]["turns"]["requests"] >= 3 and report["routes"]["recall"]["requests"] >= 1
+    assert report["turns_acknowledged"] == sum(report["spaces"].values()) > 0
+    assert 0 < report["routes"]["turns"]["p50"] <= report["routes"]["turns"]["p95"]
+
+
+def test_reused_data_dir_keeps_runs_apart(tmp_path: Path) -> None:
+    first = run_service_bench(agents=1, seconds=0.5, data_dir=tmp_path)
+    second = run_service_bench(agents=1, seconds=0.5, data_dir=tmp_path)
+    assert first.exactly_once and second.exactly_once
+    assert not set(first.spaces) & set(second.spaces)
+
+
+def test_bad_agent_count_fails_in_one_line(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["bench", "service", "--agents", "0"])
+    assert result.exit_code != 0
+    assert "--agents" in result.stderr
+
+
+def test_audit_reports_missing_duplicated_and_unacknowledged_turns(tmp_path: Path) -> None:
+    from eywa.bench.latency import NullEmbedder
+    from eywa.bench.service import _audit
+    from eywa.memory import Memory
+    from eywa.settings import EywaSettings
+
+    turns = [{"text": f"turn {n}", "speaker": "A", "external_id": f"x{n}"} for n in range(3)]
+    with Memory.open(tmp_path, settings=EywaSettings(extractor="none"), embedder=NullEmbedder()) as mem:
+        ids = mem.remember("s", turns)
+    acked = {f"x{n}": i for n, i in enumerate(ids)}
+    assert _audit(tmp_path, {"s": acked}, {}) == ({"s": 3}, [])
+    # a turn stored without acknowledgement, unless its request failed
+    partial = {"x0": ids[0], "x1": ids[1]}
+    assert _audit(tmp_path, {"s": partial}, {})[1] == ["s: 3 turns stored for 2 acknowledged (+0 unacked)"]
+    assert _audit(tmp_path, {"s": partial}, {"s": {"x2"}})[1] == []
+    # an id acknowledged twice, an id that does not resolve
+    _, problems = _audit(tmp_path, {"s": {**acked, "x9": ids[0], "ghost": "ev_nope"}}, {})
+    assert any("under 4 ids" in p for p in problems)
+    assert any("differ from their deterministic id" in p for p in problems)
+    assert any("1 acknowledged ids do not resolve" in p for p in problems)
