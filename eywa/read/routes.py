@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
@@ -12,6 +12,11 @@ import numpy.typing as npt
 from eywa.read.plan import Plan
 from eywa.stores.evidence import KeywordIndex
 from eywa.stores.vectors import VectorKind, VectorStore
+
+
+# The shared keyword search reaches this many candidates per route slot: the graph,
+# temporal and inference routes filter it down.
+KEYWORD_DEPTH = 4
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,13 @@ class Query:
     vector: npt.NDArray[np.float32]
     as_of: datetime | None
     limit: int
+    memo: dict[str, list[tuple[str, str, float]]] = field(default_factory=dict, compare=False)
+
+    def keyword_hits(self, index: KeywordIndex, kind: str) -> list[tuple[str, str, float]]:
+        """BM25 hits of one kind, searched once per query and shared by every route."""
+        if "keyword" not in self.memo:
+            self.memo["keyword"] = index.search(self.space, self.text, self.limit * KEYWORD_DEPTH, ("evidence", "belief"))
+        return [hit for hit in self.memo["keyword"] if hit[0] == kind]
 
 
 class Route(Protocol):
@@ -58,10 +70,9 @@ class KeywordRoute:
         self._kinds = kinds
 
     def run(self, query: Query) -> list[RouteHit]:
-        return [
-            RouteHit(kind, item_id, score)
-            for kind, item_id, score in self._index.search(query.space, query.text, query.limit, self._kinds)
-        ]
+        hits = [hit for kind in self._kinds for hit in query.keyword_hits(self._index, kind)]
+        hits.sort(key=lambda hit: -hit[2])
+        return [RouteHit(kind, item_id, score) for kind, item_id, score in hits[: query.limit]]
 
 
 class VectorRoute:

@@ -36,7 +36,7 @@ class TemporalRoute:
         if query.plan.shape != "temporal":
             return []
         # "When did X…": the keyword candidates that carry a resolved date are the answers.
-        hits = self._stores.keyword.search(query.space, query.text, query.limit, ("evidence",))
+        hits = query.keyword_hits(self._stores.keyword, "evidence")[: query.limit]
         turns = self._stores.evidence.get(query.space, [h[1] for h in hits])
         dated = {t.id for t in turns if t.signals_of(SignalKind.DATE)}
         return [RouteHit(kind, i, score) for kind, i, score in hits if i in dated][: query.limit]
@@ -83,7 +83,9 @@ class GraphRoute:
                 hops[node] = min(hops.get(node, MAX_HOPS), distance)
         # Candidates come from the keyword index (cheap, already relevant); the graph decides
         # which of them are about the named entities or their neighbours.
-        candidates = self._stores.keyword.search(query.space, query.text, query.limit * 4, ("evidence", "belief"))
+        candidates = query.keyword_hits(self._stores.keyword, "evidence") + query.keyword_hits(
+            self._stores.keyword, "belief"
+        )
         turn_ids = [i for kind, i, _ in candidates if kind == "evidence"]
         mentions = self._stores.evidence.mentions(query.space, turn_ids)
         turns = [
@@ -114,7 +116,7 @@ class InferenceRoute:
         named = {n.casefold() for n in query.plan.entities}
         if not named:
             return []
-        hits = self._stores.keyword.search(query.space, query.text, query.limit * 4, ("belief",))
+        hits = query.keyword_hits(self._stores.keyword, "belief")
         scores = {i: score for _, i, score in hits}
         found = self._stores.beliefs.get_many(query.space, list(scores))
         traits = [
