@@ -36,21 +36,28 @@ class ChatClient(Protocol):
 
 
 class _HttpClient:
-    """Shared POST-with-retries over httpx."""
+    """Shared POST-with-retries over httpx, and the model name both clients report."""
 
     def __init__(
         self,
         *,
+        model: str,
         timeout_s: float,
         max_retries: int,
         backoff_s: float,
         transport: httpx.BaseTransport | None,
         sleep: Callable[[float], None],
     ) -> None:
+        self._model = model
         self._http = httpx.Client(timeout=timeout_s, transport=transport)
         self._max_retries = max_retries
         self._backoff_s = backoff_s
         self._sleep = sleep
+
+    @property
+    def model(self) -> str:
+        """The model name."""
+        return self._model
 
     def close(self) -> None:
         """Release the connection pool."""
@@ -120,15 +127,9 @@ class OpenAIChatClient(_HttpClient):
         transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        super().__init__(timeout_s=timeout_s, max_retries=max_retries, backoff_s=backoff_s, transport=transport, sleep=sleep)
+        super().__init__(model=model, timeout_s=timeout_s, max_retries=max_retries, backoff_s=backoff_s, transport=transport, sleep=sleep)
         self._url = base_url.rstrip("/") + "/chat/completions"
-        self._model = model
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-
-    @property
-    def model(self) -> str:
-        """The model name."""
-        return self._model
 
     def complete(self, system: str, user: str, schema: dict[str, Any]) -> dict[str, Any]:
         """Ask for an answer following ``schema``.
@@ -172,16 +173,10 @@ class AnthropicClient(_HttpClient):
         transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        super().__init__(timeout_s=timeout_s, max_retries=max_retries, backoff_s=backoff_s, transport=transport, sleep=sleep)
+        super().__init__(model=model, timeout_s=timeout_s, max_retries=max_retries, backoff_s=backoff_s, transport=transport, sleep=sleep)
         self._url = url
-        self._model = model
         self._max_tokens = max_tokens
         self._headers = {"x-api-key": api_key, "anthropic-version": ANTHROPIC_VERSION}
-
-    @property
-    def model(self) -> str:
-        """The model name."""
-        return self._model
 
     def complete(self, system: str, user: str, schema: dict[str, Any]) -> dict[str, Any]:
         """Ask for a ``record_facts`` tool call whose input follows ``schema``.

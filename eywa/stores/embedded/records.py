@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from eywa.models import Entity, Evidence, Signal, SignalKind
+from eywa.stores.conversions import evidence_fields, signal_fields
 
 
 def to_epoch(value: datetime | None) -> float | None:
@@ -22,41 +23,12 @@ def from_epoch(value: float | None) -> datetime | None:
 
 def evidence_row(evidence: Evidence) -> dict[str, Any]:
     """Column values of the ``evidence`` table for one turn."""
-    return {
-        "id": evidence.id,
-        "space": evidence.space,
-        "session": evidence.session,
-        "seq": evidence.seq,
-        "speaker": evidence.speaker,
-        "role": evidence.role,
-        "text": evidence.text,
-        "observed_at": to_epoch(evidence.observed_at),
-        "recorded_at": to_epoch(evidence.recorded_at),
-        "content_hash": evidence.content_hash,
-        "metadata": json.dumps(evidence.metadata, ensure_ascii=False),
-        "external_id": evidence.external_id,
-        "author": evidence.author,
-    }
+    return evidence_fields(evidence, to_epoch, json.dumps(evidence.metadata, ensure_ascii=False))
 
 
 def signal_rows(evidence: Evidence) -> list[dict[str, Any]]:
     """Column values of the ``signals`` table for one turn's signals."""
-    return [
-        {
-            "evidence_id": evidence.id,
-            "space": evidence.space,
-            "idx": index,
-            "kind": signal.kind.value,
-            "text": signal.text,
-            "start": signal.start,
-            "end": signal.end,
-            "normalized": signal.normalized,
-            "granularity": signal.granularity,
-            "window_start": to_epoch(signal.window_start),
-            "window_end": to_epoch(signal.window_end),
-        }
-        for index, signal in enumerate(evidence.signals)
-    ]
+    return [signal_fields(evidence, index, signal, to_epoch) for index, signal in enumerate(evidence.signals)]
 
 
 def signal_from_row(row: sqlite3.Row) -> Signal:

@@ -24,20 +24,16 @@ import numpy.typing as npt
 import qdrant_edge as qe
 
 from eywa.errors import ClosedError, EywaError, InvalidInputError, StoreError
+from eywa.stores.vector_points import point_id as point_id  # re-exported: tests and callers use it
+from eywa.stores.vector_points import kind_entry, point_payload, point_vector, query_vector, scored_ids
 from eywa.stores.vectors import VECTOR_KINDS, VectorKind, VectorPoint
 
 _BACKEND = "qdrant-edge"
-_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://eywa.dev/vector-point")
 _RESERVED = ("doc_id", "space", "at")
 # Automatic index builds are off by default: building HNSW over 100k points took minutes
 # on two cores and blocks the writer, while an unindexed segment prefiltered by the
 # ``space`` index answers in ~4 ms at 100k points (10k in the space) with exact results.
 _OPTIMIZE_AFTER = 0
-
-
-def point_id(doc_id: str) -> str:
-    """The Qdrant point id (a UUID string) for a domain id; stable across processes."""
-    return str(uuid.uuid5(_NAMESPACE, doc_id))
 
 
 @contextmanager
@@ -120,12 +116,7 @@ class QdrantEdgeVectorStore:
             ClosedError: the store was closed.
             InvalidInputError: ``kind`` is not a vector kind.
         """
-        if self._closed:
-            raise ClosedError("QdrantEdgeVectorStore")
-        try:
-            return self._shards[kind]
-        except KeyError:
-            raise InvalidInputError(f"unknown vector kind {kind!r}") from None
+        return kind_entry(self._shards, kind, closed=self._closed, store="QdrantEdgeVectorStore")
 
     def upsert(self, kind: VectorKind, points: Sequence[VectorPoint]) -> None:
         """Insert or replace points; flushed to disk before returning.
@@ -138,20 +129,10 @@ class QdrantEdgeVectorStore:
         shard = self._shard(kind)
         if not points:
             return
-        records = []
-        for point in points:
-            vector = np.asarray(point.vector, dtype=np.float32)
-            if vector.shape != (self._dim,):
-                raise InvalidInputError(
-                    f"vector of {point.id!r} has shape {vector.shape}, expected ({self._dim},)"
-                )
-            payload = {
-                **point.payload,
-                "doc_id": point.id,
-                "space": point.space,
-                "at": float(point.at),
-            }
-            records.append(qe.Point(point_id(point.id), vector.tolist(), payload))
+        records = [
+            qe.Point(point_id(point.id), point_vector(point, self._dim), point_payload(point))
+            for point in points
+        ]
         with _mapped("upsert"):
             shard.update(qe.UpdateOperation.upsert_points(records))
             shard.flush()
@@ -175,11 +156,7 @@ class QdrantEdgeVectorStore:
             StoreError: Qdrant Edge failed.
         """
         shard = self._shard(kind)
-        query = np.asarray(vector, dtype=np.float32)
-        if query.shape != (self._dim,):
-            raise InvalidInputError(
-                f"query vector has shape {query.shape}, expected ({self._dim},)"
-            )
+        query = query_vector(vector, self._dim)
         if limit <= 0:
             return []
         must: list[qe.ConditionType] = [qe.FieldCondition("space", match=qe.MatchValue(space))]
@@ -187,13 +164,13 @@ class QdrantEdgeVectorStore:
             must.append(qe.FieldCondition("at", range=qe.RangeFloat(lte=float(not_after))))
         request = qe.QueryRequest(
             limit=limit,
-            query=qe.Query.Nearest(query.tolist()),
+            query=qe.Query.Nearest(query),
             filter=qe.Filter(must=must),
             with_payload=["doc_id"],
         )
         with _mapped("search"):
             hits = shard.query(request)
-        return [(str(hit.payload["doc_id"]), float(hit.score)) for hit in hits if hit.payload]
+        return scored_ids(hits)
 
     def missing(self, kind: VectorKind, ids: Sequence[str]) -> set[str]:
         """The subset of ``ids`` that has no point.

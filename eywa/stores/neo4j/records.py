@@ -35,6 +35,7 @@ from eywa.models import (
     ValidationReport,
     as_utc,
 )
+from eywa.stores.conversions import evidence_fields, signal_fields
 from eywa.stores.dimensions import DimensionRecord, SameAsEdge
 
 Props = Mapping[str, Any]
@@ -48,6 +49,11 @@ def to_datetime(value: Any) -> datetime | None:
     if not isinstance(native, datetime):
         raise TypeError(f"expected a datetime property, got {type(value).__name__}")
     return as_utc(native)
+
+
+def _native(value: datetime | None) -> datetime | None:
+    """Datetimes are written as they are: the driver stores them as native ``DATETIME``."""
+    return value
 
 
 def required_datetime(value: Any) -> datetime:
@@ -90,22 +96,8 @@ def dimension_id(space: str, entity_key: str, attribute: str) -> str:
 
 def evidence_props(evidence: Evidence, position: int) -> dict[str, Any]:
     """Properties of one ``:Evidence`` node; ``position`` keeps the batch's insertion order."""
-    return {
-        "id": evidence.id,
-        "space": evidence.space,
-        "session": evidence.session,
-        "seq": evidence.seq,
-        "speaker": evidence.speaker,
-        "role": evidence.role,
-        "text": evidence.text,
-        "observed_at": evidence.observed_at,
-        "recorded_at": evidence.recorded_at,
-        "content_hash": evidence.content_hash,
-        "metadata": dumps(evidence.metadata, f"metadata of {evidence.id}"),
-        "external_id": evidence.external_id,
-        "author": evidence.author,
-        "position": position,
-    }
+    metadata = dumps(evidence.metadata, f"metadata of {evidence.id}")
+    return {**evidence_fields(evidence, _native, metadata), "position": position}
 
 
 def signal_props(evidence: Evidence) -> list[dict[str, Any]]:
@@ -113,20 +105,7 @@ def signal_props(evidence: Evidence) -> list[dict[str, Any]]:
     rows: dict[str, dict[str, Any]] = {}
     for index, signal in enumerate(evidence.signals):
         sid = signal_id(evidence.id, signal)
-        rows.setdefault(sid, {
-            "id": sid,
-            "space": evidence.space,
-            "evidence_id": evidence.id,
-            "idx": index,
-            "kind": signal.kind.value,
-            "text": signal.text,
-            "start": signal.start,
-            "end": signal.end,
-            "normalized": signal.normalized,
-            "granularity": signal.granularity,
-            "window_start": signal.window_start,
-            "window_end": signal.window_end,
-        })  # fmt: skip
+        rows.setdefault(sid, {"id": sid, **signal_fields(evidence, index, signal, _native)})
     return list(rows.values())
 
 

@@ -27,7 +27,14 @@ from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import ApiException
 
 from eywa.errors import ClosedError, InvalidInputError, StoreError
-from eywa.stores.embedded.vectors import point_id
+from eywa.stores.vector_points import (
+    kind_entry,
+    point_id,
+    point_payload,
+    point_vector,
+    query_vector,
+    scored_ids,
+)
 from eywa.stores.vectors import VECTOR_KINDS, VectorKind, VectorPoint
 
 _BACKEND: Final = "qdrant"
@@ -109,12 +116,7 @@ class QdrantServerVectorStore:
             ClosedError: the store was closed.
             InvalidInputError: ``kind`` is not a vector kind.
         """
-        if self._closed:
-            raise ClosedError("QdrantServerVectorStore")
-        try:
-            return self._names[kind]
-        except KeyError:
-            raise InvalidInputError(f"unknown vector kind {kind!r}") from None
+        return kind_entry(self._names, kind, closed=self._closed, store="QdrantServerVectorStore")
 
     def upsert(self, kind: VectorKind, points: Sequence[VectorPoint]) -> None:
         """Insert or replace points in batches; acknowledged (``wait=True``) before returning.
@@ -125,15 +127,12 @@ class QdrantServerVectorStore:
             StoreError: Qdrant failed.
         """
         name = self._name(kind)
-        structs = []
-        for point in points:
-            vector = np.asarray(point.vector, dtype=np.float32)
-            if vector.shape != (self._dim,):
-                raise InvalidInputError(
-                    f"vector of {point.id!r} has shape {vector.shape}, expected ({self._dim},)"
-                )
-            payload = {**point.payload, "doc_id": point.id, "space": point.space, "at": float(point.at)}
-            structs.append(models.PointStruct(id=point_id(point.id), vector=vector.tolist(), payload=payload))
+        structs = [
+            models.PointStruct(
+                id=point_id(point.id), vector=point_vector(point, self._dim), payload=point_payload(point)
+            )
+            for point in points
+        ]
         with self._lock, _mapped("upsert"):
             for start in range(0, len(structs), _UPSERT_BATCH):
                 self._client.upsert(name, points=structs[start : start + _UPSERT_BATCH], wait=True)
@@ -154,9 +153,7 @@ class QdrantServerVectorStore:
             StoreError: Qdrant failed.
         """
         name = self._name(kind)
-        query = np.asarray(vector, dtype=np.float32)
-        if query.shape != (self._dim,):
-            raise InvalidInputError(f"query vector has shape {query.shape}, expected ({self._dim},)")
+        query = query_vector(vector, self._dim)
         if limit <= 0:
             return []
         must: list[models.Condition] = [
@@ -166,10 +163,10 @@ class QdrantServerVectorStore:
             must.append(models.FieldCondition(key="at", range=models.Range(lte=float(not_after))))
         with self._lock, _mapped("search"):
             response = self._client.query_points(
-                name, query=query.tolist(), query_filter=models.Filter(must=must), limit=limit,
+                name, query=query, query_filter=models.Filter(must=must), limit=limit,
                 with_payload=["doc_id"],
             )  # fmt: skip
-        return [(str(hit.payload["doc_id"]), float(hit.score)) for hit in response.points if hit.payload]
+        return scored_ids(response.points)
 
     def missing(self, kind: VectorKind, ids: Sequence[str]) -> set[str]:
         """The subset of ``ids`` that has no point.

@@ -1,0 +1,85 @@
+"""Pure helpers shared by the vector stores (Qdrant Edge embedded, Qdrant server).
+
+Both backends lay points out the same way, so a shard written by one reads the same as a
+collection written by the other: Qdrant point ids must be integers or UUIDs while Eywa's
+ids are strings (``ev_…``), so a point's id is ``uuid5`` of the domain id (deterministic:
+re-upserting replaces) and the domain id travels in the payload as ``doc_id``, next to
+``space`` and ``at`` (epoch seconds) that the filters use. Keeping that in one place keeps
+the two layouts from drifting apart.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from eywa.errors import ClosedError, InvalidInputError
+from eywa.stores.vectors import VectorKind, VectorPoint
+
+T = TypeVar("T")
+_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://eywa.dev/vector-point")
+
+
+def point_id(doc_id: str) -> str:
+    """The Qdrant point id (a UUID string) for a domain id; stable across processes."""
+    return str(uuid.uuid5(_NAMESPACE, doc_id))
+
+
+def kind_entry(entries: Mapping[VectorKind, T], kind: VectorKind, *, closed: bool, store: str) -> T:
+    """What a store keeps for ``kind`` (a shard, a collection name), once it is known usable.
+
+    Raises:
+        ClosedError: ``closed`` is set (``store`` names the closed store).
+        InvalidInputError: ``kind`` is not a vector kind.
+    """
+    if closed:
+        raise ClosedError(store)
+    try:
+        return entries[kind]
+    except KeyError:
+        raise InvalidInputError(f"unknown vector kind {kind!r}") from None
+
+
+def point_vector(point: VectorPoint, dim: int) -> list[float]:
+    """The point's vector as float32 values, checked against the store's width.
+
+    Raises:
+        InvalidInputError: the vector does not have shape ``(dim,)``.
+    """
+    vector = np.asarray(point.vector, dtype=np.float32)
+    if vector.shape != (dim,):
+        raise InvalidInputError(
+            f"vector of {point.id!r} has shape {vector.shape}, expected ({dim},)"
+        )
+    values: list[float] = vector.tolist()
+    return values
+
+
+def point_payload(point: VectorPoint) -> dict[str, Any]:
+    """The stored payload: the caller's fields, then the reserved ``doc_id``, ``space``, ``at``."""
+    return {**point.payload, "doc_id": point.id, "space": point.space, "at": float(point.at)}
+
+
+def query_vector(vector: npt.NDArray[np.float32], dim: int) -> list[float]:
+    """A search vector as float32 values, checked against the store's width.
+
+    Raises:
+        InvalidInputError: the vector does not have shape ``(dim,)``.
+    """
+    query = np.asarray(vector, dtype=np.float32)
+    if query.shape != (dim,):
+        raise InvalidInputError(f"query vector has shape {query.shape}, expected ({dim},)")
+    values: list[float] = query.tolist()
+    return values
+
+
+def scored_ids(hits: Iterable[Any]) -> list[tuple[str, float]]:
+    """(doc_id, score) pairs of search hits in their order; hits without a payload are skipped.
+
+    ``hits`` are either driver's scored points: anything with ``payload`` and ``score``.
+    """
+    return [(str(hit.payload["doc_id"]), float(hit.score)) for hit in hits if hit.payload]
