@@ -13,11 +13,11 @@ from typer.testing import CliRunner
 
 from eywa.cli import app
 
-DEV_FILE = Path("/work/shared/data/locomo/locomo-dev.json")
+from tests.devdata import DEV_FILE, DEV_MISSING
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(not DEV_FILE.exists(), reason="LoCoMo development file not present"),
+    pytest.mark.skipif(DEV_MISSING, reason="LoCoMo development file not present"),
 ]
 
 

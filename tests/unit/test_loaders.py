@@ -18,7 +18,7 @@ from eywa.loaders import (
     parse_locomo_datetime,
 )
 
-DEV_FILE = Path("/work/shared/data/locomo/locomo-dev.json")
+from tests.devdata import DEV_FILE, DEV_MISSING
 
 
 def _write(path: Path, text: str) -> Path:
@@ -183,7 +183,7 @@ def test_questions_refuse_a_non_locomo_file(tmp_path: Path) -> None:
 # --- the development file ----------------------------------------------------------------
 
 
-@pytest.mark.skipif(not DEV_FILE.exists(), reason="LoCoMo development file not present")
+@pytest.mark.skipif(DEV_MISSING, reason="LoCoMo development file not present")
 def test_dev_file_loads_completely() -> None:
     batches = load_turns_file(DEV_FILE)
     assert [(space, len(turns)) for space, turns in batches] == [
@@ -202,7 +202,7 @@ def test_dev_file_loads_completely() -> None:
     assert times == sorted(times)
 
 
-@pytest.mark.skipif(not DEV_FILE.exists(), reason="LoCoMo development file not present")
+@pytest.mark.skipif(DEV_MISSING, reason="LoCoMo development file not present")
 def test_dev_file_questions_survive_malformed_evidence() -> None:
     questions = load_locomo_questions(DEV_FILE)
     assert len(questions) == 999

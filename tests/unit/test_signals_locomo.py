@@ -6,19 +6,15 @@ import json
 import re
 import time
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from eywa.models import SignalKind
 from eywa.signals import detect_signals, resolve_time_expressions
+from tests.devdata import DEV_FILE, DEV_MISSING
 
-_CANDIDATES = (
-    Path(__file__).resolve().parents[3] / "shared/data/locomo/locomo-dev.json",
-    Path("/work/shared/data/locomo/locomo-dev.json"),
-)
-_DEV = next((p for p in _CANDIDATES if p.is_file()), None)
+_DEV = None if DEV_MISSING else DEV_FILE
 _SESSION = re.compile(r"session_(\d+)")
 _DEICTIC = {"yesterday", "today", "tomorrow", "tonight"}
 
