@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 import networkx as nx
 
 from eywa.models import SignalKind
@@ -139,9 +137,10 @@ class DimensionRoute:
 
     def run(self, query: Query) -> list[RouteHit]:
         candidates = []
-        as_of = query.as_of or datetime.now(timezone.utc)
+        # Ranking needs only which attributes and values exist: read the materialised state
+        # (no decay, no replay); decay matters only for ``as_of`` reads.
         for subject in query.plan.entities:
-            for dim in nous.list_dimensions(self._stores.dimensions, query.space, subject, as_of):
+            for dim in nous.list_dimensions(self._stores.dimensions, query.space, subject, query.as_of):
                 line = f"{dim.attribute.replace('_', ' ')} {' '.join(dim.distribution)}"
                 candidates.append(("dimension", dimension_id(subject, dim.attribute), line, 1.0))
         ranked = rank_by_overlap(query.text, candidates)
