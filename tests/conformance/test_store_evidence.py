@@ -135,6 +135,26 @@ def test_keyword_search_ranks_and_limits(stores: Stores) -> None:
     assert stores.keyword.search("ana", "engineer", 5, kinds=("unknown",)) == []
 
 
+def test_keyword_search_reaches_a_turn_through_its_neighbours(stores: Stores) -> None:
+    question = write(stores, "ana", [
+        {"text": "We got a puppy last week!", "speaker": "Ana", "session": "s1"},
+        {"text": "What did you name the puppy?", "speaker": "Ben", "session": "s1"},
+    ])  # fmt: skip
+    # The reply arrives in a later batch: the question's context must be updated too.
+    (reply,) = write(stores, "ana", [
+        {"text": "Biscuit, after my grandmother's terrier.", "speaker": "Ana", "session": "s1"},
+    ])  # fmt: skip
+    write(stores, "ana", [{"text": "Any plans for the weekend?", "speaker": "Ben", "session": "s2"}])
+    write(stores, "zed", [{"text": "What did you name the puppy?", "speaker": "Zed", "session": "s1"}])
+
+    by_question = [h[1] for h in stores.keyword.search("ana", "puppy name", 10)]
+    assert reply in by_question and set(by_question) <= {*question, reply}
+    assert by_question[0] in question  # a turn's own words outrank its neighbours'
+    assert question[1] in {h[1] for h in stores.keyword.search("ana", "grandmother terrier", 10)}
+    assert stores.keyword.search("ana", "weekend plans", 10)[0][1] not in {*question, reply}
+    assert stores.evidence.get("ana", [reply])[0].text.startswith("Biscuit")
+
+
 def test_signals_keep_their_spans(stores: Stores) -> None:
     ids = write(stores, "ana", SESSION)
     stored: list[Evidence] = stores.evidence.get("ana", ids)

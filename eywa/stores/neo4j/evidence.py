@@ -3,7 +3,13 @@
 One ``add`` call is one write transaction: the turns (``:Evidence``), their ``:Signal``
 nodes, ``(:Session)-[:HAS_TURN]->``, ``-[:NEXT]->`` between consecutive turns of a session,
 the mentioned ``:Entity`` nodes (upserted, aliases merged) and ``-[:MENTIONS]->`` edges.
-The full-text index ``evidence_text`` is maintained by Neo4j inside that same transaction,
+
+The same transaction derives each affected turn's keyword context: ``near_text`` (the words
+of the turns at seq ± 1) and ``far_text`` (seq ± 2..3), recomputed for the new turns and for
+every turn of their sessions within three seqs, since a new turn changes its neighbours'
+context. These are index data, like the embedded store's FTS rows, not part of the turn:
+``Evidence`` stays immutable and ``get`` does not return them. The full-text indexes
+(``evidence_text``, ``evidence_context``) are maintained by Neo4j inside that transaction,
 so a turn is keyword-searchable as soon as ``add`` returns. Every write is ``UNWIND`` over a
 parameter list; every query filters on ``space``.
 """
@@ -55,6 +61,23 @@ OPTIONAL MATCH (n:{_EV} {{space: row.props.space, session: row.props.session, se
 FOREACH (x IN CASE WHEN p IS NULL THEN [] ELSE [p] END | MERGE (x)-[:{RelType.NEXT}]->(e))
 FOREACH (x IN CASE WHEN n IS NULL THEN [] ELSE [n] END | MERGE (e)-[:{RelType.NEXT}]->(x))
 """
+# The keyword context of every turn within three seqs of a new one (migration 0004 indexes
+# it). A data migration that backfills turns stored before 0004 would run this same body
+# over all of them.
+_DERIVE_CONTEXT = f"""
+UNWIND $rows AS row
+MATCH (e:{_EV}) WHERE e.space = row.space AND e.session = row.session
+  AND e.seq >= row.seq - 3 AND e.seq <= row.seq + 3
+WITH DISTINCT e
+WITH e,
+  COLLECT {{ MATCH (o:{_EV}) WHERE o.space = e.space AND o.session = e.session
+            AND o.seq IN [e.seq - 1, e.seq + 1] RETURN o.text ORDER BY o.seq }} AS near,
+  COLLECT {{ MATCH (o:{_EV}) WHERE o.space = e.space AND o.session = e.session
+            AND o.seq IN [e.seq - 3, e.seq - 2, e.seq + 2, e.seq + 3]
+            RETURN o.text ORDER BY o.seq }} AS far
+SET e.near_text = reduce(s = '', t IN near | s + CASE s WHEN '' THEN '' ELSE ' ' END + t),
+    e.far_text = reduce(s = '', t IN far | s + CASE s WHEN '' THEN '' ELSE ' ' END + t)
+"""
 _KNOWN_ENTITIES = f"""
 MATCH (n:{_ENT}) WHERE n.id IN $ids AND n.space IN $spaces
 RETURN n.id AS id, n.kind AS kind, n.aliases AS aliases
@@ -73,7 +96,8 @@ MERGE (e)-[:{RelType.MENTIONS}]->(n)
 _GET = f"""
 MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space
 OPTIONAL MATCH (e)-[:{RelType.HAS_SIGNAL}]->(s:{_SIG})
-RETURN properties(e) AS e, collect(properties(s)) AS signals
+RETURN e {{.id, .space, .session, .seq, .speaker, .role, .text, .observed_at, .recorded_at,
+  .content_hash, .metadata, .external_id, .author}} AS e, collect(properties(s)) AS signals
 """
 _EXISTING = f"MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space RETURN e.id AS id"
 _NEXT_SEQ = f"""
@@ -136,6 +160,12 @@ def _chunks(items: Sequence[str], size: int = _CHUNK) -> list[list[str]]:
     return [values[i : i + size] for i in range(0, len(values), size)]
 
 
+def _sessions_touched(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One (space, session, seq) key per new turn, for ``_DERIVE_CONTEXT``."""
+    keys = {(r["props"]["space"], r["props"]["session"], r["props"]["seq"]) for r in rows}
+    return [{"space": sp, "session": ses, "seq": seq} for sp, ses, seq in sorted(keys)]
+
+
 def _merged_entities(
     tx: ManagedTransaction, mentioned: dict[str, Entity]
 ) -> list[dict[str, Any]]:
@@ -174,6 +204,7 @@ def _add(
     run(tx, _CREATE_EVIDENCE, rows=new)
     run(tx, _CREATE_SIGNALS, rows=[s for r in new for s in signals[r["props"]["id"]]])
     run(tx, _LINK_NEXT, rows=new)
+    run(tx, _DERIVE_CONTEXT, rows=_sessions_touched(new))
     mentioned: dict[str, Entity] = {}
     links: dict[tuple[str, str], dict[str, str]] = {}
     for evidence_id, entity in mentions:

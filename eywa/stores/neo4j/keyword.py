@@ -1,11 +1,17 @@
 """BM25 keyword search over Neo4j's Lucene full-text indexes (server-mode ``KeywordIndex``).
 
-``evidence_text`` indexes ``Evidence.text`` and ``belief_statement`` indexes
-``Belief.statement`` (English analyzer: stemming and stop words). A full-text index cannot
-lead with an exact property, so the space filter is applied to the hits
-(``WHERE node.space = $space``): the query asks Lucene for more hits than ``limit``, keeps
-those of the space, and asks again with a larger window only when a crowded index left too
-few. Lucene's scores are BM25 (higher is better), like the embedded index's negated bm25.
+``evidence_context`` indexes each turn's ``text`` and ``speaker`` together with the derived
+``near_text`` (the adjacent turns' words) and ``far_text`` (the turns two and three away),
+which ``Neo4jEvidenceStore.add`` maintains; ``belief_statement`` indexes
+``Belief.statement``. Both use the English analyzer (stemming and stop words). Evidence
+queries boost the fields like the embedded FTS5 bm25 column weights: a turn's own words
+and speaker fully, its neighbours' less, the farther turns less still, so that a reply
+("Biscuit.") is found through the question it answers ("What did you name the puppy?").
+
+A full-text index cannot lead with an exact property, so the space filter is applied to the
+hits (``WHERE node.space = $space``): the query asks Lucene for more hits than ``limit``,
+keeps those of the space, and asks again with a larger window only when a crowded index left
+too few. Lucene's scores are BM25 (higher is better), like the embedded index's negated bm25.
 """
 
 from __future__ import annotations
@@ -18,8 +24,17 @@ from eywa.stores.neo4j.graph import Neo4jGraph
 from eywa.stores.neo4j.labels import FulltextIndex
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-# Which index serves which item kind; index names never come from input.
-_INDEXES: Final = {"evidence": FulltextIndex.EVIDENCE_TEXT, "belief": FulltextIndex.BELIEF_STATEMENT}
+# Per-field boosts of the evidence index, mirroring the embedded bm25 column weights
+# (text 1.0, speaker 1.0, next/prev turn 0.4/0.25, turns two-three away 0.25/0.15); the
+# server index keeps both adjacent turns in one field and both farther ones in another.
+# Field names are constants (index properties), never input.
+_EVIDENCE_FIELDS: Final = (("text", 1.0), ("speaker", 1.0), ("near_text", 0.4), ("far_text", 0.2))
+# Which index serves which item kind and the fields it is queried on (``()``: the index's
+# own fields, unboosted); index names never come from input.
+_INDEXES: Final[dict[str, tuple[FulltextIndex, tuple[tuple[str, float], ...]]]] = {
+    "evidence": (FulltextIndex.EVIDENCE_CONTEXT, _EVIDENCE_FIELDS),
+    "belief": (FulltextIndex.BELIEF_STATEMENT, ()),
+}
 _MAX_WINDOW: Final = 20_000
 
 _SEARCH = """
@@ -27,22 +42,29 @@ CALL db.index.fulltext.queryNodes($index, $query, {limit: $window}) YIELD node, 
 WITH collect({node: node, score: score}) AS hits
 RETURN size(hits) AS raw,
   [h IN hits WHERE h.node.space = $space AND coalesce(h.node.status, '') <> 'retracted'
-   | [h.node.id, h.score]][..$limit] AS kept
+   | [h.node.id, h.score, h.node.recorded_at, coalesce(h.node.position, 0)]] AS kept
 """
 
 
-def lucene_query(text: str) -> str | None:
+def lucene_query(text: str, fields: Sequence[tuple[str, float]] = ()) -> str | None:
     """A safe Lucene query: the words of ``text``, each quoted, joined with OR.
 
     Words are runs of letters and digits, so no Lucene syntax (``+ - && || ! ( ) : ^ ~ * ?
     " \\ /``) survives, and quoting keeps ``AND``/``OR``/``NOT`` from being operators. The
-    index's analyzer drops stop words and stems the rest.
+    index's analyzer drops stop words and stems the rest. With ``fields`` (name, boost), the
+    group of terms is asked of each field with its boost (``near_text:("a" OR "b")^0.4``);
+    names and boosts are the caller's constants, never input.
     """
     words = [w.lower() for w in _WORD.findall(text)]
     terms = list(dict.fromkeys(w for w in words if len(w) > 1))
     if not terms:
         return None
-    return " OR ".join(f'"{term}"' for term in terms)
+    group = " OR ".join(f'"{term}"' for term in terms)
+    if not fields:
+        return group
+    return " OR ".join(
+        f"{name}:({group})" if boost == 1.0 else f"{name}:({group})^{boost:g}" for name, boost in fields
+    )
 
 
 class Neo4jKeywordIndex:
@@ -68,13 +90,15 @@ class Neo4jKeywordIndex:
             ClosedError: the stores were closed.
             StoreError: Neo4j failed.
         """
-        match = lucene_query(query)
-        if match is None or limit <= 0:
+        if limit <= 0:
             return []
         hits: list[tuple[str, str, float]] = []
         for kind in kinds:
-            index = _INDEXES.get(kind)
-            if index is not None:
+            if kind not in _INDEXES:
+                continue
+            index, fields = _INDEXES[kind]
+            match = lucene_query(query, fields)
+            if match is not None:
                 hits.extend((kind, item_id, score) for item_id, score in self._one(index, space, match, limit))
         hits.sort(key=lambda hit: -hit[2])
         return hits[:limit]
@@ -87,7 +111,11 @@ class Neo4jKeywordIndex:
                 "keyword search", _SEARCH,
                 index=index.value, query=match, window=window, space=space, limit=limit,
             )  # fmt: skip
-            kept = [(str(item_id), float(score)) for item_id, score in row["kept"]]
+            # Equal scores (say, two turns matched only by the same speaker) go to the older
+            # item, like the embedded index's rowid order; Lucene's own tie order follows
+            # its internal document ids, which change whenever a node's context is updated.
+            ordered = sorted(row["kept"], key=lambda h: (-h[1], h[2] is None, h[2] or 0, h[3], h[0]))
+            kept = [(str(item_id), float(score)) for item_id, score, _, _ in ordered[:limit]]
             if len(kept) >= limit or row["raw"] < window or window >= _MAX_WINDOW:
                 return kept
             window = min(window * 4, _MAX_WINDOW)

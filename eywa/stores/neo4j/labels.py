@@ -48,5 +48,7 @@ class FulltextIndex(StrEnum):
     """Full-text index names, for ``db.index.fulltext.queryNodes``."""
 
     EVIDENCE_TEXT = "evidence_text"
+    # Evidence text, speaker and the derived near_text / far_text (migration 0004).
+    EVIDENCE_CONTEXT = "evidence_context"
     BELIEF_STATEMENT = "belief_statement"
     ENTITY_NAMES = "entity_names"
