@@ -334,27 +334,29 @@ class Memory:
 
     # --- maintenance --------------------------------------------------------------------
 
-    def repair_vectors(self) -> int:
+    def repair_vectors(self, space: str | None = None) -> int:
         """Embed evidence and beliefs missing from the vector store.
 
         That happens after a crash between the graph commit and the vector upsert, or when
-        a worker process wrote beliefs. Returns the number of items embedded. Runs on open,
-        so the stores never drift.
+        a worker process wrote beliefs. Returns the number of items embedded. Runs on open
+        over every space, so the stores never drift; a service that knows which space a
+        finished job wrote to passes it, and only that space is checked.
         """
         self._check_open()
+        spaces = [check_space(space)] if space is not None else self._stores.evidence.spaces()
         repaired = 0
-        for space in self._stores.evidence.spaces():
-            ids = self._stores.evidence.ids(space)
+        for name in spaces:
+            ids = self._stores.evidence.ids(name)
             missing = self._stores.vectors.missing("evidence", ids)
             if missing:
-                turns = self._stores.evidence.get(space, [i for i in ids if i in missing])
+                turns = self._stores.evidence.get(name, [i for i in ids if i in missing])
                 self._embed_evidence(turns, None)
                 repaired += len(turns)
-            belief_ids = self._stores.beliefs.ids(space)
+            belief_ids = self._stores.beliefs.ids(name)
             missing_beliefs = self._stores.vectors.missing("belief", belief_ids)
             if missing_beliefs:
                 repaired += index_beliefs(
-                    self._stores.beliefs, self._stores.vectors, self._embedder, space,
+                    self._stores.beliefs, self._stores.vectors, self._embedder, name,
                     [i for i in belief_ids if i in missing_beliefs],
                 )
         return repaired

@@ -116,7 +116,8 @@ class VectorRepairingJobRunner:
         if found.status == "done":
             with self._lock:
                 if job_id not in self._repaired:
-                    self._memory.repair_vectors()
+                    space = found.detail.get("space")
+                    self._memory.repair_vectors(space if isinstance(space, str) else None)
                     if len(self._repaired) >= self._max_jobs:
                         del self._repaired[next(iter(self._repaired))]
                     self._repaired[job_id] = None

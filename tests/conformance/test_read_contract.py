@@ -120,3 +120,21 @@ def test_vectors_are_repaired_after_a_crash_between_commits(
     assert reopened.repair_vectors() == 0
     result = reopened.recall("home", "Which pet did she get?", k=2)
     assert "D1:1" in _dia_ids(result.items)
+
+
+def test_repair_of_one_space_leaves_the_others_alone(
+    open_memory: MemoryFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem = open_memory()
+
+    def crash(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt("simulated crash after the graph commit")
+
+    monkeypatch.setattr(mem._stores.vectors, "upsert", crash)
+    for space in ("a", "b"):
+        with pytest.raises(KeyboardInterrupt):
+            mem.remember(space, CONVERSATION[:2])
+    monkeypatch.undo()
+    assert mem.repair_vectors("a") == 2
+    assert mem._stores.vectors.count("evidence", "b") == 0
+    assert mem.repair_vectors() == 2  # b now
