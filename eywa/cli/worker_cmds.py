@@ -40,6 +40,7 @@ def worker(
     if port:
         # Prefork children write their samples to files; set before prometheus-client loads.
         os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="eywa-metrics-"))
+        os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)  # a named one may not exist yet
     app = _celery_app()
     if port:
         from redis import Redis

@@ -1,0 +1,148 @@
+"""The MCP server over streamable HTTP, driven by the official SDK's client: a remote agent
+must present a key holding the tool's scope on the space named in the call."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+from services.keys import KeyStore
+from tests.services.conftest import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+SPACE = "mcphttp"
+TURNS = [
+    {"text": "I work at Google now.", "speaker": "Caroline", "observed_at": "2023-05-01T10:00:00Z"},
+    {"text": "I live in Boston.", "speaker": "Caroline", "observed_at": "2023-05-01T10:01:00Z"},
+]
+START_TIMEOUT_S = 60.0
+
+
+@dataclass(frozen=True)
+class HttpServer:
+    url: str
+    own_key: str  # read,write on SPACE
+    other_key: str  # read,write on another space only
+    read_only_key: str  # read on SPACE
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(0.2)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
+    """``python -m services.mcp_server --transport http`` on a free local port, keys minted first."""
+    data = tmp_path_factory.mktemp("mcp-http")
+    keys = KeyStore(data / "keys.sqlite")
+    own = keys.create([SPACE], ["read", "write"])[1]
+    other = keys.create(["elsewhere"], ["read", "write"])[1]
+    read_only = keys.create([SPACE], ["read"])[1]
+    keys.close()
+    port = free_port()
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("EYWA_")}
+    log_path = data / "server.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "services.mcp_server", "--transport", "http", "--data-dir", str(data),
+             "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT, env=environ, stdout=log, stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not _listening(port):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"MCP HTTP server did not start: {log_path.read_text(errors='replace')[-2000:]}")
+            time.sleep(0.1)
+        yield HttpServer(f"http://127.0.0.1:{port}/mcp", own, other, read_only)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=15)
+
+
+async def _calls(url: str, headers: dict[str, str] | None, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    out: list[Any] = []
+    with anyio.fail_after(60):
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=30.0) as http,
+            streamable_http_client(url, http_client=http) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            for name, arguments in calls:
+                out.append(await session.call_tool(name, arguments))
+    return out
+
+
+def _run(url: str, headers: dict[str, str] | None, *calls: tuple[str, dict[str, Any]]) -> list[Any]:
+    return anyio.run(_calls, url, headers, list(calls))
+
+
+def _text(result: Any) -> str:
+    return str(result.content[0].text)
+
+
+def test_a_call_without_a_key_is_refused(server: HttpServer) -> None:
+    recall, remember = _run(server.url, None, ("recall", {"space": SPACE, "query": "Where?"}),
+                            ("remember", {"space": SPACE, "turns": TURNS}))
+    assert recall.is_error and "unauthorized" in _text(recall)
+    assert remember.is_error and "unauthorized" in _text(remember)
+
+
+def test_a_wrong_key_is_refused(server: HttpServer) -> None:
+    (result,) = _run(server.url, {"Authorization": "Bearer eywa_0000000000000000_nope"},
+                     ("recall", {"space": SPACE, "query": "Where?"}))
+    assert result.is_error and "unauthorized" in _text(result)
+
+
+def test_a_key_for_another_space_is_refused(server: HttpServer) -> None:
+    remember, recall = _run(
+        server.url, {"Authorization": f"Bearer {server.other_key}"},
+        ("remember", {"space": SPACE, "turns": TURNS}), ("recall", {"space": SPACE, "query": "Where?"}),
+    )
+    assert remember.is_error and "forbidden" in _text(remember)
+    assert recall.is_error and "forbidden" in _text(recall)
+
+
+def test_a_read_key_cannot_write(server: HttpServer) -> None:
+    (result,) = _run(server.url, {"X-API-Key": server.read_only_key}, ("remember", {"space": SPACE, "turns": TURNS}))
+    assert result.is_error and "forbidden" in _text(result) and "write" in _text(result)
+
+
+def test_a_valid_key_remembers_and_recalls(server: HttpServer) -> None:
+    remember, recall = _run(
+        server.url, {"Authorization": f"Bearer {server.own_key}"},
+        ("remember", {"space": SPACE, "turns": TURNS}),
+        ("recall", {"space": SPACE, "query": "Where does Caroline work?"}),
+    )
+    assert not remember.is_error, _text(remember)
+    ids = json.loads(_text(remember))["ids"]
+    assert len(ids) == 2
+    assert not recall.is_error, _text(recall)
+    context = json.loads(_text(recall))
+    assert "Google" in context["context"]
+    assert ids[0] in {ref["id"] for item in context["items"] for ref in item["provenance"]}
+    # The X-API-Key header works too, and a read key may read what was written.
+    (again,) = _run(server.url, {"X-API-Key": server.read_only_key},
+                    ("recall", {"space": SPACE, "query": "Where does Caroline live?"}))
+    assert not again.is_error and "Boston" in json.loads(_text(again))["context"]
