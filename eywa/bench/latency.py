@@ -217,6 +217,9 @@ def _open(backend: Backend, settings: EywaSettings, directory: Path, embedder: E
     from eywa.memory import Memory  # deferred: importing the embedder stack is slow
 
     if backend == "server":
+        if settings.qdrant_url is None:
+            # qdrant-client's local mode locks its folder: each pass needs its own.
+            settings = settings.model_copy(update={"qdrant_path": directory / "qdrant"})
         return Memory.connect(settings, embedder=embedder)
     return Memory.open(directory, settings=settings, embedder=embedder)
 
