@@ -372,8 +372,14 @@ class Memory:
         """
         targets = {t.id: t for t in turns}
         new_ids = set(targets)
+        at = {(t.space, t.session, t.seq): t for t in turns}
         contexts: dict[str, Evidence | None] = {}
         for turn in turns:
+            has_next = (turn.space, turn.session, turn.seq + 1) in at
+            has_previous = (turn.space, turn.session, turn.seq - 1) in at
+            if has_next and has_previous:  # inside a run of the batch: no store round trip
+                contexts[turn.id] = at[(turn.space, turn.session, turn.seq + 1)]
+                continue
             around = self._stores.evidence.neighbours(turn.space, turn.id, 1, 1)
             contexts[turn.id] = next((n for n in around if n.seq == turn.seq + 1), None)
             previous = next((n for n in around if n.seq == turn.seq - 1), None)

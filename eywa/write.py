@@ -18,13 +18,13 @@ from pydantic import ValidationError
 
 from eywa.errors import InvalidInputError, InvalidTurnError
 from eywa.ids import content_hash, stable_id
-from eywa.models import Entity, EntityKind, Evidence, SignalKind, Turn, utc_now
+from eywa.models import Entity, EntityKind, Evidence, Signal, SignalKind, Turn, utc_now
 from eywa.stores.evidence import EvidenceStore
 
 DEFAULT_SESSION = "default"
 MAX_SPACE_LENGTH = 200
 
-SignalDetector = Callable[..., tuple[Any, ...]]
+SignalDetector = Callable[[str, datetime, str | None, Sequence[str]], tuple[Signal, ...]]
 
 
 def check_space(space: object) -> str:

@@ -131,10 +131,10 @@ def select_with_floor(
         best = sorted((s for s in ordered if route in s.routes), key=lambda s: s.routes[route])
         protected.extend(best[:FLOOR_PER_ROUTE])
     brought: list[str] = []
+    protected_keys = {p.key for p in protected}
     for s in protected:
         if s.key in chosen_keys:
             continue
-        protected_keys = {p.key for p in protected}
         victims = [c for c in reversed(chosen) if c.key not in protected_keys]
         if not victims:
             break

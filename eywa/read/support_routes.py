@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import networkx as nx
 
 from eywa.models import SignalKind
@@ -57,13 +59,10 @@ class GraphRoute:
             return cached[1]
         graph: nx.Graph = nx.Graph()
         ids = self._stores.evidence.ids(space)
-        for evidence_id, entity_ids in self._stores.evidence.mentions(space, ids).items():
-            for a in entity_ids:
-                for b in entity_ids:
-                    if a < b:
-                        weight = graph.get_edge_data(a, b, {"weight": 0})["weight"]
-                        graph.add_edge(a, b, weight=weight + 1)
-            del evidence_id
+        for entity_ids in self._stores.evidence.mentions(space, ids).values():
+            for a, b in itertools.combinations(sorted(set(entity_ids)), 2):
+                weight = graph.get_edge_data(a, b, {"weight": 0})["weight"]
+                graph.add_edge(a, b, weight=weight + 1)
         self._graphs[space] = (size, graph)
         return graph
 

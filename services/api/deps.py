@@ -23,7 +23,7 @@ from services.keys import ApiKey, KeyStore, Scope
 from services.metrics import ServiceMetrics
 from services.ratelimit import RateLimiter
 
-__all__ = ["Caller", "ServiceContext", "context", "require"]
+__all__ = ["ServiceContext", "context", "require"]
 
 _bearer = HTTPBearer(auto_error=False, description="`Authorization: Bearer eyw_<id>_<secret>`")
 _header = APIKeyHeader(name="X-API-Key", auto_error=False, description="The same key in `X-API-Key`.")

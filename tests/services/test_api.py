@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
 
 from eywa.memory import Memory
 from eywa.settings import EywaSettings

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 import qdrant_edge as qe
 
-from eywa.errors import ClosedError, EywaError, InvalidInputError, StoreError
+from eywa.errors import EywaError, InvalidInputError, StoreError
 from eywa.stores.vector_points import point_id as point_id  # re-exported: tests and callers use it
 from eywa.stores.vector_points import kind_entry, point_payload, point_vector, query_vector, scored_ids
 from eywa.stores.vectors import VECTOR_KINDS, VectorKind, VectorPoint

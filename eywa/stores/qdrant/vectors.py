@@ -26,7 +26,7 @@ from grpc import RpcError
 from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import ApiException
 
-from eywa.errors import ClosedError, InvalidInputError, StoreError
+from eywa.errors import InvalidInputError, StoreError
 from eywa.stores.vector_points import (
     kind_entry,
     point_id,
