@@ -1,0 +1,242 @@
+"""The registry table: every canonical attribute, with the source of its time constant.
+
+How a published figure becomes τ. The dimension math ages a value with the survival
+function exp(−Δt/τ) (see ``eywa.nous.math.hazard``), so τ is the *mean* time a value stays
+true and the *median* is τ·ln 2. Two kinds of figures are used:
+
+* a median duration m (of tenure, of a pet's life): τ = m / ln 2. A survey of *current*
+  spells (how long people have been with their employer so far) measures elapsed, not
+  complete, durations; for the memoryless exponential the two have the same distribution, so
+  the formula holds as stated;
+* an annual rate r of change (the share of people who moved in the last year):
+  1 − exp(−1/τ) = r, so τ = −1 / ln(1 − r) years.
+
+Where no figure we trust exists, the entry says "assumption" and why. Every number is a
+prior for the general population, not a fit to any conversation; ``with_overrides`` (and the
+settings that call it) may replace them for a deployment that knows better.
+
+Canonical values (see ``eywa.attributes.values``): values carry no negation ("no meat" is
+meat with negative polarity) and synonyms map to one canonical (value, polarity). Diet is
+multi-valued over foods and drinks with polarity: "vegetarian" is (meat, negative).
+"""
+
+from __future__ import annotations
+
+import math
+
+from eywa.attributes.spec import YEAR_DAYS, AttributeSpec, ValueSynonym
+
+
+def tau_from_median_years(median_years: float) -> float:
+    """τ in days for a value whose median duration is ``median_years``: m / ln 2."""
+    return median_years / math.log(2.0) * YEAR_DAYS
+
+
+def tau_from_annual_rate(rate: float) -> float:
+    """τ in days for a value that changes for a share ``rate`` of people per year."""
+    return -1.0 / math.log(1.0 - rate) * YEAR_DAYS
+
+
+def _syn(value: str, polarity: str, *surfaces: str) -> tuple[ValueSynonym, ...]:
+    return tuple(ValueSynonym.model_validate({"surface": s, "value": value, "polarity": polarity}) for s in surfaces)
+
+
+# Figures, each used below. BLS, "Employee Tenure in 2022" (USDL-22-1894, 22 Sep 2022):
+# median years with the current employer 4.1 in January 2022 (3.9 in January 2024).
+_EMPLOYER_MEDIAN_YEARS = 4.1
+# US Census Bureau, CPS ASEC 2021 ("U.S. Migration Continued to Decline From 2020 to 2021"):
+# 8.4 % of people lived in a different residence one year earlier.
+_MOVER_RATE = 0.084
+# O'Neill et al., "Longevity and mortality of owned dogs in England", The Veterinary Journal
+# 198 (2013) 638-643: median longevity 12.0 years. A pet is mentioned, on average, half-way
+# through its life (assumption), so its remaining median life is about 6 years.
+_PET_REMAINING_MEDIAN_YEARS = 12.0 / 2
+
+_EMPLOYER_TAU = tau_from_median_years(_EMPLOYER_MEDIAN_YEARS)
+_LIFETIME_TAU = 50 * YEAR_DAYS
+
+SPECS: tuple[AttributeSpec, ...] = (
+    AttributeSpec(
+        name="employer", cardinality="single", tau_days=_EMPLOYER_TAU,
+        tau_source="BLS Employee Tenure in 2022: median tenure with the current employer 4.1 "
+        "years (Jan 2022) → τ = 4.1 / ln 2 ≈ 5.9 years.",
+        description="Organisation the subject works for (one at a time).",
+        aliases=("company", "workplace", "works_at", "works_for", "job_company", "work", "job", "employed_at"),
+        words=("work", "works", "working", "worked", "job", "jobs", "employer", "employed", "company",
+               "boss", "office", "hired", "fired", "quit"),
+        synonyms=_syn("self-employed", "positive", "freelance", "freelancer", "self employed", "own boss")
+        + _syn("unemployed", "positive", "jobless", "out of work", "between jobs"),
+        leading_words=("at", "for", "with", "work", "works", "working", "job", "employed"),
+    ),
+    AttributeSpec(
+        name="occupation", cardinality="single", tau_days=_EMPLOYER_TAU,
+        tau_source="assumption: an occupation outlasts an employer (people change employer "
+        "more often than profession), so the employer's τ (≈ 5.9 years, BLS 2022) is a lower "
+        "bound; the lower bound is used.",
+        description="The subject's job title or profession.",
+        aliases=("job_title", "profession", "role", "career", "title"),
+        words=("job", "jobs", "occupation", "profession", "career", "title", "work", "works"),
+        value_case="lower",
+        leading_words=("a", "an", "work", "works", "working", "as"),
+    ),
+    AttributeSpec(
+        name="residence", cardinality="single", tau_days=tau_from_annual_rate(_MOVER_RATE),
+        tau_source="US Census CPS ASEC 2021: 8.4 % of people moved in the past year → "
+        "τ = −1 / ln(1 − 0.084) ≈ 11.4 years.",
+        description="Place (city, country, area) where the subject lives now.",
+        aliases=("location", "city", "home", "lives_in", "address", "live", "lives", "town", "current_city"),
+        words=("live", "lives", "living", "lived", "home", "city", "town", "moved", "move", "moving",
+               "address", "reside", "resides", "apartment", "neighbourhood", "neighborhood"),
+        leading_words=("in", "at", "near", "live", "lives", "living"),
+    ),
+    AttributeSpec(
+        name="origin", cardinality="single", tau_days=_LIFETIME_TAU,
+        tau_source="assumption: where someone comes from does not change; 50 years (an adult "
+        "lifetime) only bounds how stale the evidence may grow.",
+        description="Where the subject comes from; effectively permanent.",
+        aliases=("hometown", "home_country", "nationality", "from", "born_in", "birthplace"),
+        words=("from", "born", "hometown", "grew", "nationality", "origin", "raised"),
+        leading_words=("from", "in"),
+    ),
+    AttributeSpec(
+        name="relationship_status", cardinality="single", tau_days=5 * YEAR_DAYS,
+        tau_source="assumption: 5 years, between marriages (median duration of women's first "
+        "marriages 20.8 years, Census ACS 'Marital Events of Americans: 2009'; first marriages "
+        "that end in divorce last a median 8 years, Census P70-125) and dating or engaged "
+        "states, which change within months to a few years.",
+        description="Single, dating, engaged, married, divorced, widowed or separated.",
+        aliases=("marital_status", "relationship", "married", "single", "dating"),
+        words=("married", "marriage", "single", "dating", "divorced", "engaged", "relationship",
+               "wife", "husband", "spouse", "partner", "boyfriend", "girlfriend", "widowed"),
+        synonyms=_syn("married", "positive", "wed", "wedded")
+        + _syn("in a relationship", "positive", "dating someone", "seeing someone", "taken")
+        + _syn("widowed", "positive", "widow", "widower")
+        + _syn("married", "negative", "unmarried"),
+        value_case="lower",
+    ),
+    AttributeSpec(
+        name="partner", cardinality="single", tau_days=5 * YEAR_DAYS,
+        tau_source="assumption: the same 5 years as relationship_status (see there).",
+        description="Name or description of the subject's partner or spouse.",
+        aliases=("spouse", "husband", "wife", "boyfriend", "girlfriend", "significant_other"),
+        words=("partner", "spouse", "husband", "wife", "boyfriend", "girlfriend", "married", "dating"),
+        leading_words=("partner", "spouse", "husband", "wife", "boyfriend", "girlfriend", "fiance",
+                       "fiancé", "fiancee", "fiancée"),
+    ),
+    AttributeSpec(
+        name="children", cardinality="multi", tau_days=_LIFETIME_TAU,
+        tau_source="assumption: a child stays a child; 50 years only bounds staleness.",
+        description="The subject's children (names, count or description).",
+        aliases=("kids", "child", "son", "daughter", "sons", "daughters"),
+        words=("children", "child", "kids", "kid", "son", "sons", "daughter", "daughters", "baby"),
+    ),
+    AttributeSpec(
+        name="pets", cardinality="multi", tau_days=tau_from_median_years(_PET_REMAINING_MEDIAN_YEARS),
+        tau_source="O'Neill et al. 2013 (Vet J 198:638): median dog longevity 12.0 years; "
+        "mentioned at mid-life (assumption) → 6 remaining years → τ = 6 / ln 2 ≈ 8.7 years.",
+        description="Animals the subject owns (kinds or names); a pet that died or was given "
+        "away is the value with negative polarity.",
+        aliases=("pet", "dog", "cat", "animal", "animals", "dogs", "cats"),
+        words=("pet", "pets", "dog", "dogs", "cat", "cats", "animal", "animals", "puppy", "kitten"),
+        synonyms=_syn("dog", "positive", "dogs", "puppy", "puppies") + _syn("cat", "positive", "cats", "kitten", "kittens"),
+    ),
+    AttributeSpec(
+        name="hobbies", cardinality="multi", tau_days=2 * YEAR_DAYS,
+        tau_source="assumption: 2 years; no population figure for how long a pastime lasts.",
+        description="Activities the subject does regularly for pleasure; a hobby given up is "
+        "the value with negative polarity.",
+        aliases=("hobby", "activities", "activity", "pastime", "pastimes", "interests", "sport", "sports"),
+        words=("hobby", "hobbies", "pastime", "pastimes", "sport", "sports", "play", "plays",
+               "playing", "free", "activity", "activities"),
+        value_case="lower",
+        leading_words=("do", "does", "doing", "play", "plays", "playing", "go", "goes", "going",
+                       "practice", "practise", "practicing", "practising"),
+    ),
+    AttributeSpec(
+        name="likes", cardinality="multi", tau_days=3 * YEAR_DAYS,
+        tau_source="assumption: 3 years; tastes drift slowly and no population figure exists.",
+        description="Things the subject likes or loves.",
+        aliases=("like", "preference", "preferences", "favorite", "favourite", "loves", "love"),
+        words=("like", "likes", "love", "loves", "favorite", "favourite", "enjoy", "enjoys", "prefer", "prefers"),
+        value_case="lower",
+    ),
+    AttributeSpec(
+        name="dislikes", cardinality="multi", tau_days=3 * YEAR_DAYS,
+        tau_source="assumption: the same 3 years as likes.",
+        description="Things the subject dislikes or hates.",
+        aliases=("dislike", "hates", "hate", "aversion"),
+        words=("dislike", "dislikes", "hate", "hates", "detest", "detests"),
+        value_case="lower",
+    ),
+    AttributeSpec(
+        name="diet", cardinality="multi", tau_days=3 * YEAR_DAYS,
+        tau_source="assumption: 3 years. Faunalytics' study of current and former vegetarians "
+        "and vegans (2014) found 84 % lapse, 53 % of the lapsed within a year; those who keep "
+        "the diet past that keep it long, so no single median describes it.",
+        description="Foods and drinks the subject eats (positive) or avoids (negative); "
+        "'vegetarian' is meat with negative polarity, 'vegan' animal products with negative "
+        "polarity, 'teetotal' alcohol with negative polarity.",
+        aliases=("dietary_preference", "dietary_preferences", "food", "foods", "eats", "eating_habits",
+                 "vegetarian", "dietary_restriction", "dietary_restrictions"),
+        words=("diet", "eat", "eats", "eating", "ate", "food", "foods", "meat", "vegetarian", "vegan",
+               "pescatarian", "drink", "drinks", "alcohol"),
+        synonyms=_syn("meat", "negative", "vegetarian", "veggie", "vegetarianism", "meatless",
+                      "pescatarian", "pescetarian")
+        + _syn("animal products", "negative", "vegan", "veganism", "plant-based", "plant based")
+        + _syn("alcohol", "negative", "teetotal", "teetotaler", "teetotaller", "sober")
+        + _syn("meat", "positive", "meat eater", "meat-eater", "carnivore", "omnivore", "meats")
+        + _syn("alcohol", "positive", "drink", "drinking", "booze", "alcoholic drinks"),
+        value_case="lower",
+        leading_words=("eat", "eats", "eating", "ate", "eaten", "drink", "drinks", "drinking", "any"),
+    ),
+    AttributeSpec(
+        name="education", cardinality="multi", tau_days=20 * YEAR_DAYS,
+        tau_source="assumption: 20 years; a degree once earned stays true, studies in progress "
+        "last years (a bachelor's degree is nominally 4).",
+        description="Schools, degrees and fields of study.",
+        aliases=("school", "degree", "studies", "university", "college", "major"),
+        words=("school", "study", "studies", "studied", "studying", "degree", "university", "college",
+               "graduate", "graduated", "major", "education"),
+    ),
+    AttributeSpec(
+        name="health", cardinality="multi", tau_days=YEAR_DAYS,
+        tau_source="assumption: 1 year; acute conditions resolve within months, chronic ones "
+        "are restated when they matter.",
+        description="Health conditions, injuries and allergies; one that healed is the value "
+        "with negative polarity.",
+        aliases=("medical", "condition", "conditions", "illness", "health_condition", "allergies", "allergy"),
+        words=("health", "sick", "ill", "illness", "condition", "allergic", "allergy", "diagnosed",
+               "injury", "injured", "disease"),
+        value_case="lower",
+    ),
+    AttributeSpec(
+        name="plans", cardinality="multi", tau_days=120.0,
+        tau_source="assumption: 4 months; plans either happen or are dropped within a season.",
+        description="Things the subject intends to do.",
+        aliases=("plan", "intention", "intentions", "goal", "goals"),
+        words=("plan", "plans", "planning", "intend", "intends", "goal", "goals", "future"),
+        value_case="lower",
+    ),
+    AttributeSpec(
+        name="life_events", cardinality="multi", tau_days=YEAR_DAYS,
+        tau_source="assumption: 1 year; a dated event stays true but its relevance fades.",
+        description="Things that happened to or were done by the subject, with dates.",
+        aliases=("events", "event", "life_event", "activity_event", "experience", "milestone"),
+        words=("event", "events", "happened", "milestone"),
+    ),
+    AttributeSpec(
+        name="possessions", cardinality="multi", tau_days=4 * YEAR_DAYS,
+        tau_source="assumption: 4 years; a thing sold or lost is the value with negative polarity.",
+        description="Notable things the subject owns (car, house, instrument).",
+        aliases=("possession", "owns", "belongings", "own"),
+        words=("own", "owns", "owned", "bought", "possessions"),
+        value_case="lower",
+    ),
+    AttributeSpec(
+        name="age", cardinality="single", tau_days=YEAR_DAYS,
+        tau_source="an age in years holds for one year at most; τ = 1 year.",
+        description="The subject's age in years.",
+        words=("age", "old"),
+    ),
+)
+"""Every canonical attribute, in the order the LLM prompt lists them."""

@@ -1,0 +1,70 @@
+"""What the registry knows about one attribute: ``AttributeSpec`` and ``ValueSynonym``."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from eywa.models import Cardinality, Polarity
+
+DEFAULT_CARDINALITY: Cardinality = "multi"
+YEAR_DAYS = 365.0
+
+DEFAULT_TAU_DAYS = YEAR_DAYS
+DEFAULT_TAU_SOURCE = (
+    "assumption: one year. An attribute the registry does not know is more often transient "
+    "(a project, a mood, an event) than a stable trait, so its evidence should lose half its "
+    "weight within months (τ·ln 2 ≈ 8 months), not years; a wrongly long τ would keep stale "
+    "values confident, the failure the decay exists to prevent."
+)
+"""Why unknown attributes age with τ = one year (shown with the registry's table)."""
+
+ValueCase = Literal["keep", "lower"]
+
+
+class ValueSynonym(BaseModel):
+    """A surface form and the canonical (value, polarity) it means.
+
+    ``ValueSynonym(surface="vegetarian", value="meat", polarity="negative")``: saying someone
+    is vegetarian is saying they do not eat meat. Said with negative polarity ("not
+    vegetarian") the meaning flips to (meat, positive).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    surface: str
+    value: str
+    polarity: Polarity = "positive"
+
+
+class AttributeSpec(BaseModel):
+    """One canonical attribute: how many values it holds, how fast it ages, how values read.
+
+    Attributes:
+        name: the canonical snake_case name beliefs and dimensions use.
+        cardinality: ``single`` (one value at a time: a categorical dimension) or ``multi``
+            (independent memberships: a Beta-Bernoulli per value).
+        tau_days: the time constant of the hazard, i.e. the mean time a value is expected to
+            stay true; ``tau_source`` says where the figure comes from.
+        aliases: other names an extractor may use for this attribute (one attribute each).
+        words: words of a question that point at this attribute ("married" points at both
+            relationship_status and partner); see ``attributes_for_words``.
+        synonyms: surface forms of values with their canonical (value, polarity).
+        value_case: ``lower`` for common-noun values (hobbies, foods), ``keep`` for names.
+        leading_words: lower-case words stripped from the start of a value ("eating meat" →
+            "meat" for diet; "at Google" → "Google" for employer).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    cardinality: Cardinality = DEFAULT_CARDINALITY
+    tau_days: float = Field(default=DEFAULT_TAU_DAYS, gt=0)
+    tau_source: str = DEFAULT_TAU_SOURCE
+    description: str = ""
+    aliases: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()
+    synonyms: tuple[ValueSynonym, ...] = ()
+    value_case: ValueCase = "keep"
+    leading_words: tuple[str, ...] = ()

@@ -1,0 +1,164 @@
+"""Canonical values: one spelling and one polarity per fact, however it was said.
+
+The convention every extractor's output is brought to before validation:
+
+* **No negation inside a value.** Negation lives in ``polarity``: "no meat" (positive) is
+  ("meat", negative); "not vegetarian" is ("vegetarian", negative) before synonyms. A value
+  that negates and a negative polarity cancel: ("no meat", negative) is ("meat", positive),
+  the literal reading of a double negative; the validator then refuses it as a
+  ``polarity_flip`` when the evidence says the speaker does *not* eat meat.
+* **Ended is negative.** Cessation words inside a value ("quit pottery", "ex-husband",
+  "former employer", "used to …") are stripped with the same flip: the value stopped being
+  true, which is what a negative observation says to a dimension.
+* **Synonyms** of the registry map a surface to its canonical (value, polarity): for diet,
+  "vegetarian" → (meat, negative), so "I don't eat meat", "I'm vegetarian" and "I'm
+  meat-free" are one value of one dimension.
+* **Spelling:** whitespace collapsed, surrounding punctuation, leading articles and
+  possessives removed, the attribute's ``leading_words`` stripped ("eating meat" → "meat"),
+  lower case for common-noun attributes (acronyms kept), case kept for names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from eywa.attributes.lookup import canonical_name, get_attribute
+from eywa.attributes.spec import AttributeSpec
+from eywa.models import CandidateFact, Polarity
+
+_A = r"['’]"
+_NEGATING_PREFIX = re.compile(
+    r"^(?:no\s+longer|not\s+any\s*more|not|no|never|non-|non|without|ex-|ex|formerly|former"
+    r"|used\s+to|(?:has\s+|have\s+)?(?:quit|quitting|stopped|stopping|gave\s+up|given\s+up|giving\s+up)"
+    rf"|(?:do|does|did|is|am|are|was|were)(?:n{_A}t|\s+not)|don{_A}t|doesn{_A}t|didn{_A}t|isn{_A}t"
+    rf"|wasn{_A}t|aren{_A}t|can{_A}t|cannot)(?:\s+|(?<=-))",
+    re.IGNORECASE,
+)
+_NEGATING_SUFFIX = re.compile(r"(?<=\w)(?:-|\s+)free$", re.IGNORECASE)
+_REINFORCING_SUFFIX = re.compile(r"\s+(?:any\s*more|any\s+longer|now)$", re.IGNORECASE)
+_GENERIC_LEADING = frozenset("a an the my his her their our your its some i he she they we".split())
+_EDGE_PUNCTUATION = " \t\n\"'“”‘’`.,;:!?()[]{}"
+
+
+def flip(polarity: Polarity) -> Polarity:
+    """The other polarity."""
+    return "negative" if polarity == "positive" else "positive"
+
+
+def _strip_leading_word(text: str, words: frozenset[str]) -> str:
+    head, _, rest = text.partition(" ")
+    head = "i" if head == "I" else head  # the pronoun; any other capital starts a name
+    if rest.strip() and head in words:  # lower-case only: "Work & Co" is a name
+        return rest.strip()
+    return text
+
+
+def _negation_rest(text: str, spec: AttributeSpec) -> str | None:
+    """``text`` without its negating prefix or suffix, or None when it has none.
+
+    In a name only a lower-case affix negates: "Not Your Average Company" (an employer) is a
+    name, "not vegetarian" a negation. Nothing is stripped that would leave an empty value.
+    """
+    affixes: list[tuple[re.Match[str], str]] = []
+    if (prefix := _NEGATING_PREFIX.match(text)) is not None:
+        affixes.append((prefix, text[prefix.end() :]))
+    if (suffix := _NEGATING_SUFFIX.search(text)) is not None:
+        affixes.append((suffix, text[: suffix.start()]))
+    for match, rest in affixes:
+        if not rest.strip():
+            continue
+        if spec.value_case == "lower" or not any(c.isupper() for c in match.group(0)):
+            return rest.strip()
+    return None
+
+
+def _strip_once(text: str, polarity: Polarity, spec: AttributeSpec) -> tuple[str, Polarity]:
+    """One pass of every rule; the caller repeats until nothing changes."""
+    text = text.strip(_EDGE_PUNCTUATION)
+    rest = _negation_rest(text, spec)
+    if rest is not None:
+        return rest, flip(polarity)
+    if (m := _REINFORCING_SUFFIX.search(text)) and text[: m.start()].strip():
+        return text[: m.start()].strip(), polarity
+    text = _strip_leading_word(text, _GENERIC_LEADING)
+    return _strip_leading_word(text, frozenset(spec.leading_words)), polarity
+
+
+def _case(text: str, spec: AttributeSpec) -> str:
+    if spec.value_case == "keep":
+        return text
+    return " ".join(w if len(w) > 1 and w.isupper() else w.lower() for w in text.split())
+
+
+def canonical_value(
+    attribute: str,
+    value: str,
+    polarity: Polarity = "positive",
+    registry: Mapping[str, AttributeSpec] | None = None,
+) -> tuple[str, Polarity]:
+    """The canonical (value, polarity) of ``value`` said with ``polarity`` about ``attribute``.
+
+    Pure and idempotent (canonicalising a canonical pair returns it unchanged). A value that
+    would be empty after stripping is returned with only its whitespace collapsed.
+
+    Example:
+        >>> canonical_value("diet", "no meat", "positive")
+        ('meat', 'negative')
+        >>> canonical_value("diet", "Vegetarian")
+        ('meat', 'negative')
+        >>> canonical_value("hobbies", "quit pottery")
+        ('pottery', 'negative')
+    """
+    spec = get_attribute(attribute, registry)
+    original = " ".join(value.split())
+    text, pol = _case(original, spec), polarity  # lower-cased first so "Playing" is a leading word
+    for _ in range(8):  # each pass removes at least one word or stops
+        stripped, pol_next = _strip_once(text, pol, spec)
+        if stripped == text and pol_next == pol:
+            break
+        text, pol = stripped, pol_next
+    text = _case(" ".join(text.split()), spec)
+    if not text:
+        return original, polarity
+    for synonym in spec.synonyms:
+        if synonym.surface.casefold() == text.casefold():
+            return synonym.value, pol if synonym.polarity == "positive" else flip(pol)
+    return text, pol
+
+
+def value_surfaces(
+    attribute: str,
+    value: str,
+    polarity: Polarity = "positive",
+    registry: Mapping[str, AttributeSpec] | None = None,
+) -> list[tuple[str, Polarity]]:
+    """The ways a canonical (value, polarity) may be said: itself first, then its synonyms.
+
+    Each surface comes with the polarity it must be said with: (meat, negative) is also
+    ("vegetarian", positive); (meat, positive) is also ("vegetarian", negative). The
+    validator looks for any of them in the cited evidence.
+    """
+    spec = get_attribute(attribute, registry)
+    out: list[tuple[str, Polarity]] = [(value, polarity)]
+    for synonym in spec.synonyms:
+        if synonym.value.casefold() == value.casefold():
+            said: Polarity = polarity if synonym.polarity == "positive" else flip(polarity)
+            if (synonym.surface, said) not in out:
+                out.append((synonym.surface, said))
+    return out
+
+
+def canonical_fact(fact: CandidateFact, registry: Mapping[str, AttributeSpec] | None = None) -> CandidateFact:
+    """``fact`` with its attribute, value and polarity in canonical form (statement untouched).
+
+    Applied by the Level 1 pipeline to every candidate, whatever the extractor, before the
+    validator sees it.
+    """
+    if not fact.attribute:
+        return fact
+    attribute = canonical_name(fact.attribute, registry)
+    if not fact.value or not fact.value.strip():
+        return fact.model_copy(update={"attribute": attribute})
+    value, polarity = canonical_value(attribute, fact.value, fact.polarity, registry)
+    return fact.model_copy(update={"attribute": attribute, "value": value, "polarity": polarity})
