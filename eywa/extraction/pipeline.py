@@ -14,7 +14,7 @@ from datetime import datetime
 
 from pydantic import Field
 
-from eywa.attributes import AttributeSpec, canonical_name, get_attribute
+from eywa.attributes import AttributeSpec, canonical_fact, get_attribute
 from eywa.errors import NotFoundError
 from eywa.extraction.base import Extractor
 from eywa.extraction.validator import Validator
@@ -137,9 +137,7 @@ def run_level1(
         beliefs: dict[str, Belief] = {}
         refused: dict[str, Candidate] = {}
         for raw in facts:
-            fact = raw
-            if raw.attribute:
-                fact = raw.model_copy(update={"attribute": canonical_name(raw.attribute, attributes)})
+            fact = canonical_fact(raw, attributes)
             report = validator.validate(space, fact, known)
             if report.accepted:
                 belief = _belief(space, fact, report, known, extractor.name, recorded_at)

@@ -12,7 +12,13 @@ with a score in [0, 1]:
   normalised signal of the cited evidence;
 - ``subject``: the subject is the speaker of a cited turn or is mentioned in the clause that
   supports the claim;
-- ``polarity`` and ``modality``: negation and hedges of the supporting clause are kept.
+- ``polarity`` and ``modality``: negation, cessation ("I quit pottery" ends pottery) and
+  hedges of the supporting clause are kept (``eywa.extraction.polarity``).
+
+Candidates arrive in canonical form (``eywa.attributes.canonical_fact``): a value carries no
+negation and may be the canonical form of what the speaker said ((meat, negative) for "I'm
+vegetarian"), so the value is looked for under each of its surface forms
+(``eywa.attributes.value_surfaces``) and the best-supported one is checked.
 
 Only polarity and modality failures are repairable: the fix is to change a flag.
 """
@@ -24,7 +30,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from eywa.attributes import AttributeSpec, value_surfaces
+from eywa.cessation import cessations
 from eywa.extraction.anchors import Anchor, anchor_signals, evidence_anchors, match_anchor
+from eywa.extraction.polarity import modality_check, polarity_check
 from eywa.extraction.text import (
     STOPWORDS,
     Clause,
@@ -39,6 +48,7 @@ from eywa.models import (
     CandidateFact,
     CheckScore,
     Evidence,
+    Polarity,
     ReasonCode,
     Signal,
     SignalKind,
@@ -51,20 +61,6 @@ Detector = Callable[[str, datetime], Sequence[Signal]]
 
 REPAIRABLE = frozenset({ReasonCode.POLARITY_FLIP, ReasonCode.MODALITY_LOST})
 
-_NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|no\s+longer|\w+n[’']t)\b", re.IGNORECASE
-)
-_HEDGE = re.compile(
-    r"\b(?:might|may|maybe|perhaps|possibly|probably|likely|unsure|not\s+sure|i\s+guess|i\s+think"
-    r"|could|would|should|wonder(?:ing)?|if|unless|whether|suppose|supposedly|hopefully)\b",
-    re.IGNORECASE,
-)
-_PLAN = re.compile(
-    r"\b(?:plan(?:s|ning|ned)?\s+to|going\s+to|gonna|want(?:s|ed)?\s+to|hop(?:e|es|ing)\s+to"
-    r"|intend(?:s|ing)?\s+to|thinking\s+(?:about|of)|consider(?:s|ing)?|about\s+to|aim(?:s|ing)?\s+to"
-    r"|would\s+(?:like|love)\s+to|someday|one\s+day|dream(?:s|ing)?\s+(?:of|about))\b",
-    re.IGNORECASE,
-)
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll)\b", re.IGNORECASE)
 
 
@@ -77,6 +73,9 @@ class _Support:
     clause: Clause | None = None
     links: dict[str, tuple[tuple[int, int] | None, float]] = field(default_factory=dict)
     detail: str = ""
+    claim_words: list[str] = field(default_factory=list)
+    surface: tuple[list[str], Polarity] | None = None
+    """The value's words as found in the evidence and the polarity they must carry."""
 
 
 def _default_detector() -> Detector:
@@ -96,14 +95,22 @@ class Validator:
             cited text (and of its value's words, when it has a value).
         detector: signal detection used on the candidate's own statement; defaults to
             ``eywa.signals.detect_signals`` so candidate and evidence are normalised alike.
+        attributes: the attribute registry whose value synonyms count as surface forms
+            (default registry when None).
 
     Example:
         >>> report = Validator().validate("s", fact, {turn.id: turn})  # doctest: +SKIP
     """
 
-    def __init__(self, support_threshold: float = 0.5, detector: Detector | None = None) -> None:
+    def __init__(
+        self,
+        support_threshold: float = 0.5,
+        detector: Detector | None = None,
+        attributes: Mapping[str, AttributeSpec] | None = None,
+    ) -> None:
         self.support_threshold = support_threshold
         self._detect = detector if detector is not None else _default_detector()
+        self._attributes = attributes
 
     def validate(self, space: str, fact: CandidateFact, cited: Mapping[str, Evidence]) -> ValidationReport:
         """Run every check and return the verdict; never raises on odd candidates."""
@@ -122,14 +129,13 @@ class Validator:
         masks = {t.id: instruction_spans(t.text) for t in found}
         texts = {t.id: mask(t.text, masks[t.id]) for t in found}
         anchor_time = found[0].observed_at
-        claim_signals = list(self._detect(fact.statement, anchor_time))
-        if fact.value:
-            claim_signals += list(self._detect(fact.value, anchor_time))
+        statement_signals = list(self._detect(fact.statement, anchor_time))
+        claim_signals = statement_signals + (list(self._detect(fact.value, anchor_time)) if fact.value else [])
 
-        support = self._support(fact, found, texts, claim_signals)
+        support = self._support(fact, found, texts, statement_signals)
         anchors_check, matched = self._anchors(fact, found, texts, masks, claim_signals)
         subject = self._subject(fact, found, texts, support)
-        polarity, modality = self._polarity_modality(fact, support, claim_signals)
+        polarity, modality = self._polarity_modality(fact, support, claim_signals, statement_signals)
 
         checks = (citation, support_check := self._support_check(support), anchors_check, subject, polarity, modality)
         reasons: list[ReasonCode] = []
@@ -159,15 +165,25 @@ class Validator:
     # --- support --------------------------------------------------------------------
 
     def _support(
-        self, fact: CandidateFact, found: list[Evidence], texts: Mapping[str, str], claim_signals: list[Signal]
+        self,
+        fact: CandidateFact,
+        found: list[Evidence],
+        texts: Mapping[str, str],
+        statement_signals: list[Signal],
     ) -> _Support:
         exclude = frozenset(t.norm for t in tokens(fact.subject))
-        anchor_spans = [(s.start, s.end) for s in anchor_signals(claim_signals) if s.end <= len(fact.statement)]
-        claim = list(dict.fromkeys(content_words(mask(fact.statement, anchor_spans), exclude)))
-        value_words = list(dict.fromkeys(content_words(fact.value or "", exclude)))
-        value_words = [w for w in value_words if not w.isdigit()]
+        # Anchors are checked on their own, and so are negation and cessation words (the
+        # polarity check): support is about content.
+        masked = [(s.start, s.end) for s in anchor_signals(statement_signals)]
+        masked += [(s.start, s.end) for s in statement_signals if s.kind is SignalKind.NEGATION]
+        masked += [(c.start, c.end) for c in cessations(fact.statement)]
+        claim = list(dict.fromkeys(content_words(mask(fact.statement, masked), exclude)))
+        out = _Support(claim_words=claim)
+        value_words: list[str] = []
+        if fact.value:
+            value_words, polarity = self._best_surface(fact, [texts[t.id] for t in found], exclude)
+            out.surface = (value_words, polarity)
         words = list(dict.fromkeys(claim + value_words))
-        out = _Support()
         if not words:
             out.detail = "the candidate has no content words to support"
             return out
@@ -202,6 +218,26 @@ class Validator:
         if any(instruction_spans(t.text) for t in found) and out.score < self.support_threshold:
             out.detail = "the claim rests on an instruction in the turn, which asks rather than states; " + out.detail
         return out
+
+    def _best_surface(
+        self, fact: CandidateFact, texts: list[str], exclude: frozenset[str]
+    ) -> tuple[list[str], Polarity]:
+        """The surface form of the value best covered by the cited texts (ties: canonical)."""
+        vocab = [t.norm for text in texts for t in tokens(text)]
+        surfaces = (
+            value_surfaces(fact.attribute, fact.value or "", fact.polarity, self._attributes)
+            if fact.attribute
+            else [(fact.value or "", fact.polarity)]
+        )
+        best: tuple[float, list[str], Polarity] | None = None
+        for surface, polarity in surfaces:
+            words = [w for w in dict.fromkeys(content_words(surface, exclude)) if not w.isdigit()]
+            if not words:
+                continue
+            covered = sum(1 for w in words if best_match(w, vocab) is not None) / len(words)
+            if best is None or covered > best[0]:
+                best = (covered, words, polarity)
+        return ([], fact.polarity) if best is None else (best[1], best[2])
 
     def _support_check(self, support: _Support) -> CheckScore:
         return CheckScore(
@@ -281,7 +317,11 @@ class Validator:
     # --- polarity and modality ------------------------------------------------------
 
     def _polarity_modality(
-        self, fact: CandidateFact, support: _Support, claim_signals: list[Signal]
+        self,
+        fact: CandidateFact,
+        support: _Support,
+        claim_signals: list[Signal],
+        statement_signals: list[Signal],
     ) -> tuple[CheckScore, CheckScore]:
         if support.turn is None or support.clause is None:
             skip = "no supporting clause"
@@ -291,40 +331,10 @@ class Validator:
             )
         turn, clause = support.turn, support.clause
         in_clause = [s for s in turn.signals if clause.start <= s.start < clause.end]
-        use_signals = bool(turn.signals)
-        ev_negated = (
-            any(s.kind is SignalKind.NEGATION for s in in_clause) if use_signals else bool(_NEGATION.search(clause.text))
+        polarity = polarity_check(
+            fact, turn.text, turn.signals, clause, statement_signals, support.claim_words, support.surface
         )
-        claim_negated = (
-            fact.polarity == "negative"
-            or any(s.kind is SignalKind.NEGATION for s in claim_signals)
-            or bool(_NEGATION.search(fact.statement))
-        )
-        polarity = CheckScore(
-            name="polarity",
-            score=1.0 if ev_negated == claim_negated else 0.0,
-            passed=ev_negated == claim_negated,
-            detail=f"evidence {'negated' if ev_negated else 'positive'}, candidate "
-            f"{'negated' if claim_negated else 'positive'}",
-        )
-        ev_hedged = (
-            (any(s.kind is SignalKind.HEDGE for s in in_clause) if use_signals else bool(_HEDGE.search(clause.text)))
-            or bool(_PLAN.search(clause.text))
-            or clause.is_question
-        )
-        claim_hedged = (
-            fact.modality != "asserted"
-            or any(s.kind is SignalKind.HEDGE for s in claim_signals)
-            or bool(_HEDGE.search(fact.statement))
-            or bool(_PLAN.search(fact.statement))
-        )
-        lost = ev_hedged and not claim_hedged
-        modality = CheckScore(
-            name="modality",
-            score=0.0 if lost else 1.0,
-            passed=not lost,
-            detail="the evidence is hedged, planned or a question; the candidate asserts it" if lost else "",
-        )
+        modality = modality_check(fact, clause, in_clause, bool(turn.signals), claim_signals)
         return polarity, modality
 
 

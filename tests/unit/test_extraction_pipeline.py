@@ -44,7 +44,7 @@ def level1(stores: tuple[SqliteEvidenceStore, SqliteBeliefStore], ids: list[str]
 
 def test_rerunning_level1_writes_no_duplicates(stores: tuple[SqliteEvidenceStore, SqliteBeliefStore]) -> None:
     evidence, beliefs = stores
-    evidence.add([turn("a", "I work at Google now.", T0), turn("b", "I don't eat meat.", T0, seq=1)], [])
+    evidence.add([turn("a", "I work at Google now.", T0), turn("b", "I'm vegetarian.", T0, seq=1)], [])
     first = level1(stores, ["a", "b", "missing"], batch_size=1)
     assert (first.accepted, len(first.beliefs), first.missing_evidence) == (2, 2, 1)
     ids_before = beliefs.ids("home")

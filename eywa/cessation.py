@@ -1,0 +1,188 @@
+"""Cessation: the words that say a fact *ended*, and what exactly ended.
+
+"I quit pottery", "I used to work at Google", "my ex-husband Tom", "I left Boston", "our dog
+Rex died" say a value stopped being true: a negative observation for the validator and for
+Nous. Unlike a negation, a cessation has to be scoped: "I left Google and joined Fernbrook"
+ends Google, not Fernbrook, and "I'm divorced" states a status rather than ending one. So each
+cue comes with the span of text it ends: what follows it up to the next clause-like break
+("and joined", a comma, "because", "for", "to move") or, for cues that follow their subject
+("died", "passed away", "is over"), what precedes it.
+
+This is a lexicon with scopes, not a Level 0 signal: the scope only means something against
+the words of a claim, so the validator and the Nous observation step call it with the words
+they care about. A negation right before a cue cancels it ("I never quit", "I didn't leave").
+Deterministic and pure: the same text always gives the same cues.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_A = r"['’]"
+_FORWARD = re.compile(
+    r"""\b(?:
+        quit(?:s|ting)?
+      | stop(?:s|ped|ping)?(?!\s+(?:by|at|in|over|to|for|off|and|there|here)\b)
+      | g(?:ive|ives|ave|iven|iving)\s+up(?:\s+on)?
+      | used\s+to
+      | ex-
+      | former(?:ly)?
+      | (?:leave|leaves|left|leaving)(?!\s+(?:for|behind|over|early|late|a\s+\w+)\b)
+      | mov(?:e|es|ed|ing)\s+(?:out\s+of|out\s+from|away\s+from|from)
+      | (?:break|breaks|broke|breaking)\s+up\s+with
+      | split(?:s|ting)?\s+(?:up\s+with|from)
+      | separat(?:e|es|ed|ing)\s+from
+      | divorc(?:e|es|ed|ing)(?:\s+from)?
+      | lost\s+interest\s+in | losing\s+interest\s+in
+      | (?:lose|loses|lost|losing)(?!\s+(?:touch|track|weight|sleep|count|it|my\s+mind|time)\b)
+      | (?:sell|sells|sold|selling)(?!\s+out\b)
+      | retir(?:e|es|ed|ing)\s+from
+      | resign(?:s|ed|ing)?(?:\s+from)?
+      | drop(?:s|ped|ping)?\s+out\s+of
+      | (?:get|gets|got|gotten|getting)\s+rid\s+of
+      | (?:give|gives|gave|given|giving)\s+away
+      | (?:end|ends|ended|ending)\s+(?:things|it)\s+with
+      | cancel(?:s|led|ed|ling|ing)?
+    )(?:(?<=-)|\b)""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_BACKWARD = re.compile(
+    r"\b(?:died|passed\s+away|passed\s+on|ran\s+away|(?:was|were|got)\s+put\s+(?:down|to\s+sleep)"
+    r"|(?:is|was|are|were)\s+over|ended|came\s+to\s+an\s+end|(?:closed|shut)\s+down"
+    r"|(?:break|breaks|broke|split|splits)\s+up(?!\s+with))\b",
+    re.IGNORECASE,
+)
+# "the left side", "I'm lost", "I'm used to it": these words are not verbs after these.
+_NOT_A_VERB_AFTER = frozenset(
+    """the a an is was are were be been being am i'm im he's she's it's we're they're you're
+    on to what what's nothing something anything everything much little get got getting""".split()
+)
+_CANCEL = re.compile(
+    rf"(?:\b(?:not|never|no)|n{_A}t|\bcannot)\s+(?:[\w'’]+\s+){{0,2}}$", re.IGNORECASE
+)
+_BREAK = re.compile(
+    r"[,;:.!?()\[\]—–\"“”]|\s-\s|\b(?:but|or|for|because|since|so|as|when|while|after|before"
+    r"|then|now|which|who|where|until|though|although|if|instead|yet)\b",
+    re.IGNORECASE,
+)
+# "and" ends a scope when a new clause starts after it ("and joined", "and I"), not in a
+# list of what ended ("quit smoking and drinking").
+_AND_NEW_CLAUSE = re.compile(
+    r"\band\s+(?=(?:i|we|he|she|they|you|it|now|then|also|just|finally|am|is|are|was|were|will"
+    r"|have|has|had|got|get|went|go|took|take|began|begin|became|become|bought|buy|found|made"
+    r"|started|start|joined|join|moved|move|\w+ed)\b)",
+    re.IGNORECASE,
+)
+_TO_NEW_CLAUSE = re.compile(r"(?<![a-z]ing)\s+to\s+(?!the\b|a\b|an\b|my\b|his\b|her\b|their\b|our\b)", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
+_MAX_FORWARD_WORDS = 8
+_MAX_BACKWARD_WORDS = 6
+
+
+@dataclass(frozen=True)
+class Cessation:
+    """One cessation cue of a text and the span of what it says ended."""
+
+    cue: str
+    start: int
+    end: int
+    scope_start: int
+    scope_end: int
+    cancelled_by: tuple[int, int] | None = None
+    """The span of a negation right before the cue that cancels it ("didn't quit")."""
+
+    @property
+    def cancelled(self) -> bool:
+        """Whether a negation cancels the cue: the fact did *not* end."""
+        return self.cancelled_by is not None
+
+    def scope(self, text: str) -> str:
+        """The text of what ended."""
+        return text[self.scope_start : self.scope_end]
+
+
+def _forward_scope(text: str, start: int) -> int:
+    end = len(text)
+    for pattern in (_BREAK, _AND_NEW_CLAUSE, _TO_NEW_CLAUSE):
+        found = pattern.search(text, start)
+        if found is not None and found.start() >= start:
+            end = min(end, found.start())
+    words = list(_WORD.finditer(text, start, end))
+    if len(words) > _MAX_FORWARD_WORDS:
+        end = words[_MAX_FORWARD_WORDS - 1].end()
+    return end
+
+
+def _backward_scope(text: str, end: int) -> int:
+    start = 0  # "Tom and I broke up": "and" does not end a backward scope
+    for found in _BREAK.finditer(text, 0, end):
+        start = max(start, found.end())
+    words = list(_WORD.finditer(text, start, end))
+    if len(words) > _MAX_BACKWARD_WORDS:
+        start = words[-_MAX_BACKWARD_WORDS].start()
+    return start
+
+
+def _previous_word(text: str, start: int) -> str:
+    words = _WORD.findall(text[:start])
+    return words[-1].lower().replace("’", "'") if words else ""
+
+
+def _cancellation(text: str, start: int) -> tuple[int, int] | None:
+    found = _CANCEL.search(text[:start])
+    return None if found is None else (found.start(), found.end())
+
+
+def cessations(text: str) -> list[Cessation]:
+    """Every cessation cue of ``text`` with its scope, in text order."""
+    found: list[Cessation] = []
+    for match in _FORWARD.finditer(text):
+        cue = match.group(0)
+        head = cue.split()[0].lower()
+        previous = _previous_word(text, match.start())
+        if head in {"left", "lost", "used", "sold"} and previous in _NOT_A_VERB_AFTER:
+            continue
+        end = match.end()
+        scope_end = _forward_scope(text, end)
+        found.append(Cessation(cue, match.start(), end, end, scope_end, _cancellation(text, match.start())))
+    taken = [(c.start, c.end) for c in found]
+    for match in _BACKWARD.finditer(text):
+        if any(a < match.end() and match.start() < b for a, b in taken):
+            continue
+        scope_start = _backward_scope(text, match.start())
+        found.append(
+            Cessation(match.group(0), match.start(), match.end(), scope_start, match.start(),
+                      _cancellation(text, match.start()))
+        )  # fmt: skip
+    return sorted(found, key=lambda c: (c.start, c.end))
+
+
+def ends_any(text: str, words: Iterable[str], *, start: int = 0, end: int | None = None) -> bool:
+    """Whether an uncancelled cue inside ``text[start:end]`` ends one of ``words``.
+
+    ``words`` are compared case-insensitively to the words of each scope, a shared stem of
+    at least four letters counting as the same word ("pottery"/"potteries").
+    """
+    stop = len(text) if end is None else end
+    wanted = [w.casefold() for w in words if w.strip()]
+    for cue in cessations(text):
+        if cue.cancelled or not start <= cue.start < stop:
+            continue
+        scope = [w.casefold() for w in _WORD.findall(text[max(cue.scope_start, start) : min(cue.scope_end, stop)])]
+        if any(_same_word(w, s) for w in wanted for s in scope):
+            return True
+    return False
+
+
+def _same_word(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    shorter = min(len(a), len(b))
+    prefix = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        prefix += 1
+    return shorter >= 4 and prefix >= max(4, int(0.75 * shorter))
