@@ -293,8 +293,28 @@ class Candidate(Frozen):
 Cardinality = Literal["single", "multi"]
 
 
+class ObservedValue(Frozen):
+    """One observation of a dimension as the delta log keeps it: what was said, when, where."""
+
+    value: str
+    polarity: Polarity
+    modality: Modality
+    at: datetime
+    """Event time of the observation."""
+    belief_id: str
+    evidence_ids: tuple[str, ...]
+    """The turns that support it."""
+
+
 class Dimension(Frozen):
-    """The belief state of one (entity, attribute), as of some time."""
+    """The belief state of one (entity, attribute), as of some time.
+
+    Besides the distribution at ``as_of`` it answers "as of the last evidence": the last
+    observation (``last_observed``, whatever its value) and, for the mode, the event time
+    from which it has been held (``since``, the change point) and the value it replaced
+    (``previous``; for a multi-valued dimension, ``since`` is when the mode became a member
+    and ``previous`` is None). All of it is computed from the delta log up to ``as_of``.
+    """
 
     space: str
     entity: str
@@ -305,6 +325,9 @@ class Dimension(Frozen):
     entropy_bits: float
     updated_at: datetime | None
     as_of: datetime | None = None
+    last_observed: ObservedValue | None = None
+    since: datetime | None = None
+    previous: str | None = None
 
 
 class Delta(Frozen):

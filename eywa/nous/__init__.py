@@ -2,9 +2,11 @@
 
 ``math`` holds the pure closed-form updates, ``engine`` the state and replay, ``observations``
 turns a belief into an observation, ``service`` is what ``Memory`` calls, ``identity``
-resolves SAME_AS merges, ``params`` holds every constant with its reason.
+resolves SAME_AS merges, ``params`` holds every constant with its reason, ``describe``
+writes a dimension as one line of text for recall.
 """
 
+from eywa.nous.describe import dimension_line
 from eywa.nous.engine import DimensionState, entity_key
 from eywa.nous.identity import MergeProposal
 from eywa.nous.math import UNSEEN
@@ -32,6 +34,7 @@ __all__ = [
     "Observation",
     "accept_merge",
     "apply_beliefs",
+    "dimension_line",
     "entity_key",
     "forget_beliefs",
     "get_dimension",

@@ -4,17 +4,23 @@ Still pure (no store): the service folds observations through ``step`` and persi
 comes out. A state is a plain JSON-able value, so the incremental path (load, step, save)
 and the replay path (fold from empty) run the same float operations in the same order and
 produce identical states.
+
+Besides the probabilities, the fold keeps what "as of the last evidence" needs: the last
+observation, and the change point of the mode (since when it has been held, and what it
+replaced) or, for multi-valued dimensions, since when each value has been a member. They
+are folded in event-time order like everything else, so they too are a pure function of the
+delta log up to a given time.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
 from eywa.ids import stable_id
-from eywa.models import Cardinality, Delta, Dimension, as_utc
+from eywa.models import Cardinality, Delta, Dimension, ObservedValue, as_utc
 from eywa.nous import math as nm
 from eywa.nous.observations import Observation
 from eywa.nous.params import DEFAULT_PARAMS, NousParams
@@ -37,18 +43,50 @@ def observation_key(obs: Observation) -> tuple[datetime, str]:
     return obs.at, delta_id(obs.space, obs.entity, obs.attribute, obs.belief_id)
 
 
+def _time(raw: str | None) -> datetime | None:
+    return None if raw is None else as_utc(datetime.fromisoformat(raw))
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+@dataclass(frozen=True)
+class Held:
+    """The mode after the last event, since when it has been the mode, and what it replaced.
+
+    ``previous`` is the last value that was the mode before ``since`` ("unseen" spells are
+    skipped: Google → unknown → Fernbrook has Fernbrook replace Google).
+    """
+
+    mode: str | None = None
+    since: datetime | None = None
+    previous: str | None = None
+
+    def after(self, mode: str | None, at: datetime) -> Held:
+        """The change point after an event at ``at`` whose outcome has mode ``mode``."""
+        if mode == self.mode:
+            return self
+        return Held(mode, at, self.mode if self.mode is not None else self.previous)
+
+
 @dataclass(frozen=True)
 class DimensionState:
     """The materialised belief state of one dimension at its last event time.
 
     ``probabilities`` holds the categorical distribution (with ``UNSEEN``) of a single-valued
-    dimension; ``counts`` the Beta (α, β) of each value of a multi-valued one.
+    dimension; ``counts`` the Beta (α, β) of each value of a multi-valued one. ``last`` is the
+    last observation folded in, ``held`` the mode's change point (single-valued) and
+    ``member_since`` when each current member became one (multi-valued).
     """
 
     cardinality: Cardinality
     probabilities: dict[str, float] = field(default_factory=dict)
     counts: dict[str, tuple[float, float]] = field(default_factory=dict)
     last_at: datetime | None = None
+    last: ObservedValue | None = None
+    held: Held = Held()
+    member_since: dict[str, datetime] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict; floats survive ``json`` round trips exactly."""
@@ -56,19 +94,31 @@ class DimensionState:
             "cardinality": self.cardinality,
             "probabilities": self.probabilities,
             "counts": {v: [a, b] for v, (a, b) in self.counts.items()},
-            "last_at": None if self.last_at is None else self.last_at.isoformat(),
+            "last_at": _iso(self.last_at),
+            "last": None if self.last is None else self.last.model_dump(mode="json"),
+            "held": {"mode": self.held.mode, "since": _iso(self.held.since), "previous": self.held.previous},
+            "member_since": {v: at.isoformat() for v, at in self.member_since.items()},
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> DimensionState:
-        """The inverse of ``to_json``."""
-        last_at = data.get("last_at")
+        """The inverse of ``to_json``; states saved before ``held`` existed read as unknown."""
+        held = data.get("held") or {}
+        last = data.get("last")
         return cls(
             cardinality=data["cardinality"],
             probabilities={str(k): float(v) for k, v in data["probabilities"].items()},
             counts={str(k): (float(a), float(b)) for k, (a, b) in data["counts"].items()},
-            last_at=None if last_at is None else as_utc(datetime.fromisoformat(last_at)),
+            last_at=_time(data.get("last_at")),
+            last=None if last is None else ObservedValue.model_validate(last),
+            held=Held(held.get("mode"), _time(held.get("since")), held.get("previous")),
+            member_since={str(k): as_utc(datetime.fromisoformat(v)) for k, v in (data.get("member_since") or {}).items()},
         )
+
+    @staticmethod
+    def has_history(data: dict[str, Any]) -> bool:
+        """Whether a stored state carries the change points (saved by this version or later)."""
+        return "held" in data
 
     def values(self) -> list[str]:
         """The known values (UNSEEN excluded)."""
@@ -102,6 +152,13 @@ def canonical_value(state: DimensionState, value: str) -> str:
     return value
 
 
+def _observed(obs: Observation, value: str) -> ObservedValue:
+    return ObservedValue(
+        value=value, polarity=obs.polarity, modality=obs.modality, at=obs.at,
+        belief_id=obs.belief_id, evidence_ids=obs.evidence_ids,
+    )  # fmt: skip
+
+
 def step(
     state: DimensionState, obs: Observation, tau_days: float, params: NousParams = DEFAULT_PARAMS
 ) -> StepResult:
@@ -112,6 +169,7 @@ def step(
     change = obs.change_signal and not obs.tentative
     h = nm.hazard(dt, tau_days, change, params.change_hazard)
     last_at = obs.at if state.last_at is None else max(state.last_at, obs.at)
+    last = _observed(obs, value) if state.last is None or obs.at >= state.last.at else state.last
     if state.cardinality == "single":
         update = nm.categorical_update(
             state.probabilities,
@@ -122,7 +180,8 @@ def step(
             may_flip_mode=not obs.tentative,
             unseen_split=params.unseen_split,
         )
-        new_state = DimensionState("single", update.posterior, {}, last_at)
+        held = state.held.after(nm.categorical_mode(update.posterior), obs.at)
+        new_state = DimensionState("single", update.posterior, {}, last_at, last, held)
         return StepResult(new_state, value, update.prior, update.posterior, update.surprise_bits, h)
     h_others = nm.hazard(dt, tau_days, False, params.change_hazard)
     counts = {
@@ -137,7 +196,12 @@ def step(
     )
     counts[value] = (beta_step.alpha, beta_step.beta)
     ordered = {v: counts[v] for v in [*state.counts, value] if v in counts}
-    new_state = DimensionState("multi", {}, ordered, last_at)
+    # Decay moves other memberships toward 0.5 but never across it, so only the observed
+    # value can join or leave the members.
+    members = {v: at for v, at in state.member_since.items() if v != value}
+    if beta_step.posterior_mean > 0.5:
+        members[value] = state.member_since.get(value, obs.at)
+    new_state = DimensionState("multi", {}, ordered, last_at, last, Held(), members)
     return StepResult(
         new_state,
         value,
@@ -176,10 +240,9 @@ def decay_to(
         return state
     h = nm.hazard(elapsed_days(state.last_at, as_utc(as_of)), tau_days, False, 0.0)
     if state.cardinality == "single":
-        decayed = nm.decay_categorical(state.probabilities, h)
-        return DimensionState("single", decayed, {}, state.last_at)
+        return replace(state, probabilities=nm.decay_categorical(state.probabilities, h))
     counts = {v: nm.decay_beta(a, b, h, params.beta_prior) for v, (a, b) in state.counts.items()}
-    return DimensionState("multi", {}, counts, state.last_at)
+    return replace(state, counts=counts)
 
 
 def distribution_of(state: DimensionState) -> dict[str, float]:
@@ -197,16 +260,24 @@ def to_dimension(
     Entropy is Shannon entropy of the categorical distribution for single-valued dimensions,
     and the sum of the membership entropies (the joint entropy of independent Bernoullis) for
     multi-valued ones. The mode of a multi-valued dimension is its most probable member,
-    if any value is more likely in than out.
+    if any value is more likely in than out. ``last_observed``, ``since`` and ``previous``
+    come from the fold (see the module docstring).
     """
     distribution = distribution_of(state)
+    since: datetime | None = None
+    previous: str | None = None
     if state.cardinality == "single":
         mode = nm.categorical_mode(distribution)
         entropy = nm.entropy_bits(distribution.values())
+        # Decay keeps the order of the categories, so the view's mode is the held one unless
+        # decades of silence made everything equal; then the held value is only "previous".
+        since = state.held.since if mode == state.held.mode else None
+        previous = state.held.previous if mode == state.held.mode else state.held.mode
     else:
         members = {v: p for v, p in distribution.items() if p > 0.5}
         mode = nm.argmax_category(members) if members else None
         entropy = sum(nm.binary_entropy_bits(p) for p in distribution.values())
+        since = None if mode is None else state.member_since.get(mode)
     return Dimension(
         space=space,
         entity=entity,
@@ -217,6 +288,9 @@ def to_dimension(
         entropy_bits=entropy,
         updated_at=state.last_at,
         as_of=None if as_of is None else as_utc(as_of),
+        last_observed=state.last,
+        since=since,
+        previous=previous,
     )
 
 

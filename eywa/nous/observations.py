@@ -10,15 +10,24 @@ certifies Google up to 2023, and placing it in 2015 would let eight years of dec
 A bounded or future validity (``valid_to`` set, or ``valid_from`` after the statement) is
 placed at ``valid_from``; a dated event at ``event_at``; otherwise the time the cited turns
 were observed, and as a last resort the time the belief was recorded.
+
+Change. The hazard is raised when a cited turn carries a correction signal ("actually", "no
+longer", "I moved"), and when a negative belief is a cessation of its own value ("I quit
+pottery", "I left Google", "our dog died"; see ``eywa.cessation``): the speaker says the
+value stopped being true, so the confidence it had is released before the update instead of
+being argued away by one report of equal weight. A plain negation ("I don't eat meat") is
+not a change: said three times, it should accumulate.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 
 from pydantic import Field, field_validator
 
+from eywa.cessation import ends_any
 from eywa.models import Belief, Evidence, Frozen, Modality, Polarity, SignalKind, as_utc
 from eywa.nous.params import DEFAULT_PARAMS, AttributeSpecLike, NousParams
 
@@ -26,6 +35,7 @@ TENTATIVE: frozenset[Modality] = frozenset({"hedged", "planned", "hypothetical"}
 """Modalities that enter with low reliability and may never flip a single-valued mode."""
 
 _SECOND_HAND_ROLES = frozenset({"assistant", "system"})
+_VALUE_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
 
 
 class Observation(Frozen):
@@ -96,6 +106,14 @@ def event_time(belief: Belief, cited: Sequence[Evidence]) -> datetime:
     return as_utc(stated if stated is not None else belief.recorded_at)
 
 
+def ended(belief: Belief, cited: Sequence[Evidence]) -> bool:
+    """Whether a negative belief is a cessation of its value in one of the cited turns."""
+    if belief.polarity != "negative" or not belief.value:
+        return False
+    words = [w for w in _VALUE_WORD.findall(belief.value) if len(w) > 2]
+    return bool(words) and any(ends_any(e.text, words) for e in cited)
+
+
 def observation_from_belief(
     belief: Belief,
     evidence: Sequence[Evidence],
@@ -114,7 +132,7 @@ def observation_from_belief(
         return None
     cited_ids = set(belief.evidence_ids)
     cited = [e for e in evidence if e.id in cited_ids]
-    change = any(e.signals_of(SignalKind.CORRECTION) for e in cited)
+    change = any(e.signals_of(SignalKind.CORRECTION) for e in cited) or ended(belief, cited)
     second_hand = bool(cited) and all((e.role or "").lower() in _SECOND_HAND_ROLES for e in cited)
     score = belief.report.score if belief.report is not None else None
     return Observation(

@@ -140,6 +140,7 @@ def _apply_group(
     incremental = record is None or (
         record.cardinality == spec.cardinality
         and (record.updated_at is None or first_new[0] > record.updated_at)
+        and DimensionState.has_history(record.state)
     )
     entity = record.entity if record is not None else fresh[0].entity
     if incremental:
@@ -243,7 +244,7 @@ def get_dimension(
     record = store.get(space, key, spec.name)
     state: DimensionState | None = None
     cardinality = record.cardinality if record is not None else spec.cardinality
-    if len(keys) == 1 and record is not None:
+    if len(keys) == 1 and record is not None and DimensionState.has_history(record.state):
         state = DimensionState.from_json(record.state)
         if when is not None and state.last_at is not None and when < state.last_at:
             state = None
