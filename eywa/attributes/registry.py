@@ -58,6 +58,7 @@ _LIFETIME_TAU = 50 * YEAR_DAYS
 SPECS: tuple[AttributeSpec, ...] = (
     AttributeSpec(
         name="employer", cardinality="single", tau_days=_EMPLOYER_TAU,
+        cessation_ends=True,
         tau_source="BLS Employee Tenure in 2022: median tenure with the current employer 4.1 "
         "years (Jan 2022) → τ = 4.1 / ln 2 ≈ 5.9 years.",
         description="Organisation the subject works for (one at a time).",
@@ -70,6 +71,7 @@ SPECS: tuple[AttributeSpec, ...] = (
     ),
     AttributeSpec(
         name="occupation", cardinality="single", tau_days=_EMPLOYER_TAU,
+        cessation_ends=True,
         tau_source="assumption: an occupation outlasts an employer (people change employer "
         "more often than profession), so the employer's τ (≈ 5.9 years, BLS 2022) is a lower "
         "bound; the lower bound is used.",
@@ -81,6 +83,7 @@ SPECS: tuple[AttributeSpec, ...] = (
     ),
     AttributeSpec(
         name="residence", cardinality="single", tau_days=tau_from_annual_rate(_MOVER_RATE),
+        cessation_ends=True,
         tau_source="US Census CPS ASEC 2021: 8.4 % of people moved in the past year → "
         "τ = −1 / ln(1 − 0.084) ≈ 11.4 years.",
         description="Place (city, country, area) where the subject lives now.",
@@ -100,6 +103,7 @@ SPECS: tuple[AttributeSpec, ...] = (
     ),
     AttributeSpec(
         name="relationship_status", cardinality="single", tau_days=5 * YEAR_DAYS,
+        cessation_ends=True,
         tau_source="assumption: 5 years, between marriages (median duration of women's first "
         "marriages 20.8 years, Census ACS 'Marital Events of Americans: 2009'; first marriages "
         "that end in divorce last a median 8 years, Census P70-125) and dating or engaged "
@@ -116,6 +120,7 @@ SPECS: tuple[AttributeSpec, ...] = (
     ),
     AttributeSpec(
         name="partner", cardinality="single", tau_days=5 * YEAR_DAYS,
+        cessation_ends=True,
         tau_source="assumption: the same 5 years as relationship_status (see there).",
         description="Name or description of the subject's partner or spouse.",
         aliases=("spouse", "husband", "wife", "boyfriend", "girlfriend", "significant_other"),
@@ -132,16 +137,19 @@ SPECS: tuple[AttributeSpec, ...] = (
     ),
     AttributeSpec(
         name="pets", cardinality="multi", tau_days=tau_from_median_years(_PET_REMAINING_MEDIAN_YEARS),
+        cessation_ends=True,
         tau_source="O'Neill et al. 2013 (Vet J 198:638): median dog longevity 12.0 years; "
         "mentioned at mid-life (assumption) → 6 remaining years → τ = 6 / ln 2 ≈ 8.7 years.",
         description="Animals the subject owns (kinds or names); a pet that died or was given "
         "away is the value with negative polarity.",
         aliases=("pet", "dog", "cat", "animal", "animals", "dogs", "cats"),
         words=("pet", "pets", "dog", "dogs", "cat", "cats", "animal", "animals", "puppy", "kitten"),
-        synonyms=_syn("dog", "positive", "dogs", "puppy", "puppies") + _syn("cat", "positive", "cats", "kitten", "kittens"),
+        synonyms=_syn("dog", "positive", "dogs", "puppy", "puppies")
+        + _syn("cat", "positive", "cats", "kitten", "kittens"),
     ),
     AttributeSpec(
         name="hobbies", cardinality="multi", tau_days=2 * YEAR_DAYS,
+        cessation_ends=True,
         tau_source="assumption: 2 years; no population figure for how long a pastime lasts.",
         description="Activities the subject does regularly for pleasure; a hobby given up is "
         "the value with negative polarity.",
@@ -154,6 +162,7 @@ SPECS: tuple[AttributeSpec, ...] = (
     ),
     AttributeSpec(
         name="likes", cardinality="multi", tau_days=3 * YEAR_DAYS,
+        cessation_ends=True,
         tau_source="assumption: 3 years; tastes drift slowly and no population figure exists.",
         description="Things the subject likes or loves.",
         aliases=("like", "preference", "preferences", "favorite", "favourite", "loves", "love"),
@@ -162,6 +171,7 @@ SPECS: tuple[AttributeSpec, ...] = (
     ),
     AttributeSpec(
         name="dislikes", cardinality="multi", tau_days=3 * YEAR_DAYS,
+        cessation_ends=True,
         tau_source="assumption: the same 3 years as likes.",
         description="Things the subject dislikes or hates.",
         aliases=("dislike", "hates", "hate", "aversion"),
@@ -170,6 +180,7 @@ SPECS: tuple[AttributeSpec, ...] = (
     ),
     AttributeSpec(
         name="diet", cardinality="multi", tau_days=3 * YEAR_DAYS,
+        cessation_ends=True,
         tau_source="assumption: 3 years. Faunalytics' study of current and former vegetarians "
         "and vegans (2014) found 84 % lapse, 53 % of the lapsed within a year; those who keep "
         "the diet past that keep it long, so no single median describes it.",
@@ -200,6 +211,7 @@ SPECS: tuple[AttributeSpec, ...] = (
     ),
     AttributeSpec(
         name="health", cardinality="multi", tau_days=YEAR_DAYS,
+        cessation_ends=True,
         tau_source="assumption: 1 year; acute conditions resolve within months, chronic ones "
         "are restated when they matter.",
         description="Health conditions, injuries and allergies; one that healed is the value "
@@ -226,6 +238,7 @@ SPECS: tuple[AttributeSpec, ...] = (
     ),
     AttributeSpec(
         name="possessions", cardinality="multi", tau_days=4 * YEAR_DAYS,
+        cessation_ends=True,
         tau_source="assumption: 4 years; a thing sold or lost is the value with negative polarity.",
         description="Notable things the subject owns (car, house, instrument).",
         aliases=("possession", "owns", "belongings", "own"),

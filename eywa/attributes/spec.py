@@ -54,6 +54,11 @@ class AttributeSpec(BaseModel):
         value_case: ``lower`` for common-noun values (hobbies, foods), ``keep`` for names.
         leading_words: lower-case words stripped from the start of a value ("eating meat" →
             "meat" for diet; "at Google" → "Google" for employer).
+        cessation_ends: whether the values are states a cessation ends ("I quit pottery"
+            ends the hobby) rather than events or lasting facts that a cessation word only
+            describes ("I quit my job" as a life event, "I left Boston" for where someone is
+            from). Off for attributes the registry does not know, so that the validator
+            judges them only by negation, as it always did.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -68,3 +73,4 @@ class AttributeSpec(BaseModel):
     synonyms: tuple[ValueSynonym, ...] = ()
     value_case: ValueCase = "keep"
     leading_words: tuple[str, ...] = ()
+    cessation_ends: bool = False

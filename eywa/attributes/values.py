@@ -9,7 +9,9 @@ The convention every extractor's output is brought to before validation:
   ``polarity_flip`` when the evidence says the speaker does *not* eat meat.
 * **Ended is negative.** Cessation words inside a value ("quit pottery", "ex-husband",
   "former employer", "used to …") are stripped with the same flip: the value stopped being
-  true, which is what a negative observation says to a dimension.
+  true, which is what a negative observation says to a dimension. Only for attributes whose
+  values are states that can end (``cessation_ends``): "quit my job" is a life event, not
+  the end of one.
 * **Synonyms** of the registry map a surface to its canonical (value, polarity): for diet,
   "vegetarian" → (meat, negative), so "I don't eat meat", "I'm vegetarian" and "I'm
   meat-free" are one value of one dimension.
@@ -29,12 +31,17 @@ from eywa.models import CandidateFact, Polarity
 
 _A = r"['’]"
 _NEGATING_PREFIX = re.compile(
-    r"^(?:no\s+longer|not\s+any\s*more|not|no|never|non-|non|without|ex-|ex|formerly|former"
-    r"|used\s+to|(?:has\s+|have\s+)?(?:quit|quitting|stopped|stopping|gave\s+up|given\s+up|giving\s+up)"
+    r"^(?:no\s+longer|not\s+any\s*more|not|no|never|non-|non|without"
     rf"|(?:do|does|did|is|am|are|was|were)(?:n{_A}t|\s+not)|don{_A}t|doesn{_A}t|didn{_A}t|isn{_A}t"
     rf"|wasn{_A}t|aren{_A}t|can{_A}t|cannot)(?:\s+|(?<=-))",
     re.IGNORECASE,
 )
+_ENDING_PREFIX = re.compile(
+    r"^(?:ex-|ex|formerly|former|used\s+to"
+    r"|(?:has\s+|have\s+)?(?:quit|quitting|stopped|stopping|gave\s+up|given\s+up|giving\s+up))(?:\s+|(?<=-))",
+    re.IGNORECASE,
+)
+"""Cessation inside a value; only for attributes whose values can end (``cessation_ends``)."""
 _NEGATING_SUFFIX = re.compile(r"(?<=\w)(?:-|\s+)free$", re.IGNORECASE)
 _REINFORCING_SUFFIX = re.compile(r"\s+(?:any\s*more|any\s+longer|now)$", re.IGNORECASE)
 _GENERIC_LEADING = frozenset("a an the my his her their our your its some i he she they we".split())
@@ -61,8 +68,10 @@ def _negation_rest(text: str, spec: AttributeSpec) -> str | None:
     name, "not vegetarian" a negation. Nothing is stripped that would leave an empty value.
     """
     affixes: list[tuple[re.Match[str], str]] = []
-    if (prefix := _NEGATING_PREFIX.match(text)) is not None:
-        affixes.append((prefix, text[prefix.end() :]))
+    prefixes = (_NEGATING_PREFIX, _ENDING_PREFIX) if spec.cessation_ends else (_NEGATING_PREFIX,)
+    for pattern in prefixes:
+        if (prefix := pattern.match(text)) is not None:
+            affixes.append((prefix, text[prefix.end() :]))
     if (suffix := _NEGATING_SUFFIX.search(text)) is not None:
         affixes.append((suffix, text[: suffix.start()]))
     for match, rest in affixes:

@@ -14,8 +14,11 @@ A candidate must read the same way as its supporting clause, twice over when it 
   negative) may be said "I don't eat meat" or "I'm vegetarian"), and the polarity that
   surface must carry is compared with how the clause reads for that surface's words.
 
-So "Ana quit pottery" as (hobbies, pottery, negative) is accepted on "I quit pottery, it was
-too messy", (hobbies, pottery, positive) is a ``polarity_flip``, and the double negative
+Cessation counts for attributes whose values are states that end (``cessation_ends`` in the
+registry: employer, residence, hobbies, pets, diet, ...), not for events, plans or lasting
+facts ("Ana quit her job" is a positive life event) nor for attributes the registry does not
+know. So "Ana quit pottery" as (hobbies, pottery, negative) is accepted on "I quit pottery, it
+was too messy", (hobbies, pottery, positive) is a ``polarity_flip``, and the double negative
 (diet, "no meat", negative), canonicalised to (meat, positive), is a ``polarity_flip`` on "I
 don't eat meat". Modality: a hedged, planned or questioned clause ("I might quit pottery")
 must not be claimed as asserted (``modality_lost``); its polarity is judged as above.
@@ -76,15 +79,18 @@ def read(
     end: int | None = None,
     *,
     pattern_too: bool = False,
+    cessation: bool = True,
 ) -> Reading:
     """How ``text[start:end]`` reads for ``words``.
 
     Negation comes from the text's NEGATION signals; from the validator's own pattern when
     there are no signals at all (a turn stored without them) or ``pattern_too`` (a
-    candidate's statement, where either source counts).
+    candidate's statement, where either source counts). ``cessation=False`` reads negation
+    only (for attributes whose values do not end, see ``AttributeSpec.cessation_ends``).
     """
     stop = len(text) if end is None else end
-    cancelled = [c.cancelled_by for c in cessations(text) if start <= c.start < stop and c.cancelled_by]
+    cues = cessations(text) if cessation else []
+    cancelled = [c.cancelled_by for c in cues if start <= c.start < stop and c.cancelled_by]
     spans = [(s.start, s.end) for s in signals if s.kind is SignalKind.NEGATION and start <= s.start < stop]
     if pattern_too or not signals:
         spans += [m.span() for m in NEGATION.finditer(text) if start <= m.start() < stop]
@@ -93,7 +99,7 @@ def read(
     negated = negated or any(
         m.group(1).casefold() in wanted for m in _FREE_OF.finditer(text) if start <= m.start() < stop
     )
-    return Reading(negated=negated, ended=ends_any(text, words, start=start, end=stop))
+    return Reading(negated=negated, ended=cessation and ends_any(text, words, start=start, end=stop))
 
 
 def polarity_check(
@@ -104,16 +110,18 @@ def polarity_check(
     statement_signals: Sequence[Signal],
     claim_words: Sequence[str],
     surface: tuple[Sequence[str], Polarity] | None,
+    cessation: bool = True,
 ) -> CheckScore:
     """Whether the candidate keeps the polarity of its supporting clause (module docstring).
 
     ``surface`` is the value as found in the evidence (its words and the polarity it must be
-    said with); None for a candidate without a value.
+    said with); None for a candidate without a value. ``cessation`` is whether cessation
+    cues count (both sides are read alike either way).
     """
     value_words = list(surface[0]) if surface is not None and surface[0] else []
     targets = value_words or list(claim_words)
-    evidence = read(evidence_text, targets, evidence_signals, clause.start, clause.end)
-    statement = read(fact.statement, targets, statement_signals, pattern_too=True)
+    evidence = read(evidence_text, targets, evidence_signals, clause.start, clause.end, cessation=cessation)
+    statement = read(fact.statement, targets, statement_signals, pattern_too=True, cessation=cessation)
     failures: list[str] = []
     if surface is None or not value_words:
         claimed_negative = fact.polarity == "negative" or statement.negative

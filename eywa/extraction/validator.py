@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from eywa.attributes import AttributeSpec, value_surfaces
+from eywa.attributes import AttributeSpec, get_attribute, value_surfaces
 from eywa.cessation import cessations
 from eywa.extraction.anchors import Anchor, anchor_signals, evidence_anchors, match_anchor
 from eywa.extraction.polarity import modality_check, polarity_check
@@ -331,8 +331,10 @@ class Validator:
             )
         turn, clause = support.turn, support.clause
         in_clause = [s for s in turn.signals if clause.start <= s.start < clause.end]
+        # Without a value the statement and the turn are read alike, so cessation always counts.
+        ends = get_attribute(fact.attribute, self._attributes).cessation_ends if fact.attribute and fact.value else True
         polarity = polarity_check(
-            fact, turn.text, turn.signals, clause, statement_signals, support.claim_words, support.surface
+            fact, turn.text, turn.signals, clause, statement_signals, support.claim_words, support.surface, ends
         )
         modality = modality_check(fact, clause, in_clause, bool(turn.signals), claim_signals)
         return polarity, modality

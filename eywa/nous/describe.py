@@ -6,7 +6,7 @@ both, so a reader (a person or a model) can answer either:
 
     employer: Fernbrook since 6 May 2024 (was Google) — last said 22 Oct 2024; p 0.41 as of today
     diet: not meat (p 0.08) — last said 22 Oct 2024: not meat; as of today
-    hobbies: hiking since 2 Feb 2023 (p 0.74), painting (p 0.62); not pottery (p 0.31) — last said 22 Oct 2024: not pottery; as of 1 Jan 2025
+    hobbies: hiking since 2 Feb 2023 (p 0.74); not pottery (p 0.31) — last said 22 Oct 2024: not pottery; as of today
 
 Pure: the same dimension and ``as_of`` always give the same line (dates in UTC, English
 month names independent of the locale).

@@ -112,7 +112,9 @@ class DimensionState:
             last_at=_time(data.get("last_at")),
             last=None if last is None else ObservedValue.model_validate(last),
             held=Held(held.get("mode"), _time(held.get("since")), held.get("previous")),
-            member_since={str(k): as_utc(datetime.fromisoformat(v)) for k, v in (data.get("member_since") or {}).items()},
+            member_since={
+                str(k): as_utc(datetime.fromisoformat(v)) for k, v in (data.get("member_since") or {}).items()
+            },
         )
 
     @staticmethod

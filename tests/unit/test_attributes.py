@@ -50,6 +50,10 @@ README = Path(__file__).resolve().parents[2] / "README.md"
         ("partner", "my ex-husband Tom", "positive", ("Tom", "negative")),
         ("relationship_status", "Not married", "positive", ("married", "negative")),
         ("relationship_status", "unmarried", "positive", ("married", "negative")),
+        # only values that are states end: an event keeps its words
+        ("life_events", "quit my job", "positive", ("quit my job", "positive")),
+        ("favourite_team", "former champions", "positive", ("former champions", "positive")),
+        ("life_events", "not invited", "positive", ("invited", "negative")),
         # spelling: articles, possessives, leading words, case, punctuation
         ("hobbies", "  Playing the Guitar. ", "positive", ("guitar", "positive")),
         ("employer", "at Google", "positive", ("Google", "positive")),

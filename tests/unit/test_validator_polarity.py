@@ -152,9 +152,20 @@ DIET: list[Row] = [
 ]
 
 
+# Attributes whose values do not end: a cessation word describes an event or leaves a
+# lasting fact alone; so does an attribute the registry does not know.
+NOT_ENDED: list[Row] = [
+    ("I quit my job last week.", "Ana quit her job.", "life_events", "quit my job", "positive", "asserted", OK),
+    ("I sold my paintings at the fair.", "Ana sold her paintings at the fair.", "events",
+     "sold paintings at the fair", "positive", "asserted", OK),
+    ("I left Boston when I was 18.", "Ana is from Boston.", "origin", "Boston", "positive", "asserted", OK),
+    ("I left the choir last year.", "Ana left the choir.", "memberships", "the choir", "positive", "asserted", OK),
+]
+
+
 @pytest.mark.parametrize(
     ("text", "statement", "attribute", "value", "polarity", "modality", "reasons"),
-    HOBBIES + EMPLOYER + RESIDENCE + RELATIONSHIP + PETS + DIET,
+    HOBBIES + EMPLOYER + RESIDENCE + RELATIONSHIP + PETS + DIET + NOT_ENDED,
 )
 def test_each_form_is_accepted_or_refused_for_its_reason(
     text: str, statement: str, attribute: str, value: str, polarity: str, modality: str, reasons: frozenset[ReasonCode]
