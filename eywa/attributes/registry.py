@@ -167,7 +167,6 @@ SPECS: tuple[AttributeSpec, ...] = (
         description="Things the subject likes or loves.",
         aliases=("like", "preference", "preferences", "favorite", "favourite", "loves", "love"),
         words=("like", "likes", "love", "loves", "favorite", "favourite", "enjoy", "enjoys", "prefer", "prefers"),
-        value_case="lower",
     ),
     AttributeSpec(
         name="dislikes", cardinality="multi", tau_days=3 * YEAR_DAYS,
@@ -176,7 +175,6 @@ SPECS: tuple[AttributeSpec, ...] = (
         description="Things the subject dislikes or hates.",
         aliases=("dislike", "hates", "hate", "aversion"),
         words=("dislike", "dislikes", "hate", "hates", "detest", "detests"),
-        value_case="lower",
     ),
     AttributeSpec(
         name="diet", cardinality="multi", tau_days=3 * YEAR_DAYS,
@@ -195,7 +193,9 @@ SPECS: tuple[AttributeSpec, ...] = (
                       "pescatarian", "pescetarian")
         + _syn("animal products", "negative", "vegan", "veganism", "plant-based", "plant based")
         + _syn("alcohol", "negative", "teetotal", "teetotaler", "teetotaller", "sober")
-        + _syn("meat", "positive", "meat eater", "meat-eater", "carnivore", "omnivore", "meats")
+        + _syn("meat", "positive", "meat eater", "meat-eater", "carnivore", "omnivore", "meats",
+               "non-vegetarian", "non vegetarian")
+        + _syn("animal products", "positive", "non-vegan", "non vegan")
         + _syn("alcohol", "positive", "drink", "drinking", "booze", "alcoholic drinks"),
         value_case="lower",
         leading_words=("eat", "eats", "eating", "ate", "eaten", "drink", "drinks", "drinking", "any"),

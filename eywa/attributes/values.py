@@ -17,7 +17,10 @@ The convention every extractor's output is brought to before validation:
   meat-free" are one value of one dimension.
 * **Spelling:** whitespace collapsed, surrounding punctuation, leading articles and
   possessives removed, the attribute's ``leading_words`` stripped ("eating meat" → "meat"),
-  lower case for common-noun attributes (acronyms kept), case kept for names.
+  lower case for common-noun attributes (acronyms kept), case kept for names and for likes
+  and dislikes, which hold titles.
+  Words that only look negative stay: "non-fiction" is not fiction with negative polarity,
+  and a capitalised "Never" in a title ("Never Let Me Go") is part of it.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from eywa.models import CandidateFact, Polarity
 
 _A = r"['’]"
 _NEGATING_PREFIX = re.compile(
-    r"^(?:no\s+longer|not\s+any\s*more|not|no|never|non-|non|without"
+    r"^(?:no\s+longer|not\s+any\s*more|not|no|never|without"
     rf"|(?:do|does|did|is|am|are|was|were)(?:n{_A}t|\s+not)|don{_A}t|doesn{_A}t|didn{_A}t|isn{_A}t"
     rf"|wasn{_A}t|aren{_A}t|can{_A}t|cannot)(?:\s+|(?<=-))",
     re.IGNORECASE,
@@ -53,10 +56,15 @@ def flip(polarity: Polarity) -> Polarity:
     return "negative" if polarity == "positive" else "positive"
 
 
-def _strip_leading_word(text: str, words: frozenset[str]) -> str:
+def _strip_leading_word(text: str, words: frozenset[str], spec: AttributeSpec) -> str:
+    """``text`` without a first word from ``words``.
+
+    For names (``value_case="keep"``) only a lower-case word is stripped: "Work & Co" is a
+    name. The pronoun "I" is always a word.
+    """
     head, _, rest = text.partition(" ")
-    head = "i" if head == "I" else head  # the pronoun; any other capital starts a name
-    if rest.strip() and head in words:  # lower-case only: "Work & Co" is a name
+    key = head.lower() if spec.value_case == "lower" or head == "I" else head
+    if rest.strip() and key in words:
         return rest.strip()
     return text
 
@@ -64,8 +72,9 @@ def _strip_leading_word(text: str, words: frozenset[str]) -> str:
 def _negation_rest(text: str, spec: AttributeSpec) -> str | None:
     """``text`` without its negating prefix or suffix, or None when it has none.
 
-    In a name only a lower-case affix negates: "Not Your Average Company" (an employer) is a
-    name, "not vegetarian" a negation. Nothing is stripped that would leave an empty value.
+    A capitalised affix negates only in sentence case ("Not vegetarian"): in a name or a
+    title ("Not Your Average Company", "Never Let Me Go") it is part of the value. Nothing is
+    stripped that would leave an empty value.
     """
     affixes: list[tuple[re.Match[str], str]] = []
     prefixes = (_NEGATING_PREFIX, _ENDING_PREFIX) if spec.cessation_ends else (_NEGATING_PREFIX,)
@@ -77,7 +86,7 @@ def _negation_rest(text: str, spec: AttributeSpec) -> str | None:
     for match, rest in affixes:
         if not rest.strip():
             continue
-        if spec.value_case == "lower" or not any(c.isupper() for c in match.group(0)):
+        if not any(c.isupper() for c in match.group(0)) or not any(c.isupper() for c in rest):
             return rest.strip()
     return None
 
@@ -90,11 +99,12 @@ def _strip_once(text: str, polarity: Polarity, spec: AttributeSpec) -> tuple[str
         return rest, flip(polarity)
     if (m := _REINFORCING_SUFFIX.search(text)) and text[: m.start()].strip():
         return text[: m.start()].strip(), polarity
-    text = _strip_leading_word(text, _GENERIC_LEADING)
-    return _strip_leading_word(text, frozenset(spec.leading_words)), polarity
+    text = _strip_leading_word(text, _GENERIC_LEADING, spec)
+    return _strip_leading_word(text, frozenset(spec.leading_words), spec), polarity
 
 
 def _case(text: str, spec: AttributeSpec) -> str:
+    """Lower case for common-noun attributes, acronyms kept; names and titles untouched."""
     if spec.value_case == "keep":
         return text
     return " ".join(w if len(w) > 1 and w.isupper() else w.lower() for w in text.split())
@@ -121,13 +131,13 @@ def canonical_value(
     """
     spec = get_attribute(attribute, registry)
     original = " ".join(value.split())
-    text, pol = _case(original, spec), polarity  # lower-cased first so "Playing" is a leading word
-    for _ in range(8):  # each pass removes at least one word or stops
+    text, pol = original, polarity
+    for _ in range(12):  # each pass removes a word or changes case, or stops
         stripped, pol_next = _strip_once(text, pol, spec)
+        stripped = _case(" ".join(stripped.split()), spec)
         if stripped == text and pol_next == pol:
             break
         text, pol = stripped, pol_next
-    text = _case(" ".join(text.split()), spec)
     if not text:
         return original, polarity
     for synonym in spec.synonyms:

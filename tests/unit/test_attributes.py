@@ -64,6 +64,9 @@ README = Path(__file__).resolve().parents[2] / "README.md"
         # names are left alone: a capitalised "Not" or "Work" starts a name
         ("employer", "Not Your Average Co", "positive", ("Not Your Average Co", "positive")),
         ("employer", "Work & Co", "positive", ("Work & Co", "positive")),
+        ("likes", "Never Let Me Go", "positive", ("Never Let Me Go", "positive")),
+        ("likes", "non-fiction books", "positive", ("non-fiction books", "positive")),
+        ("likes", "Not spicy food", "positive", ("spicy food", "negative")),
         ("diet", "no", "positive", ("no", "positive")),
     ],
 )
@@ -71,7 +74,7 @@ def test_canonical_values(attribute: str, value: str, polarity: str, expected: t
     assert canonical_value(attribute, value, polarity) == expected  # type: ignore[arg-type]
 
 
-_PREFIXES = st.sampled_from(["", "no ", "not ", "never ", "ex-", "quit ", "the ", "my ", "non-", "used to "])
+_PREFIXES = st.sampled_from(["", "no ", "Not ", "never ", "ex-", "quit ", "the ", "My ", "non-", "used to ", "Playing "])
 _WORDS = st.sampled_from(["meat", "pottery", "Google", "guitar", "vegetarian", "New York", "married", "dog"])
 
 
