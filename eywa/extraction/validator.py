@@ -132,10 +132,14 @@ class Validator:
         statement_signals = list(self._detect(fact.statement, anchor_time))
         claim_signals = statement_signals + (list(self._detect(fact.value, anchor_time)) if fact.value else [])
 
-        support = self._support(fact, found, texts, statement_signals)
+        # Cessation counts where the attribute's values can end; without a value the
+        # statement and the turn are read alike, so it always counts.
+        ends = get_attribute(fact.attribute, self._attributes).cessation_ends if fact.attribute and fact.value else True
+
+        support = self._support(fact, found, texts, statement_signals, ends)
         anchors_check, matched = self._anchors(fact, found, texts, masks, claim_signals)
         subject = self._subject(fact, found, texts, support)
-        polarity, modality = self._polarity_modality(fact, support, claim_signals, statement_signals)
+        polarity, modality = self._polarity_modality(fact, support, claim_signals, statement_signals, ends)
 
         checks = (citation, support_check := self._support_check(support), anchors_check, subject, polarity, modality)
         reasons: list[ReasonCode] = []
@@ -170,13 +174,15 @@ class Validator:
         found: list[Evidence],
         texts: Mapping[str, str],
         statement_signals: list[Signal],
+        cessation: bool,
     ) -> _Support:
         exclude = frozenset(t.norm for t in tokens(fact.subject))
-        # Anchors are checked on their own, and so are negation and cessation words (the
-        # polarity check): support is about content.
+        # Anchors are checked on their own, and so are negation and (where it counts)
+        # cessation words, by the polarity check: support is about content.
         masked = [(s.start, s.end) for s in anchor_signals(statement_signals)]
         masked += [(s.start, s.end) for s in statement_signals if s.kind is SignalKind.NEGATION]
-        masked += [(c.start, c.end) for c in cessations(fact.statement)]
+        if cessation:
+            masked += [(c.start, c.end) for c in cessations(fact.statement)]
         claim = list(dict.fromkeys(content_words(mask(fact.statement, masked), exclude)))
         out = _Support(claim_words=claim)
         value_words: list[str] = []
@@ -322,6 +328,7 @@ class Validator:
         support: _Support,
         claim_signals: list[Signal],
         statement_signals: list[Signal],
+        cessation: bool,
     ) -> tuple[CheckScore, CheckScore]:
         if support.turn is None or support.clause is None:
             skip = "no supporting clause"
@@ -331,10 +338,8 @@ class Validator:
             )
         turn, clause = support.turn, support.clause
         in_clause = [s for s in turn.signals if clause.start <= s.start < clause.end]
-        # Without a value the statement and the turn are read alike, so cessation always counts.
-        ends = get_attribute(fact.attribute, self._attributes).cessation_ends if fact.attribute and fact.value else True
         polarity = polarity_check(
-            fact, turn.text, turn.signals, clause, statement_signals, support.claim_words, support.surface, ends
+            fact, turn.text, turn.signals, clause, statement_signals, support.claim_words, support.surface, cessation
         )
         modality = modality_check(fact, clause, in_clause, bool(turn.signals), claim_signals)
         return polarity, modality
