@@ -42,7 +42,7 @@ _EQUIVALENTS: tuple[frozenset[str], ...] = (
 _EQUIV_INDEX: dict[str, frozenset[str]] = {w: group for group in _EQUIVALENTS for w in group}
 
 _CLAUSE_BREAK = re.compile(
-    r"[.!?;]+(?:\s+|$)|\n+|,?\s+\b(?:but|although|though|however|whereas|while|except)\b\s+",
+    r"[.!?;]+(?:\s+|$)|\n+|,?\s+\b(?:but|although|though|however|whereas|while|except)\b\s+|\s+[-–—]+\s+",
     re.IGNORECASE,
 )
 
@@ -145,7 +145,11 @@ class Clause:
 
 
 def clauses(text: str) -> list[Clause]:
-    """Split ``text`` into clauses at sentence ends and contrastive conjunctions."""
+    """Split ``text`` into clauses at sentence ends, contrastive conjunctions and dashes.
+
+    A spaced dash ("you won't believe it - I got the job") starts a new clause, so a
+    negation or hedge on one side does not reach the other.
+    """
     out: list[Clause] = []
     pos = 0
     for m in _CLAUSE_BREAK.finditer(text):
