@@ -46,7 +46,8 @@ NOT_JOB_MODIFIERS = frozenset(
 """Modifiers that turn a job noun into a judgement ("a good cook") or a non-current job."""
 
 PETS = alternation(
-    """dog dogs puppy puppies pup pups cat cats kitten kittens kitty hamster rabbit bunny parrot
+    """dog dogs puppy puppies pup pups cat cats kitten kittens kitty hamster hamsters rabbit rabbits bunny parrot
+    horses snakes birds
     bird fish turtle turtles tortoise snake horse pony guinea_pig lizard ferret gecko goldfish
     chinchilla hedgehog greyhound labrador lab retriever poodle terrier beagle spaniel collie
     husky bulldog dachshund chihuahua pug shepherd tabby budgie cockatiel iguana"""
@@ -61,7 +62,8 @@ SPECIES = {
     "greyhound": "dog", "labrador": "dog", "lab": "dog", "retriever": "dog", "poodle": "dog",
     "terrier": "dog", "beagle": "dog", "spaniel": "dog", "collie": "dog", "husky": "dog",
     "bulldog": "dog", "dachshund": "dog", "chihuahua": "dog", "pug": "dog", "shepherd": "dog",
-    "tabby": "cat",
+    "tabby": "cat", "turtles": "turtle", "rabbits": "rabbit", "hamsters": "hamster", "birds": "bird",
+    "horses": "horse", "snakes": "snake", "fishes": "fish",
 }  # fmt: skip
 """A pet word's species, the canonical value of an unnamed pet."""
 

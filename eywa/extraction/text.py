@@ -170,8 +170,17 @@ def _trimmed(text: str, start: int, end: int) -> Clause:
     return Clause(start, end, text[start:end])
 
 
+_INSTRUCTION_WORDS = frozenset(
+    """ignore disregard forget override store save record write log memorise memorize add insert put update
+    set now from new system assistant developer act pretend""".split()
+)
+"""Words one of which an instruction must contain: a cheap gate before the regex."""
+
+
 def instruction_spans(text: str) -> list[tuple[int, int]]:
     """Spans of the sentences of ``text`` that contain an instruction aimed at the memory."""
+    if _INSTRUCTION_WORDS.isdisjoint(re.findall(r"[a-z]+", text.lower())):
+        return []
     spans: list[tuple[int, int]] = []
     for sentence in re.finditer(r"[^.!?\n]+[.!?]*", text):
         if _INSTRUCTION.search(sentence.group(0)):

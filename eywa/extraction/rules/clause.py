@@ -152,7 +152,7 @@ _COORDINATED_VERBS = IRREGULAR_PAST | frozenset(
 
 def _coordinated(text: str) -> tuple[str, int] | None:
     """The subject and the start of a second verb phrase that shares it, if any."""
-    m = _COORDINATED.match(text)
+    m = _COORDINATED.match(text) if " and " in text else None
     if m is None:
         return None
     verb = m.group("verb")

@@ -50,16 +50,26 @@ _VAGUE = re.compile(
     r"|awesome|wicked|crazy|lovely|fantastic|tough|hard|rough|busy|long|day|time|chance|lot|break|rest|nap)"
     r"(?:\s+(?:time|day|week|one|out))?$|^(?:got|made|did|had)\s+(?:it|this|that|one)\b|^(?:got|had)\s+(?:to|so)\b"
     r"|^(?:got|had)\s+(?:the|a|an)\s+(?:chance|opportunity|idea|feeling)\b|^(?:had|got)\s+(?:a|an)\s+(?:\w+\s+)?experience$"
-    r"|^made\s+sure\b|^had\s+(?:a\s+lot|much|nothing|something|lots)\b|\b(?:another|one|ones)(?:\s+(?:at|in|on|from|of|for|with|to)\b|$)"
+    r"|^made\s+sure\b|^had\s+(?:a\s+lot|much|nothing|something|lots)\b"
+    r"|^got\s+(?:some\s+)?(?:great|good|big|exciting|amazing|awesome|bad|sad)?\s*news\b"
+    r"|^had\s+(?:a\s+ton\s+of|lots\s+of|so\s+much|tons\s+of)\s+fun$"
+    r"|^took\s+(?:some|a\s+lot\s+of|a|so\s+much|lots\s+of|a\s+bit\s+of)?\s*(?:time|trial|effort|while|work|courage"
+    r"|patience|guts|practice|getting\s+used)\b"
 )
 _CUT = re.compile(
     r"[,;:(!?]|\s+[-–—]+\s+|-\s|\s+(?:and|but|because|so|which|when|while|where|since|as|to\s+see|who|that|until"
     r"|after|before|if|though|although)\s+"
-    r"|\s+to\s+(?![A-Z]|(?:the|a|an|my|our|his|her|their|this|that|some|school|church|work|bed|college|class|town|dinner"
-    r"|lunch|breakfast|camp|court|practice|rehab|therapy|university|uni|hospital|prison|sea|market|mass)\b|\d)"
+    r"|\s+to\s+(?=(?:help|make|show|stay|keep|get|give|raise|see|feel|teach|celebrate|support|learn|find|cover|try|be"
+    r"|do|clear|bring|spread|explore|build|create|share|relax|unwind|take|have|meet|connect|improve|practice|practise"
+    r"|prepare|honor|honour|remember|reach|collect|pick|check|visit|fix|finish|start|win|earn|save|buy|sell|test"
+    r"|gain|boost|promote|inspire|encourage|welcome|thank|say|tell|ask|talk|chat|hear|watch|enjoy|escape|deal)\b)"
 )
-_BINOMIAL = re.compile(r"\b(?:trial and error|pros and cons|ups and downs|rock and roll|bread and butter|arts and crafts"
-                       r"|mac and cheese|fish and chips|salt and pepper|peanut butter and jelly|black and white)\b", re.I)
+_BINOMIAL = re.compile(
+    r"\b(?:trial[ -]and[ -]error|pros[ -]and[ -]cons|ups[ -]and[ -]downs|rock[ -]and[ -]roll|bread[ -]and[ -]butter"
+    r"|arts[ -]and[ -]crafts|mac[ -]and[ -]cheese|fish[ -]and[ -]chips|salt[ -]and[ -]pepper|black[ -]and[ -]white)\b",
+    re.I,
+)
+"""Fixed pairs that a cut at "and" must not split ("trial and error")."""
 _TAIL = re.compile(
     r"\b(?:on|in|at|during|this|last|over|the|from|for|about|around|roughly|nearly|almost|a|an|my|recently|too|also"
     r"|afterwards?|the\s+other\s+day|at\s+first|a\s+while\s+back|lately|like|just\s+for\s+fun|together|as\s+well"
@@ -125,9 +135,12 @@ def events(ctx: Ctx) -> Iterator[CandidateFact]:
     if any(d.window_start is not None and d.window_start > ctx.turn.observed_at and start <= d.start - base < end
            for d in ctx.dates):
         return
+    if verb == "got" and re.match(r"(?:\s+[\w'’-]+){1,6}?\s+going\b", tail):  # "got new offers going": started
+        return
     rest = tail[: end - start]
     if date is not None and start <= date.start - base < end:
         rest = rest[: date.start - base - start] + " " + rest[date.end - base - start :]
+    rest = _BINOMIAL.sub(lambda b: b.group(0).replace("-", " "), rest)
     rest = re.sub(r"\bthis\s+(?=[a-z]{3})", "a ", re.sub(r"\bthese\s+(?=[a-z]{3})", "some ", rest))
     rest = re.sub(r"\ba\s+(?=[aeiou])", "an ", rest)
     rest = " ".join(rest.replace('"', " ").replace("“", " ").replace("”", " ").split()).strip(" .!?-–—")
@@ -139,6 +152,8 @@ def events(ctx: Ctx) -> Iterator[CandidateFact]:
     if words and all(w.lower() in _FILLER or len(w) < 3 for w in words):
         return
     if re.search(r"\b(?:how|what|why|who|whom|whose|which|whatever)\b", rest, re.IGNORECASE):
+        return
+    if re.search(r"\b(?:another|one|ones)(?:\s+(?:at|in|on|from|of|for|with|to|by)\b|$)", rest):
         return
     if re.search(r"\b(?:ago|back|then|before|now|yet|again|earlier|lately|today|yesterday|tonight)$", rest):
         return

@@ -37,6 +37,9 @@ FAMILIES: tuple[Family, ...] = (
 )
 """Every rule family, in the order their proposals are listed."""
 
+_SPEAKER_WORDS = frozenset("i we my our me us".split())
+"""A part with none of these words and no recognised person has no subject a rule could resolve."""
+
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 _SPEECH = re.compile(r"(?<![\w'’])(?:I|I'm|I’m|I'll|I’ll|I've|I’ve|we|you|you'll|you’ll|my|your)\b|\s\S+\s\S+\s\S+\s\S+\s", re.I)
 _CAPTION = re.compile(r"\[\s*shares?\s+(?:a\s+)?(?:photo|picture|image)[^\]]*\]", re.IGNORECASE)
@@ -90,5 +93,7 @@ class RuleExtractor:
                 end = part.start + len(part.text)
                 ctx = Ctx(turn=turn, clause=clause, part=part, persons=persons,
                           dates=tuple(d for d in dates if part.start <= d.start < end))
+                speaks = bool(persons) or not _SPEAKER_WORDS.isdisjoint(part.words)
                 for family in self._families:
-                    yield from family(ctx)
+                    if speaks or family is events:  # events also read clauses that drop their "I"
+                        yield from family(ctx)

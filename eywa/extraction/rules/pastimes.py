@@ -111,6 +111,11 @@ _HABIT = rule(
     " ".join(HABITS),
 )
 PASTIME_ONLY = re.compile(rf"(?i:{PASTIMES})")
+_LOVE_TO = rule(
+    rf"{SUBJ}\s+{ADV}(?P<feel>love|loves|enjoy|enjoys|like|likes|adore|adores)\s+to\s+(?P<verb>{alternation(' '.join(HABITS))})\b"
+    r"(?!\s+(?:it|that|this|them|you|him|her)\b)",
+    " ".join(HABITS),
+)
 _HABIT_CUT = re.compile(r"[,;:.!?]|\s+(?:and|but|because|so|when|while|with|which)\s+")
 _INTO = rule(
     rf"{SUBJ}{BE}\s+{ADV}(?:really\s+|so\s+|big\s+)?(?:into|passionate\s+about|obsessed\s+with|hooked\s+on"
@@ -124,11 +129,11 @@ _IS_HOBBY = rule(
 )
 _FAN = rule(
     rf"{SUBJ}{BE}\s+{ADV}(?:(?:a\s+)?(?:(?:big|huge|total|massive|great|die-hard|longtime|long-time)\s+)?fan\s+of"
-    r"|passionate\s+about|(?:really\s+|so\s+)?into)\s+"
+    r"|passionate\s+about|(?:really\s+|so\s+|mostly\s+|totally\s+|very\s+much\s+|big\s+)?into)\s+"
     r"(?P<obj>(?:the\s+)?(?!both\b|all\b|any\b)[A-Za-z][\w'’-]*(?:\s+(?!and\b|but\b|because\b|so\b|too\b|since\b|as\b|who\b"
     r"|which\b|like\b|with\b|for\b|in\b|on\b|at\b|are\b|is\b|to\b)"
     r"[A-Za-z][\w'’-]*){0,3})"
-    r"(?=\s*(?:[.,!;:)]|$|\s+(?:and|but|because|so|too|since|as|who|which|like|with|for|in|on|at)\b))",
+    r"(?=\s*(?:[.,!;:)]|$|\s+(?:too|since|as|who|which|like|with|for|in|on|at)\b))",
     "fan passionate into",
 )
 _FAVOURITE = rule(
@@ -154,7 +159,8 @@ _LOVES = rule(
     r"(?P<rest>(?:\s+(?!(?:and|but|because|so|when|while|since|as|or|which|who|that|it|with|to|for|on|in|at|about"
     r"|from|by|of|too|though|now|lately|sometimes|every|whenever|if|more|most|than|the\s+most|i|you|we|they|he|she"
     r"|into|up|out|off|down|away|back|over|through|like|around"
-    r"|my|your|our|their|his|her)\b)[a-z][\w'’&-]*){0,2})",
+    r"|my|your|our|their|his|her)\b)[a-z][\w'’&-]*){0,2}"
+    r"(?:\s+and\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?(?=\s*(?:[.,!;:]|$)))?)",
     "love loves enjoy enjoys like likes adore adores",
 )
 _HATES = rule(
@@ -244,6 +250,10 @@ def hobbies(ctx: Ctx) -> Iterator[CandidateFact]:
         third = f"{habit}es" if habit.endswith(("s", "sh", "ch", "x")) else f"{habit}s"
         tail = third_person_text(clean(_HABIT_CUT.split(m.string[m.end("verb") :])[0]), s)
         yield fact(ctx, s, f"{s} {third} {tail or ''}", "hobbies", HABITS[habit], confidence=0.75)
+    for m, s in matches(ctx, _LOVE_TO):
+        feel = m.group("feel") if m.group("feel").endswith("s") else f"{m.group('feel')}s"
+        habit = m.group("verb").lower()
+        yield fact(ctx, s, f"{s} {feel} to {habit}", "hobbies", HABITS[habit], confidence=0.75)
     for m, s in matches(ctx, _LOVES):
         yield from _loves(ctx, m, s)
 
@@ -262,8 +272,9 @@ def _loves(ctx: Ctx, m: re.Match[str], s: str) -> Iterator[CandidateFact]:
         return
     listed = re.fullmatch(rf"(?:playing\s+|doing\s+)?{_ACT}.*", phrase)
     if listed is not None:
-        act = activity(listed.group("act"))
-        yield fact(ctx, s, f"{s} {third} {phrase}", "hobbies", act, confidence=0.8)
+        also = re.search(rf"\s+and\s+(?:playing\s+|doing\s+)?{_ACT}\s*$", phrase)
+        for act in dict.fromkeys([activity(listed.group("act"))] + ([activity(also.group("act"))] if also else [])):
+            yield fact(ctx, s, f"{s} {third} {phrase}", "hobbies", act, confidence=0.8)
     elif obj.endswith("ing") and obj.lower() not in NOT_HOBBY_GERUNDS and len(phrase.split()) >= 2:
         if (said := third_person_text(phrase, s)) is not None:
             yield fact(ctx, s, f"{s} {third} {said}", "hobbies", phrase, confidence=0.7)
@@ -277,6 +288,13 @@ _NOT_NOUNS = frozenset(
     reading watching seeing hearing knowing spending working learning going doing making having
     hanging getting sharing creating exploring chatting playing hearing""".split()
 )
+
+
+_DANGLING = frozenset(
+    """safe good great better best positive new big real true strong happy healthy inclusive welcoming loving
+    supportive more most other same whole own sure""".split()
+)
+"""Adjectives that end a phrase only when the noun after them was cut off ("creating a safe, …")."""
 
 
 def tastes(ctx: Ctx) -> Iterator[CandidateFact]:
@@ -293,6 +311,8 @@ def tastes(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     for m, s in matches(ctx, _FAN):
         obj = clean(m.group("obj"))
+        if obj and obj.split()[-1].lower() in _DANGLING:
+            continue
         if obj and not has_unresolved(obj) and obj.lower() not in NOT_OBJECTS:
             told = re.sub(r"\s+", " ", m.group(0)[m.end("subj") - m.start() :]).strip()
             told = re.sub(rf"^(?:{A}m|{A}s|{A}re|am|is|are)\s+", "is ", told)

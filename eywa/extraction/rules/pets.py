@@ -32,19 +32,31 @@ from eywa.models import CandidateFact
 
 _NAMED = rf"(?:,?\s+(?:named|called)\s+(?P<name>{NAME})\b)?"
 _HAS = rule(
-    rf"{SUBJ}\s+(?:have|has|own|owns|{HAVE}\s+got|{A}ve\s+got)\s+(?P<n>{NUMBER_WORD})\s+{PET_ADJECTIVES}"
-    rf"(?P<pet>{PETS})\b{_NAMED}",
+    rf"{SUBJ}(?:\s+(?:have|has|own|owns)|{HAVE}\s+got|\s+have\s+got)\s+(?P<n>{NUMBER_WORD})\s+{PET_ADJECTIVES}"
+    rf"(?P<pet>{PETS})\b{_NAMED}(?:\s+and\s+(?:a|an|two|three)\s+{PET_ADJECTIVES}(?P<pet2>{PETS})\b)?",
     PETS,
 )
+_NAME_IS = re.compile(rf"^\s*(?:(?:Her|His|Its|Their)\s+name(?:{A}s|\s+is)|(?:She|He|It){A}s\s+called)\s+(?P<name>{NAME})\b")
+"""The next sentence naming the pet just mentioned ("I got a puppy! Her name's Coco.")."""
 _GOT = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:adopted|got|rescued|bought|brought\s+home|took\s+in|welcomed)\s+"
     rf"(?P<n>{NUMBER_WORD}|another|our|my)\s+{PET_ADJECTIVES}(?P<pet>{PETS})\b(?!\s+(?:for|toy|plushie|figurine)\b)"
     rf"(?:\s+(?:from|at)\s+(?:a|an|the)\s+[\w\s]{{1,20}}?(?=\s+(?:named|called)\b))?{_NAMED}",
     PETS,
 )
+_PET_FOLLOW = (
+    r"(?=\s*(?:[.,!?;:)\-–—]|$)|\s+[A-Z]|\s+(?:is|are|was|were|has|have|had|and|who|named|called|loves?|likes?|got|gets"
+    r"|just|always|never|really|does|do|did|will|can|too|still|sleeps?|keeps?|makes?|brings?|cheer|bring|love|died"
+    r"|passed|ran|went)\b)"
+)
+"""What may follow a pet word that names an animal ("my horse painting" names a painting)."""
 _MY_PET = rule(
-    rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+{PET_ADJECTIVES}(?P<pet>{PETS})\b(?!{A}s)"
+    rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+{PET_ADJECTIVES}(?P<pet>{PETS})\b(?!{A}s){_PET_FOLLOW}"
     rf"(?:,?\s+(?P<name>{NAME})\b(?!{A}s))?",
+    PETS,
+)
+_NAME_MY_PET = rule(
+    rf"(?P<name>{NAME}),?\s+(?P<subj>[Mm]y|[Oo]ur)\s+{PET_ADJECTIVES}(?P<pet>{PETS})\b{_PET_FOLLOW}",
     PETS,
 )
 _LOSS = re.compile(
@@ -92,8 +104,14 @@ def pets(ctx: Ctx) -> Iterator[CandidateFact]:
             continue
         elif not ctx.part.negated and name and name not in NOT_NAMES:
             yield fact(ctx, s, f"{s} has a {pet} named {name}", "pets", name, confidence=0.8)
-        elif asserts(ctx) and not pet.endswith("s"):
-            yield fact(ctx, s, f"{s} has a {pet}", "pets", pet_value(pet, None), confidence=0.7)
+        elif asserts(ctx) and not re.search(rf"{NAME},?\s+$", text[: m.start()]):
+            plural = pet.endswith("s") and not pet.endswith("ss")
+            yield fact(ctx, s, f"{s} has {pet}" if plural else f"{s} has a {pet}", "pets",
+                       pet_value(pet, None), confidence=0.7)
+    for m, s in matches(ctx, _NAME_MY_PET, we=True, anywhere=True):
+        name = m.group("name")
+        if asserts(ctx) and name not in NOT_NAMES and not _LOSS.search(text):
+            yield fact(ctx, s, f"{s} has a {m.group('pet')} named {name}", "pets", name, confidence=0.75)
     for m, s in matches(ctx, _PUT_DOWN, we=True):
         pet, name, verb = m.group("pet"), m.group("name"), " ".join(m.group("verb").split())
         if verb == "put" and not m.group("down"):
@@ -108,8 +126,13 @@ def pets(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     for m, s in matches(ctx, _GOT, we=True):
         pet, name = m.group("pet"), m.group("name")
+        if name is None and (later := _NAME_IS.match(ctx.turn.text[ctx.part.start + len(ctx.text) :])) is not None:
+            name = later.group("name")
         how = re.search(r"\b(adopted|got|rescued|bought|brought home|took in|welcomed)\b", m.group(0))
         named = f" named {name}" if name else ""
+        if re.search(rf"{A}ve\s+got|have\s+got|has\s+got", m.group(0)):  # possession, not an acquisition
+            yield fact(ctx, s, f"{s} has a {pet}{named}", "pets", pet_value(pet, name), confidence=0.85)
+            continue
         yield fact(ctx, s, f"{s} {how.group(1) if how else 'got'} a {pet}{named}", "pets", pet_value(pet, name),
                    valid_from=past_date(ctx, m), confidence=0.85)
     if not asserts(ctx) or _LOSS.search(text):
@@ -120,3 +143,5 @@ def pets(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} has a {pet} named {name}", "pets", pet_value(pet, name), confidence=0.85)
         else:
             yield fact(ctx, s, f"{s} has {n} {pet}", "pets", pet_value(pet, None), confidence=0.85)
+        if m.group("pet2"):
+            yield fact(ctx, s, f"{s} has a {m.group('pet2')}", "pets", pet_value(m.group("pet2"), None), confidence=0.8)

@@ -54,7 +54,7 @@ _AUX = {
 def _phrase(raw: str, subject: str) -> str | None:
     vp = clean(_VP_STOP.sub("", raw), article=False)
     words = vp.split()
-    if len(words) < 2 or has_unresolved(vp) or (words[0] in _VAGUE and len(words) < 3):
+    if len(words) < 2 or has_unresolved(vp) or (words[0] in _VAGUE and len(words) < 3) or words[0] in {"need", "have"}:
         return None
     return third_person_text(vp, subject)
 

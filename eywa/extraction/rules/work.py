@@ -68,6 +68,14 @@ _NOT_WORKS = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t|no\s+longer)\s+(?:really\s+)?(?:work|works)\s+(?:at|for)\s+{_ORG}",
     "work works",
 )
+_PLACE_OF_WORK = (
+    r"(?P<org>the\s+(?:[a-z][a-z-]+\s+){0,3}(?:company|firm|store|shop|hospital|school|bank|agency|restaurant|startup"
+    r"|studio|factory|library|cafe|bakery|clinic|centre|center|warehouse|plant|lab|gym|hotel|newspaper|magazine))\b"
+)
+_LOST_JOB_AT = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>lost|quit|left)\s+(?:my|his|her)\s+(?:old\s+)?job\s+(?:at|with)\s+{_PLACE_OF_WORK}",
+    "job",
+)
 _MY_JOB = rule(
     rf"(?<!lost\s)(?<!quit\s)(?<!left\s)(?<!leaving\s)(?<!losing\s)(?<!old\s)(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?:new\s+|current\s+|full-time\s+|part-time\s+|day\s+)?"
     rf"(?:job|boss|manager|colleagues|coworkers|co-workers|workplace)\s+(?:at|with)\s+{_ORG}",
@@ -176,6 +184,10 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
 
 
 def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
+    for m, s in matches(ctx, _LOST_JOB_AT):
+        place = " ".join(m.group("org").split()[1:])
+        yield fact(ctx, s, f"{s} {m.group('verb')} {possessive(s)} job at the {place}", "employer", place,
+                   polarity="negative", valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _NOT_WORKS):
         if org := org_name(m.group("org")):
             yield fact(ctx, s, f"{s} does not work at {_the(m, org)}", "employer", org, polarity="negative", confidence=0.85)
