@@ -37,9 +37,16 @@ _EQUIVALENTS: tuple[frozenset[str], ...] = (
     frozenset({"dislike", "dislikes", "hate", "hates", "detest", "detests"}),
     frozenset({"married", "marriage", "husband", "wife", "spouse", "wed", "wedding"}),
     frozenset({"plan", "plans", "planning", "planned", "intend", "intends"}),
-    frozenset({"pet", "pets", "dog", "dogs", "cat", "cats"}),
+    # A pet's canonical value is its species ("dog" for "puppy"): the validator must see it as said.
+    frozenset({"pet", "pets", "dog", "dogs", "puppy", "puppies", "pup", "pups", "greyhound", "labrador", "retriever",
+               "poodle", "terrier", "beagle", "spaniel", "collie", "husky", "bulldog", "dachshund", "chihuahua", "pug"}),
+    frozenset({"pet", "pets", "cat", "cats", "kitten", "kittens", "kitty", "tabby"}),
+    frozenset({"pet", "pets", "rabbit", "rabbits", "bunny", "bunnies"}),
 )
-_EQUIV_INDEX: dict[str, frozenset[str]] = {w: group for group in _EQUIVALENTS for w in group}
+_EQUIV_INDEX: dict[str, frozenset[str]] = {}
+for _group in _EQUIVALENTS:  # a word in several groups ("pet") matches the words of all of them
+    for _word in _group:
+        _EQUIV_INDEX[_word] = _EQUIV_INDEX.get(_word, frozenset()) | _group
 
 _CLAUSE_BREAK = re.compile(
     r"[.!?;]+(?:\s+|$)|\n+|,?\s+\b(?:but|although|though|however|whereas|while|except)\b\s+|\s+[-–—]+\s+",
