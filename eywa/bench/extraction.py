@@ -44,9 +44,11 @@ from eywa.signals import detect_signals
 __all__ = [
     "AcceptedBelief",
     "ExtractionReport",
+    "level0_evidence",
     "load_evidence",
     "measure_extraction",
     "sample_beliefs",
+    "summary_json",
     "write_sample",
 ]
 

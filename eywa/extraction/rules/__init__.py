@@ -1,9 +1,10 @@
-"""The offline rule-based extractor: clause analysis and one module per topic.
+"""The offline rule-based extractor: clause analysis, phrasing, and one module per topic.
 
-``RuleExtractor`` is the entry point; the families (``work``, ``home``, ``family``,
-``pets``, ``pastimes``, ``life``, ``plans``) each turn one kind of sentence into candidate
-facts with canonical values, and ``clause`` holds what they share (subjects, scoping of
-negation and hedges, phrasing in the third person).
+``RuleExtractor`` is the entry point. The families (``work``, ``home``, ``family``,
+``pets``, ``pastimes``, ``diet``, ``life``, ``plans``, ``events``) each turn one kind of
+sentence into candidate facts with canonical values; ``clause`` holds what they share about
+the text (parts, subjects, negation and hedges, dates) and ``phrasing`` how a fact is
+written (third-person statements, cleaned values).
 """
 
 from eywa.extraction.rules.extractor import FAMILIES, RuleExtractor

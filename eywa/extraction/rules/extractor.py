@@ -21,7 +21,8 @@ from eywa.extraction.rules.clause import Ctx, parts, persons_in
 from eywa.extraction.rules.family import children, relationships
 from eywa.extraction.rules.home import possessions, residence
 from eywa.extraction.rules.life import education, health
-from eywa.extraction.rules.pastimes import diet, hobbies, tastes
+from eywa.extraction.rules.diet import diet
+from eywa.extraction.rules.pastimes import hobbies, tastes
 from eywa.extraction.rules.pets import pets
 from eywa.extraction.rules.events import events
 from eywa.extraction.rules.plans import plans
@@ -41,7 +42,10 @@ _SPEAKER_WORDS = frozenset("i we my our me us".split())
 """A part with none of these words and no recognised person has no subject a rule could resolve."""
 
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
-_SPEECH = re.compile(r"(?<![\w'’])(?:I|I'm|I’m|I'll|I’ll|I've|I’ve|we|you|you'll|you’ll|my|your)\b|\s\S+\s\S+\s\S+\s\S+\s", re.I)
+_SPEECH = re.compile(
+    r"(?<![\w'’])(?:I|I'm|I’m|I'll|I’ll|I've|I’ve|we|you|you'll|you’ll|my|your)\b|\s\S+\s\S+\s\S+\s\S+\s", re.I
+)
+"""What makes a quotation speech rather than a title: a pronoun, or five words or more."""
 _CAPTION = re.compile(r"\[\s*shares?\s+(?:a\s+)?(?:photo|picture|image)[^\]]*\]", re.IGNORECASE)
 
 

@@ -33,7 +33,10 @@ from eywa.extraction.rules.phrasing import fact, possessive
 from eywa.models import CandidateFact
 
 _STATUS = r"(?P<st>married|engaged|divorced|separated|widowed|single(?!\s+(?:parent|mom|mother|dad|father)))"
-_IS = rule(rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?:happily\s+)?{_STATUS}\b(?!\s+(?:to|for)\s+(?!{NAME}))", "married engaged divorced separated widowed single")
+_IS = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?:happily\s+)?{_STATUS}\b(?!\s+(?:to|for)\s+(?!{NAME}))",
+    "married engaged divorced separated widowed single",
+)
 _GOT = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}got\s+{_STATUS}\b", "married engaged divorced separated widowed single")
 _MARRIED_TO = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:got\s+)?married|{BE}\s+{ADV}(?:happily\s+)?(?:married|engaged))\s+to\s+(?P<name>{NAME})\b",

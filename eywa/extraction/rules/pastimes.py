@@ -1,13 +1,9 @@
-"""Hobbies, likes and dislikes, and diet, with their change forms.
+"""Hobbies, likes and dislikes, with their change forms.
 
 Hobby values come from a closed list of pastimes, so "I play volleyball", "I joined a
 volleyball club" and "I stopped playing volleyball" share the value "volleyball"; taking
 one up is positive (dated), quitting or "not any more" is negative. "I love <gerund
 phrase>" adds an open-ended hobby when the gerund names an activity on its own.
-
-Diet: "I'm vegetarian", "I went vegan" (positive); "I don't eat meat" is diet "meat" with
-negative polarity, never the value "no meat"; "I stopped eating meat" likewise; "I'm not
-vegan anymore" is "vegan", negative.
 """
 
 from __future__ import annotations
@@ -16,28 +12,23 @@ import re
 from collections.abc import Iterator
 
 from eywa.extraction.lexicon import (
-    DIETS,
-    NOT_NAMES,
-    PROPER,
     ENTHUSIASTS,
-    FOODS,
     HABITS,
     NOT_HOBBY_GERUNDS,
+    NOT_NAMES,
     NOT_OBJECTS,
     PASTIMES,
-    PLAYED,
+    PROPER,
     alternation,
 )
 from eywa.extraction.rules.clause import (
     A,
     ADV,
     BE,
-    CESSATION_TAIL,
     HAVE,
     NAME,
     SUBJ,
     Ctx,
-    asserts,
     matches,
     past_date,
     plain,
@@ -105,14 +96,16 @@ _ENTHUSIAST = rule(
 )
 _HABIT = rule(
     rf"{SUBJ}\s+{ADV}(?:often\s+|usually\s+|sometimes\s+|always\s+|regularly\s+|love\s+to\s+|like\s+to\s+)?"
-    rf"(?P<verb>{alternation(' '.join(HABITS))})(?:\s+(?:at|with|for|in|on)(?:\s+[\w'’-]+){{1,4}}?)?\s+(?=(?:every|each|most|on\s+(?:the\s+)?weekends?|at\s+weekends?"
+    rf"(?P<verb>{alternation(' '.join(HABITS))})(?:\s+(?:at|with|for|in|on)(?:\s+[\w'’-]+){{1,4}}?)?\s+"
+    r"(?=(?:every|each|most|on\s+(?:the\s+)?weekends?|at\s+weekends?"
     r"|a\s+lot|daily|weekly|regularly|twice|once|several|whenever|in\s+my\s+(?:free|spare)\s+time|to\s+relax"
     r"|to\s+unwind|to\s+de-?stress|for\s+fun|for\s+a\s+living)\b)",
     " ".join(HABITS),
 )
 PASTIME_ONLY = re.compile(rf"(?i:{PASTIMES})")
 _LOVE_TO = rule(
-    rf"{SUBJ}\s+{ADV}(?P<feel>love|loves|enjoy|enjoys|like|likes|adore|adores)\s+to\s+(?P<verb>{alternation(' '.join(HABITS))})\b"
+    rf"{SUBJ}\s+{ADV}(?P<feel>love|loves|enjoy|enjoys|like|likes|adore|adores)\s+to\s+"
+    rf"(?P<verb>{alternation(' '.join(HABITS))})\b"
     r"(?!\s+(?:it|that|this|them|you|him|her)\b)",
     " ".join(HABITS),
 )
@@ -123,7 +116,8 @@ _INTO = rule(
     PASTIMES,
 )
 _IS_HOBBY = rule(
-    rf"(?<![\w'’])(?i:(?P<act>{PASTIMES}))\b\s+(?:is|has\s+been|has\s+become|became)\s+(?P<subj>my|{NAME}{A}s)\s+(?:(?:big|biggest|true|real|"
+    rf"(?<![\w'’])(?i:(?P<act>{PASTIMES}))\b\s+(?:is|has\s+been|has\s+become|became)\s+(?P<subj>my|{NAME}{A}s)\s+"
+    rf"(?:(?:big|biggest|true|real|"
     rf"main|new|favou?rite)\s+)?(?P<noun>hobby|passion|thing|pastime|outlet|escape)\b",
     PASTIMES,
 )
@@ -174,33 +168,6 @@ _NOT_LIKE = rule(
     r"(?P<rest>(?:\s+(?!(?:and|but|because|so|when|it|that|with|to|for|on|in|at|i|you|my)\b)[a-z][\w'’-]*){0,2})",
     "like enjoy love",
 )
-_DIET_IS = rule(
-    rf"{SUBJ}{BE}\s+{ADV}(?P<neg>not\s+|no\s+longer\s+)?(?:a\s+|an\s+)?(?:strict\s+)?(?P<diet>{DIETS})\b"
-    r"(?!\s+(?:recipe|recipes|food|ice|dessert|desserts|restaurant|option|options|dish|dishes|meal|meals|cook|cooking"
-    r"|baking|chef|cake|place|cafe|version|treats?|snacks?|cookbook|blog|friendly)\b)",
-    DIETS,
-)
-_WENT = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:went|gone|became|become|turned|switched\s+to\s+being)\s+(?:a\s+|an\s+|fully\s+)?"
-    rf"(?P<diet>{DIETS})\b",
-    DIETS,
-)
-_NO_FOOD = rule(
-    rf"{SUBJ}\s+{ADV}(?:do\s+not|does\s+not|don{A}t|doesn{A}t|never|no\s+longer|can{A}t|cannot|won{A}t)\s+"
-    rf"(?:really\s+|even\s+|ever\s+)?(?:eat|eats|touch)\s+(?:any\s+)?(?P<food>{FOODS})\b",
-    "eat eats touch",
-)
-_HAVENT_EATEN = rule(
-    rf"{SUBJ}\s+(?:haven{A}t|have\s+not|hasn{A}t|has\s+not)\s+(?:eaten|had|touched)\s+(?:any\s+)?(?P<food>{FOODS})\b",
-    "eaten had touched",
-)
-_STOPPED_EATING = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:stopped|quit|gave\s+up|cut\s+out)\s+(?:eating\s+)?(?P<food>{FOODS})\b",
-    FOODS,
-)
-_EATS_AGAIN = rule(rf"{SUBJ}\s+{ADV}(?:eat|eats)\s+(?P<food>{FOODS})\s+again\b", "again")
-
-
 def activity(raw: str) -> str:
     """The canonical pastime: lower case, single spaces."""
     return " ".join(raw.lower().split())
@@ -336,44 +303,8 @@ def tastes(ctx: Ctx) -> Iterator[CandidateFact]:
                 yield fact(ctx, s, f"{s} {third} {said}", "dislikes", phrase, confidence=0.7)
 
 
-def diet(ctx: Ctx) -> Iterator[CandidateFact]:
-    """Diet facts of one part: a label, or a food the subject does not eat."""
-    if not plain(ctx):
-        return
-    for m, s in matches(ctx, _NO_FOOD) + matches(ctx, _HAVENT_EATEN):
-        food = activity(m.group("food"))
-        yield fact(ctx, s, f"{s} does not eat {food}", "diet", food, polarity="negative", confidence=0.85)
-    for m, s in matches(ctx, _STOPPED_EATING):
-        food = activity(m.group("food"))
-        yield fact(ctx, s, f"{s} stopped eating {food}", "diet", food, polarity="negative",
-                   valid_from=past_date(ctx, m), confidence=0.85)
-    for m, s in matches(ctx, _DIET_IS):
-        label = _label(m.group("diet"))
-        if m.group("neg"):
-            still = " anymore" if CESSATION_TAIL.search(ctx.text) or "longer" in m.group("neg") else ""
-            yield fact(ctx, s, f"{s} is not {label}{still}", "diet", label, polarity="negative", confidence=0.8)
-        elif not ctx.part.negated:
-            yield fact(ctx, s, f"{s} is {label}", "diet", label, confidence=0.85)
-    if ctx.part.negated:
-        return
-    for m, s in matches(ctx, _WENT):
-        label = _label(m.group("diet"))
-        yield fact(ctx, s, f"{s} went {label}", "diet", label, valid_from=past_date(ctx, m), confidence=0.85)
-    for m, s in matches(ctx, _EATS_AGAIN):
-        food = activity(m.group("food"))
-        yield fact(ctx, s, f"{s} eats {food} again", "diet", food, confidence=0.8)
-
-
 def _is_person(ctx: Ctx, m: re.Match[str]) -> bool:
     start = ctx.part.start + m.start("obj")
     return any(
         sig.kind is SignalKind.PERSON and sig.start <= start < sig.end for sig in ctx.turn.signals
     )
-
-
-def _label(raw: str) -> str:
-    label = raw.lower()
-    return "pescatarian" if label == "pescetarian" else label
-
-
-__all__ = ["diet", "hobbies", "possessive", "tastes"]

@@ -14,7 +14,10 @@ from eywa.extraction.rules.clause import A, ADV, BE, SUBJ, Ctx, matches, rule
 from eywa.extraction.rules.phrasing import clean, fact, has_unresolved, third_person_text
 from eywa.models import CandidateFact, Modality
 
-_VP = r"(?P<vp>(?!the\b|a\b|an\b|my\b|be\b|get\s+back\b|say\b|tell\b|ask\b|see\s+you\b|thank\b|let\b)[a-z]+(?:\s+[\w'’-]+){0,7})"
+_VP = (
+    r"(?P<vp>(?!the\b|a\b|an\b|my\b|be\b|get\s+back\b|say\b|tell\b|ask\b|see\s+you\b|thank\b|let\b)"
+    r"[a-z]+(?:\s+[\w'’-]+){0,7})"
+)
 _PLANNED = rule(
     rf"{SUBJ}(?:{BE}\s+{ADV}(?P<prog>planning|going|hoping|about|aiming)|\s+{ADV}(?P<simple>plan|plans|want|wants"
     rf"|hope|hopes|intend|intends|aim|aims|would\s+love|would\s+like)|{A}d\s+(?P<would>love|like))\s+to\s+{_VP}",
@@ -26,7 +29,8 @@ _THINKING = rule(
     "thinking considering",
 )
 _GOING = rule(
-    rf"{SUBJ}{BE}\s+{ADV}(?:going|heading|off)\s+(?P<prep>to|on)\s+(?P<vp>(?:a|an|the|my|our)\s+[\w'’-]+(?:\s+[\w'’+-]+){{0,7}})",
+    rf"{SUBJ}{BE}\s+{ADV}(?:going|heading|off)\s+(?P<prep>to|on)\s+"
+    rf"(?P<vp>(?:a|an|the|my|our)\s+[\w'’-]+(?:\s+[\w'’+-]+){{0,7}})",
     "going heading off",
 )
 _ARRANGED = rule(
@@ -36,7 +40,8 @@ _ARRANGED = rule(
     "tomorrow tonight soon next this later upcoming in on",
 )
 _SOON = re.compile(r"\b(?:tomorrow|tonight|soon|next|this\s+(?:weekend|week|month|summer|fall|autumn|winter|spring|year)"
-                   r"|later|upcoming|in\s+a\s+(?:few|couple)|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
+                   r"|later|upcoming|in\s+a\s+(?:few|couple)"
+                   r"|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
                    re.IGNORECASE)
 _VP_STOP = re.compile(
     r"[,;:]|\s+(?:so|because|and|but|which|who|while|when|since|as|if|or|though|although|before|after|once|until"

@@ -77,7 +77,8 @@ _LOST_JOB_AT = rule(
     "job",
 )
 _MY_JOB = rule(
-    rf"(?<!lost\s)(?<!quit\s)(?<!left\s)(?<!leaving\s)(?<!losing\s)(?<!old\s)(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?:new\s+|current\s+|full-time\s+|part-time\s+|day\s+)?"
+    rf"(?<!lost\s)(?<!quit\s)(?<!left\s)(?<!leaving\s)(?<!losing\s)(?<!old\s)(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?"
+    r"\s+(?:new\s+|current\s+|full-time\s+|part-time\s+|day\s+)?"
     rf"(?:job|boss|manager|colleagues|coworkers|co-workers|workplace)\s+(?:at|with)\s+{_ORG}",
     "job boss manager colleagues coworkers co workplace",
 )
@@ -96,12 +97,16 @@ _IS_A = rule(
     rf"(?:\s+(?:at|for)\s+{_ORG})?",
     OCCUPATIONS,
 )
-_WORKS_AS = rule(rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working)\s+as\s+(?:a|an)\s+{_TITLE}", "work works working")
+_WORKS_AS = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working)\s+as\s+(?:a|an)\s+{_TITLE}", "work works working"
+)
 _PROMOTED = rule(
     rf"{SUBJ}\s+(?:got|was|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}promoted\s+to\s+(?:a\s+|an\s+)?{_TITLE}",
     "promoted",
 )
-_BECAME = rule(rf"{SUBJ}\s+{ADV}(?:became|{HAVE}\s+become)\s+(?:a|an)\s+(?:qualified\s+|certified\s+)?{_TITLE}", "became become")
+_BECAME = rule(
+    rf"{SUBJ}\s+{ADV}(?:became|{HAVE}\s+become)\s+(?:a|an)\s+(?:qualified\s+|certified\s+)?{_TITLE}", "became become"
+)
 
 
 def job_title(words: str | None) -> str | None:
