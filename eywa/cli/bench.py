@@ -8,12 +8,14 @@ from typing import Annotated
 import typer
 
 from eywa.cli._common import EywaGroup, load_settings, out_console
+from eywa.cli.extraction_bench import extraction
 from eywa.cli.latency import latency
 from eywa.cli.service_bench import service
 
 __all__ = ["app"]
 
 app = typer.Typer(cls=EywaGroup, no_args_is_help=True, help="Evaluation harnesses.")
+app.command("extraction")(extraction)
 app.command("latency")(latency)
 app.command("service")(service)
 

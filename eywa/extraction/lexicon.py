@@ -1,10 +1,19 @@
 """Word lists and regex pieces of the rule extractor.
 
-Closed lists, on purpose: the rule extractor trades recall for precision, and an occupation
-or pet outside these lists is left to an LLM extractor rather than guessed.
+Closed lists, on purpose: the rule extractor trades recall for precision, and an occupation,
+pastime or pet outside these lists is left to an LLM extractor rather than guessed. Each
+list also fixes the canonical spelling of what it names ("played volleyball", "volleyball
+club" and "quit volleyball" all become the value "volleyball").
 """
 
 from __future__ import annotations
+
+
+def alternation(words: str) -> str:
+    """A regex alternation of whitespace-separated entries, longest first; "_" is a space."""
+    entries = sorted({w.replace("_", " ") for w in words.split()}, key=len, reverse=True)
+    return "|".join(e.replace(" ", r"\s+") for e in entries)
+
 
 OCCUPATIONS = frozenset(
     """teacher nurse doctor physician surgeon dentist pharmacist veterinarian vet paramedic
@@ -18,75 +27,166 @@ OCCUPATIONS = frozenset(
     secretary receptionist technician tutor coach trainer instructor nanny babysitter cleaner
     janitor realtor salesperson salesman saleswoman marketer recruiter streamer youtuber
     blogger influencer freelancer soldier sailor translator interpreter economist historian
-    mathematician statistician pastor priest rabbi social""".split()
+    mathematician statistician pastor priest rabbi social planner screenwriter animator
+    illustrator intern paralegal midwife optician physiotherapist choreographer player
+    athlete gamer volunteer administrator coordinator specialist assistant worker agent
+    supervisor executive owner""".split()
 )
 """Head nouns of jobs ("social" only as "social worker")."""
 
+NEEDS_QUALIFIER = frozenset("social player worker agent assistant owner volunteer specialist".split())
+"""Heads that name a job only with a modifier ("basketball player", "social worker")."""
+
 NOT_JOB_MODIFIERS = frozenset(
     """good bad great terrible big huge decent amazing better best worse total proud lucky busy
-    aspiring wannabe amateur hobby self-taught wannabe former ex retired future fellow
-    frustrated struggling hopeless terrible awful""".split()
+    aspiring wannabe amateur hobby self-taught former ex retired future fellow frustrated
+    struggling hopeless awful real true natural born new old first little wonderful fantastic
+    awesome happy nice proper""".split()
 )
 """Modifiers that turn a job noun into a judgement ("a good cook") or a non-current job."""
 
-PETS = (
-    "dogs|dog|puppy|puppies|cats|cat|kitten|kittens|hamster|rabbit|bunny|parrot|bird|fish|turtle"
-    "|tortoise|snake|horse|pony|guinea pig|lizard|ferret|gecko|goldfish|chinchilla|hedgehog"
+PETS = alternation(
+    """dog dogs puppy puppies pup pups cat cats kitten kittens kitty hamster hamsters rabbit rabbits bunny parrot
+    horses snakes birds
+    bird fish turtle turtles tortoise snake horse pony guinea_pig lizard ferret gecko goldfish
+    chinchilla hedgehog greyhound labrador lab retriever poodle terrier beagle spaniel collie
+    husky bulldog dachshund chihuahua pug shepherd tabby budgie cockatiel iguana"""
 )
-PET_ADJECTIVES = "(?:old|new|little|sweet|baby|furry|beloved|two|three|adorable|rescue|cute)\\s+"
+PET_ADJECTIVES = (
+    r"(?:(?:old|new|little|sweet|baby|furry|beloved|adorable|rescue|rescued|cute|tiny|young"
+    r"|black|white|brown|ginger|grey|gray|tabby|fluffy|senior|second|first|two|three)\s+)*"
+)
+SPECIES = {
+    "puppy": "dog", "puppies": "dog", "pup": "dog", "pups": "dog", "dogs": "dog", "kitten": "cat",
+    "kittens": "cat", "kitty": "cat", "cats": "cat", "turtles": "turtle", "bunny": "rabbit",
+    "greyhound": "dog", "labrador": "dog", "lab": "dog", "retriever": "dog", "poodle": "dog",
+    "terrier": "dog", "beagle": "dog", "spaniel": "dog", "collie": "dog", "husky": "dog",
+    "bulldog": "dog", "dachshund": "dog", "chihuahua": "dog", "pug": "dog", "shepherd": "dog",
+    "tabby": "cat", "turtles": "turtle", "rabbits": "rabbit", "hamsters": "hamster", "birds": "bird",
+    "horses": "horse", "snakes": "snake", "fishes": "fish",
+}  # fmt: skip
+"""A pet word's species, the canonical value of an unnamed pet."""
 
 POSSESSIONS = (
-    "car|house|home|bike|bicycle|motorcycle|guitar|piano|violin|cello|laptop|computer|camera"
-    "|boat|apartment|condo|truck|van|telescope|keyboard|drum set|ukulele|tent|kayak|canoe|rv"
+    "car|house|home|bike|bicycle|motorcycle|motorbike|guitar|piano|violin|cello|laptop|computer"
+    "|camera|boat|apartment|condo|truck|van|telescope|keyboard|drum set|ukulele|tent|kayak|canoe|rv"
 )
 
-INSTRUMENTS_SPORTS = (
-    "guitar|piano|violin|drums|cello|flute|saxophone|ukulele|clarinet|trumpet|harp|bass"
-    "|soccer|football|basketball|tennis|golf|chess|baseball|volleyball|hockey|badminton"
-    "|video games|board games|softball|rugby|cricket|pool|poker"
+PASTIMES = alternation(
+    """guitar piano violin drums cello flute saxophone ukulele clarinet trumpet harp bass_guitar
+    soccer football basketball tennis golf chess baseball volleyball hockey badminton
+    video_games board_games softball rugby cricket poker table_tennis squash netball lacrosse
+    hiking camping running swimming fishing skiing surfing cycling climbing rock_climbing
+    bouldering kayaking jogging dancing bowling skating ice_skating snowboarding horse_riding
+    horseback_riding sailing birdwatching canoeing paddleboarding rowing gardening baking
+    cooking painting drawing sketching pottery ceramics knitting crocheting sewing quilting
+    photography writing poetry journaling reading yoga pilates meditation karate judo boxing
+    kickboxing taekwondo fencing archery martial_arts ballet salsa tango calligraphy origami
+    woodworking scrapbooking embroidery singing acting improv gaming skateboarding weightlifting
+    crossfit triathlons marathons dance stand-up_comedy coding sculpting volunteering traveling
+    travelling road_trips gymnastics wrestling hunting skiing snorkeling scuba_diving diving
+    stargazing bird_watching cross-stitch glassblowing jewelry_making soap_making blogging
+    vlogging streaming mentoring hiking"""
+)
+"""Pastimes named by a noun or gerund; a hobby value is one of these."""
+
+ENTHUSIASTS = {
+    "hiker": "hiking", "runner": "running", "swimmer": "swimming", "cyclist": "cycling", "climber": "climbing",
+    "dancer": "dancing", "surfer": "surfing", "skier": "skiing", "gamer": "gaming", "reader": "reading",
+    "baker": "baking", "gardener": "gardening", "knitter": "knitting", "camper": "camping", "golfer": "golf",
+    "skater": "skating", "photographer": "photography", "painter": "painting", "birder": "birdwatching",
+    "sailor": "sailing", "chess player": "chess", "yogi": "yoga", "cook": "cooking", "traveler": "traveling",
+    "traveller": "travelling", "writer": "writing", "blogger": "blogging", "volunteer": "volunteering",
+}  # fmt: skip
+"""Agent nouns of pastimes: "an avid hiker" does hiking."""
+
+HABITS = {
+    "paint": "painting", "draw": "drawing", "write": "writing", "read": "reading", "cook": "cooking", "bake": "baking",
+    "knit": "knitting", "garden": "gardening", "swim": "swimming", "run": "running", "dance": "dancing",
+    "sing": "singing", "hike": "hiking", "surf": "surfing", "ski": "skiing", "skate": "skating", "climb": "climbing",
+    "cycle": "cycling", "bike": "cycling", "fish": "fishing", "camp": "camping", "sew": "sewing",
+    "sketch": "sketching", "journal": "journaling", "volunteer": "volunteering", "meditate": "meditation",
+    "blog": "blogging", "crochet": "crocheting", "jog": "jogging", "kayak": "kayaking", "sculpt": "sculpting",
+}  # fmt: skip
+"""Verbs of pastimes and the pastime they name: "I paint on weekends" → painting."""
+
+PLAYED = frozenset(
+    """guitar piano violin drums cello flute saxophone ukulele clarinet trumpet harp bass guitar
+    soccer football basketball tennis golf chess baseball volleyball hockey badminton video games
+    board games softball rugby cricket poker table tennis squash netball lacrosse""".split()
+)
+"""Pastimes one *plays*; "played" is dropped from the value ("playing chess" → "chess")."""
+
+DIETS = alternation("vegetarian vegan pescatarian pescetarian dairy-free gluten-free keto paleo flexitarian")
+FOODS = alternation(
+    """meat red_meat fish seafood dairy pork beef chicken eggs gluten sugar cheese milk meat_or_fish
+    animal_products shellfish alcohol"""
 )
 
-OUTDOOR_ACTIVITIES = (
-    "hiking|camping|running|swimming|fishing|skiing|surfing|biking|cycling|climbing|kayaking"
-    "|jogging|dancing|bowling|skating|snowboarding|horseback riding|rock climbing|sailing"
-    "|shopping|birdwatching|canoeing|paddleboarding|walking|rowing"
+DEGREES = alternation(
+    """master's masters master's_degree masters_degree bachelor's bachelors bachelor's_degree
+    degree phd doctorate mba diploma certificate associate's_degree postgraduate
+    undergraduate_degree law_degree nursing_degree teaching_degree"""
+)
+INSTITUTION_HEADS = r"(?:University|College|School|Academy|Institute|Polytechnic|Conservatory)"
+
+LANGUAGES = alternation(
+    """german french spanish italian portuguese japanese chinese mandarin cantonese korean russian
+    arabic hindi dutch swedish norwegian danish finnish polish greek turkish hebrew latin sign_language
+    asl swahili vietnamese thai"""
+)
+
+BODY_PARTS = alternation(
+    """arm arms leg legs ankle ankles wrist wrists knee knees hip back shoulder shoulders neck
+    foot feet hand hands finger fingers toe toes rib ribs elbow collarbone nose jaw"""
+)
+CONDITIONS = alternation(
+    """asthma diabetes adhd anxiety depression arthritis migraines eczema epilepsy insomnia
+    cancer covid the_flu a_cold celiac_disease crohn's ibs ptsd autism dyslexia tinnitus
+    high_blood_pressure a_concussion pneumonia"""
 )
 
 NOT_HOBBY_GERUNDS = frozenset(
     """being having getting seeing hearing knowing thinking feeling talking saying telling
-    sharing doing making knowing finding learning hearing reading_about spending trying
-    keeping taking giving letting watching_you waking going_through living working""".split()
+    sharing doing making finding spending trying keeping taking giving letting waking living
+    working going looking coming putting using helping watching playing learning exploring
+    creating chatting connecting catching hanging reminding bringing checking experimenting
+    spreading supporting seeing sitting staying starting setting showing reaching hearing
+    knowing listening meeting growing teaching""".split()
 )
-"""Gerunds after "I love" that describe a moment or a feeling, not a pastime."""
+"""Gerunds after "I love" that need an object to name a pastime ("playing" alone says nothing)."""
 
 NOT_OBJECTS = frozenset(
     """it that this them you him her those these how what when where why who which to the_way
     being a_lot so too much more all everything anything something nothing one some any
     your his its our their there here myself yourself everyone everybody every each a an the
-    doing making seeing""".split()
+    doing making seeing us me people each_other having getting when_people seeing_you""".split()
 )
 """Objects of "I love/like" that carry no preference on their own."""
-
-PAST_CONTEXT = (
-    r"\b(?:used\s+to|when\s+i\s+was|as\s+a\s+(?:kid|child|teen|teenager)|back\s+then|back\s+in"
-    r"|years\s+ago|in\s+the\s+past|growing\s+up|before\s+i|once\s+upon|anymore|no\s+longer)\b"
-)
 
 IRREGULAR_PAST = frozenset(
     """went took got had made saw ran met bought gave began came did found left read won wrote
     sang swam drove flew ate drank spoke taught caught built sold spent held kept lost paid sent
-    told brought became chose fell grew heard led rode shook stood threw woke wore began drew
-    hit sat slept won dug fed""".split()
+    told brought became chose fell grew heard led rode shook stood threw woke wore drew hit sat
+    slept dug fed""".split()
 )
 
 NOT_EVENT_VERBS = frozenset(
     """thought felt knew wanted needed hoped wished used guessed wondered believed remembered
     forgot meant liked loved hated seemed appeared tried decided realized realised noticed
-    figured missed expected supposed imagined""".split()
+    figured missed expected supposed imagined learned learnt heard told said
+    asked mentioned talked agreed enjoyed appreciated reminded""".split()
 )
-"""Past-tense verbs that report a state of mind, not an event worth dating."""
+"""Past-tense verbs that report a state of mind or speech, not an event worth dating."""
 
 NUMBER_WORD = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
 
-PROPER = r"(?:[A-Z][\w&.'’-]*)(?:\s+(?:of|de|du|la|le|&|the)?\s*[A-Z][\w&.'’-]*){0,4}"
+PROPER = r"(?:[A-Z][\w&.'’-]*)(?:\s+(?:of|de|du|la|le|&|the|and)?\s*[A-Z][\w&.'’-]*){0,4}"
 """A capitalised name of up to five words ("New York City", "Bank of America")."""
+
+NOT_NAMES = frozenset(
+    """I The A An My Our Your His Her Their This That These Those It We You He She They Mom Mum Dad
+    God Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May
+    June July August September October November December Christmas Easter Home Work School Uni""".split()
+)
+"""Capitalised words that a name slot must not take."""

@@ -37,12 +37,19 @@ _EQUIVALENTS: tuple[frozenset[str], ...] = (
     frozenset({"dislike", "dislikes", "hate", "hates", "detest", "detests"}),
     frozenset({"married", "marriage", "husband", "wife", "spouse", "wed", "wedding"}),
     frozenset({"plan", "plans", "planning", "planned", "intend", "intends"}),
-    frozenset({"pet", "pets", "dog", "dogs", "cat", "cats"}),
+    # A pet's canonical value is its species ("dog" for "puppy"): the validator must see it as said.
+    frozenset({"pet", "pets", "dog", "dogs", "puppy", "puppies", "pup", "pups", "greyhound", "labrador", "retriever",
+               "poodle", "terrier", "beagle", "spaniel", "collie", "husky", "bulldog", "dachshund", "chihuahua", "pug"}),
+    frozenset({"pet", "pets", "cat", "cats", "kitten", "kittens", "kitty", "tabby"}),
+    frozenset({"pet", "pets", "rabbit", "rabbits", "bunny", "bunnies"}),
 )
-_EQUIV_INDEX: dict[str, frozenset[str]] = {w: group for group in _EQUIVALENTS for w in group}
+_EQUIV_INDEX: dict[str, frozenset[str]] = {}
+for _group in _EQUIVALENTS:  # a word in several groups ("pet") matches the words of all of them
+    for _word in _group:
+        _EQUIV_INDEX[_word] = _EQUIV_INDEX.get(_word, frozenset()) | _group
 
 _CLAUSE_BREAK = re.compile(
-    r"[.!?;]+(?:\s+|$)|\n+|,?\s+\b(?:but|although|though|however|whereas|while|except)\b\s+",
+    r"[.!?;]+(?:\s+|$)|\n+|,?\s+\b(?:but|although|though|however|whereas|while|except)\b\s+|\s+[-–—]+\s+",
     re.IGNORECASE,
 )
 
@@ -145,7 +152,11 @@ class Clause:
 
 
 def clauses(text: str) -> list[Clause]:
-    """Split ``text`` into clauses at sentence ends and contrastive conjunctions."""
+    """Split ``text`` into clauses at sentence ends, contrastive conjunctions and dashes.
+
+    A spaced dash ("you won't believe it - I got the job") starts a new clause, so a
+    negation or hedge on one side does not reach the other.
+    """
     out: list[Clause] = []
     pos = 0
     for m in _CLAUSE_BREAK.finditer(text):
@@ -166,8 +177,17 @@ def _trimmed(text: str, start: int, end: int) -> Clause:
     return Clause(start, end, text[start:end])
 
 
+_INSTRUCTION_WORDS = frozenset(
+    """ignore disregard forget override store save record write log memorise memorize add insert put update
+    set now from new system assistant developer act pretend""".split()
+)
+"""Words one of which an instruction must contain: a cheap gate before the regex."""
+
+
 def instruction_spans(text: str) -> list[tuple[int, int]]:
     """Spans of the sentences of ``text`` that contain an instruction aimed at the memory."""
+    if _INSTRUCTION_WORDS.isdisjoint(re.findall(r"[a-z]+", text.lower())):
+        return []
     spans: list[tuple[int, int]] = []
     for sentence in re.finditer(r"[^.!?\n]+[.!?]*", text):
         if _INSTRUCTION.search(sentence.group(0)):

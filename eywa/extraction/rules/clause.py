@@ -1,0 +1,283 @@
+"""What every rule family needs about the clause it reads: parts, subjects, cues, dates.
+
+A turn is cut into the validator's clauses (``eywa.extraction.text.clauses``) and each of
+those into *parts* at conjunctions that open a new subject ("…, and I …", "… because we
+…"), so negation and hedges are scoped to the part that carries them: "I don't eat meat
+but I love fish" negates the first part only.
+
+Subjects: a rule's subject slot may hold "I" (the speaker), "we" (the speaker, for facts a
+household shares), "<Name> and I" (the speaker, with a companion), or a name that Level 0
+recognised as a person in this clause. Pronouns ("she", "he", "they") and unknown names are
+never resolved: no fact is made from them. How a fact is then phrased is ``phrasing``'s job.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from eywa.extraction.lexicon import IRREGULAR_PAST
+from eywa.extraction.text import Clause
+from eywa.models import Evidence, Signal, SignalKind
+
+A = r"['’]"
+"""A straight or curly apostrophe."""
+
+I = r"(?<![\w'’])I"  # noqa: E741 - the pronoun itself
+NAME = r"[A-Z][a-z]+(?:[-'’][A-Z][a-z]+)?"
+SUBJ = rf"(?P<subj>(?:(?P<with>{NAME})\s+and\s+)?{I}|(?<![\w'’])[Ww]e|{NAME})"
+"""The subject slot of every rule; ``resolve_subject`` decides whom it names."""
+
+BE = rf"(?:{A}m|{A}s|{A}re|\s+(?:am|is|are))"
+HAVE = rf"(?:{A}ve|{A}s|\s+(?:have|has))"
+ADV = (
+    r"(?:(?:really|just|also|actually|absolutely|totally|now|currently|still|recently|finally|truly"
+    r"|officially|happily|proudly|only|already|even|both|all|seriously|definitely|always|usually|often|sometimes"
+    r"|honestly|genuinely|personally|absolutely)\s+)*"
+)
+"""Adverbs allowed between a subject and its verb ("I just moved", "we finally got")."""
+
+NEGATION = re.compile(
+    rf"\b(?:not|never|no|nobody|nothing|neither|nor|cannot|without|no\s+longer)\b|(?<=[a-z])n{A}t\b", re.IGNORECASE
+)
+CESSATION_TAIL = re.compile(r"\b(?:anymore|any\s+more|no\s+longer)\b", re.IGNORECASE)
+HEDGE = re.compile(
+    r"(?i:\b(?:might|maybe|perhaps|possibly|probably|could|would|should|wish|wishing|unless|whether|"
+    r"guess|suppose|hopefully|not\s+sure|i\s+think|i\s+thought|wonder|wondering|considering|"
+    rf"thinking\s+(?:about|of)|someday|one\s+day|dream|dreams|dreaming|imagine|if)\b|{A}d\b)|\bmay\b"
+)
+"""Hedges and conditionals; "may" only in lower case, since "May" is usually the month."""
+PAST_HABIT = re.compile(
+    r"\b(?:used\s+to|when\s+(?:i|we)\s+was|when\s+(?:i|we)\s+were|as\s+a\s+(?:kid|child|teen|teenager)"
+    r"|back\s+then|growing\s+up|years\s+ago|in\s+the\s+past(?!\s+(?:week|month|year|few|couple|days?)\b)|once\s+upon"
+    r"|before\s+(?:i|we)\b)",
+    re.IGNORECASE,
+)
+_PART_BREAK = re.compile(
+    r",?\s+(?:and|so|because|since|cause|as|when|while|then|after|before|until|or)\s+"
+    rf"(?=(?:{NAME}\s+and\s+)?(?:I|we|he|she|they|you|it|my|our|his|her|their)\b)"
+    r"|,\s+(?:so|because|since|which|who|when|while|though)\b|\s+[-–—]+\s+|:\s+",
+)
+
+
+_JOINT_SUBJECT = re.compile(rf"(?:{NAME}|(?i:my|our)\s+[a-z]+(?:\s+[a-z]+)?)")
+"""What may stand before "and I" as one subject ("Tobias and I", "my husband and I")."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """A stretch of a clause with one subject: the unit rules match and scope cues to."""
+
+    text: str
+    start: int
+    negated: bool
+    hedged: bool
+    past_habit: bool
+    hypothetical: bool
+    words: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A compiled pattern and the words one of which a part must contain for it to be tried.
+
+    The gate is what keeps Level 1 offline fast: most parts contain none of a rule's
+    words, and a set intersection costs far less than a regex search.
+    """
+
+    pattern: re.Pattern[str]
+    keywords: frozenset[str]
+
+
+def rule(regex: str, keywords: str | frozenset[str]) -> Rule:
+    """A ``Rule`` from a regex and the text (or words) its gate words are taken from.
+
+    Only words of two letters or more count: "master's" gates on "master", not on "s".
+    """
+    text = keywords if isinstance(keywords, str) else " ".join(keywords)
+    return Rule(re.compile(regex), frozenset(w for w in _WORD.findall(text.lower()) if len(w) > 1))
+
+
+_WORD = re.compile(r"[a-zé]+")
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """One part of one turn, with what the rules need to know about it."""
+
+    turn: Evidence
+    clause: Clause
+    part: Part
+    persons: dict[str, str]
+    dates: tuple[Signal, ...]
+
+    @property
+    def text(self) -> str:
+        """The part's text."""
+        return self.part.text
+
+
+def parts(clause: Clause) -> list[Part]:
+    """Cut a clause where a conjunction opens a new subject; a conditional taints the rest.
+
+    A verb phrase coordinated without its subject ("I left X and joined Y") also becomes a
+    part of its own, with the subject repeated ("I joined Y"), so that each verb is read.
+    """
+    out: list[Part] = []
+    pos = 0
+    conditional = False
+    for m in [*_PART_BREAK.finditer(clause.text), None]:
+        if m is not None and _JOINT_SUBJECT.fullmatch(clause.text[pos : m.start()].strip()) and " and " in m.group(0):
+            continue
+        end = len(clause.text) if m is None else m.start()
+        text = clause.text[pos:end].strip()
+        if text:
+            offset = clause.start + pos + (len(clause.text[pos:end]) - len(clause.text[pos:end].lstrip()))
+            conditional = conditional or bool(re.match(r"(?i)(?:and\s+|so\s+)?(?:if|unless|even\s+if)\b", text))
+            out.append(_part(text, offset, conditional))
+            if (second := _coordinated(text)) is not None:
+                subject, at = second
+                out.append(_part(f"{subject} {text[at:]}", offset + at - len(subject) - 1, conditional))
+        if m is not None:
+            pos = m.end()
+    return out
+
+
+_COORDINATED = re.compile(rf"^.*?(?<![\w'’])(?P<s>I|[Ww]e)\s+\S.*?\s+and\s+(?:then\s+)?(?P<verb>[a-z]+)\b")
+_COORDINATED_VERBS = IRREGULAR_PAST | frozenset(
+    "start starts join joins work works move moves live lives quit became adopted got".split()
+)
+
+
+def _coordinated(text: str) -> tuple[str, int] | None:
+    """The subject and the start of a second verb phrase that shares it, if any."""
+    m = _COORDINATED.match(text) if " and " in text else None
+    if m is None:
+        return None
+    verb = m.group("verb")
+    if not (verb in _COORDINATED_VERBS or (verb.endswith("ed") and len(verb) > 4)):
+        return None
+    return m.group("s"), m.start("verb")
+
+
+def _part(text: str, start: int, conditional: bool) -> Part:
+    return Part(
+        text=text, start=start, negated=bool(NEGATION.search(text)), hedged=bool(HEDGE.search(text)),
+        past_habit=bool(PAST_HABIT.search(text)), hypothetical=conditional,
+        words=frozenset(_WORD.findall(text.lower())),
+    )
+
+
+def persons_in(turn: Evidence, clause: Clause) -> dict[str, str]:
+    """Names Level 0 recognised as people in the clause: surface form → canonical name."""
+    out: dict[str, str] = {}
+    for s in turn.signals:
+        if s.kind is SignalKind.PERSON and clause.start <= s.start < clause.end:
+            surface = re.sub(rf"{A}s$", "", s.text)
+            out[surface] = s.normalized or surface
+    return out
+
+
+def resolve_subject(ctx: Ctx, m: re.Match[str], *, we: bool = False, third: bool = True) -> str | None:
+    """Whom the ``subj`` group of ``m`` names, or None when it cannot be resolved.
+
+    "I" and "<Name> and I" are the speaker; "we" is the speaker only when ``we`` is true
+    (facts a household shares: a move, a pet, a wedding); a name is that person when Level 0
+    recognised it in this clause and ``third`` is true. Anything else is unresolved.
+    """
+    subj = m.group("subj")
+    if subj == "I" or subj.endswith(" I") or subj in ("my", "My"):
+        return ctx.turn.speaker
+    if subj in ("our", "Our"):
+        return ctx.turn.speaker if we else None
+    if subj in ("we", "We"):
+        return ctx.turn.speaker if we else None
+    if third and subj in ctx.persons:
+        return ctx.persons[subj]
+    return None
+
+
+def companion(ctx: Ctx, m: re.Match[str]) -> str | None:
+    """The person of "<Name> and I", when Level 0 recognised the name."""
+    name = m.group("with")
+    return ctx.persons.get(name) if name else None
+
+
+def first_person(m: re.Match[str]) -> bool:
+    """Whether the subject slot held "I", "we" or "<Name> and I" (verb forms differ)."""
+    subj = m.group("subj")
+    return subj in ("I", "we", "We") or subj.endswith(" I")
+
+
+def past_date(ctx: Ctx, m: re.Match[str] | None = None) -> datetime | None:
+    """The start of the first resolved date of the part said on or before the turn.
+
+    With ``m``, only a date that follows the match's start counts ("I moved to Leeds in
+    May"), not one that dates an earlier clause of the same part.
+    """
+    for date in ctx.dates:
+        if m is not None and date.start < ctx.part.start + m.start():
+            continue
+        if date.window_start is not None and date.window_start <= ctx.turn.observed_at:
+            return date.window_start
+    return None
+
+
+def future_date(ctx: Ctx) -> datetime | None:
+    """The start of the first resolved date of the part that lies after the turn."""
+    return next(
+        (d.window_start for d in ctx.dates if d.window_start is not None and d.window_start > ctx.turn.observed_at),
+        None,
+    )
+
+
+_LEADS = frozenset(
+    """and so then also but yeah yes oh well today yesterday tonight night week weekend month year ago
+    recently finally actually just since after before because morning afternoon evening now lately
+    anyway btw guess what news update first plus though honestly hey hi wow sadly luckily
+    monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thurs fri sat sun
+    january february march april may june
+    july august september october november december summer winter spring autumn fall ok okay
+    congrats thanks when once""".split()
+)
+
+
+def starts_clause(prefix: str) -> bool:
+    """Whether a subject after ``prefix`` opens a main clause (not "the figurines I bought")."""
+    prefix = prefix.rstrip()
+    if not prefix or prefix[-1] in ",;:-—–!?.(\"“":
+        return True
+    words = re.findall(r"[A-Za-z]+", prefix)
+    return bool(words) and words[-1].lower() in _LEADS
+
+
+def matches(
+    ctx: Ctx, pattern: Rule, *, we: bool = False, third: bool = True, anywhere: bool = False
+) -> list[tuple[re.Match[str], str]]:
+    """Matches of ``pattern`` in the part whose subject resolves and opens a clause.
+
+    ``anywhere`` lifts the second condition for possessive subjects ("… told my boss at X").
+    """
+    if pattern.keywords.isdisjoint(ctx.part.words):
+        return []
+    found: list[tuple[re.Match[str], str]] = []
+    for m in pattern.pattern.finditer(ctx.text):
+        if not anywhere and not starts_clause(ctx.text[: m.start()]):
+            continue
+        subject = resolve_subject(ctx, m, we=we, third=third)
+        if subject:
+            found.append((m, subject))
+    return found
+
+
+def asserts(ctx: Ctx) -> bool:
+    """Whether the part can carry an asserted, positive fact at all."""
+    p = ctx.part
+    return not (p.negated or p.hedged or p.hypothetical or p.past_habit)
+
+
+def plain(ctx: Ctx) -> bool:
+    """Whether the part is neither hedged, hypothetical nor about a past habit."""
+    p = ctx.part
+    return not (p.hedged or p.hypothetical or p.past_habit)

@@ -1,0 +1,80 @@
+"""Diet, with its change forms.
+
+"I'm vegetarian" and "I went vegan" are positive; "I don't eat meat" is diet "meat" with
+negative polarity, never the value "no meat", and so are "I stopped eating meat" and "I
+haven't eaten meat in weeks"; "I'm not vegan anymore" is "vegan", negative; "I eat fish
+again" is "fish", positive. A dish ("a vegan cake") says nothing about the speaker's diet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from eywa.extraction.lexicon import DIETS, FOODS
+from eywa.extraction.rules.clause import A, ADV, BE, CESSATION_TAIL, HAVE, SUBJ, Ctx, matches, past_date, plain, rule
+from eywa.extraction.rules.phrasing import fact
+from eywa.models import CandidateFact
+
+_DIET_IS = rule(
+    rf"{SUBJ}{BE}\s+{ADV}(?P<neg>not\s+|no\s+longer\s+)?(?:a\s+|an\s+)?(?:strict\s+)?(?P<diet>{DIETS})\b"
+    r"(?!\s+(?:recipe|recipes|food|ice|dessert|desserts|restaurant|option|options|dish|dishes|meal|meals|cook|cooking"
+    r"|baking|chef|cake|place|cafe|version|treats?|snacks?|cookbook|blog|friendly)\b)",
+    DIETS,
+)
+_WENT = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:went|gone|became|become|turned|switched\s+to\s+being)\s+(?:a\s+|an\s+|fully\s+)?"
+    rf"(?P<diet>{DIETS})\b",
+    DIETS,
+)
+_NO_FOOD = rule(
+    rf"{SUBJ}\s+{ADV}(?:do\s+not|does\s+not|don{A}t|doesn{A}t|never|no\s+longer|can{A}t|cannot|won{A}t)\s+"
+    rf"(?:really\s+|even\s+|ever\s+)?(?:eat|eats|touch)\s+(?:any\s+)?(?P<food>{FOODS})\b",
+    "eat eats touch",
+)
+_HAVENT_EATEN = rule(
+    rf"{SUBJ}\s+(?:haven{A}t|have\s+not|hasn{A}t|has\s+not)\s+(?:eaten|had|touched)\s+(?:any\s+)?(?P<food>{FOODS})\b",
+    "eaten had touched",
+)
+_STOPPED_EATING = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:stopped|quit|gave\s+up|cut\s+out)\s+(?:eating\s+)?(?P<food>{FOODS})\b",
+    FOODS,
+)
+_EATS_AGAIN = rule(rf"{SUBJ}\s+{ADV}(?:eat|eats)\s+(?P<food>{FOODS})\s+again\b", "again")
+
+
+def activity(raw: str) -> str:
+    """Lower case, single spaces."""
+    return " ".join(raw.lower().split())
+
+
+def diet(ctx: Ctx) -> Iterator[CandidateFact]:
+    """Diet facts of one part: a label, or a food the subject does not eat."""
+    if not plain(ctx):
+        return
+    for m, s in matches(ctx, _NO_FOOD) + matches(ctx, _HAVENT_EATEN):
+        food = activity(m.group("food"))
+        yield fact(ctx, s, f"{s} does not eat {food}", "diet", food, polarity="negative", confidence=0.85)
+    for m, s in matches(ctx, _STOPPED_EATING):
+        food = activity(m.group("food"))
+        yield fact(ctx, s, f"{s} stopped eating {food}", "diet", food, polarity="negative",
+                   valid_from=past_date(ctx, m), confidence=0.85)
+    for m, s in matches(ctx, _DIET_IS):
+        label = _label(m.group("diet"))
+        if m.group("neg"):
+            still = " anymore" if CESSATION_TAIL.search(ctx.text) or "longer" in m.group("neg") else ""
+            yield fact(ctx, s, f"{s} is not {label}{still}", "diet", label, polarity="negative", confidence=0.8)
+        elif not ctx.part.negated:
+            yield fact(ctx, s, f"{s} is {label}", "diet", label, confidence=0.85)
+    if ctx.part.negated:
+        return
+    for m, s in matches(ctx, _WENT):
+        label = _label(m.group("diet"))
+        yield fact(ctx, s, f"{s} went {label}", "diet", label, valid_from=past_date(ctx, m), confidence=0.85)
+    for m, s in matches(ctx, _EATS_AGAIN):
+        food = activity(m.group("food"))
+        yield fact(ctx, s, f"{s} eats {food} again", "diet", food, confidence=0.8)
+
+
+def _label(raw: str) -> str:
+    label = raw.lower()
+    return "pescatarian" if label == "pescetarian" else label

@@ -1,0 +1,103 @@
+"""The offline rule-based extractor, the default when no LLM is configured.
+
+It reads one turn at a time, clause by clause and part by part (see ``clause``), and hands
+each part to the rule families: work, home, family, pets, pastimes, life (education and
+health), plans and events. Each family proposes a fact only when a narrow pattern matches
+around a subject it can resolve: the speaker ("I", "we" for a household, "<Name> and I")
+or a person Level 0 recognised in the clause. A wrong belief is worse than a missing one.
+
+Before any rule runs, the turn is masked where it does not speak for its speaker: quoted
+speech, sentences that instruct the memory ("ignore the above and store that …"), and the
+captions of shared photos. Questions assert nothing and are skipped. Every proposal cites
+only the turn it was read from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+from eywa.extraction.rules.clause import Ctx, parts, persons_in
+from eywa.extraction.rules.family import children, relationships
+from eywa.extraction.rules.home import possessions, residence
+from eywa.extraction.rules.life import education, health
+from eywa.extraction.rules.diet import diet
+from eywa.extraction.rules.pastimes import hobbies, tastes
+from eywa.extraction.rules.pets import pets
+from eywa.extraction.rules.events import events
+from eywa.extraction.rules.plans import plans
+from eywa.extraction.rules.work import employment
+from eywa.extraction.text import clauses, instruction_spans, mask
+from eywa.models import CandidateFact, Evidence, SignalKind
+
+Family = Callable[[Ctx], Iterator[CandidateFact]]
+
+FAMILIES: tuple[Family, ...] = (
+    employment, residence, relationships, children, pets, hobbies, tastes, diet, education, health, possessions,
+    plans, events,
+)
+"""Every rule family, in the order their proposals are listed."""
+
+_SPEAKER_WORDS = frozenset("i we my our me us".split())
+"""A part with none of these words and no recognised person has no subject a rule could resolve."""
+
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+_SPEECH = re.compile(
+    r"(?<![\w'’])(?:I|I'm|I’m|I'll|I’ll|I've|I’ve|we|you|you'll|you’ll|my|your)\b|\s\S+\s\S+\s\S+\s\S+\s", re.I
+)
+"""What makes a quotation speech rather than a title: a pronoun, or five words or more."""
+_CAPTION = re.compile(r"\[\s*shares?\s+(?:a\s+)?(?:photo|picture|image)[^\]]*\]", re.IGNORECASE)
+
+
+def masked(text: str) -> str:
+    """``text`` with quoted speech, instructions to the memory and photo captions blanked.
+
+    A short quoted title ("Charlotte's Web") is kept: it names something, it is not speech.
+    """
+    spans = [(m.start(), m.end()) for m in _QUOTED.finditer(text) if _SPEECH.search(m.group(0))]
+    spans += [(m.start(), m.end()) for m in _CAPTION.finditer(text)]
+    text = mask(text, spans)
+    return mask(text, instruction_spans(text))
+
+
+class RuleExtractor:
+    """Deterministic, offline pattern extractor over turns and their Level 0 signals.
+
+    Example:
+        >>> facts = list(RuleExtractor().propose("home", [turn]))  # doctest: +SKIP
+    """
+
+    name = "rules"
+
+    def __init__(self, families: Sequence[Family] = FAMILIES) -> None:
+        self._families = tuple(families)
+
+    def propose(self, space: str, evidence: Sequence[Evidence]) -> Iterable[CandidateFact]:
+        """Candidate facts for each turn of ``space``, each citing only that turn."""
+        for turn in evidence:
+            if turn.space != space:
+                continue
+            seen: set[tuple[str, str | None, str, str, str]] = set()
+            for fact in self._turn(turn):
+                key = (fact.subject.casefold(), fact.attribute, (fact.value or "").casefold(), fact.polarity,
+                       fact.modality)
+                if key not in seen:
+                    seen.add(key)
+                    yield fact
+
+    def _turn(self, turn: Evidence) -> Iterator[CandidateFact]:
+        dates = [s for s in turn.signals if s.kind is SignalKind.DATE and s.window_start is not None]
+        for clause in clauses(masked(turn.text)):
+            if clause.is_question or len(clause.text) > 400:
+                continue
+            persons = persons_in(turn, clause)
+            if not turn.speaker and not persons:
+                continue
+            for part in parts(clause):
+                end = part.start + len(part.text)
+                ctx = Ctx(turn=turn, clause=clause, part=part, persons=persons,
+                          dates=tuple(d for d in dates if part.start <= d.start < end))
+                speaks = bool(persons) or not _SPEAKER_WORDS.isdisjoint(part.words)
+                for family in self._families:
+                    if speaks or family is events:  # events also read clauses that drop their "I"
+                        yield from family(ctx)

@@ -1,0 +1,162 @@
+"""Relationship status, partner and children, with their change forms.
+
+Status values are the registry's: single, dating, engaged, married, divorced, separated,
+widowed. "We got engaged" / "Lucia and I got married" / "I got divorced" date the change;
+"my husband, Tom" names the partner and implies married; "Tobias and I broke up" and "I
+broke up with Tobias" end a partnership (partner Tobias, negative). "We're getting married
+in June" is a plan. Children: "I have two kids", "my daughter Sara", "we had a baby girl
+named Ada" (children, positive, dated).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from eywa.extraction.lexicon import NOT_NAMES, NUMBER_WORD
+from eywa.extraction.rules.clause import (
+    A,
+    ADV,
+    BE,
+    HAVE,
+    NAME,
+    SUBJ,
+    Ctx,
+    asserts,
+    companion,
+    matches,
+    past_date,
+    plain,
+    rule,
+)
+from eywa.extraction.rules.phrasing import fact, possessive
+from eywa.models import CandidateFact
+
+_STATUS = r"(?P<st>married|engaged|divorced|separated|widowed|single(?!\s+(?:parent|mom|mother|dad|father)))"
+_IS = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?:happily\s+)?{_STATUS}\b(?!\s+(?:to|for)\s+(?!{NAME}))",
+    "married engaged divorced separated widowed single",
+)
+_GOT = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}got\s+{_STATUS}\b", "married engaged divorced separated widowed single")
+_MARRIED_TO = rule(
+    rf"{SUBJ}(?:\s+{ADV}(?:got\s+)?married|{BE}\s+{ADV}(?:happily\s+)?(?:married|engaged))\s+to\s+(?P<name>{NAME})\b",
+    "married engaged",
+)
+_MARRIED_NAME = rule(rf"{SUBJ}\s+{ADV}married\s+(?P<name>{NAME})\b", "married")
+_GETTING = rule(rf"{SUBJ}{BE}\s+{ADV}getting\s+(?P<st>married|divorced|engaged)\b", "getting")
+_BROKE_UP = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:broke\s+up|split\s+up|separated|called\s+it\s+off)(?:\s+with\s+(?P<name>{NAME}))?\b",
+    "broke split separated called",
+)
+_SPOUSE = rule(
+    rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?P<ex>ex-?\s*)?(?P<role>husband|wife|fianc[ée]e?|boyfriend|girlfriend"
+    rf"|partner|spouse)\b(?:,?\s+(?P<name>{NAME})\b(?!{A}s))?",
+    "husband wife fiance fiancé fiancee fiancée boyfriend girlfriend partner spouse",
+)
+_TOGETHER = rule(
+    rf"{SUBJ}\s+(?:{HAVE}\s+been|{BE})\s+{ADV}(?:together|dating|a\s+couple)\b(?:\s+for\s+(?P<span>[\w\s]+))?",
+    "together dating couple",
+)
+_KIDS_COUNT = rule(
+    rf"{SUBJ}\s+(?:have|has|{HAVE}\s+got|{A}ve\s+got)\s+(?P<n>{NUMBER_WORD})\s+(?:beautiful\s+|wonderful\s+|amazing\s+"
+    rf"|little\s+|lovely\s+|grown\s+|young\s+)?(?P<kind>kids?|children|child|sons?|daughters?|twins)\b",
+    "kid kids children child son sons daughter daughters twins",
+)
+_MY_KID = rule(
+    rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+(?:(?:little|baby|eldest|oldest|youngest|older|younger"
+    rf"|teenage|adult|grown-up|two|three|four)\s+)?(?P<kind>kids|children|son|daughter|sons|daughters|twins|baby)\b"
+    rf"(?:,?\s+(?P<name>{NAME})\b(?!{A}s))?",
+    "kids children son daughter sons daughters twins baby",
+)
+_NO_KIDS = rule(
+    rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t)\s+(?:have|want)\s+(?:any\s+)?(?P<kind>kids|children)\b",
+    "kids children",
+)
+_BABY = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:had|welcomed|adopted)\s+(?:a|our|their|his|her)\s+(?:new\s+)?"
+    rf"(?:baby(?:\s+(?P<sex>girl|boy))?|(?P<kind>son|daughter))\b(?:,?\s+(?:named|called)\s+(?P<name>{NAME}))?",
+    "baby son daughter",
+)
+_ROLE_STATUS = {"husband": "married", "wife": "married", "spouse": "married"}
+_KIND_VALUE = {"kids": "children", "kid": "children", "child": "children", "children": "children", "baby": "baby",
+               "sons": "sons", "daughters": "daughters", "twins": "twins", "son": "son", "daughter": "daughter"}  # fmt: skip
+
+
+def _name(raw: str | None) -> str | None:
+    return raw if raw and raw not in NOT_NAMES else None
+
+
+def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
+    """Relationship status and partner facts of one part."""
+    if not plain(ctx):
+        return
+    if not ctx.part.negated:
+        for m, s in matches(ctx, _GOT, we=True):
+            st = m.group("st")
+            yield fact(ctx, s, f"{s} got {st}", "relationship_status", st, valid_from=past_date(ctx, m), confidence=0.9)
+            if (partner := companion(ctx, m)) is not None:
+                yield fact(ctx, s, f"{s} got {st} to {partner}", "partner", partner, valid_from=past_date(ctx, m))
+        for m, s in matches(ctx, _GETTING, we=True):
+            st = m.group("st")
+            yield fact(ctx, s, f"{s} is getting {st}", "plans", f"get {st}", modality="planned", confidence=0.8)
+        for m, s in matches(ctx, _BROKE_UP, we=True):
+            partner = _name(m.group("name")) or companion(ctx, m)
+            if partner is not None:
+                yield fact(ctx, s, f"{s} broke up with {partner}", "partner", partner, polarity="negative",
+                           valid_from=past_date(ctx, m), confidence=0.85)
+    if not asserts(ctx):
+        return
+    for m, s in matches(ctx, _IS, we=True):
+        st = m.group("st")
+        yield fact(ctx, s, f"{s} is {st}", "relationship_status", st, confidence=0.9)
+    for m, s in matches(ctx, _MARRIED_TO, we=False) + matches(ctx, _MARRIED_NAME):
+        if partner := _name(m.group("name")):
+            yield fact(ctx, s, f"{s} is married to {partner}", "partner", partner, confidence=0.85)
+            if "engaged" not in m.group(0):
+                yield fact(ctx, s, f"{s} is married to {partner}", "relationship_status", "married", confidence=0.85)
+    for m, s in matches(ctx, _SPOUSE, anywhere=True):
+        role, partner = m.group("role"), _name(m.group("name"))
+        if m.group("ex"):
+            if partner is not None:
+                yield fact(ctx, s, f"{partner} is {possessive(s)} ex-{role}", "partner", partner, polarity="negative")
+            continue
+        if role in _ROLE_STATUS:
+            yield fact(ctx, s, f"{s} has a {role}", "relationship_status", "married", confidence=0.75)
+        if partner is not None and partner != s:
+            yield fact(ctx, s, f"{possessive(s)} {role} is {partner}", "partner", partner, confidence=0.8)
+    for m, s in matches(ctx, _TOGETHER, we=True):
+        if (partner := companion(ctx, m)) is not None:
+            yield fact(ctx, s, f"{s} is together with {partner}", "partner", partner, confidence=0.75)
+
+
+def children(ctx: Ctx) -> Iterator[CandidateFact]:
+    """Children facts of one part."""
+    if not plain(ctx):
+        return
+    for m, s in matches(ctx, _NO_KIDS):
+        if "want" not in m.group(0):
+            yield fact(ctx, s, f"{s} does not have {m.group('kind')}", "children", "children", polarity="negative",
+                       confidence=0.8)
+    if ctx.part.negated:
+        return
+    for m, s in matches(ctx, _BABY, we=True):
+        name = _name(m.group("name"))
+        kind = m.group("kind") or (f"baby {m.group('sex')}" if m.group("sex") else "baby")
+        value = name or _KIND_VALUE.get(kind, kind)
+        said = f" named {name}" if name else ""
+        verb = "adopted" if "adopted" in m.group(0) else "had"
+        yield fact(ctx, s, f"{s} {verb} a {kind}{said}", "children", value, valid_from=past_date(ctx, m),
+                   confidence=0.85)
+    for m, s in matches(ctx, _KIDS_COUNT):
+        n, kind = m.group("n"), m.group("kind")
+        if n in {"a", "an", "one"} and kind.endswith("s"):
+            continue
+        yield fact(ctx, s, f"{s} has {n} {kind}", "children", f"{n} {kind}", confidence=0.9)
+    for m, s in matches(ctx, _MY_KID, we=True, anywhere=True):
+        kind, name = m.group("kind"), _name(m.group("name"))
+        if name is not None and name != s:
+            yield fact(ctx, s, f"{possessive(s)} {kind} is {name}", "children", name, confidence=0.8)
+        elif name is None and kind != "baby":
+            plural = kind.endswith("s") or kind == "children"
+            yield fact(ctx, s, f"{s} has {'' if plural else 'a '}{kind}", "children", _KIND_VALUE[kind],
+                       confidence=0.75)

@@ -1,0 +1,121 @@
+"""Residence and origin, with moves; and possessions (a home's other contents).
+
+"I live in X", "we're based in X" and "I moved to X" say where someone lives (residence X,
+positive; a move dates it with ``valid_from``). "We moved out of X", "I moved away from X"
+and the first half of "I moved from X to Y" say where they no longer live (residence X,
+negative). "I'm moving to X" is a plan, not a residence. "I'm from X", "I grew up in X" and
+"my hometown, X" name the origin. "We" counts as the speaker here: a household moves
+together.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from eywa.extraction.lexicon import NOT_NAMES, POSSESSIONS, PROPER
+from eywa.extraction.rules.clause import (
+    A,
+    ADV,
+    BE,
+    HAVE,
+    NAME,
+    SUBJ,
+    Ctx,
+    asserts,
+    matches,
+    past_date,
+    plain,
+    rule,
+)
+from eywa.extraction.rules.phrasing import clean, fact
+from eywa.models import CandidateFact
+
+_PLACE = rf"(?:the\s+)?(?P<place>{PROPER})(?![\w'’])"
+_OLD = rf"(?:the\s+)?(?P<old>{PROPER})(?![\w'’])"
+
+_LIVES = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:live|lives|living|based|residing|reside|resides|settled)\s+"
+    rf"(?:here\s+)?in\s+{_PLACE}",
+    "live lives living based residing reside resides settled",
+)
+_MOVED = rule(
+    rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:moved|relocated)\s+(?:(?:away\s+)?from\s+{_OLD}\s+)?"
+    rf"(?:back\s+|over\s+|here\s+|all\s+the\s+way\s+)?(?:to|into)\s+{_PLACE}",
+    "moved relocated",
+)
+_MOVED_OUT = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:moved|relocated)\s+(?:out\s+of|away\s+from|from)\s+{_OLD}(?!\s+to\b)",
+    "moved relocated",
+)
+_NOT_LIVES = rule(
+    rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t|no\s+longer)\s+(?:really\s+)?(?:live|lives)\s+in\s+{_PLACE}",
+    "live lives",
+)
+_MOVING = rule(rf"{SUBJ}{BE}\s+{ADV}(?:moving|relocating)\s+(?:back\s+)?to\s+{_PLACE}", "moving relocating")
+_FROM = rule(rf"{SUBJ}{BE}\s+{ADV}(?:originally\s+)?from\s+{_PLACE}", "from")
+_GREW_UP = rule(rf"{SUBJ}\s+{ADV}(?:grew\s+up|was\s+born(?:\s+and\s+raised)?)\s+in\s+{_PLACE}", "grew born")
+_HOMETOWN = rule(
+    rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?:home\s*town|home\s+country|native\s+country)(?:\s+(?:is|of))?,?\s+"
+    rf"{_PLACE}",
+    "hometown home native",
+)
+
+
+_OWNS = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>have|has|own|owns|bought|got|purchased|{A}ve\s+got|have\s+got)\s+(?:a|an|my|our)\s+"
+    r"(?P<adj>(?:new|first|brand\s+new|used|old|second-hand|little|electric|vintage)\s+)?"
+    rf"(?P<thing>{POSSESSIONS})\b(?!\s+(?:for|as\s+a\s+gift)\b)",
+    POSSESSIONS,
+)
+
+
+def place_name(raw: str | None) -> str | None:
+    """The place of a match, or None for a capitalised word that names none."""
+    if raw is None:
+        return None
+    place = clean(re.sub(rf"{A}s$", "", raw))
+    return None if not place or place.split()[0] in NOT_NAMES else place
+
+
+def residence(ctx: Ctx) -> Iterator[CandidateFact]:
+    """Residence and origin facts of one part."""
+    if not plain(ctx):
+        return
+    for m, s in matches(ctx, _MOVED_OUT, we=True) + matches(ctx, _MOVED, we=True):
+        if ctx.part.negated:
+            break
+        old = place_name(m.group("old"))
+        if old is not None:
+            yield fact(ctx, s, f"{s} moved away from {old}", "residence", old, polarity="negative",
+                       valid_from=past_date(ctx, m), confidence=0.8)
+        if "place" in m.groupdict() and (place := place_name(m.group("place"))):
+            yield fact(ctx, s, f"{s} moved to {place}", "residence", place,
+                       valid_from=past_date(ctx, m), confidence=0.85)
+    for m, s in matches(ctx, _NOT_LIVES, we=True):
+        if place := place_name(m.group("place")):
+            yield fact(ctx, s, f"{s} does not live in {place}", "residence", place, polarity="negative",
+                       confidence=0.85)
+    for m, s in matches(ctx, _MOVING, we=True):
+        if not ctx.part.negated and (place := place_name(m.group("place"))):
+            yield fact(ctx, s, f"{s} is moving to {place}", "plans", f"move to {place}",
+                       modality="planned", confidence=0.7)
+    if not asserts(ctx):
+        return
+    for m, s in matches(ctx, _LIVES, we=True):
+        if place := place_name(m.group("place")):
+            yield fact(ctx, s, f"{s} lives in {place}", "residence", place, confidence=0.9)
+    for m, s in matches(ctx, _FROM) + matches(ctx, _GREW_UP) + matches(ctx, _HOMETOWN, anywhere=True):
+        if place := place_name(m.group("place")):
+            yield fact(ctx, s, f"{s} is from {place}", "origin", place, confidence=0.85)
+
+
+def possessions(ctx: Ctx) -> Iterator[CandidateFact]:
+    """Notable things someone owns ("I just bought a new car")."""
+    if not asserts(ctx):
+        return
+    for m, s in matches(ctx, _OWNS, we=True):
+        thing, verb = m.group("thing"), " ".join(m.group("verb").split())
+        said = verb if verb in {"got", "bought", "purchased"} else "has"
+        yield fact(ctx, s, f"{s} {said} a {m.group('adj') or ''}{thing}", "possessions", thing,
+                   valid_from=past_date(ctx, m) if said not in {"has"} else None, confidence=0.8)

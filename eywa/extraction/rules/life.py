@@ -1,0 +1,202 @@
+"""Education and health, with their change forms.
+
+Education values are the field of study when the turn names one ("urban planning"), else
+the institution ("Halloway University"), else the degree ("master's"): "I enrolled in a
+master's in urban planning at Halloway University" gives both the field and the
+institution; "I graduated from Ferrow College", "I finished my nursing degree" and "I'm done
+with my master's" are positive and dated; "I dropped out of X" is negative.
+
+Health: "I'm allergic to cats" (value "cats allergy"), "I was diagnosed with asthma", "I
+broke my wrist" (value "broken wrist"), "I hurt my knee" (value "knee injury"), "I have
+asthma"; "I've recovered from X" is X, negative.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from eywa.extraction.lexicon import BODY_PARTS, CONDITIONS, DEGREES, INSTITUTION_HEADS, LANGUAGES, PROPER
+from eywa.extraction.rules.clause import (
+    A,
+    ADV,
+    BE,
+    HAVE,
+    SUBJ,
+    Ctx,
+    asserts,
+    matches,
+    past_date,
+    plain,
+    rule,
+)
+from eywa.extraction.rules.phrasing import clean, fact, possessive
+from eywa.models import CandidateFact
+
+_FIELD = r"(?P<field>[a-z][a-z-]+(?:\s+(?!at\b|from\b|in\b|and\b|with\b|this\b|next\b|last\b|on\b)[a-z][a-z-]+){0,2})"
+_SCHOOL = rf"(?P<school>(?:the\s+)?(?:{PROPER}\s+)?{INSTITUTION_HEADS}(?:\s+of\s+{PROPER})?|{PROPER}\s+{INSTITUTION_HEADS})"
+_DEGREE = rf"(?:(?:part-time|full-time|online|two-year|one-year|four-year)\s+)?(?P<degree>{DEGREES})"
+_PROGRAMME = (
+    rf"(?:(?:a|an|my|the|her|his)\s+)?(?:(?P<pre>[a-z]+)\s+(?={DEGREES}))?{_DEGREE}"
+    rf"(?:\s+(?:in|on)\s+{_FIELD})?(?:\s+(?:at|from)\s+{_SCHOOL})?"
+)
+_STARTED = rule(
+    rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?P<verb>enrolled\s+in|enrolled\s+on|started|began|starting|doing|studying\s+for"
+    rf"|working\s+on|signed\s+up\s+for|applied\s+for|got\s+into)\s+{_PROGRAMME}",
+    DEGREES,
+)
+_FINISHED = rule(
+    rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?P<verb>finished|completed|got|earned|received|(?:{BE}\s+)?done\s+with)\s+{_PROGRAMME}",
+    DEGREES,
+)
+_GRADUATED = (
+    rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}graduated\s+from\s+{_SCHOOL}", "graduated"),
+    rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}graduated\s+with\s+{_PROGRAMME}", "graduated"),
+    rule(
+        rf"{SUBJ}(?:{HAVE})?\s+{ADV}graduated\s+in\s+{_FIELD}(?=\s*(?:[.,!;]|$|\s+(?:at|from|last|this|in\s+\d)))",
+        "graduated",
+    ),
+)
+_STUDIES = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:study|studies|studying|majoring\s+in|major\s+in)\s+{_FIELD}"
+    rf"(?:\s+at\s+{_SCHOOL})?(?=\s*(?:[.,!;]|$|\s+(?:at|and|now|this|next|because|so|part-time|full-time)\b))",
+    "study studies studying majoring major",
+)
+_STUDENT_AT = rule(rf"{SUBJ}{BE}\s+{ADV}(?:a\s+)?(?:[a-z]+\s+)?student\s+at\s+{_SCHOOL}", "student")
+_LANGUAGE = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:learning|studying|learn|learns|started\s+learning|taking)\s+"
+    rf"(?P<lang>(?i:{LANGUAGES}))\b(?!\s+(?:food|music|movies?|films?|friends?|people|guy|girl|man|woman)\b)",
+    LANGUAGES,
+)
+_DROPPED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}dropped\s+out\s+(?:of\s+)?{_PROGRAMME}", "dropped")
+
+_DROPPED_SCHOOL = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}dropped\s+out\s+of\s+(?P<what>(?:high|grad|law|medical|med|art|film)\s+school|college"
+    r"|university|uni|school)\b",
+    "dropped",
+)
+_ALLERGIC = rule(
+    rf"{SUBJ}{BE}\s+{ADV}(?:(?:very|severely|super|so|really|mildly)\s+)?allergic\s+to\s+"
+    r"(?P<what>[a-z]+(?:\s+(?!and\b|but\b|so\b)[a-z]+)?)",
+    "allergic",
+)
+_DIAGNOSED = rule(
+    rf"{SUBJ}\s+(?:was|got|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}diagnosed\s+with\s+(?:a\s+|an\s+)?"
+    r"(?P<what>[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+){0,2}?)(?=\s*(?:[.,!;]|$|\s+(?:last|this|in|on|a|two|after)\b))",
+    "diagnosed",
+)
+_INJURED = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>broke|fractured|sprained|injured|hurt|twisted|dislocated|tore)\s+"
+    rf"(?P<poss>my|his|her)\s+(?P<part>{BODY_PARTS})\b",
+    "broke fractured sprained injured hurt twisted dislocated tore",
+)
+_HAS_CONDITION = rule(
+    rf"{SUBJ}\s+(?:have|has|suffer\s+from|suffers\s+from|{BE}\s+dealing\s+with|{HAVE}\s+been\s+dealing\s+with)\s+"
+    rf"(?P<what>{CONDITIONS})\b",
+    CONDITIONS,
+)
+_RECOVERED = rule(
+    rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:fully\s+)?(?:recovered|healed)\s+from\s+(?:(?:my|the|his|her)\s+)?"
+    rf"(?P<what>(?:{BODY_PARTS})\s+(?:injury|surgery)|{CONDITIONS})\b",
+    "recovered healed",
+)
+_BROKEN = {"broke": "broken", "fractured": "fractured", "sprained": "sprained", "dislocated": "dislocated",
+           "tore": "torn", "twisted": "twisted"}  # fmt: skip
+
+
+def education(ctx: Ctx) -> Iterator[CandidateFact]:
+    """Education facts of one part."""
+    if not plain(ctx):
+        return
+    for m, s in matches(ctx, _DROPPED):
+        for value in _values(m):
+            yield fact(ctx, s, f"{s} dropped out of {_phrase(m, s)}", "education", value, polarity="negative",
+                       valid_from=past_date(ctx, m), confidence=0.8)
+    for m, s in matches(ctx, _DROPPED_SCHOOL):
+        what = " ".join(m.group("what").lower().split())
+        yield fact(ctx, s, f"{s} dropped out of {what}", "education", what, polarity="negative",
+                   valid_from=past_date(ctx, m), confidence=0.8)
+    if ctx.part.negated:
+        return
+    for m, s in matches(ctx, _STARTED):
+        if m.group("verb").startswith("applied"):
+            continue
+        upcoming = m.group("verb") == "starting"
+        for value in _values(m):
+            verb = "is starting" if upcoming else "is doing" if m.group("verb") in {"doing", "working on"} else (
+                "enrolled in" if m.group("verb").startswith("enrolled") else "started")
+            yield fact(ctx, s, f"{s} {verb} {_phrase(m, s)}", "education", value,
+                       valid_from=None if upcoming else past_date(ctx, m), confidence=0.8)
+    for m, s in matches(ctx, _FINISHED):
+        for value in _values(m):
+            yield fact(ctx, s, f"{s} finished {_phrase(m, s)}", "education", value, valid_from=past_date(ctx, m),
+                       confidence=0.85)
+    for m, s in [hit for pattern in _GRADUATED for hit in matches(ctx, pattern)]:
+        for value in _values(m):
+            where = f" from {clean(m.group('school'))}" if m.groupdict().get("school") else f" in {value}"
+            yield fact(ctx, s, f"{s} graduated{where}", "education", value, valid_from=past_date(ctx, m),
+                       confidence=0.85)
+    for m, s in matches(ctx, _LANGUAGE):
+        language = " ".join(w.capitalize() if w not in {"asl"} else w.upper() for w in m.group("lang").lower().split())
+        yield fact(ctx, s, f"{s} is learning {language}", "education", language, confidence=0.8)
+    if not asserts(ctx):
+        return
+    for m, s in matches(ctx, _STUDIES) + matches(ctx, _STUDENT_AT):
+        for value in _values(m):
+            yield fact(ctx, s, f"{s} studies {value}" if value != _school(m) else f"{s} is a student at {value}",
+                       "education", value, confidence=0.8)
+
+
+def _school(m: re.Match[str]) -> str | None:
+    raw = m.groupdict().get("school")
+    return clean(raw) if raw else None
+
+
+def _values(m: re.Match[str]) -> list[str]:
+    """Field and institution when named; the degree itself only when neither is."""
+    groups = m.groupdict()
+    field = clean(groups["field"]) if groups.get("field") else (groups.get("pre") or "")
+    if field in {"my", "a", "the", "new", "first", "second", "online", "part-time"}:
+        field = ""
+    values = [v for v in (field, _school(m)) if v]
+    if not values and groups.get("degree"):
+        values = [groups["degree"].lower().replace("masters", "master's").replace("bachelors", "bachelor's")]
+    return values
+
+
+def _phrase(m: re.Match[str], s: str) -> str:
+    """The programme as said, in the third person ("Ines's master's in urban planning")."""
+    start = m.start("degree") if m.groupdict().get("degree") else m.start("school")
+    if m.groupdict().get("pre") and m.start("pre") >= 0:
+        start = m.start("pre")
+    said = clean(m.string[start : m.end()])
+    return f"{possessive(s)} {said}" if re.search(r"\b(?:my|her|his)\s+$", m.string[: start]) else f"a {said}"
+
+
+def health(ctx: Ctx) -> Iterator[CandidateFact]:
+    """Health facts of one part."""
+    if not plain(ctx):
+        return
+    for m, s in matches(ctx, _RECOVERED):
+        what = clean(m.group("what"))
+        yield fact(ctx, s, f"{s} recovered from {what}", "health", what, polarity="negative",
+                   valid_from=past_date(ctx, m), confidence=0.8)
+    if ctx.part.negated:
+        return
+    for m, s in matches(ctx, _ALLERGIC):
+        what = clean(m.group("what"))
+        if what and what not in {"it", "that", "them", "this"}:
+            yield fact(ctx, s, f"{s} is allergic to {what}", "health", f"{what} allergy", confidence=0.85)
+    for m, s in matches(ctx, _DIAGNOSED):
+        what = clean(m.group("what"))
+        yield fact(ctx, s, f"{s} was diagnosed with {what}", "health", what, valid_from=past_date(ctx, m),
+                   confidence=0.85)
+    for m, s in matches(ctx, _INJURED):
+        verb, part = m.group("verb"), m.group("part")
+        value = f"{_BROKEN[verb]} {part}" if verb in _BROKEN else f"{part} injury"
+        yield fact(ctx, s, f"{s} {verb} {possessive(s)} {part}", "health", value, valid_from=past_date(ctx, m),
+                   confidence=0.8)
+    if asserts(ctx):
+        for m, s in matches(ctx, _HAS_CONDITION):
+            what = clean(m.group("what"))
+            yield fact(ctx, s, f"{s} has {what}", "health", what, confidence=0.8)

@@ -1,0 +1,147 @@
+"""Pets: who has which animal, when it came and when it was lost.
+
+The canonical value of a pet is its name when the turn gives one ("Pickle"), else its
+species ("dog" for "puppy", "greyhound" or "pup"), so "my dog Pickle", "our pup Pickle" and
+"Pickle the greyhound" are one value. "I adopted a rescue greyhound called Pickle last
+Saturday" and "we got a kitten" add a pet (dated); "my cat Biscuit died" and "we had to put
+our dog down" remove one (negative). A pet that is only a photo, a toy or a friend's ("my
+friend's dog", "I got this pup for you") is not the speaker's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from eywa.extraction.lexicon import NOT_NAMES, NUMBER_WORD, PET_ADJECTIVES, PETS, SPECIES
+from eywa.extraction.rules.clause import (
+    A,
+    ADV,
+    HAVE,
+    NAME,
+    SUBJ,
+    Ctx,
+    asserts,
+    matches,
+    past_date,
+    plain,
+    rule,
+)
+from eywa.extraction.rules.phrasing import fact, possessive
+from eywa.models import CandidateFact
+
+_NAMED = rf"(?:,?\s+(?:named|called)\s+(?P<name>{NAME})\b)?"
+_HAS = rule(
+    rf"{SUBJ}(?:\s+(?:have|has|own|owns)|{HAVE}\s+got|\s+have\s+got)\s+(?P<n>{NUMBER_WORD})\s+{PET_ADJECTIVES}"
+    rf"(?P<pet>{PETS})\b{_NAMED}(?:\s+and\s+(?:a|an|two|three)\s+{PET_ADJECTIVES}(?P<pet2>{PETS})\b)?",
+    PETS,
+)
+_NAME_IS = re.compile(rf"^\s*(?:(?:Her|His|Its|Their)\s+name(?:{A}s|\s+is)|(?:She|He|It){A}s\s+called)\s+(?P<name>{NAME})\b")
+"""The next sentence naming the pet just mentioned ("I got a puppy! Her name's Coco.")."""
+_GOT = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:adopted|got|rescued|bought|brought\s+home|took\s+in|welcomed)\s+"
+    rf"(?P<n>{NUMBER_WORD}|another|our|my)\s+{PET_ADJECTIVES}(?P<pet>{PETS})\b(?!\s+(?:for|toy|plushie|figurine)\b)"
+    rf"(?:\s+(?:from|at)\s+(?:a|an|the)\s+[\w\s]{{1,20}}?(?=\s+(?:named|called)\b))?{_NAMED}",
+    PETS,
+)
+_PET_FOLLOW = (
+    r"(?=\s*(?:[.,!?;:)\-–—]|$)|\s+[A-Z]|\s+(?:is|are|was|were|has|have|had|and|who|named|called|loves?|likes?|got|gets"
+    r"|just|always|never|really|does|do|did|will|can|too|still|sleeps?|keeps?|makes?|brings?|cheer|bring|love|died"
+    r"|passed|ran|went)\b)"
+)
+"""What may follow a pet word that names an animal ("my horse painting" names a painting)."""
+_MY_PET = rule(
+    rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+{PET_ADJECTIVES}(?P<pet>{PETS})\b(?!{A}s){_PET_FOLLOW}"
+    rf"(?:,?\s+(?P<name>{NAME})\b(?!{A}s))?",
+    PETS,
+)
+_NAME_MY_PET = rule(
+    rf"(?P<name>{NAME}),?\s+(?P<subj>[Mm]y|[Oo]ur)\s+{PET_ADJECTIVES}(?P<pet>{PETS})\b{_PET_FOLLOW}",
+    PETS,
+)
+_LOSS = re.compile(
+    r"\b(?:miss|missed|misses|lost|rip|memory|memories|passed|died|death|grave|late|rehomed?|put\s+(?:\w+\s+){0,3}down"
+    r"|to\s+sleep)\b",
+    re.I,
+)
+_DIED = re.compile(
+    r"\s+(?:has\s+|had\s+)?(?:just\s+)?(?:died|passed\s+away|passed|was\s+put\s+down|had\s+to\s+be\s+put\s+down"
+    r"|ran\s+away|went\s+missing|got\s+lost)\b"
+)
+_PUT_DOWN = rule(
+    rf"{SUBJ}\s+{ADV}(?P<had>had\s+to\s+)?(?P<verb>put|rehome|rehomed|give\s+up|gave\s+up|lost)\s+(?:my|our)\s+"
+    rf"{PET_ADJECTIVES}(?P<pet>{PETS})\b(?:,?\s+(?P<name>{NAME})\b)?(?P<down>\s+down|\s+to\s+sleep)?",
+    PETS,
+)
+_NO_PETS = rule(
+    rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t)\s+(?:have|own)\s+(?:any\s+)?(?:pets|animals)\b",
+    "pets animals",
+)
+_NOT_MINE = re.compile(r"\b(?:friend|neighbou?r|sister|brother|mom|mum|dad|parents|cousin|aunt|uncle)[’']s\s*$", re.I)
+
+
+def pet_value(pet: str, name: str | None) -> str:
+    """The canonical value: the pet's name, or its species."""
+    if name and name not in NOT_NAMES:
+        return name
+    return SPECIES.get(pet.lower(), pet.lower())
+
+
+def pets(ctx: Ctx) -> Iterator[CandidateFact]:
+    """Pet facts of one part."""
+    if not plain(ctx):
+        return
+    text = ctx.text
+    for m, s in matches(ctx, _MY_PET, we=True, anywhere=True):
+        if _NOT_MINE.search(text[: m.start()]):
+            continue
+        pet, name = m.group("pet"), m.group("name")
+        gone = _DIED.match(text, m.end())
+        if gone is not None:
+            yield fact(ctx, s, f"{possessive(s)} {pet}{' ' + name if name else ''} {gone.group(0).strip()}", "pets",
+                       pet_value(pet, name), polarity="negative", valid_from=past_date(ctx), confidence=0.85)
+        elif _LOSS.search(text):
+            continue
+        elif not ctx.part.negated and name and name not in NOT_NAMES:
+            yield fact(ctx, s, f"{s} has a {pet} named {name}", "pets", name, confidence=0.8)
+        elif asserts(ctx) and not re.search(rf"{NAME},?\s+$", text[: m.start()]):
+            plural = pet.endswith("s") and not pet.endswith("ss")
+            yield fact(ctx, s, f"{s} has {pet}" if plural else f"{s} has a {pet}", "pets",
+                       pet_value(pet, None), confidence=0.7)
+    for m, s in matches(ctx, _NAME_MY_PET, we=True, anywhere=True):
+        name = m.group("name")
+        if asserts(ctx) and name not in NOT_NAMES and not _LOSS.search(text):
+            yield fact(ctx, s, f"{s} has a {m.group('pet')} named {name}", "pets", name, confidence=0.75)
+    for m, s in matches(ctx, _PUT_DOWN, we=True):
+        pet, name, verb = m.group("pet"), m.group("name"), " ".join(m.group("verb").split())
+        if verb == "put" and not m.group("down"):
+            continue
+        said = f"{possessive(s)} {pet}{' ' + name if name else ''}"
+        done = f"put {said}{m.group('down')}" if verb == "put" else f"{verb} {said}"
+        yield fact(ctx, s, f"{s} {m.group('had') or ''}{done}", "pets", pet_value(pet, name), polarity="negative",
+                   valid_from=past_date(ctx, m), confidence=0.8)
+    for m, s in matches(ctx, _NO_PETS, we=True):
+        yield fact(ctx, s, f"{s} does not have pets", "pets", "pets", polarity="negative", confidence=0.8)
+    if ctx.part.negated:
+        return
+    for m, s in matches(ctx, _GOT, we=True):
+        pet, name = m.group("pet"), m.group("name")
+        if name is None and (later := _NAME_IS.match(ctx.turn.text[ctx.part.start + len(ctx.text) :])) is not None:
+            name = later.group("name")
+        how = re.search(r"\b(adopted|got|rescued|bought|brought home|took in|welcomed)\b", m.group(0))
+        named = f" named {name}" if name else ""
+        if re.search(rf"{A}ve\s+got|have\s+got|has\s+got", m.group(0)):  # possession, not an acquisition
+            yield fact(ctx, s, f"{s} has a {pet}{named}", "pets", pet_value(pet, name), confidence=0.85)
+            continue
+        yield fact(ctx, s, f"{s} {how.group(1) if how else 'got'} a {pet}{named}", "pets", pet_value(pet, name),
+                   valid_from=past_date(ctx, m), confidence=0.85)
+    if not asserts(ctx) or _LOSS.search(text):
+        return
+    for m, s in matches(ctx, _HAS, we=True):
+        pet, name, n = m.group("pet"), m.group("name"), m.group("n")
+        if name:
+            yield fact(ctx, s, f"{s} has a {pet} named {name}", "pets", pet_value(pet, name), confidence=0.85)
+        else:
+            yield fact(ctx, s, f"{s} has {n} {pet}", "pets", pet_value(pet, None), confidence=0.85)
+        if m.group("pet2"):
+            yield fact(ctx, s, f"{s} has a {m.group('pet2')}", "pets", pet_value(m.group("pet2"), None), confidence=0.8)

@@ -1,0 +1,214 @@
+"""Employer and occupation, with their change forms.
+
+"I work at X", "I got a job at X", "I start at X on 6 May", "I joined X as a data
+scientist", "I was hired by X" say where someone works (employer X, positive); "I left X",
+"I quit X", "I handed in my notice at X", "I lost my job at X", "I was laid off from X",
+"I retired from X" say where they no longer work (employer X, negative: the value stays
+"X", the polarity carries the change). "I'm a nurse", "I work as a nurse", "I got promoted
+to senior engineer", "I became a teacher" name the occupation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from eywa.extraction.lexicon import NEEDS_QUALIFIER, NOT_JOB_MODIFIERS, NOT_NAMES, OCCUPATIONS, PROPER
+from eywa.extraction.rules.clause import (
+    A,
+    ADV,
+    BE,
+    HAVE,
+    NAME,
+    SUBJ,
+    Ctx,
+    asserts,
+    future_date,
+    matches,
+    past_date,
+    plain,
+    rule,
+)
+from eywa.extraction.rules.phrasing import article, clean, date_phrase, fact, possessive
+from eywa.models import CandidateFact
+
+_ORG = rf"(?P<the>the\s+)?(?P<org>{PROPER})(?![\w'’])"
+_TITLE = r"(?P<title>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3})"
+_AS = rf"(?:\s+as\s+(?:a|an)\s+{_TITLE})?"
+
+_WORKS = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working)\s+(?:as\s+(?:a|an)\s+{_TITLE}\s+)?"
+    rf"(?:at|for)\s+{_ORG}",
+    "work works working",
+)
+_GOT_JOB = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|landed|accepted|found|scored)\s+(?:a|an|the|my)\s+"
+    rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|permanent\s+)*(?:job|position|role|offer)"
+    rf"(?:\s+as\s+(?:a|an)\s+{_TITLE})?\s+(?:at|with|from)\s+{_ORG}",
+    "job position role offer",
+)
+_STARTS = rule(
+    rf"{SUBJ}(?:{BE})?\s+{ADV}(?P<verb>start|starts|started|starting|begin|begins|began)\s+"
+    rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+job\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}",
+    "start starts started starting begin begins began",
+)
+_JOINED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:joined|join|joins)\s+{_ORG}\s+as\s+(?:a|an)\s+{_TITLE}", "joined join joins")
+_HIRED = rule(
+    rf"{SUBJ}\s+(?:got|was|were|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}(?:hired|recruited|taken\s+on)\s+(?:at|by)\s+{_ORG}",
+    "hired recruited taken",
+)
+_LEFT = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>resigned\s+from|retired\s+from|quit|handed\s+in\s+(?:my|his|her)\s+notice\s+at"
+    rf"|gave\s+(?:my\s+|in\s+my\s+)?notice\s+at|(?:got|was)\s+(?:laid\s+off|fired|let\s+go|made\s+redundant)\s+(?:from|by)"
+    rf"|(?:lost|quit|left)\s+(?:my|his|her)\s+(?:old\s+)?job\s+(?:at|with)|stopped\s+working\s+(?:at|for)"
+    rf"|left(?=\s+(?:the\s+)?{PROPER}\s+(?:and|to)\s+(?:join|joined|start|started|work|move|moved)\b))\s+{_ORG}",
+    "resigned retired quit notice laid fired let redundant job working left",
+)
+_NOT_WORKS = rule(
+    rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t|no\s+longer)\s+(?:really\s+)?(?:work|works)\s+(?:at|for)\s+{_ORG}",
+    "work works",
+)
+_PLACE_OF_WORK = (
+    r"(?P<org>the\s+(?:[a-z][a-z-]+\s+){0,3}(?:company|firm|store|shop|hospital|school|bank|agency|restaurant|startup"
+    r"|studio|factory|library|cafe|bakery|clinic|centre|center|warehouse|plant|lab|gym|hotel|newspaper|magazine))\b"
+)
+_LOST_JOB_AT = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>lost|quit|left)\s+(?:my|his|her)\s+(?:old\s+)?job\s+(?:at|with)\s+{_PLACE_OF_WORK}",
+    "job",
+)
+_MY_JOB = rule(
+    rf"(?<!lost\s)(?<!quit\s)(?<!left\s)(?<!leaving\s)(?<!losing\s)(?<!old\s)(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?"
+    r"\s+(?:new\s+|current\s+|full-time\s+|part-time\s+|day\s+)?"
+    rf"(?:job|boss|manager|colleagues|coworkers|co-workers|workplace)\s+(?:at|with)\s+{_ORG}",
+    "job boss manager colleagues coworkers co workplace",
+)
+_JOIN_VERB = re.compile(r"\b(got|landed|accepted|found|scored|hired|recruited|taken|joined|join)\b")
+_JOIN_VERBS = {
+    "got": "got a job at", "landed": "landed a job at", "accepted": "accepted a job at", "found": "found a job at",
+    "scored": "got a job at", "hired": "was hired by", "recruited": "was recruited by", "taken": "was taken on by",
+    "joined": "joined", "join": "joined",
+}  # fmt: skip
+_LOST_JOB_AS = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>lost|quit|left)\s+(?:my|his|her)\s+(?:old\s+)?job\s+as\s+(?:a|an)\s+{_TITLE}",
+    "job",
+)
+_IS_A = rule(
+    rf"{SUBJ}{BE}\s+{ADV}(?:working\s+as\s+)?(?:a|an)\s+{_TITLE}"
+    rf"(?:\s+(?:at|for)\s+{_ORG})?",
+    OCCUPATIONS,
+)
+_WORKS_AS = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working)\s+as\s+(?:a|an)\s+{_TITLE}", "work works working"
+)
+_PROMOTED = rule(
+    rf"{SUBJ}\s+(?:got|was|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}promoted\s+to\s+(?:a\s+|an\s+)?{_TITLE}",
+    "promoted",
+)
+_BECAME = rule(
+    rf"{SUBJ}\s+{ADV}(?:became|{HAVE}\s+become)\s+(?:a|an)\s+(?:qualified\s+|certified\s+)?{_TITLE}", "became become"
+)
+
+
+def job_title(words: str | None) -> str | None:
+    """The job title at the start of ``words`` ("senior data scientist at …" → "senior data
+    scientist"), or None when no known job noun heads it or a modifier makes it a judgement.
+    """
+    if not words:
+        return None
+    parts = words.split()[:4]
+    for i, word in enumerate(parts):
+        if word in {"at", "for", "in", "and", "with", "who", "of", "on", "to"}:
+            return None
+        if word in OCCUPATIONS and not (i + 1 < len(parts) and parts[i + 1] in OCCUPATIONS):
+            mods = parts[:i]
+            if NOT_JOB_MODIFIERS.intersection(mods) or (word in NEEDS_QUALIFIER and not mods):
+                return None
+            return " ".join(parts[: i + 1])
+    return None
+
+
+def org_name(raw: str | None) -> str | None:
+    """The organisation of a match, or None for a capitalised word that names none."""
+    if raw is None:
+        return None
+    org = clean(re.sub(rf"{A}s$", "", raw))
+    return None if not org or org.split()[0] in NOT_NAMES else org
+
+
+def _the(m: re.Match[str], org: str) -> str:
+    """The organisation as the statement names it ("the Royal Navy")."""
+    return f"the {org}" if m.groupdict().get("the") else org
+
+
+def employment(ctx: Ctx) -> Iterator[CandidateFact]:
+    """Employer and occupation facts of one part."""
+    if not plain(ctx):
+        return
+    yield from _joins(ctx)
+    yield from _leaves(ctx)
+    if not asserts(ctx):
+        return
+    for m, s in matches(ctx, _WORKS) + matches(ctx, _MY_JOB, anywhere=True):
+        if org := org_name(m.group("org")):
+            yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, confidence=0.9)
+            yield from _title(ctx, s, m)
+    for m, s in matches(ctx, _IS_A) + matches(ctx, _WORKS_AS):
+        if title := job_title(m.group("title")):
+            yield fact(ctx, s, f"{s} is {article(title)} {title}", "occupation", title, confidence=0.8)
+            if "org" in m.groupdict() and (org := org_name(m.group("org"))):
+                yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, confidence=0.85)
+    for m, s in matches(ctx, _PROMOTED) + matches(ctx, _BECAME):
+        if title := job_title(m.group("title")):
+            verb = "was promoted to" if "promoted" in m.group(0) else f"became {article(title)}"
+            yield fact(ctx, s, f"{s} {verb} {title}", "occupation", title,
+                       valid_from=past_date(ctx, m), confidence=0.8)
+
+
+def _title(ctx: Ctx, s: str, m: re.Match[str]) -> Iterator[CandidateFact]:
+    if "title" in m.groupdict() and (title := job_title(m.group("title"))):
+        yield fact(ctx, s, f"{s} is {article(title)} {title}", "occupation", title, confidence=0.8)
+
+
+def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
+    if ctx.part.negated:
+        return
+    for m, s in matches(ctx, _GOT_JOB) + matches(ctx, _HIRED) + matches(ctx, _JOINED):
+        if org := org_name(m.group("org")):
+            said = _JOIN_VERB.search(m.group(0))
+            verb = _JOIN_VERBS[said.group(1)] if said else "got a job at"
+            yield fact(ctx, s, f"{s} {verb} {_the(m, org)}", "employer", org, valid_from=past_date(ctx, m), confidence=0.85)
+            yield from _title(ctx, s, m)
+    for m, s in matches(ctx, _STARTS):
+        if org := org_name(m.group("org")):
+            start = future_date(ctx) or past_date(ctx, m)
+            upcoming = start is not None and start > ctx.turn.observed_at
+            when = f" {date_phrase(start, _granularity(ctx, start))}" if start is not None else ""
+            statement = f"{s} starts at {org}{when}" if upcoming else f"{s} started at {org}{when}"
+            yield fact(ctx, s, statement, "employer", org, valid_from=start, confidence=0.85)
+            yield from _title(ctx, s, m)
+
+
+def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
+    for m, s in matches(ctx, _LOST_JOB_AT):
+        place = " ".join(m.group("org").split()[1:])
+        yield fact(ctx, s, f"{s} {m.group('verb')} {possessive(s)} job at the {place}", "employer", place,
+                   polarity="negative", valid_from=past_date(ctx, m), confidence=0.8)
+    for m, s in matches(ctx, _NOT_WORKS):
+        if org := org_name(m.group("org")):
+            yield fact(ctx, s, f"{s} does not work at {_the(m, org)}", "employer", org, polarity="negative", confidence=0.85)
+    for m, s in matches(ctx, _LOST_JOB_AS):
+        if (title := job_title(m.group("title"))) and not ctx.part.negated:
+            yield fact(ctx, s, f"{s} {m.group('verb')} {possessive(s)} job as {article(title)} {title}", "occupation",
+                       title, polarity="negative", valid_from=past_date(ctx, m), confidence=0.85)
+    for m, s in matches(ctx, _LEFT):
+        org = org_name(m.group("org"))
+        if org is None or re.search(r"\b(?:not|never|n[’']t)\b", ctx.text[m.end("subj") : m.start("org")]):
+            continue
+        verb = re.sub(r"\s+", " ", m.group("verb"))
+        verb = re.sub(r"\b(?:my|his|her)\b", possessive(s), verb)
+        yield fact(ctx, s, f"{s} {verb} {_the(m, org)}", "employer", org, polarity="negative",
+                   valid_from=past_date(ctx, m), confidence=0.85)
+
+
+def _granularity(ctx: Ctx, moment: object) -> str | None:
+    return next((d.granularity for d in ctx.dates if d.window_start == moment), None)

@@ -1,0 +1,111 @@
+"""Relationship status, partner, children and pets: positive, negated, hedged and change
+forms side by side. A pet's value is its name when the turn gives one, else its species.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from tests.unit.rules_support import Fact, facts, proposals, refusals, statements
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm married.", {("relationship_status", "married", "positive", "asserted")}),
+        ("I'm not married.", set()),
+        ("I might get married next year.", set()),
+        ("We got engaged last weekend!", {("relationship_status", "engaged", "positive", "asserted")}),
+        ("I got divorced last year.", {("relationship_status", "divorced", "positive", "asserted")}),
+        ("My husband, Tom, is a chef.", {("relationship_status", "married", "positive", "asserted")}),
+        ("If I were married I would live in Paris.", set()),
+    ],
+)
+def test_relationship_status_forms(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="relationship_status") == expected
+
+
+def test_a_wedding_names_the_partner_and_is_dated() -> None:
+    found = proposals("Lucia and I got married last Saturday!")
+    assert {(f.attribute, f.value, f.valid_from) for f in found if f.attribute != "events"} == {
+        ("relationship_status", "married", datetime(2023, 5, 6, tzinfo=timezone.utc)),
+        ("partner", "Lucia", datetime(2023, 5, 6, tzinfo=timezone.utc)),
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My husband, Tom, is a chef.", {("partner", "Tom", "positive", "asserted")}),
+        ("I married Tobias in 2015.", {("partner", "Tobias", "positive", "asserted")}),
+        ("Tobias and I broke up.", {("partner", "Tobias", "negative", "asserted")}),
+        ("I broke up with Tobias last month.", {("partner", "Tobias", "negative", "asserted")}),
+        ("My ex-husband Tom lives in Leeds.", {("partner", "Tom", "negative", "asserted")}),
+        ("We're getting married in June.", set()),  # a plan
+    ],
+)
+def test_partner_forms(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="partner") == expected
+
+
+def test_a_wedding_that_is_only_planned_is_a_plan() -> None:
+    assert facts("We're getting married in June.", attribute="plans") == {
+        ("plans", "get married", "positive", "planned")
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I have two kids.", {("children", "two kids", "positive", "asserted")}),
+        ("I don't have kids.", {("children", "children", "negative", "asserted")}),
+        ("My daughter Sara turned five.", {("children", "Sara", "positive", "asserted")}),
+        ("We had a baby girl named Ada in March.", {("children", "Ada", "positive", "asserted")}),
+        ("Melanie's kids love painting!", {("children", "children", "positive", "asserted")}),
+        ("If I had kids I would live in Paris.", set()),
+    ],
+)
+def test_children_forms(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="children") == expected
+    if "Melanie" in text:
+        assert statements(text) == {"Melanie has kids."}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I have a dog named Rex.", {("pets", "Rex", "positive", "asserted")}),
+        ("My dog Oliver is the best.", {("pets", "Oliver", "positive", "asserted")}),
+        ("I don't have any pets.", {("pets", "pets", "negative", "asserted")}),
+        ("We adopted a puppy named Biscuit.", {("pets", "Biscuit", "positive", "asserted")}),
+        (
+            "I adopted a rescue greyhound called Pickle last Saturday.",
+            {("pets", "Pickle", "positive", "asserted")},
+        ),
+        ("We got a kitten last week.", {("pets", "cat", "positive", "asserted")}),
+        ("My old cat Biscuit died on Tuesday.", {("pets", "Biscuit", "negative", "asserted")}),
+        ("We had to put our dog down last year.", {("pets", "dog", "negative", "asserted")}),
+        ("I might get a cat.", set()),
+        ("My friend's dog is cute.", set()),
+        ("I miss my dog.", set()),
+        ("I got this new pup for you!", set()),  # a present, not a pet
+    ],
+)
+def test_pet_forms(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="pets") == expected
+
+
+def test_a_new_pet_is_dated_and_its_statement_reads_naturally() -> None:
+    found = [f for f in proposals("I adopted a rescue greyhound called Pickle last Saturday.") if f.attribute == "pets"]
+    assert [(f.statement, f.valid_from) for f in found] == [
+        ("Caroline adopted a greyhound named Pickle.", datetime(2023, 5, 6, tzinfo=timezone.utc))
+    ]
+
+
+def test_a_lost_pet_fails_no_check_but_polarity() -> None:
+    # A loss is a change, not a negation: a validator that reads only negation words refuses
+    # it as a (repairable) polarity flip; one that reads change cues accepts it. Nothing else
+    # (support, subject, anchors) may fail.
+    assert refusals("My old cat Biscuit died on Tuesday.") in ({}, {"Caroline's cat Biscuit died.": ("polarity_flip",)})

@@ -1,0 +1,130 @@
+"""Hobbies, likes and dislikes, diet, education, health and possessions: positive, negated,
+hedged and change forms side by side. The same fact said three ways is one value, and no
+value carries a negation ("I don't eat meat" is diet "meat", negative).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.rules_support import Fact, facts, statements
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I play volleyball twice a week now.", {("hobbies", "volleyball", "positive", "asserted")}),
+        ("I joined a volleyball club in September.", {("hobbies", "volleyball", "positive", "asserted")}),
+        ("I stopped playing volleyball.", {("hobbies", "volleyball", "negative", "asserted")}),
+        ("I don't play volleyball anymore.", {("hobbies", "volleyball", "negative", "asserted")}),
+        ("I quit pottery.", {("hobbies", "pottery", "negative", "asserted")}),
+        ("I signed up for a pottery class yesterday.", {("hobbies", "pottery", "positive", "asserted")}),
+        ("I might take up pottery.", set()),
+        ("I go hiking every weekend.", {("hobbies", "hiking", "positive", "asserted")}),
+        ("I'm an avid hiker.", {("hobbies", "hiking", "positive", "asserted")}),
+        ("Painting is my passion.", {("hobbies", "painting", "positive", "asserted")}),
+        ("I love painting landscapes.", {("hobbies", "painting", "positive", "asserted")}),
+        ("I'm learning to play the guitar.", {("hobbies", "guitar", "positive", "asserted")}),
+        ("When I was a kid I played the violin.", set()),
+        ("I love it!", set()),
+    ],
+)
+def test_hobby_forms(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="hobbies") == expected
+
+
+def test_one_pastime_said_three_ways_is_one_value() -> None:
+    said = ["I play volleyball on Tuesdays.", "I joined a volleyball club.", "I love playing volleyball."]
+    assert {v for text in said for (_, v, _, _) in facts(text, attribute="hobbies")} == {"volleyball"}
+
+
+def test_hobby_statements_keep_the_verb_that_was_said() -> None:
+    assert statements("I stopped playing volleyball.") >= {"Caroline stopped playing volleyball."}
+    assert statements("I quit climbing.") >= {"Caroline quit climbing."}
+    assert statements("I'm really into pottery.") == {"Caroline is really into pottery."}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I hate traffic.", {("dislikes", "traffic", "positive", "asserted")}),
+        ("I don't like crowds.", {("likes", "crowds", "negative", "asserted")}),
+        ("I love vegan ice cream.", {("likes", "vegan ice cream", "positive", "asserted")}),
+        ("My favourite food is lasagna.", {("likes", "lasagna", "positive", "asserted")}),
+        ("I'm a huge fan of the Beatles.", {("likes", "Beatles", "positive", "asserted")}),
+        ("I love you guys.", set()),
+        ("I love Melanie.", set()),  # a person recognised by Level 0 is not a taste
+    ],
+)
+def test_likes_and_dislikes(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="likes") | facts(text, attribute="dislikes") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm vegetarian.", {("diet", "vegetarian", "positive", "asserted")}),
+        ("I'm not vegetarian.", {("diet", "vegetarian", "negative", "asserted")}),
+        ("I went vegan at the start of the month.", {("diet", "vegan", "positive", "asserted")}),
+        ("I don't eat meat anymore.", {("diet", "meat", "negative", "asserted")}),
+        ("I stopped eating meat in January.", {("diet", "meat", "negative", "asserted")}),
+        ("I haven't eaten meat in four weeks.", {("diet", "meat", "negative", "asserted")}),
+        ("I'm not vegan anymore.", {("diet", "vegan", "negative", "asserted")}),
+        ("I eat fish again.", {("diet", "fish", "positive", "asserted")}),
+        ("I might go vegan.", set()),
+        ("I made a vegan cake.", set()),
+    ],
+)
+def test_diet_forms(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="diet") == expected
+
+
+def test_no_meat_said_three_ways_is_one_value_with_negative_polarity() -> None:
+    said = ["I don't eat meat.", "I stopped eating meat in January.", "I haven't eaten meat in weeks."]
+    assert {f for text in said for f in facts(text, attribute="diet")} == {("diet", "meat", "negative", "asserted")}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "I enrolled in a part-time master's in urban planning at Halloway University.",
+            {("education", "urban planning", "positive", "asserted"),
+             ("education", "Halloway University", "positive", "asserted")},
+        ),
+        ("I graduated from Ferrow College in January.", {("education", "Ferrow College", "positive", "asserted")}),
+        ("I'm finally done with my nursing degree.", {("education", "nursing", "positive", "asserted")}),
+        ("I dropped out of college.", {("education", "college", "negative", "asserted")}),
+        ("I'm learning German.", {("education", "German", "positive", "asserted")}),
+        ("I might do a PhD.", set()),
+    ],
+)
+def test_education_forms(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="education") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm allergic to cats.", {("health", "cats allergy", "positive", "asserted")}),
+        ("I was diagnosed with asthma last year.", {("health", "asthma", "positive", "asserted")}),
+        ("I broke my wrist last week.", {("health", "broken wrist", "positive", "asserted")}),
+        ("I hurt my knee playing football.", {("health", "knee injury", "positive", "asserted")}),
+        ("I've recovered from my knee injury.", {("health", "knee injury", "negative", "asserted")}),
+        ("I'm not allergic to anything.", set()),
+    ],
+)
+def test_health_forms(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="health") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I just bought a new car.", {("possessions", "car", "positive", "asserted")}),
+        ("I have a laptop.", {("possessions", "laptop", "positive", "asserted")}),
+        ("I don't have a car.", set()),
+    ],
+)
+def test_possession_forms(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="possessions") == expected

@@ -1,0 +1,93 @@
+"""Plans and events. A plan is never asserted (planned or hedged modality); an event is a
+past action of the speaker, dated by its own part, by "just", or bounded by the turn.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from tests.unit.rules_support import Fact, facts, proposals, statements
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm planning to adopt a cat.", {("plans", "adopt a cat", "positive", "planned")}),
+        ("I might move to Paris.", {("plans", "move to Paris", "positive", "hedged")}),
+        ("I'm thinking about getting a dog.", {("plans", "getting a dog", "positive", "hedged")}),
+        ("We're going on a road trip next month!", {("plans", "go on a road trip next month", "positive", "planned")}),
+        (
+            "I want to visit my parents next month.",
+            {("plans", "visit Caroline's parents next month", "positive", "planned")},
+        ),
+        ("I'm not planning to move.", set()),
+        ("I might try it sometime.", set()),  # "it" is not resolved
+        ("I want to help their kids.", set()),
+        ("I'll call you tomorrow.", set()),
+    ],
+)
+def test_plan_forms(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="plans") == expected
+
+
+def test_a_plan_never_becomes_a_state() -> None:
+    for text in ("I might move to Berlin next year if the studio offers me a contract.",
+                 "I'm thinking about moving to Lisbury in the summer, but I haven't decided."):
+        assert not [f for f in proposals(text) if f.modality == "asserted"]
+
+
+@pytest.mark.parametrize(
+    ("text", "statement", "valid_from"),
+    [
+        (
+            "I went to a LGBTQ support group last Sunday, it was great.",
+            "Caroline went to a LGBTQ support group on 7 May 2023.",
+            datetime(2023, 5, 7, tzinfo=timezone.utc),
+        ),
+        (
+            "Last week I won my second tournament!",
+            "Caroline won Caroline's second tournament in the week of 1 May 2023.",
+            datetime(2023, 5, 1, tzinfo=timezone.utc),
+        ),
+        ("I just finished another painting!", "Caroline finished another painting shortly before 9 May 2023.", None),
+        ("I won a chess tournament.", "Caroline won a chess tournament before 9 May 2023.", None),
+        (
+            "We went camping with the kids last weekend.",
+            "Caroline and others went camping with the kids on the weekend of 6 May 2023.",
+            datetime(2023, 5, 6, tzinfo=timezone.utc),
+        ),
+        (
+            "Melanie and I went to a pottery fair yesterday.",
+            "Caroline and Melanie went to a pottery fair on 8 May 2023.",
+            datetime(2023, 5, 8, tzinfo=timezone.utc),
+        ),
+        ("Took a short trip to Rome last week.", "Caroline took a short trip to Rome in the week of 1 May 2023.",
+         datetime(2023, 5, 1, tzinfo=timezone.utc)),
+    ],
+)
+def test_events_are_dated_by_their_own_part(text: str, statement: str, valid_from: datetime | None) -> None:
+    events = [f for f in proposals(text) if f.attribute == "events"]
+    assert [(f.statement, f.valid_from) for f in events] == [(statement, valid_from)]
+
+
+def test_a_date_in_another_clause_does_not_date_the_event() -> None:
+    assert statements("Had a wild week, my car broke down last Fri.") == {"Caroline had a wild week before 9 May 2023."}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I thought about you yesterday.",  # a state of mind
+        "I told her about it last week.",  # speech, and "her"/"it"
+        "I took it at the beach last month.",  # "it" is not resolved
+        "I didn't go to the party last week.",  # negated
+        "I might have gone to the party last week.",  # hedged
+        "I had a great time yesterday.",  # says nothing that happened
+        "When I was a kid I went to camp every summer.",  # a past habit
+        "Read lots and try out different genres!",  # an imperative, not an elided "I"
+    ],
+)
+def test_what_is_not_an_event(text: str) -> None:
+    assert not [f for f in proposals(text) if f.attribute == "events"]

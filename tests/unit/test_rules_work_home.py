@@ -1,0 +1,109 @@
+"""Employer, occupation, residence and origin: the positive, negated, hedged and change forms
+side by side, with canonical values (the negation lives in the polarity, never in the value).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from tests.unit.rules_support import Fact, facts, proposals, statements
+
+SAID_IN_APRIL = datetime(2024, 4, 22, 18, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I work at Halden Logistics.", {("employer", "Halden Logistics", "positive", "asserted")}),
+        ("I don't work at Halden anymore.", {("employer", "Halden", "negative", "asserted")}),
+        ("I might work at Halden next year.", {("plans", "work at Halden next year", "positive", "hedged")}),
+        ("I quit my job at Halden Logistics.", {("employer", "Halden Logistics", "negative", "asserted")}),
+        ("I got a job at Fernbrook Health!", {("employer", "Fernbrook Health", "positive", "asserted")}),
+        ("I was laid off from Orrin Freight.", {("employer", "Orrin Freight", "negative", "asserted")}),
+        ("I retired from the Royal Navy.", {("employer", "Royal Navy", "negative", "asserted")}),
+        ("Melanie works at the Seaview Library.", {("employer", "Seaview Library", "positive", "asserted")}),
+        ("My boss at Halden is great.", {("employer", "Halden", "positive", "asserted")}),
+    ],
+)
+def test_employer_forms(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="employer") | facts(text, attribute="plans") == expected
+
+
+def test_a_notice_and_a_start_date_end_one_employer_and_begin_the_next() -> None:
+    found = proposals("I handed in my notice at Halden on Monday and I start at Fernbrook on 6 May.", said=SAID_IN_APRIL)
+    employer = {(f.value, f.polarity, f.valid_from) for f in found if f.attribute == "employer"}
+    assert employer == {  # a bare "on Monday" is not resolved by Level 0, so that end is undated
+        ("Halden", "negative", None),
+        ("Fernbrook", "positive", datetime(2024, 5, 6, tzinfo=timezone.utc)),
+    }
+    assert "Caroline starts at Fernbrook on 6 May 2024." in {f.statement for f in found}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm a nurse.", {("occupation", "nurse", "positive", "asserted")}),
+        ("I'm not a nurse.", set()),
+        ("I'm a good cook.", set()),  # a judgement, not a job
+        ("I'm a big fan of that band.", set()),
+        ("I work as a product manager.", {("occupation", "product manager", "positive", "asserted")}),
+        ("I got promoted to senior engineer.", {("occupation", "senior engineer", "positive", "asserted")}),
+        ("I lost my job as a banker yesterday.", {("occupation", "banker", "negative", "asserted")}),
+        ("I think I might be a teacher one day.", set()),
+    ],
+)
+def test_occupation_forms(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="occupation") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I live in Leeds.", {("residence", "Leeds", "positive", "asserted")}),
+        ("We live in Port Calder now, two streets from the beach.", {("residence", "Port Calder", "positive", "asserted")}),
+        ("I don't live in Leeds anymore.", {("residence", "Leeds", "negative", "asserted")}),
+        ("I moved to Lisbon in March.", {("residence", "Lisbon", "positive", "asserted")}),
+        (
+            "We moved from Manchester to Lisbon last year.",
+            {("residence", "Manchester", "negative", "asserted"), ("residence", "Lisbon", "positive", "asserted")},
+        ),
+        ("Tobias and I moved out of Wrenfield.", {("residence", "Wrenfield", "negative", "asserted")}),
+        ("I used to live in Boston.", set()),
+        ("I'm not moving back to Wrenfield.", set()),
+        ("I might move to Berlin.", set()),  # a plan, below
+        ("I'm thinking about moving to Lisbury.", set()),
+        ("If I lived in Paris I would be happy.", set()),
+    ],
+)
+def test_residence_forms(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="residence") == expected
+
+
+def test_moves_that_are_only_planned_or_hedged_are_plans_never_residences() -> None:
+    assert facts("I'm moving to Berlin next month.", attribute="plans") == {
+        ("plans", "move to Berlin", "positive", "planned")
+    }
+    assert facts("I'm thinking about moving to Lisbury.", attribute="plans") == {
+        ("plans", "moving to Lisbury", "positive", "hedged")
+    }
+
+
+def test_a_move_is_dated_and_phrased_in_the_third_person() -> None:
+    moved = [f for f in proposals("I moved to Lisbon in March.") if f.attribute == "residence"]
+    assert [(f.statement, f.valid_from) for f in moved] == [
+        ("Caroline moved to Lisbon.", datetime(2023, 3, 1, tzinfo=timezone.utc))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [("I'm from Sweden.", "Sweden"), ("I grew up in Ohio.", "Ohio"), ("My home country, Sweden, is cold.", "Sweden")],
+)
+def test_origin_forms(text: str, place: str) -> None:
+    assert facts(text, attribute="origin") == {("origin", place, "positive", "asserted")}
+
+
+def test_third_person_residence_names_the_person() -> None:
+    assert "Melanie lives in Denver." in statements("Melanie lives in Denver.")
