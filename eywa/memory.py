@@ -350,8 +350,8 @@ class Memory:
             >>> mem.audit("why_believed", {"space": "alice", "belief_id": bid}).records()  # doctest: +SKIP
 
         Raises:
-            InvalidInputError: an unknown audit, a missing or undeclared parameter, a value
-                that is not a string, or a bad space.
+            InvalidInputError: an unknown audit, ``params`` not a mapping, a missing or
+                undeclared parameter, a value that is not a string, or a bad space.
             StoreError: the backend failed (a time parameter it cannot parse, say).
         """
         self._check_open()

@@ -80,9 +80,11 @@ class AuditSpec(Frozen):
         """The parameter values in declaration order, after checking names and types.
 
         Raises:
-            InvalidInputError: a declared parameter is missing, an undeclared one was
-                given, or a value is not a string.
+            InvalidInputError: ``params`` is not a mapping, a declared parameter is
+                missing, an undeclared one was given, or a value is not a string.
         """
+        if not isinstance(params, Mapping):
+            raise InvalidInputError(f"audit {self.name}: params must map parameter names to strings")
         given, declared = set(params), set(self.param_names)
         if missing := declared - given:
             raise InvalidInputError(f"audit {self.name} needs parameters: {', '.join(sorted(missing))}")

@@ -88,6 +88,8 @@ def test_bind_checks_the_call_against_the_declared_parameters() -> None:
         spec.bind({"space": "home", "id": "7", "limit": "1"})
     with pytest.raises(InvalidInputError, match="id must be a string"):
         spec.bind({"space": "home", "id": 7})
+    with pytest.raises(InvalidInputError, match="params must map"):
+        spec.bind(["space", "id"])  # type: ignore[arg-type]
 
 
 def test_values_are_decoded_by_their_declared_type() -> None:
