@@ -36,6 +36,7 @@ from eywa.read.reader import Reader
 from eywa.read.routes import KeywordRoute, VectorRoute
 from eywa.read.support_routes import DimensionRoute, GraphRoute, InferenceRoute, TemporalRoute
 from eywa.settings import EywaSettings
+from eywa.stores.audit import AuditResult, AuditSpec, find_audit
 from eywa.stores.bundle import Stores
 from eywa.stores.vectors import VectorPoint
 from eywa.tasks import Level1Outcome, index_beliefs, level1_and_dimensions
@@ -331,6 +332,33 @@ class Memory:
             "candidates_by_reason": self._stores.beliefs.count_by_reason(space),
             "dimensions": len(self.dimensions(space)),
         }
+
+    # --- audit --------------------------------------------------------------------------
+
+    def audits(self) -> list[AuditSpec]:
+        """The named audits (the same on every backend): purpose, parameters, columns."""
+        self._check_open()
+        return self._stores.audit.audits()
+
+    def audit(self, name: str, params: Mapping[str, str]) -> AuditResult:
+        """Run the named audit read-only, e.g. why a belief is held or what a turn caused.
+
+        Every audit takes ``space`` among its ``params`` (strings; times as ISO-8601) and
+        answers alike on every backend: the same columns, rows and value types.
+
+        Example:
+            >>> mem.audit("why_believed", {"space": "alice", "belief_id": bid}).records()  # doctest: +SKIP
+
+        Raises:
+            InvalidInputError: an unknown audit, ``params`` not a mapping, a missing or
+                undeclared parameter, a value that is not a string, or a bad space.
+            StoreError: the backend failed (a time parameter it cannot parse, say).
+        """
+        self._check_open()
+        spec = find_audit(self._stores.audit.audits(), name)
+        values = spec.bind(params)
+        values["space"] = check_space(values["space"])
+        return self._stores.audit.run(name, values)
 
     # --- maintenance --------------------------------------------------------------------
 

@@ -1,14 +1,24 @@
-"""``eywa schema apply`` and ``eywa audit``: the Neo4j side of the CLI."""
+"""``eywa schema apply`` (Neo4j) and ``eywa audit`` (either backend)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
-from eywa.cli._common import EywaGroup, load_settings, out_console
+from eywa.cli._common import DataDirOption, EywaGroup, load_settings, open_memory, out_console
 from eywa.errors import InvalidInputError
+from eywa.settings import EywaSettings
+
+if TYPE_CHECKING:
+    from eywa.memory import Memory
+    from eywa.stores.audit import AuditSpec
 
 schema_app = typer.Typer(cls=EywaGroup, help="The graph schema in Neo4j (graph_schema/).", no_args_is_help=True)
 
@@ -32,27 +42,70 @@ def schema_apply() -> None:
         console.print("schema is up to date")
 
 
-def audit(
-    name: Annotated[str, typer.Argument(help="Audit query name (see graph_schema/audit/).")],
-    param: Annotated[list[str] | None, typer.Option("--param", "-p", help="Parameter as key=value.")] = None,
-) -> None:
-    """Run a named Cypher audit query against EYWA_NEO4J_URI and print a table."""
-    from eywa.audit import run_audit
-    from eywa.stores.server import connect_neo4j
-
+def _parse_params(raw: list[str]) -> dict[str, str]:
     params: dict[str, str] = {}
-    for raw in param or []:
-        key, sep, value = raw.partition("=")
-        if not sep or not key:
-            raise InvalidInputError(f"--param must look like key=value, got {raw!r}")
+    for item in raw:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise InvalidInputError(f"--param must look like key=value, got {item!r}")
         params[key.strip()] = value
-    settings = load_settings()
-    driver = connect_neo4j(settings)
-    try:
-        columns, rows = run_audit(driver, settings.neo4j_database, name, params)
-    finally:
-        driver.close()
-    table = Table(*columns, title=name)
-    for row in rows:
-        table.add_row(*(str(cell) for cell in row))
+    return params
+
+
+@contextmanager
+def _configured_memory(settings: EywaSettings) -> Iterator[Memory]:
+    """The Memory of the configured backend: Neo4j when EYWA_NEO4J_URI is set, else embedded.
+
+    Raises:
+        InvalidInputError: embedded, and the data directory does not exist.
+        ConfigurationError, StoreError: the backend cannot be opened.
+    """
+    # Backend choice, to be replaced by eywa.runtime.open_memory(settings, must_exist=True).
+    if settings.neo4j_uri:
+        from eywa.memory import Memory  # deferred: loading the embedder is slow, --help is not
+
+        with Memory.connect(settings) as mem:
+            yield mem
+    else:
+        with open_memory(settings, must_exist=True) as mem:
+            yield mem
+
+
+def _cell(value: object) -> Text:
+    """A value as table text: times in ISO-8601, lists and objects as JSON, no markup."""
+    if value is None:
+        return Text("")
+    if isinstance(value, datetime):
+        return Text(value.isoformat())
+    if isinstance(value, dict | list):
+        return Text(json.dumps(value, ensure_ascii=False, default=str))
+    return Text(str(value))
+
+
+def _print_catalogue(specs: list[AuditSpec]) -> None:
+    table = Table("audit", "params", "returns", "purpose", title="audits")
+    for spec in specs:
+        table.add_row(spec.name, ", ".join(spec.param_names), ", ".join(spec.column_names), spec.purpose)
+    out_console().print(table)
+
+
+def audit(
+    name: Annotated[str | None, typer.Argument(help="Audit name (see --list).", show_default=False)] = None,
+    param: Annotated[list[str] | None, typer.Option("--param", "-p", help="Parameter as key=value.")] = None,
+    list_audits: Annotated[bool, typer.Option("--list", help="List the audits and exit.")] = False,
+    data_dir: DataDirOption = None,
+) -> None:
+    """Run a named read-only audit on the memory (embedded, or Neo4j with EYWA_NEO4J_URI)."""
+    if list_audits == (name is not None):
+        raise InvalidInputError("give an audit NAME, or --list to see them")
+    params = _parse_params(param or [])
+    settings = load_settings(data_dir)
+    with _configured_memory(settings) as mem:
+        if name is None:
+            _print_catalogue(mem.audits())
+            return
+        result = mem.audit(name, params)
+    table = Table(*result.columns, title=name)
+    for row in result.rows:
+        table.add_row(*(_cell(cell) for cell in row))
     out_console().print(table)

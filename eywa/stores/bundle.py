@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from eywa.stores.audit import AuditQueries
 from eywa.stores.beliefs import BeliefStore
 from eywa.stores.dimensions import DimensionStore
 from eywa.stores.evidence import EvidenceStore, KeywordIndex
@@ -21,6 +22,7 @@ class Stores:
     vectors: VectorStore
     beliefs: BeliefStore
     dimensions: DimensionStore
+    audit: AuditQueries
     close: Callable[[], None]
 
 

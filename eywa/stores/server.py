@@ -18,6 +18,7 @@ from qdrant_client import QdrantClient
 from eywa.errors import ConfigurationError, EywaError, StoreError
 from eywa.settings import EywaSettings
 from eywa.stores.bundle import Stores
+from eywa.stores.neo4j.audit_queries import Neo4jAuditQueries
 from eywa.stores.neo4j.beliefs import Neo4jBeliefStore
 from eywa.stores.neo4j.dimensions import Neo4jDimensionStore
 from eywa.stores.neo4j.evidence import Neo4jEvidenceStore
@@ -83,6 +84,7 @@ def open_server(settings: EywaSettings, dim: int) -> Stores:
     driver = connect_neo4j(settings)
     graph = Neo4jGraph(driver, settings.neo4j_database)
     try:
+        audit = Neo4jAuditQueries(graph)
         apply_migrations(driver, settings.neo4j_database)
         client = connect_qdrant(settings)
         try:
@@ -108,5 +110,6 @@ def open_server(settings: EywaSettings, dim: int) -> Stores:
         vectors=vectors,
         beliefs=Neo4jBeliefStore(graph),
         dimensions=Neo4jDimensionStore(graph),
+        audit=audit,
         close=close,
     )

@@ -1,6 +1,8 @@
 // purpose: What came from one turn: the beliefs it supports, the deltas those beliefs caused and the dimensions they changed.
 // param: space - the space to audit
 // param: evidence_id - the turn's evidence id (ev_...)
+// returns: evidence text, text text, belief text, statement text, status text, delta text
+// returns: entity text, attribute text, observed text, surprise_bits float, at datetime
 MATCH (e:Evidence {id: $evidence_id})
 WHERE e.space = $space
 OPTIONAL MATCH (b:Belief)-[:SUPPORTED_BY]->(e)

@@ -2,6 +2,8 @@
 // param: space - the space to audit
 // param: entity - the entity's name (case-insensitive)
 // param: attribute - the attribute, e.g. employer or city
+// returns: at datetime, observed text, surprise_bits float, hazard float, reliability float
+// returns: change_signal bool, posterior json, statement text, delta text
 MATCH (dim:Dimension)-[:CHANGED_BY]->(d:Delta)
 WHERE dim.space = $space AND d.space = $space
   AND dim.entity_key = toLower(trim($entity)) AND dim.attribute = $attribute

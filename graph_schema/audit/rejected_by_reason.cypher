@@ -1,5 +1,6 @@
 // purpose: What the validator refused, grouped by reason code, with counts and a few example statements.
 // param: space - the space to audit
+// returns: reason text, candidates int, first_status text, examples list
 MATCH (c:Candidate)
 WHERE c.space = $space
 UNWIND c.reasons AS reason

@@ -122,6 +122,20 @@ def test_stats_counts_evidence(runner: CliRunner, memory_dir: Path) -> None:
     assert _stats_rows(result.stdout)["evidence"] == "5"
 
 
+def test_audit_lists_and_runs_on_the_embedded_store(runner: CliRunner, memory_dir: Path) -> None:
+    wide = {"COLUMNS": "300"}  # keep ids and times on one line
+    listed = runner.invoke(app, ["audit", "--list", "--data-dir", str(memory_dir)], env=wide)
+    assert listed.exit_code == 0, listed.output
+    assert "touched_between" in listed.stdout and "space, from, to" in listed.stdout
+    window = ["-p", "space=chat-b", "-p", "from=2000-01-01", "-p", "to=2999-01-01"]
+    result = runner.invoke(app, ["audit", "touched_between", *window, "--data-dir", str(memory_dir)], env=wide)
+    assert result.exit_code == 0, result.output
+    evidence = [line for line in result.stdout.splitlines() if "│ Evidence" in line]
+    assert len(evidence) == 2 and any("I sold my old bike for 300 dollars." in line for line in evidence)
+    unknown = runner.invoke(app, ["audit", "why_not", "-p", "space=chat-b", "--data-dir", str(memory_dir)])
+    assert unknown.exit_code == 1 and "unknown audit 'why_not'" in unknown.stderr
+
+
 def test_reingest_of_one_sample_writes_nothing_new(runner: CliRunner, memory_dir: Path, locomo_file: Path) -> None:
     result = runner.invoke(app, ["ingest", str(locomo_file), "--space", "chat-b", "--data-dir", str(memory_dir)])
     assert result.exit_code == 0, result.output

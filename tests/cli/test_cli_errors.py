@@ -95,6 +95,26 @@ def test_recall_on_a_missing_memory_does_not_create_one(runner: CliRunner, tmp_p
     assert not missing.exists()
 
 
+def test_audit_on_a_missing_memory_does_not_create_one(runner: CliRunner, tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere"
+    result = runner.invoke(app, ["audit", "merged_entities", "-p", "space=s", "--data-dir", str(missing)])
+    assert "no memory at" in _one_line_error(result)
+    assert not missing.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["audit"], "give an audit NAME, or --list"),
+        (["audit", "merged_entities", "--list"], "give an audit NAME, or --list"),
+        (["audit", "merged_entities", "-p", "space"], "--param must look like key=value, got 'space'"),
+    ],
+)
+def test_audit_call_mistakes(runner: CliRunner, tmp_path: Path, args: list[str], fragment: str) -> None:
+    assert fragment in _one_line_error(runner.invoke(app, [*args, "--data-dir", str(tmp_path / "m")]))
+    assert not (tmp_path / "m").exists()
+
+
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [

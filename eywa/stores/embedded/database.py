@@ -84,6 +84,35 @@ class SqliteDatabase:
             except sqlite3.Error as exc:
                 raise StoreError("sqlite", "query", str(exc)) from exc
 
+    @contextmanager
+    def read_only(self) -> Iterator[sqlite3.Connection]:
+        """A separate read-only connection holding one read transaction (a snapshot).
+
+        For queries that must never write (audits): the file is opened with ``mode=ro`` and
+        ``query_only`` is on, so even a statement that tried to write would fail. The
+        connection does not take the shared lock, so a long audit never blocks writers.
+        Closed (and its transaction rolled back) on exit.
+
+        Raises:
+            ClosedError: the database was closed.
+            StoreError: the file cannot be opened read-only.
+        """
+        self._check_open()
+        uri = f"{self.path.resolve().as_uri()}?mode=ro"
+        conn: sqlite3.Connection | None = None
+        try:
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30.0)
+            conn.execute("PRAGMA query_only = ON")
+            conn.execute("BEGIN")
+        except sqlite3.Error as exc:
+            if conn is not None:
+                conn.close()
+            raise StoreError("sqlite", "open read-only", str(exc)) from exc
+        try:
+            yield conn
+        finally:
+            conn.close()  # ends the read transaction; nothing was written
+
     def close(self) -> None:
         """Checkpoint the WAL and close; later use raises ``ClosedError``."""
         with self._lock:

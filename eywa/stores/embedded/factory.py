@@ -6,6 +6,7 @@ from pathlib import Path
 
 from eywa.errors import StoreError
 from eywa.stores.bundle import GraphStores, Stores
+from eywa.stores.embedded.audit_queries import SqliteAuditQueries
 from eywa.stores.embedded.beliefs import SqliteBeliefStore
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.dimensions import SqliteDimensionStore
@@ -30,6 +31,7 @@ def open_embedded(directory: Path, dim: int) -> Stores:
     db = SqliteDatabase(directory / DATABASE_FILE)
     evidence = SqliteEvidenceStore(db)
     beliefs = SqliteBeliefStore(db)
+    audit = SqliteAuditQueries(db)
     vectors = QdrantEdgeVectorStore(directory / VECTORS_DIR, dim)
 
     def close() -> None:
@@ -45,6 +47,7 @@ def open_embedded(directory: Path, dim: int) -> Stores:
         vectors=vectors,
         beliefs=beliefs,
         dimensions=SqliteDimensionStore(db),
+        audit=audit,
         close=close,
     )
 

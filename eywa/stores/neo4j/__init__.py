@@ -1,12 +1,13 @@
 """Neo4j implementation of the store interfaces (server mode).
 
 One :class:`Neo4jGraph` (driver + database) is shared by the evidence, keyword, belief and
-dimension stores; ``eywa.stores.server.open_server`` builds them. The graph model is drawn
-in ``graph_schema/README.md``.
+dimension stores and the audit queries; ``eywa.stores.server.open_server`` builds them. The
+graph model is drawn in ``graph_schema/README.md``.
 """
 
 from __future__ import annotations
 
+from eywa.stores.neo4j.audit_queries import Neo4jAuditQueries
 from eywa.stores.neo4j.beliefs import Neo4jBeliefStore
 from eywa.stores.neo4j.dimensions import Neo4jDimensionStore
 from eywa.stores.neo4j.evidence import Neo4jEvidenceStore
@@ -19,6 +20,7 @@ __all__ = [
     "FulltextIndex",
     "Label",
     "MigrationChecksumError",
+    "Neo4jAuditQueries",
     "Neo4jBeliefStore",
     "Neo4jDimensionStore",
     "Neo4jEvidenceStore",
