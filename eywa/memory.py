@@ -30,16 +30,23 @@ from eywa.models import (
     Turn,
     as_utc,
 )
-from eywa.nous import service as nous
+from eywa.nous import ledger as nous
 from eywa.read.items import BeliefSource, DimensionSource, EvidenceSource
 from eywa.read.reader import Reader
-from eywa.read.routes import KeywordRoute, VectorRoute
-from eywa.read.support_routes import DimensionRoute, GraphRoute, InferenceRoute, TemporalRoute
+from eywa.read.routes import (
+    DimensionRoute,
+    GraphRoute,
+    InferenceRoute,
+    KeywordRoute,
+    TemporalRoute,
+    VectorRoute,
+)
 from eywa.settings import EywaSettings
 from eywa.stores.bundle import Stores
 from eywa.stores.vectors import VectorPoint
 from eywa.tasks import Level1Outcome, index_beliefs, level1_and_dimensions
-from eywa.write import check_space, coerce_turns, prepare_batch
+from eywa.batches import coerce_turns, prepare_batch
+from eywa.ids import check_space
 
 TurnLike = Turn | Mapping[str, Any]
 

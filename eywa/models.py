@@ -112,7 +112,7 @@ class Turn(BaseModel):
 
 
 class Evidence(Frozen):
-    """A stored turn. Immutable; its id is deterministic (see ``eywa.write``)."""
+    """A stored turn. Immutable; its id is deterministic (see ``eywa.batches``)."""
 
     id: str
     space: str

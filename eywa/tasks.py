@@ -21,7 +21,7 @@ from eywa.extraction.pipeline import Level1Report, run_level1
 from eywa.extraction.validator import Validator
 from eywa.models import Belief, Delta, Evidence
 from eywa.nous.observations import observation_from_belief
-from eywa.nous.service import apply_beliefs
+from eywa.nous.ledger import apply_beliefs
 from eywa.stores.beliefs import BeliefStore
 from eywa.stores.dimensions import DimensionStore
 from eywa.stores.evidence import EvidenceStore

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict
 
 from eywa.errors import InvalidInputError, NotFoundError, StoreError
 from eywa.models import utc_now
-from eywa.write import check_space
+from eywa.ids import check_space
 
 Scope = Literal["read", "write", "admin"]
 SCOPES: tuple[Scope, ...] = get_args(Scope)

@@ -26,7 +26,7 @@ from redis.exceptions import LockNotOwnedError, RedisError
 from eywa.attributes import get_attribute
 from eywa.errors import StoreError
 from eywa.models import Belief, Evidence
-from eywa.nous.engine import entity_key
+from eywa.ids import entity_key
 from eywa.nous.observations import observation_from_belief
 
 __all__ = ["DimensionKey", "dimension_lock", "group_by_dimension", "lock_name"]

@@ -22,42 +22,11 @@ from eywa.errors import ConfigurationError, StoreError
 from eywa.settings import EywaSettings
 from eywa.stores.bundle import GraphStores
 
-__all__ = ["close_worker_resources", "open_graph", "open_server_graph", "worker_redis", "worker_settings",
+__all__ = ["close_worker_resources", "open_graph", "worker_redis", "worker_settings",
            "worker_stores"]
 
 _lock = threading.Lock()
 _stores: GraphStores | None = None
-
-
-def open_server_graph(settings: EywaSettings) -> GraphStores:
-    """The Neo4j graph stores (migrations applied), without any vector store.
-
-    Raises:
-        ConfigurationError: ``EYWA_NEO4J_URI`` is missing or malformed.
-        StoreError: Neo4j cannot be reached or a migration fails.
-    """
-    from eywa.stores.neo4j.beliefs import Neo4jBeliefStore
-    from eywa.stores.neo4j.dimensions import Neo4jDimensionStore
-    from eywa.stores.neo4j.evidence import Neo4jEvidenceStore
-    from eywa.stores.neo4j.graph import Neo4jGraph
-    from eywa.stores.neo4j.migrations import apply_migrations
-    from eywa.stores.server import connect_neo4j
-
-    driver = connect_neo4j(settings)
-    graph = Neo4jGraph(driver, settings.neo4j_database)
-    try:
-        apply_migrations(driver, settings.neo4j_database)
-    except StoreError:
-        with suppress(StoreError):
-            graph.close()
-        raise
-    return GraphStores(
-        backend="server",
-        evidence=Neo4jEvidenceStore(graph),
-        beliefs=Neo4jBeliefStore(graph),
-        dimensions=Neo4jDimensionStore(graph),
-        close=graph.close,
-    )
 
 
 def open_graph(settings: EywaSettings) -> GraphStores:
@@ -68,6 +37,8 @@ def open_graph(settings: EywaSettings) -> GraphStores:
         StoreError: a store cannot be opened.
     """
     if settings.neo4j_uri:
+        from eywa.stores.server import open_server_graph
+
         return open_server_graph(settings)
     from eywa.stores.embedded.factory import DATABASE_FILE, open_embedded_graph
 

@@ -24,7 +24,7 @@ from eywa.errors import EywaError, ExtractorError, StoreError
 from eywa.extraction.llm import build_extractor
 from eywa.extraction.validator import Validator
 from eywa.models import Belief
-from eywa.nous.service import list_dimensions
+from eywa.nous.ledger import list_dimensions
 from eywa.stores.bundle import GraphStores
 from eywa.tasks import extract_and_validate as run_extract_and_validate
 from eywa.tasks import update_dimensions as run_update_dimensions

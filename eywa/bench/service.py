@@ -46,7 +46,7 @@ from eywa.bench.synthetic import generate_corpus, generate_queries
 from eywa.errors import EywaError, InvalidInputError
 from eywa.models import Turn
 from eywa.settings import EywaSettings
-from eywa.write import evidence_id
+from eywa.batches import evidence_id
 
 __all__ = ["RouteFigures", "ServiceBenchReport", "run_service_bench"]
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
+from eywa.ids import entity_key
 from eywa.read.items import Hydrated
 
 # A turn spoken by a person the question names is worth this much more.
@@ -45,7 +46,7 @@ def speaker_boost(items: list[Scored], named_ids: set[str], speaker_ids: Mapping
     changed = []
     for s in items:
         speaker = s.item.speaker
-        if named_ids and speaker and speaker_ids.get(speaker.casefold()) in named_ids:
+        if named_ids and speaker and speaker_ids.get(entity_key(speaker)) in named_ids:
             s.score *= NAMED_SPEAKER_BOOST
             changed.append(s.item.id)
     return changed

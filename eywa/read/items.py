@@ -12,7 +12,7 @@ from eywa.errors import NotFoundError
 from eywa.stores.beliefs import BeliefStore
 from eywa.stores.dimensions import DimensionStore
 from eywa.stores.evidence import EvidenceStore
-from eywa.write import entity_id
+from eywa.ids import entity_id
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ class DimensionSource:
         self._evidence = evidence
 
     def hydrate(self, space: str, ids: Sequence[str]) -> dict[str, Hydrated]:
-        from eywa.nous import service as nous
+        from eywa.nous import ledger as nous
 
         found: dict[str, Hydrated] = {}
         for item_id in ids:

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from eywa.errors import InvalidInputError
+from eywa.ids import entity_key
 from eywa.models import Entity, RecallItem, RecallResult
 from eywa.read import adjust
 from eywa.read.adjust import Scored
@@ -108,7 +109,7 @@ class Reader:
             if key in hydrated and _visible(hydrated[key], as_of)
         ]
         named_ids = {e.id for e in entities if e.name in plan.entities}
-        speaker_ids = {e.name.casefold(): e.id for e in entities}
+        speaker_ids = {entity_key(e.name): e.id for e in entities}
         if "boost" not in self._disabled:
             changes["boost"] = adjust.speaker_boost(items, named_ids, speaker_ids)
         if "demotion" not in self._disabled:

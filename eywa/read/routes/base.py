@@ -1,4 +1,7 @@
-"""Retrieval routes. Each returns ranked hits with its own scores; fusion combines them."""
+"""What every retrieval route shares: the query it reads, the hit it returns, its protocol.
+
+Each route returns ranked hits with its own scores; fusion combines them by rank.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +14,8 @@ import numpy.typing as npt
 
 from eywa.read.plan import Plan
 from eywa.stores.evidence import KeywordIndex
-from eywa.stores.vectors import VectorKind, VectorStore
 
+__all__ = ["KEYWORD_DEPTH", "Query", "Route", "RouteHit"]
 
 # The shared keyword search reaches this many candidates per route slot: the graph,
 # temporal and inference routes filter it down.
@@ -58,38 +61,3 @@ class Route(Protocol):
     def run(self, query: Query) -> list[RouteHit]:
         """Ranked hits, best first."""
         ...
-
-
-class KeywordRoute:
-    """BM25 over evidence text (and belief statements where the index has them)."""
-
-    name = "keyword"
-
-    def __init__(self, index: KeywordIndex, kinds: tuple[str, ...] = ("evidence",)) -> None:
-        self._index = index
-        self._kinds = kinds
-
-    def run(self, query: Query) -> list[RouteHit]:
-        hits = [hit for kind in self._kinds for hit in query.keyword_hits(self._index, kind)]
-        hits.sort(key=lambda hit: -hit[2])
-        return [RouteHit(kind, item_id, score) for kind, item_id, score in hits[: query.limit]]
-
-
-class VectorRoute:
-    """Cosine similarity over embedded items of the given kinds, merged by score."""
-
-    name = "vector"
-
-    def __init__(self, store: VectorStore, kinds: tuple[VectorKind, ...] = ("evidence",)) -> None:
-        self._store = store
-        self._kinds = kinds
-
-    def run(self, query: Query) -> list[RouteHit]:
-        not_after = query.as_of.timestamp() if query.as_of else None
-        hits = [
-            RouteHit(kind, item_id, score)
-            for kind in self._kinds
-            for item_id, score in self._store.search(kind, query.space, query.vector, query.limit, not_after)
-        ]
-        hits.sort(key=lambda h: -h.score)
-        return hits[: query.limit]
