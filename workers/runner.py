@@ -1,4 +1,4 @@
-"""``CeleryJobRunner``: the API's ``JobRunner`` (``services.jobs``) backed by the workers.
+"""``CeleryJobRunner``: the API's ``JobRunner`` (``eywa.jobs``) backed by the workers.
 
 A job is one ``eywa.extract_and_validate`` task; its id is the Celery task id. Celery's
 result backend cannot tell an unknown id from a queued one (both read ``PENDING``), and the
@@ -20,11 +20,11 @@ from redis import Redis
 from redis.exceptions import RedisError
 
 from eywa.errors import NotFoundError, StoreError
-from services.jobs import JobState, JobStatus
+from eywa.jobs import LEVEL1_TASK, JobState, JobStatus
 
 __all__ = ["CeleryJobRunner"]
 
-TASK = "eywa.extract_and_validate"
+TASK = LEVEL1_TASK
 _STATES: dict[str, JobState] = {
     "PENDING": "pending",
     "RECEIVED": "pending",

@@ -211,7 +211,7 @@ def run_service_bench(
         raise InvalidInputError("seconds must be positive")
     from eywa.memory import Memory
     from services.api.app import create_app, serve_in_thread
-    from services.jobs import InlineJobRunner
+    from eywa.jobs import InlineJobRunner
     from services.keys import KeyStore
 
     with tempfile.TemporaryDirectory(prefix="eywa-service-bench-") as scratch:

@@ -45,7 +45,7 @@ def worker(
     if port:
         from redis import Redis
 
-        from workers.app import QUEUE
+        from eywa.jobs import QUEUE
         from workers.metrics import serve_metrics
 
         serve_metrics(port, Redis.from_url(settings.redis_url or ""), [QUEUE])

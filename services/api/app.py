@@ -22,7 +22,7 @@ from services.api import routes_admin, routes_read, routes_write
 from services.api.deps import ServiceContext
 from services.api.errors import install_error_handlers
 from services.api.middleware import BodyLimitMiddleware, MetricsMiddleware
-from services.jobs import InlineJobRunner, JobRunner, JobStatus
+from eywa.jobs import InlineJobRunner, JobRunner, JobStatus
 from services.keys import KeyStore
 from services.metrics import ServiceMetrics
 from services.ratelimit import RateLimiter, build_rate_limiter
@@ -101,9 +101,13 @@ class VectorRepairingJobRunner:
         self._max_jobs = max_jobs
         self._lock = threading.Lock()
 
-    def submit(self, space: str, evidence_ids: Sequence[str]) -> str:
-        """Queue Level 1 on the wrapped runner; returns its job id."""
-        return self._inner.submit(space, evidence_ids)
+    def submit(self, space: str, evidence_ids: Sequence[str], request_id: str | None = None) -> str:
+        """Queue Level 1 on the wrapped runner; returns its job id.
+
+        Raises:
+            StoreError: the runner's broker cannot be reached.
+        """
+        return self._inner.submit(space, evidence_ids, request_id)
 
     def status(self, job_id: str) -> JobStatus:
         """The wrapped runner's status; a first ``done`` repairs the vector store first.
@@ -139,11 +143,11 @@ def _celery_runner(settings: EywaSettings, memory: Memory) -> JobRunner:
     from celery import Celery
     from redis import Redis
 
-    from workers.app import build_config
+    from eywa.jobs import celery_config
     from workers.runner import CeleryJobRunner
 
     celery = Celery("eywa-api", set_as_current=False)
-    celery.conf.update(build_config(settings))
+    celery.conf.update(celery_config(settings))
     runner = CeleryJobRunner(celery, Redis.from_url(settings.redis_url), settings.celery_result_expires_s)
     return VectorRepairingJobRunner(runner, memory)
 

@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from eywa.models import Policy, Turn
-from services.jobs import JobState
+from eywa.jobs import JobState
 from services.keys import ApiKey
 
 __all__ = [
