@@ -45,7 +45,7 @@ from eywa.read.routes import (
     TemporalRoute,
     VectorRoute,
 )
-from eywa.settings import EywaSettings
+from eywa.settings import EywaSettings, load_settings
 from eywa.stores.bundle import Stores
 
 TurnLike = Turn | Mapping[str, Any]
@@ -115,15 +115,18 @@ class Memory:
         Reopening the same directory sees everything written before. ``extractor`` is any
         object with ``propose(space, evidence)``; without one, settings choose a built-in
         extractor (the offline rule-based one by default; ``EYWA_EXTRACTOR=none`` for none).
+        Without ``settings``, they are read from ``EYWA_*``. Entry points do not call this
+        directly: ``eywa.runtime.open_memory`` picks ``open`` or ``connect`` from settings.
 
         Raises:
+            ConfigurationError: an ``EYWA_*`` variable does not validate.
             StoreError: if the directory or its stores cannot be opened.
         """
         from eywa.embedding import build_embedder
         from eywa.extraction.llm import build_extractor
         from eywa.stores.embedded.factory import open_embedded
 
-        settings = settings or EywaSettings()
+        settings = settings or load_settings()
         directory = Path(path) if path is not None else settings.data_dir
         embedder = embedder or build_embedder(settings)
         extractor = extractor if extractor is not None else build_extractor(settings)
@@ -143,14 +146,15 @@ class Memory:
         Behaves exactly like ``Memory.open``; schema migrations are applied on connect.
 
         Raises:
-            ConfigurationError: ``EYWA_NEO4J_URI`` (or the Qdrant location) is missing.
+            ConfigurationError: ``EYWA_NEO4J_URI`` is missing or malformed, or an ``EYWA_*``
+                variable does not validate.
             StoreError: a server cannot be reached.
         """
         from eywa.embedding import build_embedder
         from eywa.extraction.llm import build_extractor
         from eywa.stores.server import open_server
 
-        settings = settings or EywaSettings()
+        settings = settings or load_settings()
         embedder = embedder or build_embedder(settings)
         extractor = extractor if extractor is not None else build_extractor(settings)
         stores = open_server(settings, embedder.dim)

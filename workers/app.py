@@ -13,13 +13,13 @@ from typing import Any
 from celery import Celery
 
 from eywa.jobs import celery_config
-from eywa.settings import EywaSettings
+from eywa.runtime import load_settings
 
 __all__ = ["celery_app"]
 
 
 def _lazy_config() -> dict[str, Any]:
-    return celery_config(EywaSettings())
+    return celery_config(load_settings())
 
 
 celery_app = Celery("eywa", include=["workers.tasks"])

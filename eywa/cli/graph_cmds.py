@@ -7,7 +7,8 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from eywa.cli._common import EywaGroup, load_settings, out_console
+from eywa.runtime import load_settings
+from eywa.runtime.commands import EywaGroup, out_console
 from eywa.errors import InvalidInputError
 
 schema_app = typer.Typer(cls=EywaGroup, help="The graph schema in Neo4j (graph_schema/).", no_args_is_help=True)

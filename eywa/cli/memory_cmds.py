@@ -1,4 +1,9 @@
-"""``eywa ingest``, ``eywa recall`` and ``eywa stats``: the embedded memory from a shell."""
+"""``eywa ingest``, ``eywa recall`` and ``eywa stats``: a memory from a shell.
+
+The memory is the one the settings name (``eywa.runtime.open_memory``): Neo4j when
+``EYWA_NEO4J_URI`` is set, exactly as for ``eywa serve``, else the embedded store of
+``--data-dir``.
+"""
 
 from __future__ import annotations
 
@@ -9,16 +14,10 @@ from typing import Annotated, Any, get_args
 import typer
 from rich.table import Table
 
-from eywa.bench.ingest import ingest_batches
-from eywa.cli._common import (
-    DataDirOption,
-    err_console,
-    load_settings,
-    open_memory,
-    out_console,
-    require_space,
-)
 from eywa.cli.render import print_recall
+from eywa.runtime import describe, load_settings, open_memory
+from eywa.runtime.commands import DataDirOption, err_console, out_console, require_space
+from eywa.runtime.ingest import ingest_batches
 from eywa.errors import InvalidInputError
 from eywa.loaders import load_turns_file
 from eywa.models import Policy
@@ -56,7 +55,7 @@ def ingest(
         raise InvalidInputError("a JSONL turn file needs --space")
     with open_memory(settings) as mem:
         report = ingest_batches(mem, batches, space=None if locomo else space, console=err_console())
-        table = Table(title=f"ingested into {settings.data_dir}")
+        table = Table(title=f"ingested into {describe(settings)}")
         table.add_column("space")
         table.add_column("turns sent", justify="right")
         table.add_column("evidence stored", justify="right")

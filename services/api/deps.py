@@ -19,7 +19,7 @@ from eywa.memory import Memory
 from eywa.settings import EywaSettings
 from services.api.errors import ApiProblem
 from eywa.jobs import JobRunner
-from services.keys import ApiKey, KeyStore, Scope
+from eywa.stores.keys import ApiKey, KeyStore, Scope
 from services.metrics import ServiceMetrics
 from services.ratelimit import RateLimiter
 

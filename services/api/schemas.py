@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from eywa.models import Policy, Turn
 from eywa.jobs import JobState
-from services.keys import ApiKey
+from eywa.stores.keys import ApiKey
 
 __all__ = [
     "CreateKeyRequest", "CreatedKey", "JobRef", "RecallRequest", "RememberRequest", "RememberResponse",

@@ -22,7 +22,7 @@ from celery import Celery
 from eywa.memory import Memory
 from eywa.settings import EywaSettings
 from eywa.jobs import celery_config
-from workers.runner import CeleryJobRunner
+from services.queue import CeleryJobRunner
 
 ROOT = Path(__file__).resolve().parents[2]
 SPACE = "home"

@@ -22,7 +22,7 @@ from tests.services.conftest import free_port
 from tests.workers.conftest import ROOT, SPACE, TURNS, kill_group, wait_for, write_turns
 from eywa.jobs import QUEUE
 from workers.metrics import METRIC_NAMES, REJECTIONS, STORE_ERRORS, TASK_RETRIES
-from workers.runner import CeleryJobRunner
+from services.queue import CeleryJobRunner
 
 pytestmark = pytest.mark.redis
 

@@ -16,7 +16,7 @@ from eywa.settings import EywaSettings
 from eywa.jobs import celery_config
 from workers.logging import JsonFormatter
 from eywa.level1 import repaired_fact
-from workers.runner import CeleryJobRunner
+from services.queue import CeleryJobRunner
 
 
 def test_config_acks_late_requeues_lost_tasks_and_prefetches_one() -> None:

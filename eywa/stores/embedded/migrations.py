@@ -6,7 +6,8 @@ rows that are already stored is a migration here. ``MIGRATIONS`` is ordered: the
 the missing ones on open, each in one transaction with its version bump, so a crash leaves
 either the old or the new format. Never edit or reorder an applied migration; append one.
 
-The version is read inside the write transaction (``BEGIN IMMEDIATE``), so two processes
+An up-to-date database is only read (no write lock on open). Otherwise the version is read
+again inside each migration's write transaction (``BEGIN IMMEDIATE``), so two processes
 opening the same directory at once (the API and a worker) apply each migration once.
 """
 
@@ -64,6 +65,9 @@ def migrate(db: SqliteDatabase) -> list[str]:
             was written by a newer Eywa (its version is above ``FORMAT_VERSION``).
     """
     applied: list[str] = []
+    rows = db.query("PRAGMA user_version")
+    if int(rows[0][0]) == FORMAT_VERSION:
+        return applied  # the usual case: no write lock taken on open
     for version, step in enumerate(MIGRATIONS, start=1):
         with db.transaction() as conn:
             current = int(conn.execute("PRAGMA user_version").fetchone()[0])
