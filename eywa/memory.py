@@ -30,6 +30,7 @@ from eywa.models import (
     Delta,
     Dimension,
     Evidence,
+    Policy,
     RecallResult,
     Turn,
     as_utc,
@@ -248,7 +249,7 @@ class Memory:
         query: str,
         k: int = 10,
         budget_tokens: int | None = None,
-        policy: str = "balanced",
+        policy: Policy = "balanced",
         as_of: datetime | str | None = None,
     ) -> RecallResult:
         """Ranked, provenance-carrying context for ``query``; no LLM is called.

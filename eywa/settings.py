@@ -15,6 +15,7 @@ from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from eywa.errors import ConfigurationError
+from eywa.models import Stage
 
 ExtractorChoice = Literal["rules", "openai", "anthropic", "none"]
 EmbedderChoice = Literal["minilm", "openai"]
@@ -59,9 +60,10 @@ class EywaSettings(BaseSettings):
     rrf_k: int = Field(default=20, ge=1)
     default_k: int = Field(default=10, ge=1)
     max_k: int = Field(default=200, ge=1)
-    disabled_stages: list[str] = Field(
+    disabled_stages: list[Stage] = Field(
         default_factory=list,
-        description="Routes or post-filters to switch off (ablations), e.g. '[\"graph\"]'.",
+        description="Routes or post-filters to switch off (ablations), e.g. '[\"graph\"]'; "
+        "an unknown name is a configuration error.",
     )
 
     # Server backends

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, get_args
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -23,8 +23,6 @@ from eywa.loaders import load_turns_file
 from eywa.models import Policy
 
 __all__ = ["ingest", "recall", "stats"]
-
-POLICIES = get_args(Policy)
 
 
 def ingest(
@@ -83,7 +81,7 @@ def recall(
     budget: Annotated[
         int | None, typer.Option("--budget", min=1, help="Context token budget.", show_default=False)
     ] = None,
-    policy: Annotated[str, typer.Option("--policy", help=f"Answer policy: {', '.join(POLICIES)}.")] = "balanced",
+    policy: Annotated[Policy, typer.Option("--policy", help="Answer policy.")] = "balanced",
     as_of: Annotated[
         str | None, typer.Option("--as-of", help="Read as of this ISO time.", show_default=False)
     ] = None,
@@ -91,8 +89,6 @@ def recall(
     data_dir: DataDirOption = None,
 ) -> None:
     """Recall context for QUESTION: ranked items with provenance, and the packed context."""
-    if policy not in POLICIES:
-        raise InvalidInputError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
     checked_as_of = _check_as_of(as_of)
     settings = load_settings(data_dir)
     with open_memory(settings, must_exist=True) as mem:

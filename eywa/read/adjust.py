@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz
 
 from eywa.ids import entity_key
+from eywa.models import ItemKind, RouteName
 from eywa.read.items import Hydrated
 
 # A turn spoken by a person the question names is worth this much more.
@@ -37,7 +38,7 @@ class Scored:
     routes: dict[str, int] = field(default_factory=dict)
 
     @property
-    def key(self) -> tuple[str, str]:
+    def key(self) -> tuple[ItemKind, str]:
         return (self.item.kind, self.item.id)
 
 
@@ -116,7 +117,7 @@ def deduplicate(items: list[Scored]) -> list[str]:
 
 
 def select_with_floor(
-    items: Sequence[Scored], k: int, weights: Mapping[str, float]
+    items: Sequence[Scored], k: int, weights: Mapping[RouteName, float]
 ) -> tuple[list[Scored], list[str]]:
     """The top ``k`` by score, except that each strong route's best few keep a place.
 

@@ -18,12 +18,8 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-try:  # typer >= 0.20 vendors click; older typer runs on click itself
-    from typer._click.core import Context
-    from typer._click.exceptions import NoArgsIsHelpError, UsageError
-except ImportError:  # pragma: no cover - depends on the installed typer
-    from click import Context  # type: ignore[assignment]
-    from click.exceptions import NoArgsIsHelpError, UsageError  # type: ignore[assignment]
+from typer._click.core import Context  # typer >= 0.20 runs on its own copy of click
+from typer._click.exceptions import NoArgsIsHelpError, UsageError
 
 from eywa.errors import ConfigurationError, EywaError, InvalidInputError
 

@@ -89,3 +89,25 @@ def test_a_plugin_that_is_not_a_command_is_refused(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(app_module, "entry_points", lambda group: [odd])
     with pytest.raises(TypeError, match="odd"):
         app_module.add_plugins(typer.Typer(cls=EywaGroup))
+
+
+def test_a_typo_in_disabled_stages_is_a_configuration_error_not_a_silent_weight(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from pydantic import ValidationError
+
+    from eywa.memory import Memory
+
+    assert load_settings(disabled_stages=["graph", "floor"]).disabled_stages == ["graph", "floor"]
+    with pytest.raises(ValidationError):
+        EywaSettings(disabled_stages=["grpah"])  # type: ignore[list-item]  # the typo mypy also reports
+    monkeypatch.setenv("EYWA_DISABLED_STAGES", '["grpah"]')
+    with pytest.raises(ConfigurationError, match=r"^EYWA_DISABLED_STAGES: Input should be 'keyword', "):
+        load_settings()
+    with pytest.raises(ConfigurationError, match="EYWA_DISABLED_STAGES"):
+        Memory.open(tmp_path / "mem")
+    assert not (tmp_path / "mem").exists()
+    result = CliRunner().invoke(app_module.app, ["stats", "--space", "s", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: EYWA_DISABLED_STAGES: Input should be 'keyword'")
+    assert len(result.stderr.strip().splitlines()) == 1

@@ -12,6 +12,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from eywa.models import ItemKind, RouteName
 from eywa.read.plan import Plan
 from eywa.stores.evidence import KeywordIndex
 
@@ -26,7 +27,7 @@ KEYWORD_DEPTH = 4
 class RouteHit:
     """One ranked result of a route."""
 
-    kind: str
+    kind: ItemKind
     id: str
     score: float
 
@@ -43,18 +44,18 @@ class Query:
     limit: int
     memo: dict[str, list[tuple[str, str, float]]] = field(default_factory=dict, compare=False)
 
-    def keyword_hits(self, index: KeywordIndex, kind: str) -> list[tuple[str, str, float]]:
+    def keyword_hits(self, index: KeywordIndex, kind: ItemKind) -> list[tuple[ItemKind, str, float]]:
         """BM25 hits of one kind, searched once per query and shared by every route."""
         if "keyword" not in self.memo:
             self.memo["keyword"] = index.search(self.space, self.text, self.limit * KEYWORD_DEPTH, ("evidence", "belief"))
-        return [hit for hit in self.memo["keyword"] if hit[0] == kind]
+        return [(kind, item_id, score) for found, item_id, score in self.memo["keyword"] if found == kind]
 
 
 class Route(Protocol):
     """A retrieval route."""
 
     @property
-    def name(self) -> str:
+    def name(self) -> RouteName:
         """The route's name, as used in weights and traces."""
         ...
 

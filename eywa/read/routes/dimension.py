@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from eywa.nous import ledger as nous
 from eywa.read.overlap import rank_by_overlap
 from eywa.read.routes.base import Query, RouteHit
@@ -14,7 +16,7 @@ class DimensionRoute:
     """Dimension fact lines ("Caroline — relationship_status: single (0.93)") for named
     entities; list questions get the whole set of a multi-valued dimension."""
 
-    name = "dimension"
+    name: Final = "dimension"
 
     def __init__(self, stores: Stores) -> None:
         self._stores = stores
@@ -28,7 +30,7 @@ class DimensionRoute:
                 line = f"{dim.attribute.replace('_', ' ')} {' '.join(dim.distribution)}"
                 candidates.append(("dimension", dimension_id(subject, dim.attribute), line, 1.0))
         ranked = rank_by_overlap(query.text, candidates)
-        return [RouteHit(kind, i, score) for kind, i, score in ranked[: query.limit]]
+        return [RouteHit("dimension", i, score) for _, i, score in ranked[: query.limit]]
 
 
 def dimension_id(entity: str, attribute: str) -> str:

@@ -4,6 +4,7 @@ graph, then the turns and beliefs about them."""
 from __future__ import annotations
 
 import itertools
+from typing import Final
 
 import networkx as nx
 
@@ -19,7 +20,7 @@ MAX_HOPS = 2
 class GraphRoute:
     """Named entities → up to two hops over the entity graph → their beliefs and turns."""
 
-    name = "graph"
+    name: Final = "graph"
 
     def __init__(self, stores: Stores) -> None:
         self._stores = stores

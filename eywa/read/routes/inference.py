@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from eywa.ids import entity_key
 from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.bundle import Stores
@@ -17,7 +19,7 @@ TRAIT_ATTRIBUTES = frozenset(
 class InferenceRoute:
     """Trait, preference and plan beliefs of the named people, for "would X…" questions."""
 
-    name = "inference"
+    name: Final = "inference"
 
     def __init__(self, stores: Stores) -> None:
         self._stores = stores

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Final
+
+from eywa.models import ItemKind
 from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.evidence import KeywordIndex
 
@@ -11,9 +14,9 @@ __all__ = ["KeywordRoute"]
 class KeywordRoute:
     """BM25 over evidence text (and belief statements where the index has them)."""
 
-    name = "keyword"
+    name: Final = "keyword"
 
-    def __init__(self, index: KeywordIndex, kinds: tuple[str, ...] = ("evidence",)) -> None:
+    def __init__(self, index: KeywordIndex, kinds: tuple[ItemKind, ...] = ("evidence",)) -> None:
         self._index = index
         self._kinds = kinds
 

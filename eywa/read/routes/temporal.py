@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from eywa.models import SignalKind
 from eywa.read.overlap import rank_by_overlap
 from eywa.read.routes.base import Query, RouteHit
@@ -13,7 +15,7 @@ __all__ = ["TemporalRoute"]
 class TemporalRoute:
     """Turns in or near the asked window; for "when" questions, turns carrying dates."""
 
-    name = "temporal"
+    name: Final = "temporal"
 
     def __init__(self, stores: Stores) -> None:
         self._stores = stores
@@ -37,4 +39,4 @@ def _rank_turns(stores: Stores, query: Query, ids: list[str]) -> list[RouteHit]:
     ranked = rank_by_overlap(query.text, [("evidence", t.id, f"{t.speaker or ''} {t.text}", 1.0) for t in turns])
     ranked_ids = {i for _, i, _ in ranked}
     rest = [("evidence", t.id, 0.01) for t in turns if t.id not in ranked_ids]
-    return [RouteHit(kind, i, score) for kind, i, score in (ranked + rest)[: query.limit]]
+    return [RouteHit("evidence", i, score) for _, i, score in (ranked + rest)[: query.limit]]

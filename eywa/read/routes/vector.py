@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.vectors import VectorKind, VectorStore
 
@@ -11,7 +13,7 @@ __all__ = ["VectorRoute"]
 class VectorRoute:
     """Cosine similarity over embedded items of the given kinds, merged by score."""
 
-    name = "vector"
+    name: Final = "vector"
 
     def __init__(self, store: VectorStore, kinds: tuple[VectorKind, ...] = ("evidence",)) -> None:
         self._store = store
