@@ -24,8 +24,10 @@ $(STAMP_DEV): $(BIN)/python pyproject.toml
 demo: $(STAMP_RUNTIME)
 	$(BIN)/eywa demo
 
+# Layers and types first (seconds), then the suite with the servers it needs.
 test: $(STAMP_DEV)
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 	bash ops/run-tests.sh $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 typecheck: $(STAMP_DEV)

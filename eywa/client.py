@@ -18,11 +18,11 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 import httpx
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 
 from eywa.errors import (
     ClosedError,
@@ -41,12 +41,15 @@ from eywa.models import (
     Delta,
     Dimension,
     Evidence,
+    Policy,
     RecallResult,
     Turn,
     as_utc,
 )
 
 __all__ = ["Client"]
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 TurnLike = Turn | Mapping[str, Any]
 _RETRY_STATUSES = frozenset({429, 503})
@@ -141,7 +144,7 @@ class Client:
         query: str,
         k: int = 10,
         budget_tokens: int | None = None,
-        policy: str = "balanced",
+        policy: Policy = "balanced",
         as_of: datetime | str | None = None,
     ) -> RecallResult:
         """Ranked, provenance-carrying context for ``query``.
@@ -306,7 +309,14 @@ def _jsonable(turn: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _list(model: type[BaseModel], data: Any) -> list[Any]:
-    adapter: TypeAdapter[list[Any]] = TypeAdapter(list[model])  # type: ignore[valid-type]
-    return adapter.validate_python(data)
+def _list(model: type[ModelT], data: Any) -> list[ModelT]:
+    """Each element of a JSON list as ``model``.
+
+    Raises:
+        StoreError: the server did not answer with a list.
+        pydantic.ValidationError: an element does not fit the model.
+    """
+    if not isinstance(data, list):
+        raise StoreError("http", "decode", f"expected a list of {model.__name__}, got {type(data).__name__}")
+    return [model.model_validate(item) for item in data]
 

@@ -1,8 +1,24 @@
-"""Deterministic identifiers: the same input always yields the same id, so writes are idempotent."""
+"""Identifiers: deterministic ids, the one entity normalisation, and space names.
+
+Deterministic ids make writes idempotent: the same input always yields the same id, so a
+re-sent turn or a re-run job finds its rows already there.
+
+Entities are identified by name, case- and whitespace-insensitively (``entity_key``):
+"Mary  Ann", "mary ann" and "Mary Ann " are one entity. Every entity id in every store
+(``entity_id``) and every dimension key is derived from that one key. Stores written before
+this rule hashed ``name.casefold()`` alone; each backend migrates them on open (the embedded
+store's ``eywa.stores.embedded.migrations``, Neo4j's ``graph_schema`` migration 0005).
+"""
 
 from __future__ import annotations
 
 import hashlib
+
+from eywa.errors import InvalidInputError
+
+__all__ = ["MAX_SPACE_LENGTH", "check_space", "content_hash", "entity_id", "entity_key", "stable_id"]
+
+MAX_SPACE_LENGTH = 200
 
 
 def stable_id(prefix: str, *parts: str) -> str:
@@ -21,3 +37,31 @@ def stable_id(prefix: str, *parts: str) -> str:
 def content_hash(text: str) -> str:
     """sha256 of a turn's text, stored on the evidence for audits and drift checks."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def entity_key(name: str) -> str:
+    """The identity of an entity name: whitespace collapsed, then case-folded.
+
+    Example:
+        >>> entity_key("  Mary\\tAnn ")
+        'mary ann'
+    """
+    return " ".join(name.split()).casefold()
+
+
+def entity_id(space: str, name: str) -> str:
+    """The id of the entity ``name`` names in ``space`` (see ``entity_key``)."""
+    return stable_id("ent", space, entity_key(name))
+
+
+def check_space(space: object) -> str:
+    """``space`` itself if it is a valid space name: a non-empty printable string.
+
+    Raises:
+        InvalidInputError: not a string, blank, too long or not printable.
+    """
+    if not isinstance(space, str) or not space.strip():
+        raise InvalidInputError("space must be a non-empty string")
+    if len(space) > MAX_SPACE_LENGTH or not space.isprintable():
+        raise InvalidInputError(f"space must be printable and at most {MAX_SPACE_LENGTH} characters")
+    return space

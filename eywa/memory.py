@@ -13,11 +13,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from eywa.batches import coerce_turns, prepare_batch
 from eywa.embedding import Embedder
 from eywa.errors import ClosedError, InvalidInputError, NotFoundError
 from eywa.extraction.base import Extractor
 from eywa.extraction.pipeline import Explanation, explain
 from eywa.extraction.validator import Validator
+from eywa.ids import check_space
+from eywa.indexing import embed_evidence, index_beliefs, repair_vectors
+from eywa.level1 import Level1Outcome, run_level1
 from eywa.models import (
     Belief,
     BeliefStatus,
@@ -26,21 +30,25 @@ from eywa.models import (
     Delta,
     Dimension,
     Evidence,
+    Policy,
     RecallResult,
     Turn,
     as_utc,
 )
-from eywa.nous import service as nous
+from eywa.nous import ledger as nous
 from eywa.read.items import BeliefSource, DimensionSource, EvidenceSource
 from eywa.read.reader import Reader
-from eywa.read.routes import KeywordRoute, VectorRoute
-from eywa.read.support_routes import DimensionRoute, GraphRoute, InferenceRoute, TemporalRoute
-from eywa.settings import EywaSettings
-from eywa.stores.audit import AuditResult, AuditSpec, find_audit
+from eywa.read.routes import (
+    DimensionRoute,
+    GraphRoute,
+    InferenceRoute,
+    KeywordRoute,
+    TemporalRoute,
+    VectorRoute,
+)
+from eywa.settings import EywaSettings, load_settings
+from eywa.stores.audit import AuditResult, AuditSpec, run_audit
 from eywa.stores.bundle import Stores
-from eywa.stores.vectors import VectorPoint
-from eywa.tasks import Level1Outcome, index_beliefs, level1_and_dimensions
-from eywa.write import check_space, coerce_turns, prepare_batch
 
 TurnLike = Turn | Mapping[str, Any]
 
@@ -109,15 +117,18 @@ class Memory:
         Reopening the same directory sees everything written before. ``extractor`` is any
         object with ``propose(space, evidence)``; without one, settings choose a built-in
         extractor (the offline rule-based one by default; ``EYWA_EXTRACTOR=none`` for none).
+        Without ``settings``, they are read from ``EYWA_*``. Entry points do not call this
+        directly: ``eywa.runtime.open_memory`` picks ``open`` or ``connect`` from settings.
 
         Raises:
+            ConfigurationError: an ``EYWA_*`` variable does not validate.
             StoreError: if the directory or its stores cannot be opened.
         """
         from eywa.embedding import build_embedder
         from eywa.extraction.llm import build_extractor
         from eywa.stores.embedded.factory import open_embedded
 
-        settings = settings or EywaSettings()
+        settings = settings or load_settings()
         directory = Path(path) if path is not None else settings.data_dir
         embedder = embedder or build_embedder(settings)
         extractor = extractor if extractor is not None else build_extractor(settings)
@@ -137,14 +148,15 @@ class Memory:
         Behaves exactly like ``Memory.open``; schema migrations are applied on connect.
 
         Raises:
-            ConfigurationError: ``EYWA_NEO4J_URI`` (or the Qdrant location) is missing.
+            ConfigurationError: ``EYWA_NEO4J_URI`` is missing or malformed, or an ``EYWA_*``
+                variable does not validate.
             StoreError: a server cannot be reached.
         """
         from eywa.embedding import build_embedder
         from eywa.extraction.llm import build_extractor
         from eywa.stores.server import open_server
 
-        settings = settings or EywaSettings()
+        settings = settings or load_settings()
         embedder = embedder or build_embedder(settings)
         extractor = extractor if extractor is not None else build_extractor(settings)
         stores = open_server(settings, embedder.dim)
@@ -212,7 +224,7 @@ class Memory:
         checked = coerce_turns(turns)
         batch = prepare_batch(space, checked, self._stores.evidence, detect_signals, author=author)
         self._stores.evidence.add(batch.new, batch.mentions)
-        self._embed_evidence(batch.new, progress)
+        embed_evidence(self._stores, self._embedder, batch.new, self._embed_batch, progress)
         if self._extractor is not None and batch.new:
             new_ids = [e.id for e in batch.new]
             if self._settings.level1_wait if wait is None else wait:
@@ -222,13 +234,12 @@ class Memory:
         return batch.ids
 
     def _level1(self, space: str, evidence_ids: Sequence[str]) -> Level1Outcome:
-        assert self._extractor is not None
-        stores = self._stores
-        outcome = level1_and_dimensions(
-            stores.evidence, stores.beliefs, stores.dimensions, space, evidence_ids,
-            self._extractor, self._validator, self._settings.level1_batch_size,
-        )
-        index_beliefs(stores.beliefs, stores.vectors, self._embedder, space, [b.id for b in outcome.report.beliefs])
+        outcome = run_level1(
+            self._stores, space, evidence_ids, self._extractor, self._validator,
+            batch_size=self._settings.level1_batch_size,
+        )  # fmt: skip
+        if outcome.report is not None:
+            index_beliefs(self._stores, self._embedder, space, [b.id for b in outcome.report.beliefs])
         return outcome
 
     # --- read ---------------------------------------------------------------------------
@@ -239,7 +250,7 @@ class Memory:
         query: str,
         k: int = 10,
         budget_tokens: int | None = None,
-        policy: str = "balanced",
+        policy: Policy = "balanced",
         as_of: datetime | str | None = None,
     ) -> RecallResult:
         """Ranked, provenance-carrying context for ``query``; no LLM is called.
@@ -355,10 +366,7 @@ class Memory:
             StoreError: the backend failed (a time parameter it cannot parse, say).
         """
         self._check_open()
-        spec = find_audit(self._stores.audit.audits(), name)
-        values = spec.bind(params)
-        values["space"] = check_space(values["space"])
-        return self._stores.audit.run(name, values)
+        return run_audit(self._stores.audit, name, params)
 
     # --- maintenance --------------------------------------------------------------------
 
@@ -372,62 +380,13 @@ class Memory:
         """
         self._check_open()
         spaces = [check_space(space)] if space is not None else self._stores.evidence.spaces()
-        repaired = 0
-        for name in spaces:
-            ids = self._stores.evidence.ids(name)
-            missing = self._stores.vectors.missing("evidence", ids)
-            if missing:
-                turns = self._stores.evidence.get(name, [i for i in ids if i in missing])
-                self._embed_evidence(turns, None)
-                repaired += len(turns)
-            belief_ids = self._stores.beliefs.ids(name)
-            missing_beliefs = self._stores.vectors.missing("belief", belief_ids)
-            if missing_beliefs:
-                repaired += index_beliefs(
-                    self._stores.beliefs, self._stores.vectors, self._embedder, name,
-                    [i for i in belief_ids if i in missing_beliefs],
-                )
-        return repaired
+        return repair_vectors(self._stores, self._embedder, spaces, self._embed_batch)
 
     # --- internals ----------------------------------------------------------------------
 
-    def _embed_evidence(self, turns: Sequence[Evidence], progress: Callable[[int], None] | None) -> None:
-        """Embed turns with their reply as context, and re-embed the turns they reply to.
-
-        A turn's vector covers "speaker: text" plus the next turn of its session: questions
-        are asked about what was said, and the answer often completes in the reply (on the
-        LoCoMo dev turns this context raised vector-only recall@10 by several points).
-        """
-        targets = {t.id: t for t in turns}
-        new_ids = set(targets)
-        at = {(t.space, t.session, t.seq): t for t in turns}
-        contexts: dict[str, Evidence | None] = {}
-        for turn in turns:
-            has_next = (turn.space, turn.session, turn.seq + 1) in at
-            has_previous = (turn.space, turn.session, turn.seq - 1) in at
-            if has_next and has_previous:  # inside a run of the batch: no store round trip
-                contexts[turn.id] = at[(turn.space, turn.session, turn.seq + 1)]
-                continue
-            around = self._stores.evidence.neighbours(turn.space, turn.id, 1, 1)
-            contexts[turn.id] = next((n for n in around if n.seq == turn.seq + 1), None)
-            previous = next((n for n in around if n.seq == turn.seq - 1), None)
-            if previous is not None and previous.id not in targets:
-                targets[previous.id] = previous
-                contexts[previous.id] = turn
-        ordered = list(targets.values())
-        batch = max(self._settings.embed_batch_size * 4, 64)
-        for start in range(0, len(ordered), batch):
-            chunk = ordered[start : start + batch]
-            vectors = self._embedder.embed([embedding_text(t, contexts.get(t.id)) for t in chunk])
-            self._stores.vectors.upsert(
-                "evidence",
-                [
-                    VectorPoint(id=t.id, space=t.space, vector=v, at=t.observed_at.timestamp())
-                    for t, v in zip(chunk, vectors, strict=True)
-                ],
-            )
-            if progress is not None:
-                progress(sum(1 for t in chunk if t.id in new_ids))
+    @property
+    def _embed_batch(self) -> int:
+        return max(self._settings.embed_batch_size * 4, 64)
 
     def _embed_one(self, text: str) -> npt.NDArray[np.float32]:
         return np.asarray(self._embedder.embed([text])[0], dtype=np.float32)
@@ -435,14 +394,6 @@ class Memory:
     def _check_open(self) -> None:
         if self._closed:
             raise ClosedError()
-
-
-def embedding_text(turn: Evidence, reply: Evidence | None) -> str:
-    """What a turn's vector covers: its speaker and text, then its reply when known."""
-    own = f"{turn.speaker}: {turn.text}" if turn.speaker else turn.text
-    if reply is None:
-        return own
-    return own + "\n" + (f"{reply.speaker}: {reply.text}" if reply.speaker else reply.text)
 
 
 def _parse_as_of(value: datetime | str | None) -> datetime | None:

@@ -112,7 +112,7 @@ class Turn(BaseModel):
 
 
 class Evidence(Frozen):
-    """A stored turn. Immutable; its id is deterministic (see ``eywa.write``)."""
+    """A stored turn. Immutable; its id is deterministic (see ``eywa.batches``)."""
 
     id: str
     space: str
@@ -174,6 +174,18 @@ class RecallItem(Frozen):
 
 
 Policy = Literal["strict", "balanced", "advanced"]
+
+RouteName = Literal["keyword", "vector", "temporal", "graph", "inference", "dimension"]
+"""The retrieval routes of the read path (``eywa.read.routes``)."""
+
+PostFilter = Literal["boost", "demotion", "rescue", "dedupe", "floor"]
+"""The post-fusion stages of the read path (``eywa.read.adjust``)."""
+
+Stage = Literal[
+    "keyword", "vector", "temporal", "graph", "inference", "dimension",
+    "boost", "demotion", "rescue", "dedupe", "floor",
+]  # fmt: skip
+"""What ``EYWA_DISABLED_STAGES`` may switch off: a route or a post-filter."""
 
 
 class RecallResult(Frozen):

@@ -1,12 +1,21 @@
-"""The one settings object. Read by entry points only, never at import time."""
+"""The one settings object. Read by entry points only, never at import time.
+
+``load_settings`` is how an entry point reads it: from ``EYWA_*`` variables, with overrides,
+and with a value that does not validate reported as a ``ConfigurationError`` naming the
+variable (``EYWA_DISABLED_STAGES: …``) rather than pydantic's multi-line error.
+"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from eywa.errors import ConfigurationError
+from eywa.models import Stage
 
 ExtractorChoice = Literal["rules", "openai", "anthropic", "none"]
 EmbedderChoice = Literal["minilm", "openai"]
@@ -51,9 +60,10 @@ class EywaSettings(BaseSettings):
     rrf_k: int = Field(default=20, ge=1)
     default_k: int = Field(default=10, ge=1)
     max_k: int = Field(default=200, ge=1)
-    disabled_stages: list[str] = Field(
+    disabled_stages: list[Stage] = Field(
         default_factory=list,
-        description="Routes or post-filters to switch off (ablations), e.g. '[\"graph\"]'.",
+        description="Routes or post-filters to switch off (ablations), e.g. '[\"graph\"]'; "
+        "an unknown name is a configuration error.",
     )
 
     # Server backends
@@ -95,3 +105,44 @@ class EywaSettings(BaseSettings):
     dimension_lock_timeout_s: float = Field(default=120.0, gt=0, description="Per-dimension Redis lock lease.")
     repair_interval_s: float = Field(default=600.0, gt=0, description="Beat: repair of 'repair' candidates.")
     decay_interval_s: float = Field(default=300.0, gt=0, description="Beat: decay materialised for dashboards.")
+
+
+def load_settings(data_dir: Path | None = None, **overrides: Any) -> EywaSettings:
+    """Settings from the environment, with ``data_dir`` (``--data-dir``, when given) and
+    ``overrides`` (field name → value) applied and validated like the environment's values.
+
+    Raises:
+        ConfigurationError: an ``EYWA_*`` variable or an override does not validate; the
+            message names the first offending variable.
+    """
+    if data_dir is not None:
+        overrides["data_dir"] = data_dir
+    try:
+        settings = EywaSettings()
+        return EywaSettings.model_validate({**settings.model_dump(), **overrides}) if overrides else settings
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = "EYWA_" + ".".join(str(p) for p in first["loc"][:1]).upper()
+        raise ConfigurationError(f"{name}: {first['msg']}") from exc
+
+
+def as_environment(settings: EywaSettings) -> dict[str, str]:
+    """The ``EYWA_*`` variables that give a child process exactly these settings.
+
+    Unset values (``None``) map to nothing; the caller removes inherited ``EYWA_*`` first.
+    Secrets are written in clear: the environment is the child's own.
+    """
+    environment: dict[str, str] = {}
+    for name, value in settings.model_dump(mode="python").items():
+        if value is None:
+            continue
+        if isinstance(value, SecretStr):
+            text = value.get_secret_value()
+        elif isinstance(value, (list, dict)):
+            text = json.dumps(value)
+        elif isinstance(value, bool):
+            text = "true" if value else "false"
+        else:
+            text = str(value)
+        environment[f"EYWA_{name.upper()}"] = text
+    return environment

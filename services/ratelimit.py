@@ -12,12 +12,15 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
 from eywa.errors import StoreError
 from eywa.settings import EywaSettings
+
+if TYPE_CHECKING:
+    from redis import Redis
 
 __all__ = ["Decision", "NoRateLimiter", "RateLimiter", "RedisRateLimiter", "build_rate_limiter"]
 
@@ -66,7 +69,7 @@ class RedisRateLimiter:
 
     def __init__(
         self,
-        client: object,
+        client: Redis,
         per_minute: int,
         *,
         window_s: int = 60,
@@ -91,7 +94,7 @@ class RedisRateLimiter:
         window = int(now // self._window)
         name = f"{self._prefix}:{key_id}:{window}"
         try:
-            pipe = self._client.pipeline()  # type: ignore[attr-defined]
+            pipe = self._client.pipeline()
             pipe.incr(name)
             pipe.expire(name, self._window + 1)
             count = int(pipe.execute()[0])
@@ -107,7 +110,7 @@ class RedisRateLimiter:
         import redis
 
         try:
-            return bool(self._client.ping())  # type: ignore[attr-defined]
+            return bool(self._client.ping())
         except redis.RedisError:
             return False
 

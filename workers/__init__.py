@@ -1,11 +1,12 @@
 """Celery workers: Level 1, Nous updates and periodic upkeep, run out of the API process.
 
-A composition root like ``services/``: it reads settings, opens stores and calls the idempotent
-task functions of ``eywa.tasks``. The embedded default never needs it (Level 1 runs
-in-process); server deployments run ``eywa worker`` and ``eywa beat`` next to ``eywa serve``.
+An entry point like ``services/``: it reads settings and opens stores through
+``eywa.runtime``, and its tasks call the core's workflows (``eywa.level1``). It never imports
+``services`` (the API sends jobs by task name, ``eywa.jobs``). The embedded default never
+needs it (Level 1 runs in-process); server deployments run ``eywa worker`` and ``eywa beat``
+next to ``eywa serve``.
 
-Modules: ``app`` (the one Celery app), ``tasks`` (thin tasks), ``stores`` (opening the graph
-stores per worker process), ``locks`` (per-dimension Redis locks), ``repair`` (re-validation of
-repairable candidates), ``runner`` (``CeleryJobRunner`` for the API), ``metrics`` and
-``logging`` (observability).
+Modules: ``app`` (the one Celery app), ``tasks`` (thin tasks), ``stores`` (the graph stores of
+a worker process), ``locks`` (per-dimension Redis locks), ``cli`` (``eywa worker``, ``eywa
+beat``), ``metrics`` and ``logging`` (observability), ``signals`` (their Celery hooks).
 """

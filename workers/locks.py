@@ -16,22 +16,17 @@ expires and the redelivered task takes it.
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 import redis
 from redis.exceptions import LockNotOwnedError, RedisError
 
-from eywa.attributes import get_attribute
 from eywa.errors import StoreError
-from eywa.models import Belief, Evidence
-from eywa.nous.engine import entity_key
-from eywa.nous.observations import observation_from_belief
+from eywa.level1 import DimensionKey
 
-__all__ = ["DimensionKey", "dimension_lock", "group_by_dimension", "lock_name"]
+__all__ = ["dimension_lock", "lock_name"]
 
-DimensionKey = tuple[str, str, str]
 log = logging.getLogger(__name__)
 
 
@@ -39,18 +34,6 @@ def lock_name(key: DimensionKey) -> str:
     """The Redis key of a dimension's lock (space, entity key, canonical attribute)."""
     space, entity, attribute = key
     return f"eywa:lock:dimension:{space}:{entity}:{attribute}"
-
-
-def group_by_dimension(beliefs: Sequence[Belief], cited: Sequence[Evidence]) -> dict[DimensionKey, list[str]]:
-    """Belief ids by the dimension they observe, keyed as ``eywa.nous`` keys its updates."""
-    groups: dict[DimensionKey, list[str]] = defaultdict(list)
-    for belief in beliefs:
-        observation = observation_from_belief(belief, cited)
-        if observation is None:
-            continue
-        key = (observation.space, entity_key(observation.entity), get_attribute(observation.attribute).name)
-        groups[key].append(belief.id)
-    return dict(groups)
 
 
 @contextmanager

@@ -1,9 +1,10 @@
-"""Opening the graph stores a worker needs, once per worker process.
+"""The graph stores and the Redis client of one worker process, opened once.
 
 Workers touch only the graph (evidence, beliefs, dimensions); vectors stay with the process
 that serves reads, which embeds new beliefs through ``Memory.repair_vectors`` (drift repair).
-The backend follows the settings: Neo4j when ``EYWA_NEO4J_URI`` is set, else the embedded
-SQLite database under ``EYWA_DATA_DIR`` (WAL mode: safe next to the API process).
+The stores are the ones ``eywa.runtime.open_graph_stores`` opens for the settings: Neo4j when
+``EYWA_NEO4J_URI`` is set, else the embedded SQLite database under ``EYWA_DATA_DIR`` (WAL
+mode: safe next to the API process).
 
 Prefork children must not inherit an open SQLite handle or a Neo4j driver from the parent,
 so stores are opened lazily on a child's first task and closed on its shutdown
@@ -19,82 +20,37 @@ from functools import lru_cache
 import redis
 
 from eywa.errors import ConfigurationError, StoreError
+from eywa.runtime import load_settings, open_graph_stores
 from eywa.settings import EywaSettings
 from eywa.stores.bundle import GraphStores
 
-__all__ = ["close_worker_resources", "open_graph", "open_server_graph", "worker_redis", "worker_settings",
-           "worker_stores"]
+__all__ = ["close_worker_resources", "worker_redis", "worker_settings", "worker_stores"]
 
 _lock = threading.Lock()
 _stores: GraphStores | None = None
 
 
-def open_server_graph(settings: EywaSettings) -> GraphStores:
-    """The Neo4j graph stores (migrations applied), without any vector store.
-
-    Raises:
-        ConfigurationError: ``EYWA_NEO4J_URI`` is missing or malformed.
-        StoreError: Neo4j cannot be reached or a migration fails.
-    """
-    from eywa.stores.neo4j.beliefs import Neo4jBeliefStore
-    from eywa.stores.neo4j.dimensions import Neo4jDimensionStore
-    from eywa.stores.neo4j.evidence import Neo4jEvidenceStore
-    from eywa.stores.neo4j.graph import Neo4jGraph
-    from eywa.stores.neo4j.migrations import apply_migrations
-    from eywa.stores.server import connect_neo4j
-
-    driver = connect_neo4j(settings)
-    graph = Neo4jGraph(driver, settings.neo4j_database)
-    try:
-        apply_migrations(driver, settings.neo4j_database)
-    except StoreError:
-        with suppress(StoreError):
-            graph.close()
-        raise
-    return GraphStores(
-        backend="server",
-        evidence=Neo4jEvidenceStore(graph),
-        beliefs=Neo4jBeliefStore(graph),
-        dimensions=Neo4jDimensionStore(graph),
-        close=graph.close,
-    )
-
-
-def open_graph(settings: EywaSettings) -> GraphStores:
-    """The graph stores the settings name: Neo4j with ``neo4j_uri``, else embedded.
-
-    Raises:
-        ConfigurationError: the embedded directory holds no database yet (the API creates it).
-        StoreError: a store cannot be opened.
-    """
-    if settings.neo4j_uri:
-        return open_server_graph(settings)
-    from eywa.stores.embedded.factory import DATABASE_FILE, open_embedded_graph
-
-    if not (settings.data_dir / DATABASE_FILE).is_file():
-        raise ConfigurationError(f"no embedded store in {settings.data_dir} (set EYWA_DATA_DIR)")
-    return open_embedded_graph(settings.data_dir)
-
-
 @lru_cache(maxsize=1)
 def worker_settings() -> EywaSettings:
-    """Settings of this worker process, read once (at the first task, not at import)."""
-    return EywaSettings()
+    """Settings of this worker process, read once (at the first task, not at import).
+
+    Raises:
+        ConfigurationError: an ``EYWA_*`` value does not validate.
+    """
+    return load_settings()
 
 
 def worker_stores() -> GraphStores:
     """This process's graph stores, opened on first use.
 
     Raises:
-        ConfigurationError, StoreError: as ``open_graph``.
+        ConfigurationError, StoreError: as ``eywa.runtime.open_graph_stores``.
     """
     global _stores
     with _lock:
         if _stores is None:
-            _stores = open_graph(worker_settings())
+            _stores = open_graph_stores(worker_settings())
         return _stores
-
-
 @lru_cache(maxsize=1)
 def worker_redis() -> redis.Redis:
     """A Redis client for locks and queue depth (the broker's own URL).

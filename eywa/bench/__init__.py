@@ -1,4 +1,5 @@
-"""Evaluation harnesses. ``run_locomo_bench`` is the trace-level LoCoMo protocol."""
+"""Evaluation harnesses (an entry point: ``eywa bench`` is their plugin command, ``cli``).
+``run_locomo_bench`` is the trace-level LoCoMo protocol."""
 
 from __future__ import annotations
 

@@ -29,17 +29,18 @@ import time
 from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict
 from rich.console import Console
 
-from eywa.bench.ingest import progress_bar
 from eywa.bench.metrics import percentile
 from eywa.bench.synthetic import generate_corpus, generate_queries
-from eywa.errors import ConfigurationError, InvalidInputError
+from eywa.errors import InvalidInputError
+from eywa.runtime import Backend, load_settings, open_memory
+from eywa.runtime.ingest import progress_bar
 from eywa.settings import EywaSettings
 
 if TYPE_CHECKING:
@@ -56,7 +57,6 @@ __all__ = [
     "run_latency_bench",
 ]
 
-Backend = Literal["embedded", "server"]
 # (turns) -> {figure: ceiling in ms}; "ratio" is full read p50 over slowest route p50.
 TARGETS: dict[int, dict[str, float]] = {
     10_000: {"p50": 10.0, "p95": 25.0, "ratio": 3.0},
@@ -159,13 +159,12 @@ def run_latency_bench(
 
     Raises:
         InvalidInputError: ``turns`` or ``queries`` below 1, or ``batch_size`` below 1.
-        ConfigurationError: ``backend="server"`` without ``EYWA_NEO4J_URI``.
+        ConfigurationError: ``backend="server"`` without ``EYWA_NEO4J_URI``, or a bad
+            ``EYWA_*`` value.
     """
     if turns < 1 or queries < 1 or batch_size < 1:
         raise InvalidInputError("turns, queries and batch_size must be at least 1")
-    settings = settings or EywaSettings()
-    if backend == "server" and not settings.neo4j_uri:
-        raise ConfigurationError("--backend server needs EYWA_NEO4J_URI (and the Qdrant location) to be set")
+    settings = settings or load_settings()
     console = console or Console(stderr=True)
     space = f"synthetic-{turns}"
     corpus = [turn for _, turn in generate_corpus(turns, seed=seed)]
@@ -214,14 +213,14 @@ def run_latency_bench(
 
 
 def _open(backend: Backend, settings: EywaSettings, directory: Path, embedder: Embedder | None) -> Memory:
-    from eywa.memory import Memory  # deferred: importing the embedder stack is slow
+    """A memory of ``backend`` for one pass, its local files in ``directory``.
 
-    if backend == "server":
-        if settings.qdrant_url is None:
-            # qdrant-client's local mode locks its folder: each pass needs its own.
-            settings = settings.model_copy(update={"qdrant_path": directory / "qdrant"})
-        return Memory.connect(settings, embedder=embedder)
-    return Memory.open(directory, settings=settings, embedder=embedder)
+    Each pass needs its own directory: the embedded store's, or in server mode without a
+    Qdrant server, qdrant-client's local-mode folder (``<data_dir>/qdrant-local``), which one
+    client locks.
+    """
+    scoped = settings.model_copy(update={"data_dir": directory, "qdrant_path": None})
+    return open_memory(scoped, backend=backend, embedder=embedder)
 
 
 def _ingest(

@@ -23,7 +23,6 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 from rich.console import Console
 
-from eywa.bench.ingest import ingest_batches, progress_bar
 from eywa.bench.metrics import (
     CATEGORY_NAMES,
     CategoryStats,
@@ -35,8 +34,11 @@ from eywa.bench.metrics import (
 )
 from eywa.bench.report import render_summary
 from eywa.errors import InvalidInputError, NotFoundError
+from eywa.extraction.base import Extractor
 from eywa.loaders import LocomoQuestion, load_locomo_questions, load_turns_file
 from eywa.models import RecallResult
+from eywa.runtime import load_settings, open_memory
+from eywa.runtime.ingest import ingest_batches, progress_bar
 from eywa.settings import EywaSettings
 
 __all__ = [
@@ -187,22 +189,22 @@ def run_locomo_bench(
     memory_dir: Path | None = None,
     *,
     settings: EywaSettings | None = None,
-    extractor: Any = None,
+    extractor: Extractor | None = None,
     samples: Sequence[str] | None = None,
     console: Console | None = None,
 ) -> BenchSummary:
     """Ingest a LoCoMo file (one space per sample), recall every question, score, report.
 
-    ``memory_dir`` defaults to a fresh temporary directory, so a run never mixes with a
-    user's memory; pass one to keep the store for inspection (re-ingest is a no-op then,
-    which makes the ingest rate meaningless). ``samples`` restricts the run to those ids.
+    The memory is the one the settings name (``eywa.runtime``): embedded in ``memory_dir``,
+    which defaults to a fresh temporary directory so a run never mixes with a user's memory
+    (pass one to keep the store for inspection; re-ingest is a no-op then, which makes the
+    ingest rate meaningless), or the Neo4j server of ``EYWA_NEO4J_URI``, one space per
+    sample. ``samples`` restricts the run to those ids.
 
     Raises:
         OSError: the data file cannot be read or ``out`` cannot be written.
         InvalidInputError: the file is not LoCoMo, ``k`` < 1, or ``samples`` names none of it.
     """
-    from eywa.memory import Memory  # deferred: the harness module stays importable alone
-
     if k < 1:
         raise InvalidInputError("k must be at least 1")
     console = console or Console()
@@ -215,8 +217,8 @@ def run_locomo_bench(
     with ExitStack() as stack:
         if memory_dir is None:
             memory_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="eywa-bench-")))
-        extra: dict[str, Any] = {} if extractor is None else {"extractor": extractor}
-        mem = stack.enter_context(Memory.open(memory_dir, settings=settings, **extra))
+        chosen = (settings or load_settings()).model_copy(update={"data_dir": memory_dir})
+        mem = stack.enter_context(open_memory(chosen, extractor=extractor))
         report = ingest_batches(mem, batches, console=console)
         cache: dict[tuple[str, str], str | None] = {}
 

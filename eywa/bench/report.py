@@ -1,19 +1,22 @@
-"""Rich rendering of a benchmark summary, kept apart from the numbers it shows."""
+"""Rich rendering of the benchmarks' reports, kept apart from the numbers they show."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from eywa.bench.metrics import CategoryStats
 
 if TYPE_CHECKING:
+    from eywa.bench.extraction import ExtractionReport
+    from eywa.bench.latency import LatencyReport
     from eywa.bench.locomo import BenchSummary
+    from eywa.bench.service import ServiceBenchReport
 
-__all__ = ["render_summary", "summary_table"]
+__all__ = ["render_latency", "render_service_bench", "render_summary", "summary_table"]
 
 
 def _row(table: Table, label: str, stats: CategoryStats, *, style: str | None = None) -> None:
@@ -59,3 +62,94 @@ def render_summary(summary: BenchSummary, console: Console) -> None:
         f"({summary.ingest_turns_per_s:.1f} turns/s); samples: {', '.join(summary.samples)}; "
         f"skipped gold ids: {summary.skipped_gold_ids}"
     )
+
+
+def render_latency(report: LatencyReport, console: Console) -> None:
+    """Ingest rates, the per-stage percentile table, and the summary lines."""
+    ingest = Table(title=f"ingest, {report.turns} turns ({report.backend})", box=box.SIMPLE_HEAD)
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("pass", "left"), ("turns", "right"), ("seconds", "right"), ("turns/s", "right"),
+    )
+    for name, justify in columns:
+        ingest.add_column(name, justify=justify, no_wrap=name != "pass")
+    for figure in report.ingest.values():
+        ingest.add_row(figure.label, str(figure.turns), f"{figure.seconds:.1f}", f"{figure.turns_per_s:.1f}")
+    if not report.ingest:
+        ingest.add_row("(store reused: nothing ingested)", "-", "-", "-")
+    console.print(ingest)
+
+    stages = Table(title=f"recall latency, {report.queries} queries (ms)", box=box.SIMPLE_HEAD)
+    stages.add_column("stage", no_wrap=True)
+    for name in ("n", "p50", "p95", "p99"):
+        stages.add_column(name, justify="right", no_wrap=True)
+    for stage, p in report.recall.items():
+        style = "bold" if stage == "wall" else None
+        stages.add_row(stage, str(p.n), f"{p.p50:.2f}", f"{p.p95:.2f}", f"{p.p99:.2f}", style=style)
+    console.print(stages)
+
+    shapes = ", ".join(f"{shape} {ms:.1f}" for shape, ms in report.by_shape_p50.items())
+    console.print(f"p50 by shape (ms): {shapes}")
+    ratio = f"{report.full_over_slowest_route:.2f}x" if report.full_over_slowest_route is not None else "n/a"
+    console.print(f"full read / slowest route ({report.slowest_route or 'none'}), p50: {ratio}")
+    alone = report.full_over_slowest_standalone_route
+    console.print(
+        f"full read / slowest route run alone ({report.slowest_standalone_route or 'none'}), p50: "
+        + (f"{alone:.2f}x" if alone is not None else "n/a")
+    )
+    peaks = ", ".join(f"{phase} {mib:.0f} MiB" for phase, mib in report.peak_rss_mib.items())
+    console.print(f"memory peak (RSS): {peaks}")
+    loads = "; ".join(f"{when} {a:.2f}/{b:.2f}/{c:.2f}" for when, (a, b, c) in report.load_average.items())
+    console.print(f"load average (1/5/15 min): {loads}")
+    for name, check in report.targets.items():
+        verdict = "[green]met[/]" if check["met"] else "[red]missed[/]"
+        console.print(f"target {name} <= {check['target']}: measured {check['measured']} {verdict}")
+
+
+def render_service_bench(report: ServiceBenchReport, console: Console) -> None:
+    """The per-route table, the throughput lines and the exactly-once verdict."""
+    table = Table(
+        title=f"service, {report.agents} agents, {report.elapsed_s:.1f} s (ms)", box=box.SIMPLE_HEAD
+    )
+    table.add_column("route", no_wrap=True)
+    for name in ("requests", "req/s", "errors", "p50", "p95", "p99"):
+        table.add_column(name, justify="right", no_wrap=True)
+    labels = {"turns": "POST /turns", "recall": "POST /recall"}
+    for route, figures in report.routes.items():
+        table.add_row(
+            labels.get(route, route), str(figures.requests), f"{figures.requests / report.elapsed_s:.1f}",
+            str(figures.errors), f"{figures.p50:.1f}", f"{figures.p95:.1f}", f"{figures.p99:.1f}",
+        )
+    console.print(table)
+    console.print(f"requests/s: {report.requests_per_s:.1f} ({report.requests} requests)")
+    console.print(f"turns/s: {report.turns_per_s:.1f} ({report.turns_acknowledged} turns acknowledged)")
+    console.print(f"errors: {report.errors}")
+    for sample in report.error_samples:
+        console.print(f"  {sample}", markup=False)
+    loads = "; ".join(f"{when} {a:.2f}/{b:.2f}/{c:.2f}" for when, (a, b, c) in report.load_average.items())
+    console.print(f"load average (1/5/15 min): {loads}")
+    verdict = "[green]PASS[/]" if report.exactly_once else "[red]FAIL[/]"
+    console.print(f"exactly-once ({len(report.spaces)} spaces, {sum(report.spaces.values())} turns stored): {verdict}")
+    for problem in report.exactly_once_problems:
+        console.print(f"  {problem}", markup=False)
+
+
+def render_extraction(report: ExtractionReport, console: Console) -> None:
+    """Beliefs per attribute, refusals per reason, and the throughput line."""
+    table = Table(title=f"offline Level 1 over {report.turns} turns", box=box.SIMPLE_HEAD)
+    table.add_column("attribute", no_wrap=True)
+    table.add_column("beliefs", justify="right")
+    table.add_column("refused", justify="right")
+    for attribute in sorted(set(report.by_attribute) | set(report.refused_by_attribute),
+                            key=lambda a: (-report.by_attribute.get(a, 0), a)):
+        table.add_row(attribute, str(report.by_attribute.get(attribute, 0)),
+                      str(report.refused_by_attribute.get(attribute, 0)))
+    table.add_row("total", str(report.beliefs), str(report.proposed - report.accepted), style="bold")
+    console.print(table)
+    reasons = ", ".join(f"{k} {v}" for k, v in report.refused_by_reason.items()) or "none"
+    console.print(f"proposed {report.proposed}, accepted {report.accepted}; refused by reason: {reasons}")
+    console.print(f"polarity: {report.by_polarity}; modality: {report.by_modality}")
+    console.print(
+        f"extraction + validation: {report.seconds:.2f} s wall ({report.turns_per_s:.0f} turns/s), "
+        f"{report.cpu_seconds:.2f} s CPU ({report.turns_per_cpu_s:.0f} turns/CPU-s)"
+    )
+

@@ -4,17 +4,18 @@ What it answers (issue 7): how many requests and turns per second one API proces
 from N concurrent agents, at what latency per route, with how many errors; and whether
 every turn the API acknowledged is stored exactly once under concurrency.
 
-The run is self-contained and local: the API (``services.api``) is served by uvicorn in a
-background thread on 127.0.0.1 over an embedded Memory (a temporary directory unless
-``data_dir``), with the in-process job runner and no rate limit. One admin-made key has
-``read`` and ``write`` on exactly the spaces of the run. Each agent is a thread with its own
+The run is self-contained and local: the API runs as its own process, ``eywa serve`` on a
+free port of 127.0.0.1, over the memory the settings name (embedded in a temporary
+directory unless ``data_dir``; the Neo4j server when ``EYWA_NEO4J_URI`` is set), with the
+in-process job runner and no rate limit. One key, created through the runtime's key store
+before the server starts, has ``read`` and ``write`` on exactly the spaces of the run. Each agent is a thread with its own
 ``eywa.Client``; it alternates small write batches (synthetic turns, each with a unique
 ``external_id``, mostly to its own space, every fourth batch to a shared space) and recall
 questions, until the time is up. Spaces carry a per-run prefix, so a reused ``data_dir``
 does not disturb the audit.
 
-The audit runs on the graph stores directly, after the server stopped and the Memory
-closed: per space, the number of stored turns equals the number of distinct acknowledged
+The audit runs on the graph stores directly (``eywa.runtime.open_graph_stores``), after the
+server stopped and closed its memory: per space, the number of stored turns equals the number of distinct acknowledged
 ids (plus any turns of a failed request that the server stored anyway), each acknowledged id
 resolves to a turn with the ``external_id`` it was sent with, and each id is the one the
 deterministic id scheme gives that ``external_id``.
@@ -29,31 +30,41 @@ from __future__ import annotations
 
 import itertools
 import os
+import signal
+import socket
+import subprocess
+import sys
 import tempfile
 import threading
 import time
 import uuid
 from collections import defaultdict
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 from pydantic import BaseModel, ConfigDict
 
+from eywa.batches import evidence_id
 from eywa.bench.metrics import percentile
 from eywa.bench.synthetic import generate_corpus, generate_queries
-from eywa.errors import EywaError, InvalidInputError
+from eywa.errors import EywaError, InvalidInputError, StoreError
 from eywa.models import Turn
-from eywa.settings import EywaSettings
-from eywa.write import evidence_id
+from eywa.runtime import load_settings, open_graph_stores, open_key_store
+from eywa.settings import EywaSettings, as_environment
+from eywa.stores.bundle import GraphStores
 
-__all__ = ["RouteFigures", "ServiceBenchReport", "run_service_bench"]
+__all__ = ["RouteFigures", "ServiceBenchReport", "run_service_bench", "serve_api"]
 
 ROUTES = ("turns", "recall")
 BATCH_SIZE = 4
 SHARED_EVERY = 4  # every fourth write batch of an agent goes to the shared space
 MAX_ERROR_SAMPLES = 5
+START_TIMEOUT_S = 120.0  # the server loads the embedding model before it answers
+STOP_TIMEOUT_S = 60.0
 
 
 class RouteFigures(BaseModel):
@@ -153,43 +164,105 @@ def _agent(
 
 
 def _audit(
-    directory: Path, acked: dict[str, dict[str, str]], unacked: dict[str, set[str]]
+    stores: GraphStores, acked: dict[str, dict[str, str]], unacked: dict[str, set[str]]
 ) -> tuple[dict[str, int], list[str]]:
     """Stored turns per space, and every way the store differs from what was acknowledged.
 
     Raises:
-        StoreError: the embedded database cannot be opened.
+        StoreError: a store cannot be read.
     """
-    from eywa.stores.embedded.factory import open_embedded_graph
-
     problems: list[str] = []
     stored: dict[str, int] = {}
-    stores = open_embedded_graph(directory)
-    try:
-        for space in sorted(set(acked) | set(unacked)):
-            ids = acked.get(space, {})
-            count = stores.evidence.count(space)
-            stored[space] = count
-            distinct = set(ids.values())
-            if len(distinct) != len(ids):
-                problems.append(f"{space}: {len(ids)} external ids acknowledged under {len(distinct)} ids")
-            wrong = [ext for ext, i in ids.items() if i != evidence_id(space, Turn(text="-", external_id=ext), 0)]
-            if wrong:
-                problems.append(f"{space}: {len(wrong)} acknowledged ids differ from their deterministic id")
-            found = {e.id: e for e in stores.evidence.get(space, sorted(distinct))}
-            missing = distinct - set(found)
-            if missing:
-                problems.append(f"{space}: {len(missing)} acknowledged ids do not resolve")
-            mismatched = [ext for ext, i in ids.items() if i in found and found[i].external_id != ext]
-            if mismatched:
-                problems.append(f"{space}: {len(mismatched)} ids resolve to another external id")
-            maybe = {evidence_id(space, Turn(text="-", external_id=ext), 0) for ext in unacked.get(space, set())}
-            extra = len(stores.evidence.existing(space, sorted(maybe - distinct))) if maybe else 0
-            if count != len(distinct) + extra:
-                problems.append(f"{space}: {count} turns stored for {len(distinct)} acknowledged (+{extra} unacked)")
-    finally:
-        stores.close()
+    for space in sorted(set(acked) | set(unacked)):
+        ids = acked.get(space, {})
+        count = stores.evidence.count(space)
+        stored[space] = count
+        distinct = set(ids.values())
+        if len(distinct) != len(ids):
+            problems.append(f"{space}: {len(ids)} external ids acknowledged under {len(distinct)} ids")
+        wrong = [ext for ext, i in ids.items() if i != evidence_id(space, Turn(text="-", external_id=ext), 0)]
+        if wrong:
+            problems.append(f"{space}: {len(wrong)} acknowledged ids differ from their deterministic id")
+        found = {e.id: e for e in stores.evidence.get(space, sorted(distinct))}
+        missing = distinct - set(found)
+        if missing:
+            problems.append(f"{space}: {len(missing)} acknowledged ids do not resolve")
+        mismatched = [ext for ext, i in ids.items() if i in found and found[i].external_id != ext]
+        if mismatched:
+            problems.append(f"{space}: {len(mismatched)} ids resolve to another external id")
+        maybe = {evidence_id(space, Turn(text="-", external_id=ext), 0) for ext in unacked.get(space, set())}
+        extra = len(stores.evidence.existing(space, sorted(maybe - distinct))) if maybe else 0
+        if count != len(distinct) + extra:
+            problems.append(f"{space}: {count} turns stored for {len(distinct)} acknowledged (+{extra} unacked)")
     return stored, problems
+
+
+def _free_port(host: str) -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def serve_api(settings: EywaSettings, log: Path, host: str = "127.0.0.1") -> Iterator[str]:
+    """Run ``eywa serve`` with ``settings`` as a child process; yields its base URL.
+
+    The child gets exactly these settings through its environment. It is asked to stop
+    (SIGINT: uvicorn shuts down and the API closes its memory) when the block ends, and
+    killed if it does not within ``STOP_TIMEOUT_S``.
+
+    Raises:
+        StoreError: the server exited or did not answer ``/healthz`` in time (the message
+            ends with the tail of its log).
+    """
+    port = _free_port(host)
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("EYWA_")}
+    environment.update(as_environment(settings))
+    command = [sys.executable, "-m", "eywa.cli", "serve", "--host", host, "--port", str(port)]
+    base_url = f"http://{host}:{port}"
+    with log.open("wb") as output:
+        process = subprocess.Popen(command, env=environment, stdout=output, stderr=subprocess.STDOUT)
+    try:
+        _wait_until_healthy(process, base_url, log)
+        yield base_url
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=STOP_TIMEOUT_S)
+
+
+def _wait_until_healthy(process: subprocess.Popen[bytes], base_url: str, log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    with httpx.Client(base_url=base_url, timeout=2.0) as client:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                break
+            try:
+                if client.get("/healthz").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.2)
+    tail = " | ".join(log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-5:])
+    state = f"exited with {process.returncode}" if process.poll() is not None else "did not answer /healthz"
+    raise StoreError("http", "serve", f"eywa serve {state}: {tail}")
+
+
+def _warm_up(base_url: str, key: str, space: str) -> None:
+    """One untimed recall, so the server's one-off model load is not in the figures.
+
+    Raises:
+        EywaError: the server refused or failed the request.
+    """
+    from eywa.client import Client
+
+    with Client(base_url, key, timeout=START_TIMEOUT_S) as client:
+        client.recall(space, "warm up", k=1)
 
 
 def run_service_bench(
@@ -203,51 +276,48 @@ def run_service_bench(
 
     Raises:
         InvalidInputError: ``agents`` below 1 or ``seconds`` not positive.
+        ConfigurationError: a bad ``EYWA_*`` value.
         StoreError: the store, the key file or the server cannot be opened or started.
     """
     if agents < 1:
         raise InvalidInputError("agents must be at least 1")
     if seconds <= 0:
         raise InvalidInputError("seconds must be positive")
-    from eywa.memory import Memory
-    from services.api.app import create_app, serve_in_thread
-    from services.jobs import InlineJobRunner
-    from services.keys import KeyStore
-
     with tempfile.TemporaryDirectory(prefix="eywa-service-bench-") as scratch:
         directory = data_dir if data_dir is not None else Path(scratch) / "memory"
-        chosen = (settings or EywaSettings()).model_copy(
-            update={"data_dir": directory, "rate_limit_per_minute": 0, "job_runner": "inline", "level1_wait": True}
-        )
+        chosen = (settings or load_settings()).model_copy(
+            update={
+                "data_dir": directory, "api_keys_path": Path(scratch) / "keys.sqlite", "rate_limit_per_minute": 0,
+                "job_runner": "inline", "level1_wait": True,
+            }
+        )  # fmt: skip
         run = uuid.uuid4().hex[:8]
         own = [f"svc-{run}-agent-{i:02d}" for i in range(agents)]
         shared = f"svc-{run}-shared"
         logs = [_AgentLog() for _ in range(agents)]
         loads = {"before": os.getloadavg()}
-        memory = Memory.open(directory, settings=chosen)
-        keys = KeyStore(Path(scratch) / "keys.sqlite")
+        keys = open_key_store(chosen)
         try:
             _, key = keys.create([*own, shared], ["read", "write"], name="service-bench")
-            app = create_app(memory, chosen, keys, InlineJobRunner())
-            with serve_in_thread(app) as base_url:
-                started = time.monotonic()
-                deadline = started + seconds
-                threads = [
-                    threading.Thread(
-                        target=_agent, args=(i, base_url, key, run, own[i], shared, deadline, logs[i]),
-                        name=f"agent-{i}", daemon=True,
-                    )
-                    for i in range(agents)
-                ]
-                for thread in threads:
-                    thread.start()
-                for thread in threads:
-                    thread.join(timeout=seconds + 120)
-                elapsed = time.monotonic() - started
-            loads["after"] = os.getloadavg()
         finally:
             keys.close()
-            memory.close()
+        with serve_api(chosen, Path(scratch) / "serve.log") as base_url:
+            _warm_up(base_url, key, shared)
+            started = time.monotonic()
+            deadline = started + seconds
+            threads = [
+                threading.Thread(
+                    target=_agent, args=(i, base_url, key, run, own[i], shared, deadline, logs[i]),
+                    name=f"agent-{i}", daemon=True,
+                )
+                for i in range(agents)
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(timeout=seconds + 120)
+            elapsed = time.monotonic() - started
+        loads["after"] = os.getloadavg()
         acked: dict[str, dict[str, str]] = defaultdict(dict)
         unacked: dict[str, set[str]] = defaultdict(set)
         for log in logs:
@@ -255,7 +325,11 @@ def run_service_bench(
                 acked[space].update(ids)
             for space, exts in log.unacked.items():
                 unacked[space].update(exts)
-        stored, problems = _audit(directory, acked, unacked)
+        stores = open_graph_stores(chosen)
+        try:
+            stored, problems = _audit(stores, acked, unacked)
+        finally:
+            stores.close()
     return _report(agents, seconds, elapsed, logs, acked, stored, problems, loads)
 
 

@@ -1,4 +1,5 @@
-"""Command-line interface: ``eywa ingest | recall | stats | demo | bench``."""
+"""The ``eywa`` command: the core's commands, plus the commands other packages plug in
+(``bench``, ``serve``, ``mcp``, ``worker``, ``beat``; see ``eywa.cli.app``)."""
 
 from __future__ import annotations
 

@@ -1,24 +1,35 @@
-"""The ``eywa`` Typer app. Commands live in their own modules and are registered here.
+"""The ``eywa`` Typer app: the core's commands, and every command other packages plug in.
 
-To add a command: write it in ``eywa/cli/<topic>.py`` (a function, or a ``typer.Typer``
-built with ``cls=EywaGroup`` for a group of sub-commands) and add one line below. Errors
-need no handling in commands: ``EywaGroup`` is the boundary (see ``eywa.cli._common``).
+The core's commands (``ingest``, ``recall``, ``stats``, ``demo``, ``keys``, ``schema``,
+``audit``) are registered here. The benchmarks, the HTTP API, the MCP server and the workers
+are entry points of their own, which the core must not import; each registers its commands
+in ``pyproject.toml`` under ``[project.entry-points."eywa.commands"]`` (a function becomes a
+command, a ``typer.Typer`` a group of sub-commands), and ``add_plugins`` adds whatever is
+installed. A plugin whose optional dependencies are missing still appears in ``--help`` and
+says which extra to install when run.
+
+Errors need no handling in commands: ``EywaGroup`` is the boundary
+(``eywa.runtime.commands``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
+
 import typer
 
-from eywa.cli import bench, keys
-from eywa.cli._common import EywaGroup
+from eywa.cli import keys
 from eywa.cli.demo import demo
 from eywa.cli.graph_cmds import audit, schema_app
-from eywa.cli.mcp_cmd import mcp
 from eywa.cli.memory_cmds import ingest, recall, stats
-from eywa.cli.serve import serve
-from eywa.cli.worker_cmds import beat, worker
+from eywa.errors import ConfigurationError
+from eywa.runtime.commands import EywaGroup
 
-__all__ = ["app", "main"]
+__all__ = ["PLUGIN_GROUP", "add_plugins", "app", "main"]
+
+PLUGIN_GROUP = "eywa.commands"
 
 app = typer.Typer(
     cls=EywaGroup,
@@ -32,14 +43,47 @@ app.command("ingest")(ingest)
 app.command("recall")(recall)
 app.command("stats")(stats)
 app.command("demo")(demo)
-app.add_typer(bench.app, name="bench")
-app.command("worker")(worker)
-app.command("beat")(beat)
-app.command("serve")(serve)
-app.command("mcp")(mcp)
 app.add_typer(keys.app, name="keys")
 app.add_typer(schema_app, name="schema")
 app.command("audit")(audit)
+
+
+def _unavailable(entry: EntryPoint, exc: ImportError) -> Callable[..., None]:
+    """A stand-in command for a plugin that cannot be imported (an extra is missing)."""
+    extras = ", ".join(entry.extras) or "service or worker"
+
+    def command(ctx: typer.Context) -> None:
+        raise ConfigurationError(f"eywa {entry.name} needs the {extras} extra: pip install 'eywa[{extras}]' ({exc})")
+
+    command.__doc__ = f"(unavailable: install the {extras} extra)"
+    return command
+
+
+def add_plugins(target: typer.Typer, group: str = PLUGIN_GROUP) -> list[str]:
+    """Add the commands installed under the entry-point ``group``; returns their names.
+
+    Raises:
+        TypeError: an entry point names something that is neither a function nor a Typer.
+    """
+    added: list[str] = []
+    for entry in sorted(entry_points(group=group), key=lambda e: e.name):
+        try:
+            plugin: Any = entry.load()
+        except ImportError as exc:
+            loose = {"ignore_unknown_options": True, "allow_extra_args": True}
+            target.command(entry.name, context_settings=loose, add_help_option=False)(_unavailable(entry, exc))
+        else:
+            if isinstance(plugin, typer.Typer):
+                target.add_typer(plugin, name=entry.name)
+            elif callable(plugin):
+                target.command(entry.name)(plugin)
+            else:
+                raise TypeError(f"entry point {entry.name} = {entry.value} is not a command or a Typer app")
+        added.append(entry.name)
+    return added
+
+
+add_plugins(app)
 
 
 def main() -> None:

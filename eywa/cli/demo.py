@@ -17,9 +17,10 @@ from typing import Annotated
 import typer
 from rich.rule import Rule
 
-from eywa.bench.ingest import ingest_batches
-from eywa.cli._common import DataDirOption, err_console, load_settings, open_memory, out_console
 from eywa.cli.render import print_recall
+from eywa.runtime import load_settings, open_memory
+from eywa.runtime.commands import DataDirOption, err_console, out_console
+from eywa.runtime.ingest import ingest_batches
 from eywa.loaders import load_turns_file
 
 __all__ = ["demo"]
@@ -42,11 +43,12 @@ def demo(
     console = out_console()
     with ExitStack() as stack:
         directory = data_dir or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="eywa-demo-")))
-        # The demo must work without a network: local embedder, rule-based extraction.
+        # The demo must work without a network or a server: embedded store, local embedder,
+        # rule-based extraction, whatever EYWA_* says.
         settings = load_settings(directory, embedder="minilm", extractor="rules")
         source = stack.enter_context(resources.as_file(resources.files("eywa").joinpath("data/demo/conversation.jsonl")))
         batches = load_turns_file(source)
-        mem = stack.enter_context(open_memory(settings))
+        mem = stack.enter_context(open_memory(settings, backend="embedded"))
         report = ingest_batches(mem, batches, space=DEMO_SPACE, console=err_console())
         console.print(
             f"ingested {report.turns} turns into space {DEMO_SPACE!r} at {directory} "

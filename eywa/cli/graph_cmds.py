@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated
 
@@ -12,12 +10,12 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from eywa.cli._common import DataDirOption, EywaGroup, load_settings, open_memory, out_console
 from eywa.errors import InvalidInputError
-from eywa.settings import EywaSettings
+from eywa.runtime import load_settings, open_graph_stores
+from eywa.runtime.commands import DataDirOption, EywaGroup, out_console
+from eywa.stores.audit import run_audit
 
 if TYPE_CHECKING:
-    from eywa.memory import Memory
     from eywa.stores.audit import AuditSpec
 
 schema_app = typer.Typer(cls=EywaGroup, help="The graph schema in Neo4j (graph_schema/).", no_args_is_help=True)
@@ -52,25 +50,6 @@ def _parse_params(raw: list[str]) -> dict[str, str]:
     return params
 
 
-@contextmanager
-def _configured_memory(settings: EywaSettings) -> Iterator[Memory]:
-    """The Memory of the configured backend: Neo4j when EYWA_NEO4J_URI is set, else embedded.
-
-    Raises:
-        InvalidInputError: embedded, and the data directory does not exist.
-        ConfigurationError, StoreError: the backend cannot be opened.
-    """
-    # Backend choice, to be replaced by eywa.runtime.open_memory(settings, must_exist=True).
-    if settings.neo4j_uri:
-        from eywa.memory import Memory  # deferred: loading the embedder is slow, --help is not
-
-        with Memory.connect(settings) as mem:
-            yield mem
-    else:
-        with open_memory(settings, must_exist=True) as mem:
-            yield mem
-
-
 def _cell(value: object) -> Text:
     """A value as table text: times in ISO-8601, lists and objects as JSON, no markup."""
     if value is None:
@@ -99,12 +78,14 @@ def audit(
     if list_audits == (name is not None):
         raise InvalidInputError("give an audit NAME, or --list to see them")
     params = _parse_params(param or [])
-    settings = load_settings(data_dir)
-    with _configured_memory(settings) as mem:
+    stores = open_graph_stores(load_settings(data_dir))  # an audit needs no vectors
+    try:
         if name is None:
-            _print_catalogue(mem.audits())
+            _print_catalogue(stores.audit.audits())
             return
-        result = mem.audit(name, params)
+        result = run_audit(stores.audit, name, params)
+    finally:
+        stores.close()
     table = Table(*result.columns, title=name)
     for row in result.rows:
         table.add_row(*(_cell(cell) for cell in row))

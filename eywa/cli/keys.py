@@ -1,4 +1,8 @@
-"""``eywa keys create|list|revoke``: manage the API keys of ``eywa serve`` and ``eywa mcp``."""
+"""``eywa keys create|list|revoke``: manage the API keys of ``eywa serve`` and ``eywa mcp``.
+
+Keys live in the store ``eywa.runtime.open_key_store`` opens (``EYWA_API_KEYS_PATH``, else
+``<data_dir>/keys.sqlite``), the same one the API and the MCP server read.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +10,13 @@ from typing import Annotated
 
 import typer
 
-from eywa.cli._common import DataDirOption, EywaGroup, load_settings, out_console
-from eywa.errors import ConfigurationError
+from eywa.runtime import load_settings, open_key_store
+from eywa.runtime.commands import DataDirOption, EywaGroup, out_console
+from eywa.stores.keys import parse_scopes
+
+__all__ = ["app"]
 
 app = typer.Typer(cls=EywaGroup, help="Create, list and revoke API keys.", no_args_is_help=True)
-
-
-def _store(data_dir: DataDirOption) -> object:
-    try:
-        from services.api.app import key_store_path
-        from services.keys import KeyStore
-    except ImportError as exc:
-        raise ConfigurationError(f"keys need the service extra: pip install 'eywa[service]' ({exc})") from exc
-    return KeyStore(key_store_path(load_settings(data_dir)))
 
 
 @app.command("create")
@@ -29,12 +27,10 @@ def create(
     data_dir: DataDirOption = None,
 ) -> None:
     """Create a key and print it once (only its hash is stored)."""
-    from services.keys import KeyStore, parse_scopes
-
-    store = _store(data_dir)
-    assert isinstance(store, KeyStore)
+    scopes = parse_scopes(scope)
+    store = open_key_store(load_settings(data_dir))
     try:
-        record, secret = store.create(space, parse_scopes(scope), name)
+        record, secret = store.create(space, scopes, name)
     finally:
         store.close()
     out_console().print(secret, soft_wrap=True)
@@ -44,10 +40,7 @@ def create(
 @app.command("list")
 def list_keys(data_dir: DataDirOption = None) -> None:
     """List keys (ids, spaces, scopes, revocation), never secrets."""
-    from services.keys import KeyStore
-
-    store = _store(data_dir)
-    assert isinstance(store, KeyStore)
+    store = open_key_store(load_settings(data_dir))
     try:
         for key in store.list():
             revoked = f" revoked={key.revoked_at.isoformat()}" if key.revoked_at else ""
@@ -59,10 +52,7 @@ def list_keys(data_dir: DataDirOption = None) -> None:
 @app.command("revoke")
 def revoke(key_id: Annotated[str, typer.Argument(help="The key id (the part after eyw_).")], data_dir: DataDirOption = None) -> None:
     """Revoke a key; its requests get 401 from now on."""
-    from services.keys import KeyStore
-
-    store = _store(data_dir)
-    assert isinstance(store, KeyStore)
+    store = open_key_store(load_settings(data_dir))
     try:
         record = store.revoke(key_id)
     finally:

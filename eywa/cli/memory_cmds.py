@@ -1,31 +1,28 @@
-"""``eywa ingest``, ``eywa recall`` and ``eywa stats``: the embedded memory from a shell."""
+"""``eywa ingest``, ``eywa recall`` and ``eywa stats``: a memory from a shell.
+
+The memory is the one the settings name (``eywa.runtime.open_memory``): Neo4j when
+``EYWA_NEO4J_URI`` is set, exactly as for ``eywa serve``, else the embedded store of
+``--data-dir``.
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, get_args
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
-from eywa.bench.ingest import ingest_batches
-from eywa.cli._common import (
-    DataDirOption,
-    err_console,
-    load_settings,
-    open_memory,
-    out_console,
-    require_space,
-)
 from eywa.cli.render import print_recall
+from eywa.runtime import describe, load_settings, open_memory
+from eywa.runtime.commands import DataDirOption, err_console, out_console, require_space
+from eywa.runtime.ingest import ingest_batches
 from eywa.errors import InvalidInputError
 from eywa.loaders import load_turns_file
 from eywa.models import Policy
 
 __all__ = ["ingest", "recall", "stats"]
-
-POLICIES = get_args(Policy)
 
 
 def ingest(
@@ -56,7 +53,7 @@ def ingest(
         raise InvalidInputError("a JSONL turn file needs --space")
     with open_memory(settings) as mem:
         report = ingest_batches(mem, batches, space=None if locomo else space, console=err_console())
-        table = Table(title=f"ingested into {settings.data_dir}")
+        table = Table(title=f"ingested into {describe(settings)}")
         table.add_column("space")
         table.add_column("turns sent", justify="right")
         table.add_column("evidence stored", justify="right")
@@ -84,7 +81,7 @@ def recall(
     budget: Annotated[
         int | None, typer.Option("--budget", min=1, help="Context token budget.", show_default=False)
     ] = None,
-    policy: Annotated[str, typer.Option("--policy", help=f"Answer policy: {', '.join(POLICIES)}.")] = "balanced",
+    policy: Annotated[Policy, typer.Option("--policy", help="Answer policy.")] = "balanced",
     as_of: Annotated[
         str | None, typer.Option("--as-of", help="Read as of this ISO time.", show_default=False)
     ] = None,
@@ -92,8 +89,6 @@ def recall(
     data_dir: DataDirOption = None,
 ) -> None:
     """Recall context for QUESTION: ranked items with provenance, and the packed context."""
-    if policy not in POLICIES:
-        raise InvalidInputError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
     checked_as_of = _check_as_of(as_of)
     settings = load_settings(data_dir)
     with open_memory(settings, must_exist=True) as mem:

@@ -6,7 +6,7 @@ candidates (with reasons).
 from eywa.extraction.base import Extractor
 from eywa.extraction.clients import AnthropicClient, ChatClient, OpenAIChatClient
 from eywa.extraction.llm import LLMExtractor, build_extractor
-from eywa.extraction.pipeline import Explanation, Level1Report, explain, run_level1
+from eywa.extraction.pipeline import Explanation, Level1Report, explain, extract_beliefs
 from eywa.extraction.rules import RuleExtractor
 from eywa.extraction.validator import Validator
 
@@ -22,5 +22,5 @@ __all__ = [
     "Validator",
     "build_extractor",
     "explain",
-    "run_level1",
+    "extract_beliefs",
 ]

@@ -1,9 +1,9 @@
-"""Level 1 as plain, idempotent task functions: propose → validate → store → supersede.
+"""The extraction step of Level 1: propose → validate → store → supersede.
 
-No framework imports: the embedded Memory calls ``run_level1`` in-process after Level 0, and
-a Celery task can call it unchanged with ids. Ids are deterministic (same candidate on the
-same evidence → same belief or candidate id) and stores skip existing ids, so running it
-twice on the same turns writes nothing the second time.
+``extract_beliefs`` is the step ``eywa.level1.run_level1`` (the one Level 1 workflow) runs
+before the Nous update. Ids are deterministic (same candidate on the same evidence → same
+belief or candidate id) and stores skip existing ids, so running it twice on the same turns
+writes nothing the second time.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def candidate_id(space: str, fact: CandidateFact) -> str:
     return stable_id("cand", *_fact_key(space, fact))
 
 
-def run_level1(
+def extract_beliefs(
     *,
     space: str,
     evidence_ids: Sequence[str],

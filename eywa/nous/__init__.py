@@ -1,18 +1,19 @@
 """Nous: Bayesian dimensions over validated beliefs.
 
 ``math`` holds the pure closed-form updates, ``engine`` the state and replay, ``observations``
-turns a belief into an observation, ``service`` is what ``Memory`` calls, ``identity``
+turns a belief into an observation, ``ledger`` reads and writes dimensions and deltas
+through a ``DimensionStore`` (what ``Memory`` and the Level 1 workflow call), ``identity``
 resolves SAME_AS merges, ``params`` holds every constant with its reason, ``describe``
 writes a dimension as one line of text for recall.
 """
 
+from eywa.ids import entity_key
 from eywa.nous.describe import dimension_line
-from eywa.nous.engine import DimensionState, entity_key
+from eywa.nous.engine import DimensionState
 from eywa.nous.identity import MergeProposal
 from eywa.nous.math import UNSEEN
 from eywa.nous.observations import Observation, observation_from_belief
-from eywa.nous.params import DEFAULT_PARAMS, AttributeSpecLike, NousParams
-from eywa.nous.service import (
+from eywa.nous.ledger import (
     accept_merge,
     apply_beliefs,
     forget_beliefs,
@@ -23,6 +24,7 @@ from eywa.nous.service import (
     set_members,
     undo_merge,
 )
+from eywa.nous.params import DEFAULT_PARAMS, AttributeSpecLike, NousParams
 
 __all__ = [
     "DEFAULT_PARAMS",

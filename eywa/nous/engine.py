@@ -1,6 +1,6 @@
 """Dimension state, one update step, replay and lazy decay, on top of ``eywa.nous.math``.
 
-Still pure (no store): the service folds observations through ``step`` and persists what
+Still pure (no store): the ledger folds observations through ``step`` and persists what
 comes out. A state is a plain JSON-able value, so the incremental path (load, step, save)
 and the replay path (fold from empty) run the same float operations in the same order and
 produce identical states.
@@ -19,18 +19,13 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from eywa.ids import stable_id
+from eywa.ids import entity_key, stable_id
 from eywa.models import Cardinality, Delta, Dimension, ObservedValue, as_utc
 from eywa.nous import math as nm
 from eywa.nous.observations import Observation
 from eywa.nous.params import DEFAULT_PARAMS, NousParams
 
 _DAY_SECONDS = 86_400.0
-
-
-def entity_key(name: str) -> str:
-    """Entities are identified by name, case- and whitespace-insensitively."""
-    return " ".join(name.split()).casefold()
 
 
 def delta_id(space: str, entity: str, attribute: str, belief_id: str) -> str:

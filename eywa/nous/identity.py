@@ -18,9 +18,10 @@ from itertools import combinations
 import networkx as nx
 from rapidfuzz.distance import JaroWinkler
 
+from eywa.ids import entity_key
 from eywa.models import Frozen, as_utc, utc_now
 from eywa.nous import math as nm
-from eywa.nous.engine import DimensionState, decay_to, distribution_of, entity_key
+from eywa.nous.engine import DimensionState, decay_to, distribution_of
 from eywa.nous.params import DEFAULT_PARAMS, NousParams
 from eywa.stores.dimensions import DimensionStore, SameAsEdge
 

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
+from eywa.ids import entity_key
+from eywa.models import ItemKind, RouteName
 from eywa.read.items import Hydrated
 
 # A turn spoken by a person the question names is worth this much more.
@@ -36,7 +38,7 @@ class Scored:
     routes: dict[str, int] = field(default_factory=dict)
 
     @property
-    def key(self) -> tuple[str, str]:
+    def key(self) -> tuple[ItemKind, str]:
         return (self.item.kind, self.item.id)
 
 
@@ -45,7 +47,7 @@ def speaker_boost(items: list[Scored], named_ids: set[str], speaker_ids: Mapping
     changed = []
     for s in items:
         speaker = s.item.speaker
-        if named_ids and speaker and speaker_ids.get(speaker.casefold()) in named_ids:
+        if named_ids and speaker and speaker_ids.get(entity_key(speaker)) in named_ids:
             s.score *= NAMED_SPEAKER_BOOST
             changed.append(s.item.id)
     return changed
@@ -115,7 +117,7 @@ def deduplicate(items: list[Scored]) -> list[str]:
 
 
 def select_with_floor(
-    items: Sequence[Scored], k: int, weights: Mapping[str, float]
+    items: Sequence[Scored], k: int, weights: Mapping[RouteName, float]
 ) -> tuple[list[Scored], list[str]]:
     """The top ``k`` by score, except that each strong route's best few keep a place.
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
-ItemKey = tuple[str, str]  # (kind, id)
+from eywa.models import ItemKind
+
+ItemKey = tuple[ItemKind, str]  # (kind, id)
+RouteT = TypeVar("RouteT", bound=str)
 
 
 def weighted_rrf(
-    rankings: Mapping[str, Sequence[ItemKey]], weights: Mapping[str, float], k: int
+    rankings: Mapping[RouteT, Sequence[ItemKey]], weights: Mapping[RouteT, float], k: int
 ) -> list[tuple[ItemKey, float]]:
     """``score(d) = Σ_r w_r / (k + rank_r(d))`` with ranks starting at 1.
 

@@ -5,21 +5,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Final, Protocol
 
-from eywa.models import Evidence, EvidenceRef
 from eywa.errors import NotFoundError
+from eywa.models import Evidence, EvidenceRef, ItemKind
 from eywa.stores.beliefs import BeliefStore
 from eywa.stores.dimensions import DimensionStore
 from eywa.stores.evidence import EvidenceStore
-from eywa.write import entity_id
+from eywa.ids import entity_id
 
 
 @dataclass(frozen=True)
 class Hydrated:
     """An item's content before scoring: text, provenance and what it is about."""
 
-    kind: str
+    kind: ItemKind
     id: str
     text: str
     provenance: tuple[EvidenceRef, ...]
@@ -33,7 +33,7 @@ class ItemSource(Protocol):
     """Loads items of one kind by id, within a space."""
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> ItemKind:
         """The item kind this source serves."""
         ...
 
@@ -56,7 +56,7 @@ def evidence_ref(evidence: Evidence) -> EvidenceRef:
 class EvidenceSource:
     """Evidence items: a turn is its own provenance."""
 
-    kind = "evidence"
+    kind: Final = "evidence"
 
     def __init__(self, store: EvidenceStore) -> None:
         self._store = store
@@ -87,7 +87,7 @@ class EvidenceSource:
 class BeliefSource:
     """Belief items: provenance is the cited turns, with the caller's metadata."""
 
-    kind = "belief"
+    kind: Final = "belief"
 
     def __init__(self, beliefs: BeliefStore, evidence: EvidenceStore) -> None:
         self._beliefs = beliefs
@@ -126,14 +126,14 @@ class DimensionSource:
     their set members (delta-log aggregation).
     """
 
-    kind = "dimension"
+    kind: Final = "dimension"
 
     def __init__(self, dimensions: DimensionStore, evidence: EvidenceStore) -> None:
         self._dimensions = dimensions
         self._evidence = evidence
 
     def hydrate(self, space: str, ids: Sequence[str]) -> dict[str, Hydrated]:
-        from eywa.nous import service as nous
+        from eywa.nous import ledger as nous
 
         found: dict[str, Hydrated] = {}
         for item_id in ids:

@@ -8,30 +8,33 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
-from eywa.models import Entity, SignalKind
+from eywa.models import Entity, RouteName, SignalKind, Stage
 
 Shape = Literal["fact", "temporal", "list", "count", "inference", "yes_no", "comparison"]
 
 
-def _row(**weights: float) -> Mapping[str, float]:
-    return MappingProxyType(weights)
+ROUTE_NAMES: Final[tuple[RouteName, ...]] = get_args(RouteName)
+
+
+def _row(weights: Mapping[RouteName, float]) -> Mapping[RouteName, float]:
+    return MappingProxyType(dict(weights))
 
 
 # One readable table: route weights per question shape. Routes absent from a row weigh 0.
 # Keyword weighs twice the vector route: on the LoCoMo dev turns BM25 over turn + speaker +
 # neighbours is the stronger single route (about 72 vs 51 turn recall@10), and a 2:1 RRF
 # mix beat 1:1 and 3:1. The support routes add candidates the two main routes miss.
-ROUTE_WEIGHTS: Final[Mapping[Shape, Mapping[str, float]]] = MappingProxyType(
+ROUTE_WEIGHTS: Final[Mapping[Shape, Mapping[RouteName, float]]] = MappingProxyType(
     {
-        "fact": _row(keyword=2.0, vector=1.0, graph=0.5, dimension=0.5),
-        "temporal": _row(keyword=2.0, vector=1.0, temporal=1.0, graph=0.3),
-        "list": _row(keyword=2.0, vector=1.0, graph=0.8, dimension=0.8),
-        "count": _row(keyword=2.0, vector=1.0, graph=0.8, dimension=0.5),
-        "inference": _row(keyword=1.5, vector=1.2, inference=1.0, graph=0.5, dimension=0.5),
-        "yes_no": _row(keyword=2.0, vector=1.0, graph=0.5, dimension=0.5),
-        "comparison": _row(keyword=2.0, vector=1.0, graph=0.8, dimension=0.5),
+        "fact": _row({"keyword": 2.0, "vector": 1.0, "graph": 0.5, "dimension": 0.5}),
+        "temporal": _row({"keyword": 2.0, "vector": 1.0, "temporal": 1.0, "graph": 0.3}),
+        "list": _row({"keyword": 2.0, "vector": 1.0, "graph": 0.8, "dimension": 0.8}),
+        "count": _row({"keyword": 2.0, "vector": 1.0, "graph": 0.8, "dimension": 0.5}),
+        "inference": _row({"keyword": 1.5, "vector": 1.2, "inference": 1.0, "graph": 0.5, "dimension": 0.5}),
+        "yes_no": _row({"keyword": 2.0, "vector": 1.0, "graph": 0.5, "dimension": 0.5}),
+        "comparison": _row({"keyword": 2.0, "vector": 1.0, "graph": 0.8, "dimension": 0.5}),
     }
 )
 
@@ -51,7 +54,7 @@ class Plan:
 
     shape: Shape
     entities: tuple[str, ...]
-    weights: Mapping[str, float]
+    weights: Mapping[RouteName, float]
     window: tuple[datetime, datetime] | None = None
     notes: tuple[str, ...] = field(default=())
 
@@ -106,7 +109,7 @@ def make_plan(
     question: str,
     entities: Sequence[Entity],
     anchor: datetime,
-    disabled: frozenset[str] = frozenset(),
+    disabled: frozenset[Stage] = frozenset(),
 ) -> Plan:
     """Plan a question against the entities known in its space.
 
@@ -120,9 +123,10 @@ def make_plan(
     if window is not None:
         weights["temporal"] = max(weights.get("temporal", 0.0), 1.0)
         notes.append("time window from the question")
-    for name in sorted(disabled & set(weights)):
-        del weights[name]
-        notes.append(f"route {name} disabled")
+    for name in ROUTE_NAMES:
+        if name in disabled and name in weights:
+            del weights[name]
+            notes.append(f"route {name} disabled")
     return Plan(
         shape=shape,
         entities=named_entities(question, entities),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Final
+from typing import Final, get_args
 
 from eywa.errors import InvalidInputError
 from eywa.models import Policy
@@ -26,24 +26,28 @@ _ADVANCED = (
     "If the context does not support an answer, say that the memory does not contain it."
 )
 
-POLICIES: Final = MappingProxyType({"strict": _STRICT, "balanced": _BALANCED, "advanced": _ADVANCED})
+POLICIES: Final[MappingProxyType[Policy, str]] = MappingProxyType(
+    {"strict": _STRICT, "balanced": _BALANCED, "advanced": _ADVANCED}
+)
+_NAMES: Final[dict[str, Policy]] = {name: name for name in get_args(Policy)}
 
 
-def answer_instructions(policy: str) -> str:
-    """The instruction text of ``policy``.
+def check_policy(policy: object) -> Policy:
+    """``policy`` as a ``Policy``: callers that are not type-checked may pass any string.
 
     Raises:
         InvalidInputError: for an unknown policy name.
     """
-    try:
-        return str(POLICIES[policy])
-    except KeyError:
-        raise InvalidInputError(
-            f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}"
-        ) from None
+    found = _NAMES.get(policy) if isinstance(policy, str) else None
+    if found is None:
+        raise InvalidInputError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
+    return found
 
 
-def check_policy(policy: str) -> Policy:
-    """Validate a policy name, returning it typed."""
-    answer_instructions(policy)
-    return policy  # type: ignore[return-value]
+def answer_instructions(policy: Policy) -> str:
+    """The instruction text of ``policy``.
+
+    Raises:
+        InvalidInputError: for an unknown policy name (from an untyped caller).
+    """
+    return POLICIES[check_policy(policy)]

@@ -9,13 +9,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Final, get_args
 
 import numpy as np
 import numpy.typing as npt
 
 from eywa.errors import InvalidInputError
-from eywa.models import Entity, RecallItem, RecallResult
+from eywa.ids import entity_key
+from eywa.models import Entity, ItemKind, Policy, PostFilter, RecallItem, RecallResult, RouteName, Stage
 from eywa.read import adjust
 from eywa.read.adjust import Scored
 from eywa.read.fusion import ItemKey, weighted_rrf
@@ -32,7 +33,7 @@ MIN_CANDIDATES = 50
 HYDRATE_PER_ITEM = 4
 MIN_HYDRATED = 40
 # Names of the post-fusion stages, for ``disabled``.
-POST_FILTERS = ("boost", "demotion", "rescue", "dedupe", "floor")
+POST_FILTERS: Final[tuple[PostFilter, ...]] = get_args(PostFilter)
 
 
 class Reader:
@@ -47,10 +48,10 @@ class Reader:
         neighbours: Callable[[str, str], Sequence[Hydrated]],
         rrf_k: int,
         max_k: int,
-        disabled: frozenset[str] = frozenset(),
+        disabled: frozenset[Stage] = frozenset(),
     ) -> None:
         self._routes = list(routes)
-        self._sources = {s.kind: s for s in sources}
+        self._sources: dict[ItemKind, ItemSource] = {s.kind: s for s in sources}
         self._embed_query = embed_query
         self._entities = entities
         self._neighbours = neighbours
@@ -65,7 +66,7 @@ class Reader:
         *,
         k: int,
         budget_tokens: int | None,
-        policy: str,
+        policy: Policy,
         as_of: datetime | None,
     ) -> RecallResult:
         """See ``Memory.recall``."""
@@ -84,7 +85,7 @@ class Reader:
         timings["embed"] = _ms(clock)
 
         query = Query(space, question, plan, vector, as_of, max(k * CANDIDATES_PER_ITEM, MIN_CANDIDATES))
-        rankings: dict[str, list[ItemKey]] = {}
+        rankings: dict[RouteName, list[ItemKey]] = {}
         route_trace: dict[str, list[dict[str, Any]]] = {}
         for route in self._routes:
             if plan.weights.get(route.name, 0.0) <= 0.0:
@@ -108,7 +109,7 @@ class Reader:
             if key in hydrated and _visible(hydrated[key], as_of)
         ]
         named_ids = {e.id for e in entities if e.name in plan.entities}
-        speaker_ids = {e.name.casefold(): e.id for e in entities}
+        speaker_ids = {entity_key(e.name): e.id for e in entities}
         if "boost" not in self._disabled:
             changes["boost"] = adjust.speaker_boost(items, named_ids, speaker_ids)
         if "demotion" not in self._disabled:
@@ -148,7 +149,7 @@ class Reader:
         )
 
     def _hydrate(self, space: str, keys: Sequence[ItemKey]) -> dict[ItemKey, Hydrated]:
-        by_kind: dict[str, list[str]] = {}
+        by_kind: dict[ItemKind, list[str]] = {}
         for kind, item_id in keys:
             by_kind.setdefault(kind, []).append(item_id)
         found: dict[ItemKey, Hydrated] = {}
@@ -178,7 +179,7 @@ def _visible(item: Hydrated, as_of: datetime | None) -> bool:
     return all(ref.observed_at <= as_of for ref in item.provenance)
 
 
-def _route_ranks(rankings: Mapping[str, Sequence[ItemKey]]) -> dict[ItemKey, dict[str, int]]:
+def _route_ranks(rankings: Mapping[RouteName, Sequence[ItemKey]]) -> dict[ItemKey, dict[str, int]]:
     ranks: dict[ItemKey, dict[str, int]] = {}
     for route, ranked in rankings.items():
         for rank, key in enumerate(ranked, start=1):
@@ -189,7 +190,7 @@ def _route_ranks(rankings: Mapping[str, Sequence[ItemKey]]) -> dict[ItemKey, dic
 def _to_item(s: Scored) -> RecallItem:
     h = s.item
     return RecallItem(
-        kind=h.kind,  # type: ignore[arg-type]
+        kind=h.kind,
         id=h.id,
         text=h.text,
         score=round(s.score, 6),

@@ -37,6 +37,7 @@ from typing import Any, Literal, Protocol, get_args
 from pydantic import ValidationError
 
 from eywa.errors import InvalidInputError, StoreError
+from eywa.ids import check_space
 from eywa.models import Frozen, as_utc
 
 ColumnType = Literal["text", "int", "float", "bool", "datetime", "list", "json"]
@@ -243,6 +244,19 @@ def find_audit(audits: Sequence[AuditSpec], name: str) -> AuditSpec:
         if spec.name == name:
             return spec
     raise InvalidInputError(f"unknown audit {name!r}; known: {', '.join(sorted(s.name for s in audits))}")
+
+
+def run_audit(audits: AuditQueries, name: str, params: Mapping[str, object]) -> AuditResult:
+    """Check ``name`` and ``params`` against the audit registry, then run it read-only.
+
+    Raises:
+        InvalidInputError: an unknown audit, ``params`` not a mapping, a missing or
+            undeclared parameter, a value that is not a string, or a bad space.
+        StoreError: the backend failed (a time parameter it cannot parse, say).
+    """
+    values = find_audit(audits.audits(), name).bind(params)
+    values["space"] = check_space(values["space"])
+    return audits.run(name, values)
 
 
 def to_datetime(value: object) -> datetime:

@@ -13,22 +13,8 @@ from eywa.stores.vectors import VectorStore
 
 
 @dataclass(frozen=True)
-class Stores:
-    """Every store of one backend, and how to close them."""
-
-    backend: str
-    evidence: EvidenceStore
-    keyword: KeywordIndex
-    vectors: VectorStore
-    beliefs: BeliefStore
-    dimensions: DimensionStore
-    audit: AuditQueries
-    close: Callable[[], None]
-
-
-@dataclass(frozen=True)
 class GraphStores:
-    """The graph stores alone: what a Level 1 / Nous worker needs (no vectors).
+    """The graph stores alone: what Level 1 and Nous need (no vectors), and a worker opens.
 
     SQLite in WAL mode and Neo4j both accept several processes, so workers open these next
     to the process that serves reads and holds the vector store.
@@ -38,4 +24,13 @@ class GraphStores:
     evidence: EvidenceStore
     beliefs: BeliefStore
     dimensions: DimensionStore
+    audit: AuditQueries
     close: Callable[[], None]
+
+
+@dataclass(frozen=True)
+class Stores(GraphStores):
+    """Every store of one backend: the graph stores plus the keyword index and the vectors."""
+
+    keyword: KeywordIndex
+    vectors: VectorStore

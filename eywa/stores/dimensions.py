@@ -1,7 +1,7 @@
 """The dimension aggregate: Nous deltas, materialised dimension states and SAME_AS edges.
 
 Entities are addressed by ``entity_key`` (the case-folded name, see
-``eywa.nous.engine.entity_key``); every method is scoped to one space.
+``eywa.ids.entity_key``); every method is scoped to one space.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from qdrant_client import QdrantClient
 
 from eywa.errors import ConfigurationError, EywaError, StoreError
 from eywa.settings import EywaSettings
-from eywa.stores.bundle import Stores
+from eywa.stores.bundle import GraphStores, Stores
 from eywa.stores.neo4j.audit_queries import Neo4jAuditQueries
 from eywa.stores.neo4j.beliefs import Neo4jBeliefStore
 from eywa.stores.neo4j.dimensions import Neo4jDimensionStore
@@ -69,6 +69,43 @@ def connect_qdrant(settings: EywaSettings) -> QdrantClient:
         raise StoreError("qdrant", "open", f"local mode at {path}: {exc}") from exc
 
 
+def _open_graph(settings: EywaSettings) -> Neo4jGraph:
+    """A Neo4j graph with every pending migration applied; closed again if one fails.
+
+    Raises:
+        ConfigurationError: ``EYWA_NEO4J_URI`` is missing or malformed.
+        StoreError: Neo4j cannot be reached or a migration fails.
+    """
+    driver = connect_neo4j(settings)
+    graph = Neo4jGraph(driver, settings.neo4j_database)
+    try:
+        apply_migrations(driver, settings.neo4j_database)
+    except EywaError:
+        with suppress(StoreError):  # the migration failure is the error worth reporting
+            graph.close()
+        raise
+    return graph
+
+
+def open_server_graph(settings: EywaSettings) -> GraphStores:
+    """The Neo4j graph stores alone (migrations applied), without a vector store: what a
+    worker process needs (vectors stay with the process serving reads).
+
+    Raises:
+        ConfigurationError: ``EYWA_NEO4J_URI`` is missing or malformed.
+        StoreError: Neo4j cannot be reached or a migration fails.
+    """
+    graph = _open_graph(settings)
+    return GraphStores(
+        backend="server",
+        evidence=Neo4jEvidenceStore(graph),
+        beliefs=Neo4jBeliefStore(graph),
+        dimensions=Neo4jDimensionStore(graph),
+        audit=Neo4jAuditQueries(graph),
+        close=graph.close,
+    )
+
+
 def open_server(settings: EywaSettings, dim: int) -> Stores:
     """Connect to Neo4j (applying pending migrations) and Qdrant; bundle the stores.
 
@@ -81,11 +118,8 @@ def open_server(settings: EywaSettings, dim: int) -> Stores:
         StoreError: a server cannot be reached, a migration fails, or a vector collection
             exists with another width.
     """
-    driver = connect_neo4j(settings)
-    graph = Neo4jGraph(driver, settings.neo4j_database)
+    graph = _open_graph(settings)
     try:
-        audit = Neo4jAuditQueries(graph)
-        apply_migrations(driver, settings.neo4j_database)
         client = connect_qdrant(settings)
         try:
             vectors = QdrantServerVectorStore(client, dim)
@@ -110,6 +144,6 @@ def open_server(settings: EywaSettings, dim: int) -> Stores:
         vectors=vectors,
         beliefs=Neo4jBeliefStore(graph),
         dimensions=Neo4jDimensionStore(graph),
-        audit=audit,
+        audit=Neo4jAuditQueries(graph),
         close=close,
     )

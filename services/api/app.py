@@ -2,7 +2,8 @@
 
 Everything the app uses is passed in (the Memory, settings, key store, job runner, rate
 limiter), so tests build it on a real embedded Memory in a temporary directory and the
-``eywa serve`` command builds it from settings (``build_app``).
+``eywa serve`` command builds it from settings (``build_app``), opening the memory and the
+key store through ``eywa.runtime`` like every other entry point.
 """
 
 from __future__ import annotations
@@ -16,18 +17,20 @@ from contextlib import asynccontextmanager, contextmanager
 from fastapi import FastAPI
 
 from eywa.errors import ConfigurationError, StoreError
+from eywa.jobs import InlineJobRunner, JobRunner, JobStatus
 from eywa.memory import Memory
+from eywa.runtime import open_key_store, open_memory
 from eywa.settings import EywaSettings
+from eywa.stores.keys import KeyStore
 from services.api import routes_admin, routes_read, routes_write
 from services.api.deps import ServiceContext
 from services.api.errors import install_error_handlers
 from services.api.middleware import BodyLimitMiddleware, MetricsMiddleware
-from services.jobs import InlineJobRunner, JobRunner, JobStatus
-from services.keys import KeyStore
 from services.metrics import ServiceMetrics
+from services.queue import celery_job_runner
 from services.ratelimit import RateLimiter, build_rate_limiter
 
-__all__ = ["VectorRepairingJobRunner", "build_app", "create_app", "key_store_path", "serve", "serve_in_thread"]
+__all__ = ["VectorRepairingJobRunner", "build_app", "create_app", "serve", "serve_in_thread"]
 
 DESCRIPTION = """Provenance-first memory for AI agents.
 
@@ -80,11 +83,6 @@ def create_app(
     return app
 
 
-def key_store_path(settings: EywaSettings) -> str:
-    """Where the key file lives: ``EYWA_API_KEYS_PATH``, else ``<data_dir>/keys.sqlite``."""
-    return str(settings.api_keys_path or settings.data_dir / "keys.sqlite")
-
-
 class VectorRepairingJobRunner:
     """A ``JobRunner`` that embeds what a worker wrote once the job is reported done.
 
@@ -101,9 +99,13 @@ class VectorRepairingJobRunner:
         self._max_jobs = max_jobs
         self._lock = threading.Lock()
 
-    def submit(self, space: str, evidence_ids: Sequence[str]) -> str:
-        """Queue Level 1 on the wrapped runner; returns its job id."""
-        return self._inner.submit(space, evidence_ids)
+    def submit(self, space: str, evidence_ids: Sequence[str], request_id: str | None = None) -> str:
+        """Queue Level 1 on the wrapped runner; returns its job id.
+
+        Raises:
+            StoreError: the runner's broker cannot be reached.
+        """
+        return self._inner.submit(space, evidence_ids, request_id)
 
     def status(self, job_id: str) -> JobStatus:
         """The wrapped runner's status; a first ``done`` repairs the vector store first.
@@ -128,31 +130,12 @@ class VectorRepairingJobRunner:
         return self._inner.ping()
 
 
-def _celery_runner(settings: EywaSettings, memory: Memory) -> JobRunner:
-    """Level 1 on ``eywa worker`` processes through Redis, with vector repair on ``done``.
-
-    Raises:
-        ConfigurationError: ``EYWA_REDIS_URL`` is not set.
-    """
-    if not settings.redis_url:
-        raise ConfigurationError("EYWA_JOB_RUNNER=celery needs EYWA_REDIS_URL")
-    from celery import Celery
-    from redis import Redis
-
-    from workers.app import build_config
-    from workers.runner import CeleryJobRunner
-
-    celery = Celery("eywa-api", set_as_current=False)
-    celery.conf.update(build_config(settings))
-    runner = CeleryJobRunner(celery, Redis.from_url(settings.redis_url), settings.celery_result_expires_s)
-    return VectorRepairingJobRunner(runner, memory)
-
-
 def build_app(settings: EywaSettings) -> FastAPI:
-    """The app ``eywa serve`` runs: an embedded Memory (or the server stores when
-    ``EYWA_NEO4J_URI`` is set), keys from the key file, and the job runner the settings
-    name: in-process (default) or, with ``EYWA_JOB_RUNNER=celery``, the Celery workers, in
-    which case the API's Memory has no extractor (Level 1 runs in the workers).
+    """The app ``eywa serve`` runs: the memory and key store ``eywa.runtime`` opens for
+    ``settings`` (Neo4j when ``EYWA_NEO4J_URI`` is set, else embedded), and the job runner
+    the settings name: in-process (default) or, with ``EYWA_JOB_RUNNER=celery``, the Celery
+    workers, in which case the API's memory has no extractor (Level 1 runs in the workers)
+    and embeds what a finished job wrote (``VectorRepairingJobRunner``).
 
     Raises:
         StoreError: the stores or the key file cannot be opened.
@@ -162,9 +145,13 @@ def build_app(settings: EywaSettings) -> FastAPI:
     if celery and not settings.redis_url:
         raise ConfigurationError("EYWA_JOB_RUNNER=celery needs EYWA_REDIS_URL")
     opened = settings.model_copy(update={"extractor": "none"}) if celery else settings
-    memory = Memory.connect(opened) if settings.neo4j_uri else Memory.open(settings.data_dir, settings=opened)
-    keys = KeyStore(key_store_path(settings))
-    runner = _celery_runner(settings, memory) if celery else None
+    memory = open_memory(opened)
+    try:
+        keys = open_key_store(settings)
+        runner = VectorRepairingJobRunner(celery_job_runner(settings), memory) if celery else None
+    except BaseException:
+        memory.close()
+        raise
     return create_app(memory, settings, keys, runner, close_on_shutdown=True)
 
 

@@ -18,8 +18,8 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from eywa.memory import Memory
 from eywa.settings import EywaSettings
 from services.api.errors import ApiProblem
-from services.jobs import JobRunner
-from services.keys import ApiKey, KeyStore, Scope
+from eywa.jobs import JobRunner
+from eywa.stores.keys import ApiKey, KeyStore, Scope
 from services.metrics import ServiceMetrics
 from services.ratelimit import RateLimiter
 

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path, Response
 from services.api.deps import Admin, Ctx
 from services.api.errors import problem_response
 from services.api.schemas import CreatedKey, CreateKeyRequest
-from services.keys import ApiKey
+from eywa.stores.keys import ApiKey
 from services.metrics import CONTENT_TYPE_LATEST
 
 router = APIRouter(prefix="/v1/keys", tags=["admin"])

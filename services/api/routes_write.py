@@ -9,8 +9,8 @@ from fastapi import APIRouter, Depends, Path, Request
 from services.api.deps import Ctx, Writer, admit, authenticate, authorize_space
 from services.api.errors import ApiProblem
 from services.api.schemas import JobRef, RememberRequest, RememberResponse
-from services.jobs import JobStatus
-from services.keys import ApiKey
+from eywa.jobs import JobStatus
+from eywa.stores.keys import ApiKey
 
 router = APIRouter(prefix="/v1", tags=["write"])
 

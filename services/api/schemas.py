@@ -12,8 +12,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from eywa.models import Policy, Turn
-from services.jobs import JobState
-from services.keys import ApiKey
+from eywa.jobs import JobState
+from eywa.stores.keys import ApiKey
 
 __all__ = [
     "CreateKeyRequest", "CreatedKey", "JobRef", "RecallRequest", "RememberRequest", "RememberResponse",

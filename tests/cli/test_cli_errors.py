@@ -79,7 +79,7 @@ def test_ingest_locomo_unknown_sample(runner: CliRunner, tmp_path: Path) -> None
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["--policy", "wild"], "--policy must be one of strict, balanced, advanced"),
+        (["--policy", "wild"], "Invalid value for '--policy': Value error, 'wild' is not one of 'strict', 'balanced', 'advanced'"),
         (["--as-of", "yesterday-ish"], "--as-of must be an ISO-8601"),
     ],
 )

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from eywa.cli import app
-from eywa.cli.latency import parse_sizes
+from eywa.bench.cli import parse_sizes
 from eywa.errors import InvalidInputError
 
 

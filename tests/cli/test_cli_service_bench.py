@@ -45,18 +45,23 @@ def test_audit_reports_missing_duplicated_and_unacknowledged_turns(tmp_path: Pat
     from eywa.bench.service import _audit
     from eywa.memory import Memory
     from eywa.settings import EywaSettings
+    from eywa.stores.embedded.factory import open_embedded_graph
 
     turns = [{"text": f"turn {n}", "speaker": "A", "external_id": f"x{n}"} for n in range(3)]
     with Memory.open(tmp_path, settings=EywaSettings(extractor="none"), embedder=NullEmbedder()) as mem:
         ids = mem.remember("s", turns)
     acked = {f"x{n}": i for n, i in enumerate(ids)}
-    assert _audit(tmp_path, {"s": acked}, {}) == ({"s": 3}, [])
-    # a turn stored without acknowledgement, unless its request failed
-    partial = {"x0": ids[0], "x1": ids[1]}
-    assert _audit(tmp_path, {"s": partial}, {})[1] == ["s: 3 turns stored for 2 acknowledged (+0 unacked)"]
-    assert _audit(tmp_path, {"s": partial}, {"s": {"x2"}})[1] == []
-    # an id acknowledged twice, an id that does not resolve
-    _, problems = _audit(tmp_path, {"s": {**acked, "x9": ids[0], "ghost": "ev_nope"}}, {})
+    stores = open_embedded_graph(tmp_path)
+    try:
+        assert _audit(stores, {"s": acked}, {}) == ({"s": 3}, [])
+        # a turn stored without acknowledgement, unless its request failed
+        partial = {"x0": ids[0], "x1": ids[1]}
+        assert _audit(stores, {"s": partial}, {})[1] == ["s: 3 turns stored for 2 acknowledged (+0 unacked)"]
+        assert _audit(stores, {"s": partial}, {"s": {"x2"}})[1] == []
+        # an id acknowledged twice, an id that does not resolve
+        _, problems = _audit(stores, {"s": {**acked, "x9": ids[0], "ghost": "ev_nope"}}, {})
+    finally:
+        stores.close()
     assert any("under 4 ids" in p for p in problems)
     assert any("differ from their deterministic id" in p for p in problems)
     assert any("1 acknowledged ids do not resolve" in p for p in problems)

@@ -10,7 +10,7 @@ import pytest
 from eywa.models import Belief, Candidate, CandidateFact, CheckScore, ReasonCode, SupportLink, ValidationReport
 from eywa.signals import detect_signals
 from eywa.stores.bundle import Stores
-from eywa.write import coerce_turns, prepare_batch
+from eywa.batches import coerce_turns, prepare_batch
 
 AT = datetime(2023, 5, 9, 8, 30, 0, 250000, tzinfo=timezone.utc)
 OK = ValidationReport(

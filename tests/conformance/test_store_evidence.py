@@ -11,7 +11,7 @@ import pytest
 from eywa.models import Evidence, SignalKind
 from eywa.signals import detect_signals
 from eywa.stores.bundle import Stores
-from eywa.write import PreparedBatch, coerce_turns, prepare_batch
+from eywa.batches import PreparedBatch, coerce_turns, prepare_batch
 
 UTC = timezone.utc
 RECORDED = datetime(2024, 1, 1, tzinfo=UTC)

@@ -38,7 +38,10 @@ def test_the_repository_migrations_parse_in_order() -> None:
     migrations = load_migrations()
     assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
     assert REAL[:3] == ["0001_constraints", "0002_indexes", "0003_fulltext"]
-    assert all(m.kind == "schema" for m in migrations)
+    # Data changes Cypher cannot compute (entity ids are SHA-256s) are Python migrations;
+    # every Cypher migration of the repository is a schema one.
+    assert all(m.kind == "schema" for m in migrations if not m.source)
+    assert {m.name: m.kind for m in migrations if m.source} == {"0005_entity_key_ids": "python"}
     assert isinstance(default_migrations_dir(), Path)  # found in the checkout
 
 
@@ -56,6 +59,8 @@ def test_split_drops_comment_lines_and_keeps_multiline_statements() -> None:
     [
         ("1_bad.cypher", "CREATE INDEX a IF NOT EXISTS FOR (n:X) ON (n.p);", "NNNN_name"),
         ("0009_empty.cypher", "// nothing\n", "no statements"),
+        ("0009_broken.py", "def migrate(tx):\n    return (\n", "0009_broken.py"),
+        ("0009_bad.sql", "SELECT 1;", "NNNN_name"),
         ("0009_bare.cypher", "CREATE INDEX a FOR (n:X) ON (n.p);", "IF [NOT] EXISTS"),
         (
             "0009_mixed.cypher",
@@ -246,3 +251,30 @@ def test_full_text_indexes_find_seeded_nodes_by_stem_within_the_space(
 
     assert [r["id"] for r in evidence.records] == [f"{neo4j_space}:e1"]  # english stemming
     assert [r["id"] for r in beliefs.records] == [f"{neo4j_space}:b1"]
+
+
+@pytest.mark.neo4j
+def test_a_python_migration_runs_with_its_bookkeeping_in_one_transaction(
+    neo4j_driver: Driver, ledger_guard: str, tmp_path: Path, neo4j_space: str
+) -> None:
+    database = ledger_guard
+    folder = _copy_migrations(tmp_path)
+    (folder / "0099_seed.py").write_text(
+        "def migrate(tx):\n"
+        f"    tx.run(\"CREATE (:{Label.SPACE} {{id: $s, space: $s}})\", s={neo4j_space!r}).consume()\n"
+        "    raise RuntimeError('half way')\n"
+    )
+    with pytest.raises(StoreError, match="0099_seed: half way"):
+        apply_migrations(neo4j_driver, database, folder)
+    count = f"MATCH (s:{Label.SPACE} {{space: $space}}) RETURN count(s) AS n"
+    assert neo4j_driver.execute_query(count, space=neo4j_space, database_=database).records[0]["n"] == 0
+    assert 99 not in _ledger(neo4j_driver, database)
+
+    (folder / "0099_seed.py").write_text(
+        "def migrate(tx):\n"
+        f"    tx.run(\"CREATE (:{Label.SPACE} {{id: $s, space: $s}})\", s={neo4j_space!r}).consume()\n"
+    )
+    assert apply_migrations(neo4j_driver, database, folder) == ["0099_seed"]
+    assert apply_migrations(neo4j_driver, database, folder) == []
+    assert neo4j_driver.execute_query(count, space=neo4j_space, database_=database).records[0]["n"] == 1
+    assert _ledger(neo4j_driver, database)[99][0] == "0099_seed"

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from eywa.memory import Memory
 from eywa.settings import EywaSettings
 from services.api.app import create_app
-from services.keys import KeyStore
+from eywa.stores.embedded.keys import SqliteKeyStore
 from services.ratelimit import RateLimiter
 
 
@@ -73,7 +73,7 @@ class Service:
 
     app: FastAPI
     client: TestClient
-    keys: KeyStore
+    keys: SqliteKeyStore
     settings: EywaSettings
 
     def headers(self, spaces: list[str], scopes: str = "read,write") -> dict[str, str]:
@@ -85,7 +85,7 @@ def build_service(
     memory: Memory, tmp_path: Path, settings: EywaSettings | None = None, limiter: RateLimiter | None = None
 ) -> Service:
     settings = settings or EywaSettings(data_dir=tmp_path)
-    keys = KeyStore(tmp_path / "keys.sqlite")
+    keys = SqliteKeyStore(tmp_path / "keys.sqlite")
     app = create_app(memory, settings, keys, rate_limiter=limiter)
     return Service(app=app, client=TestClient(app), keys=keys, settings=settings)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from eywa.cli import app
-from services.keys import KeyStore
+from eywa.stores.embedded.keys import SqliteKeyStore
 
 
 def test_keys_create_prints_the_key_once_and_revoke_disables_it(tmp_path: Path) -> None:
@@ -17,7 +17,7 @@ def test_keys_create_prints_the_key_once_and_revoke_disables_it(tmp_path: Path) 
     assert created.exit_code == 0, created.output
     secret = created.stdout.strip()
     assert secret.startswith("eyw_")
-    store = KeyStore(tmp_path / "keys.sqlite")
+    store = SqliteKeyStore(tmp_path / "keys.sqlite")
     key = store.authenticate(secret)
     assert key is not None and key.spaces == ("a", "b") and key.scopes == ("read", "write")
     assert secret.split("_", 2)[2] not in (tmp_path / "keys.sqlite").read_bytes().decode("latin-1")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from eywa.memory import Memory
-from services.mcp_server import TOOLS
+from services.mcp.server import TOOLS
 from tests.services.conftest import build_service
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "service.md"

@@ -12,7 +12,7 @@ import anyio
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from services.mcp_server import TOOLS
+from services.mcp.server import TOOLS
 
 TURNS = [
     {"text": "I work at Google now.", "speaker": "Caroline", "observed_at": "2023-05-01T10:00:00Z"},
@@ -27,7 +27,7 @@ def _payload(result: Any) -> Any:
 
 async def _session_run(data_dir: Path) -> dict[str, Any]:
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "services.mcp_server", "--data-dir", str(data_dir)],
+        command=sys.executable, args=["-m", "eywa.cli", "mcp", "--data-dir", str(data_dir)],
         cwd=str(Path(__file__).resolve().parents[2]),
     )
     out: dict[str, Any] = {}

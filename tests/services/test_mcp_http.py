@@ -20,7 +20,7 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-from services.keys import KeyStore
+from eywa.stores.embedded.keys import SqliteKeyStore
 from tests.services.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,9 +48,9 @@ def _listening(port: int) -> bool:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
-    """``python -m services.mcp_server --transport http`` on a free local port, keys minted first."""
+    """``eywa mcp --transport http`` on a free local port, keys minted first."""
     data = tmp_path_factory.mktemp("mcp-http")
-    keys = KeyStore(data / "keys.sqlite")
+    keys = SqliteKeyStore(data / "keys.sqlite")
     own = keys.create([SPACE], ["read", "write"])[1]
     other = keys.create(["elsewhere"], ["read", "write"])[1]
     read_only = keys.create([SPACE], ["read"])[1]
@@ -60,7 +60,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
     log_path = data / "server.log"
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "services.mcp_server", "--transport", "http", "--data-dir", str(data),
+            [sys.executable, "-m", "eywa.cli", "mcp", "--transport", "http", "--data-dir", str(data),
              "--host", "127.0.0.1", "--port", str(port)],
             cwd=ROOT, env=environ, stdout=log, stderr=subprocess.STDOUT,
         )

@@ -14,8 +14,8 @@ import pytest
 
 from eywa.errors import ConfigurationError
 from eywa.settings import EywaSettings
-from services.api.app import build_app, key_store_path, serve_in_thread
-from services.keys import KeyStore
+from eywa.runtime import open_key_store
+from services.api.app import build_app, serve_in_thread
 from tests.workers.conftest import WorkerFactory, broker, start_worker, wait_for  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.redis
@@ -37,7 +37,7 @@ def api(tmp_path: Path, broker: str) -> Iterator[tuple[httpx.Client, Path]]:  # 
     """``eywa serve``'s app in celery mode on a free local port, with a read+write key."""
     data = tmp_path / "mem"
     settings = EywaSettings(data_dir=data, redis_url=broker, job_runner="celery", rate_limit_per_minute=0)
-    keys = KeyStore(key_store_path(settings))
+    keys = open_key_store(settings)
     _, secret = keys.create([SPACE], ["read", "write"])
     keys.close()
     app = build_app(settings)

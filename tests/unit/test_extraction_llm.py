@@ -14,7 +14,7 @@ import pytest
 from eywa.errors import ConfigurationError, ExtractorError
 from eywa.extraction.clients import AnthropicClient, OpenAIChatClient
 from eywa.extraction.llm import LLMExtractor, build_extractor, user_message
-from eywa.extraction.pipeline import run_level1
+from eywa.extraction.pipeline import extract_beliefs
 from eywa.extraction.rules import RuleExtractor
 from eywa.extraction.validator import Validator
 from eywa.ids import content_hash
@@ -76,7 +76,7 @@ def stores(tmp_path: Path) -> tuple[SqliteEvidenceStore, SqliteBeliefStore]:
 
 def run(stores: tuple[SqliteEvidenceStore, SqliteBeliefStore], client: ScriptedClient, ids: list[str]) -> Any:
     evidence, beliefs = stores
-    return run_level1(
+    return extract_beliefs(
         space="home", evidence_ids=ids, evidence_store=evidence, belief_store=beliefs,
         extractor=LLMExtractor(client), validator=Validator(), now=SAID,
     )
@@ -211,7 +211,7 @@ def test_live_llm_extracts_a_supported_fact(stores: Any) -> None:
     evidence, beliefs = stores
     evidence.add([turn("live1", "Jon", "I work at Google as a software engineer.", seq=99)], [])
     extractor = LLMExtractor(OpenAIChatClient(LIVE_URL, LIVE_MODEL, LIVE_KEY))
-    report = run_level1(
+    report = extract_beliefs(
         space="home", evidence_ids=["live1", "t5"], evidence_store=evidence, belief_store=beliefs,
         extractor=extractor, validator=Validator(),
     )

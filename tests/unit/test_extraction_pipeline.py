@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from eywa.errors import NotFoundError
-from eywa.extraction.pipeline import explain, run_level1
+from eywa.extraction.pipeline import explain, extract_beliefs
 from eywa.extraction.rules import RuleExtractor
 from eywa.extraction.validator import Validator
 from eywa.ids import content_hash
@@ -36,7 +36,7 @@ def stores(tmp_path: Path) -> tuple[SqliteEvidenceStore, SqliteBeliefStore]:
 
 def level1(stores: tuple[SqliteEvidenceStore, SqliteBeliefStore], ids: list[str], batch_size: int = 32):  # type: ignore[no-untyped-def]
     evidence, beliefs = stores
-    return run_level1(
+    return extract_beliefs(
         space="home", evidence_ids=ids, evidence_store=evidence, belief_store=beliefs,
         extractor=RuleExtractor(), validator=Validator(), batch_size=batch_size, now=T0,
     )

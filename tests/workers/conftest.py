@@ -21,8 +21,8 @@ from celery import Celery
 
 from eywa.memory import Memory
 from eywa.settings import EywaSettings
-from workers.app import build_config
-from workers.runner import CeleryJobRunner
+from eywa.jobs import celery_config
+from services.queue import CeleryJobRunner
 
 ROOT = Path(__file__).resolve().parents[2]
 SPACE = "home"
@@ -73,7 +73,7 @@ def broker(redis_url: str) -> str:  # noqa: F811
 def runner(broker: str) -> Iterator[CeleryJobRunner]:
     """The API-side job runner against the test broker."""
     app = Celery("eywa-test", set_as_current=False)
-    app.conf.update(build_config(EywaSettings(redis_url=broker)))
+    app.conf.update(celery_config(EywaSettings(redis_url=broker)))
     client = redis.Redis.from_url(broker)
     yield CeleryJobRunner(app, client)
     client.close()

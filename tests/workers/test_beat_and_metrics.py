@@ -20,9 +20,9 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tests.services.conftest import free_port
 from tests.workers.conftest import ROOT, SPACE, TURNS, kill_group, wait_for, write_turns
-from workers.app import QUEUE
+from eywa.jobs import QUEUE
 from workers.metrics import METRIC_NAMES, REJECTIONS, STORE_ERRORS, TASK_RETRIES
-from workers.runner import CeleryJobRunner
+from services.queue import CeleryJobRunner
 
 pytestmark = pytest.mark.redis
 

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 import redis
 
-from eywa.nous.engine import entity_key
+from eywa.ids import entity_key
 from eywa.stores.embedded.factory import open_embedded_graph
 from tests.workers.conftest import SPACE, TURNS, WorkerFactory, kill_group, wait_for, write_turns
 from workers.locks import dimension_lock
-from workers.runner import CeleryJobRunner
+from services.queue import CeleryJobRunner
 
 pytestmark = pytest.mark.redis
 

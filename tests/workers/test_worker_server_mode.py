@@ -12,8 +12,8 @@ from eywa.memory import Memory
 from eywa.settings import EywaSettings
 from tests.neo4j_server import Neo4jServer
 from tests.workers.conftest import TURNS, ConstantEmbedder, WorkerFactory, wait_for
-from workers.runner import CeleryJobRunner
-from workers.stores import open_server_graph
+from services.queue import CeleryJobRunner
+from eywa.stores.server import open_server_graph
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.redis]
 

@@ -13,14 +13,14 @@ from celery import Celery
 from eywa.errors import ConfigurationError, NotFoundError
 from eywa.models import Candidate, CandidateFact, ReasonCode, ValidationReport
 from eywa.settings import EywaSettings
-from workers.app import build_config
+from eywa.jobs import celery_config
 from workers.logging import JsonFormatter
-from workers.repair import repaired_fact
-from workers.runner import CeleryJobRunner
+from eywa.level1 import repaired_fact
+from services.queue import CeleryJobRunner
 
 
 def test_config_acks_late_requeues_lost_tasks_and_prefetches_one() -> None:
-    conf = build_config(EywaSettings(redis_url="redis://h:1/2", celery_visibility_timeout_s=8))
+    conf = celery_config(EywaSettings(redis_url="redis://h:1/2", celery_visibility_timeout_s=8))
     assert conf["broker_url"] == conf["result_backend"] == "redis://h:1/2"
     assert conf["task_acks_late"] and conf["task_reject_on_worker_lost"]
     assert conf["worker_prefetch_multiplier"] == 1
@@ -32,7 +32,7 @@ def test_config_acks_late_requeues_lost_tasks_and_prefetches_one() -> None:
 
 def test_config_without_redis_is_a_configuration_error() -> None:
     with pytest.raises(ConfigurationError, match="EYWA_REDIS_URL"):
-        build_config(EywaSettings())
+        celery_config(EywaSettings())
 
 
 def _candidate(reasons: tuple[ReasonCode, ...], polarity: str = "positive") -> Candidate:
@@ -69,7 +69,7 @@ def test_json_log_lines_carry_message_and_extras() -> None:
 @pytest.mark.redis
 def test_an_unknown_job_is_not_found_and_a_queued_one_is_pending(redis_url: str) -> None:
     app = Celery("eywa-unit", set_as_current=False)
-    app.conf.update(build_config(EywaSettings(redis_url=redis_url)))
+    app.conf.update(celery_config(EywaSettings(redis_url=redis_url)))
     client = redis.Redis.from_url(redis_url)
     runner = CeleryJobRunner(app, client)
     try:

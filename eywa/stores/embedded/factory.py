@@ -12,6 +12,7 @@ from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.dimensions import SqliteDimensionStore
 from eywa.stores.embedded.evidence import SqliteEvidenceStore
 from eywa.stores.embedded.keyword import SqliteKeywordIndex
+from eywa.stores.embedded.migrations import migrate
 from eywa.stores.embedded.vectors import QdrantEdgeVectorStore
 
 DATABASE_FILE = "eywa.sqlite3"
@@ -21,8 +22,11 @@ VECTORS_DIR = "vectors"
 def open_embedded(directory: Path, dim: int) -> Stores:
     """Create or open the embedded stores in ``directory`` (created if missing).
 
+    A database written by an earlier version is migrated first (``migrations``).
+
     Raises:
-        StoreError: when the directory cannot be created or a store cannot open.
+        StoreError: when the directory cannot be created, a store cannot open or a
+            migration fails.
     """
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -31,6 +35,8 @@ def open_embedded(directory: Path, dim: int) -> Stores:
     db = SqliteDatabase(directory / DATABASE_FILE)
     evidence = SqliteEvidenceStore(db)
     beliefs = SqliteBeliefStore(db)
+    dimensions = SqliteDimensionStore(db)
+    _migrate_or_close(db)
     audit = SqliteAuditQueries(db)
     vectors = QdrantEdgeVectorStore(directory / VECTORS_DIR, dim)
 
@@ -46,7 +52,7 @@ def open_embedded(directory: Path, dim: int) -> Stores:
         keyword=SqliteKeywordIndex(db),
         vectors=vectors,
         beliefs=beliefs,
-        dimensions=SqliteDimensionStore(db),
+        dimensions=dimensions,
         audit=audit,
         close=close,
     )
@@ -56,13 +62,25 @@ def open_embedded_graph(directory: Path) -> GraphStores:
     """Open only the SQLite graph stores of an existing embedded directory (for workers).
 
     Raises:
-        StoreError: when the database cannot be opened.
+        StoreError: when the database cannot be opened or migrated.
     """
     db = SqliteDatabase(directory / DATABASE_FILE)
-    return GraphStores(
+    stores = GraphStores(
         backend="embedded",
         evidence=SqliteEvidenceStore(db),
         beliefs=SqliteBeliefStore(db),
         dimensions=SqliteDimensionStore(db),
+        audit=SqliteAuditQueries(db),
         close=db.close,
     )
+    _migrate_or_close(db)
+    return stores
+
+
+def _migrate_or_close(db: SqliteDatabase) -> None:
+    """Bring the database to this version's format (``migrations``); close it on failure."""
+    try:
+        migrate(db)
+    except StoreError:
+        db.close()
+        raise

@@ -29,7 +29,7 @@ from eywa.stores.neo4j.records import (
     candidate_props,
     support_props,
 )
-from eywa.write import entity_id
+from eywa.ids import entity_id
 
 _B, _C, _EV, _ENT = Label.BELIEF, Label.CANDIDATE, Label.EVIDENCE, Label.ENTITY
 

@@ -7,8 +7,8 @@ its event time ``at`` as a native ``DATETIME``. Identity merges are
 ``(:Entity)-[:SAME_AS {space, source, target, score, at, removed_at}]->(:Entity)`` edges;
 undoing one sets ``removed_at`` and keeps the edge for audit.
 
-Entities are addressed by ``entity_key`` (see ``eywa.nous.engine.entity_key``); the
-``:Entity`` node of a key is the one ``eywa.write.entity_id`` names. A dimension links to
+Entities are addressed by ``entity_key`` (see ``eywa.ids.entity_key``); the
+``:Entity`` node of a key is the one ``eywa.ids.entity_id`` names. A dimension links to
 its entity only when that entity was mentioned; a merge edge creates missing entity nodes,
 since an edge needs both ends.
 """
@@ -33,7 +33,7 @@ from eywa.stores.neo4j.records import (
     dimension_props,
     same_as_from_props,
 )
-from eywa.write import entity_id
+from eywa.ids import entity_id
 
 _DIM, _DELTA, _ENT, _B = Label.DIMENSION, Label.DELTA, Label.ENTITY, Label.BELIEF
 

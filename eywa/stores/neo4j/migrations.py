@@ -1,4 +1,4 @@
-"""Apply the numbered Cypher migrations of ``graph_schema/migrations`` to a Neo4j database.
+"""Apply the numbered migrations of ``graph_schema/migrations`` to a Neo4j database.
 
 Each file ``NNNN_name.cypher`` is one migration: statements separated by a ``;`` at the end
 of a line, full-line ``//`` comments allowed. What was applied is recorded as
@@ -6,8 +6,8 @@ of a line, full-line ``//`` comments allowed. What was applied is recorded as
 SHA-256 of the file, and a recorded migration whose file changed (or vanished) stops the
 runner before it touches anything: never edit an applied migration, add a new one.
 
-Neo4j refuses schema commands and data writes in one transaction, so there are two kinds
-of migration and a file must be one or the other:
+Neo4j refuses schema commands and data writes in one transaction, so there are kinds of
+migration and a file must be one of them:
 
 * data migrations run all their statements and their bookkeeping in one transaction, so
   they apply completely or not at all;
@@ -15,7 +15,11 @@ of migration and a file must be one or the other:
   transaction and then record the migration. A crash in between leaves some statements
   applied and the migration unrecorded; the next run repeats them, which is safe because
   every schema statement must say ``IF NOT EXISTS`` / ``IF EXISTS`` (the runner refuses one
-  that does not).
+  that does not);
+* Python migrations (``NNNN_name.py``) are data migrations whose values Cypher cannot
+  compute (an id is a SHA-256 of its parts; Cypher has no hash function). The file defines
+  ``migrate(tx: neo4j.ManagedTransaction) -> None``, which runs with the bookkeeping in one
+  transaction, exactly like a Cypher data migration, and is checksummed like one.
 
 ``SchemaMigration`` nodes are database metadata, not part of any space, which is why their
 queries are the only ones without a space filter.
@@ -41,9 +45,9 @@ from pydantic import BaseModel, ConfigDict
 from eywa.errors import StoreError
 from eywa.stores.neo4j.labels import Label
 
-MigrationKind = Literal["schema", "data"]
+MigrationKind = Literal["schema", "data", "python"]
 
-_FILE_NAME = re.compile(r"^(?P<version>\d{4})_(?P<slug>[a-z0-9_]+)\.cypher$")
+_FILE_NAME = re.compile(r"^(?P<version>\d{4})_(?P<slug>[a-z0-9_]+)\.(?P<ext>cypher|py)$")
 _STATEMENT_END = re.compile(r";[ \t]*$", re.MULTILINE)
 _SCHEMA_STATEMENT = re.compile(
     r"^(CREATE|DROP)\s+(OR\s+REPLACE\s+)?((RANGE|TEXT|POINT|LOOKUP|FULLTEXT|VECTOR)\s+)?"
@@ -79,6 +83,7 @@ class Migration(BaseModel):
     checksum: str
     kind: MigrationKind
     statements: tuple[str, ...]
+    source: str = ""  # the code of a Python migration
 
 
 class MigrationChecksumError(StoreError):
@@ -124,12 +129,15 @@ def parse_migration(file_name: str, content: bytes) -> Migration:
     """Parse one migration file.
 
     Raises:
-        StoreError: The name is not ``NNNN_name.cypher``, the file is empty, mixes schema
-            and data statements, or has a schema statement without ``IF [NOT] EXISTS``.
+        StoreError: The name is not ``NNNN_name.cypher`` (or ``.py``), the file is empty,
+            mixes schema and data statements, has a schema statement without
+            ``IF [NOT] EXISTS``, or is Python that does not compile.
     """
     match = _FILE_NAME.match(file_name)
     if match is None:
-        raise StoreError("neo4j", "apply_migrations", f"{file_name}: expected NNNN_name.cypher")
+        raise StoreError("neo4j", "apply_migrations", f"{file_name}: expected NNNN_name.cypher or NNNN_name.py")
+    if match["ext"] == "py":
+        return _parse_python(int(match["version"]), file_name, content)
     statements = split_statements(content.decode("utf-8"))
     if not statements:
         raise StoreError("neo4j", "apply_migrations", f"{file_name}: no statements")
@@ -154,6 +162,22 @@ def parse_migration(file_name: str, content: bytes) -> Migration:
     )
 
 
+def _parse_python(version: int, file_name: str, content: bytes) -> Migration:
+    source = content.decode("utf-8")
+    try:
+        compile(source, file_name, "exec")
+    except SyntaxError as exc:
+        raise StoreError("neo4j", "apply_migrations", f"{file_name}: {exc}") from exc
+    return Migration(
+        version=version,
+        name=file_name.removesuffix(".py"),
+        checksum=hashlib.sha256(content).hexdigest(),
+        kind="python",
+        statements=(),
+        source=source,
+    )
+
+
 def load_migrations(directory: Traversable | None = None) -> list[Migration]:
     """Every migration of ``directory`` (default: :func:`default_migrations_dir`), by version.
 
@@ -164,7 +188,7 @@ def load_migrations(directory: Traversable | None = None) -> list[Migration]:
     folder = directory if directory is not None else default_migrations_dir()
     found = sorted(
         (parse_migration(entry.name, entry.read_bytes()) for entry in folder.iterdir()
-         if entry.name.endswith(".cypher")),
+         if entry.name.endswith((".cypher", ".py"))),
         key=lambda m: m.version,
     )
     for earlier, later in zip(found, found[1:]):
@@ -189,6 +213,27 @@ def _record(tx: ManagedTransaction, migration: Migration) -> str:
 
 def _apply_data(tx: ManagedTransaction, migration: Migration) -> str:
     _run_all(tx, migration.statements)
+    return _record(tx, migration)
+
+
+def _apply_python(tx: ManagedTransaction, migration: Migration) -> str:
+    """Run a Python migration's ``migrate(tx)`` and record it, in one transaction.
+
+    Raises:
+        StoreError: the file defines no ``migrate`` function, or it failed (the
+            transaction, bookkeeping included, is rolled back).
+    """
+    namespace: dict[str, object] = {"__name__": f"graph_schema.migrations.{migration.name}"}
+    exec(compile(migration.source, f"{migration.name}.py", "exec"), namespace)  # noqa: S102 - our own shipped file
+    step = namespace.get("migrate")
+    if not callable(step):
+        raise StoreError("neo4j", "apply_migrations", f"{migration.name}.py defines no migrate(tx)")
+    try:
+        step(tx)
+    except (Neo4jError, DriverError):
+        raise  # mapped with the runner's other driver errors
+    except Exception as exc:  # a bug in the migration: report it as the failed step it is
+        raise StoreError("neo4j", "apply_migrations", f"{migration.name}: {exc}") from exc
     return _record(tx, migration)
 
 
@@ -237,6 +282,8 @@ def apply_migrations(
                     continue
                 if migration.kind == "data":
                     recorded = session.execute_write(_apply_data, migration)
+                elif migration.kind == "python":
+                    recorded = session.execute_write(_apply_python, migration)
                 else:
                     for statement in migration.statements:
                         session.execute_write(_run_all, (statement,))

@@ -1,33 +1,27 @@
-"""What every CLI command shares: the error boundary, consoles, settings and opening a Memory.
+"""What the commands of every entry point share: the error boundary, consoles, options.
 
-The error boundary lives in ``EywaGroup.invoke`` so that every command, including the
-sub-apps added later in their own modules, turns a user mistake into one line on stderr
-and a non-zero exit code, while a genuine bug still shows its traceback.
+The ``eywa`` command gathers commands from several packages (the core's, the benchmarks',
+the API's, the MCP server's, the workers'), which must not import each other; they all
+build on this module. The error boundary lives in ``EywaGroup.invoke`` so that every
+command, including sub-apps and plugin commands, turns a user mistake into one line on
+stderr and a non-zero exit code, while a genuine bug still shows its traceback.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-try:  # typer >= 0.20 vendors click; older typer runs on click itself
-    from typer._click.core import Context
-    from typer._click.exceptions import NoArgsIsHelpError, UsageError
-except ImportError:  # pragma: no cover - depends on the installed typer
-    from click import Context  # type: ignore[assignment]
-    from click.exceptions import NoArgsIsHelpError, UsageError  # type: ignore[assignment]
+from typer._click.core import Context  # typer >= 0.20 runs on its own copy of click
+from typer._click.exceptions import NoArgsIsHelpError, UsageError
 
 from eywa.errors import ConfigurationError, EywaError, InvalidInputError
-from eywa.settings import EywaSettings
 
 if TYPE_CHECKING:
     from eywa.memory import Memory
@@ -36,8 +30,8 @@ __all__ = [
     "DataDirOption",
     "EywaGroup",
     "err_console",
-    "load_settings",
-    "open_memory",
+    "fail",
+    "missing_extra",
     "out_console",
     "require_space",
 ]
@@ -46,7 +40,8 @@ DataDirOption = Annotated[
     Path | None,
     typer.Option(
         "--data-dir",
-        help="Embedded store directory (default: EYWA_DATA_DIR, else ./.eywa).",
+        help="Embedded store directory (default: EYWA_DATA_DIR, else ./.eywa); "
+        "unused for the graph when EYWA_NEO4J_URI is set.",
         show_default=False,
     ),
 ]
@@ -98,40 +93,9 @@ class EywaGroup(TyperGroup):
             raise fail(exc) from None
 
 
-def load_settings(data_dir: Path | None = None, **overrides: Any) -> EywaSettings:
-    """Settings from the environment, with ``--data-dir`` and command overrides applied.
-
-    Raises:
-        ConfigurationError: an ``EYWA_*`` variable holds a value that does not validate.
-    """
-    try:
-        settings = EywaSettings()
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        name = "EYWA_" + ".".join(str(p) for p in first["loc"]).upper()
-        raise ConfigurationError(f"{name}: {first['msg']}") from exc
-    if data_dir is not None:
-        overrides["data_dir"] = data_dir
-    return settings.model_copy(update=overrides) if overrides else settings
-
-
-@contextmanager
-def open_memory(settings: EywaSettings, *, must_exist: bool = False) -> Iterator[Memory]:
-    """Open the embedded Memory of ``settings.data_dir``; closed on exit.
-
-    ``must_exist`` refuses a missing directory instead of creating an empty memory, which
-    is what read-only commands want: a typo in ``--data-dir`` should not look like an empty
-    but valid memory.
-
-    Raises:
-        InvalidInputError: ``must_exist`` and the directory does not exist.
-    """
-    from eywa.memory import Memory  # deferred: loading the embedder is slow, --help is not
-
-    if must_exist and not settings.data_dir.is_dir():
-        raise InvalidInputError(f"no memory at {settings.data_dir} (use --data-dir or EYWA_DATA_DIR)")
-    with Memory.open(settings.data_dir, settings=settings) as mem:
-        yield mem
+def missing_extra(command: str, extra: str, exc: ImportError) -> ConfigurationError:
+    """The error of a command whose optional dependencies are not installed."""
+    return ConfigurationError(f"eywa {command} needs the {extra} extra: pip install 'eywa[{extra}]' ({exc})")
 
 
 def require_space(mem: Memory, space: str) -> str:

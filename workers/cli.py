@@ -1,8 +1,9 @@
-"""``eywa worker`` and ``eywa beat``: run the Celery workers and scheduler of server mode.
+"""``eywa worker`` and ``eywa beat``: the Celery worker and scheduler, plugins of ``eywa``.
 
-Celery is an optional extra (``pip install 'eywa[worker]'``) and ``eywa`` (the core) must not
-import it, so the ``workers`` package is imported inside the commands only. In the embedded
-default neither command is needed: Level 1 runs in-process.
+Registered under ``[project.entry-points."eywa.commands"]``. Celery is an optional extra
+(``pip install 'eywa[worker]'``): this module imports only the core's command kit, and the
+Celery app inside the commands, so ``eywa --help`` works without it. In the embedded default
+neither command is needed: Level 1 runs in-process.
 """
 
 from __future__ import annotations
@@ -13,17 +14,18 @@ from typing import Annotated, Any
 
 import typer
 
-from eywa.cli._common import load_settings
-from eywa.errors import ConfigurationError
+from eywa.jobs import QUEUE
+from eywa.runtime import load_settings
+from eywa.runtime.commands import missing_extra
 
 __all__ = ["beat", "worker"]
 
 
-def _celery_app() -> Any:
+def _celery_app(command: str) -> Any:
     try:
         from workers.app import celery_app
     except ImportError as exc:
-        raise ConfigurationError(f"the workers need the worker extra: pip install 'eywa[worker]' ({exc})") from exc
+        raise missing_extra(command, "worker", exc) from exc
     return celery_app
 
 
@@ -41,11 +43,10 @@ def worker(
         # Prefork children write their samples to files; set before prometheus-client loads.
         os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="eywa-metrics-"))
         os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)  # a named one may not exist yet
-    app = _celery_app()
+    app = _celery_app("worker")
     if port:
         from redis import Redis
 
-        from workers.app import QUEUE
         from workers.metrics import serve_metrics
 
         serve_metrics(port, Redis.from_url(settings.redis_url or ""), [QUEUE])
@@ -58,4 +59,4 @@ def beat(
 ) -> None:
     """Start the scheduler: repair of 'repair' candidates and decay materialisation."""
     load_settings()  # fail early, in one line, on a bad EYWA_* value
-    _celery_app().start(["beat", f"--loglevel={loglevel}", f"--schedule={schedule}"])
+    _celery_app("beat").start(["beat", f"--loglevel={loglevel}", f"--schedule={schedule}"])

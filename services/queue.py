@@ -1,4 +1,7 @@
-"""``CeleryJobRunner``: the API's ``JobRunner`` (``services.jobs``) backed by the workers.
+"""The API's side of the job queue: ``CeleryJobRunner`` sends Level 1 jobs to the workers.
+
+The sender never imports ``workers`` (nor the workers ``services``): both build their Celery
+app from ``eywa.jobs.celery_config`` and name tasks with the constants of ``eywa.jobs``.
 
 A job is one ``eywa.extract_and_validate`` task; its id is the Celery task id. Celery's
 result backend cannot tell an unknown id from a queued one (both read ``PENDING``), and the
@@ -20,11 +23,12 @@ from redis import Redis
 from redis.exceptions import RedisError
 
 from eywa.errors import NotFoundError, StoreError
-from services.jobs import JobState, JobStatus
+from eywa.jobs import LEVEL1_TASK, JobState, JobStatus, celery_config
+from eywa.settings import EywaSettings
 
-__all__ = ["CeleryJobRunner"]
+__all__ = ["CeleryJobRunner", "celery_job_runner"]
 
-TASK = "eywa.extract_and_validate"
+TASK = LEVEL1_TASK
 _STATES: dict[str, JobState] = {
     "PENDING": "pending",
     "RECEIVED": "pending",
@@ -101,3 +105,15 @@ class CeleryJobRunner:
 
 def _key(job_id: str) -> str:
     return f"eywa:job:{job_id}"
+
+
+def celery_job_runner(settings: EywaSettings) -> CeleryJobRunner:
+    """A runner on the broker of ``settings`` (a Celery app of its own, not the current one).
+
+    Raises:
+        ConfigurationError: ``EYWA_REDIS_URL`` is not set.
+    """
+    config = celery_config(settings)
+    app = Celery("eywa-api", set_as_current=False)
+    app.conf.update(config)
+    return CeleryJobRunner(app, Redis.from_url(config["broker_url"]), settings.celery_result_expires_s)

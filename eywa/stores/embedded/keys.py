@@ -1,15 +1,4 @@
-"""API keys: scoped to spaces, stored hashed in their own SQLite file.
-
-A key reads ``eyw_<id>_<secret>``. Only ``sha256(salt + secret)`` is stored, with a random
-salt per key, so a leaked key file does not leak keys; the secret is shown once, at
-creation. The secret is 256 random bits, which is why a fast hash is enough (no password
-stretching is needed for a secret nobody chose). The key id is public: it is the ``author``
-recorded on every turn the key writes, so multi-agent audit can tell writers apart.
-
-Scopes: ``read`` (recall, evidence, beliefs, dimensions…), ``write`` (remember) and
-``admin`` (manage keys over HTTP). ``spaces`` lists the spaces a key may touch; ``"*"``
-means every space.
-"""
+"""API keys in their own SQLite file: the embedded ``KeyStore`` (see ``eywa.stores.keys``)."""
 
 from __future__ import annotations
 
@@ -22,20 +11,13 @@ import threading
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
-from typing import Literal, get_args
-
-from pydantic import BaseModel, ConfigDict
 
 from eywa.errors import InvalidInputError, NotFoundError, StoreError
+from eywa.ids import check_space
 from eywa.models import utc_now
-from eywa.write import check_space
+from eywa.stores.keys import ALL_SPACES, KEY_PREFIX, ApiKey, Scope, parse_scopes
 
-Scope = Literal["read", "write", "admin"]
-SCOPES: tuple[Scope, ...] = get_args(Scope)
-ALL_SPACES = "*"
-PREFIX = "eyw"
-
-__all__ = ["ALL_SPACES", "SCOPES", "ApiKey", "KeyStore", "Scope", "parse_scopes"]
+__all__ = ["SqliteKeyStore"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS api_keys (
@@ -51,45 +33,12 @@ CREATE TABLE IF NOT EXISTS api_keys (
 """
 
 
-class ApiKey(BaseModel):
-    """A key's public record (never its secret)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    id: str
-    spaces: tuple[str, ...]
-    scopes: tuple[Scope, ...]
-    name: str | None = None
-    created_at: datetime
-    revoked_at: datetime | None = None
-
-    def allows(self, space: str | None, scope: Scope) -> bool:
-        """Whether this key may use ``scope`` on ``space`` (``None``: a space-less route)."""
-        if self.revoked_at is not None or scope not in self.scopes:
-            return False
-        return space is None or ALL_SPACES in self.spaces or space in self.spaces
-
-
-def parse_scopes(text: str | Iterable[str]) -> tuple[Scope, ...]:
-    """``"read,write"`` (or a list) as a sorted tuple of known scopes.
-
-    Raises:
-        InvalidInputError: an unknown or missing scope.
-    """
-    parts = text.split(",") if isinstance(text, str) else list(text)
-    chosen = {p.strip() for p in parts if p.strip()}
-    unknown = sorted(chosen - set(SCOPES))
-    if unknown or not chosen:
-        raise InvalidInputError(f"scopes must be a non-empty subset of {', '.join(SCOPES)}; got {sorted(chosen)}")
-    return tuple(s for s in SCOPES if s in chosen)
-
-
 def _digest(salt: bytes, secret: str) -> str:
     return hashlib.sha256(salt + secret.encode("utf-8")).hexdigest()
 
 
-class KeyStore:
-    """Create, authenticate, list and revoke API keys in one SQLite file.
+class SqliteKeyStore:
+    """The ``KeyStore`` in one SQLite file (WAL), beside the embedded store by default.
 
     Thread-safe: FastAPI calls it from its thread pool.
     """
@@ -111,7 +60,7 @@ class KeyStore:
             raise StoreError("keys", "open", str(exc)) from exc
 
     def create(
-        self, spaces: Iterable[str], scopes: Iterable[str], name: str | None = None
+        self, spaces: Iterable[str], scopes: Iterable[Scope], name: str | None = None
     ) -> tuple[ApiKey, str]:
         """Create a key; returns its record and the full key, which is never stored.
 
@@ -133,7 +82,7 @@ class KeyStore:
              name, record.created_at.isoformat()),
             "create",
         )
-        return record, f"{PREFIX}_{key_id}_{secret}"
+        return record, f"{KEY_PREFIX}_{key_id}_{secret}"
 
     def authenticate(self, token: str) -> ApiKey | None:
         """The live key ``token`` names, or ``None`` (malformed, unknown, wrong or revoked).
@@ -142,7 +91,7 @@ class KeyStore:
             StoreError: the key file cannot be read.
         """
         parts = token.split("_", 2)
-        if len(parts) != 3 or parts[0] != PREFIX or not parts[1] or not parts[2]:
+        if len(parts) != 3 or parts[0] != KEY_PREFIX or not parts[1] or not parts[2]:
             return None
         row = self._row(parts[1])
         if row is None:

@@ -1,4 +1,5 @@
-"""What ``Memory`` calls: apply observations, read dimensions and deltas, resolve identity.
+"""The Nous ledger: store I/O of dimensions and deltas (apply observations, read, replay,
+resolve identity). ``Memory`` and the Level 1 workflow call it.
 
 Dependencies come in as arguments (a ``DimensionStore``, an attribute resolver, the
 ``NousParams``); nothing here reads settings or the clock except for ``recorded_at``.
@@ -29,9 +30,10 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from eywa.errors import NotFoundError
+from eywa.ids import entity_key
 from eywa.models import Delta, Dimension, as_utc, utc_now
 from eywa.nous import engine
-from eywa.nous.engine import DimensionState, entity_key
+from eywa.nous.engine import DimensionState
 from eywa.nous.identity import (
     MergeProposal,
     accept_merge,

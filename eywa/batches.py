@@ -1,5 +1,6 @@
-"""Level 0 of the write path: validate a batch, give each turn its deterministic id, detect
-signals, link mentions. Synchronous, no LLM, atomic per batch.
+"""Level 0 batches: validate turns, give each its deterministic id, detect signals, link
+mentions. Synchronous, no LLM; nothing is written here (``Memory.remember`` hands the
+prepared batch to the evidence store, which writes it in one transaction).
 
 Ids: a turn with an ``external_id`` is ``ev_`` + hash(space, external_id); otherwise the
 hash of (space, session, speaker, observed_at as given, text, its occurrence in the batch).
@@ -17,23 +18,13 @@ from typing import Any
 from pydantic import ValidationError
 
 from eywa.errors import InvalidInputError, InvalidTurnError
-from eywa.ids import content_hash, stable_id
+from eywa.ids import content_hash, entity_id, entity_key, stable_id
 from eywa.models import Entity, EntityKind, Evidence, Signal, SignalKind, Turn, utc_now
 from eywa.stores.evidence import EvidenceStore
 
 DEFAULT_SESSION = "default"
-MAX_SPACE_LENGTH = 200
 
 SignalDetector = Callable[[str, datetime, str | None, Sequence[str]], tuple[Signal, ...]]
-
-
-def check_space(space: object) -> str:
-    """Spaces are non-empty printable strings; they isolate everything."""
-    if not isinstance(space, str) or not space.strip():
-        raise InvalidInputError("space must be a non-empty string")
-    if len(space) > MAX_SPACE_LENGTH or not space.isprintable():
-        raise InvalidInputError(f"space must be printable and at most {MAX_SPACE_LENGTH} characters")
-    return space
 
 
 def coerce_turns(turns: Sequence[Turn | Mapping[str, Any]]) -> list[Turn]:
@@ -64,11 +55,6 @@ def evidence_id(space: str, turn: Turn, occurrence: int) -> str:
     return stable_id(
         "ev", space, turn.session or DEFAULT_SESSION, turn.speaker or "", observed, turn.text, str(occurrence)
     )
-
-
-def entity_id(space: str, name: str) -> str:
-    """Entities are keyed by their case-folded name within a space."""
-    return stable_id("ent", space, name.casefold())
 
 
 @dataclass(frozen=True)
@@ -141,13 +127,13 @@ def _mentioned_entities(space: str, evidence: Evidence) -> list[Entity]:
     """The speaker is always an entity (a person); mention signals add the others."""
     found: dict[str, Entity] = {}
     if evidence.speaker:
-        found[evidence.speaker.casefold()] = Entity(
+        found[entity_key(evidence.speaker)] = Entity(
             id=entity_id(space, evidence.speaker), space=space, name=evidence.speaker, kind="person"
         )
     for signal in evidence.signals_of(SignalKind.PERSON, SignalKind.ENTITY):
         name = (signal.normalized or signal.text).strip()
-        if not name or name.casefold() in found:
+        if not name or entity_key(name) in found:
             continue
         kind: EntityKind = "person" if signal.kind is SignalKind.PERSON else "entity"
-        found[name.casefold()] = Entity(id=entity_id(space, name), space=space, name=name, kind=kind)
+        found[entity_key(name)] = Entity(id=entity_id(space, name), space=space, name=name, kind=kind)
     return list(found.values())

@@ -11,15 +11,14 @@ Transports:
   in the call, checked against the same key store as the HTTP API. The space always comes
   from the call's arguments, never from server state.
 
-Run: ``eywa mcp [--transport stdio|http]`` or ``python -m services.mcp_server``.
+Run: ``eywa mcp [--transport stdio|http]`` (``services.mcp.cli``). The memory and the key
+store are the ones ``eywa.runtime`` opens for the settings, as for every entry point.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -28,10 +27,11 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from eywa.errors import EywaError
 from eywa.memory import Memory
 from eywa.models import Policy
+from eywa.runtime import open_key_store, open_memory
 from eywa.settings import EywaSettings
-from services.keys import KeyStore, Scope
+from eywa.stores.keys import KeyStore, Scope
 
-__all__ = ["TOOLS", "build_server", "main", "run"]
+__all__ = ["TOOLS", "Transport", "build_server", "run"]
 
 TOOLS = ("remember", "recall", "explain", "beliefs", "dimensions")
 Transport = Literal["stdio", "http"]
@@ -146,10 +146,12 @@ def run(settings: EywaSettings, transport: Transport = "stdio", host: str = "127
     Raises:
         StoreError: the stores or the key file cannot be opened.
     """
-    from services.api.app import key_store_path
-
-    memory = Memory.connect(settings) if settings.neo4j_uri else Memory.open(settings.data_dir, settings=settings)
-    keys = KeyStore(key_store_path(settings)) if transport == "http" else None
+    memory = open_memory(settings)
+    try:
+        keys = open_key_store(settings) if transport == "http" else None
+    except BaseException:
+        memory.close()
+        raise
     try:
         server = build_server(memory, keys)
         if transport == "stdio":
@@ -162,21 +164,3 @@ def run(settings: EywaSettings, transport: Transport = "stdio", host: str = "127
         memory.close()
         if keys is not None:
             keys.close()
-
-
-def main(argv: list[str] | None = None) -> None:
-    """``python -m services.mcp_server [--transport stdio|http] [--data-dir D]``."""
-    parser = argparse.ArgumentParser(prog="python -m services.mcp_server", description=__doc__.splitlines()[0])
-    parser.add_argument("--transport", choices=["stdio", "http"], default="stdio")
-    parser.add_argument("--data-dir", default=None)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8765)
-    args = parser.parse_args(argv)
-    settings = EywaSettings()
-    if args.data_dir is not None:
-        settings = settings.model_copy(update={"data_dir": Path(args.data_dir)})
-    run(settings, args.transport, args.host, args.port)
-
-
-if __name__ == "__main__":
-    main()

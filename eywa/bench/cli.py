@@ -1,0 +1,168 @@
+"""``eywa bench …``: the evaluation harnesses, one sub-command each.
+
+A plugin of the ``eywa`` command (``[project.entry-points."eywa.commands"]``): the
+benchmarks are an entry point like the API and the workers, and open what they measure
+through ``eywa.runtime``. ``bench service`` runs the API as its own process (``eywa serve``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Literal
+
+import typer
+
+from eywa.bench.report import render_extraction, render_latency, render_service_bench
+from eywa.errors import InvalidInputError
+from eywa.runtime import load_settings
+from eywa.runtime.commands import EywaGroup, err_console, out_console
+
+__all__ = ["app", "parse_sizes"]
+
+app = typer.Typer(cls=EywaGroup, no_args_is_help=True, help="Evaluation harnesses.")
+
+
+def parse_sizes(value: str) -> list[int]:
+    """``"10000,100000"`` → ``[10000, 100000]``; "10k"/"100k" are accepted too.
+
+    Raises:
+        InvalidInputError: a size is not a positive integer.
+    """
+    sizes: list[int] = []
+    for part in value.split(","):
+        text = part.strip().lower().replace("_", "")
+        scale = 1000 if text.endswith("k") else 1
+        try:
+            size = int(text.removesuffix("k")) * scale
+        except ValueError:
+            raise InvalidInputError(f"--turns: {part.strip()!r} is not a number of turns") from None
+        if size < 1:
+            raise InvalidInputError("--turns: sizes must be positive")
+        sizes.append(size)
+    return sizes
+
+
+@app.command("locomo")
+def locomo(
+    data: Annotated[Path, typer.Option("--data", help="LoCoMo-format JSON file.", show_default=False)],
+    k: Annotated[int, typer.Option("-k", "--k", min=1, help="Distinct turns scored per question.")] = 10,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Folder for questions.jsonl and summary.json.", show_default=False),
+    ] = None,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option("--data-dir", help="Keep the store here (default: a temporary directory).", show_default=False),
+    ] = None,
+    sample: Annotated[
+        list[str] | None, typer.Option("--sample", help="Only this sample_id (repeatable).", show_default=False)
+    ] = None,
+) -> None:
+    """Trace-level LoCoMo evaluation: evidence recall@k, all-evidence hits, tokens, latency."""
+    from eywa.bench.locomo import run_locomo_bench  # deferred: keeps `eywa --help` fast
+
+    settings = load_settings(data_dir)
+    run_locomo_bench(
+        data, k=k, out=out, memory_dir=data_dir, settings=settings, samples=sample, console=out_console()
+    )
+    if out is not None:
+        out_console().print(f"artefacts: {out / 'questions.jsonl'}, {out / 'summary.json'}")
+
+
+@app.command("latency")
+def latency(
+    turns: Annotated[
+        str, typer.Option("--turns", help="Corpus size(s), comma-separated: 10000,100000 (10k works).")
+    ] = "10000",
+    queries: Annotated[int, typer.Option("--queries", min=1, help="Queries timed per size.")] = 200,
+    backend: Annotated[
+        Literal["embedded", "server"],
+        typer.Option("--backend", help="embedded (default) or server (Neo4j + Qdrant, needs EYWA_NEO4J_URI)."),
+    ] = "embedded",
+    data_dir: Annotated[
+        Path | None,
+        typer.Option("--data-dir", help="Keep the recall store here (default: temporary).", show_default=False),
+    ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the report(s) as JSON to this file.", show_default=False)
+    ] = None,
+    embed_pass: Annotated[
+        bool,
+        typer.Option("--embed-pass/--no-embed-pass", help="Also time Level 0 + embedding alone (embeds twice)."),
+    ] = True,
+    seed: Annotated[int, typer.Option("--seed", help="Corpus and query seed.")] = 0,
+) -> None:
+    """Latency on a synthetic corpus: ingest turns/s, recall p50/p95/p99 by stage, memory."""
+    from eywa.bench.latency import run_latency_bench  # deferred: keeps `eywa --help` fast
+
+    sizes = parse_sizes(turns)
+    settings = load_settings(data_dir)
+    out = out_console()
+    reports = []
+    for size in sizes:
+        report = run_latency_bench(
+            size, queries, backend, data_dir,
+            embed_pass=embed_pass, seed=seed, settings=settings, console=err_console(),
+        )
+        render_latency(report, out)
+        reports.append(report.model_dump(mode="json"))
+    if json_out is not None:
+        json_out.write_text(json.dumps(reports, indent=2) + "\n", encoding="utf-8")
+        out.print(f"report: {json_out}")
+
+
+@app.command("service")
+def service(
+    agents: Annotated[int, typer.Option("--agents", min=1, help="Concurrent agents (threads, one client each).")] = 16,
+    seconds: Annotated[float, typer.Option("--seconds", min=0.1, help="How long the agents send traffic.")] = 20.0,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option("--data-dir", help="Keep the store here (default: a temporary directory).", show_default=False),
+    ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the report as JSON to this file.", show_default=False)
+    ] = None,
+) -> None:
+    """Concurrent agents over HTTP on 127.0.0.1: req/s, turns/s, p50/p95 per route, exactly-once."""
+    from eywa.bench.service import run_service_bench  # deferred: keeps `eywa --help` fast
+
+    report = run_service_bench(agents, seconds, data_dir, settings=load_settings(data_dir))
+    out = out_console()
+    render_service_bench(report, out)
+    if json_out is not None:
+        json_out.write_text(json.dumps(report.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
+        out.print(f"report: {json_out}")
+    if not report.exactly_once:
+        raise typer.Exit(1)
+
+
+@app.command("extraction")
+def extraction(
+    data: Annotated[Path, typer.Option("--data", help="LoCoMo file or JSONL of turns.", show_default=False)],
+    sample: Annotated[int, typer.Option("--sample", min=0, help="Beliefs to sample for labelling.")] = 50,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the sample.")] = 12,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Folder for summary.json, beliefs.jsonl and the sample.", show_default=False),
+    ] = None,
+) -> None:
+    """Offline Level 1 over a file: beliefs per attribute, refusals per reason, turns/s."""
+    from eywa.bench.extraction import (  # deferred: keeps `eywa --help` fast
+        load_evidence,
+        measure_extraction,
+        sample_beliefs,
+        summary_json,
+        write_sample,
+    )
+
+    console = out_console()
+    report = measure_extraction(load_evidence(data))
+    render_extraction(report, console)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "summary.json").write_text(json.dumps(summary_json(report), indent=2) + "\n", encoding="utf-8")
+        write_sample(report.accepted_beliefs, out / "beliefs.jsonl")
+        picked = out / f"sample-seed{seed}.jsonl"
+        count = write_sample(sample_beliefs(report, sample, seed), picked)
+        console.print(f"artefacts: {out / 'summary.json'}, {out / 'beliefs.jsonl'}, {picked} ({count} beliefs)")

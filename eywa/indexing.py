@@ -1,0 +1,114 @@
+"""Vector indexing: what each turn's and each belief's vector covers, and drift repair.
+
+The vector store belongs to the process that serves reads. It embeds new turns right after
+Level 0 and new beliefs right after Level 1 when Level 1 runs in-process; beliefs a worker
+wrote, and anything a crash left between the graph commit and the vector upsert, are found
+missing and embedded by ``repair_vectors`` (on open, and when a worker's job is done).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from eywa.embedding import Embedder
+from eywa.models import Belief, Evidence
+from eywa.stores.bundle import Stores
+from eywa.stores.vectors import VectorPoint
+
+__all__ = ["embed_evidence", "embedding_text", "index_beliefs", "repair_vectors"]
+
+Progress = Callable[[int], None]
+
+
+def embedding_text(turn: Evidence, reply: Evidence | None) -> str:
+    """What a turn's vector covers: its speaker and text, then its reply when known."""
+    own = f"{turn.speaker}: {turn.text}" if turn.speaker else turn.text
+    if reply is None:
+        return own
+    return own + "\n" + (f"{reply.speaker}: {reply.text}" if reply.speaker else reply.text)
+
+
+def embed_evidence(
+    stores: Stores, embedder: Embedder, turns: Sequence[Evidence], batch_size: int, progress: Progress | None = None
+) -> None:
+    """Embed turns with their reply as context, and re-embed the turns they reply to.
+
+    A turn's vector covers "speaker: text" plus the next turn of its session: questions
+    are asked about what was said, and the answer often completes in the reply (on the
+    LoCoMo dev turns this context raised vector-only recall@10 by several points).
+    ``progress`` is called with the number of ``turns`` (not re-embedded neighbours) done.
+
+    Raises:
+        StoreError: a store failed.
+    """
+    targets = {t.id: t for t in turns}
+    new_ids = set(targets)
+    at = {(t.space, t.session, t.seq): t for t in turns}
+    contexts: dict[str, Evidence | None] = {}
+    for turn in turns:
+        has_next = (turn.space, turn.session, turn.seq + 1) in at
+        has_previous = (turn.space, turn.session, turn.seq - 1) in at
+        if has_next and has_previous:  # inside a run of the batch: no store round trip
+            contexts[turn.id] = at[(turn.space, turn.session, turn.seq + 1)]
+            continue
+        around = stores.evidence.neighbours(turn.space, turn.id, 1, 1)
+        contexts[turn.id] = next((n for n in around if n.seq == turn.seq + 1), None)
+        previous = next((n for n in around if n.seq == turn.seq - 1), None)
+        if previous is not None and previous.id not in targets:
+            targets[previous.id] = previous
+            contexts[previous.id] = turn
+    ordered = list(targets.values())
+    for start in range(0, len(ordered), batch_size):
+        chunk = ordered[start : start + batch_size]
+        vectors = embedder.embed([embedding_text(t, contexts.get(t.id)) for t in chunk])
+        stores.vectors.upsert(
+            "evidence",
+            [
+                VectorPoint(id=t.id, space=t.space, vector=v, at=t.observed_at.timestamp())
+                for t, v in zip(chunk, vectors, strict=True)
+            ],
+        )
+        if progress is not None:
+            progress(sum(1 for t in chunk if t.id in new_ids))
+
+
+def index_beliefs(stores: Stores, embedder: Embedder, space: str, belief_ids: Sequence[str]) -> int:
+    """Embed belief statements so the vector route finds beliefs; returns how many.
+
+    Raises:
+        StoreError: a store failed.
+    """
+    found = stores.beliefs.get_many(space, belief_ids)
+    if not found:
+        return 0
+    embedded = embedder.embed([b.statement for b in found])
+    stores.vectors.upsert(
+        "belief",
+        [VectorPoint(id=b.id, space=space, vector=v, at=_belief_time(b)) for b, v in zip(found, embedded, strict=True)],
+    )
+    return len(found)
+
+
+def repair_vectors(stores: Stores, embedder: Embedder, spaces: Sequence[str], batch_size: int) -> int:
+    """Embed the evidence and beliefs of ``spaces`` missing from the vector store; how many.
+
+    Raises:
+        StoreError: a store failed.
+    """
+    repaired = 0
+    for space in spaces:
+        ids = stores.evidence.ids(space)
+        missing = stores.vectors.missing("evidence", ids)
+        if missing:
+            turns = stores.evidence.get(space, [i for i in ids if i in missing])
+            embed_evidence(stores, embedder, turns, batch_size)
+            repaired += len(turns)
+        belief_ids = stores.beliefs.ids(space)
+        missing_beliefs = stores.vectors.missing("belief", belief_ids)
+        if missing_beliefs:
+            repaired += index_beliefs(stores, embedder, space, [i for i in belief_ids if i in missing_beliefs])
+    return repaired
+
+
+def _belief_time(belief: Belief) -> float:
+    return (belief.event_at or belief.recorded_at).timestamp()

@@ -1,0 +1,189 @@
+"""Level 1 jobs: the seam between an entry point that stores turns and whatever runs Level 1.
+
+``POST /v1/spaces/{space}/turns`` stores turns at once (Level 0) and hands their evidence ids
+to a ``JobRunner`` for Level 1 (extraction, validation, dimensions). Two implementations:
+
+- ``InlineJobRunner`` (here): the API's own ``Memory`` keeps its extractor and runs Level 1
+  inside ``remember(wait=True)``, so by the time a job is submitted the work is already done.
+  This is the default for ``eywa serve``.
+- ``services.queue.CeleryJobRunner`` sends each job to the Celery workers of ``workers/``;
+  the API process then opens its ``Memory`` without an extractor and the workers do Level 1.
+
+Sender and consumer are separate entry points that never import each other; what both sides
+must agree on lives here as plain values: the task names, the queue, and the Celery
+configuration built from settings (``celery_config``, a dict: the core imports no Celery).
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Sequence
+from typing import Any, Final, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from eywa.errors import ConfigurationError, NotFoundError
+from eywa.settings import EywaSettings
+
+JobState = Literal["pending", "running", "done", "failed"]
+
+__all__ = [
+    "LEVEL1_TASK",
+    "MATERIALISE_DECAY_TASK",
+    "QUEUE",
+    "REPAIR_TASK",
+    "UPDATE_DIMENSIONS_TASK",
+    "InlineJobRunner",
+    "JobRunner",
+    "JobState",
+    "JobStatus",
+    "celery_config",
+]
+
+QUEUE: Final = "eywa"
+LEVEL1_TASK: Final = "eywa.extract_and_validate"
+UPDATE_DIMENSIONS_TASK: Final = "eywa.update_dimensions"
+REPAIR_TASK: Final = "eywa.repair_candidates"
+MATERIALISE_DECAY_TASK: Final = "eywa.materialise_decay"
+
+
+class JobStatus(BaseModel):
+    """Where one Level 1 job stands. ``detail`` holds runner-specific facts (counts, error)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    status: JobState
+    detail: dict[str, Any] = Field(default_factory=dict)
+
+
+class JobRunner(Protocol):
+    """Runs Level 1 for evidence already stored by the API."""
+
+    def submit(self, space: str, evidence_ids: Sequence[str], request_id: str | None = None) -> str:
+        """Queue Level 1 for ``evidence_ids`` of ``space``; returns the job id.
+
+        ``request_id`` (the API request's) travels with the job for log correlation.
+
+        Raises:
+            StoreError: the runner's broker cannot be reached.
+        """
+        ...
+
+    def status(self, job_id: str) -> JobStatus:
+        """The job's state. ``detail["space"]`` must name the job's space: the API checks
+        the caller's key against it.
+
+        Raises:
+            NotFoundError: no such job.
+        """
+        ...
+
+    def ping(self) -> bool:
+        """Whether the runner (its broker, for a queue) is reachable; used by ``/readyz``."""
+        ...
+
+
+class InlineJobRunner:
+    """Jobs whose Level 1 already ran in-process (``Memory.remember(wait=True)``).
+
+    It only records the job so ``GET /v1/jobs/{id}`` answers consistently; jobs are kept in
+    memory (bounded) and vanish when the process exits.
+    """
+
+    def __init__(self, max_jobs: int = 10_000) -> None:
+        self._jobs: dict[str, JobStatus] = {}
+        self._spaces: dict[str, str] = {}
+        self._max_jobs = max_jobs
+        self._lock = threading.Lock()
+
+    def submit(self, space: str, evidence_ids: Sequence[str], request_id: str | None = None) -> str:
+        """Record a finished job for ``evidence_ids``; returns its id."""
+        job_id = "job_" + uuid.uuid4().hex
+        status = JobStatus(id=job_id, status="done", detail={"space": space, "evidence": len(evidence_ids)})
+        with self._lock:
+            if len(self._jobs) >= self._max_jobs:
+                oldest = next(iter(self._jobs))
+                del self._jobs[oldest]
+                self._spaces.pop(oldest, None)
+            self._jobs[job_id] = status
+            self._spaces[job_id] = space
+        return job_id
+
+    def status(self, job_id: str) -> JobStatus:
+        """The recorded job.
+
+        Raises:
+            NotFoundError: no such job (or it was evicted).
+        """
+        with self._lock:
+            found = self._jobs.get(job_id)
+        if found is None:
+            raise NotFoundError("job", "*", job_id)
+        return found
+
+    def ping(self) -> bool:
+        """Always reachable: there is no broker."""
+        return True
+
+
+def celery_config(settings: EywaSettings) -> dict[str, Any]:
+    """The Celery configuration both the sender (API) and the consumer (workers) use.
+
+    Plain values, so the core stays free of Celery:
+
+    - ``EYWA_REDIS_URL`` is broker and result backend;
+    - ``task_acks_late`` + ``task_reject_on_worker_lost``: a message is acknowledged only after
+      its task returned, so a worker killed mid-task leaves the message to be redelivered
+      (after ``EYWA_CELERY_VISIBILITY_TIMEOUT_S`` with Redis); tasks are idempotent, so
+      running one twice writes nothing twice;
+    - ``worker_prefetch_multiplier=1``: a worker holds one unacknowledged message per slot, so
+      a crash strands at most that many and long Level 1 tasks are spread over workers;
+    - JSON only (no pickle), tracked ``STARTED`` state (the API reports ``running``);
+    - beat schedule: repair of ``repair`` candidates and decay materialisation for dashboards.
+
+    Raises:
+        ConfigurationError: ``EYWA_REDIS_URL`` is not set.
+    """
+    if not settings.redis_url:
+        raise ConfigurationError("the job queue needs EYWA_REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
+    # Sweep for expired unacknowledged messages (a dead worker's) every few seconds, bounded by
+    # the visibility timeout, instead of kombu's default of about 100 s.
+    sweep = max(1, min(10, settings.celery_visibility_timeout_s // 4))
+    transport = {
+        "visibility_timeout": settings.celery_visibility_timeout_s,
+        "unacked_restore_interval": sweep,
+        "unacked_restore_throttle": 1,
+    }
+    return {
+        "broker_url": settings.redis_url,
+        "result_backend": settings.redis_url,
+        "broker_transport_options": transport,
+        "result_backend_transport_options": transport,
+        "broker_connection_retry_on_startup": True,
+        "task_default_queue": QUEUE,
+        "task_acks_late": True,
+        "task_reject_on_worker_lost": True,
+        "task_track_started": True,
+        "worker_prefetch_multiplier": 1,
+        "task_serializer": "json",
+        "result_serializer": "json",
+        "accept_content": ["json"],
+        "result_expires": settings.celery_result_expires_s,
+        "result_extended": True,
+        "worker_hijack_root_logger": False,
+        "enable_utc": True,
+        "beat_schedule": {
+            "repair-candidates": {
+                "task": REPAIR_TASK,
+                "schedule": settings.repair_interval_s,
+                "options": {"expires": settings.repair_interval_s},
+            },
+            "materialise-decay": {
+                "task": MATERIALISE_DECAY_TASK,
+                "schedule": settings.decay_interval_s,
+                "options": {"expires": settings.decay_interval_s},
+            },
+        },
+    }

@@ -1,0 +1,64 @@
+"""What every retrieval route shares: the query it reads, the hit it returns, its protocol.
+
+Each route returns ranked hits with its own scores; fusion combines them by rank.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from eywa.models import ItemKind, RouteName
+from eywa.read.plan import Plan
+from eywa.stores.evidence import KeywordIndex
+
+__all__ = ["KEYWORD_DEPTH", "Query", "Route", "RouteHit"]
+
+# The shared keyword search reaches this many candidates per route slot: the graph,
+# temporal and inference routes filter it down.
+KEYWORD_DEPTH = 4
+
+
+@dataclass(frozen=True)
+class RouteHit:
+    """One ranked result of a route."""
+
+    kind: ItemKind
+    id: str
+    score: float
+
+
+@dataclass(frozen=True)
+class Query:
+    """Everything a route may use: the question, its plan, its embedding, the time limit."""
+
+    space: str
+    text: str
+    plan: Plan
+    vector: npt.NDArray[np.float32]
+    as_of: datetime | None
+    limit: int
+    memo: dict[str, list[tuple[str, str, float]]] = field(default_factory=dict, compare=False)
+
+    def keyword_hits(self, index: KeywordIndex, kind: ItemKind) -> list[tuple[ItemKind, str, float]]:
+        """BM25 hits of one kind, searched once per query and shared by every route."""
+        if "keyword" not in self.memo:
+            self.memo["keyword"] = index.search(self.space, self.text, self.limit * KEYWORD_DEPTH, ("evidence", "belief"))
+        return [(kind, item_id, score) for found, item_id, score in self.memo["keyword"] if found == kind]
+
+
+class Route(Protocol):
+    """A retrieval route."""
+
+    @property
+    def name(self) -> RouteName:
+        """The route's name, as used in weights and traces."""
+        ...
+
+    def run(self, query: Query) -> list[RouteHit]:
+        """Ranked hits, best first."""
+        ...

@@ -1,0 +1,105 @@
+"""The one place that chooses a backend from settings and opens it.
+
+Server mode is on when ``EYWA_NEO4J_URI`` is set: the graph and keyword index live in Neo4j,
+vectors in Qdrant (``EYWA_QDRANT_URL``, else qdrant-client's local mode at
+``EYWA_QDRANT_PATH`` or ``<data_dir>/qdrant-local``). Otherwise the embedded default lives in
+``EYWA_DATA_DIR``. API keys live in ``EYWA_API_KEYS_PATH``, else ``<data_dir>/keys.sqlite``,
+on both backends (a Neo4j key store is a later step behind the same protocol).
+
+The store factories below this module (``eywa.stores.embedded.factory``,
+``eywa.stores.server``) read only the connection values of the backend they are asked for;
+``Memory.open`` and ``Memory.connect`` are thin calls into them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from eywa.errors import ConfigurationError, InvalidInputError
+from eywa.settings import EywaSettings
+from eywa.stores.bundle import GraphStores
+from eywa.stores.keys import KeyStore
+
+if TYPE_CHECKING:
+    from eywa.embedding import Embedder
+    from eywa.extraction.base import Extractor
+    from eywa.memory import Memory
+
+__all__ = ["KEYS_FILE", "Backend", "backend_of", "describe", "open_graph_stores", "open_key_store", "open_memory"]
+
+Backend = Literal["embedded", "server"]
+KEYS_FILE = "keys.sqlite"
+
+
+def backend_of(settings: EywaSettings) -> Backend:
+    """``"server"`` when ``EYWA_NEO4J_URI`` is set, else ``"embedded"``."""
+    return "server" if settings.neo4j_uri else "embedded"
+
+
+def describe(settings: EywaSettings, backend: Backend | None = None) -> str:
+    """Where the memory of ``settings`` lives, for messages ("ingested into …")."""
+    if (backend or backend_of(settings)) == "server":
+        return f"Neo4j at {settings.neo4j_uri} (database {settings.neo4j_database})"
+    return str(settings.data_dir)
+
+
+def open_memory(
+    settings: EywaSettings,
+    *,
+    backend: Backend | None = None,
+    embedder: Embedder | None = None,
+    extractor: Extractor | None = None,
+    must_exist: bool = False,
+) -> Memory:
+    """The ``Memory`` the settings name (``backend`` overrides the choice, for benchmarks).
+
+    ``must_exist`` refuses a missing embedded directory instead of creating an empty memory,
+    which is what read-only commands want: a typo in ``--data-dir`` should not look like an
+    empty but valid memory. ``extractor`` None lets the settings choose one.
+
+    Example:
+        >>> with open_memory(load_settings()) as mem:  # doctest: +SKIP
+        ...     mem.recall("alice", "Where does Alice live?")
+
+    Raises:
+        InvalidInputError: ``must_exist`` and the embedded directory does not exist.
+        ConfigurationError: server mode without a usable ``EYWA_NEO4J_URI``.
+        StoreError: a store cannot be opened or reached.
+    """
+    from eywa.memory import Memory  # deferred: the embedder stack is slow to import, --help is not
+
+    if (backend or backend_of(settings)) == "server":
+        return Memory.connect(settings, embedder=embedder, extractor=extractor)
+    if must_exist and not settings.data_dir.is_dir():
+        raise InvalidInputError(f"no memory at {settings.data_dir} (use --data-dir or EYWA_DATA_DIR)")
+    return Memory.open(settings.data_dir, settings=settings, embedder=embedder, extractor=extractor)
+
+
+def open_graph_stores(settings: EywaSettings, *, backend: Backend | None = None) -> GraphStores:
+    """The graph stores alone (no vectors): what workers and store audits need.
+
+    Raises:
+        ConfigurationError: server mode without a usable ``EYWA_NEO4J_URI``, or no embedded
+            store in ``EYWA_DATA_DIR`` yet (the process serving reads creates it).
+        StoreError: a store cannot be opened or reached.
+    """
+    if (backend or backend_of(settings)) == "server":
+        from eywa.stores.server import open_server_graph
+
+        return open_server_graph(settings)
+    from eywa.stores.embedded.factory import DATABASE_FILE, open_embedded_graph
+
+    if not (settings.data_dir / DATABASE_FILE).is_file():
+        raise ConfigurationError(f"no embedded store in {settings.data_dir} (set EYWA_DATA_DIR)")
+    return open_embedded_graph(settings.data_dir)
+
+
+def open_key_store(settings: EywaSettings) -> KeyStore:
+    """The API key store: ``EYWA_API_KEYS_PATH``, else ``<data_dir>/keys.sqlite``.
+
+    Raises:
+        StoreError: the key file cannot be opened or created.
+    """
+    from eywa.stores.embedded.keys import SqliteKeyStore
+
+    return SqliteKeyStore(settings.api_keys_path or settings.data_dir / KEYS_FILE)

@@ -1,0 +1,86 @@
+"""Format migrations of the embedded database, recorded in SQLite's ``PRAGMA user_version``.
+
+Tables are created by each store (``CREATE … IF NOT EXISTS``); what a new version changes in
+rows that are already stored is a migration here. ``MIGRATIONS`` is ordered: the database's
+``user_version`` is the number of migrations it has been through, and ``migrate`` applies
+the missing ones on open, each in one transaction with its version bump, so a crash leaves
+either the old or the new format. Never edit or reorder an applied migration; append one.
+
+An up-to-date database is only read (no write lock on open). Otherwise the version is read
+again inside each migration's write transaction (``BEGIN IMMEDIATE``), so two processes
+opening the same directory at once (the API and a worker) apply each migration once.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+
+from eywa.errors import StoreError
+from eywa.ids import entity_id
+from eywa.stores.embedded.database import SqliteDatabase
+
+__all__ = ["FORMAT_VERSION", "MIGRATIONS", "migrate"]
+
+
+def _entity_ids_from_entity_key(conn: sqlite3.Connection) -> None:
+    """Re-key entities by ``eywa.ids.entity_key`` (whitespace collapsed, then case-folded).
+
+    Ids used to hash ``name.casefold()`` alone, so "Mary  Ann" and "Mary Ann" were two
+    entities. Each entity whose id differs from its name's new id moves to it; two that now
+    share an id become one (aliases united, "person" kept), and their mentions follow.
+    """
+    rows = conn.execute("SELECT id, space, name, kind, aliases FROM entities ORDER BY rowid").fetchall()
+    for old_id, space, name, kind, aliases in rows:
+        new_id = entity_id(space, name)
+        if new_id == old_id:
+            continue
+        target = conn.execute("SELECT kind, aliases FROM entities WHERE id = ?", (new_id,)).fetchone()
+        if target is None:
+            conn.execute("UPDATE entities SET id = ? WHERE id = ?", (new_id, old_id))
+        else:
+            united = sorted(set(json.loads(target[1])) | set(json.loads(aliases)))
+            merged_kind = "person" if "person" in (target[0], kind) else target[0]
+            conn.execute(
+                "UPDATE entities SET aliases = ?, kind = ? WHERE id = ?", (json.dumps(united), merged_kind, new_id)
+            )
+            conn.execute("DELETE FROM entities WHERE id = ?", (old_id,))
+        conn.execute("UPDATE OR IGNORE mentions SET entity_id = ? WHERE entity_id = ?", (new_id, old_id))
+        conn.execute("DELETE FROM mentions WHERE entity_id = ?", (old_id,))  # duplicates of moved rows
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_entity_ids_from_entity_key,)
+FORMAT_VERSION = len(MIGRATIONS)
+
+
+def migrate(db: SqliteDatabase) -> list[str]:
+    """Apply the migrations this database has not been through; returns their names.
+
+    Call it after the stores created their tables. A fresh database runs them over empty
+    tables, which only records the version.
+
+    Raises:
+        StoreError: a migration failed (its transaction is rolled back), or the database
+            was written by a newer Eywa (its version is above ``FORMAT_VERSION``).
+    """
+    applied: list[str] = []
+    rows = db.query("PRAGMA user_version")
+    if int(rows[0][0]) == FORMAT_VERSION:
+        return applied  # the usual case: no write lock taken on open
+    for version, step in enumerate(MIGRATIONS, start=1):
+        with db.transaction() as conn:
+            current = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            if current > FORMAT_VERSION:
+                raise StoreError(
+                    "sqlite", "migrate", f"{db.path} has format {current}; this Eywa reads up to {FORMAT_VERSION}"
+                )
+            if current >= version:
+                continue
+            try:
+                step(conn)
+            except sqlite3.Error as exc:
+                raise StoreError("sqlite", "migrate", f"{step.__name__}: {exc}") from exc
+            conn.execute(f"PRAGMA user_version = {version:d}")
+            applied.append(step.__name__.lstrip("_"))
+    return applied

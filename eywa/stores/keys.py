@@ -1,0 +1,121 @@
+"""The API key aggregate: scoped keys for the HTTP API and MCP over HTTP, stored hashed.
+
+A key reads ``eyw_<id>_<secret>``. Only ``sha256(salt + secret)`` is stored, with a random
+salt per key, so a leaked key file does not leak keys; the secret is shown once, at
+creation. The secret is 256 random bits, which is why a fast hash is enough (no password
+stretching is needed for a secret nobody chose). The key id is public: it is the ``author``
+recorded on every turn the key writes, so multi-agent audit can tell writers apart.
+
+Scopes: ``read`` (recall, evidence, beliefs, dimensions…), ``write`` (remember) and
+``admin`` (manage keys over HTTP). ``spaces`` lists the spaces a key may touch; ``"*"``
+means every space.
+
+One implementation today, SQLite (``eywa.stores.embedded.keys``), opened by the runtime
+(``eywa.runtime.open_key_store``) for both backends; a Neo4j key store (stateless API
+replicas) implements this same protocol later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Final, Literal, Protocol, get_args
+
+from pydantic import BaseModel, ConfigDict
+
+from eywa.errors import InvalidInputError
+
+Scope = Literal["read", "write", "admin"]
+SCOPES: Final[tuple[Scope, ...]] = get_args(Scope)
+ALL_SPACES: Final = "*"
+KEY_PREFIX: Final = "eyw"
+
+__all__ = ["ALL_SPACES", "KEY_PREFIX", "SCOPES", "ApiKey", "KeyStore", "Scope", "parse_scopes"]
+
+
+class ApiKey(BaseModel):
+    """A key's public record (never its secret)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    spaces: tuple[str, ...]
+    scopes: tuple[Scope, ...]
+    name: str | None = None
+    created_at: datetime
+    revoked_at: datetime | None = None
+
+    def allows(self, space: str | None, scope: Scope) -> bool:
+        """Whether this key may use ``scope`` on ``space`` (``None``: a space-less route)."""
+        if self.revoked_at is not None or scope not in self.scopes:
+            return False
+        return space is None or ALL_SPACES in self.spaces or space in self.spaces
+
+
+def parse_scopes(text: str | Iterable[str]) -> tuple[Scope, ...]:
+    """``"read,write"`` (or a list) as a sorted tuple of known scopes.
+
+    Raises:
+        InvalidInputError: an unknown or missing scope.
+    """
+    parts = text.split(",") if isinstance(text, str) else list(text)
+    chosen = {p.strip() for p in parts if p.strip()}
+    unknown = sorted(chosen - set(SCOPES))
+    if unknown or not chosen:
+        raise InvalidInputError(f"scopes must be a non-empty subset of {', '.join(SCOPES)}; got {sorted(chosen)}")
+    return tuple(s for s in SCOPES if s in chosen)
+
+
+class KeyStore(Protocol):
+    """Create, authenticate, list and revoke API keys. Safe to call from several threads."""
+
+    def create(self, spaces: Iterable[str], scopes: Iterable[Scope], name: str | None = None) -> tuple[ApiKey, str]:
+        """Create a key; returns its record and the full key, which is never stored.
+
+        Raises:
+            InvalidInputError: no spaces, a bad space or an unknown scope.
+            StoreError: the store cannot be written.
+        """
+        ...
+
+    def authenticate(self, token: str) -> ApiKey | None:
+        """The live key ``token`` names, or ``None`` (malformed, unknown, wrong or revoked).
+
+        Raises:
+            StoreError: the store cannot be read.
+        """
+        ...
+
+    def get(self, key_id: str) -> ApiKey:
+        """The record of ``key_id`` (revoked or not).
+
+        Raises:
+            NotFoundError: no such key.
+            StoreError: the store cannot be read.
+        """
+        ...
+
+    def list(self) -> list[ApiKey]:
+        """Every key, oldest first.
+
+        Raises:
+            StoreError: the store cannot be read.
+        """
+        ...
+
+    def revoke(self, key_id: str) -> ApiKey:
+        """Revoke ``key_id``; later requests with it get 401. Revoking twice is a no-op.
+
+        Raises:
+            NotFoundError: no such key.
+            StoreError: the store cannot be written.
+        """
+        ...
+
+    def ping(self) -> bool:
+        """Whether the store answers a query (``/readyz``)."""
+        ...
+
+    def close(self) -> None:
+        """Release the store."""
+        ...

@@ -1,0 +1,86 @@
+"""The same settings give the same system from every command: with ``EYWA_NEO4J_URI`` set,
+``eywa ingest``, ``eywa recall`` and ``eywa stats`` read and write the real Neo4j test
+server, exactly as ``eywa serve`` does, and no embedded store is created."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from neo4j import Driver
+from typer.testing import CliRunner
+
+from eywa.cli import app
+from eywa.stores.embedded.factory import DATABASE_FILE
+from eywa.stores.neo4j.labels import Label
+from tests.neo4j_server import Neo4jServer
+
+pytestmark = pytest.mark.neo4j
+
+TURNS = [
+    {"text": "I adopted a greyhound called Biscuit last spring.", "speaker": "Ana", "session": "s1",
+     "observed_at": "2023-05-25T10:00:00"},
+    {"text": "What does Biscuit like to eat?", "speaker": "Ben", "session": "s1",
+     "observed_at": "2023-05-25T10:01:00"},
+    {"text": "Mostly carrots, oddly enough.", "speaker": "Ana", "session": "s1",
+     "observed_at": "2023-05-25T10:02:00"},
+]  # fmt: skip
+
+
+@pytest.fixture
+def server_env(neo4j_server: Neo4jServer, tmp_path: Path) -> dict[str, str]:
+    """``EYWA_*`` of server mode, as a user would export them (vectors in local mode)."""
+    return {
+        "EYWA_NEO4J_URI": neo4j_server.uri,
+        "EYWA_NEO4J_USER": neo4j_server.user,
+        "EYWA_NEO4J_PASSWORD": neo4j_server.password,
+        "EYWA_NEO4J_DATABASE": neo4j_server.database,
+        "EYWA_QDRANT_PATH": str(tmp_path / "qdrant"),
+        "EYWA_DATA_DIR": str(tmp_path / "data"),
+    }
+
+
+def _evidence_ids(driver: Driver, database: str, space: str) -> set[str]:
+    records = driver.execute_query(
+        f"MATCH (e:{Label.EVIDENCE}) WHERE e.space = $space RETURN e.id AS id", space=space, database_=database
+    ).records
+    return {r["id"] for r in records}
+
+
+def test_ingest_recall_and_stats_use_neo4j_when_its_uri_is_set(
+    runner: CliRunner, server_env: dict[str, str], neo4j_driver: Driver, neo4j_server: Neo4jServer,
+    neo4j_space: str, tmp_path: Path,
+) -> None:
+    source = tmp_path / "turns.jsonl"
+    source.write_text("".join(json.dumps(t) + "\n" for t in TURNS), encoding="utf-8")
+
+    ingested = runner.invoke(app, ["ingest", "--space", neo4j_space, str(source)], env=server_env)
+    assert ingested.exit_code == 0, ingested.output
+    assert f"Neo4j at {neo4j_server.uri}" in ingested.stdout
+    stored = _evidence_ids(neo4j_driver, neo4j_server.database, neo4j_space)
+    assert len(stored) == len(TURNS)
+
+    recalled = runner.invoke(
+        app, ["recall", "--space", neo4j_space, "What does Biscuit eat?", "--json"], env=server_env
+    )
+    assert recalled.exit_code == 0, recalled.output
+    result = json.loads(recalled.stdout)
+    cited = {ref["id"] for item in result["items"] for ref in item["provenance"]}
+    assert cited and cited <= stored
+    assert "carrots" in result["context"]
+
+    stats = runner.invoke(app, ["stats", "--space", neo4j_space], env=server_env)
+    assert stats.exit_code == 0, stats.output
+    assert re.search(rf"^\W*evidence\W+{len(TURNS)}\W*$", stats.stdout, re.MULTILINE), stats.stdout
+
+    assert not (tmp_path / "data" / DATABASE_FILE).exists()  # no embedded store was created
+
+
+def test_an_unknown_space_on_the_server_is_named_not_created(
+    runner: CliRunner, server_env: dict[str, str], neo4j_space: str
+) -> None:
+    result = runner.invoke(app, ["recall", "--space", neo4j_space, "anything"], env=server_env)
+    assert result.exit_code == 1
+    assert f"unknown space {neo4j_space!r}" in result.stderr
