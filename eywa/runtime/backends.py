@@ -90,7 +90,7 @@ def open_graph_stores(settings: EywaSettings, *, backend: Backend | None = None)
     from eywa.stores.embedded.factory import DATABASE_FILE, open_embedded_graph
 
     if not (settings.data_dir / DATABASE_FILE).is_file():
-        raise ConfigurationError(f"no embedded store in {settings.data_dir} (set EYWA_DATA_DIR)")
+        raise ConfigurationError(f"no memory at {settings.data_dir}: no embedded store there (use --data-dir or EYWA_DATA_DIR)")
     return open_embedded_graph(settings.data_dir)
 
 
