@@ -5,14 +5,18 @@ only when validated against the turns they cite; reading needs no LLM.
 """
 
 from eywa.client import Client
+from eywa.contract import Limits
 from eywa.errors import (
     ClosedError,
     ConfigurationError,
+    DirectoryInUseError,
     EywaError,
     ExtractorError,
+    FieldProblem,
     InvalidInputError,
     InvalidTurnError,
     NotFoundError,
+    QuotaExceededError,
     StoreError,
 )
 from eywa.memory import Memory
@@ -42,16 +46,20 @@ __all__ = [
     "ConfigurationError",
     "Delta",
     "Dimension",
+    "DirectoryInUseError",
     "Entity",
     "Evidence",
     "EvidenceRef",
     "EywaError",
     "EywaSettings",
     "ExtractorError",
+    "FieldProblem",
     "InvalidInputError",
     "InvalidTurnError",
+    "Limits",
     "Memory",
     "NotFoundError",
+    "QuotaExceededError",
     "RecallItem",
     "RecallResult",
     "Signal",

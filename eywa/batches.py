@@ -15,9 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pydantic import ValidationError
-
-from eywa.errors import InvalidInputError, InvalidTurnError
+from eywa.contract import Limits, check_turns
 from eywa.ids import content_hash, entity_id, entity_key, stable_id
 from eywa.models import Entity, EntityKind, Evidence, Signal, SignalKind, Turn, utc_now
 from eywa.stores.evidence import EvidenceStore
@@ -27,24 +25,14 @@ DEFAULT_SESSION = "default"
 SignalDetector = Callable[[str, datetime, str | None, Sequence[str]], tuple[Signal, ...]]
 
 
-def coerce_turns(turns: Sequence[Turn | Mapping[str, Any]]) -> list[Turn]:
-    """Validate every turn before anything is written; the error names the first bad one."""
-    if isinstance(turns, (str, bytes)) or not isinstance(turns, Sequence):
-        raise InvalidInputError("turns must be a list of turns")
-    result: list[Turn] = []
-    for index, raw in enumerate(turns):
-        if isinstance(raw, Turn):
-            result.append(raw)
-            continue
-        if not isinstance(raw, Mapping):
-            raise InvalidTurnError(index, f"expected a dict or Turn, got {type(raw).__name__}")
-        try:
-            result.append(Turn.model_validate(dict(raw)))
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            field = ".".join(str(part) for part in first["loc"]) or "turn"
-            raise InvalidTurnError(index, f"{field}: {first['msg']}") from exc
-    return result
+def coerce_turns(turns: Sequence[Turn | Mapping[str, Any]], limits: Limits | None = None) -> list[Turn]:
+    """Validate every turn before anything is written (``eywa.contract.check_turns``).
+
+    Raises:
+        InvalidInputError: not a non-empty list, or too many turns.
+        InvalidTurnError: naming the first bad turn.
+    """
+    return check_turns(turns, limits or Limits())
 
 
 def evidence_id(space: str, turn: Turn, occurrence: int) -> str:

@@ -13,12 +13,13 @@ retried with exponential backoff, honouring ``Retry-After``; every route is safe
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 from urllib.parse import quote
 
 import httpx
@@ -27,11 +28,15 @@ from pydantic import BaseModel
 from eywa.errors import (
     ClosedError,
     ConfigurationError,
+    FieldProblem,
+    InputCode,
     InvalidInputError,
     InvalidTurnError,
     NotFoundError,
+    QuotaExceededError,
     StoreError,
 )
+from eywa.contract import turn_model
 from eywa.extraction.pipeline import Explanation
 from eywa.models import (
     Belief,
@@ -44,7 +49,6 @@ from eywa.models import (
     Policy,
     RecallResult,
     Turn,
-    as_utc,
 )
 
 __all__ = ["Client"]
@@ -53,6 +57,7 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 
 TurnLike = Turn | Mapping[str, Any]
 _RETRY_STATUSES = frozenset({429, 503})
+_INPUT_CODES: tuple[InputCode, ...] = get_args(InputCode)
 _MAX_RETRY_AFTER_S = 60.0
 
 
@@ -123,13 +128,21 @@ class Client:
         The server records the calling key's id as the author; ``author`` and ``wait`` are
         accepted for compatibility with ``Memory.remember`` and otherwise ignored.
 
+        Each turn is checked against the ``Turn`` model here (``eywa.contract.turn_model``,
+        the check ``Memory`` runs first), so a malformed turn is refused with the same code
+        without a round trip; the configured limits are the server's.
+
         Raises:
-            InvalidTurnError: the server refused a turn (nothing was written).
+            InvalidTurnError: a turn is malformed, or the server refused one (nothing was
+                written).
             InvalidInputError: a limit or another input check failed.
+            QuotaExceededError: the batch would take the space over its quota.
             ConfigurationError: the key is invalid or lacks ``write`` on ``space``.
             StoreError: the server is unreachable or failing after retries.
         """
-        payload = [t.model_dump(mode="json") if isinstance(t, Turn) else _jsonable(t) for t in turns]
+        if isinstance(turns, str | bytes) or not isinstance(turns, Sequence):
+            raise InvalidInputError.at("turns", "must be a list of turns")
+        payload = [turn_model(i, t).model_dump(mode="json") for i, t in enumerate(turns)]
         body = self._request("POST", f"/v1/spaces/{_seg(space)}/turns", json={"turns": payload})
         ids: list[str] = list(body["ids"])
         if progress is not None:
@@ -233,6 +246,9 @@ class Client:
         """
         if self._closed:
             raise ClosedError("Client")
+        if "json" in kwargs:  # escaped JSON: what the server refuses (a lone surrogate, NaN)
+            kwargs["content"] = _encode(kwargs.pop("json"))  # travels, and comes back refused
+            kwargs["headers"] = {"Content-Type": "application/json"}
         for attempt in range(self._retries + 1):
             last = attempt == self._retries
             try:
@@ -260,11 +276,13 @@ class Client:
 
 
 def _raise_for(response: httpx.Response, method: str, path: str) -> None:
-    """Turn a problem+json answer into the ``EywaError`` a ``Memory`` would have raised.
+    """Turn a problem+json answer into the ``EywaError`` a ``Memory`` would have raised,
+    with the same ``code`` and the problems' field paths (without ``body.``/``path.``).
 
     Raises:
-        InvalidTurnError: 422 naming a turn.
-        InvalidInputError: other 422s, 400 and 413.
+        InvalidTurnError: an input error naming a turn.
+        InvalidInputError: other input errors (422, 400 and 413 with an input code).
+        QuotaExceededError: 413 ``quota_exceeded``.
         NotFoundError: 404.
         ConfigurationError: 401 and 403 (the key is wrong for this call).
         StoreError: 429/503 after retries and other server failures.
@@ -275,12 +293,24 @@ def _raise_for(response: httpx.Response, method: str, path: str) -> None:
         problem = {}
     detail = str(problem.get("detail") or response.reason_phrase)
     status = response.status_code
-    if status == 422 or status in (400, 413):
-        for error in problem.get("errors") or []:
-            parts = str(error.get("field", "")).split(".")
-            if len(parts) >= 3 and parts[:2] == ["body", "turns"] and parts[2].isdigit():
-                raise InvalidTurnError(int(parts[2]), f"{'.'.join(parts[3:]) or 'turn'}: {error.get('message')}")
-        raise InvalidInputError(detail)
+    code = problem.get("code")
+    if code == "quota_exceeded":
+        raise QuotaExceededError(
+            str(problem.get("space", "")), "bytes" if problem.get("quota") == "bytes" else "turns",
+            int(problem.get("limit", 0)), int(problem.get("used", 0)), int(problem.get("wanted", 0)),
+        )  # fmt: skip
+    if status in (400, 413, 422):
+        input_code = _input_code(code)
+        problems = [
+            FieldProblem(_unlocated(str(e.get("field", ""))), str(e.get("message", "")))
+            for e in problem.get("errors") or []
+        ]
+        for found in problems:
+            parts = found.field.split(".")
+            if len(parts) >= 2 and parts[0] == "turns" and parts[1].isdigit():
+                field = ".".join(parts[2:]) or None
+                raise InvalidTurnError(int(parts[1]), found.message, field=field, code=input_code)
+        raise InvalidInputError(detail, code=input_code, problems=problems)
     if status == 404:
         segments = path.split("/")
         space = segments[3] if len(segments) > 3 and segments[2] == "spaces" else "*"
@@ -288,6 +318,33 @@ def _raise_for(response: httpx.Response, method: str, path: str) -> None:
     if status in (401, 403):
         raise ConfigurationError(f"{status} {problem.get('code', '')}: {detail}")
     raise StoreError("http", f"{method} {path}", f"{status}: {detail}")
+
+
+def _input_code(code: object) -> InputCode:
+    for known in _INPUT_CODES:
+        if known == code:
+            return known
+    return "invalid_input"
+
+
+def _unlocated(field: str) -> str:
+    """A problem's field path as the core names it (``body.turns.0.text`` → ``turns.0.text``)."""
+    head, _, rest = field.partition(".")
+    return rest if head in ("body", "path", "query") and rest else field
+
+
+def _encode(body: object) -> bytes:
+    """JSON with non-ASCII escaped: a lone surrogate travels as ``\\ud800`` for the server to
+    refuse (httpx's encoder would fail on it here), NaN as ``NaN`` for the same reason.
+
+    Raises:
+        InvalidInputError: the body holds something JSON cannot carry at all (an object, a
+            document nested too deep to encode).
+    """
+    try:
+        return json.dumps(body, ensure_ascii=True).encode("ascii")
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise InvalidInputError(f"the request cannot be sent as JSON ({exc})") from None
 
 
 def _seg(value: str) -> str:
@@ -299,14 +356,7 @@ def _seg(value: str) -> str:
 def _iso(value: datetime | str | None) -> str | None:
     if value is None or isinstance(value, str):
         return value
-    return as_utc(value).isoformat()
-
-
-def _jsonable(turn: Mapping[str, Any]) -> dict[str, Any]:
-    out = dict(turn)
-    if isinstance(out.get("observed_at"), datetime):
-        out["observed_at"] = as_utc(out["observed_at"]).isoformat()
-    return out
+    return value.isoformat()  # its offset travels; the server converts (or refuses) it
 
 
 def _list(model: type[ModelT], data: Any) -> list[ModelT]:

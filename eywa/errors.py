@@ -1,11 +1,13 @@
-"""Eywa's exceptions: one root, a shallow tree, structured fields.
+"""Eywa's exceptions: one root, a shallow tree, structured fields, a stable ``code``.
 
     EywaError
-    ├── InvalidInputError (also ValueError)   bad turns, queries, parameters
+    ├── InvalidInputError (also ValueError)   bad turns, queries, parameters, limits
     │   └── InvalidTurnError                  names the offending turn of a batch
+    ├── QuotaExceededError                    a space is full (EYWA_SPACE_MAX_*)
     ├── NotFoundError (also KeyError)         an id that is not in the space
     ├── ClosedError                           a Memory used after close()
     ├── StoreError                            a backend failed; chained from the driver error
+    │   └── DirectoryInUseError               another process holds the embedded directory
     ├── ExtractorError                        an extractor (LLM or rules) failed
     ├── EmbedderError                         an embedding endpoint failed or answered badly
     └── ConfigurationError                    settings that cannot work together
@@ -13,30 +15,117 @@
 Input errors subclass ``ValueError`` so callers who catch the builtin still see them.
 Every error builds its own message from its fields, so the CLI and the services can
 print one clear line without a traceback.
+
+Every error carries a ``code`` (:data:`ErrorCode`) that is the same on every surface: the
+Python API raises it, the HTTP API answers it in problem+json, the MCP server prefixes its
+tool errors with it, the CLI prints it and ``eywa.Client`` raises it back. Input errors
+also carry ``problems``: the offending fields as dotted paths (``turns.3.text``, ``k``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+ErrorCode = Literal[
+    "invalid_input",
+    "invalid_turn",
+    "too_many_turns",
+    "turn_too_long",
+    "limit_exceeded",
+    "quota_exceeded",
+    "not_found",
+    "unavailable",
+    "store_unavailable",
+    "directory_in_use",
+    "upstream_error",
+    "configuration_error",
+]
+"""The machine-readable codes of every error (HTTP statuses per code: ``docs/service.md``)."""
+
+InputCode = Literal["invalid_input", "invalid_turn", "too_many_turns", "turn_too_long", "limit_exceeded"]
+"""The codes of input errors: malformed input, or input over a configured limit."""
 
 
 class EywaError(Exception):
     """Root of every error Eywa raises on purpose."""
 
+    code: ErrorCode = "upstream_error"
+
+
+@dataclass(frozen=True)
+class FieldProblem:
+    """One refused field: its dotted path in the call (``turns.0.text``, ``k``) and why."""
+
+    field: str
+    message: str
+
 
 class InvalidInputError(EywaError, ValueError):
-    """The caller passed something Eywa cannot accept."""
+    """The caller passed something Eywa cannot accept.
+
+    Args:
+        message: the whole sentence, printed as is.
+        code: ``invalid_input`` for malformed input, or the code of the limit exceeded.
+        problems: the offending fields (empty when the input as a whole is wrong).
+    """
+
+    def __init__(self, message: str, *, code: InputCode = "invalid_input", problems: Sequence[FieldProblem] = ()) -> None:
+        super().__init__(message)
+        self.code: InputCode = code
+        self.problems = tuple(problems)
+
+    @classmethod
+    def at(cls, field: str, message: str, *, code: InputCode = "invalid_input") -> InvalidInputError:
+        """The error of one field: ``"<field>: <message>"``."""
+        return cls(f"{field}: {message}", code=code, problems=(FieldProblem(field, message),))
+
+    @classmethod
+    def of(cls, problems: Sequence[FieldProblem], *, code: InputCode = "invalid_input") -> InvalidInputError:
+        """The error of several fields at once, in the order given."""
+        return cls("; ".join(f"{p.field}: {p.message}" for p in problems), code=code, problems=problems)
 
 
 class InvalidTurnError(InvalidInputError):
-    """One turn of a ``remember`` batch is invalid; nothing of the batch was written."""
+    """One turn of a ``remember`` batch is invalid; nothing of the batch was written.
 
-    def __init__(self, index: int, reason: str) -> None:
+    ``reason`` reads ``"<field>: <why>"`` when a field is named; the problem's path is
+    ``turns.<index>.<field>``.
+    """
+
+    def __init__(self, index: int, reason: str, *, field: str | None = None, code: InputCode = "invalid_turn") -> None:
         self.index = index
-        self.reason = reason
-        super().__init__(f"turn {index}: {reason}")
+        self.turn_field = field
+        self.reason = f"{field}: {reason}" if field else reason
+        path = f"turns.{index}.{field}" if field else f"turns.{index}"
+        super().__init__(f"turn {index}: {self.reason}", code=code, problems=(FieldProblem(path, reason),))
+
+
+class QuotaExceededError(EywaError):
+    """A batch would take a space over its quota (``EYWA_SPACE_MAX_TURNS`` / ``_BYTES``).
+
+    Nothing of the batch was written. Not a ``ValueError``: the input is fine, the space
+    is full.
+    """
+
+    code: ErrorCode = "quota_exceeded"
+
+    def __init__(self, space: str, quota: Literal["turns", "bytes"], limit: int, used: int, wanted: int) -> None:
+        self.space = space
+        self.quota = quota
+        self.limit = limit
+        self.used = used
+        self.wanted = wanted
+        super().__init__(
+            f"space {space!r} holds {used} {quota} of its quota of {limit}; this batch adds {wanted}"
+        )
 
 
 class NotFoundError(EywaError, KeyError):
     """An id that does not exist in the given space."""
+
+    code: ErrorCode = "not_found"
 
     def __init__(self, kind: str, space: str, item_id: str) -> None:
         self.kind = kind
@@ -51,12 +140,16 @@ class NotFoundError(EywaError, KeyError):
 class ClosedError(EywaError):
     """The resource was closed and refuses further use."""
 
+    code: ErrorCode = "unavailable"
+
     def __init__(self, what: str = "Memory") -> None:
         super().__init__(f"{what} is closed")
 
 
 class StoreError(EywaError):
     """A storage backend failed. The driver's exception is chained as ``__cause__``."""
+
+    code: ErrorCode = "store_unavailable"
 
     def __init__(self, backend: str, operation: str, detail: str = "") -> None:
         self.backend = backend
@@ -65,13 +158,40 @@ class StoreError(EywaError):
         super().__init__(f"{message}: {detail}" if detail else message)
 
 
+class DirectoryInUseError(StoreError):
+    """Another process (or another open Memory) writes the embedded directory.
+
+    One writer process per directory: its Qdrant Edge shards cannot be shared. The message
+    names the holder's pid (when it could be read) and the ways forward.
+    """
+
+    code: ErrorCode = "directory_in_use"
+
+    def __init__(self, path: str, pid: int | None) -> None:
+        self.path = path
+        self.pid = pid
+        holder = f"process {pid}" if pid is not None else "another process"
+        super().__init__(
+            "embedded", "open",
+            f"{path} is in use by {holder} (one writer per directory): send requests to that "
+            "process (eywa serve / eywa mcp), stop it first, or use the server backends "
+            "(EYWA_NEO4J_URI) for several processes",
+        )  # fmt: skip
+
+
 class ExtractorError(EywaError):
     """An extractor could not produce candidates (endpoint down, malformed answer)."""
+
+    code: ErrorCode = "upstream_error"
 
 
 class EmbedderError(EywaError):
     """An embedding endpoint failed (after retries) or returned something unusable."""
 
+    code: ErrorCode = "upstream_error"
+
 
 class ConfigurationError(EywaError):
     """Settings that cannot work together."""
+
+    code: ErrorCode = "configuration_error"

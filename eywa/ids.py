@@ -16,9 +16,11 @@ import hashlib
 
 from eywa.errors import InvalidInputError
 
-__all__ = ["MAX_SPACE_LENGTH", "check_space", "content_hash", "entity_id", "entity_key", "stable_id"]
+__all__ = ["MAX_SPACE_LENGTH", "WILDCARD_SPACE", "check_space", "content_hash", "entity_id", "entity_key", "stable_id"]
 
 MAX_SPACE_LENGTH = 200
+WILDCARD_SPACE = "*"
+"""What an API key lists to mean every space; never a space name itself."""
 
 
 def stable_id(prefix: str, *parts: str) -> str:
@@ -55,13 +57,19 @@ def entity_id(space: str, name: str) -> str:
 
 
 def check_space(space: object) -> str:
-    """``space`` itself if it is a valid space name: a non-empty printable string.
+    """``space`` itself if it is a valid space name: a non-empty printable string, not ``*``.
+
+    ``*`` is refused because it is the API keys' wildcard for "every space": a space of
+    that name could not be told apart from it in a key's scope.
 
     Raises:
-        InvalidInputError: not a string, blank, too long or not printable.
+        InvalidInputError: not a string, blank, ``*``, too long or not printable (a lone
+            surrogate is not printable); the problem's field is ``space``.
     """
     if not isinstance(space, str) or not space.strip():
-        raise InvalidInputError("space must be a non-empty string")
+        raise InvalidInputError.at("space", "must be a non-empty string")
+    if space == WILDCARD_SPACE:
+        raise InvalidInputError.at("space", f"{WILDCARD_SPACE!r} is reserved: it means every space in an API key")
     if len(space) > MAX_SPACE_LENGTH or not space.isprintable():
-        raise InvalidInputError(f"space must be printable and at most {MAX_SPACE_LENGTH} characters")
+        raise InvalidInputError.at("space", f"must be printable and at most {MAX_SPACE_LENGTH} characters")
     return space

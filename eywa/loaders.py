@@ -24,7 +24,7 @@ from typing import Any
 import dateparser
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from eywa.errors import InvalidInputError
+from eywa.errors import FieldProblem, InvalidInputError
 from eywa.models import Turn
 
 __all__ = [
@@ -72,7 +72,8 @@ def _fail(path: Path, where: str, reason: str) -> InvalidInputError:
 def _validation_reason(exc: ValidationError) -> str:
     first = exc.errors()[0]
     loc = ".".join(str(part) for part in first["loc"])
-    return f"{loc}: {first['msg']}" if loc else str(first["msg"])
+    message = str(first["msg"]).removeprefix("Value error, ")  # a validator's own sentence
+    return f"{loc}: {message}" if loc else message
 
 
 def _read_text(path: Path) -> str:
@@ -84,12 +85,18 @@ def _read_text(path: Path) -> str:
 
 
 def _check_turn(path: Path, where: str, raw: object) -> dict[str, Any]:
+    """``raw`` if it is a valid turn; else the error names the line, with the code
+    ``invalid_turn`` a turn refused by ``Memory.remember`` has."""
     if not isinstance(raw, dict):
-        raise _fail(path, where, f"expected a JSON object, got {type(raw).__name__}")
+        raise InvalidInputError(f"{path}: {where}: expected a JSON object, got {type(raw).__name__}", code="invalid_turn")
     try:
         Turn.model_validate(raw)
     except ValidationError as exc:
-        raise _fail(path, where, _validation_reason(exc)) from exc
+        reason = _validation_reason(exc)
+        field, _, message = reason.partition(": ")
+        raise InvalidInputError(
+            f"{path}: {where}: {reason}", code="invalid_turn", problems=(FieldProblem(f"{where}.{field}", message),)
+        ) from exc
     return raw
 
 

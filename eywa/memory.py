@@ -13,9 +13,19 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from eywa.batches import coerce_turns, prepare_batch
+from eywa.batches import prepare_batch
+from eywa.contract import (
+    Limits,
+    check_label,
+    check_params,
+    check_quota,
+    check_recall,
+    check_time,
+    check_turns,
+    turn_bytes,
+)
 from eywa.embedding import Embedder
-from eywa.errors import ClosedError, InvalidInputError, NotFoundError
+from eywa.errors import ClosedError, NotFoundError
 from eywa.extraction.base import Extractor
 from eywa.extraction.pipeline import Explanation, explain
 from eywa.extraction.validator import Validator
@@ -33,7 +43,6 @@ from eywa.models import (
     Policy,
     RecallResult,
     Turn,
-    as_utc,
 )
 from eywa.nous import ledger as nous
 from eywa.read.items import BeliefSource, DimensionSource, EvidenceSource
@@ -47,6 +56,8 @@ from eywa.read.routes import (
     VectorRoute,
 )
 from eywa.settings import EywaSettings, load_settings
+from eywa.stats import space_stats
+from eywa.stores.access import AccessLog
 from eywa.stores.audit import AuditResult, AuditSpec, run_audit
 from eywa.stores.bundle import Stores
 
@@ -72,6 +83,7 @@ class Memory:
         self._stores = stores
         self._embedder = embedder
         self._settings = settings
+        self._limits = Limits.from_settings(settings)
         self._extractor = extractor
         self._validator = Validator(support_threshold=settings.validator_support_threshold)
         self._closed = False
@@ -96,7 +108,7 @@ class Memory:
             entities=stores.evidence.entities,
             neighbours=evidence_source.neighbours,
             rrf_k=settings.rrf_k,
-            max_k=settings.max_k,
+            max_k=self._limits.max_k,
             disabled=frozenset(settings.disabled_stages),
         )
         self.repair_vectors()
@@ -209,20 +221,26 @@ class Memory:
         """Store turns (Level 0) and return their evidence ids, in order.
 
         Idempotent: a turn sent again returns the same id and writes nothing. Atomic: if any
-        turn is invalid, nothing of the batch is written. Level 1 (extraction, validation,
+        turn is invalid, nothing of the batch is written. Every surface shares these checks
+        and limits (``eywa.contract``; ``limits``). Level 1 (extraction, validation,
         dimensions) then runs in-process on the new turns: before returning when ``wait``
         is true (default from ``EYWA_LEVEL1_WAIT``), else in the background (``wait()``).
 
         Raises:
-            InvalidTurnError: naming the first invalid turn.
-            InvalidInputError: for a bad space or a non-list ``turns``.
+            InvalidTurnError: naming the first invalid turn, its field and the rule's code.
+            InvalidInputError: a bad space, ``turns`` not a non-empty list, or more than
+                ``max_turns_per_batch`` turns (``too_many_turns``).
+            QuotaExceededError: the new turns would take the space over its quota.
         """
         self._check_open()
         from eywa.signals import detect_signals
 
         space = check_space(space)
-        checked = coerce_turns(turns)
+        checked = check_turns(turns, self._limits)
         batch = prepare_batch(space, checked, self._stores.evidence, detect_signals, author=author)
+        if batch.new and (self._limits.space_max_turns or self._limits.space_max_bytes):
+            added = sum(turn_bytes(e.text, e.metadata) for e in batch.new)
+            check_quota(space, self._stores.evidence.usage(space), len(batch.new), added, self._limits)
         self._stores.evidence.add(batch.new, batch.mentions)
         embed_evidence(self._stores, self._embedder, batch.new, self._embed_batch, progress)
         if self._extractor is not None and batch.new:
@@ -256,14 +274,26 @@ class Memory:
         """Ranked, provenance-carrying context for ``query``; no LLM is called.
 
         Raises:
-            InvalidInputError: for an empty query, k out of range, a bad budget, an unknown
-                policy or an unparseable ``as_of``.
+            InvalidInputError: every bad argument at once (``problems``): an empty query,
+                k out of range, a bad budget, an unknown policy, an unparseable or
+                unsupported ``as_of`` (``invalid_input``); or only limits exceeded — a query
+                over ``max_query_chars``, k over ``max_k``, a budget over
+                ``max_budget_tokens`` (``limit_exceeded``).
+            StoreError: no route could answer (a route whose store fails is skipped and
+                named in ``trace["skipped"]``; the others answer).
         """
         self._check_open()
         space = check_space(space)
+        params = check_recall(query, k, budget_tokens, policy, as_of, self._limits)
         return self._reader.recall(
-            space, query, k=k, budget_tokens=budget_tokens, policy=policy, as_of=_parse_as_of(as_of)
-        )
+            space, params.query, k=params.k, budget_tokens=params.budget_tokens, policy=params.policy,
+            as_of=params.as_of,
+        )  # fmt: skip
+
+    @property
+    def limits(self) -> Limits:
+        """The input limits every call is checked against (from the settings)."""
+        return self._limits
 
     def evidence(self, space: str, evidence_id: str) -> Evidence:
         """The stored turn ``evidence_id`` of ``space``.
@@ -272,7 +302,7 @@ class Memory:
             NotFoundError: if no such turn exists in that space.
         """
         self._check_open()
-        found = self._stores.evidence.get(check_space(space), [evidence_id])
+        found = self._stores.evidence.get(check_space(space), [check_label(evidence_id, "evidence_id", self._limits)])
         if not found:
             raise NotFoundError("evidence", space, evidence_id)
         return found[0]
@@ -286,7 +316,10 @@ class Memory:
     ) -> list[Belief]:
         """Validated beliefs of ``space``, optionally of one subject and attribute."""
         self._check_open()
-        return self._stores.beliefs.beliefs(check_space(space), subject=subject, attribute=attribute, status=status)
+        space = check_space(space)
+        subject = None if subject is None else check_label(subject, "subject", self._limits)
+        attribute = None if attribute is None else check_label(attribute, "attribute", self._limits)
+        return self._stores.beliefs.beliefs(space, subject=subject, attribute=attribute, status=status)
 
     def candidates(self, space: str, status: CandidateStatus | None = "rejected") -> list[Candidate]:
         """Candidates the validator refused, each with machine-readable ``reasons``."""
@@ -300,7 +333,8 @@ class Memory:
             NotFoundError: no such belief in ``space``.
         """
         self._check_open()
-        return explain(self._stores.beliefs, self._stores.evidence, check_space(space), belief_id)
+        space = check_space(space)
+        return explain(self._stores.beliefs, self._stores.evidence, space, check_label(belief_id, "belief_id", self._limits))
 
     def dimension(
         self, space: str, entity: str, attribute: str, as_of: datetime | str | None = None
@@ -311,19 +345,25 @@ class Memory:
             NotFoundError: nothing was observed about it (by ``as_of``).
         """
         self._check_open()
-        return nous.get_dimension(self._stores.dimensions, check_space(space), entity, attribute, _parse_as_of(as_of))
+        space = check_space(space)
+        entity, attribute = check_label(entity, "entity", self._limits), check_label(attribute, "attribute", self._limits)
+        return nous.get_dimension(self._stores.dimensions, space, entity, attribute, check_time(as_of, "as_of"))
 
     def dimensions(
         self, space: str, entity: str | None = None, as_of: datetime | str | None = None
     ) -> list[Dimension]:
         """Every dimension of ``space`` (or of one entity)."""
         self._check_open()
-        return nous.list_dimensions(self._stores.dimensions, check_space(space), entity, _parse_as_of(as_of))
+        space = check_space(space)
+        entity = None if entity is None else check_label(entity, "entity", self._limits)
+        return nous.list_dimensions(self._stores.dimensions, space, entity, check_time(as_of, "as_of"))
 
     def deltas(self, space: str, entity: str, attribute: str) -> list[Delta]:
         """The immutable update log of one dimension, in event-time order."""
         self._check_open()
-        return nous.list_deltas(self._stores.dimensions, check_space(space), entity, attribute)
+        space = check_space(space)
+        entity, attribute = check_label(entity, "entity", self._limits), check_label(attribute, "attribute", self._limits)
+        return nous.list_deltas(self._stores.dimensions, space, entity, attribute)
 
     def spaces(self) -> list[str]:
         """Every space holding evidence."""
@@ -333,16 +373,7 @@ class Memory:
     def stats(self, space: str) -> dict[str, Any]:
         """Counts for ``eywa stats``: evidence, signals, entities, beliefs, candidates by reason."""
         self._check_open()
-        space = check_space(space)
-        evidence = self._stores.evidence
-        return {
-            "evidence": evidence.count(space),
-            "signals": evidence.count_signals(space),
-            "entities": len(evidence.entities(space)),
-            "beliefs": self._stores.beliefs.counts(space),
-            "candidates_by_reason": self._stores.beliefs.count_by_reason(space),
-            "dimensions": len(self.dimensions(space)),
-        }
+        return space_stats(self._stores, check_space(space))
 
     # --- audit --------------------------------------------------------------------------
 
@@ -366,7 +397,19 @@ class Memory:
             StoreError: the backend failed (a time parameter it cannot parse, say).
         """
         self._check_open()
+        check_params(params, self._limits)
         return run_audit(self._stores.audit, name, params)
+
+    @property
+    def access_log(self) -> AccessLog:
+        """The access log of this memory's backend, where the HTTP API and the MCP server
+        record who called what (``eywa.stores.access``; the ``access_log`` audit reads it).
+
+        Raises:
+            ClosedError: the memory was closed.
+        """
+        self._check_open()
+        return self._stores.access
 
     # --- maintenance --------------------------------------------------------------------
 
@@ -395,13 +438,3 @@ class Memory:
         if self._closed:
             raise ClosedError()
 
-
-def _parse_as_of(value: datetime | str | None) -> datetime | None:
-    if value is None:
-        return None
-    if isinstance(value, datetime):
-        return as_utc(value)
-    try:
-        return as_utc(datetime.fromisoformat(value))
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"as_of must be an ISO-8601 datetime, got {value!r}") from None

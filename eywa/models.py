@@ -7,12 +7,13 @@ supported by evidence, ``Dimension`` nodes change by ``Delta`` nodes.
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timezone
 from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from eywa.values import json_shape, supported_utc, text_problem
 
 
 def utc_now() -> datetime:
@@ -77,7 +78,13 @@ class Signal(Frozen):
 
 
 class Turn(BaseModel):
-    """One conversation turn as a caller sends it to ``Memory.remember``."""
+    """One conversation turn as a caller sends it to ``Memory.remember``.
+
+    The model refuses what no store can keep (``eywa.values``): lone surrogates in any
+    text, times outside the supported range, metadata that JSON would not return
+    unchanged. The configured limits (lengths, metadata depth and size) are checked by
+    ``eywa.contract`` on top.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -96,18 +103,24 @@ class Turn(BaseModel):
             raise ValueError("text must not be empty")
         return value
 
+    @field_validator("text", "speaker", "role", "session", "external_id")
+    @classmethod
+    def _valid_unicode(cls, value: str | None) -> str | None:
+        if value is not None and (problem := text_problem(value)) is not None:
+            raise ValueError(problem)
+        return value
+
     @field_validator("observed_at")
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
+        return None if value is None else supported_utc(value)
 
     @field_validator("metadata")
     @classmethod
-    def _json_serialisable(cls, value: dict[str, Any]) -> dict[str, Any]:
-        try:
-            json.dumps(value)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"metadata must be JSON-serialisable ({exc})") from exc
+    def _json_document(cls, value: dict[str, Any]) -> dict[str, Any]:
+        shape = json_shape(value)
+        if shape.problem is not None and not shape.too_deep:  # depth is a limit: eywa.contract
+            raise ValueError(shape.problem)
         return value
 
 

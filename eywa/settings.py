@@ -11,11 +11,12 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, SecretStr, ValidationError
+from pydantic import AliasChoices, Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from eywa.errors import ConfigurationError
 from eywa.models import Stage
+from eywa.values import MAX_JSON_DEPTH
 
 ExtractorChoice = Literal["rules", "openai", "anthropic", "none"]
 EmbedderChoice = Literal["minilm", "openai"]
@@ -59,7 +60,6 @@ class EywaSettings(BaseSettings):
     # Read path
     rrf_k: int = Field(default=20, ge=1)
     default_k: int = Field(default=10, ge=1)
-    max_k: int = Field(default=200, ge=1)
     disabled_stages: list[Stage] = Field(
         default_factory=list,
         description="Routes or post-filters to switch off (ablations), e.g. '[\"graph\"]'; "
@@ -82,15 +82,34 @@ class EywaSettings(BaseSettings):
         default=None, description="SQLite file of hashed API keys; default <data_dir>/keys.sqlite."
     )
     max_body_bytes: int = Field(default=2_000_000, ge=1024, description="Largest request body accepted.")
-    max_turns_per_batch: int = Field(default=500, ge=1)
-    max_chars_per_turn: int = Field(default=20_000, ge=1)
-    max_recall_k: int = Field(default=100, ge=1)
-    max_budget_tokens: int = Field(default=32_000, ge=1)
+
+    # The input contract: one set of limits for every surface (eywa.contract)
+    max_turns_per_batch: int = Field(default=500, ge=1, description="Turns in one remember call.")
+    max_chars_per_turn: int = Field(default=20_000, ge=1, description="Characters of one turn's text.")
+    max_label_chars: int = Field(
+        default=500, ge=1, description="Characters of a speaker, role, session, external id, entity or attribute."
+    )
+    max_query_chars: int = Field(default=4_000, ge=1, description="Characters of a recall query.")
+    max_k: int = Field(
+        default=100, ge=1, validation_alias=AliasChoices("max_k", "EYWA_MAX_K", "EYWA_MAX_RECALL_K"),
+        description="Largest k of a recall (EYWA_MAX_RECALL_K is read as before).",
+    )  # fmt: skip
+    max_budget_tokens: int = Field(default=32_000, ge=1, description="Largest token budget of a recall.")
+    max_metadata_depth: int = Field(default=16, ge=1, le=MAX_JSON_DEPTH, description="Nesting of a turn's metadata.")
+    max_metadata_bytes: int = Field(default=16_384, ge=2, description="UTF-8 JSON size of a turn's metadata.")
+    space_max_turns: int = Field(default=0, ge=0, description="Turns a space may hold; 0 = no quota.")
+    space_max_bytes: int = Field(
+        default=0, ge=0, description="UTF-8 bytes of text and metadata a space may hold; 0 = no quota."
+    )
+
     rate_limit_per_minute: int = Field(
         default=600, ge=0, description="Requests per minute per API key; 0 disables the limit."
     )
     redis_url: str | None = Field(
         default=None, description="Redis for rate limiting; without it the limiter is off."
+    )
+    access_log_retention_days: int = Field(
+        default=30, ge=0, description="Days the API and MCP access log keeps an event; 0 keeps them all."
     )
     job_runner: Literal["inline", "celery"] = Field(
         default="inline", description="Level 1 for the API: in-process, or Celery workers (needs redis_url)."

@@ -40,17 +40,31 @@ class ServiceMetrics:
         self.rate_limited = Counter(
             "eywa_rate_limited", "Requests refused with 429.", registry=self.registry,
         )
+        self.rate_limiter_errors = Counter(
+            "eywa_rate_limiter_errors", "Rate-limiter store failures; the request was allowed (fail open).",
+            registry=self.registry,
+        )
+        self.recall_routes_skipped = Counter(
+            "eywa_recall_routes_skipped", "Recall routes skipped because their store failed (trace.skipped).",
+            ["route"], registry=self.registry,
+        )
+        self.access_log_errors = Counter(
+            "eywa_access_log_errors", "Access-log batches that could not be written (and were dropped).",
+            registry=self.registry,
+        )
 
     def observe_request(self, route: str, method: str, status: int, seconds: float) -> None:
         """Record one finished request under its route template (never the raw path)."""
         self.requests.labels(route, method, str(status)).inc()
         self.request_seconds.labels(route, method).observe(seconds)
 
-    def observe_recall(self, timings_ms: Mapping[str, object]) -> None:
-        """Record each stage timing of one recall trace."""
+    def observe_recall(self, timings_ms: Mapping[str, object], skipped: Mapping[str, object] | None = None) -> None:
+        """Record each stage timing of one recall trace, and the routes it skipped."""
         for stage, value in timings_ms.items():
             if isinstance(value, (int, float)):
                 self.recall_stage_ms.labels(stage).observe(float(value))
+        for route in skipped or {}:
+            self.recall_routes_skipped.labels(route).inc()
 
     def render(self) -> bytes:
         """The text exposition of this app's registry."""

@@ -1,15 +1,27 @@
-"""Per-key rate limiting in Redis: a fixed one-minute window per key.
+"""Per-caller rate limiting in Redis: a fixed one-minute window per key.
 
 Fixed windows are one INCR and one EXPIRE per request, shared by every API process through
 Redis; the cost is that a client may burst up to twice the limit across a window boundary,
 which is acceptable for abuse protection. Without ``EYWA_REDIS_URL`` (or with
 ``EYWA_RATE_LIMIT_PER_MINUTE=0``) the limiter is off, so ``eywa serve`` works on the
 embedded default with nothing else running.
+
+The HTTP API and the MCP server count every call, refused ones included: a valid key under
+its id, a request without a valid key under its client address (:func:`caller_of`), so
+guessing keys is rate-limited too.
+
+When Redis cannot be reached the limiter **fails open** (:class:`FailOpenRateLimiter`): the
+call proceeds, a warning is logged (at most once a minute) and
+``eywa_rate_limiter_errors_total`` counts it, and ``/readyz`` reports the limiter down. The
+limiter protects the service from abuse; an outage of Redis should not take every agent's
+memory offline with it.
 """
 
 from __future__ import annotations
 
+import logging
 import math
+import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
@@ -22,7 +34,13 @@ from eywa.settings import EywaSettings
 if TYPE_CHECKING:
     from redis import Redis
 
-__all__ = ["Decision", "NoRateLimiter", "RateLimiter", "RedisRateLimiter", "build_rate_limiter"]
+__all__ = [
+    "Decision", "FailOpenRateLimiter", "NoRateLimiter", "RateLimiter", "RedisRateLimiter", "build_rate_limiter",
+    "caller_of",
+]  # fmt: skip
+
+_log = logging.getLogger("eywa.ratelimit")
+WARN_EVERY_S = 60.0
 
 
 class Decision(BaseModel):
@@ -113,6 +131,50 @@ class RedisRateLimiter:
             return bool(self._client.ping())
         except redis.RedisError:
             return False
+
+
+class FailOpenRateLimiter:
+    """Wraps a limiter so that a store failure lets the call through (see module docstring).
+
+    Args:
+        inner: the limiter whose store may fail.
+        on_error: called with each failure (a metric), besides the throttled warning.
+    """
+
+    def __init__(
+        self,
+        inner: RateLimiter,
+        on_error: Callable[[StoreError], None] = lambda exc: None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._inner = inner
+        self._on_error = on_error
+        self._clock = clock
+        self._warned_at: float | None = None
+        self._lock = threading.Lock()
+
+    def hit(self, key_id: str) -> Decision:
+        """The inner decision, or an allowance when the inner store failed."""
+        try:
+            return self._inner.hit(key_id)
+        except StoreError as exc:
+            self._on_error(exc)
+            with self._lock:
+                now = self._clock()
+                if self._warned_at is None or now - self._warned_at >= WARN_EVERY_S:
+                    self._warned_at = now
+                    _log.warning("rate limiter unreachable, requests are allowed unlimited: %s", exc)
+            return Decision(allowed=True, limit=0, remaining=0)
+
+    def ping(self) -> bool:
+        """Whether the inner store answers."""
+        return self._inner.ping()
+
+
+def caller_of(key_id: str | None, address: str | None) -> str:
+    """The subject a call is counted under: its key id, else its client address."""
+    return key_id if key_id is not None else f"addr:{address or 'unknown'}"
 
 
 def build_rate_limiter(settings: EywaSettings) -> RateLimiter:

@@ -1,22 +1,67 @@
-"""``eywa keys create|list|revoke``: manage the API keys of ``eywa serve`` and ``eywa mcp``.
+"""``eywa keys create|list|rotate|revoke|log``: the API keys of ``eywa serve`` and ``eywa mcp``.
 
 Keys live in the store ``eywa.runtime.open_key_store`` opens (``EYWA_API_KEYS_PATH``, else
-``<data_dir>/keys.sqlite``), the same one the API and the MCP server read.
+``<data_dir>/keys.sqlite``), the same one the API and the MCP server read. ``log`` reads the
+access log from the graph stores of the memory (no vectors, no directory lock), so it works
+beside a running server; events reach it within a second of the call.
 """
 
 from __future__ import annotations
 
+import re
+from datetime import datetime, timedelta
 from typing import Annotated
 
 import typer
 
-from eywa.runtime import load_settings, open_key_store
+from eywa.errors import InvalidInputError
+from eywa.models import utc_now
+from eywa.runtime import load_settings, open_graph_stores, open_key_store
 from eywa.runtime.commands import DataDirOption, EywaGroup, out_console
-from eywa.stores.keys import parse_scopes
+from eywa.stores.keys import ApiKey, parse_scopes
+from eywa.values import parse_time
 
 __all__ = ["app"]
 
-app = typer.Typer(cls=EywaGroup, help="Create, list and revoke API keys.", no_args_is_help=True)
+app = typer.Typer(
+    cls=EywaGroup, help="Create, list, rotate and revoke API keys; read the access log.", no_args_is_help=True
+)
+
+_DURATION = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$")
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+def parse_duration(text: str, option: str) -> timedelta:
+    """``"90s"``, ``"15m"``, ``"1h"``, ``"30d"``, ``"2w"`` as a timedelta.
+
+    Raises:
+        InvalidInputError: any other text.
+    """
+    found = _DURATION.match(text)
+    if found is None:
+        raise InvalidInputError.at(option, f"expected a duration such as 90s, 15m, 1h, 30d or 2w; got {text!r}")
+    return timedelta(**{_UNITS[found[2]]: int(found[1])})
+
+
+def _moment(text: str, option: str) -> datetime:
+    """A duration from now (``30d``) or an ISO-8601 time."""
+    if _DURATION.match(text):
+        return utc_now() + parse_duration(text, option)
+    try:
+        return parse_time(text)
+    except ValueError as exc:
+        raise InvalidInputError.at(option, f"a duration (30d) or an ISO-8601 time: {exc}") from None
+
+
+def _describe(key: ApiKey) -> str:
+    parts = [key.id, f"spaces={','.join(key.spaces)}", f"scopes={','.join(key.scopes)}"]
+    if key.expires_at:
+        parts.append(f"expires={key.expires_at.isoformat()}")
+    if key.rotated_at:
+        parts.append(f"rotated={key.rotated_at.isoformat()}")
+    if key.revoked_at:
+        parts.append(f"revoked={key.revoked_at.isoformat()}")
+    return " ".join(parts)
 
 
 @app.command("create")
@@ -24,29 +69,52 @@ def create(
     space: Annotated[list[str], typer.Option("--space", help="A space the key may use (repeat); '*' for all.")],
     scope: Annotated[str, typer.Option("--scope", help="Comma-separated: read, write, admin.")] = "read,write",
     name: Annotated[str | None, typer.Option(help="A label for audit.")] = None,
+    expires: Annotated[
+        str | None, typer.Option("--expires", help="Expiry: a duration from now (30d, 12h) or an ISO-8601 time.")
+    ] = None,
     data_dir: DataDirOption = None,
 ) -> None:
     """Create a key and print it once (only its hash is stored)."""
     scopes = parse_scopes(scope)
+    expires_at = _moment(expires, "--expires") if expires is not None else None
     store = open_key_store(load_settings(data_dir))
     try:
-        record, secret = store.create(space, scopes, name)
+        record, secret = store.create(space, scopes, name, expires_at)
     finally:
         store.close()
     out_console().print(secret, soft_wrap=True)
-    typer.echo(f"id={record.id} spaces={','.join(record.spaces)} scopes={','.join(record.scopes)}", err=True)
+    typer.echo(f"id={_describe(record)}", err=True)
 
 
 @app.command("list")
 def list_keys(data_dir: DataDirOption = None) -> None:
-    """List keys (ids, spaces, scopes, revocation), never secrets."""
+    """List keys (ids, spaces, scopes, expiry, rotation, revocation), never secrets."""
     store = open_key_store(load_settings(data_dir))
     try:
         for key in store.list():
-            revoked = f" revoked={key.revoked_at.isoformat()}" if key.revoked_at else ""
-            typer.echo(f"{key.id} spaces={','.join(key.spaces)} scopes={','.join(key.scopes)}{revoked}")
+            typer.echo(_describe(key))
     finally:
         store.close()
+
+
+@app.command("rotate")
+def rotate(
+    key_id: Annotated[str, typer.Argument(help="The key id (the part after eyw_).")],
+    grace: Annotated[
+        str, typer.Option("--grace", help="How long the current secret keeps working (e.g. 1h, 0s; at most 30d).")
+    ] = "1h",
+    data_dir: DataDirOption = None,
+) -> None:
+    """Give a key a new secret, printed once; the current secret works until the grace ends."""
+    period = parse_duration(grace, "--grace")
+    store = open_key_store(load_settings(data_dir))
+    try:
+        record, secret = store.rotate(key_id, period)
+    finally:
+        store.close()
+    out_console().print(secret, soft_wrap=True)
+    until = record.grace_until.isoformat() if record.grace_until else "now"
+    typer.echo(f"rotated {record.id}; the previous secret works until {until}", err=True)
 
 
 @app.command("revoke")
@@ -58,3 +126,30 @@ def revoke(key_id: Annotated[str, typer.Argument(help="The key id (the part afte
     finally:
         store.close()
     typer.echo(f"revoked {record.id}")
+
+
+@app.command("log")
+def log(
+    space: Annotated[str | None, typer.Option("--space", help="Only calls on this space.")] = None,
+    key: Annotated[str | None, typer.Option("--key", help="Only calls with this key id.")] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", help="Only calls since: a duration back (1h, 7d) or an ISO-8601 time.")
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many events.")] = 50,
+    data_dir: DataDirOption = None,
+) -> None:
+    """The access log of the API and MCP, newest first: time, key, surface, route, space,
+    status (never content)."""
+    start: datetime | None = None
+    if since is not None:
+        start = utc_now() - parse_duration(since, "--since") if _DURATION.match(since) else _moment(since, "--since")
+    stores = open_graph_stores(load_settings(data_dir))
+    try:
+        events = stores.access.events(space=space, key_id=key, since=start, limit=limit)
+    finally:
+        stores.close()
+    for event in events:
+        typer.echo(
+            f"{event.at.isoformat()} key={event.key_id or '-'} {event.surface} {event.route} "
+            f"space={event.space or '-'} status={event.status}"
+        )

@@ -15,7 +15,9 @@ import typer
 from rich.table import Table
 
 from eywa.cli.render import print_recall
-from eywa.runtime import describe, load_settings, open_memory
+from eywa.ids import check_space
+from eywa.runtime import describe, load_settings, open_graph_stores, open_memory
+from eywa.stats import space_stats
 from eywa.runtime.commands import DataDirOption, err_console, out_console, require_space
 from eywa.runtime.ingest import ingest_batches
 from eywa.errors import InvalidInputError
@@ -113,11 +115,20 @@ def stats(
     space: Annotated[str, typer.Option("--space", "-s", help="Space to count.", show_default=False)],
     data_dir: DataDirOption = None,
 ) -> None:
-    """Counts of a space: evidence, signals by kind, entities, beliefs, candidates."""
-    settings = load_settings(data_dir)
-    with open_memory(settings, must_exist=True) as mem:
-        require_space(mem, space)
-        counts = mem.stats(space)
+    """Counts of a space: evidence, signals by kind, entities, beliefs, candidates.
+
+    Reads the graph stores alone, so it works beside a running ``eywa serve``.
+    """
+    checked = check_space(space)
+    stores = open_graph_stores(load_settings(data_dir))
+    try:
+        known = stores.evidence.spaces()
+        if checked not in known:
+            listed = ", ".join(sorted(known)[:10]) or "none"
+            raise InvalidInputError(f"unknown space {space!r} (known: {listed})")
+        counts = space_stats(stores, checked)
+    finally:
+        stores.close()
     table = Table(title=f"space {space}")
     table.add_column("count")
     table.add_column("value", justify="right")

@@ -2,6 +2,11 @@
 
 No LLM is called here. Every stage is timed and traced; any route or post-filter can be
 switched off by name (``disabled``) for ablations.
+
+Degrade, don't fail: a route whose store fails (``StoreError``; the query embedding's
+``EmbedderError`` for the vector route) is skipped and the others answer; the trace's
+``skipped`` maps each skipped route to the reason. Only when no route answered does the
+recall raise the first failure.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from typing import Any, Final, get_args
 import numpy as np
 import numpy.typing as npt
 
-from eywa.errors import InvalidInputError
+from eywa.errors import EmbedderError, EywaError, InvalidInputError, StoreError
 from eywa.ids import entity_key
 from eywa.models import Entity, ItemKind, Policy, PostFilter, RecallItem, RecallResult, RouteName, Stage
 from eywa.read import adjust
@@ -81,20 +86,34 @@ class Reader:
         timings["plan"] = _ms(clock)
 
         clock = time.perf_counter()
-        vector = self._embed_query(question) if plan.weights.get("vector", 0.0) > 0 else np.zeros(1, np.float32)
+        skipped: dict[str, str] = {}
+        failures: list[EywaError] = []
+        vector = np.zeros(1, np.float32)
+        if plan.weights.get("vector", 0.0) > 0:
+            try:
+                vector = self._embed_query(question)
+            except (EmbedderError, StoreError) as exc:  # degrade: the other routes still answer
+                skipped["vector"], failures = f"query embedding failed: {exc}", [exc]
         timings["embed"] = _ms(clock)
 
         query = Query(space, question, plan, vector, as_of, max(k * CANDIDATES_PER_ITEM, MIN_CANDIDATES))
         rankings: dict[RouteName, list[ItemKey]] = {}
         route_trace: dict[str, list[dict[str, Any]]] = {}
         for route in self._routes:
-            if plan.weights.get(route.name, 0.0) <= 0.0:
+            if plan.weights.get(route.name, 0.0) <= 0.0 or route.name in skipped:
                 continue
             clock = time.perf_counter()
-            hits = route.run(query)
+            try:
+                hits = route.run(query)
+            except StoreError as exc:  # degrade: a route whose store is down is skipped, traced
+                skipped[route.name] = str(exc)
+                failures.append(exc)
+                continue
             timings[f"route.{route.name}"] = _ms(clock)
             rankings[route.name] = [(h.kind, h.id) for h in hits]
             route_trace[route.name] = [{"kind": h.kind, "id": h.id, "score": round(h.score, 5)} for h in hits[:50]]
+        if failures and not rankings:
+            raise failures[0]  # nothing answered: the failure is the answer
 
         clock = time.perf_counter()
         fused = weighted_rrf(rankings, plan.weights, self._rrf_k)
@@ -136,6 +155,7 @@ class Reader:
             "routes": route_trace,
             "fused": [{"kind": key[0], "id": key[1], "score": round(s, 6)} for key, s in fused[: k * 3]],
             "changes": changes,
+            "skipped": skipped,
             "tokens": tokens,
             "timings_ms": timings,
         }

@@ -69,8 +69,15 @@ def _describe(exc: BaseException) -> str:
 
 
 def fail(exc: BaseException, code: int = 1) -> typer.Exit:
-    """Print ``exc`` as one line on stderr and build the exit to raise."""
-    err_console().print(f"[bold red]error:[/] {escape(_describe(exc))}")
+    """Print ``exc`` as one line on stderr and build the exit to raise.
+
+    An ``EywaError`` ends with its code in brackets (``… [turn_too_long]``), the code the
+    Python API raises and the services answer, so scripts can tell refusals apart.
+    """
+    line = _describe(exc)
+    if isinstance(exc, EywaError):
+        line = f"{line} [{exc.code}]"
+    err_console().print(f"[bold red]error:[/] {escape(line.encode('utf-8', 'backslashreplace').decode('utf-8'))}")
     return typer.Exit(code)
 
 

@@ -68,14 +68,16 @@ def ingest_batches(
 ) -> IngestReport:
     """Remember every batch, each into its own space (or ``space`` when it has none).
 
-    Batches are sent in chunks of ``chunk_size`` turns so the bar moves and a huge file does
-    not become one huge transaction; ids are deterministic, so a re-run after a failure
-    skips what was already stored.
+    Batches are sent in chunks of ``chunk_size`` turns (at most the memory's
+    ``max_turns_per_batch``) so the bar moves and a huge file does not become one huge
+    transaction; ids are deterministic, so a re-run after a failure skips what was already
+    stored.
 
     Raises:
         InvalidInputError: a batch has no space and none was given.
         InvalidTurnError: a turn is invalid; its index counts from the start of its batch.
     """
+    chunk_size = max(1, min(chunk_size, memory.limits.max_turns_per_batch))
     plan: list[tuple[str, list[dict[str, Any]]]] = []
     for batch_space, turns in batches:
         target = space or batch_space
@@ -95,7 +97,7 @@ def ingest_batches(
                 try:
                     memory.remember(target, chunk)
                 except InvalidTurnError as exc:
-                    raise InvalidTurnError(start + exc.index, f"{target}: {exc.reason}") from exc
+                    raise InvalidTurnError(start + exc.index, f"{target}: {exc.reason}", code=exc.code) from exc
                 elapsed += time.perf_counter() - began
                 bar.advance(task, len(chunk))
             counts[target] = counts.get(target, 0) + len(turns)

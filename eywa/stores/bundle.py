@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from eywa.stores.access import AccessLog
 from eywa.stores.audit import AuditQueries
 from eywa.stores.beliefs import BeliefStore
 from eywa.stores.dimensions import DimensionStore
@@ -25,6 +26,7 @@ class GraphStores:
     beliefs: BeliefStore
     dimensions: DimensionStore
     audit: AuditQueries
+    access: AccessLog
     close: Callable[[], None]
 
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
+from eywa.contract import SpaceUsage
 from eywa.models import Entity, Evidence
 
 
@@ -42,6 +43,11 @@ class EvidenceStore(Protocol):
 
     def spaces(self) -> list[str]:
         """Every space that holds evidence."""
+        ...
+
+    def usage(self, space: str) -> SpaceUsage:
+        """What ``space`` holds in the units of its quotas: turns, and the UTF-8 bytes of
+        their text and metadata JSON (``eywa.contract.turn_bytes``)."""
         ...
 
     def count(self, space: str) -> int:

@@ -18,6 +18,7 @@ from qdrant_client import QdrantClient
 from eywa.errors import ConfigurationError, EywaError, StoreError
 from eywa.settings import EywaSettings
 from eywa.stores.bundle import GraphStores, Stores
+from eywa.stores.neo4j.access import Neo4jAccessLog
 from eywa.stores.neo4j.audit_queries import Neo4jAuditQueries
 from eywa.stores.neo4j.beliefs import Neo4jBeliefStore
 from eywa.stores.neo4j.dimensions import Neo4jDimensionStore
@@ -102,6 +103,7 @@ def open_server_graph(settings: EywaSettings) -> GraphStores:
         beliefs=Neo4jBeliefStore(graph),
         dimensions=Neo4jDimensionStore(graph),
         audit=Neo4jAuditQueries(graph),
+        access=Neo4jAccessLog(graph),
         close=graph.close,
     )
 
@@ -145,5 +147,6 @@ def open_server(settings: EywaSettings, dim: int) -> Stores:
         beliefs=Neo4jBeliefStore(graph),
         dimensions=Neo4jDimensionStore(graph),
         audit=Neo4jAuditQueries(graph),
+        access=Neo4jAccessLog(graph),
         close=close,
     )

@@ -11,32 +11,35 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
+from datetime import timedelta
 
 from fastapi import FastAPI
 
-from eywa.errors import ConfigurationError, StoreError
+from eywa.errors import ConfigurationError, EywaError, StoreError
 from eywa.jobs import InlineJobRunner, JobRunner, JobStatus
 from eywa.memory import Memory
 from eywa.runtime import open_key_store, open_memory
 from eywa.settings import EywaSettings
 from eywa.stores.keys import KeyStore
+from services.access import AccessRecorder
 from services.api import routes_admin, routes_read, routes_write
 from services.api.deps import ServiceContext
 from services.api.errors import install_error_handlers
-from services.api.middleware import BodyLimitMiddleware, MetricsMiddleware
+from services.api.middleware import BodyLimitMiddleware, GateMiddleware, MetricsMiddleware
 from services.metrics import ServiceMetrics
 from services.queue import celery_job_runner
-from services.ratelimit import RateLimiter, build_rate_limiter
+from services.ratelimit import FailOpenRateLimiter, RateLimiter, build_rate_limiter
 
-__all__ = ["VectorRepairingJobRunner", "build_app", "create_app", "serve", "serve_in_thread"]
+__all__ = ["VectorRepairingJobRunner", "access_recorder", "build_app", "create_app", "serve", "serve_in_thread"]
 
 DESCRIPTION = """Provenance-first memory for AI agents.
 
 Authenticate with `Authorization: Bearer eyw_<id>_<secret>` (or `X-API-Key`). Keys are
-scoped to spaces and to `read`, `write` and `admin`. Errors are `application/problem+json`
-with a stable `code`; validation errors list the offending fields in `errors`.
+scoped to spaces and to `read`, `write` and `admin`, and may expire. Errors are
+`application/problem+json` with a stable `code`, the same the Python API raises; input errors
+list the offending fields in `errors`.
 """
 
 
@@ -55,18 +58,21 @@ def create_app(
     tests leave it off and close what they opened.
     """
     metrics = ServiceMetrics()
+    limiter = rate_limiter if rate_limiter is not None else build_rate_limiter(settings)
     context = ServiceContext(
         memory=memory,
         settings=settings,
         keys=key_store,
         jobs=job_runner if job_runner is not None else InlineJobRunner(),
-        limiter=rate_limiter if rate_limiter is not None else build_rate_limiter(settings),
+        limiter=FailOpenRateLimiter(limiter, lambda exc: metrics.rate_limiter_errors.inc()),
         metrics=metrics,
+        access=access_recorder(memory, settings, lambda exc: metrics.access_log_errors.inc()),
     )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
+        context.access.close()
         if close_on_shutdown:
             memory.close()
             key_store.close()
@@ -79,8 +85,15 @@ def create_app(
     app.include_router(routes_admin.router)
     app.include_router(routes_admin.probes)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(GateMiddleware, context=context, app_paths=lambda: app.openapi()["paths"])
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     return app
+
+
+def access_recorder(memory: Memory, settings: EywaSettings, on_error: Callable[[EywaError], None]) -> AccessRecorder:
+    """The buffered access log of a service over ``memory`` (retention from settings)."""
+    days = settings.access_log_retention_days
+    return AccessRecorder(memory.access_log, timedelta(days=days) if days else None, on_error=on_error)
 
 
 class VectorRepairingJobRunner:

@@ -15,15 +15,21 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
+from eywa.jobs import JobRunner
 from eywa.memory import Memory
 from eywa.settings import EywaSettings
-from services.api.errors import ApiProblem
-from eywa.jobs import JobRunner
 from eywa.stores.keys import ApiKey, KeyStore, Scope
+from services.access import AccessRecorder
+from services.api.errors import ApiProblem
 from services.metrics import ServiceMetrics
 from services.ratelimit import RateLimiter
 
-__all__ = ["ServiceContext", "context", "require"]
+__all__ = ["KEY_STATE", "SPACE_STATE", "ServiceContext", "context", "record_space", "require"]
+
+KEY_STATE = "eywa_key"
+"""Where ``GateMiddleware`` leaves the request's authenticated key (``request.state``)."""
+SPACE_STATE = "eywa_space"
+"""Where a route whose space is known only after a lookup (jobs) names it for the access log."""
 
 _bearer = HTTPBearer(auto_error=False, description="`Authorization: Bearer eyw_<id>_<secret>`")
 _header = APIKeyHeader(name="X-API-Key", auto_error=False, description="The same key in `X-API-Key`.")
@@ -39,6 +45,7 @@ class ServiceContext:
     jobs: JobRunner
     limiter: RateLimiter
     metrics: ServiceMetrics
+    access: AccessRecorder
 
 
 def context(request: Request) -> ServiceContext:
@@ -47,35 +54,28 @@ def context(request: Request) -> ServiceContext:
     return found
 
 
-def _unauthorized(detail: str) -> ApiProblem:
-    return ApiProblem(401, "unauthorized", "Unauthorized", detail, headers={"WWW-Authenticate": "Bearer"})
-
-
 def authenticate(
     request: Request,
     bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
     header: Annotated[str | None, Depends(_header)],
 ) -> ApiKey:
-    """The live key of this request.
+    """The live key of this request, authenticated (and rate-limited) by ``GateMiddleware``
+    before the body was read; the two security schemes document the headers in OpenAPI.
 
     Raises:
-        ApiProblem: 401 when no key is given or it is unknown, wrong or revoked.
+        ApiProblem: 401 when the gate admitted no key (a route outside ``/v1``).
     """
-    token = bearer.credentials if bearer is not None else header
-    if not token:
-        raise _unauthorized("an API key is required (Authorization: Bearer <key> or X-API-Key)")
-    key = context(request).keys.authenticate(token)
-    if key is None:
-        raise _unauthorized("the API key is invalid or revoked")
+    key = getattr(request.state, KEY_STATE, None)
+    if not isinstance(key, ApiKey):
+        raise ApiProblem(401, "unauthorized", "Unauthorized", "an API key is required", headers={"WWW-Authenticate": "Bearer"})
     return key
 
 
 def require(scope: Scope, *, space_from_path: bool = True) -> Callable[..., ApiKey]:
-    """A dependency admitting keys with ``scope`` on the path's ``{space}``, then rate-limiting.
+    """A dependency admitting keys with ``scope`` on the path's ``{space}``.
 
     Raises (from the dependency):
-        ApiProblem: 403 when the key lacks the space or the scope; 429 (with
-            ``Retry-After``) when the key is over its rate.
+        ApiProblem: 403 when the key lacks the space or the scope.
     """
 
     def dependency(request: Request, key: Annotated[ApiKey, Depends(authenticate)]) -> ApiKey:
@@ -83,38 +83,14 @@ def require(scope: Scope, *, space_from_path: bool = True) -> Callable[..., ApiK
         if not key.allows(space, scope):
             where = f" on space {space!r}" if space is not None else ""
             raise ApiProblem(403, "forbidden", "Forbidden", f"this key has no {scope!r} scope{where}")
-        admit(request, key)
         return key
 
     return dependency
 
 
-def admit(request: Request, key: ApiKey) -> None:
-    """Count the request against the key's rate.
-
-    Raises:
-        ApiProblem: 429 with ``Retry-After`` when the key is over its rate.
-        StoreError: the rate limiter's store cannot be reached (503).
-    """
-    ctx = context(request)
-    decision = ctx.limiter.hit(key.id)
-    if not decision.allowed:
-        ctx.metrics.rate_limited.inc()
-        raise ApiProblem(
-            429, "rate_limited", "Too many requests",
-            f"key {key.id} is over {decision.limit} requests per minute",
-            headers={"Retry-After": str(decision.retry_after)},
-        )
-
-
-def authorize_space(request: Request, key: ApiKey, space: str, scope: Scope) -> None:
-    """For routes whose space is known only after a lookup (jobs).
-
-    Raises:
-        ApiProblem: 403 when the key lacks ``scope`` on ``space``.
-    """
-    if not key.allows(space, scope):
-        raise ApiProblem(403, "forbidden", "Forbidden", f"this key has no {scope!r} scope on space {space!r}")
+def record_space(request: Request, space: str) -> None:
+    """Name the space of a request whose path does not carry it, for the access log."""
+    setattr(request.state, SPACE_STATE, space)
 
 
 Reader = Annotated[ApiKey, Depends(require("read"))]

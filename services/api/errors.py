@@ -1,13 +1,17 @@
 """The API's one error boundary: every failure leaves as ``application/problem+json``.
 
 Body: ``{"type", "title", "status", "detail", "code", "errors"?}`` (RFC 9457). ``code`` is a
-stable machine-readable string clients switch on; ``errors`` lists field-level problems
-as ``{"field", "message"}`` with ``field`` a dotted path into the request (``body.turns.0.text``,
-``query.k``) so a caller knows exactly what to fix.
+stable machine-readable string clients switch on: the core's ``EywaError.code`` (the same on
+every surface; statuses in ``services.problems``) or one of the service's own
+(``unauthorized``, ``forbidden``, ``rate_limited``, ``validation_error`` for a body that does
+not match the schema). ``errors`` lists field-level problems as ``{"field", "message"}`` with
+``field`` the core's path prefixed with where the request carried it (``body.turns.0.text``,
+``path.space``, ``query.as_of``) so a caller knows exactly what to fix.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,15 +20,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from eywa.errors import (
-    ClosedError,
-    ConfigurationError,
-    EywaError,
-    InvalidInputError,
-    InvalidTurnError,
-    NotFoundError,
-    StoreError,
-)
+from eywa.errors import EywaError, QuotaExceededError
+from services.problems import problem_of
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://eywa.dev/problems/"
@@ -32,16 +29,7 @@ TYPE_BASE = "https://eywa.dev/problems/"
 __all__ = ["PROBLEM_JSON", "ApiProblem", "FieldError", "install_error_handlers", "problem_response"]
 
 FieldError = Mapping[str, Any]
-
-# (status, code, title) per EywaError class; the most specific class wins (checked in order).
-_EYWA_MAP: tuple[tuple[type[EywaError], int, str, str], ...] = (
-    (InvalidTurnError, 422, "invalid_turn", "Invalid turn"),
-    (InvalidInputError, 422, "invalid_input", "Invalid input"),
-    (NotFoundError, 404, "not_found", "Not found"),
-    (ClosedError, 503, "unavailable", "Service unavailable"),
-    (StoreError, 503, "store_unavailable", "Store unavailable"),
-    (ConfigurationError, 500, "configuration_error", "Configuration error"),
-)
+_log = logging.getLogger("eywa.api")
 
 _HTTP_CODES = {
     400: ("bad_request", "Bad request"),
@@ -82,20 +70,21 @@ def problem_response(
     *,
     errors: Sequence[FieldError] | None = None,
     headers: Mapping[str, str] | None = None,
+    extra: Mapping[str, Any] | None = None,
 ) -> JSONResponse:
-    """A problem+json response."""
-    body: dict[str, Any] = {"type": TYPE_BASE + code, "title": title, "status": status, "detail": detail, "code": code}
+    """A problem+json response (``extra``: extension members). Text is made encodable first: a message may quote a field
+    name the caller sent, and a lone surrogate there must not turn a 4xx into a 500."""
+    body: dict[str, Any] = {
+        "type": TYPE_BASE + code, "title": title, "status": status, "detail": _encodable(detail), "code": code,
+    }  # fmt: skip
     if errors is not None:
-        body["errors"] = list(errors)
+        body["errors"] = [{k: _encodable(str(v)) for k, v in error.items()} for error in errors]
+    body.update(extra or {})
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=dict(headers or {}))
 
 
-def eywa_problem(exc: EywaError) -> tuple[int, str, str]:
-    """(status, code, title) for a domain error; unknown ones are 500 ``internal_error``."""
-    for cls, status, code, title in _EYWA_MAP:
-        if isinstance(exc, cls):
-            return status, code, title
-    return 502, "upstream_error", "Upstream failure"  # extractor / embedder endpoints
+def _encodable(text: str) -> str:
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _field_errors(exc: RequestValidationError) -> list[dict[str, str]]:
@@ -112,12 +101,27 @@ async def _on_problem(request: Request, exc: Exception) -> JSONResponse:
 
 async def _on_eywa(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, EywaError)
-    status, code, title = eywa_problem(exc)
-    errors = None
-    if isinstance(exc, InvalidTurnError):
-        errors = [{"field": f"body.turns.{exc.index}", "message": exc.reason}]
+    status, code, title = problem_of(exc)
+    problems = getattr(exc, "problems", ())
+    errors = [{"field": _located(request, p.field), "message": p.message} for p in problems] or None
     headers = {"Retry-After": "1"} if status == 503 else None
-    return problem_response(status, code, title, str(exc), errors=errors, headers=headers)
+    extra = _quota_members(exc) if isinstance(exc, QuotaExceededError) else None
+    return problem_response(status, code, title, str(exc), errors=errors, headers=headers, extra=extra)
+
+
+def _quota_members(exc: QuotaExceededError) -> dict[str, Any]:
+    """The quota's figures as problem+json extension members, for clients to act on."""
+    return {"space": exc.space, "quota": exc.quota, "limit": exc.limit, "used": exc.used, "wanted": exc.wanted}
+
+
+def _located(request: Request, field: str) -> str:
+    """The core's field path prefixed with where the request carried it (path, query, body)."""
+    head = field.split(".", 1)[0]
+    if head in request.path_params:
+        return f"path.{field}"
+    if head in request.query_params:
+        return f"query.{field}"
+    return f"body.{field}"
 
 
 async def _on_validation(request: Request, exc: Exception) -> JSONResponse:
@@ -134,9 +138,16 @@ async def _on_http(request: Request, exc: Exception) -> JSONResponse:
     return problem_response(exc.status_code, code, title, str(exc.detail), headers=exc.headers)
 
 
+async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
+    """A bug: still problem+json (``internal_error``), never a plain-text page."""
+    _log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
+    return problem_response(500, "internal_error", "Internal error", "an unexpected error occurred; it was logged")
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Register the handlers that turn every known failure into problem+json."""
     app.add_exception_handler(ApiProblem, _on_problem)
     app.add_exception_handler(EywaError, _on_eywa)
     app.add_exception_handler(RequestValidationError, _on_validation)
     app.add_exception_handler(StarletteHTTPException, _on_http)
+    app.add_exception_handler(Exception, _on_unexpected)

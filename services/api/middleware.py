@@ -1,21 +1,136 @@
-"""Pure ASGI middleware: the body size limit and request metrics.
+"""Pure ASGI middleware: the gate (key, rate, access log), the body size limit, metrics.
 
 Pure ASGI (not ``BaseHTTPMiddleware``) so the body is never buffered twice and errors
-raised while reading it reach the app's exception handlers.
+raised while reading it reach the app's exception handlers. The gate runs before the app
+reads a byte of the body: a request without a valid key is answered 401 (or 429) from its
+headers alone, and every ``/v1`` request, refused or not, is counted against its caller's
+rate and recorded in the access log.
 """
 
 from __future__ import annotations
 
+import re
 import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
+import anyio.to_thread
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from eywa.models import utc_now
+from eywa.stores.access import AccessEvent
+from eywa.stores.keys import ApiKey
+from services.api.deps import KEY_STATE, SPACE_STATE, ServiceContext
 from services.api.errors import problem_response
 from services.metrics import ServiceMetrics
+from services.ratelimit import Decision, caller_of
 
-__all__ = ["BodyLimitMiddleware", "MetricsMiddleware"]
+__all__ = ["BodyLimitMiddleware", "GateMiddleware", "MetricsMiddleware"]
+API_PREFIX = "/v1/"
+ROUTE_STATE = "eywa_route"
+
+
+class GateMiddleware:
+    """Authenticate, rate-limit and record every ``/v1`` request before the app reads it.
+
+    Args:
+        app: the next ASGI app.
+        context: the service's dependencies (keys, limiter, metrics, access recorder).
+        app_paths: the app's path templates (its OpenAPI ``paths``), matched here to name
+            the route and its space in the access log, for refused requests too.
+    """
+
+    def __init__(self, app: ASGIApp, context: ServiceContext, app_paths: Callable[[], Iterable[str]]) -> None:
+        self.app = app
+        self.context = context
+        self.app_paths = app_paths
+        self._templates: list[tuple[str, re.Pattern[str]]] | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith(API_PREFIX):
+            await self.app(scope, receive, send)
+            return
+        template, space = self._route(scope)
+        scope.setdefault("state", {})[ROUTE_STATE] = template  # metrics name refusals by route too
+        client = scope.get("client")
+        key, decision = await anyio.to_thread.run_sync(self._admit, _token(scope), client[0] if client else None)
+        status = 500
+
+        async def recording(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            if not decision.allowed:
+                self.context.metrics.rate_limited.inc()
+                who = f"key {key.id}" if key is not None else "this client (no valid key)"
+                refusal = problem_response(
+                    429, "rate_limited", "Too many requests", f"{who} is over {decision.limit} requests per minute",
+                    headers={"Retry-After": str(decision.retry_after)},
+                )  # fmt: skip
+                await refusal(scope, receive, recording)
+            elif key is None:
+                refusal = problem_response(
+                    401, "unauthorized", "Unauthorized",
+                    "a valid API key is required (Authorization: Bearer <key> or X-API-Key); "
+                    "this one is missing, unknown, expired or revoked",
+                    headers={"WWW-Authenticate": "Bearer"},
+                )  # fmt: skip
+                await refusal(scope, receive, recording)
+            else:
+                scope.setdefault("state", {})[KEY_STATE] = key
+                await self.app(scope, receive, recording)
+        finally:
+            space = space or scope.get("state", {}).get(SPACE_STATE)
+            event = AccessEvent(
+                at=utc_now(), key_id=None if key is None else key.id, surface="http",
+                route=f"{scope['method']} {template}", space=space, status=status,
+            )  # fmt: skip
+            if self.context.access.add(event):
+                await anyio.to_thread.run_sync(self.context.access.flush)
+
+    def _admit(self, token: str | None, address: str | None) -> tuple[ApiKey | None, Decision]:
+        """The request's live key (or None) and its caller's rate decision (blocking I/O)."""
+        key = self.context.keys.authenticate(token) if token else None
+        return key, self.context.limiter.hit(caller_of(None if key is None else key.id, address))
+
+    def _route(self, scope: Scope) -> tuple[str, str | None]:
+        """The route template the path matches and its ``{space}`` ("unmatched", None)."""
+        if self._templates is None:  # the routes exist by the first request, not at init
+            self._templates = _templates(self.app_paths())
+        path = scope["path"]
+        for template, pattern in self._templates:
+            found = pattern.fullmatch(path)
+            if found is not None:
+                return template, found.groupdict().get("space")
+        return "unmatched", None
+
+
+def _templates(paths: Iterable[str]) -> list[tuple[str, re.Pattern[str]]]:
+    """A matcher per path template, literal-richest first (``/v1/keys/log`` before
+    ``/v1/keys/{key_id}``)."""
+    compiled = [
+        (template, re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(template))))
+        for template in paths
+    ]
+    return sorted(compiled, key=lambda pair: pair[0].count("{"))
+
+
+def _token(scope: Scope) -> str | None:
+    """The key a request carries: ``Authorization: Bearer`` first, else ``X-API-Key``."""
+    bearer: str | None = None
+    api_key: str | None = None
+    for name, value in scope.get("headers", []):
+        if name == b"authorization":
+            scheme, _, credentials = value.decode("latin-1").partition(" ")
+            if scheme.lower() == "bearer" and credentials.strip():
+                bearer = credentials.strip()
+        elif name == b"x-api-key":
+            api_key = value.decode("latin-1").strip() or None
+    return bearer or api_key
 
 
 class BodyLimitMiddleware:
@@ -76,7 +191,7 @@ class MetricsMiddleware:
             await self.app(scope, receive, recording)
         finally:
             route: Any = scope.get("route")
-            template = getattr(route, "path", None) or "unmatched"
+            template = getattr(route, "path", None) or scope.get("state", {}).get(ROUTE_STATE) or "unmatched"
             self.metrics.observe_request(template, scope["method"], status, time.perf_counter() - started)
 
 

@@ -1,15 +1,17 @@
-"""Key management over HTTP (``admin`` scope) and the process probes."""
+"""Key management and the access log over HTTP (``admin`` scope), and the process probes."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Response
+from fastapi import APIRouter, Path, Query, Response
 
+from eywa.stores.access import AccessEvent
+from eywa.stores.keys import ApiKey
 from services.api.deps import Admin, Ctx
 from services.api.errors import problem_response
-from services.api.schemas import CreatedKey, CreateKeyRequest
-from eywa.stores.keys import ApiKey
+from services.api.schemas import CreatedKey, CreateKeyRequest, RotateKeyRequest
 from services.metrics import CONTENT_TYPE_LATEST
 
 router = APIRouter(prefix="/v1/keys", tags=["admin"])
@@ -18,8 +20,8 @@ probes = APIRouter(tags=["ops"])
 
 @router.post("", response_model=CreatedKey, status_code=201, summary="Create an API key")
 def create_key(body: CreateKeyRequest, key: Admin, ctx: Ctx) -> CreatedKey:
-    """Create a key scoped to spaces; the secret is returned once and never stored."""
-    record, secret = ctx.keys.create(body.spaces, body.scopes, body.name)
+    """Create a key scoped to spaces, optionally expiring; the secret is returned once."""
+    record, secret = ctx.keys.create(body.spaces, body.scopes, body.name, body.expires_at)
     return CreatedKey(key=record, secret=secret)
 
 
@@ -27,6 +29,31 @@ def create_key(body: CreateKeyRequest, key: Admin, ctx: Ctx) -> CreatedKey:
 def list_keys(key: Admin, ctx: Ctx) -> list[ApiKey]:
     """Every key's public record (never a secret)."""
     return ctx.keys.list()
+
+
+@router.get("/log", response_model=list[AccessEvent], summary="The access log")
+def access_log(
+    key: Admin,
+    ctx: Ctx,
+    space: Annotated[str | None, Query(description="Only calls on this space.")] = None,
+    key_id: Annotated[str | None, Query(description="Only calls with this key.")] = None,
+    since: Annotated[datetime | None, Query(description="Only calls from then on (ISO-8601).")] = None,
+    limit: Annotated[int, Query(ge=1, le=10_000)] = 100,
+) -> list[AccessEvent]:
+    """Who called what, newest first: key id, route or tool, space, time and status (never
+    content). Buffered events are written first, so the answer includes every call so far."""
+    ctx.access.flush()
+    return ctx.memory.access_log.events(space=space, key_id=key_id, since=since, limit=limit)
+
+
+@router.post("/{key_id}/rotate", response_model=CreatedKey, summary="Rotate an API key's secret")
+def rotate_key(
+    key_id: Annotated[str, Path(min_length=1, max_length=64)], body: RotateKeyRequest, key: Admin, ctx: Ctx
+) -> CreatedKey:
+    """A new secret for the key (shown once); the current one keeps working for
+    ``grace_seconds``, so agents can move over without an outage."""
+    record, secret = ctx.keys.rotate(key_id, timedelta(seconds=body.grace_seconds))
+    return CreatedKey(key=record, secret=secret)
 
 
 @router.delete("/{key_id}", response_model=ApiKey, summary="Revoke an API key")

@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from fastapi import APIRouter, Path, Query
 
 from eywa.extraction.pipeline import Explanation
-from eywa.models import Belief, Candidate, Delta, Dimension, Evidence, RecallResult
+from eywa.models import Belief, Candidate, Delta, Dimension, Evidence, Policy, RecallResult
 from services.api.deps import Ctx, Reader
-from services.api.errors import ApiProblem
 from services.api.schemas import RecallRequest
 
 router = APIRouter(prefix="/v1/spaces/{space}", tags=["read"])
 
-SpacePath = Annotated[str, Path(min_length=1, max_length=200, description="The memory space.")]
-IdPath = Annotated[str, Path(min_length=1, max_length=200)]
-NamePath = Annotated[str, Path(min_length=1, max_length=500)]
-AsOf = Annotated[datetime | None, Query(description="As the memory stood then (ISO-8601).")]
+# Values are checked by the core (eywa.contract), so every surface refuses alike.
+SpacePath = Annotated[str, Path(description="The memory space (printable, at most 200 characters, not '*').")]
+IdPath = Annotated[str, Path(description="An id (at most EYWA_MAX_LABEL_CHARS characters).")]
+NamePath = Annotated[str, Path(description="A name (at most EYWA_MAX_LABEL_CHARS characters).")]
+AsOf = Annotated[
+    str | None, Query(description="As the memory stood then (ISO-8601).", json_schema_extra={"format": "date-time"})
+]
 
 
 @router.post("/recall", response_model=RecallResult, summary="Recall context")
@@ -28,18 +29,11 @@ def recall(space: SpacePath, body: RecallRequest, key: Reader, ctx: Ctx) -> Reca
     Returns ``context`` (packed text), ``items`` (each with its evidence provenance),
     ``answer_instructions`` and a ``trace`` with per-stage timings.
     """
-    settings = ctx.settings
-    errors = []
-    if body.k > settings.max_recall_k:
-        errors.append({"field": "body.k", "message": f"at most {settings.max_recall_k}"})
-    if body.budget_tokens is not None and body.budget_tokens > settings.max_budget_tokens:
-        errors.append({"field": "body.budget_tokens", "message": f"at most {settings.max_budget_tokens}"})
-    if errors:
-        raise ApiProblem(422, "limit_exceeded", "Limit exceeded", "the request exceeds a configured limit", errors=errors)
+    policy = cast("Policy", body.policy)  # the core checks the name, like every other value
     result = ctx.memory.recall(
-        space, body.query, k=body.k, budget_tokens=body.budget_tokens, policy=body.policy, as_of=body.as_of
+        space, body.query, k=body.k, budget_tokens=body.budget_tokens, policy=policy, as_of=body.as_of
     )
-    ctx.metrics.observe_recall(result.trace.get("timings_ms", {}))
+    ctx.metrics.observe_recall(result.trace.get("timings_ms", {}), result.trace.get("skipped"))
     return result
 
 
@@ -54,8 +48,8 @@ def beliefs(
     space: SpacePath,
     key: Reader,
     ctx: Ctx,
-    subject: Annotated[str | None, Query(max_length=500)] = None,
-    attribute: Annotated[str | None, Query(max_length=200)] = None,
+    subject: Annotated[str | None, Query()] = None,
+    attribute: Annotated[str | None, Query()] = None,
     status: Literal["active", "superseded", "retracted", "any"] = "active",
 ) -> list[Belief]:
     """Beliefs of the space, optionally of one subject and attribute (``status=any``: all)."""
@@ -81,7 +75,7 @@ def space_dimensions(
     space: SpacePath,
     key: Reader,
     ctx: Ctx,
-    entity: Annotated[str | None, Query(max_length=500)] = None,
+    entity: Annotated[str | None, Query()] = None,
     as_of: AsOf = None,
 ) -> list[Dimension]:
     """Every dimension of the space (or of one ``entity``), decayed to ``as_of``."""

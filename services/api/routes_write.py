@@ -6,15 +6,15 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request
 
-from services.api.deps import Ctx, Writer, admit, authenticate, authorize_space
-from services.api.errors import ApiProblem
-from services.api.schemas import JobRef, RememberRequest, RememberResponse
+from eywa.errors import NotFoundError
 from eywa.jobs import JobStatus
 from eywa.stores.keys import ApiKey
+from services.api.deps import Ctx, Writer, authenticate, record_space
+from services.api.schemas import JobRef, RememberRequest, RememberResponse
 
 router = APIRouter(prefix="/v1", tags=["write"])
 
-SpacePath = Annotated[str, Path(min_length=1, max_length=200, description="The memory space.")]
+SpacePath = Annotated[str, Path(description="The memory space (checked by the core: printable, at most 200 characters, not '*').")]
 
 
 @router.post("/spaces/{space}/turns", response_model=RememberResponse, status_code=201, summary="Remember turns")
@@ -22,27 +22,11 @@ def remember(space: SpacePath, body: RememberRequest, key: Writer, ctx: Ctx) -> 
     """Store a batch of turns (Level 0) and return their evidence ids at once.
 
     The author of every turn is the calling key's id. Level 1 (extraction, validation,
-    dimensions) is handed to the job runner; poll ``GET /v1/jobs/{id}``. A batch over the
-    limits is refused whole (413 for too many turns, 422 for a turn too long): nothing is
-    written.
+    dimensions) is handed to the job runner; poll ``GET /v1/jobs/{id}``. The batch is
+    checked by the core's input contract like a Python call: over a limit it is refused
+    whole (413 ``too_many_turns``, 422 ``turn_too_long`` / ``limit_exceeded``, 413
+    ``quota_exceeded``), and nothing is written.
     """
-    settings = ctx.settings
-    if len(body.turns) > settings.max_turns_per_batch:
-        raise ApiProblem(
-            413, "too_many_turns", "Payload too large",
-            f"{len(body.turns)} turns exceed the limit of {settings.max_turns_per_batch} per batch",
-            errors=[{"field": "body.turns", "message": f"at most {settings.max_turns_per_batch} turns"}],
-        )
-    too_long = [
-        {"field": f"body.turns.{i}.text", "message": f"at most {settings.max_chars_per_turn} characters"}
-        for i, turn in enumerate(body.turns)
-        if len(turn.text) > settings.max_chars_per_turn
-    ]
-    if too_long:
-        raise ApiProblem(
-            422, "turn_too_long", "Turn too long",
-            f"{len(too_long)} turn(s) exceed {settings.max_chars_per_turn} characters", errors=too_long,
-        )
     ids = ctx.memory.remember(space, body.turns, author=key.id, wait=True)
     ctx.metrics.turns_ingested.inc(len(ids))
     job_id = ctx.jobs.submit(space, ids)
@@ -57,8 +41,12 @@ def job_status(
     key: Annotated[ApiKey, Depends(authenticate)],
     ctx: Ctx,
 ) -> JobStatus:
-    """Where a Level 1 job stands. The key needs ``read`` on the job's space."""
-    admit(request, key)
+    """Where a Level 1 job stands. The key needs ``read`` on the job's space; a job of a
+    space the key cannot read answers 404 exactly like an unknown one, so job ids of other
+    spaces cannot be probed."""
     status = ctx.jobs.status(job_id)
-    authorize_space(request, key, str(status.detail.get("space", "")), "read")
+    space = str(status.detail.get("space", ""))
+    record_space(request, space)
+    if not key.allows(space, "read"):
+        raise NotFoundError("job", "*", job_id)
     return status

@@ -7,16 +7,17 @@ Domain objects (``RecallResult``, ``Evidence``, ``Belief``…) travel as the mod
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from eywa.models import Policy, Turn
 from eywa.jobs import JobState
+from eywa.models import Turn
 from eywa.stores.keys import ApiKey
 
 __all__ = [
     "CreateKeyRequest", "CreatedKey", "JobRef", "RecallRequest", "RememberRequest", "RememberResponse",
+    "RotateKeyRequest",
 ]
 
 
@@ -24,10 +25,23 @@ class _Body(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class RememberRequest(_Body):
-    """A batch of turns; stored atomically (all or nothing)."""
+_TURNS_SCHEMA: dict[str, Any] = {
+    "type": "array", "minItems": 1, "items": Turn.model_json_schema(),
+    "description": "The turns, stored atomically. Every value is checked by the core's input "
+    "contract (eywa.contract): at most EYWA_MAX_TURNS_PER_BATCH turns (413 too_many_turns), "
+    "EYWA_MAX_CHARS_PER_TURN characters of text (422 turn_too_long), valid Unicode, times in "
+    "the supported range, JSON-safe metadata (422 invalid_turn / limit_exceeded).",
+}  # fmt: skip
 
-    turns: list[Turn] = Field(min_length=1, description="Limited by EYWA_MAX_TURNS_PER_BATCH (413 beyond).")
+
+class RememberRequest(_Body):
+    """A batch of turns; stored atomically (all or nothing).
+
+    The turns travel to ``Memory.remember`` as sent, so they are refused by the same checks
+    with the same codes as in Python; the schema documents their shape.
+    """
+
+    turns: Annotated[list[Any], WithJsonSchema(_TURNS_SCHEMA)]
 
 
 class JobRef(_Body):
@@ -46,13 +60,16 @@ class RememberResponse(_Body):
 
 
 class RecallRequest(_Body):
-    """``Memory.recall``'s parameters. ``k`` and ``budget_tokens`` are capped by settings."""
+    """``Memory.recall``'s parameters, checked by the core (limits from settings)."""
 
-    query: str = Field(min_length=1, description="The question; must not be blank.")
-    k: int = Field(default=10, ge=1, description="Items wanted; at most EYWA_MAX_RECALL_K.")
-    budget_tokens: int | None = Field(default=None, ge=1, description="At most EYWA_MAX_BUDGET_TOKENS.")
-    policy: Policy = "balanced"
-    as_of: datetime | None = Field(default=None, description="Recall as the memory stood then (ISO-8601).")
+    query: str = Field(description="The question; not blank, at most EYWA_MAX_QUERY_CHARS characters.")
+    k: int = Field(default=10, description="Items wanted; 1 to EYWA_MAX_K.")
+    budget_tokens: int | None = Field(default=None, description="Context token budget; 1 to EYWA_MAX_BUDGET_TOKENS.")
+    policy: str = Field(default="balanced", description="strict, balanced or advanced.")
+    as_of: str | None = Field(
+        default=None, description="Recall as the memory stood then (ISO-8601, within the supported range).",
+        json_schema_extra={"format": "date-time"},
+    )  # fmt: skip
 
 
 class CreateKeyRequest(_Body):
@@ -61,10 +78,17 @@ class CreateKeyRequest(_Body):
     spaces: list[str] = Field(min_length=1, description='Spaces the key may use; "*" for all.')
     scopes: list[Literal["read", "write", "admin"]] = Field(min_length=1)
     name: str | None = Field(default=None, max_length=200)
+    expires_at: datetime | None = Field(default=None, description="When the key stops working (ISO-8601).")
+
+
+class RotateKeyRequest(_Body):
+    """A rotation: the current secret keeps working for ``grace_seconds`` (at most 30 days)."""
+
+    grace_seconds: int = Field(default=3600, ge=0, le=30 * 86400)
 
 
 class CreatedKey(_Body):
-    """A new key: its record and the secret, shown this once."""
+    """A new key (or a rotated one): its record and the secret, shown this once."""
 
     key: ApiKey
     secret: str

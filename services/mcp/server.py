@@ -8,8 +8,13 @@ Transports:
   local user over the data directory, exactly like the ``eywa`` CLI (no key).
 - streamable HTTP, for remote agents: every call must carry an API key
   (``Authorization: Bearer`` or ``X-API-Key``) that holds the tool's scope on the space named
-  in the call, checked against the same key store as the HTTP API. The space always comes
-  from the call's arguments, never from server state.
+  in the call, checked against the same key store as the HTTP API, counted by the same rate
+  limiter and recorded in the same access log (``services.mcp.gate``). The space always
+  comes from the call's arguments, never from server state.
+
+Every call goes through ``Memory``, so the input contract (``eywa.contract``) and its limits
+are the ones the Python API and the HTTP API enforce; a refusal is a ``ToolError`` whose
+text starts with the error's code.
 
 Run: ``eywa mcp [--transport stdio|http]`` (``services.mcp.cli``). The memory and the key
 store are the ones ``eywa.runtime`` opens for the settings, as for every entry point.
@@ -18,63 +23,58 @@ store are the ones ``eywa.runtime`` opens for the settings, as for every entry p
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any, Literal
+from datetime import timedelta
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from pydantic import WithJsonSchema
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from eywa.errors import EywaError
 from eywa.memory import Memory
-from eywa.models import Policy
+from eywa.models import Policy, Turn
 from eywa.runtime import open_key_store, open_memory
 from eywa.settings import EywaSettings
-from eywa.stores.keys import KeyStore, Scope
+from eywa.stores.keys import KeyStore
+from services.access import AccessRecorder
+from services.mcp.gate import McpGate
+from services.ratelimit import FailOpenRateLimiter, RateLimiter, build_rate_limiter
 
 __all__ = ["TOOLS", "Transport", "build_server", "run"]
 
 TOOLS = ("remember", "recall", "explain", "beliefs", "dimensions")
 Transport = Literal["stdio", "http"]
 
+TurnsArgument = Annotated[
+    list[dict[str, Any]],
+    WithJsonSchema({"type": "array", "items": Turn.model_json_schema(), "description": "Turns, stored atomically."}),
+]
+"""Turns as the agent sends them: the schema documents a ``Turn``, and ``Memory`` checks them
+(so a bad turn is refused with the code every surface uses, not by the SDK)."""
+
 INSTRUCTIONS = """Eywa is long-term memory with provenance. Call `remember` with conversation
 turns as they happen; call `recall` before answering a question about the past and answer
 only from the returned context, citing evidence ids. `explain` shows why a belief is held."""
 
 
-def _caller(ctx: Context[Any, Any] | None, keys: KeyStore | None, space: str, scope: Scope) -> str | None:
-    """The key id allowed to use ``scope`` on ``space``; ``None`` for a local stdio caller.
-
-    Raises:
-        ToolError: on HTTP, a missing, invalid or insufficient key.
-    """
-    headers: Mapping[str, str] | None = ctx.headers if ctx is not None else None
-    if headers is None:
-        return None  # stdio: the local user who launched the server
-    if keys is None:
-        raise ToolError("unauthorized: this server has no key store")
-    raw = headers.get("authorization") or ""
-    token = raw[7:].strip() if raw.lower().startswith("bearer ") else headers.get("x-api-key", "")
-    key = keys.authenticate(token) if token else None
-    if key is None:
-        raise ToolError("unauthorized: a valid API key is required")
-    if not key.allows(space, scope):
-        raise ToolError(f"forbidden: this key has no {scope!r} scope on space {space!r}")
-    return key.id
-
-
-def build_server(memory: Memory, keys: KeyStore | None = None) -> MCPServer[Any]:
-    """An MCP server over ``memory``; ``keys`` authorises HTTP calls (stdio needs none)."""
+def build_server(
+    memory: Memory,
+    keys: KeyStore | None = None,
+    *,
+    limiter: RateLimiter | None = None,
+    access: AccessRecorder | None = None,
+) -> MCPServer[Any]:
+    """An MCP server over ``memory``; ``keys`` authorises HTTP calls (stdio needs none),
+    ``limiter`` counts them and ``access`` records them (``services.mcp.gate``)."""
     server: MCPServer[Any] = MCPServer("eywa", instructions=INSTRUCTIONS, version="0.1.0")
+    gate = McpGate(keys, limiter, access)
 
     @server.tool()
-    def remember(space: str, turns: list[dict[str, Any]], ctx: Context[Any, Any]) -> dict[str, Any]:
+    def remember(space: str, turns: TurnsArgument, ctx: Context[Any, Any]) -> dict[str, Any]:
         """Store conversation turns ({"text", "speaker"?, "session"?, "observed_at"?, "metadata"?})
         in a space; returns their evidence ids, in order. Idempotent and atomic."""
-        author = _caller(ctx, keys, space, "write")
-        try:
+        with gate.call(ctx, "remember", space, "write") as author:
             return {"ids": memory.remember(space, turns, author=author, wait=True)}
-        except EywaError as exc:
-            raise ToolError(str(exc)) from exc
 
     @server.tool()
     def recall(
@@ -88,60 +88,75 @@ def build_server(memory: Memory, keys: KeyStore | None = None) -> MCPServer[Any]
     ) -> dict[str, Any]:
         """Context for a question with provenance: context, items (with evidence ids),
         answer_instructions. No LLM is called."""
-        _caller(ctx, keys, space, "read")
-        try:
+        with gate.call(ctx, "recall", space, "read"):
             result = memory.recall(space, query, k=k, budget_tokens=budget_tokens, policy=policy, as_of=as_of)
-        except EywaError as exc:
-            raise ToolError(str(exc)) from exc
         return result.model_dump(mode="json", exclude={"trace"})
 
     @server.tool()
     def explain(space: str, belief_id: str, ctx: Context[Any, Any]) -> dict[str, Any]:
         """Why a belief is held: the belief, its validation report and the turns it cites."""
-        _caller(ctx, keys, space, "read")
-        try:
+        with gate.call(ctx, "explain", space, "read"):
             return memory.explain(space, belief_id).model_dump(mode="json")
-        except EywaError as exc:
-            raise ToolError(str(exc)) from exc
 
     @server.tool()
     def beliefs(
         space: str, ctx: Context[Any, Any], subject: str | None = None, attribute: str | None = None
     ) -> list[dict[str, Any]]:
         """Active validated beliefs of a space, optionally of one subject and attribute."""
-        _caller(ctx, keys, space, "read")
-        try:
+        with gate.call(ctx, "beliefs", space, "read"):
             return [b.model_dump(mode="json") for b in memory.beliefs(space, subject, attribute)]
-        except EywaError as exc:
-            raise ToolError(str(exc)) from exc
 
     @server.tool()
     def dimensions(
         space: str, ctx: Context[Any, Any], entity: str | None = None, as_of: str | None = None
     ) -> list[dict[str, Any]]:
         """Bayesian attribute distributions (mode, entropy) of a space or one entity."""
-        _caller(ctx, keys, space, "read")
-        try:
+        with gate.call(ctx, "dimensions", space, "read"):
             return [d.model_dump(mode="json") for d in memory.dimensions(space, entity, as_of)]
-        except EywaError as exc:
-            raise ToolError(str(exc)) from exc
 
     @server.resource("eywa://spaces/{space}/summary", mime_type="application/json")
     def summary(space: str, ctx: Context[Any, Any]) -> str:
         """Counts and active beliefs of a space."""
         try:
-            _caller(ctx, keys, space, "read")
-            held = memory.beliefs(space)
-            stats = memory.stats(space)
-        except (EywaError, ToolError) as exc:
+            with gate.call(ctx, "summary", space, "read"):
+                held = memory.beliefs(space)
+                stats = memory.stats(space)
+        except ToolError as exc:
             raise ResourceError(str(exc)) from exc
         return json.dumps({"space": space, "stats": stats, "beliefs": [b.statement for b in held[:50]]})
 
     return server
 
 
+def _closing_on_shutdown(app: ASGIApp, access: AccessRecorder) -> ASGIApp:
+    """``app`` writing the access log's last events when the server shuts down.
+
+    On SIGTERM uvicorn ends the app's lifespan, then raises the signal again, which ends the
+    process before ``run``'s ``finally``; the lifespan's shutdown is the last sure moment.
+    """
+
+    async def wrapped(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "lifespan":
+            await app(scope, receive, send)
+            return
+
+        async def receiving() -> Message:
+            message = await receive()
+            if message["type"] == "lifespan.shutdown":
+                access.close()
+            return message
+
+        await app(scope, receiving, send)
+
+    return wrapped
+
+
 def run(settings: EywaSettings, transport: Transport = "stdio", host: str = "127.0.0.1", port: int = 8765) -> None:
     """Open the memory of ``settings`` and serve MCP until interrupted.
+
+    Over HTTP the calls are authorised by the key store, counted by the rate limiter the
+    settings configure (Redis; off without ``EYWA_REDIS_URL``) and recorded in the access
+    log, as on the HTTP API; request bodies are capped at ``EYWA_MAX_BODY_BYTES``.
 
     Raises:
         StoreError: the stores or the key file cannot be opened.
@@ -152,15 +167,22 @@ def run(settings: EywaSettings, transport: Transport = "stdio", host: str = "127
     except BaseException:
         memory.close()
         raise
+    access: AccessRecorder | None = None
     try:
-        server = build_server(memory, keys)
         if transport == "stdio":
-            server.run("stdio")
+            build_server(memory).run("stdio")
         else:
             import uvicorn
 
-            uvicorn.run(server.streamable_http_app(stateless_http=True, host=host), host=host, port=port)
+            limiter = FailOpenRateLimiter(build_rate_limiter(settings))
+            days = settings.access_log_retention_days
+            access = AccessRecorder(memory.access_log, timedelta(days=days) if days else None)
+            server = build_server(memory, keys, limiter=limiter, access=access)
+            app = server.streamable_http_app(stateless_http=True, host=host, max_request_body_size=settings.max_body_bytes)
+            uvicorn.run(_closing_on_shutdown(app, access), host=host, port=port)
     finally:
+        if access is not None:
+            access.close()
         memory.close()
         if keys is not None:
             keys.close()

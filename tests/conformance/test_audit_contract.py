@@ -23,6 +23,7 @@ from eywa import Memory
 from eywa.embedding import Embedder
 from eywa.errors import InvalidInputError, StoreError
 from eywa.models import CandidateFact, Evidence
+from eywa.stores.access import AccessEvent
 from eywa.nous.identity import accept_merge, undo_merge
 from eywa.stores.audit import AuditResult
 from tests.conformance.conftest import MemoryFactory, server_settings
@@ -59,6 +60,19 @@ class ScriptedExtractor:
                                     value=value, evidence_ids=(turn.id,))  # fmt: skip
 
 
+ACCESS = [
+    AccessEvent(at=SEEDED_AT + timedelta(seconds=10), key_id="k1", surface="http",
+                route="POST /v1/spaces/{space}/turns", space=SPACE, status=201),
+    AccessEvent(at=SEEDED_AT + timedelta(seconds=20), key_id=None, surface="mcp", route="mcp recall",
+                space=SPACE, status=401),
+    AccessEvent(at=SEEDED_AT + timedelta(seconds=20), key_id="k2", surface="http",
+                route="GET /v1/spaces/{space}/beliefs", space=SPACE, status=403),
+    AccessEvent(at=SEEDED_AT + timedelta(seconds=30), key_id="k1", surface="mcp", route="mcp recall",
+                space="elsewhere", status=200),
+]  # fmt: skip
+"""Calls the services would have recorded (the access log is written by them, not by Memory)."""
+
+
 @dataclass(frozen=True)
 class History:
     """What the seed wrote: evidence ids in turn order, belief ids by statement."""
@@ -82,6 +96,7 @@ def seed(mem: Memory) -> History:
         accept_merge(dimensions, SPACE, "Caroline", "Carol", score=0.7)
         clock.shift(STEP)
         undo_merge(dimensions, SPACE, "Carol", "Caroline")
+        mem.access_log.record(ACCESS)
     beliefs = {b.statement: b.id for b in mem.beliefs(SPACE, status=None)}
     assert set(beliefs) == {"Caroline works at Google.", "Caroline works at Acme."}
     assert {c.fact.statement for c in mem.candidates(SPACE)} == {
@@ -109,7 +124,7 @@ def test_the_registry_is_listed_with_purpose_params_and_columns(memory: Memory) 
     specs = {spec.name: spec for spec in memory.audits()}
     assert set(specs) == {
         "why_believed", "derived_from_turn", "dimension_history", "rejected_by_reason",
-        "touched_between", "merged_entities",
+        "touched_between", "merged_entities", "access_log",
     }  # fmt: skip
     assert all(spec.purpose and spec.param_names[0] == "space" for spec in specs.values())
     assert specs["dimension_history"].param_names == ("space", "entity", "attribute")
@@ -194,8 +209,19 @@ def test_merged_entities_shows_active_and_undone_edges(seeded: tuple[Memory, His
     ]
 
 
+def test_access_log_lists_the_calls_on_a_space_newest_first(seeded: tuple[Memory, History]) -> None:
+    mem, _ = seeded
+    found = rows(mem, "access_log", **{"from": at(0).isoformat(), "to": at(9).isoformat()})
+    assert [(r["at"], r["key_id"], r["surface"], r["route"], r["status"]) for r in found] == [
+        (SEEDED_AT + timedelta(seconds=20), None, "mcp", "mcp recall", 401),
+        (SEEDED_AT + timedelta(seconds=20), "k2", "http", "GET /v1/spaces/{space}/beliefs", 403),
+        (SEEDED_AT + timedelta(seconds=10), "k1", "http", "POST /v1/spaces/{space}/turns", 201),
+    ]
+    assert rows(mem, "access_log", **{"from": at(0).isoformat(), "to": "2024-06-01T12:00:15Z"})[0]["key_id"] == "k1"
+
+
 def test_bad_names_and_parameters_are_refused(memory: Memory) -> None:
-    with pytest.raises(InvalidInputError, match="unknown audit 'drop_everything'; known: derived_from_turn"):
+    with pytest.raises(InvalidInputError, match="unknown audit 'drop_everything'; known: access_log, derived_from_turn"):
         memory.audit("drop_everything", {"space": SPACE})
     with pytest.raises(InvalidInputError, match="needs parameters: belief_id"):
         memory.audit("why_believed", {"space": SPACE})
@@ -233,6 +259,7 @@ def test_embedded_and_neo4j_answer_alike(request: pytest.FixtureRequest, tmp_pat
             ("rejected_by_reason", {}),
             ("touched_between", {"from": at(0).isoformat(), "to": at(9).isoformat()}),
             ("merged_entities", {}),
+            ("access_log", {"from": at(0).isoformat(), "to": at(9).isoformat()}),
         ]
         assert {name for name, _ in calls} == {spec.name for spec in embedded.audits()}
         for name, params in calls:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from eywa.contract import SpaceUsage, turn_bytes
 from eywa.models import Evidence, SignalKind
 from eywa.signals import detect_signals
 from eywa.stores.bundle import Stores
@@ -165,3 +166,14 @@ def test_signals_keep_their_spans(stores: Stores) -> None:
     assert money and money[0].normalized == "1200.00 USD"
     dates = stored[3].signals_of(SignalKind.DATE)
     assert dates and dates[0].window_start == datetime(2023, 7, 4, tzinfo=UTC)
+
+
+def test_usage_counts_turns_and_their_bytes_per_space(stores: Stores) -> None:
+    batch = prepare(stores, "ana", SESSION)
+    stores.evidence.add(batch.new, batch.mentions)
+    assert stores.evidence.usage("ana") == SpaceUsage(
+        turns=len(SESSION), bytes=sum(turn_bytes(e.text, e.metadata) for e in batch.new)
+    )
+    assert stores.evidence.usage("nobody") == SpaceUsage(turns=0, bytes=0)
+    write(stores, "ben", [{"text": "é" * 3, "metadata": {"k": "ü"}}])
+    assert stores.evidence.usage("ben") == SpaceUsage(turns=1, bytes=6 + len('{"k": "ü"}'.encode()))

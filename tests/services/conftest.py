@@ -37,6 +37,14 @@ def memory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
     mem.close()
 
 
+def fresh_window(needed_s: float = 20.0) -> None:
+    """Wait, when needed, until the rate limiter's one-minute window has ``needed_s`` left,
+    so a test's few calls are counted in one window and the limit is reached."""
+    left = 60.0 - time.time() % 60.0
+    if left < needed_s:
+        time.sleep(left + 0.05)
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """A throwaway redis-server on a free local port (no persistence)."""

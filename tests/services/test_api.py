@@ -32,6 +32,8 @@ def _body_for(path: str, method: str) -> dict[str, Any] | None:
         return {"query": "walk"}
     if path == "/v1/keys" and method == "POST":
         return {"spaces": ["walk"], "scopes": ["read"]}
+    if path.endswith("/rotate"):
+        return {"grace_seconds": 0}
     return None
 
 
@@ -46,7 +48,7 @@ def test_every_v1_route_refuses_a_missing_key_a_foreign_space_and_a_missing_scop
     job = service.client.post("/v1/spaces/walk/turns", json=_body_for_turns(), headers=writer).json()["job"]["id"]
     foreign = service.headers(["elsewhere"], "read,write,admin")
     operations = _v1_operations(service)
-    assert len(operations) == 15
+    assert len(operations) == 17
     for method, template in operations:
         path = re.sub(r"\{(\w+)\}", lambda m: {"space": "walk", "job_id": job}.get(m.group(1), "x"), template)
         body = _body_for(template, method)
@@ -57,10 +59,13 @@ def test_every_v1_route_refuses_a_missing_key_a_foreign_space_and_a_missing_scop
 
         assert call(None) == 401, (method, template)
         assert call({"Authorization": "Bearer eyw_nope_nope"}) == 401, (method, template)
-        if scope != "admin":
+        if template == "/v1/jobs/{job_id}":  # another space's job is as unknown as a missing one
+            assert call(foreign) == 404, (method, template)
+        elif scope != "admin":
             assert call(foreign) == 403, (method, template)
         wrong_scope = {"read": "write", "write": "read", "admin": "read,write"}[scope]
-        assert call(service.headers(["*"] if scope == "admin" else ["walk"], wrong_scope)) == 403, (method, template)
+        refused = 404 if template == "/v1/jobs/{job_id}" else 403
+        assert call(service.headers(["*"] if scope == "admin" else ["walk"], wrong_scope)) == refused, (method, template)
         assert call(service.headers(["walk"], "read,write,admin")) not in (401, 403), (method, template)
 
 
@@ -117,11 +122,13 @@ def _stats(service: Service, space: str) -> int:
     return count
 
 
-def test_requests_over_a_limit_are_refused_and_write_nothing(memory: Memory, tmp_path: Path) -> None:
+def test_requests_over_a_limit_are_refused_and_write_nothing(tmp_path: Path) -> None:
+    # The limits are the core's: the Memory enforces them, the service maps its errors.
     settings = EywaSettings(
-        data_dir=tmp_path, max_turns_per_batch=2, max_chars_per_turn=50, max_recall_k=5,
+        data_dir=tmp_path, max_turns_per_batch=2, max_chars_per_turn=50, max_k=5,
         max_budget_tokens=100, max_body_bytes=4096,
     )
+    memory = Memory.open(tmp_path / "limits", settings=settings)
     svc = build_service(memory, tmp_path, settings)
     headers = svc.headers(["limits"])
     many = svc.client.post("/v1/spaces/limits/turns", json={"turns": [{"text": f"t{i}"} for i in range(3)]}, headers=headers)
@@ -132,6 +139,7 @@ def test_requests_over_a_limit_are_refused_and_write_nothing(memory: Memory, tmp
     assert long.status_code == 422 and long.json()["errors"] == [
         {"field": "body.turns.1.text", "message": "at most 50 characters"}
     ]
+    assert long.json()["code"] == "turn_too_long"
     huge = svc.client.post("/v1/spaces/limits/turns", json={"turns": [{"text": "y" * 5000}]}, headers=headers)
     assert huge.status_code == 413 and huge.json()["code"] == "payload_too_large"
     chunked = svc.client.post(
@@ -143,8 +151,10 @@ def test_requests_over_a_limit_are_refused_and_write_nothing(memory: Memory, tmp
     recall = svc.client.post("/v1/spaces/limits/recall", json={"query": "q", "k": 6, "budget_tokens": 101}, headers=headers)
     assert recall.status_code == 422
     assert [e["field"] for e in recall.json()["errors"]] == ["body.k", "body.budget_tokens"]
+    assert recall.json()["code"] == "limit_exceeded"
     svc.client.close()
     svc.keys.close()
+    memory.close()
 
 
 def test_errors_are_problem_json_with_stable_codes_and_field_names(service: Service) -> None:

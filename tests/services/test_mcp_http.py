@@ -1,5 +1,6 @@
 """The MCP server over streamable HTTP, driven by the official SDK's client: a remote agent
-must present a key holding the tool's scope on the space named in the call."""
+must present a key holding the tool's scope on the space named in the call, and meets the
+API's limits, rate limiter and access log (issue #11: MCP skipped all three)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,10 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
+from eywa.runtime import open_graph_stores
+from eywa.settings import EywaSettings
 from eywa.stores.embedded.keys import SqliteKeyStore
-from tests.services.conftest import free_port
+from tests.services.conftest import free_port, fresh_window
 
 ROOT = Path(__file__).resolve().parents[2]
 SPACE = "mcphttp"
@@ -46,6 +49,35 @@ def _listening(port: int) -> bool:
         return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
+def _start(data: Path, extra_env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """``eywa mcp --transport http`` on a free local port over ``data``; returns (process, url)."""
+    port = free_port()
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("EYWA_")}
+    log_path = data / "server.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "eywa.cli", "mcp", "--transport", "http", "--data-dir", str(data),
+             "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT, env={**environ, **(extra_env or {})}, stdout=log, stderr=subprocess.STDOUT,
+        )
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while not _listening(port):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            _stop(proc)
+            pytest.fail(f"MCP HTTP server did not start: {log_path.read_text(errors='replace')[-2000:]}")
+        time.sleep(0.1)
+    return proc, f"http://127.0.0.1:{port}/mcp"
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=15)
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
     """``eywa mcp --transport http`` on a free local port, keys minted first."""
@@ -55,29 +87,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
     other = keys.create(["elsewhere"], ["read", "write"])[1]
     read_only = keys.create([SPACE], ["read"])[1]
     keys.close()
-    port = free_port()
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("EYWA_")}
-    log_path = data / "server.log"
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "eywa.cli", "mcp", "--transport", "http", "--data-dir", str(data),
-             "--host", "127.0.0.1", "--port", str(port)],
-            cwd=ROOT, env=environ, stdout=log, stderr=subprocess.STDOUT,
-        )
+    proc, url = _start(data)
     try:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while not _listening(port):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"MCP HTTP server did not start: {log_path.read_text(errors='replace')[-2000:]}")
-            time.sleep(0.1)
-        yield HttpServer(f"http://127.0.0.1:{port}/mcp", own, other, read_only)
+        yield HttpServer(url, own, other, read_only)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=15)
+        _stop(proc)
 
 
 async def _calls(url: str, headers: dict[str, str] | None, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
@@ -146,3 +160,51 @@ def test_a_valid_key_remembers_and_recalls(server: HttpServer) -> None:
     (again,) = _run(server.url, {"X-API-Key": server.read_only_key},
                     ("recall", {"space": SPACE, "query": "Where does Caroline live?"}))
     assert not again.is_error and "Boston" in json.loads(_text(again))["context"]
+
+
+def _code(result: Any, tool: str) -> str:
+    assert result.is_error, _text(result)
+    return _text(result).removeprefix(f"Error executing tool {tool}: ").split(":", 1)[0]
+
+
+def test_the_apis_limits_hold_over_mcp(server: HttpServer) -> None:
+    # The numbers of issue #11: 1,000 turns in one call, a 50,000-character turn, k = 200.
+    many, long, wide = _run(
+        server.url, {"Authorization": f"Bearer {server.own_key}"},
+        ("remember", {"space": SPACE, "turns": [{"text": f"turn {i}"} for i in range(1000)]}),
+        ("remember", {"space": SPACE, "turns": [{"text": "x" * 50_000}]}),
+        ("recall", {"space": SPACE, "query": "Where?", "k": 200}),
+    )
+    assert _code(many, "remember") == "too_many_turns"
+    assert _code(long, "remember") == "turn_too_long"
+    assert _code(wide, "recall") == "limit_exceeded" and "k: at most 100" in _text(wide)
+
+
+def test_mcp_calls_are_rate_limited_and_logged_like_the_apis(
+    tmp_path_factory: pytest.TempPathFactory, redis_url: str
+) -> None:
+    data = tmp_path_factory.mktemp("mcp-rate")
+    keys = SqliteKeyStore(data / "keys.sqlite")
+    record, secret = keys.create([SPACE], ["read", "write"])
+    keys.close()
+    proc, url = _start(data, {"EYWA_REDIS_URL": redis_url, "EYWA_RATE_LIMIT_PER_MINUTE": "3"})
+    try:
+        calls = [("recall", {"space": SPACE, "query": "Where?"})] * 4
+        fresh_window()
+        answers = _run(url, {"Authorization": f"Bearer {secret}"}, *calls)
+        assert [a.is_error for a in answers] == [False, False, False, True]
+        assert _code(answers[3], "recall") == "rate_limited"
+        anonymous = _run(url, None, *calls)  # no key: counted per client address
+        assert [_code(a, "recall") for a in anonymous] == ["unauthorized"] * 3 + ["rate_limited"]
+    finally:
+        _stop(proc)  # flushes the access log on the way out
+    stores = open_graph_stores(EywaSettings(data_dir=data))  # the log lives beside the graph
+    try:
+        events = stores.access.events(space=SPACE)
+    finally:
+        stores.close()
+    assert [(e.route, e.status, e.key_id) for e in reversed(events)] == [
+        *[("mcp recall", 200, record.id)] * 3, ("mcp recall", 429, record.id),
+        *[("mcp recall", 401, None)] * 3, ("mcp recall", 429, None),
+    ]  # fmt: skip
+    assert {e.surface for e in events} == {"mcp"}

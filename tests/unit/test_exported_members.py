@@ -10,6 +10,7 @@ def test_all_is_pinned() -> None:
             "Dimension", "Entity", "Evidence", "EvidenceRef", "EywaError", "EywaSettings",
             "ExtractorError", "InvalidInputError", "InvalidTurnError", "Memory", "NotFoundError",
             "RecallItem", "RecallResult", "Signal", "SignalKind", "StoreError", "Turn",
+            "DirectoryInUseError", "FieldProblem", "Limits", "QuotaExceededError",
         ]
     )
     for name in eywa.__all__:

@@ -80,7 +80,7 @@ def test_a_plugin_whose_extra_is_missing_says_which_to_install(monkeypatch: pyte
     assert result.exit_code == 1
     assert result.stderr.strip().splitlines() == [
         "error: eywa ghost needs the service extra: pip install 'eywa[service]' "
-        "(No module named 'eywa_no_such_module')"
+        "(No module named 'eywa_no_such_module') [configuration_error]"
     ]
 
 

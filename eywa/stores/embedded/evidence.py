@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
 
+from eywa.contract import SpaceUsage
 from eywa.models import Entity, Evidence, Signal, SignalKind
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.records import (
@@ -177,6 +178,16 @@ class SqliteEvidenceStore:
 
     def spaces(self) -> list[str]:
         return [row["space"] for row in self._db.query("SELECT DISTINCT space FROM evidence ORDER BY space")]
+
+    def usage(self, space: str) -> SpaceUsage:
+        """Turns of ``space`` and their bytes: the stored metadata is the JSON text
+        ``turn_bytes`` measures (``evidence_row``), so SQL sums the same figure."""
+        row = self._db.query(
+            """SELECT count(*), coalesce(sum(length(CAST(text AS BLOB)) + length(CAST(metadata AS BLOB))), 0)
+               FROM evidence WHERE space = ?""",
+            (space,),
+        )[0]
+        return SpaceUsage(turns=int(row[0]), bytes=int(row[1]))
 
     def count(self, space: str) -> int:
         rows = self._db.query("SELECT COUNT(*) AS n FROM evidence WHERE space = ?", (space,))

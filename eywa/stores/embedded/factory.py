@@ -6,12 +6,14 @@ from pathlib import Path
 
 from eywa.errors import StoreError
 from eywa.stores.bundle import GraphStores, Stores
+from eywa.stores.embedded.access import SqliteAccessLog
 from eywa.stores.embedded.audit_queries import SqliteAuditQueries
 from eywa.stores.embedded.beliefs import SqliteBeliefStore
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.dimensions import SqliteDimensionStore
 from eywa.stores.embedded.evidence import SqliteEvidenceStore
 from eywa.stores.embedded.keyword import SqliteKeywordIndex
+from eywa.stores.embedded.lock import DirectoryLock
 from eywa.stores.embedded.migrations import migrate
 from eywa.stores.embedded.vectors import QdrantEdgeVectorStore
 
@@ -22,9 +24,11 @@ VECTORS_DIR = "vectors"
 def open_embedded(directory: Path, dim: int) -> Stores:
     """Create or open the embedded stores in ``directory`` (created if missing).
 
-    A database written by an earlier version is migrated first (``migrations``).
+    The directory's lock is taken first (``lock``: one writer process per directory). A
+    database written by an earlier version is migrated first (``migrations``).
 
     Raises:
+        DirectoryInUseError: another process (or open memory) holds the directory.
         StoreError: when the directory cannot be created, a store cannot open or a
             migration fails.
     """
@@ -32,19 +36,34 @@ def open_embedded(directory: Path, dim: int) -> Stores:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise StoreError("embedded", "open", f"cannot create {directory}: {exc}") from exc
-    db = SqliteDatabase(directory / DATABASE_FILE)
-    evidence = SqliteEvidenceStore(db)
-    beliefs = SqliteBeliefStore(db)
-    dimensions = SqliteDimensionStore(db)
-    _migrate_or_close(db)
-    audit = SqliteAuditQueries(db)
-    vectors = QdrantEdgeVectorStore(directory / VECTORS_DIR, dim)
+    lock = DirectoryLock(directory)
+    lock.acquire()
+    try:
+        db = SqliteDatabase(directory / DATABASE_FILE)
+    except BaseException:
+        lock.release()
+        raise
+    try:
+        evidence = SqliteEvidenceStore(db)
+        beliefs = SqliteBeliefStore(db)
+        dimensions = SqliteDimensionStore(db)
+        _migrate_or_close(db)
+        audit = SqliteAuditQueries(db)
+        access = SqliteAccessLog(db)
+        vectors = QdrantEdgeVectorStore(directory / VECTORS_DIR, dim)
+    except BaseException:
+        db.close()
+        lock.release()
+        raise
 
     def close() -> None:
         try:
             vectors.close()
         finally:
-            db.close()
+            try:
+                db.close()
+            finally:
+                lock.release()
 
     return Stores(
         backend="embedded",
@@ -54,6 +73,7 @@ def open_embedded(directory: Path, dim: int) -> Stores:
         beliefs=beliefs,
         dimensions=dimensions,
         audit=audit,
+        access=access,
         close=close,
     )
 
@@ -71,6 +91,7 @@ def open_embedded_graph(directory: Path) -> GraphStores:
         beliefs=SqliteBeliefStore(db),
         dimensions=SqliteDimensionStore(db),
         audit=SqliteAuditQueries(db),
+        access=SqliteAccessLog(db),
         close=db.close,
     )
     _migrate_or_close(db)

@@ -1,4 +1,8 @@
-"""API keys in their own SQLite file: the embedded ``KeyStore`` (see ``eywa.stores.keys``)."""
+"""API keys in their own SQLite file: the embedded ``KeyStore`` (see ``eywa.stores.keys``).
+
+A key file written before expiry and rotation existed gains their columns on open
+(``ALTER TABLE … ADD COLUMN``; the old rows read as never expiring, never rotated).
+"""
 
 from __future__ import annotations
 
@@ -8,14 +12,15 @@ import json
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterable
-from datetime import datetime
+from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from eywa.errors import InvalidInputError, NotFoundError, StoreError
 from eywa.ids import check_space
 from eywa.models import utc_now
-from eywa.stores.keys import ALL_SPACES, KEY_PREFIX, ApiKey, Scope, parse_scopes
+from eywa.stores.keys import ALL_SPACES, KEY_PREFIX, MAX_GRACE, ApiKey, Scope, parse_scopes
+from eywa.values import lone_surrogate, supported_utc
 
 __all__ = ["SqliteKeyStore"]
 
@@ -31,76 +36,133 @@ CREATE TABLE IF NOT EXISTS api_keys (
     revoked_at TEXT
 )
 """
+# Columns added after the first version, with their types (added on open when missing).
+_ADDED_COLUMNS = {
+    "expires_at": "TEXT",
+    "rotated_at": "TEXT",
+    "previous_salt": "BLOB",
+    "previous_hash": "TEXT",
+    "grace_until": "TEXT",
+}
 
 
 def _digest(salt: bytes, secret: str) -> str:
     return hashlib.sha256(salt + secret.encode("utf-8")).hexdigest()
 
 
+def _matches(salt: object, stored: object, secret: str) -> bool:
+    return isinstance(salt, bytes) and isinstance(stored, str) and hmac.compare_digest(_digest(salt, secret), stored)
+
+
 class SqliteKeyStore:
     """The ``KeyStore`` in one SQLite file (WAL), beside the embedded store by default.
 
-    Thread-safe: FastAPI calls it from its thread pool.
+    Thread-safe: FastAPI calls it from its thread pool. ``clock`` is the time source
+    (expiry and grace), replaceable in tests.
     """
 
-    def __init__(self, path: str | Path) -> None:
-        """Open (or create) the key file.
+    def __init__(self, path: str | Path, *, clock: Callable[[], datetime] = utc_now) -> None:
+        """Open (or create) the key file, adding the columns of newer versions.
 
         Raises:
             StoreError: the file cannot be opened or created.
         """
         self._path = Path(path)
         self._lock = threading.Lock()
+        self._clock = clock
         try:
             self._path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self._path, check_same_thread=False, isolation_level=None)
+            self._db = sqlite3.connect(self._path, check_same_thread=False, isolation_level=None, timeout=30.0)
+            self._db.row_factory = sqlite3.Row
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(_SCHEMA)
+            present = {row["name"] for row in self._db.execute("PRAGMA table_info(api_keys)")}
+            for column, kind in _ADDED_COLUMNS.items():
+                if column not in present:
+                    self._db.execute(f"ALTER TABLE api_keys ADD COLUMN {column} {kind}")  # names from the dict above
         except (OSError, sqlite3.Error) as exc:
             raise StoreError("keys", "open", str(exc)) from exc
 
     def create(
-        self, spaces: Iterable[str], scopes: Iterable[Scope], name: str | None = None
+        self,
+        spaces: Iterable[str],
+        scopes: Iterable[Scope],
+        name: str | None = None,
+        expires_at: datetime | None = None,
     ) -> tuple[ApiKey, str]:
         """Create a key; returns its record and the full key, which is never stored.
 
         Raises:
-            InvalidInputError: no spaces, a bad space or an unknown scope.
+            InvalidInputError: no spaces, a bad space, an unknown scope, or an expiry that
+                is not in the future.
             StoreError: the key file cannot be written.
         """
         chosen_spaces = tuple(dict.fromkeys(s if s == ALL_SPACES else check_space(s) for s in spaces))
         if not chosen_spaces:
-            raise InvalidInputError("a key needs at least one space")
+            raise InvalidInputError.at("spaces", "a key needs at least one space")
         chosen_scopes = parse_scopes(list(scopes))
+        now = self._clock()
+        expiry = self._expiry(expires_at, now)
         key_id = secrets.token_hex(8)
         secret = secrets.token_urlsafe(32)
         salt = secrets.token_bytes(16)
-        record = ApiKey(id=key_id, spaces=chosen_spaces, scopes=chosen_scopes, name=name, created_at=utc_now())
-        self._execute(
-            "INSERT INTO api_keys (id, salt, hash, spaces, scopes, name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (key_id, salt, _digest(salt, secret), json.dumps(chosen_spaces), json.dumps(chosen_scopes),
-             name, record.created_at.isoformat()),
-            "create",
+        record = ApiKey(
+            id=key_id, spaces=chosen_spaces, scopes=chosen_scopes, name=name, created_at=now, expires_at=expiry
         )
+        self._execute(
+            "INSERT INTO api_keys (id, salt, hash, spaces, scopes, name, created_at, expires_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (key_id, salt, _digest(salt, secret), json.dumps(chosen_spaces), json.dumps(chosen_scopes),
+             name, now.isoformat(), None if expiry is None else expiry.isoformat()),
+            "create",
+        )  # fmt: skip
         return record, f"{KEY_PREFIX}_{key_id}_{secret}"
 
     def authenticate(self, token: str) -> ApiKey | None:
-        """The live key ``token`` names, or ``None`` (malformed, unknown, wrong or revoked).
+        """The live key ``token`` names, or ``None`` (malformed, unknown, wrong, revoked or
+        expired; a secret replaced by ``rotate`` still works until its grace ends).
 
         Raises:
             StoreError: the key file cannot be read.
         """
         parts = token.split("_", 2)
-        if len(parts) != 3 or parts[0] != KEY_PREFIX or not parts[1] or not parts[2]:
+        if len(parts) != 3 or parts[0] != KEY_PREFIX or not parts[1] or not parts[2] or lone_surrogate(token) is not None:
             return None
         row = self._row(parts[1])
         if row is None:
             return None
-        salt, stored = row[1], str(row[2])
-        if not isinstance(salt, bytes) or not hmac.compare_digest(_digest(salt, parts[2]), stored):
-            return None
         record = _record(row)
-        return record if record.revoked_at is None else None
+        now = self._clock()
+        if not record.live_at(now):
+            return None
+        if _matches(row["salt"], row["hash"], parts[2]):
+            return record
+        in_grace = record.grace_until is not None and now < record.grace_until
+        return record if in_grace and _matches(row["previous_salt"], row["previous_hash"], parts[2]) else None
+
+    def rotate(self, key_id: str, grace: timedelta) -> tuple[ApiKey, str]:
+        """Give ``key_id`` a new secret; the current one keeps working for ``grace``.
+
+        Raises:
+            NotFoundError: no such key.
+            InvalidInputError: the key is revoked or expired, or ``grace`` is negative or
+                longer than ``MAX_GRACE``.
+            StoreError: the key file cannot be written.
+        """
+        if not timedelta(0) <= grace <= MAX_GRACE:
+            raise InvalidInputError.at("grace", f"must be between 0 and {MAX_GRACE.days} days")
+        now = self._clock()
+        if not self.get(key_id).live_at(now):
+            raise InvalidInputError.at("key_id", f"key {key_id} is revoked or expired; create a new one")
+        secret = secrets.token_urlsafe(32)
+        salt = secrets.token_bytes(16)
+        self._execute(
+            "UPDATE api_keys SET previous_salt = salt, previous_hash = hash, salt = ?, hash = ?,"
+            " rotated_at = ?, grace_until = ? WHERE id = ?",
+            (salt, _digest(salt, secret), now.isoformat(), (now + grace).isoformat(), key_id),
+            "rotate",
+        )
+        return self.get(key_id), f"{KEY_PREFIX}_{key_id}_{secret}"
 
     def get(self, key_id: str) -> ApiKey:
         """The record of ``key_id`` (revoked or not).
@@ -133,7 +195,7 @@ class SqliteKeyStore:
         self.get(key_id)
         self._execute(
             "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-            (utc_now().isoformat(), key_id),
+            (self._clock().isoformat(), key_id),
             "revoke",
         )
         return self.get(key_id)
@@ -151,10 +213,20 @@ class SqliteKeyStore:
         with self._lock:
             self._db.close()
 
-    def _row(self, key_id: str) -> tuple[object, ...] | None:
-        found: tuple[object, ...] | None = self._execute(
-            "SELECT * FROM api_keys WHERE id = ?", (key_id,), "read"
-        ).fetchone()
+    @staticmethod
+    def _expiry(expires_at: datetime | None, now: datetime) -> datetime | None:
+        if expires_at is None:
+            return None
+        try:
+            expiry = supported_utc(expires_at)
+        except ValueError as exc:
+            raise InvalidInputError.at("expires_at", str(exc)) from None
+        if expiry <= now:
+            raise InvalidInputError.at("expires_at", "must be in the future")
+        return expiry
+
+    def _row(self, key_id: str) -> sqlite3.Row | None:
+        found: sqlite3.Row | None = self._execute("SELECT * FROM api_keys WHERE id = ?", (key_id,), "read").fetchone()
         return found
 
     def _execute(self, sql: str, params: tuple[object, ...], operation: str) -> sqlite3.Cursor:
@@ -165,13 +237,21 @@ class SqliteKeyStore:
                 raise StoreError("keys", operation, str(exc)) from exc
 
 
-def _record(row: tuple[object, ...]) -> ApiKey:
-    key_id, _salt, _hash, spaces, scopes, name, created, revoked = row
+def _time(value: object) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(str(value))
+
+
+def _record(row: sqlite3.Row) -> ApiKey:
+    created = _time(row["created_at"])
+    assert created is not None  # NOT NULL column
     return ApiKey(
-        id=str(key_id),
-        spaces=tuple(json.loads(str(spaces))),
-        scopes=tuple(json.loads(str(scopes))),
-        name=None if name is None else str(name),
-        created_at=datetime.fromisoformat(str(created)),
-        revoked_at=None if revoked is None else datetime.fromisoformat(str(revoked)),
+        id=str(row["id"]),
+        spaces=tuple(json.loads(str(row["spaces"]))),
+        scopes=tuple(json.loads(str(row["scopes"]))),
+        name=None if row["name"] is None else str(row["name"]),
+        created_at=created,
+        revoked_at=_time(row["revoked_at"]),
+        expires_at=_time(row["expires_at"]),
+        rotated_at=_time(row["rotated_at"]),
+        grace_until=_time(row["grace_until"]),
     )

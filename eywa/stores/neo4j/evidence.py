@@ -22,6 +22,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from eywa.contract import SpaceUsage
 from eywa.models import Entity, Evidence, SignalKind
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label, RelType
@@ -119,6 +120,10 @@ MATCH (sp:{_SPACE}) WHERE EXISTS {{ MATCH (e:{_EV}) WHERE e.space = sp.id }}
 RETURN sp.id AS space ORDER BY space
 """
 _COUNT = f"MATCH (e:{_EV}) WHERE e.space = $space RETURN count(e) AS n"
+_USAGE = f"""
+MATCH (e:{_EV}) WHERE e.space = $space
+RETURN count(e) AS turns, sum(coalesce(e.bytes, size(e.text))) AS bytes
+"""
 _COUNT_SIGNALS = f"""
 MATCH (s:{_SIG}) WHERE s.space = $space
 RETURN s.kind AS kind, count(s) AS n ORDER BY kind
@@ -291,6 +296,12 @@ class Neo4jEvidenceStore:
     def spaces(self) -> list[str]:
         """Every space that holds evidence."""
         return [r["space"] for r in self._graph.read("spaces", _SPACES)]
+
+    def usage(self, space: str) -> SpaceUsage:
+        """Turns of ``space`` and their bytes (each node keeps its ``bytes`` from
+        ``turn_bytes``; a node written before it existed counts its text's length)."""
+        row = self._graph.read("usage", _USAGE, space=space)[0]
+        return SpaceUsage(turns=int(row["turns"]), bytes=int(row["bytes"] or 0))
 
     def count(self, space: str) -> int:
         """Number of turns in ``space``."""

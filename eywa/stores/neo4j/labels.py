@@ -23,6 +23,7 @@ class Label(StrEnum):
     CANDIDATE = "Candidate"
     DIMENSION = "Dimension"
     DELTA = "Delta"
+    ACCESS_EVENT = "AccessEvent"  # the access log of the API and MCP (eywa.stores.access)
     SCHEMA_MIGRATION = "SchemaMigration"
 
 

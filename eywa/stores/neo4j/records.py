@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from eywa.contract import turn_bytes
 from eywa.errors import InvalidInputError
 from eywa.ids import stable_id
 from eywa.models import (
@@ -97,7 +98,8 @@ def dimension_id(space: str, entity_key: str, attribute: str) -> str:
 def evidence_props(evidence: Evidence, position: int) -> dict[str, Any]:
     """Properties of one ``:Evidence`` node; ``position`` keeps the batch's insertion order."""
     metadata = dumps(evidence.metadata, f"metadata of {evidence.id}")
-    return {**evidence_fields(evidence, _native, metadata), "position": position}
+    size = turn_bytes(evidence.text, evidence.metadata)
+    return {**evidence_fields(evidence, _native, metadata), "position": position, "bytes": size}
 
 
 def signal_props(evidence: Evidence) -> list[dict[str, Any]]:

@@ -1,0 +1,276 @@
+"""The input contract: what every surface accepts, checked once, in the core.
+
+The Python API, the HTTP API, the MCP server, the CLI and ``eywa.Client`` all end in
+``Memory``, and ``Memory`` checks every input here before anything is read or written. The
+surfaces only translate the one error into their own shape (problem+json with the same
+``code`` and field path, an MCP tool error prefixed with the code, a CLI line), so a limit
+cannot be skipped by choosing another door, and every input is either accepted or refused
+with an ``InvalidInputError`` (a ``ValueError``) — never an exception from below.
+
+What is refused, and with which code (``eywa.errors.ErrorCode``):
+
+- ``invalid_input`` / ``invalid_turn``: malformed input — a wrong type, blank text or
+  query, a lone surrogate in any string, a time outside ``eywa.values``' supported range,
+  metadata JSON would not return unchanged, the space ``*``.
+- ``too_many_turns``: more than ``max_turns_per_batch`` turns in one call.
+- ``turn_too_long``: a turn's text over ``max_chars_per_turn`` characters.
+- ``limit_exceeded``: any other configured limit (:class:`Limits`).
+
+Space quotas (``EYWA_SPACE_MAX_TURNS``, ``EYWA_SPACE_MAX_BYTES``) depend on what is stored,
+so ``Memory.remember`` checks them against the store (:func:`check_quota`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final, get_args
+
+from pydantic import ValidationError
+
+from eywa.errors import FieldProblem, InputCode, InvalidInputError, InvalidTurnError, QuotaExceededError
+from eywa.ids import check_space
+from eywa.models import Policy, Turn
+from eywa.settings import EywaSettings
+from eywa.values import json_shape, parse_time, text_problem
+
+__all__ = [
+    "Limits",
+    "RecallParams",
+    "SpaceUsage",
+    "check_label",
+    "check_params",
+    "check_quota",
+    "check_recall",
+    "check_space",
+    "check_time",
+    "check_turns",
+    "turn_bytes",
+    "turn_model",
+    "validation_message",
+]
+
+_POLICIES: Final[tuple[Policy, ...]] = get_args(Policy)
+_LABELS: Final = ("speaker", "role", "session", "external_id")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The configured limits, read from ``EywaSettings`` (the defaults are the settings')."""
+
+    max_turns_per_batch: int = 500
+    max_chars_per_turn: int = 20_000
+    max_label_chars: int = 500
+    max_query_chars: int = 4_000
+    max_k: int = 100
+    max_budget_tokens: int = 32_000
+    max_metadata_depth: int = 16
+    max_metadata_bytes: int = 16_384
+    space_max_turns: int = 0
+    space_max_bytes: int = 0
+
+    @classmethod
+    def from_settings(cls, settings: EywaSettings) -> Limits:
+        """The limits ``settings`` configure."""
+        return cls(**{name: getattr(settings, name) for name in cls.__dataclass_fields__})
+
+
+@dataclass(frozen=True)
+class SpaceUsage:
+    """What a space holds, in the units of its quotas (see :func:`turn_bytes`)."""
+
+    turns: int
+    bytes: int
+
+
+@dataclass(frozen=True)
+class RecallParams:
+    """The checked arguments of a recall."""
+
+    query: str
+    k: int
+    budget_tokens: int | None
+    policy: Policy
+    as_of: datetime | None
+
+
+def turn_bytes(text: str, metadata: Mapping[str, Any]) -> int:
+    """A stored turn's size for the bytes quota: UTF-8 text plus its metadata as JSON text."""
+    return len(text.encode("utf-8")) + len(json.dumps(metadata, ensure_ascii=False).encode("utf-8"))
+
+
+def check_label(value: object, field: str, limits: Limits) -> str:
+    """A short string argument (an id, an entity, an attribute) as given.
+
+    Raises:
+        InvalidInputError: not a string, blank, a lone surrogate, or longer than
+            ``max_label_chars`` (``limit_exceeded``).
+    """
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInputError.at(field, "must be a non-empty string")
+    if (problem := text_problem(value)) is not None:
+        raise InvalidInputError.at(field, problem)
+    if len(value) > limits.max_label_chars:
+        raise InvalidInputError.at(field, f"at most {limits.max_label_chars} characters", code="limit_exceeded")
+    return value
+
+
+def check_time(value: object, field: str) -> datetime | None:
+    """An optional time argument (``as_of``) as a supported UTC instant.
+
+    Raises:
+        InvalidInputError: not ISO-8601 text or a datetime, or outside the supported range.
+    """
+    if value is None:
+        return None
+    try:
+        return parse_time(value)
+    except ValueError as exc:
+        raise InvalidInputError.at(field, str(exc)) from None
+
+
+def check_params(params: Mapping[str, object], limits: Limits) -> None:
+    """The parameters of a named audit carry no text a store could not encode.
+
+    Raises:
+        InvalidInputError: a value with a lone surrogate, or longer than ``max_query_chars``.
+    """
+    if not isinstance(params, Mapping):
+        return  # the audit registry names this mistake itself
+    for name, value in params.items():
+        if isinstance(value, str) and (problem := text_problem(value)) is not None:
+            raise InvalidInputError.at(f"params.{name}", problem)
+        if isinstance(value, str) and len(value) > limits.max_query_chars:
+            raise InvalidInputError.at(
+                f"params.{name}", f"at most {limits.max_query_chars} characters", code="limit_exceeded"
+            )  # fmt: skip
+
+
+def check_turns(turns: object, limits: Limits) -> list[Turn]:
+    """Validate a whole batch before anything is written; the error names the first bad turn.
+
+    Raises:
+        InvalidInputError: ``turns`` is not a non-empty list (``invalid_input``) or holds
+            more than ``max_turns_per_batch`` turns (``too_many_turns``).
+        InvalidTurnError: naming the first invalid turn and field, with the code of the
+            rule it breaks.
+    """
+    if isinstance(turns, str | bytes) or not isinstance(turns, Sequence):
+        raise InvalidInputError.at("turns", "must be a list of turns")
+    if not turns:
+        raise InvalidInputError.at("turns", "must hold at least one turn")
+    if len(turns) > limits.max_turns_per_batch:
+        raise InvalidInputError.at(
+            "turns", f"{len(turns)} turns exceed the limit of {limits.max_turns_per_batch} per batch",
+            code="too_many_turns",
+        )  # fmt: skip
+    checked: list[Turn] = []
+    for index, raw in enumerate(turns):
+        turn = turn_model(index, raw)
+        _check_turn_limits(index, turn, limits)
+        checked.append(turn)
+    return checked
+
+
+def validation_message(message: str) -> str:
+    """A pydantic error message without the "Value error, " its validators' errors get."""
+    return message.removeprefix("Value error, ")
+
+
+def turn_model(index: int, raw: object) -> Turn:
+    """The ``index``-th turn of a batch as a ``Turn``: the model's checks, no limits.
+
+    Raises:
+        InvalidTurnError: not a dict or ``Turn``, or a field the model refuses (named).
+    """
+    if isinstance(raw, Turn):
+        return raw
+    if not isinstance(raw, Mapping):
+        raise InvalidTurnError(index, f"expected a dict or Turn, got {type(raw).__name__}")
+    try:
+        return Turn.model_validate(dict(raw))
+    except ValidationError as exc:
+        first = exc.errors(include_input=False, include_url=False)[0]
+        field = ".".join(str(part) for part in first["loc"]) or None
+        raise InvalidTurnError(index, validation_message(first["msg"]), field=field) from exc
+
+
+def _check_turn_limits(index: int, turn: Turn, limits: Limits) -> None:
+    if len(turn.text) > limits.max_chars_per_turn:
+        raise InvalidTurnError(index, f"at most {limits.max_chars_per_turn} characters", field="text", code="turn_too_long")
+    for name in _LABELS:
+        value = getattr(turn, name)
+        if value is not None and len(value) > limits.max_label_chars:
+            raise InvalidTurnError(index, f"at most {limits.max_label_chars} characters", field=name, code="limit_exceeded")
+    shape = json_shape(turn.metadata, max_depth=limits.max_metadata_depth)
+    if shape.problem is not None:
+        code: InputCode = "limit_exceeded" if shape.too_deep else "invalid_turn"
+        raise InvalidTurnError(index, shape.problem, field="metadata", code=code)
+    size = len(json.dumps(turn.metadata, ensure_ascii=False).encode("utf-8"))
+    if size > limits.max_metadata_bytes:
+        raise InvalidTurnError(
+            index, f"{size} bytes as JSON; at most {limits.max_metadata_bytes}", field="metadata", code="limit_exceeded"
+        )  # fmt: skip
+
+
+def check_recall(
+    query: object, k: object, budget_tokens: object, policy: object, as_of: object, limits: Limits
+) -> RecallParams:
+    """Check every argument of a recall; all problems are reported at once.
+
+    Raises:
+        InvalidInputError: ``limit_exceeded`` when every problem is a limit (a query over
+            ``max_query_chars``, k over ``max_k``, a budget over ``max_budget_tokens``),
+            else ``invalid_input``; ``problems`` lists each field.
+    """
+    malformed: list[FieldProblem] = []
+    over: list[FieldProblem] = []
+    if not isinstance(query, str) or not query.strip():
+        malformed.append(FieldProblem("query", "must be a non-empty string"))
+    elif (problem := text_problem(query)) is not None:
+        malformed.append(FieldProblem("query", problem))
+    elif len(query) > limits.max_query_chars:
+        over.append(FieldProblem("query", f"at most {limits.max_query_chars} characters"))
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        malformed.append(FieldProblem("k", f"must be an integer between 1 and {limits.max_k}"))
+    elif k > limits.max_k:
+        over.append(FieldProblem("k", f"at most {limits.max_k}"))
+    if budget_tokens is not None:
+        if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
+            malformed.append(FieldProblem("budget_tokens", "must be a positive integer"))
+        elif budget_tokens > limits.max_budget_tokens:
+            over.append(FieldProblem("budget_tokens", f"at most {limits.max_budget_tokens}"))
+    chosen = next((p for p in _POLICIES if p == policy), None)
+    if chosen is None:
+        malformed.append(FieldProblem("policy", f"must be one of {', '.join(_POLICIES)}"))
+    when: datetime | None = None
+    try:
+        when = check_time(as_of, "as_of")
+    except InvalidInputError as exc:
+        malformed.extend(exc.problems)
+    if malformed or over or not isinstance(query, str) or not isinstance(k, int) or chosen is None:
+        code: InputCode = "invalid_input" if malformed else "limit_exceeded"
+        raise InvalidInputError.of(_in_call_order(malformed + over), code=code)
+    budget = budget_tokens if isinstance(budget_tokens, int) else None
+    return RecallParams(query=query, k=k, budget_tokens=budget, policy=chosen, as_of=when)
+
+
+def check_quota(space: str, usage: SpaceUsage, new_turns: int, new_bytes: int, limits: Limits) -> None:
+    """Refuse a batch that would take ``space`` over its quota.
+
+    Raises:
+        QuotaExceededError: over ``space_max_turns`` or ``space_max_bytes`` (0: no quota).
+    """
+    if limits.space_max_turns and usage.turns + new_turns > limits.space_max_turns:
+        raise QuotaExceededError(space, "turns", limits.space_max_turns, usage.turns, new_turns)
+    if limits.space_max_bytes and usage.bytes + new_bytes > limits.space_max_bytes:
+        raise QuotaExceededError(space, "bytes", limits.space_max_bytes, usage.bytes, new_bytes)
+
+
+_ORDER: Final = ("query", "k", "budget_tokens", "policy", "as_of")
+
+
+def _in_call_order(problems: list[FieldProblem]) -> list[FieldProblem]:
+    return sorted(problems, key=lambda p: _ORDER.index(p.field) if p.field in _ORDER else len(_ORDER))

@@ -1,0 +1,46 @@
+"""Fixtures of the input-contract suite: an embedded Memory with a fast embedder.
+
+The contract is the core's, so these tests run on the embedded store with a hashing
+embedder (no MiniLM in the loop): what they check is what is accepted, what is refused
+with which code, and that a refused call writes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from eywa.memory import Memory
+from eywa.settings import EywaSettings
+
+
+class HashEmbedder:
+    """A deterministic unit vector per text (bytes of its sha256): fast, and texts differ."""
+
+    model_id = "hash-test"
+    dim = 16
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        rows = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            digest = hashlib.sha256(text.encode("utf-8")).digest()
+            rows[row] = np.frombuffer(digest[: self.dim], dtype=np.uint8).astype(np.float32) + 1.0
+        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def open_memory(directory: Path, **settings: object) -> Memory:
+    """An embedded Memory in ``directory`` with the hashing embedder and ``settings``."""
+    return Memory.open(directory, settings=EywaSettings(data_dir=directory, **settings), embedder=HashEmbedder())
+
+
+@pytest.fixture(scope="module")
+def memory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    """One memory per module (opening Qdrant Edge shards costs ~1 s); tests use own spaces."""
+    mem = open_memory(tmp_path_factory.mktemp("contract") / "mem")
+    yield mem
+    mem.close()
