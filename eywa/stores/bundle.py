@@ -9,6 +9,7 @@ from eywa.stores.audit import AuditQueries
 from eywa.stores.beliefs import BeliefStore
 from eywa.stores.dimensions import DimensionStore
 from eywa.stores.evidence import EvidenceStore, KeywordIndex
+from eywa.stores.ledger import JobRecords, StageLedger, Tombstones
 from eywa.stores.vectors import VectorStore
 
 
@@ -25,6 +26,9 @@ class GraphStores:
     beliefs: BeliefStore
     dimensions: DimensionStore
     audit: AuditQueries
+    ledger: StageLedger
+    jobs: JobRecords
+    tombstones: Tombstones
     close: Callable[[], None]
 
 

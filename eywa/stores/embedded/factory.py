@@ -12,6 +12,7 @@ from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.dimensions import SqliteDimensionStore
 from eywa.stores.embedded.evidence import SqliteEvidenceStore
 from eywa.stores.embedded.keyword import SqliteKeywordIndex
+from eywa.stores.embedded.ledger import SqliteJobRecords, SqliteStageLedger, SqliteTombstones
 from eywa.stores.embedded.migrations import migrate
 from eywa.stores.embedded.vectors import QdrantEdgeVectorStore
 
@@ -19,10 +20,12 @@ DATABASE_FILE = "eywa.sqlite3"
 VECTORS_DIR = "vectors"
 
 
-def open_embedded(directory: Path, dim: int) -> Stores:
+def open_embedded(directory: Path, dim: int, embedder_id: str | None = None) -> Stores:
     """Create or open the embedded stores in ``directory`` (created if missing).
 
     A database written by an earlier version is migrated first (``migrations``).
+    ``embedder_id`` stamps every vector written and restricts searches to vectors with that
+    stamp (None: no stamp, no restriction).
 
     Raises:
         StoreError: when the directory cannot be created, a store cannot open or a
@@ -36,9 +39,10 @@ def open_embedded(directory: Path, dim: int) -> Stores:
     evidence = SqliteEvidenceStore(db)
     beliefs = SqliteBeliefStore(db)
     dimensions = SqliteDimensionStore(db)
+    ledger, jobs, tombstones = SqliteStageLedger(db), SqliteJobRecords(db), SqliteTombstones(db)
     _migrate_or_close(db)
     audit = SqliteAuditQueries(db)
-    vectors = QdrantEdgeVectorStore(directory / VECTORS_DIR, dim)
+    vectors = QdrantEdgeVectorStore(directory / VECTORS_DIR, dim, embedder_id=embedder_id)
 
     def close() -> None:
         try:
@@ -54,6 +58,9 @@ def open_embedded(directory: Path, dim: int) -> Stores:
         beliefs=beliefs,
         dimensions=dimensions,
         audit=audit,
+        ledger=ledger,
+        jobs=jobs,
+        tombstones=tombstones,
         close=close,
     )
 
@@ -71,6 +78,9 @@ def open_embedded_graph(directory: Path) -> GraphStores:
         beliefs=SqliteBeliefStore(db),
         dimensions=SqliteDimensionStore(db),
         audit=SqliteAuditQueries(db),
+        ledger=SqliteStageLedger(db),
+        jobs=SqliteJobRecords(db),
+        tombstones=SqliteTombstones(db),
         close=db.close,
     )
     _migrate_or_close(db)

@@ -23,6 +23,10 @@ class Label(StrEnum):
     CANDIDATE = "Candidate"
     DIMENSION = "Dimension"
     DELTA = "Delta"
+    PENDING = "Pending"  # a stage an item still owes (the stage ledger)
+    JOB = "Job"  # a Level 1 job record
+    TOMBSTONE = "Tombstone"  # an erased turn id
+    STORE_META = "StoreMeta"  # store-wide values (the vectors' embedder); no space
     SCHEMA_MIGRATION = "SchemaMigration"
 
 
