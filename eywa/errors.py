@@ -8,6 +8,8 @@
     ├── ClosedError                           a Memory used after close()
     ├── StoreError                            a backend failed; chained from the driver error
     │   └── DirectoryInUseError               another process holds the embedded directory
+    ├── ErasedError                           a turn whose id was erased (tombstoned) was sent again
+    ├── OverloadedError                       the Level 1 backlog is over its bound (backpressure)
     ├── ExtractorError                        an extractor (LLM or rules) failed
     ├── EmbedderError                         an embedding endpoint failed or answered badly
     └── ConfigurationError                    settings that cannot work together
@@ -36,6 +38,8 @@ ErrorCode = Literal[
     "limit_exceeded",
     "quota_exceeded",
     "not_found",
+    "erased",
+    "overloaded",
     "unavailable",
     "store_unavailable",
     "directory_in_use",
@@ -177,6 +181,36 @@ class DirectoryInUseError(StoreError):
             "process (eywa serve / eywa mcp), stop it first, or use the server backends "
             "(EYWA_NEO4J_URI) for several processes",
         )  # fmt: skip
+class ErasedError(EywaError):
+    """Turns whose ids are tombstoned (erased) were sent again; nothing of the batch was written.
+
+    An erased turn stays erased: re-sending it (same ``external_id``, or the same space,
+    session, speaker, time and text) is refused rather than silently bringing it back.
+    """
+
+    code: ErrorCode = "erased"
+
+    def __init__(self, space: str, evidence_ids: tuple[str, ...]) -> None:
+        self.space = space
+        self.evidence_ids = evidence_ids
+        shown = ", ".join(evidence_ids[:3]) + (" …" if len(evidence_ids) > 3 else "")
+        super().__init__(f"{len(evidence_ids)} turn(s) of space {space!r} were erased and cannot be written again: {shown}")
+
+
+class OverloadedError(EywaError):
+    """Level 1 is further behind than ``EYWA_MAX_BACKLOG`` allows; nothing was written.
+
+    Backpressure: writers are asked to come back later (``retry_after_s``) instead of
+    growing a backlog that Level 1 cannot absorb.
+    """
+
+    code: ErrorCode = "overloaded"
+
+    def __init__(self, backlog: int, limit: int, retry_after_s: int) -> None:
+        self.backlog = backlog
+        self.limit = limit
+        self.retry_after_s = retry_after_s
+        super().__init__(f"Level 1 backlog of {backlog} turns is over the bound of {limit}; retry in {retry_after_s}s")
 
 
 class ExtractorError(EywaError):

@@ -26,6 +26,8 @@ _STATUS: Final[dict[ErrorCode, tuple[int, str]]] = {
     "too_many_turns": (413, "Payload too large"),
     "quota_exceeded": (413, "Space quota exceeded"),
     "not_found": (404, "Not found"),
+    "erased": (410, "Erased"),
+    "overloaded": (503, "Level 1 backlog over its bound"),
     "unavailable": (503, "Service unavailable"),
     "store_unavailable": (503, "Store unavailable"),
     "directory_in_use": (503, "Store unavailable"),

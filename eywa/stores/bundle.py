@@ -10,6 +10,7 @@ from eywa.stores.audit import AuditQueries
 from eywa.stores.beliefs import BeliefStore
 from eywa.stores.dimensions import DimensionStore
 from eywa.stores.evidence import EvidenceStore, KeywordIndex
+from eywa.stores.ledger import JobRecords, StageLedger, Tombstones
 from eywa.stores.vectors import VectorStore
 
 
@@ -27,6 +28,9 @@ class GraphStores:
     dimensions: DimensionStore
     audit: AuditQueries
     access: AccessLog
+    ledger: StageLedger
+    jobs: JobRecords
+    tombstones: Tombstones
     close: Callable[[], None]
 
 

@@ -23,6 +23,7 @@ from services.access import AccessRecorder
 from services.api.errors import ApiProblem
 from services.metrics import ServiceMetrics
 from services.ratelimit import RateLimiter
+from services.upkeep import RedisProbe
 
 __all__ = ["KEY_STATE", "SPACE_STATE", "ServiceContext", "context", "record_space", "require"]
 
@@ -46,6 +47,7 @@ class ServiceContext:
     limiter: RateLimiter
     metrics: ServiceMetrics
     access: AccessRecorder
+    redis: RedisProbe | None = None
 
 
 def context(request: Request) -> ServiceContext:

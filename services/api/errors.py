@@ -20,7 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from eywa.errors import EywaError, QuotaExceededError
+from eywa.errors import EywaError, OverloadedError, QuotaExceededError
 from services.problems import problem_of
 
 PROBLEM_JSON = "application/problem+json"
@@ -105,6 +105,8 @@ async def _on_eywa(request: Request, exc: Exception) -> JSONResponse:
     problems = getattr(exc, "problems", ())
     errors = [{"field": _located(request, p.field), "message": p.message} for p in problems] or None
     headers = {"Retry-After": "1"} if status == 503 else None
+    if isinstance(exc, OverloadedError):
+        headers = {"Retry-After": str(exc.retry_after_s)}
     extra = _quota_members(exc) if isinstance(exc, QuotaExceededError) else None
     return problem_response(status, code, title, str(exc), errors=errors, headers=headers, extra=extra)
 

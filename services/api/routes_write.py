@@ -25,11 +25,13 @@ def remember(space: SpacePath, body: RememberRequest, key: Writer, ctx: Ctx) -> 
     dimensions) is handed to the job runner; poll ``GET /v1/jobs/{id}``. The batch is
     checked by the core's input contract like a Python call: over a limit it is refused
     whole (413 ``too_many_turns``, 422 ``turn_too_long`` / ``limit_exceeded``, 413
-    ``quota_exceeded``), and nothing is written.
+    ``quota_exceeded``), and so is a batch sent while the Level 1 backlog is over
+    ``EYWA_MAX_BACKLOG`` (503 with ``Retry-After``) or one holding an erased turn (410):
+    nothing is written.
     """
     ids = ctx.memory.remember(space, body.turns, author=key.id, wait=True)
     ctx.metrics.turns_ingested.inc(len(ids))
-    job_id = ctx.jobs.submit(space, ids)
+    job_id = ctx.jobs.submit(space, ids, author=key.id)
     job = ctx.jobs.status(job_id)
     return RememberResponse(ids=ids, job=JobRef(id=job.id, status=job.status), author=key.id)
 

@@ -1,5 +1,6 @@
 """Evidence, signals, entities and mentions in SQLite, with an FTS5 (porter) keyword index
-written in the same transaction as the turns it indexes."""
+and the new turns' pending stage marks (``eywa.stores.ledger``) written in the same
+transaction as the turns."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from eywa.contract import SpaceUsage
-from eywa.models import Entity, Evidence, Signal, SignalKind
+from eywa.models import Entity, Evidence, Signal, SignalKind, utc_now
+from eywa.stores.embedded import ledger as ledger_sql
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.records import (
     entity_from_row,
@@ -20,6 +22,7 @@ from eywa.stores.embedded.records import (
     signal_rows,
     to_epoch,
 )
+from eywa.stores.ledger import TURN_STAGES
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS evidence (
@@ -56,11 +59,18 @@ class SqliteEvidenceStore:
 
     def __init__(self, db: SqliteDatabase) -> None:
         self._db = db
-        db.ensure_schema(SCHEMA)
+        db.ensure_schema(SCHEMA + ledger_sql.SCHEMA)
 
     def add(self, evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]]) -> list[str]:
+        """Write a batch atomically with the new turns' pending marks; existing ids are skipped.
+
+        Raises:
+            ErasedError: a new turn's id is tombstoned (nothing of the batch is written).
+            StoreError: SQLite failed (nothing is written).
+        """
         if not evidence:
             return []
+        at = utc_now()
         with self._db.transaction() as conn:
             placeholders = ",".join("?" * len(evidence))
             present = {
@@ -71,6 +81,8 @@ class SqliteEvidenceStore:
                 )
             }
             new = [e for e in evidence if e.id not in present]
+            for space in sorted({e.space for e in new}):
+                ledger_sql.refuse_tombstoned(conn, space, [e.id for e in new if e.space == space])
             conn.executemany(
                 """INSERT INTO evidence VALUES (:id, :space, :session, :seq, :speaker, :role,
                    :text, :observed_at, :recorded_at, :content_hash, :metadata, :external_id,
@@ -92,6 +104,8 @@ class SqliteEvidenceStore:
                     "INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)",
                     (evidence_id, entity.id, entity.space),
                 )
+            for space in sorted({e.space for e in new}):
+                ledger_sql.mark_in(conn, space, TURN_STAGES, [e.id for e in new if e.space == space], "new", at)
         return [e.id for e in new]
 
     @staticmethod

@@ -14,6 +14,7 @@ from eywa.stores.embedded.dimensions import SqliteDimensionStore
 from eywa.stores.embedded.evidence import SqliteEvidenceStore
 from eywa.stores.embedded.keyword import SqliteKeywordIndex
 from eywa.stores.embedded.lock import DirectoryLock
+from eywa.stores.embedded.ledger import SqliteJobRecords, SqliteStageLedger, SqliteTombstones
 from eywa.stores.embedded.migrations import migrate
 from eywa.stores.embedded.vectors import QdrantEdgeVectorStore
 
@@ -21,11 +22,13 @@ DATABASE_FILE = "eywa.sqlite3"
 VECTORS_DIR = "vectors"
 
 
-def open_embedded(directory: Path, dim: int) -> Stores:
+def open_embedded(directory: Path, dim: int, embedder_id: str | None = None) -> Stores:
     """Create or open the embedded stores in ``directory`` (created if missing).
 
     The directory's lock is taken first (``lock``: one writer process per directory). A
     database written by an earlier version is migrated first (``migrations``).
+    ``embedder_id`` stamps every vector written and restricts searches to vectors with that
+    stamp (None: no stamp, no restriction).
 
     Raises:
         DirectoryInUseError: another process (or open memory) holds the directory.
@@ -47,10 +50,11 @@ def open_embedded(directory: Path, dim: int) -> Stores:
         evidence = SqliteEvidenceStore(db)
         beliefs = SqliteBeliefStore(db)
         dimensions = SqliteDimensionStore(db)
+        ledger, jobs, tombstones = SqliteStageLedger(db), SqliteJobRecords(db), SqliteTombstones(db)
         _migrate_or_close(db)
         audit = SqliteAuditQueries(db)
         access = SqliteAccessLog(db)
-        vectors = QdrantEdgeVectorStore(directory / VECTORS_DIR, dim)
+        vectors = QdrantEdgeVectorStore(directory / VECTORS_DIR, dim, embedder_id=embedder_id)
     except BaseException:
         db.close()
         lock.release()
@@ -74,6 +78,9 @@ def open_embedded(directory: Path, dim: int) -> Stores:
         dimensions=dimensions,
         audit=audit,
         access=access,
+        ledger=ledger,
+        jobs=jobs,
+        tombstones=tombstones,
         close=close,
     )
 
@@ -92,6 +99,9 @@ def open_embedded_graph(directory: Path) -> GraphStores:
         dimensions=SqliteDimensionStore(db),
         audit=SqliteAuditQueries(db),
         access=SqliteAccessLog(db),
+        ledger=SqliteStageLedger(db),
+        jobs=SqliteJobRecords(db),
+        tombstones=SqliteTombstones(db),
         close=db.close,
     )
     _migrate_or_close(db)

@@ -50,7 +50,20 @@ def _entity_ids_from_entity_key(conn: sqlite3.Connection) -> None:
         conn.execute("DELETE FROM mentions WHERE entity_id = ?", (old_id,))  # duplicates of moved rows
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_entity_ids_from_entity_key,)
+def _extractor_versions(conn: sqlite3.Connection) -> None:
+    """Beliefs and candidates record the extractor's version (``eywa reprocess`` compares it).
+
+    Stores of format 1 have no ``extractor_version`` column; it is added, empty (the version
+    that made those rows is unknown, so reprocessing treats them as older). A fresh database
+    already has it: its tables were just created with it.
+    """
+    for table in ("beliefs", "candidates"):
+        columns = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}  # noqa: S608 - fixed names
+        if "extractor_version" not in columns:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN extractor_version TEXT")  # noqa: S608
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_entity_ids_from_entity_key, _extractor_versions)
 FORMAT_VERSION = len(MIGRATIONS)
 
 

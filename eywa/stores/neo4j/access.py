@@ -1,4 +1,4 @@
-"""The Neo4j ``AccessLog``: one ``:AccessEvent`` node per call (indexed by migration 0006)."""
+"""The Neo4j ``AccessLog``: one ``:AccessEvent`` node per call (indexed by migration 0007)."""
 
 from __future__ import annotations
 

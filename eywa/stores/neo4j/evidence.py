@@ -10,8 +10,10 @@ every turn of their sessions within three seqs, since a new turn changes its nei
 context. These are index data, like the embedded store's FTS rows, not part of the turn:
 ``Evidence`` stays immutable and ``get`` does not return them. The full-text indexes
 (``evidence_text``, ``evidence_context``) are maintained by Neo4j inside that transaction,
-so a turn is keyword-searchable as soon as ``add`` returns. Every write is ``UNWIND`` over a
-parameter list; every query filters on ``space``.
+so a turn is keyword-searchable as soon as ``add`` returns. The new turns' pending stage
+marks (``eywa.stores.ledger``) are created in that transaction too, after checking that no
+new id is tombstoned. Every write is ``UNWIND`` over a parameter list; every query filters on
+``space``.
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from eywa.contract import SpaceUsage
-from eywa.models import Entity, Evidence, SignalKind
+from eywa.models import Entity, Evidence, SignalKind, utc_now
+from eywa.stores.ledger import TURN_STAGES
 from eywa.stores.neo4j.graph import Neo4jGraph, run
+from eywa.stores.neo4j.ledger import mark_tx, refuse_tombstoned_tx
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.records import (
     entity_from_props,
@@ -206,6 +210,11 @@ def _add(
     if not new:
         return []
     new_ids = {r["props"]["id"] for r in new}
+    by_space: dict[str, list[str]] = {}
+    for r in new:
+        by_space.setdefault(r["props"]["space"], []).append(r["props"]["id"])
+    for space, ids in sorted(by_space.items()):
+        refuse_tombstoned_tx(tx, space, ids)
     run(tx, _CREATE_EVIDENCE, rows=new)
     run(tx, _CREATE_SIGNALS, rows=[s for r in new for s in signals[r["props"]["id"]]])
     run(tx, _LINK_NEXT, rows=new)
@@ -227,6 +236,9 @@ def _add(
     if mentioned:
         run(tx, _UPSERT_ENTITIES, rows=_merged_entities(tx, mentioned))
         run(tx, _CREATE_MENTIONS, rows=list(links.values()))
+    at = utc_now()
+    for space, ids in sorted(by_space.items()):
+        mark_tx(tx, space, TURN_STAGES, ids, "new", at)
     return [r["props"]["id"] for r in new]
 
 
@@ -243,9 +255,10 @@ class Neo4jEvidenceStore:
         self._graph = graph
 
     def add(self, evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]]) -> list[str]:
-        """Write a batch in one transaction; turns whose id exists are skipped.
+        """Write a batch (and its pending marks) in one transaction; turns whose id exists are skipped.
 
         Raises:
+            ErasedError: a new turn's id is tombstoned (nothing written).
             InvalidInputError: a turn's metadata is not JSON-serialisable (nothing written).
             ClosedError: the stores were closed.
             StoreError: Neo4j failed; nothing of the batch was committed.

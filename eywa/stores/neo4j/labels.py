@@ -24,6 +24,10 @@ class Label(StrEnum):
     DIMENSION = "Dimension"
     DELTA = "Delta"
     ACCESS_EVENT = "AccessEvent"  # the access log of the API and MCP (eywa.stores.access)
+    PENDING = "Pending"  # a stage an item still owes (the stage ledger)
+    JOB = "Job"  # a Level 1 job record
+    TOMBSTONE = "Tombstone"  # an erased turn id
+    STORE_META = "StoreMeta"  # store-wide values (the vectors' embedder); no space
     SCHEMA_MIGRATION = "SchemaMigration"
 
 
