@@ -10,6 +10,7 @@ from eywa.stores.embedded.audit_queries import SqliteAuditQueries
 from eywa.stores.embedded.beliefs import SqliteBeliefStore
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.dimensions import SqliteDimensionStore
+from eywa.stores.embedded.entity_graph import SqliteEntityGraph
 from eywa.stores.embedded.evidence import SqliteEvidenceStore
 from eywa.stores.embedded.keyword import SqliteKeywordIndex
 from eywa.stores.embedded.migrations import migrate
@@ -36,6 +37,7 @@ def open_embedded(directory: Path, dim: int) -> Stores:
     evidence = SqliteEvidenceStore(db)
     beliefs = SqliteBeliefStore(db)
     dimensions = SqliteDimensionStore(db)
+    graph = SqliteEntityGraph(db)
     _migrate_or_close(db)
     audit = SqliteAuditQueries(db)
     vectors = QdrantEdgeVectorStore(directory / VECTORS_DIR, dim)
@@ -51,6 +53,8 @@ def open_embedded(directory: Path, dim: int) -> Stores:
         evidence=evidence,
         keyword=SqliteKeywordIndex(db),
         vectors=vectors,
+        graph=graph,
+        read_concurrency=1,  # one SQLite connection serialises queries anyway
         beliefs=beliefs,
         dimensions=dimensions,
         audit=audit,

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from eywa.errors import StoreError
 from eywa.ids import entity_id
 from eywa.stores.embedded.database import SqliteDatabase
+from eywa.stores.embedded.entity_graph import backfill_co_mentions
 
 __all__ = ["FORMAT_VERSION", "MIGRATIONS", "migrate"]
 
@@ -50,7 +51,18 @@ def _entity_ids_from_entity_key(conn: sqlite3.Connection) -> None:
         conn.execute("DELETE FROM mentions WHERE entity_id = ?", (old_id,))  # duplicates of moved rows
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_entity_ids_from_entity_key,)
+def _co_mention_edges(conn: sqlite3.Connection) -> None:
+    """Fill ``entity_edges`` (the co-mention graph the graph route reads) from the mentions.
+
+    Level 0 keeps the edges from now on; before, the graph route rebuilt them per read.
+    """
+    backfill_co_mentions(conn)
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _entity_ids_from_entity_key,
+    _co_mention_edges,
+)
 FORMAT_VERSION = len(MIGRATIONS)
 
 
