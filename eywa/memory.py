@@ -77,6 +77,12 @@ class Memory:
         self._closed = False
         self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="eywa-level1")
         self._pending: list[Future[Level1Outcome]] = []
+        # Routes of one recall run at once where the backend serves parallel queries.
+        self._route_pool = (
+            ThreadPoolExecutor(max_workers=stores.read_concurrency, thread_name_prefix="eywa-route")
+            if stores.read_concurrency > 1
+            else None
+        )
         evidence_source = EvidenceSource(stores.evidence)
         self._reader = Reader(
             routes=[
@@ -98,6 +104,7 @@ class Memory:
             rrf_k=settings.rrf_k,
             max_k=settings.max_k,
             disabled=frozenset(settings.disabled_stages),
+            pool=self._route_pool,
         )
         self.repair_vectors()
 
@@ -184,6 +191,8 @@ class Memory:
             finally:
                 self._closed = True
                 self._background.shutdown(wait=True)
+                if self._route_pool is not None:
+                    self._route_pool.shutdown(wait=True)
                 self._stores.close()
 
     def wait(self) -> list[Level1Outcome]:

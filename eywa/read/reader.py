@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor
 from datetime import datetime, timezone
 from typing import Any, Final, get_args
 
@@ -24,7 +25,7 @@ from eywa.read.items import Hydrated, ItemSource
 from eywa.read.packing import pack
 from eywa.read.plan import make_plan
 from eywa.read.policies import answer_instructions
-from eywa.read.routes import Query, Route
+from eywa.read.routes import Query, Route, RouteHit
 
 # Each route retrieves this many candidates per requested item (at least MIN_CANDIDATES).
 CANDIDATES_PER_ITEM = 5
@@ -37,7 +38,12 @@ POST_FILTERS: Final[tuple[PostFilter, ...]] = get_args(PostFilter)
 
 
 class Reader:
-    """Runs recall for one Memory. Dependencies are passed in; nothing is global."""
+    """Runs recall for one Memory. Dependencies are passed in; nothing is global.
+
+    With ``pool``, the routes of one recall run at once in it (server backends answer
+    several queries in parallel, so a recall costs its slowest route rather than the sum);
+    each route's own time is still traced as ``route.<name>``, and the phase as ``routes``.
+    """
 
     def __init__(
         self,
@@ -49,6 +55,7 @@ class Reader:
         rrf_k: int,
         max_k: int,
         disabled: frozenset[Stage] = frozenset(),
+        pool: Executor | None = None,
     ) -> None:
         self._routes = list(routes)
         self._sources: dict[ItemKind, ItemSource] = {s.kind: s for s in sources}
@@ -58,6 +65,7 @@ class Reader:
         self._rrf_k = rrf_k
         self._max_k = max_k
         self._disabled = disabled
+        self._pool = pool
 
     def recall(
         self,
@@ -87,14 +95,13 @@ class Reader:
         query = Query(space, question, plan, vector, as_of, max(k * CANDIDATES_PER_ITEM, MIN_CANDIDATES))
         rankings: dict[RouteName, list[ItemKey]] = {}
         route_trace: dict[str, list[dict[str, Any]]] = {}
-        for route in self._routes:
-            if plan.weights.get(route.name, 0.0) <= 0.0:
-                continue
-            clock = time.perf_counter()
-            hits = route.run(query)
-            timings[f"route.{route.name}"] = _ms(clock)
+        clock = time.perf_counter()
+        active = [route for route in self._routes if plan.weights.get(route.name, 0.0) > 0.0]
+        for route, hits, ms in self._run_routes(active, query):
+            timings[f"route.{route.name}"] = ms
             rankings[route.name] = [(h.kind, h.id) for h in hits]
             route_trace[route.name] = [{"kind": h.kind, "id": h.id, "score": round(h.score, 5)} for h in hits[:50]]
+        timings["routes"] = _ms(clock)
 
         clock = time.perf_counter()
         fused = weighted_rrf(rankings, plan.weights, self._rrf_k)
@@ -129,7 +136,7 @@ class Reader:
         clock = time.perf_counter()
         kept, context, tokens = pack([_to_item(s) for s in chosen], budget_tokens)
         timings["pack"] = _ms(clock)
-        timings["total"] = round(sum(timings.values()), 3)
+        timings["total"] = round(sum(ms for stage, ms in timings.items() if not stage.startswith("route.")), 3)
 
         trace: dict[str, Any] = {
             "plan": plan.as_trace(),
@@ -147,6 +154,12 @@ class Reader:
             trace=trace,
             tokens=tokens,
         )
+
+    def _run_routes(self, routes: Sequence[Route], query: Query) -> list[tuple[Route, list[RouteHit], float]]:
+        """Each route's hits and time (ms), in the order given; at once when there is a pool."""
+        if self._pool is None or len(routes) < 2:
+            return [_timed(route, query) for route in routes]
+        return [future.result() for future in [self._pool.submit(_timed, route, query) for route in routes]]
 
     def _hydrate(self, space: str, keys: Sequence[ItemKey]) -> dict[ItemKey, Hydrated]:
         by_kind: dict[ItemKind, list[str]] = {}
@@ -170,6 +183,12 @@ class Reader:
             not isinstance(budget_tokens, int) or isinstance(budget_tokens, bool) or budget_tokens < 1
         ):
             raise InvalidInputError("budget_tokens must be a positive integer")
+
+
+def _timed(route: Route, query: Query) -> tuple[Route, list[RouteHit], float]:
+    clock = time.perf_counter()
+    hits = route.run(query)
+    return route, hits, _ms(clock)
 
 
 def _visible(item: Hydrated, as_of: datetime | None) -> bool:
