@@ -6,6 +6,8 @@
     ├── NotFoundError (also KeyError)         an id that is not in the space
     ├── ClosedError                           a Memory used after close()
     ├── StoreError                            a backend failed; chained from the driver error
+    ├── ErasedError                           a turn whose id was erased (tombstoned) was sent again
+    ├── OverloadedError                       the Level 1 backlog is over its bound (backpressure)
     ├── ExtractorError                        an extractor (LLM or rules) failed
     ├── EmbedderError                         an embedding endpoint failed or answered badly
     └── ConfigurationError                    settings that cannot work together
@@ -63,6 +65,34 @@ class StoreError(EywaError):
         self.operation = operation
         message = f"{backend} store failed during {operation}"
         super().__init__(f"{message}: {detail}" if detail else message)
+
+
+class ErasedError(EywaError):
+    """Turns whose ids are tombstoned (erased) were sent again; nothing of the batch was written.
+
+    An erased turn stays erased: re-sending it (same ``external_id``, or the same space,
+    session, speaker, time and text) is refused rather than silently bringing it back.
+    """
+
+    def __init__(self, space: str, evidence_ids: tuple[str, ...]) -> None:
+        self.space = space
+        self.evidence_ids = evidence_ids
+        shown = ", ".join(evidence_ids[:3]) + (" …" if len(evidence_ids) > 3 else "")
+        super().__init__(f"{len(evidence_ids)} turn(s) of space {space!r} were erased and cannot be written again: {shown}")
+
+
+class OverloadedError(EywaError):
+    """Level 1 is further behind than ``EYWA_MAX_BACKLOG`` allows; nothing was written.
+
+    Backpressure: writers are asked to come back later (``retry_after_s``) instead of
+    growing a backlog that Level 1 cannot absorb.
+    """
+
+    def __init__(self, backlog: int, limit: int, retry_after_s: int) -> None:
+        self.backlog = backlog
+        self.limit = limit
+        self.retry_after_s = retry_after_s
+        super().__init__(f"Level 1 backlog of {backlog} turns is over the bound of {limit}; retry in {retry_after_s}s")
 
 
 class ExtractorError(EywaError):

@@ -1,22 +1,35 @@
-"""Vector indexing: what each turn's and each belief's vector covers, and drift repair.
+"""Vector indexing: what each turn's and each belief's vector covers, the two embed stages of
+the ledger, and a full drift check.
 
-The vector store belongs to the process that serves reads. It embeds new turns right after
-Level 0 and new beliefs right after Level 1 when Level 1 runs in-process; beliefs a worker
-wrote, and anything a crash left between the graph commit and the vector upsert, are found
-missing and embedded by ``repair_vectors`` (on open, and when a worker's job is done).
+The vector store belongs to the process that serves reads. Turns and beliefs carry
+``embed_evidence`` / ``embed_belief`` marks from the transaction that stored them
+(``eywa.stores.ledger``); ``embed_pending_evidence`` and ``embed_pending_beliefs`` finish
+them: an item that exists is (re-)embedded, an item that is gone (erased, or replaced by
+reprocessing) loses its vector, and the marks are cleared once the upsert is durable. The
+process holding the vectors runs them right after Level 0 and Level 1, on open, and
+periodically, so what a worker wrote and what a crash interrupted get embedded without
+scanning. ``repair_vectors`` is the explicit full check (every id of a space against the
+vector store), kept for operators.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from eywa import crashpoints
 from eywa.embedding import Embedder
 from eywa.models import Belief, Evidence
 from eywa.stores.bundle import Stores
 from eywa.stores.context import vector_text
 from eywa.stores.vectors import VectorPoint
 
-__all__ = ["embed_evidence", "index_beliefs", "repair_vectors"]
+__all__ = [
+    "embed_evidence",
+    "embed_pending_beliefs",
+    "embed_pending_evidence",
+    "index_beliefs",
+    "repair_vectors",
+]
 
 Progress = Callable[[int], None]
 
@@ -60,6 +73,7 @@ def embed_evidence(
                 for t, v in zip(chunk, vectors, strict=True)
             ],
         )
+        crashpoints.reached("evidence_vectors_upserted")
         if progress is not None:
             progress(sum(1 for t in chunk if t.id in new_ids))
 
@@ -81,8 +95,50 @@ def index_beliefs(stores: Stores, embedder: Embedder, space: str, belief_ids: Se
     return len(found)
 
 
+def embed_pending_evidence(
+    stores: Stores, embedder: Embedder, space: str, evidence_ids: Sequence[str], batch_size: int
+) -> int:
+    """Finish ``embed_evidence`` for ``evidence_ids`` of ``space``; returns the marks cleared.
+
+    Turns that exist are embedded (with their reply, and the turns they reply to
+    re-embedded); ids without a turn lose their vector.
+
+    Raises:
+        StoreError: a store failed (the marks stay; a later pass repeats the work).
+        EmbedderError: the embedder failed.
+    """
+    turns = stores.evidence.get(space, evidence_ids)
+    gone = sorted(set(evidence_ids) - {t.id for t in turns})
+    if gone:
+        stores.vectors.delete("evidence", gone)
+    embed_evidence(stores, embedder, turns, batch_size)
+    return stores.ledger.complete(space, "embed_evidence", evidence_ids)
+
+
+def embed_pending_beliefs(stores: Stores, embedder: Embedder, space: str, belief_ids: Sequence[str]) -> int:
+    """Finish ``embed_belief`` for ``belief_ids`` of ``space``; returns the marks cleared.
+
+    Beliefs that exist are embedded; ids without a belief lose their vector.
+
+    Raises:
+        StoreError: a store failed (the marks stay; a later pass repeats the work).
+        EmbedderError: the embedder failed.
+    """
+    found = {b.id for b in stores.beliefs.get_many(space, belief_ids)}
+    gone = sorted(set(belief_ids) - found)
+    if gone:
+        stores.vectors.delete("belief", gone)
+    index_beliefs(stores, embedder, space, sorted(found))
+    crashpoints.reached("belief_vectors_upserted")
+    return stores.ledger.complete(space, "embed_belief", belief_ids)
+
+
 def repair_vectors(stores: Stores, embedder: Embedder, spaces: Sequence[str], batch_size: int) -> int:
     """Embed the evidence and beliefs of ``spaces`` missing from the vector store; how many.
+
+    A full check, every id of each space against the vector store: for operators after
+    touching the vector store by hand. Ordinary drift (a crash, a worker's beliefs) is
+    finished from the ledger's embed marks without a scan.
 
     Raises:
         StoreError: a store failed.

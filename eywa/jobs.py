@@ -1,13 +1,17 @@
 """Level 1 jobs: the seam between an entry point that stores turns and whatever runs Level 1.
 
 ``POST /v1/spaces/{space}/turns`` stores turns at once (Level 0) and hands their evidence ids
-to a ``JobRunner`` for Level 1 (extraction, validation, dimensions). Two implementations:
+to a ``JobRunner`` for Level 1 (extraction, validation, dimensions). A job is a record in the
+store (a ``JobBook``: ``Memory`` is one) whose state is derived from the stage ledger: done
+when none of its turns still owes Level 1 or its dimension update. So a job survives a broker
+restart, and reads the same on every API replica. Two runners:
 
 - ``InlineJobRunner`` (here): the API's own ``Memory`` keeps its extractor and runs Level 1
   inside ``remember(wait=True)``, so by the time a job is submitted the work is already done.
   This is the default for ``eywa serve``.
 - ``services.queue.CeleryJobRunner`` sends each job to the Celery workers of ``workers/``;
   the API process then opens its ``Memory`` without an extractor and the workers do Level 1.
+  The message is only a wake-up: a lost one is re-derived from the ledger by the beat.
 
 Sender and consumer are separate entry points that never import each other; what both sides
 must agree on lives here as plain values: the task names, the queue, and the Celery
@@ -16,14 +20,12 @@ configuration built from settings (``celery_config``, a dict: the core imports n
 
 from __future__ import annotations
 
-import threading
-import uuid
 from collections.abc import Sequence
 from typing import Any, Final, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from eywa.errors import ConfigurationError, NotFoundError
+from eywa.errors import ConfigurationError
 from eywa.settings import EywaSettings
 
 JobState = Literal["pending", "running", "done", "failed"]
@@ -32,9 +34,11 @@ __all__ = [
     "LEVEL1_TASK",
     "MATERIALISE_DECAY_TASK",
     "QUEUE",
+    "RECONCILE_TASK",
     "REPAIR_TASK",
     "UPDATE_DIMENSIONS_TASK",
     "InlineJobRunner",
+    "JobBook",
     "JobRunner",
     "JobState",
     "JobStatus",
@@ -46,6 +50,7 @@ LEVEL1_TASK: Final = "eywa.extract_and_validate"
 UPDATE_DIMENSIONS_TASK: Final = "eywa.update_dimensions"
 REPAIR_TASK: Final = "eywa.repair_candidates"
 MATERIALISE_DECAY_TASK: Final = "eywa.materialise_decay"
+RECONCILE_TASK: Final = "eywa.reconcile"
 
 
 class JobStatus(BaseModel):
@@ -61,10 +66,13 @@ class JobStatus(BaseModel):
 class JobRunner(Protocol):
     """Runs Level 1 for evidence already stored by the API."""
 
-    def submit(self, space: str, evidence_ids: Sequence[str], request_id: str | None = None) -> str:
+    def submit(
+        self, space: str, evidence_ids: Sequence[str], request_id: str | None = None, author: str | None = None
+    ) -> str:
         """Queue Level 1 for ``evidence_ids`` of ``space``; returns the job id.
 
-        ``request_id`` (the API request's) travels with the job for log correlation.
+        ``request_id`` (the API request's) travels with the job for log correlation;
+        ``author`` (the caller's key id) is recorded with it.
 
         Raises:
             StoreError: the runner's broker cannot be reached.
@@ -85,43 +93,56 @@ class JobRunner(Protocol):
         ...
 
 
-class InlineJobRunner:
-    """Jobs whose Level 1 already ran in-process (``Memory.remember(wait=True)``).
+class JobBook(Protocol):
+    """Where jobs are recorded and their state derived (``eywa.memory.Memory`` is one)."""
 
-    It only records the job so ``GET /v1/jobs/{id}`` answers consistently; jobs are kept in
-    memory (bounded) and vanish when the process exits.
-    """
-
-    def __init__(self, max_jobs: int = 10_000) -> None:
-        self._jobs: dict[str, JobStatus] = {}
-        self._spaces: dict[str, str] = {}
-        self._max_jobs = max_jobs
-        self._lock = threading.Lock()
-
-    def submit(self, space: str, evidence_ids: Sequence[str], request_id: str | None = None) -> str:
-        """Record a finished job for ``evidence_ids``; returns its id."""
-        job_id = "job_" + uuid.uuid4().hex
-        status = JobStatus(id=job_id, status="done", detail={"space": space, "evidence": len(evidence_ids)})
-        with self._lock:
-            if len(self._jobs) >= self._max_jobs:
-                oldest = next(iter(self._jobs))
-                del self._jobs[oldest]
-                self._spaces.pop(oldest, None)
-            self._jobs[job_id] = status
-            self._spaces[job_id] = space
-        return job_id
-
-    def status(self, job_id: str) -> JobStatus:
-        """The recorded job.
+    def record_job(
+        self, space: str, evidence_ids: Sequence[str], *, author: str | None = None, request_id: str | None = None
+    ) -> str:
+        """Record a job for turns already stored; returns its id.
 
         Raises:
-            NotFoundError: no such job (or it was evicted).
+            StoreError: the store failed.
         """
-        with self._lock:
-            found = self._jobs.get(job_id)
-        if found is None:
-            raise NotFoundError("job", "*", job_id)
-        return found
+        ...
+
+    def job(self, job_id: str) -> JobStatus:
+        """The job's state, derived from its turns' pending stages.
+
+        Raises:
+            NotFoundError: no such job.
+        """
+        ...
+
+
+class InlineJobRunner:
+    """Jobs whose Level 1 ran in-process (``Memory.remember(wait=True)``) before submission.
+
+    Each job is recorded in the store, so ``GET /v1/jobs/{id}`` answers after a restart and
+    on any replica; it reads ``done`` at once unless a stage failed (the reconciler retries
+    it, and the job reads ``done`` when that succeeds).
+    """
+
+    def __init__(self, book: JobBook) -> None:
+        self._book = book
+
+    def submit(
+        self, space: str, evidence_ids: Sequence[str], request_id: str | None = None, author: str | None = None
+    ) -> str:
+        """Record a job for ``evidence_ids``; returns its id.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return self._book.record_job(space, evidence_ids, author=author, request_id=request_id)
+
+    def status(self, job_id: str) -> JobStatus:
+        """The recorded job's state.
+
+        Raises:
+            NotFoundError: no such job.
+        """
+        return self._book.job(job_id)
 
     def ping(self) -> bool:
         """Always reachable: there is no broker."""
@@ -141,7 +162,9 @@ def celery_config(settings: EywaSettings) -> dict[str, Any]:
     - ``worker_prefetch_multiplier=1``: a worker holds one unacknowledged message per slot, so
       a crash strands at most that many and long Level 1 tasks are spread over workers;
     - JSON only (no pickle), tracked ``STARTED`` state (the API reports ``running``);
-    - beat schedule: repair of ``repair`` candidates and decay materialisation for dashboards.
+    - beat schedule: reconciliation of Level 1 work the ledger holds but no message carries
+      (a lost message, a broker restarted without persistence), repair of ``repair``
+      candidates, and decay materialisation for dashboards.
 
     Raises:
         ConfigurationError: ``EYWA_REDIS_URL`` is not set.
@@ -175,6 +198,11 @@ def celery_config(settings: EywaSettings) -> dict[str, Any]:
         "worker_hijack_root_logger": False,
         "enable_utc": True,
         "beat_schedule": {
+            "reconcile": {
+                "task": RECONCILE_TASK,
+                "schedule": settings.reconcile_interval_s,
+                "options": {"expires": settings.reconcile_interval_s},
+            },
             "repair-candidates": {
                 "task": REPAIR_TASK,
                 "schedule": settings.repair_interval_s,

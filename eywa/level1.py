@@ -7,14 +7,18 @@ is one too) and a ``dimension_lock``: a worker takes a Redis lease per dimension
 workers never interleave one dimension's read-modify-write; in-process, the default takes
 no lock (one process, one Level 1 thread).
 
-Every step is idempotent (deterministic ids, stores skip what exists, the Nous ledger skips
-known deltas), so a re-run after a crash or a redelivered message writes nothing twice. The
-Nous update applies every non-retracted belief citing the turns, not only the newly written
-ones: a run interrupted after its beliefs were written and before their dimensions were
-updated finds them "already written" the second time, and must still apply them.
+What to do comes from the stage ledger (``eywa.stores.ledger``), not from the caller: a turn
+is read by the extractor only while its ``level1`` mark is pending, and each batch clears the
+marks in the transaction that stores its beliefs; its dimensions are updated only while its
+``nous`` mark is pending, cleared after the update. So a pass interrupted anywhere (a crash,
+a killed worker, a lost broker message) is finished by the next pass over the same turns, and
+a pass over turns already done writes nothing. Every write is idempotent besides
+(deterministic ids, stores skip what exists, the Nous ledger skips known deltas), so work
+repeated after a crash writes nothing twice. The Nous update applies every non-retracted
+belief citing the turns, not only the newly written ones.
 
-Vectors are not touched here: the process that holds the vector store embeds new beliefs
-(``eywa.indexing``), right away in-process or through drift repair after a worker's job.
+Vectors are not touched here: new beliefs carry ``embed_belief`` marks that the process
+holding the vector store finishes (``eywa.reconcile``).
 
 ``repair_candidates`` re-validates the repaired form of ``repair`` candidates through the
 same extraction step and the same Nous update.
@@ -27,15 +31,17 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 
+from eywa import crashpoints
 from eywa.attributes import get_attribute
-from eywa.extraction.base import Extractor
-from eywa.extraction.pipeline import Level1Report, belief_id, extract_beliefs
+from eywa.extraction.base import Extractor, extractor_version
+from eywa.extraction.pipeline import Level1Report, belief_id, extract_beliefs, settle_supersession
 from eywa.extraction.validator import Validator
 from eywa.ids import entity_key
-from eywa.models import Belief, Candidate, CandidateFact, Delta, Evidence, ReasonCode
-from eywa.nous.ledger import apply_beliefs
+from eywa.models import Belief, Candidate, CandidateFact, Delta, Evidence, ReasonCode, utc_now
+from eywa.nous.ledger import apply_beliefs, forget_beliefs
 from eywa.nous.observations import Observation, observation_from_belief
 from eywa.stores.bundle import GraphStores
+from eywa.stores.ledger import DERIVED_STAGES
 
 __all__ = [
     "DimensionKey",
@@ -46,7 +52,9 @@ __all__ = [
     "no_lock",
     "repair_candidates",
     "repaired_fact",
+    "replace_outdated",
     "run_level1",
+    "settle_written",
     "update_dimensions",
 ]
 
@@ -66,13 +74,15 @@ def no_lock(key: DimensionKey) -> AbstractContextManager[object]:
 class Level1Outcome:
     """What one Level 1 pass did, end to end.
 
-    ``report`` is None when no extractor ran (``EYWA_EXTRACTOR=none``: only the Nous update
-    of beliefs already stored); ``beliefs`` counts the beliefs applied to dimensions.
+    ``report`` is None when no extractor ran (none configured, or no turn still owed
+    Level 1); ``beliefs`` counts the beliefs applied to dimensions.
     """
 
     report: Level1Report | None
     beliefs: int
     deltas: tuple[Delta, ...]
+    level1_done: int = 0
+    nous_done: int = 0
 
 
 def run_level1(
@@ -85,22 +95,113 @@ def run_level1(
     batch_size: int,
     dimension_lock: DimensionLock = no_lock,
 ) -> Level1Outcome:
-    """Extract, validate and store beliefs for ``evidence_ids``, then update their dimensions.
+    """Finish the ``level1`` and ``nous`` stages that the ledger says ``evidence_ids`` still owe.
+
+    In order: settle supersession of beliefs already written for turns whose dimensions are
+    pending (a previous pass may have stopped between a batch and its supersession); replace
+    what another version of the extractor proposed about the turns to read again
+    (``eywa reprocess``); extract, validate and store, each batch in the transaction that
+    clears its turns' ``level1``; then update the dimensions of every non-retracted belief
+    citing the turns whose Level 1 is done, and clear their ``nous``. Tombstoned turns only
+    lose their marks. Without an extractor, ``level1`` stays pending (another process, a
+    worker, owns it) and only turns already past it get their dimension update.
 
     Raises:
         ExtractorError: the extractor failed; what earlier batches wrote stays, and a re-run
-            continues idempotently.
+            continues where it stopped.
         StoreError: a store (or the lock's backend) failed.
     """
+    ids = list(dict.fromkeys(evidence_ids))
+    erased = stores.tombstones.tombstoned(space, ids)
+    if erased:
+        for stage in DERIVED_STAGES:
+            stores.ledger.complete(space, stage, sorted(erased))
+        ids = [i for i in ids if i not in erased]
+    owed = {(m.item_id, m.stage) for m in stores.ledger.pending_for(space, ids)}
+    to_read = in_turn_order(stores, space, [i for i in ids if (i, "level1") in owed]) if extractor is not None else []
+    to_settle = [i for i in ids if (i, "nous") in owed and (i, "level1") not in owed]
+    settle_written(stores, space, to_settle)
     report = None
-    if extractor is not None:
+    if extractor is not None and to_read:
+        replace_outdated(stores, space, to_read, extractor)
         report = extract_beliefs(
-            space=space, evidence_ids=evidence_ids, evidence_store=stores.evidence,
-            belief_store=stores.beliefs, extractor=extractor, validator=validator, batch_size=batch_size,
+            space=space, evidence_ids=to_read, evidence_store=stores.evidence, belief_store=stores.beliefs,
+            extractor=extractor, validator=validator, batch_size=batch_size, complete_stage=True,
         )  # fmt: skip
-    citing = [b for b in stores.beliefs.beliefs_citing(space, evidence_ids) if b.status != "retracted"]
+        crashpoints.reached("beliefs_written")
+    ready = [i for i in ids if (i, "nous") in owed and ((i, "level1") not in owed or i in set(to_read))]
+    citing = [b for b in stores.beliefs.beliefs_citing(space, ready) if b.status != "retracted"]
     deltas = update_dimensions(stores, space, citing, dimension_lock=dimension_lock)
-    return Level1Outcome(report=report, beliefs=len(citing), deltas=tuple(deltas))
+    crashpoints.reached("dimensions_updated")
+    settled = stores.ledger.complete(space, "nous", ready)
+    return Level1Outcome(
+        report=report, beliefs=len(citing), deltas=tuple(deltas), level1_done=len(to_read), nous_done=settled
+    )
+
+
+def in_turn_order(stores: GraphStores, space: str, evidence_ids: Sequence[str]) -> list[str]:
+    """``evidence_ids`` in conversation order (time said, session, position), whatever order
+    they came in: a batch, a crash's leftovers and a reprocessing read turns, and settle
+    supersession, in the same order, so they reach the same beliefs. Ids without a turn
+    (erased) come last."""
+    turns = sorted(stores.evidence.get(space, evidence_ids), key=lambda t: (t.observed_at, t.session, t.seq, t.id))
+    known = [t.id for t in turns]
+    return known + sorted(set(evidence_ids) - set(known))
+
+
+def settle_written(stores: GraphStores, space: str, evidence_ids: Sequence[str]) -> int:
+    """Settle supersession of the beliefs citing ``evidence_ids``, in event-time order.
+
+    Batch by batch, extraction settles what it wrote right after writing it; a crash in
+    between leaves a batch recorded as read but unsettled. Settling again is a no-op for
+    beliefs already settled, so the turns whose dimension update is pending are settled
+    first, before later batches are read, as an uninterrupted run would have. Returns the
+    new ``SUPERSEDES`` edges.
+
+    Raises:
+        StoreError: a store failed.
+    """
+    if not evidence_ids:
+        return 0
+    written = sorted(stores.beliefs.beliefs_citing(space, evidence_ids), key=lambda b: (b.event_at or b.recorded_at, b.id))
+    return sum(settle_supersession(stores.beliefs, b) for b in written)
+
+
+def replace_outdated(stores: GraphStores, space: str, evidence_ids: Sequence[str], extractor: Extractor) -> int:
+    """Remove what another version of ``extractor`` proposed about turns it is about to read.
+
+    Beliefs and candidates citing the turns whose extractor is ``extractor`` (or its
+    ``repair:`` form) with another version go: their deltas are forgotten and the touched
+    dimensions replayed (``eywa.nous.ledger.forget_beliefs``), their vectors are marked for
+    removal (``embed_belief`` on an id without a belief), and beliefs they had superseded are
+    active again until the new beliefs settle. What the current version proposes again is
+    written back by the extraction that follows, so replacing twice equals replacing once.
+    Returns the beliefs removed.
+
+    Raises:
+        StoreError: a store failed.
+    """
+    names = {extractor.name, f"repair:{extractor.name}"}
+    version = extractor_version(extractor)
+
+    def outdated(name: str, made_by: str | None) -> bool:
+        return name in names and made_by != version
+
+    doomed = [b for b in stores.beliefs.beliefs_citing(space, evidence_ids) if outdated(b.extractor, b.extractor_version)]
+    candidates = stores.beliefs.get_candidates(space, stores.beliefs.candidates_citing(space, evidence_ids))
+    stale = [c.id for c in candidates if outdated(c.extractor, c.extractor_version)]
+    if not doomed and not stale:
+        return 0
+    ids = [b.id for b in doomed]
+    stores.ledger.mark(space, "embed_belief", ids, "reprocess", utc_now())
+    forget_beliefs(stores.dimensions, space, ids)
+    pairs = {(b.subject, b.attribute) for b in doomed if b.attribute is not None}
+    superseded = {o.id for subject, attribute in pairs for o in stores.beliefs.beliefs(space, subject, attribute, "superseded")}
+    stores.beliefs.delete(space, ids, stale)
+    revived = [o for o in stores.beliefs.get_many(space, sorted(superseded)) if o.status == "superseded"
+               and not stores.beliefs.superseded_by(space, o.id)]  # fmt: skip
+    stores.beliefs.set_status(space, [o.id for o in revived], "active")
+    return len(ids)
 
 
 def group_by_dimension(beliefs: Iterable[Belief], cited: Sequence[Evidence]) -> dict[DimensionKey, list[Observation]]:
@@ -132,6 +233,7 @@ def update_dimensions(
     for key, observations in sorted(group_by_dimension(beliefs, cited).items()):
         with dimension_lock(key):
             created.extend(apply_beliefs(stores.dimensions, observations))
+        crashpoints.reached("dimension_saved")
     return created
 
 

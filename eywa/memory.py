@@ -4,7 +4,7 @@ the write path, the read path and the stores it was built with."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
@@ -13,15 +13,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from eywa import crashpoints
 from eywa.batches import coerce_turns, prepare_batch
-from eywa.embedding import Embedder
-from eywa.errors import ClosedError, InvalidInputError, NotFoundError
-from eywa.extraction.base import Extractor
+from eywa.embedding import Embedder, embedder_id
+from eywa.errors import ClosedError, InvalidInputError, NotFoundError, OverloadedError
+from eywa.extraction.base import Extractor, extractor_label
 from eywa.extraction.pipeline import Explanation, explain
 from eywa.extraction.validator import Validator
 from eywa.ids import check_space
-from eywa.indexing import embed_evidence, index_beliefs, repair_vectors
-from eywa.level1 import Level1Outcome, run_level1
+from eywa.indexing import embed_evidence, repair_vectors
+from eywa.jobs import JobStatus
 from eywa.models import (
     Belief,
     BeliefStatus,
@@ -34,6 +35,7 @@ from eywa.models import (
     RecallResult,
     Turn,
     as_utc,
+    utc_now,
 )
 from eywa.nous import ledger as nous
 from eywa.read.items import BeliefSource, DimensionSource, EvidenceSource
@@ -46,6 +48,7 @@ from eywa.read.routes import (
     TemporalRoute,
     VectorRoute,
 )
+from eywa.reconcile import Reconciler, ReconcileReport, StageWork, job_status, record_job
 from eywa.settings import EywaSettings, load_settings
 from eywa.stores.audit import AuditResult, AuditSpec, run_audit
 from eywa.stores.bundle import Stores
@@ -75,8 +78,11 @@ class Memory:
         self._extractor = extractor
         self._validator = Validator(support_threshold=settings.validator_support_threshold)
         self._closed = False
-        self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="eywa-level1")
-        self._pending: list[Future[Level1Outcome]] = []
+        self._reconciler = Reconciler(StageWork(
+            stores=stores, validator=self._validator, level1_batch=settings.level1_batch_size,
+            embed_batch=self._embed_batch, pass_limit=settings.reconcile_batch, vectors=stores,
+            embedder=embedder, extractor=extractor,
+        ))  # fmt: skip
         # Routes of one recall run at once where the backend serves parallel queries.
         self._route_pool = (
             ThreadPoolExecutor(max_workers=stores.read_concurrency, thread_name_prefix="eywa-route")
@@ -106,7 +112,12 @@ class Memory:
             disabled=frozenset(settings.disabled_stages),
             pool=self._route_pool,
         )
-        self.repair_vectors()
+        try:
+            stores.ledger.switch_embedder(embedder_id(embedder), utc_now())
+            self._reconciler.recover()
+        except BaseException:
+            self._reconciler.close()
+            raise
 
     # --- construction -------------------------------------------------------------------
 
@@ -139,8 +150,8 @@ class Memory:
         directory = Path(path) if path is not None else settings.data_dir
         embedder = embedder or build_embedder(settings)
         extractor = extractor if extractor is not None else build_extractor(settings)
-        stores = open_embedded(directory, embedder.dim)
-        return cls(stores, embedder, settings, extractor)
+        stores = open_embedded(directory, embedder.dim, embedder_id(embedder))
+        return _built(cls, stores, embedder, settings, extractor)
 
     @classmethod
     def connect(
@@ -166,8 +177,8 @@ class Memory:
         settings = settings or load_settings()
         embedder = embedder or build_embedder(settings)
         extractor = extractor if extractor is not None else build_extractor(settings)
-        stores = open_server(settings, embedder.dim)
-        return cls(stores, embedder, settings, extractor)
+        stores = open_server(settings, embedder.dim, embedder_id(embedder))
+        return _built(cls, stores, embedder, settings, extractor)
 
     def __enter__(self) -> Memory:
         return self
@@ -181,28 +192,29 @@ class Memory:
         self.close()
 
     def close(self) -> None:
-        """Finish pending Level 1 work, then flush and close the stores.
+        """Finish the background work already submitted, then flush and close the stores.
 
-        Further calls raise ``ClosedError``.
+        A long reconciliation (say, re-embedding after a change of embedder) stops between two
+        passes; what it leaves stays pending and the next open goes on with it. Further calls
+        raise ``ClosedError``.
         """
         if not self._closed:
             try:
-                self.wait()
+                self._reconciler.close()
             finally:
                 self._closed = True
-                self._background.shutdown(wait=True)
                 if self._route_pool is not None:
                     self._route_pool.shutdown(wait=True)
                 self._stores.close()
 
-    def wait(self) -> list[Level1Outcome]:
-        """Block until background Level 1 work has finished; returns what it did.
+    def wait(self) -> list[ReconcileReport]:
+        """Block until background work (``remember(..., wait=False)``, recovery) has finished;
+        returns what it did.
 
         Raises:
             EywaError: the first error a background pass raised (the others are dropped).
         """
-        pending, self._pending = self._pending, []
-        return [future.result() for future in pending]
+        return self._reconciler.wait()
 
     # --- write --------------------------------------------------------------------------
 
@@ -218,38 +230,39 @@ class Memory:
         """Store turns (Level 0) and return their evidence ids, in order.
 
         Idempotent: a turn sent again returns the same id and writes nothing. Atomic: if any
-        turn is invalid, nothing of the batch is written. Level 1 (extraction, validation,
-        dimensions) then runs in-process on the new turns: before returning when ``wait``
-        is true (default from ``EYWA_LEVEL1_WAIT``), else in the background (``wait()``).
+        turn is invalid, nothing of the batch is written. The turns are embedded, then Level
+        1 (extraction, validation, dimensions) runs in-process: before returning when
+        ``wait`` is true (default from ``EYWA_LEVEL1_WAIT``), else in the background
+        (``wait()``). Every later stage is recorded as pending in the Level 0 transaction and
+        cleared when done, so sending a batch again after a crash finishes what the crash
+        interrupted (and only that): the retry ends with what a clean run gives.
 
         Raises:
             InvalidTurnError: naming the first invalid turn.
             InvalidInputError: for a bad space or a non-list ``turns``.
+            ErasedError: a turn of the batch was erased; nothing was written.
+            OverloadedError: the Level 1 backlog is over ``EYWA_MAX_BACKLOG``; nothing was written.
         """
         self._check_open()
         from eywa.signals import detect_signals
 
         space = check_space(space)
         checked = coerce_turns(turns)
+        self._refuse_overload()
         batch = prepare_batch(space, checked, self._stores.evidence, detect_signals, author=author)
         self._stores.evidence.add(batch.new, batch.mentions)
+        crashpoints.reached("level0_committed")
         embed_evidence(self._stores, self._embedder, batch.new, self._embed_batch, progress)
-        if self._extractor is not None and batch.new:
-            new_ids = [e.id for e in batch.new]
-            if self._settings.level1_wait if wait is None else wait:
-                self._level1(space, new_ids)
-            else:
-                self._pending.append(self._background.submit(self._level1, space, new_ids))
+        self._stores.ledger.complete(space, "embed_evidence", [e.id for e in batch.new])
+        self._reconciler.finish(space, batch.ids, wait=self._settings.level1_wait if wait is None else wait)
         return batch.ids
 
-    def _level1(self, space: str, evidence_ids: Sequence[str]) -> Level1Outcome:
-        outcome = run_level1(
-            self._stores, space, evidence_ids, self._extractor, self._validator,
-            batch_size=self._settings.level1_batch_size,
-        )  # fmt: skip
-        if outcome.report is not None:
-            index_beliefs(self._stores, self._embedder, space, [b.id for b in outcome.report.beliefs])
-        return outcome
+    def _refuse_overload(self) -> None:
+        limit = self._settings.max_backlog
+        if limit > 0:
+            backlog = self._stores.ledger.level1_backlog()
+            if backlog > limit:
+                raise OverloadedError(backlog, limit, self._settings.backlog_retry_after_s)
 
     # --- read ---------------------------------------------------------------------------
 
@@ -379,13 +392,77 @@ class Memory:
 
     # --- maintenance --------------------------------------------------------------------
 
-    def repair_vectors(self, space: str | None = None) -> int:
-        """Embed evidence and beliefs missing from the vector store.
+    def reconcile(self, space: str | None = None) -> ReconcileReport:
+        """Finish every pending stage this memory can do (of one space, or all); blocks.
 
-        That happens after a crash between the graph commit and the vector upsert, or when
-        a worker process wrote beliefs. Returns the number of items embedded. Runs on open
-        over every space, so the stores never drift; a service that knows which space a
-        finished job wrote to passes it, and only that space is checked.
+        It runs by itself on open, after each batch and (in ``eywa serve``) periodically;
+        call it to drain what a crash, a failed extractor or a worker left. Idempotent.
+
+        Raises:
+            StoreError: the ledger cannot be read.
+        """
+        self._check_open()
+        return self._reconciler.run(check_space(space) if space is not None else None)
+
+    def backlog(self) -> dict[str, int]:
+        """Pending marks per stage, and ``level1``: the turns not yet through Level 1 and
+        their dimension update (``EYWA_MAX_BACKLOG`` bounds it)."""
+        self._check_open()
+        figures: dict[str, int] = {str(stage): n for stage, n in self._stores.ledger.backlog().items()}
+        figures["level1_backlog"] = self._stores.ledger.level1_backlog()
+        return figures
+
+    def reprocess(self, space: str, *, wait: bool = True) -> int:
+        """Re-run Level 1 over the turns of ``space`` that another extractor version read.
+
+        Their ``level1`` and ``nous`` stages are marked pending again; the reconciler then
+        replaces what the older version proposed with what the current one proposes and
+        replays the touched dimensions. Resumable (the marks persist) and idempotent (a turn
+        already read by this version is not marked). Returns the turns marked.
+
+        Raises:
+            ConfigurationError: this memory has no extractor.
+            StoreError: a store failed.
+        """
+        self._check_open()
+        from eywa.errors import ConfigurationError
+
+        if self._extractor is None:
+            raise ConfigurationError("reprocessing needs an extractor (EYWA_EXTRACTOR is none)")
+        space = check_space(space)
+        marked = self._stores.ledger.mark_outdated(space, extractor_label(self._extractor), utc_now())
+        if wait:
+            self._reconciler.run(space)
+        return marked
+
+    def record_job(
+        self, space: str, evidence_ids: Sequence[str], *, author: str | None = None, request_id: str | None = None
+    ) -> str:
+        """Record a Level 1 job for turns already stored; returns its id (``job``).
+
+        Raises:
+            StoreError: the store failed.
+        """
+        self._check_open()
+        return record_job(self._stores, check_space(space), evidence_ids, author=author, request_id=request_id)
+
+    def job(self, job_id: str) -> JobStatus:
+        """A job's state, derived from its turns' pending stages (``done``, ``pending`` or
+        ``failed`` once a stage failed ``EYWA_STAGE_MAX_ATTEMPTS`` times).
+
+        Raises:
+            NotFoundError: no such job.
+        """
+        self._check_open()
+        return job_status(self._stores, job_id, max_attempts=self._settings.stage_max_attempts)
+
+    def repair_vectors(self, space: str | None = None) -> int:
+        """Check every turn and belief against the vector store and embed what is missing.
+
+        A full scan, for operators (after touching the vector store by hand, say): ordinary
+        drift (a crash between the graph commit and the vector upsert, beliefs a worker wrote)
+        is finished from the ledger's embed marks by ``reconcile``, without a scan. Returns
+        the number of items embedded.
         """
         self._check_open()
         spaces = [check_space(space)] if space is not None else self._stores.evidence.spaces()
@@ -403,6 +480,17 @@ class Memory:
     def _check_open(self) -> None:
         if self._closed:
             raise ClosedError()
+
+
+def _built(
+    cls: type[Memory], stores: Stores, embedder: Embedder, settings: EywaSettings, extractor: Extractor | None
+) -> Memory:
+    """``cls(...)`` over freshly opened stores, closing them if the memory cannot start."""
+    try:
+        return cls(stores, embedder, settings, extractor)
+    except BaseException:
+        stores.close()
+        raise
 
 
 def _parse_as_of(value: datetime | str | None) -> datetime | None:

@@ -285,6 +285,7 @@ class Belief(Frozen):
     report: ValidationReport | None = None
     supersedes: str | None = None
     event_at: datetime | None = None
+    extractor_version: str | None = None
 
 
 class Candidate(Frozen):
@@ -298,6 +299,7 @@ class Candidate(Frozen):
     report: ValidationReport
     extractor: str
     recorded_at: datetime
+    extractor_version: str | None = None
 
 
 # --- Nous: dimensions and deltas --------------------------------------------------------

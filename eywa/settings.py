@@ -115,6 +115,22 @@ class EywaSettings(BaseSettings):
     repair_interval_s: float = Field(default=600.0, gt=0, description="Beat: repair of 'repair' candidates.")
     decay_interval_s: float = Field(default=300.0, gt=0, description="Beat: decay materialised for dashboards.")
 
+    # Reconciliation of pending stages (the stage ledger) and backpressure
+    reconcile_interval_s: float = Field(
+        default=30.0, gt=0, description="How often the API and the beat finish pending stages."
+    )
+    reconcile_grace_s: float = Field(
+        default=120.0, ge=0, description="Beat: re-enqueue Level 1 marks untouched for this long (lost messages)."
+    )
+    reconcile_batch: int = Field(default=500, ge=1, description="Pending marks per stage per reconciliation pass.")
+    stage_max_attempts: int = Field(
+        default=8, ge=1, description="A job reads 'failed' once one of its stages failed this many times."
+    )
+    max_backlog: int = Field(
+        default=0, ge=0, description="Writes are refused (503) while more turns wait for Level 1; 0 = no bound."
+    )
+    backlog_retry_after_s: int = Field(default=5, ge=1, description="Retry-After of a write refused by backpressure.")
+
 
 def load_settings(data_dir: Path | None = None, **overrides: Any) -> EywaSettings:
     """Settings from the environment, with ``data_dir`` (``--data-dir``, when given) and

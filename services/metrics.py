@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 __all__ = ["CONTENT_TYPE_LATEST", "ServiceMetrics"]
 
@@ -17,7 +17,7 @@ _REQUEST_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
 
 
 class ServiceMetrics:
-    """Request counts and latencies by route, recall stage latencies, turns ingested."""
+    """Request counts and latencies by route, recall stage latencies, turns ingested, backlog."""
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
@@ -40,6 +40,14 @@ class ServiceMetrics:
         self.rate_limited = Counter(
             "eywa_rate_limited", "Requests refused with 429.", registry=self.registry,
         )
+        self.stage_backlog = Gauge(
+            "eywa_stage_backlog", "Pending stage marks (the stage ledger), read at scrape time.",
+            ["stage"], registry=self.registry,
+        )
+        self.level1_backlog = Gauge(
+            "eywa_level1_backlog", "Turns not yet through Level 1 and their dimension update.",
+            registry=self.registry,
+        )
 
     def observe_request(self, route: str, method: str, status: int, seconds: float) -> None:
         """Record one finished request under its route template (never the raw path)."""
@@ -51,6 +59,14 @@ class ServiceMetrics:
         for stage, value in timings_ms.items():
             if isinstance(value, (int, float)):
                 self.recall_stage_ms.labels(stage).observe(float(value))
+
+    def observe_backlog(self, backlog: Mapping[str, int]) -> None:
+        """Set the backlog gauges from ``Memory.backlog()``."""
+        for stage, value in backlog.items():
+            if stage == "level1_backlog":
+                self.level1_backlog.set(value)
+            else:
+                self.stage_backlog.labels(stage).set(value)
 
     def render(self) -> bytes:
         """The text exposition of this app's registry."""

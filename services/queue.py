@@ -3,27 +3,27 @@
 The sender never imports ``workers`` (nor the workers ``services``): both build their Celery
 app from ``eywa.jobs.celery_config`` and name tasks with the constants of ``eywa.jobs``.
 
-A job is one ``eywa.extract_and_validate`` task; its id is the Celery task id. Celery's
-result backend cannot tell an unknown id from a queued one (both read ``PENDING``), and the
-API must know a job's space to check the caller's key, so ``submit`` also stores a small
-record (space, number of turns, time) under ``eywa:job:<id>`` with the results' lifetime.
+A job is a record in the store (``eywa.jobs.JobBook``, the API's ``Memory``) and one
+``eywa.extract_and_validate`` task whose Celery task id is the job id. The record comes first
+and is durable; the message is only a wake-up. The job's state is derived from the stage
+ledger (done when its turns owe nothing), refined with Celery's own state while it is pending
+(``running`` once a worker started it), so a broker that restarts empty loses no job: the
+beat re-derives the lost work from the ledger (``eywa.reconcile``) and finished jobs still
+answer, with or without Redis.
 """
 
 from __future__ import annotations
 
-import json
 import time
-import uuid
 from collections.abc import Sequence
-from typing import Any
 
 from celery import Celery
 from celery.result import AsyncResult
 from redis import Redis
 from redis.exceptions import RedisError
 
-from eywa.errors import NotFoundError, StoreError
-from eywa.jobs import LEVEL1_TASK, JobState, JobStatus, celery_config
+from eywa.errors import StoreError
+from eywa.jobs import LEVEL1_TASK, JobBook, JobState, JobStatus, celery_config
 from eywa.settings import EywaSettings
 
 __all__ = ["CeleryJobRunner", "celery_job_runner"]
@@ -41,32 +41,32 @@ _STATES: dict[str, JobState] = {
 
 
 class CeleryJobRunner:
-    """Queues Level 1 jobs on Redis for ``eywa worker`` processes.
+    """Records Level 1 jobs in the store and wakes ``eywa worker`` processes up through Redis.
 
     Example:
-        >>> runner = CeleryJobRunner(celery_app, Redis.from_url(url))  # doctest: +SKIP
+        >>> runner = CeleryJobRunner(celery_app, Redis.from_url(url), memory)  # doctest: +SKIP
         >>> runner.status(runner.submit("alice", ids)).status  # doctest: +SKIP
         'pending'
     """
 
-    def __init__(self, app: Celery, client: Redis, ttl_s: int = 86_400) -> None:
+    def __init__(self, app: Celery, client: Redis, book: JobBook) -> None:
         self._app = app
         self._redis = client
-        self._ttl_s = ttl_s
+        self._book = book
 
-    def submit(self, space: str, evidence_ids: Sequence[str], request_id: str | None = None) -> str:
-        """Queue Level 1 for ``evidence_ids`` of ``space``; returns the job id.
+    def submit(
+        self, space: str, evidence_ids: Sequence[str], request_id: str | None = None, author: str | None = None
+    ) -> str:
+        """Record the job, then queue its task; returns the job id.
 
         Raises:
-            StoreError: Redis (the broker) cannot be reached.
+            StoreError: the store failed, or Redis (the broker) cannot be reached; in the
+                latter case the job is recorded and the beat will run it.
         """
-        job_id = "job_" + uuid.uuid4().hex
-        now = time.time()
-        record = {"space": space, "evidence": len(evidence_ids), "submitted_at": now}
+        job_id = self._book.record_job(space, evidence_ids, author=author, request_id=request_id)
         try:
-            self._redis.set(_key(job_id), json.dumps(record), ex=self._ttl_s)
             self._app.send_task(
-                TASK, args=[space, list(evidence_ids)], kwargs={"submitted_at": now}, task_id=job_id,
+                TASK, args=[space, list(evidence_ids)], kwargs={"submitted_at": time.time()}, task_id=job_id,
                 headers={"request_id": request_id} if request_id else None,
             )
         except (RedisError, OSError) as exc:
@@ -74,25 +74,30 @@ class CeleryJobRunner:
         return job_id
 
     def status(self, job_id: str) -> JobStatus:
-        """The job's state, with ``detail["space"]`` and, when done, the task's counts.
+        """The job's state from the store, ``running`` while a worker holds it, with the
+        task's counts once done (when Redis still has them).
 
         Raises:
-            NotFoundError: no such job (or it expired).
-            StoreError: Redis cannot be reached.
+            NotFoundError: no such job.
+            StoreError: the store failed.
         """
+        found = self._book.job(job_id)
         try:
-            raw = self._redis.get(_key(job_id))
-        except RedisError as exc:
-            raise StoreError("redis", "status", str(exc)) from exc
-        if raw is None:
-            raise NotFoundError("job", "*", job_id)
-        detail: dict[str, Any] = json.loads(raw)
-        result = AsyncResult(job_id, app=self._app)
-        state = _STATES.get(result.state, "running")
-        if state == "done" and isinstance(result.result, dict):
-            detail.update({k: v for k, v in result.result.items() if k != "space"})
-        elif state == "failed":
-            detail["error"] = str(result.result)
+            result = AsyncResult(job_id, app=self._app)
+            celery_state = _STATES.get(result.state, "running")
+            payload = result.result
+        except (RedisError, OSError):
+            return found  # the broker is down: the store's answer stands
+        detail = dict(found.detail)
+        state: JobState = found.status
+        if state == "done" and celery_state == "running":
+            state = "running"  # the turns are done, the task is returning its counts
+        elif state == "done" and celery_state == "done" and isinstance(payload, dict):
+            detail.update({k: v for k, v in payload.items() if k not in detail})
+        elif state == "pending" and celery_state in {"running", "failed"}:
+            state = celery_state
+            if celery_state == "failed":
+                detail["error"] = str(payload)
         return JobStatus(id=job_id, status=state, detail=detail)
 
     def ping(self) -> bool:
@@ -103,12 +108,9 @@ class CeleryJobRunner:
             return False
 
 
-def _key(job_id: str) -> str:
-    return f"eywa:job:{job_id}"
-
-
-def celery_job_runner(settings: EywaSettings) -> CeleryJobRunner:
-    """A runner on the broker of ``settings`` (a Celery app of its own, not the current one).
+def celery_job_runner(settings: EywaSettings, book: JobBook) -> CeleryJobRunner:
+    """A runner on the broker of ``settings`` (a Celery app of its own, not the current one)
+    that records jobs in ``book``.
 
     Raises:
         ConfigurationError: ``EYWA_REDIS_URL`` is not set.
@@ -116,4 +118,4 @@ def celery_job_runner(settings: EywaSettings) -> CeleryJobRunner:
     config = celery_config(settings)
     app = Celery("eywa-api", set_as_current=False)
     app.conf.update(config)
-    return CeleryJobRunner(app, Redis.from_url(config["broker_url"]), settings.celery_result_expires_s)
+    return CeleryJobRunner(app, Redis.from_url(config["broker_url"]), book)

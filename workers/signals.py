@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from celery import signals
+from kombu.exceptions import OperationalError
 
 from eywa.errors import StoreError
 from workers import metrics
@@ -61,3 +62,17 @@ def _failure(sender: Any, exception: BaseException | None = None, **_: Any) -> N
 @signals.worker_process_shutdown.connect
 def _close(**_: Any) -> None:
     close_worker_resources()
+
+
+@signals.worker_ready.connect
+def _reconcile_on_start(sender: Any = None, **_: Any) -> None:
+    """A starting worker asks for one reconciliation: work whose messages were lost while no
+    worker ran (or with the broker's restart) is re-derived from the ledger."""
+    from eywa.jobs import RECONCILE_TASK
+
+    try:
+        celery = getattr(sender, "app", None)
+        if celery is not None:
+            celery.send_task(RECONCILE_TASK)
+    except (OperationalError, OSError) as exc:  # the broker is down: the beat sends it later
+        log.warning("reconcile on start not sent", extra={"error": str(exc)})

@@ -6,30 +6,39 @@ nothing twice. Store and extractor errors are retried with exponential backoff a
 
 ``extract_and_validate`` is the Level 1 job: ``eywa.level1.run_level1``, the same workflow the
 embedded ``Memory`` runs, with this worker's stores and one Redis lock per (space, entity,
-attribute) around each dimension update (``workers.locks``).
+attribute) around each dimension update (``workers.locks``). It does what the stage ledger
+says the turns still owe, so a redelivered or duplicated message writes nothing twice.
+
+``reconcile`` (beat, and once when a worker starts) re-derives Level 1 work from the ledger:
+marks no worker has touched for ``EYWA_RECONCILE_GRACE_S`` (their message was lost: a worker
+killed before it acknowledged, a broker restarted without persistence) are sent again as
+``extract_and_validate`` tasks. The broker's messages are wake-ups; the store is the truth.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from contextlib import AbstractContextManager
-from datetime import UTC, datetime
+from collections import defaultdict
+from contextlib import AbstractContextManager, suppress
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from eywa.errors import EywaError, ExtractorError, StoreError
 from eywa.extraction.llm import build_extractor
 from eywa.extraction.validator import Validator
-from eywa.jobs import LEVEL1_TASK, MATERIALISE_DECAY_TASK, REPAIR_TASK, UPDATE_DIMENSIONS_TASK
+from eywa.jobs import LEVEL1_TASK, MATERIALISE_DECAY_TASK, RECONCILE_TASK, REPAIR_TASK, UPDATE_DIMENSIONS_TASK
 from eywa import level1
 from eywa.level1 import DimensionKey
 from eywa.nous.ledger import list_dimensions
+from eywa.reconcile import record_failure
+from eywa.stores.ledger import DERIVED_STAGES
 from workers import metrics
 from workers.app import celery_app
 from workers.locks import dimension_lock
 from workers.stores import worker_redis, worker_settings, worker_stores
 
-__all__ = ["extract_and_validate", "materialise_decay", "repair_candidates", "update_dimensions"]
+__all__ = ["extract_and_validate", "materialise_decay", "reconcile", "repair_candidates", "update_dimensions"]
 
 log = logging.getLogger(__name__)
 RETRY = {
@@ -60,10 +69,20 @@ def extract_and_validate(space: str, evidence_ids: list[str], submitted_at: floa
         ConfigurationError: the settings cannot work (no retry).
     """
     settings = worker_settings()
-    outcome = level1.run_level1(
-        worker_stores(), space, evidence_ids, build_extractor(settings), _validator(),
-        batch_size=settings.level1_batch_size, dimension_lock=_dimension_lock,
-    )  # fmt: skip
+    stores = worker_stores()
+    now = datetime.now(UTC)
+    for stage in DERIVED_STAGES:  # taken: the beat leaves these alone for a grace period
+        stores.ledger.touch(space, stage, evidence_ids, now)
+    try:
+        outcome = level1.run_level1(
+            stores, space, evidence_ids, build_extractor(settings), _validator(),
+            batch_size=settings.level1_batch_size, dimension_lock=_dimension_lock,
+        )  # fmt: skip
+    except (StoreError, ExtractorError) as exc:
+        with suppress(StoreError):  # the store may be what failed; the marks stay either way
+            marks = stores.ledger.pending_for(space, evidence_ids)
+            record_failure(stores, space, "level1", [m for m in marks if m.stage in DERIVED_STAGES], exc)
+        raise
     summary: dict[str, Any] = {"space": space, "evidence": len(evidence_ids)}
     if outcome.report is not None:
         report = outcome.report
@@ -73,6 +92,41 @@ def extract_and_validate(space: str, evidence_ids: list[str], submitted_at: floa
     summary["deltas"] = len(outcome.deltas)
     log.info("level1 done", extra={"space": space, "evidence": len(evidence_ids), "deltas": summary["deltas"]})
     return summary
+
+
+@celery_app.task(name=RECONCILE_TASK, **RETRY)
+def reconcile() -> dict[str, Any]:
+    """Beat (and worker start): send again the Level 1 work no message carries any more.
+
+    Marks of ``level1``/``nous`` due for ``EYWA_RECONCILE_GRACE_S`` (up to
+    ``EYWA_RECONCILE_BATCH`` of each) are grouped by space into ``extract_and_validate``
+    tasks, after being touched so the next beat waits another grace period. Job records
+    older than the result lifetime are pruned.
+
+    Raises:
+        StoreError: retried with backoff.
+    """
+    settings = worker_settings()
+    stores = worker_stores()
+    now = datetime.now(UTC)
+    due = now - timedelta(seconds=settings.reconcile_grace_s)
+    by_space: dict[str, dict[str, None]] = defaultdict(dict)
+    for stage in DERIVED_STAGES:
+        for mark in stores.ledger.pending(stage, limit=settings.reconcile_batch, due_before=due):
+            by_space[mark.space][mark.item_id] = None
+    sent = 0
+    chunk = max(settings.level1_batch_size * 4, 1)
+    for space, items in sorted(by_space.items()):
+        ids = list(items)
+        for stage in DERIVED_STAGES:
+            stores.ledger.touch(space, stage, ids, now)
+        for start in range(0, len(ids), chunk):
+            extract_and_validate.apply_async(args=[space, ids[start : start + chunk]], kwargs={"submitted_at": now.timestamp()})
+            sent += 1
+    pruned = stores.jobs.prune_jobs(now - timedelta(seconds=settings.celery_result_expires_s))
+    if sent:
+        log.info("reconcile re-sent level1 work", extra={"tasks": sent, "turns": sum(map(len, by_space.values()))})
+    return {"tasks": sent, "turns": sum(len(v) for v in by_space.values()), "jobs_pruned": pruned}
 
 
 @celery_app.task(name=UPDATE_DIMENSIONS_TASK, **RETRY)

@@ -58,6 +58,7 @@ _LIFETIME_TAU = 50 * YEAR_DAYS
 SPECS: tuple[AttributeSpec, ...] = (
     AttributeSpec(
         name="employer", cardinality="single", tau_days=_EMPLOYER_TAU,
+        wh_words=("where", "which", "who", "whom"),
         cessation_ends=True,
         tau_source="BLS Employee Tenure in 2022: median tenure with the current employer 4.1 "
         "years (Jan 2022) → τ = 4.1 / ln 2 ≈ 5.9 years.",
@@ -71,6 +72,7 @@ SPECS: tuple[AttributeSpec, ...] = (
     ),
     AttributeSpec(
         name="occupation", cardinality="single", tau_days=_EMPLOYER_TAU,
+        wh_words=("what",),
         cessation_ends=True,
         tau_source="assumption: an occupation outlasts an employer (people change employer "
         "more often than profession), so the employer's τ (≈ 5.9 years, BLS 2022) is a lower "
@@ -83,6 +85,7 @@ SPECS: tuple[AttributeSpec, ...] = (
     ),
     AttributeSpec(
         name="residence", cardinality="single", tau_days=tau_from_annual_rate(_MOVER_RATE),
+        wh_words=("where", "which"),
         cessation_ends=True,
         tau_source="US Census CPS ASEC 2021: 8.4 % of people moved in the past year → "
         "τ = −1 / ln(1 − 0.084) ≈ 11.4 years.",
@@ -94,6 +97,7 @@ SPECS: tuple[AttributeSpec, ...] = (
     ),
     AttributeSpec(
         name="origin", cardinality="single", tau_days=_LIFETIME_TAU,
+        wh_words=("where", "which"),
         tau_source="assumption: where someone comes from does not change; 50 years (an adult "
         "lifetime) only bounds how stale the evidence may grow.",
         description="Where the subject comes from; effectively permanent.",
@@ -103,6 +107,7 @@ SPECS: tuple[AttributeSpec, ...] = (
     ),
     AttributeSpec(
         name="relationship_status", cardinality="single", tau_days=5 * YEAR_DAYS,
+        wh_words=("what",),
         cessation_ends=True,
         tau_source="assumption: 5 years, between marriages (median duration of women's first "
         "marriages 20.8 years, Census ACS 'Marital Events of Americans: 2009'; first marriages "
@@ -120,6 +125,7 @@ SPECS: tuple[AttributeSpec, ...] = (
     ),
     AttributeSpec(
         name="partner", cardinality="single", tau_days=5 * YEAR_DAYS,
+        wh_words=("who", "whom"),
         cessation_ends=True,
         tau_source="assumption: the same 5 years as relationship_status (see there).",
         description="Name or description of the subject's partner or spouse.",
@@ -130,6 +136,7 @@ SPECS: tuple[AttributeSpec, ...] = (
     ),
     AttributeSpec(
         name="children", cardinality="multi", tau_days=_LIFETIME_TAU,
+        wh_words=("who",),
         tau_source="assumption: a child stays a child; 50 years only bounds staleness.",
         description="The subject's children (names, count or description).",
         aliases=("kids", "child", "son", "daughter", "sons", "daughters"),

@@ -21,6 +21,8 @@ DEFAULT_TAU_SOURCE = (
 """Why unknown attributes age with τ = one year (shown with the registry's table)."""
 
 ValueCase = Literal["keep", "lower"]
+WhWord = Literal["what", "where", "which", "who", "whom", "whose"]
+"""The question words that ask for a value (``AttributeSpec.wh_words``)."""
 
 
 class ValueSynonym(BaseModel):
@@ -59,6 +61,12 @@ class AttributeSpec(BaseModel):
             describes ("I quit my job" as a life event, "I left Boston" for where someone is
             from). Off for attributes the registry does not know, so that the validator
             judges them only by negation, as it always did.
+        wh_words: the question words whose questions the values answer ("where" for an
+            employer or a residence, "who" for a partner, "what" for an occupation). When
+            a question's words point at several attributes ("job" → employer and
+            occupation, "wife" → relationship status and partner), those its own question
+            word asks for come first: "Where does Ana work?" wants the employer, "What is
+            Ana's job?" the occupation.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -74,3 +82,4 @@ class AttributeSpec(BaseModel):
     value_case: ValueCase = "keep"
     leading_words: tuple[str, ...] = ()
     cessation_ends: bool = False
+    wh_words: tuple[WhWord, ...] = ()

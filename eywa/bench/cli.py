@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 import typer
 
-from eywa.bench.report import render_extraction, render_latency, render_service_bench
+from eywa.bench.report import render_chaos, render_extraction, render_latency, render_service_bench
 from eywa.errors import InvalidInputError
 from eywa.runtime import load_settings
 from eywa.runtime.commands import EywaGroup, err_console, out_console
@@ -141,6 +141,31 @@ def service(
         json_out.write_text(json.dumps(report.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
         out.print(f"report: {json_out}")
     if not report.exactly_once:
+        raise typer.Exit(1)
+
+
+@app.command("chaos")
+def chaos(
+    writers: Annotated[int, typer.Option("--writers", min=1, help="Concurrent writers (threads over HTTP).")] = 8,
+    seconds: Annotated[float, typer.Option("--seconds", min=0.5, help="How long the writers send turns.")] = 20.0,
+    kills: Annotated[int, typer.Option("--kills", min=0, help="SIGKILLs of the API process during the run.")] = 2,
+    drain: Annotated[float, typer.Option("--drain", min=1.0, help="Seconds allowed for the backlog to drain.")] = 120.0,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the report as JSON to this file.", show_default=False)
+    ] = None,
+) -> None:
+    """Writers over HTTP on 127.0.0.1 while the API is SIGKILLed and restarted (embedded
+    mode): acknowledged, stored, duplicated, lost, backlog. Exits 1 unless nothing was
+    duplicated or lost and the backlog drained."""
+    from eywa.bench.chaos import run_chaos_bench  # deferred: keeps `eywa --help` fast
+
+    report = run_chaos_bench(writers, seconds, kills, drain, settings=load_settings())
+    out = out_console()
+    render_chaos(report, out)
+    if json_out is not None:
+        json_out.write_text(json.dumps(report.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
+        out.print(f"report: {json_out}")
+    if not report.passed:
         raise typer.Exit(1)
 
 

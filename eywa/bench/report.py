@@ -11,12 +11,13 @@ from rich.table import Table
 from eywa.bench.metrics import CategoryStats
 
 if TYPE_CHECKING:
+    from eywa.bench.chaos import ChaosReport
     from eywa.bench.extraction import ExtractionReport
     from eywa.bench.latency import LatencyReport
     from eywa.bench.locomo import BenchSummary
     from eywa.bench.service import ServiceBenchReport
 
-__all__ = ["render_latency", "render_service_bench", "render_summary", "summary_table"]
+__all__ = ["render_chaos", "render_latency", "render_service_bench", "render_summary", "summary_table"]
 
 
 def _row(table: Table, label: str, stats: CategoryStats, *, style: str | None = None) -> None:
@@ -163,3 +164,26 @@ def render_extraction(report: ExtractionReport, console: Console) -> None:
         f"{report.cpu_seconds:.2f} s CPU ({report.turns_per_cpu_s:.0f} turns/CPU-s)"
     )
 
+
+
+def render_chaos(report: ChaosReport, console: Console) -> None:
+    """The chaos run's figures, one per line, and its verdict."""
+    console.print(
+        f"chaos ({report.mode}): {report.writers} writers, {report.elapsed_s:.1f} s, "
+        f"{report.kills} SIGKILL(s) of the API process"
+    )
+    console.print(f"turns acknowledged: {report.turns_acknowledged}")
+    console.print(f"turns stored: {report.turns_stored}")
+    console.print(f"duplicated: {report.duplicated}")
+    console.print(f"lost: {report.lost}")
+    console.print(
+        f"batches retried: {report.retried_batches} ({', '.join(report.failures_retried) or 'no failure'}), "
+        f"never acknowledged: {report.unacknowledged_batches}"
+    )
+    for refusal in report.refusals:
+        console.print(f"  refused: {refusal}", markup=False)
+    stages = ", ".join(f"{stage} {n}" for stage, n in report.backlog_by_stage.items())
+    console.print(f"backlog at the end: {report.backlog} ({stages}; drained in {report.drain_s:.1f} s)")
+    loads = "; ".join(f"{when} {a:.2f}/{b:.2f}/{c:.2f}" for when, (a, b, c) in report.load_average.items())
+    console.print(f"load average (1/5/15 min): {loads}")
+    console.print(f"chaos: {'[green]PASS[/]' if report.passed else '[red]FAIL[/]'}")

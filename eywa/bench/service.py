@@ -57,7 +57,7 @@ from eywa.runtime import load_settings, open_graph_stores, open_key_store
 from eywa.settings import EywaSettings, as_environment
 from eywa.stores.bundle import GraphStores
 
-__all__ = ["RouteFigures", "ServiceBenchReport", "run_service_bench", "serve_api"]
+__all__ = ["RouteFigures", "ServiceBenchReport", "free_port", "run_service_bench", "serve_api", "start_api", "stop_api"]
 
 ROUTES = ("turns", "recall")
 BATCH_SIZE = 4
@@ -197,11 +197,45 @@ def _audit(
     return stored, problems
 
 
-def _free_port(host: str) -> int:
+def free_port(host: str) -> int:
+    """A TCP port of ``host`` that nothing listens on right now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((host, 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def start_api(settings: EywaSettings, log: Path, host: str, port: int) -> subprocess.Popen[bytes]:
+    """Start ``eywa serve`` with exactly ``settings`` (through its environment) on
+    ``host:port``, its output appended to ``log``; returns once it answers ``/healthz``.
+
+    Raises:
+        StoreError: the server exited or did not answer ``/healthz`` in time (the message
+            ends with the tail of its log).
+    """
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("EYWA_")}
+    environment.update(as_environment(settings))
+    command = [sys.executable, "-m", "eywa.cli", "serve", "--host", host, "--port", str(port)]
+    with log.open("ab") as output:
+        process = subprocess.Popen(command, env=environment, stdout=output, stderr=subprocess.STDOUT)
+    try:
+        _wait_until_healthy(process, f"http://{host}:{port}", log)
+    except StoreError:
+        stop_api(process)
+        raise
+    return process
+
+
+def stop_api(process: subprocess.Popen[bytes]) -> None:
+    """Ask the server to stop (SIGINT: uvicorn shuts down and the API closes its memory);
+    kill it if it does not within ``STOP_TIMEOUT_S``."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=STOP_TIMEOUT_S)
 
 
 @contextmanager
@@ -216,24 +250,13 @@ def serve_api(settings: EywaSettings, log: Path, host: str = "127.0.0.1") -> Ite
         StoreError: the server exited or did not answer ``/healthz`` in time (the message
             ends with the tail of its log).
     """
-    port = _free_port(host)
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("EYWA_")}
-    environment.update(as_environment(settings))
-    command = [sys.executable, "-m", "eywa.cli", "serve", "--host", host, "--port", str(port)]
-    base_url = f"http://{host}:{port}"
-    with log.open("wb") as output:
-        process = subprocess.Popen(command, env=environment, stdout=output, stderr=subprocess.STDOUT)
+    port = free_port(host)
+    log.write_bytes(b"")
+    process = start_api(settings, log, host, port)
     try:
-        _wait_until_healthy(process, base_url, log)
-        yield base_url
+        yield f"http://{host}:{port}"
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=STOP_TIMEOUT_S)
+        stop_api(process)
 
 
 def _wait_until_healthy(process: subprocess.Popen[bytes], base_url: str, log: Path) -> None:

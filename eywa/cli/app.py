@@ -24,6 +24,7 @@ from eywa.cli import keys
 from eywa.cli.demo import demo
 from eywa.cli.graph_cmds import audit, schema_app
 from eywa.cli.memory_cmds import ingest, recall, stats
+from eywa.cli.upkeep_cmds import reconcile, reprocess
 from eywa.errors import ConfigurationError
 from eywa.runtime.commands import EywaGroup
 
@@ -46,6 +47,8 @@ app.command("demo")(demo)
 app.add_typer(keys.app, name="keys")
 app.add_typer(schema_app, name="schema")
 app.command("audit")(audit)
+app.command("reprocess")(reprocess)
+app.command("reconcile")(reconcile)
 
 
 def _unavailable(entry: EntryPoint, exc: ImportError) -> Callable[..., None]:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from eywa.embedding.base import Embedder
+from eywa.embedding.base import Embedder, embedder_id
 from eywa.embedding.minilm import MiniLMEmbedder
 from eywa.embedding.openai import OpenAIEmbedder
 from eywa.errors import ConfigurationError
 from eywa.settings import EywaSettings
 
-__all__ = ["Embedder", "MiniLMEmbedder", "OpenAIEmbedder", "build_embedder"]
+__all__ = ["Embedder", "MiniLMEmbedder", "OpenAIEmbedder", "build_embedder", "embedder_id"]
 
 
 def build_embedder(settings: EywaSettings) -> Embedder:

@@ -25,3 +25,12 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """An array of shape (len(texts), dim), each row L2-normalised."""
         ...
+
+
+def embedder_id(embedder: Embedder) -> str:
+    """What a vector is stamped with: the model id and the width (``all-MiniLM-L6-v2/384``).
+
+    A store searches only vectors with its embedder's stamp, and a change of stamp marks
+    every turn and belief for re-embedding (``eywa.stores.ledger``).
+    """
+    return f"{embedder.model_id}/{embedder.dim}"

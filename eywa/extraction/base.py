@@ -37,3 +37,20 @@ class Extractor(Protocol):
     def propose(self, space: str, evidence: Sequence[Evidence]) -> Iterable[CandidateFact]:
         """Candidate facts, each citing the ids of the turns it rests on."""
         ...
+
+
+def extractor_version(extractor: Extractor) -> str | None:
+    """The ``version`` an extractor declares, as a string; None when it declares none.
+
+    ``version`` is optional so that any object with ``name`` and ``propose`` stays an
+    extractor; the built-in ones declare it and bump it whenever what they propose changes.
+    It is recorded on every belief and candidate, and ``eywa reprocess`` re-runs Level 1 on
+    the turns a different version read.
+    """
+    version = getattr(extractor, "version", None)
+    return None if version is None else str(version)
+
+
+def extractor_label(extractor: Extractor) -> str:
+    """``name@version`` (``name@`` without a version): who did a turn's Level 1."""
+    return f"{extractor.name}@{extractor_version(extractor) or ''}"

@@ -121,6 +121,10 @@ def _date(raw: object) -> datetime | None:
         return None
 
 
+PROMPT_VERSION = "1"
+"""Bump when the prompt or the answer schema changes what is proposed (``eywa reprocess``)."""
+
+
 class LLMExtractor:
     """Proposes candidates with a chat model, ``batch_size`` turns per call.
 
@@ -152,6 +156,11 @@ class LLMExtractor:
     def name(self) -> str:
         """``llm:<model>``."""
         return f"llm:{self._client.model}"
+
+    @property
+    def version(self) -> str:
+        """The prompt and schema version (``PROMPT_VERSION``); the model is in ``name``."""
+        return PROMPT_VERSION
 
     def propose(self, space: str, evidence: Sequence[Evidence]) -> Iterable[CandidateFact]:
         """Candidates for the turns, batch by batch, session by session.

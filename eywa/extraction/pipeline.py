@@ -3,7 +3,9 @@
 ``extract_beliefs`` is the step ``eywa.level1.run_level1`` (the one Level 1 workflow) runs
 before the Nous update. Ids are deterministic (same candidate on the same evidence → same
 belief or candidate id) and stores skip existing ids, so running it twice on the same turns
-writes nothing the second time.
+writes nothing the second time. With ``complete_stage`` each batch's beliefs and candidates
+are written in the transaction that clears its turns' ``level1`` marks (``eywa.stores.ledger``),
+so a batch is either fully recorded as done or read again, never half of each.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from datetime import datetime
 
 from pydantic import Field
 
+from eywa import crashpoints
 from eywa.attributes import AttributeSpec, canonical_fact, get_attribute
 from eywa.errors import NotFoundError
-from eywa.extraction.base import Extractor
+from eywa.extraction.base import Extractor, extractor_label, extractor_version
 from eywa.extraction.validator import Validator
 from eywa.ids import stable_id
 from eywa.models import (
@@ -32,6 +35,7 @@ from eywa.models import (
 )
 from eywa.stores.beliefs import BeliefStore
 from eywa.stores.evidence import EvidenceStore
+from eywa.stores.ledger import StageDone
 
 
 class Level1Report(Frozen):
@@ -93,6 +97,7 @@ def extract_beliefs(
     batch_size: int = 32,
     attributes: Mapping[str, AttributeSpec] | None = None,
     now: datetime | None = None,
+    complete_stage: bool = False,
 ) -> Level1Report:
     """Extract, validate and store beliefs for ``evidence_ids`` of ``space``; idempotent.
 
@@ -107,6 +112,8 @@ def extract_beliefs(
         attributes: attribute registry (cardinality decides supersession); default registry
             when None.
         now: recorded_at of what is written (tests pass a fixed time).
+        complete_stage: clear each batch's ``level1`` marks (and record the extractor as
+            their reader) in the transaction that stores the batch.
 
     Returns:
         Counts by outcome and reason, and the newly written beliefs.
@@ -117,16 +124,20 @@ def extract_beliefs(
         StoreError: a store failed.
     """
     recorded_at = utc_now() if now is None else as_utc(now)
+    version, label = extractor_version(extractor), extractor_label(extractor)
     totals: Counter[str] = Counter()
     by_reason: Counter[str] = Counter()
     new_ids: list[str] = []
     ids = list(dict.fromkeys(evidence_ids))
     for offset in range(0, len(ids), max(batch_size, 1)):
         chunk = ids[offset : offset + max(batch_size, 1)]
+        done = StageDone(space=space, evidence_ids=tuple(chunk), done_by=label) if complete_stage else None
         turns = evidence_store.get(space, chunk)
         totals["evidence"] += len(turns)
         totals["missing_evidence"] += len(chunk) - len(turns)
         if not turns:
+            if done is not None:  # erased meanwhile: nothing to read, the stage is done
+                belief_store.add([], [], done)
             continue
         facts = list(extractor.propose(space, turns))
         totals["proposed"] += len(facts)
@@ -140,7 +151,7 @@ def extract_beliefs(
             fact = canonical_fact(raw, attributes)
             report = validator.validate(space, fact, known)
             if report.accepted:
-                belief = _belief(space, fact, report, known, extractor.name, recorded_at)
+                belief = _belief(space, fact, report, known, extractor.name, recorded_at, version)
                 beliefs.setdefault(belief.id, belief)
                 totals["accepted"] += 1
                 continue
@@ -150,9 +161,11 @@ def extract_beliefs(
             cand = Candidate(
                 id=candidate_id(space, fact), space=space, fact=fact, status=status,
                 reasons=report.reasons, report=report, extractor=extractor.name, recorded_at=recorded_at,
+                extractor_version=version,
             )
             refused.setdefault(cand.id, cand)
-        written, _ = belief_store.add(list(beliefs.values()), list(refused.values()))
+        written, _ = belief_store.add(list(beliefs.values()), list(refused.values()), done)
+        crashpoints.reached("level1_batch_written")
         totals["duplicates"] += len(beliefs) - len(written)
         new_ids.extend(written)
         ordered = sorted(beliefs.values(), key=_when)
@@ -173,6 +186,7 @@ def _belief(
     known: Mapping[str, Evidence],
     extractor: str,
     recorded_at: datetime,
+    version: str | None = None,
 ) -> Belief:
     cited = [known[i] for i in fact.evidence_ids if i in known]
     observed = max((t.observed_at for t in cited), default=None)
@@ -182,7 +196,7 @@ def _belief(
         attribute=fact.attribute, value=fact.value, polarity=fact.polarity, modality=fact.modality,
         valid_from=fact.valid_from, valid_to=fact.valid_to, recorded_at=recorded_at, status="active",
         extractor=extractor, evidence_ids=tuple(dict.fromkeys(fact.evidence_ids)), support=report.support,
-        report=report, event_at=None if event_at is None else as_utc(event_at),
+        report=report, event_at=None if event_at is None else as_utc(event_at), extractor_version=version,
     )
 
 

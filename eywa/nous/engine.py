@@ -140,13 +140,39 @@ def elapsed_days(start: datetime | None, end: datetime) -> float:
     return 0.0 if start is None else (end - start).total_seconds() / _DAY_SECONDS
 
 
+def _name_words(value: str) -> list[str] | None:
+    """The case-folded words of a name (a value that starts with a capital), else None."""
+    words = value.split()
+    return [w.casefold() for w in words] if words and words[0][:1].isupper() else None
+
+
+def _short_form(a: list[str], b: list[str]) -> bool:
+    """Whether one name is the leading words of the other ("Fernbrook", "Fernbrook Health")."""
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) < len(long) and long[: len(short)] == short
+
+
 def canonical_value(state: DimensionState, value: str) -> str:
-    """The spelling already in the state for ``value`` (case-insensitive), else ``value``."""
+    """The spelling already in the state for ``value``, else ``value``.
+
+    The same words in another case are the same value. So are a name and its leading words:
+    people shorten the names of employers, places and pets ("an offer from Fernbrook Health",
+    then "I start at Fernbrook"), and two values for one thing would split the probability
+    of the current value between them and leave the older, longer spelling as the value it
+    "replaced". Only names (values that start with a capital; "meat" and "meat pies" stay
+    apart), and only when exactly one known value matches, so an ambiguous short form
+    ("Port" beside "Port Calder" and "Port Erin") stays a value of its own. The known
+    spelling is kept, so replay in event time always picks the same one.
+    """
     folded = value.casefold()
     for known in state.values():
         if known.casefold() == folded:
             return known
-    return value
+    words = _name_words(value)
+    if words is None:
+        return value
+    matches = [k for k in state.values() if (other := _name_words(k)) is not None and _short_form(words, other)]
+    return matches[0] if len(matches) == 1 else value
 
 
 def _observed(obs: Observation, value: str) -> ObservedValue:

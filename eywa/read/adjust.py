@@ -1,5 +1,10 @@
 """Post-fusion adjustments: who the question is about, neighbours of strong hits,
-de-duplication, and the preservation floor. Each returns what it changed, for the trace."""
+de-duplication, and the preservation floor. Each returns what it changed, for the trace.
+
+A claimed answer (a dimension sure of the current state, see ``eywa.read.answers``) is
+something the routes found, not a guess: no adjustment may overrule it. It is about the
+named person, so the boost raises it like that person's turns; demotion, de-duplication and
+the floor never sink, remove or displace it."""
 
 from __future__ import annotations
 
@@ -12,7 +17,8 @@ from eywa.ids import entity_key
 from eywa.models import ItemKind, RouteName
 from eywa.read.items import Hydrated
 
-# A turn spoken by a person the question names is worth this much more.
+# A turn spoken by a person the question names (or a belief or dimension about them) is worth
+# this much more.
 NAMED_SPEAKER_BOOST = 1.3
 # Items about nobody the question names (when it names someone) keep this share.
 DEMOTION_FACTOR = 0.8
@@ -36,6 +42,7 @@ class Scored:
     item: Hydrated
     score: float
     routes: dict[str, int] = field(default_factory=dict)
+    answer: bool = False
 
     @property
     def key(self) -> tuple[ItemKind, str]:
@@ -43,11 +50,18 @@ class Scored:
 
 
 def speaker_boost(items: list[Scored], named_ids: set[str], speaker_ids: Mapping[str, str]) -> list[str]:
-    """Turns spoken by a named person rise; returns the ids boosted."""
+    """Turns spoken by a named person rise, and so do dimensions about one (their
+    ``subject``): what a person says and what is known of their state rise together, so the
+    boost never lifts the person's small talk over their dimension. Beliefs are left alone:
+    their statement names their subject, which the keyword route has already matched, and
+    boosting them again lifted one-line beliefs ("Tomas might visit in December") over the
+    turns that answer. Returns the ids boosted."""
     changed = []
     for s in items:
-        speaker = s.item.speaker
-        if named_ids and speaker and speaker_ids.get(entity_key(speaker)) in named_ids:
+        subject = s.item.subject
+        if s.item.kind == "belief" or not subject:
+            continue
+        if named_ids and speaker_ids.get(entity_key(subject)) in named_ids:
             s.score *= NAMED_SPEAKER_BOOST
             changed.append(s.item.id)
     return changed
@@ -59,7 +73,7 @@ def person_demotion(items: list[Scored], named_ids: set[str]) -> list[str]:
         return []
     changed = []
     for s in items:
-        if not named_ids.intersection(s.item.about):
+        if not s.answer and not named_ids.intersection(s.item.about):
             s.score *= DEMOTION_FACTOR
             changed.append(s.item.id)
     return changed
@@ -91,12 +105,16 @@ def rescue_neighbours(
 
 def deduplicate(items: list[Scored]) -> list[str]:
     """A belief and its own turn are one item (the better-scored one stays, with both
-    routes); near-identical texts collapse. Returns the ids removed."""
+    routes); near-identical texts collapse. A claimed answer is always kept as it is (a
+    dimension is never one of a turn's copies). Returns the ids removed."""
     items.sort(key=lambda s: -s.score)
     kept: list[Scored] = []
     turn_holder: dict[str, Scored] = {}
     removed = []
     for s in items:
+        if s.answer:
+            kept.append(s)
+            continue
         cited = [ref.id for ref in s.item.provenance]
         holder = next((turn_holder[c] for c in cited if c in turn_holder), None)
         single_source = len(cited) == 1 and s.item.kind in ("evidence", "belief")
@@ -104,7 +122,7 @@ def deduplicate(items: list[Scored]) -> list[str]:
             _merge_routes(holder, s)
             removed.append(s.item.id)
             continue
-        twin = next((k for k in kept if fuzz.ratio(k.item.text, s.item.text) >= NEAR_DUPLICATE_RATIO), None)
+        twin = next((k for k in kept if not k.answer and fuzz.ratio(k.item.text, s.item.text) >= NEAR_DUPLICATE_RATIO), None)
         if twin is not None:
             _merge_routes(twin, s)
             removed.append(s.item.id)
@@ -119,14 +137,15 @@ def deduplicate(items: list[Scored]) -> list[str]:
 def select_with_floor(
     items: Sequence[Scored], k: int, weights: Mapping[RouteName, float]
 ) -> tuple[list[Scored], list[str]]:
-    """The top ``k`` by score, except that each strong route's best few keep a place.
+    """The top ``k`` by score, except that each strong route's best few keep a place, and a
+    claimed answer always does.
 
     Returns the selection (by score) and the ids the floor brought in.
     """
     ordered = sorted(items, key=lambda s: -s.score)
     chosen = ordered[:k]
     chosen_keys = {s.key for s in chosen}
-    protected: list[Scored] = []
+    protected: list[Scored] = [s for s in ordered if s.answer][:k]
     for route, weight in weights.items():
         if weight < FLOOR_MIN_WEIGHT:
             continue

@@ -9,6 +9,7 @@ from typing import Final, Protocol
 
 from eywa.errors import NotFoundError
 from eywa.models import Evidence, EvidenceRef, ItemKind
+from eywa.read.answers import StateAnswer, state_answer
 from eywa.stores.beliefs import BeliefStore
 from eywa.stores.dimensions import DimensionStore
 from eywa.stores.evidence import EvidenceStore
@@ -27,6 +28,9 @@ class Hydrated:
     observed_at: datetime | None
     speaker: str | None
     about: tuple[str, ...]  # entity ids the item is about (speaker and mentions)
+    subject: str | None = None
+    """Whose state or words the item gives: a turn's speaker, a belief's or dimension's
+    subject. The named-speaker boost reads it."""
 
 
 class ItemSource(Protocol):
@@ -37,8 +41,8 @@ class ItemSource(Protocol):
         """The item kind this source serves."""
         ...
 
-    def hydrate(self, space: str, ids: Sequence[str]) -> dict[str, Hydrated]:
-        """The items found (missing ids are left out)."""
+    def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
+        """The items found (missing ids are left out), as they stand at ``as_of``."""
         ...
 
 
@@ -61,7 +65,7 @@ class EvidenceSource:
     def __init__(self, store: EvidenceStore) -> None:
         self._store = store
 
-    def hydrate(self, space: str, ids: Sequence[str]) -> dict[str, Hydrated]:
+    def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
         turns = self._store.get(space, ids)
         mentions = self._store.mentions(space, [t.id for t in turns])
         return {
@@ -74,6 +78,7 @@ class EvidenceSource:
                 observed_at=t.observed_at,
                 speaker=t.speaker,
                 about=tuple(mentions.get(t.id, ())),
+                subject=t.speaker,
             )
             for t in turns
         }
@@ -93,7 +98,7 @@ class BeliefSource:
         self._beliefs = beliefs
         self._evidence = evidence
 
-    def hydrate(self, space: str, ids: Sequence[str]) -> dict[str, Hydrated]:
+    def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
         beliefs = [b for b in self._beliefs.get_many(space, ids) if b.status == "active"]
         cited_ids = sorted({i for b in beliefs for i in b.evidence_ids})
         turns = {t.id: t for t in self._evidence.get(space, cited_ids)}
@@ -115,15 +120,15 @@ class BeliefSource:
                 observed_at=cited[0].observed_at,
                 speaker=None,
                 about=tuple(sorted(about)),
+                subject=belief.subject,
             )
         return found
 
 
 class DimensionSource:
-    """Dimension fact lines: "Caroline — relationship_status: single (0.93)".
-
-    Provenance is the evidence of the dimension's deltas; multi-valued dimensions list
-    their set members (delta-log aggregation).
+    """Dimension items: the dimension's line as of the read time ("Priya — employer:
+    Fernbrook since 6 May 2024 …", see ``eywa.read.answers``), with the turns that
+    established its value as provenance.
     """
 
     kind: Final = "dimension"
@@ -132,38 +137,59 @@ class DimensionSource:
         self._dimensions = dimensions
         self._evidence = evidence
 
-    def hydrate(self, space: str, ids: Sequence[str]) -> dict[str, Hydrated]:
-        from eywa.nous import ledger as nous
-
+    def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
         found: dict[str, Hydrated] = {}
         for item_id in ids:
-            if not item_id.startswith("dim:"):
+            key = dimension_key(item_id)
+            if key is None:
                 continue
-            entity, _, attribute = item_id[4:].rpartition(":")
-            try:
-                dim = nous.get_dimension(self._dimensions, space, entity, attribute)
-            except NotFoundError:
-                continue
-            deltas = nous.list_deltas(self._dimensions, space, entity, attribute)
-            if dim.cardinality == "multi":
-                members = nous.set_members(dim, deltas)
-                values = ", ".join(f"{v} ({dim.distribution.get(v, 0.0):.2f})" for v in members)
-            else:
-                values = f"{dim.mode} ({dim.distribution.get(dim.mode or '', 0.0):.2f})" if dim.mode else ""
-            if not values:
-                continue
-            turns = self._evidence.get(space, list(dict.fromkeys(i for d in deltas for i in d.evidence_ids)))
-            if not turns:
-                continue
-            latest = max(turns, key=lambda t: t.observed_at)
-            found[item_id] = Hydrated(
-                kind="dimension",
-                id=item_id,
-                text=f"{dim.entity} — {attribute}: {values}",
-                provenance=tuple(evidence_ref(t) for t in turns[-5:]),
-                session=None,
-                observed_at=latest.observed_at,
-                speaker=None,
-                about=(entity_id(space, entity),),
-            )
+            answer = self.answer(space, key[0], key[1], "", as_of)
+            item = None if answer is None else self.item(space, answer, as_of)
+            if item is not None:
+                found[item_id] = item
         return found
+
+    def answer(self, space: str, entity: str, attribute: str, question: str, as_of: datetime | None) -> StateAnswer | None:
+        """What (entity, attribute) answers to ``question`` as of ``as_of``; None if unknown."""
+        from eywa.nous import ledger as nous
+
+        try:
+            dimension = nous.get_dimension(self._dimensions, space, entity, attribute, as_of)
+        except NotFoundError:
+            return None
+        deltas = [
+            d for d in nous.list_deltas(self._dimensions, space, entity, attribute)
+            if as_of is None or d.at <= as_of
+        ]  # fmt: skip
+        return state_answer(dimension, deltas, question, as_of)
+
+    def item(self, space: str, answer: StateAnswer, as_of: datetime | None) -> Hydrated | None:
+        """The recall item of an answer; None when none of its turns was said by ``as_of``."""
+        turns = {t.id: t for t in self._evidence.get(space, list(answer.evidence_ids))}
+        cited = [turns[i] for i in answer.evidence_ids if i in turns and (as_of is None or turns[i].observed_at <= as_of)]
+        if not cited:
+            return None
+        return Hydrated(
+            kind="dimension",
+            id=dimension_id(answer.entity, answer.attribute),
+            text=answer.text,
+            provenance=tuple(evidence_ref(t) for t in cited),
+            session=None,
+            observed_at=max(t.observed_at for t in cited),
+            speaker=None,
+            about=(entity_id(space, answer.entity),),
+            subject=answer.entity,
+        )
+
+
+def dimension_id(entity: str, attribute: str) -> str:
+    """The item id of a dimension line."""
+    return f"dim:{entity}:{attribute}"
+
+
+def dimension_key(item_id: str) -> tuple[str, str] | None:
+    """(entity, attribute) of a dimension item id; None for any other id."""
+    if not item_id.startswith("dim:"):
+        return None
+    entity, _, attribute = item_id[4:].rpartition(":")
+    return (entity, attribute) if entity and attribute else None

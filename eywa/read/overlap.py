@@ -7,19 +7,20 @@ import re
 from collections.abc import Iterable
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_STOP = frozenset(
+STOP_WORDS = frozenset(
     """a an and are as at be been but by can could did do does for from had has have he her
     his how i if in into is it its me my of on or our she so than that the their them then
     there these they this to too us was we were what when where which who whom why will with
     would you your about after before doing just any much many""".split()
 )
+"""Function words that carry no topic (shared by the overlap ranking and the planner)."""
 
 
 def terms(text: str) -> set[str]:
     """Content words, lower-cased, with a crude plural/verb suffix strip."""
     out = set()
     for word in _WORD.findall(text.lower()):
-        if word in _STOP or len(word) < 3:
+        if word in STOP_WORDS or len(word) < 3:
             continue
         for suffix in ("ing", "ed", "es", "s"):
             if word.endswith(suffix) and len(word) - len(suffix) >= 3:

@@ -1,5 +1,6 @@
-"""The query plan: what the question asks, who it names, when it points to, and from these
-a weight per route. Deterministic and inspectable (it is returned in the trace)."""
+"""The query plan: what the question asks, who it names, when it points to, which
+attributes it asks about, whether it asks for the current state, and from these a weight per
+route. Deterministic and inspectable (it is returned in the trace)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Final, Literal, get_args
 
+from eywa.attributes import attributes_for_words, get_attribute
 from eywa.models import Entity, RouteName, SignalKind, Stage
+from eywa.read.overlap import STOP_WORDS
 
 Shape = Literal["fact", "temporal", "list", "count", "inference", "yes_no", "comparison"]
 
@@ -47,22 +50,63 @@ _SHAPES: Final[tuple[tuple[Shape, re.Pattern[str]], ...]] = (
     ("yes_no", re.compile(r"^\s*(is|are|was|were|do|does|did|has|have|can|will)\b", re.I)),
 )
 
+# Shapes whose answer can be a state: "where does X work", "is X married", "what pets does X
+# have". "When" and "how much" questions want a date or an amount, which a turn or a belief
+# carries and a dimension does not; "would X…" and comparisons want reasons.
+STATE_SHAPES: Final[frozenset[Shape]] = frozenset({"fact", "yes_no", "list"})
+# Words that put a question in the past ("where did she work", "was he married", "before",
+# "used to"): the state asked about is not the current one.
+_PAST = re.compile(r"\b(did|was|were|had|used to|before|ago|previously|formerly|former|ever|once)\b", re.I)
+_AMOUNT = re.compile(r"^\s*how much\b", re.I)
+_REASON = re.compile(r"^\s*(why|how)\b(?!\s+(old|many|much)\b)", re.I)
+# Words of a state question that ask for the present or the value's name, or only carry the
+# verb, not a topic.
+_STATE_WORDS: Final = frozenset(
+    "now still currently current anymore nowadays today these days name names kind kinds type types sort".split()
+    # light verbs: "does he still *go* climbing", "did she *get* married" carry no topic
+    + "go goes going get gets getting got".split()
+)
+_WH_WORDS: Final = frozenset({"what", "where", "which", "who", "whom", "whose"})
+_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+
 
 @dataclass(frozen=True)
 class Plan:
-    """The planner's reading of a question."""
+    """The planner's reading of a question.
+
+    ``attributes`` are the registry attributes its words point at ("work" → employer,
+    occupation), which with ``entities`` name the dimensions to look up; ``current_state``
+    says whether a confident dimension may answer it (a present-tense fact, yes/no or list
+    question without a time window).
+    """
 
     shape: Shape
     entities: tuple[str, ...]
     weights: Mapping[RouteName, float]
     window: tuple[datetime, datetime] | None = None
     notes: tuple[str, ...] = field(default=())
+    attributes: tuple[str, ...] = ()
+    current_state: bool = False
+    latest_amount: bool = False
+    """A present-tense "how much" question ("How much rent does Tomas pay?"): the amount
+    asked for is the one said last, so the temporal route offers the turns carrying an
+    amount, newest first."""
+    other_words: tuple[str, ...] = ()
+    """Content words that name neither an entity nor an attribute nor the present: what the
+    question asks about besides (person, attribute). A dimension answers the question only
+    if they all name its values ("Does Priya eat *meat*?"), not when the attribute is a
+    modifier ("Who performed at Melanie's *daughter's* birthday?": performed, concert,
+    birthday)."""
 
     def as_trace(self) -> dict[str, object]:
         """A JSON-friendly view for the trace."""
         return {
             "shape": self.shape,
             "entities": list(self.entities),
+            "attributes": list(self.attributes),
+            "current_state": self.current_state,
+            "latest_amount": self.latest_amount,
+            "other_words": list(self.other_words),
             "weights": dict(self.weights),
             "window": [w.isoformat() for w in self.window] if self.window else None,
             "notes": list(self.notes),
@@ -89,6 +133,53 @@ def named_entities(question: str, entities: Sequence[Entity]) -> tuple[str, ...]
                 found.append(entity.name)
                 break
     return tuple(dict.fromkeys(found))
+
+
+def asks_current_state(question: str, shape: Shape, window: tuple[datetime, datetime] | None) -> bool:
+    """Whether the question asks what holds now about one attribute.
+
+    A state shape in the present tense with no time window, not a "why"/"how" question
+    (reasons and manners are not states), and attribute words that agree on an attribute:
+    "Is Dario married?" (married → relationship status, partner) does, "What do Melanie's
+    kids like?" (kids → children, like → likes) asks about a chain of two and does not.
+    """
+    if shape not in STATE_SHAPES or window is not None or _PAST.search(question) or _REASON.search(question):
+        return False
+    groups = [set(found) for word in _words(question) if (found := attributes_for_words([word]))]
+    return not groups or bool(set.intersection(*groups))
+
+
+def asked_attributes(question: str) -> tuple[str, ...]:
+    """The registry attributes the question's words point at, those its question word asks
+    for first ("What is Ana's job?" → occupation, employer; "Where does Ana work?" →
+    employer, occupation; see ``AttributeSpec.wh_words``), otherwise in order of mention."""
+    found = attributes_for_words(question.split())
+    wh = next((w for w in _words(question) if w in _WH_WORDS), None)
+    return tuple(sorted(found, key=lambda name: wh is None or wh not in get_attribute(name).wh_words))
+
+
+def asks_latest_amount(question: str, window: tuple[datetime, datetime] | None) -> bool:
+    """Whether the question asks how much something is now: "how much" in the present tense
+    and no time window ("How much rent does Tomas pay?", not "How much did he pay in May?")."""
+    return bool(_AMOUNT.search(question)) and window is None and not _PAST.search(question)
+
+
+def other_words(question: str, entities: Sequence[str]) -> tuple[str, ...]:
+    """The question's content words left once entity names, attribute words ("work",
+    "married", "pets"), function words and present-tense words ("now", "still") are set
+    aside, case-folded, in order."""
+    named = {w for name in entities for w in _words(name)}
+    left: list[str] = []
+    for word in _words(question):
+        if word in STOP_WORDS or word in _STATE_WORDS or word in named or attributes_for_words([word]):
+            continue
+        if word not in left:
+            left.append(word)
+    return tuple(left)
+
+
+def _words(text: str) -> list[str]:
+    return [re.sub(r"['’]s$", "", w.casefold()) for w in _TOKEN.findall(text)]
 
 
 def time_window(question: str, anchor: datetime) -> tuple[datetime, datetime] | None:
@@ -123,14 +214,23 @@ def make_plan(
     if window is not None:
         weights["temporal"] = max(weights.get("temporal", 0.0), 1.0)
         notes.append("time window from the question")
+    latest_amount = asks_latest_amount(question, window)
+    if latest_amount:
+        weights["temporal"] = max(weights.get("temporal", 0.0), 1.0)
+        notes.append("latest amount: newest first")
     for name in ROUTE_NAMES:
         if name in disabled and name in weights:
             del weights[name]
             notes.append(f"route {name} disabled")
+    named = named_entities(question, entities)
     return Plan(
         shape=shape,
-        entities=named_entities(question, entities),
+        entities=named,
         weights=MappingProxyType(weights),
         window=window,
         notes=tuple(notes),
+        attributes=asked_attributes(question),
+        current_state=asks_current_state(question, shape, window),
+        latest_amount=latest_amount,
+        other_words=other_words(question, [n for e in entities if e.name in named for n in (e.name, *e.aliases)]),
     )

@@ -1,7 +1,9 @@
 """The read path's orchestration: plan → routes → fusion → adjustments → floor → packing.
 
-No LLM is called here. Every stage is timed and traced; any route or post-filter can be
-switched off by name (``disabled``) for ablations.
+A route may claim an item as the answer (the dimension route, for a current-state question
+its dimension is sure of): fusion puts the first claim first (``lead_with``) and the
+adjustments leave it there. No LLM is called here. Every stage is timed and traced; any
+route or post-filter can be switched off by name (``disabled``) for ablations.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from eywa.ids import entity_key
 from eywa.models import Entity, ItemKind, Policy, PostFilter, RecallItem, RecallResult, RouteName, Stage
 from eywa.read import adjust
 from eywa.read.adjust import Scored
-from eywa.read.fusion import ItemKey, weighted_rrf
+from eywa.read.fusion import ItemKey, lead_with, weighted_rrf
 from eywa.read.items import Hydrated, ItemSource
 from eywa.read.packing import pack
 from eywa.read.plan import make_plan
@@ -95,23 +97,32 @@ class Reader:
         query = Query(space, question, plan, vector, as_of, max(k * CANDIDATES_PER_ITEM, MIN_CANDIDATES))
         rankings: dict[RouteName, list[ItemKey]] = {}
         route_trace: dict[str, list[dict[str, Any]]] = {}
+        built: dict[ItemKey, Hydrated] = {}
+        claims: list[ItemKey] = []
         clock = time.perf_counter()
         active = [route for route in self._routes if plan.weights.get(route.name, 0.0) > 0.0]
         for route, hits, ms in self._run_routes(active, query):
             timings[f"route.{route.name}"] = ms
             rankings[route.name] = [(h.kind, h.id) for h in hits]
-            route_trace[route.name] = [{"kind": h.kind, "id": h.id, "score": round(h.score, 5)} for h in hits[:50]]
+            route_trace[route.name] = [_hit_trace(h) for h in hits[:50]]
+            built.update({(h.kind, h.id): h.item for h in hits if h.item is not None})
+            claims.extend((h.kind, h.id) for h in hits if h.claim)
         timings["routes"] = _ms(clock)
 
         clock = time.perf_counter()
         fused = weighted_rrf(rankings, plan.weights, self._rrf_k)
+        answer = claims[0] if claims else None
+        if answer is not None:
+            fused = lead_with(fused, answer, plan.weights, self._rrf_k)
         ranks = _route_ranks(rankings)
-        hydrated = self._hydrate(space, [key for key, _ in fused[: max(k * HYDRATE_PER_ITEM, MIN_HYDRATED)]])
+        wanted = [key for key, _ in fused[: max(k * HYDRATE_PER_ITEM, MIN_HYDRATED)]]
+        hydrated = {key: built[key] for key in wanted if key in built}
+        hydrated.update(self._hydrate(space, [key for key in wanted if key not in built], as_of))
         timings["fuse"] = _ms(clock)
 
         clock = time.perf_counter()
         items = [
-            Scored(hydrated[key], score, dict(ranks.get(key, {})))
+            Scored(hydrated[key], score, dict(ranks.get(key, {})), answer=key == answer)
             for key, score in fused
             if key in hydrated and _visible(hydrated[key], as_of)
         ]
@@ -142,6 +153,7 @@ class Reader:
             "plan": plan.as_trace(),
             "routes": route_trace,
             "fused": [{"kind": key[0], "id": key[1], "score": round(s, 6)} for key, s in fused[: k * 3]],
+            "answer": None if answer is None else {"kind": answer[0], "id": answer[1]},
             "changes": changes,
             "tokens": tokens,
             "timings_ms": timings,
@@ -161,7 +173,7 @@ class Reader:
             return [_timed(route, query) for route in routes]
         return [future.result() for future in [self._pool.submit(_timed, route, query) for route in routes]]
 
-    def _hydrate(self, space: str, keys: Sequence[ItemKey]) -> dict[ItemKey, Hydrated]:
+    def _hydrate(self, space: str, keys: Sequence[ItemKey], as_of: datetime | None) -> dict[ItemKey, Hydrated]:
         by_kind: dict[ItemKind, list[str]] = {}
         for kind, item_id in keys:
             by_kind.setdefault(kind, []).append(item_id)
@@ -170,7 +182,7 @@ class Reader:
             source = self._sources.get(kind)
             if source is None:
                 continue
-            for item_id, item in source.hydrate(space, ids).items():
+            for item_id, item in source.hydrate(space, ids, as_of).items():
                 found[(kind, item_id)] = item
         return found
 
@@ -196,6 +208,13 @@ def _visible(item: Hydrated, as_of: datetime | None) -> bool:
     if as_of is None:
         return True
     return all(ref.observed_at <= as_of for ref in item.provenance)
+
+
+def _hit_trace(hit: RouteHit) -> dict[str, Any]:
+    entry: dict[str, Any] = {"kind": hit.kind, "id": hit.id, "score": round(hit.score, 5)}
+    if hit.claim:
+        entry["claim"] = True
+    return entry
 
 
 def _route_ranks(rankings: Mapping[RouteName, Sequence[ItemKey]]) -> dict[ItemKey, dict[str, int]]:

@@ -3,8 +3,9 @@ candidates the validator refused.
 
 Beliefs are never deleted by Level 1: a later value of a single-valued attribute supersedes
 the earlier belief (status ``superseded`` plus a ``SUPERSEDES`` edge), so "what did we believe
-and why" stays answerable. Only erasure (which removes the evidence a belief rests on) may
-retract or remove them.
+and why" stays answerable. Only erasure (which removes the evidence a belief rests on) and
+reprocessing (which replaces what an older extractor version proposed about a turn with what
+the current one proposes) may retract or remove them.
 """
 
 from __future__ import annotations
@@ -13,14 +14,20 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from eywa.models import Belief, BeliefStatus, Candidate, CandidateStatus
+from eywa.stores.ledger import StageDone
 
 
 class BeliefStore(Protocol):
     """Stores beliefs (with ``SUPPORTED_BY`` links and the keyword index) and candidates."""
 
-    def add(self, beliefs: Sequence[Belief], candidates: Sequence[Candidate]) -> tuple[list[str], list[str]]:
+    def add(
+        self, beliefs: Sequence[Belief], candidates: Sequence[Candidate], done: StageDone | None = None
+    ) -> tuple[list[str], list[str]]:
         """Write beliefs and candidates in one transaction; existing ids are skipped.
 
+        The same transaction marks each new belief ``embed_belief`` and, when ``done`` is
+        given, clears the ``level1`` marks of its turns and records which extractor did them
+        (``eywa.stores.ledger``): a Level 1 batch and its bookkeeping commit together.
         Returns the ids of the beliefs and of the candidates that were new, so that a re-run
         of Level 1 can tell it wrote nothing.
         """
@@ -78,8 +85,13 @@ class BeliefStore(Protocol):
         """Ids of candidates that cite any of ``evidence_ids``."""
         ...
 
+    def get_candidates(self, space: str, candidate_ids: Sequence[str]) -> list[Candidate]:
+        """The candidates of ``space`` among ``candidate_ids`` (missing ids left out), in that order."""
+        ...
+
     def delete(self, space: str, belief_ids: Sequence[str], candidate_ids: Sequence[str]) -> None:
-        """Remove beliefs and candidates for good (erasure only), with their links and index rows."""
+        """Remove beliefs and candidates for good, with their links and index rows (erasure,
+        and reprocessing, which replaces what another extractor version proposed)."""
         ...
 
     def count_by_reason(self, space: str) -> dict[str, int]:

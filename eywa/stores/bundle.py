@@ -10,6 +10,7 @@ from eywa.stores.beliefs import BeliefStore
 from eywa.stores.dimensions import DimensionStore
 from eywa.stores.entity_graph import EntityGraph
 from eywa.stores.evidence import EvidenceStore, KeywordIndex
+from eywa.stores.ledger import JobRecords, StageLedger, Tombstones
 from eywa.stores.vectors import VectorStore
 
 
@@ -26,6 +27,9 @@ class GraphStores:
     beliefs: BeliefStore
     dimensions: DimensionStore
     audit: AuditQueries
+    ledger: StageLedger
+    jobs: JobRecords
+    tombstones: Tombstones
     close: Callable[[], None]
 
 

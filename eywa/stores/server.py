@@ -25,6 +25,7 @@ from eywa.stores.neo4j.entity_graph import Neo4jEntityGraph
 from eywa.stores.neo4j.evidence import Neo4jEvidenceStore
 from eywa.stores.neo4j.graph import Neo4jGraph
 from eywa.stores.neo4j.keyword import Neo4jKeywordIndex
+from eywa.stores.neo4j.ledger import Neo4jJobRecords, Neo4jStageLedger, Neo4jTombstones
 from eywa.stores.neo4j.migrations import apply_migrations
 from eywa.stores.qdrant.vectors import QdrantServerVectorStore
 
@@ -107,12 +108,17 @@ def open_server_graph(settings: EywaSettings) -> GraphStores:
         beliefs=Neo4jBeliefStore(graph),
         dimensions=Neo4jDimensionStore(graph),
         audit=Neo4jAuditQueries(graph),
+        ledger=Neo4jStageLedger(graph),
+        jobs=Neo4jJobRecords(graph),
+        tombstones=Neo4jTombstones(graph),
         close=graph.close,
     )
 
 
-def open_server(settings: EywaSettings, dim: int) -> Stores:
+def open_server(settings: EywaSettings, dim: int, embedder_id: str | None = None) -> Stores:
     """Connect to Neo4j (applying pending migrations) and Qdrant; bundle the stores.
+
+    ``embedder_id`` stamps every vector written and restricts searches to that stamp.
 
     Example:
         >>> settings = EywaSettings(neo4j_uri="bolt://localhost:7687")  # doctest: +SKIP
@@ -127,7 +133,7 @@ def open_server(settings: EywaSettings, dim: int) -> Stores:
     try:
         client = connect_qdrant(settings)
         try:
-            vectors = QdrantServerVectorStore(client, dim)
+            vectors = QdrantServerVectorStore(client, dim, embedder_id=embedder_id)
         except EywaError:
             client.close()
             raise
@@ -152,5 +158,8 @@ def open_server(settings: EywaSettings, dim: int) -> Stores:
         beliefs=Neo4jBeliefStore(graph),
         dimensions=Neo4jDimensionStore(graph),
         audit=Neo4jAuditQueries(graph),
+        ledger=Neo4jStageLedger(graph),
+        jobs=Neo4jJobRecords(graph),
+        tombstones=Neo4jTombstones(graph),
         close=close,
     )

@@ -4,8 +4,11 @@ Both backends lay points out the same way, so a shard written by one reads the s
 collection written by the other: Qdrant point ids must be integers or UUIDs while Eywa's
 ids are strings (``ev_…``), so a point's id is ``uuid5`` of the domain id (deterministic:
 re-upserting replaces) and the domain id travels in the payload as ``doc_id``, next to
-``space`` and ``at`` (epoch seconds) that the filters use. Keeping that in one place keeps
-the two layouts from drifting apart.
+``space`` and ``at`` (epoch seconds) that the filters use, and ``embedder`` (the id of the
+embedder that made the vector) when the store was opened with one: such a store searches only
+the vectors of its own embedder, so a change of embedder never mixes two vector spaces while
+the old points are re-embedded. Keeping that in one place keeps the two layouts from
+drifting apart.
 """
 
 from __future__ import annotations
@@ -59,9 +62,13 @@ def point_vector(point: VectorPoint, dim: int) -> list[float]:
     return values
 
 
-def point_payload(point: VectorPoint) -> dict[str, Any]:
-    """The stored payload: the caller's fields, then the reserved ``doc_id``, ``space``, ``at``."""
-    return {**point.payload, "doc_id": point.id, "space": point.space, "at": float(point.at)}
+def point_payload(point: VectorPoint, embedder_id: str | None = None) -> dict[str, Any]:
+    """The stored payload: the caller's fields, then the reserved ``doc_id``, ``space``, ``at``
+    and, when given, ``embedder``."""
+    payload = {**point.payload, "doc_id": point.id, "space": point.space, "at": float(point.at)}
+    if embedder_id is not None:
+        payload["embedder"] = embedder_id
+    return payload
 
 
 def query_vector(vector: npt.NDArray[np.float32], dim: int) -> list[float]:

@@ -29,6 +29,7 @@ from services.api.middleware import BodyLimitMiddleware, MetricsMiddleware
 from services.metrics import ServiceMetrics
 from services.queue import celery_job_runner
 from services.ratelimit import RateLimiter, build_rate_limiter
+from services.upkeep import PeriodicReconcile, RedisProbe
 
 __all__ = ["VectorRepairingJobRunner", "build_app", "create_app", "serve", "serve_in_thread"]
 
@@ -52,24 +53,33 @@ def create_app(
     """The FastAPI app over ``memory``.
 
     ``close_on_shutdown`` makes the app own the Memory and key store (``eywa serve``);
-    tests leave it off and close what they opened.
+    tests leave it off and close what they opened. While the app runs (its lifespan), the
+    memory is reconciled every ``EYWA_RECONCILE_INTERVAL_S`` (``services.upkeep``).
     """
     metrics = ServiceMetrics()
     context = ServiceContext(
         memory=memory,
         settings=settings,
         keys=key_store,
-        jobs=job_runner if job_runner is not None else InlineJobRunner(),
+        jobs=job_runner if job_runner is not None else InlineJobRunner(memory),
         limiter=rate_limiter if rate_limiter is not None else build_rate_limiter(settings),
         metrics=metrics,
+        redis=RedisProbe(settings.redis_url) if settings.redis_url else None,
     )
+    upkeep = PeriodicReconcile(memory, settings.reconcile_interval_s)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
-        if close_on_shutdown:
-            memory.close()
-            key_store.close()
+        upkeep.start()
+        try:
+            yield
+        finally:
+            upkeep.stop()
+            if context.redis is not None:
+                context.redis.close()
+            if close_on_shutdown:
+                memory.close()
+                key_store.close()
 
     app = FastAPI(title="Eywa", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.eywa = context
@@ -87,9 +97,10 @@ class VectorRepairingJobRunner:
     """A ``JobRunner`` that embeds what a worker wrote once the job is reported done.
 
     Workers write beliefs to the graph only; vectors belong to the process that serves reads
-    (``workers.stores``). The first time a job reads ``done`` here, ``memory.repair_vectors``
-    embeds the new beliefs, so vector recall sees them from the next request on. Repairs are
-    serialised and run once per job id (bounded memory of ids).
+    (``workers.stores``). The beliefs carry ``embed_belief`` marks; the first time a job reads
+    ``done`` here, ``memory.reconcile(space)`` finishes them (from the ledger's index, no
+    scan), so vector recall sees them from the next request on. The periodic reconciliation
+    does the same for jobs nobody asks about. Runs once per job id (bounded memory of ids).
     """
 
     def __init__(self, inner: JobRunner, memory: Memory, max_jobs: int = 10_000) -> None:
@@ -99,13 +110,15 @@ class VectorRepairingJobRunner:
         self._max_jobs = max_jobs
         self._lock = threading.Lock()
 
-    def submit(self, space: str, evidence_ids: Sequence[str], request_id: str | None = None) -> str:
+    def submit(
+        self, space: str, evidence_ids: Sequence[str], request_id: str | None = None, author: str | None = None
+    ) -> str:
         """Queue Level 1 on the wrapped runner; returns its job id.
 
         Raises:
-            StoreError: the runner's broker cannot be reached.
+            StoreError: the store failed or the runner's broker cannot be reached.
         """
-        return self._inner.submit(space, evidence_ids, request_id)
+        return self._inner.submit(space, evidence_ids, request_id, author)
 
     def status(self, job_id: str) -> JobStatus:
         """The wrapped runner's status; a first ``done`` repairs the vector store first.
@@ -119,7 +132,7 @@ class VectorRepairingJobRunner:
             with self._lock:
                 if job_id not in self._repaired:
                     space = found.detail.get("space")
-                    self._memory.repair_vectors(space if isinstance(space, str) else None)
+                    self._memory.reconcile(space if isinstance(space, str) else None)
                     if len(self._repaired) >= self._max_jobs:
                         del self._repaired[next(iter(self._repaired))]
                     self._repaired[job_id] = None
@@ -148,7 +161,7 @@ def build_app(settings: EywaSettings) -> FastAPI:
     memory = open_memory(opened)
     try:
         keys = open_key_store(settings)
-        runner = VectorRepairingJobRunner(celery_job_runner(settings), memory) if celery else None
+        runner = VectorRepairingJobRunner(celery_job_runner(settings, memory), memory) if celery else None
     except BaseException:
         memory.close()
         raise

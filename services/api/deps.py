@@ -22,6 +22,7 @@ from eywa.jobs import JobRunner
 from eywa.stores.keys import ApiKey, KeyStore, Scope
 from services.metrics import ServiceMetrics
 from services.ratelimit import RateLimiter
+from services.upkeep import RedisProbe
 
 __all__ = ["ServiceContext", "context", "require"]
 
@@ -39,6 +40,7 @@ class ServiceContext:
     jobs: JobRunner
     limiter: RateLimiter
     metrics: ServiceMetrics
+    redis: RedisProbe | None = None
 
 
 def context(request: Request) -> ServiceContext:

@@ -19,10 +19,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from eywa.errors import (
     ClosedError,
     ConfigurationError,
+    ErasedError,
     EywaError,
     InvalidInputError,
     InvalidTurnError,
     NotFoundError,
+    OverloadedError,
     StoreError,
 )
 
@@ -38,6 +40,8 @@ _EYWA_MAP: tuple[tuple[type[EywaError], int, str, str], ...] = (
     (InvalidTurnError, 422, "invalid_turn", "Invalid turn"),
     (InvalidInputError, 422, "invalid_input", "Invalid input"),
     (NotFoundError, 404, "not_found", "Not found"),
+    (ErasedError, 410, "erased", "Erased"),
+    (OverloadedError, 503, "overloaded", "Level 1 backlog over its bound"),
     (ClosedError, 503, "unavailable", "Service unavailable"),
     (StoreError, 503, "store_unavailable", "Store unavailable"),
     (ConfigurationError, 500, "configuration_error", "Configuration error"),
@@ -117,6 +121,8 @@ async def _on_eywa(request: Request, exc: Exception) -> JSONResponse:
     if isinstance(exc, InvalidTurnError):
         errors = [{"field": f"body.turns.{exc.index}", "message": exc.reason}]
     headers = {"Retry-After": "1"} if status == 503 else None
+    if isinstance(exc, OverloadedError):
+        headers = {"Retry-After": str(exc.retry_after_s)}
     return problem_response(status, code, title, str(exc), errors=errors, headers=headers)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Response
@@ -12,6 +13,7 @@ from services.api.schemas import CreatedKey, CreateKeyRequest
 from eywa.stores.keys import ApiKey
 from services.metrics import CONTENT_TYPE_LATEST
 
+log = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1/keys", tags=["admin"])
 probes = APIRouter(tags=["ops"])
 
@@ -43,7 +45,8 @@ def healthz() -> dict[str, str]:
 
 @probes.get("/readyz", summary="Readiness", responses={503: {"description": "A dependency is unreachable."}})
 def readyz(ctx: Ctx) -> Response:
-    """Stores, key file, job runner (broker) and rate limiter (Redis) all reachable."""
+    """Stores, key file, job runner (broker) and rate limiter (Redis) all reachable; also
+    reports whether Redis persists its data and the Level 1 backlog."""
     checks = {
         "stores": _stores_ok(ctx),
         "keys": ctx.keys.ping(),
@@ -53,15 +56,30 @@ def readyz(ctx: Ctx) -> Response:
     if all(checks.values()):
         from fastapi.responses import JSONResponse
 
-        return JSONResponse({"status": "ready", "checks": checks})
+        body: dict[str, object] = {"status": "ready", "checks": checks}
+        body.update(_backlog(ctx))
+        body["redis"] = ctx.redis.status() if ctx.redis is not None else {"configured": False}
+        return JSONResponse(body)
     failing = ", ".join(name for name, ok in checks.items() if not ok)
     return problem_response(503, "not_ready", "Not ready", f"unreachable: {failing}", headers={"Retry-After": "5"})
 
 
 @probes.get("/metrics", summary="Prometheus metrics", response_class=Response)
 def metrics(ctx: Ctx) -> Response:
-    """Request counts and latencies, recall stage timings, turns ingested."""
+    """Request counts and latencies, recall stage timings, turns ingested, stage backlog."""
+    from eywa.errors import EywaError
+
+    try:
+        ctx.metrics.observe_backlog(ctx.memory.backlog())
+    except EywaError as exc:  # the store is down: the other metrics still matter
+        log.warning("backlog not read for /metrics: %s", exc)
     return Response(ctx.metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+
+def _backlog(ctx: Ctx) -> dict[str, object]:
+    """``level1_backlog`` and the marks per stage (``Memory.backlog``)."""
+    figures = ctx.memory.backlog()
+    return {"level1_backlog": figures.pop("level1_backlog"), "backlog": figures}
 
 
 def _stores_ok(ctx: Ctx) -> bool:

@@ -23,8 +23,9 @@ def remember(space: SpacePath, body: RememberRequest, key: Writer, ctx: Ctx) -> 
 
     The author of every turn is the calling key's id. Level 1 (extraction, validation,
     dimensions) is handed to the job runner; poll ``GET /v1/jobs/{id}``. A batch over the
-    limits is refused whole (413 for too many turns, 422 for a turn too long): nothing is
-    written.
+    limits is refused whole (413 for too many turns, 422 for a turn too long), and so is a
+    batch sent while the Level 1 backlog is over ``EYWA_MAX_BACKLOG`` (503 with
+    ``Retry-After``) or one holding an erased turn (410): nothing is written.
     """
     settings = ctx.settings
     if len(body.turns) > settings.max_turns_per_batch:
@@ -45,7 +46,7 @@ def remember(space: SpacePath, body: RememberRequest, key: Writer, ctx: Ctx) -> 
         )
     ids = ctx.memory.remember(space, body.turns, author=key.id, wait=True)
     ctx.metrics.turns_ingested.inc(len(ids))
-    job_id = ctx.jobs.submit(space, ids)
+    job_id = ctx.jobs.submit(space, ids, author=key.id)
     job = ctx.jobs.status(job_id)
     return RememberResponse(ids=ids, job=JobRef(id=job.id, status=job.status), author=key.id)
 

@@ -44,7 +44,7 @@ def test_the_repository_migrations_parse_in_order() -> None:
     # every Cypher migration of the repository is a schema one.
     assert all(m.kind == "schema" for m in migrations if not m.source)
     assert {m.name: m.kind for m in migrations if m.source} == {
-        "0005_entity_key_ids": "python", "0006_graph_reads": "python",
+        "0005_entity_key_ids": "python", "0007_graph_reads": "python",
     }  # fmt: skip
     assert isinstance(default_migrations_dir(), Path)  # found in the checkout
 

@@ -1,8 +1,12 @@
-"""Post-fusion adjustments on hand-made items: each does what it claims, and only that."""
+"""Post-fusion adjustments on hand-made items: each does what it claims, and only that; and
+none of them overrules a claimed answer."""
 
 from __future__ import annotations
 
 from datetime import datetime, timezone
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from eywa.models import EvidenceRef
 from eywa.read import adjust
@@ -14,12 +18,19 @@ AT = datetime(2023, 5, 1, tzinfo=timezone.utc)
 
 def _turn(i: str, speaker: str, about: tuple[str, ...], text: str = "", session: str = "s1") -> Hydrated:
     ref = EvidenceRef(id=i, session=session, speaker=speaker, observed_at=AT)
-    return Hydrated("evidence", i, text or f"turn {i}", (ref,), session, AT, speaker, about)
+    return Hydrated("evidence", i, text or f"turn {i}", (ref,), session, AT, speaker, about, subject=speaker)
 
 
-def _belief(i: str, cites: str, about: tuple[str, ...]) -> Hydrated:
+def _belief(i: str, cites: str, about: tuple[str, ...], subject: str = "Ana") -> Hydrated:
     ref = EvidenceRef(id=cites, session="s1", speaker="Ana", observed_at=AT)
-    return Hydrated("belief", i, f"belief {i}", (ref,), "s1", AT, None, about)
+    return Hydrated("belief", i, f"belief {i}", (ref,), "s1", AT, None, about, subject=subject)
+
+
+def _dimension(entity: str, cites: tuple[str, ...], text: str = "") -> Hydrated:
+    refs = tuple(EvidenceRef(id=c, session="s1", speaker=entity, observed_at=AT) for c in cites)
+    about = (f"ent_{entity.lower()}",)
+    return Hydrated("dimension", f"dim:{entity}:employer", text or f"{entity} — employer: Acme", refs, None, AT, None,
+                    about, subject=entity)  # fmt: skip
 
 
 def test_speaker_boost_raises_only_turns_spoken_by_the_named_person() -> None:
@@ -27,6 +38,15 @@ def test_speaker_boost_raises_only_turns_spoken_by_the_named_person() -> None:
     changed = adjust.speaker_boost(items, {"ent_ana"}, {"ana": "ent_ana", "ben": "ent_ben"})
     assert changed == ["a"]
     assert items[0].score == adjust.NAMED_SPEAKER_BOOST and items[1].score == 1.0
+
+
+def test_speaker_boost_raises_dimensions_about_the_named_person_but_not_beliefs() -> None:
+    dim = Scored(_dimension("Ana", ("t1",)), 1.0)
+    belief = Scored(_belief("b1", "t1", ("ent_ana",)), 1.0)  # its statement already names Ana
+    other = Scored(_dimension("Ben", ("t2",)), 1.0)
+    changed = adjust.speaker_boost([dim, belief, other], {"ent_ana"}, {"ana": "ent_ana", "ben": "ent_ben"})
+    assert changed == ["dim:Ana:employer"]
+    assert (dim.score, belief.score, other.score) == (adjust.NAMED_SPEAKER_BOOST, 1.0, 1.0)
 
 
 def test_person_demotion_sinks_items_about_someone_else() -> None:
@@ -68,3 +88,38 @@ def test_floor_keeps_each_strong_routes_best_items() -> None:
     assert adjust.FLOOR_PER_ROUTE == 1
     weak, brought_weak = adjust.select_with_floor([*items, lone], 5, {"keyword": 2.0, "vector": 0.5})
     assert brought_weak == [] and "v" not in {s.item.id for s in weak}
+
+
+def test_no_post_filter_removes_demotes_or_displaces_a_claimed_answer() -> None:
+    # The answer cites the very turn that also ranks as a turn: it must not be collapsed
+    # into it, and a turn that reads like it must not absorb it.
+    answer = Scored(_dimension("Ana", ("t1",), "I work at Acme."), 0.2, {"dimension": 1}, answer=True)
+    turn = Scored(_turn("t1", "Ana", ("ent_ana",), "I work at Acme."), 0.9, {"keyword": 1})
+    assert adjust.person_demotion([answer], {"ent_zoe"}) == [] and answer.score == 0.2
+    items = [turn, answer]
+    assert adjust.deduplicate(items) == []
+    assert {s.item.id for s in items} == {"t1", "dim:Ana:employer"}
+    crowd = [Scored(_turn(f"k{i}", "Ana", ()), 1.0 - i * 0.01, {"keyword": i + 1}) for i in range(10)]
+    chosen, brought = adjust.select_with_floor([*crowd, answer], 3, {"keyword": 2.0})
+    assert "dim:Ana:employer" in brought and answer in chosen and len(chosen) == 3
+
+
+scores = st.floats(min_value=0.001, max_value=1.0, allow_nan=False)
+
+
+@given(st.lists(st.tuples(scores, st.sampled_from(["Ana", "Ben"])), min_size=1, max_size=15))
+def test_an_answer_that_leads_fusion_stays_first_through_every_post_filter(turns: list[tuple[float, str]]) -> None:
+    # Fusion gives the answer the score of "rank 0 in every route", above any turn's score.
+    named, speakers = {"ent_ana"}, {"ana": "ent_ana", "ben": "ent_ben"}
+    items = [
+        Scored(_turn(f"t{i}", who, (f"ent_{who.lower()}",), f"turn {i} " * (i + 1)), score, {"keyword": i + 1})
+        for i, (score, who) in enumerate(turns)
+    ]
+    answer = Scored(_dimension("Ana", ("t0",)), 1.05, {"dimension": 1}, answer=True)
+    items.append(answer)
+    adjust.speaker_boost(items, named, speakers)
+    adjust.person_demotion(items, named)
+    adjust.rescue_neighbours(items, lambda i: [_turn(f"n{i}", "Ana", ("ent_ana",), f"next to {i}")])
+    adjust.deduplicate(items)
+    chosen, _ = adjust.select_with_floor(items, 5, {"keyword": 2.0, "dimension": 0.5})
+    assert chosen[0] is answer

@@ -1,4 +1,5 @@
-"""Weighted RRF: the formula, and properties that must hold for any input."""
+"""Weighted RRF and the lead of a claimed answer: the formulas, and properties that must hold
+for any input."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from eywa.read.fusion import weighted_rrf
+from eywa.read.fusion import lead_with, weighted_rrf
 
 keys = st.tuples(st.sampled_from(["evidence", "belief"]), st.text("abcdef", min_size=1, max_size=3))
 rankings = st.dictionaries(st.sampled_from(["keyword", "vector", "graph"]), st.lists(keys, max_size=12), max_size=3)
@@ -38,3 +39,17 @@ def test_raising_a_routes_weight_never_lowers_its_items(r: dict[str, list[tuple[
     high = dict(weighted_rrf(r, {"keyword": 2.0, "vector": 1.0, "graph": 1.0}, 20))
     for key in low:
         assert high[key] >= low[key] - 1e-12
+
+
+@given(rankings, keys, st.integers(min_value=1, max_value=100))
+def test_a_claimed_answer_leads_above_anything_the_routes_can_rank(
+    r: dict[str, list[tuple[str, str]]], answer: tuple[str, str], k: int
+) -> None:
+    weights = {"keyword": 2.0, "vector": 1.0, "graph": 0.5}
+    fused = weighted_rrf(r, weights, k)
+    led = lead_with(fused, answer, weights, k)
+    assert led[0] == (answer, pytest.approx(3.5 / k))
+    # above an item ranked first by every route, which is the most fusion can give
+    assert led[0][1] > sum(weights.values()) / (k + 1)
+    assert [key for key, _ in led[1:]] == [key for key, _ in fused if key != answer]
+    assert dict(led[1:]) == {key: s for key, s in fused if key != answer}

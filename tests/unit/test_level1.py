@@ -80,19 +80,25 @@ def test_level1_writes_beliefs_and_updates_each_dimension_under_its_lock(stores:
 
 def test_rerunning_level1_writes_nothing_new(stores: GraphStores) -> None:
     first = run_level1(stores, SPACE, ["a", "b", "c"], RuleExtractor(), Validator(), batch_size=8)
+    beliefs = stores.beliefs.beliefs(SPACE, status=None)
     again = run_level1(stores, SPACE, ["a", "b", "c"], RuleExtractor(), Validator(), batch_size=8)
-    assert first.deltas and again.deltas == ()
-    assert again.report is not None and again.report.beliefs == ()
-    assert again.beliefs == first.beliefs
+    assert first.deltas and first.level1_done == 3 and first.nous_done == 3
+    # The ledger says the turns are done: the second pass reads nothing and writes nothing.
+    assert again.deltas == () and again.report is None and (again.level1_done, again.nous_done) == (0, 0)
+    assert stores.beliefs.beliefs(SPACE, status=None) == beliefs
+    assert stores.ledger.pending_for(SPACE, ["a", "b", "c"]) == [] or {
+        m.stage for m in stores.ledger.pending_for(SPACE, ["a", "b", "c"])
+    } == {"embed_evidence"}
 
 
 def test_without_an_extractor_the_beliefs_already_stored_still_reach_their_dimensions(stores: GraphStores) -> None:
-    """A crash between the two steps: beliefs written, dimensions not; the re-run applies them."""
+    """A crash between the two steps: beliefs written (their turns' ``level1`` cleared in the
+    same transaction), dimensions not; the re-run applies them."""
     from eywa.extraction.pipeline import extract_beliefs
 
     extract_beliefs(
         space=SPACE, evidence_ids=["a", "c"], evidence_store=stores.evidence, belief_store=stores.beliefs,
-        extractor=RuleExtractor(), validator=Validator(),
+        extractor=RuleExtractor(), validator=Validator(), complete_stage=True,
     )  # fmt: skip
     assert stores.dimensions.dimensions(SPACE) == []
     outcome = run_level1(stores, SPACE, ["a", "c"], None, Validator(), batch_size=8)
@@ -105,9 +111,9 @@ def test_retracted_beliefs_observe_nothing(stores: GraphStores) -> None:
 
     report = extract_beliefs(
         space=SPACE, evidence_ids=["a"], evidence_store=stores.evidence, belief_store=stores.beliefs,
-        extractor=RuleExtractor(), validator=Validator(),
+        extractor=RuleExtractor(), validator=Validator(), complete_stage=True,
     )  # fmt: skip
     stores.beliefs.set_status(SPACE, [b.id for b in report.beliefs], "retracted")
     outcome = run_level1(stores, SPACE, ["a"], None, Validator(), batch_size=8)
-    assert (outcome.beliefs, outcome.deltas) == (0, ())
+    assert (outcome.beliefs, outcome.deltas, outcome.nous_done) == (0, (), 1)
     assert update_dimensions(stores, SPACE, []) == []

@@ -10,7 +10,7 @@ from typing import get_args
 import pytest
 
 from eywa.errors import InvalidInputError
-from eywa.models import PostFilter, RouteName, Stage
+from eywa.models import Entity, PostFilter, RouteName, Stage
 from eywa.read.plan import ROUTE_NAMES, ROUTE_WEIGHTS, make_plan
 from eywa.read.policies import answer_instructions, check_policy
 from eywa.read.reader import POST_FILTERS
@@ -42,3 +42,52 @@ def test_known_policies_have_instructions(name: str) -> None:
 def test_an_unknown_policy_is_an_input_error(name: object) -> None:
     with pytest.raises(InvalidInputError, match="unknown policy"):
         check_policy(name)
+
+
+@pytest.mark.parametrize(
+    ("question", "attributes"),
+    [
+        ("Where does Ana work now?", ("employer", "occupation")),
+        ("Who does Ana work for?", ("employer", "occupation")),
+        ("What is Ana's job now?", ("occupation", "employer")),  # the question word decides
+        ("Who is Dario's wife?", ("partner", "relationship_status")),
+        ("Is Dario married?", ("relationship_status", "partner")),  # no question word: registry order
+        ("Does Priya eat meat?", ("diet",)),
+        ("How much rent does Tomas pay?", ()),
+    ],
+)
+def test_the_plan_names_the_attributes_asked_about_in_the_order_the_question_asks(
+    question: str, attributes: tuple[str, ...]
+) -> None:
+    plan = make_plan(question, [], NOW)
+    assert plan.attributes == attributes
+    assert plan.as_trace()["attributes"] == list(attributes)
+
+
+@pytest.mark.parametrize(
+    ("question", "current"),
+    [
+        ("Where does Ana work now?", True),
+        ("Is Dario married?", True),
+        ("What pets does Ana have?", True),
+        ("Where did Ana work in 2019?", False),  # past, and a window
+        ("Where did Ana work before Fernbrook?", False),
+        ("Was Dario married?", False),
+        ("When did Ana move to Lisbon?", False),  # wants a date
+        ("How much rent does Tomas pay?", False),  # wants an amount
+        ("Why does Ana like turtles as pets?", False),  # wants a reason
+        ("What do Ana's kids like?", False),  # kids → children, like → likes: a chain of two
+    ],
+)
+def test_current_state_questions_are_present_tense_states_about_one_attribute(question: str, current: bool) -> None:
+    plan = make_plan(question, [], NOW)
+    assert plan.current_state is current, plan.as_trace()
+
+
+def test_other_words_are_what_the_question_asks_besides_person_and_attribute() -> None:
+    ana = Entity(id="ent_ana", space="s", name="Ana", aliases=("Annie",))
+    assert make_plan("Where does Ana work now?", [ana], NOW).other_words == ()
+    assert make_plan("Does Annie still have her cat Biscuit?", [ana], NOW).other_words == ("biscuit",)
+    assert make_plan("Who performed at the concert at Ana's daughter's birthday?", [ana], NOW).other_words == (
+        "performed", "concert", "birthday",
+    )  # fmt: skip

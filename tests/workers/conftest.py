@@ -19,9 +19,12 @@ import pytest
 import redis
 from celery import Celery
 
+from eywa.jobs import JobStatus, celery_config
 from eywa.memory import Memory
+from eywa.reconcile import StoreJobBook
 from eywa.settings import EywaSettings
-from eywa.jobs import celery_config
+from eywa.stores.bundle import GraphStores
+from eywa.stores.embedded.factory import open_embedded_graph
 from services.queue import CeleryJobRunner
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,15 +72,56 @@ def broker(redis_url: str) -> str:  # noqa: F811
     return url
 
 
+class LazyBook:
+    """Job records in graph stores opened on first use (the test writes the turns first)."""
+
+    def __init__(self, opener: Callable[[], GraphStores]) -> None:
+        self._opener = opener
+        self.stores: GraphStores | None = None
+
+    def _book(self) -> StoreJobBook:
+        if self.stores is None:
+            self.stores = self._opener()
+        return StoreJobBook(self.stores, max_attempts=8)
+
+    def record_job(self, space: str, evidence_ids: Sequence[str], *, author: str | None = None,
+                   request_id: str | None = None) -> str:  # fmt: skip
+        return self._book().record_job(space, evidence_ids, author=author, request_id=request_id)
+
+    def job(self, job_id: str) -> JobStatus:
+        return self._book().job(job_id)
+
+    def close(self) -> None:
+        if self.stores is not None:
+            self.stores.close()
+
+
+RunnerFactory = Callable[[Callable[[], GraphStores]], CeleryJobRunner]
+
+
 @pytest.fixture
-def runner(broker: str) -> Iterator[CeleryJobRunner]:
-    """The API-side job runner against the test broker."""
+def make_runner(broker: str) -> Iterator[RunnerFactory]:
+    """API-side job runners against the test broker, recording jobs in the stores given."""
     app = Celery("eywa-test", set_as_current=False)
     app.conf.update(celery_config(EywaSettings(redis_url=broker)))
     client = redis.Redis.from_url(broker)
-    yield CeleryJobRunner(app, client)
+    books: list[LazyBook] = []
+
+    def make(opener: Callable[[], GraphStores]) -> CeleryJobRunner:
+        books.append(LazyBook(opener))
+        return CeleryJobRunner(app, client, books[-1])
+
+    yield make
+    for book in books:
+        book.close()
     client.close()
     app.close()
+
+
+@pytest.fixture
+def runner(make_runner: RunnerFactory, tmp_path: Path) -> CeleryJobRunner:
+    """The API-side job runner, with job records in the embedded store at ``tmp_path/mem``."""
+    return make_runner(lambda: open_embedded_graph(tmp_path / "mem"))
 
 
 WorkerFactory = Callable[..., subprocess.Popen[bytes]]

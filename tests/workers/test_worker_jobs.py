@@ -65,6 +65,8 @@ def test_a_job_makes_beliefs_and_dimensions_visible(
     assert modes[("caroline", "employer")] == "google"
     assert len(after["deltas"][("caroline", "residence")]) == 3  # type: ignore[index]
     again = runner.submit(SPACE, ids)
+    assert runner.status(again).status in {"done", "running"}  # the ledger: nothing left to do
+    wait_for(lambda: "deltas" in runner.status(again).detail, JOB_TIMEOUT, "the second task's counts")
     assert wait_done(runner, again)["deltas"] == 0
     assert snapshot(data) == after
 

@@ -11,8 +11,7 @@ from pydantic import SecretStr
 from eywa.memory import Memory
 from eywa.settings import EywaSettings
 from tests.neo4j_server import Neo4jServer
-from tests.workers.conftest import TURNS, ConstantEmbedder, WorkerFactory, wait_for
-from services.queue import CeleryJobRunner
+from tests.workers.conftest import TURNS, ConstantEmbedder, RunnerFactory, WorkerFactory, wait_for
 from eywa.stores.server import open_server_graph
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.redis]
@@ -29,10 +28,11 @@ def _settings(server: Neo4jServer, tmp_path: Path) -> EywaSettings:
 
 
 def test_a_server_mode_worker_writes_beliefs_and_dimensions_to_neo4j(
-    tmp_path: Path, neo4j_server: Neo4jServer, neo4j_space: str, runner: CeleryJobRunner,
+    tmp_path: Path, neo4j_server: Neo4jServer, neo4j_space: str, make_runner: RunnerFactory,
     start_worker: WorkerFactory,
 ) -> None:
     settings = _settings(neo4j_server, tmp_path)
+    runner = make_runner(lambda: open_server_graph(settings))
     with Memory.connect(settings, embedder=ConstantEmbedder()) as mem:
         ids = [i for turn in TURNS for i in mem.remember(neo4j_space, [turn])]
     assert len(ids) == len(TURNS)

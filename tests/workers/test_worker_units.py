@@ -5,15 +5,21 @@ from __future__ import annotations
 import json
 import logging
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 import redis
 from celery import Celery
 
+from eywa.batches import coerce_turns, prepare_batch
 from eywa.errors import ConfigurationError, NotFoundError
 from eywa.models import Candidate, CandidateFact, ReasonCode, ValidationReport
+from eywa.reconcile import StoreJobBook
 from eywa.settings import EywaSettings
 from eywa.jobs import celery_config
+from eywa.signals import detect_signals
+from eywa.stores.bundle import Stores
+from eywa.stores.embedded.factory import open_embedded
 from workers.logging import JsonFormatter
 from eywa.level1 import repaired_fact
 from services.queue import CeleryJobRunner
@@ -27,7 +33,9 @@ def test_config_acks_late_requeues_lost_tasks_and_prefetches_one() -> None:
     assert conf["accept_content"] == ["json"]
     assert conf["broker_transport_options"]["visibility_timeout"] == 8
     assert conf["broker_transport_options"]["unacked_restore_interval"] == 2
-    assert {e["task"] for e in conf["beat_schedule"].values()} == {"eywa.repair_candidates", "eywa.materialise_decay"}
+    assert {e["task"] for e in conf["beat_schedule"].values()} == {
+        "eywa.reconcile", "eywa.repair_candidates", "eywa.materialise_decay"
+    }
 
 
 def test_config_without_redis_is_a_configuration_error() -> None:
@@ -67,20 +75,37 @@ def test_json_log_lines_carry_message_and_extras() -> None:
 
 
 @pytest.mark.redis
-def test_an_unknown_job_is_not_found_and_a_queued_one_is_pending(redis_url: str) -> None:
+def test_an_unknown_job_is_not_found_and_a_queued_one_is_pending(redis_url: str, tmp_path: Path) -> None:
     app = Celery("eywa-unit", set_as_current=False)
     app.conf.update(celery_config(EywaSettings(redis_url=redis_url)))
     client = redis.Redis.from_url(redis_url)
-    runner = CeleryJobRunner(app, client)
+    stores = open_embedded(tmp_path / "mem", 8)
+    book = StoreJobBook(stores, max_attempts=3)
+    runner = CeleryJobRunner(app, client, book)
     try:
         assert runner.ping()
         with pytest.raises(NotFoundError):
             runner.status("job_missing")
-        job = runner.submit("alice", ["e1", "e2"])
+        ids = write_level0(stores, ["I live in Paris.", "I work at Acme."])
+        job = runner.submit("alice", ids, author="key_1")
         status = runner.status(job)
         assert (status.status, status.detail["space"], status.detail["evidence"]) == ("pending", "alice", 2)
-        assert not CeleryJobRunner(app, redis.Redis.from_url("redis://127.0.0.1:1/0")).ping()
+        assert (status.detail["pending"], status.detail["author"]) == (2, "key_1")
+        assert not CeleryJobRunner(app, redis.Redis.from_url("redis://127.0.0.1:1/0"), book).ping()
+        # The record is the store's: with the broker's copy gone, the job still answers.
+        client.flushdb()
+        assert runner.status(job).status == "pending"
+        for stage in ("level1", "nous"):
+            stores.ledger.complete("alice", stage, ids)
+        assert runner.status(job).status == "done"
     finally:
-        client.delete(f"eywa:job:{job}")
+        stores.close()
         client.close()
         app.close()
+
+
+def write_level0(stores: Stores, texts: list[str]) -> list[str]:
+    batch = prepare_batch("alice", coerce_turns([{"text": t, "speaker": "Ana"} for t in texts]), stores.evidence,
+                          detect_signals)  # fmt: skip
+    stores.evidence.add(batch.new, batch.mentions)
+    return batch.ids

@@ -2,7 +2,7 @@
 ``RouteHit``s with its own scores; the reader fuses them by weighted reciprocal rank."""
 
 from eywa.read.routes.base import KEYWORD_DEPTH, Query, Route, RouteHit
-from eywa.read.routes.dimension import DimensionRoute, dimension_id
+from eywa.read.routes.dimension import DimensionRoute, dimension_id, dimension_key, may_claim
 from eywa.read.routes.graph import GraphRoute
 from eywa.read.routes.inference import InferenceRoute
 from eywa.read.routes.keyword import KeywordRoute
@@ -21,4 +21,6 @@ __all__ = [
     "TemporalRoute",
     "VectorRoute",
     "dimension_id",
+    "dimension_key",
+    "may_claim",
 ]

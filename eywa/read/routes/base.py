@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from eywa.models import ItemKind, RouteName
+from eywa.read.items import Hydrated
 from eywa.read.plan import Plan
 from eywa.stores.evidence import KeywordIndex
 
@@ -26,11 +27,19 @@ KEYWORD_DEPTH = 4
 
 @dataclass(frozen=True)
 class RouteHit:
-    """One ranked result of a route."""
+    """One ranked result of a route.
+
+    ``claim``: the route holds this item to be the answer (a confident dimension for a
+    current-state question); the reader ranks the first claimed item first. ``item``: the
+    item already built by the route (as of the query's time, worded for its question), so
+    it is neither read twice nor worded differently.
+    """
 
     kind: ItemKind
     id: str
     score: float
+    claim: bool = False
+    item: Hydrated | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -1,38 +1,105 @@
-"""The dimension route: fact lines of the named entities' dimensions (Nous)."""
+"""The dimension route: the dimensions of the named entities (Nous), and the answer to a
+current-state question when one of them is sure of it.
+
+The plan names (entity, attribute) pairs: the people the question names × the registry
+attributes its words point at ("Where does Priya work now?" → Priya × employer, occupation),
+and any dimension of theirs whose values the question names ("Does Dario still go
+climbing?" → Dario × hobbies, which holds climbing).
+Their dimensions, read as of the query's time, come first, each worded for the question
+(``eywa.read.answers``); for a current-state question the first one whose answer reaches
+``ANSWER_THRESHOLD`` is *claimed*, and the reader ranks it first. Other dimensions of the
+named entities follow, ranked by word overlap with the question.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
+from eywa.ids import entity_key
 from eywa.nous import ledger as nous
+from eywa.read.answers import ANSWER_THRESHOLD, EVENT_ATTRIBUTES, StateAnswer, asked_values, names_only_values
+from eywa.read.items import DimensionSource, dimension_id, dimension_key
 from eywa.read.overlap import rank_by_overlap
+from eywa.read.plan import Plan
 from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.bundle import Stores
 
-__all__ = ["DimensionRoute", "dimension_id"]
+__all__ = ["DimensionRoute", "dimension_id", "dimension_key", "may_claim"]
+
+
+def may_claim(answer: StateAnswer, plan: Plan) -> bool:
+    """Whether an answer may rank first: a current-state question about nothing but this
+    person, this attribute and its values (``Plan.other_words``), a state attribute, and a
+    confidence of at least ``ANSWER_THRESHOLD``. A question that names a value is answered
+    only if it asks whether the value holds (yes/no): "What kind of writing does Tim do?"
+    asks about the value, which the dimension does not know."""
+    return (
+        plan.current_state
+        and answer.attribute not in EVENT_ATTRIBUTES
+        and answer.confidence >= ANSWER_THRESHOLD
+        and (not answer.asked or plan.shape == "yes_no")
+        and names_only_values(answer, plan.other_words)
+    )
 
 
 class DimensionRoute:
-    """Dimension fact lines ("Caroline — relationship_status: single (0.93)") for named
-    entities; list questions get the whole set of a multi-valued dimension."""
+    """Dimension lines of the named entities; the planned (entity, attribute) pairs first,
+    the confident answer to a current-state question claimed."""
 
     name: Final = "dimension"
 
     def __init__(self, stores: Stores) -> None:
         self._stores = stores
+        self._source = DimensionSource(stores.dimensions, stores.evidence)
 
     def run(self, query: Query) -> list[RouteHit]:
-        candidates = []
-        # Ranking needs only which attributes and values exist: read the materialised state
-        # (no decay, no replay); decay matters only for ``as_of`` reads.
-        for subject in query.plan.entities:
-            for dim in nous.list_dimensions(self._stores.dimensions, query.space, subject, query.as_of):
-                line = f"{dim.attribute.replace('_', ' ')} {' '.join(dim.distribution)}"
-                candidates.append(("dimension", dimension_id(subject, dim.attribute), line, 1.0))
+        plan = query.plan
+        listed = {
+            subject: nous.list_dimensions(self._stores.dimensions, query.space, subject, query.as_of)
+            for subject in plan.entities
+        }
+        # The pairs to answer: the planned attributes of each named entity; when the question
+        # names no attribute, its dimensions whose values the question names ("Does Dario
+        # still go climbing?" names a value of his hobbies without saying "hobby"). With an
+        # attribute named, a value of another one is a modifier ("What type of diet do
+        # Nate's turtles have?").
+        pairs = [(subject, attribute) for subject in plan.entities for attribute in plan.attributes]
+        if not plan.attributes:
+            pairs += [
+                (subject, dim.attribute) for subject, dims in listed.items() for dim in dims
+                if asked_values(query.text, dim)
+            ]  # fmt: skip
+        planned = self._planned(query, pairs)
+        seen = {h.id for h in planned}
+        # The rest needs only which attributes and values exist: rank by overlap; the source
+        # words the few that get hydrated, as of the query's time.
+        candidates = [
+            ("dimension", dimension_id(dim.entity, dim.attribute),
+             f"{dim.attribute.replace('_', ' ')} {' '.join(dim.distribution)}", 1.0)
+            for dims in listed.values()
+            for dim in dims
+            if dimension_id(dim.entity, dim.attribute) not in seen
+        ]  # fmt: skip
         ranked = rank_by_overlap(query.text, candidates)
-        return [RouteHit("dimension", i, score) for _, i, score in ranked[: query.limit]]
+        rest = [RouteHit("dimension", i, score) for _, i, score in ranked]
+        return (planned + rest)[: query.limit]
 
-
-def dimension_id(entity: str, attribute: str) -> str:
-    """The item id of a dimension fact line."""
-    return f"dim:{entity}:{attribute}"
+    def _planned(self, query: Query, pairs: Sequence[tuple[str, str]]) -> list[RouteHit]:
+        """The pairs' answers: claimed ones first (in the pairs' order), then by confidence."""
+        claimed: list[RouteHit] = []
+        others: list[RouteHit] = []
+        done: set[tuple[str, str]] = set()
+        for subject, attribute in pairs:
+            if (entity_key(subject), attribute) in done:
+                continue
+            done.add((entity_key(subject), attribute))
+            answer = self._source.answer(query.space, subject, attribute, query.text, query.as_of)
+            item = None if answer is None else self._source.item(query.space, answer, query.as_of)
+            if answer is None or item is None:
+                continue
+            claim = may_claim(answer, query.plan)
+            hit = RouteHit("dimension", item.id, answer.confidence, claim=claim, item=item)
+            (claimed if claim else others).append(hit)
+        others.sort(key=lambda h: -h.score)
+        return claimed + others

@@ -3,7 +3,9 @@
 Tables mirror the graph model: ``beliefs`` (nodes), ``belief_support`` (``SUPPORTED_BY``
 edges with span, score and anchors), ``belief_supersedes`` (``SUPERSEDES`` edges),
 ``candidates`` with ``candidate_evidence`` (so erasure finds them), and the FTS5 table
-``belief_fts`` that the keyword route searches. All rows of one ``add`` commit together.
+``belief_fts`` that the keyword route searches. All rows of one ``add`` commit together, with
+the ledger's bookkeeping (``eywa.stores.ledger``): the new beliefs' ``embed_belief`` marks and,
+for a Level 1 batch, the removal of its turns' ``level1`` marks.
 """
 
 from __future__ import annotations
@@ -21,8 +23,11 @@ from eywa.models import (
     CandidateStatus,
     SupportLink,
     ValidationReport,
+    utc_now,
 )
+from eywa.stores.embedded import ledger as ledger_sql
 from eywa.stores.embedded.database import SqliteDatabase
+from eywa.stores.ledger import StageDone
 
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS beliefs (
@@ -41,7 +46,8 @@ _SCHEMA = (
         status TEXT NOT NULL,
         extractor TEXT NOT NULL,
         evidence_ids TEXT NOT NULL,
-        report TEXT
+        report TEXT,
+        extractor_version TEXT
     )""",
     "CREATE INDEX IF NOT EXISTS beliefs_subject ON beliefs(space, subject COLLATE NOCASE, attribute, status)",
     "CREATE INDEX IF NOT EXISTS beliefs_status ON beliefs(space, status)",
@@ -71,7 +77,8 @@ _SCHEMA = (
         fact TEXT NOT NULL,
         report TEXT NOT NULL,
         extractor TEXT NOT NULL,
-        recorded_at TEXT NOT NULL
+        recorded_at TEXT NOT NULL,
+        extractor_version TEXT
     )""",
     "CREATE INDEX IF NOT EXISTS candidates_status ON candidates(space, status)",
     """CREATE TABLE IF NOT EXISTS candidate_evidence (
@@ -99,19 +106,32 @@ def _marks(n: int) -> str:
     return ",".join("?" * n)
 
 
+def _candidate(r: sqlite3.Row) -> Candidate:
+    return Candidate(
+        id=r["id"], space=r["space"], status=r["status"], reasons=tuple(json.loads(r["reasons"])),
+        fact=CandidateFact.model_validate_json(r["fact"]), report=ValidationReport.model_validate_json(r["report"]),
+        extractor=r["extractor"], recorded_at=datetime.fromisoformat(r["recorded_at"]),
+        extractor_version=r["extractor_version"],
+    )  # fmt: skip
+
+
 class SqliteBeliefStore:
     """``BeliefStore`` over the shared embedded SQLite database."""
 
     def __init__(self, db: SqliteDatabase) -> None:
         self._db = db
-        db.ensure_schema(_SCHEMA)
+        db.ensure_schema(_SCHEMA + ledger_sql.SCHEMA)
 
     # --- writes ---------------------------------------------------------------------
 
-    def add(self, beliefs: Sequence[Belief], candidates: Sequence[Candidate]) -> tuple[list[str], list[str]]:
-        """Write beliefs and candidates in one transaction; existing ids are skipped."""
+    def add(
+        self, beliefs: Sequence[Belief], candidates: Sequence[Candidate], done: StageDone | None = None
+    ) -> tuple[list[str], list[str]]:
+        """Write beliefs, candidates and the ledger's bookkeeping in one transaction;
+        existing ids are skipped."""
         new_beliefs: list[str] = []
         new_candidates: list[str] = []
+        at = utc_now()
         with self._db.transaction() as conn:
             for belief in beliefs:
                 if self._insert_belief(conn, belief):
@@ -119,18 +139,27 @@ class SqliteBeliefStore:
             for cand in candidates:
                 if self._insert_candidate(conn, cand):
                     new_candidates.append(cand.id)
+            fresh = set(new_beliefs)
+            by_space: dict[str, list[str]] = {}
+            for belief in beliefs:
+                if belief.id in fresh:
+                    by_space.setdefault(belief.space, []).append(belief.id)
+            for space, ids in sorted(by_space.items()):
+                ledger_sql.mark_in(conn, space, ("embed_belief",), ids, "new", at)
+            if done is not None:
+                ledger_sql.record_level1_in(conn, done, at)
         return new_beliefs, new_candidates
 
     def _insert_belief(self, conn: sqlite3.Connection, b: Belief) -> bool:
         cur = conn.execute(
             "INSERT OR IGNORE INTO beliefs (id, space, statement, subject, attribute, value, polarity,"
             " modality, valid_from, valid_to, event_at, recorded_at, status, extractor, evidence_ids,"
-            " report) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " report, extractor_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 b.id, b.space, b.statement, b.subject, b.attribute, b.value, b.polarity,
                 b.modality, _iso(b.valid_from), _iso(b.valid_to), _iso(b.event_at),
                 _iso(b.recorded_at), b.status, b.extractor, json.dumps(list(b.evidence_ids)),
-                None if b.report is None else b.report.model_dump_json(),
+                None if b.report is None else b.report.model_dump_json(), b.extractor_version,
             ),
         )
         if cur.rowcount == 0:
@@ -160,11 +189,11 @@ class SqliteBeliefStore:
     def _insert_candidate(self, conn: sqlite3.Connection, c: Candidate) -> bool:
         cur = conn.execute(
             "INSERT OR IGNORE INTO candidates (id, space, status, reasons, fact, report, extractor,"
-            " recorded_at) VALUES (?,?,?,?,?,?,?,?)",
+            " recorded_at, extractor_version) VALUES (?,?,?,?,?,?,?,?,?)",
             (
                 c.id, c.space, c.status, json.dumps([str(r) for r in c.reasons]),
                 c.fact.model_dump_json(), c.report.model_dump_json(), c.extractor,
-                _iso(c.recorded_at),
+                _iso(c.recorded_at), c.extractor_version,
             ),
         )
         if cur.rowcount == 0:
@@ -286,16 +315,19 @@ class SqliteBeliefStore:
             sql += " AND status = ?"
             params.append(status)
         rows = self._db.query(sql + " ORDER BY recorded_at, id", params)
-        return [
-            Candidate(
-                id=r["id"], space=r["space"], status=r["status"],
-                reasons=tuple(json.loads(r["reasons"])),
-                fact=CandidateFact.model_validate_json(r["fact"]),
-                report=ValidationReport.model_validate_json(r["report"]),
-                extractor=r["extractor"], recorded_at=datetime.fromisoformat(r["recorded_at"]),
+        return [_candidate(r) for r in rows]
+
+    def get_candidates(self, space: str, candidate_ids: Sequence[str]) -> list[Candidate]:
+        """The candidates among ``candidate_ids``, in the order asked."""
+        ids = list(dict.fromkeys(candidate_ids))
+        by_id: dict[str, Candidate] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            rows = self._db.query(
+                f"SELECT * FROM candidates WHERE +space = ? AND id IN ({_marks(len(chunk))})", (space, *chunk)
             )
-            for r in rows
-        ]
+            by_id.update((r["id"], _candidate(r)) for r in rows)
+        return [by_id[i] for i in ids if i in by_id]
 
     def superseded_by(self, space: str, belief_id: str) -> list[str]:
         """Ids of the beliefs that supersede ``belief_id``."""
@@ -391,6 +423,7 @@ class SqliteBeliefStore:
                 support=tuple(support.get(r["id"], ())),
                 report=None if r["report"] is None else ValidationReport.model_validate_json(r["report"]),
                 supersedes=supersedes.get(r["id"]), event_at=_dt(r["event_at"]),
+                extractor_version=r["extractor_version"],
             )
             for r in rows
         ]

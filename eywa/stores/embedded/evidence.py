@@ -1,5 +1,6 @@
 """Evidence, signals, entities and mentions in SQLite, with an FTS5 (porter) keyword index
-and the co-mention edges (``entity_edges``) written in the same transaction as the turns."""
+the co-mention edges (``entity_edges``) and the new turns' pending stage marks
+(``eywa.stores.ledger``) written in the same transaction as the turns."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
 
-from eywa.models import Entity, Evidence, Signal, SignalKind
+from eywa.models import Entity, Evidence, Signal, SignalKind, utc_now
 from eywa.stores.context import SessionTurn, contexts_around, read_range
+from eywa.stores.embedded import ledger as ledger_sql
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.entity_graph import SCHEMA as ENTITY_GRAPH_SCHEMA
 from eywa.stores.embedded.entity_graph import add_co_mentions
@@ -23,6 +25,7 @@ from eywa.stores.embedded.records import (
     to_epoch,
 )
 from eywa.stores.entity_graph import co_mention_weights
+from eywa.stores.ledger import TURN_STAGES
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS evidence (
@@ -59,11 +62,18 @@ class SqliteEvidenceStore:
 
     def __init__(self, db: SqliteDatabase) -> None:
         self._db = db
-        db.ensure_schema(SCHEMA + ENTITY_GRAPH_SCHEMA)
+        db.ensure_schema(SCHEMA + ENTITY_GRAPH_SCHEMA + ledger_sql.SCHEMA)
 
     def add(self, evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]]) -> list[str]:
+        """Write a batch atomically with the new turns' pending marks; existing ids are skipped.
+
+        Raises:
+            ErasedError: a new turn's id is tombstoned (nothing of the batch is written).
+            StoreError: SQLite failed (nothing is written).
+        """
         if not evidence:
             return []
+        at = utc_now()
         with self._db.transaction() as conn:
             placeholders = ",".join("?" * len(evidence))
             present = {
@@ -74,6 +84,8 @@ class SqliteEvidenceStore:
                 )
             }
             new = [e for e in evidence if e.id not in present]
+            for space in sorted({e.space for e in new}):
+                ledger_sql.refuse_tombstoned(conn, space, [e.id for e in new if e.space == space])
             conn.executemany(
                 """INSERT INTO evidence VALUES (:id, :space, :session, :seq, :speaker, :role,
                    :text, :observed_at, :recorded_at, :content_hash, :metadata, :external_id,
@@ -95,6 +107,8 @@ class SqliteEvidenceStore:
                     (evidence_id, entity.id, entity.space),
                 )
             add_co_mentions(conn, co_mention_weights((e.space, evidence_id, e.id) for evidence_id, e in linked))
+            for space in sorted({e.space for e in new}):
+                ledger_sql.mark_in(conn, space, TURN_STAGES, [e.id for e in new if e.space == space], "new", at)
         return [e.id for e in new]
 
     @staticmethod

@@ -13,6 +13,7 @@ from eywa.stores.embedded.dimensions import SqliteDimensionStore
 from eywa.stores.embedded.entity_graph import SqliteEntityGraph
 from eywa.stores.embedded.evidence import SqliteEvidenceStore
 from eywa.stores.embedded.keyword import SqliteKeywordIndex
+from eywa.stores.embedded.ledger import SqliteJobRecords, SqliteStageLedger, SqliteTombstones
 from eywa.stores.embedded.migrations import migrate
 from eywa.stores.embedded.vectors import QdrantEdgeVectorStore
 
@@ -20,10 +21,12 @@ DATABASE_FILE = "eywa.sqlite3"
 VECTORS_DIR = "vectors"
 
 
-def open_embedded(directory: Path, dim: int) -> Stores:
+def open_embedded(directory: Path, dim: int, embedder_id: str | None = None) -> Stores:
     """Create or open the embedded stores in ``directory`` (created if missing).
 
     A database written by an earlier version is migrated first (``migrations``).
+    ``embedder_id`` stamps every vector written and restricts searches to vectors with that
+    stamp (None: no stamp, no restriction).
 
     Raises:
         StoreError: when the directory cannot be created, a store cannot open or a
@@ -37,10 +40,11 @@ def open_embedded(directory: Path, dim: int) -> Stores:
     evidence = SqliteEvidenceStore(db)
     beliefs = SqliteBeliefStore(db)
     dimensions = SqliteDimensionStore(db)
+    ledger, jobs, tombstones = SqliteStageLedger(db), SqliteJobRecords(db), SqliteTombstones(db)
     graph = SqliteEntityGraph(db)
     _migrate_or_close(db)
     audit = SqliteAuditQueries(db)
-    vectors = QdrantEdgeVectorStore(directory / VECTORS_DIR, dim)
+    vectors = QdrantEdgeVectorStore(directory / VECTORS_DIR, dim, embedder_id=embedder_id)
 
     def close() -> None:
         try:
@@ -58,6 +62,9 @@ def open_embedded(directory: Path, dim: int) -> Stores:
         beliefs=beliefs,
         dimensions=dimensions,
         audit=audit,
+        ledger=ledger,
+        jobs=jobs,
+        tombstones=tombstones,
         close=close,
     )
 
@@ -75,6 +82,9 @@ def open_embedded_graph(directory: Path) -> GraphStores:
         beliefs=SqliteBeliefStore(db),
         dimensions=SqliteDimensionStore(db),
         audit=SqliteAuditQueries(db),
+        ledger=SqliteStageLedger(db),
+        jobs=SqliteJobRecords(db),
+        tombstones=SqliteTombstones(db),
         close=db.close,
     )
     _migrate_or_close(db)

@@ -51,6 +51,20 @@ def _entity_ids_from_entity_key(conn: sqlite3.Connection) -> None:
         conn.execute("DELETE FROM mentions WHERE entity_id = ?", (old_id,))  # duplicates of moved rows
 
 
+def _extractor_versions(conn: sqlite3.Connection) -> None:
+    """Beliefs and candidates record the extractor's version (``eywa reprocess`` compares it).
+
+    Stores of format 1 have no ``extractor_version`` column; it is added, empty (the version
+    that made those rows is unknown, so reprocessing treats them as older). A fresh database
+    already has it: its tables were just created with it.
+    """
+    for table in ("beliefs", "candidates"):
+        columns = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}  # noqa: S608 - fixed names
+        if "extractor_version" not in columns:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN extractor_version TEXT")  # noqa: S608
+
+
+
 def _co_mention_edges(conn: sqlite3.Connection) -> None:
     """Fill ``entity_edges`` (the co-mention graph the graph route reads) from the mentions.
 
@@ -59,8 +73,10 @@ def _co_mention_edges(conn: sqlite3.Connection) -> None:
     backfill_co_mentions(conn)
 
 
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _entity_ids_from_entity_key,
+    _extractor_versions,
     _co_mention_edges,
 )
 FORMAT_VERSION = len(MIGRATIONS)

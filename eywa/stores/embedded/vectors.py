@@ -8,7 +8,8 @@ Layout: ``<directory>/<kind>/`` holds the shard of ``kind`` (evidence, belief, e
 Qdrant point ids must be integers or UUIDs while Eywa's ids are strings (``ev_…``), so a
 point's id is ``uuid5`` of the domain id (deterministic: re-upserting replaces) and the
 domain id travels in the payload as ``doc_id``. ``space`` has a tenant keyword index and
-``at`` (epoch seconds) a float index, so filtered search stays selective.
+``at`` (epoch seconds) a float index, so filtered search stays selective; ``embedder`` (the
+stamp of the embedder that made a point, ``eywa.stores.vector_points``) a keyword index.
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ class QdrantEdgeVectorStore:
     Args:
         directory: Parent folder; each kind's shard lives in ``directory/<kind>``.
         dim: Vector width. An existing shard of another width is refused.
+        embedder_id: Stamp written on every point; searches see only points with it
+            (None: no stamp, every point searched).
         optimize_after: Points written since the last index build that trigger one at the
             end of ``upsert``; 0 (the default) never builds one automatically.
 
@@ -74,10 +77,13 @@ class QdrantEdgeVectorStore:
         InvalidInputError: ``dim`` is not positive.
     """
 
-    def __init__(self, directory: Path, dim: int, *, optimize_after: int = _OPTIMIZE_AFTER) -> None:
+    def __init__(
+        self, directory: Path, dim: int, *, embedder_id: str | None = None, optimize_after: int = _OPTIMIZE_AFTER
+    ) -> None:
         if dim < 1:
             raise InvalidInputError(f"vector dim must be positive, got {dim}")
         self._dim = dim
+        self._embedder_id = embedder_id
         self._optimize_after = optimize_after
         self._lock = threading.Lock()
         self._closed = False
@@ -98,7 +104,10 @@ class QdrantEdgeVectorStore:
         )
         with _mapped("open"):
             if path.is_dir() and any(path.iterdir()):
-                return qe.EdgeShard.load(str(path), config)
+                shard = qe.EdgeShard.load(str(path), config)
+                if self._embedder_id is not None:  # shards written before stamps existed
+                    shard.update(qe.UpdateOperation.create_field_index("embedder", qe.KeywordIndexParams()))
+                return shard
             shard = qe.EdgeShard.create(str(path), config)
             shard.update(
                 qe.UpdateOperation.create_field_index(
@@ -106,6 +115,7 @@ class QdrantEdgeVectorStore:
                 )
             )
             shard.update(qe.UpdateOperation.create_field_index("at", qe.FloatIndexParams()))
+            shard.update(qe.UpdateOperation.create_field_index("embedder", qe.KeywordIndexParams()))
             shard.flush()
             return shard
 
@@ -130,7 +140,7 @@ class QdrantEdgeVectorStore:
         if not points:
             return
         records = [
-            qe.Point(point_id(point.id), point_vector(point, self._dim), point_payload(point))
+            qe.Point(point_id(point.id), point_vector(point, self._dim), point_payload(point, self._embedder_id))
             for point in points
         ]
         with _mapped("upsert"):
@@ -162,6 +172,8 @@ class QdrantEdgeVectorStore:
         must: list[qe.ConditionType] = [qe.FieldCondition("space", match=qe.MatchValue(space))]
         if not_after is not None:
             must.append(qe.FieldCondition("at", range=qe.RangeFloat(lte=float(not_after))))
+        if self._embedder_id is not None:
+            must.append(qe.FieldCondition("embedder", match=qe.MatchValue(self._embedder_id)))
         request = qe.QueryRequest(
             limit=limit,
             query=qe.Query.Nearest(query),

@@ -19,8 +19,10 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from eywa.models import Belief, BeliefStatus, Candidate, CandidateStatus
+from eywa.models import Belief, BeliefStatus, Candidate, CandidateStatus, utc_now
+from eywa.stores.ledger import StageDone
 from eywa.stores.neo4j.graph import Neo4jGraph, run
+from eywa.stores.neo4j.ledger import mark_tx, record_level1_tx
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.records import (
     belief_from_props,
@@ -111,6 +113,7 @@ MATCH (b:{_B})-[:{RelType.SUPPORTED_BY}]->(e:{_EV})
 WHERE e.id IN $ids AND e.space = $space AND b.space = $space
 RETURN DISTINCT b.id AS id ORDER BY id
 """
+_GET_CANDIDATES = f"MATCH (c:{_C}) WHERE c.id IN $ids AND c.space = $space RETURN properties(c) AS c"
 _CANDIDATES_CITING = f"""
 MATCH (c:{_C}) WHERE c.space = $space AND any(x IN c.evidence_ids WHERE x IN $ids)
 RETURN c.id AS id ORDER BY id
@@ -151,7 +154,7 @@ def _link_rows(beliefs: Sequence[Belief]) -> dict[str, list[dict[str, Any]]]:
 
 
 def _add(
-    tx: ManagedTransaction, beliefs: Sequence[Belief], candidates: Sequence[Candidate]
+    tx: ManagedTransaction, beliefs: Sequence[Belief], candidates: Sequence[Candidate], done: StageDone | None
 ) -> tuple[list[str], list[str]]:
     present = {r["id"] for r in run(tx, _PRESENT_BELIEFS, ids=[b.id for b in beliefs])}
     new_beliefs = list({b.id: b for b in beliefs if b.id not in present}.values())
@@ -165,6 +168,14 @@ def _add(
     new_candidates = list({c.id: c for c in candidates if c.id not in present}.values())
     if new_candidates:
         run(tx, _CREATE_CANDIDATES, rows=[candidate_props(c) for c in new_candidates])
+    at = utc_now()
+    by_space: dict[str, list[str]] = {}
+    for belief in new_beliefs:
+        by_space.setdefault(belief.space, []).append(belief.id)
+    for space, ids in sorted(by_space.items()):
+        mark_tx(tx, space, ("embed_belief",), ids, "new", at)
+    if done is not None:
+        record_level1_tx(tx, done)
     return [b.id for b in new_beliefs], [c.id for c in new_candidates]
 
 
@@ -191,16 +202,19 @@ class Neo4jBeliefStore:
     def __init__(self, graph: Neo4jGraph) -> None:
         self._graph = graph
 
-    def add(self, beliefs: Sequence[Belief], candidates: Sequence[Candidate]) -> tuple[list[str], list[str]]:
-        """Write beliefs (with their edges) and candidates in one transaction.
+    def add(
+        self, beliefs: Sequence[Belief], candidates: Sequence[Candidate], done: StageDone | None = None
+    ) -> tuple[list[str], list[str]]:
+        """Write beliefs (with their edges), candidates and the ledger's bookkeeping (new
+        beliefs' ``embed_belief`` marks, ``done``'s cleared ``level1``) in one transaction.
 
         Raises:
             ClosedError: the stores were closed.
             StoreError: Neo4j failed; nothing was committed.
         """
-        if not beliefs and not candidates:
+        if not beliefs and not candidates and done is None:
             return [], []
-        return self._graph.write("add beliefs", _add, list(beliefs), list(candidates))
+        return self._graph.write("add beliefs", _add, list(beliefs), list(candidates), done)
 
     def get(self, space: str, belief_id: str) -> Belief | None:
         """One belief of ``space``, or None."""
@@ -274,6 +288,16 @@ class Neo4jBeliefStore:
             return []
         rows = self._graph.read("candidates_citing", _CANDIDATES_CITING, space=space, ids=list(evidence_ids))
         return [r["id"] for r in rows]
+
+
+    def get_candidates(self, space: str, candidate_ids: Sequence[str]) -> list[Candidate]:
+        """The candidates of ``space`` among ``candidate_ids``, in the order asked."""
+        if not candidate_ids:
+            return []
+        ids = list(dict.fromkeys(candidate_ids))
+        rows = self._graph.read("get candidates", _GET_CANDIDATES, ids=ids, space=space)
+        by_id = {c.id: c for c in (candidate_from_props(r["c"]) for r in rows)}
+        return [by_id[i] for i in ids if i in by_id]
 
     def delete(self, space: str, belief_ids: Sequence[str], candidate_ids: Sequence[str]) -> None:
         """Remove beliefs and candidates with all their edges, in one transaction.

@@ -14,7 +14,9 @@ erasure use too), computed in Python from one read of the sessions around the ba
 These are index data, like the embedded store's FTS rows, not part of the turn: ``Evidence``
 stays immutable and ``get`` does not return them. The full-text index (``evidence_keyword``)
 is maintained by Neo4j inside that transaction, so a turn is keyword-searchable as soon as
-``add`` returns. Every write is ``UNWIND`` over a parameter list; every query filters on
+``add`` returns. The new turns' pending stage marks
+(``eywa.stores.ledger``) are created in that transaction too, after checking that no new
+id is tombstoned. Every write is ``UNWIND`` over a parameter list; every query filters on
 ``space``.
 """
 
@@ -26,9 +28,11 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from eywa.models import Entity, Evidence, SignalKind
+from eywa.models import Entity, Evidence, SignalKind, utc_now
+from eywa.stores.ledger import TURN_STAGES
 from eywa.stores.neo4j import level0
 from eywa.stores.neo4j.graph import Neo4jGraph, run
+from eywa.stores.neo4j.ledger import mark_tx, refuse_tombstoned_tx
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.records import (
     entity_from_props,
@@ -121,6 +125,11 @@ def _add(
     if not new:
         return []
     new_ids = {r["props"]["id"] for r in new}
+    by_space: dict[str, list[str]] = {}
+    for r in new:
+        by_space.setdefault(r["props"]["space"], []).append(r["props"]["id"])
+    for space, ids in sorted(by_space.items()):
+        refuse_tombstoned_tx(tx, space, ids)
     sessions = level0.read_sessions(tx, new)
     contexts = level0.derive_contexts(sessions, new)
     level0.write_turns(tx, new, contexts)
@@ -128,6 +137,9 @@ def _add(
     level0.refresh_contexts(tx, contexts, new_ids)
     level0.write_signals(tx, [s for r in new for s in signals[r["props"]["id"]]])
     level0.write_mentions(tx, new_ids, mentions)
+    at = utc_now()
+    for space, ids in sorted(by_space.items()):
+        mark_tx(tx, space, TURN_STAGES, ids, "new", at)
     return [r["props"]["id"] for r in new]
 
 
@@ -144,9 +156,10 @@ class Neo4jEvidenceStore:
         self._graph = graph
 
     def add(self, evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]]) -> list[str]:
-        """Write a batch in one transaction; turns whose id exists are skipped.
+        """Write a batch (and its pending marks) in one transaction; turns whose id exists are skipped.
 
         Raises:
+            ErasedError: a new turn's id is tombstoned (nothing written).
             InvalidInputError: a turn's metadata is not JSON-serialisable (nothing written).
             ClosedError: the stores were closed.
             StoreError: Neo4j failed; nothing of the batch was committed.

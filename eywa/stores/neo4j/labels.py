@@ -23,6 +23,10 @@ class Label(StrEnum):
     CANDIDATE = "Candidate"
     DIMENSION = "Dimension"
     DELTA = "Delta"
+    PENDING = "Pending"  # a stage an item still owes (the stage ledger)
+    JOB = "Job"  # a Level 1 job record
+    TOMBSTONE = "Tombstone"  # an erased turn id
+    STORE_META = "StoreMeta"  # store-wide values (the vectors' embedder); no space
     SCHEMA_MIGRATION = "SchemaMigration"
 
 
@@ -49,14 +53,14 @@ class RelType(StrEnum):
 class FulltextIndex(StrEnum):
     """Full-text index names, for ``db.index.fulltext.queryNodes``."""
 
-    # Evidence space_key, text, speaker and the derived near_text / far_text (migration 0007):
+    # Evidence space_key, text, speaker and the derived near_text / far_text (migration 0008):
     # the keyword route's evidence index, filtered by space inside Lucene.
     EVIDENCE_KEYWORD = "evidence_keyword"
-    # Belief space_key, statement and status (migration 0007).
+    # Belief space_key, statement and status (migration 0008).
     BELIEF_KEYWORD = "belief_keyword"
     ENTITY_NAMES = "entity_names"
 
 
-# Indexes an earlier migration created and a later one dropped (migration 0007 replaced
+# Indexes an earlier migration created and a later one dropped (migration 0008 replaced
 # them with the space-keyed ones above). Named here so the migrations' names stay checked.
 DROPPED_FULLTEXT_INDEXES = frozenset({"evidence_text", "evidence_context", "belief_statement"})

@@ -205,6 +205,7 @@ def belief_props(belief: Belief) -> dict[str, Any]:
         "recorded_at": belief.recorded_at,
         "status": belief.status,
         "extractor": belief.extractor,
+        "extractor_version": belief.extractor_version,
         "evidence_ids": list(belief.evidence_ids),
         "report": None if belief.report is None else belief.report.model_dump_json(),
     }
@@ -254,6 +255,7 @@ def belief_from_props(props: Props, support: list[Props], supersedes: str | None
         report=None if report is None else ValidationReport.model_validate_json(report),
         supersedes=supersedes,
         event_at=to_datetime(props.get("event_at")),
+        extractor_version=props.get("extractor_version"),
     )
 
 
@@ -273,6 +275,7 @@ def candidate_props(candidate: Candidate) -> dict[str, Any]:
         "fact": candidate.fact.model_dump_json(),
         "report": candidate.report.model_dump_json(),
         "extractor": candidate.extractor,
+        "extractor_version": candidate.extractor_version,
         "recorded_at": candidate.recorded_at,
     }
 
@@ -288,6 +291,7 @@ def candidate_from_props(props: Props) -> Candidate:
         report=ValidationReport.model_validate_json(props["report"]),
         extractor=props["extractor"],
         recorded_at=required_datetime(props["recorded_at"]),
+        extractor_version=props.get("extractor_version"),
     )
 
 

@@ -4,7 +4,8 @@ One collection per item kind (``eywa_evidence``, ``eywa_belief``, ``eywa_entity`
 distance, a keyword payload index on ``space`` (marked as the tenant key) and a float index
 on ``at`` (epoch seconds), so filtered search stays selective. As in the embedded store, a
 point's id is ``uuid5`` of the domain id (re-upserting replaces it) and the domain id
-travels in the payload as ``doc_id``.
+travels in the payload as ``doc_id``, with the ``embedder`` stamp when the store has one
+(searches then see only that embedder's points; ``eywa.stores.vector_points``).
 
 The store takes a ready ``QdrantClient``: a server (``QdrantClient(url=…)``) in
 deployments, or qdrant-client's local mode (``QdrantClient(path=…)`` or ``":memory:"``)
@@ -71,17 +72,22 @@ class QdrantServerVectorStore:
         client: An open ``QdrantClient``; :meth:`close` closes it.
         dim: Vector width. An existing collection of another width is refused.
         prefix: Collection name prefix (``eywa_`` gives ``eywa_evidence`` …).
+        embedder_id: Stamp written on every point; searches see only points with it
+            (None: no stamp, every point searched).
 
     Raises:
         InvalidInputError: ``dim`` is not positive.
         StoreError: a collection cannot be created, or exists with another width.
     """
 
-    def __init__(self, client: QdrantClient, dim: int, *, prefix: str = "eywa_") -> None:
+    def __init__(
+        self, client: QdrantClient, dim: int, *, prefix: str = "eywa_", embedder_id: str | None = None
+    ) -> None:
         if dim < 1:
             raise InvalidInputError(f"vector dim must be positive, got {dim}")
         self._client = client
         self._dim = dim
+        self._embedder_id = embedder_id
         self._names: dict[VectorKind, str] = {kind: f"{prefix}{kind}" for kind in VECTOR_KINDS}
         self._lock = threading.RLock()
         self._closed = False
@@ -108,6 +114,9 @@ class QdrantServerVectorStore:
                 self._client.create_payload_index(
                     name, "at", models.FloatIndexParams(type=models.FloatIndexType.FLOAT)
                 )
+                self._client.create_payload_index(
+                    name, "embedder", models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD)
+                )
 
     def _name(self, kind: VectorKind) -> str:
         """The collection of ``kind``.
@@ -129,7 +138,8 @@ class QdrantServerVectorStore:
         name = self._name(kind)
         structs = [
             models.PointStruct(
-                id=point_id(point.id), vector=point_vector(point, self._dim), payload=point_payload(point)
+                id=point_id(point.id), vector=point_vector(point, self._dim),
+                payload=point_payload(point, self._embedder_id),
             )
             for point in points
         ]
@@ -161,6 +171,8 @@ class QdrantServerVectorStore:
         ]
         if not_after is not None:
             must.append(models.FieldCondition(key="at", range=models.Range(lte=float(not_after))))
+        if self._embedder_id is not None:
+            must.append(models.FieldCondition(key="embedder", match=models.MatchValue(value=self._embedder_id)))
         with self._lock, _mapped("search"):
             response = self._client.query_points(
                 name, query=query, query_filter=models.Filter(must=must), limit=limit,

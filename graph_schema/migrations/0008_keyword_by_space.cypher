@@ -1,6 +1,6 @@
 // Keyword indexes filtered by space inside Lucene (issue #14). Each holds space_key, a
 // single-token form of the space (decimal digits of its SHA-256, set on every Evidence and
-// Belief since migration 0006), so that a search asks +space_key:"<key>" and Lucene returns
+// Belief since migration 0007), so that a search asks +space_key:"<key>" and Lucene returns
 // only that space's hits: its cost no longer grows with the other spaces' data, where the
 // old indexes were queried for more hits than needed and filtered afterwards. English
 // analyzer (stemming, stop words), immediately consistent, like the indexes they replace.

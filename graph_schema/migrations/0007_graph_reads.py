@@ -1,7 +1,7 @@
 """Backfill what graph-native reads need from data stored before them (issue #14).
 
 - ``space_key`` on every ``:Evidence`` and ``:Belief`` (``eywa.stores.neo4j.records.
-  space_key``): the single-token space the keyword indexes of migration 0007 filter on.
+  space_key``): the single-token space the keyword indexes of migration 0008 filter on.
 - ``(:Entity)-[:CO_MENTIONED {space, weight}]->(:Entity)``, smaller id to larger, weight =
   the number of turns mentioning both: the co-mention graph the graph route walks, which
   Level 0 keeps from now on.

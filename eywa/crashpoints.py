@@ -1,0 +1,41 @@
+"""Named commit boundaries of the write path, where a crash-injection test may stop a process.
+
+The write path calls ``crashpoints.reached(name)`` right after each durable step (the Level 0
+commit, a vector upsert, a Level 1 batch, a dimension save). In production ``reached`` does
+nothing: it is a module-level no-op, never configured by settings or the environment. The
+reliability suite (``tests/reliability``) runs a child process that replaces it, before any
+work, with a function that SIGKILLs the process at the k-th arrival at one named point, then
+reopens the store and checks that reconciliation finishes what the crash interrupted.
+
+Callers must look the function up on the module at each call (``crashpoints.reached(...)``,
+never ``from eywa.crashpoints import reached``), so a replacement is seen everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+__all__ = ["CRASH_POINTS", "CrashPoint", "reached"]
+
+CrashPoint = Literal[
+    "level0_committed",  # evidence, signals, keyword rows and pending marks are durable
+    "evidence_vectors_upserted",  # a batch of turn vectors is durable, its marks not yet cleared
+    "level1_batch_written",  # one extraction batch's beliefs, candidates and mark removal committed
+    "beliefs_written",  # every extraction batch of a pass committed, supersession not yet settled
+    "dimension_saved",  # one dimension's deltas and state committed
+    "dimensions_updated",  # every dimension of a pass saved, the ``nous`` marks not yet cleared
+    "belief_vectors_upserted",  # belief vectors durable, their marks not yet cleared
+]
+CRASH_POINTS: Final[tuple[CrashPoint, ...]] = (
+    "level0_committed",
+    "evidence_vectors_upserted",
+    "level1_batch_written",
+    "beliefs_written",
+    "dimension_saved",
+    "dimensions_updated",
+    "belief_vectors_upserted",
+)
+
+
+def reached(point: CrashPoint) -> None:
+    """Called by the write path after the durable step ``point``; does nothing here."""

@@ -1,0 +1,226 @@
+"""State answers from dimensions: how sure a dimension is, what it says, and which turns show it.
+
+A current-state question ("Where does Ana work now?", "Does Priya eat meat?") is answered by
+the dimension of (person, attribute) better than by any turn: the turns say what was true
+when they were said, the dimension says what holds as of the read time, after every change
+and every contradiction. When the dimension is sure enough (``ANSWER_THRESHOLD``), its line
+is the answer and ranks first; its provenance is the turns that established the current
+value, the last thing said, and the change from the previous value, so the answer carries
+its evidence ids.
+
+Pure: a ``Dimension`` and its deltas (both read as of the same time) in, a ``StateAnswer``
+out. The read route (``eywa.read.routes.dimension``) does the store I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Final
+
+from eywa.attributes import value_surfaces
+from eywa.models import Delta, Dimension
+from eywa.nous import UNSEEN, dimension_line, set_members
+
+__all__ = [
+    "ANSWER_THRESHOLD",
+    "EVENT_ATTRIBUTES",
+    "MAX_ANSWER_TURNS",
+    "StateAnswer",
+    "asked_values",
+    "names_only_values",
+    "state_answer",
+]
+
+ANSWER_THRESHOLD: Final = 0.6
+"""The probability a dimension must give its answer before that answer may rank first.
+
+0.6 is the bar the Nous layer already uses to list a set member (``NousParams.set_floor``),
+for the same reasons: it is above what hedged, planned or hypothetical statements can reach
+on their own (``rho_tentative`` = 0.55: "I might move to Berlin" never answers "where does
+he live"), and at or below what one validated assertion gives (a single-valued dimension
+holds ρ ≥ 0.6 after one asserted belief, a set membership about 0.7). Two equally strong,
+contradicting statements leave the mode near 0.5: no claim, the routes decide. Silence
+lowers the probability toward uniform, so a value unconfirmed for longer than about 1.5 τ
+of its attribute stops claiming. On the demo conversation and the LoCoMo development file
+every confident dimension sits at 0.70 or above and every contested one at 0.57 or below
+(the closing note of issue #12 lists them), so the answers do not hang on the exact figure.
+For a yes/no about a value the answer is "yes" or "no" and its confidence is the
+probability of the side it takes.
+"""
+
+MAX_ANSWER_TURNS: Final = 5
+"""At most this many turns of provenance: change point, last said, previous value, or one
+per set member. Each turn costs a slot of the reader's budget (and of recall@k)."""
+
+EVENT_ATTRIBUTES: Final = frozenset({"life_events", "plans"})
+"""Attributes whose values are things that happened or are intended, not states that hold
+now: their membership says how sure we are that it happened, which answers no
+current-state question."""
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class StateAnswer:
+    """What one dimension answers, as of the time it was read.
+
+    Attributes:
+        entity: the dimension's entity as stored (display name).
+        attribute: the canonical attribute.
+        text: ``"<entity> — <dimension_line>"``, plus the probability of a value the question
+            names when the line does not show it.
+        confidence: the probability of the answer the text gives (see ``state_answer``).
+        asked: the dimension's values the question names (empty for "what/where" questions).
+        evidence_ids: the supporting turns, most telling first, at most ``MAX_ANSWER_TURNS``.
+    """
+
+    entity: str
+    attribute: str
+    text: str
+    confidence: float
+    asked: tuple[str, ...]
+    evidence_ids: tuple[str, ...]
+
+
+def _words(text: str) -> str:
+    return " " + " ".join(w.casefold() for w in _WORD.findall(text)) + " "
+
+
+def asked_values(question: str, dimension: Dimension) -> tuple[str, ...]:
+    """The dimension's values the question names, directly or by a registry synonym.
+
+    "Does Priya eat meat?" names ``meat`` of diet; "Is Priya vegetarian?" names it too
+    (vegetarian is meat with negative polarity). Whole words, case-insensitive, in the order
+    of the distribution.
+    """
+    said = _words(question)
+    found: list[str] = []
+    for value in dimension.distribution:
+        if value == UNSEEN:
+            continue
+        surfaces = [s for s, _ in value_surfaces(dimension.attribute, value)]
+        if any(_words(s).strip() and _words(s) in said for s in surfaces):
+            found.append(value)
+    return tuple(found)
+
+
+def names_only_values(answer: StateAnswer, words: Sequence[str]) -> bool:
+    """Whether every one of ``words`` (the question's words besides person and attribute,
+    see ``Plan.other_words``) is a word of a value the question names: then the question
+    asks for this dimension and nothing else ("Does Dario still have his cat *Biscuit*?").
+    """
+    known = {
+        w.casefold()
+        for value in answer.asked
+        for surface, _ in value_surfaces(answer.attribute, value)
+        for w in _WORD.findall(surface)
+    }
+    return all(word in known for word in words)
+
+
+def _side(probability: float) -> float:
+    """The probability of the side a yes/no answer takes: p for "yes", 1 − p for "no"."""
+    return max(probability, 1.0 - probability)
+
+
+def _confidence(dimension: Dimension, asked: Sequence[str], members: Sequence[str]) -> float:
+    dist = dimension.distribution
+    if asked:
+        return min(_side(dist.get(v, 0.0)) for v in asked)
+    if dimension.cardinality == "single":
+        return dist.get(dimension.mode, 0.0) if dimension.mode is not None else 0.0
+    return max((dist.get(m, 0.0) for m in members), default=0.0)
+
+
+def _same(a: str, b: str | None) -> bool:
+    return b is not None and a.casefold() == b.casefold()
+
+
+def _latest(deltas: Sequence[Delta], value: str, *, positive: bool = False, until: datetime | None = None) -> Delta | None:
+    found = [
+        d for d in deltas
+        if _same(d.observed, value) and (not positive or d.polarity == "positive") and (until is None or d.at <= until)
+    ]  # fmt: skip
+    return found[-1] if found else None
+
+
+def _change_point(dimension: Dimension, deltas: Sequence[Delta]) -> Delta | None:
+    """The delta that made the mode the mode: the first of its positive deltas from ``since``."""
+    if dimension.mode is None:
+        return None
+    since = dimension.since
+    return next(
+        (d for d in deltas if _same(d.observed, dimension.mode) and d.polarity == "positive"
+         and (since is None or d.at >= since)),
+        None,
+    )  # fmt: skip
+
+
+def _supporting(dimension: Dimension, deltas: Sequence[Delta], asked: Sequence[str], members: Sequence[str]) -> list[Delta]:
+    last = dimension.last_observed
+    last_delta = None if last is None else next((d for d in reversed(deltas) if d.belief_id == last.belief_id), None)
+    chosen: list[Delta | None] = []
+    if asked:
+        chosen.extend(_latest(deltas, v) for v in asked)
+        chosen.append(last_delta)
+    elif dimension.cardinality == "single":
+        chosen.append(_change_point(dimension, deltas))
+        chosen.append(last_delta)
+        if dimension.previous is not None:
+            chosen.append(_latest(deltas, dimension.previous, until=dimension.since))
+    else:
+        chosen.extend(_latest(deltas, m, positive=True) for m in members)
+        chosen.append(last_delta)
+    return [d for d in chosen if d is not None]
+
+
+def _evidence(chosen: Sequence[Delta]) -> tuple[str, ...]:
+    ids: list[str] = []
+    for delta in chosen:
+        for evidence_id in delta.evidence_ids:
+            if evidence_id not in ids:
+                ids.append(evidence_id)
+    return tuple(ids[:MAX_ANSWER_TURNS])
+
+
+def _text(dimension: Dimension, asked: Sequence[str], as_of: datetime | None) -> str:
+    line = dimension_line(dimension, as_of)
+    if dimension.cardinality == "single":
+        extra = [
+            f"{v} p {dimension.distribution.get(v, 0.0):.2f}" for v in asked if not _same(v, dimension.mode)
+        ]
+        if extra:
+            line = f"{line}; {', '.join(extra)}"
+    return f"{dimension.entity} — {line}"
+
+
+def state_answer(
+    dimension: Dimension, deltas: Sequence[Delta], question: str, as_of: datetime | None = None
+) -> StateAnswer:
+    """What ``dimension`` answers to ``question``, how sure it is, and the turns that show it.
+
+    The confidence is the probability of the answer the text gives:
+
+    * a value the question names ("Does Priya eat meat?", "Is Tomas living in Berlin?"): the
+      probability of "yes" or of "no", whichever the dimension favours (the least sure one
+      when several are named);
+    * otherwise, single-valued: the probability of the mode (0 when nothing is more likely
+      than "something unseen");
+    * otherwise, a set: the probability of its most probable member (``set_members``).
+
+    ``deltas`` are the dimension's deltas up to the time it was read (``as_of``), in event
+    order; ``as_of`` only words the line ("as of today").
+    """
+    asked = asked_values(question, dimension)
+    members = set_members(dimension, deltas) if dimension.cardinality == "multi" else []
+    return StateAnswer(
+        entity=dimension.entity,
+        attribute=dimension.attribute,
+        text=_text(dimension, asked, as_of),
+        confidence=_confidence(dimension, asked, members),
+        asked=asked,
+        evidence_ids=_evidence(_supporting(dimension, deltas, asked, members)),
+    )

@@ -1,0 +1,422 @@
+"""Reconciliation: finish what the stage ledger says is pending, and derive job states from it.
+
+Nothing downstream of Level 0 relies on the process that stored a turn surviving: each turn
+(and each belief) carries marks for the stages it still owes (``eywa.stores.ledger``), and
+whoever can do a stage finishes it from those marks:
+
+- ``finish`` does every stage a process can do for given items (a batch just stored, or a
+  batch sent again after a crash: the retry ends with what a clean run gives);
+- ``reconcile`` walks the ledger's pending index in bounded passes, stage by stage (on
+  open, periodically in the API, in the workers' beat) until a pass completes nothing.
+
+What a process can do is its ``StageWork``: the embed stages need the vector store and an
+embedder (the API process, the embedded ``Memory``); ``level1`` and ``nous`` need an
+extractor (the embedded ``Memory``, or the Celery workers when the API runs without one).
+A stage that fails keeps its marks, records the error and an attempt, and is due again
+after an exponential backoff; nothing is lost and a pass never spins on a failing item.
+
+Every stage is idempotent (deterministic ids, stores skip what exists, known deltas are
+skipped, marks are cleared only after the stage's writes are durable), so running a pass
+twice equals running it once. This module is pure orchestration: the stages themselves are
+``eywa.level1.run_level1`` and the embed functions of ``eywa.indexing``.
+
+Jobs: ``record_job`` stores a job record; ``job_status`` derives its state from its turns'
+marks (done when none is left, failed past ``max_attempts``), so a job survives a broker
+restart and reads the same on every API replica.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from eywa.embedding import Embedder
+from eywa.errors import EywaError, NotFoundError
+from eywa.extraction.base import Extractor
+from eywa.extraction.validator import Validator
+from eywa.indexing import embed_pending_beliefs, embed_pending_evidence
+from eywa.jobs import JobStatus
+from eywa.level1 import DimensionLock, no_lock, run_level1
+from eywa.models import utc_now
+from eywa.stores.bundle import GraphStores, Stores
+from eywa.stores.ledger import DERIVED_STAGES, EMBED_STAGES, PENDING_STAGES, JobRecord, PendingMark, PendingStage
+
+__all__ = [
+    "ReconcileReport",
+    "Reconciler",
+    "StageWork",
+    "StoreJobBook",
+    "backlog_figures",
+    "finish",
+    "job_status",
+    "reconcile",
+    "reconcile_pass",
+    "record_failure",
+    "record_job",
+    "retry_delay",
+]
+
+log = logging.getLogger(__name__)
+
+RETRY_BASE_S = 2.0
+RETRY_CAP_S = 600.0
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """How long a failed mark waits before it is due again: 2 s, 4 s, 8 s … capped at 10 min."""
+    return timedelta(seconds=min(RETRY_BASE_S * 2 ** max(attempts, 0), RETRY_CAP_S))
+
+
+@dataclass(frozen=True)
+class StageWork:
+    """What one process can finish, with what.
+
+    ``vectors`` + ``embedder`` (both or neither) enable the embed stages; ``extractor``
+    enables ``level1`` and ``nous``. ``dimension_lock`` guards each dimension update (a
+    Redis lease in workers, none in-process).
+    """
+
+    stores: GraphStores
+    validator: Validator
+    level1_batch: int
+    embed_batch: int
+    pass_limit: int = 500
+    vectors: Stores | None = None
+    embedder: Embedder | None = None
+    extractor: Extractor | None = None
+    dimension_lock: DimensionLock = no_lock
+
+    @property
+    def stages(self) -> tuple[PendingStage, ...]:
+        """The stages this process finishes, in ledger order."""
+        able = set(EMBED_STAGES) if self.vectors is not None and self.embedder is not None else set()
+        if self.extractor is not None:
+            able |= set(DERIVED_STAGES)
+        return tuple(s for s in PENDING_STAGES if s in able)
+
+
+@dataclass
+class ReconcileReport:
+    """Marks cleared and groups failed, per stage, over one or more passes."""
+
+    completed: dict[PendingStage, int] = field(default_factory=lambda: defaultdict(int))
+    failed: dict[PendingStage, int] = field(default_factory=lambda: defaultdict(int))
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        """Marks cleared, all stages."""
+        return sum(self.completed.values())
+
+    def merge(self, other: ReconcileReport) -> None:
+        """Add ``other``'s counts to this report."""
+        for stage, n in other.completed.items():
+            self.completed[stage] += n
+        for stage, n in other.failed.items():
+            self.failed[stage] += n
+        self.errors.extend(other.errors[: max(0, 10 - len(self.errors))])
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON-friendly summary."""
+        return {"completed": dict(self.completed), "failed": dict(self.failed), "errors": list(self.errors)}
+
+
+def _run_stage(work: StageWork, stage: PendingStage, space: str, ids: Sequence[str]) -> int:
+    """Finish ``stage`` for ``ids`` of ``space``; returns the marks cleared.
+
+    Raises:
+        EywaError: the stage failed (its marks stay).
+    """
+    if stage == "embed_evidence":
+        assert work.vectors is not None and work.embedder is not None  # ensured by StageWork.stages
+        return embed_pending_evidence(work.vectors, work.embedder, space, ids, work.embed_batch)
+    if stage == "embed_belief":
+        assert work.vectors is not None and work.embedder is not None
+        return embed_pending_beliefs(work.vectors, work.embedder, space, ids)
+    outcome = run_level1(
+        work.stores, space, ids, work.extractor, work.validator,
+        batch_size=work.level1_batch, dimension_lock=work.dimension_lock,
+    )  # fmt: skip
+    return outcome.level1_done + outcome.nous_done
+
+
+def record_failure(
+    stores: GraphStores, space: str, stage: PendingStage, marks: Sequence[PendingMark], exc: EywaError
+) -> None:
+    """Keep the marks of a failed stage, count an attempt, record the error and push them back
+    by ``retry_delay``; ``level1`` and ``nous`` of the same turns fail together.
+
+    Raises:
+        StoreError: the store failed too (the marks stay as they were).
+    """
+    ids = sorted({m.item_id for m in marks})
+    attempts = max((m.attempts for m in marks), default=0) + 1
+    due = utc_now() + retry_delay(attempts)
+    for failing in DERIVED_STAGES if stage in DERIVED_STAGES else (stage,):
+        stores.ledger.fail(space, failing, ids, f"{type(exc).__name__}: {exc}", due)
+
+
+def finish(work: StageWork, space: str, item_ids: Sequence[str]) -> ReconcileReport:
+    """Every stage this process can do for ``item_ids`` of ``space`` (a batch just stored or
+    sent again), in ledger order; returns what was cleared.
+
+    Raises:
+        EywaError: a stage failed; its marks stay (with the error) for a later pass.
+    """
+    report = ReconcileReport()
+    marks = work.stores.ledger.pending_for(space, item_ids)
+    by_stage: dict[PendingStage, list[PendingMark]] = defaultdict(list)
+    for mark in marks:
+        by_stage[mark.stage].append(mark)
+    done_derived = False
+    for stage in work.stages:
+        if stage in DERIVED_STAGES:
+            if done_derived or not (by_stage["level1"] or by_stage["nous"]):
+                continue
+            group = by_stage["level1"] + by_stage["nous"]
+            done_derived = True
+        elif stage == "embed_belief":
+            group = work.stores.ledger.pending(stage, limit=work.pass_limit, space=space)  # e.g. beliefs just read
+        else:
+            group = by_stage[stage]
+        if not group:
+            continue
+        try:
+            report.completed[stage] += _run_stage(work, stage, space, sorted({m.item_id for m in group}))
+        except EywaError as exc:
+            record_failure(work.stores, space, stage, group, exc)
+            raise
+    return report
+
+
+def reconcile_pass(work: StageWork, *, limit: int, space: str | None = None, grace_s: float = 0.0) -> ReconcileReport:
+    """One bounded pass: up to ``limit`` marks of each stage this process can do that have
+    been due for ``grace_s`` seconds, grouped by space. Each stage reads the ledger when its
+    turn comes, so the beliefs a ``level1`` step just wrote are embedded in the same pass. A
+    failing group is recorded and skipped; the others go on.
+    """
+    report = ReconcileReport()
+    for stage in work.stages:
+        due_before = utc_now() - timedelta(seconds=grace_s)
+        marks = work.stores.ledger.pending(stage, limit=limit, space=space, due_before=due_before)
+        for group_space, group in sorted(_by_space(marks).items()):
+            try:
+                report.completed[stage] += _run_stage(work, stage, group_space, [m.item_id for m in group])
+            except EywaError as exc:
+                record_failure(work.stores, group_space, stage, group, exc)
+                report.failed[stage] += 1
+                if len(report.errors) < 10:
+                    report.errors.append(f"{stage} {group_space}: {exc}")
+                log.warning("reconcile: %s failed for %d item(s) of %s: %s", stage, len(group), group_space, exc)
+    return report
+
+
+def reconcile(
+    work: StageWork,
+    *,
+    limit: int,
+    space: str | None = None,
+    max_passes: int = 1_000,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> ReconcileReport:
+    """Passes over what is due now until one clears nothing (or ``should_stop``).
+
+    Raises:
+        StoreError: the ledger itself cannot be read.
+    """
+    total = ReconcileReport()
+    for _ in range(max_passes):
+        if should_stop():
+            break
+        report = reconcile_pass(work, limit=limit, space=space)
+        total.merge(report)
+        if report.total == 0:
+            break
+    return total
+
+
+def _by_space(marks: Iterable[PendingMark]) -> dict[str, list[PendingMark]]:
+    groups: dict[str, list[PendingMark]] = defaultdict(list)
+    for mark in marks:
+        groups[mark.space].append(mark)
+    return groups
+
+
+class Reconciler:
+    """One process's reconciliation thread.
+
+    All stage work of a ``Memory`` runs on this one thread, in submission order, so two
+    passes never update a dimension at once without a lock (in-process there is none), and a
+    batch's Level 1 waits for the recovery that opening started. ``close`` asks a running
+    pass to stop between passes (what is left stays pending) and joins the thread.
+    """
+
+    def __init__(self, work: StageWork) -> None:
+        self._work = work
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="eywa-reconcile")
+        self._futures: list[Future[ReconcileReport]] = []
+        self._lock = threading.Lock()
+        self._stopping = False
+
+    @property
+    def work(self) -> StageWork:
+        """What this process finishes."""
+        return self._work
+
+    def finish(self, space: str, item_ids: Sequence[str], *, wait: bool) -> ReconcileReport | None:
+        """``finish`` the items on the thread; with ``wait``, block and return its report.
+
+        Raises:
+            EywaError: with ``wait``, the error a stage raised (its marks stay pending).
+        """
+        future = self._submit(finish, self._work, space, list(item_ids), track=not wait)
+        return future.result() if wait else None
+
+    def recover(self) -> ReconcileReport:
+        """On open: one pass over what is due, here and now; what a full pass leaves (a change
+        of embedder re-embedding everything, a long backlog) goes on in the background.
+
+        Raises:
+            StoreError: the ledger cannot be read.
+        """
+        report = self._submit(reconcile_pass, self._work, limit=self._work.pass_limit, track=False).result()
+        if any(self._work.stores.ledger.pending(s, limit=1, due_before=utc_now()) for s in self._work.stages):
+            self._submit(self._loop, track=True)
+        return report
+
+    def run(self, space: str | None = None) -> ReconcileReport:
+        """Reconcile what is due (of one space) until a pass clears nothing; blocks.
+
+        Raises:
+            StoreError: the ledger cannot be read.
+        """
+        return self._submit(self._loop, space, track=False).result()
+
+    def _loop(self, space: str | None = None) -> ReconcileReport:
+        return reconcile(self._work, limit=self._work.pass_limit, space=space, should_stop=lambda: self._stopping)
+
+    def wait(self) -> list[ReconcileReport]:
+        """Join the work submitted without waiting (background recovery, ``wait=False``
+        batches); returns the reports of what was still unjoined, in order.
+
+        Raises:
+            EywaError: the first error one of them raised (the others are dropped).
+        """
+        with self._lock:
+            futures, self._futures = self._futures, []
+        return [f.result() for f in futures]
+
+    def close(self) -> None:
+        """Stop between passes, join the thread; later submissions are refused by the caller."""
+        self._stopping = True
+        try:
+            self.wait()
+        finally:
+            self._executor.shutdown(wait=True)
+
+    def _submit(
+        self, fn: Callable[..., ReconcileReport], /, *args: Any, track: bool, **kwargs: Any
+    ) -> Future[ReconcileReport]:
+        future = self._executor.submit(fn, *args, **kwargs)
+        if track:
+            with self._lock:  # joined ones that succeeded are dropped: memory stays bounded
+                self._futures = [f for f in self._futures if not f.done() or f.exception() is not None]
+                self._futures.append(future)
+        return future
+
+
+# --- jobs -------------------------------------------------------------------------------
+
+
+def record_job(
+    stores: GraphStores,
+    space: str,
+    evidence_ids: Sequence[str],
+    *,
+    author: str | None = None,
+    request_id: str | None = None,
+    job_id: str | None = None,
+) -> str:
+    """Store a Level 1 job for ``evidence_ids`` of ``space``; returns its id.
+
+    Raises:
+        StoreError: the store failed.
+    """
+    found = job_id or "job_" + uuid.uuid4().hex
+    stores.jobs.add_job(JobRecord(
+        id=found, space=space, evidence_ids=tuple(dict.fromkeys(evidence_ids)), submitted_at=utc_now(),
+        author=author, request_id=request_id,
+    ))  # fmt: skip
+    return found
+
+
+def job_status(stores: GraphStores, job_id: str, *, max_attempts: int) -> JobStatus:
+    """The job's state from its turns' marks: ``done`` when no ``level1``/``nous`` mark is left,
+    ``failed`` once a mark has failed ``max_attempts`` times (it is still retried), else
+    ``pending``. ``detail`` names the space, the turns, what is left and the last error.
+
+    Raises:
+        NotFoundError: no such job.
+        StoreError: the store failed.
+    """
+    record = stores.jobs.get_job(job_id)
+    if record is None:
+        raise NotFoundError("job", "*", job_id)
+    marks = [m for m in stores.ledger.pending_for(record.space, record.evidence_ids) if m.stage in DERIVED_STAGES]
+    detail: dict[str, Any] = {
+        "space": record.space, "evidence": len(record.evidence_ids),
+        "submitted_at": record.submitted_at.isoformat(), "pending": len({m.item_id for m in marks}),
+    }  # fmt: skip
+    if record.author is not None:
+        detail["author"] = record.author
+    errors = sorted((m for m in marks if m.error), key=lambda m: m.due_at)
+    if errors:
+        detail["error"] = errors[-1].error
+        detail["attempts"] = max(m.attempts for m in errors)
+    if not marks:
+        return JobStatus(id=job_id, status="done", detail=detail)
+    failed = any(m.attempts >= max_attempts for m in marks)
+    return JobStatus(id=job_id, status="failed" if failed else "pending", detail=detail)
+
+
+class StoreJobBook:
+    """A ``JobBook`` over a store bundle: what ``Memory`` does for jobs, for a process that
+    holds only the graph stores."""
+
+    def __init__(self, stores: GraphStores, *, max_attempts: int) -> None:
+        self._stores = stores
+        self._max_attempts = max_attempts
+
+    def record_job(
+        self, space: str, evidence_ids: Sequence[str], *, author: str | None = None, request_id: str | None = None
+    ) -> str:
+        """Record a job; returns its id.
+
+        Raises:
+            StoreError: the store failed.
+        """
+        return record_job(self._stores, space, evidence_ids, author=author, request_id=request_id)
+
+    def job(self, job_id: str) -> JobStatus:
+        """The job's derived state.
+
+        Raises:
+            NotFoundError: no such job.
+        """
+        return job_status(self._stores, job_id, max_attempts=self._max_attempts)
+
+
+def backlog_figures(stores: GraphStores) -> Mapping[str, object]:
+    """Marks per stage and the Level 1 backlog (distinct turns), for probes and metrics.
+
+    Raises:
+        StoreError: the store failed.
+    """
+    return {"stages": stores.ledger.backlog(), "level1": stores.ledger.level1_backlog()}

@@ -1,0 +1,300 @@
+"""The stage ledger, job records and tombstones in Neo4j (server mode).
+
+A pending stage is a ``(:Pending {space, item, stage, reason, since, due_at, attempts,
+error})`` node (migration 0006: unique on (space, item, stage), indexed by (stage, due_at)
+and by item), created in the transaction that stores its item and deleted when the stage is
+done. Which extractor did a turn's Level 1 is the ``level1_by`` property of its
+``:Evidence`` (bookkeeping, like ``near_text``: ``get`` does not return it). Jobs are
+``:Job`` nodes, erased ids ``:Tombstone`` nodes, the vectors' embedder a ``:StoreMeta`` node.
+
+The ``*_tx`` functions run inside another store's write transaction (Level 0 marks new turns,
+a Level 1 batch clears its turns' ``level1``). Store-wide statements (the embedder switch and
+its meta node) are the only ones without a space filter: they concern every space at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+from eywa.errors import ErasedError
+from eywa.stores.ledger import (
+    DERIVED_STAGES,
+    PENDING_STAGES,
+    JobRecord,
+    MarkReason,
+    PendingMark,
+    PendingStage,
+    StageDone,
+)
+from eywa.stores.neo4j.graph import Neo4jGraph, run
+from eywa.stores.neo4j.labels import Label
+from eywa.stores.neo4j.records import required_datetime
+
+__all__ = [
+    "Neo4jJobRecords",
+    "Neo4jStageLedger",
+    "Neo4jTombstones",
+    "complete_tx",
+    "mark_tx",
+    "record_level1_tx",
+    "refuse_tombstoned_tx",
+]
+
+_P, _EV, _B = Label.PENDING, Label.EVIDENCE, Label.BELIEF
+_JOB, _TOMB, _META = Label.JOB, Label.TOMBSTONE, Label.STORE_META
+
+_MARK = f"""
+UNWIND $items AS item UNWIND $stages AS stage
+MERGE (p:{_P} {{space: $space, item: item, stage: stage}})
+  ON CREATE SET p.reason = $reason, p.since = $at, p.due_at = $at, p.attempts = 0
+"""
+_COMPLETE = f"MATCH (p:{_P}) WHERE p.item IN $items AND p.space = $space AND p.stage = $stage DELETE p"
+_TOMBSTONED = f"MATCH (t:{_TOMB}) WHERE t.id IN $ids AND t.space = $space RETURN t.id AS id"
+_LEVEL1_BY = f"MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space SET e.level1_by = $done_by"
+_FOR_ITEMS = f"MATCH (p:{_P}) WHERE p.item IN $items AND p.space = $space RETURN properties(p) AS p"
+_UPDATE = f"MATCH (p:{_P}) WHERE p.item IN $items AND p.space = $space AND p.stage = $stage "
+_COUNT = f"MATCH (p:{_P}) WHERE p.stage = $stage RETURN count(p) AS n"
+_LEVEL1_BACKLOG = f"""
+MATCH (p:{_P}) WHERE p.stage IN $stages
+RETURN count(DISTINCT [p.space, p.item]) AS n
+"""
+_OUTDATED = f"""
+MATCH (e:{_EV}) WHERE e.space = $space AND (e.level1_by IS NULL OR e.level1_by <> $done_by)
+  AND NOT EXISTS {{ MATCH (q:{_P} {{space: $space, item: e.id, stage: 'level1'}}) }}
+WITH e UNWIND $stages AS stage
+MERGE (p:{_P} {{space: $space, item: e.id, stage: stage}})
+  ON CREATE SET p.reason = 'reprocess', p.since = $at, p.due_at = $at, p.attempts = 0
+RETURN count(DISTINCT e) AS n
+"""
+_EMBEDDER = f"MATCH (m:{_META} {{key: 'embedder'}}) RETURN m.value AS value"
+_MARK_ALL = f"""
+CALL {{
+  MATCH (e:{_EV}) RETURN e.space AS space, e.id AS item, 'embed_evidence' AS stage
+  UNION ALL
+  MATCH (b:{_B}) RETURN b.space AS space, b.id AS item, 'embed_belief' AS stage
+}}
+MERGE (p:{_P} {{space: space, item: item, stage: stage}})
+  ON CREATE SET p.reason = 'embedder', p.since = $at, p.due_at = $at, p.attempts = 0
+"""
+_SET_EMBEDDER = f"MERGE (m:{_META} {{key: 'embedder'}}) SET m.value = $value"
+_ADD_JOB = f"""
+MERGE (j:{_JOB} {{id: $id}})
+  ON CREATE SET j.space = $space, j.evidence_ids = $evidence_ids, j.submitted_at = $submitted_at,
+    j.author = $author, j.request_id = $request_id
+"""
+_GET_JOB = f"MATCH (j:{_JOB} {{id: $id}}) RETURN properties(j) AS j"
+_PRUNE_JOBS = f"MATCH (j:{_JOB}) WHERE j.submitted_at < $before DELETE j"
+_TOMBSTONE = f"""
+UNWIND $ids AS id
+MERGE (t:{_TOMB} {{space: $space, id: id}}) ON CREATE SET t.at = $at
+"""
+
+
+def _changed(tx: ManagedTransaction, query: str, /, **params: Any) -> tuple[int, int]:
+    """Run a write statement; (nodes created, nodes deleted)."""
+    counters = tx.run(query, params).consume().counters
+    return counters.nodes_created, counters.nodes_deleted
+
+
+def mark_tx(
+    tx: ManagedTransaction, space: str, stages: Sequence[PendingStage], items: Sequence[str],
+    reason: MarkReason, at: datetime,
+) -> int:  # fmt: skip
+    """Create marks inside the caller's transaction; existing marks are kept. Returns marks added."""
+    if not items or not stages:
+        return 0
+    created, _ = _changed(tx, _MARK, space=space, items=list(dict.fromkeys(items)), stages=list(stages),
+                          reason=reason, at=at)  # fmt: skip
+    return created
+
+
+def complete_tx(tx: ManagedTransaction, space: str, stage: PendingStage, items: Sequence[str]) -> int:
+    """Delete marks inside the caller's transaction; returns how many existed."""
+    if not items:
+        return 0
+    _, deleted = _changed(tx, _COMPLETE, space=space, stage=stage, items=list(dict.fromkeys(items)))
+    return deleted
+
+
+def refuse_tombstoned_tx(tx: ManagedTransaction, space: str, evidence_ids: Sequence[str]) -> None:
+    """Raise ``ErasedError`` (the caller's transaction rolls back) if any id is tombstoned.
+
+    Raises:
+        ErasedError: naming the tombstoned ids.
+    """
+    found = sorted(r["id"] for r in run(tx, _TOMBSTONED, space=space, ids=list(evidence_ids)))
+    if found:
+        raise ErasedError(space, tuple(found))
+
+
+def record_level1_tx(tx: ManagedTransaction, done: StageDone) -> None:
+    """Clear ``level1`` of ``done``'s turns and record who did it, inside the caller's transaction."""
+    complete_tx(tx, done.space, "level1", done.evidence_ids)
+    run(tx, _LEVEL1_BY, space=done.space, ids=list(done.evidence_ids), done_by=done.done_by)
+
+
+def _mark(props: dict[str, Any]) -> PendingMark:
+    return PendingMark(
+        space=props["space"], item_id=props["item"], stage=props["stage"], reason=props["reason"],
+        since=required_datetime(props["since"]), due_at=required_datetime(props["due_at"]),
+        attempts=int(props.get("attempts") or 0), error=props.get("error"),
+    )  # fmt: skip
+
+
+class Neo4jStageLedger:
+    """The server ``StageLedger`` on a shared :class:`Neo4jGraph`."""
+
+    def __init__(self, graph: Neo4jGraph) -> None:
+        self._graph = graph
+
+    def pending(
+        self, stage: PendingStage, *, limit: int, space: str | None = None, due_before: datetime | None = None
+    ) -> list[PendingMark]:
+        """Marks of ``stage`` due by ``due_before``, earliest first (index on stage, due_at)."""
+        if limit <= 0:
+            return []
+        where = ["p.stage = $stage"]
+        if space is not None:
+            where.append("p.space = $space")
+        if due_before is not None:
+            where.append("p.due_at <= $due")
+        query = f"MATCH (p:{_P}) WHERE {' AND '.join(where)} RETURN properties(p) AS p ORDER BY p.due_at LIMIT $limit"
+        rows = self._graph.read("pending", query, stage=stage, space=space, due=due_before, limit=limit)
+        return [_mark(r["p"]) for r in rows]
+
+    def pending_for(self, space: str, item_ids: Sequence[str]) -> list[PendingMark]:
+        """The marks of ``item_ids`` (index on item)."""
+        if not item_ids:
+            return []
+        rows = self._graph.read("pending_for", _FOR_ITEMS, space=space, items=list(dict.fromkeys(item_ids)))
+        return [_mark(r["p"]) for r in rows]
+
+    def mark(self, space: str, stage: PendingStage, item_ids: Sequence[str], reason: MarkReason, at: datetime) -> int:
+        """Mark items pending; existing marks are kept."""
+        return self._graph.write("mark", mark_tx, space, (stage,), list(item_ids), reason, at)
+
+    def complete(self, space: str, stage: PendingStage, item_ids: Sequence[str]) -> int:
+        """Clear the marks."""
+        return self._graph.write("complete", complete_tx, space, stage, list(item_ids))
+
+    def touch(self, space: str, stage: PendingStage, item_ids: Sequence[str], due_at: datetime) -> None:
+        """Set the marks' next due time."""
+        self._update(space, stage, item_ids, "SET p.due_at = $due", due=due_at)
+
+    def fail(self, space: str, stage: PendingStage, item_ids: Sequence[str], error: str, due_at: datetime) -> None:
+        """One more attempt, with its error and the next due time."""
+        self._update(space, stage, item_ids, "SET p.attempts = coalesce(p.attempts, 0) + 1, p.error = $error, "
+                     "p.due_at = $due", due=due_at, error=error)  # fmt: skip
+
+    def _update(self, space: str, stage: PendingStage, item_ids: Sequence[str], assignment: str, **values: Any) -> None:
+        if not item_ids:
+            return
+
+        def work(tx: ManagedTransaction) -> None:
+            run(tx, _UPDATE + assignment, space=space, stage=stage, items=list(dict.fromkeys(item_ids)), **values)
+
+        self._graph.write("update marks", work)
+
+    def backlog(self) -> dict[PendingStage, int]:
+        """Marks per stage."""
+        return {s: int(self._graph.read("backlog", _COUNT, stage=s)[0]["n"]) for s in PENDING_STAGES}
+
+    def level1_backlog(self) -> int:
+        """Distinct turns with ``level1`` or ``nous`` pending."""
+        return int(self._graph.read("level1 backlog", _LEVEL1_BACKLOG, stages=list(DERIVED_STAGES))[0]["n"])
+
+    def mark_outdated(self, space: str, done_by: str, at: datetime) -> int:
+        """Mark ``level1``/``nous`` for the turns whose Level 1 someone else did."""
+
+        def work(tx: ManagedTransaction) -> int:
+            rows = run(tx, _OUTDATED, space=space, done_by=done_by, at=at, stages=list(DERIVED_STAGES))
+            return int(rows[0]["n"]) if rows else 0
+
+        return self._graph.write("mark outdated", work)
+
+    def embedder(self) -> str | None:
+        """The recorded embedder id."""
+        rows = self._graph.read("embedder", _EMBEDDER)
+        return str(rows[0]["value"]) if rows else None
+
+    def switch_embedder(self, embedder_id: str, at: datetime) -> int:
+        """Record the embedder; on a change, mark every turn and belief for re-embedding."""
+        if self.embedder() == embedder_id:
+            return 0
+
+        def work(tx: ManagedTransaction) -> int:
+            rows = run(tx, _EMBEDDER)
+            if rows and rows[0]["value"] == embedder_id:
+                return 0
+            created, _ = _changed(tx, _MARK_ALL, at=at)
+            run(tx, _SET_EMBEDDER, value=embedder_id)
+            return created
+
+        return self._graph.write("switch embedder", work)
+
+
+class Neo4jJobRecords:
+    """The server ``JobRecords``."""
+
+    def __init__(self, graph: Neo4jGraph) -> None:
+        self._graph = graph
+
+    def add_job(self, job: JobRecord) -> None:
+        """Store a job; an existing id is kept."""
+
+        def work(tx: ManagedTransaction) -> None:
+            run(tx, _ADD_JOB, id=job.id, space=job.space, evidence_ids=list(job.evidence_ids),
+                submitted_at=job.submitted_at, author=job.author, request_id=job.request_id)  # fmt: skip
+
+        self._graph.write("add job", work)
+
+    def get_job(self, job_id: str) -> JobRecord | None:
+        """The job, or None."""
+        rows = self._graph.read("get job", _GET_JOB, id=job_id)
+        if not rows:
+            return None
+        props = rows[0]["j"]
+        return JobRecord(
+            id=props["id"], space=props["space"], evidence_ids=tuple(props.get("evidence_ids") or ()),
+            submitted_at=required_datetime(props["submitted_at"]), author=props.get("author"),
+            request_id=props.get("request_id"),
+        )  # fmt: skip
+
+    def prune_jobs(self, before: datetime) -> int:
+        """Delete jobs submitted before ``before``."""
+
+        def work(tx: ManagedTransaction) -> int:
+            return _changed(tx, _PRUNE_JOBS, before=before)[1]
+
+        return self._graph.write("prune jobs", work)
+
+
+class Neo4jTombstones:
+    """The server ``Tombstones``."""
+
+    def __init__(self, graph: Neo4jGraph) -> None:
+        self._graph = graph
+
+    def add_tombstones(self, space: str, evidence_ids: Sequence[str], at: datetime) -> int:
+        """Tombstone ids and clear their derived-stage marks, in one transaction."""
+        if not evidence_ids:
+            return 0
+
+        def work(tx: ManagedTransaction) -> int:
+            created, _ = _changed(tx, _TOMBSTONE, space=space, ids=list(dict.fromkeys(evidence_ids)), at=at)
+            for stage in DERIVED_STAGES:
+                complete_tx(tx, space, stage, evidence_ids)
+            return created
+
+        return self._graph.write("add tombstones", work)
+
+    def tombstoned(self, space: str, evidence_ids: Sequence[str]) -> set[str]:
+        """The tombstoned subset of ``evidence_ids``."""
+        if not evidence_ids:
+            return set()
+        return {r["id"] for r in self._graph.read("tombstoned", _TOMBSTONED, space=space, ids=list(evidence_ids))}
+

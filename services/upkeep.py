@@ -1,0 +1,83 @@
+"""What the API process runs beside requests: periodic reconciliation and the Redis probe.
+
+``PeriodicReconcile`` calls ``Memory.reconcile`` every ``EYWA_RECONCILE_INTERVAL_S`` on a
+daemon thread while the app runs: it embeds what the workers derived (``embed_belief``
+marks), retries stages that failed (an extractor endpoint that was down), and finishes what
+a crash of this process left. ``RedisProbe`` tells ``/readyz`` whether Redis keeps its data
+across a restart (``CONFIG GET appendonly`` / ``save``): without persistence a restart drops
+every queued message, which the ledger then has to re-derive.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from redis import Redis
+from redis.exceptions import RedisError
+
+from eywa.errors import EywaError
+from eywa.memory import Memory
+
+__all__ = ["PeriodicReconcile", "RedisProbe"]
+
+log = logging.getLogger(__name__)
+
+
+class PeriodicReconcile:
+    """A daemon thread that reconciles the memory every ``interval_s`` until stopped."""
+
+    def __init__(self, memory: Memory, interval_s: float) -> None:
+        self._memory = memory
+        self._interval_s = interval_s
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start the thread (once)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="eywa-reconcile-timer", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the thread and wait for a pass in progress to end."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=60)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._interval_s):
+            try:
+                report = self._memory.reconcile()
+            except EywaError as exc:  # a store down: say so, try again next time
+                log.warning("periodic reconciliation failed: %s", exc)
+                continue
+            if report.total:
+                log.info("periodic reconciliation", extra=report.summary())
+
+
+class RedisProbe:
+    """Reachability and persistence of the Redis at ``url``, for ``/readyz``."""
+
+    def __init__(self, url: str) -> None:
+        self._client = Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
+
+    def status(self) -> dict[str, Any]:
+        """``{"reachable", "persistent", "appendonly", "save"}``; ``persistent`` is None when
+        the server refuses ``CONFIG GET`` (managed Redis often does)."""
+        try:
+            self._client.ping()
+        except (RedisError, OSError):
+            return {"reachable": False, "persistent": None}
+        try:
+            appendonly = str(self._client.config_get("appendonly").get("appendonly", "no"))
+            save = str(self._client.config_get("save").get("save", ""))
+        except (RedisError, OSError):
+            return {"reachable": True, "persistent": None}
+        aof = appendonly.lower() == "yes"
+        return {"reachable": True, "persistent": aof or bool(save.strip()), "appendonly": aof, "save": save}
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._client.close()

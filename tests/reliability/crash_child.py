@@ -1,0 +1,51 @@
+"""A child process for the crash tests: remember a batch, and SIGKILL yourself at a commit boundary.
+
+Usage: ``python -m tests.reliability.crash_child DATA_DIR POINT N TURNS [reprocess]``: remember
+TURNS turns (or, with ``reprocess``, reprocess them with ``RulesV2``). Before any work it
+replaces ``eywa.crashpoints.reached`` (a no-op in production) with a function that kills
+this process with SIGKILL the N-th time the write path reaches ``POINT``: no ``finally``, no
+flush, no atexit, exactly like a power cut or the OOM killer. It exits 0 if the point was
+never reached (the test then fails: a crash point it meant to hit does not exist).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+import eywa.crashpoints
+from eywa.crashpoints import CRASH_POINTS, CrashPoint
+
+
+def kill_at(point: CrashPoint, occurrence: int) -> None:
+    seen = 0
+
+    def reached(name: CrashPoint) -> None:
+        nonlocal seen
+        if name == point:
+            seen += 1
+            if seen == occurrence:
+                os.kill(os.getpid(), signal.SIGKILL)
+
+    eywa.crashpoints.reached = reached
+
+
+def main() -> None:
+    directory, point, occurrence, turns = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    if point not in CRASH_POINTS:
+        raise SystemExit(f"unknown crash point {point!r}")
+    kill_at(point, occurrence)  # type: ignore[arg-type]
+    from tests.reliability.support import SPACE, RulesV2, corpus, open_memory
+
+    if sys.argv[5:] == ["reprocess"]:
+        with open_memory(directory, extractor=RulesV2()) as mem:
+            mem.reprocess(SPACE)
+        return
+    with open_memory(directory) as mem:
+        mem.remember(SPACE, corpus(turns))
+
+
+if __name__ == "__main__":
+    main()

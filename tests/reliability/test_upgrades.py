@@ -1,0 +1,108 @@
+"""Upgrades are a failure mode too: a store written by the previous format is migrated on
+open with its data intact, and a change of embedder re-embeds everything in the background
+while searches see only vectors of the current embedder (never two vector spaces mixed)."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from eywa.embedding import embedder_id
+from eywa.extraction.validator import Validator
+from eywa.indexing import embedding_text
+from eywa.models import utc_now
+from eywa.reconcile import StageWork, reconcile_pass
+from eywa.stores.bundle import Stores
+from eywa.stores.embedded.factory import DATABASE_FILE, open_embedded
+from eywa.stores.embedded.migrations import FORMAT_VERSION
+from tests.reliability.support import HashEmbedder, corpus, open_memory
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "formats" / "embedded-v1.sqlite3.gz"
+
+
+def legacy_store(directory: Path) -> Path:
+    directory.mkdir(parents=True)
+    with gzip.open(FIXTURE) as packed, (directory / DATABASE_FILE).open("wb") as out:
+        shutil.copyfileobj(packed, out)
+    return directory
+
+
+def user_version(directory: Path) -> int:
+    with sqlite3.connect(directory / DATABASE_FILE) as conn:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def test_a_store_of_the_previous_format_is_migrated_on_open_with_its_data_intact(tmp_path: Path) -> None:
+    directory = legacy_store(tmp_path / "legacy")
+    assert user_version(directory) == 1 < FORMAT_VERSION
+    with open_memory(directory) as mem:
+        stats = mem.stats("legacy")
+        assert (stats["evidence"], stats["entities"], stats["dimensions"]) == (24, 5, 5)
+        assert stats["beliefs"] == {"belief_active": 8}
+        before = {(b.id, b.statement) for b in mem.beliefs("legacy")}
+        assert {b.extractor_version for b in mem.beliefs("legacy")} == {None}  # unknown: written before versions
+        dims = {(d.entity, d.attribute): d.distribution for d in mem.dimensions("legacy")}
+        # No vectors came with it; the change of embedder (none recorded → hash-a) rebuilt them.
+        assert mem._stores.vectors.count("evidence", "legacy") == 24
+        assert mem._stores.vectors.count("belief", "legacy") == 8
+        assert mem.backlog()["embed_evidence"] == 0
+        hits = mem.recall("legacy", "Who is a librarian?", k=5).items
+        assert any("librarian" in item.text for item in hits)
+        # The old beliefs' version is unknown: reprocessing reads every turn again and gives
+        # the same facts, now stamped with the rule extractor's version, and the same dimensions.
+        assert mem.reprocess("legacy") == 24
+        assert {(b.id, b.statement) for b in mem.beliefs("legacy")} == before
+        assert {b.extractor_version for b in mem.beliefs("legacy")} == {"1"}
+        after = {(d.entity, d.attribute): d.distribution for d in mem.dimensions("legacy")}
+        assert after.keys() == dims.keys()
+        for key, distribution in dims.items():
+            assert after[key] == pytest.approx(distribution, abs=1e-9)
+        assert mem.reprocess("legacy") == 0
+    assert user_version(directory) == FORMAT_VERSION
+
+
+def own_vector_hits(stores: Stores, embedder: HashEmbedder, evidence_ids: list[str]) -> dict[str, float]:
+    """For each turn, search with the vector ``embedder`` gives its text: the turn's own point
+    comes first with cosine 1 exactly when its stored vector is ``embedder``'s."""
+    found: dict[str, float] = {}
+    for turn in stores.evidence.get("crash", evidence_ids):
+        reply = next((n for n in stores.evidence.neighbours("crash", turn.id, 0, 1) if n.seq == turn.seq + 1), None)
+        vector = embedder.embed([embedding_text(turn, reply)])[0]
+        hits = stores.vectors.search("evidence", "crash", vector, 1)
+        found[turn.id] = hits[0][1] if hits and hits[0][0] == turn.id else 0.0
+    return found
+
+
+def test_a_change_of_embedder_re_embeds_and_searches_never_mix_two_embedders(tmp_path: Path) -> None:
+    directory = tmp_path / "mem"
+    old, new = HashEmbedder("hash-a"), HashEmbedder("hash-b")
+    with open_memory(directory, old) as mem:
+        ids = mem.remember("crash", corpus(40))
+        beliefs = len(mem.beliefs("crash", status=None))
+    stores = open_embedded(directory, new.dim, embedder_id(new))
+    try:
+        assert stores.ledger.switch_embedder(embedder_id(new), utc_now()) == 40 + beliefs
+        probe = new.embed(["Where does Greta live?"])[0]
+        assert stores.vectors.search("evidence", "crash", probe, 100) == []  # hash-a points are not searched
+        assert stores.vectors.count("evidence", "crash") == 40  # … but are still there until replaced
+        work = StageWork(stores=stores, validator=Validator(), level1_batch=32, embed_batch=64, vectors=stores,
+                         embedder=new)  # fmt: skip
+        reconcile_pass(work, limit=10)  # part of the way, as a background pass stopped by close()
+        searchable = {i for i, _ in stores.vectors.search("evidence", "crash", probe, 100)}
+        assert 10 <= len(searchable) < 40
+        assert stores.ledger.backlog()["embed_evidence"] == 40 - len(searchable)
+        scores = own_vector_hits(stores, new, sorted(searchable))
+        assert all(abs(score - 1.0) < 1e-5 for score in scores.values()), scores
+    finally:
+        stores.close()
+    with open_memory(directory, new, reconcile_batch=5) as mem:
+        mem.wait()  # open did one pass of 5 per stage; the rest went on in the background
+        assert mem.backlog()["embed_evidence"] == mem.backlog()["embed_belief"] == 0
+        assert mem._stores.ledger.embedder() == embedder_id(new)
+        assert len(mem._stores.vectors.search("belief", "crash", probe, 1000)) == beliefs
+        scores = own_vector_hits(mem._stores, new, ids)
+        assert all(abs(score - 1.0) < 1e-5 for score in scores.values()), scores

@@ -1,0 +1,141 @@
+"""What a dimension answers, how sure it is and which turns show it (``eywa.read.answers``),
+on dimensions built by the real Nous engine from hand-made observations."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timezone
+
+import pytest
+
+from eywa.attributes import get_attribute
+from eywa.models import Delta, Dimension, Modality, Polarity
+from eywa.nous import engine
+from eywa.nous.observations import Observation
+from eywa.read.answers import ANSWER_THRESHOLD, asked_values, names_only_values, state_answer
+
+RECORDED = datetime(2030, 1, 1, tzinfo=timezone.utc)
+
+
+def day(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=timezone.utc)
+
+
+def obs(
+    attribute: str, value: str, at: str, evidence: str, polarity: Polarity = "positive",
+    modality: Modality = "asserted", rho: float = 0.9, change: bool = False,
+) -> Observation:  # fmt: skip
+    return Observation(
+        space="s", entity="Ana", attribute=attribute, value=value, polarity=polarity, modality=modality,
+        at=day(at), reliability=rho, change_signal=change, belief_id=f"b-{evidence}", evidence_ids=(evidence,),
+    )  # fmt: skip
+
+
+def dimension(observations: Sequence[Observation], as_of: str | None = None) -> tuple[Dimension, list[Delta]]:
+    """The dimension and its deltas as the ledger would read them at ``as_of``."""
+    spec = get_attribute(observations[0].attribute)
+    when = None if as_of is None else day(as_of)
+    kept = [o for o in observations if when is None or o.at <= when]
+    state, steps = engine.replay(kept, spec.cardinality, spec.tau_days)
+    deltas = [engine.make_delta(o, r, RECORDED) for o, r in steps]
+    state = engine.decay_to(state, when, spec.tau_days)
+    return engine.to_dimension(state, "s", "Ana", spec.name, when), deltas
+
+
+JOB = [
+    obs("employer", "Google", "2023-01-10", "t1"),
+    obs("employer", "Google", "2024-04-30", "t2", polarity="negative", change=True),
+    obs("employer", "Fernbrook", "2024-05-06", "t3", change=True),
+    obs("employer", "Fernbrook", "2024-10-22", "t4"),
+]
+
+
+def test_a_changed_value_is_answered_with_its_change_point_last_word_and_what_it_replaced() -> None:
+    dim, deltas = dimension(JOB, "2024-11-01")
+    answer = state_answer(dim, deltas, "Where does Ana work now?", day("2024-11-01"))
+    assert answer.text.startswith("Ana — employer: Fernbrook since 6 May 2024 (was Google) — last said 22 Oct 2024; p ")
+    assert answer.confidence == pytest.approx(dim.distribution["Fernbrook"]) and answer.confidence > ANSWER_THRESHOLD
+    # the turn that made Fernbrook the value, the last thing said, the turn that ended Google
+    assert answer.evidence_ids == ("t3", "t4", "t2")
+    assert answer.asked == ()
+
+
+def test_read_before_the_change_the_old_value_answers() -> None:
+    dim, deltas = dimension(JOB, "2024-01-01")
+    answer = state_answer(dim, deltas, "Where does Ana work now?", day("2024-01-01"))
+    assert "employer: Google since 10 Jan 2023" in answer.text and answer.evidence_ids == ("t1",)
+
+
+def test_a_contested_value_does_not_reach_the_threshold() -> None:
+    # Two equally sure reports of different employers, a day apart, with no change signal.
+    dim, deltas = dimension([obs("employer", "Acme", "2024-01-01", "a"), obs("employer", "Borealis", "2024-01-02", "b")])
+    assert state_answer(dim, deltas, "Where does Ana work?").confidence < ANSWER_THRESHOLD
+
+
+def test_a_hedge_alone_never_reaches_the_threshold() -> None:
+    for attribute in ("residence", "hobbies"):
+        dim, deltas = dimension([obs(attribute, "Paris", "2024-01-01", "h", modality="hedged", rho=0.55)])
+        answer = state_answer(dim, deltas, "Where does Ana live?")
+        assert answer.confidence < ANSWER_THRESHOLD, (attribute, dim.distribution)
+
+
+def test_long_silence_lowers_the_confidence_below_the_threshold() -> None:
+    one = [obs("employer", "Acme", "2000-01-01", "a")]
+    fresh, deltas = dimension(one, "2000-06-01")
+    stale, _ = dimension(one, "2020-01-01")
+    assert state_answer(fresh, deltas, "Where does Ana work?").confidence >= ANSWER_THRESHOLD
+    assert state_answer(stale, deltas, "Where does Ana work?").confidence < ANSWER_THRESHOLD
+
+
+def test_a_yes_no_about_a_value_is_as_sure_as_the_side_it_takes() -> None:
+    diet = [
+        obs("diet", "meat", "2024-02-03", "d1", polarity="negative"),
+        obs("diet", "meat", "2024-07-09", "d2", polarity="negative"),
+        obs("diet", "meat", "2024-10-22", "d3", polarity="negative"),
+    ]
+    dim, deltas = dimension(diet)
+    for question in ("Does Ana eat meat?", "Is Ana vegetarian?"):  # "vegetarian" is meat, negative
+        answer = state_answer(dim, deltas, question)
+        assert answer.asked == ("meat",)
+        assert answer.confidence == pytest.approx(1.0 - dim.distribution["meat"]) and answer.confidence > 0.75
+        assert answer.text.startswith("Ana — diet: not meat (p ")
+        assert answer.evidence_ids == ("d3",)
+
+
+def test_a_single_valued_yes_no_about_another_value_shows_its_probability() -> None:
+    moves = [obs("residence", "Leeds", "2024-01-01", "r1"),
+             obs("residence", "Berlin", "2024-02-01", "r2", modality="hedged", rho=0.55)]  # fmt: skip
+    dim, deltas = dimension(moves)
+    assert dim.mode == "Leeds"
+    answer = state_answer(dim, deltas, "Is Ana moving to Berlin?")
+    assert answer.asked == ("Berlin",)
+    assert f"; Berlin p {dim.distribution['Berlin']:.2f}" in answer.text
+    assert answer.confidence == pytest.approx(1.0 - dim.distribution["Berlin"])
+    assert answer.evidence_ids == ("r2",)  # Berlin's turn, which is also the last said
+
+
+def test_a_set_lists_its_members_with_a_turn_each() -> None:
+    pets = [obs("pets", "Biscuit", "2023-03-01", "p1"), obs("pets", "Biscuit", "2025-02-01", "p2", polarity="negative", change=True),
+            obs("pets", "Sardine", "2025-06-01", "p3")]  # fmt: skip
+    dim, deltas = dimension(pets)
+    answer = state_answer(dim, deltas, "What pets does Ana have now?")
+    assert "pets: Sardine" in answer.text and "not Biscuit" in answer.text
+    assert answer.confidence == pytest.approx(dim.distribution["Sardine"])
+    assert answer.evidence_ids == ("p3",)
+    asked = state_answer(dim, deltas, "Does Ana still have Biscuit?")
+    assert asked.asked == ("Biscuit",) and asked.evidence_ids == ("p2", "p3")
+    assert asked.confidence == pytest.approx(1.0 - dim.distribution["Biscuit"])
+
+
+def test_values_are_named_as_whole_words_only() -> None:
+    dim, _ = dimension([obs("hobbies", "art", "2024-01-01", "a")])
+    assert asked_values("Does Ana like art?", dim) == ("art",)
+    assert asked_values("Does Ana play darts?", dim) == ()
+
+
+def test_a_question_about_more_than_the_dimension_is_not_its_question() -> None:
+    dim, deltas = dimension([obs("pets", "Biscuit", "2024-01-01", "p")])
+    answer = state_answer(dim, deltas, "Does Ana still have her dog Biscuit?")
+    assert names_only_values(answer, ["biscuit"])
+    assert names_only_values(answer, [])
+    assert not names_only_values(answer, ["birthday", "concert"])
