@@ -20,13 +20,13 @@ from eywa import crashpoints
 from eywa.embedding import Embedder
 from eywa.models import Belief, Evidence
 from eywa.stores.bundle import Stores
+from eywa.stores.context import vector_text
 from eywa.stores.vectors import VectorPoint
 
 __all__ = [
     "embed_evidence",
     "embed_pending_beliefs",
     "embed_pending_evidence",
-    "embedding_text",
     "index_beliefs",
     "repair_vectors",
 ]
@@ -34,22 +34,13 @@ __all__ = [
 Progress = Callable[[int], None]
 
 
-def embedding_text(turn: Evidence, reply: Evidence | None) -> str:
-    """What a turn's vector covers: its speaker and text, then its reply when known."""
-    own = f"{turn.speaker}: {turn.text}" if turn.speaker else turn.text
-    if reply is None:
-        return own
-    return own + "\n" + (f"{reply.speaker}: {reply.text}" if reply.speaker else reply.text)
-
-
 def embed_evidence(
     stores: Stores, embedder: Embedder, turns: Sequence[Evidence], batch_size: int, progress: Progress | None = None
 ) -> None:
     """Embed turns with their reply as context, and re-embed the turns they reply to.
 
-    A turn's vector covers "speaker: text" plus the next turn of its session: questions
-    are asked about what was said, and the answer often completes in the reply (on the
-    LoCoMo dev turns this context raised vector-only recall@10 by several points).
+    A turn's vector covers "speaker: text" plus the next turn of its session
+    (``eywa.stores.context.vector_text``, the builder the keyword context comes from too).
     ``progress`` is called with the number of ``turns`` (not re-embedded neighbours) done.
 
     Raises:
@@ -74,7 +65,7 @@ def embed_evidence(
     ordered = list(targets.values())
     for start in range(0, len(ordered), batch_size):
         chunk = ordered[start : start + batch_size]
-        vectors = embedder.embed([embedding_text(t, contexts.get(t.id)) for t in chunk])
+        vectors = embedder.embed([vector_text(t, contexts.get(t.id)) for t in chunk])
         stores.vectors.upsert(
             "evidence",
             [

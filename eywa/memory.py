@@ -4,6 +4,7 @@ the write path, the read path and the stores it was built with."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
@@ -94,6 +95,12 @@ class Memory:
             embed_batch=self._embed_batch, pass_limit=settings.reconcile_batch, vectors=stores,
             embedder=embedder, extractor=extractor,
         ))  # fmt: skip
+        # Routes of one recall run at once where the backend serves parallel queries.
+        self._route_pool = (
+            ThreadPoolExecutor(max_workers=stores.read_concurrency, thread_name_prefix="eywa-route")
+            if stores.read_concurrency > 1
+            else None
+        )
         evidence_source = EvidenceSource(stores.evidence)
         self._reader = Reader(
             routes=[
@@ -115,6 +122,7 @@ class Memory:
             rrf_k=settings.rrf_k,
             max_k=self._limits.max_k,
             disabled=frozenset(settings.disabled_stages),
+            pool=self._route_pool,
         )
         try:
             stores.ledger.switch_embedder(embedder_id(embedder), utc_now())
@@ -207,6 +215,8 @@ class Memory:
                 self._reconciler.close()
             finally:
                 self._closed = True
+                if self._route_pool is not None:
+                    self._route_pool.shutdown(wait=True)
                 self._stores.close()
 
     def wait(self) -> list[ReconcileReport]:

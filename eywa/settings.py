@@ -71,6 +71,15 @@ class EywaSettings(BaseSettings):
     neo4j_user: str = "neo4j"
     neo4j_password: SecretStr | None = None
     neo4j_database: str = "neo4j"
+    neo4j_pool_size: int = Field(
+        default=32, ge=1, description="Neo4j driver connections per process (reads borrow one per query)."
+    )
+    read_concurrency: int = Field(
+        default=4,
+        ge=1,
+        description="Server mode: retrieval routes of one recall run at once, in a thread pool of "
+        "this size (the embedded store runs them one by one).",
+    )
     qdrant_url: str | None = None
     qdrant_api_key: SecretStr | None = None
     qdrant_path: Path | None = Field(

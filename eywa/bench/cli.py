@@ -92,6 +92,13 @@ def latency(
         typer.Option("--embed-pass/--no-embed-pass", help="Also time Level 0 + embedding alone (embeds twice)."),
     ] = True,
     seed: Annotated[int, typer.Option("--seed", help="Corpus and query seed.")] = 0,
+    crowd: Annotated[
+        int,
+        typer.Option(
+            "--crowd", min=0,
+            help="Server only: then write this many turns to other spaces and time the queries again.",
+        ),
+    ] = 0,
 ) -> None:
     """Latency on a synthetic corpus: ingest turns/s, recall p50/p95/p99 by stage, memory."""
     from eywa.bench.latency import run_latency_bench  # deferred: keeps `eywa --help` fast
@@ -103,7 +110,7 @@ def latency(
     for size in sizes:
         report = run_latency_bench(
             size, queries, backend, data_dir,
-            embed_pass=embed_pass, seed=seed, settings=settings, console=err_console(),
+            embed_pass=embed_pass, seed=seed, crowd=crowd, settings=settings, console=err_console(),
         )
         render_latency(report, out)
         reports.append(report.model_dump(mode="json"))

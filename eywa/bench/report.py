@@ -104,6 +104,16 @@ def render_latency(report: LatencyReport, console: Console) -> None:
     for name, check in report.targets.items():
         verdict = "[green]met[/]" if check["met"] else "[red]missed[/]"
         console.print(f"target {name} <= {check['target']}: measured {check['measured']} {verdict}")
+    if (crowd := report.crowd) is not None:
+        console.print(
+            f"crowded: {crowd.ingest.turns} turns in {crowd.other_spaces} other spaces "
+            f"({crowd.ingest.turns_per_s:.1f} turns/s); keyword p50/p95 alone "
+            f"{crowd.keyword_alone.p50:.2f}/{crowd.keyword_alone.p95:.2f} ms, crowded "
+            f"{crowd.keyword_crowded.p50:.2f}/{crowd.keyword_crowded.p95:.2f} ms; "
+            f"full read p95 crowded {crowd.wall_crowded.p95:.2f} ms"
+        )
+        verdict = "[green]met[/]" if crowd.met else "[red]missed[/]"
+        console.print(f"target keyword p95 crowded/alone <= {crowd.target}: measured {crowd.keyword_p95_ratio} {verdict}")
 
 
 def render_service_bench(report: ServiceBenchReport, console: Console) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor
 from datetime import datetime, timezone
 from typing import Any, Final, get_args
 
@@ -44,7 +45,12 @@ POST_FILTERS: Final[tuple[PostFilter, ...]] = get_args(PostFilter)
 
 
 class Reader:
-    """Runs recall for one Memory. Dependencies are passed in; nothing is global."""
+    """Runs recall for one Memory. Dependencies are passed in; nothing is global.
+
+    With ``pool``, the routes of one recall run at once in it (server backends answer
+    several queries in parallel, so a recall costs its slowest route rather than the sum);
+    each route's own time is still traced as ``route.<name>``, and the phase as ``routes``.
+    """
 
     def __init__(
         self,
@@ -56,6 +62,7 @@ class Reader:
         rrf_k: int,
         max_k: int,
         disabled: frozenset[Stage] = frozenset(),
+        pool: Executor | None = None,
     ) -> None:
         self._routes = list(routes)
         self._sources: dict[ItemKind, ItemSource] = {s.kind: s for s in sources}
@@ -65,6 +72,7 @@ class Reader:
         self._rrf_k = rrf_k
         self._max_k = max_k
         self._disabled = disabled
+        self._pool = pool
 
     def recall(
         self,
@@ -103,21 +111,20 @@ class Reader:
         route_trace: dict[str, list[dict[str, Any]]] = {}
         built: dict[ItemKey, Hydrated] = {}
         claims: list[ItemKey] = []
-        for route in self._routes:
-            if plan.weights.get(route.name, 0.0) <= 0.0 or route.name in skipped:
+        clock = time.perf_counter()
+        active = [r for r in self._routes if plan.weights.get(r.name, 0.0) > 0.0 and r.name not in skipped]
+        for route, outcome, ms in self._run_routes(active, query):
+            if isinstance(outcome, StoreError):  # degrade: a route whose store is down is skipped, traced
+                skipped[route.name] = str(outcome)
+                failures.append(outcome)
                 continue
-            clock = time.perf_counter()
-            try:
-                hits = route.run(query)
-            except StoreError as exc:  # degrade: a route whose store is down is skipped, traced
-                skipped[route.name] = str(exc)
-                failures.append(exc)
-                continue
-            timings[f"route.{route.name}"] = _ms(clock)
+            hits = outcome
+            timings[f"route.{route.name}"] = ms
             rankings[route.name] = [(h.kind, h.id) for h in hits]
             route_trace[route.name] = [_hit_trace(h) for h in hits[:50]]
             built.update({(h.kind, h.id): h.item for h in hits if h.item is not None})
             claims.extend((h.kind, h.id) for h in hits if h.claim)
+        timings["routes"] = _ms(clock)
         if failures and not rankings:
             raise failures[0]  # nothing answered: the failure is the answer
 
@@ -159,7 +166,7 @@ class Reader:
         clock = time.perf_counter()
         kept, context, tokens = pack([_to_item(s) for s in chosen], budget_tokens)
         timings["pack"] = _ms(clock)
-        timings["total"] = round(sum(timings.values()), 3)
+        timings["total"] = round(sum(ms for stage, ms in timings.items() if not stage.startswith("route.")), 3)
 
         trace: dict[str, Any] = {
             "plan": plan.as_trace(),
@@ -179,6 +186,13 @@ class Reader:
             trace=trace,
             tokens=tokens,
         )
+
+    def _run_routes(self, routes: Sequence[Route], query: Query) -> list[tuple[Route, RouteOutcome, float]]:
+        """Each route's hits (or its store's failure) and time (ms), in the order given; at once
+        when there is a pool."""
+        if self._pool is None or len(routes) < 2:
+            return [_timed(route, query) for route in routes]
+        return [future.result() for future in [self._pool.submit(_timed, route, query) for route in routes]]
 
     def _hydrate(self, space: str, keys: Sequence[ItemKey], as_of: datetime | None) -> dict[ItemKey, Hydrated]:
         by_kind: dict[ItemKind, list[str]] = {}
@@ -202,6 +216,19 @@ class Reader:
             not isinstance(budget_tokens, int) or isinstance(budget_tokens, bool) or budget_tokens < 1
         ):
             raise InvalidInputError("budget_tokens must be a positive integer")
+
+
+RouteOutcome = list[RouteHit] | StoreError
+
+
+def _timed(route: Route, query: Query) -> tuple[Route, RouteOutcome, float]:
+    """Runs one route; a store failure is returned, not raised, so that the others still count."""
+    clock = time.perf_counter()
+    try:
+        hits: RouteOutcome = route.run(query)
+    except StoreError as exc:
+        hits = exc
+    return route, hits, _ms(clock)
 
 
 def _visible(item: Hydrated, as_of: datetime | None) -> bool:

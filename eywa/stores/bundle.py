@@ -9,6 +9,7 @@ from eywa.stores.access import AccessLog
 from eywa.stores.audit import AuditQueries
 from eywa.stores.beliefs import BeliefStore
 from eywa.stores.dimensions import DimensionStore
+from eywa.stores.entity_graph import EntityGraph
 from eywa.stores.evidence import EvidenceStore, KeywordIndex
 from eywa.stores.ledger import JobRecords, StageLedger, Tombstones
 from eywa.stores.vectors import VectorStore
@@ -36,7 +37,14 @@ class GraphStores:
 
 @dataclass(frozen=True)
 class Stores(GraphStores):
-    """Every store of one backend: the graph stores plus the keyword index and the vectors."""
+    """Every store of one backend: the graph stores plus what the read path searches.
+
+    ``read_concurrency`` is how many retrieval routes the backend serves well at once: a
+    server's connection pool takes several queries in parallel, while the embedded store
+    serialises them on one SQLite connection (1: the reader runs routes one by one).
+    """
 
     keyword: KeywordIndex
     vectors: VectorStore
+    graph: EntityGraph
+    read_concurrency: int

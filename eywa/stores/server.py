@@ -22,6 +22,7 @@ from eywa.stores.neo4j.access import Neo4jAccessLog
 from eywa.stores.neo4j.audit_queries import Neo4jAuditQueries
 from eywa.stores.neo4j.beliefs import Neo4jBeliefStore
 from eywa.stores.neo4j.dimensions import Neo4jDimensionStore
+from eywa.stores.neo4j.entity_graph import Neo4jEntityGraph
 from eywa.stores.neo4j.evidence import Neo4jEvidenceStore
 from eywa.stores.neo4j.graph import Neo4jGraph
 from eywa.stores.neo4j.keyword import Neo4jKeywordIndex
@@ -43,7 +44,11 @@ def connect_neo4j(settings: EywaSettings) -> Driver:
         raise ConfigurationError("server mode needs EYWA_NEO4J_URI (e.g. bolt://localhost:7687)")
     password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else ""
     try:
-        driver = GraphDatabase.driver(settings.neo4j_uri, auth=(settings.neo4j_user, password))
+        driver = GraphDatabase.driver(
+            settings.neo4j_uri,
+            auth=(settings.neo4j_user, password),
+            max_connection_pool_size=settings.neo4j_pool_size,
+        )
     except ValueError as exc:  # the driver's answer to a malformed URI
         raise ConfigurationError(f"EYWA_NEO4J_URI {settings.neo4j_uri!r}: {exc}") from exc
     try:
@@ -150,6 +155,8 @@ def open_server(settings: EywaSettings, dim: int, embedder_id: str | None = None
         evidence=Neo4jEvidenceStore(graph),
         keyword=Neo4jKeywordIndex(graph),
         vectors=vectors,
+        graph=Neo4jEntityGraph(graph),
+        read_concurrency=min(settings.read_concurrency, settings.neo4j_pool_size),
         beliefs=Neo4jBeliefStore(graph),
         dimensions=Neo4jDimensionStore(graph),
         audit=Neo4jAuditQueries(graph),

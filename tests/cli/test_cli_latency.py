@@ -83,3 +83,9 @@ def test_second_run_on_the_same_data_dir_reuses_the_store(runner: CliRunner, tmp
     assert json.loads((tmp_path / "first.json").read_text())[0]["ingest"]["full"]["turns"] == 60
     assert json.loads((tmp_path / "second.json").read_text())[0]["ingest"] == {}
     assert "store reused" in second.stdout
+
+
+def test_crowding_other_spaces_needs_the_server_backend(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["bench", "latency", "--turns", "10", "--crowd", "100"])
+    assert result.exit_code == 1
+    assert "--crowd" in result.stderr and "--backend server" in result.stderr

@@ -84,3 +84,24 @@ def test_an_unknown_space_on_the_server_is_named_not_created(
     result = runner.invoke(app, ["recall", "--space", neo4j_space, "anything"], env=server_env)
     assert result.exit_code == 1
     assert f"unknown space {neo4j_space!r}" in result.stderr
+
+
+@pytest.mark.neo4j
+def test_latency_bench_times_the_queries_again_after_crowding_other_spaces(
+    runner: CliRunner, server_env: dict[str, str], tmp_path: Path
+) -> None:
+    out = tmp_path / "report.json"
+    args = ["bench", "latency", "--backend", "server", "--turns", "40", "--queries", "5", "--no-embed-pass",
+            "--crowd", "90", "--json", str(out)]  # fmt: skip
+    result = runner.invoke(app, args, env={**server_env, "EYWA_DISABLED_STAGES": '["vector"]'})
+    assert result.exit_code == 0, result.output
+    (report,) = json.loads(out.read_text(encoding="utf-8"))
+    crowd = report["crowd"]
+    assert crowd["ingest"]["turns"] == 90 and crowd["other_spaces"] == 9
+    assert crowd["keyword_alone"]["n"] == crowd["keyword_crowded"]["n"] == 5
+    assert crowd["keyword_p95_ratio"] == pytest.approx(
+        crowd["keyword_crowded"]["p95"] / crowd["keyword_alone"]["p95"], abs=0.01
+    )
+    assert crowd["met"] == (crowd["keyword_p95_ratio"] <= crowd["target"] == 1.5)
+    assert "route.vector" not in report["recall"]  # the rule the server targets are stated under
+    assert "crowded:" in result.stdout and "target keyword p95 crowded/alone <= 1.5" in result.stdout

@@ -17,7 +17,8 @@ import pytest
 from neo4j import Driver
 
 from eywa.errors import StoreError
-from eywa.stores.neo4j.labels import FulltextIndex, Label, RelType
+from eywa.stores.neo4j.keyword import in_space, lucene_query
+from eywa.stores.neo4j.labels import DROPPED_FULLTEXT_INDEXES, FulltextIndex, Label, RelType
 from eywa.stores.neo4j.migrations import (
     MigrationChecksumError,
     apply_migrations,
@@ -26,6 +27,7 @@ from eywa.stores.neo4j.migrations import (
     parse_migration,
     split_statements,
 )
+from eywa.stores.neo4j.records import space_key
 from tests.neo4j_server import Neo4jServer
 
 REAL = [m.name for m in load_migrations()]
@@ -41,7 +43,9 @@ def test_the_repository_migrations_parse_in_order() -> None:
     # Data changes Cypher cannot compute (entity ids are SHA-256s) are Python migrations;
     # every Cypher migration of the repository is a schema one.
     assert all(m.kind == "schema" for m in migrations if not m.source)
-    assert {m.name: m.kind for m in migrations if m.source} == {"0005_entity_key_ids": "python"}
+    assert {m.name: m.kind for m in migrations if m.source} == {
+        "0005_entity_key_ids": "python", "0008_graph_reads": "python",
+    }  # fmt: skip
     assert isinstance(default_migrations_dir(), Path)  # found in the checkout
 
 
@@ -80,8 +84,10 @@ def test_every_name_in_the_migrations_is_an_enum_member() -> None:
     )
     labels = set(re.findall(r"\(\w+:(\w+)\)", text))
     indexes = set(re.findall(r"CREATE FULLTEXT INDEX (\w+)", text))
+    dropped = set(re.findall(r"DROP INDEX (\w+)", text))
     assert labels == {label.value for label in Label} - {Label.SCHEMA_MIGRATION}
-    assert indexes == {index.value for index in FulltextIndex}
+    assert indexes == {index.value for index in FulltextIndex} | DROPPED_FULLTEXT_INDEXES
+    assert dropped == DROPPED_FULLTEXT_INDEXES
     assert not set(re.findall(r"\[:(\w+)\]", text)) - {rel.value for rel in RelType}
 
 
@@ -132,6 +138,7 @@ def test_migrations_apply_on_a_fresh_database_and_reapply_is_a_no_op(
     names = _schema_names(neo4j_driver, fresh_schema)
     assert {"evidence_id", "belief_id", "signal_id", "evidence_space_observed_at",
             "belief_space_attribute", *FulltextIndex} <= names
+    assert not names & DROPPED_FULLTEXT_INDEXES
     states = neo4j_driver.execute_query("SHOW INDEXES YIELD state RETURN collect(state) AS s",
                                         database_=fresh_schema).records[0]["s"]
     assert set(states) == {"ONLINE"}
@@ -230,27 +237,28 @@ def test_full_text_indexes_find_seeded_nodes_by_stem_within_the_space(
     neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str
 ) -> None:
     database = neo4j_server.database
+    other = neo4j_space + "-other"
     neo4j_driver.execute_query(
-        f"CREATE (:{Label.EVIDENCE} {{id: $space + ':e1', space: $space, "
+        f"CREATE (:{Label.EVIDENCE} {{id: $space + ':e1', space: $space, space_key: $key, "
         "text: 'We adopted two rescue greyhounds last spring'}) "
-        f"CREATE (:{Label.EVIDENCE} {{id: $space + ':e2', space: $space, text: 'Lunch was fine'}}) "
-        f"CREATE (:{Label.EVIDENCE} {{id: $other + ':e1', space: $other, "
+        f"CREATE (:{Label.EVIDENCE} {{id: $space + ':e2', space: $space, space_key: $key, text: 'Lunch was fine'}}) "
+        f"CREATE (:{Label.EVIDENCE} {{id: $other + ':e1', space: $other, space_key: $other_key, "
         "text: 'A greyhound in another space'}) "
-        f"CREATE (:{Label.BELIEF} {{id: $space + ':b1', space: $space, "
+        f"CREATE (:{Label.BELIEF} {{id: $space + ':b1', space: $space, space_key: $key, status: 'active', "
+        "statement: 'The user owns a greyhound'}) "
+        f"CREATE (:{Label.BELIEF} {{id: $space + ':b2', space: $space, space_key: $key, status: 'retracted', "
         "statement: 'The user owns a greyhound'})",
-        space=neo4j_space, other=neo4j_space + "-other", database_=database)
-    query = (
-        "CALL db.index.fulltext.queryNodes($index, $q) YIELD node, score "
-        "WHERE node.space = $space RETURN node.id AS id ORDER BY score DESC"
-    )
+        space=neo4j_space, key=space_key(neo4j_space), other=other, other_key=space_key(other),
+        database_=database,
+    )  # fmt: skip
+    query = "CALL db.index.fulltext.queryNodes($index, $q) YIELD node RETURN node.id AS id ORDER BY id"
 
-    evidence = neo4j_driver.execute_query(query, index=FulltextIndex.EVIDENCE_TEXT.value,
-                                          q="greyhound", space=neo4j_space, database_=database)
-    beliefs = neo4j_driver.execute_query(query, index=FulltextIndex.BELIEF_STATEMENT.value,
-                                         q="greyhounds", space=neo4j_space, database_=database)
+    def found(index: FulltextIndex, words: str, exclude: str = "") -> list[str]:
+        q = in_space(neo4j_space, lucene_query(words) or "", exclude)
+        return [r["id"] for r in neo4j_driver.execute_query(query, index=index.value, q=q, database_=database).records]
 
-    assert [r["id"] for r in evidence.records] == [f"{neo4j_space}:e1"]  # english stemming
-    assert [r["id"] for r in beliefs.records] == [f"{neo4j_space}:b1"]
+    assert found(FulltextIndex.EVIDENCE_KEYWORD, "greyhound") == [f"{neo4j_space}:e1"]  # stemmed, one space
+    assert found(FulltextIndex.BELIEF_KEYWORD, "greyhounds", ' -status:"retracted"') == [f"{neo4j_space}:b1"]
 
 
 @pytest.mark.neo4j

@@ -13,7 +13,7 @@ import pytest
 
 from eywa.embedding import embedder_id
 from eywa.extraction.validator import Validator
-from eywa.indexing import embedding_text
+from eywa.stores.context import vector_text
 from eywa.models import utc_now
 from eywa.reconcile import StageWork, reconcile_pass
 from eywa.stores.bundle import Stores
@@ -71,7 +71,7 @@ def own_vector_hits(stores: Stores, embedder: HashEmbedder, evidence_ids: list[s
     found: dict[str, float] = {}
     for turn in stores.evidence.get("crash", evidence_ids):
         reply = next((n for n in stores.evidence.neighbours("crash", turn.id, 0, 1) if n.seq == turn.seq + 1), None)
-        vector = embedder.embed([embedding_text(turn, reply)])[0]
+        vector = embedder.embed([vector_text(turn, reply)])[0]
         hits = stores.vectors.search("evidence", "crash", vector, 1)
         found[turn.id] = hits[0][1] if hits and hits[0][0] == turn.id else 0.0
     return found

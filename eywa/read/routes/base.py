@@ -5,6 +5,7 @@ Each route returns ranked hits with its own scores; fusion combines them by rank
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -52,11 +53,18 @@ class Query:
     as_of: datetime | None
     limit: int
     memo: dict[str, list[tuple[str, str, float]]] = field(default_factory=dict, compare=False)
+    _memo_lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
     def keyword_hits(self, index: KeywordIndex, kind: ItemKind) -> list[tuple[ItemKind, str, float]]:
-        """BM25 hits of one kind, searched once per query and shared by every route."""
-        if "keyword" not in self.memo:
-            self.memo["keyword"] = index.search(self.space, self.text, self.limit * KEYWORD_DEPTH, ("evidence", "belief"))
+        """BM25 hits of one kind, searched once per query and shared by every route.
+
+        Routes may run in threads: the first to ask searches, the others wait for its hits.
+        """
+        with self._memo_lock:
+            if "keyword" not in self.memo:
+                self.memo["keyword"] = index.search(
+                    self.space, self.text, self.limit * KEYWORD_DEPTH, ("evidence", "belief")
+                )
         return [(kind, item_id, score) for found, item_id, score in self.memo["keyword"] if found == kind]
 
 

@@ -1,20 +1,29 @@
 """The graph route: entities named in the question, up to two hops over the co-mention
-graph, then the turns and beliefs about them."""
+graph, then the turns and beliefs about them.
+
+The graph is the store's (``EntityGraph``: co-mention weights kept by every Level 0 write),
+walked by one store call per question; nothing is rebuilt or cached here. Candidates come
+from the keyword index (cheap, already relevant to the question); the walk decides which of
+them are about the named entities or their neighbours.
+"""
 
 from __future__ import annotations
 
-import itertools
 from typing import Final
-
-import networkx as nx
 
 from eywa.ids import entity_id
 from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.bundle import Stores
+from eywa.stores.entity_graph import MAX_HOPS
 
-__all__ = ["MAX_HOPS", "GraphRoute"]
+__all__ = ["FANOUT", "MAX_HOPS", "TURN_HOPS", "GraphRoute"]
 
-MAX_HOPS = 2
+# Turns must mention a named entity or a direct neighbour of one; beliefs may be about any
+# entity within ``MAX_HOPS``, their score divided by (1 + distance).
+TURN_HOPS: Final = 1
+# Each entity reached expands to its heaviest co-mention edges only, so a hub (a speaker
+# co-mentioned with everything said to them) does not pull in the whole space.
+FANOUT: Final = 50
 
 
 class GraphRoute:
@@ -24,54 +33,31 @@ class GraphRoute:
 
     def __init__(self, stores: Stores) -> None:
         self._stores = stores
-        self._graphs: dict[str, tuple[int, nx.Graph]] = {}
-
-    def entity_graph(self, space: str) -> nx.Graph:
-        """Co-mention graph of the space (rebuilt when the space has grown)."""
-        size = self._stores.evidence.count(space)
-        cached = self._graphs.get(space)
-        if cached is not None and cached[0] == size:
-            return cached[1]
-        graph: nx.Graph = nx.Graph()
-        ids = self._stores.evidence.ids(space)
-        for entity_ids in self._stores.evidence.mentions(space, ids).values():
-            for a, b in itertools.combinations(sorted(set(entity_ids)), 2):
-                weight = graph.get_edge_data(a, b, {"weight": 0})["weight"]
-                graph.add_edge(a, b, weight=weight + 1)
-        self._graphs[space] = (size, graph)
-        return graph
 
     def run(self, query: Query) -> list[RouteHit]:
         if not query.plan.entities:
             return []
-        graph = self.entity_graph(query.space)
-        hops: dict[str, int] = {}
-        for name in query.plan.entities:
-            start = entity_id(query.space, name)
-            if start not in graph:
-                hops.setdefault(start, 0)
-                continue
-            for node, distance in nx.single_source_shortest_path_length(graph, start, cutoff=MAX_HOPS).items():
-                hops[node] = min(hops.get(node, MAX_HOPS), distance)
-        # Candidates come from the keyword index (cheap, already relevant); the graph decides
-        # which of them are about the named entities or their neighbours.
         candidates = query.keyword_hits(self._stores.keyword, "evidence") + query.keyword_hits(
             self._stores.keyword, "belief"
         )
-        turn_ids = [i for kind, i, _ in candidates if kind == "evidence"]
-        mentions = self._stores.evidence.mentions(query.space, turn_ids)
+        reach = self._stores.graph.neighbours(
+            query.space,
+            [entity_id(query.space, name) for name in query.plan.entities],
+            MAX_HOPS,
+            FANOUT,
+            evidence_ids=[i for kind, i, _ in candidates if kind == "evidence"],
+            belief_ids=[i for kind, i, _ in candidates if kind == "belief"],
+        )
         turns = [
             RouteHit("evidence", i, score)
             for kind, i, score in candidates
-            if kind == "evidence" and any(hops.get(e, MAX_HOPS + 1) <= 1 for e in mentions.get(i, ()))
+            if kind == "evidence" and reach.evidence.get(i, MAX_HOPS + 1) <= TURN_HOPS
         ]
-        belief_ids = [i for kind, i, _ in candidates if kind == "belief"]
-        scores = {i: score for kind, i, score in candidates if kind == "belief"}
-        beliefs = []
-        for belief in self._stores.beliefs.get_many(query.space, belief_ids):
-            distance = hops.get(entity_id(query.space, belief.subject))
-            if distance is not None and belief.status == "active":
-                beliefs.append(RouteHit("belief", belief.id, scores[belief.id] / (1 + distance)))
+        beliefs = [
+            RouteHit("belief", i, score / (1 + reach.beliefs[i]))
+            for kind, i, score in candidates
+            if kind == "belief" and i in reach.beliefs
+        ]
         beliefs.sort(key=lambda h: -h.score)
         return _interleave(turns, beliefs)[: query.limit]
 

@@ -1,6 +1,6 @@
 """Evidence, signals, entities and mentions in SQLite, with an FTS5 (porter) keyword index
-and the new turns' pending stage marks (``eywa.stores.ledger``) written in the same
-transaction as the turns."""
+the co-mention edges (``entity_edges``) and the new turns' pending stage marks
+(``eywa.stores.ledger``) written in the same transaction as the turns."""
 
 from __future__ import annotations
 
@@ -12,8 +12,11 @@ from datetime import datetime
 
 from eywa.contract import SpaceUsage
 from eywa.models import Entity, Evidence, Signal, SignalKind, utc_now
+from eywa.stores.context import SessionTurn, contexts_around, read_range
 from eywa.stores.embedded import ledger as ledger_sql
 from eywa.stores.embedded.database import SqliteDatabase
+from eywa.stores.embedded.entity_graph import SCHEMA as ENTITY_GRAPH_SCHEMA
+from eywa.stores.embedded.entity_graph import add_co_mentions
 from eywa.stores.embedded.records import (
     entity_from_row,
     evidence_from_row,
@@ -22,6 +25,7 @@ from eywa.stores.embedded.records import (
     signal_rows,
     to_epoch,
 )
+from eywa.stores.entity_graph import co_mention_weights
 from eywa.stores.ledger import TURN_STAGES
 
 SCHEMA = (
@@ -59,7 +63,7 @@ class SqliteEvidenceStore:
 
     def __init__(self, db: SqliteDatabase) -> None:
         self._db = db
-        db.ensure_schema(SCHEMA + ledger_sql.SCHEMA)
+        db.ensure_schema(SCHEMA + ENTITY_GRAPH_SCHEMA + ledger_sql.SCHEMA)
 
     def add(self, evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]]) -> list[str]:
         """Write a batch atomically with the new turns' pending marks; existing ids are skipped.
@@ -96,14 +100,14 @@ class SqliteEvidenceStore:
             )
             _reindex_keyword(conn, new)
             new_ids = {e.id for e in new}
-            for evidence_id, entity in mentions:
-                if evidence_id not in new_ids:
-                    continue
+            linked = [(evidence_id, entity) for evidence_id, entity in mentions if evidence_id in new_ids]
+            for evidence_id, entity in linked:
                 self._upsert_entity(conn, entity)
                 conn.execute(
                     "INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)",
                     (evidence_id, entity.id, entity.space),
                 )
+            add_co_mentions(conn, co_mention_weights((e.space, evidence_id, e.id) for evidence_id, e in linked))
             for space in sorted({e.space for e in new}):
                 ledger_sql.mark_in(conn, space, TURN_STAGES, [e.id for e in new if e.space == space], "new", at)
         return [e.id for e in new]
@@ -266,46 +270,48 @@ class SqliteEvidenceStore:
         return [row["id"] for row in rows]
 
 
-# How far a new turn's words reach into its neighbours' index rows.
-NEIGHBOUR_REACH = 3
-
-
 def _reindex_keyword(conn: sqlite3.Connection, new: Sequence[Evidence]) -> None:
     """(Re)write the FTS rows of the new turns and of their session neighbours.
 
-    Evidence is immutable; the index is derived from it, so when a turn arrives its
-    predecessor's row gains the new ``next_text`` in the same transaction.
+    Evidence is immutable; the index is derived from it (``eywa.stores.context``), so when
+    a turn arrives its neighbours' rows gain its words in the same transaction.
     """
-    affected: set[tuple[str, str]] = set()
+    changed: dict[tuple[str, str], list[int]] = defaultdict(list)
     for e in new:
-        for row in conn.execute(
-            "SELECT id FROM evidence WHERE space = ? AND session = ? AND seq BETWEEN ? AND ?",
-            (e.space, e.session, e.seq - NEIGHBOUR_REACH, e.seq + NEIGHBOUR_REACH),
-        ):
-            affected.add((e.space, row["id"]))
-    for space, evidence_id in sorted(affected):
-        # The FTS row shares the evidence row's rowid, so it is found without a scan.
-        conn.execute(
-            "DELETE FROM evidence_fts WHERE rowid = (SELECT rowid FROM evidence WHERE id = ? AND +space = ?)",
-            (evidence_id, space),
-        )
-        conn.execute(
-            """INSERT INTO evidence_fts
-                 (rowid, id, space, speaker, text, next_text, prev_text, near_next, near_prev)
-               SELECT e.rowid, e.id, e.space, COALESCE(e.speaker, ''), e.text,
-                      COALESCE((SELECT n.text FROM evidence n WHERE n.space = e.space
-                                AND n.session = e.session AND n.seq = e.seq + 1), ''),
-                      COALESCE((SELECT p.text FROM evidence p WHERE p.space = e.space
-                                AND p.session = e.session AND p.seq = e.seq - 1), ''),
-                      COALESCE((SELECT group_concat(n.text, ' ') FROM evidence n
-                                WHERE n.space = e.space AND n.session = e.session
-                                AND n.seq BETWEEN e.seq + 2 AND e.seq + 3), ''),
-                      COALESCE((SELECT group_concat(p.text, ' ') FROM evidence p
-                                WHERE p.space = e.space AND p.session = e.session
-                                AND p.seq BETWEEN e.seq - 3 AND e.seq - 2), '')
-               FROM evidence e WHERE e.id = ? AND +e.space = ?""",
-            (evidence_id, space),
-        )
+        changed[(e.space, e.session)].append(e.seq)
+    for (space, session), seqs in sorted(changed.items()):
+        reindex_session(conn, space, session, seqs)
+
+
+def reindex_session(conn: sqlite3.Connection, space: str, session: str, changed: Sequence[int]) -> None:
+    """Rewrite the FTS rows of the turns of one session within reach of the ``changed`` seqs.
+
+    ``changed`` are seqs of turns just written or just erased; erasure calls this after
+    deleting, so the remaining neighbours lose the erased words.
+    """
+    if not changed:
+        return
+    lo, hi = read_range(changed)
+    stored = conn.execute(
+        """SELECT rowid, id, seq, speaker, text FROM evidence
+           WHERE space = ? AND session = ? AND seq BETWEEN ? AND ?""",
+        (space, session, lo, hi),
+    ).fetchall()
+    turns = {row["seq"]: SessionTurn(row["id"], row["seq"], row["speaker"], row["text"]) for row in stored}
+    rowids = {row["id"]: row["rowid"] for row in stored}
+    contexts = contexts_around(turns, changed)
+    # The FTS row shares the evidence row's rowid, so it is found without a scan.
+    conn.executemany("DELETE FROM evidence_fts WHERE rowid = ?", [(rowids[i],) for i in contexts])
+    conn.executemany(
+        """INSERT INTO evidence_fts
+             (rowid, id, space, speaker, text, next_text, prev_text, near_next, near_prev)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+        [
+            (rowids[turn.id], turn.id, space, turn.speaker or "", turn.text,
+             context.next_text, context.prev_text, context.near_next, context.near_prev)
+            for turn in turns.values() if (context := contexts.get(turn.id)) is not None
+        ],  # fmt: skip
+    )
 
 
 def _chunks(items: Sequence[str], size: int = 500) -> list[list[str]]:

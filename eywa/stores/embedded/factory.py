@@ -11,6 +11,7 @@ from eywa.stores.embedded.audit_queries import SqliteAuditQueries
 from eywa.stores.embedded.beliefs import SqliteBeliefStore
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.dimensions import SqliteDimensionStore
+from eywa.stores.embedded.entity_graph import SqliteEntityGraph
 from eywa.stores.embedded.evidence import SqliteEvidenceStore
 from eywa.stores.embedded.keyword import SqliteKeywordIndex
 from eywa.stores.embedded.lock import DirectoryLock
@@ -51,6 +52,7 @@ def open_embedded(directory: Path, dim: int, embedder_id: str | None = None) -> 
         beliefs = SqliteBeliefStore(db)
         dimensions = SqliteDimensionStore(db)
         ledger, jobs, tombstones = SqliteStageLedger(db), SqliteJobRecords(db), SqliteTombstones(db)
+        graph = SqliteEntityGraph(db)
         _migrate_or_close(db)
         audit = SqliteAuditQueries(db)
         access = SqliteAccessLog(db)
@@ -74,6 +76,8 @@ def open_embedded(directory: Path, dim: int, embedder_id: str | None = None) -> 
         evidence=evidence,
         keyword=SqliteKeywordIndex(db),
         vectors=vectors,
+        graph=graph,
+        read_concurrency=1,  # one SQLite connection serialises queries anyway
         beliefs=beliefs,
         dimensions=dimensions,
         audit=audit,

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from eywa.errors import StoreError
 from eywa.ids import entity_id
 from eywa.stores.embedded.database import SqliteDatabase
+from eywa.stores.embedded.entity_graph import backfill_co_mentions
 
 __all__ = ["FORMAT_VERSION", "MIGRATIONS", "migrate"]
 
@@ -63,7 +64,21 @@ def _extractor_versions(conn: sqlite3.Connection) -> None:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN extractor_version TEXT")  # noqa: S608
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_entity_ids_from_entity_key, _extractor_versions)
+
+def _co_mention_edges(conn: sqlite3.Connection) -> None:
+    """Fill ``entity_edges`` (the co-mention graph the graph route reads) from the mentions.
+
+    Level 0 keeps the edges from now on; before, the graph route rebuilt them per read.
+    """
+    backfill_co_mentions(conn)
+
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _entity_ids_from_entity_key,
+    _extractor_versions,
+    _co_mention_edges,
+)
 FORMAT_VERSION = len(MIGRATIONS)
 
 

@@ -1,18 +1,22 @@
 """Evidence, signals, entities and mentions as a Neo4j graph (server-mode ``EvidenceStore``).
 
-One ``add`` call is one write transaction: the turns (``:Evidence``), their ``:Signal``
-nodes, ``(:Session)-[:HAS_TURN]->``, ``-[:NEXT]->`` between consecutive turns of a session,
-the mentioned ``:Entity`` nodes (upserted, aliases merged) and ``-[:MENTIONS]->`` edges.
+One ``add`` call is one write transaction (the statements are in ``level0``): the turns
+(``:Evidence``), their ``:Signal`` nodes, ``(:Session)-[:HAS_TURN]->``, ``-[:NEXT]->``
+between consecutive turns of a session, the mentioned ``:Entity`` nodes (upserted, aliases
+merged), ``-[:MENTIONS]->`` edges and the co-mention weights
+(``(:Entity)-[:CO_MENTIONED {space, weight}]->(:Entity)``) the graph route walks.
 
-The same transaction derives each affected turn's keyword context: ``near_text`` (the words
-of the turns at seq ± 1) and ``far_text`` (seq ± 2..3), recomputed for the new turns and for
-every turn of their sessions within three seqs, since a new turn changes its neighbours'
-context. These are index data, like the embedded store's FTS rows, not part of the turn:
-``Evidence`` stays immutable and ``get`` does not return them. The full-text indexes
-(``evidence_text``, ``evidence_context``) are maintained by Neo4j inside that transaction,
-so a turn is keyword-searchable as soon as ``add`` returns. The new turns' pending stage
-marks (``eywa.stores.ledger``) are created in that transaction too, after checking that no
-new id is tombstoned. Every write is ``UNWIND`` over a parameter list; every query filters on
+The same transaction stores each affected turn's keyword context: ``near_text`` (the words
+of the turns at seq ± 1) and ``far_text`` (seq ± 2..3), for the new turns and for every
+stored turn of their sessions within three seqs, since a new turn changes its neighbours'
+context. The texts come from ``eywa.stores.context`` (the builder the embedded store and
+erasure use too), computed in Python from one read of the sessions around the batch.
+These are index data, like the embedded store's FTS rows, not part of the turn: ``Evidence``
+stays immutable and ``get`` does not return them. The full-text index (``evidence_keyword``)
+is maintained by Neo4j inside that transaction, so a turn is keyword-searchable as soon as
+``add`` returns. The new turns' pending stage marks
+(``eywa.stores.ledger``) are created in that transaction too, after checking that no new
+id is tombstoned. Every write is ``UNWIND`` over a parameter list; every query filters on
 ``space``.
 """
 
@@ -27,77 +31,22 @@ from neo4j import ManagedTransaction
 from eywa.contract import SpaceUsage
 from eywa.models import Entity, Evidence, SignalKind, utc_now
 from eywa.stores.ledger import TURN_STAGES
+from eywa.stores.neo4j import level0
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.ledger import mark_tx, refuse_tombstoned_tx
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.records import (
     entity_from_props,
-    entity_props,
     evidence_from_props,
     evidence_props,
     session_id,
     signal_props,
 )
 
-_EV, _SIG, _ENT, _SES, _SPACE = Label.EVIDENCE, Label.SIGNAL, Label.ENTITY, Label.SESSION, Label.SPACE
+_EV, _SIG, _ENT, _SPACE = Label.EVIDENCE, Label.SIGNAL, Label.ENTITY, Label.SPACE
 _CHUNK = 1000
 
 _PRESENT = f"MATCH (e:{_EV}) WHERE e.id IN $ids RETURN e.id AS id"
-_CREATE_EVIDENCE = f"""
-UNWIND $rows AS row
-MERGE (sp:{_SPACE} {{id: row.props.space}})
-MERGE (ses:{_SES} {{id: row.session_id}})
-  ON CREATE SET ses.space = row.props.space, ses.name = row.props.session
-MERGE (e:{_EV} {{id: row.props.id}})
-  ON CREATE SET e += row.props
-MERGE (ses)-[:{RelType.HAS_TURN}]->(e)
-"""
-_CREATE_SIGNALS = f"""
-UNWIND $rows AS row
-MATCH (e:{_EV} {{id: row.evidence_id, space: row.space}})
-MERGE (s:{_SIG} {{id: row.id}}) ON CREATE SET s += row
-MERGE (e)-[:{RelType.HAS_SIGNAL}]->(s)
-"""
-_LINK_NEXT = f"""
-UNWIND $rows AS row
-MATCH (e:{_EV} {{id: row.props.id, space: row.props.space}})
-OPTIONAL MATCH (p:{_EV} {{space: row.props.space, session: row.props.session, seq: row.props.seq - 1}})
-OPTIONAL MATCH (n:{_EV} {{space: row.props.space, session: row.props.session, seq: row.props.seq + 1}})
-FOREACH (x IN CASE WHEN p IS NULL THEN [] ELSE [p] END | MERGE (x)-[:{RelType.NEXT}]->(e))
-FOREACH (x IN CASE WHEN n IS NULL THEN [] ELSE [n] END | MERGE (e)-[:{RelType.NEXT}]->(x))
-"""
-# The keyword context of every turn within three seqs of a new one (migration 0004 indexes
-# it). A data migration that backfills turns stored before 0004 would run this same body
-# over all of them.
-_DERIVE_CONTEXT = f"""
-UNWIND $rows AS row
-MATCH (e:{_EV}) WHERE e.space = row.space AND e.session = row.session
-  AND e.seq >= row.seq - 3 AND e.seq <= row.seq + 3
-WITH DISTINCT e
-WITH e,
-  COLLECT {{ MATCH (o:{_EV}) WHERE o.space = e.space AND o.session = e.session
-            AND o.seq IN [e.seq - 1, e.seq + 1] RETURN o.text ORDER BY o.seq }} AS near,
-  COLLECT {{ MATCH (o:{_EV}) WHERE o.space = e.space AND o.session = e.session
-            AND o.seq IN [e.seq - 3, e.seq - 2, e.seq + 2, e.seq + 3]
-            RETURN o.text ORDER BY o.seq }} AS far
-SET e.near_text = reduce(s = '', t IN near | s + CASE s WHEN '' THEN '' ELSE ' ' END + t),
-    e.far_text = reduce(s = '', t IN far | s + CASE s WHEN '' THEN '' ELSE ' ' END + t)
-"""
-_KNOWN_ENTITIES = f"""
-MATCH (n:{_ENT}) WHERE n.id IN $ids AND n.space IN $spaces
-RETURN n.id AS id, n.kind AS kind, n.aliases AS aliases
-"""
-_UPSERT_ENTITIES = f"""
-UNWIND $rows AS row
-MERGE (n:{_ENT} {{id: row.id}}) ON CREATE SET n.space = row.space, n.name = row.name
-SET n.kind = row.kind, n.aliases = row.aliases
-"""
-_CREATE_MENTIONS = f"""
-UNWIND $rows AS row
-MATCH (e:{_EV} {{id: row.evidence_id, space: row.space}})
-MATCH (n:{_ENT} {{id: row.entity_id, space: row.space}})
-MERGE (e)-[:{RelType.MENTIONS}]->(n)
-"""
 _GET = f"""
 MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space
 OPTIONAL MATCH (e)-[:{RelType.HAS_SIGNAL}]->(s:{_SIG})
@@ -169,42 +118,13 @@ def _chunks(items: Sequence[str], size: int = _CHUNK) -> list[list[str]]:
     return [values[i : i + size] for i in range(0, len(values), size)]
 
 
-def _sessions_touched(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One (space, session, seq) key per new turn, for ``_DERIVE_CONTEXT``."""
-    keys = {(r["props"]["space"], r["props"]["session"], r["props"]["seq"]) for r in rows}
-    return [{"space": sp, "session": ses, "seq": seq} for sp, ses, seq in sorted(keys)]
-
-
-def _merged_entities(
-    tx: ManagedTransaction, mentioned: dict[str, Entity]
-) -> list[dict[str, Any]]:
-    """Entity rows to write: the batch's entities merged with what the graph already holds
-    (original name kept, aliases united and sorted, ``person`` wins over ``entity``)."""
-    known = {
-        row["id"]: row
-        for row in run(
-            tx,
-            _KNOWN_ENTITIES,
-            ids=list(mentioned),
-            spaces=sorted({e.space for e in mentioned.values()}),
-        )
-    }
-    rows = []
-    for entity in mentioned.values():
-        row = entity_props(entity)
-        if (old := known.get(entity.id)) is not None:
-            row["aliases"] = sorted(set(old["aliases"] or ()) | set(entity.aliases))
-            row["kind"] = "person" if "person" in (old["kind"], entity.kind) else entity.kind
-        rows.append(row)
-    return rows
-
-
 def _add(
     tx: ManagedTransaction,
     rows: list[dict[str, Any]],
     signals: dict[str, list[dict[str, Any]]],
     mentions: Sequence[tuple[str, Entity]],
 ) -> list[str]:
+    """One Level 0 batch (see ``level0``): a fixed number of ``UNWIND`` statements."""
     present = {r["id"] for r in run(tx, _PRESENT, ids=[r["props"]["id"] for r in rows])}
     new = [r for r in rows if r["props"]["id"] not in present]
     if not new:
@@ -215,27 +135,13 @@ def _add(
         by_space.setdefault(r["props"]["space"], []).append(r["props"]["id"])
     for space, ids in sorted(by_space.items()):
         refuse_tombstoned_tx(tx, space, ids)
-    run(tx, _CREATE_EVIDENCE, rows=new)
-    run(tx, _CREATE_SIGNALS, rows=[s for r in new for s in signals[r["props"]["id"]]])
-    run(tx, _LINK_NEXT, rows=new)
-    run(tx, _DERIVE_CONTEXT, rows=_sessions_touched(new))
-    mentioned: dict[str, Entity] = {}
-    links: dict[tuple[str, str], dict[str, str]] = {}
-    for evidence_id, entity in mentions:
-        if evidence_id not in new_ids:
-            continue
-        previous = mentioned.get(entity.id)
-        if previous is not None:
-            kind = "person" if "person" in (previous.kind, entity.kind) else entity.kind
-            aliases = tuple(sorted(set(previous.aliases) | set(entity.aliases)))
-            entity = previous.model_copy(update={"kind": kind, "aliases": aliases})
-        mentioned[entity.id] = entity
-        links[(evidence_id, entity.id)] = {
-            "evidence_id": evidence_id, "entity_id": entity.id, "space": entity.space,
-        }  # fmt: skip
-    if mentioned:
-        run(tx, _UPSERT_ENTITIES, rows=_merged_entities(tx, mentioned))
-        run(tx, _CREATE_MENTIONS, rows=list(links.values()))
+    sessions = level0.read_sessions(tx, new)
+    contexts = level0.derive_contexts(sessions, new)
+    level0.write_turns(tx, new, contexts)
+    level0.link_turns(tx, sessions, new)
+    level0.refresh_contexts(tx, contexts, new_ids)
+    level0.write_signals(tx, [s for r in new for s in signals[r["props"]["id"]]])
+    level0.write_mentions(tx, new_ids, mentions)
     at = utc_now()
     for space, ids in sorted(by_space.items()):
         mark_tx(tx, space, TURN_STAGES, ids, "new", at)

@@ -1,27 +1,32 @@
 """BM25 keyword search over Neo4j's Lucene full-text indexes (server-mode ``KeywordIndex``).
 
-``evidence_context`` indexes each turn's ``text`` and ``speaker`` together with the derived
+``evidence_keyword`` indexes each turn's ``text`` and ``speaker`` together with the derived
 ``near_text`` (the adjacent turns' words) and ``far_text`` (the turns two and three away),
-which ``Neo4jEvidenceStore.add`` maintains; ``belief_statement`` indexes
-``Belief.statement``. Both use the English analyzer (stemming and stop words). Evidence
-queries boost the fields like the embedded FTS5 bm25 column weights: a turn's own words
-and speaker fully, its neighbours' less, the farther turns less still, so that a reply
-("Biscuit.") is found through the question it answers ("What did you name the puppy?").
+which ``Neo4jEvidenceStore.add`` maintains; ``belief_keyword`` indexes ``Belief.statement``
+and ``status``. Both use the English analyzer (stemming and stop words). Evidence queries
+boost the fields like the embedded FTS5 bm25 column weights: a turn's own words and speaker
+fully, its neighbours' less, the farther turns less still, so that a reply ("Biscuit.") is
+found through the question it answers ("What did you name the puppy?").
 
-A full-text index cannot lead with an exact property, so the space filter is applied to the
-hits (``WHERE node.space = $space``): the query asks Lucene for more hits than ``limit``,
-keeps those of the space, and asks again with a larger window only when a crowded index left
-too few. Lucene's scores are BM25 (higher is better), like the embedded index's negated bm25.
+Both indexes also hold ``space_key``, the space as one token (``records.space_key``), and
+every query requires it (``+space_key:"…"``), so Lucene itself returns only the space's
+hits, best first, and exactly ``limit`` of them: the cost of a search does not grow with
+the other spaces' data. The space clause carries a zero boost, so scores are the text
+fields' BM25 alone. (Term statistics, and so BM25's idf, are still those of the whole
+index; a space's ranking can shift slightly as other spaces grow, never its cost.)
+Retracted beliefs are excluded in the query too (``-status:"retracted"``). The same round
+trip returns each hit's fields the tie-break needs.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from eywa.stores.neo4j.graph import Neo4jGraph
 from eywa.stores.neo4j.labels import FulltextIndex
+from eywa.stores.neo4j.records import space_key
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Per-field boosts of the evidence index, mirroring the embedded bm25 column weights
@@ -29,20 +34,22 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # server index keeps both adjacent turns in one field and both farther ones in another.
 # Field names are constants (index properties), never input.
 _EVIDENCE_FIELDS: Final = (("text", 1.0), ("speaker", 1.0), ("near_text", 0.4), ("far_text", 0.2))
-# Which index serves which item kind and the fields it is queried on (``()``: the index's
-# own fields, unboosted); index names never come from input.
-_INDEXES: Final[dict[str, tuple[FulltextIndex, tuple[tuple[str, float], ...]]]] = {
-    "evidence": (FulltextIndex.EVIDENCE_CONTEXT, _EVIDENCE_FIELDS),
-    "belief": (FulltextIndex.BELIEF_STATEMENT, ()),
+_BELIEF_FIELDS: Final = (("statement", 1.0),)
+# Which index serves which item kind, the fields it is queried on, and what it excludes;
+# index names never come from input.
+_INDEXES: Final[dict[str, tuple[FulltextIndex, tuple[tuple[str, float], ...], str]]] = {
+    "evidence": (FulltextIndex.EVIDENCE_KEYWORD, _EVIDENCE_FIELDS, ""),
+    "belief": (FulltextIndex.BELIEF_KEYWORD, _BELIEF_FIELDS, ' -status:"retracted"'),
 }
-_MAX_WINDOW: Final = 20_000
+
+# Hits fetched beyond ``limit`` so that equal scores at the cut are settled by age, as
+# below, rather than by Lucene's document order; a constant, so cost stays O(limit).
+_TIE_MARGIN: Final = 10
 
 _SEARCH = """
-CALL db.index.fulltext.queryNodes($index, $query, {limit: $window}) YIELD node, score
-WITH collect({node: node, score: score}) AS hits
-RETURN size(hits) AS raw,
-  [h IN hits WHERE h.node.space = $space AND coalesce(h.node.status, '') <> 'retracted'
-   | [h.node.id, h.score, h.node.recorded_at, coalesce(h.node.position, 0)]] AS kept
+CALL db.index.fulltext.queryNodes($index, $query, {limit: $limit}) YIELD node, score
+WHERE node.space = $space
+RETURN node.id AS id, score, node.recorded_at AS recorded_at, coalesce(node.position, 0) AS position
 """
 
 
@@ -67,17 +74,39 @@ def lucene_query(text: str, fields: Sequence[tuple[str, float]] = ()) -> str | N
     )
 
 
+def in_space(space: str, match: str, exclude: str = "") -> str:
+    """``match`` restricted to one space inside Lucene: ``+space_key:"K"^0 +(match)``.
+
+    The key is digits only (``records.space_key``) and ``exclude`` a caller constant, so
+    nothing from input reaches the query unquoted.
+    """
+    return f'+space_key:"{space_key(space)}"^0 +({match}){exclude}'
+
+
+def search_statement(kind: str, space: str, text: str, limit: int) -> tuple[str, dict[str, Any]] | None:
+    """The query and parameters that search one item kind, or None when there is nothing
+    to search (an unknown kind, no words). What ``Neo4jKeywordIndex.search`` runs, exposed
+    so that a test can profile exactly that query.
+    """
+    if kind not in _INDEXES:
+        return None
+    index, fields, exclude = _INDEXES[kind]
+    match = lucene_query(text, fields)
+    if match is None:
+        return None
+    params = {"index": index.value, "query": in_space(space, match, exclude), "limit": limit + _TIE_MARGIN, "space": space}
+    return _SEARCH, params
+
+
 class Neo4jKeywordIndex:
     """The server ``KeywordIndex``: one Lucene ranking per kind, merged by score.
 
     Args:
         graph: The shared Neo4j connection.
-        overfetch: How many index hits to fetch per wanted hit before filtering by space.
     """
 
-    def __init__(self, graph: Neo4jGraph, *, overfetch: int = 4) -> None:
+    def __init__(self, graph: Neo4jGraph) -> None:
         self._graph = graph
-        self._overfetch = max(1, overfetch)
 
     def search(
         self, space: str, query: str, limit: int, kinds: Sequence[str] = ("evidence",)
@@ -94,28 +123,14 @@ class Neo4jKeywordIndex:
             return []
         hits: list[tuple[str, str, float]] = []
         for kind in kinds:
-            if kind not in _INDEXES:
+            statement = search_statement(kind, space, query, limit)
+            if statement is None:
                 continue
-            index, fields = _INDEXES[kind]
-            match = lucene_query(query, fields)
-            if match is not None:
-                hits.extend((kind, item_id, score) for item_id, score in self._one(index, space, match, limit))
-        hits.sort(key=lambda hit: -hit[2])
-        return hits[:limit]
-
-    def _one(self, index: FulltextIndex, space: str, match: str, limit: int) -> list[tuple[str, float]]:
-        """Hits of one index, widening the window until ``limit`` are kept or Lucene runs dry."""
-        window = limit * self._overfetch + 50
-        while True:
-            (row,) = self._graph.read(
-                "keyword search", _SEARCH,
-                index=index.value, query=match, window=window, space=space, limit=limit,
-            )  # fmt: skip
+            rows = self._graph.read("keyword search", statement[0], **statement[1])
             # Equal scores (say, two turns matched only by the same speaker) go to the older
             # item, like the embedded index's rowid order; Lucene's own tie order follows
             # its internal document ids, which change whenever a node's context is updated.
-            ordered = sorted(row["kept"], key=lambda h: (-h[1], h[2] is None, h[2] or 0, h[3], h[0]))
-            kept = [(str(item_id), float(score)) for item_id, score, _, _ in ordered[:limit]]
-            if len(kept) >= limit or row["raw"] < window or window >= _MAX_WINDOW:
-                return kept
-            window = min(window * 4, _MAX_WINDOW)
+            rows.sort(key=lambda r: (-r["score"], r["recorded_at"] is None, r["recorded_at"] or 0, r["position"], r["id"]))
+            hits.extend((kind, str(r["id"]), float(r["score"])) for r in rows[:limit])
+        hits.sort(key=lambda hit: -hit[2])
+        return hits[:limit]

@@ -47,13 +47,21 @@ class RelType(StrEnum):
     FROM = "FROM"  # (Delta)->(Belief)
     RELATED_TO = "RELATED_TO"  # (Entity)->(Entity) {attribute, belief}, from entity-valued beliefs
     CITES = "CITES"  # (Candidate)->(Evidence): the turns a refused candidate cited
+    # (Entity)->(Entity) {space, weight}: turns mentioning both, smaller id -> larger id
+    CO_MENTIONED = "CO_MENTIONED"
 
 
 class FulltextIndex(StrEnum):
     """Full-text index names, for ``db.index.fulltext.queryNodes``."""
 
-    EVIDENCE_TEXT = "evidence_text"
-    # Evidence text, speaker and the derived near_text / far_text (migration 0004).
-    EVIDENCE_CONTEXT = "evidence_context"
-    BELIEF_STATEMENT = "belief_statement"
+    # Evidence space_key, text, speaker and the derived near_text / far_text (migration 0009):
+    # the keyword route's evidence index, filtered by space inside Lucene.
+    EVIDENCE_KEYWORD = "evidence_keyword"
+    # Belief space_key, statement and status (migration 0009).
+    BELIEF_KEYWORD = "belief_keyword"
     ENTITY_NAMES = "entity_names"
+
+
+# Indexes an earlier migration created and a later one dropped (migration 0009 replaced
+# them with the space-keyed ones above). Named here so the migrations' names stay checked.
+DROPPED_FULLTEXT_INDEXES = frozenset({"evidence_text", "evidence_context", "belief_statement"})

@@ -14,6 +14,7 @@ Conventions of the server graph (see ``graph_schema/README.md``):
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from datetime import datetime
@@ -77,6 +78,18 @@ def dumps(value: Any, what: str) -> str:
         raise InvalidInputError(f"{what} is not JSON-serialisable ({exc})") from exc
 
 
+def space_key(space: str) -> str:
+    """The space as one full-text token, stored on every ``:Evidence`` and ``:Belief``.
+
+    The keyword indexes hold it beside the text so that a search is filtered by space
+    inside Lucene (``+space_key:"…"``). A space name itself would not do: the English
+    analyzer splits it at punctuation and stems it. Decimal digits of its SHA-256 (96 bits)
+    pass through the analyzer as one unchanged token. Never change it: stored nodes and
+    the migration that backfilled them carry it.
+    """
+    return str(int.from_bytes(hashlib.sha256(space.encode("utf-8")).digest()[:12], "big"))
+
+
 def session_id(space: str, session: str) -> str:
     """Session node ids embed the space, since session names repeat across spaces."""
     return stable_id("ses", space, session)
@@ -99,7 +112,12 @@ def evidence_props(evidence: Evidence, position: int) -> dict[str, Any]:
     """Properties of one ``:Evidence`` node; ``position`` keeps the batch's insertion order."""
     metadata = dumps(evidence.metadata, f"metadata of {evidence.id}")
     size = turn_bytes(evidence.text, evidence.metadata)
-    return {**evidence_fields(evidence, _native, metadata), "position": position, "bytes": size}
+    return {
+        **evidence_fields(evidence, _native, metadata),
+        "position": position,
+        "bytes": size,
+        "space_key": space_key(evidence.space),
+    }
 
 
 def signal_props(evidence: Evidence) -> list[dict[str, Any]]:
@@ -176,6 +194,7 @@ def belief_props(belief: Belief) -> dict[str, Any]:
     return {
         "id": belief.id,
         "space": belief.space,
+        "space_key": space_key(belief.space),
         "statement": belief.statement,
         "subject": belief.subject,
         "subject_key": belief.subject.casefold(),

@@ -1,0 +1,131 @@
+"""The co-mention graph as an SQLite adjacency table (the embedded ``EntityGraph``).
+
+``entity_edges(space, a, b, weight)`` holds one row per pair of co-mentioned entities
+(``a < b``), written by ``SqliteEvidenceStore.add`` in the Level 0 transaction through
+:func:`add_co_mentions`. A walk reads the edges of one frontier per hop, ranked by an SQL
+window so that each entity keeps only its ``limit`` heaviest edges.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+from eywa.stores.embedded.database import SqliteDatabase
+from eywa.stores.entity_graph import MAX_HOPS, EdgeKey, Reach, reach_from
+
+__all__ = ["SCHEMA", "SqliteEntityGraph", "add_co_mentions", "backfill_co_mentions"]
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS entity_edges (
+        space TEXT NOT NULL, a TEXT NOT NULL, b TEXT NOT NULL, weight INTEGER NOT NULL,
+        PRIMARY KEY (space, a, b)) WITHOUT ROWID""",
+    "CREATE INDEX IF NOT EXISTS entity_edges_b ON entity_edges(space, b)",
+)
+
+_ADD = """INSERT INTO entity_edges (space, a, b, weight) VALUES (?, ?, ?, ?)
+          ON CONFLICT (space, a, b) DO UPDATE SET weight = weight + excluded.weight"""
+# Both directions of the frontier's edges, each node's ``limit`` heaviest kept.
+_EXPAND = """
+SELECT node, other FROM (
+  SELECT node, other, ROW_NUMBER() OVER (PARTITION BY node ORDER BY weight DESC, other) AS n
+  FROM (SELECT a AS node, b AS other, weight FROM entity_edges
+        WHERE space = ? AND a IN ({marks})
+        UNION ALL
+        SELECT b AS node, a AS other, weight FROM entity_edges
+        WHERE space = ? AND b IN ({marks})))
+WHERE n <= ?
+"""
+_BACKFILL = """
+INSERT INTO entity_edges (space, a, b, weight)
+SELECT x.space, x.entity_id, y.entity_id, COUNT(*) FROM mentions x
+JOIN mentions y ON y.evidence_id = x.evidence_id AND y.space = x.space AND y.entity_id > x.entity_id
+GROUP BY x.space, x.entity_id, y.entity_id
+"""
+_CHUNK = 400
+
+
+def add_co_mentions(conn: sqlite3.Connection, weights: Mapping[EdgeKey, int]) -> None:
+    """Add a batch's co-mention increments (``co_mention_weights``) inside its transaction."""
+    conn.executemany(_ADD, [(space, a, b, w) for (space, a, b), w in weights.items()])
+
+
+def backfill_co_mentions(conn: sqlite3.Connection) -> None:
+    """Rebuild every edge from the stored mentions (the format migration that adds edges)."""
+    conn.execute("DELETE FROM entity_edges")
+    conn.execute(_BACKFILL)
+
+
+class SqliteEntityGraph:
+    """The embedded ``EntityGraph`` over ``entity_edges``, ``mentions`` and ``beliefs``."""
+
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+        db.ensure_schema(SCHEMA)
+
+    def neighbours(
+        self,
+        space: str,
+        entity_ids: Sequence[str],
+        hops: int,
+        limit: int,
+        evidence_ids: Sequence[str] = (),
+        belief_ids: Sequence[str] = (),
+    ) -> Reach:
+        """See ``EntityGraph.neighbours``.
+
+        Raises:
+            ClosedError: the database was closed.
+            StoreError: SQLite failed.
+        """
+        distances = {e: 0 for e in entity_ids}
+        frontier = sorted(distances)
+        for hop in range(1, min(hops, MAX_HOPS) + 1):
+            if not frontier or limit <= 0:
+                break
+            reached = sorted({other for other in self._expand(space, frontier, limit) if other not in distances})
+            distances.update((e, hop) for e in reached)
+            frontier = reached
+        return reach_from(
+            space,
+            distances,
+            self._mentions(space, evidence_ids),
+            self._active_subjects(space, belief_ids),
+        )
+
+    def _expand(self, space: str, frontier: Sequence[str], limit: int) -> set[str]:
+        found: set[str] = set()
+        for start in range(0, len(frontier), _CHUNK):
+            chunk = list(frontier[start : start + _CHUNK])
+            marks = ",".join("?" * len(chunk))
+            rows = self._db.query(_EXPAND.format(marks=marks), [space, *chunk, space, *chunk, limit])
+            found.update(row["other"] for row in rows)
+        return found
+
+    def _mentions(self, space: str, evidence_ids: Sequence[str]) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = defaultdict(list)
+        ids = list(dict.fromkeys(evidence_ids))
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start : start + _CHUNK]
+            rows = self._db.query(
+                f"SELECT evidence_id, entity_id FROM mentions WHERE +space = ? "  # noqa: S608 - marks only
+                f"AND evidence_id IN ({','.join('?' * len(chunk))})",
+                [space, *chunk],
+            )
+            for row in rows:
+                found[row["evidence_id"]].append(row["entity_id"])
+        return found
+
+    def _active_subjects(self, space: str, belief_ids: Sequence[str]) -> dict[str, str]:
+        found: dict[str, str] = {}
+        ids = list(dict.fromkeys(belief_ids))
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start : start + _CHUNK]
+            rows = self._db.query(
+                f"SELECT id, subject FROM beliefs WHERE +space = ? AND status = 'active' "  # noqa: S608
+                f"AND id IN ({','.join('?' * len(chunk))})",
+                [space, *chunk],
+            )
+            found.update((row["id"], row["subject"]) for row in rows)
+        return found

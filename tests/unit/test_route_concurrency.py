@@ -1,0 +1,73 @@
+"""With a pool, the routes of one recall run at once; the result and the trace are those of
+a sequential run (each route's own time, plus the phase's)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
+
+import numpy as np
+import numpy.typing as npt
+
+from eywa.read.items import Hydrated
+from eywa.read.reader import Reader
+from eywa.read.routes import Query, RouteHit
+
+AT = datetime(2023, 5, 9, tzinfo=timezone.utc)
+QUESTION = "What did we talk about last week?"
+
+
+class MeetingRoute:
+    """Returns its hits only once every route of the recall has started (a barrier): it
+    can finish only when the routes run concurrently."""
+
+    def __init__(self, name: str, ids: Sequence[str], barrier: threading.Barrier | None) -> None:
+        self.name = name
+        self._ids = ids
+        self._barrier = barrier
+
+    def run(self, query: Query) -> list[RouteHit]:
+        if self._barrier is not None:
+            self._barrier.wait()
+        return [RouteHit("evidence", i, 1.0 / (rank + 1)) for rank, i in enumerate(self._ids)]
+
+
+class Turns:
+    kind = "evidence"
+
+    def hydrate(self, space: str, ids: Sequence[str]) -> dict[str, Hydrated]:
+        return {i: Hydrated("evidence", i, f"turn {i}", (), "s1", AT, None, ()) for i in ids}
+
+
+def reader(barrier: threading.Barrier | None, pool: ThreadPoolExecutor | None) -> Reader:
+    def embed(text: str) -> npt.NDArray[np.float32]:
+        return np.ones(4, np.float32)
+
+    return Reader(
+        routes=[MeetingRoute("keyword", ["a", "b", "c"], barrier), MeetingRoute("vector", ["c", "d"], barrier)],
+        sources=[Turns()],
+        embed_query=embed,
+        entities=lambda space: [],
+        neighbours=lambda space, evidence_id: [],
+        rrf_k=20,
+        max_k=50,
+        pool=pool,
+    )
+
+
+def test_routes_run_at_once_in_the_pool_and_answer_as_one_by_one() -> None:
+    # timeout: a sequential run would leave the barrier waiting; it fails instead of hanging.
+    barrier = threading.Barrier(2, timeout=30)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        together = reader(barrier, pool).recall("s", QUESTION, k=4, budget_tokens=None, policy="balanced", as_of=None)
+    alone = reader(None, None).recall("s", QUESTION, k=4, budget_tokens=None, policy="balanced", as_of=None)
+
+    assert [i.id for i in together.items] == [i.id for i in alone.items]
+    assert together.trace["routes"] == alone.trace["routes"]
+    timings = together.trace["timings_ms"]
+    assert {"route.keyword", "route.vector", "routes"} <= set(timings)
+    # ``total`` sums the phases; the routes' own times overlap inside ``routes``.
+    phases = sum(ms for stage, ms in timings.items() if stage not in {"total"} and not stage.startswith("route."))
+    assert abs(timings["total"] - phases) < 0.01
