@@ -37,7 +37,7 @@ class MeetingRoute:
 class Turns:
     kind = "evidence"
 
-    def hydrate(self, space: str, ids: Sequence[str]) -> dict[str, Hydrated]:
+    def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
         return {i: Hydrated("evidence", i, f"turn {i}", (), "s1", AT, None, ()) for i in ids}
 
 
