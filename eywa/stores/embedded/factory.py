@@ -12,6 +12,7 @@ from eywa.stores.embedded.beliefs import SqliteBeliefStore
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.dimensions import SqliteDimensionStore
 from eywa.stores.embedded.entity_graph import SqliteEntityGraph
+from eywa.stores.embedded.erasure import SqliteErasureStore
 from eywa.stores.embedded.evidence import SqliteEvidenceStore
 from eywa.stores.embedded.keyword import SqliteKeywordIndex
 from eywa.stores.embedded.lock import DirectoryLock
@@ -85,6 +86,7 @@ def open_embedded(directory: Path, dim: int, embedder_id: str | None = None) -> 
         ledger=ledger,
         jobs=jobs,
         tombstones=tombstones,
+        erasure=SqliteErasureStore(db),
         close=close,
     )
 
@@ -106,6 +108,7 @@ def open_embedded_graph(directory: Path) -> GraphStores:
         ledger=SqliteStageLedger(db),
         jobs=SqliteJobRecords(db),
         tombstones=SqliteTombstones(db),
+        erasure=SqliteErasureStore(db),
         close=db.close,
     )
     _migrate_or_close(db)
