@@ -164,7 +164,8 @@ class Memory:
         directory = Path(path) if path is not None else settings.data_dir
         embedder = embedder or build_embedder(settings)
         extractor = extractor if extractor is not None else build_extractor(settings)
-        stores = open_embedded(directory, embedder.dim, embedder_id(embedder))
+        secret = settings.erasure_secret.get_secret_value().encode() if settings.erasure_secret else None
+        stores = open_embedded(directory, embedder.dim, embedder_id(embedder), erasure_secret=secret)
         return _built(cls, stores, embedder, settings, extractor)
 
     @classmethod

@@ -114,7 +114,7 @@ def open_server_graph(settings: EywaSettings) -> GraphStores:
         ledger=Neo4jStageLedger(graph),
         jobs=Neo4jJobRecords(graph),
         tombstones=Neo4jTombstones(graph),
-        erasure=Neo4jErasureStore(graph),
+        erasure=Neo4jErasureStore(graph, _erasure_secret(settings)),
         close=graph.close,
     )
 
@@ -166,6 +166,11 @@ def open_server(settings: EywaSettings, dim: int, embedder_id: str | None = None
         ledger=Neo4jStageLedger(graph),
         jobs=Neo4jJobRecords(graph),
         tombstones=Neo4jTombstones(graph),
-        erasure=Neo4jErasureStore(graph),
+        erasure=Neo4jErasureStore(graph, _erasure_secret(settings)),
         close=close,
     )
+
+
+def _erasure_secret(settings: EywaSettings) -> bytes | None:
+    """The configured HMAC key of erasure records, if any (else the store keeps its own)."""
+    return settings.erasure_secret.get_secret_value().encode() if settings.erasure_secret else None

@@ -24,7 +24,9 @@ DATABASE_FILE = "eywa.sqlite3"
 VECTORS_DIR = "vectors"
 
 
-def open_embedded(directory: Path, dim: int, embedder_id: str | None = None) -> Stores:
+def open_embedded(
+    directory: Path, dim: int, embedder_id: str | None = None, *, erasure_secret: bytes | None = None
+) -> Stores:
     """Create or open the embedded stores in ``directory`` (created if missing).
 
     The directory's lock is taken first (``lock``: one writer process per directory). A
@@ -86,12 +88,12 @@ def open_embedded(directory: Path, dim: int, embedder_id: str | None = None) -> 
         ledger=ledger,
         jobs=jobs,
         tombstones=tombstones,
-        erasure=SqliteErasureStore(db),
+        erasure=SqliteErasureStore(db, erasure_secret),
         close=close,
     )
 
 
-def open_embedded_graph(directory: Path) -> GraphStores:
+def open_embedded_graph(directory: Path, *, erasure_secret: bytes | None = None) -> GraphStores:
     """Open only the SQLite graph stores of an existing embedded directory (for workers).
 
     Raises:
@@ -108,7 +110,7 @@ def open_embedded_graph(directory: Path) -> GraphStores:
         ledger=SqliteStageLedger(db),
         jobs=SqliteJobRecords(db),
         tombstones=SqliteTombstones(db),
-        erasure=SqliteErasureStore(db),
+        erasure=SqliteErasureStore(db, erasure_secret),
         close=db.close,
     )
     _migrate_or_close(db)
