@@ -55,3 +55,12 @@ def test_forget_asks_first_and_proves_zero_residue(runner: CliRunner, tmp_path: 
     dropped = runner.invoke(app, ["drop-space", "cli", "--yes", "--data-dir", data])
     assert dropped.exit_code == 0 and "proof: residue 0" in dropped.output
     assert "unknown space 'cli'" in runner.invoke(app, ["stats", "--space", "cli", "--data-dir", data]).stderr
+
+
+def test_bench_erasure_prints_time_and_zero_residue(runner: CliRunner, tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    done = runner.invoke(app, ["bench", "erasure", "--turns", "400", "--json", str(out)])
+    assert done.exit_code == 0, done.output
+    (report,) = json.loads(out.read_text())
+    assert report["residue_total"] == 0 and report["counts"]["turns"] == report["speaker_turns"] > 0
+    assert f"erased {report['speaker']}" in done.output and "residue 0" in done.output
