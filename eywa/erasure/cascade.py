@@ -34,7 +34,7 @@ from eywa.nous.ledger import SpecResolver, forget_beliefs
 from eywa.stores.bundle import GraphStores, Stores
 from eywa.stores.erasure import ErasedTurn, ErasureRecord, ErasureSelector
 
-__all__ = ["continue_erasure", "erase", "resume_erasures", "start_erasure"]
+__all__ = ["continue_erasure", "erase", "finish_vectors", "remove_derived", "resume_erasures", "start_erasure"]
 
 
 def start_erasure(
@@ -78,6 +78,18 @@ def continue_erasure(
         StoreError: a store failed; the record stays ``pending`` and a re-run goes on.
         EmbedderError: rebuilding a neighbour's vector failed (same).
     """
+    counts = remove_derived(stores, record, spec_for=spec_for)
+    return finish_vectors(stores, record, counts, vectors=vectors, embedder=embedder, embed_batch=embed_batch)
+
+
+def remove_derived(stores: GraphStores, record: ErasureRecord, *, spec_for: SpecResolver | None = None) -> dict[str, int]:
+    """Step 2: beliefs and candidates citing the erased turns, their deltas (dimensions
+    replayed), beliefs they superseded revived, co-cited remaining turns marked for Level 1.
+    Returns the counts so far.
+
+    Raises:
+        StoreError: a store failed.
+    """
     space = record.space
     erased = [t.evidence_id for t in record.turns]
     # Beliefs a Level 1 wrote after step 1 resolved them are found again where links survive.
@@ -100,20 +112,42 @@ def continue_erasure(
         stores.ledger.mark(space, "level1", again, "reprocess", now)
         stores.ledger.mark(space, "nous", again, "reprocess", now)
     crashpoints.reached("erasure_beliefs_removed")
-    counts = merge_counts(
+    return merge_counts(
         record.counts,
         {"beliefs": len(doomed), "candidates": len(record.candidate_ids), "deltas": deltas, "beliefs_revived": len(revived)},
     )
+
+
+def finish_vectors(
+    stores: GraphStores,
+    record: ErasureRecord,
+    counts: dict[str, int],
+    *,
+    vectors: Stores | None = None,
+    embedder: Embedder | None = None,
+    embed_batch: int = 64,
+) -> ErasureReport:
+    """Step 3 with a vector store: erased vectors deleted, replied-to turns re-embedded, the
+    record marked ``done``. Without one the record stays ``pending`` (module docstring).
+
+    Raises:
+        StoreError: a store failed.
+        EmbedderError: the embedder failed.
+    """
+    space = record.space
     if vectors is None or embedder is None:
         return ErasureReport(erasure_id=record.id, space=space, state="pending", counts=counts)
+    erased = [t.evidence_id for t in record.turns]
+    belief_ids = sorted({*record.belief_ids, *(m.item_id for m in stores.ledger.pending("embed_belief", limit=10_000, space=space))})
+    gone_beliefs = sorted(set(belief_ids) - {b.id for b in stores.beliefs.get_many(space, belief_ids)})
     vectors.vectors.delete("evidence", erased)
-    vectors.vectors.delete("belief", belief_ids)
-    stores.ledger.complete(space, "embed_belief", belief_ids)
+    vectors.vectors.delete("belief", gone_beliefs)
+    stores.ledger.complete(space, "embed_belief", gone_beliefs)
     marks = [m.item_id for m in stores.ledger.pending_for(space, erased) if m.stage == "embed_evidence"]
     replied_to = [m.item_id for m in stores.ledger.pending("embed_evidence", limit=10_000, space=space)]
     embed_pending_evidence(vectors, embedder, space, sorted({*marks, *replied_to}), embed_batch)
     crashpoints.reached("erasure_vectors_rebuilt")
-    counts["vectors"] = len(erased) + len(doomed)
+    counts = {**counts, "vectors": len(erased) + len(record.belief_ids)}
     stores.erasure.finish(record.id, counts, utc_now())
     return ErasureReport(erasure_id=record.id, space=space, state="done", counts=counts)
 
@@ -135,8 +169,10 @@ def erase(
         NotFoundError: unknown ids in the selector; nothing is erased.
         StoreError: a store failed (after step 1, the erasure finishes on re-run or next open).
     """
-    record = start_erasure(stores, space, selector, author)
-    return continue_erasure(stores, record, vectors=vectors, embedder=embedder, embed_batch=embed_batch, spec_for=spec_for)
+    with stores.erasure.atomic():  # embedded: steps 1 and 2 in one transaction
+        record = start_erasure(stores, space, selector, author)
+        counts = remove_derived(stores, record, spec_for=spec_for)
+    return finish_vectors(stores, record, counts, vectors=vectors, embedder=embedder, embed_batch=embed_batch)
 
 
 def resume_erasures(

@@ -24,6 +24,7 @@ deployment (``secret()``), so a short turn cannot be confirmed by hashing guesse
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Literal, Protocol
 
@@ -110,6 +111,13 @@ class ErasureStore(Protocol):
 
     def finish(self, erasure_id: str, counts: Mapping[str, int], at: datetime) -> None:
         """Mark the erasure ``done`` with its final counts."""
+        ...
+
+    def atomic(self) -> AbstractContextManager[None]:
+        """A scope in which the graph stores' writes commit together where the backend can
+        (the embedded stores share one SQLite connection: one transaction for the turns, the
+        beliefs and the dimension replay); a no-op scope where each write is its own
+        transaction (Neo4j), whose steps are each idempotent instead."""
         ...
 
     def get(self, erasure_id: str) -> ErasureRecord | None:

@@ -16,7 +16,8 @@ import os
 import secrets
 import sqlite3
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -153,6 +154,13 @@ class SqliteErasureStore:
                 "UPDATE erasures SET state = 'done', counts = ?, done_at = ? WHERE id = ?",
                 (json.dumps(dict(counts), sort_keys=True), to_epoch(at), erasure_id),
             )
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """One SQLite transaction around the whole graph part of an erasure: the stores'
+        own transactions join it, so a reader never sees turns gone but beliefs left."""
+        with self._db.transaction():
+            yield
 
     def get(self, erasure_id: str) -> ErasureRecord | None:
         rows = self._db.query("SELECT * FROM erasures WHERE id = ?", (erasure_id,))

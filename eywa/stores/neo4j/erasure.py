@@ -19,6 +19,7 @@ import json
 import secrets
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
 from typing import Any
 
@@ -151,6 +152,10 @@ class Neo4jErasureStore:
 
     def finish(self, erasure_id: str, counts: Mapping[str, int], at: datetime) -> None:
         self._graph.write("finish erasure", run, _FINISH, id=erasure_id, counts=json.dumps(dict(counts), sort_keys=True), at=at)
+
+    def atomic(self) -> AbstractContextManager[None]:
+        """No shared transaction across stores here: each step is its own, and idempotent."""
+        return nullcontext()
 
     def get(self, erasure_id: str) -> ErasureRecord | None:
         rows = self._graph.read("get erasure", _GET, id=erasure_id)
