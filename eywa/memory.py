@@ -64,6 +64,7 @@ from eywa.stats import space_stats
 from eywa.stores.access import AccessLog
 from eywa.stores.audit import AuditResult, AuditSpec, run_audit, to_datetime
 from eywa.stores.bundle import Stores
+from eywa.stores.dimensions import SameAsEdge
 from eywa.stores.erasure import ErasureRecord, ErasureSelector
 
 TurnLike = Turn | Mapping[str, Any]
@@ -583,6 +584,36 @@ class Memory:
         """
         self._check_open()
         return erasure_proof(self._stores, check_space(space), erasure_id, self._stores)
+
+    # --- identity merges ----------------------------------------------------------------
+
+    def propose_merges(self, space: str, entities: Sequence[str] | None = None) -> list[nous.MergeProposal]:
+        """Pairs of entities (of ``entities``, default every entity with a dimension) that
+        look like one, best first, with their evidence: name compatibility and the KL
+        divergence (bits) of their shared dimensions. Pairs already merged are skipped."""
+        self._check_open()
+        space = check_space(space)
+        names = list(entities) if entities is not None else sorted({d.entity for d in self._stores.dimensions.dimensions(space)})
+        return nous.propose_merges(self._stores.dimensions, space, names)
+
+    def accept_merge(self, space: str, source: str, target: str, score: float = 1.0) -> SameAsEdge:
+        """Record ``source`` SAME_AS ``target``: reads of either entity now see both."""
+        self._check_open()
+        space = check_space(space)
+        source, target = check_label(source, "source", self._limits), check_label(target, "target", self._limits)
+        return nous.accept_merge(self._stores.dimensions, space, source, target, score=score)
+
+    def undo_merge(self, space: str, source: str, target: str) -> bool:
+        """Deactivate a merge (kept for audit); False when the two were not merged directly."""
+        self._check_open()
+        space = check_space(space)
+        source, target = check_label(source, "source", self._limits), check_label(target, "target", self._limits)
+        return nous.undo_merge(self._stores.dimensions, space, source, target)
+
+    def merges(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
+        """The merges of a space (active ones unless ``include_removed``)."""
+        self._check_open()
+        return self._stores.dimensions.same_as(check_space(space), include_removed)
 
     # --- internals ----------------------------------------------------------------------
 
