@@ -62,7 +62,7 @@ from eywa.reconcile import Reconciler, ReconcileReport, StageWork, job_status, r
 from eywa.settings import EywaSettings, load_settings
 from eywa.stats import space_stats
 from eywa.stores.access import AccessLog
-from eywa.stores.audit import AuditResult, AuditSpec, run_audit, to_datetime
+from eywa.stores.audit import AuditResult, AuditSpec, run_audit
 from eywa.stores.bundle import Stores
 from eywa.stores.dimensions import SameAsEdge
 from eywa.stores.erasure import ErasureRecord, ErasureSelector
@@ -547,7 +547,7 @@ class Memory:
         space = check_space(space)
         selector = selector_of(
             evidence_ids=evidence_ids, external_ids=external_ids, speaker=speaker, session=session,
-            before=to_datetime(before) if isinstance(before, str) else before,
+            before=check_time(before, "before"),
         )  # fmt: skip
         return self._reconciler.call(
             erase, self._stores, space, selector, author, vectors=self._stores, embedder=self._embedder,
