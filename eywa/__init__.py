@@ -6,10 +6,12 @@ only when validated against the turns they cite; reading needs no LLM.
 
 from eywa.client import Client
 from eywa.contract import Limits
+from eywa.erasure import ErasureProof, ErasureReport
 from eywa.errors import (
     ClosedError,
     ConfigurationError,
     DirectoryInUseError,
+    ErasedError,
     EywaError,
     ExtractorError,
     FieldProblem,
@@ -48,6 +50,9 @@ __all__ = [
     "Dimension",
     "DirectoryInUseError",
     "Entity",
+    "ErasedError",
+    "ErasureProof",
+    "ErasureReport",
     "Evidence",
     "EvidenceRef",
     "EywaError",

@@ -26,6 +26,7 @@ import httpx
 from pydantic import BaseModel
 
 from eywa.errors import (
+    ErasedError,
     ClosedError,
     ConfigurationError,
     FieldProblem,
@@ -37,6 +38,7 @@ from eywa.errors import (
     StoreError,
 )
 from eywa.contract import turn_model
+from eywa.erasure.plan import ErasureProof, ErasureReport
 from eywa.extraction.pipeline import Explanation
 from eywa.models import (
     Belief,
@@ -230,6 +232,44 @@ class Client:
         found: dict[str, Any] = self._get(f"/v1/jobs/{_seg(job_id)}")
         return found
 
+    # --- erasure ------------------------------------------------------------------------
+
+    def forget(
+        self,
+        space: str,
+        *,
+        evidence_ids: Sequence[str] | None = None,
+        external_ids: Sequence[str] | None = None,
+        speaker: str | None = None,
+        session: str | None = None,
+        before: datetime | str | None = None,
+        author: str | None = None,
+    ) -> ErasureReport:
+        """Erase turns and what derives from them, as ``Memory.forget`` (the key needs the
+        ``erase`` scope; the server records the key's id as the author, ``author`` is ignored).
+
+        Raises:
+            InvalidInputError: no selector or a malformed one; nothing was erased.
+            NotFoundError: an id that names no turn; nothing was erased.
+            ConfigurationError: the key is invalid or lacks ``erase`` on ``space``.
+            StoreError: the server is unreachable or failing after retries.
+        """
+        body = {
+            "evidence_ids": list(evidence_ids) if evidence_ids is not None else None,
+            "external_ids": list(external_ids) if external_ids is not None else None,
+            "speaker": speaker, "session": session, "before": _iso(before),
+        }  # fmt: skip
+        found = self._request("POST", f"/v1/spaces/{_seg(space)}/erase", json={k: v for k, v in body.items() if v is not None})
+        return ErasureReport.model_validate(found)
+
+    def drop_space(self, space: str, *, author: str | None = None) -> ErasureReport:
+        """Erase a whole space, as ``Memory.drop_space`` (``erase`` scope)."""
+        return ErasureReport.model_validate(self._request("DELETE", f"/v1/spaces/{_seg(space)}"))
+
+    def erasure_proof(self, space: str, erasure_id: str) -> ErasureProof:
+        """The residue of an erasure per kind, as ``Memory.erasure_proof`` (``erase`` scope)."""
+        return ErasureProof.model_validate(self._get(f"/v1/spaces/{_seg(space)}/erasures/{_seg(erasure_id)}/proof"))
+
     # --- transport ----------------------------------------------------------------------
 
     def _get(self, path: str, params: Mapping[str, object] | None = None) -> Any:
@@ -285,6 +325,7 @@ def _raise_for(response: httpx.Response, method: str, path: str) -> None:
         QuotaExceededError: 413 ``quota_exceeded``.
         NotFoundError: 404.
         ConfigurationError: 401 and 403 (the key is wrong for this call).
+        ErasedError: 410 ``erased`` (a re-sent erased turn).
         StoreError: 429/503 after retries and other server failures.
     """
     try:
@@ -317,6 +358,10 @@ def _raise_for(response: httpx.Response, method: str, path: str) -> None:
         raise NotFoundError("resource", space, segments[-1])
     if status in (401, 403):
         raise ConfigurationError(f"{status} {problem.get('code', '')}: {detail}")
+    if status == 410 and code == "erased":  # the ids are in the sentence, after the colon
+        segments = path.split("/")
+        erased = tuple(i.strip() for i in detail.rpartition(":")[2].split(",") if i.strip().startswith("ev_"))
+        raise ErasedError(segments[3] if len(segments) > 3 else "*", erased)
     raise StoreError("http", f"{method} {path}", f"{status}: {detail}")
 
 

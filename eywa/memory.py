@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -26,6 +26,7 @@ from eywa.contract import (
     turn_bytes,
 )
 from eywa.embedding import Embedder, embedder_id
+from eywa.erasure import ErasureProof, ErasureReport, erase, erasure_proof, selector_of
 from eywa.errors import ClosedError, NotFoundError, OverloadedError
 from eywa.extraction.base import Extractor, extractor_label
 from eywa.extraction.pipeline import Explanation, explain
@@ -63,6 +64,8 @@ from eywa.stats import space_stats
 from eywa.stores.access import AccessLog
 from eywa.stores.audit import AuditResult, AuditSpec, run_audit
 from eywa.stores.bundle import Stores
+from eywa.stores.dimensions import SameAsEdge
+from eywa.stores.erasure import ErasureRecord, ErasureSelector
 
 TurnLike = Turn | Mapping[str, Any]
 
@@ -162,7 +165,8 @@ class Memory:
         directory = Path(path) if path is not None else settings.data_dir
         embedder = embedder or build_embedder(settings)
         extractor = extractor if extractor is not None else build_extractor(settings)
-        stores = open_embedded(directory, embedder.dim, embedder_id(embedder))
+        secret = settings.erasure_secret.get_secret_value().encode() if settings.erasure_secret else None
+        stores = open_embedded(directory, embedder.dim, embedder_id(embedder), erasure_secret=secret)
         return _built(cls, stores, embedder, settings, extractor)
 
     @classmethod
@@ -510,6 +514,106 @@ class Memory:
         self._check_open()
         spaces = [check_space(space)] if space is not None else self._stores.evidence.spaces()
         return repair_vectors(self._stores, self._embedder, spaces, self._embed_batch)
+
+    # --- erasure ------------------------------------------------------------------------
+
+    def forget(
+        self,
+        space: str,
+        *,
+        evidence_ids: Sequence[str] | None = None,
+        external_ids: Sequence[str] | None = None,
+        speaker: str | None = None,
+        session: str | None = None,
+        before: datetime | str | None = None,
+        author: str | None = None,
+    ) -> ErasureReport:
+        """Erase the selected turns and everything derived from them (``eywa.erasure``).
+
+        Selectors combine with AND; at least one is required. ``speaker`` selects the turns
+        that speaker said; ``before`` compares ``observed_at``. The turns, their signals,
+        mentions, keyword rows and vectors go; the neighbours' keyword context and "turn with
+        its reply" vectors are rebuilt without them; beliefs and candidates citing them go
+        and the dimensions they changed are replayed without them. An erasure record keeps
+        who, when, the selector, counts and keyed hashes (never content); a re-sent erased
+        turn is refused (``ErasedError``). Returns counts per kind and the erasure id.
+
+        Raises:
+            InvalidInputError: no selector, a bad space or a malformed selector.
+            NotFoundError: an evidence id or external id that names no turn; nothing is erased.
+            StoreError: a store failed (an erasure already begun finishes on re-run or next open).
+        """
+        self._check_open()
+        space = check_space(space)
+        selector = selector_of(
+            evidence_ids=evidence_ids, external_ids=external_ids, speaker=speaker, session=session,
+            before=check_time(before, "before"),
+        )  # fmt: skip
+        return self._reconciler.call(
+            erase, self._stores, space, selector, author, vectors=self._stores, embedder=self._embedder,
+            embed_batch=self._embed_batch,
+        )  # fmt: skip
+
+    def drop_space(self, space: str, *, author: str | None = None) -> ErasureReport:
+        """Erase every turn of ``space`` through the same cascade (one erasure record).
+
+        Raises:
+            InvalidInputError: a bad space.
+            StoreError: a store failed (the erasure finishes on re-run or next open).
+        """
+        self._check_open()
+        space = check_space(space)
+        selector = ErasureSelector(recorded_before=datetime.max.replace(tzinfo=timezone.utc))
+        return self._reconciler.call(
+            erase, self._stores, space, selector, author, vectors=self._stores, embedder=self._embedder,
+            embed_batch=self._embed_batch,
+        )  # fmt: skip
+
+    def erasures(self, space: str | None = None) -> list[ErasureRecord]:
+        """Erasure records (of one space), oldest first: who, when, selector, counts, keyed
+        hashes; never content."""
+        self._check_open()
+        return self._stores.erasure.erasures(check_space(space) if space is not None else None)
+
+    def erasure_proof(self, space: str, erasure_id: str) -> ErasureProof:
+        """Residue of one erasure per kind, from the graph, keyword index and vector store
+        (``eywa.erasure.proof``); ``total`` 0 proves it.
+
+        Raises:
+            NotFoundError: no such erasure in ``space``.
+        """
+        self._check_open()
+        return erasure_proof(self._stores, check_space(space), erasure_id, self._stores)
+
+    # --- identity merges ----------------------------------------------------------------
+
+    def propose_merges(self, space: str, entities: Sequence[str] | None = None) -> list[nous.MergeProposal]:
+        """Pairs of entities (of ``entities``, default every entity with a dimension) that
+        look like one, best first, with their evidence: name compatibility and the KL
+        divergence (bits) of their shared dimensions. Pairs already merged are skipped."""
+        self._check_open()
+        space = check_space(space)
+        names = list(entities) if entities is not None else sorted({d.entity for d in self._stores.dimensions.dimensions(space)})
+        return nous.propose_merges(self._stores.dimensions, space, names)
+
+    def accept_merge(self, space: str, source: str, target: str, score: float = 1.0) -> SameAsEdge:
+        """Record ``source`` SAME_AS ``target``: reads of either entity now see both."""
+        self._check_open()
+        space = check_space(space)
+        source, target = check_label(source, "source", self._limits), check_label(target, "target", self._limits)
+        return nous.accept_merge(self._stores.dimensions, space, source, target, score=score)
+
+    def undo_merge(self, space: str, source: str, target: str) -> bool:
+        """Deactivate a merge (kept for audit); False when the two were not merged directly."""
+        self._check_open()
+        space = check_space(space)
+        source, target = check_label(source, "source", self._limits), check_label(target, "target", self._limits)
+        return nous.undo_merge(self._stores.dimensions, space, source, target)
+
+    def merges(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
+        """The merges of a space (active ones unless ``include_removed``)."""
+        self._check_open()
+        return self._stores.dimensions.same_as(check_space(space), include_removed)
 
     # --- internals ----------------------------------------------------------------------
 

@@ -35,9 +35,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from eywa.embedding import Embedder
+from eywa.erasure.cascade import resume_erasures
 from eywa.errors import EywaError, NotFoundError
 from eywa.extraction.base import Extractor
 from eywa.extraction.validator import Validator
@@ -63,6 +64,7 @@ __all__ = [
     "retry_delay",
 ]
 
+T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 RETRY_BASE_S = 2.0
@@ -203,6 +205,7 @@ def reconcile_pass(work: StageWork, *, limit: int, space: str | None = None, gra
     failing group is recorded and skipped; the others go on.
     """
     report = ReconcileReport()
+    _finish_erasures(work, report)
     for stage in work.stages:
         due_before = utc_now() - timedelta(seconds=grace_s)
         marks = work.stores.ledger.pending(stage, limit=limit, space=space, due_before=due_before)
@@ -216,6 +219,19 @@ def reconcile_pass(work: StageWork, *, limit: int, space: str | None = None, gra
                     report.errors.append(f"{stage} {group_space}: {exc}")
                 log.warning("reconcile: %s failed for %d item(s) of %s: %s", stage, len(group), group_space, exc)
     return report
+
+
+def _finish_erasures(work: StageWork, report: ReconcileReport) -> None:
+    """Finish the erasures a crash left ``pending`` (``eywa.erasure``), before any stage runs,
+    so a pass never embeds or extracts a turn an unfinished erasure is removing."""
+
+    def failed(erasure_id: str, exc: EywaError) -> None:
+        if len(report.errors) < 10:
+            report.errors.append(f"erasure {erasure_id}: {exc}")
+        log.warning("reconcile: erasure %s failed: %s", erasure_id, exc)
+
+    embedder = work.embedder if work.vectors is not None else None
+    resume_erasures(work.stores, vectors=work.vectors, embedder=embedder, embed_batch=work.embed_batch, on_error=failed)
 
 
 def reconcile(
@@ -278,6 +294,15 @@ class Reconciler:
         """
         future = self._submit(finish, self._work, space, list(item_ids), track=not wait)
         return future.result() if wait else None
+
+    def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """Run ``fn`` on the reconciler's thread and wait for it: work that must never run
+        at the same time as a pass (an erasure) goes through here.
+
+        Raises:
+            Exception: whatever ``fn`` raised.
+        """
+        return self._executor.submit(fn, *args, **kwargs).result()
 
     def recover(self) -> ReconcileReport:
         """On open: one pass over what is due, here and now; what a full pass leaves (a change

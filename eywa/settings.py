@@ -117,6 +117,11 @@ class EywaSettings(BaseSettings):
     redis_url: str | None = Field(
         default=None, description="Redis for rate limiting; without it the limiter is off."
     )
+    erasure_secret: SecretStr | None = Field(
+        default=None,
+        description="The HMAC key of erasure records (eywa.erasure.plan); unset: one generated per "
+        "deployment beside the store (embedded: <data_dir>/erasure.key, 0600; Neo4j: a StoreMeta node).",
+    )
     access_log_retention_days: int = Field(
         default=30, ge=0, description="Days the API and MCP access log keeps an event; 0 keeps them all."
     )

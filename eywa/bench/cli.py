@@ -198,3 +198,41 @@ def extraction(
         picked = out / f"sample-seed{seed}.jsonl"
         count = write_sample(sample_beliefs(report, sample, seed), picked)
         console.print(f"artefacts: {out / 'summary.json'}, {out / 'beliefs.jsonl'}, {picked} ({count} beliefs)")
+
+
+@app.command("erasure")
+def erasure(
+    turns: Annotated[str, typer.Option("--turns", help="Corpus size (10k works).")] = "10000",
+    backend: Annotated[
+        Literal["embedded", "server", "both"],
+        typer.Option("--backend", help="embedded, server (needs EYWA_NEO4J_URI) or both."),
+    ] = "embedded",
+    real_embedder: Annotated[
+        bool, typer.Option("--real-embedder", help="Embed with the configured model (default: a hash stand-in).")
+    ] = False,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the report(s) as JSON to this file.", show_default=False)
+    ] = None,
+) -> None:
+    """Erase one speaker from a synthetic space: time taken and the proof's residue (must be 0).
+    Exits 1 if any residue remains."""
+    from eywa.bench.erasure import run_erasure_bench  # deferred: keeps `eywa --help` fast
+
+    (size,) = parse_sizes(turns)
+    settings = load_settings()
+    out = out_console()
+    reports = []
+    for chosen in (("embedded", "server") if backend == "both" else (backend,)):
+        report = run_erasure_bench(size, chosen, settings, err_console(), real_embedder=real_embedder)
+        out.print(
+            f"{report.backend}: erased {report.speaker} ({report.speaker_turns} of {report.turns} turns) in "
+            f"{report.erase_seconds:.2f} s; residue {report.residue_total} {report.residue}; "
+            f"removed {report.counts}; load {report.load[0]:.2f} {report.load[1]:.2f} {report.load[2]:.2f}",
+            soft_wrap=True,
+        )
+        reports.append(report)
+    if json_out is not None:
+        json_out.write_text(json.dumps([r.model_dump(mode="json") for r in reports], indent=2) + "\n", encoding="utf-8")
+        out.print(f"report: {json_out}")
+    if any(r.residue_total for r in reports):
+        raise typer.Exit(1)

@@ -22,6 +22,7 @@ import typer
 
 from eywa.cli import keys
 from eywa.cli.demo import demo
+from eywa.cli.erase_cmds import drop_space, forget
 from eywa.cli.graph_cmds import audit, schema_app
 from eywa.cli.memory_cmds import ingest, recall, stats
 from eywa.cli.upkeep_cmds import reconcile, reprocess
@@ -49,6 +50,8 @@ app.add_typer(schema_app, name="schema")
 app.command("audit")(audit)
 app.command("reprocess")(reprocess)
 app.command("reconcile")(reconcile)
+app.command("forget")(forget)
+app.command("drop-space")(drop_space)
 
 
 def _unavailable(entry: EntryPoint, exc: ImportError) -> Callable[..., None]:

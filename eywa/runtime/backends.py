@@ -91,7 +91,8 @@ def open_graph_stores(settings: EywaSettings, *, backend: Backend | None = None)
 
     if not (settings.data_dir / DATABASE_FILE).is_file():
         raise ConfigurationError(f"no memory at {settings.data_dir}: no embedded store there (use --data-dir or EYWA_DATA_DIR)")
-    return open_embedded_graph(settings.data_dir)
+    secret = settings.erasure_secret.get_secret_value().encode() if settings.erasure_secret else None
+    return open_embedded_graph(settings.data_dir, erasure_secret=secret)
 
 
 def open_key_store(settings: EywaSettings) -> KeyStore:

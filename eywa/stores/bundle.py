@@ -10,6 +10,7 @@ from eywa.stores.audit import AuditQueries
 from eywa.stores.beliefs import BeliefStore
 from eywa.stores.dimensions import DimensionStore
 from eywa.stores.entity_graph import EntityGraph
+from eywa.stores.erasure import ErasureStore
 from eywa.stores.evidence import EvidenceStore, KeywordIndex
 from eywa.stores.ledger import JobRecords, StageLedger, Tombstones
 from eywa.stores.vectors import VectorStore
@@ -32,6 +33,7 @@ class GraphStores:
     ledger: StageLedger
     jobs: JobRecords
     tombstones: Tombstones
+    erasure: ErasureStore
     close: Callable[[], None]
 
 

@@ -30,7 +30,8 @@ from pydantic import BaseModel, ConfigDict
 from eywa.errors import InvalidInputError
 from eywa.ids import WILDCARD_SPACE
 
-Scope = Literal["read", "write", "admin"]
+Scope = Literal["read", "write", "admin", "erase"]
+"""``erase`` (forget, drop a space) is apart from ``write``: a key that may add turns may not erase them."""
 SCOPES: Final[tuple[Scope, ...]] = get_args(Scope)
 ALL_SPACES: Final = WILDCARD_SPACE
 KEY_PREFIX: Final = "eyw"

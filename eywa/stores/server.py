@@ -23,6 +23,7 @@ from eywa.stores.neo4j.audit_queries import Neo4jAuditQueries
 from eywa.stores.neo4j.beliefs import Neo4jBeliefStore
 from eywa.stores.neo4j.dimensions import Neo4jDimensionStore
 from eywa.stores.neo4j.entity_graph import Neo4jEntityGraph
+from eywa.stores.neo4j.erasure import Neo4jErasureStore
 from eywa.stores.neo4j.evidence import Neo4jEvidenceStore
 from eywa.stores.neo4j.graph import Neo4jGraph
 from eywa.stores.neo4j.keyword import Neo4jKeywordIndex
@@ -113,6 +114,7 @@ def open_server_graph(settings: EywaSettings) -> GraphStores:
         ledger=Neo4jStageLedger(graph),
         jobs=Neo4jJobRecords(graph),
         tombstones=Neo4jTombstones(graph),
+        erasure=Neo4jErasureStore(graph, _erasure_secret(settings)),
         close=graph.close,
     )
 
@@ -164,5 +166,11 @@ def open_server(settings: EywaSettings, dim: int, embedder_id: str | None = None
         ledger=Neo4jStageLedger(graph),
         jobs=Neo4jJobRecords(graph),
         tombstones=Neo4jTombstones(graph),
+        erasure=Neo4jErasureStore(graph, _erasure_secret(settings)),
         close=close,
     )
+
+
+def _erasure_secret(settings: EywaSettings) -> bytes | None:
+    """The configured HMAC key of erasure records, if any (else the store keeps its own)."""
+    return settings.erasure_secret.get_secret_value().encode() if settings.erasure_secret else None

@@ -98,4 +98,5 @@ def record_space(request: Request, space: str) -> None:
 Reader = Annotated[ApiKey, Depends(require("read"))]
 Writer = Annotated[ApiKey, Depends(require("write"))]
 Admin = Annotated[ApiKey, Depends(require("admin", space_from_path=False))]
+Eraser = Annotated[ApiKey, Depends(require("erase"))]
 Ctx = Annotated[ServiceContext, Depends(context)]

@@ -76,7 +76,7 @@ class CreateKeyRequest(_Body):
     """An API key to create (admin scope)."""
 
     spaces: list[str] = Field(min_length=1, description='Spaces the key may use; "*" for all.')
-    scopes: list[Literal["read", "write", "admin"]] = Field(min_length=1)
+    scopes: list[Literal["read", "write", "admin", "erase"]] = Field(min_length=1)
     name: str | None = Field(default=None, max_length=200)
     expires_at: datetime | None = Field(default=None, description="When the key stops working (ISO-8601).")
 
@@ -92,3 +92,13 @@ class CreatedKey(_Body):
 
     key: ApiKey
     secret: str
+
+
+class EraseRequest(_Body):
+    """``POST /v1/spaces/{space}/erase``: which turns to erase; the given fields combine with AND."""
+
+    evidence_ids: list[str] | None = Field(default=None, description="Evidence ids (ev_...).")
+    external_ids: list[str] | None = Field(default=None, description="The external ids given when the turns were sent.")
+    speaker: str | None = Field(default=None, description="The turns this speaker said.")
+    session: str | None = Field(default=None, description="The turns of this session.")
+    before: datetime | None = Field(default=None, description="Turns observed before this time (ISO-8601).")

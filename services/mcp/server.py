@@ -42,7 +42,7 @@ from services.ratelimit import FailOpenRateLimiter, RateLimiter, build_rate_limi
 
 __all__ = ["TOOLS", "Transport", "build_server", "run"]
 
-TOOLS = ("remember", "recall", "explain", "beliefs", "dimensions")
+TOOLS = ("remember", "recall", "explain", "beliefs", "dimensions", "forget", "drop_space")
 Transport = Literal["stdio", "http"]
 
 TurnsArgument = Annotated[
@@ -113,6 +113,31 @@ def build_server(
         """Bayesian attribute distributions (mode, entropy) of a space or one entity."""
         with gate.call(ctx, "dimensions", space, "read"):
             return [d.model_dump(mode="json") for d in memory.dimensions(space, entity, as_of)]
+
+    @server.tool()
+    def forget(
+        space: str,
+        ctx: Context[Any, Any],
+        evidence_ids: list[str] | None = None,
+        external_ids: list[str] | None = None,
+        speaker: str | None = None,
+        session: str | None = None,
+        before: str | None = None,
+    ) -> dict[str, Any]:
+        """Erase turns and everything derived from them (needs the erase scope). Give at least
+        one selector; they combine with AND. Returns counts per kind and the erasure id."""
+        with gate.call(ctx, "forget", space, "erase") as author:
+            report = memory.forget(
+                space, evidence_ids=evidence_ids, external_ids=external_ids, speaker=speaker, session=session,
+                before=before, author=author,
+            )  # fmt: skip
+        return report.model_dump(mode="json")
+
+    @server.tool()
+    def drop_space(space: str, ctx: Context[Any, Any]) -> dict[str, Any]:
+        """Erase every turn of a space and everything derived from them (needs the erase scope)."""
+        with gate.call(ctx, "drop_space", space, "erase") as author:
+            return memory.drop_space(space, author=author).model_dump(mode="json")
 
     @server.resource("eywa://spaces/{space}/summary", mime_type="application/json")
     def summary(space: str, ctx: Context[Any, Any]) -> str:

@@ -1,7 +1,8 @@
 """A child process for the crash tests: remember a batch, and SIGKILL yourself at a commit boundary.
 
-Usage: ``python -m tests.reliability.crash_child DATA_DIR POINT N TURNS [reprocess]``: remember
-TURNS turns (or, with ``reprocess``, reprocess them with ``RulesV2``). Before any work it
+Usage: ``python -m tests.reliability.crash_child DATA_DIR POINT N TURNS [reprocess | forget SPEAKER]``:
+remember TURNS turns (or, with ``reprocess``, reprocess them with ``RulesV2``; with ``forget``,
+erase what SPEAKER said from a store that already holds them). Before any work it
 replaces ``eywa.crashpoints.reached`` (a no-op in production) with a function that kills
 this process with SIGKILL the N-th time the write path reaches ``POINT``: no ``finally``, no
 flush, no atexit, exactly like a power cut or the OOM killer. It exits 0 if the point was
@@ -39,6 +40,10 @@ def main() -> None:
     kill_at(point, occurrence)  # type: ignore[arg-type]
     from tests.reliability.support import SPACE, RulesV2, corpus, open_memory
 
+    if sys.argv[5:6] == ["forget"]:
+        with open_memory(directory) as mem:
+            mem.forget(SPACE, speaker=sys.argv[6])
+        return
     if sys.argv[5:] == ["reprocess"]:
         with open_memory(directory, extractor=RulesV2()) as mem:
             mem.reprocess(SPACE)

@@ -22,6 +22,8 @@ TURNS = [
 def _scope_of(path: str) -> str:
     if path.startswith("/v1/keys"):
         return "admin"
+    if path.endswith("/erase") or "/erasures/" in path or path == "/v1/spaces/{space}":
+        return "erase"
     return "write" if path.endswith("/turns") else "read"
 
 
@@ -30,6 +32,8 @@ def _body_for(path: str, method: str) -> dict[str, Any] | None:
         return _body_for_turns()
     if path.endswith("/recall"):
         return {"query": "walk"}
+    if path.endswith("/erase"):
+        return {"speaker": "nobody"}
     if path == "/v1/keys" and method == "POST":
         return {"spaces": ["walk"], "scopes": ["read"]}
     if path.endswith("/rotate"):
@@ -48,7 +52,7 @@ def test_every_v1_route_refuses_a_missing_key_a_foreign_space_and_a_missing_scop
     job = service.client.post("/v1/spaces/walk/turns", json=_body_for_turns(), headers=writer).json()["job"]["id"]
     foreign = service.headers(["elsewhere"], "read,write,admin")
     operations = _v1_operations(service)
-    assert len(operations) == 17
+    assert len(operations) == 20  # 17, and the three erase routes (#13)
     for method, template in operations:
         path = re.sub(r"\{(\w+)\}", lambda m: {"space": "walk", "job_id": job}.get(m.group(1), "x"), template)
         body = _body_for(template, method)
@@ -63,10 +67,10 @@ def test_every_v1_route_refuses_a_missing_key_a_foreign_space_and_a_missing_scop
             assert call(foreign) == 404, (method, template)
         elif scope != "admin":
             assert call(foreign) == 403, (method, template)
-        wrong_scope = {"read": "write", "write": "read", "admin": "read,write"}[scope]
+        wrong_scope = {"read": "write", "write": "read", "admin": "read,write", "erase": "read,write,admin"}[scope]
         refused = 404 if template == "/v1/jobs/{job_id}" else 403
         assert call(service.headers(["*"] if scope == "admin" else ["walk"], wrong_scope)) == refused, (method, template)
-        assert call(service.headers(["walk"], "read,write,admin")) not in (401, 403), (method, template)
+        assert call(service.headers(["walk"], "read,write,admin,erase")) not in (401, 403), (method, template)
 
 
 def _body_for_turns() -> dict[str, Any]:

@@ -43,6 +43,10 @@ async def _session_run(data_dir: Path) -> dict[str, Any]:
         out["bad"] = await session.call_tool("explain", {"space": "mcp", "belief_id": "bel_missing"})
         resource = await session.read_resource("eywa://spaces/mcp/summary")
         out["summary"] = json.loads(resource.contents[0].text)
+        out["no_selector"] = await session.call_tool("forget", {"space": "mcp"})
+        out["forget"] = _payload(await session.call_tool("forget", {"space": "mcp", "speaker": "Caroline"}))
+        out["after"] = _payload(await session.call_tool("recall", {"space": "mcp", "query": "Where does Caroline work?"}))
+        out["drop"] = _payload(await session.call_tool("drop_space", {"space": "mcp"}))
     return out
 
 
@@ -58,5 +62,9 @@ def test_mcp_tools_over_stdio(tmp_path: Path) -> None:
     assert [t["id"] for t in out["explain"]["turns"]] == [ids[0]]
     dims = out["dimensions"] if isinstance(out["dimensions"], list) else [out["dimensions"]]
     assert {d["attribute"] for d in dims} == {"employer", "residence"}
+    assert out["no_selector"].is_error and "at least one selector" in out["no_selector"].content[0].text
+    assert out["forget"]["state"] == "done" and out["forget"]["counts"]["turns"] == 2
+    assert "Google" not in out["after"]["context"] and out["after"]["items"] == []
+    assert out["drop"]["counts"]["turns"] == 0
     assert out["bad"].is_error and "not found" in out["bad"].content[0].text
     assert out["summary"]["stats"]["evidence"] == 2 and len(out["summary"]["beliefs"]) == 2

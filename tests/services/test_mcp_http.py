@@ -41,6 +41,7 @@ class HttpServer:
     own_key: str  # read,write on SPACE
     other_key: str  # read,write on another space only
     read_only_key: str  # read on SPACE
+    eraser_key: str  # erase on SPACE
 
 
 def _listening(port: int) -> bool:
@@ -86,10 +87,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
     own = keys.create([SPACE], ["read", "write"])[1]
     other = keys.create(["elsewhere"], ["read", "write"])[1]
     read_only = keys.create([SPACE], ["read"])[1]
+    eraser = keys.create([SPACE], ["erase"])[1]
     keys.close()
     proc, url = _start(data)
     try:
-        yield HttpServer(url, own, other, read_only)
+        yield HttpServer(url, own, other, read_only, eraser)
     finally:
         _stop(proc)
 
@@ -208,3 +210,15 @@ def test_mcp_calls_are_rate_limited_and_logged_like_the_apis(
         *[("mcp recall", 401, None)] * 3, ("mcp recall", 429, None),
     ]  # fmt: skip
     assert {e.surface for e in events} == {"mcp"}
+
+
+def test_only_an_erase_key_can_forget(server: HttpServer) -> None:
+    (remembered,) = _run(server.url, {"Authorization": f"Bearer {server.own_key}"},
+                         ("remember", {"space": SPACE, "turns": [{"text": "Mcp erasure probe.", "speaker": "Eraser"}]}))
+    assert not remembered.is_error
+    (refused,) = _run(server.url, {"Authorization": f"Bearer {server.own_key}"},
+                      ("forget", {"space": SPACE, "speaker": "Eraser"}))
+    assert refused.is_error and "forbidden" in _text(refused) and "erase" in _text(refused)
+    (done,) = _run(server.url, {"Authorization": f"Bearer {server.eraser_key}"},
+                   ("forget", {"space": SPACE, "speaker": "Eraser"}))
+    assert not done.is_error and json.loads(_text(done))["counts"]["turns"] == 1

@@ -11,6 +11,7 @@ def test_all_is_pinned() -> None:
             "ExtractorError", "InvalidInputError", "InvalidTurnError", "Memory", "NotFoundError",
             "RecallItem", "RecallResult", "Signal", "SignalKind", "StoreError", "Turn",
             "DirectoryInUseError", "FieldProblem", "Limits", "QuotaExceededError",
+            "ErasedError", "ErasureProof", "ErasureReport",  # erasure (#13)
         ]
     )
     for name in eywa.__all__:

@@ -12,6 +12,7 @@ from eywa.stores.embedded.beliefs import SqliteBeliefStore
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.dimensions import SqliteDimensionStore
 from eywa.stores.embedded.entity_graph import SqliteEntityGraph
+from eywa.stores.embedded.erasure import SqliteErasureStore
 from eywa.stores.embedded.evidence import SqliteEvidenceStore
 from eywa.stores.embedded.keyword import SqliteKeywordIndex
 from eywa.stores.embedded.lock import DirectoryLock
@@ -23,7 +24,9 @@ DATABASE_FILE = "eywa.sqlite3"
 VECTORS_DIR = "vectors"
 
 
-def open_embedded(directory: Path, dim: int, embedder_id: str | None = None) -> Stores:
+def open_embedded(
+    directory: Path, dim: int, embedder_id: str | None = None, *, erasure_secret: bytes | None = None
+) -> Stores:
     """Create or open the embedded stores in ``directory`` (created if missing).
 
     The directory's lock is taken first (``lock``: one writer process per directory). A
@@ -85,11 +88,12 @@ def open_embedded(directory: Path, dim: int, embedder_id: str | None = None) -> 
         ledger=ledger,
         jobs=jobs,
         tombstones=tombstones,
+        erasure=SqliteErasureStore(db, erasure_secret),
         close=close,
     )
 
 
-def open_embedded_graph(directory: Path) -> GraphStores:
+def open_embedded_graph(directory: Path, *, erasure_secret: bytes | None = None) -> GraphStores:
     """Open only the SQLite graph stores of an existing embedded directory (for workers).
 
     Raises:
@@ -106,6 +110,7 @@ def open_embedded_graph(directory: Path) -> GraphStores:
         ledger=SqliteStageLedger(db),
         jobs=SqliteJobRecords(db),
         tombstones=SqliteTombstones(db),
+        erasure=SqliteErasureStore(db, erasure_secret),
         close=db.close,
     )
     _migrate_or_close(db)

@@ -27,6 +27,7 @@ class Label(StrEnum):
     PENDING = "Pending"  # a stage an item still owes (the stage ledger)
     JOB = "Job"  # a Level 1 job record
     TOMBSTONE = "Tombstone"  # an erased turn id
+    ERASURE = "Erasure"  # an erasure record: who, when, selector, counts, keyed hashes (no content)
     STORE_META = "StoreMeta"  # store-wide values (the vectors' embedder); no space
     SCHEMA_MIGRATION = "SchemaMigration"
 

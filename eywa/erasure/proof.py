@@ -1,0 +1,53 @@
+"""The erasure proof: zero residue of one erasure, checked through the stores themselves.
+
+Three parts, all computed by Eywa from what is stored now (the content is gone, so nothing is
+recomputed from it):
+
+* the ``erasure_proof`` audit (Cypher in Neo4j, its SQL twin in the embedded store): rows
+  or nodes of each kind still holding an erased id (turns, signals, mentions, keyword rows,
+  beliefs, candidates, deltas, pending marks);
+* the vector store: points still stored under an erased id (``VectorStore.missing``);
+* content: remaining turns whose ``content_hash``, keyed with the deployment's secret,
+  equals an erased turn's ``content_mac``. Another turn with the very same text was not
+  selected and may legitimately remain (two people both said "yes"); it is counted
+  apart as ``same_text_kept``, not as residue.
+"""
+
+from __future__ import annotations
+
+from eywa.erasure.plan import ErasureProof, content_mac
+from eywa.errors import NotFoundError
+from eywa.stores.audit import run_audit
+from eywa.stores.bundle import GraphStores, Stores
+
+__all__ = ["erasure_proof"]
+
+
+def erasure_proof(stores: GraphStores, space: str, erasure_id: str, vectors: Stores | None = None) -> ErasureProof:
+    """The residue of ``erasure_id`` per kind (0 everywhere proves it), plus ``same_text_kept``.
+
+    Raises:
+        NotFoundError: no such erasure in ``space``.
+        StoreError: a store failed.
+    """
+    record = stores.erasure.get(erasure_id)
+    if record is None or record.space != space:
+        raise NotFoundError("erasure", space, erasure_id)
+    rows = run_audit(stores.audit, "erasure_proof", {"space": space, "erasure": erasure_id}).records()
+    residue = {str(r["kind"]): int(r["residue"]) for r in rows}
+    erased = [t.evidence_id for t in record.turns]
+    if vectors is not None and erased:
+        residue["vectors"] = len(erased) - len(vectors.vectors.missing("evidence", erased))
+        residue["belief_vectors"] = (
+            len(record.belief_ids) - len(vectors.vectors.missing("belief", list(record.belief_ids)))
+            if record.belief_ids
+            else 0
+        )
+    secret = stores.erasure.secret()
+    macs = {t.content_mac for t in record.turns}
+    kept = stores.erasure.content_hashes(space)
+    same_text = sum(1 for h in kept.values() if content_mac(secret, h) in macs)
+    return ErasureProof(
+        erasure_id=erasure_id, space=space, turns=len(erased), residue=dict(sorted(residue.items())),
+        same_text_kept=same_text,
+    )

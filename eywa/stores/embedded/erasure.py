@@ -1,0 +1,247 @@
+"""The erasure steps in the embedded SQLite database (``eywa.stores.erasure``).
+
+``begin`` is one SQLite transaction: the record, tombstones, the turns with their signals,
+mentions and FTS rows, the neighbours' FTS context rebuilt (``reindex_session``, the same
+function the writes use), co-mention weights taken back, orphan entities removed and the
+``embed_evidence`` marks that make the vector stage drop the erased vectors and rebuild the
+neighbours' ones. The HMAC secret lives in ``<data dir>/erasure.key`` (mode 0600), outside
+the database, so a copy of the database alone does not let anyone test guesses against the
+record's hashes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sqlite3
+from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+
+from eywa.errors import StoreError
+from eywa.stores.embedded import ledger as ledger_sql
+from eywa.stores.embedded.database import SqliteDatabase
+from eywa.stores.embedded.evidence import reindex_session
+from eywa.stores.embedded.records import from_epoch, to_epoch
+from eywa.stores.entity_graph import co_mention_weights
+from eywa.stores.erasure import ErasedTurn, ErasureRecord, ErasureSelector, ErasureState
+from eywa.stores.ledger import DERIVED_STAGES
+
+__all__ = ["SCHEMA", "SECRET_FILE", "SqliteErasureStore"]
+
+SECRET_FILE = "erasure.key"
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS erasures (
+        id TEXT PRIMARY KEY, space TEXT NOT NULL, at REAL NOT NULL, author TEXT,
+        selector TEXT NOT NULL, state TEXT NOT NULL, belief_ids TEXT NOT NULL,
+        candidate_ids TEXT NOT NULL, counts TEXT NOT NULL, done_at REAL)""",
+    "CREATE INDEX IF NOT EXISTS erasures_state ON erasures(state, at)",
+    """CREATE TABLE IF NOT EXISTS erased_turns (
+        erasure_id TEXT NOT NULL, space TEXT NOT NULL, evidence_id TEXT NOT NULL,
+        content_mac TEXT NOT NULL, PRIMARY KEY (erasure_id, evidence_id))""",
+)
+_CHUNK = 400
+
+
+def _chunks(items: Sequence[str]) -> list[list[str]]:
+    values = list(dict.fromkeys(items))
+    return [values[i : i + _CHUNK] for i in range(0, len(values), _CHUNK)]
+
+
+def _marks(n: int) -> str:
+    return ",".join("?" * n)
+
+
+class SqliteErasureStore:
+    """The embedded ``ErasureStore``."""
+
+    def __init__(self, db: SqliteDatabase, secret: bytes | None = None) -> None:
+        self._db = db
+        self._secret = secret
+        db.ensure_schema(SCHEMA)
+
+    def secret(self) -> bytes:
+        """The configured secret, else ``<data dir>/erasure.key`` (created 0600 on first use).
+
+        Raises:
+            StoreError: the key file cannot be read or created.
+        """
+        if self._secret is not None:
+            return self._secret
+        path = Path(self._db.path).parent / SECRET_FILE
+        try:
+            if not path.exists():
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                with os.fdopen(fd, "w") as out:
+                    out.write(secrets.token_hex(32))
+            self._secret = bytes.fromhex(path.read_text().strip())
+        except FileExistsError:  # another process created it between the check and the open
+            self._secret = bytes.fromhex(path.read_text().strip())
+        except (OSError, ValueError) as exc:
+            raise StoreError("sqlite", "erasure secret", f"{path}: {exc}") from exc
+        return self._secret
+
+    def select(self, space: str, selector: ErasureSelector) -> list[str]:
+        """Ids of the turns of ``space`` matching every given field, in stored order."""
+        where, params = ["space = ?"], [space]
+        if selector.speaker is not None:
+            where.append("speaker = ?")
+            params.append(selector.speaker)
+        if selector.session is not None:
+            where.append("session = ?")
+            params.append(selector.session)
+        if selector.before is not None:
+            where.append("observed_at < ?")
+            params.append(to_epoch(selector.before))  # type: ignore[arg-type]
+        if selector.recorded_before is not None:
+            where.append("recorded_at < ?")
+            params.append(to_epoch(selector.recorded_before))  # type: ignore[arg-type]
+        for column, values in (("id", selector.evidence_ids), ("external_id", selector.external_ids)):
+            if values is not None:
+                where.append(f"{column} IN (SELECT value FROM json_each(?))")
+                params.append(json.dumps(list(values)))
+        sql = f"SELECT id FROM evidence WHERE {' AND '.join(where)} ORDER BY rowid"  # noqa: S608 - fixed fragments
+        return [row["id"] for row in self._db.query(sql, params)]
+
+    def content_hashes(self, space: str, evidence_ids: Sequence[str] | None = None) -> dict[str, str]:
+        if evidence_ids is None:
+            rows = self._db.query("SELECT id, content_hash FROM evidence WHERE space = ?", (space,))
+            return {row["id"]: row["content_hash"] for row in rows}
+        found: dict[str, str] = {}
+        for chunk in _chunks(evidence_ids):
+            rows = self._db.query(
+                f"SELECT id, content_hash FROM evidence WHERE +space = ? AND id IN ({_marks(len(chunk))})",  # noqa: S608
+                [space, *chunk],
+            )
+            found.update({row["id"]: row["content_hash"] for row in rows})
+        return found
+
+    def begin(self, record: ErasureRecord) -> dict[str, int]:
+        """Record, tombstone and remove the turns, and rebuild what borrows their words, in
+        one transaction (``eywa.stores.erasure``).
+
+        Raises:
+            StoreError: SQLite failed; nothing of the step was committed.
+        """
+        space, ids = record.space, [t.evidence_id for t in record.turns]
+        counts = {"turns": 0, "signals": 0, "mentions": 0, "entities": 0}
+        with self._db.transaction() as conn:
+            conn.execute(
+                """INSERT OR IGNORE INTO erasures VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, '{}', NULL)""",
+                (record.id, space, to_epoch(record.at), record.author, record.selector.model_dump_json(),
+                 json.dumps(list(record.belief_ids)), json.dumps(list(record.candidate_ids))),
+            )  # fmt: skip
+            conn.executemany(
+                "INSERT OR IGNORE INTO erased_turns VALUES (?, ?, ?, ?)",
+                [(record.id, space, t.evidence_id, t.content_mac) for t in record.turns],
+            )
+            conn.executemany(
+                "INSERT OR IGNORE INTO tombstones (space, evidence_id, at) VALUES (?, ?, ?)",
+                [(space, i, to_epoch(record.at)) for i in ids],
+            )
+            for stage in DERIVED_STAGES:
+                ledger_sql.complete_in(conn, space, stage, ids)
+            for chunk in _chunks(ids):
+                counts = _add(counts, _erase_chunk(conn, space, chunk, record.at))
+        return counts
+
+    def finish(self, erasure_id: str, counts: Mapping[str, int], at: datetime) -> None:
+        with self._db.transaction() as conn:
+            conn.execute(
+                "UPDATE erasures SET state = 'done', counts = ?, done_at = ? WHERE id = ?",
+                (json.dumps(dict(counts), sort_keys=True), to_epoch(at), erasure_id),
+            )
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """One SQLite transaction around the whole graph part of an erasure: the stores'
+        own transactions join it, so a reader never sees turns gone but beliefs left."""
+        with self._db.transaction():
+            yield
+
+    def get(self, erasure_id: str) -> ErasureRecord | None:
+        rows = self._db.query("SELECT * FROM erasures WHERE id = ?", (erasure_id,))
+        return self._record(rows[0]) if rows else None
+
+    def erasures(self, space: str | None = None, state: ErasureState | None = None) -> list[ErasureRecord]:
+        rows = self._db.query(
+            "SELECT * FROM erasures WHERE (? IS NULL OR space = ?) AND (? IS NULL OR state = ?) ORDER BY at, id",
+            (space, space, state, state),
+        )
+        return [self._record(row) for row in rows]
+
+    def _record(self, row: sqlite3.Row) -> ErasureRecord:
+        turns = self._db.query(
+            "SELECT evidence_id, content_mac FROM erased_turns WHERE erasure_id = ? ORDER BY evidence_id",
+            (row["id"],),
+        )
+        at = from_epoch(row["at"])
+        assert at is not None  # noqa: S101 - NOT NULL column
+        return ErasureRecord(
+            id=row["id"], space=row["space"], at=at, author=row["author"],
+            selector=ErasureSelector.model_validate_json(row["selector"]), state=row["state"],
+            turns=tuple(ErasedTurn(evidence_id=t["evidence_id"], content_mac=t["content_mac"]) for t in turns),
+            belief_ids=tuple(json.loads(row["belief_ids"])), candidate_ids=tuple(json.loads(row["candidate_ids"])),
+            counts=json.loads(row["counts"]), done_at=from_epoch(row["done_at"]),
+        )  # fmt: skip
+
+
+def _add(a: dict[str, int], b: Mapping[str, int]) -> dict[str, int]:
+    return {k: a.get(k, 0) + b.get(k, 0) for k in {*a, *b}}
+
+
+def _erase_chunk(conn: sqlite3.Connection, space: str, ids: list[str], at: datetime) -> dict[str, int]:
+    """Remove up to ``_CHUNK`` turns inside the caller's transaction (repeatable: gone rows
+    are simply not found again)."""
+    marks = _marks(len(ids))
+    stored = conn.execute(
+        f"SELECT rowid, id, session, seq FROM evidence WHERE +space = ? AND id IN ({marks})",  # noqa: S608
+        [space, *ids],
+    ).fetchall()
+    mentions = conn.execute(
+        f"SELECT evidence_id, entity_id FROM mentions WHERE +space = ? AND evidence_id IN ({marks})",  # noqa: S608
+        [space, *ids],
+    ).fetchall()
+    weights = co_mention_weights((space, m["evidence_id"], m["entity_id"]) for m in mentions)
+    conn.executemany(
+        "UPDATE entity_edges SET weight = weight - ? WHERE space = ? AND a = ? AND b = ?",
+        [(w, sp, a, b) for (sp, a, b), w in weights.items()],
+    )
+    conn.execute("DELETE FROM entity_edges WHERE space = ? AND weight <= 0", (space,))
+    counts = {"turns": len(stored), "mentions": len(mentions)}
+    counts["signals"] = conn.execute(
+        f"DELETE FROM signals WHERE +space = ? AND evidence_id IN ({marks})", [space, *ids]  # noqa: S608
+    ).rowcount
+    conn.execute(f"DELETE FROM mentions WHERE +space = ? AND evidence_id IN ({marks})", [space, *ids])  # noqa: S608
+    conn.executemany("DELETE FROM evidence_fts WHERE rowid = ?", [(row["rowid"],) for row in stored])
+    conn.execute(f"DELETE FROM evidence WHERE +space = ? AND id IN ({marks})", [space, *ids])  # noqa: S608
+    touched = sorted({m["entity_id"] for m in mentions})
+    orphans = [
+        entity for entity in touched
+        if conn.execute("SELECT 1 FROM mentions WHERE space = ? AND entity_id = ? LIMIT 1", (space, entity)).fetchone()
+        is None
+    ]  # fmt: skip
+    conn.executemany("DELETE FROM entities WHERE space = ? AND id = ?", [(space, e) for e in orphans])
+    conn.executemany(
+        "DELETE FROM entity_edges WHERE space = ? AND (a = ? OR b = ?)", [(space, e, e) for e in orphans]
+    )
+    counts["entities"] = len(orphans)
+    by_session: dict[str, list[int]] = defaultdict(list)
+    for row in stored:
+        by_session[row["session"]].append(row["seq"])
+    replied_to: list[str] = []
+    for session, seqs in sorted(by_session.items()):
+        reindex_session(conn, space, session, seqs)
+        replied_to += [
+            row[0]
+            for row in conn.execute(
+                f"SELECT id FROM evidence WHERE space = ? AND session = ? AND seq IN ({_marks(len(seqs))})",  # noqa: S608
+                [space, session, *[s - 1 for s in seqs]],
+            )
+        ]
+    # Erased ids lose their vectors; the turns they replied to get their vector rebuilt.
+    ledger_sql.mark_in(conn, space, ("embed_evidence",), [*ids, *replied_to], "reprocess", at)
+    return counts

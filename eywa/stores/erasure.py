@@ -1,0 +1,129 @@
+"""The erasure aggregate: what an erasure selects, the record it leaves, and the store steps.
+
+An erasure (``eywa.erasure``) removes turns and everything derived from them. The store's
+part is split so that every step is one transaction and safe to repeat:
+
+1. ``ErasureStore.begin`` — in ONE transaction: the erasure record (state ``pending``, with
+   one keyed hash per erased turn), the tombstones of the erased ids (a re-sent turn is
+   refused, queued work for it does nothing), the turns themselves with their signals,
+   mentions and keyword rows, the keyword context of the turns around them rebuilt by the
+   shared builder (``eywa.stores.context``), co-mention weights taken back, entities left
+   without mentions removed, and ``embed_evidence`` marks for the erased ids (their vectors
+   go) and for the turns whose reply they were (their "turn with its reply" vector is
+   rebuilt). From its commit, no keyword search, evidence lookup or hydration can return the
+   erased text.
+2. the cascade (outside the store): beliefs and candidates citing the turns, deltas and
+   dimension replay, vectors — each idempotent.
+3. ``ErasureStore.finish`` marks the record ``done`` with its counts.
+
+The record never holds content: only ids (already kept by the tombstones) and
+``content_mac`` = HMAC-SHA256(secret, ``content_hash``) per turn. The secret is per
+deployment (``secret()``), so a short turn cannot be confirmed by hashing guesses without it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Literal, Protocol
+
+from eywa.models import Frozen
+
+__all__ = [
+    "ErasedTurn",
+    "ErasureRecord",
+    "ErasureSelector",
+    "ErasureState",
+    "ErasureStore",
+]
+
+ErasureState = Literal["pending", "done"]
+
+
+class ErasureSelector(Frozen):
+    """Which turns of a space to erase; the given fields combine with AND.
+
+    ``speaker`` selects the turns that speaker said; ``before`` compares ``observed_at``;
+    ``recorded_before`` compares ``recorded_at`` (retention uses it).
+    """
+
+    evidence_ids: tuple[str, ...] | None = None
+    external_ids: tuple[str, ...] | None = None
+    speaker: str | None = None
+    session: str | None = None
+    before: datetime | None = None
+    recorded_before: datetime | None = None
+
+    @property
+    def empty(self) -> bool:
+        """True when no field is given (such a selector would select the whole space)."""
+        return all(
+            value is None
+            for value in (
+                self.evidence_ids, self.external_ids, self.speaker, self.session, self.before, self.recorded_before,
+            )
+        )  # fmt: skip
+
+
+class ErasedTurn(Frozen):
+    """One erased turn as the record keeps it: its id and the keyed hash of its content."""
+
+    evidence_id: str
+    content_mac: str
+
+
+class ErasureRecord(Frozen):
+    """Who erased what and when, and how far the cascade got. Never holds content."""
+
+    id: str
+    space: str
+    at: datetime
+    author: str | None
+    selector: ErasureSelector
+    state: ErasureState
+    turns: tuple[ErasedTurn, ...] = ()
+    belief_ids: tuple[str, ...] = ()
+    candidate_ids: tuple[str, ...] = ()
+    counts: dict[str, int] = {}
+    done_at: datetime | None = None
+
+
+class ErasureStore(Protocol):
+    """The store steps of an erasure (see the module docstring). Every method is idempotent."""
+
+    def secret(self) -> bytes:
+        """The per-deployment HMAC secret, created on first use and kept beside the store."""
+        ...
+
+    def select(self, space: str, selector: ErasureSelector) -> list[str]:
+        """Ids of the stored turns of ``space`` matching every given field of ``selector``."""
+        ...
+
+    def content_hashes(self, space: str, evidence_ids: Sequence[str] | None = None) -> dict[str, str]:
+        """Evidence id -> ``content_hash`` of the stored turns (of ``evidence_ids`` when given)."""
+        ...
+
+    def begin(self, record: ErasureRecord) -> dict[str, int]:
+        """Step 1 in one transaction (module docstring); returns counts per kind removed
+        (``turns``, ``signals``, ``mentions``, ``entities``). Repeating it removes nothing more."""
+        ...
+
+    def finish(self, erasure_id: str, counts: Mapping[str, int], at: datetime) -> None:
+        """Mark the erasure ``done`` with its final counts."""
+        ...
+
+    def atomic(self) -> AbstractContextManager[None]:
+        """A scope in which the graph stores' writes commit together where the backend can
+        (the embedded stores share one SQLite connection: one transaction for the turns, the
+        beliefs and the dimension replay); a no-op scope where each write is its own
+        transaction (Neo4j), whose steps are each idempotent instead."""
+        ...
+
+    def get(self, erasure_id: str) -> ErasureRecord | None:
+        """The record (with its erased turns), or None."""
+        ...
+
+    def erasures(self, space: str | None = None, state: ErasureState | None = None) -> list[ErasureRecord]:
+        """Records (of one space, in one state, when given), oldest first."""
+        ...

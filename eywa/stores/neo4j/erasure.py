@@ -1,0 +1,217 @@
+"""The erasure steps in Neo4j (server-mode ``ErasureStore``, see ``eywa.stores.erasure``).
+
+``begin`` is one write transaction: the ``:Erasure`` node (erased ids and keyed content
+hashes as lists, never content), ``:Tombstone`` nodes, the ``:Evidence`` nodes detached and
+deleted with their ``:Signal`` nodes (``HAS_SIGNAL``, ``MENTIONS``, ``NEXT``,
+``SUPPORTED_BY`` and ``CITES`` go with them), the ``near_text``/``far_text`` of the turns
+around them rebuilt from the shared builder (``eywa.stores.context``, the same function
+Level 0 uses), ``CO_MENTIONED`` weights taken back, entities left without mentions removed,
+and ``embed_evidence`` marks so the vector stage drops the erased vectors and rebuilds the
+replied-to turns' ones. The full-text index follows the nodes inside the transaction.
+
+The HMAC secret is a ``:StoreMeta {key: 'erasure_secret'}`` node, created once per
+deployment (``MERGE``, so concurrent first uses agree) unless one is configured.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from datetime import datetime
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+from eywa.stores.context import SessionTurn, contexts_around, read_range
+from eywa.stores.entity_graph import co_mention_weights
+from eywa.stores.erasure import ErasedTurn, ErasureRecord, ErasureSelector, ErasureState
+from eywa.stores.ledger import DERIVED_STAGES
+from eywa.stores.neo4j.graph import Neo4jGraph, run
+from eywa.stores.neo4j.labels import Label, RelType
+from eywa.stores.neo4j.ledger import complete_tx, mark_tx
+from eywa.stores.neo4j.records import required_datetime, to_datetime
+
+__all__ = ["Neo4jErasureStore"]
+
+_EV, _SIG, _ENT, _ER = Label.EVIDENCE, Label.SIGNAL, Label.ENTITY, Label.ERASURE
+_TOMB, _META = Label.TOMBSTONE, Label.STORE_META
+
+_SECRET = f"""
+MERGE (m:{_META} {{key: 'erasure_secret'}}) ON CREATE SET m.value = $candidate
+RETURN m.value AS value
+"""
+_SELECT = f"""
+MATCH (e:{_EV}) WHERE e.space = $space
+  AND ($ids IS NULL OR e.id IN $ids)
+  AND ($external IS NULL OR e.external_id IN $external)
+  AND ($speaker IS NULL OR e.speaker = $speaker)
+  AND ($session IS NULL OR e.session = $session)
+  AND ($before IS NULL OR e.observed_at < $before)
+  AND ($recorded_before IS NULL OR e.recorded_at < $recorded_before)
+RETURN e.id AS id ORDER BY e.position, e.seq
+"""
+_HASHES = f"""
+MATCH (e:{_EV}) WHERE e.space = $space AND ($ids IS NULL OR e.id IN $ids)
+RETURN e.id AS id, e.content_hash AS hash
+"""
+_RECORD = f"""
+MERGE (r:{_ER} {{id: $id}})
+  ON CREATE SET r.space = $space, r.at = $at, r.author = $author, r.selector = $selector,
+    r.state = 'pending', r.turn_ids = $turn_ids, r.content_macs = $macs,
+    r.belief_ids = $belief_ids, r.candidate_ids = $candidate_ids, r.counts = '{{}}'
+"""
+_TOMBSTONE = f"UNWIND $ids AS id MERGE (t:{_TOMB} {{space: $space, id: id}}) ON CREATE SET t.at = $at"
+_DOOMED = f"""
+MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space
+OPTIONAL MATCH (e)-[:{RelType.MENTIONS}]->(n:{_ENT})
+RETURN e.id AS id, e.session AS session, e.seq AS seq, collect(n.id) AS entities
+"""
+_SESSION_TURNS = f"""
+UNWIND $ranges AS r
+MATCH (e:{_EV}) WHERE e.space = r.space AND e.session = r.session AND e.seq >= r.lo AND e.seq <= r.hi
+  AND NOT e.id IN $doomed
+RETURN r.session AS session, e.id AS id, e.seq AS seq, e.speaker AS speaker, e.text AS text
+"""
+_TAKE_BACK = f"""
+UNWIND $rows AS row
+MATCH (a:{_ENT} {{id: row.a, space: $space}})-[r:{RelType.CO_MENTIONED}]->(b:{_ENT} {{id: row.b, space: $space}})
+SET r.weight = r.weight - row.weight
+WITH r WHERE r.weight <= 0 DELETE r
+"""
+_DELETE_TURNS = f"""
+MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space
+OPTIONAL MATCH (e)-[:{RelType.HAS_SIGNAL}]->(s:{_SIG})
+WITH e, collect(s) AS signals
+FOREACH (s IN signals | DETACH DELETE s)
+WITH e, size(signals) AS n
+DETACH DELETE e
+RETURN count(*) AS turns, sum(n) AS signals
+"""
+_ORPHANS = f"""
+MATCH (n:{_ENT}) WHERE n.id IN $ids AND n.space = $space AND NOT EXISTS {{ (:{_EV})-[:{RelType.MENTIONS}]->(n) }}
+DETACH DELETE n
+RETURN count(*) AS n
+"""
+_SET_CONTEXT = f"""
+UNWIND $rows AS row
+MATCH (e:{_EV} {{id: row.id, space: $space}})
+SET e.near_text = row.near_text, e.far_text = row.far_text
+"""
+_FINISH = f"MATCH (r:{_ER} {{id: $id}}) SET r.state = 'done', r.counts = $counts, r.done_at = $at"
+_GET = f"MATCH (r:{_ER} {{id: $id}}) RETURN properties(r) AS r"
+_LIST = f"""
+MATCH (r:{_ER}) WHERE ($space IS NULL OR r.space = $space) AND ($state IS NULL OR r.state = $state)
+RETURN properties(r) AS r ORDER BY r.at, r.id
+"""
+
+
+class Neo4jErasureStore:
+    """The server ``ErasureStore`` on a shared :class:`Neo4jGraph`."""
+
+    def __init__(self, graph: Neo4jGraph, secret: bytes | None = None) -> None:
+        self._graph = graph
+        self._secret = secret
+
+    def secret(self) -> bytes:
+        """The configured secret, else the deployment's ``:StoreMeta`` one (created once).
+
+        Raises:
+            StoreError: Neo4j failed.
+        """
+        if self._secret is None:
+            rows = self._graph.write("erasure secret", run, _SECRET, candidate=secrets.token_hex(32))
+            self._secret = bytes.fromhex(rows[0]["value"])
+        return self._secret
+
+    def select(self, space: str, selector: ErasureSelector) -> list[str]:
+        """Ids of the turns of ``space`` matching every given field, in stored order."""
+        rows = self._graph.read(
+            "select erasure", _SELECT, space=space,
+            ids=list(selector.evidence_ids) if selector.evidence_ids is not None else None,
+            external=list(selector.external_ids) if selector.external_ids is not None else None,
+            speaker=selector.speaker, session=selector.session, before=selector.before,
+            recorded_before=selector.recorded_before,
+        )  # fmt: skip
+        return [r["id"] for r in rows]
+
+    def content_hashes(self, space: str, evidence_ids: Sequence[str] | None = None) -> dict[str, str]:
+        ids = list(evidence_ids) if evidence_ids is not None else None
+        return {r["id"]: r["hash"] for r in self._graph.read("content hashes", _HASHES, space=space, ids=ids)}
+
+    def begin(self, record: ErasureRecord) -> dict[str, int]:
+        """Record, tombstone and remove the turns, and rebuild what borrows their words, in
+        one transaction.
+
+        Raises:
+            StoreError: Neo4j failed; nothing of the step was committed.
+        """
+        return self._graph.write("begin erasure", _begin, record)
+
+    def finish(self, erasure_id: str, counts: Mapping[str, int], at: datetime) -> None:
+        self._graph.write("finish erasure", run, _FINISH, id=erasure_id, counts=json.dumps(dict(counts), sort_keys=True), at=at)
+
+    def atomic(self) -> AbstractContextManager[None]:
+        """No shared transaction across stores here: each step is its own, and idempotent."""
+        return nullcontext()
+
+    def get(self, erasure_id: str) -> ErasureRecord | None:
+        rows = self._graph.read("get erasure", _GET, id=erasure_id)
+        return _record(rows[0]["r"]) if rows else None
+
+    def erasures(self, space: str | None = None, state: ErasureState | None = None) -> list[ErasureRecord]:
+        return [_record(r["r"]) for r in self._graph.read("list erasures", _LIST, space=space, state=state)]
+
+
+def _record(props: dict[str, Any]) -> ErasureRecord:
+    return ErasureRecord(
+        id=props["id"], space=props["space"], at=required_datetime(props["at"]), author=props.get("author"),
+        selector=ErasureSelector.model_validate_json(props["selector"]), state=props["state"],
+        turns=tuple(ErasedTurn(evidence_id=i, content_mac=m)
+                    for i, m in sorted(zip(props["turn_ids"], props["content_macs"], strict=True))),
+        belief_ids=tuple(props["belief_ids"]), candidate_ids=tuple(props["candidate_ids"]),
+        counts=json.loads(props["counts"]), done_at=to_datetime(props.get("done_at")),
+    )  # fmt: skip
+
+
+def _begin(tx: ManagedTransaction, record: ErasureRecord) -> dict[str, int]:
+    space, ids = record.space, [t.evidence_id for t in record.turns]
+    run(
+        tx, _RECORD, id=record.id, space=space, at=record.at, author=record.author,
+        selector=record.selector.model_dump_json(), turn_ids=ids, macs=[t.content_mac for t in record.turns],
+        belief_ids=list(record.belief_ids), candidate_ids=list(record.candidate_ids),
+    )  # fmt: skip
+    run(tx, _TOMBSTONE, space=space, ids=ids, at=record.at)
+    for stage in DERIVED_STAGES:
+        complete_tx(tx, space, stage, ids)
+    doomed = run(tx, _DOOMED, space=space, ids=ids)
+    counts = {"turns": 0, "signals": 0, "mentions": sum(len(d["entities"]) for d in doomed), "entities": 0}
+    if not doomed:
+        return counts
+    weights = co_mention_weights((space, d["id"], entity) for d in doomed for entity in d["entities"])
+    if weights:
+        run(tx, _TAKE_BACK, space=space, rows=[{"a": a, "b": b, "weight": w} for (_, a, b), w in weights.items()])
+    by_session: dict[str, list[int]] = defaultdict(list)
+    for d in doomed:
+        by_session[d["session"]].append(d["seq"])
+    ranges = [{"space": space, "session": s, "lo": lo, "hi": hi}
+              for s, seqs in sorted(by_session.items()) for lo, hi in [read_range(seqs)]]  # fmt: skip
+    sessions: dict[str, dict[int, SessionTurn]] = defaultdict(dict)
+    for row in run(tx, _SESSION_TURNS, ranges=ranges, doomed=ids):
+        sessions[row["session"]][row["seq"]] = SessionTurn(row["id"], row["seq"], row["speaker"], row["text"])
+    deleted = run(tx, _DELETE_TURNS, space=space, ids=ids)
+    counts["turns"], counts["signals"] = int(deleted[0]["turns"]), int(deleted[0]["signals"] or 0)
+    entities = sorted({e for d in doomed for e in d["entities"]})
+    counts["entities"] = int(run(tx, _ORPHANS, space=space, ids=entities)[0]["n"]) if entities else 0
+    rows, replied_to = [], []
+    for session, seqs in sorted(by_session.items()):
+        turns = sessions[session]
+        for evidence_id, context in contexts_around(turns, seqs).items():
+            rows.append({"id": evidence_id, "near_text": context.near_text, "far_text": context.far_text})
+        replied_to += [turns[s - 1].id for s in seqs if s - 1 in turns]
+    if rows:
+        run(tx, _SET_CONTEXT, space=space, rows=rows)
+    mark_tx(tx, space, ("embed_evidence",), [*ids, *replied_to], "reprocess", record.at)
+    return counts
