@@ -8,31 +8,14 @@ proposal: canonical values, the validator's cessation semantics, the Nous update
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
-from typing import Any
 
 from eywa import Memory
-from eywa.models import CandidateFact, Evidence, ReasonCode
+from eywa.models import ReasonCode
 from eywa.nous import dimension_line
 
 from .conftest import MemoryFactory
-
-
-class ScriptedExtractor:
-    """Proposes fixed facts for turns whose text contains a key (a stand-in for an LLM)."""
-
-    name = "scripted"
-
-    def __init__(self, facts: dict[str, list[dict[str, Any]]]) -> None:
-        self.facts = facts
-
-    def propose(self, space: str, evidence: Sequence[Evidence]) -> Iterable[CandidateFact]:
-        for turn in evidence:
-            for key, facts in self.facts.items():
-                if key in turn.text:
-                    for fact in facts:
-                        yield CandidateFact(evidence_ids=(turn.id,), **fact)
+from .scripted import ScriptedExtractor
 
 
 def utc(text: str) -> datetime:

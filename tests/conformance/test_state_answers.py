@@ -8,29 +8,11 @@ provenance, and no post-filter overrules it; hedged values and stale turns never
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
-
 from eywa import Memory
-from eywa.models import CandidateFact, Evidence, RecallResult
+from eywa.models import RecallResult
 
 from .conftest import MemoryFactory
-
-
-class ScriptedExtractor:
-    """Proposes fixed facts for turns whose text contains a key (a stand-in for an LLM)."""
-
-    name = "scripted"
-
-    def __init__(self, facts: dict[str, list[dict[str, Any]]]) -> None:
-        self.facts = facts
-
-    def propose(self, space: str, evidence: Sequence[Evidence]) -> Iterable[CandidateFact]:
-        for turn in evidence:
-            for key, facts in self.facts.items():
-                if key in turn.text:
-                    for fact in facts:
-                        yield CandidateFact(evidence_ids=(turn.id,), **fact)
+from .scripted import ScriptedExtractor
 
 
 TURNS = [
