@@ -202,7 +202,12 @@ Stage = Literal[
 
 
 class RecallResult(Frozen):
-    """What ``Memory.recall`` returns. ``answer_instructions`` never leaks into ``context``."""
+    """What ``Memory.recall`` returns. ``answer_instructions`` never leaks into ``context``.
+
+    ``evidence_strength`` (0 to 1) is how closely the best returned evidence about the person
+    asked about matches the question (``eywa.read.strength``): low values mean the memory
+    probably does not hold the answer, so an answering model may say "not in memory".
+    """
 
     query: str
     items: tuple[RecallItem, ...]
@@ -210,6 +215,7 @@ class RecallResult(Frozen):
     answer_instructions: str
     trace: dict[str, Any]
     tokens: int
+    evidence_strength: float = 0.0
 
 
 # --- Level 1: candidates, beliefs -------------------------------------------------------
