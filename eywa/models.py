@@ -191,12 +191,12 @@ Policy = Literal["strict", "balanced", "advanced"]
 RouteName = Literal["keyword", "vector", "temporal", "graph", "inference", "dimension"]
 """The retrieval routes of the read path (``eywa.read.routes``)."""
 
-PostFilter = Literal["boost", "demotion", "rescue", "dedupe", "floor"]
+PostFilter = Literal["boost", "demotion", "sessions", "rescue", "dedupe", "floor"]
 """The post-fusion stages of the read path (``eywa.read.adjust``)."""
 
 Stage = Literal[
     "keyword", "vector", "temporal", "graph", "inference", "dimension",
-    "boost", "demotion", "rescue", "dedupe", "floor",
+    "boost", "demotion", "sessions", "rescue", "dedupe", "floor",
 ]  # fmt: skip
 """What ``EYWA_DISABLED_STAGES`` may switch off: a route or a post-filter."""
 

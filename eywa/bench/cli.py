@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
+from rich.console import Console
 
 from eywa.bench.report import render_chaos, render_extraction, render_latency, render_service_bench
 from eywa.errors import InvalidInputError
@@ -102,7 +103,7 @@ def loco(
     except ValueError as exc:
         raise InvalidInputError(str(exc)) from exc
     out = out_console()
-    render_loco(report, out)
+    render_loco(report, Console(width=max(out.width, 132)))  # a column per conversation
     if json_out is not None:
         json_out.write_text(json.dumps(report.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
         out.print(f"report: {json_out}")

@@ -97,7 +97,8 @@ class LocoFold(BaseModel):
     chosen: str
     train_recall: float
     held_out_recall: float
-    held_out_by_category: dict[int, float]
+    held_out_by_category: dict[int, float | None]
+    """None where the held-out conversation has no question of the category."""
 
 
 class Ablation(BaseModel):
@@ -138,6 +139,8 @@ class LocoReport(BaseModel):
     estimate_by_category: dict[int, float]
     ablations: tuple[Ablation, ...]
     abstention: dict[str, tuple[AbstentionFold, ...]]
+    abstention_auc: dict[str, float | None] = {}
+    """Per variant, the AUC over every conversation's questions together."""
 
 
 def _points(value: float | None) -> float:
@@ -248,7 +251,9 @@ def loco_report(runs: Mapping[str, Sequence[LocoRecord]], baseline: str, noise: 
                 chosen=chosen,
                 train_recall=_points(train_recall),
                 held_out_recall=_points(mean_recall(test)),
-                held_out_by_category={c: _points(mean_recall(test, categories=(c,))) for c in SCORED},
+                held_out_by_category={
+                    c: None if (value := mean_recall(test, categories=(c,))) is None else _points(value) for c in SCORED
+                },
             )
         )
     variants = {
@@ -271,5 +276,8 @@ def loco_report(runs: Mapping[str, Sequence[LocoRecord]], baseline: str, noise: 
             name: _abstention_folds(runs[name], samples)
             for name in order
             if any(r.evidence_strength is not None for r in runs[name])
+        },
+        abstention_auc={
+            name: abstention_auc(runs[name]) for name in order if any(r.evidence_strength is not None for r in runs[name])
         },
     )

@@ -223,7 +223,9 @@ def render_chaos(report: ChaosReport, console: Console) -> None:
 
 
 def render_loco(report: LocoReport, console: Console) -> None:
-    """Variants by conversation, the LOCO folds and estimate, ablations, abstention."""
+    """Variants by conversation, the LOCO folds and estimate, ablations, abstention.
+
+    The tables have a column per conversation: give ``console`` room (about 130 columns)."""
     variants = Table(title="recall@k (cats 1-4, points) by variant", box=box.SIMPLE_HEAD, pad_edge=False)
     columns = ["overall", "cat1", "cat2", "cat3", "cat4", *report.samples]
     variants.add_column("variant", no_wrap=True)
@@ -239,7 +241,7 @@ def render_loco(report: LocoReport, console: Console) -> None:
     for fold in report.folds:
         folds.add_row(
             fold.held_out, fold.chosen, f"{fold.train_recall:.1f}", f"{fold.held_out_recall:.1f}",
-            *(f"{fold.held_out_by_category[c]:.1f}" for c in (1, 2, 3, 4)),
+            *("-" if (v := fold.held_out_by_category[c]) is None else f"{v:.1f}" for c in (1, 2, 3, 4)),
         )  # fmt: skip
     console.print(folds)
     by_cat = ", ".join(f"cat{c} {v:.1f}" for c, v in report.estimate_by_category.items())
@@ -263,4 +265,4 @@ def render_loco(report: LocoReport, console: Console) -> None:
             f"bal.acc {f.balanced_accuracy if f.balanced_accuracy is not None else '-'}"
             for f in folds_
         )
-        console.print(f"abstention ({name}): {parts}", soft_wrap=True)
+        console.print(f"abstention ({name}): AUC over all {report.abstention_auc.get(name)}; {parts}", soft_wrap=True)

@@ -109,7 +109,7 @@ class Reader:
 
         query = Query(space, question, plan, vector, as_of, max(k * CANDIDATES_PER_ITEM, MIN_CANDIDATES))
         rankings: dict[RouteName, list[ItemKey]] = {}
-        cosine: dict[ItemKey, float] = {}
+        cosine: list[float] = []
         route_trace: dict[str, list[dict[str, Any]]] = {}
         built: dict[ItemKey, Hydrated] = {}
         claims: list[ItemKey] = []
@@ -124,7 +124,7 @@ class Reader:
             timings[f"route.{route.name}"] = ms
             rankings[route.name] = [(h.kind, h.id) for h in hits]
             if route.name == "vector":
-                cosine = {(h.kind, h.id): h.score for h in hits}
+                cosine = [h.score for h in hits]
             route_trace[route.name] = [_hit_trace(h) for h in hits[:50]]
             built.update({(h.kind, h.id): h.item for h in hits if h.item is not None})
             claims.extend((h.kind, h.id) for h in hits if h.claim)
@@ -155,6 +155,8 @@ class Reader:
             changes["boost"] = adjust.speaker_boost(items, named_ids, speaker_ids)
         if "demotion" not in self._disabled:
             changes["demotion"] = adjust.person_demotion(items, named_ids)
+        if "sessions" not in self._disabled:
+            changes["sessions"] = adjust.session_boost(items, adjust.SESSION_SHARE)
         if "rescue" not in self._disabled:
             changes["rescue"] = adjust.rescue_neighbours(
                 items, lambda evidence_id: [h for h in self._neighbours(space, evidence_id) if _visible(h, as_of)]
@@ -169,9 +171,7 @@ class Reader:
 
         clock = time.perf_counter()
         kept, context, tokens = pack([_to_item(s) for s in chosen], budget_tokens)
-        strength = evidence_strength(
-            (s.item for s in chosen), cosine, named_ids, {entity_key(name) for name in plan.entities}
-        )
+        strength = evidence_strength(cosine)
         timings["pack"] = _ms(clock)
         timings["total"] = round(sum(ms for stage, ms in timings.items() if not stage.startswith("route.")), 3)
 

@@ -1,26 +1,21 @@
-"""The evidence-strength signal: the best cosine among returned items about the person asked about."""
+"""The evidence-strength signal: the vector route's best cosine, on one scale for every question."""
 
 from __future__ import annotations
 
-from eywa.read.items import Hydrated
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from eywa.read.strength import evidence_strength
 
 
-def _turn(item_id: str, speaker: str, about: tuple[str, ...] = ()) -> Hydrated:
-    return Hydrated("evidence", item_id, "text", (), "s1", None, speaker, about, subject=speaker)
+def test_the_best_cosine_is_the_strength_and_nothing_found_is_zero() -> None:
+    assert evidence_strength([0.31, 0.82, 0.5]) == 0.82
+    assert evidence_strength([]) == 0.0
 
 
-def test_only_items_about_the_named_person_count() -> None:
-    items = [_turn("a", "Ana", ("ent_ana",)), _turn("b", "Ben", ("ent_ben",))]
-    cosine = {("evidence", "a"): 0.31, ("evidence", "b"): 0.82}
-    assert evidence_strength(items, cosine, {"ent_ana"}, {"ana"}) == 0.31
-    assert evidence_strength(items, cosine, {"ent_ben"}, {"ben"}) == 0.82
-    # spoken by the named person counts even when the mentions do not list them
-    assert evidence_strength([_turn("b", "Ben")], cosine, {"ent_ben"}, {"ben"}) == 0.82
-
-
-def test_with_nobody_named_every_item_counts_and_unranked_items_count_zero() -> None:
-    items = [_turn("a", "Ana"), _turn("c", "Cy")]
-    assert evidence_strength(items, {("evidence", "a"): 0.4}, set(), set()) == 0.4
-    assert evidence_strength(items, {}, set(), set()) == 0.0
-    assert evidence_strength([], {("evidence", "a"): 0.4}, set(), set()) == 0.0
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.floats(min_value=-1.0, max_value=1.0, allow_nan=False)))
+def test_strength_is_in_the_unit_interval_and_monotone(cosines: list[float]) -> None:
+    strength = evidence_strength(cosines)
+    assert 0.0 <= strength <= 1.0
+    assert evidence_strength([*cosines, 1.0]) == 1.0 and evidence_strength([*cosines, -1.0]) == strength
