@@ -8,6 +8,7 @@ JSON routes (``services.api.browse``) or from the public ``Memory`` calls the AP
 
 from __future__ import annotations
 
+import inspect
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,9 +20,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from eywa.errors import EywaError
 from eywa.models import BeliefStatus, as_utc
 from services.api import browse
 from services.api.deps import ServiceContext, context
+from services.problems import problem_of
 from services.console.auth import LOGIN_CSRF_COOKIE, ConsoleSession, SessionSigner, new_token, same_token, session_of
 from services.console.highlight import evidence_segments
 from services.console.views import DimensionView, belief_view, dimension_view
@@ -51,10 +54,21 @@ class _Refused(Exception):
 
 def install_console(app: FastAPI, settings_secret: bytes | None) -> None:
     """Mount ``/console`` on ``app``: routes, ``/console/static`` and the session signer
-    (``settings_secret``, else a random secret for this process)."""
+    (``settings_secret``, else a random secret for this process). Call it after the API's
+    error handlers are installed: a domain error on a console page (an unknown belief, a bad
+    name) is answered as an HTML page with the same status, elsewhere as before."""
     app.state.eywa_console = ConsoleState(SessionSigner(settings_secret or secrets.token_bytes(32)))
     app.include_router(router)
     app.mount("/console/static", StaticFiles(directory=str(_PACKAGE / "static")), name="console-static")
+    api_handler = app.exception_handlers[EywaError]
+
+    @app.exception_handler(EywaError)
+    async def domain_error(request: Request, exc: EywaError) -> Response:
+        if not request.url.path.startswith("/console/"):
+            answered = api_handler(request, exc)
+            return await answered if inspect.isawaitable(answered) else answered
+        status, _, _ = problem_of(exc)
+        return _page(request, "error.html", {"message": str(exc)}, None, status=status)
 
     @app.exception_handler(_Refused)
     async def refused(request: Request, exc: _Refused) -> Response:

@@ -126,3 +126,31 @@ def test_the_recall_inspector_draws_the_plan_routes_fusion_and_context(service: 
     assert "Acme" in page.split('class="context"', 1)[1]  # the packed context holds the answer
     empty = service.client.get(f"/console/spaces/{SPACE}/recall", headers=headers).text
     assert 'class="context"' not in empty  # no question, no recall
+
+
+def test_console_errors_are_pages_and_the_as_of_control_cuts_the_delta_log(service: Service, spaces: None, memory: Memory) -> None:
+    headers = service.headers([SPACE], "read")
+    missing = service.client.get(f"/console/spaces/{SPACE}/beliefs/bel_nope", headers=headers)
+    assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")
+    assert "bel_nope" in missing.text
+    bad = service.client.get(f"/console/spaces/{SPACE}/entities/Dana/dimensions/employer", params={"as_of": "soon"}, headers=headers)
+    assert bad.status_code == 400 and "as_of must be an ISO-8601" in bad.text
+    before = service.client.get(f"/console/spaces/{SPACE}/entities/Dana/dimensions/employer", params={"as_of": "2023-12-31"}, headers=headers)
+    assert before.status_code == 404  # nothing was observed by then
+    now = service.client.get(f"/console/spaces/{SPACE}/entities/Dana/dimensions/employer", params={"as_of": "2024-03-01"}, headers=headers)
+    rows = now.text.count('<tr id="delta-')
+    assert rows == len(memory.deltas(SPACE, "Dana", "employer")) >= 1 and "Acme" in now.text
+    assert service.client.get(f"/v1/spaces/{SPACE}/beliefs/bel_nope/explain", headers=headers).headers["content-type"] == "application/problem+json"
+
+
+def test_beliefs_and_candidates_page_with_offset_and_limit(service: Service, spaces: None, memory: Memory) -> None:
+    headers = service.headers([SPACE], "read")
+    every = memory.beliefs(SPACE, status=None)
+    assert every
+    pages = [service.client.get(f"/v1/spaces/{SPACE}/beliefs", params={"status": "any", "offset": i, "limit": 1},
+                                headers=headers).json() for i in range(len(every) + 1)]  # fmt: skip
+    assert [b["id"] for page in pages for b in page] == [b.id for b in every] and pages[-1] == []
+    whole = service.client.get(f"/v1/spaces/{SPACE}/candidates", params={"status": "any"}, headers=headers).json()
+    assert service.client.get(f"/v1/spaces/{SPACE}/candidates", params={"status": "any", "offset": len(whole)},
+                              headers=headers).json() == []  # fmt: skip
+    assert service.client.get(f"/v1/spaces/{SPACE}/beliefs", params={"limit": 0}, headers=headers).status_code == 422
