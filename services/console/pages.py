@@ -267,12 +267,14 @@ def recall(
 
 @router.get("/spaces/{space}/refused")
 def refused(request: Request, space: str) -> HTMLResponse:
-    """Refused candidates with their reason codes and the repair queue; merges; erasures."""
+    """Refused candidates with their reason codes and the repair queue; identity merges
+    (proposed now, accepted, undone); erasure records."""
     ctx, session = _caller(request, space)
     values = {
         "space": space,
         "rejected": ctx.memory.candidates(space, "rejected"),
         "repair": ctx.memory.candidates(space, "repair"),
+        "proposed": ctx.memory.propose_merges(space),
         "merges": ctx.memory.merges(space, include_removed=True),
         "erasures": ctx.memory.erasures(space),
     }

@@ -5,11 +5,14 @@ and the JSON browse routes its pages are built on. The real-browser test is
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
 
 import pytest
+import time_machine
+from fastapi.testclient import TestClient
 
 from eywa.memory import Memory
-from services.console.auth import LOGIN_CSRF_COOKIE, SESSION_COOKIE
+from services.console.auth import LOGIN_CSRF_COOKIE, SESSION_COOKIE, SESSION_MAX_AGE_S
 from tests.services.conftest import Service
 
 SPACE = "console-http"
@@ -47,7 +50,7 @@ def test_sign_in_sets_a_strict_httponly_cookie_without_the_secret(service: Servi
                                    follow_redirects=False)  # fmt: skip
     cookie = next(c for c in response.headers.get_list("set-cookie") if c.startswith(SESSION_COOKIE + "="))
     assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/console" in cookie
-    assert secret.split("_")[-1] not in cookie  # the cookie names the key; it never carries the secret
+    assert secret.split("_", 2)[2] not in cookie  # the cookie names the key; it never carries the secret (eyw_<id>_<secret>)
     page = service.client.get("/console")
     assert page.status_code == 200 and f'data-space="{SPACE}"' in page.text and OTHER not in page.text
     assert "default-src 'self'" in page.headers["content-security-policy"]
@@ -154,3 +157,34 @@ def test_beliefs_and_candidates_page_with_offset_and_limit(service: Service, spa
     assert service.client.get(f"/v1/spaces/{SPACE}/candidates", params={"status": "any", "offset": len(whole)},
                               headers=headers).json() == []  # fmt: skip
     assert service.client.get(f"/v1/spaces/{SPACE}/beliefs", params={"limit": 0}, headers=headers).status_code == 422
+
+
+def test_the_audit_page_lists_refusals_merges_and_erasures_without_erased_content(service: Service, memory: Memory) -> None:
+    space = "console-audit"
+    ids = memory.remember(space, [
+        {"text": "I work at Initech now.", "speaker": "Robin", "session": "a", "observed_at": "2024-03-01T10:00:00Z"},
+        {"text": "My passport number is ZX-4471.", "speaker": "Robin", "session": "a", "observed_at": "2024-03-01T10:01:00Z"},
+    ], wait=True)  # fmt: skip
+    memory.accept_merge(space, "Robin", "Rob", 0.9)
+    memory.undo_merge(space, "Robin", "Rob")
+    erased = memory.forget(space, evidence_ids=[ids[1]], author="auditor")
+    page = service.client.get(f"/console/spaces/{space}/refused", headers=service.headers([space], "read")).text
+    assert f"<code>{erased.erasure_id}</code>" in page and "auditor" in page
+    assert "ZX-4471" not in page and "passport" not in page  # the record never shows erased words
+    merges = page.split('class="merges"', 1)[1].split("</table>", 1)[0]
+    assert "<td>robin</td><td>rob</td><td>0.90</td>" in merges and merges.count("<tr>") == 2  # header and the undone merge
+    assert "<td></td></tr>" not in merges  # its undo time is shown
+    for candidate in memory.candidates(space, None):
+        assert all(f'<code class="reason">{r.value}</code>' in page for r in candidate.reasons)
+
+
+def test_the_session_cookie_is_secure_over_https_and_ends_after_eight_hours(service: Service, spaces: None) -> None:
+    secure = TestClient(service.app, base_url="https://testserver")
+    secure.get("/console/login")
+    signed = secure.post("/console/login", data={"key": _secret(service, [SPACE]), "csrf": secure.cookies[LOGIN_CSRF_COOKIE]},
+                         follow_redirects=False)  # fmt: skip
+    assert "Secure" in next(c for c in signed.headers.get_list("set-cookie") if c.startswith(SESSION_COOKIE + "="))
+    assert secure.get("/console", follow_redirects=False).status_code == 200
+    with time_machine.travel(datetime.now(timezone.utc) + timedelta(seconds=SESSION_MAX_AGE_S + 60)):
+        assert secure.get("/console", follow_redirects=False).headers["location"] == "/console/login"
+    secure.close()
