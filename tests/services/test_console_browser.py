@@ -30,6 +30,10 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 
+# One browser and one demo space for the module: under ``make test -n 2`` both tests run on
+# the same worker, so neither is built twice.
+pytestmark = pytest.mark.xdist_group("console-browser")
+
 SPACE = "console-demo"
 OTHER = "console-elsewhere"
 ROOT = Path(__file__).resolve().parents[2]
