@@ -120,7 +120,7 @@ class Memory:
                 DimensionSource(stores.dimensions, stores.evidence),
             ],
             embed_query=self._embed_one,
-            entities=stores.evidence.entities,
+            entities_named=stores.evidence.entities_named,
             neighbours=evidence_source.neighbours,
             rrf_k=settings.rrf_k,
             max_k=self._limits.max_k,

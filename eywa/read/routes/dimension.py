@@ -32,7 +32,7 @@ def may_claim(answer: StateAnswer, plan: Plan) -> bool:
     """Whether an answer may rank first: a current-state question about nothing but this
     person, this attribute and its values (``Plan.other_words``), a state attribute, and a
     confidence of at least ``ANSWER_THRESHOLD``. A question that names a value is answered
-    only if it asks whether the value holds (yes/no): "What kind of writing does Tim do?"
+    only if it asks whether the value holds (yes/no): "What kind of writing does Dario do?"
     asks about the value, which the dimension does not know."""
     return (
         plan.current_state
@@ -63,7 +63,7 @@ class DimensionRoute:
         # names no attribute, its dimensions whose values the question names ("Does Dario
         # still go climbing?" names a value of his hobbies without saying "hobby"). With an
         # attribute named, a value of another one is a modifier ("What type of diet do
-        # Nate's turtles have?").
+        # Dario's turtles have?").
         pairs = [(subject, attribute) for subject in plan.entities for attribute in plan.attributes]
         if not plan.attributes:
             pairs += [
