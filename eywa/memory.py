@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from eywa import corrections as correcting
 from eywa import crashpoints
 from eywa.batches import prepare_batch
 from eywa.contract import (
@@ -64,6 +65,7 @@ from eywa.stats import space_stats
 from eywa.stores.access import AccessLog
 from eywa.stores.audit import AuditResult, AuditSpec, run_audit
 from eywa.stores.bundle import Stores
+from eywa.stores.corrections import CorrectionRecord
 from eywa.stores.dimensions import SameAsEdge
 from eywa.stores.erasure import ErasureRecord, ErasureSelector
 
@@ -584,6 +586,84 @@ class Memory:
         """
         self._check_open()
         return erasure_proof(self._stores, check_space(space), erasure_id, self._stores)
+
+    # --- corrections --------------------------------------------------------------------
+
+    def retract_belief(
+        self, space: str, belief_id: str, *, reason: str, author: str | None = None
+    ) -> CorrectionRecord:
+        """Retract a belief: it leaves every read, and each dimension it changed is replayed
+        without it (``eywa.corrections``). Audited with ``author`` and ``reason``.
+
+        Raises:
+            InvalidInputError: a bad space or id, or a blank reason.
+            NotFoundError: no such belief in ``space``.
+            ConflictError: the belief is already retracted.
+            StoreError: a store failed (retracting again finishes it).
+        """
+        space, belief_id = self._target(space, belief_id, "belief_id")
+        reason = check_label(reason, "reason", self._limits)
+        return self._reconciler.call(correcting.retract_belief, self._stores, space, belief_id, reason=reason, author=author)
+
+    def confirm_belief(
+        self, space: str, belief_id: str, *, reason: str | None = None, author: str | None = None
+    ) -> CorrectionRecord:
+        """Confirm a belief: its observations weigh as confirmed (``reliability_before`` →
+        ``reliability_after`` in the record) and its dimensions are replayed with them.
+
+        Raises:
+            InvalidInputError: a bad space, id or reason.
+            NotFoundError: no such belief in ``space``.
+            ConflictError: the belief is retracted.
+            StoreError: a store failed.
+        """
+        space, belief_id = self._target(space, belief_id, "belief_id")
+        reason = None if reason is None else check_label(reason, "reason", self._limits)
+        return self._reconciler.call(correcting.confirm_belief, self._stores, space, belief_id, reason=reason, author=author)
+
+    def accept_candidate(
+        self, space: str, candidate_id: str, *, reason: str | None = None, author: str | None = None
+    ) -> CorrectionRecord:
+        """Accept a refused candidate as a belief (its repaired form when it has one); the
+        record's ``belief_id`` names the belief.
+
+        Raises:
+            InvalidInputError: a bad space, id or reason.
+            NotFoundError: no such candidate in ``space``.
+            StoreError: a store failed (accepting again finishes it).
+        """
+        space, candidate_id = self._target(space, candidate_id, "candidate_id")
+        reason = None if reason is None else check_label(reason, "reason", self._limits)
+        return self._reconciler.call(
+            correcting.accept_candidate, self._stores, space, candidate_id, reason=reason, author=author
+        )
+
+    def dismiss_candidate(
+        self, space: str, candidate_id: str, *, reason: str | None = None, author: str | None = None
+    ) -> CorrectionRecord:
+        """Take a ``repair`` candidate out of the repair queue (kept as ``rejected``).
+
+        Raises:
+            InvalidInputError: a bad space, id or reason.
+            NotFoundError: no such candidate in ``space``.
+            ConflictError: the candidate is not in the repair queue.
+            StoreError: a store failed.
+        """
+        space, candidate_id = self._target(space, candidate_id, "candidate_id")
+        reason = None if reason is None else check_label(reason, "reason", self._limits)
+        return self._reconciler.call(
+            correcting.dismiss_candidate, self._stores, space, candidate_id, reason=reason, author=author
+        )
+
+    def corrections(self, space: str, target_id: str | None = None) -> list[CorrectionRecord]:
+        """The correction records of ``space`` (of one belief or candidate), oldest first."""
+        self._check_open()
+        target = None if target_id is None else check_label(target_id, "target_id", self._limits)
+        return self._stores.corrections.corrections(check_space(space), target_id=target)
+
+    def _target(self, space: str, item_id: str, field: str) -> tuple[str, str]:
+        self._check_open()
+        return check_space(space), check_label(item_id, field, self._limits)
 
     # --- identity merges ----------------------------------------------------------------
 

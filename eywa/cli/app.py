@@ -21,6 +21,7 @@ from typing import Any
 import typer
 
 from eywa.cli import keys
+from eywa.cli.correct_cmds import beliefs_app, candidates_app, corrections
 from eywa.cli.demo import demo
 from eywa.cli.erase_cmds import drop_space, forget
 from eywa.cli.graph_cmds import audit, schema_app
@@ -52,6 +53,9 @@ app.command("reprocess")(reprocess)
 app.command("reconcile")(reconcile)
 app.command("forget")(forget)
 app.command("drop-space")(drop_space)
+app.add_typer(beliefs_app, name="beliefs")
+app.add_typer(candidates_app, name="candidates")
+app.command("corrections")(corrections)
 
 
 def _unavailable(entry: EntryPoint, exc: ImportError) -> Callable[..., None]:
