@@ -53,7 +53,9 @@ from eywa.models import (
     RecallResult,
     Turn,
 )
+from eywa.nous.identity import MergeProposal
 from eywa.stores.corrections import CorrectionRecord
+from eywa.stores.dimensions import SameAsEdge
 
 __all__ = ["Client"]
 
@@ -326,6 +328,35 @@ class Client:
         found = self._request("POST", f"/v1/spaces/{_seg(space)}/{what}", json={"reason": reason})
         return CorrectionRecord.model_validate(found)
 
+    # --- identity merges ----------------------------------------------------------------
+
+    def propose_merges(self, space: str) -> list[MergeProposal]:
+        """Pairs of entities that look like one, with their KL evidence (``read``)."""
+        return _list(MergeProposal, self._get(f"/v1/spaces/{_seg(space)}/merges/proposals"))
+
+    def accept_merge(self, space: str, source: str, target: str, score: float = 1.0) -> SameAsEdge:
+        """Record ``source`` SAME_AS ``target``, as ``Memory.accept_merge`` (``write``).
+
+        Raises:
+            InvalidInputError: the same entity twice or a bad score.
+            NotFoundError: a name that is no entity of ``space``.
+        """
+        body = {"source": source, "target": target, "score": score}
+        return SameAsEdge.model_validate(self._request("POST", f"/v1/spaces/{_seg(space)}/merges", json=body))
+
+    def undo_merge(self, space: str, source: str, target: str) -> bool:
+        """Deactivate a merge (``write``); False when the two were not merged directly."""
+        try:
+            self._request("POST", f"/v1/spaces/{_seg(space)}/merges/undo", json={"source": source, "target": target})
+        except NotFoundError:
+            return False
+        return True
+
+    def merges(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
+        """The merges of a space (active ones unless ``include_removed``)."""
+        found = self._get(f"/v1/spaces/{_seg(space)}/merges", {"include_removed": str(include_removed).lower()})
+        return _list(SameAsEdge, found)
+
     # --- transport ----------------------------------------------------------------------
 
     def _get(self, path: str, params: Mapping[str, object] | None = None) -> Any:
@@ -358,7 +389,7 @@ class Client:
                 self._sleep(self._delay(attempt, response.headers.get("Retry-After")))
                 continue
             if response.is_success:
-                return response.json()
+                return response.json() if response.content else None  # 204: no body
             _raise_for(response, method, path)
         raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 

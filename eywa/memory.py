@@ -28,11 +28,11 @@ from eywa.contract import (
 )
 from eywa.embedding import Embedder, embedder_id
 from eywa.erasure import ErasureProof, ErasureReport, erase, erasure_proof, selector_of
-from eywa.errors import ClosedError, NotFoundError, OverloadedError
+from eywa.errors import ClosedError, InvalidInputError, NotFoundError, OverloadedError
 from eywa.extraction.base import Extractor, extractor_label
 from eywa.extraction.pipeline import Explanation, explain
 from eywa.extraction.validator import Validator
-from eywa.ids import check_space
+from eywa.ids import check_space, entity_key
 from eywa.indexing import embed_evidence, repair_vectors
 from eywa.jobs import JobStatus
 from eywa.models import (
@@ -677,10 +677,26 @@ class Memory:
         return nous.propose_merges(self._stores.dimensions, space, names)
 
     def accept_merge(self, space: str, source: str, target: str, score: float = 1.0) -> SameAsEdge:
-        """Record ``source`` SAME_AS ``target``: reads of either entity now see both."""
+        """Record ``source`` SAME_AS ``target``: reads of either entity now see both.
+
+        Raises:
+            InvalidInputError: a bad space or name, the same entity twice, or a score
+                outside [0, 1].
+            NotFoundError: a name that is no entity of ``space`` (neither mentioned nor
+                with a dimension); nothing is merged.
+        """
         self._check_open()
         space = check_space(space)
         source, target = check_label(source, "source", self._limits), check_label(target, "target", self._limits)
+        if entity_key(source) == entity_key(target):
+            raise InvalidInputError.at("target", "names the same entity as source")
+        if not isinstance(score, (int, float)) or isinstance(score, bool) or not 0.0 <= score <= 1.0:
+            raise InvalidInputError.at("score", "must be a number in [0, 1]")
+        known = {entity_key(e.name) for e in self._stores.evidence.entities(space)}
+        known |= {d.entity_key for d in self._stores.dimensions.dimensions(space)}
+        for name in (source, target):
+            if entity_key(name) not in known:
+                raise NotFoundError("entity", space, name)
         return nous.accept_merge(self._stores.dimensions, space, source, target, score=score)
 
     def undo_merge(self, space: str, source: str, target: str) -> bool:

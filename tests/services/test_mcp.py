@@ -52,6 +52,11 @@ async def _session_run(data_dir: Path) -> dict[str, Any]:
             "correct_candidate", {"space": "mcp", "candidate_id": "cand_missing", "action": "dismiss"}
         )
         out["corrections"] = _payload(await session.call_tool("corrections", {"space": "mcp", "target_id": belief_id}))
+        out["merges"] = _payload(await session.call_tool("merges", {"space": "mcp"}))
+        pair = {"space": "mcp", "source": "Google", "target": "Boston"}
+        out["merge_unknown"] = await session.call_tool("merge", {**pair, "target": "Zed", "action": "accept"})
+        out["merge"] = _payload(await session.call_tool("merge", {**pair, "action": "accept"}))
+        out["unmerge"] = _payload(await session.call_tool("merge", {**pair, "action": "undo"}))
         out["no_selector"] = await session.call_tool("forget", {"space": "mcp"})
         out["forget"] = _payload(await session.call_tool("forget", {"space": "mcp", "speaker": "Caroline"}))
         out["after"] = _payload(await session.call_tool("recall", {"space": "mcp", "query": "Where does Caroline work?"}))
@@ -77,6 +82,9 @@ def test_mcp_tools_over_stdio(tmp_path: Path) -> None:
     assert (out["retract"]["kind"], out["retract"]["reason"], out["retract"]["author"]) == ("retract_belief", "wrong", None)
     assert out["again"].is_error and ": conflict: " in out["again"].content[0].text
     assert out["no_candidate"].is_error and ": not_found: " in out["no_candidate"].content[0].text
+    assert out["merges"] == {"merges": [], "proposals": []}
+    assert out["merge_unknown"].is_error and ": not_found: " in out["merge_unknown"].content[0].text
+    assert (out["merge"]["source"], out["merge"]["target"]) == ("google", "boston") and out["unmerge"] == {"undone": True}
     corrections = out["corrections"] if isinstance(out["corrections"], list) else [out["corrections"]]
     assert [c["kind"] for c in corrections] == ["confirm_belief", "retract_belief"]
     assert out["forget"]["state"] == "done" and out["forget"]["counts"]["turns"] == 2
