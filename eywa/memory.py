@@ -28,6 +28,7 @@ from eywa.contract import (
 )
 from eywa.embedding import Embedder, embedder_id
 from eywa.erasure import ErasureProof, ErasureReport, erase, erasure_proof, selector_of
+from eywa.erasure.retention import apply_retention
 from eywa.errors import ClosedError, InvalidInputError, NotFoundError, OverloadedError
 from eywa.extraction.base import Extractor, extractor_label
 from eywa.extraction.pipeline import Explanation, explain
@@ -569,6 +570,29 @@ class Memory:
         return self._reconciler.call(
             erase, self._stores, space, selector, author, vectors=self._stores, embedder=self._embedder,
             embed_batch=self._embed_batch,
+        )  # fmt: skip
+
+    def apply_retention(
+        self, policy: Mapping[str, float] | None = None, *, now: datetime | str | None = None
+    ) -> list[ErasureReport]:
+        """Erase what is older than each space's retention period, measured on ``recorded_at``
+        (``eywa.erasure.retention``; ``policy`` defaults to ``EYWA_RETENTION_DAYS``). One
+        erasure record per space with something to erase (author ``retention``).
+
+        Raises:
+            InvalidInputError: a period that is not a positive number of days, or a bad ``now``.
+            StoreError: a store failed (an erasure already begun finishes on re-run or next open).
+        """
+        self._check_open()
+        chosen = dict(self._settings.retention_days if policy is None else policy)
+        for space, days in chosen.items():
+            if space != "*":
+                check_space(space)
+            if isinstance(days, bool) or not isinstance(days, (int, float)) or not days > 0:
+                raise InvalidInputError.at(f"policy.{space}", "must be a positive number of days")
+        return self._reconciler.call(
+            apply_retention, self._stores, chosen, now=check_time(now, "now"), vectors=self._stores,
+            embedder=self._embedder, embed_batch=self._embed_batch,
         )  # fmt: skip
 
     def erasures(self, space: str | None = None) -> list[ErasureRecord]:
