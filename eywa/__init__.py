@@ -10,6 +10,7 @@ from eywa.erasure import ErasureProof, ErasureReport
 from eywa.errors import (
     ClosedError,
     ConfigurationError,
+    ConflictError,
     DirectoryInUseError,
     ErasedError,
     EywaError,
@@ -38,6 +39,7 @@ from eywa.models import (
     Turn,
 )
 from eywa.settings import EywaSettings
+from eywa.stores.corrections import CorrectionRecord
 
 __all__ = [
     "Belief",
@@ -46,6 +48,8 @@ __all__ = [
     "Client",
     "ClosedError",
     "ConfigurationError",
+    "ConflictError",
+    "CorrectionRecord",
     "Delta",
     "Dimension",
     "DirectoryInUseError",

@@ -29,6 +29,7 @@ from eywa.errors import (
     ErasedError,
     ClosedError,
     ConfigurationError,
+    ConflictError,
     FieldProblem,
     InputCode,
     InvalidInputError,
@@ -52,6 +53,9 @@ from eywa.models import (
     RecallResult,
     Turn,
 )
+from eywa.nous.identity import MergeProposal
+from eywa.stores.corrections import CorrectionRecord
+from eywa.stores.dimensions import SameAsEdge
 
 __all__ = ["Client"]
 
@@ -270,6 +274,89 @@ class Client:
         """The residue of an erasure per kind, as ``Memory.erasure_proof`` (``erase`` scope)."""
         return ErasureProof.model_validate(self._get(f"/v1/spaces/{_seg(space)}/erasures/{_seg(erasure_id)}/proof"))
 
+    # --- corrections --------------------------------------------------------------------
+
+    def retract_belief(self, space: str, belief_id: str, *, reason: str, author: str | None = None) -> CorrectionRecord:
+        """Retract a belief, as ``Memory.retract_belief`` (``write`` scope; the server records
+        the key's id as the author, ``author`` is ignored).
+
+        Raises:
+            InvalidInputError: a blank reason.
+            NotFoundError: no such belief.
+            ConflictError: the belief is already retracted.
+            ConfigurationError: the key lacks ``write`` on ``space``.
+        """
+        return self._correct(f"beliefs/{_seg(belief_id)}/retract", space, reason)
+
+    def confirm_belief(
+        self, space: str, belief_id: str, *, reason: str | None = None, author: str | None = None
+    ) -> CorrectionRecord:
+        """Confirm a belief, as ``Memory.confirm_belief`` (``write`` scope).
+
+        Raises:
+            NotFoundError: no such belief.
+            ConflictError: the belief is retracted.
+        """
+        return self._correct(f"beliefs/{_seg(belief_id)}/confirm", space, reason)
+
+    def accept_candidate(
+        self, space: str, candidate_id: str, *, reason: str | None = None, author: str | None = None
+    ) -> CorrectionRecord:
+        """Accept a refused candidate as a belief, as ``Memory.accept_candidate`` (``write``).
+
+        Raises:
+            NotFoundError: no such candidate.
+        """
+        return self._correct(f"candidates/{_seg(candidate_id)}/accept", space, reason)
+
+    def dismiss_candidate(
+        self, space: str, candidate_id: str, *, reason: str | None = None, author: str | None = None
+    ) -> CorrectionRecord:
+        """Take a candidate out of the repair queue, as ``Memory.dismiss_candidate`` (``write``).
+
+        Raises:
+            NotFoundError: no such candidate.
+            ConflictError: it is not in the repair queue.
+        """
+        return self._correct(f"candidates/{_seg(candidate_id)}/dismiss", space, reason)
+
+    def corrections(self, space: str, target_id: str | None = None) -> list[CorrectionRecord]:
+        """The correction records of ``space`` (of one belief or candidate), oldest first."""
+        return _list(CorrectionRecord, self._get(f"/v1/spaces/{_seg(space)}/corrections", {"target_id": target_id}))
+
+    def _correct(self, what: str, space: str, reason: str | None) -> CorrectionRecord:
+        found = self._request("POST", f"/v1/spaces/{_seg(space)}/{what}", json={"reason": reason})
+        return CorrectionRecord.model_validate(found)
+
+    # --- identity merges ----------------------------------------------------------------
+
+    def propose_merges(self, space: str) -> list[MergeProposal]:
+        """Pairs of entities that look like one, with their KL evidence (``read``)."""
+        return _list(MergeProposal, self._get(f"/v1/spaces/{_seg(space)}/merges/proposals"))
+
+    def accept_merge(self, space: str, source: str, target: str, score: float = 1.0) -> SameAsEdge:
+        """Record ``source`` SAME_AS ``target``, as ``Memory.accept_merge`` (``write``).
+
+        Raises:
+            InvalidInputError: the same entity twice or a bad score.
+            NotFoundError: a name that is no entity of ``space``.
+        """
+        body = {"source": source, "target": target, "score": score}
+        return SameAsEdge.model_validate(self._request("POST", f"/v1/spaces/{_seg(space)}/merges", json=body))
+
+    def undo_merge(self, space: str, source: str, target: str) -> bool:
+        """Deactivate a merge (``write``); False when the two were not merged directly."""
+        try:
+            self._request("POST", f"/v1/spaces/{_seg(space)}/merges/undo", json={"source": source, "target": target})
+        except NotFoundError:
+            return False
+        return True
+
+    def merges(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
+        """The merges of a space (active ones unless ``include_removed``)."""
+        found = self._get(f"/v1/spaces/{_seg(space)}/merges", {"include_removed": str(include_removed).lower()})
+        return _list(SameAsEdge, found)
+
     # --- transport ----------------------------------------------------------------------
 
     def _get(self, path: str, params: Mapping[str, object] | None = None) -> Any:
@@ -302,7 +389,7 @@ class Client:
                 self._sleep(self._delay(attempt, response.headers.get("Retry-After")))
                 continue
             if response.is_success:
-                return response.json()
+                return response.json() if response.content else None  # 204: no body
             _raise_for(response, method, path)
         raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 
@@ -326,6 +413,7 @@ def _raise_for(response: httpx.Response, method: str, path: str) -> None:
         NotFoundError: 404.
         ConfigurationError: 401 and 403 (the key is wrong for this call).
         ErasedError: 410 ``erased`` (a re-sent erased turn).
+        ConflictError: 409 ``conflict`` (a correction that does not apply to the item's state).
         StoreError: 429/503 after retries and other server failures.
     """
     try:
@@ -356,6 +444,11 @@ def _raise_for(response: httpx.Response, method: str, path: str) -> None:
         segments = path.split("/")
         space = segments[3] if len(segments) > 3 and segments[2] == "spaces" else "*"
         raise NotFoundError("resource", space, segments[-1])
+    if status == 409 and code == "conflict":
+        segments = path.split("/")
+        space = segments[3] if len(segments) > 3 and segments[2] == "spaces" else "*"
+        kind = "belief" if "beliefs" in segments else "candidate"
+        raise ConflictError(kind, space, segments[-2] if len(segments) > 2 else "*", detail.rpartition(" is ")[2])
     if status in (401, 403):
         raise ConfigurationError(f"{status} {problem.get('code', '')}: {detail}")
     if status == 410 and code == "erased":  # the ids are in the sentence, after the colon

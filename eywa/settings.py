@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationError
+from pydantic import AliasChoices, Field, PositiveFloat, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from eywa.errors import ConfigurationError
@@ -143,6 +143,12 @@ class EywaSettings(BaseSettings):
     dimension_lock_timeout_s: float = Field(default=120.0, gt=0, description="Per-dimension Redis lock lease.")
     repair_interval_s: float = Field(default=600.0, gt=0, description="Beat: repair of 'repair' candidates.")
     decay_interval_s: float = Field(default=300.0, gt=0, description="Beat: decay materialised for dashboards.")
+    retention_days: dict[str, PositiveFloat] = Field(
+        default_factory=dict,
+        description='Retention per space in days, on recorded_at (JSON: {"space": 30, "*": 365}; "*" = every '
+        "other space); turns older are erased through the cascade by the beat and Memory.apply_retention.",
+    )
+    retention_interval_s: float = Field(default=3600.0, gt=0, description="Beat: retention erasures.")
 
     # Reconciliation of pending stages (the stage ledger) and backpressure
     reconcile_interval_s: float = Field(

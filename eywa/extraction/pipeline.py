@@ -200,6 +200,15 @@ def _belief(
     )
 
 
+def belief_of_fact(
+    space: str, fact: CandidateFact, report: ValidationReport, cited: Sequence[Evidence], extractor: str,
+    recorded_at: datetime,
+) -> Belief:
+    """The belief ``fact`` becomes, exactly as Level 1 builds it (an operator accepting a
+    refused candidate uses it: same id, same event time)."""
+    return _belief(space, fact, report, {e.id: e for e in cited}, extractor, recorded_at)
+
+
 def _when(belief: Belief) -> tuple[datetime, str]:
     return (belief.event_at or belief.recorded_at, belief.id)
 

@@ -24,7 +24,15 @@ from eywa.runtime import open_key_store, open_memory
 from eywa.settings import EywaSettings
 from eywa.stores.keys import KeyStore
 from services.access import AccessRecorder
-from services.api import routes_admin, routes_browse, routes_erase, routes_read, routes_write
+from services.api import (
+    routes_admin,
+    routes_browse,
+    routes_correct,
+    routes_erase,
+    routes_merge,
+    routes_read,
+    routes_write,
+)
 from services.api.deps import ServiceContext
 from services.api.errors import install_error_handlers
 from services.api.middleware import BodyLimitMiddleware, GateMiddleware, MetricsMiddleware
@@ -93,6 +101,8 @@ def create_app(
     install_error_handlers(app)
     app.include_router(routes_write.router)
     app.include_router(routes_erase.router)
+    app.include_router(routes_correct.router)
+    app.include_router(routes_merge.router)
     app.include_router(routes_read.router)
     app.include_router(routes_browse.router)
     app.include_router(routes_admin.router)

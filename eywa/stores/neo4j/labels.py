@@ -28,6 +28,7 @@ class Label(StrEnum):
     JOB = "Job"  # a Level 1 job record
     TOMBSTONE = "Tombstone"  # an erased turn id
     ERASURE = "Erasure"  # an erasure record: who, when, selector, counts, keyed hashes (no content)
+    CORRECTION = "Correction"  # an operator's correction: who, when, why, which belief/candidate
     STORE_META = "StoreMeta"  # store-wide values (the vectors' embedder); no space
     SCHEMA_MIGRATION = "SchemaMigration"
 
