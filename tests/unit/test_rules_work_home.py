@@ -59,6 +59,43 @@ def test_occupation_forms(text: str, expected: set[Fact]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "employer", "title"),
+    [
+        ("I started at Lumen Labs as a data engineer last month.", "Lumen Labs", "data engineer"),
+        ("I work at Harbor Bank as an accountant.", "Harbor Bank", "accountant"),
+        ("I got a job at Kestrel Media as a video editor!", "Kestrel Media", "video editor"),
+        ("Melanie joined Pellucid Systems as a senior designer.", "Pellucid Systems", "senior designer"),
+        ("I was hired by Corvin Analytics as a statistician.", "Corvin Analytics", "statistician"),
+    ],
+)
+def test_a_role_said_after_the_employer_is_the_occupation(text: str, employer: str, title: str) -> None:
+    assert ("employer", employer, "positive", "asserted") in facts(text, attribute="employer")
+    assert facts(text, attribute="occupation") == {("occupation", title, "positive", "asserted")}
+
+
+def test_a_role_after_the_employer_is_not_read_from_a_judgement_or_a_negated_clause() -> None:
+    assert facts("I work at Harbor Bank as a good listener.", attribute="occupation") == set()
+    assert facts("I didn't start at Lumen Labs as a data engineer.", attribute="occupation") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("I work weekends at Corran Foods.", "Corran Foods"),
+        ("Melanie works evenings on the cardiology ward at Kelby General.", "Kelby General"),
+        ("I work part-time in the marketing department at Vellum Press.", "Vellum Press"),
+        ("I work night shifts in the emergency unit at Halden Hospital.", "Halden Hospital"),
+    ],
+)
+def test_when_and_where_inside_the_workplace_may_stand_between_work_and_the_employer(text: str, employer: str) -> None:
+    assert facts(text, attribute="employer") == {("employer", employer, "positive", "asserted")}
+
+
+def test_work_on_a_project_at_a_place_is_not_an_employer() -> None:
+    assert facts("I work on my novel at the Seaview Library.", attribute="employer") == set()
+
+
+@pytest.mark.parametrize(
     ("text", "expected"),
     [
         ("I live in Leeds.", {("residence", "Leeds", "positive", "asserted")}),
