@@ -59,8 +59,6 @@ ACCEPT: dict[str, list[tuple[str, ...]]] = {
 # tests/unit/test_moves_conversation.py for the extraction side), and the one the read path
 # answers wrongly.
 KNOWN_FAILURES: dict[str, str] = {
-    "What is Ines's job?": "no occupation belief 'product manager' (moves-s2-07): the occupation dimension "
-    "still holds 'logistics analyst', confidently",
     "Does Dario still have his cat Biscuit?": "no belief that Biscuit died (moves-s3-03): the pets dimension "
     "still holds Biscuit",
     "What pets does Dario have now?": "no belief for the kitten Sardine (moves-s5-15 is read as the species "

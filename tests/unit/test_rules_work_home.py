@@ -49,6 +49,9 @@ def test_a_notice_and_a_start_date_end_one_employer_and_begin_the_next() -> None
         ("I'm a good cook.", set()),  # a judgement, not a job
         ("I'm a big fan of that band.", set()),
         ("I work as a product manager.", {("occupation", "product manager", "positive", "asserted")}),
+        ("I've been a paramedic for six years now.", {("occupation", "paramedic", "positive", "asserted")}),
+        ("Melanie has been a librarian there since 2019.", {("occupation", "librarian", "positive", "asserted")}),
+        ("I haven't been a teacher for years.", set()),
         ("I got promoted to senior engineer.", {("occupation", "senior engineer", "positive", "asserted")}),
         ("I lost my job as a banker yesterday.", {("occupation", "banker", "negative", "asserted")}),
         ("I think I might be a teacher one day.", set()),

@@ -8,7 +8,8 @@ inside the workplace may come between ("I work nights on the children's ward at 
 "I quit X", "I handed in my notice at X", "I lost my job at X", "I was laid off from X",
 "I retired from X" say where they no longer work (employer X, negative: the value stays
 "X", the polarity carries the change). "I'm a nurse", "I work as a nurse", "I got promoted
-to senior engineer", "I became a teacher" name the occupation.
+to senior engineer", "I became a teacher", "I've been a paramedic for six years" name the
+occupation.
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ _LOST_JOB_AS = rule(
     "job",
 )
 _IS_A = rule(
-    rf"{SUBJ}{BE}\s+{ADV}(?:working\s+as\s+)?(?:a|an)\s+{_TITLE}"
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?:working\s+as\s+)?(?:a|an)\s+{_TITLE}"
     rf"(?:\s+(?:at|for)\s+{_ORG})?",
     OCCUPATIONS,
 )
