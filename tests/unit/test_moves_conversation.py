@@ -27,7 +27,6 @@ KNOWN_GAPS = {
     ("moves-s3-03", "pets", "Biscuit"): "'Biscuit died' names no pet in its own turn",
     ("moves-s5-15", "pets", "kitten"): "the value is canonicalised to the species, 'cat'",
     ("moves-s4-14", "diet", "pescatarian"): "'Pescatarian, yes.' has no subject",
-    ("moves-s3-15", "relationship_status", "single"): "a breakup yields partner (negative), never a status",
 }
 
 

@@ -8,7 +8,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from tests.unit.rules_support import Fact, facts, proposals, refusals, statements
+from eywa.extraction.validator import Validator
+from tests.unit.rules_support import Fact, facts, proposals, refusals, statements, turn
 
 
 @pytest.mark.parametrize(
@@ -25,6 +26,32 @@ from tests.unit.rules_support import Fact, facts, proposals, refusals, statement
 )
 def test_relationship_status_forms(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="relationship_status") == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Melanie and I split up last month.",
+        "I broke up with Lucia in March.",
+        "We broke up, it had been coming for a while.",
+        "Melanie broke up with her boyfriend.",
+    ],
+)
+def test_a_breakup_leaves_the_one_who_broke_up_single(text: str) -> None:
+    singles = [f for f in proposals(text) if f.attribute == "relationship_status"]
+    assert [(f.value, f.polarity, f.modality) for f in singles] == [("single", "positive", "asserted")]
+    subject = "Melanie" if text.startswith("Melanie broke") else "Caroline"
+    assert singles[0].subject == subject
+    ev = turn(text)
+    assert Validator().validate("home", singles[0], {ev.id: ev}).accepted
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["We might break up.", "I didn't break up with Lucia.", "If we broke up I would move.", "Did you break up?"],
+)
+def test_a_breakup_that_did_not_happen_leaves_no_status(text: str) -> None:
+    assert facts(text, attribute="relationship_status") == set()
 
 
 def test_a_wedding_names_the_partner_and_is_dated() -> None:
