@@ -129,6 +129,11 @@ class EywaSettings(BaseSettings):
         description="The HMAC key of erasure records (eywa.erasure.plan); unset: one generated per "
         "deployment beside the store (embedded: <data_dir>/erasure.key, 0600; Neo4j: a StoreMeta node).",
     )
+    session_secret: SecretStr | None = Field(
+        default=None,
+        description="Signs the console's session cookies (/console); unset: a random secret per "
+        "process (sessions end when it restarts and are not shared between API replicas).",
+    )
     access_log_retention_days: int = Field(
         default=30, ge=0, description="Days the API and MCP access log keeps an event; 0 keeps them all."
     )

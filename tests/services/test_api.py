@@ -52,7 +52,7 @@ def test_every_v1_route_refuses_a_missing_key_a_foreign_space_and_a_missing_scop
     job = service.client.post("/v1/spaces/walk/turns", json=_body_for_turns(), headers=writer).json()["job"]["id"]
     foreign = service.headers(["elsewhere"], "read,write,admin")
     operations = _v1_operations(service)
-    assert len(operations) == 20  # 17, and the three erase routes (#13)
+    assert len(operations) == 23  # 17, the three erase routes (#13), the three browse routes (#16)
     for method, template in operations:
         path = re.sub(r"\{(\w+)\}", lambda m: {"space": "walk", "job_id": job}.get(m.group(1), "x"), template)
         body = _body_for(template, method)
@@ -65,6 +65,9 @@ def test_every_v1_route_refuses_a_missing_key_a_foreign_space_and_a_missing_scop
         assert call({"Authorization": "Bearer eyw_nope_nope"}) == 401, (method, template)
         if template == "/v1/jobs/{job_id}":  # another space's job is as unknown as a missing one
             assert call(foreign) == 404, (method, template)
+        elif template == "/v1/spaces":  # space-less: it lists only the key's own spaces
+            listed = service.client.get(path, headers=foreign).json()["items"]
+            assert "walk" not in [s["space"] for s in listed], (method, template)
         elif scope != "admin":
             assert call(foreign) == 403, (method, template)
         wrong_scope = {"read": "write", "write": "read", "admin": "read,write", "erase": "read,write,admin"}[scope]
