@@ -187,18 +187,32 @@ def service(
 def chaos(
     writers: Annotated[int, typer.Option("--writers", min=1, help="Concurrent writers (threads over HTTP).")] = 8,
     seconds: Annotated[float, typer.Option("--seconds", min=0.5, help="How long the writers send turns.")] = 20.0,
-    kills: Annotated[int, typer.Option("--kills", min=0, help="SIGKILLs of the API process during the run.")] = 2,
+    kills: Annotated[
+        int,
+        typer.Option(
+            "--kills", min=0,
+            help="embedded: SIGKILLs of the API process; server: rounds of faults (a worker, Redis, Neo4j).",
+        ),
+    ] = 2,
     drain: Annotated[float, typer.Option("--drain", min=1.0, help="Seconds allowed for the backlog to drain.")] = 120.0,
+    backend: Annotated[
+        Literal["embedded", "server"],
+        typer.Option(
+            "--backend",
+            help="embedded (default; the API is killed) or server (own Redis and Neo4j, Celery workers; a checkout).",
+        ),
+    ] = "embedded",
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Write the report as JSON to this file.", show_default=False)
     ] = None,
 ) -> None:
-    """Writers over HTTP on 127.0.0.1 while the API is SIGKILLed and restarted (embedded
-    mode): acknowledged, stored, duplicated, lost, backlog. Exits 1 unless nothing was
-    duplicated or lost and the backlog drained."""
+    """Writers over HTTP on 127.0.0.1 while processes are SIGKILLed and restarted (embedded:
+    the API; server: a Celery worker, Redis without persistence, Neo4j): acknowledged, stored,
+    duplicated, lost, backlog. Exits 1 unless nothing was duplicated or lost, every failure
+    was a connection error or a 503 problem+json, and the backlog drained."""
     from eywa.bench.chaos import run_chaos_bench  # deferred: keeps `eywa --help` fast
 
-    report = run_chaos_bench(writers, seconds, kills, drain, settings=load_settings())
+    report = run_chaos_bench(writers, seconds, kills, drain, backend=backend, settings=load_settings())
     out = out_console()
     render_chaos(report, out)
     if json_out is not None:

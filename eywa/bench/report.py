@@ -201,10 +201,9 @@ def render_extraction(report: ExtractionReport, console: Console) -> None:
 
 def render_chaos(report: ChaosReport, console: Console) -> None:
     """The chaos run's figures, one per line, and its verdict."""
-    console.print(
-        f"chaos ({report.mode}): {report.writers} writers, {report.elapsed_s:.1f} s, "
-        f"{report.kills} SIGKILL(s) of the API process"
-    )
+    console.print(f"chaos ({report.mode}): {report.writers} writers, {report.elapsed_s:.1f} s")
+    for fault in report.faults:
+        console.print(f"  fault: {fault}", markup=False)
     console.print(f"turns acknowledged: {report.turns_acknowledged}")
     console.print(f"turns stored: {report.turns_stored}")
     console.print(f"duplicated: {report.duplicated}")
@@ -215,6 +214,9 @@ def render_chaos(report: ChaosReport, console: Console) -> None:
     )
     for refusal in report.refusals:
         console.print(f"  refused: {refusal}", markup=False)
+    console.print(f"server errors (5xx other than a 503 problem+json): {report.server_errors}")
+    for sample in report.server_error_samples:
+        console.print(f"  {sample}", markup=False)
     stages = ", ".join(f"{stage} {n}" for stage, n in report.backlog_by_stage.items())
     console.print(f"backlog at the end: {report.backlog} ({stages}; drained in {report.drain_s:.1f} s)")
     loads = "; ".join(f"{when} {a:.2f}/{b:.2f}/{c:.2f}" for when, (a, b, c) in report.load_average.items())

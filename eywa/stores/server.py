@@ -50,6 +50,7 @@ def connect_neo4j(settings: EywaSettings) -> Driver:
             settings.neo4j_uri,
             auth=(settings.neo4j_user, password),
             max_connection_pool_size=settings.neo4j_pool_size,
+            max_transaction_retry_time=settings.neo4j_retry_s,
         )
     except ValueError as exc:  # the driver's answer to a malformed URI
         raise ConfigurationError(f"EYWA_NEO4J_URI {settings.neo4j_uri!r}: {exc}") from exc
