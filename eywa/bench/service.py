@@ -128,14 +128,19 @@ def _turns(run: str, agent: int) -> Iterator[dict[str, Any]]:
 def _agent(
     agent: int, base_url: str, key: str, run: str, own: str, shared: str, deadline: float, log: _AgentLog
 ) -> None:
-    """Alternate a write batch and a recall until ``deadline``; record everything in ``log``."""
+    """Alternate a write batch and a recall until ``deadline``; record everything in ``log``.
+
+    The first round (one write, one recall) always runs: on a loaded machine an agent
+    thread may start after a short run's deadline, and a run in which no agent sent anything
+    measures nothing (its exactly-once audit would fail for want of a single turn).
+    """
     from eywa.client import Client
 
     turns = _turns(run, agent)
     questions = itertools.cycle(generate_queries(seed=agent, n=60))
     with Client(base_url, key, timeout=60.0) as client:
         for step in itertools.count():
-            if time.monotonic() >= deadline:
+            if step > 0 and time.monotonic() >= deadline:
                 return
             space = shared if step % SHARED_EVERY == SHARED_EVERY - 1 else own
             batch = [next(turns) for _ in range(BATCH_SIZE)]
@@ -151,7 +156,7 @@ def _agent(
                     log.fail("turns", InvalidInputError(f"{len(ids)} ids for {len(batch)} turns"))
                 for turn, ident in zip(batch, ids, strict=False):
                     log.acked[space][turn["external_id"]] = ident
-            if time.monotonic() >= deadline:
+            if step > 0 and time.monotonic() >= deadline:
                 return
             target = shared if step % SHARED_EVERY == 1 else own
             started = time.perf_counter()

@@ -69,11 +69,12 @@ def open_memory(
 
 
 class RulesV2:
-    """The rule extractor as a next version would be: the same name, version "2", and it no
-    longer proposes pets (so reprocessing has something to replace and dimensions to replay)."""
+    """The rule extractor as its next version would be: the same name, the shipped version
+    plus one, and it no longer proposes pets (so reprocessing has something to replace and
+    dimensions to replay)."""
 
     name = "rules"
-    version = "2"
+    version = str(int(RuleExtractor.version) + 1)
 
     def __init__(self) -> None:
         self._rules = RuleExtractor()

@@ -37,7 +37,7 @@ def test_reprocessing_equals_a_clean_run_of_the_new_version(tmp_path: Path, clea
     with open_memory(directory, extractor=RulesV2()) as mem:
         assert mem.reprocess(SPACE) == TURNS
         assert snapshot(mem) == clean_v2
-        assert {b[4] for b in snapshot(mem)["beliefs"]} == {"2"}
+        assert {b[4] for b in snapshot(mem)["beliefs"]} == {RulesV2.version}
         assert mem.reprocess(SPACE) == 0  # idempotent: every turn was read by this version
         assert snapshot(mem) == clean_v2
     with open_memory(directory) as mem:  # back to version 1: the same mechanism, the other way

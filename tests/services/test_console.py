@@ -164,7 +164,8 @@ def test_the_audit_page_lists_refusals_merges_and_erasures_without_erased_conten
     ids = memory.remember(space, [
         {"text": "I work at Initech now.", "speaker": "Robin", "session": "a", "observed_at": "2024-03-01T10:00:00Z"},
         {"text": "My passport number is ZX-4471.", "speaker": "Robin", "session": "a", "observed_at": "2024-03-01T10:01:00Z"},
-    ], wait=True)  # fmt: skip
+        {"text": "Yesterday I met Rob at the Initech office.", "speaker": "Robin", "session": "a", "observed_at": "2024-03-01T10:02:00Z"},
+    ], wait=True)  # fmt: skip  # "Rob" must be an entity of the space to be merged
     memory.accept_merge(space, "Robin", "Rob", 0.9)
     memory.undo_merge(space, "Robin", "Rob")
     erased = memory.forget(space, evidence_ids=[ids[1]], author="auditor")
