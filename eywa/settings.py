@@ -88,7 +88,14 @@ class EywaSettings(BaseSettings):
 
     # HTTP / MCP service (services/)
     api_keys_path: Path | None = Field(
-        default=None, description="SQLite file of hashed API keys; default <data_dir>/keys.sqlite."
+        default=None,
+        description="Embedded mode: SQLite file of hashed API keys; default <data_dir>/keys.sqlite. "
+        "Server mode keeps keys in Neo4j and ignores it.",
+    )
+    session_secret: SecretStr | None = Field(
+        default=None,
+        description="Reserved for the console: the key that signs its session cookies, the same on "
+        "every API replica (not read by anything yet).",
     )
     max_body_bytes: int = Field(default=2_000_000, ge=1024, description="Largest request body accepted.")
 
