@@ -88,6 +88,40 @@ def pytest_configure(config: pytest.Config) -> None:
     _located()
 
 
+NEO4J_FIXTURES = frozenset({"neo4j_server", "neo4j_uri", "neo4j_driver"})
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Put every test that reaches the Neo4j server into one xdist group.
+
+    ``make test`` runs the suite on several processes (pytest-xdist, ``--dist loadgroup``).
+    Tests share the server by space, but a few touch database-wide state (migrations, the
+    schema, the recorded embedder); keeping them all on one worker runs them one after
+    another exactly as a serial run does, while embedded tests fill the other workers.
+    """
+    for item in items:
+        uses_fixture = NEO4J_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("neo4j") is not None or uses_fixture:
+            item.add_marker(pytest.mark.xdist_group("neo4j"))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Refuse to run when xdist silently ignored the group (pytest-xdist#1386: its
+    ``loadgroup`` stops grouping on pytest 9.2, and the Neo4j tests would then race)."""
+    if not getattr(session.config.option, "loadgroup", False):
+        return  # not an xdist worker scheduling by group
+    lost = [
+        item.nodeid for item in session.items
+        if item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid
+    ]
+    if lost:
+        raise pytest.UsageError(
+            f"pytest-xdist did not group {len(lost)} Neo4j tests (first: {lost[0]}); "
+            "this pytest/pytest-xdist pair is incompatible, see the pin in pyproject.toml"
+        )
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Skip (or, under CI, fail) tests marked ``neo4j`` when there is no server."""
     if item.get_closest_marker("neo4j") is not None:

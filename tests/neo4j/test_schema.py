@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import threading
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,6 +27,7 @@ from eywa.stores.neo4j.migrations import (
     default_migrations_dir,
     load_migrations,
     parse_migration,
+    run_schema_statement,
     split_statements,
 )
 from eywa.stores.neo4j.records import space_key
@@ -292,3 +295,41 @@ def test_a_python_migration_runs_with_its_bookkeeping_in_one_transaction(
     assert apply_migrations(neo4j_driver, database, folder) == []
     assert neo4j_driver.execute_query(count, space=neo4j_space, database_=database).records[0]["n"] == 1
     assert _ledger(neo4j_driver, database)[99][0] == "0099_seed"
+
+
+@pytest.mark.neo4j
+def test_runners_racing_for_the_same_schema_rule_both_succeed(
+    neo4j_driver: Driver, neo4j_server: Neo4jServer
+) -> None:
+    """Two replicas starting together on a fresh database apply the schema at once; the
+    loser of a race for one index must not fail its start-up (it did: the server answers
+    EquivalentSchemaRuleAlreadyExists although the statement says IF NOT EXISTS)."""
+    name = f"race_{uuid.uuid4().hex[:8]}"
+    create = f"CREATE INDEX {name} IF NOT EXISTS FOR (n:SchemaRaceProbe) ON (n.{name})"
+    drop = f"DROP INDEX {name} IF EXISTS"
+    failures: list[BaseException] = []
+
+    def race(statement: str) -> None:
+        barrier = threading.Barrier(6)
+
+        def one() -> None:
+            with neo4j_driver.session(database=neo4j_server.database) as session:
+                barrier.wait()
+                try:
+                    run_schema_statement(session, statement)
+                except BaseException as exc:  # noqa: BLE001 - collected and asserted below
+                    failures.append(exc)
+
+        threads = [threading.Thread(target=one) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+
+    for _ in range(3):
+        race(create)
+        race(drop)
+    assert failures == []
+    with neo4j_driver.session(database=neo4j_server.database) as session:
+        names = [r["name"] for r in session.run("SHOW INDEXES YIELD name RETURN name")]
+    assert name not in names

@@ -38,7 +38,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Literal
 
-from neo4j import Driver, ManagedTransaction
+from neo4j import Driver, ManagedTransaction, Session
 from neo4j.exceptions import DriverError, Neo4jError
 from pydantic import BaseModel, ConfigDict
 
@@ -204,6 +204,37 @@ def _run_all(tx: ManagedTransaction, statements: tuple[str, ...]) -> None:
         tx.run(statement).consume()
 
 
+# What Neo4j answers when two runners create (or drop) the same index or constraint at once:
+# ``IF [NOT] EXISTS`` is checked before the racing twin commits, so the loser is refused even
+# though the rule it asked for now exists (or is gone), which is all the statement wanted.
+_RACE_LOST_CODES = frozenset({
+    "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+    "Neo.ClientError.Schema.IndexAlreadyExists",
+    "Neo.ClientError.Schema.ConstraintAlreadyExists",
+    "Neo.ClientError.Schema.IndexNotFound",
+    "Neo.ClientError.Schema.ConstraintNotFound",
+    "Neo.DatabaseError.Schema.IndexDropFailed",
+    "Neo.DatabaseError.Schema.ConstraintDropFailed",
+})
+
+
+def run_schema_statement(session: Session, statement: str) -> None:
+    """Run one idempotent schema statement in its own transaction, tolerating a racing twin.
+
+    Two API replicas or workers started together on a fresh database both apply the schema
+    migrations; the one that loses a race for the same index is told the rule already
+    exists. That is the state the statement asks for, so it is not an error.
+
+    Raises:
+        Neo4jError: any other refusal (mapped to ``StoreError`` by the caller).
+    """
+    try:
+        session.execute_write(_run_all, (statement,))
+    except Neo4jError as exc:
+        if exc.code not in _RACE_LOST_CODES:
+            raise
+
+
 def _record(tx: ManagedTransaction, migration: Migration) -> str:
     record = tx.run(
         _RECORD, version=migration.version, name=migration.name, checksum=migration.checksum
@@ -262,7 +293,9 @@ def apply_migrations(
 
     Waits until the indexes are online before returning. Running it again is a no-op that
     returns ``[]``. Concurrent runners are safe: the
-    statements are idempotent and the version constraint lets only one record each step.
+    statements are idempotent, a schema statement that loses a race to its twin counts as
+    applied (:func:`run_schema_statement`), and the version constraint lets only one record
+    each step.
 
     Raises:
         MigrationChecksumError: An applied migration was edited or deleted; nothing is run.
@@ -274,7 +307,7 @@ def apply_migrations(
     newly: list[str] = []
     try:
         with driver.session(database=database, notifications_min_severity="OFF") as session:
-            session.execute_write(_run_all, (_BOOTSTRAP,))
+            run_schema_statement(session, _BOOTSTRAP)
             applied = session.execute_read(lambda tx: tx.run(_READ_APPLIED).data())
             done = _verify(applied, by_version)
             for migration in migrations:
@@ -286,7 +319,7 @@ def apply_migrations(
                     recorded = session.execute_write(_apply_python, migration)
                 else:
                     for statement in migration.statements:
-                        session.execute_write(_run_all, (statement,))
+                        run_schema_statement(session, statement)
                     recorded = session.execute_write(_record, migration)
                 if recorded != migration.checksum:  # a concurrent runner had another file
                     raise MigrationChecksumError(

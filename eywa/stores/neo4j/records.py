@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
 
 from eywa.contract import turn_bytes
-from eywa.errors import InvalidInputError
+from eywa.errors import InvalidInputError, StoreError
 from eywa.ids import stable_id
 from eywa.models import (
     Belief,
@@ -41,6 +42,34 @@ from eywa.stores.conversions import evidence_fields, signal_fields
 from eywa.stores.dimensions import DimensionRecord, SameAsEdge
 
 Props = Mapping[str, Any]
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def decodes(label: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """Turn a node that cannot be read back into a ``StoreError`` naming its label.
+
+    Eywa writes every property its readers need, but the graph is open to operators' Cypher:
+    a node edited or created outside Eywa may lack a property or hold a value of the wrong
+    type. Callers must get the store's error, never a bare ``KeyError`` from the mapping.
+    """
+
+    def wrap(read: Callable[_P, _R]) -> Callable[_P, _R]:
+        @wraps(read)
+        def guarded(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            try:
+                return read(*args, **kwargs)
+            except KeyError as exc:
+                detail = f"a :{label} node lacks the property {exc} (written outside Eywa?)"
+                raise StoreError("neo4j", "read", detail) from exc
+            except (TypeError, ValueError) as exc:  # pydantic's ValidationError is a ValueError
+                detail = f"a :{label} node holds a malformed value (written outside Eywa?): {exc}"
+                raise StoreError("neo4j", "read", detail) from exc
+
+        return guarded
+
+    return wrap
 
 
 def to_datetime(value: Any) -> datetime | None:
@@ -129,6 +158,7 @@ def signal_props(evidence: Evidence) -> list[dict[str, Any]]:
     return list(rows.values())
 
 
+@decodes("Signal")
 def signal_from_props(props: Props) -> Signal:
     """One ``:Signal`` node as a ``Signal``."""
     return Signal(
@@ -143,6 +173,7 @@ def signal_from_props(props: Props) -> Signal:
     )
 
 
+@decodes("Evidence")
 def evidence_from_props(props: Props, signals: list[Props]) -> Evidence:
     """One ``:Evidence`` node and its signal nodes (any order) as an ``Evidence``."""
     ordered = sorted(signals, key=lambda s: s["idx"])
@@ -175,6 +206,7 @@ def entity_props(entity: Entity) -> dict[str, Any]:
     }
 
 
+@decodes("Entity")
 def entity_from_props(props: Props) -> Entity:
     """One ``:Entity`` node as an ``Entity``."""
     return Entity(
@@ -224,6 +256,7 @@ def support_props(link: SupportLink) -> dict[str, Any]:
     }
 
 
+@decodes("SUPPORTS")
 def support_from_props(props: Props) -> SupportLink:
     """One ``SUPPORTED_BY`` edge (with its evidence id) as a ``SupportLink``."""
     span = props.get("span")
@@ -235,6 +268,7 @@ def support_from_props(props: Props) -> SupportLink:
     )
 
 
+@decodes("Belief")
 def belief_from_props(props: Props, support: list[Props], supersedes: str | None) -> Belief:
     """One ``:Belief`` node, its support edges and the belief it supersedes."""
     links = sorted((support_from_props(s) for s in support), key=lambda link: link.evidence_id)
@@ -283,6 +317,7 @@ def candidate_props(candidate: Candidate) -> dict[str, Any]:
     }
 
 
+@decodes("Candidate")
 def candidate_from_props(props: Props) -> Candidate:
     """One ``:Candidate`` node as a ``Candidate``."""
     return Candidate(
@@ -321,6 +356,7 @@ def dimension_props(record: DimensionRecord) -> dict[str, Any]:
     }
 
 
+@decodes("Dimension")
 def dimension_from_props(props: Props) -> DimensionRecord:
     """One ``:Dimension`` node as a ``DimensionRecord``."""
     return DimensionRecord(
@@ -363,6 +399,7 @@ def delta_props(delta: Delta, entity_key: str) -> dict[str, Any]:
     }
 
 
+@decodes("Delta")
 def delta_from_props(props: Props) -> Delta:
     """One ``:Delta`` node as a ``Delta``."""
     return Delta(
@@ -386,6 +423,7 @@ def delta_from_props(props: Props) -> Delta:
     )
 
 
+@decodes("SAME_AS")
 def same_as_from_props(props: Props) -> SameAsEdge:
     """One ``SAME_AS`` relationship as a ``SameAsEdge``."""
     return SameAsEdge(
