@@ -11,6 +11,7 @@ from eywa.erasure import ErasureProof, ErasureReport
 from eywa.errors import (
     ClosedError,
     ConfigurationError,
+    ConflictError,
     DirectoryInUseError,
     ErasedError,
     EywaError,
@@ -39,6 +40,7 @@ from eywa.models import (
     Turn,
 )
 from eywa.settings import EywaSettings
+from eywa.stores.corrections import CorrectionRecord
 
 __all__ = [
     "AsyncClient",
@@ -48,6 +50,8 @@ __all__ = [
     "Client",
     "ClosedError",
     "ConfigurationError",
+    "ConflictError",
+    "CorrectionRecord",
     "Delta",
     "Dimension",
     "DirectoryInUseError",

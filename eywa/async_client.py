@@ -23,7 +23,7 @@ import httpx
 from eywa import client_calls as calls
 from eywa.client_calls import RETRY_STATUSES, Call, TurnLike, raise_for, retry_delay
 from eywa.erasure.plan import ErasureProof, ErasureReport
-from eywa.errors import ClosedError, StoreError
+from eywa.errors import ClosedError, NotFoundError, StoreError
 from eywa.extraction.pipeline import Explanation
 from eywa.models import (
     Belief,
@@ -36,6 +36,9 @@ from eywa.models import (
     Policy,
     RecallResult,
 )
+from eywa.nous.identity import MergeProposal
+from eywa.stores.corrections import CorrectionRecord
+from eywa.stores.dimensions import SameAsEdge
 
 __all__ = ["AsyncClient"]
 
@@ -231,6 +234,83 @@ class AsyncClient:
         """The residue of an erasure per kind, as ``Memory.erasure_proof`` (``erase`` scope)."""
         return await self._send(calls.erasure_proof(space, erasure_id))
 
+    # --- corrections --------------------------------------------------------------------
+
+    async def retract_belief(self, space: str, belief_id: str, *, reason: str, author: str | None = None) -> CorrectionRecord:
+        """Retract a belief, as ``Memory.retract_belief`` (``write`` scope; the server records
+        the key's id as the author, ``author`` is ignored).
+
+        Raises:
+            InvalidInputError: a blank reason.
+            NotFoundError: no such belief.
+            ConflictError: the belief is already retracted.
+            ConfigurationError: the key lacks ``write`` on ``space``.
+        """
+        return await self._send(calls.retract_belief(space, belief_id, reason))
+
+    async def confirm_belief(
+        self, space: str, belief_id: str, *, reason: str | None = None, author: str | None = None
+    ) -> CorrectionRecord:
+        """Confirm a belief, as ``Memory.confirm_belief`` (``write`` scope).
+
+        Raises:
+            NotFoundError: no such belief.
+            ConflictError: the belief is retracted.
+        """
+        return await self._send(calls.confirm_belief(space, belief_id, reason))
+
+    async def accept_candidate(
+        self, space: str, candidate_id: str, *, reason: str | None = None, author: str | None = None
+    ) -> CorrectionRecord:
+        """Accept a refused candidate as a belief, as ``Memory.accept_candidate`` (``write``).
+
+        Raises:
+            NotFoundError: no such candidate.
+        """
+        return await self._send(calls.accept_candidate(space, candidate_id, reason))
+
+    async def dismiss_candidate(
+        self, space: str, candidate_id: str, *, reason: str | None = None, author: str | None = None
+    ) -> CorrectionRecord:
+        """Take a candidate out of the repair queue, as ``Memory.dismiss_candidate`` (``write``).
+
+        Raises:
+            NotFoundError: no such candidate.
+            ConflictError: it is not in the repair queue.
+        """
+        return await self._send(calls.dismiss_candidate(space, candidate_id, reason))
+
+    async def corrections(self, space: str, target_id: str | None = None) -> list[CorrectionRecord]:
+        """The correction records of ``space`` (of one belief or candidate), oldest first."""
+        return await self._send(calls.corrections(space, target_id))
+
+    # --- identity merges ----------------------------------------------------------------
+
+    async def propose_merges(self, space: str) -> list[MergeProposal]:
+        """Pairs of entities that look like one, with their KL evidence (``read``)."""
+        return await self._send(calls.propose_merges(space))
+
+    async def accept_merge(self, space: str, source: str, target: str, score: float = 1.0) -> SameAsEdge:
+        """Record ``source`` SAME_AS ``target``, as ``Memory.accept_merge`` (``write``).
+
+        Raises:
+            InvalidInputError: the same entity twice or a bad score.
+            NotFoundError: a name that is no entity of ``space``.
+        """
+        return await self._send(calls.accept_merge(space, source, target, score))
+
+    async def undo_merge(self, space: str, source: str, target: str) -> bool:
+        """Deactivate a merge (``write``); False when the two were not merged directly."""
+        try:
+            await self._send(calls.undo_merge(space, source, target))
+        except NotFoundError:
+            return False
+        return True
+
+    async def merges(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
+        """The merges of a space (active ones unless ``include_removed``)."""
+        return await self._send(calls.merges(space, include_removed))
+
     # --- transport ----------------------------------------------------------------------
 
     async def _send(self, call: Call[T]) -> T:
@@ -267,6 +347,6 @@ class AsyncClient:
                 await self._sleep(retry_delay(attempt, response.headers.get("Retry-After"), self._backoff))
                 continue
             if response.is_success:
-                return response.json()
+                return response.json() if response.content else None  # 204: no body
             raise_for(response, call.method, call.path)
         raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises

@@ -24,6 +24,7 @@ from eywa.contract import turn_model
 from eywa.erasure.plan import ErasureProof, ErasureReport
 from eywa.errors import (
     ConfigurationError,
+    ConflictError,
     ErasedError,
     FieldProblem,
     InputCode,
@@ -35,11 +36,23 @@ from eywa.errors import (
 )
 from eywa.extraction.pipeline import Explanation
 from eywa.models import Belief, BeliefStatus, Candidate, CandidateStatus, Delta, Dimension, Evidence, Policy, RecallResult, Turn
+from eywa.nous.identity import MergeProposal
+from eywa.stores.corrections import CorrectionRecord
+from eywa.stores.dimensions import SameAsEdge
 
 __all__ = [
     "RETRY_STATUSES",
     "Call",
     "TurnLike",
+    "accept_candidate",
+    "accept_merge",
+    "confirm_belief",
+    "corrections",
+    "dismiss_candidate",
+    "merges",
+    "propose_merges",
+    "retract_belief",
+    "undo_merge",
     "beliefs",
     "candidates",
     "deltas",
@@ -220,6 +233,66 @@ def erasure_proof(space: str, erasure_id: str) -> Call[ErasureProof]:
 # --- answers --------------------------------------------------------------------------
 
 
+# --- corrections (the server records the key's id as the author) ------------------------
+
+
+def _correct(space: str, what: str, reason: str | None) -> Call[CorrectionRecord]:
+    return Call("POST", f"/v1/spaces/{_seg(space)}/{what}", body={"reason": reason},
+                parse=CorrectionRecord.model_validate)  # fmt: skip
+
+
+def retract_belief(space: str, belief_id: str, reason: str) -> Call[CorrectionRecord]:
+    """``POST /v1/spaces/{space}/beliefs/{id}/retract`` (``write``)."""
+    return _correct(space, f"beliefs/{_seg(belief_id)}/retract", reason)
+
+
+def confirm_belief(space: str, belief_id: str, reason: str | None) -> Call[CorrectionRecord]:
+    """``POST /v1/spaces/{space}/beliefs/{id}/confirm`` (``write``)."""
+    return _correct(space, f"beliefs/{_seg(belief_id)}/confirm", reason)
+
+
+def accept_candidate(space: str, candidate_id: str, reason: str | None) -> Call[CorrectionRecord]:
+    """``POST /v1/spaces/{space}/candidates/{id}/accept`` (``write``)."""
+    return _correct(space, f"candidates/{_seg(candidate_id)}/accept", reason)
+
+
+def dismiss_candidate(space: str, candidate_id: str, reason: str | None) -> Call[CorrectionRecord]:
+    """``POST /v1/spaces/{space}/candidates/{id}/dismiss`` (``write``)."""
+    return _correct(space, f"candidates/{_seg(candidate_id)}/dismiss", reason)
+
+
+def corrections(space: str, target_id: str | None) -> Call[list[CorrectionRecord]]:
+    """``GET /v1/spaces/{space}/corrections`` (``read``)."""
+    return Call("GET", f"/v1/spaces/{_seg(space)}/corrections", {"target_id": target_id},
+                parse=_lister(CorrectionRecord))  # fmt: skip
+
+
+# --- identity merges --------------------------------------------------------------------
+
+
+def propose_merges(space: str) -> Call[list[MergeProposal]]:
+    """``GET /v1/spaces/{space}/merges/proposals`` (``read``)."""
+    return Call("GET", f"/v1/spaces/{_seg(space)}/merges/proposals", parse=_lister(MergeProposal))
+
+
+def accept_merge(space: str, source: str, target: str, score: float) -> Call[SameAsEdge]:
+    """``POST /v1/spaces/{space}/merges`` (``write``)."""
+    body = {"source": source, "target": target, "score": score}
+    return Call("POST", f"/v1/spaces/{_seg(space)}/merges", body=body, parse=SameAsEdge.model_validate)
+
+
+def undo_merge(space: str, source: str, target: str) -> Call[None]:
+    """``POST /v1/spaces/{space}/merges/undo`` (``write``; 204, or 404 when not merged)."""
+    body = {"source": source, "target": target}
+    return Call("POST", f"/v1/spaces/{_seg(space)}/merges/undo", body=body, parse=lambda _: None)
+
+
+def merges(space: str, include_removed: bool) -> Call[list[SameAsEdge]]:
+    """``GET /v1/spaces/{space}/merges`` (``read``)."""
+    return Call("GET", f"/v1/spaces/{_seg(space)}/merges",
+                {"include_removed": str(include_removed).lower()}, parse=_lister(SameAsEdge))  # fmt: skip
+
+
 def raise_for(response: httpx.Response, method: str, path: str) -> None:
     """Turn a problem+json answer into the ``EywaError`` a ``Memory`` would have raised,
     with the same ``code`` and the problems' field paths (without ``body.``/``path.``).
@@ -231,6 +304,7 @@ def raise_for(response: httpx.Response, method: str, path: str) -> None:
         NotFoundError: 404.
         ConfigurationError: 401 and 403 (the key is wrong for this call).
         ErasedError: 410 ``erased`` (a re-sent erased turn).
+        ConflictError: 409 ``conflict`` (a correction that does not apply to the item's state).
         StoreError: 429/503 after retries and other server failures.
     """
     try:
@@ -261,6 +335,11 @@ def raise_for(response: httpx.Response, method: str, path: str) -> None:
         segments = path.split("/")
         space = segments[3] if len(segments) > 3 and segments[2] == "spaces" else "*"
         raise NotFoundError("resource", space, segments[-1])
+    if status == 409 and code == "conflict":
+        segments = path.split("/")
+        space = segments[3] if len(segments) > 3 and segments[2] == "spaces" else "*"
+        kind = "belief" if "beliefs" in segments else "candidate"
+        raise ConflictError(kind, space, segments[-2] if len(segments) > 2 else "*", detail.rpartition(" is ")[2])
     if status in (401, 403):
         raise ConfigurationError(f"{status} {problem.get('code', '')}: {detail}")
     if status == 410 and code == "erased":  # the ids are in the sentence, after the colon

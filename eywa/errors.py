@@ -9,6 +9,7 @@
     ├── StoreError                            a backend failed; chained from the driver error
     │   └── DirectoryInUseError               another process holds the embedded directory
     ├── ErasedError                           a turn whose id was erased (tombstoned) was sent again
+    ├── ConflictError                         the item's state forbids it (a belief already retracted)
     ├── OverloadedError                       the Level 1 backlog is over its bound (backpressure)
     ├── ExtractorError                        an extractor (LLM or rules) failed
     ├── EmbedderError                         an embedding endpoint failed or answered badly
@@ -39,6 +40,7 @@ ErrorCode = Literal[
     "quota_exceeded",
     "not_found",
     "erased",
+    "conflict",
     "overloaded",
     "unavailable",
     "store_unavailable",
@@ -195,6 +197,20 @@ class ErasedError(EywaError):
         self.evidence_ids = evidence_ids
         shown = ", ".join(evidence_ids[:3]) + (" …" if len(evidence_ids) > 3 else "")
         super().__init__(f"{len(evidence_ids)} turn(s) of space {space!r} were erased and cannot be written again: {shown}")
+
+
+class ConflictError(EywaError):
+    """The operation does not apply to the item in its current state (retracting a belief
+    already retracted, accepting a candidate already dismissed); nothing was changed."""
+
+    code: ErrorCode = "conflict"
+
+    def __init__(self, kind: str, space: str, item_id: str, state: str) -> None:
+        self.kind = kind
+        self.space = space
+        self.item_id = item_id
+        self.state = state
+        super().__init__(f"{kind} {item_id!r} of space {space!r} is {state}")
 
 
 class OverloadedError(EywaError):

@@ -36,6 +36,7 @@ __all__ = [
     "QUEUE",
     "RECONCILE_TASK",
     "REPAIR_TASK",
+    "RETENTION_TASK",
     "UPDATE_DIMENSIONS_TASK",
     "InlineJobRunner",
     "JobBook",
@@ -51,6 +52,7 @@ UPDATE_DIMENSIONS_TASK: Final = "eywa.update_dimensions"
 REPAIR_TASK: Final = "eywa.repair_candidates"
 MATERIALISE_DECAY_TASK: Final = "eywa.materialise_decay"
 RECONCILE_TASK: Final = "eywa.reconcile"
+RETENTION_TASK: Final = "eywa.apply_retention"
 
 
 class JobStatus(BaseModel):
@@ -164,7 +166,8 @@ def celery_config(settings: EywaSettings) -> dict[str, Any]:
     - JSON only (no pickle), tracked ``STARTED`` state (the API reports ``running``);
     - beat schedule: reconciliation of Level 1 work the ledger holds but no message carries
       (a lost message, a broker restarted without persistence), repair of ``repair``
-      candidates, and decay materialisation for dashboards.
+      candidates, decay materialisation for dashboards, and retention erasures
+      (``EYWA_RETENTION_DAYS``).
 
     Raises:
         ConfigurationError: ``EYWA_REDIS_URL`` is not set.
@@ -212,6 +215,11 @@ def celery_config(settings: EywaSettings) -> dict[str, Any]:
                 "task": MATERIALISE_DECAY_TASK,
                 "schedule": settings.decay_interval_s,
                 "options": {"expires": settings.decay_interval_s},
+            },
+            "apply-retention": {
+                "task": RETENTION_TASK,
+                "schedule": settings.retention_interval_s,
+                "options": {"expires": settings.retention_interval_s},
             },
         },
     }

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from eywa import corrections as correcting
 from eywa import crashpoints
 from eywa.batches import prepare_batch
 from eywa.contract import (
@@ -27,11 +28,12 @@ from eywa.contract import (
 )
 from eywa.embedding import Embedder, embedder_id
 from eywa.erasure import ErasureProof, ErasureReport, erase, erasure_proof, selector_of
-from eywa.errors import ClosedError, NotFoundError, OverloadedError
+from eywa.erasure.retention import apply_retention
+from eywa.errors import ClosedError, InvalidInputError, NotFoundError, OverloadedError
 from eywa.extraction.base import Extractor, extractor_label
 from eywa.extraction.pipeline import Explanation, explain
 from eywa.extraction.validator import Validator
-from eywa.ids import check_space
+from eywa.ids import check_space, entity_key
 from eywa.indexing import embed_evidence, repair_vectors
 from eywa.jobs import JobStatus
 from eywa.models import (
@@ -64,6 +66,7 @@ from eywa.stats import space_stats
 from eywa.stores.access import AccessLog
 from eywa.stores.audit import AuditResult, AuditSpec, run_audit
 from eywa.stores.bundle import Stores
+from eywa.stores.corrections import CorrectionRecord
 from eywa.stores.dimensions import SameAsEdge
 from eywa.stores.erasure import ErasureRecord, ErasureSelector
 
@@ -120,7 +123,7 @@ class Memory:
                 DimensionSource(stores.dimensions, stores.evidence),
             ],
             embed_query=self._embed_one,
-            entities=stores.evidence.entities,
+            entities_named=stores.evidence.entities_named,
             neighbours=evidence_source.neighbours,
             rrf_k=settings.rrf_k,
             max_k=self._limits.max_k,
@@ -577,6 +580,29 @@ class Memory:
             embed_batch=self._embed_batch,
         )  # fmt: skip
 
+    def apply_retention(
+        self, policy: Mapping[str, float] | None = None, *, now: datetime | str | None = None
+    ) -> list[ErasureReport]:
+        """Erase what is older than each space's retention period, measured on ``recorded_at``
+        (``eywa.erasure.retention``; ``policy`` defaults to ``EYWA_RETENTION_DAYS``). One
+        erasure record per space with something to erase (author ``retention``).
+
+        Raises:
+            InvalidInputError: a period that is not a positive number of days, or a bad ``now``.
+            StoreError: a store failed (an erasure already begun finishes on re-run or next open).
+        """
+        self._check_open()
+        chosen = dict(self._settings.retention_days if policy is None else policy)
+        for space, days in chosen.items():
+            if space != "*":
+                check_space(space)
+            if isinstance(days, bool) or not isinstance(days, (int, float)) or not days > 0:
+                raise InvalidInputError.at(f"policy.{space}", "must be a positive number of days")
+        return self._reconciler.call(
+            apply_retention, self._stores, chosen, now=check_time(now, "now"), vectors=self._stores,
+            embedder=self._embedder, embed_batch=self._embed_batch,
+        )  # fmt: skip
+
     def erasures(self, space: str | None = None) -> list[ErasureRecord]:
         """Erasure records (of one space), oldest first: who, when, selector, counts, keyed
         hashes; never content."""
@@ -593,6 +619,84 @@ class Memory:
         self._check_open()
         return erasure_proof(self._stores, check_space(space), erasure_id, self._stores)
 
+    # --- corrections --------------------------------------------------------------------
+
+    def retract_belief(
+        self, space: str, belief_id: str, *, reason: str, author: str | None = None
+    ) -> CorrectionRecord:
+        """Retract a belief: it leaves every read, and each dimension it changed is replayed
+        without it (``eywa.corrections``). Audited with ``author`` and ``reason``.
+
+        Raises:
+            InvalidInputError: a bad space or id, or a blank reason.
+            NotFoundError: no such belief in ``space``.
+            ConflictError: the belief is already retracted.
+            StoreError: a store failed (retracting again finishes it).
+        """
+        space, belief_id = self._target(space, belief_id, "belief_id")
+        reason = check_label(reason, "reason", self._limits)
+        return self._reconciler.call(correcting.retract_belief, self._stores, space, belief_id, reason=reason, author=author)
+
+    def confirm_belief(
+        self, space: str, belief_id: str, *, reason: str | None = None, author: str | None = None
+    ) -> CorrectionRecord:
+        """Confirm a belief: its observations weigh as confirmed (``reliability_before`` →
+        ``reliability_after`` in the record) and its dimensions are replayed with them.
+
+        Raises:
+            InvalidInputError: a bad space, id or reason.
+            NotFoundError: no such belief in ``space``.
+            ConflictError: the belief is retracted.
+            StoreError: a store failed.
+        """
+        space, belief_id = self._target(space, belief_id, "belief_id")
+        reason = None if reason is None else check_label(reason, "reason", self._limits)
+        return self._reconciler.call(correcting.confirm_belief, self._stores, space, belief_id, reason=reason, author=author)
+
+    def accept_candidate(
+        self, space: str, candidate_id: str, *, reason: str | None = None, author: str | None = None
+    ) -> CorrectionRecord:
+        """Accept a refused candidate as a belief (its repaired form when it has one); the
+        record's ``belief_id`` names the belief.
+
+        Raises:
+            InvalidInputError: a bad space, id or reason.
+            NotFoundError: no such candidate in ``space``.
+            StoreError: a store failed (accepting again finishes it).
+        """
+        space, candidate_id = self._target(space, candidate_id, "candidate_id")
+        reason = None if reason is None else check_label(reason, "reason", self._limits)
+        return self._reconciler.call(
+            correcting.accept_candidate, self._stores, space, candidate_id, reason=reason, author=author
+        )
+
+    def dismiss_candidate(
+        self, space: str, candidate_id: str, *, reason: str | None = None, author: str | None = None
+    ) -> CorrectionRecord:
+        """Take a ``repair`` candidate out of the repair queue (kept as ``rejected``).
+
+        Raises:
+            InvalidInputError: a bad space, id or reason.
+            NotFoundError: no such candidate in ``space``.
+            ConflictError: the candidate is not in the repair queue.
+            StoreError: a store failed.
+        """
+        space, candidate_id = self._target(space, candidate_id, "candidate_id")
+        reason = None if reason is None else check_label(reason, "reason", self._limits)
+        return self._reconciler.call(
+            correcting.dismiss_candidate, self._stores, space, candidate_id, reason=reason, author=author
+        )
+
+    def corrections(self, space: str, target_id: str | None = None) -> list[CorrectionRecord]:
+        """The correction records of ``space`` (of one belief or candidate), oldest first."""
+        self._check_open()
+        target = None if target_id is None else check_label(target_id, "target_id", self._limits)
+        return self._stores.corrections.corrections(check_space(space), target_id=target)
+
+    def _target(self, space: str, item_id: str, field: str) -> tuple[str, str]:
+        self._check_open()
+        return check_space(space), check_label(item_id, field, self._limits)
+
     # --- identity merges ----------------------------------------------------------------
 
     def propose_merges(self, space: str, entities: Sequence[str] | None = None) -> list[nous.MergeProposal]:
@@ -605,10 +709,26 @@ class Memory:
         return nous.propose_merges(self._stores.dimensions, space, names)
 
     def accept_merge(self, space: str, source: str, target: str, score: float = 1.0) -> SameAsEdge:
-        """Record ``source`` SAME_AS ``target``: reads of either entity now see both."""
+        """Record ``source`` SAME_AS ``target``: reads of either entity now see both.
+
+        Raises:
+            InvalidInputError: a bad space or name, the same entity twice, or a score
+                outside [0, 1].
+            NotFoundError: a name that is no entity of ``space`` (neither mentioned nor
+                with a dimension); nothing is merged.
+        """
         self._check_open()
         space = check_space(space)
         source, target = check_label(source, "source", self._limits), check_label(target, "target", self._limits)
+        if entity_key(source) == entity_key(target):
+            raise InvalidInputError.at("target", "names the same entity as source")
+        if not isinstance(score, (int, float)) or isinstance(score, bool) or not 0.0 <= score <= 1.0:
+            raise InvalidInputError.at("score", "must be a number in [0, 1]")
+        known = {entity_key(e.name) for e in self._stores.evidence.entities(space)}
+        known |= {d.entity_key for d in self._stores.dimensions.dimensions(space)}
+        for name in (source, target):
+            if entity_key(name) not in known:
+                raise NotFoundError("entity", space, name)
         return nous.accept_merge(self._stores.dimensions, space, source, target, score=score)
 
     def undo_merge(self, space: str, source: str, target: str) -> bool:

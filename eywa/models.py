@@ -191,18 +191,23 @@ Policy = Literal["strict", "balanced", "advanced"]
 RouteName = Literal["keyword", "vector", "temporal", "graph", "inference", "dimension"]
 """The retrieval routes of the read path (``eywa.read.routes``)."""
 
-PostFilter = Literal["boost", "demotion", "rescue", "dedupe", "floor"]
+PostFilter = Literal["boost", "demotion", "sessions", "rescue", "dedupe", "floor"]
 """The post-fusion stages of the read path (``eywa.read.adjust``)."""
 
 Stage = Literal[
     "keyword", "vector", "temporal", "graph", "inference", "dimension",
-    "boost", "demotion", "rescue", "dedupe", "floor",
+    "boost", "demotion", "sessions", "rescue", "dedupe", "floor",
 ]  # fmt: skip
 """What ``EYWA_DISABLED_STAGES`` may switch off: a route or a post-filter."""
 
 
 class RecallResult(Frozen):
-    """What ``Memory.recall`` returns. ``answer_instructions`` never leaks into ``context``."""
+    """What ``Memory.recall`` returns. ``answer_instructions`` never leaks into ``context``.
+
+    ``evidence_strength`` (0 to 1) is how closely the best returned evidence about the person
+    asked about matches the question (``eywa.read.strength``): low values mean the memory
+    probably does not hold the answer, so an answering model may say "not in memory".
+    """
 
     query: str
     items: tuple[RecallItem, ...]
@@ -210,6 +215,7 @@ class RecallResult(Frozen):
     answer_instructions: str
     trace: dict[str, Any]
     tokens: int
+    evidence_strength: float = 0.0
 
 
 # --- Level 1: candidates, beliefs -------------------------------------------------------

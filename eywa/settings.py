@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationError
+from pydantic import AliasChoices, Field, PositiveFloat, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from eywa.errors import ConfigurationError
@@ -74,6 +74,13 @@ class EywaSettings(BaseSettings):
     neo4j_pool_size: int = Field(
         default=32, ge=1, description="Neo4j driver connections per process (reads borrow one per query)."
     )
+    neo4j_retry_s: float = Field(
+        default=5.0,
+        ge=0,
+        description="How long the Neo4j driver retries a transaction that failed transiently (the server "
+        "restarting) before the call fails (StoreError; HTTP 503 store_unavailable). The driver's own "
+        "default, 30 s, outlasts a client's timeout, so a write during an outage was a timeout, not a 503.",
+    )
     read_concurrency: int = Field(
         default=4,
         ge=1,
@@ -91,11 +98,6 @@ class EywaSettings(BaseSettings):
         default=None,
         description="Embedded mode: SQLite file of hashed API keys; default <data_dir>/keys.sqlite. "
         "Server mode keeps keys in Neo4j and ignores it.",
-    )
-    session_secret: SecretStr | None = Field(
-        default=None,
-        description="Reserved for the console: the key that signs its session cookies, the same on "
-        "every API replica (not read by anything yet).",
     )
     max_body_bytes: int = Field(default=2_000_000, ge=1024, description="Largest request body accepted.")
 
@@ -129,6 +131,12 @@ class EywaSettings(BaseSettings):
         description="The HMAC key of erasure records (eywa.erasure.plan); unset: one generated per "
         "deployment beside the store (embedded: <data_dir>/erasure.key, 0600; Neo4j: a StoreMeta node).",
     )
+    session_secret: SecretStr | None = Field(
+        default=None,
+        description="Signs the console's session cookies (/console); set the same value on every API "
+        "replica. Unset: a random secret per process (sessions end when it restarts and are not "
+        "shared between replicas).",
+    )
     access_log_retention_days: int = Field(
         default=30, ge=0, description="Days the API and MCP access log keeps an event; 0 keeps them all."
     )
@@ -145,6 +153,12 @@ class EywaSettings(BaseSettings):
     dimension_lock_timeout_s: float = Field(default=120.0, gt=0, description="Per-dimension Redis lock lease.")
     repair_interval_s: float = Field(default=600.0, gt=0, description="Beat: repair of 'repair' candidates.")
     decay_interval_s: float = Field(default=300.0, gt=0, description="Beat: decay materialised for dashboards.")
+    retention_days: dict[str, PositiveFloat] = Field(
+        default_factory=dict,
+        description='Retention per space in days, on recorded_at (JSON: {"space": 30, "*": 365}; "*" = every '
+        "other space); turns older are erased through the cascade by the beat and Memory.apply_retention.",
+    )
+    retention_interval_s: float = Field(default=3600.0, gt=0, description="Beat: retention erasures.")
 
     # Reconciliation of pending stages (the stage ledger) and backpressure
     reconcile_interval_s: float = Field(

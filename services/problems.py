@@ -27,6 +27,7 @@ _STATUS: Final[dict[ErrorCode, tuple[int, str]]] = {
     "quota_exceeded": (413, "Space quota exceeded"),
     "not_found": (404, "Not found"),
     "erased": (410, "Erased"),
+    "conflict": (409, "Conflict"),
     "overloaded": (503, "Level 1 backlog over its bound"),
     "unavailable": (503, "Service unavailable"),
     "store_unavailable": (503, "Store unavailable"),

@@ -27,7 +27,15 @@ from typing import Any
 from eywa.errors import EywaError, ExtractorError, StoreError
 from eywa.extraction.llm import build_extractor
 from eywa.extraction.validator import Validator
-from eywa.jobs import LEVEL1_TASK, MATERIALISE_DECAY_TASK, RECONCILE_TASK, REPAIR_TASK, UPDATE_DIMENSIONS_TASK
+from eywa.erasure.retention import apply_retention as erase_past_retention
+from eywa.jobs import (
+    LEVEL1_TASK,
+    MATERIALISE_DECAY_TASK,
+    RECONCILE_TASK,
+    REPAIR_TASK,
+    RETENTION_TASK,
+    UPDATE_DIMENSIONS_TASK,
+)
 from eywa import level1
 from eywa.level1 import DimensionKey
 from eywa.nous.ledger import list_dimensions
@@ -158,6 +166,22 @@ def repair_candidates(space: str | None = None) -> dict[str, Any]:
             metrics.observe_level1(outcome.report.accepted, outcome.report.rejected, outcome.report.repair, {})
         repaired[name] = outcome.repaired
     return {"repaired": repaired}
+
+
+@celery_app.task(name=RETENTION_TASK, **RETRY)
+def apply_retention() -> dict[str, Any]:
+    """Beat: erase what is older than each space's ``EYWA_RETENTION_DAYS`` period (on
+    ``recorded_at``) through the erasure cascade. A worker has no vector store, so the
+    erasures stay ``pending`` until the API's reconciler deletes their vectors and marks
+    them done (as every erasure started without vectors).
+
+    Raises:
+        StoreError: retried with backoff (an erasure already begun finishes on re-run).
+    """
+    reports = erase_past_retention(worker_stores(), worker_settings().retention_days)
+    if reports:
+        log.info("retention erased turns", extra={"spaces": len(reports)})
+    return {"erased": {r.space: r.counts.get("turns", 0) for r in reports}}
 
 
 @celery_app.task(name=MATERIALISE_DECAY_TASK, **RETRY)

@@ -120,7 +120,8 @@ SPECS: tuple[AttributeSpec, ...] = (
         synonyms=_syn("married", "positive", "wed", "wedded")
         + _syn("in a relationship", "positive", "dating someone", "seeing someone", "taken")
         + _syn("widowed", "positive", "widow", "widower")
-        + _syn("married", "negative", "unmarried"),
+        + _syn("married", "negative", "unmarried")
+        + _syn("single", "positive", "broke up", "split up"),
         value_case="lower",
     ),
     AttributeSpec(

@@ -13,17 +13,29 @@ retry would (for at most ``RETRY_GRACE_S`` after the run). Traffic runs for
 server is ``SIGKILL``ed and started again on the same port (reopen runs the reconciler), so
 restarts add to the elapsed time.
 
-After the writers stop the run waits, up to ``drain_s``, for ``/readyz`` to report an empty
-ledger, stops the server, and audits the store directly (``eywa.runtime.open_graph_stores``):
+Before the clock starts, one write and one recall go to a warm-up space (not audited), so
+the model load and the first query plans are not counted as downtime. Requests time out
+after ``REQUEST_TIMEOUT_S``: a client that gave up sooner would leave writes landing after
+the drain. After the writers stop the run waits, up to ``drain_s``, for a ready ``/readyz``
+(a not-ready one is not an empty backlog) to report an empty ledger, stops the server, and audits the store directly (``eywa.runtime.open_graph_stores``):
 acknowledged turns that do not resolve are ``lost``; stored turns beyond the distinct
 acknowledged ones (and those of batches never acknowledged, which a killed request may
 have stored) are ``duplicated``; ``backlog`` is what the ledger still owes.
 
-Server mode (Celery workers, Redis and Neo4j restarted during the run) is not measured by
-this command yet; ``tests/reliability`` covers those restarts.
+Mode ``server`` (``eywa.bench.chaos_server``): Redis without persistence, Neo4j, ``eywa
+serve`` with the Celery job runner, two ``eywa worker`` processes and ``eywa beat``, all on
+127.0.0.1. Each of the ``kills`` rounds injects three faults, traffic running before each and
+after the last: a worker's process group SIGKILLed (and a new worker started), Redis
+SIGKILLed and started empty on its port (every queued message lost), Neo4j SIGKILLed and
+started again on its data. The writers are the same; what they may see is a connection error
+or a 503 problem+json (``store_unavailable`` while Neo4j is down, the broker's refusal while
+Redis is), and they send the batch again. Any other 5xx is counted as ``server_errors`` and
+fails the run: an outage must be refused clearly. The drain waits for ``/readyz`` to answer
+ready with an empty ledger (workers, beat and the API's own reconciliation finish it), then
+every process stops and the same audit runs on Neo4j.
 
 Example:
-    >>> report = run_chaos_bench(writers=2, seconds=4, kills=1)  # doctest: +SKIP
+    >>> report = run_chaos_bench(writers=2, seconds=4, kills=1, backend="server")  # doctest: +SKIP
     >>> report.passed  # doctest: +SKIP
     True
 """
@@ -42,22 +54,31 @@ from pathlib import Path
 from typing import Literal
 
 import httpx
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SecretStr
 
 from eywa.batches import evidence_id
+from eywa.bench.chaos_server import Fault, ServerDeployment
 from eywa.bench.service import START_TIMEOUT_S, free_port, start_api, stop_api
-from eywa.errors import InvalidInputError
+from eywa.errors import InvalidInputError, StoreError
 from eywa.models import Turn
 from eywa.runtime import load_settings, open_graph_stores, open_key_store
 from eywa.settings import EywaSettings
 
-__all__ = ["ChaosReport", "run_chaos_bench"]
+__all__ = ["ChaosBackend", "ChaosReport", "run_chaos_bench"]
+
+ChaosBackend = Literal["embedded", "server"]
 
 HOST = "127.0.0.1"  # loopback only: the run starts and kills its own server
 BATCH_SIZE = 4
 RETRY_PAUSE_S = 0.2
-REQUEST_TIMEOUT_S = 30.0
-RETRY_GRACE_S = 60.0  # after the run, how long a failing batch is still re-sent
+# A client that gives up on a request the server is still processing leaves a write that
+# lands after the run: wait long enough for a loaded machine's cold query plans.
+REQUEST_TIMEOUT_S = 120.0
+# After the run, how long a failing batch is still re-sent: after a Neo4j restart the first
+# writes wait for cold query plans, a minute and more on a loaded machine.
+RETRY_GRACE_S = 180.0
+FAULTS: tuple[Fault, ...] = ("worker", "redis", "neo4j")  # one server-mode round
+MAX_SAMPLES = 5
 
 
 class ChaosReport(BaseModel):
@@ -65,11 +86,12 @@ class ChaosReport(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    mode: Literal["embedded"]
+    mode: ChaosBackend
     writers: int
     seconds: float
     elapsed_s: float
     kills: int
+    faults: list[str]
     turns_acknowledged: int
     turns_stored: int
     duplicated: int
@@ -81,14 +103,17 @@ class ChaosReport(BaseModel):
     drain_s: float
     refusals: list[str]
     failures_retried: list[str]
+    server_errors: int
+    server_error_samples: list[str]
     load_average: dict[str, tuple[float, float, float]]
 
     @property
     def passed(self) -> bool:
-        """Nothing duplicated, nothing lost, the ledger drained, something acknowledged."""
+        """Nothing duplicated, nothing lost, the ledger drained, something acknowledged,
+        and every failure was a clear one (a connection error or a 503 problem+json)."""
         return (
             self.duplicated == 0 and self.lost == 0 and self.backlog == 0
-            and self.turns_acknowledged > 0 and not self.refusals
+            and self.turns_acknowledged > 0 and not self.refusals and self.server_errors == 0
         )  # fmt: skip
 
 
@@ -102,6 +127,8 @@ class _WriterLog:
     gave_up: int = 0
     failure: str | None = None  # why the writer stopped early (a refused batch)
     seen: set[str] = field(default_factory=set)  # the failures it retried through
+    unclear: int = 0  # 5xx answers other than a 503 problem+json
+    unclear_samples: list[str] = field(default_factory=list)
 
 
 def _batch(run: str, writer: int, n: int) -> list[dict[str, str]]:
@@ -165,7 +192,11 @@ def _send(
                 for turn, ident in zip(batch, response.json()["ids"], strict=True):
                     log.acked[turn["external_id"]] = ident
                 return True
-            log.seen.add(f"HTTP {response.status_code}")
+            log.seen.add(_failure_label(response))
+            if response.status_code >= 500 and not _clear_refusal(response):
+                log.unclear += 1
+                if len(log.unclear_samples) < MAX_SAMPLES:
+                    log.unclear_samples.append(f"writer {writer}: {response.status_code} {response.text[:200]}")
             if response.status_code < 500:
                 log.failure = f"writer {writer}: {response.status_code} {response.text[:200]}"
                 return False
@@ -177,8 +208,29 @@ def _send(
     return False  # unreachable: itertools.count() never ends
 
 
+def _clear_refusal(response: httpx.Response) -> bool:
+    """A 503 problem+json with a ``code``: the server said clearly it cannot take the write now."""
+    if response.status_code != 503 or not response.headers.get("content-type", "").startswith("application/problem+json"):
+        return False
+    try:
+        return isinstance(response.json().get("code"), str)
+    except ValueError:
+        return False
+
+
+def _failure_label(response: httpx.Response) -> str:
+    """``HTTP 503 store_unavailable`` for a problem+json answer, else ``HTTP 500``."""
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    code = body.get("code") if isinstance(body, dict) else None
+    return f"HTTP {response.status_code} {code}" if isinstance(code, str) else f"HTTP {response.status_code}"
+
+
 def _warm_up(base_url: str, key: str, space: str) -> None:
-    """One recall before the clock starts, so the first model load is not downtime.
+    """One write and one recall in ``space`` (not audited) before the clock starts, so the
+    first model load and the first query plans are not downtime.
 
     Raises:
         EywaError: the server refused or failed the request.
@@ -186,17 +238,62 @@ def _warm_up(base_url: str, key: str, space: str) -> None:
     from eywa.client import Client
 
     with Client(base_url, key, timeout=START_TIMEOUT_S) as client:
+        client.remember(space, [{"text": "Warming up: I like tea.", "speaker": "W", "external_id": "warm-up"}])
         client.recall(space, "warm up", k=1)
 
 
 def _ledger_backlog(base_url: str) -> int | None:
-    """Marks left in the ledger as ``/readyz`` reports them; ``None`` while unreachable."""
+    """Marks left in the ledger as a ready ``/readyz`` reports them; ``None`` while the API
+    is unreachable or not ready (a store or the broker still coming back)."""
     try:
-        body = httpx.get(f"{base_url}/readyz", timeout=5.0).json()
+        response = httpx.get(f"{base_url}/readyz", timeout=5.0)
+        body = response.json()
     except (httpx.TransportError, ValueError):
         return None
-    stages = body.get("backlog")
+    stages = body.get("backlog") if response.status_code == 200 and isinstance(body, dict) else None
     return sum(stages.values()) if isinstance(stages, dict) else None
+
+
+def _drain(base_url: str, drain_s: float) -> float:
+    """Wait (at most ``drain_s``) until a ready API reports an empty ledger; returns the wait."""
+    started = time.monotonic()
+    while _ledger_backlog(base_url) != 0 and time.monotonic() - started < drain_s:
+        time.sleep(0.5)
+    return time.monotonic() - started
+
+
+def _warm_up_space(run: str) -> str:
+    return f"chaos-{run}-warm-up"
+
+
+class _Traffic:
+    """The writer threads of one run, started together and stopped together."""
+
+    def __init__(self, base_url: str, key: str, run: str, spaces: list[str]) -> None:
+        self.logs = [_WriterLog() for _ in spaces]
+        self._clock = _Clock()
+        self._threads = [
+            threading.Thread(target=_writer, args=(i, base_url, key, run, space, self._clock, self.logs[i]),
+                             name=f"chaos-writer-{i}", daemon=True)
+            for i, space in enumerate(spaces)
+        ]  # fmt: skip
+        self._started = 0.0
+
+    def start(self) -> None:
+        self._started = time.monotonic()
+        for thread in self._threads:
+            thread.start()
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self._started
+
+    def stop(self) -> float:
+        """Stop starting batches, wait for the writers to finish theirs; returns the run's length."""
+        self._clock.stop()
+        for thread in self._threads:
+            thread.join(timeout=RETRY_GRACE_S + REQUEST_TIMEOUT_S + 5.0)
+        return self.elapsed
 
 
 def run_chaos_bench(
@@ -205,81 +302,155 @@ def run_chaos_bench(
     kills: int = 2,
     drain_s: float = 120.0,
     *,
+    backend: ChaosBackend = "embedded",
     settings: EywaSettings | None = None,
+    neo4j_run_dir: Path | None = None,
 ) -> ChaosReport:
-    """Drive a local API with ``writers`` clients, SIGKILL and restart it ``kills`` times,
-    then audit what was acknowledged against what is stored.
+    """Drive a local API with ``writers`` clients while faults are injected, then audit what
+    was acknowledged against what is stored.
+
+    ``kills``: embedded, SIGKILLs of the API process; server, rounds of the three faults
+    (a worker, Redis, Neo4j). ``neo4j_run_dir`` (server): a Neo4j that
+    ``ops/neo4j/neo4j-test-server`` already runs there, restarted but left running.
 
     Raises:
         InvalidInputError: a bound out of range.
-        ConfigurationError: a bad ``EYWA_*`` value.
-        StoreError: the store, the key file or the server cannot be opened or started.
+        ConfigurationError: a bad ``EYWA_*`` value; server mode outside a checkout.
+        StoreError: the store, the key file, a server or a process cannot be opened or started.
     """
     if writers < 1 or kills < 0 or seconds <= 0 or drain_s <= 0:
         raise InvalidInputError("writers ≥ 1, kills ≥ 0, seconds > 0 and drain > 0 are required")
-    with tempfile.TemporaryDirectory(prefix="eywa-chaos-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="eywa-chaos-") as scratch_name:
+        scratch = Path(scratch_name)
         chosen = (settings or load_settings()).model_copy(
             update={
-                "data_dir": Path(scratch) / "memory", "api_keys_path": Path(scratch) / "keys.sqlite",
+                "data_dir": scratch / "memory", "api_keys_path": scratch / "keys.sqlite",
                 "rate_limit_per_minute": 0, "job_runner": "inline", "max_backlog": 0,
-                "reconcile_interval_s": 1.0, "neo4j_uri": None, "qdrant_url": None, "redis_url": None,
+                "reconcile_interval_s": 1.0, "neo4j_uri": None, "qdrant_url": None, "qdrant_path": None,
+                "redis_url": None,
             }
         )  # fmt: skip
+        if backend == "server":
+            chosen = chosen.model_copy(
+                update={"neo4j_password": SecretStr("chaos"), "reconcile_interval_s": 2.0, "reconcile_grace_s": 5.0,
+                        "celery_visibility_timeout_s": 10}
+            )
         run = uuid.uuid4().hex[:8]
         spaces = [f"chaos-{run}-w{i:02d}" for i in range(writers)]
         keys = open_key_store(chosen)
         try:
-            _, key = keys.create(spaces, ["read", "write"], name="chaos-bench")
+            _, key = keys.create([*spaces, _warm_up_space(run)], ["read", "write"], name="chaos-bench")
         finally:
             keys.close()
-        log_path = Path(scratch) / "serve.log"
-        port = free_port(HOST)
-        base_url = f"http://{HOST}:{port}"
         loads = {"before": os.getloadavg()}
-        logs = [_WriterLog() for _ in range(writers)]
-        process = start_api(chosen, log_path, HOST, port)
-        try:
-            _warm_up(base_url, key, spaces[0])
-            clock = _Clock()
-            started = time.monotonic()
-            threads = [
-                threading.Thread(target=_writer, args=(i, base_url, key, run, spaces[i], clock, logs[i]),
-                                 name=f"chaos-writer-{i}", daemon=True)
-                for i in range(writers)
-            ]  # fmt: skip
-            for thread in threads:
-                thread.start()
-            for _ in range(kills):  # traffic for a share of ``seconds`` before each kill, and after the last
-                time.sleep(seconds / (kills + 1))
-                process.send_signal(signal.SIGKILL)
-                process.wait()
-                process = start_api(chosen, log_path, HOST, port)
-            time.sleep(seconds / (kills + 1))
-            clock.stop()
-            for thread in threads:
-                thread.join(timeout=RETRY_GRACE_S + REQUEST_TIMEOUT_S)
-            elapsed = time.monotonic() - started
-            drained_at = time.monotonic()
-            while (_ledger_backlog(base_url) or 0) > 0 and time.monotonic() - drained_at < drain_s:
-                time.sleep(0.5)
-            drain = time.monotonic() - drained_at
-        finally:
-            stop_api(process)
+        if backend == "embedded":
+            outcome = _run_embedded(scratch, chosen, key, run, spaces, seconds, kills, drain_s)
+        else:
+            outcome = _run_server(scratch, chosen, key, run, spaces, seconds, kills, drain_s, neo4j_run_dir)
         loads["after"] = os.getloadavg()
-        return _audit(chosen, spaces, logs, writers, seconds, elapsed, kills, drain, loads)
+        return outcome.report(backend, seconds, kills, loads)
+
+
+@dataclass
+class _Outcome:
+    """What a run left to report: the audit's counts and what the writers saw."""
+
+    logs: list[_WriterLog]
+    elapsed: float
+    drain: float
+    faults: list[str]
+    stored: int
+    lost: int
+    duplicated: int
+    backlog_by_stage: dict[str, int]
+
+    def report(
+        self, mode: ChaosBackend, seconds: float, kills: int, loads: dict[str, tuple[float, float, float]]
+    ) -> ChaosReport:
+        logs = self.logs
+        return ChaosReport(
+            mode=mode, writers=len(logs), seconds=seconds, elapsed_s=round(self.elapsed, 3), kills=kills,
+            faults=self.faults, turns_acknowledged=sum(len(log.acked) for log in logs), turns_stored=self.stored,
+            duplicated=self.duplicated, lost=self.lost, retried_batches=sum(log.retried for log in logs),
+            unacknowledged_batches=sum(log.gave_up for log in logs), backlog=sum(self.backlog_by_stage.values()),
+            backlog_by_stage=self.backlog_by_stage, drain_s=round(self.drain, 3),
+            refusals=[log.failure for log in logs if log.failure],
+            failures_retried=sorted(set().union(*(log.seen for log in logs))),
+            server_errors=sum(log.unclear for log in logs),
+            server_error_samples=[s for log in logs for s in log.unclear_samples][:MAX_SAMPLES], load_average=loads,
+        )  # fmt: skip
+
+
+def _run_embedded(
+    scratch: Path, chosen: EywaSettings, key: str, run: str, spaces: list[str], seconds: float, kills: int,
+    drain_s: float,
+) -> _Outcome:
+    """One ``eywa serve`` over the embedded memory, SIGKILLed and restarted ``kills`` times.
+
+    Raises:
+        StoreError: the server did not start again, or the store cannot be audited.
+    """
+    log_path = scratch / "serve.log"
+    port = free_port(HOST)
+    base_url = f"http://{HOST}:{port}"
+    traffic = _Traffic(base_url, key, run, spaces)
+    faults: list[str] = []
+    process = start_api(chosen, log_path, HOST, port)
+    try:
+        _warm_up(base_url, key, _warm_up_space(run))
+        traffic.start()
+        for _ in range(kills):  # traffic for a share of ``seconds`` before each kill, and after the last
+            time.sleep(seconds / (kills + 1))
+            at = traffic.elapsed
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+            process = start_api(chosen, log_path, HOST, port)
+            faults.append(f"api SIGKILL at {at:.1f} s, back after {traffic.elapsed - at:.1f} s")
+        time.sleep(seconds / (kills + 1))
+        elapsed = traffic.stop()
+        drain = _drain(base_url, drain_s)
+    finally:
+        stop_api(process)
+    return _audit(chosen, spaces, traffic.logs, elapsed, drain, faults)
+
+
+def _run_server(
+    scratch: Path, chosen: EywaSettings, key: str, run: str, spaces: list[str], seconds: float, kills: int,
+    drain_s: float, neo4j_run_dir: Path | None,
+) -> _Outcome:
+    """A server deployment (``ServerDeployment``) through ``kills`` rounds of ``FAULTS``.
+
+    Raises:
+        ConfigurationError: not a checkout.
+        StoreError: a server or process did not start, or Neo4j cannot be audited.
+    """
+    deployment = ServerDeployment(scratch, chosen, neo4j_run_dir)
+    faults: list[str] = []
+    try:
+        running = deployment.start()
+        traffic = _Traffic(deployment.base_url, key, run, spaces)
+        _warm_up(deployment.base_url, key, _warm_up_space(run))
+        traffic.start()
+        plan = [fault for _ in range(kills) for fault in FAULTS]
+        for fault in plan:  # traffic for a share of ``seconds`` before each fault, and after the last
+            time.sleep(seconds / (len(plan) + 1))
+            at = traffic.elapsed
+            deployment.inject(fault)
+            faults.append(f"{fault} SIGKILL at {at:.1f} s, back after {traffic.elapsed - at:.1f} s")
+        time.sleep(seconds / (len(plan) + 1))
+        elapsed = traffic.stop()
+        drain = _drain(deployment.base_url, drain_s)
+        deployment.stop_processes()
+        return _audit(running, spaces, traffic.logs, elapsed, drain, faults)
+    except StoreError as exc:
+        raise StoreError("chaos", "run", f"{exc}; process logs:\n{deployment.log_tail()}") from exc
+    finally:
+        deployment.close()
 
 
 def _audit(
-    settings: EywaSettings,
-    spaces: list[str],
-    logs: list[_WriterLog],
-    writers: int,
-    seconds: float,
-    elapsed: float,
-    kills: int,
-    drain: float,
-    loads: dict[str, tuple[float, float, float]],
-) -> ChaosReport:
+    settings: EywaSettings, spaces: list[str], logs: list[_WriterLog], elapsed: float, drain: float, faults: list[str]
+) -> _Outcome:
     """Compare what each writer was acknowledged with what the store holds.
 
     Raises:
@@ -298,14 +469,7 @@ def _audit(
             duplicated += max(0, count - len(found) - stored_unacked)
             stored += count
         by_stage = {str(stage): n for stage, n in stores.ledger.backlog().items()}
-        backlog = sum(by_stage.values())
     finally:
         stores.close()
-    return ChaosReport(
-        mode="embedded", writers=writers, seconds=seconds, elapsed_s=round(elapsed, 3), kills=kills,
-        turns_acknowledged=sum(len(log.acked) for log in logs), turns_stored=stored,
-        duplicated=duplicated, lost=lost, retried_batches=sum(log.retried for log in logs),
-        unacknowledged_batches=sum(log.gave_up for log in logs), backlog=backlog, backlog_by_stage=by_stage,
-        drain_s=round(drain, 3), refusals=[log.failure for log in logs if log.failure],
-        failures_retried=sorted(set().union(*(log.seen for log in logs))), load_average=loads,
-    )  # fmt: skip
+    return _Outcome(logs=logs, elapsed=elapsed, drain=drain, faults=faults, stored=stored, lost=lost,
+                    duplicated=duplicated, backlog_by_stage=by_stage)  # fmt: skip

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
+from rich.console import Console
 
 from eywa.bench.report import render_chaos, render_extraction, render_latency, render_service_bench
 from eywa.errors import InvalidInputError
@@ -58,16 +59,54 @@ def locomo(
     sample: Annotated[
         list[str] | None, typer.Option("--sample", help="Only this sample_id (repeatable).", show_default=False)
     ] = None,
+    by_conversation: Annotated[
+        bool, typer.Option("--by-conversation", help="Also print recall@k per conversation and category.")
+    ] = False,
 ) -> None:
     """Trace-level LoCoMo evaluation: evidence recall@k, all-evidence hits, tokens, latency."""
     from eywa.bench.locomo import run_locomo_bench  # deferred: keeps `eywa --help` fast
 
     settings = load_settings(data_dir)
     run_locomo_bench(
-        data, k=k, out=out, memory_dir=data_dir, settings=settings, samples=sample, console=out_console()
+        data, k=k, out=out, memory_dir=data_dir, settings=settings, samples=sample, console=out_console(),
+        by_conversation=by_conversation,
     )
     if out is not None:
         out_console().print(f"artefacts: {out / 'questions.jsonl'}, {out / 'summary.json'}")
+
+
+@app.command("loco")
+def loco(
+    runs: Annotated[
+        list[str],
+        typer.Argument(help="Runs of `bench locomo --out`, as NAME=FOLDER (or FOLDER: its name), one per variant."),
+    ],
+    baseline: Annotated[
+        str | None, typer.Option("--baseline", help="The variant the others are compared to (default: the first).")
+    ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the report as JSON to this file.", show_default=False)
+    ] = None,
+) -> None:
+    """Leave one conversation out over variant runs: the estimate on unseen conversations,
+    each variant's deltas per conversation and category, the abstention signal's AUC."""
+    from eywa.bench.loco import load_run, loco_report  # deferred: keeps `eywa --help` fast
+    from eywa.bench.report import render_loco
+
+    named: dict[str, Path] = {}
+    for run in runs:
+        name, sep, folder = run.partition("=")
+        path = Path(folder if sep else name)
+        named[name if sep else path.name] = path
+    try:
+        report = loco_report({name: load_run(path) for name, path in named.items()}, baseline or next(iter(named)))
+    except ValueError as exc:
+        raise InvalidInputError(str(exc)) from exc
+    out = out_console()
+    render_loco(report, Console(width=max(out.width, 132)))  # a column per conversation
+    if json_out is not None:
+        json_out.write_text(json.dumps(report.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
+        out.print(f"report: {json_out}")
 
 
 @app.command("latency")
@@ -152,18 +191,32 @@ def service(
 def chaos(
     writers: Annotated[int, typer.Option("--writers", min=1, help="Concurrent writers (threads over HTTP).")] = 8,
     seconds: Annotated[float, typer.Option("--seconds", min=0.5, help="How long the writers send turns.")] = 20.0,
-    kills: Annotated[int, typer.Option("--kills", min=0, help="SIGKILLs of the API process during the run.")] = 2,
+    kills: Annotated[
+        int,
+        typer.Option(
+            "--kills", min=0,
+            help="embedded: SIGKILLs of the API process; server: rounds of faults (a worker, Redis, Neo4j).",
+        ),
+    ] = 2,
     drain: Annotated[float, typer.Option("--drain", min=1.0, help="Seconds allowed for the backlog to drain.")] = 120.0,
+    backend: Annotated[
+        Literal["embedded", "server"],
+        typer.Option(
+            "--backend",
+            help="embedded (default; the API is killed) or server (own Redis and Neo4j, Celery workers; a checkout).",
+        ),
+    ] = "embedded",
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Write the report as JSON to this file.", show_default=False)
     ] = None,
 ) -> None:
-    """Writers over HTTP on 127.0.0.1 while the API is SIGKILLed and restarted (embedded
-    mode): acknowledged, stored, duplicated, lost, backlog. Exits 1 unless nothing was
-    duplicated or lost and the backlog drained."""
+    """Writers over HTTP on 127.0.0.1 while processes are SIGKILLed and restarted (embedded:
+    the API; server: a Celery worker, Redis without persistence, Neo4j): acknowledged, stored,
+    duplicated, lost, backlog. Exits 1 unless nothing was duplicated or lost, every failure
+    was a connection error or a 503 problem+json, and the backlog drained."""
     from eywa.bench.chaos import run_chaos_bench  # deferred: keeps `eywa --help` fast
 
-    report = run_chaos_bench(writers, seconds, kills, drain, settings=load_settings())
+    report = run_chaos_bench(writers, seconds, kills, drain, backend=backend, settings=load_settings())
     out = out_console()
     render_chaos(report, out)
     if json_out is not None:

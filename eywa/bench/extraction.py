@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict
 
 from eywa.attributes import canonical_name
 from eywa.extraction.base import Extractor
+from eywa.extraction.context import ContextualExtractor, Earlier, named_values
 from eywa.extraction.rules import RuleExtractor
 from eywa.extraction.validator import Validator
 from eywa.ids import content_hash, stable_id
@@ -168,19 +169,31 @@ def measure_extraction(
     seconds = cpu_seconds = 0.0
     for space, turns_of_space in evidence.items():
         by_id = {t.id: t for t in turns_of_space}
+        last_of_session: dict[str, Evidence] = {}
+        believed: list[CandidateFact] = []
         for offset in range(0, len(turns_of_space), batch_size):
             chunk = turns_of_space[offset : offset + batch_size]
             started, cpu_started = time.perf_counter(), time.process_time()
             verdicts = []
-            for raw in extractor.propose(space, chunk):
+            if isinstance(extractor, ContextualExtractor):  # what the pipeline reads from the stores
+                earlier = Earlier(
+                    previous={t.id: last_of_session[t.session] for t in chunk[:1] if t.session in last_of_session},
+                    named=named_values(believed),
+                )
+                proposals = extractor.propose_after(space, chunk, earlier)
+            else:
+                proposals = extractor.propose(space, chunk)
+            for raw in proposals:
                 fact = raw if not raw.attribute else raw.model_copy(update={"attribute": canonical_name(raw.attribute)})
                 verdicts.append((fact, validator.validate(space, fact, by_id)))
             seconds += time.perf_counter() - started
             cpu_seconds += time.process_time() - cpu_started
+            last_of_session.update({t.session: t for t in chunk})
             for fact, report in verdicts:
                 proposed += 1
                 if report.accepted:
                     accepted += 1
+                    believed.append(fact)
                     kept.setdefault(_belief_key(space, fact), (space, fact))
                 else:
                     refused.update(str(r) for r in report.reasons)

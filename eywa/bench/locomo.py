@@ -72,6 +72,11 @@ class QuestionRecord(BaseModel):
     plan: Any
     items: tuple[dict[str, Any], ...]
     context: str
+    evidence_strength: float | None = None
+    trace: dict[str, Any] = {}
+    """What explains a miss: each route's top hits, the fused list, what each post-filter
+    changed, routes skipped and stage timings (the recall trace without the plan, which
+    has its own field)."""
 
     def score(self) -> QuestionScore:
         """The subset the summary aggregates."""
@@ -103,6 +108,8 @@ class BenchSummary(BaseModel):
     ingest_turns_per_s: float
     categories: dict[str, CategoryStats]
     overall: CategoryStats
+    conversations: dict[str, dict[str, CategoryStats]] = {}
+    """Per sample: its categories and its ``overall`` (1-4) row, for ``--by-conversation``."""
 
 
 DiaIdLookup = Callable[[str, str], str | None]
@@ -154,6 +161,8 @@ def evaluate_question(
         plan=result.trace.get("plan"),
         items=tuple(items),
         context=result.context,
+        evidence_strength=result.evidence_strength,
+        trace={key: value for key, value in result.trace.items() if key != "plan"},
     )
 
 
@@ -167,6 +176,10 @@ def summarise_run(
         for cat in sorted({s.category for s in scores})
     }
     overall = summarise("overall (1-4)", [s for s in scores if s.category in SCORED_CATEGORIES])
+    conversations = {
+        sample: _by_category([r.score() for r in records if r.sample_id == sample])
+        for sample in dict.fromkeys(r.sample_id for r in records)
+    }
     turns, seconds = ingest
     return BenchSummary(
         data=str(data),
@@ -179,7 +192,18 @@ def summarise_run(
         ingest_turns_per_s=round(turns / seconds, 1) if seconds > 0 else 0.0,
         categories=categories,
         overall=overall,
+        conversations=conversations,
     )
+
+
+def _by_category(scores: Sequence[QuestionScore]) -> dict[str, CategoryStats]:
+    """One sample's rows: each category present, then ``overall`` over categories 1-4."""
+    rows = {
+        str(cat): summarise(CATEGORY_NAMES.get(cat, f"category {cat}"), [s for s in scores if s.category == cat])
+        for cat in sorted({s.category for s in scores})
+    }
+    rows["overall"] = summarise("overall (1-4)", [s for s in scores if s.category in SCORED_CATEGORIES])
+    return rows
 
 
 def run_locomo_bench(
@@ -192,6 +216,7 @@ def run_locomo_bench(
     extractor: Extractor | None = None,
     samples: Sequence[str] | None = None,
     console: Console | None = None,
+    by_conversation: bool = False,
 ) -> BenchSummary:
     """Ingest a LoCoMo file (one space per sample), recall every question, score, report.
 
@@ -199,7 +224,8 @@ def run_locomo_bench(
     which defaults to a fresh temporary directory so a run never mixes with a user's memory
     (pass one to keep the store for inspection; re-ingest is a no-op then, which makes the
     ingest rate meaningless), or the Neo4j server of ``EYWA_NEO4J_URI``, one space per
-    sample. ``samples`` restricts the run to those ids.
+    sample. ``samples`` restricts the run to those ids; ``by_conversation`` also prints the
+    per-sample table (``summary.json`` always holds it).
 
     Raises:
         OSError: the data file cannot be read or ``out`` cannot be written.
@@ -241,7 +267,7 @@ def run_locomo_bench(
     summary = summarise_run(data, k, sample_ids, records, (report.turns, report.seconds))
     if out is not None:
         write_artefacts(out, summary, records)
-    render_summary(summary, console)
+    render_summary(summary, console, by_conversation=by_conversation)
     return summary
 
 

@@ -14,10 +14,19 @@ if TYPE_CHECKING:
     from eywa.bench.chaos import ChaosReport
     from eywa.bench.extraction import ExtractionReport
     from eywa.bench.latency import LatencyReport
+    from eywa.bench.loco import LocoReport
     from eywa.bench.locomo import BenchSummary
     from eywa.bench.service import ServiceBenchReport
 
-__all__ = ["render_chaos", "render_latency", "render_service_bench", "render_summary", "summary_table"]
+__all__ = [
+    "conversation_table",
+    "render_chaos",
+    "render_latency",
+    "render_loco",
+    "render_service_bench",
+    "render_summary",
+    "summary_table",
+]
 
 
 def _row(table: Table, label: str, stats: CategoryStats, *, style: str | None = None) -> None:
@@ -55,9 +64,33 @@ def summary_table(summary: BenchSummary) -> Table:
     return table
 
 
-def render_summary(summary: BenchSummary, console: Console) -> None:
-    """Print the table and the ingest line."""
+def conversation_table(summary: BenchSummary) -> Table:
+    """Recall@k per conversation (rows) and category (columns), with each conversation's
+    1-4 overall: a change that moves one conversation and not the others shows here."""
+    table = Table(
+        title=f"R@{summary.k} by conversation", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True
+    )
+    categories = list(summary.categories)
+    table.add_column("sample", no_wrap=True)
+    table.add_column("n", justify="right")
+    for key in categories:
+        table.add_column(f"{key} {summary.categories[key].name[:8]}", justify="right", no_wrap=True)
+    table.add_column("1-4", justify="right", no_wrap=True)
+    for sample, rows in summary.conversations.items():
+        cells = [f"{rows[key].recall_at_k:.3f}" if key in rows and rows[key].scored else "-" for key in categories]
+        overall = rows.get("overall")
+        table.add_row(
+            sample, str(sum(r.questions for key, r in rows.items() if key != "overall")), *cells,
+            f"{overall.recall_at_k:.3f}" if overall else "-",
+        )  # fmt: skip
+    return table
+
+
+def render_summary(summary: BenchSummary, console: Console, *, by_conversation: bool = False) -> None:
+    """Print the table (and, asked, the per-conversation table) and the ingest line."""
     console.print(summary_table(summary))
+    if by_conversation:
+        console.print(conversation_table(summary))
     console.print(
         f"ingest: {summary.ingest_turns} turns in {summary.ingest_seconds:.1f} s "
         f"({summary.ingest_turns_per_s:.1f} turns/s); samples: {', '.join(summary.samples)}; "
@@ -170,10 +203,9 @@ def render_extraction(report: ExtractionReport, console: Console) -> None:
 
 def render_chaos(report: ChaosReport, console: Console) -> None:
     """The chaos run's figures, one per line, and its verdict."""
-    console.print(
-        f"chaos ({report.mode}): {report.writers} writers, {report.elapsed_s:.1f} s, "
-        f"{report.kills} SIGKILL(s) of the API process"
-    )
+    console.print(f"chaos ({report.mode}): {report.writers} writers, {report.elapsed_s:.1f} s")
+    for fault in report.faults:
+        console.print(f"  fault: {fault}", markup=False)
     console.print(f"turns acknowledged: {report.turns_acknowledged}")
     console.print(f"turns stored: {report.turns_stored}")
     console.print(f"duplicated: {report.duplicated}")
@@ -184,8 +216,57 @@ def render_chaos(report: ChaosReport, console: Console) -> None:
     )
     for refusal in report.refusals:
         console.print(f"  refused: {refusal}", markup=False)
+    console.print(f"server errors (5xx other than a 503 problem+json): {report.server_errors}")
+    for sample in report.server_error_samples:
+        console.print(f"  {sample}", markup=False)
     stages = ", ".join(f"{stage} {n}" for stage, n in report.backlog_by_stage.items())
     console.print(f"backlog at the end: {report.backlog} ({stages}; drained in {report.drain_s:.1f} s)")
     loads = "; ".join(f"{when} {a:.2f}/{b:.2f}/{c:.2f}" for when, (a, b, c) in report.load_average.items())
     console.print(f"load average (1/5/15 min): {loads}")
     console.print(f"chaos: {'[green]PASS[/]' if report.passed else '[red]FAIL[/]'}")
+
+
+def render_loco(report: LocoReport, console: Console) -> None:
+    """Variants by conversation, the LOCO folds and estimate, ablations, abstention.
+
+    The tables have a column per conversation: give ``console`` room (about 130 columns)."""
+    variants = Table(title="recall@k (cats 1-4, points) by variant", box=box.SIMPLE_HEAD, pad_edge=False)
+    columns = ["overall", "cat1", "cat2", "cat3", "cat4", *report.samples]
+    variants.add_column("variant", no_wrap=True)
+    for name in columns:
+        variants.add_column(name, justify="right", no_wrap=True)
+    for name, figures in report.variants.items():
+        variants.add_row(name, *(f"{figures[c]:.1f}" for c in columns))
+    console.print(variants)
+
+    folds = Table(title="leave one conversation out", box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in ("held out", "chosen on the others", "train", "held-out", "cat1", "cat2", "cat3", "cat4"):
+        folds.add_column(name, justify="left" if name in ("held out", "chosen on the others") else "right")
+    for fold in report.folds:
+        folds.add_row(
+            fold.held_out, fold.chosen, f"{fold.train_recall:.1f}", f"{fold.held_out_recall:.1f}",
+            *("-" if (v := fold.held_out_by_category[c]) is None else f"{v:.1f}" for c in (1, 2, 3, 4)),
+        )  # fmt: skip
+    console.print(folds)
+    by_cat = ", ".join(f"cat{c} {v:.1f}" for c, v in report.estimate_by_category.items())
+    console.print(f"LOCO estimate (pooled held-out questions): {report.estimate:.1f} ({by_cat})")
+
+    if report.ablations:
+        table = Table(title=f"ablation against {report.baseline} (points)", box=box.SIMPLE_HEAD, pad_edge=False)
+        table.add_column("variant", no_wrap=True)
+        for name in ("overall", "cat1", "cat2", "cat3", "cat4", *report.samples, "kept"):
+            table.add_column(name, justify="right", no_wrap=True)
+        for ab in report.ablations:
+            table.add_row(
+                ab.variant, f"{ab.overall:+.1f}", *(f"{ab.by_category[c]:+.1f}" for c in (1, 2, 3, 4)),
+                *(f"{ab.by_conversation[s]:+.1f}" for s in report.samples),
+                "yes" if ab.kept else "no",
+            )  # fmt: skip
+        console.print(table)
+    for name, folds_ in report.abstention.items():
+        parts = "; ".join(
+            f"{f.held_out} AUC {f.auc if f.auc is not None else '-'} thr {f.threshold} "
+            f"bal.acc {f.balanced_accuracy if f.balanced_accuracy is not None else '-'}"
+            for f in folds_
+        )
+        console.print(f"abstention ({name}): AUC over all {report.abstention_auc.get(name)}; {parts}", soft_wrap=True)

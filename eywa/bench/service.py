@@ -210,9 +210,12 @@ def free_port(host: str) -> int:
         return port
 
 
-def start_api(settings: EywaSettings, log: Path, host: str, port: int) -> subprocess.Popen[bytes]:
+def start_api(
+    settings: EywaSettings, log: Path, host: str, port: int, timeout: float = START_TIMEOUT_S
+) -> subprocess.Popen[bytes]:
     """Start ``eywa serve`` with exactly ``settings`` (through its environment) on
-    ``host:port``, its output appended to ``log``; returns once it answers ``/healthz``.
+    ``host:port``, its output appended to ``log``; returns once it answers ``/healthz``
+    (within ``timeout`` seconds).
 
     Raises:
         StoreError: the server exited or did not answer ``/healthz`` in time (the message
@@ -224,7 +227,7 @@ def start_api(settings: EywaSettings, log: Path, host: str, port: int) -> subpro
     with log.open("ab") as output:
         process = subprocess.Popen(command, env=environment, stdout=output, stderr=subprocess.STDOUT)
     try:
-        _wait_until_healthy(process, f"http://{host}:{port}", log)
+        _wait_until_healthy(process, f"http://{host}:{port}", log, timeout)
     except StoreError:
         stop_api(process)
         raise
@@ -264,8 +267,10 @@ def serve_api(settings: EywaSettings, log: Path, host: str = "127.0.0.1") -> Ite
         stop_api(process)
 
 
-def _wait_until_healthy(process: subprocess.Popen[bytes], base_url: str, log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT_S
+def _wait_until_healthy(
+    process: subprocess.Popen[bytes], base_url: str, log: Path, timeout: float = START_TIMEOUT_S
+) -> None:
+    deadline = time.monotonic() + timeout
     with httpx.Client(base_url=base_url, timeout=2.0) as client:
         while time.monotonic() < deadline:
             if process.poll() is not None:

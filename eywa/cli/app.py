@@ -21,10 +21,12 @@ from typing import Any
 import typer
 
 from eywa.cli import keys
+from eywa.cli.correct_cmds import beliefs_app, candidates_app, corrections
 from eywa.cli.demo import demo
 from eywa.cli.erase_cmds import drop_space, forget
 from eywa.cli.graph_cmds import audit, schema_app
 from eywa.cli.memory_cmds import ingest, recall, stats
+from eywa.cli.merge_cmds import merges_app
 from eywa.cli.upkeep_cmds import reconcile, reprocess
 from eywa.errors import ConfigurationError
 from eywa.runtime.commands import EywaGroup
@@ -52,6 +54,10 @@ app.command("reprocess")(reprocess)
 app.command("reconcile")(reconcile)
 app.command("forget")(forget)
 app.command("drop-space")(drop_space)
+app.add_typer(beliefs_app, name="beliefs")
+app.add_typer(candidates_app, name="candidates")
+app.command("corrections")(corrections)
+app.add_typer(merges_app, name="merges")
 
 
 def _unavailable(entry: EntryPoint, exc: ImportError) -> Callable[..., None]:

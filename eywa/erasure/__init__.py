@@ -1,7 +1,8 @@
 """Erasure: the cascade that removes turns and everything derived from them, with a proof.
 
 ``plan`` is pure (selector checks, keyed hashes, the report), ``cascade`` runs the steps over
-the stores (``eywa.stores.erasure`` holds the store side), ``proof`` checks zero residue.
+the stores (``eywa.stores.erasure`` holds the store side), ``proof`` checks zero residue,
+``retention`` erases what is past a space's retention period through the same cascade.
 """
 
 from eywa.erasure.cascade import continue_erasure, erase, resume_erasures, start_erasure

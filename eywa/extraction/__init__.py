@@ -4,6 +4,7 @@ candidates (with reasons).
 """
 
 from eywa.extraction.base import Extractor
+from eywa.extraction.context import ContextualExtractor, Earlier
 from eywa.extraction.clients import AnthropicClient, ChatClient, OpenAIChatClient
 from eywa.extraction.llm import LLMExtractor, build_extractor
 from eywa.extraction.pipeline import Explanation, Level1Report, explain, extract_beliefs
@@ -13,6 +14,8 @@ from eywa.extraction.validator import Validator
 __all__ = [
     "AnthropicClient",
     "ChatClient",
+    "ContextualExtractor",
+    "Earlier",
     "Explanation",
     "Extractor",
     "LLMExtractor",

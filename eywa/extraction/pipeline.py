@@ -20,6 +20,7 @@ from eywa import crashpoints
 from eywa.attributes import AttributeSpec, canonical_fact, get_attribute
 from eywa.errors import NotFoundError
 from eywa.extraction.base import Extractor, extractor_label, extractor_version
+from eywa.extraction.context import ContextualExtractor, earlier_context
 from eywa.extraction.validator import Validator
 from eywa.ids import stable_id
 from eywa.models import (
@@ -106,7 +107,8 @@ def extract_beliefs(
         evidence_ids: turns to read (ids missing from the store are counted and skipped).
         evidence_store: where the turns (and any other cited turns) are read from.
         belief_store: where beliefs and refused candidates are written.
-        extractor: proposes candidate facts.
+        extractor: proposes candidate facts; a ``ContextualExtractor`` also gets what came
+            before each batch (``eywa.extraction.context.earlier_context``).
         validator: checks each candidate against its cited turns.
         batch_size: turns handed to the extractor per call.
         attributes: attribute registry (cardinality decides supersession); default registry
@@ -139,7 +141,11 @@ def extract_beliefs(
             if done is not None:  # erased meanwhile: nothing to read, the stage is done
                 belief_store.add([], [], done)
             continue
-        facts = list(extractor.propose(space, turns))
+        if isinstance(extractor, ContextualExtractor):
+            earlier = earlier_context(space, turns, evidence_store, belief_store)
+            facts = list(extractor.propose_after(space, turns, earlier))
+        else:
+            facts = list(extractor.propose(space, turns))
         totals["proposed"] += len(facts)
         known = {t.id: t for t in turns}
         wanted = {i for f in facts for i in f.evidence_ids if i not in known}
@@ -198,6 +204,15 @@ def _belief(
         extractor=extractor, evidence_ids=tuple(dict.fromkeys(fact.evidence_ids)), support=report.support,
         report=report, event_at=None if event_at is None else as_utc(event_at), extractor_version=version,
     )
+
+
+def belief_of_fact(
+    space: str, fact: CandidateFact, report: ValidationReport, cited: Sequence[Evidence], extractor: str,
+    recorded_at: datetime,
+) -> Belief:
+    """The belief ``fact`` becomes, exactly as Level 1 builds it (an operator accepting a
+    refused candidate uses it: same id, same event time)."""
+    return _belief(space, fact, report, {e.id: e for e in cited}, extractor, recorded_at)
 
 
 def _when(belief: Belief) -> tuple[datetime, str]:

@@ -5,8 +5,11 @@ right for "where does Ana work now?" but loses "what did she last say?". The lin
 both, so a reader (a person or a model) can answer either:
 
     employer: Fernbrook since 6 May 2024 (was Google) — last said 22 Oct 2024; p 0.41 as of today
-    diet: not meat (p 0.08) — last said 22 Oct 2024: not meat; as of today
-    hobbies: hiking since 2 Feb 2023 (p 0.74); not pottery (p 0.31) — last said 22 Oct 2024: not pottery; as of today
+    diet: not meat (p 0.92) — last said 22 Oct 2024: not meat; as of today
+    hobbies: hiking since 2 Feb 2023 (p 0.74); not pottery (p 0.69) — last said 22 Oct 2024: not pottery; as of today
+
+Every probability on the line is the probability of what it says next to: "not meat (p 0.92)"
+is 0.92 that meat is *not* a member of the diet set (its membership is 0.08).
 
 Pure: the same dimension and ``as_of`` always give the same line (dates in UTC, English
 month names independent of the locale).
@@ -77,7 +80,7 @@ def _multi(dimension: Dimension) -> str:
     ]
     text = ", ".join(parts)
     if others:
-        gone = ", ".join(f"not {v} (p {p:.2f})" for v, p in others)
+        gone = ", ".join(f"not {v} (p {1.0 - p:.2f})" for v, p in others)
         text = f"{text}; {gone}" if text else gone
     return text or "undecided"
 

@@ -9,7 +9,9 @@ What "immutable delta" means here. A delta has two parts:
 * the *observation* it records: id (derived from space, entity, attribute and belief),
   observed value, polarity, modality, reliability, change signal, event time, record time,
   belief and evidence ids. These never change once written, and re-applying the same
-  belief writes nothing (the id already exists).
+  belief writes nothing (the id already exists). The one exception is a person's
+  decision: confirming a belief raises its reliability (``reweigh_beliefs``), and the
+  dimension is replayed as if it had entered that way.
 * the *derived* fields: prior, posterior, surprise, hazard. They are a pure function of the
   observations of the dimension up to that delta **in event-time order**. When evidence
   arrives out of order (an older turn ingested later), the dimension is rebuilt by replaying
@@ -26,7 +28,7 @@ Erasure uses the same replay (``forget_beliefs``).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
 from eywa.errors import NotFoundError
@@ -60,6 +62,7 @@ __all__ = [
     "name_compatibility",
     "propose_merges",
     "registry_resolver",
+    "reweigh_beliefs",
     "set_members",
     "undo_merge",
 ]
@@ -200,6 +203,47 @@ def forget_beliefs(
         ]
         store.save(_record(state, space, key, record.entity, attribute, len(deltas), now), deltas)
     return removed
+
+
+def reweigh_beliefs(
+    store: DimensionStore,
+    space: str,
+    reliabilities: Mapping[str, float],
+    *,
+    spec_for: SpecResolver | None = None,
+    params: NousParams = DEFAULT_PARAMS,
+    recorded_at: datetime | None = None,
+) -> list[Delta]:
+    """Give the deltas of some beliefs a new reliability and replay the dimensions they touch.
+
+    A correction (a person confirming a belief) changes what an observation is worth, not
+    what was observed: the dimension is rebuilt in event time exactly as if the belief had
+    entered with that reliability. Returns the reweighed deltas (empty when the beliefs
+    observe no dimension).
+    """
+    resolve = _resolver(spec_for)
+    now = as_utc(recorded_at) if recorded_at is not None else utc_now()
+    touched = {(entity_key(d.entity), d.attribute) for d in store.deltas_of_beliefs(space, list(reliabilities))}
+    changed: list[Delta] = []
+    for key, attribute in sorted(touched):
+        record = store.get(space, key, attribute)
+        remaining = store.deltas(space, key, attribute)
+        if record is None or not remaining:
+            continue
+        observations = [
+            engine.observation_of(d).model_copy(update={"reliability": reliabilities[d.belief_id]})
+            if d.belief_id in reliabilities else engine.observation_of(d)
+            for d in remaining
+        ]  # fmt: skip
+        state, steps = engine.replay(observations, record.cardinality, resolve(attribute).tau_days, params)
+        recorded = {d.id: d.recorded_at for d in remaining}
+        deltas = [
+            engine.make_delta(o, r, now).model_copy(update={"recorded_at": recorded[engine.observation_key(o)[1]]})
+            for o, r in steps
+        ]
+        store.save(_record(state, space, key, record.entity, attribute, len(deltas), now), deltas)
+        changed.extend(d for d in deltas if d.belief_id in reliabilities)
+    return changed
 
 
 def list_deltas(

@@ -278,3 +278,22 @@ def symmetric_kl_memberships(
         pa, pb = {"in": a, "out": 1.0 - a}, {"in": b, "out": 1.0 - b}
         total += 0.5 * (kl_bits(pa, pb) + kl_bits(pb, pa))
     return total / len(values)
+
+
+def confirmed_reliability(rho: float, ceiling: float) -> float:
+    """ρ of an observation after a person confirmed it, never above ``ceiling`` (< 1).
+
+    The confirmation is read as a second, independent report that agrees with the first and
+    is as reliable: with two hypotheses (right / wrong) and even prior odds, two agreeing
+    reports of reliability ρ give ρ² / (ρ² + (1 − ρ)²). That is more than ρ for every ρ in
+    (0.5, 1), so a confirmation always raises it, and less than 1, so a later contradiction
+    stays finitely surprising; ``ceiling`` bounds repeated confirmations. A ρ already at or
+    above the ceiling is left as it is.
+
+    Raises:
+        ValueError: ρ or the ceiling outside (0.5, 1).
+    """
+    if not 0.5 < rho < 1.0 or not 0.5 < ceiling < 1.0:
+        raise ValueError(f"reliability and ceiling must be in (0.5, 1), got {rho} and {ceiling}")
+    agreed = rho * rho / (rho * rho + (1.0 - rho) * (1.0 - rho))
+    return max(rho, min(agreed, ceiling))

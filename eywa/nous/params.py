@@ -55,6 +55,10 @@ class NousParams:
     # but never make it the mode, and in a multi-valued dimension tentative reports alone
     # can never push a membership above ρ, hence never to ``set_floor``.
     rho_tentative: float = 0.55
+    # ρ ceiling of a belief a person confirmed (``math.confirmed_reliability``). 0.99: a
+    # confirmed belief weighs more than any validated one (rho_max) yet stays below
+    # certainty, so a later contradiction is still news and not an impossibility.
+    rho_confirmed: float = 0.99
     # Statements by the assistant (role "assistant"/"system") about the user are second-hand:
     # their excess over 0.5 is halved.
     source_discount: float = 0.5
@@ -97,7 +101,7 @@ class NousParams:
             ConfigurationError: a reliability outside (0.5, 1) or a tentative ρ that could
                 list a value on its own.
         """
-        for name in ("rho_default", "rho_min", "rho_max", "rho_tentative"):
+        for name in ("rho_default", "rho_min", "rho_max", "rho_tentative", "rho_confirmed"):
             value = getattr(self, name)
             if not 0.5 < value < 1.0:
                 raise ConfigurationError(f"NousParams.{name} must be in (0.5, 1), got {value}")

@@ -32,6 +32,7 @@ __all__ = [
     "asked_values",
     "names_only_values",
     "state_answer",
+    "unrealised_plan",
 ]
 
 ANSWER_THRESHOLD: Final = 0.6
@@ -224,3 +225,34 @@ def state_answer(
         asked=asked,
         evidence_ids=_evidence(_supporting(dimension, deltas, asked, members)),
     )
+
+
+def unrealised_plan(answer: StateAnswer, dimension: Dimension, plan_deltas: Sequence[Delta], words: Sequence[str]) -> StateAnswer | None:
+    """"Did Ines move to Lisbury?" when Ines only *thought about* moving there and moved elsewhere.
+
+    A past-tense yes/no question names a value (``words``, see ``Plan.other_words``) the
+    dimension never held, while the subject's plans hold it only as hedged or planned ("I'm
+    thinking about moving to Lisbury"): the plan did not happen, and what did happen is the
+    dimension's value. The answer is "not <value>, only <modality>", then the dimension's
+    line, with the plan's turn and the turns of the actual value as provenance; its
+    confidence is the dimension's. A completed change thus outranks the hedged plan that
+    retrieval alone would rank first (its words match the question best). None when the
+    dimension holds the value, no plan names it, or a plan naming it was asserted.
+
+    ``plan_deltas`` are the subject's ``plans`` deltas up to the read time.
+    """
+    if not words or dimension.cardinality != "single" or dimension.mode is None or answer.asked:
+        return None
+    folded = [w.casefold() for w in words]
+    held = {v.casefold() for v in dimension.distribution if v != UNSEEN}
+    if any(w in _words(v) for v in held for w in (f" {x} " for x in folded)):
+        return None
+    naming = [d for d in plan_deltas if all(f" {w} " in _words(d.observed) for w in folded)]
+    if not naming or any(d.modality == "asserted" and d.polarity == "positive" for d in naming):
+        return None
+    plan = naming[-1]
+    said = f"not {' '.join(words)}: only {plan.modality}"
+    text = f"{answer.entity} — {answer.attribute}: {said} ({plan.observed}); {answer.text.split(' — ', 1)[-1]}"
+    evidence = tuple(dict.fromkeys((*plan.evidence_ids, *answer.evidence_ids)))[:MAX_ANSWER_TURNS]
+    return StateAnswer(entity=answer.entity, attribute=answer.attribute, text=text, confidence=answer.confidence,
+                       asked=(), evidence_ids=evidence)

@@ -95,7 +95,7 @@ class Plan:
     """Content words that name neither an entity nor an attribute nor the present: what the
     question asks about besides (person, attribute). A dimension answers the question only
     if they all name its values ("Does Priya eat *meat*?"), not when the attribute is a
-    modifier ("Who performed at Melanie's *daughter's* birthday?": performed, concert,
+    modifier ("Who performed at Priya's *daughter's* birthday?": performed, concert,
     birthday)."""
 
     def as_trace(self) -> dict[str, object]:
@@ -121,6 +121,30 @@ def question_shape(question: str) -> Shape:
     return "fact"
 
 
+# The longest entity name, in words, the planner looks up in a question.
+MAX_NAME_WORDS: Final = 6
+_WORD_START = re.compile(r"(?<!\w)\w")
+_WORD_END = re.compile(r"\w(?!\w)")
+
+
+def name_spans(question: str) -> list[str]:
+    """Every span of the question that could be an entity name as ``named_entities`` matches
+    one: from a word's start to the end of that word or of one of the next
+    ``MAX_NAME_WORDS - 1`` words (also taking one trailing punctuation mark: "Dr."),
+    case-folded. The store is asked for these (``EvidenceStore.entities_named``), so the
+    planner never loads every entity of the space."""
+    text = question.casefold()
+    starts = [m.start() for m in _WORD_START.finditer(text)]
+    ends = [m.end() for m in _WORD_END.finditer(text)]
+    spans: set[str] = set()
+    for index, start in enumerate(starts):
+        for end in ends[index : index + MAX_NAME_WORDS]:
+            spans.add(text[start:end])
+            if end < len(text) and not text[end].isspace():
+                spans.add(text[start : end + 1])
+    return sorted(spans)
+
+
 def named_entities(question: str, entities: Sequence[Entity]) -> tuple[str, ...]:
     """Known entity names (or aliases) that appear in the question as whole words."""
     lowered = question.casefold()
@@ -140,7 +164,7 @@ def asks_current_state(question: str, shape: Shape, window: tuple[datetime, date
 
     A state shape in the present tense with no time window, not a "why"/"how" question
     (reasons and manners are not states), and attribute words that agree on an attribute:
-    "Is Dario married?" (married → relationship status, partner) does, "What do Melanie's
+    "Is Dario married?" (married → relationship status, partner) does, "What do Priya's
     kids like?" (kids → children, like → likes) asks about a chain of two and does not.
     """
     if shape not in STATE_SHAPES or window is not None or _PAST.search(question) or _REASON.search(question):

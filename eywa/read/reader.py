@@ -30,8 +30,9 @@ from eywa.read.adjust import Scored
 from eywa.read.fusion import ItemKey, lead_with, weighted_rrf
 from eywa.read.items import Hydrated, ItemSource
 from eywa.read.packing import pack
-from eywa.read.plan import make_plan
+from eywa.read.plan import make_plan, name_spans
 from eywa.read.policies import answer_instructions
+from eywa.read.strength import evidence_strength
 from eywa.read.routes import Query, Route, RouteHit
 
 # Each route retrieves this many candidates per requested item (at least MIN_CANDIDATES).
@@ -57,7 +58,7 @@ class Reader:
         routes: Sequence[Route],
         sources: Sequence[ItemSource],
         embed_query: Callable[[str], npt.NDArray[np.float32]],
-        entities: Callable[[str], list[Entity]],
+        entities_named: Callable[[str, Sequence[str]], list[Entity]],
         neighbours: Callable[[str, str], Sequence[Hydrated]],
         rrf_k: int,
         max_k: int,
@@ -67,7 +68,7 @@ class Reader:
         self._routes = list(routes)
         self._sources: dict[ItemKind, ItemSource] = {s.kind: s for s in sources}
         self._embed_query = embed_query
-        self._entities = entities
+        self._entities_named = entities_named
         self._neighbours = neighbours
         self._rrf_k = rrf_k
         self._max_k = max_k
@@ -91,7 +92,7 @@ class Reader:
         changes: dict[str, list[str]] = {}
 
         clock = time.perf_counter()
-        entities = self._entities(space)
+        entities = self._entities_named(space, name_spans(question))
         plan = make_plan(question, entities, as_of or datetime.now(timezone.utc), self._disabled)
         timings["plan"] = _ms(clock)
 
@@ -108,6 +109,7 @@ class Reader:
 
         query = Query(space, question, plan, vector, as_of, max(k * CANDIDATES_PER_ITEM, MIN_CANDIDATES))
         rankings: dict[RouteName, list[ItemKey]] = {}
+        cosine: list[float] = []
         route_trace: dict[str, list[dict[str, Any]]] = {}
         built: dict[ItemKey, Hydrated] = {}
         claims: list[ItemKey] = []
@@ -121,6 +123,8 @@ class Reader:
             hits = outcome
             timings[f"route.{route.name}"] = ms
             rankings[route.name] = [(h.kind, h.id) for h in hits]
+            if route.name == "vector":
+                cosine = [h.score for h in hits]
             route_trace[route.name] = [_hit_trace(h) for h in hits[:50]]
             built.update({(h.kind, h.id): h.item for h in hits if h.item is not None})
             claims.extend((h.kind, h.id) for h in hits if h.claim)
@@ -151,6 +155,8 @@ class Reader:
             changes["boost"] = adjust.speaker_boost(items, named_ids, speaker_ids)
         if "demotion" not in self._disabled:
             changes["demotion"] = adjust.person_demotion(items, named_ids)
+        if "sessions" not in self._disabled:
+            changes["sessions"] = adjust.session_boost(items, adjust.SESSION_SHARE)
         if "rescue" not in self._disabled:
             changes["rescue"] = adjust.rescue_neighbours(
                 items, lambda evidence_id: [h for h in self._neighbours(space, evidence_id) if _visible(h, as_of)]
@@ -165,6 +171,7 @@ class Reader:
 
         clock = time.perf_counter()
         kept, context, tokens = pack([_to_item(s) for s in chosen], budget_tokens)
+        strength = evidence_strength(cosine)
         timings["pack"] = _ms(clock)
         timings["total"] = round(sum(ms for stage, ms in timings.items() if not stage.startswith("route.")), 3)
 
@@ -176,6 +183,7 @@ class Reader:
             "changes": changes,
             "skipped": skipped,
             "tokens": tokens,
+            "evidence_strength": strength,
             "timings_ms": timings,
         }
         return RecallResult(
@@ -185,6 +193,7 @@ class Reader:
             answer_instructions=instructions,
             trace=trace,
             tokens=tokens,
+            evidence_strength=strength,
         )
 
     def _run_routes(self, routes: Sequence[Route], query: Query) -> list[tuple[Route, RouteOutcome, float]]:

@@ -77,6 +77,11 @@ class BeliefStore(Protocol):
         """
         ...
 
+    def set_candidate_status(self, space: str, candidate_ids: Sequence[str], status: CandidateStatus) -> int:
+        """Change the status of candidates (an operator dismisses one from the repair queue:
+        ``rejected``); returns how many exist."""
+        ...
+
     def beliefs_citing(self, space: str, evidence_ids: Sequence[str]) -> list[Belief]:
         """Beliefs with a ``SUPPORTED_BY`` link to any of ``evidence_ids``, any status."""
         ...

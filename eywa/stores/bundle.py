@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from eywa.stores.access import AccessLog
 from eywa.stores.audit import AuditQueries
 from eywa.stores.beliefs import BeliefStore
+from eywa.stores.corrections import CorrectionLog
 from eywa.stores.dimensions import DimensionStore
 from eywa.stores.entity_graph import EntityGraph
 from eywa.stores.erasure import ErasureStore
@@ -34,6 +35,7 @@ class GraphStores:
     jobs: JobRecords
     tombstones: Tombstones
     erasure: ErasureStore
+    corrections: CorrectionLog
     close: Callable[[], None]
 
 

@@ -57,7 +57,8 @@ class DimensionStore(Protocol):
         """Upsert the dimension's state and the given deltas in one transaction.
 
         A delta whose id exists is replaced (its derived fields may have been recomputed after
-        out-of-order evidence) but keeps its original ``recorded_at``.
+        out-of-order evidence, its reliability raised by a confirmation) but keeps its
+        original ``recorded_at``.
         """
         ...
 

@@ -62,6 +62,12 @@ class EvidenceStore(Protocol):
         """Every entity of ``space``."""
         ...
 
+    def entities_named(self, space: str, names: Sequence[str]) -> list[Entity]:
+        """The entities of ``space`` whose name or one of whose aliases is among ``names``
+        (compared by ``eywa.ids.entity_key``), by name. The read path asks with the word
+        spans of a question, so a recall costs the question's length, not the space's size."""
+        ...
+
     def mentions(self, space: str, evidence_ids: Sequence[str]) -> dict[str, list[str]]:
         """Entity ids mentioned by each of ``evidence_ids``."""
         ...

@@ -23,6 +23,7 @@ from eywa.stores.neo4j.audit_queries import Neo4jAuditQueries
 from eywa.stores.neo4j.beliefs import Neo4jBeliefStore
 from eywa.stores.neo4j.dimensions import Neo4jDimensionStore
 from eywa.stores.neo4j.entity_graph import Neo4jEntityGraph
+from eywa.stores.neo4j.corrections import Neo4jCorrectionLog
 from eywa.stores.neo4j.erasure import Neo4jErasureStore
 from eywa.stores.neo4j.evidence import Neo4jEvidenceStore
 from eywa.stores.neo4j.graph import Neo4jGraph
@@ -50,6 +51,7 @@ def connect_neo4j(settings: EywaSettings) -> Driver:
             settings.neo4j_uri,
             auth=(settings.neo4j_user, password),
             max_connection_pool_size=settings.neo4j_pool_size,
+            max_transaction_retry_time=settings.neo4j_retry_s,
         )
     except ValueError as exc:  # the driver's answer to a malformed URI
         raise ConfigurationError(f"EYWA_NEO4J_URI {settings.neo4j_uri!r}: {exc}") from exc
@@ -116,6 +118,7 @@ def open_server_graph(settings: EywaSettings) -> GraphStores:
         jobs=Neo4jJobRecords(graph),
         tombstones=Neo4jTombstones(graph),
         erasure=Neo4jErasureStore(graph, _erasure_secret(settings)),
+        corrections=Neo4jCorrectionLog(graph),
         close=graph.close,
     )
 
@@ -179,6 +182,7 @@ def open_server(settings: EywaSettings, dim: int, embedder_id: str | None = None
         jobs=Neo4jJobRecords(graph),
         tombstones=Neo4jTombstones(graph),
         erasure=Neo4jErasureStore(graph, _erasure_secret(settings)),
+        corrections=Neo4jCorrectionLog(graph),
         close=close,
     )
 

@@ -24,10 +24,19 @@ from eywa.runtime import open_key_store, open_memory
 from eywa.settings import EywaSettings
 from eywa.stores.keys import KeyStore
 from services.access import AccessRecorder
-from services.api import routes_admin, routes_erase, routes_read, routes_write
+from services.api import (
+    routes_admin,
+    routes_browse,
+    routes_correct,
+    routes_erase,
+    routes_merge,
+    routes_read,
+    routes_write,
+)
 from services.api.deps import ServiceContext
 from services.api.errors import install_error_handlers
 from services.api.middleware import BodyLimitMiddleware, GateMiddleware, MetricsMiddleware
+from services.console.pages import install_console
 from services.metrics import ServiceMetrics
 from services.queue import celery_job_runner
 from services.ratelimit import FailOpenRateLimiter, RateLimiter, build_rate_limiter
@@ -92,9 +101,14 @@ def create_app(
     install_error_handlers(app)
     app.include_router(routes_write.router)
     app.include_router(routes_erase.router)
+    app.include_router(routes_correct.router)
+    app.include_router(routes_merge.router)
     app.include_router(routes_read.router)
+    app.include_router(routes_browse.router)
     app.include_router(routes_admin.router)
     app.include_router(routes_admin.probes)
+    secret = settings.session_secret
+    install_console(app, secret.get_secret_value().encode() if secret is not None else None)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(GateMiddleware, context=context, app_paths=lambda: app.openapi()["paths"])
     app.add_middleware(MetricsMiddleware, metrics=metrics)

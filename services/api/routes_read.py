@@ -17,6 +17,8 @@ router = APIRouter(prefix="/v1/spaces/{space}", tags=["read"])
 SpacePath = Annotated[str, Path(description="The memory space (printable, at most 200 characters, not '*').")]
 IdPath = Annotated[str, Path(description="An id (at most EYWA_MAX_LABEL_CHARS characters).")]
 NamePath = Annotated[str, Path(description="A name (at most EYWA_MAX_LABEL_CHARS characters).")]
+PageOffset = Annotated[int, Query(ge=0, le=1_000_000, description="Skip this many items.")]
+PageLimit = Annotated[int | None, Query(ge=1, le=10_000, description="At most this many items (unset: all).")]
 AsOf = Annotated[
     str | None, Query(description="As the memory stood then (ISO-8601).", json_schema_extra={"format": "date-time"})
 ]
@@ -51,17 +53,28 @@ def beliefs(
     subject: Annotated[str | None, Query()] = None,
     attribute: Annotated[str | None, Query()] = None,
     status: Literal["active", "superseded", "retracted", "any"] = "active",
+    offset: PageOffset = 0,
+    limit: PageLimit = None,
 ) -> list[Belief]:
-    """Beliefs of the space, optionally of one subject and attribute (``status=any``: all)."""
-    return ctx.memory.beliefs(space, subject, attribute, None if status == "any" else status)
+    """Beliefs of the space, optionally of one subject and attribute (``status=any``: all);
+    ``offset``/``limit`` page through them (no limit: all)."""
+    found = ctx.memory.beliefs(space, subject, attribute, None if status == "any" else status)
+    return found[offset : None if limit is None else offset + limit]
 
 
 @router.get("/candidates", response_model=list[Candidate], summary="Refused candidates")
 def candidates(
-    space: SpacePath, key: Reader, ctx: Ctx, status: Literal["rejected", "repair", "any"] = "rejected"
+    space: SpacePath,
+    key: Reader,
+    ctx: Ctx,
+    status: Literal["rejected", "repair", "any"] = "rejected",
+    offset: PageOffset = 0,
+    limit: PageLimit = None,
 ) -> list[Candidate]:
-    """Candidates the validator refused, with machine-readable reasons."""
-    return ctx.memory.candidates(space, None if status == "any" else status)
+    """Candidates the validator refused, with machine-readable reasons; ``offset``/``limit``
+    page through them (no limit: all)."""
+    found = ctx.memory.candidates(space, None if status == "any" else status)
+    return found[offset : None if limit is None else offset + limit]
 
 
 @router.get("/beliefs/{belief_id}/explain", response_model=Explanation, summary="Explain a belief")

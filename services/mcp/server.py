@@ -1,6 +1,8 @@
 """The MCP server: Eywa's memory as tools and resources for agents (official ``mcp`` SDK).
 
-Tools: ``remember``, ``recall``, ``explain``, ``beliefs``, ``dimensions``. Resource:
+Tools: ``remember``, ``recall``, ``explain``, ``beliefs``, ``dimensions``, ``forget``,
+``drop_space``, the corrections (``services.mcp.tools_correct``) and the identity merges
+(``services.mcp.tools_merge``). Resource:
 ``eywa://spaces/{space}/summary`` (counts and active beliefs of a space).
 
 Transports:
@@ -38,11 +40,13 @@ from eywa.settings import EywaSettings
 from eywa.stores.keys import KeyStore
 from services.access import AccessRecorder
 from services.mcp.gate import McpGate
+from services.mcp.tools_correct import CORRECTION_TOOLS, register_corrections
+from services.mcp.tools_merge import MERGE_TOOLS, register_merges
 from services.ratelimit import FailOpenRateLimiter, RateLimiter, build_rate_limiter
 
 __all__ = ["TOOLS", "Transport", "build_server", "run"]
 
-TOOLS = ("remember", "recall", "explain", "beliefs", "dimensions", "forget", "drop_space")
+TOOLS = ("remember", "recall", "explain", "beliefs", "dimensions", "forget", "drop_space", *CORRECTION_TOOLS, *MERGE_TOOLS)
 Transport = Literal["stdio", "http"]
 
 TurnsArgument = Annotated[
@@ -138,6 +142,9 @@ def build_server(
         """Erase every turn of a space and everything derived from them (needs the erase scope)."""
         with gate.call(ctx, "drop_space", space, "erase") as author:
             return memory.drop_space(space, author=author).model_dump(mode="json")
+
+    register_corrections(server, memory, gate)
+    register_merges(server, memory, gate)
 
     @server.resource("eywa://spaces/{space}/summary", mime_type="application/json")
     def summary(space: str, ctx: Context[Any, Any]) -> str:

@@ -146,7 +146,8 @@ def test_reingest_of_one_sample_writes_nothing_new(runner: CliRunner, memory_dir
 
 def test_bench_locomo_writes_artefacts(runner: CliRunner, locomo_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "bench"
-    result = runner.invoke(app, ["bench", "locomo", "--data", str(locomo_file), "-k", "2", "--out", str(out)])
+    args = ["bench", "locomo", "--data", str(locomo_file), "-k", "2", "--out", str(out), "--by-conversation"]
+    result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     records = [json.loads(line) for line in (out / "questions.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -161,7 +162,18 @@ def test_bench_locomo_writes_artefacts(runner: CliRunner, locomo_file: Path, tmp
     for record in records:  # the scores agree with the turns written next to them
         assert record["hit"] == set(record["gold"]).issubset(record["retrieved"])
         assert record["recall"] == len(set(record["gold"]) & set(record["retrieved"])) / len(set(record["gold"]))
-    assert "R@2" in result.stdout
+    assert "R@2" in result.stdout and "R@2 by conversation" in result.stdout
+    assert set(summary["conversations"]) == {"chat-a", "chat-b"}
+    assert all("overall" in rows for rows in summary["conversations"].values())
+    for record in records:  # a miss can be explained: routes, fused list, post-filter changes
+        assert {"routes", "fused", "changes", "timings_ms"} <= set(record["trace"])
+        assert 0.0 <= record["evidence_strength"] <= 1.0
+    loco = runner.invoke(app, ["bench", "loco", f"base={out}", f"again={out}", "--json", str(tmp_path / "loco.json")])
+    assert loco.exit_code == 0, loco.output
+    report = json.loads((tmp_path / "loco.json").read_text(encoding="utf-8"))
+    assert [fold["held_out"] for fold in report["folds"]] == ["chat-a", "chat-b"]
+    assert all(fold["chosen"] == "base" for fold in report["folds"])  # a tie keeps the baseline
+    assert report["ablations"][0]["overall"] == 0.0 and "LOCO estimate" in loco.stdout
 
 
 def test_demo_runs_offline_and_shows_provenance(runner: CliRunner, tmp_path: Path) -> None:

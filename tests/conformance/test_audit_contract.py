@@ -124,7 +124,7 @@ def test_the_registry_is_listed_with_purpose_params_and_columns(memory: Memory) 
     specs = {spec.name: spec for spec in memory.audits()}
     assert set(specs) == {
         "why_believed", "derived_from_turn", "dimension_history", "rejected_by_reason",
-        "touched_between", "merged_entities", "access_log", "erasure_proof",
+        "touched_between", "merged_entities", "access_log", "erasure_proof", "timeline",
     }  # fmt: skip
     assert all(spec.purpose and spec.param_names[0] == "space" for spec in specs.values())
     assert specs["dimension_history"].param_names == ("space", "entity", "attribute")
@@ -201,6 +201,20 @@ def test_touched_between_lists_what_was_recorded_in_the_window(seeded: tuple[Mem
         rows(mem, "touched_between", **{"from": "yesterday", "to": at(9).isoformat()})
 
 
+def test_timeline_pages_turns_in_event_time_by_speaker_and_window(seeded: tuple[Memory, History]) -> None:
+    mem, history = seeded
+    every = {"speaker": "", "from": "", "to": "", "offset": "0", "limit": "50"}
+    turns = rows(mem, "timeline", **every)
+    assert [r["id"] for r in turns] == history.ids  # the seed's turns are in event order
+    assert [r["observed_at"] for r in turns] == sorted(r["observed_at"] for r in turns)
+    assert [r["id"] for r in rows(mem, "timeline", **{**every, "offset": "1", "limit": "1"})] == history.ids[1:2]
+    assert rows(mem, "timeline", **{**every, "speaker": "Nobody"}) == []
+    assert {r["speaker"] for r in rows(mem, "timeline", **{**every, "speaker": "Caroline"})} == {"Caroline"}
+    window = rows(mem, "timeline", **{**every, "from": turns[1]["observed_at"].isoformat(),
+                                      "to": turns[2]["observed_at"].isoformat()})  # fmt: skip
+    assert [r["id"] for r in window] == history.ids[1:2]  # [from, to)
+
+
 def test_merged_entities_shows_active_and_undone_edges(seeded: tuple[Memory, History]) -> None:
     mem, _ = seeded
     assert rows(mem, "merged_entities") == [
@@ -260,6 +274,7 @@ def test_embedded_and_neo4j_answer_alike(request: pytest.FixtureRequest, tmp_pat
             ("touched_between", {"from": at(0).isoformat(), "to": at(9).isoformat()}),
             ("merged_entities", {}),
             ("access_log", {"from": at(0).isoformat(), "to": at(9).isoformat()}),
+            ("timeline", {"speaker": "", "from": "", "to": "", "offset": "0", "limit": "50"}),
         ]
         # erasure_proof is compared below, once each backend has its own erasure id
         assert {name for name, _ in calls} | {"erasure_proof"} == {spec.name for spec in embedded.audits()}

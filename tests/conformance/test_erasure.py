@@ -171,14 +171,3 @@ def test_drop_space_erases_only_that_space(open_memory: MemoryFactory) -> None:
     assert mem.stats(SPACE)["evidence"] == 0 and mem.erasure_proof(SPACE, report.erasure_id).total == 0
     assert [e.id for e in mem._stores.evidence.get("other", kept)] == kept
 
-
-def test_identity_merges_are_public(open_memory: MemoryFactory) -> None:
-    mem = open_memory(ScriptedExtractor())
-    mem.remember(SPACE, TURNS, wait=True)
-    assert mem.merges(SPACE) == []
-    edge = mem.accept_merge(SPACE, "Ana", "Anna", score=0.8)
-    assert (edge.source, edge.target, edge.active) == ("ana", "anna", True)
-    assert [(e.source, e.target) for e in mem.merges(SPACE)] == [("ana", "anna")]
-    assert all(p.source != p.target for p in mem.propose_merges(SPACE))
-    assert mem.undo_merge(SPACE, "Anna", "Ana") is True and mem.merges(SPACE) == []
-    assert [e.removed_at is not None for e in mem.merges(SPACE, include_removed=True)] == [True]

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from eywa.contract import SpaceUsage, turn_bytes
-from eywa.models import Evidence, SignalKind
+from eywa.ids import entity_id
+from eywa.models import Entity, Evidence, SignalKind
 from eywa.signals import detect_signals
 from eywa.stores.bundle import Stores
 from eywa.batches import PreparedBatch, coerce_turns, prepare_batch
@@ -177,3 +178,15 @@ def test_usage_counts_turns_and_their_bytes_per_space(stores: Stores) -> None:
     assert stores.evidence.usage("nobody") == SpaceUsage(turns=0, bytes=0)
     write(stores, "ben", [{"text": "é" * 3, "metadata": {"k": "ü"}}])
     assert stores.evidence.usage("ben") == SpaceUsage(turns=1, bytes=6 + len('{"k": "ü"}'.encode()))
+
+
+def test_entities_named_finds_names_and_aliases_by_key_within_the_space(stores: Stores) -> None:
+    write(stores, "ana", SESSION[:2])
+    write(stores, "zed", [{"text": "Ana? Never met her.", "speaker": "Zed", "session": "s1"}])
+    alias = Entity(id=entity_id("ana", "Robert Smith"), space="ana", name="Robert Smith", aliases=("Bob",))
+    ev = prepare(stores, "ana", [{"text": "Robert called.", "speaker": "Ana", "session": "s9"}])
+    stores.evidence.add(ev.new, [(ev.ids[0], alias)])
+    assert [e.name for e in stores.evidence.entities_named("ana", ["ben", "  ANA ", "nobody"])] == ["Ana", "Ben"]
+    assert [e.name for e in stores.evidence.entities_named("ana", ["bob"])] == ["Robert Smith"]
+    assert [e.name for e in stores.evidence.entities_named("zed", ["ben", "zed"])] == ["Zed"]
+    assert stores.evidence.entities_named("ana", []) == []

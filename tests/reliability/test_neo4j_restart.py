@@ -3,18 +3,15 @@ survives, with the stages it still owes (the API leaves Level 1 to workers here,
 marks must be there for them), and what was sent while Neo4j was down was refused cleanly
 (503 ``store_unavailable``, never a 500), then accepted when the client sent it again.
 
-A Neo4j of its own (``ops/neo4j/neo4j-test-server --run-dir D start``, ``kill``, ``resume``)
-so that the session's shared server is never restarted under other tests.
+A Neo4j the reliability tests may restart (``restartable_neo4j``: ``ops/neo4j/neo4j-test-server
+--run-dir D start``, ``kill``, ``resume``), so that the session's shared server is never
+restarted under other tests.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -27,38 +24,19 @@ from eywa.settings import EywaSettings
 from eywa.stores.embedded.keys import SqliteKeyStore
 from eywa.stores.server import open_server_graph
 from services.api.app import create_app, serve_in_thread
+from tests.reliability.neo4j_process import launcher
 from tests.reliability.support import HashEmbedder, corpus
 
 pytestmark = pytest.mark.neo4j
 
-LAUNCHER = Path(__file__).resolve().parents[2] / "ops" / "neo4j" / "neo4j-test-server"
 SPACE = "restart"
 BATCHES = 6
 
 
-def launcher(run_dir: Path, command: str) -> str:
-    environment = {**os.environ, "EYWA_NEO4J_TEST_HEAP": "512m", "EYWA_NEO4J_TEST_PAGECACHE": "64m"}
-    done = subprocess.run([sys.executable, str(LAUNCHER), "--run-dir", str(run_dir), command], env=environment,
-                          capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done.stdout
-
-
-@pytest.fixture
-def own_neo4j(tmp_path: Path, neo4j_server: object) -> Iterator[tuple[Path, str]]:
-    """A second Neo4j (the shared one must exist: its jars are what this one runs)."""
-    run_dir = tmp_path / "neo4j"
-    launcher(run_dir, "start")
-    try:
-        yield run_dir, (run_dir / "bolt-uri").read_text().strip()
-    finally:
-        launcher(run_dir, "stop")
-
-
 def test_acknowledged_turns_survive_a_neo4j_restart_and_the_rest_is_refused_cleanly(
-    tmp_path: Path, own_neo4j: tuple[Path, str]
+    tmp_path: Path, restartable_neo4j: tuple[Path, str]
 ) -> None:
-    run_dir, uri = own_neo4j
+    run_dir, uri = restartable_neo4j
     settings = EywaSettings(data_dir=tmp_path / "data", neo4j_uri=uri, neo4j_password=SecretStr("x"),
                             qdrant_path=tmp_path / "qdrant", rate_limit_per_minute=0, extractor="none")  # fmt: skip
     turns = corpus(BATCHES * 2, seed=17)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from eywa.embedding import embedder_id
+from eywa.extraction.rules import RuleExtractor
 from eywa.extraction.validator import Validator
 from eywa.stores.context import vector_text
 from eywa.models import utc_now
@@ -56,7 +57,7 @@ def test_a_store_of_the_previous_format_is_migrated_on_open_with_its_data_intact
         # the same facts, now stamped with the rule extractor's version, and the same dimensions.
         assert mem.reprocess("legacy") == 24
         assert {(b.id, b.statement) for b in mem.beliefs("legacy")} == before
-        assert {b.extractor_version for b in mem.beliefs("legacy")} == {"1"}
+        assert {b.extractor_version for b in mem.beliefs("legacy")} == {RuleExtractor.version}
         after = {(d.entity, d.attribute): d.distribution for d in mem.dimensions("legacy")}
         assert after.keys() == dims.keys()
         for key, distribution in dims.items():

@@ -19,11 +19,13 @@ TURNS = [
 ]
 
 
-def _scope_of(path: str) -> str:
+def _scope_of(path: str, method: str = "GET") -> str:
     if path.startswith("/v1/keys"):
         return "admin"
     if path.endswith("/erase") or "/erasures/" in path or path == "/v1/spaces/{space}":
         return "erase"
+    if method == "POST" and path.endswith(("/retract", "/confirm", "/accept", "/dismiss", "/merges", "/merges/undo")):
+        return "write"  # corrections and merges (#13)
     return "write" if path.endswith("/turns") else "read"
 
 
@@ -34,6 +36,10 @@ def _body_for(path: str, method: str) -> dict[str, Any] | None:
         return {"query": "walk"}
     if path.endswith("/erase"):
         return {"speaker": "nobody"}
+    if path.endswith("/retract"):
+        return {"reason": "walk"}
+    if path.endswith(("/merges", "/merges/undo")) and method == "POST":
+        return {"source": "walk", "target": "nobody"}
     if path == "/v1/keys" and method == "POST":
         return {"spaces": ["walk"], "scopes": ["read"]}
     if path.endswith("/rotate"):
@@ -52,11 +58,11 @@ def test_every_v1_route_refuses_a_missing_key_a_foreign_space_and_a_missing_scop
     job = service.client.post("/v1/spaces/walk/turns", json=_body_for_turns(), headers=writer).json()["job"]["id"]
     foreign = service.headers(["elsewhere"], "read,write,admin")
     operations = _v1_operations(service)
-    assert len(operations) == 20  # 17, and the three erase routes (#13)
+    assert len(operations) == 32  # 17, three erase routes, five of corrections and four of merges (#13), three browse routes (#16)
     for method, template in operations:
         path = re.sub(r"\{(\w+)\}", lambda m: {"space": "walk", "job_id": job}.get(m.group(1), "x"), template)
         body = _body_for(template, method)
-        scope = _scope_of(template)
+        scope = _scope_of(template, method)
 
         def call(headers: dict[str, str] | None) -> int:
             return service.client.request(method, path, json=body, headers=headers).status_code
@@ -65,6 +71,9 @@ def test_every_v1_route_refuses_a_missing_key_a_foreign_space_and_a_missing_scop
         assert call({"Authorization": "Bearer eyw_nope_nope"}) == 401, (method, template)
         if template == "/v1/jobs/{job_id}":  # another space's job is as unknown as a missing one
             assert call(foreign) == 404, (method, template)
+        elif template == "/v1/spaces":  # space-less: it lists only the key's own spaces
+            listed = service.client.get(path, headers=foreign).json()["items"]
+            assert "walk" not in [s["space"] for s in listed], (method, template)
         elif scope != "admin":
             assert call(foreign) == 403, (method, template)
         wrong_scope = {"read": "write", "write": "read", "admin": "read,write", "erase": "read,write,admin"}[scope]

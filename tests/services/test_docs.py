@@ -15,6 +15,8 @@ def test_every_route_command_and_tool_is_documented(memory: Memory, tmp_path: Pa
     text = DOC.read_text(encoding="utf-8")
     svc = build_service(memory, tmp_path)
     paths = [p for p in svc.app.openapi()["paths"] if p.startswith(("/v1", "/healthz", "/readyz", "/metrics"))]
+    pages = {getattr(route, "path", "") for route in svc.app.routes} - {"/console/static"}
+    paths += sorted(p for p in pages if p.startswith("/console"))  # the console's pages too
     svc.client.close()
     svc.keys.close()
     assert len(paths) >= 17

@@ -43,6 +43,20 @@ async def _session_run(data_dir: Path) -> dict[str, Any]:
         out["bad"] = await session.call_tool("explain", {"space": "mcp", "belief_id": "bel_missing"})
         resource = await session.read_resource("eywa://spaces/mcp/summary")
         out["summary"] = json.loads(resource.contents[0].text)
+        target = {"space": "mcp", "belief_id": belief_id}
+        out["confirm"] = _payload(await session.call_tool("correct_belief", {**target, "action": "confirm"}))
+        out["no_reason"] = await session.call_tool("correct_belief", {**target, "action": "retract"})
+        out["retract"] = _payload(await session.call_tool("correct_belief", {**target, "action": "retract", "reason": "wrong"}))
+        out["again"] = await session.call_tool("correct_belief", {**target, "action": "retract", "reason": "wrong"})
+        out["no_candidate"] = await session.call_tool(
+            "correct_candidate", {"space": "mcp", "candidate_id": "cand_missing", "action": "dismiss"}
+        )
+        out["corrections"] = _payload(await session.call_tool("corrections", {"space": "mcp", "target_id": belief_id}))
+        out["merges"] = _payload(await session.call_tool("merges", {"space": "mcp"}))
+        pair = {"space": "mcp", "source": "Google", "target": "Boston"}
+        out["merge_unknown"] = await session.call_tool("merge", {**pair, "target": "Zed", "action": "accept"})
+        out["merge"] = _payload(await session.call_tool("merge", {**pair, "action": "accept"}))
+        out["unmerge"] = _payload(await session.call_tool("merge", {**pair, "action": "undo"}))
         out["no_selector"] = await session.call_tool("forget", {"space": "mcp"})
         out["forget"] = _payload(await session.call_tool("forget", {"space": "mcp", "speaker": "Caroline"}))
         out["after"] = _payload(await session.call_tool("recall", {"space": "mcp", "query": "Where does Caroline work?"}))
@@ -63,6 +77,16 @@ def test_mcp_tools_over_stdio(tmp_path: Path) -> None:
     dims = out["dimensions"] if isinstance(out["dimensions"], list) else [out["dimensions"]]
     assert {d["attribute"] for d in dims} == {"employer", "residence"}
     assert out["no_selector"].is_error and "at least one selector" in out["no_selector"].content[0].text
+    assert out["confirm"]["reliability_after"] > out["confirm"]["reliability_before"]
+    assert out["no_reason"].is_error and out["no_reason"].content[0].text.split(": ")[1] == "invalid_input"
+    assert (out["retract"]["kind"], out["retract"]["reason"], out["retract"]["author"]) == ("retract_belief", "wrong", None)
+    assert out["again"].is_error and ": conflict: " in out["again"].content[0].text
+    assert out["no_candidate"].is_error and ": not_found: " in out["no_candidate"].content[0].text
+    assert out["merges"] == {"merges": [], "proposals": []}
+    assert out["merge_unknown"].is_error and ": not_found: " in out["merge_unknown"].content[0].text
+    assert (out["merge"]["source"], out["merge"]["target"]) == ("google", "boston") and out["unmerge"] == {"undone": True}
+    corrections = out["corrections"] if isinstance(out["corrections"], list) else [out["corrections"]]
+    assert [c["kind"] for c in corrections] == ["confirm_belief", "retract_belief"]
     assert out["forget"]["state"] == "done" and out["forget"]["counts"]["turns"] == 2
     assert "Google" not in out["after"]["context"] and out["after"]["items"] == []
     assert out["drop"]["counts"]["turns"] == 0

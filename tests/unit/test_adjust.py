@@ -123,3 +123,24 @@ def test_an_answer_that_leads_fusion_stays_first_through_every_post_filter(turns
     adjust.deduplicate(items)
     chosen, _ = adjust.select_with_floor(items, 5, {"keyword": 2.0, "dimension": 0.5})
     assert chosen[0] is answer
+
+
+def test_session_boost_raises_turns_of_the_session_holding_the_most_score() -> None:
+    items = [
+        Scored(_turn("a1", "Ana", (), session="s1"), 1.0),
+        Scored(_turn("a2", "Ana", (), session="s1"), 0.8),
+        Scored(_turn("b1", "Ben", (), session="s2"), 1.1),
+        Scored(_belief("bel", "a1", ()), 2.0),
+    ]
+    changed = adjust.session_boost(items, 0.5)
+    scores = {s.item.id: round(s.score, 4) for s in items}
+    # s1 totals 1.8 (the best), s2 1.1: s1's turns gain half, s2's 1.1/1.8 of that.
+    assert scores == {"a1": 1.5, "a2": 1.2, "b1": round(1.1 * (1 + 0.5 * 1.1 / 1.8), 4), "bel": 2.0}
+    assert set(changed) == {"a1", "a2", "b1"}
+    assert scores["a1"] > scores["b1"]  # a lone turn no longer outranks a session's best
+
+
+def test_session_boost_with_no_share_or_no_turns_changes_nothing() -> None:
+    items = [Scored(_turn("a1", "Ana", ()), 1.0)]
+    assert adjust.session_boost(items, 0.0) == [] and items[0].score == 1.0
+    assert adjust.session_boost([Scored(_belief("bel", "a1", ()), 1.0)], 0.5) == []

@@ -93,3 +93,26 @@ def test_explain_returns_belief_report_and_full_turns(stores: tuple[SqliteEviden
     assert why.belief.support[0].evidence_id == "a"
     with pytest.raises(NotFoundError):
         explain(beliefs, evidence, "elsewhere", belief.id)
+
+
+def test_a_later_batch_reads_what_came_before_it_from_the_stores(stores: tuple[SqliteEvidenceStore, SqliteBeliefStore]) -> None:
+    # One turn per batch: what the second and fourth turns lean on (a pet named in the first,
+    # the question of the third) is only in the stores when they are read.
+    evidence, beliefs = stores
+    evidence.add([
+        turn("pet", "Our old dog Rufus loves the beach.", T0),
+        turn("gone", "Rufus passed away on Sunday.", T0 + timedelta(days=30), seq=1),
+        turn("ask", "So you're vegetarian these days?", T0 + timedelta(days=31), speaker="Melanie", seq=2),
+        turn("yes", "Vegetarian, yes.", T0 + timedelta(days=31, minutes=1), seq=3),
+    ], [])  # fmt: skip
+    level1(stores, ["pet", "gone", "ask", "yes"], batch_size=1)
+    held = {(b.attribute, b.value, b.polarity, b.evidence_ids) for b in beliefs.beliefs("home", subject="Caroline")}
+    assert ("pets", "Rufus", "negative", ("gone",)) in held
+    assert ("diet", "meat", "negative", ("yes",)) in held  # "vegetarian", canonical
+
+
+def test_a_name_no_earlier_belief_holds_as_a_pet_ends_nothing(stores: tuple[SqliteEvidenceStore, SqliteBeliefStore]) -> None:
+    evidence, beliefs = stores
+    evidence.add([turn("a", "My friend Rufus loves the beach.", T0), turn("b", "Rufus passed away.", T0, seq=1)], [])
+    level1(stores, ["a", "b"], batch_size=1)
+    assert not [b for b in beliefs.beliefs("home") if b.attribute == "pets"]

@@ -56,12 +56,14 @@ def test_when_the_last_word_was_an_ending_the_line_says_so() -> None:
 
 
 def test_multi_valued_lines_list_members_then_what_ended() -> None:
+    # Each probability is that of what the line says beside it: "not meat" at 0.92, not the
+    # 0.08 membership of meat (which read as "not meat, 8 % sure").
     diet = dimension("multi", {"meat": 0.08}, None, attribute="diet", last_observed=said("meat", LAST, "negative"))
-    assert dimension_line(diet, TODAY) == "diet: not meat (p 0.08) — last said 22 Oct 2024: not meat; as of today"
+    assert dimension_line(diet, TODAY) == "diet: not meat (p 0.92) — last said 22 Oct 2024: not meat; as of today"
     hobbies = dimension("multi", {"hiking": 0.74, "pottery": 0.31, "painting": 0.62}, "hiking", attribute="hobbies",
                         since=JOINED, last_observed=said("pottery", LAST, "negative"))  # fmt: skip
     assert dimension_line(hobbies, TODAY) == (
-        "hobbies: hiking since 6 May 2024 (p 0.74), painting (p 0.62); not pottery (p 0.31)"
+        "hobbies: hiking since 6 May 2024 (p 0.74), painting (p 0.62); not pottery (p 0.69)"
         " — last said 22 Oct 2024: not pottery; as of today"
     )
 

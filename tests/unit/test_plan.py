@@ -8,10 +8,13 @@ from datetime import UTC, datetime
 from typing import get_args
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from eywa.errors import InvalidInputError
 from eywa.models import Entity, PostFilter, RouteName, Stage
-from eywa.read.plan import ROUTE_NAMES, ROUTE_WEIGHTS, make_plan
+from eywa.ids import entity_key
+from eywa.read.plan import ROUTE_NAMES, ROUTE_WEIGHTS, make_plan, name_spans, named_entities
 from eywa.read.policies import answer_instructions, check_policy
 from eywa.read.reader import POST_FILTERS
 
@@ -91,3 +94,25 @@ def test_other_words_are_what_the_question_asks_besides_person_and_attribute() -
     assert make_plan("Who performed at the concert at Ana's daughter's birthday?", [ana], NOW).other_words == (
         "performed", "concert", "birthday",
     )  # fmt: skip
+
+
+_WORDS = st.sampled_from(["Ana", "ana", "Mary", "Ann", "Dr.", "O'Neil", "New", "York", "café", "x", "Li", "the"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    names=st.lists(st.lists(_WORDS, min_size=1, max_size=3).map(" ".join), max_size=6),
+    words=st.lists(st.one_of(_WORDS, st.sampled_from(["'s", "?", ",", "went", "to", "Ana's", "(York)"])), max_size=12),
+)
+def test_names_found_from_the_question_spans_are_those_found_among_all_entities(names: list[str], words: list[str]) -> None:
+    question = " ".join(words)
+    entities = [Entity(id=f"e{i}", space="s", name=name) for i, name in enumerate(names)]
+    spans = {entity_key(span) for span in name_spans(question)}
+    looked_up = [e for e in entities if entity_key(e.name) in spans]  # what entities_named returns
+    assert named_entities(question, looked_up) == named_entities(question, entities)
+
+
+def test_name_spans_cover_multiword_names_possessives_and_a_trailing_period() -> None:
+    spans = name_spans("Did Dr. Mary Ann's dog see New York?")
+    assert {"dr.", "mary ann", "mary ann's", "new york", "york"} <= set(spans)
+    assert "did dr. mary ann's dog see new" not in spans  # longer than MAX_NAME_WORDS

@@ -49,7 +49,7 @@ def reader(barrier: threading.Barrier | None, pool: ThreadPoolExecutor | None) -
         routes=[MeetingRoute("keyword", ["a", "b", "c"], barrier), MeetingRoute("vector", ["c", "d"], barrier)],
         sources=[Turns()],
         embed_query=embed,
-        entities=lambda space: [],
+        entities_named=lambda space, names: [],
         neighbours=lambda space, evidence_id: [],
         rrf_k=20,
         max_k=50,

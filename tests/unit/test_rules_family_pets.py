@@ -8,7 +8,10 @@ from datetime import datetime, timezone
 
 import pytest
 
-from tests.unit.rules_support import Fact, facts, proposals, refusals, statements
+from eywa.extraction.rules import RuleExtractor
+from eywa.extraction.validator import Validator
+from eywa.models import CandidateFact
+from tests.unit.rules_support import Fact, facts, proposals, refusals, statements, turn
 
 
 @pytest.mark.parametrize(
@@ -25,6 +28,32 @@ from tests.unit.rules_support import Fact, facts, proposals, refusals, statement
 )
 def test_relationship_status_forms(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="relationship_status") == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Melanie and I split up last month.",
+        "I broke up with Lucia in March.",
+        "We broke up, it had been coming for a while.",
+        "Melanie broke up with her boyfriend.",
+    ],
+)
+def test_a_breakup_leaves_the_one_who_broke_up_single(text: str) -> None:
+    singles = [f for f in proposals(text) if f.attribute == "relationship_status"]
+    assert [(f.value, f.polarity, f.modality) for f in singles] == [("single", "positive", "asserted")]
+    subject = "Melanie" if text.startswith("Melanie broke") else "Caroline"
+    assert singles[0].subject == subject
+    ev = turn(text)
+    assert Validator().validate("home", singles[0], {ev.id: ev}).accepted
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["We might break up.", "I didn't break up with Lucia.", "If we broke up I would move.", "Did you break up?"],
+)
+def test_a_breakup_that_did_not_happen_leaves_no_status(text: str) -> None:
+    assert facts(text, attribute="relationship_status") == set()
 
 
 def test_a_wedding_names_the_partner_and_is_dated() -> None:
@@ -109,3 +138,67 @@ def test_a_lost_pet_fails_no_check_but_polarity() -> None:
     # it as a (repairable) polarity flip; one that reads change cues accepts it. Nothing else
     # (support, subject, anchors) may fail.
     assert refusals("My old cat Biscuit died on Tuesday.") in ({}, {"Caroline's cat Biscuit died.": ("polarity_flip",)})
+
+
+def _conversation(*said: tuple[str, str]) -> list[CandidateFact]:
+    """What the rules propose for turns read in order, one session, one batch."""
+    turns = [turn(text, speaker).model_copy(update={"id": f"e{i}", "seq": i}) for i, (speaker, text) in enumerate(said)]
+    return list(RuleExtractor().propose("home", turns))
+
+
+def _of(found: list[CandidateFact], evidence_id: str) -> set[Fact]:
+    return {(f.attribute or "", f.value, f.polarity, f.modality) for f in found if f.evidence_ids == (evidence_id,)}
+
+
+def test_a_pet_named_alone_as_the_one_that_died_is_the_pet_the_speaker_named_before() -> None:
+    found = _conversation(("Caroline", "My old dog Rufus sleeps all day."), ("Caroline", "Rufus passed away on Sunday."))
+    assert _of(found, "e1") == {("pets", "Rufus", "negative", "asserted")}
+    gone = next(f for f in found if f.evidence_ids == ("e1",) and f.attribute == "pets")
+    assert gone.subject == "Caroline" and gone.statement == "Caroline's pet Rufus passed away."
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Caroline: My friend Rufus sleeps all day.", "Caroline: Rufus passed away on Sunday."),  # a person, not a pet
+        ("Melanie: My old dog Rufus sleeps all day.", "Caroline: Rufus passed away on Sunday."),  # someone else's pet
+        ("Caroline: My old dog Rufus sleeps all day.", "Caroline: I hope Rufus never dies."),
+        ("Caroline: My old dog Rufus sleeps all day.", "Caroline: Rufus didn't die, he just hid."),
+    ],
+)
+def test_a_name_ends_a_pet_only_when_it_is_the_speakers_pet_and_the_death_is_asserted(first: str, second: str) -> None:
+    said = [tuple(line.split(": ", 1)) for line in (first, second)]
+    found = _conversation(*[(speaker, text) for speaker, text in said])
+    assert not [f for f in found if f.evidence_ids == ("e1",) and f.attribute == "pets"]
+
+
+def test_a_pet_named_in_the_next_sentence_by_someone_else_has_that_name() -> None:
+    assert facts("We adopted a kitten on Sunday. Melanie named her Poppy.", attribute="pets") == {
+        ("pets", "Poppy", "positive", "asserted")
+    }
+    assert facts("I got a puppy! We called him Rufus.", attribute="pets") == {("pets", "Rufus", "positive", "asserted")}
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        ("So you're vegan now?", "Vegan, yes. Since March.", {("diet", "vegan", "positive", "asserted")}),
+        ("A teacher then?", "Yes, a teacher.", {("occupation", "teacher", "positive", "asserted")}),
+        ("Married?", "Married, yep!", {("relationship_status", "married", "positive", "asserted")}),
+        ("Is Lucia a teacher now?", "A teacher, yes.", set()),  # about someone else
+        ("Did she go vegan?", "Vegan, yes.", set()),
+        ("So you're vegan now?", "Vegetarian, yes.", set()),  # not the word asked about
+        ("I went vegan last year.", "Vegan, yes.", set()),  # no question to answer
+        ("So you're vegan now?", "Vegan? No way.", set()),
+    ],
+)
+def test_a_short_answer_to_a_question_put_to_the_speaker_speaks_for_the_speaker(
+    question: str, answer: str, expected: set[Fact]
+) -> None:
+    found = _conversation(("Melanie", question), ("Caroline", answer))
+    assert _of(found, "e1") == expected
+    assert all(f.subject == "Caroline" for f in found if f.evidence_ids == ("e1",))
+
+
+def test_a_short_answer_to_ones_own_question_is_not_read() -> None:
+    assert _of(_conversation(("Caroline", "Vegan now?"), ("Caroline", "Vegan, yes.")), "e1") == set()

@@ -49,6 +49,9 @@ def test_a_notice_and_a_start_date_end_one_employer_and_begin_the_next() -> None
         ("I'm a good cook.", set()),  # a judgement, not a job
         ("I'm a big fan of that band.", set()),
         ("I work as a product manager.", {("occupation", "product manager", "positive", "asserted")}),
+        ("I've been a paramedic for six years now.", {("occupation", "paramedic", "positive", "asserted")}),
+        ("Melanie has been a librarian there since 2019.", {("occupation", "librarian", "positive", "asserted")}),
+        ("I haven't been a teacher for years.", set()),
         ("I got promoted to senior engineer.", {("occupation", "senior engineer", "positive", "asserted")}),
         ("I lost my job as a banker yesterday.", {("occupation", "banker", "negative", "asserted")}),
         ("I think I might be a teacher one day.", set()),
@@ -56,6 +59,43 @@ def test_a_notice_and_a_start_date_end_one_employer_and_begin_the_next() -> None
 )
 def test_occupation_forms(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="occupation") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "employer", "title"),
+    [
+        ("I started at Lumen Labs as a data engineer last month.", "Lumen Labs", "data engineer"),
+        ("I work at Harbor Bank as an accountant.", "Harbor Bank", "accountant"),
+        ("I got a job at Kestrel Media as a video editor!", "Kestrel Media", "video editor"),
+        ("Melanie joined Pellucid Systems as a senior designer.", "Pellucid Systems", "senior designer"),
+        ("I was hired by Corvin Analytics as a statistician.", "Corvin Analytics", "statistician"),
+    ],
+)
+def test_a_role_said_after_the_employer_is_the_occupation(text: str, employer: str, title: str) -> None:
+    assert ("employer", employer, "positive", "asserted") in facts(text, attribute="employer")
+    assert facts(text, attribute="occupation") == {("occupation", title, "positive", "asserted")}
+
+
+def test_a_role_after_the_employer_is_not_read_from_a_judgement_or_a_negated_clause() -> None:
+    assert facts("I work at Harbor Bank as a good listener.", attribute="occupation") == set()
+    assert facts("I didn't start at Lumen Labs as a data engineer.", attribute="occupation") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("I work weekends at Corran Foods.", "Corran Foods"),
+        ("Melanie works evenings on the cardiology ward at Kelby General.", "Kelby General"),
+        ("I work part-time in the marketing department at Vellum Press.", "Vellum Press"),
+        ("I work night shifts in the emergency unit at Halden Hospital.", "Halden Hospital"),
+    ],
+)
+def test_when_and_where_inside_the_workplace_may_stand_between_work_and_the_employer(text: str, employer: str) -> None:
+    assert facts(text, attribute="employer") == {("employer", employer, "positive", "asserted")}
+
+
+def test_work_on_a_project_at_a_place_is_not_an_employer() -> None:
+    assert facts("I work on my novel at the Seaview Library.", attribute="employer") == set()
 
 
 @pytest.mark.parametrize(

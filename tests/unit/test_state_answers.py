@@ -12,7 +12,7 @@ from eywa.attributes import get_attribute
 from eywa.models import Delta, Dimension, Modality, Polarity
 from eywa.nous import engine
 from eywa.nous.observations import Observation
-from eywa.read.answers import ANSWER_THRESHOLD, asked_values, names_only_values, state_answer
+from eywa.read.answers import ANSWER_THRESHOLD, asked_values, names_only_values, state_answer, unrealised_plan
 
 RECORDED = datetime(2030, 1, 1, tzinfo=timezone.utc)
 
@@ -139,3 +139,33 @@ def test_a_question_about_more_than_the_dimension_is_not_its_question() -> None:
     assert names_only_values(answer, ["biscuit"])
     assert names_only_values(answer, [])
     assert not names_only_values(answer, ["birthday", "concert"])
+
+
+def _moves() -> tuple[Dimension, list[Delta]]:
+    return dimension([
+        obs("residence", "Leeds", "2024-01-10", "e1"),
+        obs("residence", "Bristol", "2024-09-01", "e3", change=True),
+    ], as_of="2024-12-01")  # fmt: skip
+
+
+def test_a_past_plan_that_never_happened_is_answered_by_what_did() -> None:
+    # "Did Ana move to York?": Ana only said she might, then moved to Bristol.
+    residence, deltas = _moves()
+    _, plans = dimension([obs("plans", "move to york next year", "2024-05-02", "e2", modality="hedged", rho=0.55)])
+    answer = unrealised_plan(state_answer(residence, deltas, "Did Ana move to York?"), residence, plans, ["York"])
+    assert answer is not None
+    assert answer.text.startswith("Ana — residence: not York: only hedged (move to york next year); residence: Bristol")
+    assert answer.confidence >= ANSWER_THRESHOLD and answer.evidence_ids[0] == "e2" and "e3" in answer.evidence_ids
+
+
+def test_a_plan_is_no_answer_when_the_value_was_held_or_the_plan_was_asserted_or_names_something_else() -> None:
+    residence, deltas = _moves()
+    base = state_answer(residence, deltas, "Did Ana move to York?")
+    _, hedged = dimension([obs("plans", "move to york next year", "2024-05-02", "e2", modality="hedged", rho=0.55)])
+    _, asserted = dimension([obs("plans", "move to york next year", "2024-05-02", "e2", modality="planned")])
+    assert unrealised_plan(base, residence, hedged, ["Leeds"]) is None  # she did live there
+    assert unrealised_plan(base, residence, hedged, ["Paris"]) is None  # no plan names it
+    assert unrealised_plan(base, residence, hedged, []) is None
+    assert unrealised_plan(base, residence, asserted, ["York"]) is not None  # planned is still not done
+    _, done = dimension([obs("plans", "move to york", "2024-05-02", "e2")])
+    assert unrealised_plan(base, residence, done, ["York"]) is None  # an asserted plan is not contradicted here

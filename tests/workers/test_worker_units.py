@@ -34,8 +34,8 @@ def test_config_acks_late_requeues_lost_tasks_and_prefetches_one() -> None:
     assert conf["broker_transport_options"]["visibility_timeout"] == 8
     assert conf["broker_transport_options"]["unacked_restore_interval"] == 2
     assert {e["task"] for e in conf["beat_schedule"].values()} == {
-        "eywa.reconcile", "eywa.repair_candidates", "eywa.materialise_decay"
-    }
+        "eywa.reconcile", "eywa.repair_candidates", "eywa.materialise_decay", "eywa.apply_retention"
+    }  # retention (#13) joined the beat
 
 
 def test_config_without_redis_is_a_configuration_error() -> None:

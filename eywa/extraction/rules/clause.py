@@ -14,7 +14,8 @@ never resolved: no fact is made from them. How a fact is then phrased is ``phras
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from eywa.extraction.lexicon import IRREGULAR_PAST
@@ -111,6 +112,9 @@ class Ctx:
     part: Part
     persons: dict[str, str]
     dates: tuple[Signal, ...]
+    named: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """Names the speaker's earlier beliefs hold as values (case-folded name → (attribute,
+    value)), so "Biscuit died" can be read as the end of the pet Biscuit."""
 
     @property
     def text(self) -> str:
@@ -159,6 +163,11 @@ def _coordinated(text: str) -> tuple[str, int] | None:
     if not (verb in _COORDINATED_VERBS or (verb.endswith("ed") and len(verb) > 4)):
         return None
     return m.group("s"), m.start("verb")
+
+
+def part_of(text: str, start: int) -> Part:
+    """A part read from ``text`` (not cut from a clause), placed at ``start`` of its turn."""
+    return _part(text, start, False)
 
 
 def _part(text: str, start: int, conditional: bool) -> Part:

@@ -15,9 +15,11 @@ only the turn it was read from.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
-from eywa.extraction.rules.clause import Ctx, parts, persons_in
+from eywa.extraction.context import Earlier, named_values
+from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in
+from eywa.extraction.rules.ellipsis import elliptical_answer
 from eywa.extraction.rules.family import children, relationships
 from eywa.extraction.rules.home import possessions, residence
 from eywa.extraction.rules.life import education, health
@@ -70,25 +72,47 @@ class RuleExtractor:
     name = "rules"
     # Bump when the rules propose something different for the same turn: beliefs record it,
     # and `eywa reprocess` re-reads the turns an older version read.
-    version = "1"
+    version = "2"
 
     def __init__(self, families: Sequence[Family] = FAMILIES) -> None:
         self._families = tuple(families)
 
     def propose(self, space: str, evidence: Sequence[Evidence]) -> Iterable[CandidateFact]:
         """Candidate facts for each turn of ``space``, each citing only that turn."""
+        return self.propose_after(space, evidence, Earlier())
+
+    def propose_after(self, space: str, evidence: Sequence[Evidence], earlier: Earlier) -> Iterable[CandidateFact]:
+        """``propose``, knowing what came before the batch (``eywa.extraction.context``).
+
+        The turns are read in the order given; each turn's previous turn in its session and
+        the names its speaker gave to values so far (``earlier``, then this batch's own
+        proposals) are known to the rules that need them: short answers and pets named alone.
+        """
+        previous: dict[str, Evidence] = {}
+        named = {speaker: dict(names) for speaker, names in earlier.named.items()}
         for turn in evidence:
             if turn.space != space:
                 continue
+            before = previous.get(turn.session)
+            if before is None or before.seq != turn.seq - 1:
+                before = earlier.previous.get(turn.id)
             seen: set[tuple[str, str | None, str, str, str]] = set()
-            for fact in self._turn(turn):
+            mine = named.get((turn.speaker or "").casefold(), {})
+            proposed: list[CandidateFact] = []
+            for fact in self._turn(turn, before, mine):
                 key = (fact.subject.casefold(), fact.attribute, (fact.value or "").casefold(), fact.polarity,
                        fact.modality)
                 if key not in seen:
                     seen.add(key)
+                    proposed.append(fact)
                     yield fact
+            for subject, names in named_values(proposed).items():
+                named.setdefault(subject, {}).update(names)
+            previous[turn.session] = turn
 
-    def _turn(self, turn: Evidence) -> Iterator[CandidateFact]:
+    def _turn(
+        self, turn: Evidence, previous: Evidence | None, named: Mapping[str, tuple[str, str]]
+    ) -> Iterator[CandidateFact]:
         dates = [s for s in turn.signals if s.kind is SignalKind.DATE and s.window_start is not None]
         for clause in clauses(masked(turn.text)):
             if clause.is_question or len(clause.text) > 400:
@@ -96,11 +120,13 @@ class RuleExtractor:
             persons = persons_in(turn, clause)
             if not turn.speaker and not persons:
                 continue
-            for part in parts(clause):
+            answer = elliptical_answer(turn, clause, previous)
+            clause_parts: list[Part] = parts(clause) if answer is None else [answer]
+            for part in clause_parts:
                 end = part.start + len(part.text)
                 ctx = Ctx(turn=turn, clause=clause, part=part, persons=persons,
-                          dates=tuple(d for d in dates if part.start <= d.start < end))
-                speaks = bool(persons) or not _SPEAKER_WORDS.isdisjoint(part.words)
+                          dates=tuple(d for d in dates if part.start <= d.start < end), named=named)
+                speaks = bool(persons) or not _SPEAKER_WORDS.isdisjoint(part.words) or not part.words.isdisjoint(named)
                 for family in self._families:
                     if speaks or family is events:  # events also read clauses that drop their "I"
                         yield from family(ctx)

@@ -3,7 +3,8 @@
 Status values are the registry's: single, dating, engaged, married, divorced, separated,
 widowed. "We got engaged" / "Lucia and I got married" / "I got divorced" date the change;
 "my husband, Tom" names the partner and implies married; "Tobias and I broke up" and "I
-broke up with Tobias" end a partnership (partner Tobias, negative). "We're getting married
+broke up with Tobias" end a partnership (partner Tobias, negative) and leave the speaker
+single (relationship status, positive). "We're getting married
 in June" is a plan. Children: "I have two kids", "my daughter Sara", "we had a baby girl
 named Ada" (children, positive, dated).
 """
@@ -45,7 +46,8 @@ _MARRIED_TO = rule(
 _MARRIED_NAME = rule(rf"{SUBJ}\s+{ADV}married\s+(?P<name>{NAME})\b", "married")
 _GETTING = rule(rf"{SUBJ}{BE}\s+{ADV}getting\s+(?P<st>married|divorced|engaged)\b", "getting")
 _BROKE_UP = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:broke\s+up|split\s+up|separated|called\s+it\s+off)(?:\s+with\s+(?P<name>{NAME}))?\b",
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>broke\s+up|split\s+up|separated|called\s+it\s+off)"
+    rf"(?:\s+with\s+(?P<name>{NAME}))?\b",
     "broke split separated called",
 )
 _SPOUSE = rule(
@@ -77,6 +79,9 @@ _BABY = rule(
     rf"(?:baby(?:\s+(?P<sex>girl|boy))?|(?P<kind>son|daughter))\b(?:,?\s+(?:named|called)\s+(?P<name>{NAME}))?",
     "baby son daughter",
 )
+_SINGLE_AFTER = frozenset({"broke up", "split up"})
+"""Breakups that leave the one who broke up single (a separation is a status of its own);
+the registry makes them surfaces of ``single``, so the validator finds the value said."""
 _ROLE_STATUS = {"husband": "married", "wife": "married", "spouse": "married"}
 _KIND_VALUE = {"kids": "children", "kid": "children", "child": "children", "children": "children", "baby": "baby",
                "sons": "sons", "daughters": "daughters", "twins": "twins", "son": "son", "daughter": "daughter"}  # fmt: skip
@@ -104,6 +109,10 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             if partner is not None:
                 yield fact(ctx, s, f"{s} broke up with {partner}", "partner", partner, polarity="negative",
                            valid_from=past_date(ctx, m), confidence=0.85)
+            if (verb := " ".join(m.group("verb").split())) in _SINGLE_AFTER:
+                said = f"{verb} with {partner}" if partner is not None else verb
+                yield fact(ctx, s, f"{s} {said} and is single", "relationship_status", "single",
+                           valid_from=past_date(ctx, m), confidence=0.75)
     if not asserts(ctx):
         return
     for m, s in matches(ctx, _IS, we=True):

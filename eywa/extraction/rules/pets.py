@@ -4,7 +4,8 @@ The canonical value of a pet is its name when the turn gives one ("Pickle"), els
 species ("dog" for "puppy", "greyhound" or "pup"), so "my dog Pickle", "our pup Pickle" and
 "Pickle the greyhound" are one value. "I adopted a rescue greyhound called Pickle last
 Saturday" and "we got a kitten" add a pet (dated); "my cat Biscuit died" and "we had to put
-our dog down" remove one (negative). A pet that is only a photo, a toy or a friend's ("my
+our dog down" remove one (negative), and so does "Biscuit died" alone when the speaker's
+earlier beliefs hold Biscuit as a pet (``Ctx.named``, see ``eywa.extraction.context``). A pet that is only a photo, a toy or a friend's ("my
 friend's dog", "I got this pup for you") is not the speaker's.
 """
 
@@ -36,8 +37,12 @@ _HAS = rule(
     rf"(?P<pet>{PETS})\b{_NAMED}(?:\s+and\s+(?:a|an|two|three)\s+{PET_ADJECTIVES}(?P<pet2>{PETS})\b)?",
     PETS,
 )
-_NAME_IS = re.compile(rf"^\s*(?:(?:Her|His|Its|Their)\s+name(?:{A}s|\s+is)|(?:She|He|It){A}s\s+called)\s+(?P<name>{NAME})\b")
-"""The next sentence naming the pet just mentioned ("I got a puppy! Her name's Coco.")."""
+_NAME_IS = re.compile(
+    rf"^\s*(?:(?:Her|His|Its|Their)\s+name(?:{A}s|\s+is)|(?:She|He|It){A}s\s+called"
+    rf"|(?:{NAME}|I|We)\s+(?:named|called)\s+(?:her|him|it))\s+(?P<name>{NAME})\b"
+)
+"""The next sentence naming the pet just mentioned ("I got a puppy! Her name's Coco.",
+"We adopted a kitten. Lucia named her Sardine.")."""
 _GOT = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:adopted|got|rescued|bought|brought\s+home|took\s+in|welcomed)\s+"
     rf"(?P<n>{NUMBER_WORD}|another|our|my)\s+{PET_ADJECTIVES}(?P<pet>{PETS})\b(?!\s+(?:for|toy|plushie|figurine)\b)"
@@ -77,6 +82,12 @@ _NO_PETS = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t)\s+(?:have|own)\s+(?:any\s+)?(?:pets|animals)\b",
     "pets animals",
 )
+_NAME_GONE = re.compile(
+    rf"(?<![\w'’])(?P<name>{NAME})\s+(?:has\s+|had\s+)?(?:just\s+|sadly\s+|finally\s+)?(?P<gone>died|passed\s+away"
+    r"|passed|was\s+put\s+down|had\s+to\s+be\s+put\s+down|ran\s+away|went\s+missing)\b"
+)
+"""A pet named alone as the one who died ("Biscuit died on Tuesday"): only a name the
+speaker's earlier beliefs hold as a pet (``Ctx.named``) is read, never any capitalised word."""
 _NOT_MINE = re.compile(r"\b(?:friend|neighbou?r|sister|brother|mom|mum|dad|parents|cousin|aunt|uncle)[’']s\s*$", re.I)
 
 
@@ -87,11 +98,26 @@ def pet_value(pet: str, name: str | None) -> str:
     return SPECIES.get(pet.lower(), pet.lower())
 
 
+def _named_gone(ctx: Ctx) -> Iterator[CandidateFact]:
+    """"<Name> died" where the name is one of the speaker's pets."""
+    speaker = ctx.turn.speaker
+    if not speaker or not ctx.named or ctx.part.negated:
+        return
+    for m in _NAME_GONE.finditer(ctx.text):
+        known = ctx.named.get(m.group("name").casefold())
+        if known is None or known[0] != "pets" or _MY_PET.pattern.search(ctx.text[: m.end("name")]):
+            continue  # "my cat Biscuit died" is read below, with the kind
+        gone = " ".join(m.group("gone").split())
+        yield fact(ctx, speaker, f"{possessive(speaker)} pet {known[1]} {gone}", "pets", known[1], polarity="negative",
+                   valid_from=past_date(ctx), confidence=0.8)
+
+
 def pets(ctx: Ctx) -> Iterator[CandidateFact]:
     """Pet facts of one part."""
     if not plain(ctx):
         return
     text = ctx.text
+    yield from _named_gone(ctx)
     for m, s in matches(ctx, _MY_PET, we=True, anywhere=True):
         if _NOT_MINE.search(text[: m.start()]):
             continue

@@ -1,11 +1,15 @@
 """Employer and occupation, with their change forms.
 
 "I work at X", "I got a job at X", "I start at X on 6 May", "I joined X as a data
-scientist", "I was hired by X" say where someone works (employer X, positive); "I left X",
+scientist", "I was hired by X" say where someone works (employer X, positive), and a role
+said after the employer ("… at X as a product manager") is the occupation; when or where
+inside the workplace may come between ("I work nights on the children's ward at X",
+"I work part-time in the marketing department at X"). "I left X",
 "I quit X", "I handed in my notice at X", "I lost my job at X", "I was laid off from X",
 "I retired from X" say where they no longer work (employer X, negative: the value stays
 "X", the polarity carries the change). "I'm a nurse", "I work as a nurse", "I got promoted
-to senior engineer", "I became a teacher" name the occupation.
+to senior engineer", "I became a teacher", "I've been a paramedic for six years" name the
+occupation.
 """
 
 from __future__ import annotations
@@ -34,27 +38,35 @@ from eywa.models import CandidateFact
 
 _ORG = rf"(?P<the>the\s+)?(?P<org>{PROPER})(?![\w'’])"
 _TITLE = r"(?P<title>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3})"
-_AS = rf"(?:\s+as\s+(?:a|an)\s+{_TITLE})?"
+_ROLE_AFTER = r"(?:\s+as\s+(?:a|an)\s+(?P<role>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}))?"
+"""A role said after the employer ("I start at X as a product manager"): the occupation."""
+_SHIFT = (
+    r"(?:\s+(?:nights|days|weekends|evenings|mornings|afternoons|(?:night|day|late|early)\s+shifts|shifts|overtime"
+    r"|part-time|part\s+time|full-time|full\s+time|remotely))?"
+    r"(?:\s+(?:on|in)\s+the\s+(?:[\w'’-]+\s+){0,3}?(?:ward|unit|department|team|desk|floor|kitchen|branch|office"
+    r"|section|site|lab|clinic))?"
+)
+"""When, or where inside the workplace, someone works, between "work" and the employer."""
 
 _WORKS = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working)\s+(?:as\s+(?:a|an)\s+{_TITLE}\s+)?"
-    rf"(?:at|for)\s+{_ORG}",
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working){_SHIFT}\s+(?:as\s+(?:a|an)\s+{_TITLE}\s+)?"
+    rf"(?:at|for)\s+{_ORG}{_ROLE_AFTER}",
     "work works working",
 )
 _GOT_JOB = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|landed|accepted|found|scored)\s+(?:a|an|the|my)\s+"
     rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|permanent\s+)*(?:job|position|role|offer)"
-    rf"(?:\s+as\s+(?:a|an)\s+{_TITLE})?\s+(?:at|with|from)\s+{_ORG}",
+    rf"(?:\s+as\s+(?:a|an)\s+{_TITLE})?\s+(?:at|with|from)\s+{_ORG}{_ROLE_AFTER}",
     "job position role offer",
 )
 _STARTS = rule(
     rf"{SUBJ}(?:{BE})?\s+{ADV}(?P<verb>start|starts|started|starting|begin|begins|began)\s+"
-    rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+job\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}",
+    rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+job\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_ROLE_AFTER}",
     "start starts started starting begin begins began",
 )
 _JOINED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:joined|join|joins)\s+{_ORG}\s+as\s+(?:a|an)\s+{_TITLE}", "joined join joins")
 _HIRED = rule(
-    rf"{SUBJ}\s+(?:got|was|were|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}(?:hired|recruited|taken\s+on)\s+(?:at|by)\s+{_ORG}",
+    rf"{SUBJ}\s+(?:got|was|were|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}(?:hired|recruited|taken\s+on)\s+(?:at|by)\s+{_ORG}{_ROLE_AFTER}",
     "hired recruited taken",
 )
 _LEFT = rule(
@@ -93,7 +105,7 @@ _LOST_JOB_AS = rule(
     "job",
 )
 _IS_A = rule(
-    rf"{SUBJ}{BE}\s+{ADV}(?:working\s+as\s+)?(?:a|an)\s+{_TITLE}"
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?:working\s+as\s+)?(?:a|an)\s+{_TITLE}"
     rf"(?:\s+(?:at|for)\s+{_ORG})?",
     OCCUPATIONS,
 )
@@ -165,7 +177,9 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
 
 
 def _title(ctx: Ctx, s: str, m: re.Match[str]) -> Iterator[CandidateFact]:
-    if "title" in m.groupdict() and (title := job_title(m.group("title"))):
+    """The occupation a job match names, before the employer ("as a nurse at X") or after it."""
+    groups = m.groupdict()
+    if title := job_title(groups.get("title")) or job_title(groups.get("role")):
         yield fact(ctx, s, f"{s} is {article(title)} {title}", "occupation", title, confidence=0.8)
 
 

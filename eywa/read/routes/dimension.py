@@ -18,7 +18,15 @@ from typing import Final
 
 from eywa.ids import entity_key
 from eywa.nous import ledger as nous
-from eywa.read.answers import ANSWER_THRESHOLD, EVENT_ATTRIBUTES, StateAnswer, asked_values, names_only_values
+from eywa.errors import NotFoundError
+from eywa.read.answers import (
+    ANSWER_THRESHOLD,
+    EVENT_ATTRIBUTES,
+    StateAnswer,
+    asked_values,
+    names_only_values,
+    unrealised_plan,
+)
 from eywa.read.items import DimensionSource, dimension_id, dimension_key
 from eywa.read.overlap import rank_by_overlap
 from eywa.read.plan import Plan
@@ -32,7 +40,7 @@ def may_claim(answer: StateAnswer, plan: Plan) -> bool:
     """Whether an answer may rank first: a current-state question about nothing but this
     person, this attribute and its values (``Plan.other_words``), a state attribute, and a
     confidence of at least ``ANSWER_THRESHOLD``. A question that names a value is answered
-    only if it asks whether the value holds (yes/no): "What kind of writing does Tim do?"
+    only if it asks whether the value holds (yes/no): "What kind of writing does Dario do?"
     asks about the value, which the dimension does not know."""
     return (
         plan.current_state
@@ -63,7 +71,7 @@ class DimensionRoute:
         # names no attribute, its dimensions whose values the question names ("Does Dario
         # still go climbing?" names a value of his hobbies without saying "hobby"). With an
         # attribute named, a value of another one is a modifier ("What type of diet do
-        # Nate's turtles have?").
+        # Dario's turtles have?").
         pairs = [(subject, attribute) for subject in plan.entities for attribute in plan.attributes]
         if not plan.attributes:
             pairs += [
@@ -99,7 +107,31 @@ class DimensionRoute:
             if answer is None or item is None:
                 continue
             claim = may_claim(answer, query.plan)
+            if not claim and (unrealised := self._unrealised_plan(query, subject, attribute, answer)) is not None:
+                answer, claim = unrealised, True
+                item = self._source.item(query.space, answer, query.as_of) or item
             hit = RouteHit("dimension", item.id, answer.confidence, claim=claim, item=item)
             (claimed if claim else others).append(hit)
         others.sort(key=lambda h: -h.score)
         return claimed + others
+
+    def _unrealised_plan(self, query: Query, subject: str, attribute: str, answer: StateAnswer) -> StateAnswer | None:
+        """For a past-tense yes/no question about a state attribute with no time window, the
+        confident answer "not <value>, only planned/hedged" when the subject's plans hold the
+        named value only tentatively (``eywa.read.answers.unrealised_plan``)."""
+        plan = query.plan
+        if plan.shape != "yes_no" or plan.current_state or plan.window is not None or attribute in EVENT_ATTRIBUTES:
+            return None
+        try:
+            dimension = nous.get_dimension(self._stores.dimensions, query.space, subject, attribute, query.as_of)
+        except NotFoundError:
+            return None
+        plans = [
+            d for d in nous.list_deltas(self._stores.dimensions, query.space, subject, "plans")
+            if query.as_of is None or d.at <= query.as_of
+        ]  # fmt: skip
+        # The value the question names: its other words, and the names of the other
+        # entities it names ("Did Ines move to Lisbury?" names the place Lisbury).
+        named = [w for e in plan.entities if entity_key(e) != entity_key(subject) for w in e.split()]
+        found = unrealised_plan(answer, dimension, plans, (*named, *plan.other_words))
+        return found if found is not None and found.confidence >= ANSWER_THRESHOLD else None

@@ -246,6 +246,17 @@ class SqliteBeliefStore:
                 )
             return cur.rowcount
 
+    def set_candidate_status(self, space: str, candidate_ids: Sequence[str], status: CandidateStatus) -> int:
+        """Change the status of candidates; returns how many exist."""
+        if not candidate_ids:
+            return 0
+        ids = list(dict.fromkeys(candidate_ids))
+        with self._db.transaction() as conn:
+            return conn.execute(
+                f"UPDATE candidates SET status = ? WHERE +space = ? AND id IN ({_marks(len(ids))})",
+                (status, space, *ids),
+            ).rowcount
+
     def delete(self, space: str, belief_ids: Sequence[str], candidate_ids: Sequence[str]) -> None:
         """Remove beliefs and candidates with their edges and index rows."""
         with self._db.transaction() as conn:

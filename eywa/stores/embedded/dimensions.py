@@ -119,7 +119,7 @@ class SqliteDimensionStore:
                     f"({', '.join('?' * 18)}) ON CONFLICT (space, id) DO UPDATE SET "
                     "observed = excluded.observed, prior = excluded.prior, "
                     "posterior = excluded.posterior, surprise_bits = excluded.surprise_bits, "
-                    "hazard = excluded.hazard",
+                    "hazard = excluded.hazard, reliability = excluded.reliability",
                     [_delta_params(d, record.entity_key) for d in deltas],
                 )
                 conn.execute(

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from eywa.contract import SpaceUsage
+from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, Evidence, Signal, SignalKind, utc_now
 from eywa.stores.context import SessionTurn, contexts_around, read_range
 from eywa.stores.embedded import ledger as ledger_sql
@@ -222,6 +223,22 @@ class SqliteEvidenceStore:
     def entities(self, space: str) -> list[Entity]:
         rows = self._db.query("SELECT * FROM entities WHERE space = ? ORDER BY name", (space,))
         return [entity_from_row(row) for row in rows]
+
+    def entities_named(self, space: str, names: Sequence[str]) -> list[Entity]:
+        keys = {entity_key(name) for name in names}
+        found: dict[str, Entity] = {}
+        for chunk in _chunks(sorted({entity_id(space, key) for key in keys})):
+            rows = self._db.query(
+                f"SELECT * FROM entities WHERE space = ? AND id IN ({','.join('?' * len(chunk))})",  # noqa: S608
+                [space, *chunk],
+            )
+            found.update((row["id"], entity_from_row(row)) for row in rows)
+        # Aliases are rare (Level 0 writes none): only entities that have some are read.
+        for row in self._db.query("SELECT * FROM entities WHERE space = ? AND aliases != '[]'", (space,)):
+            entity = entity_from_row(row)
+            if any(entity_key(alias) in keys for alias in entity.aliases):
+                found[entity.id] = entity
+        return sorted(found.values(), key=lambda e: (e.name, e.id))
 
     def mentions(self, space: str, evidence_ids: Sequence[str]) -> dict[str, list[str]]:
         result: dict[str, list[str]] = defaultdict(list)

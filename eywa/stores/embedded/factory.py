@@ -9,6 +9,7 @@ from eywa.stores.bundle import GraphStores, Stores
 from eywa.stores.embedded.access import SqliteAccessLog
 from eywa.stores.embedded.audit_queries import SqliteAuditQueries
 from eywa.stores.embedded.beliefs import SqliteBeliefStore
+from eywa.stores.embedded.corrections import SqliteCorrectionLog
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.dimensions import SqliteDimensionStore
 from eywa.stores.embedded.entity_graph import SqliteEntityGraph
@@ -89,6 +90,7 @@ def open_embedded(
         jobs=jobs,
         tombstones=tombstones,
         erasure=SqliteErasureStore(db, erasure_secret),
+        corrections=SqliteCorrectionLog(db),
         close=close,
     )
 
@@ -111,6 +113,7 @@ def open_embedded_graph(directory: Path, *, erasure_secret: bytes | None = None)
         jobs=SqliteJobRecords(db),
         tombstones=SqliteTombstones(db),
         erasure=SqliteErasureStore(db, erasure_secret),
+        corrections=SqliteCorrectionLog(db),
         close=db.close,
     )
     _migrate_or_close(db)

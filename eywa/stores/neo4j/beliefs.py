@@ -119,6 +119,9 @@ MATCH (c:{_C}) WHERE c.space = $space AND any(x IN c.evidence_ids WHERE x IN $id
 RETURN c.id AS id ORDER BY id
 """
 _DELETE_BELIEFS = f"MATCH (b:{_B}) WHERE b.space = $space AND b.id IN $ids DETACH DELETE b"
+_CANDIDATE_STATUS = f"""
+MATCH (c:{_C}) WHERE c.space = $space AND c.id IN $ids SET c.status = $status RETURN count(c) AS n
+"""
 _DELETE_CANDIDATES = f"MATCH (c:{_C}) WHERE c.space = $space AND c.id IN $ids DETACH DELETE c"
 _BY_REASON = f"""
 MATCH (c:{_C}) WHERE c.space = $space UNWIND c.reasons AS reason
@@ -274,6 +277,19 @@ class Neo4jBeliefStore:
         if not belief_ids:
             return 0
         return self._graph.write("set status", _set_status, space, list(dict.fromkeys(belief_ids)), status)
+
+    def set_candidate_status(self, space: str, candidate_ids: Sequence[str], status: CandidateStatus) -> int:
+        """Change the status of candidates; returns how many exist.
+
+        Raises:
+            ClosedError: the stores were closed.
+            StoreError: Neo4j failed.
+        """
+        if not candidate_ids:
+            return 0
+        ids = list(dict.fromkeys(candidate_ids))
+        rows = self._graph.write("candidate status", run, _CANDIDATE_STATUS, space=space, ids=ids, status=status)
+        return int(rows[0]["n"])
 
     def beliefs_citing(self, space: str, evidence_ids: Sequence[str]) -> list[Belief]:
         """Beliefs with a ``SUPPORTED_BY`` edge to any of ``evidence_ids``, any status."""

@@ -48,6 +48,7 @@ UNWIND $rows AS row
 MERGE (x:{_DELTA} {{id: row.id}})
   ON CREATE SET x += row
   ON MATCH SET x.observed = row.observed, x.prior = row.prior, x.posterior = row.posterior,
+    x.reliability = row.reliability,
     x.surprise_bits = row.surprise_bits, x.hazard = row.hazard
 WITH x, row
 OPTIONAL MATCH (b:{_B} {{id: row.belief_id, space: row.space}})

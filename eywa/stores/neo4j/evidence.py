@@ -29,6 +29,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from eywa.contract import SpaceUsage
+from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, Evidence, SignalKind, utc_now
 from eywa.stores.ledger import TURN_STAGES
 from eywa.stores.neo4j import level0
@@ -82,6 +83,12 @@ MATCH (s:{_SIG}) WHERE s.space = $space
 RETURN s.kind AS kind, count(s) AS n ORDER BY kind
 """
 _ENTITIES = f"MATCH (n:{_ENT}) WHERE n.space = $space RETURN properties(n) AS n ORDER BY n.name, n.id"
+# By id (the name's key), and the few entities that carry aliases, checked by the caller.
+_ENTITIES_NAMED = f"""
+MATCH (n:{_ENT}) WHERE n.id IN $ids AND n.space = $space RETURN properties(n) AS n
+UNION
+MATCH (n:{_ENT}) WHERE n.space = $space AND size(coalesce(n.aliases, [])) > 0 RETURN properties(n) AS n
+"""
 _MENTIONS = f"""
 MATCH (e:{_EV})-[:{RelType.MENTIONS}]->(n:{_ENT})
 WHERE e.id IN $ids AND e.space = $space AND n.space = $space
@@ -234,6 +241,17 @@ class Neo4jEvidenceStore:
     def entities(self, space: str) -> list[Entity]:
         """Every entity of ``space``, by name."""
         return [entity_from_props(r["n"]) for r in self._graph.read("entities", _ENTITIES, space=space)]
+
+    def entities_named(self, space: str, names: Sequence[str]) -> list[Entity]:
+        """Entities of ``space`` named, or aliased, by one of ``names`` (``entity_key``)."""
+        keys = {entity_key(name) for name in names}
+        ids = sorted({entity_id(space, key) for key in keys})
+        found = [entity_from_props(r["n"]) for r in self._graph.read("entities_named", _ENTITIES_NAMED, ids=ids, space=space)]
+        chosen = {
+            e.id: e for e in found
+            if e.id in ids or any(entity_key(alias) in keys for alias in e.aliases)
+        }  # fmt: skip
+        return sorted(chosen.values(), key=lambda e: (e.name, e.id))
 
     def mentions(self, space: str, evidence_ids: Sequence[str]) -> dict[str, list[str]]:
         """Entity ids mentioned by each of ``evidence_ids``."""

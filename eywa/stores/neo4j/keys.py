@@ -1,4 +1,4 @@
-"""The Neo4j ``KeyStore``: one ``:ApiKey`` node per key (migration 0011), so API replicas
+"""The Neo4j ``KeyStore``: one ``:ApiKey`` node per key (migration 0012), so API replicas
 over one database share keys and see a revocation at once.
 
 Same hashing, checks and semantics as the SQLite store (``eywa.stores.keys`` holds what

@@ -1,0 +1,199 @@
+"""Corrections: a person's decisions about what the memory holds, each audited.
+
+Level 1 derives beliefs; people correct them. Four operations, each with its author (the key
+id over HTTP) and a :class:`~eywa.stores.corrections.CorrectionRecord`:
+
+* ``retract_belief`` (a reason is required): the belief becomes ``retracted`` (it leaves
+  recall and the keyword index), its deltas are removed and every dimension it changed is
+  replayed in event time without it — the replay erasure uses — and a belief it had
+  superseded is active again when nothing else supersedes it.
+* ``confirm_belief``: the belief's observations get the reliability of a confirmed report
+  (``eywa.nous.math.confirmed_reliability``) and its dimensions are replayed with it.
+* ``accept_candidate``: a refused candidate becomes a belief (its repaired form when the
+  validator named a repair: polarity flipped, claim hedged), written, superseding and
+  observed exactly as Level 1 would, with the extractor ``operator``; the candidate goes.
+* ``dismiss_candidate``: a ``repair`` candidate leaves the repair queue (status
+  ``rejected``); the automatic repair pass no longer retries it.
+
+Crash safety follows the erasure's rule. On the embedded store each operation is one
+transaction (``ErasureStore.atomic``). On Neo4j its steps are idempotent and the record is
+written last, so an operation interrupted between steps is finished by calling it again: a
+belief found ``retracted`` without its record is finished, not refused.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from eywa.errors import ConflictError, InvalidInputError, NotFoundError
+from eywa.extraction.pipeline import belief_of_fact, settle_supersession
+from eywa.level1 import repaired_fact, update_dimensions
+from eywa.models import Belief, Candidate, utc_now
+from eywa.nous.ledger import forget_beliefs, reweigh_beliefs
+from eywa.nous.math import confirmed_reliability
+from eywa.nous.params import DEFAULT_PARAMS, NousParams
+from eywa.stores.bundle import GraphStores
+from eywa.stores.corrections import CorrectionKind, CorrectionRecord
+
+__all__ = ["OPERATOR", "accept_candidate", "confirm_belief", "dismiss_candidate", "retract_belief"]
+
+OPERATOR = "operator"
+"""The extractor name of beliefs a person accepted (reprocessing never replaces them)."""
+
+
+def retract_belief(
+    stores: GraphStores, space: str, belief_id: str, *, reason: str, author: str | None, at: datetime | None = None
+) -> CorrectionRecord:
+    """Retract ``belief_id`` (module docstring); returns the record.
+
+    Raises:
+        InvalidInputError: a blank reason.
+        NotFoundError: no such belief in ``space``.
+        ConflictError: the belief is already retracted.
+        StoreError: a store failed (a re-run finishes the retraction).
+    """
+    if not reason or not reason.strip():
+        raise InvalidInputError.at("reason", "a retraction needs a reason")
+    belief = _belief(stores, space, belief_id)
+    if belief.status == "retracted" and _recorded(stores, space, belief_id, "retract_belief"):
+        raise ConflictError("belief", space, belief_id, "already retracted")
+    with stores.erasure.atomic():
+        forget_beliefs(stores.dimensions, space, [belief_id])
+        stores.beliefs.set_status(space, [belief_id], "retracted")
+        _revive_superseded(stores, space, belief)
+        return _record(stores, space, "retract_belief", belief_id, author, reason, at)
+
+
+def confirm_belief(
+    stores: GraphStores,
+    space: str,
+    belief_id: str,
+    *,
+    reason: str | None = None,
+    author: str | None,
+    at: datetime | None = None,
+    params: NousParams = DEFAULT_PARAMS,
+) -> CorrectionRecord:
+    """Confirm ``belief_id``: its observations weigh as confirmed (module docstring).
+
+    A belief about no dimension is only recorded as confirmed (``reliability_*`` None).
+
+    Raises:
+        NotFoundError: no such belief in ``space``.
+        ConflictError: the belief is retracted.
+        StoreError: a store failed (confirming again finishes it).
+    """
+    belief = _belief(stores, space, belief_id)
+    if belief.status == "retracted":
+        raise ConflictError("belief", space, belief_id, "retracted")
+    deltas = stores.dimensions.deltas_of_beliefs(space, [belief_id])
+    before = max((d.reliability for d in deltas), default=None)
+    after = confirmed_reliability(before, params.rho_confirmed) if before is not None else None
+    with stores.erasure.atomic():
+        if after is not None and after != before:
+            reweigh_beliefs(stores.dimensions, space, {belief_id: after}, params=params)
+        return _record(stores, space, "confirm_belief", belief_id, author, reason, at, before=before, after=after)
+
+
+def accept_candidate(
+    stores: GraphStores,
+    space: str,
+    candidate_id: str,
+    *,
+    reason: str | None = None,
+    author: str | None,
+    at: datetime | None = None,
+) -> CorrectionRecord:
+    """Turn a refused candidate into a belief (module docstring); the record names it.
+
+    Raises:
+        NotFoundError: no such candidate in ``space`` (an accepted one is gone).
+        StoreError: a store failed (accepting again finishes it).
+    """
+    candidate = _candidate(stores, space, candidate_id)
+    fact = repaired_fact(candidate) or candidate.fact
+    cited = stores.evidence.get(space, list(fact.evidence_ids))
+    belief = belief_of_fact(space, fact, candidate.report, cited, OPERATOR, at or utc_now())
+    with stores.erasure.atomic():
+        stores.beliefs.add([belief], [])
+        settle_supersession(stores.beliefs, belief)
+        held = stores.beliefs.get(space, belief.id) or belief
+        if held.status != "retracted":
+            update_dimensions(stores, space, [held])
+        stores.beliefs.delete(space, [], [candidate_id])
+        return _record(stores, space, "accept_candidate", candidate_id, author, reason, at, belief_id=belief.id)
+
+
+def dismiss_candidate(
+    stores: GraphStores,
+    space: str,
+    candidate_id: str,
+    *,
+    reason: str | None = None,
+    author: str | None,
+    at: datetime | None = None,
+) -> CorrectionRecord:
+    """Take a ``repair`` candidate out of the repair queue (it stays, ``rejected``, for audit).
+
+    Raises:
+        NotFoundError: no such candidate in ``space``.
+        ConflictError: the candidate is not in the repair queue.
+        StoreError: a store failed.
+    """
+    candidate = _candidate(stores, space, candidate_id)
+    if candidate.status != "repair":
+        raise ConflictError("candidate", space, candidate_id, f"{candidate.status}, not in the repair queue")
+    with stores.erasure.atomic():
+        stores.beliefs.set_candidate_status(space, [candidate_id], "rejected")
+        return _record(stores, space, "dismiss_candidate", candidate_id, author, reason, at)
+
+
+def _belief(stores: GraphStores, space: str, belief_id: str) -> Belief:
+    belief = stores.beliefs.get(space, belief_id)
+    if belief is None:
+        raise NotFoundError("belief", space, belief_id)
+    return belief
+
+
+def _candidate(stores: GraphStores, space: str, candidate_id: str) -> Candidate:
+    found = stores.beliefs.get_candidates(space, [candidate_id])
+    if not found:
+        raise NotFoundError("candidate", space, candidate_id)
+    return found[0]
+
+
+def _recorded(stores: GraphStores, space: str, target_id: str, kind: CorrectionKind) -> bool:
+    return bool(stores.corrections.corrections(space, target_id=target_id, kinds=[kind]))
+
+
+def _revive_superseded(stores: GraphStores, space: str, belief: Belief) -> None:
+    """Beliefs ``belief`` superseded are active again when no active belief supersedes them."""
+    if belief.attribute is None:
+        return
+    for old in stores.beliefs.beliefs(space, belief.subject, belief.attribute, "superseded"):
+        newer = stores.beliefs.get_many(space, stores.beliefs.superseded_by(space, old.id))
+        if belief.id in {n.id for n in newer} and not any(n.status == "active" for n in newer if n.id != belief.id):
+            stores.beliefs.set_status(space, [old.id], "active")
+
+
+def _record(
+    stores: GraphStores,
+    space: str,
+    kind: CorrectionKind,
+    target_id: str,
+    author: str | None,
+    reason: str | None,
+    at: datetime | None,
+    *,
+    belief_id: str | None = None,
+    before: float | None = None,
+    after: float | None = None,
+) -> CorrectionRecord:
+    record = CorrectionRecord(
+        id=f"cor_{secrets.token_hex(12)}", space=space, kind=kind, target_id=target_id, author=author,
+        reason=reason.strip() if reason else None, at=at or utc_now(), belief_id=belief_id,
+        reliability_before=before, reliability_after=after,
+    )  # fmt: skip
+    stores.corrections.record(record)
+    return record

@@ -1,0 +1,98 @@
+"""What was said before a batch of turns that its turns may lean on.
+
+A turn is not always readable alone. "Pescatarian, yes." answers the question of the turn
+before it; "Biscuit died on Tuesday." names a pet its speaker introduced sessions ago. An
+extractor that reads such turns declares it by implementing ``ContextualExtractor``; the
+Level 1 pipeline then hands it an ``Earlier`` built from the stores (``earlier_context``):
+the turn before the first turn of each session of the batch, and the names its speakers'
+earlier beliefs gave values to. Inside one batch the extractor carries both forward itself.
+
+Nothing here is believed on its own: a proposal that leans on an earlier turn still cites
+only the turn it was read from, and the validator checks it against that turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from eywa.extraction.base import Extractor
+from eywa.models import Belief, CandidateFact, Evidence
+from eywa.stores.beliefs import BeliefStore
+from eywa.stores.evidence import EvidenceStore
+
+__all__ = ["NAMED_ATTRIBUTES", "ContextualExtractor", "Earlier", "earlier_context", "named_values"]
+
+NAMED_ATTRIBUTES = frozenset({"pets"})
+"""Attributes whose values may be names a later turn refers to by the name alone."""
+
+Named = Mapping[str, Mapping[str, tuple[str, str]]]
+"""Speaker (case-folded) → name (case-folded) → (attribute, value) of that speaker's beliefs."""
+
+
+@dataclass(frozen=True)
+class Earlier:
+    """What came before a batch.
+
+    Attributes:
+        previous: evidence id of a batch turn → the turn just before it in its session,
+            for turns whose previous turn is not in the batch.
+        named: per speaker, the names that speaker's earlier beliefs hold as values of a
+            ``NAMED_ATTRIBUTES`` attribute ("Biscuit" → pets "Biscuit").
+    """
+
+    previous: Mapping[str, Evidence] = field(default_factory=dict)
+    named: Named = field(default_factory=dict)
+
+
+@runtime_checkable
+class ContextualExtractor(Extractor, Protocol):
+    """An extractor that reads a batch knowing what came before it."""
+
+    def propose_after(self, space: str, evidence: Sequence[Evidence], earlier: Earlier) -> Iterable[CandidateFact]:
+        """Candidate facts for ``evidence``, which follows what ``earlier`` describes."""
+        ...
+
+
+def named_values(facts: Iterable[Belief | CandidateFact]) -> dict[str, dict[str, tuple[str, str]]]:
+    """The names positive, asserted facts of ``NAMED_ATTRIBUTES`` hold, per subject.
+
+    A name is a value that starts with a capital ("Biscuit"; "cat" is a kind, not a name).
+    """
+    out: dict[str, dict[str, tuple[str, str]]] = {}
+    for f in facts:
+        value = f.value or ""
+        if f.attribute in NAMED_ATTRIBUTES and f.polarity == "positive" and f.modality == "asserted" and value[:1].isupper():
+            out.setdefault(f.subject.casefold(), {})[value.casefold()] = (f.attribute, value)
+    return out
+
+
+def earlier_context(
+    space: str, turns: Sequence[Evidence], evidence_store: EvidenceStore, belief_store: BeliefStore
+) -> Earlier:
+    """The ``Earlier`` of a batch, read from the stores.
+
+    One neighbour read per session of the batch (for its first turn) and one belief read
+    per speaker and named attribute: the cost does not grow with the batch's length.
+
+    Raises:
+        StoreError: a store failed.
+    """
+    ids = {t.id for t in turns}
+    first: dict[str, Evidence] = {}
+    for turn in turns:
+        if turn.session not in first or turn.seq < first[turn.session].seq:
+            first[turn.session] = turn
+    previous: dict[str, Evidence] = {}
+    for turn in first.values():
+        if turn.seq > 0:
+            before = [t for t in evidence_store.neighbours(space, turn.id, 1, 0) if t.id not in ids]
+            if before:
+                previous[turn.id] = before[-1]
+    speakers = sorted({t.speaker for t in turns if t.speaker})
+    beliefs = [
+        b for speaker in speakers for attribute in sorted(NAMED_ATTRIBUTES)
+        for b in belief_store.beliefs(space, subject=speaker, attribute=attribute)
+    ]  # fmt: skip
+    return Earlier(previous=previous, named=named_values(beliefs))

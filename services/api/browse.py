@@ -1,0 +1,136 @@
+"""What the console shows, as plain functions over a ``Memory`` shared by the JSON routes
+(``routes_browse``) and the console pages, so both always answer alike.
+
+Lists are paginated with ``offset``/``limit``; a page says where the next one starts
+(``next_offset``, None at the end).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from eywa.memory import Memory
+from eywa.models import Evidence, as_utc, utc_now
+from eywa.stores.keys import ApiKey
+
+__all__ = ["EntitySummary", "Page", "SpaceSummary", "entities", "page_of", "readable_spaces", "space_summary", "timeline"]
+
+T = TypeVar("T")
+
+
+class Page(BaseModel, Generic[T]):
+    """One page of a list."""
+
+    model_config = ConfigDict(frozen=True)
+
+    items: list[T]
+    offset: int
+    limit: int
+    next_offset: int | None
+
+
+class SpaceSummary(BaseModel):
+    """The counts of one space the console's first page lists."""
+
+    model_config = ConfigDict(frozen=True)
+
+    space: str
+    turns: int
+    beliefs: int
+    """Active beliefs."""
+    dimensions: int
+    refused: int
+    """Candidates the validator refused (rejected or queued for repair)."""
+    erasures: int
+    turns_last_hour: int
+    """Turns recorded in the last hour: the ingest rate."""
+
+
+class EntitySummary(BaseModel):
+    """An entity with the attributes it has dimensions for."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entity: str
+    attributes: list[str]
+
+
+def page_of(items: list[T], offset: int, limit: int) -> Page[T]:
+    """The page ``[offset, offset + limit)`` of a list already in memory."""
+    chunk = items[offset : offset + limit]
+    return Page(items=chunk, offset=offset, limit=limit, next_offset=offset + limit if offset + limit < len(items) else None)
+
+
+def readable_spaces(memory: Memory, key: ApiKey) -> list[str]:
+    """The spaces holding evidence that ``key`` may read, sorted.
+
+    Raises:
+        StoreError: the store failed.
+    """
+    return sorted(space for space in memory.spaces() if key.allows(space, "read"))
+
+
+def space_summary(memory: Memory, space: str) -> SpaceSummary:
+    """The counts of ``space`` (``Memory.stats``, erasure records, and the turns recorded in
+    the last hour from the ``touched_between`` audit).
+
+    Raises:
+        InvalidInputError: a bad space name.
+        StoreError: the store failed.
+    """
+    stats = memory.stats(space)
+    now = utc_now()
+    recent = memory.audit(
+        "touched_between", {"space": space, "from": (now - timedelta(hours=1)).isoformat(), "to": now.isoformat()}
+    )
+    return SpaceSummary(
+        space=space,
+        turns=int(stats["evidence"]),
+        beliefs=int(stats["beliefs"].get("belief_active", 0)),
+        dimensions=int(stats["dimensions"]),
+        refused=int(stats["beliefs"].get("candidate_rejected", 0)) + int(stats["beliefs"].get("candidate_repair", 0)),
+        erasures=len(memory.erasures(space)),
+        turns_last_hour=sum(1 for row in recent.rows if row[0] == "Evidence"),
+    )
+
+
+def timeline(
+    memory: Memory,
+    space: str,
+    *,
+    speaker: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    offset: int = 0,
+    limit: int = 50,
+) -> Page[Evidence]:
+    """Turns of ``space`` in event time (then session and position), with their signals,
+    optionally of one speaker and observed in ``[since, until)`` (the ``timeline`` audit).
+
+    Raises:
+        InvalidInputError: a bad space or a negative offset or limit.
+        StoreError: the store failed.
+    """
+    params = {
+        "space": space, "speaker": speaker or "", "from": as_utc(since).isoformat() if since else "",
+        "to": as_utc(until).isoformat() if until else "", "offset": str(max(offset, 0)), "limit": str(max(limit, 0) + 1),
+    }  # fmt: skip
+    rows = memory.audit("timeline", params).records()
+    turns = [memory.evidence(space, str(row["id"])) for row in rows[:limit]]
+    return Page(items=turns, offset=offset, limit=limit, next_offset=offset + limit if len(rows) > limit else None)
+
+
+def entities(memory: Memory, space: str) -> list[EntitySummary]:
+    """The entities of ``space`` that have dimensions, by name, with their attributes.
+
+    Raises:
+        InvalidInputError: a bad space name.
+        StoreError: the store failed.
+    """
+    found: dict[str, list[str]] = {}
+    for dimension in memory.dimensions(space):
+        found.setdefault(dimension.entity, []).append(dimension.attribute)
+    return [EntitySummary(entity=name, attributes=sorted(attrs)) for name, attrs in sorted(found.items())]

@@ -1,0 +1,54 @@
+"""Browse routes the console's pages are built on: the caller's spaces, a space's timeline,
+its entities (``services.api.browse`` answers both the JSON and the pages)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+
+from eywa.models import Evidence
+from eywa.stores.keys import ApiKey
+from services.api import browse
+from services.api.deps import Ctx, Reader, require
+from services.api.routes_read import SpacePath
+
+router = APIRouter(tags=["browse"])
+Offset = Annotated[int, Query(ge=0, le=1_000_000, description="Skip this many items.")]
+Limit = Annotated[int, Query(ge=1, le=500, description="At most this many items.")]
+AnySpaceReader = Annotated[ApiKey, Depends(require("read", space_from_path=False))]
+
+
+@router.get("/v1/spaces", response_model=browse.Page[browse.SpaceSummary], summary="Spaces this key can read")
+def spaces(key: AnySpaceReader, ctx: Ctx, offset: Offset = 0, limit: Limit = 50) -> browse.Page[browse.SpaceSummary]:
+    """The spaces holding evidence that this key may read, with their counts: turns, active
+    beliefs, dimensions, refused candidates, erasures and turns recorded in the last hour."""
+    page = browse.page_of(browse.readable_spaces(ctx.memory, key), offset, limit)
+    return browse.Page(
+        items=[browse.space_summary(ctx.memory, s) for s in page.items],
+        offset=page.offset, limit=page.limit, next_offset=page.next_offset,
+    )  # fmt: skip
+
+
+@router.get("/v1/spaces/{space}/timeline", response_model=browse.Page[Evidence], summary="Turns in event time")
+def timeline(
+    space: SpacePath,
+    key: Reader,
+    ctx: Ctx,
+    speaker: Annotated[str | None, Query(max_length=200, description="Only this speaker's turns.")] = None,
+    since: Annotated[datetime | None, Query(description="Observed at or after (ISO-8601).")] = None,
+    until: Annotated[datetime | None, Query(description="Observed before (ISO-8601).")] = None,
+    offset: Offset = 0,
+    limit: Limit = 50,
+) -> browse.Page[Evidence]:
+    """The turns of the space ordered by when they were said, with their signals."""
+    return browse.timeline(ctx.memory, space, speaker=speaker, since=since, until=until, offset=offset, limit=limit)
+
+
+@router.get("/v1/spaces/{space}/entities", response_model=browse.Page[browse.EntitySummary], summary="Entities")
+def entities(
+    space: SpacePath, key: Reader, ctx: Ctx, offset: Offset = 0, limit: Limit = 100
+) -> browse.Page[browse.EntitySummary]:
+    """The entities that have dimensions, by name, with the attributes observed about them."""
+    return browse.page_of(browse.entities(ctx.memory, space), offset, limit)

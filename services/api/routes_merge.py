@@ -1,0 +1,72 @@
+"""Identity merges over HTTP: the proposals with their evidence and the merges (``read``),
+accepting and undoing one (``write``). A merge is a ``SAME_AS`` edge, never a rewrite: reads
+of either entity see both while it is active, and an undone merge is kept for audit."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from eywa.errors import NotFoundError
+from eywa.nous.identity import MergeProposal
+from eywa.stores.dimensions import SameAsEdge
+from services.api.deps import Ctx, Reader, Writer
+from services.api.routes_write import SpacePath
+
+router = APIRouter(prefix="/v1", tags=["merge"])
+
+
+class MergeRequest(BaseModel):
+    """Two entities of the space, by name (case and spacing do not matter)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    source: str = Field(description="One entity's name.")
+    target: str = Field(description="The other entity's name.")
+    score: float = Field(default=1.0, description="How sure the merge is, in [0, 1] (a proposal's score).")
+
+
+class UndoRequest(BaseModel):
+    """The two entities of an active merge (either direction)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    source: str
+    target: str
+
+
+@router.get("/spaces/{space}/merges", response_model=list[SameAsEdge], summary="Identity merges")
+def merges(
+    space: SpacePath,
+    key: Reader,
+    ctx: Ctx,
+    include_removed: Annotated[bool, Query(description="Also the undone merges (with removed_at).")] = False,
+) -> list[SameAsEdge]:
+    """The merges of the space: active ones, or all with ``include_removed``."""
+    return ctx.memory.merges(space, include_removed)
+
+
+@router.get("/spaces/{space}/merges/proposals", response_model=list[MergeProposal], summary="Proposed merges")
+def proposals(space: SpacePath, key: Reader, ctx: Ctx) -> list[MergeProposal]:
+    """Pairs of entities that look like one, best first, with their evidence: name
+    compatibility (``name_score``) and the symmetrised KL divergence in bits of their shared
+    dimensions (``divergence_bits``, ``shared_attributes``). Merged pairs are left out."""
+    return ctx.memory.propose_merges(space)
+
+
+@router.post("/spaces/{space}/merges", response_model=SameAsEdge, status_code=201, summary="Accept a merge")
+def accept(space: SpacePath, body: MergeRequest, key: Writer, ctx: Ctx) -> SameAsEdge:
+    """Record ``source`` SAME_AS ``target``. 404 for a name that is no entity of the space,
+    422 for the same entity twice or a score outside [0, 1]; nothing is merged."""
+    return ctx.memory.accept_merge(space, body.source, body.target, body.score)
+
+
+@router.post("/spaces/{space}/merges/undo", status_code=204, summary="Undo a merge")
+def undo(space: SpacePath, body: UndoRequest, key: Writer, ctx: Ctx) -> Response:
+    """Deactivate the merge of the two entities (kept, with ``removed_at``; 204). 404 when
+    they are not merged directly."""
+    if not ctx.memory.undo_merge(space, body.source, body.target):
+        raise NotFoundError("merge", space, f"{body.source} / {body.target}")
+    return Response(status_code=204)

@@ -1,0 +1,44 @@
+"""``eywa beliefs``, ``eywa candidates`` and ``eywa corrections``: list, retract (a reason is
+required), confirm; unknown ids and a second retraction are refused with a clear message;
+every correction is listed with its author and reason."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from eywa.cli import app
+
+
+def test_beliefs_are_retracted_and_confirmed_from_the_shell(runner: CliRunner, tmp_path: Path) -> None:
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text(json.dumps({"text": "I work at Marblethorn now.", "speaker": "Bo"}))
+    data = ["--data-dir", str(tmp_path / "mem")]
+    assert runner.invoke(app, ["ingest", "--space", "cli", str(turns), *data]).exit_code == 0
+    listed = runner.invoke(app, ["beliefs", "list", "--space", "cli", *data])
+    found = re.search(r"(bel_[0-9a-f]+)", listed.output)
+    assert listed.exit_code == 0 and found is not None, listed.output
+    belief = found.group(1)
+
+    no_reason = runner.invoke(app, ["beliefs", "retract", belief, "--space", "cli", *data])
+    assert no_reason.exit_code == 2 and "--reason" in no_reason.output + no_reason.stderr
+    unknown = runner.invoke(app, ["beliefs", "confirm", "bel_nope", "--space", "cli", *data])
+    assert unknown.exit_code == 1 and "bel_nope" in unknown.stderr
+    confirmed = runner.invoke(app, ["beliefs", "confirm", belief, "--space", "cli", *data])
+    assert confirmed.exit_code == 0 and "reliability" in confirmed.output, confirmed.output
+    retracted = runner.invoke(app, ["beliefs", "retract", belief, "--space", "cli", "--reason", "Bo left", *data])
+    assert retracted.exit_code == 0 and f"retract_belief {belief}" in retracted.output, retracted.output
+    again = runner.invoke(app, ["beliefs", "retract", belief, "--space", "cli", "--reason", "Bo left", *data])
+    assert again.exit_code == 1 and "already retracted" in again.stderr
+    assert belief not in runner.invoke(app, ["beliefs", "list", "--space", "cli", *data]).output
+    assert belief in runner.invoke(app, ["beliefs", "list", "--space", "cli", "--status", "retracted", *data]).output
+    dismissed = runner.invoke(app, ["candidates", "dismiss", "cand_nope", "--space", "cli", *data])
+    assert dismissed.exit_code == 1 and "cand_nope" in dismissed.stderr
+    assert runner.invoke(app, ["candidates", "list", "--space", "cli", *data]).exit_code == 0
+
+    records = runner.invoke(app, ["corrections", "--space", "cli", *data])
+    assert records.exit_code == 0 and "Bo left" in records.output and "cli" in records.output
+    assert records.output.index("confirm_belief") < records.output.index("retract_belief")

@@ -1,0 +1,33 @@
+"""``eywa merges``: propose, accept (unknown names refused clearly), list, undo (kept for
+audit, ``--all``), a second undo refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from eywa.cli import app
+
+
+def test_merges_from_the_shell(runner: CliRunner, tmp_path: Path) -> None:
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text("\n".join(json.dumps(t) for t in (
+        {"text": "I had lunch with Melanie today.", "speaker": "Caroline"},
+        {"text": "Say hi to Caroline from me.", "speaker": "Bo"},
+    )))  # fmt: skip
+    data = ["--data-dir", str(tmp_path / "mem")]
+    assert runner.invoke(app, ["ingest", "--space", "cli", str(turns), *data]).exit_code == 0
+    assert runner.invoke(app, ["merges", "propose", "--space", "cli", *data]).exit_code == 0
+
+    unknown = runner.invoke(app, ["merges", "accept", "Melanie", "Zed", "--space", "cli", *data])
+    assert unknown.exit_code == 1 and "Zed" in unknown.stderr and "not_found" in unknown.stderr
+    merged = runner.invoke(app, ["merges", "accept", "Melanie", "Caroline", "--space", "cli", *data])
+    assert merged.exit_code == 0 and "merged melanie SAME_AS caroline" in merged.output, merged.output
+    assert "melanie" in runner.invoke(app, ["merges", "list", "--space", "cli", *data]).output
+    assert runner.invoke(app, ["merges", "undo", "Melanie", "Caroline", "--space", "cli", *data]).exit_code == 0
+    again = runner.invoke(app, ["merges", "undo", "Melanie", "Caroline", "--space", "cli", *data])
+    assert again.exit_code == 1 and "not_found" in again.stderr
+    assert "melanie" not in runner.invoke(app, ["merges", "list", "--space", "cli", *data]).output
+    assert "melanie" in runner.invoke(app, ["merges", "list", "--space", "cli", "--all", *data]).output

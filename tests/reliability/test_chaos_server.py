@@ -1,0 +1,34 @@
+"""``eywa bench chaos --backend server`` at a small size: 8 writers over HTTP against ``eywa
+serve`` with the Celery runner, two workers and beat, while a worker is SIGKILLed, Redis
+(without persistence) is killed and started empty, and Neo4j is killed and resumed. Every
+acknowledged turn is stored exactly once, every failure the writers saw was a connection
+error or a 503 problem+json, and the ledger drains: behaviour, not timings.
+
+The Neo4j is the reliability tests' restartable one (``restartable_neo4j``), shared with
+``test_neo4j_restart``; Redis is the bench's own (it is restarted empty).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from eywa.bench.chaos import run_chaos_bench
+from eywa.settings import EywaSettings
+
+pytestmark = [pytest.mark.neo4j, pytest.mark.redis]
+
+
+def test_server_chaos_loses_nothing_duplicates_nothing_and_drains(restartable_neo4j: tuple[Path, str]) -> None:
+    run_dir, _ = restartable_neo4j
+    report = run_chaos_bench(
+        writers=8, seconds=6.0, kills=1, drain_s=180.0, backend="server", settings=EywaSettings(), neo4j_run_dir=run_dir
+    )
+    assert [fault.split()[0] for fault in report.faults] == ["worker", "redis", "neo4j"]
+    assert report.turns_acknowledged > 0 and report.refusals == [], report
+    assert report.duplicated == 0 and report.lost == 0, report
+    assert report.server_errors == 0, report.server_error_samples
+    assert report.backlog == 0, report.backlog_by_stage
+    assert report.failures_retried, "a fault the writers never noticed tests nothing"
+    assert report.passed

@@ -1,0 +1,21 @@
+"""The evidence-strength signal: the vector route's best cosine, on one scale for every question."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from eywa.read.strength import evidence_strength
+
+
+def test_the_best_cosine_is_the_strength_and_nothing_found_is_zero() -> None:
+    assert evidence_strength([0.31, 0.82, 0.5]) == 0.82
+    assert evidence_strength([]) == 0.0
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.floats(min_value=-1.0, max_value=1.0, allow_nan=False)))
+def test_strength_is_in_the_unit_interval_and_monotone(cosines: list[float]) -> None:
+    strength = evidence_strength(cosines)
+    assert 0.0 <= strength <= 1.0
+    assert evidence_strength([*cosines, 1.0]) == 1.0 and evidence_strength([*cosines, -1.0]) == strength
