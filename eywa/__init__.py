@@ -4,6 +4,7 @@ Evidence before belief: turns are kept immutably with typed signals; facts becom
 only when validated against the turns they cite; reading needs no LLM.
 """
 
+from eywa.async_client import AsyncClient
 from eywa.client import Client
 from eywa.contract import Limits
 from eywa.erasure import ErasureProof, ErasureReport
@@ -42,6 +43,7 @@ from eywa.settings import EywaSettings
 from eywa.stores.corrections import CorrectionRecord
 
 __all__ = [
+    "AsyncClient",
     "Belief",
     "Candidate",
     "CandidateFact",

@@ -250,10 +250,13 @@ class Memory:
 
         Idempotent: a turn sent again returns the same id and writes nothing. Atomic: if any
         turn is invalid, nothing of the batch is written. Every surface shares these checks
-        and limits (``eywa.contract``; ``limits``). The turns are embedded, then Level
-        1 (extraction, validation, dimensions) runs in-process: before returning when
-        ``wait`` is true (default from ``EYWA_LEVEL1_WAIT``), else in the background
-        (``wait()``). Every later stage is recorded as pending in the Level 0 transaction and
+        and limits (``eywa.contract``; ``limits``). With ``wait`` true (default from
+        ``EYWA_LEVEL1_WAIT``) the turns are embedded and Level 1 (extraction, validation,
+        dimensions) runs before returning. With ``wait`` false it returns once Level 0 is
+        committed (turns, signals, mentions, keyword index): embedding and Level 1 run on the
+        background thread (``wait()`` joins it), so recall finds the new turns at once by
+        keyword, time and graph, and by vector once they are embedded (``progress`` is then
+        not called). Every later stage is recorded as pending in the Level 0 transaction and
         cleared when done, so sending a batch again after a crash finishes what the crash
         interrupted (and only that): the retry ends with what a clean run gives.
 
@@ -277,9 +280,12 @@ class Memory:
             check_quota(space, self._stores.evidence.usage(space), len(batch.new), added, self._limits)
         self._stores.evidence.add(batch.new, batch.mentions)
         crashpoints.reached("level0_committed")
+        if not (self._settings.level1_wait if wait is None else wait):
+            self._reconciler.finish(space, batch.ids, wait=False)  # embeds, then Level 1
+            return batch.ids
         embed_evidence(self._stores, self._embedder, batch.new, self._embed_batch, progress)
         self._stores.ledger.complete(space, "embed_evidence", [e.id for e in batch.new])
-        self._reconciler.finish(space, batch.ids, wait=self._settings.level1_wait if wait is None else wait)
+        self._reconciler.finish(space, batch.ids, wait=True)
         return batch.ids
 
     def _refuse_overload(self) -> None:
@@ -314,10 +320,12 @@ class Memory:
         self._check_open()
         space = check_space(space)
         params = check_recall(query, k, budget_tokens, policy, as_of, self._limits)
-        return self._reader.recall(
+        result = self._reader.recall(
             space, params.query, k=params.k, budget_tokens=params.budget_tokens, policy=params.policy,
             as_of=params.as_of,
         )  # fmt: skip
+        pending = self._stores.ledger.space_backlog(space)  # what the vector route and beliefs lack yet
+        return result.model_copy(update={"trace": {**result.trace, "pending": pending.model_dump()}})
 
     @property
     def limits(self) -> Limits:

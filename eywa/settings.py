@@ -95,7 +95,9 @@ class EywaSettings(BaseSettings):
 
     # HTTP / MCP service (services/)
     api_keys_path: Path | None = Field(
-        default=None, description="SQLite file of hashed API keys; default <data_dir>/keys.sqlite."
+        default=None,
+        description="Embedded mode: SQLite file of hashed API keys; default <data_dir>/keys.sqlite. "
+        "Server mode keeps keys in Neo4j and ignores it.",
     )
     max_body_bytes: int = Field(default=2_000_000, ge=1024, description="Largest request body accepted.")
 
@@ -131,8 +133,9 @@ class EywaSettings(BaseSettings):
     )
     session_secret: SecretStr | None = Field(
         default=None,
-        description="Signs the console's session cookies (/console); unset: a random secret per "
-        "process (sessions end when it restarts and are not shared between API replicas).",
+        description="Signs the console's session cookies (/console); set the same value on every API "
+        "replica. Unset: a random secret per process (sessions end when it restarts and are not "
+        "shared between replicas).",
     )
     access_log_retention_days: int = Field(
         default=30, ge=0, description="Days the API and MCP access log keeps an event; 0 keeps them all."

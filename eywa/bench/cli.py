@@ -169,11 +169,15 @@ def service(
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Write the report as JSON to this file.", show_default=False)
     ] = None,
+    ack: Annotated[
+        Literal["level0", "level1"],
+        typer.Option("--ack", help="POST /turns answers after Level 1, or once Level 0 is committed."),
+    ] = "level1",
 ) -> None:
     """Concurrent agents over HTTP on 127.0.0.1: req/s, turns/s, p50/p95 per route, exactly-once."""
     from eywa.bench.service import run_service_bench  # deferred: keeps `eywa --help` fast
 
-    report = run_service_bench(agents, seconds, data_dir, settings=load_settings(data_dir))
+    report = run_service_bench(agents, seconds, data_dir, settings=load_settings(data_dir), ack=ack)
     out = out_console()
     render_service_bench(report, out)
     if json_out is not None:

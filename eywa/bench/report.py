@@ -167,6 +167,8 @@ def render_service_bench(report: ServiceBenchReport, console: Console) -> None:
     console.print(f"requests/s: {report.requests_per_s:.1f} ({report.requests} requests)")
     console.print(f"turns/s: {report.turns_per_s:.1f} ({report.turns_acknowledged} turns acknowledged)")
     console.print(f"errors: {report.errors}")
+    pending = ", ".join(f"{stage} {n}" for stage, n in report.backlog_after.items()) or "none"
+    console.print(f"acknowledged after: {report.ack}; pending when the server stopped: {pending}")
     for sample in report.error_samples:
         console.print(f"  {sample}", markup=False)
     loads = "; ".join(f"{when} {a:.2f}/{b:.2f}/{c:.2f}" for when, (a, b, c) in report.load_average.items())

@@ -43,7 +43,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 from pydantic import BaseModel, ConfigDict
@@ -60,6 +60,7 @@ from eywa.stores.bundle import GraphStores
 __all__ = ["RouteFigures", "ServiceBenchReport", "free_port", "run_service_bench", "serve_api", "start_api", "stop_api"]
 
 ROUTES = ("turns", "recall")
+Acknowledgement = Literal["level0", "level1"]
 BATCH_SIZE = 4
 SHARED_EVERY = 4  # every fourth write batch of an agent goes to the shared space
 MAX_ERROR_SAMPLES = 5
@@ -98,6 +99,10 @@ class ServiceBenchReport(BaseModel):
     exactly_once: bool
     exactly_once_problems: list[str]
     load_average: dict[str, tuple[float, float, float]]
+    ack: Acknowledgement = "level1"
+    """When POST /turns answered: after Level 1 (``level1``) or once Level 0 was committed."""
+    backlog_after: dict[str, int] = {}
+    """Marks per stage still pending when the server stopped (``level0``: work it had not done)."""
 
 
 @dataclass
@@ -304,8 +309,13 @@ def run_service_bench(
     data_dir: Path | None = None,
     *,
     settings: EywaSettings | None = None,
+    ack: Acknowledgement = "level1",
 ) -> ServiceBenchReport:
     """Serve the API locally, drive it with ``agents`` concurrent clients, audit the store.
+
+    ``ack`` ``level0`` runs the server with ``EYWA_LEVEL1_WAIT=false``: POST /turns answers
+    once Level 0 is committed and the server embeds and runs Level 1 after it; the report's
+    ``backlog_after`` is what it had not done when it was stopped.
 
     Raises:
         InvalidInputError: ``agents`` below 1 or ``seconds`` not positive.
@@ -321,7 +331,7 @@ def run_service_bench(
         chosen = (settings or load_settings()).model_copy(
             update={
                 "data_dir": directory, "api_keys_path": Path(scratch) / "keys.sqlite", "rate_limit_per_minute": 0,
-                "job_runner": "inline", "level1_wait": True,
+                "job_runner": "inline", "level1_wait": ack == "level1",
             }
         )  # fmt: skip
         run = uuid.uuid4().hex[:8]
@@ -361,9 +371,11 @@ def run_service_bench(
         stores = open_graph_stores(chosen)
         try:
             stored, problems = _audit(stores, acked, unacked)
+            backlog = {stage: n for stage, n in stores.ledger.backlog().items() if n}
         finally:
             stores.close()
-    return _report(agents, seconds, elapsed, logs, acked, stored, problems, loads)
+    report = _report(agents, seconds, elapsed, logs, acked, stored, problems, loads)
+    return report.model_copy(update={"ack": ack, "backlog_after": backlog})
 
 
 def _report(

@@ -3,8 +3,8 @@
 Server mode is on when ``EYWA_NEO4J_URI`` is set: the graph and keyword index live in Neo4j,
 vectors in Qdrant (``EYWA_QDRANT_URL``, else qdrant-client's local mode at
 ``EYWA_QDRANT_PATH`` or ``<data_dir>/qdrant-local``). Otherwise the embedded default lives in
-``EYWA_DATA_DIR``. API keys live in ``EYWA_API_KEYS_PATH``, else ``<data_dir>/keys.sqlite``,
-on both backends (a Neo4j key store is a later step behind the same protocol).
+``EYWA_DATA_DIR``. API keys live in Neo4j in server mode (so API replicas share them), and
+in ``EYWA_API_KEYS_PATH``, else ``<data_dir>/keys.sqlite``, in embedded mode.
 
 The store factories below this module (``eywa.stores.embedded.factory``,
 ``eywa.stores.server``) read only the connection values of the backend they are asked for;
@@ -95,12 +95,18 @@ def open_graph_stores(settings: EywaSettings, *, backend: Backend | None = None)
     return open_embedded_graph(settings.data_dir, erasure_secret=secret)
 
 
-def open_key_store(settings: EywaSettings) -> KeyStore:
-    """The API key store: ``EYWA_API_KEYS_PATH``, else ``<data_dir>/keys.sqlite``.
+def open_key_store(settings: EywaSettings, *, backend: Backend | None = None) -> KeyStore:
+    """The API key store: Neo4j in server mode, else ``EYWA_API_KEYS_PATH`` or
+    ``<data_dir>/keys.sqlite``.
 
     Raises:
-        StoreError: the key file cannot be opened or created.
+        ConfigurationError: server mode without a usable ``EYWA_NEO4J_URI``.
+        StoreError: the key file or Neo4j cannot be opened or reached.
     """
+    if (backend or backend_of(settings)) == "server":
+        from eywa.stores.server import open_server_keys
+
+        return open_server_keys(settings)
     from eywa.stores.embedded.keys import SqliteKeyStore
 
     return SqliteKeyStore(settings.api_keys_path or settings.data_dir / KEYS_FILE)

@@ -14,13 +14,19 @@ A key may expire (``expires_at``), and its secret may be rotated: ``rotate`` iss
 secret under the same key id while the replaced one keeps working for a grace period, so
 agents can be moved to the new secret without an outage.
 
-One implementation today, SQLite (``eywa.stores.embedded.keys``), opened by the runtime
-(``eywa.runtime.open_key_store``) for both backends; a Neo4j key store (stateless API
-replicas) implements this same protocol later.
+Two implementations keep this protocol (one conformance suite): SQLite
+(``eywa.stores.embedded.keys``, the embedded default) and Neo4j (``eywa.stores.neo4j.keys``,
+server mode, so that every API replica over the same database sees a key, and its
+revocation, at once). ``eywa.runtime.open_key_store`` picks one from settings. The checks
+and the hashing both share live below (``issue_secret``, ``secret_matches``,
+``split_key``, ``checked_spaces``, ``checked_expiry``, ``check_grace``).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Final, Literal, Protocol, get_args
@@ -28,7 +34,8 @@ from typing import Final, Literal, Protocol, get_args
 from pydantic import BaseModel, ConfigDict
 
 from eywa.errors import InvalidInputError
-from eywa.ids import WILDCARD_SPACE
+from eywa.ids import WILDCARD_SPACE, check_space
+from eywa.values import lone_surrogate, supported_utc
 
 Scope = Literal["read", "write", "admin", "erase"]
 """``erase`` (forget, drop a space) is apart from ``write``: a key that may add turns may not erase them."""
@@ -36,7 +43,24 @@ SCOPES: Final[tuple[Scope, ...]] = get_args(Scope)
 ALL_SPACES: Final = WILDCARD_SPACE
 KEY_PREFIX: Final = "eyw"
 
-__all__ = ["ALL_SPACES", "KEY_PREFIX", "MAX_GRACE", "SCOPES", "ApiKey", "KeyStore", "Scope", "parse_scopes"]
+__all__ = [
+    "ALL_SPACES",
+    "KEY_PREFIX",
+    "MAX_GRACE",
+    "SCOPES",
+    "ApiKey",
+    "IssuedSecret",
+    "KeyStore",
+    "Scope",
+    "check_grace",
+    "checked_expiry",
+    "checked_spaces",
+    "issue_secret",
+    "new_key_id",
+    "parse_scopes",
+    "secret_matches",
+    "split_key",
+]
 
 
 class ApiKey(BaseModel):
@@ -84,6 +108,85 @@ def parse_scopes(text: str | Iterable[str]) -> tuple[Scope, ...]:
     if unknown or not chosen:
         raise InvalidInputError(f"scopes must be a non-empty subset of {', '.join(SCOPES)}; got {sorted(chosen)}")
     return tuple(s for s in SCOPES if s in chosen)
+
+
+def checked_spaces(spaces: Iterable[str]) -> tuple[str, ...]:
+    """The distinct spaces of a new key, in order (``"*"`` allowed).
+
+    Raises:
+        InvalidInputError: no space, or a space name that is not valid.
+    """
+    chosen = tuple(dict.fromkeys(s if s == ALL_SPACES else check_space(s) for s in spaces))
+    if not chosen:
+        raise InvalidInputError.at("spaces", "a key needs at least one space")
+    return chosen
+
+
+def checked_expiry(expires_at: datetime | None, now: datetime) -> datetime | None:
+    """``expires_at`` as UTC, refused unless it is a supported instant after ``now``.
+
+    Raises:
+        InvalidInputError: an unsupported time or one not in the future.
+    """
+    if expires_at is None:
+        return None
+    try:
+        expiry = supported_utc(expires_at)
+    except ValueError as exc:
+        raise InvalidInputError.at("expires_at", str(exc)) from None
+    if expiry <= now:
+        raise InvalidInputError.at("expires_at", "must be in the future")
+    return expiry
+
+
+def check_grace(grace: timedelta) -> None:
+    """Refuse a rotation grace outside ``[0, MAX_GRACE]``.
+
+    Raises:
+        InvalidInputError: a negative grace or one longer than ``MAX_GRACE``.
+    """
+    if not timedelta(0) <= grace <= MAX_GRACE:
+        raise InvalidInputError.at("grace", f"must be between 0 and {MAX_GRACE.days} days")
+
+
+class IssuedSecret(BaseModel):
+    """A fresh secret for ``key_id``: what the store keeps (salt, hash) and what the caller
+    is shown once (``token``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    salt: bytes
+    hash: str
+    token: str
+
+
+def new_key_id() -> str:
+    """A random public key id (64 bits, hex)."""
+    return secrets.token_hex(8)
+
+
+def _digest(salt: bytes, secret: str) -> str:
+    return hashlib.sha256(salt + secret.encode("utf-8")).hexdigest()
+
+
+def issue_secret(key_id: str) -> IssuedSecret:
+    """256 random bits for ``key_id``, salted and hashed (see the module docstring)."""
+    secret = secrets.token_urlsafe(32)
+    salt = secrets.token_bytes(16)
+    return IssuedSecret(salt=salt, hash=_digest(salt, secret), token=f"{KEY_PREFIX}_{key_id}_{secret}")
+
+
+def split_key(token: str) -> tuple[str, str] | None:
+    """``(key_id, secret)`` of a well-formed ``eyw_<id>_<secret>``, else None."""
+    parts = token.split("_", 2)
+    if len(parts) != 3 or parts[0] != KEY_PREFIX or not parts[1] or not parts[2] or lone_surrogate(token) is not None:
+        return None
+    return parts[1], parts[2]
+
+
+def secret_matches(salt: object, stored: object, secret: str) -> bool:
+    """Whether ``secret`` hashes to ``stored`` under ``salt`` (constant-time comparison)."""
+    return isinstance(salt, bytes) and isinstance(stored, str) and hmac.compare_digest(_digest(salt, secret), stored)
 
 
 class KeyStore(Protocol):

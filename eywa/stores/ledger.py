@@ -43,6 +43,7 @@ __all__ = [
     "MarkReason",
     "PendingMark",
     "PendingStage",
+    "SpaceBacklog",
     "StageDone",
     "StageLedger",
     "Tombstones",
@@ -96,6 +97,15 @@ class JobRecord(Frozen):
     request_id: str | None = None
 
 
+class SpaceBacklog(Frozen):
+    """Turns of one space whose later stages are still pending (the recall trace's ``pending``)."""
+
+    embed: int = 0
+    """Turns without their vector yet (the vector route cannot find them)."""
+    level1: int = 0
+    """Turns whose Level 1 or dimension update has not finished."""
+
+
 class StageLedger(Protocol):
     """Pending marks per (space, item, stage). Every method is idempotent."""
 
@@ -136,6 +146,11 @@ class StageLedger(Protocol):
 
     def level1_backlog(self) -> int:
         """Distinct turns with ``level1`` or ``nous`` pending: what Level 1 has yet to finish."""
+        ...
+
+    def space_backlog(self, space: str) -> SpaceBacklog:
+        """What the turns of ``space`` still owe: not yet embedded, not yet through Level 1
+        (``level1`` or ``nous`` pending); counted through the ledger's index on space."""
         ...
 
     def mark_outdated(self, space: str, done_by: str, at: datetime) -> int:

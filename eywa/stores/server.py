@@ -27,6 +27,7 @@ from eywa.stores.neo4j.corrections import Neo4jCorrectionLog
 from eywa.stores.neo4j.erasure import Neo4jErasureStore
 from eywa.stores.neo4j.evidence import Neo4jEvidenceStore
 from eywa.stores.neo4j.graph import Neo4jGraph
+from eywa.stores.neo4j.keys import Neo4jKeyStore
 from eywa.stores.neo4j.keyword import Neo4jKeywordIndex
 from eywa.stores.neo4j.ledger import Neo4jJobRecords, Neo4jStageLedger, Neo4jTombstones
 from eywa.stores.neo4j.migrations import apply_migrations
@@ -120,6 +121,17 @@ def open_server_graph(settings: EywaSettings) -> GraphStores:
         corrections=Neo4jCorrectionLog(graph),
         close=graph.close,
     )
+
+
+def open_server_keys(settings: EywaSettings) -> Neo4jKeyStore:
+    """The API key store in Neo4j (migrations applied), on its own driver: every API
+    replica over the same database shares its keys.
+
+    Raises:
+        ConfigurationError: ``EYWA_NEO4J_URI`` is missing or malformed.
+        StoreError: Neo4j cannot be reached or a migration fails.
+    """
+    return Neo4jKeyStore(_open_graph(settings))
 
 
 def open_server(settings: EywaSettings, dim: int, embedder_id: str | None = None) -> Stores:

@@ -22,14 +22,17 @@ def remember(space: SpacePath, body: RememberRequest, key: Writer, ctx: Ctx) -> 
     """Store a batch of turns (Level 0) and return their evidence ids at once.
 
     The author of every turn is the calling key's id. Level 1 (extraction, validation,
-    dimensions) is handed to the job runner; poll ``GET /v1/jobs/{id}``. The batch is
+    dimensions) is handed to the job runner; poll ``GET /v1/jobs/{id}``. With
+    ``EYWA_LEVEL1_WAIT=false`` the answer comes once Level 0 is committed and the inline
+    runner embeds and runs Level 1 after it, in the background (the job reads ``pending``
+    until then). The batch is
     checked by the core's input contract like a Python call: over a limit it is refused
     whole (413 ``too_many_turns``, 422 ``turn_too_long`` / ``limit_exceeded``, 413
     ``quota_exceeded``), and so is a batch sent while the Level 1 backlog is over
     ``EYWA_MAX_BACKLOG`` (503 with ``Retry-After``) or one holding an erased turn (410):
     nothing is written.
     """
-    ids = ctx.memory.remember(space, body.turns, author=key.id, wait=True)
+    ids = ctx.memory.remember(space, body.turns, author=key.id, wait=ctx.settings.level1_wait)
     ctx.metrics.turns_ingested.inc(len(ids))
     job_id = ctx.jobs.submit(space, ids, author=key.id)
     job = ctx.jobs.status(job_id)

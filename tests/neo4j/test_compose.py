@@ -53,6 +53,13 @@ def test_the_schema_rejects_a_malformed_service(
     assert any("restart_policy" in m for m in messages)
 
 
+def test_two_api_replicas_share_the_backends(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    replicas = [services["api"], services["api-2"]]
+    assert replicas[0]["command"] == replicas[1]["command"] and replicas[0]["environment"] == replicas[1]["environment"]
+    assert replicas[0]["ports"] != replicas[1]["ports"]
+
+
 def test_services_are_the_backends_with_health_checks_and_named_volumes(
     compose: dict[str, Any],
 ) -> None:

@@ -12,6 +12,7 @@ def test_all_is_pinned() -> None:
             "RecallItem", "RecallResult", "Signal", "SignalKind", "StoreError", "Turn",
             "DirectoryInUseError", "FieldProblem", "Limits", "QuotaExceededError",
             "ErasedError", "ErasureProof", "ErasureReport",  # erasure (#13)
+            "AsyncClient",  # asyncio twin of Client (#14)
             "ConflictError", "CorrectionRecord",  # corrections (#13)
         ]
     )

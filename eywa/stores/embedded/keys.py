@@ -6,10 +6,7 @@ A key file written before expiry and rotation existed gains their columns on ope
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
-import secrets
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable
@@ -17,10 +14,20 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from eywa.errors import InvalidInputError, NotFoundError, StoreError
-from eywa.ids import check_space
 from eywa.models import utc_now
-from eywa.stores.keys import ALL_SPACES, KEY_PREFIX, MAX_GRACE, ApiKey, Scope, parse_scopes
-from eywa.values import lone_surrogate, supported_utc
+from eywa.stores.keys import (
+    ALL_SPACES,
+    ApiKey,
+    Scope,
+    check_grace,
+    checked_expiry,
+    checked_spaces,
+    issue_secret,
+    new_key_id,
+    parse_scopes,
+    secret_matches,
+    split_key,
+)
 
 __all__ = ["SqliteKeyStore"]
 
@@ -44,14 +51,6 @@ _ADDED_COLUMNS = {
     "previous_hash": "TEXT",
     "grace_until": "TEXT",
 }
-
-
-def _digest(salt: bytes, secret: str) -> str:
-    return hashlib.sha256(salt + secret.encode("utf-8")).hexdigest()
-
-
-def _matches(salt: object, stored: object, secret: str) -> bool:
-    return isinstance(salt, bytes) and isinstance(stored, str) and hmac.compare_digest(_digest(salt, secret), stored)
 
 
 class SqliteKeyStore:
@@ -97,26 +96,23 @@ class SqliteKeyStore:
                 is not in the future.
             StoreError: the key file cannot be written.
         """
-        chosen_spaces = tuple(dict.fromkeys(s if s == ALL_SPACES else check_space(s) for s in spaces))
-        if not chosen_spaces:
-            raise InvalidInputError.at("spaces", "a key needs at least one space")
+        chosen_spaces = checked_spaces(spaces)
         chosen_scopes = parse_scopes(list(scopes))
         now = self._clock()
-        expiry = self._expiry(expires_at, now)
-        key_id = secrets.token_hex(8)
-        secret = secrets.token_urlsafe(32)
-        salt = secrets.token_bytes(16)
+        expiry = checked_expiry(expires_at, now)
+        key_id = new_key_id()
+        issued = issue_secret(key_id)
         record = ApiKey(
             id=key_id, spaces=chosen_spaces, scopes=chosen_scopes, name=name, created_at=now, expires_at=expiry
         )
         self._execute(
             "INSERT INTO api_keys (id, salt, hash, spaces, scopes, name, created_at, expires_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (key_id, salt, _digest(salt, secret), json.dumps(chosen_spaces), json.dumps(chosen_scopes),
+            (key_id, issued.salt, issued.hash, json.dumps(chosen_spaces), json.dumps(chosen_scopes),
              name, now.isoformat(), None if expiry is None else expiry.isoformat()),
             "create",
         )  # fmt: skip
-        return record, f"{KEY_PREFIX}_{key_id}_{secret}"
+        return record, issued.token
 
     def authenticate(self, token: str) -> ApiKey | None:
         """The live key ``token`` names, or ``None`` (malformed, unknown, wrong, revoked or
@@ -125,20 +121,21 @@ class SqliteKeyStore:
         Raises:
             StoreError: the key file cannot be read.
         """
-        parts = token.split("_", 2)
-        if len(parts) != 3 or parts[0] != KEY_PREFIX or not parts[1] or not parts[2] or lone_surrogate(token) is not None:
+        parts = split_key(token)
+        if parts is None:
             return None
-        row = self._row(parts[1])
+        key_id, secret = parts
+        row = self._row(key_id)
         if row is None:
             return None
         record = _record(row)
         now = self._clock()
         if not record.live_at(now):
             return None
-        if _matches(row["salt"], row["hash"], parts[2]):
+        if secret_matches(row["salt"], row["hash"], secret):
             return record
         in_grace = record.grace_until is not None and now < record.grace_until
-        return record if in_grace and _matches(row["previous_salt"], row["previous_hash"], parts[2]) else None
+        return record if in_grace and secret_matches(row["previous_salt"], row["previous_hash"], secret) else None
 
     def rotate(self, key_id: str, grace: timedelta) -> tuple[ApiKey, str]:
         """Give ``key_id`` a new secret; the current one keeps working for ``grace``.
@@ -149,20 +146,18 @@ class SqliteKeyStore:
                 longer than ``MAX_GRACE``.
             StoreError: the key file cannot be written.
         """
-        if not timedelta(0) <= grace <= MAX_GRACE:
-            raise InvalidInputError.at("grace", f"must be between 0 and {MAX_GRACE.days} days")
+        check_grace(grace)
         now = self._clock()
         if not self.get(key_id).live_at(now):
             raise InvalidInputError.at("key_id", f"key {key_id} is revoked or expired; create a new one")
-        secret = secrets.token_urlsafe(32)
-        salt = secrets.token_bytes(16)
+        issued = issue_secret(key_id)
         self._execute(
             "UPDATE api_keys SET previous_salt = salt, previous_hash = hash, salt = ?, hash = ?,"
             " rotated_at = ?, grace_until = ? WHERE id = ?",
-            (salt, _digest(salt, secret), now.isoformat(), (now + grace).isoformat(), key_id),
+            (issued.salt, issued.hash, now.isoformat(), (now + grace).isoformat(), key_id),
             "rotate",
         )
-        return self.get(key_id), f"{KEY_PREFIX}_{key_id}_{secret}"
+        return self.get(key_id), issued.token
 
     def get(self, key_id: str) -> ApiKey:
         """The record of ``key_id`` (revoked or not).
@@ -212,18 +207,6 @@ class SqliteKeyStore:
         """Close the key file."""
         with self._lock:
             self._db.close()
-
-    @staticmethod
-    def _expiry(expires_at: datetime | None, now: datetime) -> datetime | None:
-        if expires_at is None:
-            return None
-        try:
-            expiry = supported_utc(expires_at)
-        except ValueError as exc:
-            raise InvalidInputError.at("expires_at", str(exc)) from None
-        if expiry <= now:
-            raise InvalidInputError.at("expires_at", "must be in the future")
-        return expiry
 
     def _row(self, key_id: str) -> sqlite3.Row | None:
         found: sqlite3.Row | None = self._execute("SELECT * FROM api_keys WHERE id = ?", (key_id,), "read").fetchone()

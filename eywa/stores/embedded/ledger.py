@@ -27,6 +27,7 @@ from eywa.stores.ledger import (
     MarkReason,
     PendingMark,
     PendingStage,
+    SpaceBacklog,
     StageDone,
 )
 
@@ -196,6 +197,16 @@ class SqliteStageLedger:
             rows = self._db.query("SELECT COUNT(*) AS n FROM pending_stages WHERE stage = ?", (stage,))
             counts[stage] = int(rows[0]["n"])
         return counts
+
+    def space_backlog(self, space: str) -> SpaceBacklog:
+        """Turns of ``space`` not yet embedded / not yet through Level 1 (index on space)."""
+        rows = self._db.query(
+            f"SELECT COUNT(CASE WHEN stage = 'embed_evidence' THEN 1 END) AS embed,"  # noqa: S608
+            f" COUNT(DISTINCT CASE WHEN stage IN ({_marks(len(DERIVED_STAGES))}) THEN item_id END) AS level1"
+            " FROM pending_stages WHERE space = ?",
+            (*DERIVED_STAGES, space),
+        )
+        return SpaceBacklog(embed=int(rows[0]["embed"]), level1=int(rows[0]["level1"]))
 
     def level1_backlog(self) -> int:
         """Distinct turns with ``level1`` or ``nous`` pending."""

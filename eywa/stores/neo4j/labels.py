@@ -28,6 +28,7 @@ class Label(StrEnum):
     JOB = "Job"  # a Level 1 job record
     TOMBSTONE = "Tombstone"  # an erased turn id
     ERASURE = "Erasure"  # an erasure record: who, when, selector, counts, keyed hashes (no content)
+    API_KEY = "ApiKey"  # an API key (hashed secret, spaces, scopes); no space: keys span spaces
     CORRECTION = "Correction"  # an operator's correction: who, when, why, which belief/candidate
     STORE_META = "StoreMeta"  # store-wide values (the vectors' embedder); no space
     SCHEMA_MIGRATION = "SchemaMigration"

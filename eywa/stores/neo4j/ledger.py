@@ -28,6 +28,7 @@ from eywa.stores.ledger import (
     MarkReason,
     PendingMark,
     PendingStage,
+    SpaceBacklog,
     StageDone,
 )
 from eywa.stores.neo4j.graph import Neo4jGraph, run
@@ -58,6 +59,11 @@ _LEVEL1_BY = f"MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space SET e.lev
 _FOR_ITEMS = f"MATCH (p:{_P}) WHERE p.item IN $items AND p.space = $space RETURN properties(p) AS p"
 _UPDATE = f"MATCH (p:{_P}) WHERE p.item IN $items AND p.space = $space AND p.stage = $stage "
 _COUNT = f"MATCH (p:{_P}) WHERE p.stage = $stage RETURN count(p) AS n"
+_SPACE_BACKLOG = f"""
+MATCH (p:{_P}) WHERE p.space = $space AND p.item IS NOT NULL AND p.stage IS NOT NULL
+RETURN count(CASE WHEN p.stage = 'embed_evidence' THEN 1 END) AS embed,
+       count(DISTINCT CASE WHEN p.stage IN $stages THEN p.item END) AS level1
+"""
 _LEVEL1_BACKLOG = f"""
 MATCH (p:{_P}) WHERE p.stage IN $stages
 RETURN count(DISTINCT [p.space, p.item]) AS n
@@ -202,6 +208,11 @@ class Neo4jStageLedger:
     def backlog(self) -> dict[PendingStage, int]:
         """Marks per stage."""
         return {s: int(self._graph.read("backlog", _COUNT, stage=s)[0]["n"]) for s in PENDING_STAGES}
+
+    def space_backlog(self, space: str) -> SpaceBacklog:
+        """Turns of ``space`` not yet embedded / not yet through Level 1 (the key's index)."""
+        row = self._graph.read("space backlog", _SPACE_BACKLOG, space=space, stages=list(DERIVED_STAGES))[0]
+        return SpaceBacklog(embed=int(row["embed"]), level1=int(row["level1"]))
 
     def level1_backlog(self) -> int:
         """Distinct turns with ``level1`` or ``nous`` pending."""

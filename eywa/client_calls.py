@@ -1,0 +1,417 @@
+"""The HTTP API's calls as data: how each client method becomes a request and how its
+answer (or problem) becomes ``Memory``'s return type (or error).
+
+``eywa.Client`` and ``eywa.AsyncClient`` only do I/O: each method builds a :class:`Call`
+here, sends it with its own httpx client, and hands the JSON back to ``Call.parse``; errors
+are mapped by :func:`raise_for` and retries timed by :func:`retry_delay`. One mapping, two
+transports, so the two clients cannot drift apart (a test runs one scenario through both).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Final, Generic, TypeVar, get_args
+from urllib.parse import quote
+
+import httpx
+from pydantic import BaseModel
+
+from eywa.contract import turn_model
+from eywa.erasure.plan import ErasureProof, ErasureReport
+from eywa.errors import (
+    ConfigurationError,
+    ConflictError,
+    ErasedError,
+    FieldProblem,
+    InputCode,
+    InvalidInputError,
+    InvalidTurnError,
+    NotFoundError,
+    QuotaExceededError,
+    StoreError,
+)
+from eywa.extraction.pipeline import Explanation
+from eywa.models import Belief, BeliefStatus, Candidate, CandidateStatus, Delta, Dimension, Evidence, Policy, RecallResult, Turn
+from eywa.nous.identity import MergeProposal
+from eywa.stores.corrections import CorrectionRecord
+from eywa.stores.dimensions import SameAsEdge
+
+__all__ = [
+    "RETRY_STATUSES",
+    "Call",
+    "TurnLike",
+    "accept_candidate",
+    "accept_merge",
+    "confirm_belief",
+    "corrections",
+    "dismiss_candidate",
+    "merges",
+    "propose_merges",
+    "retract_belief",
+    "undo_merge",
+    "beliefs",
+    "candidates",
+    "deltas",
+    "dimension",
+    "dimensions",
+    "drop_space",
+    "erasure_proof",
+    "evidence",
+    "explain",
+    "forget",
+    "job",
+    "raise_for",
+    "recall",
+    "remember",
+    "retry_delay",
+    "stats",
+]
+
+T = TypeVar("T")
+ModelT = TypeVar("ModelT", bound=BaseModel)
+TurnLike = Turn | Mapping[str, Any]
+RETRY_STATUSES: Final = frozenset({429, 503})
+_INPUT_CODES: tuple[InputCode, ...] = get_args(InputCode)
+_MAX_RETRY_AFTER_S: Final = 60.0
+
+
+def _same(data: Any) -> Any:
+    return data
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    """One request of the API and how to read its answer."""
+
+    method: str
+    path: str
+    params: Mapping[str, object] = field(default_factory=dict)
+    body: object | None = None
+    parse: Callable[[Any], T] = _same
+
+    def request_kwargs(self) -> dict[str, Any]:
+        """The keyword arguments of ``httpx.Client.request`` (and the async one) for this call.
+
+        The body is JSON with non-ASCII escaped: a lone surrogate travels as ``\\ud800`` and
+        NaN as ``NaN``, for the server to refuse with its code (httpx's encoder would fail
+        on them here).
+
+        Raises:
+            InvalidInputError: the body holds something JSON cannot carry at all.
+        """
+        kwargs: dict[str, Any] = {"params": {k: v for k, v in self.params.items() if v is not None}}
+        if self.body is not None:
+            kwargs["content"] = _encode(self.body)
+            kwargs["headers"] = {"Content-Type": "application/json"}
+        return kwargs
+
+
+def retry_delay(attempt: int, retry_after: str | None, backoff_s: float) -> float:
+    """Seconds to wait before retry ``attempt + 1``: the server's ``Retry-After`` (capped at
+    a minute) when it gave one, else exponential backoff with jitter."""
+    if retry_after is not None:
+        try:
+            return min(max(float(retry_after), 0.0), _MAX_RETRY_AFTER_S)
+        except ValueError:
+            pass
+    return float(backoff_s * (2**attempt) * (1 + random.random() / 2))
+
+
+# --- write ----------------------------------------------------------------------------
+
+
+def remember(space: str, turns: Sequence[TurnLike]) -> Call[list[str]]:
+    """``POST /v1/spaces/{space}/turns``; each turn checked here as ``Memory`` checks it first.
+
+    Raises:
+        InvalidInputError: ``turns`` is not a list.
+        InvalidTurnError: a turn is malformed.
+    """
+    if isinstance(turns, str | bytes) or not isinstance(turns, Sequence):
+        raise InvalidInputError.at("turns", "must be a list of turns")
+    payload = [turn_model(i, t).model_dump(mode="json") for i, t in enumerate(turns)]
+    return Call("POST", f"/v1/spaces/{_seg(space)}/turns", body={"turns": payload}, parse=_ids)
+
+
+# --- read -----------------------------------------------------------------------------
+
+
+def recall(
+    space: str, query: str, k: int, budget_tokens: int | None, policy: Policy, as_of: datetime | str | None
+) -> Call[RecallResult]:
+    """``POST /v1/spaces/{space}/recall``."""
+    body = {"query": query, "k": k, "budget_tokens": budget_tokens, "policy": policy, "as_of": _iso(as_of)}
+    return Call("POST", f"/v1/spaces/{_seg(space)}/recall", body=body, parse=RecallResult.model_validate)
+
+
+def evidence(space: str, evidence_id: str) -> Call[Evidence]:
+    """``GET /v1/spaces/{space}/evidence/{id}``."""
+    return Call("GET", f"/v1/spaces/{_seg(space)}/evidence/{_seg(evidence_id)}", parse=Evidence.model_validate)
+
+
+def beliefs(space: str, subject: str | None, attribute: str | None, status: BeliefStatus | None) -> Call[list[Belief]]:
+    """``GET /v1/spaces/{space}/beliefs`` (``status`` None: any)."""
+    params = {"subject": subject, "attribute": attribute, "status": status or "any"}
+    return Call("GET", f"/v1/spaces/{_seg(space)}/beliefs", params, parse=_lister(Belief))
+
+
+def candidates(space: str, status: CandidateStatus | None) -> Call[list[Candidate]]:
+    """``GET /v1/spaces/{space}/candidates`` (``status`` None: any)."""
+    return Call("GET", f"/v1/spaces/{_seg(space)}/candidates", {"status": status or "any"}, parse=_lister(Candidate))
+
+
+def explain(space: str, belief_id: str) -> Call[Explanation]:
+    """``GET /v1/spaces/{space}/beliefs/{id}/explain``."""
+    path = f"/v1/spaces/{_seg(space)}/beliefs/{_seg(belief_id)}/explain"
+    return Call("GET", path, parse=Explanation.model_validate)
+
+
+def dimension(space: str, entity: str, attribute: str, as_of: datetime | str | None) -> Call[Dimension]:
+    """``GET /v1/spaces/{space}/entities/{entity}/dimensions/{attribute}``."""
+    path = f"/v1/spaces/{_seg(space)}/entities/{_seg(entity)}/dimensions/{_seg(attribute)}"
+    return Call("GET", path, {"as_of": _iso(as_of)}, parse=Dimension.model_validate)
+
+
+def dimensions(space: str, entity: str | None, as_of: datetime | str | None) -> Call[list[Dimension]]:
+    """``GET /v1/spaces/{space}/dimensions``."""
+    params = {"entity": entity, "as_of": _iso(as_of)}
+    return Call("GET", f"/v1/spaces/{_seg(space)}/dimensions", params, parse=_lister(Dimension))
+
+
+def deltas(space: str, entity: str, attribute: str) -> Call[list[Delta]]:
+    """``GET …/dimensions/{attribute}/deltas``."""
+    path = f"/v1/spaces/{_seg(space)}/entities/{_seg(entity)}/dimensions/{_seg(attribute)}/deltas"
+    return Call("GET", path, parse=_lister(Delta))
+
+
+def stats(space: str) -> Call[dict[str, Any]]:
+    """``GET /v1/spaces/{space}/stats``."""
+    return Call("GET", f"/v1/spaces/{_seg(space)}/stats", parse=_object)
+
+
+def job(job_id: str) -> Call[dict[str, Any]]:
+    """``GET /v1/jobs/{id}``."""
+    return Call("GET", f"/v1/jobs/{_seg(job_id)}", parse=_object)
+
+
+# --- erasure --------------------------------------------------------------------------
+
+
+def forget(
+    space: str,
+    evidence_ids: Sequence[str] | None,
+    external_ids: Sequence[str] | None,
+    speaker: str | None,
+    session: str | None,
+    before: datetime | str | None,
+) -> Call[ErasureReport]:
+    """``POST /v1/spaces/{space}/erase`` with the selectors given."""
+    body = {
+        "evidence_ids": list(evidence_ids) if evidence_ids is not None else None,
+        "external_ids": list(external_ids) if external_ids is not None else None,
+        "speaker": speaker, "session": session, "before": _iso(before),
+    }  # fmt: skip
+    chosen = {k: v for k, v in body.items() if v is not None}
+    return Call("POST", f"/v1/spaces/{_seg(space)}/erase", body=chosen, parse=ErasureReport.model_validate)
+
+
+def drop_space(space: str) -> Call[ErasureReport]:
+    """``DELETE /v1/spaces/{space}``."""
+    return Call("DELETE", f"/v1/spaces/{_seg(space)}", parse=ErasureReport.model_validate)
+
+
+def erasure_proof(space: str, erasure_id: str) -> Call[ErasureProof]:
+    """``GET /v1/spaces/{space}/erasures/{id}/proof``."""
+    path = f"/v1/spaces/{_seg(space)}/erasures/{_seg(erasure_id)}/proof"
+    return Call("GET", path, parse=ErasureProof.model_validate)
+
+
+# --- answers --------------------------------------------------------------------------
+
+
+# --- corrections (the server records the key's id as the author) ------------------------
+
+
+def _correct(space: str, what: str, reason: str | None) -> Call[CorrectionRecord]:
+    return Call("POST", f"/v1/spaces/{_seg(space)}/{what}", body={"reason": reason},
+                parse=CorrectionRecord.model_validate)  # fmt: skip
+
+
+def retract_belief(space: str, belief_id: str, reason: str) -> Call[CorrectionRecord]:
+    """``POST /v1/spaces/{space}/beliefs/{id}/retract`` (``write``)."""
+    return _correct(space, f"beliefs/{_seg(belief_id)}/retract", reason)
+
+
+def confirm_belief(space: str, belief_id: str, reason: str | None) -> Call[CorrectionRecord]:
+    """``POST /v1/spaces/{space}/beliefs/{id}/confirm`` (``write``)."""
+    return _correct(space, f"beliefs/{_seg(belief_id)}/confirm", reason)
+
+
+def accept_candidate(space: str, candidate_id: str, reason: str | None) -> Call[CorrectionRecord]:
+    """``POST /v1/spaces/{space}/candidates/{id}/accept`` (``write``)."""
+    return _correct(space, f"candidates/{_seg(candidate_id)}/accept", reason)
+
+
+def dismiss_candidate(space: str, candidate_id: str, reason: str | None) -> Call[CorrectionRecord]:
+    """``POST /v1/spaces/{space}/candidates/{id}/dismiss`` (``write``)."""
+    return _correct(space, f"candidates/{_seg(candidate_id)}/dismiss", reason)
+
+
+def corrections(space: str, target_id: str | None) -> Call[list[CorrectionRecord]]:
+    """``GET /v1/spaces/{space}/corrections`` (``read``)."""
+    return Call("GET", f"/v1/spaces/{_seg(space)}/corrections", {"target_id": target_id},
+                parse=_lister(CorrectionRecord))  # fmt: skip
+
+
+# --- identity merges --------------------------------------------------------------------
+
+
+def propose_merges(space: str) -> Call[list[MergeProposal]]:
+    """``GET /v1/spaces/{space}/merges/proposals`` (``read``)."""
+    return Call("GET", f"/v1/spaces/{_seg(space)}/merges/proposals", parse=_lister(MergeProposal))
+
+
+def accept_merge(space: str, source: str, target: str, score: float) -> Call[SameAsEdge]:
+    """``POST /v1/spaces/{space}/merges`` (``write``)."""
+    body = {"source": source, "target": target, "score": score}
+    return Call("POST", f"/v1/spaces/{_seg(space)}/merges", body=body, parse=SameAsEdge.model_validate)
+
+
+def undo_merge(space: str, source: str, target: str) -> Call[None]:
+    """``POST /v1/spaces/{space}/merges/undo`` (``write``; 204, or 404 when not merged)."""
+    body = {"source": source, "target": target}
+    return Call("POST", f"/v1/spaces/{_seg(space)}/merges/undo", body=body, parse=lambda _: None)
+
+
+def merges(space: str, include_removed: bool) -> Call[list[SameAsEdge]]:
+    """``GET /v1/spaces/{space}/merges`` (``read``)."""
+    return Call("GET", f"/v1/spaces/{_seg(space)}/merges",
+                {"include_removed": str(include_removed).lower()}, parse=_lister(SameAsEdge))  # fmt: skip
+
+
+def raise_for(response: httpx.Response, method: str, path: str) -> None:
+    """Turn a problem+json answer into the ``EywaError`` a ``Memory`` would have raised,
+    with the same ``code`` and the problems' field paths (without ``body.``/``path.``).
+
+    Raises:
+        InvalidTurnError: an input error naming a turn.
+        InvalidInputError: other input errors (422, 400 and 413 with an input code).
+        QuotaExceededError: 413 ``quota_exceeded``.
+        NotFoundError: 404.
+        ConfigurationError: 401 and 403 (the key is wrong for this call).
+        ErasedError: 410 ``erased`` (a re-sent erased turn).
+        ConflictError: 409 ``conflict`` (a correction that does not apply to the item's state).
+        StoreError: 429/503 after retries and other server failures.
+    """
+    try:
+        problem: dict[str, Any] = response.json()
+    except ValueError:
+        problem = {}
+    detail = str(problem.get("detail") or response.reason_phrase)
+    status = response.status_code
+    code = problem.get("code")
+    if code == "quota_exceeded":
+        raise QuotaExceededError(
+            str(problem.get("space", "")), "bytes" if problem.get("quota") == "bytes" else "turns",
+            int(problem.get("limit", 0)), int(problem.get("used", 0)), int(problem.get("wanted", 0)),
+        )  # fmt: skip
+    if status in (400, 413, 422):
+        input_code = _input_code(code)
+        problems = [
+            FieldProblem(_unlocated(str(e.get("field", ""))), str(e.get("message", "")))
+            for e in problem.get("errors") or []
+        ]
+        for found in problems:
+            parts = found.field.split(".")
+            if len(parts) >= 2 and parts[0] == "turns" and parts[1].isdigit():
+                field_path = ".".join(parts[2:]) or None
+                raise InvalidTurnError(int(parts[1]), found.message, field=field_path, code=input_code)
+        raise InvalidInputError(detail, code=input_code, problems=problems)
+    if status == 404:
+        segments = path.split("/")
+        space = segments[3] if len(segments) > 3 and segments[2] == "spaces" else "*"
+        raise NotFoundError("resource", space, segments[-1])
+    if status == 409 and code == "conflict":
+        segments = path.split("/")
+        space = segments[3] if len(segments) > 3 and segments[2] == "spaces" else "*"
+        kind = "belief" if "beliefs" in segments else "candidate"
+        raise ConflictError(kind, space, segments[-2] if len(segments) > 2 else "*", detail.rpartition(" is ")[2])
+    if status in (401, 403):
+        raise ConfigurationError(f"{status} {problem.get('code', '')}: {detail}")
+    if status == 410 and code == "erased":  # the ids are in the sentence, after the colon
+        segments = path.split("/")
+        erased = tuple(i.strip() for i in detail.rpartition(":")[2].split(",") if i.strip().startswith("ev_"))
+        raise ErasedError(segments[3] if len(segments) > 3 else "*", erased)
+    raise StoreError("http", f"{method} {path}", f"{status}: {detail}")
+
+
+def _input_code(code: object) -> InputCode:
+    for known in _INPUT_CODES:
+        if known == code:
+            return known
+    return "invalid_input"
+
+
+def _unlocated(path: str) -> str:
+    """A problem's field path as the core names it (``body.turns.0.text`` → ``turns.0.text``)."""
+    head, _, rest = path.partition(".")
+    return rest if head in ("body", "path", "query") and rest else path
+
+
+def _encode(body: object) -> bytes:
+    """JSON with non-ASCII escaped (see ``Call.request_kwargs``).
+
+    Raises:
+        InvalidInputError: the body holds something JSON cannot carry at all (an object, a
+            document nested too deep to encode).
+    """
+    try:
+        return json.dumps(body, ensure_ascii=True).encode("ascii")
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise InvalidInputError(f"the request cannot be sent as JSON ({exc})") from None
+
+
+def _seg(value: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise InvalidInputError("path values must be non-empty strings")
+    return quote(value, safe="")
+
+
+def _iso(value: datetime | str | None) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    return value.isoformat()  # its offset travels; the server converts (or refuses) it
+
+
+def _ids(data: Any) -> list[str]:
+    return [str(i) for i in data["ids"]]
+
+
+def _object(data: Any) -> dict[str, Any]:
+    """A JSON object as a dict.
+
+    Raises:
+        StoreError: the server did not answer with an object.
+    """
+    if not isinstance(data, dict):
+        raise StoreError("http", "decode", f"expected an object, got {type(data).__name__}")
+    return data
+
+
+def _lister(model: type[ModelT]) -> Callable[[Any], list[ModelT]]:
+    def parse(data: Any) -> list[ModelT]:
+        """Each element of a JSON list as ``model``.
+
+        Raises:
+            StoreError: the server did not answer with a list.
+            pydantic.ValidationError: an element does not fit the model.
+        """
+        if not isinstance(data, list):
+            raise StoreError("http", "decode", f"expected a list of {model.__name__}, got {type(data).__name__}")
+        return [model.model_validate(item) for item in data]
+
+    return parse
