@@ -49,6 +49,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -337,16 +338,21 @@ def run_chaos_bench(
             )
         run = uuid.uuid4().hex[:8]
         spaces = [f"chaos-{run}-w{i:02d}" for i in range(writers)]
-        keys = open_key_store(chosen)
-        try:
-            _, key = keys.create([*spaces, _warm_up_space(run)], ["read", "write"], name="chaos-bench")
-        finally:
-            keys.close()
+
+        def issue_key(where: EywaSettings) -> str:
+            """A key for the writers, in the key store the API of ``where`` reads (server
+            mode keeps keys in Neo4j, so it is made once Neo4j runs)."""
+            keys = open_key_store(where)
+            try:
+                return keys.create([*spaces, _warm_up_space(run)], ["read", "write"], name="chaos-bench")[1]
+            finally:
+                keys.close()
+
         loads = {"before": os.getloadavg()}
         if backend == "embedded":
-            outcome = _run_embedded(scratch, chosen, key, run, spaces, seconds, kills, drain_s)
+            outcome = _run_embedded(scratch, chosen, issue_key(chosen), run, spaces, seconds, kills, drain_s)
         else:
-            outcome = _run_server(scratch, chosen, key, run, spaces, seconds, kills, drain_s, neo4j_run_dir)
+            outcome = _run_server(scratch, chosen, issue_key, run, spaces, seconds, kills, drain_s, neo4j_run_dir)
         loads["after"] = os.getloadavg()
         return outcome.report(backend, seconds, kills, loads)
 
@@ -415,8 +421,8 @@ def _run_embedded(
 
 
 def _run_server(
-    scratch: Path, chosen: EywaSettings, key: str, run: str, spaces: list[str], seconds: float, kills: int,
-    drain_s: float, neo4j_run_dir: Path | None,
+    scratch: Path, chosen: EywaSettings, issue_key: Callable[[EywaSettings], str], run: str, spaces: list[str],
+    seconds: float, kills: int, drain_s: float, neo4j_run_dir: Path | None,
 ) -> _Outcome:
     """A server deployment (``ServerDeployment``) through ``kills`` rounds of ``FAULTS``.
 
@@ -428,6 +434,7 @@ def _run_server(
     faults: list[str] = []
     try:
         running = deployment.start()
+        key = issue_key(running)
         traffic = _Traffic(deployment.base_url, key, run, spaces)
         _warm_up(deployment.base_url, key, _warm_up_space(run))
         traffic.start()
