@@ -69,6 +69,7 @@ from eywa.stores.bundle import Stores
 from eywa.stores.corrections import CorrectionRecord
 from eywa.stores.dimensions import SameAsEdge
 from eywa.stores.erasure import ErasureRecord, ErasureSelector
+from eywa.stores.ledger import SpaceBacklog
 
 TurnLike = Turn | Mapping[str, Any]
 
@@ -461,6 +462,18 @@ class Memory:
         """
         self._check_open()
         return self._reconciler.run(check_space(space) if space is not None else None)
+
+    def pending(self, space: str) -> SpaceBacklog:
+        """What the turns of ``space`` still owe: how many have no vector yet (the vector
+        route cannot find them) and how many are not yet through Level 1 and their dimension
+        update (their beliefs are missing). The recall trace's ``pending``, without a recall.
+
+        Raises:
+            InvalidInputError: a bad space name.
+            StoreError: the ledger cannot be read.
+        """
+        self._check_open()
+        return self._stores.ledger.space_backlog(check_space(space))
 
     def backlog(self) -> dict[str, int]:
         """Pending marks per stage, and ``level1``: the turns not yet through Level 1 and

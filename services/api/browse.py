@@ -47,6 +47,10 @@ class SpaceSummary(BaseModel):
     erasures: int
     turns_last_hour: int
     """Turns recorded in the last hour: the ingest rate."""
+    not_embedded: int = 0
+    """Turns without their vector yet (``Memory.pending``)."""
+    level1_pending: int = 0
+    """Turns not yet through Level 1 and their dimension update: the space's backlog."""
 
 
 class EntitySummary(BaseModel):
@@ -74,14 +78,16 @@ def readable_spaces(memory: Memory, key: ApiKey) -> list[str]:
 
 
 def space_summary(memory: Memory, space: str) -> SpaceSummary:
-    """The counts of ``space`` (``Memory.stats``, erasure records, and the turns recorded in
-    the last hour from the ``touched_between`` audit).
+    """The counts of ``space`` (``Memory.stats``, erasure records, the turns recorded in the
+    last hour from the ``touched_between`` audit, and what its turns still owe from
+    ``Memory.pending``).
 
     Raises:
         InvalidInputError: a bad space name.
         StoreError: the store failed.
     """
     stats = memory.stats(space)
+    pending = memory.pending(space)
     now = utc_now()
     recent = memory.audit(
         "touched_between", {"space": space, "from": (now - timedelta(hours=1)).isoformat(), "to": now.isoformat()}
@@ -94,6 +100,8 @@ def space_summary(memory: Memory, space: str) -> SpaceSummary:
         refused=int(stats["beliefs"].get("candidate_rejected", 0)) + int(stats["beliefs"].get("candidate_repair", 0)),
         erasures=len(memory.erasures(space)),
         turns_last_hour=sum(1 for row in recent.rows if row[0] == "Evidence"),
+        not_embedded=pending.embed,
+        level1_pending=pending.level1,
     )
 
 

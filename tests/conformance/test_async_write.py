@@ -70,6 +70,8 @@ def test_remember_without_waiting_acknowledges_level0_and_finishes_in_the_backgr
     assert ids[0] in [item.id for item in found.items]  # keyword route: at once
     assert ids[0] not in [hit["id"] for hit in found.trace["routes"].get("vector", [])]  # not embedded yet
     assert found.trace["pending"] == {"embed": 2, "level1": 2}  # the trace says what the space lacks
+    assert (mem.pending("async").embed, mem.pending("async").level1) == (2, 2)  # and so does Memory
+    assert mem.pending("elsewhere").embed == 0  # per space
     assert mem.beliefs("async") == []  # Level 1 runs after the embedding
     gate.release.set()
     mem.wait()
@@ -77,4 +79,5 @@ def test_remember_without_waiting_acknowledges_level0_and_finishes_in_the_backgr
     found = mem.recall("async", "Where does Caroline work?", k=5)
     assert ids[0] in [hit["id"] for hit in found.trace["routes"]["vector"]]
     assert found.trace["pending"] == {"embed": 0, "level1": 0}
+    assert (mem.pending("async").embed, mem.pending("async").level1) == (0, 0)
     assert mem.remember("async", TURNS, wait=False) == ids  # idempotent as ever

@@ -53,6 +53,8 @@ def test_sign_in_sets_a_strict_httponly_cookie_without_the_secret(service: Servi
     assert secret.split("_", 2)[2] not in cookie  # the cookie names the key; it never carries the secret (eyw_<id>_<secret>)
     page = service.client.get("/console")
     assert page.status_code == 200 and f'data-space="{SPACE}"' in page.text and OTHER not in page.text
+    row = page.text.split(f'data-space="{SPACE}"', 1)[1].split("</tr>", 1)[0]  # its own backlog, drained
+    assert '<td class="not-embedded">0</td>' in row and '<td class="level1-pending">0</td>' in row
     assert "default-src 'self'" in page.headers["content-security-policy"]
 
 
