@@ -25,7 +25,7 @@ demo: $(STAMP_RUNTIME)
 	$(BIN)/eywa demo
 
 # Layers and types first (seconds), then the suite with the servers it needs, on
-# TEST_WORKERS processes (pytest-xdist; each runs its Neo4j tests on a server of its own, see
+# TEST_WORKERS processes (pytest-xdist; the Neo4j tests stay together on one of them, see
 # tests/neo4j_server.py). TEST_WORKERS=0 runs everything in one process.
 TEST_WORKERS ?= 2
 test: $(STAMP_DEV)

@@ -19,10 +19,6 @@ The environment is read once, in ``pytest_configure``, before ``clean_environ`` 
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import tempfile
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -78,74 +74,18 @@ def _unavailable(reason: str) -> NoReturn:
 
 
 _LOCATED: Neo4jServer | str | None = None
-_OWN_RUN_DIR: Path | None = None  # the server this xdist worker started for itself, if any
-LAUNCHER = Path(__file__).resolve().parents[1] / "ops" / "neo4j" / "neo4j-test-server"
-
-
-def _worker() -> str:
-    """The pytest-xdist worker id (``gw0``, ``gw1``, …), or ``""`` in a single process."""
-    return os.environ.get("PYTEST_XDIST_WORKER", "")
-
-
-_PER_WORKER = False  # decided in pytest_configure, while the environment is intact
-
-
-def _server_per_worker() -> bool:
-    """Whether each xdist worker runs its Neo4j tests on a server of its own.
-
-    Under ``make test`` (the launcher's URI file, no ``EYWA_NEO4J_URI``) the first worker
-    uses the launcher's server and every other worker starts one more the same way, so the
-    Neo4j tests spread over the workers without sharing a database (conformance tests empty
-    the graph; a few touch the schema). A server someone else runs is shared: then the
-    Neo4j tests are kept on one worker instead (``pytest_collection_modifyitems``).
-    """
-    return _PER_WORKER
-
-
-def _start_own_server() -> Neo4jServer | str:
-    """Start this worker's own server with the launcher (jars already fetched by the run)."""
-    global _OWN_RUN_DIR
-    run_dir = Path(tempfile.mkdtemp(prefix=f"eywa-neo4j-{_worker()}-"))
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("EYWA_NEO4J_TEST_")}
-    environment.update(EYWA_NEO4J_TEST_HEAP="512m", EYWA_NEO4J_TEST_PAGECACHE="64m")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    done = subprocess.run(
-        [sys.executable, str(LAUNCHER), "--run-dir", str(run_dir), "--port", str(port), "start"],
-        env=environment, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    if done.returncode != 0:
-        return f"this worker's Neo4j did not start: {done.stderr.strip()[-500:]}"
-    _OWN_RUN_DIR = run_dir
-    return Neo4jServer((run_dir / "bolt-uri").read_text().strip(), "neo4j", "", "neo4j")
-
-
-_BASE: Neo4jServer | str = "Neo4j server not located yet"
 
 
 def _located() -> Neo4jServer | str:
-    """The server of this process; a worker's own is started by its first Neo4j test."""
     global _LOCATED
     if _LOCATED is None:
-        own = _PER_WORKER and _worker() not in ("", "gw0") and isinstance(_BASE, Neo4jServer)
-        _LOCATED = _start_own_server() if own else _BASE
+        _LOCATED = _locate(dict(os.environ))
     return _LOCATED
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Read the environment before any test's ``clean_environ`` strips ``EYWA_*``."""
-    global _BASE, _PER_WORKER, _LOCATED
-    _PER_WORKER = not os.environ.get("EYWA_NEO4J_URI") and bool(os.environ.get(URI_FILE_ENV))
-    _BASE = _locate(dict(os.environ))
-    _LOCATED = None
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    """Stop the server this worker started for itself."""
-    if _OWN_RUN_DIR is not None:
-        subprocess.run([sys.executable, str(LAUNCHER), "--run-dir", str(_OWN_RUN_DIR), "stop"],
-                       capture_output=True, timeout=120, check=False)  # fmt: skip
+    _located()
 
 
 NEO4J_FIXTURES = frozenset({"neo4j_server", "neo4j_uri", "neo4j_driver"})
@@ -153,15 +93,13 @@ NEO4J_FIXTURES = frozenset({"neo4j_server", "neo4j_uri", "neo4j_driver"})
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On a shared server, put every test that reaches Neo4j into one xdist group.
+    """Put every test that reaches the Neo4j server into one xdist group.
 
-    Tests share a server by space, but conformance tests empty the graph and a few touch
-    database-wide state (migrations, the schema, the recorded embedder); on one worker they
-    run one after another exactly as a serial run does. Under ``make test`` each worker has
-    a server of its own instead (``_server_per_worker``) and no group is needed.
+    ``make test`` runs the suite on several processes (pytest-xdist, ``--dist loadgroup``).
+    Tests share the server by space, but a few touch database-wide state (migrations, the
+    schema, the recorded embedder); keeping them all on one worker runs them one after
+    another exactly as a serial run does, while embedded tests fill the other workers.
     """
-    if _server_per_worker():
-        return
     for item in items:
         uses_fixture = NEO4J_FIXTURES.intersection(getattr(item, "fixturenames", ()))
         if item.get_closest_marker("neo4j") is not None or uses_fixture:
@@ -169,8 +107,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Refuse to run when xdist silently ignored a group (pytest-xdist#1386: its
-    ``loadgroup`` stops grouping on pytest 9.2, and grouped tests would then race)."""
+    """Refuse to run when xdist silently ignored the group (pytest-xdist#1386: its
+    ``loadgroup`` stops grouping on pytest 9.2, and the Neo4j tests would then race)."""
     if not getattr(session.config.option, "loadgroup", False):
         return  # not an xdist worker scheduling by group
     lost = [
@@ -179,7 +117,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     ]
     if lost:
         raise pytest.UsageError(
-            f"pytest-xdist did not group {len(lost)} tests (first: {lost[0]}); "
+            f"pytest-xdist did not group {len(lost)} Neo4j tests (first: {lost[0]}); "
             "this pytest/pytest-xdist pair is incompatible, see the pin in pyproject.toml"
         )
 

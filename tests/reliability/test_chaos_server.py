@@ -17,7 +17,7 @@ import pytest
 from eywa.bench.chaos import run_chaos_bench
 from eywa.settings import EywaSettings
 
-pytestmark = [pytest.mark.neo4j, pytest.mark.redis, pytest.mark.xdist_group("restartable-neo4j")]  # one restartable server
+pytestmark = [pytest.mark.neo4j, pytest.mark.redis]
 
 
 def test_server_chaos_loses_nothing_duplicates_nothing_and_drains(restartable_neo4j: tuple[Path, str]) -> None:

@@ -27,7 +27,7 @@ from services.api.app import create_app, serve_in_thread
 from tests.reliability.neo4j_process import launcher
 from tests.reliability.support import HashEmbedder, corpus
 
-pytestmark = [pytest.mark.neo4j, pytest.mark.xdist_group("restartable-neo4j")]  # shares the restartable server
+pytestmark = pytest.mark.neo4j
 
 SPACE = "restart"
 BATCHES = 6
