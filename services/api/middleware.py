@@ -18,12 +18,14 @@ import anyio.to_thread
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from eywa.errors import EywaError
 from eywa.models import utc_now
 from eywa.stores.access import AccessEvent
 from eywa.stores.keys import ApiKey
 from services.api.deps import KEY_STATE, SPACE_STATE, ServiceContext
 from services.api.errors import problem_response
 from services.metrics import ServiceMetrics
+from services.problems import problem_of
 from services.ratelimit import Decision, caller_of
 
 __all__ = ["BodyLimitMiddleware", "GateMiddleware", "MetricsMiddleware"]
@@ -54,7 +56,13 @@ class GateMiddleware:
         template, space = self._route(scope)
         scope.setdefault("state", {})[ROUTE_STATE] = template  # metrics name refusals by route too
         client = scope.get("client")
-        key, decision = await anyio.to_thread.run_sync(self._admit, _token(scope), client[0] if client else None)
+        try:
+            key, decision = await anyio.to_thread.run_sync(self._admit, _token(scope), client[0] if client else None)
+        except EywaError as exc:  # the key store or the limiter is unreachable (Neo4j restarting)
+            code, kind, title = problem_of(exc)
+            headers = {"Retry-After": "1"} if code == 503 else None
+            await problem_response(code, kind, title, str(exc), headers=headers)(scope, receive, send)
+            return
         status = 500
 
         async def recording(message: Message) -> None:
