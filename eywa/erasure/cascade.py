@@ -9,7 +9,8 @@ Steps, each idempotent so that re-running an interrupted erasure (or the next op
    the neighbours' keyword context. From then on no read can return the erased text.
 2. ``continue_erasure``: beliefs and candidates citing the turns go; every dimension they
    touched is replayed from its remaining deltas in event time (``forget_beliefs``), so it
-   equals the dimension of a memory that never saw those turns; beliefs they had
+   equals the dimension of a memory that never saw those turns; identity merges are tested
+   again on what remains (``eywa.erasure.merges``: undone or deleted); beliefs they had
    superseded are active again; the remaining turns those beliefs also cited are marked
    for Level 1 again, so what the remaining turns still support is re-extracted and
    re-validated (a new belief replaces the old one: ids hash the cited turns).
@@ -26,6 +27,7 @@ from datetime import datetime
 
 from eywa import crashpoints
 from eywa.embedding import Embedder
+from eywa.erasure.merges import reevaluate_merges
 from eywa.erasure.plan import ErasureReport, content_mac, merge_counts, new_erasure_id
 from eywa.errors import EywaError, NotFoundError
 from eywa.indexing import embed_pending_evidence
@@ -84,7 +86,8 @@ def continue_erasure(
 
 def remove_derived(stores: GraphStores, record: ErasureRecord, *, spec_for: SpecResolver | None = None) -> dict[str, int]:
     """Step 2: beliefs and candidates citing the erased turns, their deltas (dimensions
-    replayed), beliefs they superseded revived, co-cited remaining turns marked for Level 1.
+    replayed), merges re-evaluated, beliefs they superseded revived, co-cited remaining turns
+    marked for Level 1.
     Returns the counts so far.
 
     Raises:
@@ -102,6 +105,7 @@ def remove_derived(stores: GraphStores, record: ErasureRecord, *, spec_for: Spec
     stores.ledger.mark(space, "embed_belief", belief_ids, "reprocess", now)  # their vectors go
     deltas = forget_beliefs(stores.dimensions, space, belief_ids, spec_for=spec_for)
     crashpoints.reached("erasure_dimensions_replayed")
+    merges = reevaluate_merges(stores, space, record.id, {b.subject for b in doomed}, spec_for=spec_for)
     pairs = {(b.subject, b.attribute) for b in doomed if b.attribute is not None}
     superseded = {o.id for s, a in pairs for o in stores.beliefs.beliefs(space, s, a, "superseded")}
     stores.beliefs.delete(space, belief_ids, list(record.candidate_ids))
@@ -112,10 +116,8 @@ def remove_derived(stores: GraphStores, record: ErasureRecord, *, spec_for: Spec
         stores.ledger.mark(space, "level1", again, "reprocess", now)
         stores.ledger.mark(space, "nous", again, "reprocess", now)
     crashpoints.reached("erasure_beliefs_removed")
-    return merge_counts(
-        record.counts,
-        {"beliefs": len(doomed), "candidates": len(record.candidate_ids), "deltas": deltas, "beliefs_revived": len(revived)},
-    )
+    derived = {"beliefs": len(doomed), "candidates": len(record.candidate_ids), "deltas": deltas, "merges": merges}
+    return merge_counts(record.counts, derived, {"beliefs_revived": len(revived)})
 
 
 def finish_vectors(
