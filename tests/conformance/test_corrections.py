@@ -138,3 +138,18 @@ def test_reprocessing_does_not_bring_a_retracted_belief_back(open_memory: Memory
     assert mem.dimensions(SPACE) == [] and mem.deltas(SPACE, "Ana", "employer") == []
     assert [c.target_id for c in mem.corrections(SPACE)] == [google]
 
+
+def test_erasure_takes_the_correction_reasons_that_may_quote_it(open_memory: MemoryFactory) -> None:
+    mem, _ = _opened(open_memory)
+    initech, google = _belief_id(mem, "Initech"), _belief_id(mem, "Google")
+    mem.retract_belief(SPACE, initech, reason="she said it as a joke", author="key_1")  # about an erased belief
+    mem.confirm_belief(SPACE, google, reason="checked with her employer", author="key_2")  # stays
+    mem.confirm_belief(SPACE, google, reason=LATER[0]["text"], author="key_3")  # quotes an erased turn word for word
+
+    report = mem.forget(SPACE, session="s2")
+
+    assert report.counts["correction_reasons"] == 2
+    assert [(c.author, c.reason) for c in mem.corrections(SPACE)] == [
+        ("key_1", None), ("key_2", "checked with her employer"), ("key_3", None)]  # fmt: skip
+    proof = mem.erasure_proof(SPACE, report.erasure_id)
+    assert proof.residue["correction_reasons"] == 0 and proof.total == 0
