@@ -27,7 +27,7 @@ from eywa.models import utc_now
 from eywa.nous.ledger import SpecResolver, merge_holds
 from eywa.stores.bundle import GraphStores
 
-__all__ = ["reevaluate_merges"]
+__all__ = ["bare_merges", "has_evidence", "reevaluate_merges"]
 
 
 def reevaluate_merges(
@@ -50,7 +50,7 @@ def reevaluate_merges(
     if not edges:
         return 0
     ends = sorted({key for edge in edges for key in (edge.source, edge.target)})
-    bare = [key for key in ends if not _has_evidence(stores, space, key)]
+    bare = [key for key in ends if not has_evidence(stores, space, key)]
     removed = stores.dimensions.delete_same_as(space, bare)
     keys = {entity_key(name) for name in touched} - set(bare)
     when = at or utc_now()
@@ -62,8 +62,21 @@ def reevaluate_merges(
     return removed
 
 
-def _has_evidence(stores: GraphStores, space: str, key: str) -> bool:
-    """Whether a remaining turn mentions the entity or it holds a dimension."""
+def bare_merges(stores: GraphStores, space: str) -> int:
+    """Merge edges of ``space`` (active or undone) with an end left without evidence: what
+    an erasure must have deleted (``eywa.erasure.proof`` counts them as residue).
+
+    Raises:
+        StoreError: a store failed.
+    """
+    edges = stores.dimensions.same_as(space, include_removed=True)
+    ends = {key for edge in edges for key in (edge.source, edge.target)}
+    bare = {key for key in ends if not has_evidence(stores, space, key)}
+    return sum(1 for edge in edges if {edge.source, edge.target} & bare)
+
+
+def has_evidence(stores: GraphStores, space: str, key: str) -> bool:
+    """Whether a remaining turn mentions the entity (by key) or it holds a dimension."""
     if stores.evidence.evidence_mentioning(space, [entity_id(space, key)], 1):
         return True
     return bool(stores.dimensions.dimensions(space, key))

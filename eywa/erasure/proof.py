@@ -7,6 +7,8 @@ recomputed from it):
   or nodes of each kind still holding an erased id (turns, signals, mentions, keyword rows,
   beliefs, candidates, deltas, pending marks);
 * the vector store: points still stored under an erased id (``VectorStore.missing``);
+* merges: identity merges (active or undone) with an entity that has no evidence left, whose
+  name therefore came only from erased turns (``eywa.erasure.merges``);
 * correction reasons: records about an erased belief or candidate that still hold a reason,
   and records whose reason is, keyed the same way, the very text of an erased turn;
 * content: remaining turns whose ``content_hash``, keyed with the deployment's secret,
@@ -17,6 +19,7 @@ recomputed from it):
 
 from __future__ import annotations
 
+from eywa.erasure.merges import bare_merges
 from eywa.erasure.plan import ErasureProof, content_mac
 from eywa.errors import NotFoundError
 from eywa.ids import content_hash
@@ -50,6 +53,7 @@ def erasure_proof(stores: GraphStores, space: str, erasure_id: str, vectors: Sto
     secret = stores.erasure.secret()
     macs = {t.content_mac for t in record.turns}
     residue["correction_reasons"] = _correction_reasons(stores, record, secret, macs)
+    residue["merges"] = bare_merges(stores, space)
     kept = stores.erasure.content_hashes(space)
     same_text = sum(1 for h in kept.values() if content_mac(secret, h) in macs)
     return ErasureProof(

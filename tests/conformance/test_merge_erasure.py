@@ -6,6 +6,8 @@ proposal resting on erased turns is no longer proposed, and the report counts th
 from __future__ import annotations
 
 from eywa import Memory
+from eywa.models import utc_now
+from eywa.stores.dimensions import SameAsEdge
 from tests.conformance.conftest import MemoryFactory
 from tests.conformance.scripted import ScriptedExtractor
 
@@ -40,6 +42,9 @@ def test_a_merge_whose_entity_lost_all_evidence_is_deleted(open_memory: MemoryFa
     assert mem.merges(SPACE, include_removed=True) == [] and "anna" not in _names(mem).casefold()
     assert mem.propose_merges(SPACE) == [] and len(mem.deltas(SPACE, "Ana", "employer")) == 1
     assert mem.erasure_proof(SPACE, report.erasure_id).total == 0
+    # The proof would see a merge left naming an entity without evidence (the check can fail).
+    mem._stores.dimensions.add_same_as(SameAsEdge(space=SPACE, source="ana", target="anna", score=1.0, at=utc_now()))
+    assert mem.erasure_proof(SPACE, report.erasure_id).residue["merges"] == 1
 
 
 def test_a_merge_whose_kl_test_fails_on_what_remains_is_undone_by_the_erasure(open_memory: MemoryFactory) -> None:
