@@ -18,6 +18,7 @@ from eywa.bench.report import render_chaos, render_extraction, render_latency, r
 from eywa.errors import InvalidInputError
 from eywa.runtime import load_settings
 from eywa.runtime.commands import EywaGroup, err_console, out_console
+from eywa.settings import EywaSettings
 
 __all__ = ["app", "parse_sizes"]
 
@@ -138,13 +139,26 @@ def latency(
             help="Server only: then write this many turns to other spaces and time the queries again.",
         ),
     ] = 0,
+    data: Annotated[
+        Path | None,
+        typer.Option(
+            "--data",
+            help="A LoCoMo file instead of the synthetic corpus: its turns in one space, its questions "
+            "timed through recall and through FTS5 alone (embedded; --turns is not used).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    """Latency on a synthetic corpus: ingest turns/s, recall p50/p95/p99 by stage, memory."""
+    """Latency on a synthetic corpus: ingest turns/s, recall p50/p95/p99 by stage, memory;
+    with --data, recall against FTS5 alone on a LoCoMo file's turns."""
+    settings = load_settings(data_dir)
+    out = out_console()
+    if data is not None:
+        _file_latency(data, queries, backend, data_dir, json_out, settings)
+        return
     from eywa.bench.latency import run_latency_bench  # deferred: keeps `eywa --help` fast
 
     sizes = parse_sizes(turns)
-    settings = load_settings(data_dir)
-    out = out_console()
     reports = []
     for size in sizes:
         report = run_latency_bench(
@@ -155,6 +169,23 @@ def latency(
         reports.append(report.model_dump(mode="json"))
     if json_out is not None:
         json_out.write_text(json.dumps(reports, indent=2) + "\n", encoding="utf-8")
+        out.print(f"report: {json_out}")
+
+
+def _file_latency(
+    data: Path, queries: int, backend: str, data_dir: Path | None, json_out: Path | None, settings: EywaSettings
+) -> None:
+    """``bench latency --data FILE``: recall against FTS5 alone on the file's turns."""
+    from eywa.bench.latency_file import run_file_latency_bench  # deferred: keeps `eywa --help` fast
+    from eywa.bench.report import render_file_latency
+
+    if backend != "embedded":
+        raise InvalidInputError("--data compares recall with SQLite FTS5 and needs the embedded backend")
+    report = run_file_latency_bench(data, queries, data_dir, settings=settings, console=err_console())
+    out = out_console()
+    render_file_latency(report, out)
+    if json_out is not None:
+        json_out.write_text(json.dumps(report.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
         out.print(f"report: {json_out}")
 
 

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from eywa.bench.chaos import ChaosReport
     from eywa.bench.extraction import ExtractionReport
     from eywa.bench.latency import LatencyReport
+    from eywa.bench.latency_file import FileLatencyReport
     from eywa.bench.loco import LocoReport
     from eywa.bench.locomo import BenchSummary
     from eywa.bench.service import ServiceBenchReport
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "conversation_table",
     "render_chaos",
+    "render_file_latency",
     "render_latency",
     "render_loco",
     "render_service_bench",
@@ -147,6 +149,28 @@ def render_latency(report: LatencyReport, console: Console) -> None:
         )
         verdict = "[green]met[/]" if crowd.met else "[red]missed[/]"
         console.print(f"target keyword p95 crowded/alone <= {crowd.target}: measured {crowd.keyword_p95_ratio} {verdict}")
+
+
+def render_file_latency(report: FileLatencyReport, console: Console) -> None:
+    """Recall and FTS5 alone by clock, the recall's stages, the ratios and the load."""
+    table = Table(
+        title=f"{report.turns} turns in one space, {report.queries} questions (ms)", box=box.SIMPLE_HEAD
+    )
+    table.add_column("measured", no_wrap=True)
+    for name in ("n", "p50", "p95", "p99"):
+        table.add_column(name, justify="right", no_wrap=True)
+    for label, figures in (("recall", report.recall), ("FTS5 alone", report.fts5)):
+        for clock, p in figures.items():
+            table.add_row(f"{label} ({clock})", str(p.n), f"{p.p50:.2f}", f"{p.p95:.2f}", f"{p.p99:.2f}", style="bold")
+    for stage, p in report.stages.items():
+        table.add_row(f"  {stage} (wall)", str(p.n), f"{p.p50:.2f}", f"{p.p95:.2f}", f"{p.p99:.2f}")
+    console.print(table)
+    for clock, ratio in report.fts5_ratio.items():
+        console.print(f"recall / FTS5 alone ({clock}): p50 {ratio['p50']:.2f}x, p95 {ratio['p95']:.2f}x")
+    loads = "; ".join(f"{when} {a:.2f}/{b:.2f}/{c:.2f}" for when, (a, b, c) in report.load_average.items())
+    console.print(f"load average (1/5/15 min): {loads}")
+    verdict = "[green]met[/]" if report.met else "[red]missed[/]"
+    console.print(f"target recall / FTS5 alone (cpu p50) <= {report.target}: measured {report.fts5_ratio['cpu']['p50']} {verdict}")
 
 
 def render_service_bench(report: ServiceBenchReport, console: Console) -> None:

@@ -321,8 +321,12 @@ def list_dimensions(
 
     Dimensions with nothing observed by ``as_of`` are left out.
     """
+    # An entity without merges is its own cluster: its dimensions need not look the
+    # merges up again, one read per dimension (the recall's dimension route lists them).
+    follow = True
     if entity is not None:
         keys = cluster(store, space, entity_key(entity))
+        follow = len(keys) > 1
         pairs = sorted({(entity, r.attribute) for k in keys for r in store.dimensions(space, k)})
     else:
         pairs = [(r.entity, r.attribute) for r in store.dimensions(space)]
@@ -330,7 +334,8 @@ def list_dimensions(
     for name, attribute in pairs:
         try:
             found.append(get_dimension(
-                store, space, name, attribute, as_of, spec_for=spec_for, params=params
+                store, space, name, attribute, as_of, spec_for=spec_for, params=params,
+                follow_same_as=follow,
             ))  # fmt: skip
         except NotFoundError:
             continue

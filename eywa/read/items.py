@@ -47,8 +47,8 @@ class ItemSource(Protocol):
 
 
 def evidence_ref(evidence: Evidence) -> EvidenceRef:
-    """Provenance for one stored turn."""
-    return EvidenceRef(
+    """Provenance for one stored turn (its fields were validated with the turn)."""
+    return EvidenceRef.model_construct(
         id=evidence.id,
         session=evidence.session,
         speaker=evidence.speaker,
@@ -66,7 +66,14 @@ class EvidenceSource:
         self._store = store
 
     def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
-        turns = self._store.get(space, ids)
+        return self._items(space, self._store.get(space, ids))
+
+    def neighbours(self, space: str, evidence_id: str) -> list[Hydrated]:
+        """The turns just before and after ``evidence_id`` in its session (read once: the
+        store's neighbours are already whole turns)."""
+        return list(self._items(space, self._store.neighbours(space, evidence_id, 1, 1)).values())
+
+    def _items(self, space: str, turns: Sequence[Evidence]) -> dict[str, Hydrated]:
         mentions = self._store.mentions(space, [t.id for t in turns])
         return {
             t.id: Hydrated(
@@ -82,11 +89,6 @@ class EvidenceSource:
             )
             for t in turns
         }
-
-    def neighbours(self, space: str, evidence_id: str) -> list[Hydrated]:
-        """The turns just before and after ``evidence_id`` in its session."""
-        around = self._store.neighbours(space, evidence_id, 1, 1)
-        return list(self.hydrate(space, [t.id for t in around]).values())
 
 
 class BeliefSource:

@@ -89,3 +89,51 @@ def test_crowding_other_spaces_needs_the_server_backend(runner: CliRunner) -> No
     result = runner.invoke(app, ["bench", "latency", "--turns", "10", "--crowd", "100"])
     assert result.exit_code == 1
     assert "--crowd" in result.stderr and "--backend server" in result.stderr
+
+
+def _tiny_locomo(path: Path) -> Path:
+    """Two samples whose sessions and dialogue ids repeat, as in any LoCoMo file."""
+    samples = [
+        {
+            "sample_id": sample,
+            "conversation": {
+                "speaker_a": a, "speaker_b": b,
+                "session_1_date_time": "10:00 am on 2 March, 2023",
+                "session_1": [
+                    {"speaker": a, "dia_id": "D1:1", "text": f"I started {hobby} classes on Tuesday evenings."},
+                    {"speaker": b, "dia_id": "D1:2", "text": f"Nice, I adopted a dog called {dog} last weekend."},
+                ],
+            },
+            "qa": [
+                {"question": f"What is the name of {b}'s dog?", "answer": dog, "evidence": ["D1:2"], "category": 4},
+                {"question": f"What classes did {a} start?", "answer": hobby, "evidence": ["D1:1"], "category": 4},
+            ],
+        }
+        for sample, a, b, hobby, dog in (("s-1", "Iris", "Omar", "pottery", "Biscuit"), ("s-2", "Zed", "Kim", "salsa", "Rex"))
+    ]
+    path.write_text(json.dumps(samples), encoding="utf-8")
+    return path
+
+
+def test_data_file_times_recall_against_fts5_alone_on_its_turns_in_one_space(runner: CliRunner, tmp_path: Path) -> None:
+    data = _tiny_locomo(tmp_path / "tiny.json")
+    out = tmp_path / "file.json"
+    result = runner.invoke(app, ["bench", "latency", "--data", str(data), "--queries", "3", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text(encoding="utf-8"))
+    # every turn lands in the one space: the repeated session and dialogue ids do not collide
+    assert report["turns"] == 4 and report["queries"] == 3  # 4 distinct questions, 3 asked
+    for clock in ("wall", "cpu"):
+        recall, fts5 = report["recall"][clock], report["fts5"][clock]
+        assert recall["n"] == fts5["n"] == 3 and recall["p50"] > 0 and fts5["p50"] > 0
+        assert report["fts5_ratio"][clock]["p50"] == pytest.approx(recall["p50"] / fts5["p50"], rel=0.01)
+    assert {"plan", "embed", "route.keyword", "fuse", "pack"} <= set(report["stages"])
+    assert report["met"] == (report["fts5_ratio"]["cpu"]["p50"] <= report["target"] == 6.0)
+    assert "recall / FTS5 alone (cpu)" in result.stdout and "load average" in result.stdout
+
+
+def test_data_file_needs_the_embedded_backend(runner: CliRunner, tmp_path: Path) -> None:
+    data = _tiny_locomo(tmp_path / "tiny.json")
+    result = runner.invoke(app, ["bench", "latency", "--data", str(data), "--backend", "server"])
+    assert result.exit_code == 1
+    assert "--data" in result.stderr and "embedded" in result.stderr

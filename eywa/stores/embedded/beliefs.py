@@ -413,7 +413,7 @@ class SqliteBeliefStore:
             ):
                 span = None if s["span_start"] is None else (s["span_start"], s["span_end"])
                 support.setdefault(s["belief_id"], []).append(
-                    SupportLink(
+                    SupportLink.model_construct(
                         evidence_id=s["evidence_id"], span=span, score=s["score"],
                         anchors=tuple(json.loads(s["anchors"])),
                     )
@@ -424,8 +424,10 @@ class SqliteBeliefStore:
                 (space, *chunk),
             ):
                 supersedes.setdefault(e["new_id"], e["old_id"])
+        # Rows were validated when written: construct, don't validate again (recall hydrates
+        # dozens of beliefs). The report is JSON and is still parsed into its models.
         return [
-            Belief(
+            Belief.model_construct(
                 id=r["id"], space=r["space"], statement=r["statement"], subject=r["subject"],
                 attribute=r["attribute"], value=r["value"], polarity=r["polarity"],
                 modality=r["modality"], valid_from=_dt(r["valid_from"]), valid_to=_dt(r["valid_to"]),

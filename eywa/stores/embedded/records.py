@@ -1,4 +1,9 @@
-"""Mapping between SQLite rows and domain models, in one place for the embedded store."""
+"""Mapping between SQLite rows and domain models, in one place for the embedded store.
+
+Rows read back were validated when they were written (the columns hold exactly what the
+models held), so models are built with ``model_construct``: a recall hydrates dozens of
+turns with their signals, and validating them again cost more than reading them.
+"""
 
 from __future__ import annotations
 
@@ -33,7 +38,7 @@ def signal_rows(evidence: Evidence) -> list[dict[str, Any]]:
 
 def signal_from_row(row: sqlite3.Row) -> Signal:
     """One ``signals`` row as a ``Signal``."""
-    return Signal(
+    return Signal.model_construct(
         kind=SignalKind(row["kind"]),
         text=row["text"],
         start=row["start"],
@@ -50,7 +55,7 @@ def evidence_from_row(row: sqlite3.Row, signals: tuple[Signal, ...]) -> Evidence
     observed = from_epoch(row["observed_at"])
     recorded = from_epoch(row["recorded_at"])
     assert observed is not None and recorded is not None  # NOT NULL columns
-    return Evidence(
+    return Evidence.model_construct(
         id=row["id"],
         space=row["space"],
         session=row["session"],
@@ -70,7 +75,7 @@ def evidence_from_row(row: sqlite3.Row, signals: tuple[Signal, ...]) -> Evidence
 
 def entity_from_row(row: sqlite3.Row) -> Entity:
     """One ``entities`` row as an ``Entity``."""
-    return Entity(
+    return Entity.model_construct(
         id=row["id"],
         space=row["space"],
         name=row["name"],
