@@ -220,9 +220,9 @@ class SpaceNotEmptyError(ConflictError):
 
     def __init__(self, space: str, held: Mapping[str, int]) -> None:
         self.held = dict(held)
-        what = ", ".join(f"{n} {kind}" for kind, n in self.held.items())
+        what = f" ({', '.join(f'{n} {kind}' for kind, n in self.held.items())})" if self.held else ""
         self.kind, self.space, self.item_id, self.state = "space", space, space, "not empty"
-        EywaError.__init__(self, f"space {space!r} is not empty ({what}): an export is imported into an empty space")
+        EywaError.__init__(self, f"space {space!r} is not empty{what}: an export is imported into an empty space")
 
 
 class OverloadedError(EywaError):
