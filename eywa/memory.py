@@ -29,7 +29,7 @@ from eywa.contract import (
 from eywa.embedding import Embedder, embedder_id
 from eywa.erasure import ErasureProof, ErasureReport, erase, erasure_proof, selector_of
 from eywa.erasure.retention import apply_retention
-from eywa.errors import ClosedError, InvalidInputError, NotFoundError, OverloadedError
+from eywa.errors import ClosedError, ConfigurationError, InvalidInputError, NotFoundError, OverloadedError
 from eywa.extraction.base import Extractor, extractor_label
 from eywa.extraction.pipeline import Explanation, explain
 from eywa.extraction.validator import Validator
@@ -74,6 +74,7 @@ from eywa.settings import EywaSettings, load_settings
 from eywa.stats import space_stats
 from eywa.stores.access import AccessLog
 from eywa.stores.audit import AuditResult, AuditSpec, run_audit
+from eywa.stores.backup import BackupReport
 from eywa.stores.bundle import Stores
 from eywa.stores.corrections import CorrectionRecord
 from eywa.stores.dimensions import SameAsEdge
@@ -823,6 +824,28 @@ class Memory:
         ids = self._stores.evidence.ids(space)
         self._reconciler.finish(space, ids, wait=self._settings.level1_wait if wait is None else wait)
         return report
+
+    def backup(self, dest: str | Path) -> BackupReport:
+        """An online backup of the embedded directory into ``dest`` (a new or empty directory),
+        consistent while this memory keeps writing (``eywa.stores.embedded.backup``): every
+        SQLite file is copied from one snapshot by SQLite's backup API; the vector shard is
+        not copied — the copy's ledger marks every turn and belief for embedding, and the
+        memory that opens the copy embeds them again.
+
+        Raises:
+            InvalidInputError: ``dest`` exists and is not an empty directory, or lies inside
+                the memory's directory.
+            ConfigurationError: this memory runs on the server backends (back up Neo4j with
+                ``neo4j-admin database dump`` and Qdrant with its snapshots, or export spaces).
+            StoreError: a file cannot be read or written.
+        """
+        self._check_open()
+        if self._stores.backup is None:
+            raise ConfigurationError(
+                "backup copies an embedded directory; on the server backends use neo4j-admin database dump "
+                "and Qdrant snapshots, or eywa export per space"
+            )
+        return self._stores.backup(Path(dest), utc_now())
 
     # --- internals ----------------------------------------------------------------------
 

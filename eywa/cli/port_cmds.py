@@ -1,5 +1,6 @@
 """``eywa export`` and ``eywa import``: a space written out as JSONL and restored into an
-empty space (``eywa.portability``).
+empty space (``eywa.portability``); ``eywa backup``: an online copy of the embedded
+directory (``eywa.stores.embedded.backup``).
 
 ``export`` writes to a file (through a temporary file renamed at the end, so an interrupted
 export never leaves a truncated file under the name asked for) or to stdout with ``-``;
@@ -19,12 +20,17 @@ from typing import Annotated, TextIO
 import typer
 from rich.table import Table
 
+from eywa.errors import ConfigurationError, InvalidInputError
+from eywa.models import utc_now
 from eywa.portability import record_json
 from eywa.runtime import load_settings, open_memory
+from eywa.runtime.backends import backend_of
 from eywa.runtime.commands import DataDirOption, err_console, out_console, require_space
 from eywa.runtime.ingest import progress_bar
+from eywa.stores.embedded.backup import backup_directory
+from eywa.stores.embedded.factory import DATABASE_FILE
 
-__all__ = ["export_space", "import_space"]
+__all__ = ["backup", "export_space", "import_space"]
 
 SpaceOption = Annotated[str, typer.Option("--space", "-s", help="The space.", show_default=False)]
 
@@ -88,3 +94,24 @@ def import_space(
     console = out_console()
     console.print(_counts_table(f"imported into {space!r}", report.counts))
     console.print(f"{report.pending_embeddings} turns and beliefs embedded again (vectors are not exported)", soft_wrap=True)
+
+
+def backup(
+    to: Annotated[Path, typer.Option("--to", help="A new or empty directory for the copy.", show_default=False)],
+    data_dir: DataDirOption = None,
+) -> None:
+    """Copy the embedded directory online (SQLite's backup API), also beside a running eywa serve."""
+    settings = load_settings(data_dir)
+    if backend_of(settings) == "server":
+        raise ConfigurationError(
+            "eywa backup copies an embedded directory; on the server backends use neo4j-admin database dump "
+            "and Qdrant snapshots, or eywa export per space"
+        )
+    if not settings.data_dir.is_dir():
+        raise InvalidInputError(f"no memory at {settings.data_dir} (use --data-dir or EYWA_DATA_DIR)")
+    report = backup_directory(settings.data_dir, to, utc_now(), database=DATABASE_FILE)
+    out_console().print(
+        f"backed up {settings.data_dir} to {report.destination}: {', '.join(report.files)}; "
+        f"{report.turns} turns and {report.beliefs} beliefs are embedded again when the copy is opened",
+        soft_wrap=True,
+    )

@@ -10,6 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from eywa.cli import app
+from eywa.stores.embedded.factory import open_embedded
 
 
 def test_export_import_round_trip_and_refusals(runner: CliRunner, tmp_path: Path) -> None:
@@ -41,3 +42,17 @@ def test_export_import_round_trip_and_refusals(runner: CliRunner, tmp_path: Path
     bad.write_text(lines[0] + "\n{not json\n")
     broken = runner.invoke(app, ["import", str(bad), "--space", "cli", "--data-dir", copy])
     assert broken.exit_code == 1 and "line.2" in broken.stderr
+
+
+def test_backup_copies_the_directory_and_refuses_a_used_destination_and_server_mode(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    data, copy = tmp_path / "a", tmp_path / "copy"
+    open_embedded(data, 8).close()  # an empty store: its database and vector shard
+    done = runner.invoke(app, ["backup", "--to", str(copy), "--data-dir", str(data)])
+    assert done.exit_code == 0, done.output
+    assert "eywa.sqlite3" in done.stdout and (copy / "eywa.sqlite3").exists() and not (copy / "vectors").exists()
+    used = runner.invoke(app, ["backup", "--to", str(copy), "--data-dir", str(data)])
+    assert used.exit_code == 1 and "not an empty directory" in used.stderr
+    server = runner.invoke(app, ["backup", "--to", str(tmp_path / "s")], env={"EYWA_NEO4J_URI": "bolt://127.0.0.1:1"})
+    assert server.exit_code == 1 and "neo4j-admin" in server.stderr
