@@ -80,10 +80,12 @@ def superseded_first(beliefs: Sequence[Belief]) -> list[Belief]:
     placed: set[str] = set()
     ordered: list[Belief] = []
     for belief in sorted(beliefs, key=lambda b: b.id):
-        chain: list[Belief] = []
+        chain: list[Belief] = []  # this belief, the one it supersedes, and so on back
+        seen: set[str] = set()
         current: Belief | None = belief
-        while current is not None and current.id not in placed and current not in chain:
+        while current is not None and current.id not in placed and current.id not in seen:
             chain.append(current)
+            seen.add(current.id)
             current = by_id.get(current.supersedes) if current.supersedes is not None else None
         for item in reversed(chain):
             placed.add(item.id)

@@ -17,6 +17,7 @@ Every line is validated before the first write.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -89,12 +90,13 @@ def restore_records(
 
     Raises:
         InvalidInputError: ``space`` is not a valid name or not the space the export holds,
-            a record belongs to another space, a delta has no dimension, or a line is
-            invalid (raised while reading ``records``); nothing was written.
+            a record belongs to another space, an id appears twice, a delta has no
+            dimension, a turn mentions an entity without a line, or a line is invalid
+            (raised while reading ``records``); nothing was written.
         SpaceNotEmptyError: ``space`` already holds data; nothing was written.
         StoreError: a store failed while writing (the embedded store writes everything in
-            one transaction; on Neo4j the space may be left partly restored: drop it and
-            import again).
+            one transaction; on Neo4j the space may be left partly restored, and a second
+            import refuses it as not empty).
     """
     check_space(space)
     if header.space != space:
@@ -138,6 +140,15 @@ def _parse(space: str, records: Iterable[ExportRecord]) -> _Parsed:
                 parsed.corrections.append(correction)
             case ErasureLine(erasure=erasure):
                 parsed.erasures.append(erasure)
+    for kind, ids in (
+        ("turn", [t.evidence.id for t in parsed.turns]),
+        ("belief", [b.id for b in parsed.beliefs]),
+        ("candidate", [c.id for c in parsed.candidates]),
+        ("delta", [d.id for deltas in parsed.deltas.values() for d in deltas]),
+    ):
+        twice = sorted(i for i, n in Counter(ids).items() if n > 1)
+        if twice:
+            raise InvalidInputError.at(kind, f"id {twice[0]!r} appears twice in the export")
     orphans = sorted(set(parsed.deltas) - set(parsed.dimensions))
     if orphans:
         key, attribute = orphans[0]
