@@ -171,7 +171,8 @@ def replace_outdated(stores: GraphStores, space: str, evidence_ids: Sequence[str
     """Remove what another version of ``extractor`` proposed about turns it is about to read.
 
     Beliefs and candidates citing the turns whose extractor is ``extractor`` (or its
-    ``repair:`` form) with another version go: their deltas are forgotten and the touched
+    ``repair:`` form) with another version go, except retracted beliefs (a correction stands:
+    the same fact proposed again has the same id and stays retracted): their deltas are forgotten and the touched
     dimensions replayed (``eywa.nous.ledger.forget_beliefs``), their vectors are marked for
     removal (``embed_belief`` on an id without a belief), and beliefs they had superseded are
     active again until the new beliefs settle. What the current version proposes again is
@@ -187,7 +188,12 @@ def replace_outdated(stores: GraphStores, space: str, evidence_ids: Sequence[str
     def outdated(name: str, made_by: str | None) -> bool:
         return name in names and made_by != version
 
-    doomed = [b for b in stores.beliefs.beliefs_citing(space, evidence_ids) if outdated(b.extractor, b.extractor_version)]
+    # A retracted belief stays: a person's correction outlives a new extractor version, and a
+    # fact proposed again hashes to the same id, which the store then keeps as it is.
+    doomed = [
+        b for b in stores.beliefs.beliefs_citing(space, evidence_ids)
+        if outdated(b.extractor, b.extractor_version) and b.status != "retracted"
+    ]  # fmt: skip
     candidates = stores.beliefs.get_candidates(space, stores.beliefs.candidates_citing(space, evidence_ids))
     stale = [c.id for c in candidates if outdated(c.extractor, c.extractor_version)]
     if not doomed and not stale:

@@ -731,8 +731,11 @@ class Memory:
         names = list(entities) if entities is not None else sorted({d.entity for d in self._stores.dimensions.dimensions(space)})
         return nous.propose_merges(self._stores.dimensions, space, names)
 
-    def accept_merge(self, space: str, source: str, target: str, score: float = 1.0) -> SameAsEdge:
-        """Record ``source`` SAME_AS ``target``: reads of either entity now see both.
+    def accept_merge(
+        self, space: str, source: str, target: str, score: float = 1.0, *, author: str | None = "local"
+    ) -> SameAsEdge:
+        """Record ``source`` SAME_AS ``target`` by ``author`` (a key id over HTTP and MCP,
+        ``cli`` from the shell, ``local`` by default): reads of either entity now see both.
 
         Raises:
             InvalidInputError: a bad space or name, the same entity twice, or a score
@@ -752,14 +755,15 @@ class Memory:
         for name in (source, target):
             if entity_key(name) not in known:
                 raise NotFoundError("entity", space, name)
-        return nous.accept_merge(self._stores.dimensions, space, source, target, score=score)
+        return nous.accept_merge(self._stores.dimensions, space, source, target, score=score, author=author)
 
-    def undo_merge(self, space: str, source: str, target: str) -> bool:
-        """Deactivate a merge (kept for audit); False when the two were not merged directly."""
+    def undo_merge(self, space: str, source: str, target: str, *, author: str | None = "local") -> bool:
+        """Deactivate a merge (kept for audit, ``removed_by`` = ``author``); False when the two
+        were not merged directly."""
         self._check_open()
         space = check_space(space)
         source, target = check_label(source, "source", self._limits), check_label(target, "target", self._limits)
-        return nous.undo_merge(self._stores.dimensions, space, source, target)
+        return nous.undo_merge(self._stores.dimensions, space, source, target, author=author)
 
     def merges(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
         """The merges of a space (active ones unless ``include_removed``)."""

@@ -7,6 +7,7 @@ correction is recorded with the author ``cli`` and the ``--reason`` given, and p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
@@ -16,7 +17,7 @@ from eywa.errors import InvalidInputError
 from eywa.models import BeliefStatus, CandidateStatus
 from eywa.runtime import load_settings, open_memory
 from eywa.runtime.commands import DataDirOption, out_console, require_space
-from eywa.stores.corrections import CorrectionRecord
+from eywa.stores.corrections import CorrectionKind, CorrectionRecord
 
 __all__ = ["beliefs_app", "candidates_app", "corrections"]
 
@@ -26,6 +27,16 @@ candidates_app = typer.Typer(help="List, accept and dismiss refused candidates."
 SpaceOption = Annotated[str, typer.Option("--space", "-s", help="The space.", show_default=False)]
 ReasonOption = Annotated[str | None, typer.Option("--reason", help="Why (kept in the correction record).")]
 AUTHOR = "cli"
+
+
+def _correct(kind: CorrectionKind, space: str, target_id: str, reason: str | None, data_dir: DataDirOption) -> None:
+    """Open the memory, make one correction with the author ``cli`` and print its record."""
+    with open_memory(load_settings(data_dir), must_exist=True) as mem:
+        operations: dict[CorrectionKind, Callable[..., CorrectionRecord]] = {
+            "retract_belief": mem.retract_belief, "confirm_belief": mem.confirm_belief,
+            "accept_candidate": mem.accept_candidate, "dismiss_candidate": mem.dismiss_candidate,
+        }  # fmt: skip
+        _print(operations[kind](space, target_id, reason=reason, author=AUTHOR))
 
 
 def _print(record: CorrectionRecord) -> None:
@@ -62,8 +73,7 @@ def retract(
     data_dir: DataDirOption = None,
 ) -> None:
     """Retract a belief: it leaves every read; its dimensions are replayed without it."""
-    with open_memory(load_settings(data_dir), must_exist=True) as mem:
-        _print(mem.retract_belief(space, belief_id, reason=reason, author=AUTHOR))
+    _correct("retract_belief", space, belief_id, reason, data_dir)
 
 
 @beliefs_app.command("confirm")
@@ -74,8 +84,7 @@ def confirm(
     data_dir: DataDirOption = None,
 ) -> None:
     """Confirm a belief: it weighs more in its dimensions."""
-    with open_memory(load_settings(data_dir), must_exist=True) as mem:
-        _print(mem.confirm_belief(space, belief_id, reason=reason, author=AUTHOR))
+    _correct("confirm_belief", space, belief_id, reason, data_dir)
 
 
 @candidates_app.command("list")
@@ -102,8 +111,7 @@ def accept(
     data_dir: DataDirOption = None,
 ) -> None:
     """Accept a refused candidate as a belief (its repaired form when it has one)."""
-    with open_memory(load_settings(data_dir), must_exist=True) as mem:
-        _print(mem.accept_candidate(space, candidate_id, reason=reason, author=AUTHOR))
+    _correct("accept_candidate", space, candidate_id, reason, data_dir)
 
 
 @candidates_app.command("dismiss")
@@ -114,8 +122,7 @@ def dismiss(
     data_dir: DataDirOption = None,
 ) -> None:
     """Take a candidate out of the repair queue (kept as rejected)."""
-    with open_memory(load_settings(data_dir), must_exist=True) as mem:
-        _print(mem.dismiss_candidate(space, candidate_id, reason=reason, author=AUTHOR))
+    _correct("dismiss_candidate", space, candidate_id, reason, data_dir)
 
 
 def corrections(

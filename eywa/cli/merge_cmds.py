@@ -2,6 +2,7 @@
 
 A merge is a ``SAME_AS`` edge between two entities of a space (reads of either see both),
 never a rewrite; ``undo`` deactivates it and keeps it for audit (``list --all`` shows it).
+Both are recorded with the author ``cli``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ merges_app = typer.Typer(help="Identity merges: list, propose, accept, undo.", n
 SpaceOption = Annotated[str, typer.Option("--space", "-s", help="The space.", show_default=False)]
 SourceArgument = Annotated[str, typer.Argument(help="One entity's name.", show_default=False)]
 TargetArgument = Annotated[str, typer.Argument(help="The other entity's name.", show_default=False)]
+AUTHOR = "cli"
 
 
 @merges_app.command("list")
@@ -30,13 +32,15 @@ def list_merges(
     include_removed: Annotated[bool, typer.Option("--all", help="Also the undone merges.")] = False,
     data_dir: DataDirOption = None,
 ) -> None:
-    """The merges of a space: source, target, score, when, and when undone."""
+    """The merges of a space: source, target, score, when and by whom, and when and by whom
+    (or by which erasure) undone."""
     with open_memory(load_settings(data_dir), must_exist=True) as mem:
         require_space(mem, space)
-        table = Table("source", "target", "score", "at", "removed", title=f"merges of {space}")
+        table = Table("source", "target", "score", "at", "author", "removed", "removed by", title=f"merges of {space}")
         for e in mem.merges(space, include_removed):
             removed = e.removed_at.isoformat(timespec="seconds") if e.removed_at else ""
-            table.add_row(e.source, e.target, f"{e.score:.3f}", e.at.isoformat(timespec="seconds"), removed)
+            table.add_row(e.source, e.target, f"{e.score:.3f}", e.at.isoformat(timespec="seconds"), e.author or "",
+                          removed, e.removed_by or "")  # fmt: skip
         out_console().print(table)
 
 
@@ -63,7 +67,7 @@ def accept(
 ) -> None:
     """Merge two entities of a space: reads of either now see both."""
     with open_memory(load_settings(data_dir), must_exist=True) as mem:
-        edge = mem.accept_merge(space, source, target, score)
+        edge = mem.accept_merge(space, source, target, score, author=AUTHOR)
         out_console().print(f"merged {edge.source} SAME_AS {edge.target} (score {edge.score:.3f})", soft_wrap=True)
 
 
@@ -71,6 +75,6 @@ def accept(
 def undo(source: SourceArgument, target: TargetArgument, space: SpaceOption, data_dir: DataDirOption = None) -> None:
     """Undo the merge of two entities (kept for audit)."""
     with open_memory(load_settings(data_dir), must_exist=True) as mem:
-        if not mem.undo_merge(space, source, target):
+        if not mem.undo_merge(space, source, target, author=AUTHOR):
             raise NotFoundError("merge", space, f"{source} / {target}")
         out_console().print(f"undone: {source} / {target}", soft_wrap=True)

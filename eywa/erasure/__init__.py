@@ -2,7 +2,8 @@
 
 ``plan`` is pure (selector checks, keyed hashes, the report), ``cascade`` runs the steps over
 the stores (``eywa.stores.erasure`` holds the store side), ``proof`` checks zero residue,
-``retention`` erases what is past a space's retention period through the same cascade.
+``retention`` erases what is past a space's retention period through the same cascade,
+``merges`` re-evaluates the identity merges an erasure took evidence from.
 """
 
 from eywa.erasure.cascade import continue_erasure, erase, resume_erasures, start_erasure

@@ -9,7 +9,10 @@ Steps, each idempotent so that re-running an interrupted erasure (or the next op
    the neighbours' keyword context. From then on no read can return the erased text.
 2. ``continue_erasure``: beliefs and candidates citing the turns go; every dimension they
    touched is replayed from its remaining deltas in event time (``forget_beliefs``), so it
-   equals the dimension of a memory that never saw those turns; beliefs they had
+   equals the dimension of a memory that never saw those turns; identity merges are tested
+   again on what remains (``eywa.erasure.merges``: undone or deleted); the reasons of the
+   corrections about the removed beliefs and candidates are cleared (a reason may quote the
+   erased turns; the records stay); beliefs they had
    superseded are active again; the remaining turns those beliefs also cited are marked
    for Level 1 again, so what the remaining turns still support is re-extracted and
    re-validated (a new belief replaces the old one: ids hash the cited turns).
@@ -26,8 +29,10 @@ from datetime import datetime
 
 from eywa import crashpoints
 from eywa.embedding import Embedder
+from eywa.erasure.merges import reevaluate_merges
 from eywa.erasure.plan import ErasureReport, content_mac, merge_counts, new_erasure_id
 from eywa.errors import EywaError, NotFoundError
+from eywa.ids import content_hash
 from eywa.indexing import embed_pending_evidence
 from eywa.models import utc_now
 from eywa.nous.ledger import SpecResolver, forget_beliefs
@@ -84,7 +89,8 @@ def continue_erasure(
 
 def remove_derived(stores: GraphStores, record: ErasureRecord, *, spec_for: SpecResolver | None = None) -> dict[str, int]:
     """Step 2: beliefs and candidates citing the erased turns, their deltas (dimensions
-    replayed), beliefs they superseded revived, co-cited remaining turns marked for Level 1.
+    replayed), merges re-evaluated, their correction reasons cleared, beliefs they superseded revived, co-cited remaining turns
+    marked for Level 1.
     Returns the counts so far.
 
     Raises:
@@ -102,6 +108,8 @@ def remove_derived(stores: GraphStores, record: ErasureRecord, *, spec_for: Spec
     stores.ledger.mark(space, "embed_belief", belief_ids, "reprocess", now)  # their vectors go
     deltas = forget_beliefs(stores.dimensions, space, belief_ids, spec_for=spec_for)
     crashpoints.reached("erasure_dimensions_replayed")
+    merges = reevaluate_merges(stores, space, record.id, {b.subject for b in doomed}, spec_for=spec_for)
+    reasons = stores.corrections.forget_reasons(space, [*belief_ids, *record.candidate_ids], _quoting(stores, record))
     pairs = {(b.subject, b.attribute) for b in doomed if b.attribute is not None}
     superseded = {o.id for s, a in pairs for o in stores.beliefs.beliefs(space, s, a, "superseded")}
     stores.beliefs.delete(space, belief_ids, list(record.candidate_ids))
@@ -112,10 +120,9 @@ def remove_derived(stores: GraphStores, record: ErasureRecord, *, spec_for: Spec
         stores.ledger.mark(space, "level1", again, "reprocess", now)
         stores.ledger.mark(space, "nous", again, "reprocess", now)
     crashpoints.reached("erasure_beliefs_removed")
-    return merge_counts(
-        record.counts,
-        {"beliefs": len(doomed), "candidates": len(record.candidate_ids), "deltas": deltas, "beliefs_revived": len(revived)},
-    )
+    derived = {"beliefs": len(doomed), "candidates": len(record.candidate_ids), "deltas": deltas, "merges": merges,
+               "correction_reasons": reasons}  # fmt: skip
+    return merge_counts(record.counts, derived, {"beliefs_revived": len(revived)})
 
 
 def finish_vectors(
@@ -199,6 +206,17 @@ def resume_erasures(
                 raise
             on_error(record.id, exc)
     return reports
+
+
+def _quoting(stores: GraphStores, record: ErasureRecord) -> list[str]:
+    """Ids of the corrections whose reason is the very text of an erased turn (keyed hashes
+    compared: the text itself is gone)."""
+    macs = {t.content_mac for t in record.turns}
+    secret = stores.erasure.secret()
+    return [
+        c.id for c in stores.corrections.corrections(record.space)
+        if c.reason is not None and content_mac(secret, content_hash(c.reason)) in macs
+    ]  # fmt: skip
 
 
 def _refuse_unknown(stores: GraphStores, space: str, selector: ErasureSelector, ids: Sequence[str]) -> None:

@@ -120,26 +120,48 @@ def propose_merges(
     for ka, kb in combinations(keys, 2):
         if kb in cluster(store, space, ka):
             continue
-        name_score = name_compatibility(ka, kb, params)
-        shared = tuple(sorted(set(states[ka]) & set(states[kb])))
-        if name_score <= 0.0 or not shared:
-            continue
-        div = sum(divergence_bits(states[ka][at], states[kb][at]) for at in shared)
-        div /= len(shared)
-        if div >= params.kl_threshold_bits:
-            continue
-        proposals.append(
-            MergeProposal(
-                space=space,
-                source=names[ka],
-                target=names[kb],
-                name_score=name_score,
-                divergence_bits=div,
-                shared_attributes=shared,
-                score=name_score * 2.0 ** (-div),
-            )
-        )
+        proposal = _evidence(space, (names[ka], states[ka]), (names[kb], states[kb]), params)
+        if proposal is not None:
+            proposals.append(proposal)
     return sorted(proposals, key=lambda p: (-p.score, p.source, p.target))
+
+
+def merge_holds(
+    store: DimensionStore,
+    space: str,
+    source: str,
+    target: str,
+    *,
+    tau_days: dict[str, float] | None = None,
+    as_of: datetime | None = None,
+    params: NousParams = DEFAULT_PARAMS,
+) -> bool:
+    """Whether ``propose_merges``' test still holds for the two entities on the dimensions
+    stored now (names compatible, a shared dimension, mean KL below the threshold).
+
+    An erasure asks this of a merge whose dimensions it changed (``eywa.erasure.merges``).
+    """
+    taus = tau_days or {}
+    sides = [(name, _states(store, space, entity_key(name), taus, as_of)) for name in (source, target)]
+    return _evidence(space, sides[0], sides[1], params) is not None
+
+
+def _evidence(
+    space: str, a: tuple[str, dict[str, DimensionState]], b: tuple[str, dict[str, DimensionState]], params: NousParams
+) -> MergeProposal | None:
+    """The proposal for two entities and their (decayed) states, or None when the test fails."""
+    (name_a, states_a), (name_b, states_b) = a, b
+    name_score = name_compatibility(name_a, name_b, params)
+    shared = tuple(sorted(set(states_a) & set(states_b)))
+    if name_score <= 0.0 or not shared:
+        return None
+    div = sum(divergence_bits(states_a[at], states_b[at]) for at in shared) / len(shared)
+    if div >= params.kl_threshold_bits:
+        return None
+    return MergeProposal(
+        space=space, source=name_a, target=name_b, name_score=name_score, divergence_bits=div,
+        shared_attributes=shared, score=name_score * 2.0 ** (-div),
+    )  # fmt: skip
 
 
 def accept_merge(
@@ -149,25 +171,33 @@ def accept_merge(
     target: str,
     score: float = 1.0,
     at: datetime | None = None,
+    author: str | None = None,
 ) -> SameAsEdge:
-    """Record ``source`` SAME_AS ``target``; reads of either now see both."""
+    """Record ``source`` SAME_AS ``target`` by ``author``; reads of either now see both."""
     edge = SameAsEdge(
         space=space,
         source=entity_key(source),
         target=entity_key(target),
         score=score,
         at=as_utc(at) if at is not None else utc_now(),
+        author=author,
     )
     store.add_same_as(edge)
     return edge
 
 
 def undo_merge(
-    store: DimensionStore, space: str, source: str, target: str, at: datetime | None = None
+    store: DimensionStore,
+    space: str,
+    source: str,
+    target: str,
+    at: datetime | None = None,
+    author: str | None = None,
 ) -> bool:
-    """Deactivate the merge (kept for audit); False when the two were not merged directly."""
+    """Deactivate the merge (kept for audit, ``removed_by`` = ``author``); False when the two
+    were not merged directly."""
     when = as_utc(at) if at is not None else utc_now()
-    return store.remove_same_as(space, entity_key(source), entity_key(target), when)
+    return store.remove_same_as(space, entity_key(source), entity_key(target), when, by=author)
 
 
 def cluster(store: DimensionStore, space: str, key: str) -> set[str]:

@@ -43,6 +43,7 @@ from eywa.nous.identity import (
     name_compatibility,
     undo_merge,
 )
+from eywa.nous.identity import merge_holds as _merge_holds
 from eywa.nous.identity import propose_merges as _propose_merges
 from eywa.nous.observations import Observation
 from eywa.nous.params import DEFAULT_PARAMS, AttributeSpecLike, NousParams
@@ -59,6 +60,7 @@ __all__ = [
     "get_dimension",
     "list_deltas",
     "list_dimensions",
+    "merge_holds",
     "name_compatibility",
     "propose_merges",
     "registry_resolver",
@@ -384,3 +386,21 @@ def propose_merges(
     attributes = {r.attribute for e in entities for r in store.dimensions(space, entity_key(e))}
     taus = {a: resolve(a).tau_days for a in attributes}
     return _propose_merges(store, space, entities, tau_days=taus, as_of=as_of, params=params)
+
+
+def merge_holds(
+    store: DimensionStore,
+    space: str,
+    source: str,
+    target: str,
+    *,
+    as_of: datetime | None = None,
+    spec_for: SpecResolver | None = None,
+    params: NousParams = DEFAULT_PARAMS,
+) -> bool:
+    """Whether ``propose_merges``' test still holds for ``source`` and ``target`` (τ from the
+    registry, as there)."""
+    resolve = _resolver(spec_for)
+    attributes = {r.attribute for e in (source, target) for r in store.dimensions(space, entity_key(e))}
+    taus = {a: resolve(a).tau_days for a in attributes}
+    return _merge_holds(store, space, source, target, tau_days=taus, as_of=as_of, params=params)

@@ -52,6 +52,19 @@ class CorrectionLog(Protocol):
         """
         ...
 
+    def forget_reasons(self, space: str, item_ids: Sequence[str], correction_ids: Sequence[str] = ()) -> int:
+        """Clear the reason of every record about ``item_ids`` (as its target, or as the belief
+        an accepted candidate became) and of the records ``correction_ids``; returns how many
+        records had one.
+
+        Erasure calls it for the beliefs and candidates it removes: a reason is the author's
+        words, but it may quote the erased turns, so it goes with them (the record stays).
+
+        Raises:
+            StoreError: the store cannot be written.
+        """
+        ...
+
     def corrections(
         self, space: str, *, target_id: str | None = None, kinds: Sequence[CorrectionKind] | None = None
     ) -> list[CorrectionRecord]:

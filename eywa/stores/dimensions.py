@@ -35,7 +35,12 @@ class DimensionRecord(Frozen):
 
 
 class SameAsEdge(Frozen):
-    """An accepted identity merge. Removing it (undo) keeps the row with ``removed_at`` set."""
+    """An accepted identity merge. Removing it (undo) keeps the row with ``removed_at`` set.
+
+    ``author`` accepted it (a key id over HTTP and MCP, ``cli`` from the shell, ``local`` from
+    Python); ``removed_by`` undid it: an author the same way, or ``erasure:<id>`` when an
+    erasure took away the evidence it rested on (``eywa.erasure.merges``).
+    """
 
     space: str
     source: str
@@ -43,6 +48,8 @@ class SameAsEdge(Frozen):
     score: float
     at: datetime
     removed_at: datetime | None = None
+    author: str | None = None
+    removed_by: str | None = None
 
     @property
     def active(self) -> bool:
@@ -94,8 +101,16 @@ class DimensionStore(Protocol):
         """Record (or re-activate) a merge edge source→target."""
         ...
 
-    def remove_same_as(self, space: str, source: str, target: str, at: datetime) -> bool:
-        """Deactivate the edge in either direction; False when no active edge existed."""
+    def remove_same_as(self, space: str, source: str, target: str, at: datetime, by: str | None = None) -> bool:
+        """Deactivate the edge in either direction, recording ``by`` as ``removed_by``; False
+        when no active edge existed."""
+        ...
+
+    def delete_same_as(self, space: str, keys: Sequence[str]) -> int:
+        """Delete every edge (active or undone) with an end in ``keys``; returns how many.
+
+        Erasure only: an entity left without any evidence has an erased name, which no
+        record may keep."""
         ...
 
     def same_as(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:

@@ -58,15 +58,16 @@ def proposals(space: SpacePath, key: Reader, ctx: Ctx) -> list[MergeProposal]:
 
 @router.post("/spaces/{space}/merges", response_model=SameAsEdge, status_code=201, summary="Accept a merge")
 def accept(space: SpacePath, body: MergeRequest, key: Writer, ctx: Ctx) -> SameAsEdge:
-    """Record ``source`` SAME_AS ``target``. 404 for a name that is no entity of the space,
+    """Record ``source`` SAME_AS ``target``, with the calling key's id as ``author``. 404 for a name that is no entity of the space,
     422 for the same entity twice or a score outside [0, 1]; nothing is merged."""
-    return ctx.memory.accept_merge(space, body.source, body.target, body.score)
+    return ctx.memory.accept_merge(space, body.source, body.target, body.score, author=key.id)
 
 
 @router.post("/spaces/{space}/merges/undo", status_code=204, summary="Undo a merge")
 def undo(space: SpacePath, body: UndoRequest, key: Writer, ctx: Ctx) -> Response:
-    """Deactivate the merge of the two entities (kept, with ``removed_at``; 204). 404 when
+    """Deactivate the merge of the two entities (kept, with ``removed_at`` and the calling
+    key's id as ``removed_by``; 204). 404 when
     they are not merged directly."""
-    if not ctx.memory.undo_merge(space, body.source, body.target):
+    if not ctx.memory.undo_merge(space, body.source, body.target, author=key.id):
         raise NotFoundError("merge", space, f"{body.source} / {body.target}")
     return Response(status_code=204)

@@ -68,7 +68,8 @@ class McpGate:
 
         Raises:
             ToolError: the call is refused (``unauthorized``, ``forbidden``,
-                ``rate_limited``) or failed (the ``EywaError``'s code).
+                ``rate_limited``, or the key store's error code when it cannot be reached,
+                ``store_unavailable``) or failed (the ``EywaError``'s code).
         """
         request = ctx.request_context.request if ctx is not None else None
         headers: Mapping[str, str] | None = getattr(request, "headers", None)
@@ -82,8 +83,12 @@ class McpGate:
         key: ApiKey | None = None
         status = 500
         try:
-            key = self._authenticate(headers)
-            admitted = self._admit(key, getattr(client, "host", None), space, scope)
+            try:
+                key = self._authenticate(headers)
+                admitted = self._admit(key, getattr(client, "host", None), space, scope)
+            except EywaError as exc:  # the key store is unreachable (Neo4j restarting): as on the API
+                status = problem_of(exc)[0]
+                raise ToolError(tool_error_text(exc.code, f"{exc}; retry shortly")) from exc
             try:
                 yield admitted.id
             except EywaError as exc:

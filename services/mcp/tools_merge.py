@@ -34,10 +34,11 @@ def register_merges(server: MCPServer[Any], memory: Memory, gate: McpGate) -> No
         space: str, source: str, target: str, action: Literal["accept", "undo"], ctx: Context[Any, Any], score: float = 1.0
     ) -> dict[str, Any]:
         """Accept a merge (source SAME_AS target: reads of either see both) or undo one (kept
-        for audit). Returns the merge edge, or {"undone": true}."""
-        with gate.call(ctx, "merge", space, "write"):
+        for audit); the calling key is recorded as its author (or remover). Returns the merge
+        edge, or {"undone": true}."""
+        with gate.call(ctx, "merge", space, "write") as author:
             if action == "accept":
-                return memory.accept_merge(space, source, target, score).model_dump(mode="json")
-            if not memory.undo_merge(space, source, target):
+                return memory.accept_merge(space, source, target, score, author=author).model_dump(mode="json")
+            if not memory.undo_merge(space, source, target, author=author):
                 raise NotFoundError("merge", space, f"{source} / {target}")
             return {"undone": True}

@@ -37,6 +37,8 @@ def test_beliefs_are_retracted_and_confirmed_from_the_shell(runner: CliRunner, t
     assert belief in runner.invoke(app, ["beliefs", "list", "--space", "cli", "--status", "retracted", *data]).output
     dismissed = runner.invoke(app, ["candidates", "dismiss", "cand_nope", "--space", "cli", *data])
     assert dismissed.exit_code == 1 and "cand_nope" in dismissed.stderr
+    accepted = runner.invoke(app, ["candidates", "accept", "cand_nope", "--space", "cli", *data])
+    assert accepted.exit_code == 1 and "cand_nope" in accepted.stderr and "not_found" in accepted.stderr
     assert runner.invoke(app, ["candidates", "list", "--space", "cli", *data]).exit_code == 0
 
     records = runner.invoke(app, ["corrections", "--space", "cli", *data])

@@ -1,5 +1,5 @@
 """``eywa merges``: propose, accept (unknown names refused clearly), list, undo (kept for
-audit, ``--all``), a second undo refused."""
+audit, ``--all``), a second undo refused; both recorded with the author ``cli``."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from eywa.cli import app
+from eywa.runtime import load_settings, open_memory
 
 
 def test_merges_from_the_shell(runner: CliRunner, tmp_path: Path) -> None:
@@ -31,3 +32,5 @@ def test_merges_from_the_shell(runner: CliRunner, tmp_path: Path) -> None:
     assert again.exit_code == 1 and "not_found" in again.stderr
     assert "melanie" not in runner.invoke(app, ["merges", "list", "--space", "cli", *data]).output
     assert "melanie" in runner.invoke(app, ["merges", "list", "--space", "cli", "--all", *data]).output
+    with open_memory(load_settings(tmp_path / "mem"), must_exist=True) as mem:
+        assert [(e.author, e.removed_by) for e in mem.merges("cli", include_removed=True)] == [("cli", "cli")]

@@ -116,3 +116,40 @@ def test_candidates_are_accepted_or_dismissed(open_memory: MemoryFactory) -> Non
     with pytest.raises(NotFoundError):
         mem.accept_candidate(SPACE, hiking)  # accepted: the candidate is gone
     assert [c.kind for c in mem.corrections(SPACE)] == ["accept_candidate", "dismiss_candidate"]
+
+
+class _NextVersion(ScriptedExtractor):
+    """The same scripted facts from the extractor's next version (what ``eywa reprocess`` is for)."""
+
+    version = 2
+
+
+def test_reprocessing_does_not_bring_a_retracted_belief_back(open_memory: MemoryFactory) -> None:
+    mem = open_memory(extractor=ScriptedExtractor(FACTS))
+    mem.remember(SPACE, FIRST, wait=True)
+    google = _belief_id(mem, "Google")
+    mem.retract_belief(SPACE, google, reason="wrong", author="key_1")
+    mem.close()
+
+    mem = open_memory(extractor=_NextVersion(FACTS))
+    assert mem.reprocess(SPACE) == 1  # the next version reads the turn again and proposes the same fact
+
+    assert [(b.id, b.status) for b in mem.beliefs(SPACE, status=None)] == [(google, "retracted")]
+    assert mem.dimensions(SPACE) == [] and mem.deltas(SPACE, "Ana", "employer") == []
+    assert [c.target_id for c in mem.corrections(SPACE)] == [google]
+
+
+def test_erasure_takes_the_correction_reasons_that_may_quote_it(open_memory: MemoryFactory) -> None:
+    mem, _ = _opened(open_memory)
+    initech, google = _belief_id(mem, "Initech"), _belief_id(mem, "Google")
+    mem.retract_belief(SPACE, initech, reason="she said it as a joke", author="key_1")  # about an erased belief
+    mem.confirm_belief(SPACE, google, reason="checked with her employer", author="key_2")  # stays
+    mem.confirm_belief(SPACE, google, reason=LATER[0]["text"], author="key_3")  # quotes an erased turn word for word
+
+    report = mem.forget(SPACE, session="s2")
+
+    assert report.counts["correction_reasons"] == 2
+    assert [(c.author, c.reason) for c in mem.corrections(SPACE)] == [
+        ("key_1", None), ("key_2", "checked with her employer"), ("key_3", None)]  # fmt: skip
+    proof = mem.erasure_proof(SPACE, report.erasure_id)
+    assert proof.residue["correction_reasons"] == 0 and proof.total == 0

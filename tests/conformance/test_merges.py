@@ -40,10 +40,13 @@ def test_identity_merges_are_proposed_accepted_and_undone(open_memory: MemoryFac
     assert mem.merges(SPACE) == []
 
     edge = mem.accept_merge(SPACE, proposal.source, proposal.target, score=proposal.score)
-    assert edge.active and {edge.source, edge.target} == {"ana", "anna"}
+    assert edge.active and {edge.source, edge.target} == {"ana", "anna"} and edge.author == "local"
     assert len(mem.deltas(SPACE, "Ana", "employer")) == 2  # reads follow SAME_AS
     assert mem.propose_merges(SPACE) == []  # merged pairs are not proposed again
     assert mem.undo_merge(SPACE, "Anna", "Ana") is True and mem.merges(SPACE) == []
     assert mem.undo_merge(SPACE, "Anna", "Ana") is False
     assert len(mem.deltas(SPACE, "Ana", "employer")) == 1
     assert [e.removed_at is not None for e in mem.merges(SPACE, include_removed=True)] == [True]
+    assert mem.accept_merge(SPACE, "Ana", "Anna", author="key_1").author == "key_1"
+    assert mem.undo_merge(SPACE, "Ana", "Anna", author="key_2")
+    assert [(e.author, e.removed_by) for e in mem.merges(SPACE, include_removed=True)] == [("key_1", "key_2")]

@@ -168,8 +168,8 @@ def test_the_audit_page_lists_refusals_merges_and_erasures_without_erased_conten
         {"text": "My passport number is ZX-4471.", "speaker": "Robin", "session": "a", "observed_at": "2024-03-01T10:01:00Z"},
         {"text": "Yesterday I met Rob at the Initech office.", "speaker": "Robin", "session": "a", "observed_at": "2024-03-01T10:02:00Z"},
     ], wait=True)  # fmt: skip  # "Rob" must be an entity of the space to be merged
-    memory.accept_merge(space, "Robin", "Rob", 0.9)
-    memory.undo_merge(space, "Robin", "Rob")
+    memory.accept_merge(space, "Robin", "Rob", 0.9, author="key_a")
+    memory.undo_merge(space, "Robin", "Rob", author="key_b")
     erased = memory.forget(space, evidence_ids=[ids[1]], author="auditor")
     page = service.client.get(f"/console/spaces/{space}/refused", headers=service.headers([space], "read")).text
     assert f"<code>{erased.erasure_id}</code>" in page and "auditor" in page
@@ -177,6 +177,7 @@ def test_the_audit_page_lists_refusals_merges_and_erasures_without_erased_conten
     merges = page.split('class="merges"', 1)[1].split("</table>", 1)[0]
     assert "<td>robin</td><td>rob</td><td>0.90</td>" in merges and merges.count("<tr>") == 2  # header and the undone merge
     assert "<td></td></tr>" not in merges  # its undo time is shown
+    assert "<td>key_a</td>" in merges and "<td>key_b</td></tr>" in merges  # who merged, who undid
     for candidate in memory.candidates(space, None):
         assert all(f'<code class="reason">{r.value}</code>' in page for r in candidate.reasons)
 

@@ -85,6 +85,7 @@ def test_mcp_tools_over_stdio(tmp_path: Path) -> None:
     assert out["merges"] == {"merges": [], "proposals": []}
     assert out["merge_unknown"].is_error and ": not_found: " in out["merge_unknown"].content[0].text
     assert (out["merge"]["source"], out["merge"]["target"]) == ("google", "boston") and out["unmerge"] == {"undone": True}
+    assert out["merge"]["author"] is None  # stdio: no key
     corrections = out["corrections"] if isinstance(out["corrections"], list) else [out["corrections"]]
     assert [c["kind"] for c in corrections] == ["confirm_belief", "retract_belief"]
     assert out["forget"]["state"] == "done" and out["forget"]["counts"]["turns"] == 2

@@ -146,11 +146,13 @@ def test_a_read_key_cannot_write(server: HttpServer) -> None:
 
 
 def test_a_valid_key_remembers_and_recalls(server: HttpServer) -> None:
-    remember, recall = _run(
+    remember, recall, merge = _run(
         server.url, {"Authorization": f"Bearer {server.own_key}"},
         ("remember", {"space": SPACE, "turns": TURNS}),
         ("recall", {"space": SPACE, "query": "Where does Caroline work?"}),
+        ("merge", {"space": SPACE, "source": "Google", "target": "Boston", "action": "accept"}),
     )
+    assert not merge.is_error and json.loads(_text(merge))["author"] == server.own_key.split("_")[1]  # the key's id
     assert not remember.is_error, _text(remember)
     ids = json.loads(_text(remember))["ids"]
     assert len(ids) == 2

@@ -31,14 +31,17 @@ def test_merges_over_http(service: Service) -> None:
     assert service.client.post(base, json={**pair, "score": 3}, headers=writer).status_code == 422
     assert service.client.get(base, headers=reader).json() == []
 
-    accepted = service.client.post(base, json={**pair, "score": 0.7}, headers=writer)
+    key, secret = service.keys.create([space], ["write"])
+    accepted = service.client.post(base, json={**pair, "score": 0.7}, headers={"Authorization": f"Bearer {secret}"})
     assert accepted.status_code == 201, accepted.text
+    assert accepted.json()["author"] == key.id and accepted.json()["removed_by"] is None
     assert (accepted.json()["source"], accepted.json()["target"], accepted.json()["score"]) == ("melanie", "caroline", 0.7)
     assert [e["source"] for e in service.client.get(base, headers=reader).json()] == ["melanie"]
     assert service.client.post(f"{base}/undo", json=pair, headers=writer).status_code == 204
     assert service.client.post(f"{base}/undo", json=pair, headers=writer).status_code == 404
     kept = service.client.get(base, params={"include_removed": "true"}, headers=reader).json()
-    assert [e["removed_at"] is not None for e in kept] == [True]
+    assert [(e["removed_at"] is not None, e["author"]) for e in kept] == [(True, key.id)]
+    assert kept[0]["removed_by"] not in (None, key.id)  # undone with the other writer key
 
 
 def test_the_client_merges_like_memory(live: tuple[str, Service]) -> None:

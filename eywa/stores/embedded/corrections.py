@@ -39,6 +39,18 @@ class SqliteCorrectionLog:
                  c.reliability_before, c.reliability_after),
             )  # fmt: skip
 
+    def forget_reasons(self, space: str, item_ids: Sequence[str], correction_ids: Sequence[str] = ()) -> int:
+        """Clear the reasons of the records about ``item_ids`` and of ``correction_ids``."""
+        if not item_ids and not correction_ids:
+            return 0
+        items, records = ", ".join("?" * len(item_ids)), ", ".join("?" * len(correction_ids))
+        with self._db.transaction() as conn:
+            return conn.execute(
+                f"""UPDATE corrections SET reason = NULL WHERE space = ? AND reason IS NOT NULL
+                    AND (target_id IN ({items}) OR belief_id IN ({items}) OR id IN ({records}))""",  # noqa: S608 - placeholders only
+                (space, *item_ids, *item_ids, *correction_ids),
+            ).rowcount
+
     def corrections(
         self, space: str, *, target_id: str | None = None, kinds: Sequence[CorrectionKind] | None = None
     ) -> list[CorrectionRecord]:

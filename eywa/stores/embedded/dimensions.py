@@ -38,7 +38,7 @@ SCHEMA: tuple[str, ...] = (
         PRIMARY KEY (space, entity_key, attribute))""",
     """CREATE TABLE IF NOT EXISTS nous_same_as (
         space TEXT NOT NULL, source TEXT NOT NULL, target TEXT NOT NULL, score REAL NOT NULL,
-        at TEXT NOT NULL, removed_at TEXT,
+        at TEXT NOT NULL, removed_at TEXT, author TEXT, removed_by TEXT,
         PRIMARY KEY (space, source, target))""",
 )
 
@@ -95,7 +95,8 @@ def _record(row: sqlite3.Row) -> DimensionRecord:
 def _edge(row: sqlite3.Row) -> SameAsEdge:
     return SameAsEdge(
         space=row["space"], source=row["source"], target=row["target"], score=row["score"],
-        at=_required(row["at"]), removed_at=_parse(row["removed_at"]),
+        at=_required(row["at"]), removed_at=_parse(row["removed_at"]), author=row["author"],
+        removed_by=row["removed_by"],
     )  # fmt: skip
 
 
@@ -239,19 +240,20 @@ class SqliteDimensionStore:
         try:
             with self._db.transaction() as conn:
                 conn.execute(
-                    "INSERT INTO nous_same_as (space, source, target, score, at, removed_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (space, source, target) DO UPDATE SET "
-                    "score = excluded.score, at = excluded.at, removed_at = excluded.removed_at",
+                    "INSERT INTO nous_same_as (space, source, target, score, at, removed_at, author, removed_by) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (space, source, target) DO UPDATE SET "
+                    "score = excluded.score, at = excluded.at, removed_at = excluded.removed_at, "
+                    "author = excluded.author, removed_by = excluded.removed_by",
                     (
                         edge.space, edge.source, edge.target, edge.score, _time(edge.at),
-                        None if edge.removed_at is None else _time(edge.removed_at),
+                        None if edge.removed_at is None else _time(edge.removed_at), edge.author, edge.removed_by,
                     ),  # fmt: skip
                 )
         except sqlite3.Error as exc:
             raise StoreError("sqlite", "add same_as", str(exc)) from exc
 
-    def remove_same_as(self, space: str, source: str, target: str, at: datetime) -> bool:
-        """Deactivate the edge in either direction.
+    def remove_same_as(self, space: str, source: str, target: str, at: datetime, by: str | None = None) -> bool:
+        """Deactivate the edge in either direction, ``by`` recorded as ``removed_by``.
 
         Raises:
             StoreError: SQLite refused the write.
@@ -259,13 +261,32 @@ class SqliteDimensionStore:
         try:
             with self._db.transaction() as conn:
                 cursor = conn.execute(
-                    "UPDATE nous_same_as SET removed_at = ? WHERE space = ? AND removed_at IS NULL "
+                    "UPDATE nous_same_as SET removed_at = ?, removed_by = ? WHERE space = ? AND removed_at IS NULL "
                     "AND ((source = ? AND target = ?) OR (source = ? AND target = ?))",
-                    (_time(at), space, source, target, target, source),
+                    (_time(at), by, space, source, target, target, source),
                 )
                 return cursor.rowcount > 0
         except sqlite3.Error as exc:
             raise StoreError("sqlite", "remove same_as", str(exc)) from exc
+
+    def delete_same_as(self, space: str, keys: Sequence[str]) -> int:
+        """Delete the edges (active or undone) with an end in ``keys``.
+
+        Raises:
+            StoreError: SQLite refused the write.
+        """
+        if not keys:
+            return 0
+        marks = ", ".join("?" * len(keys))
+        try:
+            with self._db.transaction() as conn:
+                cursor = conn.execute(
+                    f"DELETE FROM nous_same_as WHERE space = ? AND (source IN ({marks}) OR target IN ({marks}))",  # noqa: S608
+                    (space, *keys, *keys),
+                )
+                return cursor.rowcount
+        except sqlite3.Error as exc:
+            raise StoreError("sqlite", "delete same_as", str(exc)) from exc
 
     def same_as(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
         """Merge edges of a space, oldest first."""

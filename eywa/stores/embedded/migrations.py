@@ -74,10 +74,20 @@ def _co_mention_edges(conn: sqlite3.Connection) -> None:
 
 
 
+def _merge_provenance(conn: sqlite3.Connection) -> None:
+    """Identity merges record who accepted them (``author``) and who or what undid them
+    (``removed_by``). Stores of format 3 lack both columns; they are added, empty."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(nous_same_as)")}
+    for column in ("author", "removed_by"):
+        if column not in columns:
+            conn.execute(f"ALTER TABLE nous_same_as ADD COLUMN {column} TEXT")  # noqa: S608 - fixed names
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _entity_ids_from_entity_key,
     _extractor_versions,
     _co_mention_edges,
+    _merge_provenance,
 )
 FORMAT_VERSION = len(MIGRATIONS)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from neo4j import ManagedTransaction
+
 from eywa.stores.corrections import CorrectionKind, CorrectionRecord
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label
@@ -19,6 +21,12 @@ MATCH (c:{_CO}) WHERE c.space = $space AND ($target IS NULL OR c.target_id = $ta
 RETURN properties(c) AS c ORDER BY c.at, c.id
 """
 
+_FORGET_REASONS = f"""
+MATCH (c:{_CO}) WHERE c.space = $space AND c.reason IS NOT NULL AND (c.target_id IN $ids OR c.belief_id IN $ids OR c.id IN $records)
+REMOVE c.reason
+RETURN count(c) AS n
+"""
+
 
 class Neo4jCorrectionLog:
     """See ``eywa.stores.corrections.CorrectionLog``."""
@@ -31,6 +39,14 @@ class Neo4jCorrectionLog:
         row = {k: v for k, v in correction.model_dump().items() if v is not None}
         self._graph.write("record correction", run, _RECORD, row=row)
 
+    def forget_reasons(self, space: str, item_ids: Sequence[str], correction_ids: Sequence[str] = ()) -> int:
+        """Clear the reasons of the records about ``item_ids`` and of ``correction_ids``."""
+        if not item_ids and not correction_ids:
+            return 0
+        return self._graph.write(
+            "forget correction reasons", _count, _FORGET_REASONS, space=space, ids=list(item_ids), records=list(correction_ids)
+        )
+
     def corrections(
         self, space: str, *, target_id: str | None = None, kinds: Sequence[CorrectionKind] | None = None
     ) -> list[CorrectionRecord]:
@@ -38,6 +54,10 @@ class Neo4jCorrectionLog:
         rows = self._graph.read("list corrections", _LIST, space=space, target=target_id)
         found = [_record(row["c"]) for row in rows]
         return [c for c in found if kinds is None or c.kind in kinds]
+
+
+def _count(tx: ManagedTransaction, query: str, /, **params: Any) -> int:
+    return int(run(tx, query, **params)[0]["n"])
 
 
 def _record(props: dict[str, Any]) -> CorrectionRecord:

@@ -87,14 +87,27 @@ MERGE (t:{_ENT} {{id: $target_id}})
   ON CREATE SET t.space = $space, t.name = $target, t.kind = 'entity', t.aliases = []
 MERGE (s)-[r:{RelType.SAME_AS}]->(t)
 SET r.space = $space, r.source = $source, r.target = $target, r.score = $score, r.at = $at,
-  r.removed_at = $removed_at
+  r.removed_at = $removed_at, r.author = $author, r.removed_by = $removed_by
 """
 _REMOVE_SAME_AS = f"""
 MATCH (s:{_ENT})-[r:{RelType.SAME_AS}]->(:{_ENT})
 WHERE s.space = $space AND r.space = $space AND r.removed_at IS NULL
   AND ((r.source = $a AND r.target = $b) OR (r.source = $b AND r.target = $a))
-SET r.removed_at = $at
+SET r.removed_at = $at, r.removed_by = $by
 RETURN count(r) AS n
+"""
+_DELETE_SAME_AS = f"""
+MATCH (:{_ENT})-[r:{RelType.SAME_AS}]->(:{_ENT})
+WHERE r.space = $space AND (r.source IN $keys OR r.target IN $keys)
+DELETE r
+RETURN count(*) AS n
+"""
+# The erasure keeps an entity node while a merge edge holds it (``_ORPHANS``); once the edges
+# are gone, an end without mentions goes too.
+_DELETE_BARE_ENTITIES = f"""
+MATCH (n:{_ENT}) WHERE n.id IN $ids AND n.space = $space
+  AND NOT EXISTS {{ ()-[:{RelType.MENTIONS}]->(n) }} AND NOT EXISTS {{ (n)-[:{RelType.SAME_AS}]-() }}
+DETACH DELETE n
 """
 _SAME_AS = f"""
 MATCH (s:{_ENT})-[r:{RelType.SAME_AS}]->(:{_ENT})
@@ -115,6 +128,12 @@ def _save(tx: ManagedTransaction, record: DimensionRecord, rows: list[dict[str, 
 
 def _count(tx: ManagedTransaction, query: str, /, **params: Any) -> int:
     return int(run(tx, query, **params)[0]["n"])
+
+
+def _delete_same_as(tx: ManagedTransaction, space: str, keys: list[str]) -> int:
+    removed = _count(tx, _DELETE_SAME_AS, space=space, keys=keys)
+    run(tx, _DELETE_BARE_ENTITIES, space=space, ids=[entity_id(space, k) for k in keys])
+    return removed
 
 
 class Neo4jDimensionStore:
@@ -198,19 +217,32 @@ class Neo4jDimensionStore:
             source_id=entity_id(edge.space, edge.source), target_id=entity_id(edge.space, edge.target),
             score=edge.score, at=as_utc(edge.at),
             removed_at=None if edge.removed_at is None else as_utc(edge.removed_at),
+            author=edge.author, removed_by=edge.removed_by,
         )  # fmt: skip
 
-    def remove_same_as(self, space: str, source: str, target: str, at: datetime) -> bool:
-        """Deactivate the edge in either direction; False when no active edge existed.
+    def remove_same_as(self, space: str, source: str, target: str, at: datetime, by: str | None = None) -> bool:
+        """Deactivate the edge in either direction (``by`` as ``removed_by``); False when no
+        active edge existed.
 
         Raises:
             ClosedError: the stores were closed.
             StoreError: Neo4j failed.
         """
         changed = self._graph.write(
-            "remove same_as", _count, _REMOVE_SAME_AS, space=space, a=source, b=target, at=as_utc(at)
+            "remove same_as", _count, _REMOVE_SAME_AS, space=space, a=source, b=target, at=as_utc(at), by=by
         )
         return changed > 0
+
+    def delete_same_as(self, space: str, keys: Sequence[str]) -> int:
+        """Delete the edges (active or undone) with an end in ``keys``.
+
+        Raises:
+            ClosedError: the stores were closed.
+            StoreError: Neo4j failed.
+        """
+        if not keys:
+            return 0
+        return self._graph.write("delete same_as", _delete_same_as, space, list(keys))
 
     def same_as(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
         """Merge edges of a space (active ones unless ``include_removed``), oldest first."""

@@ -92,6 +92,7 @@ RETURN count(*) AS turns, sum(n) AS signals
 """
 _ORPHANS = f"""
 MATCH (n:{_ENT}) WHERE n.id IN $ids AND n.space = $space AND NOT EXISTS {{ (:{_EV})-[:{RelType.MENTIONS}]->(n) }}
+  AND NOT EXISTS {{ (n)-[:{RelType.SAME_AS}]-() }}
 DETACH DELETE n
 RETURN count(*) AS n
 """

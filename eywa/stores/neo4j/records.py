@@ -433,4 +433,6 @@ def same_as_from_props(props: Props) -> SameAsEdge:
         score=props["score"],
         at=required_datetime(props["at"]),
         removed_at=to_datetime(props.get("removed_at")),
+        author=props.get("author"),
+        removed_by=props.get("removed_by"),
     )
