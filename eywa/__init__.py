@@ -21,6 +21,7 @@ from eywa.errors import (
     InvalidTurnError,
     NotFoundError,
     QuotaExceededError,
+    SpaceNotEmptyError,
     StoreError,
 )
 from eywa.memory import Memory
@@ -39,6 +40,7 @@ from eywa.models import (
     SignalKind,
     Turn,
 )
+from eywa.portability import ImportReport
 from eywa.settings import EywaSettings
 from eywa.stores.corrections import CorrectionRecord
 
@@ -65,6 +67,7 @@ __all__ = [
     "EywaSettings",
     "ExtractorError",
     "FieldProblem",
+    "ImportReport",
     "InvalidInputError",
     "InvalidTurnError",
     "Limits",
@@ -75,6 +78,7 @@ __all__ = [
     "RecallResult",
     "Signal",
     "SignalKind",
+    "SpaceNotEmptyError",
     "StoreError",
     "Turn",
 ]

@@ -13,7 +13,7 @@ differs. Retries on 429/503 and connection failures sleep with ``asyncio.sleep``
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import Any, TypeVar
@@ -37,6 +37,7 @@ from eywa.models import (
     RecallResult,
 )
 from eywa.nous.identity import MergeProposal
+from eywa.portability import ExportHeader, ExportRecord, ImportReport
 from eywa.stores.corrections import CorrectionRecord
 from eywa.stores.dimensions import SameAsEdge
 
@@ -234,6 +235,24 @@ class AsyncClient:
         """The residue of an erasure per kind, as ``Memory.erasure_proof`` (``erase`` scope)."""
         return await self._send(calls.erasure_proof(space, erasure_id))
 
+    # --- portability --------------------------------------------------------------------
+
+    async def export_space(self, space: str) -> list[ExportHeader | ExportRecord]:
+        """The whole space as export records, the header first, as ``Memory.export_space``
+        (the key needs ``admin`` on the space: an export hands over everything)."""
+        return await self._send(calls.export_space(space))
+
+    async def import_space(
+        self, space: str, source: Iterable[str | bytes] | Iterable[ExportHeader | ExportRecord]
+    ) -> ImportReport:
+        """Restore an export into the empty ``space``, as ``Memory.import_space`` (``write``).
+
+        Raises:
+            InvalidInputError: another space's export or an invalid line (``line.<n>``).
+            SpaceNotEmptyError: the space already holds data (HTTP 409); nothing was written.
+        """
+        return await self._send(calls.import_space(space, source))
+
     # --- corrections --------------------------------------------------------------------
 
     async def retract_belief(self, space: str, belief_id: str, *, reason: str, author: str | None = None) -> CorrectionRecord:
@@ -347,6 +366,8 @@ class AsyncClient:
                 await self._sleep(retry_delay(attempt, response.headers.get("Retry-After"), self._backoff))
                 continue
             if response.is_success:
+                if call.text:
+                    return response.text
                 return response.json() if response.content else None  # 204: no body
             raise_for(response, call.method, call.path)
         raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final, Generic, TypeVar, get_args
@@ -32,11 +32,13 @@ from eywa.errors import (
     InvalidTurnError,
     NotFoundError,
     QuotaExceededError,
+    SpaceNotEmptyError,
     StoreError,
 )
 from eywa.extraction.pipeline import Explanation
 from eywa.models import Belief, BeliefStatus, Candidate, CandidateStatus, Delta, Dimension, Evidence, Policy, RecallResult, Turn
 from eywa.nous.identity import MergeProposal
+from eywa.portability import ExportHeader, ExportRecord, ImportReport, parse_lines, record_json
 from eywa.stores.corrections import CorrectionRecord
 from eywa.stores.dimensions import SameAsEdge
 
@@ -62,6 +64,8 @@ __all__ = [
     "erasure_proof",
     "evidence",
     "explain",
+    "export_space",
+    "import_space",
     "forget",
     "job",
     "raise_for",
@@ -92,6 +96,10 @@ class Call(Generic[T]):
     params: Mapping[str, object] = field(default_factory=dict)
     body: object | None = None
     parse: Callable[[Any], T] = _same
+    content_type: str = "application/json"
+    """The body's media type; a ``bytes`` body is sent as it is (an NDJSON import)."""
+    text: bool = False
+    """Hand ``parse`` the answer's text rather than its JSON (an NDJSON export)."""
 
     def request_kwargs(self) -> dict[str, Any]:
         """The keyword arguments of ``httpx.Client.request`` (and the async one) for this call.
@@ -105,8 +113,8 @@ class Call(Generic[T]):
         """
         kwargs: dict[str, Any] = {"params": {k: v for k, v in self.params.items() if v is not None}}
         if self.body is not None:
-            kwargs["content"] = _encode(self.body)
-            kwargs["headers"] = {"Content-Type": "application/json"}
+            kwargs["content"] = self.body if isinstance(self.body, bytes) else _encode(self.body)
+            kwargs["headers"] = {"Content-Type": self.content_type}
         return kwargs
 
 
@@ -196,6 +204,32 @@ def stats(space: str) -> Call[dict[str, Any]]:
 def job(job_id: str) -> Call[dict[str, Any]]:
     """``GET /v1/jobs/{id}``."""
     return Call("GET", f"/v1/jobs/{_seg(job_id)}", parse=_object)
+
+
+# --- portability ----------------------------------------------------------------------
+
+
+def _export_records(text: str) -> list[ExportHeader | ExportRecord]:
+    header, records = parse_lines(text.splitlines())
+    return [header, *records]
+
+
+def export_space(space: str) -> Call[list[ExportHeader | ExportRecord]]:
+    """``GET /v1/spaces/{space}/export`` (NDJSON), read back into records."""
+    return Call("GET", f"/v1/spaces/{_seg(space)}/export", parse=_export_records, text=True)
+
+
+def import_space(
+    space: str, source: Iterable[str | bytes] | Iterable[ExportHeader | ExportRecord]
+) -> Call[ImportReport]:
+    """``POST /v1/spaces/{space}/import`` with the export as NDJSON (lines, or records)."""
+    lines = [
+        item.decode("utf-8") if isinstance(item, bytes) else item if isinstance(item, str) else record_json(item)
+        for item in source
+    ]
+    body = "".join(line if line.endswith("\n") else line + "\n" for line in lines).encode("utf-8")
+    path = f"/v1/spaces/{_seg(space)}/import"
+    return Call("POST", path, body=body, parse=ImportReport.model_validate, content_type="application/x-ndjson")
 
 
 # --- erasure --------------------------------------------------------------------------
@@ -304,7 +338,8 @@ def raise_for(response: httpx.Response, method: str, path: str) -> None:
         NotFoundError: 404.
         ConfigurationError: 401 and 403 (the key is wrong for this call).
         ErasedError: 410 ``erased`` (a re-sent erased turn).
-        ConflictError: 409 ``conflict`` (a correction that does not apply to the item's state).
+        ConflictError: 409 ``conflict`` (a correction that does not apply to the item's state;
+            ``SpaceNotEmptyError`` for an import into a space that holds data).
         StoreError: 429/503 after retries and other server failures.
     """
     try:
@@ -338,6 +373,8 @@ def raise_for(response: httpx.Response, method: str, path: str) -> None:
     if status == 409 and code == "conflict":
         segments = path.split("/")
         space = segments[3] if len(segments) > 3 and segments[2] == "spaces" else "*"
+        if segments[-1] == "import":
+            raise SpaceNotEmptyError(space, {})
         kind = "belief" if "beliefs" in segments else "candidate"
         raise ConflictError(kind, space, segments[-2] if len(segments) > 2 else "*", detail.rpartition(" is ")[2])
     if status in (401, 403):

@@ -10,6 +10,7 @@
     │   └── DirectoryInUseError               another process holds the embedded directory
     ├── ErasedError                           a turn whose id was erased (tombstoned) was sent again
     ├── ConflictError                         the item's state forbids it (a belief already retracted)
+    │   └── SpaceNotEmptyError                an import into a space that already holds data
     ├── OverloadedError                       the Level 1 backlog is over its bound (backpressure)
     ├── ExtractorError                        an extractor (LLM or rules) failed
     ├── EmbedderError                         an embedding endpoint failed or answered badly
@@ -27,7 +28,7 @@ also carry ``problems``: the offending fields as dotted paths (``turns.3.text``,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -211,6 +212,17 @@ class ConflictError(EywaError):
         self.item_id = item_id
         self.state = state
         super().__init__(f"{kind} {item_id!r} of space {space!r} is {state}")
+
+
+class SpaceNotEmptyError(ConflictError):
+    """An import was refused because its target space already holds data (``held``: what,
+    by kind); nothing was written."""
+
+    def __init__(self, space: str, held: Mapping[str, int]) -> None:
+        self.held = dict(held)
+        what = f" ({', '.join(f'{n} {kind}' for kind, n in self.held.items())})" if self.held else ""
+        self.kind, self.space, self.item_id, self.state = "space", space, space, "not empty"
+        EywaError.__init__(self, f"space {space!r} is not empty{what}: an export is imported into an empty space")
 
 
 class OverloadedError(EywaError):

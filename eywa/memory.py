@@ -3,7 +3,7 @@ the write path, the read path and the stores it was built with."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
@@ -29,7 +29,7 @@ from eywa.contract import (
 from eywa.embedding import Embedder, embedder_id
 from eywa.erasure import ErasureProof, ErasureReport, erase, erasure_proof, selector_of
 from eywa.erasure.retention import apply_retention
-from eywa.errors import ClosedError, InvalidInputError, NotFoundError, OverloadedError
+from eywa.errors import ClosedError, ConfigurationError, InvalidInputError, NotFoundError, OverloadedError
 from eywa.extraction.base import Extractor, extractor_label
 from eywa.extraction.pipeline import Explanation, explain
 from eywa.extraction.validator import Validator
@@ -50,6 +50,15 @@ from eywa.models import (
     utc_now,
 )
 from eywa.nous import ledger as nous
+from eywa.portability import (
+    ExportHeader,
+    ExportRecord,
+    ImportReport,
+    export_records,
+    parse_lines,
+    record_json,
+    restore_records,
+)
 from eywa.read.items import BeliefSource, DimensionSource, EvidenceSource
 from eywa.read.reader import Reader
 from eywa.read.routes import (
@@ -65,6 +74,7 @@ from eywa.settings import EywaSettings, load_settings
 from eywa.stats import space_stats
 from eywa.stores.access import AccessLog
 from eywa.stores.audit import AuditResult, AuditSpec, run_audit
+from eywa.stores.backup import BackupReport
 from eywa.stores.bundle import Stores
 from eywa.stores.corrections import CorrectionRecord
 from eywa.stores.dimensions import SameAsEdge
@@ -759,6 +769,87 @@ class Memory:
         """The merges of a space (active ones unless ``include_removed``)."""
         self._check_open()
         return self._stores.dimensions.same_as(check_space(space), include_removed)
+
+    # --- portability --------------------------------------------------------------------
+
+    def export_space(self, space: str) -> Iterator[ExportHeader | ExportRecord]:
+        """The whole of ``space`` as export records, the header first (``eywa.portability``):
+        turns with metadata, signals and mentions, entities, beliefs with their cited spans
+        and validation, candidates, dimensions and their deltas with provenance, merges,
+        corrections and erasure records (never erased content). Vectors are not exported.
+
+        The records are read on the reconciler's thread, so this process's background work
+        does not change the space half-way through the read; the export is held in memory.
+
+        Example:
+            >>> lines = [record_json(r) for r in mem.export_space("alice")]  # doctest: +SKIP
+
+        Raises:
+            InvalidInputError: a bad space.
+            StoreError: a store cannot be read.
+        """
+        self._check_open()
+        space = check_space(space)
+        header = ExportHeader(
+            space=space, exported_at=utc_now(), embedder=embedder_id(self._embedder),
+            rules_version=None if self._extractor is None else extractor_label(self._extractor),
+        )  # fmt: skip
+        records = self._reconciler.call(lambda: list(export_records(self._stores, space)))
+        yield header
+        yield from records
+
+    def import_space(
+        self,
+        space: str,
+        source: Iterable[str | bytes] | Iterable[ExportHeader | ExportRecord],
+        *,
+        wait: bool | None = None,
+    ) -> ImportReport:
+        """Restore an export into the empty ``space``: JSONL lines (header first) or the
+        records ``export_space`` yields.
+
+        Beliefs, candidates, dimensions, deltas, merges, corrections and erasure records are
+        written as exported (nothing is extracted again); keyword rows are rebuilt; erased
+        turn ids are tombstoned again, so a re-sent erased turn is still refused. The turns
+        and beliefs are then embedded by this memory's embedder: before returning with
+        ``wait`` true (default ``EYWA_LEVEL1_WAIT``), else in the background (``wait()``).
+
+        Raises:
+            InvalidInputError: a bad space, another space's export, or an invalid line (the
+                problem's field is ``line.<number>``); nothing was written.
+            SpaceNotEmptyError: ``space`` already holds data; nothing was written.
+            StoreError: a store failed while writing.
+        """
+        self._check_open()
+        space = check_space(space)
+        lines = (item if isinstance(item, str | bytes) else record_json(item) for item in source)
+        header, records = parse_lines(lines)
+        report = self._reconciler.call(restore_records, self._stores, space, header, records)
+        ids = self._stores.evidence.ids(space)
+        self._reconciler.finish(space, ids, wait=self._settings.level1_wait if wait is None else wait)
+        return report
+
+    def backup(self, dest: str | Path) -> BackupReport:
+        """An online backup of the embedded directory into ``dest`` (a new or empty directory),
+        consistent while this memory keeps writing (``eywa.stores.embedded.backup``): every
+        SQLite file is copied from one snapshot by SQLite's backup API; the vector shard is
+        not copied — the copy's ledger marks every turn and belief for embedding, and the
+        memory that opens the copy embeds them again.
+
+        Raises:
+            InvalidInputError: ``dest`` exists and is not an empty directory, or lies inside
+                the memory's directory.
+            ConfigurationError: this memory runs on the server backends (back up Neo4j with
+                ``neo4j-admin database dump`` and Qdrant with its snapshots, or export spaces).
+            StoreError: a file cannot be read or written.
+        """
+        self._check_open()
+        if self._stores.backup is None:
+            raise ConfigurationError(
+                "backup copies an embedded directory; on the server backends use neo4j-admin database dump "
+                "and Qdrant snapshots, or eywa export per space"
+            )
+        return self._stores.backup(Path(dest), utc_now())
 
     # --- internals ----------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from eywa.cli.erase_cmds import drop_space, forget
 from eywa.cli.graph_cmds import audit, schema_app
 from eywa.cli.memory_cmds import ingest, recall, stats
 from eywa.cli.merge_cmds import merges_app
+from eywa.cli.port_cmds import backup, export_space, import_space
 from eywa.cli.upkeep_cmds import reconcile, reprocess
 from eywa.errors import ConfigurationError
 from eywa.runtime.commands import EywaGroup
@@ -58,6 +59,9 @@ app.add_typer(beliefs_app, name="beliefs")
 app.add_typer(candidates_app, name="candidates")
 app.command("corrections")(corrections)
 app.add_typer(merges_app, name="merges")
+app.command("export")(export_space)
+app.command("import")(import_space)
+app.command("backup")(backup)
 
 
 def _unavailable(entry: EntryPoint, exc: ImportError) -> Callable[..., None]:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
 
 from eywa.stores.access import AccessLog
 from eywa.stores.audit import AuditQueries
+from eywa.stores.backup import BackupReport
 from eywa.stores.beliefs import BeliefStore
 from eywa.stores.corrections import CorrectionLog
 from eywa.stores.dimensions import DimensionStore
@@ -52,3 +55,6 @@ class Stores(GraphStores):
     vectors: VectorStore
     graph: EntityGraph
     read_concurrency: int
+    backup: Callable[[Path, datetime], BackupReport] | None = None
+    """An online backup of the store into a directory (embedded only; None: the backend has
+    none of its own — Neo4j is backed up with its own tools)."""

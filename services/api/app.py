@@ -30,6 +30,7 @@ from services.api import (
     routes_correct,
     routes_erase,
     routes_merge,
+    routes_port,
     routes_read,
     routes_write,
 )
@@ -103,6 +104,7 @@ def create_app(
     app.include_router(routes_erase.router)
     app.include_router(routes_correct.router)
     app.include_router(routes_merge.router)
+    app.include_router(routes_port.router)
     app.include_router(routes_read.router)
     app.include_router(routes_browse.router)
     app.include_router(routes_admin.router)

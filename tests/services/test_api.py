@@ -20,12 +20,14 @@ TURNS = [
 
 
 def _scope_of(path: str, method: str = "GET") -> str:
-    if path.startswith("/v1/keys"):
-        return "admin"
+    if path.startswith("/v1/keys") or path.endswith("/export"):
+        return "admin"  # an export hands over the whole space (#13)
     if path.endswith("/erase") or "/erasures/" in path or path == "/v1/spaces/{space}":
         return "erase"
     if method == "POST" and path.endswith(("/retract", "/confirm", "/accept", "/dismiss", "/merges", "/merges/undo")):
         return "write"  # corrections and merges (#13)
+    if method == "POST" and path.endswith("/import"):
+        return "write"  # portability (#13)
     return "write" if path.endswith("/turns") else "read"
 
 
@@ -58,7 +60,7 @@ def test_every_v1_route_refuses_a_missing_key_a_foreign_space_and_a_missing_scop
     job = service.client.post("/v1/spaces/walk/turns", json=_body_for_turns(), headers=writer).json()["job"]["id"]
     foreign = service.headers(["elsewhere"], "read,write,admin")
     operations = _v1_operations(service)
-    assert len(operations) == 32  # 17, three erase routes, five of corrections and four of merges (#13), three browse routes (#16)
+    assert len(operations) == 34  # 17, three erase routes, five of corrections and four of merges (#13), three browse routes (#16), export and import (#13)
     for method, template in operations:
         path = re.sub(r"\{(\w+)\}", lambda m: {"space": "walk", "job_id": job}.get(m.group(1), "x"), template)
         body = _body_for(template, method)
@@ -74,7 +76,7 @@ def test_every_v1_route_refuses_a_missing_key_a_foreign_space_and_a_missing_scop
         elif template == "/v1/spaces":  # space-less: it lists only the key's own spaces
             listed = service.client.get(path, headers=foreign).json()["items"]
             assert "walk" not in [s["space"] for s in listed], (method, template)
-        elif scope != "admin":
+        elif scope != "admin" or template.endswith("/export"):
             assert call(foreign) == 403, (method, template)
         wrong_scope = {"read": "write", "write": "read", "admin": "read,write", "erase": "read,write,admin"}[scope]
         refused = 404 if template == "/v1/jobs/{job_id}" else 403

@@ -14,6 +14,7 @@ def test_all_is_pinned() -> None:
             "ErasedError", "ErasureProof", "ErasureReport",  # erasure (#13)
             "AsyncClient",  # asyncio twin of Client (#14)
             "ConflictError", "CorrectionRecord",  # corrections (#13)
+            "ImportReport", "SpaceNotEmptyError",  # portability (#13)
         ]
     )
     for name in eywa.__all__:

@@ -8,6 +8,7 @@ from eywa.errors import StoreError
 from eywa.stores.bundle import GraphStores, Stores
 from eywa.stores.embedded.access import SqliteAccessLog
 from eywa.stores.embedded.audit_queries import SqliteAuditQueries
+from eywa.stores.embedded.backup import backup_directory
 from eywa.stores.embedded.beliefs import SqliteBeliefStore
 from eywa.stores.embedded.corrections import SqliteCorrectionLog
 from eywa.stores.embedded.database import SqliteDatabase
@@ -92,6 +93,7 @@ def open_embedded(
         erasure=SqliteErasureStore(db, erasure_secret),
         corrections=SqliteCorrectionLog(db),
         close=close,
+        backup=lambda dest, at: backup_directory(directory, dest, at, database=DATABASE_FILE),
     )
 
 

@@ -1,0 +1,117 @@
+"""``eywa export`` and ``eywa import``: a space written out as JSONL and restored into an
+empty space (``eywa.portability``); ``eywa backup``: an online copy of the embedded
+directory (``eywa.stores.embedded.backup``).
+
+``export`` writes to a file (through a temporary file renamed at the end, so an interrupted
+export never leaves a truncated file under the name asked for) or to stdout with ``-``;
+the progress bar and the count summary go to stderr, so stdout stays pure JSONL.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, TextIO
+
+import typer
+from rich.table import Table
+
+from eywa.errors import ConfigurationError, InvalidInputError
+from eywa.models import utc_now
+from eywa.portability import record_json
+from eywa.runtime import load_settings, open_memory
+from eywa.runtime.backends import backend_of
+from eywa.runtime.commands import DataDirOption, err_console, out_console, require_space
+from eywa.runtime.ingest import progress_bar
+from eywa.stores.embedded.backup import backup_directory
+from eywa.stores.embedded.factory import DATABASE_FILE
+
+__all__ = ["backup", "export_space", "import_space"]
+
+SpaceOption = Annotated[str, typer.Option("--space", "-s", help="The space.", show_default=False)]
+
+
+@contextmanager
+def _output(out: str) -> Iterator[TextIO]:
+    if out == "-":
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    target = Path(out)
+    partial = target.with_name(target.name + ".partial")
+    try:
+        with partial.open("w", encoding="utf-8") as stream:
+            yield stream
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _counts_table(title: str, counts: Mapping[str, int]) -> Table:
+    table = Table("kind", "records", title=title)
+    for kind, n in sorted(counts.items()):
+        table.add_row(kind, str(n))
+    return table
+
+
+def export_space(
+    space: SpaceOption,
+    out: Annotated[str, typer.Option("--out", "-o", help="File to write, or - for stdout.")] = "-",
+    data_dir: DataDirOption = None,
+) -> None:
+    """Write a space as JSONL: a header, then its turns, beliefs, dimensions, deltas and records."""
+    settings = load_settings(data_dir)
+    errors = err_console()
+    with open_memory(settings, must_exist=True) as mem:
+        require_space(mem, space)
+        records = list(mem.export_space(space))
+        counts: Counter[str] = Counter(record.kind for record in records[1:])
+        with _output(out) as stream, progress_bar(errors, transient=True) as bar:
+            task = bar.add_task("export", total=len(records))
+            for record in records:
+                stream.write(record_json(record) + "\n")
+                bar.advance(task)
+    errors.print(_counts_table(f"exported {space!r} to {out}", counts))
+
+
+def import_space(
+    file: Annotated[str, typer.Argument(help="An eywa export (JSONL), or - for stdin.", show_default=False)],
+    space: SpaceOption,
+    data_dir: DataDirOption = None,
+) -> None:
+    """Restore an export into an empty space (nothing is extracted again; turns are re-embedded)."""
+    settings = load_settings(data_dir)
+    with open_memory(settings) as mem:
+        if file == "-":
+            report = mem.import_space(space, sys.stdin)
+        else:
+            with Path(file).open(encoding="utf-8") as stream:
+                report = mem.import_space(space, stream)
+    console = out_console()
+    console.print(_counts_table(f"imported into {space!r}", report.counts))
+    console.print(f"{report.pending_embeddings} turns and beliefs embedded again (vectors are not exported)", soft_wrap=True)
+
+
+def backup(
+    to: Annotated[Path, typer.Option("--to", help="A new or empty directory for the copy.", show_default=False)],
+    data_dir: DataDirOption = None,
+) -> None:
+    """Copy the embedded directory online (SQLite's backup API), also beside a running eywa serve."""
+    settings = load_settings(data_dir)
+    if backend_of(settings) == "server":
+        raise ConfigurationError(
+            "eywa backup copies an embedded directory; on the server backends use neo4j-admin database dump "
+            "and Qdrant snapshots, or eywa export per space"
+        )
+    if not settings.data_dir.is_dir():
+        raise InvalidInputError(f"no memory at {settings.data_dir} (use --data-dir or EYWA_DATA_DIR)")
+    report = backup_directory(settings.data_dir, to, utc_now(), database=DATABASE_FILE)
+    out_console().print(
+        f"backed up {settings.data_dir} to {report.destination}: {', '.join(report.files)}; "
+        f"{report.turns} turns and {report.beliefs} beliefs are embedded again when the copy is opened",
+        soft_wrap=True,
+    )

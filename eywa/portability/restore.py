@@ -1,0 +1,203 @@
+"""Writing export records into an empty space, as they were exported.
+
+What was derived and validated (beliefs, candidates, dimension states, deltas, merges,
+corrections, erasure records) is restored as exported, never extracted again, so an export
+of the imported space equals the export it came from. What is derived from the stored rows
+by the stores themselves is rebuilt by the ordinary writes: keyword index rows, the
+neighbour context of each turn, co-mention weights, belief-entity edges. Vectors are not in
+the export: the turns and beliefs are left marked ``embed_*`` in the ledger and the
+reconciler embeds them with the importing memory's embedder, as for any new turn.
+
+The target must be empty (no turns, beliefs, candidates, dimensions, merges, corrections
+or erasure records): a restore merged into live data could not be undone, and its ids would
+collide. Ids are derived from the space name (``eywa.ids``), so an export is imported into
+the space it was exported from (moving data under another name would change every id).
+Every line is validated before the first write.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from eywa.errors import InvalidInputError, SpaceNotEmptyError
+from eywa.ids import check_space
+from eywa.models import Belief, Candidate, Delta, Entity, Evidence, Frozen
+from eywa.portability.export import superseded_first
+from eywa.portability.records import (
+    BeliefLine,
+    CandidateLine,
+    CorrectionLine,
+    DeltaLine,
+    DimensionLine,
+    EntityLine,
+    ErasureLine,
+    ExportHeader,
+    ExportRecord,
+    MergeLine,
+    TurnLine,
+)
+from eywa.stores.bundle import GraphStores
+from eywa.stores.corrections import CorrectionRecord
+from eywa.stores.dimensions import DimensionRecord, SameAsEdge
+from eywa.stores.erasure import ErasureRecord
+from eywa.stores.ledger import DERIVED_STAGES
+
+__all__ = ["ImportReport", "restore_records", "space_contents"]
+
+
+class ImportReport(Frozen):
+    """What an import wrote into ``space``: records per kind (``turn``, ``belief``...)."""
+
+    space: str
+    counts: dict[str, int]
+    pending_embeddings: int
+    """Turns and beliefs left for the reconciler to embed (vectors are never exported)."""
+
+
+@dataclass
+class _Parsed:
+    turns: list[TurnLine] = field(default_factory=list)
+    entities: dict[str, Entity] = field(default_factory=dict)
+    beliefs: list[Belief] = field(default_factory=list)
+    candidates: list[Candidate] = field(default_factory=list)
+    dimensions: dict[tuple[str, str], DimensionRecord] = field(default_factory=dict)
+    deltas: dict[tuple[str, str], list[Delta]] = field(default_factory=dict)
+    merges: list[SameAsEdge] = field(default_factory=list)
+    corrections: list[CorrectionRecord] = field(default_factory=list)
+    erasures: list[ErasureRecord] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def space_contents(stores: GraphStores, space: str) -> dict[str, int]:
+    """What ``space`` holds, by kind, leaving out kinds with none (empty: the space is empty)."""
+    counts = {
+        "turns": stores.evidence.count(space),
+        "beliefs and candidates": sum(stores.beliefs.counts(space).values()),
+        "dimensions": len(stores.dimensions.dimensions(space)),
+        "merges": len(stores.dimensions.same_as(space, include_removed=True)),
+        "corrections": len(stores.corrections.corrections(space)),
+        "erasure records": len(stores.erasure.erasures(space)),
+    }
+    return {kind: n for kind, n in counts.items() if n}
+
+
+def restore_records(
+    stores: GraphStores, space: str, header: ExportHeader, records: Iterable[ExportRecord]
+) -> ImportReport:
+    """Validate every record, then write them into the empty ``space``.
+
+    Raises:
+        InvalidInputError: ``space`` is not a valid name or not the space the export holds,
+            a record belongs to another space, an id appears twice, a delta has no
+            dimension, a turn mentions an entity without a line, or a line is invalid
+            (raised while reading ``records``); nothing was written.
+        SpaceNotEmptyError: ``space`` already holds data; nothing was written.
+        StoreError: a store failed while writing (the embedded store writes everything in
+            one transaction; on Neo4j the space may be left partly restored, and a second
+            import refuses it as not empty).
+    """
+    check_space(space)
+    if header.space != space:
+        raise InvalidInputError.at(
+            "space", f"the export holds space {header.space!r}; ids are derived from the space name, "
+            f"so it is imported into {header.space!r}",
+        )  # fmt: skip
+    parsed = _parse(space, records)
+    held = space_contents(stores, space)
+    if held:
+        raise SpaceNotEmptyError(space, held)
+    with stores.erasure.atomic():
+        _write(stores, space, parsed)
+    pending = len(parsed.turns) + len(parsed.beliefs)
+    return ImportReport(space=space, counts=parsed.counts, pending_embeddings=pending)
+
+
+def _parse(space: str, records: Iterable[ExportRecord]) -> _Parsed:
+    parsed = _Parsed()
+    for record in records:
+        parsed.counts[record.kind] = parsed.counts.get(record.kind, 0) + 1
+        owner = _space_of(record)
+        if owner is not None and owner != space:
+            raise InvalidInputError.at(record.kind, f"a record of space {owner!r} in the export of {space!r}")
+        match record:
+            case TurnLine():
+                parsed.turns.append(record)
+            case EntityLine(entity=entity):
+                parsed.entities[entity.id] = entity
+            case BeliefLine(belief=belief):
+                parsed.beliefs.append(belief)
+            case CandidateLine(candidate=candidate):
+                parsed.candidates.append(candidate)
+            case DimensionLine(dimension=dimension):
+                parsed.dimensions[(dimension.entity_key, dimension.attribute)] = dimension
+            case DeltaLine(entity_key=key, attribute=attribute, delta=delta):
+                parsed.deltas.setdefault((key, attribute), []).append(delta)
+            case MergeLine(edge=edge):
+                parsed.merges.append(edge)
+            case CorrectionLine(correction=correction):
+                parsed.corrections.append(correction)
+            case ErasureLine(erasure=erasure):
+                parsed.erasures.append(erasure)
+    for kind, ids in (
+        ("turn", [t.evidence.id for t in parsed.turns]),
+        ("belief", [b.id for b in parsed.beliefs]),
+        ("candidate", [c.id for c in parsed.candidates]),
+        ("delta", [d.id for deltas in parsed.deltas.values() for d in deltas]),
+    ):
+        twice = sorted(i for i, n in Counter(ids).items() if n > 1)
+        if twice:
+            raise InvalidInputError.at(kind, f"id {twice[0]!r} appears twice in the export")
+    orphans = sorted(set(parsed.deltas) - set(parsed.dimensions))
+    if orphans:
+        key, attribute = orphans[0]
+        raise InvalidInputError.at("delta", f"deltas of ({key!r}, {attribute!r}) without a dimension line")
+    unknown = sorted({m for t in parsed.turns for m in t.mentions} - set(parsed.entities))
+    if unknown:
+        raise InvalidInputError.at("turn", f"a turn mentions entity {unknown[0]!r}, which has no entity line")
+    return parsed
+
+
+def _space_of(record: ExportRecord) -> str | None:
+    match record:
+        case TurnLine(evidence=evidence):
+            return evidence.space
+        case EntityLine(entity=entity):
+            return entity.space
+        case BeliefLine(belief=belief):
+            return belief.space
+        case CandidateLine(candidate=candidate):
+            return candidate.space
+        case DimensionLine(dimension=dimension):
+            return dimension.space
+        case DeltaLine(delta=delta):
+            return delta.space
+        case MergeLine(edge=edge):
+            return edge.space
+        case CorrectionLine(correction=correction):
+            return correction.space
+        case ErasureLine(erasure=erasure):
+            return erasure.space
+    return None
+
+
+def _write(stores: GraphStores, space: str, parsed: _Parsed) -> None:
+    turns = sorted(parsed.turns, key=lambda t: (t.evidence.session, t.evidence.seq))
+    evidence: list[Evidence] = [t.evidence for t in turns]
+    mentions = [(t.evidence.id, parsed.entities[m]) for t in turns for m in t.mentions]
+    stores.evidence.add(evidence, mentions)
+    for stage in DERIVED_STAGES:
+        done = [t.evidence.id for t in turns if stage not in t.pending]
+        stores.ledger.complete(space, stage, done)
+    stores.beliefs.add(superseded_first(parsed.beliefs), parsed.candidates)
+    for key, dimension in sorted(parsed.dimensions.items()):
+        stores.dimensions.save(dimension, parsed.deltas.get(key, []))
+    for edge in parsed.merges:
+        stores.dimensions.add_same_as(edge)
+    for correction in parsed.corrections:
+        stores.corrections.record(correction)
+    for erasure in parsed.erasures:
+        stores.erasure.begin(erasure)
+        if erasure.state == "done":
+            stores.erasure.finish(erasure.id, erasure.counts, erasure.done_at or erasure.at)

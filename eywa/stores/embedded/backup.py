@@ -1,0 +1,95 @@
+"""An online backup of an embedded directory, consistent while a writer runs.
+
+SQLite is the source of truth: every SQLite file of the directory (the store, the key file)
+is copied with SQLite's online backup API from a connection of its own, in one step: that
+step reads one snapshot (the database is in WAL mode, so the writer is not blocked), and
+every write transaction — a Level 0 batch with its keyword rows, signals and ledger marks,
+a Level 1 batch with its beliefs — is in the copy entirely or not at all.
+
+The vector shard (Qdrant Edge) is not copied: its files are written by its engine with
+state of its own, and a copy taken while points are upserted is not a consistent shard,
+while taking it under the writer's lock would stop writes for the whole copy. Vectors are
+derived from the turns, so the copy's ledger marks every turn and belief ``embed_*``
+(reason ``embedder``) instead, in the copied database: the memory that opens the copy
+embeds them again (``eywa.reconcile``), as after a change of embedder. The erasure secret
+(``erasure.key``) is copied, so the copy's erasure records stay checkable.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from contextlib import closing
+from datetime import datetime
+from pathlib import Path
+
+from eywa.errors import InvalidInputError, StoreError
+from eywa.stores.backup import BackupReport
+from eywa.stores.embedded import ledger as ledger_sql
+from eywa.stores.embedded.erasure import SECRET_FILE
+from eywa.stores.ledger import PendingStage
+
+__all__ = ["backup_directory"]
+
+_SQLITE_SUFFIXES = (".sqlite3", ".sqlite", ".db")
+
+
+def _check_destination(source: Path, dest: Path) -> None:
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise InvalidInputError.at("dest", f"{dest} exists and is not an empty directory")
+    if dest.resolve().is_relative_to(source.resolve()):
+        raise InvalidInputError.at("dest", f"{dest} is inside the directory being backed up")
+
+
+def backup_directory(source: Path, dest: Path, at: datetime, *, database: str) -> BackupReport:
+    """Copy the embedded directory ``source`` into ``dest`` (see the module docstring);
+    ``database`` is the store's file, whose copy gets the ``embed_*`` marks.
+
+    Raises:
+        InvalidInputError: ``dest`` exists and is not an empty directory, or lies inside
+            ``source``.
+        StoreError: a file cannot be read or written (a partial ``dest`` is removed).
+    """
+    _check_destination(source, dest)
+    created = not dest.exists()
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+        files = []
+        for path in sorted(source.iterdir()):
+            if path.is_file() and path.suffix in _SQLITE_SUFFIXES:
+                _copy_sqlite(path, dest / path.name)
+                files.append(path.name)
+        secret = source / SECRET_FILE
+        if secret.exists():
+            shutil.copyfile(secret, dest / SECRET_FILE)
+            os.chmod(dest / SECRET_FILE, 0o600)
+        turns, beliefs = _mark_vectors_pending(dest / database, at) if database in files else (0, 0)
+    except (OSError, sqlite3.Error) as exc:
+        if created:
+            shutil.rmtree(dest, ignore_errors=True)
+        raise StoreError("sqlite", "backup", f"{source} -> {dest}: {exc}") from exc
+    return BackupReport(destination=str(dest), files=tuple(files), turns=turns, beliefs=beliefs)
+
+
+def _copy_sqlite(path: Path, target: Path) -> None:
+    """One ``backup`` step over the whole file (``pages=-1``): one consistent snapshot."""
+    with closing(sqlite3.connect(str(path), timeout=30.0)) as src:
+        with closing(sqlite3.connect(str(target))) as dst:
+            src.backup(dst, pages=-1)
+
+
+def _mark_vectors_pending(database: Path, at: datetime) -> tuple[int, int]:
+    """Mark every turn ``embed_evidence`` and every belief ``embed_belief`` in the copy."""
+    counts = {"evidence": 0, "beliefs": 0}
+    stages: tuple[tuple[str, PendingStage], ...] = (("evidence", "embed_evidence"), ("beliefs", "embed_belief"))
+    with closing(sqlite3.connect(str(database), isolation_level=None)) as conn:
+        conn.execute("BEGIN IMMEDIATE")
+        for table, stage in stages:
+            spaces = [row[0] for row in conn.execute(f"SELECT DISTINCT space FROM {table}")]  # noqa: S608 - fixed names
+            for space in spaces:
+                ids = [row[0] for row in conn.execute(f"SELECT id FROM {table} WHERE space = ?", (space,))]  # noqa: S608
+                ledger_sql.mark_in(conn, space, (stage,), ids, "embedder", at)
+                counts[table] += len(ids)
+        conn.execute("COMMIT")
+    return counts["evidence"], counts["beliefs"]

@@ -1,0 +1,58 @@
+"""``eywa export`` and ``eywa import``: a space exported to a file and imported into another
+memory exports the same records to stdout; a second import into the now non-empty space and
+a file with a bad line are refused with one clear line, naming the line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from eywa.cli import app
+from eywa.stores.embedded.factory import open_embedded
+
+
+def test_export_import_round_trip_and_refusals(runner: CliRunner, tmp_path: Path) -> None:
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text("\n".join(json.dumps(t) for t in (
+        {"text": "I live in Lyon.", "speaker": "Ana", "session": "s1"},
+        {"text": "I adopted a cat named Miso on 3 May 2023.", "speaker": "Ana", "session": "s1"},
+        {"text": "Bo works at Fernbrook now.", "speaker": "Bo", "session": "s2"},
+    )))  # fmt: skip
+    source, copy, dump = str(tmp_path / "a"), str(tmp_path / "b"), tmp_path / "cli.jsonl"
+    assert runner.invoke(app, ["ingest", "--space", "cli", str(turns), "--data-dir", source]).exit_code == 0
+
+    exported = runner.invoke(app, ["export", "--space", "cli", "--out", str(dump), "--data-dir", source])
+    assert exported.exit_code == 0, exported.output
+    assert "turn" in exported.stderr and "3" in exported.stderr
+    lines = dump.read_text().splitlines()
+    assert json.loads(lines[0])["kind"] == "header" and sum('"kind":"turn"' in line for line in lines) == 3
+
+    imported = runner.invoke(app, ["import", str(dump), "--space", "cli", "--data-dir", copy])
+    assert imported.exit_code == 0, imported.output
+    assert "turn" in imported.stdout
+    again = runner.invoke(app, ["export", "--space", "cli", "--data-dir", copy])
+    assert again.exit_code == 0, again.output
+    assert [json.loads(x) for x in again.stdout.splitlines()[1:]] == [json.loads(x) for x in lines[1:]]
+
+    refused = runner.invoke(app, ["import", str(dump), "--space", "cli", "--data-dir", copy])
+    assert refused.exit_code == 1 and "not empty" in refused.stderr
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(lines[0] + "\n{not json\n")
+    broken = runner.invoke(app, ["import", str(bad), "--space", "cli", "--data-dir", copy])
+    assert broken.exit_code == 1 and "line.2" in broken.stderr
+
+
+def test_backup_copies_the_directory_and_refuses_a_used_destination_and_server_mode(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    data, copy = tmp_path / "a", tmp_path / "copy"
+    open_embedded(data, 8).close()  # an empty store: its database and vector shard
+    done = runner.invoke(app, ["backup", "--to", str(copy), "--data-dir", str(data)])
+    assert done.exit_code == 0, done.output
+    assert "eywa.sqlite3" in done.stdout and (copy / "eywa.sqlite3").exists() and not (copy / "vectors").exists()
+    used = runner.invoke(app, ["backup", "--to", str(copy), "--data-dir", str(data)])
+    assert used.exit_code == 1 and "not an empty directory" in used.stderr
+    server = runner.invoke(app, ["backup", "--to", str(tmp_path / "s")], env={"EYWA_NEO4J_URI": "bolt://127.0.0.1:1"})
+    assert server.exit_code == 1 and "neo4j-admin" in server.stderr

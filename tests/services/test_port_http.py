@@ -1,0 +1,82 @@
+"""Portability over HTTP: export needs ``admin`` on the space (``read`` is refused 403) and
+streams NDJSON; import needs ``write``, restores into an empty space what the export held,
+and answers problem+json — 422 naming the bad line, 409 for a non-empty space — writing
+nothing on a refusal."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from eywa import AsyncClient, Client, InvalidInputError, Memory, SpaceNotEmptyError
+from eywa.portability import record_json
+from tests.reliability.support import HashEmbedder
+from tests.services.conftest import Service, build_service
+from tests.services.test_client import live  # noqa: F401 - the live-server fixture
+
+TURNS = [
+    {"text": "I moved to Porto in March 2023.", "speaker": "Ana", "observed_at": "2023-05-01T10:00:00Z"},
+    {"text": "I work at Quillfeather now.", "speaker": "Ana", "observed_at": "2023-05-02T10:00:00Z"},
+]
+
+
+def test_export_needs_admin_and_import_restores_into_an_empty_space(service: Service, tmp_path: Path) -> None:
+    source, target = "port-a", "port-b"
+    writer = service.headers([source], "read,write")
+    assert service.client.post(f"/v1/spaces/{source}/turns", json={"turns": TURNS}, headers=writer).status_code == 201
+    refused = service.client.get(f"/v1/spaces/{source}/export", headers=service.headers([source], "read"))
+    assert refused.status_code == 403 and "admin" in refused.json()["detail"]
+
+    exported = service.client.get(f"/v1/spaces/{source}/export", headers=service.headers([source], "admin"))
+    assert exported.status_code == 200 and exported.headers["content-type"] == "application/x-ndjson"
+    lines = exported.text.splitlines()
+    assert json.loads(lines[0])["space"] == source and sum('"kind":"turn"' in line for line in lines) == 2
+
+    other = service.client.post(f"/v1/spaces/{target}/import", content=exported.content,
+                                headers=service.headers([target], "write"))  # fmt: skip
+    assert other.status_code == 422 and other.json()["code"] == "invalid_input"
+
+    importer = service.headers([source], "read,write")
+    busy = service.client.post(f"/v1/spaces/{source}/import", content=exported.content, headers=importer)
+    assert busy.status_code == 409 and busy.headers["content-type"] == "application/problem+json"
+    assert "not empty" in busy.json()["detail"]
+
+    bad = exported.text.replace('"kind":"turn"', '"kind":"tern"', 1).encode()
+    with Memory.open(tmp_path / "copy", embedder=HashEmbedder(), extractor=None) as copy:
+        restored = build_service(copy, tmp_path / "svc")
+        try:
+            writes = restored.headers([source], "write")
+            broken = restored.client.post(f"/v1/spaces/{source}/import", content=bad, headers=writes)
+            assert broken.status_code == 422 and "line." in broken.json()["detail"]
+            assert copy.stats(source)["evidence"] == 0
+            done = restored.client.post(f"/v1/spaces/{source}/import", content=exported.content, headers=writes)
+            assert done.status_code == 200, done.text
+            assert done.json()["counts"]["turn"] == 2
+            again = restored.client.get(f"/v1/spaces/{source}/export", headers=restored.headers([source], "admin"))
+            assert [json.loads(x) for x in again.text.splitlines()[1:]] == [json.loads(x) for x in lines[1:]]
+        finally:
+            restored.client.close()
+            restored.keys.close()
+
+
+def test_the_clients_export_and_refuse_like_memory(live: tuple[str, Service], memory: Memory) -> None:
+    url, svc = live
+    space = "port-c"
+    key = svc.headers([space], "read,write,admin")["Authorization"].removeprefix("Bearer ")
+    memory.remember(space, TURNS[:1])
+    with Client(url, key) as client:
+        records = client.export_space(space)
+        assert [record_json(r) for r in records[1:]] == [record_json(r) for r in list(memory.export_space(space))[1:]]
+        with pytest.raises(SpaceNotEmptyError, match="not empty"):
+            client.import_space(space, records)
+
+    async def bad_line() -> None:
+        async with AsyncClient(url, key) as client:
+            await client.import_space(space, [record_json(records[0]), "{}"])
+
+    with pytest.raises(InvalidInputError) as refused:
+        asyncio.run(bad_line())
+    assert refused.value.problems[0].field.endswith("line.2")
