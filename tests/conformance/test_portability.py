@@ -22,20 +22,20 @@ from eywa.errors import ErasedError, InvalidInputError, SpaceNotEmptyError
 from eywa.extraction.rules import RuleExtractor
 from eywa.loaders import load_turns_file
 from eywa.portability import record_json
-from tests.reliability.support import HashEmbedder
 
 from .conftest import server_settings
 
-EMBEDDER: Embedder = HashEmbedder()
-"""Vectors from a hash: the copies embed again what the source embedded, in no time."""
-
 
 @pytest.fixture(scope="module")
-def source(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Memory, list[dict[str, Any]]]]:
+def source(
+    tmp_path_factory: pytest.TempPathFactory, embedder: Embedder
+) -> Iterator[tuple[Memory, list[dict[str, Any]]]]:
     """The first two sessions of the demo conversation (26 turns: beliefs, a refused
     candidate, dimensions with their deltas) in an embedded memory, with an erasure, a
-    retraction and an undone merge; yields it with the erased turn."""
-    mem = Memory.open(tmp_path_factory.mktemp("source") / "mem", embedder=EMBEDDER, extractor=RuleExtractor())
+    retraction and an undone merge; yields it with the erased turn. Every copy embeds with
+    the session's MiniLM, the embedder every other test of the shared Neo4j records: another
+    one would switch the database's recorded embedder and mark all its turns for embedding."""
+    mem = Memory.open(tmp_path_factory.mktemp("source") / "mem", embedder=embedder, extractor=RuleExtractor())
     with resources.as_file(resources.files("eywa").joinpath("data/demo/conversation.jsonl")) as path:
         turns = [turn for _, batch in load_turns_file(path) for turn in batch if turn.get("session") in ("s1", "s2")]
     ids = mem.remember(DEMO_SPACE, turns, wait=True)
@@ -85,7 +85,7 @@ def assert_same_answers(got: dict[str, Any], expected: dict[str, Any]) -> None:
 
 @pytest.mark.neo4j
 def test_embedded_to_neo4j_to_embedded_exports_and_answers_the_same(
-    request: pytest.FixtureRequest, tmp_path: Path, source: tuple[Memory, list[dict[str, Any]]]
+    request: pytest.FixtureRequest, tmp_path: Path, source: tuple[Memory, list[dict[str, Any]]], embedder: Embedder
 ) -> None:
     original, erased = source
     first = lines_of(original)
@@ -94,7 +94,7 @@ def test_embedded_to_neo4j_to_embedded_exports_and_answers_the_same(
                      "erasure"}  # fmt: skip
     expected = answers(original)
 
-    server = Memory.connect(server_settings(request, tmp_path), embedder=EMBEDDER, extractor=RuleExtractor())
+    server = Memory.connect(server_settings(request, tmp_path), embedder=embedder, extractor=RuleExtractor())
     try:
         report = server.import_space(DEMO_SPACE, first, wait=True)
         assert report.counts["turn"] == sum(1 for line in first if '"kind":"turn"' in line)
@@ -115,7 +115,7 @@ def test_embedded_to_neo4j_to_embedded_exports_and_answers_the_same(
             assert got[0] == items[0], question
     assert_same_answers({**on_server, "recall": expected["recall"]}, expected)
 
-    with Memory.open(tmp_path / "copy", embedder=EMBEDDER, extractor=RuleExtractor()) as copy:
+    with Memory.open(tmp_path / "copy", embedder=embedder, extractor=RuleExtractor()) as copy:
         copy.import_space(DEMO_SPACE, iter(second), wait=True)
         assert body(lines_of(copy)) == body(first)
         assert_same_answers(answers(copy), expected)
@@ -126,11 +126,11 @@ def test_embedded_to_neo4j_to_embedded_exports_and_answers_the_same(
 
 
 def test_a_bad_line_or_another_space_is_refused_and_nothing_is_written(
-    tmp_path: Path, source: tuple[Memory, list[dict[str, Any]]]
+    tmp_path: Path, source: tuple[Memory, list[dict[str, Any]]], embedder: Embedder
 ) -> None:
     first = lines_of(source[0])
     broken = [*first[:3], '{"kind": "turn", "evidence": {"id": "x"}}', *first[3:]]
-    with Memory.open(tmp_path / "copy", embedder=EMBEDDER, extractor=None) as copy:
+    with Memory.open(tmp_path / "copy", embedder=embedder, extractor=None) as copy:
         with pytest.raises(InvalidInputError) as refused:
             copy.import_space(DEMO_SPACE, broken)
         assert refused.value.problems[0].field == "line.4"
