@@ -112,11 +112,15 @@ def _kept_summary(job_id: str | None, summary: dict[str, Any], did_work: bool) -
     if not job_id:
         return summary
     key = SUMMARY_KEY.format(job_id)
-    client = worker_redis()
-    if did_work:
-        client.set(key, json.dumps(summary), ex=worker_settings().celery_result_expires_s)
+    try:
+        client = worker_redis()
+        if did_work:
+            client.set(key, json.dumps(summary), ex=worker_settings().celery_result_expires_s)
+            return summary
+        kept = client.get(key)
+    except (RedisError, OSError) as exc:  # the counts are a courtesy; the ledger holds the state
+        log.warning("job counts not kept", extra={"job": job_id, "error": str(exc)})
         return summary
-    kept = client.get(key)
     return dict(json.loads(kept)) if kept else summary
 
 
