@@ -107,7 +107,8 @@ class ServiceBenchReport(BaseModel):
     ack: Acknowledgement = "level1"
     """When POST /turns answered: after Level 1 (``level1``) or once Level 0 was committed."""
     backlog_after: dict[str, int] = {}
-    """Marks per stage still pending when the server stopped (``level0``: work it had not done)."""
+    """Turns of the run's spaces still owing their embedding / Level 1 when the servers
+    stopped (other runs' leftovers in a shared Neo4j are not counted)."""
     runner: str = "inline"
     backend: str = "embedded"
     replicas: int = 1
@@ -429,7 +430,9 @@ def run_service_bench(
                 stores = open_graph_stores(chosen)
                 try:
                     stored, problems = _audit(stores, acked, unacked)
-                    backlog = {stage: n for stage, n in stores.ledger.backlog().items() if n}
+                    owed = [stores.ledger.space_backlog(space) for space in [*own, shared]]
+                    backlog = {k: v for k, v in {"embed": sum(b.embed for b in owed),
+                                                 "level1": sum(b.level1 for b in owed)}.items() if v}
                 finally:
                     stores.close()
             finally:
