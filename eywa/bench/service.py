@@ -418,8 +418,8 @@ def run_service_bench(
                     drain_elapsed = time.monotonic() - started - elapsed
                 finally:
                     sampler.stop()
+                    stack.stop_processes()  # first: the API may still be writing what the sampler reads
                     watched.close()
-                stack.stop_processes()
                 acked: dict[str, dict[str, str]] = defaultdict(dict)
                 unacked: dict[str, set[str]] = defaultdict(set)
                 for log in logs:
