@@ -10,20 +10,29 @@ process holding the vectors runs them right after Level 0 and Level 1, on open, 
 periodically, so what a worker wrote and what a crash interrupted get embedded without
 scanning. ``repair_vectors`` is the explicit full check (every id of a space against the
 vector store), kept for operators.
+
+``embed_due`` is how Celery workers embed when they share the vector store (a Qdrant server):
+each task claims the space's due marks of one stage — not only its own turns', so turns of
+many small requests go through the embedder together — with a lease (the marks' due time
+moved forward, so another worker does not take them meanwhile, and a dead worker's claim
+falls due again), embeds them and clears the marks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import timedelta
+from typing import Literal
 
 from eywa import crashpoints
 from eywa.embedding import Embedder
-from eywa.models import Belief, Evidence
+from eywa.models import Belief, Evidence, utc_now
 from eywa.stores.bundle import Stores
 from eywa.stores.context import vector_text
 from eywa.stores.vectors import VectorPoint
 
 __all__ = [
+    "embed_due",
     "embed_evidence",
     "embed_pending_beliefs",
     "embed_pending_evidence",
@@ -160,3 +169,31 @@ def repair_vectors(stores: Stores, embedder: Embedder, spaces: Sequence[str], ba
 
 def _belief_time(belief: Belief) -> float:
     return (belief.event_at or belief.recorded_at).timestamp()
+
+
+def embed_due(
+    stores: Stores,
+    embedder: Embedder,
+    space: str,
+    stage: Literal["embed_evidence", "embed_belief"],
+    *,
+    limit: int,
+    lease_s: float,
+    batch_size: int,
+) -> int:
+    """Claim up to ``limit`` due marks of ``stage`` in ``space``, embed them, clear them;
+    returns the marks cleared (0 when none was due).
+
+    Raises:
+        StoreError: a store failed (the marks stay, due again when the lease ends).
+        EmbedderError: the embedder failed (likewise).
+    """
+    now = utc_now()
+    marks = stores.ledger.pending(stage, limit=limit, space=space, due_before=now)
+    ids = sorted({m.item_id for m in marks})
+    if not ids:
+        return 0
+    stores.ledger.touch(space, stage, ids, now + timedelta(seconds=lease_s))
+    if stage == "embed_evidence":
+        return embed_pending_evidence(stores, embedder, space, ids, batch_size)
+    return embed_pending_beliefs(stores, embedder, space, ids)

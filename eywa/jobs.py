@@ -165,7 +165,8 @@ def celery_config(settings: EywaSettings) -> dict[str, Any]:
       a crash strands at most that many and long Level 1 tasks are spread over workers;
     - JSON only (no pickle), tracked ``STARTED`` state (the API reports ``running``);
     - beat schedule: reconciliation of Level 1 work the ledger holds but no message carries
-      (a lost message, a broker restarted without persistence), repair of ``repair``
+      (a lost message, a broker restarted without persistence; never expired, so it runs
+      even behind a long queue, and piled-up copies return at once), repair of ``repair``
       candidates, decay materialisation for dashboards, and retention erasures
       (``EYWA_RETENTION_DAYS``).
 
@@ -204,7 +205,10 @@ def celery_config(settings: EywaSettings) -> dict[str, Any]:
             "reconcile": {
                 "task": RECONCILE_TASK,
                 "schedule": settings.reconcile_interval_s,
-                "options": {"expires": settings.reconcile_interval_s},
+                # No expiry: under load the message waits behind the work queue and still
+                # runs (an expiring one was discarded exactly when the queue was long); the
+                # copies that piled up meanwhile find a recent run and return at once.
+                "kwargs": {"skip_within_s": settings.reconcile_interval_s / 2},
             },
             "repair-candidates": {
                 "task": REPAIR_TASK,

@@ -99,9 +99,12 @@ class Memory:
         embedder: Embedder,
         settings: EywaSettings,
         extractor: Extractor | None = None,
+        *,
+        embed_writes: bool = True,
     ) -> None:
         self._stores = stores
         self._embedder = embedder
+        self._embed_writes = embed_writes
         self._settings = settings
         self._limits = Limits.from_settings(settings)
         self._extractor = extractor
@@ -110,7 +113,7 @@ class Memory:
         self._reconciler = Reconciler(StageWork(
             stores=stores, validator=self._validator, level1_batch=settings.level1_batch_size,
             embed_batch=self._embed_batch, pass_limit=settings.reconcile_batch, vectors=stores,
-            embedder=embedder, extractor=extractor,
+            embedder=embedder, extractor=extractor, embeds=embed_writes,
         ))  # fmt: skip
         # Routes of one recall run at once where the backend serves parallel queries.
         self._route_pool = (
@@ -158,13 +161,17 @@ class Memory:
         settings: EywaSettings | None = None,
         embedder: Embedder | None = None,
         extractor: Extractor | None = None,
+        embed_writes: bool = True,
     ) -> Memory:
         """Open (or create) an embedded memory in ``path``; no server needed.
 
         Reopening the same directory sees everything written before. ``extractor`` is any
         object with ``propose(space, evidence)``; without one, settings choose a built-in
         extractor (the offline rule-based one by default; ``EYWA_EXTRACTOR=none`` for none).
-        Without ``settings``, they are read from ``EYWA_*``. Entry points do not call this
+        ``embed_writes=False`` leaves new turns' and beliefs' vectors to another process (the
+        Celery workers, when they reach the same vector store): this one embeds queries only,
+        and the ledger's embed marks wait for the workers. Without ``settings``, they are read
+        from ``EYWA_*``. Entry points do not call this
         directly: ``eywa.runtime.open_memory`` picks ``open`` or ``connect`` from settings.
 
         Raises:
@@ -181,7 +188,7 @@ class Memory:
         extractor = extractor if extractor is not None else build_extractor(settings)
         secret = settings.erasure_secret.get_secret_value().encode() if settings.erasure_secret else None
         stores = open_embedded(directory, embedder.dim, embedder_id(embedder), erasure_secret=secret)
-        return _built(cls, stores, embedder, settings, extractor)
+        return _built(cls, stores, embedder, settings, extractor, embed_writes)
 
     @classmethod
     def connect(
@@ -190,10 +197,12 @@ class Memory:
         *,
         embedder: Embedder | None = None,
         extractor: Extractor | None = None,
+        embed_writes: bool = True,
     ) -> Memory:
         """Open a memory on the server backends (Neo4j + Qdrant) named by settings.
 
-        Behaves exactly like ``Memory.open``; schema migrations are applied on connect.
+        Behaves exactly like ``Memory.open`` (``embed_writes`` too); schema migrations are
+        applied on connect.
 
         Raises:
             ConfigurationError: ``EYWA_NEO4J_URI`` is missing or malformed, or an ``EYWA_*``
@@ -208,7 +217,7 @@ class Memory:
         embedder = embedder or build_embedder(settings)
         extractor = extractor if extractor is not None else build_extractor(settings)
         stores = open_server(settings, embedder.dim, embedder_id(embedder))
-        return _built(cls, stores, embedder, settings, extractor)
+        return _built(cls, stores, embedder, settings, extractor, embed_writes)
 
     def __enter__(self) -> Memory:
         return self
@@ -269,7 +278,9 @@ class Memory:
         keyword, time and graph, and by vector once they are embedded (``progress`` is then
         not called). Every later stage is recorded as pending in the Level 0 transaction and
         cleared when done, so sending a batch again after a crash finishes what the crash
-        interrupted (and only that): the retry ends with what a clean run gives.
+        interrupted (and only that): the retry ends with what a clean run gives. A memory
+        opened with ``embed_writes=False`` never embeds the turns: their marks wait for the
+        workers, whatever ``wait`` says.
 
         Raises:
             InvalidTurnError: naming the first invalid turn, its field and the rule's code.
@@ -294,8 +305,9 @@ class Memory:
         if not (self._settings.level1_wait if wait is None else wait):
             self._reconciler.finish(space, batch.ids, wait=False)  # embeds, then Level 1
             return batch.ids
-        embed_evidence(self._stores, self._embedder, batch.new, self._embed_batch, progress)
-        self._stores.ledger.complete(space, "embed_evidence", [e.id for e in batch.new])
+        if self._embed_writes:
+            embed_evidence(self._stores, self._embedder, batch.new, self._embed_batch, progress)
+            self._stores.ledger.complete(space, "embed_evidence", [e.id for e in batch.new])
         self._reconciler.finish(space, batch.ids, wait=True)
         return batch.ids
 
@@ -866,11 +878,16 @@ class Memory:
 
 
 def _built(
-    cls: type[Memory], stores: Stores, embedder: Embedder, settings: EywaSettings, extractor: Extractor | None
+    cls: type[Memory],
+    stores: Stores,
+    embedder: Embedder,
+    settings: EywaSettings,
+    extractor: Extractor | None,
+    embed_writes: bool,
 ) -> Memory:
     """``cls(...)`` over freshly opened stores, closing them if the memory cannot start."""
     try:
-        return cls(stores, embedder, settings, extractor)
+        return cls(stores, embedder, settings, extractor, embed_writes=embed_writes)
     except BaseException:
         stores.close()
         raise

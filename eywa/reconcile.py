@@ -80,9 +80,11 @@ def retry_delay(attempts: int) -> timedelta:
 class StageWork:
     """What one process can finish, with what.
 
-    ``vectors`` + ``embedder`` (both or neither) enable the embed stages; ``extractor``
-    enables ``level1`` and ``nous``. ``dimension_lock`` guards each dimension update (a
-    Redis lease in workers, none in-process).
+    ``vectors`` + ``embedder`` (both or neither) enable the embed stages unless ``embeds`` is
+    false (a process that holds the vectors for reads and erasures while another process, the
+    Celery workers, embeds what is written); ``extractor`` enables ``level1`` and ``nous``.
+    ``dimension_lock`` guards each dimension update (a Redis lease in workers, none
+    in-process).
     """
 
     stores: GraphStores
@@ -94,11 +96,12 @@ class StageWork:
     embedder: Embedder | None = None
     extractor: Extractor | None = None
     dimension_lock: DimensionLock = no_lock
+    embeds: bool = True
 
     @property
     def stages(self) -> tuple[PendingStage, ...]:
         """The stages this process finishes, in ledger order."""
-        able = set(EMBED_STAGES) if self.vectors is not None and self.embedder is not None else set()
+        able = set(EMBED_STAGES) if self.embeds and self.vectors is not None and self.embedder is not None else set()
         if self.extractor is not None:
             able |= set(DERIVED_STAGES)
         return tuple(s for s in PENDING_STAGES if s in able)
@@ -289,9 +292,14 @@ class Reconciler:
     def finish(self, space: str, item_ids: Sequence[str], *, wait: bool) -> ReconcileReport | None:
         """``finish`` the items on the thread; with ``wait``, block and return its report.
 
+        A process that can do none of the stages (an API whose workers embed and run Level 1)
+        returns at once: its writes never queue behind a reconciliation pass.
+
         Raises:
             EywaError: with ``wait``, the error a stage raised (its marks stay pending).
         """
+        if not self._work.stages:
+            return ReconcileReport() if wait else None
         future = self._submit(finish, self._work, space, list(item_ids), track=not wait)
         return future.result() if wait else None
 

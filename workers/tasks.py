@@ -4,27 +4,39 @@ Every task is idempotent (deterministic ids, stores skip what exists, Nous skips
 deltas), so a redelivered message — after a worker died mid-task (``acks_late``) — writes
 nothing twice. Store and extractor errors are retried with exponential backoff and jitter.
 
-``extract_and_validate`` is the Level 1 job: ``eywa.level1.run_level1``, the same workflow the
-embedded ``Memory`` runs, with this worker's stores and one Redis lock per (space, entity,
-attribute) around each dimension update (``workers.locks``). It does what the stage ledger
-says the turns still owe, so a redelivered or duplicated message writes nothing twice.
+``extract_and_validate`` is the job of a batch: when this worker shares the vector store (a
+Qdrant server, ``eywa.runtime.vectors_shared``) it first embeds the space's turns that are due
+(``eywa.indexing.embed_due``: its own and those of other requests, in one embedder pass), then
+runs Level 1 (``eywa.level1.run_level1``, the same workflow the embedded ``Memory`` runs, with
+one Redis lock per (space, entity, attribute) around each dimension update,
+``workers.locks``), then embeds the beliefs it wrote. It does what the stage ledger says is
+still owed, so a redelivered or duplicated message writes nothing twice. A message
+redelivered while its first delivery still runs (a task longer than the broker's visibility
+timeout) waits for that delivery's claim (``workers.locks.task_claim``) instead of doing the
+same work at once, and a run that finds its work already done returns the counts of the run
+that did it (kept in Redis for the result lifetime): a duplicate never replaces a job's
+counts with zeros.
 
 ``reconcile`` (beat, and once when a worker starts) re-derives Level 1 work from the ledger:
 marks no worker has touched for ``EYWA_RECONCILE_GRACE_S`` (their message was lost: a worker
 killed before it acknowledged, a broker restarted without persistence) are sent again as
-``extract_and_validate`` tasks. The broker's messages are wake-ups; the store is the truth.
+``extract_and_validate`` tasks (with the embed marks, when this worker embeds). The
+broker's messages are wake-ups; the store is the truth.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections import defaultdict
 from contextlib import AbstractContextManager, suppress
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
-from eywa.errors import EywaError, ExtractorError, StoreError
+from redis.exceptions import RedisError
+
+from eywa.errors import EmbedderError, EywaError, ExtractorError, StoreError
 from eywa.extraction.llm import build_extractor
 from eywa.extraction.validator import Validator
 from eywa.erasure.retention import apply_retention as erase_past_retention
@@ -37,20 +49,21 @@ from eywa.jobs import (
     UPDATE_DIMENSIONS_TASK,
 )
 from eywa import level1
+from eywa.indexing import embed_due
 from eywa.level1 import DimensionKey
 from eywa.nous.ledger import list_dimensions
 from eywa.reconcile import record_failure
-from eywa.stores.ledger import DERIVED_STAGES
+from eywa.stores.ledger import DERIVED_STAGES, EMBED_STAGES
 from workers import metrics
 from workers.app import celery_app
-from workers.locks import dimension_lock
-from workers.stores import worker_redis, worker_settings, worker_stores
+from workers.locks import dimension_lock, task_claim
+from workers.stores import worker_embedding, worker_redis, worker_settings, worker_stores
 
 __all__ = ["extract_and_validate", "materialise_decay", "reconcile", "repair_candidates", "update_dimensions"]
 
 log = logging.getLogger(__name__)
 RETRY = {
-    "autoretry_for": (StoreError, ExtractorError),
+    "autoretry_for": (StoreError, ExtractorError, EmbedderError),
     "retry_backoff": 2,
     "retry_backoff_max": 60,
     "retry_jitter": True,
@@ -68,16 +81,72 @@ def _dimension_lock(key: DimensionKey) -> AbstractContextManager[None]:
     return dimension_lock(worker_redis(), key, lease, lease)
 
 
-@celery_app.task(name=LEVEL1_TASK, **RETRY)
-def extract_and_validate(space: str, evidence_ids: list[str], submitted_at: float | None = None) -> dict[str, Any]:
-    """Level 1 for stored turns, then their dimensions; returns counts (the job's detail).
+SUMMARY_KEY = "eywa:job-summary:{}"
+"""Where the counts of the run that did a job's Level 1 are kept (Redis, result lifetime)."""
+
+
+def _embed(space: str, stage: Literal["embed_evidence", "embed_belief"]) -> int:
+    """Embed the space's due marks of ``stage`` when this worker embeds; returns how many.
 
     Raises:
-        StoreError, ExtractorError: retried with backoff, then the job fails.
+        StoreError, EmbedderError: the marks stay (due again after the lease) and the task
+            is retried.
+    """
+    embedding = worker_embedding()
+    if embedding is None:
+        return 0
+    vectors, embedder = embedding
+    settings = worker_settings()
+    done = 0
+    while cleared := embed_due(
+        vectors, embedder, space, stage, limit=settings.reconcile_batch,
+        lease_s=settings.celery_visibility_timeout_s, batch_size=max(settings.embed_batch_size * 4, 64),
+    ):  # fmt: skip
+        done += cleared
+    return done
+
+
+def _kept_summary(job_id: str | None, summary: dict[str, Any], did_work: bool) -> dict[str, Any]:
+    """The counts to return: this run's when it did the work (kept in Redis), else the kept
+    counts of the run that did (a redelivered or duplicated message), else this run's."""
+    if not job_id:
+        return summary
+    key = SUMMARY_KEY.format(job_id)
+    try:
+        client = worker_redis()
+        if did_work:
+            client.set(key, json.dumps(summary), ex=worker_settings().celery_result_expires_s)
+            return summary
+        kept = client.get(key)
+    except (RedisError, OSError) as exc:  # the counts are a courtesy; the ledger holds the state
+        log.warning("job counts not kept", extra={"job": job_id, "error": str(exc)})
+        return summary
+    return dict(json.loads(kept)) if kept else summary
+
+
+@celery_app.task(name=LEVEL1_TASK, bind=True, **RETRY)
+def extract_and_validate(
+    self: Any, space: str, evidence_ids: list[str], submitted_at: float | None = None
+) -> dict[str, Any]:
+    """Embedding (when this worker embeds), Level 1 for stored turns, their dimensions, the
+    new beliefs' vectors; returns counts (the job's detail).
+
+    Raises:
+        StoreError, ExtractorError, EmbedderError: retried with backoff, then the job fails.
         ConfigurationError: the settings cannot work (no retry).
     """
+    job_id = getattr(self.request, "id", None)
+    if not job_id:
+        return _extract_and_validate(None, space, evidence_ids)
+    lease = float(worker_settings().celery_visibility_timeout_s)
+    with task_claim(worker_redis(), job_id, lease):  # a second delivery waits, then finds the work done
+        return _extract_and_validate(job_id, space, evidence_ids)
+
+
+def _extract_and_validate(job_id: str | None, space: str, evidence_ids: list[str]) -> dict[str, Any]:
     settings = worker_settings()
     stores = worker_stores()
+    embedded = _embed(space, "embed_evidence")
     now = datetime.now(UTC)
     for stage in DERIVED_STAGES:  # taken: the beat leaves these alone for a grace period
         stores.ledger.touch(space, stage, evidence_ids, now)
@@ -98,28 +167,49 @@ def extract_and_validate(space: str, evidence_ids: list[str], submitted_at: floa
         summary.update(report.model_dump(exclude={"beliefs"}))
     summary["beliefs"] = outcome.beliefs
     summary["deltas"] = len(outcome.deltas)
+    summary["embedded"] = embedded + _embed(space, "embed_belief")
     log.info("level1 done", extra={"space": space, "evidence": len(evidence_ids), "deltas": summary["deltas"]})
-    return summary
+    did_work = outcome.level1_done + outcome.nous_done > 0
+    return _kept_summary(job_id, summary, did_work)
+
+
+RECONCILE_RAN_KEY = "eywa:reconcile-ran"
+"""Set (with a time to live) by each beat reconciliation that runs; copies find it and skip."""
+
+
+def _ran_recently(within_s: float) -> bool:
+    """Whether a beat reconciliation started less than ``within_s`` ago (else this one is
+    recorded as started). Redis unreachable: run (a pass more is harmless)."""
+    try:
+        return not worker_redis().set(RECONCILE_RAN_KEY, "1", nx=True, px=max(int(within_s * 1000), 1))
+    except (RedisError, OSError):
+        return False
 
 
 @celery_app.task(name=RECONCILE_TASK, **RETRY)
-def reconcile() -> dict[str, Any]:
-    """Beat (and worker start): send again the Level 1 work no message carries any more.
+def reconcile(skip_within_s: float = 0.0) -> dict[str, Any]:
+    """Beat (and worker start): send again the work no message carries any more.
 
-    Marks of ``level1``/``nous`` due for ``EYWA_RECONCILE_GRACE_S`` (up to
+    Marks of ``level1``/``nous`` (and of the embed stages, when this worker embeds) due for
+    ``EYWA_RECONCILE_GRACE_S`` (up to
     ``EYWA_RECONCILE_BATCH`` of each) are grouped by space into ``extract_and_validate``
     tasks, after being touched so the next beat waits another grace period. Job records
-    older than the result lifetime are pruned.
+    older than the result lifetime are pruned. With ``skip_within_s`` (the beat's messages,
+    which never expire) a run started less than that long ago makes this one return at once:
+    the copies the beat sent while a long queue held them back cost one Redis call each.
 
     Raises:
         StoreError: retried with backoff.
     """
     settings = worker_settings()
+    if skip_within_s > 0 and _ran_recently(skip_within_s):
+        return {"tasks": 0, "turns": 0, "jobs_pruned": 0, "skipped": True}
     stores = worker_stores()
     now = datetime.now(UTC)
     due = now - timedelta(seconds=settings.reconcile_grace_s)
     by_space: dict[str, dict[str, None]] = defaultdict(dict)
-    for stage in DERIVED_STAGES:
+    stages = DERIVED_STAGES + (EMBED_STAGES if worker_embedding() is not None else ())
+    for stage in stages:
         for mark in stores.ledger.pending(stage, limit=settings.reconcile_batch, due_before=due):
             by_space[mark.space][mark.item_id] = None
     sent = 0

@@ -32,7 +32,7 @@ from eywa.bench.service import free_port, start_api, stop_api
 from eywa.errors import ConfigurationError, StoreError
 from eywa.settings import EywaSettings, as_environment
 
-__all__ = ["Fault", "ServerDeployment", "launcher_path"]
+__all__ = ["Fault", "ServerDeployment", "launch", "launcher_path", "stop_group"]
 
 Fault = Literal["worker", "redis", "neo4j"]
 HOST = "127.0.0.1"
@@ -55,7 +55,7 @@ def launcher_path(name: Literal["neo4j", "redis"]) -> Path:
     return path
 
 
-def _launch(name: Literal["neo4j", "redis"], run_dir: Path, *args: str) -> str:
+def launch(name: Literal["neo4j", "redis"], run_dir: Path, *args: str) -> str:
     """Run a launcher command; returns its output.
 
     Raises:
@@ -72,7 +72,7 @@ def _launch(name: Literal["neo4j", "redis"], run_dir: Path, *args: str) -> str:
     return done.stdout
 
 
-def _stop_group(process: subprocess.Popen[bytes], sig: signal.Signals) -> None:
+def stop_group(process: subprocess.Popen[bytes], sig: signal.Signals) -> None:
     """Send ``sig`` to the process group of ``process`` (it leads one) and reap it."""
     if process.poll() is None:
         try:
@@ -116,9 +116,9 @@ class ServerDeployment:
             ConfigurationError: not a checkout (no launchers).
             StoreError: a server or process did not start.
         """
-        _launch("redis", self._redis_dir, "start", "--port", str(self._redis_port))
+        launch("redis", self._redis_dir, "start", "--port", str(self._redis_port))
         if self._own_neo4j:
-            _launch("neo4j", self._neo4j_dir, "start", "--port", str(free_port(HOST)))
+            launch("neo4j", self._neo4j_dir, "start", "--port", str(free_port(HOST)))
         uri = (self._neo4j_dir / "bolt-uri").read_text(encoding="utf-8").strip()
         self.settings = self._base.model_copy(
             update={"neo4j_uri": uri, "redis_url": f"redis://{HOST}:{self._redis_port}/0", "job_runner": "celery"}
@@ -154,22 +154,22 @@ class ServerDeployment:
             StoreError: a server did not come back.
         """
         if fault == "worker":
-            _stop_group(self._workers.pop(0), signal.SIGKILL)
+            stop_group(self._workers.pop(0), signal.SIGKILL)
             self._workers.append(self._start_worker())
         elif fault == "redis":
-            _launch("redis", self._redis_dir, "kill")
-            _launch("redis", self._redis_dir, "start", "--port", str(self._redis_port))
+            launch("redis", self._redis_dir, "kill")
+            launch("redis", self._redis_dir, "start", "--port", str(self._redis_port))
         else:
-            _launch("neo4j", self._neo4j_dir, "kill")
-            _launch("neo4j", self._neo4j_dir, "resume")
+            launch("neo4j", self._neo4j_dir, "kill")
+            launch("neo4j", self._neo4j_dir, "resume")
 
     def stop_processes(self) -> None:
         """Stop beat, workers and the API (SIGTERM: warm shutdown; SIGINT for uvicorn)."""
         if self._beat is not None:
-            _stop_group(self._beat, signal.SIGTERM)
+            stop_group(self._beat, signal.SIGTERM)
             self._beat = None
         while self._workers:
-            _stop_group(self._workers.pop(), signal.SIGTERM)
+            stop_group(self._workers.pop(), signal.SIGTERM)
         if self._api is not None:
             stop_api(self._api)
             self._api = None
@@ -180,7 +180,7 @@ class ServerDeployment:
         for name, run_dir, own in (("redis", self._redis_dir, True), ("neo4j", self._neo4j_dir, self._own_neo4j)):
             if own and run_dir.exists():
                 try:
-                    _launch(name, run_dir, "stop")  # type: ignore[arg-type]
+                    launch(name, run_dir, "stop")  # type: ignore[arg-type]
                 except StoreError:
                     pass  # a server that is already gone is what stop wanted
 

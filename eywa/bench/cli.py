@@ -204,11 +204,29 @@ def service(
         Literal["level0", "level1"],
         typer.Option("--ack", help="POST /turns answers after Level 1, or once Level 0 is committed."),
     ] = "level1",
+    runner: Annotated[
+        Literal["inline", "celery"],
+        typer.Option("--runner", help="Stages after Level 0 in the API process, or in `eywa worker` processes."),
+    ] = "inline",
+    backend: Annotated[
+        Literal["embedded", "server"] | None,
+        typer.Option("--backend", help="Default: what the settings name (server when EYWA_NEO4J_URI is set).",
+                     show_default=False),
+    ] = None,
+    replicas: Annotated[int, typer.Option("--replicas", min=1, help="API processes (server backend).")] = 1,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="`eywa worker` processes (celery).")] = 2,
+    drain: Annotated[
+        float, typer.Option("--drain", min=0.0, help="Seconds to wait after the traffic for the backlog to drain.")
+    ] = 60.0,
 ) -> None:
-    """Concurrent agents over HTTP on 127.0.0.1: req/s, turns/s, p50/p95 per route, exactly-once."""
+    """Concurrent agents over HTTP on 127.0.0.1: req/s, turns/s, p50/p95 per route, embed and
+    Level 1 lags, exactly-once."""
     from eywa.bench.service import run_service_bench  # deferred: keeps `eywa --help` fast
 
-    report = run_service_bench(agents, seconds, data_dir, settings=load_settings(data_dir), ack=ack)
+    report = run_service_bench(
+        agents, seconds, data_dir, settings=load_settings(data_dir), ack=ack, runner=runner, backend=backend,
+        replicas=replicas, workers=workers, drain_s=drain,
+    )  # fmt: skip
     out = out_console()
     render_service_bench(report, out)
     if json_out is not None:

@@ -192,7 +192,21 @@ def render_service_bench(report: ServiceBenchReport, console: Console) -> None:
     console.print(f"turns/s: {report.turns_per_s:.1f} ({report.turns_acknowledged} turns acknowledged)")
     console.print(f"errors: {report.errors}")
     pending = ", ".join(f"{stage} {n}" for stage, n in report.backlog_after.items()) or "none"
-    console.print(f"acknowledged after: {report.ack}; pending when the server stopped: {pending}")
+    console.print(
+        f"runner {report.runner} ({report.workers} workers), backend {report.backend}, {report.replicas} API "
+        f"replica(s), vectors {report.vectors}; acknowledged after: {report.ack}"
+    )
+    for name, lag in (("embedded", report.embed_lag_ms), ("through Level 1", report.level1_lag_ms)):
+        if lag is not None:
+            console.print(
+                f"ack → {name} (ms, per batch): p50 {lag.p50:.0f}, p95 {lag.p95:.0f}, max {lag.max:.0f} "
+                f"({lag.finished}/{lag.batches} batches)"
+            )
+    drained = "drained" if report.drained else "[red]not drained[/]"
+    console.print(f"backlog {drained} {report.drain_s:.1f} s after the traffic; pending at the stop: {pending}")
+    if report.backlog_over_time:
+        peak = max(report.backlog_over_time, key=lambda p: p.embed + p.level1)
+        console.print(f"backlog peak: {peak.embed} turns to embed, {peak.level1} to Level 1 (at {peak.at:.1f} s)")
     for sample in report.error_samples:
         console.print(f"  {sample}", markup=False)
     loads = "; ".join(f"{when} {a:.2f}/{b:.2f}/{c:.2f}" for when, (a, b, c) in report.load_average.items())

@@ -40,22 +40,27 @@ import time
 import uuid
 from collections import defaultdict
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from datetime import UTC, datetime, timedelta
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
 from pydantic import BaseModel, ConfigDict
 
 from eywa.batches import evidence_id
+from eywa.bench.lag import BacklogPoint, LagFigures, LagSampler
 from eywa.bench.metrics import percentile
 from eywa.bench.synthetic import generate_corpus, generate_queries
 from eywa.errors import EywaError, InvalidInputError, StoreError
 from eywa.models import Turn
-from eywa.runtime import load_settings, open_graph_stores, open_key_store
+from eywa.runtime import Backend, backend_of, load_settings, open_graph_stores, open_key_store
 from eywa.settings import EywaSettings, as_environment
 from eywa.stores.bundle import GraphStores
+
+if TYPE_CHECKING:
+    from eywa.bench.service_stack import Runner
 
 __all__ = ["RouteFigures", "ServiceBenchReport", "free_port", "run_service_bench", "serve_api", "start_api", "stop_api"]
 
@@ -102,7 +107,23 @@ class ServiceBenchReport(BaseModel):
     ack: Acknowledgement = "level1"
     """When POST /turns answered: after Level 1 (``level1``) or once Level 0 was committed."""
     backlog_after: dict[str, int] = {}
-    """Marks per stage still pending when the server stopped (``level0``: work it had not done)."""
+    """Turns of the run's spaces still owing their embedding / Level 1 when the servers
+    stopped (other runs' leftovers in a shared Neo4j are not counted)."""
+    runner: str = "inline"
+    backend: str = "embedded"
+    replicas: int = 1
+    workers: int = 0
+    vectors: str = "shared"
+    """``per replica`` when several replicas run without a Qdrant server (local-mode folders)."""
+    embed_lag_ms: LagFigures | None = None
+    """Acknowledgement → no turn of the batch owes its embedding (per batch)."""
+    level1_lag_ms: LagFigures | None = None
+    """Acknowledgement → no turn of the batch owes Level 1 or its dimension update."""
+    drained: bool = True
+    """Whether every acknowledged batch was through both stages within the drain time."""
+    drain_s: float = 0.0
+    backlog_over_time: list[BacklogPoint] = []
+    """Turns owing embedding / Level 1, sampled through the run and the drain."""
 
 
 @dataclass
@@ -131,7 +152,8 @@ def _turns(run: str, agent: int) -> Iterator[dict[str, Any]]:
 
 
 def _agent(
-    agent: int, base_url: str, key: str, run: str, own: str, shared: str, deadline: float, log: _AgentLog
+    agent: int, base_url: str, key: str, run: str, own: str, shared: str, deadline: float, log: _AgentLog,
+    *, sampler: LagSampler | None = None,
 ) -> None:
     """Alternate a write batch and a recall until ``deadline``; record everything in ``log``.
 
@@ -161,6 +183,8 @@ def _agent(
                     log.fail("turns", InvalidInputError(f"{len(ids)} ids for {len(batch)} turns"))
                 for turn, ident in zip(batch, ids, strict=False):
                     log.acked[space][turn["external_id"]] = ident
+                if sampler is not None:
+                    sampler.acknowledged(space, ids, time.monotonic())
             if step > 0 and time.monotonic() >= deadline:
                 return
             target = shared if step % SHARED_EVERY == 1 else own
@@ -310,72 +334,136 @@ def run_service_bench(
     *,
     settings: EywaSettings | None = None,
     ack: Acknowledgement = "level1",
+    runner: Runner = "inline",
+    backend: Backend | None = None,
+    replicas: int = 1,
+    workers: int = 2,
+    drain_s: float = 60.0,
 ) -> ServiceBenchReport:
     """Serve the API locally, drive it with ``agents`` concurrent clients, audit the store.
 
     ``ack`` ``level0`` runs the server with ``EYWA_LEVEL1_WAIT=false``: POST /turns answers
-    once Level 0 is committed and the server embeds and runs Level 1 after it; the report's
-    ``backlog_after`` is what it had not done when it was stopped.
+    once Level 0 is committed and the stages after it run later. ``runner`` ``celery`` runs
+    ``workers`` ``eywa worker`` processes on a Redis (its own one unless ``EYWA_REDIS_URL``);
+    ``backend`` ``server`` runs on Neo4j (its own one unless ``EYWA_NEO4J_URI``), with
+    ``replicas`` API processes (agents spread over them). After the traffic the run waits up
+    to ``drain_s`` for every acknowledged batch to be embedded and through Level 1, and
+    reports those lags (``eywa.bench.lag``) and the backlog left (``backlog_after``). The
+    run's key expires after the run and is revoked at its end, wherever keys live.
 
     Raises:
-        InvalidInputError: ``agents`` below 1 or ``seconds`` not positive.
-        ConfigurationError: a bad ``EYWA_*`` value.
-        StoreError: the store, the key file or the server cannot be opened or started.
+        InvalidInputError: ``agents`` below 1, ``seconds`` not positive, or several replicas
+            on the embedded backend.
+        ConfigurationError: a bad ``EYWA_*`` value, or a server to start outside a checkout.
+        StoreError: the store, the key store or a process cannot be opened or started.
     """
+    from eywa.bench.service_stack import ServiceStack  # deferred: it imports this module
+
     if agents < 1:
         raise InvalidInputError("agents must be at least 1")
     if seconds <= 0:
         raise InvalidInputError("seconds must be positive")
-    with tempfile.TemporaryDirectory(prefix="eywa-service-bench-") as scratch:
-        directory = data_dir if data_dir is not None else Path(scratch) / "memory"
-        chosen = (settings or load_settings()).model_copy(
-            update={
-                "data_dir": directory, "api_keys_path": Path(scratch) / "keys.sqlite", "rate_limit_per_minute": 0,
-                "job_runner": "inline", "level1_wait": ack == "level1",
-            }
-        )  # fmt: skip
-        run = uuid.uuid4().hex[:8]
-        own = [f"svc-{run}-agent-{i:02d}" for i in range(agents)]
-        shared = f"svc-{run}-shared"
-        logs = [_AgentLog() for _ in range(agents)]
-        loads = {"before": os.getloadavg()}
-        keys = open_key_store(chosen)
+    base = settings or load_settings()
+    server = (backend or backend_of(base)) == "server"
+    with tempfile.TemporaryDirectory(prefix="eywa-service-bench-") as scratch_dir:
+        scratch = Path(scratch_dir)
+        directory = data_dir if data_dir is not None else scratch / "memory"
+        update: dict[str, object] = {
+            "data_dir": directory, "api_keys_path": scratch / "keys.sqlite", "rate_limit_per_minute": 0,
+            "level1_wait": ack == "level1",
+        }  # fmt: skip
+        if not server:
+            update["neo4j_uri"] = None
+        with ServiceStack(
+            scratch, base.model_copy(update=update), runner=runner, server=server, replicas=replicas, workers=workers
+        ) as stack:
+            chosen = stack.start_servers()
+            run = uuid.uuid4().hex[:8]
+            own = [f"svc-{run}-agent-{i:02d}" for i in range(agents)]
+            shared = f"svc-{run}-shared"
+            logs = [_AgentLog() for _ in range(agents)]
+            loads = {"before": os.getloadavg()}
+            keys = open_key_store(chosen)
+            try:  # the key must not outlive the run where keys live on (Neo4j)
+                record, key = keys.create(
+                    [*own, shared], ["read", "write"], name="service-bench",
+                    expires_at=datetime.now(UTC) + timedelta(seconds=seconds + drain_s + 3600),
+                )  # fmt: skip
+            finally:
+                keys.close()
+            try:
+                urls = stack.start_processes()
+                for url in urls:
+                    _warm_up(url, key, shared)
+                watched = open_graph_stores(chosen)
+                sampler = LagSampler(watched)
+                try:
+                    sampler.start()
+                    started = time.monotonic()
+                    deadline = started + seconds
+                    threads = [
+                        threading.Thread(
+                            target=_agent, args=(i, urls[i % len(urls)], key, run, own[i], shared, deadline, logs[i]),
+                            kwargs={"sampler": sampler}, name=f"agent-{i}", daemon=True,
+                        )
+                        for i in range(agents)
+                    ]
+                    for thread in threads:
+                        thread.start()
+                    for thread in threads:
+                        thread.join(timeout=seconds + 120)
+                    elapsed = time.monotonic() - started
+                    loads["after"] = os.getloadavg()
+                    drained = sampler.drain(drain_s)
+                    drain_elapsed = time.monotonic() - started - elapsed
+                finally:
+                    sampler.stop()
+                    stack.stop_processes()  # first: the API may still be writing what the sampler reads
+                    watched.close()
+                acked: dict[str, dict[str, str]] = defaultdict(dict)
+                unacked: dict[str, set[str]] = defaultdict(set)
+                for log in logs:
+                    for space, ids in log.acked.items():
+                        acked[space].update(ids)
+                    for space, exts in log.unacked.items():
+                        unacked[space].update(exts)
+                stores = open_graph_stores(chosen)
+                try:
+                    stored, problems = _audit(stores, acked, unacked)
+                    owed = [stores.ledger.space_backlog(space) for space in [*own, shared]]
+                    backlog = {k: v for k, v in {"embed": sum(b.embed for b in owed),
+                                                 "level1": sum(b.level1 for b in owed)}.items() if v}
+                finally:
+                    stores.close()
+            finally:
+                _revoke(chosen, record.id)
+            vectors = stack.vectors
+    embed_lag, level1_lag = sampler.figures()
+    report = _report(agents, seconds, elapsed, logs, acked, stored, problems, loads)
+    return report.model_copy(update={
+        "ack": ack, "backlog_after": backlog, "runner": runner, "backend": "server" if server else "embedded",
+        "replicas": replicas, "workers": workers if runner == "celery" else 0, "vectors": vectors,
+        "embed_lag_ms": embed_lag, "level1_lag_ms": level1_lag, "drained": drained,
+        "drain_s": round(drain_elapsed, 2), "backlog_over_time": _thin(sampler.backlog),
+    })  # fmt: skip
+
+
+def _revoke(settings: EywaSettings, key_id: str) -> None:
+    """Revoke the run's key (a store that cannot be reached leaves it to its expiry)."""
+    with suppress(StoreError):
+        keys = open_key_store(settings)
         try:
-            _, key = keys.create([*own, shared], ["read", "write"], name="service-bench")
+            keys.revoke(key_id)
         finally:
             keys.close()
-        with serve_api(chosen, Path(scratch) / "serve.log") as base_url:
-            _warm_up(base_url, key, shared)
-            started = time.monotonic()
-            deadline = started + seconds
-            threads = [
-                threading.Thread(
-                    target=_agent, args=(i, base_url, key, run, own[i], shared, deadline, logs[i]),
-                    name=f"agent-{i}", daemon=True,
-                )
-                for i in range(agents)
-            ]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join(timeout=seconds + 120)
-            elapsed = time.monotonic() - started
-        loads["after"] = os.getloadavg()
-        acked: dict[str, dict[str, str]] = defaultdict(dict)
-        unacked: dict[str, set[str]] = defaultdict(set)
-        for log in logs:
-            for space, ids in log.acked.items():
-                acked[space].update(ids)
-            for space, exts in log.unacked.items():
-                unacked[space].update(exts)
-        stores = open_graph_stores(chosen)
-        try:
-            stored, problems = _audit(stores, acked, unacked)
-            backlog = {stage: n for stage, n in stores.ledger.backlog().items() if n}
-        finally:
-            stores.close()
-    report = _report(agents, seconds, elapsed, logs, acked, stored, problems, loads)
-    return report.model_copy(update={"ack": ack, "backlog_after": backlog})
+
+
+def _thin(points: list[BacklogPoint], most: int = 60) -> list[BacklogPoint]:
+    """At most ``most`` evenly spaced points of the backlog series (the last one kept)."""
+    if len(points) <= most:
+        return points
+    step = len(points) / most
+    return [points[int(i * step)] for i in range(most - 1)] + [points[-1]]
 
 
 def _report(

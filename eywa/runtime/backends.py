@@ -50,12 +50,15 @@ def open_memory(
     embedder: Embedder | None = None,
     extractor: Extractor | None = None,
     must_exist: bool = False,
+    embed_writes: bool = True,
 ) -> Memory:
     """The ``Memory`` the settings name (``backend`` overrides the choice, for benchmarks).
 
     ``must_exist`` refuses a missing embedded directory instead of creating an empty memory,
     which is what read-only commands want: a typo in ``--data-dir`` should not look like an
     empty but valid memory. ``extractor`` None lets the settings choose one.
+    ``embed_writes=False`` leaves the vectors of new turns and beliefs to the workers
+    (``eywa.runtime.workers_embed``).
 
     Example:
         >>> with open_memory(load_settings()) as mem:  # doctest: +SKIP
@@ -69,10 +72,12 @@ def open_memory(
     from eywa.memory import Memory  # deferred: the embedder stack is slow to import, --help is not
 
     if (backend or backend_of(settings)) == "server":
-        return Memory.connect(settings, embedder=embedder, extractor=extractor)
+        return Memory.connect(settings, embedder=embedder, extractor=extractor, embed_writes=embed_writes)
     if must_exist and not settings.data_dir.is_dir():
         raise InvalidInputError(f"no memory at {settings.data_dir} (use --data-dir or EYWA_DATA_DIR)")
-    return Memory.open(settings.data_dir, settings=settings, embedder=embedder, extractor=extractor)
+    return Memory.open(
+        settings.data_dir, settings=settings, embedder=embedder, extractor=extractor, embed_writes=embed_writes
+    )
 
 
 def open_graph_stores(settings: EywaSettings, *, backend: Backend | None = None) -> GraphStores:

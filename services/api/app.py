@@ -11,16 +11,16 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from datetime import timedelta
 
 from fastapi import FastAPI
 
 from eywa.errors import ConfigurationError, EywaError, StoreError
-from eywa.jobs import InlineJobRunner, JobRunner, JobStatus
+from eywa.jobs import InlineJobRunner, JobRunner
 from eywa.memory import Memory
-from eywa.runtime import open_key_store, open_memory
+from eywa.runtime import open_key_store, open_memory, workers_embed
 from eywa.settings import EywaSettings
 from eywa.stores.keys import KeyStore
 from services.access import AccessRecorder
@@ -43,7 +43,7 @@ from services.queue import celery_job_runner
 from services.ratelimit import FailOpenRateLimiter, RateLimiter, build_rate_limiter
 from services.upkeep import PeriodicReconcile, RedisProbe
 
-__all__ = ["VectorRepairingJobRunner", "access_recorder", "build_app", "create_app", "serve", "serve_in_thread"]
+__all__ = ["access_recorder", "build_app", "create_app", "serve", "serve_in_thread"]
 
 DESCRIPTION = """Provenance-first memory for AI agents.
 
@@ -123,62 +123,15 @@ def access_recorder(memory: Memory, settings: EywaSettings, on_error: Callable[[
     return AccessRecorder(memory.access_log, timedelta(days=days) if days else None, on_error=on_error)
 
 
-class VectorRepairingJobRunner:
-    """A ``JobRunner`` that embeds what a worker wrote once the job is reported done.
-
-    Workers write beliefs to the graph only; vectors belong to the process that serves reads
-    (``workers.stores``). The beliefs carry ``embed_belief`` marks; the first time a job reads
-    ``done`` here, ``memory.reconcile(space)`` finishes them (from the ledger's index, no
-    scan), so vector recall sees them from the next request on. The periodic reconciliation
-    does the same for jobs nobody asks about. Runs once per job id (bounded memory of ids).
-    """
-
-    def __init__(self, inner: JobRunner, memory: Memory, max_jobs: int = 10_000) -> None:
-        self._inner = inner
-        self._memory = memory
-        self._repaired: dict[str, None] = {}
-        self._max_jobs = max_jobs
-        self._lock = threading.Lock()
-
-    def submit(
-        self, space: str, evidence_ids: Sequence[str], request_id: str | None = None, author: str | None = None
-    ) -> str:
-        """Queue Level 1 on the wrapped runner; returns its job id.
-
-        Raises:
-            StoreError: the store failed or the runner's broker cannot be reached.
-        """
-        return self._inner.submit(space, evidence_ids, request_id, author)
-
-    def status(self, job_id: str) -> JobStatus:
-        """The wrapped runner's status; a first ``done`` repairs the vector store first.
-
-        Raises:
-            NotFoundError: no such job.
-            StoreError: the runner's broker or the vector store failed.
-        """
-        found = self._inner.status(job_id)
-        if found.status == "done":
-            with self._lock:
-                if job_id not in self._repaired:
-                    space = found.detail.get("space")
-                    self._memory.reconcile(space if isinstance(space, str) else None)
-                    if len(self._repaired) >= self._max_jobs:
-                        del self._repaired[next(iter(self._repaired))]
-                    self._repaired[job_id] = None
-        return found
-
-    def ping(self) -> bool:
-        """Whether the wrapped runner is reachable."""
-        return self._inner.ping()
-
-
 def build_app(settings: EywaSettings) -> FastAPI:
     """The app ``eywa serve`` runs: the memory and key store ``eywa.runtime`` opens for
     ``settings`` (Neo4j when ``EYWA_NEO4J_URI`` is set, else embedded), and the job runner
     the settings name: in-process (default) or, with ``EYWA_JOB_RUNNER=celery``, the Celery
-    workers, in which case the API's memory has no extractor (Level 1 runs in the workers)
-    and embeds what a finished job wrote (``VectorRepairingJobRunner``).
+    workers, in which case the API's memory has no extractor (Level 1 runs in the workers).
+    When the workers can write the vector store too (a Qdrant server,
+    ``eywa.runtime.workers_embed``) they embed, and this process embeds queries only; else it
+    embeds new turns and the workers' beliefs from the stage ledger (after each batch and in
+    its periodic reconciliation).
 
     Raises:
         StoreError: the stores or the key file cannot be opened.
@@ -188,10 +141,10 @@ def build_app(settings: EywaSettings) -> FastAPI:
     if celery and not settings.redis_url:
         raise ConfigurationError("EYWA_JOB_RUNNER=celery needs EYWA_REDIS_URL")
     opened = settings.model_copy(update={"extractor": "none"}) if celery else settings
-    memory = open_memory(opened)
+    memory = open_memory(opened, embed_writes=not workers_embed(settings))
     try:
         keys = open_key_store(settings)
-        runner = VectorRepairingJobRunner(celery_job_runner(settings, memory), memory) if celery else None
+        runner = celery_job_runner(settings, memory) if celery else None
     except BaseException:
         memory.close()
         raise

@@ -29,7 +29,7 @@ def test_smoke_run_prints_figures_and_passes_exactly_once(runner: CliRunner, tmp
 
 def test_reused_data_dir_keeps_runs_apart(tmp_path: Path) -> None:
     first = run_service_bench(agents=1, seconds=0.5, data_dir=tmp_path)
-    second = run_service_bench(agents=1, seconds=0.5, data_dir=tmp_path, ack="level0")  # answered after Level 0
+    second = run_service_bench(agents=1, seconds=0.5, data_dir=tmp_path, ack="level0", drain_s=0.0)  # after Level 0
     assert first.exactly_once and second.exactly_once
     assert (first.ack, second.ack) == ("level1", "level0")
     assert not set(first.spaces) & set(second.spaces)

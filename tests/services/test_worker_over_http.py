@@ -1,7 +1,8 @@
 """The server-mode write path over real HTTP: the API (``build_app`` with
 ``EYWA_JOB_RUNNER=celery``) stores turns, a real Celery worker on a real Redis runs Level 1
 and the Nous update on the same embedded store, and the API then serves what the worker
-derived, with the new beliefs embedded for vector recall."""
+derived, with the new beliefs embedded for vector recall by its periodic reconciliation (the
+embedded vector store belongs to the API process, so the worker cannot embed them)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,9 @@ TURNS = [
 def api(tmp_path: Path, broker: str) -> Iterator[tuple[httpx.Client, Path]]:  # noqa: F811
     """``eywa serve``'s app in celery mode on a free local port, with a read+write key."""
     data = tmp_path / "mem"
-    settings = EywaSettings(data_dir=data, redis_url=broker, job_runner="celery", rate_limit_per_minute=0)
+    settings = EywaSettings(
+        data_dir=data, redis_url=broker, job_runner="celery", rate_limit_per_minute=0, reconcile_interval_s=0.5
+    )
     keys = open_key_store(settings)
     _, secret = keys.create([SPACE], ["read", "write"])
     keys.close()
@@ -83,11 +86,15 @@ def test_turns_posted_over_http_are_derived_by_the_worker_and_served_by_the_api(
     deltas = client.get("/entities/Caroline/dimensions/residence/deltas").json()
     assert len(deltas) == 2
 
-    # The worker wrote no vectors; the API embedded the beliefs when the job read "done".
-    recalled = client.post("/recall", json={"query": "Where does Caroline work?", "k": 5}).json()
+    # The worker wrote no vectors; the API's periodic reconciliation embeds the beliefs from
+    # the ledger's marks (nothing is embedded because a job was read).
     belief_ids = {b["id"] for b in beliefs}
-    vector_hits = {hit["id"] for hit in recalled["trace"]["routes"]["vector"] if hit["kind"] == "belief"}
-    assert vector_hits == belief_ids
+
+    def vector_hits() -> set[str]:
+        recalled = client.post("/recall", json={"query": "Where does Caroline work?", "k": 5}).json()
+        return {hit["id"] for hit in recalled["trace"]["routes"]["vector"] if hit["kind"] == "belief"}
+
+    wait_for(lambda: vector_hits() == belief_ids, 30.0, "the beliefs' vectors")
 
 
 def test_celery_runner_without_redis_is_refused(tmp_path: Path) -> None:
