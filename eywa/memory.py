@@ -53,6 +53,7 @@ from eywa.nous import ledger as nous
 from eywa.read.items import BeliefSource, DimensionSource, EvidenceSource
 from eywa.read.reader import Reader
 from eywa.read.routes import (
+    BeliefRoute,
     DimensionRoute,
     GraphRoute,
     InferenceRoute,
@@ -117,6 +118,7 @@ class Memory:
                 GraphRoute(stores),
                 InferenceRoute(stores),
                 DimensionRoute(stores),
+                BeliefRoute(stores),
             ],
             sources=[
                 evidence_source,
