@@ -1,4 +1,5 @@
-"""Shared fixtures. Every test starts from an environment without EYWA_* variables."""
+"""Shared fixtures. Every test starts from an environment without EYWA_* variables (under
+xdist, but for ``EYWA_EMBED_THREADS``: see ``SUITE_EMBED_THREADS``)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import os
 from collections.abc import Iterator
 
 import pytest
+
+from tests.suite_threads import SUITE_EMBED_THREADS
 
 pytest_plugins = ["tests.neo4j_server", "tests.redis_server"]
 
@@ -17,4 +20,6 @@ def clean_environ(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for name in list(os.environ):
         if name.startswith("EYWA_"):
             monkeypatch.delenv(name, raising=False)
+    if SUITE_EMBED_THREADS:
+        monkeypatch.setenv("EYWA_EMBED_THREADS", str(SUITE_EMBED_THREADS))
     yield

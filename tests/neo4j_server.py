@@ -89,6 +89,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 NEO4J_FIXTURES = frozenset({"neo4j_server", "neo4j_uri", "neo4j_driver"})
+# The reliability tests' own Neo4j (tests/reliability/conftest.py), which they kill and
+# restart: they never query the shared server, so they run beside its group, together
+# on one process so that one extra JVM serves them all.
+RESTARTABLE_FIXTURE = "restartable_neo4j"
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -99,10 +103,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     Tests share the server by space, but a few touch database-wide state (migrations, the
     schema, the recorded embedder); keeping them all on one worker runs them one after
     another exactly as a serial run does, while embedded tests fill the other workers.
+    Tests on the reliability tests' restartable Neo4j form a group of their own.
     """
     for item in items:
-        uses_fixture = NEO4J_FIXTURES.intersection(getattr(item, "fixturenames", ()))
-        if item.get_closest_marker("neo4j") is not None or uses_fixture:
+        fixtures = getattr(item, "fixturenames", ())
+        if RESTARTABLE_FIXTURE in fixtures:
+            item.add_marker(pytest.mark.xdist_group(RESTARTABLE_FIXTURE))
+        elif item.get_closest_marker("neo4j") is not None or NEO4J_FIXTURES.intersection(fixtures):
             item.add_marker(pytest.mark.xdist_group("neo4j"))
 
 

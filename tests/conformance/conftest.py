@@ -26,6 +26,7 @@ from eywa.stores.bundle import Stores
 from eywa.stores.embedded.factory import open_embedded
 from eywa.stores.neo4j.labels import Label
 from eywa.stores.server import open_server
+from tests.suite_threads import SUITE_EMBED_THREADS
 from tests.neo4j_server import Neo4jServer
 
 MemoryFactory = Callable[..., Memory]
@@ -58,7 +59,7 @@ def server_settings(request: pytest.FixtureRequest, tmp_path: Path) -> EywaSetti
 @pytest.fixture(scope="session")
 def embedder() -> Embedder:
     """The real offline model, loaded once per test session."""
-    return MiniLMEmbedder()
+    return MiniLMEmbedder(threads=SUITE_EMBED_THREADS)
 
 
 @pytest.fixture(params=BACKENDS)

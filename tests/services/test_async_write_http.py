@@ -11,11 +11,12 @@ from eywa.embedding.minilm import MiniLMEmbedder
 from eywa.memory import Memory
 from eywa.settings import EywaSettings
 from tests.conformance.test_async_write import TURNS, HeldEmbedder
+from tests.suite_threads import SUITE_EMBED_THREADS
 from tests.services.conftest import build_service
 
 
 def test_turns_are_acknowledged_after_level0_and_the_job_finishes_after_it(tmp_path: Path) -> None:
-    gate = HeldEmbedder(MiniLMEmbedder())
+    gate = HeldEmbedder(MiniLMEmbedder(threads=SUITE_EMBED_THREADS))
     settings = EywaSettings(data_dir=tmp_path / "mem", level1_wait=False)
     memory = Memory.open(tmp_path / "mem", settings=settings, embedder=gate)
     svc = build_service(memory, tmp_path, settings)
