@@ -62,6 +62,7 @@ from eywa.portability import (
 from eywa.read.items import BeliefSource, DimensionSource, EvidenceSource
 from eywa.read.reader import Reader
 from eywa.read.routes import (
+    BeliefRoute,
     DimensionRoute,
     GraphRoute,
     InferenceRoute,
@@ -130,6 +131,7 @@ class Memory:
                 GraphRoute(stores),
                 InferenceRoute(stores),
                 DimensionRoute(stores),
+                BeliefRoute(stores),
             ],
             sources=[
                 evidence_source,

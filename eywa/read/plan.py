@@ -28,16 +28,17 @@ def _row(weights: Mapping[RouteName, float]) -> Mapping[RouteName, float]:
 # One readable table: route weights per question shape. Routes absent from a row weigh 0.
 # Keyword weighs twice the vector route: on the LoCoMo dev turns BM25 over turn + speaker +
 # neighbours is the stronger single route (about 72 vs 51 turn recall@10), and a 2:1 RRF
-# mix beat 1:1 and 3:1. The support routes add candidates the two main routes miss.
+# mix beat 1:1 and 3:1. The support routes add candidates the two main routes miss; the
+# belief route weighs most where the evidence is spread over sessions (list, count).
 ROUTE_WEIGHTS: Final[Mapping[Shape, Mapping[RouteName, float]]] = MappingProxyType(
     {
-        "fact": _row({"keyword": 2.0, "vector": 1.0, "graph": 0.5, "dimension": 0.5}),
-        "temporal": _row({"keyword": 2.0, "vector": 1.0, "temporal": 1.0, "graph": 0.3}),
-        "list": _row({"keyword": 2.0, "vector": 1.0, "graph": 0.8, "dimension": 0.8}),
-        "count": _row({"keyword": 2.0, "vector": 1.0, "graph": 0.8, "dimension": 0.5}),
-        "inference": _row({"keyword": 1.5, "vector": 1.2, "inference": 1.0, "graph": 0.5, "dimension": 0.5}),
-        "yes_no": _row({"keyword": 2.0, "vector": 1.0, "graph": 0.5, "dimension": 0.5}),
-        "comparison": _row({"keyword": 2.0, "vector": 1.0, "graph": 0.8, "dimension": 0.5}),
+        "fact": _row({"keyword": 2.0, "vector": 1.0, "graph": 0.5, "dimension": 0.5, "beliefs": 0.5}),
+        "temporal": _row({"keyword": 2.0, "vector": 1.0, "temporal": 1.0, "graph": 0.3, "beliefs": 0.5}),
+        "list": _row({"keyword": 2.0, "vector": 1.0, "graph": 0.8, "dimension": 0.8, "beliefs": 1.0}),
+        "count": _row({"keyword": 2.0, "vector": 1.0, "graph": 0.8, "dimension": 0.5, "beliefs": 1.0}),
+        "inference": _row({"keyword": 1.5, "vector": 1.2, "inference": 1.0, "graph": 0.5, "dimension": 0.5, "beliefs": 0.8}),
+        "yes_no": _row({"keyword": 2.0, "vector": 1.0, "graph": 0.5, "dimension": 0.5, "beliefs": 0.5}),
+        "comparison": _row({"keyword": 2.0, "vector": 1.0, "graph": 0.8, "dimension": 0.5, "beliefs": 0.8}),
     }
 )
 

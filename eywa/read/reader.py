@@ -171,7 +171,7 @@ class Reader:
 
         clock = time.perf_counter()
         kept, context, tokens = pack([_to_item(s) for s in chosen], budget_tokens)
-        strength = evidence_strength(cosine)
+        strength = evidence_strength(cosine, self._speakers(space, rankings.get("vector", []), hydrated), plan.entities)
         timings["pack"] = _ms(clock)
         timings["total"] = round(sum(ms for stage, ms in timings.items() if not stage.startswith("route.")), 3)
 
@@ -215,6 +215,12 @@ class Reader:
             for item_id, item in source.hydrate(space, ids, as_of).items():
                 found[(kind, item_id)] = item
         return found
+
+    def _speakers(self, space: str, ranked: Sequence[ItemKey], known: Mapping[ItemKey, Hydrated]) -> list[str | None]:
+        """The speaker of each ranked turn (``None`` for other items), for the evidence strength."""
+        missing = [key for key in ranked if key[0] == "evidence" and key not in known]
+        found = {**known, **self._hydrate(space, missing, None)} if missing else known
+        return [found[key].speaker if key[0] == "evidence" and key in found else None for key in ranked]
 
     def _check(self, question: str, k: int, budget_tokens: int | None) -> None:
         if not isinstance(question, str) or not question.strip():

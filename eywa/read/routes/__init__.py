@@ -2,6 +2,7 @@
 ``RouteHit``s with its own scores; the reader fuses them by weighted reciprocal rank."""
 
 from eywa.read.routes.base import KEYWORD_DEPTH, Query, Route, RouteHit
+from eywa.read.routes.beliefs import BeliefRoute
 from eywa.read.routes.dimension import DimensionRoute, dimension_id, dimension_key, may_claim
 from eywa.read.routes.graph import GraphRoute
 from eywa.read.routes.inference import InferenceRoute
@@ -11,6 +12,7 @@ from eywa.read.routes.vector import VectorRoute
 
 __all__ = [
     "KEYWORD_DEPTH",
+    "BeliefRoute",
     "DimensionRoute",
     "GraphRoute",
     "InferenceRoute",
