@@ -18,7 +18,7 @@ from neo4j import Driver
 
 from eywa.stores.bundle import Stores
 from eywa.stores.embedded.factory import DATABASE_FILE, open_embedded
-from eywa.stores.embedded.migrations import FORMAT_VERSION
+from eywa.stores.embedded.migrations import FORMAT_VERSION, MIGRATIONS
 from eywa.stores.entity_graph import Reach
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.migrations import apply_migrations, load_migrations
@@ -27,6 +27,8 @@ from tests.conformance.conftest import STORE_DIM, server_settings
 from tests.conformance.test_entity_graph import MENTIONS, ent, write
 
 GRAPH_READS = next(m for m in load_migrations() if m.name.endswith("_graph_reads"))
+# The embedded format that came before the co-mention edges (later formats add more).
+BEFORE_EDGES = next(n for n, step in enumerate(MIGRATIONS) if step.__name__ == "_co_mention_edges")
 
 
 def walks(stores: Stores, ids: dict[str, str]) -> list[Reach]:
@@ -46,7 +48,7 @@ def test_embedded_co_mention_edges_are_backfilled_on_open(tmp_path: Path) -> Non
         stores.close()
     with sqlite3.connect(tmp_path / DATABASE_FILE) as conn:  # what the previous format held
         conn.execute("DELETE FROM entity_edges")
-        conn.execute(f"PRAGMA user_version = {FORMAT_VERSION - 1:d}")
+        conn.execute(f"PRAGMA user_version = {BEFORE_EDGES:d}")
 
     stores = open_embedded(tmp_path, STORE_DIM)
     try:
