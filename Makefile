@@ -30,10 +30,8 @@ demo: $(STAMP_RUNTIME)
 
 # Layers and types first (seconds), then the suite with the servers it needs, on
 # TEST_WORKERS processes (pytest-xdist; the Neo4j tests stay together on one of them, see
-# tests/neo4j_server.py). TEST_WORKERS=0 runs everything in one process. Three on two cores:
-# the suite waits (servers, subprocesses, Neo4j round trips) about half the time, and a
-# run on two processes kept the cores only about half busy.
-TEST_WORKERS ?= 3
+# tests/neo4j_server.py). TEST_WORKERS=0 runs everything in one process.
+TEST_WORKERS ?= 2
 test: $(STAMP_DEV)
 	$(BIN)/lint-imports
 	$(BIN)/mypy
