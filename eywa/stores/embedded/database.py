@@ -114,14 +114,24 @@ class SqliteDatabase:
             conn.close()  # ends the read transaction; nothing was written
 
     def close(self) -> None:
-        """Checkpoint the WAL and close; later use raises ``ClosedError``."""
+        """Checkpoint the WAL and close; later use raises ``ClosedError``.
+
+        The statistics refresh and the checkpoint are housekeeping: when another process
+        holds the database (a worker writing beside a reader that closes), they are skipped
+        at once rather than waited for, and the connection still closes. SQLite keeps the WAL
+        consistent either way; a later close checkpoints it.
+        """
         with self._lock:
             if self._closed:
                 return
             self._closed = True
             try:
+                self._conn.execute("PRAGMA busy_timeout = 0")
                 self._conn.execute("PRAGMA optimize")  # refresh planner statistics cheaply
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise StoreError("sqlite", "close", str(exc)) from exc
             finally:
                 self._conn.close()
 
