@@ -5,13 +5,13 @@ to move?") has its evidence spread over many sessions, each turn sharing few wor
 question; an inference question ("Which state does Ana probably live in?") may share none.
 The validated beliefs about the person are the index for both: each is one short
 statement with an attribute (hobbies, life events, plans, pets…) and cites the turns it
-rests on. This route reads the active beliefs of each person the question names (one store
-call per person, ``BeliefStore.beliefs``), keeps those whose attribute the question asks
-about (the planner's attribute vocabulary: "activities" → hobbies, and the attributes that
-answer for it: life events), ranks them by the share of the question's topic words
-(``Plan.other_words``) their statement holds, and offers their *cited turns*. The turns, not
-the beliefs, are offered: the answer is in what was said, and a turn found this way is fused
-with the same turn found by the other routes.
+rests on. This route reads the active beliefs of each person the question names whose
+attribute the question asks about (one filtered store call per person and attribute,
+``BeliefStore.beliefs``; the planner's attribute vocabulary: "activities" → hobbies, and
+the attributes that answer for it: life events), ranks them by the share of the
+question's topic words (``Plan.other_words``) their statement holds, and offers their
+*cited turns*. The turns, not the beliefs, are offered: the answer is in what was said, and
+a turn found this way is fused with the same turn found by the other routes.
 
 Why the attribute must be asked: a variant that also offered any belief of the person
 sharing a topic word with the question lost single-hop questions (-0.4 points) and one
@@ -79,10 +79,11 @@ class BeliefRoute:
         topic = terms(" ".join(plan.other_words))
         scored: list[tuple[float, Belief]] = []
         for subject in plan.entities:
-            for belief in self._stores.beliefs.beliefs(query.space, subject=subject):
-                score = belief_match(belief, asked, topic)
-                if score > 0.0:
-                    scored.append((score, belief))
+            for attribute in sorted(asked):  # the store filters: a person's other beliefs are never loaded
+                for belief in self._stores.beliefs.beliefs(query.space, subject=subject, attribute=attribute):
+                    score = belief_match(belief, asked, topic)
+                    if score > 0.0:
+                        scored.append((score, belief))
         scored.sort(key=lambda pair: -pair[0])
         return _cited_turns(scored, query.limit)
 
