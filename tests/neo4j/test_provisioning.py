@@ -22,6 +22,7 @@ import pytest
 from neo4j import Driver
 
 from tests.neo4j_server import Neo4jServer
+from tests.reliability.neo4j_process import free_port
 
 LAUNCHER = Path(__file__).resolve().parents[2] / "ops" / "neo4j" / "neo4j-test-server"
 
@@ -67,8 +68,10 @@ def fake_env(tmp_path: Path) -> Iterator[dict[str, str]]:
     digest = hashlib.sha256(launcher.POM.read_bytes()).hexdigest()
     (lib.parent / ".fetched").write_text(digest + "\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("EYWA_")}
+    # An ephemeral port of its own: the default 7687 may be taken at any moment by another
+    # checkout's server or a bench started beside this test (make test runs in parallel).
     env.update(EYWA_CACHE_DIR=str(cache), EYWA_NEO4J_TEST_TIMEOUT="20",
-               EYWA_NEO4J_TEST_RUN_DIR=str(tmp_path / "run"))
+               EYWA_NEO4J_TEST_RUN_DIR=str(tmp_path / "run"), EYWA_NEO4J_TEST_PORT=str(free_port()))
     yield env
     subprocess.run([sys.executable, str(LAUNCHER), "stop"], env=env, capture_output=True, check=False)
 
