@@ -130,7 +130,7 @@ class SqliteDatabase:
                 self._conn.execute("PRAGMA optimize")  # refresh planner statistics cheaply
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc):
+                if not _held_elsewhere(exc):
                     raise StoreError("sqlite", "close", str(exc)) from exc
             finally:
                 self._conn.close()
@@ -138,3 +138,10 @@ class SqliteDatabase:
     def _check_open(self) -> None:
         if self._closed:
             raise ClosedError("database")
+
+
+def _held_elsewhere(exc: sqlite3.Error) -> bool:
+    """Whether ``exc`` says another connection holds the database (SQLITE_BUSY or
+    SQLITE_LOCKED, extended codes included), read from the result code, not the message."""
+    primary = exc.sqlite_errorcode & 0xFF
+    return primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
