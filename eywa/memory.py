@@ -383,6 +383,13 @@ class Memory:
         attribute = None if attribute is None else check_label(attribute, "attribute", self._limits)
         return self._stores.beliefs.beliefs(space, subject=subject, attribute=attribute, status=status)
 
+    def beliefs_citing(self, space: str, evidence_id: str) -> list[Belief]:
+        """The beliefs of any status that cite the turn ``evidence_id`` (one indexed read,
+        not a scan of the space's beliefs)."""
+        self._check_open()
+        space = check_space(space)
+        return self._stores.beliefs.beliefs_citing(space, [check_label(evidence_id, "evidence_id", self._limits)])
+
     def candidates(self, space: str, status: CandidateStatus | None = "rejected") -> list[Candidate]:
         """Candidates the validator refused, each with machine-readable ``reasons``."""
         self._check_open()

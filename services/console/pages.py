@@ -34,6 +34,8 @@ __all__ = ["ConsoleState", "install_console", "router"]
 router = APIRouter(prefix="/console", include_in_schema=False)
 _PACKAGE = resources.files("services.console")
 templates = Jinja2Templates(directory=str(_PACKAGE / "templates"))
+ENTITIES_PER_PAGE = 20
+"""Entities a page of the entities view shows (each with its dimensions' charts)."""
 
 
 @dataclass(frozen=True)
@@ -198,24 +200,31 @@ def turn(request: Request, space: str, evidence_id: str) -> HTMLResponse:
     """One turn with its signals, and the beliefs that cite it."""
     ctx, session = _caller(request, space)
     found = ctx.memory.evidence(space, evidence_id)
-    citing = [b for b in ctx.memory.beliefs(space, status=None) if evidence_id in b.evidence_ids]
+    citing = sorted(ctx.memory.beliefs_citing(space, evidence_id), key=lambda b: b.id)
     values = {"space": space, "turn": found, "segments": evidence_segments(found), "beliefs": citing}
     return _page(request, "turn.html", values, session)
 
 
 @router.get("/spaces/{space}/entities")
-def entities(request: Request, space: str) -> HTMLResponse:
-    """Each entity with its dimensions as small multiples."""
+def entities(
+    request: Request,
+    space: str,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    limit: Annotated[int, Query(ge=1, le=200)] = ENTITIES_PER_PAGE,
+) -> HTMLResponse:
+    """Each entity with its dimensions as small multiples, a page of entities at a time
+    (each chart reads its dimension's deltas, so a page bounds the work, not the space)."""
     ctx, session = _caller(request, space)
+    page = browse.page_of(browse.entities(ctx.memory, space), offset, limit)
     rows = []
-    for index, summary in enumerate(browse.entities(ctx.memory, space)):
+    for index, summary in enumerate(page.items, start=offset):
         charts: list[tuple[str, DimensionView]] = []
         for attribute in summary.attributes:
             view = dimension_view(ctx.memory, space, summary.entity, attribute, samples_per_gap=2, size=(300, 130),
                                   ident=f"m{index}-{len(charts)}", href="")  # fmt: skip
             charts.append((attribute, view))
         rows.append((summary.entity, charts))
-    return _page(request, "entities.html", {"space": space, "entities": rows}, session)
+    return _page(request, "entities.html", {"space": space, "entities": rows, "page": page}, session)
 
 
 @router.get("/spaces/{space}/entities/{entity}/dimensions/{attribute}")

@@ -161,6 +161,38 @@ def test_beliefs_and_candidates_page_with_offset_and_limit(service: Service, spa
     assert service.client.get(f"/v1/spaces/{SPACE}/beliefs", params={"limit": 0}, headers=headers).status_code == 422
 
 
+def test_the_entities_page_shows_a_page_of_entities_and_links_the_next(service: Service, memory: Memory) -> None:
+    space = "console-entities"
+    memory.remember(space, [
+        {"text": f"I work at {firm} as an engineer.", "speaker": name, "session": "a", "observed_at": f"2024-01-0{n}T10:00:00Z"}
+        for n, (name, firm) in enumerate([("Ines", "Acme"), ("Omar", "Globex"), ("Priya", "Initech")], start=1)
+    ], wait=True)  # fmt: skip
+    headers = service.headers([space], "read")
+    named = [e["entity"] for e in service.client.get(f"/v1/spaces/{space}/entities", headers=headers).json()["items"]]
+    assert len(named) >= 3
+
+    def shown(text: str) -> list[str]:
+        return [part.split("</h2>", 1)[0].split(">", 1)[1] for part in text.split('<h2 id="entity-')[1:]]
+
+    first = service.client.get(f"/console/spaces/{space}/entities", params={"limit": 2}, headers=headers).text
+    assert shown(first) == named[:2] and 'href="?offset=2&amp;limit=2">Next</a>' in first and "Previous" not in first
+    last_offset = (len(named) - 1) // 2 * 2
+    last = service.client.get(f"/console/spaces/{space}/entities", params={"offset": last_offset, "limit": 2}, headers=headers)
+    assert shown(last.text) == named[last_offset:] and ">Next</a>" not in last.text and ">Previous</a>" in last.text
+    bad = service.client.get(f"/console/spaces/{space}/entities", params={"limit": 0}, headers=headers)
+    assert bad.status_code == 422
+
+
+def test_a_turn_page_lists_the_beliefs_that_cite_it(service: Service, spaces: None, memory: Memory) -> None:
+    headers = service.headers([SPACE], "read")
+    cited = {i for b in memory.beliefs(SPACE, status=None) for i in b.evidence_ids}
+    turn_id = sorted(cited)[0]
+    page = service.client.get(f"/console/spaces/{SPACE}/turns/{turn_id}", headers=headers).text
+    citing = [b for b in memory.beliefs(SPACE, status=None) if turn_id in b.evidence_ids]
+    assert citing and all(f"/beliefs/{b.id}" in page for b in citing)
+    assert {b.id for b in memory.beliefs_citing(SPACE, turn_id)} == {b.id for b in citing}
+
+
 def test_the_audit_page_lists_refusals_merges_and_erasures_without_erased_content(service: Service, memory: Memory) -> None:
     space = "console-audit"
     ids = memory.remember(space, [
