@@ -128,7 +128,9 @@ def test_writes_over_the_embedding_bound_are_refused_everywhere_then_accepted_on
     # Reported while it lasts, and nothing of the refused batch was written.
     ready = svc.client.get("/readyz").json()
     assert ready["backlog"]["embed_evidence"] == len(FIRST) and ready["backlog_bounds"]["embed"] == BOUND
-    assert f'eywa_stage_backlog{{stage="embed_evidence"}} {float(len(FIRST))}' in svc.client.get("/metrics").text
+    metrics = svc.client.get("/metrics").text
+    assert f'eywa_stage_backlog{{stage="embed_evidence"}} {float(len(FIRST))}' in metrics
+    assert 'eywa_writes_refused_total{stage="embed"} 4.0' in metrics  # POST, Client (2 tries), AsyncClient
     assert mem.stats(SPACE)["evidence"] == len(FIRST)
 
     embedder.gate.set()
