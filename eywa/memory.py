@@ -319,7 +319,10 @@ class Memory:
         """Backpressure, checked before anything is written: refuse the batch while a bounded
         backlog is over its bound. The embedding bound counts every space's turns (their
         ``embed_evidence`` marks, re-embeddings after a change of embedder included): the
-        embedders are one pool for the deployment, so a new turn waits behind all of them."""
+        embedders are one pool for the deployment, so a new turn waits behind all of them.
+        The count is read before the write, not in its transaction: batches written at the
+        same moment may each pass, so the backlog can exceed the bound by what is in flight
+        (at most the concurrent requests times their batch size)."""
         retry = self._settings.backlog_retry_after_s
         limit = self._settings.max_embed_backlog
         if limit > 0:
