@@ -123,6 +123,8 @@ class Client:
                 written).
             InvalidInputError: a limit or another input check failed.
             QuotaExceededError: the batch would take the space over its quota.
+            OverloadedError: a backlog stayed over its bound through the retries (each
+                waited the server's ``Retry-After``); nothing was written.
             ConfigurationError: the key is invalid or lacks ``write`` on ``space``.
             StoreError: the server is unreachable or failing after retries.
         """

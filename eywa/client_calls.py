@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from eywa.contract import turn_model
 from eywa.erasure.plan import ErasureProof, ErasureReport
 from eywa.errors import (
+    BacklogStage,
     ConfigurationError,
     ConflictError,
     ErasedError,
@@ -31,6 +32,7 @@ from eywa.errors import (
     InvalidInputError,
     InvalidTurnError,
     NotFoundError,
+    OverloadedError,
     QuotaExceededError,
     SpaceNotEmptyError,
     StoreError,
@@ -340,7 +342,9 @@ def raise_for(response: httpx.Response, method: str, path: str) -> None:
         ErasedError: 410 ``erased`` (a re-sent erased turn).
         ConflictError: 409 ``conflict`` (a correction that does not apply to the item's state;
             ``SpaceNotEmptyError`` for an import into a space that holds data).
-        StoreError: 429/503 after retries and other server failures.
+        OverloadedError: 503 ``overloaded`` after the retries (a backlog over its bound;
+            nothing was written), with the server's ``stage``, ``backlog`` and ``limit``.
+        StoreError: 429 and other 503s after retries, and other server failures.
     """
     try:
         problem: dict[str, Any] = response.json()
@@ -353,6 +357,13 @@ def raise_for(response: httpx.Response, method: str, path: str) -> None:
         raise QuotaExceededError(
             str(problem.get("space", "")), "bytes" if problem.get("quota") == "bytes" else "turns",
             int(problem.get("limit", 0)), int(problem.get("used", 0)), int(problem.get("wanted", 0)),
+        )  # fmt: skip
+    if status == 503 and code == "overloaded":
+        stage: BacklogStage = "embed" if problem.get("stage") == "embed" else "level1"
+        retry = response.headers.get("Retry-After", "")
+        raise OverloadedError(
+            _int(problem.get("backlog")), _int(problem.get("limit")),
+            _int(problem.get("retry_after_s", retry if retry.isdigit() else 1)), stage=stage,
         )  # fmt: skip
     if status in (400, 413, 422):
         input_code = _input_code(code)
@@ -384,6 +395,14 @@ def raise_for(response: httpx.Response, method: str, path: str) -> None:
         erased = tuple(i.strip() for i in detail.rpartition(":")[2].split(",") if i.strip().startswith("ev_"))
         raise ErasedError(segments[3] if len(segments) > 3 else "*", erased)
     raise StoreError("http", f"{method} {path}", f"{status}: {detail}")
+
+
+def _int(value: object) -> int:
+    """An integer member of a problem, 0 when missing or malformed (an older server)."""
+    try:
+        return int(str(value))
+    except ValueError:
+        return 0
 
 
 def _input_code(code: object) -> InputCode:

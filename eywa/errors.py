@@ -11,7 +11,7 @@
     ├── ErasedError                           a turn whose id was erased (tombstoned) was sent again
     ├── ConflictError                         the item's state forbids it (a belief already retracted)
     │   └── SpaceNotEmptyError                an import into a space that already holds data
-    ├── OverloadedError                       the Level 1 backlog is over its bound (backpressure)
+    ├── OverloadedError                       the Level 1 or embedding backlog is over its bound (backpressure)
     ├── ExtractorError                        an extractor (LLM or rules) failed
     ├── EmbedderError                         an embedding endpoint failed or answered badly
     └── ConfigurationError                    settings that cannot work together
@@ -225,20 +225,29 @@ class SpaceNotEmptyError(ConflictError):
         EywaError.__init__(self, f"space {space!r} is not empty{what}: an export is imported into an empty space")
 
 
+BacklogStage = Literal["level1", "embed"]
+"""The backlogs writes are bounded by: turns owing Level 1 (and their dimension update), or
+turns owing their embedding."""
+
+
 class OverloadedError(EywaError):
-    """Level 1 is further behind than ``EYWA_MAX_BACKLOG`` allows; nothing was written.
+    """A backlog is further behind than its bound allows; nothing was written.
 
     Backpressure: writers are asked to come back later (``retry_after_s``) instead of
-    growing a backlog that Level 1 cannot absorb.
+    growing a backlog the stages after Level 0 cannot absorb. ``stage`` names the backlog:
+    ``level1`` (``EYWA_MAX_BACKLOG``) or ``embed`` (``EYWA_MAX_EMBED_BACKLOG``: turns of the
+    whole deployment not yet embedded, the ceiling of a write burst).
     """
 
     code: ErrorCode = "overloaded"
 
-    def __init__(self, backlog: int, limit: int, retry_after_s: int) -> None:
+    def __init__(self, backlog: int, limit: int, retry_after_s: int, stage: BacklogStage = "level1") -> None:
         self.backlog = backlog
         self.limit = limit
         self.retry_after_s = retry_after_s
-        super().__init__(f"Level 1 backlog of {backlog} turns is over the bound of {limit}; retry in {retry_after_s}s")
+        self.stage: BacklogStage = stage
+        what = "Level 1 backlog" if stage == "level1" else "embedding backlog"
+        super().__init__(f"{what} of {backlog} turns is over the bound of {limit}; retry in {retry_after_s}s")
 
 
 class ExtractorError(EywaError):

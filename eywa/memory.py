@@ -290,7 +290,9 @@ class Memory:
                 ``max_turns_per_batch`` turns (``too_many_turns``).
             QuotaExceededError: the new turns would take the space over its quota.
             ErasedError: a turn of the batch was erased; nothing was written.
-            OverloadedError: the Level 1 backlog is over ``EYWA_MAX_BACKLOG``; nothing was written.
+            OverloadedError: the Level 1 backlog is over ``EYWA_MAX_BACKLOG`` (``stage``
+                ``level1``), or more turns of the deployment wait for their embedding than
+                ``EYWA_MAX_EMBED_BACKLOG`` allows (``stage`` ``embed``); nothing was written.
         """
         self._check_open()
         from eywa.signals import detect_signals
@@ -314,11 +316,24 @@ class Memory:
         return batch.ids
 
     def _refuse_overload(self) -> None:
+        """Backpressure, checked before anything is written: refuse the batch while a bounded
+        backlog is over its bound. The embedding bound counts every space's turns (their
+        ``embed_evidence`` marks, re-embeddings after a change of embedder included): the
+        embedders are one pool for the deployment, so a new turn waits behind all of them.
+        The count is read before the write, not in its transaction: batches written at the
+        same moment may each pass, so the backlog can exceed the bound by what is in flight
+        (at most the concurrent requests times their batch size)."""
+        retry = self._settings.backlog_retry_after_s
+        limit = self._settings.max_embed_backlog
+        if limit > 0:
+            unembedded = self._stores.ledger.backlog()["embed_evidence"]
+            if unembedded > limit:
+                raise OverloadedError(unembedded, limit, retry, stage="embed")
         limit = self._settings.max_backlog
         if limit > 0:
             backlog = self._stores.ledger.level1_backlog()
             if backlog > limit:
-                raise OverloadedError(backlog, limit, self._settings.backlog_retry_after_s)
+                raise OverloadedError(backlog, limit, retry)
 
     # --- read ---------------------------------------------------------------------------
 
@@ -507,8 +522,9 @@ class Memory:
         return self._stores.ledger.space_backlog(check_space(space))
 
     def backlog(self) -> dict[str, int]:
-        """Pending marks per stage, and ``level1``: the turns not yet through Level 1 and
-        their dimension update (``EYWA_MAX_BACKLOG`` bounds it)."""
+        """Pending marks per stage (``embed_evidence``: turns not yet embedded, which
+        ``EYWA_MAX_EMBED_BACKLOG`` bounds), and ``level1_backlog``: the turns not yet through
+        Level 1 and their dimension update (``EYWA_MAX_BACKLOG`` bounds it)."""
         self._check_open()
         figures: dict[str, int] = {str(stage): n for stage, n in self._stores.ledger.backlog().items()}
         figures["level1_backlog"] = self._stores.ledger.level1_backlog()

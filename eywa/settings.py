@@ -174,6 +174,12 @@ class EywaSettings(BaseSettings):
     max_backlog: int = Field(
         default=0, ge=0, description="Writes are refused (503) while more turns wait for Level 1; 0 = no bound."
     )
+    max_embed_backlog: int = Field(
+        default=0, ge=0,
+        description="Writes are refused (503) while more turns of the deployment wait for their embedding; 0 = no "
+        "bound. The embedders are shared by every space, so a turn's embedding lag is about this bound over the "
+        "embedding rate: set it to the lag you accept times the rate `eywa bench service --rate` measured.",
+    )  # fmt: skip
     backlog_retry_after_s: int = Field(default=5, ge=1, description="Retry-After of a write refused by backpressure.")
 
 

@@ -60,6 +60,10 @@ class ServiceMetrics:
             "eywa_level1_backlog", "Turns not yet through Level 1 and their dimension update.",
             registry=self.registry,
         )
+        self.writes_refused = Counter(
+            "eywa_writes_refused", "Write batches refused by backpressure (503 overloaded), by backlog.",
+            ["stage"], registry=self.registry,
+        )
 
     def observe_request(self, route: str, method: str, status: int, seconds: float) -> None:
         """Record one finished request under its route template (never the raw path)."""

@@ -28,7 +28,7 @@ _STATUS: Final[dict[ErrorCode, tuple[int, str]]] = {
     "not_found": (404, "Not found"),
     "erased": (410, "Erased"),
     "conflict": (409, "Conflict"),
-    "overloaded": (503, "Level 1 backlog over its bound"),
+    "overloaded": (503, "Backlog over its bound"),
     "unavailable": (503, "Service unavailable"),
     "store_unavailable": (503, "Store unavailable"),
     "directory_in_use": (503, "Store unavailable"),

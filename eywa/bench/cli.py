@@ -218,14 +218,22 @@ def service(
     drain: Annotated[
         float, typer.Option("--drain", min=0.0, help="Seconds to wait after the traffic for the backlog to drain.")
     ] = 60.0,
+    rate: Annotated[
+        float | None,
+        typer.Option(
+            "--rate", min=0.001, show_default=False,
+            help="Open loop: send this many turns per second (batches of 4 on --agents sender threads) whatever "
+            "the answers, writes only; refusals (backpressure) are counted apart. Use with --ack level0.",
+        ),
+    ] = None,
 ) -> None:
     """Concurrent agents over HTTP on 127.0.0.1: req/s, turns/s, p50/p95 per route, embed and
-    Level 1 lags, exactly-once."""
+    Level 1 lags, exactly-once; with --rate, an open-loop writer and the backlog it leaves."""
     from eywa.bench.service import run_service_bench  # deferred: keeps `eywa --help` fast
 
     report = run_service_bench(
         agents, seconds, data_dir, settings=load_settings(data_dir), ack=ack, runner=runner, backend=backend,
-        replicas=replicas, workers=workers, drain_s=drain,
+        replicas=replicas, workers=workers, drain_s=drain, rate=rate,
     )  # fmt: skip
     out = out_console()
     render_service_bench(report, out)

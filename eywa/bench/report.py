@@ -188,6 +188,11 @@ def render_service_bench(report: ServiceBenchReport, console: Console) -> None:
             str(figures.errors), f"{figures.p50:.1f}", f"{figures.p95:.1f}", f"{figures.p99:.1f}",
         )
     console.print(table)
+    if report.rate is not None:
+        console.print(
+            f"open loop: {report.rate:g} turns/s offered ({report.batches_offered} batches, {report.late_batches} "
+            f"late); refused by backpressure: {report.refused_batches} batches ({report.refused_turns} turns)"
+        )
     console.print(f"requests/s: {report.requests_per_s:.1f} ({report.requests} requests)")
     console.print(f"turns/s: {report.turns_per_s:.1f} ({report.turns_acknowledged} turns acknowledged)")
     console.print(f"errors: {report.errors}")
@@ -204,7 +209,13 @@ def render_service_bench(report: ServiceBenchReport, console: Console) -> None:
             )
     drained = "drained" if report.drained else "[red]not drained[/]"
     console.print(f"backlog {drained} {report.drain_s:.1f} s after the traffic; pending at the stop: {pending}")
-    if report.backlog_over_time:
+    if report.backlog_peak:
+        embedded = "every batch embedded" if report.embed_drained else "[red]not every batch embedded[/]"
+        console.print(
+            f"backlog peak: {report.backlog_peak.get('embed', 0)} turns to embed, "
+            f"{report.backlog_peak.get('level1', 0)} to Level 1; {embedded}"
+        )
+    elif report.backlog_over_time:
         peak = max(report.backlog_over_time, key=lambda p: p.embed + p.level1)
         console.print(f"backlog peak: {peak.embed} turns to embed, {peak.level1} to Level 1 (at {peak.at:.1f} s)")
     for sample in report.error_samples:

@@ -14,6 +14,13 @@ before the server starts, has ``read`` and ``write`` on exactly the spaces of th
 questions, until the time is up. Spaces carry a per-run prefix, so a reused ``data_dir``
 does not disturb the audit.
 
+With a ``rate`` the agents are replaced by an open-loop writer (``eywa.bench.open_loop``):
+batches of the same synthetic turns go out at that many turns per second on ``agents``
+sender threads whatever the answers, writes refused by backpressure (503 ``overloaded``) are
+counted apart and must be missing from the store, and the report adds the backlog's peak.
+This is how the sustained rate the embedders keep up with is found: sweep ``rate`` and read
+the embedding lag's p95, the peak and whether the backlog drained.
+
 The audit runs on the graph stores directly (``eywa.runtime.open_graph_stores``), after the
 server stopped and closed its memory: per space, the number of stored turns equals the number of distinct acknowledged
 ids (plus any turns of a failed request that the server stored anyway), each acknowledged id
@@ -39,7 +46,7 @@ import threading
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime, timedelta
 from dataclasses import dataclass, field
@@ -52,6 +59,7 @@ from pydantic import BaseModel, ConfigDict
 from eywa.batches import evidence_id
 from eywa.bench.lag import BacklogPoint, LagFigures, LagSampler
 from eywa.bench.metrics import percentile
+from eywa.bench.open_loop import PlannedBatch, WriteLog, Writer, send_open_loop
 from eywa.bench.synthetic import generate_corpus, generate_queries
 from eywa.errors import EywaError, InvalidInputError, StoreError
 from eywa.models import Turn
@@ -71,6 +79,7 @@ SHARED_EVERY = 4  # every fourth write batch of an agent goes to the shared spac
 MAX_ERROR_SAMPLES = 5
 START_TIMEOUT_S = 120.0  # the server loads the embedding model before it answers
 STOP_TIMEOUT_S = 60.0
+OPEN_LOOP_SAMPLE_S = 0.25  # the lag sampler's period under --rate: its ledger reads grow with the backlog
 
 
 class RouteFigures(BaseModel):
@@ -124,6 +133,19 @@ class ServiceBenchReport(BaseModel):
     drain_s: float = 0.0
     backlog_over_time: list[BacklogPoint] = []
     """Turns owing embedding / Level 1, sampled through the run and the drain."""
+    rate: float | None = None
+    """Open loop (``--rate``): turns per second offered, in batches of ``BATCH_SIZE``; None:
+    closed-loop agents alternating writes and recalls."""
+    batches_offered: int = 0
+    late_batches: int = 0
+    """Open loop: batches sent more than one interval after their due time (no sender free)."""
+    refused_batches: int = 0
+    """Writes refused by backpressure (503 ``overloaded``); not counted in ``errors``."""
+    refused_turns: int = 0
+    backlog_peak: dict[str, int] = {}
+    """The largest backlog sampled: turns owing their embedding (``embed``) / Level 1."""
+    embed_drained: bool = True
+    """Whether every acknowledged batch was embedded within the drain time."""
 
 
 @dataclass
@@ -339,6 +361,7 @@ def run_service_bench(
     replicas: int = 1,
     workers: int = 2,
     drain_s: float = 60.0,
+    rate: float | None = None,
 ) -> ServiceBenchReport:
     """Serve the API locally, drive it with ``agents`` concurrent clients, audit the store.
 
@@ -349,11 +372,13 @@ def run_service_bench(
     ``replicas`` API processes (agents spread over them). After the traffic the run waits up
     to ``drain_s`` for every acknowledged batch to be embedded and through Level 1, and
     reports those lags (``eywa.bench.lag``) and the backlog left (``backlog_after``). The
-    run's key expires after the run and is revoked at its end, wherever keys live.
+    run's key expires after the run and is revoked at its end, wherever keys live. With
+    ``rate`` (turns per second) an open-loop writer on ``agents`` sender threads replaces the
+    agents (see the module docstring).
 
     Raises:
-        InvalidInputError: ``agents`` below 1, ``seconds`` not positive, or several replicas
-            on the embedded backend.
+        InvalidInputError: ``agents`` below 1, ``seconds`` or ``rate`` not positive, or
+            several replicas on the embedded backend.
         ConfigurationError: a bad ``EYWA_*`` value, or a server to start outside a checkout.
         StoreError: the store, the key store or a process cannot be opened or started.
     """
@@ -363,6 +388,8 @@ def run_service_bench(
         raise InvalidInputError("agents must be at least 1")
     if seconds <= 0:
         raise InvalidInputError("seconds must be positive")
+    if rate is not None and rate <= 0:
+        raise InvalidInputError("rate must be positive (turns per second)")
     base = settings or load_settings()
     server = (backend or backend_of(base)) == "server"
     with tempfile.TemporaryDirectory(prefix="eywa-service-bench-") as scratch_dir:
@@ -382,6 +409,8 @@ def run_service_bench(
             own = [f"svc-{run}-agent-{i:02d}" for i in range(agents)]
             shared = f"svc-{run}-shared"
             logs = [_AgentLog() for _ in range(agents)]
+            plan = _plan(run, own, shared, rate * seconds) if rate is not None else []
+            writes = WriteLog()
             loads = {"before": os.getloadavg()}
             keys = open_key_store(chosen)
             try:  # the key must not outlive the run where keys live on (Neo4j)
@@ -396,17 +425,22 @@ def run_service_bench(
                 for url in urls:
                     _warm_up(url, key, shared)
                 watched = open_graph_stores(chosen)
-                sampler = LagSampler(watched)
+                sampler = LagSampler(watched, interval_s=0.1 if rate is None else OPEN_LOOP_SAMPLE_S)
                 try:
                     sampler.start()
                     started = time.monotonic()
                     deadline = started + seconds
+                    if rate is not None:
+                        send_open_loop(
+                            plan, BATCH_SIZE / rate, agents, _writers(urls, key), writes, on_ack=sampler.acknowledged
+                        )
+                        logs = [_writes_as_log(writes)]
                     threads = [
                         threading.Thread(
                             target=_agent, args=(i, urls[i % len(urls)], key, run, own[i], shared, deadline, logs[i]),
                             kwargs={"sampler": sampler}, name=f"agent-{i}", daemon=True,
                         )
-                        for i in range(agents)
+                        for i in range(agents if rate is None else 0)
                     ]
                     for thread in threads:
                         thread.start()
@@ -430,6 +464,7 @@ def run_service_bench(
                 stores = open_graph_stores(chosen)
                 try:
                     stored, problems = _audit(stores, acked, unacked)
+                    problems += _refused_stored(stores, writes.refused)
                     owed = [stores.ledger.space_backlog(space) for space in [*own, shared]]
                     backlog = {k: v for k, v in {"embed": sum(b.embed for b in owed),
                                                  "level1": sum(b.level1 for b in owed)}.items() if v}
@@ -445,7 +480,68 @@ def run_service_bench(
         "replicas": replicas, "workers": workers if runner == "celery" else 0, "vectors": vectors,
         "embed_lag_ms": embed_lag, "level1_lag_ms": level1_lag, "drained": drained,
         "drain_s": round(drain_elapsed, 2), "backlog_over_time": _thin(sampler.backlog),
+        "rate": rate, "batches_offered": len(plan), "late_batches": writes.late,
+        "refused_batches": writes.refused_batches, "refused_turns": sum(len(t) for t in writes.refused.values()),
+        "backlog_peak": {"embed": max((p.embed for p in sampler.backlog), default=0),
+                         "level1": max((p.level1 for p in sampler.backlog), default=0)},
+        "embed_drained": embed_lag.finished == embed_lag.batches,
     })  # fmt: skip
+
+
+def _plan(run: str, own: list[str], shared: str, turns: float) -> list[PlannedBatch]:
+    """The open loop's batches: ``turns`` (rounded up to whole batches) of unique synthetic
+    turns, spread over the agents' spaces with every ``SHARED_EVERY``-th to the shared one;
+    built before the clock starts so that generating them costs the schedule nothing."""
+    source = _turns(run, 0)
+    batches = max(1, -(-int(turns) // BATCH_SIZE))
+    return [
+        PlannedBatch(shared if i % SHARED_EVERY == SHARED_EVERY - 1 else own[i % len(own)],
+                     [next(source) for _ in range(BATCH_SIZE)])
+        for i in range(batches)
+    ]  # fmt: skip
+
+
+def _writers(urls: list[str], key: str) -> Callable[[], Writer]:
+    """One ``eywa.Client`` per sender thread, without retries (a refusal is an answer), the
+    senders spread over the API replicas."""
+    from eywa.client import Client
+
+    turn = itertools.count()
+    lock = threading.Lock()
+
+    def build() -> Writer:
+        with lock:
+            url = urls[next(turn) % len(urls)]
+        return Client(url, key, timeout=60.0, retries=0)
+
+    return build
+
+
+def _writes_as_log(writes: WriteLog) -> _AgentLog:
+    """The open loop's answers as one agent's log (refusals stay in ``writes``)."""
+    log = _AgentLog(samples=list(writes.samples))
+    log.latencies["turns"] = list(writes.latencies_ms)
+    log.errors["turns"] = writes.errors
+    for space, ids in writes.acked.items():
+        log.acked[space].update(ids)
+    for space, exts in writes.unacked.items():
+        log.unacked[space].update(exts)
+    return log
+
+
+def _refused_stored(stores: GraphStores, refused: dict[str, set[str]]) -> list[str]:
+    """A problem per space where a turn of a batch refused by backpressure was stored anyway.
+
+    Raises:
+        StoreError: a store cannot be read.
+    """
+    problems: list[str] = []
+    for space, exts in sorted(refused.items()):
+        ids = sorted({evidence_id(space, Turn(text="-", external_id=ext), 0) for ext in exts})
+        stored = stores.evidence.existing(space, ids)
+        if stored:
+            problems.append(f"{space}: {len(stored)} turns of refused batches were stored")
+    return problems
 
 
 def _revoke(settings: EywaSettings, key_id: str) -> None:

@@ -108,12 +108,19 @@ async def _on_eywa(request: Request, exc: Exception) -> JSONResponse:
     if isinstance(exc, OverloadedError):
         headers = {"Retry-After": str(exc.retry_after_s)}
     extra = _quota_members(exc) if isinstance(exc, QuotaExceededError) else None
+    if isinstance(exc, OverloadedError):
+        extra = _overload_members(exc)
     return problem_response(status, code, title, str(exc), errors=errors, headers=headers, extra=extra)
 
 
 def _quota_members(exc: QuotaExceededError) -> dict[str, Any]:
     """The quota's figures as problem+json extension members, for clients to act on."""
     return {"space": exc.space, "quota": exc.quota, "limit": exc.limit, "used": exc.used, "wanted": exc.wanted}
+
+
+def _overload_members(exc: OverloadedError) -> dict[str, Any]:
+    """Which backlog refused the write and how far over its bound it is, for clients to act on."""
+    return {"stage": exc.stage, "backlog": exc.backlog, "limit": exc.limit, "retry_after_s": exc.retry_after_s}
 
 
 def _located(request: Request, field: str) -> str:

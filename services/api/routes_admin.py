@@ -73,7 +73,7 @@ def healthz() -> dict[str, str]:
 @probes.get("/readyz", summary="Readiness", responses={503: {"description": "A dependency is unreachable."}})
 def readyz(ctx: Ctx) -> Response:
     """Stores, key file, job runner (broker) and rate limiter (Redis) all reachable; also
-    reports whether Redis persists its data and the Level 1 backlog."""
+    reports whether Redis persists its data, the backlogs and their bounds."""
     checks = {
         "stores": _stores_ok(ctx),
         "keys": ctx.keys.ping(),
@@ -104,9 +104,11 @@ def metrics(ctx: Ctx) -> Response:
 
 
 def _backlog(ctx: Ctx) -> dict[str, object]:
-    """``level1_backlog`` and the marks per stage (``Memory.backlog``)."""
+    """``level1_backlog``, the marks per stage (``Memory.backlog``; ``embed_evidence``: turns
+    not yet embedded) and the bounds over which writes are refused (0: none)."""
     figures = ctx.memory.backlog()
-    return {"level1_backlog": figures.pop("level1_backlog"), "backlog": figures}
+    bounds = {"embed": ctx.settings.max_embed_backlog, "level1": ctx.settings.max_backlog}
+    return {"level1_backlog": figures.pop("level1_backlog"), "backlog": figures, "backlog_bounds": bounds}
 
 
 def _stores_ok(ctx: Ctx) -> bool:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request
 
-from eywa.errors import NotFoundError
+from eywa.errors import NotFoundError, OverloadedError
 from eywa.jobs import JobStatus
 from eywa.stores.keys import ApiKey
 from services.api.deps import Ctx, Writer, authenticate, record_space
@@ -29,10 +29,15 @@ def remember(space: SpacePath, body: RememberRequest, key: Writer, ctx: Ctx) -> 
     checked by the core's input contract like a Python call: over a limit it is refused
     whole (413 ``too_many_turns``, 422 ``turn_too_long`` / ``limit_exceeded``, 413
     ``quota_exceeded``), and so is a batch sent while the Level 1 backlog is over
-    ``EYWA_MAX_BACKLOG`` (503 with ``Retry-After``) or one holding an erased turn (410):
-    nothing is written.
+    ``EYWA_MAX_BACKLOG`` or more turns wait for their embedding than
+    ``EYWA_MAX_EMBED_BACKLOG`` (503 ``overloaded`` with ``Retry-After``; the problem's
+    ``stage`` says which) or one holding an erased turn (410): nothing is written.
     """
-    ids = ctx.memory.remember(space, body.turns, author=key.id, wait=ctx.settings.level1_wait)
+    try:
+        ids = ctx.memory.remember(space, body.turns, author=key.id, wait=ctx.settings.level1_wait)
+    except OverloadedError as exc:
+        ctx.metrics.writes_refused.labels(exc.stage).inc()  # eywa_writes_refused_total{stage}
+        raise
     ctx.metrics.turns_ingested.inc(len(ids))
     job_id = ctx.jobs.submit(space, ids, author=key.id)
     job = ctx.jobs.status(job_id)

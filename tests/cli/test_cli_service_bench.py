@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from eywa.bench.service import run_service_bench
@@ -66,3 +67,26 @@ def test_audit_reports_missing_duplicated_and_unacknowledged_turns(tmp_path: Pat
     assert any("under 4 ids" in p for p in problems)
     assert any("differ from their deterministic id" in p for p in problems)
     assert any("1 acknowledged ids do not resolve" in p for p in problems)
+
+
+def test_open_loop_over_the_embedding_bound_is_refused_counted_and_nothing_refused_is_stored(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--rate far above what one API process embeds, with a bound of 4 turns: some batches
+    are refused (503 overloaded, counted apart from errors), none of their turns is stored,
+    every acknowledged one is stored once and embedded by the end of the drain."""
+    monkeypatch.setenv("EYWA_MAX_EMBED_BACKLOG", "4")
+    out = tmp_path / "rate.json"
+    result = runner.invoke(app, [
+        "bench", "service", "--rate", "400", "--seconds", "2", "--agents", "8", "--ack", "level0", "--drain", "120",
+        "--json", str(out),
+    ])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "open loop: 400 turns/s offered" in result.stdout and "refused by backpressure" in result.stdout
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["rate"] == 400 and report["batches_offered"] == 200 and report["errors"] == 0
+    assert report["refused_batches"] > 0 and report["refused_turns"] == 4 * report["refused_batches"]
+    assert report["routes"]["turns"]["requests"] + report["refused_batches"] == report["batches_offered"]
+    assert report["turns_acknowledged"] == sum(report["spaces"].values()) == 4 * report["routes"]["turns"]["requests"]
+    assert report["exactly_once"] is True and report["embed_drained"] is True  # refused turns are checked absent
+    assert report["backlog_peak"]["embed"] >= 4 and report["routes"]["recall"]["requests"] == 0

@@ -1,0 +1,74 @@
+"""The open-loop writer of ``eywa bench service --rate``: batches leave on schedule whatever
+the answers, refusals are counted apart from errors and never retried, and a schedule no
+sender can keep is reported as late batches."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from eywa.bench.open_loop import PlannedBatch, WriteLog, send_open_loop
+from eywa.errors import InvalidInputError, OverloadedError, StoreError
+
+
+def _plan(batches: int) -> list[PlannedBatch]:
+    return [PlannedBatch(f"s{i % 2}", [{"text": "x", "external_id": f"e{i}-{j}"} for j in range(2)]) for i in range(batches)]
+
+
+class FakeWriter:
+    """Answers after ``delay_s``: batch 3 is refused by backpressure, batch 5 fails."""
+
+    def __init__(self, calls: list[tuple[float, str]], lock: threading.Lock, delay_s: float = 0.0) -> None:
+        self.calls, self.lock, self.delay_s, self.closed = calls, lock, delay_s, False
+
+    def remember(self, space: str, turns: Sequence[dict[str, Any]]) -> list[str]:
+        with self.lock:
+            self.calls.append((time.monotonic(), turns[0]["external_id"]))
+        time.sleep(self.delay_s)
+        first = turns[0]["external_id"]
+        if first.startswith("e3-"):
+            raise OverloadedError(10, 5, 1, stage="embed")
+        if first.startswith("e5-"):
+            raise StoreError("http", "POST", "500: boom")
+        return [f"id-{t['external_id']}" for t in turns]
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_batches_leave_at_the_rate_and_refusals_are_counted_apart() -> None:
+    calls: list[tuple[float, str]] = []
+    lock = threading.Lock()
+    writers: list[FakeWriter] = []
+
+    def build() -> FakeWriter:
+        writers.append(FakeWriter(calls, lock, delay_s=0.15))  # slower than the interval: open loop goes on
+        return writers[-1]
+
+    acked: list[str] = []
+    log = WriteLog()
+    elapsed = send_open_loop(_plan(8), 0.05, 4, build, log, on_ack=lambda space, ids, at: acked.extend(ids))
+
+    starts = sorted(at for at, _ in calls)
+    assert len(calls) == 8 and len({ext for _, ext in calls}) == 8  # each batch sent once: no retry
+    assert 0.3 <= starts[-1] - starts[0] < 0.6 and elapsed >= 0.35 + 0.15  # 7 intervals of 50 ms, then the answer
+    assert log.refused_batches == 1 and log.refused == {"s1": {"e3-0", "e3-1"}}
+    assert log.errors == 1 and log.unacked == {"s1": {"e5-0", "e5-1"}}
+    assert sum(len(ids) for ids in log.acked.values()) == len(acked) == 12 and len(log.latencies_ms) == 6
+    assert log.late == 0 and all(w.closed for w in writers) and 1 <= len(writers) <= 4
+
+
+def test_a_schedule_no_sender_can_keep_is_reported_late() -> None:
+    calls: list[tuple[float, str]] = []
+    log = WriteLog()
+    send_open_loop(_plan(6), 0.01, 1, lambda: FakeWriter(calls, threading.Lock(), delay_s=0.05), log)
+    assert len(calls) == 6 and log.late >= 4
+
+
+def test_a_bad_schedule_is_refused() -> None:
+    with pytest.raises(InvalidInputError):
+        send_open_loop(_plan(1), 0.0, 1, lambda: FakeWriter([], threading.Lock()), WriteLog())
