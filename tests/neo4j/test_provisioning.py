@@ -181,3 +181,15 @@ def test_the_test_server_is_neo4j_5_26(neo4j_driver: Driver, neo4j_server: Neo4j
     ).records
     assert records[0]["name"] == "Neo4j Kernel"
     assert records[0]["version"].startswith("5.26.")
+
+
+def test_an_option_after_the_command_is_an_option(tmp_path: Path, fake_env: dict[str, str]) -> None:
+    _java(tmp_path, fake_env, "serve")
+    port = free_port()
+
+    started = _cli(fake_env, "start", "--port", str(port))  # was taken for part of a command, and the port ignored
+
+    assert started.returncode == 0, started.stderr
+    assert (tmp_path / "run" / "bolt-uri").read_text().strip() == f"bolt://127.0.0.1:{port}"
+    refused = _cli(fake_env, "stop", "--", "echo", "hi")
+    assert refused.returncode == 2 and "only run takes a command" in refused.stderr
