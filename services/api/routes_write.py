@@ -40,7 +40,10 @@ def remember(space: SpacePath, body: RememberRequest, key: Writer, ctx: Ctx) -> 
         raise
     ctx.metrics.turns_ingested.inc(len(ids))
     job_id = ctx.jobs.submit(space, ids, author=key.id)
-    job = ctx.jobs.status(job_id)
+    # The acknowledgement reports the job as the store derives it (done or pending): asking
+    # the queue's result backend too, a moment after sending the task, would add two Redis
+    # round trips to every write to learn what the store already says.
+    job = ctx.memory.job(job_id)
     return RememberResponse(ids=ids, job=JobRef(id=job.id, status=job.status), author=key.id)
 
 
