@@ -24,7 +24,7 @@ __all__ = ["TemporalRoute"]
 
 _AMOUNTS = (SignalKind.MONEY, SignalKind.NUMBER, SignalKind.QUANTITY)
 # Keyword candidates (per result slot) checked against a re-anchored window.
-CANDIDATE_DEPTH: Final = 2
+CANDIDATE_DEPTH: Final = 1
 
 
 class TemporalRoute:
