@@ -190,11 +190,11 @@ def asks_current_state(question: str, shape: Shape, window: tuple[datetime, date
 
 # "How long / how many weeks … between A and B", "How many months after A did B".
 _INTERVAL = re.compile(r"^\s*(how long|how many \w+|after how many \w+|how much time)\b", re.I)
-_BETWEEN = re.compile(r"\bbetween\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s*[?.!]*\s*$", re.I)
-_AFTER = re.compile(
-    r"\b(after|before|since)\s+(?P<a>.+?),?\s+(?:did|does|do|was|were|is|has|had|have|will|would)\s+(?P<b>.+?)\s*[?.!]*\s*$",
-    re.I,
-)
+# The word that opens the two phrases, and the words that close the first one: "between A
+# *and* B"; "after A *did* B". Split on words, not by a regular expression: a pattern with
+# two free spans backtracks badly on long input.
+_AFTER_WORDS: Final = frozenset({"after", "before", "since"})
+_AFTER_CLOSE: Final = frozenset("did does do was were is has had have will would".split())
 # At most this many words in the second phrase borrow the first phrase's head: "between
 # adopting Rex and Fido" → "adopting Fido".
 _ELLIPSIS_WORDS: Final = 2
@@ -207,15 +207,39 @@ def interval_events(question: str, window: tuple[datetime, datetime] | None) -> 
     about "Ana adopting Rex" and "Ana adopting Fido"."""
     if window is not None or not _INTERVAL.search(question):
         return ()
-    match = _BETWEEN.search(question) or _AFTER.search(question)
-    if match is None:
+    words = question.strip().rstrip("?.! ").split()
+    spans = _between_spans(words) or _after_spans(words)
+    if spans is None:
         return ()
-    first, second = match["a"].split(), match["b"].split()
-    if not first or not second or _INTERVAL.match(match["a"]):  # "After how many weeks did…": one event
+    first = [w.rstrip(",") for w in words[spans[0] : spans[1]]]
+    second = words[spans[2] :]
+    if not first or not second or _INTERVAL.match(" ".join(first)):  # "After how many weeks did…": one event
         return ()
     if len(second) <= _ELLIPSIS_WORDS < len(first):
         second = first[: -len(second)] + second
     return (" ".join(first), " ".join(second))
+
+
+def _between_spans(words: Sequence[str]) -> tuple[int, int, int] | None:
+    """"between A and B": (start of A, end of A, start of B), or None."""
+    lowered = [w.casefold() for w in words]
+    if "between" not in lowered:
+        return None
+    start = lowered.index("between") + 1
+    if "and" not in lowered[start:]:
+        return None
+    end = lowered.index("and", start)
+    return start, end, end + 1
+
+
+def _after_spans(words: Sequence[str]) -> tuple[int, int, int] | None:
+    """"after A did B" (also before, since): (start of A, end of A, start of B), or None."""
+    lowered = [w.casefold().rstrip(",") for w in words]
+    start = next((i + 1 for i, w in enumerate(lowered) if w in _AFTER_WORDS), None)
+    if start is None:
+        return None
+    end = next((i for i in range(start, len(lowered)) if lowered[i] in _AFTER_CLOSE), None)
+    return None if end is None else (start, end, end + 1)
 
 
 def asked_attributes(question: str) -> tuple[str, ...]:
@@ -276,7 +300,9 @@ def window_is_relative(question: str, anchor: datetime) -> bool:
     year?"), "last week" and "between August 11 and August 15 2023" (one end has no year)
     do."""
     window = time_window(question, anchor)
-    return window is not None and window != time_window(question, anchor - _ANCHOR_SHIFT)
+    if window is None or anchor - datetime.min.replace(tzinfo=anchor.tzinfo) <= _ANCHOR_SHIFT:
+        return False  # no window, or an anchor too early to shift (year 1)
+    return window != time_window(question, anchor - _ANCHOR_SHIFT)
 
 
 def make_plan(

@@ -14,7 +14,15 @@ from hypothesis import strategies as st
 from eywa.errors import InvalidInputError
 from eywa.models import Entity, PostFilter, RouteName, Stage
 from eywa.ids import entity_key
-from eywa.read.plan import ROUTE_NAMES, ROUTE_WEIGHTS, interval_events, make_plan, name_spans, named_entities, window_is_relative
+from eywa.read.plan import (
+    ROUTE_NAMES,
+    ROUTE_WEIGHTS,
+    interval_events,
+    make_plan,
+    name_spans,
+    named_entities,
+    window_is_relative,
+)
 from eywa.read.policies import answer_instructions, check_policy
 from eywa.read.reader import POST_FILTERS
 
@@ -151,3 +159,20 @@ def test_interval_questions_are_split_into_their_two_events(question: str, event
     plan = make_plan(question, [], NOW)
     assert interval_events(question, plan.window) == events == plan.events
     assert ("events" in plan.weights) is bool(events)
+
+
+def test_the_interval_split_stays_fast_on_long_questions_and_an_early_anchor_is_not_shifted() -> None:
+    import time
+
+    questions = [
+        "How long after" + " x" * 2000,
+        "How long between " + "a and " * 600 + "b?",
+        "How long after " + " " * 3900 + "x",
+    ]
+    for question in questions:
+        began = time.process_time()
+        make_plan(question, [], NOW)
+        assert time.process_time() - began < 1.0  # a backtracking pattern took minutes on the last
+    early = datetime(1, 1, 5, tzinfo=UTC)
+    assert window_is_relative("What happened in June?", early) is False  # no year 0 to compare with
+    assert make_plan("What happened in June?", [], early).window is not None

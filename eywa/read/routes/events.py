@@ -33,7 +33,9 @@ class EventsRoute:
             return []
         names = " ".join(n for n in query.plan.entities if n.casefold() not in " ".join(events).casefold())
         per_event = max(1, query.limit // len(events))
-        rankings = [self._index.search(query.space, f"{names} {event}".strip(), per_event, ("evidence",)) for event in events]
+        rankings = [
+            self._index.search(query.space, f"{names} {event}".strip(), per_event, ("evidence",)) for event in events
+        ]
         hits: list[RouteHit] = []
         seen: set[str] = set()
         for rank, row in enumerate(zip_longest(*rankings), start=1):
