@@ -63,6 +63,7 @@ from eywa.read.items import BeliefSource, DimensionSource, EvidenceSource
 from eywa.read.reader import Reader
 from eywa.read.routes import (
     BeliefRoute,
+    EventsRoute,
     DimensionRoute,
     GraphRoute,
     InferenceRoute,
@@ -132,6 +133,7 @@ class Memory:
                 InferenceRoute(stores),
                 DimensionRoute(stores),
                 BeliefRoute(stores),
+                EventsRoute(stores.keyword),
             ],
             sources=[
                 evidence_source,

@@ -188,14 +188,14 @@ class RecallItem(Frozen):
 
 Policy = Literal["strict", "balanced", "advanced"]
 
-RouteName = Literal["keyword", "vector", "temporal", "graph", "inference", "dimension", "beliefs"]
+RouteName = Literal["keyword", "vector", "temporal", "graph", "inference", "dimension", "beliefs", "events"]
 """The retrieval routes of the read path (``eywa.read.routes``)."""
 
 PostFilter = Literal["boost", "demotion", "sessions", "rescue", "dedupe", "floor"]
 """The post-fusion stages of the read path (``eywa.read.adjust``)."""
 
 Stage = Literal[
-    "keyword", "vector", "temporal", "graph", "inference", "dimension", "beliefs",
+    "keyword", "vector", "temporal", "graph", "inference", "dimension", "beliefs", "events",
     "boost", "demotion", "sessions", "rescue", "dedupe", "floor",
 ]  # fmt: skip
 """What ``EYWA_DISABLED_STAGES`` may switch off: a route or a post-filter."""

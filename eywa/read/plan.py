@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Final, Literal, get_args
 
@@ -41,6 +41,10 @@ ROUTE_WEIGHTS: Final[Mapping[Shape, Mapping[RouteName, float]]] = MappingProxyTy
         "comparison": _row({"keyword": 2.0, "vector": 1.0, "graph": 0.8, "dimension": 0.5, "beliefs": 0.8}),
     }
 )
+
+# The events route's weight on an interval question: that of the vector route, so that
+# each event's best turns stand beside the whole question's.
+EVENTS_WEIGHT: Final = 1.0
 
 _SHAPES: Final[tuple[tuple[Shape, re.Pattern[str]], ...]] = (
     ("temporal", re.compile(r"^\s*(when|what (year|month|day|date|time))\b|\bhow long (ago|has|have|had|did|was|were)\b|\bwhat date\b", re.I)),
@@ -85,6 +89,10 @@ class Plan:
     entities: tuple[str, ...]
     weights: Mapping[RouteName, float]
     window: tuple[datetime, datetime] | None = None
+    window_relative: bool = False
+    """The window moves with the anchor ("in June", "last year", "August 11"): when the
+    memory holds nothing in it as of the asker's time, the temporal route resolves the
+    question against the session dates of its candidate turns instead."""
     notes: tuple[str, ...] = field(default=())
     attributes: tuple[str, ...] = ()
     current_state: bool = False
@@ -92,6 +100,10 @@ class Plan:
     """A present-tense "how much" question ("How much rent does Tomas pay?"): the amount
     asked for is the one said last, so the temporal route offers the turns carrying an
     amount, newest first."""
+    events: tuple[str, ...] = ()
+    """The two event phrases of an interval question ("How many weeks passed between Ana
+    adopting Rex and Fido?" → "Ana adopting Rex", "Ana adopting Fido"): the events route
+    retrieves each, so that the second event is not lost to the first."""
     other_words: tuple[str, ...] = ()
     """Content words that name neither an entity nor an attribute nor the present: what the
     question asks about besides (person, attribute). A dimension answers the question only
@@ -107,9 +119,11 @@ class Plan:
             "attributes": list(self.attributes),
             "current_state": self.current_state,
             "latest_amount": self.latest_amount,
+            "events": list(self.events),
             "other_words": list(self.other_words),
             "weights": dict(self.weights),
             "window": [w.isoformat() for w in self.window] if self.window else None,
+            "window_relative": self.window_relative,
             "notes": list(self.notes),
         }
 
@@ -174,6 +188,60 @@ def asks_current_state(question: str, shape: Shape, window: tuple[datetime, date
     return not groups or bool(set.intersection(*groups))
 
 
+# "How long / how many weeks … between A and B", "How many months after A did B".
+_INTERVAL = re.compile(r"^\s*(how long|how many \w+|after how many \w+|how much time)\b", re.I)
+# The word that opens the two phrases, and the words that close the first one: "between A
+# *and* B"; "after A *did* B". Split on words, not by a regular expression: a pattern with
+# two free spans backtracks badly on long input.
+_AFTER_WORDS: Final = frozenset({"after", "before", "since"})
+_AFTER_CLOSE: Final = frozenset("did does do was were is has had have will would".split())
+# At most this many words in the second phrase borrow the first phrase's head: "between
+# adopting Rex and Fido" → "adopting Fido".
+_ELLIPSIS_WORDS: Final = 2
+
+
+def interval_events(question: str, window: tuple[datetime, datetime] | None) -> tuple[str, ...]:
+    """The two event phrases of a question asking for the time between two events; () for
+    any other question, and when the two ends are dates (a window, not events). A short
+    second phrase shares the first one's verb: "between Ana adopting Rex and Fido" asks
+    about "Ana adopting Rex" and "Ana adopting Fido"."""
+    if window is not None or not _INTERVAL.search(question):
+        return ()
+    words = question.strip().rstrip("?.! ").split()
+    spans = _between_spans(words) or _after_spans(words)
+    if spans is None:
+        return ()
+    first = [w.rstrip(",") for w in words[spans[0] : spans[1]]]
+    second = words[spans[2] :]
+    if not first or not second or _INTERVAL.match(" ".join(first)):  # "After how many weeks did…": one event
+        return ()
+    if len(second) <= _ELLIPSIS_WORDS < len(first):
+        second = first[: -len(second)] + second
+    return (" ".join(first), " ".join(second))
+
+
+def _between_spans(words: Sequence[str]) -> tuple[int, int, int] | None:
+    """"between A and B": (start of A, end of A, start of B), or None."""
+    lowered = [w.casefold() for w in words]
+    if "between" not in lowered:
+        return None
+    start = lowered.index("between") + 1
+    if "and" not in lowered[start:]:
+        return None
+    end = lowered.index("and", start)
+    return start, end, end + 1
+
+
+def _after_spans(words: Sequence[str]) -> tuple[int, int, int] | None:
+    """"after A did B" (also before, since): (start of A, end of A, start of B), or None."""
+    lowered = [w.casefold().rstrip(",") for w in words]
+    start = next((i + 1 for i, w in enumerate(lowered) if w in _AFTER_WORDS), None)
+    if start is None:
+        return None
+    end = next((i for i in range(start, len(lowered)) if lowered[i] in _AFTER_CLOSE), None)
+    return None if end is None else (start, end, end + 1)
+
+
 def asked_attributes(question: str) -> tuple[str, ...]:
     """The registry attributes the question's words point at, those its question word asks
     for first ("What is Ana's job?" → occupation, employer; "Where does Ana work?" →
@@ -221,6 +289,22 @@ def time_window(question: str, anchor: datetime) -> tuple[datetime, datetime] | 
     return min(w[0] for w in windows), max(w[1] for w in windows)
 
 
+# A shift of the anchor that moves every relative expression: a year, a month and a day
+# ("last year", "in June", "on the 3rd", "yesterday" all move; "May 2023" does not).
+_ANCHOR_SHIFT: Final = timedelta(days=365 + 31 + 1)
+
+
+def window_is_relative(question: str, anchor: datetime) -> bool:
+    """Whether the question's time window depends on when it is asked: resolved against an
+    anchor some 13 months earlier, it moves. "In May 2023" does not; "in May" ("of which
+    year?"), "last week" and "between August 11 and August 15 2023" (one end has no year)
+    do."""
+    window = time_window(question, anchor)
+    if window is None or anchor - datetime.min.replace(tzinfo=anchor.tzinfo) <= _ANCHOR_SHIFT:
+        return False  # no window, or an anchor too early to shift (year 1)
+    return window != time_window(question, anchor - _ANCHOR_SHIFT)
+
+
 def make_plan(
     question: str,
     entities: Sequence[Entity],
@@ -240,6 +324,10 @@ def make_plan(
         weights["temporal"] = max(weights.get("temporal", 0.0), 1.0)
         notes.append("time window from the question")
     latest_amount = asks_latest_amount(question, window)
+    events = interval_events(question, window)
+    if events:
+        weights["events"] = max(weights.get("events", 0.0), EVENTS_WEIGHT)
+        notes.append("interval: both events retrieved")
     if latest_amount:
         weights["temporal"] = max(weights.get("temporal", 0.0), 1.0)
         notes.append("latest amount: newest first")
@@ -253,9 +341,11 @@ def make_plan(
         entities=named,
         weights=MappingProxyType(weights),
         window=window,
+        window_relative=window_is_relative(question, anchor),
         notes=tuple(notes),
         attributes=asked_attributes(question),
         current_state=asks_current_state(question, shape, window),
         latest_amount=latest_amount,
+        events=events,
         other_words=other_words(question, [n for e in entities if e.name in named for n in (e.name, *e.aliases)]),
     )

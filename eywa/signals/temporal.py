@@ -48,6 +48,11 @@ _NEEDS_CAPITAL = frozenset({"may", "march", "august"} | (set(MONTHS) - _FULL_MON
 _MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b\.?"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?\b"
 _YEAR = r"(?P<year>(?:1[89]|20)\d{2})\b"
+# After a cued month ("during September"): a year or a day that follows belongs to a
+# longer, exact expression ("during September 2023", "in December 1, 2023"), not to the cue.
+_NO_DAY_OR_YEAR = r"(?!,?\s*(?:of\s+)?(?:(?:1[89]|20)\d{2}|\d{1,2}(?:st|nd|rd|th)?)\b)"
+# Between a day and its year: a comma, with or without a space ("May 3, 2023", "May 3,2023").
+_YEAR_SEP = r"(?:,\s*|\s+)"
 _FEW = r"a\s+couple(?:\s+of)?|couple\s+of|a\s+few|few|several"
 _APPROX: dict[str, tuple[int, int]] = {"couple": (1, 3), "few": (2, 5), "several": (3, 7)}
 
@@ -230,13 +235,13 @@ _DATE_PATTERNS: tuple[tuple[re.Pattern[str], Handler, frozenset[str] | None, boo
         True,
     ),
     (
-        re.compile(rf"\b(?:the\s+)?{_DAY}(?:\s+of)?\s+{_MONTH}(?:,?\s+{_YEAR})?", _FLAGS),
+        re.compile(rf"\b(?:the\s+)?{_DAY}(?:\s+of)?\s+{_MONTH}(?:{_YEAR_SEP}{_YEAR})?", _FLAGS),
         _day_month,
         _MONTH_WORDS,
         True,
     ),
     (
-        re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}(?:,?\s+{_YEAR})?", _FLAGS),
+        re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}(?:{_YEAR_SEP}{_YEAR})?", _FLAGS),
         _day_month,
         _MONTH_WORDS,
         True,
@@ -246,7 +251,7 @@ _DATE_PATTERNS: tuple[tuple[re.Pattern[str], Handler, frozenset[str] | None, boo
         re.compile(
             r"\b(?P<cue>in|during|since|until|till|by|before|after|from|through|throughout"
             r"|early|late|mid|last|next|this|around|end\s+of|beginning\s+of|start\s+of)"
-            rf"[\s-]+{_MONTH}(?![\w-])",
+            rf"[\s-]+{_MONTH}(?![\w-]){_NO_DAY_OR_YEAR}",
             _FLAGS,
         ),
         _cued_month,

@@ -14,7 +14,15 @@ from hypothesis import strategies as st
 from eywa.errors import InvalidInputError
 from eywa.models import Entity, PostFilter, RouteName, Stage
 from eywa.ids import entity_key
-from eywa.read.plan import ROUTE_NAMES, ROUTE_WEIGHTS, make_plan, name_spans, named_entities
+from eywa.read.plan import (
+    ROUTE_NAMES,
+    ROUTE_WEIGHTS,
+    interval_events,
+    make_plan,
+    name_spans,
+    named_entities,
+    window_is_relative,
+)
 from eywa.read.policies import answer_instructions, check_policy
 from eywa.read.reader import POST_FILTERS
 
@@ -116,3 +124,55 @@ def test_name_spans_cover_multiword_names_possessives_and_a_trailing_period() ->
     spans = name_spans("Did Dr. Mary Ann's dog see New York?")
     assert {"dr.", "mary ann", "mary ann's", "new york", "york"} <= set(spans)
     assert "did dr. mary ann's dog see new" not in spans  # longer than MAX_NAME_WORDS
+
+
+@pytest.mark.parametrize(
+    ("question", "relative"),
+    [
+        ("When did Ana go camping in June?", True),  # June of which year?
+        ("What did Ana see last year?", True),
+        ("What did Ana do yesterday?", True),
+        ("Where was Ana between August 11 and August 15 2023?", True),  # one end has no year
+        ("What did Ana do in May 2023?", False),
+        ("What did Ana do on 25 May, 2022?", False),
+        ("When did Ana move to Lisbon?", False),  # no window at all
+    ],
+)
+def test_a_window_is_relative_when_it_moves_with_the_asking_time(question: str, relative: bool) -> None:
+    assert window_is_relative(question, NOW) is relative
+    assert make_plan(question, [], NOW).window_relative is relative
+
+
+@pytest.mark.parametrize(
+    ("question", "events"),
+    [
+        # a short second phrase borrows the first one's head
+        ("How many weeks passed between Ana adopting Rex and Fido?", ("Ana adopting Rex", "Ana adopting Fido")),
+        ("How long was it between Ana's wedding and the birth of her son?", ("Ana's wedding", "the birth of her son")),
+        ("How many months after moving to Lisbon did Ana start her job?", ("moving to Lisbon", "Ana start her job")),
+        ("After how many weeks did Ana call Bo back?", ()),  # one event only
+        ("How many days between May 2 and May 9 2023?", ()),  # two dates: a window, not events
+        ("What happened between Ana and Bo?", ()),  # not an interval question
+    ],
+)
+def test_interval_questions_are_split_into_their_two_events(question: str, events: tuple[str, ...]) -> None:
+    plan = make_plan(question, [], NOW)
+    assert interval_events(question, plan.window) == events == plan.events
+    assert ("events" in plan.weights) is bool(events)
+
+
+def test_the_interval_split_stays_fast_on_long_questions_and_an_early_anchor_is_not_shifted() -> None:
+    import time
+
+    questions = [
+        "How long after" + " x" * 2000,
+        "How long between " + "a and " * 600 + "b?",
+        "How long after " + " " * 3900 + "x",
+    ]
+    for question in questions:
+        began = time.process_time()
+        make_plan(question, [], NOW)
+        assert time.process_time() - began < 1.0  # a backtracking pattern took minutes on the last
+    early = datetime(1, 1, 5, tzinfo=UTC)
+    assert window_is_relative("What happened in June?", early) is False  # no year 0 to compare with
+    assert make_plan("What happened in June?", [], early).window is not None

@@ -195,3 +195,22 @@ def test_dates_beyond_the_calendar_are_skipped_not_raised(anchor: datetime) -> N
     found = resolve_time_expressions("last year, next year, yesterday, tomorrow, 3 days ago", anchor)
     assert all(s.window_start is not None and s.window_end is not None for s in found)
     assert len(found) >= 2  # the ones that stay inside years 1..9999 still resolve
+
+
+@pytest.mark.parametrize(
+    ("text", "normalized"),
+    [
+        # a cue before a month does not cut off the year or day that follows it
+        ("where was she during September 2023", "2023-09"),
+        ("the beginning of November 2022", "2022-11"),
+        ("in March 5th, 2021", "2021-03-05"),
+        ("since June of 2021", "2021-06"),
+        # a comma without a space still joins a day to its year
+        ("the picture taken on December 1,2021", "2021-12-01"),
+        ("on 1 May,2022", "2022-05-01"),
+        # a cued month alone still takes the turn's year
+        ("we moved in March", "2023-03"),
+    ],
+)
+def test_the_longest_exact_date_wins_over_a_cued_month(text: str, normalized: str) -> None:
+    assert only_date(text).normalized == normalized

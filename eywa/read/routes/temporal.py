@@ -1,12 +1,21 @@
 """The temporal route: turns in or near the asked window; dated turns for "when" questions;
-the newest turns carrying an amount for "how much … now" questions."""
+the newest turns carrying an amount for "how much … now" questions.
+
+A relative window ("in June", "last year", "the week before August 3") is resolved against
+the asker's time first. When the memory holds nothing in that window, the asker means a time
+of the conversation, not of the wall clock: the question is then resolved against each
+candidate turn's own session date, and a candidate is offered when its date (the session's,
+or a date it states) falls in the window so resolved. No weight is involved: a turn either
+agrees with the question's time or does not."""
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import Final
 
 from eywa.models import Evidence, SignalKind
 from eywa.read.overlap import rank_by_overlap, terms
+from eywa.read.plan import time_window
 from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.bundle import Stores
 
@@ -14,6 +23,8 @@ __all__ = ["TemporalRoute"]
 
 
 _AMOUNTS = (SignalKind.MONEY, SignalKind.NUMBER, SignalKind.QUANTITY)
+# Keyword candidates (per result slot) checked against a re-anchored window.
+CANDIDATE_DEPTH: Final = 1
 
 
 class TemporalRoute:
@@ -30,6 +41,8 @@ class TemporalRoute:
         if query.plan.window is not None:
             start, end = query.plan.window
             ids = self._stores.evidence.with_dates_between(query.space, start, end, query.limit * 4)
+            if not ids and query.plan.window_relative:
+                return self._anchored_on_candidates(query)
             return _rank_turns(self._stores, query, ids)
         if query.plan.latest_amount:
             return self._latest_amounts(query)
@@ -40,6 +53,25 @@ class TemporalRoute:
         turns = self._stores.evidence.get(query.space, [h[1] for h in hits])
         dated = {t.id for t in turns if t.signals_of(SignalKind.DATE)}
         return [RouteHit(kind, i, score) for kind, i, score in hits if i in dated][: query.limit]
+
+    def _anchored_on_candidates(self, query: Query) -> list[RouteHit]:
+        """The keyword candidates whose date agrees with the question resolved against
+        their own session date, in keyword order."""
+        hits = query.keyword_hits(self._stores.keyword, "evidence")[: query.limit * CANDIDATE_DEPTH]
+        turns = {t.id: t for t in self._stores.evidence.get(query.space, [h[1] for h in hits])}
+        windows: dict[date, tuple[datetime, datetime] | None] = {}
+        found: list[RouteHit] = []
+        for kind, item_id, score in hits:
+            turn = turns.get(item_id)
+            if turn is None or (query.as_of is not None and turn.observed_at > query.as_of):
+                continue
+            day = turn.observed_at.date()
+            if day not in windows:
+                windows[day] = time_window(query.text, turn.observed_at)
+            window = windows[day]
+            if window is not None and _agrees(turn, window):
+                found.append(RouteHit(kind, item_id, score))
+        return found[: query.limit]
 
     def _latest_amounts(self, query: Query) -> list[RouteHit]:
         """Per speaker, the last turn (said by ``as_of``) that states an amount of what the
@@ -58,6 +90,17 @@ class TemporalRoute:
             latest[turn.speaker or ""] = turn
         newest = sorted(latest.values(), key=lambda t: (t.observed_at, t.id), reverse=True)
         return [RouteHit("evidence", t.id, 1.0 / rank) for rank, t in enumerate(newest, start=1)]
+
+
+def _agrees(turn: Evidence, window: tuple[datetime, datetime]) -> bool:
+    """The turn was said in the window, or states a date that overlaps it."""
+    start, end = window
+    if start <= turn.observed_at < end:
+        return True
+    return any(
+        s.window_start is not None and s.window_end is not None and s.window_start < end and s.window_end > start
+        for s in turn.signals_of(SignalKind.DATE)
+    )
 
 
 def _rank_turns(stores: Stores, query: Query, ids: list[str]) -> list[RouteHit]:
