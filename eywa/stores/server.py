@@ -88,7 +88,7 @@ def _open_graph(settings: EywaSettings) -> Neo4jGraph:
         StoreError: Neo4j cannot be reached or a migration fails.
     """
     driver = connect_neo4j(settings)
-    graph = Neo4jGraph(driver, settings.neo4j_database)
+    graph = Neo4jGraph(driver, settings.neo4j_database, retry_s=settings.neo4j_retry_s)
     try:
         apply_migrations(driver, settings.neo4j_database)
     except EywaError:

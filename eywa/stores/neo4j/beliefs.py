@@ -29,6 +29,7 @@ from eywa.stores.neo4j.records import (
     belief_props,
     candidate_from_props,
     candidate_props,
+    projected,
     support_props,
 )
 from eywa.ids import entity_id
@@ -76,7 +77,38 @@ WITH b, collect(CASE WHEN e IS NULL THEN null ELSE
   {{evidence_id: e.id, span: r.span, score: r.score, anchors: r.anchors}} END) AS support
 OPTIONAL MATCH (b)-[:{RelType.SUPERSEDES}]->(o:{_B}) WHERE o.space = $space
 WITH b, support, min(o.id) AS supersedes
-RETURN properties(b) AS b, support, supersedes
+RETURN {projected('b', 'valid_from', 'valid_to', 'event_at', 'recorded_at')} AS b, support, supersedes
+ORDER BY coalesce(b.event_at, b.recorded_at), b.id
+"""
+_GET_MANY = f"MATCH (b:{_B}) WHERE b.id IN $ids AND b.space = $space" + _HYDRATE
+# The beliefs of a space, filtered by what the caller gives: one fixed statement per
+# combination (``_filtered``), so that each names only its own predicates and the planner
+# seeks the (space, subject_key, attribute) index rather than scanning every :Belief.
+_FILTERS = {"subject": "b.subject_key = $subject", "attribute": "b.attribute = $attribute", "status": "b.status = $status"}
+
+
+def _filtered(given: Sequence[str]) -> str:
+    """The listing statement for the filters ``given`` (names from ``_FILTERS``, never input)."""
+    where = " AND ".join(["b.space = $space", *(_FILTERS[name] for name in given)])
+    return f"MATCH (b:{_B}) WHERE {where}" + _HYDRATE
+
+
+_CANDIDATES = f"""
+UNWIND $rows AS row
+MERGE (c:{_C} {{id: row.id}}) ON CREATE SET c += row
+WITH c, row
+UNWIND row.evidence_ids AS evidence_id
+MATCH (e:{_EV} {{id: evidence_id, space: row.space}})
+MERGE (c)-[:{RelType.CITES}]->(e)
+"""
+# Hydration: a prefix binds ``b``; this tail adds support edges and the superseded belief.
+_HYDRATE = f"""
+OPTIONAL MATCH (b)-[r:{RelType.SUPPORTED_BY}]->(e:{_EV}) WHERE e.space = $space
+WITH b, collect(CASE WHEN e IS NULL THEN null ELSE
+  {{evidence_id: e.id, span: r.span, score: r.score, anchors: r.anchors}} END) AS support
+OPTIONAL MATCH (b)-[:{RelType.SUPERSEDES}]->(o:{_B}) WHERE o.space = $space
+WITH b, support, min(o.id) AS supersedes
+RETURN {projected('b', 'valid_from', 'valid_to', 'event_at', 'recorded_at')} AS b, support, supersedes
 ORDER BY coalesce(b.event_at, b.recorded_at), b.id
 """
 _GET_MANY = f"MATCH (b:{_B}) WHERE b.id IN $ids AND b.space = $space" + _HYDRATE
@@ -241,10 +273,9 @@ class Neo4jBeliefStore:
         status: BeliefStatus | None = "active",
     ) -> list[Belief]:
         """Beliefs by subject (case-insensitive), attribute and status, in event-time order."""
-        rows = self._graph.read(
-            "list beliefs", _FILTERED, space=space, attribute=attribute, status=status,
-            subject=None if subject is None else subject.casefold(),
-        )  # fmt: skip
+        params = {"subject": None if subject is None else subject.casefold(), "attribute": attribute, "status": status}
+        given = [name for name, value in params.items() if value is not None]
+        rows = self._graph.read("list beliefs", _filtered(given), space=space, **{name: params[name] for name in given})
         return [self._belief(row) for row in rows]
 
     def candidates(self, space: str, status: CandidateStatus | None = "rejected") -> list[Candidate]:

@@ -31,6 +31,7 @@ from eywa.stores.neo4j.records import (
     dimension_from_props,
     dimension_id,
     dimension_props,
+    projected,
     same_as_from_props,
 )
 from eywa.ids import entity_id
@@ -62,7 +63,7 @@ MERGE (d)-[:{RelType.CHANGED_BY}]->(x)
 _EXISTING = f"MATCH (x:{_DELTA}) WHERE x.space = $space AND x.id IN $ids RETURN x.id AS id"
 _DELTAS = f"""
 MATCH (x:{_DELTA}) WHERE x.space = $space AND x.entity_key = $entity_key AND x.attribute = $attribute
-RETURN properties(x) AS x ORDER BY x.at, x.id
+RETURN {projected('x', 'at', 'recorded_at')} AS x ORDER BY x.at, x.id
 """
 _DELTAS_OF_BELIEFS = f"""
 MATCH (x:{_DELTA}) WHERE x.space = $space AND x.belief_id IN $ids
@@ -75,11 +76,14 @@ FOREACH (x IN found | DETACH DELETE x)
 RETURN size(found) AS n
 """
 _DELETE_DIMENSION = f"MATCH (d:{_DIM} {{id: $id, space: $space}}) DETACH DELETE d"
-_GET = f"MATCH (d:{_DIM} {{id: $id}}) WHERE d.space = $space RETURN properties(d) AS d"
+_GET = f"MATCH (d:{_DIM} {{id: $id}}) WHERE d.space = $space RETURN {projected('d', 'updated_at', 'recorded_at')} AS d"
+# A space's dimensions, or one entity's (through the (space, entity_key) index): two
+# statements, so that neither carries the other's predicate.
 _DIMENSIONS = f"""
-MATCH (d:{_DIM}) WHERE d.space = $space AND ($entity_key IS NULL OR d.entity_key = $entity_key)
-RETURN properties(d) AS d ORDER BY d.entity_key, d.attribute
+MATCH (d:{_DIM}) WHERE d.space = $space
+RETURN {projected('d', 'updated_at', 'recorded_at')} AS d ORDER BY d.entity_key, d.attribute
 """
+_ENTITY_DIMENSIONS = _DIMENSIONS.replace("WHERE d.space = $space", "WHERE d.space = $space AND d.entity_key = $entity_key")
 _ADD_SAME_AS = f"""
 MERGE (s:{_ENT} {{id: $source_id}})
   ON CREATE SET s.space = $space, s.name = $source, s.kind = 'entity', s.aliases = []
@@ -112,7 +116,7 @@ DETACH DELETE n
 _SAME_AS = f"""
 MATCH (s:{_ENT})-[r:{RelType.SAME_AS}]->(:{_ENT})
 WHERE s.space = $space AND r.space = $space AND ($all OR r.removed_at IS NULL)
-RETURN properties(r) AS r ORDER BY r.at, r.source, r.target
+RETURN {projected('r', 'at', 'removed_at')} AS r ORDER BY r.at, r.source, r.target
 """
 
 
@@ -201,7 +205,10 @@ class Neo4jDimensionStore:
 
     def dimensions(self, space: str, entity_key: str | None = None) -> list[DimensionRecord]:
         """States of a space (or of one entity), by entity then attribute."""
-        rows = self._graph.read("list dimensions", _DIMENSIONS, space=space, entity_key=entity_key)
+        if entity_key is None:
+            rows = self._graph.read("list dimensions", _DIMENSIONS, space=space)
+        else:
+            rows = self._graph.read("list dimensions", _ENTITY_DIMENSIONS, space=space, entity_key=entity_key)
         return [dimension_from_props(r["d"]) for r in rows]
 
     def add_same_as(self, edge: SameAsEdge) -> None:

@@ -40,6 +40,8 @@ from eywa.stores.neo4j.records import (
     entity_from_props,
     evidence_from_props,
     evidence_props,
+    micros,
+    projected,
     session_id,
     signal_props,
 )
@@ -48,11 +50,17 @@ _EV, _SIG, _ENT, _SPACE = Label.EVIDENCE, Label.SIGNAL, Label.ENTITY, Label.SPAC
 _CHUNK = 1000
 
 _PRESENT = f"MATCH (e:{_EV}) WHERE e.id IN $ids RETURN e.id AS id"
+# The stored fields of a turn (a map projection; the index-only context fields are left
+# out), times as epoch microseconds, and its signals likewise (``records.micros``).
+_TURN_FIELDS = (
+    ".id, .space, .session, .seq, .speaker, .role, .text, .content_hash, .metadata, .external_id, .author,"
+    f" observed_at: {micros('e.observed_at')}, recorded_at: {micros('e.recorded_at')}"
+)
+_SIGNALS = f"collect({projected('s', 'window_start', 'window_end')}) AS signals"
 _GET = f"""
 MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space
 OPTIONAL MATCH (e)-[:{RelType.HAS_SIGNAL}]->(s:{_SIG})
-RETURN e {{.id, .space, .session, .seq, .speaker, .role, .text, .observed_at, .recorded_at,
-  .content_hash, .metadata, .external_id, .author}} AS e, collect(properties(s)) AS signals
+RETURN e {{{_TURN_FIELDS}}} AS e, {_SIGNALS}
 """
 _EXISTING = f"MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space RETURN e.id AS id"
 _NEXT_SEQ = f"""
@@ -63,7 +71,9 @@ _NEIGHBOURS = f"""
 MATCH (a:{_EV} {{id: $id, space: $space}})
 MATCH (e:{_EV}) WHERE e.space = $space AND e.session = a.session
   AND e.seq >= a.seq - $before AND e.seq <= a.seq + $after AND e.id <> a.id
-RETURN e.id AS id ORDER BY e.seq
+OPTIONAL MATCH (e)-[:{RelType.HAS_SIGNAL}]->(s:{_SIG})
+WITH e, {_SIGNALS} ORDER BY e.seq
+RETURN e {{{_TURN_FIELDS}}} AS e, signals
 """
 _IDS_OF_SPACE = f"""
 MATCH (e:{_EV}) WHERE e.space = $space
@@ -206,11 +216,12 @@ class Neo4jEvidenceStore:
         return int(rows[0]["n"])
 
     def neighbours(self, space: str, evidence_id: str, before: int, after: int) -> list[Evidence]:
-        """Turns of the same session around ``evidence_id`` (itself excluded), by seq."""
+        """Turns of the same session around ``evidence_id`` (itself excluded), by seq: one
+        query finds and loads them."""
         rows = self._graph.read(
             "neighbours", _NEIGHBOURS, id=evidence_id, space=space, before=before, after=after
         )
-        return self.get(space, [r["id"] for r in rows])
+        return [evidence_from_props(r["e"], r["signals"]) for r in rows]
 
     def ids(self, space: str | None = None) -> list[str]:
         """Evidence ids in insertion order, of one space or (space by space) of all."""

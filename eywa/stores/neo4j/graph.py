@@ -1,25 +1,35 @@
 """One Neo4j driver and database shared by the server stores, with error translation.
 
-Every store runs its Cypher through :class:`Neo4jGraph`: reads with ``read`` (one
-auto-retried read transaction), writes with ``write`` (one managed write transaction,
-``session.execute_write``, so a batch commits or rolls back as a whole and is retried on
-transient errors). Driver exceptions never cross this boundary: they become
-``StoreError`` chained with ``from exc``.
+Every store runs its Cypher through :class:`Neo4jGraph`: reads with ``read``, writes with
+``write`` (one managed write transaction, ``session.execute_write``, so a batch commits or
+rolls back as a whole and is retried on transient errors). Driver exceptions never cross
+this boundary: they become ``StoreError`` chained with ``from exc``.
+
+A read is one statement, so it runs as an auto-commit query: one round trip (RUN and PULL
+pipelined) where a managed read transaction costs two (BEGIN, RUN and PULL, then COMMIT),
+on a session each thread keeps (``threading.local``) rather than one opened per read; a
+session lends a pooled connection only while its query runs. What the managed transaction
+gave, the retry of a transient failure (a server restarting, a leader switch), ``read``
+does itself, for up to ``retry_s`` seconds, like the driver's ``max_transaction_retry_time``.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from neo4j import Driver, ManagedTransaction, Session
+from neo4j import READ_ACCESS, Driver, ManagedTransaction, Session
 from neo4j.exceptions import DriverError, Neo4jError
 
 from eywa.errors import ClosedError, StoreError
 
 BACKEND = "neo4j"
+# Read retries: the first wait, and the longest (the waits double in between).
+_FIRST_WAIT_S = 0.05
+_LONGEST_WAIT_S = 1.0
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -50,25 +60,40 @@ class Neo4jGraph:
         driver: A connected ``neo4j.Driver``; closed by :meth:`close` when ``owns_driver``.
         database: The database every session opens.
         owns_driver: Whether :meth:`close` closes the driver too.
+        retry_s: How long a read that failed transiently is tried again (the driver's
+            ``max_transaction_retry_time`` for writes; ``EYWA_NEO4J_RETRY_S``).
     """
 
-    def __init__(self, driver: Driver, database: str, *, owns_driver: bool = True) -> None:
+    def __init__(self, driver: Driver, database: str, *, owns_driver: bool = True, retry_s: float = 5.0) -> None:
         self.driver = driver
         self.database = database
         self._owns_driver = owns_driver
+        self._retry_s = retry_s
         self._closed = False
         self._lock = threading.Lock()
+        self._read_sessions: dict[threading.Thread, Session] = {}
 
     def read(self, operation: str, query: str, /, **params: Any) -> list[dict[str, Any]]:
-        """Rows of one read query.
+        """Rows of one read query: one auto-commit round trip on this thread's session,
+        retried while the failure is transient and ``retry_s`` has not passed.
 
         Raises:
             ClosedError: the stores were closed.
             StoreError: Neo4j failed.
         """
         self._check_open()
-        with mapped(operation), self._session() as session:
-            return session.execute_read(run, query, **params)
+        deadline = time.monotonic() + self._retry_s
+        wait = _FIRST_WAIT_S
+        while True:
+            try:
+                # Queries are module constants formatted only with enum members (never caller input).
+                return self._read_session().run(query, params).data()
+            except (Neo4jError, DriverError) as exc:
+                self._drop_read_session()  # a failed session is not reused
+                if not exc.is_retryable() or time.monotonic() + wait > deadline or self._closed:
+                    raise StoreError(BACKEND, operation, str(exc)) from exc
+            time.sleep(wait)
+            wait = min(wait * 2, _LONGEST_WAIT_S)
 
     def write(
         self,
@@ -94,9 +119,16 @@ class Neo4jGraph:
             if self._closed:
                 return
             self._closed = True
+            sessions, self._read_sessions = list(self._read_sessions.values()), {}
+        _close_quietly(sessions)
         if self._owns_driver:
             with mapped("close"):
                 self.driver.close()
+
+    def __del__(self) -> None:
+        # A graph dropped without ``close`` (one sharing a caller's driver) still closes its
+        # idle read sessions, which would otherwise warn when collected.
+        _close_quietly(list(getattr(self, "_read_sessions", {}).values()))
 
     @property
     def closed(self) -> bool:
@@ -106,6 +138,38 @@ class Neo4jGraph:
     def _session(self) -> Session:
         return self.driver.session(database=self.database, notifications_min_severity="OFF")
 
+    def _read_session(self) -> Session:
+        """This thread's read session, opened on its first read (a session is not
+        thread-safe). The sessions of threads that have ended are closed here, so that a
+        server whose worker threads come and go keeps one session per live thread."""
+        thread = threading.current_thread()
+        session = self._read_sessions.get(thread)
+        if session is not None:
+            return session
+        session = self.driver.session(
+            database=self.database, default_access_mode=READ_ACCESS, notifications_min_severity="OFF"
+        )
+        with self._lock:
+            ended = [self._read_sessions.pop(t) for t in list(self._read_sessions) if not t.is_alive()]
+            self._read_sessions[thread] = session
+        _close_quietly(ended)
+        return session
+
+    def _drop_read_session(self) -> None:
+        """Forget and close this thread's session (after a failure: the next read opens another)."""
+        with self._lock:
+            session = self._read_sessions.pop(threading.current_thread(), None)
+        _close_quietly([] if session is None else [session])
+
     def _check_open(self) -> None:
         if self._closed:
             raise ClosedError("Neo4j stores")
+
+
+def _close_quietly(sessions: list[Session]) -> None:
+    """Close sessions that hold no running query; one already broken is let go."""
+    for session in sessions:
+        try:
+            session.close()
+        except (Neo4jError, DriverError, OSError):
+            pass  # the failure that got it dropped, if any, is the one reported

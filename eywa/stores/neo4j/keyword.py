@@ -26,7 +26,7 @@ from typing import Any, Final
 
 from eywa.stores.neo4j.graph import Neo4jGraph
 from eywa.stores.neo4j.labels import FulltextIndex
-from eywa.stores.neo4j.records import space_key
+from eywa.stores.neo4j.records import micros, space_key
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Per-field boosts of the evidence index, mirroring the embedded bm25 column weights
@@ -46,11 +46,26 @@ _INDEXES: Final[dict[str, tuple[FulltextIndex, tuple[tuple[str, float], ...], st
 # below, rather than by Lucene's document order; a constant, so cost stays O(limit).
 _TIE_MARGIN: Final = 10
 
-_SEARCH = """
-CALL db.index.fulltext.queryNodes($index, $query, {limit: $limit}) YIELD node, score
+_SEARCH = f"""
+CALL db.index.fulltext.queryNodes($index, $query, {{limit: $limit}}) YIELD node, score
 WHERE node.space = $space
-RETURN node.id AS id, score, node.recorded_at AS recorded_at, coalesce(node.position, 0) AS position
+RETURN node.id AS id, score, {micros('node.recorded_at')} AS recorded_at, coalesce(node.position, 0) AS position
 """
+# Several kinds in one round trip: ``_SEARCH`` once per kind (its parameters suffixed with
+# the kind's position), each ranking tagged with its position.
+_PART = """
+  CALL db.index.fulltext.queryNodes($index_{n}, $query_{n}, {{limit: $limit}}) YIELD node, score
+  WHERE node.space = $space
+  RETURN {n} AS part, node, score"""
+_PARTS_TAIL = f"""
+RETURN part, node.id AS id, score, {micros('node.recorded_at')} AS recorded_at, coalesce(node.position, 0) AS position
+"""
+
+
+def _search_parts(count: int) -> str:
+    """The statement searching ``count`` kinds at once (the text holds only digits)."""
+    parts = "\n  UNION ALL".join(_PART.format(n=n) for n in range(count))
+    return f"CALL () {{{parts}\n}}" + _PARTS_TAIL
 
 
 def lucene_query(text: str, fields: Sequence[tuple[str, float]] = ()) -> str | None:
@@ -99,7 +114,8 @@ def search_statement(kind: str, space: str, text: str, limit: int) -> tuple[str,
 
 
 class Neo4jKeywordIndex:
-    """The server ``KeywordIndex``: one Lucene ranking per kind, merged by score.
+    """The server ``KeywordIndex``: one Lucene ranking per kind, all asked in one round
+    trip, merged by score.
 
     Args:
         graph: The shared Neo4j connection.
@@ -121,16 +137,24 @@ class Neo4jKeywordIndex:
         """
         if limit <= 0:
             return []
-        hits: list[tuple[str, str, float]] = []
-        for kind in kinds:
+        statements: list[tuple[str, dict[str, Any]]] = []
+        for kind in dict.fromkeys(kinds):
             statement = search_statement(kind, space, query, limit)
-            if statement is None:
-                continue
-            rows = self._graph.read("keyword search", statement[0], **statement[1])
+            if statement is not None:
+                statements.append((kind, statement[1]))
+        if not statements:
+            return []
+        params: dict[str, Any] = {"space": space, "limit": limit + _TIE_MARGIN}
+        for n, (_, found) in enumerate(statements):
+            params[f"index_{n}"], params[f"query_{n}"] = found["index"], found["query"]
+        rows = self._graph.read("keyword search", _search_parts(len(statements)), **params)
+        hits: list[tuple[str, str, float]] = []
+        for n, (kind, _) in enumerate(statements):
+            ranked = [r for r in rows if r["part"] == n]
             # Equal scores (say, two turns matched only by the same speaker) go to the older
             # item, like the embedded index's rowid order; Lucene's own tie order follows
             # its internal document ids, which change whenever a node's context is updated.
-            rows.sort(key=lambda r: (-r["score"], r["recorded_at"] is None, r["recorded_at"] or 0, r["position"], r["id"]))
-            hits.extend((kind, str(r["id"]), float(r["score"])) for r in rows[:limit])
+            ranked.sort(key=lambda r: (-r["score"], r["recorded_at"] is None, r["recorded_at"] or 0, r["position"], r["id"]))
+            hits.extend((kind, str(r["id"]), float(r["score"])) for r in ranked[:limit])
         hits.sort(key=lambda hit: -hit[2])
         return hits[:limit]

@@ -8,8 +8,9 @@ done. Which extractor did a turn's Level 1 is the ``level1_by`` property of its
 ``:Job`` nodes, erased ids ``:Tombstone`` nodes, the vectors' embedder a ``:StoreMeta`` node.
 
 The ``*_tx`` functions run inside another store's write transaction (Level 0 marks new turns,
-a Level 1 batch clears its turns' ``level1``). Store-wide statements (the embedder switch and
-its meta node) are the only ones without a space filter: they concern every space at once.
+a Level 1 batch clears its turns' ``level1``). Store-wide statements are the only ones without a
+space filter: the embedder's meta node, and the list of ``:Space`` nodes whose ``embedder``
+differs from a new one (each such space is then marked in a transaction of its own).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ __all__ = [
     "refuse_tombstoned_tx",
 ]
 
-_P, _EV, _B = Label.PENDING, Label.EVIDENCE, Label.BELIEF
+_P, _EV, _B, _SPACE = Label.PENDING, Label.EVIDENCE, Label.BELIEF, Label.SPACE
 _JOB, _TOMB, _META = Label.JOB, Label.TOMBSTONE, Label.STORE_META
 
 _MARK = f"""
@@ -77,15 +78,29 @@ MERGE (p:{_P} {{space: $space, item: e.id, stage: stage}})
 RETURN count(DISTINCT e) AS n
 """
 _EMBEDDER = f"MATCH (m:{_META} {{key: 'embedder'}}) RETURN m.value AS value"
-_MARK_ALL = f"""
-CALL {{
-  MATCH (e:{_EV}) RETURN e.space AS space, e.id AS item, 'embed_evidence' AS stage
+# The spaces whose vectors were not made with $embedder: a space's ``embedder`` (set when a
+# switch marked it), else the store's recorded one. A label scan of the ``:Space`` nodes
+# only (one per space), never of the turns.
+_STALE_SPACES = f"""
+OPTIONAL MATCH (m:{_META} {{key: 'embedder'}})
+WITH m.value AS recorded
+OPTIONAL MATCH (sp:{_SPACE}) WHERE coalesce(sp.embedder, recorded) IS NULL
+  OR coalesce(sp.embedder, recorded) <> $embedder
+WITH recorded, sp.id AS space ORDER BY space
+RETURN recorded, collect(space) AS spaces
+"""
+# One space's turns and beliefs marked for re-embedding (found through the space indexes),
+# and the space stamped with the embedder it is now owed to.
+_MARK_SPACE = f"""
+CALL () {{
+  MATCH (e:{_EV}) WHERE e.space = $space RETURN e.id AS item, 'embed_evidence' AS stage
   UNION ALL
-  MATCH (b:{_B}) RETURN b.space AS space, b.id AS item, 'embed_belief' AS stage
+  MATCH (b:{_B}) WHERE b.space = $space RETURN b.id AS item, 'embed_belief' AS stage
 }}
-MERGE (p:{_P} {{space: space, item: item, stage: stage}})
+MERGE (p:{_P} {{space: $space, item: item, stage: stage}})
   ON CREATE SET p.reason = 'embedder', p.since = $at, p.due_at = $at, p.attempts = 0
 """
+_STAMP_SPACE = f"MATCH (sp:{_SPACE} {{id: $space}}) SET sp.embedder = $embedder"
 _SET_EMBEDDER = f"MERGE (m:{_META} {{key: 'embedder'}}) SET m.value = $value"
 _ADD_JOB = f"""
 MERGE (j:{_JOB} {{id: $id}})
@@ -233,16 +248,30 @@ class Neo4jStageLedger:
         return str(rows[0]["value"]) if rows else None
 
     def switch_embedder(self, embedder_id: str, at: datetime) -> int:
-        """Record the embedder; on a change, mark every turn and belief for re-embedding."""
-        if self.embedder() == embedder_id:
-            return 0
+        """Record the embedder; every space whose vectors another embedder made has its turns
+        and beliefs marked for re-embedding, one transaction per space (see ``_switch_space``).
+
+        A switch cut short (the process stopped between two spaces) is finished by the next
+        open: the spaces already marked carry the new embedder and are not marked again,
+        and the store's record changes only once every space was marked. Opening with the
+        old embedder again marks the spaces that were switched back, since their marks
+        would be served by it.
+        """
+        (row,) = self._graph.read("embedder switch", _STALE_SPACES, embedder=embedder_id)
+        if not row["spaces"] and row["recorded"] == embedder_id:
+            return 0  # the usual open: one read
+        marked = sum(self._switch_space(str(space), embedder_id, at) for space in row["spaces"])
+        self._graph.write("switch embedder", run, _SET_EMBEDDER, value=embedder_id)
+        return marked
+
+    def _switch_space(self, space: str, embedder_id: str, at: datetime) -> int:
+        """Mark one space's turns and beliefs ``embed_*`` (reason ``embedder``) and stamp the
+        space with ``embedder_id``, in one transaction; returns the marks added (a mark
+        already pending is kept)."""
 
         def work(tx: ManagedTransaction) -> int:
-            rows = run(tx, _EMBEDDER)
-            if rows and rows[0]["value"] == embedder_id:
-                return 0
-            created, _ = _changed(tx, _MARK_ALL, at=at)
-            run(tx, _SET_EMBEDDER, value=embedder_id)
+            created, _ = _changed(tx, _MARK_SPACE, space=space, at=at)
+            run(tx, _STAMP_SPACE, space=space, embedder=embedder_id)
             return created
 
         return self._graph.write("switch embedder", work)

@@ -4,7 +4,10 @@ Conventions of the server graph (see ``graph_schema/README.md``):
 
 - times are native Neo4j ``DATETIME`` values in UTC, so auditors can compare and format
   them in Cypher; they come back as ``neo4j.time.DateTime`` and are turned into aware
-  Python datetimes here;
+  Python datetimes here. The recall path's queries project them as integer microseconds
+  since the epoch instead (``micros``, ``projected``), which ``to_datetime`` reads too: the
+  driver builds a ``neo4j.time.DateTime`` in pure Python, a millisecond of CPU per value on
+  a loaded machine, and a read of a few hundred rows spent most of its time there;
 - what the embedded store keeps as JSON text (metadata, validation reports, candidate
   facts, dimension states and distributions, delta priors/posteriors) is a JSON string
   property; lists of plain strings (aliases, reasons, evidence ids, anchors) are native
@@ -17,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
@@ -72,10 +75,30 @@ def decodes(label: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
     return wrap
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def micros(expr: str) -> str:
+    """Cypher for the ``DATETIME`` ``expr`` as integer microseconds since the epoch (null
+    stays null); ``to_datetime`` reads it back exactly (times are written from Python
+    datetimes, so they hold no finer part). ``expr`` is a caller's constant."""
+    return f"{expr}.epochSeconds * 1000000 + {expr}.microsecond"
+
+
+def projected(var: str, *times: str) -> str:
+    """Cypher for every property of node ``var``, with the ``times`` as ``micros``:
+    ``b {.*, recorded_at: <micros>}``. Names are the caller's constants."""
+    fields = ", ".join(f"{name}: {micros(f'{var}.{name}')}" for name in times)
+    return f"{var} {{.*, {fields}}}"
+
+
 def to_datetime(value: Any) -> datetime | None:
-    """A Neo4j ``DateTime`` (or a Python datetime) as an aware UTC datetime."""
+    """A Neo4j ``DateTime``, a Python datetime or epoch microseconds (``micros``) as an
+    aware UTC datetime."""
     if value is None:
         return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _EPOCH + timedelta(microseconds=value)
     native = value.to_native() if hasattr(value, "to_native") else value
     if not isinstance(native, datetime):
         raise TypeError(f"expected a datetime property, got {type(value).__name__}")

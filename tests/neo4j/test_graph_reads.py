@@ -1,0 +1,74 @@
+"""How ``Neo4jGraph.read`` uses the driver: one session per live thread, kept across reads
+(not one opened per read), the sessions of ended threads closed, a failed session replaced,
+reads refused writes (read access mode), and driver failures as ``StoreError``."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, cast
+
+import pytest
+from neo4j import Driver, Session
+
+from eywa.errors import ClosedError, StoreError
+from eywa.stores.neo4j.graph import Neo4jGraph
+from tests.neo4j_server import Neo4jServer
+
+pytestmark = pytest.mark.neo4j
+
+
+class CountingDriver:
+    """A driver that records the sessions it opens."""
+
+    def __init__(self, driver: Driver) -> None:
+        self._driver = driver
+        self.sessions: list[Session] = []
+
+    def session(self, **config: Any) -> Session:
+        session = self._driver.session(**config)
+        self.sessions.append(session)
+        return session
+
+
+def test_reads_keep_one_session_per_live_thread(neo4j_driver: Driver, neo4j_server: Neo4jServer) -> None:
+    counting = CountingDriver(neo4j_driver)
+    graph = Neo4jGraph(cast(Driver, counting), neo4j_server.database, owns_driver=False)
+    assert [graph.read("probe", "RETURN $n AS n", n=n) for n in range(5)] == [[{"n": n}] for n in range(5)]
+    assert len(counting.sessions) == 1
+
+    def reads() -> None:
+        for n in range(3):
+            assert graph.read("probe", "RETURN $n AS n", n=n) == [{"n": n}]
+
+    workers = [threading.Thread(target=reads) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert len(counting.sessions) == 4
+    ended = counting.sessions[1:]
+    assert not any(s.closed() for s in ended)
+    late = threading.Thread(target=reads)
+    late.start()
+    late.join()
+    assert len(counting.sessions) == 5
+    assert all(s.closed() for s in ended)  # closed when the next thread opened its session
+
+    graph.close()
+    assert all(s.closed() for s in counting.sessions)
+    with pytest.raises(ClosedError):
+        graph.read("probe", "RETURN 1 AS n")
+
+
+def test_a_failed_read_is_a_store_error_and_the_next_read_gets_a_new_session(
+    neo4j_driver: Driver, neo4j_server: Neo4jServer
+) -> None:
+    counting = CountingDriver(neo4j_driver)
+    graph = Neo4jGraph(cast(Driver, counting), neo4j_server.database, owns_driver=False)
+    with pytest.raises(StoreError, match="during probe"):
+        graph.read("probe", "RETURN $missing + AS n")  # a syntax error: not retried
+    with pytest.raises(StoreError, match="AccessMode|read access mode"):
+        graph.read("probe", "CREATE (p:ReadProbe) RETURN 1 AS n")  # reads cannot write
+    assert graph.read("probe", "RETURN 1 AS n") == [{"n": 1}]
+    assert len(counting.sessions) == 3 and all(s.closed() for s in counting.sessions[:2])
+    graph.close()

@@ -1,0 +1,45 @@
+"""The recall path's filtered reads seek an index that starts with the space (migration
+0013), rather than scanning every space's nodes of the label: the planner's plan (EXPLAIN,
+so no data is needed) for exactly the statements the stores run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from neo4j import Driver
+
+from eywa.stores.neo4j import beliefs, dimensions
+from tests.neo4j_server import Neo4jServer
+
+pytestmark = pytest.mark.neo4j
+
+
+def operators(plan: dict[str, Any]) -> list[str]:
+    return [str(plan["operatorType"]).split("@")[0], *(op for child in plan.get("children", []) for op in operators(child))]
+
+
+def planned(driver: Driver, database: str, query: str, params: dict[str, Any]) -> list[str]:
+    with driver.session(database=database, notifications_min_severity="OFF") as session:
+        summary = session.run("EXPLAIN " + query, params).consume()
+    assert summary.plan is not None
+    return operators(summary.plan)
+
+
+@pytest.mark.parametrize(
+    ("query", "params"),
+    [
+        (beliefs._filtered(["subject", "attribute", "status"]), {"subject": "ana", "attribute": "pets", "status": "active"}),
+        (beliefs._filtered(["subject", "attribute"]), {"subject": "ana", "attribute": "pets"}),
+        (dimensions._ENTITY_DIMENSIONS, {"entity_key": "ana"}),
+        (dimensions._DELTAS, {"entity_key": "ana", "attribute": "pets"}),
+    ],
+    ids=["beliefs by subject, attribute and status", "beliefs by subject and attribute", "dimensions of an entity",
+         "deltas of a dimension"],
+)
+def test_a_filtered_read_seeks_an_index_from_the_space(
+    neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str, query: str, params: dict[str, Any]
+) -> None:
+    found = planned(neo4j_driver, neo4j_server.database, query, {"space": neo4j_space, **params})
+    assert "NodeIndexSeek" in found
+    assert "NodeByLabelScan" not in found and "AllNodesScan" not in found
