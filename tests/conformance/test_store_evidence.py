@@ -137,6 +137,19 @@ def test_keyword_search_ranks_and_limits(stores: Stores) -> None:
     assert stores.keyword.search("ana", "engineer", 5, kinds=("unknown",)) == []
 
 
+def test_keyword_search_limits_within_its_space(stores: Stores) -> None:
+    # The other space holds more (and better) matches than the limit: the space is filtered
+    # before the limit is applied, so the asked space's one match is still found.
+    write(stores, "crowd", [
+        {"text": f"Kayak trip number {n}: kayak, kayak, kayak!", "speaker": "Cy", "session": f"s{n}"}
+        for n in range(8)
+    ])  # fmt: skip
+    (alone,) = write(stores, "ana", [{"text": "I sold my old kayak.", "speaker": "Ana", "session": "s1"}])
+    assert [h[:2] for h in stores.keyword.search("ana", "kayak", 2)] == [("evidence", alone)]
+    assert len(stores.keyword.search("crowd", "kayak", 3)) == 3
+    assert alone not in {h[1] for h in stores.keyword.search("crowd", "kayak", 20)}
+
+
 def test_keyword_search_reaches_a_turn_through_its_neighbours(stores: Stores) -> None:
     question = write(stores, "ana", [
         {"text": "We got a puppy last week!", "speaker": "Ana", "session": "s1"},
