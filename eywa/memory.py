@@ -246,6 +246,7 @@ class Memory:
                 self._closed = True
                 if self._route_pool is not None:
                     self._route_pool.shutdown(wait=True)
+                self._reader.close()
                 self._stores.close()
 
     def wait(self) -> list[ReconcileReport]:
