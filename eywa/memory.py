@@ -141,6 +141,7 @@ class Memory:
             embed_query=self._embed_one,
             entities_named=stores.evidence.entities_named,
             neighbours=evidence_source.neighbours,
+            speakers=evidence_source.speakers,
             rrf_k=settings.rrf_k,
             max_k=self._limits.max_k,
             disabled=frozenset(settings.disabled_stages),

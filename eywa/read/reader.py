@@ -73,6 +73,7 @@ class Reader:
         max_k: int,
         disabled: frozenset[Stage] = frozenset(),
         pool: Executor | None = None,
+        speakers: Callable[[str, Sequence[str]], Mapping[str, str | None]] | None = None,
     ) -> None:
         self._routes = list(routes)
         self._sources: dict[ItemKind, ItemSource] = {s.kind: s for s in sources}
@@ -83,6 +84,7 @@ class Reader:
         self._max_k = max_k
         self._disabled = disabled
         self._pool = pool
+        self._speakers_of = speakers
         # Threads for query embeddings, made on first use (one per recall running at once, up
         # to EMBED_THREADS: the HTTP service recalls from several threads) and shut down by
         # ``close``.
@@ -262,10 +264,19 @@ class Reader:
         return found
 
     def _speakers(self, space: str, ranked: Sequence[ItemKey], known: Mapping[ItemKey, Hydrated]) -> list[str | None]:
-        """The speaker of each ranked turn (``None`` for other items), for the evidence strength."""
-        missing = [key for key in ranked if key[0] == "evidence" and key not in known]
-        found = {**known, **self._hydrate(space, missing, None)} if missing else known
-        return [found[key].speaker if key[0] == "evidence" and key in found else None for key in ranked]
+        """The speaker of each ranked turn (``None`` for other items), for the evidence strength.
+
+        Turns not hydrated yet have their speakers read alone (``speakers``): loading whole
+        turns (text, signals, metadata) for ~50 vector hits per recall only to read who said
+        them cost more than the rest of the stage."""
+        missing = [key[1] for key in ranked if key[0] == "evidence" and key not in known]
+        spoken = {key[1]: item.speaker for key, item in known.items() if key[0] == "evidence"}
+        if missing and self._speakers_of is not None:
+            spoken.update(self._speakers_of(space, missing))
+        elif missing:
+            loaded = self._hydrate(space, [("evidence", i) for i in missing], None)
+            spoken.update((key[1], item.speaker) for key, item in loaded.items())
+        return [spoken.get(key[1]) if key[0] == "evidence" else None for key in ranked]
 
     def _check(self, question: str, k: int, budget_tokens: int | None) -> None:
         if not isinstance(question, str) or not question.strip():

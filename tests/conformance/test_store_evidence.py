@@ -55,6 +55,14 @@ def test_add_round_trips_and_is_idempotent(stores: Stores) -> None:
     assert signals[SignalKind.MONEY.value] == 1 and signals[SignalKind.DATE.value] >= 2
 
 
+def test_speakers_are_read_alone_within_the_space(stores: Stores) -> None:
+    ids = write(stores, "ana", [*SESSION[:2], {"text": "A note to self.", "session": "s1"}])
+    assert stores.evidence.speakers("ana", [ids[1], "ev_missing", ids[0], ids[2]]) == {
+        ids[0]: "Ana", ids[1]: "Ben", ids[2]: None
+    }
+    assert stores.evidence.speakers("zed", ids) == {} and stores.evidence.speakers("ana", []) == {}
+
+
 def test_a_failing_batch_writes_nothing(stores: Stores) -> None:
     batch = prepare(stores, "ana", SESSION[:3])
     broken = batch.new[2].model_copy(update={"metadata": {"bad": object()}})
