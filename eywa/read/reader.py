@@ -19,6 +19,7 @@ recall raise the first failure.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
@@ -89,6 +90,7 @@ class Reader:
         # to EMBED_THREADS: the HTTP service recalls from several threads) and shut down by
         # ``close``.
         self._embedder: ThreadPoolExecutor | None = None
+        self._embedder_pid = 0
 
     def close(self) -> None:
         """Stop the query-embedding thread (after the embedding it may be running)."""
@@ -246,8 +248,10 @@ class Reader:
     def _start_embedding(self, question: str) -> Embedding:
         """The question's embedding, computed in the embedding thread: (vector or the
         failure to degrade on, its own time in ms)."""
-        if self._embedder is None:
+        if self._embedder is None or self._embedder_pid != os.getpid():
+            # A forked child inherits the pool but not its threads: it makes its own.
             self._embedder = ThreadPoolExecutor(max_workers=EMBED_THREADS, thread_name_prefix="eywa-embed")
+            self._embedder_pid = os.getpid()
         return self._embedder.submit(_embedded, self._embed_query, question)
 
     def _hydrate(self, space: str, keys: Sequence[ItemKey], as_of: datetime | None) -> dict[ItemKey, Hydrated]:
