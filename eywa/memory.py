@@ -143,6 +143,7 @@ class Memory:
             embed_query=self._embed_one,
             entities_named=stores.evidence.entities_named,
             neighbours=evidence_source.neighbours,
+            speakers=evidence_source.speakers,
             rrf_k=settings.rrf_k,
             max_k=self._limits.max_k,
             disabled=frozenset(settings.disabled_stages),
@@ -248,6 +249,7 @@ class Memory:
                 self._closed = True
                 if self._route_pool is not None:
                     self._route_pool.shutdown(wait=True)
+                self._reader.close()
                 self._stores.close()
 
     def wait(self) -> list[ReconcileReport]:

@@ -68,6 +68,10 @@ class EvidenceSource:
     def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
         return self._items(space, self._store.get(space, ids))
 
+    def speakers(self, space: str, ids: Sequence[str]) -> dict[str, str | None]:
+        """The speakers of turns, read alone (the evidence strength needs nothing else)."""
+        return self._store.speakers(space, ids)
+
     def neighbours(self, space: str, evidence_id: str) -> list[Hydrated]:
         """The turns just before and after ``evidence_id`` in its session (read once: the
         store's neighbours are already whole turns)."""

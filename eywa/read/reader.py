@@ -5,6 +5,12 @@ its dimension is sure of): fusion puts the first claim first (``lead_with``) and
 adjustments leave it there. No LLM is called here. Every stage is timed and traced; any
 route or post-filter can be switched off by name (``disabled``) for ablations.
 
+The query embedding runs in a thread of its own while the plan and the routes that do not
+need it run (onnxruntime and SQLite both release the GIL): a recall waits for the embedding
+only when the vector route needs it, after the others. ``embed`` in the trace is the
+embedding's own time; it overlaps ``plan`` and ``routes``, so ``total`` is the recall's
+elapsed time, not a sum.
+
 Degrade, don't fail: a route whose store fails (``StoreError``; the query embedding's
 ``EmbedderError`` for the vector route) is skipped and the others answer; the trace's
 ``skipped`` maps each skipped route to the reason. Only when no route answered does the
@@ -13,9 +19,11 @@ recall raise the first failure.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, Final, get_args
 
@@ -41,6 +49,8 @@ MIN_CANDIDATES = 50
 # Only the best fused candidates are loaded (the floor and rescue work among them).
 HYDRATE_PER_ITEM = 4
 MIN_HYDRATED = 40
+# Query embeddings computed at once, at most (each recall embeds one question).
+EMBED_THREADS = 8
 # Names of the post-fusion stages, for ``disabled``.
 POST_FILTERS: Final[tuple[PostFilter, ...]] = get_args(PostFilter)
 
@@ -64,6 +74,7 @@ class Reader:
         max_k: int,
         disabled: frozenset[Stage] = frozenset(),
         pool: Executor | None = None,
+        speakers: Callable[[str, Sequence[str]], Mapping[str, str | None]] | None = None,
     ) -> None:
         self._routes = list(routes)
         self._sources: dict[ItemKind, ItemSource] = {s.kind: s for s in sources}
@@ -74,6 +85,17 @@ class Reader:
         self._max_k = max_k
         self._disabled = disabled
         self._pool = pool
+        self._speakers_of = speakers
+        # Threads for query embeddings, made on first use (one per recall running at once, up
+        # to EMBED_THREADS: the HTTP service recalls from several threads) and shut down by
+        # ``close``.
+        self._embedder: ThreadPoolExecutor | None = None
+        self._embedder_pid = 0
+
+    def close(self) -> None:
+        """Stop the query-embedding thread (after the embedding it may be running)."""
+        if self._embedder is not None:
+            self._embedder.shutdown(wait=True)
 
     def recall(
         self,
@@ -91,31 +113,31 @@ class Reader:
         timings: dict[str, float] = {}
         changes: dict[str, list[str]] = {}
 
-        clock = time.perf_counter()
+        began = clock = time.perf_counter()
+        # Every plan weighs the vector route unless it is switched off: the embedding starts
+        # before the plan is made, and is left unused if the plan does not weigh it after all.
+        embedding = None if "vector" in self._disabled else self._start_embedding(question)
         entities = self._entities_named(space, name_spans(question))
         plan = make_plan(question, entities, as_of or datetime.now(timezone.utc), self._disabled)
         timings["plan"] = _ms(clock)
 
-        clock = time.perf_counter()
         skipped: dict[str, str] = {}
         failures: list[EywaError] = []
-        vector = np.zeros(1, np.float32)
-        if plan.weights.get("vector", 0.0) > 0:
-            try:
-                vector = self._embed_query(question)
-            except (EmbedderError, StoreError) as exc:  # degrade: the other routes still answer
-                skipped["vector"], failures = f"query embedding failed: {exc}", [exc]
-        timings["embed"] = _ms(clock)
-
-        query = Query(space, question, plan, vector, as_of, max(k * CANDIDATES_PER_ITEM, MIN_CANDIDATES))
+        query = Query(
+            space, question, plan, np.zeros(1, np.float32), as_of, max(k * CANDIDATES_PER_ITEM, MIN_CANDIDATES)
+        )
         rankings: dict[RouteName, list[ItemKey]] = {}
         cosine: list[float] = []
         route_trace: dict[str, list[dict[str, Any]]] = {}
         built: dict[ItemKey, Hydrated] = {}
         claims: list[ItemKey] = []
         clock = time.perf_counter()
-        active = [r for r in self._routes if plan.weights.get(r.name, 0.0) > 0.0 and r.name not in skipped]
-        for route, outcome, ms in self._run_routes(active, query):
+        active = [r for r in self._routes if plan.weights.get(r.name, 0.0) > 0.0]
+        needed = embedding if plan.weights.get("vector", 0.0) > 0 else None
+        outcomes, timings["embed"], unembedded = self._run_routes(active, query, needed)
+        if unembedded is not None:  # degrade: the other routes still answer
+            skipped["vector"], failures = f"query embedding failed: {unembedded}", [unembedded]
+        for route, outcome, ms in outcomes:
             if isinstance(outcome, StoreError):  # degrade: a route whose store is down is skipped, traced
                 skipped[route.name] = str(outcome)
                 failures.append(outcome)
@@ -173,7 +195,7 @@ class Reader:
         kept, context, tokens = pack([_to_item(s) for s in chosen], budget_tokens)
         strength = evidence_strength(cosine, self._speakers(space, rankings.get("vector", []), hydrated), plan.entities)
         timings["pack"] = _ms(clock)
-        timings["total"] = round(sum(ms for stage, ms in timings.items() if not stage.startswith("route.")), 3)
+        timings["total"] = _ms(began)
 
         trace: dict[str, Any] = {
             "plan": plan.as_trace(),
@@ -196,12 +218,41 @@ class Reader:
             evidence_strength=strength,
         )
 
-    def _run_routes(self, routes: Sequence[Route], query: Query) -> list[tuple[Route, RouteOutcome, float]]:
-        """Each route's hits (or its store's failure) and time (ms), in the order given; at once
-        when there is a pool."""
-        if self._pool is None or len(routes) < 2:
-            return [_timed(route, query) for route in routes]
-        return [future.result() for future in [self._pool.submit(_timed, route, query) for route in routes]]
+    def _run_routes(
+        self, routes: Sequence[Route], query: Query, embedding: Embedding | None
+    ) -> tuple[list[tuple[Route, RouteOutcome, float]], float, EywaError | None]:
+        """Each route's hits (or its store's failure) and time (ms), in the order given;
+        the query embedding's own time (0 without one) and its failure, if it failed.
+
+        The routes that need no embedding run first (at once when there is a pool), while
+        the embedding is computed; then the vector route, once the embedding is there.
+        """
+        others = [r for r in routes if r.name != "vector"]
+        if self._pool is not None and others:
+            pending = [self._pool.submit(_timed, route, query) for route in others]
+            done = []
+        else:
+            pending, done = [], [_timed(route, query) for route in others]
+        embed_ms, failure = 0.0, None
+        if embedding is not None:
+            vector, embed_ms = embedding.result()
+            if isinstance(vector, EywaError):
+                failure = vector
+            else:
+                with_vector = replace(query, vector=vector)
+                done.extend(_timed(route, with_vector) for route in routes if route.name == "vector")
+        done.extend(future.result() for future in pending)
+        order = {route.name: n for n, route in enumerate(routes)}
+        return sorted(done, key=lambda run: order[run[0].name]), embed_ms, failure
+
+    def _start_embedding(self, question: str) -> Embedding:
+        """The question's embedding, computed in the embedding thread: (vector or the
+        failure to degrade on, its own time in ms)."""
+        if self._embedder is None or self._embedder_pid != os.getpid():
+            # A forked child inherits the pool but not its threads: it makes its own.
+            self._embedder = ThreadPoolExecutor(max_workers=EMBED_THREADS, thread_name_prefix="eywa-embed")
+            self._embedder_pid = os.getpid()
+        return self._embedder.submit(_embedded, self._embed_query, question)
 
     def _hydrate(self, space: str, keys: Sequence[ItemKey], as_of: datetime | None) -> dict[ItemKey, Hydrated]:
         by_kind: dict[ItemKind, list[str]] = {}
@@ -217,10 +268,19 @@ class Reader:
         return found
 
     def _speakers(self, space: str, ranked: Sequence[ItemKey], known: Mapping[ItemKey, Hydrated]) -> list[str | None]:
-        """The speaker of each ranked turn (``None`` for other items), for the evidence strength."""
-        missing = [key for key in ranked if key[0] == "evidence" and key not in known]
-        found = {**known, **self._hydrate(space, missing, None)} if missing else known
-        return [found[key].speaker if key[0] == "evidence" and key in found else None for key in ranked]
+        """The speaker of each ranked turn (``None`` for other items), for the evidence strength.
+
+        Turns not hydrated yet have their speakers read alone (``speakers``): loading whole
+        turns (text, signals, metadata) for ~50 vector hits per recall only to read who said
+        them cost more than the rest of the stage."""
+        missing = [key[1] for key in ranked if key[0] == "evidence" and key not in known]
+        spoken = {key[1]: item.speaker for key, item in known.items() if key[0] == "evidence"}
+        if missing and self._speakers_of is not None:
+            spoken.update(self._speakers_of(space, missing))
+        elif missing:
+            loaded = self._hydrate(space, [("evidence", i) for i in missing], None)
+            spoken.update((key[1], item.speaker) for key, item in loaded.items())
+        return [spoken.get(key[1]) if key[0] == "evidence" else None for key in ranked]
 
     def _check(self, question: str, k: int, budget_tokens: int | None) -> None:
         if not isinstance(question, str) or not question.strip():
@@ -234,6 +294,8 @@ class Reader:
 
 
 RouteOutcome = list[RouteHit] | StoreError
+# The query embedding being computed: (its vector or the failure to degrade on, its own ms).
+Embedding = Future[tuple[npt.NDArray[np.float32] | EywaError, float]]
 
 
 def _timed(route: Route, query: Query) -> tuple[Route, RouteOutcome, float]:
@@ -244,6 +306,19 @@ def _timed(route: Route, query: Query) -> tuple[Route, RouteOutcome, float]:
     except StoreError as exc:
         hits = exc
     return route, hits, _ms(clock)
+
+
+def _embedded(
+    embed: Callable[[str], npt.NDArray[np.float32]], question: str
+) -> tuple[npt.NDArray[np.float32] | EywaError, float]:
+    """Runs the query embedding; its failure is returned, to be traced as the vector
+    route's reason for being skipped."""
+    clock = time.perf_counter()
+    try:
+        vector: npt.NDArray[np.float32] | EywaError = embed(question)
+    except (EmbedderError, StoreError) as exc:
+        vector = exc
+    return vector, _ms(clock)
 
 
 def _visible(item: Hydrated, as_of: datetime | None) -> bool:

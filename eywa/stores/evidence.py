@@ -29,6 +29,11 @@ class EvidenceStore(Protocol):
         """The stored turns for ``ids`` (missing ids are left out), in the order asked."""
         ...
 
+    def speakers(self, space: str, ids: Sequence[str]) -> dict[str, str | None]:
+        """The speaker of each stored turn of ``ids`` (missing ids are left out): what the
+        read path's evidence strength needs of the vector hits, without loading the turns."""
+        ...
+
     def next_seq(self, space: str, session: str) -> int:
         """The position the next new turn of ``session`` will take."""
         ...

@@ -55,6 +55,14 @@ def test_add_round_trips_and_is_idempotent(stores: Stores) -> None:
     assert signals[SignalKind.MONEY.value] == 1 and signals[SignalKind.DATE.value] >= 2
 
 
+def test_speakers_are_read_alone_within_the_space(stores: Stores) -> None:
+    ids = write(stores, "ana", [*SESSION[:2], {"text": "A note to self.", "session": "s1"}])
+    assert stores.evidence.speakers("ana", [ids[1], "ev_missing", ids[0], ids[2]]) == {
+        ids[0]: "Ana", ids[1]: "Ben", ids[2]: None
+    }
+    assert stores.evidence.speakers("zed", ids) == {} and stores.evidence.speakers("ana", []) == {}
+
+
 def test_a_failing_batch_writes_nothing(stores: Stores) -> None:
     batch = prepare(stores, "ana", SESSION[:3])
     broken = batch.new[2].model_copy(update={"metadata": {"bad": object()}})
@@ -135,6 +143,19 @@ def test_keyword_search_ranks_and_limits(stores: Stores) -> None:
     assert stores.keyword.search("ana", "?!", 5) == []
     assert stores.keyword.search("ana", 'engineer" OR text:*', 5)[0][1] == ids[2]  # no syntax leaks
     assert stores.keyword.search("ana", "engineer", 5, kinds=("unknown",)) == []
+
+
+def test_keyword_search_limits_within_its_space(stores: Stores) -> None:
+    # The other space holds more (and better) matches than the limit: the space is filtered
+    # before the limit is applied, so the asked space's one match is still found.
+    write(stores, "crowd", [
+        {"text": f"Kayak trip number {n}: kayak, kayak, kayak!", "speaker": "Cy", "session": f"s{n}"}
+        for n in range(8)
+    ])  # fmt: skip
+    (alone,) = write(stores, "ana", [{"text": "I sold my old kayak.", "speaker": "Ana", "session": "s1"}])
+    assert [h[:2] for h in stores.keyword.search("ana", "kayak", 2)] == [("evidence", alone)]
+    assert len(stores.keyword.search("crowd", "kayak", 3)) == 3
+    assert alone not in {h[1] for h in stores.keyword.search("crowd", "kayak", 20)}
 
 
 def test_keyword_search_reaches_a_turn_through_its_neighbours(stores: Stores) -> None:

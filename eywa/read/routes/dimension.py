@@ -13,8 +13,9 @@ named entities follow, ranked by word overlap with the question.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, Final, TypeVar
 
 from eywa.ids import entity_key
 from eywa.nous import ledger as nous
@@ -30,10 +31,14 @@ from eywa.read.answers import (
 from eywa.read.items import DimensionSource, dimension_id, dimension_key
 from eywa.read.overlap import rank_by_overlap
 from eywa.read.plan import Plan
+from eywa.models import Delta
 from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.bundle import Stores
+from eywa.stores.dimensions import DimensionRecord, DimensionStore, SameAsEdge
 
-__all__ = ["DimensionRoute", "dimension_id", "dimension_key", "may_claim"]
+__all__ = ["DimensionReads", "DimensionRoute", "dimension_id", "dimension_key", "may_claim"]
+
+_T = TypeVar("_T")
 
 
 def may_claim(answer: StateAnswer, plan: Plan) -> bool:
@@ -51,6 +56,67 @@ def may_claim(answer: StateAnswer, plan: Plan) -> bool:
     )
 
 
+class DimensionReads:
+    """One recall's view of the dimension store: each read is made once.
+
+    The Nous reads the route makes overlap: listing a person's dimensions reads every state
+    and, per state, the merge edges again (``nous.identity.cluster``); answering a planned
+    pair reads its state, the merge edges and its deltas again. Within one recall the store
+    does not need to be asked twice (a write landing meanwhile may be seen or not either
+    way). Writes go through to the store; nothing is kept beyond the route's run.
+    """
+
+    def __init__(self, store: DimensionStore) -> None:
+        self._store = store
+        self._reads: dict[tuple[Any, ...], Any] = {}
+
+    def _once(self, key: tuple[Any, ...], read: Callable[[], _T]) -> _T:
+        if key not in self._reads:
+            self._reads[key] = read()
+        value: _T = self._reads[key]
+        return value
+
+    def deltas(self, space: str, entity_key: str, attribute: str) -> list[Delta]:
+        return list(self._once(("deltas", space, entity_key, attribute),
+                               lambda: self._store.deltas(space, entity_key, attribute)))  # fmt: skip
+
+    def get(self, space: str, entity_key: str, attribute: str) -> DimensionRecord | None:
+        listed = self._reads.get(("dimensions", space, entity_key))
+        if listed is not None:  # the entity's states are already read: this one is among them or absent
+            return next((r for r in listed if r.attribute == attribute), None)
+        return self._once(("get", space, entity_key, attribute), lambda: self._store.get(space, entity_key, attribute))
+
+    def dimensions(self, space: str, entity_key: str | None = None) -> list[DimensionRecord]:
+        return list(self._once(("dimensions", space, entity_key), lambda: self._store.dimensions(space, entity_key)))
+
+    def same_as(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
+        return list(self._once(("same_as", space, include_removed), lambda: self._store.same_as(space, include_removed)))
+
+    def save(self, record: DimensionRecord, deltas: Sequence[Delta]) -> None:
+        self._store.save(record, deltas)
+
+    def existing_deltas(self, space: str, ids: Sequence[str]) -> set[str]:
+        return self._store.existing_deltas(space, ids)
+
+    def deltas_of_beliefs(self, space: str, belief_ids: Sequence[str]) -> list[Delta]:
+        return self._store.deltas_of_beliefs(space, belief_ids)
+
+    def remove_deltas(self, space: str, ids: Sequence[str]) -> int:
+        return self._store.remove_deltas(space, ids)
+
+    def delete_dimension(self, space: str, entity_key: str, attribute: str) -> None:
+        self._store.delete_dimension(space, entity_key, attribute)
+
+    def add_same_as(self, edge: SameAsEdge) -> None:
+        self._store.add_same_as(edge)
+
+    def remove_same_as(self, space: str, source: str, target: str, at: datetime, by: str | None = None) -> bool:
+        return self._store.remove_same_as(space, source, target, at, by)
+
+    def delete_same_as(self, space: str, keys: Sequence[str]) -> int:
+        return self._store.delete_same_as(space, keys)
+
+
 class DimensionRoute:
     """Dimension lines of the named entities; the planned (entity, attribute) pairs first,
     the confident answer to a current-state question claimed."""
@@ -59,13 +125,12 @@ class DimensionRoute:
 
     def __init__(self, stores: Stores) -> None:
         self._stores = stores
-        self._source = DimensionSource(stores.dimensions, stores.evidence)
 
     def run(self, query: Query) -> list[RouteHit]:
         plan = query.plan
+        reads = DimensionReads(self._stores.dimensions)
         listed = {
-            subject: nous.list_dimensions(self._stores.dimensions, query.space, subject, query.as_of)
-            for subject in plan.entities
+            subject: nous.list_dimensions(reads, query.space, subject, query.as_of) for subject in plan.entities
         }
         # The pairs to answer: the planned attributes of each named entity; when the question
         # names no attribute, its dimensions whose values the question names ("Does Dario
@@ -78,7 +143,7 @@ class DimensionRoute:
                 (subject, dim.attribute) for subject, dims in listed.items() for dim in dims
                 if asked_values(query.text, dim)
             ]  # fmt: skip
-        planned = self._planned(query, pairs)
+        planned = self._planned(query, pairs, reads)
         seen = {h.id for h in planned}
         # The rest needs only which attributes and values exist: rank by overlap; the source
         # words the few that get hydrated, as of the query's time.
@@ -93,8 +158,9 @@ class DimensionRoute:
         rest = [RouteHit("dimension", i, score) for _, i, score in ranked]
         return (planned + rest)[: query.limit]
 
-    def _planned(self, query: Query, pairs: Sequence[tuple[str, str]]) -> list[RouteHit]:
+    def _planned(self, query: Query, pairs: Sequence[tuple[str, str]], reads: DimensionReads) -> list[RouteHit]:
         """The pairs' answers: claimed ones first (in the pairs' order), then by confidence."""
+        source = DimensionSource(reads, self._stores.evidence)
         claimed: list[RouteHit] = []
         others: list[RouteHit] = []
         done: set[tuple[str, str]] = set()
@@ -102,20 +168,22 @@ class DimensionRoute:
             if (entity_key(subject), attribute) in done:
                 continue
             done.add((entity_key(subject), attribute))
-            answer = self._source.answer(query.space, subject, attribute, query.text, query.as_of)
-            item = None if answer is None else self._source.item(query.space, answer, query.as_of)
+            answer = source.answer(query.space, subject, attribute, query.text, query.as_of)
+            item = None if answer is None else source.item(query.space, answer, query.as_of)
             if answer is None or item is None:
                 continue
             claim = may_claim(answer, query.plan)
-            if not claim and (unrealised := self._unrealised_plan(query, subject, attribute, answer)) is not None:
+            if not claim and (unrealised := self._unrealised_plan(query, subject, attribute, answer, reads)) is not None:
                 answer, claim = unrealised, True
-                item = self._source.item(query.space, answer, query.as_of) or item
+                item = source.item(query.space, answer, query.as_of) or item
             hit = RouteHit("dimension", item.id, answer.confidence, claim=claim, item=item)
             (claimed if claim else others).append(hit)
         others.sort(key=lambda h: -h.score)
         return claimed + others
 
-    def _unrealised_plan(self, query: Query, subject: str, attribute: str, answer: StateAnswer) -> StateAnswer | None:
+    def _unrealised_plan(
+        self, query: Query, subject: str, attribute: str, answer: StateAnswer, reads: DimensionReads
+    ) -> StateAnswer | None:
         """For a past-tense yes/no question about a state attribute with no time window, the
         confident answer "not <value>, only planned/hedged" when the subject's plans hold the
         named value only tentatively (``eywa.read.answers.unrealised_plan``)."""
@@ -123,11 +191,11 @@ class DimensionRoute:
         if plan.shape != "yes_no" or plan.current_state or plan.window is not None or attribute in EVENT_ATTRIBUTES:
             return None
         try:
-            dimension = nous.get_dimension(self._stores.dimensions, query.space, subject, attribute, query.as_of)
+            dimension = nous.get_dimension(reads, query.space, subject, attribute, query.as_of)
         except NotFoundError:
             return None
         plans = [
-            d for d in nous.list_deltas(self._stores.dimensions, query.space, subject, "plans")
+            d for d in nous.list_deltas(reads, query.space, subject, "plans")
             if query.as_of is None or d.at <= query.as_of
         ]  # fmt: skip
         # The value the question names: its other words, and the names of the other

@@ -166,6 +166,16 @@ class SqliteEvidenceStore:
                 result.append(evidence_from_row(found, ordered))
         return result
 
+    def speakers(self, space: str, ids: Sequence[str]) -> dict[str, str | None]:
+        found: dict[str, str | None] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            rows = self._db.query(
+                f"SELECT id, speaker FROM evidence WHERE +space = ? AND id IN ({','.join('?' * len(chunk))})",  # noqa: S608
+                [space, *chunk],
+            )
+            found.update((row["id"], row["speaker"]) for row in rows)
+        return found
+
     def next_seq(self, space: str, session: str) -> int:
         rows = self._db.query(
             "SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM evidence WHERE space = ? AND session = ?",

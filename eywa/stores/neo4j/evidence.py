@@ -63,6 +63,7 @@ OPTIONAL MATCH (e)-[:{RelType.HAS_SIGNAL}]->(s:{_SIG})
 RETURN e {{{_TURN_FIELDS}}} AS e, {_SIGNALS}
 """
 _EXISTING = f"MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space RETURN e.id AS id"
+_SPEAKERS = f"MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space RETURN e.id AS id, e.speaker AS speaker"
 _NEXT_SEQ = f"""
 MATCH (e:{_EV}) WHERE e.space = $space AND e.session = $session
 RETURN coalesce(max(e.seq) + 1, 0) AS n
@@ -209,6 +210,13 @@ class Neo4jEvidenceStore:
             for row in self._graph.read("get evidence", _GET, ids=chunk, space=space):
                 by_id[row["e"]["id"]] = evidence_from_props(row["e"], row["signals"])
         return [by_id[i] for i in ids if i in by_id]
+
+    def speakers(self, space: str, ids: Sequence[str]) -> dict[str, str | None]:
+        """The speaker of each stored turn of ``ids`` (missing ones left out)."""
+        found: dict[str, str | None] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            found.update((r["id"], r["speaker"]) for r in self._graph.read("speakers", _SPEAKERS, ids=chunk, space=space))
+        return found
 
     def next_seq(self, space: str, session: str) -> int:
         """One past the highest seq of ``session`` (0 for a new session)."""
