@@ -77,8 +77,8 @@ class EywaSettings(BaseSettings):
     neo4j_retry_s: float = Field(
         default=5.0,
         ge=0,
-        description="How long the Neo4j driver retries a transaction that failed transiently (the server "
-        "restarting) before the call fails (StoreError; HTTP 503 store_unavailable). The driver's own "
+        description="How long a Neo4j write transaction or read query that failed transiently (the server "
+        "restarting) is retried before the call fails (StoreError; HTTP 503 store_unavailable). The driver's own "
         "default, 30 s, outlasts a client's timeout, so a write during an outage was a timeout, not a 503.",
     )
     read_concurrency: int = Field(
