@@ -36,11 +36,15 @@ def test_reads_keep_one_session_per_live_thread(neo4j_driver: Driver, neo4j_serv
     assert [graph.read("probe", "RETURN $n AS n", n=n) for n in range(5)] == [[{"n": n}] for n in range(5)]
     assert len(counting.sessions) == 1
 
-    def reads() -> None:
+    opened = threading.Barrier(3)
+
+    def reads(together: threading.Barrier | None = None) -> None:
         for n in range(3):
             assert graph.read("probe", "RETURN $n AS n", n=n) == [{"n": n}]
+            if together is not None and n == 0:
+                together.wait(timeout=30)  # all three hold their session before any ends
 
-    workers = [threading.Thread(target=reads) for _ in range(3)]
+    workers = [threading.Thread(target=reads, args=(opened,)) for _ in range(3)]
     for worker in workers:
         worker.start()
     for worker in workers:

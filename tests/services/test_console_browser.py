@@ -29,6 +29,7 @@ webdriver = pytest.importorskip("selenium.webdriver")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
 
 # One browser and one demo space for the module: under ``make test -n 2`` both tests run on
 # the same worker, so neither is built twice.
@@ -97,6 +98,9 @@ def _sign_in(browser: WebDriver, url: str, secret: str) -> None:
     browser.get(f"{url}/console/login")
     browser.find_element(By.ID, "key").send_keys(secret)
     browser.find_element(By.CSS_SELECTOR, "form.login button").click()
+    # A click does not wait for the navigation it starts: wait for the spaces page, or a
+    # look at the page right after could still see the login form (on a loaded machine).
+    WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "table caption"))
 
 
 def _errors(browser: WebDriver) -> list[str]:
