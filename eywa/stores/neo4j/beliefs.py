@@ -94,31 +94,6 @@ def _filtered(given: Sequence[str]) -> str:
 
 
 _CANDIDATES = f"""
-UNWIND $rows AS row
-MERGE (c:{_C} {{id: row.id}}) ON CREATE SET c += row
-WITH c, row
-UNWIND row.evidence_ids AS evidence_id
-MATCH (e:{_EV} {{id: evidence_id, space: row.space}})
-MERGE (c)-[:{RelType.CITES}]->(e)
-"""
-# Hydration: a prefix binds ``b``; this tail adds support edges and the superseded belief.
-_HYDRATE = f"""
-OPTIONAL MATCH (b)-[r:{RelType.SUPPORTED_BY}]->(e:{_EV}) WHERE e.space = $space
-WITH b, collect(CASE WHEN e IS NULL THEN null ELSE
-  {{evidence_id: e.id, span: r.span, score: r.score, anchors: r.anchors}} END) AS support
-OPTIONAL MATCH (b)-[:{RelType.SUPERSEDES}]->(o:{_B}) WHERE o.space = $space
-WITH b, support, min(o.id) AS supersedes
-RETURN {projected('b', 'valid_from', 'valid_to', 'event_at', 'recorded_at')} AS b, support, supersedes
-ORDER BY coalesce(b.event_at, b.recorded_at), b.id
-"""
-_GET_MANY = f"MATCH (b:{_B}) WHERE b.id IN $ids AND b.space = $space" + _HYDRATE
-_FILTERED = f"""
-MATCH (b:{_B}) WHERE b.space = $space
-  AND ($subject IS NULL OR b.subject_key = $subject)
-  AND ($attribute IS NULL OR b.attribute = $attribute)
-  AND ($status IS NULL OR b.status = $status)
-""" + _HYDRATE
-_CANDIDATES = f"""
 MATCH (c:{_C}) WHERE c.space = $space AND ($status IS NULL OR c.status = $status)
 RETURN properties(c) AS c ORDER BY c.recorded_at, c.id
 """
