@@ -297,8 +297,8 @@ _ANCHOR_SHIFT: Final = timedelta(days=365 + 31 + 1)
 def window_is_relative(question: str, anchor: datetime) -> bool:
     """Whether the question's time window depends on when it is asked: resolved against an
     anchor some 13 months earlier, it moves. "In May 2023" does not; "in May" ("of which
-    year?"), "last week" and "between August 11 and August 15 2023" (one end has no year)
-    do."""
+    year?"), "last week" and "on August 11" do; "between August 11 and August 15 2023" does
+    not (a range's first end takes the year its second names)."""
     window = time_window(question, anchor)
     if window is None or anchor - datetime.min.replace(tzinfo=anchor.tzinfo) <= _ANCHOR_SHIFT:
         return False  # no window, or an anchor too early to shift (year 1)

@@ -361,4 +361,44 @@ def resolve_time_expressions(text: str, anchor: datetime) -> tuple[Signal, ...]:
         ...     "what happened last year?", datetime(2023, 5, 25, tzinfo=timezone.utc))]
         ['2022']
     """
-    return tuple(sorted(detect_temporal(text, anchor, []), key=lambda s: (s.start, s.end)))
+    found = sorted(detect_temporal(text, anchor, []), key=lambda s: (s.start, s.end))
+    return tuple(_share_range_years(text, found))
+
+
+# What joins the two ends of a range: "between A and B", "from A to B", "A - B".
+_RANGE_JOIN = re.compile(r"\s*(?:and|to|until|till|through|-|–)\s*", re.IGNORECASE)
+_NAMED_YEAR = re.compile(r"\b\d{4}\b")
+
+
+def _share_range_years(text: str, signals: list[Signal]) -> list[Signal]:
+    """In a range whose first end names no year ("between August 11 and August 15 2023"),
+    the first end takes the year of the second, not the anchor's: the writer named the year
+    once for both. Only day and month dates are moved; a first end that would then fall
+    after the second belongs to the year before ("December 28 to January 3, 2024")."""
+    shared = list(signals)
+    for n in range(len(shared) - 1):
+        first, second = shared[n], shared[n + 1]
+        if (
+            first.kind is not SignalKind.DATE or second.kind is not SignalKind.DATE
+            or first.granularity not in ("day", "month") or second.window_start is None
+            or first.window_start is None or first.window_end is None
+            or _NAMED_YEAR.search(first.text) or not _NAMED_YEAR.search(second.text)
+            or not _RANGE_JOIN.fullmatch(text[first.end : second.start])
+        ):  # fmt: skip
+            continue
+        year = second.window_start.year
+        try:
+            start, end = _in_year(first.window_start, first.window_end, year)
+            if start > second.window_start:
+                start, end = _in_year(first.window_start, first.window_end, year - 1)
+        except ValueError:  # 29 February of a year without one
+            continue
+        normalized = f"{start.year:04d}{first.normalized[4:]}"
+        shared[n] = first.model_copy(update={"window_start": start, "window_end": end, "normalized": normalized})
+    return shared
+
+
+def _in_year(start: datetime, end: datetime, year: int) -> tuple[datetime, datetime]:
+    """The window ``[start, end)`` moved to ``year`` (its end may fall in the year after)."""
+    moved = start.replace(year=year)
+    return moved, moved + (end - start)

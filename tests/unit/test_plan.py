@@ -132,7 +132,8 @@ def test_name_spans_cover_multiword_names_possessives_and_a_trailing_period() ->
         ("When did Ana go camping in June?", True),  # June of which year?
         ("What did Ana see last year?", True),
         ("What did Ana do yesterday?", True),
-        ("Where was Ana between August 11 and August 15 2023?", True),  # one end has no year
+        ("Where was Ana on August 11?", True),
+        ("Where was Ana between August 11 and August 15 2023?", False),  # the year is named once for both ends
         ("What did Ana do in May 2023?", False),
         ("What did Ana do on 25 May, 2022?", False),
         ("When did Ana move to Lisbon?", False),  # no window at all

@@ -214,3 +214,20 @@ def test_dates_beyond_the_calendar_are_skipped_not_raised(anchor: datetime) -> N
 )
 def test_the_longest_exact_date_wins_over_a_cued_month(text: str, normalized: str) -> None:
     assert only_date(text).normalized == normalized
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("where was she between August 11 and August 15 2023?", ["2023-08-11", "2023-08-15"]),
+        ("from 3 May to 9 May, 2022", ["2022-05-03", "2022-05-09"]),
+        ("from December 28 to January 3, 2024", ["2023-12-28", "2024-01-03"]),  # the year before
+        ("between May 2022 and June 2023", ["2022-05", "2023-06"]),  # each end names its own
+        ("on August 11? in 2023 she moved", ["2025-08-11", "2023"]),  # not a range: the anchor's year
+    ],
+)
+def test_a_ranges_first_end_takes_the_year_its_second_names(text: str, expected: list[str]) -> None:
+    anchor = datetime(2025, 11, 30, tzinfo=timezone.utc)
+    found = [s for s in resolve_time_expressions(text, anchor) if s.kind is SignalKind.DATE]
+    assert [s.normalized for s in found] == expected
+    assert all(s.window_start is not None and s.normalized.startswith(f"{s.window_start.year:04d}") for s in found)
