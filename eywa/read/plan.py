@@ -294,12 +294,17 @@ def time_window(question: str, anchor: datetime) -> tuple[datetime, datetime] | 
 _ANCHOR_SHIFT: Final = timedelta(days=365 + 31 + 1)
 
 
-def window_is_relative(question: str, anchor: datetime) -> bool:
+def window_is_relative(
+    question: str, anchor: datetime, window: tuple[datetime, datetime] | None | Literal["unresolved"] = "unresolved"
+) -> bool:
     """Whether the question's time window depends on when it is asked: resolved against an
     anchor some 13 months earlier, it moves. "In May 2023" does not; "in May" ("of which
     year?"), "last week" and "on August 11" do; "between August 11 and August 15 2023" does
-    not (a range's first end takes the year its second names)."""
-    window = time_window(question, anchor)
+    not (a range's first end takes the year its second names). ``window``: the question's
+    window against ``anchor`` when the caller has it already (the planner), so that it is
+    not resolved twice."""
+    if window == "unresolved":
+        window = time_window(question, anchor)
     if window is None or anchor - datetime.min.replace(tzinfo=anchor.tzinfo) <= _ANCHOR_SHIFT:
         return False  # no window, or an anchor too early to shift (year 1)
     return window != time_window(question, anchor - _ANCHOR_SHIFT)
@@ -341,7 +346,7 @@ def make_plan(
         entities=named,
         weights=MappingProxyType(weights),
         window=window,
-        window_relative=window_is_relative(question, anchor),
+        window_relative=window_is_relative(question, anchor, window),
         notes=tuple(notes),
         attributes=asked_attributes(question),
         current_state=asks_current_state(question, shape, window),

@@ -23,8 +23,6 @@ __all__ = ["TemporalRoute"]
 
 
 _AMOUNTS = (SignalKind.MONEY, SignalKind.NUMBER, SignalKind.QUANTITY)
-# Keyword candidates (per result slot) checked against a re-anchored window.
-CANDIDATE_DEPTH: Final = 1
 
 
 class TemporalRoute:
@@ -57,7 +55,7 @@ class TemporalRoute:
     def _anchored_on_candidates(self, query: Query) -> list[RouteHit]:
         """The keyword candidates whose date agrees with the question resolved against
         their own session date, in keyword order."""
-        hits = query.keyword_hits(self._stores.keyword, "evidence")[: query.limit * CANDIDATE_DEPTH]
+        hits = query.keyword_hits(self._stores.keyword, "evidence")[: query.limit]
         turns = {t.id: t for t in self._stores.evidence.get(query.space, [h[1] for h in hits])}
         windows: dict[date, tuple[datetime, datetime] | None] = {}
         found: list[RouteHit] = []
