@@ -193,9 +193,9 @@ class SqliteStageLedger:
     def backlog(self) -> dict[PendingStage, int]:
         """Marks per stage."""
         counts: dict[PendingStage, int] = dict.fromkeys(PENDING_STAGES, 0)
-        for stage in PENDING_STAGES:
-            rows = self._db.query("SELECT COUNT(*) AS n FROM pending_stages WHERE stage = ?", (stage,))
-            counts[stage] = int(rows[0]["n"])
+        for row in self._db.query("SELECT stage, COUNT(*) AS n FROM pending_stages GROUP BY stage"):
+            if row["stage"] in counts:
+                counts[row["stage"]] = int(row["n"])
         return counts
 
     def space_backlog(self, space: str) -> SpaceBacklog:

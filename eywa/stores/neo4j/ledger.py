@@ -59,7 +59,12 @@ _TOMBSTONED = f"MATCH (t:{_TOMB}) WHERE t.id IN $ids AND t.space = $space RETURN
 _LEVEL1_BY = f"MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space SET e.level1_by = $done_by"
 _FOR_ITEMS = f"MATCH (p:{_P}) WHERE p.item IN $items AND p.space = $space RETURN properties(p) AS p"
 _UPDATE = f"MATCH (p:{_P}) WHERE p.item IN $items AND p.space = $space AND p.stage = $stage "
-_COUNT = f"MATCH (p:{_P}) WHERE p.stage = $stage RETURN count(p) AS n"
+# Every stage's count in one round trip, each through the (stage, due_at) index.
+_BACKLOG = f"""
+UNWIND $stages AS stage
+CALL (stage) {{ MATCH (p:{_P}) WHERE p.stage = stage RETURN count(p) AS n }}
+RETURN stage, n
+"""
 _SPACE_BACKLOG = f"""
 MATCH (p:{_P}) WHERE p.space = $space AND p.item IS NOT NULL AND p.stage IS NOT NULL
 RETURN count(CASE WHEN p.stage = 'embed_evidence' THEN 1 END) AS embed,
@@ -221,8 +226,12 @@ class Neo4jStageLedger:
         self._graph.write("update marks", work)
 
     def backlog(self) -> dict[PendingStage, int]:
-        """Marks per stage."""
-        return {s: int(self._graph.read("backlog", _COUNT, stage=s)[0]["n"]) for s in PENDING_STAGES}
+        """Marks per stage: one query (an index count per stage), not one per stage; the
+        API runs it before every write while ``EYWA_MAX_EMBED_BACKLOG`` is set."""
+        counts: dict[PendingStage, int] = dict.fromkeys(PENDING_STAGES, 0)
+        for row in self._graph.read("backlog", _BACKLOG, stages=list(PENDING_STAGES)):
+            counts[row["stage"]] = int(row["n"])
+        return counts
 
     def space_backlog(self, space: str) -> SpaceBacklog:
         """Turns of ``space`` not yet embedded / not yet through Level 1 (the key's index)."""
