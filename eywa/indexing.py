@@ -3,24 +3,27 @@ the ledger, and a full drift check.
 
 The vector store belongs to the process that serves reads. Turns and beliefs carry
 ``embed_evidence`` / ``embed_belief`` marks from the transaction that stored them
-(``eywa.stores.ledger``); ``embed_pending_evidence`` and ``embed_pending_beliefs`` finish
-them: an item that exists is (re-)embedded, an item that is gone (erased, or replaced by
-reprocessing) loses its vector, and the marks are cleared once the upsert is durable. The
+(``eywa.stores.ledger``); ``embed_pending`` finishes them, for the items of many spaces in
+one embedder pass and one upsert (``embed_pending_evidence`` and ``embed_pending_beliefs``
+for one space): an item that exists is (re-)embedded, an item that is gone (erased, or
+replaced by reprocessing) loses its vector, and the marks are cleared once the upsert is
+durable. The
 process holding the vectors runs them right after Level 0 and Level 1, on open, and
 periodically, so what a worker wrote and what a crash interrupted get embedded without
 scanning. ``repair_vectors`` is the explicit full check (every id of a space against the
 vector store), kept for operators.
 
 ``embed_due`` is how Celery workers embed when they share the vector store (a Qdrant server):
-each task claims the space's due marks of one stage — not only its own turns', so turns of
-many small requests go through the embedder together — with a lease (the marks' due time
+each task claims the due marks of one stage, of every space — not only its own turns', so
+turns of many small requests go through the embedder together — with a lease (the marks' due time
 moved forward, so another worker does not take them meanwhile, and a dead worker's claim
 falls due again), embeds them and clears the marks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import Literal
 
@@ -32,8 +35,10 @@ from eywa.stores.context import vector_text
 from eywa.stores.vectors import VectorPoint
 
 __all__ = [
+    "EmbedStage",
     "embed_due",
     "embed_evidence",
+    "embed_pending",
     "embed_pending_beliefs",
     "embed_pending_evidence",
     "index_beliefs",
@@ -41,6 +46,7 @@ __all__ = [
 ]
 
 Progress = Callable[[int], None]
+EmbedStage = Literal["embed_evidence", "embed_belief"]
 
 
 def embed_evidence(
@@ -93,15 +99,19 @@ def index_beliefs(stores: Stores, embedder: Embedder, space: str, belief_ids: Se
     Raises:
         StoreError: a store failed.
     """
-    found = stores.beliefs.get_many(space, belief_ids)
-    if not found:
+    return _upsert_beliefs(stores, embedder, stores.beliefs.get_many(space, belief_ids))
+
+
+def _upsert_beliefs(stores: Stores, embedder: Embedder, beliefs: Sequence[Belief]) -> int:
+    """One embedder call and one upsert for ``beliefs`` (of any spaces); returns how many."""
+    if not beliefs:
         return 0
-    embedded = embedder.embed([b.statement for b in found])
+    embedded = embedder.embed([b.statement for b in beliefs])
     stores.vectors.upsert(
         "belief",
-        [VectorPoint(id=b.id, space=space, vector=v, at=_belief_time(b)) for b, v in zip(found, embedded, strict=True)],
+        [VectorPoint(id=b.id, space=b.space, vector=v, at=_belief_time(b)) for b, v in zip(beliefs, embedded, strict=True)],
     )
-    return len(found)
+    return len(beliefs)
 
 
 def embed_pending_evidence(
@@ -116,12 +126,7 @@ def embed_pending_evidence(
         StoreError: a store failed (the marks stay; a later pass repeats the work).
         EmbedderError: the embedder failed.
     """
-    turns = stores.evidence.get(space, evidence_ids)
-    gone = sorted(set(evidence_ids) - {t.id for t in turns})
-    if gone:
-        stores.vectors.delete("evidence", gone)
-    embed_evidence(stores, embedder, turns, batch_size)
-    return stores.ledger.complete(space, "embed_evidence", evidence_ids)
+    return embed_pending(stores, embedder, "embed_evidence", {space: evidence_ids}, batch_size)
 
 
 def embed_pending_beliefs(stores: Stores, embedder: Embedder, space: str, belief_ids: Sequence[str]) -> int:
@@ -133,13 +138,51 @@ def embed_pending_beliefs(stores: Stores, embedder: Embedder, space: str, belief
         StoreError: a store failed (the marks stay; a later pass repeats the work).
         EmbedderError: the embedder failed.
     """
-    found = {b.id for b in stores.beliefs.get_many(space, belief_ids)}
-    gone = sorted(set(belief_ids) - found)
-    if gone:
-        stores.vectors.delete("belief", gone)
-    index_beliefs(stores, embedder, space, sorted(found))
-    crashpoints.reached("belief_vectors_upserted")
-    return stores.ledger.complete(space, "embed_belief", belief_ids)
+    return embed_pending(stores, embedder, "embed_belief", {space: belief_ids}, 0)
+
+
+def embed_pending(
+    stores: Stores, embedder: Embedder, stage: EmbedStage, groups: Mapping[str, Sequence[str]], batch_size: int
+) -> int:
+    """Finish ``stage`` for the items of several spaces (space -> ids) in one embedder pass;
+    returns the marks cleared.
+
+    The model pass, not the store, is what embedding costs: turns of many small requests
+    (the 4-turn batches of many agents, each in its own space) go through the embedder
+    together and are upserted (one vector-store flush) together, instead of one model call
+    and one flush per request. Items that exist are embedded, ids without an item lose their
+    vector; the marks of every space are cleared only once the upsert is durable.
+    ``batch_size`` bounds the turns per model call and upsert (0: beliefs, one call).
+
+    Raises:
+        StoreError: a store failed (the marks stay; a later pass repeats the work).
+        EmbedderError: the embedder failed (likewise).
+    """
+    groups = {space: ids for space, ids in groups.items() if ids}
+    if not groups:
+        return 0
+    if stage == "embed_evidence":
+        turns: list[Evidence] = []
+        gone: list[str] = []
+        for space, ids in groups.items():
+            found = stores.evidence.get(space, ids)
+            turns.extend(found)
+            gone.extend(sorted(set(ids) - {t.id for t in found}))
+        if gone:
+            stores.vectors.delete("evidence", gone)
+        embed_evidence(stores, embedder, turns, batch_size)
+    else:
+        beliefs: list[Belief] = []
+        gone = []
+        for space, ids in groups.items():
+            found_beliefs = stores.beliefs.get_many(space, ids)
+            beliefs.extend(found_beliefs)
+            gone.extend(sorted(set(ids) - {b.id for b in found_beliefs}))
+        if gone:
+            stores.vectors.delete("belief", gone)
+        _upsert_beliefs(stores, embedder, beliefs)
+        crashpoints.reached("belief_vectors_upserted")
+    return sum(stores.ledger.complete(space, stage, ids) for space, ids in groups.items())
 
 
 def repair_vectors(stores: Stores, embedder: Embedder, spaces: Sequence[str], batch_size: int) -> int:
@@ -174,26 +217,27 @@ def _belief_time(belief: Belief) -> float:
 def embed_due(
     stores: Stores,
     embedder: Embedder,
-    space: str,
-    stage: Literal["embed_evidence", "embed_belief"],
+    stage: EmbedStage,
     *,
     limit: int,
     lease_s: float,
     batch_size: int,
+    space: str | None = None,
 ) -> int:
-    """Claim up to ``limit`` due marks of ``stage`` in ``space``, embed them, clear them;
-    returns the marks cleared (0 when none was due).
+    """Claim up to ``limit`` due marks of ``stage`` (of every space, or of ``space``), embed
+    them in one pass (``embed_pending``), clear them; returns the marks cleared (0 when none
+    was due).
 
     Raises:
         StoreError: a store failed (the marks stay, due again when the lease ends).
         EmbedderError: the embedder failed (likewise).
     """
     now = utc_now()
-    marks = stores.ledger.pending(stage, limit=limit, space=space, due_before=now)
-    ids = sorted({m.item_id for m in marks})
-    if not ids:
+    groups: dict[str, dict[str, None]] = defaultdict(dict)
+    for mark in stores.ledger.pending(stage, limit=limit, space=space, due_before=now):
+        groups[mark.space][mark.item_id] = None
+    if not groups:
         return 0
-    stores.ledger.touch(space, stage, ids, now + timedelta(seconds=lease_s))
-    if stage == "embed_evidence":
-        return embed_pending_evidence(stores, embedder, space, ids, batch_size)
-    return embed_pending_beliefs(stores, embedder, space, ids)
+    for group_space, ids in groups.items():
+        stores.ledger.touch(group_space, stage, list(ids), now + timedelta(seconds=lease_s))
+    return embed_pending(stores, embedder, stage, {s: list(ids) for s, ids in groups.items()}, batch_size)

@@ -42,7 +42,7 @@ from eywa.erasure.cascade import resume_erasures
 from eywa.errors import EywaError, NotFoundError
 from eywa.extraction.base import Extractor
 from eywa.extraction.validator import Validator
-from eywa.indexing import embed_pending_beliefs, embed_pending_evidence
+from eywa.indexing import EmbedStage, embed_pending
 from eywa.jobs import JobStatus
 from eywa.level1 import DimensionLock, no_lock, run_level1
 from eywa.models import utc_now
@@ -56,6 +56,7 @@ __all__ = [
     "StoreJobBook",
     "backlog_figures",
     "finish",
+    "finish_many",
     "job_status",
     "reconcile",
     "reconcile_pass",
@@ -139,17 +140,25 @@ def _run_stage(work: StageWork, stage: PendingStage, space: str, ids: Sequence[s
     Raises:
         EywaError: the stage failed (its marks stay).
     """
-    if stage == "embed_evidence":
-        assert work.vectors is not None and work.embedder is not None  # ensured by StageWork.stages
-        return embed_pending_evidence(work.vectors, work.embedder, space, ids, work.embed_batch)
-    if stage == "embed_belief":
-        assert work.vectors is not None and work.embedder is not None
-        return embed_pending_beliefs(work.vectors, work.embedder, space, ids)
+    if stage in EMBED_STAGES:
+        return _embed_stage(work, stage, {space: ids})
     outcome = run_level1(
         work.stores, space, ids, work.extractor, work.validator,
         batch_size=work.level1_batch, dimension_lock=work.dimension_lock,
     )  # fmt: skip
     return outcome.level1_done + outcome.nous_done
+
+
+def _embed_stage(work: StageWork, stage: PendingStage, groups: Mapping[str, Sequence[str]]) -> int:
+    """Finish an embed stage for the items of several spaces in one embedder pass and one
+    upsert (``eywa.indexing.embed_pending``); returns the marks cleared.
+
+    Raises:
+        EywaError: the pass failed (every group's marks stay).
+    """
+    assert work.vectors is not None and work.embedder is not None  # ensured by StageWork.stages
+    embed: EmbedStage = "embed_evidence" if stage == "embed_evidence" else "embed_belief"
+    return embed_pending(work.vectors, work.embedder, embed, groups, work.embed_batch)
 
 
 def record_failure(
@@ -175,30 +184,60 @@ def finish(work: StageWork, space: str, item_ids: Sequence[str]) -> ReconcileRep
     Raises:
         EywaError: a stage failed; its marks stay (with the error) for a later pass.
     """
+    return finish_many(work, {space: item_ids})
+
+
+def finish_many(work: StageWork, groups: Mapping[str, Sequence[str]]) -> ReconcileReport:
+    """``finish`` for the items of several spaces (space -> ids) at once: each embed stage
+    is one embedder pass and one upsert over every space's items (the batches of many
+    requests together), Level 1 runs space by space. A failing space's stage is recorded and
+    the others go on; the first error is raised once everything was tried.
+
+    Raises:
+        EywaError: a stage failed; its marks stay (with the error) for a later pass.
+    """
     report = ReconcileReport()
-    marks = work.stores.ledger.pending_for(space, item_ids)
-    by_stage: dict[PendingStage, list[PendingMark]] = defaultdict(list)
-    for mark in marks:
-        by_stage[mark.stage].append(mark)
-    done_derived = False
+    by_stage: dict[PendingStage, dict[str, list[PendingMark]]] = defaultdict(lambda: defaultdict(list))
+    for space, item_ids in groups.items():
+        for mark in work.stores.ledger.pending_for(space, item_ids):
+            by_stage[mark.stage][space].append(mark)
+    first: EywaError | None = None
     for stage in work.stages:
-        if stage in DERIVED_STAGES:
-            if done_derived or not (by_stage["level1"] or by_stage["nous"]):
-                continue
-            group = by_stage["level1"] + by_stage["nous"]
-            done_derived = True
-        elif stage == "embed_belief":
-            group = work.stores.ledger.pending(stage, limit=work.pass_limit, space=space)  # e.g. beliefs just read
+        if stage == "nous":
+            continue  # done with ``level1``: one derived step per space
+        if stage == "embed_belief":  # the beliefs just written, and any others due (e.g. read)
+            found = _by_space(work.stores.ledger.pending(stage, limit=work.pass_limit, space=_only(groups)))
+        elif stage == "level1":
+            found = {sp: by_stage["level1"].get(sp, []) + by_stage["nous"].get(sp, []) for sp in groups}
         else:
-            group = by_stage[stage]
-        if not group:
+            found = dict(by_stage[stage])
+        found = {sp: marks for sp, marks in sorted(found.items()) if marks}
+        if found and stage in EMBED_STAGES:
+            try:
+                report.completed[stage] += _embed_stage(work, stage, _ids_by_space(found))
+            except EywaError as exc:
+                for sp, marks in found.items():
+                    record_failure(work.stores, sp, stage, marks, exc)
+                first = first or exc
             continue
-        try:
-            report.completed[stage] += _run_stage(work, stage, space, sorted({m.item_id for m in group}))
-        except EywaError as exc:
-            record_failure(work.stores, space, stage, group, exc)
-            raise
+        for sp, marks in found.items():
+            try:
+                report.completed[stage] += _run_stage(work, stage, sp, sorted({m.item_id for m in marks}))
+            except EywaError as exc:
+                record_failure(work.stores, sp, stage, marks, exc)
+                first = first or exc
+    if first is not None:
+        raise first
     return report
+
+
+def _only(groups: Mapping[str, object]) -> str | None:
+    """The one space of ``groups``, or None (any space) when there are several."""
+    return next(iter(groups)) if len(groups) == 1 else None
+
+
+def _ids_by_space(found: Mapping[str, Sequence[PendingMark]]) -> dict[str, list[str]]:
+    return {sp: sorted({m.item_id for m in marks}) for sp, marks in sorted(found.items())}
 
 
 def reconcile_pass(work: StageWork, *, limit: int, space: str | None = None, grace_s: float = 0.0) -> ReconcileReport:
@@ -212,16 +251,32 @@ def reconcile_pass(work: StageWork, *, limit: int, space: str | None = None, gra
     for stage in work.stages:
         due_before = utc_now() - timedelta(seconds=grace_s)
         marks = work.stores.ledger.pending(stage, limit=limit, space=space, due_before=due_before)
-        for group_space, group in sorted(_by_space(marks).items()):
+        groups = sorted(_by_space(marks).items())
+        if stage in EMBED_STAGES and groups:  # one embedder pass over every space's items
+            try:
+                report.completed[stage] += _embed_stage(work, stage, _ids_by_space(dict(groups)))
+            except EywaError as exc:
+                for group_space, group in groups:
+                    _failed(work, report, stage, group_space, group, exc)
+            continue
+        for group_space, group in groups:
             try:
                 report.completed[stage] += _run_stage(work, stage, group_space, [m.item_id for m in group])
             except EywaError as exc:
-                record_failure(work.stores, group_space, stage, group, exc)
-                report.failed[stage] += 1
-                if len(report.errors) < 10:
-                    report.errors.append(f"{stage} {group_space}: {exc}")
-                log.warning("reconcile: %s failed for %d item(s) of %s: %s", stage, len(group), group_space, exc)
+                _failed(work, report, stage, group_space, group, exc)
     return report
+
+
+def _failed(
+    work: StageWork, report: ReconcileReport, stage: PendingStage, space: str, group: Sequence[PendingMark],
+    exc: EywaError,
+) -> None:  # fmt: skip
+    """Record a failed group of a pass (its marks stay, due after a backoff) and report it."""
+    record_failure(work.stores, space, stage, group, exc)
+    report.failed[stage] += 1
+    if len(report.errors) < 10:
+        report.errors.append(f"{stage} {space}: {exc}")
+    log.warning("reconcile: %s failed for %d item(s) of %s: %s", stage, len(group), space, exc)
 
 
 def _finish_erasures(work: StageWork, report: ReconcileReport) -> None:
@@ -273,8 +328,12 @@ class Reconciler:
 
     All stage work of a ``Memory`` runs on this one thread, in submission order, so two
     passes never update a dimension at once without a lock (in-process there is none), and a
-    batch's Level 1 waits for the recovery that opening started. ``close`` asks a running
-    pass to stop between passes (what is left stays pending) and joins the thread.
+    batch's Level 1 waits for the recovery that opening started. Batches finished without
+    waiting are coalesced: they queue their ids, and one drain finishes everything queued
+    when it starts (``finish_many``), so while a pass runs the batches of every request
+    pile up and then go through the embedder in one pass and one upsert, not one model call
+    and one vector-store flush per 4-turn request. ``close`` asks a running pass to stop
+    between passes (what is left stays pending) and joins the thread.
     """
 
     def __init__(self, work: StageWork) -> None:
@@ -283,6 +342,8 @@ class Reconciler:
         self._futures: list[Future[ReconcileReport]] = []
         self._lock = threading.Lock()
         self._stopping = False
+        self._queued: dict[str, dict[str, None]] = {}  # space -> ids of batches not yet finished
+        self._drain_queued = False
 
     @property
     def work(self) -> StageWork:
@@ -300,8 +361,23 @@ class Reconciler:
         """
         if not self._work.stages:
             return ReconcileReport() if wait else None
-        future = self._submit(finish, self._work, space, list(item_ids), track=not wait)
-        return future.result() if wait else None
+        if wait:
+            return self._submit(finish, self._work, space, list(item_ids), track=False).result()
+        with self._lock:
+            self._queued.setdefault(space, {}).update(dict.fromkeys(item_ids))
+            if self._drain_queued:
+                return None  # the drain already queued takes these too
+            self._drain_queued = True
+        self._submit(self._finish_queued, track=True)
+        return None
+
+    def _finish_queued(self) -> ReconcileReport:
+        """Finish every batch queued since the last drain, together (``finish_many``): the
+        batches that arrived while a pass ran go through the embedder in one pass."""
+        with self._lock:
+            queued, self._queued = self._queued, {}
+            self._drain_queued = False
+        return finish_many(self._work, {space: list(ids) for space, ids in queued.items()})
 
     def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """Run ``fn`` on the reconciler's thread and wait for it: work that must never run

@@ -5,9 +5,9 @@ deltas), so a redelivered message — after a worker died mid-task (``acks_late`
 nothing twice. Store and extractor errors are retried with exponential backoff and jitter.
 
 ``extract_and_validate`` is the job of a batch: when this worker shares the vector store (a
-Qdrant server, ``eywa.runtime.vectors_shared``) it first embeds the space's turns that are due
-(``eywa.indexing.embed_due``: its own and those of other requests, in one embedder pass), then
-runs Level 1 (``eywa.level1.run_level1``, the same workflow the embedded ``Memory`` runs, with
+Qdrant server, ``eywa.runtime.vectors_shared``) it first embeds the turns that are due
+(``eywa.indexing.embed_due``: its own and those of other requests and spaces, in one
+embedder pass), then runs Level 1 (``eywa.level1.run_level1``, the same workflow the embedded ``Memory`` runs, with
 one Redis lock per (space, entity, attribute) around each dimension update,
 ``workers.locks``), then embeds the beliefs it wrote. It does what the stage ledger says is
 still owed, so a redelivered or duplicated message writes nothing twice. A message
@@ -32,7 +32,7 @@ import time
 from collections import defaultdict
 from contextlib import AbstractContextManager, suppress
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import Any
 
 from redis.exceptions import RedisError
 
@@ -49,7 +49,7 @@ from eywa.jobs import (
     UPDATE_DIMENSIONS_TASK,
 )
 from eywa import level1
-from eywa.indexing import embed_due
+from eywa.indexing import EmbedStage, embed_due
 from eywa.level1 import DimensionKey
 from eywa.nous.ledger import list_dimensions
 from eywa.reconcile import record_failure
@@ -85,8 +85,11 @@ SUMMARY_KEY = "eywa:job-summary:{}"
 """Where the counts of the run that did a job's Level 1 are kept (Redis, result lifetime)."""
 
 
-def _embed(space: str, stage: Literal["embed_evidence", "embed_belief"]) -> int:
-    """Embed the space's due marks of ``stage`` when this worker embeds; returns how many.
+def _embed(stage: EmbedStage) -> int:
+    """Embed the due marks of ``stage``, of every space, when this worker embeds; returns how
+    many. Each claim of up to ``EYWA_RECONCILE_BATCH`` marks is one embedder pass and one
+    upsert (the 4-turn batches of many agents together); claims go on while the last one
+    was full, so a sustained stream of writes cannot keep a task from its Level 1.
 
     Raises:
         StoreError, EmbedderError: the marks stay (due again after the lease) and the task
@@ -98,12 +101,14 @@ def _embed(space: str, stage: Literal["embed_evidence", "embed_belief"]) -> int:
     vectors, embedder = embedding
     settings = worker_settings()
     done = 0
-    while cleared := embed_due(
-        vectors, embedder, space, stage, limit=settings.reconcile_batch,
-        lease_s=settings.celery_visibility_timeout_s, batch_size=max(settings.embed_batch_size * 4, 64),
-    ):  # fmt: skip
+    while True:
+        cleared = embed_due(
+            vectors, embedder, stage, limit=settings.reconcile_batch,
+            lease_s=settings.celery_visibility_timeout_s, batch_size=max(settings.embed_batch_size * 4, 64),
+        )  # fmt: skip
         done += cleared
-    return done
+        if cleared < settings.reconcile_batch:
+            return done
 
 
 def _kept_summary(job_id: str | None, summary: dict[str, Any], did_work: bool) -> dict[str, Any]:
@@ -146,7 +151,7 @@ def extract_and_validate(
 def _extract_and_validate(job_id: str | None, space: str, evidence_ids: list[str]) -> dict[str, Any]:
     settings = worker_settings()
     stores = worker_stores()
-    embedded = _embed(space, "embed_evidence")
+    embedded = _embed("embed_evidence")
     now = datetime.now(UTC)
     for stage in DERIVED_STAGES:  # taken: the beat leaves these alone for a grace period
         stores.ledger.touch(space, stage, evidence_ids, now)
@@ -167,7 +172,7 @@ def _extract_and_validate(job_id: str | None, space: str, evidence_ids: list[str
         summary.update(report.model_dump(exclude={"beliefs"}))
     summary["beliefs"] = outcome.beliefs
     summary["deltas"] = len(outcome.deltas)
-    summary["embedded"] = embedded + _embed(space, "embed_belief")
+    summary["embedded"] = embedded + _embed("embed_belief")
     log.info("level1 done", extra={"space": space, "evidence": len(evidence_ids), "deltas": summary["deltas"]})
     did_work = outcome.level1_done + outcome.nous_done > 0
     return _kept_summary(job_id, summary, did_work)

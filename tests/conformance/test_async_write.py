@@ -1,5 +1,6 @@
 """``Memory.remember(..., wait=False)`` returns once Level 0 is committed; the background
-thread embeds the turns and runs Level 1 after it, on both backends.
+thread embeds the turns and runs Level 1 after it, on both backends; the batches that arrive
+while it works are embedded together, in one embedder call whatever their spaces.
 
 The embedder is held shut for the batch's own texts (never for a query), so the test sees
 the state between the acknowledgement and the embedding without timing anything; the recall
@@ -33,6 +34,8 @@ class HeldEmbedder:
     def __init__(self, inner: Embedder) -> None:
         self._inner = inner
         self.release = threading.Event()
+        self.holding = threading.Event()
+        self.calls: list[list[str]] = []
 
     @property
     def model_id(self) -> str:
@@ -43,8 +46,11 @@ class HeldEmbedder:
         return self._inner.dim
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        if any(HELD in t for t in texts) and not self.release.wait(timeout=60):
-            raise AssertionError("the batch's turns were embedded before remember returned")
+        self.calls.append(list(texts))
+        if any(HELD in t for t in texts):
+            self.holding.set()
+            if not self.release.wait(timeout=60):
+                raise AssertionError("the batch's turns were embedded before remember returned")
         return self._inner.embed(texts)
 
 
@@ -81,3 +87,23 @@ def test_remember_without_waiting_acknowledges_level0_and_finishes_in_the_backgr
     assert found.trace["pending"] == {"embed": 0, "level1": 0}
     assert (mem.pending("async").embed, mem.pending("async").level1) == (0, 0)
     assert mem.remember("async", TURNS, wait=False) == ids  # idempotent as ever
+
+
+def test_batches_sent_while_the_embedder_works_are_embedded_in_one_call(held: tuple[Memory, HeldEmbedder]) -> None:
+    mem, gate = held
+    mem.remember("first", TURNS, wait=False)
+    assert gate.holding.wait(timeout=60)  # the background thread is in the embedder
+    later = {
+        space: mem.remember(space, [{"text": f"Batch {n} of {space}: I have a dog named Rex{n}.", "speaker": "Ana"}
+                                    for n in range(3)], wait=False)
+        for space in ("one", "two", "three")
+    }  # fmt: skip
+    gate.release.set()
+    mem.wait()
+    texts = [f"Batch {n} of {space}" for space in later for n in range(3)]
+    carrying = [call for call in gate.calls if any(t in text for t in texts for text in call)]
+    assert len(carrying) == 1  # three requests, three spaces: one embedder pass
+    assert all(any(t in text for text in carrying[0]) for t in texts)
+    for space, ids in later.items():
+        assert mem.pending(space).embed == 0 and mem.pending(space).level1 == 0
+        assert ids[0] in [hit["id"] for hit in mem.recall(space, "Who is Rex0?", k=5).trace["routes"]["vector"]]
