@@ -430,22 +430,13 @@ def run_service_bench(
                     sampler.start()
                     started = time.monotonic()
                     deadline = started + seconds
-                    if rate is not None:
+                    if rate is None:  # closed loop: agents alternate writes and recalls
+                        _closed_loop(urls, key, run, own, shared, deadline, logs, sampler)
+                    else:  # open loop: writes on a schedule, whatever the answers
                         send_open_loop(
                             plan, BATCH_SIZE / rate, agents, _writers(urls, key), writes, on_ack=sampler.acknowledged
                         )
                         logs = [_writes_as_log(writes)]
-                    threads = [
-                        threading.Thread(
-                            target=_agent, args=(i, urls[i % len(urls)], key, run, own[i], shared, deadline, logs[i]),
-                            kwargs={"sampler": sampler}, name=f"agent-{i}", daemon=True,
-                        )
-                        for i in range(agents if rate is None else 0)
-                    ]
-                    for thread in threads:
-                        thread.start()
-                    for thread in threads:
-                        thread.join(timeout=seconds + 120)
                     elapsed = time.monotonic() - started
                     loads["after"] = os.getloadavg()
                     drained = sampler.drain(drain_s)
@@ -486,6 +477,25 @@ def run_service_bench(
                          "level1": max((p.level1 for p in sampler.backlog), default=0)},
         "embed_drained": embed_lag.finished == embed_lag.batches,
     })  # fmt: skip
+
+
+def _closed_loop(
+    urls: list[str], key: str, run: str, own: list[str], shared: str, deadline: float, logs: list[_AgentLog],
+    sampler: LagSampler,
+) -> None:  # fmt: skip
+    """One thread per agent (``own`` names their spaces, ``logs`` their logs), each running
+    ``_agent`` against a replica until ``deadline``; returns once all have stopped."""
+    threads = [
+        threading.Thread(
+            target=_agent, args=(i, urls[i % len(urls)], key, run, space, shared, deadline, logs[i]),
+            kwargs={"sampler": sampler}, name=f"agent-{i}", daemon=True,
+        )
+        for i, space in enumerate(own)
+    ]  # fmt: skip
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=max(deadline - time.monotonic(), 0) + 120)
 
 
 def _plan(run: str, own: list[str], shared: str, turns: float) -> list[PlannedBatch]:
