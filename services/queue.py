@@ -17,7 +17,10 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from typing import Any
+
 from celery import Celery
+from celery.backends.redis import RedisBackend
 from celery.result import AsyncResult
 from redis import Redis
 from redis.exceptions import RedisError
@@ -26,7 +29,7 @@ from eywa.errors import StoreError
 from eywa.jobs import LEVEL1_TASK, JobBook, JobState, JobStatus, celery_config
 from eywa.settings import EywaSettings
 
-__all__ = ["CeleryJobRunner", "celery_job_runner"]
+__all__ = ["CeleryJobRunner", "SenderRedisBackend", "celery_job_runner"]
 
 TASK = LEVEL1_TASK
 _STATES: dict[str, JobState] = {
@@ -38,6 +41,18 @@ _STATES: dict[str, JobState] = {
     "FAILURE": "failed",
     "REVOKED": "failed",
 }
+
+
+class SenderRedisBackend(RedisBackend):  # type: ignore[misc]  # celery ships no types
+    """The API's result backend: it reads a job's task state and never waits for a result.
+
+    Celery's Redis backend subscribes to a task's result channel on every ``send_task``
+    (and unsubscribes once the result object is collected), behind one lock every request
+    thread shares: two Redis round trips and a queue per write that nothing ever listens to.
+    """
+
+    def on_task_call(self, producer: Any, task_id: str) -> None:
+        """Nothing: no one waits for the result (``status`` reads it with a plain GET)."""
 
 
 class CeleryJobRunner:
@@ -118,4 +133,5 @@ def celery_job_runner(settings: EywaSettings, book: JobBook) -> CeleryJobRunner:
     config = celery_config(settings)
     app = Celery("eywa-api", set_as_current=False)
     app.conf.update(config)
+    app.conf.result_backend = f"{__name__}:{SenderRedisBackend.__name__}+{config['result_backend']}"
     return CeleryJobRunner(app, Redis.from_url(config["broker_url"]), book)

@@ -22,7 +22,7 @@ from eywa.stores.bundle import Stores
 from eywa.stores.embedded.factory import open_embedded
 from workers.logging import JsonFormatter
 from eywa.level1 import repaired_fact
-from services.queue import CeleryJobRunner
+from services.queue import CeleryJobRunner, celery_job_runner
 
 
 def test_config_acks_late_requeues_lost_tasks_and_prefetches_one() -> None:
@@ -102,6 +102,24 @@ def test_an_unknown_job_is_not_found_and_a_queued_one_is_pending(redis_url: str,
         stores.close()
         client.close()
         app.close()
+
+
+@pytest.mark.redis
+def test_the_api_runner_sends_without_subscribing_to_the_result(redis_url: str, tmp_path: Path) -> None:
+    stores = open_embedded(tmp_path / "mem", 8)
+    runner = celery_job_runner(EywaSettings(redis_url=redis_url), StoreJobBook(stores, max_attempts=3))
+    client = redis.Redis.from_url(redis_url)
+    try:
+        ids = write_level0(stores, ["I live in Paris."])
+        subscribed = client.info("commandstats").get("cmdstat_subscribe", {}).get("calls", 0)
+        job = runner.submit("alice", ids)
+        assert client.info("commandstats").get("cmdstat_subscribe", {}).get("calls", 0) == subscribed
+        assert runner.status(job).status == "pending"  # states are still read from the backend
+        client.set(f"celery-task-meta-{job}", json.dumps({"status": "STARTED", "result": None, "task_id": job}))
+        assert runner.status(job).status == "running"
+    finally:
+        stores.close()
+        client.close()
 
 
 def write_level0(stores: Stores, texts: list[str]) -> list[str]:
