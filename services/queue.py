@@ -32,6 +32,8 @@ from eywa.settings import EywaSettings
 __all__ = ["CeleryJobRunner", "SenderRedisBackend", "celery_job_runner"]
 
 TASK = LEVEL1_TASK
+SENDER_POOL = 64
+"""Broker connections the API keeps for sending (one per request in flight, at most)."""
 _STATES: dict[str, JobState] = {
     "PENDING": "pending",
     "RECEIVED": "pending",
@@ -134,4 +136,9 @@ def celery_job_runner(settings: EywaSettings, book: JobBook) -> CeleryJobRunner:
     app = Celery("eywa-api", set_as_current=False)
     app.conf.update(config)
     app.conf.result_backend = f"{__name__}:{SenderRedisBackend.__name__}+{config['result_backend']}"
+    # One backend for every request thread (Celery builds one per thread otherwise, loading
+    # its entry points again in each new thread of the server's pool), and a producer per
+    # concurrent request rather than a queue for Celery's default ten.
+    app.conf.result_backend_thread_safe = True
+    app.conf.broker_pool_limit = max(int(config.get("broker_pool_limit") or 0), SENDER_POOL)
     return CeleryJobRunner(app, Redis.from_url(config["broker_url"]), book)
