@@ -4,6 +4,7 @@ Both must serve the same turns in the same order, and never a row of another spa
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
@@ -89,3 +90,12 @@ def test_a_row_of_another_space_read_back_falls_back_to_the_filtered_plan(
     monkeypatch.setattr(keyword, "_OTHER_SPACE", {"evidence": never, "belief": never})
     assert stores.keyword.search("ana", "kayak", 2) == expected
     assert ids_of(expected) == [ana] and ana not in zed
+
+
+def test_an_index_row_whose_turn_is_gone_does_not_shorten_the_ranking(stores: Stores, tmp_path: Path) -> None:
+    # Erasure rewrites the index with the turns; should an index row outlive its turn all the
+    # same, the sole-space plan must not count it among the best rows it looks up.
+    ids = write(stores, "ana", kayak_turns("Ana", 3))
+    with sqlite3.connect(tmp_path / "embedded" / "eywa.sqlite3") as conn:
+        conn.execute("DELETE FROM evidence WHERE id = ?", (ids[-1],))  # the best match's turn only
+    assert ids_of(stores.keyword.search("ana", "kayak", 2)) == ids[:2]

@@ -49,14 +49,15 @@ _FILTERED: Final = {
 # directory): the MATCH ranks row ids alone, and only the ``limit`` best rows are looked up
 # for their id and space. The per-row space test is most of what the filtered plan costs
 # beyond ranking (10k synthetic turns, ~3,400 matching rows per question: 7.1 against 5.6 ms
-# CPU). The spaces read back are checked all the same (``search``), so a row of another
-# space can never be served.
+# CPU). The spaces read back are checked all the same (``_ranked``): a row of another space,
+# or an index row whose turn is gone (no space: ``LEFT JOIN``), sends the search to the
+# filtered plan, so the sole-space plan serves exactly what the filtered one would.
 _SOLE: Final = {
     "evidence": (
         "SELECT e.id AS id, e.space AS space, r.rank AS rank FROM ("  # noqa: S608 - constants
         f"SELECT rowid, bm25(evidence_fts, {_EVIDENCE_WEIGHTS}) AS rank FROM evidence_fts "
         "WHERE evidence_fts MATCH ? ORDER BY rank, rowid LIMIT ?) r "
-        "CROSS JOIN evidence e ON e.rowid = r.rowid ORDER BY r.rank, r.rowid"
+        "LEFT JOIN evidence e ON e.rowid = r.rowid ORDER BY r.rank, r.rowid"
     ),
     "belief": (
         "SELECT f.id AS id, f.space AS space, r.rank AS rank FROM ("
