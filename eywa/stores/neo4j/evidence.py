@@ -31,6 +31,7 @@ from neo4j import ManagedTransaction
 from eywa.contract import SpaceUsage
 from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, Evidence, SignalKind, utc_now
+from eywa.stores.evidence import RecallTurn
 from eywa.stores.ledger import TURN_STAGES
 from eywa.stores.neo4j import level0
 from eywa.stores.neo4j.graph import Neo4jGraph, run
@@ -40,8 +41,10 @@ from eywa.stores.neo4j.records import (
     entity_from_props,
     evidence_from_props,
     evidence_props,
+    RECALL_FIELDS,
     micros,
     projected,
+    recall_turn_from_row,
     session_id,
     signal_props,
 )
@@ -75,6 +78,26 @@ MATCH (e:{_EV}) WHERE e.space = $space AND e.session = a.session
 OPTIONAL MATCH (e)-[:{RelType.HAS_SIGNAL}]->(s:{_SIG})
 WITH e, {_SIGNALS} ORDER BY e.seq
 RETURN e {{{_TURN_FIELDS}}} AS e, signals
+"""
+# The read path's columns of a turn (``RecallTurn``, in ``records.RECALL_FIELDS`` order):
+# no signals, the time as epoch microseconds, and the entities it mentions, in one row.
+_RECALL_VALUES = (
+    "e.id", "e.session", "e.seq", "e.speaker", micros("e.observed_at"), "e.text", "e.metadata",
+    f"[(e)-[:{RelType.MENTIONS}]->(n:{_ENT}) WHERE n.space = $space | n.id]",
+)  # fmt: skip
+_RECALL_TURNS = f"""
+MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space
+RETURN {", ".join(f"{value} AS {name}" for value, name in zip(_RECALL_VALUES, RECALL_FIELDS, strict=True))}
+"""
+# Each anchor's session neighbours through the (space, session, seq) index, a turn as a
+# list of values (a turn near two anchors comes once per anchor); an anchor without
+# neighbours has one row with a null turn.
+_RECALL_NEIGHBOURS = f"""
+MATCH (a:{_EV}) WHERE a.id IN $ids AND a.space = $space
+OPTIONAL MATCH (e:{_EV}) WHERE e.space = $space AND e.session = a.session
+  AND e.seq >= a.seq - $before AND e.seq <= a.seq + $after AND e.id <> a.id
+WITH a, e ORDER BY a.id, e.seq
+RETURN a.id AS anchor, CASE WHEN e IS NULL THEN null ELSE [{", ".join(_RECALL_VALUES)}] END AS turn
 """
 _IDS_OF_SPACE = f"""
 MATCH (e:{_EV}) WHERE e.space = $space
@@ -279,6 +302,29 @@ class Neo4jEvidenceStore:
             for row in self._graph.read("mentions", _MENTIONS, ids=chunk, space=space):
                 result.setdefault(row["evidence_id"], []).append(row["entity_id"])
         return result
+
+    def recall_turns(self, space: str, ids: Sequence[str]) -> list[RecallTurn]:
+        """The read path's view of turns (no signals), with their mentions: one round trip."""
+        found: dict[str, RecallTurn] = {}
+        for chunk in _chunks(ids):
+            rows = self._graph.read("recall turns", _RECALL_TURNS, ids=chunk, space=space)
+            found.update((t.id, t) for t in map(recall_turn_from_row, rows))
+        return [found[i] for i in ids if i in found]
+
+    def recall_neighbours(
+        self, space: str, ids: Sequence[str], before: int, after: int
+    ) -> dict[str, list[RecallTurn]]:
+        """The turns around each of ``ids`` in its session, by seq: one round trip for all."""
+        around: dict[str, list[RecallTurn]] = {}
+        for chunk in _chunks(ids):
+            rows = self._graph.read(
+                "recall neighbours", _RECALL_NEIGHBOURS, ids=chunk, space=space, before=before, after=after
+            )
+            for row in rows:
+                turns = around.setdefault(row["anchor"], [])
+                if row["turn"] is not None:
+                    turns.append(recall_turn_from_row(dict(zip(RECALL_FIELDS, row["turn"]))))
+        return around
 
     def evidence_mentioning(self, space: str, entity_ids: Sequence[str], limit: int) -> list[str]:
         """Evidence ids that mention any of ``entity_ids``, newest first."""

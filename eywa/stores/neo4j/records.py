@@ -22,7 +22,7 @@ import json
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta, timezone
 from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Final, ParamSpec, TypeVar
 
 from eywa.contract import turn_bytes
 from eywa.errors import InvalidInputError, StoreError
@@ -43,6 +43,7 @@ from eywa.models import (
 )
 from eywa.stores.conversions import evidence_fields, signal_fields
 from eywa.stores.dimensions import DimensionRecord, SameAsEdge
+from eywa.stores.evidence import RecallTurn
 
 Props = Mapping[str, Any]
 
@@ -215,6 +216,25 @@ def evidence_from_props(props: Props, signals: list[Props]) -> Evidence:
         external_id=props.get("external_id"),
         author=props.get("author"),
         signals=tuple(signal_from_props(s) for s in ordered),
+    )
+
+
+# The columns a recall reads of a turn, in ``RecallTurn``'s order.
+RECALL_FIELDS: Final = ("id", "session", "seq", "speaker", "observed_at", "text", "metadata", "mentions")
+
+
+@decodes("Evidence")
+def recall_turn_from_row(row: Props) -> RecallTurn:
+    """A recall row (``RECALL_FIELDS``, the time as ``micros``) as a ``RecallTurn``."""
+    return RecallTurn(
+        id=row["id"],
+        session=row["session"],
+        seq=row["seq"],
+        speaker=row.get("speaker"),
+        observed_at=required_datetime(row["observed_at"]),
+        text=row["text"],
+        metadata=json.loads(row.get("metadata") or "{}"),
+        mentions=tuple(sorted(row["mentions"] or ())),
     )
 
 
