@@ -99,17 +99,13 @@ class BeliefSource:
 
     kind: Final = "belief"
 
-    def __init__(self, beliefs: BeliefStore, evidence: EvidenceStore) -> None:
+    def __init__(self, beliefs: BeliefStore) -> None:
         self._beliefs = beliefs
-        self._evidence = evidence
 
     def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
-        beliefs = [b for b in self._beliefs.get_many(space, ids) if b.status == "active"]
-        cited_ids = sorted({i for b in beliefs for i in b.evidence_ids})
-        turns = {t.id: t for t in self._evidence.recall_turns(space, cited_ids)}
         found: dict[str, Hydrated] = {}
-        for belief in beliefs:
-            cited = [turns[i] for i in belief.evidence_ids if i in turns]
+        for belief in self._beliefs.recall_beliefs(space, ids):  # active ones, with their turns: one read
+            cited = belief.cited
             if not cited:
                 continue  # a belief whose evidence is gone is not served
             about = {entity_id(space, belief.subject)}

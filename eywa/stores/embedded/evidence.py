@@ -265,23 +265,7 @@ class SqliteEvidenceStore:
 
     def recall_turns(self, space: str, ids: Sequence[str]) -> list[RecallTurn]:
         """The read path's view of turns (no signals), with their mentions."""
-        found: dict[str, RecallTurn] = {}
-        for chunk in _chunks(list(dict.fromkeys(ids))):
-            marks = ",".join("?" * len(chunk))
-            mentions: dict[str, list[str]] = defaultdict(list)
-            for row in self._db.query(
-                f"SELECT evidence_id, entity_id FROM mentions WHERE +space = ? AND evidence_id IN ({marks})"  # noqa: S608
-                " ORDER BY evidence_id, entity_id",
-                [space, *chunk],
-            ):
-                mentions[row["evidence_id"]].append(row["entity_id"])
-            for row in self._db.query(
-                "SELECT id, session, seq, speaker, observed_at, text, metadata FROM evidence"
-                f" WHERE +space = ? AND id IN ({marks})",  # noqa: S608
-                [space, *chunk],
-            ):
-                found[row["id"]] = recall_turn_from_row(row, mentions.get(row["id"], ()))
-        return [found[i] for i in ids if i in found]
+        return recall_turns(self._db, space, ids)
 
     def recall_neighbours(
         self, space: str, ids: Sequence[str], before: int, after: int
@@ -386,6 +370,28 @@ def reindex_session(conn: sqlite3.Connection, space: str, session: str, changed:
             for turn in turns.values() if (context := contexts.get(turn.id)) is not None
         ],  # fmt: skip
     )
+
+
+def recall_turns(db: SqliteDatabase, space: str, ids: Sequence[str]) -> list[RecallTurn]:
+    """``EvidenceStore.recall_turns`` on ``db`` (the belief store reads its cited turns
+    with it too)."""
+    found: dict[str, RecallTurn] = {}
+    for chunk in _chunks(list(dict.fromkeys(ids))):
+        marks = ",".join("?" * len(chunk))
+        mentions: dict[str, list[str]] = defaultdict(list)
+        for row in db.query(
+            f"SELECT evidence_id, entity_id FROM mentions WHERE +space = ? AND evidence_id IN ({marks})"  # noqa: S608
+            " ORDER BY evidence_id, entity_id",
+            [space, *chunk],
+        ):
+            mentions[row["evidence_id"]].append(row["entity_id"])
+        for row in db.query(
+            "SELECT id, session, seq, speaker, observed_at, text, metadata FROM evidence"
+            f" WHERE +space = ? AND id IN ({marks})",  # noqa: S608
+            [space, *chunk],
+        ):
+            found[row["id"]] = recall_turn_from_row(row, mentions.get(row["id"], ()))
+    return [found[i] for i in ids if i in found]
 
 
 def _chunks(items: Sequence[str], size: int = 500) -> list[list[str]]:

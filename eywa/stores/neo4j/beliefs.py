@@ -20,7 +20,9 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from eywa.models import Belief, BeliefStatus, Candidate, CandidateStatus, utc_now
+from eywa.stores.beliefs import RecallBelief
 from eywa.stores.ledger import StageDone
+from eywa.stores.neo4j.evidence import recall_values
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.ledger import mark_tx, record_level1_tx
 from eywa.stores.neo4j.labels import Label, RelType
@@ -30,6 +32,7 @@ from eywa.stores.neo4j.records import (
     candidate_from_props,
     candidate_props,
     projected,
+    recall_turn_from_values,
     support_props,
 )
 from eywa.ids import entity_id
@@ -81,6 +84,17 @@ RETURN {projected('b', 'valid_from', 'valid_to', 'event_at', 'recorded_at')} AS 
 ORDER BY coalesce(b.event_at, b.recorded_at), b.id
 """
 _GET_MANY = f"MATCH (b:{_B}) WHERE b.id IN $ids AND b.space = $space" + _HYDRATE
+# The read path's view of active beliefs: statement, subject, cited ids, and the cited turns
+# (``evidence.recall_values``) through the id constraint, in the same round trip.
+_RECALL = f"""
+MATCH (b:{_B}) WHERE b.id IN $ids AND b.space = $space AND b.status = 'active'
+CALL (b) {{
+  UNWIND coalesce(b.evidence_ids, []) AS evidence_id
+  MATCH (e:{_EV} {{id: evidence_id}}) WHERE e.space = $space
+  RETURN collect({recall_values('e')}) AS cited
+}}
+RETURN b.id AS id, b.statement AS statement, b.subject AS subject, b.evidence_ids AS evidence_ids, cited
+"""
 # The beliefs of a space, filtered by what the caller gives: one fixed statement per
 # combination (``_filtered``), so that each names only its own predicates and the planner
 # seeks the (space, subject_key, attribute) index rather than scanning every :Belief.
@@ -230,6 +244,21 @@ class Neo4jBeliefStore:
         """One belief of ``space``, or None."""
         found = self.get_many(space, [belief_id])
         return found[0] if found else None
+
+    def recall_beliefs(self, space: str, belief_ids: Sequence[str]) -> list[RecallBelief]:
+        """The active beliefs among ``belief_ids`` with their cited turns, in the order
+        asked: one round trip, no support spans or reports."""
+        if not belief_ids:
+            return []
+        ids = list(dict.fromkeys(belief_ids))
+        found: dict[str, RecallBelief] = {}
+        for row in self._graph.read("recall beliefs", _RECALL, ids=ids, space=space):
+            turns = {t.id: t for t in map(recall_turn_from_values, row["cited"])}
+            found[row["id"]] = RecallBelief(
+                id=row["id"], statement=row["statement"], subject=row["subject"],
+                cited=tuple(turns[i] for i in row["evidence_ids"] or () if i in turns),
+            )  # fmt: skip
+        return [found[i] for i in ids if i in found]
 
     def get_many(self, space: str, belief_ids: Sequence[str]) -> list[Belief]:
         """The beliefs of ``space`` among ``belief_ids``, in the order asked."""

@@ -41,10 +41,9 @@ from eywa.stores.neo4j.records import (
     entity_from_props,
     evidence_from_props,
     evidence_props,
-    RECALL_FIELDS,
     micros,
     projected,
-    recall_turn_from_row,
+    recall_turn_from_values,
     session_id,
     signal_props,
 )
@@ -79,25 +78,30 @@ OPTIONAL MATCH (e)-[:{RelType.HAS_SIGNAL}]->(s:{_SIG})
 WITH e, {_SIGNALS} ORDER BY e.seq
 RETURN e {{{_TURN_FIELDS}}} AS e, signals
 """
-# The read path's columns of a turn (``RecallTurn``, in ``records.RECALL_FIELDS`` order):
-# no signals, the time as epoch microseconds, and the entities it mentions, in one row.
-_RECALL_VALUES = (
-    "e.id", "e.session", "e.seq", "e.speaker", micros("e.observed_at"), "e.text", "e.metadata",
-    f"[(e)-[:{RelType.MENTIONS}]->(n:{_ENT}) WHERE n.space = $space | n.id]",
-)  # fmt: skip
+def recall_values(var: str) -> str:
+    """Cypher for the read path's columns of the turn ``var`` as one list, in the order
+    ``records.recall_turn_from_values`` reads them: no signals, the time as epoch
+    microseconds, the entities it mentions. ``var`` is a caller's constant."""
+    values = (
+        f"{var}.id", f"{var}.session", f"{var}.seq", f"{var}.speaker", micros(f"{var}.observed_at"),
+        f"{var}.text", f"{var}.metadata",
+        f"[({var})-[:{RelType.MENTIONS}]->(n:{_ENT}) WHERE n.space = $space | n.id]",
+    )  # fmt: skip
+    return f"[{', '.join(values)}]"
+
+
 _RECALL_TURNS = f"""
 MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space
-RETURN {", ".join(f"{value} AS {name}" for value, name in zip(_RECALL_VALUES, RECALL_FIELDS, strict=True))}
+RETURN {recall_values('e')} AS turn
 """
-# Each anchor's session neighbours through the (space, session, seq) index, a turn as a
-# list of values (a turn near two anchors comes once per anchor); an anchor without
-# neighbours has one row with a null turn.
+# Each anchor's session neighbours through the (space, session, seq) index (a turn near
+# two anchors comes once per anchor); an anchor without neighbours has one null turn.
 _RECALL_NEIGHBOURS = f"""
 MATCH (a:{_EV}) WHERE a.id IN $ids AND a.space = $space
 OPTIONAL MATCH (e:{_EV}) WHERE e.space = $space AND e.session = a.session
   AND e.seq >= a.seq - $before AND e.seq <= a.seq + $after AND e.id <> a.id
 WITH a, e ORDER BY a.id, e.seq
-RETURN a.id AS anchor, CASE WHEN e IS NULL THEN null ELSE [{", ".join(_RECALL_VALUES)}] END AS turn
+RETURN a.id AS anchor, CASE WHEN e IS NULL THEN null ELSE {recall_values('e')} END AS turn
 """
 _IDS_OF_SPACE = f"""
 MATCH (e:{_EV}) WHERE e.space = $space
@@ -308,7 +312,7 @@ class Neo4jEvidenceStore:
         found: dict[str, RecallTurn] = {}
         for chunk in _chunks(ids):
             rows = self._graph.read("recall turns", _RECALL_TURNS, ids=chunk, space=space)
-            found.update((t.id, t) for t in map(recall_turn_from_row, rows))
+            found.update((t.id, t) for t in (recall_turn_from_values(r["turn"]) for r in rows))
         return [found[i] for i in ids if i in found]
 
     def recall_neighbours(
@@ -323,7 +327,7 @@ class Neo4jEvidenceStore:
             for row in rows:
                 turns = around.setdefault(row["anchor"], [])
                 if row["turn"] is not None:
-                    turns.append(recall_turn_from_row(dict(zip(RECALL_FIELDS, row["turn"]))))
+                    turns.append(recall_turn_from_values(row["turn"]))
         return around
 
     def evidence_mentioning(self, space: str, entity_ids: Sequence[str], limit: int) -> list[str]:

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta, timezone
 from functools import wraps
-from typing import Any, Final, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from eywa.contract import turn_bytes
 from eywa.errors import InvalidInputError, StoreError
@@ -219,22 +219,20 @@ def evidence_from_props(props: Props, signals: list[Props]) -> Evidence:
     )
 
 
-# The columns a recall reads of a turn, in ``RecallTurn``'s order.
-RECALL_FIELDS: Final = ("id", "session", "seq", "speaker", "observed_at", "text", "metadata", "mentions")
-
-
 @decodes("Evidence")
-def recall_turn_from_row(row: Props) -> RecallTurn:
-    """A recall row (``RECALL_FIELDS``, the time as ``micros``) as a ``RecallTurn``."""
+def recall_turn_from_values(values: Sequence[Any]) -> RecallTurn:
+    """A turn's recall columns (``evidence.recall_values``: id, session, seq, speaker,
+    observed_at as ``micros``, text, metadata, mentions) as a ``RecallTurn``."""
+    turn_id, session, seq, speaker, observed_at, text, metadata, mentions = values
     return RecallTurn(
-        id=row["id"],
-        session=row["session"],
-        seq=row["seq"],
-        speaker=row.get("speaker"),
-        observed_at=required_datetime(row["observed_at"]),
-        text=row["text"],
-        metadata=json.loads(row.get("metadata") or "{}"),
-        mentions=tuple(sorted(row["mentions"] or ())),
+        id=turn_id,
+        session=session,
+        seq=seq,
+        speaker=speaker,
+        observed_at=required_datetime(observed_at),
+        text=text,
+        metadata=json.loads(metadata or "{}"),
+        mentions=tuple(sorted(mentions or ())),
     )
 
 
