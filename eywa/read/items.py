@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Final, Protocol
@@ -163,9 +163,17 @@ class DimensionSource:
         ]  # fmt: skip
         return state_answer(dimension, deltas, question, as_of)
 
-    def item(self, space: str, answer: StateAnswer, as_of: datetime | None) -> Hydrated | None:
-        """The recall item of an answer; None when none of its turns was said by ``as_of``."""
-        turns = {t.id: t for t in self._evidence.recall_turns(space, list(answer.evidence_ids))}
+    def turns(self, space: str, evidence_ids: Sequence[str]) -> dict[str, RecallTurn]:
+        """The stored turns among ``evidence_ids``, for ``item`` (one read for several answers)."""
+        return {t.id: t for t in self._evidence.recall_turns(space, list(dict.fromkeys(evidence_ids)))} if evidence_ids else {}
+
+    def item(
+        self, space: str, answer: StateAnswer, as_of: datetime | None, turns: Mapping[str, RecallTurn] | None = None
+    ) -> Hydrated | None:
+        """The recall item of an answer; None when none of its turns was said by ``as_of``.
+        ``turns``: its turns already read (``turns``), else they are read here."""
+        if turns is None:
+            turns = self.turns(space, answer.evidence_ids)
         cited = [turns[i] for i in answer.evidence_ids if i in turns and (as_of is None or turns[i].observed_at <= as_of)]
         if not cited:
             return None
