@@ -32,7 +32,7 @@ from eywa.stores.neo4j.records import (
     candidate_from_props,
     candidate_props,
     projected,
-    recall_turn_from_values,
+    recall_belief_from_values,
     support_props,
 )
 from eywa.ids import entity_id
@@ -85,7 +85,8 @@ ORDER BY coalesce(b.event_at, b.recorded_at), b.id
 """
 _GET_MANY = f"MATCH (b:{_B}) WHERE b.id IN $ids AND b.space = $space" + _HYDRATE
 # The read path's view of active beliefs: statement, subject, cited ids, and the cited turns
-# (``evidence.recall_values``) through the id constraint, in the same round trip.
+# (``evidence.recall_values``) through the id constraint, in the same round trip; one row
+# of lists (a record per row cost the driver more than the values).
 _RECALL = f"""
 MATCH (b:{_B}) WHERE b.id IN $ids AND b.space = $space AND b.status = 'active'
 CALL (b) {{
@@ -93,7 +94,7 @@ CALL (b) {{
   MATCH (e:{_EV} {{id: evidence_id}}) WHERE e.space = $space
   RETURN collect({recall_values('e')}) AS cited
 }}
-RETURN b.id AS id, b.statement AS statement, b.subject AS subject, b.evidence_ids AS evidence_ids, cited
+RETURN collect([b.id, b.statement, b.subject, b.evidence_ids, cited]) AS beliefs
 """
 # The beliefs of a space, filtered by what the caller gives: one fixed statement per
 # combination (``_filtered``), so that each names only its own predicates and the planner
@@ -251,13 +252,8 @@ class Neo4jBeliefStore:
         if not belief_ids:
             return []
         ids = list(dict.fromkeys(belief_ids))
-        found: dict[str, RecallBelief] = {}
-        for row in self._graph.read("recall beliefs", _RECALL, ids=ids, space=space):
-            turns = {t.id: t for t in map(recall_turn_from_values, row["cited"])}
-            found[row["id"]] = RecallBelief(
-                id=row["id"], statement=row["statement"], subject=row["subject"],
-                cited=tuple(turns[i] for i in row["evidence_ids"] or () if i in turns),
-            )  # fmt: skip
+        (row,) = self._graph.read("recall beliefs", _RECALL, ids=ids, space=space)
+        found = {b.id: b for b in map(recall_belief_from_values, row["beliefs"])}
         return [found[i] for i in ids if i in found]
 
     def get_many(self, space: str, belief_ids: Sequence[str]) -> list[Belief]:

@@ -90,18 +90,21 @@ def recall_values(var: str) -> str:
     return f"[{', '.join(values)}]"
 
 
+# Both recall reads return one row holding a list: the driver builds a record and a dict
+# per row, which cost more client CPU than decoding the values themselves.
 _RECALL_TURNS = f"""
 MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space
-RETURN {recall_values('e')} AS turn
+RETURN collect({recall_values('e')}) AS turns
 """
-# Each anchor's session neighbours through the (space, session, seq) index (a turn near
-# two anchors comes once per anchor); an anchor without neighbours has one null turn.
+# Each anchor's session neighbours through the (space, session, seq) index, as [anchor,
+# turn] pairs by anchor and seq (a turn near two anchors comes once per anchor); an anchor
+# without neighbours comes once with a null turn.
 _RECALL_NEIGHBOURS = f"""
 MATCH (a:{_EV}) WHERE a.id IN $ids AND a.space = $space
 OPTIONAL MATCH (e:{_EV}) WHERE e.space = $space AND e.session = a.session
   AND e.seq >= a.seq - $before AND e.seq <= a.seq + $after AND e.id <> a.id
 WITH a, e ORDER BY a.id, e.seq
-RETURN a.id AS anchor, CASE WHEN e IS NULL THEN null ELSE {recall_values('e')} END AS turn
+RETURN collect([a.id, CASE WHEN e IS NULL THEN null ELSE {recall_values('e')} END]) AS around
 """
 _IDS_OF_SPACE = f"""
 MATCH (e:{_EV}) WHERE e.space = $space
@@ -311,8 +314,8 @@ class Neo4jEvidenceStore:
         """The read path's view of turns (no signals), with their mentions: one round trip."""
         found: dict[str, RecallTurn] = {}
         for chunk in _chunks(ids):
-            rows = self._graph.read("recall turns", _RECALL_TURNS, ids=chunk, space=space)
-            found.update((t.id, t) for t in (recall_turn_from_values(r["turn"]) for r in rows))
+            (row,) = self._graph.read("recall turns", _RECALL_TURNS, ids=chunk, space=space)
+            found.update((t.id, t) for t in map(recall_turn_from_values, row["turns"]))
         return [found[i] for i in ids if i in found]
 
     def recall_neighbours(
@@ -321,13 +324,13 @@ class Neo4jEvidenceStore:
         """The turns around each of ``ids`` in its session, by seq: one round trip for all."""
         around: dict[str, list[RecallTurn]] = {}
         for chunk in _chunks(ids):
-            rows = self._graph.read(
+            (row,) = self._graph.read(
                 "recall neighbours", _RECALL_NEIGHBOURS, ids=chunk, space=space, before=before, after=after
             )
-            for row in rows:
-                turns = around.setdefault(row["anchor"], [])
-                if row["turn"] is not None:
-                    turns.append(recall_turn_from_values(row["turn"]))
+            for anchor, turn in row["around"]:
+                turns = around.setdefault(anchor, [])
+                if turn is not None:
+                    turns.append(recall_turn_from_values(turn))
         return around
 
     def evidence_mentioning(self, space: str, entity_ids: Sequence[str], limit: int) -> list[str]:

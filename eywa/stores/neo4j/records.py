@@ -42,6 +42,7 @@ from eywa.models import (
     as_utc,
 )
 from eywa.stores.conversions import evidence_fields, signal_fields
+from eywa.stores.beliefs import RecallBelief
 from eywa.stores.dimensions import DimensionRecord, SameAsEdge
 from eywa.stores.evidence import RecallTurn
 
@@ -219,20 +220,41 @@ def evidence_from_props(props: Props, signals: list[Props]) -> Evidence:
     )
 
 
+def _present(value: Any, name: str) -> Any:
+    """``value``, or the ``KeyError`` ``decodes`` reports when the node lacks ``name``."""
+    if value is None:
+        raise KeyError(name)
+    return value
+
+
 @decodes("Evidence")
 def recall_turn_from_values(values: Sequence[Any]) -> RecallTurn:
     """A turn's recall columns (``evidence.recall_values``: id, session, seq, speaker,
     observed_at as ``micros``, text, metadata, mentions) as a ``RecallTurn``."""
     turn_id, session, seq, speaker, observed_at, text, metadata, mentions = values
     return RecallTurn(
-        id=turn_id,
-        session=session,
-        seq=seq,
+        id=_present(turn_id, "id"),
+        session=_present(session, "session"),
+        seq=_present(seq, "seq"),
         speaker=speaker,
-        observed_at=required_datetime(observed_at),
-        text=text,
+        observed_at=required_datetime(_present(observed_at, "observed_at")),
+        text=_present(text, "text"),
         metadata=json.loads(metadata or "{}"),
         mentions=tuple(sorted(mentions or ())),
+    )
+
+
+@decodes("Belief")
+def recall_belief_from_values(values: Sequence[Any]) -> RecallBelief:
+    """A belief's recall columns (id, statement, subject, evidence ids, cited turns as
+    ``recall_turn_from_values`` reads them) as a ``RecallBelief``, cited in its order."""
+    belief_id, statement, subject, evidence_ids, cited = values
+    turns = {t.id: t for t in map(recall_turn_from_values, cited)}
+    return RecallBelief(
+        id=_present(belief_id, "id"),
+        statement=_present(statement, "statement"),
+        subject=_present(subject, "subject"),
+        cited=tuple(turns[i] for i in evidence_ids or () if i in turns),
     )
 
 
