@@ -137,7 +137,7 @@ class Memory:
             ],
             sources=[
                 evidence_source,
-                BeliefSource(stores.beliefs, stores.evidence),
+                BeliefSource(stores.beliefs),
                 DimensionSource(stores.dimensions, stores.evidence),
             ],
             embed_query=self._embed_one,

@@ -107,15 +107,18 @@ def session_boost(items: list[Scored], share: float) -> list[str]:
 
 
 def rescue_neighbours(
-    items: list[Scored], neighbours: Callable[[str], Sequence[Hydrated]]
+    items: list[Scored], neighbours: Callable[[Sequence[str]], Mapping[str, Sequence[Hydrated]]]
 ) -> list[str]:
     """Raw-episode rescue: the turns around the strongest hits join, so a one-word reply
-    keeps its question (and a question its answer). Returns the ids added or raised."""
+    keeps its question (and a question its answer). ``neighbours`` reads the turns around
+    all the parents at once. Returns the ids added or raised."""
     ranked = sorted((s for s in items if s.item.kind == "evidence"), key=lambda s: -s.score)
+    parents = ranked[:RESCUE_PARENTS]
+    around = neighbours([p.item.id for p in parents]) if parents else {}
     present = {s.key: s for s in items}
     changed = []
-    for parent in ranked[:RESCUE_PARENTS]:
-        for hydrated in neighbours(parent.item.id):
+    for parent in parents:
+        for hydrated in around.get(parent.item.id, ()):
             score = parent.score * RESCUE_SHARE
             existing = present.get((hydrated.kind, hydrated.id))
             if existing is None:

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Final, Protocol
 
 from eywa.errors import NotFoundError
-from eywa.models import Evidence, EvidenceRef, ItemKind
+from eywa.models import EvidenceRef, ItemKind
 from eywa.read.answers import StateAnswer, state_answer
 from eywa.stores.beliefs import BeliefStore
 from eywa.stores.dimensions import DimensionStore
-from eywa.stores.evidence import EvidenceStore
+from eywa.stores.evidence import EvidenceStore, RecallTurn
 from eywa.ids import entity_id
 
 
@@ -46,14 +46,14 @@ class ItemSource(Protocol):
         ...
 
 
-def evidence_ref(evidence: Evidence) -> EvidenceRef:
+def evidence_ref(turn: RecallTurn) -> EvidenceRef:
     """Provenance for one stored turn (its fields were validated with the turn)."""
     return EvidenceRef.model_construct(
-        id=evidence.id,
-        session=evidence.session,
-        speaker=evidence.speaker,
-        observed_at=evidence.observed_at,
-        metadata=evidence.metadata,
+        id=turn.id,
+        session=turn.session,
+        speaker=turn.speaker,
+        observed_at=turn.observed_at,
+        metadata=turn.metadata,
     )
 
 
@@ -66,33 +66,32 @@ class EvidenceSource:
         self._store = store
 
     def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
-        return self._items(space, self._store.get(space, ids))
+        return {t.id: _turn_item(t) for t in self._store.recall_turns(space, ids)}
 
     def speakers(self, space: str, ids: Sequence[str]) -> dict[str, str | None]:
         """The speakers of turns, read alone (the evidence strength needs nothing else)."""
         return self._store.speakers(space, ids)
 
-    def neighbours(self, space: str, evidence_id: str) -> list[Hydrated]:
-        """The turns just before and after ``evidence_id`` in its session (read once: the
-        store's neighbours are already whole turns)."""
-        return list(self._items(space, self._store.neighbours(space, evidence_id, 1, 1)).values())
+    def neighbours(self, space: str, evidence_ids: Sequence[str]) -> dict[str, list[Hydrated]]:
+        """The turns just before and after each of ``evidence_ids`` in its session, all
+        read at once (a recall rescues around several turns: one store read, not one per
+        turn and another for its mentions)."""
+        around = self._store.recall_neighbours(space, evidence_ids, 1, 1)
+        return {anchor: [_turn_item(t) for t in turns] for anchor, turns in around.items()}
 
-    def _items(self, space: str, turns: Sequence[Evidence]) -> dict[str, Hydrated]:
-        mentions = self._store.mentions(space, [t.id for t in turns])
-        return {
-            t.id: Hydrated(
-                kind="evidence",
-                id=t.id,
-                text=t.text,
-                provenance=(evidence_ref(t),),
-                session=t.session,
-                observed_at=t.observed_at,
-                speaker=t.speaker,
-                about=tuple(mentions.get(t.id, ())),
-                subject=t.speaker,
-            )
-            for t in turns
-        }
+
+def _turn_item(turn: RecallTurn) -> Hydrated:
+    return Hydrated(
+        kind="evidence",
+        id=turn.id,
+        text=turn.text,
+        provenance=(evidence_ref(turn),),
+        session=turn.session,
+        observed_at=turn.observed_at,
+        speaker=turn.speaker,
+        about=turn.mentions,
+        subject=turn.speaker,
+    )
 
 
 class BeliefSource:
@@ -100,23 +99,18 @@ class BeliefSource:
 
     kind: Final = "belief"
 
-    def __init__(self, beliefs: BeliefStore, evidence: EvidenceStore) -> None:
+    def __init__(self, beliefs: BeliefStore) -> None:
         self._beliefs = beliefs
-        self._evidence = evidence
 
     def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
-        beliefs = [b for b in self._beliefs.get_many(space, ids) if b.status == "active"]
-        cited_ids = sorted({i for b in beliefs for i in b.evidence_ids})
-        turns = {t.id: t for t in self._evidence.get(space, cited_ids)}
-        mentions = self._evidence.mentions(space, cited_ids)
         found: dict[str, Hydrated] = {}
-        for belief in beliefs:
-            cited = [turns[i] for i in belief.evidence_ids if i in turns]
+        for belief in self._beliefs.recall_beliefs(space, ids):  # active ones, with their turns: one read
+            cited = belief.cited
             if not cited:
                 continue  # a belief whose evidence is gone is not served
             about = {entity_id(space, belief.subject)}
             for turn in cited:
-                about.update(mentions.get(turn.id, ()))
+                about.update(turn.mentions)
             found[belief.id] = Hydrated(
                 kind="belief",
                 id=belief.id,
@@ -169,9 +163,17 @@ class DimensionSource:
         ]  # fmt: skip
         return state_answer(dimension, deltas, question, as_of)
 
-    def item(self, space: str, answer: StateAnswer, as_of: datetime | None) -> Hydrated | None:
-        """The recall item of an answer; None when none of its turns was said by ``as_of``."""
-        turns = {t.id: t for t in self._evidence.get(space, list(answer.evidence_ids))}
+    def turns(self, space: str, evidence_ids: Sequence[str]) -> dict[str, RecallTurn]:
+        """The stored turns among ``evidence_ids``, for ``item`` (one read for several answers)."""
+        return {t.id: t for t in self._evidence.recall_turns(space, list(dict.fromkeys(evidence_ids)))} if evidence_ids else {}
+
+    def item(
+        self, space: str, answer: StateAnswer, as_of: datetime | None, turns: Mapping[str, RecallTurn] | None = None
+    ) -> Hydrated | None:
+        """The recall item of an answer; None when none of its turns was said by ``as_of``.
+        ``turns``: its turns already read (``turns``), else they are read here."""
+        if turns is None:
+            turns = self.turns(space, answer.evidence_ids)
         cited = [turns[i] for i in answer.evidence_ids if i in turns and (as_of is None or turns[i].observed_at <= as_of)]
         if not cited:
             return None

@@ -69,7 +69,7 @@ class Reader:
         sources: Sequence[ItemSource],
         embed_query: Callable[[str], npt.NDArray[np.float32]],
         entities_named: Callable[[str, Sequence[str]], list[Entity]],
-        neighbours: Callable[[str, str], Sequence[Hydrated]],
+        neighbours: Callable[[str, Sequence[str]], Mapping[str, Sequence[Hydrated]]],
         rrf_k: int,
         max_k: int,
         disabled: frozenset[Stage] = frozenset(),
@@ -181,7 +181,10 @@ class Reader:
             changes["sessions"] = adjust.session_boost(items, adjust.SESSION_SHARE)
         if "rescue" not in self._disabled:
             changes["rescue"] = adjust.rescue_neighbours(
-                items, lambda evidence_id: [h for h in self._neighbours(space, evidence_id) if _visible(h, as_of)]
+                items,
+                lambda ids: {
+                    i: [h for h in found if _visible(h, as_of)] for i, found in self._neighbours(space, ids).items()
+                },
             )
         if "dedupe" not in self._disabled:
             changes["dedupe"] = adjust.deduplicate(items)

@@ -11,10 +11,25 @@ the current one proposes) may retract or remove them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from eywa.models import Belief, BeliefStatus, Candidate, CandidateStatus
+from eywa.stores.evidence import RecallTurn
 from eywa.stores.ledger import StageDone
+
+
+@dataclass(frozen=True)
+class RecallBelief:
+    """What the read path shows of an active belief: its statement and subject, and the
+    turns it cites (``RecallTurn``, in the belief's order, any no longer stored left out).
+    Not its support spans, validation report or history: a recall hydrating beliefs reads
+    them and their turns in one round trip."""
+
+    id: str
+    statement: str
+    subject: str
+    cited: tuple[RecallTurn, ...]
 
 
 class BeliefStore(Protocol):
@@ -35,6 +50,11 @@ class BeliefStore(Protocol):
 
     def get(self, space: str, belief_id: str) -> Belief | None:
         """One belief of ``space`` (with support links and report), or None."""
+        ...
+
+    def recall_beliefs(self, space: str, belief_ids: Sequence[str]) -> list[RecallBelief]:
+        """The *active* beliefs of ``space`` among ``belief_ids``, in the order asked, each
+        with its cited turns as the read path shows them: one read for a recall's beliefs."""
         ...
 
     def get_many(self, space: str, belief_ids: Sequence[str]) -> list[Belief]:

@@ -7,6 +7,7 @@ Entities are addressed by ``entity_key`` (the case-folded name, see
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -57,6 +58,20 @@ class SameAsEdge(Frozen):
         return self.removed_at is None
 
 
+@dataclass(frozen=True)
+class DimensionView:
+    """What one recall reads of the dimension store, read at once (``recall_dimensions``).
+
+    ``same_as``: the space's active merge edges, as ``same_as(space)`` gives them;
+    ``dimensions``: for each entity key asked, ``dimensions(space, key)``; ``deltas``: for
+    each (entity key, attribute) asked, ``deltas(space, key, attribute)``.
+    """
+
+    same_as: list[SameAsEdge] = field(default_factory=list)
+    dimensions: dict[str, list[DimensionRecord]] = field(default_factory=dict)
+    deltas: dict[tuple[str, str], list[Delta]] = field(default_factory=dict)
+
+
 class DimensionStore(Protocol):
     """Persistence of the Nous layer. Writes of one dimension are atomic."""
 
@@ -95,6 +110,15 @@ class DimensionStore(Protocol):
 
     def dimensions(self, space: str, entity_key: str | None = None) -> list[DimensionRecord]:
         """States of a space (or of one entity), ordered by entity then attribute."""
+        ...
+
+    def recall_dimensions(
+        self, space: str, entity_keys: Sequence[str], pairs: Sequence[tuple[str, str]]
+    ) -> DimensionView:
+        """The active merge edges of ``space``, the states of ``entity_keys`` and the deltas
+        of the (entity key, attribute) ``pairs``, exactly as ``same_as``, ``dimensions`` and
+        ``deltas`` give them, in one read: the recall's dimension route asks for the people
+        a question names and the attributes it asks about at once."""
         ...
 
     def add_same_as(self, edge: SameAsEdge) -> None:

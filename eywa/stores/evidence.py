@@ -3,11 +3,33 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from eywa.contract import SpaceUsage
 from eywa.models import Entity, Evidence
+
+
+@dataclass(frozen=True)
+class RecallTurn:
+    """What the read path shows of a stored turn, with the entities it mentions.
+
+    The recall's items need a turn's words, provenance (id, session, speaker, time, the
+    caller's metadata) and what it is about; not its signals, hash, role or author. Reading
+    only these, mentions included, lets a backend load a recall's turns in one round trip
+    and decode a fraction of the data (on Neo4j the driver's row decoding was most of a
+    recall's CPU).
+    """
+
+    id: str
+    session: str
+    seq: int
+    speaker: str | None
+    observed_at: datetime
+    text: str
+    metadata: dict[str, Any]
+    mentions: tuple[str, ...]  # entity ids, sorted
 
 
 class EvidenceStore(Protocol):
@@ -40,6 +62,19 @@ class EvidenceStore(Protocol):
 
     def neighbours(self, space: str, evidence_id: str, before: int, after: int) -> list[Evidence]:
         """Turns of the same session around ``evidence_id`` (itself excluded), by seq."""
+        ...
+
+    def recall_turns(self, space: str, ids: Sequence[str]) -> list[RecallTurn]:
+        """The read path's view of the stored turns among ``ids`` (missing ids are left
+        out), in the order asked, each with its mentions: one read for a recall's turns."""
+        ...
+
+    def recall_neighbours(
+        self, space: str, ids: Sequence[str], before: int, after: int
+    ) -> dict[str, list[RecallTurn]]:
+        """For each stored turn of ``ids``, the turns of its session within ``before`` /
+        ``after`` seqs (itself excluded), by seq, as ``recall_turns`` reads them; ids not
+        stored in ``space`` are left out. One read for all the turns a recall rescues."""
         ...
 
     def ids(self, space: str | None = None) -> list[str]:

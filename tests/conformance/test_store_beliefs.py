@@ -122,3 +122,19 @@ def test_citations_and_erasure(stores: Stores, turns: list[str]) -> None:
     assert stores.beliefs.beliefs_citing("home", [turns[0]]) == []
     assert stores.keyword.search("home", "Google", 5, kinds=("belief",)) == []
     assert stores.beliefs.add([belief("bel_1", "Google", turns[0])], []) == (["bel_1"], [])
+
+
+def test_recall_beliefs_read_active_beliefs_with_their_cited_turns(stores: Stores, turns: list[str]) -> None:
+    both = belief("bel_1", "Google", turns[1], evidence_ids=(turns[1], "ev_gone", turns[0]), support=())
+    stores.beliefs.add([both, belief("bel_2", "Acme", turns[1]), belief("bel_3", "Initech", turns[0])], [])
+    stores.beliefs.add([belief("bel_9", "Acme", turns[2], space="other")], [])
+    stores.beliefs.set_status("home", ["bel_3"], "retracted")
+    found = stores.beliefs.recall_beliefs("home", ["bel_2", "bel_missing", "bel_3", "bel_9", "bel_1", "bel_2"])
+    assert [b.id for b in found] == ["bel_2", "bel_1"]  # active ones of the space, in the order asked
+    assert (found[1].statement, found[1].subject) == ("Caroline works at Google.", "Caroline")
+    # The cited turns in the belief's order (one no longer stored left out), read as recall reads turns.
+    assert [t.id for t in found[1].cited] == [turns[1], turns[0]]
+    assert found[1].cited == tuple(stores.evidence.recall_turns("home", [turns[1], turns[0]]))
+    assert [t.id for t in found[0].cited] == [turns[1]] and found[0].cited[0].mentions
+    assert stores.beliefs.recall_beliefs("home", []) == []
+    assert [b.id for b in stores.beliefs.recall_beliefs("other", ["bel_9", "bel_1"])] == ["bel_9"]

@@ -95,3 +95,28 @@ def test_same_as_edges_are_reversible_and_scoped(stores: Stores) -> None:
     stores.dimensions.add_same_as(edge)  # re-activate
     assert stores.dimensions.same_as("s") == [edge]
     assert [e.source for e in stores.dimensions.same_as("t")] == ["a"]
+
+
+def test_recall_dimensions_reads_edges_states_and_deltas_at_once(stores: Stores) -> None:
+    dims = stores.dimensions
+    dims.save(record(), [delta("d2", T0 + timedelta(days=1)), delta("d1", T0 + timedelta(days=1))])
+    dims.save(record(attribute="city", mode="Oslo"), [delta("d3", T0, attribute="city", observed="Oslo")])
+    dims.save(record(entity_key="ben", attribute="city"), [delta("d4", T0, entity="Ben", attribute="city")])
+    dims.save(record(space="t"), [delta("d9", T0, space="t")])
+    dims.add_same_as(SameAsEdge(space="s", source="mel", target="melanie", score=0.8, at=T0 + timedelta(days=1)))
+    dims.add_same_as(SameAsEdge(space="s", source="caro", target="caroline", score=0.7, at=T0))
+    dims.add_same_as(SameAsEdge(space="s", source="x", target="y", score=0.7, at=T0))
+    dims.remove_same_as("s", "x", "y", T0 + timedelta(days=2))
+    dims.add_same_as(SameAsEdge(space="t", source="a", target="b", score=0.5, at=T0))
+    pairs = [("caroline", "employer"), ("caroline", "pets"), ("ben", "city"), ("zoe", "city"), ("caroline", "employer")]
+    view = dims.recall_dimensions("s", ["caroline", "zoe", "caroline"], pairs)
+    # What the single reads give, and nothing else.
+    assert view.same_as == dims.same_as("s") and [e.source for e in view.same_as] == ["caro", "mel"]
+    assert view.dimensions == {"caroline": dims.dimensions("s", "caroline"), "zoe": []}
+    assert [r.attribute for r in view.dimensions["caroline"]] == ["city", "employer"]
+    assert view.deltas == {pair: dims.deltas("s", *pair) for pair in pairs}
+    assert [d.id for d in view.deltas[("caroline", "employer")]] == ["d1", "d2"]  # event time, ties by id
+    assert [d.id for d in view.deltas[("ben", "city")]] == ["d4"] and view.deltas[("zoe", "city")] == []
+    other = dims.recall_dimensions("t", ["caroline"], [("caroline", "employer")])
+    assert [d.id for d in other.deltas[("caroline", "employer")]] == ["d9"] and len(other.same_as) == 1
+    assert dims.recall_dimensions("s", [], []) == type(view)(same_as=dims.same_as("s"))

@@ -97,6 +97,41 @@ def test_neighbours_follow_the_session_order(stores: Stores) -> None:
     assert stores.evidence.neighbours("other", ids[2], 2, 2) == []
 
 
+def test_recall_turns_read_what_a_recall_shows_with_mentions(stores: Stores) -> None:
+    ids = write(stores, "ana", SESSION)
+    write(stores, "zed", SESSION[:1])
+    turns = stores.evidence.recall_turns("ana", [ids[2], "ev_missing", ids[0], ids[2]])
+    assert [t.id for t in turns] == [ids[2], ids[0], ids[2]]  # the order asked, missing left out
+    full = {e.id: e for e in stores.evidence.get("ana", ids)}
+    mentions = stores.evidence.mentions("ana", ids)
+    for turn in stores.evidence.recall_turns("ana", ids):
+        stored = full[turn.id]
+        assert (turn.session, turn.seq, turn.speaker, turn.observed_at, turn.text, turn.metadata) == (
+            stored.session, stored.seq, stored.speaker, stored.observed_at, stored.text, stored.metadata
+        )
+        assert turn.mentions == tuple(sorted(mentions.get(turn.id, ())))
+    assert turns[1].metadata == {"dia_id": "D1:1"} and len(turns[1].mentions) >= 2  # Ana, Acme
+    assert stores.evidence.recall_turns("zed", ids[1:]) == []  # another space's turns stay there
+    assert stores.evidence.recall_turns("ana", []) == []
+
+
+def test_recall_neighbours_read_every_anchor_at_once_like_neighbours(stores: Stores) -> None:
+    ids = write(stores, "ana", SESSION)
+    (lone,) = write(stores, "ana", [{"text": "Another chat entirely.", "session": "s2"}])
+    anchors = [ids[0], ids[2], ids[4], lone, "ev_missing"]
+    around = stores.evidence.recall_neighbours("ana", anchors, 1, 1)
+    assert {a: [t.id for t in turns] for a, turns in around.items()} == {
+        ids[0]: [ids[1]], ids[2]: [ids[1], ids[3]], ids[4]: [ids[3]], lone: []
+    }
+    for anchor in (ids[0], ids[2], ids[4]):  # the same turns as one ``neighbours`` read each
+        assert [t.id for t in around[anchor]] == [e.id for e in stores.evidence.neighbours("ana", anchor, 1, 1)]
+        assert around[anchor] == stores.evidence.recall_turns("ana", [t.id for t in around[anchor]])
+    wider = stores.evidence.recall_neighbours("ana", [ids[2]], 2, 0)
+    assert [t.seq for t in wider[ids[2]]] == [0, 1]
+    assert stores.evidence.recall_neighbours("zed", ids, 1, 1) == {}
+    assert stores.evidence.recall_neighbours("ana", [], 1, 1) == {}
+
+
 def test_date_windows_and_date_signals(stores: Stores) -> None:
     ids = write(stores, "ana", SESSION)
     july = stores.evidence.with_dates_between(

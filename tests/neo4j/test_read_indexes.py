@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
-from eywa.stores.neo4j import beliefs, dimensions
+from eywa.stores.neo4j import beliefs, dimensions, evidence, keyword
 from tests.neo4j_server import Neo4jServer
 
 pytestmark = pytest.mark.neo4j
@@ -43,3 +43,41 @@ def test_a_filtered_read_seeks_an_index_from_the_space(
     found = planned(neo4j_driver, neo4j_server.database, query, {"space": neo4j_space, **params})
     assert "NodeIndexSeek" in found
     assert "NodeByLabelScan" not in found and "AllNodesScan" not in found
+
+
+@pytest.mark.parametrize(
+    ("query", "params"),
+    [
+        (evidence._RECALL_TURNS, {"ids": ["ev_1", "ev_2"]}),
+        (evidence._RECALL_NEIGHBOURS, {"ids": ["ev_1", "ev_2"], "before": 1, "after": 1}),
+        (beliefs._RECALL, {"ids": ["bel_1"]}),
+    ],
+    ids=["recall turns", "recall neighbours", "recall beliefs"],
+)
+def test_a_recall_read_seeks_indexes_and_scans_no_label(
+    neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str, query: str, params: dict[str, Any]
+) -> None:
+    found = planned(neo4j_driver, neo4j_server.database, query, {"space": neo4j_space, **params})
+    assert any(op.endswith("IndexSeek") for op in found)
+    assert "NodeByLabelScan" not in found and "AllNodesScan" not in found
+
+
+def test_the_keyword_search_reads_the_fulltext_index_only(
+    neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str
+) -> None:
+    statement = keyword.search_statement("evidence", neo4j_space, "Which dog did Ana adopt?", 20)
+    assert statement is not None
+    found = planned(neo4j_driver, neo4j_server.database, *statement)
+    assert "ProcedureCall" in found
+    assert "NodeByLabelScan" not in found and "AllNodesScan" not in found
+
+
+def test_the_recall_dimensions_read_seeks_the_state_and_delta_indexes(
+    neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str
+) -> None:
+    params = {"space": neo4j_space, "keys": ["ana"], "pairs": [["ana", "pets"]]}
+    found = planned(neo4j_driver, neo4j_server.database, dimensions._RECALL, params)
+    # The states by (space, entity_key), the deltas by (space, entity_key, attribute). The
+    # merge-edge part is ``same_as``'s statement, planned as before: no index holds SAME_AS
+    # edges by space, so it reads the (few) merge edges of every space.
+    assert found.count("NodeIndexSeek") >= 2 and "AllNodesScan" not in found

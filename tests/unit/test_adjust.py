@@ -3,6 +3,7 @@ none of them overrules a claimed answer."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timezone
 
 from hypothesis import given
@@ -61,10 +62,29 @@ def test_rescue_brings_the_neighbours_of_strong_turns() -> None:
     strong = Scored(_turn("q", "Ana", ("ent_ana",), "What did you name him?"), 1.0)
     reply = _turn("r", "Ben", ("ent_ben",), "Biscuit.")
     items = [strong]
-    added = adjust.rescue_neighbours(items, lambda i: [reply] if i == "q" else [])
+    added = adjust.rescue_neighbours(items, lambda ids: {i: [reply] if i == "q" else [] for i in ids})
     assert added == ["r"]
     assert items[-1].item.id == "r" and items[-1].score == adjust.RESCUE_SHARE * strong.score
     assert items[-1].routes == {"rescue": 1}
+
+
+def test_rescue_reads_the_neighbours_of_all_its_parents_at_once() -> None:
+    turns = [Scored(_turn(f"t{i}", "Ana", ("ent_ana",), f"turn {i}"), score) for i, score in enumerate((1.0, 0.4, 0.3, 0.2))]
+    asked: list[list[str]] = []
+
+    def neighbours(ids: Sequence[str]) -> dict[str, list[Hydrated]]:
+        asked.append(list(ids))
+        # t1 sits next to t0: raised by t0's rescue before its own neighbours join at its new score.
+        return {"t0": [turns[1].item], "t1": [_turn("n1", "Ben", (), "next to t1")]}
+
+    items = list(turns)
+    changed = adjust.rescue_neighbours(items, neighbours)
+    assert asked == [["t0", "t1", "t2"]]  # the RESCUE_PARENTS strongest turns, in one read
+    assert adjust.RESCUE_PARENTS == 3
+    assert changed == ["t1", "n1"]
+    assert turns[1].score == adjust.RESCUE_SHARE * 1.0
+    assert items[-1].item.id == "n1" and items[-1].score == adjust.RESCUE_SHARE * adjust.RESCUE_SHARE
+    assert adjust.rescue_neighbours([], neighbours) == [] and len(asked) == 1  # nothing to rescue: no read
 
 
 def test_dedupe_collapses_a_belief_with_its_own_turn_and_near_duplicates() -> None:
@@ -119,7 +139,7 @@ def test_an_answer_that_leads_fusion_stays_first_through_every_post_filter(turns
     items.append(answer)
     adjust.speaker_boost(items, named, speakers)
     adjust.person_demotion(items, named)
-    adjust.rescue_neighbours(items, lambda i: [_turn(f"n{i}", "Ana", ("ent_ana",), f"next to {i}")])
+    adjust.rescue_neighbours(items, lambda ids: {i: [_turn(f"n{i}", "Ana", ("ent_ana",), f"next to {i}")] for i in ids})
     adjust.deduplicate(items)
     chosen, _ = adjust.select_with_floor(items, 5, {"keyword": 2.0, "dimension": 0.5})
     assert chosen[0] is answer

@@ -4,6 +4,7 @@ the store does."""
 from __future__ import annotations
 
 from collections import Counter
+from datetime import timedelta
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,8 @@ import pytest
 
 from eywa.nous import ledger as nous
 from eywa.read.routes.dimension import DimensionReads
-from eywa.stores.dimensions import DimensionRecord, DimensionStore, SameAsEdge
+from eywa.models import Delta
+from eywa.stores.dimensions import DimensionRecord, DimensionStore, DimensionView, SameAsEdge
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.dimensions import SqliteDimensionStore
 from tests.unit.test_dimension_store import T0, delta, record
@@ -36,6 +38,14 @@ class Counting(SqliteDimensionStore):
     def same_as(self, *args: Any) -> list[SameAsEdge]:
         self.calls["same_as"] += 1
         return super().same_as(*args)
+
+    def deltas(self, *args: Any) -> list[Delta]:
+        self.calls["deltas"] += 1
+        return super().deltas(*args)
+
+    def recall_dimensions(self, *args: Any) -> DimensionView:
+        self.calls["recall_dimensions"] += 1
+        return super().recall_dimensions(*args)
 
 
 @pytest.fixture
@@ -66,3 +76,31 @@ def test_writes_go_through(store: Counting) -> None:
     reads = DimensionReads(store)
     reads.save(record(attribute="pets"), [delta("d3", T0, attribute="pets", observed="cat")])
     assert store.get("s", "caroline", "pets") is not None
+
+
+def test_a_prefetch_reads_the_routes_first_reads_at_once_and_answers_as_the_store(store: Counting) -> None:
+    direct = nous.list_dimensions(store, "s", "Caroline")
+    employer = nous.list_deltas(store, "s", "Caroline", "employer")
+    reads = DimensionReads(store)
+    reads.prefetch("s", ["Caroline", "Ben"], ["employer", "pets"])
+    assert store.calls["recall_dimensions"] == 1
+    store.calls.clear()
+    assert nous.list_dimensions(reads, "s", "Caroline") == direct
+    assert nous.list_deltas(reads, "s", "Caroline", "employer") == employer
+    assert nous.list_deltas(reads, "s", "Caroline", "pets") == [] and nous.list_dimensions(reads, "s", "Ben") == []
+    # Nothing read again but the deltas of the one dimension not asked about (replayed: no history).
+    assert store.calls == Counter({"deltas": 1})
+
+
+def test_a_history_prefetch_reads_the_replays_of_an_earlier_time_at_once(store: Counting) -> None:
+    before = T0 - timedelta(seconds=1)
+    direct = nous.list_dimensions(store, "s", "Caroline", as_of=T0)
+    reads = DimensionReads(store)
+    reads.prefetch("s", ["Caroline"], [])
+    reads.prefetch_history("s", ["Caroline"], before)  # both states changed after it
+    reads.prefetch_history("s", ["Caroline"], before)  # already read: no read
+    assert store.calls["recall_dimensions"] == 2
+    store.calls.clear()
+    assert nous.list_dimensions(reads, "s", "Caroline", as_of=T0) == direct
+    assert nous.list_dimensions(reads, "s", "Caroline", as_of=before) == []  # nothing observed by then
+    assert store.calls == Counter()

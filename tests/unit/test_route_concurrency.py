@@ -50,7 +50,7 @@ def reader(barrier: threading.Barrier | None, pool: ThreadPoolExecutor | None) -
         sources=[Turns()],
         embed_query=embed,
         entities_named=lambda space, names: [],
-        neighbours=lambda space, evidence_id: [],
+        neighbours=lambda space, ids: {},
         rrf_k=20,
         max_k=50,
         pool=pool,
@@ -100,7 +100,7 @@ def test_the_query_embedding_runs_while_the_other_routes_do() -> None:
         sources=[Turns()],
         embed_query=embed,
         entities_named=lambda space, names: [],
-        neighbours=lambda space, evidence_id: [],
+        neighbours=lambda space, ids: {},
         rrf_k=20,
         max_k=50,
     )

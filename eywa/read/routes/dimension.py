@@ -31,10 +31,10 @@ from eywa.read.answers import (
 from eywa.read.items import DimensionSource, dimension_id, dimension_key
 from eywa.read.overlap import rank_by_overlap
 from eywa.read.plan import Plan
-from eywa.models import Delta
+from eywa.models import Delta, as_utc
 from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.bundle import Stores
-from eywa.stores.dimensions import DimensionRecord, DimensionStore, SameAsEdge
+from eywa.stores.dimensions import DimensionRecord, DimensionStore, DimensionView, SameAsEdge
 
 __all__ = ["DimensionReads", "DimensionRoute", "dimension_id", "dimension_key", "may_claim"]
 
@@ -75,6 +75,41 @@ class DimensionReads:
             self._reads[key] = read()
         value: _T = self._reads[key]
         return value
+
+    def prefetch(self, space: str, entities: Sequence[str], attributes: Sequence[str]) -> None:
+        """Read at once what the route will ask first: the merge edges, the named
+        entities' states and the deltas of each (entity, attribute) the plan asks about
+        (``DimensionStore.recall_dimensions``, one round trip on a server). Later reads
+        of the same things are served from it; anything else is read as it is asked."""
+        keys = list(dict.fromkeys(entity_key(e) for e in entities))
+        names = list(dict.fromkeys(nous.registry_resolver()(a).name for a in attributes))
+        view = self._store.recall_dimensions(space, keys, [(k, a) for k in keys for a in names])
+        self._reads[("same_as", space, False)] = view.same_as
+        for key, records in view.dimensions.items():
+            self._reads[("dimensions", space, key)] = records
+        for (key, attribute), deltas in view.deltas.items():
+            self._reads[("deltas", space, key, attribute)] = deltas
+
+    def prefetch_history(self, space: str, entities: Sequence[str], as_of: datetime) -> None:
+        """Read at once the deltas of the named entities' dimensions that changed after
+        ``as_of``: a state read as of an earlier time is replayed from its deltas, one read
+        per dimension otherwise. Call after ``prefetch`` (it looks at the states read)."""
+        when = as_utc(as_of)
+        pairs = [
+            (key, record.attribute)
+            for key in dict.fromkeys(entity_key(e) for e in entities)
+            for record in self._reads.get(("dimensions", space, key), [])
+            if (record.updated_at is None or record.updated_at > when)
+            and ("deltas", space, key, record.attribute) not in self._reads
+        ]  # fmt: skip
+        if pairs:
+            for (key, attribute), deltas in self._store.recall_dimensions(space, [], pairs).deltas.items():
+                self._reads[("deltas", space, key, attribute)] = deltas
+
+    def recall_dimensions(
+        self, space: str, entity_keys: Sequence[str], pairs: Sequence[tuple[str, str]]
+    ) -> DimensionView:
+        return self._store.recall_dimensions(space, entity_keys, pairs)
 
     def deltas(self, space: str, entity_key: str, attribute: str) -> list[Delta]:
         return list(self._once(("deltas", space, entity_key, attribute),
@@ -128,7 +163,12 @@ class DimensionRoute:
 
     def run(self, query: Query) -> list[RouteHit]:
         plan = query.plan
+        if not plan.entities:
+            return []
         reads = DimensionReads(self._stores.dimensions)
+        reads.prefetch(query.space, plan.entities, plan.attributes)
+        if query.as_of is not None:
+            reads.prefetch_history(query.space, plan.entities, query.as_of)
         listed = {
             subject: nous.list_dimensions(reads, query.space, subject, query.as_of) for subject in plan.entities
         }
@@ -164,13 +204,19 @@ class DimensionRoute:
         claimed: list[RouteHit] = []
         others: list[RouteHit] = []
         done: set[tuple[str, str]] = set()
+        answered: list[tuple[str, str, StateAnswer]] = []
         for subject, attribute in pairs:
             if (entity_key(subject), attribute) in done:
                 continue
             done.add((entity_key(subject), attribute))
             answer = source.answer(query.space, subject, attribute, query.text, query.as_of)
-            item = None if answer is None else source.item(query.space, answer, query.as_of)
-            if answer is None or item is None:
+            if answer is not None:
+                answered.append((subject, attribute, answer))
+        # The turns of every answer, read at once.
+        turns = source.turns(query.space, [i for _, _, answer in answered for i in answer.evidence_ids])
+        for subject, attribute, answer in answered:
+            item = source.item(query.space, answer, query.as_of, turns)
+            if item is None:
                 continue
             claim = may_claim(answer, query.plan)
             if not claim and (unrealised := self._unrealised_plan(query, subject, attribute, answer, reads)) is not None:

@@ -26,7 +26,9 @@ from eywa.models import (
     utc_now,
 )
 from eywa.stores.embedded import ledger as ledger_sql
+from eywa.stores.beliefs import RecallBelief
 from eywa.stores.embedded.database import SqliteDatabase
+from eywa.stores.embedded.evidence import recall_turns
 from eywa.stores.ledger import StageDone
 
 _SCHEMA = (
@@ -284,6 +286,27 @@ class SqliteBeliefStore:
         """One belief of ``space``, or None."""
         found = self.get_many(space, [belief_id])
         return found[0] if found else None
+
+    def recall_beliefs(self, space: str, belief_ids: Sequence[str]) -> list[RecallBelief]:
+        """The active beliefs among ``belief_ids`` with their cited turns, in the order asked."""
+        if not belief_ids:
+            return []
+        ids = list(dict.fromkeys(belief_ids))
+        rows = self._db.query(
+            "SELECT id, statement, subject, evidence_ids FROM beliefs"
+            f" WHERE +space = ? AND status = 'active' AND id IN ({_marks(len(ids))})",  # noqa: S608
+            (space, *ids),
+        )
+        cites = {row["id"]: json.loads(row["evidence_ids"]) for row in rows}
+        turns = {t.id: t for t in recall_turns(self._db, space, sorted({i for c in cites.values() for i in c}))}
+        found = {
+            row["id"]: RecallBelief(
+                id=row["id"], statement=row["statement"], subject=row["subject"],
+                cited=tuple(turns[i] for i in cites[row["id"]] if i in turns),
+            )
+            for row in rows
+        }  # fmt: skip
+        return [found[i] for i in ids if i in found]
 
     def get_many(self, space: str, belief_ids: Sequence[str]) -> list[Belief]:
         """The beliefs among ``belief_ids``, in the order asked."""

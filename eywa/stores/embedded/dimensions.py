@@ -15,7 +15,7 @@ from typing import Any
 
 from eywa.errors import StoreError
 from eywa.models import Delta, as_utc
-from eywa.stores.dimensions import DimensionRecord, SameAsEdge
+from eywa.stores.dimensions import DimensionRecord, DimensionView, SameAsEdge
 from eywa.stores.embedded.database import SqliteDatabase
 
 SCHEMA: tuple[str, ...] = (
@@ -287,6 +287,17 @@ class SqliteDimensionStore:
                 return cursor.rowcount
         except sqlite3.Error as exc:
             raise StoreError("sqlite", "delete same_as", str(exc)) from exc
+
+    def recall_dimensions(
+        self, space: str, entity_keys: Sequence[str], pairs: Sequence[tuple[str, str]]
+    ) -> DimensionView:
+        """The recall's dimension reads at once (SQLite has no round trip to save: the
+        single reads, one after another)."""
+        return DimensionView(
+            same_as=self.same_as(space),
+            dimensions={key: self.dimensions(space, key) for key in dict.fromkeys(entity_keys)},
+            deltas={pair: self.deltas(space, *pair) for pair in dict.fromkeys(pairs)},
+        )
 
     def same_as(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
         """Merge edges of a space, oldest first."""

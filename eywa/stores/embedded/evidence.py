@@ -22,11 +22,13 @@ from eywa.stores.embedded.records import (
     entity_from_row,
     evidence_from_row,
     evidence_row,
+    recall_turn_from_row,
     signal_from_row,
     signal_rows,
     to_epoch,
 )
 from eywa.stores.entity_graph import co_mention_weights
+from eywa.stores.evidence import RecallTurn
 from eywa.stores.ledger import TURN_STAGES
 
 SCHEMA = (
@@ -261,6 +263,35 @@ class SqliteEvidenceStore:
                 result[row["evidence_id"]].append(row["entity_id"])
         return dict(result)
 
+    def recall_turns(self, space: str, ids: Sequence[str]) -> list[RecallTurn]:
+        """The read path's view of turns (no signals), with their mentions."""
+        return recall_turns(self._db, space, ids)
+
+    def recall_neighbours(
+        self, space: str, ids: Sequence[str], before: int, after: int
+    ) -> dict[str, list[RecallTurn]]:
+        """The turns around each of ``ids`` in its session, by seq: one join finds them
+        all (on the session index), ``recall_turns`` loads them."""
+        around: dict[str, list[str]] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            rows = self._db.query(
+                f"""SELECT a.id AS anchor, e.id AS id FROM evidence a
+                    JOIN evidence e ON e.space = a.space AND e.session = a.session
+                      AND e.seq BETWEEN a.seq - ? AND a.seq + ? AND e.id != a.id
+                    WHERE +a.space = ? AND a.id IN ({','.join('?' * len(chunk))})
+                    ORDER BY a.id, e.seq""",  # noqa: S608
+                [before, after, space, *chunk],
+            )
+            for row in rows:
+                around.setdefault(row["anchor"], []).append(row["id"])
+            for anchor in self._db.query(
+                f"SELECT id FROM evidence WHERE +space = ? AND id IN ({','.join('?' * len(chunk))})",  # noqa: S608
+                [space, *chunk],
+            ):
+                around.setdefault(anchor["id"], [])
+        turns = {t.id: t for t in self.recall_turns(space, [i for found in around.values() for i in found])}
+        return {anchor: [turns[i] for i in found if i in turns] for anchor, found in around.items()}
+
     def evidence_mentioning(self, space: str, entity_ids: Sequence[str], limit: int) -> list[str]:
         if not entity_ids:
             return []
@@ -339,6 +370,28 @@ def reindex_session(conn: sqlite3.Connection, space: str, session: str, changed:
             for turn in turns.values() if (context := contexts.get(turn.id)) is not None
         ],  # fmt: skip
     )
+
+
+def recall_turns(db: SqliteDatabase, space: str, ids: Sequence[str]) -> list[RecallTurn]:
+    """``EvidenceStore.recall_turns`` on ``db`` (the belief store reads its cited turns
+    with it too)."""
+    found: dict[str, RecallTurn] = {}
+    for chunk in _chunks(list(dict.fromkeys(ids))):
+        marks = ",".join("?" * len(chunk))
+        mentions: dict[str, list[str]] = defaultdict(list)
+        for row in db.query(
+            f"SELECT evidence_id, entity_id FROM mentions WHERE +space = ? AND evidence_id IN ({marks})"  # noqa: S608
+            " ORDER BY evidence_id, entity_id",
+            [space, *chunk],
+        ):
+            mentions[row["evidence_id"]].append(row["entity_id"])
+        for row in db.query(
+            "SELECT id, session, seq, speaker, observed_at, text, metadata FROM evidence"
+            f" WHERE +space = ? AND id IN ({marks})",  # noqa: S608
+            [space, *chunk],
+        ):
+            found[row["id"]] = recall_turn_from_row(row, mentions.get(row["id"], ()))
+    return [found[i] for i in ids if i in found]
 
 
 def _chunks(items: Sequence[str], size: int = 500) -> list[list[str]]:

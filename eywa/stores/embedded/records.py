@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import Any
 
 from eywa.models import Entity, Evidence, Signal, SignalKind
 from eywa.stores.conversions import evidence_fields, signal_fields
+from eywa.stores.evidence import RecallTurn
 
 
 def to_epoch(value: datetime | None) -> float | None:
@@ -70,6 +72,22 @@ def evidence_from_row(row: sqlite3.Row, signals: tuple[Signal, ...]) -> Evidence
         external_id=row["external_id"],
         author=row["author"],
         signals=signals,
+    )
+
+
+def recall_turn_from_row(row: sqlite3.Row, mentions: Sequence[str]) -> RecallTurn:
+    """The read path's columns of one ``evidence`` row, with the entity ids it mentions."""
+    observed = from_epoch(row["observed_at"])
+    assert observed is not None  # a NOT NULL column
+    return RecallTurn(
+        id=row["id"],
+        session=row["session"],
+        seq=row["seq"],
+        speaker=row["speaker"],
+        observed_at=observed,
+        text=row["text"],
+        metadata=json.loads(row["metadata"]),
+        mentions=tuple(mentions),
     )
 
 

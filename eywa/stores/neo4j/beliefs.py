@@ -20,7 +20,9 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from eywa.models import Belief, BeliefStatus, Candidate, CandidateStatus, utc_now
+from eywa.stores.beliefs import RecallBelief
 from eywa.stores.ledger import StageDone
+from eywa.stores.neo4j.evidence import recall_values
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.ledger import mark_tx, record_level1_tx
 from eywa.stores.neo4j.labels import Label, RelType
@@ -30,6 +32,7 @@ from eywa.stores.neo4j.records import (
     candidate_from_props,
     candidate_props,
     projected,
+    recall_belief_from_values,
     support_props,
 )
 from eywa.ids import entity_id
@@ -81,6 +84,18 @@ RETURN {projected('b', 'valid_from', 'valid_to', 'event_at', 'recorded_at')} AS 
 ORDER BY coalesce(b.event_at, b.recorded_at), b.id
 """
 _GET_MANY = f"MATCH (b:{_B}) WHERE b.id IN $ids AND b.space = $space" + _HYDRATE
+# The read path's view of active beliefs: statement, subject, cited ids, and the cited turns
+# (``evidence.recall_values``) through the id constraint, in the same round trip; one row
+# of lists (a record per row cost the driver more than the values).
+_RECALL = f"""
+MATCH (b:{_B}) WHERE b.id IN $ids AND b.space = $space AND b.status = 'active'
+CALL (b) {{
+  UNWIND coalesce(b.evidence_ids, []) AS evidence_id
+  MATCH (e:{_EV} {{id: evidence_id}}) WHERE e.space = $space
+  RETURN collect({recall_values('e')}) AS cited
+}}
+RETURN collect([b.id, b.statement, b.subject, b.evidence_ids, cited]) AS beliefs
+"""
 # The beliefs of a space, filtered by what the caller gives: one fixed statement per
 # combination (``_filtered``), so that each names only its own predicates and the planner
 # seeks the (space, subject_key, attribute) index rather than scanning every :Belief.
@@ -230,6 +245,16 @@ class Neo4jBeliefStore:
         """One belief of ``space``, or None."""
         found = self.get_many(space, [belief_id])
         return found[0] if found else None
+
+    def recall_beliefs(self, space: str, belief_ids: Sequence[str]) -> list[RecallBelief]:
+        """The active beliefs among ``belief_ids`` with their cited turns, in the order
+        asked: one round trip, no support spans or reports."""
+        if not belief_ids:
+            return []
+        ids = list(dict.fromkeys(belief_ids))
+        (row,) = self._graph.read("recall beliefs", _RECALL, ids=ids, space=space)
+        found = {b.id: b for b in map(recall_belief_from_values, row["beliefs"])}
+        return [found[i] for i in ids if i in found]
 
     def get_many(self, space: str, belief_ids: Sequence[str]) -> list[Belief]:
         """The beliefs of ``space`` among ``belief_ids``, in the order asked."""

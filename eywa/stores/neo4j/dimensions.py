@@ -22,7 +22,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from eywa.models import Delta, as_utc
-from eywa.stores.dimensions import DimensionRecord, SameAsEdge
+from eywa.stores.dimensions import DimensionRecord, DimensionView, SameAsEdge
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.records import (
@@ -119,6 +119,27 @@ WHERE s.space = $space AND r.space = $space AND ($all OR r.removed_at IS NULL)
 RETURN {projected('r', 'at', 'removed_at')} AS r ORDER BY r.at, r.source, r.target
 """
 
+# ``_SAME_AS`` (active edges), ``_ENTITY_DIMENSIONS`` per key and ``_DELTAS`` per pair in one
+# statement, each part through its index; the orders are restored in Python.
+_RECALL = f"""
+CALL () {{
+  MATCH (s:{_ENT})-[r:{RelType.SAME_AS}]->(:{_ENT})
+  WHERE s.space = $space AND r.space = $space AND r.removed_at IS NULL
+  RETURN collect({projected('r', 'at', 'removed_at')}) AS same_as
+}}
+CALL () {{
+  UNWIND $keys AS key
+  MATCH (d:{_DIM}) WHERE d.space = $space AND d.entity_key = key
+  RETURN collect({projected('d', 'updated_at', 'recorded_at')}) AS dimensions
+}}
+CALL () {{
+  UNWIND $pairs AS pair
+  MATCH (x:{_DELTA}) WHERE x.space = $space AND x.entity_key = pair[0] AND x.attribute = pair[1]
+  RETURN collect({projected('x', 'at', 'recorded_at')}) AS deltas
+}}
+RETURN same_as, dimensions, deltas
+"""
+
 
 def _save(tx: ManagedTransaction, record: DimensionRecord, rows: list[dict[str, Any]]) -> None:
     props = dimension_props(record)
@@ -210,6 +231,24 @@ class Neo4jDimensionStore:
         else:
             rows = self._graph.read("list dimensions", _ENTITY_DIMENSIONS, space=space, entity_key=entity_key)
         return [dimension_from_props(r["d"]) for r in rows]
+
+    def recall_dimensions(
+        self, space: str, entity_keys: Sequence[str], pairs: Sequence[tuple[str, str]]
+    ) -> DimensionView:
+        """Merge edges, the keys' states and the pairs' deltas in one round trip."""
+        keys, wanted = list(dict.fromkeys(entity_keys)), list(dict.fromkeys(pairs))
+        (row,) = self._graph.read(
+            "recall dimensions", _RECALL, space=space, keys=keys, pairs=[list(p) for p in wanted]
+        )
+        edges = sorted(row["same_as"], key=lambda r: (r.get("at") or 0, r.get("source") or "", r.get("target") or ""))
+        dimensions: dict[str, list[DimensionRecord]] = {key: [] for key in keys}
+        for props in sorted(row["dimensions"], key=lambda d: (d.get("entity_key") or "", d.get("attribute") or "")):
+            dimensions.setdefault(props.get("entity_key") or "", []).append(dimension_from_props(props))
+        deltas: dict[tuple[str, str], list[Delta]] = {pair: [] for pair in wanted}
+        for props in sorted(row["deltas"], key=lambda x: (x.get("at") or 0, x.get("id") or "")):
+            pair = (props.get("entity_key") or "", props.get("attribute") or "")
+            deltas.setdefault(pair, []).append(delta_from_props(props))
+        return DimensionView(same_as=[same_as_from_props(r) for r in edges], dimensions=dimensions, deltas=deltas)
 
     def add_same_as(self, edge: SameAsEdge) -> None:
         """Record (or re-activate) the merge edge source→target.

@@ -31,6 +31,7 @@ from neo4j import ManagedTransaction
 from eywa.contract import SpaceUsage
 from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, Evidence, SignalKind, utc_now
+from eywa.stores.evidence import RecallTurn
 from eywa.stores.ledger import TURN_STAGES
 from eywa.stores.neo4j import level0
 from eywa.stores.neo4j.graph import Neo4jGraph, run
@@ -42,6 +43,7 @@ from eywa.stores.neo4j.records import (
     evidence_props,
     micros,
     projected,
+    recall_turn_from_values,
     session_id,
     signal_props,
 )
@@ -75,6 +77,34 @@ MATCH (e:{_EV}) WHERE e.space = $space AND e.session = a.session
 OPTIONAL MATCH (e)-[:{RelType.HAS_SIGNAL}]->(s:{_SIG})
 WITH e, {_SIGNALS} ORDER BY e.seq
 RETURN e {{{_TURN_FIELDS}}} AS e, signals
+"""
+def recall_values(var: str) -> str:
+    """Cypher for the read path's columns of the turn ``var`` as one list, in the order
+    ``records.recall_turn_from_values`` reads them: no signals, the time as epoch
+    microseconds, the entities it mentions. ``var`` is a caller's constant."""
+    values = (
+        f"{var}.id", f"{var}.session", f"{var}.seq", f"{var}.speaker", micros(f"{var}.observed_at"),
+        f"{var}.text", f"{var}.metadata",
+        f"[({var})-[:{RelType.MENTIONS}]->(n:{_ENT}) WHERE n.space = $space | n.id]",
+    )  # fmt: skip
+    return f"[{', '.join(values)}]"
+
+
+# Both recall reads return one row holding a list: the driver builds a record and a dict
+# per row, which cost more client CPU than decoding the values themselves.
+_RECALL_TURNS = f"""
+MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space
+RETURN collect({recall_values('e')}) AS turns
+"""
+# Each anchor's session neighbours through the (space, session, seq) index, as [anchor,
+# turn] pairs by anchor and seq (a turn near two anchors comes once per anchor); an anchor
+# without neighbours comes once with a null turn.
+_RECALL_NEIGHBOURS = f"""
+MATCH (a:{_EV}) WHERE a.id IN $ids AND a.space = $space
+OPTIONAL MATCH (e:{_EV}) WHERE e.space = $space AND e.session = a.session
+  AND e.seq >= a.seq - $before AND e.seq <= a.seq + $after AND e.id <> a.id
+WITH a, e ORDER BY a.id, e.seq
+RETURN collect([a.id, CASE WHEN e IS NULL THEN null ELSE {recall_values('e')} END]) AS around
 """
 _IDS_OF_SPACE = f"""
 MATCH (e:{_EV}) WHERE e.space = $space
@@ -279,6 +309,29 @@ class Neo4jEvidenceStore:
             for row in self._graph.read("mentions", _MENTIONS, ids=chunk, space=space):
                 result.setdefault(row["evidence_id"], []).append(row["entity_id"])
         return result
+
+    def recall_turns(self, space: str, ids: Sequence[str]) -> list[RecallTurn]:
+        """The read path's view of turns (no signals), with their mentions: one round trip."""
+        found: dict[str, RecallTurn] = {}
+        for chunk in _chunks(ids):
+            (row,) = self._graph.read("recall turns", _RECALL_TURNS, ids=chunk, space=space)
+            found.update((t.id, t) for t in map(recall_turn_from_values, row["turns"]))
+        return [found[i] for i in ids if i in found]
+
+    def recall_neighbours(
+        self, space: str, ids: Sequence[str], before: int, after: int
+    ) -> dict[str, list[RecallTurn]]:
+        """The turns around each of ``ids`` in its session, by seq: one round trip for all."""
+        around: dict[str, list[RecallTurn]] = {}
+        for chunk in _chunks(ids):
+            (row,) = self._graph.read(
+                "recall neighbours", _RECALL_NEIGHBOURS, ids=chunk, space=space, before=before, after=after
+            )
+            for anchor, turn in row["around"]:
+                turns = around.setdefault(anchor, [])
+                if turn is not None:
+                    turns.append(recall_turn_from_values(turn))
+        return around
 
     def evidence_mentioning(self, space: str, entity_ids: Sequence[str], limit: int) -> list[str]:
         """Evidence ids that mention any of ``entity_ids``, newest first."""

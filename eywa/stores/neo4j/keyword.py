@@ -14,8 +14,9 @@ hits, best first, and exactly ``limit`` of them: the cost of a search does not g
 the other spaces' data. The space clause carries a zero boost, so scores are the text
 fields' BM25 alone. (Term statistics, and so BM25's idf, are still those of the whole
 index; a space's ranking can shift slightly as other spaces grow, never its cost.)
-Retracted beliefs are excluded in the query too (``-status:"retracted"``). The same round
-trip returns each hit's fields the tie-break needs.
+Retracted beliefs are excluded in the query too (``-status:"retracted"``). Every kind asked
+is searched in the same round trip, its ties settled and its ranking cut in the database,
+which returns each ranking as two lists (ids, scores).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any, Final
 
 from eywa.stores.neo4j.graph import Neo4jGraph
 from eywa.stores.neo4j.labels import FulltextIndex
-from eywa.stores.neo4j.records import micros, space_key
+from eywa.stores.neo4j.records import space_key
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Per-field boosts of the evidence index, mirroring the embedded bm25 column weights
@@ -46,26 +47,25 @@ _INDEXES: Final[dict[str, tuple[FulltextIndex, tuple[tuple[str, float], ...], st
 # below, rather than by Lucene's document order; a constant, so cost stays O(limit).
 _TIE_MARGIN: Final = 10
 
-_SEARCH = f"""
-CALL db.index.fulltext.queryNodes($index, $query, {{limit: $limit}}) YIELD node, score
-WHERE node.space = $space
-RETURN node.id AS id, score, {micros('node.recorded_at')} AS recorded_at, coalesce(node.position, 0) AS position
-"""
-# Several kinds in one round trip: ``_SEARCH`` once per kind (its parameters suffixed with
-# the kind's position), each ranking tagged with its position.
+# One kind's ranking: Lucene's hits of the space, ordered in the database (equal scores go
+# to the older item, like the embedded index's rowid order: Lucene's own tie order follows
+# its internal document ids, which change whenever a node's context is updated), cut to
+# ``$cut`` and returned as two lists. One row of lists, not a row per hit: the driver spent
+# most of a search's client CPU building a record and a dict for each of a few hundred rows.
 _PART = """
+CALL () {{
   CALL db.index.fulltext.queryNodes($index_{n}, $query_{n}, {{limit: $limit}}) YIELD node, score
   WHERE node.space = $space
-  RETURN {n} AS part, node, score"""
-_PARTS_TAIL = f"""
-RETURN part, node.id AS id, score, {micros('node.recorded_at')} AS recorded_at, coalesce(node.position, 0) AS position
-"""
+  WITH node.id AS id, score ORDER BY score DESC, node.recorded_at, coalesce(node.position, 0), id LIMIT $cut
+  RETURN collect(id) AS ids_{n}, collect(score) AS scores_{n}
+}}"""
 
 
 def _search_parts(count: int) -> str:
     """The statement searching ``count`` kinds at once (the text holds only digits)."""
-    parts = "\n  UNION ALL".join(_PART.format(n=n) for n in range(count))
-    return f"CALL () {{{parts}\n}}" + _PARTS_TAIL
+    parts = "".join(_PART.format(n=n) for n in range(count))
+    columns = ", ".join(f"ids_{n}, scores_{n}" for n in range(count))
+    return f"{parts}\nRETURN {columns}\n"
 
 
 def lucene_query(text: str, fields: Sequence[tuple[str, float]] = ()) -> str | None:
@@ -98,19 +98,29 @@ def in_space(space: str, match: str, exclude: str = "") -> str:
     return f'+space_key:"{space_key(space)}"^0 +({match}){exclude}'
 
 
-def search_statement(kind: str, space: str, text: str, limit: int) -> tuple[str, dict[str, Any]] | None:
-    """The query and parameters that search one item kind, or None when there is nothing
-    to search (an unknown kind, no words). What ``Neo4jKeywordIndex.search`` runs, exposed
-    so that a test can profile exactly that query.
-    """
+def _part_params(kind: str, space: str, text: str) -> tuple[str, str] | None:
+    """(index name, Lucene query) of one item kind, or None when there is nothing to search
+    (an unknown kind, no words)."""
     if kind not in _INDEXES:
         return None
     index, fields, exclude = _INDEXES[kind]
     match = lucene_query(text, fields)
     if match is None:
         return None
-    params = {"index": index.value, "query": in_space(space, match, exclude), "limit": limit + _TIE_MARGIN, "space": space}
-    return _SEARCH, params
+    return index.value, in_space(space, match, exclude)
+
+
+def search_statement(kind: str, space: str, text: str, limit: int) -> tuple[str, dict[str, Any]] | None:
+    """The query and parameters that search one item kind, or None when there is nothing
+    to search (an unknown kind, no words). What ``Neo4jKeywordIndex.search`` runs for one
+    kind (for several it runs one such part per kind), exposed so that a test can profile
+    exactly that query.
+    """
+    found = _part_params(kind, space, text)
+    if found is None:
+        return None
+    params = {"index_0": found[0], "query_0": found[1], "limit": limit + _TIE_MARGIN, "cut": limit, "space": space}
+    return _search_parts(1), params
 
 
 class Neo4jKeywordIndex:
@@ -137,24 +147,19 @@ class Neo4jKeywordIndex:
         """
         if limit <= 0:
             return []
-        statements: list[tuple[str, dict[str, Any]]] = []
+        kinds_asked: list[str] = []
+        params: dict[str, Any] = {"space": space, "limit": limit + _TIE_MARGIN, "cut": limit}
         for kind in dict.fromkeys(kinds):
-            statement = search_statement(kind, space, query, limit)
-            if statement is not None:
-                statements.append((kind, statement[1]))
-        if not statements:
+            found = _part_params(kind, space, query)
+            if found is not None:
+                n = len(kinds_asked)
+                params[f"index_{n}"], params[f"query_{n}"] = found
+                kinds_asked.append(kind)
+        if not kinds_asked:
             return []
-        params: dict[str, Any] = {"space": space, "limit": limit + _TIE_MARGIN}
-        for n, (_, found) in enumerate(statements):
-            params[f"index_{n}"], params[f"query_{n}"] = found["index"], found["query"]
-        rows = self._graph.read("keyword search", _search_parts(len(statements)), **params)
+        (row,) = self._graph.read("keyword search", _search_parts(len(kinds_asked)), **params)
         hits: list[tuple[str, str, float]] = []
-        for n, (kind, _) in enumerate(statements):
-            ranked = [r for r in rows if r["part"] == n]
-            # Equal scores (say, two turns matched only by the same speaker) go to the older
-            # item, like the embedded index's rowid order; Lucene's own tie order follows
-            # its internal document ids, which change whenever a node's context is updated.
-            ranked.sort(key=lambda r: (-r["score"], r["recorded_at"] is None, r["recorded_at"] or 0, r["position"], r["id"]))
-            hits.extend((kind, str(r["id"]), float(r["score"])) for r in ranked[:limit])
+        for n, kind in enumerate(kinds_asked):
+            hits.extend((kind, str(i), float(score)) for i, score in zip(row[f"ids_{n}"], row[f"scores_{n}"], strict=True))
         hits.sort(key=lambda hit: -hit[2])
         return hits[:limit]

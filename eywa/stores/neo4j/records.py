@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta, timezone
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
@@ -42,7 +42,9 @@ from eywa.models import (
     as_utc,
 )
 from eywa.stores.conversions import evidence_fields, signal_fields
+from eywa.stores.beliefs import RecallBelief
 from eywa.stores.dimensions import DimensionRecord, SameAsEdge
+from eywa.stores.evidence import RecallTurn
 
 Props = Mapping[str, Any]
 
@@ -215,6 +217,44 @@ def evidence_from_props(props: Props, signals: list[Props]) -> Evidence:
         external_id=props.get("external_id"),
         author=props.get("author"),
         signals=tuple(signal_from_props(s) for s in ordered),
+    )
+
+
+def _present(value: Any, name: str) -> Any:
+    """``value``, or the ``KeyError`` ``decodes`` reports when the node lacks ``name``."""
+    if value is None:
+        raise KeyError(name)
+    return value
+
+
+@decodes("Evidence")
+def recall_turn_from_values(values: Sequence[Any]) -> RecallTurn:
+    """A turn's recall columns (``evidence.recall_values``: id, session, seq, speaker,
+    observed_at as ``micros``, text, metadata, mentions) as a ``RecallTurn``."""
+    turn_id, session, seq, speaker, observed_at, text, metadata, mentions = values
+    return RecallTurn(
+        id=_present(turn_id, "id"),
+        session=_present(session, "session"),
+        seq=_present(seq, "seq"),
+        speaker=speaker,
+        observed_at=required_datetime(_present(observed_at, "observed_at")),
+        text=_present(text, "text"),
+        metadata=json.loads(metadata or "{}"),
+        mentions=tuple(sorted(mentions or ())),
+    )
+
+
+@decodes("Belief")
+def recall_belief_from_values(values: Sequence[Any]) -> RecallBelief:
+    """A belief's recall columns (id, statement, subject, evidence ids, cited turns as
+    ``recall_turn_from_values`` reads them) as a ``RecallBelief``, cited in its order."""
+    belief_id, statement, subject, evidence_ids, cited = values
+    turns = {t.id: t for t in map(recall_turn_from_values, cited)}
+    return RecallBelief(
+        id=_present(belief_id, "id"),
+        statement=_present(statement, "statement"),
+        subject=_present(subject, "subject"),
+        cited=tuple(turns[i] for i in evidence_ids or () if i in turns),
     )
 
 
