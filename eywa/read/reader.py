@@ -38,7 +38,7 @@ from eywa.read.adjust import Scored
 from eywa.read.fusion import ItemKey, lead_with, weighted_rrf
 from eywa.read.items import Hydrated, ItemSource
 from eywa.read.packing import pack
-from eywa.read.plan import embedding_text, make_plan, name_spans
+from eywa.read.plan import embedding_texts, make_plan, name_spans
 from eywa.read.policies import answer_instructions
 from eywa.read.strength import evidence_strength
 from eywa.read.routes import Query, Route, RouteHit
@@ -120,11 +120,10 @@ class Reader:
         # Every plan weighs the vector route unless it is switched off: the embedding starts
         # before the plan is made, and is left unused if the plan does not weigh it after all.
         # The person route's is of the question without the people it names
-        # (``embedding_text``): the entities are looked up first, and both are embedded at once.
+        # (``embedding_texts``): the entities are looked up first, and both are embedded at once.
         entities = self._entities_named(space, name_spans(question))
-        embedding = (
-            None if "vector" in self._disabled else self._start_embedding((question, embedding_text(question, entities)))
-        )
+        embedded = not EMBEDDING_ROUTES.keys() <= self._disabled
+        embedding = self._start_embedding(embedding_texts(question, entities, self._disabled)) if embedded else None
         plan = make_plan(question, entities, as_of or datetime.now(timezone.utc), self._disabled)
         timings["plan"] = _ms(clock)
 

@@ -18,6 +18,7 @@ from eywa.read.plan import (
     ROUTE_NAMES,
     ROUTE_WEIGHTS,
     embedding_text,
+    embedding_texts,
     interval_events,
     make_plan,
     name_spans,
@@ -193,3 +194,11 @@ def test_the_embedded_question_leaves_out_the_people_it_names_and_nothing_else()
     # A name inside a word is no name; nothing but names and function words left: the question.
     assert embedding_text("Is Anastasia ok?", [ana]) == "Is Anastasia ok?"
     assert embedding_text("Who is Ana?", [ana]) == "Who is Ana?"
+
+
+def test_the_question_without_names_is_embedded_only_where_the_person_route_weighs() -> None:
+    ana = _entity("Ana")
+    assert embedding_texts("What did Ana paint?", [ana]) == ("What did Ana paint?", "What did paint?")
+    # "When" questions and comparisons leave the person route out; so does switching it off.
+    assert embedding_texts("When did Ana paint?", [ana]) == ("When did Ana paint?", "When did Ana paint?")
+    assert embedding_texts("What did Ana paint?", [ana], frozenset({"person"})) == ("What did Ana paint?",) * 2
