@@ -7,6 +7,7 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -130,13 +131,16 @@ def test_the_person_route_searches_with_the_question_without_names_embedded_in_t
             return super().run(query)
 
     ana = Entity(id="ent_ana", space="s", name="Ana", kind="person")
+    # No turn has neighbours (an empty mapping is also an empty sequence: the test holds
+    # whether the reader asks for one turn's neighbours or for several turns' at once).
+    no_neighbours: Any = lambda space, ids: {}  # noqa: E731
     question = "What did Ana paint?"
     named = Reader(
         routes=[MeetingRoute("keyword", ["a"], None), Seeing("vector", ["b"], None), Seeing("person", ["c"], None)],
         sources=[Turns()],
         embed_queries=embed,
         entities_named=lambda space, names: [ana],
-        neighbours=lambda space, evidence_id: [],
+        neighbours=no_neighbours,
         rrf_k=20,
         max_k=50,
     )
