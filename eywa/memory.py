@@ -10,8 +10,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
 
 from eywa import corrections as correcting
 from eywa import crashpoints
@@ -68,6 +66,7 @@ from eywa.read.routes import (
     GraphRoute,
     InferenceRoute,
     KeywordRoute,
+    PersonRoute,
     TemporalRoute,
     VectorRoute,
 )
@@ -134,13 +133,14 @@ class Memory:
                 DimensionRoute(stores),
                 BeliefRoute(stores),
                 EventsRoute(stores.keyword),
+                PersonRoute(stores),
             ],
             sources=[
                 evidence_source,
                 BeliefSource(stores.beliefs),
                 DimensionSource(stores.dimensions, stores.evidence),
             ],
-            embed_query=self._embed_one,
+            embed_queries=self._embedder.embed,
             entities_named=stores.evidence.entities_named,
             neighbours=evidence_source.neighbours,
             speakers=evidence_source.speakers,
@@ -897,9 +897,6 @@ class Memory:
     @property
     def _embed_batch(self) -> int:
         return max(self._settings.embed_batch_size * 4, 64)
-
-    def _embed_one(self, text: str) -> npt.NDArray[np.float32]:
-        return np.asarray(self._embedder.embed([text])[0], dtype=np.float32)
 
     def _check_open(self) -> None:
         if self._closed:

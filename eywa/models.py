@@ -188,14 +188,16 @@ class RecallItem(Frozen):
 
 Policy = Literal["strict", "balanced", "advanced"]
 
-RouteName = Literal["keyword", "vector", "temporal", "graph", "inference", "dimension", "beliefs", "events"]
+RouteName = Literal[
+    "keyword", "vector", "temporal", "graph", "inference", "dimension", "beliefs", "events", "person"
+]
 """The retrieval routes of the read path (``eywa.read.routes``)."""
 
 PostFilter = Literal["boost", "demotion", "sessions", "rescue", "dedupe", "floor"]
 """The post-fusion stages of the read path (``eywa.read.adjust``)."""
 
 Stage = Literal[
-    "keyword", "vector", "temporal", "graph", "inference", "dimension", "beliefs", "events",
+    "keyword", "vector", "temporal", "graph", "inference", "dimension", "beliefs", "events", "person",
     "boost", "demotion", "sessions", "rescue", "dedupe", "floor",
 ]  # fmt: skip
 """What ``EYWA_DISABLED_STAGES`` may switch off: a route or a post-filter."""

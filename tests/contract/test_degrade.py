@@ -62,9 +62,10 @@ def test_recall_skips_an_unreachable_vector_store_and_says_so(degradable: Degrad
     assert healthy.trace["skipped"] == {} and "vector" in healthy.trace["routes"]
     degradable.qdrant.close()  # Qdrant goes away under the running memory
     degraded = degradable.memory.recall("home", "Where does Ana work?")
-    assert set(degraded.trace["skipped"]) == {"vector"}
-    assert degraded.trace["skipped"]["vector"].startswith("qdrant store failed during search")
-    assert "vector" not in degraded.trace["routes"] and "keyword" in degraded.trace["routes"]
+    # Both routes searching the vector store are skipped: the vector route and the person route.
+    assert set(degraded.trace["skipped"]) == {"vector", "person"}
+    assert all(reason.startswith("qdrant store failed during search") for reason in degraded.trace["skipped"].values())
+    assert not {"vector", "person"} & set(degraded.trace["routes"]) and "keyword" in degraded.trace["routes"]
     assert "Acme" in degraded.context
 
 

@@ -127,7 +127,7 @@ def test_the_lock_is_released_on_close_and_when_the_holder_dies(tmp_path: Path) 
     open_memory(directory).close()
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, time; from tests.contract.conftest import open_memory; "
-         "from pathlib import Path; open_memory(Path(sys.argv[1])); print('held', flush=True); time.sleep(600)",
+         "from pathlib import Path; held = open_memory(Path(sys.argv[1])); print('held', flush=True); time.sleep(600)",
          str(directory)],
         cwd=ROOT, stdout=subprocess.PIPE, text=True,
     )  # fmt: skip

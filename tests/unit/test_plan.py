@@ -12,11 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eywa.errors import InvalidInputError
-from eywa.models import Entity, PostFilter, RouteName, Stage
+from eywa.models import Entity, EntityKind, PostFilter, RouteName, Stage
 from eywa.ids import entity_key
 from eywa.read.plan import (
     ROUTE_NAMES,
     ROUTE_WEIGHTS,
+    embedding_text,
+    embedding_texts,
     interval_events,
     make_plan,
     name_spans,
@@ -177,3 +179,26 @@ def test_the_interval_split_stays_fast_on_long_questions_and_an_early_anchor_is_
     early = datetime(1, 1, 5, tzinfo=UTC)
     assert window_is_relative("What happened in June?", early) is False  # no year 0 to compare with
     assert make_plan("What happened in June?", [], early).window is not None
+
+
+def _entity(name: str, kind: EntityKind = "person", aliases: tuple[str, ...] = ()) -> Entity:
+    return Entity(id=f"ent_{entity_key(name)}", space="s", name=name, kind=kind, aliases=aliases)
+
+
+def test_the_embedded_question_leaves_out_the_people_it_names_and_nothing_else() -> None:
+    ana, sweden = _entity("Ana", aliases=("Annie",)), _entity("Sweden", kind="entity")
+    assert embedding_text("What activities has Ana done with her family?", [ana]) == "What activities has done with her family?"
+    assert embedding_text("What did Ana's and Annie's kids paint?", [ana]) == "What did and kids paint?"
+    # A place (any entity that is no person) is what the question is about: it stays.
+    assert embedding_text("When did Ana move from Sweden?", [ana, sweden]) == "When did move from Sweden?"
+    # A name inside a word is no name; nothing but names and function words left: the question.
+    assert embedding_text("Is Anastasia ok?", [ana]) == "Is Anastasia ok?"
+    assert embedding_text("Who is Ana?", [ana]) == "Who is Ana?"
+
+
+def test_the_question_without_names_is_embedded_only_where_the_person_route_weighs() -> None:
+    ana = _entity("Ana")
+    assert embedding_texts("What did Ana paint?", [ana]) == ("What did Ana paint?", "What did paint?")
+    # "When" questions and comparisons leave the person route out; so does switching it off.
+    assert embedding_texts("When did Ana paint?", [ana]) == ("When did Ana paint?", "When did Ana paint?")
+    assert embedding_texts("What did Ana paint?", [ana], frozenset({"person"})) == ("What did Ana paint?",) * 2

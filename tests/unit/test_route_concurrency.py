@@ -7,10 +7,12 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from eywa.models import Entity
 from eywa.read.items import Hydrated
 from eywa.read.reader import Reader
 from eywa.read.routes import Query, RouteHit
@@ -42,13 +44,13 @@ class Turns:
 
 
 def reader(barrier: threading.Barrier | None, pool: ThreadPoolExecutor | None) -> Reader:
-    def embed(text: str) -> npt.NDArray[np.float32]:
-        return np.ones(4, np.float32)
+    def embed(texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return np.ones((len(texts), 4), np.float32)
 
     return Reader(
         routes=[MeetingRoute("keyword", ["a", "b", "c"], barrier), MeetingRoute("vector", ["c", "d"], barrier)],
         sources=[Turns()],
-        embed_query=embed,
+        embed_queries=embed,
         entities_named=lambda space, names: [],
         neighbours=lambda space, ids: {},
         rrf_k=20,
@@ -80,10 +82,10 @@ def test_the_query_embedding_runs_while_the_other_routes_do() -> None:
     barrier = threading.Barrier(2, timeout=30)
     seen: list[str] = []
 
-    def embed(text: str) -> npt.NDArray[np.float32]:
+    def embed(texts: Sequence[str]) -> npt.NDArray[np.float32]:
         barrier.wait()
-        seen.append(text)
-        return np.ones(4, np.float32)
+        seen.extend(texts)
+        return np.ones((len(texts), 4), np.float32)
 
     class Vector(MeetingRoute):
         def run(self, query: Query) -> list[RouteHit]:
@@ -98,7 +100,7 @@ def test_the_query_embedding_runs_while_the_other_routes_do() -> None:
     overlapping = Reader(
         routes=[Keyword("keyword", ["a", "b", "c"], None), Vector("vector", ["c", "d"], None)],
         sources=[Turns()],
-        embed_query=embed,
+        embed_queries=embed,
         entities_named=lambda space, names: [],
         neighbours=lambda space, ids: {},
         rrf_k=20,
@@ -113,3 +115,39 @@ def test_the_query_embedding_runs_while_the_other_routes_do() -> None:
     assert seen == [QUESTION]
     assert [i.id for i in result.items] == [i.id for i in alone.items]
     assert result.trace["timings_ms"]["embed"] > 0
+
+
+def test_the_person_route_searches_with_the_question_without_names_embedded_in_the_same_call() -> None:
+    calls: list[list[str]] = []
+    seen: dict[str, float] = {}
+
+    def embed(texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        calls.append(list(texts))
+        return np.array([[float(len(t))] * 4 for t in texts], np.float32)  # a row tells its text
+
+    class Seeing(MeetingRoute):
+        def run(self, query: Query) -> list[RouteHit]:
+            seen[self.name] = float(query.vector[0])
+            return super().run(query)
+
+    ana = Entity(id="ent_ana", space="s", name="Ana", kind="person")
+    # No turn has neighbours (an empty mapping is also an empty sequence: the test holds
+    # whether the reader asks for one turn's neighbours or for several turns' at once).
+    no_neighbours: Any = lambda space, ids: {}  # noqa: E731
+    question = "What did Ana paint?"
+    named = Reader(
+        routes=[MeetingRoute("keyword", ["a"], None), Seeing("vector", ["b"], None), Seeing("person", ["c"], None)],
+        sources=[Turns()],
+        embed_queries=embed,
+        entities_named=lambda space, names: [ana],
+        neighbours=no_neighbours,
+        rrf_k=20,
+        max_k=50,
+    )
+    try:
+        named.recall("s", question, k=4, budget_tokens=None, policy="balanced", as_of=None)
+    finally:
+        named.close()
+
+    assert calls == [[question, "What did paint?"]]  # one call for both
+    assert seen == {"vector": float(len(question)), "person": float(len("What did paint?"))}

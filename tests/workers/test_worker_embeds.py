@@ -37,6 +37,7 @@ TURNS = [
     {"text": "I live in Boston.", "speaker": "Caroline", "observed_at": "2023-05-01T10:01:00Z"},
 ]
 QUERY = "Where does Caroline work?"
+QUERY_WITHOUT_NAMES = "Where does work?"
 
 
 class CountingEmbedder:
@@ -94,7 +95,8 @@ def test_in_celery_mode_the_worker_embeds_and_the_api_embeds_only_queries(
             assert before["trace"]["pending"] == {"embed": 2, "level1": 2}
             assert ids[0] in [item["id"] for item in before["items"]]  # by keyword already
             assert not before["trace"]["routes"].get("vector")  # no vector yet
-            assert api_embedder.texts == [QUERY]  # the query, nothing else
+            # The query, as asked and without the person it names (the person route's), nothing else.
+            assert api_embedder.texts == [QUERY, QUERY_WITHOUT_NAMES]
 
             worker = redis.Redis.from_url(broker)
             monkeypatch.setenv("EYWA_REDIS_URL", broker)  # the workers' app reads its config from it
@@ -129,7 +131,7 @@ def test_in_celery_mode_the_worker_embeds_and_the_api_embeds_only_queries(
             beliefs = {b.id for b in memory.beliefs(SPACE)}
             assert beliefs and {h["id"] for h in hits if h["kind"] == "belief"} == beliefs
             assert client.get(f"/v1/jobs/{job_id}", headers=headers).json()["status"] == "done"
-            assert api_embedder.texts == [QUERY, QUERY]
+            assert api_embedder.texts == [QUERY, QUERY_WITHOUT_NAMES] * 2
     finally:
         keys.close()
         memory.close()

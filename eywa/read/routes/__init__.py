@@ -8,6 +8,7 @@ from eywa.read.routes.dimension import DimensionRoute, dimension_id, dimension_k
 from eywa.read.routes.graph import GraphRoute
 from eywa.read.routes.inference import InferenceRoute
 from eywa.read.routes.keyword import KeywordRoute
+from eywa.read.routes.person import PersonRoute
 from eywa.read.routes.temporal import TemporalRoute
 from eywa.read.routes.vector import VectorRoute
 
@@ -19,6 +20,7 @@ __all__ = [
     "GraphRoute",
     "InferenceRoute",
     "KeywordRoute",
+    "PersonRoute",
     "Query",
     "Route",
     "RouteHit",
