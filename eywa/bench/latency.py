@@ -8,14 +8,22 @@ same run (the read path should cost at most a few routes, not a pile of overhead
 Ingest is measured in three separately labelled passes, each on a fresh store, so that no
 figure is inferred from another:
 
-- ``level0``: Level 0 with a constant "null" embedder and no extractor. The null embedder
-  exists only for this figure; recall numbers never use it.
+- ``level0``: Level 0 with no extractor and, embedded, a constant "null" embedder (it
+  exists only for this figure; recall numbers never use it). On a server the passes share
+  the recall store's database, whose recorded embedder is the deployment's: opening it with
+  the null embedder would mark every space's vectors stale, and the next open would re-embed
+  them all behind the timed recalls. So there Level 0 is timed as the API acknowledges it
+  when workers embed: the configured embedder, the vectors left pending (``embed_writes=False``).
 - ``level0_embed``: Level 0 with the configured embedder, no extractor.
+
+What earlier passes or runs left pending (vectors, Level 1 marks of the variant passes'
+spaces on a server: they share one database) is finished before the queries are timed,
+so no recall is timed beside background work (the report says how many marks that was).
 - ``full``: the configured default (embedder and extractor, Level 1 awaited). The recall
   phase runs on this store.
 
 With ``crowd`` (server backend), the same queries run a second time after ``crowd`` more
-turns were written to other spaces of the same database (Level 0 alone, null embedder): the
+turns were written to other spaces of the same database (Level 0 alone, vectors pending): the
 keyword route's p95 crowded over alone shows whether a space's search cost grows with the
 rest of the database (issue #14 asks for at most 1.5x at 10k in one space, 90k in others).
 
@@ -164,6 +172,8 @@ class LatencyReport(BaseModel):
     load_average: dict[str, tuple[float, float, float]]
     targets: dict[str, dict[str, Any]]
     crowd: CrowdReport | None = None
+    finished_before_timing: int = 0
+    """Pending marks (of this or earlier runs' passes) finished before the queries were timed."""
 
 
 def run_latency_bench(
@@ -214,9 +224,9 @@ def run_latency_bench(
         mem = stack.enter_context(_open(backend, settings, data_dir or scratch(), None))
         if space not in mem.spaces() or mem.stats(space)["evidence"] < turns:
             # Variant passes get their own space too: on a server they share one database.
-            with _open(backend, no_level1, scratch(), NullEmbedder()) as scratch_mem:
+            with _level0_memory(backend, no_level1, scratch()) as scratch_mem:
                 ingest["level0"] = _ingest(
-                    scratch_mem, f"{space}-level0", corpus, batch_size, "Level 0 (null embedder, no Level 1)", console
+                    scratch_mem, f"{space}-level0", corpus, batch_size, _LEVEL0_LABEL[backend], console
                 )
             if embed_pass:
                 with _open(backend, no_level1, scratch(), None) as scratch_mem:
@@ -227,6 +237,7 @@ def run_latency_bench(
             ingest["full"] = _ingest(mem, space, corpus, batch_size, label, console)
         peaks["ingest"] = _peak_rss_mib()
 
+        finished = sum(r.total for r in mem.wait())  # no recall timed beside background work
         _reset_peak()
         loads["recall"] = _load()
         samples = _recall(mem, space, seed, queries, console)
@@ -234,12 +245,12 @@ def run_latency_bench(
         loads["end"] = _load()
         crowded: CrowdReport | None = None
         if crowd:
-            with _open(backend, no_level1, scratch(), NullEmbedder()) as other:
+            with _level0_memory(backend, no_level1, scratch()) as other:
                 crowd_pass = _ingest_others(other, space, crowd, seed, batch_size, console)
             loads["crowded"] = _load()
             crowded = _crowd_report(crowd_pass, samples, _recall(mem, space, seed, queries, console))
     report = _report(backend, turns, queries, seed, ingest, samples, peaks, loads, settings)
-    return report.model_copy(update={"crowd": crowded})
+    return report.model_copy(update={"crowd": crowded, "finished_before_timing": finished})
 
 
 def _recall(
@@ -275,7 +286,7 @@ def _ingest_others(mem: Memory, space: str, turns: int, seed: int, batch_size: i
     ]
     seconds = sum(p.seconds for p in passes)
     return IngestPass(
-        label=f"Level 0 into {len(passes)} other spaces (null embedder, no Level 1)",
+        label=f"Level 0 into {len(passes)} other spaces (vectors left pending, no Level 1)",
         turns=turns,
         seconds=round(seconds, 3),
         turns_per_s=round(turns / seconds, 1) if seconds > 0 else 0.0,
@@ -313,6 +324,22 @@ def _open(backend: Backend, settings: EywaSettings, directory: Path, embedder: E
     """
     scoped = settings.model_copy(update={"data_dir": directory, "qdrant_path": None})
     return open_memory(scoped, backend=backend, embedder=embedder)
+
+
+_LEVEL0_LABEL: dict[Backend, str] = {
+    "embedded": "Level 0 (null embedder, no Level 1)",
+    "server": "Level 0 (vectors left to workers, no Level 1)",
+}
+
+
+def _level0_memory(backend: Backend, settings: EywaSettings, directory: Path) -> Memory:
+    """The memory of a Level 0 pass: embedded, the null embedder in a directory of its own;
+    on a server, the configured embedder with the vectors left pending, so the database the
+    passes share keeps its recorded embedder (see the module docstring)."""
+    if backend == "embedded":
+        return _open(backend, settings, directory, NullEmbedder())
+    scoped = settings.model_copy(update={"data_dir": directory, "qdrant_path": None})
+    return open_memory(scoped, backend=backend, embed_writes=False)
 
 
 def _ingest(
