@@ -20,14 +20,18 @@ from tests.neo4j_server import Neo4jServer
 pytestmark = pytest.mark.neo4j
 
 
-def test_a_hand_written_belief_without_its_statement_is_a_store_error(
-    neo4j_server: Neo4jServer, neo4j_driver: Driver, neo4j_space: str, tmp_path: Path
-) -> None:
-    settings = EywaSettings(
+def _settings(neo4j_server: Neo4jServer, tmp_path: Path) -> EywaSettings:
+    return EywaSettings(
         data_dir=tmp_path / "data", neo4j_uri=neo4j_server.uri, neo4j_user=neo4j_server.user,
         neo4j_password=SecretStr(neo4j_server.password), neo4j_database=neo4j_server.database,
         qdrant_path=tmp_path / "qdrant",
     )  # fmt: skip
+
+
+def test_a_hand_written_belief_without_its_statement_is_a_store_error(
+    neo4j_server: Neo4jServer, neo4j_driver: Driver, neo4j_space: str, tmp_path: Path
+) -> None:
+    settings = _settings(neo4j_server, tmp_path)
     neo4j_driver.execute_query(
         "CREATE (:Belief {id: 'hand-made', space: $space, subject: 'Ana', status: 'active'})",
         space=neo4j_space, database_=neo4j_server.database,
@@ -49,11 +53,7 @@ def test_a_hand_written_belief_without_its_statement_is_a_store_error(
 def test_the_recall_reads_of_hand_written_nodes_are_store_errors(
     neo4j_server: Neo4jServer, neo4j_driver: Driver, neo4j_space: str, tmp_path: Path
 ) -> None:
-    settings = EywaSettings(
-        data_dir=tmp_path / "data", neo4j_uri=neo4j_server.uri, neo4j_user=neo4j_server.user,
-        neo4j_password=SecretStr(neo4j_server.password), neo4j_database=neo4j_server.database,
-        qdrant_path=tmp_path / "qdrant",
-    )  # fmt: skip
+    settings = _settings(neo4j_server, tmp_path)
     neo4j_driver.execute_query(
         "CREATE (:Belief {id: 'hand-belief', space: $space, subject: 'Ana', status: 'active', evidence_ids: []})"
         " CREATE (:Evidence {id: 'hand-turn', space: $space, session: 's', seq: 0, observed_at: datetime()})",
