@@ -25,6 +25,7 @@ CrashPoint = Literal[
     "dimension_saved",  # one dimension's deltas and state committed
     "dimensions_updated",  # every dimension of a pass saved, the ``nous`` marks not yet cleared
     "belief_vectors_upserted",  # belief vectors durable, their marks not yet cleared
+    "erasure_chunk_removed",  # Neo4j, a large erasure: one chunk of its turns removed, not every chunk yet
     "erasure_begun",  # an erasure's record, tombstones and turn removal committed (eywa.erasure)
     "erasure_dimensions_replayed",  # the erased beliefs' deltas removed, their dimensions replayed
     "erasure_beliefs_removed",  # the beliefs and candidates citing erased turns removed
@@ -38,6 +39,7 @@ CRASH_POINTS: Final[tuple[CrashPoint, ...]] = (
     "dimension_saved",
     "dimensions_updated",
     "belief_vectors_upserted",
+    "erasure_chunk_removed",
     "erasure_begun",
     "erasure_dimensions_replayed",
     "erasure_beliefs_removed",

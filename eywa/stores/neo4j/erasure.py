@@ -9,6 +9,16 @@ Level 0 uses), ``CO_MENTIONED`` weights taken back, entities left without mentio
 and ``embed_evidence`` marks so the vector stage drops the erased vectors and rebuilds the
 replied-to turns' ones. The full-text index follows the nodes inside the transaction.
 
+A selection of more than ``ERASE_CHUNK`` turns is not one transaction: one over a whole
+10,000-turn space ran a 2 GB Neo4j out of heap, so no large space could be erased. The first
+transaction records the erasure ``pending`` and tombstones every id; the turns then go in
+transactions of ``ERASE_CHUNK`` (crash point ``erasure_chunk_removed`` after each). Every
+step is idempotent: the record and tombstones are merged, a chunk works on the turns still
+stored and rebuilds its neighbours' context from the turns not tombstoned, so counts and
+weights are taken back once. A crash between chunks leaves a ``pending`` record that the
+next open finishes (``resume_erasures``); until ``forget`` returns (or that open), a read may
+still find the turns of chunks not yet removed.
+
 The HMAC secret is a ``:StoreMeta {key: 'erasure_secret'}`` node, created once per
 deployment (``MERGE``, so concurrent first uses agree) unless one is configured.
 """
@@ -21,10 +31,11 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from neo4j import ManagedTransaction
 
+from eywa import crashpoints
 from eywa.stores.context import SessionTurn, contexts_around, read_range
 from eywa.stores.entity_graph import co_mention_weights
 from eywa.stores.erasure import ErasedTurn, ErasureRecord, ErasureSelector, ErasureState
@@ -34,7 +45,11 @@ from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.ledger import complete_tx, mark_tx
 from eywa.stores.neo4j.records import required_datetime, to_datetime
 
-__all__ = ["Neo4jErasureStore"]
+__all__ = ["ERASE_CHUNK", "Neo4jErasureStore"]
+
+ERASE_CHUNK: Final = 1_000
+"""Turns removed per transaction when an erasure selects more (module docstring)."""
+_COUNTS: Final = ("turns", "signals", "mentions", "entities")
 
 _EV, _SIG, _ENT, _ER = Label.EVIDENCE, Label.SIGNAL, Label.ENTITY, Label.ERASURE
 _TOMB, _META = Label.TOMBSTONE, Label.STORE_META
@@ -72,7 +87,7 @@ RETURN e.id AS id, e.session AS session, e.seq AS seq, collect(n.id) AS entities
 _SESSION_TURNS = f"""
 UNWIND $ranges AS r
 MATCH (e:{_EV}) WHERE e.space = r.space AND e.session = r.session AND e.seq >= r.lo AND e.seq <= r.hi
-  AND NOT e.id IN $doomed
+  AND NOT e.id IN $doomed AND NOT EXISTS {{ MATCH (t:{_TOMB} {{space: e.space, id: e.id}}) }}
 RETURN r.session AS session, e.id AS id, e.seq AS seq, e.speaker AS speaker, e.text AS text
 """
 _TAKE_BACK = f"""
@@ -149,7 +164,16 @@ class Neo4jErasureStore:
         Raises:
             StoreError: Neo4j failed; nothing of the step was committed.
         """
-        return self._graph.write("begin erasure", _begin, record)
+        ids = [t.evidence_id for t in record.turns]
+        if len(ids) <= ERASE_CHUNK:
+            return self._graph.write("begin erasure", _begin, record)
+        self._graph.write("record erasure", _record_pending, record)
+        counts = dict.fromkeys(_COUNTS, 0)
+        for start in range(0, len(ids), ERASE_CHUNK):
+            removed = self._graph.write("erase turns", _remove, record, ids[start : start + ERASE_CHUNK])
+            counts = {key: counts[key] + removed[key] for key in _COUNTS}
+            crashpoints.reached("erasure_chunk_removed")
+        return counts
 
     def finish(self, erasure_id: str, counts: Mapping[str, int], at: datetime) -> None:
         self._graph.write("finish erasure", run, _FINISH, id=erasure_id, counts=json.dumps(dict(counts), sort_keys=True), at=at)
@@ -178,6 +202,13 @@ def _record(props: dict[str, Any]) -> ErasureRecord:
 
 
 def _begin(tx: ManagedTransaction, record: ErasureRecord) -> dict[str, int]:
+    """The whole of ``begin`` in one transaction (a selection of at most ``ERASE_CHUNK``)."""
+    _record_pending(tx, record)
+    return _remove(tx, record, [t.evidence_id for t in record.turns])
+
+
+def _record_pending(tx: ManagedTransaction, record: ErasureRecord) -> None:
+    """The ``pending`` record, every id's tombstone, and the derived stages' marks cleared."""
     space, ids = record.space, [t.evidence_id for t in record.turns]
     run(
         tx, _RECORD, id=record.id, space=space, at=record.at, author=record.author,
@@ -187,8 +218,14 @@ def _begin(tx: ManagedTransaction, record: ErasureRecord) -> dict[str, int]:
     run(tx, _TOMBSTONE, space=space, ids=ids, at=record.at)
     for stage in DERIVED_STAGES:
         complete_tx(tx, space, stage, ids)
+
+
+def _remove(tx: ManagedTransaction, record: ErasureRecord, ids: Sequence[str]) -> dict[str, int]:
+    """Remove the turns among ``ids`` still stored (tombstoned already), with what borrows
+    their words; returns what was removed."""
+    space, ids = record.space, list(ids)
     doomed = run(tx, _DOOMED, space=space, ids=ids)
-    counts = {"turns": 0, "signals": 0, "mentions": sum(len(d["entities"]) for d in doomed), "entities": 0}
+    counts = dict.fromkeys(_COUNTS, 0) | {"mentions": sum(len(d["entities"]) for d in doomed)}
     if not doomed:
         return counts
     weights = co_mention_weights((space, d["id"], entity) for d in doomed for entity in d["entities"])
