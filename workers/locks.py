@@ -77,7 +77,10 @@ def task_claim(client: redis.Redis, task_id: str, lease_s: float) -> Iterator[bo
     ``lease_s``; waits up to ``lease_s`` for another delivery's claim. Yields whether the claim
     is held: False when Redis failed or the wait ran out (the task runs anyway: its work is
     idempotent; the claim only spares running it twice at once)."""
-    lock = client.lock(CLAIM_KEY.format(task_id), timeout=lease_s, blocking_timeout=lease_s)
+    # Not thread-local: the renewing thread extends the lease with the token this one took
+    # (with redis-py's default, the renewer found no token, died, and the lease ran out under
+    # a long task: a redelivery then ran the same job alongside it).
+    lock = client.lock(CLAIM_KEY.format(task_id), timeout=lease_s, blocking_timeout=lease_s, thread_local=False)
     try:
         held = bool(lock.acquire())
     except RedisError as exc:

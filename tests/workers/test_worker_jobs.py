@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ import redis
 from eywa.ids import entity_key
 from eywa.stores.embedded.factory import open_embedded_graph
 from tests.workers.conftest import SPACE, TURNS, WorkerFactory, kill_group, wait_for, write_turns
-from workers.locks import dimension_lock
+from workers.locks import CLAIM_KEY, dimension_lock, task_claim
 from services.queue import CeleryJobRunner
 
 pytestmark = pytest.mark.redis
@@ -116,3 +117,19 @@ def test_a_held_dimension_lock_holds_back_the_update(
     wait_done(runner, job)
     assert len(snapshot(data)["deltas"][("caroline", "residence")]) == 1  # type: ignore[index]
     client.close()
+
+
+def test_a_task_claim_is_renewed_while_its_task_runs_past_the_lease(broker: str) -> None:
+    """A second delivery of a task id must not take the claim while the first one runs, however
+    long: the claim is renewed every third of its lease by another thread."""
+    client = redis.Redis.from_url(broker)
+    try:
+        with task_claim(client, "job-long", lease_s=0.6) as held:
+            assert held
+            time.sleep(1.5)  # two and a half leases
+            assert client.pttl(CLAIM_KEY.format("job-long")) > 0  # still held: renewed
+            second = client.lock(CLAIM_KEY.format("job-long"), timeout=5, blocking_timeout=0)
+            assert not second.acquire()
+        assert not client.exists(CLAIM_KEY.format("job-long"))  # released at the end
+    finally:
+        client.close()
