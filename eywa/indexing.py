@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
-from typing import Literal
+from typing import Literal, Protocol, TypeVar
 
 from eywa import crashpoints
 from eywa.embedding import Embedder
@@ -162,27 +162,37 @@ def embed_pending(
     if not groups:
         return 0
     if stage == "embed_evidence":
-        turns: list[Evidence] = []
-        gone: list[str] = []
-        for space, ids in groups.items():
-            found = stores.evidence.get(space, ids)
-            turns.extend(found)
-            gone.extend(sorted(set(ids) - {t.id for t in found}))
+        turns, gone = _stored(groups, stores.evidence.get)
         if gone:
             stores.vectors.delete("evidence", gone)
         embed_evidence(stores, embedder, turns, batch_size)
     else:
-        beliefs: list[Belief] = []
-        gone = []
-        for space, ids in groups.items():
-            found_beliefs = stores.beliefs.get_many(space, ids)
-            beliefs.extend(found_beliefs)
-            gone.extend(sorted(set(ids) - {b.id for b in found_beliefs}))
+        beliefs, gone = _stored(groups, stores.beliefs.get_many)
         if gone:
             stores.vectors.delete("belief", gone)
         _upsert_beliefs(stores, embedder, beliefs)
         crashpoints.reached("belief_vectors_upserted")
     return sum(stores.ledger.complete(space, stage, ids) for space, ids in groups.items())
+
+
+class _Stored(Protocol):
+    id: str
+
+
+_S = TypeVar("_S", bound=_Stored)
+
+
+def _stored(
+    groups: Mapping[str, Sequence[str]], read: Callable[[str, Sequence[str]], Sequence[_S]]
+) -> tuple[list[_S], list[str]]:
+    """The stored items of every space's ids, and the ids with none (their vectors go)."""
+    items: list[_S] = []
+    gone: list[str] = []
+    for space, ids in groups.items():
+        found = read(space, ids)
+        items.extend(found)
+        gone.extend(sorted(set(ids) - {item.id for item in found}))
+    return items, gone
 
 
 def repair_vectors(stores: Stores, embedder: Embedder, spaces: Sequence[str], batch_size: int) -> int:

@@ -87,7 +87,7 @@ RETURN e.id AS id, e.session AS session, e.seq AS seq, collect(n.id) AS entities
 _SESSION_TURNS = f"""
 UNWIND $ranges AS r
 MATCH (e:{_EV}) WHERE e.space = r.space AND e.session = r.session AND e.seq >= r.lo AND e.seq <= r.hi
-  AND NOT e.id IN $doomed AND NOT EXISTS {{ MATCH (t:{_TOMB} {{space: e.space, id: e.id}}) }}
+  AND NOT EXISTS {{ MATCH (t:{_TOMB} {{space: e.space, id: e.id}}) }}  // erased (this step or a later chunk)
 RETURN r.session AS session, e.id AS id, e.seq AS seq, e.speaker AS speaker, e.text AS text
 """
 _TAKE_BACK = f"""
@@ -237,7 +237,7 @@ def _remove(tx: ManagedTransaction, record: ErasureRecord, ids: Sequence[str]) -
     ranges = [{"space": space, "session": s, "lo": lo, "hi": hi}
               for s, seqs in sorted(by_session.items()) for lo, hi in [read_range(seqs)]]  # fmt: skip
     sessions: dict[str, dict[int, SessionTurn]] = defaultdict(dict)
-    for row in run(tx, _SESSION_TURNS, ranges=ranges, doomed=ids):
+    for row in run(tx, _SESSION_TURNS, ranges=ranges):
         sessions[row["session"]][row["seq"]] = SessionTurn(row["id"], row["seq"], row["speaker"], row["text"])
     deleted = run(tx, _DELETE_TURNS, space=space, ids=ids)
     counts["turns"], counts["signals"] = int(deleted[0]["turns"]), int(deleted[0]["signals"] or 0)
