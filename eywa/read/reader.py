@@ -35,7 +35,7 @@ from eywa.ids import entity_key
 from eywa.models import Entity, ItemKind, Policy, PostFilter, RecallItem, RecallResult, RouteName, Stage
 from eywa.read import adjust
 from eywa.read.adjust import Scored
-from eywa.read.fusion import ItemKey, lead_with, weighted_rrf
+from eywa.read.fusion import BELIEF_SHARE, ItemKey, belief_turns, lead_with, weighted_rrf
 from eywa.read.items import Hydrated, ItemSource
 from eywa.read.packing import pack
 from eywa.read.plan import embedding_texts, make_plan, name_spans
@@ -162,11 +162,15 @@ class Reader:
             raise failures[0]  # nothing answered: the failure is the answer
 
         clock = time.perf_counter()
-        fused = weighted_rrf(rankings, plan.weights, self._rrf_k)
+        # A belief resting on one turn is that turn in fusion (``fusion.belief_turns``).
+        found_beliefs = {key for ranked in rankings.values() for key in ranked if key[0] == "belief"}
+        built.update(self._hydrate(space, sorted(found_beliefs - built.keys()), as_of))
+        same = belief_turns(built)
+        fused = weighted_rrf(rankings, plan.weights, self._rrf_k, same, BELIEF_SHARE)
         answer = claims[0] if claims else None
         if answer is not None:
             fused = lead_with(fused, answer, plan.weights, self._rrf_k)
-        ranks = _route_ranks(rankings)
+        ranks = _route_ranks({route: [same.get(key, key) for key in ranked] for route, ranked in rankings.items()})
         wanted = [key for key, _ in fused[: max(k * HYDRATE_PER_ITEM, MIN_HYDRATED)]]
         hydrated = {key: built[key] for key in wanted if key in built}
         hydrated.update(self._hydrate(space, [key for key in wanted if key not in built], as_of))
