@@ -154,3 +154,20 @@ def test_missed_gold_turns_are_traced_to_routes_fusion_and_ranking() -> None:
     assert record.missed == {"D2:2": "fusion", "D3:3": "ranking", "D4:4": "candidates"}
     summary = summarise_run(Path("f.json"), 1, ["conv-x"], [record], (1, 1.0))
     assert summary.misses == {"1": {"candidates": 1, "fusion": 1, "ranking": 1}}
+
+
+def test_the_summary_prints_missed_gold_turns_by_stage() -> None:
+    from rich.console import Console
+
+    from eywa.bench.report import render_summary
+
+    turn = RecallItem(kind="evidence", id="ev_a", text="t", score=1.0, provenance=(_ref("ev_a", "D1:1"),))
+    trace = {"routes": {"keyword": [{"kind": "evidence", "id": "ev_b"}]}, "fused": []}
+    result = RecallResult(query="q?", items=(turn,), context="", answer_instructions="", trace=trace, tokens=1)
+    dia = {"ev_a": "D1:1", "ev_b": "D2:2"}
+    record = evaluate_question(_question(1, ("D2:2",)), result, 1, 1.0, lambda s, e: dia.get(e))
+    console = Console(record=True, width=100)
+    render_summary(summarise_run(Path("f.json"), 1, ["conv-x"], [record], (1, 1.0)), console)
+    lines = [line.split() for line in console.export_text().splitlines()]
+    assert ["category", "candidates", "fusion", "ranking"] in lines
+    assert ["1", "multi-hop", "0", "1", "0"] in lines
