@@ -207,7 +207,8 @@ class Reader:
 
         clock = time.perf_counter()
         kept, context, tokens = pack([_to_item(s) for s in chosen], budget_tokens)
-        strength = evidence_strength(cosine, self._speakers(space, rankings.get("vector", []), hydrated), plan.entities)
+        whose = self._speakers(space, rankings.get("vector", []), {**built, **hydrated})
+        strength = evidence_strength(cosine, whose, plan.entities)
         timings["pack"] = _ms(clock)
         timings["total"] = _ms(began)
 
@@ -285,7 +286,8 @@ class Reader:
         return found
 
     def _speakers(self, space: str, ranked: Sequence[ItemKey], known: Mapping[ItemKey, Hydrated]) -> list[str | None]:
-        """The speaker of each ranked turn (``None`` for other items), for the evidence strength.
+        """Whose each ranked hit is, for the evidence strength: a turn's speaker, a belief's
+        subject (the beliefs found are read before fusion), ``None`` for other items.
 
         Turns not hydrated yet have their speakers read alone (``speakers``): loading whole
         turns (text, signals, metadata) for ~50 vector hits per recall only to read who said
@@ -297,7 +299,8 @@ class Reader:
         elif missing:
             loaded = self._hydrate(space, [("evidence", i) for i in missing], None)
             spoken.update((key[1], item.speaker) for key, item in loaded.items())
-        return [spoken.get(key[1]) if key[0] == "evidence" else None for key in ranked]
+        about = {key[1]: item.subject for key, item in known.items() if key[0] == "belief"}
+        return [spoken.get(key[1]) if key[0] == "evidence" else about.get(key[1]) for key in ranked]
 
     def _check(self, question: str, k: int, budget_tokens: int | None) -> None:
         if not isinstance(question, str) or not question.strip():
