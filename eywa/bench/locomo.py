@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 from rich.console import Console
@@ -43,14 +43,22 @@ from eywa.settings import EywaSettings
 
 __all__ = [
     "BenchSummary",
+    "MissStage",
     "QuestionRecord",
     "evaluate_question",
+    "gold_ranks",
+    "miss_stage",
     "run_locomo_bench",
     "summarise_run",
     "write_artefacts",
 ]
 
 SCORED_CATEGORIES = (1, 2, 3, 4)
+# Where a missed gold turn was lost: no route ranked an item citing it (``candidates``), a
+# route did but fusion left it out of the fused list the trace keeps (``fusion``: the first
+# 3k items), or it was in that list but below the k turns returned (``ranking``).
+MissStage = Literal["candidates", "fusion", "ranking"]
+MISS_STAGES: tuple[MissStage, ...] = ("candidates", "fusion", "ranking")
 
 
 class QuestionRecord(BaseModel):
@@ -73,6 +81,12 @@ class QuestionRecord(BaseModel):
     items: tuple[dict[str, Any], ...]
     context: str
     evidence_strength: float | None = None
+    gold_ranks: dict[str, dict[str, int]] = {}
+    """Per gold turn: the best rank (from 1) of an item citing it in each route's hits, in
+    the fused list (``fused``) and among the returned items (``returned``); absent where
+    none cites it."""
+    missed: dict[str, MissStage] = {}
+    """Per gold turn not retrieved: the stage it was lost at (``miss_stage``)."""
     trace: dict[str, Any] = {}
     """What explains a miss: each route's top hits, the fused list, what each post-filter
     changed, routes skipped and stage timings (the recall trace without the plan, which
@@ -110,9 +124,13 @@ class BenchSummary(BaseModel):
     overall: CategoryStats
     conversations: dict[str, dict[str, CategoryStats]] = {}
     """Per sample: its categories and its ``overall`` (1-4) row, for ``--by-conversation``."""
+    misses: dict[str, dict[str, int]] = {}
+    """Per category: the missed gold turns counted by the stage they were lost at."""
 
 
 DiaIdLookup = Callable[[str, str], str | None]
+# (space, belief id) → the ids of the turns the belief cites (none for an unknown belief).
+BeliefLookup = Callable[[str, str], Sequence[str]]
 
 
 def _dia_id_of(metadata: dict[str, Any]) -> str | None:
@@ -121,12 +139,19 @@ def _dia_id_of(metadata: dict[str, Any]) -> str | None:
 
 
 def evaluate_question(
-    question: LocomoQuestion, result: RecallResult, k: int, latency_ms: float, lookup: DiaIdLookup
+    question: LocomoQuestion,
+    result: RecallResult,
+    k: int,
+    latency_ms: float,
+    lookup: DiaIdLookup,
+    cited_by: BeliefLookup | None = None,
 ) -> QuestionRecord:
     """Score one recall result against the question's gold turns.
 
     ``lookup(space, evidence_id)`` resolves a dia_id when an item's provenance lacks the
-    caller metadata (it should not, but the metric must not silently depend on it).
+    caller metadata (it should not, but the metric must not silently depend on it), and the
+    dia_ids of the route hits in the trace; ``cited_by`` the turns of the beliefs among
+    them (without it, belief hits cite nothing in ``gold_ranks``).
     """
     cited: list[list[str | None]] = []
     items: list[dict[str, Any]] = []
@@ -146,6 +171,20 @@ def evaluate_question(
             }
         )
     retrieved = first_k_turns(cited, k)
+
+    def hit_turns(hit: Mapping[str, Any]) -> list[str | None]:
+        if hit.get("kind") == "evidence":
+            return [lookup(question.sample_id, str(hit["id"]))]
+        if hit.get("kind") == "belief" and cited_by is not None:
+            return [lookup(question.sample_id, e) for e in cited_by(question.sample_id, str(hit["id"]))]
+        return []
+
+    rankings = {
+        route: [hit_turns(hit) for hit in hits] for route, hits in result.trace.get("routes", {}).items()
+    }
+    rankings["fused"] = [hit_turns(hit) for hit in result.trace.get("fused", [])]
+    rankings["returned"] = cited
+    ranks = gold_ranks(question.evidence, rankings)
     return QuestionRecord(
         sample_id=question.sample_id,
         question=question.question,
@@ -162,8 +201,38 @@ def evaluate_question(
         items=tuple(items),
         context=result.context,
         evidence_strength=result.evidence_strength,
+        gold_ranks=ranks,
+        missed={g: miss_stage(ranks.get(g, {})) for g in dict.fromkeys(question.evidence) if g not in retrieved},
         trace={key: value for key, value in result.trace.items() if key != "plan"},
     )
+
+
+def gold_ranks(
+    gold: Sequence[str], rankings: Mapping[str, Sequence[Sequence[str | None]]]
+) -> dict[str, dict[str, int]]:
+    """Per gold turn, the best rank (from 1) in each ranking of an item citing it.
+
+    ``rankings`` maps a name (a route, ``fused``, ``returned``) to the turns each of its
+    items cites, in rank order; a gold turn no item of a ranking cites has no entry for it.
+    """
+    ranks: dict[str, dict[str, int]] = {g: {} for g in dict.fromkeys(gold)}
+    for name, items in rankings.items():
+        for rank, turns in enumerate(items, start=1):
+            for turn in turns:
+                if turn in ranks and name not in ranks[turn]:
+                    ranks[turn][name] = rank
+    return ranks
+
+
+def miss_stage(ranks: Mapping[str, int]) -> MissStage:
+    """Where a gold turn that was not retrieved was lost, from its ``gold_ranks`` entry: in
+    the fused list but not returned (``ranking``), found by a route but not in the fused list
+    (``fusion``), or by no route (``candidates``)."""
+    if "fused" in ranks:
+        return "ranking"
+    if any(name not in ("fused", "returned") for name in ranks):
+        return "fusion"
+    return "candidates"
 
 
 def summarise_run(
@@ -180,6 +249,10 @@ def summarise_run(
         sample: _by_category([r.score() for r in records if r.sample_id == sample])
         for sample in dict.fromkeys(r.sample_id for r in records)
     }
+    misses: dict[str, dict[str, int]] = {}
+    for cat in sorted({r.category for r in records}):
+        lost = [stage for r in records if r.category == cat for stage in r.missed.values()]
+        misses[str(cat)] = {stage: lost.count(stage) for stage in MISS_STAGES}
     turns, seconds = ingest
     return BenchSummary(
         data=str(data),
@@ -193,6 +266,7 @@ def summarise_run(
         categories=categories,
         overall=overall,
         conversations=conversations,
+        misses=misses,
     )
 
 
@@ -256,13 +330,20 @@ def run_locomo_bench(
                     cache[(space, evidence_id)] = None
             return cache[(space, evidence_id)]
 
+        beliefs: dict[str, dict[str, tuple[str, ...]]] = {}
+
+        def cited_by(space: str, belief_id: str) -> Sequence[str]:
+            if space not in beliefs:
+                beliefs[space] = {b.id: b.evidence_ids for b in mem.beliefs(space, status=None)}
+            return beliefs[space].get(belief_id, ())
+
         with progress_bar(console) as bar:
             task = bar.add_task("recall", total=len(questions))
             for question in questions:
                 began = time.perf_counter()
                 result = mem.recall(question.sample_id, question.question, k=k)
                 latency_ms = (time.perf_counter() - began) * 1000.0
-                records.append(evaluate_question(question, result, k, latency_ms, lookup))
+                records.append(evaluate_question(question, result, k, latency_ms, lookup, cited_by))
                 bar.advance(task)
     summary = summarise_run(data, k, sample_ids, records, (report.turns, report.seconds))
     if out is not None:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "conversation_table",
+    "misses_table",
     "render_chaos",
     "render_file_latency",
     "render_latency",
@@ -88,11 +89,29 @@ def conversation_table(summary: BenchSummary) -> Table:
     return table
 
 
+def misses_table(summary: BenchSummary) -> Table:
+    """Missed gold turns per category by the stage that lost them: no route found them
+    (candidate generation), a route did but fusion left them out of the fused list, or they
+    were fused but ranked below the k returned (``locomo.miss_stage``)."""
+    title = f"gold turns missed at R@{summary.k}, by stage"
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    table.add_column("category", no_wrap=True)
+    for name in ("candidates", "fusion", "ranking"):
+        table.add_column(name, justify="right", no_wrap=True)
+    for key, stages in summary.misses.items():
+        name = summary.categories[key].name if key in summary.categories else key
+        table.add_row(f"{key} {name}", *(str(stages.get(s, 0)) for s in ("candidates", "fusion", "ranking")))
+    return table
+
+
 def render_summary(summary: BenchSummary, console: Console, *, by_conversation: bool = False) -> None:
-    """Print the table (and, asked, the per-conversation table) and the ingest line."""
+    """Print the table (and, asked, the per-conversation table), the missed gold turns by
+    stage and the ingest line."""
     console.print(summary_table(summary))
     if by_conversation:
         console.print(conversation_table(summary))
+    if summary.misses:
+        console.print(misses_table(summary))
     console.print(
         f"ingest: {summary.ingest_turns} turns in {summary.ingest_seconds:.1f} s "
         f"({summary.ingest_turns_per_s:.1f} turns/s); samples: {', '.join(summary.samples)}; "

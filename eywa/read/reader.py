@@ -35,7 +35,7 @@ from eywa.ids import entity_key
 from eywa.models import Entity, ItemKind, Policy, PostFilter, RecallItem, RecallResult, RouteName, Stage
 from eywa.read import adjust
 from eywa.read.adjust import Scored
-from eywa.read.fusion import ItemKey, lead_with, weighted_rrf
+from eywa.read.fusion import BELIEF_SHARE, ItemKey, belief_turns, lead_with, weighted_rrf
 from eywa.read.items import Hydrated, ItemSource
 from eywa.read.packing import pack
 from eywa.read.plan import embedding_texts, make_plan, name_spans
@@ -162,11 +162,15 @@ class Reader:
             raise failures[0]  # nothing answered: the failure is the answer
 
         clock = time.perf_counter()
-        fused = weighted_rrf(rankings, plan.weights, self._rrf_k)
+        # A belief resting on one turn is that turn in fusion (``fusion.belief_turns``).
+        found_beliefs = {key for ranked in rankings.values() for key in ranked if key[0] == "belief"}
+        built.update(self._hydrate(space, sorted(found_beliefs - built.keys()), as_of))
+        same = belief_turns(built)
+        fused = weighted_rrf(rankings, plan.weights, self._rrf_k, same, BELIEF_SHARE)
         answer = claims[0] if claims else None
         if answer is not None:
             fused = lead_with(fused, answer, plan.weights, self._rrf_k)
-        ranks = _route_ranks(rankings)
+        ranks = _route_ranks({route: [same.get(key, key) for key in ranked] for route, ranked in rankings.items()})
         wanted = [key for key, _ in fused[: max(k * HYDRATE_PER_ITEM, MIN_HYDRATED)]]
         hydrated = {key: built[key] for key in wanted if key in built}
         hydrated.update(self._hydrate(space, [key for key in wanted if key not in built], as_of))
@@ -203,7 +207,8 @@ class Reader:
 
         clock = time.perf_counter()
         kept, context, tokens = pack([_to_item(s) for s in chosen], budget_tokens)
-        strength = evidence_strength(cosine, self._speakers(space, rankings.get("vector", []), hydrated), plan.entities)
+        whose = self._speakers(space, rankings.get("vector", []), {**built, **hydrated})
+        strength = evidence_strength(cosine, whose, plan.entities)
         timings["pack"] = _ms(clock)
         timings["total"] = _ms(began)
 
@@ -281,7 +286,8 @@ class Reader:
         return found
 
     def _speakers(self, space: str, ranked: Sequence[ItemKey], known: Mapping[ItemKey, Hydrated]) -> list[str | None]:
-        """The speaker of each ranked turn (``None`` for other items), for the evidence strength.
+        """Whose each ranked hit is, for the evidence strength: a turn's speaker, a belief's
+        subject (the beliefs found are read before fusion), ``None`` for other items.
 
         Turns not hydrated yet have their speakers read alone (``speakers``): loading whole
         turns (text, signals, metadata) for ~50 vector hits per recall only to read who said
@@ -293,7 +299,8 @@ class Reader:
         elif missing:
             loaded = self._hydrate(space, [("evidence", i) for i in missing], None)
             spoken.update((key[1], item.speaker) for key, item in loaded.items())
-        return [spoken.get(key[1]) if key[0] == "evidence" else None for key in ranked]
+        about = {key[1]: item.subject for key, item in known.items() if key[0] == "belief"}
+        return [spoken.get(key[1]) if key[0] == "evidence" else about.get(key[1]) for key in ranked]
 
     def _check(self, question: str, k: int, budget_tokens: int | None) -> None:
         if not isinstance(question, str) or not question.strip():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from eywa.bench.locomo import summarise_run, evaluate_question
+from eywa.bench.locomo import evaluate_question, gold_ranks, miss_stage, summarise_run
 from eywa.bench.metrics import (
     QuestionScore,
     all_found,
@@ -115,3 +115,59 @@ def test_overall_averages_questions_of_categories_1_to_4_not_categories() -> Non
     assert summary.overall.questions == 4
     assert summary.overall.recall_at_k == 0.25  # not (1.0 + 0.0) / 2
     assert summary.ingest_turns_per_s == 50.0
+
+
+def test_gold_ranks_keep_each_rankings_best_rank_of_an_item_citing_the_turn() -> None:
+    rankings: dict[str, list[list[str | None]]] = {
+        "keyword": [["D1:1"], ["D2:2"], ["D2:2"]],
+        "vector": [[None], ["D3:3", "D2:2"]],
+        "fused": [["D2:2"]],
+    }
+    assert gold_ranks(["D2:2", "D9:9", "D2:2"], rankings) == {
+        "D2:2": {"keyword": 2, "vector": 2, "fused": 1},
+        "D9:9": {},
+    }
+
+
+def test_miss_stage_names_the_stage_that_lost_the_turn() -> None:
+    assert miss_stage({}) == "candidates"
+    assert miss_stage({"person": 12}) == "fusion"
+    assert miss_stage({"keyword": 40, "fused": 25}) == "ranking"
+
+
+def test_missed_gold_turns_are_traced_to_routes_fusion_and_ranking() -> None:
+    turn = RecallItem(kind="evidence", id="ev_a", text="t", score=1.0, provenance=(_ref("ev_a", "D1:1"),))
+    trace = {
+        "plan": {"shape": "fact"},
+        "routes": {"keyword": [{"kind": "evidence", "id": "ev_a"}, {"kind": "belief", "id": "b1"}]},
+        "fused": [{"kind": "evidence", "id": "ev_a"}, {"kind": "evidence", "id": "ev_c"}],
+    }
+    result = RecallResult(query="q?", items=(turn,), context="", answer_instructions="", trace=trace, tokens=1)
+    dia = {"ev_a": "D1:1", "ev_b": "D2:2", "ev_c": "D3:3"}
+    record = evaluate_question(
+        _question(1, ("D1:1", "D2:2", "D3:3", "D4:4")), result, 1, 1.0,
+        lambda s, e: dia.get(e), lambda s, b: ("ev_b",) if b == "b1" else (),
+    )  # fmt: skip
+    assert record.retrieved == ("D1:1",)
+    assert record.gold_ranks["D1:1"] == {"keyword": 1, "fused": 1, "returned": 1}
+    assert record.gold_ranks["D2:2"] == {"keyword": 2}  # through the belief citing it
+    assert record.missed == {"D2:2": "fusion", "D3:3": "ranking", "D4:4": "candidates"}
+    summary = summarise_run(Path("f.json"), 1, ["conv-x"], [record], (1, 1.0))
+    assert summary.misses == {"1": {"candidates": 1, "fusion": 1, "ranking": 1}}
+
+
+def test_the_summary_prints_missed_gold_turns_by_stage() -> None:
+    from rich.console import Console
+
+    from eywa.bench.report import render_summary
+
+    turn = RecallItem(kind="evidence", id="ev_a", text="t", score=1.0, provenance=(_ref("ev_a", "D1:1"),))
+    trace = {"routes": {"keyword": [{"kind": "evidence", "id": "ev_b"}]}, "fused": []}
+    result = RecallResult(query="q?", items=(turn,), context="", answer_instructions="", trace=trace, tokens=1)
+    dia = {"ev_a": "D1:1", "ev_b": "D2:2"}
+    record = evaluate_question(_question(1, ("D2:2",)), result, 1, 1.0, lambda s, e: dia.get(e))
+    console = Console(record=True, width=100)
+    render_summary(summarise_run(Path("f.json"), 1, ["conv-x"], [record], (1, 1.0)), console)
+    lines = [line.split() for line in console.export_text().splitlines()]
+    assert ["category", "candidates", "fusion", "ranking"] in lines
+    assert ["1", "multi-hop", "0", "1", "0"] in lines

@@ -7,7 +7,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from eywa.read.fusion import lead_with, weighted_rrf
+from datetime import datetime, timezone
+
+from eywa.models import EvidenceRef
+from eywa.read.fusion import belief_turns, lead_with, weighted_rrf
+from eywa.read.items import Hydrated
 
 keys = st.tuples(st.sampled_from(["evidence", "belief"]), st.text("abcdef", min_size=1, max_size=3))
 rankings = st.dictionaries(st.sampled_from(["keyword", "vector", "graph"]), st.lists(keys, max_size=12), max_size=3)
@@ -53,3 +57,62 @@ def test_a_claimed_answer_leads_above_anything_the_routes_can_rank(
     assert led[0][1] > sum(weights.values()) / (k + 1)
     assert [key for key, _ in led[1:]] == [key for key, _ in fused if key != answer]
     assert dict(led[1:]) == {key: s for key, s in fused if key != answer}
+
+
+def test_a_belief_standing_for_its_turn_adds_its_votes_to_the_turn() -> None:
+    belief, turn, other = ("belief", "b"), ("evidence", "t"), ("evidence", "o")
+    rankings = {"vector": [belief, other], "keyword": [turn, other]}
+    apart = dict(weighted_rrf(rankings, {"vector": 1.0, "keyword": 1.0}, 20))
+    joined = dict(weighted_rrf(rankings, {"vector": 1.0, "keyword": 1.0}, 20, {belief: turn}))
+    assert apart[turn] < apart[other]
+    assert belief not in joined
+    assert joined[turn] == pytest.approx(2 / 21)
+    assert joined[turn] > joined[other]
+
+
+def test_a_route_finding_both_a_belief_and_its_turn_votes_once_at_the_better_rank() -> None:
+    belief, turn = ("belief", "b"), ("evidence", "t")
+    fused = weighted_rrf({"keyword": [("evidence", "x"), turn, belief]}, {"keyword": 2.0}, 20, {belief: turn})
+    assert dict(fused)[turn] == pytest.approx(2 / 22)
+
+
+@given(rankings, st.integers(min_value=1, max_value=100))
+def test_standing_for_another_key_never_lowers_the_total_score(r: dict[str, list[tuple[str, str]]], k: int) -> None:
+    weights = {"keyword": 1.0, "vector": 0.5, "graph": 2.0}
+    found = sorted({key for ranked in r.values() for key in ranked})
+    same = {key: ("evidence", key[1]) for key in found if key[0] == "belief"}
+    joined = dict(weighted_rrf(r, weights, k, same))
+    assert set(joined) == {same.get(key, key) for key in found}
+    apart = dict(weighted_rrf(r, weights, k))
+    for key, score in joined.items():
+        parts = [apart[f] for f in found if same.get(f, f) == key]
+        assert max(parts) - 1e-12 <= score <= sum(parts) + 1e-12
+
+
+def test_only_a_belief_resting_on_one_turn_stands_for_it() -> None:
+    at = datetime(2023, 5, 1, tzinfo=timezone.utc)
+
+    def ref(i: str) -> EvidenceRef:
+        return EvidenceRef(id=i, session="s1", speaker="Ana", observed_at=at)
+
+    items = {
+        ("belief", "one"): Hydrated("belief", "one", "Ana paints", (ref("t1"),), "s1", at, None, ()),
+        ("belief", "two"): Hydrated("belief", "two", "Ana moved", (ref("t2"), ref("t3")), "s1", at, None, ()),
+        ("evidence", "t4"): Hydrated("evidence", "t4", "hi", (ref("t4"),), "s1", at, "Ana", ()),
+    }
+    assert belief_turns(items) == {("belief", "one"): ("evidence", "t1")}
+
+
+def test_a_belief_votes_for_its_turn_at_the_share_given() -> None:
+    belief, turn = ("belief", "b"), ("evidence", "t")
+    rankings = {"vector": [belief], "keyword": [turn]}
+    fused = dict(weighted_rrf(rankings, {"vector": 1.0, "keyword": 2.0}, 20, {belief: turn}, share=0.5))
+    assert fused == {turn: pytest.approx(2 / 21 + 0.5 / 21)}
+    # a route that ranks the belief first and the turn second votes with the larger of the two
+    both = dict(weighted_rrf({"vector": [belief, turn]}, {"vector": 1.0}, 20, {belief: turn}, share=0.5))
+    assert both == {turn: pytest.approx(1 / 22)}
+
+
+def test_a_share_outside_zero_to_one_is_refused() -> None:
+    with pytest.raises(ValueError):
+        weighted_rrf({"a": [("evidence", "x")]}, {"a": 1.0}, 20, {}, share=1.5)
