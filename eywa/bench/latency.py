@@ -256,21 +256,24 @@ def run_latency_bench(
 def _recall(
     mem: Memory, space: str, seed: int, queries: int, console: Console
 ) -> list[tuple[str, float, dict[str, float]]]:
-    """Warm up, then time ``queries`` recalls: (shape, wall ms, the trace's stage timings
-    and ``cpu``, the recall's process CPU ms)."""
+    """Warm up, then time ``queries`` recalls: (shape, wall ms, the trace's stage timings,
+    ``cpu``, the recall's process CPU ms, and ``cpu.thread``, the CPU ms of the thread that
+    asked: the read path without the query embedding, which runs in threads of its own)."""
     for query in generate_queries(seed + 1, WARMUP_QUERIES):
         mem.recall(space, query.text)
     samples: list[tuple[str, float, dict[str, float]]] = []
     with progress_bar(console, transient=True) as bar:
         task = bar.add_task("recall", total=queries)
         for query in generate_queries(seed, queries):
-            began, cpu = time.perf_counter(), time.process_time()
+            began, cpu, thread = time.perf_counter(), time.process_time(), time.thread_time()
             result = mem.recall(space, query.text)
             wall = (time.perf_counter() - began) * 1000.0
+            thread_ms = (time.thread_time() - thread) * 1000.0
             timings = dict(result.trace.get("timings_ms", {}))
             # The process's CPU time (the query embedding may use onnxruntime's threads): on a shared
             # machine, wall time also counts waiting for a core.
             timings["cpu"] = (time.process_time() - cpu) * 1000.0
+            timings["cpu.thread"] = thread_ms
             samples.append((query.shape, wall, timings))
             bar.advance(task)
     return samples

@@ -5,9 +5,12 @@ same turns": every turn of the file (the development file's 2,760) is remembered
 space, and each distinct question of the file is asked twice in a row, once through
 ``Memory.recall`` and once as a BM25 query over an in-memory FTS5 table holding the same
 turns' text (the same match expression the keyword route builds, the same number of
-candidates). Both are timed in wall time and in the process's CPU time: the machine
-this runs on is often shared, and a ratio taken question by question in one run is what
-survives that; ``load_average`` says how shared it was.
+candidates). Both are timed in wall time, in the process's CPU time (``cpu``) and in the
+CPU time of the thread that asked (``thread``): the machine this runs on is often shared,
+and a ratio taken question by question in one run is what survives that; ``load_average``
+says how shared it was. The query embedding runs in threads of its own, beside the routes
+(``eywa.read.reader``), so ``thread`` is the read path without it and ``cpu`` minus
+``thread`` is about what the embedding cost.
 
 Sessions and dialogue ids repeat across a file's samples, so each is prefixed with its
 sample id in the one space. No cache is warmed by the measured questions: each text is
@@ -27,7 +30,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 from rich.console import Console
@@ -49,7 +52,7 @@ WARMUP_QUERIES = 10
 # FTS5 alone returns as many candidates as the keyword route asks for at the default k.
 FTS5_LIMIT = 50
 
-Clock = Literal["wall", "cpu"]
+Clock = Literal["wall", "cpu", "thread"]
 
 
 class FileLatencyReport(BaseModel):
@@ -96,7 +99,8 @@ def run_file_latency_bench(
     warm = min(WARMUP_QUERIES, len(texts) // 4)  # a small file keeps most of its questions to time
     warmup, asked = texts[:warm], _spread(texts[warm:], queries)
     loads = {"start": _load()}
-    samples: dict[str, list[float]] = {"recall.wall": [], "recall.cpu": [], "fts5.wall": [], "fts5.cpu": []}
+    clocks: tuple[Clock, ...] = get_args(Clock)
+    samples: dict[str, list[float]] = {f"{name}.{clock}": [] for name in ("recall", "fts5") for clock in clocks}
     stages: dict[str, list[float]] = {}
     with ExitStack() as stack:
         if data_dir is None:
@@ -120,7 +124,6 @@ def run_file_latency_bench(
                     stages.setdefault(stage, []).append(float(ms))
                 bar.advance(task)
         loads["end"] = _load()
-    clocks: tuple[Clock, ...] = ("wall", "cpu")
     recall = {clock: Percentiles.of(samples[f"recall.{clock}"]) for clock in clocks}
     fts5 = {clock: Percentiles.of(samples[f"fts5.{clock}"]) for clock in clocks}
     ratio: dict[Clock, dict[str, float]] = {
@@ -199,9 +202,11 @@ def _fts5_search(conn: sqlite3.Connection, question: str) -> list[tuple[int, flo
 
 @contextmanager
 def _timed(samples: dict[str, list[float]], name: str) -> Iterator[None]:
-    """Adds the block's wall and process-CPU milliseconds to ``samples[name.wall|cpu]``."""
-    wall, cpu = time.perf_counter(), time.process_time()
+    """Adds the block's wall, process-CPU and thread-CPU milliseconds to
+    ``samples[name.wall|cpu|thread]``."""
+    wall, cpu, thread = time.perf_counter(), time.process_time(), time.thread_time()
     yield
+    samples[f"{name}.thread"].append((time.thread_time() - thread) * 1000.0)
     samples[f"{name}.cpu"].append((time.process_time() - cpu) * 1000.0)
     samples[f"{name}.wall"].append((time.perf_counter() - wall) * 1000.0)
 

@@ -108,9 +108,11 @@ def reach_from(
         found = [distances[e] for e in entities if e in distances]
         if found:
             evidence[evidence_id] = min(found)
+    # A recall asks about ~100 beliefs of a few subjects: each subject's id is hashed once.
+    subject_ids = {subject: entity_id(space, subject) for subject in set(belief_subjects.values())}
     beliefs = {
-        belief_id: distances[subject_id]
+        belief_id: distances[subject_ids[subject]]
         for belief_id, subject in belief_subjects.items()
-        if (subject_id := entity_id(space, subject)) in distances
+        if subject_ids[subject] in distances
     }
     return Reach(entities=dict(distances), evidence=evidence, beliefs=beliefs)

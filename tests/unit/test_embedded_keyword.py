@@ -99,3 +99,22 @@ def test_an_index_row_whose_turn_is_gone_does_not_shorten_the_ranking(stores: St
     with sqlite3.connect(tmp_path / "embedded" / "eywa.sqlite3") as conn:
         conn.execute("DELETE FROM evidence WHERE id = ?", (ids[-1],))  # the best match's turn only
     assert ids_of(stores.keyword.search("ana", "kayak", 2)) == ids[:2]
+
+
+def test_the_sole_space_plan_serves_beliefs_as_the_filtered_plan_does(
+    stores: Stores, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The sole-space plan reads a belief's id and space from the FTS table's content rows:
+    # the same beliefs, scores and tie order as the filtered plan reading the virtual table.
+    turns = write(stores, "ana", [{"text": f"I paddle a kayak, day {i}.", "speaker": "Ana"} for i in range(6)])
+    values = ["kayak", "red kayak", "kayak", "canoe", "kayak kayak", "kayak"]  # ties among them
+    stores.beliefs.add([belief(f"bel_{i}", "ana", v, t) for i, (v, t) in enumerate(zip(values, turns))], [])
+    filtered = dict(keyword._FILTERED)
+    # The sole-space plan must answer alone: the filtered plan would fail.
+    monkeypatch.setattr(keyword, "_FILTERED", {kind: "SELECT * FROM no_such_table" for kind in filtered})
+    sole = stores.keyword.search("ana", "kayak paddles", 10, kinds=("belief",))
+    assert ids_of(sole)[:1] == ["bel_4"] and len(sole) == 6
+    always = "SELECT 1 WHERE ? = ?"
+    monkeypatch.setattr(keyword, "_FILTERED", filtered)
+    monkeypatch.setattr(keyword, "_OTHER_SPACE", {"evidence": always, "belief": always})
+    assert stores.keyword.search("ana", "kayak paddles", 10, kinds=("belief",)) == sole

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.entity_graph import MAX_HOPS, EdgeKey, Reach, reach_from
@@ -26,16 +26,13 @@ SCHEMA = (
 
 _ADD = """INSERT INTO entity_edges (space, a, b, weight) VALUES (?, ?, ?, ?)
           ON CONFLICT (space, a, b) DO UPDATE SET weight = weight + excluded.weight"""
-# Both directions of the frontier's edges, each node's ``limit`` heaviest kept.
+# Both directions of the frontier's edges; each node's ``limit`` heaviest are kept in Python
+# (``_heaviest``). An SQL window (ROW_NUMBER over each node's edges) kept the same ones at
+# about twice the CPU: two temporary B-trees per hop, ~6 µs per edge read.
 _EXPAND = """
-SELECT node, other FROM (
-  SELECT node, other, ROW_NUMBER() OVER (PARTITION BY node ORDER BY weight DESC, other) AS n
-  FROM (SELECT a AS node, b AS other, weight FROM entity_edges
-        WHERE space = ? AND a IN ({marks})
-        UNION ALL
-        SELECT b AS node, a AS other, weight FROM entity_edges
-        WHERE space = ? AND b IN ({marks})))
-WHERE n <= ?
+SELECT a AS node, b AS other, weight FROM entity_edges WHERE space = ? AND a IN ({marks})
+UNION ALL
+SELECT b AS node, a AS other, weight FROM entity_edges WHERE space = ? AND b IN ({marks})
 """
 _BACKFILL = """
 INSERT INTO entity_edges (space, a, b, weight)
@@ -99,8 +96,8 @@ class SqliteEntityGraph:
         for start in range(0, len(frontier), _CHUNK):
             chunk = list(frontier[start : start + _CHUNK])
             marks = ",".join("?" * len(chunk))
-            rows = self._db.query(_EXPAND.format(marks=marks), [space, *chunk, space, *chunk, limit])
-            found.update(row["other"] for row in rows)
+            rows = self._db.query(_EXPAND.format(marks=marks), [space, *chunk, space, *chunk])
+            found.update(_heaviest(rows, limit))
         return found
 
     def _mentions(self, space: str, evidence_ids: Sequence[str]) -> dict[str, list[str]]:
@@ -129,3 +126,17 @@ class SqliteEntityGraph:
             )
             found.update((row["id"], row["subject"]) for row in rows)
         return found
+
+
+def _heaviest(rows: Iterable[sqlite3.Row | tuple[str, str, int]], limit: int) -> set[str]:
+    """The other ends of each node's ``limit`` heaviest edges, ties broken by the other
+    end's id (ascending: Python orders strings by code point as SQLite's BINARY collation
+    orders their UTF-8 bytes)."""
+    edges: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for node, other, weight in rows:
+        edges[node].append((-weight, other))
+    found: set[str] = set()
+    for ranked in edges.values():
+        ranked.sort()
+        found.update(other for _, other in ranked[:limit])
+    return found

@@ -59,11 +59,16 @@ _SOLE: Final = {
         "WHERE evidence_fts MATCH ? ORDER BY rank, rowid LIMIT ?) r "
         "LEFT JOIN evidence e ON e.rowid = r.rowid ORDER BY r.rank, r.rowid"
     ),
+    # A belief's id and space are read from the FTS table's own content row
+    # (``belief_fts_content``, the table FTS5 keeps its columns in: ``id`` is the rowid,
+    # ``c0``/``c1`` the ``id``/``space`` columns), a plain rowid lookup, rather than through
+    # the virtual table, which prepares a content lookup per row: 10k synthetic turns (4,460
+    # beliefs, ~750 matching per question), 2.5 against 3.1 ms CPU, the same rows.
     "belief": (
-        "SELECT f.id AS id, f.space AS space, r.rank AS rank FROM ("
+        "SELECT f.c0 AS id, f.c1 AS space, r.rank AS rank FROM ("
         "SELECT rowid, bm25(belief_fts, 0, 0, 1.0) AS rank FROM belief_fts "
         "WHERE belief_fts MATCH ? ORDER BY rank, rowid LIMIT ?) r "
-        "CROSS JOIN belief_fts f ON f.rowid = r.rowid ORDER BY r.rank, r.rowid"
+        "CROSS JOIN belief_fts_content f ON f.id = r.rowid ORDER BY r.rank, r.rowid"
     ),
 }
 # Whether a table holds a row of a space other than the given one: two seeks on an index
