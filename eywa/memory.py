@@ -367,7 +367,8 @@ class Memory:
         params = check_recall(query, k, budget_tokens, policy, as_of, self._limits)
         # What the vector route and beliefs lack yet, for the trace: read beside the recall
         # where reads run at once (a round trip no longer added to every recall's time).
-        backlog = self._route_pool.submit(self._stores.ledger.space_backlog, space) if self._route_pool else None
+        pool = self._route_pool
+        backlog = pool.submit(self._stores.ledger.space_backlog, space) if pool is not None else None
         result = self._reader.recall(
             space, params.query, k=params.k, budget_tokens=params.budget_tokens, policy=params.policy,
             as_of=params.as_of,
