@@ -15,8 +15,8 @@ does itself, for up to ``retry_s`` seconds, like the driver's ``max_transaction_
 ``read`` builds each row as a plain dict of the values the driver decoded: the stores' read
 queries return values (``properties(n)``, map projections, lists), never nodes,
 relationships or paths, so the driver's ``Record.data()`` export, which walks every nested
-list and map with abstract-class checks, is not needed (it was about a third of a server
-recall's client CPU). A row whose column is a graph entity is still exported, so nothing
+list and map with abstract-class checks, is not needed (it was about a fifth of a server
+recall's busy samples in a profile). A row whose column is a graph entity is still exported, so nothing
 breaks if a query returns one; queries from elsewhere (the audit cookbook) use
 ``read_exported``, which exports every row as the driver does.
 """
