@@ -148,6 +148,7 @@ class Memory:
             max_k=self._limits.max_k,
             disabled=frozenset(settings.disabled_stages),
             pool=self._route_pool,
+            keyword=stores.keyword,
         )
         try:
             stores.ledger.switch_embedder(embedder_id(embedder), utc_now())
@@ -364,11 +365,15 @@ class Memory:
         self._check_open()
         space = check_space(space)
         params = check_recall(query, k, budget_tokens, policy, as_of, self._limits)
+        # What the vector route and beliefs lack yet, for the trace: read beside the recall
+        # where reads run at once (a round trip no longer added to every recall's time).
+        pool = self._route_pool
+        backlog = pool.submit(self._stores.ledger.space_backlog, space) if pool is not None else None
         result = self._reader.recall(
             space, params.query, k=params.k, budget_tokens=params.budget_tokens, policy=params.policy,
             as_of=params.as_of,
         )  # fmt: skip
-        pending = self._stores.ledger.space_backlog(space)  # what the vector route and beliefs lack yet
+        pending = backlog.result() if backlog is not None else self._stores.ledger.space_backlog(space)
         return result.model_copy(update={"trace": {**result.trace, "pending": pending.model_dump()}})
 
     @property

@@ -82,10 +82,11 @@ class EywaSettings(BaseSettings):
         "default, 30 s, outlasts a client's timeout, so a write during an outage was a timeout, not a 503.",
     )
     read_concurrency: int = Field(
-        default=4,
+        default=8,
         ge=1,
-        description="Server mode: retrieval routes of one recall run at once, in a thread pool of "
-        "this size (the embedded store runs them one by one).",
+        description="Server mode: the reads of one recall run at once, in a thread pool of this size "
+        "(the embedded store runs them one by one): up to seven routes, the keyword search they share "
+        "and the trace's backlog count. With 4, a five-route question queued a route behind the others.",
     )
     qdrant_url: str | None = None
     qdrant_api_key: SecretStr | None = None

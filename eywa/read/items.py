@@ -10,6 +10,7 @@ from typing import Final, Protocol
 from eywa.errors import NotFoundError
 from eywa.models import EvidenceRef, ItemKind
 from eywa.read.answers import StateAnswer, state_answer
+from eywa.read.dimension_reads import DimensionReads
 from eywa.stores.beliefs import BeliefStore
 from eywa.stores.dimensions import DimensionStore
 from eywa.stores.evidence import EvidenceStore, RecallTurn
@@ -138,14 +139,24 @@ class DimensionSource:
         self._evidence = evidence
 
     def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
+        """The dimension lines of ``ids`` as of ``as_of``. Their states, deltas and merge
+        edges are read together first (``DimensionReads.prefetch_pairs``: one round trip
+        on a server, where each line cost its own reads of the merge edges, its state and
+        its deltas), then every line's turns in one read."""
+        pairs = {item_id: key for item_id in ids if (key := dimension_key(item_id)) is not None}
+        if not pairs:
+            return {}
+        reads = DimensionReads(self._dimensions)
+        reads.prefetch_pairs(space, list(pairs.values()))
+        source = DimensionSource(reads, self._evidence)
+        answers = {
+            item_id: answer for item_id, (entity, attribute) in pairs.items()
+            if (answer := source.answer(space, entity, attribute, "", as_of)) is not None
+        }  # fmt: skip
+        turns = source.turns(space, [i for answer in answers.values() for i in answer.evidence_ids])
         found: dict[str, Hydrated] = {}
-        for item_id in ids:
-            key = dimension_key(item_id)
-            if key is None:
-                continue
-            answer = self.answer(space, key[0], key[1], "", as_of)
-            item = None if answer is None else self.item(space, answer, as_of)
-            if item is not None:
+        for item_id, answer in answers.items():
+            if (item := source.item(space, answer, as_of, turns)) is not None:
                 found[item_id] = item
         return found
 

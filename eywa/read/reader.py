@@ -42,6 +42,8 @@ from eywa.read.plan import embedding_texts, make_plan, name_spans
 from eywa.read.policies import answer_instructions
 from eywa.read.strength import evidence_strength
 from eywa.read.routes import Query, Route, RouteHit
+from eywa.read.routes.base import KeywordHits, keyword_search
+from eywa.stores.evidence import KeywordIndex
 
 # Each route retrieves this many candidates per requested item (at least MIN_CANDIDATES).
 CANDIDATES_PER_ITEM = 5
@@ -49,6 +51,9 @@ MIN_CANDIDATES = 50
 # Only the best fused candidates are loaded (the floor and rescue work among them).
 HYDRATE_PER_ITEM = 4
 MIN_HYDRATED = 40
+# The best fused turns whose neighbours are read while the items load, for the rescue (its
+# RESCUE_PARENTS parents are the best turns after the boosts, nearly always among these).
+PREFETCH_PARENTS = 8
 # Query embeddings computed at once, at most (each recall embeds one question).
 EMBED_THREADS = 8
 # The routes that search with a query embedding (run once it is computed), and which: the
@@ -64,6 +69,13 @@ class Reader:
     With ``pool``, the routes of one recall run at once in it (server backends answer
     several queries in parallel, so a recall costs its slowest route rather than the sum);
     each route's own time is still traced as ``route.<name>``, and the phase as ``routes``.
+    With a pool and ``keyword`` (the index the routes share a search of), that search is
+    started before the entities are looked up and the plan is made: it needs only the
+    question, and the keyword, graph, temporal and inference routes all wait for it, so
+    the lookup's round trip no longer comes before it. The items still to load after
+    fusion are loaded a kind per pool thread, at once, and beside them the neighbours of
+    the best fused turns are read for the rescue (``PREFETCH_PARENTS``; a parent outside
+    them is read when the rescue asks).
     """
 
     def __init__(
@@ -78,6 +90,7 @@ class Reader:
         disabled: frozenset[Stage] = frozenset(),
         pool: Executor | None = None,
         speakers: Callable[[str, Sequence[str]], Mapping[str, str | None]] | None = None,
+        keyword: KeywordIndex | None = None,
     ) -> None:
         self._routes = list(routes)
         self._sources: dict[ItemKind, ItemSource] = {s.kind: s for s in sources}
@@ -89,6 +102,7 @@ class Reader:
         self._disabled = disabled
         self._pool = pool
         self._speakers_of = speakers
+        self._keyword = keyword
         # Threads for query embeddings, made on first use (one per recall running at once, up
         # to EMBED_THREADS: the HTTP service recalls from several threads) and shut down by
         # ``close``.
@@ -117,6 +131,8 @@ class Reader:
         changes: dict[str, list[str]] = {}
 
         began = clock = time.perf_counter()
+        limit = max(k * CANDIDATES_PER_ITEM, MIN_CANDIDATES)
+        searched = self._start_search(space, question, limit)
         # Every plan weighs the vector route unless it is switched off: the embedding starts
         # before the plan is made, and is left unused if the plan does not weigh it after all.
         # The person route's is of the question without the people it names
@@ -129,9 +145,7 @@ class Reader:
 
         skipped: dict[str, str] = {}
         failures: list[EywaError] = []
-        query = Query(
-            space, question, plan, np.zeros(1, np.float32), as_of, max(k * CANDIDATES_PER_ITEM, MIN_CANDIDATES)
-        )
+        query = Query(space, question, plan, np.zeros(1, np.float32), as_of, limit, searched=searched)
         rankings: dict[RouteName, list[ItemKey]] = {}
         cosine: list[float] = []
         route_trace: dict[str, list[dict[str, Any]]] = {}
@@ -173,6 +187,7 @@ class Reader:
         ranks = _route_ranks({route: [same.get(key, key) for key in ranked] for route, ranked in rankings.items()})
         wanted = [key for key, _ in fused[: max(k * HYDRATE_PER_ITEM, MIN_HYDRATED)]]
         hydrated = {key: built[key] for key in wanted if key in built}
+        around = self._start_neighbours(space, [key[1] for key in wanted if key[0] == "evidence"])
         hydrated.update(self._hydrate(space, [key for key in wanted if key not in built], as_of))
         timings["fuse"] = _ms(clock)
 
@@ -194,7 +209,8 @@ class Reader:
             changes["rescue"] = adjust.rescue_neighbours(
                 items,
                 lambda ids: {
-                    i: [h for h in found if _visible(h, as_of)] for i, found in self._neighbours(space, ids).items()
+                    i: [h for h in found if _visible(h, as_of)]
+                    for i, found in self._neighbours_of(space, ids, around).items()
                 },
             )
         if "dedupe" not in self._disabled:
@@ -272,18 +288,45 @@ class Reader:
             self._embedder_pid = os.getpid()
         return self._embedder.submit(_embedded, self._embed_queries, texts)
 
+    def _start_search(self, space: str, question: str, limit: int) -> Future[KeywordHits] | None:
+        """The routes' shared keyword search, started in the pool (None without a pool or
+        an index, or with the keyword route switched off: the routes then search as they
+        need, or not at all)."""
+        if self._pool is None or self._keyword is None or "keyword" in self._disabled:
+            return None
+        return self._pool.submit(keyword_search, self._keyword, space, question, limit)
+
+    def _start_neighbours(self, space: str, fused_turns: Sequence[str]) -> Neighbours | None:
+        """The neighbours of the best fused turns, read in the pool while the items load
+        (None without a pool, or with the rescue off): the rescue's parents are the best
+        turns once adjusted, nearly always among these, so its read no longer comes after
+        the loading."""
+        if self._pool is None or "rescue" in self._disabled or not fused_turns:
+            return None
+        return self._pool.submit(self._neighbours, space, list(fused_turns[:PREFETCH_PARENTS]))
+
+    def _neighbours_of(
+        self, space: str, ids: Sequence[str], around: Neighbours | None
+    ) -> Mapping[str, Sequence[Hydrated]]:
+        """The neighbours of ``ids``: those read ahead (``_start_neighbours``), the others now."""
+        known = dict(around.result()) if around is not None else {}
+        missing = [i for i in ids if i not in known]
+        if missing:
+            known.update(self._neighbours(space, missing))
+        return {i: known[i] for i in ids if i in known}
+
     def _hydrate(self, space: str, keys: Sequence[ItemKey], as_of: datetime | None) -> dict[ItemKey, Hydrated]:
+        """The items of ``keys`` that their sources find; with a pool, a kind per thread."""
         by_kind: dict[ItemKind, list[str]] = {}
         for kind, item_id in keys:
             by_kind.setdefault(kind, []).append(item_id)
-        found: dict[ItemKey, Hydrated] = {}
-        for kind, ids in by_kind.items():
-            source = self._sources.get(kind)
-            if source is None:
-                continue
-            for item_id, item in source.hydrate(space, ids, as_of).items():
-                found[(kind, item_id)] = item
-        return found
+        loads = [(kind, source, ids) for kind, ids in by_kind.items() if (source := self._sources.get(kind)) is not None]
+        if self._pool is not None and len(loads) > 1:
+            pending = [(kind, self._pool.submit(source.hydrate, space, ids, as_of)) for kind, source, ids in loads]
+            loaded = [(kind, future.result()) for kind, future in pending]
+        else:
+            loaded = [(kind, source.hydrate(space, ids, as_of)) for kind, source, ids in loads]
+        return {(kind, item_id): item for kind, items in loaded for item_id, item in items.items()}
 
     def _speakers(self, space: str, ranked: Sequence[ItemKey], known: Mapping[ItemKey, Hydrated]) -> list[str | None]:
         """Whose each ranked hit is, for the evidence strength: a turn's speaker, a belief's
@@ -314,6 +357,8 @@ class Reader:
 
 
 RouteOutcome = list[RouteHit] | StoreError
+# The turns around some turns, being read: anchor id → its neighbours.
+Neighbours = Future[Mapping[str, Sequence[Hydrated]]]
 # The query embeddings being computed: (their vectors or the failure to degrade on, their own ms).
 Embedding = Future[tuple[tuple[npt.NDArray[np.float32], ...] | EywaError, float]]
 

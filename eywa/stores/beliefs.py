@@ -32,6 +32,20 @@ class RecallBelief:
     cited: tuple[RecallTurn, ...]
 
 
+@dataclass(frozen=True)
+class BeliefLine:
+    """What the routes that choose beliefs by subject and attribute read of an active
+    belief: not its support spans, validation report or history (``beliefs`` and
+    ``get_many`` load those, which the routes never look at)."""
+
+    id: str
+    subject: str
+    attribute: str | None
+    statement: str
+    value: str | None
+    evidence_ids: tuple[str, ...]
+
+
 class BeliefStore(Protocol):
     """Stores beliefs (with ``SUPPORTED_BY`` links and the keyword index) and candidates."""
 
@@ -55,6 +69,21 @@ class BeliefStore(Protocol):
     def recall_beliefs(self, space: str, belief_ids: Sequence[str]) -> list[RecallBelief]:
         """The *active* beliefs of ``space`` among ``belief_ids``, in the order asked, each
         with its cited turns as the read path shows them: one read for a recall's beliefs."""
+        ...
+
+    def beliefs_about(
+        self, space: str, subjects: Sequence[str], attributes: Sequence[str]
+    ) -> dict[str, list[BeliefLine]]:
+        """For each of ``subjects`` (every one a key), its *active* beliefs whose attribute
+        is one of ``attributes``, in event-time order: what ``beliefs(space, subject,
+        attribute)`` lists for each pair (the subject matched as it matches it), all in one
+        read (the belief route asks for a few people and attributes at once)."""
+        ...
+
+    def belief_lines(self, space: str, belief_ids: Sequence[str], attributes: Sequence[str]) -> list[BeliefLine]:
+        """The *active* beliefs of ``space`` among ``belief_ids`` whose attribute is one of
+        ``attributes``, in the order asked (the inference route keeps the trait beliefs
+        among its keyword hits)."""
         ...
 
     def get_many(self, space: str, belief_ids: Sequence[str]) -> list[Belief]:

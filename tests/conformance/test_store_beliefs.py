@@ -138,3 +138,48 @@ def test_recall_beliefs_read_active_beliefs_with_their_cited_turns(stores: Store
     assert [t.id for t in found[0].cited] == [turns[1]] and found[0].cited[0].mentions
     assert stores.beliefs.recall_beliefs("home", []) == []
     assert [b.id for b in stores.beliefs.recall_beliefs("other", ["bel_9", "bel_1"])] == ["bel_9"]
+
+
+def test_beliefs_about_lists_each_subjects_active_beliefs_of_the_attributes_in_one_call(
+    stores: Stores, turns: list[str]
+) -> None:
+    hobby = belief("bel_h", "climbing", turns[0], attribute="hobbies", statement="Caroline climbs.", day=3)
+    late = belief("bel_late", "Acme", turns[1], day=2)
+    early = belief("bel_early", "Google", turns[0], day=1)
+    gone = belief("bel_gone", "Initech", turns[0], day=4)
+    bob = belief("bel_bob", "Umbrella", turns[1], subject="Bob", statement="Bob works at Umbrella.")
+    stores.beliefs.add([hobby, late, early, gone, bob, belief("bel_x", "Acme", turns[2], space="other")], [])
+    stores.beliefs.set_status("home", ["bel_gone"], "retracted")
+    about = stores.beliefs.beliefs_about("home", ["caroline", "Bob", "Dana"], ["employer", "hobbies"])
+    # Every subject asked is a key; the subject matched as ``beliefs`` matches it.
+    assert list(about) == ["caroline", "Bob", "Dana"] and about["Dana"] == []
+    assert [b.id for b in about["caroline"]] == ["bel_early", "bel_late", "bel_h"]  # active, in event-time order
+    line = about["caroline"][2]
+    assert (line.subject, line.attribute, line.statement, line.value, line.evidence_ids) == (
+        "Caroline", "hobbies", "Caroline climbs.", "climbing", (turns[0],)
+    )
+    # Per (subject, attribute), what ``beliefs`` lists, in the same order.
+    for subject in ("caroline", "Bob"):
+        for attribute in ("employer", "hobbies"):
+            listed = [b.id for b in stores.beliefs.beliefs("home", subject=subject, attribute=attribute)]
+            assert [b.id for b in about[subject] if b.attribute == attribute] == listed
+    assert [b.id for b in stores.beliefs.beliefs_about("home", ["Caroline"], ["hobbies"])["Caroline"]] == ["bel_h"]
+    assert stores.beliefs.beliefs_about("home", ["Caroline"], []) == {"Caroline": []}
+    assert stores.beliefs.beliefs_about("home", [], ["employer"]) == {}
+    assert [b.id for b in stores.beliefs.beliefs_about("other", ["Caroline"], ["employer"])["Caroline"]] == ["bel_x"]
+
+
+def test_belief_lines_keep_the_active_beliefs_of_the_attributes_among_the_ids(
+    stores: Stores, turns: list[str]
+) -> None:
+    hobby = belief("bel_h", "climbing", turns[0], attribute="hobbies", statement="Caroline climbs.")
+    stores.beliefs.add([hobby, belief("bel_1", "Google", turns[0]), belief("bel_2", "Acme", turns[1])], [])
+    stores.beliefs.add([belief("bel_9", "Acme", turns[2], space="other", attribute="hobbies")], [])
+    stores.beliefs.set_status("home", ["bel_2"], "superseded")
+    asked = ["bel_h", "bel_missing", "bel_2", "bel_9", "bel_1", "bel_h"]
+    found = stores.beliefs.belief_lines("home", asked, ["hobbies", "employer"])
+    assert [b.id for b in found] == ["bel_h", "bel_1"]  # active ones of the space, in the order asked
+    assert (found[1].subject, found[1].attribute, found[1].value) == ("Caroline", "employer", "Google")
+    assert [b.id for b in stores.beliefs.belief_lines("home", asked, ["hobbies"])] == ["bel_h"]
+    assert stores.beliefs.belief_lines("home", [], ["hobbies"]) == []
+    assert stores.beliefs.belief_lines("home", asked, []) == []

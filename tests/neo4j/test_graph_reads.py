@@ -76,3 +76,25 @@ def test_a_failed_read_is_a_store_error_and_the_next_read_gets_a_new_session(
     assert graph.read("probe", "RETURN 1 AS n") == [{"n": 1}]
     assert len(counting.sessions) == 3 and all(s.closed() for s in counting.sessions[:2])
     graph.close()
+
+
+def test_read_rows_hold_the_values_the_driver_exports_without_its_export_walk(
+    neo4j_driver: Driver, neo4j_server: Neo4jServer
+) -> None:
+    graph = Neo4jGraph(neo4j_driver, neo4j_server.database, owns_driver=False)
+    values = (
+        "RETURN 1 AS n, 'x' AS s, null AS none, [1, [2, 'y'], {a: [3]}] AS nested,"
+        " {k: datetime('2023-05-09T08:30:00Z'), l: []} AS m"
+    )
+    assert graph.read("probe", values) == graph.read_exported("probe", values)
+    assert graph.read("probe", "UNWIND [1, 2] AS n RETURN n") == [{"n": 1}, {"n": 2}]
+    assert graph.read("probe", "RETURN 1 AS n LIMIT 0") == []
+    # A column holding a graph entity is exported as the driver exports it (its properties).
+    with neo4j_driver.session(database=neo4j_server.database) as session:
+        session.run("MERGE (p:ReadRowsProbe {id: 'p1'})").consume()
+    try:
+        rows = graph.read("probe", "MATCH (p:ReadRowsProbe {id: 'p1'}) RETURN p, p.id AS id")
+        assert rows == [{"p": {"id": "p1"}, "id": "p1"}]
+    finally:
+        with neo4j_driver.session(database=neo4j_server.database) as session:
+            session.run("MATCH (p:ReadRowsProbe) DELETE p").consume()

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
-from eywa.stores.neo4j import beliefs, dimensions, evidence, keyword
+from eywa.stores.neo4j import beliefs, dimensions, entity_graph, evidence, keyword
 from tests.neo4j_server import Neo4jServer
 
 pytestmark = pytest.mark.neo4j
@@ -51,8 +51,16 @@ def test_a_filtered_read_seeks_an_index_from_the_space(
         (evidence._RECALL_TURNS, {"ids": ["ev_1", "ev_2"]}),
         (evidence._RECALL_NEIGHBOURS, {"ids": ["ev_1", "ev_2"], "before": 1, "after": 1}),
         (beliefs._RECALL, {"ids": ["bel_1"]}),
+        (beliefs._ABOUT, {"subjects": [["Ana", "ana"], ["Bo", "bo"]], "attributes": ["pets", "hobbies"]}),
+        (beliefs._LINES, {"ids": ["bel_1", "bel_2"], "attributes": ["pets", "hobbies"]}),
+        (evidence._ENTITIES_NAMED, {"ids": ["ent_1", "ent_2"]}),
+        (
+            entity_graph._WALK,
+            {"starts": ["ent_1"], "hops": 2, "limit": 50, "evidence_ids": ["ev_1"], "belief_ids": ["bel_1"]},
+        ),
     ],
-    ids=["recall turns", "recall neighbours", "recall beliefs"],
+    ids=["recall turns", "recall neighbours", "recall beliefs", "beliefs about", "belief lines", "entities named",
+         "graph walk"],
 )
 def test_a_recall_read_seeks_indexes_and_scans_no_label(
     neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str, query: str, params: dict[str, Any]

@@ -4,19 +4,21 @@ the store does."""
 from __future__ import annotations
 
 from collections import Counter
-from datetime import timedelta
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from eywa.nous import ledger as nous
+from eywa.read.items import DimensionSource, dimension_key
 from eywa.read.routes.dimension import DimensionReads
 from eywa.models import Delta
 from eywa.stores.dimensions import DimensionRecord, DimensionStore, DimensionView, SameAsEdge
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.dimensions import SqliteDimensionStore
+from eywa.stores.evidence import RecallTurn
 from tests.unit.test_dimension_store import T0, delta, record
 
 
@@ -104,3 +106,36 @@ def test_a_history_prefetch_reads_the_replays_of_an_earlier_time_at_once(store: 
     assert nous.list_dimensions(reads, "s", "Caroline", as_of=T0) == direct
     assert nous.list_dimensions(reads, "s", "Caroline", as_of=before) == []  # nothing observed by then
     assert store.calls == Counter()
+
+
+class Turns:
+    """The evidence store's recall read, counting its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def recall_turns(self, space: str, ids: Sequence[str]) -> list[RecallTurn]:
+        self.calls += 1
+        return [RecallTurn(i, "s1", n, "Caroline", T0, f"turn {i}", {}, ()) for n, i in enumerate(ids)]
+
+
+@pytest.mark.parametrize("as_of", [None, T0 - timedelta(seconds=1), T0 + timedelta(days=1)])
+def test_dimension_items_are_loaded_from_one_read_of_states_and_deltas(store: Counting, as_of: datetime | None) -> None:
+    ids = ["dim:Caroline:employer", "ev_x", "dim:Caroline:hobbies", "dim:Ben:pets"]
+    # What loading the items one by one from the store gives (``answer`` then ``item``).
+    one_by_one = DimensionSource(store, Turns())  # type: ignore[arg-type]
+    expected = {}
+    for item_id in ids:
+        if (key := dimension_key(item_id)) is not None:
+            answer = one_by_one.answer("s", key[0], key[1], "", as_of)
+            if answer is not None and (item := one_by_one.item("s", answer, as_of)) is not None:
+                expected[item_id] = item
+    store.calls.clear()
+    turns = Turns()
+    found = DimensionSource(store, turns).hydrate("s", ids, as_of)  # type: ignore[arg-type]
+    assert found == expected and (as_of is not None and as_of < T0 or len(found) == 2)
+    # One read of the states, merge edges and deltas (the embedded one makes the single
+    # reads inside: the merge edges, each entity's states, each pair's deltas), nothing
+    # after it; the turns of every line in one more.
+    assert store.calls == Counter({"recall_dimensions": 1, "same_as": 1, "dimensions": 2, "deltas": 3})
+    assert turns.calls == (1 if found else 0)

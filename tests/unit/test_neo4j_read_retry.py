@@ -5,6 +5,7 @@ caller sees a ``StoreError``, and the failed session is not used again."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, cast
 
 import pytest
@@ -16,11 +17,16 @@ from eywa.stores.neo4j.graph import Neo4jGraph
 
 
 class _Rows:
+    """What ``read`` uses of a driver result: its keys, then its records (value tuples)."""
+
     def __init__(self, rows: list[dict[str, Any]]) -> None:
         self._rows = rows
 
-    def data(self) -> list[dict[str, Any]]:
-        return self._rows
+    def keys(self) -> list[str]:
+        return list(self._rows[0]) if self._rows else []
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return (tuple(row.values()) for row in self._rows)
 
 
 class _Session:

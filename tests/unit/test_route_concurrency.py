@@ -151,3 +151,151 @@ def test_the_person_route_searches_with_the_question_without_names_embedded_in_t
 
     assert calls == [[question, "What did paint?"]]  # one call for both
     assert seen == {"vector": float(len(question)), "person": float(len("What did paint?"))}
+
+
+class SharedSearch:
+    """A keyword index whose search returns only once the entity lookup has started (a
+    barrier, ``None`` for none), counting its searches."""
+
+    def __init__(self, barrier: threading.Barrier | None) -> None:
+        self.calls: list[tuple[str, str, int, tuple[str, ...]]] = []
+        self._barrier = barrier
+
+    def search(
+        self, space: str, query: str, limit: int, kinds: Sequence[str] = ("evidence",)
+    ) -> list[tuple[str, str, float]]:
+        if self._barrier is not None:
+            self._barrier.wait()
+        self.calls.append((space, query, limit, tuple(kinds)))
+        return [("evidence", "a", 2.0), ("belief", "b1", 1.5), ("evidence", "c", 1.0)]
+
+
+class Searching(MeetingRoute):
+    """Ranks the shared keyword search's evidence hits (as the graph or temporal route does)."""
+
+    def __init__(self, name: str, index: SharedSearch) -> None:
+        super().__init__(name, [], None)
+        self._index = index
+
+    def run(self, query: Query) -> list[RouteHit]:
+        return [RouteHit("evidence", i, s) for _, i, s in query.keyword_hits(self._index, "evidence")]  # type: ignore[arg-type]
+
+
+def _searching_reader(index: SharedSearch, barrier: threading.Barrier | None, pool: ThreadPoolExecutor | None) -> Reader:
+    def named(space: str, names: Sequence[str]) -> list[Entity]:
+        if barrier is not None:
+            barrier.wait()
+        return []
+
+    return Reader(
+        routes=[Searching("keyword", index), Searching("temporal", index), Searching("graph", index)],
+        sources=[Turns()],
+        embed_queries=lambda texts: np.ones((len(texts), 4), np.float32),
+        entities_named=named,
+        neighbours=lambda space, ids: {},
+        rrf_k=20,
+        max_k=50,
+        pool=pool,
+        keyword=index,  # type: ignore[arg-type]
+        disabled=frozenset({"vector", "person"}),
+    )
+
+
+def test_the_shared_keyword_search_runs_while_the_entities_are_looked_up_and_once() -> None:
+    # The search returns only once the lookup has started and the lookup only once the
+    # search has: the recall finishes only if they overlap. timeout: fail, not hang.
+    barrier = threading.Barrier(2, timeout=30)
+    index = SharedSearch(barrier)
+    question = "When did we go to Lisbon?"
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        early = _searching_reader(index, barrier, pool).recall(
+            "s", question, k=4, budget_tokens=None, policy="balanced", as_of=None
+        )
+    late_index = SharedSearch(None)
+    late = _searching_reader(late_index, None, None).recall(
+        "s", question, k=4, budget_tokens=None, policy="balanced", as_of=None
+    )
+
+    assert index.calls == late_index.calls == [("s", question, 200, ("evidence", "belief"))]  # one search, same one
+    assert [i.id for i in early.items] == [i.id for i in late.items] == ["a", "c"]
+    assert early.trace["routes"] == late.trace["routes"]
+
+
+class Meeting:
+    """An item source whose loads return only once the other kind's load has started."""
+
+    def __init__(self, kind: str, barrier: threading.Barrier) -> None:
+        self.kind = kind
+        self._barrier = barrier
+
+    def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
+        self._barrier.wait()
+        return {i: Hydrated(self.kind, i, f"{self.kind} {i}", (), "s1", AT, None, ()) for i in ids}  # type: ignore[arg-type]
+
+
+def test_the_items_left_to_load_are_loaded_a_kind_per_thread_at_once() -> None:
+    barrier = threading.Barrier(2, timeout=30)  # timeout: a load at a time fails instead of hanging
+
+    class Mixed(MeetingRoute):
+        def run(self, query: Query) -> list[RouteHit]:
+            return [RouteHit("evidence", "a", 1.0), RouteHit("belief", "b1", 0.5)]
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        result = Reader(
+            routes=[Mixed("keyword", [], None)],
+            sources=[Meeting("evidence", barrier), Meeting("belief", barrier)],  # type: ignore[list-item]
+            embed_queries=lambda texts: np.ones((len(texts), 4), np.float32),
+            entities_named=lambda space, names: [],
+            neighbours=lambda space, ids: {},
+            rrf_k=20,
+            max_k=50,
+            pool=pool,
+            disabled=frozenset({"vector", "person"}),
+        ).recall("s", QUESTION, k=4, budget_tokens=None, policy="balanced", as_of=None)
+
+    assert [(i.kind, i.id) for i in result.items] == [("evidence", "a"), ("belief", "b1")]
+
+
+def test_the_neighbours_of_the_best_turns_are_read_while_the_items_load() -> None:
+    barrier = threading.Barrier(2, timeout=30)  # timeout: a read after the other fails instead of hanging
+    asked: list[list[str]] = []
+
+    class Loading(Turns):
+        def __init__(self, meet: threading.Barrier | None) -> None:
+            self._meet = meet
+
+        def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
+            if self._meet is not None:
+                self._meet.wait()
+            return super().hydrate(space, ids, as_of)
+
+    def around(meet: threading.Barrier | None) -> Any:
+        def neighbours(space: str, ids: Sequence[str]) -> dict[str, list[Hydrated]]:
+            if meet is not None:
+                meet.wait()
+            asked.append(list(ids))
+            return {i: [Hydrated("evidence", f"{i}-next", f"after {i}", (), "s1", AT, None, ())] for i in ids}
+
+        return neighbours
+
+    def reading(meet: threading.Barrier | None, pool: ThreadPoolExecutor | None) -> Reader:
+        return Reader(
+            routes=[MeetingRoute("keyword", [f"t{n}" for n in range(12)], None)],
+            sources=[Loading(meet)],
+            embed_queries=lambda texts: np.ones((len(texts), 4), np.float32),
+            entities_named=lambda space, names: [],
+            neighbours=around(meet),
+            rrf_k=20,
+            max_k=50,
+            pool=pool,
+            disabled=frozenset({"vector", "person"}),
+        )
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        ahead = reading(barrier, pool).recall("s", QUESTION, k=4, budget_tokens=None, policy="balanced", as_of=None)
+    assert asked == [[f"t{n}" for n in range(8)]]  # the best fused turns, read once: the parents among them
+    asked.clear()
+    after = reading(None, None).recall("s", QUESTION, k=4, budget_tokens=None, policy="balanced", as_of=None)
+    assert asked == [["t0", "t1", "t2"]]  # without a pool, the parents alone, once adjusted
+    assert [(i.id, i.score) for i in ahead.items] == [(i.id, i.score) for i in after.items]
+    assert ahead.trace["changes"]["rescue"] == after.trace["changes"]["rescue"] != []

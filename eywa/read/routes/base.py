@@ -6,6 +6,7 @@ Each route returns ranked hits with its own scores; fusion combines them by rank
 from __future__ import annotations
 
 import threading
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -18,11 +19,20 @@ from eywa.read.items import Hydrated
 from eywa.read.plan import Plan
 from eywa.stores.evidence import KeywordIndex
 
-__all__ = ["KEYWORD_DEPTH", "Query", "Route", "RouteHit"]
+__all__ = ["KEYWORD_DEPTH", "KeywordHits", "Query", "Route", "RouteHit", "keyword_search"]
 
 # The shared keyword search reaches this many candidates per route slot: the graph,
 # temporal and inference routes filter it down.
 KEYWORD_DEPTH = 4
+# The shared search's hits: (kind, id, score), best first.
+KeywordHits = list[tuple[str, str, float]]
+
+
+def keyword_search(index: KeywordIndex, space: str, text: str, limit: int) -> KeywordHits:
+    """The one keyword search a query's routes share (``Query.keyword_hits``): both kinds,
+    ``limit * KEYWORD_DEPTH`` hits. The reader may start it before the plan is made (it
+    needs only the question), so it is spelled out once here."""
+    return index.search(space, text, limit * KEYWORD_DEPTH, ("evidence", "belief"))
 
 
 @dataclass(frozen=True)
@@ -54,17 +64,23 @@ class Query:
     limit: int
     memo: dict[str, list[tuple[str, str, float]]] = field(default_factory=dict, compare=False)
     _memo_lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+    searched: Future[KeywordHits] | None = field(default=None, compare=False)
+    """The shared keyword search (``keyword_search``) already started by the reader, if it
+    was: the routes wait for it instead of searching."""
 
     def keyword_hits(self, index: KeywordIndex, kind: ItemKind) -> list[tuple[ItemKind, str, float]]:
         """BM25 hits of one kind, searched once per query and shared by every route.
 
-        Routes may run in threads: the first to ask searches, the others wait for its hits.
+        Routes may run in threads: the first to ask searches (or waits for the search the
+        reader started), the others wait for its hits. A failed search raises its
+        ``StoreError`` in every route that asks.
         """
         with self._memo_lock:
             if "keyword" not in self.memo:
-                self.memo["keyword"] = index.search(
-                    self.space, self.text, self.limit * KEYWORD_DEPTH, ("evidence", "belief")
-                )
+                if self.searched is not None:
+                    self.memo["keyword"] = self.searched.result()
+                else:
+                    self.memo["keyword"] = keyword_search(index, self.space, self.text, self.limit)
         return [(kind, item_id, score) for found, item_id, score in self.memo["keyword"] if found == kind]
 
 

@@ -6,8 +6,9 @@ question; an inference question ("Which state does Ana probably live in?") may s
 The validated beliefs about the person are the index for both: each is one short
 statement with an attribute (hobbies, life events, plans, pets…) and cites the turns it
 rests on. This route reads the active beliefs of each person the question names whose
-attribute the question asks about (one filtered store call per person and attribute,
-``BeliefStore.beliefs``; the planner's attribute vocabulary: "activities" → hobbies, and
+attribute the question asks about (one store call for every person and attribute,
+``BeliefStore.beliefs_about``: one round trip on a server, where a call per person and
+attribute made a list question wait on several in a row; the planner's attribute vocabulary: "activities" → hobbies, and
 the attributes that answer for it: life events), ranks them by the share of the
 question's topic words (``Plan.other_words``) their statement holds, and offers their
 *cited turns*. The turns, not the beliefs, are offered: the answer is in what was said, and
@@ -26,6 +27,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from eywa.models import Belief
+from eywa.stores.beliefs import BeliefLine
 from eywa.read.overlap import overlap, terms
 from eywa.read.plan import Plan
 from eywa.read.routes.base import Query, RouteHit
@@ -44,7 +46,7 @@ RELATED_ATTRIBUTES: Final = {
 }
 
 
-def belief_match(belief: Belief, asked: frozenset[str], topic: set[str]) -> float:
+def belief_match(belief: Belief | BeliefLine, asked: frozenset[str], topic: set[str]) -> float:
     """How well a belief answers the question: 0 unless its attribute is asked about, else
     ``ATTRIBUTE_MATCH`` plus the share of the question's topic words its statement holds (a
     question with no topic words asks for the whole set: "What pets does Ana have?")."""
@@ -77,18 +79,19 @@ class BeliefRoute:
         if not asked:
             return []
         topic = terms(" ".join(plan.other_words))
-        scored: list[tuple[float, Belief]] = []
+        # The store filters: a person's other beliefs are never loaded.
+        about = self._stores.beliefs.beliefs_about(query.space, plan.entities, sorted(asked))
+        scored: list[tuple[float, BeliefLine]] = []
         for subject in plan.entities:
-            for attribute in sorted(asked):  # the store filters: a person's other beliefs are never loaded
-                for belief in self._stores.beliefs.beliefs(query.space, subject=subject, attribute=attribute):
-                    score = belief_match(belief, asked, topic)
-                    if score > 0.0:
+            for attribute in sorted(asked):  # the order a call per (person, attribute) listed them in
+                for belief in about.get(subject, []):
+                    if belief.attribute == attribute and (score := belief_match(belief, asked, topic)) > 0.0:
                         scored.append((score, belief))
         scored.sort(key=lambda pair: -pair[0])
         return _cited_turns(scored, query.limit)
 
 
-def _cited_turns(scored: Sequence[tuple[float, Belief]], limit: int) -> list[RouteHit]:
+def _cited_turns(scored: Sequence[tuple[float, BeliefLine]], limit: int) -> list[RouteHit]:
     """Each belief's cited turns in its rank, a turn once (at its best belief's score)."""
     hits: list[RouteHit] = []
     seen: set[str] = set()

@@ -30,11 +30,9 @@ class InferenceRoute:
             return []
         hits = query.keyword_hits(self._stores.keyword, "belief")
         scores = {i: score for _, i, score in hits}
-        found = self._stores.beliefs.get_many(query.space, list(scores))
-        traits = [
-            RouteHit("belief", b.id, scores[b.id])
-            for b in found
-            if b.status == "active" and entity_key(b.subject) in named and b.attribute in TRAIT_ATTRIBUTES
-        ]
+        # Only the active trait beliefs among the hits, and only what says whose they are:
+        # the whole beliefs (support spans, reports) were a tenth of a recall's bytes.
+        found = self._stores.beliefs.belief_lines(query.space, list(scores), sorted(TRAIT_ATTRIBUTES))
+        traits = [RouteHit("belief", b.id, scores[b.id]) for b in found if entity_key(b.subject) in named]
         traits.sort(key=lambda h: -h.score)
         return traits[: query.limit]

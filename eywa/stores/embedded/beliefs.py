@@ -26,7 +26,7 @@ from eywa.models import (
     utc_now,
 )
 from eywa.stores.embedded import ledger as ledger_sql
-from eywa.stores.beliefs import RecallBelief
+from eywa.stores.beliefs import BeliefLine, RecallBelief
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.evidence import recall_turns
 from eywa.stores.ledger import StageDone
@@ -106,6 +106,16 @@ def _dt(value: str | None) -> datetime | None:
 
 def _marks(n: int) -> str:
     return ",".join("?" * n)
+
+
+_LINE_COLUMNS = "id, subject, attribute, statement, value, evidence_ids"
+
+
+def _line(row: sqlite3.Row) -> BeliefLine:
+    return BeliefLine(
+        id=row["id"], subject=row["subject"], attribute=row["attribute"], statement=row["statement"],
+        value=row["value"], evidence_ids=tuple(json.loads(row["evidence_ids"])),
+    )  # fmt: skip
 
 
 def _candidate(r: sqlite3.Row) -> Candidate:
@@ -307,6 +317,36 @@ class SqliteBeliefStore:
             for row in rows
         }  # fmt: skip
         return [found[i] for i in ids if i in found]
+
+    def beliefs_about(
+        self, space: str, subjects: Sequence[str], attributes: Sequence[str]
+    ) -> dict[str, list[BeliefLine]]:
+        """Each subject's active beliefs with one of ``attributes``, in event-time order
+        (a query per subject: SQLite has no round trip to save)."""
+        found: dict[str, list[BeliefLine]] = {subject: [] for subject in subjects}
+        wanted = list(dict.fromkeys(attributes))
+        for subject in found if wanted else ():
+            rows = self._db.query(
+                f"SELECT {_LINE_COLUMNS} FROM beliefs WHERE space = ? AND subject = ? COLLATE NOCASE"
+                f" AND status = 'active' AND attribute IN ({_marks(len(wanted))})"  # noqa: S608
+                " ORDER BY COALESCE(event_at, recorded_at), id",
+                (space, subject, *wanted),
+            )
+            found[subject] = [_line(row) for row in rows]
+        return found
+
+    def belief_lines(self, space: str, belief_ids: Sequence[str], attributes: Sequence[str]) -> list[BeliefLine]:
+        """The active beliefs among ``belief_ids`` with one of ``attributes``, in the order asked."""
+        ids, wanted = list(dict.fromkeys(belief_ids)), list(dict.fromkeys(attributes))
+        if not ids or not wanted:
+            return []
+        rows = self._db.query(
+            f"SELECT {_LINE_COLUMNS} FROM beliefs WHERE +space = ? AND status = 'active'"
+            f" AND id IN ({_marks(len(ids))}) AND attribute IN ({_marks(len(wanted))})",  # noqa: S608
+            (space, *ids, *wanted),
+        )
+        by_id = {line.id: line for line in map(_line, rows)}
+        return [by_id[i] for i in ids if i in by_id]
 
     def get_many(self, space: str, belief_ids: Sequence[str]) -> list[Belief]:
         """The beliefs among ``belief_ids``, in the order asked."""

@@ -1,6 +1,6 @@
 """The audit cookbook on Neo4j: the Cypher files of ``graph_schema/audit``.
 
-Each query runs in one read transaction (``Neo4jGraph.read``), so an audit can never change
+Each query runs in one read transaction (``Neo4jGraph.read_exported``: a cookbook query may return nodes), so an audit can never change
 the graph. The header convention and the value decoding are shared with the embedded twins
 (see ``eywa.stores.audit``).
 
@@ -76,7 +76,7 @@ class Neo4jAuditQueries:
         query = self._queries.get(name)
         if query is None:
             raise InvalidInputError(f"unknown audit {name!r}; known: {', '.join(self._queries)}")
-        records = self._graph.read(f"audit {name}", query.text, **params)  # text from the cookbook only
+        records = self._graph.read_exported(f"audit {name}", query.text, **params)  # text from the cookbook only
         columns = list(records[0]) if records else list(query.spec.column_names)
         rows = ([_native(value) for value in record.values()] for record in records)
         return decode_rows(query.spec, BACKEND, columns, rows)

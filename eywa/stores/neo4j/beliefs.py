@@ -20,7 +20,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from eywa.models import Belief, BeliefStatus, Candidate, CandidateStatus, utc_now
-from eywa.stores.beliefs import RecallBelief
+from eywa.stores.beliefs import BeliefLine, RecallBelief
 from eywa.stores.ledger import StageDone
 from eywa.stores.neo4j.evidence import recall_values
 from eywa.stores.neo4j.graph import Neo4jGraph, run
@@ -28,6 +28,7 @@ from eywa.stores.neo4j.ledger import mark_tx, record_level1_tx
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.records import (
     belief_from_props,
+    belief_line_from_values,
     belief_props,
     candidate_from_props,
     candidate_props,
@@ -95,6 +96,24 @@ CALL (b) {{
   RETURN collect({recall_values('e')}) AS cited
 }}
 RETURN collect([b.id, b.statement, b.subject, b.evidence_ids, cited]) AS beliefs
+"""
+# The columns of a ``BeliefLine``, as one list per belief.
+_LINE = "[b.id, b.subject, b.attribute, b.statement, b.value, b.evidence_ids]"
+# Each asked subject's active beliefs with one of the attributes, through the (space,
+# subject_key, attribute) index, in event-time order (``_HYDRATE``'s): one row of
+# [asked subject, line] pairs.
+_ABOUT = f"""
+UNWIND $subjects AS asked
+CALL (asked) {{
+  MATCH (b:{_B}) WHERE b.space = $space AND b.subject_key = asked[1] AND b.attribute IN $attributes
+    AND b.status = 'active'
+  RETURN b ORDER BY coalesce(b.event_at, b.recorded_at), b.id
+}}
+RETURN collect([asked[0], {_LINE}]) AS lines
+"""
+_LINES = f"""
+MATCH (b:{_B}) WHERE b.id IN $ids AND b.space = $space AND b.status = 'active' AND b.attribute IN $attributes
+RETURN collect({_LINE}) AS lines
 """
 # The beliefs of a space, filtered by what the caller gives: one fixed statement per
 # combination (``_filtered``), so that each names only its own predicates and the planner
@@ -255,6 +274,34 @@ class Neo4jBeliefStore:
         (row,) = self._graph.read("recall beliefs", _RECALL, ids=ids, space=space)
         found = {b.id: b for b in map(recall_belief_from_values, row["beliefs"])}
         return [found[i] for i in ids if i in found]
+
+    def beliefs_about(
+        self, space: str, subjects: Sequence[str], attributes: Sequence[str]
+    ) -> dict[str, list[BeliefLine]]:
+        """Each subject's active beliefs with one of ``attributes``, in event-time order:
+        one round trip for every subject (matched on ``subject_key``, as ``beliefs``)."""
+        found: dict[str, list[BeliefLine]] = {subject: [] for subject in subjects}
+        if not found or not attributes:
+            return found
+        (row,) = self._graph.read(
+            "beliefs about", _ABOUT, space=space, attributes=list(dict.fromkeys(attributes)),
+            subjects=[[subject, subject.casefold()] for subject in found],
+        )  # fmt: skip
+        for subject, values in row["lines"]:
+            found[subject].append(belief_line_from_values(values))
+        return found
+
+    def belief_lines(self, space: str, belief_ids: Sequence[str], attributes: Sequence[str]) -> list[BeliefLine]:
+        """The active beliefs among ``belief_ids`` with one of ``attributes``, in the order
+        asked: one round trip, one row of lists."""
+        ids = list(dict.fromkeys(belief_ids))
+        if not ids or not attributes:
+            return []
+        (row,) = self._graph.read(
+            "belief lines", _LINES, ids=ids, space=space, attributes=list(dict.fromkeys(attributes))
+        )
+        by_id = {line.id: line for line in map(belief_line_from_values, row["lines"])}
+        return [by_id[i] for i in ids if i in by_id]
 
     def get_many(self, space: str, belief_ids: Sequence[str]) -> list[Belief]:
         """The beliefs of ``space`` among ``belief_ids``, in the order asked."""

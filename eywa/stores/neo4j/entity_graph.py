@@ -2,15 +2,16 @@
 
 ``(:Entity)-[:CO_MENTIONED {space, weight}]->(:Entity)`` edges are written by Level 0
 (``level0.write_mentions``). ``neighbours`` walks up to two hops in one parameterised query:
-each reached entity expands to its ``limit`` heaviest edges, then the same query reads the
-mentions of the candidate turns and the subjects of the candidate active beliefs, which
-``eywa.stores.entity_graph.reach_from`` places against the distances exactly as the
-embedded store does.
+each reached entity expands to its ``limit`` heaviest edges, then the same query places the
+candidate turns itself (each turn's nearest mentioned entity, as
+``eywa.stores.entity_graph.reach_from`` places them: only the turns in reach come back, with
+their distance, rather than every mention of every candidate, which was most of a recall's
+bytes) and reads the subjects of the candidate active beliefs, which ``reach_from`` places
+against the distances exactly as the embedded store does.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 
 from eywa.stores.entity_graph import MAX_HOPS, Reach, reach_from
@@ -38,17 +39,21 @@ CALL (first) {{
   }}
   RETURN collect(DISTINCT reached) AS second
 }}
-CALL () {{
+CALL (first, second) {{
+  WITH [n IN first | n.id] AS near
   UNWIND $evidence_ids AS evidence_id
   MATCH (e:{_EV} {{id: evidence_id}})-[:{RelType.MENTIONS}]->(n:{_ENT}) WHERE e.space = $space
-  RETURN collect([evidence_id, n.id]) AS mentions
+  WITH evidence_id,
+    min(CASE WHEN n.id IN $starts THEN 0 WHEN n.id IN near THEN 1 WHEN n.id IN second THEN 2 END) AS hops
+  WHERE hops IS NOT NULL
+  RETURN collect([evidence_id, hops]) AS placed
 }}
 CALL () {{
   UNWIND $belief_ids AS belief_id
   MATCH (b:{_B} {{id: belief_id}}) WHERE b.space = $space AND b.status = 'active'
   RETURN collect([belief_id, b.subject]) AS subjects
 }}
-RETURN [n IN first | n.id] AS first, second, mentions, subjects
+RETURN [n IN first | n.id] AS first, second, placed, subjects
 """
 
 
@@ -83,7 +88,5 @@ class Neo4jEntityGraph:
         for hop, reached in ((1, row["first"]), (2, row["second"])):
             for entity in reached:
                 distances.setdefault(entity, hop)
-        mentions: dict[str, list[str]] = defaultdict(list)
-        for evidence_id, entity in row["mentions"]:
-            mentions[evidence_id].append(entity)
-        return reach_from(space, distances, mentions, {b: subject for b, subject in row["subjects"]})
+        beliefs = reach_from(space, distances, {}, {b: subject for b, subject in row["subjects"]}).beliefs
+        return Reach(entities=distances, evidence={i: int(hops) for i, hops in row["placed"]}, beliefs=beliefs)

@@ -124,11 +124,15 @@ MATCH (s:{_SIG}) WHERE s.space = $space
 RETURN s.kind AS kind, count(s) AS n ORDER BY kind
 """
 _ENTITIES = f"MATCH (n:{_ENT}) WHERE n.space = $space RETURN properties(n) AS n ORDER BY n.name, n.id"
-# By id (the name's key), and the few entities that carry aliases, checked by the caller.
+# By id (the name's key), and the few entities that carry aliases, checked by the caller:
+# those of the space only, through the (space, name) index (without the hint the planner
+# scanned every :Entity of every space, so the lookup grew with the other spaces).
 _ENTITIES_NAMED = f"""
 MATCH (n:{_ENT}) WHERE n.id IN $ids AND n.space = $space RETURN properties(n) AS n
 UNION
-MATCH (n:{_ENT}) WHERE n.space = $space AND size(coalesce(n.aliases, [])) > 0 RETURN properties(n) AS n
+MATCH (n:{_ENT}) USING INDEX n:{_ENT}(space, name)
+WHERE n.space = $space AND n.name IS NOT NULL AND size(coalesce(n.aliases, [])) > 0
+RETURN properties(n) AS n
 """
 _MENTIONS = f"""
 MATCH (e:{_EV})-[:{RelType.MENTIONS}]->(n:{_ENT})

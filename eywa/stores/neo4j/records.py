@@ -42,7 +42,7 @@ from eywa.models import (
     as_utc,
 )
 from eywa.stores.conversions import evidence_fields, signal_fields
-from eywa.stores.beliefs import RecallBelief
+from eywa.stores.beliefs import BeliefLine, RecallBelief
 from eywa.stores.dimensions import DimensionRecord, SameAsEdge
 from eywa.stores.evidence import RecallTurn
 
@@ -255,6 +255,21 @@ def recall_belief_from_values(values: Sequence[Any]) -> RecallBelief:
         statement=_present(statement, "statement"),
         subject=_present(subject, "subject"),
         cited=tuple(turns[i] for i in evidence_ids or () if i in turns),
+    )
+
+
+@decodes("Belief")
+def belief_line_from_values(values: Sequence[Any]) -> BeliefLine:
+    """A belief's line columns (id, subject, attribute, statement, value, evidence ids) as
+    a ``BeliefLine``."""
+    belief_id, subject, attribute, statement, value, evidence_ids = values
+    return BeliefLine(
+        id=_present(belief_id, "id"),
+        subject=_present(subject, "subject"),
+        attribute=attribute,
+        statement=_present(statement, "statement"),
+        value=value,
+        evidence_ids=tuple(evidence_ids or ()),
     )
 
 
