@@ -73,7 +73,9 @@ def test_routes_run_at_once_in_the_pool_and_answer_as_one_by_one() -> None:
     # ``total`` is the recall's elapsed time: at least its phases one after the other; the
     # routes' own times overlap inside ``routes``, the embedding's inside ``plan`` and ``routes``.
     phases = sum(ms for stage, ms in timings.items() if stage not in {"total", "embed"} and not stage.startswith("route."))
-    assert phases <= timings["total"] < phases + 50.0
+    # (No upper bound: how long the untimed glue between phases takes is the machine's load,
+    # not the reader's behaviour; a timed bound here failed under a loaded CI.)
+    assert phases <= timings["total"]
 
 
 def test_the_query_embedding_runs_while_the_other_routes_do() -> None:
@@ -238,12 +240,14 @@ def test_the_items_left_to_load_are_loaded_a_kind_per_thread_at_once() -> None:
 
     class Mixed(MeetingRoute):
         def run(self, query: Query) -> list[RouteHit]:
-            return [RouteHit("evidence", "a", 1.0), RouteHit("belief", "b1", 0.5)]
+            return [RouteHit("evidence", "a", 1.0), RouteHit("dimension", "d1", 0.5)]
 
+    # Dimensions and turns are loaded after fusion (the beliefs the routes found are loaded
+    # before it, as fusion maps a one-turn belief onto its turn).
     with ThreadPoolExecutor(max_workers=4) as pool:
         result = Reader(
             routes=[Mixed("keyword", [], None)],
-            sources=[Meeting("evidence", barrier), Meeting("belief", barrier)],  # type: ignore[list-item]
+            sources=[Meeting("evidence", barrier), Meeting("dimension", barrier)],  # type: ignore[list-item]
             embed_queries=lambda texts: np.ones((len(texts), 4), np.float32),
             entities_named=lambda space, names: [],
             neighbours=lambda space, ids: {},
@@ -253,7 +257,7 @@ def test_the_items_left_to_load_are_loaded_a_kind_per_thread_at_once() -> None:
             disabled=frozenset({"vector", "person"}),
         ).recall("s", QUESTION, k=4, budget_tokens=None, policy="balanced", as_of=None)
 
-    assert [(i.kind, i.id) for i in result.items] == [("evidence", "a"), ("belief", "b1")]
+    assert [(i.kind, i.id) for i in result.items] == [("evidence", "a"), ("dimension", "d1")]
 
 
 def test_the_neighbours_of_the_best_turns_are_read_while_the_items_load() -> None:
