@@ -60,6 +60,10 @@ class EvidenceStore(Protocol):
         """The position the next new turn of ``session`` will take."""
         ...
 
+    def next_seqs(self, space: str, sessions: Sequence[str]) -> dict[str, int]:
+        """``next_seq`` of each of ``sessions``, in one read (a batch's sessions at once)."""
+        ...
+
     def neighbours(self, space: str, evidence_id: str, before: int, after: int) -> list[Evidence]:
         """Turns of the same session around ``evidence_id`` (itself excluded), by seq."""
         ...

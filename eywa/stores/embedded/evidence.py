@@ -185,6 +185,16 @@ class SqliteEvidenceStore:
         )
         return int(rows[0]["n"])
 
+    def next_seqs(self, space: str, sessions: Sequence[str]) -> dict[str, int]:
+        found = dict.fromkeys(sessions, 0)
+        for chunk in _chunks(list(found)):
+            rows = self._db.query(
+                f"SELECT session, MAX(seq) + 1 AS n FROM evidence WHERE space = ? AND session IN ({','.join('?' * len(chunk))}) GROUP BY session",  # noqa: S608,E501
+                [space, *chunk],
+            )
+            found.update((row["session"], int(row["n"])) for row in rows)
+        return found
+
     def neighbours(self, space: str, evidence_id: str, before: int, after: int) -> list[Evidence]:
         anchor = self._db.query(
             "SELECT session, seq FROM evidence WHERE +space = ? AND id = ?", (space, evidence_id)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from neo4j import ManagedTransaction
 
@@ -41,6 +41,8 @@ __all__ = [
     "Neo4jStageLedger",
     "Neo4jTombstones",
     "complete_tx",
+    "MARK_NEW",
+    "mark_row",
     "mark_tx",
     "record_level1_tx",
     "refuse_tombstoned_tx",
@@ -54,6 +56,13 @@ UNWIND $items AS item UNWIND $stages AS stage
 MERGE (p:{_P} {{space: $space, item: item, stage: stage}})
   ON CREATE SET p.reason = $reason, p.since = $at, p.due_at = $at, p.attempts = 0
 """
+MARK_NEW: Final = f"""
+UNWIND $marks AS m UNWIND m.items AS item UNWIND m.stages AS stage
+MERGE (p:{_P} {{space: m.space, item: item, stage: stage}})
+  ON CREATE SET p.reason = m.reason, p.since = m.at, p.due_at = m.at, p.attempts = 0
+"""
+"""``_MARK`` for several spaces, as part of a caller's statement (Level 0's batch write):
+``$marks`` rows are ``mark_row``s."""
 _COMPLETE = f"MATCH (p:{_P}) WHERE p.item IN $items AND p.space = $space AND p.stage = $stage DELETE p"
 _TOMBSTONED = f"MATCH (t:{_TOMB}) WHERE t.id IN $ids AND t.space = $space RETURN t.id AS id"
 _LEVEL1_BY = f"MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space SET e.level1_by = $done_by"
@@ -124,6 +133,13 @@ def _changed(tx: ManagedTransaction, query: str, /, **params: Any) -> tuple[int,
     """Run a write statement; (nodes created, nodes deleted)."""
     counters = tx.run(query, params).consume().counters
     return counters.nodes_created, counters.nodes_deleted
+
+
+def mark_row(
+    space: str, stages: Sequence[PendingStage], items: Sequence[str], reason: MarkReason, at: datetime
+) -> dict[str, Any]:
+    """One row of ``MARK_NEW``: the marks ``mark_tx`` would create for these items."""
+    return {"space": space, "stages": list(stages), "items": list(dict.fromkeys(items)), "reason": reason, "at": at}
 
 
 def mark_tx(
