@@ -5,7 +5,8 @@ prepared batch to the evidence store, which writes it in one transaction).
 Mention detection matches the names the space already knows (``eywa.signals.mentions``).
 Only the entities the batch can name are read: every span of the new turns' text that the
 known-name matcher could match (``name_candidates``) is looked up with
-``EvidenceStore.entities_named``, so a batch costs its own length, not the space's size. A
+``EvidenceStore.prior`` (which also says which turns are stored and where each session
+continues, all in one read), so a batch costs its own length, not the space's size. A
 known name that is not such a span cannot match, so leaving it out changes nothing: the
 signals and mentions equal those computed against every entity of the space, for names of
 up to ``MAX_NAME_PARTS`` words (a longer stored name is then found only where the
@@ -81,22 +82,19 @@ def prepare_batch(
         key = (turn.session or DEFAULT_SESSION, turn.speaker or "", str(turn.observed_at), turn.text)
         ids.append(evidence_id(space, turn, occurrences[key]))
         occurrences[key] += 1
-    existing = store.existing(space, ids)
-    fresh: list[tuple[Turn, str]] = []
-    seen: set[str] = set()
-    for turn, turn_id in zip(turns, ids, strict=True):
-        if turn_id not in existing and turn_id not in seen:
-            seen.add(turn_id)
-            fresh.append((turn, turn_id))
-    if not fresh:
-        return PreparedBatch(ids=ids, new=[], mentions=[])
-    spans = {span for turn, _ in fresh for span in name_candidates(turn.text)}
-    known = [e.name for e in store.entities_named(space, sorted(spans))]
+    spans = {span for turn in turns for span in name_candidates(turn.text)}
+    sessions = sorted({turn.session or DEFAULT_SESSION for turn in turns})
+    prior = store.prior(space, ids, sorted(spans), sessions)
+    known = [e.name for e in prior.entities]
     known += sorted({t.speaker for t in turns if t.speaker})
-    next_seq = store.next_seqs(space, sorted({turn.session or DEFAULT_SESSION for turn, _ in fresh}))
+    next_seq = prior.next_seqs
     new: list[Evidence] = []
     mentions: list[tuple[str, Entity]] = []
-    for turn, turn_id in fresh:
+    seen: set[str] = set()
+    for turn, turn_id in zip(turns, ids, strict=True):
+        if turn_id in prior.existing or turn_id in seen:
+            continue
+        seen.add(turn_id)
         session = turn.session or DEFAULT_SESSION
         observed_at = turn.observed_at or recorded_at
         signals = detect(turn.text, observed_at, turn.speaker, known)

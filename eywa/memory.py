@@ -298,26 +298,71 @@ class Memory:
                 ``level1``), or more turns of the deployment wait for their embedding than
                 ``EYWA_MAX_EMBED_BACKLOG`` allows (``stage`` ``embed``); nothing was written.
         """
+        ids, _ = self._remember(space, turns, author=author, progress=progress, wait=wait, job=None)
+        return ids
+
+    def remember_job(
+        self,
+        space: str,
+        turns: Sequence[TurnLike],
+        *,
+        author: str | None = None,
+        request_id: str | None = None,
+        wait: bool | None = None,
+    ) -> tuple[list[str], JobStatus]:
+        """``remember``, with the batch's Level 1 job recorded (``record_job``) and its state
+        read (``job``) while the stores are held for the batch: what an API's write answers.
+        On the embedded store that is one wait for the connection instead of one per read,
+        behind other threads' recalls. With ``wait`` the job's state is read after Level 1.
+
+        Raises:
+            The errors of ``remember``; StoreError: the store failed.
+        """
+        ids, job = self._remember(
+            space, turns, author=author, progress=None, wait=wait, job=(author, request_id)
+        )  # fmt: skip
+        assert job is not None  # a job was asked for
+        return ids, job
+
+    def _remember(
+        self,
+        space: str,
+        turns: Sequence[TurnLike],
+        *,
+        author: str | None,
+        progress: Callable[[int], None] | None,
+        wait: bool | None,
+        job: tuple[str | None, str | None] | None,
+    ) -> tuple[list[str], JobStatus | None]:
+        """``remember`` and ``remember_job``; ``job`` is (author, request id) of the job to record."""
         self._check_open()
         from eywa.signals import detect_signals
 
         space = check_space(space)
         checked = check_turns(turns, self._limits)
-        self._refuse_overload()
-        batch = prepare_batch(space, checked, self._stores.evidence, detect_signals, author=author)
-        if batch.new and (self._limits.space_max_turns or self._limits.space_max_bytes):
-            added = sum(turn_bytes(e.text, e.metadata) for e in batch.new)
-            check_quota(space, self._stores.evidence.usage(space), len(batch.new), added, self._limits)
-        self._stores.evidence.add(batch.new, batch.mentions)
-        crashpoints.reached("level0_committed")
-        if not (self._settings.level1_wait if wait is None else wait):
+        waits = self._settings.level1_wait if wait is None else wait
+        status: JobStatus | None = None
+        job_id: str | None = None
+        with self._stores.exclusive():  # the embedded connection is waited for once
+            self._refuse_overload()
+            batch = prepare_batch(space, checked, self._stores.evidence, detect_signals, author=author)
+            if batch.new and (self._limits.space_max_turns or self._limits.space_max_bytes):
+                added = sum(turn_bytes(e.text, e.metadata) for e in batch.new)
+                check_quota(space, self._stores.evidence.usage(space), len(batch.new), added, self._limits)
+            self._stores.evidence.add(batch.new, batch.mentions)
+            crashpoints.reached("level0_committed")
+            if job is not None:
+                job_id = record_job(self._stores, space, batch.ids, author=job[0], request_id=job[1])
+                if not waits:
+                    status = self.job(job_id)
+        if not waits:
             self._reconciler.finish(space, batch.ids, wait=False)  # embeds, then Level 1
-            return batch.ids
+            return batch.ids, status
         if self._embed_writes:
             embed_evidence(self._stores, self._embedder, batch.new, self._embed_batch, progress)
             self._stores.ledger.complete(space, "embed_evidence", [e.id for e in batch.new])
         self._reconciler.finish(space, batch.ids, wait=True)
-        return batch.ids
+        return batch.ids, None if job_id is None else self.job(job_id)
 
     def _refuse_overload(self) -> None:
         """Backpressure, checked before anything is written: refuse the batch while a bounded

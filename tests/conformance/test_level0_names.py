@@ -1,7 +1,7 @@
-"""Level 0 reads only the entities a batch can name (``eywa.batches.name_candidates`` and
-``EvidenceStore.entities_named``) and every session's next seq in one read
-(``next_seqs``): on every backend, the prepared batch equals the one computed the old way,
-against every entity of the space and one ``next_seq`` read per session."""
+"""Level 0 reads only the entities a batch can name (``eywa.batches.name_candidates``), with
+its stored ids and every session's next seq, in one read (``EvidenceStore.prior``): on every
+backend, the prepared batch equals the one computed the old way, against every entity of the
+space, one ``existing`` and one ``next_seq`` read per session."""
 
 from __future__ import annotations
 
@@ -10,11 +10,10 @@ from datetime import datetime, timezone
 from typing import Any
 
 from eywa.batches import PreparedBatch, coerce_turns, name_candidates, prepare_batch
-from eywa.ids import entity_key
-from eywa.models import Entity
+from eywa.ids import entity_id, entity_key
 from eywa.signals import detect_signals
 from eywa.stores.bundle import Stores
-from eywa.stores.evidence import EvidenceStore
+from eywa.stores.evidence import EvidenceStore, PriorState
 
 UTC = timezone.utc
 NOW = datetime(2024, 3, 1, tzinfo=UTC)
@@ -46,11 +45,12 @@ class _OldWay:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
 
-    def entities_named(self, space: str, names: Sequence[str]) -> list[Entity]:
-        return self._store.entities(space)
-
-    def next_seqs(self, space: str, sessions: Sequence[str]) -> dict[str, int]:
-        return {session: self._store.next_seq(space, session) for session in sessions}
+    def prior(self, space: str, ids: Sequence[str], names: Sequence[str], sessions: Sequence[str]) -> PriorState:
+        return PriorState(
+            existing=self._store.existing(space, ids),
+            entities=self._store.entities(space),
+            next_seqs={session: self._store.next_seq(space, session) for session in sessions},
+        )
 
 
 def _prepare(store: Any, space: str, turns: list[dict[str, Any]]) -> PreparedBatch:
@@ -76,3 +76,17 @@ def test_name_candidates_cover_every_span_the_matcher_can_take() -> None:
     assert {"mary ann", "mary", "new york", "jean-luc", "jean-luc!", "(new york)"} <= spans
     assert "luc" not in spans and "jean" not in spans  # inside a hyphenated word: no match there
     assert entity_key("Mary\tAnn") in spans
+
+
+def test_prior_reads_stored_ids_named_entities_and_next_seqs_within_the_space(stores: Stores) -> None:
+    first = _prepare(stores.evidence, "home", FIRST)
+    stores.evidence.add(first.new, first.mentions)
+    elsewhere = _prepare(stores.evidence, "away", FIRST[:1])
+    stores.evidence.add(elsewhere.new, elsewhere.mentions)
+    prior = stores.evidence.prior("home", [first.ids[0], "ev_missing"], ["mary ann", "CAROLINE", "nobody"], ["a", "b", "z"])
+    assert prior.existing == {first.ids[0]}
+    assert [(e.name, e.id) for e in prior.entities] == [
+        ("Caroline", entity_id("home", "Caroline")), ("Mary Ann", entity_id("home", "Mary Ann"))
+    ]
+    assert prior.next_seqs == {"a": 2, "b": 2, "z": 0}
+    assert stores.evidence.prior("nowhere", first.ids, ["caroline"], ["a"]) == PriorState(set(), [], {"a": 0})

@@ -32,7 +32,7 @@ from eywa.contract import SpaceUsage
 from eywa.errors import ErasedError
 from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, Evidence, SignalKind, utc_now
-from eywa.stores.evidence import RecallTurn
+from eywa.stores.evidence import PriorState, RecallTurn
 from eywa.stores.ledger import TURN_STAGES
 from eywa.stores.neo4j import level0
 from eywa.stores.neo4j.graph import Neo4jGraph, run
@@ -70,14 +70,20 @@ _NEXT_SEQ = f"""
 MATCH (e:{_EV}) WHERE e.space = $space AND e.session = $session
 RETURN coalesce(max(e.seq) + 1, 0) AS n
 """
-# Each session's highest seq through the (space, session, seq) index, read backwards.
-_NEXT_SEQS = f"""
-UNWIND $sessions AS session
-CALL (session) {{
-  MATCH (e:{_EV}) WHERE e.space = $space AND e.session = session AND e.seq IS NOT NULL
-  RETURN e.seq AS seq ORDER BY e.seq DESC LIMIT 1
+# A batch's prior state (``prior``): its stored ids, the entities it may name (by id, the
+# name's key) and each session's highest seq (the (space, session, seq) index read backwards).
+_PRIOR = f"""
+CALL () {{ MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space RETURN collect(e.id) AS existing }}
+CALL () {{ MATCH (n:{_ENT}) WHERE n.id IN $entity_ids AND n.space = $space RETURN collect(properties(n)) AS entities }}
+CALL () {{
+  UNWIND $sessions AS session
+  CALL (session) {{
+    MATCH (e:{_EV}) WHERE e.space = $space AND e.session = session AND e.seq IS NOT NULL
+    RETURN e.seq AS seq ORDER BY e.seq DESC LIMIT 1
+  }}
+  RETURN collect([session, seq + 1]) AS seqs
 }}
-RETURN session, seq + 1 AS n
+RETURN existing, entities, seqs
 """
 _NEIGHBOURS = f"""
 MATCH (a:{_EV} {{id: $id, space: $space}})
@@ -255,13 +261,17 @@ class Neo4jEvidenceStore:
         rows = self._graph.read("next_seq", _NEXT_SEQ, space=space, session=session)
         return int(rows[0]["n"])
 
-    def next_seqs(self, space: str, sessions: Sequence[str]) -> dict[str, int]:
-        """``next_seq`` of each session, in one round trip."""
-        found = dict.fromkeys(sessions, 0)
-        for chunk in _chunks(list(found)):
-            rows = self._graph.read("next_seqs", _NEXT_SEQS, space=space, sessions=chunk)
-            found.update((r["session"], int(r["n"])) for r in rows)
-        return found
+    def prior(self, space: str, ids: Sequence[str], names: Sequence[str], sessions: Sequence[str]) -> PriorState:
+        """A batch's stored ids, nameable entities and next seqs: one round trip."""
+        entity_ids = sorted({entity_id(space, name) for name in names})
+        (row,) = self._graph.read(
+            "prior", _PRIOR, space=space, ids=list(dict.fromkeys(ids)), entity_ids=entity_ids,
+            sessions=list(dict.fromkeys(sessions)),
+        )  # fmt: skip
+        entities = sorted(map(entity_from_props, row["entities"]), key=lambda e: (e.name, e.id))
+        next_seqs = dict.fromkeys(sessions, 0)
+        next_seqs.update((session, int(n)) for session, n in row["seqs"])
+        return PriorState(set(row["existing"]), entities, next_seqs)
 
     def neighbours(self, space: str, evidence_id: str, before: int, after: int) -> list[Evidence]:
         """Turns of the same session around ``evidence_id`` (itself excluded), by seq: one
