@@ -43,9 +43,11 @@ class GraphStores:
     close: Callable[[], None]
     exclusive: Callable[[], AbstractContextManager[object]] = field(default=nullcontext, kw_only=True)
     """Hold the stores for a sequence of reads and writes of this thread (``Memory.remember``'s
-    checks, batch read and write): the embedded store's one connection is then waited for
-    once, not before each query behind other threads' recalls. A server needs none (each
-    query is its own round trip on a pooled connection): a no-op."""
+    batch write, and ``remember_job``'s job record and state): the embedded store's one
+    connection is then waited for once, not before each query behind other threads'
+    recalls. A server needs none (each query is its own round trip on a pooled connection):
+    a no-op. Hold it for store calls only, not CPU work, which other threads' queries could
+    otherwise run beside."""
 
 
 @dataclass(frozen=True)

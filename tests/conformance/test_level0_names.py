@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import Any
 
+from eywa import Memory
 from eywa.batches import PreparedBatch, coerce_turns, name_candidates, prepare_batch
 from eywa.ids import entity_id, entity_key
 from eywa.signals import detect_signals
@@ -90,3 +91,18 @@ def test_prior_reads_stored_ids_named_entities_and_next_seqs_within_the_space(st
     ]
     assert prior.next_seqs == {"a": 2, "b": 2, "z": 0}
     assert stores.evidence.prior("nowhere", first.ids, ["caroline"], ["a"]) == PriorState(set(), [], {"a": 0})
+
+
+def test_remember_job_acknowledges_the_state_job_reads(memory: Memory) -> None:
+    """``remember_job`` records the job in the write's hold of the store and derives its
+    state without reading it back: that state is the one ``job`` reads."""
+    ids, job = memory.remember_job("home", FIRST[:2], author="k", wait=False)
+    assert job.status == "pending" and job.detail["pending"] == len(ids)
+    memory.wait()
+    assert memory.job(job.id).status == "done"
+    again, resent = memory.remember_job("home", FIRST[:2], author="k", wait=False)
+    assert again == ids and resent.status == memory.job(resent.id).status == "done"
+    mixed, both = memory.remember_job("home", FIRST[1:3], author="k", wait=False)
+    assert mixed[0] == ids[1] and both.status == "pending"
+    memory.wait()
+    assert memory.job(both.id).status == "done"

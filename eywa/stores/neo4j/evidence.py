@@ -35,7 +35,7 @@ from eywa.models import Entity, Evidence, SignalKind, utc_now
 from eywa.stores.evidence import PriorState, RecallTurn
 from eywa.stores.ledger import TURN_STAGES
 from eywa.stores.neo4j import level0
-from eywa.stores.neo4j.graph import Neo4jGraph, run
+from eywa.stores.neo4j.graph import Neo4jGraph
 from eywa.stores.neo4j.ledger import mark_row
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.records import (

@@ -21,7 +21,6 @@ from typing import Any, Final
 
 from neo4j import ManagedTransaction
 
-from eywa.errors import ErasedError
 from eywa.stores.ledger import (
     DERIVED_STAGES,
     PENDING_STAGES,
@@ -45,7 +44,6 @@ __all__ = [
     "mark_row",
     "mark_tx",
     "record_level1_tx",
-    "refuse_tombstoned_tx",
 ]
 
 _P, _EV, _B, _SPACE = Label.PENDING, Label.EVIDENCE, Label.BELIEF, Label.SPACE
@@ -160,17 +158,6 @@ def complete_tx(tx: ManagedTransaction, space: str, stage: PendingStage, items: 
         return 0
     _, deleted = _changed(tx, _COMPLETE, space=space, stage=stage, items=list(dict.fromkeys(items)))
     return deleted
-
-
-def refuse_tombstoned_tx(tx: ManagedTransaction, space: str, evidence_ids: Sequence[str]) -> None:
-    """Raise ``ErasedError`` (the caller's transaction rolls back) if any id is tombstoned.
-
-    Raises:
-        ErasedError: naming the tombstoned ids.
-    """
-    found = sorted(r["id"] for r in run(tx, _TOMBSTONED, space=space, ids=list(evidence_ids)))
-    if found:
-        raise ErasedError(space, tuple(found))
 
 
 def record_level1_tx(tx: ManagedTransaction, done: StageDone) -> None:
