@@ -2,6 +2,16 @@
 mentions. Synchronous, no LLM; nothing is written here (``Memory.remember`` hands the
 prepared batch to the evidence store, which writes it in one transaction).
 
+Mention detection matches the names the space already knows (``eywa.signals.mentions``).
+Only the entities the batch can name are read: every span of the new turns' text that the
+known-name matcher could match (``name_candidates``) is looked up with
+``EvidenceStore.prior`` (which also says which turns are stored and where each session
+continues, all in one read), so a batch costs its own length, not the space's size. A
+known name that is not such a span cannot match, so leaving it out changes nothing: the
+signals and mentions equal those computed against every entity of the space, for names of
+up to ``MAX_NAME_PARTS`` words (a longer stored name is then found only where the
+capitalisation rule finds it again).
+
 Ids: a turn with an ``external_id`` is ``ev_`` + hash(space, external_id); otherwise the
 hash of (space, session, speaker, observed_at as given, text, its occurrence in the batch).
 Re-sending a turn therefore yields the same id and the store skips it.
@@ -9,11 +19,12 @@ Re-sending a turn therefore yields the same id and the store skips it.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from eywa.contract import Limits, check_turns
 from eywa.ids import content_hash, entity_id, entity_key, stable_id
@@ -71,20 +82,20 @@ def prepare_batch(
         key = (turn.session or DEFAULT_SESSION, turn.speaker or "", str(turn.observed_at), turn.text)
         ids.append(evidence_id(space, turn, occurrences[key]))
         occurrences[key] += 1
-    existing = store.existing(space, ids)
-    known = [e.name for e in store.entities(space)]
+    spans = {span for turn in turns for span in name_candidates(turn.text)}
+    sessions = sorted({turn.session or DEFAULT_SESSION for turn in turns})
+    prior = store.prior(space, ids, sorted(spans), sessions)
+    known = [e.name for e in prior.entities]
     known += sorted({t.speaker for t in turns if t.speaker})
-    next_seq: dict[str, int] = {}
+    next_seq = prior.next_seqs
     new: list[Evidence] = []
     mentions: list[tuple[str, Entity]] = []
     seen: set[str] = set()
     for turn, turn_id in zip(turns, ids, strict=True):
-        if turn_id in existing or turn_id in seen:
+        if turn_id in prior.existing or turn_id in seen:
             continue
         seen.add(turn_id)
         session = turn.session or DEFAULT_SESSION
-        if session not in next_seq:
-            next_seq[session] = store.next_seq(space, session)
         observed_at = turn.observed_at or recorded_at
         signals = detect(turn.text, observed_at, turn.speaker, known)
         evidence = Evidence(
@@ -109,6 +120,59 @@ def prepare_batch(
         mentions.extend((turn_id, entity) for entity in found)
         known.extend(e.name for e in found if e.name not in known)  # later turns of the batch see them
     return PreparedBatch(ids=ids, new=new, mentions=mentions)
+
+
+MAX_NAME_PARTS: Final = 8
+"""The most whitespace-separated parts a stored name may have to be matched by Level 0
+(``name_candidates``); speakers and capitalised names are far shorter."""
+
+# The known-name matcher's boundaries (``eywa.signals.mentions``): a name is neither preceded
+# nor followed by a word character, an apostrophe or a hyphen, and may carry a possessive.
+_INNER = re.compile(r"[\w'’-]")
+_CHUNKS = re.compile(r"\S+")
+
+
+def name_candidates(text: str) -> set[str]:
+    """Every span of ``text`` that a known name could match, as its ``entity_key``.
+
+    A name of k parts matches the end of one whitespace-separated chunk, the k - 2 chunks
+    after it whole, and the start of the next (one chunk for k = 1): it starts where no word
+    character, apostrophe or hyphen precedes, and ends where none follows, or a possessive
+    ("'s") does that none follows. These spans, up to ``MAX_NAME_PARTS`` chunks, are a
+    superset of what the matcher can find, so looking only them up loses no match.
+    """
+    chunks = [m.group(0) for m in _CHUNKS.finditer(text)]
+    heads: list[list[str]] = []  # a chunk's casefolded suffixes a name may start with
+    tails: list[list[str]] = []  # its casefolded prefixes a name may end with
+    wholes: list[str] = []
+    found: set[str] = set()
+    for chunk in chunks:
+        folded = chunk.casefold()
+        wholes.append(folded)
+        simple = len(folded) == len(chunk)  # casefolding kept the offsets (almost always)
+        starts = [0] + [s for s in range(1, len(chunk)) if not _INNER.match(chunk, s - 1)]
+        ends = [e for e in range(1, len(chunk)) if _ends_name(chunk, e)] + [len(chunk)]
+        heads.append([folded[s:] if simple else chunk[s:].casefold() for s in starts])
+        tails.append([folded[:e] if simple else chunk[:e].casefold() for e in ends])
+        found.update(
+            folded[s:e] if simple else chunk[s:e].casefold() for s in starts for e in ends if e > s
+        )
+    for i, first in enumerate(heads):
+        middle = ""
+        for j in range(i + 1, min(i + MAX_NAME_PARTS, len(chunks))):
+            found.update(f"{head} {middle}{tail}" for head in first for tail in tails[j])
+            middle += wholes[j] + " "
+    return found
+
+
+def _ends_name(chunk: str, end: int) -> bool:
+    """Whether a name may end at ``end`` (exclusive, inside ``chunk``): no word character,
+    apostrophe or hyphen follows, or a possessive does that none follows."""
+    if not _INNER.match(chunk, end):
+        return True
+    if chunk[end] in "'’" and chunk[end + 1 : end + 2] in ("s", "S"):
+        return end + 2 == len(chunk) or not _INNER.match(chunk, end + 2)
+    return False
 
 
 def _mentioned_entities(space: str, evidence: Evidence) -> list[Entity]:

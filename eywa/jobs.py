@@ -81,6 +81,17 @@ class JobRunner(Protocol):
         """
         ...
 
+    def dispatch(
+        self, job_id: str, space: str, evidence_ids: Sequence[str], request_id: str | None = None
+    ) -> None:
+        """Queue a job already recorded (``JobBook.record_job``, or ``Memory.remember_job``
+        in the write's own hold of the store): ``submit`` without the recording.
+
+        Raises:
+            StoreError: the runner's broker cannot be reached (the job stays recorded).
+        """
+        ...
+
     def status(self, job_id: str) -> JobStatus:
         """The job's state. ``detail["space"]`` must name the job's space: the API checks
         the caller's key against it.
@@ -137,6 +148,11 @@ class InlineJobRunner:
             StoreError: the store failed.
         """
         return self._book.record_job(space, evidence_ids, author=author, request_id=request_id)
+
+    def dispatch(
+        self, job_id: str, space: str, evidence_ids: Sequence[str], request_id: str | None = None
+    ) -> None:
+        """Nothing to queue: Level 1 runs in the API process (``Memory.remember``)."""
 
     def status(self, job_id: str) -> JobStatus:
         """The recorded job's state.

@@ -13,7 +13,7 @@ from typing import Any
 
 from eywa import corrections as correcting
 from eywa import crashpoints
-from eywa.batches import prepare_batch
+from eywa.batches import PreparedBatch, prepare_batch
 from eywa.contract import (
     Limits,
     check_label,
@@ -80,7 +80,7 @@ from eywa.stores.bundle import Stores
 from eywa.stores.corrections import CorrectionRecord
 from eywa.stores.dimensions import SameAsEdge
 from eywa.stores.erasure import ErasureRecord, ErasureSelector
-from eywa.stores.ledger import SpaceBacklog
+from eywa.stores.ledger import DERIVED_STAGES, SpaceBacklog
 
 TurnLike = Turn | Mapping[str, Any]
 
@@ -299,26 +299,88 @@ class Memory:
                 ``level1``), or more turns of the deployment wait for their embedding than
                 ``EYWA_MAX_EMBED_BACKLOG`` allows (``stage`` ``embed``); nothing was written.
         """
+        ids, _ = self._remember(space, turns, author=author, progress=progress, wait=wait, job=None)
+        return ids
+
+    def remember_job(
+        self,
+        space: str,
+        turns: Sequence[TurnLike],
+        *,
+        author: str | None = None,
+        request_id: str | None = None,
+        wait: bool | None = None,
+    ) -> tuple[list[str], JobStatus]:
+        """``remember``, with the batch's Level 1 job recorded (``record_job``) in the same hold
+        of the stores as the batch's write, and its state (what ``job`` would read) derived
+        from the batch: what an API's write answers. On the embedded store the write waits
+        once for the connection instead of three times, behind other threads' recalls. With
+        ``wait`` the job's state is read after Level 1.
+
+        Raises:
+            The errors of ``remember``; StoreError: the store failed.
+        """
+        ids, job = self._remember(
+            space, turns, author=author, progress=None, wait=wait, job=(author, request_id)
+        )  # fmt: skip
+        assert job is not None  # a job was asked for
+        return ids, job
+
+    def _remember(
+        self,
+        space: str,
+        turns: Sequence[TurnLike],
+        *,
+        author: str | None,
+        progress: Callable[[int], None] | None,
+        wait: bool | None,
+        job: tuple[str | None, str | None] | None,
+    ) -> tuple[list[str], JobStatus | None]:
+        """``remember`` and ``remember_job``; ``job`` is (author, request id) of the job to record."""
         self._check_open()
         from eywa.signals import detect_signals
 
         space = check_space(space)
         checked = check_turns(turns, self._limits)
+        waits = self._settings.level1_wait if wait is None else wait
+        status: JobStatus | None = None
+        job_id: str | None = None
         self._refuse_overload()
         batch = prepare_batch(space, checked, self._stores.evidence, detect_signals, author=author)
         if batch.new and (self._limits.space_max_turns or self._limits.space_max_bytes):
             added = sum(turn_bytes(e.text, e.metadata) for e in batch.new)
             check_quota(space, self._stores.evidence.usage(space), len(batch.new), added, self._limits)
-        self._stores.evidence.add(batch.new, batch.mentions)
-        crashpoints.reached("level0_committed")
-        if not (self._settings.level1_wait if wait is None else wait):
+        # The batch's writes wait once for the embedded connection; the CPU work above ran
+        # without holding it, beside other threads' queries.
+        with self._stores.exclusive():
+            self._stores.evidence.add(batch.new, batch.mentions)
+            crashpoints.reached("level0_committed")
+            if job is not None:
+                job_id = record_job(self._stores, space, batch.ids, author=job[0], request_id=job[1])
+                if not waits:
+                    status = self._acknowledged_job(job_id, space, batch)
+        if not waits:
             self._reconciler.finish(space, batch.ids, wait=False)  # embeds, then Level 1
-            return batch.ids
+            return batch.ids, status
         if self._embed_writes:
             embed_evidence(self._stores, self._embedder, batch.new, self._embed_batch, progress)
             self._stores.ledger.complete(space, "embed_evidence", [e.id for e in batch.new])
         self._reconciler.finish(space, batch.ids, wait=True)
-        return batch.ids
+        return batch.ids, None if job_id is None else self.job(job_id)
+
+    def _acknowledged_job(self, job_id: str, space: str, batch: PreparedBatch) -> JobStatus:
+        """The state ``job`` reads of a job just recorded, before anything ran: the new turns'
+        marks were just created (so it is ``pending``), and only the turns sent again are
+        read, for marks left (``pending``) or failed too often (``failed``); none: ``done``."""
+        new = {e.id for e in batch.new}
+        again = [i for i in dict.fromkeys(batch.ids) if i not in new]
+        found = self._stores.ledger.pending_for(space, again) if again else []
+        marks = [m for m in found if m.stage in DERIVED_STAGES]
+        pending = len(new) + len({m.item_id for m in marks})
+        detail: dict[str, Any] = {"space": space, "evidence": len(set(batch.ids)), "pending": pending}
+        if any(m.attempts >= self._settings.stage_max_attempts for m in marks):
+            return JobStatus(id=job_id, status="failed", detail=detail)
+        return JobStatus(id=job_id, status="pending" if new or marks else "done", detail=detail)
 
     def _refuse_overload(self) -> None:
         """Backpressure, checked before anything is written: refuse the batch while a bounded

@@ -81,6 +81,18 @@ class CeleryJobRunner:
                 latter case the job is recorded and the beat will run it.
         """
         job_id = self._book.record_job(space, evidence_ids, author=author, request_id=request_id)
+        self.dispatch(job_id, space, evidence_ids, request_id)
+        return job_id
+
+    def dispatch(
+        self, job_id: str, space: str, evidence_ids: Sequence[str], request_id: str | None = None
+    ) -> None:
+        """Queue the task of a job already recorded.
+
+        Raises:
+            StoreError: Redis (the broker) cannot be reached; the job is recorded and the
+                beat will run it.
+        """
         try:
             self._app.send_task(
                 TASK, args=[space, list(evidence_ids)], kwargs={"submitted_at": time.time()}, task_id=job_id,
@@ -88,7 +100,6 @@ class CeleryJobRunner:
             )
         except (RedisError, OSError) as exc:
             raise StoreError("redis", "submit", str(exc)) from exc
-        return job_id
 
     def status(self, job_id: str) -> JobStatus:
         """The job's state from the store, ``running`` while a worker holds it, with the

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -40,6 +41,13 @@ class GraphStores:
     erasure: ErasureStore
     corrections: CorrectionLog
     close: Callable[[], None]
+    exclusive: Callable[[], AbstractContextManager[object]] = field(default=nullcontext, kw_only=True)
+    """Hold the stores for a sequence of reads and writes of this thread (``Memory.remember``'s
+    batch write, and ``remember_job``'s job record and state): the embedded store's one
+    connection is then waited for once, not before each query behind other threads'
+    recalls. A server needs none (each query is its own round trip on a pooled connection):
+    a no-op. Hold it for store calls only, not CPU work, which other threads' queries could
+    otherwise run beside."""
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,15 @@ class RecallTurn:
     mentions: tuple[str, ...]  # entity ids, sorted
 
 
+@dataclass(frozen=True)
+class PriorState:
+    """What ``EvidenceStore.prior`` reads for a batch (see there)."""
+
+    existing: set[str]
+    entities: list[Entity]  # by name, then id
+    next_seqs: dict[str, int]
+
+
 class EvidenceStore(Protocol):
     """Stores turns, their signals, mentions and the keyword index in one transaction."""
 
@@ -58,6 +67,13 @@ class EvidenceStore(Protocol):
 
     def next_seq(self, space: str, session: str) -> int:
         """The position the next new turn of ``session`` will take."""
+        ...
+
+    def prior(self, space: str, ids: Sequence[str], names: Sequence[str], sessions: Sequence[str]) -> PriorState:
+        """What a Level 0 batch needs of the store, in one read: which of ``ids`` are stored,
+        the entities whose name (``eywa.ids.entity_key``) is among ``names``, and
+        ``next_seq`` of each of ``sessions``. One round trip on a server, one hold of the
+        connection on the embedded store, whatever the batch and the space hold."""
         ...
 
     def neighbours(self, space: str, evidence_id: str, before: int, after: int) -> list[Evidence]:

@@ -34,16 +34,17 @@ def remember(space: SpacePath, body: RememberRequest, key: Writer, ctx: Ctx) -> 
     ``stage`` says which) or one holding an erased turn (410): nothing is written.
     """
     try:
-        ids = ctx.memory.remember(space, body.turns, author=key.id, wait=ctx.settings.level1_wait)
+        # The job is recorded, and its state read, in the write's own hold of the store (one
+        # wait for the embedded connection instead of four); the runner then only queues it.
+        ids, job = ctx.memory.remember_job(space, body.turns, author=key.id, wait=ctx.settings.level1_wait)
     except OverloadedError as exc:
         ctx.metrics.writes_refused.labels(exc.stage).inc()  # eywa_writes_refused_total{stage}
         raise
     ctx.metrics.turns_ingested.inc(len(ids))
-    job_id = ctx.jobs.submit(space, ids, author=key.id)
+    ctx.jobs.dispatch(job.id, space, ids)
     # The acknowledgement reports the job as the store derives it (done or pending): asking
     # the queue's result backend too, a moment after sending the task, would add two Redis
     # round trips to every write to learn what the store already says.
-    job = ctx.memory.job(job_id)
     return RememberResponse(ids=ids, job=JobRef(id=job.id, status=job.status), author=key.id)
 
 

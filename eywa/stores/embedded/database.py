@@ -75,6 +75,15 @@ class SqliteDatabase:
                         self._conn.execute("ROLLBACK")
                         raise StoreError("sqlite", "commit", str(exc)) from exc
 
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the connection for several queries and transactions of this thread (the
+        lock is re-entrant): a caller that needs many waits once, instead of queueing
+        behind other threads' queries before each of its own."""
+        self._check_open()
+        with self._lock:
+            yield
+
     def query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[sqlite3.Row]:
         """Run a read query and return all rows."""
         self._check_open()

@@ -13,6 +13,7 @@ from datetime import datetime
 from eywa.contract import SpaceUsage
 from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, Evidence, Signal, SignalKind, utc_now
+from eywa.stores.evidence import PriorState
 from eywa.stores.context import SessionTurn, contexts_around, read_range
 from eywa.stores.embedded import ledger as ledger_sql
 from eywa.stores.embedded.database import SqliteDatabase
@@ -184,6 +185,27 @@ class SqliteEvidenceStore:
             (space, session),
         )
         return int(rows[0]["n"])
+
+    def prior(self, space: str, ids: Sequence[str], names: Sequence[str], sessions: Sequence[str]) -> PriorState:
+        entity_ids = sorted({entity_id(space, name) for name in names})
+        with self._db.locked():  # one wait for the connection, not one per query
+            existing = self.existing(space, ids)
+            entities: list[Entity] = []
+            for chunk in _chunks(entity_ids):
+                rows = self._db.query(
+                    f"SELECT * FROM entities WHERE space = ? AND id IN ({','.join('?' * len(chunk))})",  # noqa: S608
+                    [space, *chunk],
+                )
+                entities.extend(entity_from_row(row) for row in rows)
+            next_seqs = dict.fromkeys(sessions, 0)
+            for chunk in _chunks(list(next_seqs)):
+                rows = self._db.query(
+                    "SELECT session, MAX(seq) + 1 AS n FROM evidence"  # noqa: S608
+                    f" WHERE space = ? AND session IN ({','.join('?' * len(chunk))}) GROUP BY session",
+                    [space, *chunk],
+                )
+                next_seqs.update((row["session"], int(row["n"])) for row in rows)
+        return PriorState(existing, sorted(entities, key=lambda e: (e.name, e.id)), next_seqs)
 
     def neighbours(self, space: str, evidence_id: str, before: int, after: int) -> list[Evidence]:
         anchor = self._db.query(

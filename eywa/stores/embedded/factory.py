@@ -93,6 +93,7 @@ def open_embedded(
         erasure=SqliteErasureStore(db, erasure_secret),
         corrections=SqliteCorrectionLog(db),
         close=close,
+        exclusive=db.locked,
         backup=lambda dest, at: backup_directory(directory, dest, at, database=DATABASE_FILE),
     )
 
@@ -117,6 +118,7 @@ def open_embedded_graph(directory: Path, *, erasure_secret: bytes | None = None)
         erasure=SqliteErasureStore(db, erasure_secret),
         corrections=SqliteCorrectionLog(db),
         close=db.close,
+        exclusive=db.locked,
     )
     _migrate_or_close(db)
     return stores

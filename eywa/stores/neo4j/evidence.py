@@ -16,8 +16,8 @@ stays immutable and ``get`` does not return them. The full-text index (``evidenc
 is maintained by Neo4j inside that transaction, so a turn is keyword-searchable as soon as
 ``add`` returns. The new turns' pending stage marks
 (``eywa.stores.ledger``) are created in that transaction too, after checking that no new
-id is tombstoned. Every write is ``UNWIND`` over a parameter list; every query filters on
-``space``.
+id is tombstoned. The batch costs two statements (``level0``): one read, one write, each
+``UNWIND`` over parameter lists; every query filters on ``space``.
 """
 
 from __future__ import annotations
@@ -29,13 +29,14 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from eywa.contract import SpaceUsage
+from eywa.errors import ErasedError
 from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, Evidence, SignalKind, utc_now
-from eywa.stores.evidence import RecallTurn
+from eywa.stores.evidence import PriorState, RecallTurn
 from eywa.stores.ledger import TURN_STAGES
 from eywa.stores.neo4j import level0
-from eywa.stores.neo4j.graph import Neo4jGraph, run
-from eywa.stores.neo4j.ledger import mark_tx, refuse_tombstoned_tx
+from eywa.stores.neo4j.graph import Neo4jGraph
+from eywa.stores.neo4j.ledger import mark_row
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.records import (
     entity_from_props,
@@ -51,7 +52,6 @@ from eywa.stores.neo4j.records import (
 _EV, _SIG, _ENT, _SPACE = Label.EVIDENCE, Label.SIGNAL, Label.ENTITY, Label.SPACE
 _CHUNK = 1000
 
-_PRESENT = f"MATCH (e:{_EV}) WHERE e.id IN $ids RETURN e.id AS id"
 # The stored fields of a turn (a map projection; the index-only context fields are left
 # out), times as epoch microseconds, and its signals likewise (``records.micros``).
 _TURN_FIELDS = (
@@ -69,6 +69,21 @@ _SPEAKERS = f"MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space RETURN e.i
 _NEXT_SEQ = f"""
 MATCH (e:{_EV}) WHERE e.space = $space AND e.session = $session
 RETURN coalesce(max(e.seq) + 1, 0) AS n
+"""
+# A batch's prior state (``prior``): its stored ids, the entities it may name (by id, the
+# name's key) and each session's highest seq (the (space, session, seq) index read backwards).
+_PRIOR = f"""
+CALL () {{ MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space RETURN collect(e.id) AS existing }}
+CALL () {{ MATCH (n:{_ENT}) WHERE n.id IN $entity_ids AND n.space = $space RETURN collect(properties(n)) AS entities }}
+CALL () {{
+  UNWIND $sessions AS session
+  CALL (session) {{
+    MATCH (e:{_EV}) WHERE e.space = $space AND e.session = session AND e.seq IS NOT NULL
+    RETURN e.seq AS seq ORDER BY e.seq DESC LIMIT 1
+  }}
+  RETURN collect([session, seq + 1]) AS seqs
+}}
+RETURN existing, entities, seqs
 """
 _NEIGHBOURS = f"""
 MATCH (a:{_EV} {{id: $id, space: $space}})
@@ -176,27 +191,20 @@ def _add(
     signals: dict[str, list[dict[str, Any]]],
     mentions: Sequence[tuple[str, Entity]],
 ) -> list[str]:
-    """One Level 0 batch (see ``level0``): a fixed number of ``UNWIND`` statements."""
-    present = {r["id"] for r in run(tx, _PRESENT, ids=[r["props"]["id"] for r in rows])}
+    """One Level 0 batch (see ``level0``): one read and one write statement."""
+    present, erased, sessions = level0.read_batch(tx, rows)
     new = [r for r in rows if r["props"]["id"] not in present]
     if not new:
         return []
-    new_ids = {r["props"]["id"] for r in new}
     by_space: dict[str, list[str]] = {}
     for r in new:
         by_space.setdefault(r["props"]["space"], []).append(r["props"]["id"])
     for space, ids in sorted(by_space.items()):
-        refuse_tombstoned_tx(tx, space, ids)
-    sessions = level0.read_sessions(tx, new)
-    contexts = level0.derive_contexts(sessions, new)
-    level0.write_turns(tx, new, contexts)
-    level0.link_turns(tx, sessions, new)
-    level0.refresh_contexts(tx, contexts, new_ids)
-    level0.write_signals(tx, [s for r in new for s in signals[r["props"]["id"]]])
-    level0.write_mentions(tx, new_ids, mentions)
+        if found := sorted(set(erased.get(space, ())) & set(ids)):
+            raise ErasedError(space, tuple(found))
     at = utc_now()
-    for space, ids in sorted(by_space.items()):
-        mark_tx(tx, space, TURN_STAGES, ids, "new", at)
+    marks = [mark_row(space, TURN_STAGES, ids, "new", at) for space, ids in sorted(by_space.items())]
+    level0.write_batch(tx, new, sessions, [s for r in new for s in signals[r["props"]["id"]]], mentions, marks)
     return [r["props"]["id"] for r in new]
 
 
@@ -256,6 +264,18 @@ class Neo4jEvidenceStore:
         """One past the highest seq of ``session`` (0 for a new session)."""
         rows = self._graph.read("next_seq", _NEXT_SEQ, space=space, session=session)
         return int(rows[0]["n"])
+
+    def prior(self, space: str, ids: Sequence[str], names: Sequence[str], sessions: Sequence[str]) -> PriorState:
+        """A batch's stored ids, nameable entities and next seqs: one round trip."""
+        entity_ids = sorted({entity_id(space, name) for name in names})
+        (row,) = self._graph.read(
+            "prior", _PRIOR, space=space, ids=list(dict.fromkeys(ids)), entity_ids=entity_ids,
+            sessions=list(dict.fromkeys(sessions)),
+        )  # fmt: skip
+        entities = sorted(map(entity_from_props, row["entities"]), key=lambda e: (e.name, e.id))
+        next_seqs = dict.fromkeys(sessions, 0)
+        next_seqs.update((session, int(n)) for session, n in row["seqs"])
+        return PriorState(set(row["existing"]), entities, next_seqs)
 
     def neighbours(self, space: str, evidence_id: str, before: int, after: int) -> list[Evidence]:
         """Turns of the same session around ``evidence_id`` (itself excluded), by seq: one

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from neo4j import ManagedTransaction
 
-from eywa.errors import ErasedError
 from eywa.stores.ledger import (
     DERIVED_STAGES,
     PENDING_STAGES,
@@ -41,9 +40,10 @@ __all__ = [
     "Neo4jStageLedger",
     "Neo4jTombstones",
     "complete_tx",
+    "MARK_NEW",
+    "mark_row",
     "mark_tx",
     "record_level1_tx",
-    "refuse_tombstoned_tx",
 ]
 
 _P, _EV, _B, _SPACE = Label.PENDING, Label.EVIDENCE, Label.BELIEF, Label.SPACE
@@ -54,6 +54,13 @@ UNWIND $items AS item UNWIND $stages AS stage
 MERGE (p:{_P} {{space: $space, item: item, stage: stage}})
   ON CREATE SET p.reason = $reason, p.since = $at, p.due_at = $at, p.attempts = 0
 """
+MARK_NEW: Final = f"""
+UNWIND $marks AS m UNWIND m.items AS item UNWIND m.stages AS stage
+MERGE (p:{_P} {{space: m.space, item: item, stage: stage}})
+  ON CREATE SET p.reason = m.reason, p.since = m.at, p.due_at = m.at, p.attempts = 0
+"""
+"""``_MARK`` for several spaces, as part of a caller's statement (Level 0's batch write):
+``$marks`` rows are ``mark_row``s."""
 _COMPLETE = f"MATCH (p:{_P}) WHERE p.item IN $items AND p.space = $space AND p.stage = $stage DELETE p"
 _TOMBSTONED = f"MATCH (t:{_TOMB}) WHERE t.id IN $ids AND t.space = $space RETURN t.id AS id"
 _LEVEL1_BY = f"MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space SET e.level1_by = $done_by"
@@ -126,6 +133,13 @@ def _changed(tx: ManagedTransaction, query: str, /, **params: Any) -> tuple[int,
     return counters.nodes_created, counters.nodes_deleted
 
 
+def mark_row(
+    space: str, stages: Sequence[PendingStage], items: Sequence[str], reason: MarkReason, at: datetime
+) -> dict[str, Any]:
+    """One row of ``MARK_NEW``: the marks ``mark_tx`` would create for these items."""
+    return {"space": space, "stages": list(stages), "items": list(dict.fromkeys(items)), "reason": reason, "at": at}
+
+
 def mark_tx(
     tx: ManagedTransaction, space: str, stages: Sequence[PendingStage], items: Sequence[str],
     reason: MarkReason, at: datetime,
@@ -144,17 +158,6 @@ def complete_tx(tx: ManagedTransaction, space: str, stage: PendingStage, items: 
         return 0
     _, deleted = _changed(tx, _COMPLETE, space=space, stage=stage, items=list(dict.fromkeys(items)))
     return deleted
-
-
-def refuse_tombstoned_tx(tx: ManagedTransaction, space: str, evidence_ids: Sequence[str]) -> None:
-    """Raise ``ErasedError`` (the caller's transaction rolls back) if any id is tombstoned.
-
-    Raises:
-        ErasedError: naming the tombstoned ids.
-    """
-    found = sorted(r["id"] for r in run(tx, _TOMBSTONED, space=space, ids=list(evidence_ids)))
-    if found:
-        raise ErasedError(space, tuple(found))
 
 
 def record_level1_tx(tx: ManagedTransaction, done: StageDone) -> None:
