@@ -140,12 +140,26 @@ def _same(a: str, b: str | None) -> bool:
     return b is not None and a.casefold() == b.casefold()
 
 
-def _latest(deltas: Sequence[Delta], value: str, *, positive: bool = False, until: datetime | None = None) -> Delta | None:
-    found = [
-        d for d in deltas
-        if _same(d.observed, value) and (not positive or d.polarity == "positive") and (until is None or d.at <= until)
-    ]  # fmt: skip
-    return found[-1] if found else None
+ByValue = dict[str, list[Delta]]
+
+
+def _by_value(deltas: Sequence[Delta]) -> ByValue:
+    """The deltas grouped by their casefolded observed value, each group in ``deltas``' order:
+    a multi-valued dimension names each of its members once, and scanning every delta per
+    member was quadratic (hundreds of deltas, dozens of members, on every read of it)."""
+    groups: ByValue = {}
+    for d in deltas:
+        groups.setdefault(d.observed.casefold(), []).append(d)
+    return groups
+
+
+def _latest(by_value: ByValue, value: str, *, positive: bool = False, until: datetime | None = None) -> Delta | None:
+    """The last delta observing ``value`` (casefolded), positive only / up to ``until`` if asked."""
+    return next(
+        (d for d in reversed(by_value.get(value.casefold(), []))
+         if (not positive or d.polarity == "positive") and (until is None or d.at <= until)),
+        None,
+    )  # fmt: skip
 
 
 def _change_point(dimension: Dimension, deltas: Sequence[Delta]) -> Delta | None:
@@ -164,16 +178,17 @@ def _supporting(dimension: Dimension, deltas: Sequence[Delta], asked: Sequence[s
     last = dimension.last_observed
     last_delta = None if last is None else next((d for d in reversed(deltas) if d.belief_id == last.belief_id), None)
     chosen: list[Delta | None] = []
+    by_value = _by_value(deltas)
     if asked:
-        chosen.extend(_latest(deltas, v) for v in asked)
+        chosen.extend(_latest(by_value, v) for v in asked)
         chosen.append(last_delta)
     elif dimension.cardinality == "single":
         chosen.append(_change_point(dimension, deltas))
         chosen.append(last_delta)
         if dimension.previous is not None:
-            chosen.append(_latest(deltas, dimension.previous, until=dimension.since))
+            chosen.append(_latest(by_value, dimension.previous, until=dimension.since))
     else:
-        chosen.extend(_latest(deltas, m, positive=True) for m in members)
+        chosen.extend(_latest(by_value, m, positive=True) for m in members)
         chosen.append(last_delta)
     return [d for d in chosen if d is not None]
 
