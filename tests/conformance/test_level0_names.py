@@ -90,6 +90,10 @@ def test_prior_reads_stored_ids_named_entities_and_next_seqs_within_the_space(st
         ("Caroline", entity_id("home", "Caroline")), ("Mary Ann", entity_id("home", "Mary Ann"))
     ]
     assert prior.next_seqs == {"a": 2, "b": 2, "z": 0}
+    # With more candidate spans than the space has entities (a batch of long turns in a small
+    # space), the embedded store reads the space's entities and filters: the same answer.
+    padded = ["mary ann", "CAROLINE", "nobody", *(f"filler {i}" for i in range(40))]
+    assert stores.evidence.prior("home", [first.ids[0]], padded, ["a"]).entities == prior.entities
     assert stores.evidence.prior("nowhere", first.ids, ["caroline"], ["a"]) == PriorState(set(), [], {"a": 0})
 
 

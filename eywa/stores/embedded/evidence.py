@@ -187,16 +187,9 @@ class SqliteEvidenceStore:
         return int(rows[0]["n"])
 
     def prior(self, space: str, ids: Sequence[str], names: Sequence[str], sessions: Sequence[str]) -> PriorState:
-        entity_ids = sorted({entity_id(space, name) for name in names})
         with self._db.locked():  # one wait for the connection, not one per query
             existing = self.existing(space, ids)
-            entities: list[Entity] = []
-            for chunk in _chunks(entity_ids):
-                rows = self._db.query(
-                    f"SELECT * FROM entities WHERE space = ? AND id IN ({','.join('?' * len(chunk))})",  # noqa: S608
-                    [space, *chunk],
-                )
-                entities.extend(entity_from_row(row) for row in rows)
+            entities = self._entities_named(space, names)
             next_seqs = dict.fromkeys(sessions, 0)
             for chunk in _chunks(list(next_seqs)):
                 rows = self._db.query(
@@ -206,6 +199,28 @@ class SqliteEvidenceStore:
                 )
                 next_seqs.update((row["session"], int(row["n"])) for row in rows)
         return PriorState(existing, sorted(entities, key=lambda e: (e.name, e.id)), next_seqs)
+
+    def _entities_named(self, space: str, names: Sequence[str]) -> list[Entity]:
+        """The entities of ``space`` whose ``entity_key`` is among ``names`` (for ``prior``).
+
+        A space with no more entities than ``names`` is read whole and filtered here: a
+        batch of long turns has hundreds of candidate spans (``eywa.batches.name_candidates``),
+        and hashing each into an id cost more than reading a small space's entities (the
+        LoCoMo file's spaces hold under 200; its Level 0 ran at half the rate). A larger
+        space is looked up by the spans' ids, so the cost stays that of the batch."""
+        (count,) = self._db.query("SELECT COUNT(*) AS n FROM entities WHERE space = ?", (space,))
+        if count["n"] <= len(names):
+            wanted = {entity_key(name) for name in names}
+            rows = self._db.query("SELECT * FROM entities WHERE space = ?", (space,))
+            return [e for row in rows if entity_key((e := entity_from_row(row)).name) in wanted]
+        entities: list[Entity] = []
+        for chunk in _chunks(sorted({entity_id(space, name) for name in names})):
+            rows = self._db.query(
+                f"SELECT * FROM entities WHERE space = ? AND id IN ({','.join('?' * len(chunk))})",  # noqa: S608
+                [space, *chunk],
+            )
+            entities.extend(entity_from_row(row) for row in rows)
+        return entities
 
     def neighbours(self, space: str, evidence_id: str, before: int, after: int) -> list[Evidence]:
         anchor = self._db.query(
