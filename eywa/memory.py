@@ -70,7 +70,7 @@ from eywa.read.routes import (
     TemporalRoute,
     VectorRoute,
 )
-from eywa.reconcile import Reconciler, ReconcileReport, StageWork, job_status, record_job
+from eywa.reconcile import Reconciler, ReconcileReport, StageWork, job_state, job_status, record_job
 from eywa.settings import EywaSettings, load_settings
 from eywa.stats import space_stats
 from eywa.stores.access import AccessLog
@@ -378,9 +378,8 @@ class Memory:
         marks = [m for m in found if m.stage in DERIVED_STAGES]
         pending = len(new) + len({m.item_id for m in marks})
         detail: dict[str, Any] = {"space": space, "evidence": len(set(batch.ids)), "pending": pending}
-        if any(m.attempts >= self._settings.stage_max_attempts for m in marks):
-            return JobStatus(id=job_id, status="failed", detail=detail)
-        return JobStatus(id=job_id, status="pending" if new or marks else "done", detail=detail)
+        state = job_state(marks, max_attempts=self._settings.stage_max_attempts, unmarked_pending=bool(new))
+        return JobStatus(id=job_id, status=state, detail=detail)
 
     def _refuse_overload(self) -> None:
         """Backpressure, checked before anything is written: refuse the batch while a bounded

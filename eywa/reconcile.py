@@ -43,7 +43,7 @@ from eywa.errors import EywaError, NotFoundError
 from eywa.extraction.base import Extractor
 from eywa.extraction.validator import Validator
 from eywa.indexing import EmbedStage, embed_pending
-from eywa.jobs import JobStatus
+from eywa.jobs import JobState, JobStatus
 from eywa.level1 import DimensionLock, no_lock, run_level1
 from eywa.models import utc_now
 from eywa.stores.bundle import GraphStores, Stores
@@ -57,6 +57,7 @@ __all__ = [
     "backlog_figures",
     "finish",
     "finish_many",
+    "job_state",
     "job_status",
     "reconcile",
     "reconcile_pass",
@@ -489,10 +490,17 @@ def job_status(stores: GraphStores, job_id: str, *, max_attempts: int) -> JobSta
     if errors:
         detail["error"] = errors[-1].error
         detail["attempts"] = max(m.attempts for m in errors)
-    if not marks:
-        return JobStatus(id=job_id, status="done", detail=detail)
-    failed = any(m.attempts >= max_attempts for m in marks)
-    return JobStatus(id=job_id, status="failed" if failed else "pending", detail=detail)
+    return JobStatus(id=job_id, status=job_state(marks, max_attempts=max_attempts), detail=detail)
+
+
+def job_state(marks: Sequence[PendingMark], *, max_attempts: int, unmarked_pending: bool = False) -> JobState:
+    """A job's state from its turns' ``level1``/``nous`` marks: ``failed`` once one has failed
+    ``max_attempts`` times (it is still retried), ``pending`` while any is left (or
+    ``unmarked_pending``: turns whose marks the caller knows exist without reading them, as
+    an acknowledgement knows of the marks its write just made), else ``done``."""
+    if any(m.attempts >= max_attempts for m in marks):
+        return "failed"
+    return "pending" if marks or unmarked_pending else "done"
 
 
 class StoreJobBook:

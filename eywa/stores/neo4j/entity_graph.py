@@ -1,7 +1,7 @@
 """The co-mention graph on Neo4j (the server ``EntityGraph``): one query per walk.
 
 ``(:Entity)-[:CO_MENTIONED {space, weight}]->(:Entity)`` edges are written by Level 0
-(``level0.write_mentions``). ``neighbours`` walks up to two hops in one parameterised query:
+(``level0.write_batch``). ``neighbours`` walks up to two hops in one parameterised query:
 each reached entity expands to its ``limit`` heaviest edges, then the same query places the
 candidate turns itself (each turn's nearest mentioned entity, as
 ``eywa.stores.entity_graph.reach_from`` places them: only the turns in reach come back, with

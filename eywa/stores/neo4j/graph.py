@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from neo4j import READ_ACCESS, Driver, ManagedTransaction, Record, Result, Session
+from neo4j import READ_ACCESS, Driver, ManagedTransaction, Result, Session
 from neo4j.exceptions import DriverError, Neo4jError
 from neo4j.graph import Node, Path, Relationship
 
@@ -200,13 +200,9 @@ def _plain_rows(result: Result) -> list[dict[str, Any]]:
     export walk; a row with a graph entity in a column is exported as the driver does."""
     keys = result.keys()
     return [
-        _exported(record) if any(isinstance(v, _GRAPH_TYPES) for v in record) else dict(zip(keys, record))
+        record.data() if any(isinstance(v, _GRAPH_TYPES) for v in record) else dict(zip(keys, record))
         for record in result
     ]
-
-
-def _exported(record: Record) -> dict[str, Any]:
-    return record.data()
 
 
 def _close_quietly(sessions: list[Session]) -> None:
