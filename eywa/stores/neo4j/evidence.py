@@ -72,7 +72,8 @@ RETURN coalesce(max(e.seq) + 1, 0) AS n
 """
 # A batch's prior state (``prior``): its stored ids, the entities it may name (by id, the
 # name's key) and each session's highest seq (the (space, session, seq) index read backwards).
-_PRIOR = f"""
+# Its plan is index seeks whatever the store holds: never replanned (``level0.REPLAN_SKIP``).
+_PRIOR = f"""{level0.REPLAN_SKIP}
 CALL () {{ MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space RETURN collect(e.id) AS existing }}
 CALL () {{ MATCH (n:{_ENT}) WHERE n.id IN $entity_ids AND n.space = $space RETURN collect(properties(n)) AS entities }}
 CALL () {{

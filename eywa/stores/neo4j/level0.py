@@ -8,6 +8,16 @@ links ``NEXT`` between consecutive turns, refreshes the stored neighbours' conte
 the signals, upserts the mentioned entities (kind and aliases merged in Cypher), links the
 mentions, adds the co-mention weights (``eywa.stores.entity_graph``) and creates the pending
 marks. A batch costs two round trips whatever its size; none is per turn or per session.
+
+Both statements (and ``EvidenceStore.prior``'s read) run with ``CYPHER replan=skip``: their
+plans are unique-constraint and composite-index seeks whatever the store holds, an empty
+one included (``tests/neo4j/test_level0_plans.py`` checks that no label is scanned), so
+replanning them when the store's statistics move, as Neo4j does at most every
+``dbms.cypher.min_replan_interval`` per cached plan, gains nothing. While a store grows,
+that replanning was most of Neo4j's busy time for one-turn batches (thread dumps: 17 of 22
+samples were planning): the write statement's ten subqueries cost far more to plan than a
+small batch costs to run, and each parameter-size bucket Neo4j tells apart is a plan of its
+own. Times are sent as ``records.epoch_parts``, not as Python datetimes.
 """
 
 from __future__ import annotations
@@ -23,9 +33,13 @@ from eywa.stores.entity_graph import co_mention_weights
 from eywa.stores.neo4j.graph import run
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.ledger import MARK_NEW
-from eywa.stores.neo4j.records import entity_props
+from eywa.stores.neo4j.records import EVIDENCE_TIMES, SIGNAL_TIMES, entity_props, from_epoch_parts
 
-__all__ = ["Sessions", "read_batch", "write_batch"]
+__all__ = ["REPLAN_SKIP", "Sessions", "read_batch", "write_batch"]
+
+REPLAN_SKIP = "CYPHER replan=skip "
+"""The prefix of a statement whose plan does not depend on the store's statistics (see the
+module docstring): a cached plan is used even when Neo4j would deem it stale."""
 
 _EV, _SIG, _ENT, _SES, _SPACE = Label.EVIDENCE, Label.SIGNAL, Label.ENTITY, Label.SESSION, Label.SPACE
 
@@ -35,7 +49,7 @@ Sessions = dict[tuple[str, str], dict[int, SessionTurn]]
 # What the batch meets in the graph, in one read inside the write transaction: which of its
 # ids are stored, which are tombstoned, and the stored turns around its turns (``read_range``
 # of each session's new seqs). Each collect returns one row, empty lists included.
-_READ_BATCH = f"""
+_READ_BATCH = f"""{REPLAN_SKIP}
 CALL () {{ MATCH (e:{_EV}) WHERE e.id IN $ids RETURN collect(e.id) AS present }}
 CALL () {{
   UNWIND $groups AS g
@@ -49,9 +63,17 @@ CALL () {{
 }}
 RETURN present, erased, around
 """
+
+
+def _set_times(var: str, names: Sequence[str]) -> str:
+    """``SET`` items giving ``var`` its times from the row's ``times`` (``_with_times``)."""
+    return ", ".join(f"{var}.{name} = {from_epoch_parts(f'row.times[{i}]')}" for i, name in enumerate(names))
+
+
+_SET_TURN_TIMES, _SET_SIGNAL_TIMES = _set_times("e", EVIDENCE_TIMES), _set_times("s", SIGNAL_TIMES)
 # Every write of the batch in one statement, a unit subquery per kind of write, run in this
 # order (a later one finds what an earlier one created).
-_WRITE_BATCH = f"""
+_WRITE_BATCH = f"""{REPLAN_SKIP}
 CALL () {{ UNWIND $spaces AS space MERGE (:{_SPACE} {{id: space}}) }}
 CALL () {{
   UNWIND $sessions AS s
@@ -60,7 +82,7 @@ CALL () {{
 CALL () {{
   UNWIND $turns AS row
   MATCH (ses:{_SES} {{id: row.session_id}})
-  MERGE (e:{_EV} {{id: row.props.id}}) ON CREATE SET e += row.props
+  MERGE (e:{_EV} {{id: row.props.id}}) ON CREATE SET e += row.props, {_SET_TURN_TIMES}
   MERGE (ses)-[:{RelType.HAS_TURN}]->(e)
 }}
 CALL () {{
@@ -76,8 +98,8 @@ CALL () {{
 }}
 CALL () {{
   UNWIND $signals AS row
-  MATCH (e:{_EV} {{id: row.evidence_id, space: row.space}})
-  MERGE (s:{_SIG} {{id: row.id}}) ON CREATE SET s += row
+  MATCH (e:{_EV} {{id: row.props.evidence_id, space: row.props.space}})
+  MERGE (s:{_SIG} {{id: row.props.id}}) ON CREATE SET s += row.props, {_SET_SIGNAL_TIMES}
   MERGE (e)-[:{RelType.HAS_SIGNAL}]->(s)
 }}
 CALL () {{
@@ -140,7 +162,9 @@ def write_batch(
 ) -> None:
     """Every write of the batch in one statement: the new turns with their context, ``NEXT``
     links, the stored neighbours' refreshed context, signals, entities, mentions, co-mention
-    weights and the pending marks (``marks``: rows of ``ledger.MARK_NEW``)."""
+    weights and the pending marks (``marks``: rows of ``ledger.MARK_NEW``). ``new`` rows'
+    props and ``signals`` are ``records.evidence_props`` / ``signal_props``: their times
+    are ``epoch_parts``, set apart (``_with_times``)."""
     for r in new:
         p = r["props"]
         sessions[(p["space"], p["session"])][p["seq"]] = SessionTurn(p["id"], p["seq"], p.get("speaker"), p["text"])
@@ -159,7 +183,7 @@ def write_batch(
             for evidence_id, (space, c) in sorted(contexts.items())
             if evidence_id not in new_ids
         ],
-        signals=list(signals),
+        signals=[_with_times(s, SIGNAL_TIMES) for s in signals],
         entities=[entity_props(entities[k]) for k in sorted(entities)],
         mentions=links,
         weights=[{"space": space, "a": a, "b": b, "weight": w} for (space, a, b), w in weights.items()],
@@ -187,9 +211,15 @@ def _turn_rows(new: Sequence[dict[str, Any]], contexts: dict[str, tuple[str, Tur
     rows = []
     for r in new:
         _, context = contexts[r["props"]["id"]]
-        props = {**r["props"], "near_text": context.near_text, "far_text": context.far_text}
-        rows.append({"props": props, "session_id": r["session_id"]})
+        row = _with_times({**r["props"], "near_text": context.near_text, "far_text": context.far_text}, EVIDENCE_TIMES)
+        rows.append({**row, "session_id": r["session_id"]})
     return rows
+
+
+def _with_times(props: dict[str, Any], times: Sequence[str]) -> dict[str, Any]:
+    """A row of the write statement: ``props`` but ``times`` (their ``epoch_parts``, which
+    ``e += row.props`` would store as lists), and those times in order."""
+    return {"props": {k: v for k, v in props.items() if k not in times}, "times": [props.get(t) for t in times]}
 
 
 def _next_pairs(sessions: Sessions, new: Sequence[dict[str, Any]]) -> list[dict[str, str]]:

@@ -7,7 +7,9 @@ Conventions of the server graph (see ``graph_schema/README.md``):
   Python datetimes here. The recall path's queries project them as integer microseconds
   since the epoch instead (``micros``, ``projected``), which ``to_datetime`` reads too: the
   driver builds a ``neo4j.time.DateTime`` in pure Python, a millisecond of CPU per value on
-  a loaded machine, and a read of a few hundred rows spent most of its time there;
+  a loaded machine, and a read of a few hundred rows spent most of its time there. For the
+  same reason Level 0 sends a turn's and a signal's times as ``epoch_parts`` (two integers)
+  and builds the ``DATETIME`` in Cypher (``from_epoch_parts``): the same stored value;
 - what the embedded store keeps as JSON text (metadata, validation reports, candidate
   facts, dimension states and distributions, delta priors/posteriors) is a JSON string
   property; lists of plain strings (aliases, reasons, evidence ids, anchors) are native
@@ -78,6 +80,33 @@ def decodes(label: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_MICROSECOND = timedelta(microseconds=1)
+
+EVIDENCE_TIMES = ("observed_at", "recorded_at")
+"""The ``DATETIME`` properties of an ``:Evidence`` node, sent apart from ``evidence_props``."""
+SIGNAL_TIMES = ("window_start", "window_end")
+"""The ``DATETIME`` properties of a ``:Signal`` node, sent apart from ``signal_props``."""
+
+
+def epoch_parts(value: datetime | None) -> list[int] | None:
+    """``value`` as [seconds since the epoch, nanosecond of the second] (a naive value is
+    taken to be UTC; null stays null): ``from_epoch_parts`` builds the same ``DATETIME``
+    the driver would have sent, at a fraction of the driver's cost (its conversion of a
+    Python datetime is pure Python, tens of microseconds a value, and Level 0 sends two or
+    three per turn)."""
+    if value is None:
+        return None
+    seconds, micro = divmod((as_utc(value) - _EPOCH) // _MICROSECOND, 1_000_000)
+    return [seconds, micro * 1000]
+
+
+def from_epoch_parts(expr: str) -> str:
+    """Cypher for the UTC ``DATETIME`` of the ``epoch_parts`` list ``expr`` (null stays
+    null). ``expr`` is a caller's constant."""
+    return (
+        f"CASE WHEN {expr} IS NULL THEN null"
+        f" ELSE datetime({{epochSeconds: {expr}[0], nanosecond: {expr}[1]}}) END"
+    )
 
 
 def micros(expr: str) -> str:
@@ -105,11 +134,6 @@ def to_datetime(value: Any) -> datetime | None:
     if not isinstance(native, datetime):
         raise TypeError(f"expected a datetime property, got {type(value).__name__}")
     return as_utc(native)
-
-
-def _native(value: datetime | None) -> datetime | None:
-    """Datetimes are written as they are: the driver stores them as native ``DATETIME``."""
-    return value
 
 
 def required_datetime(value: Any) -> datetime:
@@ -163,11 +187,13 @@ def dimension_id(space: str, entity_key: str, attribute: str) -> str:
 
 
 def evidence_props(evidence: Evidence, position: int) -> dict[str, Any]:
-    """Properties of one ``:Evidence`` node; ``position`` keeps the batch's insertion order."""
+    """Properties of one ``:Evidence`` node, its ``EVIDENCE_TIMES`` as ``epoch_parts``
+    (the writer sets them with ``from_epoch_parts``); ``position`` keeps the batch's
+    insertion order."""
     metadata = dumps(evidence.metadata, f"metadata of {evidence.id}")
     size = turn_bytes(evidence.text, evidence.metadata)
     return {
-        **evidence_fields(evidence, _native, metadata),
+        **evidence_fields(evidence, epoch_parts, metadata),
         "position": position,
         "bytes": size,
         "space_key": space_key(evidence.space),
@@ -175,11 +201,12 @@ def evidence_props(evidence: Evidence, position: int) -> dict[str, Any]:
 
 
 def signal_props(evidence: Evidence) -> list[dict[str, Any]]:
-    """Properties of the ``:Signal`` nodes of one turn (duplicate spans collapse)."""
+    """Properties of the ``:Signal`` nodes of one turn (duplicate spans collapse), their
+    ``SIGNAL_TIMES`` as ``epoch_parts`` (the writer sets them with ``from_epoch_parts``)."""
     rows: dict[str, dict[str, Any]] = {}
     for index, signal in enumerate(evidence.signals):
         sid = signal_id(evidence.id, signal)
-        rows.setdefault(sid, {"id": sid, **signal_fields(evidence, index, signal, _native)})
+        rows.setdefault(sid, {"id": sid, **signal_fields(evidence, index, signal, epoch_parts)})
     return list(rows.values())
 
 

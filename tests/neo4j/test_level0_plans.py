@@ -1,0 +1,57 @@
+"""Level 0's statements (``EvidenceStore.prior``'s read, the batch's read and write) reach
+every node through a unique constraint or a composite index, never a label scan, so their
+plans do not depend on what the store holds: that is what lets them skip Neo4j's
+statistics-driven replanning (``level0.REPLAN_SKIP``). The planner's plan (EXPLAIN, no data
+needed) of exactly the statements the store runs, with parameters of a real batch's shape."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from neo4j import Driver
+
+from eywa.stores.neo4j import evidence, level0
+from eywa.stores.neo4j.records import epoch_parts
+from tests.neo4j.test_read_indexes import planned
+from tests.neo4j_server import Neo4jServer
+
+pytestmark = pytest.mark.neo4j
+
+_AT = epoch_parts(datetime(2024, 5, 1, 12, tzinfo=UTC))
+
+
+def _write_params(space: str) -> dict[str, Any]:
+    turn = {"id": "ev_2", "space": space, "session": "s", "seq": 2, "text": "Ana adopted a dog."}
+    return {
+        "spaces": [space],
+        "sessions": [{"id": "ses_1", "space": space, "name": "s"}],
+        "turns": [{"props": turn, "times": [_AT, _AT], "session_id": "ses_1"}],
+        "pairs": [{"space": space, "a": "ev_1", "b": "ev_2"}],
+        "contexts": [{"id": "ev_1", "space": space, "near_text": "Ana adopted a dog.", "far_text": ""}],
+        "signals": [{"props": {"id": "sig_1", "evidence_id": "ev_2", "space": space, "kind": "date"}, "times": [_AT, None]}],
+        "entities": [{"id": "ent_1", "space": space, "name": "Ana", "kind": "person", "aliases": []}],
+        "mentions": [{"evidence_id": "ev_2", "entity_id": "ent_1", "space": space}],
+        "weights": [{"space": space, "a": "ent_1", "b": "ent_2", "weight": 1}],
+        "marks": [{"space": space, "stages": ["embed_evidence", "level1"], "items": ["ev_2"], "reason": "new", "at": 1}],
+    }
+
+
+@pytest.mark.parametrize("statement", ["prior", "read batch", "write batch"])
+def test_level0_statements_seek_and_skip_replanning(
+    neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str, statement: str
+) -> None:
+    query, params = {
+        "prior": (evidence._PRIOR, {"space": neo4j_space, "ids": ["ev_1", "ev_2"], "entity_ids": ["ent_1"], "sessions": ["s"]}),
+        "read batch": (
+            level0._READ_BATCH,
+            {"ids": ["ev_1", "ev_2"], "groups": [{"space": neo4j_space, "ids": ["ev_1", "ev_2"]}],
+             "ranges": [{"space": neo4j_space, "session": "s", "lo": 0, "hi": 5}]},
+        ),  # fmt: skip
+        "write batch": (level0._WRITE_BATCH, _write_params(neo4j_space)),
+    }[statement]
+    assert query.startswith(level0.REPLAN_SKIP)
+    found = planned(neo4j_driver, neo4j_server.database, query, params)
+    assert any(op.endswith("IndexSeek") or op.endswith("IndexSeek(Locking)") for op in found)
+    assert not [op for op in found if "Scan" in op], found
