@@ -39,6 +39,11 @@ class EywaSettings(BaseSettings):
     embed_batch_size: int = Field(default=64, ge=1, le=1024)
     embed_max_tokens: int = Field(default=256, ge=16, le=512)
     embed_threads: int = Field(default=0, ge=0, description="onnxruntime intra-op threads; 0 = auto")
+    embed_integer_kernels: bool = Field(
+        default=False,
+        description="MiniLM dynamically quantised, with integer matrix products (needs eywa[quantize]): about "
+        "half the CPU per text; its vectors differ slightly, so a store re-embeds every turn once when it changes.",
+    )
     openai_embeddings_url: str | None = None
     openai_embeddings_model: str = "text-embedding-3-small"
     openai_embeddings_dim: int = 1536

