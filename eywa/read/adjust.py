@@ -109,9 +109,10 @@ def session_boost(items: list[Scored], share: float) -> list[str]:
 def rescue_neighbours(
     items: list[Scored], neighbours: Callable[[Sequence[str]], Mapping[str, Sequence[Hydrated]]]
 ) -> list[str]:
-    """Raw-episode rescue: the turns around the strongest hits join, so a one-word reply
-    keeps its question (and a question its answer). ``neighbours`` reads the turns around
-    all the parents at once. Returns the ids added or raised."""
+    """Raw-episode rescue: the turns around the strongest hits join (the one before and the
+    two after, ``eywa.read.items.NEIGHBOURS_AFTER``), so a one-word reply keeps its question
+    and a turn that opens a topic the words that follow it. ``neighbours`` reads the turns
+    around all the parents at once. Returns the ids added or raised."""
     ranked = sorted((s for s in items if s.item.kind == "evidence"), key=lambda s: -s.score)
     parents = ranked[:RESCUE_PARENTS]
     around = neighbours([p.item.id for p in parents]) if parents else {}
