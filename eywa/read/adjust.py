@@ -16,6 +16,7 @@ from rapidfuzz import fuzz
 from eywa.ids import entity_key
 from eywa.models import ItemKind, RouteName
 from eywa.read.items import Hydrated
+from eywa.read.plan import Shape
 
 # A turn spoken by a person the question names (or a belief or dimension about them) is worth
 # this much more.
@@ -24,6 +25,13 @@ NAMED_SPEAKER_BOOST = 1.3
 DEMOTION_FACTOR = 0.8
 # Neighbours of the strongest turns enter at this share of their parent's score.
 RESCUE_SHARE = 0.5
+# For a question with one answer (a fact, a "when", a yes/no) the rescued turns enter at this
+# share instead (``rescue_share``): its answer is one turn, often the one after the turn whose
+# words matched, while a list, count, inference or comparison question needs its other
+# places for evidence elsewhere. Chosen by leave one conversation out among 0.5, 0.6 and 0.7
+# on the LoCoMo development file: 0.6 in every fold (README "Read path").
+RESCUE_SHARE_ONE_ANSWER = 0.6
+ONE_ANSWER_SHAPES: frozenset[Shape] = frozenset({"fact", "temporal", "yes_no"})
 RESCUE_PARENTS = 3
 # Texts at least this similar (rapidfuzz ratio) are one item.
 NEAR_DUPLICATE_RATIO = 95.0
@@ -106,12 +114,21 @@ def session_boost(items: list[Scored], share: float) -> list[str]:
     return changed
 
 
+def rescue_share(shape: Shape) -> float:
+    """The share of its parent's score a rescued turn enters at, for a question of ``shape``."""
+    return RESCUE_SHARE_ONE_ANSWER if shape in ONE_ANSWER_SHAPES else RESCUE_SHARE
+
+
 def rescue_neighbours(
-    items: list[Scored], neighbours: Callable[[Sequence[str]], Mapping[str, Sequence[Hydrated]]]
+    items: list[Scored],
+    neighbours: Callable[[Sequence[str]], Mapping[str, Sequence[Hydrated]]],
+    share: float = RESCUE_SHARE,
 ) -> list[str]:
-    """Raw-episode rescue: the turns around the strongest hits join, so a one-word reply
-    keeps its question (and a question its answer). ``neighbours`` reads the turns around
-    all the parents at once. Returns the ids added or raised."""
+    """Raw-episode rescue: the turns around the strongest hits join (the one before and the
+    two after, ``eywa.read.items.NEIGHBOURS_AFTER``), so a one-word reply keeps its question
+    and a turn that opens a topic the words that follow it. ``neighbours`` reads the turns
+    around all the parents at once; a neighbour enters at ``share`` of its parent's score
+    (``rescue_share``). Returns the ids added or raised."""
     ranked = sorted((s for s in items if s.item.kind == "evidence"), key=lambda s: -s.score)
     parents = ranked[:RESCUE_PARENTS]
     around = neighbours([p.item.id for p in parents]) if parents else {}
@@ -119,7 +136,7 @@ def rescue_neighbours(
     changed = []
     for parent in parents:
         for hydrated in around.get(parent.item.id, ()):
-            score = parent.score * RESCUE_SHARE
+            score = parent.score * share
             existing = present.get((hydrated.kind, hydrated.id))
             if existing is None:
                 new = Scored(hydrated, score, {"rescue": 1})
@@ -208,6 +225,7 @@ __all__ = [
     "deduplicate",
     "person_demotion",
     "rescue_neighbours",
+    "rescue_share",
     "select_with_floor",
     "session_boost",
     "speaker_boost",

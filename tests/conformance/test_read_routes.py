@@ -4,13 +4,18 @@ guarantee that reading never calls an LLM."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime, timezone
 from typing import Any
 
 import pytest
 
 from eywa import Memory
+from eywa.batches import coerce_turns, prepare_batch
 from eywa.extraction.llm import LLMExtractor
 from eywa.models import CandidateFact, Evidence
+from eywa.read.items import NEIGHBOURS_AFTER, NEIGHBOURS_BEFORE, EvidenceSource
+from eywa.signals import detect_signals
+from eywa.stores.bundle import Stores
 
 from .conftest import MemoryFactory
 
@@ -129,3 +134,21 @@ def test_reading_never_calls_an_llm(open_memory: MemoryFactory) -> None:
     client.reading = True
     for question in ("Where does Ana work?", "When did Theo visit?", "Would Ana enjoy hiking?"):
         assert mem.recall("r", question).items
+
+
+def test_the_rescue_reads_one_turn_before_a_hit_and_two_after(stores: Stores) -> None:
+    """The turns after a hit carry its continuation (the reply, then the speaker's next
+    words): ``EvidenceSource.neighbours`` reads one turn before and ``NEIGHBOURS_AFTER``
+    after, within the session, in their order."""
+    batch = prepare_batch("n", coerce_turns(TURNS[:2] + [
+        {"text": f"Turn {n} of the second session.", "speaker": "Ben", "session": "s2",
+         "observed_at": f"2023-05-25T09:0{n}:00"} for n in range(5)
+    ]), stores.evidence, detect_signals, now=datetime(2024, 1, 1, tzinfo=timezone.utc))  # fmt: skip
+    stores.evidence.add(batch.new, batch.mentions)
+    ids = [e.id for e in batch.new]
+    source = EvidenceSource(stores.evidence)
+    around = source.neighbours("n", [ids[3], ids[6], ids[0]])
+    assert NEIGHBOURS_BEFORE == 1 and NEIGHBOURS_AFTER == 2
+    assert [h.id for h in around[ids[3]]] == [ids[2], ids[4], ids[5]]
+    assert [h.id for h in around[ids[6]]] == [ids[5]]  # the session's last turn
+    assert [h.id for h in around[ids[0]]] == [ids[1]]  # the first session's two turns

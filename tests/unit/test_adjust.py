@@ -87,6 +87,22 @@ def test_rescue_reads_the_neighbours_of_all_its_parents_at_once() -> None:
     assert adjust.rescue_neighbours([], neighbours) == [] and len(asked) == 1  # nothing to rescue: no read
 
 
+def test_rescue_enters_neighbours_at_the_share_it_is_given() -> None:
+    strong = Scored(_turn("q", "Ana", ("ent_ana",), "Look at my painting!"), 1.0)
+    found = Scored(_turn("f", "Ben", ("ent_ben",), "Lovely."), 0.55)
+    items = [strong, found]
+    changed = adjust.rescue_neighbours(items, lambda ids: {"q": [found.item, _turn("n", "Ana", ("ent_ana",))]}, 0.6)
+    assert changed == ["f", "n"]
+    assert found.score == 0.6 and items[-1].score == 0.6  # raised to the share, and added at it
+
+
+def test_questions_with_one_answer_rescue_at_a_larger_share() -> None:
+    assert adjust.rescue_share("fact") == adjust.rescue_share("temporal") == adjust.rescue_share("yes_no")
+    assert adjust.rescue_share("fact") == adjust.RESCUE_SHARE_ONE_ANSWER > adjust.RESCUE_SHARE
+    for shape in ("list", "count", "inference", "comparison"):
+        assert adjust.rescue_share(shape) == adjust.RESCUE_SHARE
+
+
 def test_dedupe_collapses_a_belief_with_its_own_turn_and_near_duplicates() -> None:
     turn = Scored(_turn("t1", "Ana", ("ent_ana",), "I moved to Lyon last spring."), 0.9, {"keyword": 1})
     belief = Scored(_belief("b1", "t1", ("ent_ana",)), 0.5, {"vector": 2})
