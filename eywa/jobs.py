@@ -85,11 +85,14 @@ class JobRunner(Protocol):
         self, job_id: str, space: str, evidence_ids: Sequence[str], request_id: str | None = None
     ) -> None:
         """Queue a job already recorded (``JobBook.record_job``, or ``Memory.remember_job``
-        in the write's own hold of the store): ``submit`` without the recording.
-
-        Raises:
-            StoreError: the runner's broker cannot be reached (the job stays recorded).
+        in the write's own hold of the store): ``submit`` without the recording. It may
+        return before a broker has the message: the job is recorded, so a message lost on
+        the way is sent again by the reconciliation, like one a broker lost. Never raises.
         """
+        ...
+
+    def close(self) -> None:
+        """Finish queueing what ``dispatch`` accepted (the API calls it on shutdown)."""
         ...
 
     def status(self, job_id: str) -> JobStatus:
@@ -153,6 +156,9 @@ class InlineJobRunner:
         self, job_id: str, space: str, evidence_ids: Sequence[str], request_id: str | None = None
     ) -> None:
         """Nothing to queue: Level 1 runs in the API process (``Memory.remember``)."""
+
+    def close(self) -> None:
+        """Nothing queued."""
 
     def status(self, job_id: str) -> JobStatus:
         """The recorded job's state.

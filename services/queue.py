@@ -10,18 +10,28 @@ ledger (done when its turns owe nothing), refined with Celery's own state while 
 (``running`` once a worker started it), so a broker that restarts empty loses no job: the
 beat re-derives the lost work from the ledger (``eywa.reconcile``) and finished jobs still
 answer, with or without Redis.
+
+Because the message is only a wake-up, a write does not wait for it: ``dispatch`` hands it to
+one sender thread and returns, so an acknowledgement never waits for a Redis round trip (nor
+for the broker's lock and producer pool). A message the sender cannot deliver (Redis down) is
+logged and left to the beat, exactly like one Redis lost after taking it; ``close`` sends
+what is still queued.
 """
 
 from __future__ import annotations
 
+import logging
+import queue
+import threading
 import time
 from collections.abc import Sequence
-
+from dataclasses import dataclass
 from typing import Any
 
 from celery import Celery
 from celery.backends.redis import RedisBackend
 from celery.result import AsyncResult
+from kombu.exceptions import OperationalError as KombuOperationalError
 from redis import Redis
 from redis.exceptions import RedisError
 
@@ -31,7 +41,10 @@ from eywa.settings import EywaSettings
 
 __all__ = ["CeleryJobRunner", "SenderRedisBackend", "celery_job_runner"]
 
+log = logging.getLogger(__name__)
 TASK = LEVEL1_TASK
+CLOSE_TIMEOUT_S = 30.0
+"""How long ``close`` waits for the sender to deliver what is queued."""
 SENDER_POOL = 64
 """Broker connections the API keeps for sending (one per request in flight, at most)."""
 _STATES: dict[str, JobState] = {
@@ -57,6 +70,17 @@ class SenderRedisBackend(RedisBackend):  # type: ignore[misc]  # celery ships no
         """Nothing: no one waits for the result (``status`` reads it with a plain GET)."""
 
 
+@dataclass(frozen=True)
+class _WakeUp:
+    """One ``eywa.extract_and_validate`` message waiting for the sender thread."""
+
+    job_id: str
+    space: str
+    evidence_ids: list[str]
+    submitted_at: float
+    request_id: str | None
+
+
 class CeleryJobRunner:
     """Records Level 1 jobs in the store and wakes ``eywa worker`` processes up through Redis.
 
@@ -70,35 +94,75 @@ class CeleryJobRunner:
         self._app = app
         self._redis = client
         self._book = book
+        self._outbox: queue.SimpleQueue[_WakeUp | None] = queue.SimpleQueue()
+        self._sender: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._closed = False
 
     def submit(
         self, space: str, evidence_ids: Sequence[str], request_id: str | None = None, author: str | None = None
     ) -> str:
-        """Record the job, then queue its task; returns the job id.
+        """Record the job, then send its task and wait until the broker has it; returns the
+        job id.
 
         Raises:
             StoreError: the store failed, or Redis (the broker) cannot be reached; in the
                 latter case the job is recorded and the beat will run it.
         """
         job_id = self._book.record_job(space, evidence_ids, author=author, request_id=request_id)
-        self.dispatch(job_id, space, evidence_ids, request_id)
+        self._send(_WakeUp(job_id, space, list(evidence_ids), time.time(), request_id))
         return job_id
 
     def dispatch(
         self, job_id: str, space: str, evidence_ids: Sequence[str], request_id: str | None = None
     ) -> None:
-        """Queue the task of a job already recorded.
+        """Queue the task of a job already recorded, through the sender thread: returns at
+        once (see the module docstring). After ``close`` it sends in the caller's thread."""
+        wake_up = _WakeUp(job_id, space, list(evidence_ids), time.time(), request_id)
+        with self._lock:
+            if not self._closed:
+                if self._sender is None:
+                    self._sender = threading.Thread(target=self._send_queued, name="eywa-job-sender", daemon=True)
+                    self._sender.start()
+                self._outbox.put(wake_up)
+                return
+        self._deliver(wake_up)
+
+    def close(self) -> None:
+        """Send what is queued (waiting at most ``CLOSE_TIMEOUT_S``) and stop the sender."""
+        with self._lock:
+            self._closed = True
+            sender, self._sender = self._sender, None
+        if sender is not None:
+            self._outbox.put(None)
+            sender.join(timeout=CLOSE_TIMEOUT_S)
+
+    def _send_queued(self) -> None:
+        while (wake_up := self._outbox.get()) is not None:
+            try:
+                self._deliver(wake_up)
+            except Exception:  # noqa: BLE001 - the sender must outlive any one message; the beat resends it
+                log.exception("job %s not queued, the beat will run it", wake_up.job_id)
+
+    def _deliver(self, wake_up: _WakeUp) -> None:
+        """Send, and leave a message Redis did not take to the beat (logged)."""
+        try:
+            self._send(wake_up)
+        except StoreError as exc:
+            log.warning("job %s not queued, the beat will run it: %s", wake_up.job_id, exc)
+
+    def _send(self, wake_up: _WakeUp) -> None:
+        """Send the task of ``wake_up`` (task id: the job id).
 
         Raises:
-            StoreError: Redis (the broker) cannot be reached; the job is recorded and the
-                beat will run it.
+            StoreError: Redis (the broker) cannot be reached.
         """
         try:
             self._app.send_task(
-                TASK, args=[space, list(evidence_ids)], kwargs={"submitted_at": time.time()}, task_id=job_id,
-                headers={"request_id": request_id} if request_id else None,
-            )
-        except (RedisError, OSError) as exc:
+                TASK, args=[wake_up.space, wake_up.evidence_ids], kwargs={"submitted_at": wake_up.submitted_at},
+                task_id=wake_up.job_id, headers={"request_id": wake_up.request_id} if wake_up.request_id else None,
+            )  # fmt: skip
+        except (RedisError, OSError, KombuOperationalError) as exc:
             raise StoreError("redis", "submit", str(exc)) from exc
 
     def status(self, job_id: str) -> JobStatus:

@@ -90,6 +90,7 @@ def create_app(
             yield
         finally:
             upkeep.stop()
+            context.jobs.close()
             context.access.close()
             if context.redis is not None:
                 context.redis.close()

@@ -35,7 +35,8 @@ def remember(space: SpacePath, body: RememberRequest, key: Writer, ctx: Ctx) -> 
     """
     try:
         # The job is recorded, and its state read, in the write's own hold of the store (one
-        # wait for the embedded connection instead of four); the runner then only queues it.
+        # wait for the embedded connection instead of four); the runner then only queues it
+        # (the Celery runner's sender thread takes it to Redis: the answer waits for no broker).
         ids, job = ctx.memory.remember_job(space, body.turns, author=key.id, wait=ctx.settings.level1_wait)
     except OverloadedError as exc:
         ctx.metrics.writes_refused.labels(exc.stage).inc()  # eywa_writes_refused_total{stage}

@@ -16,7 +16,7 @@ from eywa.errors import ConfigurationError, NotFoundError
 from eywa.models import Candidate, CandidateFact, ReasonCode, ValidationReport
 from eywa.reconcile import StoreJobBook
 from eywa.settings import EywaSettings
-from eywa.jobs import celery_config
+from eywa.jobs import QUEUE, celery_config
 from eywa.signals import detect_signals
 from eywa.stores.bundle import Stores
 from eywa.stores.embedded.factory import open_embedded
@@ -120,6 +120,49 @@ def test_the_api_runner_sends_without_subscribing_to_the_result(redis_url: str, 
     finally:
         stores.close()
         client.close()
+
+
+@pytest.mark.redis
+def test_dispatch_hands_the_message_to_the_sender_and_close_delivers_it(redis_url: str, tmp_path: Path) -> None:
+    stores = open_embedded(tmp_path / "mem", 8)
+    book = StoreJobBook(stores, max_attempts=3)
+    runner = celery_job_runner(EywaSettings(redis_url=redis_url), book)
+    client = redis.Redis.from_url(redis_url)
+    try:
+        client.delete(QUEUE)
+        ids = write_level0(stores, ["I live in Paris.", "I work at Acme."])
+        jobs = [book.record_job("alice", ids[:1]), book.record_job("alice", ids[1:])]
+        for job, ident in zip(jobs, ids, strict=True):
+            runner.dispatch(job, "alice", [ident], request_id="req-1")
+        runner.close()  # returns once the sender delivered both
+        sent = [json.loads(m) for m in client.lrange(QUEUE, 0, -1)]
+        assert sorted(m["headers"]["id"] for m in sent) == sorted(jobs)
+        assert {m["headers"]["request_id"] for m in sent} == {"req-1"}
+        runner.dispatch("job_after_close", "alice", ids)  # after close: sent by the caller
+        assert client.llen(QUEUE) == 3
+    finally:
+        stores.close()
+        client.close()
+
+
+def test_dispatch_without_a_broker_returns_and_leaves_the_job_to_the_beat(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    stores = open_embedded(tmp_path / "mem", 8)
+    book = StoreJobBook(stores, max_attempts=3)
+    settings = EywaSettings(redis_url="redis://127.0.0.1:1/0")
+    runner = celery_job_runner(settings, book)
+    try:
+        ids = write_level0(stores, ["I live in Paris."])
+        job = book.record_job("alice", ids)
+        with caplog.at_level(logging.WARNING, logger="services.queue"):
+            runner.dispatch(job, "alice", ids)  # never raises: the job is recorded
+            runner.close()
+        assert f"job {job} not queued" in caplog.text
+        assert book.job(job).status == "pending"  # the ledger still owes its Level 1
+        assert {m.stage for m in stores.ledger.pending_for("alice", ids)} >= {"level1", "nous"}
+    finally:
+        stores.close()
 
 
 def write_level0(stores: Stores, texts: list[str]) -> list[str]:

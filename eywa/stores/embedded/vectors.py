@@ -10,11 +10,20 @@ point's id is ``uuid5`` of the domain id (deterministic: re-upserting replaces) 
 domain id travels in the payload as ``doc_id``. ``space`` has a tenant keyword index and
 ``at`` (epoch seconds) a float index, so filtered search stays selective; ``embedder`` (the
 stamp of the embedder that made a point, ``eywa.stores.vector_points``) a keyword index.
+
+Durability: an ``upsert`` is in the shard's write-ahead log when it returns, and a process
+killed after that loses none of it (the next load replays the log; a test kills one). The
+segments are flushed to disk at most every ``FLUSH_EVERY_S`` per shard and on close, not after
+every upsert: qdrant_edge holds the GIL through a flush's fsync (tens of ms on a busy disk),
+so a flush per upsert stalled every other thread of the process (an API's requests) that
+often. Like SQLite's ``synchronous=NORMAL`` beside it, what the kernel had not written
+when the machine itself lost power may be lost; a deletion (erasure) is still flushed at once.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -35,6 +44,8 @@ _RESERVED = ("doc_id", "space", "at")
 # on two cores and blocks the writer, while an unindexed segment prefiltered by the
 # ``space`` index answers in ~4 ms at 100k points (10k in the space) with exact results.
 _OPTIMIZE_AFTER = 0
+FLUSH_EVERY_S = 5.0
+"""The longest a shard's upserts stay in its write-ahead log only (see the module docstring)."""
 
 
 @contextmanager
@@ -71,6 +82,8 @@ class QdrantEdgeVectorStore:
             (None: no stamp, every point searched).
         optimize_after: Points written since the last index build that trigger one at the
             end of ``upsert``; 0 (the default) never builds one automatically.
+        flush_every_s: An ``upsert`` flushes its shard when the last flush is older than
+            this; 0 flushes after every upsert.
 
     Raises:
         StoreError: a shard cannot be created or loaded (including a width mismatch).
@@ -78,13 +91,21 @@ class QdrantEdgeVectorStore:
     """
 
     def __init__(
-        self, directory: Path, dim: int, *, embedder_id: str | None = None, optimize_after: int = _OPTIMIZE_AFTER
+        self,
+        directory: Path,
+        dim: int,
+        *,
+        embedder_id: str | None = None,
+        optimize_after: int = _OPTIMIZE_AFTER,
+        flush_every_s: float = FLUSH_EVERY_S,
     ) -> None:
         if dim < 1:
             raise InvalidInputError(f"vector dim must be positive, got {dim}")
         self._dim = dim
         self._embedder_id = embedder_id
         self._optimize_after = optimize_after
+        self._flush_every_s = flush_every_s
+        self._flushed_at: dict[VectorKind, float] = {kind: time.monotonic() for kind in VECTOR_KINDS}
         self._lock = threading.Lock()
         self._closed = False
         self._pending: dict[VectorKind, int] = {kind: 0 for kind in VECTOR_KINDS}
@@ -129,7 +150,8 @@ class QdrantEdgeVectorStore:
         return kind_entry(self._shards, kind, closed=self._closed, store="QdrantEdgeVectorStore")
 
     def upsert(self, kind: VectorKind, points: Sequence[VectorPoint]) -> None:
-        """Insert or replace points; flushed to disk before returning.
+        """Insert or replace points; in the shard's write-ahead log before returning, its
+        segments flushed when the last flush is older than ``flush_every_s``.
 
         Raises:
             ClosedError: the store was closed.
@@ -145,7 +167,10 @@ class QdrantEdgeVectorStore:
         ]
         with _mapped("upsert"):
             shard.update(qe.UpdateOperation.upsert_points(records))
-            shard.flush()
+            now = time.monotonic()
+            if now - self._flushed_at[kind] >= self._flush_every_s:
+                shard.flush()
+                self._flushed_at[kind] = now
         self._pending[kind] += len(records)
         if self._optimize_after and self._pending[kind] >= self._optimize_after:
             self._optimize_kind(kind)
