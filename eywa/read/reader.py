@@ -212,6 +212,7 @@ class Reader:
                     i: [h for h in found if _visible(h, as_of)]
                     for i, found in self._neighbours_of(space, ids, around).items()
                 },
+                adjust.rescue_share(plan.shape),
             )
         if "dedupe" not in self._disabled:
             changes["dedupe"] = adjust.deduplicate(items)
