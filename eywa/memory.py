@@ -62,6 +62,7 @@ from eywa.read.reader import Reader
 from eywa.read.routes import (
     BeliefRoute,
     EventsRoute,
+    FeedbackRoute,
     DimensionRoute,
     GraphRoute,
     InferenceRoute,
@@ -134,6 +135,7 @@ class Memory:
                 BeliefRoute(stores),
                 EventsRoute(stores.keyword),
                 PersonRoute(stores),
+                FeedbackRoute(stores),
             ],
             sources=[
                 evidence_source,

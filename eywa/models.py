@@ -189,7 +189,7 @@ class RecallItem(Frozen):
 Policy = Literal["strict", "balanced", "advanced"]
 
 RouteName = Literal[
-    "keyword", "vector", "temporal", "graph", "inference", "dimension", "beliefs", "events", "person"
+    "keyword", "vector", "temporal", "graph", "inference", "dimension", "beliefs", "events", "person", "feedback"
 ]
 """The retrieval routes of the read path (``eywa.read.routes``)."""
 
@@ -197,7 +197,7 @@ PostFilter = Literal["boost", "demotion", "sessions", "rescue", "dedupe", "floor
 """The post-fusion stages of the read path (``eywa.read.adjust``)."""
 
 Stage = Literal[
-    "keyword", "vector", "temporal", "graph", "inference", "dimension", "beliefs", "events", "person",
+    "keyword", "vector", "temporal", "graph", "inference", "dimension", "beliefs", "events", "person", "feedback",
     "boost", "demotion", "sessions", "rescue", "dedupe", "floor",
 ]  # fmt: skip
 """What ``EYWA_DISABLED_STAGES`` may switch off: a route or a post-filter."""

@@ -34,18 +34,26 @@ def _row(weights: Mapping[RouteName, float]) -> Mapping[RouteName, float]:
 # conversation 3.7 points (a change that hurts a conversation by more than a point is not
 # kept); 1.5 helps three and hurts none by more than 0.7 (README "Read path").
 PERSON_WEIGHT: Final = 1.5
+# The feedback route's weight, for list and count questions only: their evidence is spread
+# over sessions the question's own words do not reach, and its recurring words reach them
+# (``eywa.read.routes.feedback``). Chosen by leave one conversation out among 1, 2 and 3 (with
+# 5 or 10 feedback turns) on the LoCoMo development file: 2 with 10 turns in three folds,
+# +0.4 recall@10 (multi-hop +1.8), no conversation lower. At weight 1 for every shape it cost
+# 0.8 points (open-domain -4.0, temporal -1.3): a one-answer question's best hits are already
+# the answer, and their other words lead away from it (README "Read path").
+FEEDBACK_WEIGHT: Final = 2.0
 
 # One readable table: route weights per question shape. Routes absent from a row weigh 0.
 # Keyword weighs twice the vector route: on the LoCoMo dev turns BM25 over turn + speaker +
 # neighbours is the stronger single route (about 72 vs 51 turn recall@10), and a 2:1 RRF
 # mix beat 1:1 and 3:1. The support routes add candidates the two main routes miss; the
-# belief route weighs most where the evidence is spread over sessions (list, count).
+# belief and feedback routes weigh where the evidence is spread over sessions (list, count).
 ROUTE_WEIGHTS: Final[Mapping[Shape, Mapping[RouteName, float]]] = MappingProxyType(
     {
         "fact": _row({"keyword": 2.0, "vector": 1.0, "person": PERSON_WEIGHT, "graph": 0.5, "dimension": 0.5, "beliefs": 0.5}),
         "temporal": _row({"keyword": 2.0, "vector": 1.0, "temporal": 1.0, "graph": 0.3, "beliefs": 0.5}),
-        "list": _row({"keyword": 2.0, "vector": 1.0, "person": PERSON_WEIGHT, "graph": 0.8, "dimension": 0.8, "beliefs": 1.0}),
-        "count": _row({"keyword": 2.0, "vector": 1.0, "person": PERSON_WEIGHT, "graph": 0.8, "dimension": 0.5, "beliefs": 1.0}),
+        "list": _row({"keyword": 2.0, "vector": 1.0, "person": PERSON_WEIGHT, "graph": 0.8, "dimension": 0.8, "beliefs": 1.0, "feedback": FEEDBACK_WEIGHT}),
+        "count": _row({"keyword": 2.0, "vector": 1.0, "person": PERSON_WEIGHT, "graph": 0.8, "dimension": 0.5, "beliefs": 1.0, "feedback": FEEDBACK_WEIGHT}),
         "inference": _row({"keyword": 1.5, "vector": 1.2, "person": PERSON_WEIGHT, "inference": 1.0, "graph": 0.5, "dimension": 0.5, "beliefs": 0.8}),
         "yes_no": _row({"keyword": 2.0, "vector": 1.0, "person": PERSON_WEIGHT, "graph": 0.5, "dimension": 0.5, "beliefs": 0.5}),
         "comparison": _row({"keyword": 2.0, "vector": 1.0, "graph": 0.8, "dimension": 0.5, "beliefs": 0.8}),

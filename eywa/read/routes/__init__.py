@@ -4,6 +4,7 @@
 from eywa.read.routes.base import KEYWORD_DEPTH, Query, Route, RouteHit
 from eywa.read.routes.beliefs import BeliefRoute
 from eywa.read.routes.events import EventsRoute
+from eywa.read.routes.feedback import FeedbackRoute
 from eywa.read.routes.dimension import DimensionRoute, dimension_id, dimension_key, may_claim
 from eywa.read.routes.graph import GraphRoute
 from eywa.read.routes.inference import InferenceRoute
@@ -17,6 +18,7 @@ __all__ = [
     "BeliefRoute",
     "DimensionRoute",
     "EventsRoute",
+    "FeedbackRoute",
     "GraphRoute",
     "InferenceRoute",
     "KeywordRoute",
