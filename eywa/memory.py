@@ -151,6 +151,7 @@ class Memory:
             disabled=frozenset(settings.disabled_stages),
             pool=self._route_pool,
             keyword=stores.keyword,
+            belief_cites=stores.beliefs.belief_cites,
         )
         try:
             stores.ledger.switch_embedder(embedder_id(embedder), utc_now())

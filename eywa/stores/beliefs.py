@@ -33,6 +33,17 @@ class RecallBelief:
 
 
 @dataclass(frozen=True)
+class BeliefCites:
+    """Whose an active belief is and which turns it rests on, without reading them: the
+    read path needs only this of the beliefs its routes found before fusion (a belief
+    resting on one turn is that turn there), and loads whole items for the few it keeps."""
+
+    id: str
+    subject: str
+    cited: tuple[str, ...]  # ids of its cited turns still stored, in the belief's order
+
+
+@dataclass(frozen=True)
 class BeliefLine:
     """What the routes that choose beliefs by subject and attribute read of an active
     belief: not its support spans, validation report or history (``beliefs`` and
@@ -69,6 +80,11 @@ class BeliefStore(Protocol):
     def recall_beliefs(self, space: str, belief_ids: Sequence[str]) -> list[RecallBelief]:
         """The *active* beliefs of ``space`` among ``belief_ids``, in the order asked, each
         with its cited turns as the read path shows them: one read for a recall's beliefs."""
+        ...
+
+    def belief_cites(self, space: str, belief_ids: Sequence[str]) -> list[BeliefCites]:
+        """The *active* beliefs of ``space`` among ``belief_ids``, in the order asked, each
+        with the ids of the turns ``recall_beliefs`` would give as its ``cited``."""
         ...
 
     def beliefs_about(

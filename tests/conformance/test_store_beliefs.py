@@ -140,6 +140,24 @@ def test_recall_beliefs_read_active_beliefs_with_their_cited_turns(stores: Store
     assert [b.id for b in stores.beliefs.recall_beliefs("other", ["bel_9", "bel_1"])] == ["bel_9"]
 
 
+def test_belief_cites_read_what_recall_beliefs_cites_without_the_turns(stores: Stores, turns: list[str]) -> None:
+    both = belief("bel_1", "Google", turns[1], evidence_ids=(turns[1], "ev_gone", turns[0]), support=())
+    gone = belief("bel_4", "Hooli", turns[1], evidence_ids=("ev_gone",), support=())
+    stores.beliefs.add([both, belief("bel_2", "Acme", turns[1]), belief("bel_3", "Initech", turns[0]), gone], [])
+    stores.beliefs.add([belief("bel_9", "Acme", turns[2], space="other")], [])
+    stores.beliefs.set_status("home", ["bel_3"], "retracted")
+    asked = ["bel_2", "bel_missing", "bel_3", "bel_9", "bel_1", "bel_4", "bel_2"]
+    found = stores.beliefs.belief_cites("home", asked)
+    # Active ones of the space, in the order asked; the cited turns still stored, in the belief's order.
+    assert [(b.id, b.subject, b.cited) for b in found] == [
+        ("bel_2", "Caroline", (turns[1],)), ("bel_1", "Caroline", (turns[1], turns[0])), ("bel_4", "Caroline", ())
+    ]
+    recalled = stores.beliefs.recall_beliefs("home", asked)
+    assert [(b.id, b.subject, tuple(t.id for t in b.cited)) for b in recalled] == [(b.id, b.subject, b.cited) for b in found]
+    assert stores.beliefs.belief_cites("home", []) == []
+    assert [b.id for b in stores.beliefs.belief_cites("other", ["bel_9", "bel_1"])] == ["bel_9"]
+
+
 def test_beliefs_about_lists_each_subjects_active_beliefs_of_the_attributes_in_one_call(
     stores: Stores, turns: list[str]
 ) -> None:

@@ -26,7 +26,7 @@ from eywa.models import (
     utc_now,
 )
 from eywa.stores.embedded import ledger as ledger_sql
-from eywa.stores.beliefs import BeliefLine, RecallBelief
+from eywa.stores.beliefs import BeliefCites, BeliefLine, RecallBelief
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.evidence import recall_turns
 from eywa.stores.ledger import StageDone
@@ -316,6 +316,37 @@ class SqliteBeliefStore:
             )
             for row in rows
         }  # fmt: skip
+        return [found[i] for i in ids if i in found]
+
+    def belief_cites(self, space: str, belief_ids: Sequence[str]) -> list[BeliefCites]:
+        """The active beliefs among ``belief_ids`` with the ids of their stored cited turns,
+        in the order asked: two indexed reads, no turn loaded (10k synthetic turns, 65
+        beliefs: 0.58-0.64 against 1.42-1.60 ms CPU for ``recall_beliefs``)."""
+        if not belief_ids:
+            return []
+        ids = list(dict.fromkeys(belief_ids))
+        rows = self._db.query(
+            "SELECT id, subject, evidence_ids FROM beliefs"
+            f" WHERE +space = ? AND status = 'active' AND id IN ({_marks(len(ids))})",  # noqa: S608
+            (space, *ids),
+        )
+        cites = {row["id"]: json.loads(row["evidence_ids"]) for row in rows}
+        wanted = sorted({i for c in cites.values() for i in c})
+        stored: set[str] = set()
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            stored.update(
+                row[0] for row in self._db.query(
+                    f"SELECT id FROM evidence WHERE +space = ? AND id IN ({_marks(len(chunk))})",  # noqa: S608
+                    (space, *chunk),
+                )
+            )  # fmt: skip
+        found = {
+            row["id"]: BeliefCites(
+                id=row["id"], subject=row["subject"], cited=tuple(i for i in cites[row["id"]] if i in stored)
+            )
+            for row in rows
+        }
         return [found[i] for i in ids if i in found]
 
     def beliefs_about(

@@ -20,13 +20,14 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from eywa.models import Belief, BeliefStatus, Candidate, CandidateStatus, utc_now
-from eywa.stores.beliefs import BeliefLine, RecallBelief
+from eywa.stores.beliefs import BeliefCites, BeliefLine, RecallBelief
 from eywa.stores.ledger import StageDone
 from eywa.stores.neo4j.evidence import recall_values
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.ledger import mark_tx, record_level1_tx
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.records import (
+    belief_cites_from_values,
     belief_from_props,
     belief_line_from_values,
     belief_props,
@@ -96,6 +97,16 @@ CALL (b) {{
   RETURN collect({recall_values('e')}) AS cited
 }}
 RETURN collect([b.id, b.statement, b.subject, b.evidence_ids, cited]) AS beliefs
+"""
+# ``_RECALL`` without the turns: the ids of a belief's cited turns still stored.
+_CITES = f"""
+MATCH (b:{_B}) WHERE b.id IN $ids AND b.space = $space AND b.status = 'active'
+CALL (b) {{
+  UNWIND coalesce(b.evidence_ids, []) AS evidence_id
+  MATCH (e:{_EV} {{id: evidence_id}}) WHERE e.space = $space
+  RETURN collect(e.id) AS stored
+}}
+RETURN collect([b.id, b.subject, b.evidence_ids, stored]) AS beliefs
 """
 # The columns of a ``BeliefLine``, as one list per belief.
 _LINE = "[b.id, b.subject, b.attribute, b.statement, b.value, b.evidence_ids]"
@@ -273,6 +284,16 @@ class Neo4jBeliefStore:
         ids = list(dict.fromkeys(belief_ids))
         (row,) = self._graph.read("recall beliefs", _RECALL, ids=ids, space=space)
         found = {b.id: b for b in map(recall_belief_from_values, row["beliefs"])}
+        return [found[i] for i in ids if i in found]
+
+    def belief_cites(self, space: str, belief_ids: Sequence[str]) -> list[BeliefCites]:
+        """The active beliefs among ``belief_ids`` with the ids of their stored cited turns,
+        in the order asked: ``recall_beliefs``' round trip without decoding the turns."""
+        if not belief_ids:
+            return []
+        ids = list(dict.fromkeys(belief_ids))
+        (row,) = self._graph.read("belief cites", _CITES, ids=ids, space=space)
+        found = {b.id: b for b in map(belief_cites_from_values, row["beliefs"])}
         return [found[i] for i in ids if i in found]
 
     def beliefs_about(

@@ -44,7 +44,7 @@ from eywa.models import (
     as_utc,
 )
 from eywa.stores.conversions import evidence_fields, signal_fields
-from eywa.stores.beliefs import BeliefLine, RecallBelief
+from eywa.stores.beliefs import BeliefCites, BeliefLine, RecallBelief
 from eywa.stores.dimensions import DimensionRecord, SameAsEdge
 from eywa.stores.evidence import RecallTurn
 
@@ -282,6 +282,19 @@ def recall_belief_from_values(values: Sequence[Any]) -> RecallBelief:
         statement=_present(statement, "statement"),
         subject=_present(subject, "subject"),
         cited=tuple(turns[i] for i in evidence_ids or () if i in turns),
+    )
+
+
+@decodes("Belief")
+def belief_cites_from_values(values: Sequence[Any]) -> BeliefCites:
+    """A belief's id, subject, evidence ids and the ids of those still stored as a
+    ``BeliefCites``, cited in its order."""
+    belief_id, subject, evidence_ids, stored = values
+    present = set(stored or ())
+    return BeliefCites(
+        id=_present(belief_id, "id"),
+        subject=_present(subject, "subject"),
+        cited=tuple(i for i in evidence_ids or () if i in present),
     )
 
 
