@@ -36,7 +36,6 @@ __all__ = ["INTEGER_SUFFIX", "default_cache_dir", "integer_model"]
 INTEGER_SUFFIX = "-dynamic"
 # Bumped when the recipe below changes, so an older build is not reused.
 _RECIPE = "v1"
-_HASH_CHUNK = 1 << 20
 
 
 def default_cache_dir() -> Path:
@@ -99,8 +98,5 @@ def _build(source: str, scratch: Path) -> Path:
 
 
 def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
     with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(_HASH_CHUNK), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()

@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     import onnxruntime as ort
 
 MINILM_DIM = 384
-_HASH_CHUNK = 1 << 20
 
 
 @functools.lru_cache(maxsize=8)
@@ -43,14 +42,11 @@ def _verified_model(path: str, expected_sha256: str) -> str:
     Raises:
         ConfigurationError: the file is missing or its sha256 differs from the pin.
     """
-    digest = hashlib.sha256()
     try:
         with open(path, "rb") as handle:
-            for chunk in iter(lambda: handle.read(_HASH_CHUNK), b""):
-                digest.update(chunk)
+            actual = hashlib.file_digest(handle, "sha256").hexdigest()
     except OSError as exc:
         raise ConfigurationError(f"embedding model {path} cannot be read: {exc}") from exc
-    actual = digest.hexdigest()
     if actual != expected_sha256:
         raise ConfigurationError(
             f"embedding model {path} has sha256 {actual}, expected {expected_sha256}"
