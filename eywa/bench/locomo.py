@@ -48,6 +48,7 @@ __all__ = [
     "evaluate_question",
     "gold_ranks",
     "miss_stage",
+    "missed_in_session",
     "run_locomo_bench",
     "summarise_run",
     "write_artefacts",
@@ -87,6 +88,10 @@ class QuestionRecord(BaseModel):
     none cites it."""
     missed: dict[str, MissStage] = {}
     """Per gold turn not retrieved: the stage it was lost at (``miss_stage``)."""
+    missed_in_session: dict[str, bool] = {}
+    """Per gold turn not retrieved: whether a retrieved turn is of its session (the right
+    session found, another of its turns ranked) or none is (the session not reached)
+    (``missed_in_session``)."""
     trace: dict[str, Any] = {}
     """What explains a miss: each route's top hits, the fused list, what each post-filter
     changed, routes skipped and stage timings (the recall trace without the plan, which
@@ -126,6 +131,9 @@ class BenchSummary(BaseModel):
     """Per sample: its categories and its ``overall`` (1-4) row, for ``--by-conversation``."""
     misses: dict[str, dict[str, int]] = {}
     """Per category: the missed gold turns counted by the stage they were lost at."""
+    misses_by_session: dict[str, dict[str, int]] = {}
+    """Per category: the missed gold turns whose session a retrieved turn is of
+    (``returned session``) and those whose session none is (``other session``)."""
 
 
 DiaIdLookup = Callable[[str, str], str | None]
@@ -203,6 +211,7 @@ def evaluate_question(
         evidence_strength=result.evidence_strength,
         gold_ranks=ranks,
         missed={g: miss_stage(ranks.get(g, {})) for g in dict.fromkeys(question.evidence) if g not in retrieved},
+        missed_in_session=missed_in_session(question.evidence, retrieved),
         trace={key: value for key, value in result.trace.items() if key != "plan"},
     )
 
@@ -235,6 +244,22 @@ def miss_stage(ranks: Mapping[str, int]) -> MissStage:
     return "candidates"
 
 
+def missed_in_session(gold: Sequence[str], retrieved: Sequence[str]) -> dict[str, bool]:
+    """Per gold turn not in ``retrieved``: whether a retrieved turn is of its session.
+
+    A LoCoMo turn id names its session ("D12:3" is turn 3 of session 12). A miss in a
+    session the result reached is a neighbouring turn ranked instead of the one that says
+    it; a miss in a session it did not reach is evidence spread over sessions the result
+    never got to (list and aggregate questions) — two classes that call for different
+    mechanisms (issue #15)."""
+    sessions = {_session(turn) for turn in retrieved}
+    return {g: _session(g) in sessions for g in dict.fromkeys(gold) if g not in retrieved}
+
+
+def _session(dia_id: str) -> str:
+    return dia_id.split(":", 1)[0]
+
+
 def summarise_run(
     data: Path, k: int, samples: Sequence[str], records: Sequence[QuestionRecord], ingest: tuple[int, float]
 ) -> BenchSummary:
@@ -253,6 +278,10 @@ def summarise_run(
     for cat in sorted({r.category for r in records}):
         lost = [stage for r in records if r.category == cat for stage in r.missed.values()]
         misses[str(cat)] = {stage: lost.count(stage) for stage in MISS_STAGES}
+    by_session: dict[str, dict[str, int]] = {}
+    for cat in sorted({r.category for r in records}):
+        found = [inside for r in records if r.category == cat for inside in r.missed_in_session.values()]
+        by_session[str(cat)] = {"returned session": found.count(True), "other session": found.count(False)}
     turns, seconds = ingest
     return BenchSummary(
         data=str(data),
@@ -267,6 +296,7 @@ def summarise_run(
         overall=overall,
         conversations=conversations,
         misses=misses,
+        misses_by_session=by_session,
     )
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from eywa.bench.locomo import evaluate_question, gold_ranks, miss_stage, summarise_run
+from eywa.bench.locomo import evaluate_question, gold_ranks, miss_stage, missed_in_session, summarise_run
 from eywa.bench.metrics import (
     QuestionScore,
     all_found,
@@ -154,6 +154,16 @@ def test_missed_gold_turns_are_traced_to_routes_fusion_and_ranking() -> None:
     assert record.missed == {"D2:2": "fusion", "D3:3": "ranking", "D4:4": "candidates"}
     summary = summarise_run(Path("f.json"), 1, ["conv-x"], [record], (1, 1.0))
     assert summary.misses == {"1": {"candidates": 1, "fusion": 1, "ranking": 1}}
+    assert record.missed_in_session == {"D2:2": False, "D3:3": False, "D4:4": False}
+    assert summary.misses_by_session == {"1": {"returned session": 0, "other session": 3}}
+
+
+def test_a_missed_gold_turn_is_told_apart_by_whether_its_session_was_reached() -> None:
+    retrieved = ["D1:1", "D12:4", "D12:5"]
+    found = missed_in_session(["D12:3", "D1:1", "D2:12", "D12:3", "D21:4"], retrieved)
+    # D12:3 sits in a session the result reached (D12:4); D2:12 and D21:4 do not, even though
+    # their ids share a prefix with reached ones ("D2" is not "D21", "D21" not "D12").
+    assert found == {"D12:3": True, "D2:12": False, "D21:4": False}
 
 
 def test_the_summary_prints_missed_gold_turns_by_stage() -> None:
