@@ -92,16 +92,24 @@ def conversation_table(summary: BenchSummary) -> Table:
 def misses_table(summary: BenchSummary) -> Table:
     """Missed gold turns per category by the stage that lost them: no route found them
     (candidate generation), a route did but fusion left them out of the fused list, or they
-    were fused but ranked below the k returned (``locomo.miss_stage``)."""
-    title = f"gold turns missed at R@{summary.k}, by stage"
+    were fused but ranked below the k returned (``locomo.miss_stage``); then the same turns
+    by whether a returned turn is of their session (a neighbouring turn ranked instead) or
+    none is (a session the result never reached; ``locomo.missed_in_session``)."""
+    title = f"gold turns missed at R@{summary.k}, by stage and by session"
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     table.add_column("category", no_wrap=True)
-    for name in ("candidates", "fusion", "ranking"):
+    for name in (*_STAGES, "returned session", "other session"):
         table.add_column(name, justify="right", no_wrap=True)
     for key, stages in summary.misses.items():
         name = summary.categories[key].name if key in summary.categories else key
-        table.add_row(f"{key} {name}", *(str(stages.get(s, 0)) for s in ("candidates", "fusion", "ranking")))
+        sessions = summary.misses_by_session.get(key, {})
+        cells = [str(stages.get(s, 0)) for s in _STAGES]
+        cells += [str(sessions.get(s, 0)) for s in ("returned session", "other session")]
+        table.add_row(f"{key} {name}", *cells)
     return table
+
+
+_STAGES = ("candidates", "fusion", "ranking")
 
 
 def render_summary(summary: BenchSummary, console: Console, *, by_conversation: bool = False) -> None:

@@ -179,5 +179,6 @@ def test_the_summary_prints_missed_gold_turns_by_stage() -> None:
     console = Console(record=True, width=100)
     render_summary(summarise_run(Path("f.json"), 1, ["conv-x"], [record], (1, 1.0)), console)
     lines = [line.split() for line in console.export_text().splitlines()]
-    assert ["category", "candidates", "fusion", "ranking"] in lines
-    assert ["1", "multi-hop", "0", "1", "0"] in lines
+    assert ["category", "candidates", "fusion", "ranking", "returned", "session", "other", "session"] in lines
+    # D2:2 was found by the keyword route but fused out; the result reached session 1 only.
+    assert ["1", "multi-hop", "0", "1", "0", "0", "1"] in lines
