@@ -223,6 +223,13 @@ def render_service_bench(report: ServiceBenchReport, console: Console) -> None:
     console.print(f"requests/s: {report.requests_per_s:.1f} ({report.requests} requests)")
     console.print(f"turns/s: {report.turns_per_s:.1f} ({report.turns_acknowledged} turns acknowledged)")
     console.print(f"errors: {report.errors}")
+    if report.api_cpu_s is not None:
+        per = report.api_cpu_ms_per_request
+        console.print(
+            f"API process CPU: {report.api_cpu_s:.1f} s during the traffic ({'-' if per is None else f'{per:.1f}'} ms "
+            f"per request), {report.api_cpu_drain_s or 0:.1f} s while draining; workers {report.worker_cpu_s or 0:.1f} "
+            f"s; bench client {report.client_cpu_s or 0:.1f} s"
+        )
     pending = ", ".join(f"{stage} {n}" for stage, n in report.backlog_after.items()) or "none"
     console.print(
         f"runner {report.runner} ({report.workers} workers), backend {report.backend}, {report.replicas} API "

@@ -146,6 +146,19 @@ class ServiceBenchReport(BaseModel):
     """The largest backlog sampled: turns owing their embedding (``embed``) / Level 1."""
     embed_drained: bool = True
     """Whether every acknowledged batch was embedded within the drain time."""
+    api_cpu_s: float | None = None
+    """User + system CPU seconds the API process(es) used during the traffic (``/proc``; None
+    where it cannot be read). With the inline runner this includes the stages after Level 0
+    that ran in the API process meanwhile (embedding, Level 1)."""
+    api_cpu_ms_per_request: float | None = None
+    """``api_cpu_s`` per request of the run, in milliseconds: what one request costs the API."""
+    api_cpu_drain_s: float | None = None
+    """CPU seconds of the API process(es) after the traffic, while the backlog drained."""
+    worker_cpu_s: float | None = None
+    """CPU seconds of the ``eywa worker`` processes (and their pools), traffic and drain."""
+    client_cpu_s: float | None = None
+    """CPU seconds of the benchmark's own process during the traffic (agents, lag sampler):
+    it shares the machine's cores with the API."""
 
 
 @dataclass
@@ -428,6 +441,8 @@ def run_service_bench(
                 sampler = LagSampler(watched, interval_s=0.1 if rate is None else OPEN_LOOP_SAMPLE_S)
                 try:
                     sampler.start()
+                    cpu = [stack.cpu_seconds()]
+                    client_cpu = time.process_time()
                     started = time.monotonic()
                     deadline = started + seconds
                     if rate is None:  # closed loop: agents alternate writes and recalls
@@ -438,9 +453,12 @@ def run_service_bench(
                         )
                         logs = [_writes_as_log(writes)]
                     elapsed = time.monotonic() - started
+                    cpu.append(stack.cpu_seconds())
+                    client_cpu = time.process_time() - client_cpu
                     loads["after"] = os.getloadavg()
                     drained = sampler.drain(drain_s)
                     drain_elapsed = time.monotonic() - started - elapsed
+                    cpu.append(stack.cpu_seconds())
                 finally:
                     sampler.stop()
                     stack.stop_processes()  # first: the API may still be writing what the sampler reads
@@ -476,7 +494,22 @@ def run_service_bench(
         "backlog_peak": {"embed": max((p.embed for p in sampler.backlog), default=0),
                          "level1": max((p.level1 for p in sampler.backlog), default=0)},
         "embed_drained": embed_lag.finished == embed_lag.batches,
+        **_cpu_figures(cpu, report.requests), "client_cpu_s": round(client_cpu, 2),
     })  # fmt: skip
+
+
+def _cpu_figures(cpu: list[dict[str, float] | None], requests: int) -> dict[str, float | None]:
+    """The report's CPU fields from the stack's readings before the traffic, after it and
+    after the drain (all None when ``/proc`` could not be read)."""
+    before, after, drained = cpu
+    if before is None or after is None or drained is None:
+        return {}
+    api = after["api"] - before["api"]
+    return {
+        "api_cpu_s": round(api, 2), "api_cpu_ms_per_request": round(1000 * api / requests, 2) if requests else None,
+        "api_cpu_drain_s": round(drained["api"] - after["api"], 2),
+        "worker_cpu_s": round(drained["workers"] - before["workers"], 2),
+    }  # fmt: skip
 
 
 def _closed_loop(

@@ -9,7 +9,8 @@ and with the Celery runner ``workers`` ``eywa worker`` processes. Servers first
 (``start_processes``). What the stack started it stops; servers given by settings are left
 alone. Several replicas need the server backend (the embedded store has one writer); without
 a Qdrant server (``EYWA_QDRANT_URL``) each replica keeps its vectors in a local-mode folder of
-its own, which the report says.
+its own, which the report says. ``cpu_seconds`` reads the CPU time the API (and worker)
+processes have used so far, so the run can report API-process CPU per request.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from eywa.bench.service import free_port, start_api, stop_api
 from eywa.errors import InvalidInputError, StoreError
 from eywa.settings import EywaSettings, as_environment
 
-__all__ = ["Runner", "ServiceStack"]
+__all__ = ["Runner", "ServiceStack", "process_cpu_seconds"]
 
 Runner = Literal["inline", "celery"]
 HOST = "127.0.0.1"
@@ -100,6 +101,16 @@ class ServiceStack:
             self._workers.append(self._spawn_worker(n))
         return self.urls
 
+    def cpu_seconds(self) -> dict[str, float] | None:
+        """User + system CPU seconds used so far by the API replicas (``api``) and the workers
+        (``workers``, with their pool children), summed; None where ``/proc`` cannot be read."""
+        try:
+            api = sum(process_cpu_seconds(p.pid) for p in self._apis)
+            workers = sum(process_cpu_seconds(p.pid, children=True) for p in self._workers)
+        except OSError:
+            return None
+        return {"api": api, "workers": workers}
+
     def _spawn_worker(self, n: int) -> subprocess.Popen[bytes]:
         environment = {k: v for k, v in os.environ.items() if not k.startswith("EYWA_")}
         environment.update(as_environment(self.settings))
@@ -137,3 +148,28 @@ class ServiceStack:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+def process_cpu_seconds(pid: int, *, children: bool = False) -> float:
+    """User + system CPU seconds of process ``pid`` (all its threads) from ``/proc/<pid>/stat``;
+    with ``children``, plus those of its live child processes (a Celery worker's pool).
+
+    Raises:
+        OSError: no ``/proc`` (not Linux) or no such process.
+    """
+    total = _stat_cpu(Path(f"/proc/{pid}/stat"))
+    if children:
+        for child in Path(f"/proc/{pid}/task").glob("*/children"):
+            for found in child.read_text(encoding="ascii").split():
+                try:
+                    total += process_cpu_seconds(int(found), children=True)
+                except OSError:
+                    pass  # exited in between: its time is lost with it
+    return total
+
+
+def _stat_cpu(stat: Path) -> float:
+    # The fields after the command name (in parentheses, which may hold spaces): utime and
+    # stime are fields 14 and 15 of proc(5), the 12th and 13th after the closing parenthesis.
+    fields = stat.read_text(encoding="ascii").rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -186,12 +186,16 @@ def serve_in_thread(app: FastAPI, host: str = "127.0.0.1", port: int = 0) -> Ite
         sock.close()
 
 
-def serve(settings: EywaSettings, host: str = "127.0.0.1", port: int = 8000) -> None:
+def serve(settings: EywaSettings, host: str = "127.0.0.1", port: int = 8000, *, access_log: bool = False) -> None:
     """Run ``build_app(settings)`` with uvicorn until interrupted (``eywa serve``).
+
+    uvicorn's access log (a line on stderr per request) is off unless ``access_log``: every
+    ``/v1`` call is already in the service's own access log and metrics, and formatting and
+    writing the line was measured at 0.3-0.6 ms of CPU per request (a sixth of a small one).
 
     Raises:
         StoreError: the stores or the key file cannot be opened.
     """
     import uvicorn
 
-    uvicorn.run(build_app(settings), host=host, port=port)
+    uvicorn.run(build_app(settings), host=host, port=port, access_log=access_log)

@@ -1,10 +1,16 @@
-"""Read routes of one space: recall, evidence, beliefs, candidates, explain, dimensions."""
+"""Read routes of one space: recall, evidence, beliefs, candidates, explain, dimensions.
+
+Each route is ``async def`` and calls the (synchronous) core through ``run_in_threadpool``:
+one thread hop per request, where a sync route costs two (FastAPI validates a sync route's
+returned model in the thread pool too).
+"""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal, cast
 
 from fastapi import APIRouter, Path, Query
+from starlette.concurrency import run_in_threadpool
 
 from eywa.extraction.pipeline import Explanation
 from eywa.models import Belief, Candidate, Delta, Dimension, Evidence, Policy, RecallResult
@@ -25,28 +31,29 @@ AsOf = Annotated[
 
 
 @router.post("/recall", response_model=RecallResult, summary="Recall context")
-def recall(space: SpacePath, body: RecallRequest, key: Reader, ctx: Ctx) -> RecallResult:
+async def recall(space: SpacePath, body: RecallRequest, key: Reader, ctx: Ctx) -> RecallResult:
     """Ranked, provenance-carrying context for a query; no LLM is called.
 
     Returns ``context`` (packed text), ``items`` (each with its evidence provenance),
     ``answer_instructions`` and a ``trace`` with per-stage timings.
     """
     policy = cast("Policy", body.policy)  # the core checks the name, like every other value
-    result = ctx.memory.recall(
-        space, body.query, k=body.k, budget_tokens=body.budget_tokens, policy=policy, as_of=body.as_of
-    )
+    result = await run_in_threadpool(
+        ctx.memory.recall, space, body.query, k=body.k, budget_tokens=body.budget_tokens, policy=policy,
+        as_of=body.as_of,
+    )  # fmt: skip
     ctx.metrics.observe_recall(result.trace.get("timings_ms", {}), result.trace.get("skipped"))
     return result
 
 
 @router.get("/evidence/{evidence_id}", response_model=Evidence, summary="One stored turn")
-def evidence(space: SpacePath, evidence_id: IdPath, key: Reader, ctx: Ctx) -> Evidence:
+async def evidence(space: SpacePath, evidence_id: IdPath, key: Reader, ctx: Ctx) -> Evidence:
     """The stored turn with its signals, author and metadata."""
-    return ctx.memory.evidence(space, evidence_id)
+    return await run_in_threadpool(ctx.memory.evidence, space, evidence_id)
 
 
 @router.get("/beliefs", response_model=list[Belief], summary="Validated beliefs")
-def beliefs(
+async def beliefs(
     space: SpacePath,
     key: Reader,
     ctx: Ctx,
@@ -58,12 +65,12 @@ def beliefs(
 ) -> list[Belief]:
     """Beliefs of the space, optionally of one subject and attribute (``status=any``: all);
     ``offset``/``limit`` page through them (no limit: all)."""
-    found = ctx.memory.beliefs(space, subject, attribute, None if status == "any" else status)
+    found = await run_in_threadpool(ctx.memory.beliefs, space, subject, attribute, None if status == "any" else status)
     return found[offset : None if limit is None else offset + limit]
 
 
 @router.get("/candidates", response_model=list[Candidate], summary="Refused candidates")
-def candidates(
+async def candidates(
     space: SpacePath,
     key: Reader,
     ctx: Ctx,
@@ -73,18 +80,18 @@ def candidates(
 ) -> list[Candidate]:
     """Candidates the validator refused, with machine-readable reasons; ``offset``/``limit``
     page through them (no limit: all)."""
-    found = ctx.memory.candidates(space, None if status == "any" else status)
+    found = await run_in_threadpool(ctx.memory.candidates, space, None if status == "any" else status)
     return found[offset : None if limit is None else offset + limit]
 
 
 @router.get("/beliefs/{belief_id}/explain", response_model=Explanation, summary="Explain a belief")
-def explain(space: SpacePath, belief_id: IdPath, key: Reader, ctx: Ctx) -> Explanation:
+async def explain(space: SpacePath, belief_id: IdPath, key: Reader, ctx: Ctx) -> Explanation:
     """Why a belief is held: the belief, its validation report and the cited turns."""
-    return ctx.memory.explain(space, belief_id)
+    return await run_in_threadpool(ctx.memory.explain, space, belief_id)
 
 
 @router.get("/dimensions", response_model=list[Dimension], summary="Dimensions of a space")
-def space_dimensions(
+async def space_dimensions(
     space: SpacePath,
     key: Reader,
     ctx: Ctx,
@@ -92,30 +99,30 @@ def space_dimensions(
     as_of: AsOf = None,
 ) -> list[Dimension]:
     """Every dimension of the space (or of one ``entity``), decayed to ``as_of``."""
-    return ctx.memory.dimensions(space, entity, as_of)
+    return await run_in_threadpool(ctx.memory.dimensions, space, entity, as_of)
 
 
 @router.get("/entities/{entity}/dimensions", response_model=list[Dimension], summary="Dimensions of an entity")
-def dimensions(space: SpacePath, entity: NamePath, key: Reader, ctx: Ctx, as_of: AsOf = None) -> list[Dimension]:
+async def dimensions(space: SpacePath, entity: NamePath, key: Reader, ctx: Ctx, as_of: AsOf = None) -> list[Dimension]:
     """Every dimension (attribute distribution) of the entity, decayed to ``as_of``."""
-    return ctx.memory.dimensions(space, entity, as_of)
+    return await run_in_threadpool(ctx.memory.dimensions, space, entity, as_of)
 
 
 @router.get("/entities/{entity}/dimensions/{attribute}", response_model=Dimension, summary="One dimension")
-def dimension(
+async def dimension(
     space: SpacePath, entity: NamePath, attribute: NamePath, key: Reader, ctx: Ctx, as_of: AsOf = None
 ) -> Dimension:
     """The belief state of (entity, attribute); 404 when nothing was observed."""
-    return ctx.memory.dimension(space, entity, attribute, as_of)
+    return await run_in_threadpool(ctx.memory.dimension, space, entity, attribute, as_of)
 
 
 @router.get("/entities/{entity}/dimensions/{attribute}/deltas", response_model=list[Delta], summary="Dimension log")
-def deltas(space: SpacePath, entity: NamePath, attribute: NamePath, key: Reader, ctx: Ctx) -> list[Delta]:
+async def deltas(space: SpacePath, entity: NamePath, attribute: NamePath, key: Reader, ctx: Ctx) -> list[Delta]:
     """The immutable update log of one dimension, in event-time order."""
-    return ctx.memory.deltas(space, entity, attribute)
+    return await run_in_threadpool(ctx.memory.deltas, space, entity, attribute)
 
 
 @router.get("/stats", summary="Counts of a space")
-def stats(space: SpacePath, key: Reader, ctx: Ctx) -> dict[str, Any]:
+async def stats(space: SpacePath, key: Reader, ctx: Ctx) -> dict[str, Any]:
     """Evidence, signals, entities, beliefs, candidates by reason, dimensions."""
-    return ctx.memory.stats(space)
+    return await run_in_threadpool(ctx.memory.stats, space)

@@ -1,10 +1,16 @@
-"""``POST /v1/spaces/{space}/turns`` and ``GET /v1/jobs/{job_id}``."""
+"""``POST /v1/spaces/{space}/turns`` and ``GET /v1/jobs/{job_id}``.
+
+The routes are ``async def`` and call the (synchronous) core through ``run_in_threadpool``:
+one thread hop per request. A sync route would cost two, since FastAPI then validates the
+returned model in the thread pool too (``serialize_response``).
+"""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request
+from starlette.concurrency import run_in_threadpool
 
 from eywa.errors import NotFoundError, OverloadedError
 from eywa.jobs import JobStatus
@@ -18,7 +24,7 @@ SpacePath = Annotated[str, Path(description="The memory space (checked by the co
 
 
 @router.post("/spaces/{space}/turns", response_model=RememberResponse, status_code=201, summary="Remember turns")
-def remember(space: SpacePath, body: RememberRequest, key: Writer, ctx: Ctx) -> RememberResponse:
+async def remember(space: SpacePath, body: RememberRequest, key: Writer, ctx: Ctx) -> RememberResponse:
     """Store a batch of turns (Level 0) and return their evidence ids at once.
 
     The author of every turn is the calling key's id. Level 1 (extraction, validation,
@@ -37,7 +43,9 @@ def remember(space: SpacePath, body: RememberRequest, key: Writer, ctx: Ctx) -> 
         # The job is recorded, and its state read, in the write's own hold of the store (one
         # wait for the embedded connection instead of four); the runner then only queues it
         # (the Celery runner's sender thread takes it to Redis: the answer waits for no broker).
-        ids, job = ctx.memory.remember_job(space, body.turns, author=key.id, wait=ctx.settings.level1_wait)
+        ids, job = await run_in_threadpool(
+            ctx.memory.remember_job, space, body.turns, author=key.id, wait=ctx.settings.level1_wait
+        )
     except OverloadedError as exc:
         ctx.metrics.writes_refused.labels(exc.stage).inc()  # eywa_writes_refused_total{stage}
         raise
@@ -50,7 +58,7 @@ def remember(space: SpacePath, body: RememberRequest, key: Writer, ctx: Ctx) -> 
 
 
 @router.get("/jobs/{job_id}", response_model=JobStatus, summary="Level 1 job status")
-def job_status(
+async def job_status(
     job_id: Annotated[str, Path(min_length=1, max_length=200)],
     request: Request,
     key: Annotated[ApiKey, Depends(authenticate)],
@@ -59,7 +67,7 @@ def job_status(
     """Where a Level 1 job stands. The key needs ``read`` on the job's space; a job of a
     space the key cannot read answers 404 exactly like an unknown one, so job ids of other
     spaces cannot be probed."""
-    status = ctx.jobs.status(job_id)
+    status = await run_in_threadpool(ctx.jobs.status, job_id)
     space = str(status.detail.get("space", ""))
     record_space(request, space)
     if not key.allows(space, "read"):

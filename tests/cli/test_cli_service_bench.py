@@ -26,6 +26,8 @@ def test_smoke_run_prints_figures_and_passes_exactly_once(runner: CliRunner, tmp
     assert report["routes"]["turns"]["requests"] >= 3 and report["routes"]["recall"]["requests"] >= 1
     assert report["turns_acknowledged"] == sum(report["spaces"].values()) > 0
     assert 0 < report["routes"]["turns"]["p50"] <= report["routes"]["turns"]["p95"]
+    assert "API process CPU:" in result.stdout and report["api_cpu_s"] > 0  # /proc of the serve process
+    assert report["api_cpu_ms_per_request"] == pytest.approx(1000 * report["api_cpu_s"] / report["requests"], rel=0.01, abs=0.01)
 
 
 def test_reused_data_dir_keeps_runs_apart(tmp_path: Path) -> None:
