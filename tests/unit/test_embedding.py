@@ -287,7 +287,7 @@ def test_factory_defaults_to_minilm_with_settings_applied() -> None:
 
 def test_factory_passes_integer_kernels_on() -> None:
     embedder = build_embedder(EywaSettings(embed_integer_kernels=True))
-    assert isinstance(embedder, MiniLMEmbedder) and embedder.model_id.endswith("-dynamic")
+    assert isinstance(embedder, MiniLMEmbedder) and embedder.model_id.endswith("-dynamic-v2")
 
 
 def test_factory_builds_openai_from_settings() -> None:
