@@ -1,8 +1,8 @@
 """The stage ledger, job records and tombstones in Neo4j (server mode).
 
 A pending stage is a ``(:Pending {space, item, stage, reason, since, due_at, attempts,
-error})`` node (migration 0006: unique on (space, item, stage), indexed by (stage, due_at)
-and by item), created in the transaction that stores its item and deleted when the stage is
+error})`` node (migration 0006: unique on (space, item, stage), indexed by (stage, due_at);
+0014: by (space, item)), created in the transaction that stores its item and deleted when the stage is
 done. Which extractor did a turn's Level 1 is the ``level1_by`` property of its
 ``:Evidence`` (bookkeeping, like ``near_text``: ``get`` does not return it). Jobs are
 ``:Job`` nodes, erased ids ``:Tombstone`` nodes, the vectors' embedder a ``:StoreMeta`` node.
@@ -196,7 +196,7 @@ class Neo4jStageLedger:
         return [_mark(r["p"]) for r in rows]
 
     def pending_for(self, space: str, item_ids: Sequence[str]) -> list[PendingMark]:
-        """The marks of ``item_ids`` (index on item)."""
+        """The marks of ``item_ids`` (index on space and item)."""
         if not item_ids:
             return []
         rows = self._graph.read("pending_for", _FOR_ITEMS, space=space, items=list(dict.fromkeys(item_ids)))
