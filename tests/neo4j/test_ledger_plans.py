@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
+from eywa.stores.ledger import DERIVED_STAGES
 from eywa.stores.neo4j import ledger
 from eywa.stores.neo4j.graph import Neo4jGraph
 from tests.neo4j_server import Neo4jServer
@@ -72,3 +73,23 @@ def test_item_lookups_seek_space_and_item_and_ignore_other_spaces(
         _mark(graph, f"{neo4j_space}-other-{n}")
     _, crowded = _profile(neo4j_driver, neo4j_server.database, query, params)
     assert crowded == alone
+
+
+def test_the_space_backlog_is_counted_from_the_unique_index_alone(
+    neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str
+) -> None:
+    """The trace's backlog count runs beside every recall: each mark of the space is one
+    index entry, and none is read from the store (its stage and item come from the entry)."""
+    graph = Neo4jGraph(neo4j_driver, neo4j_server.database, owns_driver=False)
+    _mark(graph, neo4j_space)
+    params = {"space": neo4j_space, "stages": list(DERIVED_STAGES)}
+    with neo4j_driver.session(database=neo4j_server.database, notifications_min_severity="OFF") as session:
+        result = session.run("PROFILE " + ledger._SPACE_BACKLOG, params)
+        (row,) = [record.data() for record in result]
+        profile = result.consume().profile
+    assert row == {"embed": len(_ITEMS), "level1": len(_ITEMS)}
+    assert profile is not None
+    operators = _seeks(profile)
+    assert any(op == "NodeUniqueIndexSeek" and "Pending(space, item, stage)" in details for op, details in operators)
+    marks = len(_ITEMS) * len(_STAGES)
+    assert _db_hits(profile) <= marks + 1, operators  # the seek's entries; no property read

@@ -72,10 +72,17 @@ UNWIND $stages AS stage
 CALL (stage) {{ MATCH (p:{_P}) WHERE p.stage = stage RETURN count(p) AS n }}
 RETURN stage, n
 """
+# One space's marks, counted from the unique (space, item, stage) index alone: every value
+# the count needs is in the index entry, so no mark is read from the store (a third of the
+# db hits, half the time with 50k marks). Hinted: 0014's (space, item) index also matches
+# and the planner took it, then read each mark's stage and item from the store. Still one
+# index entry per mark of the space: a recall's trace pays for a large backlog.
 _SPACE_BACKLOG = f"""
-MATCH (p:{_P}) WHERE p.space = $space AND p.item IS NOT NULL AND p.stage IS NOT NULL
-RETURN count(CASE WHEN p.stage = 'embed_evidence' THEN 1 END) AS embed,
-       count(DISTINCT CASE WHEN p.stage IN $stages THEN p.item END) AS level1
+MATCH (p:{_P}) USING INDEX p:{_P}(space, item, stage)
+WHERE p.space = $space AND p.item IS NOT NULL AND p.stage IS NOT NULL
+WITH p.item AS item, p.stage AS stage
+RETURN count(CASE WHEN stage = 'embed_evidence' THEN 1 END) AS embed,
+       count(DISTINCT CASE WHEN stage IN $stages THEN item END) AS level1
 """
 _LEVEL1_BACKLOG = f"""
 MATCH (p:{_P}) WHERE p.stage IN $stages
