@@ -4,6 +4,7 @@ so no data is needed) for exactly the statements the stores run."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -58,9 +59,15 @@ def test_a_filtered_read_seeks_an_index_from_the_space(
             entity_graph._WALK,
             {"starts": ["ent_1"], "hops": 2, "limit": 50, "evidence_ids": ["ev_1"], "belief_ids": ["bel_1"]},
         ),
+        (
+            evidence._DATES_BETWEEN,
+            {"lo": datetime(2023, 1, 1, tzinfo=UTC), "hi": datetime(2023, 3, 1, tzinfo=UTC), "limit": 80,
+             "kinds": ["date", "time"]},
+        ),  # fmt: skip
+        (evidence._WITH_DATE_SIGNALS, {"kind": "date", "limit": 80}),
     ],
     ids=["recall turns", "recall neighbours", "recall beliefs", "beliefs about", "belief lines", "entities named",
-         "graph walk"],
+         "graph walk", "turns dated in a window", "turns with a date"],
 )
 def test_a_recall_read_seeks_indexes_and_scans_no_label(
     neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str, query: str, params: dict[str, Any]
