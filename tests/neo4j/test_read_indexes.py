@@ -4,6 +4,7 @@ so no data is needed) for exactly the statements the stores run."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -58,9 +59,15 @@ def test_a_filtered_read_seeks_an_index_from_the_space(
             entity_graph._WALK,
             {"starts": ["ent_1"], "hops": 2, "limit": 50, "evidence_ids": ["ev_1"], "belief_ids": ["bel_1"]},
         ),
+        (
+            evidence._DATES_BETWEEN,
+            {"lo": datetime(2023, 1, 1, tzinfo=UTC), "hi": datetime(2023, 3, 1, tzinfo=UTC), "limit": 80,
+             "kinds": ["date", "time"]},
+        ),  # fmt: skip
+        (evidence._WITH_DATE_SIGNALS, {"kind": "date", "limit": 80}),
     ],
     ids=["recall turns", "recall neighbours", "recall beliefs", "beliefs about", "belief lines", "entities named",
-         "graph walk"],
+         "graph walk", "turns dated in a window", "turns with a date"],
 )
 def test_a_recall_read_seeks_indexes_and_scans_no_label(
     neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str, query: str, params: dict[str, Any]
@@ -89,3 +96,20 @@ def test_the_recall_dimensions_read_seeks_the_state_and_delta_indexes(
     # merge-edge part is ``same_as``'s statement, planned as before: no index holds SAME_AS
     # edges by space, so it reads the (few) merge edges of every space.
     assert found.count("NodeIndexSeek") >= 2 and "AllNodesScan" not in found
+
+
+@pytest.mark.parametrize("query", [beliefs._RECALL, beliefs._CITES, beliefs._LINES], ids=["recall", "cites", "lines"])
+def test_given_beliefs_are_sought_by_id(neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str, query: str) -> None:
+    """Never the space's (space, status) index, whatever the statistics the plan was made with."""
+    params = {"space": neo4j_space, "ids": ["bel_1", "bel_2"], "attributes": ["pets"]}
+    with neo4j_driver.session(database=neo4j_server.database, notifications_min_severity="OFF") as session:
+        plan = session.run("EXPLAIN " + query, params).consume().plan
+    assert plan is not None
+
+    def seeks(node: dict[str, Any]) -> list[str]:
+        own = f"{str(node['operatorType']).split('@')[0]} {node.get('args', {}).get('Details', '')}"
+        return [own, *(s for child in node.get("children", []) for s in seeks(child))]
+
+    found = seeks(plan)
+    assert any(op.startswith("NodeUniqueIndexSeek") and "Belief(id)" in op for op in found), found
+    assert not [op for op in found if "Scan" in op.split(" ")[0]], found

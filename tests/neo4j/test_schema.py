@@ -20,7 +20,7 @@ from neo4j import Driver
 
 from eywa.errors import StoreError
 from eywa.stores.neo4j.keyword import in_space, lucene_query
-from eywa.stores.neo4j.labels import DROPPED_FULLTEXT_INDEXES, FulltextIndex, Label, RelType
+from eywa.stores.neo4j.labels import DROPPED_FULLTEXT_INDEXES, DROPPED_RANGE_INDEXES, FulltextIndex, Label, RelType
 from eywa.stores.neo4j.migrations import (
     MigrationChecksumError,
     apply_migrations,
@@ -90,7 +90,7 @@ def test_every_name_in_the_migrations_is_an_enum_member() -> None:
     dropped = set(re.findall(r"DROP INDEX (\w+)", text))
     assert labels == {label.value for label in Label} - {Label.SCHEMA_MIGRATION}
     assert indexes == {index.value for index in FulltextIndex} | DROPPED_FULLTEXT_INDEXES
-    assert dropped == DROPPED_FULLTEXT_INDEXES
+    assert dropped == DROPPED_FULLTEXT_INDEXES | DROPPED_RANGE_INDEXES
     assert not set(re.findall(r"\[:(\w+)\]", text)) - {rel.value for rel in RelType}
 
 
@@ -140,8 +140,8 @@ def test_migrations_apply_on_a_fresh_database_and_reapply_is_a_no_op(
 
     names = _schema_names(neo4j_driver, fresh_schema)
     assert {"evidence_id", "belief_id", "signal_id", "evidence_space_observed_at",
-            "belief_space_attribute", *FulltextIndex} <= names
-    assert not names & DROPPED_FULLTEXT_INDEXES
+            "belief_space_attribute", "pending_space_item", *FulltextIndex} <= names
+    assert not names & (DROPPED_FULLTEXT_INDEXES | DROPPED_RANGE_INDEXES)
     states = neo4j_driver.execute_query("SHOW INDEXES YIELD state RETURN collect(state) AS s",
                                         database_=fresh_schema).records[0]["s"]
     assert set(states) == {"ONLINE"}

@@ -4,8 +4,9 @@
 A ``:Dimension`` node holds the materialised state (``state`` and ``distribution`` as JSON
 strings, ``mode``, ``entropy_bits``); each ``:Delta`` node is one immutable update with
 its event time ``at`` as a native ``DATETIME``. Identity merges are
-``(:Entity)-[:SAME_AS {space, source, target, score, at, removed_at}]->(:Entity)`` edges;
-undoing one sets ``removed_at`` and keeps the edge for audit.
+``(:Entity)-[:SAME_AS {space, source, target, score, at, removed_at}]->(:Entity)`` edges,
+read by a seek of their (space) index (migration 0015, hinted); undoing one sets ``removed_at``
+and keeps the edge for audit.
 
 Entities are addressed by ``entity_key`` (see ``eywa.ids.entity_key``); the
 ``:Entity`` node of a key is the one ``eywa.ids.entity_id`` names. A dimension links to
@@ -94,14 +95,14 @@ SET r.space = $space, r.source = $source, r.target = $target, r.score = $score, 
   r.removed_at = $removed_at, r.author = $author, r.removed_by = $removed_by
 """
 _REMOVE_SAME_AS = f"""
-MATCH (s:{_ENT})-[r:{RelType.SAME_AS}]->(:{_ENT})
+MATCH (s:{_ENT})-[r:{RelType.SAME_AS}]->(:{_ENT}) USING INDEX SEEK r:{RelType.SAME_AS}(space)
 WHERE s.space = $space AND r.space = $space AND r.removed_at IS NULL
   AND ((r.source = $a AND r.target = $b) OR (r.source = $b AND r.target = $a))
 SET r.removed_at = $at, r.removed_by = $by
 RETURN count(r) AS n
 """
 _DELETE_SAME_AS = f"""
-MATCH (:{_ENT})-[r:{RelType.SAME_AS}]->(:{_ENT})
+MATCH (:{_ENT})-[r:{RelType.SAME_AS}]->(:{_ENT}) USING INDEX SEEK r:{RelType.SAME_AS}(space)
 WHERE r.space = $space AND (r.source IN $keys OR r.target IN $keys)
 DELETE r
 RETURN count(*) AS n
@@ -114,7 +115,7 @@ MATCH (n:{_ENT}) WHERE n.id IN $ids AND n.space = $space
 DETACH DELETE n
 """
 _SAME_AS = f"""
-MATCH (s:{_ENT})-[r:{RelType.SAME_AS}]->(:{_ENT})
+MATCH (s:{_ENT})-[r:{RelType.SAME_AS}]->(:{_ENT}) USING INDEX SEEK r:{RelType.SAME_AS}(space)
 WHERE s.space = $space AND r.space = $space AND ($all OR r.removed_at IS NULL)
 RETURN {projected('r', 'at', 'removed_at')} AS r ORDER BY r.at, r.source, r.target
 """
@@ -123,7 +124,7 @@ RETURN {projected('r', 'at', 'removed_at')} AS r ORDER BY r.at, r.source, r.targ
 # statement, each part through its index; the orders are restored in Python.
 _RECALL = f"""
 CALL () {{
-  MATCH (s:{_ENT})-[r:{RelType.SAME_AS}]->(:{_ENT})
+  MATCH (s:{_ENT})-[r:{RelType.SAME_AS}]->(:{_ENT}) USING INDEX SEEK r:{RelType.SAME_AS}(space)
   WHERE s.space = $space AND r.space = $space AND r.removed_at IS NULL
   RETURN collect({projected('r', 'at', 'removed_at')}) AS same_as
 }}

@@ -161,10 +161,12 @@ WHERE n.id IN $ids AND n.space = $space AND e.space = $space
 WITH DISTINCT e
 RETURN e.id AS id ORDER BY e.observed_at DESC, e.id LIMIT $limit
 """
+# Both seek the signals of the space by kind and window start (migration 0016, hinted):
+# without it they scanned every space's signals or turns.
 _DATES_BETWEEN = f"""
 CALL {{
-  MATCH (s:{_SIG}) WHERE s.space = $space AND s.kind IN $kinds
-    AND s.window_start < $hi AND s.window_end > $lo
+  MATCH (s:{_SIG}) USING INDEX s:{_SIG}(space, kind, window_start)
+  WHERE s.space = $space AND s.kind IN $kinds AND s.window_start < $hi AND s.window_end > $lo
   RETURN s.evidence_id AS id, s.window_start AS t
   UNION ALL
   MATCH (e:{_EV}) WHERE e.space = $space AND e.observed_at >= $lo AND e.observed_at < $hi
@@ -174,7 +176,7 @@ WITH id, min(t) AS t
 RETURN id ORDER BY t, id LIMIT $limit
 """
 _WITH_DATE_SIGNALS = f"""
-MATCH (e:{_EV})-[:{RelType.HAS_SIGNAL}]->(s:{_SIG})
+MATCH (e:{_EV})-[:{RelType.HAS_SIGNAL}]->(s:{_SIG}) USING INDEX s:{_SIG}(space, kind, window_start)
 WHERE s.space = $space AND e.space = $space AND s.kind = $kind AND s.window_start IS NOT NULL
 WITH DISTINCT e
 RETURN e.id AS id ORDER BY e.observed_at DESC, e.id LIMIT $limit

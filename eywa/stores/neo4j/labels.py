@@ -68,3 +68,6 @@ class FulltextIndex(StrEnum):
 # Indexes an earlier migration created and a later one dropped (migration 0009 replaced
 # them with the space-keyed ones above). Named here so the migrations' names stay checked.
 DROPPED_FULLTEXT_INDEXES = frozenset({"evidence_text", "evidence_context", "belief_statement"})
+# Range indexes dropped the same way: 0014 replaced 0006's (:Pending) item index with one on
+# (space, item).
+DROPPED_RANGE_INDEXES = frozenset({"pending_item"})

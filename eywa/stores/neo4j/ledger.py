@@ -1,8 +1,8 @@
 """The stage ledger, job records and tombstones in Neo4j (server mode).
 
 A pending stage is a ``(:Pending {space, item, stage, reason, since, due_at, attempts,
-error})`` node (migration 0006: unique on (space, item, stage), indexed by (stage, due_at)
-and by item), created in the transaction that stores its item and deleted when the stage is
+error})`` node (migration 0006: unique on (space, item, stage), indexed by (stage, due_at);
+0014: by (space, item)), created in the transaction that stores its item and deleted when the stage is
 done. Which extractor did a turn's Level 1 is the ``level1_by`` property of its
 ``:Evidence`` (bookkeeping, like ``near_text``: ``get`` does not return it). Jobs are
 ``:Job`` nodes, erased ids ``:Tombstone`` nodes, the vectors' embedder a ``:StoreMeta`` node.
@@ -72,10 +72,17 @@ UNWIND $stages AS stage
 CALL (stage) {{ MATCH (p:{_P}) WHERE p.stage = stage RETURN count(p) AS n }}
 RETURN stage, n
 """
+# One space's marks, counted from the unique (space, item, stage) index alone: every value
+# the count needs is in the index entry, so no mark is read from the store (a third of the
+# db hits, half the time with 50k marks). Hinted: 0014's (space, item) index also matches
+# and the planner took it, then read each mark's stage and item from the store. Still one
+# index entry per mark of the space: a recall's trace pays for a large backlog.
 _SPACE_BACKLOG = f"""
-MATCH (p:{_P}) WHERE p.space = $space AND p.item IS NOT NULL AND p.stage IS NOT NULL
-RETURN count(CASE WHEN p.stage = 'embed_evidence' THEN 1 END) AS embed,
-       count(DISTINCT CASE WHEN p.stage IN $stages THEN p.item END) AS level1
+MATCH (p:{_P}) USING INDEX p:{_P}(space, item, stage)
+WHERE p.space = $space AND p.item IS NOT NULL AND p.stage IS NOT NULL
+WITH p.item AS item, p.stage AS stage
+RETURN count(CASE WHEN stage = 'embed_evidence' THEN 1 END) AS embed,
+       count(DISTINCT CASE WHEN stage IN $stages THEN item END) AS level1
 """
 _LEVEL1_BACKLOG = f"""
 MATCH (p:{_P}) WHERE p.stage IN $stages
@@ -196,7 +203,7 @@ class Neo4jStageLedger:
         return [_mark(r["p"]) for r in rows]
 
     def pending_for(self, space: str, item_ids: Sequence[str]) -> list[PendingMark]:
-        """The marks of ``item_ids`` (index on item)."""
+        """The marks of ``item_ids`` (index on space and item)."""
         if not item_ids:
             return []
         rows = self._graph.read("pending_for", _FOR_ITEMS, space=space, items=list(dict.fromkeys(item_ids)))
