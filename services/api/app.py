@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from datetime import timedelta
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 
 from eywa.errors import ConfigurationError, EywaError, StoreError
 from eywa.jobs import InlineJobRunner, JobRunner
@@ -43,7 +43,13 @@ from services.queue import celery_job_runner
 from services.ratelimit import FailOpenRateLimiter, RateLimiter, build_rate_limiter
 from services.upkeep import PeriodicReconcile, RedisProbe
 
-__all__ = ["access_recorder", "build_app", "create_app", "serve", "serve_in_thread"]
+__all__ = ["V1_ROUTERS", "access_recorder", "build_app", "create_app", "serve", "serve_in_thread"]
+
+# The /v1 routers, in the order the app includes them (the probes are not under /v1).
+V1_ROUTERS: tuple[APIRouter, ...] = (
+    routes_write.router, routes_erase.router, routes_correct.router, routes_merge.router,
+    routes_port.router, routes_read.router, routes_browse.router, routes_admin.router,
+)  # fmt: skip
 
 DESCRIPTION = """Provenance-first memory for AI agents.
 
@@ -101,14 +107,8 @@ def create_app(
     app = FastAPI(title="Eywa", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.eywa = context
     install_error_handlers(app)
-    app.include_router(routes_write.router)
-    app.include_router(routes_erase.router)
-    app.include_router(routes_correct.router)
-    app.include_router(routes_merge.router)
-    app.include_router(routes_port.router)
-    app.include_router(routes_read.router)
-    app.include_router(routes_browse.router)
-    app.include_router(routes_admin.router)
+    for router in V1_ROUTERS:
+        app.include_router(router)
     app.include_router(routes_admin.probes)
     secret = settings.session_secret
     install_console(app, secret.get_secret_value().encode() if secret is not None else None)

@@ -15,19 +15,10 @@ from collections.abc import Iterator
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 
-from services.api import (
-    routes_admin,
-    routes_browse,
-    routes_correct,
-    routes_erase,
-    routes_merge,
-    routes_port,
-    routes_read,
-    routes_write,
-)
+from services.api import routes_read, routes_write
+from services.api.app import V1_ROUTERS
 
-ROUTERS = [routes_write, routes_erase, routes_correct, routes_merge, routes_port, routes_read, routes_browse, routes_admin]
-HOT = (routes_write, routes_read)
+HOT = (routes_write.router, routes_read.router)
 
 
 def _dependencies(dependant: Dependant) -> Iterator[Dependant]:
@@ -41,13 +32,13 @@ def _is_async(call: object) -> bool:
 
 
 def test_no_v1_route_has_a_sync_dependency_and_hot_routes_are_async() -> None:
-    routes = [r for module in ROUTERS for r in module.router.routes if isinstance(r, APIRoute)]
+    routes = [r for router in V1_ROUTERS for r in router.routes if isinstance(r, APIRoute)]
     assert len(routes) >= 20 and all(r.path.startswith("/v1") for r in routes)
     sync = sorted(
         f"{route.path}: {getattr(dep.call, '__qualname__', dep.call)}"
         for route in routes for dep in _dependencies(route.dependant) if not _is_async(dep.call)
     )  # fmt: skip
     assert sync == []
-    hot = [r for module in HOT for r in module.router.routes if isinstance(r, APIRoute)]
+    hot = [r for router in HOT for r in router.routes if isinstance(r, APIRoute)]
     assert {r.path for r in hot} >= {"/v1/spaces/{space}/turns", "/v1/spaces/{space}/recall", "/v1/jobs/{job_id}"}
     assert [r.path for r in hot if not inspect.iscoroutinefunction(r.endpoint)] == []
