@@ -43,6 +43,8 @@ from eywa.settings import EywaSettings
 
 __all__ = [
     "BenchSummary",
+    "MISS_SESSIONS",
+    "MISS_STAGES",
     "MissStage",
     "QuestionRecord",
     "evaluate_question",
@@ -60,6 +62,8 @@ SCORED_CATEGORIES = (1, 2, 3, 4)
 # 3k items), or it was in that list but below the k turns returned (``ranking``).
 MissStage = Literal["candidates", "fusion", "ranking"]
 MISS_STAGES: tuple[MissStage, ...] = ("candidates", "fusion", "ranking")
+MISS_SESSIONS: tuple[str, str] = ("returned session", "other session")
+"""``misses_by_session`` keys: a missed gold turn's session reached by the result, or not."""
 
 
 class QuestionRecord(BaseModel):
@@ -281,7 +285,7 @@ def summarise_run(
     by_session: dict[str, dict[str, int]] = {}
     for cat in sorted({r.category for r in records}):
         found = [inside for r in records if r.category == cat for inside in r.missed_in_session.values()]
-        by_session[str(cat)] = {"returned session": found.count(True), "other session": found.count(False)}
+        by_session[str(cat)] = dict(zip(MISS_SESSIONS, (found.count(True), found.count(False)), strict=True))
     turns, seconds = ingest
     return BenchSummary(
         data=str(data),

@@ -95,21 +95,20 @@ def misses_table(summary: BenchSummary) -> Table:
     were fused but ranked below the k returned (``locomo.miss_stage``); then the same turns
     by whether a returned turn is of their session (a neighbouring turn ranked instead) or
     none is (a session the result never reached; ``locomo.missed_in_session``)."""
+    from eywa.bench.locomo import MISS_SESSIONS, MISS_STAGES  # locomo imports this module
+
     title = f"gold turns missed at R@{summary.k}, by stage and by session"
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     table.add_column("category", no_wrap=True)
-    for name in (*_STAGES, "returned session", "other session"):
+    for name in (*MISS_STAGES, *MISS_SESSIONS):
         table.add_column(name, justify="right", no_wrap=True)
     for key, stages in summary.misses.items():
         name = summary.categories[key].name if key in summary.categories else key
         sessions = summary.misses_by_session.get(key, {})
-        cells = [str(stages.get(s, 0)) for s in _STAGES]
-        cells += [str(sessions.get(s, 0)) for s in ("returned session", "other session")]
+        cells = [str(stages.get(s, 0)) for s in MISS_STAGES] + [str(sessions.get(s, 0)) for s in MISS_SESSIONS]
         table.add_row(f"{key} {name}", *cells)
     return table
 
-
-_STAGES = ("candidates", "fusion", "ranking")
 
 
 def render_summary(summary: BenchSummary, console: Console, *, by_conversation: bool = False) -> None:
