@@ -8,8 +8,6 @@ after many more matching turns were written to other spaces.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from neo4j import Driver
 
@@ -18,6 +16,7 @@ from eywa.signals import detect_signals
 from eywa.stores.neo4j.evidence import Neo4jEvidenceStore
 from eywa.stores.neo4j.graph import Neo4jGraph
 from eywa.stores.neo4j.keyword import Neo4jKeywordIndex, search_statement
+from tests.neo4j.plans import db_hits
 from tests.neo4j_server import Neo4jServer
 
 pytestmark = pytest.mark.neo4j
@@ -37,10 +36,6 @@ def seed(store: Neo4jEvidenceStore, space: str, count: int) -> None:
     for start in range(0, count, 200):
         batch = prepare_batch(space, coerce_turns(turns[start : start + 200]), store, detect_signals)
         store.add(batch.new, batch.mentions)
-
-
-def db_hits(plan: dict[str, Any]) -> int:
-    return int(plan.get("dbHits", 0)) + sum(db_hits(child) for child in plan.get("children", []))
 
 
 def profiled_hits(driver: Driver, database: str, space: str) -> int:

@@ -15,6 +15,7 @@ from neo4j import Driver
 from eywa.stores.ledger import DERIVED_STAGES
 from eywa.stores.neo4j import ledger
 from eywa.stores.neo4j.graph import Neo4jGraph
+from tests.neo4j.plans import db_hits, operators_with_details
 from tests.neo4j_server import Neo4jServer
 
 pytestmark = pytest.mark.neo4j
@@ -26,16 +27,6 @@ _STAGES = ["embed_evidence", "level1"]
 _FROM_SPACE_AND_ITEM = re.compile(r"Pending\(space, item[,)]")
 
 
-def _seeks(plan: Any) -> list[tuple[str, str]]:
-    """(operator, details) of every operator of a plan or profile, children included."""
-    own = (str(plan.get("operatorType", "")).split("@")[0], str(plan.get("args", {}).get("Details", "")))
-    return [own, *(op for child in plan.get("children", []) for op in _seeks(child))]
-
-
-def _db_hits(plan: Any) -> int:
-    return int(plan.get("dbHits", 0)) + sum(_db_hits(child) for child in plan.get("children", []))
-
-
 def _profile(driver: Driver, database: str, query: str, params: dict[str, Any]) -> tuple[list[tuple[str, str]], int]:
     """The profiled operators and total db hits, in a transaction rolled back (``_COMPLETE``
     deletes)."""
@@ -43,7 +34,7 @@ def _profile(driver: Driver, database: str, query: str, params: dict[str, Any]) 
         summary = tx.run("PROFILE " + query, params).consume()
         tx.rollback()
     assert summary.profile is not None
-    return _seeks(summary.profile), _db_hits(summary.profile)
+    return operators_with_details(summary.profile), db_hits(summary.profile)
 
 
 def _mark(graph: Neo4jGraph, space: str) -> None:
@@ -89,7 +80,7 @@ def test_the_space_backlog_is_counted_from_the_unique_index_alone(
         profile = result.consume().profile
     assert row == {"embed": len(_ITEMS), "level1": len(_ITEMS)}
     assert profile is not None
-    operators = _seeks(profile)
+    operators = operators_with_details(profile)
     assert any(op == "NodeUniqueIndexSeek" and "Pending(space, item, stage)" in details for op, details in operators)
     marks = len(_ITEMS) * len(_STAGES)
-    assert _db_hits(profile) <= marks + 1, operators  # the seek's entries; no property read
+    assert db_hits(profile) <= marks + 1, operators  # the seek's entries; no property read

@@ -14,7 +14,7 @@ from neo4j import Driver
 
 from eywa.stores.neo4j import evidence, level0
 from eywa.stores.neo4j.records import epoch_parts
-from tests.neo4j.test_read_indexes import planned
+from tests.neo4j.plans import planned
 from tests.neo4j_server import Neo4jServer
 
 pytestmark = pytest.mark.neo4j

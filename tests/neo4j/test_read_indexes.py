@@ -11,20 +11,10 @@ import pytest
 from neo4j import Driver
 
 from eywa.stores.neo4j import beliefs, dimensions, entity_graph, evidence, keyword
+from tests.neo4j.plans import operators_with_details, planned
 from tests.neo4j_server import Neo4jServer
 
 pytestmark = pytest.mark.neo4j
-
-
-def operators(plan: dict[str, Any]) -> list[str]:
-    return [str(plan["operatorType"]).split("@")[0], *(op for child in plan.get("children", []) for op in operators(child))]
-
-
-def planned(driver: Driver, database: str, query: str, params: dict[str, Any]) -> list[str]:
-    with driver.session(database=database, notifications_min_severity="OFF") as session:
-        summary = session.run("EXPLAIN " + query, params).consume()
-    assert summary.plan is not None
-    return operators(summary.plan)
 
 
 @pytest.mark.parametrize(
@@ -105,11 +95,6 @@ def test_given_beliefs_are_sought_by_id(neo4j_driver: Driver, neo4j_server: Neo4
     with neo4j_driver.session(database=neo4j_server.database, notifications_min_severity="OFF") as session:
         plan = session.run("EXPLAIN " + query, params).consume().plan
     assert plan is not None
-
-    def seeks(node: dict[str, Any]) -> list[str]:
-        own = f"{str(node['operatorType']).split('@')[0]} {node.get('args', {}).get('Details', '')}"
-        return [own, *(s for child in node.get("children", []) for s in seeks(child))]
-
-    found = seeks(plan)
-    assert any(op.startswith("NodeUniqueIndexSeek") and "Belief(id)" in op for op in found), found
-    assert not [op for op in found if "Scan" in op.split(" ")[0]], found
+    found = operators_with_details(plan)
+    assert any(op == "NodeUniqueIndexSeek" and "Belief(id)" in details for op, details in found), found
+    assert not [op for op, _ in found if "Scan" in op], found

@@ -14,8 +14,7 @@ from neo4j import Driver
 from eywa.stores.dimensions import SameAsEdge
 from eywa.stores.neo4j import dimensions
 from eywa.stores.neo4j.graph import Neo4jGraph
-from tests.neo4j.test_ledger_plans import _db_hits, _seeks
-from tests.neo4j.test_read_indexes import planned
+from tests.neo4j.plans import db_hits, operators_with_details, planned
 from tests.neo4j_server import Neo4jServer
 
 pytestmark = pytest.mark.neo4j
@@ -34,7 +33,7 @@ def _profile(driver: Driver, database: str, query: str, params: dict[str, Any]) 
         rows = [record.values() for record in result]
         profile = result.consume().profile
     assert profile is not None
-    return _seeks(profile), _db_hits(profile), rows
+    return operators_with_details(profile), db_hits(profile), rows
 
 
 @pytest.mark.parametrize(
