@@ -22,6 +22,7 @@ from typing import Any
 from eywa.ids import entity_key, stable_id
 from eywa.models import Cardinality, Delta, Dimension, ObservedValue, as_utc
 from eywa.nous import math as nm
+from eywa.nous.citations import Citations, Cited
 from eywa.nous.observations import Observation
 from eywa.nous.params import DEFAULT_PARAMS, NousParams
 
@@ -72,7 +73,9 @@ class DimensionState:
     ``probabilities`` holds the categorical distribution (with ``UNSEEN``) of a single-valued
     dimension; ``counts`` the Beta (α, β) of each value of a multi-valued one. ``last`` is the
     last observation folded in, ``held`` the mode's change point (single-valued) and
-    ``member_since`` when each current member became one (multi-valued).
+    ``member_since`` when each current member became one (multi-valued). ``citations``:
+    the deltas a state answer can cite (``eywa.nous.citations``); None for a state saved
+    before they were recorded, until a replay from its first delta records them.
     """
 
     cardinality: Cardinality
@@ -82,6 +85,7 @@ class DimensionState:
     last: ObservedValue | None = None
     held: Held = Held()
     member_since: dict[str, datetime] = field(default_factory=dict)
+    citations: Citations | None = field(default_factory=Citations)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict; floats survive ``json`` round trips exactly."""
@@ -93,6 +97,8 @@ class DimensionState:
             "last": None if self.last is None else self.last.model_dump(mode="json"),
             "held": {"mode": self.held.mode, "since": _iso(self.held.since), "previous": self.held.previous},
             "member_since": {v: at.isoformat() for v, at in self.member_since.items()},
+            # ``cited`` is what the stores read (``DimensionRecord.cited``); ``citations`` the roles.
+            **({} if self.citations is None else {"citations": self.citations.to_json(), "cited": self.citations.ids()}),
         }
 
     @classmethod
@@ -100,6 +106,7 @@ class DimensionState:
         """The inverse of ``to_json``; states saved before ``held`` existed read as unknown."""
         held = data.get("held") or {}
         last = data.get("last")
+        cited = data.get("citations")
         return cls(
             cardinality=data["cardinality"],
             probabilities={str(k): float(v) for k, v in data["probabilities"].items()},
@@ -110,12 +117,19 @@ class DimensionState:
             member_since={
                 str(k): as_utc(datetime.fromisoformat(v)) for k, v in (data.get("member_since") or {}).items()
             },
+            citations=None if cited is None else Citations.from_json(cited),
         )
 
     @staticmethod
     def has_history(data: dict[str, Any]) -> bool:
         """Whether a stored state carries the change points (saved by this version or later)."""
         return "held" in data
+
+    @staticmethod
+    def has_citations(data: dict[str, Any]) -> bool:
+        """Whether a stored state records the deltas a state answer can cite (a state
+        saved before that is replayed from its deltas on its next write, which records them)."""
+        return "citations" in data
 
     def values(self) -> list[str]:
         """The known values (UNSEEN excluded)."""
@@ -182,6 +196,24 @@ def _observed(obs: Observation, value: str) -> ObservedValue:
     )  # fmt: skip
 
 
+def _cite(
+    state: DimensionState, obs: Observation, value: str, surprise_bits: float, held: Held, params: NousParams
+) -> Citations | None:
+    """The state's citations once ``obs`` is folded; None stays None (a state saved before
+    citations were recorded cannot know which of its earlier deltas they are)."""
+    if state.citations is None:
+        return None
+    cited = Cited(
+        delta_id=delta_id(obs.space, obs.entity, obs.attribute, obs.belief_id), observed=value,
+        positive=obs.polarity == "positive", asserted=obs.modality == "asserted",
+        reliability=obs.reliability, surprise_bits=surprise_bits, at=obs.at,
+    )  # fmt: skip
+    before, after = state.held, held
+    return state.citations.after(
+        cited, (before.mode, before.since, before.previous), (after.mode, after.since, after.previous), params
+    )
+
+
 def step(
     state: DimensionState, obs: Observation, tau_days: float, params: NousParams = DEFAULT_PARAMS
 ) -> StepResult:
@@ -204,7 +236,8 @@ def step(
             unseen_split=params.unseen_split,
         )
         held = state.held.after(nm.categorical_mode(update.posterior), obs.at)
-        new_state = DimensionState("single", update.posterior, {}, last_at, last, held)
+        citations = _cite(state, obs, value, update.surprise_bits, held, params)
+        new_state = DimensionState("single", update.posterior, {}, last_at, last, held, citations=citations)
         return StepResult(new_state, value, update.prior, update.posterior, update.surprise_bits, h)
     h_others = nm.hazard(dt, tau_days, False, params.change_hazard)
     counts = {
@@ -224,7 +257,8 @@ def step(
     members = {v: at for v, at in state.member_since.items() if v != value}
     if beta_step.posterior_mean > 0.5:
         members[value] = state.member_since.get(value, obs.at)
-    new_state = DimensionState("multi", {}, ordered, last_at, last, Held(), members)
+    citations = _cite(state, obs, value, beta_step.surprise_bits, Held(), params)
+    new_state = DimensionState("multi", {}, ordered, last_at, last, Held(), members, citations)
     return StepResult(
         new_state,
         value,

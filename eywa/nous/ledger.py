@@ -148,6 +148,7 @@ def _apply_group(
         record.cardinality == spec.cardinality
         and (record.updated_at is None or first_new[0] > record.updated_at)
         and DimensionState.has_history(record.state)
+        and DimensionState.has_citations(record.state)
     )
     entity = record.entity if record is not None else fresh[0].entity
     if incremental:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from eywa.ids import entity_key
 from eywa.models import Delta, as_utc
 from eywa.nous import ledger as nous
-from eywa.stores.dimensions import DimensionRecord, DimensionStore, DimensionView, SameAsEdge
+from eywa.stores.dimensions import DeltaSelection, DimensionRecord, DimensionStore, DimensionView, SameAsEdge
 
 __all__ = ["DimensionReads"]
 
@@ -27,9 +27,16 @@ class DimensionReads:
     way). Writes go through to the store; nothing is kept beyond the route's run.
     """
 
-    def __init__(self, store: DimensionStore) -> None:
+    def __init__(self, store: DimensionStore, *, cited_as_of: datetime | None | Literal["unknown"] = "unknown") -> None:
+        """``cited_as_of``: the time every answer of this recall is read as of (None: now).
+        Given, ``prefetch`` reads only the deltas a state answer can cite of each pair whose
+        state lists them (``DimensionStore.recall_dimensions(..., deltas="cited")``), and
+        ``deltas`` gives those where an answer as of that time needs nothing else: one
+        entity key (a merged cluster is replayed from all its deltas) and a state last
+        changed by then (an earlier one is replayed too). Left "unknown", every delta."""
         self._store = store
         self._reads: dict[tuple[Any, ...], Any] = {}
+        self._cited_as_of = cited_as_of
 
     def _once(self, key: tuple[Any, ...], read: Callable[[], _T]) -> _T:
         if key not in self._reads:
@@ -37,12 +44,15 @@ class DimensionReads:
         value: _T = self._reads[key]
         return value
 
-    def prefetch(self, space: str, entities: Sequence[str], attributes: Sequence[str]) -> None:
+    def prefetch(
+        self, space: str, entities: Sequence[str], attributes: Sequence[str], also: Sequence[tuple[str, str]] = ()
+    ) -> None:
         """Read at once what the route will ask first: the merge edges, the named
-        entities' states and the deltas of each (entity, attribute) the plan asks about
-        (``DimensionStore.recall_dimensions``, one round trip on a server). Later reads
-        of the same things are served from it; anything else is read as it is asked."""
-        self._prefetch(space, entities, [(e, a) for e in entities for a in attributes])
+        entities' states and the deltas of each (entity, attribute) the plan asks about,
+        and of the pairs ``also`` (``DimensionStore.recall_dimensions``, one round trip on
+        a server). Later reads of the same things are served from it; anything else is
+        read as it is asked."""
+        self._prefetch(space, entities, [*((e, a) for e in entities for a in attributes), *also])
 
     def prefetch_pairs(self, space: str, pairs: Sequence[tuple[str, str]]) -> None:
         """``prefetch`` for the given (entity, attribute) pairs only: the merge edges, the
@@ -53,12 +63,31 @@ class DimensionReads:
         resolve = nous.registry_resolver()
         keys = list(dict.fromkeys(entity_key(e) for e in entities))
         wanted = list(dict.fromkeys((entity_key(e), resolve(a).name) for e, a in pairs))
-        view = self._store.recall_dimensions(space, keys, wanted)
+        selection: DeltaSelection = "all" if self._cited_as_of == "unknown" else "cited"
+        view = self._store.recall_dimensions(space, keys, wanted, selection)
         self._reads[("same_as", space, False)] = view.same_as
         for key, records in view.dimensions.items():
             self._reads[("dimensions", space, key)] = records
         for (key, attribute), deltas in view.deltas.items():
-            self._reads[("deltas", space, key, attribute)] = deltas
+            kind = "cited" if (key, attribute) in view.cited else "deltas"
+            self._reads[(kind, space, key, attribute)] = deltas
+
+    def prefetch_deltas(self, space: str, pairs: Sequence[tuple[str, str]]) -> None:
+        """Read at once the deltas of the (entity key, attribute) ``pairs`` not read yet (the
+        cited ones where ``cited_as_of`` allows, see ``__init__``): the route's pairs found
+        after the first read, whose deltas were otherwise read one pair at a time."""
+        resolve = nous.registry_resolver()
+        wanted = [
+            (key, attribute) for key, attribute in dict.fromkeys((k, resolve(a).name) for k, a in pairs)
+            if ("deltas", space, key, attribute) not in self._reads and ("cited", space, key, attribute) not in self._reads
+        ]  # fmt: skip
+        if not wanted:
+            return
+        selection: DeltaSelection = "all" if self._cited_as_of == "unknown" else "cited"
+        view = self._store.recall_dimensions(space, [], wanted, selection)
+        for (key, attribute), deltas in view.deltas.items():
+            kind = "cited" if (key, attribute) in view.cited else "deltas"
+            self._reads[(kind, space, key, attribute)] = deltas
 
     def prefetch_history(self, space: str, entities: Sequence[str], as_of: datetime) -> None:
         """Read at once the deltas of the named entities' dimensions that changed after
@@ -77,13 +106,36 @@ class DimensionReads:
                 self._reads[("deltas", space, key, attribute)] = deltas
 
     def recall_dimensions(
-        self, space: str, entity_keys: Sequence[str], pairs: Sequence[tuple[str, str]]
+        self,
+        space: str,
+        entity_keys: Sequence[str],
+        pairs: Sequence[tuple[str, str]],
+        deltas: DeltaSelection = "all",
     ) -> DimensionView:
-        return self._store.recall_dimensions(space, entity_keys, pairs)
+        return self._store.recall_dimensions(space, entity_keys, pairs, deltas)
 
     def deltas(self, space: str, entity_key: str, attribute: str) -> list[Delta]:
-        return list(self._once(("deltas", space, entity_key, attribute),
-                               lambda: self._store.deltas(space, entity_key, attribute)))  # fmt: skip
+        """Every delta of the pair, or its cited ones where they answer the same (see
+        ``__init__``)."""
+        key = ("deltas", space, entity_key, attribute)
+        if key not in self._reads and (cited := self._reads.get(("cited", space, entity_key, attribute))) is not None:
+            if self._cited_suffice(space, entity_key, attribute):
+                return list(cited)
+        return list(self._once(key, lambda: self._store.deltas(space, entity_key, attribute)))
+
+    def _cited_suffice(self, space: str, key: str, attribute: str) -> bool:
+        """Whether an answer as of ``cited_as_of`` reads the same from the cited deltas: the
+        key is merged with no other (merges read as of now: the recall's edges) and its
+        state (read with the prefetch) changed last by then."""
+        if self._cited_as_of == "unknown":
+            return False
+        edges = self.same_as(space)
+        if any(key in (edge.source, edge.target) for edge in edges):
+            return False
+        record = self.get(space, key, attribute)
+        if record is None or record.updated_at is None:
+            return False
+        return self._cited_as_of is None or record.updated_at <= as_utc(self._cited_as_of)
 
     def get(self, space: str, entity_key: str, attribute: str) -> DimensionRecord | None:
         listed = self._reads.get(("dimensions", space, entity_key))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from eywa.models import Cardinality, Delta, Frozen
 
@@ -33,6 +33,14 @@ class DimensionRecord(Frozen):
     updated_at: datetime | None
     recorded_at: datetime
     delta_count: int
+
+    @property
+    def cited(self) -> tuple[str, ...] | None:
+        """The ids of the deltas a state answer can cite (``eywa.nous.citations``: a few per
+        value, however long the history), as the engine records them in ``state``; None
+        for a state saved before they were recorded."""
+        ids = self.state.get("cited")
+        return None if ids is None else tuple(str(i) for i in ids)
 
 
 class SameAsEdge(Frozen):
@@ -64,12 +72,19 @@ class DimensionView:
 
     ``same_as``: the space's active merge edges, as ``same_as(space)`` gives them;
     ``dimensions``: for each entity key asked, ``dimensions(space, key)``; ``deltas``: for
-    each (entity key, attribute) asked, ``deltas(space, key, attribute)``.
+    each (entity key, attribute) asked, ``deltas(space, key, attribute)``, or, for the pairs
+    in ``cited``, only those of its deltas its state cites (``DimensionRecord.cited``), in
+    the same order.
     """
 
     same_as: list[SameAsEdge] = field(default_factory=list)
     dimensions: dict[str, list[DimensionRecord]] = field(default_factory=dict)
     deltas: dict[tuple[str, str], list[Delta]] = field(default_factory=dict)
+    cited: frozenset[tuple[str, str]] = frozenset()
+
+
+DeltaSelection = Literal["all", "cited"]
+"""Which deltas ``recall_dimensions`` reads: every one, or only those a state answer can cite."""
 
 
 class DimensionStore(Protocol):
@@ -113,12 +128,22 @@ class DimensionStore(Protocol):
         ...
 
     def recall_dimensions(
-        self, space: str, entity_keys: Sequence[str], pairs: Sequence[tuple[str, str]]
+        self,
+        space: str,
+        entity_keys: Sequence[str],
+        pairs: Sequence[tuple[str, str]],
+        deltas: DeltaSelection = "all",
     ) -> DimensionView:
         """The active merge edges of ``space``, the states of ``entity_keys`` and the deltas
         of the (entity key, attribute) ``pairs``, exactly as ``same_as``, ``dimensions`` and
         ``deltas`` give them, in one read: the recall's dimension route asks for the people
-        a question names and the attributes it asks about at once."""
+        a question names and the attributes it asks about at once.
+
+        With ``deltas="cited"``, a pair whose state lists the deltas a state answer can cite
+        (``DimensionRecord.cited``) gets only those, read by id (listed in the view's
+        ``cited``): what the read costs then grows with the dimension's values, not with its
+        history. A pair without such a list (a state saved before they were recorded, or no
+        state) gets all its deltas."""
         ...
 
     def add_same_as(self, edge: SameAsEdge) -> None:

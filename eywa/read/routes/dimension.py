@@ -51,6 +51,12 @@ def may_claim(answer: StateAnswer, plan: Plan) -> bool:
     )
 
 
+def _may_be_unrealised(plan: Plan) -> bool:
+    """Whether the plan's answers may be "not <value>, only planned" (a past-tense yes/no
+    question with no time window): then the named people's plans are read too."""
+    return plan.shape == "yes_no" and not plan.current_state and plan.window is None
+
+
 class DimensionRoute:
     """Dimension lines of the named entities; the planned (entity, attribute) pairs first,
     the confident answer to a current-state question claimed."""
@@ -64,8 +70,11 @@ class DimensionRoute:
         plan = query.plan
         if not plan.entities:
             return []
-        reads = DimensionReads(self._stores.dimensions)
-        reads.prefetch(query.space, plan.entities, plan.attributes)
+        # Every answer here is read as of the query's time: the reads may take only the
+        # deltas an answer can cite (``eywa.nous.citations``), not each pair's whole history.
+        reads = DimensionReads(self._stores.dimensions, cited_as_of=query.as_of)
+        plans = [(subject, "plans") for subject in plan.entities] if _may_be_unrealised(plan) else []
+        reads.prefetch(query.space, plan.entities, plan.attributes, also=plans)
         if query.as_of is not None:
             reads.prefetch_history(query.space, plan.entities, query.as_of)
         listed = {
@@ -82,6 +91,8 @@ class DimensionRoute:
                 (subject, dim.attribute) for subject, dims in listed.items() for dim in dims
                 if asked_values(query.text, dim)
             ]  # fmt: skip
+        # The deltas of pairs found by their values, read together (the planned ones are).
+        reads.prefetch_deltas(query.space, [(entity_key(s), a) for s, a in pairs])
         planned = self._planned(query, pairs, reads)
         seen = {h.id for h in planned}
         # The rest needs only which attributes and values exist: rank by overlap; the source
@@ -133,7 +144,7 @@ class DimensionRoute:
         confident answer "not <value>, only planned/hedged" when the subject's plans hold the
         named value only tentatively (``eywa.read.answers.unrealised_plan``)."""
         plan = query.plan
-        if plan.shape != "yes_no" or plan.current_state or plan.window is not None or attribute in EVENT_ATTRIBUTES:
+        if not _may_be_unrealised(plan) or attribute in EVENT_ATTRIBUTES:
             return None
         try:
             dimension = nous.get_dimension(reads, query.space, subject, attribute, query.as_of)

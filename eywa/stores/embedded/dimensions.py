@@ -15,7 +15,7 @@ from typing import Any
 
 from eywa.errors import StoreError
 from eywa.models import Delta, as_utc
-from eywa.stores.dimensions import DimensionRecord, DimensionView, SameAsEdge
+from eywa.stores.dimensions import DeltaSelection, DimensionRecord, DimensionView, SameAsEdge
 from eywa.stores.embedded.database import SqliteDatabase
 
 SCHEMA: tuple[str, ...] = (
@@ -289,15 +289,45 @@ class SqliteDimensionStore:
             raise StoreError("sqlite", "delete same_as", str(exc)) from exc
 
     def recall_dimensions(
-        self, space: str, entity_keys: Sequence[str], pairs: Sequence[tuple[str, str]]
+        self,
+        space: str,
+        entity_keys: Sequence[str],
+        pairs: Sequence[tuple[str, str]],
+        deltas: DeltaSelection = "all",
     ) -> DimensionView:
         """The recall's dimension reads at once (SQLite has no round trip to save: the
-        single reads, one after another)."""
+        single reads, one after another); with ``deltas="cited"``, a pair whose state lists
+        its cited deltas reads those by id."""
+        found: dict[tuple[str, str], list[Delta]] = {}
+        cited: set[tuple[str, str]] = set()
+        for pair in dict.fromkeys(pairs):
+            record = self.get(space, *pair) if deltas == "cited" else None
+            ids = None if record is None else record.cited
+            if ids is None:
+                found[pair] = self.deltas(space, *pair)
+            else:
+                found[pair] = self._deltas_by_id(space, ids)
+                cited.add(pair)
         return DimensionView(
             same_as=self.same_as(space),
             dimensions={key: self.dimensions(space, key) for key in dict.fromkeys(entity_keys)},
-            deltas={pair: self.deltas(space, *pair) for pair in dict.fromkeys(pairs)},
+            deltas=found,
+            cited=frozenset(cited),
         )
+
+    def _deltas_by_id(self, space: str, ids: Sequence[str]) -> list[Delta]:
+        """The deltas of ``space`` among ``ids``, in event-time order (ties by id)."""
+        found: list[Delta] = []
+        unique = list(dict.fromkeys(ids))
+        for start in range(0, len(unique), 500):
+            chunk = unique[start : start + 500]
+            rows = self._db.query(
+                f"SELECT {_DELTA_COLUMNS} FROM nous_deltas WHERE space = ? AND id IN "
+                f"({', '.join('?' * len(chunk))})",
+                [space, *chunk],
+            )
+            found.extend(_delta(row) for row in rows)
+        return sorted(found, key=lambda d: (d.at, d.id))
 
     def same_as(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
         """Merge edges of a space, oldest first."""

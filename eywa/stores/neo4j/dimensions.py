@@ -23,7 +23,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from eywa.models import Delta, as_utc
-from eywa.stores.dimensions import DimensionRecord, DimensionView, SameAsEdge
+from eywa.stores.dimensions import DeltaSelection, DimensionRecord, DimensionView, SameAsEdge
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.records import (
@@ -122,7 +122,7 @@ RETURN {projected('r', 'at', 'removed_at')} AS r ORDER BY r.at, r.source, r.targ
 
 # ``_SAME_AS`` (active edges), ``_ENTITY_DIMENSIONS`` per key and ``_DELTAS`` per pair in one
 # statement, each part through its index; the orders are restored in Python.
-_RECALL = f"""
+_RECALL_HEAD = f"""
 CALL () {{
   MATCH (s:{_ENT})-[r:{RelType.SAME_AS}]->(:{_ENT}) USING INDEX SEEK r:{RelType.SAME_AS}(space)
   WHERE s.space = $space AND r.space = $space AND r.removed_at IS NULL
@@ -133,12 +133,40 @@ CALL () {{
   MATCH (d:{_DIM}) WHERE d.space = $space AND d.entity_key = key
   RETURN collect({projected('d', 'updated_at', 'recorded_at')}) AS dimensions
 }}
+"""
+_RECALL = _RECALL_HEAD + f"""
 CALL () {{
   UNWIND $pairs AS pair
   MATCH (x:{_DELTA}) WHERE x.space = $space AND x.entity_key = pair[0] AND x.attribute = pair[1]
   RETURN collect({projected('x', 'at', 'recorded_at')}) AS deltas
 }}
-RETURN same_as, dimensions, deltas
+RETURN same_as, dimensions, deltas, [] AS cited
+"""
+# ``deltas="cited"``: a pair whose :Dimension lists ``cited`` delta ids reads those by the
+# unique id index (its other deltas are never touched); a pair without the list reads every
+# delta through the (space, entity_key, attribute) index, as ``_RECALL``. The two lists are
+# made first and read apart: a branch per pair (``UNION``) had the planner seek every delta
+# of the pair before it looked at the list.
+_RECALL_CITED = _RECALL_HEAD + f"""
+CALL () {{
+  UNWIND $pairs AS pair
+  OPTIONAL MATCH (d:{_DIM} {{id: pair[2]}})
+  WITH pair, CASE WHEN d.space = $space THEN d.cited END AS listed
+  RETURN collect(CASE WHEN listed IS NULL THEN pair END) AS whole,
+    reduce(ids = [], part IN collect(listed) | ids + part) AS ids,
+    collect(CASE WHEN listed IS NOT NULL THEN pair END) AS cited
+}}
+CALL (ids) {{
+  UNWIND ids AS id
+  MATCH (x:{_DELTA} {{id: id}}) WHERE x.space = $space
+  RETURN collect({projected('x', 'at', 'recorded_at')}) AS by_id
+}}
+CALL (whole) {{
+  UNWIND whole AS pair
+  MATCH (x:{_DELTA}) WHERE x.space = $space AND x.entity_key = pair[0] AND x.attribute = pair[1]
+  RETURN collect({projected('x', 'at', 'recorded_at')}) AS by_pair
+}}
+RETURN same_as, dimensions, by_id + by_pair AS deltas, cited
 """
 
 
@@ -234,22 +262,31 @@ class Neo4jDimensionStore:
         return [dimension_from_props(r["d"]) for r in rows]
 
     def recall_dimensions(
-        self, space: str, entity_keys: Sequence[str], pairs: Sequence[tuple[str, str]]
+        self,
+        space: str,
+        entity_keys: Sequence[str],
+        pairs: Sequence[tuple[str, str]],
+        deltas: DeltaSelection = "all",
     ) -> DimensionView:
-        """Merge edges, the keys' states and the pairs' deltas in one round trip."""
+        """Merge edges, the keys' states and the pairs' deltas (or their cited ones) in one
+        round trip."""
         keys, wanted = list(dict.fromkeys(entity_keys)), list(dict.fromkeys(pairs))
         (row,) = self._graph.read(
-            "recall dimensions", _RECALL, space=space, keys=keys, pairs=[list(p) for p in wanted]
-        )
+            "recall dimensions", _RECALL_CITED if deltas == "cited" else _RECALL, space=space, keys=keys,
+            pairs=[[key, attribute, dimension_id(space, key, attribute)] for key, attribute in wanted],
+        )  # fmt: skip
         edges = sorted(row["same_as"], key=lambda r: (r.get("at") or 0, r.get("source") or "", r.get("target") or ""))
         dimensions: dict[str, list[DimensionRecord]] = {key: [] for key in keys}
         for props in sorted(row["dimensions"], key=lambda d: (d.get("entity_key") or "", d.get("attribute") or "")):
             dimensions.setdefault(props.get("entity_key") or "", []).append(dimension_from_props(props))
-        deltas: dict[tuple[str, str], list[Delta]] = {pair: [] for pair in wanted}
+        found: dict[tuple[str, str], list[Delta]] = {pair: [] for pair in wanted}
         for props in sorted(row["deltas"], key=lambda x: (x.get("at") or 0, x.get("id") or "")):
             pair = (props.get("entity_key") or "", props.get("attribute") or "")
-            deltas.setdefault(pair, []).append(delta_from_props(props))
-        return DimensionView(same_as=[same_as_from_props(r) for r in edges], dimensions=dimensions, deltas=deltas)
+            found.setdefault(pair, []).append(delta_from_props(props))
+        cited = frozenset((str(p[0]), str(p[1])) for p in row["cited"])
+        return DimensionView(
+            same_as=[same_as_from_props(r) for r in edges], dimensions=dimensions, deltas=found, cited=cited
+        )
 
     def add_same_as(self, edge: SameAsEdge) -> None:
         """Record (or re-activate) the merge edge source→target.

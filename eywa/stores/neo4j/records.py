@@ -471,6 +471,8 @@ def dimension_props(record: DimensionRecord) -> dict[str, Any]:
         "updated_at": record.updated_at,
         "recorded_at": record.recorded_at,
         "delta_count": record.delta_count,
+        # What ``recall_dimensions(..., deltas="cited")`` reads by id (null before citations).
+        "cited": None if record.cited is None else list(record.cited),
     }
 
 
