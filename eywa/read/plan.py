@@ -126,9 +126,8 @@ class Plan:
     aggregate: bool = False
     """The question asks for everything of a kind over a span of a life ("What books has Ana
     read?", "How many times did Ben move?"), not for one answer (``eywa.read.aggregate``):
-    its evidence is spread over sessions. Traced, for reading a run's misses by class; no
-    stage reads it: every mechanism gated on it was measured and none generalised (README
-    "How the read path is evaluated", session 12)."""
+    its evidence is spread over sessions, so the rescue admits only the named people's turns
+    and no session keeps more than three turns' scores (``eywa.read.adjust.spread_sessions``)."""
     other_words: tuple[str, ...] = ()
     """Content words that name neither an entity nor an attribute nor the present: what the
     question asks about besides (person, attribute). A dimension answers the question only
