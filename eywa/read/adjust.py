@@ -47,6 +47,13 @@ FLOOR_MIN_WEIGHT = 1.0
 # chosen in every fold (+0.4 recall@10 over categories 1-4; per conversation +1.5, 0.0,
 # +0.2, +0.7, -0.6); 0.3 hurt multi-hop and one conversation by a point.
 SESSION_SHARE = 0.15
+# An aggregate question (``Plan.aggregate``: "What books has Ana read?") wants its evidence
+# from many sessions: beyond the AGGREGATE_SESSION_CAP best turns of one session, a turn
+# sinks below every other candidate (``spread_sessions``), the rescued turns spared; and the
+# rescue brings in only the named people's own turns. Chosen by leave one conversation out on
+# the LoCoMo development file among caps of 2, 3 and 4, with and without sparing the rescued
+# turns and restricting the rescue: 3, with both, in every fold (README "Read path").
+AGGREGATE_SESSION_CAP = 3
 
 
 @dataclass
@@ -123,12 +130,15 @@ def rescue_neighbours(
     items: list[Scored],
     neighbours: Callable[[Sequence[str]], Mapping[str, Sequence[Hydrated]]],
     share: float = RESCUE_SHARE,
+    admit: Callable[[Hydrated], bool] | None = None,
 ) -> list[str]:
     """Raw-episode rescue: the turns around the strongest hits join (the one before and the
     two after, ``eywa.read.items.NEIGHBOURS_AFTER``), so a one-word reply keeps its question
     and a turn that opens a topic the words that follow it. ``neighbours`` reads the turns
     around all the parents at once; a neighbour enters at ``share`` of its parent's score
-    (``rescue_share``). Returns the ids added or raised."""
+    (``rescue_share``), if ``admit`` (when given) admits it: an aggregate question's rescue
+    admits only the named people's turns, since the other speaker's replies would fill the
+    places its evidence from other sessions needs. Returns the ids added or raised."""
     ranked = sorted((s for s in items if s.item.kind == "evidence"), key=lambda s: -s.score)
     parents = ranked[:RESCUE_PARENTS]
     around = neighbours([p.item.id for p in parents]) if parents else {}
@@ -136,6 +146,8 @@ def rescue_neighbours(
     changed = []
     for parent in parents:
         for hydrated in around.get(parent.item.id, ()):
+            if admit is not None and not admit(hydrated):
+                continue
             score = parent.score * share
             existing = present.get((hydrated.kind, hydrated.id))
             if existing is None:
@@ -147,6 +159,25 @@ def rescue_neighbours(
                 existing.score = score
                 existing.routes.setdefault("rescue", 1)
                 changed.append(hydrated.id)
+    return changed
+
+
+def spread_sessions(items: list[Scored], cap: int = AGGREGATE_SESSION_CAP) -> list[str]:
+    """Sessions spread, for an aggregate question: beyond the ``cap`` best turns of one
+    session, a turn's score drops to 0, so that the places left go to other sessions' turns
+    (it stays a candidate, last). A turn the rescue brought or raised is spared, and not
+    counted: it is the reply or the continuation of a strong turn, which a one-answer
+    question planned as an aggregate often wants (a cap counting them cost single-hop
+    questions). A claimed answer is never lowered. Returns the ids lowered."""
+    seen: dict[str, int] = {}
+    changed = []
+    for s in sorted(items, key=lambda s: -s.score):
+        if s.item.kind != "evidence" or s.item.session is None or s.answer or "rescue" in s.routes:
+            continue
+        seen[s.item.session] = seen.get(s.item.session, 0) + 1
+        if seen[s.item.session] > cap:
+            s.score = 0.0
+            changed.append(s.item.id)
     return changed
 
 
@@ -229,4 +260,5 @@ __all__ = [
     "select_with_floor",
     "session_boost",
     "speaker_boost",
+    "spread_sessions",
 ]

@@ -13,6 +13,7 @@ from typing import Final, Literal, get_args
 
 from eywa.attributes import attributes_for_words, get_attribute
 from eywa.models import Entity, RouteName, SignalKind, Stage
+from eywa.read.aggregate import asks_aggregate
 from eywa.read.overlap import STOP_WORDS
 
 Shape = Literal["fact", "temporal", "list", "count", "inference", "yes_no", "comparison"]
@@ -122,6 +123,11 @@ class Plan:
     """The two event phrases of an interval question ("How many weeks passed between Ana
     adopting Rex and Fido?" → "Ana adopting Rex", "Ana adopting Fido"): the events route
     retrieves each, so that the second event is not lost to the first."""
+    aggregate: bool = False
+    """The question asks for everything of a kind over a span of a life ("What books has Ana
+    read?", "How many times did Ben move?"), not for one answer (``eywa.read.aggregate``):
+    its evidence is spread over sessions, so the rescue admits only the named people's turns
+    and no session keeps more than three turns' scores (``eywa.read.adjust.spread_sessions``)."""
     other_words: tuple[str, ...] = ()
     """Content words that name neither an entity nor an attribute nor the present: what the
     question asks about besides (person, attribute). A dimension answers the question only
@@ -138,6 +144,7 @@ class Plan:
             "current_state": self.current_state,
             "latest_amount": self.latest_amount,
             "events": list(self.events),
+            "aggregate": self.aggregate,
             "other_words": list(self.other_words),
             "weights": dict(self.weights),
             "window": [w.isoformat() for w in self.window] if self.window else None,
@@ -402,5 +409,6 @@ def make_plan(
         current_state=asks_current_state(question, shape, window),
         latest_amount=latest_amount,
         events=events,
+        aggregate=asks_aggregate(question, shape, window is not None),
         other_words=other_words(question, [n for e in entities if e.name in named for n in (e.name, *e.aliases)]),
     )

@@ -215,9 +215,14 @@ class Reader:
                     for i, found in self._neighbours_of(space, ids, around).items()
                 },
                 adjust.rescue_share(plan.shape),
+                (lambda h: speaker_ids.get(entity_key(h.subject or "")) in named_ids)
+                if plan.aggregate and named_ids
+                else None,
             )
         if "dedupe" not in self._disabled:
             changes["dedupe"] = adjust.deduplicate(items)
+        if plan.aggregate and "sessions" not in self._disabled:
+            changes["spread"] = adjust.spread_sessions(items)
         if "floor" in self._disabled:
             chosen = sorted(items, key=lambda s: -s.score)[:k]
         else:

@@ -180,3 +180,27 @@ def test_session_boost_with_no_share_or_no_turns_changes_nothing() -> None:
     items = [Scored(_turn("a1", "Ana", ()), 1.0)]
     assert adjust.session_boost(items, 0.0) == [] and items[0].score == 1.0
     assert adjust.session_boost([Scored(_belief("bel", "a1", ()), 1.0)], 0.5) == []
+
+
+def test_rescue_leaves_out_the_neighbours_it_does_not_admit() -> None:
+    strong = Scored(_turn("q", "Ana", ("ent_ana",), "My third novel this year!"), 1.0)
+    reply, more = _turn("r", "Ben", ("ent_ben",), "Wow, which one?"), _turn("m", "Ana", ("ent_ana",), "A mystery.")
+    items = [strong]
+    changed = adjust.rescue_neighbours(items, lambda ids: {"q": [reply, more]}, admit=lambda h: h.speaker == "Ana")
+    assert changed == ["m"] and [s.item.id for s in items] == ["q", "m"]
+
+
+def test_spread_sessions_sinks_turns_beyond_the_cap_of_their_session() -> None:
+    crowded = [Scored(_turn(f"a{i}", "Ana", ("ent_ana",), session="s1"), 1.0 - i / 10) for i in range(5)]
+    other = Scored(_turn("b0", "Ana", ("ent_ana",), session="s2"), 0.2)
+    rescued = Scored(_turn("a9", "Ben", ("ent_ben",), session="s1"), 0.55, {"rescue": 1})
+    belief = Scored(_belief("x", "a0", ("ent_ana",)), 0.9)
+    answer = Scored(_turn("a8", "Ana", ("ent_ana",), session="s1"), 0.01, answer=True)
+    items = [*crowded, other, rescued, belief, answer]
+    changed = adjust.spread_sessions(items, cap=3)
+    assert changed == ["a3", "a4"]  # the session's fourth and fifth best turns
+    assert crowded[3].score == crowded[4].score == 0.0
+    assert [s.score for s in crowded[:3]] == [1.0, 0.9, 0.8]  # the three best keep theirs
+    assert other.score == 0.2 and rescued.score == 0.55 and belief.score == 0.9 and answer.score == 0.01
+    top = sorted(items, key=lambda s: -s.score)[:6]
+    assert other in top and crowded[3] not in top  # the place goes to another session
