@@ -155,11 +155,14 @@ class DimensionSource:
         """The dimension lines of ``ids`` as of ``as_of``. Their states, deltas and merge
         edges are read together first (``DimensionReads.prefetch_pairs``: one round trip
         on a server, where each line cost its own reads of the merge edges, its state and
-        its deltas), then every line's turns in one read."""
+        its deltas; only the deltas an answer can cite where they suffice), then every
+        line's turns in one read."""
         pairs = {item_id: key for item_id in ids if (key := dimension_key(item_id)) is not None}
         if not pairs:
             return {}
-        reads = DimensionReads(self._dimensions)
+        # The deltas a state answer can cite, not every delta of each pair (where they
+        # answer the same as of ``as_of``: ``DimensionReads``).
+        reads = DimensionReads(self._dimensions, cited_as_of=as_of)
         reads.prefetch_pairs(space, list(pairs.values()))
         source = DimensionSource(reads, self._evidence)
         answers = {

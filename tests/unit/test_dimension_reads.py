@@ -135,7 +135,8 @@ def test_dimension_items_are_loaded_from_one_read_of_states_and_deltas(store: Co
     found = DimensionSource(store, turns).hydrate("s", ids, as_of)  # type: ignore[arg-type]
     assert found == expected and (as_of is not None and as_of < T0 or len(found) == 2)
     # One read of the states, merge edges and deltas (the embedded one makes the single
-    # reads inside: the merge edges, each entity's states, each pair's deltas), nothing
-    # after it; the turns of every line in one more.
-    assert store.calls == Counter({"recall_dimensions": 1, "same_as": 1, "dimensions": 2, "deltas": 3})
+    # reads inside: the merge edges, each entity's states, each pair's state for the deltas
+    # it cites, and each pair's deltas, as these states cite none), nothing after it; the
+    # turns of every line in one more.
+    assert store.calls == Counter({"recall_dimensions": 1, "same_as": 1, "dimensions": 2, "get": 3, "deltas": 3})
     assert turns.calls == (1 if found else 0)
