@@ -240,11 +240,13 @@ class Memory:
         self.close()
 
     def close(self) -> None:
-        """Finish the background work already submitted, then flush and close the stores.
+        """Let the background work in progress end, then flush and close the stores.
 
         A long reconciliation (say, re-embedding after a change of embedder) stops between two
-        passes; what it leaves stays pending and the next open goes on with it. Further calls
-        raise ``ClosedError``.
+        passes, and the batches of ``remember(..., wait=False)`` after the bounded drain in
+        progress (``EYWA_RECONCILE_BATCH`` turns); what is left stays pending and the next
+        open goes on with it (``wait()`` first finishes everything). Further calls raise
+        ``ClosedError``.
         """
         if not self._closed:
             try:

@@ -344,8 +344,9 @@ class Reconciler:
     the batches of every request pile up and then go through the embedder in one pass and
     one upsert, not one model call and one vector-store flush per 4-turn request. A drain
     that leaves ids queued submits the next one, so waited work takes its turn between two
-    bounded drains. ``close`` asks a running pass to stop between passes (what is left
-    stays pending) and joins the threads.
+    bounded drains. ``close`` asks a running pass or drain to stop at its end (what is left
+    stays pending, for the next open) and joins the threads: a process stopped during a
+    long backlog stops within one bounded unit.
     """
 
     def __init__(self, work: StageWork, *, background_nice: int = 0) -> None:
@@ -391,8 +392,13 @@ class Reconciler:
     def _finish_queued(self) -> ReconcileReport:
         """Finish up to ``pass_limit`` of the ids queued since the last drain, together
         (``finish_many``): the batches that arrived while a pass ran go through the embedder
-        in one pass. What is left is the next drain's, submitted before this one returns."""
+        in one pass. What is left is the next drain's, submitted before this one returns.
+        Once ``close`` began, nothing more is started: the ledger keeps the marks of what was
+        queued, and the next open (or reconciliation) finishes it."""
         with self._lock:
+            if self._stopping:
+                self._queued, self._drain_queued = {}, False
+                return ReconcileReport()
             taken: dict[str, list[str]] = {}
             room = self._work.pass_limit
             for space in list(self._queued):
@@ -483,7 +489,8 @@ class Reconciler:
         return reports
 
     def close(self) -> None:
-        """Stop between passes, join the threads; later submissions are refused by the caller."""
+        """Stop between passes and drains (what is left stays pending), join the threads;
+        later submissions are refused by the caller."""
         self._stopping = True
         try:
             self.wait()

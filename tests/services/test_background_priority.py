@@ -133,3 +133,36 @@ def test_requests_are_served_while_the_background_thread_is_busy(
     mem.wait()
     assert mem.pending(SPACE).embed == 0 and mem.pending(SPACE).level1 == 0
     assert all(embedder.nice_of(f"Turn {tag}-{i}:") == {NICE} for tag in "abcd" for i in range(4))
+
+
+def test_close_stops_after_the_drain_in_progress_and_the_next_open_finishes(tmp_path: Path) -> None:
+    """A process stopped during a backlog stops within one bounded drain (``reconcile_batch``
+    turns); the ledger keeps the rest, which the next open finishes: nothing is lost."""
+    from eywa.runtime import open_graph_stores
+
+    settings = EywaSettings(
+        data_dir=tmp_path / "mem", extractor="none", level1_wait=False, background_nice=NICE, reconcile_batch=4
+    )  # fmt: skip
+    embedder = PriorityEmbedder()
+    mem = Memory.open(settings.data_dir, settings=settings, embedder=embedder)
+    try:
+        for tag in ("a", "b", "c"):
+            mem.remember(SPACE, turns(tag), wait=False)
+            assert embedder.holding.wait(timeout=30)  # the first drain holds the background thread
+        closing = threading.Thread(target=mem.close)
+        closing.start()
+        embedder.release.set()
+        closing.join(timeout=60)
+        assert not closing.is_alive()
+    finally:
+        embedder.release.set()
+        mem.close()
+    stores = open_graph_stores(settings)
+    try:
+        assert stores.ledger.space_backlog(SPACE).embed == 8  # batches b and c, left pending
+    finally:
+        stores.close()
+    assert embedder.nice_of("Turn a-0:") == {NICE} and not embedder.nice_of("Turn b-0:")
+    with Memory.open(settings.data_dir, settings=settings, embedder=HashEmbedder()) as reopened:
+        reopened.wait()
+        assert reopened.pending(SPACE).embed == 0
