@@ -192,8 +192,8 @@ class MiniLMEmbedder:
         start with the priority of the thread creating it (``eywa.threads``). One session
         shared by the request threads and a lowered background thread would run a query's
         embedding on lowered threads, or a background batch on full-priority ones; so each
-        priority gets its own session (two in an API process: the model twice in memory,
-        ~25 MB each), created by the first thread of that priority that embeds.
+        priority gets its own session (two in an API process: the 23 MB model loaded
+        twice), created by the first thread of that priority that embeds.
 
         Raises:
             ConfigurationError: the model fails its integrity check or onnxruntime rejects it.
