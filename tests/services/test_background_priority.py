@@ -112,6 +112,9 @@ def test_level1_runs_on_the_lowered_thread(tmp_path: Path) -> None:
         mem.wait()
         assert seen and set(seen) == {NICE}
         assert mem.pending(SPACE).level1 == 0
+        seen.clear()
+        mem.remember(SPACE, turns("waited"), wait=True)  # a caller waits: full priority
+        assert seen and set(seen) == {current_nice()}
 
 
 def test_requests_are_served_while_the_background_thread_is_busy(
