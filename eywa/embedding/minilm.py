@@ -204,6 +204,13 @@ class MiniLMEmbedder:
                 path = _verified_model(str(self._model_path), self._expected_sha256)
                 if self._integer:
                     path = str(integer_model(path, self._expected_sha256, self._cache_dir or default_cache_dir()))
+                # The tokenizer's own thread pool (rayon) would be made by the first thread
+                # that tokenises a batch, with its priority, and then tokenise everyone's
+                # texts: a query behind a lowered pool, or a background batch on a
+                # full-priority one. Tokenising in the calling thread costs about as much
+                # (500 turns: ~17 ms of CPU either way) and keeps each text at its caller's
+                # priority (an explicit TOKENIZERS_PARALLELISM is left alone).
+                os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
                 self._tokenizer = _load_tokenizer(self._max_tokens)
                 self._path = path
             session = self._sessions.get(nice)
