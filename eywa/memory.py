@@ -116,7 +116,7 @@ class Memory:
             stores=stores, validator=self._validator, level1_batch=settings.level1_batch_size,
             embed_batch=self._embed_batch, pass_limit=settings.reconcile_batch, vectors=stores,
             embedder=embedder, extractor=extractor, embeds=embed_writes,
-        ))  # fmt: skip
+        ), background_nice=settings.background_nice)  # fmt: skip
         # Routes of one recall run at once where the backend serves parallel queries.
         self._route_pool = (
             ThreadPoolExecutor(max_workers=stores.read_concurrency, thread_name_prefix="eywa-route")
@@ -240,11 +240,13 @@ class Memory:
         self.close()
 
     def close(self) -> None:
-        """Finish the background work already submitted, then flush and close the stores.
+        """Let the background work in progress end, then flush and close the stores.
 
         A long reconciliation (say, re-embedding after a change of embedder) stops between two
-        passes; what it leaves stays pending and the next open goes on with it. Further calls
-        raise ``ClosedError``.
+        passes, and the batches of ``remember(..., wait=False)`` after the bounded drain in
+        progress (``EYWA_RECONCILE_BATCH`` turns); what is left stays pending and the next
+        open goes on with it (``wait()`` first finishes everything). Further calls raise
+        ``ClosedError``.
         """
         if not self._closed:
             try:
@@ -570,17 +572,19 @@ class Memory:
 
     # --- maintenance --------------------------------------------------------------------
 
-    def reconcile(self, space: str | None = None) -> ReconcileReport:
+    def reconcile(self, space: str | None = None, *, background: bool = False) -> ReconcileReport:
         """Finish every pending stage this memory can do (of one space, or all); blocks.
 
         It runs by itself on open, after each batch and (in ``eywa serve``) periodically;
         call it to drain what a crash, a failed extractor or a worker left. Idempotent.
+        ``background`` runs it on the background thread, at ``EYWA_BACKGROUND_NICE``
+        (``eywa serve``'s periodic pass: no request waits for it).
 
         Raises:
             StoreError: the ledger cannot be read.
         """
         self._check_open()
-        return self._reconciler.run(check_space(space) if space is not None else None)
+        return self._reconciler.run(check_space(space) if space is not None else None, background=background)
 
     def pending(self, space: str) -> SpaceBacklog:
         """What the turns of ``space`` still owe: how many have no vector yet (the vector

@@ -48,6 +48,7 @@ from eywa.level1 import DimensionLock, no_lock, run_level1
 from eywa.models import utc_now
 from eywa.stores.bundle import GraphStores, Stores
 from eywa.stores.ledger import DERIVED_STAGES, EMBED_STAGES, PENDING_STAGES, JobRecord, PendingMark, PendingStage
+from eywa.threads import lower_priority
 
 __all__ = [
     "ReconcileReport",
@@ -325,21 +326,36 @@ def _by_space(marks: Iterable[PendingMark]) -> dict[str, list[PendingMark]]:
 
 
 class Reconciler:
-    """One process's reconciliation thread.
+    """One process's reconciliation threads: one for work a caller waits for, one, at a
+    lowered priority, for work nobody waits for.
 
-    All stage work of a ``Memory`` runs on this one thread, in submission order, so two
-    passes never update a dimension at once without a lock (in-process there is none), and a
-    batch's Level 1 waits for the recovery that opening started. Batches finished without
-    waiting are coalesced: they queue their ids, and one drain finishes everything queued
-    when it starts (``finish_many``), so while a pass runs the batches of every request
-    pile up and then go through the embedder in one pass and one upsert, not one model call
-    and one vector-store flush per 4-turn request. ``close`` asks a running pass to stop
-    between passes (what is left stays pending) and joins the thread.
+    Stage work never runs twice at once: every unit holds one lock (``_turn``), so two
+    passes never update a dimension together without a lock (in-process there is none), and
+    a batch's Level 1 waits for the recovery that opening started. Which thread runs a unit
+    is about priority (``eywa.threads``): batches finished without waiting (writes
+    acknowledged after Level 0), the recovery a pass on open leaves, and the API's periodic
+    pass run on the background thread, which lowers its nice value to ``background_nice``
+    so the request threads get the cores first; a batch finished with ``wait``, an erasure or
+    correction (``call``), the first pass on open and ``run`` keep the caller's priority, as
+    a thread that lowered itself cannot raise itself back.
+
+    Batches finished without waiting are coalesced: they queue their ids, and one drain
+    finishes up to ``pass_limit`` of them together (``finish_many``), so while a pass runs
+    the batches of every request pile up and then go through the embedder in one pass and
+    one upsert, not one model call and one vector-store flush per 4-turn request. A drain
+    that leaves ids queued submits the next one, so waited work takes its turn between two
+    bounded drains. ``close`` asks a running pass or drain to stop at its end (what is left
+    stays pending, for the next open) and joins the threads: a process stopped during a
+    long backlog stops within one bounded unit.
     """
 
-    def __init__(self, work: StageWork) -> None:
+    def __init__(self, work: StageWork, *, background_nice: int = 0) -> None:
         self._work = work
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="eywa-reconcile")
+        self._background = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="eywa-background", initializer=lower_priority, initargs=(background_nice,)
+        )  # fmt: skip
+        self._turn = threading.Lock()  # held by each unit of stage work, on either thread
         self._futures: list[Future[ReconcileReport]] = []
         self._lock = threading.Lock()
         self._stopping = False
@@ -352,7 +368,8 @@ class Reconciler:
         return self._work
 
     def finish(self, space: str, item_ids: Sequence[str], *, wait: bool) -> ReconcileReport | None:
-        """``finish`` the items on the thread; with ``wait``, block and return its report.
+        """``finish`` the items; with ``wait``, block and return its report, else queue them
+        for the background thread.
 
         A process that can do none of the stages (an API whose workers embed and run Level 1)
         returns at once: its writes never queue behind a reconciliation pass.
@@ -363,31 +380,55 @@ class Reconciler:
         if not self._work.stages:
             return ReconcileReport() if wait else None
         if wait:
-            return self._submit(finish, self._work, space, list(item_ids), track=False).result()
+            return self._submit(self._exclusive, finish, self._work, space, list(item_ids)).result()
         with self._lock:
             self._queued.setdefault(space, {}).update(dict.fromkeys(item_ids))
             if self._drain_queued:
                 return None  # the drain already queued takes these too
             self._drain_queued = True
-        self._submit(self._finish_queued, track=True)
+        self._submit(self._finish_queued, background=True)
         return None
 
     def _finish_queued(self) -> ReconcileReport:
-        """Finish every batch queued since the last drain, together (``finish_many``): the
-        batches that arrived while a pass ran go through the embedder in one pass."""
+        """Finish up to ``pass_limit`` of the ids queued since the last drain, together
+        (``finish_many``): the batches that arrived while a pass ran go through the embedder
+        in one pass. What is left is the next drain's, submitted before this one returns.
+        Once ``close`` began, nothing more is started: the ledger keeps the marks of what was
+        queued, and the next open (or reconciliation) finishes it."""
         with self._lock:
-            queued, self._queued = self._queued, {}
-            self._drain_queued = False
-        return finish_many(self._work, {space: list(ids) for space, ids in queued.items()})
+            if self._stopping:
+                self._queued, self._drain_queued = {}, False
+                return ReconcileReport()
+            taken: dict[str, list[str]] = {}
+            room = self._work.pass_limit
+            for space in list(self._queued):
+                ids = list(self._queued[space])[:room]
+                taken[space] = ids
+                room -= len(ids)
+                left = self._queued[space]
+                for item in ids:
+                    del left[item]
+                if not left:
+                    del self._queued[space]
+                if room <= 0:
+                    break
+            more = bool(self._queued)
+            self._drain_queued = more
+        try:
+            return self._exclusive(finish_many, self._work, taken)
+        finally:
+            if more:
+                self._submit(self._finish_queued, background=True)
 
     def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-        """Run ``fn`` on the reconciler's thread and wait for it: work that must never run
-        at the same time as a pass (an erasure) goes through here.
+        """Run ``fn`` on the reconciler's (full-priority) thread, never beside stage work,
+        and wait for it: work that must never run at the same time as a pass (an erasure)
+        goes through here.
 
         Raises:
             Exception: whatever ``fn`` raised.
         """
-        return self._executor.submit(fn, *args, **kwargs).result()
+        return self._executor.submit(self._exclusive, fn, *args, **kwargs).result()
 
     def recover(self) -> ReconcileReport:
         """On open: one pass over what is due, here and now; what a full pass leaves (a change
@@ -396,46 +437,81 @@ class Reconciler:
         Raises:
             StoreError: the ledger cannot be read.
         """
-        report = self._submit(reconcile_pass, self._work, limit=self._work.pass_limit, track=False).result()
+        report = self._submit(self._exclusive, reconcile_pass, self._work, limit=self._work.pass_limit).result()
         if any(self._work.stores.ledger.pending(s, limit=1, due_before=utc_now()) for s in self._work.stages):
-            self._submit(self._loop, track=True)
+            self._submit(self._loop, background=True)
         return report
 
-    def run(self, space: str | None = None) -> ReconcileReport:
-        """Reconcile what is due (of one space) until a pass clears nothing; blocks.
+    def run(self, space: str | None = None, *, background: bool = False) -> ReconcileReport:
+        """Reconcile what is due (of one space) until a pass clears nothing; blocks. With
+        ``background``, the passes run on the background thread (the API's periodic pass:
+        its caller waits, no request does).
 
         Raises:
             StoreError: the ledger cannot be read.
         """
-        return self._submit(self._loop, space, track=False).result()
+        return self._submit(self._loop, space, background=background, track=False).result()
 
     def _loop(self, space: str | None = None) -> ReconcileReport:
-        return reconcile(self._work, limit=self._work.pass_limit, space=space, should_stop=lambda: self._stopping)
+        """Passes until one clears nothing, each holding the turn (waited work goes between)."""
+        total = ReconcileReport()
+        for _ in range(1_000):
+            if self._stopping:
+                break
+            report = self._exclusive(reconcile_pass, self._work, limit=self._work.pass_limit, space=space)
+            total.merge(report)
+            if report.total == 0:
+                break
+        return total
 
     def wait(self) -> list[ReconcileReport]:
         """Join the work submitted without waiting (background recovery, ``wait=False``
-        batches); returns the reports of what was still unjoined, in order.
+        batches, the drains they submit in turn) until none is left; returns the reports of
+        what was still unjoined, in order.
 
         Raises:
-            EywaError: the first error one of them raised (the others are dropped).
+            EywaError: the first error one of them raised (the others are joined, then dropped).
         """
-        with self._lock:
-            futures, self._futures = self._futures, []
-        return [f.result() for f in futures]
+        reports: list[ReconcileReport] = []
+        first: BaseException | None = None
+        while True:
+            with self._lock:
+                futures, self._futures = self._futures, []
+            if not futures:
+                break
+            for future in futures:
+                try:
+                    reports.append(future.result())
+                except BaseException as exc:  # noqa: BLE001 - re-raised below, once all are joined
+                    first = first or exc
+        if first is not None:
+            raise first
+        return reports
 
     def close(self) -> None:
-        """Stop between passes, join the thread; later submissions are refused by the caller."""
+        """Stop between passes and drains (what is left stays pending), join the threads;
+        later submissions are refused by the caller."""
         self._stopping = True
         try:
             self.wait()
         finally:
+            self._background.shutdown(wait=True)
             self._executor.shutdown(wait=True)
 
+    def _exclusive(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """``fn`` holding the turn: no other unit of stage work runs meanwhile."""
+        with self._turn:
+            return fn(*args, **kwargs)
+
     def _submit(
-        self, fn: Callable[..., ReconcileReport], /, *args: Any, track: bool, **kwargs: Any
-    ) -> Future[ReconcileReport]:
-        future = self._executor.submit(fn, *args, **kwargs)
-        if track:
+        self, fn: Callable[..., ReconcileReport], /, *args: Any, background: bool = False, track: bool | None = None,
+        **kwargs: Any,
+    ) -> Future[ReconcileReport]:  # fmt: skip
+        """Run ``fn`` on the background or the full-priority thread (``fn`` takes the turn:
+        ``_exclusive``, ``_finish_queued``, ``_loop``). Background work is tracked for
+        ``wait`` (``track`` overrides); work on the other thread is waited for by its caller."""
+        future = (self._background if background else self._executor).submit(fn, *args, **kwargs)
+        if background if track is None else track:
             with self._lock:  # joined ones that succeeded are dropped: memory stays bounded
                 self._futures = [f for f in self._futures if not f.done() or f.exception() is not None]
                 self._futures.append(future)

@@ -187,6 +187,11 @@ class EywaSettings(BaseSettings):
         "embedding rate: set it to the lag you accept times the rate `eywa bench service --rate` measured.",
     )  # fmt: skip
     backlog_retry_after_s: int = Field(default=5, ge=1, description="Retry-After of a write refused by backpressure.")
+    background_nice: int = Field(
+        default=10, ge=0, le=19,
+        description="Nice value of the thread that finishes writes acknowledged after Level 0 (embedding, Level 1) "
+        "in-process: requests get the cores first. 0 = the priority of the requests.",
+    )  # fmt: skip
 
 
 def load_settings(data_dir: Path | None = None, **overrides: Any) -> EywaSettings:

