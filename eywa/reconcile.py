@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any, TypeVar
 
 from eywa.embedding import Embedder
@@ -301,8 +302,11 @@ def reconcile(
     space: str | None = None,
     max_passes: int = 1_000,
     should_stop: Callable[[], bool] = lambda: False,
+    run_pass: Callable[..., ReconcileReport] = reconcile_pass,
 ) -> ReconcileReport:
-    """Passes over what is due now until one clears nothing (or ``should_stop``).
+    """Passes over what is due now until one clears nothing (or ``should_stop``); each pass
+    through ``run_pass`` (``Reconciler`` runs each holding its turn, so waited work goes
+    between two passes).
 
     Raises:
         StoreError: the ledger itself cannot be read.
@@ -311,7 +315,7 @@ def reconcile(
     for _ in range(max_passes):
         if should_stop():
             break
-        report = reconcile_pass(work, limit=limit, space=space)
+        report = run_pass(work, limit=limit, space=space)
         total.merge(report)
         if report.total == 0:
             break
@@ -454,15 +458,10 @@ class Reconciler:
 
     def _loop(self, space: str | None = None) -> ReconcileReport:
         """Passes until one clears nothing, each holding the turn (waited work goes between)."""
-        total = ReconcileReport()
-        for _ in range(1_000):
-            if self._stopping:
-                break
-            report = self._exclusive(reconcile_pass, self._work, limit=self._work.pass_limit, space=space)
-            total.merge(report)
-            if report.total == 0:
-                break
-        return total
+        return reconcile(
+            self._work, limit=self._work.pass_limit, space=space, should_stop=lambda: self._stopping,
+            run_pass=partial(self._exclusive, reconcile_pass),
+        )  # fmt: skip
 
     def wait(self) -> list[ReconcileReport]:
         """Join the work submitted without waiting (background recovery, ``wait=False``
