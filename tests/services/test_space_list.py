@@ -37,8 +37,8 @@ def filled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
 @pytest.fixture
 def listing(filled: Memory, tmp_path: Path) -> Iterator[Service]:
     built = build_service(filled, tmp_path)
-    yield built
-    built.client.close()
+    with built.client:  # the lifespan: shutdown writes the buffered access log before the memory closes
+        yield built
     built.keys.close()
 
 

@@ -1,8 +1,7 @@
 """The embedded ``SpaceCatalog``: the counts of a page of spaces in one SQL statement.
 
 Each part of the statement filters ``space IN`` the asked list (one JSON parameter, however
-many spaces) on the table's index that starts with ``space`` and groups by space; the
-erasure records, one per ``forget`` call, have no such index and are few.
+many spaces) on the table's index that starts with ``space`` and groups by space.
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
 Every part matches ``n.space IN $spaces`` on the label's index that starts with ``space``
 (the later properties of a composite index stated as present, which every node of the
-label has, so the planner may seek it); Erasure nodes, one per ``forget`` call, have no
-such index and are few. The stage ledger's part is counted from the unique (space, item,
-stage) index alone, as ``space_backlog`` does it.
+label has, so the planner may seek it; Erasure records through migration 0017's index).
+The stage ledger's part is counted from the unique (space, item, stage) index alone, as
+``space_backlog`` does it.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ UNION ALL
 MATCH (d:{Label.DIMENSION}) WHERE d.space IN $spaces AND d.entity_key IS NOT NULL
 RETURN d.space AS space, 'dimensions' AS key, count(*) AS n
 UNION ALL
-MATCH (r:{Label.ERASURE}) WHERE r.space IN $spaces
+MATCH (r:{Label.ERASURE}) WHERE r.space IN $spaces AND r.at IS NOT NULL
 RETURN r.space AS space, 'erasures' AS key, count(*) AS n
 UNION ALL
 MATCH (p:{_P}) USING INDEX p:{_P}(space, item, stage)
