@@ -82,6 +82,7 @@ from eywa.stores.corrections import CorrectionRecord
 from eywa.stores.dimensions import SameAsEdge
 from eywa.stores.erasure import ErasureRecord, ErasureSelector
 from eywa.stores.ledger import DERIVED_STAGES, SpaceBacklog
+from eywa.stores.spaces import SpaceCounts
 
 TurnLike = Turn | Mapping[str, Any]
 
@@ -528,6 +529,21 @@ class Memory:
         """Every space holding evidence."""
         self._check_open()
         return self._stores.evidence.spaces()
+
+    def space_counts(
+        self, spaces: Sequence[str], recorded_from: datetime, recorded_to: datetime
+    ) -> dict[str, SpaceCounts]:
+        """The counts of each of ``spaces`` in one store read, whatever their number: turns
+        (and those recorded in ``[recorded_from, recorded_to)``), beliefs and candidates by
+        status, dimensions, erasures and backlog, each as ``stats``, ``erasures`` and
+        ``pending`` give it for one space (``eywa.stores.spaces``).
+
+        Raises:
+            InvalidInputError: a bad space name.
+            StoreError: the store failed.
+        """
+        self._check_open()
+        return self._stores.catalog.counts([check_space(s) for s in spaces], recorded_from, recorded_to)
 
     def stats(self, space: str) -> dict[str, Any]:
         """Counts for ``eywa stats``: evidence, signals, entities, beliefs, candidates by reason."""

@@ -18,6 +18,7 @@ from eywa.stores.entity_graph import EntityGraph
 from eywa.stores.erasure import ErasureStore
 from eywa.stores.evidence import EvidenceStore, KeywordIndex
 from eywa.stores.ledger import JobRecords, StageLedger, Tombstones
+from eywa.stores.spaces import SpaceCatalog
 from eywa.stores.vectors import VectorStore
 
 
@@ -40,6 +41,8 @@ class GraphStores:
     tombstones: Tombstones
     erasure: ErasureStore
     corrections: CorrectionLog
+    catalog: SpaceCatalog
+    """Counts of many spaces in one read (the list of spaces)."""
     close: Callable[[], None]
     exclusive: Callable[[], AbstractContextManager[object]] = field(default=nullcontext, kw_only=True)
     """Hold the stores for a sequence of reads and writes of this thread (``Memory.remember``'s

@@ -31,6 +31,7 @@ from eywa.stores.neo4j.keys import Neo4jKeyStore
 from eywa.stores.neo4j.keyword import Neo4jKeywordIndex
 from eywa.stores.neo4j.ledger import Neo4jJobRecords, Neo4jStageLedger, Neo4jTombstones
 from eywa.stores.neo4j.migrations import apply_migrations
+from eywa.stores.neo4j.spaces import Neo4jSpaceCatalog
 from eywa.stores.qdrant.vectors import QdrantServerVectorStore
 
 LOCAL_QDRANT_DIR = "qdrant-local"
@@ -119,6 +120,7 @@ def open_server_graph(settings: EywaSettings) -> GraphStores:
         tombstones=Neo4jTombstones(graph),
         erasure=Neo4jErasureStore(graph, _erasure_secret(settings)),
         corrections=Neo4jCorrectionLog(graph),
+        catalog=Neo4jSpaceCatalog(graph),
         close=graph.close,
     )
 
@@ -183,6 +185,7 @@ def open_server(settings: EywaSettings, dim: int, embedder_id: str | None = None
         tombstones=Neo4jTombstones(graph),
         erasure=Neo4jErasureStore(graph, _erasure_secret(settings)),
         corrections=Neo4jCorrectionLog(graph),
+        catalog=Neo4jSpaceCatalog(graph),
         close=close,
     )
 

@@ -23,10 +23,11 @@ AnySpaceReader = Annotated[ApiKey, Depends(require("read", space_from_path=False
 @router.get("/v1/spaces", response_model=browse.Page[browse.SpaceSummary], summary="Spaces this key can read")
 def spaces(key: AnySpaceReader, ctx: Ctx, offset: Offset = 0, limit: Limit = 50) -> browse.Page[browse.SpaceSummary]:
     """The spaces holding evidence that this key may read, with their counts: turns, active
-    beliefs, dimensions, refused candidates, erasures and turns recorded in the last hour."""
+    beliefs, dimensions, refused candidates, erasures and turns recorded in the last hour
+    (one grouped store read per page, whatever it lists)."""
     page = browse.page_of(browse.readable_spaces(ctx.memory, key), offset, limit)
     return browse.Page(
-        items=[browse.space_summary(ctx.memory, s) for s in page.items],
+        items=browse.space_summaries(ctx.memory, page.items),
         offset=page.offset, limit=page.limit, next_offset=page.next_offset,
     )  # fmt: skip
 

@@ -168,7 +168,7 @@ def logout(request: Request, csrf: Annotated[str, Form(max_length=100)]) -> Resp
 def spaces(request: Request) -> HTMLResponse:
     """The spaces the key can read, with their counts, and the Level 1 backlog."""
     ctx, session = _caller(request)
-    summaries = [browse.space_summary(ctx.memory, s) for s in browse.readable_spaces(ctx.memory, session.key)]
+    summaries = browse.space_summaries(ctx.memory, browse.readable_spaces(ctx.memory, session.key))
     return _page(request, "spaces.html", {"spaces": summaries, "backlog": ctx.memory.backlog()}, session)
 
 

@@ -39,6 +39,7 @@ SCHEMA = (
         selector TEXT NOT NULL, state TEXT NOT NULL, belief_ids TEXT NOT NULL,
         candidate_ids TEXT NOT NULL, counts TEXT NOT NULL, done_at REAL)""",
     "CREATE INDEX IF NOT EXISTS erasures_state ON erasures(state, at)",
+    "CREATE INDEX IF NOT EXISTS erasures_space ON erasures(space, at)",  # a space's records, its counts
     """CREATE TABLE IF NOT EXISTS erased_turns (
         erasure_id TEXT NOT NULL, space TEXT NOT NULL, evidence_id TEXT NOT NULL,
         content_mac TEXT NOT NULL, PRIMARY KEY (erasure_id, evidence_id))""",

@@ -20,6 +20,7 @@ from eywa.stores.embedded.keyword import SqliteKeywordIndex
 from eywa.stores.embedded.lock import DirectoryLock
 from eywa.stores.embedded.ledger import SqliteJobRecords, SqliteStageLedger, SqliteTombstones
 from eywa.stores.embedded.migrations import migrate
+from eywa.stores.embedded.spaces import SqliteSpaceCatalog
 from eywa.stores.embedded.vectors import QdrantEdgeVectorStore
 
 DATABASE_FILE = "eywa.sqlite3"
@@ -92,6 +93,7 @@ def open_embedded(
         tombstones=tombstones,
         erasure=SqliteErasureStore(db, erasure_secret),
         corrections=SqliteCorrectionLog(db),
+        catalog=SqliteSpaceCatalog(db),
         close=close,
         exclusive=db.locked,
         backup=lambda dest, at: backup_directory(directory, dest, at, database=DATABASE_FILE),
@@ -117,6 +119,7 @@ def open_embedded_graph(directory: Path, *, erasure_secret: bytes | None = None)
         tombstones=SqliteTombstones(db),
         erasure=SqliteErasureStore(db, erasure_secret),
         corrections=SqliteCorrectionLog(db),
+        catalog=SqliteSpaceCatalog(db),
         close=db.close,
         exclusive=db.locked,
     )
