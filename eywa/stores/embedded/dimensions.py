@@ -11,7 +11,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from eywa.errors import StoreError
 from eywa.models import Delta, as_utc
@@ -163,17 +163,7 @@ class SqliteDimensionStore:
 
     def deltas_of_beliefs(self, space: str, belief_ids: Sequence[str]) -> list[Delta]:
         """Deltas that came from the given beliefs, in event-time order."""
-        unique = list(dict.fromkeys(belief_ids))
-        found: list[Delta] = []
-        for start in range(0, len(unique), 500):
-            chunk = unique[start : start + 500]
-            rows = self._db.query(
-                f"SELECT {_DELTA_COLUMNS} FROM nous_deltas WHERE space = ? AND belief_id IN "
-                f"({', '.join('?' * len(chunk))}) ORDER BY at, id",
-                [space, *chunk],
-            )
-            found.extend(_delta(row) for row in rows)
-        return sorted(found, key=lambda d: (d.at, d.id))
+        return self._deltas_where(space, "belief_id", belief_ids)
 
     def remove_deltas(self, space: str, ids: Sequence[str]) -> int:
         """Delete deltas; returns how many existed.
@@ -317,12 +307,17 @@ class SqliteDimensionStore:
 
     def _deltas_by_id(self, space: str, ids: Sequence[str]) -> list[Delta]:
         """The deltas of ``space`` among ``ids``, in event-time order (ties by id)."""
+        return self._deltas_where(space, "id", ids)
+
+    def _deltas_where(self, space: str, column: Literal["id", "belief_id"], values: Sequence[str]) -> list[Delta]:
+        """The deltas of ``space`` whose ``column`` is among ``values``, in event-time order
+        (ties by id); read in chunks of 500 values, under SQLite's bound on parameters."""
+        unique = list(dict.fromkeys(values))
         found: list[Delta] = []
-        unique = list(dict.fromkeys(ids))
         for start in range(0, len(unique), 500):
             chunk = unique[start : start + 500]
             rows = self._db.query(
-                f"SELECT {_DELTA_COLUMNS} FROM nous_deltas WHERE space = ? AND id IN "
+                f"SELECT {_DELTA_COLUMNS} FROM nous_deltas WHERE space = ? AND {column} IN "
                 f"({', '.join('?' * len(chunk))})",
                 [space, *chunk],
             )
