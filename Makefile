@@ -29,13 +29,16 @@ demo: $(STAMP_RUNTIME)
 	$(BIN)/eywa demo
 
 # Layers and types first (seconds), then the suite with the servers it needs, on
-# TEST_WORKERS processes (pytest-xdist; the Neo4j tests stay together on one of them, see
-# tests/neo4j_server.py). TEST_WORKERS=0 runs everything in one process.
+# TEST_WORKERS processes (pytest-xdist). NEO4J_TEST_SERVERS Neo4j servers start side by
+# side; the tests of each stay together on one process (see tests/neo4j_server.py).
+# TEST_WORKERS=0 runs everything in one process.
 TEST_WORKERS ?= 2
+NEO4J_TEST_SERVERS ?= 2
 test: $(STAMP_DEV)
 	$(BIN)/lint-imports
 	$(BIN)/mypy
-	bash ops/run-tests.sh $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+	EYWA_NEO4J_TEST_SERVERS=$(NEO4J_TEST_SERVERS) bash ops/run-tests.sh \
+		$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 typecheck: $(STAMP_DEV)
 	$(BIN)/mypy

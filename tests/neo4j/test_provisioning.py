@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import ExitStack
 from importlib.machinery import SourceFileLoader
 from importlib.util import module_from_spec, spec_from_loader
 from pathlib import Path
@@ -157,6 +158,56 @@ def test_run_stops_the_server_and_passes_the_exit_status_through(
     result = _cli(fake_env, "run", "--", sys.executable, "-c", check)
 
     assert result.returncode == 7, result.stderr
+    assert _cli(fake_env, "status").returncode == launcher.EXIT_NOT_RUNNING
+
+
+def test_run_with_two_servers_starts_both_side_by_side_and_stops_both(
+    tmp_path: Path, fake_env: dict[str, str]
+) -> None:
+    _java(tmp_path, fake_env, "serve")
+    port = free_port()
+    while not launcher.port_is_free(port + 1):
+        port = free_port()
+    fake_env["EYWA_NEO4J_TEST_PORT"] = str(port)
+    # The command checks what a test session sees: every URI file, in order, each answering Bolt.
+    check = ("import os, sys, importlib.machinery as m; "
+             f"L = m.SourceFileLoader('l', {str(LAUNCHER)!r}).load_module(); "
+             "files = os.environ['EYWA_TEST_NEO4J_URI_FILES'].split(os.pathsep); "
+             "uris = [open(f).read().strip() for f in files]; "
+             "assert files[0] == os.environ['EYWA_TEST_NEO4J_URI_FILE'], files; "
+             f"assert uris == ['bolt://127.0.0.1:{port}', 'bolt://127.0.0.1:{port + 1}'], uris; "
+             "assert all(L.bolt_answers(int(u.rsplit(':', 1)[1])) for u in uris); "
+             "sys.exit(7)")
+
+    result = _cli(fake_env, "run", "--servers", "2", "--", sys.executable, "-c", check)
+
+    assert result.returncode == 7, result.stderr
+    assert result.stdout.count("READY bolt://127.0.0.1:") == 2
+    for run_dir in (tmp_path / "run", tmp_path / "run-2"):
+        assert not (run_dir / "bolt-uri").exists()
+        assert not (run_dir / "home" / "data").exists()
+    assert not launcher.bolt_answers(port, timeout=0.5)
+    assert not launcher.bolt_answers(port + 1, timeout=0.5)
+
+
+def test_when_one_of_two_servers_cannot_start_the_command_does_not_run(
+    tmp_path: Path, fake_env: dict[str, str]
+) -> None:
+    _java(tmp_path, fake_env, "serve")
+    with ExitStack() as stack:
+        while True:  # a taken port whose neighbour below is free: the second server's port is taken
+            busy = stack.enter_context(socket.create_server(("127.0.0.1", 0)))
+            taken = busy.getsockname()[1]
+            if launcher.port_is_free(taken - 1):
+                break
+        fake_env["EYWA_NEO4J_TEST_PORT"] = str(taken - 1)
+        marker = tmp_path / "ran"
+
+        result = _cli(fake_env, "run", "--servers", "2", "--", sys.executable, "-c", f"open({str(marker)!r}, 'w')")
+
+    assert result.returncode == 1
+    assert f"port {taken} on 127.0.0.1 is already in use" in result.stderr
+    assert not marker.exists()
     assert _cli(fake_env, "status").returncode == launcher.EXIT_NOT_RUNNING
 
 

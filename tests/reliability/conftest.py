@@ -17,7 +17,7 @@ from tests.reliability.neo4j_process import free_port, launcher
 
 
 @pytest.fixture(scope="session")
-def restartable_neo4j(tmp_path_factory: pytest.TempPathFactory, neo4j_server: object) -> Iterator[tuple[Path, str]]:
+def restartable_neo4j(tmp_path_factory: pytest.TempPathFactory, neo4j_servers: object) -> Iterator[tuple[Path, str]]:
     """``(run_dir, bolt_uri)`` of a second Neo4j (the shared one must exist: its jars are
     what this one runs)."""
     run_dir = tmp_path_factory.mktemp("restartable-neo4j")
