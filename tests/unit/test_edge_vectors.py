@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -270,3 +273,39 @@ def test_reopened_under_another_embedder_searches_only_its_stamp(tmp_path: Path)
         assert [doc for doc, _ in new.search("evidence", "alice", unit(1, 0), 5)] == ["ev_new"]
     finally:
         new.close()
+
+
+class _BlockingShard:
+    """A shard whose next query waits for ``release`` after saying it has ``started``."""
+
+    def __init__(self, shard: object) -> None:
+        self._shard = shard
+        self.started, self.release = threading.Event(), threading.Event()
+
+    def query(self, request: object) -> object:
+        self.started.set()
+        assert self.release.wait(10)
+        return self._shard.query(request)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._shard, name)
+
+
+def test_an_upsert_of_another_space_waits_for_an_unfiltered_search_in_progress(tmp_path: Path) -> None:
+    store = QdrantEdgeVectorStore(tmp_path, DIM)
+    try:
+        store.upsert("evidence", [VectorPoint("ev_a", "alice", unit(1, 0))])
+        blocking = _BlockingShard(store._shards["evidence"])
+        store._shards["evidence"] = blocking  # type: ignore[assignment]
+        with ThreadPoolExecutor(2) as pool:
+            search = pool.submit(store.search, "evidence", "alice", unit(1, 0), 5)
+            assert blocking.started.wait(10)  # searching alice's sole shard, unfiltered
+            upsert = pool.submit(store.upsert, "evidence", [VectorPoint("ev_b", "bob", unit(1, 0))])
+            time.sleep(0.2)
+            assert not upsert.done()  # bob's point is not written under the unfiltered search
+            blocking.release.set()
+            assert [doc for doc, _ in search.result(10)] == ["ev_a"]
+            upsert.result(10)
+        assert [doc for doc, _ in store.search("evidence", "alice", unit(1, 0), 5)] == ["ev_a"]
+    finally:
+        store.close()

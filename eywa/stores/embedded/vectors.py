@@ -37,9 +37,9 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
-from pathlib import Path
+from contextlib import contextmanager, nullcontext, suppress
 from enum import Enum
+from pathlib import Path
 from typing import Final
 
 import numpy as np
@@ -58,6 +58,7 @@ _RESERVED = ("doc_id", "space", "at")
 # ``space`` index answers in ~4 ms at 100k points (10k in the space) with exact results.
 _OPTIMIZE_AFTER = 0
 FLUSH_EVERY_S = 5.0
+"""The longest a shard's upserts stay in its write-ahead log only (see the module docstring)."""
 
 
 class _Empty(Enum):
@@ -67,7 +68,6 @@ class _Empty(Enum):
 
 
 _EMPTY: Final = _Empty.EMPTY
-"""The longest a shard's upserts stay in its write-ahead log only (see the module docstring)."""
 
 
 @contextmanager
@@ -136,6 +136,7 @@ class QdrantEdgeVectorStore:
         # needs no space or embedder condition), ``_EMPTY`` for a shard without points, None
         # when mixed (see the module docstring).
         self._sole: dict[VectorKind, str | _Empty | None] = {}
+        self._sole_guard = threading.Lock()
         try:
             for kind in VECTOR_KINDS:
                 self._shards[kind] = self._open(Path(directory) / kind)
@@ -215,7 +216,8 @@ class QdrantEdgeVectorStore:
         spaces = {point.space for point in points}
         sole = self._sole[kind]
         if sole is not None and spaces != {sole} and (sole is not _EMPTY or len(spaces) > 1):
-            self._sole[kind] = None  # before the write: no search may skip the filter past it
+            with self._sole_guard:  # before the write, after any unfiltered search in progress
+                self._sole[kind] = None
         with _mapped("upsert"):
             shard.update(qe.UpdateOperation.upsert_points(records))
             if self._sole[kind] is _EMPTY:  # after the write: searches filtered until then
@@ -247,21 +249,27 @@ class QdrantEdgeVectorStore:
         query = query_vector(vector, self._dim)
         if limit <= 0:
             return []
-        must: list[qe.ConditionType] = []
-        if self._sole[kind] != space:  # a sole-space shard's points all pass both (module docstring)
-            must.append(qe.FieldCondition("space", match=qe.MatchValue(space)))
-            if self._embedder_id is not None:
-                must.append(qe.FieldCondition("embedder", match=qe.MatchValue(self._embedder_id)))
-        if not_after is not None:
-            must.append(qe.FieldCondition("at", range=qe.RangeFloat(lte=float(not_after))))
-        request = qe.QueryRequest(
-            limit=limit,
-            query=qe.Query.Nearest(query),
-            filter=qe.Filter(must=must) if must else None,
-            with_payload=["doc_id"],
-        )
-        with _mapped("search"):
-            hits = shard.query(request)
+        unfiltered = self._sole[kind] == space  # a sole-space shard's points all pass both
+        # An unfiltered search holds the guard, so an upsert that clears ``_sole`` (say, the
+        # first point of another space) waits until it has ended, and one that cleared it
+        # meanwhile is seen here: no other space's point is ever searched unfiltered.
+        with self._sole_guard if unfiltered else nullcontext():
+            unfiltered = unfiltered and self._sole[kind] == space
+            must: list[qe.ConditionType] = []
+            if not unfiltered:
+                must.append(qe.FieldCondition("space", match=qe.MatchValue(space)))
+                if self._embedder_id is not None:
+                    must.append(qe.FieldCondition("embedder", match=qe.MatchValue(self._embedder_id)))
+            if not_after is not None:
+                must.append(qe.FieldCondition("at", range=qe.RangeFloat(lte=float(not_after))))
+            request = qe.QueryRequest(
+                limit=limit,
+                query=qe.Query.Nearest(query),
+                filter=qe.Filter(must=must) if must else None,
+                with_payload=["doc_id"],
+            )
+            with _mapped("search"):
+                hits = shard.query(request)
         return scored_ids(hits)
 
     def missing(self, kind: VectorKind, ids: Sequence[str]) -> set[str]:
