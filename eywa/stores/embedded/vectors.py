@@ -18,6 +18,17 @@ every upsert: qdrant_edge holds the GIL through a flush's fsync (tens of ms on a
 so a flush per upsert stalled every other thread of the process (an API's requests) that
 often. Like SQLite's ``synchronous=NORMAL`` beside it, what the kernel had not written
 when the machine itself lost power may be lost; a deletion (erasure) is still flushed at once.
+
+Sole-space shards: a search filters on ``space`` and ``embedder`` so that it never sees
+another space's or another embedder's points; in the usual embedded directory every point
+of a shard is of one space and carries the store's stamp, and the filter then selects every
+point while costing its checks (10k turns: a 150-hit evidence search 5.5 against 4.1 ms of
+CPU with the space condition alone, 2.8-3.0 with none; the same hits and scores). So the
+store keeps, per kind, the one space every point is of when each also carries its stamp
+(``_sole``: read once at open, kept by ``upsert``), and a search of that space runs without
+those two conditions (the time condition stays). A point that breaks it (another space,
+written in this process: the directory is locked to one) clears it before it is written;
+only a reopen finds a shard sole again.
 """
 
 from __future__ import annotations
@@ -26,8 +37,10 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
+from enum import Enum
 from pathlib import Path
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -46,6 +59,15 @@ _RESERVED = ("doc_id", "space", "at")
 _OPTIMIZE_AFTER = 0
 FLUSH_EVERY_S = 5.0
 """The longest a shard's upserts stay in its write-ahead log only (see the module docstring)."""
+
+
+class _Empty(Enum):
+    """``_sole`` of a shard without points: the first space written makes it sole."""
+
+    EMPTY = "empty"
+
+
+_EMPTY: Final = _Empty.EMPTY
 
 
 @contextmanager
@@ -110,9 +132,15 @@ class QdrantEdgeVectorStore:
         self._closed = False
         self._pending: dict[VectorKind, int] = {kind: 0 for kind in VECTOR_KINDS}
         self._shards: dict[VectorKind, qe.EdgeShard] = {}
+        # Per kind: the space every point is of, each with this store's stamp (a search of it
+        # needs no space or embedder condition), ``_EMPTY`` for a shard without points, None
+        # when mixed (see the module docstring).
+        self._sole: dict[VectorKind, str | _Empty | None] = {}
+        self._sole_guard = threading.Lock()
         try:
             for kind in VECTOR_KINDS:
                 self._shards[kind] = self._open(Path(directory) / kind)
+                self._sole[kind] = self._sole_space(self._shards[kind])
         except StoreError:
             with suppress(StoreError):  # the open failure is the error worth reporting
                 self._close_shards()
@@ -140,6 +168,26 @@ class QdrantEdgeVectorStore:
             shard.flush()
             return shard
 
+    def _sole_space(self, shard: qe.EdgeShard) -> str | _Empty | None:
+        """The one space of every point of ``shard`` when each carries this store's stamp
+        (``_EMPTY`` for no point, None otherwise): two facet reads on indexed fields.
+
+        Raises:
+            StoreError: Qdrant Edge failed.
+        """
+        with _mapped("open"):
+            total = int(shard.count(qe.CountRequest(exact=True)))
+            if total == 0:
+                return _EMPTY
+            spaces = list(shard.facet(qe.FacetRequest("space", limit=2, exact=True)))
+            if len(spaces) != 1 or spaces[0].count != total:
+                return None
+            if self._embedder_id is not None:
+                stamps = list(shard.facet(qe.FacetRequest("embedder", limit=2, exact=True)))
+                if len(stamps) != 1 or stamps[0].value != self._embedder_id or stamps[0].count != total:
+                    return None
+        return str(spaces[0].value)
+
     def _shard(self, kind: VectorKind) -> qe.EdgeShard:
         """The open shard of ``kind``.
 
@@ -165,8 +213,15 @@ class QdrantEdgeVectorStore:
             qe.Point(point_id(point.id), point_vector(point, self._dim), point_payload(point, self._embedder_id))
             for point in points
         ]
+        spaces = {point.space for point in points}
+        sole = self._sole[kind]
+        if sole is not None and spaces != {sole} and (sole is not _EMPTY or len(spaces) > 1):
+            with self._sole_guard:  # before the write, after any unfiltered search in progress
+                self._sole[kind] = None
         with _mapped("upsert"):
             shard.update(qe.UpdateOperation.upsert_points(records))
+            if self._sole[kind] is _EMPTY:  # after the write: searches filtered until then
+                self._sole[kind] = spaces.pop()
             now = time.monotonic()
             if now - self._flushed_at[kind] >= self._flush_every_s:
                 shard.flush()
@@ -194,19 +249,27 @@ class QdrantEdgeVectorStore:
         query = query_vector(vector, self._dim)
         if limit <= 0:
             return []
-        must: list[qe.ConditionType] = [qe.FieldCondition("space", match=qe.MatchValue(space))]
-        if not_after is not None:
-            must.append(qe.FieldCondition("at", range=qe.RangeFloat(lte=float(not_after))))
-        if self._embedder_id is not None:
-            must.append(qe.FieldCondition("embedder", match=qe.MatchValue(self._embedder_id)))
-        request = qe.QueryRequest(
-            limit=limit,
-            query=qe.Query.Nearest(query),
-            filter=qe.Filter(must=must),
-            with_payload=["doc_id"],
-        )
-        with _mapped("search"):
-            hits = shard.query(request)
+        unfiltered = self._sole[kind] == space  # a sole-space shard's points all pass both
+        # An unfiltered search holds the guard, so an upsert that clears ``_sole`` (say, the
+        # first point of another space) waits until it has ended, and one that cleared it
+        # meanwhile is seen here: no other space's point is ever searched unfiltered.
+        with self._sole_guard if unfiltered else nullcontext():
+            unfiltered = unfiltered and self._sole[kind] == space
+            must: list[qe.ConditionType] = []
+            if not unfiltered:
+                must.append(qe.FieldCondition("space", match=qe.MatchValue(space)))
+                if self._embedder_id is not None:
+                    must.append(qe.FieldCondition("embedder", match=qe.MatchValue(self._embedder_id)))
+            if not_after is not None:
+                must.append(qe.FieldCondition("at", range=qe.RangeFloat(lte=float(not_after))))
+            request = qe.QueryRequest(
+                limit=limit,
+                query=qe.Query.Nearest(query),
+                filter=qe.Filter(must=must) if must else None,
+                with_payload=["doc_id"],
+            )
+            with _mapped("search"):
+                hits = shard.query(request)
         return scored_ids(hits)
 
     def missing(self, kind: VectorKind, ids: Sequence[str]) -> set[str]:
