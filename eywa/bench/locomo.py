@@ -45,12 +45,14 @@ __all__ = [
     "BenchSummary",
     "MISS_SESSIONS",
     "MISS_STAGES",
+    "OUTRANKING",
     "MissStage",
     "QuestionRecord",
     "evaluate_question",
     "gold_ranks",
     "miss_stage",
     "missed_in_session",
+    "outranking",
     "run_locomo_bench",
     "summarise_run",
     "write_artefacts",
@@ -64,6 +66,11 @@ MissStage = Literal["candidates", "fusion", "ranking"]
 MISS_STAGES: tuple[MissStage, ...] = ("candidates", "fusion", "ranking")
 MISS_SESSIONS: tuple[str, str] = ("returned session", "other session")
 """``misses_by_session`` keys: a missed gold turn's session reached by the result, or not."""
+OUTRANKING: tuple[str, ...] = ("turns", "named speaker", "three routes or more", "rescued", "lost gold's session")
+"""``outranked`` keys: the returned turns that are not gold, in questions that lost a gold
+turn at ranking, and how many of them are spoken by a person the question names, were
+found by three routes or more (the rescue not counted), were brought by the rescue, or are
+of the session of a gold turn lost at ranking."""
 
 
 class QuestionRecord(BaseModel):
@@ -138,6 +145,8 @@ class BenchSummary(BaseModel):
     misses_by_session: dict[str, dict[str, int]] = {}
     """Per category: the missed gold turns whose session a retrieved turn is of
     (``returned session``) and those whose session none is (``other session``)."""
+    outranked: dict[str, dict[str, int]] = {}
+    """Per category: what outranks the gold turns lost at ranking (``outranking``)."""
 
 
 DiaIdLookup = Callable[[str, str], str | None]
@@ -179,6 +188,7 @@ def evaluate_question(
                 "score": round(item.score, 6),
                 "routes": item.routes,
                 "dia_ids": turns,
+                "speaker": item.provenance[0].speaker if item.kind == "evidence" and item.provenance else None,
                 "text": item.text,
             }
         )
@@ -260,6 +270,32 @@ def missed_in_session(gold: Sequence[str], retrieved: Sequence[str]) -> dict[str
     return {g: _session(g) in sessions for g in dict.fromkeys(gold) if g not in retrieved}
 
 
+def outranking(record: QuestionRecord) -> dict[str, int]:
+    """What took the places of the gold turns a question lost at ranking (fused, not
+    returned): its returned turns that cite no gold turn, counted by ``OUTRANKING``'s
+    classes (all zero when it lost none at ranking). Another speaker's turns, rescued
+    neighbours or a session's other turns call for a filter; the named person's own turns
+    that several routes agree on call for a reranker (README "Read path", session 13)."""
+    lost = {g for g, stage in record.missed.items() if stage == "ranking"}
+    counts = dict.fromkeys(OUTRANKING, 0)
+    if not lost:
+        return counts
+    gold = set(record.gold)
+    named = {str(name).casefold() for name in (record.plan or {}).get("entities", ())}
+    sessions = {_session(g) for g in lost}
+    for item in record.items:
+        turns = [t for t in item.get("dia_ids") or () if t]
+        if item.get("kind") != "evidence" or gold.intersection(turns):
+            continue
+        routes = item.get("routes") or {}
+        counts["turns"] += 1
+        counts["named speaker"] += str(item.get("speaker") or "").casefold() in named
+        counts["three routes or more"] += len(set(routes) - {"rescue"}) >= 3
+        counts["rescued"] += "rescue" in routes
+        counts["lost gold's session"] += any(_session(t) in sessions for t in turns)
+    return counts
+
+
 def _session(dia_id: str) -> str:
     return dia_id.split(":", 1)[0]
 
@@ -286,6 +322,10 @@ def summarise_run(
     for cat in sorted({r.category for r in records}):
         found = [inside for r in records if r.category == cat for inside in r.missed_in_session.values()]
         by_session[str(cat)] = dict(zip(MISS_SESSIONS, (found.count(True), found.count(False)), strict=True))
+    outranked: dict[str, dict[str, int]] = {}
+    for cat in sorted({r.category for r in records}):
+        per_question = [outranking(r) for r in records if r.category == cat]
+        outranked[str(cat)] = {key: sum(c[key] for c in per_question) for key in OUTRANKING}
     turns, seconds = ingest
     return BenchSummary(
         data=str(data),
@@ -301,6 +341,7 @@ def summarise_run(
         conversations=conversations,
         misses=misses,
         misses_by_session=by_session,
+        outranked=outranked,
     )
 
 

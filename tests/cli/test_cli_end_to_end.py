@@ -168,6 +168,10 @@ def test_bench_locomo_writes_artefacts(runner: CliRunner, locomo_file: Path, tmp
     for record in records:  # a miss can be explained: routes, fused list, post-filter changes
         assert {"routes", "fused", "changes", "timings_ms"} <= set(record["trace"])
         assert 0.0 <= record["evidence_strength"] <= 1.0
+        assert all("speaker" in item for item in record["items"])  # whose turns outrank the gold
+    assert set(summary["outranked"]) == set(summary["categories"])
+    assert all(set(row) == {"turns", "named speaker", "three routes or more", "rescued", "lost gold's session"}
+               for row in summary["outranked"].values())
     loco = runner.invoke(app, ["bench", "loco", f"base={out}", f"again={out}", "--json", str(tmp_path / "loco.json")])
     assert loco.exit_code == 0, loco.output
     report = json.loads((tmp_path / "loco.json").read_text(encoding="utf-8"))

@@ -182,3 +182,28 @@ def test_the_summary_prints_missed_gold_turns_by_stage() -> None:
     assert ["category", "candidates", "fusion", "ranking", "returned", "session", "other", "session"] in lines
     # D2:2 was found by the keyword route but fused out; the result reached session 1 only.
     assert ["1", "multi-hop", "0", "1", "0", "0", "1"] in lines
+
+
+def test_outranking_counts_what_took_the_places_of_gold_turns_lost_at_ranking() -> None:
+    from eywa.bench.locomo import QuestionRecord, outranking
+
+    def record(missed: dict[str, str], items: list[dict[str, object]]) -> QuestionRecord:
+        return QuestionRecord.model_validate(
+            {"sample_id": "s", "question": "What has Ana painted?", "answer": "a lake", "category": 1,
+             "gold": ["D1:1", "D4:2"], "skipped_gold": [], "retrieved": [], "hit": False, "recall": 0.5,
+             "tokens": 10, "latency_ms": 1.0, "plan": {"entities": ["Ana"]}, "items": items,
+             "context": "", "missed": missed}
+        )
+
+    items: list[dict[str, object]] = [
+        {"kind": "evidence", "dia_ids": ["D1:1"], "speaker": "Ana", "routes": {"keyword": 1}},  # gold: not counted
+        {"kind": "evidence", "dia_ids": ["D4:5"], "speaker": "ana",
+         "routes": {"keyword": 2, "vector": 1, "person": 3}},
+        {"kind": "evidence", "dia_ids": ["D2:2"], "speaker": "Ben", "routes": {"rescue": 1, "keyword": 9}},
+        {"kind": "belief", "dia_ids": ["D3:3"], "speaker": None, "routes": {"vector": 2}},  # not a turn
+    ]
+    counts = outranking(record({"D4:2": "ranking"}, items))
+    assert counts == {"turns": 2, "named speaker": 1, "three routes or more": 1, "rescued": 1,
+                      "lost gold's session": 1}
+    # A question that lost no gold turn at ranking has nothing outranking it.
+    assert set(outranking(record({"D4:2": "fusion"}, items)).values()) == {0}
