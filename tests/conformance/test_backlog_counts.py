@@ -10,6 +10,7 @@ last such mark goes)."""
 from __future__ import annotations
 
 import itertools
+import threading
 from collections import Counter
 from datetime import datetime, timezone
 
@@ -85,3 +86,29 @@ def test_a_space_without_marks_counts_zero_and_others_are_untouched(stores: Stor
     stores.ledger.complete("home", "embed_evidence", ["a", "zz"])
     assert stores.ledger.space_backlog("home") == SpaceBacklog(embed=1, level1=1)
     assert stores.ledger.level1_backlog() == 1
+
+
+def test_concurrent_changes_of_the_same_marks_keep_the_counts(stores: Stores) -> None:
+    """Four threads marking and clearing the same items' stages at once (a batch re-sent
+    while in flight, Level 1 and an erasure clearing one turn's stages): the counts still
+    equal a full count, because a space's mark changes take its counter's lock in turn."""
+    items = [f"t{i}" for i in range(20)]
+    stages = ("embed_evidence", "level1", "nous")
+    errors: list[BaseException] = []
+
+    def churn(offset: int) -> None:
+        try:
+            for round_ in range(6):
+                stage = stages[(offset + round_) % len(stages)]
+                stores.ledger.mark("busy", stage, items, "new", AT)  # type: ignore[arg-type]
+                stores.ledger.complete("busy", stages[(offset + round_ + 1) % len(stages)], items[offset::2])  # type: ignore[arg-type]
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the test's thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=churn, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert not errors, errors
+    assert stores.ledger.space_backlog("busy") == full_count(stores, "busy")

@@ -59,6 +59,10 @@ _P, _EV, _B, _SPACE = Label.PENDING, Label.EVIDENCE, Label.BELIEF, Label.SPACE
 _JOB, _TOMB, _META = Label.JOB, Label.TOMBSTONE, Label.STORE_META
 
 _BK = Label.BACKLOG
+# The space's counter node, created when missing and write-locked (a property set, removed
+# again by the statement's end) until the transaction ends: a space's mark changes queue.
+_LOCK = f"""MERGE (c:{_BK} {{space: row.space}}) ON CREATE SET c.embed = 0, c.level1 = 0
+SET c._lock = true"""
 
 
 def _counted(change: str) -> str:
@@ -69,7 +73,13 @@ def _counted(change: str) -> str:
     (a seek of the (space, item) index): whether it has ``embed_evidence`` pending, whether
     it has ``level1`` or ``nous`` pending, and how many of ``row.stages``. The differences,
     summed per space, move that space's counts; ``changed`` is the marks made or removed.
-    An item must appear once per space in ``$marks`` (``mark_row`` de-duplicates).
+    An item must appear once per space in ``$marks`` (``mark_row`` de-duplicates), and a
+    row's ``items`` must not be empty (the callers skip empty changes).
+
+    The space's counter node is write-locked first (``_LOCK``), so two transactions changing
+    the same space's marks run their probes one after the other: under read committed, two
+    concurrent MERGEs of the same mark (a batch re-sent while in flight) would otherwise
+    both see it absent and both count it.
     """
     has = f"MATCH (q:{_P} {{space: row.space, item: item}})"
 
@@ -81,15 +91,16 @@ def _counted(change: str) -> str:
         )
 
     return f"""
-UNWIND $marks AS row UNWIND row.items AS item
-WITH row, item, {probes("0")}
+UNWIND $marks AS row
+{_LOCK}
+WITH row, c UNWIND row.items AS item
+WITH row, c, item, {probes("0")}
 CALL (row, item) {{ {change} }}
-WITH row.space AS space, n0, e0, l0, {probes("1")}
-WITH space, sum(n1 - n0) AS changed, sum(toInteger(e1) - toInteger(e0)) AS embed,
+WITH c, n0, e0, l0, {probes("1")}
+WITH c, sum(n1 - n0) AS changed, sum(toInteger(e1) - toInteger(e0)) AS embed,
      sum(toInteger(l1) - toInteger(l0)) AS level1
-FOREACH (_ IN CASE WHEN embed <> 0 OR level1 <> 0 THEN [1] ELSE [] END |
-  MERGE (c:{_BK} {{space: space}}) ON CREATE SET c.embed = 0, c.level1 = 0
-  SET c.embed = c.embed + embed, c.level1 = c.level1 + level1)
+SET c.embed = c.embed + embed, c.level1 = c.level1 + level1
+REMOVE c._lock
 """
 
 
@@ -115,18 +126,23 @@ CALL (stage) {{ MATCH (p:{_P}) WHERE p.stage = stage RETURN count(p) AS n }}
 RETURN stage, n
 """
 _SPACE_BACKLOG = f"OPTIONAL MATCH (c:{_BK} {{space: $space}}) RETURN c.embed AS embed, c.level1 AS level1"
-# One space's counts from its marks, in the transaction of a bulk marking (or the 0019
-# migration): counted from the unique (space, item, stage) index alone, every value it needs
+# One space's counts from its marks, in the transaction of a bulk marking, its counter
+# locked first: counted from the unique (space, item, stage) index alone, every value it needs
 # being in the index entry. Hinted: 0014's (space, item) index also matches and the planner
 # took it, then read each mark's stage and item from the store.
 _RECOUNT = f"""
-MATCH (p:{_P}) USING INDEX p:{_P}(space, item, stage)
-WHERE p.space = $space AND p.item IS NOT NULL AND p.stage IS NOT NULL
-WITH p.item AS item, p.stage AS stage
-WITH count(CASE WHEN stage = 'embed_evidence' THEN 1 END) AS embed,
-     count(DISTINCT CASE WHEN stage IN $stages THEN item END) AS level1
-MERGE (c:{_BK} {{space: $space}})
+WITH {{space: $space}} AS row
+{_LOCK}
+WITH c
+CALL (c) {{
+  MATCH (p:{_P}) USING INDEX p:{_P}(space, item, stage)
+  WHERE p.space = $space AND p.item IS NOT NULL AND p.stage IS NOT NULL
+  WITH p.item AS item, p.stage AS stage
+  RETURN count(CASE WHEN stage = 'embed_evidence' THEN 1 END) AS embed,
+         count(DISTINCT CASE WHEN stage IN $stages THEN item END) AS level1
+}}
 SET c.embed = embed, c.level1 = level1
+REMOVE c._lock
 """
 _LEVEL1_BACKLOG = f"MATCH (c:{_BK}) RETURN coalesce(sum(c.level1), 0) AS n"
 _OUTDATED = f"""
