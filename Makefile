@@ -32,7 +32,7 @@ demo: $(STAMP_RUNTIME)
 # TEST_WORKERS processes (pytest-xdist). NEO4J_TEST_SERVERS Neo4j servers start side by
 # side; the tests of each stay together on one process (see tests/neo4j_server.py).
 # TEST_WORKERS=0 runs everything in one process.
-TEST_WORKERS ?= 2
+TEST_WORKERS ?= 3
 NEO4J_TEST_SERVERS ?= 2
 test: $(STAMP_DEV)
 	$(BIN)/lint-imports

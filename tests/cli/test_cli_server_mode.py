@@ -94,12 +94,12 @@ def test_latency_bench_times_the_queries_again_after_crowding_other_spaces(
 ) -> None:
     out = tmp_path / "report.json"
     args = ["bench", "latency", "--backend", "server", "--turns", "40", "--queries", "5", "--no-embed-pass",
-            "--crowd", "90", "--json", str(out)]  # fmt: skip
+            "--crowd", "18", "--json", str(out)]  # fmt: skip
     result = runner.invoke(app, args, env={**server_env, "EYWA_DISABLED_STAGES": '["vector"]'})
     assert result.exit_code == 0, result.output
     (report,) = json.loads(out.read_text(encoding="utf-8"))
     crowd = report["crowd"]
-    assert crowd["ingest"]["turns"] == 90 and crowd["other_spaces"] == 9
+    assert crowd["ingest"]["turns"] == 18 and crowd["other_spaces"] == 9
     assert crowd["keyword_alone"]["n"] == crowd["keyword_crowded"]["n"] == 5
     assert crowd["keyword_p95_ratio"] == pytest.approx(
         crowd["keyword_crowded"]["p95"] / crowd["keyword_alone"]["p95"], abs=0.01

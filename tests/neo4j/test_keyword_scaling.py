@@ -23,7 +23,7 @@ pytestmark = pytest.mark.neo4j
 
 QUESTION = "Which greyhound did Ana adopt from the shelter?"
 OWN_TURNS = 30
-OTHER_SPACES, OTHER_TURNS = 4, 400  # each; every one of them matches the question too
+OTHER_SPACES, OTHER_TURNS = 4, 100  # each; every one of them matches the question too
 LIMIT = 40  # above OWN_TURNS: every matching turn of the space must come back
 
 
@@ -64,4 +64,4 @@ def test_a_spaces_keyword_cost_does_not_grow_with_other_spaces(
     crowded = {item_id for _, item_id, _ in index.search(neo4j_space, QUESTION, LIMIT)}
 
     assert crowded == alone  # still every hit of the space, and only those
-    assert crowded_hits <= alone_hits + 4  # small constant slack; 1,600 matching turns were added
+    assert crowded_hits <= alone_hits + 4  # small constant slack; 400 matching turns were added (13x its own)
