@@ -154,7 +154,9 @@ def test_the_console_shows_the_demo_as_a_person_would_see_it(
 
     browser.find_element(By.LINK_TEXT, "Recall inspector").click()
     browser.find_element(By.ID, "q").send_keys(f"Where does {employer.entity} work?" + Keys.ENTER)
-    assert browser.find_elements(By.CSS_SELECTOR, "table.route") and browser.find_elements(By.CSS_SELECTOR, "table.fused tbody tr")
+    # The form's submission is a navigation that Enter does not wait for: wait for the answer page.
+    WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "table.route"))
+    assert browser.find_elements(By.CSS_SELECTOR, "table.fused tbody tr")
     assert employer.mode.casefold() in browser.find_element(By.CSS_SELECTOR, "pre.context").text.casefold()
     browser.save_screenshot(str(shots / "recall.png"))
     assert _errors(browser) == []
