@@ -93,7 +93,7 @@ _GET_MANY = f"MATCH (b:{_B}) WHERE b.id IN $ids AND b.space = $space" + _HYDRATE
 # a plan made while the store held few beliefs scanned the (space, status) index instead, and
 # still did right after 20,000 active beliefs were added (40,202 db hits against 469).
 _RECALL = f"""
-MATCH (b:{_B}) USING INDEX b:{_B}(id) WHERE b.id IN $ids AND b.space = $space AND b.status = 'active'
+MATCH (b:{_B}) USING INDEX SEEK b:{_B}(id) WHERE b.id IN $ids AND b.space = $space AND b.status = 'active'
 CALL (b) {{
   UNWIND coalesce(b.evidence_ids, []) AS evidence_id
   MATCH (e:{_EV} {{id: evidence_id}}) WHERE e.space = $space
@@ -103,7 +103,7 @@ RETURN collect([b.id, b.statement, b.subject, b.evidence_ids, cited]) AS beliefs
 """
 # ``_RECALL`` without the turns: the ids of a belief's cited turns still stored.
 _CITES = f"""
-MATCH (b:{_B}) USING INDEX b:{_B}(id) WHERE b.id IN $ids AND b.space = $space AND b.status = 'active'
+MATCH (b:{_B}) USING INDEX SEEK b:{_B}(id) WHERE b.id IN $ids AND b.space = $space AND b.status = 'active'
 CALL (b) {{
   UNWIND coalesce(b.evidence_ids, []) AS evidence_id
   MATCH (e:{_EV} {{id: evidence_id}}) WHERE e.space = $space
@@ -126,7 +126,7 @@ CALL (asked) {{
 RETURN collect([asked[0], {_LINE}]) AS lines
 """
 _LINES = f"""
-MATCH (b:{_B}) USING INDEX b:{_B}(id) WHERE b.id IN $ids AND b.space = $space AND b.status = 'active' AND b.attribute IN $attributes
+MATCH (b:{_B}) USING INDEX SEEK b:{_B}(id) WHERE b.id IN $ids AND b.space = $space AND b.status = 'active' AND b.attribute IN $attributes
 RETURN collect({_LINE}) AS lines
 """
 # The beliefs of a space, filtered by what the caller gives: one fixed statement per

@@ -146,7 +146,7 @@ _ENTITIES = f"MATCH (n:{_ENT}) WHERE n.space = $space RETURN properties(n) AS n 
 _ENTITIES_NAMED = f"""
 MATCH (n:{_ENT}) WHERE n.id IN $ids AND n.space = $space RETURN properties(n) AS n
 UNION
-MATCH (n:{_ENT}) USING INDEX n:{_ENT}(space, name)
+MATCH (n:{_ENT}) USING INDEX SEEK n:{_ENT}(space, name)
 WHERE n.space = $space AND n.name IS NOT NULL AND size(coalesce(n.aliases, [])) > 0
 RETURN properties(n) AS n
 """
@@ -165,7 +165,7 @@ RETURN e.id AS id ORDER BY e.observed_at DESC, e.id LIMIT $limit
 # without it they scanned every space's signals or turns.
 _DATES_BETWEEN = f"""
 CALL {{
-  MATCH (s:{_SIG}) USING INDEX s:{_SIG}(space, kind, window_start)
+  MATCH (s:{_SIG}) USING INDEX SEEK s:{_SIG}(space, kind, window_start)
   WHERE s.space = $space AND s.kind IN $kinds AND s.window_start < $hi AND s.window_end > $lo
   RETURN s.evidence_id AS id, s.window_start AS t
   UNION ALL
@@ -176,7 +176,7 @@ WITH id, min(t) AS t
 RETURN id ORDER BY t, id LIMIT $limit
 """
 _WITH_DATE_SIGNALS = f"""
-MATCH (e:{_EV})-[:{RelType.HAS_SIGNAL}]->(s:{_SIG}) USING INDEX s:{_SIG}(space, kind, window_start)
+MATCH (e:{_EV})-[:{RelType.HAS_SIGNAL}]->(s:{_SIG}) USING INDEX SEEK s:{_SIG}(space, kind, window_start)
 WHERE s.space = $space AND e.space = $space AND s.kind = $kind AND s.window_start IS NOT NULL
 WITH DISTINCT e
 RETURN e.id AS id ORDER BY e.observed_at DESC, e.id LIMIT $limit

@@ -61,11 +61,24 @@ MERGE (p:{_P} {{space: m.space, item: item, stage: stage}})
 """
 """``_MARK`` for several spaces, as part of a caller's statement (Level 0's batch write):
 ``$marks`` rows are ``mark_row``s."""
-_COMPLETE = f"MATCH (p:{_P}) WHERE p.item IN $items AND p.space = $space AND p.stage = $stage DELETE p"
+# The item look-ups force a seek (``USING INDEX SEEK``): on a small or freshly emptied graph
+# the planner costed a scan of every space's marks as cheaper and kept that plan as the
+# graph grew, so a completion read all marks of the store (a plain ``USING INDEX`` hint
+# still allows that scan).
+_COMPLETE = f"""
+MATCH (p:{_P}) USING INDEX SEEK p:{_P}(space, item, stage)
+WHERE p.item IN $items AND p.space = $space AND p.stage = $stage DELETE p
+"""
 _TOMBSTONED = f"MATCH (t:{_TOMB}) WHERE t.id IN $ids AND t.space = $space RETURN t.id AS id"
 _LEVEL1_BY = f"MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space SET e.level1_by = $done_by"
-_FOR_ITEMS = f"MATCH (p:{_P}) WHERE p.item IN $items AND p.space = $space RETURN properties(p) AS p"
-_UPDATE = f"MATCH (p:{_P}) WHERE p.item IN $items AND p.space = $space AND p.stage = $stage "
+_FOR_ITEMS = f"""
+MATCH (p:{_P}) USING INDEX SEEK p:{_P}(space, item)
+WHERE p.item IN $items AND p.space = $space RETURN properties(p) AS p
+"""
+_UPDATE = f"""
+MATCH (p:{_P}) USING INDEX SEEK p:{_P}(space, item, stage)
+WHERE p.item IN $items AND p.space = $space AND p.stage = $stage
+"""
 # Every stage's count in one round trip, each through the (stage, due_at) index.
 _BACKLOG = f"""
 UNWIND $stages AS stage
@@ -74,11 +87,11 @@ RETURN stage, n
 """
 # One space's marks, counted from the unique (space, item, stage) index alone: every value
 # the count needs is in the index entry, so no mark is read from the store (a third of the
-# db hits, half the time with 50k marks). Hinted: 0014's (space, item) index also matches
+# db hits, half the time with 50k marks). Hinted to seek: 0014's (space, item) index also matches
 # and the planner took it, then read each mark's stage and item from the store. Still one
 # index entry per mark of the space: a recall's trace pays for a large backlog.
 _SPACE_BACKLOG = f"""
-MATCH (p:{_P}) USING INDEX p:{_P}(space, item, stage)
+MATCH (p:{_P}) USING INDEX SEEK p:{_P}(space, item, stage)
 WHERE p.space = $space AND p.item IS NOT NULL AND p.stage IS NOT NULL
 WITH p.item AS item, p.stage AS stage
 RETURN count(CASE WHEN stage = 'embed_evidence' THEN 1 END) AS embed,

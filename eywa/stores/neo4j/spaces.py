@@ -39,7 +39,7 @@ UNION ALL
 MATCH (r:{Label.ERASURE}) WHERE r.space IN $spaces AND r.at IS NOT NULL
 RETURN r.space AS space, 'erasures' AS key, count(*) AS n
 UNION ALL
-MATCH (p:{_P}) USING INDEX p:{_P}(space, item, stage)
+MATCH (p:{_P}) USING INDEX SEEK p:{_P}(space, item, stage)
 WHERE p.space IN $spaces AND p.item IS NOT NULL AND p.stage IS NOT NULL
 WITH p.space AS space, p.item AS item, p.stage AS stage
 WITH space, count(CASE WHEN stage = 'embed_evidence' THEN 1 END) AS embed,
