@@ -28,8 +28,10 @@ from tests.reliability.neo4j_process import free_port
 LAUNCHER = Path(__file__).resolve().parents[2] / "ops" / "neo4j" / "neo4j-test-server"
 
 FAKE_JAVA = """#!{python}
-import signal, socket, sys
+import os, signal, socket, sys
 args = sys.argv[1:]
+if os.environ.get("FAKE_JAVA_ARGV"):
+    open(os.environ["FAKE_JAVA_ARGV"], "w").write("\\n".join(args))
 if "{mode}" == "crash":
     print("boom: could not find or load main class")
     sys.exit(2)
@@ -133,6 +135,25 @@ def test_start_status_stop_life_cycle(tmp_path: Path, fake_env: dict[str, str]) 
     assert _cli(fake_env, "status").returncode == launcher.EXIT_NOT_RUNNING
     assert not (run_dir / "bolt-uri").exists()
     assert not (run_dir / "home" / "data").exists()
+
+
+def test_extra_jvm_options_reach_the_server_after_the_launcher_s_own(
+    tmp_path: Path, fake_env: dict[str, str]
+) -> None:
+    """``EYWA_NEO4J_TEST_JVM_OPTS`` (say, a JIT setting to measure) is split on blanks and
+    passed to java after the heap and the launcher's flags, so it can override them."""
+    _java(tmp_path, fake_env, "serve")
+    argv = tmp_path / "argv"
+    fake_env.update(FAKE_JAVA_ARGV=str(argv), EYWA_NEO4J_TEST_JVM_OPTS=" -XX:TieredStopAtLevel=1  -Dmarker=yes ")
+
+    started = _cli(fake_env, "start")
+    assert started.returncode == 0, started.stderr
+    args = argv.read_text().split("\n")
+    extra = args.index("-XX:TieredStopAtLevel=1")
+    assert args[extra + 1] == "-Dmarker=yes"
+    assert extra > max(args.index(flag) for flag in launcher.JVM_FLAGS)
+    assert extra > next(n for n, a in enumerate(args) if a.startswith("-Xmx"))
+    assert _cli(fake_env, "stop").returncode == 0
 
 
 def test_a_server_that_dies_fails_start_with_its_log(
