@@ -71,8 +71,9 @@ def _counted(change: str) -> str:
     ``$marks`` are ``{space, items, stages, ...}`` (``mark_row``s); ``change`` creates or
     deletes the marks ``row.stages`` of one ``item``. Each item is probed before and after
     (seeks of the unique (space, item, stage) index): whether it has ``embed_evidence``
-    pending, whether it has ``level1`` or ``nous`` pending, and how many of ``row.stages``. The differences,
-    summed per space, move that space's counts; ``changed`` is the marks made or removed.
+    pending, whether it has ``level1`` or ``nous`` pending, and how many of ``row.stages``.
+    The differences, summed per space, move that space's counts; ``changed`` is the marks
+    made or removed.
     An item must appear once per space in ``$marks`` (``mark_row`` de-duplicates), and a
     row's ``items`` must not be empty (the callers skip empty changes).
 
@@ -141,9 +142,9 @@ RETURN stage, n
 """
 _SPACE_BACKLOG = f"OPTIONAL MATCH (c:{_BK} {{space: $space}}) RETURN c.embed AS embed, c.level1 AS level1"
 # One space's counts from its marks, in the transaction of a bulk marking, its counter
-# locked first: counted from the unique (space, item, stage) index alone, every value it needs
-# being in the index entry. Hinted to seek: 0014's (space, item) index also matches and the planner
-# took it, then read each mark's stage and item from the store.
+# locked first: counted from the unique (space, item, stage) index alone, every value it
+# needs being in the index entry. Hinted to seek: 0014's (space, item) index also matches
+# and the planner took it, then read each mark's stage and item from the store.
 _RECOUNT = f"""
 WITH {{space: $space}} AS row
 {_LOCK}
