@@ -117,6 +117,7 @@ class Memory:
             stores=stores, validator=self._validator, level1_batch=settings.level1_batch_size,
             embed_batch=self._embed_batch, pass_limit=settings.reconcile_batch, vectors=stores,
             embedder=embedder, extractor=extractor, embeds=embed_writes,
+            background_unit=settings.level1_batch_size,  # one Level 1 batch: waited work waits for one
         ), background_nice=settings.background_nice)  # fmt: skip
         # Routes of one recall run at once where the backend serves parallel queries.
         self._route_pool = (

@@ -33,7 +33,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
@@ -49,7 +49,7 @@ from eywa.level1 import DimensionLock, no_lock, run_level1
 from eywa.models import utc_now
 from eywa.stores.bundle import GraphStores, Stores
 from eywa.stores.ledger import DERIVED_STAGES, EMBED_STAGES, PENDING_STAGES, JobRecord, PendingMark, PendingStage
-from eywa.threads import lower_priority
+from eywa.threads import PriorityTurn, lower_priority
 
 __all__ = [
     "ReconcileReport",
@@ -101,6 +101,9 @@ class StageWork:
     extractor: Extractor | None = None
     dimension_lock: DimensionLock = no_lock
     embeds: bool = True
+    background_unit: int = 32
+    """Items per unit of background work (``Reconciler``): waited work takes the turn
+    between two units, so it waits for one unit at most, never a whole ``pass_limit``."""
 
     @property
     def stages(self) -> tuple[PendingStage, ...]:
@@ -333,9 +336,14 @@ class Reconciler:
     """One process's reconciliation threads: one for work a caller waits for, one, at a
     lowered priority, for work nobody waits for.
 
-    Stage work never runs twice at once: every unit holds one lock (``_turn``), so two
-    passes never update a dimension together without a lock (in-process there is none), and
-    a batch's Level 1 waits for the recovery that opening started. Which thread runs a unit
+    Stage work never runs twice at once: every unit holds one turn (``_turn``, an
+    ``eywa.threads.PriorityTurn``), so two passes never update a dimension together without
+    a lock (in-process there is none), and a batch's Level 1 waits for the recovery that
+    opening started. Background work runs in units of ``StageWork.background_unit`` items
+    (drains and passes alike), and waiting work a caller waits for takes the turn before the
+    next unit: a waited write, erasure or correction waits for one unit, not for a drain of
+    ``pass_limit`` turns (a unit never stops half-way; what is not done stays in the ledger,
+    each unit finishing the marks it read). Which thread runs a unit
     is about priority (``eywa.threads``): batches finished without waiting (writes
     acknowledged after Level 0), the recovery a pass on open leaves, and the API's periodic
     pass run on the background thread, which lowers its nice value to ``background_nice``
@@ -348,7 +356,7 @@ class Reconciler:
     the batches of every request pile up and then go through the embedder in one pass and
     one upsert, not one model call and one vector-store flush per 4-turn request. A drain
     that leaves ids queued submits the next one, so waited work takes its turn between two
-    bounded drains. ``close`` asks a running pass or drain to stop at its end (what is left
+    bounded drains (of ``background_unit`` ids each). ``close`` asks a running pass or drain to stop at its end (what is left
     stays pending, for the next open) and joins the threads: a process stopped during a
     long backlog stops within one bounded unit.
     """
@@ -359,7 +367,10 @@ class Reconciler:
         self._background = ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="eywa-background", initializer=lower_priority, initargs=(background_nice,)
         )  # fmt: skip
-        self._turn = threading.Lock()  # held by each unit of stage work, on either thread
+        self._turn = PriorityTurn()  # held by each unit of stage work, on either thread
+        unit = max(1, min(work.background_unit, work.pass_limit))
+        self._unit_work = replace(work, pass_limit=unit)  # what one background unit takes on
+        self._unit_passes = 1_000 * -(-work.pass_limit // unit)  # as many marks per loop as before
         self._futures: list[Future[ReconcileReport]] = []
         self._lock = threading.Lock()
         self._stopping = False
@@ -394,9 +405,9 @@ class Reconciler:
         return None
 
     def _finish_queued(self) -> ReconcileReport:
-        """Finish up to ``pass_limit`` of the ids queued since the last drain, together
-        (``finish_many``): the batches that arrived while a pass ran go through the embedder
-        in one pass. What is left is the next drain's, submitted before this one returns.
+        """Finish up to ``background_unit`` of the ids queued since the last drain,
+        together (``finish_many``): the batches that arrived while a pass ran go through the
+        embedder in one pass. What is left is the next drain's, submitted before this one returns.
         Once ``close`` began, nothing more is started: the ledger keeps the marks of what was
         queued, and the next open (or reconciliation) finishes it."""
         with self._lock:
@@ -404,7 +415,7 @@ class Reconciler:
                 self._queued, self._drain_queued = {}, False
                 return ReconcileReport()
             taken: dict[str, list[str]] = {}
-            room = self._work.pass_limit
+            room = self._unit_work.pass_limit
             for space in list(self._queued):
                 ids = list(self._queued[space])[:room]
                 taken[space] = ids
@@ -419,7 +430,7 @@ class Reconciler:
             more = bool(self._queued)
             self._drain_queued = more
         try:
-            return self._exclusive(finish_many, self._work, taken)
+            return self._yielding(finish_many, self._unit_work, taken)
         finally:
             if more:
                 self._submit(self._finish_queued, background=True)
@@ -443,7 +454,7 @@ class Reconciler:
         """
         report = self._submit(self._exclusive, reconcile_pass, self._work, limit=self._work.pass_limit).result()
         if any(self._work.stores.ledger.pending(s, limit=1, due_before=utc_now()) for s in self._work.stages):
-            self._submit(self._loop, background=True)
+            self._submit(self._loop, None, True, background=True)
         return report
 
     def run(self, space: str | None = None, *, background: bool = False) -> ReconcileReport:
@@ -454,10 +465,16 @@ class Reconciler:
         Raises:
             StoreError: the ledger cannot be read.
         """
-        return self._submit(self._loop, space, background=background, track=False).result()
+        return self._submit(self._loop, space, background, background=background, track=False).result()
 
-    def _loop(self, space: str | None = None) -> ReconcileReport:
-        """Passes until one clears nothing, each holding the turn (waited work goes between)."""
+    def _loop(self, space: str | None = None, background: bool = False) -> ReconcileReport:
+        """Passes until one clears nothing, each holding the turn (waited work goes between);
+        in the background, passes of one unit each, yielding to waiting work."""
+        if background:
+            return reconcile(
+                self._unit_work, limit=self._unit_work.pass_limit, space=space, max_passes=self._unit_passes,
+                should_stop=lambda: self._stopping, run_pass=partial(self._yielding, reconcile_pass),
+            )  # fmt: skip
         return reconcile(
             self._work, limit=self._work.pass_limit, space=space, should_stop=lambda: self._stopping,
             run_pass=partial(self._exclusive, reconcile_pass),
@@ -498,8 +515,14 @@ class Reconciler:
             self._executor.shutdown(wait=True)
 
     def _exclusive(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-        """``fn`` holding the turn: no other unit of stage work runs meanwhile."""
-        with self._turn:
+        """``fn`` holding the turn: no other unit of stage work runs meanwhile; it goes
+        before any background unit not yet started."""
+        with self._turn.hold(urgent=True):
+            return fn(*args, **kwargs)
+
+    def _yielding(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """``fn`` holding the turn once no urgent unit waits for it (one background unit)."""
+        with self._turn.hold(urgent=False):
             return fn(*args, **kwargs)
 
     def _submit(

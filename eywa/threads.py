@@ -13,6 +13,12 @@ embedder keeps one session per priority (``current_nice``).
 An unprivileged thread may lower its priority but not raise it back (``RLIMIT_NICE``), so
 work a caller waits for never runs on a lowered thread (``eywa.reconcile.Reconciler``). Where
 the platform has no per-thread priority (not Linux), these functions do nothing.
+
+Nice values share the cores; they do not share a lock. Stage work runs one unit at a time
+(``PriorityTurn``), and a plain lock lets the thread that releases it take it straight back:
+a caller waiting for its write would wait behind the whole background backlog, not one unit
+of it. ``PriorityTurn`` hands the turn to waiting urgent work first, and background work
+waits while any is queued.
 """
 
 from __future__ import annotations
@@ -21,8 +27,10 @@ import logging
 import os
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-__all__ = ["current_nice", "lower_priority"]
+__all__ = ["PriorityTurn", "current_nice", "lower_priority"]
 
 log = logging.getLogger(__name__)
 
@@ -51,3 +59,44 @@ def lower_priority(nice: int) -> int:
     except OSError as exc:
         log.warning("cannot lower the priority of thread %s to nice %d: %s", tid, nice, exc)
     return os.getpriority(os.PRIO_PROCESS, tid)
+
+
+class PriorityTurn:
+    """A lock whose waiting urgent holders go before any background one.
+
+    ``hold(urgent=True)`` waits only for the current holder; ``hold(urgent=False)`` also
+    waits while urgent holders are queued, so background work split into small units
+    yields between two of them to every caller that started waiting meanwhile. Not
+    re-entrant.
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._held = False
+        self._urgent_waiting = 0
+
+    @property
+    def urgent_waiting(self) -> int:
+        """Urgent holders waiting for the turn now (for monitoring and tests)."""
+        with self._cond:
+            return self._urgent_waiting
+
+    @contextmanager
+    def hold(self, *, urgent: bool) -> Iterator[None]:
+        """Hold the turn for the block; urgent holders first (see the class docstring)."""
+        with self._cond:
+            if urgent:
+                self._urgent_waiting += 1
+                try:
+                    self._cond.wait_for(lambda: not self._held)
+                finally:
+                    self._urgent_waiting -= 1
+            else:
+                self._cond.wait_for(lambda: not self._held and not self._urgent_waiting)
+            self._held = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._held = False
+                self._cond.notify_all()

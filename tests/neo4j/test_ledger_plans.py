@@ -1,18 +1,19 @@
 """The stage ledger's item look-ups (a re-sent batch's marks, completing or postponing a
 stage) seek the (space, item) index of migration 0014, so what they touch does not grow with
 other spaces' marks of the same ids: with 0006's index on item alone, a seek returned every
-space's marks and filtered them afterwards. PROFILE of exactly the statements the store runs."""
+space's marks and filtered them afterwards. PROFILE of exactly the statements the store runs.
+The space's backlog is one node seek, whatever the number of marks (migration 0018)."""
 
 from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from neo4j import Driver
 
-from eywa.stores.ledger import DERIVED_STAGES
 from eywa.stores.neo4j import ledger
 from eywa.stores.neo4j.graph import Neo4jGraph
 from tests.neo4j.plans import db_hits, operators_with_details
@@ -41,10 +42,10 @@ def _mark(graph: Neo4jGraph, space: str) -> None:
     graph.write("mark", ledger.mark_tx, space, _STAGES, _ITEMS, "new", _AT)
 
 
-_STATEMENTS: dict[str, tuple[str, dict[str, Any]]] = {
-    "marks of items": (ledger._FOR_ITEMS, {}),
-    "complete": (ledger._COMPLETE, {"stage": "level1"}),
-    "update": (ledger._UPDATE + "SET p.due_at = $due", {"stage": "level1", "due": _AT}),
+_STATEMENTS: dict[str, tuple[str, Callable[[str], dict[str, Any]]]] = {
+    "marks of items": (ledger._FOR_ITEMS, lambda space: {}),
+    "complete": (ledger._COMPLETE, lambda space: {"marks": [ledger.mark_row(space, ("level1",), _ITEMS)]}),
+    "update": (ledger._UPDATE + "SET p.due_at = $due", lambda space: {"stage": "level1", "due": _AT}),
 }
 
 
@@ -54,7 +55,7 @@ def test_item_lookups_seek_space_and_item_and_ignore_other_spaces(
 ) -> None:
     graph = Neo4jGraph(neo4j_driver, neo4j_server.database, owns_driver=False)
     query, extra = _STATEMENTS[statement]
-    params = {"space": neo4j_space, "items": _ITEMS, **extra}
+    params = {"space": neo4j_space, "items": _ITEMS, **extra(neo4j_space)}
     _mark(graph, neo4j_space)
     operators, alone = _profile(neo4j_driver, neo4j_server.database, query, params)
     assert any("IndexSeek" in op and _FROM_SPACE_AND_ITEM.search(details) for op, details in operators), operators
@@ -66,21 +67,30 @@ def test_item_lookups_seek_space_and_item_and_ignore_other_spaces(
     assert crowded == alone
 
 
-def test_the_space_backlog_is_counted_from_the_unique_index_alone(
+def test_the_space_backlog_is_one_seek_whatever_the_backlog(
     neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str
 ) -> None:
-    """The trace's backlog count runs beside every recall: each mark of the space is one
-    index entry, and none is read from the store (its stage and item come from the entry)."""
+    """The trace's backlog count runs beside every recall: it reads the space's ``:Backlog``
+    node through its unique index, so its db hits are the same with 5 marks and with 2,000
+    (it used to read one index entry per mark), and other spaces' counts are not touched."""
     graph = Neo4jGraph(neo4j_driver, neo4j_server.database, owns_driver=False)
     _mark(graph, neo4j_space)
-    params = {"space": neo4j_space, "stages": list(DERIVED_STAGES)}
-    with neo4j_driver.session(database=neo4j_server.database, notifications_min_severity="OFF") as session:
-        result = session.run("PROFILE " + ledger._SPACE_BACKLOG, params)
-        (row,) = [record.data() for record in result]
-        profile = result.consume().profile
+
+    def profiled() -> tuple[dict[str, Any], list[tuple[str, str]], int]:
+        with neo4j_driver.session(database=neo4j_server.database, notifications_min_severity="OFF") as session:
+            result = session.run("PROFILE " + ledger._SPACE_BACKLOG, {"space": neo4j_space})
+            (row,) = [record.data() for record in result]
+            profile = result.consume().profile
+        assert profile is not None
+        return row, operators_with_details(profile), db_hits(profile)
+
+    row, operators, small = profiled()
     assert row == {"embed": len(_ITEMS), "level1": len(_ITEMS)}
-    assert profile is not None
-    operators = operators_with_details(profile)
-    assert any(op == "NodeUniqueIndexSeek" and "Pending(space, item, stage)" in details for op, details in operators)
-    marks = len(_ITEMS) * len(_STAGES)
-    assert db_hits(profile) <= marks + 1, operators  # the seek's entries; no property read
+    assert any(op == "NodeUniqueIndexSeek" and "Backlog(space)" in details for op, details in operators), operators
+    many = [f"ev_many_{n}" for n in range(2_000)]
+    graph.write("mark", ledger.mark_tx, neo4j_space, _STAGES, many, "new", _AT)
+    for n in range(4):
+        graph.write("mark", ledger.mark_tx, f"{neo4j_space}-other-{n}", _STAGES, many[:500], "new", _AT)
+    row, _, large = profiled()
+    assert row == {"embed": len(_ITEMS) + len(many), "level1": len(_ITEMS) + len(many)}
+    assert large == small, (small, large)

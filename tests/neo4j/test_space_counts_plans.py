@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 import pytest
 from neo4j import Driver
 
-from eywa.stores.ledger import DERIVED_STAGES
 from eywa.stores.neo4j import spaces
 from tests.neo4j.plans import operators_with_details
 from tests.neo4j_server import Neo4jServer
@@ -23,13 +22,13 @@ _SEEKS = {
     "Belief": re.compile(r"Belief\(space, status\)"),
     "Candidate": re.compile(r"Candidate\(space, status\)"),
     "Dimension": re.compile(r"Dimension\(space, entity_key\)"),
-    "Pending": re.compile(r"Pending\(space, item, stage\)"),
+    "Backlog": re.compile(r"Backlog\(space\)"),
     "Erasure": re.compile(r"Erasure\(space, at\)"),
 }
 
 
 def test_each_label_is_sought_by_space(neo4j_driver: Driver, neo4j_server: Neo4jServer) -> None:
-    params = {"spaces": ["a", "b"], "stages": list(DERIVED_STAGES), "recorded_from": _AT, "recorded_to": _AT}
+    params = {"spaces": ["a", "b"], "recorded_from": _AT, "recorded_to": _AT}
     with neo4j_driver.session(database=neo4j_server.database, notifications_min_severity="OFF") as session:
         summary = session.run("EXPLAIN " + spaces._COUNTS, params).consume()
     assert summary.plan is not None

@@ -25,6 +25,7 @@ from eywa.extraction.rules import RuleExtractor
 from eywa.extraction.validator import Validator
 from eywa.reconcile import StageWork, finish
 from eywa.stores.embedded.factory import open_embedded
+from eywa.stores.ledger import DERIVED_STAGES, PENDING_STAGES, SpaceBacklog
 from tests.reliability.support import SPACE, HashEmbedder, corpus, open_memory, snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,3 +108,24 @@ def test_the_retried_batch_alone_finishes_what_the_crash_left(
         stores.close()
     with open_memory(directory) as mem:
         assert snapshot(mem) == clean
+
+
+@pytest.mark.parametrize(
+    ("point", "occurrence"),
+    [("level0_committed", 1), ("evidence_vectors_upserted", 2), ("level1_batch_written", 4), ("dimensions_updated", 1)],
+)
+def test_the_backlog_counts_match_the_marks_after_a_crash(tmp_path: Path, point: str, occurrence: int) -> None:
+    """The per-space counts change in the transaction of the marks they count: a SIGKILL at
+    any commit boundary leaves them equal to a full count (read before anything reconciles)."""
+    directory = tmp_path / "mem"
+    crash(directory, point, occurrence)
+    embedder = HashEmbedder()
+    stores = open_embedded(directory, embedder.dim, embedder_id(embedder))
+    try:
+        marks = [m for stage in PENDING_STAGES for m in stores.ledger.pending(stage, limit=100_000, space=SPACE)]
+        assert marks  # the crash left work behind
+        embed = sum(1 for m in marks if m.stage == "embed_evidence")
+        level1 = len({m.item_id for m in marks if m.stage in DERIVED_STAGES})
+        assert stores.ledger.space_backlog(SPACE) == SpaceBacklog(embed=embed, level1=level1)
+    finally:
+        stores.close()

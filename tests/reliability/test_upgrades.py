@@ -107,3 +107,32 @@ def test_a_change_of_embedder_re_embeds_and_searches_never_mix_two_embedders(tmp
         assert len(mem._stores.vectors.search("belief", "crash", probe, 1000)) == beliefs
         scores = own_vector_hits(mem._stores, new, ids)
         assert all(abs(score - 1.0) < 1e-5 for score in scores.values()), scores
+
+
+def test_a_store_of_format_4_gets_its_backlog_counts_from_its_marks(tmp_path: Path) -> None:
+    """Format 5 keeps per-space backlog counts with triggers; a store written before has marks
+    and no counts, and its migration counts them (then the triggers keep them)."""
+    directory, at = tmp_path / "mem", utc_now()
+    stores = open_embedded(directory, 8)
+    stores.ledger.mark("home", "embed_evidence", ["e1", "e2", "e3"], "new", at)
+    stores.ledger.mark("home", "level1", ["e1", "e2"], "new", at)
+    stores.ledger.mark("home", "nous", ["e2", "e4"], "new", at)
+    stores.ledger.mark("work", "nous", ["e9"], "new", at)
+    kept = {space: stores.ledger.space_backlog(space) for space in ("home", "work")}
+    stores.close()
+    with sqlite3.connect(directory / DATABASE_FILE) as conn:  # what format 4 had: the marks alone
+        conn.execute("DROP TRIGGER pending_stages_counted_insert")
+        conn.execute("DROP TRIGGER pending_stages_counted_delete")
+        conn.execute("DROP TABLE space_backlog")
+        conn.execute(f"PRAGMA user_version = {FORMAT_VERSION - 1:d}")
+    stores = open_embedded(directory, 8)
+    try:
+        assert user_version(directory) == FORMAT_VERSION
+        assert {space: stores.ledger.space_backlog(space) for space in ("home", "work")} == kept
+        assert kept["home"].embed == 3 and kept["home"].level1 == 3
+        stores.ledger.complete("home", "nous", ["e2"])  # the triggers keep counting from there
+        assert stores.ledger.space_backlog("home").level1 == 3
+        stores.ledger.complete("home", "level1", ["e2"])
+        assert stores.ledger.space_backlog("home").level1 == 2
+    finally:
+        stores.close()

@@ -2,6 +2,8 @@
 
 Tables: ``pending_stages`` (one row per pending (space, item, stage), deleted when the stage
 is done; indexed by (stage, due_at) so pending work is found without scanning the items),
+``space_backlog`` (per space, the turns not yet embedded and not yet through Level 1: the
+counts ``space_backlog`` returns, kept by triggers on ``pending_stages``),
 ``level1_runs`` (which extractor did each turn's Level 1, for ``eywa reprocess``), ``jobs``,
 ``tombstones`` and ``store_meta`` (the embedder the vectors were made with).
 
@@ -48,6 +50,36 @@ SCHEMA = (
     """CREATE TABLE IF NOT EXISTS tombstones (
         space TEXT NOT NULL, evidence_id TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (space, evidence_id))""",
     "CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    """CREATE TABLE IF NOT EXISTS space_backlog (
+        space TEXT PRIMARY KEY, embed INTEGER NOT NULL DEFAULT 0, level1 INTEGER NOT NULL DEFAULT 0)""",
+    # The counts change in the statement that inserts or deletes the mark, so in its
+    # transaction: no write path can move a mark without its count, whichever store runs
+    # it (Level 0, a Level 1 batch, erasure, reprocess, an embedder switch, a restore). A
+    # turn is in the Level 1 backlog while it has ``level1`` or ``nous`` pending: counted
+    # when its first such mark arrives, uncounted when its last one goes (a primary-key
+    # prefix probe). ``INSERT OR IGNORE`` of an existing mark fires nothing. Stages are
+    # never updated in place. Format 5 (``migrations``) filled the table for older stores.
+    """CREATE TRIGGER IF NOT EXISTS pending_stages_counted_insert AFTER INSERT ON pending_stages
+    WHEN NEW.stage IN ('embed_evidence', 'level1', 'nous')
+    BEGIN
+        INSERT OR IGNORE INTO space_backlog (space) VALUES (NEW.space);
+        UPDATE space_backlog SET
+            embed = embed + (NEW.stage = 'embed_evidence'),
+            level1 = level1 + (NEW.stage IN ('level1', 'nous') AND NOT EXISTS (
+                SELECT 1 FROM pending_stages p WHERE p.space = NEW.space AND p.item_id = NEW.item_id
+                AND p.stage IN ('level1', 'nous') AND p.stage <> NEW.stage))
+        WHERE space = NEW.space;
+    END""",
+    """CREATE TRIGGER IF NOT EXISTS pending_stages_counted_delete AFTER DELETE ON pending_stages
+    WHEN OLD.stage IN ('embed_evidence', 'level1', 'nous')
+    BEGIN
+        UPDATE space_backlog SET
+            embed = embed - (OLD.stage = 'embed_evidence'),
+            level1 = level1 - (OLD.stage IN ('level1', 'nous') AND NOT EXISTS (
+                SELECT 1 FROM pending_stages p WHERE p.space = OLD.space AND p.item_id = OLD.item_id
+                AND p.stage IN ('level1', 'nous')))
+        WHERE space = OLD.space;
+    END""",
 )
 
 _CHUNK = 500
@@ -73,9 +105,7 @@ def mark_in(
     """Insert marks inside the caller's transaction; existing marks are kept. Returns rows added."""
     when = to_epoch(at)
     rows = [(space, item, stage, reason, when, when) for item in dict.fromkeys(item_ids) for stage in stages]
-    before = conn.total_changes
-    conn.executemany(_MARK, rows)
-    return conn.total_changes - before
+    return conn.executemany(_MARK, rows).rowcount  # rows inserted; the triggers' writes not counted
 
 
 def complete_in(conn: sqlite3.Connection, space: str, stage: PendingStage, item_ids: Sequence[str]) -> int:
@@ -114,6 +144,19 @@ def record_level1_in(conn: sqlite3.Connection, done: StageDone, at: datetime) ->
         "INSERT INTO level1_runs (space, evidence_id, done_by, at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (space, evidence_id) DO UPDATE SET done_by = excluded.done_by, at = excluded.at",
         [(done.space, i, done.done_by, to_epoch(at)) for i in dict.fromkeys(done.evidence_ids)],
+    )
+
+
+def recount_backlog(conn: sqlite3.Connection) -> None:
+    """Set every space's ``space_backlog`` row from a full count of its marks (the format 5
+    migration; the triggers keep the rows from then on)."""
+    conn.execute("DELETE FROM space_backlog")
+    conn.execute(
+        f"""INSERT INTO space_backlog (space, embed, level1)
+        SELECT space, COUNT(CASE WHEN stage = 'embed_evidence' THEN 1 END),
+               COUNT(DISTINCT CASE WHEN stage IN ({_marks(len(DERIVED_STAGES))}) THEN item_id END)
+        FROM pending_stages GROUP BY space""",  # noqa: S608 - placeholders only
+        DERIVED_STAGES,
     )
 
 
@@ -199,22 +242,16 @@ class SqliteStageLedger:
         return counts
 
     def space_backlog(self, space: str) -> SpaceBacklog:
-        """Turns of ``space`` not yet embedded / not yet through Level 1 (index on space)."""
-        rows = self._db.query(
-            f"SELECT COUNT(CASE WHEN stage = 'embed_evidence' THEN 1 END) AS embed,"  # noqa: S608
-            f" COUNT(DISTINCT CASE WHEN stage IN ({_marks(len(DERIVED_STAGES))}) THEN item_id END) AS level1"
-            " FROM pending_stages WHERE space = ?",
-            (*DERIVED_STAGES, space),
-        )
+        """Turns of ``space`` not yet embedded / not yet through Level 1: one row of the
+        counts the triggers keep (see ``SCHEMA``), whatever the backlog."""
+        rows = self._db.query("SELECT embed, level1 FROM space_backlog WHERE space = ?", (space,))
+        if not rows:
+            return SpaceBacklog()
         return SpaceBacklog(embed=int(rows[0]["embed"]), level1=int(rows[0]["level1"]))
 
     def level1_backlog(self) -> int:
-        """Distinct turns with ``level1`` or ``nous`` pending."""
-        rows = self._db.query(
-            f"SELECT COUNT(*) AS n FROM (SELECT DISTINCT space, item_id FROM pending_stages"  # noqa: S608
-            f" WHERE stage IN ({_marks(len(DERIVED_STAGES))}))",
-            DERIVED_STAGES,
-        )
+        """Distinct turns with ``level1`` or ``nous`` pending: the spaces' counts summed."""
+        rows = self._db.query("SELECT COALESCE(SUM(level1), 0) AS n FROM space_backlog")
         return int(rows[0]["n"])
 
     def mark_outdated(self, space: str, done_by: str, at: datetime) -> int:
@@ -250,18 +287,14 @@ class SqliteStageLedger:
             row = conn.execute("SELECT value FROM store_meta WHERE key = 'embedder'").fetchone()
             if row is not None and row[0] == embedder_id:
                 return 0
-            before = conn.total_changes
-            conn.execute(
-                "INSERT OR IGNORE INTO pending_stages (space, item_id, stage, reason, since, due_at, attempts, error)"
-                " SELECT space, id, 'embed_evidence', 'embedder', ?, ?, 0, NULL FROM evidence",
-                (when, when),
+            marked = sum(  # rowcount: the rows inserted, not the triggers' writes
+                conn.execute(
+                    "INSERT OR IGNORE INTO pending_stages (space, item_id, stage, reason, since, due_at, attempts,"
+                    f" error) SELECT space, id, '{stage}', 'embedder', ?, ?, 0, NULL FROM {table}",  # noqa: S608
+                    (when, when),
+                ).rowcount
+                for stage, table in (("embed_evidence", "evidence"), ("embed_belief", "beliefs"))
             )
-            conn.execute(
-                "INSERT OR IGNORE INTO pending_stages (space, item_id, stage, reason, since, due_at, attempts, error)"
-                " SELECT space, id, 'embed_belief', 'embedder', ?, ?, 0, NULL FROM beliefs",
-                (when, when),
-            )
-            marked = conn.total_changes - before
             conn.execute(
                 "INSERT INTO store_meta (key, value) VALUES ('embedder', ?)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",

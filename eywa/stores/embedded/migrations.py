@@ -21,6 +21,7 @@ from eywa.errors import StoreError
 from eywa.ids import entity_id
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.entity_graph import backfill_co_mentions
+from eywa.stores.embedded.ledger import recount_backlog
 
 __all__ = ["FORMAT_VERSION", "MIGRATIONS", "migrate"]
 
@@ -83,11 +84,22 @@ def _merge_provenance(conn: sqlite3.Connection) -> None:
             conn.execute(f"ALTER TABLE nous_same_as ADD COLUMN {column} TEXT")  # noqa: S608 - fixed names
 
 
+def _space_backlog_counts(conn: sqlite3.Connection) -> None:
+    """Fill ``space_backlog`` (the counts ``StageLedger.space_backlog`` reads) from the marks.
+
+    Stores of format 4 counted a space's marks on every read; its triggers keep the counts
+    from now on. The count replaces whatever the triggers added between the table's creation
+    and this migration, in the same transaction as the version bump.
+    """
+    recount_backlog(conn)
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _entity_ids_from_entity_key,
     _extractor_versions,
     _co_mention_edges,
     _merge_provenance,
+    _space_backlog_counts,
 )
 FORMAT_VERSION = len(MIGRATIONS)
 

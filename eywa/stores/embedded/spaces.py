@@ -1,7 +1,8 @@
 """The embedded ``SpaceCatalog``: the counts of a page of spaces in one SQL statement.
 
 Each part of the statement filters ``space IN`` the asked list (one JSON parameter, however
-many spaces) on the table's index that starts with ``space`` and groups by space.
+many spaces) on the table's index that starts with ``space`` and groups by space; the stage
+ledger's part is its per-space counts (``space_backlog``, one row per space, kept at write time).
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from datetime import datetime
 
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.records import to_epoch
-from eywa.stores.ledger import DERIVED_STAGES
 from eywa.stores.spaces import SpaceCounts, counts_from_rows
 
 __all__ = ["SqliteSpaceCatalog"]
@@ -32,10 +32,9 @@ SELECT space, 'dimensions', COUNT(*) FROM nous_dimensions WHERE {_ASKED} GROUP B
 UNION ALL
 SELECT space, 'erasures', COUNT(*) FROM erasures WHERE {_ASKED} GROUP BY space
 UNION ALL
-SELECT space, 'embed', COUNT(*) FROM pending_stages WHERE {_ASKED} AND stage = 'embed_evidence' GROUP BY space
+SELECT space, 'embed', embed FROM space_backlog WHERE {_ASKED}
 UNION ALL
-SELECT space, 'level1', COUNT(DISTINCT item_id) FROM pending_stages
- WHERE {_ASKED} AND stage IN (SELECT value FROM json_each(:stages)) GROUP BY space
+SELECT space, 'level1', level1 FROM space_backlog WHERE {_ASKED}
 """  # noqa: S608 - the text is constant; values travel as parameters
 
 
@@ -50,7 +49,7 @@ class SqliteSpaceCatalog:
         if not spaces:
             return {}
         rows = self._db.query(_COUNTS, {
-            "spaces": json.dumps(list(spaces)), "stages": json.dumps(list(DERIVED_STAGES)),
+            "spaces": json.dumps(list(spaces)),
             "recorded_from": to_epoch(recorded_from), "recorded_to": to_epoch(recorded_to),
         })  # fmt: skip
         return counts_from_rows(spaces, ((r["space"], r["key"], int(r["n"])) for r in rows))

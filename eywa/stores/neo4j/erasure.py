@@ -118,10 +118,18 @@ SET e.near_text = row.near_text, e.far_text = row.far_text
 """
 _FINISH = f"MATCH (r:{_ER} {{id: $id}}) SET r.state = 'done', r.counts = $counts, r.done_at = $at"
 _GET = f"MATCH (r:{_ER} {{id: $id}}) RETURN properties(r) AS r"
-_LIST = f"""
-MATCH (r:{_ER}) WHERE ($space IS NULL OR r.space = $space) AND ($state IS NULL OR r.state = $state)
-RETURN properties(r) AS r ORDER BY r.at, r.id
+# Listing: one statement per shape, so each seeks its index. A ``$space IS NULL OR …``
+# filter cannot be planned as a seek (the plan is made before the parameter is known), so it
+# scanned every space's records. With a space: migration 0017's (space, at) index (``at``
+# stated present, as every record has it), the state filtered on the space's records; without
+# one, by state: 0010's (state, at) index; neither: every record (an operator's audit).
+_LIST_RETURN = "RETURN properties(r) AS r ORDER BY r.at, r.id"
+_LIST_SPACE = f"""
+MATCH (r:{_ER}) WHERE r.space = $space AND r.at IS NOT NULL AND ($state IS NULL OR r.state = $state)
+{_LIST_RETURN}
 """
+_LIST_STATE = f"MATCH (r:{_ER}) WHERE r.state = $state AND r.at IS NOT NULL {_LIST_RETURN}"
+_LIST_ALL = f"MATCH (r:{_ER}) {_LIST_RETURN}"
 
 
 class Neo4jErasureStore:
@@ -187,7 +195,8 @@ class Neo4jErasureStore:
         return _record(rows[0]["r"]) if rows else None
 
     def erasures(self, space: str | None = None, state: ErasureState | None = None) -> list[ErasureRecord]:
-        return [_record(r["r"]) for r in self._graph.read("list erasures", _LIST, space=space, state=state)]
+        query = _LIST_SPACE if space is not None else _LIST_ALL if state is None else _LIST_STATE
+        return [_record(r["r"]) for r in self._graph.read("list erasures", query, space=space, state=state)]
 
 
 def _record(props: dict[str, Any]) -> ErasureRecord:

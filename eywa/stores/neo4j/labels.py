@@ -25,6 +25,7 @@ class Label(StrEnum):
     DELTA = "Delta"
     ACCESS_EVENT = "AccessEvent"  # the access log of the API and MCP (eywa.stores.access)
     PENDING = "Pending"  # a stage an item still owes (the stage ledger)
+    BACKLOG = "Backlog"  # one space's pending-turn counts, kept with its :Pending marks
     JOB = "Job"  # a Level 1 job record
     TOMBSTONE = "Tombstone"  # an erased turn id
     ERASURE = "Erasure"  # an erasure record: who, when, selector, counts, keyed hashes (no content)

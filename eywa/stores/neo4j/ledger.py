@@ -7,6 +7,14 @@ done. Which extractor did a turn's Level 1 is the ``level1_by`` property of its
 ``:Evidence`` (bookkeeping, like ``near_text``: ``get`` does not return it). Jobs are
 ``:Job`` nodes, erased ids ``:Tombstone`` nodes, the vectors' embedder a ``:StoreMeta`` node.
 
+Each space's ``(:Backlog {space, embed, level1})`` node (migrations 0018-0019) counts its
+turns not yet embedded and not yet through Level 1, which ``space_backlog`` reads on every
+recall's trace. The counts change in the statement that creates or deletes the marks
+(``_counted``), so in the same transaction: no crash or failed commit can leave a mark
+without its count. The two bulk markings (``mark_outdated``, an embedder switch) recount
+their space in their transaction instead. A space's writes all update its one node, so they
+take its lock in turn.
+
 The ``*_tx`` functions run inside another store's write transaction (Level 0 marks new turns,
 a Level 1 batch clears its turns' ``level1``). Store-wide statements are the only ones without a
 space filter: the embedder's meta node, and the list of ``:Space`` nodes whose ``embedder``
@@ -43,34 +51,81 @@ __all__ = [
     "MARK_NEW",
     "mark_row",
     "mark_tx",
+    "recount_tx",
     "record_level1_tx",
 ]
 
 _P, _EV, _B, _SPACE = Label.PENDING, Label.EVIDENCE, Label.BELIEF, Label.SPACE
 _JOB, _TOMB, _META = Label.JOB, Label.TOMBSTONE, Label.STORE_META
 
-_MARK = f"""
-UNWIND $items AS item UNWIND $stages AS stage
-MERGE (p:{_P} {{space: $space, item: item, stage: stage}})
-  ON CREATE SET p.reason = $reason, p.since = $at, p.due_at = $at, p.attempts = 0
+_BK = Label.BACKLOG
+# The space's counter node, created when missing and write-locked (a property set, removed
+# again by the statement's end) until the transaction ends: a space's mark changes queue.
+_LOCK = f"""MERGE (c:{_BK} {{space: row.space}}) ON CREATE SET c.embed = 0, c.level1 = 0
+SET c._lock = true"""
+
+
+def _counted(change: str) -> str:
+    """A change of marks that keeps the spaces' ``:Backlog`` counts in the same statement.
+
+    ``$marks`` are ``{space, items, stages, ...}`` (``mark_row``s); ``change`` creates or
+    deletes the marks ``row.stages`` of one ``item``. Each item is probed before and after
+    (seeks of the unique (space, item, stage) index): whether it has ``embed_evidence``
+    pending, whether it has ``level1`` or ``nous`` pending, and how many of ``row.stages``.
+    The differences, summed per space, move that space's counts; ``changed`` is the marks
+    made or removed.
+    An item must appear once per space in ``$marks`` (``mark_row`` de-duplicates), and a
+    row's ``items`` must not be empty (the callers skip empty changes).
+
+    The space's counter node is write-locked first (``_LOCK``), so two transactions changing
+    the same space's marks run their probes one after the other: under read committed, two
+    concurrent MERGEs of the same mark (a batch re-sent while in flight) would otherwise
+    both see it absent and both count it.
+    """
+    def has(stages: str) -> str:
+        # A forced seek of the unique (space, item, stage) index: on a small or freshly
+        # emptied graph the planner costed a scan of every space's marks as cheaper.
+        return (f"MATCH (q:{_P}) USING INDEX SEEK q:{_P}(space, item, stage) "
+                f"WHERE q.space = row.space AND q.item = item AND q.stage IN {stages}")  # fmt: skip
+
+    def probes(when: str) -> str:
+        return (
+            f"COUNT {{ {has('row.stages')} }} AS n{when}, "
+            f"EXISTS {{ {has(repr(['embed_evidence']))} }} AS e{when}, "
+            f"EXISTS {{ {has(repr(list(DERIVED_STAGES)))} }} AS l{when}"
+        )
+
+    return f"""
+UNWIND $marks AS row
+{_LOCK}
+WITH row, c UNWIND row.items AS item
+WITH row, c, item, {probes("0")}
+CALL (row, item) {{ {change} }}
+WITH c, n0, e0, l0, {probes("1")}
+WITH c, sum(n1 - n0) AS changed, sum(toInteger(e1) - toInteger(e0)) AS embed,
+     sum(toInteger(l1) - toInteger(l0)) AS level1
+SET c.embed = c.embed + embed, c.level1 = c.level1 + level1
+REMOVE c._lock
 """
-MARK_NEW: Final = f"""
-UNWIND $marks AS m UNWIND m.items AS item UNWIND m.stages AS stage
-MERGE (p:{_P} {{space: m.space, item: item, stage: stage}})
-  ON CREATE SET p.reason = m.reason, p.since = m.at, p.due_at = m.at, p.attempts = 0
-"""
-"""``_MARK`` for several spaces, as part of a caller's statement (Level 0's batch write):
-``$marks`` rows are ``mark_row``s."""
-# The item look-ups force a seek (``USING INDEX SEEK``): on a small or freshly emptied graph
-# the planner costed a scan of every space's marks as cheaper and kept that plan as the
-# graph grew, so a completion read all marks of the store (a plain ``USING INDEX`` hint
-# still allows that scan).
-_COMPLETE = f"""
+
+
+MARK_NEW: Final = _counted(f"""
+UNWIND row.stages AS stage
+MERGE (p:{_P} {{space: row.space, item: item, stage: stage}})
+  ON CREATE SET p.reason = row.reason, p.since = row.at, p.due_at = row.at, p.attempts = 0
+""")
+"""Marks created with their counts, as part of a caller's statement (Level 0's batch write,
+inside a ``CALL () {}``): ``$marks`` are ``mark_row``s, one per space."""
+_MARK = MARK_NEW + "RETURN abs(sum(changed)) AS changed"
+_COMPLETE = _counted(f"""
 MATCH (p:{_P}) USING INDEX SEEK p:{_P}(space, item, stage)
-WHERE p.item IN $items AND p.space = $space AND p.stage = $stage DELETE p
-"""
+WHERE p.space = row.space AND p.item = item AND p.stage IN row.stages DELETE p
+""") + (
+    "RETURN abs(sum(changed)) AS changed"
+)
 _TOMBSTONED = f"MATCH (t:{_TOMB}) WHERE t.id IN $ids AND t.space = $space RETURN t.id AS id"
 _LEVEL1_BY = f"MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space SET e.level1_by = $done_by"
+# Forced seeks, as in ``_counted``.
 _FOR_ITEMS = f"""
 MATCH (p:{_P}) USING INDEX SEEK p:{_P}(space, item)
 WHERE p.item IN $items AND p.space = $space RETURN properties(p) AS p
@@ -85,22 +140,26 @@ UNWIND $stages AS stage
 CALL (stage) {{ MATCH (p:{_P}) WHERE p.stage = stage RETURN count(p) AS n }}
 RETURN stage, n
 """
-# One space's marks, counted from the unique (space, item, stage) index alone: every value
-# the count needs is in the index entry, so no mark is read from the store (a third of the
-# db hits, half the time with 50k marks). Hinted to seek: 0014's (space, item) index also matches
-# and the planner took it, then read each mark's stage and item from the store. Still one
-# index entry per mark of the space: a recall's trace pays for a large backlog.
-_SPACE_BACKLOG = f"""
-MATCH (p:{_P}) USING INDEX SEEK p:{_P}(space, item, stage)
-WHERE p.space = $space AND p.item IS NOT NULL AND p.stage IS NOT NULL
-WITH p.item AS item, p.stage AS stage
-RETURN count(CASE WHEN stage = 'embed_evidence' THEN 1 END) AS embed,
-       count(DISTINCT CASE WHEN stage IN $stages THEN item END) AS level1
+_SPACE_BACKLOG = f"OPTIONAL MATCH (c:{_BK} {{space: $space}}) RETURN c.embed AS embed, c.level1 AS level1"
+# One space's counts from its marks, in the transaction of a bulk marking, its counter
+# locked first: counted from the unique (space, item, stage) index alone, every value it
+# needs being in the index entry. Hinted to seek: 0014's (space, item) index also matches
+# and the planner took it, then read each mark's stage and item from the store.
+_RECOUNT = f"""
+WITH {{space: $space}} AS row
+{_LOCK}
+WITH c
+CALL (c) {{
+  MATCH (p:{_P}) USING INDEX SEEK p:{_P}(space, item, stage)
+  WHERE p.space = $space AND p.item IS NOT NULL AND p.stage IS NOT NULL
+  WITH p.item AS item, p.stage AS stage
+  RETURN count(CASE WHEN stage = 'embed_evidence' THEN 1 END) AS embed,
+         count(DISTINCT CASE WHEN stage IN $stages THEN item END) AS level1
+}}
+SET c.embed = embed, c.level1 = level1
+REMOVE c._lock
 """
-_LEVEL1_BACKLOG = f"""
-MATCH (p:{_P}) WHERE p.stage IN $stages
-RETURN count(DISTINCT [p.space, p.item]) AS n
-"""
+_LEVEL1_BACKLOG = f"MATCH (c:{_BK}) RETURN coalesce(sum(c.level1), 0) AS n"
 _OUTDATED = f"""
 MATCH (e:{_EV}) WHERE e.space = $space AND (e.level1_by IS NULL OR e.level1_by <> $done_by)
   AND NOT EXISTS {{ MATCH (q:{_P} {{space: $space, item: e.id, stage: 'level1'}}) }}
@@ -154,9 +213,11 @@ def _changed(tx: ManagedTransaction, query: str, /, **params: Any) -> tuple[int,
 
 
 def mark_row(
-    space: str, stages: Sequence[PendingStage], items: Sequence[str], reason: MarkReason, at: datetime
+    space: str, stages: Sequence[PendingStage], items: Sequence[str], reason: MarkReason | None = None,
+    at: datetime | None = None,
 ) -> dict[str, Any]:
-    """One row of ``MARK_NEW``: the marks ``mark_tx`` would create for these items."""
+    """One row of ``MARK_NEW`` (the marks ``mark_tx`` would create for these items), or of
+    ``_COMPLETE`` (the marks to delete; no reason or time)."""
     return {"space": space, "stages": list(stages), "items": list(dict.fromkeys(items)), "reason": reason, "at": at}
 
 
@@ -167,17 +228,21 @@ def mark_tx(
     """Create marks inside the caller's transaction; existing marks are kept. Returns marks added."""
     if not items or not stages:
         return 0
-    created, _ = _changed(tx, _MARK, space=space, items=list(dict.fromkeys(items)), stages=list(stages),
-                          reason=reason, at=at)  # fmt: skip
-    return created
+    rows = run(tx, _MARK, marks=[mark_row(space, stages, items, reason, at)])
+    return int(rows[0]["changed"])
 
 
 def complete_tx(tx: ManagedTransaction, space: str, stage: PendingStage, items: Sequence[str]) -> int:
     """Delete marks inside the caller's transaction; returns how many existed."""
     if not items:
         return 0
-    _, deleted = _changed(tx, _COMPLETE, space=space, stage=stage, items=list(dict.fromkeys(items)))
-    return deleted
+    rows = run(tx, _COMPLETE, marks=[mark_row(space, (stage,), items)])
+    return int(rows[0]["changed"])
+
+
+def recount_tx(tx: ManagedTransaction, space: str) -> None:
+    """Set ``space``'s counts from its marks, inside the caller's transaction (a bulk marking)."""
+    run(tx, _RECOUNT, space=space, stages=list(DERIVED_STAGES))
 
 
 def record_level1_tx(tx: ManagedTransaction, done: StageDone) -> None:
@@ -257,12 +322,13 @@ class Neo4jStageLedger:
         return counts
 
     def space_backlog(self, space: str) -> SpaceBacklog:
-        """Turns of ``space`` not yet embedded / not yet through Level 1 (the key's index)."""
-        row = self._graph.read("space backlog", _SPACE_BACKLOG, space=space, stages=list(DERIVED_STAGES))[0]
-        return SpaceBacklog(embed=int(row["embed"]), level1=int(row["level1"]))
+        """Turns of ``space`` not yet embedded / not yet through Level 1: its ``:Backlog``
+        node (one seek of its unique space), whatever the backlog."""
+        row = self._graph.read("space backlog", _SPACE_BACKLOG, space=space)[0]
+        return SpaceBacklog(embed=int(row["embed"] or 0), level1=int(row["level1"] or 0))
 
     def level1_backlog(self) -> int:
-        """Distinct turns with ``level1`` or ``nous`` pending."""
+        """Distinct turns with ``level1`` or ``nous`` pending: the spaces' counts summed."""
         return int(self._graph.read("level1 backlog", _LEVEL1_BACKLOG, stages=list(DERIVED_STAGES))[0]["n"])
 
     def mark_outdated(self, space: str, done_by: str, at: datetime) -> int:
@@ -270,6 +336,7 @@ class Neo4jStageLedger:
 
         def work(tx: ManagedTransaction) -> int:
             rows = run(tx, _OUTDATED, space=space, done_by=done_by, at=at, stages=list(DERIVED_STAGES))
+            recount_tx(tx, space)
             return int(rows[0]["n"]) if rows else 0
 
         return self._graph.write("mark outdated", work)
@@ -304,6 +371,7 @@ class Neo4jStageLedger:
         def work(tx: ManagedTransaction) -> int:
             created, _ = _changed(tx, _MARK_SPACE, space=space, at=at)
             run(tx, _STAMP_SPACE, space=space, embedder=embedder_id)
+            recount_tx(tx, space)
             return created
 
         return self._graph.write("switch embedder", work)

@@ -3,8 +3,8 @@
 Every part matches ``n.space IN $spaces`` on the label's index that starts with ``space``
 (the later properties of a composite index stated as present, which every node of the
 label has, so the planner may seek it; Erasure records through migration 0017's index).
-The stage ledger's part is counted from the unique (space, item, stage) index alone, as
-``space_backlog`` does it.
+The stage ledger's part reads each asked space's ``:Backlog`` counts (one node per space,
+kept with the marks), as ``space_backlog`` does.
 """
 
 from __future__ import annotations
@@ -12,14 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from eywa.stores.ledger import DERIVED_STAGES
 from eywa.stores.neo4j.graph import Neo4jGraph
 from eywa.stores.neo4j.labels import Label
 from eywa.stores.spaces import SpaceCounts, counts_from_rows
 
 __all__ = ["Neo4jSpaceCatalog"]
 
-_P = Label.PENDING
 _COUNTS = f"""
 MATCH (e:{Label.EVIDENCE}) WHERE e.space IN $spaces AND e.session IS NOT NULL AND e.seq IS NOT NULL
 WITH e.space AS space, count(*) AS turns,
@@ -39,13 +37,9 @@ UNION ALL
 MATCH (r:{Label.ERASURE}) WHERE r.space IN $spaces AND r.at IS NOT NULL
 RETURN r.space AS space, 'erasures' AS key, count(*) AS n
 UNION ALL
-MATCH (p:{_P}) USING INDEX SEEK p:{_P}(space, item, stage)
-WHERE p.space IN $spaces AND p.item IS NOT NULL AND p.stage IS NOT NULL
-WITH p.space AS space, p.item AS item, p.stage AS stage
-WITH space, count(CASE WHEN stage = 'embed_evidence' THEN 1 END) AS embed,
-     count(DISTINCT CASE WHEN stage IN $stages THEN item END) AS level1
-UNWIND [['embed', embed], ['level1', level1]] AS pair
-RETURN space, pair[0] AS key, pair[1] AS n
+MATCH (c:{Label.BACKLOG}) WHERE c.space IN $spaces
+UNWIND [['embed', c.embed], ['level1', c.level1]] AS pair
+RETURN c.space AS space, pair[0] AS key, pair[1] AS n
 """
 
 
@@ -60,7 +54,7 @@ class Neo4jSpaceCatalog:
         if not spaces:
             return {}
         rows = self._graph.read(
-            "space counts", _COUNTS, spaces=list(spaces), stages=list(DERIVED_STAGES),
+            "space counts", _COUNTS, spaces=list(spaces),
             recorded_from=recorded_from, recorded_to=recorded_to,
         )  # fmt: skip
         return counts_from_rows(spaces, ((str(r["space"]), str(r["key"]), int(r["n"])) for r in rows))
