@@ -356,9 +356,9 @@ class Reconciler:
     the batches of every request pile up and then go through the embedder in one pass and
     one upsert, not one model call and one vector-store flush per 4-turn request. A drain
     that leaves ids queued submits the next one, so waited work takes its turn between two
-    bounded drains (of ``background_unit`` ids each). ``close`` asks a running pass or drain to stop at its end (what is left
-    stays pending, for the next open) and joins the threads: a process stopped during a
-    long backlog stops within one bounded unit.
+    bounded drains (of ``background_unit`` ids each). ``close`` asks a running pass or drain
+    to stop at its end (what is left stays pending, for the next open) and joins the
+    threads: a process stopped during a long backlog stops within one bounded unit.
     """
 
     def __init__(self, work: StageWork, *, background_nice: int = 0) -> None:
