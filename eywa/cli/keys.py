@@ -40,13 +40,29 @@ def parse_duration(text: str, option: str) -> timedelta:
     found = _DURATION.match(text)
     if found is None:
         raise InvalidInputError.at(option, f"expected a duration such as 90s, 15m, 1h, 30d or 2w; got {text!r}")
-    return timedelta(**{_UNITS[found[2]]: int(found[1])})
+    try:
+        return timedelta(**{_UNITS[found[2]]: int(found[1])})
+    except OverflowError:  # beyond timedelta's 999,999,999 days: a user mistake, not a traceback
+        raise InvalidInputError.at(option, f"{text.strip()!r} is too long a duration") from None
+
+
+def _from_now(delta: timedelta, option: str, *, back: bool = False) -> datetime:
+    """Now plus (or minus) ``delta``, within the supported range of times.
+
+    Raises:
+        InvalidInputError: the result lies past year 9999 or before year 1.
+    """
+    try:
+        return parse_time(utc_now() - delta if back else utc_now() + delta)
+    except (OverflowError, ValueError):
+        where = f"{delta.days} days {'before' if back else 'after'} now"
+        raise InvalidInputError.at(option, f"{where} is outside the supported range of times") from None
 
 
 def _moment(text: str, option: str) -> datetime:
     """A duration from now (``30d``) or an ISO-8601 time."""
     if _DURATION.match(text):
-        return utc_now() + parse_duration(text, option)
+        return _from_now(parse_duration(text, option), option)
     try:
         return parse_time(text)
     except ValueError as exc:
@@ -142,7 +158,10 @@ def log(
     status (never content)."""
     start: datetime | None = None
     if since is not None:
-        start = utc_now() - parse_duration(since, "--since") if _DURATION.match(since) else _moment(since, "--since")
+        if _DURATION.match(since):
+            start = _from_now(parse_duration(since, "--since"), "--since", back=True)
+        else:
+            start = _moment(since, "--since")
     stores = open_graph_stores(load_settings(data_dir))
     try:
         events = stores.access.events(space=space, key_id=key, since=start, limit=limit)

@@ -13,8 +13,9 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from eywa.contract import check_time
 from eywa.memory import Memory
-from eywa.models import Evidence, as_utc, utc_now
+from eywa.models import Evidence, utc_now
 from eywa.stores.keys import ApiKey
 from eywa.stores.spaces import SpaceCounts
 
@@ -123,12 +124,14 @@ def timeline(
     optionally of one speaker and observed in ``[since, until)`` (the ``timeline`` audit).
 
     Raises:
-        InvalidInputError: a bad space or a negative offset or limit.
+        InvalidInputError: a bad space, a negative offset or limit, or a time outside the
+            supported range (one that UTC would carry past year 9999 overflowed: a 500).
         StoreError: the store failed.
     """
+    start, end = check_time(since, "since"), check_time(until, "until")
     params = {
-        "space": space, "speaker": speaker or "", "from": as_utc(since).isoformat() if since else "",
-        "to": as_utc(until).isoformat() if until else "", "offset": str(max(offset, 0)), "limit": str(max(limit, 0) + 1),
+        "space": space, "speaker": speaker or "", "from": start.isoformat() if start else "",
+        "to": end.isoformat() if end else "", "offset": str(max(offset, 0)), "limit": str(max(limit, 0) + 1),
     }  # fmt: skip
     rows = memory.audit("timeline", params).records()
     turns = [memory.evidence(space, str(row["id"])) for row in rows[:limit]]

@@ -22,7 +22,7 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from eywa.jobs import JobRunner
 from eywa.memory import Memory
 from eywa.settings import EywaSettings
-from eywa.stores.keys import ApiKey, KeyStore, Scope
+from eywa.stores.keys import ALL_SPACES, ApiKey, KeyStore, Scope
 from services.access import AccessRecorder
 from services.api.errors import ApiProblem
 from services.metrics import ServiceMetrics
@@ -82,15 +82,18 @@ async def authenticate(
     return key
 
 
-def require(scope: Scope, *, space_from_path: bool = True) -> Callable[..., Awaitable[ApiKey]]:
-    """A dependency admitting keys with ``scope`` on the path's ``{space}``.
+def require(
+    scope: Scope, *, space_from_path: bool = True, every_space: bool = False
+) -> Callable[..., Awaitable[ApiKey]]:
+    """A dependency admitting keys with ``scope`` on the path's ``{space}`` (``every_space``:
+    only keys holding ``scope`` on ``*``).
 
     Raises (from the dependency):
         ApiProblem: 403 when the key lacks the space or the scope.
     """
 
     async def dependency(request: Request, key: Annotated[ApiKey, Depends(authenticate)]) -> ApiKey:
-        space = request.path_params.get("space") if space_from_path else None
+        space = ALL_SPACES if every_space else request.path_params.get("space") if space_from_path else None
         if not key.allows(space, scope):
             where = f" on space {space!r}" if space is not None else ""
             raise ApiProblem(403, "forbidden", "Forbidden", f"this key has no {scope!r} scope{where}")
@@ -106,6 +109,9 @@ def record_space(request: Request, space: str) -> None:
 
 Reader = Annotated[ApiKey, Depends(require("read"))]
 Writer = Annotated[ApiKey, Depends(require("write"))]
-Admin = Annotated[ApiKey, Depends(require("admin", space_from_path=False))]
+Admin = Annotated[ApiKey, Depends(require("admin", every_space=True))]
+"""Key management: ``admin`` on every space (``*``). A key that creates, rotates or revokes
+keys can mint itself any key, so one confined to some spaces must not (it would reach every
+other tenant's memory)."""
 Eraser = Annotated[ApiKey, Depends(require("erase"))]
 Ctx = Annotated[ServiceContext, Depends(_context)]

@@ -21,7 +21,8 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from eywa.errors import EywaError
-from eywa.models import BeliefStatus, as_utc
+from eywa.models import BeliefStatus
+from eywa.values import parse_time
 from services.api import browse
 from services.api.deps import ServiceContext, context
 from services.problems import problem_of
@@ -115,14 +116,15 @@ def _time(text: str | None, field: str) -> datetime | None:
     """A date or date-time from a query string (empty: none).
 
     Raises:
-        _Refused: 400 when it is not ISO-8601.
+        _Refused: 400 when it is not ISO-8601 or lies outside the supported range (a time
+            that UTC carries past year 9999 overflowed: a 500).
     """
     if not text:
         return None
     try:
-        return as_utc(datetime.fromisoformat(text))
-    except ValueError:
-        raise _Refused(400, f"{field} must be an ISO-8601 date or time, got {text!r}") from None
+        return parse_time(text)
+    except ValueError as exc:
+        raise _Refused(400, f"{field} {exc}") from None
 
 
 @router.get("/login")

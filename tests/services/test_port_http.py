@@ -38,11 +38,14 @@ def test_export_needs_admin_and_import_restores_into_an_empty_space(service: Ser
     other = service.client.post(f"/v1/spaces/{target}/import", content=exported.content,
                                 headers=service.headers([target], "write"))  # fmt: skip
     assert other.status_code == 422 and other.json()["code"] == "invalid_input"
+    assert service.client.get(f"/v1/spaces/{target}/stats", headers=service.headers([target], "read")).json()["evidence"] == 0
 
     importer = service.headers([source], "read,write")
     busy = service.client.post(f"/v1/spaces/{source}/import", content=exported.content, headers=importer)
     assert busy.status_code == 409 and busy.headers["content-type"] == "application/problem+json"
     assert "not empty" in busy.json()["detail"]
+    unchanged = service.client.get(f"/v1/spaces/{source}/export", headers=service.headers([source], "admin"))
+    assert unchanged.text.splitlines()[1:] == lines[1:]  # the refused import wrote nothing
 
     bad = exported.text.replace('"kind":"turn"', '"kind":"tern"', 1).encode()
     with Memory.open(tmp_path / "copy", embedder=HashEmbedder(), extractor=None) as copy:

@@ -1,0 +1,57 @@
+"""README CLI promises no other test walked (audit of s14).
+
+- Configuration: "``recall`` and ``stats`` refuse a missing embedded directory instead of
+  creating an empty memory" (``recall`` and ``audit`` were tested, ``stats`` not).
+- Erasure: ``eywa drop-space`` asks for confirmation (``--yes`` skips it); declining erases
+  nothing (shown for ``forget`` only).
+- CLI: "User mistakes print one line on stderr, ending with the error's code in brackets";
+  the input contract: nothing raised comes from below (no ``OverflowError``). A duration
+  too long for ``timedelta`` or for the calendar in ``eywa keys`` was a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from eywa.cli import app
+
+
+def test_stats_on_a_missing_memory_does_not_create_one(runner: CliRunner, tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere"
+    result = runner.invoke(app, ["stats", "--space", "s", "--data-dir", str(missing)])
+    assert result.exit_code != 0 and "no memory at" in result.stderr and "[configuration_error]" in result.stderr
+    assert not missing.exists()
+
+
+def test_declining_drop_space_erases_nothing(runner: CliRunner, tmp_path: Path) -> None:
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text("\n".join(json.dumps({"text": text, "speaker": "Ana"}) for text in ("I live in Lyon.", "I own a cat.")))
+    data = str(tmp_path / "mem")
+    assert runner.invoke(app, ["ingest", "--space", "keep", str(turns), "--data-dir", data]).exit_code == 0
+    declined = runner.invoke(app, ["drop-space", "keep", "--data-dir", data], input="n\n")
+    assert declined.exit_code != 0 and "Aborted" in declined.output
+    listed = runner.invoke(app, ["export", "--space", "keep", "--data-dir", data])
+    assert listed.exit_code == 0, listed.output
+    kinds = [json.loads(line)["kind"] for line in listed.stdout.splitlines() if line.startswith("{")]
+    assert kinds.count("turn") == 2 and "erasure" not in kinds
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["keys", "create", "--space", "s", "--scope", "read", "--expires", "99999999999d"],
+        ["keys", "create", "--space", "s", "--scope", "read", "--expires", "4000000d"],
+        ["keys", "log", "--since", "99999999999d"],
+        ["keys", "log", "--since", "1000000d"],
+        ["keys", "rotate", "k_nope", "--grace", "99999999999d"],
+    ],
+)
+def test_a_duration_past_the_calendar_is_a_one_line_input_error(runner: CliRunner, tmp_path: Path, args: list[str]) -> None:
+    result = runner.invoke(app, [*args, "--data-dir", str(tmp_path)])
+    assert result.exit_code != 0 and isinstance(result.exception, SystemExit), repr(result.exception)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --") and lines[0].endswith("[invalid_input]"), result.stderr

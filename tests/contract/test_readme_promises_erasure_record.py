@@ -1,0 +1,34 @@
+"""README, Erasure: the record keeps per erased turn "its id and HMAC-SHA256(secret,
+content_hash) — never the text, and not the plain content_hash either, which would let
+anyone holding the record confirm a guessed short turn". The keyed hash itself was tested on
+the pure function (tests/unit/test_erasure_plan.py); this checks what ``Memory.erasures``
+and the export hand out (audit of s14)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from pathlib import Path
+
+from eywa.portability import record_json
+from tests.contract.conftest import open_memory
+
+SPACE = "pr-record"
+
+
+def test_the_erasure_record_and_its_export_hold_a_keyed_hash_never_the_text_or_the_plain_hash(tmp_path: Path) -> None:
+    with open_memory(tmp_path / "m") as mem:
+        ids = mem.remember(SPACE, [{"text": "yes", "speaker": "Bo"}, {"text": "I live in Lyon.", "speaker": "Ana"}])
+        plain = mem.evidence(SPACE, ids[0]).content_hash
+        report = mem.forget(SPACE, speaker="Bo")
+        secret = bytes.fromhex((tmp_path / "m" / "erasure.key").read_text().strip())  # made by the first erasure
+        assert report.counts["turns"] == 1
+        (record,) = mem.erasures(SPACE)
+        (turn,) = record.turns
+        assert turn.evidence_id == ids[0]
+        assert turn.content_mac == hmac.new(secret, plain.encode("ascii"), hashlib.sha256).hexdigest()
+        exported = "\n".join(record_json(r) for r in mem.export_space(SPACE))
+        shown = record.model_dump_json() + report.model_dump_json() + exported
+        assert turn.content_mac in exported  # the export carries the record
+        assert plain not in shown and hashlib.sha256(b"yes").hexdigest() not in shown
+        assert '"yes"' not in shown  # nor the text (the selector names the speaker, by design)

@@ -1,0 +1,80 @@
+"""README erasure promises over HTTP that were tested only below it (audit of s14).
+
+- docs/service.md, Errors: 410 ``erased`` — "a turn whose id was erased was sent again;
+  nothing of the batch written". The whole-batch refusal was shown on the evidence store
+  alone (tests/conformance/test_stage_ledger.py); the HTTP tests sent the erased turn alone.
+- README, Erasure: "an evidence or external id that names no turn is an error and nothing is
+  erased"; "Selectors combine with AND". Over HTTP only an unknown id alone was sent (which
+  erases nothing whether or not the check holds); the mixed case and AND were shown on
+  ``Memory`` only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.services.conftest import Service
+
+TURNS: list[dict[str, Any]] = [
+    {"text": "My locker code is Vrellbrook.", "speaker": "Bo", "session": "s1", "external_id": "m-1",
+     "observed_at": "2023-05-01T10:00:00Z"},
+    {"text": "I live in Boston.", "speaker": "Ana", "session": "s1", "external_id": "m-2",
+     "observed_at": "2023-05-01T10:01:00Z"},
+    {"text": "I still live in Boston.", "speaker": "Bo", "session": "s2", "external_id": "m-3",
+     "observed_at": "2023-06-01T10:00:00Z"},
+]  # fmt: skip
+NEW_TURN = {"text": "Quintessa is my new cat.", "speaker": "Ana", "session": "s3", "external_id": "m-4"}
+
+
+def _evidence_count(service: Service, space: str, headers: dict[str, str]) -> int:
+    count: int = service.client.get(f"/v1/spaces/{space}/stats", headers=headers).json()["evidence"]
+    return count
+
+
+def _erasures(service: Service, space: str, headers: dict[str, str]) -> int:
+    listed = service.client.get("/v1/spaces", headers=headers).json()["items"]
+    return sum(int(item["erasures"]) for item in listed if item["space"] == space)
+
+
+def test_a_batch_holding_an_erased_turn_is_refused_whole(service: Service) -> None:
+    space = "pr-erased-batch"
+    writer, eraser = service.headers([space], "read,write"), service.headers([space], "erase")
+    posted = service.client.post(f"/v1/spaces/{space}/turns", json={"turns": TURNS}, headers=writer)
+    assert posted.status_code == 201, posted.text
+    erased = service.client.post(f"/v1/spaces/{space}/erase", json={"external_ids": ["m-1"]}, headers=eraser)
+    assert erased.status_code == 200 and erased.json()["counts"]["turns"] == 1
+    assert _evidence_count(service, space, writer) == 2
+
+    refused = service.client.post(f"/v1/spaces/{space}/turns", json={"turns": [NEW_TURN, TURNS[0]]}, headers=writer)
+    assert refused.status_code == 410 and refused.json()["code"] == "erased", refused.text
+    assert posted.json()["ids"][0] in refused.json()["detail"]
+    assert _evidence_count(service, space, writer) == 2  # the new turn of the batch was not written either
+    recall = service.client.post(f"/v1/spaces/{space}/recall", json={"query": "Quintessa cat"}, headers=writer)
+    assert "Quintessa" not in recall.json()["context"]
+
+    alone = service.client.post(f"/v1/spaces/{space}/turns", json={"turns": [NEW_TURN]}, headers=writer)
+    assert alone.status_code == 201  # the same turn without the erased one is welcome
+    assert _evidence_count(service, space, writer) == 3
+
+
+def test_an_unknown_id_beside_known_ones_erases_nothing_and_selectors_combine_with_and(service: Service) -> None:
+    space = "pr-erase-select"
+    writer, eraser = service.headers([space], "read,write"), service.headers([space], "erase")
+    ids = service.client.post(f"/v1/spaces/{space}/turns", json={"turns": TURNS}, headers=writer).json()["ids"]
+    for selector in ({"evidence_ids": [ids[0], "ev_nope"]}, {"external_ids": ["m-1", "m-nope"]},
+                     {"evidence_ids": [ids[0]], "external_ids": ["m-nope"]}):  # fmt: skip
+        refused = service.client.post(f"/v1/spaces/{space}/erase", json=selector, headers=eraser)
+        assert refused.status_code == 404 and refused.json()["code"] == "not_found", (selector, refused.text)
+        assert _evidence_count(service, space, writer) == 3, selector
+        assert service.client.get(f"/v1/spaces/{space}/evidence/{ids[0]}", headers=writer).status_code == 200
+    assert _erasures(service, space, writer) == 0
+
+    # AND: Bo's turns of session s2 only; then Ana's said before 10:00:30 (none: hers came at 10:01).
+    both = service.client.post(f"/v1/spaces/{space}/erase", json={"speaker": "Bo", "session": "s2"}, headers=eraser)
+    assert both.status_code == 200 and both.json()["counts"]["turns"] == 1
+    kept = [service.client.get(f"/v1/spaces/{space}/evidence/{i}", headers=writer).status_code for i in ids]
+    assert kept == [200, 200, 404]
+    before = service.client.post(f"/v1/spaces/{space}/erase", json={"speaker": "Ana", "before": "2023-05-01T10:00:30Z"},
+                                 headers=eraser)  # fmt: skip
+    assert before.status_code == 200 and before.json()["counts"]["turns"] == 0
+    assert _evidence_count(service, space, writer) == 2 and _erasures(service, space, writer) == 2

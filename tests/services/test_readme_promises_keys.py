@@ -1,0 +1,44 @@
+"""Key management needs ``admin`` on every space (audit of s14).
+
+README, "Python API": a space "never sees another space's memory"; docs/service.md, export:
+``admin`` on a space must not let "a leaked agent key" take more than that space. The key
+routes took ``admin`` on *any* space, so a key confined to one tenant minted itself a key on
+``*``, rotated another tenant's key (receiving its new secret, locking its owner out) and
+read every space's access log. Now a key must hold ``admin`` on ``*`` to manage keys.
+"""
+
+from __future__ import annotations
+
+from tests.services.conftest import Service
+
+
+def test_an_admin_key_of_some_spaces_cannot_manage_keys(service: Service) -> None:
+    victim = service.headers(["pk-victim"], "read,write")
+    posted = service.client.post("/v1/spaces/pk-victim/turns", json={"turns": [{"text": "My PIN is 4321."}]},
+                                 headers=victim)  # fmt: skip
+    assert posted.status_code == 201
+    (victim_key,) = [k for k in service.keys.list() if k.spaces == ("pk-victim",)]
+    before = service.keys.list()
+
+    for spaces in (["pk-tenant"], ["pk-tenant", "pk-victim"]):
+        tenant_admin = service.headers(spaces, "read,write,admin,erase")
+        calls = [
+            ("POST", "/v1/keys", {"spaces": ["*"], "scopes": ["read", "write", "admin", "erase"]}),
+            ("GET", "/v1/keys", None),
+            ("POST", f"/v1/keys/{victim_key.id}/rotate", {"grace_seconds": 0}),
+            ("DELETE", f"/v1/keys/{victim_key.id}", None),
+            ("GET", "/v1/keys/log", None),
+        ]
+        for method, path, body in calls:
+            refused = service.client.request(method, path, json=body, headers=tenant_admin)
+            assert refused.status_code == 403 and refused.json()["code"] == "forbidden", (spaces, method, path)
+            assert "'*'" in refused.json()["detail"]
+    assert len(service.keys.list()) == len(before) + 2  # the two tenant keys; none minted
+    assert service.client.get("/v1/spaces/pk-victim/stats", headers=victim).status_code == 200  # not rotated away
+    (after,) = [k for k in service.keys.list() if k.id == victim_key.id]
+    assert after.rotated_at is None and after.revoked_at is None
+
+    operator = service.headers(["*"], "admin")
+    assert service.client.get("/v1/keys", headers=operator).status_code == 200
+    rotated = service.client.post(f"/v1/keys/{victim_key.id}/rotate", json={"grace_seconds": 0}, headers=operator)
+    assert rotated.status_code == 200 and rotated.json()["secret"]
