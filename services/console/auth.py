@@ -3,7 +3,10 @@
 The login form takes an API key. The session cookie (HttpOnly, SameSite=Strict, Secure
 over https) is signed with ``EYWA_SESSION_SECRET`` and holds only the key id and the
 session's CSRF token, never the secret; every request looks the key up again, so a revoked
-or expired key loses the console at once. Without ``EYWA_SESSION_SECRET`` each process signs
+or expired key loses the console at once, and a rotated one once the rotation's grace ends
+for every session opened before that end (the cookie cannot say which secret opened it, and
+rotating is how a leaked secret is locked out: a session opened with the new secret during
+the grace signs in again after it). Without ``EYWA_SESSION_SECRET`` each process signs
 with a random secret of its own (sessions end when it restarts and are not shared between
 replicas). An ``Authorization: Bearer`` header works as well and needs no cookie (nor CSRF:
 a cross-site form cannot send a header).
@@ -17,13 +20,14 @@ from __future__ import annotations
 import hmac
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Final
 
 from fastapi import Request, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from eywa.errors import NotFoundError
-from eywa.models import utc_now
+from eywa.models import as_utc, utc_now
 from eywa.stores.keys import ApiKey, KeyStore
 
 __all__ = [
@@ -72,22 +76,28 @@ class SessionSigner:
         """Set the session cookie for ``key`` on ``response``; returns its CSRF token."""
         csrf = new_token()
         response.set_cookie(
-            SESSION_COOKIE, self._serializer.dumps({"k": key.id, "c": csrf}), max_age=self._max_age_s,
+            SESSION_COOKIE, self._serializer.dumps({"k": key.id, "c": csrf, "t": utc_now().isoformat()}),
+            max_age=self._max_age_s,
             httponly=True, samesite="strict", secure=request.url.scheme == "https", path="/console",
         )  # fmt: skip
         return csrf
 
-    def read(self, cookie: str | None) -> tuple[str, str] | None:
-        """The (key id, CSRF token) a cookie carries, or None (missing, forged or expired)."""
+    def read(self, cookie: str | None) -> tuple[str, str, datetime] | None:
+        """The (key id, CSRF token, signing time) a cookie carries, or None (missing, forged
+        or expired)."""
         if not cookie:
             return None
         try:
             payload = self._serializer.loads(cookie, max_age=self._max_age_s)
         except BadSignature:
             return None
-        if not isinstance(payload, dict) or not isinstance(payload.get("k"), str) or not isinstance(payload.get("c"), str):
+        if not isinstance(payload, dict) or not all(isinstance(payload.get(f), str) for f in ("k", "c", "t")):
+            return None  # a cookie of an older version (no signing time) signs in again
+        try:
+            signed_at = as_utc(datetime.fromisoformat(payload["t"]))
+        except ValueError:
             return None
-        return payload["k"], payload["c"]
+        return payload["k"], payload["c"], signed_at
 
     @staticmethod
     def clear(response: Response) -> None:
@@ -109,9 +119,20 @@ def session_of(request: Request, signer: SessionSigner, keys: KeyStore) -> Conso
     found = signer.read(request.cookies.get(SESSION_COOKIE))
     if found is None:
         return None
-    key_id, csrf = found
+    key_id, csrf, signed_at = found
     try:
         record = keys.get(key_id)
     except NotFoundError:
         return None
-    return ConsoleSession(record, csrf) if record.live_at(utc_now()) else None
+    now = utc_now()
+    return ConsoleSession(record, csrf) if record.live_at(now) and _survives_rotation(record, signed_at, now) else None
+
+
+def _survives_rotation(key: ApiKey, signed_at: datetime, now: datetime) -> bool:
+    """Whether a session signed at ``signed_at`` may outlive ``key``'s last rotation: one
+    opened before the rotation's grace ended may have used the replaced secret, so it lasts
+    as long as that secret works (see the module docstring)."""
+    if key.rotated_at is None:
+        return True
+    grace_end = key.grace_until or key.rotated_at
+    return signed_at >= grace_end or now < grace_end

@@ -31,3 +31,37 @@ def test_an_expiring_key_ends_its_console_session_at_once(service: Service, memo
         bearer = service.client.get(f"/console/spaces/{SPACE}", headers={"Authorization": f"Bearer {secret}"},
                                     follow_redirects=False)  # fmt: skip
         assert bearer.status_code == 401
+
+
+def _sign_in(service: Service, secret: str) -> None:
+    service.client.cookies.clear()
+    service.client.get("/console/login")
+    token = service.client.cookies.get(LOGIN_CSRF_COOKIE)
+    signed = service.client.post("/console/login", data={"key": secret, "csrf": token}, follow_redirects=False)
+    assert signed.status_code == 303
+
+
+def _page(service: Service) -> int:
+    return service.client.get(f"/console/spaces/{SPACE}", follow_redirects=False).status_code
+
+
+def test_a_rotated_key_s_console_sessions_end_with_the_replaced_secret(service: Service, memory: Memory) -> None:
+    """Rotating is how a leaked secret is locked out: a console session opened with it must
+    not outlive it (the cookie holds the key id, which rotation keeps). A session opened
+    with the new secret once the grace is over stays."""
+    memory.remember(SPACE, [{"text": "I paint on Sundays.", "speaker": "Io"}])
+    key, leaked = service.keys.create([SPACE], ["read"])
+    _sign_in(service, leaked)
+    assert _page(service) == 200
+
+    _, second = service.keys.rotate(key.id, timedelta(0))
+    assert _page(service) in (302, 303, 307)  # no grace: the leaked secret's session ends at once
+    _sign_in(service, second)
+    assert _page(service) == 200  # the new secret's session, opened after the rotation, stays
+
+    _, third = service.keys.rotate(key.id, timedelta(minutes=10))
+    assert _page(service) == 200  # the replaced secret works for the grace, and its session too
+    with time_machine.travel(datetime.now(UTC) + timedelta(minutes=11)):
+        assert _page(service) in (302, 303, 307)  # the grace is over: so is the session
+        _sign_in(service, third)
+        assert _page(service) == 200
