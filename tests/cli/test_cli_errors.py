@@ -5,6 +5,7 @@ None of these tests opens a Memory: every mistake is caught before the embedder 
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,20 @@ def test_bad_setting_in_the_environment(runner: CliRunner, tmp_path: Path, monke
 def test_bench_missing_data_file(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(app, ["bench", "locomo", "--data", str(tmp_path / "none.json")])
     assert "none.json" in _one_line_error(result)
+
+
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [(["stats", "--space", "s"], "eywa stats"), (["schema", "apply"], "eywa schema apply")],
+)
+def test_server_settings_without_the_server_extra_name_the_extra(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch, args: list[str], command: str
+) -> None:
+    """``EYWA_NEO4J_URI`` set where the neo4j driver is not installed (the core alone)."""
+    monkeypatch.setitem(sys.modules, "neo4j", None)  # import neo4j -> ModuleNotFoundError
+    for name in [m for m in sys.modules if m == "eywa.stores.server" or m.startswith("eywa.stores.neo4j")]:
+        monkeypatch.delitem(sys.modules, name)
+    result = runner.invoke(app, args, env={"EYWA_NEO4J_URI": "bolt://127.0.0.1:1"})
+    line = _one_line_error(result)
+    assert line.startswith(f"error: {command} needs the server extra: pip install 'eywa[server]'")
+    assert line.endswith("[configuration_error]")
