@@ -161,3 +161,15 @@ def test_server_settings_without_the_server_extra_name_the_extra(
     line = _one_line_error(result)
     assert line.startswith(f"error: {command} needs the server extra: pip install 'eywa[server]'")
     assert line.endswith("[configuration_error]")
+
+
+def test_ingest_turn_over_a_limit_names_the_line_and_stores_nothing(runner: CliRunner, tmp_path: Path) -> None:
+    """A turn the contract refuses (not only the model) is named by its line, across the
+    chunks ingest writes in, before anything is stored: the file goes in whole or not at all."""
+    path = tmp_path / "turns.jsonl"
+    good = '{"text": "hello", "speaker": "ana"}\n'
+    path.write_text(good * 3 + "\n" + '{"text": "' + "x" * 20_001 + '"}\n', encoding="utf-8")
+    args = ["ingest", str(path), "--space", "s", "--data-dir", str(tmp_path / "m")]
+    result = runner.invoke(app, args, env={"EYWA_MAX_TURNS_PER_BATCH": "2"})
+    assert _one_line_error(result) == f"error: {path}: line 5: text: at most 20000 characters [turn_too_long]"
+    assert not (tmp_path / "m").exists()  # refused before the memory was opened
