@@ -88,7 +88,16 @@ def ingest(
         raise InvalidInputError("a JSONL turn file needs --space")
     _check_limits(file, batches, Limits.from_settings(settings))
     with open_memory(settings) as mem:
-        report = ingest_batches(mem, batches, space=None if locomo else space, console=err_console())
+        try:
+            report = ingest_batches(mem, batches, space=None if locomo else space, console=err_console())
+        except KeyboardInterrupt:
+            # Chunks are committed one by one and turn ids are deterministic, so what was
+            # stored stays and a second run stores only the rest: say so, not a bare exit.
+            err_console().print(
+                "interrupted: the turns stored so far are kept; run the same command again to store the rest "
+                "(turns already stored are skipped)"
+            )
+            raise typer.Exit(130) from None
         table = Table(title=f"ingested into {describe(settings)}")
         table.add_column("space")
         table.add_column("turns sent", justify="right")

@@ -5,6 +5,7 @@ None of these tests opens a Memory: every mistake is caught before the embedder 
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -173,3 +174,31 @@ def test_ingest_turn_over_a_limit_names_the_line_and_stores_nothing(runner: CliR
     result = runner.invoke(app, args, env={"EYWA_MAX_TURNS_PER_BATCH": "2"})
     assert _one_line_error(result) == f"error: {path}: line 5: text: at most 20000 characters [turn_too_long]"
     assert not (tmp_path / "m").exists()  # refused before the memory was opened
+
+
+def test_ingest_interrupted_says_what_was_kept_and_a_rerun_finishes(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C during an ingest (the second chunk of three): exit 130 with one line saying the
+    stored turns are kept; the same command again stores the rest, and nothing twice."""
+    from eywa.memory import Memory
+
+    path = tmp_path / "turns.jsonl"
+    path.write_text("".join(f'{{"text": "turn number {i}", "speaker": "ana"}}\n' for i in range(6)), encoding="utf-8")
+    args = ["ingest", str(path), "--space", "s", "--data-dir", str(tmp_path / "m")]
+    remember, calls = Memory.remember, []
+
+    def interrupted(self: Memory, *a: object, **kw: object) -> object:
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return remember(self, *a, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Memory, "remember", interrupted)
+    stopped = runner.invoke(app, args, env={"EYWA_MAX_TURNS_PER_BATCH": "2"})
+    assert stopped.exit_code == 130 and "Traceback" not in stopped.output
+    assert "interrupted: the turns stored so far are kept" in stopped.stderr
+    monkeypatch.setattr(Memory, "remember", remember)
+    rerun = runner.invoke(app, args, env={"EYWA_MAX_TURNS_PER_BATCH": "2"})
+    assert rerun.exit_code == 0, rerun.output
+    assert re.search(r"│ s\s*│\s*6 │\s*6 │", rerun.stdout), rerun.stdout  # 6 sent, 6 stored
