@@ -12,7 +12,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from eywa.contract import check_time
 from eywa.erasure import ErasureProof, ErasureReport
+from eywa.errors import InvalidInputError
 from eywa.runtime import load_settings, open_memory
 from eywa.runtime.commands import DataDirOption, out_console, require_space
 
@@ -43,6 +45,13 @@ def forget(
     data_dir: DataDirOption = None,
 ) -> None:
     """Erase the selected turns (selectors combine with AND) and everything derived from them."""
+    # Checked before the prompt: a user must not confirm an erasure that is then refused.
+    if not (evidence_id or external_id or speaker or session or before):
+        raise InvalidInputError(
+            "forget needs at least one selector: --evidence-id, --external-id, --speaker, --session or --before; "
+            "to erase a whole space use eywa drop-space"
+        )
+    check_time(before, "before")
     settings = load_settings(data_dir)
     with open_memory(settings, must_exist=True) as mem:
         require_space(mem, space)

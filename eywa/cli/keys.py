@@ -17,6 +17,7 @@ import typer
 from eywa.errors import InvalidInputError
 from eywa.models import utc_now
 from eywa.runtime import load_settings, open_graph_stores, open_key_store
+from eywa.runtime.backends import KEYS_FILE, backend_of
 from eywa.runtime.commands import DataDirOption, EywaGroup, out_console
 from eywa.stores.keys import ApiKey, parse_scopes
 from eywa.values import parse_time
@@ -105,12 +106,21 @@ def create(
 @app.command("list")
 def list_keys(data_dir: DataDirOption = None) -> None:
     """List keys (ids, spaces, scopes, expiry, rotation, revocation), never secrets."""
-    store = open_key_store(load_settings(data_dir))
+    settings = load_settings(data_dir)
+    if backend_of(settings) == "embedded":
+        path = settings.api_keys_path or settings.data_dir / KEYS_FILE
+        if not path.exists():  # a mistyped --data-dir: say so, and do not create a key file there
+            typer.echo(f"no keys: there is no key file at {path} (eywa keys create makes one)", err=True)
+            return
+    store = open_key_store(settings)
     try:
-        for key in store.list():
-            typer.echo(_describe(key))
+        keys = store.list()
     finally:
         store.close()
+    for key in keys:
+        typer.echo(_describe(key))
+    if not keys:
+        typer.echo("no keys (eywa keys create makes one)", err=True)
 
 
 @app.command("rotate")

@@ -20,11 +20,44 @@ from eywa.runtime import describe, load_settings, open_graph_stores, open_memory
 from eywa.stats import space_stats
 from eywa.runtime.commands import DataDirOption, err_console, out_console, require_space
 from eywa.runtime.ingest import ingest_batches
-from eywa.errors import InvalidInputError
+from eywa.contract import Limits, check_turns
+from eywa.errors import InvalidInputError, InvalidTurnError
 from eywa.loaders import load_turns_file
 from eywa.models import Policy
 
 __all__ = ["ingest", "recall", "stats"]
+
+
+def _where(file: Path, space: str | None, index: int) -> str:
+    """Where the ``index``-th turn of a loaded batch is in ``file``: its line in a JSONL file
+    (blank lines are skipped by the loader), its item in a JSON list, its place in a sample."""
+    if space is not None:
+        return f"sample {space}: turn {index}"
+    text = file.read_text(encoding="utf-8")  # read already once, as UTF-8, by the loader
+    if text.lstrip().startswith("["):
+        return f"item {index}"
+    lines = [number for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    return f"line {lines[index]}"
+
+
+def _check_limits(file: Path, batches: list[tuple[str | None, list[dict[str, Any]]]], limits: Limits) -> None:
+    """Refuse the file before anything is stored if any turn breaks the input contract.
+
+    The loader checks each turn's shape; the limits (characters, metadata size) are the
+    contract's. Checked here, a file is stored whole or not at all (``ingest`` writes in
+    chunks), and the error names the line as the loader's do.
+
+    Raises:
+        InvalidInputError: naming the file, the line (or item) and the field, with the
+            contract's code (``turn_too_long``, ``limit_exceeded``).
+    """
+    for batch_space, turns in batches:
+        for start in range(0, len(turns), limits.max_turns_per_batch):
+            try:
+                check_turns(turns[start : start + limits.max_turns_per_batch], limits)
+            except InvalidTurnError as exc:
+                where = _where(file, batch_space, start + exc.index)
+                raise InvalidInputError(f"{file}: {where}: {exc.reason}", code=exc.code) from None
 
 
 def ingest(
@@ -53,8 +86,18 @@ def ingest(
             raise InvalidInputError(f"{file}: no LoCoMo sample named {space!r}")
     if not locomo and space is None:
         raise InvalidInputError("a JSONL turn file needs --space")
+    _check_limits(file, batches, Limits.from_settings(settings))
     with open_memory(settings) as mem:
-        report = ingest_batches(mem, batches, space=None if locomo else space, console=err_console())
+        try:
+            report = ingest_batches(mem, batches, space=None if locomo else space, console=err_console())
+        except KeyboardInterrupt:
+            # Chunks are committed one by one and turn ids are deterministic, so what was
+            # stored stays and a second run stores only the rest: say so, not a bare exit.
+            err_console().print(
+                "interrupted: the turns stored so far are kept; run the same command again to store the rest "
+                "(turns already stored are skipped)"
+            )
+            raise typer.Exit(130) from None
         table = Table(title=f"ingested into {describe(settings)}")
         table.add_column("space")
         table.add_column("turns sent", justify="right")

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, TextIO
+from typing import IO, Annotated, TextIO
 
 import typer
 from rich.table import Table
@@ -49,6 +49,26 @@ def _output(out: str) -> Iterator[TextIO]:
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
+
+
+@contextmanager
+def _input(file: str) -> Iterator[IO[bytes]]:
+    if file == "-":
+        yield sys.stdin.buffer
+        return
+    with Path(file).open("rb") as stream:
+        yield stream
+
+
+def _utf8_lines(stream: IO[bytes]) -> Iterator[str]:
+    """The lines of ``stream`` decoded one by one, so a line that is not UTF-8 is refused by
+    its number (the problem's field ``line.<n>``, like any bad line of an export) instead of
+    a ``UnicodeDecodeError`` from the middle of the read."""
+    for number, raw in enumerate(stream, start=1):
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InvalidInputError.at(f"line.{number}", f"not UTF-8 ({exc.reason})") from None
 
 
 def _counts_table(title: str, counts: Mapping[str, int]) -> Table:
@@ -85,12 +105,9 @@ def import_space(
 ) -> None:
     """Restore an export into an empty space (nothing is extracted again; turns are re-embedded)."""
     settings = load_settings(data_dir)
-    with open_memory(settings) as mem:
-        if file == "-":
-            report = mem.import_space(space, sys.stdin)
-        else:
-            with Path(file).open(encoding="utf-8") as stream:
-                report = mem.import_space(space, stream)
+    # The file is opened before the memory, so a wrong path leaves no empty memory behind.
+    with _input(file) as stream, open_memory(settings) as mem:
+        report = mem.import_space(space, _utf8_lines(stream))
     console = out_console()
     console.print(_counts_table(f"imported into {space!r}", report.counts))
     console.print(f"{report.pending_embeddings} turns and beliefs embedded again (vectors are not exported)", soft_wrap=True)

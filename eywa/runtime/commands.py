@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from eywa.memory import Memory
 
 __all__ = [
+    "OPTIONAL_MODULES",
     "DataDirOption",
     "EywaGroup",
     "err_console",
@@ -81,6 +82,15 @@ def fail(exc: BaseException, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
+# The modules of the optional extras (pyproject.toml), by the extra that installs them: a
+# command that reaches one without its extra (``EYWA_NEO4J_URI`` set where only the core is
+# installed) says which extra to install instead of ending in a ``ModuleNotFoundError``.
+OPTIONAL_MODULES: dict[str, str] = {
+    "neo4j": "server", "qdrant_client": "server", "fastapi": "service", "uvicorn": "service",
+    "mcp": "service", "jinja2": "service", "itsdangerous": "service", "celery": "worker",
+}  # fmt: skip
+
+
 class EywaGroup(TyperGroup):
     """A Typer group whose ``invoke`` is the CLI's single error boundary.
 
@@ -98,6 +108,12 @@ class EywaGroup(TyperGroup):
             raise fail(exc, exc.exit_code) from None
         except (EywaError, OSError, json.JSONDecodeError) as exc:
             raise fail(exc) from None
+        except ModuleNotFoundError as exc:
+            extra = OPTIONAL_MODULES.get((exc.name or "").partition(".")[0])
+            if extra is None:
+                raise  # a module no extra provides: a bug, keep its traceback
+            command = " ".join([*ctx.command_path.split()[1:], ctx.invoked_subcommand or ""]).strip()
+            raise fail(missing_extra(command, extra, exc)) from None
 
 
 def missing_extra(command: str, extra: str, exc: ImportError) -> ConfigurationError:

@@ -21,6 +21,7 @@ from eywa.errors import ConfigurationError, EywaError, StoreError
 from eywa.jobs import InlineJobRunner, JobRunner
 from eywa.memory import Memory
 from eywa.runtime import open_key_store, open_memory, workers_embed
+from eywa.runtime.commands import missing_extra
 from eywa.settings import EywaSettings
 from eywa.stores.keys import KeyStore
 from services.access import AccessRecorder
@@ -39,7 +40,6 @@ from services.api.errors import install_error_handlers
 from services.api.middleware import BodyLimitMiddleware, GateMiddleware, MetricsMiddleware
 from services.console.pages import install_console
 from services.metrics import ServiceMetrics
-from services.queue import celery_job_runner
 from services.ratelimit import FailOpenRateLimiter, RateLimiter, build_rate_limiter
 from services.upkeep import PeriodicReconcile, RedisProbe
 
@@ -124,6 +124,20 @@ def access_recorder(memory: Memory, settings: EywaSettings, on_error: Callable[[
     return AccessRecorder(memory.access_log, timedelta(days=days) if days else None, on_error=on_error)
 
 
+def _celery_runner(settings: EywaSettings, memory: Memory) -> JobRunner:
+    """The Celery job runner, imported only when the settings ask for it: Celery is the
+    ``worker`` extra's, so the ``service`` extra alone serves with the inline runner.
+
+    Raises:
+        ConfigurationError: Celery is not installed.
+    """
+    try:
+        from services.queue import celery_job_runner
+    except ImportError as exc:
+        raise missing_extra("serve with EYWA_JOB_RUNNER=celery", "worker", exc) from exc
+    return celery_job_runner(settings, memory)
+
+
 def build_app(settings: EywaSettings) -> FastAPI:
     """The app ``eywa serve`` runs: the memory and key store ``eywa.runtime`` opens for
     ``settings`` (Neo4j when ``EYWA_NEO4J_URI`` is set, else embedded), and the job runner
@@ -145,7 +159,7 @@ def build_app(settings: EywaSettings) -> FastAPI:
     memory = open_memory(opened, embed_writes=not workers_embed(settings))
     try:
         keys = open_key_store(settings)
-        runner = celery_job_runner(settings, memory) if celery else None
+        runner = _celery_runner(settings, memory) if celery else None
     except BaseException:
         memory.close()
         raise

@@ -24,7 +24,11 @@ def mcp(
     port: Annotated[int, typer.Option(help="Port (http).")] = 8765,
     data_dir: DataDirOption = None,
 ) -> None:
-    """Serve Eywa's tools (remember, recall, explain, beliefs, dimensions) over MCP."""
+    """Serve Eywa's memory tools to agents over MCP (stdio, or streamable HTTP with API keys).
+
+    Tools: remember, recall, explain, beliefs, dimensions, forget, drop_space, correct_belief,
+    correct_candidate, corrections, merges and merge.
+    """
     settings = load_settings(data_dir)
     try:
         from services.mcp.server import run

@@ -64,3 +64,16 @@ def test_bench_erasure_prints_time_and_zero_residue(runner: CliRunner, tmp_path:
     (report,) = json.loads(out.read_text())
     assert report["residue_total"] == 0 and report["counts"]["turns"] == report["speaker_turns"] > 0
     assert f"erased {report['speaker']}" in done.output and "residue 0" in done.output
+
+
+def test_forget_refuses_a_missing_or_bad_selector_before_asking(runner: CliRunner, tmp_path: Path) -> None:
+    """Nobody is asked to confirm an erasure that is then refused; the error names the flags."""
+    data = _store(runner, tmp_path)
+    none = runner.invoke(app, ["forget", "--space", "cli", "--data-dir", data], input="y\n")
+    assert none.exit_code == 1 and "Erase the selected turns" not in none.output
+    assert "--speaker" in none.stderr and "eywa drop-space" in none.stderr and "[invalid_input]" in none.stderr
+    bad = runner.invoke(app, ["forget", "--space", "cli", "--before", "someday", "--data-dir", data], input="y\n")
+    assert bad.exit_code == 1 and "Erase the selected turns" not in bad.output
+    assert "before: must be an ISO-8601 datetime, got 'someday'" in bad.stderr
+    counts = runner.invoke(app, ["stats", "--space", "cli", "--data-dir", data]).stdout
+    assert re.search(r"evidence\s*│\s*3\s", counts), counts  # nothing erased

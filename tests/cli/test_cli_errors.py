@@ -5,6 +5,8 @@ None of these tests opens a Memory: every mistake is caught before the embedder 
 
 from __future__ import annotations
 
+import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -143,3 +145,60 @@ def test_bad_setting_in_the_environment(runner: CliRunner, tmp_path: Path, monke
 def test_bench_missing_data_file(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(app, ["bench", "locomo", "--data", str(tmp_path / "none.json")])
     assert "none.json" in _one_line_error(result)
+
+
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [(["stats", "--space", "s"], "eywa stats"), (["schema", "apply"], "eywa schema apply")],
+)
+def test_server_settings_without_the_server_extra_name_the_extra(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch, args: list[str], command: str
+) -> None:
+    """``EYWA_NEO4J_URI`` set where the neo4j driver is not installed (the core alone)."""
+    monkeypatch.setitem(sys.modules, "neo4j", None)  # import neo4j -> ModuleNotFoundError
+    for name in [m for m in sys.modules if m == "eywa.stores.server" or m.startswith("eywa.stores.neo4j")]:
+        monkeypatch.delitem(sys.modules, name)
+    result = runner.invoke(app, args, env={"EYWA_NEO4J_URI": "bolt://127.0.0.1:1"})
+    line = _one_line_error(result)
+    assert line.startswith(f"error: {command} needs the server extra: pip install 'eywa[server]'")
+    assert line.endswith("[configuration_error]")
+
+
+def test_ingest_turn_over_a_limit_names_the_line_and_stores_nothing(runner: CliRunner, tmp_path: Path) -> None:
+    """A turn the contract refuses (not only the model) is named by its line, across the
+    chunks ingest writes in, before anything is stored: the file goes in whole or not at all."""
+    path = tmp_path / "turns.jsonl"
+    good = '{"text": "hello", "speaker": "ana"}\n'
+    path.write_text(good * 3 + "\n" + '{"text": "' + "x" * 20_001 + '"}\n', encoding="utf-8")
+    args = ["ingest", str(path), "--space", "s", "--data-dir", str(tmp_path / "m")]
+    result = runner.invoke(app, args, env={"EYWA_MAX_TURNS_PER_BATCH": "2"})
+    assert _one_line_error(result) == f"error: {path}: line 5: text: at most 20000 characters [turn_too_long]"
+    assert not (tmp_path / "m").exists()  # refused before the memory was opened
+
+
+def test_ingest_interrupted_says_what_was_kept_and_a_rerun_finishes(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C during an ingest (the second chunk of three): exit 130 with one line saying the
+    stored turns are kept; the same command again stores the rest, and nothing twice."""
+    from eywa.memory import Memory
+
+    path = tmp_path / "turns.jsonl"
+    path.write_text("".join(f'{{"text": "turn number {i}", "speaker": "ana"}}\n' for i in range(6)), encoding="utf-8")
+    args = ["ingest", str(path), "--space", "s", "--data-dir", str(tmp_path / "m")]
+    remember, calls = Memory.remember, []
+
+    def interrupted(self: Memory, *a: object, **kw: object) -> object:
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return remember(self, *a, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Memory, "remember", interrupted)
+    stopped = runner.invoke(app, args, env={"EYWA_MAX_TURNS_PER_BATCH": "2"})
+    assert stopped.exit_code == 130 and "Traceback" not in stopped.output
+    assert "interrupted: the turns stored so far are kept" in stopped.stderr
+    monkeypatch.setattr(Memory, "remember", remember)
+    rerun = runner.invoke(app, args, env={"EYWA_MAX_TURNS_PER_BATCH": "2"})
+    assert rerun.exit_code == 0, rerun.output
+    assert re.search(r"│ s\s*│\s*6 │\s*6 │", rerun.stdout), rerun.stdout  # 6 sent, 6 stored

@@ -56,3 +56,24 @@ def test_backup_copies_the_directory_and_refuses_a_used_destination_and_server_m
     assert used.exit_code == 1 and "not an empty directory" in used.stderr
     server = runner.invoke(app, ["backup", "--to", str(tmp_path / "s")], env={"EYWA_NEO4J_URI": "bolt://127.0.0.1:1"})
     assert server.exit_code == 1 and "neo4j-admin" in server.stderr
+
+
+def test_import_refuses_a_file_that_is_not_utf8_by_its_line_and_a_missing_file_creates_nothing(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    header = json.dumps({"kind": "header", "format": "eywa-export", "version": 1, "space": "cli",
+                         "exported_at": "2024-01-01T00:00:00Z", "embedder": "e", "rules_version": "r"})  # fmt: skip
+    latin1 = tmp_path / "latin1.jsonl"
+    latin1.write_bytes(header.encode() + b'\n{"kind": "entity", "name": "caf\xe9"}\n')
+    data = tmp_path / "mem"
+    refused = runner.invoke(app, ["import", str(latin1), "--space", "cli", "--data-dir", str(data)])
+    assert refused.exit_code == 1 and isinstance(refused.exception, SystemExit)  # no traceback
+    assert "line.2: not UTF-8" in refused.stderr and "[invalid_input]" in refused.stderr
+    piped = runner.invoke(app, ["import", "-", "--space", "cli", "--data-dir", str(data)], input=latin1.read_bytes())
+    assert piped.exit_code == 1 and "line.2: not UTF-8" in piped.stderr
+
+    missing = runner.invoke(
+        app, ["import", str(tmp_path / "nope.jsonl"), "--space", "cli", "--data-dir", str(tmp_path / "m2")]
+    )
+    assert missing.exit_code == 1 and "No such file or directory" in missing.stderr
+    assert not (tmp_path / "m2").exists()

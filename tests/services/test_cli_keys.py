@@ -29,3 +29,18 @@ def test_keys_create_prints_the_key_once_and_revoke_disables_it(tmp_path: Path) 
     bad = runner.invoke(app, ["keys", "create", "--space", "a", "--scope", "root", "--data-dir", str(tmp_path)])
     assert bad.exit_code == 1 and "scopes" in bad.stderr
     store.close()
+
+
+def test_keys_list_says_when_there_are_none_and_creates_nothing(tmp_path: Path) -> None:
+    runner = CliRunner()
+    missing = tmp_path / "typo"
+    absent = runner.invoke(app, ["keys", "list", "--data-dir", str(missing)])
+    assert absent.exit_code == 0 and absent.stdout == ""
+    assert f"no key file at {missing / 'keys.sqlite'}" in absent.stderr
+    assert not missing.exists()  # a mistyped directory is not created
+    created = runner.invoke(app, ["keys", "create", "--space", "a", "--scope", "read", "--data-dir", str(tmp_path)])
+    assert created.exit_code == 0, created.output
+    key_id = created.stdout.strip().split("_")[1]
+    assert runner.invoke(app, ["keys", "revoke", key_id, "--data-dir", str(tmp_path)]).exit_code == 0
+    listed = runner.invoke(app, ["keys", "list", "--data-dir", str(tmp_path)])
+    assert listed.stdout.startswith(key_id) and "no keys" not in listed.stderr  # revoked keys are listed

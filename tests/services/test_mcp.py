@@ -4,6 +4,7 @@ space summary resource, against a real embedded memory in a temporary directory.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -93,3 +94,15 @@ def test_mcp_tools_over_stdio(tmp_path: Path) -> None:
     assert out["drop"]["counts"]["turns"] == 0
     assert out["bad"].is_error and "not found" in out["bad"].content[0].text
     assert out["summary"]["stats"]["evidence"] == 2 and len(out["summary"]["beliefs"]) == 2
+
+
+def test_eywa_mcp_help_names_every_tool() -> None:
+    """``eywa mcp --help`` tells a user which tools the server offers (it named five of twelve)."""
+    from typer.testing import CliRunner
+
+    from eywa.cli import app
+
+    shown = " ".join(CliRunner().invoke(app, ["mcp", "--help"], env={"COLUMNS": "300"}).stdout.split())
+    listed = set(re.findall(r"\w+", shown.partition("Tools:")[2].partition(".")[0]))
+    missing = [tool for tool in TOOLS if tool not in listed]
+    assert not missing, shown

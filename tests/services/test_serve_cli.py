@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -30,3 +33,36 @@ def test_serve_passes_the_access_log_choice_to_uvicorn(
     result = CliRunner().invoke(app, ["serve", "--port", "8123", "--data-dir", str(tmp_path), *flags])
     assert result.exit_code == 0, result.output
     assert calls == [{"app": built, "host": "127.0.0.1", "port": 8123, "access_log": logged}]
+
+
+# ``eywa serve`` in a fresh interpreter where Celery cannot be imported (the ``service``
+# extra alone, as ``pip install 'eywa[service]'`` leaves it): uvicorn.run only reports the app.
+_WITHOUT_CELERY = """
+import sys
+sys.modules["celery"] = None  # import celery -> ImportError, as when the worker extra is missing
+import uvicorn
+uvicorn.run = lambda application, **kwargs: print("served", type(application).__name__)
+from eywa.cli import app
+app(sys.argv[1:])
+"""
+
+
+def _serve_without_celery(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("EYWA_")} | env
+    return subprocess.run(
+        [sys.executable, "-c", _WITHOUT_CELERY, "serve", "--data-dir", str(tmp_path / "mem")],
+        capture_output=True, text=True, env=environ, timeout=120, check=False,
+    )  # fmt: skip
+
+
+def test_serve_needs_no_celery_with_the_inline_runner(tmp_path: Path) -> None:
+    done = _serve_without_celery(tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "served FastAPI" in done.stdout
+
+
+def test_serve_with_the_celery_runner_names_the_worker_extra(tmp_path: Path) -> None:
+    done = _serve_without_celery(tmp_path, EYWA_JOB_RUNNER="celery", EYWA_REDIS_URL="redis://127.0.0.1:1/0")
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "pip install 'eywa[worker]'" in done.stderr and "[configuration_error]" in done.stderr
