@@ -214,14 +214,28 @@ def _cite(
     )
 
 
+def releases_change(obs: Observation) -> bool:
+    """Whether ``obs`` says its value may have changed: a change signal, not merely hedged,
+    planned or hypothetical ("I might move" releases nothing)."""
+    return obs.change_signal and not obs.tentative
+
+
 def step(
-    state: DimensionState, obs: Observation, tau_days: float, params: NousParams = DEFAULT_PARAMS
+    state: DimensionState,
+    obs: Observation,
+    tau_days: float,
+    params: NousParams = DEFAULT_PARAMS,
+    *,
+    release_change: bool | None = None,
 ) -> StepResult:
-    """Apply one observation (which must not predate ``state.last_at``)."""
+    """Apply one observation (which must not predate ``state.last_at``).
+
+    ``release_change`` says whether the change hazard is released before this observation;
+    by default when the observation itself signals a change. ``replay`` decides it per
+    instant instead (see there)."""
     value = canonical_value(state, obs.value)
     dt = elapsed_days(state.last_at, obs.at)
-    # A change that is only hedged, planned or hypothetical ("I might move") releases nothing.
-    change = obs.change_signal and not obs.tentative
+    change = releases_change(obs) if release_change is None else release_change
     h = nm.hazard(dt, tau_days, change, params.change_hazard)
     last_at = obs.at if state.last_at is None else max(state.last_at, obs.at)
     last = _observed(obs, value) if state.last is None or obs.at >= state.last.at else state.last
@@ -276,11 +290,25 @@ def replay(
     params: NousParams = DEFAULT_PARAMS,
     start: DimensionState | None = None,
 ) -> tuple[DimensionState, list[tuple[Observation, StepResult]]]:
-    """Fold observations in event-time order from ``start`` (default: empty)."""
+    """Fold observations in event-time order from ``start`` (default: empty).
+
+    An instant releases its change once, before its first observation: "I quit Acme; I work
+    at Globex now." makes two observations of the employer at one time, and each releasing
+    the change hazard made the second decay the first's news toward uniform (Globex 0.92 →
+    0.55). So the first observation of an instant releases it when any observation of that
+    instant signals a change, and the others at the same time only add their evidence. The
+    ledger folds an instant's observations together (it replays when a new one does not come
+    strictly after the dimension's last event), so every fold sees whole instants.
+    """
     state = start if start is not None else DimensionState(cardinality)
     steps: list[tuple[Observation, StepResult]] = []
-    for obs in sorted(observations, key=observation_key):
-        result = step(state, obs, tau_days, params)
+    ordered = sorted(observations, key=observation_key)
+    changing = {obs.at for obs in ordered if releases_change(obs)}
+    previous_at: datetime | None = None
+    for obs in ordered:
+        first_of_instant = obs.at != previous_at
+        previous_at = obs.at
+        result = step(state, obs, tau_days, params, release_change=first_of_instant and obs.at in changing)
         steps.append((obs, result))
         state = result.state
     return state, steps
