@@ -138,7 +138,10 @@ class NotFoundError(EywaError, KeyError):
         self.kind = kind
         self.space = space
         self.item_id = item_id
-        super().__init__(f"{kind} {item_id!r} not found in space {space!r}")
+        # Keys and jobs belong to no one space ("*"): "api key 'x' not found in space '*'"
+        # read as if a space named "*" had been searched.
+        where = "" if space == "*" else f" in space {space!r}"
+        super().__init__(f"{kind} {item_id!r} not found{where}")
 
     def __str__(self) -> str:  # KeyError quotes its argument; keep the sentence readable
         return str(self.args[0])

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from eywa.errors import InvalidInputError
+from eywa.errors import InvalidInputError, NotFoundError
 from eywa.models import utc_now
 from eywa.runtime import load_settings, open_graph_stores, open_key_store
 from eywa.runtime.backends import KEYS_FILE, backend_of
 from eywa.runtime.commands import DataDirOption, EywaGroup, out_console
-from eywa.stores.keys import ApiKey, parse_scopes
+from eywa.settings import EywaSettings
+from eywa.stores.keys import ALL_SPACES, ApiKey, parse_scopes
 from eywa.values import parse_time
 
 __all__ = ["app"]
@@ -103,15 +105,22 @@ def create(
     typer.echo(f"id={_describe(record)}", err=True)
 
 
+def _missing_key_file(settings: EywaSettings) -> Path | None:
+    """The embedded key file's path when it does not exist (a mistyped ``--data-dir``): the
+    commands that only read or change keys say so rather than create it there."""
+    if backend_of(settings) != "embedded":
+        return None
+    path = settings.api_keys_path or settings.data_dir / KEYS_FILE
+    return None if path.exists() else path
+
+
 @app.command("list")
 def list_keys(data_dir: DataDirOption = None) -> None:
     """List keys (ids, spaces, scopes, expiry, rotation, revocation), never secrets."""
     settings = load_settings(data_dir)
-    if backend_of(settings) == "embedded":
-        path = settings.api_keys_path or settings.data_dir / KEYS_FILE
-        if not path.exists():  # a mistyped --data-dir: say so, and do not create a key file there
-            typer.echo(f"no keys: there is no key file at {path} (eywa keys create makes one)", err=True)
-            return
+    if (path := _missing_key_file(settings)) is not None:
+        typer.echo(f"no keys: there is no key file at {path} (eywa keys create makes one)", err=True)
+        return
     store = open_key_store(settings)
     try:
         keys = store.list()
@@ -133,7 +142,10 @@ def rotate(
 ) -> None:
     """Give a key a new secret, printed once; the current secret works until the grace ends."""
     period = parse_duration(grace, "--grace")
-    store = open_key_store(load_settings(data_dir))
+    settings = load_settings(data_dir)
+    if _missing_key_file(settings) is not None:
+        raise NotFoundError("api key", ALL_SPACES, key_id)
+    store = open_key_store(settings)
     try:
         record, secret = store.rotate(key_id, period)
     finally:
@@ -146,7 +158,10 @@ def rotate(
 @app.command("revoke")
 def revoke(key_id: Annotated[str, typer.Argument(help="The key id (the part after eyw_).")], data_dir: DataDirOption = None) -> None:
     """Revoke a key; its requests get 401 from now on."""
-    store = open_key_store(load_settings(data_dir))
+    settings = load_settings(data_dir)
+    if _missing_key_file(settings) is not None:
+        raise NotFoundError("api key", ALL_SPACES, key_id)
+    store = open_key_store(settings)
     try:
         record = store.revoke(key_id)
     finally:

@@ -44,3 +44,13 @@ def test_keys_list_says_when_there_are_none_and_creates_nothing(tmp_path: Path) 
     assert runner.invoke(app, ["keys", "revoke", key_id, "--data-dir", str(tmp_path)]).exit_code == 0
     listed = runner.invoke(app, ["keys", "list", "--data-dir", str(tmp_path)])
     assert listed.stdout.startswith(key_id) and "no keys" not in listed.stderr  # revoked keys are listed
+
+
+def test_revoke_and_rotate_on_a_mistyped_directory_say_not_found_and_create_nothing(tmp_path: Path) -> None:
+    runner = CliRunner()
+    missing = tmp_path / "typo"
+    for command in (["keys", "revoke", "k1"], ["keys", "rotate", "k1", "--grace", "0s"]):
+        result = runner.invoke(app, [*command, "--data-dir", str(missing)])
+        assert result.exit_code == 1, result.output
+        assert "api key 'k1' not found" in result.stderr and "[not_found]" in result.stderr, result.stderr
+        assert not missing.exists(), command  # neither the directory nor a key file is made

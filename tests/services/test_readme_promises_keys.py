@@ -42,3 +42,15 @@ def test_an_admin_key_of_some_spaces_cannot_manage_keys(service: Service) -> Non
     assert service.client.get("/v1/keys", headers=operator).status_code == 200
     rotated = service.client.post(f"/v1/keys/{victim_key.id}/rotate", json={"grace_seconds": 0}, headers=operator)
     assert rotated.status_code == 200 and rotated.json()["secret"]
+
+
+def test_an_unknown_job_or_key_is_a_404_that_names_no_space(service: Service) -> None:
+    """Keys and jobs belong to no one space: the 404 says what was not found, not that a
+    space named '*' was searched (the outside walk of s14 read "api key 'nope' not found in
+    space '*'")."""
+    operator = service.headers(["*"], "read,write,admin")
+    for method, path, what in [("GET", "/v1/jobs/job_nope", "job 'job_nope' not found"),
+                               ("DELETE", "/v1/keys/nope", "api key 'nope' not found")]:  # fmt: skip
+        answer = service.client.request(method, path, headers=operator)
+        assert answer.status_code == 404 and answer.json()["code"] == "not_found", (path, answer.text)
+        assert answer.json()["detail"] == what, answer.json()
