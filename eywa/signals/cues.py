@@ -82,6 +82,22 @@ _NORMALIZED = {
 }
 
 
+# "No," opening a sentence answers what was asked ("Do you still live in Paris?" "No, I moved
+# to Lyon."); it does not negate the sentence it opens.
+_SENTENCE_START = re.compile(r"(?:^|[.!?…]\s*)\s*$")
+_AFTER_ANSWER = re.compile(r"\s*[,!—–]")
+
+
+def answers_no(text: str, start: int, end: int) -> bool:
+    """Whether the cue ``text[start:end]`` is a sentence-opening "No," (or "Nope,"): an
+    answer to another speaker's question, not a negation of its own sentence."""
+    return (
+        text[start:end].casefold() == "no"
+        and _SENTENCE_START.search(text, 0, start) is not None
+        and _AFTER_ANSWER.match(text, end) is not None
+    )
+
+
 def detect_cues(
     text: str, taken: Sequence[tuple[int, int]], words: frozenset[str] | None = None
 ) -> list[Signal]:
@@ -99,6 +115,8 @@ def detect_cues(
         for match in pattern.finditer(text):
             start, end = match.span()
             if any(start < t_end and t_start < end for t_start, t_end in taken):
+                continue
+            if kind is SignalKind.NEGATION and answers_no(text, start, end):
                 continue
             found.append(
                 Signal(

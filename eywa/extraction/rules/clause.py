@@ -21,6 +21,7 @@ from datetime import datetime
 from eywa.extraction.lexicon import IRREGULAR_PAST
 from eywa.extraction.text import Clause
 from eywa.models import Evidence, Signal, SignalKind
+from eywa.signals.cues import answers_no
 
 A = r"['’]"
 """A straight or curly apostrophe."""
@@ -170,9 +171,15 @@ def part_of(text: str, start: int) -> Part:
     return _part(text, start, False)
 
 
+def _negated(text: str) -> bool:
+    """A negation in ``text``; an opening "No," answers another speaker and negates nothing
+    here ("No, I moved to Lyon last month.")."""
+    return any(not answers_no(text, *m.span()) for m in NEGATION.finditer(text))
+
+
 def _part(text: str, start: int, conditional: bool) -> Part:
     return Part(
-        text=text, start=start, negated=bool(NEGATION.search(text)), hedged=bool(HEDGE.search(text)),
+        text=text, start=start, negated=_negated(text), hedged=bool(HEDGE.search(text)),
         past_habit=bool(PAST_HABIT.search(text)), hypothetical=conditional,
         words=frozenset(_WORD.findall(text.lower())),
     )
