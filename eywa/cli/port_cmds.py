@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Annotated, TextIO
+from typing import IO, TYPE_CHECKING, Annotated, TextIO
 
 import typer
 from rich.table import Table
@@ -29,6 +31,9 @@ from eywa.runtime.commands import DataDirOption, err_console, out_console, requi
 from eywa.runtime.ingest import progress_bar
 from eywa.stores.embedded.backup import backup_directory
 from eywa.stores.embedded.factory import DATABASE_FILE
+
+if TYPE_CHECKING:
+    from eywa.memory import Memory
 
 __all__ = ["backup", "export_space", "import_space"]
 
@@ -71,6 +76,26 @@ def _utf8_lines(stream: IO[bytes]) -> Iterator[str]:
             raise InvalidInputError.at(f"line.{number}", f"not UTF-8 ({exc.reason})") from None
 
 
+def _embed_with_progress(mem: Memory, space: str) -> None:
+    """Wait for the restored turns to be embedded (and their beliefs), with a progress bar
+    on stderr over the turns still owed a vector: a large space takes minutes (MiniLM embeds
+    ~170 turns/s on two cores).
+
+    Raises:
+        EywaError: what the background embedding raised (``Memory.wait``).
+    """
+    owed = mem.pending(space).embed
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="eywa-import-wait") as pool:
+        done = pool.submit(mem.wait)
+        if owed:
+            with progress_bar(err_console(), transient=True) as bar:
+                task = bar.add_task("embed", total=owed)
+                while not done.done():
+                    bar.update(task, completed=owed - min(owed, mem.pending(space).embed))
+                    time.sleep(0.2)
+        done.result()
+
+
 def _counts_table(title: str, counts: Mapping[str, int]) -> Table:
     table = Table("kind", "records", title=title)
     for kind, n in sorted(counts.items()):
@@ -107,7 +132,8 @@ def import_space(
     settings = load_settings(data_dir)
     # The file is opened before the memory, so a wrong path leaves no empty memory behind.
     with _input(file) as stream, open_memory(settings) as mem:
-        report = mem.import_space(space, _utf8_lines(stream))
+        report = mem.import_space(space, _utf8_lines(stream), wait=False)
+        _embed_with_progress(mem, space)
     console = out_console()
     console.print(_counts_table(f"imported into {space!r}", report.counts))
     console.print(f"{report.pending_embeddings} turns and beliefs embedded again (vectors are not exported)", soft_wrap=True)

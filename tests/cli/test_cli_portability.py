@@ -10,7 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from eywa.cli import app
-from eywa.stores.embedded.factory import open_embedded
+from eywa.stores.embedded.factory import open_embedded, open_embedded_graph
 
 
 def test_export_import_round_trip_and_refusals(runner: CliRunner, tmp_path: Path) -> None:
@@ -32,6 +32,13 @@ def test_export_import_round_trip_and_refusals(runner: CliRunner, tmp_path: Path
     imported = runner.invoke(app, ["import", str(dump), "--space", "cli", "--data-dir", copy])
     assert imported.exit_code == 0, imported.output
     assert "turn" in imported.stdout
+    # The command returns once the restored turns and beliefs are embedded: read the ledger
+    # without opening a memory, which would embed what was left.
+    graph = open_embedded_graph(Path(copy))
+    try:
+        assert set(graph.ledger.backlog().values()) == {0}, graph.ledger.backlog()
+    finally:
+        graph.close()
     again = runner.invoke(app, ["export", "--space", "cli", "--data-dir", copy])
     assert again.exit_code == 0, again.output
     assert [json.loads(x) for x in again.stdout.splitlines()[1:]] == [json.loads(x) for x in lines[1:]]
