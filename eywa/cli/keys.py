@@ -18,7 +18,7 @@ import typer
 from eywa.errors import InvalidInputError, NotFoundError
 from eywa.models import utc_now
 from eywa.runtime import load_settings, open_graph_stores, open_key_store
-from eywa.runtime.backends import KEYS_FILE, backend_of
+from eywa.runtime.backends import backend_of, key_file_path
 from eywa.runtime.commands import DataDirOption, EywaGroup, out_console
 from eywa.settings import EywaSettings
 from eywa.stores.keys import ALL_SPACES, ApiKey, parse_scopes
@@ -110,7 +110,7 @@ def _missing_key_file(settings: EywaSettings) -> Path | None:
     commands that only read or change keys say so rather than create it there."""
     if backend_of(settings) != "embedded":
         return None
-    path = settings.api_keys_path or settings.data_dir / KEYS_FILE
+    path = key_file_path(settings)
     return None if path.exists() else path
 
 

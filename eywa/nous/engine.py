@@ -214,7 +214,7 @@ def _cite(
     )
 
 
-def releases_change(obs: Observation) -> bool:
+def _releases_change(obs: Observation) -> bool:
     """Whether ``obs`` says its value may have changed: a change signal, not merely hedged,
     planned or hypothetical ("I might move" releases nothing)."""
     return obs.change_signal and not obs.tentative
@@ -226,17 +226,15 @@ def step(
     tau_days: float,
     params: NousParams = DEFAULT_PARAMS,
     *,
-    release_change: bool | None = None,
+    release_change: bool,
 ) -> StepResult:
     """Apply one observation (which must not predate ``state.last_at``).
 
-    ``release_change`` says whether the change hazard is released before this observation;
-    by default when the observation itself signals a change. ``replay`` decides it per
-    instant instead (see there)."""
+    ``release_change`` says whether the change hazard is released before this observation:
+    ``replay`` decides it per instant (see there)."""
     value = canonical_value(state, obs.value)
     dt = elapsed_days(state.last_at, obs.at)
-    change = releases_change(obs) if release_change is None else release_change
-    h = nm.hazard(dt, tau_days, change, params.change_hazard)
+    h = nm.hazard(dt, tau_days, release_change, params.change_hazard)
     last_at = obs.at if state.last_at is None else max(state.last_at, obs.at)
     last = _observed(obs, value) if state.last is None or obs.at >= state.last.at else state.last
     if state.cardinality == "single":
@@ -303,7 +301,7 @@ def replay(
     state = start if start is not None else DimensionState(cardinality)
     steps: list[tuple[Observation, StepResult]] = []
     ordered = sorted(observations, key=observation_key)
-    changing = {obs.at for obs in ordered if releases_change(obs)}
+    changing = {obs.at for obs in ordered if _releases_change(obs)}
     previous_at: datetime | None = None
     for obs in ordered:
         first_of_instant = obs.at != previous_at

@@ -13,6 +13,7 @@ The store factories below this module (``eywa.stores.embedded.factory``,
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from eywa.errors import ConfigurationError, InvalidInputError
@@ -25,7 +26,9 @@ if TYPE_CHECKING:
     from eywa.extraction.base import Extractor
     from eywa.memory import Memory
 
-__all__ = ["KEYS_FILE", "Backend", "backend_of", "describe", "open_graph_stores", "open_key_store", "open_memory"]
+__all__ = [
+    "KEYS_FILE", "Backend", "backend_of", "describe", "key_file_path", "open_graph_stores", "open_key_store", "open_memory",
+]  # fmt: skip
 
 Backend = Literal["embedded", "server"]
 KEYS_FILE = "keys.sqlite"
@@ -100,6 +103,11 @@ def open_graph_stores(settings: EywaSettings, *, backend: Backend | None = None)
     return open_embedded_graph(settings.data_dir, erasure_secret=secret)
 
 
+def key_file_path(settings: EywaSettings) -> Path:
+    """The embedded key file: ``EYWA_API_KEYS_PATH``, else ``<data_dir>/keys.sqlite``."""
+    return settings.api_keys_path or settings.data_dir / KEYS_FILE
+
+
 def open_key_store(settings: EywaSettings, *, backend: Backend | None = None) -> KeyStore:
     """The API key store: Neo4j in server mode, else ``EYWA_API_KEYS_PATH`` or
     ``<data_dir>/keys.sqlite``.
@@ -114,4 +122,4 @@ def open_key_store(settings: EywaSettings, *, backend: Backend | None = None) ->
         return open_server_keys(settings)
     from eywa.stores.embedded.keys import SqliteKeyStore
 
-    return SqliteKeyStore(settings.api_keys_path or settings.data_dir / KEYS_FILE)
+    return SqliteKeyStore(key_file_path(settings))

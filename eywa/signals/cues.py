@@ -82,19 +82,15 @@ _NORMALIZED = {
 }
 
 
-# "No," opening a sentence answers what was asked ("Do you still live in Paris?" "No, I moved
-# to Lyon."); it does not negate the sentence it opens.
-_SENTENCE_START = re.compile(r"(?:^|[.!?…]\s*)\s*$")
-_AFTER_ANSWER = re.compile(r"\s*[,!—–]")
-
-
 def answers_no(text: str, start: int, end: int) -> bool:
-    """Whether the cue ``text[start:end]`` is a sentence-opening "No," (or "Nope,"): an
-    answer to another speaker's question, not a negation of its own sentence."""
+    """Whether the cue ``text[start:end]`` is a sentence-opening "No," ("No!", "No —"): an
+    answer to what another speaker asked ("Do you still live in Paris?" "No, I moved to
+    Lyon."), not a negation of the sentence it opens."""
+    before, after = text[:start].rstrip(), text[end:].lstrip()
     return (
         text[start:end].casefold() == "no"
-        and _SENTENCE_START.search(text, 0, start) is not None
-        and _AFTER_ANSWER.match(text, end) is not None
+        and (not before or before[-1] in ".!?…")
+        and after[:1] in {",", "!", "—", "–"}
     )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
@@ -82,18 +82,20 @@ async def authenticate(
     return key
 
 
-def require(
-    scope: Scope, *, space_from_path: bool = True, every_space: bool = False
-) -> Callable[..., Awaitable[ApiKey]]:
-    """A dependency admitting keys with ``scope`` on the path's ``{space}`` (``every_space``:
-    only keys holding ``scope`` on ``*``).
+RequiredOn = Literal["path", "any", "every"]
+"""Where a key must hold the scope: the path's ``{space}``, any space, or every space (``*``)."""
+
+
+def require(scope: Scope, *, on: RequiredOn = "path") -> Callable[..., Awaitable[ApiKey]]:
+    """A dependency admitting keys with ``scope`` on the path's ``{space}`` (``on="any"``: on
+    some space; ``on="every"``: on ``*``).
 
     Raises (from the dependency):
         ApiProblem: 403 when the key lacks the space or the scope.
     """
 
     async def dependency(request: Request, key: Annotated[ApiKey, Depends(authenticate)]) -> ApiKey:
-        space = ALL_SPACES if every_space else request.path_params.get("space") if space_from_path else None
+        space = {"path": request.path_params.get("space"), "any": None, "every": ALL_SPACES}[on]
         if not key.allows(space, scope):
             where = f" on space {space!r}" if space is not None else ""
             raise ApiProblem(403, "forbidden", "Forbidden", f"this key has no {scope!r} scope{where}")
@@ -109,7 +111,7 @@ def record_space(request: Request, space: str) -> None:
 
 Reader = Annotated[ApiKey, Depends(require("read"))]
 Writer = Annotated[ApiKey, Depends(require("write"))]
-Admin = Annotated[ApiKey, Depends(require("admin", every_space=True))]
+Admin = Annotated[ApiKey, Depends(require("admin", on="every"))]
 """Key management: ``admin`` on every space (``*``). A key that creates, rotates or revokes
 keys can mint itself any key, so one confined to some spaces must not (it would reach every
 other tenant's memory)."""

@@ -17,7 +17,7 @@ from services.api.routes_read import SpacePath
 router = APIRouter(tags=["browse"])
 Offset = Annotated[int, Query(ge=0, le=1_000_000, description="Skip this many items.")]
 Limit = Annotated[int, Query(ge=1, le=500, description="At most this many items.")]
-AnySpaceReader = Annotated[ApiKey, Depends(require("read", space_from_path=False))]
+AnySpaceReader = Annotated[ApiKey, Depends(require("read", on="any"))]
 
 
 @router.get("/v1/spaces", response_model=browse.Page[browse.SpaceSummary], summary="Spaces this key can read")

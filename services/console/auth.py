@@ -27,8 +27,9 @@ from fastapi import Request, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from eywa.errors import NotFoundError
-from eywa.models import as_utc, utc_now
+from eywa.models import utc_now
 from eywa.stores.keys import ApiKey, KeyStore
+from eywa.values import parse_time
 
 __all__ = [
     "LOGIN_CSRF_COOKIE",
@@ -94,7 +95,7 @@ class SessionSigner:
         if not isinstance(payload, dict) or not all(isinstance(payload.get(f), str) for f in ("k", "c", "t")):
             return None  # a cookie of an older version (no signing time) signs in again
         try:
-            signed_at = as_utc(datetime.fromisoformat(payload["t"]))
+            signed_at = parse_time(payload["t"])
         except ValueError:
             return None
         return payload["k"], payload["c"], signed_at
