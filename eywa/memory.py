@@ -562,14 +562,16 @@ class Memory:
         """Run the named audit read-only, e.g. why a belief is held or what a turn caused.
 
         Every audit takes ``space`` among its ``params`` (strings; times as ISO-8601) and
-        answers alike on every backend: the same columns, rows and value types.
+        answers alike on every backend: the same columns, rows and value types. Parameters
+        declared optional (``AuditParam.optional``, e.g. ``timeline``'s ``speaker``) may be
+        left out: they bind to ``''``, which the query reads as "no filter".
 
         Example:
             >>> mem.audit("why_believed", {"space": "alice", "belief_id": bid}).records()  # doctest: +SKIP
 
         Raises:
-            InvalidInputError: an unknown audit, ``params`` not a mapping, a missing or
-                undeclared parameter, a value that is not a string, or a bad space.
+            InvalidInputError: an unknown audit, ``params`` not a mapping, a missing required
+                or an undeclared parameter, a value that is not a string, or a bad space.
             StoreError: the backend failed (a time parameter it cannot parse, say).
         """
         self._check_open()

@@ -62,9 +62,13 @@ def _cell(value: object) -> Text:
 
 
 def _print_catalogue(specs: list[AuditSpec]) -> None:
-    table = Table("audit", "params", "returns", "purpose", title="audits")
+    """The audits, their parameters (``name?`` may be left out) and columns."""
+    table = Table(
+        "audit", "params", "returns", "purpose", title="audits", caption="param? = optional (left out: no filter)"
+    )
     for spec in specs:
-        table.add_row(spec.name, ", ".join(spec.param_names), ", ".join(spec.column_names), spec.purpose)
+        params = ", ".join(p.label for p in spec.params)
+        table.add_row(spec.name, params, ", ".join(spec.column_names), spec.purpose)
     out_console().print(table)
 
 

@@ -11,9 +11,12 @@ Cypher files (``graph_schema/audit/<name>.cypher``) comment with ``//`` and take
 ``$name`` parameters; their SQL twins (``eywa/stores/embedded/audit/<name>.sql``) comment
 with ``--`` and take ``:name`` parameters. The first line says what the audit answers;
 ``param`` lines declare the parameters in call order (``space`` always among them, and the
-query filters on it); ``returns`` lines (one or more, read in order) declare the result
-columns with their types. The header is the contract: both twins must declare the same
-one (a test checks), and a runner refuses a result whose columns differ from it.
+query filters on it); a ``?`` after a name (``// param: speaker? - ... (empty: every
+speaker)``) marks one the query reads as "empty: every ...", so a caller may leave it out
+and it binds to ``''`` (``space`` is never optional); ``returns`` lines (one or more, read
+in order) declare the result columns with their types. The header is the contract: both
+twins must declare the same one (a test checks), and a runner refuses a result whose
+columns differ from it.
 
 Parameter values are strings and travel as query parameters only. Column values are
 decoded by their declared type (:data:`ColumnType`) so both backends hand back the same
@@ -46,10 +49,16 @@ _STRING_LITERAL = re.compile(r"'(?:[^'\\]|\\.|'')*'")
 
 
 class AuditParam(Frozen):
-    """One declared parameter of an audit."""
+    """One declared parameter of an audit; an optional one binds to ``''`` when left out."""
 
     name: str
     description: str
+    optional: bool = False
+
+    @property
+    def label(self) -> str:
+        """The name as a catalogue shows it: ``speaker?`` for an optional parameter."""
+        return f"{self.name}?" if self.optional else self.name
 
 
 class AuditColumn(Frozen):
@@ -78,16 +87,18 @@ class AuditSpec(Frozen):
         return tuple(c.name for c in self.columns)
 
     def bind(self, params: Mapping[str, object]) -> dict[str, str]:
-        """The parameter values in declaration order, after checking names and types.
+        """The parameter values in declaration order, after checking names and types;
+        optional parameters left out are ``''``, which their query reads as "no filter".
 
         Raises:
-            InvalidInputError: ``params`` is not a mapping, a declared parameter is
+            InvalidInputError: ``params`` is not a mapping, a required parameter is
                 missing, an undeclared one was given, or a value is not a string.
         """
         if not isinstance(params, Mapping):
             raise InvalidInputError(f"audit {self.name}: params must map parameter names to strings")
         given, declared = set(params), set(self.param_names)
-        if missing := declared - given:
+        required = {p.name for p in self.params if not p.optional}
+        if missing := required - given:
             raise InvalidInputError(f"audit {self.name} needs parameters: {', '.join(sorted(missing))}")
         if extra := given - declared:
             raise InvalidInputError(
@@ -95,7 +106,7 @@ class AuditSpec(Frozen):
             )
         values: dict[str, str] = {}
         for key in self.param_names:
-            value = params[key]
+            value = params.get(key, "")
             if not isinstance(value, str):
                 raise InvalidInputError(f"audit {self.name}: parameter {key} must be a string")
             values[key] = value
@@ -186,8 +197,8 @@ def parse_audit(file_name: str, text: str, dialect: Dialect = CYPHER) -> AuditQu
     Raises:
         StoreError: the name is not ``snake_case`` with the dialect's suffix, the purpose
             line or the ``returns`` lines are missing or malformed, ``space`` is not
-            declared, or the query uses an undeclared parameter (or declares one it never
-            uses).
+            declared or is marked optional, or the query uses an undeclared parameter
+            (or declares one it never uses).
     """
     name = file_name.removesuffix(dialect.suffix)
     fail = dialect.backend, "audit"
@@ -198,9 +209,11 @@ def parse_audit(file_name: str, text: str, dialect: Dialect = CYPHER) -> AuditQu
     purpose = _header(dialect, "purpose").match(lines[0]) if lines else None
     if purpose is None or not purpose["text"].strip():
         raise StoreError(*fail, f"{file_name}: first line must be '{dialect.comment} purpose: ...'")
-    param_line = re.compile(rf"^{re.escape(dialect.comment)}\s*param:\s*(?P<name>[A-Za-z_]\w*)\s*(?:-\s*(?P<text>.*))?$")
+    param_line = re.compile(
+        rf"^{re.escape(dialect.comment)}\s*param:\s*(?P<name>[A-Za-z_]\w*)(?P<optional>\?)?\s*(?:-\s*(?P<text>.*))?$"
+    )
     params = tuple(
-        AuditParam(name=m["name"], description=(m["text"] or "").strip())
+        AuditParam(name=m["name"], description=(m["text"] or "").strip(), optional=m["optional"] is not None)
         for line in lines[1:]
         if (m := param_line.match(line))
     )
@@ -212,8 +225,8 @@ def parse_audit(file_name: str, text: str, dialect: Dialect = CYPHER) -> AuditQu
     body = body.removesuffix(";").strip()
     declared = {p.name for p in params}
     used = set(dialect.parameter.findall(_STRING_LITERAL.sub("''", body)))
-    if "space" not in declared:
-        raise StoreError(*fail, f"{file_name}: every audit must declare and filter on the space parameter")
+    if "space" not in declared or any(p.name == "space" and p.optional for p in params):
+        raise StoreError(*fail, f"{file_name}: every audit must declare and filter on the space parameter, never optional")
     if declared != used or len(params) != len(declared):
         raise StoreError(*fail, f"{file_name}: declared {sorted(declared)} but the query uses {sorted(used)}")
     spec = AuditSpec(name=name, purpose=purpose["text"].strip(), params=params, columns=columns)
@@ -250,8 +263,8 @@ def run_audit(audits: AuditQueries, name: str, params: Mapping[str, object]) -> 
     """Check ``name`` and ``params`` against the audit registry, then run it read-only.
 
     Raises:
-        InvalidInputError: an unknown audit, ``params`` not a mapping, a missing or
-            undeclared parameter, a value that is not a string, or a bad space.
+        InvalidInputError: an unknown audit, ``params`` not a mapping, a missing required
+            or an undeclared parameter, a value that is not a string, or a bad space.
         StoreError: the backend failed (a time parameter it cannot parse, say).
     """
     values = find_audit(audits.audits(), name).bind(params)

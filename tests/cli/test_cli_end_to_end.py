@@ -136,6 +136,22 @@ def test_audit_lists_and_runs_on_the_embedded_store(runner: CliRunner, memory_di
     assert unknown.exit_code == 1 and "unknown audit 'why_not'" in unknown.stderr
 
 
+def test_audit_optional_params_may_be_left_out(runner: CliRunner, memory_dir: Path) -> None:
+    wide = {"COLUMNS": "300"}
+    listed = runner.invoke(app, ["audit", "--list", "--data-dir", str(memory_dir)], env=wide)
+    assert "space, speaker?, from?, to?, offset, limit" in listed.stdout
+    page = ["-p", "space=chat-a", "-p", "offset=0", "-p", "limit=10", "--data-dir", str(memory_dir)]
+    every = runner.invoke(app, ["audit", "timeline", *page], env=wide)
+    assert every.exit_code == 0, every.output
+    assert every.stdout.count("session_") == 5 and "Iris" in every.stdout and "Omar" in every.stdout
+    one = runner.invoke(app, ["audit", "timeline", "-p", "speaker=Omar", *page], env=wide)
+    assert one.exit_code == 0, one.output
+    assert one.stdout.count("session_") == 2 and "Iris" not in one.stdout
+    required = runner.invoke(app, ["audit", "timeline", "-p", "space=chat-a", "--data-dir", str(memory_dir)])
+    assert required.exit_code == 1
+    assert required.stderr.strip() == "error: audit timeline needs parameters: limit, offset [invalid_input]"
+
+
 def test_reingest_of_one_sample_writes_nothing_new(runner: CliRunner, memory_dir: Path, locomo_file: Path) -> None:
     result = runner.invoke(app, ["ingest", str(locomo_file), "--space", "chat-b", "--data-dir", str(memory_dir)])
     assert result.exit_code == 0, result.output

@@ -92,6 +92,20 @@ def test_bind_checks_the_call_against_the_declared_parameters() -> None:
         spec.bind(["space", "id"])  # type: ignore[arg-type]
 
 
+def test_optional_parameters_may_be_left_out_and_bind_empty() -> None:
+    spec = parse_audit(
+        "x.sql", "-- purpose: p\n-- param: space - s\n-- param: who? - w (empty: everyone)\n-- param: n - n\n"
+        "-- returns: a text\nSELECT :space AS a WHERE :who = '' OR :n = :who", SQL,
+    ).spec  # fmt: skip
+    assert [p.label for p in spec.params] == ["space", "who?", "n"] and spec.param_names == ("space", "who", "n")
+    assert spec.bind({"space": "home", "n": "1"}) == {"space": "home", "who": "", "n": "1"}
+    assert spec.bind({"space": "home", "n": "1", "who": "Al"})["who"] == "Al"
+    with pytest.raises(InvalidInputError, match="needs parameters: n$"):
+        spec.bind({"space": "home"})
+    with pytest.raises(StoreError, match="space parameter, never optional"):
+        parse_audit("x.cypher", "// purpose: p\n// param: space? - s\n// returns: n int\nRETURN $space AS n")
+
+
 def test_values_are_decoded_by_their_declared_type() -> None:
     spec = _spec(("t", "datetime"), ("e", "datetime"), ("flag", "bool"), ("xs", "list"), ("doc", "json"), ("f", "float"))
     result = decode_rows(
