@@ -132,8 +132,13 @@ def corrections(
 ) -> None:
     """The correction records of a space: who retracted, confirmed, accepted or dismissed what, and why."""
     with open_memory(load_settings(data_dir), must_exist=True) as mem:
+        records = mem.corrections(space, target_id)
+        if not records and not mem.corrections(space):
+            # An erased space has no evidence left but keeps its correction records, so only
+            # a space with neither (a typo) is refused, as every other command refuses it.
+            require_space(mem, space)
         table = Table("at", "kind", "target", "author", "reason", title=f"corrections of {space}")
-        for c in mem.corrections(space, target_id):
+        for c in records:
             table.add_row(c.at.isoformat(timespec="seconds"), c.kind, c.target_id, c.author or "", c.reason or "")
         out_console().print(table)
 

@@ -44,3 +44,22 @@ def test_beliefs_are_retracted_and_confirmed_from_the_shell(runner: CliRunner, t
     records = runner.invoke(app, ["corrections", "--space", "cli", *data])
     assert records.exit_code == 0 and "Bo left" in records.output and "cli" in records.output
     assert records.output.index("confirm_belief") < records.output.index("retract_belief")
+
+
+def test_corrections_refuse_a_space_that_never_existed_but_read_an_erased_one(runner: CliRunner, tmp_path: Path) -> None:
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text(json.dumps({"text": "I work at Marblethorn now.", "speaker": "Bo"}))
+    data = ["--data-dir", str(tmp_path / "mem")]
+    for space in ("cli", "kept"):
+        assert runner.invoke(app, ["ingest", "--space", space, str(turns), *data]).exit_code == 0
+    found = re.search(r"(bel_[0-9a-f]+)", runner.invoke(app, ["beliefs", "list", "--space", "cli", *data]).output)
+    assert found is not None
+    assert runner.invoke(app, ["beliefs", "confirm", found.group(1), "--space", "cli", *data]).exit_code == 0
+    assert runner.invoke(app, ["drop-space", "cli", "--yes", *data]).exit_code == 0
+
+    erased = runner.invoke(app, ["corrections", "--space", "cli", *data], env={"COLUMNS": "200"})
+    assert erased.exit_code == 0 and f"confirm_belief │ {found.group(1)}" in erased.output, erased.output
+    typo = runner.invoke(app, ["corrections", "--space", "clii", *data])
+    assert typo.exit_code == 1 and typo.stdout == ""
+    assert typo.stderr.strip() == "error: unknown space 'clii' (known: kept) [invalid_input]"
+    assert runner.invoke(app, ["corrections", "--space", "kept", *data]).exit_code == 0
