@@ -85,9 +85,10 @@ def fail(exc: BaseException, code: int = 1) -> typer.Exit:
 # The modules of the optional extras (pyproject.toml), by the extra that installs them: a
 # command that reaches one without its extra (``EYWA_NEO4J_URI`` set where only the core is
 # installed) says which extra to install instead of ending in a ``ModuleNotFoundError``.
+# tests/unit/test_optional_modules.py checks this table against pyproject.toml.
 OPTIONAL_MODULES: dict[str, str] = {
     "neo4j": "server", "qdrant_client": "server", "fastapi": "service", "uvicorn": "service",
-    "mcp": "service", "jinja2": "service", "itsdangerous": "service", "celery": "worker",
+    "mcp": "service", "jinja2": "service", "itsdangerous": "service", "celery": "worker", "onnx": "quantize",
 }  # fmt: skip
 
 
