@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated, TextIO
@@ -79,7 +78,8 @@ def _utf8_lines(stream: IO[bytes]) -> Iterator[str]:
 def _embed_with_progress(mem: Memory, space: str) -> None:
     """Wait for the restored turns to be embedded (and their beliefs), with a progress bar
     on stderr over the turns still owed a vector: a large space takes minutes (MiniLM embeds
-    ~170 turns/s on two cores).
+    ~170 turns/s on two cores). The bar is counted once more after the wait ends, so it
+    shows the full count even when embedding finishes between two polls.
 
     Raises:
         EywaError: what the background embedding raised (``Memory.wait``).
@@ -90,9 +90,12 @@ def _embed_with_progress(mem: Memory, space: str) -> None:
         if owed:
             with progress_bar(err_console(), transient=True) as bar:
                 task = bar.add_task("embed", total=owed)
-                while not done.done():
+                while True:
+                    finished = done.done()  # read before the count, so the last count follows the wait
                     bar.update(task, completed=owed - min(owed, mem.pending(space).embed))
-                    time.sleep(0.2)
+                    if finished:
+                        break
+                    wait([done], timeout=0.2)
         done.result()
 
 

@@ -7,9 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from rich.console import Console
+from rich.progress import Progress
 from typer.testing import CliRunner
 
-from eywa.cli import app
+from eywa.cli import app, port_cmds
+from eywa.runtime.ingest import progress_bar
 from eywa.stores.embedded.factory import open_embedded, open_embedded_graph
 
 
@@ -49,6 +53,29 @@ def test_export_import_round_trip_and_refusals(runner: CliRunner, tmp_path: Path
     bad.write_text(lines[0] + "\n{not json\n")
     broken = runner.invoke(app, ["import", str(bad), "--space", "cli", "--data-dir", copy])
     assert broken.exit_code == 1 and "line.2" in broken.stderr
+
+
+def test_import_progress_reaches_the_turns_owed_a_vector(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text("\n".join(json.dumps({"text": f"Note {n}: the heron came back.", "speaker": "Ana"}) for n in range(5)))
+    source, dump = str(tmp_path / "a"), tmp_path / "cli.jsonl"
+    assert runner.invoke(app, ["ingest", "--space", "cli", str(turns), "--data-dir", source]).exit_code == 0
+    assert runner.invoke(app, ["export", "--space", "cli", "--out", str(dump), "--data-dir", source]).exit_code == 0
+    bars: list[Progress] = []
+
+    def recorded(console: Console | None = None, *, transient: bool = False) -> Progress:
+        bars.append(progress_bar(console, transient=transient))  # the real bar, kept to read afterwards
+        return bars[-1]
+
+    monkeypatch.setattr(port_cmds, "progress_bar", recorded)
+    imported = runner.invoke(app, ["import", str(dump), "--space", "cli", "--data-dir", str(tmp_path / "b")])
+    assert imported.exit_code == 0, imported.output
+    (bar,) = bars
+    (task,) = bar.tasks
+    assert task.description == "embed" and task.total is not None and task.total >= 5
+    assert task.completed == task.total and task.finished
 
 
 def test_backup_copies_the_directory_and_refuses_a_used_destination_and_server_mode(
