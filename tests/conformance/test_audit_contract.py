@@ -206,6 +206,7 @@ def test_timeline_pages_turns_in_event_time_by_speaker_and_window(seeded: tuple[
     every = {"speaker": "", "from": "", "to": "", "offset": "0", "limit": "50"}
     turns = rows(mem, "timeline", **every)
     assert [r["id"] for r in turns] == history.ids  # the seed's turns are in event order
+    assert rows(mem, "timeline", offset="0", limit="50") == turns  # speaker, from and to are optional
     assert [r["observed_at"] for r in turns] == sorted(r["observed_at"] for r in turns)
     assert [r["id"] for r in rows(mem, "timeline", **{**every, "offset": "1", "limit": "1"})] == history.ids[1:2]
     assert rows(mem, "timeline", **{**every, "speaker": "Nobody"}) == []
