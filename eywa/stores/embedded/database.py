@@ -1,13 +1,21 @@
-"""One SQLite connection per Memory, in WAL mode, shared by the embedded stores.
+"""One SQLite database per Memory, in WAL mode, shared by the embedded stores.
 
 Each store declares its own tables (``ensure_schema``); all of them live in one file so a
 ``remember`` batch (evidence, signals, mentions, FTS rows) commits in one transaction.
+
+One connection writes, and a thread holding it (in a transaction, or ``locked``) also reads
+through it, so it sees its own uncommitted rows. Every other read goes through a read-only
+connection of the reading thread's own: WAL lets readers run beside the writer, each
+statement on the last committed state. A recall therefore never waits for a write
+transaction (a Level 0 batch, a Level 1 transaction, an erasure) to end.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,12 +23,24 @@ from typing import Any
 
 from eywa.errors import ClosedError, StoreError
 
+# A reader connection's own page cache (KiB, as ``cache_size`` takes it negated): readers map
+# the file (``_READER_MMAP``) and so share the kernel's page cache, so each needs only a small
+# cache of its own; the API's threads may each hold one.
+_READER_CACHE_KIB = 8192
+_READER_MMAP = 1 << 28
+
+
+class _Reader(sqlite3.Connection):
+    """A reader connection: a subclass only so that the database can hold it weakly (the
+    reading thread's local holds it; when the thread ends, the connection is closed)."""
+
 
 class SqliteDatabase:
-    """A thread-safe wrapper over one SQLite connection.
+    """A thread-safe wrapper over one writing SQLite connection and per-thread readers.
 
-    SQLite serialises writers anyway; a re-entrant lock keeps one Python connection usable
-    from FastAPI's thread pool and from in-process Level 1 work.
+    SQLite serialises writers anyway; a re-entrant lock keeps the writing connection usable
+    from FastAPI's thread pool and from in-process Level 1 work. Reads outside that lock go
+    through the reading thread's own read-only connection (module docstring).
     """
 
     def __init__(self, path: Path) -> None:
@@ -35,6 +55,14 @@ class SqliteDatabase:
         self._lock = threading.RLock()
         self._depth = 0
         self._closed = False
+        # How deeply this thread holds the writing connection (``transaction``, ``locked``):
+        # while it does, its reads go through that connection too.
+        self._holding = threading.local()
+        self._local = threading.local()  # this thread's reader: (process id, connection)
+        self._readers: weakref.WeakSet[_Reader] = weakref.WeakSet()
+        self._readers_lock = threading.Lock()
+        # An in-memory database (tests) is private to its connection: no readers beside it.
+        self._readable = str(path) != ":memory:"
         for pragma in (
             "PRAGMA journal_mode=WAL",
             "PRAGMA synchronous=NORMAL",
@@ -54,7 +82,7 @@ class SqliteDatabase:
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """A write transaction; nested calls join the outer one. Rolls back on any error."""
         self._check_open()
-        with self._lock:
+        with self._lock, self._held():
             outermost = self._depth == 0
             if outermost:
                 self._conn.execute("BEGIN IMMEDIATE")
@@ -81,17 +109,68 @@ class SqliteDatabase:
         lock is re-entrant): a caller that needs many waits once, instead of queueing
         behind other threads' queries before each of its own."""
         self._check_open()
-        with self._lock:
+        with self._lock, self._held():
             yield
 
     def query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[sqlite3.Row]:
-        """Run a read query and return all rows."""
+        """Run a read query and return all rows: through the writing connection in a thread
+        that holds it, else through the thread's read-only connection, without waiting for
+        the writer.
+
+        Raises:
+            ClosedError: the database was closed (before or during the query).
+            StoreError: SQLite failed, or the statement tried to write outside a transaction.
+        """
         self._check_open()
-        with self._lock:
-            try:
-                return self._conn.execute(sql, params).fetchall()
-            except sqlite3.Error as exc:
-                raise StoreError("sqlite", "query", str(exc)) from exc
+        if getattr(self._holding, "depth", 0) or not self._readable:
+            with self._lock:
+                try:
+                    return self._conn.execute(sql, params).fetchall()
+                except sqlite3.Error as exc:
+                    raise StoreError("sqlite", "query", str(exc)) from exc
+        try:
+            return self._reader().execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            self._check_open()  # closed by another thread meanwhile: say so
+            raise StoreError("sqlite", "query", str(exc)) from exc
+
+    @contextmanager
+    def _held(self) -> Iterator[None]:
+        """Count this thread's hold on the writing connection (its lock is already taken)."""
+        self._holding.depth = getattr(self._holding, "depth", 0) + 1
+        try:
+            yield
+        finally:
+            self._holding.depth -= 1
+
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's read-only connection, opened on its first read (and again in a
+        forked child: a connection is never used across a fork)."""
+        mine: tuple[int, _Reader] | None = getattr(self._local, "reader", None)
+        if mine is not None and mine[0] == os.getpid():
+            return mine[1]
+        conn = sqlite3.connect(
+            str(self.path), check_same_thread=False, isolation_level=None, timeout=30.0, factory=_Reader
+        )
+        try:
+            conn.row_factory = sqlite3.Row
+            for pragma in (
+                "PRAGMA query_only=ON",  # a read that tried to write fails instead
+                "PRAGMA temp_store=MEMORY",
+                f"PRAGMA cache_size=-{_READER_CACHE_KIB}",
+                f"PRAGMA mmap_size={_READER_MMAP}",
+            ):
+                conn.execute(pragma)
+        except BaseException:
+            conn.close()
+            raise
+        with self._readers_lock:
+            if self._closed:
+                conn.close()
+                raise ClosedError("database")
+            self._readers.add(conn)
+        self._local.reader = (os.getpid(), conn)
+        return conn
 
     @contextmanager
     def read_only(self) -> Iterator[sqlite3.Connection]:
@@ -133,7 +212,11 @@ class SqliteDatabase:
         with self._lock:
             if self._closed:
                 return
-            self._closed = True
+            with self._readers_lock:
+                self._closed = True
+                readers, self._readers = list(self._readers), weakref.WeakSet()
+            for reader in readers:  # first: the checkpoint below truncates only a WAL no one reads
+                reader.close()
             try:
                 self._conn.execute("PRAGMA busy_timeout = 0")
                 self._conn.execute("PRAGMA optimize")  # refresh planner statistics cheaply

@@ -83,7 +83,9 @@ def open_embedded(
         keyword=SqliteKeywordIndex(db),
         vectors=vectors,
         graph=graph,
-        read_concurrency=1,  # one SQLite connection serialises queries anyway
+        # A recall's routes run one by one: in parallel threads (each reading through its own
+        # connection) they contended for the GIL, 10k turns: wall p50 16.3 -> 19.0 ms.
+        read_concurrency=1,
         beliefs=beliefs,
         dimensions=dimensions,
         audit=audit,
