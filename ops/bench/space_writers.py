@@ -26,7 +26,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from eywa.bench.synthetic import generate_corpus
 from eywa.memory import Memory
@@ -104,7 +104,7 @@ def main() -> None:
     driver_log = logging.getLogger("neo4j")
     driver_log.addHandler(deadlocks)
     driver_log.propagate = False  # the counter replaces the driver's warning per retry
-    backend = "server" if args.backend == "neo4j" else "embedded"
+    backend: Literal["embedded", "server"] = "server" if args.backend == "neo4j" else "embedded"
     with open_memory(settings, backend=backend, embed_writes=False) as mem:
         mem.remember("warm-up", corpus[:8], wait=False)
         print(f"{args.backend}: {args.writers} writers x {args.batches} batches of {args.turns} turns, "
