@@ -2,7 +2,9 @@
 mentions. Synchronous, no LLM; nothing is written here (``Memory.remember`` hands the
 prepared batch to the evidence store, which writes it in one transaction).
 
-Mention detection matches the names the space already knows (``eywa.signals.mentions``).
+Mention detection matches the names the space already knows (``eywa.signals.mentions``),
+each as the kind the space holds it: a person stays a person and an organisation or place
+stays one, so "Acme" first met in "I work at Acme" is not made a person by "Acme is hiring".
 Only the entities the batch can name are read: every span of the new turns' text that the
 known-name matcher could match (``name_candidates``) is looked up with
 ``EvidenceStore.prior`` (which also says which turns are stored and where each session
@@ -33,7 +35,8 @@ from eywa.stores.evidence import EvidenceStore
 
 DEFAULT_SESSION = "default"
 
-SignalDetector = Callable[[str, datetime, str | None, Sequence[str]], tuple[Signal, ...]]
+SignalDetector = Callable[[str, datetime, str | None, Sequence[str], Sequence[str]], tuple[Signal, ...]]
+"""``eywa.signals.detect_signals``: text, time, speaker, known people, known non-people."""
 
 
 def coerce_turns(turns: Sequence[Turn | Mapping[str, Any]], limits: Limits | None = None) -> list[Turn]:
@@ -85,8 +88,9 @@ def prepare_batch(
     spans = {span for turn in turns for span in name_candidates(turn.text)}
     sessions = sorted({turn.session or DEFAULT_SESSION for turn in turns})
     prior = store.prior(space, ids, sorted(spans), sessions)
-    known = [e.name for e in prior.entities]
-    known += sorted({t.speaker for t in turns if t.speaker})
+    people = [e.name for e in prior.entities if e.kind == "person"]
+    people += sorted({t.speaker for t in turns if t.speaker})
+    others = [e.name for e in prior.entities if e.kind != "person"]
     next_seq = prior.next_seqs
     new: list[Evidence] = []
     mentions: list[tuple[str, Entity]] = []
@@ -97,7 +101,7 @@ def prepare_batch(
         seen.add(turn_id)
         session = turn.session or DEFAULT_SESSION
         observed_at = turn.observed_at or recorded_at
-        signals = detect(turn.text, observed_at, turn.speaker, known)
+        signals = detect(turn.text, observed_at, turn.speaker, people, others)
         evidence = Evidence(
             id=turn_id,
             space=space,
@@ -118,7 +122,9 @@ def prepare_batch(
         new.append(evidence)
         found = _mentioned_entities(space, evidence)
         mentions.extend((turn_id, entity) for entity in found)
-        known.extend(e.name for e in found if e.name not in known)  # later turns of the batch see them
+        for entity in found:  # later turns of the batch see them, as the kind found
+            if entity.name not in people and entity.name not in others:
+                (people if entity.kind == "person" else others).append(entity.name)
     return PreparedBatch(ids=ids, new=new, mentions=mentions)
 
 

@@ -123,15 +123,17 @@ def load_evidence(path: Path, space: str = DEFAULT_SPACE) -> dict[str, list[Evid
 
 
 def level0_evidence(space: str, turns: Sequence[Turn]) -> list[Evidence]:
-    """Turns with their Level 0 signals, known names growing turn by turn as in one batch."""
-    known: list[str] = sorted({t.speaker for t in turns if t.speaker})
+    """Turns with their Level 0 signals, known names growing turn by turn as in one batch
+    (people and non-people apart, as ``eywa.batches.prepare_batch`` keeps them)."""
+    people: list[str] = sorted({t.speaker for t in turns if t.speaker})
+    others: list[str] = []
     seq: Counter[str] = Counter()
     now = datetime.now(timezone.utc)
     out: list[Evidence] = []
     for index, turn in enumerate(turns):
         session = turn.session or "default"
         observed_at = as_utc(turn.observed_at) if turn.observed_at is not None else now
-        signals = detect_signals(turn.text, observed_at, turn.speaker, known)
+        signals = detect_signals(turn.text, observed_at, turn.speaker, people, others)
         out.append(
             Evidence(
                 id=turn.external_id or stable_id("ev", space, session, str(index)),
@@ -143,8 +145,10 @@ def level0_evidence(space: str, turns: Sequence[Turn]) -> list[Evidence]:
         seq[session] += 1
         for signal in signals:
             name = (signal.normalized or signal.text).strip()
-            if signal.kind in (SignalKind.PERSON, SignalKind.ENTITY) and name and name not in known:
-                known.append(name)
+            if signal.kind not in (SignalKind.PERSON, SignalKind.ENTITY) or not name:
+                continue
+            if name not in people and name not in others:
+                (people if signal.kind is SignalKind.PERSON else others).append(name)
     return out
 
 

@@ -21,6 +21,7 @@ def detect_signals(
     observed_at: datetime,
     speaker: str | None = None,
     known_entities: Sequence[str] = (),
+    known_non_people: Sequence[str] = (),
 ) -> tuple[Signal, ...]:
     """Every Level 0 signal of one turn, sorted by span start.
 
@@ -34,8 +35,10 @@ def detect_signals(
         observed_at: when it was said; "yesterday" and "last Saturday" resolve against it.
             A naive datetime is taken to be UTC.
         speaker: the speaker's name, matched as a known person when the turn names them.
-        known_entities: names already known in the space, matched case-insensitively as
-            whole words and in the possessive.
+        known_entities: names of people already known in the space, matched
+            case-insensitively as whole words and in the possessive, as PERSON.
+        known_non_people: names of the space's other entities (places, organisations),
+            matched the same way as ENTITY: "Acme" stays an organisation once known.
 
     Returns:
         The signals, sorted by (start, end, kind); ``text[s.start:s.end] == s.text`` holds
@@ -54,6 +57,6 @@ def detect_signals(
     signals += detect_temporal(text, observed_at, taken, words)
     hard_spans = list(taken)
     signals += detect_quantities(text, taken, words)
-    signals += detect_mentions(text, taken, known_entities, speaker)
+    signals += detect_mentions(text, taken, known_entities, speaker, known_non_people)
     signals += detect_cues(text, hard_spans, words)
     return tuple(sorted(signals, key=lambda s: (s.start, s.end, _KIND_ORDER[s.kind])))

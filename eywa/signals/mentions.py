@@ -1,12 +1,16 @@
 """PERSON and ENTITY mentions: known names, and capitalised words that look like names.
 
 Level 0 cannot know who is a person, so the rule is shallow and documented: any of the
-caller's ``known_entities`` (and the speaker) is a PERSON, matched case-insensitively as a
-whole word and also in the possessive ("Mel's"); otherwise a single capitalised word shaped
-like a given name ("Melanie") is a PERSON and a multi-word proper noun or an acronym
-("New York", "LGBTQ") is an ENTITY. A capitalised word at the start of a sentence is only a
-mention when it is known, appears mid-sentence elsewhere in the turn, or starts a
-multi-word name: "Thanks" and "Great" open sentences far more often than names do.
+caller's ``known_entities`` (and the speaker) is a PERSON and any of its
+``known_non_people`` an ENTITY, matched case-insensitively as a whole word and also in the
+possessive ("Mel's"); otherwise a single capitalised word shaped like a given name
+("Melanie") is a PERSON unless the turn puts it in a place's or an organisation's slot ("I
+work at Acme", "we moved to Lyon": ``eywa.signals.name_cues``), and a multi-word proper
+noun or an acronym ("New York", "LGBTQ") is an ENTITY. A word in such a slot is an ENTITY
+everywhere in that turn ("I quit Acme. Acme was awful."). A capitalised word at the start
+of a sentence is only a mention when it is known, appears mid-sentence elsewhere in the
+turn, or starts a multi-word name: "Thanks" and "Great" open sentences far more often than
+names do.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from functools import lru_cache
 
 from eywa.models import Signal, SignalKind
 from eywa.signals._text import overlaps
+from eywa.signals.name_cues import names_place_or_organisation
 from eywa.signals.temporal import MONTHS, WEEKDAYS
 
 _TOKEN = re.compile(r"\b[A-Z](?:[a-z]+(?:[A-Z][a-z]+)*|[A-Z]+)\b")
@@ -69,12 +74,18 @@ _NOT_PEOPLE = frozenset(
 
 
 @lru_cache(maxsize=256)
-def _known_pattern(names: tuple[str, ...]) -> tuple[re.Pattern[str], dict[str, str]] | None:
-    canonical: dict[str, str] = {}
-    for name in names:
-        cleaned = " ".join(name.split())
-        if cleaned:
-            canonical.setdefault(cleaned.lower(), cleaned)
+def _known_pattern(
+    people: tuple[str, ...], others: tuple[str, ...]
+) -> tuple[re.Pattern[str], dict[str, tuple[str, SignalKind]]] | None:
+    """One pattern over every known name, longest first, so "Harry Potter" (an entity) wins
+    over "Potter" (a person) inside it; each name's spelling and kind, a person's where a
+    name is known both ways."""
+    canonical: dict[str, tuple[str, SignalKind]] = {}
+    for names, kind in ((people, SignalKind.PERSON), (others, SignalKind.ENTITY)):
+        for name in names:
+            cleaned = " ".join(name.split())
+            if cleaned:
+                canonical.setdefault(cleaned.lower(), (cleaned, kind))
     if not canonical:
         return None
     alternatives = "|".join(
@@ -85,21 +96,16 @@ def _known_pattern(names: tuple[str, ...]) -> tuple[re.Pattern[str], dict[str, s
     return pattern, canonical
 
 
-def _known(text: str, names: tuple[str, ...]) -> list[Signal]:
-    compiled = _known_pattern(names)
+def _known(text: str, people: tuple[str, ...], others: tuple[str, ...]) -> list[Signal]:
+    compiled = _known_pattern(people, others)
     if compiled is None:
         return []
     pattern, canonical = compiled
-    return [
-        Signal(
-            kind=SignalKind.PERSON,
-            text=match.group(0),
-            start=match.start(),
-            end=match.end(),
-            normalized=canonical[" ".join(match["name"].lower().split())],
-        )
-        for match in pattern.finditer(text)
-    ]
+    found: list[Signal] = []
+    for match in pattern.finditer(text):
+        name, kind = canonical[" ".join(match["name"].lower().split())]
+        found.append(Signal(kind=kind, text=match.group(0), start=match.start(), end=match.end(), normalized=name))
+    return found
 
 
 def _sentence_initial(text: str, start: int) -> bool:
@@ -136,6 +142,11 @@ def _capitalised(text: str) -> list[Signal]:
         for group in groups
         if len(group) == 1 and not _sentence_initial(text, group[0].start())
     }
+    placed = {
+        group[0].group(0)
+        for group in groups
+        if len(group) == 1 and names_place_or_organisation(text, group[0].start(), group[0].end())
+    }
     found: list[Signal] = []
     for group in groups:
         start, end = group[0].start(), group[-1].end()
@@ -145,7 +156,7 @@ def _capitalised(text: str) -> list[Signal]:
             continue
         possessive = _POSSESSIVE.match(text, end)
         span_end = possessive.end() if possessive else end
-        person = single and name.lower() not in _NOT_PEOPLE and name[1:].islower()
+        person = single and name.lower() not in _NOT_PEOPLE and name[1:].islower() and name not in placed
         found.append(
             Signal(
                 kind=SignalKind.PERSON if person else SignalKind.ENTITY,
@@ -163,18 +174,21 @@ def detect_mentions(
     taken: Sequence[tuple[int, int]],
     known_entities: Sequence[str] = (),
     speaker: str | None = None,
+    known_non_people: Sequence[str] = (),
 ) -> list[Signal]:
     """PERSON and ENTITY mentions that overlap no ``taken`` span (dates, ids, urls).
 
-    Known names win over the capitalisation rule where both match, and are normalised to
-    the spelling the caller gave; other mentions are normalised without the possessive.
+    Known names win over the capitalisation rule where both match (the longest known name
+    where two overlap, a person where one is known both ways) and are normalised to the
+    spelling the caller gave; other mentions are normalised without the possessive.
     """
-    names = tuple(known_entities) + ((speaker,) if speaker else ())
-    if not names and not any(c.isupper() for c in text):
+    people = tuple(known_entities) + ((speaker,) if speaker else ())
+    others = tuple(known_non_people)
+    if not people and not others and not any(c.isupper() for c in text):
         return []
     claimed = list(taken)
     found: list[Signal] = []
-    for signal in _known(text, names) + _capitalised(text):
+    for signal in _known(text, people, others) + _capitalised(text):
         if not overlaps(signal.start, signal.end, claimed):
             found.append(signal)
             claimed.append((signal.start, signal.end))

@@ -110,3 +110,21 @@ def test_remember_job_acknowledges_the_state_job_reads(memory: Memory) -> None:
     assert mixed[0] == ids[1] and both.status == "pending"
     memory.wait()
     assert memory.job(both.id).status == "done"
+
+
+def test_a_known_name_keeps_the_kind_the_space_holds_it_as(stores: Stores) -> None:
+    """An organisation met in "I work at Acme" stays one when a later turn of the batch, or a
+    later batch, names it where a given name could stand ("I heard Acme is hiring"): known
+    names are matched as the kind the store holds, and a person's kind is never lost."""
+    first = _prepare(stores.evidence, "kinds", [
+        {"text": "I work at Acme.", "speaker": "Ana", "session": "a"},
+        {"text": "I heard Acme is hiring.", "speaker": "Ben", "session": "a"},
+    ])  # fmt: skip
+    stores.evidence.add(first.new, first.mentions)
+    later = _prepare(stores.evidence, "kinds", [{"text": "I heard acme is hiring, Ben.", "speaker": "Zoe"}])
+    stores.evidence.add(later.new, later.mentions)
+    assert [(s.kind.value, s.normalized) for s in later.new[0].signals if s.kind.value in ("person", "entity")] == [
+        ("entity", "Acme"), ("person", "Ben")
+    ]  # fmt: skip
+    kinds = {e.name: e.kind for e in stores.evidence.entities("kinds")}
+    assert kinds == {"Acme": "entity", "Ana": "person", "Ben": "person", "Zoe": "person"}

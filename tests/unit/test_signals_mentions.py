@@ -1,0 +1,90 @@
+"""Level 0 mentions: a single capitalised word in a place's or an organisation's slot is an
+entity, not a person ("I work at Acme"), people in other slots stay people, and a known
+name keeps the kind the space holds it as (``eywa.signals.mentions``, ``name_cues``)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from eywa.models import SignalKind
+from eywa.signals import detect_signals
+
+AT = datetime(2024, 9, 10, 9, 0, tzinfo=timezone.utc)
+
+
+def mentions(text: str, **kwargs: object) -> list[tuple[str, str]]:
+    """(kind, text) of each PERSON and ENTITY signal, in order."""
+    found = detect_signals(text, AT, **kwargs)  # type: ignore[arg-type]
+    return [(s.kind.value, s.text) for s in found if s.kind in (SignalKind.PERSON, SignalKind.ENTITY)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The README's example, as Alice says it.
+        ("I just started at Acme as a data engineer.", [("entity", "Acme")]),
+        ("I quit Acme; I work at Globex now.", [("entity", "Acme"), ("entity", "Globex")]),
+        ("Dana works for Initech.", [("entity", "Initech")]),
+        ("I volunteered for Oxfam last year.", [("entity", "Oxfam")]),
+        ("She joined Initech in May.", [("entity", "Initech")]),
+        ("I left Acme in May.", [("entity", "Acme")]),
+        ("We moved to Lyon last spring.", [("entity", "Lyon")]),
+        ("We moved from Boston.", [("entity", "Boston")]),
+        ("I have never been to Edinburgh.", [("entity", "Edinburgh")]),
+        ("We took a trip to Oregon.", [("entity", "Oregon")]),
+        ("I grew up in Galway.", [("entity", "Galway")]),
+        # One slot is enough for the whole turn, a sentence start included.
+        ("I quit Acme. Acme was awful.", [("entity", "Acme"), ("entity", "Acme")]),
+    ],
+)
+def test_a_word_in_a_place_or_organisation_slot_is_an_entity(text: str, expected: list[tuple[str, str]]) -> None:
+    assert mentions(text, speaker="Alice") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I had lunch with Sam.", [("person", "Sam")]),
+        ("Then Sam said it was fine.", [("person", "Sam")]),
+        ("My friend Tom is visiting.", [("person", "Tom")]),
+        ("Hey Max! Good to see you.", [("person", "Max")]),
+        ("We had dinner at Ana's.", [("person", "Ana's")]),  # her home, not a place named Ana
+        ("I left Jon a message.", [("person", "Jon")]),
+        ("I left Mel alone for a bit.", [("person", "Mel")]),
+        ("I joined Sam for lunch.", [("person", "Sam")]),
+        ("We said goodbye to Max.", [("person", "Max")]),
+        ("I talked to Jon about it.", [("person", "Jon")]),
+        ("Look at Max go!", [("person", "Max")]),
+        ("I'm still mad at Jon.", [("person", "Jon")]),
+        ("I believe in Tom.", [("person", "Tom")]),
+        ("I work with Priya.", [("person", "Priya")]),
+        ("I bought a gift for Mel.", [("person", "Mel")]),
+        ("I got a letter from Mel.", [("person", "Mel")]),
+    ],
+)
+def test_people_in_other_slots_stay_people(text: str, expected: list[tuple[str, str]]) -> None:
+    assert mentions(text, speaker="Alice") == expected
+
+
+def test_a_known_person_stays_a_person_in_a_place_slot() -> None:
+    assert mentions("I work for Dave now.", known_entities=["Dave"]) == [("person", "Dave")]
+    assert mentions("I was at Alice all day.", speaker="Alice") == [("person", "Alice")]
+
+
+def test_a_known_non_person_is_an_entity_wherever_it_is_said() -> None:
+    # Without the space's knowledge, "Acme" opening a clause is shaped like a given name.
+    assert mentions("I heard Acme is hiring.") == [("person", "Acme")]
+    assert mentions("I heard Acme is hiring.", known_non_people=["Acme"]) == [("entity", "Acme")]
+    assert mentions("acme's new office", known_non_people=["Acme"]) == [("entity", "acme's")]
+
+
+def test_the_longest_known_name_wins_whatever_its_kind() -> None:
+    found = mentions("A Harry Potter movie, and Potter herself.", known_entities=["Potter"],
+                     known_non_people=["Harry Potter"])  # fmt: skip
+    assert found == [("entity", "Harry Potter"), ("person", "Potter")]
+
+
+def test_a_name_known_both_ways_is_a_person() -> None:
+    assert mentions("I saw Jordan.", known_entities=["Jordan"], known_non_people=["jordan"]) == [("person", "Jordan")]
