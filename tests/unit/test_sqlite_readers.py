@@ -71,3 +71,36 @@ def test_readers_end_with_their_thread_and_with_the_database(database: SqliteDat
     assert len(database._readers) == 0
     with pytest.raises(ClosedError):
         database.query("SELECT v FROM t")
+
+
+def test_a_snapshot_reads_one_committed_state_without_waiting_for_the_writer(database: SqliteDatabase) -> None:
+    writing, release = threading.Event(), threading.Event()
+
+    def write(value: str, hold: bool) -> None:
+        with database.transaction() as conn:
+            conn.execute("INSERT INTO t VALUES (?)", (value,))
+            if hold:
+                writing.set()
+                release.wait(30)
+
+    with ThreadPoolExecutor(2) as pool:
+        held = pool.submit(write, "uncommitted", True)
+        assert writing.wait(10)
+
+        def two_reads() -> tuple[list[str], list[str]]:
+            with database.snapshot():  # before, ``prior`` held the writer's lock for its reads
+                first = _values(database)
+                return first, _values(database)
+
+        assert pool.submit(two_reads).result(timeout=5) == (["committed"], ["committed"])
+        release.set()
+        held.result(timeout=10)
+
+    # A commit by another thread between two reads of one snapshot is not seen by the second.
+    with database.snapshot():
+        before = _values(database)
+        with ThreadPoolExecutor(1) as other:
+            other.submit(write, "meanwhile", False).result(timeout=10)
+        assert _values(database) == before == ["committed", "uncommitted"]
+    assert _values(database) == ["committed", "meanwhile", "uncommitted"]
+    database.close()

@@ -112,6 +112,47 @@ class SqliteDatabase:
         with self._lock, self._held():
             yield
 
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Several reads on one committed state, without waiting for the writer: in a thread
+        that does not hold the writing connection, one read transaction on its reader
+        connection (a commit meanwhile is not seen by the reads inside); in a thread that
+        holds it, its reads are already of one state. Nested calls join the outer one.
+
+        Raises:
+            ClosedError: the database was closed.
+            StoreError: SQLite could not begin or end the read transaction.
+        """
+        self._check_open()
+        if getattr(self._local, "snapshot", False):
+            yield
+            return
+        if getattr(self._holding, "depth", 0) or not self._readable:
+            with self.locked():
+                yield
+            return
+        reader = self._begin_read()
+        self._local.snapshot = True
+        try:
+            yield
+        finally:
+            self._local.snapshot = False
+            try:
+                reader.execute("COMMIT")  # ends the read transaction; nothing was written
+            except sqlite3.Error as exc:
+                self._check_open()
+                raise StoreError("sqlite", "end snapshot", str(exc)) from exc
+
+    def _begin_read(self) -> sqlite3.Connection:
+        """This thread's reader, in a read transaction."""
+        try:
+            reader = self._reader()
+            reader.execute("BEGIN")
+        except sqlite3.Error as exc:
+            self._check_open()
+            raise StoreError("sqlite", "begin snapshot", str(exc)) from exc
+        return reader
+
     def query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[sqlite3.Row]:
         """Run a read query and return all rows: through the writing connection in a thread
         that holds it, else through the thread's read-only connection, without waiting for

@@ -187,7 +187,7 @@ class SqliteEvidenceStore:
         return int(rows[0]["n"])
 
     def prior(self, space: str, ids: Sequence[str], names: Sequence[str], sessions: Sequence[str]) -> PriorState:
-        with self._db.locked():  # one wait for the connection, not one per query
+        with self._db.snapshot():  # one committed state for the three reads, the writer not waited for
             existing = self.existing(space, ids)
             entities = self._entities_named(space, names)
             next_seqs = dict.fromkeys(sessions, 0)
