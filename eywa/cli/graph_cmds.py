@@ -64,7 +64,7 @@ def _cell(value: object) -> Text:
 def _print_catalogue(specs: list[AuditSpec]) -> None:
     """The audits, their parameters (``name?`` may be left out) and columns."""
     table = Table(
-        "audit", "params", "returns", "purpose", title="audits", caption="param? = optional (left out: no filter)"
+        "audit", "params", "returns", "purpose", title="audits", caption="param? = optional (left out: no filter); param=value: left out, that value"
     )
     for spec in specs:
         params = ", ".join(p.label for p in spec.params)

@@ -13,7 +13,8 @@ with ``--`` and take ``:name`` parameters. The first line says what the audit an
 ``param`` lines declare the parameters in call order (``space`` always among them, and the
 query filters on it); a ``?`` after a name (``// param: speaker? - ... (empty: every
 speaker)``) marks one the query reads as "empty: every ...", so a caller may leave it out
-and it binds to ``''`` (``space`` is never optional); ``returns`` lines (one or more, read
+and it binds to ``''``, and ``=value`` after a name (``// param: limit=100 - ...``) gives
+one a default it binds to when left out (``space`` is never optional); ``returns`` lines (one or more, read
 in order) declare the result columns with their types. The header is the contract: both
 twins must declare the same one (a test checks), and a runner refuses a result whose
 columns differ from it.
@@ -49,16 +50,24 @@ _STRING_LITERAL = re.compile(r"'(?:[^'\\]|\\.|'')*'")
 
 
 class AuditParam(Frozen):
-    """One declared parameter of an audit; an optional one binds to ``''`` when left out."""
+    """One declared parameter of an audit; one with a ``default`` binds to it when left out
+    (``''`` for ``name?``, the value for ``name=value``)."""
 
     name: str
     description: str
-    optional: bool = False
+    default: str | None = None
+
+    @property
+    def optional(self) -> bool:
+        """Whether a caller may leave it out."""
+        return self.default is not None
 
     @property
     def label(self) -> str:
-        """The name as a catalogue shows it: ``speaker?`` for an optional parameter."""
-        return f"{self.name}?" if self.optional else self.name
+        """The name as a catalogue shows it: ``speaker?``, ``limit=100`` or ``space``."""
+        if self.default is None:
+            return self.name
+        return f"{self.name}={self.default}" if self.default else f"{self.name}?"
 
 
 class AuditColumn(Frozen):
@@ -88,7 +97,7 @@ class AuditSpec(Frozen):
 
     def bind(self, params: Mapping[str, object]) -> dict[str, str]:
         """The parameter values in declaration order, after checking names and types;
-        optional parameters left out are ``''``, which their query reads as "no filter".
+        optional parameters left out are their defaults (``''``: "no filter").
 
         Raises:
             InvalidInputError: ``params`` is not a mapping, a required parameter is
@@ -104,9 +113,10 @@ class AuditSpec(Frozen):
             raise InvalidInputError(
                 f"audit {self.name} takes {', '.join(self.param_names)}; unknown: {', '.join(sorted(extra))}"
             )
+        defaults = {p.name: p.default for p in self.params if p.default is not None}
         values: dict[str, str] = {}
         for key in self.param_names:
-            value = params.get(key, "")
+            value = params.get(key, defaults.get(key))
             if not isinstance(value, str):
                 raise InvalidInputError(f"audit {self.name}: parameter {key} must be a string")
             values[key] = value
@@ -210,10 +220,13 @@ def parse_audit(file_name: str, text: str, dialect: Dialect = CYPHER) -> AuditQu
     if purpose is None or not purpose["text"].strip():
         raise StoreError(*fail, f"{file_name}: first line must be '{dialect.comment} purpose: ...'")
     param_line = re.compile(
-        rf"^{re.escape(dialect.comment)}\s*param:\s*(?P<name>[A-Za-z_]\w*)(?P<optional>\?)?\s*(?:-\s*(?P<text>.*))?$"
+        rf"^{re.escape(dialect.comment)}\s*param:\s*(?P<name>[A-Za-z_]\w*)(?:(?P<optional>\?)|=(?P<default>[^\s?=]+))?"
+        r"\s*(?:-\s*(?P<text>.*))?$"
     )
     params = tuple(
-        AuditParam(name=m["name"], description=(m["text"] or "").strip(), optional=m["optional"] is not None)
+        AuditParam(
+            name=m["name"], description=(m["text"] or "").strip(), default="" if m["optional"] else m["default"]
+        )
         for line in lines[1:]
         if (m := param_line.match(line))
     )

@@ -3,8 +3,8 @@
 // param: speaker? - only this speaker's turns (exact name; empty: every speaker)
 // param: from? - ISO-8601 start of observed time, inclusive (empty: no bound)
 // param: to? - ISO-8601 end of observed time, exclusive (empty: no bound)
-// param: offset - how many turns of the ordered list to skip (an integer)
-// param: limit - at most this many turns (an integer)
+// param: offset=0 - how many turns of the ordered list to skip (an integer)
+// param: limit=100 - at most this many turns (an integer)
 // returns: id text, session text, seq int, speaker text, observed_at datetime
 MATCH (e:Evidence) WHERE e.space = $space
   AND ($speaker = '' OR e.speaker = $speaker)

@@ -139,7 +139,7 @@ def test_audit_lists_and_runs_on_the_embedded_store(runner: CliRunner, memory_di
 def test_audit_optional_params_may_be_left_out(runner: CliRunner, memory_dir: Path) -> None:
     wide = {"COLUMNS": "300"}
     listed = runner.invoke(app, ["audit", "--list", "--data-dir", str(memory_dir)], env=wide)
-    assert "space, speaker?, from?, to?, offset, limit" in listed.stdout
+    assert "space, speaker?, from?, to?, offset=0, limit=100" in listed.stdout
     page = ["-p", "space=chat-a", "-p", "offset=0", "-p", "limit=10", "--data-dir", str(memory_dir)]
     every = runner.invoke(app, ["audit", "timeline", *page], env=wide)
     assert every.exit_code == 0, every.output
@@ -147,9 +147,16 @@ def test_audit_optional_params_may_be_left_out(runner: CliRunner, memory_dir: Pa
     one = runner.invoke(app, ["audit", "timeline", "-p", "speaker=Omar", *page], env=wide)
     assert one.exit_code == 0, one.output
     assert one.stdout.count("session_") == 2 and "Iris" not in one.stdout
-    required = runner.invoke(app, ["audit", "timeline", "-p", "space=chat-a", "--data-dir", str(memory_dir)])
+    # offset and limit have defaults (0, 100): the space alone gives the first page.
+    first = runner.invoke(app, ["audit", "timeline", "-p", "space=chat-a", "--data-dir", str(memory_dir)], env=wide)
+    assert first.exit_code == 0, first.output
+    assert first.stdout == every.stdout
+    later = runner.invoke(app, ["audit", "timeline", "-p", "space=chat-a", "-p", "offset=3", "--data-dir",
+                                str(memory_dir)], env=wide)  # fmt: skip
+    assert later.exit_code == 0 and later.stdout.count("session_") == 2
+    required = runner.invoke(app, ["audit", "timeline", "--data-dir", str(memory_dir)])
     assert required.exit_code == 1
-    assert required.stderr.strip() == "error: audit timeline needs parameters: limit, offset [invalid_input]"
+    assert required.stderr.strip() == "error: audit timeline needs parameters: space [invalid_input]"
 
 
 def test_reingest_of_one_sample_writes_nothing_new(runner: CliRunner, memory_dir: Path, locomo_file: Path) -> None:

@@ -104,6 +104,18 @@ def test_optional_parameters_may_be_left_out_and_bind_empty() -> None:
         spec.bind({"space": "home"})
     with pytest.raises(StoreError, match="space parameter, never optional"):
         parse_audit("x.cypher", "// purpose: p\n// param: space? - s\n// returns: n int\nRETURN $space AS n")
+    with pytest.raises(StoreError, match="space parameter, never optional"):
+        parse_audit("x.cypher", "// purpose: p\n// param: space=home - s\n// returns: n int\nRETURN $space AS n")
+
+
+def test_a_parameter_with_a_default_binds_to_it_when_left_out() -> None:
+    spec = parse_audit(
+        "x.sql", "-- purpose: p\n-- param: space - s\n-- param: limit=100 - at most\n-- param: who? - w\n"
+        "-- returns: a text\nSELECT :space AS a WHERE :who = '' LIMIT :limit", SQL,
+    ).spec  # fmt: skip
+    assert [p.label for p in spec.params] == ["space", "limit=100", "who?"]
+    assert spec.bind({"space": "home"}) == {"space": "home", "limit": "100", "who": ""}
+    assert spec.bind({"space": "home", "limit": "5"})["limit"] == "5"
 
 
 def test_values_are_decoded_by_their_declared_type() -> None:
