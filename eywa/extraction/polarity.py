@@ -33,11 +33,8 @@ from dataclasses import dataclass
 from eywa.cessation import cessations, ends_any
 from eywa.extraction.text import Clause
 from eywa.models import CandidateFact, CheckScore, Polarity, Signal, SignalKind
-from eywa.signals.cues import answers_no
+from eywa.signals.cues import negations
 
-NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|no\s+longer|\w+n[’']t)\b", re.IGNORECASE
-)
 HEDGE = re.compile(
     r"\b(?:might|may|maybe|perhaps|possibly|probably|likely|unsure|not\s+sure|i\s+guess|i\s+think"
     r"|could|would|should|wonder(?:ing)?|if|unless|whether|suppose|supposedly|hopefully)\b",
@@ -94,9 +91,7 @@ def read(
     cancelled = [c.cancelled_by for c in cues if start <= c.start < stop and c.cancelled_by]
     spans = [(s.start, s.end) for s in signals if s.kind is SignalKind.NEGATION and start <= s.start < stop]
     if pattern_too or not signals:
-        spans += [
-            m.span() for m in NEGATION.finditer(text) if start <= m.start() < stop and not answers_no(text, *m.span())
-        ]  # an opening "No," answers another speaker (``answers_no``)
+        spans += [span for span in negations(text) if start <= span[0] < stop]
     negated = any(not any(a < e and s < b for a, b in cancelled) for s, e in spans)
     wanted = {w.casefold() for w in words}
     negated = negated or any(

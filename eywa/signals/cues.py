@@ -10,21 +10,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Final
 
 from eywa.models import Signal, SignalKind
 from eywa.signals._text import word_set
 
 _A = r"['’]"  # straight or curly apostrophe
 
+NEGATION: Final = re.compile(
+    r"\b(?:not|never|no\s+longer|no(?!\.?\s*#?\d)|none|nobody|nothing|nowhere"
+    rf"|neither|nor|without|cannot)\b|(?<=[a-z])n{_A}t\b",
+    re.IGNORECASE,
+)
+"""The one negation finder: the NEGATION signal, the rules extractor's negated clause and
+the validator's own reading (``eywa.extraction.polarity``) all use it, so they agree on
+what negates ("no" before a number is a number: "no. 5", "no #3")."""
+
 _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYWORDS
-    (
-        SignalKind.NEGATION,
-        re.compile(
-            r"\b(?:not|never|no\s+longer|no(?!\.?\s*#?\d)|none|nobody|nothing|nowhere"
-            rf"|neither|nor|without|cannot)\b|(?<=[a-z])n{_A}t\b",
-            re.IGNORECASE,
-        ),
-    ),
+    (SignalKind.NEGATION, NEGATION),
     (
         SignalKind.HEDGE,
         re.compile(
@@ -92,6 +95,12 @@ def answers_no(text: str, start: int, end: int) -> bool:
         and (not before or before[-1] in ".!?…")
         and after[:1] in {",", "!", "—", "–"}
     )
+
+
+def negations(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text``'s negations (``NEGATION``), an opening "No," answering another
+    speaker left out (``answers_no``)."""
+    return [m.span() for m in NEGATION.finditer(text) if not answers_no(text, *m.span())]
 
 
 def detect_cues(

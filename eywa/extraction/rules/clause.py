@@ -21,7 +21,7 @@ from datetime import datetime
 from eywa.extraction.lexicon import IRREGULAR_PAST
 from eywa.extraction.text import Clause
 from eywa.models import Evidence, Signal, SignalKind
-from eywa.signals.cues import answers_no
+from eywa.signals.cues import negations
 
 A = r"['’]"
 """A straight or curly apostrophe."""
@@ -40,9 +40,6 @@ ADV = (
 )
 """Adverbs allowed between a subject and its verb ("I just moved", "we finally got")."""
 
-NEGATION = re.compile(
-    rf"\b(?:not|never|no|nobody|nothing|neither|nor|cannot|without|no\s+longer)\b|(?<=[a-z])n{A}t\b", re.IGNORECASE
-)
 CESSATION_TAIL = re.compile(r"\b(?:anymore|any\s+more|no\s+longer)\b", re.IGNORECASE)
 HEDGE = re.compile(
     r"(?i:\b(?:might|maybe|perhaps|possibly|probably|could|would|should|wish|wishing|unless|whether|"
@@ -174,7 +171,7 @@ def part_of(text: str, start: int) -> Part:
 def _negated(text: str) -> bool:
     """A negation in ``text``; an opening "No," answers another speaker and negates nothing
     here ("No, I moved to Lyon last month.")."""
-    return any(not answers_no(text, *m.span()) for m in NEGATION.finditer(text))
+    return bool(negations(text))
 
 
 def _part(text: str, start: int, conditional: bool) -> Part:
