@@ -31,6 +31,7 @@ from typing import Any, Final
 from eywa.contract import Limits, check_turns
 from eywa.ids import content_hash, entity_id, entity_key, stable_id
 from eywa.models import Entity, EntityKind, Evidence, Signal, SignalKind, Turn, utc_now
+from eywa.signals.mentions import learn_name
 from eywa.stores.evidence import EvidenceStore
 
 DEFAULT_SESSION = "default"
@@ -123,8 +124,7 @@ def prepare_batch(
         found = _mentioned_entities(space, evidence)
         mentions.extend((turn_id, entity) for entity in found)
         for entity in found:  # later turns of the batch see them, as the kind found
-            if entity.name not in people and entity.name not in others:
-                (people if entity.kind == "person" else others).append(entity.name)
+            learn_name(entity.name, entity.kind == "person", people, others)
     return PreparedBatch(ids=ids, new=new, mentions=mentions)
 
 

@@ -41,6 +41,7 @@ from eywa.ids import content_hash, stable_id
 from eywa.loaders import load_turns_file
 from eywa.models import CandidateFact, Evidence, SignalKind, Turn, as_utc
 from eywa.signals import detect_signals
+from eywa.signals.mentions import learn_name
 
 __all__ = [
     "AcceptedBelief",
@@ -145,10 +146,8 @@ def level0_evidence(space: str, turns: Sequence[Turn]) -> list[Evidence]:
         seq[session] += 1
         for signal in signals:
             name = (signal.normalized or signal.text).strip()
-            if signal.kind not in (SignalKind.PERSON, SignalKind.ENTITY) or not name:
-                continue
-            if name not in people and name not in others:
-                (people if signal.kind is SignalKind.PERSON else others).append(name)
+            if signal.kind in (SignalKind.PERSON, SignalKind.ENTITY):
+                learn_name(name, signal.kind is SignalKind.PERSON, people, others)
     return out
 
 

@@ -62,10 +62,9 @@ def _cell(value: object) -> Text:
 
 
 def _print_catalogue(specs: list[AuditSpec]) -> None:
-    """The audits, their parameters (``name?`` may be left out) and columns."""
-    table = Table(
-        "audit", "params", "returns", "purpose", title="audits", caption="param? = optional (left out: no filter); param=value: left out, that value"
-    )
+    """The audits, their parameters (``name?`` and ``name=value`` may be left out) and columns."""
+    caption = "param? = optional (left out: no filter); param=value: left out, that value"
+    table = Table("audit", "params", "returns", "purpose", title="audits", caption=caption)
     for spec in specs:
         params = ", ".join(p.label for p in spec.params)
         table.add_row(spec.name, params, ", ".join(spec.column_names), spec.purpose)

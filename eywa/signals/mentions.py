@@ -169,6 +169,14 @@ def _capitalised(text: str) -> list[Signal]:
     return found
 
 
+def learn_name(name: str, person: bool, people: list[str], others: list[str]) -> None:
+    """Add a name a turn just mentioned to the known names the next turns are matched with
+    (``detect_mentions``' ``known_entities`` and ``known_non_people``), as the kind it was
+    found; a name already known either way keeps its kind."""
+    if name and name not in people and name not in others:
+        (people if person else others).append(name)
+
+
 def detect_mentions(
     text: str,
     taken: Sequence[tuple[int, int]],

@@ -55,10 +55,10 @@ class SqliteDatabase:
         self._lock = threading.RLock()
         self._depth = 0
         self._closed = False
-        # How deeply this thread holds the writing connection (``transaction``, ``locked``):
-        # while it does, its reads go through that connection too.
-        self._holding = threading.local()
-        self._local = threading.local()  # this thread's reader: (process id, connection)
+        # Per thread: ``depth``, how deeply it holds the writing connection (``transaction``,
+        # ``locked``; its reads then go through that connection too); ``reader``, its read-only
+        # connection with the process that opened it; ``snapshot``, whether it is in one.
+        self._local = threading.local()
         self._readers: weakref.WeakSet[_Reader] = weakref.WeakSet()
         self._readers_lock = threading.Lock()
         # An in-memory database (tests) is private to its connection: no readers beside it.
@@ -127,7 +127,7 @@ class SqliteDatabase:
         if getattr(self._local, "snapshot", False):
             yield
             return
-        if getattr(self._holding, "depth", 0) or not self._readable:
+        if self._on_writer():
             with self.locked():
                 yield
             return
@@ -163,7 +163,7 @@ class SqliteDatabase:
             StoreError: SQLite failed, or the statement tried to write outside a transaction.
         """
         self._check_open()
-        if getattr(self._holding, "depth", 0) or not self._readable:
+        if self._on_writer():
             with self._lock:
                 try:
                     return self._conn.execute(sql, params).fetchall()
@@ -178,11 +178,16 @@ class SqliteDatabase:
     @contextmanager
     def _held(self) -> Iterator[None]:
         """Count this thread's hold on the writing connection (its lock is already taken)."""
-        self._holding.depth = getattr(self._holding, "depth", 0) + 1
+        self._local.depth = getattr(self._local, "depth", 0) + 1
         try:
             yield
         finally:
-            self._holding.depth -= 1
+            self._local.depth -= 1
+
+    def _on_writer(self) -> bool:
+        """Whether this thread's reads go through the writing connection: it holds it, or
+        the database is in memory (private to that connection, no readers beside it)."""
+        return bool(getattr(self._local, "depth", 0)) or not self._readable
 
     def _reader(self) -> sqlite3.Connection:
         """This thread's read-only connection, opened on its first read (and again in a
