@@ -61,6 +61,9 @@ _JOB, _TOMB, _META = Label.JOB, Label.TOMBSTONE, Label.STORE_META
 _BK = Label.BACKLOG
 # The space's counter node, created when missing and write-locked (a property set, removed
 # again by the statement's end) until the transaction ends: a space's mark changes queue.
+# A plain SET, so Neo4j's NODE lock comes first: the counts' later ``c.embed = c.embed + …``
+# reads the node, which makes Cypher take and give back its NODE_RELATIONSHIP_GROUP_DELETE
+# lock around the write, harmless once NODE is held (``level0``'s "Lock order").
 _LOCK = f"""MERGE (c:{_BK} {{space: row.space}}) ON CREATE SET c.embed = 0, c.level1 = 0
 SET c._lock = true"""
 
@@ -81,6 +84,11 @@ def _counted(change: str) -> str:
     the same space's marks run their probes one after the other: under read committed, two
     concurrent MERGEs of the same mark (a batch re-sent while in flight) would otherwise
     both see it absent and both count it.
+
+    In Level 0's statement this comes last, after the entities are locked: every batch of a
+    space takes the counter after the entities, so it closes no cycle (none of the observed
+    deadlocks named it), and it is held only from here to the commit. Locking it first would
+    queue the whole statement of every batch of the space behind it, a per-space lock.
     """
     def has(stages: str) -> str:
         # A forced seek of the unique (space, item, stage) index: on a small or freshly

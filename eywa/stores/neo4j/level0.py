@@ -18,6 +18,29 @@ that replanning was most of Neo4j's busy time for one-turn batches (thread dumps
 samples were planning): the write statement's ten subqueries cost far more to plan than a
 small batch costs to run, and each parameter-size bucket Neo4j tells apart is a plan of its
 own. Times are sent as ``records.epoch_parts``, not as Python datetimes.
+
+Lock order. Writers to one space mention the same entities, so they queue on them; the
+order in which a batch locks an entity is what keeps that queue from deadlocking. Neo4j
+5.26 guards a node with two lock kinds: ``NODE`` and ``NODE_RELATIONSHIP_GROUP_DELETE``
+(NRGD). A plain ``SET`` takes ``NODE`` only. A ``SET`` whose right-hand side reads the node
+(the kind and alias merge below) makes Cypher lock the node first, NRGD then ``NODE``, and
+give that lock back after the write: the transaction keeps ``NODE`` (the write's own) but
+not NRGD. Creating a relationship to the node (``MERGE`` of ``MENTIONS`` or
+``CO_MENTIONED``) takes NRGD again, exclusively for a ``MERGE`` that creates, shared for a
+``CREATE``. So with the merging ``SET`` first, a batch past it held ``NODE`` and asked for
+NRGD at its ``MENTIONS`` while a second batch, in its own merging ``SET``, held NRGD and
+asked for ``NODE``: a cycle on one entity node, whatever order the entities came in
+(``Neo.TransientError.Transaction.DeadlockDetected``, retried by the driver after about a
+second; 40-50 retries per 960 four-turn batches of eight writers to one space). The upsert
+(``_UPSERT_ENTITIES``) therefore takes each entity's ``NODE`` lock with a plain ``SET``
+(the Neo4j manual's idiom for a write lock before a dependent read) before anything else
+touches it, in entity id order ($entities is sorted): a batch then asks for an entity's NRGD
+only while it holds the entity's ``NODE``, which no other batch can, and a second batch
+waits for ``NODE`` holding nothing of that entity. The other nodes two batches can share
+are safe as they are: a session and a stored neighbouring turn are first locked by a
+``MERGE`` that creates a relationship to them (NRGD and ``NODE`` together, both kept), and
+the space's ``:Backlog`` counter, last, by a plain ``SET`` (``ledger._LOCK``).
+``tests/neo4j/test_level0_lock_order.py`` replays the cycle.
 """
 
 from __future__ import annotations
@@ -71,6 +94,18 @@ def _set_times(var: str, names: Sequence[str]) -> str:
 
 
 _SET_TURN_TIMES, _SET_SIGNAL_TIMES = _set_times("e", EVIDENCE_TIMES), _set_times("s", SIGNAL_TIMES)
+# The mentioned entities, created or merged with the stored ones ($entities sorted by id). An
+# entity's write lock is taken first, by the plain ``SET n.space`` (its value is the one
+# stored: the space is part of the id), before the merging SET and before any relationship
+# to it: see "Lock order" in the module docstring for why.
+_UPSERT_ENTITIES = f"""
+UNWIND $entities AS row
+MERGE (n:{_ENT} {{id: row.id}}) ON CREATE SET n.name = row.name
+SET n.space = row.space
+WITH n, row
+SET n.kind = CASE WHEN 'person' IN [n.kind, row.kind] THEN 'person' ELSE row.kind END,
+  n.aliases = COLLECT {{ UNWIND coalesce(n.aliases, []) + row.aliases AS a RETURN DISTINCT a ORDER BY a }}
+"""
 # Every write of the batch in one statement, a unit subquery per kind of write, run in this
 # order (a later one finds what an earlier one created).
 _WRITE_BATCH = f"""{REPLAN_SKIP}
@@ -102,13 +137,7 @@ CALL () {{
   MERGE (s:{_SIG} {{id: row.props.id}}) ON CREATE SET s += row.props, {_SET_SIGNAL_TIMES}
   MERGE (e)-[:{RelType.HAS_SIGNAL}]->(s)
 }}
-CALL () {{
-  UNWIND $entities AS row
-  MERGE (n:{_ENT} {{id: row.id}}) ON CREATE SET n.space = row.space, n.name = row.name
-  WITH n, row
-  SET n.kind = CASE WHEN 'person' IN [n.kind, row.kind] THEN 'person' ELSE row.kind END,
-    n.aliases = COLLECT {{ UNWIND coalesce(n.aliases, []) + row.aliases AS a RETURN DISTINCT a ORDER BY a }}
-}}
+CALL () {{ {_UPSERT_ENTITIES} }}
 CALL () {{
   UNWIND $mentions AS row
   MATCH (e:{_EV} {{id: row.evidence_id, space: row.space}})
