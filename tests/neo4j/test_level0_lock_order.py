@@ -12,9 +12,11 @@ first (see "Lock order" in its docstring).
 The first test builds that interleaving on purpose: writer A stops right after the real
 entity upsert of its statement, writer B's whole batch starts and waits on the entity,
 then A's batch goes on to its ``MENTIONS``. The transactions are explicit (no driver
-retry), so a deadlock fails the write instead of being retried away. The second test is
-the symptom as the bench saw it: threads writing batches that name the same people into
-one space through the store, with the driver's deadlock retries counted.
+retry), so a deadlock fails the write instead of being retried away. The second test does
+the same with a Level 1 belief about the entity in B's place (its ``ABOUT`` MERGE locked
+the entity NRGD first, as a relationship-creating MERGE does). The third is the symptom
+as the bench saw it: threads writing batches that name the same people into one space
+through the store, with the driver's deadlock retries counted.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from datetime import UTC, datetime
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -30,8 +33,10 @@ import pytest
 from neo4j import Driver, ManagedTransaction
 
 from eywa.batches import PreparedBatch, coerce_turns, prepare_batch
+from eywa.models import Belief
 from eywa.signals import detect_signals
 from eywa.stores.neo4j import level0
+from eywa.stores.neo4j.beliefs import Neo4jBeliefStore
 from eywa.stores.neo4j.evidence import Neo4jEvidenceStore
 from eywa.stores.neo4j.graph import Neo4jGraph, mapped
 from eywa.stores.neo4j.labels import Label, RelType
@@ -139,6 +144,60 @@ def test_a_writer_past_its_entity_upsert_links_while_another_waits(
     assert not writer_a.is_alive() and not writer_b.is_alive()
     assert failures == []
     assert _mentioners(neo4j_driver, database, neo4j_space) == 3
+
+
+def test_a_belief_about_an_entity_waits_for_a_level0_writer_past_its_upsert(
+    neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str
+) -> None:
+    """Level 1 links the same entities (a belief's ``ABOUT``): it must queue the same way."""
+    database = neo4j_server.database
+    plain = Neo4jEvidenceStore(Neo4jGraph(neo4j_driver, database, owns_driver=False))
+    seed = _batch(plain, neo4j_space, "seed", "Ana moved to Lisbon.")
+    plain.add(seed.new, seed.mentions)
+    graph_a = OneTryGraph(neo4j_driver, database)
+    store_a = Neo4jEvidenceStore(graph_a)
+    batch_a = _batch(store_a, neo4j_space, "a", "Ana adopted a dog.")
+    entities = sorted({e.id: entity_props(e) for _, e in batch_a.mentions}.values(), key=lambda row: row["id"])
+
+    def upsert_entities(tx: ManagedTransaction) -> None:
+        tx.run(level0._UPSERT_ENTITIES, entities=entities).consume()
+
+    graph_a.before = upsert_entities
+    graph_a.go.clear()
+    beliefs = Neo4jBeliefStore(OneTryGraph(neo4j_driver, database))
+    belief = Belief(
+        id=f"bel_{neo4j_space}", space=neo4j_space, statement="Ana lives in Lisbon.", subject="Ana", attribute="city",
+        value="Lisbon", polarity="positive", modality="asserted", valid_from=None, valid_to=None,
+        recorded_at=datetime(2024, 5, 1, tzinfo=UTC), status="active", extractor="rules", evidence_ids=tuple(seed.ids),
+    )  # fmt: skip
+    failures: list[BaseException] = []
+
+    def attempt(write: Callable[[], object]) -> None:
+        try:
+            write()
+        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+            failures.append(exc)
+
+    writer_a = threading.Thread(target=attempt, args=(lambda: store_a.add(batch_a.new, batch_a.mentions),))
+    writer_a.start()
+    assert graph_a.ready.wait(_WAIT_S)
+    level1 = threading.Thread(target=attempt, args=(lambda: beliefs.add([belief], []),))
+    level1.start()
+    deadline = time.monotonic() + _WAIT_S
+    while not _blocked(neo4j_driver, database):
+        assert time.monotonic() < deadline, "the belief never waited for writer A"
+        time.sleep(0.02)
+    graph_a.go.set()
+    writer_a.join(_WAIT_S)
+    level1.join(_WAIT_S)
+    assert not writer_a.is_alive() and not level1.is_alive()
+    assert failures == []
+    assert _mentioners(neo4j_driver, database, neo4j_space) == 2
+    rows, _, _ = neo4j_driver.execute_query(
+        f"MATCH (:{Label.BELIEF} {{id: $id}})-[:{RelType.ABOUT}]->(n:{Label.ENTITY}) RETURN n.name AS name",
+        id=belief.id, database_=database,
+    )  # fmt: skip
+    assert [r["name"] for r in rows] == ["Ana"]
 
 
 class DeadlockRetries(logging.Handler):

@@ -51,7 +51,18 @@ MATCH (e:{_EV} {{id: row.evidence_id, space: row.space}})
 MERGE (b)-[r:{RelType.SUPPORTED_BY}]->(e)
 SET r.span = row.span, r.score = row.score, r.anchors = row.anchors
 """
+# The entities the beliefs are about (subjects, and values naming one), write-locked first
+# with a plain SET of their stored space, in id order ($entities sorted), before either
+# MERGE links them: ``level0``'s "Lock order". A MERGE that creates a relationship locks
+# NODE_RELATIONSHIP_GROUP_DELETE before NODE, so without this a belief's ABOUT held the
+# former and waited for NODE while a Level 0 batch, past its entity upsert, held NODE and
+# waited for the former at its MENTIONS: a deadlock on the one entity node.
 _CREATE_ABOUT = f"""
+CALL () {{
+  UNWIND $entities AS row
+  MATCH (n:{_ENT} {{id: row.id, space: row.space}})
+  SET n.space = row.space
+}}
 UNWIND $rows AS row
 MATCH (b:{_B} {{id: row.belief_id, space: row.space}})
 MATCH (n:{_ENT} {{id: row.subject_id, space: row.space}})
@@ -211,6 +222,14 @@ def _link_rows(beliefs: Sequence[Belief]) -> dict[str, list[dict[str, Any]]]:
     return {"support": support, "about": about, "supersedes": supersedes}
 
 
+def _about_entities(about: Sequence[dict[str, Any]]) -> list[dict[str, str]]:
+    """The entities ``about`` rows link (subjects and named values), once each, by id."""
+    ids = {(r["subject_id"], r["space"]) for r in about} | {
+        (r["value_id"], r["space"]) for r in about if r["value_id"] is not None
+    }
+    return [{"id": entity, "space": space} for entity, space in sorted(ids)]
+
+
 def _add(
     tx: ManagedTransaction, beliefs: Sequence[Belief], candidates: Sequence[Candidate], done: StageDone | None
 ) -> tuple[list[str], list[str]]:
@@ -220,7 +239,7 @@ def _add(
         run(tx, _CREATE_BELIEFS, rows=[belief_props(b) for b in new_beliefs])
         links = _link_rows(new_beliefs)
         run(tx, _CREATE_SUPPORT, rows=links["support"])
-        run(tx, _CREATE_ABOUT, rows=links["about"])
+        run(tx, _CREATE_ABOUT, rows=links["about"], entities=_about_entities(links["about"]))
         run(tx, _CREATE_SUPERSEDES, rows=links["supersedes"])
     present = {r["id"] for r in run(tx, _PRESENT_CANDIDATES, ids=[c.id for c in candidates])}
     new_candidates = list({c.id: c for c in candidates if c.id not in present}.values())

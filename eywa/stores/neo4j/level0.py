@@ -39,8 +39,9 @@ only while it holds the entity's ``NODE``, which no other batch can, and a secon
 waits for ``NODE`` holding nothing of that entity. The other nodes two batches can share
 are safe as they are: a session and a stored neighbouring turn are first locked by a
 ``MERGE`` that creates a relationship to them (NRGD and ``NODE`` together, both kept), and
-the space's ``:Backlog`` counter, last, by a plain ``SET`` (``ledger._LOCK``).
-``tests/neo4j/test_level0_lock_order.py`` replays the cycle.
+the space's ``:Backlog`` counter, last, by a plain ``SET`` (``ledger._LOCK``). A Level 1
+belief links entities too (``beliefs._CREATE_ABOUT``) and locks them the same way first.
+``tests/neo4j/test_level0_lock_order.py`` replays both cycles.
 """
 
 from __future__ import annotations
