@@ -141,3 +141,23 @@ def test_the_lock_is_released_on_close_and_when_the_holder_dies(tmp_path: Path) 
         if holder.stdout is not None:
             holder.stdout.close()
     open_memory(directory).close()
+
+
+def test_backup_and_key_management_work_beside_the_writer(server: Server, tmp_path: Path) -> None:
+    """README: ``eywa backup`` "reads the SQLite files alone, so it works beside a running
+    ``eywa serve`` on the same directory"; ``eywa keys`` reads the SQLite database alone, and a
+    key it creates there is one the running server accepts."""
+    data = ["--data-dir", str(server.directory)]
+    copy = tmp_path / "copy"
+    backup = CliRunner().invoke(cli, ["backup", "--to", str(copy), *data])
+    assert backup.exit_code == 0, backup.output
+    stats = CliRunner().invoke(cli, ["stats", "--space", "home", "--data-dir", str(copy)])
+    assert stats.exit_code == 0 and re.search(r"│ evidence\s+│\s+1 │", stats.stdout), stats.output
+    created = CliRunner().invoke(cli, ["keys", "create", "--space", "home", "--scope", "read", *data])
+    assert created.exit_code == 0, created.output
+    secret = created.stdout.strip().splitlines()[-1].strip()
+    assert secret.startswith("eyw_"), created.stdout
+    answer = httpx.get(f"{server.url}/v1/spaces/home/stats", headers={"Authorization": f"Bearer {secret}"}, timeout=30)
+    assert answer.status_code == 200 and answer.json()["evidence"] == 1, answer.text
+    listed = CliRunner().invoke(cli, ["keys", "list", *data])
+    assert listed.exit_code == 0 and secret.split("_")[1] in listed.stdout, listed.output

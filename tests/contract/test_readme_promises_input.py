@@ -1,0 +1,41 @@
+"""README input-contract promises no other test walked (audit of s16).
+
+- "Tuples are accepted and come back as lists" (metadata).
+- A space is refused when "blank, longer than 200 characters, not printable or ``*``": the
+  star was tested, not the other three, nor that 200 characters are accepted; a read of
+  such a space is refused as a write is (``invalid_input`` naming ``space``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from eywa.errors import InvalidInputError
+from eywa.memory import Memory
+
+
+def test_tuples_in_metadata_are_accepted_and_come_back_as_lists(memory: Memory) -> None:
+    metadata: dict[str, Any] = {"pair": (1, "two"), "nested": {"inner": ((1, 2), [3])}}
+    (evidence_id,) = memory.remember("tuples", [{"text": "with a tuple", "metadata": metadata}])
+    assert memory.evidence("tuples", evidence_id).metadata == {"pair": [1, "two"], "nested": {"inner": [[1, 2], [3]]}}
+
+
+@pytest.mark.parametrize("space", ["", "   ", "s" * 201, "tab\there", "line\nbreak", "nul\x00", "bell\x07"])
+def test_a_blank_overlong_or_unprintable_space_is_refused_on_writes_and_reads(memory: Memory, space: str) -> None:
+    for call in (
+        lambda: memory.remember(space, [{"text": "hello"}]),
+        lambda: memory.recall(space, "hello"),
+        lambda: memory.stats(space),
+    ):
+        with pytest.raises(InvalidInputError) as info:
+            call()
+        assert info.value.code == "invalid_input" and [p.field for p in info.value.problems] == ["space"]
+    assert space not in memory.spaces()
+
+
+def test_a_space_of_200_printable_characters_is_accepted(memory: Memory) -> None:
+    space = "é" * 199 + "漢"
+    memory.remember(space, [{"text": "hello"}])
+    assert space in memory.spaces() and memory.stats(space)["evidence"] == 1
