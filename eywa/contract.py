@@ -40,7 +40,10 @@ __all__ = [
     "Limits",
     "RecallParams",
     "SpaceUsage",
+    "check_choice",
     "check_label",
+    "check_labels",
+    "check_optional_label",
     "check_params",
     "check_quota",
     "check_recall",
@@ -115,6 +118,40 @@ def check_label(value: object, field: str, limits: Limits) -> str:
     if len(value) > limits.max_label_chars:
         raise InvalidInputError.at(field, f"at most {limits.max_label_chars} characters", code="limit_exceeded")
     return value
+
+
+def check_optional_label(value: object, field: str, limits: Limits) -> str | None:
+    """``check_label`` for an argument that may be left out (``None``), such as an ``author``.
+
+    Raises:
+        InvalidInputError: as ``check_label``.
+    """
+    return None if value is None else check_label(value, field, limits)
+
+
+def check_labels(values: object, field: str, limits: Limits) -> list[str] | None:
+    """An optional non-empty list of labels (the ids an erasure selects), each checked as
+    ``check_label`` under ``field.<index>``.
+
+    Raises:
+        InvalidInputError: not a list (a bare string is not one), empty, or an item refused.
+    """
+    if values is None:
+        return None
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence) or not values:
+        raise InvalidInputError.at(field, "must be a non-empty list of non-empty strings")
+    return [check_label(value, f"{field}.{index}", limits) for index, value in enumerate(values)]
+
+
+def check_choice(value: object, field: str, choices: Sequence[str]) -> Any:
+    """One of ``choices`` (a ``Literal``'s values), or ``None`` where the caller allows it.
+
+    Raises:
+        InvalidInputError: anything else, so an unknown value is refused, not read as "none".
+    """
+    if value is None or (isinstance(value, str) and value in choices):
+        return value
+    raise InvalidInputError.at(field, f"must be one of {', '.join(choices)}")
 
 
 def check_time(value: object, field: str) -> datetime | None:

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, get_args
 
 
 from eywa import corrections as correcting
@@ -16,7 +16,10 @@ from eywa import crashpoints
 from eywa.batches import PreparedBatch, prepare_batch
 from eywa.contract import (
     Limits,
+    check_choice,
     check_label,
+    check_labels,
+    check_optional_label,
     check_params,
     check_quota,
     check_recall,
@@ -349,6 +352,7 @@ class Memory:
 
         space = check_space(space)
         checked = check_turns(turns, self._limits)
+        author = check_optional_label(author, "author", self._limits)
         waits = self._settings.level1_wait if wait is None else wait
         status: JobStatus | None = None
         job_id: str | None = None
@@ -473,6 +477,7 @@ class Memory:
         space = check_space(space)
         subject = None if subject is None else check_label(subject, "subject", self._limits)
         attribute = None if attribute is None else check_label(attribute, "attribute", self._limits)
+        status = check_choice(status, "status", get_args(BeliefStatus))
         return self._stores.beliefs.beliefs(space, subject=subject, attribute=attribute, status=status)
 
     def beliefs_citing(self, space: str, evidence_id: str) -> list[Belief]:
@@ -485,7 +490,8 @@ class Memory:
     def candidates(self, space: str, status: CandidateStatus | None = "rejected") -> list[Candidate]:
         """Candidates the validator refused, each with machine-readable ``reasons``."""
         self._check_open()
-        return self._stores.beliefs.candidates(check_space(space), status)
+        space = check_space(space)
+        return self._stores.beliefs.candidates(space, check_choice(status, "status", get_args(CandidateStatus)))
 
     def explain(self, space: str, belief_id: str) -> Explanation:
         """Why a belief is held: the belief, its validation report and the cited turns.
@@ -658,7 +664,11 @@ class Memory:
             StoreError: the store failed.
         """
         self._check_open()
-        return record_job(self._stores, check_space(space), evidence_ids, author=author, request_id=request_id)
+        space = check_space(space)
+        ids = check_labels(evidence_ids, "evidence_ids", self._limits) or []
+        author = check_optional_label(author, "author", self._limits)
+        request_id = check_optional_label(request_id, "request_id", self._limits)
+        return record_job(self._stores, space, ids, author=author, request_id=request_id)
 
     def job(self, job_id: str) -> JobStatus:
         """A job's state, derived from its turns' pending stages (``done``, ``pending`` or
@@ -668,6 +678,7 @@ class Memory:
             NotFoundError: no such job.
         """
         self._check_open()
+        job_id = check_label(job_id, "job_id", self._limits)
         return job_status(self._stores, job_id, max_attempts=self._settings.stage_max_attempts)
 
     def repair_vectors(self, space: str | None = None) -> int:
@@ -712,10 +723,15 @@ class Memory:
         """
         self._check_open()
         space = check_space(space)
+        limits = self._limits
         selector = selector_of(
-            evidence_ids=evidence_ids, external_ids=external_ids, speaker=speaker, session=session,
+            evidence_ids=check_labels(evidence_ids, "evidence_ids", limits),
+            external_ids=check_labels(external_ids, "external_ids", limits),
+            speaker=check_optional_label(speaker, "speaker", limits),
+            session=check_optional_label(session, "session", limits),
             before=check_time(before, "before"),
         )  # fmt: skip
+        author = check_optional_label(author, "author", limits)
         return self._reconciler.call(
             erase, self._stores, space, selector, author, vectors=self._stores, embedder=self._embedder,
             embed_batch=self._embed_batch,
@@ -730,6 +746,7 @@ class Memory:
         """
         self._check_open()
         space = check_space(space)
+        author = check_optional_label(author, "author", self._limits)
         selector = ErasureSelector(recorded_before=datetime.max.replace(tzinfo=timezone.utc))
         return self._reconciler.call(
             erase, self._stores, space, selector, author, vectors=self._stores, embedder=self._embedder,
@@ -773,7 +790,8 @@ class Memory:
             NotFoundError: no such erasure in ``space``.
         """
         self._check_open()
-        return erasure_proof(self._stores, check_space(space), erasure_id, self._stores)
+        space = check_space(space)
+        return erasure_proof(self._stores, space, check_label(erasure_id, "erasure_id", self._limits), self._stores)
 
     # --- corrections --------------------------------------------------------------------
 
@@ -789,7 +807,7 @@ class Memory:
             ConflictError: the belief is already retracted.
             StoreError: a store failed (retracting again finishes it).
         """
-        space, belief_id = self._target(space, belief_id, "belief_id")
+        space, belief_id = self._target(space, belief_id, "belief_id", author)
         reason = check_label(reason, "reason", self._limits)
         return self._reconciler.call(correcting.retract_belief, self._stores, space, belief_id, reason=reason, author=author)
 
@@ -805,7 +823,7 @@ class Memory:
             ConflictError: the belief is retracted.
             StoreError: a store failed.
         """
-        space, belief_id = self._target(space, belief_id, "belief_id")
+        space, belief_id = self._target(space, belief_id, "belief_id", author)
         reason = None if reason is None else check_label(reason, "reason", self._limits)
         return self._reconciler.call(correcting.confirm_belief, self._stores, space, belief_id, reason=reason, author=author)
 
@@ -820,7 +838,7 @@ class Memory:
             NotFoundError: no such candidate in ``space``.
             StoreError: a store failed (accepting again finishes it).
         """
-        space, candidate_id = self._target(space, candidate_id, "candidate_id")
+        space, candidate_id = self._target(space, candidate_id, "candidate_id", author)
         reason = None if reason is None else check_label(reason, "reason", self._limits)
         return self._reconciler.call(
             correcting.accept_candidate, self._stores, space, candidate_id, reason=reason, author=author
@@ -837,7 +855,7 @@ class Memory:
             ConflictError: the candidate is not in the repair queue.
             StoreError: a store failed.
         """
-        space, candidate_id = self._target(space, candidate_id, "candidate_id")
+        space, candidate_id = self._target(space, candidate_id, "candidate_id", author)
         reason = None if reason is None else check_label(reason, "reason", self._limits)
         return self._reconciler.call(
             correcting.dismiss_candidate, self._stores, space, candidate_id, reason=reason, author=author
@@ -849,8 +867,10 @@ class Memory:
         target = None if target_id is None else check_label(target_id, "target_id", self._limits)
         return self._stores.corrections.corrections(check_space(space), target_id=target)
 
-    def _target(self, space: str, item_id: str, field: str) -> tuple[str, str]:
+    def _target(self, space: str, item_id: str, field: str, author: str | None) -> tuple[str, str]:
+        """The checked space and item id of a correction; its ``author`` is checked too."""
         self._check_open()
+        check_optional_label(author, "author", self._limits)
         return check_space(space), check_label(item_id, field, self._limits)
 
     # --- identity merges ----------------------------------------------------------------
@@ -861,7 +881,8 @@ class Memory:
         divergence (bits) of their shared dimensions. Pairs already merged are skipped."""
         self._check_open()
         space = check_space(space)
-        names = list(entities) if entities is not None else sorted({d.entity for d in self._stores.dimensions.dimensions(space)})
+        checked = check_labels(entities, "entities", self._limits) if entities is not None else None
+        names = checked if checked is not None else sorted({d.entity for d in self._stores.dimensions.dimensions(space)})
         return nous.propose_merges(self._stores.dimensions, space, names)
 
     def accept_merge(
@@ -879,6 +900,7 @@ class Memory:
         self._check_open()
         space = check_space(space)
         source, target = check_label(source, "source", self._limits), check_label(target, "target", self._limits)
+        author = check_optional_label(author, "author", self._limits)
         if entity_key(source) == entity_key(target):
             raise InvalidInputError.at("target", "names the same entity as source")
         if not isinstance(score, (int, float)) or isinstance(score, bool) or not 0.0 <= score <= 1.0:
@@ -896,6 +918,7 @@ class Memory:
         self._check_open()
         space = check_space(space)
         source, target = check_label(source, "source", self._limits), check_label(target, "target", self._limits)
+        author = check_optional_label(author, "author", self._limits)
         return nous.undo_merge(self._stores.dimensions, space, source, target, author=author)
 
     def merges(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:

@@ -78,3 +78,25 @@ def test_an_unknown_id_beside_known_ones_erases_nothing_and_selectors_combine_wi
                                  headers=eraser)  # fmt: skip
     assert before.status_code == 200 and before.json()["counts"]["turns"] == 0
     assert _evidence_count(service, space, writer) == 2 and _erasures(service, space, writer) == 2
+
+
+def test_a_malformed_selector_is_a_422_naming_it_never_a_500(service: Service) -> None:
+    """docs/service.md: "Nothing a client sends gets a 5xx". A lone surrogate in a selector
+    (JSON carries it as ``\\ud800``) reached SQLite and answered 500 ``internal_error``; a
+    session over ``EYWA_MAX_LABEL_CHARS`` was accepted."""
+    space = "pr-erase-selectors"
+    headers = service.headers([space], "read,write,erase")
+    assert service.client.post(f"/v1/spaces/{space}/turns", json={"turns": TURNS}, headers=headers).status_code == 201
+    json_headers = {**headers, "Content-Type": "application/json"}
+    cases = [
+        ('{"speaker": "\\ud800"}', "body.speaker", "invalid_input"),
+        ('{"session": "s\\ud800"}', "body.session", "invalid_input"),
+        ('{"evidence_ids": ["\\ud800"]}', "body.evidence_ids.0", "invalid_input"),
+        ('{"session": "%s"}' % ("s" * 501), "body.session", "limit_exceeded"),
+    ]
+    for body, field, code in cases:
+        answer = service.client.post(f"/v1/spaces/{space}/erase", content=body, headers=json_headers)
+        assert answer.status_code == 422, (body[:40], answer.status_code, answer.text)
+        problem = answer.json()
+        assert problem["code"] == code and [e["field"] for e in problem["errors"]] == [field], problem
+    assert _evidence_count(service, space, headers) == len(TURNS) and _erasures(service, space, headers) == 0
