@@ -19,6 +19,7 @@ from eywa.erasure.plan import ErasureReport
 from eywa.models import as_utc, utc_now
 from eywa.stores.bundle import GraphStores, Stores
 from eywa.stores.erasure import ErasureSelector
+from eywa.values import SUPPORTED_FROM
 
 __all__ = ["RETENTION_AUTHOR", "apply_retention", "retention_cutoffs"]
 
@@ -27,12 +28,23 @@ RETENTION_AUTHOR = "retention"
 
 
 def retention_cutoffs(policy: Mapping[str, float], spaces: Sequence[str], now: datetime) -> dict[str, datetime]:
-    """The ``recorded_at`` cutoff of each space that has a period (its own, else ``"*"``)."""
+    """The ``recorded_at`` cutoff of each space that has a period (its own, else ``"*"``).
+
+    A period reaching back before the supported calendar (``EYWA_RETENTION_DAYS='{"*": 1e7}'``,
+    27,000 years) keeps everything: its space gets no cutoff, rather than an ``OverflowError``
+    from ``timedelta`` or the date arithmetic.
+    """
     cutoffs: dict[str, datetime] = {}
     for space in spaces:
         days = policy.get(space, policy.get("*"))
-        if days is not None:
-            cutoffs[space] = as_utc(now) - timedelta(days=days)
+        if days is None:
+            continue
+        try:
+            cutoff = as_utc(now) - timedelta(days=days)
+        except OverflowError:
+            continue
+        if cutoff >= SUPPORTED_FROM:
+            cutoffs[space] = cutoff
     return cutoffs
 
 

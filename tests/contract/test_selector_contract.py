@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 from eywa.cli import app as cli
 from eywa.errors import InvalidInputError
 from eywa.memory import Memory
+from tests.contract.conftest import open_memory
 
 LONE = "\ud800"
 SPACE = "selectors"
@@ -76,3 +77,13 @@ def test_the_cli_refuses_an_undecodable_speaker_in_one_line(tmp_path: Any) -> No
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit), repr(result.exception)
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith("error: speaker:") and line.endswith("[invalid_input]"), line
+
+
+@pytest.mark.parametrize("days", [1e7, 1e13])
+def test_a_retention_period_beyond_the_calendar_keeps_everything(tmp_path: Any, days: float) -> None:
+    """``EYWA_RETENTION_DAYS`` validates any positive number; one reaching back before year 1
+    raised ``OverflowError`` from ``timedelta`` in ``apply_retention`` (the beat's task)."""
+    with open_memory(tmp_path / "m", retention_days={"*": days, "short": 30.0}) as mem:
+        mem.remember(SPACE, [{"text": "kept for ages"}])
+        assert mem.apply_retention() == [] and mem.apply_retention({SPACE: days}) == []
+        assert mem.stats(SPACE)["evidence"] == 1 and mem.erasures(SPACE) == []
