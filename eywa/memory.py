@@ -353,6 +353,8 @@ class Memory:
         space = check_space(space)
         checked = check_turns(turns, self._limits)
         author = check_optional_label(author, "author", self._limits)
+        if job is not None:
+            job = (author, check_optional_label(job[1], "request_id", self._limits))
         waits = self._settings.level1_wait if wait is None else wait
         status: JobStatus | None = None
         job_id: str | None = None

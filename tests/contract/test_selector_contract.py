@@ -45,6 +45,7 @@ CALLS: list[tuple[str, Callable[[Memory], Any], str, str]] = [
     ("drop author", lambda m: m.drop_space(SPACE, author=LONE), "author", "invalid_input"),
     ("remember author", lambda m: m.remember(SPACE, [{"text": "hi"}], author=LONE), "author", "invalid_input"),
     ("job", lambda m: m.job(LONE), "job_id", "invalid_input"),
+    ("job request id", lambda m: m.remember_job(SPACE, [{"text": "hi"}], request_id=LONE), "request_id", "invalid_input"),
     ("record job", lambda m: m.record_job(SPACE, [LONE]), "evidence_ids.0", "invalid_input"),
     ("proof", lambda m: m.erasure_proof(SPACE, LONE), "erasure_id", "invalid_input"),
     ("belief status", lambda m: m.beliefs(SPACE, status=LONE), "status", "invalid_input"),
