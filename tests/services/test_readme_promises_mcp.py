@@ -142,3 +142,14 @@ def test_a_body_over_the_limit_is_refused_with_413_over_mcp(walk: Walk) -> None:
         streamed = http.post(walk.url, content=chunks(), headers=headers)  # no Content-Length
         assert streamed.status_code == 413
         assert http.post(walk.url, json=small, headers=headers).status_code != 413
+
+
+def test_an_overlong_forget_selector_is_a_limit_error_over_mcp(walk: Walk) -> None:
+    """docs/service.md: tool errors start with the code the API answers, and the input
+    contract's label limit covers a session. ``forget``'s selectors went unchecked: a
+    501-character session was accepted (and a lone surrogate, which the SDK's client cannot
+    send, reached SQLite; see tests/contract/test_selector_contract.py)."""
+    calls = [("forget", {"space": SPACE, "session": "s" * 501}), ("forget", {"space": SPACE, "evidence_ids": [" "]})]
+    outcomes, _ = anyio.run(_session_calls, walk.url, walk.exactly["erase"], calls)
+    assert outcomes[0].startswith("limit_exceeded: session:"), outcomes[0]
+    assert outcomes[1].startswith("invalid_input: evidence_ids.0:"), outcomes[1]
