@@ -39,3 +39,18 @@ def test_a_space_of_200_printable_characters_is_accepted(memory: Memory) -> None
     space = "é" * 199 + "漢"
     memory.remember(space, [{"text": "hello"}])
     assert space in memory.spaces() and memory.stats(space)["evidence"] == 1
+
+
+def test_recall_packs_its_context_into_the_token_budget(memory: Memory) -> None:
+    """README: routes are "fused … and packed into a token budget" (``budget_tokens``); the
+    packer had a unit test, the budget through ``recall`` none."""
+    places = ["Lyon", "Porto", "Kyoto", "Quito", "Oslo", "Lima", "Cork", "Bern", "Riga", "Sofia"]
+    turns = [{"text": f"I ate pasta in {place} with my sister in spring.", "speaker": "Ana", "session": f"s{i % 3}",
+              "observed_at": f"2024-03-{i + 1:02d}T10:00:00Z"} for i, place in enumerate(places)]  # fmt: skip
+    memory.remember("budget", turns)
+    unbounded = memory.recall("budget", "Where did Ana eat pasta?", k=10)
+    assert unbounded.tokens > 60
+    for budget in (1, 20, 60):
+        packed = memory.recall("budget", "Where did Ana eat pasta?", k=10, budget_tokens=budget)
+        assert packed.tokens <= budget and len(packed.items) < len(unbounded.items)
+        assert {item.id for item in packed.items} <= {item.id for item in unbounded.items}
