@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from eywa import AsyncClient, Client, InvalidInputError, Memory, SpaceNotEmptyError
 from eywa.portability import record_json
+from eywa.settings import EywaSettings
 from tests.reliability.support import HashEmbedder
 from tests.services.conftest import Service, build_service
 from tests.services.test_client import live  # noqa: F401 - the live-server fixture
@@ -83,3 +85,26 @@ def test_the_clients_export_and_refuse_like_memory(live: tuple[str, Service], me
     with pytest.raises(InvalidInputError) as refused:
         asyncio.run(bad_line())
     assert refused.value.problems[0].field.endswith("line.2")
+
+
+def test_an_import_over_the_body_limit_is_a_413_and_writes_nothing(memory: Memory, tmp_path: Path) -> None:
+    """docs/service.md, ``POST …/import``: "The body limit (``EYWA_MAX_BODY_BYTES``, 413)
+    applies", by Content-Length or while streaming; nothing of the space is written."""
+    service = build_service(memory, tmp_path, EywaSettings(data_dir=tmp_path, max_body_bytes=4096))
+    try:
+        headers = {**service.headers(["big-import"]), "Content-Type": "application/x-ndjson"}
+        header = json.dumps({"kind": "header", "format": "eywa-export", "version": 1, "space": "big-import"})
+        body = (header + "\n" + "x" * 5000 + "\n").encode()
+        sized = service.client.post("/v1/spaces/big-import/import", content=body, headers=headers)
+        assert sized.status_code == 413 and sized.json()["code"] == "payload_too_large", sized.text
+
+        def chunks() -> Iterator[bytes]:
+            for start in range(0, len(body), 1000):
+                yield body[start : start + 1000]
+
+        streamed = service.client.post("/v1/spaces/big-import/import", content=chunks(), headers=headers)
+        assert streamed.status_code == 413, streamed.text
+        assert "big-import" not in memory.spaces()
+    finally:
+        service.client.close()
+        service.keys.close()
