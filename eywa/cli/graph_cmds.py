@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from eywa.contract import Limits, check_params
 from eywa.errors import InvalidInputError
 from eywa.runtime import load_settings, open_graph_stores
 from eywa.runtime.commands import DataDirOption, EywaGroup, out_console
@@ -81,7 +82,9 @@ def audit(
     if list_audits == (name is not None):
         raise InvalidInputError("give an audit NAME, or --list to see them")
     params = _parse_params(param or [])
-    stores = open_graph_stores(load_settings(data_dir))  # an audit needs no vectors
+    settings = load_settings(data_dir)
+    check_params(params, Limits.from_settings(settings))  # as Memory.audit: the stores are read directly
+    stores = open_graph_stores(settings)  # an audit needs no vectors
     try:
         if name is None:
             _print_catalogue(stores.audit.audits())

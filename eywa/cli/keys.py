@@ -15,7 +15,9 @@ from typing import Annotated
 
 import typer
 
+from eywa.contract import Limits, check_label
 from eywa.errors import InvalidInputError, NotFoundError
+from eywa.ids import check_space
 from eywa.models import utc_now
 from eywa.runtime import load_settings, open_graph_stores, open_key_store
 from eywa.runtime.backends import backend_of, key_file_path
@@ -187,7 +189,10 @@ def log(
             start = _from_now(parse_duration(since, "--since"), "--since", back=True)
         else:
             start = _moment(since, "--since")
-    stores = open_graph_stores(load_settings(data_dir))
+    settings = load_settings(data_dir)
+    space = None if space is None else check_space(space)  # as a Memory call would: the log is read directly
+    key = None if key is None else check_label(key, "--key", Limits.from_settings(settings))
+    stores = open_graph_stores(settings)
     try:
         events = stores.access.events(space=space, key_id=key, since=start, limit=limit)
     finally:

@@ -55,3 +55,28 @@ def test_a_duration_past_the_calendar_is_a_one_line_input_error(runner: CliRunne
     assert result.exit_code != 0 and isinstance(result.exception, SystemExit), repr(result.exception)
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: --") and lines[0].endswith("[invalid_input]"), result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        (["audit", "timeline", "-p", "space=home", "-p", "speaker=\udcff"], "params.speaker"),
+        (["audit", "timeline", "-p", "space=\udcff"], "params.space"),
+        (["keys", "log", "--key", "\udcff"], "--key"),
+        (["keys", "log", "--space", "\udcff"], "space"),
+    ],
+)
+def test_read_only_commands_refuse_an_undecodable_argument_in_one_line(
+    runner: CliRunner, tmp_path: Path, args: list[str], field: str
+) -> None:
+    """``eywa audit`` and ``eywa keys log`` read the stores directly (they work beside a
+    running server), so ``Memory``'s checks did not run: an argument that is not UTF-8 (a
+    lone surrogate once decoded) was a ``UnicodeEncodeError`` traceback from SQLite."""
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text(json.dumps({"text": "I live in Lyon.", "speaker": "Ana"}))
+    data = ["--data-dir", str(tmp_path / "m")]
+    assert runner.invoke(app, ["ingest", "--space", "home", str(turns), *data]).exit_code == 0
+    result = runner.invoke(app, [*args, *data])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), repr(result.exception)
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"error: {field}:") and line.endswith("[invalid_input]"), line
