@@ -145,6 +145,7 @@ def rotate(
     """Give a key a new secret, printed once; the current secret works until the grace ends."""
     period = parse_duration(grace, "--grace")
     settings = load_settings(data_dir)
+    key_id = check_label(key_id, "KEY_ID", Limits.from_settings(settings))  # a lone surrogate: no store can read it
     if _missing_key_file(settings) is not None:
         raise NotFoundError("api key", ALL_SPACES, key_id)
     store = open_key_store(settings)
@@ -161,6 +162,7 @@ def rotate(
 def revoke(key_id: Annotated[str, typer.Argument(help="The key id (the part after eyw_).")], data_dir: DataDirOption = None) -> None:
     """Revoke a key; its requests get 401 from now on."""
     settings = load_settings(data_dir)
+    key_id = check_label(key_id, "KEY_ID", Limits.from_settings(settings))
     if _missing_key_file(settings) is not None:
         raise NotFoundError("api key", ALL_SPACES, key_id)
     store = open_key_store(settings)

@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict
 
 from eywa.errors import InvalidInputError
 from eywa.ids import WILDCARD_SPACE, check_space
-from eywa.values import lone_surrogate, supported_utc
+from eywa.values import lone_surrogate, supported_utc, text_problem
 
 Scope = Literal["read", "write", "admin", "erase"]
 """``erase`` (forget, drop a space) is apart from ``write``: a key that may add turns may not erase them."""
@@ -47,6 +47,7 @@ __all__ = [
     "ALL_SPACES",
     "KEY_PREFIX",
     "MAX_GRACE",
+    "MAX_NAME_CHARS",
     "SCOPES",
     "ApiKey",
     "IssuedSecret",
@@ -54,6 +55,7 @@ __all__ = [
     "Scope",
     "check_grace",
     "checked_expiry",
+    "checked_name",
     "checked_spaces",
     "issue_secret",
     "new_key_id",
@@ -120,6 +122,28 @@ def checked_spaces(spaces: Iterable[str]) -> tuple[str, ...]:
     if not chosen:
         raise InvalidInputError.at("spaces", "a key needs at least one space")
     return chosen
+
+
+MAX_NAME_CHARS: Final = 200
+"""The longest key name (``POST /v1/keys``' ``name`` has the same bound)."""
+
+
+def checked_name(name: str | None) -> str | None:
+    """A key's optional label, as given.
+
+    Raises:
+        InvalidInputError: not a string, a lone surrogate (no store can write it), or longer
+            than ``MAX_NAME_CHARS``.
+    """
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise InvalidInputError.at("name", "must be a string")
+    if (problem := text_problem(name)) is not None:
+        raise InvalidInputError.at("name", problem)
+    if len(name) > MAX_NAME_CHARS:
+        raise InvalidInputError.at("name", f"at most {MAX_NAME_CHARS} characters", code="limit_exceeded")
+    return name
 
 
 def checked_expiry(expires_at: datetime | None, now: datetime) -> datetime | None:

@@ -64,14 +64,17 @@ def test_a_duration_past_the_calendar_is_a_one_line_input_error(runner: CliRunne
         (["audit", "timeline", "-p", "space=\udcff"], "params.space"),
         (["keys", "log", "--key", "\udcff"], "--key"),
         (["keys", "log", "--space", "\udcff"], "space"),
+        (["keys", "create", "--space", "home", "--name", "\udcff"], "name"),
+        (["keys", "rotate", "\udcff"], "KEY_ID"),
+        (["keys", "revoke", "\udcff"], "KEY_ID"),
     ],
 )
 def test_read_only_commands_refuse_an_undecodable_argument_in_one_line(
     runner: CliRunner, tmp_path: Path, args: list[str], field: str
 ) -> None:
-    """``eywa audit`` and ``eywa keys log`` read the stores directly (they work beside a
-    running server), so ``Memory``'s checks did not run: an argument that is not UTF-8 (a
-    lone surrogate once decoded) was a ``UnicodeEncodeError`` traceback from SQLite."""
+    """``eywa audit`` and ``eywa keys`` read the stores directly (they work beside a running
+    server), so ``Memory``'s checks did not run: an argument that is not UTF-8 (a lone
+    surrogate once decoded) was a ``UnicodeEncodeError`` traceback from SQLite."""
     turns = tmp_path / "turns.jsonl"
     turns.write_text(json.dumps({"text": "I live in Lyon.", "speaker": "Ana"}))
     data = ["--data-dir", str(tmp_path / "m")]

@@ -78,6 +78,10 @@ def test_bad_keys_are_refused_at_creation(keys: KeyStore) -> None:
         keys.create(["a"], ["fly"])  # type: ignore[list-item]
     with pytest.raises(InvalidInputError, match="expires_at: must be in the future"):
         keys.create(["a"], ["read"], expires_at=START)
+    with pytest.raises(InvalidInputError, match="name: contains a lone surrogate"):
+        keys.create(["a"], ["read"], name="agent \ud800")  # was a UnicodeEncodeError from the store
+    with pytest.raises(InvalidInputError, match="name: at most 200"):
+        keys.create(["a"], ["read"], name="n" * 201)  # the bound POST /v1/keys has
     assert keys.list() == []
 
 

@@ -21,6 +21,7 @@ from eywa.stores.keys import (
     Scope,
     check_grace,
     checked_expiry,
+    checked_name,
     checked_spaces,
     issue_secret,
     new_key_id,
@@ -76,6 +77,7 @@ class Neo4jKeyStore:
             StoreError: Neo4j failed.
         """
         chosen_spaces = checked_spaces(spaces)
+        name = checked_name(name)
         chosen_scopes = parse_scopes(list(scopes))
         now = self._clock()
         expiry = checked_expiry(expires_at, now)
