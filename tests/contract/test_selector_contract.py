@@ -13,9 +13,11 @@ list. Each is now refused with ``InvalidInputError`` naming the field, and nothi
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import pytest
+import time_machine
 from typer.testing import CliRunner
 
 from eywa.cli import app as cli
@@ -88,3 +90,17 @@ def test_a_retention_period_beyond_the_calendar_keeps_everything(tmp_path: Any, 
         mem.remember(SPACE, [{"text": "kept for ages"}])
         assert mem.apply_retention() == [] and mem.apply_retention({SPACE: days}) == []
         assert mem.stats(SPACE)["evidence"] == 1 and mem.erasures(SPACE) == []
+
+
+def test_the_star_period_applies_to_every_space_without_its_own(tmp_path: Any) -> None:
+    """README, Retention: ``EYWA_RETENTION_DAYS='{"alice": 30, "*": 365}'`` (``"*"``: every
+    space without its own). The conformance test gave one space a period and left the other
+    without any; the wildcard's reach was not shown."""
+    today = datetime.now(timezone.utc)
+    with open_memory(tmp_path / "m", retention_days={"own": 400.0, "*": 30.0}) as mem:
+        mem.remember("own", [{"text": "I keep my own period."}])
+        mem.remember("other", [{"text": "I fall under the wildcard."}])
+        with time_machine.travel(today + timedelta(days=31), tick=False):
+            (report,) = mem.apply_retention()
+        assert report.space == "other" and report.counts["turns"] == 1
+        assert mem.stats("own")["evidence"] == 1 and mem.stats("other")["evidence"] == 0
