@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any
 
 import pytest
@@ -54,3 +55,16 @@ def test_recall_packs_its_context_into_the_token_budget(memory: Memory) -> None:
         packed = memory.recall("budget", "Where did Ana eat pasta?", k=10, budget_tokens=budget)
         assert packed.tokens <= budget and len(packed.items) < len(unbounded.items)
         assert {item.id for item in packed.items} <= {item.id for item in unbounded.items}
+
+
+def test_a_naive_time_is_taken_as_utc(memory: Memory) -> None:
+    """README, Times: "A naive time is taken as UTC" (shown for the temporal signals only)."""
+    ids = memory.remember("naive", [
+        {"text": "Naive text time.", "observed_at": "2024-01-01T10:00:00"},
+        {"text": "Naive datetime.", "observed_at": datetime(2024, 1, 2, 10, 0)},
+        {"text": "Offset time.", "observed_at": "2024-01-03T12:00:00+02:00"},
+    ])  # fmt: skip
+    seen = [memory.evidence("naive", i).observed_at for i in ids]
+    assert seen == [datetime(2024, 1, d, 10, 0, tzinfo=timezone.utc) for d in (1, 2, 3)]
+    before_the_second = memory.recall("naive", "time", as_of="2024-01-02T09:59:59")
+    assert {item.id for item in before_the_second.items} <= {ids[0]} and before_the_second.items
