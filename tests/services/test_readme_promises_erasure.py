@@ -11,8 +11,15 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+from typer.testing import CliRunner
+
+from eywa import Memory
+from eywa.cli import app as cli
+from eywa.stores.embedded.factory import open_embedded_graph
 from tests.services.conftest import Service
 
 TURNS: list[dict[str, Any]] = [
@@ -100,3 +107,31 @@ def test_a_malformed_selector_is_a_422_naming_it_never_a_500(service: Service) -
         problem = answer.json()
         assert problem["code"] == code and [e["field"] for e in problem["errors"]] == [field], problem
     assert _evidence_count(service, space, headers) == len(TURNS) and _erasures(service, space, headers) == 0
+
+
+def test_the_erasure_record_names_who_erased_the_key_over_http_and_cli_from_the_shell(
+    service: Service, tmp_path: Path
+) -> None:
+    """README, "The erasure record": it "keeps who (the key id, ``cli`` from the shell)"; the
+    author of an erasure was asserted on neither surface."""
+    space = "pr-erase-author"
+    headers = service.headers([space], "read,write,erase")
+    key_id = headers["Authorization"].removeprefix("Bearer ").split("_")[1]
+    assert service.client.post(f"/v1/spaces/{space}/turns", json={"turns": TURNS}, headers=headers).status_code == 201
+    assert service.client.post(f"/v1/spaces/{space}/erase", json={"speaker": "Bo"}, headers=headers).status_code == 200
+    assert service.client.delete(f"/v1/spaces/{space}", headers=headers).status_code == 200
+    memory: Memory = service.app.state.eywa.memory
+    assert [record.author for record in memory.erasures(space)] == [key_id, key_id]
+
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text("\n".join(json.dumps(turn) for turn in TURNS))
+    data = ["--data-dir", str(tmp_path / "shell")]
+    runner = CliRunner()
+    assert runner.invoke(cli, ["ingest", "--space", space, str(turns), *data]).exit_code == 0
+    assert runner.invoke(cli, ["forget", "--space", space, "--speaker", "Bo", "--yes", *data]).exit_code == 0
+    assert runner.invoke(cli, ["drop-space", space, "--yes", *data]).exit_code == 0
+    graph = open_embedded_graph(tmp_path / "shell")  # the graph alone: the CLI embedded with MiniLM
+    try:
+        assert [record.author for record in graph.erasure.erasures(space)] == ["cli", "cli"]
+    finally:
+        graph.close()
