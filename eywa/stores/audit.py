@@ -46,6 +46,7 @@ from eywa.models import Frozen, as_utc
 
 ColumnType = Literal["text", "int", "float", "bool", "datetime", "list", "json"]
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_COUNT = re.compile(r"[0-9]{1,18}")  # a LIMIT or SKIP both backends take (64 bits)
 _STRING_LITERAL = re.compile(r"'(?:[^'\\]|\\.|'')*'")
 
 
@@ -61,6 +62,13 @@ class AuditParam(Frozen):
     def optional(self) -> bool:
         """Whether a caller may leave it out."""
         return self.default is not None
+
+    @property
+    def counts(self) -> bool:
+        """Whether the parameter is a count (``limit=100``, ``offset=0``): its default is a
+        non-negative integer, and so must any value be; SQLite would read ``"abc"`` as 0 rows
+        and Neo4j as no value."""
+        return self.default is not None and _COUNT.fullmatch(self.default) is not None
 
     @property
     def label(self) -> str:
@@ -114,11 +122,14 @@ class AuditSpec(Frozen):
                 f"audit {self.name} takes {', '.join(self.param_names)}; unknown: {', '.join(sorted(extra))}"
             )
         defaults = {p.name: p.default for p in self.params if p.default is not None}
+        counts = {p.name for p in self.params if p.counts}
         values: dict[str, str] = {}
         for key in self.param_names:
             value = params.get(key, defaults.get(key))
             if not isinstance(value, str):
                 raise InvalidInputError(f"audit {self.name}: parameter {key} must be a string")
+            if key in counts and _COUNT.fullmatch(value) is None:
+                raise InvalidInputError.at(f"params.{key}", f"must be a non-negative integer, got {value!r}")
             values[key] = value
         return values
 

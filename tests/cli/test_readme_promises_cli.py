@@ -83,3 +83,18 @@ def test_read_only_commands_refuse_an_undecodable_argument_in_one_line(
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit), repr(result.exception)
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith(f"error: {field}:") and line.endswith("[invalid_input]"), line
+
+
+@pytest.mark.parametrize("value", ["abc", "-1", "", "1.5", "9" * 19])
+def test_an_audit_count_parameter_must_be_a_non_negative_integer(runner: CliRunner, tmp_path: Path, value: str) -> None:
+    """``eywa audit --list`` shows ``limit=100``: a count. ``-p limit=abc`` answered an empty
+    table on the embedded store (SQLite casts it to 0 rows) where Neo4j reads no value; it is
+    now refused on both, as the rest of the input contract is."""
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text(json.dumps({"text": "I live in Lyon.", "speaker": "Ana"}))
+    data = ["--data-dir", str(tmp_path / "m")]
+    assert runner.invoke(app, ["ingest", "--space", "home", str(turns), *data]).exit_code == 0
+    refused = runner.invoke(app, ["audit", "timeline", "-p", "space=home", "-p", f"limit={value}", *data])
+    assert refused.exit_code == 1 and refused.stderr.strip().startswith("error: params.limit:"), refused.output
+    kept = runner.invoke(app, ["audit", "timeline", "-p", "space=home", "-p", "limit=5", "-p", "offset=0", *data])
+    assert kept.exit_code == 0 and "Ana" in kept.stdout, kept.output
