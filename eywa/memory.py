@@ -56,6 +56,7 @@ from eywa.portability import (
     ExportRecord,
     ImportReport,
     export_records,
+    import_lines,
     parse_lines,
     record_json,
     restore_records,
@@ -959,7 +960,7 @@ class Memory:
     def import_space(
         self,
         space: str,
-        source: Iterable[str | bytes] | Iterable[ExportHeader | ExportRecord],
+        source: Iterable[str | bytes | ExportHeader | ExportRecord],
         *,
         wait: bool | None = None,
     ) -> ImportReport:
@@ -973,15 +974,15 @@ class Memory:
         ``wait`` true (default ``EYWA_LEVEL1_WAIT``), else in the background (``wait()``).
 
         Raises:
-            InvalidInputError: a bad space, another space's export, or an invalid line (the
-                problem's field is ``line.<number>``); nothing was written.
+            InvalidInputError: a bad space, another space's export, ``source`` not lines or
+                records, or an invalid line or item (the problem's field is ``line.<number>``);
+                nothing was written.
             SpaceNotEmptyError: ``space`` already holds data; nothing was written.
             StoreError: a store failed while writing.
         """
         self._check_open()
         space = check_space(space)
-        lines = (item if isinstance(item, str | bytes) else record_json(item) for item in source)
-        header, records = parse_lines(lines)
+        header, records = parse_lines(import_lines(source))
         report = self._reconciler.call(restore_records, self._stores, space, header, records)
         ids = self._stores.evidence.ids(space)
         self._reconciler.finish(space, ids, wait=self._settings.level1_wait if wait is None else wait)

@@ -3,7 +3,15 @@ backend (``records``: the format; ``export``: reading a space out; ``restore``: 
 back)."""
 
 from eywa.portability.export import export_records
-from eywa.portability.records import EXPORT_FORMAT, EXPORT_VERSION, ExportHeader, ExportRecord, parse_lines, record_json
+from eywa.portability.records import (
+    EXPORT_FORMAT,
+    EXPORT_VERSION,
+    ExportHeader,
+    ExportRecord,
+    import_lines,
+    parse_lines,
+    record_json,
+)
 from eywa.portability.restore import ImportReport, restore_records, space_contents
 
 __all__ = [
@@ -13,6 +21,7 @@ __all__ = [
     "ExportRecord",
     "ImportReport",
     "export_records",
+    "import_lines",
     "parse_lines",
     "record_json",
     "restore_records",

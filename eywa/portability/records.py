@@ -44,6 +44,7 @@ __all__ = [
     "ExportRecord",
     "MergeLine",
     "TurnLine",
+    "import_lines",
     "parse_lines",
     "record_json",
 ]
@@ -153,6 +154,40 @@ _RECORD: Final[TypeAdapter[ExportRecord]] = TypeAdapter(ExportRecord)
 def record_json(record: ExportHeader | ExportRecord) -> str:
     """One line of the export (no newline), the same bytes for the same record."""
     return record.model_dump_json()
+
+
+# What ``import_lines`` takes as a record: the header and every kind of line after it.
+_RECORD_TYPES: Final = (ExportHeader, TurnLine, EntityLine, BeliefLine, CandidateLine, DimensionLine, DeltaLine,
+                        MergeLine, CorrectionLine, ErasureLine)  # fmt: skip
+
+
+def import_lines(source: object) -> Iterator[str | bytes]:
+    """The lines of what ``Memory.import_space`` is given: JSONL lines (``str`` or ``bytes``,
+    a file's lines) as they are, the records ``export_space`` yields as their JSON line.
+
+    Checked here so that a wrong argument is refused like a wrong line, not met as an
+    ``AttributeError`` from deep in the import.
+
+    Raises:
+        InvalidInputError: ``source`` is not an iterable of lines or records (a bare string
+            or bytes is one text, not its lines), or an item is neither (field ``line.<number>``,
+            counted from 1 like ``parse_lines``); raised by the iterator for an item.
+    """
+    if isinstance(source, str | bytes) or not isinstance(source, Iterable):
+        raise InvalidInputError.at("source", "must be an iterable of JSONL lines or export records")
+
+    def lines() -> Iterator[str | bytes]:
+        for number, item in enumerate(source, start=1):
+            if isinstance(item, str | bytes):
+                yield item
+            elif isinstance(item, _RECORD_TYPES):
+                yield record_json(item)
+            else:
+                raise InvalidInputError.at(
+                    f"line.{number}", f"must be a JSONL line or an export record, not {type(item).__name__}"
+                )
+
+    return lines()
 
 
 def _refused(number: int, exc: ValidationError) -> InvalidInputError:

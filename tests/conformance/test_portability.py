@@ -143,3 +143,24 @@ def test_a_bad_line_or_another_space_is_refused_and_nothing_is_written(
             copy.import_space(DEMO_SPACE, [*first, turn])
         assert copy.stats(DEMO_SPACE)["evidence"] == 0
         assert copy.import_space(DEMO_SPACE, source[0].export_space(DEMO_SPACE)).counts["turn"] > 0
+
+
+def test_a_source_that_is_not_lines_or_records_is_refused_and_nothing_is_written(
+    tmp_path: Path, source: tuple[Memory, list[dict[str, Any]]], embedder: Embedder
+) -> None:
+    """A Python caller's wrong argument is an InvalidInputError naming it, never an
+    AttributeError or TypeError from inside the import (README, "Every input is accepted or
+    refused")."""
+    first = lines_of(source[0])
+    with Memory.open(tmp_path / "copy", embedder=embedder, extractor=None) as copy:
+        for wrong in (42, None, "\n".join(first), b"{}"):
+            with pytest.raises(InvalidInputError) as refused:
+                copy.import_space(DEMO_SPACE, wrong)  # type: ignore[arg-type]
+            assert refused.value.problems[0].field == "source"
+        with pytest.raises(InvalidInputError) as refused:
+            copy.import_space(DEMO_SPACE, [*first[:2], {"kind": "turn"}, *first[2:]])  # type: ignore[list-item]
+        assert refused.value.problems[0].field == "line.3"
+        assert "dict" in str(refused.value)
+        assert copy.stats(DEMO_SPACE)["evidence"] == 0
+        records = list(source[0].export_space(DEMO_SPACE))
+        assert copy.import_space(DEMO_SPACE, [records[0], *first[1:]]).counts["turn"] > 0
