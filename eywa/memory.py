@@ -87,6 +87,7 @@ from eywa.stores.dimensions import SameAsEdge
 from eywa.stores.erasure import ErasureRecord, ErasureSelector
 from eywa.stores.ledger import DERIVED_STAGES, SpaceBacklog
 from eywa.stores.spaces import SpaceCounts
+from eywa.warm_up import warm_up
 
 TurnLike = Turn | Mapping[str, Any]
 
@@ -263,6 +264,22 @@ class Memory:
                     self._route_pool.shutdown(wait=True)
                 self._reader.close()
                 self._stores.close()
+
+    def warm_up(self) -> None:
+        """Run the store's hot statements once, in a space no user can have, storing nothing,
+        so that a server memory's first callers do not wait for Neo4j to plan them (see
+        ``eywa.warm_up`` for the cold figures). A no-op on the embedded store.
+
+        Raises:
+            StoreError: the store failed (serving does not depend on the warm-up: log it).
+            ClosedError: the memory was closed.
+        """
+        self._check_open()
+        warm_up(self._stores, self._warm_up_recall)
+
+    def _warm_up_recall(self, space: str, query: str) -> None:
+        """A recall of ``space`` without the input checks (which refuse the warm-up's space)."""
+        self._reader.recall(space, query, k=10, budget_tokens=None, policy="balanced", as_of=None)
 
     def wait(self) -> list[ReconcileReport]:
         """Block until background work (``remember(..., wait=False)``, recovery) has finished;

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from eywa.models import Entity, Evidence
 from eywa.stores.access import AccessLog
 from eywa.stores.audit import AuditQueries
 from eywa.stores.backup import BackupReport
@@ -20,6 +21,10 @@ from eywa.stores.evidence import EvidenceStore, KeywordIndex
 from eywa.stores.ledger import JobRecords, StageLedger, Tombstones
 from eywa.stores.spaces import SpaceCatalog
 from eywa.stores.vectors import VectorStore
+
+
+Batch = tuple[Sequence[Evidence], Sequence[tuple[str, Entity]]]
+"""A Level 0 batch as ``EvidenceStore.add`` takes it: the turns and the entities they mention."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,11 @@ class GraphStores:
     recalls. A server needs none (each query is its own round trip on a pooled connection):
     a no-op. Hold it for store calls only, not CPU work, which other threads' queries could
     otherwise run beside."""
+    rehearse_adds: Callable[[Sequence[Batch]], None] | None = field(default=None, kw_only=True)
+    """Run ``evidence.add``'s statements on batches, one after the other in one transaction
+    that is rolled back (nothing is stored): the warm-up (``eywa.warm_up``) of a backend that
+    plans its statements, Neo4j. None: the backend has nothing to warm (the embedded store's
+    SQLite statements plan in microseconds)."""
 
 
 @dataclass(frozen=True)

@@ -108,9 +108,10 @@ def open_server_graph(settings: EywaSettings) -> GraphStores:
         StoreError: Neo4j cannot be reached or a migration fails.
     """
     graph = _open_graph(settings)
+    evidence = Neo4jEvidenceStore(graph)
     return GraphStores(
         backend="server",
-        evidence=Neo4jEvidenceStore(graph),
+        evidence=evidence,
         beliefs=Neo4jBeliefStore(graph),
         dimensions=Neo4jDimensionStore(graph),
         audit=Neo4jAuditQueries(graph),
@@ -122,6 +123,7 @@ def open_server_graph(settings: EywaSettings) -> GraphStores:
         corrections=Neo4jCorrectionLog(graph),
         catalog=Neo4jSpaceCatalog(graph),
         close=graph.close,
+        rehearse_adds=evidence.rehearse_adds,
     )
 
 
@@ -169,9 +171,10 @@ def open_server(settings: EywaSettings, dim: int, embedder_id: str | None = None
         finally:
             graph.close()
 
+    evidence = Neo4jEvidenceStore(graph)
     return Stores(
         backend="server",
-        evidence=Neo4jEvidenceStore(graph),
+        evidence=evidence,
         keyword=Neo4jKeywordIndex(graph),
         vectors=vectors,
         graph=Neo4jEntityGraph(graph),
@@ -187,6 +190,7 @@ def open_server(settings: EywaSettings, dim: int, embedder_id: str | None = None
         corrections=Neo4jCorrectionLog(graph),
         catalog=Neo4jSpaceCatalog(graph),
         close=close,
+        rehearse_adds=evidence.rehearse_adds,
     )
 
 

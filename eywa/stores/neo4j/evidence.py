@@ -32,6 +32,7 @@ from eywa.contract import SpaceUsage
 from eywa.errors import ErasedError
 from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, Evidence, SignalKind, utc_now
+from eywa.stores.bundle import Batch
 from eywa.stores.evidence import PriorState, RecallTurn
 from eywa.stores.ledger import TURN_STAGES
 from eywa.stores.neo4j import level0
@@ -211,6 +212,23 @@ def _add(
     return [r["props"]["id"] for r in new]
 
 
+def _add_arguments(
+    evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]]
+) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]], list[tuple[str, Entity]]]:
+    """``_add``'s arguments for a batch: the turns' rows, their signals by id, the mentions."""
+    rows = [
+        {"props": evidence_props(e, position), "session_id": session_id(e.space, e.session)}
+        for position, e in enumerate(evidence)
+    ]
+    return rows, {e.id: signal_props(e) for e in evidence}, list(mentions)
+
+
+def _add_each(tx: ManagedTransaction, arguments: Sequence[tuple[Any, ...]]) -> None:
+    """``_add`` of each batch's arguments in turn, in one transaction."""
+    for rows, signals, mentions in arguments:
+        _add(tx, rows, signals, mentions)
+
+
 class Neo4jEvidenceStore:
     """The server ``EvidenceStore`` on a shared :class:`Neo4jGraph`.
 
@@ -234,12 +252,23 @@ class Neo4jEvidenceStore:
         """
         if not evidence:
             return []
-        rows = [
-            {"props": evidence_props(e, position), "session_id": session_id(e.space, e.session)}
-            for position, e in enumerate(evidence)
-        ]
-        signals = {e.id: signal_props(e) for e in evidence}
-        return self._graph.write("add evidence", _add, rows, signals, list(mentions))
+        return self._graph.write("add evidence", _add, *_add_arguments(evidence, mentions))
+
+    def rehearse_adds(self, batches: Sequence[Batch]) -> None:
+        """Run ``add``'s statements on ``batches``, one after the other in one transaction
+        that is rolled back: nothing is stored (no turn, mark or backlog count), but Neo4j
+        has planned and cached every statement run (``Neo4jGraph.rehearse``; the warm-up,
+        ``eywa.warm_up``). A later batch sees the earlier ones' turns, as it would if they
+        had committed.
+
+        Raises:
+            ErasedError: a turn of a batch is tombstoned.
+            ClosedError: the stores were closed.
+            StoreError: Neo4j failed.
+        """
+        arguments = [_add_arguments(evidence, mentions) for evidence, mentions in batches if evidence]
+        if arguments:
+            self._graph.rehearse("rehearse add evidence", _add_each, arguments)
 
     def existing(self, space: str, ids: Sequence[str]) -> set[str]:
         """The subset of ``ids`` already stored in ``space``."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from neo4j import READ_ACCESS, Driver, ManagedTransaction, Result, Session
@@ -139,6 +139,33 @@ class Neo4jGraph:
         with mapped(operation), self._session() as session:
             return session.execute_write(work, *args, **kwargs)
 
+    def rehearse(
+        self,
+        operation: str,
+        work: Callable[Concatenate[ManagedTransaction, P], object],
+        /,
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> None:
+        """Run ``work(tx, ...)`` in a write transaction that is always rolled back: nothing
+        it writes is stored, but Neo4j plans (and caches the plan of) every statement it
+        runs, as it does for a transaction that commits. The warm-up
+        (``eywa.warm_up``) runs the hot write statements so; an ``EXPLAIN`` would not do,
+        since on Neo4j 5.26 it does not fill the cache that runs use (measured).
+
+        Raises:
+            ClosedError: the stores were closed.
+            StoreError: Neo4j failed.
+        """
+
+        def rolled_back(tx: ManagedTransaction) -> None:
+            work(tx, *args, **kwargs)
+            raise _RolledBack  # the managed transaction rolls back on any exception
+
+        self._check_open()
+        with suppress(_RolledBack), mapped(operation), self._session() as session:
+            session.execute_write(rolled_back)
+
     def close(self) -> None:
         """Close the driver (when owned); later use raises ``ClosedError``. Idempotent."""
         with self._lock:
@@ -190,6 +217,10 @@ class Neo4jGraph:
     def _check_open(self) -> None:
         if self._closed:
             raise ClosedError("Neo4j stores")
+
+
+class _RolledBack(Exception):
+    """Raised at the end of a rehearsal's work so that its transaction rolls back."""
 
 
 _GRAPH_TYPES = (Node, Relationship, Path)

@@ -1,0 +1,135 @@
+"""The warm-up of a server memory (``eywa.warm_up``): it stores nothing, it leaves Neo4j's
+plan cache holding Level 0's statements, and a store that fails or hangs does not stop
+``eywa serve``'s startup (``services.api.app.warm_up_stores``)."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from neo4j import Driver
+
+from eywa import Memory
+from eywa.ids import entity_id
+from eywa.settings import EywaSettings
+from eywa.stores.keys import KeyStore
+from eywa.stores.server import open_server_graph, open_server_keys
+from eywa.warm_up import WARM_UP_SPACE, rehearsal_batches
+from services.api.app import warm_up_stores
+from tests.conformance.conftest import server_settings
+from tests.reliability.support import HashEmbedder, corpus
+
+pytestmark = pytest.mark.neo4j
+
+SPACE = "warm"
+
+
+@pytest.fixture
+def settings(request: pytest.FixtureRequest, tmp_path: Path) -> EywaSettings:
+    return server_settings(request, tmp_path)
+
+
+@pytest.fixture
+def memory(settings: EywaSettings) -> Iterator[Memory]:
+    mem = Memory.connect(settings, embedder=HashEmbedder())
+    try:
+        yield mem
+    finally:
+        mem.close()
+
+
+@pytest.fixture
+def keys(settings: EywaSettings) -> Iterator[KeyStore]:
+    store = open_server_keys(settings)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def _contents(driver: Driver) -> tuple[list[tuple[str, int]], list[tuple[str, int]], list[dict[str, object]]]:
+    """Nodes by labels, relationships by type, and the ``:Backlog`` counters."""
+    nodes = driver.execute_query("MATCH (n) RETURN labels(n) AS l, count(*) AS n ORDER BY l").records
+    rels = driver.execute_query("MATCH ()-[r]->() RETURN type(r) AS t, count(*) AS n ORDER BY t").records
+    backlogs = driver.execute_query("MATCH (c:Backlog) RETURN properties(c) AS c ORDER BY c.space").records
+    return (
+        [(":".join(r["l"]), r["n"]) for r in nodes],
+        [(r["t"], r["n"]) for r in rels],
+        [r["c"] for r in backlogs],
+    )
+
+
+def _cached_statements(driver: Driver) -> int:
+    """How many statements Neo4j's query caches held, emptying them (``db.clearQueryCaches``
+    says how many it dropped: the one count of the cache Neo4j 5.26 community exposes)."""
+    message = driver.execute_query("CALL db.clearQueryCaches()").records[0][0]
+    found = re.search(r"cleared of (\d+) quer", message)
+    return int(found.group(1)) if found else 0
+
+
+def test_the_warm_up_stores_nothing(memory: Memory, neo4j_driver: Driver) -> None:
+    memory.remember(SPACE, corpus(8), wait=True)
+    memory.wait()
+    before = _contents(neo4j_driver)
+    memory.warm_up()
+    assert _contents(neo4j_driver) == before
+    stray = neo4j_driver.execute_query(
+        "MATCH (n) WHERE n.space = $space OR n.id = $space RETURN count(n) AS n", space=WARM_UP_SPACE
+    ).records[0]["n"]
+    assert stray == 0
+
+
+def test_a_rehearsed_batch_leaves_level0s_statements_planned(settings: EywaSettings, neo4j_driver: Driver) -> None:
+    graph = open_server_graph(settings)
+    try:
+        warm_up, mine, yours = (rehearsal_batches(graph.evidence, space)[0] for space in (WARM_UP_SPACE, SPACE, "yours"))
+        assert graph.rehearse_adds is not None
+        # Without a rehearsal, a batch's write plans its two statements (the batch read and
+        # write): the count below can tell.
+        _cached_statements(neo4j_driver)
+        assert graph.evidence.add(*yours)
+        assert _cached_statements(neo4j_driver) == 2
+        # Rehearsed (rolled back) in the warm-up's space, a batch of the same shape written
+        # for real to a user's space plans nothing: Neo4j cached the rehearsal's plans
+        # (keyed by the statement and its list parameters' sizes, not their values).
+        graph.rehearse_adds([warm_up])
+        assert _cached_statements(neo4j_driver) == 2
+        graph.rehearse_adds([warm_up])
+        assert graph.evidence.add(*mine)
+        assert _cached_statements(neo4j_driver) == 2
+    finally:
+        graph.close()
+
+
+def test_a_failing_store_only_costs_a_log_line(
+    memory: Memory, keys: KeyStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    memory.close()
+    with caplog.at_level(logging.WARNING, logger="services.api.app"):
+        warm_up_stores(memory, keys)
+    assert "warm-up of the stores failed" in caplog.text
+
+
+def test_a_hanging_warm_up_is_waited_for_at_most_its_bound(
+    memory: Memory, keys: KeyStore, neo4j_driver: Driver, caplog: pytest.LogCaptureFixture
+) -> None:
+    # An open transaction holding the warm-up's first entity: the rehearsed write waits for it.
+    blocker = neo4j_driver.session()
+    tx = blocker.begin_transaction()
+    tx.run(
+        "MERGE (n:Entity {id: $id}) SET n.space = $space", id=entity_id(WARM_UP_SPACE, "Avery Stone"),
+        space=WARM_UP_SPACE,
+    ).consume()  # fmt: skip
+    try:
+        started = time.monotonic()
+        with caplog.at_level(logging.WARNING, logger="services.api.app"):
+            warm_up_stores(memory, keys, wait_s=1.0)
+        assert time.monotonic() - started < 5.0
+        assert "still running" in caplog.text
+    finally:
+        tx.rollback()
+        blocker.close()
