@@ -102,12 +102,13 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if warm_up:
-            await asyncio.to_thread(warm_up_stores, memory, key_store)
+        warming = await asyncio.to_thread(warm_up_stores, memory, key_store) if warm_up else None
         upkeep.start()
         try:
             yield
         finally:
+            if warming is not None:  # a warm-up still running must not meet a closing driver
+                await asyncio.to_thread(warming.join, WARM_UP_WAIT_S)
             upkeep.stop()
             context.jobs.close()
             context.access.close()
@@ -131,7 +132,7 @@ def create_app(
     return app
 
 
-def warm_up_stores(memory: Memory, key_store: KeyStore, wait_s: float = WARM_UP_WAIT_S) -> None:
+def warm_up_stores(memory: Memory, key_store: KeyStore, wait_s: float = WARM_UP_WAIT_S) -> threading.Thread:
     """Run the hot statements of a write, a recall and a key lookup once before serving, and
     wait for them at most ``wait_s`` seconds: on a fresh Neo4j, the first concurrent callers
     otherwise each wait for Neo4j to plan the same statements (measured, 16 agents: POST
@@ -139,6 +140,9 @@ def warm_up_stores(memory: Memory, key_store: KeyStore, wait_s: float = WARM_UP_
     runs on a thread of its own: past ``wait_s`` the app serves while it goes on, and a
     store that fails only costs a log line (requests then answer ``store_unavailable`` as
     they would have). Nothing is stored; the embedded store has nothing to warm.
+
+    Returns the warm-up's thread: whoever closes ``memory`` joins it first, since a driver
+    closed while the warm-up still uses one of its connections fails in the closing thread.
     """
 
     def run() -> None:
@@ -156,6 +160,7 @@ def warm_up_stores(memory: Memory, key_store: KeyStore, wait_s: float = WARM_UP_
     thread.join(wait_s)
     if thread.is_alive():
         _log.warning("warm-up of the stores still running after %.0f s: serving meanwhile", wait_s)
+    return thread
 
 
 def access_recorder(memory: Memory, settings: EywaSettings, on_error: Callable[[EywaError], None]) -> AccessRecorder:

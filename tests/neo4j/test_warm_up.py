@@ -124,12 +124,17 @@ def test_a_hanging_warm_up_is_waited_for_at_most_its_bound(
         "MERGE (n:Entity {id: $id}) SET n.space = $space", id=entity_id(WARM_UP_SPACE, "Avery Stone"),
         space=WARM_UP_SPACE,
     ).consume()  # fmt: skip
+    warming = None
     try:
         started = time.monotonic()
         with caplog.at_level(logging.WARNING, logger="services.api.app"):
-            warm_up_stores(memory, keys, wait_s=1.0)
+            warming = warm_up_stores(memory, keys, wait_s=1.0)
         assert time.monotonic() - started < 5.0
         assert "still running" in caplog.text
+        assert warming.is_alive()
     finally:
         tx.rollback()
         blocker.close()
+        if warming is not None:  # released: it finishes before the fixture closes the memory
+            warming.join(60)
+    assert not warming.is_alive()
