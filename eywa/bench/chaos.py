@@ -354,7 +354,36 @@ def run_chaos_bench(
         else:
             outcome = _run_server(scratch, chosen, issue_key, run, spaces, seconds, kills, drain_s, neo4j_run_dir)
         loads["after"] = os.getloadavg()
-        return outcome.report(backend, seconds, kills, loads)
+        report = outcome.report(backend, seconds, kills, loads)
+        if not report.server_errors:
+            return report
+        # A 500 says "it was logged": the log's words come back with the samples, since the
+        # scratch directory holding the log is gone once this returns.
+        logged = logged_errors(scratch / "serve.log")
+        return report.model_copy(update={"server_error_samples": [*report.server_error_samples, *logged]})
+
+
+def logged_errors(log: Path, most: int = MAX_SAMPLES, lines: int = 15) -> list[str]:
+    """The API's first ``most`` logged unexpected errors (``services.api.errors``: "unexpected
+    error on …" and its traceback, at most its last ``lines`` lines), none when the log is
+    missing. A traceback runs on while its lines are indented, blank, a chain's header, or
+    the exception line right after a frame; the next other line is another log record."""
+    try:
+        text = log.read_text(errors="replace").splitlines()
+    except OSError:
+        return []
+    found = []
+    for start in [n for n, line in enumerate(text) if "unexpected error on" in line][:most]:
+        block: list[str] = []
+        for line in text[start + 1 : start + 400]:
+            if not line.strip() or line.startswith((" ", "Traceback", "The above exception", "During handling")):
+                block.append(line)
+            elif block and block[-1].startswith(" "):
+                block.append(line)
+            else:
+                break
+        found.append("\n".join([text[start], *block[-lines:]]))
+    return found
 
 
 @dataclass
