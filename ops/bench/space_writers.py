@@ -28,22 +28,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
 
+from eywa.bench.deadlocks import DeadlockCounter
 from eywa.bench.synthetic import generate_corpus
 from eywa.memory import Memory
 from eywa.runtime import open_memory
 from eywa.settings import EywaSettings
-
-
-class DeadlockCounter(logging.Handler):
-    """Counts the driver's "will be retried" warnings that a deadlock caused, silently."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.count = 0
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if "DeadlockDetected" in record.getMessage():
-            self.count += 1
 
 
 def write(mem: Memory, space: str, batches: list[list[dict[str, Any]]]) -> list[float]:

@@ -33,6 +33,7 @@ import pytest
 from neo4j import Driver, ManagedTransaction
 
 from eywa.batches import PreparedBatch, coerce_turns, prepare_batch
+from eywa.bench.deadlocks import DeadlockCounter
 from eywa.models import Belief
 from eywa.signals import detect_signals
 from eywa.stores.neo4j import level0
@@ -200,21 +201,9 @@ def test_a_belief_about_an_entity_waits_for_a_level0_writer_past_its_upsert(
     assert [r["name"] for r in rows] == ["Ana"]
 
 
-class DeadlockRetries(logging.Handler):
-    """Counts the driver's "will be retried" warnings that a deadlock caused."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.count = 0
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if "DeadlockDetected" in record.getMessage():
-            self.count += 1
-
-
 @pytest.fixture
-def deadlock_retries() -> Iterator[DeadlockRetries]:
-    handler, driver_log = DeadlockRetries(), logging.getLogger("neo4j")
+def deadlock_retries() -> Iterator[DeadlockCounter]:
+    handler, driver_log = DeadlockCounter(), logging.getLogger("neo4j")
     driver_log.addHandler(handler)
     try:
         yield handler
@@ -236,7 +225,7 @@ def _turns(writer: int, batch: int) -> list[dict[str, Any]]:
 
 
 def test_writers_to_one_space_naming_the_same_people_never_deadlock(
-    neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str, deadlock_retries: DeadlockRetries
+    neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str, deadlock_retries: DeadlockCounter
 ) -> None:
     store = Neo4jEvidenceStore(Neo4jGraph(neo4j_driver, neo4j_server.database, owns_driver=False))
     known = prepare_batch(neo4j_space, coerce_turns([{"text": f"{name} joined.", "speaker": name} for name in _PEOPLE]),
