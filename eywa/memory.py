@@ -327,7 +327,7 @@ class Memory:
                 ``level1``), or more turns of the deployment wait for their embedding than
                 ``EYWA_MAX_EMBED_BACKLOG`` allows (``stage`` ``embed``); nothing was written.
         """
-        ids, _ = self._remember(space, turns, author=author, progress=progress, wait=wait, job=None)
+        ids, _ = self._remember(space, turns, author=author, progress=progress, wait=wait, job=False)
         return ids
 
     def remember_job(
@@ -349,7 +349,7 @@ class Memory:
             The errors of ``remember``; StoreError: the store failed.
         """
         ids, job = self._remember(
-            space, turns, author=author, progress=None, wait=wait, job=(author, request_id)
+            space, turns, author=author, progress=None, wait=wait, job=True, request_id=request_id
         )  # fmt: skip
         assert job is not None  # a job was asked for
         return ids, job
@@ -362,17 +362,18 @@ class Memory:
         author: str | None,
         progress: Callable[[int], None] | None,
         wait: bool | None,
-        job: tuple[str | None, str | None] | None,
+        job: bool,
+        request_id: str | None = None,
     ) -> tuple[list[str], JobStatus | None]:
-        """``remember`` and ``remember_job``; ``job`` is (author, request id) of the job to record."""
+        """``remember`` and ``remember_job``; with ``job``, the batch's job is recorded (by
+        ``author``, with ``request_id``)."""
         self._check_open()
         from eywa.signals import detect_signals
 
         space = check_space(space)
         checked = check_turns(turns, self._limits)
         author = check_optional_label(author, "author", self._limits)
-        if job is not None:
-            job = (author, check_optional_label(job[1], "request_id", self._limits))
+        request_id = check_optional_label(request_id, "request_id", self._limits)
         waits = self._settings.level1_wait if wait is None else wait
         status: JobStatus | None = None
         job_id: str | None = None
@@ -386,8 +387,8 @@ class Memory:
         with self._stores.exclusive():
             self._stores.evidence.add(batch.new, batch.mentions)
             crashpoints.reached("level0_committed")
-            if job is not None:
-                job_id = record_job(self._stores, space, batch.ids, author=job[0], request_id=job[1])
+            if job:
+                job_id = record_job(self._stores, space, batch.ids, author=author, request_id=request_id)
                 if not waits:
                     status = self._acknowledged_job(job_id, space, batch)
         if not waits:

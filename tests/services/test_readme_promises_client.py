@@ -14,20 +14,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 
 from eywa import AsyncClient, Client, Memory
 from eywa.errors import InvalidTurnError, QuotaExceededError
 from eywa.settings import EywaSettings
+from services.api.app import serve_in_thread
 from tests.contract.conftest import HashEmbedder
-from tests.services.conftest import Service, build_service, free_port
+from tests.services.conftest import Service, build_service
 
 WRITTEN = {"ids": ["ev_1"], "job": {"id": "j", "status": "done"}, "author": "k"}
 
@@ -37,20 +35,10 @@ def quota_server(tmp_path: Path) -> Iterator[tuple[str, Service]]:
     settings = EywaSettings(data_dir=tmp_path, space_max_turns=2)
     with Memory.open(tmp_path / "m", settings=settings, embedder=HashEmbedder()) as memory:
         service = build_service(memory, tmp_path, settings)
-        port = free_port()
-        config = uvicorn.Config(service.app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
-        server = uvicorn.Server(config)
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 10
-        while not server.started:
-            assert time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.02)
         try:
-            yield f"http://127.0.0.1:{port}", service
+            with serve_in_thread(service.app) as url:
+                yield url, service
         finally:
-            server.should_exit = True
-            thread.join(timeout=10)
             service.client.close()
             service.keys.close()
 
