@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import httpx
 
 from eywa import client_calls as calls
-from eywa.client_calls import RETRY_STATUSES, Call, TurnLike, raise_for, retry_delay
+from eywa.client_calls import RETRY_STATUSES, Call, TurnLike, check_connection, raise_for, read_answer, retry_delay
 from eywa.erasure.plan import ErasureProof, ErasureReport
 from eywa.errors import ClosedError, NotFoundError, StoreError
 from eywa.extraction.pipeline import Explanation
@@ -65,6 +65,7 @@ class AsyncClient:
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
+        check_connection(base_url, api_key, timeout, retries, backoff_s)
         self._http = httpx.AsyncClient(
             base_url=base_url.rstrip("/"),
             headers={"Authorization": f"Bearer {api_key}", "User-Agent": "eywa-client/0.1"},
@@ -342,9 +343,9 @@ class AsyncClient:
             EywaError: the subclass matching the server's problem (``client_calls.raise_for``).
             StoreError: the server stayed unreachable or overloaded after the retries.
         """
-        return call.parse(await self._request(call))
+        return read_answer(call, await self._request(call))
 
-    async def _request(self, call: Call[Any]) -> Any:
+    async def _request(self, call: Call[Any]) -> httpx.Response:
         """Send with retries on 429/503 and connection failures; map problems to errors.
 
         Raises:
@@ -364,12 +365,12 @@ class AsyncClient:
                     raise StoreError("http", f"{call.method} {call.path}", str(exc) or type(exc).__name__) from exc
                 await self._sleep(retry_delay(attempt, None, self._backoff))
                 continue
+            except httpx.RequestError as exc:  # the answer came but cannot be decoded: no retry
+                raise StoreError("http", f"{call.method} {call.path}", str(exc) or type(exc).__name__) from exc
             if response.status_code in RETRY_STATUSES and not last:
                 await self._sleep(retry_delay(attempt, response.headers.get("Retry-After"), self._backoff))
                 continue
             if response.is_success:
-                if call.text:
-                    return response.text
-                return response.json() if response.content else None  # 204: no body
+                return response
             raise_for(response, call.method, call.path)
         raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises

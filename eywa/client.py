@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import httpx
 
 from eywa import client_calls as calls
-from eywa.client_calls import RETRY_STATUSES, Call, TurnLike, raise_for, retry_delay
+from eywa.client_calls import RETRY_STATUSES, Call, TurnLike, check_connection, raise_for, read_answer, retry_delay
 from eywa.erasure.plan import ErasureProof, ErasureReport
 from eywa.errors import ClosedError, NotFoundError, StoreError
 from eywa.extraction.pipeline import Explanation
@@ -67,6 +67,7 @@ class Client:
         transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
+        check_connection(base_url, api_key, timeout, retries, backoff_s)
         self._http = httpx.Client(
             base_url=base_url.rstrip("/"),
             headers={"Authorization": f"Bearer {api_key}", "User-Agent": "eywa-client/0.1"},
@@ -344,9 +345,9 @@ class Client:
             EywaError: the subclass matching the server's problem (``client_calls.raise_for``).
             StoreError: the server stayed unreachable or overloaded after the retries.
         """
-        return call.parse(self._request(call))
+        return read_answer(call, self._request(call))
 
-    def _request(self, call: Call[Any]) -> Any:
+    def _request(self, call: Call[Any]) -> httpx.Response:
         """Send with retries on 429/503 and connection failures; map problems to errors.
 
         Raises:
@@ -366,12 +367,12 @@ class Client:
                     raise StoreError("http", f"{call.method} {call.path}", str(exc) or type(exc).__name__) from exc
                 self._sleep(retry_delay(attempt, None, self._backoff))
                 continue
+            except httpx.RequestError as exc:  # the answer came but cannot be decoded: no retry
+                raise StoreError("http", f"{call.method} {call.path}", str(exc) or type(exc).__name__) from exc
             if response.status_code in RETRY_STATUSES and not last:
                 self._sleep(retry_delay(attempt, response.headers.get("Retry-After"), self._backoff))
                 continue
             if response.is_success:
-                if call.text:
-                    return response.text
-                return response.json() if response.content else None  # 204: no body
+                return response
             raise_for(response, call.method, call.path)
         raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises

@@ -5,11 +5,18 @@ answer (or problem) becomes ``Memory``'s return type (or error).
 here, sends it with its own httpx client, and hands the JSON back to ``Call.parse``; errors
 are mapped by :func:`raise_for` and retries timed by :func:`retry_delay`. One mapping, two
 transports, so the two clients cannot drift apart (a test runs one scenario through both).
+
+Whatever comes back is read as untrusted: an answer the API would not send (a proxy's page,
+another service at the base URL, a server of another version, a body cut short) becomes a
+``StoreError`` naming the call (:func:`read_answer`, :func:`raise_for`), never the JSON
+decoder's or a model's own exception; a base URL or key that cannot make a request is
+refused when the client is made (:func:`check_connection`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +34,7 @@ from eywa.errors import (
     ConfigurationError,
     ConflictError,
     ErasedError,
+    EywaError,
     FieldProblem,
     InputCode,
     InvalidInputError,
@@ -70,7 +78,9 @@ __all__ = [
     "import_space",
     "forget",
     "job",
+    "check_connection",
     "raise_for",
+    "read_answer",
     "recall",
     "remember",
     "retry_delay",
@@ -118,6 +128,68 @@ class Call(Generic[T]):
             kwargs["content"] = self.body if isinstance(self.body, bytes) else _encode(self.body)
             kwargs["headers"] = {"Content-Type": self.content_type}
         return kwargs
+
+
+# RFC 6750's b64token: what a bearer credential may hold (Eywa's keys are ``eyw_<id>_<secret>``).
+_BEARER_TOKEN: Final = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
+# What a failed decode or a model that does not fit an answer raises (pydantic's
+# ValidationError and json's JSONDecodeError are ValueErrors).
+_UNREADABLE: Final = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
+
+
+def check_connection(base_url: object, api_key: object, timeout: object, retries: object, backoff_s: object) -> None:
+    """Refuse, when a client is made, what could not make a request: the first call would
+    raise from inside httpx (a key with a non-ASCII character cannot be a header) or fail
+    as if the server were down (a base URL without a scheme), long after the mistake.
+
+    Raises:
+        InvalidInputError: naming each bad argument (``base_url``, ``api_key``, ``timeout``,
+            ``retries``, ``backoff_s``).
+    """
+    problems: list[FieldProblem] = []
+    url = httpx.URL(base_url) if isinstance(base_url, str) and _parses(base_url) else None
+    if url is None or url.scheme not in ("http", "https") or not url.host:
+        problems.append(FieldProblem("base_url", "must be an http:// or https:// URL with a host"))
+    if not isinstance(api_key, str) or _BEARER_TOKEN.fullmatch(api_key) is None:
+        problems.append(FieldProblem("api_key", "must be a bearer token: letters, digits and - . _ ~ + / (an eyw_ key)"))
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < float("inf"):
+        problems.append(FieldProblem("timeout", "must be a positive number of seconds"))
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+        problems.append(FieldProblem("retries", "must be an integer >= 0"))
+    if isinstance(backoff_s, bool) or not isinstance(backoff_s, (int, float)) or not 0 <= backoff_s < float("inf"):
+        problems.append(FieldProblem("backoff_s", "must be a number of seconds >= 0"))
+    if problems:
+        raise InvalidInputError(
+            "the client cannot be made: " + "; ".join(f"{p.field} {p.message}" for p in problems), problems=problems
+        )
+
+
+def _parses(url: str) -> bool:
+    try:
+        httpx.URL(url)
+    except (httpx.InvalidURL, TypeError, ValueError):
+        return False
+    return True
+
+
+def read_answer(call: Call[T], response: httpx.Response) -> T:
+    """The value of ``call`` from its successful ``response`` (see the module docstring).
+
+    Raises:
+        StoreError: the answer is not the JSON (or text) this call gets from the API.
+    """
+    try:
+        if call.text:
+            return call.parse(response.text)
+        return call.parse(response.json() if response.content else None)  # 204: no body
+    except StoreError:  # a parser's own "not the shape it reads" (``_object``, ``_lister``)
+        raise
+    except (EywaError, *_UNREADABLE) as exc:  # EywaError: an export line the parser refuses
+        raise _not_the_api(call.method, call.path, exc) from exc
+
+
+def _not_the_api(method: str, path: str, exc: BaseException) -> StoreError:
+    return StoreError("http", f"{method} {path}", f"the answer is not the Eywa API's ({type(exc).__name__}: {exc})")
 
 
 def retry_delay(attempt: int, retry_after: str | None, backoff_s: float) -> float:
@@ -347,16 +419,17 @@ def raise_for(response: httpx.Response, method: str, path: str) -> None:
         StoreError: 429 and other 503s after retries, and other server failures.
     """
     try:
-        problem: dict[str, Any] = response.json()
-    except ValueError:
-        problem = {}
+        body = response.json()
+    except (ValueError, RecursionError):  # not JSON (a proxy's page, say): the status still says what happened
+        body = None
+    problem: dict[str, Any] = body if isinstance(body, dict) else {}
     detail = str(problem.get("detail") or response.reason_phrase)
     status = response.status_code
     code = problem.get("code")
     if code == "quota_exceeded":
         raise QuotaExceededError(
             str(problem.get("space", "")), "bytes" if problem.get("quota") == "bytes" else "turns",
-            int(problem.get("limit", 0)), int(problem.get("used", 0)), int(problem.get("wanted", 0)),
+            _int(problem.get("limit")), _int(problem.get("used")), _int(problem.get("wanted")),
         )  # fmt: skip
     if status == 503 and code == "overloaded":
         stage: BacklogStage = "embed" if problem.get("stage") == "embed" else "level1"
@@ -367,13 +440,15 @@ def raise_for(response: httpx.Response, method: str, path: str) -> None:
         )  # fmt: skip
     if status in (400, 413, 422):
         input_code = _input_code(code)
+        listed = problem.get("errors")
         problems = [
             FieldProblem(_unlocated(str(e.get("field", ""))), str(e.get("message", "")))
-            for e in problem.get("errors") or []
+            for e in (listed if isinstance(listed, list) else [])
+            if isinstance(e, dict)
         ]
         for found in problems:
             parts = found.field.split(".")
-            if len(parts) >= 2 and parts[0] == "turns" and parts[1].isdigit():
+            if len(parts) >= 2 and parts[0] == "turns" and parts[1].isascii() and parts[1].isdigit():
                 field_path = ".".join(parts[2:]) or None
                 raise InvalidTurnError(int(parts[1]), found.message, field=field_path, code=input_code)
         raise InvalidInputError(detail, code=input_code, problems=problems)
@@ -444,7 +519,15 @@ def _iso(value: datetime | str | None) -> str | None:
 
 
 def _ids(data: Any) -> list[str]:
-    return [str(i) for i in data["ids"]]
+    """The evidence ids of a write's answer.
+
+    Raises:
+        StoreError: the answer is not ``{"ids": [str, ...]}``.
+    """
+    ids = data.get("ids") if isinstance(data, dict) else None
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        raise StoreError("http", "decode", 'expected {"ids": [evidence ids]}')
+    return ids
 
 
 def _object(data: Any) -> dict[str, Any]:
