@@ -127,10 +127,7 @@ def load_turns_file(path: Path) -> list[TurnBatch]:
     text = _read_text(path)
     stripped = text.lstrip()
     if stripped.startswith("["):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise _fail(path, f"line {exc.lineno}", f"invalid JSON ({exc.msg})") from exc
+        data = _parsed(path, text)
         if is_locomo(data):
             return [(sample["sample_id"], locomo_turns(path, sample)) for sample in data]
         if not isinstance(data, list):  # pragma: no cover - '[' always parses to a list
@@ -141,14 +138,26 @@ def load_turns_file(path: Path) -> list[TurnBatch]:
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise _fail(path, f"line {lineno}", f"invalid JSON ({exc.msg})") from exc
+        raw = _parsed(path, line, lineno)
         turns.append(_check_turn(path, f"line {lineno}", raw))
     if not turns:
         raise _fail(path, "content", "no turns found")
     return [(None, turns)]
+
+
+def _parsed(path: Path, text: str, first_line: int = 1) -> Any:
+    """``text`` (which starts on line ``first_line`` of ``path``) as JSON.
+
+    Raises:
+        InvalidInputError: not JSON, naming the line; or nested deeper than the decoder's
+            recursion allows (``json`` raises RecursionError for that).
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _fail(path, f"line {first_line + exc.lineno - 1}", f"invalid JSON ({exc.msg})") from exc
+    except RecursionError:
+        raise _fail(path, f"line {first_line}", "invalid JSON (nested too deep)") from None
 
 
 def parse_locomo_datetime(value: str) -> datetime:
@@ -237,10 +246,7 @@ def locomo_samples(path: Path) -> list[dict[str, Any]]:
         InvalidInputError: not JSON, or not in the LoCoMo layout.
     """
     path = Path(path)
-    try:
-        data = json.loads(_read_text(path))
-    except json.JSONDecodeError as exc:
-        raise _fail(path, f"line {exc.lineno}", f"invalid JSON ({exc.msg})") from exc
+    data = _parsed(path, _read_text(path))
     if not is_locomo(data):
         raise _fail(path, "top level", "not a LoCoMo file (a list of samples with sample_id)")
     samples: list[dict[str, Any]] = data
@@ -291,11 +297,16 @@ def load_locomo_questions(path: Path) -> list[LocomoQuestion]:
     for sample in locomo_samples(path):
         sample_id = str(sample["sample_id"])
         known = _known_dia_ids(sample["conversation"])
-        for index, qa in enumerate(sample.get("qa", [])):
+        listed = sample.get("qa", [])
+        if not isinstance(listed, list):
+            raise _fail(path, f"{sample_id} qa", "must be a list of questions")
+        for index, qa in enumerate(listed):
+            if not isinstance(qa, dict):
+                raise _fail(path, f"{sample_id} qa {index}", "must be an object")
             adversarial = "answer" not in qa and "adversarial_answer" in qa
             answer = qa.get("answer", qa.get("adversarial_answer", ""))
-            kept, skipped = clean_evidence(qa.get("evidence", []), known)
             try:
+                kept, skipped = clean_evidence(qa.get("evidence", []), known)
                 questions.append(
                     LocomoQuestion(
                         sample_id=sample_id,
@@ -307,6 +318,6 @@ def load_locomo_questions(path: Path) -> list[LocomoQuestion]:
                         adversarial=adversarial,
                     )
                 )
-            except (KeyError, TypeError, ValueError) as exc:
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 raise _fail(path, f"{sample_id} qa {index}", f"bad question ({exc})") from exc
     return questions

@@ -180,6 +180,37 @@ def test_questions_refuse_a_non_locomo_file(tmp_path: Path) -> None:
         load_locomo_questions(_write(tmp_path / "t.json", json.dumps([{"text": "a"}])))
 
 
+@pytest.mark.parametrize(
+    ("name", "text", "where"),
+    [
+        ("list.json", "[" * 100_000 + "]" * 100_000, "line 1"),
+        ("turns.jsonl", '{"text": "fine"}\n' + "[" * 100_000 + "]" * 100_000 + "\n", "line 2"),
+    ],
+    ids=["json-list", "jsonl"],
+)
+def test_json_nested_deeper_than_the_decoder_goes_is_refused_naming_the_line(
+    tmp_path: Path, name: str, text: str, where: str
+) -> None:
+    """json raises RecursionError, not JSONDecodeError, for such a document: it reached
+    ``eywa ingest`` and ``eywa bench locomo`` as a traceback."""
+    path = _write(tmp_path / name, text)
+    with pytest.raises(InvalidInputError, match=rf"{where}: invalid JSON \(nested too deep\)"):
+        load_turns_file(path)
+    with pytest.raises(InvalidInputError):
+        load_locomo_questions(path)
+
+
+@pytest.mark.parametrize(
+    ("qa", "where"),
+    [("not a list", "qa: must be a list"), (["not an object"], "qa 0: must be an object"),
+     ([{"question": "q", "category": "one"}], "qa 0: bad question")],
+)  # fmt: skip
+def test_questions_of_another_shape_are_refused_naming_them(tmp_path: Path, qa: object, where: str) -> None:
+    sample = {**_sample(), "qa": qa}
+    with pytest.raises(InvalidInputError, match=rf"conv-x {where}"):
+        load_locomo_questions(_locomo(tmp_path, [sample]))
+
+
 # --- the development file ----------------------------------------------------------------
 
 
