@@ -8,11 +8,12 @@ variable (``EYWA_DISABLED_STAGES: …``) rather than pydantic's multi-line error
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import AliasChoices, Field, PositiveFloat, SecretStr, ValidationError
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from eywa.errors import ConfigurationError
 from eywa.models import Stage
@@ -211,6 +212,10 @@ def load_settings(data_dir: Path | None = None, **overrides: Any) -> EywaSetting
         first = exc.errors()[0]
         name = "EYWA_" + ".".join(str(p) for p in first["loc"][:1]).upper()
         raise ConfigurationError(f"{name}: {first['msg']}") from exc
+    except SettingsError as exc:  # a list or mapping variable that is not JSON, before validation
+        field = re.search(r'field "(\w+)"', str(exc))
+        name = f"EYWA_{field.group(1).upper()}" if field else "an EYWA_* variable"
+        raise ConfigurationError(f"{name}: not JSON ({exc.__cause__ or exc}); a list or mapping is written as JSON") from exc
 
 
 def as_environment(settings: EywaSettings) -> dict[str, str]:

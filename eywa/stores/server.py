@@ -12,6 +12,7 @@ from __future__ import annotations
 from contextlib import suppress
 
 from neo4j import Driver, GraphDatabase
+from neo4j.exceptions import ConfigurationError as DriverConfigurationError
 from neo4j.exceptions import DriverError, Neo4jError
 from qdrant_client import QdrantClient
 
@@ -54,7 +55,7 @@ def connect_neo4j(settings: EywaSettings) -> Driver:
             max_connection_pool_size=settings.neo4j_pool_size,
             max_transaction_retry_time=settings.neo4j_retry_s,
         )
-    except ValueError as exc:  # the driver's answer to a malformed URI
+    except (ValueError, DriverConfigurationError) as exc:  # a malformed URI, an unknown scheme
         raise ConfigurationError(f"EYWA_NEO4J_URI {settings.neo4j_uri!r}: {exc}") from exc
     try:
         driver.verify_connectivity()

@@ -50,6 +50,25 @@ def test_the_key_store_lives_beside_the_data_or_where_settings_say(tmp_path: Pat
     elsewhere.close()
 
 
+@pytest.mark.parametrize("variable", ["EYWA_DISABLED_STAGES", "EYWA_RETENTION_DAYS"])
+def test_a_list_or_mapping_variable_that_is_not_json_is_a_configuration_error_naming_it(
+    monkeypatch: pytest.MonkeyPatch, variable: str
+) -> None:
+    """pydantic-settings decodes such a variable before validating it and raised its own
+    SettingsError: every entry point printed a traceback."""
+    monkeypatch.setenv(variable, "graph, floor")
+    with pytest.raises(ConfigurationError, match=rf"^{variable}: not JSON"):
+        load_settings()
+
+
+@pytest.mark.parametrize("uri", ["localhost:7687", "ftp://neo4j.example.com", "neo4j://[::1"])
+def test_a_neo4j_uri_the_driver_cannot_read_is_a_configuration_error(tmp_path: Path, uri: str) -> None:
+    """An unknown scheme is the driver's own ConfigurationError (not a ValueError): it
+    escaped as a traceback."""
+    with pytest.raises(ConfigurationError, match="EYWA_NEO4J_URI"):
+        open_memory(EywaSettings(data_dir=tmp_path, neo4j_uri=uri), backend="server")
+
+
 def test_a_bad_environment_value_is_one_configuration_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EYWA_RRF_K", "twenty")
     with pytest.raises(ConfigurationError, match=r"^EYWA_RRF_K: "):
