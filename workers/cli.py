@@ -33,7 +33,7 @@ def worker(
     concurrency: Annotated[int, typer.Option(help="Worker processes (prefork pool).", min=1)] = 2,
     loglevel: Annotated[str, typer.Option("--loglevel", "-l", help="Log level.")] = "info",
     metrics_port: Annotated[
-        int | None, typer.Option(help="Serve /metrics here (default EYWA_WORKER_METRICS_PORT; 0 = off).")
+        int | None, typer.Option(help="Serve /metrics here (default EYWA_WORKER_METRICS_PORT; 0 = off).", min=0, max=65535)
     ] = None,
 ) -> None:
     """Start a Celery worker for Level 1, dimension updates, repair and decay."""

@@ -19,7 +19,7 @@ __all__ = ["serve"]
 
 def serve(
     host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 8000,
     data_dir: DataDirOption = None,
     access_log: Annotated[
         bool,

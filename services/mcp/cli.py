@@ -21,7 +21,7 @@ def mcp(
         Literal["stdio", "http"], typer.Option(help="stdio (local agent) or http (streamable HTTP, API keys).")
     ] = "stdio",
     host: Annotated[str, typer.Option(help="Interface to bind (http).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port (http).")] = 8765,
+    port: Annotated[int, typer.Option(help="Port (http).", min=0, max=65535)] = 8765,
     data_dir: DataDirOption = None,
 ) -> None:
     """Serve Eywa's memory tools to agents over MCP (stdio, or streamable HTTP with API keys).

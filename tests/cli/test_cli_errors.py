@@ -126,6 +126,10 @@ def test_audit_call_mistakes(runner: CliRunner, tmp_path: Path, args: list[str],
         (["bench", "locomo"], "Missing option '--data'"),
         (["bench", "nope"], "No such command 'nope'"),
         (["frobnicate"], "No such command 'frobnicate'"),
+        # a port outside 0-65535 was an OverflowError traceback from bind(), after the memory opened
+        (["serve", "--port", "99999"], "'--port'"),
+        (["mcp", "--transport", "http", "--port", "70000"], "'--port'"),
+        (["worker", "--metrics-port", "-1"], "'--metrics-port'"),
     ],
 )
 def test_usage_errors_are_one_line_with_exit_2(runner: CliRunner, args: list[str], fragment: str) -> None:
