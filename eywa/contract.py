@@ -23,9 +23,11 @@ so ``Memory.remember`` checks them against the store (:func:`check_quota`).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any, Final, get_args
 
 from pydantic import ValidationError
@@ -38,6 +40,8 @@ from eywa.values import json_shape, parse_time, text_problem
 
 __all__ = [
     "Limits",
+    "check_directory",
+    "check_settings",
     "RecallParams",
     "SpaceUsage",
     "check_choice",
@@ -152,6 +156,41 @@ def check_choice(value: object, field: str, choices: Sequence[str]) -> Any:
     if value is None or (isinstance(value, str) and value in choices):
         return value
     raise InvalidInputError.at(field, f"must be one of {', '.join(choices)}")
+
+
+def check_directory(value: object, field: str) -> Path:
+    """``value`` as the directory of an embedded store.
+
+    A path the file system cannot take failed deep inside the open (ValueError for a NUL,
+    UnicodeEncodeError for a lone surrogate, TypeError for a number); an empty string named
+    the current directory, where a store was then created without anyone asking for it.
+
+    Raises:
+        InvalidInputError: not a ``str`` or ``os.PathLike`` path, empty, holding a NUL
+            character, or not encodable as a file name.
+    """
+    if not isinstance(value, (str, os.PathLike)):
+        raise InvalidInputError.at(field, f"must be a directory path, got {type(value).__name__}")
+    raw = os.fspath(value)
+    try:
+        encoded = os.fsencode(raw)
+    except UnicodeEncodeError:
+        raise InvalidInputError.at(field, "must be encodable as a file name (a lone surrogate is not)") from None
+    if not encoded.strip() or b"\x00" in encoded:
+        raise InvalidInputError.at(field, "must be a non-empty path without NUL characters")
+    return Path(os.fsdecode(encoded))
+
+
+def check_settings(value: object) -> EywaSettings | None:
+    """``value`` as settings, or None (read them from ``EYWA_*``).
+
+    Raises:
+        InvalidInputError: ``value`` is not an ``EywaSettings`` (a dict fails later, far
+            from the call, as an AttributeError).
+    """
+    if value is not None and not isinstance(value, EywaSettings):
+        raise InvalidInputError.at("settings", f"must be EywaSettings (eywa.load_settings()), got {type(value).__name__}")
+    return value
 
 
 def check_time(value: object, field: str) -> datetime | None:

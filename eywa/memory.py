@@ -17,12 +17,14 @@ from eywa.batches import PreparedBatch, prepare_batch
 from eywa.contract import (
     Limits,
     check_choice,
+    check_directory,
     check_label,
     check_labels,
     check_optional_label,
     check_params,
     check_quota,
     check_recall,
+    check_settings,
     check_time,
     check_turns,
     turn_bytes,
@@ -192,14 +194,16 @@ class Memory:
 
         Raises:
             ConfigurationError: an ``EYWA_*`` variable does not validate.
+            InvalidInputError: ``path`` (or ``settings.data_dir``) is no directory path
+                (``contract.check_directory``), or ``settings`` is no ``EywaSettings``.
             StoreError: if the directory or its stores cannot be opened.
         """
         from eywa.embedding import build_embedder
         from eywa.extraction.llm import build_extractor
         from eywa.stores.embedded.factory import open_embedded
 
-        settings = settings or load_settings()
-        directory = Path(path) if path is not None else settings.data_dir
+        settings = check_settings(settings) or load_settings()
+        directory = check_directory(path, "path") if path is not None else check_directory(settings.data_dir, "data_dir")
         embedder = embedder or build_embedder(settings)
         extractor = extractor if extractor is not None else build_extractor(settings)
         secret = settings.erasure_secret.get_secret_value().encode() if settings.erasure_secret else None
@@ -229,7 +233,7 @@ class Memory:
         from eywa.extraction.llm import build_extractor
         from eywa.stores.server import open_server
 
-        settings = settings or load_settings()
+        settings = check_settings(settings) or load_settings()
         embedder = embedder or build_embedder(settings)
         extractor = extractor if extractor is not None else build_extractor(settings)
         stores = open_server(settings, embedder.dim, embedder_id(embedder))

@@ -1,0 +1,55 @@
+"""``Memory.open`` and ``Memory.connect`` check their own inputs like every other call: a
+directory the file system cannot take and settings that are not ``EywaSettings`` are an
+``InvalidInputError`` naming the argument, before anything is opened or created."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from eywa.errors import InvalidInputError
+from eywa.memory import Memory
+from eywa.settings import EywaSettings
+
+
+@pytest.mark.parametrize(
+    ("path", "why"),
+    [
+        (123, "must be a directory path, got int"),  # TypeError from os.fspath before
+        ("memory\x00dir", "without NUL"),  # ValueError from the file system before
+        ("memory\ud800dir", "encodable as a file name"),  # UnicodeEncodeError before
+        ("", "non-empty"),  # opened (and created) a store in the current directory before
+    ],
+    ids=["number", "nul", "lone-surrogate", "empty"],
+)
+def test_a_directory_the_file_system_cannot_take_is_refused_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: Any, why: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InvalidInputError, match=f"^path: .*{why}") as refused:
+        Memory.open(path, settings=EywaSettings(data_dir=tmp_path / "default"))
+    assert [p.field for p in refused.value.problems] == ["path"]
+    assert list(tmp_path.iterdir()) == []  # nothing created, here or at the default
+
+
+def test_a_data_dir_in_settings_is_checked_alike(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInputError, match="^data_dir: "):
+        Memory.open(settings=EywaSettings(data_dir=Path("memory\x00dir")))
+
+
+@pytest.mark.parametrize("open_memory", [Memory.open, Memory.connect], ids=["open", "connect"])
+def test_settings_that_are_not_eywa_settings_are_refused(tmp_path: Path, open_memory: Any) -> None:
+    """A mapping reached the opening as an AttributeError ('dict' has no 'embedder')."""
+    arguments = {"settings": {"data_dir": str(tmp_path)}}
+    with pytest.raises(InvalidInputError, match="^settings: must be EywaSettings"):
+        open_memory(**arguments)
+
+
+def test_a_good_path_still_opens_and_a_path_like_is_a_path(tmp_path: Path) -> None:
+    with Memory.open(tmp_path / "mem", settings=EywaSettings(data_dir=tmp_path / "unused")) as memory:
+        memory.remember("s", [{"text": "I live in Porto.", "speaker": "Ana"}])
+    with Memory.open(str(tmp_path / "mem"), settings=EywaSettings(data_dir=tmp_path / "unused")) as memory:
+        assert memory.stats("s")["evidence"] == 1
+    assert not (tmp_path / "unused").exists()
