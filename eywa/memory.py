@@ -602,8 +602,9 @@ class Memory:
 
         Raises:
             InvalidInputError: an unknown audit, ``params`` not a mapping, a missing required
-                or an undeclared parameter, a value that is not a string, or a bad space.
-            StoreError: the backend failed (a time parameter it cannot parse, say).
+                or an undeclared parameter, a value that is not a string, a count or time
+                parameter that is not one (``params.<name>``), or a bad space.
+            StoreError: the backend failed.
         """
         self._check_open()
         check_params(params, self._limits)

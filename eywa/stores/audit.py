@@ -43,6 +43,7 @@ from pydantic import ValidationError
 from eywa.errors import InvalidInputError, StoreError
 from eywa.ids import check_space
 from eywa.models import Frozen, as_utc
+from eywa.values import parse_time
 
 ColumnType = Literal["text", "int", "float", "bool", "datetime", "list", "json"]
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -69,6 +70,13 @@ class AuditParam(Frozen):
         non-negative integer, and so must any value be; SQLite would read ``"abc"`` as 0 rows
         and Neo4j as no value."""
         return self.default is not None and _COUNT.fullmatch(self.default) is not None
+
+    @property
+    def is_time(self) -> bool:
+        """Whether the parameter is a time (its description starts ``ISO-8601``): its value
+        must be one, else the backends fail on it (Neo4j's ``datetime()`` with a general
+        processing error, SQLite's ``utc_iso``), which reads as a store fault, not a refusal."""
+        return self.description.startswith("ISO-8601")
 
     @property
     def label(self) -> str:
@@ -109,7 +117,9 @@ class AuditSpec(Frozen):
 
         Raises:
             InvalidInputError: ``params`` is not a mapping, a required parameter is
-                missing, an undeclared one was given, or a value is not a string.
+                missing, an undeclared one was given, a value is not a string, a count is
+                not a non-negative integer, or a time (``ISO-8601 …`` in its description)
+                is not ISO-8601 or outside the supported range. Times are bound as UTC text.
         """
         if not isinstance(params, Mapping):
             raise InvalidInputError(f"audit {self.name}: params must map parameter names to strings")
@@ -123,6 +133,7 @@ class AuditSpec(Frozen):
             )
         defaults = {p.name: p.default for p in self.params if p.default is not None}
         counts = {p.name for p in self.params if p.counts}
+        times = {p.name for p in self.params if p.is_time}
         values: dict[str, str] = {}
         for key in self.param_names:
             value = params.get(key, defaults.get(key))
@@ -130,8 +141,23 @@ class AuditSpec(Frozen):
                 raise InvalidInputError(f"audit {self.name}: parameter {key} must be a string")
             if key in counts and _COUNT.fullmatch(value) is None:
                 raise InvalidInputError.at(f"params.{key}", f"must be a non-negative integer, got {value!r}")
+            if key in times and (value or key in required):
+                value = _time_text(key, value)
             values[key] = value
         return values
+
+
+def _time_text(key: str, value: str) -> str:
+    """A time parameter as canonical UTC ISO-8601 text, so both backends read the same
+    instant (and no text only one of them parses reaches either).
+
+    Raises:
+        InvalidInputError: not ISO-8601, or outside the supported range (``params.<key>``).
+    """
+    try:
+        return parse_time(value).isoformat(timespec="microseconds")
+    except ValueError as exc:
+        raise InvalidInputError.at(f"params.{key}", str(exc)) from None
 
 
 class AuditResult(Frozen):
@@ -288,8 +314,9 @@ def run_audit(audits: AuditQueries, name: str, params: Mapping[str, object]) -> 
 
     Raises:
         InvalidInputError: an unknown audit, ``params`` not a mapping, a missing required
-            or an undeclared parameter, a value that is not a string, or a bad space.
-        StoreError: the backend failed (a time parameter it cannot parse, say).
+            or an undeclared parameter, a value that is not a string, a count or time
+            parameter that is not one, or a bad space.
+        StoreError: the backend failed.
     """
     values = find_audit(audits.audits(), name).bind(params)
     values["space"] = check_space(values["space"])
