@@ -116,9 +116,10 @@ def propose_merges(
     keys = list(dict.fromkeys(entity_key(e) for e in entities if entity_key(e)))
     names = {entity_key(e): e for e in entities}
     states = {k: _states(store, space, k, taus, as_of) for k in keys}
+    merged = _clusters(store, space)  # one read of the merges, not one per pair (N²/2 round trips on Neo4j)
     proposals: list[MergeProposal] = []
     for ka, kb in combinations(keys, 2):
-        if kb in cluster(store, space, ka):
+        if kb in merged.get(ka, ()):
             continue
         proposal = _evidence(space, (names[ka], states[ka]), (names[kb], states[kb]), params)
         if proposal is not None:
@@ -198,6 +199,13 @@ def undo_merge(
     were not merged directly."""
     when = as_utc(at) if at is not None else utc_now()
     return store.remove_same_as(space, entity_key(source), entity_key(target), when, by=author)
+
+
+def _clusters(store: DimensionStore, space: str) -> dict[str, set[str]]:
+    """Each merged entity key's cluster over active SAME_AS edges (keys in no merge are absent)."""
+    graph: nx.Graph[str] = nx.Graph()
+    graph.add_edges_from((e.source, e.target) for e in store.same_as(space))
+    return {key: component for component in nx.connected_components(graph) for key in component}
 
 
 def cluster(store: DimensionStore, space: str, key: str) -> set[str]:
