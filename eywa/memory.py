@@ -571,11 +571,16 @@ class Memory:
         ``pending`` give it for one space (``eywa.stores.spaces``).
 
         Raises:
-            InvalidInputError: a bad space name.
+            InvalidInputError: a bad space name, or a bound that is no supported time (an
+                integer reached the Neo4j driver as an ``OverflowError``).
             StoreError: the store failed.
         """
         self._check_open()
-        return self._stores.catalog.counts([check_space(s) for s in spaces], recorded_from, recorded_to)
+        checked = [check_space(s) for s in spaces]
+        start, end = check_time(recorded_from, "recorded_from"), check_time(recorded_to, "recorded_to")
+        if start is None or end is None:
+            raise InvalidInputError.at("recorded_from" if start is None else "recorded_to", "must be a time")
+        return self._stores.catalog.counts(checked, start, end)
 
     def stats(self, space: str) -> dict[str, Any]:
         """Counts for ``eywa stats``: evidence, signals, entities, beliefs, candidates by reason."""

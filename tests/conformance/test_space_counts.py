@@ -9,7 +9,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+import pytest
+
 from eywa import Memory
+from eywa.errors import InvalidInputError
 from eywa.models import utc_now
 from eywa.stores.bundle import Stores
 from eywa.stores.ledger import SpaceBacklog
@@ -98,3 +101,12 @@ def test_grouped_backlog_equals_space_backlog(stores: Stores) -> None:
     assert grouped["ana"].backlog == SpaceBacklog(embed=3, level1=3)
     assert grouped["bo"].backlog == SpaceBacklog(embed=0, level1=1)
     assert stores.catalog.counts([], at, at) == {}
+
+
+@pytest.mark.parametrize("bound", [None, 10**20, "yesterday", "2024-02-30"])
+def test_a_bound_that_is_no_time_is_refused_as_input(memory: Memory, bound: object) -> None:
+    """An integer reached the Neo4j driver and failed there (``OverflowError``, no EywaError)."""
+    with pytest.raises(InvalidInputError) as refused:
+        memory.space_counts(["home"], bound, utc_now())  # type: ignore[arg-type]
+    assert refused.value.problems[0].field == "recorded_from"
+    assert memory.space_counts(["home"], "2024-01-01T00:00:00+02:00", utc_now())["home"].turns == 0  # type: ignore[arg-type]
