@@ -8,6 +8,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Response
 
+from eywa.contract import check_time
 from eywa.stores.access import AccessEvent
 from eywa.stores.keys import ApiKey
 from services.api.deps import Admin, Ctx
@@ -45,7 +46,9 @@ def access_log(
     """Who called what, newest first: key id, route or tool, space, time and status (never
     content). Buffered events are written first, so the answer includes every call so far."""
     ctx.access.flush()
-    return ctx.memory.access_log.events(space=space, key_id=key_id, since=since, limit=limit)
+    # As its UTC instant, range-checked: Neo4j cannot carry an offset past ±18:00 (a valid
+    # Python one, +21:00, broke the Bolt connection: a 503), nor a year past 9999 in UTC.
+    return ctx.memory.access_log.events(space=space, key_id=key_id, since=check_time(since, "since"), limit=limit)
 
 
 @router.post("/{key_id}/rotate", response_model=CreatedKey, summary="Rotate an API key's secret")

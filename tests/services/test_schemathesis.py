@@ -117,3 +117,28 @@ def test_no_operation_answers_with_a_server_error_on_neo4j(tmp_path: Path, neo4j
     finally:
         keys.close()
         memory.close()
+
+
+@pytest.mark.neo4j
+@pytest.mark.parametrize("since", ["1682-02-09T16:27:25+21:00", "2024-06-01T00:00:00-23:59"])
+def test_an_offset_neo4j_cannot_carry_is_read_as_its_utc_instant(tmp_path: Path, neo4j_server: Neo4jServer, since: str) -> None:
+    """Found by the Neo4j walk: Python takes offsets up to ±23:59, Neo4j up to ±18:00; the
+    access log's ``since`` went to Neo4j as given and broke the connection (503)."""
+    settings = EywaSettings(
+        data_dir=tmp_path / "data", qdrant_path=tmp_path / "qdrant", neo4j_uri=neo4j_server.uri,
+        neo4j_user=neo4j_server.user, neo4j_password=SecretStr(neo4j_server.password),
+        neo4j_database=neo4j_server.database,
+    )  # fmt: skip
+    memory = Memory.connect(settings, embedder=HashEmbedder())
+    keys = open_server_keys(settings)
+    try:
+        _, secret = keys.create(["*"], SCOPES)
+        with TestClient(create_app(memory, settings, keys)) as client:
+            answered = client.get("/v1/keys/log", params={"since": since}, headers={"Authorization": f"Bearer {secret}"})
+            assert answered.status_code == 200, answered.text
+            far = client.get("/v1/keys/log", params={"since": "9999-12-31T23:00:00-12:00"},
+                             headers={"Authorization": f"Bearer {secret}"})  # fmt: skip
+            assert far.status_code == 422 and far.json()["errors"][0]["field"] == "query.since", far.text
+    finally:
+        keys.close()
+        memory.close()
