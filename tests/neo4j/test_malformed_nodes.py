@@ -71,3 +71,42 @@ def test_the_recall_reads_of_hand_written_nodes_are_store_errors(
             "MATCH (n) WHERE n.space = $space AND (n:Belief OR n:Evidence) DETACH DELETE n",
             space=neo4j_space, database_=neo4j_server.database,
         )  # fmt: skip
+
+
+def test_hand_written_records_of_the_service_are_store_errors(
+    neo4j_server: Neo4jServer, neo4j_driver: Driver, neo4j_space: str, tmp_path: Path
+) -> None:
+    """The access log, job records, corrections, erasure records and API keys had decoders
+    of their own that raised KeyError (a 500 over HTTP) on a node lacking a property."""
+    from eywa.stores.neo4j.graph import Neo4jGraph
+    from eywa.stores.neo4j.keys import Neo4jKeyStore
+
+    key_id = f"hand-key-{neo4j_space}"
+    neo4j_driver.execute_query(
+        "CREATE (:AccessEvent {space: $space, at: datetime(), route: 'GET /x', status: 200})"
+        " CREATE (:Job {id: $job, space: $space})"
+        " CREATE (:Correction {id: 'hand-correction', space: $space, target_id: 't', at: datetime()})"
+        " CREATE (:Erasure {id: $erasure, space: $space})"
+        " CREATE (:ApiKey {id: $key})",
+        space=neo4j_space, job=f"hand-job-{neo4j_space}", erasure=f"hand-erasure-{neo4j_space}", key=key_id,
+        database_=neo4j_server.database,
+    )  # fmt: skip
+    stores = open_server(_settings(neo4j_server, tmp_path), 8)
+    keys = Neo4jKeyStore(Neo4jGraph(neo4j_driver, neo4j_server.database, owns_driver=False))
+    try:
+        reads = {
+            "AccessEvent": lambda: stores.access.events(space=neo4j_space),
+            "Job": lambda: stores.jobs.get_job(f"hand-job-{neo4j_space}"),
+            "Correction": lambda: stores.corrections.corrections(neo4j_space),
+            "Erasure": lambda: stores.erasure.get(f"hand-erasure-{neo4j_space}"),
+            "ApiKey": lambda: keys.get(key_id),
+        }
+        for label, read in reads.items():
+            with pytest.raises(StoreError, match=rf":{label} node (lacks the property|holds a malformed value)"):
+                read()
+    finally:
+        stores.close()
+        neo4j_driver.execute_query(
+            "MATCH (n) WHERE n.space = $space OR n.id = $key DETACH DELETE n",
+            space=neo4j_space, key=key_id, database_=neo4j_server.database,
+        )  # fmt: skip

@@ -9,7 +9,7 @@ from typing import Any
 from eywa.stores.access import AccessEvent
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label
-from eywa.stores.neo4j.records import required_datetime
+from eywa.stores.neo4j.records import decodes, required_datetime
 
 __all__ = ["Neo4jAccessLog"]
 
@@ -63,6 +63,7 @@ class Neo4jAccessLog:
                 return total
 
 
+@decodes("AccessEvent")
 def _event(props: dict[str, Any]) -> AccessEvent:
     return AccessEvent(
         at=required_datetime(props["at"]), key_id=props.get("key_id"), surface=props["surface"],

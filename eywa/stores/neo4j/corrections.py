@@ -10,7 +10,7 @@ from neo4j import ManagedTransaction
 from eywa.stores.corrections import CorrectionKind, CorrectionRecord
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label
-from eywa.stores.neo4j.records import required_datetime
+from eywa.stores.neo4j.records import decodes, required_datetime
 
 __all__ = ["Neo4jCorrectionLog"]
 
@@ -60,6 +60,7 @@ def _count(tx: ManagedTransaction, query: str, /, **params: Any) -> int:
     return int(run(tx, query, **params)[0]["n"])
 
 
+@decodes("Correction")
 def _record(props: dict[str, Any]) -> CorrectionRecord:
     fields = {name: props.get(name) for name in CorrectionRecord.model_fields}  # Neo4j drops null properties
     return CorrectionRecord.model_validate({**fields, "at": required_datetime(props["at"])})

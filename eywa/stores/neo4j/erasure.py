@@ -43,7 +43,7 @@ from eywa.stores.ledger import DERIVED_STAGES
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.ledger import complete_tx, mark_tx
-from eywa.stores.neo4j.records import required_datetime, to_datetime
+from eywa.stores.neo4j.records import decodes, required_datetime, to_datetime
 
 __all__ = ["ERASE_CHUNK", "Neo4jErasureStore"]
 
@@ -199,6 +199,7 @@ class Neo4jErasureStore:
         return [_record(r["r"]) for r in self._graph.read("list erasures", query, space=space, state=state)]
 
 
+@decodes("Erasure")
 def _record(props: dict[str, Any]) -> ErasureRecord:
     return ErasureRecord(
         id=props["id"], space=props["space"], at=required_datetime(props["at"]), author=props.get("author"),

@@ -31,7 +31,7 @@ from eywa.stores.keys import (
 )
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label
-from eywa.stores.neo4j.records import required_datetime, to_datetime
+from eywa.stores.neo4j.records import decodes, required_datetime, to_datetime
 
 __all__ = ["Neo4jKeyStore"]
 
@@ -192,6 +192,7 @@ def _salt(value: object) -> bytes | None:
     return bytes.fromhex(value) if isinstance(value, str) else None
 
 
+@decodes("ApiKey")
 def _record(props: Mapping[str, Any]) -> ApiKey:
     return ApiKey(
         id=str(props["id"]),

@@ -41,7 +41,7 @@ from eywa.stores.ledger import (
 )
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label
-from eywa.stores.neo4j.records import required_datetime
+from eywa.stores.neo4j.records import decodes, required_datetime
 
 __all__ = [
     "Neo4jJobRecords",
@@ -275,6 +275,16 @@ def _marks(rows: Sequence[dict[str, Any]]) -> list[PendingMark]:
     return [_mark(r["p"]) for r in rows if _MARK_KEYS <= r["p"].keys()]
 
 
+@decodes("Job")
+def _job(props: dict[str, Any]) -> JobRecord:
+    return JobRecord(
+        id=props["id"], space=props["space"], evidence_ids=tuple(props.get("evidence_ids") or ()),
+        submitted_at=required_datetime(props["submitted_at"]), author=props.get("author"),
+        request_id=props.get("request_id"),
+    )  # fmt: skip
+
+
+@decodes("Pending")
 def _mark(props: dict[str, Any]) -> PendingMark:
     return PendingMark(
         space=props["space"], item_id=props["item"], stage=props["stage"], reason=props["reason"],
@@ -421,12 +431,7 @@ class Neo4jJobRecords:
         rows = self._graph.read("get job", _GET_JOB, id=job_id)
         if not rows:
             return None
-        props = rows[0]["j"]
-        return JobRecord(
-            id=props["id"], space=props["space"], evidence_ids=tuple(props.get("evidence_ids") or ()),
-            submitted_at=required_datetime(props["submitted_at"]), author=props.get("author"),
-            request_id=props.get("request_id"),
-        )  # fmt: skip
+        return _job(rows[0]["j"])
 
     def prune_jobs(self, before: datetime) -> int:
         """Delete jobs submitted before ``before``."""
