@@ -216,7 +216,7 @@ def remember(space: str, turns: Sequence[TurnLike]) -> Call[list[str]]:
     if isinstance(turns, str | bytes) or not isinstance(turns, Sequence):
         raise InvalidInputError.at("turns", "must be a list of turns")
     payload = [turn_model(i, t).model_dump(mode="json") for i, t in enumerate(turns)]
-    return Call("POST", f"/v1/spaces/{_seg(space)}/turns", body={"turns": payload}, parse=_ids)
+    return Call("POST", f"/v1/spaces/{_seg(space)}/turns", body={"turns": payload}, parse=_ids_for(len(payload)))
 
 
 # --- read -----------------------------------------------------------------------------
@@ -518,16 +518,20 @@ def _iso(value: datetime | str | None) -> str | None:
     return value.isoformat()  # its offset travels; the server converts (or refuses) it
 
 
-def _ids(data: Any) -> list[str]:
-    """The evidence ids of a write's answer.
+def _ids_for(count: int) -> Callable[[Any], list[str]]:
+    def ids_of(data: Any) -> list[str]:
+        """The evidence ids of a write's answer, one per turn sent, in order.
 
-    Raises:
-        StoreError: the answer is not ``{"ids": [str, ...]}``.
-    """
-    ids = data.get("ids") if isinstance(data, dict) else None
-    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-        raise StoreError("http", "decode", 'expected {"ids": [evidence ids]}')
-    return ids
+        Raises:
+            StoreError: the answer is not ``{"ids": [str, ...]}`` with ``count`` ids (the
+                caller pairs them with its turns by position).
+        """
+        ids = data.get("ids") if isinstance(data, dict) else None
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids) or len(ids) != count:
+            raise StoreError("http", "decode", f'expected {{"ids": [{count} evidence ids]}}')
+        return ids
+
+    return ids_of
 
 
 def _object(data: Any) -> dict[str, Any]:

@@ -185,3 +185,16 @@ def test_a_client_that_could_not_make_a_request_is_refused_when_made(
 def test_a_key_as_eywa_makes_them_and_an_https_url_are_accepted(make: Callable[..., Any]) -> None:
     make("https://memory.example.com:8443/prefix/", KEY)
     make("http://127.0.0.1:8000", "eyw_3f9a2c1d7b6e5a40_" + "Zm9v-YmFy_" * 4)
+
+
+@pytest.mark.parametrize("answer", [{"ids": []}, {"ids": ["ev_1", "ev_2"]}, {"ids": "ev_1"}, {"ids": [1]}])
+def test_a_write_answered_with_other_ids_than_turns_sent_is_a_store_error(answer: dict[str, Any]) -> None:
+    """The caller pairs the ids with its turns by position: one id too few or too many would
+    pair them wrongly (and ``{"ids": "ev_1"}`` was read as four ids, one per character)."""
+    transport = httpx.MockTransport(lambda request: httpx.Response(201, json=answer))
+    with Client("http://eywa.test", KEY, retries=0, transport=transport) as client:
+        with pytest.raises(StoreError, match="1 evidence ids"):
+            client.remember("s", [{"text": "I moved to Lisbon.", "speaker": "Ana"}])
+    right = httpx.MockTransport(lambda request: httpx.Response(201, json={"ids": ["ev_1"]}))
+    with Client("http://eywa.test", KEY, retries=0, transport=right) as client:
+        assert client.remember("s", [{"text": "I moved to Lisbon.", "speaker": "Ana"}]) == ["ev_1"]
