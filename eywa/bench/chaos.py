@@ -78,6 +78,7 @@ REQUEST_TIMEOUT_S = 120.0
 # After the run, how long a failing batch is still re-sent: after a Neo4j restart the first
 # writes wait for cold query plans, a minute and more on a loaded machine.
 RETRY_GRACE_S = 180.0
+FLOWING_WAIT_S = 120.0  # the server run's wait for every writer's first acknowledgement
 FAULTS: tuple[Fault, ...] = ("worker", "redis", "neo4j")  # one server-mode round
 MAX_SAMPLES = 5
 
@@ -449,6 +450,22 @@ def _run_embedded(
     return _audit(chosen, spaces, traffic.logs, elapsed, drain, faults)
 
 
+def _await_flowing(traffic: _Traffic, wait_s: float) -> None:
+    """Wait until every writer has had a batch acknowledged, so the faults meet traffic that
+    flows. Seen in CI and here (half the runs on a 2-core machine): every writer's first
+    batch of a new deployment took longer than the whole fault plan, then succeeded, so the
+    writers noticed no fault and the run tested nothing.
+
+    Raises:
+        StoreError: no batch of some writer was acknowledged within ``wait_s``.
+    """
+    deadline = time.monotonic() + wait_s
+    while not all(log.acked for log in traffic.logs):
+        if time.monotonic() > deadline:
+            raise StoreError("chaos", "start", f"a writer had no batch acknowledged within {wait_s:.0f} s")
+        time.sleep(0.05)
+
+
 def _run_server(
     scratch: Path, chosen: EywaSettings, issue_key: Callable[[EywaSettings], str], run: str, spaces: list[str],
     seconds: float, kills: int, drain_s: float, neo4j_run_dir: Path | None,
@@ -467,6 +484,7 @@ def _run_server(
         traffic = _Traffic(deployment.base_url, key, run, spaces)
         _warm_up(deployment.base_url, key, _warm_up_space(run))
         traffic.start()
+        _await_flowing(traffic, FLOWING_WAIT_S)
         plan = [fault for _ in range(kills) for fault in FAULTS]
         for fault in plan:  # traffic for a share of ``seconds`` before each fault, and after the last
             time.sleep(seconds / (len(plan) + 1))

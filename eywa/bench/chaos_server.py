@@ -14,8 +14,9 @@ The faults are what operators see in production:
   after the visibility timeout, and the beat re-sends work whose marks went stale;
 - ``restart_redis``: SIGKILL Redis and start it empty on the same port: queued messages and
   results are gone, the ledger in Neo4j still says what is owed;
-- ``restart_neo4j``: SIGKILL Neo4j and start it again on the same data and port; writes in
-  between are refused with 503 ``store_unavailable`` and the clients send them again.
+- ``restart_neo4j``: SIGKILL Neo4j, keep it down past the API's statement retry
+  (``ServerDeployment.neo4j_outage_s``), and start it again on the same data and port; writes
+  in between are refused with 503 ``store_unavailable`` and the clients send them again.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ __all__ = ["Fault", "ServerDeployment", "launch", "launcher_path", "stop_group"]
 Fault = Literal["worker", "redis", "neo4j"]
 HOST = "127.0.0.1"
 WORKERS = 2
+OUTAGE_MARGIN_S = 1.5  # beyond the API's statement retry, so that it gives up while Neo4j is down
 LAUNCH_TIMEOUT_S = 300.0  # also the API's start: it opens Neo4j cold and loads the embedder
 STOP_TIMEOUT_S = 30.0
 NEO4J_HEAP = "512m"  # a bench server of its own, beside the API and workers on one machine
@@ -160,8 +162,19 @@ class ServerDeployment:
             launch("redis", self._redis_dir, "kill")
             launch("redis", self._redis_dir, "start", "--port", str(self._redis_port))
         else:
+            killed = time.monotonic()
             launch("neo4j", self._neo4j_dir, "kill")
+            time.sleep(max(0.0, self.neo4j_outage_s - (time.monotonic() - killed)))
             launch("neo4j", self._neo4j_dir, "resume")
+
+    @property
+    def neo4j_outage_s(self) -> float:
+        """How long Neo4j stays down: past the API's retry of a failed statement
+        (``EYWA_NEO4J_RETRY_S``), so that the writes in flight are refused with a 503 and
+        the clients send them again. A Neo4j that restarts within the retry (3 s on a quiet
+        machine) is a fault no client sees: the writes wait and succeed, and the run then
+        tested the retry, not the clients' re-sending (a CI run failed on that)."""
+        return self.settings.neo4j_retry_s + OUTAGE_MARGIN_S
 
     def stop_processes(self) -> None:
         """Stop beat, workers and the API (SIGTERM: warm shutdown; SIGINT for uvicorn)."""
