@@ -30,6 +30,7 @@ from schemathesis.checks import not_a_server_error
 from eywa.memory import Memory
 from eywa.settings import EywaSettings
 from eywa.stores.keys import SCOPES
+from eywa.stores.neo4j.keys import Neo4jKeyStore
 from eywa.stores.server import open_server_keys
 from services.api.app import create_app
 from tests.contract.conftest import HashEmbedder
@@ -99,17 +100,22 @@ def test_no_operation_answers_with_a_server_error(memory: Memory, tmp_path: Path
         svc.keys.close()
 
 
-@pytest.mark.neo4j
-def test_no_operation_answers_with_a_server_error_on_neo4j(tmp_path: Path, neo4j_server: Neo4jServer, neo4j_space: str) -> None:
-    """The production shape: the graph, keyword index and keys in Neo4j, vectors in Qdrant
-    (local mode here); the hashing embedder keeps the model out of the loop."""
+def _on_neo4j(tmp_path: Path, neo4j_server: Neo4jServer) -> tuple[EywaSettings, Memory, Neo4jKeyStore]:
+    """Settings of the production shape on this test's Neo4j (vectors in Qdrant's local mode
+    under ``tmp_path``), a memory on them with the hashing embedder, and the keys in Neo4j."""
     settings = EywaSettings(
         data_dir=tmp_path / "data", qdrant_path=tmp_path / "qdrant", neo4j_uri=neo4j_server.uri,
         neo4j_user=neo4j_server.user, neo4j_password=SecretStr(neo4j_server.password),
         neo4j_database=neo4j_server.database,
     )  # fmt: skip
-    memory = Memory.connect(settings, embedder=HashEmbedder())
-    keys = open_server_keys(settings)
+    return settings, Memory.connect(settings, embedder=HashEmbedder()), open_server_keys(settings)
+
+
+@pytest.mark.neo4j
+def test_no_operation_answers_with_a_server_error_on_neo4j(tmp_path: Path, neo4j_server: Neo4jServer, neo4j_space: str) -> None:
+    """The production shape: the graph, keyword index and keys in Neo4j, vectors in Qdrant
+    (local mode here); the hashing embedder keeps the model out of the loop."""
+    settings, memory, keys = _on_neo4j(tmp_path, neo4j_server)
     try:
         app = create_app(memory, settings, keys)
         _, secret = keys.create(["*"], SCOPES)
@@ -124,13 +130,7 @@ def test_no_operation_answers_with_a_server_error_on_neo4j(tmp_path: Path, neo4j
 def test_an_offset_neo4j_cannot_carry_is_read_as_its_utc_instant(tmp_path: Path, neo4j_server: Neo4jServer, since: str) -> None:
     """Found by the Neo4j walk: Python takes offsets up to ±23:59, Neo4j up to ±18:00; the
     access log's ``since`` went to Neo4j as given and broke the connection (503)."""
-    settings = EywaSettings(
-        data_dir=tmp_path / "data", qdrant_path=tmp_path / "qdrant", neo4j_uri=neo4j_server.uri,
-        neo4j_user=neo4j_server.user, neo4j_password=SecretStr(neo4j_server.password),
-        neo4j_database=neo4j_server.database,
-    )  # fmt: skip
-    memory = Memory.connect(settings, embedder=HashEmbedder())
-    keys = open_server_keys(settings)
+    settings, memory, keys = _on_neo4j(tmp_path, neo4j_server)
     try:
         _, secret = keys.create(["*"], SCOPES)
         with TestClient(create_app(memory, settings, keys)) as client:
