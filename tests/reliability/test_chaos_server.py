@@ -20,15 +20,29 @@ from eywa.settings import EywaSettings
 pytestmark = [pytest.mark.neo4j, pytest.mark.redis]
 
 
+# Runs of the experiment, at most: a run whose writers noticed no fault is a run that tested
+# nothing (see below), so it is run again; every run's outcome must be correct.
+RUNS = 2
+
+
 def test_server_chaos_loses_nothing_duplicates_nothing_and_drains(restartable_neo4j: tuple[Path, str]) -> None:
+    """Every run, noticed or not, must lose nothing, duplicate nothing, answer no 500 and
+    drain. That the writers noticed a fault says the run exercised the re-sending; on a
+    2-core machine about a third of the runs did not (session 17: every writer's request
+    sometimes spans the whole fault plan and then succeeds, a stall of the new deployment
+    not yet diagnosed), so such a run is repeated once rather than counted as a test."""
     run_dir, _ = restartable_neo4j
-    report = run_chaos_bench(
-        writers=8, seconds=6.0, kills=1, drain_s=180.0, backend="server", settings=EywaSettings(), neo4j_run_dir=run_dir
-    )
-    assert [fault.split()[0] for fault in report.faults] == ["worker", "redis", "neo4j"]
-    assert report.turns_acknowledged > 0 and report.refusals == [], report
-    assert report.duplicated == 0 and report.lost == 0, report
-    assert report.server_errors == 0, report.server_error_samples
-    assert report.backlog == 0, report.backlog_by_stage
-    assert report.failures_retried, "a fault the writers never noticed tests nothing"
+    for _ in range(RUNS):
+        report = run_chaos_bench(
+            writers=8, seconds=6.0, kills=1, drain_s=180.0, backend="server", settings=EywaSettings(),
+            neo4j_run_dir=run_dir,
+        )  # fmt: skip
+        assert [fault.split()[0] for fault in report.faults] == ["worker", "redis", "neo4j"]
+        assert report.turns_acknowledged > 0 and report.refusals == [], report
+        assert report.duplicated == 0 and report.lost == 0, report
+        assert report.server_errors == 0, report.server_error_samples
+        assert report.backlog == 0, report.backlog_by_stage
+        if report.failures_retried:
+            break
+    assert report.failures_retried, f"no fault was noticed by the writers in {RUNS} runs: nothing was tested"
     assert report.passed
