@@ -147,7 +147,7 @@ def check_connection(base_url: object, api_key: object, timeout: object, retries
             ``retries``, ``backoff_s``).
     """
     problems: list[FieldProblem] = []
-    url = httpx.URL(base_url) if isinstance(base_url, str) and _parses(base_url) else None
+    url = _url(base_url)
     if url is None or url.scheme not in ("http", "https") or not url.host:
         problems.append(FieldProblem("base_url", "must be an http:// or https:// URL with a host"))
     if not isinstance(api_key, str) or _BEARER_TOKEN.fullmatch(api_key) is None:
@@ -164,12 +164,14 @@ def check_connection(base_url: object, api_key: object, timeout: object, retries
         )
 
 
-def _parses(url: str) -> bool:
+def _url(value: object) -> httpx.URL | None:
+    """``value`` parsed as a URL, or None when it is not a string httpx can parse."""
+    if not isinstance(value, str):
+        return None
     try:
-        httpx.URL(url)
+        return httpx.URL(value)
     except (httpx.InvalidURL, TypeError, ValueError):
-        return False
-    return True
+        return None
 
 
 def read_answer(call: Call[T], response: httpx.Response) -> T:

@@ -210,7 +210,4 @@ def _clusters(store: DimensionStore, space: str) -> dict[str, set[str]]:
 
 def cluster(store: DimensionStore, space: str, key: str) -> set[str]:
     """Entity keys reachable from ``key`` over active SAME_AS edges (itself included)."""
-    graph: nx.Graph[str] = nx.Graph()
-    graph.add_node(key)
-    graph.add_edges_from((e.source, e.target) for e in store.same_as(space))
-    return set(nx.node_connected_component(graph, key))
+    return set(_clusters(store, space).get(key, {key}))
