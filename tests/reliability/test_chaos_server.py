@@ -22,15 +22,16 @@ pytestmark = [pytest.mark.neo4j, pytest.mark.redis]
 
 # Runs of the experiment, at most: a run whose writers noticed no fault is a run that tested
 # nothing (see below), so it is run again; every run's outcome must be correct.
-RUNS = 2
+RUNS = 3
 
 
 def test_server_chaos_loses_nothing_duplicates_nothing_and_drains(restartable_neo4j: tuple[Path, str]) -> None:
     """Every run, noticed or not, must lose nothing, duplicate nothing, answer no 500 and
     drain. That the writers noticed a fault says the run exercised the re-sending; on a
-    2-core machine about a third of the runs did not (session 17: every writer's request
+    2-core machine a third to a half of the runs did not (session 17: every writer's request
     sometimes spans the whole fault plan and then succeeds, a stall of the new deployment
-    not yet diagnosed), so such a run is repeated once rather than counted as a test."""
+    not yet diagnosed; CI5 saw two such runs in a row), so such a run is repeated, up to
+    RUNS in all, rather than counted as a test."""
     run_dir, _ = restartable_neo4j
     for _ in range(RUNS):
         report = run_chaos_bench(
