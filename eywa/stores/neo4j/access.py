@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from eywa.models import as_utc
 from eywa.stores.access import AccessEvent
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label
@@ -39,7 +40,7 @@ class Neo4jAccessLog:
     def record(self, events: Sequence[AccessEvent]) -> None:
         """Append ``events`` in one transaction."""
         if events:
-            self._graph.write("record access", run, _RECORD, rows=[e.model_dump() for e in events])
+            self._graph.write("record access", run, _RECORD, rows=[{**e.model_dump(), "at": as_utc(e.at)} for e in events])
 
     def events(
         self,
@@ -49,7 +50,11 @@ class Neo4jAccessLog:
         since: datetime | None = None,
         limit: int = 100,
     ) -> list[AccessEvent]:
-        """The newest events first, optionally of one space or key, from ``since`` on."""
+        """The newest events first, optionally of one space or key, from ``since`` on.
+
+        Times are bound as UTC instants: Neo4j carries offsets of ±18:00 at most, so a
+        ``since`` at +21:00 would break the connection rather than mean the same instant."""
+        since = as_utc(since) if since is not None else None
         rows = self._graph.read("access events", _EVENTS, space=space, key_id=key_id, since=since, limit=max(0, limit))
         return [_event(row["a"]) for row in rows]
 
@@ -57,7 +62,7 @@ class Neo4jAccessLog:
         """Delete the events older than ``before`` (in batches of 10,000)."""
         total = 0
         while True:
-            deleted = int(self._graph.write("prune access", run, _PRUNE, before=before)[0]["n"])
+            deleted = int(self._graph.write("prune access", run, _PRUNE, before=as_utc(before))[0]["n"])
             total += deleted
             if deleted < 10_000:
                 return total
