@@ -10,7 +10,7 @@ from eywa.models import as_utc
 from eywa.stores.access import AccessEvent
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label
-from eywa.stores.neo4j.records import decodes, required_datetime
+from eywa.stores.neo4j.records import decodes, required_datetime, rereads
 
 __all__ = ["Neo4jAccessLog"]
 
@@ -42,6 +42,7 @@ class Neo4jAccessLog:
         if events:
             self._graph.write("record access", run, _RECORD, rows=[{**e.model_dump(), "at": as_utc(e.at)} for e in events])
 
+    @rereads
     def events(
         self,
         *,

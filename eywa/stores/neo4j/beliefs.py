@@ -35,6 +35,7 @@ from eywa.stores.neo4j.records import (
     candidate_props,
     projected,
     recall_belief_from_values,
+    rereads,
     support_props,
 )
 from eywa.ids import entity_id
@@ -293,11 +294,13 @@ class Neo4jBeliefStore:
             return [], []
         return self._graph.write("add beliefs", _add, list(beliefs), list(candidates), done)
 
+    @rereads
     def get(self, space: str, belief_id: str) -> Belief | None:
         """One belief of ``space``, or None."""
         found = self.get_many(space, [belief_id])
         return found[0] if found else None
 
+    @rereads
     def recall_beliefs(self, space: str, belief_ids: Sequence[str]) -> list[RecallBelief]:
         """The active beliefs among ``belief_ids`` with their cited turns, in the order
         asked: one round trip, no support spans or reports."""
@@ -308,6 +311,7 @@ class Neo4jBeliefStore:
         found = {b.id: b for b in map(recall_belief_from_values, row["beliefs"])}
         return [found[i] for i in ids if i in found]
 
+    @rereads
     def belief_cites(self, space: str, belief_ids: Sequence[str]) -> list[BeliefCites]:
         """The active beliefs among ``belief_ids`` with the ids of their stored cited turns,
         in the order asked: ``recall_beliefs``' round trip without decoding the turns."""
@@ -318,6 +322,7 @@ class Neo4jBeliefStore:
         found = {b.id: b for b in map(belief_cites_from_values, row["beliefs"])}
         return [found[i] for i in ids if i in found]
 
+    @rereads
     def beliefs_about(
         self, space: str, subjects: Sequence[str], attributes: Sequence[str]
     ) -> dict[str, list[BeliefLine]]:
@@ -334,6 +339,7 @@ class Neo4jBeliefStore:
             found[subject].append(belief_line_from_values(values))
         return found
 
+    @rereads
     def belief_lines(self, space: str, belief_ids: Sequence[str], attributes: Sequence[str]) -> list[BeliefLine]:
         """The active beliefs among ``belief_ids`` with one of ``attributes``, in the order
         asked: one round trip, one row of lists."""
@@ -346,6 +352,7 @@ class Neo4jBeliefStore:
         by_id = {line.id: line for line in map(belief_line_from_values, row["lines"])}
         return [by_id[i] for i in ids if i in by_id]
 
+    @rereads
     def get_many(self, space: str, belief_ids: Sequence[str]) -> list[Belief]:
         """The beliefs of ``space`` among ``belief_ids``, in the order asked."""
         if not belief_ids:
@@ -355,6 +362,7 @@ class Neo4jBeliefStore:
         by_id = {b.id: b for b in map(self._belief, rows)}
         return [by_id[i] for i in ids if i in by_id]
 
+    @rereads
     def beliefs(
         self,
         space: str,
@@ -368,6 +376,7 @@ class Neo4jBeliefStore:
         rows = self._graph.read("list beliefs", _filtered(given), space=space, **{name: params[name] for name in given})
         return [self._belief(row) for row in rows]
 
+    @rereads
     def candidates(self, space: str, status: CandidateStatus | None = "rejected") -> list[Candidate]:
         """Refused candidates of ``space`` (status None = both kinds), oldest first."""
         rows = self._graph.read("list candidates", _CANDIDATES, space=space, status=status)
@@ -412,6 +421,7 @@ class Neo4jBeliefStore:
         rows = self._graph.write("candidate status", run, _CANDIDATE_STATUS, space=space, ids=ids, status=status)
         return int(rows[0]["n"])
 
+    @rereads
     def beliefs_citing(self, space: str, evidence_ids: Sequence[str]) -> list[Belief]:
         """Beliefs with a ``SUPPORTED_BY`` edge to any of ``evidence_ids``, any status."""
         if not evidence_ids:
@@ -427,6 +437,7 @@ class Neo4jBeliefStore:
         return [r["id"] for r in rows]
 
 
+    @rereads
     def get_candidates(self, space: str, candidate_ids: Sequence[str]) -> list[Candidate]:
         """The candidates of ``space`` among ``candidate_ids``, in the order asked."""
         if not candidate_ids:

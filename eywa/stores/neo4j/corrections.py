@@ -10,7 +10,7 @@ from neo4j import ManagedTransaction
 from eywa.stores.corrections import CorrectionKind, CorrectionRecord
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label
-from eywa.stores.neo4j.records import decodes, required_datetime
+from eywa.stores.neo4j.records import decodes, required_datetime, rereads
 
 __all__ = ["Neo4jCorrectionLog"]
 
@@ -47,6 +47,7 @@ class Neo4jCorrectionLog:
             "forget correction reasons", _count, _FORGET_REASONS, space=space, ids=list(item_ids), records=list(correction_ids)
         )
 
+    @rereads
     def corrections(
         self, space: str, *, target_id: str | None = None, kinds: Sequence[CorrectionKind] | None = None
     ) -> list[CorrectionRecord]:

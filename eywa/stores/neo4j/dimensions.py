@@ -33,6 +33,7 @@ from eywa.stores.neo4j.records import (
     dimension_id,
     dimension_props,
     projected,
+    rereads,
     same_as_from_props,
 )
 from eywa.ids import entity_id
@@ -213,11 +214,13 @@ class Neo4jDimensionStore:
             return set()
         return {r["id"] for r in self._graph.read("existing deltas", _EXISTING, space=space, ids=list(set(ids)))}
 
+    @rereads
     def deltas(self, space: str, entity_key: str, attribute: str) -> list[Delta]:
         """Deltas of one dimension in event-time order (ties by id)."""
         rows = self._graph.read("deltas", _DELTAS, space=space, entity_key=entity_key, attribute=attribute)
         return [delta_from_props(r["x"]) for r in rows]
 
+    @rereads
     def deltas_of_beliefs(self, space: str, belief_ids: Sequence[str]) -> list[Delta]:
         """Deltas that came from the given beliefs, in event-time order."""
         if not belief_ids:
@@ -248,11 +251,13 @@ class Neo4jDimensionStore:
             id=dimension_id(space, entity_key, attribute), space=space,
         )  # fmt: skip
 
+    @rereads
     def get(self, space: str, entity_key: str, attribute: str) -> DimensionRecord | None:
         """The materialised state, or None if the dimension was never observed."""
         rows = self._graph.read("get dimension", _GET, id=dimension_id(space, entity_key, attribute), space=space)
         return dimension_from_props(rows[0]["d"]) if rows else None
 
+    @rereads
     def dimensions(self, space: str, entity_key: str | None = None) -> list[DimensionRecord]:
         """States of a space (or of one entity), by entity then attribute."""
         if entity_key is None:
@@ -261,6 +266,7 @@ class Neo4jDimensionStore:
             rows = self._graph.read("list dimensions", _ENTITY_DIMENSIONS, space=space, entity_key=entity_key)
         return [dimension_from_props(r["d"]) for r in rows]
 
+    @rereads
     def recall_dimensions(
         self,
         space: str,
@@ -328,6 +334,7 @@ class Neo4jDimensionStore:
             return 0
         return self._graph.write("delete same_as", _delete_same_as, space, list(keys))
 
+    @rereads
     def same_as(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
         """Merge edges of a space (active ones unless ``include_removed``), oldest first."""
         rows = self._graph.read("same_as", _SAME_AS, space=space, all=include_removed)

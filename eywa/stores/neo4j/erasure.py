@@ -43,7 +43,7 @@ from eywa.stores.ledger import DERIVED_STAGES
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.ledger import complete_tx, mark_tx
-from eywa.stores.neo4j.records import decodes, required_datetime, to_datetime
+from eywa.stores.neo4j.records import decodes, required_datetime, rereads, to_datetime
 
 __all__ = ["ERASE_CHUNK", "Neo4jErasureStore"]
 
@@ -190,10 +190,12 @@ class Neo4jErasureStore:
         """No shared transaction across stores here: each step is its own, and idempotent."""
         return nullcontext()
 
+    @rereads
     def get(self, erasure_id: str) -> ErasureRecord | None:
         rows = self._graph.read("get erasure", _GET, id=erasure_id)
         return _record(rows[0]["r"]) if rows else None
 
+    @rereads
     def erasures(self, space: str | None = None, state: ErasureState | None = None) -> list[ErasureRecord]:
         query = _LIST_SPACE if space is not None else _LIST_ALL if state is None else _LIST_STATE
         return [_record(r["r"]) for r in self._graph.read("list erasures", query, space=space, state=state)]

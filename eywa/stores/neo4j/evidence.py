@@ -46,6 +46,7 @@ from eywa.stores.neo4j.records import (
     micros,
     projected,
     recall_turn_from_values,
+    rereads,
     session_id,
     signal_props,
 )
@@ -277,6 +278,7 @@ class Neo4jEvidenceStore:
             found.update(r["id"] for r in self._graph.read("existing", _EXISTING, ids=chunk, space=space))
         return found
 
+    @rereads
     def get(self, space: str, ids: Sequence[str]) -> list[Evidence]:
         """The stored turns for ``ids`` (missing ones left out), in the order asked."""
         by_id: dict[str, Evidence] = {}
@@ -309,6 +311,7 @@ class Neo4jEvidenceStore:
         next_seqs.update((session, int(n)) for session, n in row["seqs"])
         return PriorState(set(row["existing"]), entities, next_seqs)
 
+    @rereads
     def neighbours(self, space: str, evidence_id: str, before: int, after: int) -> list[Evidence]:
         """Turns of the same session around ``evidence_id`` (itself excluded), by seq: one
         query finds and loads them."""
@@ -343,10 +346,12 @@ class Neo4jEvidenceStore:
         rows = self._graph.read("count_signals", _COUNT_SIGNALS, space=space)
         return {r["kind"]: int(r["n"]) for r in rows}
 
+    @rereads
     def entities(self, space: str) -> list[Entity]:
         """Every entity of ``space``, by name."""
         return [entity_from_props(r["n"]) for r in self._graph.read("entities", _ENTITIES, space=space)]
 
+    @rereads
     def entities_named(self, space: str, names: Sequence[str]) -> list[Entity]:
         """Entities of ``space`` named, or aliased, by one of ``names`` (``entity_key``)."""
         keys = {entity_key(name) for name in names}
@@ -366,6 +371,7 @@ class Neo4jEvidenceStore:
                 result.setdefault(row["evidence_id"], []).append(row["entity_id"])
         return result
 
+    @rereads
     def recall_turns(self, space: str, ids: Sequence[str]) -> list[RecallTurn]:
         """The read path's view of turns (no signals), with their mentions: one round trip."""
         found: dict[str, RecallTurn] = {}
@@ -374,6 +380,7 @@ class Neo4jEvidenceStore:
             found.update((t.id, t) for t in map(recall_turn_from_values, row["turns"]))
         return [found[i] for i in ids if i in found]
 
+    @rereads
     def recall_neighbours(
         self, space: str, ids: Sequence[str], before: int, after: int
     ) -> dict[str, list[RecallTurn]]:

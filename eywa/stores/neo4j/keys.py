@@ -31,7 +31,7 @@ from eywa.stores.keys import (
 )
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label
-from eywa.stores.neo4j.records import decodes, required_datetime, to_datetime
+from eywa.stores.neo4j.records import decodes, required_datetime, rereads, to_datetime
 
 __all__ = ["Neo4jKeyStore"]
 
@@ -136,6 +136,7 @@ class Neo4jKeyStore:
             raise InvalidInputError.at("key_id", f"key {key_id} is revoked or expired; create a new one")
         return _record(rows[0]["k"]), issued.token
 
+    @rereads
     def get(self, key_id: str) -> ApiKey:
         """The record of ``key_id`` (revoked or not).
 
@@ -149,6 +150,7 @@ class Neo4jKeyStore:
             raise NotFoundError("api key", ALL_SPACES, key_id)
         return _record(props)
 
+    @rereads
     def list(self) -> list[ApiKey]:
         """Every key, oldest first.
 

@@ -41,7 +41,7 @@ from eywa.stores.ledger import (
 )
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label
-from eywa.stores.neo4j.records import decodes, required_datetime
+from eywa.stores.neo4j.records import decodes, required_datetime, rereads
 
 __all__ = [
     "Neo4jJobRecords",
@@ -426,6 +426,7 @@ class Neo4jJobRecords:
 
         self._graph.write("add job", work)
 
+    @rereads
     def get_job(self, job_id: str) -> JobRecord | None:
         """The job, or None."""
         rows = self._graph.read("get job", _GET_JOB, id=job_id)

@@ -54,8 +54,18 @@ _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 
+class UnreadableNodeError(StoreError):
+    """A node read back lacks a property Eywa writes, or holds a malformed value.
+
+    Either an operator's Cypher wrote it so, or a concurrent transaction deleted it while
+    this read went through it: Neo4j reads committed data as it goes, so a node deleted
+    between a read's index seek and its property read comes back as an empty or partial
+    map. ``rereads`` tells the two apart by reading again."""
+
+
 def decodes(label: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
-    """Turn a node that cannot be read back into a ``StoreError`` naming its label.
+    """Turn a node that cannot be read back into an ``UnreadableNodeError`` (a
+    ``StoreError``) naming its label.
 
     Eywa writes every property its readers need, but the graph is open to operators' Cypher:
     a node edited or created outside Eywa may lack a property or hold a value of the wrong
@@ -69,14 +79,41 @@ def decodes(label: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
                 return read(*args, **kwargs)
             except KeyError as exc:
                 detail = f"a :{label} node lacks the property {exc} (written outside Eywa?)"
-                raise StoreError("neo4j", "read", detail) from exc
+                raise UnreadableNodeError("neo4j", "read", detail) from exc
             except (TypeError, ValueError) as exc:  # pydantic's ValidationError is a ValueError
                 detail = f"a :{label} node holds a malformed value (written outside Eywa?): {exc}"
-                raise StoreError("neo4j", "read", detail) from exc
+                raise UnreadableNodeError("neo4j", "read", detail) from exc
 
         return guarded
 
     return wrap
+
+
+READ_ATTEMPTS = 3
+"""How many times ``rereads`` runs a read that met an unreadable node."""
+
+
+def rereads(read: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Run a store's read again when it met an unreadable node, up to ``READ_ATTEMPTS``.
+
+    A node that an erasure, a retention pass or a dimension replay deletes while the read
+    goes through it is read as an empty or partial map (``UnreadableNodeError``): read again,
+    it is gone and the answer is what the store holds. A node written malformed outside
+    Eywa stays so, and the last attempt's error is the caller's. Only for methods that
+    write nothing (running one again changes nothing). Measured before: 1-4 such errors in
+    about 20,000 reads of beliefs and dimensions while a space was remembered and
+    forgotten, each answered as a 503 by the API."""
+
+    @wraps(read)
+    def again(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        for _ in range(READ_ATTEMPTS - 1):
+            try:
+                return read(*args, **kwargs)
+            except UnreadableNodeError:
+                continue
+        return read(*args, **kwargs)
+
+    return again
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
