@@ -272,14 +272,17 @@ class Memory:
     def warm_up(self) -> None:
         """Run the store's hot statements once, in a space no user can have, storing nothing,
         so that a server memory's first callers do not wait for Neo4j to plan them (see
-        ``eywa.warm_up`` for the cold figures). A no-op on the embedded store.
+        ``eywa.warm_up`` for the cold figures); when this memory embeds its writes, it first
+        embeds a batch, so that the first writes do not wait for the embedder to load. The
+        embedded store has no statements to warm.
 
         Raises:
             StoreError: the store failed (serving does not depend on the warm-up: log it).
+            EywaError: the embedder failed (likewise).
             ClosedError: the memory was closed.
         """
         self._check_open()
-        warm_up(self._stores, self._warm_up_recall)
+        warm_up(self._stores, self._warm_up_recall, self._embedder.embed if self._embed_writes else None)
 
     def _warm_up_recall(self, space: str, query: str) -> None:
         """A recall of ``space`` without the input checks (which refuse the warm-up's space)."""

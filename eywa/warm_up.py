@@ -55,17 +55,26 @@ _TEXTS = (
 )
 
 
-def warm_up(stores: Stores, recall: Callable[[str, str], object]) -> None:
+def warm_up(
+    stores: Stores, recall: Callable[[str, str], object], embed: Callable[[list[str]], object] | None = None
+) -> None:
     """Run the hot statements of a write and a recall once (see the module docstring).
 
     ``recall(space, query)`` is the memory's recall without its input checks (which refuse
-    ``WARM_UP_SPACE``). Nothing is stored.
+    ``WARM_UP_SPACE``). ``embed``, given when the memory embeds its writes, embeds a batch
+    of a write's size first: a local embedder makes the session such a batch runs on when it
+    is first asked (seconds on a busy machine), and the first writes of `eywa serve` waited
+    for it together (thread dumps of the chaos bench's API: its first batches took 4-13 s,
+    every request thread waiting for that session). Nothing is stored.
 
     Raises:
         StoreError: the store failed (the caller logs it and goes on: serving does not
             depend on the warm-up).
         ClosedError: the stores were closed meanwhile.
+        EywaError: the embedder failed (``ConfigurationError``, ``EmbedderError``).
     """
+    if embed is not None:
+        embed(list(_TEXTS))
     if stores.rehearse_adds is None:
         return
     stores.rehearse_adds(rehearsal_batches(stores.evidence))

@@ -131,6 +131,7 @@ class MiniLMEmbedder:
         self._lock = threading.Lock()
         self._path: str | None = None
         self._sessions: dict[tuple[int, int], ort.InferenceSession] = {}
+        self._creating: dict[tuple[int, int], threading.Lock] = {}  # one per session being made
         self._tokenizer: Tokenizer | None = None
         self._input_names: frozenset[str] = frozenset()
 
@@ -210,6 +211,7 @@ class MiniLMEmbedder:
             ConfigurationError: the model fails its integrity check or onnxruntime rejects it.
         """
         nice = current_nice()
+        key = (nice, threads)
         with self._lock:
             if self._path is None or self._tokenizer is None:
                 path = _verified_model(str(self._model_path), self._expected_sha256)
@@ -224,15 +226,29 @@ class MiniLMEmbedder:
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
                 self._tokenizer = _load_tokenizer(self._max_tokens)
                 self._path = path
-            session = self._sessions.get((nice, threads))
+            path, tokenizer = self._path, self._tokenizer
+            session = self._sessions.get(key)
+            if session is not None:
+                return session, tokenizer
+            creating = self._creating.setdefault(key, threading.Lock())
+        # A session is made holding its own lock only: making one takes seconds on a busy
+        # machine, and under the embedder's lock every other thread's embedding (requests'
+        # writes and recalls) waited for it, e.g. while the background thread made its
+        # lowered session (thread dumps of `eywa serve` in the chaos bench: every request
+        # thread waiting here, so the API touched no store for seconds).
+        with creating:
+            with self._lock:
+                session = self._sessions.get(key)
             if session is None:
-                session = self._create_session(self._path, threads)
-                self._input_names = frozenset(i.name for i in session.get_inputs())
-                missing = {"input_ids", "attention_mask"} - self._input_names
+                session = self._create_session(path, threads)
+                names = frozenset(i.name for i in session.get_inputs())
+                missing = {"input_ids", "attention_mask"} - names
                 if missing:
                     raise ConfigurationError(f"embedding model lacks inputs {sorted(missing)}")
-                self._sessions[(nice, threads)] = session
-            return session, self._tokenizer
+                with self._lock:
+                    self._input_names = names
+                    self._sessions[key] = session
+            return session, tokenizer
 
     def _create_session(self, path: str, threads: int) -> ort.InferenceSession:
         """An onnxruntime CPU session with full graph optimisation and ``threads`` intra-op

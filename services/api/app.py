@@ -139,7 +139,7 @@ def warm_up_stores(memory: Memory, key_store: KeyStore, wait_s: float = WARM_UP_
     /turns p50 7-10 s on a fresh server, 1 s on a warm one; ``eywa.warm_up``). The warm-up
     runs on a thread of its own: past ``wait_s`` the app serves while it goes on, and a
     store that fails only costs a log line (requests then answer ``store_unavailable`` as
-    they would have). Nothing is stored; the embedded store has nothing to warm.
+    they would have). Nothing is stored; on the embedded store only the embedder is warmed.
 
     Returns the warm-up's thread: whoever closes ``memory`` joins it first, since a driver
     closed while the warm-up still uses one of its connections fails in the closing thread.

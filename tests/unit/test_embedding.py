@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import httpx
@@ -305,3 +306,39 @@ def test_factory_builds_openai_from_settings() -> None:
 def test_factory_refuses_openai_without_url() -> None:
     with pytest.raises(ConfigurationError, match="URL"):
         build_embedder(EywaSettings(embedder="openai"))
+
+
+def test_a_session_being_made_holds_up_no_embedding_on_another_session(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Making a session takes seconds on a busy machine; it used to hold the embedder's lock,
+    so every other thread's embedding waited (an API whose background thread made its
+    session touched no store meanwhile). Here a batch's session is held in the making until
+    a query embedding on the session already made has returned."""
+    embedder = MiniLMEmbedder()
+    embedder.embed(["a question"])  # the one-thread session of query-sized calls
+    making, release = threading.Event(), threading.Event()
+    make = embedder._create_session
+
+    def held(path: str, threads: int) -> object:
+        making.set()
+        release.wait(30)
+        return make(path, threads)
+
+    monkeypatch.setattr(embedder, "_create_session", held)
+    batch = threading.Thread(target=embedder.embed, args=([f"turn number {n}" for n in range(5)],))
+    batch.start()
+    assert making.wait(10)
+    answered = threading.Event()
+
+    def ask() -> None:
+        embedder.embed(["another question"])
+        answered.set()
+
+    query = threading.Thread(target=ask)
+    query.start()
+    try:
+        assert answered.wait(10), "a query embedding waited for another session to be made"
+    finally:
+        release.set()
+        batch.join()
+        query.join()
+    assert embedder.embed(["turn number 1", "turn number 2", "turn number 3"]).shape == (3, 384)
