@@ -14,6 +14,7 @@ out. The read route (``eywa.read.routes.dimension``) does the store I/O.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -90,6 +91,15 @@ def _words(text: str) -> str:
     return " " + " ".join(w.casefold() for w in _WORD.findall(text)) + " "
 
 
+@functools.lru_cache(maxsize=4096)
+def _surface_words(surface: str) -> str:
+    """``_words`` of a value's surface (a dimension's value or a registry synonym of it,
+    never a question): a recall asks ``asked_values`` of every dimension of the people it
+    names, which tokenised the same surfaces twice each time (10k synthetic turns: 0.89
+    against 0.43 ms per recall under cProfile)."""
+    return _words(surface)
+
+
 def asked_values(question: str, dimension: Dimension) -> tuple[str, ...]:
     """The dimension's values the question names, directly or by a registry synonym.
 
@@ -102,8 +112,8 @@ def asked_values(question: str, dimension: Dimension) -> tuple[str, ...]:
     for value in dimension.distribution:
         if value == UNSEEN:
             continue
-        surfaces = [s for s, _ in value_surfaces(dimension.attribute, value)]
-        if any(_words(s).strip() and _words(s) in said for s in surfaces):
+        surfaces = [_surface_words(s) for s, _ in value_surfaces(dimension.attribute, value)]
+        if any(words.strip() and words in said for words in surfaces):
             found.append(value)
     return tuple(found)
 

@@ -133,6 +133,18 @@ def test_values_are_named_as_whole_words_only() -> None:
     assert asked_values("Does Ana play darts?", dim) == ()
 
 
+def test_the_values_named_are_the_same_whichever_questions_came_before() -> None:
+    # The words of each value's surfaces are kept between calls (``_surface_words``): a
+    # question asked earlier must not change what a later one names.
+    dim, _ = dimension(
+        [obs("hobbies", "rock climbing", "2024-01-01", "a"), obs("hobbies", "Art", "2024-01-02", "b")]
+    )
+    questions = ["Does Ana still go rock climbing?", "Does Ana like ART?", "Does Ana rock?", "Does Ana climb rocks?"]
+    first = [asked_values(q, dim) for q in questions]
+    assert first == [("rock climbing",), ("Art",), (), ()]
+    assert [asked_values(q, dim) for q in reversed(questions)] == first[::-1]
+
+
 def test_a_question_about_more_than_the_dimension_is_not_its_question() -> None:
     dim, deltas = dimension([obs("pets", "Biscuit", "2024-01-01", "p")])
     answer = state_answer(dim, deltas, "Does Ana still have her dog Biscuit?")
