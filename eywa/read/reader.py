@@ -187,16 +187,19 @@ class Reader:
         if answer is not None:
             fused = lead_with(fused, answer, plan.weights, self._rrf_k)
         ranks = _route_ranks({route: [same.get(key, key) for key in ranked] for route, ranked in rankings.items()})
-        wanted = [key for key, _ in fused[: max(k * HYDRATE_PER_ITEM, MIN_HYDRATED)]]
+        best = fused[: max(k * HYDRATE_PER_ITEM, MIN_HYDRATED)]
+        wanted = [key for key, _ in best]
         hydrated = {key: built[key] for key in wanted if key in built}
         around = self._start_neighbours(space, [key[1] for key in wanted if key[0] == "evidence"])
         hydrated.update(self._hydrate(space, [key for key in wanted if key not in built], as_of))
         timings["fuse"] = _ms(clock)
 
         clock = time.perf_counter()
+        # Only the best fused candidates were loaded (``hydrated`` holds none of the others):
+        # the hundreds of fused keys past them are not walked.
         items = [
             Scored(hydrated[key], score, dict(ranks.get(key, {})), answer=key == answer)
-            for key, score in fused
+            for key, score in best
             if key in hydrated and _visible(hydrated[key], as_of)
         ]
         named_ids = {e.id for e in entities if e.name in plan.entities}
