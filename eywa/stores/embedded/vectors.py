@@ -48,7 +48,7 @@ import qdrant_edge as qe
 
 from eywa.errors import EywaError, InvalidInputError, StoreError
 from eywa.stores.vector_points import point_id as point_id  # re-exported: tests and callers use it
-from eywa.stores.vector_points import kind_entry, point_payload, point_vector, query_vector, scored_ids
+from eywa.stores.vector_points import TIE_MARGIN, kind_entry, point_payload, point_vector, query_vector, scored_ids
 from eywa.stores.vectors import VECTOR_KINDS, VectorKind, VectorPoint
 
 _BACKEND = "qdrant-edge"
@@ -263,14 +263,14 @@ class QdrantEdgeVectorStore:
             if not_after is not None:
                 must.append(qe.FieldCondition("at", range=qe.RangeFloat(lte=float(not_after))))
             request = qe.QueryRequest(
-                limit=limit,
+                limit=limit + TIE_MARGIN,
                 query=qe.Query.Nearest(query),
                 filter=qe.Filter(must=must) if must else None,
-                with_payload=["doc_id"],
+                with_payload=["doc_id", "at"],
             )
             with _mapped("search"):
                 hits = shard.query(request)
-        return scored_ids(hits)
+        return scored_ids(hits, limit)
 
     def missing(self, kind: VectorKind, ids: Sequence[str]) -> set[str]:
         """The subset of ``ids`` that has no point.

@@ -29,6 +29,7 @@ from qdrant_client.http.exceptions import ApiException
 
 from eywa.errors import InvalidInputError, StoreError
 from eywa.stores.vector_points import (
+    TIE_MARGIN,
     kind_entry,
     point_id,
     point_payload,
@@ -175,10 +176,10 @@ class QdrantServerVectorStore:
             must.append(models.FieldCondition(key="embedder", match=models.MatchValue(value=self._embedder_id)))
         with self._lock, _mapped("search"):
             response = self._client.query_points(
-                name, query=query, query_filter=models.Filter(must=must), limit=limit,
-                with_payload=["doc_id"],
+                name, query=query, query_filter=models.Filter(must=must), limit=limit + TIE_MARGIN,
+                with_payload=["doc_id", "at"],
             )  # fmt: skip
-        return scored_ids(response.points)
+        return scored_ids(response.points, limit)
 
     def missing(self, kind: VectorKind, ids: Sequence[str]) -> set[str]:
         """The subset of ``ids`` that has no point.
