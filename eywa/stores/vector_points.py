@@ -89,8 +89,16 @@ TIE_MARGIN = 16
 before the cut is made (``scored_ids``); more equal points than this at the cut are cut in
 the engine's order."""
 
+SEARCH_PAYLOAD: tuple[str, ...] = ("doc_id", "at")
+"""The payload fields a search reads back: what ``scored_ids`` names and orders hits by."""
 
-def scored_ids(hits: Iterable[Any], limit: int | None = None) -> list[tuple[str, float]]:
+
+def fetched(limit: int) -> int:
+    """How many hits a search for ``limit`` asks the engine for (``TIE_MARGIN`` more)."""
+    return limit + TIE_MARGIN
+
+
+def scored_ids(hits: Iterable[Any], limit: int) -> list[tuple[str, float]]:
     """(doc_id, score) pairs of search hits, best first, ties in ``at`` then ``doc_id``
     order, at most ``limit``; hits without a payload are skipped.
 
@@ -100,7 +108,7 @@ def scored_ids(hits: Iterable[Any], limit: int | None = None) -> list[tuple[str,
     written in, so two stores holding the same points, written in batches of other sizes,
     answered the same question in another order (31-34 of 999 development contexts differed
     between two fresh ingests). ``hits`` are driver's scored points (``payload`` with
-    ``doc_id`` and ``at``, and ``score``), fetched ``TIE_MARGIN`` past ``limit``.
+    ``SEARCH_PAYLOAD``, and ``score``), ``fetched(limit)`` of them.
     """
     rows = [
         (str(payload["doc_id"]), float(hit.score), float(payload.get("at", 0.0)))

@@ -48,7 +48,15 @@ import qdrant_edge as qe
 
 from eywa.errors import EywaError, InvalidInputError, StoreError
 from eywa.stores.vector_points import point_id as point_id  # re-exported: tests and callers use it
-from eywa.stores.vector_points import TIE_MARGIN, kind_entry, point_payload, point_vector, query_vector, scored_ids
+from eywa.stores.vector_points import (
+    SEARCH_PAYLOAD,
+    fetched,
+    kind_entry,
+    point_payload,
+    point_vector,
+    query_vector,
+    scored_ids,
+)
 from eywa.stores.vectors import VECTOR_KINDS, VectorKind, VectorPoint
 
 _BACKEND = "qdrant-edge"
@@ -263,10 +271,10 @@ class QdrantEdgeVectorStore:
             if not_after is not None:
                 must.append(qe.FieldCondition("at", range=qe.RangeFloat(lte=float(not_after))))
             request = qe.QueryRequest(
-                limit=limit + TIE_MARGIN,
+                limit=fetched(limit),
                 query=qe.Query.Nearest(query),
                 filter=qe.Filter(must=must) if must else None,
-                with_payload=["doc_id", "at"],
+                with_payload=list(SEARCH_PAYLOAD),
             )
             with _mapped("search"):
                 hits = shard.query(request)

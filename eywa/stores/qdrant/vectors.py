@@ -29,7 +29,8 @@ from qdrant_client.http.exceptions import ApiException
 
 from eywa.errors import InvalidInputError, StoreError
 from eywa.stores.vector_points import (
-    TIE_MARGIN,
+    SEARCH_PAYLOAD,
+    fetched,
     kind_entry,
     point_id,
     point_payload,
@@ -176,8 +177,8 @@ class QdrantServerVectorStore:
             must.append(models.FieldCondition(key="embedder", match=models.MatchValue(value=self._embedder_id)))
         with self._lock, _mapped("search"):
             response = self._client.query_points(
-                name, query=query, query_filter=models.Filter(must=must), limit=limit + TIE_MARGIN,
-                with_payload=["doc_id", "at"],
+                name, query=query, query_filter=models.Filter(must=must), limit=fetched(limit),
+                with_payload=list(SEARCH_PAYLOAD),
             )  # fmt: skip
         return scored_ids(response.points, limit)
 
