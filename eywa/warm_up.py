@@ -64,8 +64,8 @@ def warm_up(
     ``WARM_UP_SPACE``). ``embed``, given when the memory embeds its writes, embeds a batch
     of a write's size first: a local embedder makes the session such a batch runs on when it
     is first asked (seconds on a busy machine), and the first writes of `eywa serve` waited
-    for it together (thread dumps of the chaos bench's API: its first batches took 4-13 s,
-    every request thread waiting for that session). Nothing is stored.
+    for it together (thread dumps of the chaos bench's API: its first batches took 3.6-13.3 s,
+    request threads waiting for that session). Nothing is stored.
 
     Raises:
         StoreError: the store failed (the caller logs it and goes on: serving does not
