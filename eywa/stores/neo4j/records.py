@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from datetime import datetime, timedelta, timezone
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
@@ -102,18 +103,33 @@ def rereads(read: Callable[_P, _R]) -> Callable[_P, _R]:
     Eywa stays so, and the last attempt's error is the caller's. Only for methods that
     write nothing (running one again changes nothing). Measured before: 1-4 such errors in
     about 20,000 reads of beliefs and dimensions while a space was remembered and
-    forgotten, each answered as a 503 by the API."""
+    forgotten, each answered as a 503 by the API.
+
+    Only the outermost such read of a thread retries: a read made inside another (say,
+    ``recall_dimensions`` reading each state with ``get``) lets the error through to it,
+    so a malformed node costs ``READ_ATTEMPTS`` runs of the outer read rather than that
+    many of each nested one multiplied together."""
 
     @wraps(read)
     def again(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        for _ in range(READ_ATTEMPTS - 1):
-            try:
-                return read(*args, **kwargs)
-            except UnreadableNodeError:
-                continue
-        return read(*args, **kwargs)
+        if _REREADING.get():
+            return read(*args, **kwargs)
+        token = _REREADING.set(True)
+        try:
+            for _ in range(READ_ATTEMPTS - 1):
+                try:
+                    return read(*args, **kwargs)
+                except UnreadableNodeError:
+                    continue
+            return read(*args, **kwargs)
+        finally:
+            _REREADING.reset(token)
 
     return again
+
+
+# Whether this thread (or task) is inside a ``rereads`` read already.
+_REREADING: ContextVar[bool] = ContextVar("eywa_neo4j_rereading", default=False)
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
