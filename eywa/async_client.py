@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import httpx
 
 from eywa import client_calls as calls
-from eywa.client_calls import RETRY_STATUSES, Call, TurnLike, check_connection, raise_for, read_answer, retry_delay
+from eywa.client_calls import Call, TurnLike, check_connection, read_answer, settle
 from eywa.erasure.plan import ErasureProof, ErasureReport
 from eywa.errors import ClosedError, NotFoundError, StoreError
 from eywa.extraction.pipeline import Explanation
@@ -357,20 +357,12 @@ class AsyncClient:
             raise ClosedError("AsyncClient")
         kwargs = call.request_kwargs()
         for attempt in range(self._retries + 1):
-            last = attempt == self._retries
             try:
-                response = await self._http.request(call.method, call.path, **kwargs)
-            except httpx.TransportError as exc:
-                if last:
-                    raise StoreError("http", f"{call.method} {call.path}", str(exc) or type(exc).__name__) from exc
-                await self._sleep(retry_delay(attempt, None, self._backoff))
-                continue
-            except httpx.RequestError as exc:  # the answer came but cannot be decoded: no retry
-                raise StoreError("http", f"{call.method} {call.path}", str(exc) or type(exc).__name__) from exc
-            if response.status_code in RETRY_STATUSES and not last:
-                await self._sleep(retry_delay(attempt, response.headers.get("Retry-After"), self._backoff))
-                continue
-            if response.is_success:
-                return response
-            raise_for(response, call.method, call.path)
+                sent: httpx.Response | httpx.RequestError = await self._http.request(call.method, call.path, **kwargs)
+            except httpx.RequestError as exc:
+                sent = exc
+            step = settle(call, attempt, self._retries, self._backoff, sent)
+            if isinstance(step, httpx.Response):
+                return step
+            await self._sleep(step)
         raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises

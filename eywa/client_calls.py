@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Final, Generic, TypeVar, get_args
+from typing import Any, Final, Generic, NoReturn, TypeVar, get_args
 from urllib.parse import quote
 
 import httpx
@@ -203,6 +203,33 @@ def retry_delay(attempt: int, retry_after: str | None, backoff_s: float) -> floa
         except ValueError:
             pass
     return float(backoff_s * (2**attempt) * (1 + random.random() / 2))
+
+
+def settle(
+    call: Call[Any], attempt: int, retries: int, backoff_s: float, sent: httpx.Response | httpx.RequestError
+) -> httpx.Response | float:
+    """What one attempt of ``call`` came to, for the clients' retry loops (the same for the
+    blocking and the asyncio client, which differ only in how they send and wait): the
+    response to answer with, or the seconds to wait before attempt ``attempt + 1``.
+
+    Raises:
+        EywaError: the subclass matching the server's problem (``raise_for``).
+        StoreError: the server stayed unreachable, overloaded after the last of ``retries``
+            retries, or answered with bytes that cannot be decoded (not retried).
+    """
+    last = attempt == retries
+    where = f"{call.method} {call.path}"
+    if isinstance(sent, httpx.TransportError):
+        if last:
+            raise StoreError("http", where, str(sent) or type(sent).__name__) from sent
+        return retry_delay(attempt, None, backoff_s)
+    if isinstance(sent, httpx.RequestError):  # the answer came but cannot be decoded
+        raise StoreError("http", where, str(sent) or type(sent).__name__) from sent
+    if sent.status_code in RETRY_STATUSES and not last:
+        return retry_delay(attempt, sent.headers.get("Retry-After"), backoff_s)
+    if sent.is_success:
+        return sent
+    raise_for(sent, call.method, call.path)
 
 
 # --- write ----------------------------------------------------------------------------
@@ -403,7 +430,7 @@ def merges(space: str, include_removed: bool) -> Call[list[SameAsEdge]]:
                 {"include_removed": str(include_removed).lower()}, parse=_lister(SameAsEdge))  # fmt: skip
 
 
-def raise_for(response: httpx.Response, method: str, path: str) -> None:
+def raise_for(response: httpx.Response, method: str, path: str) -> NoReturn:
     """Turn a problem+json answer into the ``EywaError`` a ``Memory`` would have raised,
     with the same ``code`` and the problems' field paths (without ``body.``/``path.``).
 
