@@ -37,6 +37,7 @@ from __future__ import annotations
 import os
 import re
 import resource
+import sqlite3
 import tempfile
 import time
 from collections.abc import Sequence
@@ -172,6 +173,10 @@ class LatencyReport(BaseModel):
     load_average: dict[str, tuple[float, float, float]]
     targets: dict[str, dict[str, Any]]
     crowd: CrowdReport | None = None
+    sqlite: str | None = None
+    """The SQLite library the embedded store ran on (None on the server backend): FTS5's
+    BM25 over the same 10k turns took ~30% less CPU on 3.51 than on 3.40 (README "Read
+    latency"), so figures from machines with other versions differ by that much."""
     finished_before_timing: int = 0
     """Pending marks (of this or earlier runs' passes) finished before the queries were timed."""
 
@@ -404,6 +409,7 @@ def _report(
         peak_rss_mib=peaks,
         load_average=loads,
         targets=_check_targets(backend, turns, recall["wall"], ratio, "vector" in settings.disabled_stages),
+        sqlite=sqlite3.sqlite_version if backend == "embedded" else None,
     )
 
 

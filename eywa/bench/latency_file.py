@@ -70,6 +70,8 @@ class FileLatencyReport(BaseModel):
     target: float
     met: bool
     load_average: dict[str, tuple[float, float, float]]
+    sqlite: str
+    """The SQLite library both the store and FTS5 alone ran on."""
 
 
 def run_file_latency_bench(
@@ -144,6 +146,7 @@ def run_file_latency_bench(
         target=FTS5_RATIO_TARGET,
         met=0 < ratio["cpu"]["p50"] <= FTS5_RATIO_TARGET,
         load_average=loads,
+        sqlite=sqlite3.sqlite_version,
     )
 
 

@@ -162,6 +162,8 @@ def render_latency(report: LatencyReport, console: Console) -> None:
     console.print(f"memory peak (RSS): {peaks}")
     loads = "; ".join(f"{when} {a:.2f}/{b:.2f}/{c:.2f}" for when, (a, b, c) in report.load_average.items())
     console.print(f"load average (1/5/15 min): {loads}")
+    if report.sqlite is not None:
+        console.print(f"SQLite {report.sqlite}")
     for name, check in report.targets.items():
         verdict = "[green]met[/]" if check["met"] else "[red]missed[/]"
         console.print(f"target {name} <= {check['target']}: measured {check['measured']} {verdict}")
@@ -194,7 +196,7 @@ def render_file_latency(report: FileLatencyReport, console: Console) -> None:
     for clock, ratio in report.fts5_ratio.items():
         console.print(f"recall / FTS5 alone ({clock}): p50 {ratio['p50']:.2f}x, p95 {ratio['p95']:.2f}x")
     loads = "; ".join(f"{when} {a:.2f}/{b:.2f}/{c:.2f}" for when, (a, b, c) in report.load_average.items())
-    console.print(f"load average (1/5/15 min): {loads}")
+    console.print(f"load average (1/5/15 min): {loads}; SQLite {report.sqlite}")
     verdict = "[green]met[/]" if report.met else "[red]missed[/]"
     console.print(f"target recall / FTS5 alone (cpu p50) <= {report.target}: measured {report.fts5_ratio['cpu']['p50']} {verdict}")
 

@@ -4,6 +4,7 @@ for are printed and written, consistently with each other; bad input fails in on
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ def test_prints_ingest_percentiles_ratio_memory_and_load(smoke: tuple[str, list[
     assert "full read / slowest route" in stdout and "run alone" in stdout
     assert "memory peak (RSS)" in stdout and "MiB" in stdout
     assert "load average" in stdout
+    assert f"SQLite {sqlite3.sqlite_version}" in stdout  # the store's library: FTS5's speed varies with it
 
 
 def test_json_report_is_consistent(smoke: tuple[str, list[dict[str, Any]]]) -> None:
@@ -56,6 +58,7 @@ def test_json_report_is_consistent(smoke: tuple[str, list[dict[str, Any]]]) -> N
     assert 0 < report["recall"]["cpu.thread"]["p50"] <= report["recall"]["cpu"]["p50"]
     assert report["peak_rss_mib"]["recall"] > 0
     assert report["targets"] == {}  # targets are stated for 10k and 100k only
+    assert report["sqlite"] == sqlite3.sqlite_version
 
 
 def test_server_backend_without_neo4j_uri_fails_in_one_line(runner: CliRunner, tmp_path: Path) -> None:
@@ -134,6 +137,7 @@ def test_data_file_times_recall_against_fts5_alone_on_its_turns_in_one_space(run
     assert {"plan", "embed", "route.keyword", "fuse", "pack"} <= set(report["stages"])
     assert report["met"] == (report["fts5_ratio"]["cpu"]["p50"] <= report["target"] == 6.0)
     assert "recall / FTS5 alone (cpu)" in result.stdout and "load average" in result.stdout
+    assert report["sqlite"] == sqlite3.sqlite_version and f"SQLite {sqlite3.sqlite_version}" in result.stdout
 
 
 def test_data_file_needs_the_embedded_backend(runner: CliRunner, tmp_path: Path) -> None:
