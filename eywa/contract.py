@@ -210,11 +210,21 @@ def check_time(value: object, field: str) -> datetime | None:
 def check_params(params: Mapping[str, object], limits: Limits) -> None:
     """The parameters of a named audit carry no text a store could not encode.
 
+    A name that is not a string reached the registry's message as a ``TypeError`` (it joins
+    the unknown names), and one with a lone surrogate was quoted in the error, which no
+    surface could then print or send.
+
     Raises:
-        InvalidInputError: a value with a lone surrogate, or longer than ``max_query_chars``.
+        InvalidInputError: a name that is not a string or holds a lone surrogate (field
+            ``params``), or a value with a lone surrogate or longer than ``max_query_chars``.
     """
     if not isinstance(params, Mapping):
         return  # the audit registry names this mistake itself
+    for name in params:
+        if not isinstance(name, str):
+            raise InvalidInputError.at("params", f"parameter names must be strings, got {type(name).__name__}")
+        if (problem := text_problem(name)) is not None:
+            raise InvalidInputError.at("params", f"a parameter name {problem}")
     for name, value in params.items():
         if isinstance(value, str) and (problem := text_problem(value)) is not None:
             raise InvalidInputError.at(f"params.{name}", problem)

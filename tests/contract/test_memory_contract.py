@@ -179,3 +179,14 @@ def test_a_read_method_naming_times_at_the_limits_answers(memory: Memory) -> Non
     memory.remember("r", [{"text": "I work at Acme.", "speaker": "Ana", "observed_at": "2024-01-01T00:00:00Z"}])
     assert memory.dimensions("r", as_of=datetime(9999, 12, 30, tzinfo=timezone.utc)) is not None
     assert memory.recall("r", "Where does Ana work?", as_of="0001-01-02T00:00:00Z").items == ()
+
+
+@pytest.mark.parametrize(("params", "fragment"), [({"space": "r", 5: "x"}, "got int"), ({"space": "r", LONE: "x"}, "surrogate")])
+def test_an_audit_parameter_name_that_is_no_clean_string_is_an_input_error(
+    memory: Memory, params: dict[Any, str], fragment: str
+) -> None:
+    # Found by probing: an int name was a TypeError from joining the unknown names, and a
+    # lone surrogate in a name was quoted into the message, which then could not be printed.
+    error = _refused(memory.audit, "timeline", params)
+    assert error.problems[0].field == "params" and fragment in str(error)
+    str(error).encode("utf-8")  # the message itself is valid Unicode
