@@ -1027,8 +1027,10 @@ class Memory:
         memory that opens the copy embeds them again.
 
         Raises:
-            InvalidInputError: ``dest`` exists and is not an empty directory, or lies inside
-                the memory's directory.
+            InvalidInputError: ``dest`` is no directory path (``contract.check_directory``:
+                a NUL, a lone surrogate or a number were a ValueError, UnicodeEncodeError or
+                TypeError from the file system), exists and is not an empty directory, or lies
+                inside the memory's directory.
             ConfigurationError: this memory runs on the server backends (back up Neo4j with
                 ``neo4j-admin database dump`` and Qdrant with its snapshots, or export spaces).
             StoreError: a file cannot be read or written.
@@ -1039,7 +1041,7 @@ class Memory:
                 "backup copies an embedded directory; on the server backends use neo4j-admin database dump "
                 "and Qdrant snapshots, or eywa export per space"
             )
-        return self._stores.backup(Path(dest), utc_now())
+        return self._stores.backup(check_directory(dest, "dest"), utc_now())
 
     # --- internals ----------------------------------------------------------------------
 

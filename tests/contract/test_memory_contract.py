@@ -190,3 +190,10 @@ def test_an_audit_parameter_name_that_is_no_clean_string_is_an_input_error(
     error = _refused(memory.audit, "timeline", params)
     assert error.problems[0].field == "params" and fragment in str(error)
     str(error).encode("utf-8")  # the message itself is valid Unicode
+
+
+@pytest.mark.parametrize("dest", ["a\x00b", f"/tmp/{LONE}", 5, ""])
+def test_a_backup_destination_that_is_no_path_is_an_input_error(memory: Memory, dest: Any) -> None:
+    # Found by probing: a NUL was a ValueError, a lone surrogate a UnicodeEncodeError and a
+    # number a TypeError, each from the file system under Memory.backup.
+    assert _refused(memory.backup, dest).problems[0].field == "dest"
