@@ -51,7 +51,9 @@ __all__ = [
     "check_params",
     "check_quota",
     "check_recall",
+    "check_retention",
     "check_space",
+    "check_spaces",
     "check_time",
     "check_turns",
     "turn_bytes",
@@ -145,6 +147,39 @@ def check_labels(values: object, field: str, limits: Limits) -> list[str] | None
     if isinstance(values, str | bytes) or not isinstance(values, Sequence) or not values:
         raise InvalidInputError.at(field, "must be a non-empty list of non-empty strings")
     return [check_label(value, f"{field}.{index}", limits) for index, value in enumerate(values)]
+
+
+def check_spaces(values: object, field: str) -> list[str]:
+    """A list of space names (``Memory.space_counts``), each checked as ``check_space``.
+
+    Raises:
+        InvalidInputError: not a list (a bare string is one name, not a list of its
+            characters; None is no list), or a name refused (field ``space``).
+    """
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
+        raise InvalidInputError.at(field, "must be a list of space names")
+    return [check_space(value) for value in values]
+
+
+def check_retention(policy: object) -> dict[str, float]:
+    """A retention policy: space name (or ``*``, every other space) to a positive number of
+    days, as ``EYWA_RETENTION_DAYS`` holds it.
+
+    Raises:
+        InvalidInputError: not a mapping (a string or a list of pairs reached ``dict()`` as
+            a ValueError or TypeError), a bad space name, or a period that is not a positive
+            number of days (field ``policy.<space>``).
+    """
+    if not isinstance(policy, Mapping):
+        raise InvalidInputError.at("policy", f"must map spaces to days, got {type(policy).__name__}")
+    chosen: dict[str, float] = {}
+    for space, days in policy.items():
+        if space != "*":
+            check_space(space)
+        if isinstance(days, bool) or not isinstance(days, (int, float)) or not days > 0:
+            raise InvalidInputError.at(f"policy.{space}", "must be a positive number of days")
+        chosen[space] = days
+    return chosen
 
 
 def check_choice(value: object, field: str, choices: Sequence[str]) -> Any:

@@ -24,7 +24,9 @@ from eywa.contract import (
     check_params,
     check_quota,
     check_recall,
+    check_retention,
     check_settings,
+    check_spaces,
     check_time,
     check_turns,
     turn_bytes,
@@ -574,12 +576,13 @@ class Memory:
         ``pending`` give it for one space (``eywa.stores.spaces``).
 
         Raises:
-            InvalidInputError: a bad space name, or a bound that is no supported time (an
-                integer reached the Neo4j driver as an ``OverflowError``).
+            InvalidInputError: ``spaces`` is no list of names (``None`` was a TypeError, a
+                string was read as its characters), a bad space name, or a bound that is no
+                supported time (an integer reached the Neo4j driver as an ``OverflowError``).
             StoreError: the store failed.
         """
         self._check_open()
-        checked = [check_space(s) for s in spaces]
+        checked = check_spaces(spaces, "spaces")
         start, end = check_time(recorded_from, "recorded_from"), check_time(recorded_to, "recorded_to")
         if start is None or end is None:
             raise InvalidInputError.at("recorded_from" if start is None else "recorded_to", "must be a time")
@@ -795,16 +798,12 @@ class Memory:
         erasure record per space with something to erase (author ``retention``).
 
         Raises:
-            InvalidInputError: a period that is not a positive number of days, or a bad ``now``.
+            InvalidInputError: a policy that is no mapping, a bad space name, a period that is
+                not a positive number of days, or a bad ``now`` (``contract.check_retention``).
             StoreError: a store failed (an erasure already begun finishes on re-run or next open).
         """
         self._check_open()
-        chosen = dict(self._settings.retention_days if policy is None else policy)
-        for space, days in chosen.items():
-            if space != "*":
-                check_space(space)
-            if isinstance(days, bool) or not isinstance(days, (int, float)) or not days > 0:
-                raise InvalidInputError.at(f"policy.{space}", "must be a positive number of days")
+        chosen = check_retention(self._settings.retention_days if policy is None else policy)
         return self._reconciler.call(
             apply_retention, self._stores, chosen, now=check_time(now, "now"), vectors=self._stores,
             embedder=self._embedder, embed_batch=self._embed_batch,

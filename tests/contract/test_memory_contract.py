@@ -197,3 +197,16 @@ def test_a_backup_destination_that_is_no_path_is_an_input_error(memory: Memory, 
     # Found by probing: a NUL was a ValueError, a lone surrogate a UnicodeEncodeError and a
     # number a TypeError, each from the file system under Memory.backup.
     assert _refused(memory.backup, dest).problems[0].field == "dest"
+
+
+@pytest.mark.parametrize("policy", ["abc", [("r", 30)], 30])
+def test_a_retention_policy_that_is_no_mapping_is_an_input_error(memory: Memory, policy: Any) -> None:
+    # Found by probing: dict(policy) raised a ValueError or TypeError of its own.
+    assert _refused(memory.apply_retention, policy).problems[0].field == "policy"
+
+
+@pytest.mark.parametrize("spaces", [None, "abc", 5])
+def test_space_counts_of_no_list_is_an_input_error(memory: Memory, spaces: Any) -> None:
+    # Found by probing: None was a TypeError, and "abc" counted the spaces "a", "b" and "c".
+    now = datetime.now(timezone.utc)
+    assert _refused(memory.space_counts, spaces, now, now).problems[0].field == "spaces"
