@@ -16,6 +16,7 @@ Two formats are recognised:
 from __future__ import annotations
 
 import json
+import sys
 import re
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -149,13 +150,18 @@ def _parsed(path: Path, text: str, first_line: int = 1) -> Any:
     """``text`` (which starts on line ``first_line`` of ``path``) as JSON.
 
     Raises:
-        InvalidInputError: not JSON, naming the line; or nested deeper than the decoder's
-            recursion allows (``json`` raises RecursionError for that).
+        InvalidInputError: not JSON, naming the line; nested deeper than the decoder's
+            recursion allows (``json`` raises RecursionError for that); or holding an
+            integer longer than Python converts from text (``sys.get_int_max_str_digits``,
+            4300 digits by default: ``json`` raises a bare ValueError for that).
     """
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise _fail(path, f"line {first_line + exc.lineno - 1}", f"invalid JSON ({exc.msg})") from exc
+    except ValueError:
+        limit = sys.get_int_max_str_digits()
+        raise _fail(path, f"line {first_line}", f"invalid JSON (an integer of more than {limit} digits)") from None
     except RecursionError:
         raise _fail(path, f"line {first_line}", "invalid JSON (nested too deep)") from None
 

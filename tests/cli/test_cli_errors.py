@@ -206,3 +206,15 @@ def test_ingest_interrupted_says_what_was_kept_and_a_rerun_finishes(
     rerun = runner.invoke(app, args, env={"EYWA_MAX_TURNS_PER_BATCH": "2"})
     assert rerun.exit_code == 0, rerun.output
     assert re.search(r"│ s\s*│\s*6 │\s*6 │", rerun.stdout), rerun.stdout  # 6 sent, 6 stored
+
+
+def test_ingest_an_integer_longer_than_python_reads_names_the_line(runner: CliRunner, tmp_path: Path) -> None:
+    # Found by probing: json.loads raised a bare ValueError (Python's 4300-digit limit on
+    # int conversion), which left the CLI as a traceback.
+    path = tmp_path / "turns.jsonl"
+    path.write_text('{"text": "hello"}\n{"text": "hi", "metadata": {"n": ' + "9" * 5000 + "}}\n", encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(path), "--space", "s", "--data-dir", str(tmp_path / "m")])
+    line = _one_line_error(result)
+    assert "line 2" in line and "digits" in line and line.endswith("[invalid_input]")
+    assert not (tmp_path / "m").exists()
+
