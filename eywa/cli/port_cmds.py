@@ -41,11 +41,23 @@ SpaceOption = Annotated[str, typer.Option("--space", "-s", help="The space.", sh
 
 @contextmanager
 def _output(out: str) -> Iterator[TextIO]:
+    """The stream ``--out`` names: stdout for ``-``, else a temporary file beside the target,
+    renamed to it once complete.
+
+    Raises:
+        InvalidInputError: ``--out`` is empty (``Path("")`` is the current directory, whose
+            empty name made ``with_name`` raise a ValueError) or names a directory (the
+            rename failed naming the temporary file, after the whole export was written).
+    """
     if out == "-":
         yield sys.stdout
         sys.stdout.flush()
         return
+    if not out:
+        raise InvalidInputError("--out must name a file, or - for stdout")
     target = Path(out)
+    if target.is_dir():
+        raise InvalidInputError(f"--out {out} is a directory; name a file in it")
     partial = target.with_name(target.name + ".partial")
     try:
         with partial.open("w", encoding="utf-8") as stream:

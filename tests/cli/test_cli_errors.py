@@ -218,3 +218,16 @@ def test_ingest_an_integer_longer_than_python_reads_names_the_line(runner: CliRu
     assert "line 2" in line and "digits" in line and line.endswith("[invalid_input]")
     assert not (tmp_path / "m").exists()
 
+
+@pytest.mark.parametrize("out", ["", "DIR"])
+def test_export_to_an_empty_name_or_a_directory_is_one_error_line(runner: CliRunner, tmp_path: Path, out: str) -> None:
+    # Found by probing: --out "" was a ValueError from Path.with_name (a traceback); a
+    # directory failed only after the export was written, naming the temporary file.
+    data = tmp_path / "m"
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text('{"text": "I work at Acme."}\n', encoding="utf-8")
+    assert runner.invoke(app, ["ingest", str(turns), "--space", "s", "--data-dir", str(data)]).exit_code == 0
+    target = str(tmp_path) if out == "DIR" else out
+    line = _one_line_error(runner.invoke(app, ["export", "--space", "s", "--out", target, "--data-dir", str(data)]))
+    assert "--out" in line and line.endswith("[invalid_input]")
+    assert not list(tmp_path.glob("*.partial"))
