@@ -27,7 +27,7 @@ from urllib.parse import quote
 import httpx
 from pydantic import BaseModel
 
-from eywa.contract import turn_model
+from eywa.contract import check_label, check_labels, turn_model
 from eywa.erasure.plan import ErasureProof, ErasureReport
 from eywa.errors import (
     BacklogStage,
@@ -46,11 +46,13 @@ from eywa.errors import (
     StoreError,
 )
 from eywa.extraction.pipeline import Explanation
+from eywa.ids import check_space
 from eywa.models import Belief, BeliefStatus, Candidate, CandidateStatus, Delta, Dimension, Evidence, Policy, RecallResult, Turn
 from eywa.nous.identity import MergeProposal
-from eywa.portability import ExportHeader, ExportRecord, ImportReport, parse_lines, record_json
+from eywa.portability import ExportHeader, ExportRecord, ImportReport, import_lines, parse_lines
 from eywa.stores.corrections import CorrectionRecord
 from eywa.stores.dimensions import SameAsEdge
+from eywa.values import text_problem
 
 __all__ = [
     "RETRY_STATUSES",
@@ -121,9 +123,11 @@ class Call(Generic[T]):
         on them here).
 
         Raises:
-            InvalidInputError: the body holds something JSON cannot carry at all.
+            InvalidInputError: the body holds something JSON cannot carry at all, or a
+                query parameter is not text a URL carries (``_param``).
         """
-        kwargs: dict[str, Any] = {"params": {k: v for k, v in self.params.items() if v is not None}}
+        params = {name: _param(value, name) for name, value in self.params.items() if value is not None}
+        kwargs: dict[str, Any] = {"params": params}
         if self.body is not None:
             kwargs["content"] = self.body if isinstance(self.body, bytes) else _encode(self.body)
             kwargs["headers"] = {"Content-Type": self.content_type}
@@ -245,7 +249,8 @@ def remember(space: str, turns: Sequence[TurnLike]) -> Call[list[str]]:
     if isinstance(turns, str | bytes) or not isinstance(turns, Sequence):
         raise InvalidInputError.at("turns", "must be a list of turns")
     payload = [turn_model(i, t).model_dump(mode="json") for i, t in enumerate(turns)]
-    return Call("POST", f"/v1/spaces/{_seg(space)}/turns", body={"turns": payload}, parse=_ids_for(len(payload)))
+    path = f"/v1/spaces/{_seg(space, 'space')}/turns"
+    return Call("POST", path, body={"turns": payload}, parse=_ids_for(len(payload)))
 
 
 # --- read -----------------------------------------------------------------------------
@@ -255,58 +260,66 @@ def recall(
     space: str, query: str, k: int, budget_tokens: int | None, policy: Policy, as_of: datetime | str | None
 ) -> Call[RecallResult]:
     """``POST /v1/spaces/{space}/recall``."""
-    body = {"query": query, "k": k, "budget_tokens": budget_tokens, "policy": policy, "as_of": _iso(as_of)}
-    return Call("POST", f"/v1/spaces/{_seg(space)}/recall", body=body, parse=RecallResult.model_validate)
+    body = {"query": query, "k": k, "budget_tokens": budget_tokens, "policy": policy, "as_of": _iso(as_of, "as_of")}
+    return Call("POST", f"/v1/spaces/{_seg(space, 'space')}/recall", body=body, parse=RecallResult.model_validate)
 
 
 def evidence(space: str, evidence_id: str) -> Call[Evidence]:
     """``GET /v1/spaces/{space}/evidence/{id}``."""
-    return Call("GET", f"/v1/spaces/{_seg(space)}/evidence/{_seg(evidence_id)}", parse=Evidence.model_validate)
+    path = f"/v1/spaces/{_seg(space, 'space')}/evidence/{_seg(evidence_id, 'evidence_id')}"
+    return Call("GET", path, parse=Evidence.model_validate)
 
 
 def beliefs(space: str, subject: str | None, attribute: str | None, status: BeliefStatus | None) -> Call[list[Belief]]:
     """``GET /v1/spaces/{space}/beliefs`` (``status`` None: any)."""
     params = {"subject": subject, "attribute": attribute, "status": status or "any"}
-    return Call("GET", f"/v1/spaces/{_seg(space)}/beliefs", params, parse=_lister(Belief))
+    return Call("GET", f"/v1/spaces/{_seg(space, 'space')}/beliefs", params, parse=_lister(Belief))
 
 
 def candidates(space: str, status: CandidateStatus | None) -> Call[list[Candidate]]:
     """``GET /v1/spaces/{space}/candidates`` (``status`` None: any)."""
-    return Call("GET", f"/v1/spaces/{_seg(space)}/candidates", {"status": status or "any"}, parse=_lister(Candidate))
+    path = f"/v1/spaces/{_seg(space, 'space')}/candidates"
+    return Call("GET", path, {"status": status or "any"}, parse=_lister(Candidate))
 
 
 def explain(space: str, belief_id: str) -> Call[Explanation]:
     """``GET /v1/spaces/{space}/beliefs/{id}/explain``."""
-    path = f"/v1/spaces/{_seg(space)}/beliefs/{_seg(belief_id)}/explain"
+    path = f"/v1/spaces/{_seg(space, 'space')}/beliefs/{_seg(belief_id, 'belief_id')}/explain"
     return Call("GET", path, parse=Explanation.model_validate)
 
 
 def dimension(space: str, entity: str, attribute: str, as_of: datetime | str | None) -> Call[Dimension]:
     """``GET /v1/spaces/{space}/entities/{entity}/dimensions/{attribute}``."""
-    path = f"/v1/spaces/{_seg(space)}/entities/{_seg(entity)}/dimensions/{_seg(attribute)}"
-    return Call("GET", path, {"as_of": _iso(as_of)}, parse=Dimension.model_validate)
+    path = (
+        f"/v1/spaces/{_seg(space, 'space')}/entities/{_seg(entity, 'entity')}"
+        f"/dimensions/{_seg(attribute, 'attribute')}"
+    )
+    return Call("GET", path, {"as_of": _iso(as_of, "as_of")}, parse=Dimension.model_validate)
 
 
 def dimensions(space: str, entity: str | None, as_of: datetime | str | None) -> Call[list[Dimension]]:
     """``GET /v1/spaces/{space}/dimensions``."""
-    params = {"entity": entity, "as_of": _iso(as_of)}
-    return Call("GET", f"/v1/spaces/{_seg(space)}/dimensions", params, parse=_lister(Dimension))
+    params = {"entity": entity, "as_of": _iso(as_of, "as_of")}
+    return Call("GET", f"/v1/spaces/{_seg(space, 'space')}/dimensions", params, parse=_lister(Dimension))
 
 
 def deltas(space: str, entity: str, attribute: str) -> Call[list[Delta]]:
     """``GET …/dimensions/{attribute}/deltas``."""
-    path = f"/v1/spaces/{_seg(space)}/entities/{_seg(entity)}/dimensions/{_seg(attribute)}/deltas"
+    path = (
+        f"/v1/spaces/{_seg(space, 'space')}/entities/{_seg(entity, 'entity')}"
+        f"/dimensions/{_seg(attribute, 'attribute')}/deltas"
+    )
     return Call("GET", path, parse=_lister(Delta))
 
 
 def stats(space: str) -> Call[dict[str, Any]]:
     """``GET /v1/spaces/{space}/stats``."""
-    return Call("GET", f"/v1/spaces/{_seg(space)}/stats", parse=_object)
+    return Call("GET", f"/v1/spaces/{_seg(space, 'space')}/stats", parse=_object)
 
 
 def job(job_id: str) -> Call[dict[str, Any]]:
     """``GET /v1/jobs/{id}``."""
-    return Call("GET", f"/v1/jobs/{_seg(job_id)}", parse=_object)
+    return Call("GET", f"/v1/jobs/{_seg(job_id, 'job_id')}", parse=_object)
 
 
 # --- portability ----------------------------------------------------------------------
@@ -319,20 +332,31 @@ def _export_records(text: str) -> list[ExportHeader | ExportRecord]:
 
 def export_space(space: str) -> Call[list[ExportHeader | ExportRecord]]:
     """``GET /v1/spaces/{space}/export`` (NDJSON), read back into records."""
-    return Call("GET", f"/v1/spaces/{_seg(space)}/export", parse=_export_records, text=True)
+    return Call("GET", f"/v1/spaces/{_seg(space, 'space')}/export", parse=_export_records, text=True)
 
 
 def import_space(
     space: str, source: Iterable[str | bytes] | Iterable[ExportHeader | ExportRecord]
 ) -> Call[ImportReport]:
-    """``POST /v1/spaces/{space}/import`` with the export as NDJSON (lines, or records)."""
-    lines = [
-        item.decode("utf-8") if isinstance(item, bytes) else item if isinstance(item, str) else record_json(item)
-        for item in source
-    ]
-    body = "".join(line if line.endswith("\n") else line + "\n" for line in lines).encode("utf-8")
-    path = f"/v1/spaces/{_seg(space)}/import"
-    return Call("POST", path, body=body, parse=ImportReport.model_validate, content_type="application/x-ndjson")
+    """``POST /v1/spaces/{space}/import`` with the export as NDJSON (lines, or records).
+
+    ``source`` is checked as ``Memory.import_space`` checks it (``import_lines``); a ``bytes``
+    line travels as it is, for the server to refuse by its number if it is not UTF-8 (it was
+    a UnicodeDecodeError here).
+
+    Raises:
+        InvalidInputError: ``source`` is no iterable of lines or records, an item is
+            neither, or a line holds a lone surrogate (field ``line.<number>``).
+    """
+    body = bytearray()
+    for number, line in enumerate(import_lines(source), start=1):
+        if isinstance(line, str):
+            if (problem := text_problem(line)) is not None:
+                raise InvalidInputError.at(f"line.{number}", problem)
+            line = line.encode("utf-8")
+        body += line if line.endswith(b"\n") else line + b"\n"
+    path = f"/v1/spaces/{_seg(space, 'space')}/import"
+    return Call("POST", path, body=bytes(body), parse=ImportReport.model_validate, content_type="application/x-ndjson")
 
 
 # --- erasure --------------------------------------------------------------------------
@@ -348,22 +372,22 @@ def forget(
 ) -> Call[ErasureReport]:
     """``POST /v1/spaces/{space}/erase`` with the selectors given."""
     body = {
-        "evidence_ids": list(evidence_ids) if evidence_ids is not None else None,
-        "external_ids": list(external_ids) if external_ids is not None else None,
-        "speaker": speaker, "session": session, "before": _iso(before),
+        "evidence_ids": check_labels(evidence_ids, "evidence_ids", None),
+        "external_ids": check_labels(external_ids, "external_ids", None),
+        "speaker": speaker, "session": session, "before": _iso(before, "before"),
     }  # fmt: skip
     chosen = {k: v for k, v in body.items() if v is not None}
-    return Call("POST", f"/v1/spaces/{_seg(space)}/erase", body=chosen, parse=ErasureReport.model_validate)
+    return Call("POST", f"/v1/spaces/{_seg(space, 'space')}/erase", body=chosen, parse=ErasureReport.model_validate)
 
 
 def drop_space(space: str) -> Call[ErasureReport]:
     """``DELETE /v1/spaces/{space}``."""
-    return Call("DELETE", f"/v1/spaces/{_seg(space)}", parse=ErasureReport.model_validate)
+    return Call("DELETE", f"/v1/spaces/{_seg(space, 'space')}", parse=ErasureReport.model_validate)
 
 
 def erasure_proof(space: str, erasure_id: str) -> Call[ErasureProof]:
     """``GET /v1/spaces/{space}/erasures/{id}/proof``."""
-    path = f"/v1/spaces/{_seg(space)}/erasures/{_seg(erasure_id)}/proof"
+    path = f"/v1/spaces/{_seg(space, 'space')}/erasures/{_seg(erasure_id, 'erasure_id')}/proof"
     return Call("GET", path, parse=ErasureProof.model_validate)
 
 
@@ -374,33 +398,33 @@ def erasure_proof(space: str, erasure_id: str) -> Call[ErasureProof]:
 
 
 def _correct(space: str, what: str, reason: str | None) -> Call[CorrectionRecord]:
-    return Call("POST", f"/v1/spaces/{_seg(space)}/{what}", body={"reason": reason},
+    return Call("POST", f"/v1/spaces/{_seg(space, 'space')}/{what}", body={"reason": reason},
                 parse=CorrectionRecord.model_validate)  # fmt: skip
 
 
 def retract_belief(space: str, belief_id: str, reason: str) -> Call[CorrectionRecord]:
     """``POST /v1/spaces/{space}/beliefs/{id}/retract`` (``write``)."""
-    return _correct(space, f"beliefs/{_seg(belief_id)}/retract", reason)
+    return _correct(space, f"beliefs/{_seg(belief_id, 'belief_id')}/retract", reason)
 
 
 def confirm_belief(space: str, belief_id: str, reason: str | None) -> Call[CorrectionRecord]:
     """``POST /v1/spaces/{space}/beliefs/{id}/confirm`` (``write``)."""
-    return _correct(space, f"beliefs/{_seg(belief_id)}/confirm", reason)
+    return _correct(space, f"beliefs/{_seg(belief_id, 'belief_id')}/confirm", reason)
 
 
 def accept_candidate(space: str, candidate_id: str, reason: str | None) -> Call[CorrectionRecord]:
     """``POST /v1/spaces/{space}/candidates/{id}/accept`` (``write``)."""
-    return _correct(space, f"candidates/{_seg(candidate_id)}/accept", reason)
+    return _correct(space, f"candidates/{_seg(candidate_id, 'candidate_id')}/accept", reason)
 
 
 def dismiss_candidate(space: str, candidate_id: str, reason: str | None) -> Call[CorrectionRecord]:
     """``POST /v1/spaces/{space}/candidates/{id}/dismiss`` (``write``)."""
-    return _correct(space, f"candidates/{_seg(candidate_id)}/dismiss", reason)
+    return _correct(space, f"candidates/{_seg(candidate_id, 'candidate_id')}/dismiss", reason)
 
 
 def corrections(space: str, target_id: str | None) -> Call[list[CorrectionRecord]]:
     """``GET /v1/spaces/{space}/corrections`` (``read``)."""
-    return Call("GET", f"/v1/spaces/{_seg(space)}/corrections", {"target_id": target_id},
+    return Call("GET", f"/v1/spaces/{_seg(space, 'space')}/corrections", {"target_id": target_id},
                 parse=_lister(CorrectionRecord))  # fmt: skip
 
 
@@ -409,24 +433,24 @@ def corrections(space: str, target_id: str | None) -> Call[list[CorrectionRecord
 
 def propose_merges(space: str) -> Call[list[MergeProposal]]:
     """``GET /v1/spaces/{space}/merges/proposals`` (``read``)."""
-    return Call("GET", f"/v1/spaces/{_seg(space)}/merges/proposals", parse=_lister(MergeProposal))
+    return Call("GET", f"/v1/spaces/{_seg(space, 'space')}/merges/proposals", parse=_lister(MergeProposal))
 
 
 def accept_merge(space: str, source: str, target: str, score: float) -> Call[SameAsEdge]:
     """``POST /v1/spaces/{space}/merges`` (``write``)."""
     body = {"source": source, "target": target, "score": score}
-    return Call("POST", f"/v1/spaces/{_seg(space)}/merges", body=body, parse=SameAsEdge.model_validate)
+    return Call("POST", f"/v1/spaces/{_seg(space, 'space')}/merges", body=body, parse=SameAsEdge.model_validate)
 
 
 def undo_merge(space: str, source: str, target: str) -> Call[None]:
     """``POST /v1/spaces/{space}/merges/undo`` (``write``; 204, or 404 when not merged)."""
     body = {"source": source, "target": target}
-    return Call("POST", f"/v1/spaces/{_seg(space)}/merges/undo", body=body, parse=lambda _: None)
+    return Call("POST", f"/v1/spaces/{_seg(space, 'space')}/merges/undo", body=body, parse=lambda _: None)
 
 
 def merges(space: str, include_removed: bool) -> Call[list[SameAsEdge]]:
     """``GET /v1/spaces/{space}/merges`` (``read``)."""
-    return Call("GET", f"/v1/spaces/{_seg(space)}/merges",
+    return Call("GET", f"/v1/spaces/{_seg(space, 'space')}/merges",
                 {"include_removed": str(include_removed).lower()}, parse=_lister(SameAsEdge))  # fmt: skip
 
 
@@ -535,16 +559,45 @@ def _encode(body: object) -> bytes:
         raise InvalidInputError(f"the request cannot be sent as JSON ({exc})") from None
 
 
-def _seg(value: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise InvalidInputError("path values must be non-empty strings")
-    return quote(value, safe="")
+def _param(value: object, name: str) -> str:
+    """A query parameter's value as ``Memory`` takes it: text (a number was sent as its
+    digits, where ``Memory`` refuses it), and valid Unicode (a lone surrogate was a
+    UnicodeEncodeError from httpx).
+
+    Raises:
+        InvalidInputError: naming the parameter.
+    """
+    if not isinstance(value, str):
+        raise InvalidInputError.at(name, f"must be a string, got {type(value).__name__}")
+    if (problem := text_problem(value)) is not None:
+        raise InvalidInputError.at(name, problem)
+    return value
 
 
-def _iso(value: datetime | str | None) -> str | None:
+def _seg(value: str, field: str) -> str:
+    """``value`` as one path segment, checked as ``Memory`` checks it first (``check_space``,
+    or ``check_label`` without the limits, which are the server's).
+
+    Raises:
+        InvalidInputError: naming ``field``: not a string, blank, or holding what no URL
+            carries (a lone surrogate was a UnicodeEncodeError from ``quote``).
+    """
+    checked = check_space(value) if field == "space" else check_label(value, field, None)
+    return quote(checked, safe="")
+
+
+def _iso(value: object, field: str) -> str | None:
+    """A time argument as ISO-8601 text: a datetime's offset travels and the server converts
+    (or refuses) it, as ``Memory`` does.
+
+    Raises:
+        InvalidInputError: neither text nor a datetime (a number was an AttributeError).
+    """
     if value is None or isinstance(value, str):
         return value
-    return value.isoformat()  # its offset travels; the server converts (or refuses) it
+    if not isinstance(value, datetime):
+        raise InvalidInputError.at(field, f"must be an ISO-8601 datetime, got {type(value).__name__}")
+    return value.isoformat()
 
 
 def _ids_for(count: int) -> Callable[[Any], list[str]]:

@@ -110,8 +110,11 @@ def turn_bytes(text: str, metadata: Mapping[str, Any]) -> int:
     return len(text.encode("utf-8")) + len(json.dumps(metadata, ensure_ascii=False).encode("utf-8"))
 
 
-def check_label(value: object, field: str, limits: Limits) -> str:
+def check_label(value: object, field: str, limits: Limits | None) -> str:
     """A short string argument (an id, an entity, an attribute) as given.
+
+    ``limits`` None checks the shape alone: ``eywa.Client`` checks before sending what no
+    request could carry, and leaves the limits, which are the server's, to the server.
 
     Raises:
         InvalidInputError: not a string, blank, a lone surrogate, or longer than
@@ -121,12 +124,12 @@ def check_label(value: object, field: str, limits: Limits) -> str:
         raise InvalidInputError.at(field, "must be a non-empty string")
     if (problem := text_problem(value)) is not None:
         raise InvalidInputError.at(field, problem)
-    if len(value) > limits.max_label_chars:
+    if limits is not None and len(value) > limits.max_label_chars:
         raise InvalidInputError.at(field, f"at most {limits.max_label_chars} characters", code="limit_exceeded")
     return value
 
 
-def check_optional_label(value: object, field: str, limits: Limits) -> str | None:
+def check_optional_label(value: object, field: str, limits: Limits | None) -> str | None:
     """``check_label`` for an argument that may be left out (``None``), such as an ``author``.
 
     Raises:
@@ -135,7 +138,7 @@ def check_optional_label(value: object, field: str, limits: Limits) -> str | Non
     return None if value is None else check_label(value, field, limits)
 
 
-def check_labels(values: object, field: str, limits: Limits) -> list[str] | None:
+def check_labels(values: object, field: str, limits: Limits | None) -> list[str] | None:
     """An optional non-empty list of labels (the ids an erasure selects), each checked as
     ``check_label`` under ``field.<index>``.
 
