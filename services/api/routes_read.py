@@ -7,13 +7,13 @@ returned model in the thread pool too).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query
 from starlette.concurrency import run_in_threadpool
 
 from eywa.extraction.pipeline import Explanation
-from eywa.models import Belief, Candidate, Delta, Dimension, Evidence, Policy, RecallResult
+from eywa.models import Belief, Candidate, Delta, Dimension, Evidence, RecallResult
 from services.api.deps import Ctx, Reader
 from services.api.schemas import RecallRequest
 
@@ -37,9 +37,8 @@ async def recall(space: SpacePath, body: RecallRequest, key: Reader, ctx: Ctx) -
     Returns ``context`` (packed text), ``items`` (each with its evidence provenance),
     ``answer_instructions`` and a ``trace`` with per-stage timings.
     """
-    policy = cast("Policy", body.policy)  # the core checks the name, like every other value
-    result = await run_in_threadpool(
-        ctx.memory.recall, space, body.query, k=body.k, budget_tokens=body.budget_tokens, policy=policy,
+    result = await run_in_threadpool(  # the core checks every value (see RecallRequest)
+        ctx.memory.recall, space, body.query, k=body.k, budget_tokens=body.budget_tokens, policy=body.policy,
         as_of=body.as_of,
     )  # fmt: skip
     ctx.metrics.observe_recall(result.trace.get("timings_ms", {}), result.trace.get("skipped"))

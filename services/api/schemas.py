@@ -60,16 +60,32 @@ class RememberResponse(_Body):
 
 
 class RecallRequest(_Body):
-    """``Memory.recall``'s parameters, checked by the core (limits from settings)."""
+    """``Memory.recall``'s parameters, checked by the core (limits from settings).
 
-    query: str = Field(description="The question; not blank, at most EYWA_MAX_QUERY_CHARS characters.")
-    k: int = Field(default=10, description="Items wanted; 1 to EYWA_MAX_K.")
-    budget_tokens: int | None = Field(default=None, description="Context token budget; 1 to EYWA_MAX_BUDGET_TOKENS.")
-    policy: str = Field(default="balanced", description="strict, balanced or advanced.")
-    as_of: str | None = Field(
-        default=None, description="Recall as the memory stood then (ISO-8601, within the supported range).",
-        json_schema_extra={"format": "date-time"},
-    )  # fmt: skip
+    The values travel to ``Memory.recall`` as sent, like a batch's turns: the schema
+    documents their types and the core's input contract checks them, so a value is accepted
+    or refused over HTTP exactly as in Python, with the same code and field. Typed here,
+    pydantic's lax mode read ``true``, ``"5"`` and ``5.0`` as the integers 1 and 5, which
+    ``Memory.recall`` refuses.
+    """
+
+    query: Annotated[Any, WithJsonSchema(
+        {"type": "string", "description": "The question; not blank, at most EYWA_MAX_QUERY_CHARS characters."}
+    )]  # fmt: skip
+    k: Annotated[Any, WithJsonSchema(
+        {"type": "integer", "default": 10, "description": "Items wanted; 1 to EYWA_MAX_K."}
+    )] = 10  # fmt: skip
+    budget_tokens: Annotated[Any, WithJsonSchema(
+        {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": None,
+         "description": "Context token budget; 1 to EYWA_MAX_BUDGET_TOKENS."}
+    )] = None  # fmt: skip
+    policy: Annotated[Any, WithJsonSchema(
+        {"type": "string", "default": "balanced", "description": "strict, balanced or advanced."}
+    )] = "balanced"  # fmt: skip
+    as_of: Annotated[Any, WithJsonSchema(
+        {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}], "default": None,
+         "description": "Recall as the memory stood then (ISO-8601, within the supported range)."}
+    )] = None  # fmt: skip
 
 
 class CreateKeyRequest(_Body):

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from eywa.errors import InvalidInputError
 from eywa.memory import Memory
 from eywa.settings import EywaSettings
 from services.ratelimit import build_rate_limiter
@@ -179,3 +180,31 @@ def test_the_access_log_records_calls_without_their_content(service: Service) ->
     assert [(r["route"], r["status"]) for r in reversed(audited)][:2] == [
         ("POST /v1/spaces/{space}/turns", 201), ("POST /v1/spaces/{space}/recall", 200),
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ('{"query": "where?", "k": true}', "body.k"),
+        ('{"query": "where?", "k": "5"}', "body.k"),
+        ('{"query": "where?", "k": 5.0}', "body.k"),
+        ('{"query": "where?", "budget_tokens": true}', "body.budget_tokens"),
+        ('{"query": "where?", "budget_tokens": "800"}', "body.budget_tokens"),
+        ('{"query": 5}', "body.query"),
+        ('{"query": "where?", "policy": 1}', "body.policy"),
+        ('{"query": "where?", "as_of": 1700000000}', "body.as_of"),
+    ],
+)
+def test_recall_values_python_refuses_are_refused_over_http_with_its_code(
+    service: Service, memory: Memory, body: str, field: str
+) -> None:
+    # Found by probing: pydantic's lax mode read true, "5" and 5.0 as k=1 and k=5 and
+    # answered 200, where Memory.recall refuses each (invalid_input, field k); the other
+    # types were a validation_error, not the core's code.
+    arguments = json.loads(body)
+    with pytest.raises(InvalidInputError) as refused:
+        memory.recall("hrecall", **arguments)
+    assert refused.value.code == "invalid_input"
+    headers = service.headers(["hrecall"])
+    problem = _problem(_raw(service, "/v1/spaces/hrecall/recall", body, headers), 422, "invalid_input")
+    assert [e["field"] for e in problem["errors"]] == [field]
