@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ToolError
-from pydantic import WithJsonSchema
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
+from mcp_types import CallToolResult, InputRequiredResult
+from mcp_types import Tool as MCPTool
+from pydantic import ValidationError, WithJsonSchema
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from eywa.memory import Memory
@@ -42,6 +44,7 @@ from services.access import AccessRecorder
 from services.mcp.gate import McpGate
 from services.mcp.tools_correct import CORRECTION_TOOLS, register_corrections
 from services.mcp.tools_merge import MERGE_TOOLS, register_merges
+from services.problems import tool_error_text
 from services.ratelimit import FailOpenRateLimiter, RateLimiter, build_rate_limiter
 
 __all__ = ["TOOLS", "Transport", "build_server", "run"]
@@ -55,6 +58,63 @@ TurnsArgument = Annotated[
 ]
 """Turns as the agent sends them: the schema documents a ``Turn``, and ``Memory`` checks them
 (so a bad turn is refused with the code every surface uses, not by the SDK)."""
+
+
+def checked_by_the_core(schema: dict[str, Any]) -> WithJsonSchema:
+    """The schema of an argument that reaches ``Memory`` as sent (annotate it ``Any``): the
+    SDK's arguments model is pydantic in lax mode, which read ``true``, ``"5"`` and ``5.0`` as
+    the integers 1 and 5 (and ``true`` as the score 1.0), where ``Memory`` refuses each; the
+    core's input contract checks the value instead, with the code every surface uses."""
+    return WithJsonSchema(schema)
+
+
+class CodedServer(MCPServer[Any]):
+    """An ``MCPServer`` whose refusals of a call's arguments start with a code too.
+
+    The SDK checks the arguments against the tool's signature before the tool runs; its
+    refusal was pydantic's text ("1 validation error for recallArguments …") with no code
+    to switch on, and an argument the tool does not take was dropped without a word (the
+    HTTP API refuses both). Both are ``validation_error: <field>: <why>`` here, the code the
+    HTTP API answers for a body that does not match its schema.
+    """
+
+    async def list_tools(self) -> list[MCPTool]:
+        """The tools, each input schema closed (``additionalProperties: false``): a call with an
+        argument its tool does not take is refused (``call_tool``), and the schema says so."""
+        return [
+            tool.model_copy(update={"input_schema": {**tool.input_schema, "additionalProperties": False}})
+            for tool in await super().list_tools()
+        ]
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        """Call a tool, refusing unknown arguments and coding the SDK's argument refusals.
+
+        Raises:
+            ToolError: as ``MCPServer.call_tool``; an argument refusal's text is
+                ``validation_error: <field>: <why>``, an unknown tool's ``not_found: …``
+                (the SDK's "Unknown tool: <name>" had no code).
+        """
+        schema = self._tool_input_schema(name)
+        if schema is None:
+            known = ", ".join(sorted(tool.name for tool in await self.list_tools()))
+            raise ToolError(f"Error executing tool {name}: {tool_error_text('not_found', f'no tool {name!r} (tools: {known})')}")
+        unknown = sorted(set(arguments) - set(schema.get("properties", {})))
+        if unknown:
+            problems = "; ".join(f"{field}: not an argument of {name}" for field in unknown)
+            raise ToolError(f"Error executing tool {name}: {tool_error_text('validation_error', problems)}")
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(exc, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                raise
+            problems = "; ".join(
+                f"{'.'.join(str(part) for part in error['loc']) or 'arguments'}: {error['msg']}"
+                for error in cause.errors(include_url=False, include_input=False)
+            )
+            raise ToolError(f"Error executing tool {name}: {tool_error_text('validation_error', problems)}") from cause
 
 INSTRUCTIONS = """Eywa is long-term memory with provenance. Call `remember` with conversation
 turns as they happen; call `recall` before answering a question about the past and answer
@@ -70,7 +130,7 @@ def build_server(
 ) -> MCPServer[Any]:
     """An MCP server over ``memory``; ``keys`` authorises HTTP calls (stdio needs none),
     ``limiter`` counts them and ``access`` records them (``services.mcp.gate``)."""
-    server: MCPServer[Any] = MCPServer("eywa", instructions=INSTRUCTIONS, version="0.1.0")
+    server: MCPServer[Any] = CodedServer("eywa", instructions=INSTRUCTIONS, version="0.1.0")
     gate = McpGate(keys, limiter, access)
 
     @server.tool()
@@ -85,10 +145,10 @@ def build_server(
         space: str,
         query: str,
         ctx: Context[Any, Any],
-        k: int = 10,
-        budget_tokens: int | None = None,
-        policy: Policy = "balanced",
-        as_of: str | None = None,
+        k: Annotated[Any, checked_by_the_core({"type": "integer", "default": 10})] = 10,
+        budget_tokens: Annotated[Any, checked_by_the_core({"anyOf": [{"type": "integer"}, {"type": "null"}]})] = None,
+        policy: Annotated[Any, checked_by_the_core({"enum": list(get_args(Policy)), "default": "balanced"})] = "balanced",
+        as_of: Annotated[Any, checked_by_the_core({"anyOf": [{"type": "string"}, {"type": "null"}]})] = None,
     ) -> dict[str, Any]:
         """Context for a question with provenance: context, items (with evidence ids),
         answer_instructions. No LLM is called."""

@@ -3,9 +3,10 @@ evidence; ``read``) and ``merge`` (accept or undo one; ``write``)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
+from pydantic import WithJsonSchema
 
 from eywa.errors import NotFoundError
 from eywa.memory import Memory
@@ -31,7 +32,12 @@ def register_merges(server: MCPServer[Any], memory: Memory, gate: McpGate) -> No
 
     @server.tool()
     def merge(
-        space: str, source: str, target: str, action: Literal["accept", "undo"], ctx: Context[Any, Any], score: float = 1.0
+        space: str,
+        source: str,
+        target: str,
+        action: Literal["accept", "undo"],
+        ctx: Context[Any, Any],
+        score: Annotated[Any, WithJsonSchema({"type": "number", "default": 1.0})] = 1.0,  # Memory checks it
     ) -> dict[str, Any]:
         """Accept a merge (source SAME_AS target: reads of either see both) or undo one (kept
         for audit); the calling key is recorded as its author (or remover). Returns the merge

@@ -26,6 +26,7 @@ from mcp import Client
 from eywa.errors import ErrorCode
 from eywa.memory import Memory
 from services.mcp.server import TOOLS, build_server
+from services.problems import ServiceCode
 
 MAX_EXAMPLES = 25
 CODES = frozenset(get_args(ErrorCode))
@@ -92,3 +93,59 @@ def test_a_tool_refuses_a_lone_surrogate_the_http_client_cannot_even_send(memory
     is_error, text = anyio.run(_call, memory, "remember", {"space": "mcpodd", "turns": [turn]})
     assert is_error and text.startswith("Error executing tool remember: invalid_turn: turn 0: ")
     assert "mcpodd" not in memory.spaces()
+
+
+SERVICE_CODES = frozenset(get_args(ServiceCode))
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_arguments_outside_the_schema_are_refused_with_a_code(
+    memory: Memory, schemas: dict[str, dict[str, Any]], tool: str
+) -> None:
+    """Arguments of any JSON type, missing or unknown: the SDK's own refusal had no code
+    ("1 validation error for recallArguments …"), and an unknown argument was dropped."""
+    names = [*schemas[tool]["properties"], "unknown_argument"]
+
+    @settings(max_examples=MAX_EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(arguments=st.dictionaries(st.sampled_from(names), JSON_VALUES, max_size=len(names)))
+    def check(arguments: dict[str, Any]) -> None:
+        is_error, text = anyio.run(_call, memory, tool, arguments)
+        if is_error:
+            code = text.removeprefix(f"Error executing tool {tool}: ").split(":", 1)[0]
+            assert code in CODES | SERVICE_CODES, f"{tool}({arguments!r}): {text[:300]}"
+        else:
+            assert "unknown_argument" not in arguments, f"{tool} took an argument it does not have"
+
+    check()
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "expected"),
+    [
+        ("recall", {"space": "mcpfuzz", "query": "where?", "k": True}, "invalid_input: k: "),
+        ("recall", {"space": "mcpfuzz", "query": "where?", "k": "5"}, "invalid_input: k: "),
+        ("recall", {"space": "mcpfuzz", "query": "where?", "k": 5.0}, "invalid_input: k: "),
+        ("recall", {"space": "mcpfuzz", "query": "where?", "budget_tokens": True}, "invalid_input: budget_tokens: "),
+        ("recall", {"space": "mcpfuzz", "query": "where?", "policy": "wild"}, "invalid_input: policy: "),
+        ("merge", {"space": "mcpfuzz", "source": "Ana", "target": "Acme", "action": "accept", "score": True},
+         "invalid_input: score: "),
+        ("recall", {"space": "mcpfuzz"}, "validation_error: query: "),
+        ("remember", {"space": "mcpfuzz", "turns": [5]}, "validation_error: turns.0: "),
+        ("remember", {"space": "mcpfuzz", "turns": [{"text": "hi"}], "wait": False}, "validation_error: wait: "),
+        ("forget_all", {"space": "mcpfuzz"}, "not_found: "),
+    ],
+)  # fmt: skip
+def test_what_python_refuses_the_tools_refuse_with_its_code(
+    memory: Memory, tool: str, arguments: dict[str, Any], expected: str
+) -> None:
+    # Found by probing: k=true, "5" and 5.0 were read as 1 and 5 and answered, a score of
+    # true as 1.0; missing or mistyped arguments, an unknown one and an unknown tool had no
+    # code (or, for the unknown argument, no refusal at all).
+    anyio.run(_call, memory, "remember", {"space": "mcpfuzz", "turns": [{"text": "I work at Acme.", "speaker": "Ana"}]})
+    is_error, text = anyio.run(_call, memory, tool, arguments)
+    assert is_error and text.startswith(f"Error executing tool {tool}: {expected}"), text
