@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from enum import StrEnum
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from eywa.errors import FieldProblem, InvalidInputError
 from eywa.values import json_shape, supported_utc, text_problem
 
 
@@ -95,6 +96,26 @@ class Turn(BaseModel):
     observed_at: datetime | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
     external_id: str | None = None
+
+    if not TYPE_CHECKING:  # type checkers keep the fields' own signature
+
+        def __init__(self, **data: Any) -> None:
+            """Build a turn, refusing it as every surface does: an ``InvalidInputError``
+            (code ``invalid_turn``, a problem per field) instead of pydantic's
+            ``ValidationError``, which ``eywa.Turn(text="\\ud800")`` raised to the caller."""
+            try:
+                super().__init__(**data)
+            except ValidationError as exc:
+                problems = [
+                    FieldProblem(".".join(str(p) for p in e["loc"]) or "turn", e["msg"].removeprefix("Value error, "))
+                    for e in exc.errors(include_input=False, include_url=False)
+                ]
+                raise InvalidInputError.of(problems, code="invalid_turn") from None
+
+        # Marked as pydantic's own ``__init__``, so validation (``model_validate``, which
+        # ``eywa.contract`` and the loaders use and whose errors they locate) does not call
+        # it: pydantic calls an overridden ``__init__`` from validation otherwise.
+        __init__.__pydantic_base_init__ = True
 
     @field_validator("text")
     @classmethod

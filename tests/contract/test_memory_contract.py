@@ -210,3 +210,18 @@ def test_space_counts_of_no_list_is_an_input_error(memory: Memory, spaces: Any) 
     # Found by probing: None was a TypeError, and "abc" counted the spaces "a", "b" and "c".
     now = datetime.now(timezone.utc)
     assert _refused(memory.space_counts, spaces, now, now).problems[0].field == "spaces"
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [({"text": f"a{LONE}"}, "text"), ({"text": "  "}, "text"), ({"text": "ok", "metadata": {"x": math.nan}}, "metadata"),
+     ({"text": "ok", "observed_at": "0001-01-01T00:00:00+01:00"}, "observed_at"), ({"text": "ok", "mood": "x"}, "mood"), ({}, "text")],
+)  # fmt: skip
+def test_an_invalid_turn_built_by_hand_is_an_input_error(fields: dict[str, Any], field: str) -> None:
+    # Found by probing: eywa.Turn(...) raised pydantic's ValidationError, not an EywaError,
+    # though the README offers a Turn wherever a dict goes.
+    from eywa import Turn
+
+    with pytest.raises(InvalidInputError) as info:
+        Turn(**fields)
+    assert info.value.code == "invalid_turn" and [p.field for p in info.value.problems] == [field]
