@@ -47,6 +47,7 @@ __all__ = [
     "check_choice",
     "check_label",
     "check_labels",
+    "check_optional_callable",
     "check_optional_label",
     "check_params",
     "check_quota",
@@ -136,6 +137,21 @@ def check_optional_label(value: object, field: str, limits: Limits | None) -> st
         InvalidInputError: as ``check_label``.
     """
     return None if value is None else check_label(value, field, limits)
+
+
+def check_optional_callable(value: object, field: str) -> Any:
+    """An optional callback (``remember``'s ``progress``): None or something callable.
+
+    Checked with the other arguments, before anything is written: a number given as
+    ``progress`` was called only after the batch was committed, so the call raised a
+    TypeError from below for a batch that was stored all the same.
+
+    Raises:
+        InvalidInputError: neither None nor callable.
+    """
+    if value is not None and not callable(value):
+        raise InvalidInputError.at(field, f"must be a function taking a count, got {type(value).__name__}")
+    return value
 
 
 def check_labels(values: object, field: str, limits: Limits | None) -> list[str] | None:

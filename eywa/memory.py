@@ -20,6 +20,7 @@ from eywa.contract import (
     check_directory,
     check_label,
     check_labels,
+    check_optional_callable,
     check_optional_label,
     check_params,
     check_quota,
@@ -383,6 +384,7 @@ class Memory:
         checked = check_turns(turns, self._limits)
         author = check_optional_label(author, "author", self._limits)
         request_id = check_optional_label(request_id, "request_id", self._limits)
+        progress = check_optional_callable(progress, "progress")
         waits = self._settings.level1_wait if wait is None else wait
         status: JobStatus | None = None
         job_id: str | None = None

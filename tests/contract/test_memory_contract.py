@@ -225,3 +225,11 @@ def test_an_invalid_turn_built_by_hand_is_an_input_error(fields: dict[str, Any],
     with pytest.raises(InvalidInputError) as info:
         Turn(**fields)
     assert info.value.code == "invalid_turn" and [p.field for p in info.value.problems] == [field]
+
+
+def test_a_progress_that_is_not_callable_is_refused_before_the_batch_is_written(memory: Memory) -> None:
+    # Found by probing: progress=5 was called only after the batch was committed, so the
+    # call raised a TypeError for turns that were stored all the same.
+    error = _refused(memory.remember, "progress", [{"text": "a turn with a bad callback"}], progress=5)
+    assert error.problems[0].field == "progress"
+    assert "progress" not in memory.spaces()
