@@ -41,6 +41,7 @@ from eywa.values import json_shape, parse_time, text_problem
 __all__ = [
     "Limits",
     "check_directory",
+    "check_plugins",
     "check_settings",
     "RecallParams",
     "SpaceUsage",
@@ -245,6 +246,30 @@ def check_settings(value: object) -> EywaSettings | None:
     if value is not None and not isinstance(value, EywaSettings):
         raise InvalidInputError.at("settings", f"must be EywaSettings (eywa.load_settings()), got {type(value).__name__}")
     return value
+
+
+def check_plugins(embedder: object, extractor: object) -> None:
+    """The embedder and extractor a memory is opened with, when given, have the members it
+    calls (``eywa.embedding.Embedder``, ``eywa.extraction.Extractor``; checked by shape, as
+    their protocols are): an object without them failed as an AttributeError, the
+    extractor's only at its first batch.
+
+    Raises:
+        InvalidInputError: ``embedder`` lacks a positive integer ``dim``, a text
+            ``model_id`` or a callable ``embed``; ``extractor`` a text ``name`` or a
+            callable ``propose``.
+    """
+    if embedder is not None:
+        dim = getattr(embedder, "dim", None)
+        if (
+            isinstance(dim, bool) or not isinstance(dim, int) or dim < 1
+            or not isinstance(getattr(embedder, "model_id", None), str) or not callable(getattr(embedder, "embed", None))
+        ):  # fmt: skip
+            raise InvalidInputError.at("embedder", "must have model_id (text), dim (a positive integer) and embed(texts)")
+    if extractor is not None and (
+        not isinstance(getattr(extractor, "name", None), str) or not callable(getattr(extractor, "propose", None))
+    ):
+        raise InvalidInputError.at("extractor", "must have name (text) and propose(space, evidence)")
 
 
 def check_time(value: object, field: str) -> datetime | None:

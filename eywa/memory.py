@@ -23,6 +23,7 @@ from eywa.contract import (
     check_optional_callable,
     check_optional_label,
     check_params,
+    check_plugins,
     check_quota,
     check_recall,
     check_retention,
@@ -198,13 +199,15 @@ class Memory:
         Raises:
             ConfigurationError: an ``EYWA_*`` variable does not validate.
             InvalidInputError: ``path`` (or ``settings.data_dir``) is no directory path
-                (``contract.check_directory``), or ``settings`` is no ``EywaSettings``.
+                (``contract.check_directory``), ``settings`` is no ``EywaSettings``, or
+                ``embedder`` / ``extractor`` lacks what is called on it (``check_plugins``).
             StoreError: if the directory or its stores cannot be opened.
         """
         from eywa.embedding import build_embedder
         from eywa.extraction.llm import build_extractor
         from eywa.stores.embedded.factory import open_embedded
 
+        check_plugins(embedder, extractor)
         settings = check_settings(settings) or load_settings()
         directory = check_directory(path, "path") if path is not None else check_directory(settings.data_dir, "data_dir")
         embedder = embedder or build_embedder(settings)
@@ -236,6 +239,7 @@ class Memory:
         from eywa.extraction.llm import build_extractor
         from eywa.stores.server import open_server
 
+        check_plugins(embedder, extractor)
         settings = check_settings(settings) or load_settings()
         embedder = embedder or build_embedder(settings)
         extractor = extractor if extractor is not None else build_extractor(settings)

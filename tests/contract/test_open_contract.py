@@ -53,3 +53,14 @@ def test_a_good_path_still_opens_and_a_path_like_is_a_path(tmp_path: Path) -> No
     with Memory.open(str(tmp_path / "mem"), settings=EywaSettings(data_dir=tmp_path / "unused")) as memory:
         assert memory.stats("s")["evidence"] == 1
     assert not (tmp_path / "unused").exists()
+
+
+@pytest.mark.parametrize(("plugins", "field"), [({"embedder": 5}, "embedder"), ({"extractor": object()}, "extractor")])
+def test_an_embedder_or_extractor_without_its_members_is_an_input_error(
+    tmp_path: Path, plugins: dict[str, object], field: str
+) -> None:
+    # Found by probing: each was an AttributeError ('int' object has no attribute 'dim'; the
+    # extractor's 'name'), from inside the open.
+    with pytest.raises(InvalidInputError) as info:
+        Memory.open(tmp_path / "m", settings=EywaSettings(data_dir=tmp_path / "m"), **plugins)  # type: ignore[arg-type]
+    assert [p.field for p in info.value.problems] == [field]
