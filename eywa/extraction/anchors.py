@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal, InvalidOperation
 
 from eywa.models import Evidence, Signal, SignalKind, as_utc
@@ -55,10 +55,16 @@ class Anchor:
 
     @classmethod
     def day(cls, moment: datetime, text: str) -> Anchor:
-        """A day-granularity date anchor for a datetime (a turn's time, a valid_from)."""
+        """A day-granularity date anchor for a datetime (a turn's time, a valid_from).
+
+        The calendar's last day ends at ``datetime.max``: a turn said at the supported
+        range's last instant (9999-12-30T23:59:59.999999Z) reads back from the embedded
+        store's epoch seconds as 9999-12-31T00:00:00Z, and the day after it was an
+        OverflowError that failed the turn's Level 1."""
         moment = as_utc(moment)
         start = moment.replace(hour=0, minute=0, second=0, microsecond=0)
-        return cls(SignalKind.DATE, start.date().isoformat(), text, start, start + timedelta(days=1))
+        end = start + timedelta(days=1) if start.date() < date.max else datetime.max.replace(tzinfo=timezone.utc)
+        return cls(SignalKind.DATE, start.date().isoformat(), text, start, end)
 
 
 def _decimal(text: str) -> Decimal | None:

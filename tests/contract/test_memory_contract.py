@@ -233,3 +233,11 @@ def test_a_progress_that_is_not_callable_is_refused_before_the_batch_is_written(
     error = _refused(memory.remember, "progress", [{"text": "a turn with a bad callback"}], progress=5)
     assert error.problems[0].field == "progress"
     assert "progress" not in memory.spaces()
+
+
+def test_a_claim_said_at_the_last_supported_instant_goes_through_level1(memory: Memory) -> None:
+    # Found by probing: 9999-12-30T23:59:59.999999Z reads back from the embedded store's
+    # epoch seconds as 9999-12-31T00:00:00Z, and the validator's "day after" of that turn
+    # was an OverflowError from remember, after the batch was committed.
+    memory.remember("last-instant", [{"text": "I live in Lyon.", "speaker": "Ana", "observed_at": SUPPORTED_UNTIL}])
+    assert memory.beliefs("last-instant", subject="Ana")
