@@ -18,12 +18,13 @@ by the importing memory's embedder) and keyword index rows (rebuilt by the store
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Annotated, Final, Literal
 
 from pydantic import Field, TypeAdapter, ValidationError
 
 from eywa.errors import FieldProblem, InvalidInputError
+from eywa.values import json_shape, supported_utc
 from eywa.models import Belief, Candidate, Delta, Entity, Evidence, Frozen
 from eywa.stores.corrections import CorrectionRecord
 from eywa.stores.dimensions import DimensionRecord, SameAsEdge
@@ -50,6 +51,8 @@ __all__ = [
 ]
 
 EXPORT_FORMAT: Final = "eywa-export"
+_INT_MIN: Final = -(2**63)
+_INT_MAX: Final = 2**63 - 1
 EXPORT_VERSION: Final = 1
 
 
@@ -197,6 +200,49 @@ def _refused(number: int, exc: ValidationError) -> InvalidInputError:
     return InvalidInputError.of([FieldProblem(f"line.{number}", message)])
 
 
+def _check_storable(number: int, record: ExportHeader | ExportRecord) -> None:
+    """Refuse a line whose values no store can write: a time that has no UTC instant in
+    Python's calendar (a turn observed at ``0001-01-01T00:00:00+01:00`` was a ValueError,
+    "year 0 is out of range", from the write) or an integer beyond 64 bits (a ``seq`` of
+    2**70 was SQLite's OverflowError). (Times elsewhere may lie at the calendar's edge: a
+    space's erasure selects ``recorded_before`` 9999-12-31T23:59:59.999999Z.)
+
+    Raises:
+        InvalidInputError: naming ``line.<number>`` and the value's path in the record.
+    """
+    stack: list[tuple[object, str]] = [(record.model_dump(), "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((inner, f"{path}.{key}" if path else str(key)) for key, inner in value.items())
+        elif isinstance(value, list | tuple | set | frozenset):
+            stack.extend((inner, f"{path}.{index}") for index, inner in enumerate(value))
+        elif isinstance(value, datetime):
+            try:
+                value.astimezone(timezone.utc)
+            except (OverflowError, ValueError):
+                raise InvalidInputError.at(f"line.{number}", f"{path}: {value.isoformat()} is no UTC instant") from None
+        elif isinstance(value, int) and not isinstance(value, bool) and not _INT_MIN <= value <= _INT_MAX:
+            raise InvalidInputError.at(f"line.{number}", f"{path}: integer does not fit in 64 bits")
+
+
+def _check_turn(number: int, evidence: Evidence) -> None:
+    """A turn's times and metadata follow the rules of a turn sent to ``remember``
+    (``eywa.values``): its times in the supported range, its metadata what JSON returns
+    unchanged (NaN was stored, where ``remember`` refuses it).
+
+    Raises:
+        InvalidInputError: naming ``line.<number>`` and the field.
+    """
+    for name in ("observed_at", "recorded_at"):
+        try:
+            supported_utc(getattr(evidence, name))
+        except ValueError as exc:
+            raise InvalidInputError.at(f"line.{number}", f"evidence.{name}: {exc}") from None
+    if (shape := json_shape(evidence.metadata)).problem is not None:
+        raise InvalidInputError.at(f"line.{number}", f"evidence.metadata: {shape.problem}")
+
+
 def parse_lines(lines: Iterable[str | bytes]) -> tuple[ExportHeader, Iterator[ExportRecord]]:
     """The header of an export and an iterator over its records, each line validated.
 
@@ -215,12 +261,17 @@ def parse_lines(lines: Iterable[str | bytes]) -> tuple[ExportHeader, Iterator[Ex
         header = ExportHeader.model_validate_json(first[1])
     except ValidationError as exc:
         raise _refused(first[0], exc) from exc
+    _check_storable(first[0], header)
 
     def records() -> Iterator[ExportRecord]:
         for number, line in numbered:
             try:
-                yield _RECORD.validate_json(line)
+                record = _RECORD.validate_json(line)
             except ValidationError as exc:
                 raise _refused(number, exc) from exc
+            _check_storable(number, record)
+            if isinstance(record, TurnLine):
+                _check_turn(number, record.evidence)
+            yield record
 
     return header, records()

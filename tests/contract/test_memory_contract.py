@@ -241,3 +241,16 @@ def test_a_claim_said_at_the_last_supported_instant_goes_through_level1(memory: 
     # was an OverflowError from remember, after the batch was committed.
     memory.remember("last-instant", [{"text": "I live in Lyon.", "speaker": "Ana", "observed_at": SUPPORTED_UNTIL}])
     assert memory.beliefs("last-instant", subject="Ana")
+
+
+def test_a_dropped_space_exports_and_imports(memory: Memory, tmp_path: Path) -> None:
+    # The erasure record of drop_space selects recorded_before datetime.max: the import's
+    # check of a line's times must carry it (only a time with no UTC instant is refused).
+    from eywa.portability import record_json
+
+    memory.remember("dropped", [{"text": "I work at Acme.", "speaker": "Ana"}])
+    memory.drop_space("dropped")
+    memory.remember("dropped", [{"text": "I live in Lyon.", "speaker": "Ana"}])
+    lines = [record_json(r) for r in memory.export_space("dropped")]
+    with open_memory(tmp_path / "copy") as copy:
+        assert copy.import_space("dropped", lines).counts["erasure"] == 1
