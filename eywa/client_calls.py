@@ -578,12 +578,20 @@ def _seg(value: str, field: str) -> str:
     """``value`` as one path segment, checked as ``Memory`` checks it first (``check_space``,
     or ``check_label`` without the limits, which are the server's).
 
+    A segment ``.`` or ``..`` travels as ``%2E``: written as dots, httpx resolved it as a
+    dot-segment, and the space ``..`` (valid in ``Memory``) reached another route (404, or
+    405 for ``.``). A ``/`` cannot travel at all: the server decodes ``%2F`` before routing,
+    so the call reached no route and read as a ``NotFoundError`` of the call itself.
+
     Raises:
-        InvalidInputError: naming ``field``: not a string, blank, or holding what no URL
-            carries (a lone surrogate was a UnicodeEncodeError from ``quote``).
+        InvalidInputError: naming ``field``: not a string, blank, holding what no URL
+            carries (a lone surrogate was a UnicodeEncodeError from ``quote``), or a ``/``.
     """
     checked = check_space(value) if field == "space" else check_label(value, field, None)
-    return quote(checked, safe="")
+    if "/" in checked:
+        raise InvalidInputError.at(field, "contains '/', which the HTTP API cannot take in a path; use Memory")
+    segment = quote(checked, safe="")
+    return segment.replace(".", "%2E") if segment in (".", "..") else segment
 
 
 def _iso(value: object, field: str) -> str | None:

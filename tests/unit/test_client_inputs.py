@@ -27,6 +27,8 @@ KEY = "eyw_0123abcd_secret-Token.x~y+z/w=="
 LONE = "\ud800"
 CASES: list[tuple[str, str, tuple[Any, ...], dict[str, Any], str]] = [
     ("space-surrogate", "stats", (f"s{LONE}",), {}, "space"),
+    ("space-slash", "stats", ("a/b",), {}, "space"),  # reached no route: a NotFoundError of the call
+    ("entity-slash", "dimension", ("s", "AC/DC", "genre"), {}, "entity"),
     ("evidence-surrogate", "evidence", ("s", LONE), {}, "evidence_id"),
     ("entity-surrogate", "deltas", ("s", LONE, "residence"), {}, "entity"),
     ("subject-surrogate", "beliefs", ("s",), {"subject": LONE}, "subject"),
@@ -82,3 +84,18 @@ def test_an_import_line_of_bytes_travels_as_it_is_for_the_server_to_judge() -> N
         with pytest.raises(InvalidInputError):
             client.import_space("s", [b'{"kind": "header"}', b"\xff\xfe"])
     assert sent == [b'{"kind": "header"}\n\xff\xfe\n']
+
+
+@pytest.mark.parametrize("space", [".", ".."])
+def test_a_space_of_dots_reaches_its_own_route(space: str) -> None:
+    # Found by probing: written as dots, httpx resolved the segment away; the space ".."
+    # (valid in Memory) reached another route (404) and "." a 405.
+    paths: list[bytes] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        paths.append(request.url.raw_path)
+        return httpx.Response(200, json={"evidence": 0})
+
+    with Client("http://eywa.test", KEY, retries=0, transport=httpx.MockTransport(answer)) as client:
+        client.stats(space)
+    assert paths == [b"/v1/spaces/" + b"%2E" * len(space) + b"/stats"]
