@@ -115,3 +115,26 @@ def test_closed_memory_refuses_use(memory: Memory) -> None:
         memory.remember("s", TURNS)
     with pytest.raises(ClosedError):
         memory.recall("s", "anything")
+
+
+FILLS_THE_TURN = 20_000  # EYWA_MAX_CHARS_PER_TURN's default: a turn every surface accepts
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("see https://example.com/" + "a" * (FILLS_THE_TURN - 40) + " now", SignalKind.URL),
+        ("write to " + "a" * (FILLS_THE_TURN - 40) + "@example.com today", SignalKind.EMAIL),
+        ("I counted " + "1" * (FILLS_THE_TURN - 40) + " stars", SignalKind.QUANTITY),
+        ("code " + "A1" * (FILLS_THE_TURN // 2 - 10), SignalKind.CODE),
+    ],
+    ids=["url", "email", "quantity", "code"],
+)
+def test_a_turn_whose_one_signal_fills_it_is_stored(memory: Memory, text: str, kind: SignalKind) -> None:
+    # The signal's normalized value is far over a Neo4j range-index key (about 8 kB); the
+    # turn is within the limits, so every backend keeps it (Neo4j refused the batch).
+    assert len(text) <= memory.limits.max_chars_per_turn
+    [evidence_id] = memory.remember("ana", [{"text": text, "speaker": "Ana"}])
+    stored = memory.evidence("ana", evidence_id)
+    assert stored.text == text
+    assert len(stored.signals_of(kind)[0].normalized) > 8_000

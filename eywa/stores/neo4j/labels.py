@@ -70,5 +70,5 @@ class FulltextIndex(StrEnum):
 # them with the space-keyed ones above). Named here so the migrations' names stay checked.
 DROPPED_FULLTEXT_INDEXES = frozenset({"evidence_text", "evidence_context", "belief_statement"})
 # Range indexes dropped the same way: 0014 replaced 0006's (:Pending) item index with one on
-# (space, item).
-DROPPED_RANGE_INDEXES = frozenset({"pending_item"})
+# (space, item); 0020 dropped 0002's unused (:Signal) (space, kind, normalized) index.
+DROPPED_RANGE_INDEXES = frozenset({"pending_item", "signal_space_kind_normalized"})
