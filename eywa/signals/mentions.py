@@ -6,7 +6,7 @@ caller's ``known_entities`` (and the speaker) is a PERSON and any of its
 possessive ("Mel's"); otherwise a single capitalised word shaped like a given name
 ("Melanie") is a PERSON unless the turn puts it in a place's or an organisation's slot ("I
 work at Acme", "we moved to Lyon": ``eywa.signals.name_cues``), and a multi-word proper
-noun or an acronym ("New York", "LGBTQ") is an ENTITY. A word in such a slot is an ENTITY
+noun or an acronym ("New York", "LGBTQ") is an ENTITY (up to ``_MAX_NAME_CHARS``). A word in such a slot is an ENTITY
 everywhere in that turn ("I quit Acme. Acme was awful."). A capitalised word at the start
 of a sentence is only a mention when it is known, appears mid-sentence elsewhere in the
 turn, or starts a multi-word name: "Thanks" and "Great" open sentences far more often than
@@ -27,6 +27,12 @@ from eywa.signals.temporal import MONTHS, WEEKDAYS
 _TOKEN = re.compile(r"\b[A-Z](?:[a-z]+(?:[A-Z][a-z]+)*|[A-Z]+)\b")
 _POSSESSIVE = re.compile(r"['’]s\b")
 _SENTENCE_END = '.!?…:;\n"“(*-'
+_MAX_NAME_CHARS = 200
+"""The longest capitalised run taken as a name. Longer runs ("Zorblax Zorblax …" over a
+whole turn) name nothing a caller could ask about (``EYWA_MAX_LABEL_CHARS`` bounds the entity
+of every question), and a name becomes an ``:Entity`` whose name Neo4j keeps in a range
+index, which refuses a value over its key size (about 8 kB): one such run in a turn within
+``EYWA_MAX_CHARS_PER_TURN`` failed the whole batch on the server backend."""
 
 _STOPWORDS = frozenset(
     """
@@ -151,6 +157,8 @@ def _capitalised(text: str) -> list[Signal]:
     for group in groups:
         start, end = group[0].start(), group[-1].end()
         name = text[start:end]
+        if len(name) > _MAX_NAME_CHARS:
+            continue
         single = len(group) == 1
         if single and _sentence_initial(text, start) and name not in inside:
             continue

@@ -138,3 +138,19 @@ def test_a_turn_whose_one_signal_fills_it_is_stored(memory: Memory, text: str, k
     stored = memory.evidence("ana", evidence_id)
     assert stored.text == text
     assert len(stored.signals_of(kind)[0].normalized) > 8_000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        " ".join(["Zorblax"] * (FILLS_THE_TURN // 8)),
+        "Ana moved to " + "Quux" * (FILLS_THE_TURN // 4 - 10) + " last year.",
+    ],
+    ids=["words", "one-word"],
+)
+def test_a_turn_whose_capitalised_run_fills_it_is_stored(memory: Memory, text: str) -> None:
+    # A run of capitalised words thousands of characters long names nothing: it is no
+    # entity (Neo4j's (space, name) range index refused it, failing the batch).
+    [evidence_id] = memory.remember("ana", [{"text": text, "speaker": "Ana"}])
+    assert memory.evidence("ana", evidence_id).text == text
+    assert memory.recall("ana", "Zorblax Quux").items
