@@ -10,6 +10,7 @@ searches by brute force, so deployments set ``EYWA_QDRANT_URL``.
 from __future__ import annotations
 
 from contextlib import suppress
+from urllib.parse import urlsplit
 
 from neo4j import Driver, GraphDatabase
 from neo4j.exceptions import ConfigurationError as DriverConfigurationError
@@ -36,17 +37,45 @@ from eywa.stores.neo4j.spaces import Neo4jSpaceCatalog
 from eywa.stores.qdrant.vectors import QdrantServerVectorStore
 
 LOCAL_QDRANT_DIR = "qdrant-local"
+NEO4J_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+"""The URI schemes of the Bolt protocol the stores speak. The driver also takes ``http`` and
+``https`` (its preview HTTP query API, whose extra is not installed: it failed with a
+``ModuleNotFoundError`` for ``aiohttp``), which has no sessions or managed transactions."""
+
+
+def _check_neo4j_uri(uri: str) -> None:
+    """Refuse a URI the Bolt driver would misread before it is given one.
+
+    Raises:
+        ConfigurationError: a scheme other than :data:`NEO4J_SCHEMES`, or a port that is not
+            a number from 1 to 65535 (the driver took ``:99999`` as port 34463, and
+            ``:abc`` failed with a bare ``ValueError`` at connection time).
+    """
+    try:
+        parts = urlsplit(uri)
+        port = parts.port
+    except ValueError as exc:  # a malformed host or port ("[::1", ":abc", ":99999")
+        raise ConfigurationError(f"EYWA_NEO4J_URI {uri!r}: {exc}") from None
+    if parts.scheme.lower() not in NEO4J_SCHEMES:
+        raise ConfigurationError(
+            f"EYWA_NEO4J_URI {uri!r}: the scheme must be one of {', '.join(NEO4J_SCHEMES)} "
+            "(e.g. bolt://localhost:7687)"
+        )
+    if port == 0:
+        raise ConfigurationError(f"EYWA_NEO4J_URI {uri!r}: port 0 is no port")
 
 
 def connect_neo4j(settings: EywaSettings) -> Driver:
     """A verified driver for ``EYWA_NEO4J_URI`` with ``EYWA_NEO4J_USER``/``PASSWORD``.
 
     Raises:
-        ConfigurationError: ``neo4j_uri`` is not set, or the URI is malformed.
+        ConfigurationError: ``neo4j_uri`` is not set, or the URI is malformed (see
+            :func:`_check_neo4j_uri`).
         StoreError: the server cannot be reached or refuses the credentials.
     """
     if not settings.neo4j_uri:
         raise ConfigurationError("server mode needs EYWA_NEO4J_URI (e.g. bolt://localhost:7687)")
+    _check_neo4j_uri(settings.neo4j_uri)
     password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else ""
     try:
         driver = GraphDatabase.driver(

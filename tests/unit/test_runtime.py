@@ -61,10 +61,18 @@ def test_a_list_or_mapping_variable_that_is_not_json_is_a_configuration_error_na
         load_settings()
 
 
-@pytest.mark.parametrize("uri", ["localhost:7687", "ftp://neo4j.example.com", "neo4j://[::1"])
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "localhost:7687", "ftp://neo4j.example.com", "neo4j://[::1",
+        "http://127.0.0.1:7474", "https://neo4j.example.com", "bolt://127.0.0.1:abc", "bolt://127.0.0.1:99999",
+    ],
+)
 def test_a_neo4j_uri_the_driver_cannot_read_is_a_configuration_error(tmp_path: Path, uri: str) -> None:
     """An unknown scheme is the driver's own ConfigurationError (not a ValueError): it
-    escaped as a traceback."""
+    escaped as a traceback. ``http(s)`` (the driver's HTTP preview) was a
+    ModuleNotFoundError for aiohttp, a port of letters a ValueError, and ``:99999`` was read
+    as port 34463: each is refused before any connection."""
     with pytest.raises(ConfigurationError, match="EYWA_NEO4J_URI"):
         open_memory(EywaSettings(data_dir=tmp_path, neo4j_uri=uri), backend="server")
 
