@@ -98,11 +98,18 @@ def connect_qdrant(settings: EywaSettings) -> QdrantClient:
     """A Qdrant client: the server at ``qdrant_url``, else local mode (see module docstring).
 
     Raises:
+        ConfigurationError: ``qdrant_url`` is malformed (an unknown scheme, a port that is no
+            number from 0 to 65535, a broken IPv6 host): qdrant-client raised its
+            ``ValueError`` or urllib3's ``LocationParseError`` while building the client,
+            which ended every entry point in a traceback.
         StoreError: the local-mode folder cannot be created or is used by another process.
     """
     if settings.qdrant_url:
         key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
-        return QdrantClient(url=settings.qdrant_url, api_key=key)
+        try:
+            return QdrantClient(url=settings.qdrant_url, api_key=key)
+        except ValueError as exc:  # LocationParseError is one
+            raise ConfigurationError(f"EYWA_QDRANT_URL {settings.qdrant_url!r}: {exc}") from None
     path = settings.qdrant_path or settings.data_dir / LOCAL_QDRANT_DIR
     try:
         path.mkdir(parents=True, exist_ok=True)

@@ -15,6 +15,7 @@ from eywa.errors import ConfigurationError, InvalidInputError
 from eywa.runtime import backend_of, describe, load_settings, open_graph_stores, open_key_store, open_memory
 from eywa.runtime.commands import EywaGroup
 from eywa.settings import EywaSettings
+from eywa.stores.server import connect_qdrant
 
 app_module = importlib.import_module("eywa.cli.app")  # the module; ``eywa.cli.app`` is the Typer app
 
@@ -75,6 +76,15 @@ def test_a_neo4j_uri_the_driver_cannot_read_is_a_configuration_error(tmp_path: P
     as port 34463: each is refused before any connection."""
     with pytest.raises(ConfigurationError, match="EYWA_NEO4J_URI"):
         open_memory(EywaSettings(data_dir=tmp_path, neo4j_uri=uri), backend="server")
+
+
+@pytest.mark.parametrize("url", ["ftp://qdrant.example.com:6333", "http://127.0.0.1:abc", "http://[::1", "http://127.0.0.1:99999"])
+def test_a_qdrant_url_the_client_cannot_read_is_a_configuration_error(url: str) -> None:
+    """qdrant-client reads the URL while it builds the client and raised a ValueError (an
+    unknown scheme) or urllib3's LocationParseError (a bad host or port): a traceback from
+    ``eywa serve``, ``eywa recall`` and ``Memory.connect``."""
+    with pytest.raises(ConfigurationError, match="EYWA_QDRANT_URL"):
+        connect_qdrant(EywaSettings(qdrant_url=url))
 
 
 def test_a_bad_environment_value_is_one_configuration_error(monkeypatch: pytest.MonkeyPatch) -> None:
