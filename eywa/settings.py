@@ -11,14 +11,16 @@ import json
 import re
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field, PositiveFloat, SecretStr, ValidationError
+from pydantic import AliasChoices, Field, PositiveFloat, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from eywa.errors import ConfigurationError
 from eywa.models import Stage
 from eywa.values import MAX_JSON_DEPTH
 
+_REDIS_SCHEMES = ("redis", "rediss", "unix")
 ExtractorChoice = Literal["rules", "openai", "anthropic", "none"]
 EmbedderChoice = Literal["minilm", "openai"]
 
@@ -133,6 +135,21 @@ class EywaSettings(BaseSettings):
     redis_url: str | None = Field(
         default=None, description="Redis for rate limiting; without it the limiter is off."
     )
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url_readable(cls, value: str | None) -> str | None:
+        """A Redis URL redis-py can read: a ``redis``, ``rediss`` or ``unix`` scheme and a
+        port from 0 to 65535. redis-py reads it only when the API, a worker or the beat
+        builds its client, and raised a bare ``ValueError`` there: ``eywa serve`` ended in
+        a traceback (the core cannot ask redis-py itself: it imports no queue framework)."""
+        if not value:  # unset (an empty variable too): no Redis
+            return value
+        parts = urlsplit(value)
+        if parts.scheme not in _REDIS_SCHEMES:
+            raise ValueError(f"the scheme must be one of {', '.join(_REDIS_SCHEMES)} (e.g. redis://localhost:6379/0)")
+        _ = parts.port  # ValueError: a port that is no number or out of range, a broken IPv6 host
+        return value
     erasure_secret: SecretStr | None = Field(
         default=None,
         description="The HMAC key of erasure records (eywa.erasure.plan); unset: one generated per "

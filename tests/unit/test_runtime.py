@@ -87,6 +87,21 @@ def test_a_qdrant_url_the_client_cannot_read_is_a_configuration_error(url: str) 
         connect_qdrant(EywaSettings(qdrant_url=url))
 
 
+@pytest.mark.parametrize(
+    "url", ["notaurl", "http://127.0.0.1:6379", "redis://127.0.0.1:abc/0", "redis://127.0.0.1:99999/0", "redis://[::1/0"]
+)
+def test_a_redis_url_redis_py_cannot_read_is_one_configuration_error(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
+    """redis-py reads the URL only when a client is built (the API's Celery runner and rate
+    limiter, a worker, the beat) and raised a bare ValueError there: ``eywa serve`` with
+    ``EYWA_JOB_RUNNER=celery`` ended in a traceback."""
+    monkeypatch.setenv("EYWA_REDIS_URL", url)
+    with pytest.raises(ConfigurationError, match=r"^EYWA_REDIS_URL: "):
+        load_settings()
+    for fine in ("redis://127.0.0.1:6379/0", "rediss://redis.example.com", "unix:///run/redis.sock", ""):
+        monkeypatch.setenv("EYWA_REDIS_URL", fine)
+        assert load_settings().redis_url == fine
+
+
 def test_a_bad_environment_value_is_one_configuration_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EYWA_RRF_K", "twenty")
     with pytest.raises(ConfigurationError, match=r"^EYWA_RRF_K: "):
