@@ -22,6 +22,7 @@ Re-sending a turn therefore yields the same id and the store skips it.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -129,13 +130,19 @@ def prepare_batch(
 
 
 MAX_NAME_PARTS: Final = 8
-"""The most whitespace-separated parts a stored name may have to be matched by Level 0
-(``name_candidates``); speakers and capitalised names are far shorter."""
+"""The most whitespace-separated parts, and runs of word characters, a stored name may have
+to be matched by Level 0 (``name_candidates``); speakers and capitalised names are far
+shorter."""
+MAX_NAME_CHARS: Final = 200
+"""The most characters a stored name may have to be matched by Level 0 in a turn's text
+(``name_candidates``): as many as the capitalisation rule takes for a name
+(``eywa.signals.mentions``); a longer speaker is still its own turn's speaker."""
 
 # The known-name matcher's boundaries (``eywa.signals.mentions``): a name is neither preceded
 # nor followed by a word character, an apostrophe or a hyphen, and may carry a possessive.
 _INNER = re.compile(r"[\w'’-]")
 _CHUNKS = re.compile(r"\S+")
+_WORD_RUN = re.compile(r"\w+")
 
 
 def name_candidates(text: str) -> set[str]:
@@ -144,31 +151,83 @@ def name_candidates(text: str) -> set[str]:
     A name of k parts matches the end of one whitespace-separated chunk, the k - 2 chunks
     after it whole, and the start of the next (one chunk for k = 1): it starts where no word
     character, apostrophe or hyphen precedes, and ends where none follows, or a possessive
-    ("'s") does that none follows. These spans, up to ``MAX_NAME_PARTS`` chunks, are a
-    superset of what the matcher can find, so looking only them up loses no match.
+    ("'s") does that none follows. These spans, of up to ``MAX_NAME_PARTS`` chunks, at most
+    ``MAX_NAME_CHARS`` characters and ``MAX_NAME_PARTS`` runs of word characters, holding a
+    word character (or a whole chunk), are a superset of what the matcher can find for the
+    names Level 0 matches, so looking only them up loses no match.
+
+    The bounds keep the spans linear in the text: in a chunk of symbols every position is a
+    boundary, and a 20,000-character turn of emoji made ~2 × 10^8 spans (minutes of CPU).
     """
-    chunks = [m.group(0) for m in _CHUNKS.finditer(text)]
-    heads: list[list[str]] = []  # a chunk's casefolded suffixes a name may start with
-    tails: list[list[str]] = []  # its casefolded prefixes a name may end with
-    wholes: list[str] = []
+    cuts = [_Cuts(m.group(0)) for m in _CHUNKS.finditer(text)]
     found: set[str] = set()
-    for chunk in chunks:
-        folded = chunk.casefold()
-        wholes.append(folded)
-        simple = len(folded) == len(chunk)  # casefolding kept the offsets (almost always)
-        starts = [0] + [s for s in range(1, len(chunk)) if not _INNER.match(chunk, s - 1)]
-        ends = [e for e in range(1, len(chunk)) if _ends_name(chunk, e)] + [len(chunk)]
-        heads.append([folded[s:] if simple else chunk[s:].casefold() for s in starts])
-        tails.append([folded[:e] if simple else chunk[:e].casefold() for e in ends])
-        found.update(
-            folded[s:e] if simple else chunk[s:e].casefold() for s in starts for e in ends if e > s
-        )
-    for i, first in enumerate(heads):
+    for chunk in cuts:
+        found.update(chunk.spans())
+    for i, first in enumerate(cuts):
         middle = ""
-        for j in range(i + 1, min(i + MAX_NAME_PARTS, len(chunks))):
-            found.update(f"{head} {middle}{tail}" for head in first for tail in tails[j])
-            middle += wholes[j] + " "
+        heads = first.heads()
+        for j in range(i + 1, min(i + MAX_NAME_PARTS, len(cuts))):
+            room = MAX_NAME_CHARS - len(middle) - 1
+            found.update(
+                f"{head} {middle}{tail}" for head in heads for tail in cuts[j].tails() if len(head) + len(tail) <= room
+            )
+            middle += cuts[j].folded + " "
+            if len(middle) >= MAX_NAME_CHARS:
+                break
     return found
+
+
+class _Cuts:
+    """Where a name may start and end in one whitespace-separated chunk, and the spans, head
+    (suffix) and tail (prefix) pieces ``name_candidates`` builds from them, within its bounds."""
+
+    def __init__(self, chunk: str) -> None:
+        self.chunk = chunk
+        self.folded = chunk.casefold()
+        self._simple = len(self.folded) == len(chunk)  # casefolding kept the offsets (almost always)
+        self.starts = [0] + [s for s in range(1, len(chunk)) if not _INNER.match(chunk, s - 1)]
+        self.ends = [e for e in range(1, len(chunk)) if _ends_name(chunk, e)] + [len(chunk)]
+        self.words = [m.start() for m in _WORD_RUN.finditer(chunk)]  # where each run of word characters starts
+
+    def _cut(self, start: int, end: int) -> str:
+        return self.folded[start:end] if self._simple else self.chunk[start:end].casefold()
+
+    def _reach(self, start: int) -> tuple[int | None, int]:
+        """From ``start``: where its first word character is (None: none follows), and the
+        furthest a name may end (``MAX_NAME_CHARS`` on, before its ``MAX_NAME_PARTS`` + 1st
+        run of word characters)."""
+        k = bisect_left(self.words, start)
+        first = self.words[k] if k < len(self.words) else None
+        limit = self.words[k + MAX_NAME_PARTS] if k + MAX_NAME_PARTS < len(self.words) else len(self.chunk)
+        return first, min(limit, start + MAX_NAME_CHARS)
+
+    def spans(self) -> list[str]:
+        found = [self.folded] if len(self.chunk) <= MAX_NAME_CHARS else []  # a name of symbols fills its chunk
+        for start in self.starts:
+            first, limit = self._reach(start)
+            if first is None:
+                continue
+            for end in self.ends[bisect_right(self.ends, first) : bisect_right(self.ends, limit)]:
+                found.append(self._cut(start, end))
+        return found
+
+    def heads(self) -> list[str]:
+        """The chunk's suffixes a name of several parts may start with."""
+        found = []
+        for start in self.starts:
+            first, limit = self._reach(start)
+            if limit == len(self.chunk) and (first is not None or start == 0):
+                found.append(self._cut(start, len(self.chunk)))
+        return found
+
+    def tails(self) -> list[str]:
+        """The chunk's prefixes a name of several parts may end with."""
+        first, limit = self._reach(0)
+        return [
+            self._cut(0, end)
+            for end in self.ends[: bisect_right(self.ends, limit)]
+            if (first is not None and end > first) or end == len(self.chunk)
+        ]
 
 
 def _ends_name(chunk: str, end: int) -> bool:

@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from eywa import Memory
-from eywa.batches import PreparedBatch, coerce_turns, name_candidates, prepare_batch
+from eywa.batches import MAX_NAME_CHARS, PreparedBatch, coerce_turns, name_candidates, prepare_batch
 from eywa.ids import entity_id, entity_key
 from eywa.signals import detect_signals
 from eywa.stores.bundle import Stores
@@ -128,3 +128,24 @@ def test_a_known_name_keeps_the_kind_the_space_holds_it_as(stores: Stores) -> No
     ]  # fmt: skip
     kinds = {e.name: e.kind for e in stores.evidence.entities("kinds")}
     assert kinds == {"Acme": "entity", "Ana": "person", "Ben": "person", "Zoe": "person"}
+
+
+def test_name_candidates_stay_linear_in_a_turn_of_symbols() -> None:
+    """In a chunk of symbols every position is a boundary: a turn of 2,000 emoji made about
+    two million spans (1.5 s; 20,000, within the turn limit, took minutes and stalled Level
+    0). Spans hold a word character (or a whole chunk) and stay within ``MAX_NAME_CHARS`` and
+    ``MAX_NAME_PARTS`` runs of word characters, so a name beside symbols is still a span."""
+    assert len(name_candidates("🙂" * 2_000)) == 0  # one chunk, longer than any name
+    assert name_candidates("🙂" * 20_000) == set()
+    assert name_candidates("🙂" * 150) == {"🙂" * 150}  # a name of symbols fills its chunk
+    spans = name_candidates("🙂Ana🙂 " * 10 + "a." * 5_000)
+    assert {"ana", "ana🙂", "🙂ana🙂"} <= spans
+    assert len(spans) < 200
+    assert all(len(span) <= MAX_NAME_CHARS for span in name_candidates(("word " * 50 + "x" * 300 + " ") * 3))
+
+
+def test_a_turn_of_symbols_is_stored_and_a_name_beside_them_found(memory: Memory) -> None:
+    memory.remember("symbols", [{"text": "I met Ana at noon.", "speaker": "Zoe"}], wait=True)
+    ids = memory.remember("symbols", [{"text": "🙂" * 19_990 + " ana🙂", "speaker": "Zoe"}], wait=True)
+    (stored,) = [memory.evidence("symbols", i) for i in ids]
+    assert ("person", "Ana") in {(s.kind.value, s.normalized) for s in stored.signals}
