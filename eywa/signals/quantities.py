@@ -9,7 +9,7 @@ that order and each skips spans already claimed, so "$1,200" is never also the N
 from __future__ import annotations
 
 import re
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 from eywa.models import Signal, SignalKind
 from eywa.signals._text import (
@@ -112,6 +112,15 @@ def _multiplied(value: Decimal, short: str | None, long: str | None) -> Decimal:
     return value * MULTIPLIERS[key] if key in MULTIPLIERS else value
 
 
+def _cents(value: Decimal, short: str | None, long: str | None) -> Decimal:
+    """``value`` times its multiplier, to the cent, exactly: with as many digits as the amount
+    has (the default context's 28 made an amount of 29 digits or more, which a turn may
+    hold, a ``decimal.InvalidOperation`` out of ``remember``)."""
+    with localcontext() as context:
+        context.prec = max(context.prec, value.adjusted() + 16)  # the multiplier's 9 digits and the cents
+        return _multiplied(value, short, long).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
 def _signal(kind: SignalKind, match: re.Match[str], normalized: str) -> Signal:
     return Signal(
         kind=kind, text=match.group(0), start=match.start(), end=match.end(), normalized=normalized
@@ -137,8 +146,7 @@ def _money(text: str) -> list[Signal]:
         value = number_value(raw)
         if value is None:
             continue
-        amount = _multiplied(value, *mult).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-        found.append(_signal(SignalKind.MONEY, match, f"{amount} {currency}"))
+        found.append(_signal(SignalKind.MONEY, match, f"{_cents(value, *mult)} {currency}"))
     return found
 
 

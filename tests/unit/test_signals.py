@@ -45,6 +45,16 @@ def test_money_is_normalised_to_two_decimals_and_iso_currency(
     assert kinds(text, SignalKind.MONEY) == [(span, normalized)]
 
 
+def test_an_amount_of_more_digits_than_decimal_keeps_is_kept_to_the_cent() -> None:
+    """Python's decimal context keeps 28 digits: an amount of more (a turn may hold 19,980
+    nines after a "$") was a ``decimal.InvalidOperation`` out of ``remember``."""
+    nines = "9" * 40
+    assert kinds(f"it cost ${nines}.995", SignalKind.MONEY) == [(f"${nines}.995", f"1{'0' * 40}.00 USD")]
+    assert kinds(f"about ${nines} million", SignalKind.MONEY) == [(f"${nines} million", f"{nines}000000.00 USD")]
+    (found,) = kinds("$" + "1" * 19_980, SignalKind.MONEY)
+    assert found[1] == "1" * 19_980 + ".00 USD"
+
+
 def test_no_number_inside_money_date_or_duration() -> None:
     found = detect_signals("I paid $1,200 on 7 May 2023 for 3 years", AT)
     assert [
