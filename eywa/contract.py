@@ -220,9 +220,14 @@ def check_directory(value: object, field: str) -> Path:
     UnicodeEncodeError for a lone surrogate, TypeError for a number); an empty string named
     the current directory, where a store was then created without anyone asking for it.
 
+    A path that names an existing file (or lies under one) is the caller's mistake too: the
+    store's ``mkdir`` failed with ``FileExistsError`` (or ``NotADirectoryError``), which the
+    open reported as ``store_unavailable``, as though the disk were at fault.
+
     Raises:
         InvalidInputError: not a ``str`` or ``os.PathLike`` path, empty, holding a NUL
-            character, or not encodable as a file name.
+            character, not encodable as a file name, or naming (or lying under) something
+            that exists and is not a directory.
     """
     if not isinstance(value, (str, os.PathLike)):
         raise InvalidInputError.at(field, f"must be a directory path, got {type(value).__name__}")
@@ -233,7 +238,11 @@ def check_directory(value: object, field: str) -> Path:
         raise InvalidInputError.at(field, "must be encodable as a file name (a lone surrogate is not)") from None
     if not encoded.strip() or b"\x00" in encoded:
         raise InvalidInputError.at(field, "must be a non-empty path without NUL characters")
-    return Path(os.fsdecode(encoded))
+    path = Path(os.fsdecode(encoded))
+    existing = next((p for p in (path, *path.parents) if p.exists()), None)
+    if existing is not None and not existing.is_dir():
+        raise InvalidInputError.at(field, f"{existing} is a file, not a directory")
+    return path
 
 
 def check_settings(value: object) -> EywaSettings | None:

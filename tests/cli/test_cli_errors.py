@@ -44,6 +44,18 @@ def test_ingest_missing_file(runner: CliRunner, tmp_path: Path) -> None:
     assert result.exit_code == 1
 
 
+def test_a_data_dir_that_is_a_file_is_one_input_error_line_naming_it(runner: CliRunner, tmp_path: Path) -> None:
+    """It was ``embedded store failed during open: cannot create ...: [Errno 17] File
+    exists`` with code store_unavailable (a server fault) for the caller's own mistake."""
+    turns, taken = tmp_path / "turns.jsonl", tmp_path / "memory"
+    turns.write_text('{"speaker": "a", "text": "hi"}\n')
+    taken.write_text("")
+    result = runner.invoke(app, ["ingest", str(turns), "--space", "s", "--data-dir", str(taken)])
+    line = _one_line_error(result)
+    assert f"{taken} is a file, not a directory" in line and "[invalid_input]" in line
+    assert result.exit_code == 1
+
+
 def test_ingest_malformed_jsonl_names_the_line(runner: CliRunner, tmp_path: Path) -> None:
     path = tmp_path / "turns.jsonl"
     path.write_text('{"text": "hello"}\n\n{"text": "oops",}\n', encoding="utf-8")

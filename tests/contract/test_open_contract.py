@@ -34,6 +34,20 @@ def test_a_directory_the_file_system_cannot_take_is_refused_naming_it(
     assert list(tmp_path.iterdir()) == []  # nothing created, here or at the default
 
 
+@pytest.mark.parametrize("under", ["", "sub"], ids=["the-file", "under-the-file"])
+def test_a_directory_that_is_an_existing_file_is_an_input_error_naming_it(tmp_path: Path, under: str) -> None:
+    """mkdir's FileExistsError (NotADirectoryError under the file) was reported as a
+    StoreError, code store_unavailable, as though the disk had failed: it is the caller's."""
+    taken = tmp_path / "notes.txt"
+    taken.write_text("not a memory")
+    for call in (lambda: Memory.open(taken / under, settings=EywaSettings(data_dir=tmp_path / "d")),
+                 lambda: Memory.open(settings=EywaSettings(data_dir=taken / under))):  # fmt: skip
+        with pytest.raises(InvalidInputError, match=f"^(path|data_dir): {taken} is a file, not a directory$") as refused:
+            call()
+        assert refused.value.code == "invalid_input"
+    assert taken.read_text() == "not a memory" and sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
 def test_a_data_dir_in_settings_is_checked_alike(tmp_path: Path) -> None:
     with pytest.raises(InvalidInputError, match="^data_dir: "):
         Memory.open(settings=EywaSettings(data_dir=Path("memory\x00dir")))
