@@ -142,7 +142,15 @@ def _token(scope: Scope) -> str | None:
 
 
 class BodyLimitMiddleware:
-    """Refuse bodies over ``max_bytes`` with 413, by Content-Length or while streaming."""
+    """Refuse bodies over ``max_bytes`` with 413, by Content-Length or while streaming, and
+    bodies in a content coding with 415.
+
+    The API reads bodies as they come (no ``gzip`` or other coding is decoded), so a request
+    declaring ``Content-Encoding: gzip`` was parsed as plain JSON: a real gzip body was a
+    confusing 422, and a plain one sent under that header was accepted. It is refused as
+    ``unsupported_media_type`` with ``Accept-Encoding: identity`` (RFC 7694), before the
+    body is read.
+    """
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
@@ -151,6 +159,15 @@ class BodyLimitMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        codings = _content_codings(scope)
+        if codings:
+            response = problem_response(
+                415, "unsupported_media_type", "Unsupported media type",
+                f"Content-Encoding {', '.join(codings)} is not accepted; send the body uncompressed",
+                headers={"Accept-Encoding": "identity"},
+            )  # fmt: skip
+            await response(scope, receive, send)
             return
         declared = _content_length(scope)
         if declared is not None and declared > self.max_bytes:
@@ -201,6 +218,16 @@ class MetricsMiddleware:
             route: Any = scope.get("route")
             template = getattr(route, "path", None) or scope.get("state", {}).get(ROUTE_STATE) or "unmatched"
             self.metrics.observe_request(template, scope["method"], status, time.perf_counter() - started)
+
+
+def _content_codings(scope: Scope) -> list[str]:
+    """The content codings a request declares (``Content-Encoding``, every header of that
+    name), lower-cased, less ``identity`` (which is no coding)."""
+    codings: list[str] = []
+    for name, value in scope.get("headers", []):
+        if name == b"content-encoding":
+            codings += [c.strip().lower() for c in value.decode("latin-1").split(",") if c.strip()]
+    return [c for c in codings if c != "identity"]
 
 
 def _content_length(scope: Scope) -> int | None:

@@ -3,6 +3,8 @@ provenance and author, limits that write nothing, problem+json errors, keys, pro
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -171,6 +173,21 @@ def test_requests_over_a_limit_are_refused_and_write_nothing(tmp_path: Path) -> 
     svc.client.close()
     svc.keys.close()
     memory.close()
+
+
+def test_a_body_in_a_content_coding_is_refused_with_415_before_it_is_read(service: Service) -> None:
+    """The API decodes no content coding; a body declared gzip was read as plain JSON (a plain
+    one was stored, a real gzip one was a 422 about JSON)."""
+    headers = {**service.headers(["coded"]), "Content-Type": "application/json"}
+    plain = json.dumps({"turns": [{"text": "I live in Porto.", "speaker": "Ana"}]}).encode()
+    for coding, body in [("gzip", plain), ("gzip", gzip.compress(plain)), ("identity, br", plain), ("GZIP", plain)]:
+        refused = service.client.post("/v1/spaces/coded/turns", content=body, headers={**headers, "Content-Encoding": coding})
+        assert refused.status_code == 415, (coding, refused.text)
+        assert refused.headers["content-type"] == "application/problem+json"
+        assert refused.json()["code"] == "unsupported_media_type" and refused.headers["accept-encoding"] == "identity"
+    assert _stats(service, "coded") == 0
+    accepted = service.client.post("/v1/spaces/coded/turns", content=plain, headers={**headers, "Content-Encoding": "identity"})
+    assert accepted.status_code == 201 and _stats(service, "coded") == 1
 
 
 def test_errors_are_problem_json_with_stable_codes_and_field_names(service: Service) -> None:
