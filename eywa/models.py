@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from eywa.errors import FieldProblem, InvalidInputError
-from eywa.values import json_shape, supported_utc, text_problem
+from eywa.values import json_shape, parse_time, supported_utc, text_problem
 
 
 def utc_now() -> datetime:
@@ -130,6 +130,15 @@ class Turn(BaseModel):
         if value is not None and (problem := text_problem(value)) is not None:
             raise ValueError(problem)
         return value
+
+    @field_validator("observed_at", mode="before")
+    @classmethod
+    def _iso_8601(cls, value: object) -> object:
+        """Text is read by ``values.parse_time``, the parser of a query's time (``as_of``),
+        so that a string is a time for a turn exactly when it is one for a query, and the
+        same instant. Pydantic's own parsing took Unix seconds as text and refused the basic
+        (``20240101T000000``) and week-date forms that a query accepted."""
+        return parse_time(value) if isinstance(value, str) else value
 
     @field_validator("observed_at")
     @classmethod

@@ -7,7 +7,6 @@ The memory is the one the settings name (``eywa.runtime.open_memory``): Neo4j wh
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,6 +23,7 @@ from eywa.contract import Limits, check_turns
 from eywa.errors import InvalidInputError, InvalidTurnError
 from eywa.loaders import load_turns_file
 from eywa.models import Policy
+from eywa.values import parse_time
 
 __all__ = ["ingest", "recall", "stats"]
 
@@ -113,7 +113,7 @@ def _check_as_of(value: str | None) -> str | None:
     if value is None:
         return None
     try:
-        datetime.fromisoformat(value)
+        parse_time(value)  # the one reading of a time (eywa.values), as a turn's and the API's
     except ValueError:
         raise InvalidInputError(f"--as-of must be an ISO-8601 date or datetime, got {value!r}") from None
     return value
