@@ -83,6 +83,9 @@ def connect_neo4j(settings: EywaSettings) -> Driver:
             auth=(settings.neo4j_user, password),
             max_connection_pool_size=settings.neo4j_pool_size,
             max_transaction_retry_time=settings.neo4j_retry_s,
+            connection_timeout=settings.neo4j_connect_timeout_s,
+            connection_acquisition_timeout=settings.neo4j_acquire_timeout_s,
+            liveness_check_timeout=settings.neo4j_liveness_check_s,
         )
     except (ValueError, DriverConfigurationError) as exc:  # a malformed URI, an unknown scheme
         raise ConfigurationError(f"EYWA_NEO4J_URI {settings.neo4j_uri!r}: {exc}") from exc
@@ -126,7 +129,12 @@ def _open_graph(settings: EywaSettings) -> Neo4jGraph:
         StoreError: Neo4j cannot be reached or a migration fails.
     """
     driver = connect_neo4j(settings)
-    graph = Neo4jGraph(driver, settings.neo4j_database, retry_s=settings.neo4j_retry_s)
+    graph = Neo4jGraph(
+        driver,
+        settings.neo4j_database,
+        retry_s=settings.neo4j_retry_s,
+        transaction_timeout_s=settings.neo4j_transaction_timeout_s,
+    )
     try:
         apply_migrations(driver, settings.neo4j_database)
     except EywaError:

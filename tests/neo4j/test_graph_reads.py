@@ -98,3 +98,23 @@ def test_read_rows_hold_the_values_the_driver_exports_without_its_export_walk(
     finally:
         with neo4j_driver.session(database=neo4j_server.database) as session:
             session.run("MATCH (p:ReadRowsProbe) DELETE p").consume()
+
+
+SLOW = "UNWIND range(1, 400000000) AS x RETURN count(x) AS n"  # several seconds of work on the server
+
+
+def test_a_read_or_write_over_the_transaction_timeout_is_terminated_by_neo4j(
+    neo4j_driver: Driver, neo4j_server: Neo4jServer
+) -> None:
+    """``EYWA_NEO4J_TRANSACTION_TIMEOUT_S`` reaches the server with every read query and write
+    transaction: a runaway one is a ``StoreError`` soon after the limit, not a connection
+    held for as long as it runs."""
+    import time
+
+    graph = Neo4jGraph(neo4j_driver, neo4j_server.database, owns_driver=False, transaction_timeout_s=0.5)
+    for call in (lambda: graph.read("slow", SLOW), lambda: graph.write("slow", lambda tx: tx.run(SLOW).consume())):
+        started = time.monotonic()
+        with pytest.raises(StoreError, match="(?i)timed? ?out|terminated"):
+            call()
+        assert time.monotonic() - started < 3.0
+    assert graph.read("probe", "RETURN 1 AS n") == [{"n": 1}]  # the pool is fine after it

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from neo4j import READ_ACCESS, Driver, ManagedTransaction, Result, Session
+from neo4j import READ_ACCESS, Driver, ManagedTransaction, Query, Result, Session, unit_of_work
 from neo4j.exceptions import DriverError, Neo4jError
 from neo4j.graph import Node, Path, Relationship
 
@@ -71,13 +71,27 @@ class Neo4jGraph:
         owns_driver: Whether :meth:`close` closes the driver too.
         retry_s: How long a read that failed transiently is tried again (the driver's
             ``max_transaction_retry_time`` for writes; ``EYWA_NEO4J_RETRY_S``).
+        transaction_timeout_s: The server-side limit of each read query and write
+            transaction (``EYWA_NEO4J_TRANSACTION_TIMEOUT_S``): Neo4j terminates one that
+            runs longer, so a runaway query fails as a ``StoreError`` rather than holding
+            a pooled connection; ``None`` (or 0) leaves the server's
+            ``db.transaction.timeout``.
     """
 
-    def __init__(self, driver: Driver, database: str, *, owns_driver: bool = True, retry_s: float = 5.0) -> None:
+    def __init__(
+        self,
+        driver: Driver,
+        database: str,
+        *,
+        owns_driver: bool = True,
+        retry_s: float = 5.0,
+        transaction_timeout_s: float | None = None,
+    ) -> None:
         self.driver = driver
         self.database = database
         self._owns_driver = owns_driver
         self._retry_s = retry_s
+        self._timeout_s = transaction_timeout_s or None  # 0 would mean "no limit at all" to Neo4j
         self._closed = False
         self._lock = threading.Lock()
         self._read_sessions: dict[threading.Thread, Session] = {}
@@ -113,7 +127,7 @@ class Neo4jGraph:
         while True:
             try:
                 # Queries are module constants formatted only with enum members (never caller input).
-                return rows(self._read_session().run(query, params))
+                return rows(self._read_session().run(Query(query, timeout=self._timeout_s), params))
             except (Neo4jError, DriverError) as exc:
                 self._drop_read_session()  # a failed session is not reused
                 if not exc.is_retryable() or time.monotonic() + wait > deadline or self._closed:
@@ -137,7 +151,7 @@ class Neo4jGraph:
         """
         self._check_open()
         with mapped(operation), self._session() as session:
-            return session.execute_write(work, *args, **kwargs)
+            return session.execute_write(unit_of_work(timeout=self._timeout_s)(work), *args, **kwargs)
 
     def rehearse(
         self,
@@ -164,7 +178,7 @@ class Neo4jGraph:
 
         self._check_open()
         with suppress(_RolledBack), mapped(operation), self._session() as session:
-            session.execute_write(rolled_back)
+            session.execute_write(unit_of_work(timeout=self._timeout_s)(rolled_back))
 
     def close(self) -> None:
         """Close the driver (when owned); later use raises ``ClosedError``. Idempotent."""

@@ -1,0 +1,83 @@
+"""A Neo4j that stops answering (its JVM paused with SIGSTOP: a hung server, or one behind a
+black hole) fails a call with ``StoreError`` within the configured bound, and the next call
+after it answers again (SIGCONT) works.
+
+Before ``EYWA_NEO4J_ACQUIRE_TIMEOUT_S`` and ``EYWA_NEO4J_LIVENESS_CHECK_S``, a pooled
+connection was used unchecked, and a read waited for the server's own receive-timeout hint
+(120 s) before failing: a recall on a paused server took 120.1 s to become a StoreError.
+
+The reliability tests' own server (``restartable_neo4j``) is paused, never the shared one.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr
+
+from eywa.errors import StoreError
+from eywa.memory import Memory
+from eywa.settings import EywaSettings
+from tests.reliability.support import HashEmbedder
+
+pytestmark = pytest.mark.neo4j
+
+SPACE = "paused"
+ACQUIRE_TIMEOUT_S = 2.0
+SLACK_S = 3.0  # the retry budget (retry_s) and scheduling on a loaded machine
+
+
+def _threads_stopped(pid: int) -> bool:
+    """Every thread of ``pid`` is in the stopped state: SIGSTOP is delivered to each thread
+    on its own, and a thread still running could answer one more round trip."""
+    states = [(task / "stat").read_text().rsplit(")", 1)[1].split()[0] for task in Path(f"/proc/{pid}/task").iterdir()]
+    return all(state in {"T", "t"} for state in states)
+
+
+@contextmanager
+def _paused(pid: int) -> Iterator[None]:
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        deadline = time.monotonic() + 5
+        while not _threads_stopped(pid):
+            assert time.monotonic() < deadline, "the JVM did not stop"
+            time.sleep(0.01)
+        yield
+    finally:
+        os.kill(pid, signal.SIGCONT)
+
+
+def _fails_in_bounded_time(call: Callable[[], object]) -> float:
+    started = time.monotonic()
+    with pytest.raises(StoreError):
+        call()
+    return time.monotonic() - started
+
+
+def test_a_paused_neo4j_fails_reads_and_writes_in_bounded_time_and_recovers(
+    tmp_path: Path, restartable_neo4j: tuple[Path, str]
+) -> None:
+    run_dir, uri = restartable_neo4j
+    pid = int((run_dir / "neo4j.pid").read_text())
+    settings = EywaSettings(data_dir=tmp_path / "data", neo4j_uri=uri, neo4j_password=SecretStr("x"),
+                            qdrant_path=tmp_path / "qdrant", extractor="none", neo4j_retry_s=0.5,
+                            neo4j_connect_timeout_s=1.0, neo4j_acquire_timeout_s=ACQUIRE_TIMEOUT_S)  # fmt: skip
+    turn = {"speaker": "Ana", "text": "I moved to Lisbon in 2020."}
+    with Memory.connect(settings, embedder=HashEmbedder()) as memory:
+        memory.remember(SPACE, [turn])
+        assert memory.recall(SPACE, "Where did Ana move?").items
+        with _paused(pid):
+            took_read = _fails_in_bounded_time(lambda: memory.recall(SPACE, "Where did Ana move?"))
+            took_write = _fails_in_bounded_time(
+                lambda: memory.remember(SPACE, [{"speaker": "Ana", "text": "I moved to Porto in 2024."}])
+            )
+        assert took_read < ACQUIRE_TIMEOUT_S + SLACK_S, took_read
+        assert took_write < ACQUIRE_TIMEOUT_S + SLACK_S, took_write
+        assert memory.recall(SPACE, "Where did Ana move?").items  # answering again: works at once
+        memory.remember(SPACE, [{"speaker": "Ana", "text": "I moved to Porto in 2024."}])
