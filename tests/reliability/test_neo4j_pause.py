@@ -18,12 +18,15 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import pytest
 from pydantic import SecretStr
 
 from eywa.errors import StoreError
 from eywa.memory import Memory
 from eywa.settings import EywaSettings
+from eywa.stores.embedded.keys import SqliteKeyStore
+from services.api.app import create_app, serve_in_thread
 from tests.reliability.support import HashEmbedder
 
 pytestmark = pytest.mark.neo4j
@@ -69,7 +72,12 @@ def test_a_paused_neo4j_fails_reads_and_writes_in_bounded_time_and_recovers(
                             qdrant_path=tmp_path / "qdrant", extractor="none", neo4j_retry_s=0.5,
                             neo4j_connect_timeout_s=1.0, neo4j_acquire_timeout_s=ACQUIRE_TIMEOUT_S)  # fmt: skip
     turn = {"speaker": "Ana", "text": "I moved to Lisbon in 2020."}
-    with Memory.connect(settings, embedder=HashEmbedder()) as memory:
+    keys = SqliteKeyStore(tmp_path / "keys.sqlite")
+    _, secret = keys.create([SPACE], ["read", "write"])
+    question = {"query": "Where did Ana move?"}
+    with Memory.connect(settings, embedder=HashEmbedder()) as memory, serve_in_thread(
+        create_app(memory, settings.model_copy(update={"rate_limit_per_minute": 0}), keys)
+    ) as url, httpx.Client(base_url=url, headers={"Authorization": f"Bearer {secret}"}, timeout=60.0) as http:
         memory.remember(SPACE, [turn])
         assert memory.recall(SPACE, "Where did Ana move?").items
         with _paused(pid):
@@ -77,7 +85,15 @@ def test_a_paused_neo4j_fails_reads_and_writes_in_bounded_time_and_recovers(
             took_write = _fails_in_bounded_time(
                 lambda: memory.remember(SPACE, [{"speaker": "Ana", "text": "I moved to Porto in 2024."}])
             )
+            started = time.monotonic()
+            refused = http.post(f"/v1/spaces/{SPACE}/recall", json=question)
+            took_http = time.monotonic() - started
         assert took_read < ACQUIRE_TIMEOUT_S + SLACK_S, took_read
         assert took_write < ACQUIRE_TIMEOUT_S + SLACK_S, took_write
+        assert took_http < ACQUIRE_TIMEOUT_S + SLACK_S, took_http
+        assert refused.status_code == 503 and refused.headers["content-type"] == "application/problem+json"
+        assert refused.json()["code"] == "store_unavailable"
         assert memory.recall(SPACE, "Where did Ana move?").items  # answering again: works at once
         memory.remember(SPACE, [{"speaker": "Ana", "text": "I moved to Porto in 2024."}])
+        assert http.post(f"/v1/spaces/{SPACE}/recall", json=question).status_code == 200
+    keys.close()
