@@ -57,3 +57,39 @@ class VectorStore(Protocol):
     def close(self) -> None:
         """Flush and release resources."""
         ...
+
+
+@dataclass(frozen=True)
+class ShardIndex:
+    """One vector shard's index state (``VectorIndexer.index_state``).
+
+    ``indexed`` of its ``points`` sit in segments with an HNSW graph and are searched through
+    it; the others are in plain segments, searched exactly (linear in their number).
+    ``threshold`` is the fewest points a segment needs before a build gives it a graph:
+    below it an exact scan is as fast, and a build leaves the segment plain.
+    """
+
+    kind: VectorKind
+    points: int
+    indexed: int
+    segments: int
+    threshold: int
+
+    @property
+    def unindexed(self) -> int:
+        """Points a search still scans linearly."""
+        return max(self.points - self.indexed, 0)
+
+
+class VectorIndexer(Protocol):
+    """The explicit index build of a store that does not index by itself (the embedded
+    Qdrant Edge shards; a Qdrant server indexes its collections in the background)."""
+
+    def index_state(self) -> tuple[ShardIndex, ...]:
+        """The index state of every kind's shard, in ``VECTOR_KINDS`` order."""
+        ...
+
+    def build_index(self, kind: VectorKind) -> ShardIndex:
+        """Build the HNSW graph of ``kind``'s shard (blocking; see the implementation for
+        what else it blocks) and return its state after."""
+        ...

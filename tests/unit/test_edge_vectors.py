@@ -11,10 +11,12 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import pytest
+import qdrant_edge as qe
 
+import eywa.stores.embedded.vectors as vectors_module
 from eywa.errors import ClosedError, InvalidInputError, StoreError
 from eywa.stores.embedded.vectors import QdrantEdgeVectorStore, point_id
-from eywa.stores.vectors import VectorPoint
+from eywa.stores.vectors import ShardIndex, VectorPoint
 
 DIM = 8
 
@@ -25,13 +27,13 @@ def unit(*values: float) -> npt.NDArray[np.float32]:
     return vector / np.linalg.norm(vector)
 
 
-def random_points(n: int, space: str, seed: int, prefix: str = "ev") -> list[VectorPoint]:
+def random_points(n: int, space: str, seed: int, prefix: str = "ev", dim: int = DIM) -> list[VectorPoint]:
     rng = np.random.default_rng(seed)
     return [
         VectorPoint(
             id=f"{prefix}_{space}_{i}",
             space=space,
-            vector=rng.standard_normal(DIM).astype(np.float32),
+            vector=rng.standard_normal(dim).astype(np.float32),
             at=float(i),
         )
         for i in range(n)
@@ -178,13 +180,74 @@ def test_wrong_vector_width_is_an_input_error(store: QdrantEdgeVectorStore) -> N
     assert store.count("evidence") == 0
 
 
-def test_optimize_keeps_results(store: QdrantEdgeVectorStore) -> None:
+def exact_top(points: list[VectorPoint], query: npt.NDArray[np.float32], k: int) -> list[str]:
+    """The ``k`` nearest ids by cosine, computed in numpy: what any index must answer."""
+    matrix = np.stack([p.vector / np.linalg.norm(p.vector) for p in points])
+    scores = matrix @ (query / np.linalg.norm(query))
+    return [points[i].id for i in np.argsort(-scores, kind="stable")[:k]]
+
+
+@pytest.mark.parametrize("spaces", [("alice",), ("alice", "bob")])
+def test_an_indexed_shard_answers_the_exact_top_hits(
+    tmp_path: Path, spaces: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With thresholds low enough to index and walk 1,500 points, the HNSW search answers the
+    same top hits as an exact scan, for a sole-space shard (unfiltered) and a shared one
+    (filtered). 32 dimensions: in 8 a graph walk is exact even with few candidates."""
+    dim = 32
+    store = QdrantEdgeVectorStore(tmp_path / "vectors", dim, indexing_threshold_kb=1, full_scan_threshold_kb=1)
+    try:
+        points = {space: random_points(1500, space, seed=n, dim=dim) for n, space in enumerate(spaces)}
+        for batch in points.values():
+            store.upsert("evidence", batch)
+        assert store.index_state()[0] == ShardIndex("evidence", 1500 * len(spaces), 0, 1, threshold=8)
+        state = store.build_index("evidence")
+        assert state.indexed == state.points == 1500 * len(spaces) and state.unindexed == 0
+        queries = random_points(20, "query", seed=99, dim=dim)
+        for space, batch in points.items():
+            for query in queries:
+                hits = store.search("evidence", space, query.vector, 10)
+                assert [doc for doc, _ in hits] == exact_top(batch, query.vector, 10)
+        # The graph is what answered: walked with too few candidates, it misses some hits.
+        monkeypatch.setattr(vectors_module, "_SEARCH_PARAMS", qe.SearchParams(hnsw_ef=1))
+        sloppy = [
+            [doc for doc, _ in store.search("evidence", space, query.vector, 10)] != exact_top(batch, query.vector, 10)
+            for space, batch in points.items()
+            for query in queries
+        ]
+        assert any(sloppy)
+    finally:
+        store.close()
+
+
+def test_a_shard_under_the_threshold_stays_plain_and_exact(store: QdrantEdgeVectorStore) -> None:
     points = random_points(200, "alice", seed=7)
     store.upsert("evidence", points)
-    before = store.search("evidence", "alice", points[3].vector, 5)
-    store.optimize()
-    after = store.search("evidence", "alice", points[3].vector, 5)
-    assert [doc for doc, _ in after] == [doc for doc, _ in before]
+    state = store.build_index("evidence")
+    assert (state.points, state.indexed) == (200, 0)  # 200 points of 8 dims: far under 10 MB
+    hits = store.search("evidence", "alice", points[3].vector, 5)
+    assert [doc for doc, _ in hits] == exact_top(points, points[3].vector, 5)
+
+
+def test_a_reopened_indexed_shard_answers_and_takes_new_points(tmp_path: Path) -> None:
+    """The built graph is on disk: a reopen (with the default threshold) finds it indexed and
+    answering exactly; a point written after the build is searched too (plain segment)."""
+    points = random_points(1500, "alice", seed=3)
+    store = QdrantEdgeVectorStore(tmp_path / "vectors", DIM, indexing_threshold_kb=1, full_scan_threshold_kb=1)
+    store.upsert("evidence", points)
+    store.build_index("evidence")
+    store.close()
+    reopened = QdrantEdgeVectorStore(tmp_path / "vectors", DIM, full_scan_threshold_kb=1)
+    try:
+        assert reopened.index_state()[0].indexed == 1500
+        query = random_points(1, "query", seed=5)[0].vector
+        assert [doc for doc, _ in reopened.search("evidence", "alice", query, 10)] == exact_top(points, query, 10)
+        late = VectorPoint("ev_late", "alice", query)
+        reopened.upsert("evidence", [late])
+        assert reopened.search("evidence", "alice", query, 1)[0][0] == "ev_late"
+        assert reopened.index_state()[0].points == 1501
+    finally:
+        reopened.close()
 
 
 def test_every_call_after_close_raises_closed_error(tmp_path: Path) -> None:
@@ -197,7 +260,8 @@ def test_every_call_after_close_raises_closed_error(tmp_path: Path) -> None:
         lambda: vectors.missing("evidence", ["ev_1"]),
         lambda: vectors.delete("evidence", ["ev_1"]),
         lambda: vectors.count("evidence"),
-        vectors.optimize,
+        vectors.index_state,
+        lambda: vectors.build_index("evidence"),
     ]
     for call in calls:
         with pytest.raises(ClosedError):
