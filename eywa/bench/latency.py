@@ -179,6 +179,19 @@ class LatencyReport(BaseModel):
     latency"), so figures from machines with other versions differ by that much."""
     finished_before_timing: int = 0
     """Pending marks (of this or earlier runs' passes) finished before the queries were timed."""
+    vector_index: dict[str, VectorShardIndex] | None = None
+    """Per embedded vector shard, its points and how many an HNSW graph held while the
+    queries ran (None on the server backend, whose Qdrant indexes by itself): an unindexed
+    shard is scanned by every search (``eywa index-vectors``)."""
+
+
+class VectorShardIndex(BaseModel):
+    """One vector shard's points and how many of them were indexed (HNSW)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    points: int
+    indexed: int
 
 
 def run_latency_bench(
@@ -254,8 +267,13 @@ def run_latency_bench(
                 crowd_pass = _ingest_others(other, space, crowd, seed, batch_size, console)
             loads["crowded"] = _load()
             crowded = _crowd_report(crowd_pass, samples, _recall(mem, space, seed, queries, console))
+        index = _vector_index(mem) if backend == "embedded" else None
     report = _report(backend, turns, queries, seed, ingest, samples, peaks, loads, settings)
-    return report.model_copy(update={"crowd": crowded, "finished_before_timing": finished})
+    return report.model_copy(update={"crowd": crowded, "finished_before_timing": finished, "vector_index": index})
+
+
+def _vector_index(mem: Memory) -> dict[str, VectorShardIndex]:
+    return {state.kind: VectorShardIndex(points=state.points, indexed=state.indexed) for state in mem.vector_index()}
 
 
 def _recall(

@@ -164,6 +164,11 @@ def render_latency(report: LatencyReport, console: Console) -> None:
     console.print(f"load average (1/5/15 min): {loads}")
     if report.sqlite is not None:
         console.print(f"SQLite {report.sqlite}")
+    if report.vector_index is not None:
+        shards = "; ".join(
+            f"{kind} {shard.indexed:,} of {shard.points:,} points indexed" for kind, shard in report.vector_index.items()
+        )
+        console.print(f"vector shards (HNSW): {shards}")
     for name, check in report.targets.items():
         verdict = "[green]met[/]" if check["met"] else "[red]missed[/]"
         console.print(f"target {name} <= {check['target']}: measured {check['measured']} {verdict}")

@@ -20,7 +20,7 @@ from eywa.stores.erasure import ErasureStore
 from eywa.stores.evidence import EvidenceStore, KeywordIndex
 from eywa.stores.ledger import JobRecords, StageLedger, Tombstones
 from eywa.stores.spaces import SpaceCatalog
-from eywa.stores.vectors import VectorStore
+from eywa.stores.vectors import VectorIndexer, VectorStore
 
 
 Batch = tuple[Sequence[Evidence], Sequence[tuple[str, Entity]]]
@@ -79,3 +79,6 @@ class Stores(GraphStores):
     backup: Callable[[Path, datetime], BackupReport] | None = None
     """An online backup of the store into a directory (embedded only; None: the backend has
     none of its own — Neo4j is backed up with its own tools)."""
+    indexer: VectorIndexer | None = None
+    """The explicit HNSW build of the vector shards (embedded only; None: a Qdrant server
+    indexes its collections in the background)."""

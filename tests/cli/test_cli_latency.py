@@ -36,6 +36,8 @@ def test_prints_ingest_percentiles_ratio_memory_and_load(smoke: tuple[str, list[
     assert "memory peak (RSS)" in stdout and "MiB" in stdout
     assert "load average" in stdout
     assert f"SQLite {sqlite3.sqlite_version}" in stdout  # the store's library: FTS5's speed varies with it
+    # 300 turns stay under the indexing threshold: searched exactly, and the report says so
+    assert "vector shards (HNSW): evidence 0 of 300 points indexed" in stdout
 
 
 def test_json_report_is_consistent(smoke: tuple[str, list[dict[str, Any]]]) -> None:
@@ -59,6 +61,8 @@ def test_json_report_is_consistent(smoke: tuple[str, list[dict[str, Any]]]) -> N
     assert report["peak_rss_mib"]["recall"] > 0
     assert report["targets"] == {}  # targets are stated for 10k and 100k only
     assert report["sqlite"] == sqlite3.sqlite_version
+    assert report["vector_index"]["evidence"] == {"points": 300, "indexed": 0}
+    assert set(report["vector_index"]) == {"evidence", "belief", "entity"}
 
 
 def test_server_backend_without_neo4j_uri_fails_in_one_line(runner: CliRunner, tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """``eywa reconcile`` finishes what the ledger holds (Level 1 of turns stored without an
-extractor), and ``eywa reprocess`` re-reads the turns an older extractor read (a store of the
-previous format, whose beliefs carry no version)."""
+extractor), ``eywa reprocess`` re-reads the turns an older extractor read (a store of the
+previous format, whose beliefs carry no version), and ``eywa index-vectors`` builds the vector
+shards' HNSW graphs and reports their state."""
 
 from __future__ import annotations
 
@@ -45,3 +46,29 @@ def test_reprocess_reads_again_what_an_older_extractor_read(runner: CliRunner, t
     assert again.exit_code == 0 and "0 turns of legacy reprocessed" in again.output
     missing = runner.invoke(app, ["reprocess", "--space", "nobody", "--data-dir", str(data)])
     assert missing.exit_code == 1 and "unknown space 'nobody'" in missing.stderr
+
+
+def test_index_vectors_reports_the_state_and_builds_what_passes_the_threshold(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text("\n".join(json.dumps({"text": f"Turn {i} about the garden.", "speaker": "Ana"}) for i in range(12)))
+    data = str(tmp_path / "mem")
+    stored = runner.invoke(app, ["ingest", "--space", "ana", str(turns), "--data-dir", data])
+    assert stored.exit_code == 0, stored.output
+    status = runner.invoke(app, ["index-vectors", "--status", "--data-dir", data])
+    assert status.exit_code == 0, status.output
+    assert _row(status.output, "evidence") == ["12", "0", "12", "1"]
+    built = runner.invoke(app, ["index-vectors", "--kind", "evidence", "--data-dir", data])
+    assert built.exit_code == 0, built.output
+    # 12 points are far under the threshold: left plain, and said so; belief was not asked for
+    assert "evidence: 12 points, under the threshold of 6,667: left plain" in built.output
+    assert "belief:" not in built.output
+    assert _row(built.output, "evidence") == ["12", "0", "12", "1"]
+    wrong = runner.invoke(app, ["index-vectors", "--kind", "turns", "--data-dir", data])
+    assert wrong.exit_code == 1 and "--kind takes evidence, belief, entity; not turns" in wrong.stderr
+
+
+def _row(output: str, shard: str) -> list[str]:
+    row = next(line for line in output.splitlines() if line.startswith(f"│ {shard} "))
+    return [cell.strip().replace(",", "") for cell in row.strip("│ ").split("│")[1:]]

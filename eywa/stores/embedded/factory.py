@@ -99,6 +99,7 @@ def open_embedded(
         close=close,
         exclusive=db.locked,
         backup=lambda dest, at: backup_directory(directory, dest, at, database=DATABASE_FILE),
+        indexer=vectors,
     )
 
 
