@@ -4,7 +4,7 @@ with every point, answers exactly, and builds again.
 ``QdrantEdgeVectorStore.build_index`` runs Qdrant's optimizer, which builds the graph into a
 new segment and swaps it in only when complete. Here a child process writes points, starts
 the build and is killed with SIGKILL half a second in (while it still runs: the test checks);
-a fresh open must find every point and search it.
+a fresh open must find every point and search it, and free what the unfinished build wrote.
 """
 
 from __future__ import annotations
@@ -72,8 +72,11 @@ def test_a_build_killed_midway_leaves_a_shard_that_answers_and_builds_again(tmp_
     assert child.returncode == -9
     vectors = np.random.default_rng(11).standard_normal((POINTS, DIM)).astype(np.float32)
     queries = np.random.default_rng(12).standard_normal((10, DIM)).astype(np.float32)
+    builders = directory / "evidence" / "temp_segments"
+    assert list(builders.glob("segment_builder_*")), "the killed build left no builder: nothing to clean up"
     store = QdrantEdgeVectorStore(directory, DIM, indexing_threshold_kb=1, full_scan_threshold_kb=1)
     try:
+        assert list(builders.glob("segment_builder_*")) == []  # the unfinished build's disk is freed
         assert store.count("evidence") == POINTS
         for query in queries:
             assert [doc for doc, _ in store.search("evidence", "alice", query, 10)] == exact_top(vectors, query, 10)
