@@ -107,6 +107,8 @@ class EywaGroup(TyperGroup):
             raise  # not a mistake: Typer prints the help
         except UsageError as exc:
             raise fail(exc, exc.exit_code) from None
+        except BrokenPipeError:
+            raise  # the reader of stdout went away (``| head``): Typer exits quietly, as Unix tools do
         except (EywaError, OSError, json.JSONDecodeError) as exc:
             raise fail(exc) from None
         except ModuleNotFoundError as exc:

@@ -243,3 +243,29 @@ def test_export_to_an_empty_name_or_a_directory_is_one_error_line(runner: CliRun
     line = _one_line_error(runner.invoke(app, ["export", "--space", "s", "--out", target, "--data-dir", str(data)]))
     assert "--out" in line and line.endswith("[invalid_input]")
     assert not list(tmp_path.glob("*.partial"))
+
+
+
+def test_a_reader_that_closes_the_pipe_early_gets_no_error_line() -> None:
+    # ``eywa export … | head``: the reader goes away while the command writes. Unix tools
+    # stop quietly (Typer exits 1 without a word); the CLI's error boundary must not turn
+    # the closed pipe into an "error: [Errno 32] Broken pipe" line.
+    import errno
+
+    import typer
+
+    from eywa.runtime.commands import EywaGroup
+
+    probe = typer.Typer(cls=EywaGroup)
+
+    @probe.command()
+    def write() -> None:
+        raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+    @probe.command()
+    def other() -> None:  # two commands: ``write`` stays a sub-command under the group
+        """Unused."""
+
+    result = CliRunner().invoke(probe, ["write"])
+    assert "error:" not in result.stderr
+    assert result.exit_code == 1
