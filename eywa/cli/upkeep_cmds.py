@@ -104,11 +104,13 @@ def index_vectors(
 ) -> None:
     """Build the HNSW index of the embedded vector shards (after a bulk load; blocks the process).
 
-    Searches of an unindexed shard scan every point: fine up to some 10k turns, ~11 ms per
-    search at 100k. The build took 20-45 s per 100k points on two cores and nothing else in
-    the process runs meanwhile, so run it when the memory is idle (a running eywa serve holds
-    the directory: stop it first). Shards under their threshold stay plain; points written
-    later are scanned until the next build.
+    Searches of an unindexed shard scan every point: ~11 ms per search at 100k turns.
+
+    The build takes 20-45 s per 100k points on two cores, and nothing else in the process runs meanwhile.
+
+    Run it when the memory is idle (a running eywa serve holds the directory: stop it first).
+
+    Shards under their threshold stay plain; points written later are scanned until the next build.
     """
     settings = load_settings(data_dir)
     console = out_console()
