@@ -766,14 +766,18 @@ class Memory:
 
         Raises:
             ConfigurationError: this memory runs on the server backends.
-            InvalidInputError: a kind is not a vector kind.
+            InvalidInputError: ``kinds`` is not a list of vector kinds (a bare string is
+                not one), or ``on_start`` is not callable; nothing is built.
             StoreError: the vector store failed.
         """
         self._check_open()
+        if isinstance(kinds, str | bytes) or not isinstance(kinds, Sequence):  # "evidence" is no list of kinds
+            raise InvalidInputError.at("kinds", f"must be a list of vector kinds ({', '.join(VECTOR_KINDS)})")
+        for n, kind in enumerate(kinds):
+            if kind is None or check_choice(kind, f"kinds.{n}", VECTOR_KINDS) is None:
+                raise InvalidInputError.at(f"kinds.{n}", f"must be one of {', '.join(VECTOR_KINDS)}")
+        on_start = check_optional_callable(on_start, "on_start")
         indexer = self._indexer()
-        unknown = [kind for kind in kinds if kind not in VECTOR_KINDS]
-        if unknown:
-            raise InvalidInputError(f"not vector kinds: {unknown}; kinds are {', '.join(VECTOR_KINDS)}")
         states = {state.kind: state for state in indexer.index_state()}
         built: list[ShardIndex] = []
         for kind in dict.fromkeys(kinds):

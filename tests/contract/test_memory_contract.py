@@ -213,6 +213,21 @@ def test_space_counts_of_no_list_is_an_input_error(memory: Memory, spaces: Any) 
 
 
 @pytest.mark.parametrize(
+    ("arguments", "field"),
+    [({"kinds": "evidence"}, "kinds"), ({"kinds": 5}, "kinds"), ({"kinds": [None]}, "kinds.0"),
+     ({"kinds": ["evidence", "turns"]}, "kinds.1"), ({"kinds": ["evidence"], "on_start": 5}, "on_start")],
+)  # fmt: skip
+def test_index_vectors_refuses_what_is_no_list_of_kinds_or_no_callback(
+    memory: Memory, arguments: dict[str, Any], field: str
+) -> None:
+    # Found by probing: the number 5 as kinds or as on_start was a TypeError from below, and
+    # "evidence" was refused as the kinds "e", "v", "i", ….
+    before = memory.vector_index()
+    assert _refused(memory.index_vectors, **arguments).problems[0].field == field
+    assert memory.vector_index() == before  # nothing built
+
+
+@pytest.mark.parametrize(
     ("fields", "field"),
     [({"text": f"a{LONE}"}, "text"), ({"text": "  "}, "text"), ({"text": "ok", "metadata": {"x": math.nan}}, "metadata"),
      ({"text": "ok", "observed_at": "0001-01-01T00:00:00+01:00"}, "observed_at"), ({"text": "ok", "mood": "x"}, "mood"), ({}, "text")],
