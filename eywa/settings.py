@@ -21,6 +21,10 @@ from eywa.models import Stage
 from eywa.values import MAX_JSON_DEPTH
 
 _REDIS_SCHEMES = ("redis", "rediss", "unix")
+NEO4J_TIMEOUT_MAX_S = 86_400.0
+"""The largest Neo4j timeout setting taken (a day): the driver cannot use every float
+(a socket timeout over ~9.2e9 s, a transaction timeout over ~9.2e15 s, or infinity, was an
+OverflowError out of the first query, not a configuration error), and none longer is a bound."""
 ExtractorChoice = Literal["rules", "openai", "anthropic", "none"]
 EmbedderChoice = Literal["minilm", "openai"]
 
@@ -92,12 +96,16 @@ class EywaSettings(BaseSettings):
     neo4j_connect_timeout_s: float = Field(
         default=5.0,
         gt=0,
+        le=NEO4J_TIMEOUT_MAX_S,
+        allow_inf_nan=False,
         description="How long opening a TCP connection to Neo4j may take (the driver's connection_timeout; "
         "its default is 30 s).",
     )
     neo4j_acquire_timeout_s: float = Field(
         default=10.0,
         gt=0,
+        le=NEO4J_TIMEOUT_MAX_S,
+        allow_inf_nan=False,
         description="How long a query may wait for a pooled Neo4j connection, opening a new one and checking an "
         "idle one is alive included (the driver's connection_acquisition_timeout; its default is 60 s). A server "
         "that stopped answering (paused, black-holed) fails the call within about this long (StoreError; HTTP 503 "
@@ -106,6 +114,8 @@ class EywaSettings(BaseSettings):
     neo4j_liveness_check_s: float = Field(
         default=0.0,
         ge=0,
+        le=NEO4J_TIMEOUT_MAX_S,
+        allow_inf_nan=False,
         description="A pooled Neo4j connection idle at least this long is checked with one round trip before a "
         "query uses it (the driver's liveness_check_timeout); 0 checks it before every use (about 0.1 ms a query "
         "on loopback). Unchecked, a query on a connection to a server that stopped answering waited for the "
@@ -114,6 +124,8 @@ class EywaSettings(BaseSettings):
     neo4j_transaction_timeout_s: float = Field(
         default=30.0,
         ge=0,
+        le=NEO4J_TIMEOUT_MAX_S,
+        allow_inf_nan=False,
         description="Server-side limit of each Neo4j read query and write transaction of the stores (migrations "
         "excluded): Neo4j terminates one that runs longer and the call fails (StoreError). 0 = the server's "
         "db.transaction.timeout.",
