@@ -167,6 +167,8 @@ def backup(
         )
     if not settings.data_dir.is_dir():
         raise InvalidInputError(f"no memory at {settings.data_dir} (use --data-dir or EYWA_DATA_DIR)")
+    if not (settings.data_dir / DATABASE_FILE).is_file():  # else an empty "backup" of any directory
+        raise InvalidInputError(f"no memory at {settings.data_dir}: no embedded store there (use --data-dir or EYWA_DATA_DIR)")
     report = backup_directory(settings.data_dir, to, utc_now(), database=DATABASE_FILE)
     out_console().print(
         f"backed up {settings.data_dir} to {report.destination}: {', '.join(report.files)}; "

@@ -57,9 +57,10 @@ def open_memory(
 ) -> Memory:
     """The ``Memory`` the settings name (``backend`` overrides the choice, for benchmarks).
 
-    ``must_exist`` refuses a missing embedded directory instead of creating an empty memory,
-    which is what read-only commands want: a typo in ``--data-dir`` should not look like an
-    empty but valid memory. ``extractor`` None lets the settings choose one.
+    ``must_exist`` refuses an embedded directory that is missing or holds no store instead of
+    creating an empty memory there, which is what commands on an existing memory want: a typo
+    in ``--data-dir`` (``.``, ``~``) should not look like an empty but valid memory, nor leave
+    a store in that directory. ``extractor`` None lets the settings choose one.
     ``embed_writes=False`` leaves the vectors of new turns and beliefs to the workers
     (``eywa.runtime.workers_embed``).
 
@@ -68,7 +69,8 @@ def open_memory(
         ...     mem.recall("alice", "Where does Alice live?")
 
     Raises:
-        InvalidInputError: ``must_exist`` and the embedded directory does not exist.
+        InvalidInputError: ``must_exist`` and the embedded directory does not exist or holds
+            no store.
         ConfigurationError: server mode without a usable ``EYWA_NEO4J_URI``.
         StoreError: a store cannot be opened or reached.
     """
@@ -76,8 +78,15 @@ def open_memory(
 
     if (backend or backend_of(settings)) == "server":
         return Memory.connect(settings, embedder=embedder, extractor=extractor, embed_writes=embed_writes)
-    if must_exist and not settings.data_dir.is_dir():
-        raise InvalidInputError(f"no memory at {settings.data_dir} (use --data-dir or EYWA_DATA_DIR)")
+    if must_exist:
+        from eywa.stores.embedded.factory import DATABASE_FILE
+
+        if not settings.data_dir.is_dir():
+            raise InvalidInputError(f"no memory at {settings.data_dir} (use --data-dir or EYWA_DATA_DIR)")
+        if not (settings.data_dir / DATABASE_FILE).is_file():  # an existing directory is not yet a memory
+            raise InvalidInputError(
+                f"no memory at {settings.data_dir}: no embedded store there (use --data-dir or EYWA_DATA_DIR)"
+            )
     return Memory.open(
         settings.data_dir, settings=settings, embedder=embedder, extractor=extractor, embed_writes=embed_writes
     )

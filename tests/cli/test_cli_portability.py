@@ -92,6 +92,14 @@ def test_backup_copies_the_directory_and_refuses_a_used_destination_and_server_m
     assert server.exit_code == 1 and "neo4j-admin" in server.stderr
 
 
+def test_backup_of_a_directory_without_a_store_is_refused(runner: CliRunner, tmp_path: Path) -> None:
+    """It printed 'backed up … : ;' and made an empty copy, as though that were a memory."""
+    (tmp_path / "a").mkdir()
+    empty = runner.invoke(app, ["backup", "--to", str(tmp_path / "copy"), "--data-dir", str(tmp_path / "a")])
+    assert empty.exit_code == 1 and "no embedded store there" in empty.stderr
+    assert not (tmp_path / "copy").exists()
+
+
 def test_import_refuses_a_file_that_is_not_utf8_by_its_line_and_a_missing_file_creates_nothing(
     runner: CliRunner, tmp_path: Path
 ) -> None:

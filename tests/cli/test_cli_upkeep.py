@@ -72,3 +72,9 @@ def test_index_vectors_reports_the_state_and_builds_what_passes_the_threshold(
 def _row(output: str, shard: str) -> list[str]:
     row = next(line for line in output.splitlines() if line.startswith(f"│ {shard} "))
     return [cell.strip().replace(",", "") for cell in row.strip("│ ").split("│")[1:]]
+
+
+def test_index_vectors_status_on_a_directory_without_a_memory_creates_none(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["index-vectors", "--status", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 1 and "no memory at" in result.stderr and "no embedded store there" in result.stderr
+    assert not any(tmp_path.iterdir())  # it printed an empty table and left a store behind

@@ -36,6 +36,15 @@ def test_read_only_opening_refuses_a_missing_directory(tmp_path: Path) -> None:
         open_graph_stores(EywaSettings(data_dir=tmp_path / "typo"))
 
 
+def test_read_only_opening_refuses_a_directory_without_a_store_and_leaves_it_untouched(tmp_path: Path) -> None:
+    """``eywa index-vectors --status --data-dir .`` (or ``reconcile``, ``forget``, …) wrote an
+    empty eywa.sqlite3 and vectors/ into any existing directory it was pointed at."""
+    (tmp_path / "notes.txt").write_text("not a memory")
+    with pytest.raises(InvalidInputError, match=r"^no memory at .*: no embedded store there"):
+        open_memory(EywaSettings(data_dir=tmp_path), must_exist=True)
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
 def test_server_mode_without_a_uri_is_a_configuration_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigurationError, match="EYWA_NEO4J_URI"):
         open_memory(EywaSettings(data_dir=tmp_path), backend="server")
