@@ -137,8 +137,10 @@ class Turn(BaseModel):
         """Text is read by ``values.parse_time``, the parser of a query's time (``as_of``),
         so that a string is a time for a turn exactly when it is one for a query, and the
         same instant. Pydantic's own parsing took Unix seconds as text and refused the basic
-        (``20240101T000000``) and week-date forms that a query accepted."""
-        return parse_time(value) if isinstance(value, str) else value
+        (``20240101T000000``) and week-date forms that a query accepted. A number is no
+        time either (the README: an ISO-8601 string or a datetime): pydantic read it as Unix
+        seconds, or milliseconds above 2e10, where a query's ``as_of`` refused it."""
+        return value if value is None else parse_time(value)
 
     @field_validator("observed_at")
     @classmethod

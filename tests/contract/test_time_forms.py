@@ -38,7 +38,7 @@ def _turn_time(text: str) -> datetime | None:
         return None
 
 
-def _query_time(text: str) -> datetime | None:
+def _query_time(text: object) -> datetime | None:
     try:
         return check_time(text, "as_of")
     except InvalidInputError:
@@ -59,3 +59,12 @@ def test_a_turn_time_and_a_query_time_accept_the_same_strings_as_the_same_instan
 @pytest.mark.parametrize("text", ["2024-01-01T12:30:00Z", "2024-01-01 12:30:00+02:00", "2024-01-01"])
 def test_the_usual_forms_are_read_by_both(text: str) -> None:
     assert _turn_time(text) is not None and _turn_time(text) == _query_time(text)
+
+
+@pytest.mark.parametrize("value", [1704067200, 1704067200.5, 0, -1, 1704067200000])
+def test_a_number_is_no_time_for_a_turn_as_for_a_query(value: float) -> None:
+    """Pydantic read a number as Unix seconds (milliseconds above 2e10): a turn stored
+    ``1704067200`` as 2024-01-01, while a recall's ``as_of`` refused the same number."""
+    assert _query_time(value) is None
+    with pytest.raises(InvalidInputError, match="observed_at.*must be an ISO-8601 datetime, got (int|float)"):
+        Turn(text="x", observed_at=value)  # type: ignore[arg-type]
