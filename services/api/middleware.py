@@ -28,7 +28,7 @@ from services.metrics import ServiceMetrics
 from services.problems import problem_of
 from services.ratelimit import Decision, caller_of
 
-__all__ = ["BodyLimitMiddleware", "GateMiddleware", "MetricsMiddleware"]
+__all__ = ["BodyLimitMiddleware", "GateMiddleware", "MetricsMiddleware", "content_codings"]
 API_PREFIX = "/v1/"
 ROUTE_STATE = "eywa_route"
 
@@ -160,7 +160,7 @@ class BodyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        codings = _content_codings(scope)
+        codings = content_codings(scope)
         if codings:
             response = problem_response(
                 415, "unsupported_media_type", "Unsupported media type",
@@ -220,9 +220,10 @@ class MetricsMiddleware:
             self.metrics.observe_request(template, scope["method"], status, time.perf_counter() - started)
 
 
-def _content_codings(scope: Scope) -> list[str]:
+def content_codings(scope: Scope) -> list[str]:
     """The content codings a request declares (``Content-Encoding``, every header of that
-    name), lower-cased, less ``identity`` (which is no coding)."""
+    name), lower-cased, less ``identity`` (which is no coding). The MCP HTTP app refuses
+    them too (``services.mcp.server``)."""
     codings: list[str] = []
     for name, value in scope.get("headers", []):
         if name == b"content-encoding":

@@ -33,6 +33,7 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError, Unexpected
 from mcp_types import CallToolResult, InputRequiredResult
 from mcp_types import Tool as MCPTool
 from pydantic import ValidationError, WithJsonSchema
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from eywa.memory import Memory
@@ -41,6 +42,7 @@ from eywa.runtime import open_key_store, open_memory
 from eywa.settings import EywaSettings
 from eywa.stores.keys import KeyStore
 from services.access import AccessRecorder
+from services.api.middleware import content_codings
 from services.mcp.gate import McpGate
 from services.mcp.tools_correct import CORRECTION_TOOLS, register_corrections
 from services.mcp.tools_merge import MERGE_TOOLS, register_merges
@@ -220,6 +222,28 @@ def build_server(
     return server
 
 
+def _refusing_codings(app: ASGIApp) -> ASGIApp:
+    """``app`` answering a request in a content coding (``Content-Encoding: gzip``) with 415,
+    as the HTTP API does, before its body is read.
+
+    The SDK decodes no coding: a body declared gzip was parsed as plain JSON (a plain one
+    was served, a real gzip one was a JSON-RPC parse error). The answer is a JSON-RPC error,
+    the shape of the SDK's own transport errors, with ``Accept-Encoding: identity`` (RFC 7694).
+    """
+
+    async def wrapped(scope: Scope, receive: Receive, send: Send) -> None:
+        codings = content_codings(scope) if scope["type"] == "http" else []
+        if not codings:
+            await app(scope, receive, send)
+            return
+        error = {"jsonrpc": "2.0", "id": None, "error": {
+            "code": -32600, "message": f"Content-Encoding {', '.join(codings)} is not accepted; send the body uncompressed",
+        }}  # fmt: skip
+        await JSONResponse(error, status_code=415, headers={"Accept-Encoding": "identity"})(scope, receive, send)
+
+    return wrapped
+
+
 def _closing_on_shutdown(app: ASGIApp, access: AccessRecorder) -> ASGIApp:
     """``app`` writing the access log's last events when the server shuts down.
 
@@ -271,7 +295,7 @@ def run(settings: EywaSettings, transport: Transport = "stdio", host: str = "127
             access = AccessRecorder(memory.access_log, timedelta(days=days) if days else None)
             server = build_server(memory, keys, limiter=limiter, access=access)
             app = server.streamable_http_app(stateless_http=True, host=host, max_request_body_size=settings.max_body_bytes)
-            uvicorn.run(_closing_on_shutdown(app, access), host=host, port=port)
+            uvicorn.run(_closing_on_shutdown(_refusing_codings(app), access), host=host, port=port)
     finally:
         if access is not None:
             access.close()

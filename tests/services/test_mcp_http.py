@@ -4,6 +4,7 @@ API's limits, rate limiter and access log (issue #11: MCP skipped all three)."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import socket
@@ -224,3 +225,19 @@ def test_only_an_erase_key_can_forget(server: HttpServer) -> None:
     (done,) = _run(server.url, {"Authorization": f"Bearer {server.eraser_key}"},
                    ("forget", {"space": SPACE, "speaker": "Eraser"}))
     assert not done.is_error and json.loads(_text(done))["counts"]["turns"] == 1
+
+
+def test_a_body_in_a_content_coding_is_refused_with_415(server: HttpServer) -> None:
+    """The SDK decodes no content coding: a call declared gzip was read as plain JSON (and
+    served), a real gzip body was a JSON-RPC parse error; the HTTP API answers 415 for both."""
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "recall", "arguments": {"space": SPACE, "query": "Where?"}}}  # fmt: skip
+    plain = json.dumps(call).encode()
+    headers = {"Authorization": f"Bearer {server.own_key}", "Content-Type": "application/json",
+               "Accept": "application/json, text/event-stream"}  # fmt: skip
+    for coding, body in [("gzip", plain), ("gzip", gzip.compress(plain)), ("identity, br", plain)]:
+        refused = httpx2.post(server.url, content=body, headers={**headers, "Content-Encoding": coding}, timeout=30)
+        assert refused.status_code == 415, (coding, refused.text)
+        assert refused.headers["accept-encoding"] == "identity" and "not accepted" in refused.json()["error"]["message"]
+    served = httpx2.post(server.url, content=plain, headers={**headers, "Content-Encoding": "IDENTITY"}, timeout=30)
+    assert served.status_code == 200, served.text
