@@ -110,7 +110,7 @@ def index_vectors(
 
     Run it when the memory is idle (a running eywa serve holds the directory: stop it first).
 
-    Shards under their threshold stay plain; points written later are scanned until the next build.
+    Shards under their threshold stay plain; points written later are scanned exactly until a build finds a threshold's worth.
     """
     settings = load_settings(data_dir)
     console = out_console()

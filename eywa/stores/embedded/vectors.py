@@ -41,7 +41,8 @@ qdrant_edge holds the GIL throughout, so no other thread of the process (a searc
 upsert, an API request) runs until it ends. That is why it is an operator's explicit step
 (``Memory.index_vectors``, ``eywa index-vectors``) and never a side effect of an upsert or
 of the background thread. Points written after a build land in a plain appendable segment
-and are searched exactly (with the graph of the rest) until the next build.
+and are searched exactly (with the graph of the rest) until a build finds at least ``threshold``
+of them in their segment (fewer stay plain: their segment is below the threshold).
 """
 
 from __future__ import annotations
