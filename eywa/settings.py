@@ -29,6 +29,19 @@ ExtractorChoice = Literal["rules", "openai", "anthropic", "none"]
 EmbedderChoice = Literal["minilm", "openai"]
 
 
+def _neo4j_seconds(default: float, *, zero_allowed: bool, description: str) -> Any:
+    """A Neo4j timeout field: finite seconds up to ``NEO4J_TIMEOUT_MAX_S``, above 0, or at
+    least 0 where 0 means something (``zero_allowed``)."""
+    return Field(
+        default=default,
+        ge=0 if zero_allowed else None,
+        gt=None if zero_allowed else 0,
+        le=NEO4J_TIMEOUT_MAX_S,
+        allow_inf_nan=False,
+        description=description,
+    )
+
+
 class EywaSettings(BaseSettings):
     """All configuration, from ``EYWA_*`` environment variables.
 
@@ -93,39 +106,31 @@ class EywaSettings(BaseSettings):
         "restarting) is retried before the call fails (StoreError; HTTP 503 store_unavailable). The driver's own "
         "default, 30 s, outlasts a client's timeout, so a write during an outage was a timeout, not a 503.",
     )
-    neo4j_connect_timeout_s: float = Field(
-        default=5.0,
-        gt=0,
-        le=NEO4J_TIMEOUT_MAX_S,
-        allow_inf_nan=False,
+    neo4j_connect_timeout_s: float = _neo4j_seconds(
+        5.0,
+        zero_allowed=False,
         description="How long opening a TCP connection to Neo4j may take (the driver's connection_timeout; "
         "its default is 30 s).",
     )
-    neo4j_acquire_timeout_s: float = Field(
-        default=10.0,
-        gt=0,
-        le=NEO4J_TIMEOUT_MAX_S,
-        allow_inf_nan=False,
+    neo4j_acquire_timeout_s: float = _neo4j_seconds(
+        10.0,
+        zero_allowed=False,
         description="How long a query may wait for a pooled Neo4j connection, opening a new one and checking an "
         "idle one is alive included (the driver's connection_acquisition_timeout; its default is 60 s). A server "
         "that stopped answering (paused, black-holed) fails the call within about this long (StoreError; HTTP 503 "
         "store_unavailable).",
     )
-    neo4j_liveness_check_s: float = Field(
-        default=0.0,
-        ge=0,
-        le=NEO4J_TIMEOUT_MAX_S,
-        allow_inf_nan=False,
+    neo4j_liveness_check_s: float = _neo4j_seconds(
+        0.0,
+        zero_allowed=True,
         description="A pooled Neo4j connection idle at least this long is checked with one round trip before a "
         "query uses it (the driver's liveness_check_timeout); 0 checks it before every use (about 0.1 ms a query "
         "on loopback). Unchecked, a query on a connection to a server that stopped answering waited for the "
         "server's own receive timeout (120 s) before failing.",
     )
-    neo4j_transaction_timeout_s: float = Field(
-        default=30.0,
-        ge=0,
-        le=NEO4J_TIMEOUT_MAX_S,
-        allow_inf_nan=False,
+    neo4j_transaction_timeout_s: float = _neo4j_seconds(
+        30.0,
+        zero_allowed=True,
         description="Server-side limit of each Neo4j read query and write transaction of the stores (migrations "
         "excluded): Neo4j terminates one that runs longer and the call fails (StoreError). 0 = the server's "
         "db.transaction.timeout.",
