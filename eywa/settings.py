@@ -99,9 +99,9 @@ class EywaSettings(BaseSettings):
     neo4j_pool_size: int = Field(
         default=32, ge=1, description="Neo4j driver connections per process (reads borrow one per query)."
     )
-    neo4j_retry_s: float = Field(
-        default=5.0,
-        ge=0,
+    neo4j_retry_s: float = _neo4j_seconds(
+        5.0,
+        zero_allowed=True,
         description="How long a Neo4j write transaction or read query that failed transiently (the server "
         "restarting) is retried before the call fails (StoreError; HTTP 503 store_unavailable). The driver's own "
         "default, 30 s, outlasts a client's timeout, so a write during an outage was a timeout, not a 503.",

@@ -66,13 +66,15 @@ def test_a_timeout_that_cannot_work_is_one_configuration_error_naming_it(
 
 @pytest.mark.parametrize(("variable", "value"), [("EYWA_NEO4J_ACQUIRE_TIMEOUT_S", "1e10"), ("EYWA_NEO4J_CONNECT_TIMEOUT_S", "inf"),
                                                  ("EYWA_NEO4J_LIVENESS_CHECK_S", "inf"), ("EYWA_NEO4J_TRANSACTION_TIMEOUT_S", "1e16"),
-                                                 ("EYWA_NEO4J_TRANSACTION_TIMEOUT_S", "inf"), ("EYWA_NEO4J_ACQUIRE_TIMEOUT_S", "86401")])  # fmt: skip
+                                                 ("EYWA_NEO4J_TRANSACTION_TIMEOUT_S", "inf"), ("EYWA_NEO4J_ACQUIRE_TIMEOUT_S", "86401"),
+                                                 ("EYWA_NEO4J_RETRY_S", "inf"), ("EYWA_NEO4J_RETRY_S", "1e300")])  # fmt: skip
 def test_a_timeout_longer_than_a_day_or_infinite_is_one_configuration_error(
     monkeypatch: pytest.MonkeyPatch, variable: str, value: str
 ) -> None:
     """The driver cannot use every float: an acquisition timeout of 1e10 s was an OverflowError
     from socket.settimeout and a transaction timeout of 1e16 s (or inf) one from packing its
-    milliseconds, out of the first query of Memory.connect, eywa serve or the CLI."""
+    milliseconds, out of the first query of Memory.connect, eywa serve or the CLI; an infinite
+    retry time retried a failing transaction for ever, never answering 503."""
     monkeypatch.setenv(variable, value)
     with pytest.raises(ConfigurationError, match=f"^{variable}: Input should be (a finite number|less than or equal to 86400)$"):
         load_settings()
