@@ -774,7 +774,7 @@ class Memory:
         if isinstance(kinds, str | bytes) or not isinstance(kinds, Sequence):  # "evidence" is no list of kinds
             raise InvalidInputError.at("kinds", f"must be a list of vector kinds ({', '.join(VECTOR_KINDS)})")
         for n, kind in enumerate(kinds):
-            if kind is None or check_choice(kind, f"kinds.{n}", VECTOR_KINDS) is None:
+            if kind not in VECTOR_KINDS:  # None too, which check_choice lets through
                 raise InvalidInputError.at(f"kinds.{n}", f"must be one of {', '.join(VECTOR_KINDS)}")
         on_start = check_optional_callable(on_start, "on_start")
         indexer = self._indexer()

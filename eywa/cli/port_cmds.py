@@ -25,7 +25,7 @@ from eywa.errors import ConfigurationError, InvalidInputError
 from eywa.models import utc_now
 from eywa.portability import record_json
 from eywa.runtime import load_settings, open_memory
-from eywa.runtime.backends import backend_of
+from eywa.runtime.backends import backend_of, require_embedded_store
 from eywa.runtime.commands import DataDirOption, err_console, out_console, require_space
 from eywa.runtime.ingest import progress_bar
 from eywa.stores.embedded.backup import backup_directory
@@ -165,10 +165,7 @@ def backup(
             "eywa backup copies an embedded directory; on the server backends use neo4j-admin database dump "
             "and Qdrant snapshots, or eywa export per space"
         )
-    if not settings.data_dir.is_dir():
-        raise InvalidInputError(f"no memory at {settings.data_dir} (use --data-dir or EYWA_DATA_DIR)")
-    if not (settings.data_dir / DATABASE_FILE).is_file():  # else an empty "backup" of any directory
-        raise InvalidInputError(f"no memory at {settings.data_dir}: no embedded store there (use --data-dir or EYWA_DATA_DIR)")
+    require_embedded_store(settings.data_dir)  # else an empty "backup" of any directory
     report = backup_directory(settings.data_dir, to, utc_now(), database=DATABASE_FILE)
     out_console().print(
         f"backed up {settings.data_dir} to {report.destination}: {', '.join(report.files)}; "

@@ -15,12 +15,11 @@ import typer
 from rich.table import Table
 
 from eywa.errors import InvalidInputError
-from eywa.stores.vectors import VECTOR_KINDS, ShardIndex, VectorKind
-
 from eywa.runtime import load_settings, open_memory
 from eywa.runtime.commands import DataDirOption, out_console, require_space
+from eywa.stores.vectors import VECTOR_KINDS, ShardIndex, VectorKind
 
-__all__ = ["index_vectors", "index_table", "reconcile", "reprocess"]
+__all__ = ["index_vectors", "reconcile", "reprocess"]
 
 
 def _backlog_table(title: str, backlog: dict[str, int]) -> Table:
@@ -81,7 +80,7 @@ def _kinds(names: list[str] | None) -> tuple[VectorKind, ...]:
     return tuple(kind for kind in VECTOR_KINDS if not names or kind in names)
 
 
-def index_table(title: str, states: tuple[ShardIndex, ...]) -> Table:
+def _index_table(title: str, states: tuple[ShardIndex, ...]) -> Table:
     """The vector shards' index state: points, how many a graph holds, how many are scanned."""
     table = Table(title=title)
     for column in ("shard", "points", "indexed (HNSW)", "searched exactly", "segments"):
@@ -116,8 +115,9 @@ def index_vectors(
     console = out_console()
     with open_memory(settings, must_exist=True) as mem:
         if status:
-            console.print(index_table("vector index", mem.vector_index()))
+            console.print(_index_table("vector index", mem.vector_index()))
             return
+
         def on_start(state: ShardIndex) -> None:
             # A plain line, not a live spinner: the build holds the GIL, so nothing could redraw one.
             if state.points < state.threshold:
@@ -133,4 +133,4 @@ def index_vectors(
                 f"[bold]{state.kind}[/]: {state.indexed:,} of {state.points:,} points indexed "
                 f"in {time.perf_counter() - started:.1f} s"
             )
-        console.print(index_table("vector index", mem.vector_index()))
+        console.print(_index_table("vector index", mem.vector_index()))

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "KEYS_FILE", "Backend", "backend_of", "describe", "key_file_path", "open_graph_stores", "open_key_store", "open_memory",
+    "require_embedded_store",
 ]  # fmt: skip
 
 Backend = Literal["embedded", "server"]
@@ -79,17 +80,26 @@ def open_memory(
     if (backend or backend_of(settings)) == "server":
         return Memory.connect(settings, embedder=embedder, extractor=extractor, embed_writes=embed_writes)
     if must_exist:
-        from eywa.stores.embedded.factory import DATABASE_FILE
-
-        if not settings.data_dir.is_dir():
-            raise InvalidInputError(f"no memory at {settings.data_dir} (use --data-dir or EYWA_DATA_DIR)")
-        if not (settings.data_dir / DATABASE_FILE).is_file():  # an existing directory is not yet a memory
-            raise InvalidInputError(
-                f"no memory at {settings.data_dir}: no embedded store there (use --data-dir or EYWA_DATA_DIR)"
-            )
+        require_embedded_store(settings.data_dir)
     return Memory.open(
         settings.data_dir, settings=settings, embedder=embedder, extractor=extractor, embed_writes=embed_writes
     )
+
+
+def require_embedded_store(directory: Path) -> None:
+    """Refuse ``directory`` unless it holds an embedded store: the commands on an existing
+    memory (``open_memory(must_exist=True)``) and ``eywa backup``. A typo in ``--data-dir``
+    (``.``, ``~``) must not look like an empty but valid memory, nor leave a store there.
+
+    Raises:
+        InvalidInputError: the directory does not exist, or holds no store.
+    """
+    from eywa.stores.embedded.factory import DATABASE_FILE
+
+    if not directory.is_dir():
+        raise InvalidInputError(f"no memory at {directory} (use --data-dir or EYWA_DATA_DIR)")
+    if not (directory / DATABASE_FILE).is_file():  # an existing directory is not yet a memory
+        raise InvalidInputError(f"no memory at {directory}: no embedded store there (use --data-dir or EYWA_DATA_DIR)")
 
 
 def open_graph_stores(settings: EywaSettings, *, backend: Backend | None = None) -> GraphStores:
