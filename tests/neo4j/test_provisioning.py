@@ -96,6 +96,19 @@ def test_version_comes_from_the_pom_and_is_5_26() -> None:
     assert launcher.neo4j_version().startswith("5.26.")
 
 
+def test_the_bolt_keep_alive_is_10s_unless_set_and_a_malformed_one_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = launcher.Paths(tmp_path)
+    monkeypatch.delenv("EYWA_NEO4J_TEST_KEEP_ALIVE", raising=False)
+    assert "server.bolt.connection_keep_alive=10s" in launcher.render_conf(paths, 7687, "64m").splitlines()
+    monkeypatch.setenv("EYWA_NEO4J_TEST_KEEP_ALIVE", "2s")
+    assert "server.bolt.connection_keep_alive=2s" in launcher.render_conf(paths, 7687, "64m").splitlines()
+    monkeypatch.setenv("EYWA_NEO4J_TEST_KEEP_ALIVE", "2 seconds")
+    with pytest.raises(launcher.LauncherError, match="EYWA_NEO4J_TEST_KEEP_ALIVE"):
+        launcher.render_conf(paths, 7687, "64m")
+
+
 def test_a_busy_default_port_falls_back_to_a_free_one(monkeypatch: pytest.MonkeyPatch) -> None:
     with socket.create_server(("127.0.0.1", 0)) as busy:
         port = busy.getsockname()[1]
