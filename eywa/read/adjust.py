@@ -21,6 +21,12 @@ from eywa.read.plan import Shape
 # A turn spoken by a person the question names (or a belief or dimension about them) is worth
 # this much more.
 NAMED_SPEAKER_BOOST = 1.3
+# For a one-answer fact question ("What did Ana buy?", "Which city did Ben visit?"), a turn
+# that names someone or something besides the people talking is worth this much more
+# (``specific_boost``). Chosen by leave one conversation out on the LoCoMo development file
+# among 1.05, 1.1, 1.15 and 1.2: 1.15 in four folds, 1.1 in one (README "Read path").
+SPECIFIC_BOOST = 1.15
+SPECIFIC_SHAPES: frozenset[Shape] = frozenset({"fact"})
 # Items about nobody the question names (when it names someone) keep this share.
 DEMOTION_FACTOR = 0.8
 # Neighbours of the strongest turns enter at this share of their parent's score.
@@ -84,6 +90,24 @@ def speaker_boost(items: list[Scored], named_ids: set[str], speaker_ids: Mapping
             continue
         if named_ids and speaker_ids.get(entity_key(subject)) in named_ids:
             s.score *= NAMED_SPEAKER_BOOST
+            changed.append(s.item.id)
+    return changed
+
+
+def specific_boost(items: list[Scored], talking: set[str], factor: float = SPECIFIC_BOOST) -> list[str]:
+    """Turns that name someone or something besides the people talking rise: a fact
+    question's answer is specific ("I bought a Canon", "we went to Lisbon"), while the named
+    person's other turns on the topic, which every route agrees on and which fill a fact
+    question's top ten, are often small talk between the two ("that sounds great, Ana!").
+    ``talking`` holds the entity ids of the speakers; a turn whose ``about`` holds another
+    entity is multiplied by ``factor``, and so are dimensions (a value of someone's state is
+    specific by nature) and a claimed answer, so that the boost never lifts a turn over the
+    state it gives, nor over the answer. Beliefs are left alone, as by the named-speaker
+    boost. Returns the ids raised."""
+    changed = []
+    for s in items:
+        if s.answer or s.item.kind == "dimension" or (s.item.kind == "evidence" and not talking.issuperset(s.item.about)):
+            s.score *= factor
             changed.append(s.item.id)
     return changed
 

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from eywa.errors import EmbedderError, EywaError, InvalidInputError, StoreError
-from eywa.ids import entity_key
+from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, ItemKind, Policy, PostFilter, RecallItem, RecallResult, RouteName, Stage
 from eywa.read import adjust
 from eywa.read.adjust import Scored
@@ -206,6 +206,9 @@ class Reader:
         speaker_ids = {entity_key(e.name): e.id for e in entities}
         if "boost" not in self._disabled:
             changes["boost"] = adjust.speaker_boost(items, named_ids, speaker_ids)
+        if "specific" not in self._disabled and plan.shape in adjust.SPECIFIC_SHAPES:
+            talking = {entity_id(space, s.item.speaker) for s in items if s.item.speaker}
+            changes["specific"] = adjust.specific_boost(items, talking)
         if "demotion" not in self._disabled:
             changes["demotion"] = adjust.person_demotion(items, named_ids)
         if "sessions" not in self._disabled:

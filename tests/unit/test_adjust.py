@@ -50,6 +50,20 @@ def test_speaker_boost_raises_dimensions_about_the_named_person_but_not_beliefs(
     assert (dim.score, belief.score, other.score) == (adjust.NAMED_SPEAKER_BOOST, 1.0, 1.0)
 
 
+def test_specific_boost_raises_turns_naming_someone_besides_the_people_talking() -> None:
+    talking = {"ent_ana", "ent_ben"}
+    small_talk = Scored(_turn("a", "Ana", ("ent_ana", "ent_ben")), 1.0)  # "that sounds great, Ben!"
+    specific = Scored(_turn("b", "Ana", ("ent_ana", "ent_lisbon")), 1.0)  # "we went to Lisbon"
+    nobody = Scored(_turn("c", "Ben", ()), 1.0)
+    belief = Scored(_belief("b1", "b", ("ent_ana", "ent_lisbon")), 1.0)
+    state = Scored(_dimension("Ana", ("b",)), 1.0)  # a value is specific by nature
+    answer = Scored(_turn("d", "Ana", ("ent_ana",)), 1.0, answer=True)  # raised with the others
+    changed = adjust.specific_boost([small_talk, specific, nobody, belief, state, answer], talking)
+    assert changed == ["b", "dim:Ana:employer", "d"]
+    assert specific.score == state.score == answer.score == adjust.SPECIFIC_BOOST > 1.0
+    assert small_talk.score == nobody.score == belief.score == 1.0
+
+
 def test_person_demotion_sinks_items_about_someone_else() -> None:
     about_ana = Scored(_turn("a", "Ben", ("ent_ben", "ent_ana")), 1.0)  # Ben talking about Ana
     about_ben = Scored(_turn("b", "Ben", ("ent_ben",)), 1.0)
@@ -147,13 +161,15 @@ scores = st.floats(min_value=0.001, max_value=1.0, allow_nan=False)
 def test_an_answer_that_leads_fusion_stays_first_through_every_post_filter(turns: list[tuple[float, str]]) -> None:
     # Fusion gives the answer the score of "rank 0 in every route", above any turn's score.
     named, speakers = {"ent_ana"}, {"ana": "ent_ana", "ben": "ent_ben"}
-    items = [
-        Scored(_turn(f"t{i}", who, (f"ent_{who.lower()}",), f"turn {i} " * (i + 1)), score, {"keyword": i + 1})
+    items = [  # every other turn names something besides the people talking
+        Scored(_turn(f"t{i}", who, (f"ent_{who.lower()}", f"ent_place{i % 2}"), f"turn {i} " * (i + 1)), score,
+               {"keyword": i + 1})
         for i, (score, who) in enumerate(turns)
-    ]
+    ]  # fmt: skip
     answer = Scored(_dimension("Ana", ("t0",)), 1.05, {"dimension": 1}, answer=True)
     items.append(answer)
     adjust.speaker_boost(items, named, speakers)
+    adjust.specific_boost(items, {"ent_ana", "ent_ben", "ent_place0"})
     adjust.person_demotion(items, named)
     adjust.rescue_neighbours(items, lambda ids: {i: [_turn(f"n{i}", "Ana", ("ent_ana",), f"next to {i}")] for i in ids})
     adjust.deduplicate(items)
