@@ -129,7 +129,9 @@ def session_boost(items: list[Scored], share: float) -> list[str]:
     whose session holds much of the fused score (several candidates, or strong ones) is
     more likely the one that answers than an equally ranked turn alone in its session. Each
     turn's score is multiplied by ``1 + share * total(session) / total(best session)``, the
-    totals summing the fused scores of the candidate turns. Returns the ids raised."""
+    totals summing the fused scores of the candidate turns. A claimed answer is multiplied by
+    ``1 + share``: fusion puts it only ``(k + 1) / k`` above a turn every route ranked first,
+    and without this that turn, in the best session, overtook it. Returns the ids raised."""
     totals: dict[str, float] = {}
     for s in items:
         if s.item.kind == "evidence" and s.item.session is not None:
@@ -139,7 +141,10 @@ def session_boost(items: list[Scored], share: float) -> list[str]:
         return []
     changed = []
     for s in items:
-        if s.item.kind == "evidence" and s.item.session is not None and not s.answer:
+        if s.answer:  # raised as much as the best session's turns: no turn overtakes it
+            s.score *= 1.0 + share
+            changed.append(s.item.id)
+        elif s.item.kind == "evidence" and s.item.session is not None:
             s.score *= 1.0 + share * totals[s.item.session] / best
             changed.append(s.item.id)
     return changed

@@ -159,7 +159,8 @@ scores = st.floats(min_value=0.001, max_value=1.0, allow_nan=False)
 
 @given(st.lists(st.tuples(scores, st.sampled_from(["Ana", "Ben"])), min_size=1, max_size=15))
 def test_an_answer_that_leads_fusion_stays_first_through_every_post_filter(turns: list[tuple[float, str]]) -> None:
-    # Fusion gives the answer the score of "rank 0 in every route", above any turn's score.
+    # Fusion gives the answer the score of "rank 0 in every route", above any turn's score;
+    # every post-filter runs, the boosts (named speaker, specific, session) included.
     named, speakers = {"ent_ana"}, {"ana": "ent_ana", "ben": "ent_ben"}
     items = [  # every other turn names something besides the people talking
         Scored(_turn(f"t{i}", who, (f"ent_{who.lower()}", f"ent_place{i % 2}"), f"turn {i} " * (i + 1)), score,
@@ -171,6 +172,7 @@ def test_an_answer_that_leads_fusion_stays_first_through_every_post_filter(turns
     adjust.speaker_boost(items, named, speakers)
     adjust.specific_boost(items, {"ent_ana", "ent_ben", "ent_place0"})
     adjust.person_demotion(items, named)
+    adjust.session_boost(items, adjust.SESSION_SHARE)
     adjust.rescue_neighbours(items, lambda ids: {i: [_turn(f"n{i}", "Ana", ("ent_ana",), f"next to {i}")] for i in ids})
     adjust.deduplicate(items)
     chosen, _ = adjust.select_with_floor(items, 5, {"keyword": 2.0, "dimension": 0.5})
