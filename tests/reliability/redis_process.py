@@ -15,6 +15,8 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -31,7 +33,8 @@ def _free_port() -> int:
 
 
 class RedisProcess:
-    """One ``redis-server``: ``start``, ``kill`` (SIGKILL), ``restart`` on the same port."""
+    """One ``redis-server``: ``start``, ``kill`` (SIGKILL), ``restart`` on the same port,
+    ``paused`` (SIGSTOP until the block ends: a hung server)."""
 
     def __init__(self, directory: Path, *, persistent: bool) -> None:
         binary = shutil.which("redis-server") or next(
@@ -78,6 +81,16 @@ class RedisProcess:
             os.killpg(self._proc.pid, signal.SIGKILL)
             self._proc.wait(timeout=10)
         self._proc = None
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        """The server stopped (SIGSTOP) for the block: connections stay open, nothing answers."""
+        assert self._proc is not None, "start it first"
+        os.kill(self._proc.pid, signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            os.kill(self._proc.pid, signal.SIGCONT)
 
     def restart(self) -> None:
         self.kill()
