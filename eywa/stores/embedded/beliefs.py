@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from functools import partial
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -26,7 +27,7 @@ from eywa.models import (
     utc_now,
 )
 from eywa.stores.embedded import ledger as ledger_sql
-from eywa.stores.beliefs import BeliefCites, BeliefLine, RecallBelief
+from eywa.stores.beliefs import BeliefCites, BeliefLine, RecallBelief, without_erased
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.evidence import recall_turns
 from eywa.stores.ledger import StageDone
@@ -145,6 +146,7 @@ class SqliteBeliefStore:
         new_candidates: list[str] = []
         at = utc_now()
         with self._db.transaction() as conn:
+            beliefs, candidates = without_erased(beliefs, candidates, partial(ledger_sql.tombstoned_in, conn))
             for belief in beliefs:
                 if self._insert_belief(conn, belief):
                     new_beliefs.append(belief.id)

@@ -120,19 +120,25 @@ def complete_in(conn: sqlite3.Connection, space: str, stage: PendingStage, item_
     return removed
 
 
+def tombstoned_in(conn: sqlite3.Connection, space: str, evidence_ids: Sequence[str]) -> set[str]:
+    """The tombstoned subset of ``evidence_ids``, read in the caller's transaction."""
+    found: set[str] = set()
+    for chunk in _chunks(evidence_ids):
+        rows = conn.execute(
+            f"SELECT evidence_id FROM tombstones WHERE space = ? AND evidence_id IN ({_marks(len(chunk))})",  # noqa: S608
+            [space, *chunk],
+        ).fetchall()
+        found.update(r[0] for r in rows)
+    return found
+
+
 def refuse_tombstoned(conn: sqlite3.Connection, space: str, evidence_ids: Sequence[str]) -> None:
     """Raise ``ErasedError`` (rolling the caller's transaction back) if any id is tombstoned.
 
     Raises:
         ErasedError: naming the tombstoned ids.
     """
-    found: list[str] = []
-    for chunk in _chunks(evidence_ids):
-        rows = conn.execute(
-            f"SELECT evidence_id FROM tombstones WHERE space = ? AND evidence_id IN ({_marks(len(chunk))})",  # noqa: S608
-            [space, *chunk],
-        ).fetchall()
-        found += [r[0] for r in rows]
+    found = tombstoned_in(conn, space, evidence_ids)
     if found:
         raise ErasedError(space, tuple(sorted(found)))
 

@@ -15,16 +15,17 @@ not kept (Level 1 only cites stored turns; the validator refuses other citations
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from neo4j import ManagedTransaction
 
 from eywa.models import Belief, BeliefStatus, Candidate, CandidateStatus, utc_now
-from eywa.stores.beliefs import BeliefCites, BeliefLine, RecallBelief
+from eywa.stores.beliefs import BeliefCites, BeliefLine, RecallBelief, without_erased
 from eywa.stores.ledger import StageDone
 from eywa.stores.neo4j.evidence import recall_values
 from eywa.stores.neo4j.graph import Neo4jGraph, run
-from eywa.stores.neo4j.ledger import mark_tx, record_level1_tx
+from eywa.stores.neo4j.ledger import mark_tx, record_level1_tx, tombstoned_tx
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.records import (
     belief_cites_from_values,
@@ -234,6 +235,7 @@ def _about_entities(about: Sequence[dict[str, Any]]) -> list[dict[str, str]]:
 def _add(
     tx: ManagedTransaction, beliefs: Sequence[Belief], candidates: Sequence[Candidate], done: StageDone | None
 ) -> tuple[list[str], list[str]]:
+    beliefs, candidates = without_erased(beliefs, candidates, partial(tombstoned_tx, tx))
     present = {r["id"] for r in run(tx, _PRESENT_BELIEFS, ids=[b.id for b in beliefs])}
     new_beliefs = list({b.id: b for b in beliefs if b.id not in present}.values())
     if new_beliefs:

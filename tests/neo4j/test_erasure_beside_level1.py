@@ -1,0 +1,72 @@
+"""An erasure beside a Level 1 of another process (an API replica, a worker) that read the
+turns before it: what that Level 1 proposes from them afterwards is not written.
+
+README, Erasure: "queued work for an erased turn finds its tombstone and does nothing" and,
+after ``forget``, no belief or candidate "returns X's words or the erased ids". One process
+serialises its erasures with its own stage work (``Reconciler.call``); two processes on one
+Neo4j do not. Here replica A reads Bo's turns for Level 1 and its extractor (an LLM call:
+seconds) is still answering when replica B erases Bo; then A writes what it proposed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import pytest
+
+from eywa import Memory
+from eywa.embedding import Embedder
+from eywa.models import CandidateFact, Evidence
+from tests.conformance.conftest import server_settings
+from tests.conformance.test_erasure import FACTS, SPACE, TURNS, WORD
+from tests.reliability.support import HashEmbedder
+
+pytestmark = pytest.mark.neo4j
+
+
+class HeldExtractor:
+    """The scripted facts of test_erasure, proposed only once the test lets it answer."""
+
+    name = "scripted"
+
+    def __init__(self) -> None:
+        self.reading = threading.Event()
+        self.answer = threading.Event()
+
+    def propose(self, space: str, evidence: Sequence[Evidence]) -> Iterable[CandidateFact]:
+        self.reading.set()
+        assert self.answer.wait(60), "the test never let the extractor answer"
+        return [CandidateFact(evidence_ids=(turn.id,), **fact)
+                for turn in evidence for key, facts in FACTS.items() if key in turn.text for fact in facts]  # fmt: skip
+
+
+def test_what_a_level1_read_before_an_erasure_proposes_after_it_is_not_written(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    settings = server_settings(request, tmp_path)
+    embedder: Embedder = HashEmbedder()
+    held = HeldExtractor()
+    replica_a = Memory.connect(settings, embedder=embedder, extractor=held)
+    # Local-mode Qdrant is one process's folder: B keeps its own (the graph is what is shared).
+    replica_b = Memory.connect(settings.model_copy(update={"qdrant_path": tmp_path / "qdrant-b"}), embedder=embedder)
+    try:
+        ids = replica_a.remember(SPACE, TURNS, wait=False)
+        assert held.reading.wait(60)  # A's Level 1 has read the turns and waits for its LLM
+        report = replica_b.forget(SPACE, speaker="Bo")
+        assert report.state == "done" and report.counts["turns"] == 2
+        held.answer.set()
+        replica_a.wait()
+
+        beliefs = replica_b.beliefs(SPACE, status=None)
+        candidates = replica_b.candidates(SPACE, status=None)
+        assert [b.statement for b in beliefs if WORD in b.model_dump_json()] == []
+        assert [c.fact.statement for c in candidates if {ids[1], ids[3]} & set(c.fact.evidence_ids)] == []
+        assert WORD not in replica_b.dimension(SPACE, "Ana", "employer").model_dump_json()
+        assert replica_b.erasure_proof(SPACE, report.erasure_id).total == 0
+        assert {b.statement for b in beliefs} == {"Ana works at Google."}  # Ana's turns were read
+    finally:
+        held.answer.set()
+        replica_a.close()
+        replica_b.close()
