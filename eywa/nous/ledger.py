@@ -140,8 +140,30 @@ def _apply_group(
     by_id = {engine.observation_key(o)[1]: o for o in group}
     existing = store.existing_deltas(space, list(by_id))
     fresh = [o for i, o in by_id.items() if i not in existing]
-    if not fresh:
-        return []
+    erased: set[str] = set()
+    while fresh:
+        created, refused = _try_group(store, space, key, spec, fresh, erased, params, now)
+        if not refused:
+            return created
+        erased |= refused  # grows each time (what it holds is left out), so this ends
+        fresh = [o for o in fresh if erased.isdisjoint(o.evidence_ids)]
+    return []
+
+
+def _try_group(
+    store: DimensionStore,
+    space: str,
+    key: str,
+    spec: AttributeSpecLike,
+    fresh: Sequence[Observation],
+    erased: set[str],
+    params: NousParams,
+    now: datetime,
+) -> tuple[list[Delta], set[str]]:
+    """One attempt of ``_apply_group``: the new deltas, or nothing and the erased turns a
+    delta cited (the observations were read before an erasure that has since committed:
+    another process's Nous step beside an erasure; those turns' deltas are left out and the
+    dimension read again)."""
     record = store.get(space, key, spec.name)
     first_new = min(engine.observation_key(o) for o in fresh)
     incremental = record is None or (
@@ -156,17 +178,20 @@ def _apply_group(
         state, steps = engine.replay(fresh, spec.cardinality, spec.tau_days, params, start)
         deltas = [engine.make_delta(o, r, now) for o, r in steps]
         count = (record.delta_count if record is not None else 0) + len(deltas)
-        store.save(_record(state, space, key, entity, spec.name, count, now), deltas)
-        return deltas
-    old = store.deltas(space, key, spec.name)
+        refused = store.save(_record(state, space, key, entity, spec.name, count, now), deltas, unless_erased=True)
+        return ([], refused) if refused else (deltas, set())
+    # Deltas of erased turns still stored are the erasure's to remove (it replays after).
+    old = [d for d in store.deltas(space, key, spec.name) if erased.isdisjoint(d.evidence_ids)]
     recorded = {d.id: d.recorded_at for d in old}
-    everything = [engine.observation_of(d) for d in old] + fresh
+    everything = [*(engine.observation_of(d) for d in old), *fresh]
     state, steps = engine.replay(everything, spec.cardinality, spec.tau_days, params)
     deltas = [engine.make_delta(o, r, now) for o, r in steps]
     deltas = [d.model_copy(update={"recorded_at": recorded.get(d.id, now)}) for d in deltas]
-    store.save(_record(state, space, key, entity, spec.name, len(deltas), now), deltas)
+    refused = store.save(_record(state, space, key, entity, spec.name, len(deltas), now), deltas, unless_erased=True)
+    if refused:
+        return [], refused
     new_ids = {engine.observation_key(o)[1] for o in fresh}
-    return [d for d in deltas if d.id in new_ids]
+    return [d for d in deltas if d.id in new_ids], set()
 
 
 def forget_beliefs(

@@ -149,8 +149,8 @@ class DimensionReads:
     def same_as(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
         return list(self._once(("same_as", space, include_removed), lambda: self._store.same_as(space, include_removed)))
 
-    def save(self, record: DimensionRecord, deltas: Sequence[Delta]) -> None:
-        self._store.save(record, deltas)
+    def save(self, record: DimensionRecord, deltas: Sequence[Delta], *, unless_erased: bool = False) -> set[str]:
+        return self._store.save(record, deltas, unless_erased=unless_erased)
 
     def existing_deltas(self, space: str, ids: Sequence[str]) -> set[str]:
         return self._store.existing_deltas(space, ids)

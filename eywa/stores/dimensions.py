@@ -90,12 +90,15 @@ DeltaSelection = Literal["all", "cited"]
 class DimensionStore(Protocol):
     """Persistence of the Nous layer. Writes of one dimension are atomic."""
 
-    def save(self, record: DimensionRecord, deltas: Sequence[Delta]) -> None:
+    def save(self, record: DimensionRecord, deltas: Sequence[Delta], *, unless_erased: bool = False) -> set[str]:
         """Upsert the dimension's state and the given deltas in one transaction.
 
         A delta whose id exists is replaced (its derived fields may have been recomputed after
         out-of-order evidence, its reliability raised by a confirmation) but keeps its
-        original ``recorded_at``.
+        original ``recorded_at``. With ``unless_erased``, nothing is written when a delta
+        cites a tombstoned (erased) turn, checked in that transaction: returns those turns'
+        ids (empty when written). The Nous update of another process may have read a belief
+        before an erasure removed it and replayed the dimension (``eywa.nous.ledger``).
         """
         ...
 

@@ -13,14 +13,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from eywa import Memory
+from eywa import Memory, level1
 from eywa.embedding import Embedder
-from eywa.models import CandidateFact, Evidence
+from eywa.models import CandidateFact, Delta, Evidence
 from tests.conformance.conftest import server_settings
-from tests.conformance.test_erasure import FACTS, SPACE, TURNS, WORD
+from tests.conformance.test_erasure import FACTS, SPACE, TURNS, WORD, ScriptedExtractor
 from tests.reliability.support import HashEmbedder
 
 pytestmark = pytest.mark.neo4j
@@ -68,5 +69,40 @@ def test_what_a_level1_read_before_an_erasure_proposes_after_it_is_not_written(
         assert {b.statement for b in beliefs} == {"Ana works at Google."}  # Ana's turns were read
     finally:
         held.answer.set()
+        replica_a.close()
+        replica_b.close()
+
+
+def test_a_dimension_update_read_before_an_erasure_writes_no_delta_of_an_erased_belief_after_it(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Nous step reads the beliefs citing its turns, then updates their dimensions under
+    the dimension lock (a Redis lease a worker may wait seconds for): an erasure that
+    removes those beliefs and replays the dimension in between must not be undone."""
+    settings = server_settings(request, tmp_path)
+    embedder: Embedder = HashEmbedder()
+    reading, answer = threading.Event(), threading.Event()
+    apply = level1.apply_beliefs
+
+    def held(*args: Any, **kwargs: Any) -> list[Delta]:
+        reading.set()
+        assert answer.wait(60), "the test never let the update go on"
+        return apply(*args, **kwargs)
+
+    monkeypatch.setattr(level1, "apply_beliefs", held)
+    replica_a = Memory.connect(settings, embedder=embedder, extractor=ScriptedExtractor())
+    replica_b = Memory.connect(settings.model_copy(update={"qdrant_path": tmp_path / "qdrant-b"}), embedder=embedder)
+    try:
+        replica_a.remember(SPACE, TURNS, wait=False)
+        assert reading.wait(60)  # A has read the beliefs citing the turns and waits for the lock
+        report = replica_b.forget(SPACE, speaker="Bo")
+        answer.set()
+        replica_a.wait()
+
+        assert WORD not in replica_b.dimension(SPACE, "Ana", "employer").model_dump_json()
+        assert [d.value for d in replica_b.deltas(SPACE, "Ana", "employer") if WORD in d.model_dump_json()] == []
+        assert replica_b.erasure_proof(SPACE, report.erasure_id).total == 0
+    finally:
+        answer.set()
         replica_a.close()
         replica_b.close()

@@ -26,6 +26,7 @@ from eywa.models import Delta, as_utc
 from eywa.stores.dimensions import DeltaSelection, DimensionRecord, DimensionView, SameAsEdge
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label, RelType
+from eywa.stores.neo4j.ledger import tombstoned_tx
 from eywa.stores.neo4j.records import (
     delta_from_props,
     delta_props,
@@ -171,7 +172,13 @@ RETURN same_as, dimensions, by_id + by_pair AS deltas, cited
 """
 
 
-def _save(tx: ManagedTransaction, record: DimensionRecord, rows: list[dict[str, Any]]) -> None:
+def _save(
+    tx: ManagedTransaction, record: DimensionRecord, rows: list[dict[str, Any]], cited: list[str] | None
+) -> set[str]:
+    """The state and deltas; when ``cited`` is given, nothing if any of those turns is
+    tombstoned (returned)."""
+    if cited is not None and (erased := tombstoned_tx(tx, record.space, cited)):
+        return erased
     props = dimension_props(record)
     run(tx, _SAVE_DIMENSION, props=props, entity_id=entity_id(record.space, record.entity))
     run(tx, _SAVE_DELTAS, rows=rows)
@@ -179,6 +186,7 @@ def _save(tx: ManagedTransaction, record: DimensionRecord, rows: list[dict[str, 
         tx, _LINK_DELTAS, id=props["id"], space=record.space, entity_key=record.entity_key,
         attribute=record.attribute,
     )  # fmt: skip
+    return set()
 
 
 def _count(tx: ManagedTransaction, query: str, /, **params: Any) -> int:
@@ -197,8 +205,9 @@ class Neo4jDimensionStore:
     def __init__(self, graph: Neo4jGraph) -> None:
         self._graph = graph
 
-    def save(self, record: DimensionRecord, deltas: Sequence[Delta]) -> None:
-        """Upsert the state and deltas in one transaction; existing deltas keep ``recorded_at``.
+    def save(self, record: DimensionRecord, deltas: Sequence[Delta], *, unless_erased: bool = False) -> set[str]:
+        """Upsert the state and deltas in one transaction; existing deltas keep ``recorded_at``
+        (with ``unless_erased``, nothing when a delta cites an erased turn: its ids returned).
 
         Raises:
             InvalidInputError: the state is not JSON-serialisable.
@@ -206,7 +215,9 @@ class Neo4jDimensionStore:
             StoreError: Neo4j failed; nothing was committed.
         """
         rows = [delta_props(d, record.entity_key) for d in deltas]
-        self._graph.write("save dimension", _save, record, rows)
+        cited = sorted({i for d in deltas for i in d.evidence_ids}) if unless_erased else None
+        erased: set[str] = self._graph.write("save dimension", _save, record, rows, cited)
+        return erased
 
     def existing_deltas(self, space: str, ids: Sequence[str]) -> set[str]:
         """The subset of delta ``ids`` already stored in ``space``."""
