@@ -15,15 +15,21 @@ routes, as test_erasure.py does), on both backends.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
+import pytest
 
 from eywa import Memory
+from eywa.embedding import Embedder
 from eywa.ids import entity_id, entity_key
 from eywa.models import CandidateFact, Evidence
 from eywa.portability.records import EntityLine
-from tests.conformance.conftest import MemoryFactory
+from tests.conformance.conftest import BACKENDS, MemoryFactory, server_settings
 
 SPACE = "home"
 FRESH = "fresh"
@@ -118,3 +124,55 @@ def test_erasure_takes_back_entities_weights_reply_vectors_and_revives_and_reext
     ours, theirs = mem.dimension(SPACE, "Ana", "employer"), mem.dimension(FRESH, "Ana", "employer")
     assert ours.mode == theirs.mode and ours.distribution.keys() == theirs.distribution.keys()
     assert all(abs(ours.distribution[k] - theirs.distribution[k]) < 1e-9 for k in ours.distribution)
+
+
+class HeldEmbedder:
+    """The suite's embedder; the first call that embeds ``WORD`` answers only once the test
+    lets it (the model of a ``remember`` still running when another thread erases)."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.model_id, self.dim = inner.model_id, inner.dim
+        self.reading, self.answer = threading.Event(), threading.Event()
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        if not self.reading.is_set() and any(WORD in t for t in texts):
+            self.reading.set()
+            assert self.answer.wait(60), "the test never let the embedder answer"
+        return self.inner.embed(texts)
+
+
+WORD = "Zephyrwick"
+
+
+def test_a_remember_still_embedding_when_its_turns_are_erased_leaves_no_vector_of_them(
+    request: pytest.FixtureRequest, tmp_path: Path, embedder: Embedder, backend: str
+) -> None:
+    """``remember(wait=True)`` embeds its turns on the caller's thread once they are stored;
+    ``forget`` from another thread (another request to ``eywa serve``) can erase them while
+    the model runs. README: after ``forget`` no vector search returns the erased ids, and
+    the proof counts vector points under an erased id as residue."""
+    held = HeldEmbedder(embedder)
+    if backend == "server":
+        mem = Memory.connect(server_settings(request, tmp_path), embedder=held)
+    else:
+        mem = Memory.open(tmp_path / "mem", embedder=held)
+    turns = [{"text": "I work at Google as a designer.", "speaker": "Ana", "session": "s1"},
+             {"text": f"Ana now works at {WORD}, she told me.", "speaker": "Bo", "session": "s1"}]  # fmt: skip
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            remembered = pool.submit(mem.remember, SPACE, turns, wait=True)
+            assert held.reading.wait(60)  # stored, and its model is embedding them
+            report = mem.forget(SPACE, speaker="Bo")
+            held.answer.set()
+            ids = remembered.result(60)
+        assert mem._stores.vectors.missing("evidence", [ids[1]]) == {ids[1]}
+        assert mem.erasure_proof(SPACE, report.erasure_id).total == 0
+    finally:
+        held.answer.set()
+        mem.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)

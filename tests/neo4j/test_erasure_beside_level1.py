@@ -13,12 +13,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 
 from eywa import Memory, level1
 from eywa.embedding import Embedder
+from eywa.indexing import embed_due
 from eywa.models import CandidateFact, Delta, Evidence
 from tests.conformance.conftest import server_settings
 from tests.conformance.test_erasure import FACTS, SPACE, TURNS, WORD, ScriptedExtractor
@@ -106,3 +109,49 @@ def test_a_dimension_update_read_before_an_erasure_writes_no_delta_of_an_erased_
         answer.set()
         replica_a.close()
         replica_b.close()
+
+
+class HeldEmbedder(HashEmbedder):
+    """The hash embedder, answering its first call only once the test lets it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reading, self.answer = threading.Event(), threading.Event()
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        if not self.reading.is_set():
+            self.reading.set()
+            assert self.answer.wait(60), "the test never let the embedder answer"
+        return super().embed(texts)
+
+
+@pytest.mark.parametrize("kind", ["evidence", "belief"])
+def test_a_vector_embedded_beside_an_erasure_is_not_left_under_an_erased_id(
+    request: pytest.FixtureRequest, tmp_path: Path, kind: Literal["evidence", "belief"]
+) -> None:
+    """Celery workers embed when they share the vector store (a Qdrant server): a worker's
+    ``embed_due`` read Bo's turns (or the beliefs citing them), and its model is still
+    embedding them when the API erases Bo; its upsert must not leave vectors under the
+    erased ids. The task runs here on the API's own stores, standing for a worker on the
+    shared vector store, as in tests/workers/test_worker_embeds.py."""
+    settings = server_settings(request, tmp_path)
+    mem = Memory.connect(settings, embedder=HashEmbedder(), extractor=ScriptedExtractor(), embed_writes=False)
+    held = HeldEmbedder()
+    try:
+        ids = mem.remember(SPACE, TURNS, wait=True)
+        stage: Literal["embed_evidence", "embed_belief"] = "embed_evidence" if kind == "evidence" else "embed_belief"
+        worker = threading.Thread(
+            target=embed_due, args=(mem._stores, held, stage), kwargs={"limit": 100, "lease_s": 60, "batch_size": 64}
+        )
+        worker.start()
+        assert held.reading.wait(60)  # the worker has read the items and is embedding them
+        report = mem.forget(SPACE, speaker="Bo")
+        held.answer.set()
+        worker.join(60)
+
+        erased = {ids[1], ids[3]} if kind == "evidence" else set(mem.erasures(SPACE)[0].belief_ids)
+        assert erased and mem._stores.vectors.missing(kind, sorted(erased)) == erased
+        assert mem.erasure_proof(SPACE, report.erasure_id).total == 0
+    finally:
+        held.answer.set()
+        mem.close()
