@@ -98,7 +98,8 @@ def embed_evidence(
         crashpoints.reached("evidence_vectors_upserted")
         if progress is not None:
             progress(sum(1 for t in chunk if t.id in new_ids))
-    erased = sorted(i for space, ids in _ids_by_space(ordered).items() for i in stores.tombstones.tombstoned(space, ids))
+    by_space = _ids_by_space(ordered)
+    erased = sorted(i for space, ids in by_space.items() for i in stores.tombstones.tombstoned(space, ids))
     if erased:
         stores.vectors.delete("evidence", erased)
 
