@@ -182,6 +182,13 @@ class BeliefStore(Protocol):
         """Ids of candidates that cite any of ``evidence_ids``."""
         ...
 
+    def beliefs_naming(self, space: str, evidence_ids: Sequence[str]) -> list[str]:
+        """Ids of the beliefs whose cited ids name any of ``evidence_ids``, linked or not: the
+        erasure's sweep once the turns (and, on Neo4j, their ``SUPPORTED_BY`` edges) are gone,
+        for a belief another process committed while the erasure's first step ran. A scan
+        of the space's beliefs."""
+        ...
+
     def get_candidates(self, space: str, candidate_ids: Sequence[str]) -> list[Candidate]:
         """The candidates of ``space`` among ``candidate_ids`` (missing ids left out), in that order."""
         ...

@@ -11,7 +11,9 @@ seconds) is still answering when replica B erases Bo; then A writes what it prop
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
 
@@ -22,7 +24,8 @@ import pytest
 from eywa import Memory, level1
 from eywa.embedding import Embedder
 from eywa.indexing import embed_due
-from eywa.models import CandidateFact, Delta, Evidence
+from eywa.models import Belief, CandidateFact, Delta, Evidence
+from eywa.stores.neo4j import beliefs as neo4j_beliefs
 from tests.conformance.conftest import server_settings
 from tests.conformance.test_erasure import FACTS, SPACE, TURNS, WORD, ScriptedExtractor
 from tests.reliability.support import HashEmbedder
@@ -155,3 +158,43 @@ def test_a_vector_embedded_beside_an_erasure_is_not_left_under_an_erased_id(
     finally:
         held.answer.set()
         mem.close()
+
+
+def test_a_level1_batch_committing_while_the_erasure_waits_for_its_turns_is_removed_too(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The narrow case of the first test: A's batch passed its tombstone check before the
+    erasure's first transaction committed, and commits while that transaction waits for the
+    turns A's beliefs link to (Neo4j locks them). The erasure listed the beliefs citing the
+    turns before, so it must find A's belief again, or it stays citing erased turns."""
+    settings = server_settings(request, tmp_path)
+    embedder: Embedder = HashEmbedder()
+    linked, commit = threading.Event(), threading.Event()
+    original = neo4j_beliefs._link_rows
+
+    def held_links(beliefs: Sequence[Belief]) -> dict[str, list[dict[str, Any]]]:
+        if any(WORD in b.statement for b in beliefs) and not linked.is_set():
+            linked.set()  # the batch's transaction is open, its tombstone check passed
+            assert commit.wait(60), "the test never let the batch commit"
+        return original(beliefs)
+
+    monkeypatch.setattr(neo4j_beliefs, "_link_rows", held_links)
+    replica_a = Memory.connect(settings, embedder=embedder, extractor=ScriptedExtractor())
+    replica_b = Memory.connect(settings.model_copy(update={"qdrant_path": tmp_path / "qdrant-b"}), embedder=embedder)
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            ids = replica_a.remember(SPACE, TURNS, wait=False)
+            assert linked.wait(60)
+            erasing = pool.submit(replica_b.forget, SPACE, speaker="Bo")
+            time.sleep(1.0)  # the erasure lists the beliefs (none yet) and reaches the turns
+            commit.set()
+            report = erasing.result(60)
+        replica_a.wait()
+        assert [b.statement for b in replica_b.beliefs(SPACE, status=None) if WORD in b.statement] == []
+        assert [c.id for c in replica_b.candidates(SPACE, status=None) if {ids[1], ids[3]} & set(c.fact.evidence_ids)] == []
+        assert WORD not in replica_b.dimension(SPACE, "Ana", "employer").model_dump_json()
+        assert replica_b.erasure_proof(SPACE, report.erasure_id).total == 0
+    finally:
+        commit.set()
+        replica_a.close()
+        replica_b.close()

@@ -456,6 +456,17 @@ class SqliteBeliefStore:
         )
         return self.get_many(space, [r["belief_id"] for r in rows])
 
+    def beliefs_naming(self, space: str, evidence_ids: Sequence[str]) -> list[str]:
+        """Ids of beliefs whose ``evidence_ids`` name any of ``evidence_ids`` (a scan)."""
+        if not evidence_ids:
+            return []
+        rows = self._db.query(
+            "SELECT id FROM beliefs AS b WHERE b.space = ? AND EXISTS (SELECT 1 FROM json_each(b.evidence_ids) AS j"
+            " WHERE j.value IN (SELECT value FROM json_each(?))) ORDER BY id",
+            (space, json.dumps(list(evidence_ids))),
+        )
+        return [r["id"] for r in rows]
+
     def candidates_citing(self, space: str, evidence_ids: Sequence[str]) -> list[str]:
         """Ids of candidates citing any of ``evidence_ids``."""
         if not evidence_ids:
