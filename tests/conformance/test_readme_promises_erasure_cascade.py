@@ -29,7 +29,11 @@ from eywa.embedding import Embedder
 from eywa.ids import entity_id, entity_key
 from eywa.models import CandidateFact, Evidence
 from eywa.portability.records import EntityLine
+from eywa.stores.vectors import VectorPoint
 from tests.conformance.conftest import BACKENDS, MemoryFactory, server_settings
+from tests.conformance.scripted import ScriptedExtractor
+from tests.conformance.test_erasure import FACTS as ERASURE_FACTS
+from tests.conformance.test_erasure import TURNS as ERASURE_TURNS
 
 SPACE = "home"
 FRESH = "fresh"
@@ -176,3 +180,27 @@ def test_a_remember_still_embedding_when_its_turns_are_erased_leaves_no_vector_o
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
+
+
+def test_a_vector_left_under_an_erased_id_hydrates_to_nothing(open_memory: MemoryFactory) -> None:
+    """README, Erasure, crash safety: between the first step and the vectors' deletion
+    ("milliseconds, or until the next open after a crash") "a vector hit on an erased id
+    hydrates to nothing". The vectors of Bo's turns and belief are put back after the
+    erasure, as that window leaves them, and no recall returns them or their words."""
+    mem = open_memory(ScriptedExtractor(ERASURE_FACTS))
+    ids = mem.remember(SPACE, ERASURE_TURNS, wait=True)
+    bo = [ids[1], ids[3]]
+    beliefs = [b for b in mem.beliefs(SPACE, status=None) if set(b.evidence_ids) & set(bo)]
+    texts = [t["text"] for t in ERASURE_TURNS]
+    mem.forget(SPACE, speaker="Bo")
+    vectors = mem._embedder.embed([texts[1], texts[3], *(b.statement for b in beliefs)])
+    mem._stores.vectors.upsert("evidence", [VectorPoint(id=i, space=SPACE, vector=v) for i, v in zip(bo, vectors, strict=False)])
+    mem._stores.vectors.upsert("belief", [VectorPoint(id=b.id, space=SPACE, vector=v) for b, v in zip(beliefs, vectors[2:], strict=True)])
+    assert mem._stores.vectors.missing("evidence", bo) == set()  # the window's state: the vector route hits them
+    assert ids[1] in {i for i, _ in mem._stores.vectors.search("evidence", SPACE, vectors[0], 3)}
+    for policy in ("strict", "balanced", "advanced"):
+        for query in (WORD, texts[1], f"Who works at {WORD}?"):
+            result = mem.recall(SPACE, query, k=50, policy=policy)
+            shown = result.context + "".join(item.model_dump_json() for item in result.items)
+            shown = shown.replace(query, "")  # the trace echoes the query
+            assert WORD not in shown and not any(i in shown for i in [*bo, *(b.id for b in beliefs)]), (policy, query)
