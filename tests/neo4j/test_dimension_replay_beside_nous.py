@@ -1,19 +1,18 @@
 """A dimension replayed by one process (a retraction, an erasure) while another process's Nous
-step updates the same dimension: a lost update, NOT FIXED (audit of s21; xfail, strict).
+step updates the same dimension: no update is lost (audit of s21: the replay was).
 
 README, Corrections: after ``retract_belief`` "the dimension equals the one held before the
 belief came"; README, Erasure: every dimension the erased turns touched "equals ... the
 dimension of a memory that never saw the erased turns". The per-dimension lock (a Redis lease)
 serialises the workers' Nous updates with each other only: the API's replays do not take it,
-and ``DimensionStore.save`` overwrites the state whatever was saved since it was read. So a
-Nous update that read the state before the replay and saves after it puts the retracted (or
-erased) belief's weight back into the state, while the delta log no longer holds it.
+and ``DimensionStore.save`` overwrote the state whatever was saved since it was read. So a
+Nous update that read the state before the replay and saved after it put the retracted (or
+erased) belief's weight back into the state (Google 0.44, Zephyrwick 0.48), while the delta
+log no longer held it. Every writer of a dimension now saves only the state it read
+(``DimensionMoved`` otherwise, and ``eywa.nous.ledger`` computes it again).
 
 Here replica A's Nous step is held between reading Ana's employer dimension and saving it
-(inside the replay it runs), while replica B retracts (or erases) what that state holds. A
-fix needs a compare-and-set save (the state as read, under a write lock of the dimension
-node) and a retry in ``eywa.nous.ledger`` for every writer of a dimension (apply, forget,
-reweigh), or the replays taking the same lease.
+(inside the replay it runs), while replica B retracts (or erases) what that state holds.
 """
 
 from __future__ import annotations
@@ -32,10 +31,7 @@ from tests.conformance.scripted import ScriptedExtractor
 from tests.conformance.test_corrections import FACTS, FIRST, LATER, SPACE
 from tests.reliability.support import HashEmbedder
 
-pytestmark = [
-    pytest.mark.neo4j,
-    pytest.mark.xfail(strict=True, reason="lost update: a replay beside another process's Nous save (not fixed)"),
-]
+pytestmark = pytest.mark.neo4j
 
 BO = {"text": "Ana now works at Zephyrwick, she told me.", "speaker": "Bo", "session": "s1",
       "observed_at": "2023-01-10T09:01:00"}  # fmt: skip

@@ -15,7 +15,15 @@ from typing import Any, Literal
 
 from eywa.errors import StoreError
 from eywa.models import Delta, as_utc
-from eywa.stores.dimensions import DeltaSelection, DimensionRecord, DimensionView, SameAsEdge
+from eywa.stores.dimensions import (
+    UNCHECKED,
+    DeltaSelection,
+    DimensionMoved,
+    DimensionRecord,
+    DimensionView,
+    SameAsEdge,
+    same_version,
+)
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.ledger import TOMBSTONES_TABLE, tombstoned_in
 
@@ -108,7 +116,14 @@ class SqliteDimensionStore:
         self._db = db
         db.ensure_schema((*SCHEMA, TOMBSTONES_TABLE))  # ``save(unless_erased=True)`` reads it
 
-    def save(self, record: DimensionRecord, deltas: Sequence[Delta], *, unless_erased: bool = False) -> set[str]:
+    def save(
+        self,
+        record: DimensionRecord,
+        deltas: Sequence[Delta],
+        *,
+        unless_erased: bool = False,
+        read: DimensionRecord | None | Literal["unchecked"] = UNCHECKED,
+    ) -> set[str]:
         """Upsert the state and the deltas atomically; existing deltas keep ``recorded_at``
         (with ``unless_erased``, nothing when a delta cites an erased turn: its ids returned).
 
@@ -117,6 +132,13 @@ class SqliteDimensionStore:
         """
         try:
             with self._db.transaction() as conn:
+                if read != UNCHECKED:
+                    rows = conn.execute(
+                        "SELECT * FROM nous_dimensions WHERE space = ? AND entity_key = ? AND attribute = ?",
+                        (record.space, record.entity_key, record.attribute),
+                    ).fetchall()
+                    if not same_version(_record(rows[0]) if rows else None, read):
+                        raise DimensionMoved(record.attribute)
                 if unless_erased and (erased := cited_erased(conn, record.space, deltas)):
                     return erased
                 conn.executemany(
