@@ -58,6 +58,13 @@ def embed_evidence(
     (``eywa.stores.context.vector_text``, the builder the keyword context comes from too).
     ``progress`` is called with the number of ``turns`` (not re-embedded neighbours) done.
 
+    The turns were read before the model ran, which takes a while: an erasure may have
+    removed some of them meanwhile (another thread's ``forget`` beside ``remember``, another
+    process beside a worker) and deleted their vectors before this upsert landed. So after
+    the upserts, the vectors of turns tombstoned meanwhile are deleted again. Erasure
+    tombstones the turns before it deletes their vectors, so one of the two deletions comes
+    after the upsert.
+
     Raises:
         StoreError: a store failed.
     """
@@ -91,6 +98,10 @@ def embed_evidence(
         crashpoints.reached("evidence_vectors_upserted")
         if progress is not None:
             progress(sum(1 for t in chunk if t.id in new_ids))
+    by_space = _ids_by_space(ordered)
+    erased = sorted(i for space, ids in by_space.items() for i in stores.tombstones.tombstoned(space, ids))
+    if erased:
+        stores.vectors.delete("evidence", erased)
 
 
 def index_beliefs(stores: Stores, embedder: Embedder, space: str, belief_ids: Sequence[str]) -> int:
@@ -154,6 +165,12 @@ def embed_pending(
     vector; the marks of every space are cleared only once the upsert is durable.
     ``batch_size`` bounds the turns per model call and upsert (0: beliefs, one call).
 
+    An erasure (or a reprocessing) may remove an item between its read here and the upsert
+    and delete its vector before the upsert lands (a worker on a shared vector store): so
+    after the upsert, the items gone meanwhile lose their vectors again (``embed_evidence``
+    for turns; beliefs here). An erasure removes a belief before it deletes its vector, so
+    one of the two deletions comes after the upsert.
+
     Raises:
         StoreError: a store failed (the marks stay; a later pass repeats the work).
         EmbedderError: the embedder failed (likewise).
@@ -172,6 +189,9 @@ def embed_pending(
             stores.vectors.delete("belief", gone)
         _upsert_beliefs(stores, embedder, beliefs)
         crashpoints.reached("belief_vectors_upserted")
+        _, removed = _stored(_ids_by_space(beliefs), stores.beliefs.get_many)
+        if removed:
+            stores.vectors.delete("belief", removed)
     return sum(stores.ledger.complete(space, stage, ids) for space, ids in groups.items())
 
 
@@ -193,6 +213,13 @@ def _stored(
         items.extend(found)
         gone.extend(sorted(set(ids) - {item.id for item in found}))
     return items, gone
+
+
+def _ids_by_space(items: Sequence[Evidence] | Sequence[Belief]) -> dict[str, list[str]]:
+    grouped: defaultdict[str, list[str]] = defaultdict(list)
+    for item in items:
+        grouped[item.space].append(item.id)
+    return dict(grouped)
 
 
 def repair_vectors(stores: Stores, embedder: Embedder, spaces: Sequence[str], batch_size: int) -> int:

@@ -127,6 +127,7 @@ def run_level1(
         report = extract_beliefs(
             space=space, evidence_ids=to_read, evidence_store=stores.evidence, belief_store=stores.beliefs,
             extractor=extractor, validator=validator, batch_size=batch_size, complete_stage=True,
+            decided=lambda: decided_candidates(stores, space),
         )  # fmt: skip
         crashpoints.reached("beliefs_written")
     ready = [i for i in ids if (i, "nous") in owed and ((i, "level1") not in owed or i in set(to_read))]
@@ -137,6 +138,21 @@ def run_level1(
     return Level1Outcome(
         report=report, beliefs=len(citing), deltas=tuple(deltas), level1_done=len(to_read), nous_done=settled
     )
+
+
+def decided_candidates(stores: GraphStores, space: str) -> set[str]:
+    """The candidates of ``space`` a person accepted or dismissed (``eywa.corrections``).
+
+    Their decision outlives a new extractor version, as a retraction does: ``eywa reprocess``
+    neither replaces a dismissed candidate nor writes an accepted (or dismissed) one back
+    into the repair queue when the next version proposes the same fact again — where the
+    beat's repair pass would turn a dismissed one into a belief.
+
+    Raises:
+        StoreError: the correction log cannot be read.
+    """
+    records = stores.corrections.corrections(space, kinds=("accept_candidate", "dismiss_candidate"))
+    return {c.target_id for c in records}
 
 
 def in_turn_order(stores: GraphStores, space: str, evidence_ids: Sequence[str]) -> list[str]:
@@ -171,8 +187,9 @@ def replace_outdated(stores: GraphStores, space: str, evidence_ids: Sequence[str
     """Remove what another version of ``extractor`` proposed about turns it is about to read.
 
     Beliefs and candidates citing the turns whose extractor is ``extractor`` (or its
-    ``repair:`` form) with another version go, except retracted beliefs (a correction stands:
-    the same fact proposed again has the same id and stays retracted): their deltas are forgotten and the touched
+    ``repair:`` form) with another version go, except retracted beliefs and candidates a
+    person dismissed (a correction stands: the same fact proposed again has the same id and
+    stays retracted, or dismissed; ``decided_candidates``): their deltas are forgotten and the touched
     dimensions replayed (``eywa.nous.ledger.forget_beliefs``), their vectors are marked for
     removal (``embed_belief`` on an id without a belief), and beliefs they had superseded are
     active again until the new beliefs settle. What the current version proposes again is
@@ -196,6 +213,9 @@ def replace_outdated(stores: GraphStores, space: str, evidence_ids: Sequence[str
     ]  # fmt: skip
     candidates = stores.beliefs.get_candidates(space, stores.beliefs.candidates_citing(space, evidence_ids))
     stale = [c.id for c in candidates if outdated(c.extractor, c.extractor_version)]
+    if stale:  # a dismissed candidate stays, as a retracted belief does
+        decided = decided_candidates(stores, space)
+        stale = [i for i in stale if i not in decided]
     if not doomed and not stale:
         return 0
     ids = [b.id for b in doomed]

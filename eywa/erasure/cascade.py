@@ -98,8 +98,9 @@ def remove_derived(stores: GraphStores, record: ErasureRecord, *, spec_for: Spec
     """
     space = record.space
     erased = [t.evidence_id for t in record.turns]
-    # Beliefs a Level 1 wrote after step 1 resolved them are found again where links survive.
-    late = {b.id for b in stores.beliefs.beliefs_citing(space, erased)} if erased else set()
+    # Beliefs a Level 1 committed after step 1 resolved them (on Neo4j, while step 1 waited
+    # for their turns) are found again by the ids they cite: their links may be gone.
+    late = set(stores.beliefs.beliefs_naming(space, erased)) if erased else set()
     belief_ids = sorted(set(record.belief_ids) | late)
     doomed = stores.beliefs.get_many(space, belief_ids)
     gone = set(erased)

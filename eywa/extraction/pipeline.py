@@ -11,7 +11,7 @@ so a batch is either fully recorded as done or read again, never half of each.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 
 from pydantic import Field
@@ -99,6 +99,7 @@ def extract_beliefs(
     attributes: Mapping[str, AttributeSpec] | None = None,
     now: datetime | None = None,
     complete_stage: bool = False,
+    decided: Callable[[], Collection[str]] | None = None,
 ) -> Level1Report:
     """Extract, validate and store beliefs for ``evidence_ids`` of ``space``; idempotent.
 
@@ -116,6 +117,9 @@ def extract_beliefs(
         now: recorded_at of what is written (tests pass a fixed time).
         complete_stage: clear each batch's ``level1`` marks (and record the extractor as
             their reader) in the transaction that stores the batch.
+        decided: the ids of the candidates a person accepted or dismissed (read once, when
+            a candidate is first refused): proposed again (``eywa reprocess``), such a
+            candidate is not written back into the repair queue.
 
     Returns:
         Counts by outcome and reason, and the newly written beliefs.
@@ -130,6 +134,7 @@ def extract_beliefs(
     totals: Counter[str] = Counter()
     by_reason: Counter[str] = Counter()
     new_ids: list[str] = []
+    settled: set[str] | None = None
     ids = list(dict.fromkeys(evidence_ids))
     for offset in range(0, len(ids), max(batch_size, 1)):
         chunk = ids[offset : offset + max(batch_size, 1)]
@@ -170,6 +175,9 @@ def extract_beliefs(
                 extractor_version=version,
             )
             refused.setdefault(cand.id, cand)
+        if refused and decided is not None:
+            settled = settled if settled is not None else set(decided())
+            refused = {i: c for i, c in refused.items() if i not in settled}
         written, _ = belief_store.add(list(beliefs.values()), list(refused.values()), done)
         crashpoints.reached("level1_batch_written")
         totals["duplicates"] += len(beliefs) - len(written)

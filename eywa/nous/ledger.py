@@ -30,8 +30,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from typing import Final, TypeVar
 
-from eywa.errors import NotFoundError
+from eywa.errors import NotFoundError, StoreError
 from eywa.ids import entity_key
 from eywa.models import Delta, Dimension, as_utc, utc_now
 from eywa.nous import engine
@@ -47,7 +48,9 @@ from eywa.nous.identity import merge_holds as _merge_holds
 from eywa.nous.identity import propose_merges as _propose_merges
 from eywa.nous.observations import Observation
 from eywa.nous.params import DEFAULT_PARAMS, AttributeSpecLike, NousParams
-from eywa.stores.dimensions import DimensionRecord, DimensionStore
+from eywa.stores.dimensions import DimensionMoved, DimensionRecord, DimensionStore
+
+T = TypeVar("T")
 
 SpecResolver = Callable[[str], AttributeSpecLike]
 
@@ -140,8 +143,30 @@ def _apply_group(
     by_id = {engine.observation_key(o)[1]: o for o in group}
     existing = store.existing_deltas(space, list(by_id))
     fresh = [o for i, o in by_id.items() if i not in existing]
-    if not fresh:
-        return []
+    erased: set[str] = set()
+    while fresh:
+        created, refused = _stable(lambda: _try_group(store, space, key, spec, fresh, erased, params, now))
+        if not refused:
+            return created
+        erased |= refused  # grows each time (what it holds is left out), so this ends
+        fresh = [o for o in fresh if erased.isdisjoint(o.evidence_ids)]
+    return []
+
+
+def _try_group(
+    store: DimensionStore,
+    space: str,
+    key: str,
+    spec: AttributeSpecLike,
+    fresh: Sequence[Observation],
+    erased: set[str],
+    params: NousParams,
+    now: datetime,
+) -> tuple[list[Delta], set[str]]:
+    """One attempt of ``_apply_group``: the new deltas, or nothing and the erased turns a
+    delta cited (the observations were read before an erasure that has since committed:
+    another process's Nous step beside an erasure; those turns' deltas are left out and the
+    dimension read again)."""
     record = store.get(space, key, spec.name)
     first_new = min(engine.observation_key(o) for o in fresh)
     incremental = record is None or (
@@ -156,17 +181,24 @@ def _apply_group(
         state, steps = engine.replay(fresh, spec.cardinality, spec.tau_days, params, start)
         deltas = [engine.make_delta(o, r, now) for o, r in steps]
         count = (record.delta_count if record is not None else 0) + len(deltas)
-        store.save(_record(state, space, key, entity, spec.name, count, now), deltas)
-        return deltas
-    old = store.deltas(space, key, spec.name)
+        refused = store.save(
+            _record(state, space, key, entity, spec.name, count, now), deltas, unless_erased=True, read=record
+        )
+        return ([], refused) if refused else (deltas, set())
+    # Deltas of erased turns still stored are the erasure's to remove (it replays after).
+    old = [d for d in store.deltas(space, key, spec.name) if erased.isdisjoint(d.evidence_ids)]
     recorded = {d.id: d.recorded_at for d in old}
-    everything = [engine.observation_of(d) for d in old] + fresh
+    everything = [*(engine.observation_of(d) for d in old), *fresh]
     state, steps = engine.replay(everything, spec.cardinality, spec.tau_days, params)
     deltas = [engine.make_delta(o, r, now) for o, r in steps]
     deltas = [d.model_copy(update={"recorded_at": recorded.get(d.id, now)}) for d in deltas]
-    store.save(_record(state, space, key, entity, spec.name, len(deltas), now), deltas)
+    refused = store.save(
+        _record(state, space, key, entity, spec.name, len(deltas), now), deltas, unless_erased=True, read=record
+    )
+    if refused:
+        return [], refused
     new_ids = {engine.observation_key(o)[1] for o in fresh}
-    return [d for d in deltas if d.id in new_ids]
+    return [d for d in deltas if d.id in new_ids], set()
 
 
 def forget_beliefs(
@@ -188,24 +220,54 @@ def forget_beliefs(
     touched = {(entity_key(d.entity), d.attribute) for d in doomed}
     removed = store.remove_deltas(space, [d.id for d in doomed])
     for key, attribute in sorted(touched):
-        remaining = store.deltas(space, key, attribute)
-        record = store.get(space, key, attribute)
-        if not remaining or record is None:
-            store.delete_dimension(space, key, attribute)
-            continue
-        spec = resolve(attribute)
-        state, steps = engine.replay(
-            [engine.observation_of(d) for d in remaining], record.cardinality, spec.tau_days, params
-        )
-        recorded = {d.id: d.recorded_at for d in remaining}
-        deltas = [
-            engine.make_delta(o, r, now).model_copy(
-                update={"recorded_at": recorded[engine.observation_key(o)[1]]}
-            )
-            for o, r in steps
-        ]
-        store.save(_record(state, space, key, record.entity, attribute, len(deltas), now), deltas)
+        _stable(lambda: _replay_remaining(store, space, key, attribute, resolve, params, now))
     return removed
+
+
+def _replay_remaining(
+    store: DimensionStore,
+    space: str,
+    key: str,
+    attribute: str,
+    resolve: Callable[[str], AttributeSpecLike],
+    params: NousParams,
+    now: datetime,
+) -> None:
+    """One attempt of ``forget_beliefs`` on one dimension: its state replayed from the
+    deltas it holds now. The state is read first, the deltas after, and the save checks the
+    state is still the one read (``DimensionMoved``: another process saved it between)."""
+    record = store.get(space, key, attribute)
+    remaining = store.deltas(space, key, attribute)
+    if not remaining or record is None:
+        store.delete_dimension(space, key, attribute)
+        return
+    spec = resolve(attribute)
+    state, steps = engine.replay([engine.observation_of(d) for d in remaining], record.cardinality, spec.tau_days, params)
+    recorded = {d.id: d.recorded_at for d in remaining}
+    deltas = [
+        engine.make_delta(o, r, now).model_copy(update={"recorded_at": recorded[engine.observation_key(o)[1]]})
+        for o, r in steps
+    ]
+    store.save(_record(state, space, key, record.entity, attribute, len(deltas), now), deltas, read=record)
+
+
+_MOVES: Final = 64
+"""How many times a dimension may be saved by others while one writer computes it."""
+
+
+def _stable(step: Callable[[], T]) -> T:
+    """``step`` again while another process saved its dimension in between (optimistic
+    concurrency: the API's replays do not hold the workers' per-dimension lease).
+
+    Raises:
+        StoreError: the dimension moved ``_MOVES`` times in a row.
+    """
+    for _ in range(_MOVES):
+        try:
+            return step()
+        except DimensionMoved:
+            continue
+    raise StoreError("dimension", "save dimension", f"saved by others {_MOVES} times while computed")
 
 
 def reweigh_beliefs(

@@ -10,7 +10,7 @@ from typing import Any, Literal, TypeVar
 from eywa.ids import entity_key
 from eywa.models import Delta, as_utc
 from eywa.nous import ledger as nous
-from eywa.stores.dimensions import DeltaSelection, DimensionRecord, DimensionStore, DimensionView, SameAsEdge
+from eywa.stores.dimensions import UNCHECKED, DeltaSelection, DimensionRecord, DimensionStore, DimensionView, SameAsEdge
 
 __all__ = ["DimensionReads"]
 
@@ -149,8 +149,15 @@ class DimensionReads:
     def same_as(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
         return list(self._once(("same_as", space, include_removed), lambda: self._store.same_as(space, include_removed)))
 
-    def save(self, record: DimensionRecord, deltas: Sequence[Delta]) -> None:
-        self._store.save(record, deltas)
+    def save(
+        self,
+        record: DimensionRecord,
+        deltas: Sequence[Delta],
+        *,
+        unless_erased: bool = False,
+        read: DimensionRecord | None | Literal["unchecked"] = UNCHECKED,
+    ) -> set[str]:
+        return self._store.save(record, deltas, unless_erased=unless_erased, read=read)
 
     def existing_deltas(self, space: str, ids: Sequence[str]) -> set[str]:
         return self._store.existing_deltas(space, ids)

@@ -10,7 +10,8 @@ the current one proposes) may retract or remove them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -57,6 +58,31 @@ class BeliefLine:
     evidence_ids: tuple[str, ...]
 
 
+def without_erased(
+    beliefs: Sequence[Belief], candidates: Sequence[Candidate], tombstoned: Callable[[str, list[str]], set[str]]
+) -> tuple[list[Belief], list[Candidate]]:
+    """The beliefs and candidates that cite no tombstoned (erased) turn.
+
+    ``BeliefStore.add`` asks ``tombstoned`` (space, cited ids -> the erased ones) inside its
+    own transaction: a Level 1 of another process (a worker, another API replica) may have
+    read a turn before an erasure and propose from it after the erasure has finished, and
+    what it proposes quotes the erased words (README, Erasure: queued work for an erased
+    turn does nothing).
+    """
+    cited: defaultdict[str, set[str]] = defaultdict(set)
+    for belief in beliefs:
+        cited[belief.space].update(belief.evidence_ids)
+    for candidate in candidates:
+        cited[candidate.space].update(candidate.fact.evidence_ids)
+    erased = {(space, i) for space, ids in cited.items() for i in tombstoned(space, sorted(ids))}
+    if not erased:
+        return list(beliefs), list(candidates)
+    return (
+        [b for b in beliefs if not any((b.space, i) in erased for i in b.evidence_ids)],
+        [c for c in candidates if not any((c.space, i) in erased for i in c.fact.evidence_ids)],
+    )
+
+
 class BeliefStore(Protocol):
     """Stores beliefs (with ``SUPPORTED_BY`` links and the keyword index) and candidates."""
 
@@ -69,7 +95,8 @@ class BeliefStore(Protocol):
         given, clears the ``level1`` marks of its turns and records which extractor did them
         (``eywa.stores.ledger``): a Level 1 batch and its bookkeeping commit together.
         Returns the ids of the beliefs and of the candidates that were new, so that a re-run
-        of Level 1 can tell it wrote nothing.
+        of Level 1 can tell it wrote nothing. A belief or candidate citing a tombstoned
+        (erased) turn is not written (``without_erased``, checked in that transaction).
         """
         ...
 
@@ -153,6 +180,13 @@ class BeliefStore(Protocol):
 
     def candidates_citing(self, space: str, evidence_ids: Sequence[str]) -> list[str]:
         """Ids of candidates that cite any of ``evidence_ids``."""
+        ...
+
+    def beliefs_naming(self, space: str, evidence_ids: Sequence[str]) -> list[str]:
+        """Ids of the beliefs whose cited ids name any of ``evidence_ids``, linked or not: the
+        erasure's sweep once the turns (and, on Neo4j, their ``SUPPORTED_BY`` edges) are gone,
+        for a belief another process committed while the erasure's first step ran. A scan
+        of the space's beliefs."""
         ...
 
     def get_candidates(self, space: str, candidate_ids: Sequence[str]) -> list[Candidate]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Any, Final, Literal, Protocol
 
 from eywa.models import Cardinality, Delta, Frozen
 
@@ -87,15 +87,47 @@ DeltaSelection = Literal["all", "cited"]
 """Which deltas ``recall_dimensions`` reads: every one, or only those a state answer can cite."""
 
 
+UNCHECKED: Final = "unchecked"
+"""``DimensionStore.save(..., read=UNCHECKED)``: overwrite whatever is stored (a restore)."""
+
+
+class DimensionMoved(Exception):
+    """``DimensionStore.save`` refused: the stored state is no longer the one its caller read
+    (another process saved the dimension meanwhile); ``eywa.nous.ledger`` reads it again."""
+
+
+def same_version(stored: DimensionRecord | None, read: DimensionRecord | None) -> bool:
+    """Whether ``stored`` is the state ``read`` was: each save stamps ``recorded_at``."""
+    if stored is None or read is None:
+        return stored is None and read is None
+    return (stored.recorded_at, stored.delta_count) == (read.recorded_at, read.delta_count)
+
+
 class DimensionStore(Protocol):
     """Persistence of the Nous layer. Writes of one dimension are atomic."""
 
-    def save(self, record: DimensionRecord, deltas: Sequence[Delta]) -> None:
+    def save(
+        self,
+        record: DimensionRecord,
+        deltas: Sequence[Delta],
+        *,
+        unless_erased: bool = False,
+        read: DimensionRecord | None | Literal["unchecked"] = UNCHECKED,
+    ) -> set[str]:
         """Upsert the dimension's state and the given deltas in one transaction.
 
         A delta whose id exists is replaced (its derived fields may have been recomputed after
         out-of-order evidence, its reliability raised by a confirmation) but keeps its
-        original ``recorded_at``.
+        original ``recorded_at``. With ``unless_erased``, nothing is written when a delta
+        cites a tombstoned (erased) turn, checked in that transaction: returns those turns'
+        ids (empty when written). The Nous update of another process may have read a belief
+        before an erasure removed it and replayed the dimension (``eywa.nous.ledger``).
+        Unless ``read`` is ``UNCHECKED``, it is the state (or None) the caller computed from:
+        if another save came between, nothing is written and ``DimensionMoved`` is raised
+        (the stored state is read under the write's lock).
+
+        Raises:
+            DimensionMoved: the stored state is not ``read``.
         """
         ...
 

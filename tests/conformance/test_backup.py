@@ -6,11 +6,14 @@ turns by vector too. A non-empty destination and the server backends are refused
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 import threading
 import time
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,3 +75,37 @@ def test_a_backup_taken_while_a_writer_runs_is_consistent(tmp_path: Path) -> Non
         no_signal = "SELECT COUNT(*) FROM evidence e WHERE NOT EXISTS (SELECT 1 FROM signals s WHERE s.evidence_id = e.id)"
         assert db.execute(no_keyword_row).fetchone()[0] == 0
         assert db.execute(no_signal).fetchone()[0] == 0
+
+
+def test_the_copy_carries_the_erasure_secret_born_0600_and_its_records_stay_checkable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """README, Online backup: "The erasure secret is copied too" (README, Erasure: the key
+    file is mode 0600, outside the database). The copy's proof and ``same_text_kept`` key
+    the remaining turns with it; a copy made world-readable first, even for an instant,
+    hands the secret that keys the erasure records to anyone on the machine."""
+    seen: list[int] = []  # the key file's mode whenever the backup changes a mode
+    chmod = os.chmod
+
+    def spy(path: Any, mode: int, *args: Any, **kwargs: Any) -> None:
+        if Path(path).name == "erasure.key":
+            seen.append(stat.S_IMODE(os.stat(path).st_mode))
+        chmod(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(os, "chmod", spy)
+    source, copy = tmp_path / "mem", tmp_path / "copy"
+    with Memory.open(source, embedder=HashEmbedder(), extractor=None) as mem:
+        mem.remember("home", [{"text": "yes", "speaker": "Ana"}, {"text": "yes", "speaker": "Bo"}], wait=True)
+        report = mem.forget("home", speaker="Bo")
+        old = os.umask(0o022)
+        try:
+            mem.backup(copy)
+        finally:
+            os.umask(old)
+    key = copy / "erasure.key"
+    assert key.read_bytes() == (source / "erasure.key").read_bytes()
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert all(mode & 0o077 == 0 for mode in seen)  # never readable by others, not even before a chmod
+    with Memory.open(copy, embedder=HashEmbedder(), extractor=None) as restored:
+        proof = restored.erasure_proof("home", report.erasure_id)
+        assert proof.total == 0 and proof.same_text_kept == 1  # Ana's "yes", keyed with the same secret

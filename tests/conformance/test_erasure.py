@@ -1,8 +1,8 @@
 """Erasure on every backend, through ``Memory``: after ``forget(speaker=X)`` nothing X said is
 returned by any read — recall (every policy, several k), beliefs, candidates, dimensions,
-evidence lookups, audits, keyword and vector search — also after reopening; the dimension X's
-turns changed equals that of a memory that never saw them; the proof shows zero residue;
-bad selectors erase nothing; a re-sent erased turn is refused."""
+evidence lookups, audits (each one that lists a space), keyword and vector search — also after
+reopening; the dimension X's turns changed equals that of a memory that never saw them; the
+proof shows zero residue; bad selectors erase nothing; a re-sent erased turn is refused."""
 
 from __future__ import annotations
 
@@ -82,6 +82,17 @@ def leaks(mem: Memory, ids: set[str]) -> list[str]:
             pass
         if mem.audit("derived_from_turn", {"space": SPACE, "evidence_id": evidence_id}).rows:
             found.append(f"audit derived_from_turn {evidence_id}")
+    every_audit = {  # the audits that list a space's content (derived_from_turn: per id, above)
+        "timeline": {"space": SPACE, "limit": "1000"},
+        "touched_between": {"space": SPACE, "from": "2000-01-01T00:00:00Z", "to": "2100-01-01T00:00:00Z"},
+        "dimension_history": {"space": SPACE, "entity": "Ana", "attribute": "employer"},
+        "rejected_by_reason": {"space": SPACE},
+        "merged_entities": {"space": SPACE},
+    }
+    for name, params in every_audit.items():
+        rows = str(mem.audit(name, params).rows)
+        if WORD in rows or any(i in rows for i in ids):
+            found.append(f"audit {name}")
     stores = mem._stores  # the raw indexes behind the routes
     if stores.keyword.search(SPACE, WORD, 50, ("evidence", "belief")):
         found.append("keyword index")
@@ -105,7 +116,8 @@ def test_forget_a_speaker_leaves_nothing_of_what_they_said(open_memory: MemoryFa
     bo = {ids[1], ids[3]}
     assert WORD in mem.dimension(SPACE, "Ana", "employer").model_dump_json()  # Bo's turn changed it
     assert any(WORD in c.model_dump_json() or c.fact.evidence_ids[0] in bo for c in mem.candidates(SPACE))
-    assert leaks(mem, bo)  # the checks can fail
+    before = leaks(mem, bo)  # the checks can fail
+    assert {"audit timeline", "audit touched_between", "audit dimension_history", "keyword index"} <= set(before)
 
     report = mem.forget(SPACE, speaker="Bo", author="k_test")
     assert report.state == "done" and report.counts["turns"] == 2 and report.counts["beliefs"] == 1

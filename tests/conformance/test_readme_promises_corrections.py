@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from eywa.nous.ledger import forget_beliefs
 from tests.conformance.conftest import MemoryFactory
-from tests.conformance.test_corrections import SPACE, _belief_id, _opened
+from tests.conformance.test_corrections import FACTS, SPACE, _belief_id, _candidate_id, _NextVersion, _opened
 
 
 def test_a_retraction_cut_short_before_its_record_is_finished_by_calling_it_again(open_memory: MemoryFactory) -> None:
@@ -28,3 +28,26 @@ def test_a_retraction_cut_short_before_its_record_is_finished_by_calling_it_agai
     after = mem.dimension(SPACE, "Ana", "employer")
     assert after.mode == "Google" and after.distribution == before.distribution
     assert all(d.belief_id != initech for d in mem.deltas(SPACE, "Ana", "employer"))
+
+
+def test_reprocessing_leaves_an_accepted_or_dismissed_candidate_decided(open_memory: MemoryFactory) -> None:
+    """README, Corrections: a dismissed candidate "leaves the repair queue (kept as
+    ``rejected``)"; an accepted one "goes" and its belief is the operator's, which ``eywa
+    reprocess`` never replaces. A person's decision outlives a new extractor version, as a
+    retraction does (test_corrections.py): the next version proposing the same refused facts
+    again must not put them back in the repair queue (audit of s21: both came back as
+    ``repair``)."""
+    mem, _ = _opened(open_memory)
+    hiking, chess = _candidate_id(mem, "hiking"), _candidate_id(mem, "chess")
+    accepted = mem.accept_candidate(SPACE, hiking, reason="the repair is right", author="key_3")
+    mem.dismiss_candidate(SPACE, chess, reason="not worth it", author="key_3")
+    decided = ([(c.id, c.status) for c in mem.candidates(SPACE, status=None)],
+               [(b.id, b.status) for b in mem.beliefs(SPACE, status=None)])  # fmt: skip
+    mem.close()
+
+    mem = open_memory(extractor=_NextVersion(FACTS))
+    assert mem.reprocess(SPACE) == 4  # every turn read again; the same facts proposed again
+    assert mem.candidates(SPACE, "repair") == []
+    assert [(c.id, c.status) for c in mem.candidates(SPACE, status=None)] == [(chess, "rejected")]
+    assert decided == ([(chess, "rejected")], [(b.id, b.status) for b in mem.beliefs(SPACE, status=None)])
+    assert any(b.id == accepted.belief_id and b.extractor == "operator" for b in mem.beliefs(SPACE))

@@ -4,6 +4,7 @@ A session is signed for eight hours, so only the key lookup can end it one hour 
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import time_machine
@@ -65,3 +66,31 @@ def test_a_rotated_key_s_console_sessions_end_with_the_replaced_secret(service: 
         assert _page(service) in (302, 303, 307)  # the grace is over: so is the session
         _sign_in(service, third)
         assert _page(service) == 200
+
+
+def test_every_console_page_loads_its_assets_from_the_console_itself(service: Service, memory: Memory) -> None:
+    """README, Console: "Server-rendered pages with every asset in the package (no CDN, works
+    offline)" (audit of s21: only the headless-browser test, which needs Chromium, looked).
+    Each page's ``src``, ``href`` and CSS ``url()`` stay on the console's own origin, and
+    the assets it names are served."""
+    memory.remember(SPACE, [{"text": "I work at Acme as an engineer.", "speaker": "Dana",
+                             "observed_at": "2024-01-05T10:00:00Z"}], wait=True)  # fmt: skip
+    headers = service.headers([SPACE], "read")
+    pages = ["/console/login", "/console", f"/console/spaces/{SPACE}", f"/console/spaces/{SPACE}/entities",
+             f"/console/spaces/{SPACE}/beliefs", f"/console/spaces/{SPACE}/refused",
+             f"/console/spaces/{SPACE}/recall?q=Where+does+Dana+work%3F",
+             f"/console/spaces/{SPACE}/entities/Dana/dimensions/employer"]  # fmt: skip
+    assets: set[str] = set()
+    for page in pages:
+        answer = service.client.get(page, headers=headers)
+        assert answer.status_code == 200, (page, answer.status_code)
+        links = re.findall(r"""(?:src|href)\s*=\s*["']([^"']*)["']|url\(\s*["']?([^"')]*)""", answer.text)
+        for link in (a or b for a, b in links):
+            assert not re.match(r"^(?:[a-z][a-z0-9+.-]*:)?//", link, re.IGNORECASE), (page, link)
+            if link.startswith("/console/static/"):
+                assets.add(link)
+    assert assets  # the pages do name their stylesheet
+    for asset in sorted(assets):
+        served = service.client.get(asset)
+        assert served.status_code == 200 and served.content, asset
+        assert not re.search(r"""url\(\s*["']?(?:https?:)?//""", served.text), asset

@@ -62,14 +62,22 @@ def backup_directory(source: Path, dest: Path, at: datetime, *, database: str) -
                 files.append(path.name)
         secret = source / SECRET_FILE
         if secret.exists():
-            shutil.copyfile(secret, dest / SECRET_FILE)
-            os.chmod(dest / SECRET_FILE, 0o600)
+            _copy_secret(secret, dest / SECRET_FILE)
         turns, beliefs = _mark_vectors_pending(dest / database, at) if database in files else (0, 0)
     except (OSError, sqlite3.Error) as exc:
         if created:
             shutil.rmtree(dest, ignore_errors=True)
         raise StoreError("sqlite", "backup", f"{source} -> {dest}: {exc}") from exc
     return BackupReport(destination=str(dest), files=tuple(files), turns=turns, beliefs=beliefs)
+
+
+def _copy_secret(path: Path, target: Path) -> None:
+    """Copy the erasure secret into a file created 0600: a copy made with the default mode
+    and narrowed afterwards is readable by others until then (for ever, if the process dies
+    in between)."""
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(path.read_bytes())
 
 
 def _copy_sqlite(path: Path, target: Path) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from functools import partial
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -26,7 +27,7 @@ from eywa.models import (
     utc_now,
 )
 from eywa.stores.embedded import ledger as ledger_sql
-from eywa.stores.beliefs import BeliefCites, BeliefLine, RecallBelief
+from eywa.stores.beliefs import BeliefCites, BeliefLine, RecallBelief, without_erased
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.evidence import recall_turns
 from eywa.stores.ledger import StageDone
@@ -145,6 +146,7 @@ class SqliteBeliefStore:
         new_candidates: list[str] = []
         at = utc_now()
         with self._db.transaction() as conn:
+            beliefs, candidates = without_erased(beliefs, candidates, partial(ledger_sql.tombstoned_in, conn))
             for belief in beliefs:
                 if self._insert_belief(conn, belief):
                     new_beliefs.append(belief.id)
@@ -453,6 +455,17 @@ class SqliteBeliefStore:
             (space, *ids),
         )
         return self.get_many(space, [r["belief_id"] for r in rows])
+
+    def beliefs_naming(self, space: str, evidence_ids: Sequence[str]) -> list[str]:
+        """Ids of beliefs whose ``evidence_ids`` name any of ``evidence_ids`` (a scan)."""
+        if not evidence_ids:
+            return []
+        rows = self._db.query(
+            "SELECT id FROM beliefs AS b WHERE b.space = ? AND EXISTS (SELECT 1 FROM json_each(b.evidence_ids) AS j"
+            " WHERE j.value IN (SELECT value FROM json_each(?))) ORDER BY id",
+            (space, json.dumps(list(evidence_ids))),
+        )
+        return [r["id"] for r in rows]
 
     def candidates_citing(self, space: str, evidence_ids: Sequence[str]) -> list[str]:
         """Ids of candidates citing any of ``evidence_ids``."""

@@ -15,8 +15,17 @@ from typing import Any, Literal
 
 from eywa.errors import StoreError
 from eywa.models import Delta, as_utc
-from eywa.stores.dimensions import DeltaSelection, DimensionRecord, DimensionView, SameAsEdge
+from eywa.stores.dimensions import (
+    UNCHECKED,
+    DeltaSelection,
+    DimensionMoved,
+    DimensionRecord,
+    DimensionView,
+    SameAsEdge,
+    same_version,
+)
 from eywa.stores.embedded.database import SqliteDatabase
+from eywa.stores.embedded.ledger import TOMBSTONES_TABLE, tombstoned_in
 
 SCHEMA: tuple[str, ...] = (
     """CREATE TABLE IF NOT EXISTS nous_deltas (
@@ -105,16 +114,33 @@ class SqliteDimensionStore:
 
     def __init__(self, db: SqliteDatabase) -> None:
         self._db = db
-        db.ensure_schema(SCHEMA)
+        db.ensure_schema((*SCHEMA, TOMBSTONES_TABLE))  # ``save(unless_erased=True)`` reads it
 
-    def save(self, record: DimensionRecord, deltas: Sequence[Delta]) -> None:
-        """Upsert the state and the deltas atomically; existing deltas keep ``recorded_at``.
+    def save(
+        self,
+        record: DimensionRecord,
+        deltas: Sequence[Delta],
+        *,
+        unless_erased: bool = False,
+        read: DimensionRecord | None | Literal["unchecked"] = UNCHECKED,
+    ) -> set[str]:
+        """Upsert the state and the deltas atomically; existing deltas keep ``recorded_at``
+        (with ``unless_erased``, nothing when a delta cites an erased turn: its ids returned).
 
         Raises:
             StoreError: SQLite refused the write.
         """
         try:
             with self._db.transaction() as conn:
+                if read != UNCHECKED:
+                    rows = conn.execute(
+                        "SELECT * FROM nous_dimensions WHERE space = ? AND entity_key = ? AND attribute = ?",
+                        (record.space, record.entity_key, record.attribute),
+                    ).fetchall()
+                    if not same_version(_record(rows[0]) if rows else None, read):
+                        raise DimensionMoved(record.attribute)
+                if unless_erased and (erased := cited_erased(conn, record.space, deltas)):
+                    return erased
                 conn.executemany(
                     f"INSERT INTO nous_deltas ({_DELTA_COLUMNS}) VALUES "
                     f"({', '.join('?' * 18)}) ON CONFLICT (space, id) DO UPDATE SET "
@@ -137,6 +163,7 @@ class SqliteDimensionStore:
                 )
         except sqlite3.Error as exc:
             raise StoreError("sqlite", "save dimension", str(exc)) from exc
+        return set()
 
     def existing_deltas(self, space: str, ids: Sequence[str]) -> set[str]:
         """The subset of ``ids`` already stored in ``space``."""
@@ -332,3 +359,8 @@ class SqliteDimensionStore:
             (space,),
         )
         return [_edge(row) for row in rows]
+
+
+def cited_erased(conn: sqlite3.Connection, space: str, deltas: Sequence[Delta]) -> set[str]:
+    """The tombstoned turns among those ``deltas`` cite, read in the caller's transaction."""
+    return tombstoned_in(conn, space, sorted({i for d in deltas for i in d.evidence_ids}))

@@ -33,6 +33,9 @@ from eywa.stores.ledger import (
     StageDone,
 )
 
+TOMBSTONES_TABLE = """CREATE TABLE IF NOT EXISTS tombstones (
+        space TEXT NOT NULL, evidence_id TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (space, evidence_id))"""
+"""Erased turn ids; the belief and dimension stores read it in their writes' transactions."""
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS pending_stages (
         space TEXT NOT NULL, item_id TEXT NOT NULL, stage TEXT NOT NULL, reason TEXT NOT NULL,
@@ -47,8 +50,7 @@ SCHEMA = (
         id TEXT PRIMARY KEY, space TEXT NOT NULL, evidence_ids TEXT NOT NULL, submitted_at REAL NOT NULL,
         author TEXT, request_id TEXT)""",
     "CREATE INDEX IF NOT EXISTS jobs_submitted ON jobs(submitted_at)",
-    """CREATE TABLE IF NOT EXISTS tombstones (
-        space TEXT NOT NULL, evidence_id TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (space, evidence_id))""",
+    TOMBSTONES_TABLE,
     "CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     """CREATE TABLE IF NOT EXISTS space_backlog (
         space TEXT PRIMARY KEY, embed INTEGER NOT NULL DEFAULT 0, level1 INTEGER NOT NULL DEFAULT 0)""",
@@ -120,19 +122,25 @@ def complete_in(conn: sqlite3.Connection, space: str, stage: PendingStage, item_
     return removed
 
 
+def tombstoned_in(conn: sqlite3.Connection, space: str, evidence_ids: Sequence[str]) -> set[str]:
+    """The tombstoned subset of ``evidence_ids``, read in the caller's transaction."""
+    found: set[str] = set()
+    for chunk in _chunks(evidence_ids):
+        rows = conn.execute(
+            f"SELECT evidence_id FROM tombstones WHERE space = ? AND evidence_id IN ({_marks(len(chunk))})",  # noqa: S608
+            [space, *chunk],
+        ).fetchall()
+        found.update(r[0] for r in rows)
+    return found
+
+
 def refuse_tombstoned(conn: sqlite3.Connection, space: str, evidence_ids: Sequence[str]) -> None:
     """Raise ``ErasedError`` (rolling the caller's transaction back) if any id is tombstoned.
 
     Raises:
         ErasedError: naming the tombstoned ids.
     """
-    found: list[str] = []
-    for chunk in _chunks(evidence_ids):
-        rows = conn.execute(
-            f"SELECT evidence_id FROM tombstones WHERE space = ? AND evidence_id IN ({_marks(len(chunk))})",  # noqa: S608
-            [space, *chunk],
-        ).fetchall()
-        found += [r[0] for r in rows]
+    found = tombstoned_in(conn, space, evidence_ids)
     if found:
         raise ErasedError(space, tuple(sorted(found)))
 

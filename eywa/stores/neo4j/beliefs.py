@@ -15,16 +15,17 @@ not kept (Level 1 only cites stored turns; the validator refuses other citations
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from neo4j import ManagedTransaction
 
 from eywa.models import Belief, BeliefStatus, Candidate, CandidateStatus, utc_now
-from eywa.stores.beliefs import BeliefCites, BeliefLine, RecallBelief
+from eywa.stores.beliefs import BeliefCites, BeliefLine, RecallBelief, without_erased
 from eywa.stores.ledger import StageDone
 from eywa.stores.neo4j.evidence import recall_values
 from eywa.stores.neo4j.graph import Neo4jGraph, run
-from eywa.stores.neo4j.ledger import mark_tx, record_level1_tx
+from eywa.stores.neo4j.ledger import mark_tx, record_level1_tx, tombstoned_tx
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.records import (
     belief_cites_from_values,
@@ -185,6 +186,18 @@ _CANDIDATES_CITING = f"""
 MATCH (c:{_C}) WHERE c.space = $space AND any(x IN c.evidence_ids WHERE x IN $ids)
 RETURN c.id AS id ORDER BY id
 """
+_NAMING = f"""
+MATCH (b:{_B}) WHERE b.space = $space AND any(x IN b.evidence_ids WHERE x IN $ids)
+RETURN b.id AS id ORDER BY id
+"""
+# The cited turns write-locked before a batch reads their tombstones: an erasure that
+# deletes one either committed first (its tombstone is then read) or waits for the batch to
+# commit (and then finds its beliefs by ``_NAMING``).
+_LOCK_CITED = f"""
+UNWIND $ids AS id
+MATCH (e:{_EV} {{id: id, space: $space}})
+SET e.space = e.space
+"""
 _DELETE_BELIEFS = f"MATCH (b:{_B}) WHERE b.space = $space AND b.id IN $ids DETACH DELETE b"
 _CANDIDATE_STATUS = f"""
 MATCH (c:{_C}) WHERE c.space = $space AND c.id IN $ids SET c.status = $status RETURN count(c) AS n
@@ -234,6 +247,7 @@ def _about_entities(about: Sequence[dict[str, Any]]) -> list[dict[str, str]]:
 def _add(
     tx: ManagedTransaction, beliefs: Sequence[Belief], candidates: Sequence[Candidate], done: StageDone | None
 ) -> tuple[list[str], list[str]]:
+    beliefs, candidates = without_erased(beliefs, candidates, partial(_lock_then_tombstoned, tx))
     present = {r["id"] for r in run(tx, _PRESENT_BELIEFS, ids=[b.id for b in beliefs])}
     new_beliefs = list({b.id: b for b in beliefs if b.id not in present}.values())
     if new_beliefs:
@@ -255,6 +269,13 @@ def _add(
     if done is not None:
         record_level1_tx(tx, done)
     return [b.id for b in new_beliefs], [c.id for c in new_candidates]
+
+
+def _lock_then_tombstoned(tx: ManagedTransaction, space: str, evidence_ids: list[str]) -> set[str]:
+    """The tombstoned subset of ``evidence_ids``, read once the stored ones are write-locked
+    (``_LOCK_CITED``)."""
+    run(tx, _LOCK_CITED, space=space, ids=sorted(evidence_ids))
+    return tombstoned_tx(tx, space, evidence_ids)
 
 
 def _supersede(tx: ManagedTransaction, space: str, old: str, new: str) -> bool:
@@ -428,6 +449,13 @@ class Neo4jBeliefStore:
             return []
         rows = self._graph.read("beliefs_citing", _CITING, space=space, ids=list(evidence_ids))
         return self.get_many(space, [r["id"] for r in rows])
+
+    def beliefs_naming(self, space: str, evidence_ids: Sequence[str]) -> list[str]:
+        """Ids of beliefs whose ``evidence_ids`` name any of ``evidence_ids`` (a scan of the
+        space's beliefs, edges or not)."""
+        if not evidence_ids:
+            return []
+        return [r["id"] for r in self._graph.read("beliefs naming", _NAMING, space=space, ids=list(evidence_ids))]
 
     def candidates_citing(self, space: str, evidence_ids: Sequence[str]) -> list[str]:
         """Ids of candidates that cite any of ``evidence_ids``."""

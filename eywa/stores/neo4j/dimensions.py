@@ -18,14 +18,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from neo4j import ManagedTransaction
 
 from eywa.models import Delta, as_utc
-from eywa.stores.dimensions import DeltaSelection, DimensionRecord, DimensionView, SameAsEdge
+from eywa.stores.dimensions import (
+    UNCHECKED,
+    DeltaSelection,
+    DimensionMoved,
+    DimensionRecord,
+    DimensionView,
+    SameAsEdge,
+    same_version,
+)
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label, RelType
+from eywa.stores.neo4j.ledger import tombstoned_tx
 from eywa.stores.neo4j.records import (
     delta_from_props,
     delta_props,
@@ -79,6 +88,12 @@ RETURN size(found) AS n
 """
 _DELETE_DIMENSION = f"MATCH (d:{_DIM} {{id: $id, space: $space}}) DETACH DELETE d"
 _GET = f"MATCH (d:{_DIM} {{id: $id}}) WHERE d.space = $space RETURN {projected('d', 'updated_at', 'recorded_at')} AS d"
+# ``_GET`` once the node is write-locked (a save that checks what its caller read).
+_LOCK_GET = f"""
+MATCH (d:{_DIM} {{id: $id}}) WHERE d.space = $space
+SET d.space = d.space
+RETURN {projected('d', 'updated_at', 'recorded_at')} AS d
+"""
 # A space's dimensions, or one entity's (through the (space, entity_key) index): two
 # statements, so that neither carries the other's predicate.
 _DIMENSIONS = f"""
@@ -171,14 +186,30 @@ RETURN same_as, dimensions, by_id + by_pair AS deltas, cited
 """
 
 
-def _save(tx: ManagedTransaction, record: DimensionRecord, rows: list[dict[str, Any]]) -> None:
+def _save(
+    tx: ManagedTransaction,
+    record: DimensionRecord,
+    rows: list[dict[str, Any]],
+    cited: list[str] | None,
+    read: DimensionRecord | None | Literal["unchecked"],
+) -> set[str]:
+    """The state and deltas; when ``cited`` is given, nothing if any of those turns is
+    tombstoned (returned); unless ``read`` is unchecked, ``DimensionMoved`` if the stored
+    state (read once its node is write-locked) is not ``read``."""
     props = dimension_props(record)
+    if read != UNCHECKED:
+        stored = run(tx, _LOCK_GET, id=props["id"], space=record.space)
+        if not same_version(dimension_from_props(stored[0]["d"]) if stored else None, read):
+            raise DimensionMoved(record.attribute)
+    if cited is not None and (erased := tombstoned_tx(tx, record.space, cited)):
+        return erased
     run(tx, _SAVE_DIMENSION, props=props, entity_id=entity_id(record.space, record.entity))
     run(tx, _SAVE_DELTAS, rows=rows)
     run(
         tx, _LINK_DELTAS, id=props["id"], space=record.space, entity_key=record.entity_key,
         attribute=record.attribute,
     )  # fmt: skip
+    return set()
 
 
 def _count(tx: ManagedTransaction, query: str, /, **params: Any) -> int:
@@ -197,8 +228,16 @@ class Neo4jDimensionStore:
     def __init__(self, graph: Neo4jGraph) -> None:
         self._graph = graph
 
-    def save(self, record: DimensionRecord, deltas: Sequence[Delta]) -> None:
-        """Upsert the state and deltas in one transaction; existing deltas keep ``recorded_at``.
+    def save(
+        self,
+        record: DimensionRecord,
+        deltas: Sequence[Delta],
+        *,
+        unless_erased: bool = False,
+        read: DimensionRecord | None | Literal["unchecked"] = UNCHECKED,
+    ) -> set[str]:
+        """Upsert the state and deltas in one transaction; existing deltas keep ``recorded_at``
+        (with ``unless_erased``, nothing when a delta cites an erased turn: its ids returned).
 
         Raises:
             InvalidInputError: the state is not JSON-serialisable.
@@ -206,7 +245,9 @@ class Neo4jDimensionStore:
             StoreError: Neo4j failed; nothing was committed.
         """
         rows = [delta_props(d, record.entity_key) for d in deltas]
-        self._graph.write("save dimension", _save, record, rows)
+        cited = sorted({i for d in deltas for i in d.evidence_ids}) if unless_erased else None
+        erased: set[str] = self._graph.write("save dimension", _save, record, rows, cited, read)
+        return erased
 
     def existing_deltas(self, space: str, ids: Sequence[str]) -> set[str]:
         """The subset of delta ``ids`` already stored in ``space``."""

@@ -53,6 +53,7 @@ __all__ = [
     "mark_tx",
     "recount_tx",
     "record_level1_tx",
+    "tombstoned_tx",
 ]
 
 _P, _EV, _B, _SPACE = Label.PENDING, Label.EVIDENCE, Label.BELIEF, Label.SPACE
@@ -251,6 +252,11 @@ def complete_tx(tx: ManagedTransaction, space: str, stage: PendingStage, items: 
 def recount_tx(tx: ManagedTransaction, space: str) -> None:
     """Set ``space``'s counts from its marks, inside the caller's transaction (a bulk marking)."""
     run(tx, _RECOUNT, space=space, stages=list(DERIVED_STAGES))
+
+
+def tombstoned_tx(tx: ManagedTransaction, space: str, evidence_ids: Sequence[str]) -> set[str]:
+    """The tombstoned subset of ``evidence_ids``, read in the caller's transaction."""
+    return {r["id"] for r in run(tx, _TOMBSTONED, space=space, ids=list(evidence_ids))} if evidence_ids else set()
 
 
 def record_level1_tx(tx: ManagedTransaction, done: StageDone) -> None:
