@@ -19,7 +19,12 @@ STOP_WORDS = frozenset(
 
 def terms(text: str) -> set[str]:
     """Content words, lower-cased, with a crude plural/verb suffix strip."""
-    return {stem for word in _WORD.findall(text.lower()) if (stem := _stem(word)) is not None}
+    return _terms_of_lowered(text.lower())
+
+
+def _terms_of_lowered(lowered: str) -> set[str]:
+    """``terms`` of a text already lower-cased."""
+    return {stem for word in _WORD.findall(lowered) if (stem := _stem(word)) is not None}
 
 
 @functools.lru_cache(maxsize=65536)
@@ -36,10 +41,21 @@ def _stem(word: str) -> str | None:
 
 
 def overlap(query_terms: set[str], text: str) -> float:
-    """Share of the query's content words found in ``text`` (0 when the query has none)."""
+    """Share of the query's content words found in ``text`` (0 when the query has none).
+
+    A text holding none of the terms as a substring of its lower-cased form shares none,
+    and is not split into words: a term is a word of that form or the word less a suffix
+    (``_stem``), so it occurs in it. Most texts a route scores share nothing with a short
+    topic: the belief route scores each of a person's beliefs of the asked attributes
+    (about 4,000 of one person's hobbies and life events at 100k turns), where splitting
+    every statement cost ~37 ms of CPU per question.
+    """
     if not query_terms:
         return 0.0
-    return len(query_terms & terms(text)) / len(query_terms)
+    lowered = text.lower()
+    if not any(term in lowered for term in query_terms):
+        return 0.0
+    return len(query_terms & _terms_of_lowered(lowered)) / len(query_terms)
 
 
 def rank_by_overlap(query: str, items: Iterable[tuple[str, str, str, float]]) -> list[tuple[str, str, float]]:
