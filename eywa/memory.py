@@ -169,7 +169,7 @@ class Memory:
         )
         try:
             stores.ledger.switch_embedder(embedder_id(embedder), utc_now())
-            self._reconciler.recover()
+            self._recovered = self._reconciler.recover()
         except BaseException:
             self._reconciler.close()
             raise
@@ -654,6 +654,14 @@ class Memory:
         """
         self._check_open()
         return self._reconciler.run(check_space(space) if space is not None else None, background=background)
+
+    @property
+    def recovered(self) -> ReconcileReport:
+        """What the open's own reconciliation pass finished before ``open`` returned (the
+        rest of a long backlog goes on in the background: ``wait`` returns it): a crash's
+        leftovers, or the vectors an embedded open found lost (``eywa reconcile`` reports
+        them with its own work)."""
+        return self._recovered
 
     def pending(self, space: str) -> SpaceBacklog:
         """What the turns of ``space`` still owe: how many have no vector yet (the vector

@@ -28,7 +28,7 @@ from eywa.cli.graph_cmds import audit, schema_app
 from eywa.cli.memory_cmds import ingest, recall, stats
 from eywa.cli.merge_cmds import merges_app
 from eywa.cli.port_cmds import backup, export_space, import_space
-from eywa.cli.upkeep_cmds import index_vectors, reconcile, reprocess
+from eywa.cli.upkeep_cmds import index_vectors, reconcile, repair_vectors, reprocess
 from eywa.errors import ConfigurationError
 from eywa.runtime.commands import EywaGroup
 
@@ -53,6 +53,7 @@ app.add_typer(schema_app, name="schema")
 app.command("audit")(audit)
 app.command("reprocess")(reprocess)
 app.command("reconcile")(reconcile)
+app.command("repair-vectors")(repair_vectors)
 app.command("index-vectors")(index_vectors)
 app.command("forget")(forget)
 app.command("drop-space")(drop_space)

@@ -59,8 +59,9 @@ DERIVED_STAGES: Final[tuple[PendingStage, ...]] = ("level1", "nous")
 EMBED_STAGES: Final[tuple[PendingStage, ...]] = ("embed_evidence", "embed_belief")
 """Stages that only the process holding the vector store can finish."""
 
-MarkReason = Literal["new", "reprocess", "embedder"]
-"""Why a mark exists: a new item, ``eywa reprocess``, or a change of embedder."""
+MarkReason = Literal["new", "reprocess", "embedder", "lost"]
+"""Why a mark exists: a new item, ``eywa reprocess``, a change of embedder, or a vector the
+vector store lost (found at open: ``eywa.stores.embedded.lost_vectors``)."""
 
 
 class PendingMark(Frozen):

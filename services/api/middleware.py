@@ -221,14 +221,33 @@ class MetricsMiddleware:
 
 
 def content_codings(scope: Scope) -> list[str]:
-    """The content codings a request declares (``Content-Encoding``, every header of that
-    name), lower-cased, less ``identity`` (which is no coding). The MCP HTTP app refuses
-    them too (``services.mcp.server``)."""
+    """The content codings of a request's body (``Content-Encoding``, every header of that
+    name), lower-cased, less ``identity`` (which is no coding); none when the request has no
+    body. The MCP HTTP app refuses them too (``services.mcp.server``).
+
+    A bodiless request (``GET /healthz``, the MCP stream's ``GET`` and ``DELETE``) carrying
+    the header is served: RFC 9110 lets a server answer 415 when "a representation in the
+    request message has a content coding that is not acceptable" (8.4) and defines 415 as
+    refusing "because the content is in a format not supported" (15.5.16); without content
+    there is nothing in any coding, and nothing the API could misread.
+    """
+    if not _has_body(scope):
+        return []
     codings: list[str] = []
     for name, value in scope.get("headers", []):
         if name == b"content-encoding":
             codings += [c.strip().lower() for c in value.decode("latin-1").split(",") if c.strip()]
     return [c for c in codings if c != "identity"]
+
+
+def _has_body(scope: Scope) -> bool:
+    """Whether the request has a body (RFC 9112 6.3: one is framed by ``Transfer-Encoding``
+    or by a ``Content-Length``, here above 0; a request with neither has none). An unreadable
+    ``Content-Length`` counts as a body: the coding is refused rather than guessed about."""
+    names = {name for name, _ in scope.get("headers", [])}
+    if b"transfer-encoding" in names:
+        return True
+    return b"content-length" in names and _content_length(scope) != 0
 
 
 def _content_length(scope: Scope) -> int | None:

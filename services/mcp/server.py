@@ -223,8 +223,10 @@ def build_server(
 
 
 def _refusing_codings(app: ASGIApp) -> ASGIApp:
-    """``app`` answering a request in a content coding (``Content-Encoding: gzip``) with 415,
-    as the HTTP API does, before its body is read.
+    """``app`` answering a request whose body is in a content coding (``Content-Encoding:
+    gzip``) with 415, as the HTTP API does, before its body is read; a bodiless request (the
+    stream's ``GET``, a session's ``DELETE``) is served whatever it declares
+    (``services.api.middleware.content_codings``).
 
     The SDK decodes no coding: a body declared gzip was parsed as plain JSON (a plain one
     was served, a real gzip one was a JSON-RPC parse error). The answer is a JSON-RPC error,

@@ -1,16 +1,23 @@
 """``eywa reconcile`` finishes what the ledger holds (Level 1 of turns stored without an
-extractor), ``eywa reprocess`` re-reads the turns an older extractor read (a store of the
+extractor, vectors an open found lost), ``eywa repair-vectors`` checks every id against the
+vector store, ``eywa reprocess`` re-reads the turns an older extractor read (a store of the
 previous format, whose beliefs carry no version), and ``eywa index-vectors`` builds the vector
 shards' HNSW graphs and reports their state."""
 
 from __future__ import annotations
 
 import json
+import logging
+import shutil
 from pathlib import Path
 
+import numpy as np
+import pytest
 from typer.testing import CliRunner
 
 from eywa.cli import app
+from eywa.stores.embedded.vectors import QdrantEdgeVectorStore
+from eywa.stores.vectors import VectorPoint
 from tests.reliability.test_upgrades import legacy_store
 
 
@@ -33,7 +40,7 @@ def test_reconcile_finishes_level1_left_by_a_memory_without_an_extractor(runner:
 
 
 def _pending(output: str, stage: str) -> int:
-    row = next(line for line in output.splitlines() if f" {stage} " in line)
+    row = next(line for line in output.splitlines() if line.startswith("│") and f" {stage} " in line)
     return int(row.strip("│ ").split("│")[-1].strip())
 
 
@@ -78,3 +85,81 @@ def test_index_vectors_status_on_a_directory_without_a_memory_creates_none(runne
     result = runner.invoke(app, ["index-vectors", "--status", "--data-dir", str(tmp_path)])
     assert result.exit_code == 1 and "no memory at" in result.stderr and "no embedded store there" in result.stderr
     assert not any(tmp_path.iterdir())  # it printed an empty table and left a store behind
+
+
+def _garden(runner: CliRunner, tmp_path: Path, turns: int) -> str:
+    """A memory of ``turns`` turns of one space ``ana``, stored through the CLI; its directory."""
+    source = tmp_path / "garden.jsonl"
+    lines = [f"Turn {i}: I planted tomatoes and basil in the garden." for i in range(turns - 2)]
+    lines += ["My sister Lena moved to Berlin last spring.", "I adopted a grey cat named Miso."]
+    source.write_text("\n".join(json.dumps({"text": t, "speaker": "Ana"}) for t in lines))
+    data = str(tmp_path / "mem")
+    stored = runner.invoke(app, ["ingest", "--space", "ana", str(source), "--data-dir", data])
+    assert stored.exit_code == 0, stored.output
+    return data
+
+
+def _vector_route(runner: CliRunner, data: str, query: str) -> list[str]:
+    """The turns the vector route found for ``query`` (``eywa recall --json``'s trace)."""
+    found = runner.invoke(app, ["recall", "--space", "ana", query, "--json", "--data-dir", data])
+    assert found.exit_code == 0, found.output
+    return [hit["id"] for hit in json.loads(found.stdout)["trace"]["routes"]["vector"] if hit["kind"] == "evidence"]
+
+
+def _finished(output: str, stage: str) -> int:
+    """``stage``'s count summed over the ``finished`` lines (the command's passes, and the
+    open's pass with what it left to the background thread)."""
+    total = 0
+    for line in output.splitlines():
+        if line.startswith("finished"):
+            total += sum(int(part.split()[-1]) for part in line.split(":", 1)[1].split(",") if stage in part)
+    return total
+
+
+def test_reconcile_embeds_again_the_vectors_a_deleted_vector_store_lost(
+    runner: CliRunner, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    data = _garden(runner, tmp_path, 12)
+    queries = ("Where does her sister live now?", "Which pet does Ana have?")
+    before = [_vector_route(runner, data, q) for q in queries]
+    assert all(before)
+    shutil.rmtree(Path(data) / "vectors")
+    # a pass of 4 marks: the open embeds 4 turns, the rest is this command's (and the background's)
+    with caplog.at_level(logging.WARNING):  # on stderr outside pytest (logging's last resort)
+        done = runner.invoke(app, ["reconcile", "--data-dir", data], env={"EYWA_RECONCILE_BATCH": "4"})
+    assert done.exit_code == 0, done.output
+    (warning,) = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert f"{Path(data) / 'vectors'} holds fewer points than the ledger counts as embedded" in warning
+    assert "evidence: 0 points of 12, 12 marked" in warning
+    assert _finished(done.stdout, "embed_evidence") == 12
+    assert _pending(done.stdout, "embed_evidence") == _pending(done.stdout, "embed_belief") == 0
+    assert [_vector_route(runner, data, q) for q in queries] == before
+
+
+def test_repair_vectors_finds_lost_vectors_that_stale_ones_hide_from_the_open(
+    runner: CliRunner, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two turns' vectors gone, two stale points (of ids no store holds) in their place: the
+    open's count sees as many points as turns and marks nothing; ``eywa repair-vectors``
+    checks every id and embeds the two."""
+    data = _garden(runner, tmp_path, 12)
+    query = "Which pet does Ana have?"
+    before = _vector_route(runner, data, query)
+    lost = before[:2]
+    shard = QdrantEdgeVectorStore(Path(data) / "vectors", 384)
+    shard.delete("evidence", lost)
+    stale = np.ones(384, dtype=np.float32)
+    shard.upsert("evidence", [VectorPoint(f"ev_stale{i}", "elsewhere", stale) for i in range(2)])
+    shard.close()
+    with caplog.at_level(logging.WARNING):
+        reconciled = runner.invoke(app, ["reconcile", "--data-dir", data])
+    assert reconciled.exit_code == 0 and not caplog.records  # the count's blind spot: nothing seen
+    assert not set(lost) & set(_vector_route(runner, data, query))
+    repaired = runner.invoke(app, ["repair-vectors", "--data-dir", data])
+    assert repaired.exit_code == 0, repaired.output
+    assert "2 turns and beliefs had no vector: embedded again" in repaired.stdout
+    assert _vector_route(runner, data, query) == before
+    again = runner.invoke(app, ["repair-vectors", "--space", "ana", "--data-dir", data])
+    assert again.exit_code == 0 and "0 turns and beliefs had no vector of ana" in again.stdout
+    unknown = runner.invoke(app, ["repair-vectors", "--space", "nobody", "--data-dir", data])
+    assert unknown.exit_code == 1 and "unknown space 'nobody'" in unknown.stderr

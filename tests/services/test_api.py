@@ -190,6 +190,27 @@ def test_a_body_in_a_content_coding_is_refused_with_415_before_it_is_read(servic
     assert accepted.status_code == 201 and _stats(service, "coded") == 1
 
 
+def test_a_request_without_a_body_is_served_whatever_content_coding_it_declares(service: Service) -> None:
+    """RFC 9110 refuses content in an unsupported coding (8.4, 15.5.16); a request without
+    content has none to refuse: it was answered 415 all the same (GET /healthz too)."""
+    headers = service.headers(["coded"])
+    for coding in ("gzip", "br, gzip"):
+        health = service.client.get("/healthz", headers={"Content-Encoding": coding})
+        assert health.status_code == 200 and health.json() == {"status": "ok"}, (coding, health.text)
+        counted = service.client.get("/v1/spaces/coded/stats", headers={**headers, "Content-Encoding": coding})
+        assert counted.status_code == 200, (coding, counted.text)
+        empty = service.client.post(
+            "/v1/spaces/coded/turns", content=b"", headers={**headers, "Content-Encoding": coding,
+                                                             "Content-Type": "application/json"},
+        )  # fmt: skip
+        assert empty.status_code == 422, (coding, empty.text)  # an empty body: no content to decode, no turns
+    chunked = service.client.post(  # a body framed by chunks, its length unknown beforehand: refused
+        "/v1/spaces/coded/turns", content=iter([gzip.compress(b'{"turns": []}')]),
+        headers={**headers, "Content-Encoding": "gzip", "Content-Type": "application/json"},
+    )
+    assert chunked.status_code == 415, chunked.text
+
+
 def test_errors_are_problem_json_with_stable_codes_and_field_names(service: Service) -> None:
     headers = service.headers(["errs"])
     missing = service.client.post("/v1/spaces/errs/recall", json={"k": 3}, headers=headers)

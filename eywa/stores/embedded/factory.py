@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from eywa.errors import StoreError
+from eywa.models import utc_now
 from eywa.stores.bundle import GraphStores, Stores
 from eywa.stores.embedded.access import SqliteAccessLog
 from eywa.stores.embedded.audit_queries import SqliteAuditQueries
@@ -18,6 +20,7 @@ from eywa.stores.embedded.erasure import SqliteErasureStore
 from eywa.stores.embedded.evidence import SqliteEvidenceStore
 from eywa.stores.embedded.keyword import SqliteKeywordIndex
 from eywa.stores.embedded.lock import DirectoryLock
+from eywa.stores.embedded.lost_vectors import mark_lost_vectors
 from eywa.stores.embedded.ledger import SqliteJobRecords, SqliteStageLedger, SqliteTombstones
 from eywa.stores.embedded.migrations import migrate
 from eywa.stores.embedded.spaces import SqliteSpaceCatalog
@@ -25,6 +28,8 @@ from eywa.stores.embedded.vectors import QdrantEdgeVectorStore
 
 DATABASE_FILE = "eywa.sqlite3"
 VECTORS_DIR = "vectors"
+
+log = logging.getLogger(__name__)
 
 
 def open_embedded(
@@ -67,6 +72,15 @@ def open_embedded(
         db.close()
         lock.release()
         raise
+    try:
+        _heal_lost_vectors(directory, db, vectors)
+    except BaseException:
+        try:
+            vectors.close()
+        finally:
+            db.close()
+            lock.release()
+        raise
 
     def close() -> None:
         try:
@@ -101,6 +115,24 @@ def open_embedded(
         backup=lambda dest, at: backup_directory(directory, dest, at, database=DATABASE_FILE),
         indexer=vectors,
     )
+
+
+def _heal_lost_vectors(directory: Path, db: SqliteDatabase, vectors: QdrantEdgeVectorStore) -> None:
+    """Mark for embedding what the vector shards lost behind the ledger's back, with one
+    warning naming the directory and the counts (``lost_vectors``); a ``vectors/`` missing
+    beside the database was just created empty, and is rebuilt this way too.
+
+    Raises:
+        StoreError: SQLite or Qdrant Edge failed.
+    """
+    shortfalls = mark_lost_vectors(db, vectors, utc_now())
+    if shortfalls:
+        log.warning(
+            "vector store %s holds fewer points than the ledger counts as embedded (%s); "
+            "marked for embedding again, which the memory does in the background (eywa reconcile waits for it)",
+            directory / VECTORS_DIR,
+            "; ".join(f"{s.kind}: {s.points} points of {s.expected}, {s.marked} marked" for s in shortfalls),
+        )
 
 
 def open_embedded_graph(directory: Path, *, erasure_secret: bytes | None = None) -> GraphStores:

@@ -124,6 +124,32 @@ def _drop_unfinished_builds(path: Path) -> None:
             shutil.rmtree(leftover)
 
 
+def _index_payload(shard: qe.EdgeShard, *, stamps: bool) -> None:
+    """Create the payload indexes ``shard`` lacks: ``space`` (tenant), ``at``, and ``embedder``
+    when ``stamps``.
+
+    A new shard lacks all three; a loaded one lacks ``embedder`` when written before stamps
+    existed, and all three when its segments were lost (deleted or moved by hand): Qdrant
+    Edge then replays its write-ahead log into a new segment without indexes, and the
+    open's facet on ``space`` would fail ("no appropriate index") instead of the shard
+    opening with the points it still has, which the open's count check
+    (``eywa.stores.embedded.lost_vectors``) then finds short and has embedded again.
+
+    Raises:
+        Exception: Qdrant Edge failed (the caller maps it).
+    """
+    present = set(shard.info().payload_schema)
+    wanted: list[tuple[str, qe.KeywordIndexParams | qe.FloatIndexParams]] = [
+        ("space", qe.KeywordIndexParams(is_tenant=True)),
+        ("at", qe.FloatIndexParams()),
+    ]
+    if stamps:
+        wanted.append(("embedder", qe.KeywordIndexParams()))
+    for field, params in wanted:
+        if field not in present:
+            shard.update(qe.UpdateOperation.create_field_index(field, params))
+
+
 @contextmanager
 def _mapped(operation: str) -> Iterator[None]:
     """Translate qdrant_edge failures into ``StoreError`` at this boundary.
@@ -216,17 +242,10 @@ class QdrantEdgeVectorStore:
             if path.is_dir() and any(path.iterdir()):
                 _drop_unfinished_builds(path)
                 shard = qe.EdgeShard.load(str(path), config)
-                if self._embedder_id is not None:  # shards written before stamps existed
-                    shard.update(qe.UpdateOperation.create_field_index("embedder", qe.KeywordIndexParams()))
+                _index_payload(shard, stamps=self._embedder_id is not None)
                 return shard
             shard = qe.EdgeShard.create(str(path), config)
-            shard.update(
-                qe.UpdateOperation.create_field_index(
-                    "space", qe.KeywordIndexParams(is_tenant=True)
-                )
-            )
-            shard.update(qe.UpdateOperation.create_field_index("at", qe.FloatIndexParams()))
-            shard.update(qe.UpdateOperation.create_field_index("embedder", qe.KeywordIndexParams()))
+            _index_payload(shard, stamps=True)
             shard.flush()
             return shard
 
