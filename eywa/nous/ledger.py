@@ -291,24 +291,41 @@ def reweigh_beliefs(
     touched = {(entity_key(d.entity), d.attribute) for d in store.deltas_of_beliefs(space, list(reliabilities))}
     changed: list[Delta] = []
     for key, attribute in sorted(touched):
-        record = store.get(space, key, attribute)
-        remaining = store.deltas(space, key, attribute)
-        if record is None or not remaining:
-            continue
-        observations = [
-            engine.observation_of(d).model_copy(update={"reliability": reliabilities[d.belief_id]})
-            if d.belief_id in reliabilities else engine.observation_of(d)
-            for d in remaining
-        ]  # fmt: skip
-        state, steps = engine.replay(observations, record.cardinality, resolve(attribute).tau_days, params)
-        recorded = {d.id: d.recorded_at for d in remaining}
-        deltas = [
-            engine.make_delta(o, r, now).model_copy(update={"recorded_at": recorded[engine.observation_key(o)[1]]})
-            for o, r in steps
-        ]
-        store.save(_record(state, space, key, record.entity, attribute, len(deltas), now), deltas)
+        deltas = _stable(lambda: _reweigh_one(store, space, key, attribute, reliabilities, resolve, params, now))
         changed.extend(d for d in deltas if d.belief_id in reliabilities)
     return changed
+
+
+def _reweigh_one(
+    store: DimensionStore,
+    space: str,
+    key: str,
+    attribute: str,
+    reliabilities: Mapping[str, float],
+    resolve: Callable[[str], AttributeSpecLike],
+    params: NousParams,
+    now: datetime,
+) -> list[Delta]:
+    """One attempt of ``reweigh_beliefs`` on one dimension: replayed from the deltas it holds
+    now, saved only if its state is still the one read (``DimensionMoved`` otherwise: another
+    process's Nous update saved between, and its observation would be lost from the state)."""
+    record = store.get(space, key, attribute)
+    remaining = store.deltas(space, key, attribute)
+    if record is None or not remaining:
+        return []
+    observations = [
+        engine.observation_of(d).model_copy(update={"reliability": reliabilities[d.belief_id]})
+        if d.belief_id in reliabilities else engine.observation_of(d)
+        for d in remaining
+    ]  # fmt: skip
+    state, steps = engine.replay(observations, record.cardinality, resolve(attribute).tau_days, params)
+    recorded = {d.id: d.recorded_at for d in remaining}
+    deltas = [
+        engine.make_delta(o, r, now).model_copy(update={"recorded_at": recorded[engine.observation_key(o)[1]]})
+        for o, r in steps
+    ]
+    store.save(_record(state, space, key, record.entity, attribute, len(deltas), now), deltas, read=record)
+    return deltas
 
 
 def list_deltas(

@@ -13,6 +13,9 @@ log no longer held it. Every writer of a dimension now saves only the state it r
 
 Here replica A's Nous step is held between reading Ana's employer dimension and saving it
 (inside the replay it runs), while replica B retracts (or erases) what that state holds.
+The other way round, B's confirmation is held between its read and its save while A saves
+Initech into the dimension: the confirmation's save overwrote it (the state held Google
+alone, the delta log Initech too) until it checked what it read as well.
 """
 
 from __future__ import annotations
@@ -24,11 +27,15 @@ from typing import Any
 
 import pytest
 
+from pydantic import SecretStr
+
 from eywa import Memory
 from eywa.nous import engine
+from eywa.settings import EywaSettings
 from tests.conformance.conftest import server_settings
 from tests.conformance.scripted import ScriptedExtractor
 from tests.conformance.test_corrections import FACTS, FIRST, LATER, SPACE
+from tests.neo4j_server import Neo4jServer
 from tests.reliability.support import HashEmbedder
 
 pytestmark = pytest.mark.neo4j
@@ -100,3 +107,30 @@ def test_an_erasure_beside_a_nous_update_leaves_the_erased_value_out_of_the_stat
     answer.set()
     a.wait()
     assert "Zephyrwick" not in b.dimension(SPACE, "Ana", "employer").distribution
+
+
+def test_a_confirmation_beside_a_nous_update_keeps_the_update_in_the_state(
+    replicas: Any, neo4j_server: Neo4jServer, tmp_path: Path
+) -> None:
+    a, b, arm, reading, answer, _ = replicas
+    a.remember(SPACE, FIRST, wait=True)
+    google = next(x.id for x in a.beliefs(SPACE) if x.value == "Google")
+    arm()  # B's confirmation, on a thread of its own, is held between its read and its save
+    confirming = threading.Thread(target=lambda: b.confirm_belief(SPACE, google, reason="checked"), name="confirm")
+    confirming.start()
+    assert reading.wait(60)
+    a.remember(SPACE, LATER[:1], wait=True)  # meanwhile A saves Initech into the same dimension
+    answer.set()
+    confirming.join(60)
+    assert not confirming.is_alive()
+    held = b.dimension(SPACE, "Ana", "employer").distribution
+    # A memory told the same with nothing in between: the confirmation, then Initech.
+    settings = EywaSettings(data_dir=tmp_path / "ref", neo4j_uri=neo4j_server.uri, neo4j_user=neo4j_server.user,
+                            neo4j_password=SecretStr(neo4j_server.password), neo4j_database=neo4j_server.database,
+                            qdrant_path=tmp_path / "qdrant-ref")  # fmt: skip
+    with Memory.connect(settings, embedder=HashEmbedder(), extractor=ScriptedExtractor(FACTS)) as ref:
+        ref.remember("ref", FIRST, wait=True)
+        ref.confirm_belief("ref", next(x.id for x in ref.beliefs("ref") if x.value == "Google"), reason="checked")
+        ref.remember("ref", LATER[:1], wait=True)
+        expected = ref.dimension("ref", "Ana", "employer").distribution
+    assert "Initech" in held and held == pytest.approx(expected)
