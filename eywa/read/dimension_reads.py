@@ -10,7 +10,15 @@ from typing import Any, Literal, TypeVar
 from eywa.ids import entity_key
 from eywa.models import Delta, as_utc
 from eywa.nous import ledger as nous
-from eywa.stores.dimensions import UNCHECKED, DeltaSelection, DimensionRecord, DimensionStore, DimensionView, SameAsEdge
+from eywa.stores.dimensions import (
+    UNCHECKED,
+    DeltaSelection,
+    DimensionRecord,
+    DimensionStore,
+    DimensionView,
+    ReadState,
+    SameAsEdge,
+)
 
 __all__ = ["DimensionReads"]
 
@@ -155,7 +163,7 @@ class DimensionReads:
         deltas: Sequence[Delta],
         *,
         unless_erased: bool = False,
-        read: DimensionRecord | None | Literal["unchecked"] = UNCHECKED,
+        read: ReadState = UNCHECKED,
     ) -> set[str]:
         return self._store.save(record, deltas, unless_erased=unless_erased, read=read)
 

@@ -89,6 +89,9 @@ DeltaSelection = Literal["all", "cited"]
 
 UNCHECKED: Final = "unchecked"
 """``DimensionStore.save(..., read=UNCHECKED)``: overwrite whatever is stored (a restore)."""
+ReadState = DimensionRecord | None | Literal["unchecked"]
+"""What ``DimensionStore.save``'s caller computed from: the state it read (None: none was
+stored), or ``UNCHECKED``."""
 
 
 class DimensionMoved(Exception):
@@ -112,7 +115,7 @@ class DimensionStore(Protocol):
         deltas: Sequence[Delta],
         *,
         unless_erased: bool = False,
-        read: DimensionRecord | None | Literal["unchecked"] = UNCHECKED,
+        read: ReadState = UNCHECKED,
     ) -> set[str]:
         """Upsert the dimension's state and the given deltas in one transaction.
 

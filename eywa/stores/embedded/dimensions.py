@@ -21,6 +21,7 @@ from eywa.stores.dimensions import (
     DimensionMoved,
     DimensionRecord,
     DimensionView,
+    ReadState,
     SameAsEdge,
     same_version,
 )
@@ -122,7 +123,7 @@ class SqliteDimensionStore:
         deltas: Sequence[Delta],
         *,
         unless_erased: bool = False,
-        read: DimensionRecord | None | Literal["unchecked"] = UNCHECKED,
+        read: ReadState = UNCHECKED,
     ) -> set[str]:
         """Upsert the state and the deltas atomically; existing deltas keep ``recorded_at``
         (with ``unless_erased``, nothing when a delta cites an erased turn: its ids returned).

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from neo4j import ManagedTransaction
 
@@ -29,6 +29,7 @@ from eywa.stores.dimensions import (
     DimensionMoved,
     DimensionRecord,
     DimensionView,
+    ReadState,
     SameAsEdge,
     same_version,
 )
@@ -191,7 +192,7 @@ def _save(
     record: DimensionRecord,
     rows: list[dict[str, Any]],
     cited: list[str] | None,
-    read: DimensionRecord | None | Literal["unchecked"],
+    read: ReadState,
 ) -> set[str]:
     """The state and deltas; when ``cited`` is given, nothing if any of those turns is
     tombstoned (returned); unless ``read`` is unchecked, ``DimensionMoved`` if the stored
@@ -234,7 +235,7 @@ class Neo4jDimensionStore:
         deltas: Sequence[Delta],
         *,
         unless_erased: bool = False,
-        read: DimensionRecord | None | Literal["unchecked"] = UNCHECKED,
+        read: ReadState = UNCHECKED,
     ) -> set[str]:
         """Upsert the state and deltas in one transaction; existing deltas keep ``recorded_at``
         (with ``unless_erased``, nothing when a delta cites an erased turn: its ids returned).
