@@ -147,3 +147,30 @@ def test_origin_forms(text: str, place: str) -> None:
 
 def test_third_person_residence_names_the_person() -> None:
     assert "Melanie lives in Denver." in statements("Melanie lives in Denver.")
+
+
+@pytest.mark.parametrize(
+    ("text", "statement"),
+    [
+        ("My sister Melanie works at the Seaview Library.", "Melanie works at the Seaview Library."),
+        ("Our neighbour Tobias moved to Leeds.", "Tobias moved to Leeds."),
+        ("Anyway, my best friend Lucia lives in Denver now.", "Lucia lives in Denver."),
+    ],
+)
+def test_a_person_introduced_by_who_they_are_to_the_speaker_is_the_subject(text: str, statement: str) -> None:
+    # "my sister Melanie …": the name in apposition is the clause's subject, not the speaker.
+    found = proposals(text)
+    assert statement in {f.statement for f in found}
+    assert all(f.subject != "Caroline" for f in found if f.attribute in ("employer", "residence"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I told my boss Tobias works at Halden.",  # the possessive phrase does not open the clause
+        "My sister works at Halden.",  # no name: the subject is no one it can resolve
+        "The day my brother Tobias moved to Leeds was sad.",
+    ],
+)
+def test_an_apposition_inside_another_clause_or_of_an_unknown_name_makes_no_fact(text: str) -> None:
+    assert not {f for f in proposals(text) if f.attribute in ("employer", "residence")}

@@ -256,8 +256,24 @@ _LEADS = frozenset(
 )
 
 
+_KIN_APPOSITION = re.compile(r"(?<![\w'’])(?:[Mm]y|[Oo]ur)(?:\s+[a-z]+){1,2}$")
+"""A possessive noun phrase standing before a name in apposition: "my sister Carol", "our
+neighbour Tom", "my best friend Ana". The name after it is the clause's subject."""
+
+
 def starts_clause(prefix: str) -> bool:
-    """Whether a subject after ``prefix`` opens a main clause (not "the figurines I bought")."""
+    """Whether a subject after ``prefix`` opens a main clause (not "the figurines I bought").
+
+    A name introduced by who it is to the speaker ("My sister Carol works at Initech")
+    opens the clause when the possessive phrase does: the name is its subject, and Level 0
+    must still have recognised it as a person (``resolve_subject``)."""
+    prefix = prefix.rstrip()
+    if (kin := _KIN_APPOSITION.search(prefix)) is not None and _opens(prefix[: kin.start()]):
+        return True
+    return _opens(prefix)
+
+
+def _opens(prefix: str) -> bool:
     prefix = prefix.rstrip()
     if not prefix or prefix[-1] in ",;:-—–!?.(\"“":
         return True
