@@ -176,17 +176,23 @@ class DimensionSource:
                 found[item_id] = item
         return found
 
-    def answer(self, space: str, entity: str, attribute: str, question: str, as_of: datetime | None) -> StateAnswer | None:
-        """What (entity, attribute) answers to ``question`` as of ``as_of``; None if unknown."""
+    def answer(
+        self, space: str, entity: str, attribute: str, question: str, as_of: datetime | None,
+        *, held_at: datetime | None = None,
+    ) -> StateAnswer | None:
+        """What (entity, attribute) answers to ``question`` as of ``as_of``; None if unknown.
+        ``held_at``: the state as it stood at that earlier time instead (a question about a
+        past time, ``Plan.state_at``), still worded for a reader at ``as_of``."""
         from eywa.nous import ledger as nous
 
+        at = held_at if held_at is not None else as_of
         try:
-            dimension = nous.get_dimension(self._dimensions, space, entity, attribute, as_of)
+            dimension = nous.get_dimension(self._dimensions, space, entity, attribute, at)
         except NotFoundError:
             return None
         deltas = [
             d for d in nous.list_deltas(self._dimensions, space, entity, attribute)
-            if as_of is None or d.at <= as_of
+            if at is None or d.at <= at
         ]  # fmt: skip
         return state_answer(dimension, deltas, question, as_of)
 

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Final, Literal, get_args
 
 from eywa.attributes import attributes_for_words, get_attribute
-from eywa.models import Entity, RouteName, SignalKind, Stage
+from eywa.models import Entity, RouteName, Signal, SignalKind, Stage
 from eywa.read.aggregate import asks_aggregate
 from eywa.read.overlap import STOP_WORDS
 
@@ -115,6 +115,10 @@ class Plan:
     notes: tuple[str, ...] = field(default=())
     attributes: tuple[str, ...] = ()
     current_state: bool = False
+    state_at: datetime | None = None
+    """A state question about a past time window ("Where did Ana work in March 2024?"): the
+    time a confident dimension is read at to answer it, as a current-state question's is
+    read at the asker's time (``state_asked_at``)."""
     latest_amount: bool = False
     """A present-tense "how much" question ("How much rent does Tomas pay?"): the amount
     asked for is the one said last, so the temporal route offers the turns carrying an
@@ -129,8 +133,9 @@ class Plan:
     its evidence is spread over sessions, so the rescue admits only the named people's turns
     and no session keeps more than three turns' scores (``eywa.read.adjust.spread_sessions``)."""
     other_words: tuple[str, ...] = ()
-    """Content words that name neither an entity nor an attribute nor the present: what the
-    question asks about besides (person, attribute). A dimension answers the question only
+    """Content words that name neither an entity nor an attribute nor the present, outside
+    the question's date expressions: what the question asks about besides (person,
+    attribute) and when. A dimension answers the question only
     if they all name its values ("Does Priya eat *meat*?"), not when the attribute is a
     modifier ("Who performed at Priya's *daughter's* birthday?": performed, concert,
     birthday)."""
@@ -142,6 +147,7 @@ class Plan:
             "entities": list(self.entities),
             "attributes": list(self.attributes),
             "current_state": self.current_state,
+            "state_at": self.state_at.isoformat() if self.state_at else None,
             "latest_amount": self.latest_amount,
             "events": list(self.events),
             "aggregate": self.aggregate,
@@ -334,16 +340,49 @@ def _words(text: str) -> list[str]:
 
 def time_window(question: str, anchor: datetime) -> tuple[datetime, datetime] | None:
     """The span of the question's date expressions ("in May 2023", "last year"), if any."""
+    return _span(_dates(question, anchor))
+
+
+def _dates(question: str, anchor: datetime) -> list[Signal]:
+    """The question's date expressions that resolve to a window against ``anchor``."""
     from eywa.signals import resolve_time_expressions
 
-    windows = [
-        (s.window_start, s.window_end)
-        for s in resolve_time_expressions(question, anchor)
+    return [
+        s for s in resolve_time_expressions(question, anchor)
         if s.kind is SignalKind.DATE and s.window_start is not None and s.window_end is not None
-    ]
-    if not windows:
+    ]  # fmt: skip
+
+
+def _span(dates: Sequence[Signal]) -> tuple[datetime, datetime] | None:
+    starts = [d.window_start for d in dates if d.window_start is not None]
+    ends = [d.window_end for d in dates if d.window_end is not None]
+    return (min(starts), max(ends)) if starts and ends else None
+
+
+def _without(question: str, dates: Sequence[Signal]) -> str:
+    """The question with its date expressions blanked out: they say when, not what."""
+    for d in sorted(dates, key=lambda d: -d.start):
+        question = question[: d.start] + " " + question[d.end :]
+    return question
+
+
+def state_asked_at(
+    question: str, shape: Shape, window: tuple[datetime, datetime] | None, anchor: datetime
+) -> datetime | None:
+    """For a question about a state at a past time ("Where did Ana work in March 2024?",
+    "Where did Ben live two years ago?"), the time to read the dimension at: the window's
+    last instant, at most ``anchor``. The dimension as of then answers it as it answers
+    "Where does Ana work now?" at the asker's time: the delta log up to that time decides,
+    so what was said later cannot leak into it. None for other questions: no window, a
+    window that has not begun by ``anchor``, not a state shape, a reason or manner ("why",
+    "how"), and attribute words that do not agree on one attribute (or none at all: a
+    question that names no attribute asks about no state)."""
+    if window is None or window[0] >= anchor or shape not in STATE_SHAPES or _REASON.search(question):
         return None
-    return min(w[0] for w in windows), max(w[1] for w in windows)
+    groups = [set(found) for word in _words(question) if (found := attributes_for_words([word]))]
+    if not groups or not set.intersection(*groups):
+        return None
+    return min(window[1] - timedelta(microseconds=1), anchor)
 
 
 # A shift of the anchor that moves every relative expression: a year, a month and a day
@@ -379,7 +418,8 @@ def make_plan(
     ``disabled`` switches routes off (ablations), which the trace notes.
     """
     shape = question_shape(question)
-    window = time_window(question, anchor)
+    dates = _dates(question, anchor)
+    window = _span(dates)
     weights = dict(ROUTE_WEIGHTS[shape])
     notes: list[str] = []
     if window is not None:
@@ -407,8 +447,11 @@ def make_plan(
         notes=tuple(notes),
         attributes=asked_attributes(question),
         current_state=asks_current_state(question, shape, window),
+        state_at=state_asked_at(question, shape, window, anchor),
         latest_amount=latest_amount,
         events=events,
         aggregate=asks_aggregate(question, shape, window is not None),
-        other_words=other_words(question, [n for e in entities if e.name in named for n in (e.name, *e.aliases)]),
+        other_words=other_words(
+            _without(question, dates), [n for e in entities if e.name in named for n in (e.name, *e.aliases)]
+        ),
     )

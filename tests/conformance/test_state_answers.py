@@ -102,6 +102,26 @@ def test_past_tense_and_date_questions_are_not_claimed(open_memory: MemoryFactor
 
 
 
+def test_the_state_at_a_past_time_is_answered_from_the_dimension_as_it_stood_then(open_memory: MemoryFactory) -> None:
+    mem, ids = _filled(open_memory)
+    march = mem.recall("r", "Where did Ana work in March 2024?", k=5, as_of=AS_OF)
+    top = march.items[0]
+    # read as of the end of March: Halden, from what was said by then; worded for the asker
+    assert top.kind == "dimension" and top.text.startswith("Ana — employer: Halden since 3 Feb 2024")
+    assert "as of 31 Mar 2024" in top.text and "Fernbrook" not in top.text
+    assert [ref.id for ref in top.provenance] == [ids[0]]
+    assert march.trace["answer"] == {"kind": "dimension", "id": top.id}
+    assert march.trace["plan"]["state_at"].startswith("2024-03-31T23:59:59")
+    june = mem.recall("r", "Where did Ana work in June 2024?", k=5, as_of=AS_OF).items[0]
+    assert june.kind == "dimension" and june.text.startswith("Ana — employer: Fernbrook since ") and "(was Halden)" in june.text
+    # before anything was said about where she lived, no dimension answers
+    before = mem.recall("r", "Where did Ana live in 2023?", k=5, as_of=AS_OF)
+    assert before.trace["answer"] is None and all(item.kind != "dimension" for item in before.items)
+    # a reason is not a state, and a time that has not begun is not asked about the past
+    for question in ("Why did Ana leave Halden in May 2024?", "Where will Ana work in 2030?"):
+        assert mem.recall("r", question, k=5, as_of=AS_OF).trace["answer"] is None, question
+
+
 RENT = [
     {"text": "My landlord raised the rent to £1,150 a month.", "speaker": "Tom", "session": "s1",
      "observed_at": "2024-02-03T18:00:00"},

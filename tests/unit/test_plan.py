@@ -97,6 +97,32 @@ def test_current_state_questions_are_present_tense_states_about_one_attribute(qu
     assert plan.current_state is current, plan.as_trace()
 
 
+@pytest.mark.parametrize(
+    ("question", "state_at"),
+    [
+        ("Where did Ana work in 2019?", datetime(2019, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)),
+        ("Was Dario married in March 2020?", datetime(2020, 3, 31, 23, 59, 59, 999999, tzinfo=UTC)),
+        ("Where did Ana work?", None),  # no time: the past tense alone names no moment
+        ("Why did Ana leave Halden in 2019?", None),  # a reason, not a state
+        ("What did Ana do in 2019?", None),  # no attribute: no state is asked about
+        ("When did Ana move to Lisbon in 2019?", None),  # wants a date
+        ("Where will Ana work in 2090?", None),  # a time that has not begun
+    ],
+)
+def test_a_state_question_about_a_past_time_reads_the_state_at_the_end_of_that_time(
+    question: str, state_at: datetime | None
+) -> None:
+    plan = make_plan(question, [], NOW)
+    assert plan.state_at == state_at, plan.as_trace()
+    assert plan.current_state is False
+
+
+def test_the_words_of_a_date_are_not_what_the_question_asks_about() -> None:
+    # "Where did Ana work in March 2019?" asks about the employer then, nothing else:
+    # "march" and "2019" say when, so a dimension may claim the answer.
+    assert make_plan("Where did Ana work in March 2019?", [], NOW).other_words == ("ana",)
+
+
 def test_other_words_are_what_the_question_asks_besides_person_and_attribute() -> None:
     ana = Entity(id="ent_ana", space="s", name="Ana", aliases=("Annie",))
     assert make_plan("Where does Ana work now?", [ana], NOW).other_words == ()

@@ -14,6 +14,7 @@ named entities follow, ranked by word overlap with the question.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Final
 
 from eywa.ids import entity_key
@@ -37,13 +38,14 @@ from eywa.stores.bundle import Stores
 __all__ = ["DimensionReads", "DimensionRoute", "dimension_id", "dimension_key", "may_claim"]
 
 def may_claim(answer: StateAnswer, plan: Plan) -> bool:
-    """Whether an answer may rank first: a current-state question about nothing but this
+    """Whether an answer may rank first: a current-state question (or one about the state at
+    a past time, ``Plan.state_at``, the answer then read as of that time) about nothing but this
     person, this attribute and its values (``Plan.other_words``), a state attribute, and a
     confidence of at least ``ANSWER_THRESHOLD``. A question that names a value is answered
     only if it asks whether the value holds (yes/no): "What kind of writing does Dario do?"
     asks about the value, which the dimension does not know."""
     return (
-        plan.current_state
+        (plan.current_state or plan.state_at is not None)
         and answer.attribute not in EVENT_ATTRIBUTES
         and answer.confidence >= ANSWER_THRESHOLD
         and (not answer.asked or plan.shape == "yes_no")
@@ -70,15 +72,18 @@ class DimensionRoute:
         plan = query.plan
         if not plan.entities:
             return []
+        # "Where did Ana work in March 2024?": every dimension is read as it stood then
+        # (``Plan.state_at``), and worded for the asker's time.
+        at = plan.state_at if plan.state_at is not None else query.as_of
         # Every answer here is read as of the query's time: the reads may take only the
         # deltas an answer can cite (``eywa.nous.citations``), not each pair's whole history.
-        reads = DimensionReads(self._stores.dimensions, cited_as_of=query.as_of)
+        reads = DimensionReads(self._stores.dimensions, cited_as_of=at)
         plans = [(subject, "plans") for subject in plan.entities] if _may_be_unrealised(plan) else []
         reads.prefetch(query.space, plan.entities, plan.attributes, also=plans)
-        if query.as_of is not None:
-            reads.prefetch_history(query.space, plan.entities, query.as_of)
+        if at is not None:
+            reads.prefetch_history(query.space, plan.entities, at)
         listed = {
-            subject: nous.list_dimensions(reads, query.space, subject, query.as_of) for subject in plan.entities
+            subject: nous.list_dimensions(reads, query.space, subject, at) for subject in plan.entities
         }
         # The pairs to answer: the planned attributes of each named entity; when the question
         # names no attribute, its dimensions whose values the question names ("Does Dario
@@ -93,7 +98,7 @@ class DimensionRoute:
             ]  # fmt: skip
         # The deltas of pairs found by their values, read together (the planned ones are).
         reads.prefetch_deltas(query.space, [(entity_key(s), a) for s, a in pairs])
-        planned = self._planned(query, pairs, reads)
+        planned = self._planned(query, pairs, reads, at)
         seen = {h.id for h in planned}
         # The rest needs only which attributes and values exist: rank by overlap; the source
         # words the few that get hydrated, as of the query's time.
@@ -108,8 +113,11 @@ class DimensionRoute:
         rest = [RouteHit("dimension", i, score) for _, i, score in ranked]
         return (planned + rest)[: query.limit]
 
-    def _planned(self, query: Query, pairs: Sequence[tuple[str, str]], reads: DimensionReads) -> list[RouteHit]:
-        """The pairs' answers: claimed ones first (in the pairs' order), then by confidence."""
+    def _planned(
+        self, query: Query, pairs: Sequence[tuple[str, str]], reads: DimensionReads, at: datetime | None
+    ) -> list[RouteHit]:
+        """The pairs' answers as of ``at``: claimed ones first (in the pairs' order), then by
+        confidence."""
         source = DimensionSource(reads, self._stores.evidence)
         claimed: list[RouteHit] = []
         others: list[RouteHit] = []
@@ -119,19 +127,19 @@ class DimensionRoute:
             if (entity_key(subject), attribute) in done:
                 continue
             done.add((entity_key(subject), attribute))
-            answer = source.answer(query.space, subject, attribute, query.text, query.as_of)
+            answer = source.answer(query.space, subject, attribute, query.text, query.as_of, held_at=query.plan.state_at)
             if answer is not None:
                 answered.append((subject, attribute, answer))
         # The turns of every answer, read at once.
         turns = source.turns(query.space, [i for _, _, answer in answered for i in answer.evidence_ids])
         for subject, attribute, answer in answered:
-            item = source.item(query.space, answer, query.as_of, turns)
+            item = source.item(query.space, answer, at, turns)
             if item is None:
                 continue
             claim = may_claim(answer, query.plan)
             if not claim and (unrealised := self._unrealised_plan(query, subject, attribute, answer, reads)) is not None:
                 answer, claim = unrealised, True
-                item = source.item(query.space, answer, query.as_of) or item
+                item = source.item(query.space, answer, at) or item
             hit = RouteHit("dimension", item.id, answer.confidence, claim=claim, item=item)
             (claimed if claim else others).append(hit)
         others.sort(key=lambda h: -h.score)
