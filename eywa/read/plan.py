@@ -78,6 +78,8 @@ _SHAPES: Final[tuple[tuple[Shape, re.Pattern[str]], ...]] = (
 # have". "When" and "how much" questions want a date or an amount, which a turn or a belief
 # carries and a dimension does not; "would X…" and comparisons want reasons.
 STATE_SHAPES: Final[frozenset[Shape]] = frozenset({"fact", "yes_no", "list"})
+# Those whose answer at a past time is the state at the end of it (``state_asked_at``).
+_PAST_STATE_SHAPES: Final[frozenset[Shape]] = frozenset({"fact", "list"})
 # Words that put a question in the past ("where did she work", "was he married", "before",
 # "used to"): the state asked about is not the current one.
 _PAST = re.compile(r"\b(did|was|were|had|used to|before|ago|previously|formerly|former|ever|once)\b", re.I)
@@ -119,6 +121,10 @@ class Plan:
     """A state question about a past time window ("Where did Ana work in March 2024?"): the
     time a confident dimension is read at to answer it, as a current-state question's is
     read at the asker's time (``state_asked_at``)."""
+    when_words: tuple[str, ...] = ()
+    """The ``other_words`` that stand only in the question's date expressions ("march",
+    "2024"): they say when, not what, so they do not keep a dimension from answering a
+    question about the state at that time."""
     latest_amount: bool = False
     """A present-tense "how much" question ("How much rent does Tomas pay?"): the amount
     asked for is the one said last, so the temporal route offers the turns carrying an
@@ -133,9 +139,8 @@ class Plan:
     its evidence is spread over sessions, so the rescue admits only the named people's turns
     and no session keeps more than three turns' scores (``eywa.read.adjust.spread_sessions``)."""
     other_words: tuple[str, ...] = ()
-    """Content words that name neither an entity nor an attribute nor the present, outside
-    the question's date expressions: what the question asks about besides (person,
-    attribute) and when. A dimension answers the question only
+    """Content words that name neither an entity nor an attribute nor the present: what the
+    question asks about besides (person, attribute). A dimension answers the question only
     if they all name its values ("Does Priya eat *meat*?"), not when the attribute is a
     modifier ("Who performed at Priya's *daughter's* birthday?": performed, concert,
     birthday)."""
@@ -152,6 +157,7 @@ class Plan:
             "events": list(self.events),
             "aggregate": self.aggregate,
             "other_words": list(self.other_words),
+            "when_words": list(self.when_words),
             "weights": dict(self.weights),
             "window": [w.isoformat() for w in self.window] if self.window else None,
             "window_relative": self.window_relative,
@@ -247,7 +253,7 @@ def asks_current_state(question: str, shape: Shape, window: tuple[datetime, date
     """
     if shape not in STATE_SHAPES or window is not None or _PAST.search(question) or _REASON.search(question):
         return False
-    groups = [set(found) for word in _words(question) if (found := attributes_for_words([word]))]
+    groups = [set(found) for found in attribute_groups(question)]
     return not groups or bool(set.intersection(*groups))
 
 
@@ -305,11 +311,37 @@ def _after_spans(words: Sequence[str]) -> tuple[int, int, int] | None:
     return None if end is None else (start, end, end + 1)
 
 
+# Idioms whose words would point at another attribute than the one they mean: "what does
+# Ana do for a living?" asks for her work, though "living" alone is a residence word.
+_ATTRIBUTE_IDIOMS: Final[tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]] = (
+    (re.compile(r"\bfor\s+a\s+living\b", re.I), ("occupation", "employer")),
+)
+
+
+def _idioms(question: str) -> tuple[list[list[str]], str]:
+    """The attributes of the question's idioms, and the question without them."""
+    groups: list[list[str]] = []
+    for pattern, attributes in _ATTRIBUTE_IDIOMS:
+        if pattern.search(question):
+            groups.append(list(attributes))
+            question = pattern.sub(" ", question)
+    return groups, question
+
+
+def attribute_groups(question: str) -> list[list[str]]:
+    """The attributes each word (or idiom) of the question points at, in order of mention:
+    "Is Dario married?" → [[relationship_status, partner]]; "What does Ana do for a
+    living?" → [[occupation, employer]], not residence."""
+    groups, rest = _idioms(question)
+    return groups + [found for word in _words(rest) if (found := attributes_for_words([word]))]
+
+
 def asked_attributes(question: str) -> tuple[str, ...]:
     """The registry attributes the question's words point at, those its question word asks
     for first ("What is Ana's job?" → occupation, employer; "Where does Ana work?" →
     employer, occupation; see ``AttributeSpec.wh_words``), otherwise in order of mention."""
-    found = attributes_for_words(question.split())
+    groups, rest = _idioms(question)
+    found = list(dict.fromkeys([*(name for group in groups for name in group), *attributes_for_words(rest.split())]))
     wh = next((w for w in _words(question) if w in _WH_WORDS), None)
     return tuple(sorted(found, key=lambda name: wh is None or wh not in get_attribute(name).wh_words))
 
@@ -359,11 +391,14 @@ def _span(dates: Sequence[Signal]) -> tuple[datetime, datetime] | None:
     return (min(starts), max(ends)) if starts and ends else None
 
 
-def _without(question: str, dates: Sequence[Signal]) -> str:
-    """The question with its date expressions blanked out: they say when, not what."""
+def _when_words(question: str, dates: Sequence[Signal], names: Sequence[str]) -> tuple[str, ...]:
+    """The ``other_words`` that only stand in the question's date expressions ("march",
+    "2024" of "in March 2024"): they say when, not what (``Plan.when_words``)."""
+    undated = question
     for d in sorted(dates, key=lambda d: -d.start):
-        question = question[: d.start] + " " + question[d.end :]
-    return question
+        undated = undated[: d.start] + " " + undated[d.end :]
+    kept = set(other_words(undated, names))
+    return tuple(w for w in other_words(question, names) if w not in kept)
 
 
 def state_asked_at(
@@ -373,13 +408,16 @@ def state_asked_at(
     "Where did Ben live two years ago?"), the time to read the dimension at: the window's
     last instant, at most ``anchor``. The dimension as of then answers it as it answers
     "Where does Ana work now?" at the asker's time: the delta log up to that time decides,
-    so what was said later cannot leak into it. None for other questions: no window, a
-    window that has not begun by ``anchor``, not a state shape, a reason or manner ("why",
-    "how"), and attribute words that do not agree on one attribute (or none at all: a
-    question that names no attribute asks about no state)."""
-    if window is None or window[0] >= anchor or shape not in STATE_SHAPES or _REASON.search(question):
+    so what was said later cannot leak into it, and its line says what it replaced ("since
+    2 Sep 2024 (was Acme)"). None for other questions: no window, a window that has not
+    begun by ``anchor``, not a fact or list question, a reason or manner ("why", "how"), and
+    attribute words that do not agree on one attribute (or none at all: a question that
+    names no attribute asks about no state). A yes/no question is left out: "Did Ana work at
+    Acme in 2024?" holds if she did at any time of the year, which the state at its end
+    does not say."""
+    if window is None or window[0] >= anchor or shape not in _PAST_STATE_SHAPES or _REASON.search(question):
         return None
-    groups = [set(found) for word in _words(question) if (found := attributes_for_words([word]))]
+    groups = [set(found) for found in attribute_groups(question)]
     if not groups or not set.intersection(*groups):
         return None
     return min(window[1] - timedelta(microseconds=1), anchor)
@@ -438,6 +476,7 @@ def make_plan(
             del weights[name]
             notes.append(f"route {name} disabled")
     named = named_entities(question, entities)
+    names = [n for e in entities if e.name in named for n in (e.name, *e.aliases)]
     return Plan(
         shape=shape,
         entities=named,
@@ -451,7 +490,6 @@ def make_plan(
         latest_amount=latest_amount,
         events=events,
         aggregate=asks_aggregate(question, shape, window is not None),
-        other_words=other_words(
-            _without(question, dates), [n for e in entities if e.name in named for n in (e.name, *e.aliases)]
-        ),
+        other_words=other_words(question, names),
+        when_words=_when_words(question, dates, names),
     )

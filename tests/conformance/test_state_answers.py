@@ -102,6 +102,13 @@ def test_past_tense_and_date_questions_are_not_claimed(open_memory: MemoryFactor
 
 
 
+def test_what_someone_does_for_a_living_is_their_work_not_where_they_live(open_memory: MemoryFactory) -> None:
+    mem, _ = _filled(open_memory)
+    result = mem.recall("r", "What does Ana do for a living?", k=5, as_of=AS_OF)
+    assert result.items[0].text.startswith("Ana — employer: Fernbrook"), result.items[0].text
+    assert all("residence" not in item.text for item in result.items[:1])
+
+
 def test_the_state_at_a_past_time_is_answered_from_the_dimension_as_it_stood_then(open_memory: MemoryFactory) -> None:
     mem, ids = _filled(open_memory)
     march = mem.recall("r", "Where did Ana work in March 2024?", k=5, as_of=AS_OF)
@@ -117,8 +124,10 @@ def test_the_state_at_a_past_time_is_answered_from_the_dimension_as_it_stood_the
     # before anything was said about where she lived, no dimension answers
     before = mem.recall("r", "Where did Ana live in 2023?", k=5, as_of=AS_OF)
     assert before.trace["answer"] is None and all(item.kind != "dimension" for item in before.items)
-    # a reason is not a state, and a time that has not begun is not asked about the past
-    for question in ("Why did Ana leave Halden in May 2024?", "Where will Ana work in 2030?"):
+    # a reason is not a state, a time that has not begun is not the past, and a yes/no
+    # about a value holds if it did at any time of the window, which its end does not say
+    for question in ("Why did Ana leave Halden in May 2024?", "Where will Ana work in 2030?",
+                     "Did Ana work at Halden in 2024?"):  # fmt: skip
         assert mem.recall("r", question, k=5, as_of=AS_OF).trace["answer"] is None, question
 
 

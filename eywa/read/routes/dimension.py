@@ -49,7 +49,7 @@ def may_claim(answer: StateAnswer, plan: Plan) -> bool:
         and answer.attribute not in EVENT_ATTRIBUTES
         and answer.confidence >= ANSWER_THRESHOLD
         and (not answer.asked or plan.shape == "yes_no")
-        and names_only_values(answer, plan.other_words)
+        and names_only_values(answer, [w for w in plan.other_words if w not in plan.when_words])
     )
 
 
