@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Final, Literal, get_args
 
 from eywa.attributes import attributes_for_words, get_attribute
+from eywa.attributes.spec import YEAR_DAYS
 from eywa.models import Entity, RouteName, Signal, SignalKind, Stage
 from eywa.read.aggregate import asks_aggregate
 from eywa.read.overlap import STOP_WORDS
@@ -251,10 +252,25 @@ def asks_current_state(question: str, shape: Shape, window: tuple[datetime, date
     "Is Dario married?" (married → relationship status, partner) does, "What do Priya's
     kids like?" (kids → children, like → likes) asks about a chain of two and does not.
     """
-    if shape not in STATE_SHAPES or window is not None or _PAST.search(question) or _REASON.search(question):
+    if shape not in STATE_SHAPES or window is not None or _REASON.search(question):
         return False
     groups = [set(found) for found in attribute_groups(question)]
-    return not groups or bool(set.intersection(*groups))
+    agreed = set.intersection(*groups) if groups else set()
+    if _PAST.search(question):
+        # "Where did Priya grow up?", "Was Ben born in Leeds?": the past tense is how one
+        # asks about a state that never changes, so it is still asked of the present, when
+        # the question word is one that asks for it ("what did Gina receive from …" is not).
+        wh = next((w for w in _words(question) if w in _WH_WORDS), None)
+        return bool(agreed) and all(
+            _timeless(name) and (shape == "yes_no" or wh in get_attribute(name).wh_words) for name in agreed
+        )
+    return not groups or bool(agreed)
+
+
+def _timeless(attribute: str) -> bool:
+    """A single-valued attribute that holds for a lifetime (origin): asked in any tense."""
+    spec = get_attribute(attribute)
+    return spec.cardinality == "single" and spec.tau_days >= _LIFETIME_DAYS
 
 
 # "How long / how many weeks … between A and B", "How many months after A did B".
@@ -311,11 +327,16 @@ def _after_spans(words: Sequence[str]) -> tuple[int, int, int] | None:
     return None if end is None else (start, end, end + 1)
 
 
-# Idioms whose words would point at another attribute than the one they mean: "what does
-# Ana do for a living?" asks for her work, though "living" alone is a residence word.
+# Idioms whose words would point at another attribute than the one they mean, or at none:
+# "what does Ana do for a living?" asks for her work, though "living" alone is a residence
+# word; "where did Ana grow up?" for her origin, though "grow" alone is no attribute's.
 _ATTRIBUTE_IDIOMS: Final[tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]] = (
     (re.compile(r"\bfor\s+a\s+living\b", re.I), ("occupation", "employer")),
+    (re.compile(r"\b(?:grow|grew|grown|growing)\s+up\b", re.I), ("origin",)),
 )
+# A lifetime, in days (the registry's own for origin): an attribute whose values last this
+# long does not change.
+_LIFETIME_DAYS: Final = 50 * YEAR_DAYS
 
 
 def _idioms(question: str) -> tuple[list[list[str]], str]:
@@ -354,11 +375,11 @@ def asks_latest_amount(question: str, window: tuple[datetime, datetime] | None) 
 
 def other_words(question: str, entities: Sequence[str]) -> tuple[str, ...]:
     """The question's content words left once entity names, attribute words ("work",
-    "married", "pets"), function words and present-tense words ("now", "still") are set
-    aside, case-folded, in order."""
+    "married", "pets") and idioms ("grow up"), function words and present-tense words
+    ("now", "still") are set aside, case-folded, in order."""
     named = {w for name in entities for w in _words(name)}
     left: list[str] = []
-    for word in _words(question):
+    for word in _words(_idioms(question)[1]):
         if word in STOP_WORDS or word in _STATE_WORDS or word in named or attributes_for_words([word]):
             continue
         if word not in left:

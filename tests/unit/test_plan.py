@@ -90,6 +90,9 @@ def test_the_plan_names_the_attributes_asked_about_in_the_order_the_question_ask
         ("How much rent does Tomas pay?", False),  # wants an amount
         ("Why does Ana like turtles as pets?", False),  # wants a reason
         ("What do Ana's kids like?", False),  # kids → children, like → likes: a chain of two
+        ("Where did Ana grow up?", True),  # origin never changes: asked in the past tense
+        ("Was Ana born in Leeds?", True),
+        ("What did Ana receive from her brother?", False),  # "from", but not asked for an origin
     ],
 )
 def test_current_state_questions_are_present_tense_states_about_one_attribute(question: str, current: bool) -> None:
