@@ -259,7 +259,7 @@ def asks_current_state(question: str, shape: Shape, window: tuple[datetime, date
     if _PAST.search(question):
         # "Where did Priya grow up?", "Was Ben born in Leeds?": the past tense is how one
         # asks about a state that never changes, so it is still asked of the present, when
-        # the question word is one that asks for it ("what did Gina receive from …" is not).
+        # the question word is one that asks for it ("what did Ana receive from …" is not).
         wh = next((w for w in _words(question) if w in _WH_WORDS), None)
         return bool(agreed) and all(
             _timeless(name) and (shape == "yes_no" or wh in get_attribute(name).wh_words) for name in agreed
