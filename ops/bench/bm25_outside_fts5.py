@@ -170,7 +170,7 @@ def fts5_sql(kind: str) -> str:
     )
 
 
-def recorded(store: Path, ask: Callable[[Any], None]) -> list[Search]:
+def recorded(store: Path, ask: Callable[[Any], object]) -> list[Search]:
     """The keyword searches the read path makes while ``ask(memory)`` recalls."""
     searches: list[Search] = []
     ranked = keyword.SqliteKeywordIndex._ranked
@@ -234,7 +234,7 @@ def ab(store: Path, space: str, questions: Sequence[str]) -> None:
         terms = [tokens(w)[0] for w in re.findall(r'"([^"]*)"', match)]
         return [(exact[kind].ids[rowid], rank) for rowid, rank in exact[kind].rank(terms, limit, sp)]
 
-    keyword.SqliteKeywordIndex._ranked = either  # type: ignore[method-assign]
+    keyword.SqliteKeywordIndex._ranked = either  # type: ignore[method-assign,assignment]
     with _open("embedded", load_settings(), store, None) as mem:
         for q in generate_queries(1, WARMUP_QUERIES):
             mem.recall(space, q.text)
