@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from eywa.cessation import cessations, ends_any
-from eywa.extraction.text import Clause
+from eywa.extraction.text import Clause, trailing_contrast
 from eywa.models import CandidateFact, CheckScore, Polarity, Signal, SignalKind
 from eywa.signals.cues import negations
 
@@ -118,7 +118,13 @@ def polarity_check(
     """
     value_words = list(surface[0]) if surface is not None and surface[0] else []
     targets = value_words or list(claim_words)
-    evidence = read(evidence_text, targets, evidence_signals, clause.start, clause.end, cessation=cessation)
+    end = clause.end
+    # "I work at Initech, not Globex": the trailing contrast's negation is not Initech's.
+    if (contrast := trailing_contrast(evidence_text, clause.start, clause.end)) is not None and not _holds(
+        evidence_text[contrast : clause.end], targets
+    ):
+        end = contrast
+    evidence = read(evidence_text, targets, evidence_signals, clause.start, end, cessation=cessation)
     statement = read(fact.statement, targets, statement_signals, pattern_too=True, cessation=cessation)
     failures: list[str] = []
     if surface is None or not value_words:
@@ -133,6 +139,12 @@ def polarity_check(
             failures.append(f"statement {statement.describe()}")
     detail = f"evidence {evidence.describe()}" + (f"; {', '.join(failures)}" if failures else "")
     return CheckScore(name="polarity", score=0.0 if failures else 1.0, passed=not failures, detail=detail)
+
+
+def _holds(text: str, words: Sequence[str]) -> bool:
+    """Whether any of ``words`` stands in ``text`` (case-folded, whole words)."""
+    folded = text.casefold()
+    return any(re.search(rf"(?<!\w){re.escape(w.casefold())}(?!\w)", folded) for w in words if w)
 
 
 def modality_check(

@@ -202,3 +202,25 @@ def mask(text: str, spans: list[tuple[int, int]]) -> str:
         for i in range(start, min(end, len(chars))):
             chars[i] = " "
     return "".join(chars)
+
+
+_CONTRAST = re.compile(
+    r",\s*(?:and\s+|but\s+)?not\s+"
+    r"(?!(?:only|just|even|sure|really|much|yet|quite|always|anymore|any\s+more|any\s+longer|now|that|so|too|at\s+all"
+    r"|far|near|close|long|bad|good|great|easy|enough|exactly|entirely|necessarily|everyone|everything|all|many|one"
+    r"|bad|least|often|once|twice|since|until|because|like|as)\b)"
+    r"[^,;.!?]{1,40}[.!?]*\s*$"
+)
+
+
+def trailing_contrast(text: str, start: int = 0, end: int | None = None) -> int | None:
+    """Where a trailing contrast begins in ``text[start:end]``, the offset of its comma, or
+    None: "I work at Initech, not Globex", "we live in Leeds, not York", "I love hiking, not
+    running". Its negation scopes over the contrast alone, so what comes before it is read
+    without it (the rule extractor's parts, the validator's polarity). "Not sure", "not yet",
+    "not anymore", "not really", "not far from …" and the like qualify the whole statement
+    and are no contrast."""
+    stop = len(text) if end is None else end
+    m = _CONTRAST.search(text[start:stop])
+    return None if m is None else start + m.start()
+

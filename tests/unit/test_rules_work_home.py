@@ -174,3 +174,29 @@ def test_a_person_introduced_by_who_they_are_to_the_speaker_is_the_subject(text:
 )
 def test_an_apposition_inside_another_clause_or_of_an_unknown_name_makes_no_fact(text: str) -> None:
     assert not {f for f in proposals(text) if f.attribute in ("employer", "residence")}
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "positive", "negative"),
+    [
+        ("I work at Initech, not Globex.", "employer", "Initech", "Globex"),
+        ("Sorry, I misspoke: I work at Initech, not Globex.", "employer", "Initech", "Globex"),
+        ("We live in Leeds, not in York.", "residence", "Leeds", "York"),
+        ("I'm a nurse, not a doctor.", "occupation", "nurse", "doctor"),
+    ],
+)
+def test_a_trailing_contrast_asserts_the_value_and_denies_the_contrasted_one(
+    text: str, attribute: str, positive: str, negative: str
+) -> None:
+    # The negation belongs to the contrast: the part before it is read as said.
+    assert facts(text, attribute=attribute) == {
+        (attribute, positive, "positive", "asserted"), (attribute, negative, "negative", "asserted"),
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I work at Initech, not anymore.", "I work at Initech, not sure for how long.", "I live in Leeds, not far from York."],
+)
+def test_a_not_that_qualifies_the_whole_statement_is_no_contrast(text: str) -> None:
+    assert not {f for f in proposals(text) if f.polarity == "positive" and f.attribute in ("employer", "residence")}

@@ -163,9 +163,21 @@ NOT_ENDED: list[Row] = [
 ]
 
 
+CONTRAST: list[Row] = [
+    # a trailing contrast's negation is the contrasted value's, not the one asserted before it
+    ("I work at Initech, not Globex.", "Ana works at Initech.", "employer", "Initech", "positive", "asserted", OK),
+    ("I work at Initech, not Globex.", "Ana does not work at Initech.", "employer", "Initech", "negative", "asserted",
+     FLIP),
+    ("I work at Initech, not Globex.", "Ana does not work at Globex.", "employer", "Globex", "negative", "asserted", OK),
+    ("I work at Initech, not Globex.", "Ana works at Globex.", "employer", "Globex", "positive", "asserted", FLIP),
+    # "not anymore" qualifies the whole statement
+    ("I work at Initech, not anymore.", "Ana works at Initech.", "employer", "Initech", "positive", "asserted", FLIP),
+]  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("text", "statement", "attribute", "value", "polarity", "modality", "reasons"),
-    HOBBIES + EMPLOYER + RESIDENCE + RELATIONSHIP + PETS + DIET + NOT_ENDED,
+    HOBBIES + EMPLOYER + RESIDENCE + RELATIONSHIP + PETS + DIET + NOT_ENDED + CONTRAST,
 )
 def test_each_form_is_accepted_or_refused_for_its_reason(
     text: str, statement: str, attribute: str, value: str, polarity: str, modality: str, reasons: frozenset[ReasonCode]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from eywa.extraction.lexicon import IRREGULAR_PAST
-from eywa.extraction.text import Clause
+from eywa.extraction.text import Clause, trailing_contrast
 from eywa.models import Evidence, Signal, SignalKind
 from eywa.signals.cues import negations
 
@@ -75,6 +75,10 @@ class Part:
     past_habit: bool
     hypothetical: bool
     words: frozenset[str]
+    contrast: str = ""
+    """What a trailing contrast says the part's value is not ("Globex" of "I work at
+    Initech, not Globex", "in York", "a doctor"), cut from ``text``; empty when there is
+    none."""
 
 
 @dataclass(frozen=True)
@@ -134,10 +138,14 @@ def parts(clause: Clause) -> list[Part]:
             continue
         end = len(clause.text) if m is None else m.start()
         text = clause.text[pos:end].strip()
+        contrast = ""
+        if (at := trailing_contrast(text)) is not None:
+            # "I work at Initech, not Globex": the negation is the contrast's, not the part's.
+            text, contrast = text[:at], _CONTRAST_HEAD.sub("", text[at:]).strip(" .!?")
         if text:
             offset = clause.start + pos + (len(clause.text[pos:end]) - len(clause.text[pos:end].lstrip()))
             conditional = conditional or bool(re.match(r"(?i)(?:and\s+|so\s+)?(?:if|unless|even\s+if)\b", text))
-            out.append(_part(text, offset, conditional))
+            out.append(_part(text, offset, conditional, contrast))
             if (second := _coordinated(text)) is not None:
                 subject, at = second
                 out.append(_part(f"{subject} {text[at:]}", offset + at - len(subject) - 1, conditional))
@@ -174,12 +182,16 @@ def _negated(text: str) -> bool:
     return bool(negations(text))
 
 
-def _part(text: str, start: int, conditional: bool) -> Part:
+def _part(text: str, start: int, conditional: bool, contrast: str = "") -> Part:
     return Part(
         text=text, start=start, negated=_negated(text), hedged=bool(HEDGE.search(text)),
         past_habit=bool(PAST_HABIT.search(text)), hypothetical=conditional,
-        words=frozenset(_WORD.findall(text.lower())),
+        words=frozenset(_WORD.findall(text.lower())), contrast=contrast,
     )
+
+
+_CONTRAST_HEAD = re.compile(r"^,\s*(?:and\s+|but\s+)?not\s+", re.I)
+"""The words that open a trailing contrast."""
 
 
 def persons_in(turn: Evidence, clause: Clause) -> dict[str, str]:

@@ -43,6 +43,30 @@ FAMILIES: tuple[Family, ...] = (
 _SPEAKER_WORDS = frozenset("i we my our me us".split())
 """A part with none of these words and no recognised person has no subject a rule could resolve."""
 
+_NOT_CONTRASTED = frozenset({"life_events", "plans", "events"})
+"""Attributes whose values are not states one is instead of another: "I went hiking, not
+climbing" says nothing about climbing as a life event."""
+
+
+def _contrasted(found: CandidateFact, part: Part) -> CandidateFact | None:
+    """The negative fact a trailing contrast makes of a positive one: "I work at Initech,
+    not Globex" also says Globex is not the employer ("Alice works at Initech, not Globex.",
+    negative), so that a correction of what was said before ("Sorry, I misspoke: …") moves
+    the dimension rather than splitting it. Only for an asserted, positive state whose value
+    the part names (the contrast is about that value), never for events or plans."""
+    value = _CONTRAST_VALUE.sub("", part.contrast)
+    if (not value or found.polarity != "positive" or found.modality != "asserted" or not found.value
+            or found.attribute in _NOT_CONTRASTED or found.value.casefold() not in part.text.casefold()
+            or found.value.casefold() == value.casefold()):  # fmt: skip
+        return None
+    statement = f"{found.statement.rstrip('.!? ')}, not {part.contrast}."
+    return found.model_copy(update={"statement": statement, "value": value, "polarity": "negative"})
+
+
+_CONTRAST_VALUE = re.compile(r"^(?:(?:in|at|for|with|from|to|as)\s+)?(?:(?:the|a|an)\s+)?", re.I)
+"""What stands before the value a contrast names ("in York", "a doctor")."""
+
+
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
 _SPEECH = re.compile(
     r"(?<![\w'’])(?:I|I'm|I’m|I'll|I’ll|I've|I’ve|we|you|you'll|you’ll|my|your)\b|\s\S+\s\S+\s\S+\s\S+\s", re.I
@@ -72,7 +96,7 @@ class RuleExtractor:
     name = "rules"
     # Bump when the rules propose something different for the same turn: beliefs record it,
     # and `eywa reprocess` re-reads the turns an older version read.
-    version = "2"
+    version = "3"
 
     def __init__(self, families: Sequence[Family] = FAMILIES) -> None:
         self._families = tuple(families)
@@ -129,4 +153,7 @@ class RuleExtractor:
                 speaks = bool(persons) or not _SPEAKER_WORDS.isdisjoint(part.words) or not part.words.isdisjoint(named)
                 for family in self._families:
                     if speaks or family is events:  # events also read clauses that drop their "I"
-                        yield from family(ctx)
+                        for found in family(ctx):
+                            yield found
+                            if (contrasted := _contrasted(found, part)) is not None:
+                                yield contrasted
