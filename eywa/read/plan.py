@@ -329,10 +329,12 @@ def _after_spans(words: Sequence[str]) -> tuple[int, int, int] | None:
 
 # Idioms whose words would point at another attribute than the one they mean, or at none:
 # "what does Ana do for a living?" asks for her work, though "living" alone is a residence
-# word; "where did Ana grow up?" for her origin, though "grow" alone is no attribute's.
+# word; "where did Ana grow up?" for her origin, though "grow" alone is no attribute's;
+# "where is Ana based?" for where she lives.
 _ATTRIBUTE_IDIOMS: Final[tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]] = (
     (re.compile(r"\bfor\s+a\s+living\b", re.I), ("occupation", "employer")),
     (re.compile(r"\b(?:grow|grew|grown|growing)\s+up\b", re.I), ("origin",)),
+    (re.compile(r"\bbased\b(?!\s+(?:on|upon)\b)", re.I), ("residence",)),  # "where is Ana based?", not "based on"
 )
 # A lifetime, in days (the registry's own for origin): an attribute whose values last this
 # long does not change.

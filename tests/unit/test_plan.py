@@ -121,9 +121,19 @@ def test_a_state_question_about_a_past_time_reads_the_state_at_the_end_of_that_t
     assert plan.current_state is False
 
 
-def test_an_idiom_points_at_the_attribute_it_means_not_at_its_words() -> None:
-    plan = make_plan("What does Ana do for a living?", [], NOW)
-    assert plan.attributes == ("occupation", "employer") and plan.current_state is True
+@pytest.mark.parametrize(
+    ("question", "attributes"),
+    [
+        ("What does Ana do for a living?", ("occupation", "employer")),  # not residence ("living")
+        ("Where is Ana based?", ("residence",)),
+        ("What is the film based on?", ()),
+    ],
+)
+def test_an_idiom_points_at_the_attribute_it_means_not_at_its_words(
+    question: str, attributes: tuple[str, ...]
+) -> None:
+    plan = make_plan(question, [], NOW)
+    assert plan.attributes == attributes and plan.current_state is True
 
 
 def test_the_words_of_a_date_are_not_what_the_question_asks_about() -> None:
