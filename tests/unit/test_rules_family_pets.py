@@ -202,3 +202,19 @@ def test_a_short_answer_to_a_question_put_to_the_speaker_speaks_for_the_speaker(
 
 def test_a_short_answer_to_ones_own_question_is_not_read() -> None:
     assert _of(_conversation(("Caroline", "Vegan now?"), ("Caroline", "Vegan, yes.")), "e1") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "value"),
+    [
+        ("I also have a cat.", "pets", "cat"),  # an adverb between the subject and "have"
+        ("I also have a cat, Miso.", "pets", "Miso"),  # the name after a comma, ending the sentence
+        ("I also have two kids.", "children", "two kids"),
+    ],
+)
+def test_an_adverb_or_a_name_in_apposition_does_not_hide_the_fact(text: str, attribute: str, value: str) -> None:
+    assert (attribute, value, "positive", "asserted") in facts(text, attribute=attribute)
+
+
+def test_a_name_after_a_comma_that_opens_another_clause_is_not_the_pet() -> None:
+    assert ("pets", "Lucia", "positive", "asserted") not in facts("I have a cat, Lucia has a dog.")

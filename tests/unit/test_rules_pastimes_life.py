@@ -128,3 +128,7 @@ def test_health_forms(text: str, expected: set[Fact]) -> None:
 )
 def test_possession_forms(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="possessions") == expected
+
+
+def test_an_adverb_between_the_subject_and_have_does_not_hide_a_condition() -> None:
+    assert ("health", "asthma", "positive", "asserted") in facts("I also have asthma.", attribute="health")

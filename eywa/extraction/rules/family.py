@@ -60,7 +60,7 @@ _TOGETHER = rule(
     "together dating couple",
 )
 _KIDS_COUNT = rule(
-    rf"{SUBJ}\s+(?:have|has|{HAVE}\s+got|{A}ve\s+got)\s+(?P<n>{NUMBER_WORD})\s+(?:beautiful\s+|wonderful\s+|amazing\s+"
+    rf"{SUBJ}\s+{ADV}(?:have|has|{HAVE}\s+got|{A}ve\s+got)\s+(?P<n>{NUMBER_WORD})\s+(?:beautiful\s+|wonderful\s+|amazing\s+"
     rf"|little\s+|lovely\s+|grown\s+|young\s+)?(?P<kind>kids?|children|child|sons?|daughters?|twins)\b",
     "kid kids children child son sons daughter daughters twins",
 )

@@ -91,7 +91,7 @@ _INJURED = rule(
     "broke fractured sprained injured hurt twisted dislocated tore",
 )
 _HAS_CONDITION = rule(
-    rf"{SUBJ}\s+(?:have|has|suffer\s+from|suffers\s+from|{BE}\s+dealing\s+with|{HAVE}\s+been\s+dealing\s+with)\s+"
+    rf"{SUBJ}\s+{ADV}(?:have|has|suffer\s+from|suffers\s+from|{BE}\s+dealing\s+with|{HAVE}\s+been\s+dealing\s+with)\s+"
     rf"(?P<what>{CONDITIONS})\b",
     CONDITIONS,
 )

@@ -31,9 +31,10 @@ from eywa.extraction.rules.clause import (
 from eywa.extraction.rules.phrasing import fact, possessive
 from eywa.models import CandidateFact
 
-_NAMED = rf"(?:,?\s+(?:named|called)\s+(?P<name>{NAME})\b)?"
+_NAMED = rf"(?:(?:,?\s+(?:named|called)\s+|,\s+(?={NAME}\s*(?:[.!?]|$)))(?P<name>{NAME})\b)?"
+"""The pet's name after it: "named Rex", "called Rex", or "a cat, Miso." ending the sentence."""
 _HAS = rule(
-    rf"{SUBJ}(?:\s+(?:have|has|own|owns)|{HAVE}\s+got|\s+have\s+got)\s+(?P<n>{NUMBER_WORD})\s+{PET_ADJECTIVES}"
+    rf"{SUBJ}(?:\s+{ADV}(?:have|has|own|owns)|{HAVE}\s+got|\s+have\s+got)\s+(?P<n>{NUMBER_WORD})\s+{PET_ADJECTIVES}"
     rf"(?P<pet>{PETS})\b{_NAMED}(?:\s+and\s+(?:a|an|two|three)\s+{PET_ADJECTIVES}(?P<pet2>{PETS})\b)?",
     PETS,
 )
