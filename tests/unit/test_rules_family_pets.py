@@ -218,3 +218,17 @@ def test_an_adverb_or_a_name_in_apposition_does_not_hide_the_fact(text: str, att
 
 def test_a_name_after_a_comma_that_opens_another_clause_is_not_the_pet() -> None:
     assert ("pets", "Lucia", "positive", "asserted") not in facts("I have a cat, Lucia has a dog.")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I have a boyfriend named Tobias.", {("partner", "Tobias", "positive", "asserted")}),
+        ("I've got a wife, Lucia.", {("partner", "Lucia", "positive", "asserted"),
+                                     ("relationship_status", "married", "positive", "asserted")}),
+        ("I don't have a boyfriend.", set()),
+        ("I might have a girlfriend soon.", set()),
+    ],
+)  # fmt: skip
+def test_having_a_partner_names_them_as_my_partner_does(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="partner") | facts(text, attribute="relationship_status") == expected

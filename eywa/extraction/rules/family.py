@@ -55,6 +55,12 @@ _SPOUSE = rule(
     rf"|partner|spouse)\b(?:,?\s+(?P<name>{NAME})\b(?!{A}s))?",
     "husband wife fiance fiancé fiancee fiancée boyfriend girlfriend partner spouse",
 )
+_HAS_SPOUSE = rule(
+    rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+{ADV}got|\s+{ADV}have\s+got)\s+(?:a|an)\s+(?:new\s+)?(?P<role>husband|wife|fianc[ée]e?|boyfriend"
+    rf"|girlfriend|partner|spouse)\b(?:(?:,?\s+(?:named|called)|,)\s+(?P<name>{NAME})\b(?!{A}s))?",
+    "husband wife fiance fiancé fiancee fiancée boyfriend girlfriend partner spouse",
+)
+""""I have a boyfriend named Ben", "I've got a wife, Ines": the same facts as "my boyfriend Ben"."""
 _TOGETHER = rule(
     rf"{SUBJ}\s+(?:{HAVE}\s+been|{BE})\s+{ADV}(?:together|dating|a\s+couple)\b(?:\s+for\s+(?P<span>[\w\s]+))?",
     "together dating couple",
@@ -123,9 +129,10 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} is married to {partner}", "partner", partner, confidence=0.85)
             if "engaged" not in m.group(0):
                 yield fact(ctx, s, f"{s} is married to {partner}", "relationship_status", "married", confidence=0.85)
-    for m, s in matches(ctx, _SPOUSE, anywhere=True):
+    spouses = matches(ctx, _SPOUSE, anywhere=True) + matches(ctx, _HAS_SPOUSE)
+    for m, s in spouses:
         role, partner = m.group("role"), _name(m.group("name"))
-        if m.group("ex"):
+        if m.groupdict().get("ex"):
             if partner is not None:
                 yield fact(ctx, s, f"{partner} is {possessive(s)} ex-{role}", "partner", partner, polarity="negative")
             continue
