@@ -122,6 +122,8 @@ class Plan:
     """A state question about a past time window ("Where did Ana work in March 2024?"): the
     time a confident dimension is read at to answer it, as a current-state question's is
     read at the asker's time (``state_asked_at``)."""
+    wh_word: str | None = None
+    """The question word that opens what is asked ("where", "what", "who", …), if any."""
     when_words: tuple[str, ...] = ()
     """The ``other_words`` that stand only in the question's date expressions ("march",
     "2024"): they say when, not what, so they do not keep a dimension from answering a
@@ -159,6 +161,7 @@ class Plan:
             "aggregate": self.aggregate,
             "other_words": list(self.other_words),
             "when_words": list(self.when_words),
+            "wh_word": self.wh_word,
             "weights": dict(self.weights),
             "window": [w.isoformat() for w in self.window] if self.window else None,
             "window_relative": self.window_relative,
@@ -515,4 +518,5 @@ def make_plan(
         aggregate=asks_aggregate(question, shape, window is not None),
         other_words=other_words(question, names),
         when_words=_when_words(question, dates, names),
+        wh_word=next((w for w in _words(question) if w in _WH_WORDS), None),
     )

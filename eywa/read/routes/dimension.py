@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Final
 
+from eywa.attributes import get_attribute
 from eywa.ids import entity_key
 from eywa.nous import ledger as nous
 from eywa.errors import NotFoundError
@@ -50,7 +51,23 @@ def may_claim(answer: StateAnswer, plan: Plan) -> bool:
         and answer.confidence >= ANSWER_THRESHOLD
         and (not answer.asked or plan.shape == "yes_no")
         and names_only_values(answer, [w for w in plan.other_words if w not in plan.when_words])
+        and _answers_question_word(answer.attribute, plan.wh_word)
     )
+
+
+# Question words that ask for a kind of value (a place, a person), not for anything at all
+# as "what" and "which" do ("what city", "which company").
+_KIND_WH_WORDS: Final = frozenset({"where", "who", "whom"})
+
+
+def _answers_question_word(attribute: str, wh: str | None) -> bool:
+    """Whether the attribute's values answer the question word: "Where does Ana work?" is
+    answered by her employer, not by her occupation ("nurse" is no place), though "work"
+    points at both. Attributes that name no question words answer any."""
+    if wh not in _KIND_WH_WORDS:
+        return True
+    words = get_attribute(attribute).wh_words
+    return not words or wh in words
 
 
 def _may_be_unrealised(plan: Plan) -> bool:

@@ -1,0 +1,18 @@
+"""The question word says what kind of value answers: "Where does Priya work?" asks for a
+place, so her occupation ("nurse"), which "work" also points at, is not claimed as the
+answer when no employer is known; "What does Priya do for a living?" is answered by it.
+Through the public ``Memory`` with the default rule extractor."""
+
+from __future__ import annotations
+
+from eywa.memory import Memory
+
+TURNS = [{"text": "I'm a nurse, I love it.", "speaker": "Priya", "session": "s1", "observed_at": "2023-01-10T10:00:00"}]
+
+
+def test_a_where_question_is_not_answered_with_an_occupation(memory: Memory) -> None:
+    memory.remember("p", TURNS)
+    where = memory.recall("p", "Where does Priya work?", k=3, as_of="2023-02-01T00:00:00")
+    assert where.trace["answer"] is None
+    what = memory.recall("p", "What does Priya do for a living?", k=3, as_of="2023-02-01T00:00:00")
+    assert what.trace["answer"] is not None and what.items[0].text.startswith("Priya — occupation: nurse")
