@@ -25,6 +25,9 @@ SAID_IN_APRIL = datetime(2024, 4, 22, 18, 0, tzinfo=timezone.utc)
         ("I retired from the Royal Navy.", {("employer", "Royal Navy", "negative", "asserted")}),
         ("Melanie works at the Seaview Library.", {("employer", "Seaview Library", "positive", "asserted")}),
         ("My boss at Halden is great.", {("employer", "Halden", "positive", "asserted")}),
+        # the title stops before "at": the employer after it was swallowed into the title
+        ("I'm a teacher at Oakwood School.", {("employer", "Oakwood School", "positive", "asserted")}),
+        ("I'm a nurse at St Mary's Hospital.", {("employer", "St Mary's Hospital", "positive", "asserted")}),
     ],
 )
 def test_employer_forms(text: str, expected: set[Fact]) -> None:

@@ -37,7 +37,9 @@ from eywa.extraction.rules.phrasing import article, clean, date_phrase, fact, po
 from eywa.models import CandidateFact
 
 _ORG = rf"(?P<the>the\s+)?(?P<org>{PROPER})(?![\w'’])"
-_TITLE = r"(?P<title>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3})"
+_TITLE = r"(?P<title>[a-z][a-z-]*(?:\s+(?!(?:at|for|with)\b)[a-z][a-z-]*){0,3})"
+"""A job title of up to four lower-case words; never "at", "for" or "with", which open the
+employer after it ("a teacher at Oakwood School")."""
 _ROLE_AFTER = r"(?:\s+as\s+(?:a|an)\s+(?P<role>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}))?"
 """A role said after the employer ("I start at X as a product manager"): the occupation."""
 _SHIFT = (
