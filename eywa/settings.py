@@ -181,6 +181,13 @@ class EywaSettings(BaseSettings):
     redis_url: str | None = Field(
         default=None, description="Redis for rate limiting; without it the limiter is off."
     )
+    redis_timeout_s: float = Field(
+        default=2.0,
+        gt=0,
+        description="Seconds the API waits on Redis for a connect or one command (sending a task, "
+        "a job's task state, a rate-limit count, the readiness ping) before taking it as unreachable; "
+        "not the workers' blocking reads of the queue.",
+    )
 
     @field_validator("redis_url")
     @classmethod
