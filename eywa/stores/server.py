@@ -211,7 +211,8 @@ def open_server(settings: EywaSettings, dim: int, embedder_id: str | None = None
             client.close()
             raise
         try:
-            _heal_lost_vectors(settings, graph, vectors)
+            if settings.qdrant_count_check == "on" or (settings.qdrant_count_check == "auto" and settings.qdrant_url):
+                _heal_lost_vectors(settings, graph, vectors)
         except EywaError:
             vectors.close()
             raise

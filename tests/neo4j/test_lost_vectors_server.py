@@ -35,7 +35,8 @@ def _vector_hits(mem: Memory) -> Hits:
 
 
 def _stored(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[EywaSettings, list[str], Hits]:
-    settings = server_settings(request, tmp_path)
+    # Local mode stands in for a Qdrant server (``auto`` checks only with ``EYWA_QDRANT_URL``).
+    settings = server_settings(request, tmp_path).model_copy(update={"qdrant_count_check": "on"})
     with Memory.connect(settings, embedder=HashEmbedder()) as mem:
         ids = mem.remember("home", CONVERSATION, wait=True)
         mem.reconcile()
@@ -87,6 +88,17 @@ def test_a_collection_short_of_some_points_marks_only_those(
     left, after = _healed(settings)
     assert left["embed_evidence"] == 0
     assert after == before
+
+
+def test_local_mode_is_not_checked_unless_asked(
+    request: pytest.FixtureRequest, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``auto``: local mode is one process's folder (each replica of a test, each pass of a
+    benchmark has its own over one Neo4j), so an empty one says nothing of the others'."""
+    settings, _, _ = _stored(request, tmp_path)
+    other = settings.model_copy(update={"qdrant_count_check": "auto", "qdrant_path": tmp_path / "qdrant-b"})
+    backlog, warnings = _reconnect_damaged(other, caplog)
+    assert warnings == [] and backlog["embed_evidence"] == backlog["embed_belief"] == 0
 
 
 def test_an_intact_store_connects_without_a_warning_or_a_mark(
