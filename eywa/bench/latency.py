@@ -24,7 +24,11 @@ there, their vectors and Level 1 were pending work of the shared database (the `
 pass's, and ``crowd``'s), or stood counted as embedded in a scratch Qdrant (``level0_embed``
 without ``EYWA_QDRANT_URL``), and this run or a later one on a kept store embedded them and
 ran Level 1 on all of them first (30+ min at 100k). The drop is the erasure cascade with its
-record and tombstones, which is why the names carry a per-run token.
+record and tombstones, which is why the names carry a per-run token; it is not free: 2,000
+turns took 5.7 s (Level 0 pass), 11.8 s (embedding pass, its vectors too) and 3.0 s (crowd),
+nice 15 on a shared two-core machine, so minutes at 100k (``--no-embed-pass`` skips the
+costliest). The crowd's spaces are dropped after the crowded timing, by the recall store's
+memory: the crowd's own is closed before the timing, as it was.
 - ``full``: the configured default (embedder and extractor, Level 1 awaited). The recall
   phase runs on this store.
 
@@ -276,9 +280,9 @@ def run_latency_bench(
         if crowd:
             with _level0_memory(backend, no_level1, scratch()) as other:
                 crowd_pass, others = _ingest_others(other, f"{space}-other-{run}", crowd, seed, batch_size, console)
-                loads["crowded"] = _load()
-                crowded = _crowd_report(crowd_pass, samples, _recall(mem, space, seed, queries, console))
-                _drop(backend, other, others, console)
+            loads["crowded"] = _load()
+            crowded = _crowd_report(crowd_pass, samples, _recall(mem, space, seed, queries, console))
+            _drop(backend, mem, others, console)  # after the timing, by the recall store's memory
         index = _vector_index(mem) if backend == "embedded" else None
     report = _report(backend, turns, queries, seed, ingest, samples, peaks, loads, settings)
     return report.model_copy(update={"crowd": crowded, "finished_before_timing": finished, "vector_index": index})
