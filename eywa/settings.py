@@ -147,6 +147,14 @@ class EywaSettings(BaseSettings):
     qdrant_path: Path | None = Field(
         default=None, description="qdrant-client local mode at this path when no qdrant_url."
     )
+    qdrant_count_check: Literal["auto", "on", "off"] = Field(
+        default="auto",
+        description="Server mode: at connect, compare each Qdrant collection's points with the items "
+        "the ledger counts as embedded and mark the missing ones for embedding (eywa.stores.neo4j."
+        "lost_vectors). auto: with qdrant_url only; local mode is one process's folder, and several "
+        "processes over one Neo4j (a benchmark's passes, a test's replicas) each have their own, "
+        "which would mark the others' items lost.",
+    )
 
     # HTTP / MCP service (services/)
     api_keys_path: Path | None = Field(
@@ -180,6 +188,13 @@ class EywaSettings(BaseSettings):
     )
     redis_url: str | None = Field(
         default=None, description="Redis for rate limiting; without it the limiter is off."
+    )
+    redis_timeout_s: float = Field(
+        default=2.0,
+        gt=0,
+        description="Seconds the API waits on Redis for a connect or one command (sending a task, "
+        "a job's task state, a rate-limit count, the readiness ping) before taking it as unreachable; "
+        "not the workers' blocking reads of the queue.",
     )
 
     @field_validator("redis_url")

@@ -47,11 +47,6 @@ CLOSE_TIMEOUT_S = 30.0
 """How long ``close`` waits for the sender to deliver what is queued."""
 SENDER_POOL = 64
 """Broker connections the API keeps for sending (one per request in flight, at most)."""
-REDIS_COMMAND_TIMEOUT_S = 2.0
-"""How long the API waits on Redis for one command (sending a task, reading a job's task
-state, a ping) before taking it as unreachable. Without it a Redis that stopped answering
-(paused, or behind a black hole) held each ``GET /v1/jobs/{id}`` for as long as it did not
-answer, a request thread each, and ``/readyz`` left a pinging thread behind at every call."""
 _STATES: dict[str, JobState] = {
     "PENDING": "pending",
     "RECEIVED": "pending",
@@ -223,8 +218,12 @@ def celery_job_runner(settings: EywaSettings, book: JobBook) -> CeleryJobRunner:
     app.conf.broker_pool_limit = max(int(config.get("broker_pool_limit") or 0), SENDER_POOL)
     # Bounded waits on the API's side only: the workers' blocking reads of the queue must not
     # time out (``eywa.jobs.celery_config`` stays as both sides share it).
-    bounded = {"socket_timeout": REDIS_COMMAND_TIMEOUT_S, "socket_connect_timeout": REDIS_COMMAND_TIMEOUT_S}
+    # ``EYWA_REDIS_TIMEOUT_S``: without a bound, a Redis that stopped answering (paused, or
+    # behind a black hole) held each ``GET /v1/jobs/{id}`` for as long as it did not answer, a
+    # request thread each, and ``/readyz`` left a pinging thread behind at every call.
+    timeout = settings.redis_timeout_s
+    bounded = {"socket_timeout": timeout, "socket_connect_timeout": timeout}
     app.conf.broker_transport_options = {**config["broker_transport_options"], **bounded}
-    app.conf.redis_socket_timeout = REDIS_COMMAND_TIMEOUT_S
-    app.conf.redis_socket_connect_timeout = REDIS_COMMAND_TIMEOUT_S
+    app.conf.redis_socket_timeout = timeout
+    app.conf.redis_socket_connect_timeout = timeout
     return CeleryJobRunner(app, Redis.from_url(config["broker_url"], **bounded), book)

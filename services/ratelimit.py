@@ -183,5 +183,6 @@ def build_rate_limiter(settings: EywaSettings) -> RateLimiter:
         return NoRateLimiter()
     import redis
 
-    client = redis.Redis.from_url(settings.redis_url, socket_timeout=2.0, socket_connect_timeout=2.0)
+    timeout = settings.redis_timeout_s
+    client = redis.Redis.from_url(settings.redis_url, socket_timeout=timeout, socket_connect_timeout=timeout)
     return RedisRateLimiter(client, settings.rate_limit_per_minute)

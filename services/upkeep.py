@@ -58,10 +58,11 @@ class PeriodicReconcile:
 
 
 class RedisProbe:
-    """Reachability and persistence of the Redis at ``url``, for ``/readyz``."""
+    """Reachability and persistence of the Redis at ``url``, for ``/readyz``; each waits at
+    most ``timeout_s`` (``EYWA_REDIS_TIMEOUT_S``) for a connect or a command."""
 
-    def __init__(self, url: str) -> None:
-        self._client = Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
+    def __init__(self, url: str, timeout_s: float) -> None:
+        self._client = Redis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
 
     def status(self) -> dict[str, Any]:
         """``{"reachable", "persistent", "appendonly", "save"}``; ``persistent`` is None when

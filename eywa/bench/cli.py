@@ -136,7 +136,8 @@ def latency(
         int,
         typer.Option(
             "--crowd", min=0,
-            help="Server only: then write this many turns to other spaces and time the queries again.",
+            help="Server only: then write this many turns to other spaces and time the queries again "
+            "(those spaces are dropped afterwards, as are the variant passes' on a server).",
         ),
     ] = 0,
     data: Annotated[
@@ -150,7 +151,9 @@ def latency(
     ] = None,
 ) -> None:
     """Latency on a synthetic corpus: ingest turns/s, recall p50/p95/p99 by stage, memory;
-    with --data, recall against FTS5 alone on a LoCoMo file's turns."""
+    with --data, recall against FTS5 alone on a LoCoMo file's turns. On --backend server the
+    variant ingest passes and --crowd write to spaces of their own in the shared database,
+    each dropped (erased) once timed, so the bench leaves no pending work behind."""
     settings = load_settings(data_dir)
     out = out_console()
     if data is not None:

@@ -16,9 +16,19 @@ figure is inferred from another:
   when workers embed: the configured embedder, the vectors left pending (``embed_writes=False``).
 - ``level0_embed``: Level 0 with the configured embedder, no extractor.
 
-What earlier passes or runs left pending (vectors, Level 1 marks of the variant passes'
-spaces on a server: they share one database) is finished before the queries are timed,
-so no recall is timed beside background work (the report says how many marks that was).
+What earlier runs left pending is finished before the queries are timed, so no recall is
+timed beside background work (the report says how many marks that was). On a server the
+variant passes (and ``crowd``'s spaces, after their timing) write to spaces of their own,
+named per run, and each is dropped (``Memory.drop_space``) once its figure is taken: left
+there, their vectors and Level 1 were pending work of the shared database (the ``level0``
+pass's, and ``crowd``'s), or stood counted as embedded in a scratch Qdrant (``level0_embed``
+without ``EYWA_QDRANT_URL``), and this run or a later one on a kept store embedded them and
+ran Level 1 on all of them first (30+ min at 100k). The drop is the erasure cascade with its
+record and tombstones, which is why the names carry a per-run token; it is not free: 2,000
+turns took 5.7 s (Level 0 pass), 11.8 s (embedding pass, its vectors too) and 3.0 s (crowd),
+nice 15 on a shared two-core machine, so minutes at 100k (``--no-embed-pass`` skips the
+costliest). The crowd's spaces are dropped after the crowded timing, by the recall store's
+memory: the crowd's own is closed before the timing, as it was.
 - ``full``: the configured default (embedder and extractor, Level 1 awaited). The recall
   phase runs on this store.
 
@@ -40,6 +50,7 @@ import resource
 import sqlite3
 import tempfile
 import time
+import uuid
 from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
@@ -228,6 +239,7 @@ def run_latency_bench(
     settings = settings or load_settings()
     console = console or Console(stderr=True)
     space = f"synthetic-{turns}"
+    run = uuid.uuid4().hex[:8]  # the throwaway spaces' names: dropped ones leave tombstones
     corpus = [turn for _, turn in generate_corpus(turns, seed=seed)]
     no_level1 = settings.model_copy(update={"extractor": "none"})
     ingest: dict[str, IngestPass] = {}
@@ -244,13 +256,16 @@ def run_latency_bench(
             # Variant passes get their own space too: on a server they share one database.
             with _level0_memory(backend, no_level1, scratch()) as scratch_mem:
                 ingest["level0"] = _ingest(
-                    scratch_mem, f"{space}-level0", corpus, batch_size, _LEVEL0_LABEL[backend], console
+                    scratch_mem, f"{space}-level0-{run}", corpus, batch_size, _LEVEL0_LABEL[backend], console
                 )
+                _drop(backend, scratch_mem, [f"{space}-level0-{run}"], console)
             if embed_pass:
                 with _open(backend, no_level1, scratch(), None) as scratch_mem:
                     ingest["level0_embed"] = _ingest(
-                        scratch_mem, f"{space}-embed", corpus, batch_size, "Level 0 + embedding (no Level 1)", console
-                    )
+                        scratch_mem, f"{space}-embed-{run}", corpus, batch_size, "Level 0 + embedding (no Level 1)",
+                        console,
+                    )  # fmt: skip
+                    _drop(backend, scratch_mem, [f"{space}-embed-{run}"], console)
             label = f"Level 0 + embedding + Level 1 ({settings.extractor})"
             ingest["full"] = _ingest(mem, space, corpus, batch_size, label, console)
         peaks["ingest"] = _peak_rss_mib()
@@ -264,9 +279,10 @@ def run_latency_bench(
         crowded: CrowdReport | None = None
         if crowd:
             with _level0_memory(backend, no_level1, scratch()) as other:
-                crowd_pass = _ingest_others(other, space, crowd, seed, batch_size, console)
+                crowd_pass, others = _ingest_others(other, f"{space}-other-{run}", crowd, seed, batch_size, console)
             loads["crowded"] = _load()
             crowded = _crowd_report(crowd_pass, samples, _recall(mem, space, seed, queries, console))
+            _drop(backend, mem, others, console)  # after the timing, by the recall store's memory
         index = _vector_index(mem) if backend == "embedded" else None
     report = _report(backend, turns, queries, seed, ingest, samples, peaks, loads, settings)
     return report.model_copy(update={"crowd": crowded, "finished_before_timing": finished, "vector_index": index})
@@ -302,21 +318,37 @@ def _recall(
     return samples
 
 
-def _ingest_others(mem: Memory, space: str, turns: int, seed: int, batch_size: int, console: Console) -> IngestPass:
-    """``turns`` synthetic turns spread over ``CROWD_SPACES`` other spaces (another seed)."""
+def _ingest_others(
+    mem: Memory, prefix: str, turns: int, seed: int, batch_size: int, console: Console
+) -> tuple[IngestPass, list[str]]:
+    """``turns`` synthetic turns spread over ``CROWD_SPACES`` other spaces (another seed),
+    named ``<prefix>-<n>``; and those names."""
     corpus = [turn for _, turn in generate_corpus(turns, seed=seed + 1)]
     share = -(-turns // CROWD_SPACES)
+    spaces = [f"{prefix}-{n}" for n in range(len(range(0, turns, share)))]
     passes = [
-        _ingest(mem, f"{space}-other-{n}", corpus[start : start + share], batch_size, "other spaces", console)
-        for n, start in enumerate(range(0, turns, share))
+        _ingest(mem, name, corpus[start : start + share], batch_size, "other spaces", console)
+        for name, start in zip(spaces, range(0, turns, share), strict=True)
     ]
     seconds = sum(p.seconds for p in passes)
-    return IngestPass(
+    crowded = IngestPass(
         label=f"Level 0 into {len(passes)} other spaces (vectors left pending, no Level 1)",
         turns=turns,
         seconds=round(seconds, 3),
         turns_per_s=round(turns / seconds, 1) if seconds > 0 else 0.0,
     )
+    return crowded, spaces
+
+
+def _drop(backend: Backend, mem: Memory, spaces: Sequence[str], console: Console) -> None:
+    """On a server, drop the throwaway ``spaces`` (see the module docstring): they share the
+    recall store's database. An embedded pass's directory goes with its scratch folder."""
+    if backend != "server":
+        return
+    began = time.perf_counter()
+    dropped = sum(mem.drop_space(name).counts.get("turns", 0) for name in spaces)
+    took = time.perf_counter() - began
+    console.print(f"dropped the throwaway spaces {', '.join(spaces)}: {dropped} turns in {took:.1f} s")
 
 
 def _crowd_report(

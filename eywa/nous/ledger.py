@@ -235,11 +235,12 @@ def _replay_remaining(
 ) -> None:
     """One attempt of ``forget_beliefs`` on one dimension: its state replayed from the
     deltas it holds now. The state is read first, the deltas after, and the save checks the
-    state is still the one read (``DimensionMoved``: another process saved it between)."""
+    state is still the one read (``DimensionMoved``: another process saved it between), and so
+    does the delete of a state left without deltas (a save landing between would be lost)."""
     record = store.get(space, key, attribute)
     remaining = store.deltas(space, key, attribute)
     if not remaining or record is None:
-        store.delete_dimension(space, key, attribute)
+        store.delete_dimension(space, key, attribute, read=record)
         return
     spec = resolve(attribute)
     state, steps = engine.replay([engine.observation_of(d) for d in remaining], record.cardinality, spec.tau_days, params)

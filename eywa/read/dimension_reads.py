@@ -176,8 +176,8 @@ class DimensionReads:
     def remove_deltas(self, space: str, ids: Sequence[str]) -> int:
         return self._store.remove_deltas(space, ids)
 
-    def delete_dimension(self, space: str, entity_key: str, attribute: str) -> None:
-        self._store.delete_dimension(space, entity_key, attribute)
+    def delete_dimension(self, space: str, entity_key: str, attribute: str, *, read: ReadState = UNCHECKED) -> None:
+        self._store.delete_dimension(space, entity_key, attribute, read=read)
 
     def add_same_as(self, edge: SameAsEdge) -> None:
         self._store.add_same_as(edge)

@@ -150,8 +150,17 @@ class DimensionStore(Protocol):
         """Delete deltas (erasure); returns how many existed. The caller rebuilds the state."""
         ...
 
-    def delete_dimension(self, space: str, entity_key: str, attribute: str) -> None:
-        """Remove a materialised state whose last delta was erased."""
+    def delete_dimension(self, space: str, entity_key: str, attribute: str, *, read: ReadState = UNCHECKED) -> None:
+        """Remove a materialised state whose last delta was erased.
+
+        Unless ``read`` is ``UNCHECKED``, it is the state (or None) the caller found without
+        deltas: if another save came between (a Nous update of another process adding a
+        delta), nothing is deleted and ``DimensionMoved`` is raised, as ``save`` does; the
+        erasure's replay (``eywa.nous.ledger.forget_beliefs``) then reads it again.
+
+        Raises:
+            DimensionMoved: the stored state is not ``read``.
+        """
         ...
 
     def get(self, space: str, entity_key: str, attribute: str) -> DimensionRecord | None:

@@ -9,6 +9,7 @@ searches by brute force, so deployments set ``EYWA_QDRANT_URL``.
 
 from __future__ import annotations
 
+import logging
 from contextlib import suppress
 from urllib.parse import urlsplit
 
@@ -18,6 +19,7 @@ from neo4j.exceptions import DriverError, Neo4jError
 from qdrant_client import QdrantClient
 
 from eywa.errors import ConfigurationError, EywaError, StoreError
+from eywa.models import utc_now
 from eywa.settings import EywaSettings
 from eywa.stores.bundle import GraphStores, Stores
 from eywa.stores.neo4j.access import Neo4jAccessLog
@@ -32,9 +34,12 @@ from eywa.stores.neo4j.graph import Neo4jGraph
 from eywa.stores.neo4j.keys import Neo4jKeyStore
 from eywa.stores.neo4j.keyword import Neo4jKeywordIndex
 from eywa.stores.neo4j.ledger import Neo4jJobRecords, Neo4jStageLedger, Neo4jTombstones
+from eywa.stores.neo4j.lost_vectors import mark_lost_vectors
 from eywa.stores.neo4j.migrations import apply_migrations
 from eywa.stores.neo4j.spaces import Neo4jSpaceCatalog
 from eywa.stores.qdrant.vectors import QdrantServerVectorStore
+
+log = logging.getLogger(__name__)
 
 LOCAL_QDRANT_DIR = "qdrant-local"
 NEO4J_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
@@ -205,6 +210,12 @@ def open_server(settings: EywaSettings, dim: int, embedder_id: str | None = None
         except EywaError:
             client.close()
             raise
+        try:
+            if settings.qdrant_count_check == "on" or (settings.qdrant_count_check == "auto" and settings.qdrant_url):
+                _heal_lost_vectors(settings, graph, vectors)
+        except EywaError:
+            vectors.close()
+            raise
     except EywaError:
         with suppress(StoreError):  # the open failure is the error worth reporting
             graph.close()
@@ -237,6 +248,23 @@ def open_server(settings: EywaSettings, dim: int, embedder_id: str | None = None
         close=close,
         rehearse_adds=evidence.rehearse_adds,
     )
+
+
+def _heal_lost_vectors(settings: EywaSettings, graph: Neo4jGraph, vectors: QdrantServerVectorStore) -> None:
+    """Mark for embedding what the Qdrant collections lost behind the ledger's back, with one
+    warning naming where the vectors are and the counts (``neo4j.lost_vectors``).
+
+    Raises:
+        StoreError: Neo4j or Qdrant failed.
+    """
+    shortfalls = mark_lost_vectors(graph, vectors, utc_now())
+    if shortfalls:
+        where = settings.qdrant_url or str(settings.qdrant_path or settings.data_dir / LOCAL_QDRANT_DIR)
+        log.warning(
+            "Qdrant at %s holds fewer points than the ledger counts as embedded (%s); marked for embedding "
+            "again, which the reconciler does (eywa reconcile, the API's pass, the workers)",
+            where, "; ".join(f"{s.kind}: {s.points} points of {s.expected}, {s.marked} marked" for s in shortfalls),
+        )  # fmt: skip
 
 
 def _erasure_secret(settings: EywaSettings) -> bytes | None:

@@ -24,6 +24,20 @@ class VectorPoint:
     payload: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class ShardShortfall:
+    """One shard (or collection) found short at open (``eywa.stores.embedded.lost_vectors``,
+    ``eywa.stores.neo4j.lost_vectors``)."""
+
+    kind: VectorKind
+    expected: int
+    """Items the ledger counted as embedded (rows without an ``embed_*`` mark)."""
+    points: int
+    """Points the shard held."""
+    marked: int
+    """Items marked ``embed_*`` again: the ones without a point."""
+
+
 class VectorStore(Protocol):
     """Cosine search, filtered by space (and optionally by time)."""
 

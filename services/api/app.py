@@ -96,7 +96,7 @@ def create_app(
         limiter=FailOpenRateLimiter(limiter, lambda exc: metrics.rate_limiter_errors.inc()),
         metrics=metrics,
         access=access_recorder(memory, settings, lambda exc: metrics.access_log_errors.inc()),
-        redis=RedisProbe(settings.redis_url) if settings.redis_url else None,
+        redis=RedisProbe(settings.redis_url, settings.redis_timeout_s) if settings.redis_url else None,
     )
     upkeep = PeriodicReconcile(memory, settings.reconcile_interval_s)
 

@@ -17,6 +17,7 @@ from eywa.runtime import load_settings, open_memory
 from eywa.stores.ledger import SpaceBacklog
 from eywa.stores.embedded.factory import DATABASE_FILE
 from eywa.stores.neo4j.labels import Label
+from tests.conformance.conftest import wipe_graph
 from tests.neo4j_server import Neo4jServer
 
 pytestmark = pytest.mark.neo4j
@@ -114,3 +115,29 @@ def test_latency_bench_times_the_queries_again_after_crowding_other_spaces(
         monkeypatch.setenv(key, value)
     with open_memory(load_settings(), backend="server", embed_writes=False) as mem:  # marks stay to be seen
         assert mem.pending("synthetic-40") == SpaceBacklog()
+
+
+def test_latency_bench_leaves_no_pending_work_or_throwaway_space_behind(
+    runner: CliRunner, server_env: dict[str, str], neo4j_driver: Driver, neo4j_server: Neo4jServer,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """Its Level 0, Level 0 + embedding and ``--crowd`` passes share the database; each space of
+    theirs is dropped once its figure is taken. Left there, the Level 0 pass's and the crowd's
+    spaces held pending embedding and Level 1 marks (the embedding pass's, turns counted as
+    embedded whose vectors were in a scratch Qdrant), and the next process on the database did
+    all that work first (30+ min at 100k)."""
+    wipe_graph(neo4j_driver, neo4j_server.database)
+    kept, out = tmp_path / "bench", tmp_path / "report.json"
+    args = ["bench", "latency", "--backend", "server", "--turns", "40", "--queries", "3", "--data-dir", str(kept)]
+    result = runner.invoke(app, [*args, "--crowd", "18"], env=server_env)
+    assert result.exit_code == 0, result.output
+    for key, value in server_env.items():
+        monkeypatch.setenv(key, value)
+    with open_memory(load_settings(), backend="server", embed_writes=False) as mem:  # marks stay to be seen
+        assert mem.spaces() == ["synthetic-40"]
+        assert set(mem.backlog().values()) == {0}, mem.backlog()
+    assert "dropped the throwaway spaces" in result.output
+    again = runner.invoke(app, [*args, "--json", str(out)], env=server_env)  # on the kept store
+    assert again.exit_code == 0, again.output
+    (report,) = json.loads(out.read_text(encoding="utf-8"))
+    assert report["ingest"] == {} and report["finished_before_timing"] == 0

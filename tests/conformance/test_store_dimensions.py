@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 from eywa.models import Delta
 from eywa.stores.bundle import Stores
-from eywa.stores.dimensions import DimensionRecord, SameAsEdge
+from eywa.stores.dimensions import DimensionMoved, DimensionRecord, SameAsEdge
 
 T0 = datetime(2023, 5, 1, 12, 0, 0, 123456, tzinfo=timezone.utc)
 
@@ -80,6 +82,21 @@ def test_listing_removal_and_isolation(stores: Stores) -> None:
     stores.dimensions.delete_dimension("s", "caroline", "city")
     assert stores.dimensions.get("s", "caroline", "city") is None
     assert stores.dimensions.get("t", "caroline", "employer") is not None
+
+
+def test_a_checked_delete_removes_only_the_state_its_caller_read(stores: Stores) -> None:
+    """The erasure's replay deletes a state it found without deltas only if no save came
+    between (``DimensionMoved``, as for ``save``): a Nous update landing there is kept."""
+    read = record()
+    stores.dimensions.save(read, [delta("d1", T0)])
+    later = record(mode="Acme", recorded_at=T0 + timedelta(hours=1), delta_count=2)
+    stores.dimensions.save(later, [delta("d2", T0 + timedelta(days=1), observed="Acme")], read=read)
+    with pytest.raises(DimensionMoved):
+        stores.dimensions.delete_dimension("s", "caroline", "employer", read=read)
+    assert stores.dimensions.get("s", "caroline", "employer") == later
+    stores.dimensions.delete_dimension("s", "caroline", "city", read=None)  # none read, none stored
+    stores.dimensions.delete_dimension("s", "caroline", "employer", read=later)
+    assert stores.dimensions.get("s", "caroline", "employer") is None
 
 
 def test_same_as_edges_are_reversible_and_scoped(stores: Stores) -> None:

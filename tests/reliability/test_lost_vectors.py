@@ -148,3 +148,33 @@ def test_an_intact_store_opens_without_a_warning_or_a_mark(
     backlog, traced, hits, warnings = _reopen_damaged(directory, embedder, caplog)
     assert warnings == [] and traced == 0 and backlog["embed_evidence"] == backlog["embed_belief"] == 0
     assert hits == before
+
+
+@pytest.mark.parametrize(
+    "damaged",
+    [
+        "vector_storage/vectors/chunk_0.mmap",  # the open went through; every search failed
+        "payload_storage/page_0.dat",  # likewise, on the hits' payload
+        "vector_storage/vectors/status.dat",  # the load panicked (pyo3 PanicException)
+        "segment.json",  # the load refused: the memory did not open
+    ],
+)
+def test_a_corrupt_shard_is_moved_aside_and_rebuilt_from_the_turns(
+    stored: tuple[Path, list[str], Hits], embedder: Embedder, caplog: pytest.LogCaptureFixture, damaged: str
+) -> None:
+    """A truncated segment file of one shard: the shard is moved to ``evidence.corrupt-<time>``
+    (kept, named in a warning), created empty, and its items are embedded again."""
+    directory, ids, before = stored
+    (target,) = (directory / "vectors" / "evidence" / "segments").glob(f"*/{damaged}")
+    with target.open("r+b") as f:
+        f.truncate(0)
+    backlog, traced, hits, warnings = _reopen_damaged(directory, embedder, caplog)
+    (moved,) = (directory / "vectors").glob("evidence.corrupt-*")
+    assert (moved / "segments").is_dir()  # set aside whole, not deleted
+    assert backlog["embed_evidence"] == traced == len(ids) and backlog["embed_belief"] == 0
+    assert all(kind == "belief" for found in hits for kind, _ in found)  # the belief shard still answers
+    assert len(warnings) == 2 and str(moved) in warnings[0] and f"evidence: 0 points of {len(ids)}" in warnings[1]
+    left, after = _healed(directory, embedder)
+    assert left["embed_evidence"] == 0
+    assert after == before
+    assert list((directory / "vectors").glob("evidence.corrupt-*")) == [moved]  # the next open finds it whole

@@ -4,7 +4,7 @@ stored; the wake-up message is the sender thread's to deliver), a job poll answe
 store's state, ``/readyz`` says the broker is unreachable, each within a bounded time, and
 all of it works again once Redis answers.
 
-Before ``services.queue.REDIS_COMMAND_TIMEOUT_S``, the API's Redis connections had no socket
+Before ``EYWA_REDIS_TIMEOUT_S`` (``EywaSettings.redis_timeout_s``, 2 s), the API's Redis connections had no socket
 timeout: ``GET /v1/jobs/{id}`` held its request thread for as long as Redis did not answer
 (still waiting after 60 s; every poll took another thread of the server's pool), and each
 ``/readyz`` left a thread pinging.
@@ -23,7 +23,7 @@ from eywa.memory import Memory
 from eywa.settings import EywaSettings
 from eywa.stores.embedded.keys import SqliteKeyStore
 from services.api.app import create_app, serve_in_thread
-from services.queue import REDIS_COMMAND_TIMEOUT_S, celery_job_runner
+from services.queue import celery_job_runner
 from tests.reliability.redis_process import RedisProcess
 from tests.reliability.support import HashEmbedder
 
@@ -53,7 +53,7 @@ def test_a_paused_redis_bounds_job_polls_and_readiness_and_leaves_reads_and_writ
             assert posted.status_code == 201, posted.text
             job = posted.json()["job"]["id"]
             assert http.get(f"/v1/jobs/{job}").json()["status"] == "pending"
-            bound = REDIS_COMMAND_TIMEOUT_S * 2 + SLACK_S  # a connect and a command, at most
+            bound = settings.redis_timeout_s * 2 + SLACK_S  # a connect and a command, at most
             with broker.paused():
                 polled, took_poll = _timed(lambda: http.get(f"/v1/jobs/{job}"))
                 ready, took_ready = _timed(lambda: http.get("/readyz"))

@@ -210,14 +210,23 @@ class SqliteDimensionStore:
         except sqlite3.Error as exc:
             raise StoreError("sqlite", "remove deltas", str(exc)) from exc
 
-    def delete_dimension(self, space: str, entity_key: str, attribute: str) -> None:
-        """Remove a materialised state.
+    def delete_dimension(self, space: str, entity_key: str, attribute: str, *, read: ReadState = UNCHECKED) -> None:
+        """Remove a materialised state (unless ``read`` is unchecked, only if it is still
+        ``read``: checked in the delete's transaction).
 
         Raises:
+            DimensionMoved: the stored state is not ``read``.
             StoreError: SQLite refused the write.
         """
         try:
             with self._db.transaction() as conn:
+                if read != UNCHECKED:
+                    rows = conn.execute(
+                        "SELECT * FROM nous_dimensions WHERE space = ? AND entity_key = ? AND attribute = ?",
+                        (space, entity_key, attribute),
+                    ).fetchall()
+                    if not same_version(_record(rows[0]) if rows else None, read):
+                        raise DimensionMoved(attribute)
                 conn.execute(
                     "DELETE FROM nous_dimensions "
                     "WHERE space = ? AND entity_key = ? AND attribute = ?",

@@ -31,7 +31,6 @@ vector) can be short of some items and still count as many points. ``Memory.repa
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import datetime
 from itertools import groupby
 from typing import Final, Literal
@@ -41,7 +40,7 @@ from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.records import to_epoch
 from eywa.stores.embedded.vectors import QdrantEdgeVectorStore
 from eywa.stores.ledger import PendingStage
-from eywa.stores.vectors import VectorKind
+from eywa.stores.vectors import ShardShortfall, VectorKind
 
 __all__ = ["ShardShortfall", "mark_lost_vectors"]
 
@@ -54,19 +53,6 @@ _DERIVED: Final[tuple[tuple[VectorKind, _Table, PendingStage], ...]] = (
 ``entity`` shard holds no point yet)."""
 _CHUNK: Final = 2_000
 """Ids per shard lookup when a shard is short but not empty."""
-
-
-@dataclass(frozen=True)
-class ShardShortfall:
-    """One shard found short at open."""
-
-    kind: VectorKind
-    expected: int
-    """Items the ledger counted as embedded (rows without an ``embed_*`` mark)."""
-    points: int
-    """Points the shard held."""
-    marked: int
-    """Items marked ``embed_*`` again: the ones without a point."""
 
 
 def mark_lost_vectors(db: SqliteDatabase, vectors: QdrantEdgeVectorStore, at: datetime) -> list[ShardShortfall]:

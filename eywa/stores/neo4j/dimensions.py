@@ -213,6 +213,16 @@ def _save(
     return set()
 
 
+def _delete(tx: ManagedTransaction, id: str, space: str, attribute: str, read: ReadState) -> None:
+    """The state ``id``; unless ``read`` is unchecked, only if the stored state (read once its
+    node is write-locked) is ``read`` (``DimensionMoved`` otherwise)."""
+    if read != UNCHECKED:
+        stored = run(tx, _LOCK_GET, id=id, space=space)
+        if not same_version(dimension_from_props(stored[0]["d"]) if stored else None, read):
+            raise DimensionMoved(attribute)
+    run(tx, _DELETE_DIMENSION, id=id, space=space)
+
+
 def _count(tx: ManagedTransaction, query: str, /, **params: Any) -> int:
     return int(run(tx, query, **params)[0]["n"])
 
@@ -281,17 +291,16 @@ class Neo4jDimensionStore:
             return 0
         return self._graph.write("remove deltas", _count, _REMOVE_DELTAS, space=space, ids=list(set(ids)))
 
-    def delete_dimension(self, space: str, entity_key: str, attribute: str) -> None:
-        """Remove a materialised state (its deltas stay until removed).
+    def delete_dimension(self, space: str, entity_key: str, attribute: str, *, read: ReadState = UNCHECKED) -> None:
+        """Remove a materialised state (its deltas stay until removed); unless ``read`` is
+        unchecked, only if the stored state, read once its node is write-locked, is ``read``.
 
         Raises:
+            DimensionMoved: the stored state is not ``read``.
             ClosedError: the stores were closed.
             StoreError: Neo4j failed.
         """
-        self._graph.write(
-            "delete dimension", run, _DELETE_DIMENSION,
-            id=dimension_id(space, entity_key, attribute), space=space,
-        )  # fmt: skip
+        self._graph.write("delete dimension", _delete, dimension_id(space, entity_key, attribute), space, attribute, read)
 
     @rereads
     def get(self, space: str, entity_key: str, attribute: str) -> DimensionRecord | None:

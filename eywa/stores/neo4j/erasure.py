@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
 from typing import Any, Final
@@ -43,7 +43,8 @@ from eywa.stores.ledger import DERIVED_STAGES
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.ledger import complete_tx, mark_tx
-from eywa.stores.neo4j.records import decodes, required_datetime, rereads, to_datetime
+from eywa.stores.neo4j.level0 import LOCK_SESSIONS
+from eywa.stores.neo4j.records import decodes, required_datetime, rereads, session_id, to_datetime
 
 __all__ = ["ERASE_CHUNK", "Neo4jErasureStore"]
 
@@ -213,8 +214,19 @@ def _record(props: dict[str, Any]) -> ErasureRecord:
     )  # fmt: skip
 
 
+def _lock_sessions(tx: ManagedTransaction, space: str, sessions: Iterable[str]) -> None:
+    """Write-lock the sessions (by name) before reading their turns, as Level 0 does
+    (``level0.LOCK_SESSIONS``): a batch writing a turn beside an erased one either committed
+    before this read (its context is rebuilt here) or reads after this commits."""
+    run(tx, LOCK_SESSIONS, sessions=sorted({session_id(space, s) for s in sessions}))
+
+
 def _begin(tx: ManagedTransaction, record: ErasureRecord) -> dict[str, int]:
-    """The whole of ``begin`` in one transaction (a selection of at most ``ERASE_CHUNK``)."""
+    """The whole of ``begin`` in one transaction (a selection of at most ``ERASE_CHUNK``);
+    the sessions are locked first, before the marks' counter (``_record_pending``), in the
+    order Level 0 takes them."""
+    ids = [t.evidence_id for t in record.turns]
+    _lock_sessions(tx, record.space, (r["session"] for r in run(tx, _DOOMED, space=record.space, ids=ids)))
     _record_pending(tx, record)
     return _remove(tx, record, [t.evidence_id for t in record.turns])
 
@@ -240,6 +252,7 @@ def _remove(tx: ManagedTransaction, record: ErasureRecord, ids: Sequence[str]) -
     counts = dict.fromkeys(_COUNTS, 0) | {"mentions": sum(len(d["entities"]) for d in doomed)}
     if not doomed:
         return counts
+    _lock_sessions(tx, space, (d["session"] for d in doomed))  # a chunk's own; ``_begin`` locked them already
     weights = co_mention_weights((space, d["id"], entity) for d in doomed for entity in d["entities"])
     if weights:
         run(tx, _TAKE_BACK, space=space, rows=[{"a": a, "b": b, "weight": w} for (_, a, b), w in weights.items()])

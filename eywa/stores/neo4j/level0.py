@@ -42,6 +42,16 @@ are safe as they are: a session and a stored neighbouring turn are first locked 
 the space's ``:Backlog`` counter, last, by a plain ``SET`` (``ledger._LOCK``). A Level 1
 belief links entities too (``beliefs._CREATE_ABOUT``) and locks them the same way first.
 ``tests/neo4j/test_level0_lock_order.py`` replays both cycles.
+
+Erasure beside Level 0. A turn's context holds its neighbours' words, and neither Level 0
+nor the erasure (``eywa.stores.neo4j.erasure``) locks what it reads: a batch that read its
+session before an erasure of a turn there committed wrote the erased words into the new
+turn's context (and refreshed its stored neighbours' with them), while the erasure, which
+read the session before the new turn existed, rebuilt neither. Both now write-lock the
+stored sessions they work in (``LOCK_SESSIONS``, by id) before reading their turns, so one
+reads what the other committed (``tests/neo4j/test_erasure_beside_level0.py``). Each takes
+them before any other lock of its transaction, so they close no cycle with the locks
+above; batches of one session queue on it from their read on rather than from their write.
 """
 
 from __future__ import annotations
@@ -59,7 +69,7 @@ from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.ledger import MARK_NEW
 from eywa.stores.neo4j.records import EVIDENCE_TIMES, SIGNAL_TIMES, entity_props, from_epoch_parts
 
-__all__ = ["REPLAN_SKIP", "Sessions", "read_batch", "write_batch"]
+__all__ = ["LOCK_SESSIONS", "REPLAN_SKIP", "Sessions", "read_batch", "write_batch"]
 
 REPLAN_SKIP = "CYPHER replan=skip "
 """The prefix of a statement whose plan does not depend on the store's statistics (see the
@@ -70,10 +80,15 @@ _EV, _SIG, _ENT, _SES, _SPACE = Label.EVIDENCE, Label.SIGNAL, Label.ENTITY, Labe
 # (space, session) -> seq -> turn
 Sessions = dict[tuple[str, str], dict[int, SessionTurn]]
 
-# What the batch meets in the graph, in one read inside the write transaction: which of its
-# ids are stored, which are tombstoned, and the stored turns around its turns (``read_range``
-# of each session's new seqs). Each collect returns one row, empty lists included.
+# The stored sessions a batch or an erasure works in, write-locked in id order ($sessions
+# sorted) before either reads their turns: see "Erasure beside Level 0" in the module docstring.
+LOCK_SESSIONS = f"UNWIND $sessions AS id MATCH (ses:{_SES} {{id: id}}) SET ses.space = ses.space"
+# What the batch meets in the graph, in one read inside the write transaction, once its
+# sessions are locked (the first subquery): which of its ids are stored, which are
+# tombstoned, and the stored turns around its turns (``read_range`` of each session's new
+# seqs). Each collect returns one row, empty lists included.
 _READ_BATCH = f"""{REPLAN_SKIP}
+CALL () {{ {LOCK_SESSIONS} }}
 CALL () {{ MATCH (e:{_EV}) WHERE e.id IN $ids RETURN collect(e.id) AS present }}
 CALL () {{
   UNWIND $groups AS g
@@ -171,6 +186,7 @@ def read_batch(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> tuple[
     ]
     (found,) = run(
         tx, _READ_BATCH, ids=[r["props"]["id"] for r in rows], ranges=ranges,
+        sessions=sorted({r["session_id"] for r in rows}),
         groups=[{"space": space, "ids": ids} for space, ids in sorted(by_space.items())],
     )  # fmt: skip
     erased: dict[str, list[str]] = {}
