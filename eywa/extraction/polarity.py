@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from eywa.cessation import cessations, ends_any
-from eywa.extraction.text import Clause, trailing_contrast
+from eywa.extraction.text import Clause, splice_segment, trailing_contrast
 from eywa.models import CandidateFact, CheckScore, Polarity, Signal, SignalKind
 from eywa.signals.cues import negations
 
@@ -118,13 +118,15 @@ def polarity_check(
     """
     value_words = list(surface[0]) if surface is not None and surface[0] else []
     targets = value_words or list(claim_words)
-    end = clause.end
+    # "I don't live in Leeds anymore, I moved to York": York's polarity is read in its own
+    # first-person clause, as the rule extractor reads its parts.
+    start, end = splice_segment(evidence_text, clause.start, clause.end, targets)
     # "I work at Initech, not Globex": the trailing contrast's negation is not Initech's.
-    if (contrast := trailing_contrast(evidence_text, clause.start, clause.end)) is not None and not _holds(
-        evidence_text[contrast : clause.end], targets
+    if (contrast := trailing_contrast(evidence_text, start, end)) is not None and not _holds(
+        evidence_text[contrast:end], targets
     ):
         end = contrast
-    evidence = read(evidence_text, targets, evidence_signals, clause.start, end, cessation=cessation)
+    evidence = read(evidence_text, targets, evidence_signals, start, end, cessation=cessation)
     statement = read(fact.statement, targets, statement_signals, pattern_too=True, cessation=cessation)
     failures: list[str] = []
     if surface is None or not value_words:

@@ -8,6 +8,7 @@ same input forever, so there is no model here, only rules and rapidfuzz.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
@@ -223,4 +224,42 @@ def trailing_contrast(text: str, start: int = 0, end: int | None = None) -> int 
     stop = len(text) if end is None else end
     m = _CONTRAST.search(text[start:stop])
     return None if m is None else start + m.start()
+
+
+COMMA_SPLICE = (
+    r",\s+(?=(?:I|[Ww]e)(?:\s+(?!(?:think|guess|mean|suppose|believe|hope|bet|reckon|swear|know|feel|wish)\b)"
+    r"[a-z]+|['’](?:m|ve|d|ll|re)\b))"
+)
+"""A comma that opens a new first-person clause ("I don't live in Leeds anymore, I moved to
+York"), not a hedge tacked on ("…, I think", "…, I guess"): what comes after it has its own
+negation and hedges, when what comes before it is a clause too (``opens_own_clause``)."""
+_COMMA_SPLICE = re.compile(COMMA_SPLICE)
+_FIRST_PERSON = re.compile(r"(?<![\w'’])(?:I|[Ww]e)(?![\w])")
+
+
+def opens_own_clause(before: str) -> bool:
+    """Whether the text before a comma splice is a clause of its own (it has a first-person
+    subject): "I don't live in Leeds anymore, I moved to York" is two, while "Last week, I
+    went to a fair" is one clause whose date belongs to what follows."""
+    return _FIRST_PERSON.search(before) is not None
+
+
+def splice_segment(text: str, start: int, end: int, words: Sequence[str]) -> tuple[int, int]:
+    """The stretch of ``text[start:end]`` between comma splices (``COMMA_SPLICE``) that holds
+    the first of ``words`` (case-folded, whole words); the whole span when none does or
+    there is no splice. The validator reads a value's polarity there, as the rule extractor
+    reads each part on its own."""
+    cuts = [start]
+    for m in _COMMA_SPLICE.finditer(text[start:end]):
+        if opens_own_clause(text[cuts[-1] : start + m.start()]):
+            cuts.append(start + m.start())
+    cuts.append(end)
+    if len(cuts) == 2:
+        return start, end
+    folded = [w.casefold() for w in words if w]
+    for a, b in zip(cuts, cuts[1:]):
+        segment = text[a:b].casefold()
+        if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", segment) for w in folded):
+            return a, b
+    return start, end
 

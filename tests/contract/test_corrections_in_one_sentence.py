@@ -27,3 +27,13 @@ def test_a_correction_in_one_sentence_moves_the_answer(memory: Memory) -> None:
     # both observations cite the correcting turn, the denial with the contrast in its words
     denial = [b for b in memory.beliefs("c", subject="Alice", attribute="employer") if b.polarity == "negative"]
     assert [(b.value, b.statement) for b in denial] == [("Globex", "Alice works at Initech, not Globex.")]
+
+
+def test_a_comma_splice_after_a_negation_is_believed(memory: Memory) -> None:
+    memory.remember("m", [
+        {"text": "I live in Leeds.", "speaker": "Alice", "session": "s1", "observed_at": "2024-01-10T10:00:00"},
+        {"text": "I don't live in Leeds anymore, I moved to York.", "speaker": "Alice", "session": "s2",
+         "observed_at": "2024-05-10T10:00:00"},
+    ])  # fmt: skip
+    top = memory.recall("m", "Where does Alice live now?", k=3, as_of="2024-06-01T00:00:00").items[0]
+    assert top.kind == "dimension" and top.text.startswith("Alice — residence: York"), top.text

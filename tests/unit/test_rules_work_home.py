@@ -203,3 +203,22 @@ def test_a_trailing_contrast_asserts_the_value_and_denies_the_contrasted_one(
 )
 def test_a_not_that_qualifies_the_whole_statement_is_no_contrast(text: str) -> None:
     assert not {f for f in proposals(text) if f.polarity == "positive" and f.attribute in ("employer", "residence")}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a comma splice: each first-person clause has its own negation
+        ("I don't live in Leeds anymore, I moved to York.",
+         {("residence", "Leeds", "negative", "asserted"), ("residence", "York", "positive", "asserted")}),
+        ("I quit Halden, I work at Fernbrook now.",
+         {("employer", "Halden", "negative", "asserted"), ("employer", "Fernbrook", "positive", "asserted")}),
+        # an introduction is not a clause of its own, and a hedge tacked on is no splice
+        ("Last week, I moved to York.", {("residence", "York", "positive", "asserted")}),
+        ("I moved to Paris, I think.", set()),
+        # a past habit governs the clause spliced after it
+        ("When I was younger, I lived in Leeds.", set()),
+    ],
+)  # fmt: skip
+def test_a_comma_splice_reads_each_clause_on_its_own(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="residence") | facts(text, attribute="employer") == expected

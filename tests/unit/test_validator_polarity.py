@@ -172,6 +172,12 @@ CONTRAST: list[Row] = [
     ("I work at Initech, not Globex.", "Ana works at Globex.", "employer", "Globex", "positive", "asserted", FLIP),
     # "not anymore" qualifies the whole statement
     ("I work at Initech, not anymore.", "Ana works at Initech.", "employer", "Initech", "positive", "asserted", FLIP),
+    # a comma splice: each first-person clause is read on its own
+    ("I don't live in Leeds anymore, I moved to York.", "Ana moved to York.", "residence", "York", "positive",
+     "asserted", OK),
+    ("I don't live in Leeds anymore, I moved to York.", "Ana lives in Leeds.", "residence", "Leeds", "positive",
+     "asserted", FLIP),
+    ("Last year, I didn't live in York.", "Ana lived in York.", "residence", "York", "positive", "asserted", FLIP),
 ]  # fmt: skip
 
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from eywa.extraction.lexicon import IRREGULAR_PAST
-from eywa.extraction.text import Clause, trailing_contrast
+from eywa.extraction.text import COMMA_SPLICE, Clause, opens_own_clause, trailing_contrast
 from eywa.models import Evidence, Signal, SignalKind
 from eywa.signals.cues import negations
 
@@ -56,7 +56,8 @@ PAST_HABIT = re.compile(
 _PART_BREAK = re.compile(
     r",?\s+(?:and|so|because|since|cause|as|when|while|then|after|before|until|or)\s+"
     rf"(?=(?:{NAME}\s+and\s+)?(?:I|we|he|she|they|you|it|my|our|his|her|their)\b)"
-    r"|,\s+(?:so|because|since|which|who|when|while|though)\b|\s+[-–—]+\s+|:\s+",
+    r"|,\s+(?:so|because|since|which|who|when|while|though)\b|\s+[-–—]+\s+|:\s+"
+    rf"|{COMMA_SPLICE}",  # "I don't live in Leeds anymore, I moved to York"
 )
 
 
@@ -133,9 +134,12 @@ def parts(clause: Clause) -> list[Part]:
     out: list[Part] = []
     pos = 0
     conditional = False
+    spliced = False  # the part begins after a comma splice: the previous part's past habit governs it
     for m in [*_PART_BREAK.finditer(clause.text), None]:
         if m is not None and _JOINT_SUBJECT.fullmatch(clause.text[pos : m.start()].strip()) and " and " in m.group(0):
             continue
+        if m is not None and m.group(0).strip() == "," and not opens_own_clause(clause.text[pos : m.start()]):
+            continue  # "Last week, I went to a fair": one clause, its date with it
         end = len(clause.text) if m is None else m.start()
         text = clause.text[pos:end].strip()
         contrast = ""
@@ -145,12 +149,16 @@ def parts(clause: Clause) -> list[Part]:
         if text:
             offset = clause.start + pos + (len(clause.text[pos:end]) - len(clause.text[pos:end].lstrip()))
             conditional = conditional or bool(re.match(r"(?i)(?:and\s+|so\s+)?(?:if|unless|even\s+if)\b", text))
-            out.append(_part(text, offset, conditional, contrast))
+            part = _part(text, offset, conditional, contrast)
+            if spliced and out and out[-1].past_habit:  # "When I was younger, we had money problems"
+                part = replace(part, past_habit=True)
+            out.append(part)
             if (second := _coordinated(text)) is not None:
                 subject, at = second
                 out.append(_part(f"{subject} {text[at:]}", offset + at - len(subject) - 1, conditional))
         if m is not None:
             pos = m.end()
+            spliced = m.group(0).strip() == ","
     return out
 
 
