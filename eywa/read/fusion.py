@@ -77,16 +77,24 @@ def belief_turns(items: Mapping[ItemKey, Hydrated]) -> dict[ItemKey, ItemKey]:
 
 
 def lead_with(
-    fused: Sequence[tuple[ItemKey, float]], answer: ItemKey, weights: Mapping[RouteT, float], k: int
+    fused: Sequence[tuple[ItemKey, float]],
+    answers: Sequence[ItemKey],
+    weights: Mapping[RouteT, float],
+    k: int,
 ) -> list[tuple[ItemKey, float]]:
-    """``fused`` with ``answer`` first, scored ``Σ_r w_r / k``.
+    """``fused`` with ``answers`` first, in their order, the first scored ``Σ_r w_r / k``.
 
     That is the score of an item ranked ahead of the first hit of every route (rank 0), so
     it is above anything fusion gives (at most ``Σ_r w_r / (k + 1)``) whatever the routes
-    found, and it does not depend on the other items. Used for a dimension that claims the
-    answer to a current-state question (``eywa.read.routes.dimension``).
+    found, and it does not depend on the other items. Each further answer scores a little
+    less, still above anything fusion gives. Used for the dimensions that claim the answer
+    to a current-state question (``eywa.read.routes.dimension``), one per person asked about
+    ("Where do Ana and Ben live?").
     """
     if k < 1:
         raise ValueError("k must be >= 1")
-    score = sum(w for w in weights.values() if w > 0.0) / k
-    return [(answer, score), *((key, s) for key, s in fused if key != answer)]
+    total = sum(w for w in weights.values() if w > 0.0)
+    step = (total / k - total / (k + 1)) / (len(answers) + 1)
+    led = [(answer, total / k - i * step) for i, answer in enumerate(dict.fromkeys(answers))]
+    chosen = {answer for answer, _ in led}
+    return [*led, *((key, s) for key, s in fused if key not in chosen)]

@@ -183,9 +183,12 @@ class Reader:
         found_beliefs = {key for ranked in rankings.values() for key in ranked if key[0] == "belief"}
         same, subjects = self._belief_turns(space, sorted(found_beliefs - built.keys()), built, as_of)
         fused = weighted_rrf(rankings, plan.weights, self._rrf_k, same, BELIEF_SHARE)
-        answer = claims[0] if claims else None
-        if answer is not None:
-            fused = lead_with(fused, answer, plan.weights, self._rrf_k)
+        # One claimed answer per person asked about ("Where do Ana and Ben live?"), in the
+        # order the route claimed them; the first is the answer the trace names.
+        answers = _one_per_subject(claims, built)
+        answer = answers[0] if answers else None
+        if answers:
+            fused = lead_with(fused, answers, plan.weights, self._rrf_k)
         ranks = _route_ranks({route: [same.get(key, key) for key in ranked] for route, ranked in rankings.items()})
         best = fused[: max(k * HYDRATE_PER_ITEM, MIN_HYDRATED)]
         wanted = [key for key, _ in best]
@@ -198,7 +201,7 @@ class Reader:
         # Only the best fused candidates were loaded (``hydrated`` holds none of the others):
         # the hundreds of fused keys past them are not walked.
         items = [
-            Scored(hydrated[key], score, dict(ranks.get(key, {})), answer=key == answer)
+            Scored(hydrated[key], score, dict(ranks.get(key, {})), answer=key in answers)
             for key, score in best
             if key in hydrated and _visible(hydrated[key], as_of)
         ]
@@ -247,6 +250,7 @@ class Reader:
             "routes": route_trace,
             "fused": [{"kind": key[0], "id": key[1], "score": round(s, 6)} for key, s in fused[: k * 3]],
             "answer": None if answer is None else {"kind": answer[0], "id": answer[1]},
+            "answers": [{"kind": kind, "id": item_id} for kind, item_id in answers],
             "changes": changes,
             "skipped": skipped,
             "tokens": tokens,
@@ -470,3 +474,18 @@ def _to_item(s: Scored) -> RecallItem:
 
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000.0, 3)
+
+
+def _one_per_subject(claims: Sequence[ItemKey], built: Mapping[ItemKey, Hydrated]) -> list[ItemKey]:
+    """The first claim of each subject, in claim order: "What is Ana's job?" may be claimed
+    by her occupation and her employer, and only the first leads; "Where do Ana and Ben
+    live?" is answered for each of them."""
+    seen: set[str | None] = set()
+    chosen: list[ItemKey] = []
+    for key in claims:
+        subject = built[key].subject if key in built else None
+        if subject is None or subject not in seen:
+            seen.add(subject)
+            chosen.append(key)
+    return chosen
+

@@ -51,12 +51,26 @@ def test_a_claimed_answer_leads_above_anything_the_routes_can_rank(
 ) -> None:
     weights = {"keyword": 2.0, "vector": 1.0, "graph": 0.5}
     fused = weighted_rrf(r, weights, k)
-    led = lead_with(fused, answer, weights, k)
+    led = lead_with(fused, [answer], weights, k)
     assert led[0] == (answer, pytest.approx(3.5 / k))
     # above an item ranked first by every route, which is the most fusion can give
     assert led[0][1] > sum(weights.values()) / (k + 1)
     assert [key for key, _ in led[1:]] == [key for key, _ in fused if key != answer]
     assert dict(led[1:]) == {key: s for key, s in fused if key != answer}
+
+
+@given(rankings, st.lists(keys, min_size=1, max_size=4, unique=True), st.integers(min_value=1, max_value=100))
+def test_several_claimed_answers_lead_in_their_order_above_anything_the_routes_can_rank(
+    r: dict[str, list[tuple[str, str]]], answers: list[tuple[str, str]], k: int
+) -> None:
+    weights = {"keyword": 2.0, "vector": 1.0, "graph": 0.5}
+    fused = weighted_rrf(r, weights, k)
+    led = lead_with(fused, answers, weights, k)
+    assert [key for key, _ in led[: len(answers)]] == answers
+    scores = [s for _, s in led[: len(answers)]]
+    assert scores == sorted(scores, reverse=True) and len(set(scores)) == len(scores)
+    assert min(scores) > sum(weights.values()) / (k + 1)
+    assert dict(led[len(answers) :]) == {key: s for key, s in fused if key not in answers}
 
 
 def test_a_belief_standing_for_its_turn_adds_its_votes_to_the_turn() -> None:
