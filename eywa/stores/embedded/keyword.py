@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from eywa.stores.embedded.bm25_index import Bm25Index
 from eywa.stores.embedded.database import SqliteDatabase
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -22,6 +23,7 @@ _STOPWORDS = frozenset(
 # adjacent columns add about five points of turn recall@10 over text and speaker, the
 # farther ones three more.
 _EVIDENCE_WEIGHTS: Final = "0, 0, 1.0, 1.0, 0.4, 0.25, 0.25, 0.15"
+EVIDENCE_WEIGHTS: Final = tuple(float(w) for w in _EVIDENCE_WEIGHTS.split(","))
 # One query per item kind and plan; table names never come from input. Ties in score are
 # broken by rowid (the order turns were indexed), so both plans rank ties alike.
 #
@@ -96,8 +98,11 @@ def fts_query(text: str) -> str | None:
 class SqliteKeywordIndex:
     """The embedded ``KeywordIndex``: one BM25 ranking per kind, merged by score."""
 
-    def __init__(self, db: SqliteDatabase) -> None:
+    def __init__(self, db: SqliteDatabase, memory: Bm25Index | None = None) -> None:
         self._db = db
+        # Evidence searches are ranked from the in-memory index when it is current (the same
+        # rows and ranks, ``bm25_index``), by FTS5 otherwise; beliefs always by FTS5.
+        self._memory = memory
 
     def search(
         self, space: str, query: str, limit: int, kinds: Sequence[str] = ("evidence",)
