@@ -55,6 +55,9 @@ _WORD: Final = re.compile(r'"([^"]*)"')
 
 Version = tuple[bytes, bytes]
 IntArray = npt.NDArray[np.int64]
+# Row ids and term codes held per posting and per row: 32 bits (a table of more than 2**31
+# rows or terms is refused and left to FTS5, ``build``) halve the index's largest arrays.
+Int32Array = npt.NDArray[np.int32]
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -78,7 +81,7 @@ def varints(blob: bytes) -> list[int]:
 
 
 def rank(
-    postings: Sequence[tuple[IntArray, FloatArray]],
+    postings: Sequence[tuple[Int32Array, FloatArray]],
     sizes: FloatArray,
     rows: int,
     avgdl: float,
@@ -202,10 +205,10 @@ class _State:
     rows: int = 0
     tokens: int = 0
     codes: dict[str, int] = field(default_factory=dict)
-    docs: list[IntArray] = field(default_factory=list)
+    docs: list[Int32Array] = field(default_factory=list)
     freq: list[FloatArray] = field(default_factory=list)
     delta: dict[int, dict[int, float | None]] = field(default_factory=dict)
-    row_terms: dict[int, npt.NDArray[np.int64]] = field(default_factory=dict)
+    row_terms: dict[int, Int32Array] = field(default_factory=dict)
     sizes: FloatArray = field(default_factory=lambda: np.zeros(1))
     space: npt.NDArray[np.int64] = field(default_factory=lambda: np.full(1, -1, dtype=np.int64))
     spaces: dict[str, int] = field(default_factory=dict)
@@ -226,28 +229,30 @@ class _State:
         found = self.codes.get(term)
         if found is None:
             found = self.codes[term] = len(self.docs)
-            self.docs.append(np.zeros(0, dtype=np.int64))
+            self.docs.append(np.zeros(0, dtype=np.int32))
             self.freq.append(np.zeros(0))
         return found
 
-    def posting(self, term: str) -> tuple[IntArray, FloatArray]:
+    def posting(self, term: str) -> tuple[Int32Array, FloatArray]:
         """The rows holding ``term`` and their weighted frequencies (pending changes merged)."""
         code = self.codes.get(term)
         if code is None:
-            return np.zeros(0, dtype=np.int64), np.zeros(0)
+            return np.zeros(0, dtype=np.int32), np.zeros(0)
         pending = self.delta.pop(code, None)
         if pending:
             docs, freq = self.docs[code], self.freq[code]
-            keep = ~np.isin(docs, np.fromiter(pending, np.int64, len(pending)))
+            keep = ~np.isin(docs, np.fromiter(pending, np.int32, len(pending)))
             added = [(d, f) for d, f in pending.items() if f is not None]
-            self.docs[code] = np.concatenate([docs[keep], np.array([d for d, _ in added], dtype=np.int64)])
+            self.docs[code] = np.concatenate([docs[keep], np.array([d for d, _ in added], dtype=np.int32)])
             self.freq[code] = np.concatenate([freq[keep], np.array([f for _, f in added], dtype=np.float64)])
         return self.docs[code], self.freq[code]
 
     def apply(self, change: _Change, tokenizer: Tokenizer) -> None:
         """Bring the index from ``change.before`` to ``change.after``."""
+        if change.rows and max(change.rows) >= 2**31 - 1:
+            raise ValueError("row ids beyond 32 bits: left to FTS5")
         for rowid in change.rows:
-            for code in self.row_terms.pop(rowid, np.zeros(0, dtype=np.int64)).tolist():
+            for code in self.row_terms.pop(rowid, np.zeros(0, dtype=np.int32)).tolist():
                 self.delta.setdefault(code, {})[rowid] = None
             if rowid < self.sizes.shape[0]:
                 self.sizes[rowid] = 0.0
@@ -264,7 +269,7 @@ class _State:
                 self.delta.setdefault(code, {})[rowid] = f
             order = np.argsort(rowids, kind="stable")
             for rowid, held in _split(rowids[order], terms[order]):
-                self.row_terms[rowid] = held
+                self.row_terms[rowid] = held.astype(np.int32)
         for rowid, size in sizes.items():
             self.grow(rowid)
             self.sizes[rowid] = float(size)
@@ -297,6 +302,8 @@ def build(conn: sqlite3.Connection, weights: Sequence[float]) -> _State:
     averages = varints(state.version[0])
     state.rows, state.tokens = (averages[0], sum(averages[1:])) if averages else (0, 0)
     top = conn.execute(f"SELECT coalesce(max(id), 0) FROM {TABLE}_docsize").fetchone()[0]  # noqa: S608
+    if top >= 2**31 - 1:
+        raise ValueError("row ids beyond 32 bits: left to FTS5")
     state.grow(int(top))
     for rowid, blob in conn.execute(f"SELECT id, sz FROM {TABLE}_docsize"):  # noqa: S608
         state.sizes[rowid] = float(sum(varints(blob)))
@@ -306,18 +313,27 @@ def build(conn: sqlite3.Connection, weights: Sequence[float]) -> _State:
         state.ids[rowid] = item_id
     conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.bm25_instance USING fts5vocab(main, '{TABLE}', 'instance')")
     column = {c: i for i, c in enumerate(COLUMNS)}
-    terms, docs, cols = [], [], []
-    for term, doc, col in conn.execute("SELECT term, doc, col FROM temp.bm25_instance"):
-        terms.append(state.code(term))
-        docs.append(doc)
-        cols.append(column[col])
+    # Read in chunks into compact arrays: 100k turns are ~5M token instances, which as Python
+    # lists of ints held ~300 MB at the peak.
+    terms: list[npt.NDArray[np.int32]] = []
+    docs: list[npt.NDArray[np.int32]] = []
+    cols: list[npt.NDArray[np.int8]] = []
+    cursor = conn.execute("SELECT term, doc, col FROM temp.bm25_instance")
+    while chunk := cursor.fetchmany(65536):
+        terms.append(np.fromiter((state.code(t) for t, _, _ in chunk), np.int32, len(chunk)))
+        docs.append(np.fromiter((d for _, d, _ in chunk), np.int32, len(chunk)))
+        cols.append(np.fromiter((column[c] for _, _, c in chunk), np.int8, len(chunk)))
     if terms:
-        t, d, f = _frequencies(np.array(terms, dtype=np.int64), np.array(docs, dtype=np.int64), np.array(cols, dtype=np.int64), weights)
+        t, d, f = _frequencies(
+            np.concatenate(terms).astype(np.int64), np.concatenate(docs).astype(np.int64),
+            np.concatenate(cols).astype(np.int64), weights,
+        )  # fmt: skip
+        del terms, docs, cols
         for code, held in _split(t, np.arange(t.shape[0], dtype=np.int64)):
-            state.docs[code], state.freq[code] = d[held[0] : held[-1] + 1].copy(), f[held[0] : held[-1] + 1].copy()
+            state.docs[code], state.freq[code] = d[held[0] : held[-1] + 1].astype(np.int32), f[held[0] : held[-1] + 1].copy()
         order = np.argsort(d, kind="stable")
         for rowid, held in _split(d[order], t[order]):
-            state.row_terms[rowid] = held
+            state.row_terms[rowid] = held.astype(np.int32)
     return state
 
 
@@ -349,6 +365,8 @@ class Bm25Index:
         self._queue: list[_Change] = []
         self._checking = False
         self.builds = 0  # how many builds finished (tests and benches wait on it)
+        self.answered = 0  # searches ranked here, and sent to FTS5 (benches report both)
+        self.fell_back = 0
         # The open transaction's writes (writer thread only): version before, data_version, rows.
         self._pending: tuple[Version, int, set[int]] | None = None
         self._ready = threading.Event()
@@ -469,9 +487,11 @@ class Bm25Index:
         cannot answer (not built, another version, a phrase, other syntax)."""
         words = match_words(match)
         if words is None or self._state is None:
+            self.fell_back += 1
             return None
         terms = [self._tokenizer.word(w) for w in words]
         if any(len(t) != 1 for t in terms):
+            self.fell_back += 1
             return None
         version = read_version_db(self._db)
         with self._lock:
@@ -481,9 +501,12 @@ class Bm25Index:
             else:
                 code = state.spaces.get(space)
                 if code is None:
+                    self.answered += 1
                     return []
                 found = rank([state.posting(t[0]) for t in terms], state.sizes, state.rows, state.avgdl, state.space == code, limit)
+                self.answered += 1
                 return [(state.ids[rowid], score) for rowid, score in found]
+        self.fell_back += 1
         if stale:
             self._check_soon()
         return None

@@ -104,6 +104,17 @@ class SqliteKeywordIndex:
         # rows and ranks, ``bm25_index``), by FTS5 otherwise; beliefs always by FTS5.
         self._memory = memory
 
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """Wait for the in-memory evidence index's build (benches time recalls with it, not
+        with the FTS5 fallback); whether it is ready (False: switched off, or not built)."""
+        return self._memory is not None and self._memory.wait_ready(timeout)
+
+    def memory_counts(self) -> dict[str, int]:
+        """Evidence searches answered from the in-memory index and by FTS5 instead."""
+        if self._memory is None:
+            return {"memory": 0, "fts5": 0}
+        return {"memory": self._memory.answered, "fts5": self._memory.fell_back}
+
     def search(
         self, space: str, query: str, limit: int, kinds: Sequence[str] = ("evidence",)
     ) -> list[tuple[str, str, float]]:
