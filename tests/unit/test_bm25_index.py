@@ -68,7 +68,10 @@ def assert_same(stores: Stores, *, current: bool = True) -> None:
                     assert got is not None, (space, match)
                 if got is not None:
                     assert got == want, (space, match, limit)
+                answered = memory_of(stores).answered
                 assert stores.keyword.search(space, text, limit) == fts5.search(space, text, limit)
+                if current:  # the store's own keyword search was ranked by the index
+                    assert memory_of(stores).answered == answered + 1
 
 
 @pytest.fixture

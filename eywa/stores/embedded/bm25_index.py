@@ -187,12 +187,12 @@ def _frequencies(
 @dataclass
 class _Change:
     """One committed transaction's writes: the version before and after, the rows touched
-    (their final contents: absent = deleted), the evidence rows' spaces and ids, the totals."""
+    (their final contents: absent = deleted), the evidence rows' spaces, the totals."""
 
     before: Version
     after: Version
     rows: dict[int, tuple[int, ...] | None]
-    owners: dict[int, tuple[str, str]]
+    owners: dict[int, str]
     averages: list[int]
 
 
@@ -212,7 +212,6 @@ class _State:
     sizes: FloatArray = field(default_factory=lambda: np.zeros(1))
     space: npt.NDArray[np.int64] = field(default_factory=lambda: np.full(1, -1, dtype=np.int64))
     spaces: dict[str, int] = field(default_factory=dict)
-    ids: dict[int, str] = field(default_factory=dict)
 
     @property
     def avgdl(self) -> float:
@@ -257,7 +256,6 @@ class _State:
             if rowid < self.sizes.shape[0]:
                 self.sizes[rowid] = 0.0
                 self.space[rowid] = -1
-            self.ids.pop(rowid, None)
         present = [(rowid, *values) for rowid, values in change.rows.items() if values is not None]
         instances, sizes = tokenizer.rows(present) if present else ([], {})
         if instances:
@@ -273,10 +271,9 @@ class _State:
         for rowid, size in sizes.items():
             self.grow(rowid)
             self.sizes[rowid] = float(size)
-        for rowid, (space, item_id) in change.owners.items():
+        for rowid, space in change.owners.items():
             self.grow(rowid)
             self.space[rowid] = self.spaces.setdefault(space, len(self.spaces))
-            self.ids[rowid] = item_id
         self.rows, self.tokens = change.averages[0], sum(change.averages[1:])
         self.version = change.after
 
@@ -307,10 +304,9 @@ def build(conn: sqlite3.Connection, weights: Sequence[float]) -> _State:
     state.grow(int(top))
     for rowid, blob in conn.execute(f"SELECT id, sz FROM {TABLE}_docsize"):  # noqa: S608
         state.sizes[rowid] = float(sum(varints(blob)))
-    for rowid, space, item_id in conn.execute("SELECT rowid, space, id FROM evidence"):
+    for rowid, space in conn.execute("SELECT rowid, space FROM evidence"):
         state.grow(rowid)
         state.space[rowid] = state.spaces.setdefault(space, len(state.spaces))
-        state.ids[rowid] = item_id
     conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.bm25_instance USING fts5vocab(main, '{TABLE}', 'instance')")
     column = {c: i for i, c in enumerate(COLUMNS)}
     # Read in chunks into compact arrays: 100k turns are ~5M token instances, which as Python
@@ -422,14 +418,14 @@ class Bm25Index:
         try:
             after = read_version(conn)
             rows: dict[int, tuple[int, ...] | None] = dict.fromkeys(rowids)
-            owners: dict[int, tuple[str, str]] = {}
+            owners: dict[int, str] = {}
             for chunk in range(0, len(rowids), 500):
                 part = rowids[chunk : chunk + 500]
                 marks = ",".join("?" * len(part))
                 for row in conn.execute(f"SELECT id, c0, c1, c2, c3, c4, c5, c6, c7 FROM {TABLE}_content WHERE id IN ({marks})", part):  # noqa: S608
                     rows[row[0]] = tuple(row[1:])
-                for row in conn.execute(f"SELECT rowid, space, id FROM evidence WHERE rowid IN ({marks})", part):  # noqa: S608
-                    owners[row[0]] = (row[1], row[2])
+                for row in conn.execute(f"SELECT rowid, space FROM evidence WHERE rowid IN ({marks})", part):  # noqa: S608
+                    owners[row[0]] = row[1]
             same = conn.execute("PRAGMA data_version").fetchone()[0] == data_version
         finally:
             conn.execute("COMMIT")
@@ -485,29 +481,44 @@ class Bm25Index:
     def ranked(self, space: str, match: str, limit: int) -> list[tuple[str, float]] | None:
         """(id, bm25) best first, exactly FTS5's filtered plan, or None when the index
         cannot answer (not built, another version, a phrase, other syntax)."""
+        found = self._rank(space, match, limit)
+        if found is not None:
+            # The best rows' ids and spaces from ``evidence`` itself, as FTS5's plans read them
+            # (a row id per result, on the primary key): a turn gone behind the FTS table's back
+            # sends the search to FTS5.
+            marks = ",".join("?" * len(found))
+            owners = {
+                row[0]: (row[1], row[2])
+                for row in self._db.query(
+                    f"SELECT rowid, id, space FROM evidence WHERE rowid IN ({marks})",  # noqa: S608 - marks only
+                    [rowid for rowid, _ in found],
+                )
+            } if found else {}  # fmt: skip
+            if all(owners.get(rowid, ("", None))[1] == space for rowid, _ in found):
+                self.answered += 1
+                return [(owners[rowid][0], score) for rowid, score in found]
+        self.fell_back += 1
+        return None
+
+    def _rank(self, space: str, match: str, limit: int) -> list[tuple[int, float]] | None:
+        """(rowid, bm25) from the index if it can answer ``match`` and is of the version
+        this thread's connection reads; else None (and, for another version, a check)."""
         words = match_words(match)
         if words is None or self._state is None:
-            self.fell_back += 1
             return None
         terms = [self._tokenizer.word(w) for w in words]
         if any(len(t) != 1 for t in terms):
-            self.fell_back += 1
             return None
         version = read_version_db(self._db)
         with self._lock:
             state = self._state
-            if state is None or state.version != version:
-                stale = state is not None
-            else:
+            if state is not None and state.version == version:
                 code = state.spaces.get(space)
                 if code is None:
-                    self.answered += 1
                     return []
-                found = rank([state.posting(t[0]) for t in terms], state.sizes, state.rows, state.avgdl, state.space == code, limit)
-                self.answered += 1
-                return [(state.ids[rowid], score) for rowid, score in found]
-        self.fell_back += 1
-        if stale:
+                postings = [state.posting(t[0]) for t in terms]
+                return rank(postings, state.sizes, state.rows, state.avgdl, state.space == code, limit)
+        if state is not None:
             self._check_soon()
         return None
 

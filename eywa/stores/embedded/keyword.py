@@ -133,6 +133,10 @@ class SqliteKeywordIndex:
         """(id, bm25) of one kind, best (lowest) first: the sole-space plan when no other
         space has rows of this kind, else (or if a row of another space came back after all,
         written meanwhile) the filtered plan."""
+        if kind == "evidence" and self._memory is not None:
+            found = self._memory.ranked(space, match, limit)
+            if found is not None:
+                return found
         if not self._db.query(_OTHER_SPACE[kind], (space, space))[0][0]:
             rows = self._db.query(_SOLE[kind], (match, limit))
             if all(row["space"] == space for row in rows):
