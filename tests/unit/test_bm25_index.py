@@ -6,6 +6,7 @@ a write it did not see (another process) sends searches to FTS5 until it is rebu
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from datetime import datetime, timezone
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from eywa.batches import coerce_turns, prepare_batch
 from eywa.signals import detect_signals
 from eywa.stores.bundle import Stores
-from eywa.stores.embedded import keyword
+from eywa.stores.embedded import bm25_index, keyword
 from eywa.stores.embedded.bm25_index import Bm25Index
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.erasure import _erase_chunk
@@ -152,4 +153,34 @@ def test_another_connection_writing_sends_searches_to_fts5_then_the_rebuilt_inde
     assert index.builds > builds
     got = index.ranked("ana", match, 10)
     assert got is not None and got[0][1] < 0
+    assert_same(stores)
+
+
+@pytest.mark.parametrize("snapshot", ["before the writes", "after the writes"])
+def test_writes_committed_during_a_build_are_applied_once(stores: Stores, monkeypatch: pytest.MonkeyPatch, snapshot: str) -> None:
+    # A build reads one snapshot; writes committed meanwhile are queued and applied on top
+    # of it, those the snapshot already holds skipped (their version chain tells which).
+    write(stores, "ana", [{"text": "kayak river", "session": "s1"}])
+    index = memory_of(stores)
+    real, release = bm25_index.build, threading.Event()
+
+    def slow(conn: sqlite3.Connection, weights: Any) -> Any:
+        if snapshot == "after the writes":
+            release.wait(10)
+        state = real(conn, weights)
+        release.wait(10)
+        return state
+
+    monkeypatch.setattr(bm25_index, "build", slow)
+    index.rebuild()
+    if snapshot == "before the writes":
+        time.sleep(0.3)  # the build has read its snapshot and waits
+    write(stores, "ana", [{"text": "red kayak club", "session": "s1"}, {"text": "paddled", "session": "s2"}])
+    write(stores, "bo", [{"text": "kayaks on the river", "session": "s1"}])
+    ids = stores.evidence.ids("ana")
+    with db_of(stores).transaction() as conn:
+        _erase_chunk(conn, "ana", [ids[0]], AT)
+    assert memory_of(stores).ranked("ana", '"kayak"', 10) is None  # building: FTS5 answers
+    release.set()
+    assert index.wait_ready(10)
     assert_same(stores)
