@@ -281,7 +281,8 @@ def _wait_keyword_index(mem: Memory, console: Console) -> None:
     if wait is not None:
         began = time.perf_counter()
         ready = wait(600.0)
-        console.print(f"keyword index: {'ready' if ready else 'NOT ready (FTS5 answers)'} after {time.perf_counter() - began:.1f} s of waiting")
+        state = "ready" if ready else "not in use (EYWA_KEYWORD_INDEX=fts5, or its build failed): FTS5 answers"
+        console.print(f"keyword index: {state} after {time.perf_counter() - began:.1f} s of waiting")
 
 
 def _keyword_counts(mem: Memory, console: Console) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -98,28 +99,32 @@ class Rollback(Exception):
     pass
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(steps=st.lists(step, min_size=1, max_size=8))
-def test_index_equals_fts5_after_adds_rewrites_erasures_and_rollbacks(tmp_path_factory: pytest.TempPathFactory, steps: list[Any]) -> None:
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(step, min_size=1, max_size=8), merge_at=st.sampled_from([1, 256]))
+def test_index_equals_fts5_after_adds_rewrites_erasures_and_rollbacks(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[Any], merge_at: int
+) -> None:
     stores = open_embedded(tmp_path_factory.mktemp("bm25") / "embedded", 8)
-    try:
-        assert memory_of(stores).wait_ready(30)
-        db = db_of(stores)
-        for kind, space, arg in steps:
-            if kind == "add":  # new rows, and the neighbour-context rewrite of their session
-                write(stores, space, arg)
-            elif kind == "erase":  # the erasure's FTS deletes and the survivors' rewrite
-                ids = stores.evidence.ids(space)
-                if ids:
-                    with db.transaction() as conn:
-                        _erase_chunk(conn, space, [ids[arg % len(ids)]], AT)
-            else:  # a write rolled back must not touch the index
-                with pytest.raises(Rollback), db.transaction():
+    # A term's pending changes folded in at once (1) or mostly on its next search (256).
+    with patch.object(bm25_index, "_MERGE_AT", merge_at):
+        try:
+            assert memory_of(stores).wait_ready(30)
+            db = db_of(stores)
+            for kind, space, arg in steps:
+                if kind == "add":  # new rows, and the neighbour-context rewrite of their session
                     write(stores, space, arg)
-                    raise Rollback
-            assert_same(stores)
-    finally:
-        stores.close()
+                elif kind == "erase":  # the erasure's FTS deletes and the survivors' rewrite
+                    ids = stores.evidence.ids(space)
+                    if ids:
+                        with db.transaction() as conn:
+                            _erase_chunk(conn, space, [ids[arg % len(ids)]], AT)
+                else:  # a write rolled back must not touch the index
+                    with pytest.raises(Rollback), db.transaction():
+                        write(stores, space, arg)
+                        raise Rollback
+                assert_same(stores)
+        finally:
+            stores.close()
 
 
 def test_a_phrase_or_other_syntax_goes_to_fts5(stores: Stores) -> None:

@@ -53,6 +53,10 @@ _VERSION_SQL: Final = f"SELECT id, block FROM {TABLE}_data WHERE id IN (1, 10) O
 _MATCH: Final = re.compile(r'"([^"]*)"(?: OR "([^"]*)")*')
 _WORD: Final = re.compile(r'"([^"]*)"')
 
+# A term's pending changes are folded into its arrays once they are this many (and a
+# quarter of its rows): the fold copies the arrays, so it waits for a few changes.
+_MERGE_AT = 256
+
 Version = tuple[bytes, bytes]
 IntArray = npt.NDArray[np.int64]
 # Row ids and term codes held per posting and per row: 32 bits (a table of more than 2**31
@@ -237,6 +241,12 @@ class _State:
         code = self.codes.get(term)
         if code is None:
             return np.zeros(0, dtype=np.int32), np.zeros(0)
+        self.merge(code)
+        return self.docs[code], self.freq[code]
+
+    def merge(self, code: int) -> None:
+        """Fold a term's pending changes into its arrays (on its next search, or once they
+        are many: a term no search asks for, a stopword, would otherwise gather them all)."""
         pending = self.delta.pop(code, None)
         if pending:
             docs, freq = self.docs[code], self.freq[code]
@@ -244,15 +254,16 @@ class _State:
             added = [(d, f) for d, f in pending.items() if f is not None]
             self.docs[code] = np.concatenate([docs[keep], np.array([d for d, _ in added], dtype=np.int32)])
             self.freq[code] = np.concatenate([freq[keep], np.array([f for _, f in added], dtype=np.float64)])
-        return self.docs[code], self.freq[code]
 
     def apply(self, change: _Change, tokenizer: Tokenizer) -> None:
         """Bring the index from ``change.before`` to ``change.after``."""
         if change.rows and max(change.rows) >= 2**31 - 1:
             raise ValueError("row ids beyond 32 bits: left to FTS5")
+        touched: set[int] = set()
         for rowid in change.rows:
             for code in self.row_terms.pop(rowid, np.zeros(0, dtype=np.int32)).tolist():
                 self.delta.setdefault(code, {})[rowid] = None
+                touched.add(code)
             if rowid < self.sizes.shape[0]:
                 self.sizes[rowid] = 0.0
                 self.space[rowid] = -1
@@ -265,6 +276,7 @@ class _State:
             terms, rowids, freq = _frequencies(codes, docs, cols, self.weights)
             for code, rowid, f in zip(terms.tolist(), rowids.tolist(), freq.tolist(), strict=True):
                 self.delta.setdefault(code, {})[rowid] = f
+                touched.add(code)
             order = np.argsort(rowids, kind="stable")
             for rowid, held in _split(rowids[order], terms[order]):
                 self.row_terms[rowid] = held.astype(np.int32)
@@ -274,6 +286,9 @@ class _State:
         for rowid, space in change.owners.items():
             self.grow(rowid)
             self.space[rowid] = self.spaces.setdefault(space, len(self.spaces))
+        for code in touched:
+            if len(self.delta.get(code, ())) > max(_MERGE_AT, self.docs[code].shape[0] // 4):
+                self.merge(code)
         self.rows, self.tokens = change.averages[0], sum(change.averages[1:])
         self.version = change.after
 
