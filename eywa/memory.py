@@ -214,7 +214,9 @@ class Memory:
         embedder = embedder or build_embedder(settings)
         extractor = extractor if extractor is not None else build_extractor(settings)
         secret = settings.erasure_secret.get_secret_value().encode() if settings.erasure_secret else None
-        stores = open_embedded(directory, embedder.dim, embedder_id(embedder), erasure_secret=secret)
+        stores = open_embedded(
+            directory, embedder.dim, embedder_id(embedder), erasure_secret=secret, keyword_index=settings.keyword_index
+        )
         return _built(cls, stores, embedder, settings, extractor, embed_writes)
 
     @classmethod

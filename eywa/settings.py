@@ -225,6 +225,12 @@ class EywaSettings(BaseSettings):
     access_log_retention_days: int = Field(
         default=30, ge=0, description="Days the API and MCP access log keeps an event; 0 keeps them all."
     )
+    keyword_index: Literal["memory", "fts5"] = Field(
+        default="memory",
+        description="Embedded store: rank evidence keyword searches from an in-memory copy of the FTS5 index "
+        "(the same rows and ranks, several times cheaper; built in the background after open, FTS5 answers "
+        "until then and whenever the copy is not provably current) or always by FTS5.",
+    )
     job_runner: Literal["inline", "celery"] = Field(
         default="inline", description="Level 1 for the API: in-process, or Celery workers (needs redis_url)."
     )

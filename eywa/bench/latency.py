@@ -271,6 +271,7 @@ def run_latency_bench(
         peaks["ingest"] = _peak_rss_mib()
 
         finished = sum(r.total for r in mem.wait())  # no recall timed beside background work
+        _wait_keyword_index(mem, console)
         _reset_peak()
         loads["recall"] = _load()
         samples = _recall(mem, space, seed, queries, console)
@@ -284,8 +285,26 @@ def run_latency_bench(
             crowded = _crowd_report(crowd_pass, samples, _recall(mem, space, seed, queries, console))
             _drop(backend, mem, others, console)  # after the timing, by the recall store's memory
         index = _vector_index(mem) if backend == "embedded" else None
+        _keyword_counts(mem, console)
     report = _report(backend, turns, queries, seed, ingest, samples, peaks, loads, settings)
     return report.model_copy(update={"crowd": crowded, "finished_before_timing": finished, "vector_index": index})
+
+
+def _wait_keyword_index(mem: Memory, console: Console) -> None:
+    """Wait for the embedded store's in-memory keyword index (built in the background after
+    open; FTS5 answers until then), so that recalls are timed with it, not with the fallback."""
+    wait = getattr(mem._stores.keyword, "wait_ready", None)  # noqa: SLF001 - the embedded index only
+    if wait is not None:
+        began = time.perf_counter()
+        ready = wait(600.0)
+        state = "ready" if ready else "not in use (EYWA_KEYWORD_INDEX=fts5, or its build failed): FTS5 answers"
+        console.print(f"keyword index: {state} after {time.perf_counter() - began:.1f} s of waiting")
+
+
+def _keyword_counts(mem: Memory, console: Console) -> None:
+    counts = getattr(mem._stores.keyword, "memory_counts", None)  # noqa: SLF001
+    if counts is not None:
+        console.print(f"keyword index: evidence searches {counts()}")
 
 
 def _vector_index(mem: Memory) -> dict[str, VectorShardIndex]:

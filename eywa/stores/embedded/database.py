@@ -16,7 +16,7 @@ import os
 import sqlite3
 import threading
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,10 @@ class SqliteDatabase:
         self._readers_lock = threading.Lock()
         # An in-memory database (tests) is private to its connection: no readers beside it.
         self._readable = str(path) != ":memory:"
+        # Called after each outermost transaction commits (with the writing connection, the
+        # lock still held) or rolls back: the in-memory keyword index (``bm25_index``).
+        self._on_commit: list[Callable[[sqlite3.Connection], None]] = []
+        self._on_rollback: list[Callable[[], None]] = []
         for pragma in (
             "PRAGMA journal_mode=WAL",
             "PRAGMA synchronous=NORMAL",
@@ -92,7 +96,10 @@ class SqliteDatabase:
             except BaseException:
                 self._depth -= 1
                 if outermost:
-                    self._conn.execute("ROLLBACK")
+                    try:
+                        self._conn.execute("ROLLBACK")
+                    finally:
+                        self._rolled_back()
                 raise
             else:
                 self._depth -= 1
@@ -100,8 +107,31 @@ class SqliteDatabase:
                     try:
                         self._conn.execute("COMMIT")
                     except sqlite3.Error as exc:
-                        self._conn.execute("ROLLBACK")
+                        try:
+                            self._conn.execute("ROLLBACK")
+                        finally:
+                            self._rolled_back()
                         raise StoreError("sqlite", "commit", str(exc)) from exc
+                    for committed in self._on_commit:
+                        committed(self._conn)
+
+    @property
+    def writer(self) -> sqlite3.Connection:
+        """The writing connection (the keyword index finds its tracker by it)."""
+        return self._conn
+
+    def add_commit_hook(
+        self, committed: Callable[[sqlite3.Connection], None], rolled_back: Callable[[], None]
+    ) -> None:
+        """Call ``committed(writer)`` after every outermost transaction commits (the
+        writing connection still held, so no write of this process comes between) and
+        ``rolled_back()`` after one rolls back. Hooks must not raise."""
+        self._on_commit.append(committed)
+        self._on_rollback.append(rolled_back)
+
+    def _rolled_back(self) -> None:
+        for hook in self._on_rollback:
+            hook()
 
     @contextmanager
     def locked(self) -> Iterator[None]:

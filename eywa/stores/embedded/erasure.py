@@ -23,6 +23,7 @@ from pathlib import Path
 
 from eywa.errors import StoreError
 from eywa.stores.embedded import ledger as ledger_sql
+from eywa.stores.embedded.bm25_index import note_written
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.evidence import reindex_session
 from eywa.stores.embedded.records import from_epoch, to_epoch
@@ -217,6 +218,7 @@ def _erase_chunk(conn: sqlite3.Connection, space: str, ids: list[str], at: datet
         f"DELETE FROM signals WHERE +space = ? AND evidence_id IN ({marks})", [space, *ids]  # noqa: S608
     ).rowcount
     conn.execute(f"DELETE FROM mentions WHERE +space = ? AND evidence_id IN ({marks})", [space, *ids])  # noqa: S608
+    note_written(conn, [row["rowid"] for row in stored])  # the in-memory index follows after commit
     conn.executemany("DELETE FROM evidence_fts WHERE rowid = ?", [(row["rowid"],) for row in stored])
     conn.execute(f"DELETE FROM evidence WHERE +space = ? AND id IN ({marks})", [space, *ids])  # noqa: S608
     touched = sorted({m["entity_id"] for m in mentions})

@@ -16,6 +16,7 @@ from eywa.models import Entity, Evidence, Signal, SignalKind, utc_now
 from eywa.stores.evidence import PriorState
 from eywa.stores.context import SessionTurn, contexts_around, read_range
 from eywa.stores.embedded import ledger as ledger_sql
+from eywa.stores.embedded.bm25_index import note_written
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.entity_graph import SCHEMA as ENTITY_GRAPH_SCHEMA
 from eywa.stores.embedded.entity_graph import add_co_mentions
@@ -396,6 +397,7 @@ def reindex_session(conn: sqlite3.Connection, space: str, session: str, changed:
     rowids = {row["id"]: row["rowid"] for row in stored}
     contexts = contexts_around(turns, changed)
     # The FTS row shares the evidence row's rowid, so it is found without a scan.
+    note_written(conn, [rowids[i] for i in contexts])  # the in-memory index follows after commit
     conn.executemany("DELETE FROM evidence_fts WHERE rowid = ?", [(rowids[i],) for i in contexts])
     conn.executemany(
         """INSERT INTO evidence_fts

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Literal
 
 from eywa.errors import StoreError
 from eywa.models import utc_now
@@ -18,7 +19,8 @@ from eywa.stores.embedded.dimensions import SqliteDimensionStore
 from eywa.stores.embedded.entity_graph import SqliteEntityGraph
 from eywa.stores.embedded.erasure import SqliteErasureStore
 from eywa.stores.embedded.evidence import SqliteEvidenceStore
-from eywa.stores.embedded.keyword import SqliteKeywordIndex
+from eywa.stores.embedded.bm25_index import Bm25Index
+from eywa.stores.embedded.keyword import EVIDENCE_WEIGHTS, SqliteKeywordIndex
 from eywa.stores.embedded.lock import DirectoryLock
 from eywa.stores.embedded.lost_vectors import mark_lost_vectors
 from eywa.stores.embedded.ledger import SqliteJobRecords, SqliteStageLedger, SqliteTombstones
@@ -33,14 +35,20 @@ log = logging.getLogger(__name__)
 
 
 def open_embedded(
-    directory: Path, dim: int, embedder_id: str | None = None, *, erasure_secret: bytes | None = None
+    directory: Path,
+    dim: int,
+    embedder_id: str | None = None,
+    *,
+    erasure_secret: bytes | None = None,
+    keyword_index: Literal["memory", "fts5"] = "memory",
 ) -> Stores:
     """Create or open the embedded stores in ``directory`` (created if missing).
 
     The directory's lock is taken first (``lock``: one writer process per directory). A
     database written by an earlier version is migrated first (``migrations``).
     ``embedder_id`` stamps every vector written and restricts searches to vectors with that
-    stamp (None: no stamp, no restriction).
+    stamp (None: no stamp, no restriction). ``keyword_index`` "memory" ranks evidence keyword
+    searches from an in-memory copy of ``evidence_fts`` (``bm25_index``), built in the background.
 
     Raises:
         DirectoryInUseError: another process (or open memory) holds the directory.
@@ -94,7 +102,7 @@ def open_embedded(
     return Stores(
         backend="embedded",
         evidence=evidence,
-        keyword=SqliteKeywordIndex(db),
+        keyword=SqliteKeywordIndex(db, Bm25Index(db, EVIDENCE_WEIGHTS) if keyword_index == "memory" else None),
         vectors=vectors,
         graph=graph,
         # A recall's routes run one by one: in parallel threads (each reading through its own

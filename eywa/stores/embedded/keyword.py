@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from eywa.stores.embedded.bm25_index import Bm25Index
 from eywa.stores.embedded.database import SqliteDatabase
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -22,6 +23,7 @@ _STOPWORDS = frozenset(
 # adjacent columns add about five points of turn recall@10 over text and speaker, the
 # farther ones three more.
 _EVIDENCE_WEIGHTS: Final = "0, 0, 1.0, 1.0, 0.4, 0.25, 0.25, 0.15"
+EVIDENCE_WEIGHTS: Final = tuple(float(w) for w in _EVIDENCE_WEIGHTS.split(","))
 # One query per item kind and plan; table names never come from input. Ties in score are
 # broken by rowid (the order turns were indexed), so both plans rank ties alike.
 #
@@ -96,8 +98,22 @@ def fts_query(text: str) -> str | None:
 class SqliteKeywordIndex:
     """The embedded ``KeywordIndex``: one BM25 ranking per kind, merged by score."""
 
-    def __init__(self, db: SqliteDatabase) -> None:
+    def __init__(self, db: SqliteDatabase, memory: Bm25Index | None = None) -> None:
         self._db = db
+        # Evidence searches are ranked from the in-memory index when it is current (the same
+        # rows and ranks, ``bm25_index``), by FTS5 otherwise; beliefs always by FTS5.
+        self._memory = memory
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """Wait for the in-memory evidence index's build (benches time recalls with it, not
+        with the FTS5 fallback); whether it is ready (False: switched off, or not built)."""
+        return self._memory is not None and self._memory.wait_ready(timeout)
+
+    def memory_counts(self) -> dict[str, int]:
+        """Evidence searches answered from the in-memory index and by FTS5 instead."""
+        if self._memory is None:
+            return {"memory": 0, "fts5": 0}
+        return {"memory": self._memory.answered, "fts5": self._memory.fell_back}
 
     def search(
         self, space: str, query: str, limit: int, kinds: Sequence[str] = ("evidence",)
@@ -117,6 +133,10 @@ class SqliteKeywordIndex:
         """(id, bm25) of one kind, best (lowest) first: the sole-space plan when no other
         space has rows of this kind, else (or if a row of another space came back after all,
         written meanwhile) the filtered plan."""
+        if kind == "evidence" and self._memory is not None:
+            found = self._memory.ranked(space, match, limit)
+            if found is not None:
+                return found
         if not self._db.query(_OTHER_SPACE[kind], (space, space))[0][0]:
             rows = self._db.query(_SOLE[kind], (match, limit))
             if all(row["space"] == space for row in rows):
