@@ -45,6 +45,7 @@ from eywa.bench.latency import WARMUP_QUERIES, _open
 from eywa.bench.synthetic import generate_queries
 from eywa.settings import load_settings
 from eywa.stores.embedded import keyword
+from eywa.stores.embedded.bm25_index import varints
 
 K1, B = 1.2, 0.75
 # Each FTS table: its name and bm25 column weights (as the read path passes them).
@@ -53,24 +54,6 @@ TABLES: dict[str, tuple[str, list[float]]] = {
     "belief": ("belief_fts", [0.0, 0.0, 1.0]),
 }
 Search = tuple[str, str, str, int]  # kind, space, MATCH expression, limit
-
-
-def varints(blob: bytes) -> list[int]:
-    """SQLite's varints (FTS5's averages and docsize records)."""
-    out, i = [], 0
-    while i < len(blob):
-        value = 0
-        for n in range(9):
-            byte = blob[i]
-            i += 1
-            if n == 8:
-                value = (value << 8) | byte
-                break
-            value = (value << 7) | (byte & 0x7F)
-            if not byte & 0x80:
-                break
-        out.append(value)
-    return out
 
 
 class Tokens:
