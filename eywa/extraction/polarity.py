@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from eywa.cessation import cessations, ends_any
-from eywa.extraction.text import Clause, splice_segment, trailing_contrast
+from eywa.extraction.text import Clause, holds_word, splice_segment, trailing_contrast
 from eywa.models import CandidateFact, CheckScore, Polarity, Signal, SignalKind
 from eywa.signals.cues import negations
 
@@ -122,7 +122,7 @@ def polarity_check(
     # first-person clause, as the rule extractor reads its parts.
     start, end = splice_segment(evidence_text, clause.start, clause.end, targets)
     # "I work at Initech, not Globex": the trailing contrast's negation is not Initech's.
-    if (contrast := trailing_contrast(evidence_text, start, end)) is not None and not _holds(
+    if (contrast := trailing_contrast(evidence_text, start, end)) is not None and not holds_word(
         evidence_text[contrast:end], targets
     ):
         end = contrast
@@ -141,12 +141,6 @@ def polarity_check(
             failures.append(f"statement {statement.describe()}")
     detail = f"evidence {evidence.describe()}" + (f"; {', '.join(failures)}" if failures else "")
     return CheckScore(name="polarity", score=0.0 if failures else 1.0, passed=not failures, detail=detail)
-
-
-def _holds(text: str, words: Sequence[str]) -> bool:
-    """Whether any of ``words`` stands in ``text`` (case-folded, whole words)."""
-    folded = text.casefold()
-    return any(re.search(rf"(?<!\w){re.escape(w.casefold())}(?!\w)", folded) for w in words if w)
 
 
 def modality_check(

@@ -209,7 +209,7 @@ _CONTRAST = re.compile(
     r",\s*(?:and\s+|but\s+)?not\s+"
     r"(?!(?:only|just|even|sure|really|much|yet|quite|always|anymore|any\s+more|any\s+longer|now|that|so|too|at\s+all"
     r"|far|near|close|long|bad|good|great|easy|enough|exactly|entirely|necessarily|everyone|everything|all|many|one"
-    r"|bad|least|often|once|twice|since|until|because|like|as)\b)"
+    r"|least|often|once|twice|since|until|because|like|as)\b)"
     r"[^,;.!?]{1,40}[.!?]*\s*$"
 )
 
@@ -256,10 +256,14 @@ def splice_segment(text: str, start: int, end: int, words: Sequence[str]) -> tup
     cuts.append(end)
     if len(cuts) == 2:
         return start, end
-    folded = [w.casefold() for w in words if w]
     for a, b in zip(cuts, cuts[1:]):
-        segment = text[a:b].casefold()
-        if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", segment) for w in folded):
+        if holds_word(text[a:b], words):
             return a, b
     return start, end
+
+
+def holds_word(text: str, words: Sequence[str]) -> bool:
+    """Whether any of ``words`` stands in ``text`` as a whole word, case-folded."""
+    folded = text.casefold()
+    return any(re.search(rf"(?<!\w){re.escape(w.casefold())}(?!\w)", folded) for w in words if w)
 

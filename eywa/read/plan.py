@@ -263,7 +263,7 @@ def asks_current_state(question: str, shape: Shape, window: tuple[datetime, date
         # "Where did Priya grow up?", "Was Ben born in Leeds?": the past tense is how one
         # asks about a state that never changes, so it is still asked of the present, when
         # the question word is one that asks for it ("what did Ana receive from …" is not).
-        wh = next((w for w in _words(question) if w in _WH_WORDS), None)
+        wh = question_word(question)
         return bool(agreed) and all(
             _timeless(name) and (shape == "yes_no" or wh in get_attribute(name).wh_words) for name in agreed
         )
@@ -368,7 +368,7 @@ def asked_attributes(question: str) -> tuple[str, ...]:
     employer, occupation; see ``AttributeSpec.wh_words``), otherwise in order of mention."""
     groups, rest = _idioms(question)
     found = list(dict.fromkeys([*(name for group in groups for name in group), *attributes_for_words(rest.split())]))
-    wh = next((w for w in _words(question) if w in _WH_WORDS), None)
+    wh = question_word(question)
     return tuple(sorted(found, key=lambda name: wh is None or wh not in get_attribute(name).wh_words))
 
 
@@ -390,6 +390,11 @@ def other_words(question: str, entities: Sequence[str]) -> tuple[str, ...]:
         if word not in left:
             left.append(word)
     return tuple(left)
+
+
+def question_word(question: str) -> str | None:
+    """The first question word of the question ("where", "what", "who", …), if any."""
+    return next((w for w in _words(question) if w in _WH_WORDS), None)
 
 
 def _words(text: str) -> list[str]:
@@ -420,6 +425,8 @@ def _span(dates: Sequence[Signal]) -> tuple[datetime, datetime] | None:
 def _when_words(question: str, dates: Sequence[Signal], names: Sequence[str]) -> tuple[str, ...]:
     """The ``other_words`` that only stand in the question's date expressions ("march",
     "2024" of "in March 2024"): they say when, not what (``Plan.when_words``)."""
+    if not dates:
+        return ()
     undated = question
     for d in sorted(dates, key=lambda d: -d.start):
         undated = undated[: d.start] + " " + undated[d.end :]
@@ -518,5 +525,5 @@ def make_plan(
         aggregate=asks_aggregate(question, shape, window is not None),
         other_words=other_words(question, names),
         when_words=_when_words(question, dates, names),
-        wh_word=next((w for w in _words(question) if w in _WH_WORDS), None),
+        wh_word=question_word(question),
     )
