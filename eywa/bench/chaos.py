@@ -27,10 +27,13 @@ serve`` with the Celery job runner, two ``eywa worker`` processes and ``eywa bea
 127.0.0.1. Each of the ``kills`` rounds injects three faults, traffic running before each and
 after the last: a worker's process group SIGKILLed (and a new worker started), Redis
 SIGKILLed and started empty on its port (every queued message lost), Neo4j SIGKILLed and
-started again on its data. The writers are the same; what they may see is a connection error
-or a 503 problem+json (``store_unavailable`` while Neo4j is down, the broker's refusal while
-Redis is), and they send the batch again. Any other 5xx is counted as ``server_errors`` and
-fails the run: an outage must be refused clearly. The drain waits for ``/readyz`` to answer
+started again on its data. The API answers once Level 0 is committed
+(``EYWA_LEVEL1_WAIT=false``) and refuses writes while more than ``SERVER_EMBED_BACKLOG``
+turns wait for its embedding (503 ``overloaded``). The writers are the same; what they may
+see is a connection error or a 503 problem+json (``store_unavailable`` while Neo4j is down,
+``overloaded``, the broker's refusal while Redis is), and they send the batch again. Any
+other 5xx is counted as ``server_errors`` and fails the run: an outage must be refused
+clearly. The drain waits for ``/readyz`` to answer
 ready with an empty ledger (workers, beat and the API's own reconciliation finish it), then
 every process stops and the same audit runs on Neo4j.
 
@@ -80,6 +83,7 @@ REQUEST_TIMEOUT_S = 120.0
 RETRY_GRACE_S = 180.0
 FLOWING_WAIT_S = 120.0  # the server run's wait for every writer's first acknowledgement
 FAULTS: tuple[Fault, ...] = ("worker", "redis", "neo4j")  # one server-mode round
+SERVER_EMBED_BACKLOG = 256  # turns waiting for the API's embedding before writes are refused
 MAX_SAMPLES = 5
 
 
@@ -333,10 +337,17 @@ def run_chaos_bench(
             }
         )  # fmt: skip
         if backend == "server":
+            # Acknowledged once Level 0 is committed, as the server shape answers: with Qdrant
+            # in local mode (no server here) the API embeds, and a write that waited for it
+            # queued behind every other writer's embedding (36 s a batch at a load of 20), so
+            # that every request spanned the whole fault plan and no writer met a fault. The
+            # embedding backlog is bounded (503 ``overloaded`` beyond it, re-sent like any
+            # refusal) so that the drain stays short however fast Level 0 acknowledges.
             chosen = chosen.model_copy(
                 update={"neo4j_password": SecretStr("chaos"), "reconcile_interval_s": 2.0, "reconcile_grace_s": 5.0,
-                        "celery_visibility_timeout_s": 10}
-            )
+                        "celery_visibility_timeout_s": 10, "level1_wait": False,
+                        "max_embed_backlog": SERVER_EMBED_BACKLOG}
+            )  # fmt: skip
         run = uuid.uuid4().hex[:8]
         spaces = [f"chaos-{run}-w{i:02d}" for i in range(writers)]
 

@@ -34,7 +34,11 @@ def test_server_chaos_loses_nothing_duplicates_nothing_and_drains(restartable_ne
     thread dumps found the likely stall: request threads waiting on the embedder's lock
     while another thread made an embedding session, touching no store (fixed in
     ``eywa.embedding.minilm``; the flake did not recur in seven runs before the fix either,
-    so the rerun is kept)."""
+    so the rerun is kept). Session 23 found what remained (CI failed three runs in a row at
+    a load of 5-6; reproduced at 17-26): each write waited for the API's own embedding (no
+    Qdrant server here, so the workers do not embed), one write at a time, 8-37 s a batch,
+    so that every request spanned the fault plan. The bench now acknowledges after Level 0,
+    as the server shape does, with a bounded embedding backlog."""
     run_dir, _ = restartable_neo4j
     for _ in range(RUNS):
         report = run_chaos_bench(
@@ -46,7 +50,14 @@ def test_server_chaos_loses_nothing_duplicates_nothing_and_drains(restartable_ne
         assert report.duplicated == 0 and report.lost == 0, report
         assert report.server_errors == 0, report.server_error_samples
         assert report.backlog == 0, report.backlog_by_stage
-        if report.failures_retried:
+        if _faults_met(report.failures_retried):
             break
-    assert report.failures_retried, f"no fault was noticed by the writers in {RUNS} runs: nothing was tested"
+    noticed = _faults_met(report.failures_retried)
+    assert noticed, f"no fault was noticed by the writers in {RUNS} runs: nothing was tested"
     assert report.passed
+
+
+def _faults_met(failures: list[str]) -> list[str]:
+    """The failures the writers retried that a fault caused: not the backpressure's
+    ``overloaded``, which a run meets without any fault."""
+    return [failure for failure in failures if "overloaded" not in failure]
