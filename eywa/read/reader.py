@@ -20,6 +20,7 @@ recall raise the first failure.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
@@ -57,6 +58,10 @@ MIN_HYDRATED = 40
 PREFETCH_PARENTS = 8
 # Query embeddings computed at once, at most (each recall embeds one question).
 EMBED_THREADS = 8
+# How long a recall waits, at most, for its embedding thread to start (``_start_embedding``):
+# it normally starts within a fraction of a millisecond; the bound only keeps a recall going
+# if every embedding thread is busy with other recalls' questions.
+HANDOFF_WAIT_S = 0.05
 # The routes that search with a query embedding (run once it is computed), and which: the
 # question's (0) or the question's without the people it names (1).
 EMBEDDING_ROUTES: Final[Mapping[RouteName, int]] = {"vector": 0, "person": 1}
@@ -304,7 +309,10 @@ class Reader:
             # A forked child inherits the pool but not its threads: it makes its own.
             self._embedder = ThreadPoolExecutor(max_workers=EMBED_THREADS, thread_name_prefix="eywa-embed")
             self._embedder_pid = os.getpid()
-        return self._embedder.submit(_embedded, self._embed_queries, texts)
+        started = threading.Event()
+        future = self._embedder.submit(_embedded, self._embed_queries, texts, started)
+        started.wait(HANDOFF_WAIT_S)
+        return future
 
     def _start_search(self, space: str, question: str, limit: int) -> Future[KeywordHits] | None:
         """The routes' shared keyword search, started in the pool (None without a pool or
@@ -418,12 +426,16 @@ def _timed(route: Route, query: Query) -> tuple[Route, RouteOutcome, float]:
 
 
 def _embedded(
-    embed: Callable[[Sequence[str]], npt.NDArray[np.float32]], texts: tuple[str, ...]
+    embed: Callable[[Sequence[str]], npt.NDArray[np.float32]],
+    texts: tuple[str, ...],
+    started: threading.Event | None = None,
 ) -> tuple[tuple[npt.NDArray[np.float32], ...] | EywaError, float]:
     """Runs the query embeddings in one call (a batch of two costs about 1.5 times one: 13.0
     against 8.4 ms CPU per question on the loaded machine, 16.0 for two calls); each distinct
-    text once. Their failure is returned, to be traced as the vector route's reason for
-    being skipped."""
+    text once, ``started`` set first (``Reader._start_embedding`` waits for it). Their
+    failure is returned, to be traced as the vector route's reason for being skipped."""
+    if started is not None:
+        started.set()
     clock = time.perf_counter()
     try:
         distinct = list(dict.fromkeys(texts))

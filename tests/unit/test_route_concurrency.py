@@ -4,6 +4,7 @@ a sequential run (each route's own time, plus the phase's)."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
@@ -303,3 +304,41 @@ def test_the_neighbours_of_the_best_turns_are_read_while_the_items_load() -> Non
     assert asked == [["t0", "t1", "t2"]]  # without a pool, the parents alone, once adjusted
     assert [(i.id, i.score) for i in ahead.items] == [(i.id, i.score) for i in after.items]
     assert ahead.trace["changes"]["rescue"] == after.trace["changes"]["rescue"] != []
+
+
+def test_the_query_embedding_starts_before_the_routes_hold_the_interpreter(monkeypatch: Any) -> None:
+    # A route whose Python never lets go of the interpreter (a busy loop: the plan and the
+    # keyword route's Python, in the real reader) kept a just-woken embedding thread from
+    # starting for its switch interval (5 ms) or longer: the embedding began after the routes
+    # had started, not beside them. The recall now waits for the embedding thread to start.
+    import eywa.read.reader as reader_module
+
+    monkeypatch.setattr(reader_module, "HANDOFF_WAIT_S", 30.0, raising=False)  # a loaded machine: no flaky bound
+    began: dict[str, float] = {}
+
+    def embed(texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        began.setdefault("embed", time.perf_counter())
+        return np.ones((len(texts), 4), np.float32)
+
+    class Busy(MeetingRoute):
+        def run(self, query: Query) -> list[RouteHit]:
+            began.setdefault("route", time.perf_counter())
+            until = time.perf_counter() + 0.05
+            while time.perf_counter() < until:  # holds the interpreter, as pure Python does
+                pass
+            return super().run(query)
+
+    busy = Reader(
+        routes=[Busy("keyword", ["a", "b"], None), MeetingRoute("vector", ["b", "c"], None)],
+        sources=[Turns()],
+        embed_queries=embed,
+        entities_named=lambda space, names: [],
+        neighbours=lambda space, ids: {},
+        rrf_k=20,
+        max_k=50,
+    )
+    for _ in range(3):  # each recall anew: the embedding thread idles between them
+        began.clear()
+        busy.recall("s", QUESTION, k=4, budget_tokens=None, policy="balanced", as_of=None)
+        assert began["embed"] < began["route"]
+    busy.close()
