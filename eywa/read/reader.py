@@ -59,9 +59,11 @@ PREFETCH_PARENTS = 8
 # Query embeddings computed at once, at most (each recall embeds one question).
 EMBED_THREADS = 8
 # How long a recall waits, at most, for its embedding thread to start (``_start_embedding``):
-# it normally starts within a fraction of a millisecond; the bound only keeps a recall going
-# if every embedding thread is busy with other recalls' questions.
-HANDOFF_WAIT_S = 0.05
+# it normally starts within a fraction of a millisecond. The bound keeps a recall going when
+# every embedding thread is busy with other recalls' questions, or the machine is too busy to
+# run the thread soon; it is the interpreter's switch interval, after which a thread waiting
+# for the interpreter is given it anyway.
+HANDOFF_WAIT_S = 0.005
 # The routes that search with a query embedding (run once it is computed), and which: the
 # question's (0) or the question's without the people it names (1).
 EMBEDDING_ROUTES: Final[Mapping[RouteName, int]] = {"vector": 0, "person": 1}
@@ -304,7 +306,15 @@ class Reader:
 
     def _start_embedding(self, texts: tuple[str, str]) -> Embedding:
         """The embeddings of the question and of its text without names, computed in the
-        embedding thread: (their vectors or the failure to degrade on, their own time in ms)."""
+        embedding thread: (their vectors or the failure to degrade on, their own time in ms).
+
+        Returns once the embedding thread has started (``HANDOFF_WAIT_S`` at most). A thread
+        woken while another holds the interpreter waits until the holder lets go of it for
+        long enough, or for the switch interval (5 ms), which starts anew each time the
+        holder drops and retakes it (every SQLite call): the embedding thread waited behind
+        the plan's and the routes' Python, and began 3.0-3.5 ms (p50) after it was asked for
+        at 10k (load ~15; up to 16 ms at p90). Waiting here gives the interpreter away until
+        the thread has it (0.33-0.37 ms p50); onnxruntime then runs without it."""
         if self._embedder is None or self._embedder_pid != os.getpid():
             # A forked child inherits the pool but not its threads: it makes its own.
             self._embedder = ThreadPoolExecutor(max_workers=EMBED_THREADS, thread_name_prefix="eywa-embed")
