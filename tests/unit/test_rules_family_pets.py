@@ -223,7 +223,8 @@ def test_a_name_after_a_comma_that_opens_another_clause_is_not_the_pet() -> None
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("I have a boyfriend named Tobias.", {("partner", "Tobias", "positive", "asserted")}),
+        ("I have a boyfriend named Tobias.", {("partner", "Tobias", "positive", "asserted"),
+                                              ("relationship_status", "in a relationship", "positive", "asserted")}),
         ("I've got a wife, Lucia.", {("partner", "Lucia", "positive", "asserted"),
                                      ("relationship_status", "married", "positive", "asserted")}),
         ("I don't have a boyfriend.", set()),
