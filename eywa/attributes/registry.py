@@ -213,6 +213,10 @@ SPECS: tuple[AttributeSpec, ...] = (
                "non-vegetarian", "non vegetarian")
         + _syn("animal products", "positive", "non-vegan", "non vegan")
         + _syn("alcohol", "positive", "drink", "drinking", "booze", "alcoholic drinks"),
+        # A pescatarian eats fish, which a vegetarian does not: "Is a pescatarian vegetarian?"
+        # asks about fish as well as meat, and the fish answers it (no).
+        implied=_syn("fish", "positive", "pescatarian", "pescetarian")
+        + _syn("fish", "negative", "vegetarian", "veggie", "vegan"),
         value_case="lower",
         leading_words=("eat", "eats", "eating", "ate", "eaten", "drink", "drinks", "drinking", "any"),
     ),

@@ -53,6 +53,10 @@ class AttributeSpec(BaseModel):
         words: words of a question that point at this attribute ("married" points at both
             relationship_status and partner); see ``attributes_for_words``.
         synonyms: surface forms of values with their canonical (value, polarity).
+        implied: surfaces that say a value besides the one they are a synonym of
+            ("pescatarian" is no meat, and also fish): the validator accepts them for that
+            value and a question naming them asks about it too ("Is Ana vegetarian?" asks
+            about fish as well as meat), but a value said so is never rewritten to it.
         value_case: ``lower`` for common-noun values (hobbies, foods), ``keep`` for names.
         leading_words: lower-case words stripped from the start of a value ("eating meat" →
             "meat" for diet; "at Google" → "Google" for employer).
@@ -79,6 +83,7 @@ class AttributeSpec(BaseModel):
     aliases: tuple[str, ...] = ()
     words: tuple[str, ...] = ()
     synonyms: tuple[ValueSynonym, ...] = ()
+    implied: tuple[ValueSynonym, ...] = ()
     value_case: ValueCase = "keep"
     leading_words: tuple[str, ...] = ()
     cessation_ends: bool = False

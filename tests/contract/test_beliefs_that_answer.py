@@ -132,3 +132,30 @@ def test_an_unnamed_boyfriend_answers_whether_one_is_single(memory: Memory) -> N
     space = _remember(memory, ("I have a boyfriend.",))
     said = _answer(memory, space, "Is Alice single?")
     assert said.startswith("Alice — relationship_status: in a relationship"), said
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "expected"),
+    [
+        # A pescatarian eats fish: the answer to "vegetarian?" shows the fish, not only "not meat".
+        ("I'm pescatarian.", "Is Alice vegetarian?", "fish since 1 May 2024"),
+        ("I'm pescatarian.", "Does Alice eat fish?", "fish since 1 May 2024"),
+        ("I'm vegetarian.", "Does Alice eat fish?", "not fish"),
+    ],
+)
+def test_a_diet_label_answers_about_fish(memory: Memory, text: str, question: str, expected: str) -> None:
+    space = _remember(memory, (text,))
+    said = _answer(memory, space, question)
+    assert said.startswith("Alice — diet:") and expected in said, said
+
+
+@pytest.mark.parametrize("question", ["What pets does Alice have?", "Does Alice have a dog?"])
+def test_a_pet_that_died_is_the_answer_not_the_turn_that_had_it(memory: Memory, question: str) -> None:
+    """After "Rex died" the set of pets is empty; the stale "I have a dog named Rex" turn
+    ranked first (and could rank first again: it matches "dog" best)."""
+    space = _remember(memory, ("I have a dog named Rex.", "Rex died last week."))
+    result = memory.recall(space, question, k=5, as_of=ASKED_AT)
+    assert result.trace.get("answer") and result.items[0].text.startswith("Alice — pets: not Rex"), result.items[0].text
+    # The answer cites the turn that ended the value and the one that said it held.
+    cited = {memory.evidence(space, ref.id).text for ref in result.items[0].provenance}
+    assert {"Rex died last week.", "I have a dog named Rex."} <= cited, cited
