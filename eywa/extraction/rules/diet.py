@@ -1,6 +1,7 @@
 """Diet, with its change forms.
 
-"I'm vegetarian" and "I went vegan" are positive; "I don't eat meat" is diet "meat" with
+"I'm vegetarian" and "I went vegan" are positive (and say no fish; "I'm pescatarian" says
+fish, positive); "I don't eat meat" is diet "meat" with
 negative polarity, never the value "no meat", and so are "I stopped eating meat" and "I
 haven't eaten meat in weeks"; "I'm not vegan anymore" is "vegan", negative; "I eat fish
 again" is "fish", positive. A dish ("a vegan cake") says nothing about the speaker's diet.
@@ -74,6 +75,9 @@ def diet(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _WENT):
         label = _label(m.group("diet"))
         yield fact(ctx, s, f"{s} went {label}", "diet", label, valid_from=past_date(ctx, m), confidence=0.85)
+        if label in _FISH:
+            yield fact(ctx, s, f"{s} went {label}", "diet", "fish", polarity=_FISH[label], valid_from=past_date(ctx, m),
+                       confidence=0.85)
     for m, s in matches(ctx, _EATS_AGAIN):
         food = activity(m.group("food"))
         yield fact(ctx, s, f"{s} eats {food} again", "diet", food, confidence=0.8)
