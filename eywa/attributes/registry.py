@@ -75,6 +75,7 @@ SPECS: tuple[AttributeSpec, ...] = (
         synonyms=_syn("self-employed", "positive", "freelance", "freelancer", "self employed", "own boss")
         + _syn("unemployed", "positive", "jobless", "out of work", "between jobs", "out of a job")
         + _syn("retired", "positive", "retiree", "in retirement"),
+        change_values=("retired", "unemployed"),
         leading_words=("at", "for", "with", "work", "works", "working", "job", "employed"),
     ),
     AttributeSpec(

@@ -65,6 +65,9 @@ class AttributeSpec(BaseModel):
             describes ("I quit my job" as a life event, "I left Boston" for where someone is
             from). Off for attributes the registry does not know, so that the validator
             judges them only by negation, as it always did.
+        change_values: values that by themselves say the one held before ended ("retired",
+            "unemployed" of the employer: one who retires leaves the job they had), so the
+            dimension's hazard is raised before they are observed, as for a cessation.
         wh_words: the question words whose questions the values answer ("where" for an
             employer or a residence, "who" for a partner, "what" for an occupation). When
             a question's words point at several attributes ("job" → employer and
@@ -87,4 +90,5 @@ class AttributeSpec(BaseModel):
     value_case: ValueCase = "keep"
     leading_words: tuple[str, ...] = ()
     cessation_ends: bool = False
+    change_values: tuple[str, ...] = ()
     wh_words: tuple[WhWord, ...] = ()

@@ -77,6 +77,9 @@ def test_a_number_that_is_no_age_makes_no_age(memory: Memory, text: str) -> None
         (("I'm self-employed.",), "What does Alice do?", "Alice — employer: self-employed"),
         (("I retired last year.",), "Is Alice retired?", "Alice — employer: retired"),
         (("I retired last year.",), "Does Alice work?", "Alice — employer: retired"),
+        # A status is the employer's value: a new job moves the same dimension.
+        (("I'm unemployed.", "I got a new job at Initech."), "Where does Alice work?", "Alice — employer: Initech"),
+        (("I work at Initech.", "I'm retired now."), "Does Alice work?", "Alice — employer: retired"),
     ],
 )
 def test_whether_one_works_is_answered(memory: Memory, texts: tuple[str, ...], question: str, answer: str) -> None:
