@@ -234,7 +234,7 @@ def group_by_dimension(beliefs: Iterable[Belief], cited: Sequence[Evidence]) -> 
     """The observations of ``beliefs`` by the dimension they update, keyed as the ledger keys it."""
     groups: dict[DimensionKey, list[Observation]] = defaultdict(list)
     for belief in beliefs:
-        observation = observation_from_belief(belief, cited)
+        observation = observation_from_belief(belief, cited, get_attribute(belief.attribute) if belief.attribute else None)
         if observation is not None:
             key = (observation.space, entity_key(observation.entity), get_attribute(observation.attribute).name)
             groups[key].append(observation)

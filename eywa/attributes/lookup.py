@@ -114,7 +114,7 @@ def with_overrides(
         data = current.model_dump()
         data.update(dict(fields))
         data["name"] = name
-        for key in ("aliases", "words", "leading_words", "synonyms", "wh_words"):
+        for key in ("aliases", "words", "leading_words", "synonyms", "implied", "wh_words"):
             if isinstance(data.get(key), list):
                 data[key] = tuple(data[key])
         try:

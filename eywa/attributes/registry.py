@@ -52,6 +52,11 @@ _MOVER_RATE = 0.084
 # through its life (assumption), so its remaining median life is about 6 years.
 _PET_REMAINING_MEDIAN_YEARS = 12.0 / 2
 
+# Babb, Malarcher, Schauer, Asman, Jamal, "Quitting Smoking Among Adults — United States,
+# 2000-2015", MMWR 65(52) (2017) 1457-1464: 7.4 % of adults who smoked in the past year had
+# recently quit successfully in 2015.
+_SMOKER_QUIT_RATE = 0.074
+
 _EMPLOYER_TAU = tau_from_median_years(_EMPLOYER_MEDIAN_YEARS)
 _LIFETIME_TAU = 50 * YEAR_DAYS
 
@@ -62,12 +67,15 @@ SPECS: tuple[AttributeSpec, ...] = (
         cessation_ends=True,
         tau_source="BLS Employee Tenure in 2022: median tenure with the current employer 4.1 "
         "years (Jan 2022) → τ = 4.1 / ln 2 ≈ 5.9 years.",
-        description="Organisation the subject works for (one at a time).",
+        description="Organisation the subject works for (one at a time), or whether they work at "
+        "all: 'unemployed', 'self-employed', 'retired'.",
         aliases=("company", "workplace", "works_at", "works_for", "job_company", "work", "job", "employed_at"),
         words=("work", "works", "working", "worked", "job", "jobs", "employer", "employed", "company",
-               "boss", "office", "hired", "fired", "quit"),
+               "boss", "office", "hired", "fired", "quit", "retired", "retirement", "unemployed", "self-employed"),
         synonyms=_syn("self-employed", "positive", "freelance", "freelancer", "self employed", "own boss")
-        + _syn("unemployed", "positive", "jobless", "out of work", "between jobs"),
+        + _syn("unemployed", "positive", "jobless", "out of work", "between jobs", "out of a job")
+        + _syn("retired", "positive", "retiree", "in retirement"),
+        change_values=("retired", "unemployed"),
         leading_words=("at", "for", "with", "work", "works", "working", "job", "employed"),
     ),
     AttributeSpec(
@@ -121,7 +129,8 @@ SPECS: tuple[AttributeSpec, ...] = (
         + _syn("in a relationship", "positive", "dating someone", "seeing someone", "taken")
         + _syn("widowed", "positive", "widow", "widower")
         + _syn("married", "negative", "unmarried")
-        + _syn("single", "positive", "broke up", "split up"),
+        + _syn("single", "positive", "broke up", "split up")
+        + _syn("in a relationship", "positive", "boyfriend", "girlfriend", "has a boyfriend", "has a girlfriend"),
         value_case="lower",
     ),
     AttributeSpec(
@@ -205,8 +214,29 @@ SPECS: tuple[AttributeSpec, ...] = (
                "non-vegetarian", "non vegetarian")
         + _syn("animal products", "positive", "non-vegan", "non vegan")
         + _syn("alcohol", "positive", "drink", "drinking", "booze", "alcoholic drinks"),
+        # A pescatarian eats fish, which a vegetarian does not: "Is a pescatarian vegetarian?"
+        # asks about fish as well as meat, and the fish answers it (no).
+        implied=_syn("fish", "positive", "pescatarian", "pescetarian")
+        + _syn("fish", "negative", "vegetarian", "veggie", "vegan"),
         value_case="lower",
         leading_words=("eat", "eats", "eating", "ate", "eaten", "drink", "drinks", "drinking", "any"),
+    ),
+    AttributeSpec(
+        name="habits", cardinality="multi", tau_days=tau_from_annual_rate(_SMOKER_QUIT_RATE),
+        cessation_ends=True,
+        tau_source="Babb et al., MMWR 65(52) (2017): 7.4 % of adults who smoked in the past year "
+        "had recently quit (2015) → τ = −1 / ln(1 − 0.074) ≈ 13 years, for smoking; other "
+        "habits are assumed alike.",
+        description="Habits such as smoking or vaping; one given up is the value with negative "
+        "polarity (drinking is the diet's 'alcohol').",
+        aliases=("habit", "smoking", "smoker", "vaping"),
+        words=("habit", "habits", "smoke", "smokes", "smoking", "smoker", "smokers", "vape", "vapes", "vaping",
+               "cigarette", "cigarettes"),
+        synonyms=_syn("smoking", "positive", "smoke", "smokes", "smoker", "cigarettes")
+        + _syn("smoking", "negative", "non-smoker", "nonsmoker", "non smoker")
+        + _syn("vaping", "positive", "vape", "vapes", "vaper"),
+        value_case="lower",
+        leading_words=("do", "does"),
     ),
     AttributeSpec(
         name="education", cardinality="multi", tau_days=20 * YEAR_DAYS,
@@ -250,12 +280,14 @@ SPECS: tuple[AttributeSpec, ...] = (
         tau_source="assumption: 4 years; a thing sold or lost is the value with negative polarity.",
         description="Notable things the subject owns (car, house, instrument).",
         aliases=("possession", "owns", "belongings", "own"),
-        words=("own", "owns", "owned", "bought", "possessions"),
+        words=("own", "owns", "owned", "bought", "possessions", "car", "cars", "drive", "drives"),
         value_case="lower",
     ),
     AttributeSpec(
-        name="age", cardinality="single", tau_days=YEAR_DAYS,
-        tau_source="an age in years holds for one year at most; τ = 1 year.",
+        name="age", cardinality="single", tau_days=YEAR_DAYS / 2,
+        tau_source="arithmetic, no survey: an age in whole years holds for one year, and said at "
+        "a random point of that year it stays true for the rest of it, half a year on average "
+        "→ τ = 0.5 years (a year on, the number said is no longer claimed as now).",
         description="The subject's age in years.",
         words=("age", "old"),
     ),

@@ -53,6 +53,10 @@ class AttributeSpec(BaseModel):
         words: words of a question that point at this attribute ("married" points at both
             relationship_status and partner); see ``attributes_for_words``.
         synonyms: surface forms of values with their canonical (value, polarity).
+        implied: surfaces that say a value besides the one they are a synonym of
+            ("pescatarian" is no meat, and also fish): the validator accepts them for that
+            value and a question naming them asks about it too ("Is Ana vegetarian?" asks
+            about fish as well as meat), but a value said so is never rewritten to it.
         value_case: ``lower`` for common-noun values (hobbies, foods), ``keep`` for names.
         leading_words: lower-case words stripped from the start of a value ("eating meat" →
             "meat" for diet; "at Google" → "Google" for employer).
@@ -61,6 +65,9 @@ class AttributeSpec(BaseModel):
             describes ("I quit my job" as a life event, "I left Boston" for where someone is
             from). Off for attributes the registry does not know, so that the validator
             judges them only by negation, as it always did.
+        change_values: values that by themselves say the one held before ended ("retired",
+            "unemployed" of the employer: one who retires leaves the job they had), so the
+            dimension's hazard is raised before they are observed, as for a cessation.
         wh_words: the question words whose questions the values answer ("where" for an
             employer or a residence, "who" for a partner, "what" for an occupation). When
             a question's words point at several attributes ("job" → employer and
@@ -79,7 +86,9 @@ class AttributeSpec(BaseModel):
     aliases: tuple[str, ...] = ()
     words: tuple[str, ...] = ()
     synonyms: tuple[ValueSynonym, ...] = ()
+    implied: tuple[ValueSynonym, ...] = ()
     value_case: ValueCase = "keep"
     leading_words: tuple[str, ...] = ()
     cessation_ends: bool = False
+    change_values: tuple[str, ...] = ()
     wh_words: tuple[WhWord, ...] = ()

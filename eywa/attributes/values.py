@@ -152,7 +152,9 @@ def value_surfaces(
     polarity: Polarity = "positive",
     registry: Mapping[str, AttributeSpec] | None = None,
 ) -> list[tuple[str, Polarity]]:
-    """The ways a canonical (value, polarity) may be said: itself first, then its synonyms.
+    """The ways a canonical (value, polarity) may be said: itself first, then its synonyms,
+    then the surfaces that imply it besides their own value (``AttributeSpec.implied``:
+    "pescatarian" also says fish).
 
     Each surface comes with the polarity it must be said with: (meat, negative) is also
     ("vegetarian", positive); (meat, positive) is also ("vegetarian", negative). The
@@ -160,7 +162,7 @@ def value_surfaces(
     """
     spec = get_attribute(attribute, registry)
     out: list[tuple[str, Polarity]] = [(value, polarity)]
-    for synonym in spec.synonyms:
+    for synonym in (*spec.synonyms, *spec.implied):
         if synonym.value.casefold() == value.casefold():
             said: Polarity = polarity if synonym.polarity == "positive" else flip(polarity)
             if (synonym.surface, said) not in out:

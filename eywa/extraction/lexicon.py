@@ -71,6 +71,11 @@ POSSESSIONS = (
     "car|house|home|bike|bicycle|motorcycle|motorbike|guitar|piano|violin|cello|laptop|computer"
     "|camera|boat|apartment|condo|truck|van|telescope|keyboard|drum set|ukulele|tent|kayak|canoe|rv"
 )
+CAR_MAKES = (
+    "Tesla|Toyota|Honda|Ford|BMW|Audi|Mercedes|Volkswagen|VW|Subaru|Volvo|Nissan|Hyundai|Kia|Mazda|Jeep|Porsche"
+    "|Chevy|Chevrolet|Prius|Lexus|Fiat|Peugeot|Renault|Skoda|Jaguar|Land\\s+Rover|Range\\s+Rover|Mini\\s+Cooper"
+)
+"""Car makes a first-person "I bought a …" names as the car itself ("I bought a Tesla")."""
 
 PASTIMES = alternation(
     """guitar piano violin drums cello flute saxophone ukulele clarinet trumpet harp bass_guitar

@@ -190,6 +190,11 @@ class Validator:
             value_words, polarity = self._best_surface(fact, [texts[t.id] for t in found], exclude)
             out.surface = (value_words, polarity)
         words = list(dict.fromkeys(claim + value_words))
+        if not words and fact.value:
+            # "Alice is 40." (an age): the number is the whole claim. The anchors check
+            # matches it as an amount; support must still find the clause that says it, so
+            # that negation and hedges are read there ("I'm not 40" is no age of 40).
+            words = [w for w in content_words(fact.value, exclude) if w.isdigit()]
         if not words:
             out.detail = "the candidate has no content words to support"
             return out

@@ -12,8 +12,9 @@ placed at ``valid_from``; a dated event at ``event_at``; otherwise the time the 
 were observed, and as a last resort the time the belief was recorded.
 
 Change. The hazard is raised when a cited turn carries a correction signal ("actually", "no
-longer", "I moved"), and when a negative belief is a cessation of its own value ("I quit
-pottery", "I left Google", "our dog died"; see ``eywa.cessation``): the speaker says the
+longer", "I moved"), when the value itself says the one before ended (the registry's
+``change_values``: "I'm retired" ends the job), and when a negative belief is a cessation
+of its own value ("I quit pottery", "I left Google", "our dog died"; see ``eywa.cessation``): the speaker says the
 value stopped being true, so the confidence it had is released before the update instead of
 being argued away by one report of equal weight. A plain negation ("I don't eat meat") is
 not a change: said three times, it should accumulate.
@@ -114,6 +115,14 @@ def ended(belief: Belief, cited: Sequence[Evidence]) -> bool:
     return bool(words) and any(ends_any(e.text, words) for e in cited)
 
 
+def _ends_before(belief: Belief, spec: AttributeSpecLike | None) -> bool:
+    """Whether the belief's value itself says the value held before ended: "I'm retired" (an
+    employer's ``retired``) ends the job, though the turn names no job and no cessation."""
+    if spec is None or belief.polarity != "positive" or not belief.value:
+        return False
+    return belief.value.casefold() in {v.casefold() for v in spec.change_values}
+
+
 def observation_from_belief(
     belief: Belief,
     evidence: Sequence[Evidence],
@@ -132,7 +141,7 @@ def observation_from_belief(
         return None
     cited_ids = set(belief.evidence_ids)
     cited = [e for e in evidence if e.id in cited_ids]
-    change = any(e.signals_of(SignalKind.CORRECTION) for e in cited) or ended(belief, cited)
+    change = any(e.signals_of(SignalKind.CORRECTION) for e in cited) or ended(belief, cited) or _ends_before(belief, spec)
     second_hand = bool(cited) and all((e.role or "").lower() in _SECOND_HAND_ROLES for e in cited)
     score = belief.report.score if belief.report is not None else None
     return Observation(

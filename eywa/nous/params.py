@@ -32,6 +32,11 @@ class AttributeSpecLike(Protocol):
         """Time constant of the hazard: the mean time a value is expected to stay true."""
         ...
 
+    @property
+    def change_values(self) -> tuple[str, ...]:
+        """Values whose observation says the value held before ended ("retired")."""
+        ...
+
 
 @dataclass(frozen=True)
 class NousParams:

@@ -31,6 +31,7 @@ __all__ = [
     "MAX_ANSWER_TURNS",
     "StateAnswer",
     "asked_values",
+    "ended_values",
     "names_only_values",
     "state_answer",
     "unrealised_plan",
@@ -137,12 +138,29 @@ def _side(probability: float) -> float:
     return max(probability, 1.0 - probability)
 
 
-def _confidence(dimension: Dimension, asked: Sequence[str], members: Sequence[str]) -> float:
+def ended_values(dimension: Dimension, deltas: Sequence[Delta]) -> list[str]:
+    """A set's values whose last word was negative ("Rex died", "I quit pottery"), when that
+    is true of every value it ever held: the set is known to be empty now. [] otherwise."""
+    if dimension.cardinality != "multi":
+        return []
+    by_value = _by_value(deltas)
+    values = [v for v in dimension.distribution if v != UNSEEN]
+    last = [_latest(by_value, v) for v in values]
+    if not values or any(d is None or d.polarity != "negative" for d in last):
+        return []
+    return values
+
+
+def _confidence(dimension: Dimension, asked: Sequence[str], members: Sequence[str], ended: Sequence[str]) -> float:
     dist = dimension.distribution
     if asked:
         return min(_side(dist.get(v, 0.0)) for v in asked)
     if dimension.cardinality == "single":
         return dist.get(dimension.mode, 0.0) if dimension.mode is not None else 0.0
+    if not members and ended:
+        # "What pets does Ana have?" after "Rex died": the answer is that none is known now,
+        # as sure as the least sure of the ends ("not Rex (p 0.67)").
+        return min(1.0 - dist.get(v, 0.0) for v in ended)
     return max((dist.get(m, 0.0) for m in members), default=0.0)
 
 
@@ -200,6 +218,10 @@ def _supporting(dimension: Dimension, deltas: Sequence[Delta], asked: Sequence[s
     else:
         chosen.extend(_latest(by_value, m, positive=True) for m in members)
         chosen.append(last_delta)
+        if not members:  # an emptied set: what ended each value, then what said it held
+            ended = [_latest(by_value, v) for v in dimension.distribution if v != UNSEEN]
+            chosen.extend(d for d in ended if d is not None and d.polarity == "negative")
+            chosen.extend(_latest(by_value, v, positive=True) for v in dimension.distribution if v != UNSEEN)
     return [d for d in chosen if d is not None]
 
 
@@ -235,7 +257,9 @@ def state_answer(
       when several are named);
     * otherwise, single-valued: the probability of the mode (0 when nothing is more likely
       than "something unseen");
-    * otherwise, a set: the probability of its most probable member (``set_members``).
+    * otherwise, a set: the probability of its most probable member (``set_members``); a
+      set every value of which was last said to have ended ("Rex died") has no member, and
+      its answer, "not Rex", is as sure as the least sure end (``ended_values``).
 
     ``deltas`` are the dimension's deltas up to the time it was read (``as_of``), in event
     order; ``as_of`` only words the line ("as of today").
@@ -246,7 +270,7 @@ def state_answer(
         entity=dimension.entity,
         attribute=dimension.attribute,
         text=_text(dimension, asked, as_of),
-        confidence=_confidence(dimension, asked, members),
+        confidence=_confidence(dimension, asked, members, ended_values(dimension, deltas)),
         asked=asked,
         evidence_ids=_evidence(_supporting(dimension, deltas, asked, members)),
     )

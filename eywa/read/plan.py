@@ -338,6 +338,9 @@ _ATTRIBUTE_IDIOMS: Final[tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]] = 
     (re.compile(r"\bfor\s+a\s+living\b", re.I), ("occupation", "employer")),
     (re.compile(r"\b(?:grow|grew|grown|growing)\s+up\b", re.I), ("origin",)),
     (re.compile(r"\bbased\b(?!\s+(?:on|upon)\b)", re.I), ("residence",)),  # "where is Ana based?", not "based on"
+    # "What does Ana do?" (nothing after "do" but the present): her work, not a pastime.
+    (re.compile(r"^\s*what\s+(?:does|do)\s+.+?\s+do(?:\s+(?:now|nowadays|these\s+days|for\s+work))?\s*[?.!]*\s*$", re.I),
+     ("occupation", "employer")),
 )
 # A lifetime, in days (the registry's own for origin): an attribute whose values last this
 # long does not change.

@@ -46,12 +46,13 @@ def test_rerunning_level1_writes_no_duplicates(stores: tuple[SqliteEvidenceStore
     evidence, beliefs = stores
     evidence.add([turn("a", "I work at Google now.", T0), turn("b", "I'm vegetarian.", T0, seq=1)], [])
     first = level1(stores, ["a", "b", "missing"], batch_size=1)
-    assert (first.accepted, len(first.beliefs), first.missing_evidence) == (2, 2, 1)
+    # "I'm vegetarian" is no meat and no fish: two beliefs.
+    assert (first.accepted, len(first.beliefs), first.missing_evidence) == (3, 3, 1)
     ids_before = beliefs.ids("home")
     second = level1(stores, ["a", "b"])
-    assert second.beliefs == () and second.duplicates == 2
+    assert second.beliefs == () and second.duplicates == 3
     assert beliefs.ids("home") == ids_before
-    assert beliefs.counts("home") == {"belief_active": 2}
+    assert beliefs.counts("home") == {"belief_active": 3}
 
 
 def test_a_later_value_of_a_single_attribute_supersedes_the_earlier(stores: tuple[SqliteEvidenceStore, SqliteBeliefStore]) -> None:

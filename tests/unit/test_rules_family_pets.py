@@ -182,7 +182,8 @@ def test_a_pet_named_in_the_next_sentence_by_someone_else_has_that_name() -> Non
 @pytest.mark.parametrize(
     ("question", "answer", "expected"),
     [
-        ("So you're vegan now?", "Vegan, yes. Since March.", {("diet", "vegan", "positive", "asserted")}),
+        ("So you're vegan now?", "Vegan, yes. Since March.", {("diet", "vegan", "positive", "asserted"),
+                                                              ("diet", "fish", "negative", "asserted")}),
         ("A teacher then?", "Yes, a teacher.", {("occupation", "teacher", "positive", "asserted")}),
         ("Married?", "Married, yep!", {("relationship_status", "married", "positive", "asserted")}),
         ("Is Lucia a teacher now?", "A teacher, yes.", set()),  # about someone else
@@ -223,7 +224,8 @@ def test_a_name_after_a_comma_that_opens_another_clause_is_not_the_pet() -> None
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("I have a boyfriend named Tobias.", {("partner", "Tobias", "positive", "asserted")}),
+        ("I have a boyfriend named Tobias.", {("partner", "Tobias", "positive", "asserted"),
+                                              ("relationship_status", "in a relationship", "positive", "asserted")}),
         ("I've got a wife, Lucia.", {("partner", "Lucia", "positive", "asserted"),
                                      ("relationship_status", "married", "positive", "asserted")}),
         ("I don't have a boyfriend.", set()),

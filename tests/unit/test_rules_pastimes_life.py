@@ -63,9 +63,11 @@ def test_likes_and_dislikes(text: str, expected: set[Fact]) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("I'm vegetarian.", {("diet", "vegetarian", "positive", "asserted")}),
+        ("I'm vegetarian.", {("diet", "vegetarian", "positive", "asserted"), ("diet", "fish", "negative", "asserted")}),
+        ("I'm pescatarian.", {("diet", "pescatarian", "positive", "asserted"), ("diet", "fish", "positive", "asserted")}),
         ("I'm not vegetarian.", {("diet", "vegetarian", "negative", "asserted")}),
-        ("I went vegan at the start of the month.", {("diet", "vegan", "positive", "asserted")}),
+        ("I went vegan at the start of the month.", {("diet", "vegan", "positive", "asserted"),
+                                                     ("diet", "fish", "negative", "asserted")}),
         ("I don't eat meat anymore.", {("diet", "meat", "negative", "asserted")}),
         ("I stopped eating meat in January.", {("diet", "meat", "negative", "asserted")}),
         ("I haven't eaten meat in four weeks.", {("diet", "meat", "negative", "asserted")}),

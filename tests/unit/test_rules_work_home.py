@@ -22,7 +22,8 @@ SAID_IN_APRIL = datetime(2024, 4, 22, 18, 0, tzinfo=timezone.utc)
         ("I quit my job at Halden Logistics.", {("employer", "Halden Logistics", "negative", "asserted")}),
         ("I got a job at Fernbrook Health!", {("employer", "Fernbrook Health", "positive", "asserted")}),
         ("I was laid off from Orrin Freight.", {("employer", "Orrin Freight", "negative", "asserted")}),
-        ("I retired from the Royal Navy.", {("employer", "Royal Navy", "negative", "asserted")}),
+        ("I retired from the Royal Navy.", {("employer", "Royal Navy", "negative", "asserted"),
+                                            ("employer", "retired", "positive", "asserted")}),
         ("Melanie works at the Seaview Library.", {("employer", "Seaview Library", "positive", "asserted")}),
         ("My boss at Halden is great.", {("employer", "Halden", "positive", "asserted")}),
         # the title stops before "at": the employer after it was swallowed into the title

@@ -18,9 +18,11 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from eywa.extraction.context import Earlier, named_values
+from eywa.extraction.rules.age import age
 from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in
 from eywa.extraction.rules.ellipsis import elliptical_answer
 from eywa.extraction.rules.family import children, relationships
+from eywa.extraction.rules.habits import habits
 from eywa.extraction.rules.home import possessions, residence
 from eywa.extraction.rules.life import education, health
 from eywa.extraction.rules.diet import diet
@@ -35,8 +37,8 @@ from eywa.models import CandidateFact, Evidence, SignalKind
 Family = Callable[[Ctx], Iterator[CandidateFact]]
 
 FAMILIES: tuple[Family, ...] = (
-    employment, residence, relationships, children, pets, hobbies, tastes, diet, education, health, possessions,
-    plans, events,
+    employment, residence, relationships, children, pets, hobbies, tastes, diet, habits, education, health, possessions,
+    age, plans, events,
 )
 """Every rule family, in the order their proposals are listed."""
 
@@ -96,7 +98,7 @@ class RuleExtractor:
     name = "rules"
     # Bump when the rules propose something different for the same turn: beliefs record it,
     # and `eywa reprocess` re-reads the turns an older version read.
-    version = "3"
+    version = "4"
 
     def __init__(self, families: Sequence[Family] = FAMILIES) -> None:
         self._families = tuple(families)

@@ -88,7 +88,10 @@ _BABY = rule(
 _SINGLE_AFTER = frozenset({"broke up", "split up"})
 """Breakups that leave the one who broke up single (a separation is a status of its own);
 the registry makes them surfaces of ``single``, so the validator finds the value said."""
-_ROLE_STATUS = {"husband": "married", "wife": "married", "spouse": "married"}
+_ROLE_STATUS = {"husband": "married", "wife": "married", "spouse": "married", "boyfriend": "in a relationship",
+                "girlfriend": "in a relationship"}  # fmt: skip
+"""The status a partner's role says: a boyfriend means one is in a relationship ("I have a
+boyfriend"); "partner" may be a business partner and says nothing."""
 _KIND_VALUE = {"kids": "children", "kid": "children", "child": "children", "children": "children", "baby": "baby",
                "sons": "sons", "daughters": "daughters", "twins": "twins", "son": "son", "daughter": "daughter"}  # fmt: skip
 
@@ -129,6 +132,7 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} is married to {partner}", "partner", partner, confidence=0.85)
             if "engaged" not in m.group(0):
                 yield fact(ctx, s, f"{s} is married to {partner}", "relationship_status", "married", confidence=0.85)
+    said_to_have = {(m.start(), m.end()) for m, _ in matches(ctx, _HAS_SPOUSE)}
     spouses = matches(ctx, _SPOUSE, anywhere=True) + matches(ctx, _HAS_SPOUSE)
     for m, s in spouses:
         role, partner = m.group("role"), _name(m.group("name"))
@@ -136,8 +140,10 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             if partner is not None:
                 yield fact(ctx, s, f"{partner} is {possessive(s)} ex-{role}", "partner", partner, polarity="negative")
             continue
-        if role in _ROLE_STATUS:
-            yield fact(ctx, s, f"{s} has a {role}", "relationship_status", "married", confidence=0.75)
+        # A boyfriend named in passing ("my girlfriend and I had our wedding") may be a label
+        # outgrown; only "I have a boyfriend" says the status.
+        if role in _ROLE_STATUS and (_ROLE_STATUS[role] == "married" or (m.start(), m.end()) in said_to_have):
+            yield fact(ctx, s, f"{s} has a {role}", "relationship_status", _ROLE_STATUS[role], confidence=0.75)
         if partner is not None and partner != s:
             yield fact(ctx, s, f"{possessive(s)} {role} is {partner}", "partner", partner, confidence=0.8)
     for m, s in matches(ctx, _TOGETHER, we=True):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from eywa.extraction.lexicon import NOT_NAMES, POSSESSIONS, PROPER
+from eywa.extraction.lexicon import CAR_MAKES, NOT_NAMES, POSSESSIONS, PROPER
 from eywa.extraction.rules.clause import (
     A,
     ADV,
@@ -28,7 +28,7 @@ from eywa.extraction.rules.clause import (
     plain,
     rule,
 )
-from eywa.extraction.rules.phrasing import clean, fact
+from eywa.extraction.rules.phrasing import article, clean, fact
 from eywa.models import CandidateFact
 
 _PLACE = rf"(?:the\s+)?(?P<place>{PROPER})(?![\w'’])"
@@ -68,6 +68,13 @@ _OWNS = rule(
     rf"(?P<thing>{POSSESSIONS})\b(?!\s+(?:for|as\s+a\s+gift)\b)",
     POSSESSIONS,
 )
+
+_OWNS_CAR = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>have|has|own|owns|bought|got|purchased|drive|drives|{A}ve\s+got|have\s+got)\s+"
+    rf"(?:a|an|my|our)\s+(?P<adj>(?:new|brand\s+new|used|old|second-hand|electric)\s+)?(?P<make>{CAR_MAKES})(?![\w'’-])",
+    "have has own owns bought got purchased drive drives ve",
+)
+""""I bought a Tesla", "I drive an old Volvo": the car is the make (possessions ``tesla``)."""
 
 
 def place_name(raw: str | None) -> str | None:
@@ -119,3 +126,9 @@ def possessions(ctx: Ctx) -> Iterator[CandidateFact]:
         said = verb if verb in {"got", "bought", "purchased"} else "has"
         yield fact(ctx, s, f"{s} {said} a {m.group('adj') or ''}{thing}", "possessions", thing,
                    valid_from=past_date(ctx, m) if said not in {"has"} else None, confidence=0.8)
+    for m, s in matches(ctx, _OWNS_CAR, we=True):
+        make, verb = " ".join(m.group("make").split()), " ".join(m.group("verb").split())
+        said = verb if verb in {"got", "bought", "purchased"} else "drives" if verb.startswith("drive") else "has"
+        car = f"{m.group('adj') or ''}{make}"
+        yield fact(ctx, s, f"{s} {said} {article(car)} {car}", "possessions", make,
+                   valid_from=past_date(ctx, m) if said in {"got", "bought", "purchased"} else None, confidence=0.8)

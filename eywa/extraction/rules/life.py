@@ -49,8 +49,11 @@ _FINISHED = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?P<verb>finished|completed|got|earned|received|(?:{BE}\s+)?done\s+with)\s+{_PROGRAMME}",
     DEGREES,
 )
+_NAMED_SCHOOL = rf"(?P<school>{_SCHOOL[len('(?P<school>'):-1]}|{PROPER})"
+"""An institution named alone ("Harvard", "Leeds"), where the verb says it is one."""
+_SCHOOL_END = r"(?=\s*(?:[.!;,]|$|\s+(?:last|this|in|on|with|and|back|two|three|a\s+few|years?|after|before|when)\b))"
 _GRADUATED = (
-    rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}graduated\s+from\s+{_SCHOOL}", "graduated"),
+    rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}graduated\s+from\s+{_NAMED_SCHOOL}{_SCHOOL_END}", "graduated"),
     rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}graduated\s+with\s+{_PROGRAMME}", "graduated"),
     rule(
         rf"{SUBJ}(?:{HAVE})?\s+{ADV}graduated\s+in\s+{_FIELD}(?=\s*(?:[.,!;]|$|\s+(?:at|from|last|this|in\s+\d)))",
@@ -62,6 +65,11 @@ _STUDIES = rule(
     rf"(?:\s+at\s+{_SCHOOL})?(?=\s*(?:[.,!;]|$|\s+(?:at|and|now|this|next|because|so|part-time|full-time)\b))",
     "study studies studying majoring major",
 )
+_STUDIED_AT = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}studied\s+{_FIELD}\s+at\s+{_NAMED_SCHOOL}{_SCHOOL_END}", "studied"
+)
+""""I studied law at Leeds": the past tense counts only with the place ("I studied all night"
+is no education)."""
 _STUDENT_AT = rule(rf"{SUBJ}{BE}\s+{ADV}(?:a\s+)?(?:[a-z]+\s+)?student\s+at\s+{_SCHOOL}", "student")
 _LANGUAGE = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:learning|studying|learn|learns|started\s+learning|taking)\s+"
@@ -136,6 +144,10 @@ def education(ctx: Ctx) -> Iterator[CandidateFact]:
             where = f" from {clean(m.group('school'))}" if m.groupdict().get("school") else f" in {value}"
             yield fact(ctx, s, f"{s} graduated{where}", "education", value, valid_from=past_date(ctx, m),
                        confidence=0.85)
+    for m, s in matches(ctx, _STUDIED_AT):
+        for value in _values(m):
+            yield fact(ctx, s, f"{s} studied {clean(m.group('field'))} at {clean(m.group('school'))}", "education",
+                       value, valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _LANGUAGE):
         language = " ".join(w.capitalize() if w not in {"asl"} else w.upper() for w in m.group("lang").lower().split())
         yield fact(ctx, s, f"{s} is learning {language}", "education", language, confidence=0.8)

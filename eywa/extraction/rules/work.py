@@ -106,6 +106,19 @@ _LOST_JOB_AS = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>lost|quit|left)\s+(?:my|his|her)\s+(?:old\s+)?job\s+as\s+(?:a|an)\s+{_TITLE}",
     "job",
 )
+_STATUS = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?P<st>unemployed|self-employed|self\s+employed|jobless|retired"
+    r"|out\s+of\s+work|between\s+jobs|out\s+of\s+a\s+job)(?![\w-])(?!\s+(?:from|as|teacher|nurse|doctor|officer|couple)\b)",
+    "unemployed self employed jobless retired out between",
+)
+"""Whether one works at all: "I'm unemployed", "I'm between jobs", "I'm self-employed", "I'm
+retired". The registry holds these as the employer's own values (``unemployed``,
+``self-employed``, ``retired``), so a later job moves the same dimension."""
+_RETIRED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:retired|went\s+into\s+retirement)(?=\s*(?:[.!;,]|$|\s+(?:last|this|in|on|two|three|a\s+few|a\s+couple|early|recently)\b))",
+                "retired retirement")
+""""I retired last year": the speaker no longer works (employer ``retired``, dated)."""
+_STATUS_VALUE = {"self employed": "self-employed", "jobless": "unemployed", "out of work": "unemployed",
+                 "between jobs": "unemployed", "out of a job": "unemployed"}  # fmt: skip
 _IS_A = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?:working\s+as\s+)?(?:a|an)\s+{_TITLE}"
     rf"(?:\s+(?:at|for)\s+{_ORG})?",
@@ -166,6 +179,9 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         if org := org_name(m.group("org")):
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, confidence=0.9)
             yield from _title(ctx, s, m)
+    for m, s in matches(ctx, _STATUS):
+        said = " ".join(m.group("st").split())
+        yield fact(ctx, s, f"{s} is {said}", "employer", _STATUS_VALUE.get(said, said), confidence=0.85)
     for m, s in matches(ctx, _IS_A) + matches(ctx, _WORKS_AS):
         if title := job_title(m.group("title")):
             yield fact(ctx, s, f"{s} is {article(title)} {title}", "occupation", title, confidence=0.8)
@@ -224,6 +240,12 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
         verb = re.sub(r"\b(?:my|his|her)\b", possessive(s), verb)
         yield fact(ctx, s, f"{s} {verb} {_the(m, org)}", "employer", org, polarity="negative",
                    valid_from=past_date(ctx, m), confidence=0.85)
+        if verb == "retired from":
+            yield fact(ctx, s, f"{s} retired from {_the(m, org)}", "employer", "retired", valid_from=past_date(ctx, m),
+                       confidence=0.8)
+    for m, s in matches(ctx, _RETIRED):
+        if not ctx.part.negated:
+            yield fact(ctx, s, f"{s} retired", "employer", "retired", valid_from=past_date(ctx, m), confidence=0.8)
 
 
 def _granularity(ctx: Ctx, moment: object) -> str | None:

@@ -1,0 +1,57 @@
+"""Age: "I'm 40.", "I am 32 years old", "I just turned 40 last week".
+
+The value is the age in years as said in digits, and
+the dimension places it when it was said (``eywa.nous.observations.event_time``: an open
+validity counts from the statement; "I turned 40 last week" keeps the birthday as the
+belief's ``valid_from`` and in its statement), so the answer reads "age: 40 since <said> —
+last said <said>; p … as of <asked>". An age is not projected forward: the registry's τ of one year lets the claim
+lapse, and the reader sees the number with the date it was said, never a stale number
+claimed as now.
+
+A bare number is an age only when it ends its clause ("I'm 40." and "I'm 40 now", not
+"I'm 40 minutes away") and lies between 13 and 110; "years old" and "turned" accept any
+age up to 110, "turned" only when the clause ends or a date follows ("turned 40 pages" is
+no birthday).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from eywa.extraction.rules.clause import ADV, BE, HAVE, SUBJ, Ctx, Rule, asserts, matches, past_date, plain, rule
+from eywa.extraction.rules.phrasing import date_phrase, fact
+from eywa.models import CandidateFact
+
+_NUMBER = r"(?P<n>\d{1,3})"
+"""Digits only: the validator finds the number in the turn as said ("forty" would not be)."""
+_CLAUSE_END = r"(?=\s*(?:[.!;,]|$))"
+_BARE_END = rf"(?:\s+(?:now|today|already|this\s+year))?{_CLAUSE_END}"
+_YEARS_OLD = r"\s+years?\s+old\b"
+_DATE_AFTER = r"(?=\s*(?:[.!;,]|$|\s+(?:last|this|on|in|yesterday|today|just|a\s+(?:few|couple)|two|three)\b))"
+
+_IS_AGE = Rule(
+    re.compile(rf"{SUBJ}{BE}\s+{ADV}(?:(?:only|almost|nearly|about)\s+)?{_NUMBER}(?:{_YEARS_OLD}|(?P<bare>{_BARE_END}))"),
+    frozenset({"m", "am", "s", "is", "re", "are"}),  # "I'm": the gate's words are the verb's, one letter too
+)
+_TURNED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}turned\s+{_NUMBER}(?:{_YEARS_OLD})?{_DATE_AFTER}", "turned")
+_LOWEST_BARE, _LOWEST, _HIGHEST = 13, 1, 110
+
+
+def age(ctx: Ctx) -> Iterator[CandidateFact]:
+    """The age facts of one part."""
+    if not plain(ctx) or not asserts(ctx):
+        return
+    for m, s in matches(ctx, _IS_AGE):
+        years = int(m.group("n"))
+        lowest = _LOWEST_BARE if m.group("bare") is not None else _LOWEST
+        if lowest <= years <= _HIGHEST and not re.search(r"(?i)\b(?:almost|nearly|about)\b", m.group(0)):
+            said = " ".join(m.group(0)[m.end("n") - m.start() :].split()).rstrip(".!;, ")
+            yield fact(ctx, s, f"{s} is {m.group('n')} {said}", "age", str(years), confidence=0.85)
+    for m, s in matches(ctx, _TURNED):
+        years = int(m.group("n"))
+        if _LOWEST <= years <= _HIGHEST:
+            when = past_date(ctx, m)
+            grain = next((d.granularity for d in ctx.dates if d.window_start == when), None)
+            said = f" {date_phrase(when, grain)}" if when is not None else ""
+            yield fact(ctx, s, f"{s} turned {m.group('n')}{said}", "age", str(years), valid_from=when, confidence=0.85)

@@ -1,0 +1,164 @@
+"""Plain first-person statements a user expects a memory to answer from: an age, whether
+one works, a habit given up, a degree, a car, an unnamed boyfriend. Each used to leave at
+most a life event (or nothing), so "How old is Alice?", "Does Alice work?" or "Does Alice
+smoke?" found only the turn, never a belief that answers. Through the public ``Memory``
+with the default rule extractor: the answer must be the claimed dimension line, first."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from eywa.memory import Memory
+
+ASKED_AT = "2024-07-20T00:00:00"
+"""Turns are said a month apart from 1 May 2024; questions are asked after the last."""
+
+
+def _space(texts: tuple[str, ...]) -> str:
+    return "say-" + hashlib.sha256("|".join(texts).encode()).hexdigest()[:10]
+
+
+def _remember(memory: Memory, texts: tuple[str, ...]) -> str:
+    space = _space(texts)
+    turns = [{"text": text, "speaker": "Alice", "session": f"s{i}", "observed_at": f"2024-0{5 + i}-01T10:00:00"}
+             for i, text in enumerate(texts)]  # fmt: skip
+    memory.remember(space, turns)
+    return space
+
+
+def _answer(memory: Memory, space: str, question: str, as_of: str = ASKED_AT) -> str:
+    """The text of the claimed answer, or "" when nothing is claimed."""
+    result = memory.recall(space, question, k=5, as_of=as_of)
+    top = result.items[0]
+    return top.text if top.kind == "dimension" and result.trace.get("answer") else ""
+
+
+def _beliefs(memory: Memory, space: str) -> set[tuple[str, str | None, str]]:
+    return {(b.attribute, b.value, b.polarity) for b in memory.beliefs(space) if b.subject == "Alice"}
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        (("I'm 40.",), "How old is Alice?", "Alice — age: 40 since 1 May 2024"),
+        (("I am 32 years old.",), "How old is Alice?", "Alice — age: 32"),
+        (("I just turned 40 last week.",), "How old is Alice?", "Alice — age: 40 since 1 May 2024"),
+    ],
+)
+def test_an_age_said_is_the_answer_with_when_it_was_said(memory: Memory, texts: tuple[str, ...], question: str,
+                                                         answer: str) -> None:
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer) and "last said 1 May 2024" in said, said
+
+
+def test_an_age_is_not_claimed_as_now_a_year_later(memory: Memory) -> None:
+    """An age holds for a year at most: read a year later, the number said then is no
+    longer claimed as the answer (the turn still ranks, with its date)."""
+    space = _remember(memory, ("I'm 40.",))
+    assert _answer(memory, space, "How old is Alice?", as_of="2025-05-01T00:00:00") == ""
+
+
+@pytest.mark.parametrize(
+    "text", ["I'm 40 minutes away.", "I'm 40 minutes late, sorry.", "I turned 40 pages tonight."]
+)
+def test_a_number_that_is_no_age_makes_no_age(memory: Memory, text: str) -> None:
+    space = _remember(memory, (text,))
+    assert not {b for b in _beliefs(memory, space) if b[0] == "age"}
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        (("I'm unemployed.",), "Does Alice work?", "Alice — employer: unemployed"),
+        (("I'm between jobs right now.",), "Does Alice work?", "Alice — employer: unemployed"),
+        (("I'm self-employed.",), "What does Alice do?", "Alice — employer: self-employed"),
+        (("I retired last year.",), "Is Alice retired?", "Alice — employer: retired"),
+        (("I retired last year.",), "Does Alice work?", "Alice — employer: retired"),
+        # A status is the employer's value: a new job moves the same dimension.
+        (("I'm unemployed.", "I got a new job at Initech."), "Where does Alice work?", "Alice — employer: Initech"),
+        (("I work at Initech.", "I'm retired now."), "Does Alice work?", "Alice — employer: retired"),
+    ],
+)
+def test_whether_one_works_is_answered(memory: Memory, texts: tuple[str, ...], question: str, answer: str) -> None:
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        (("I quit smoking.",), "Does Alice smoke?", "Alice — habits: not smoking"),
+        (("I smoke a pack a day.", "I quit smoking."), "Does Alice smoke?", "Alice — habits: not smoking"),
+        (("I smoke a pack a day.",), "Does Alice smoke?", "Alice — habits: smoking"),
+        (("I stopped drinking last year.",), "Does Alice drink?", "Alice — diet: not alcohol"),
+    ],
+)
+def test_a_habit_given_up_answers_no(memory: Memory, texts: tuple[str, ...], question: str, answer: str) -> None:
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I graduated from Harvard.", ("education", "Harvard", "positive")),
+        ("I graduated from Harvard last year.", ("education", "Harvard", "positive")),
+        ("I studied law at Leeds.", ("education", "law", "positive")),
+        ("I studied law at Leeds.", ("education", "Leeds", "positive")),
+        ("I'm 40.", ("age", "40", "positive")),
+        ("I bought a Tesla.", ("possessions", "tesla", "positive")),
+        ("I have a boyfriend.", ("relationship_status", "in a relationship", "positive")),
+    ],
+)
+def test_the_statement_makes_its_belief(memory: Memory, text: str, expected: tuple[str, str, str]) -> None:
+    space = _remember(memory, (text,))
+    assert expected in _beliefs(memory, space), _beliefs(memory, space)
+
+
+@pytest.mark.parametrize("text", ["I studied all night.", "I studied at the library.", "I graduated from it."])
+def test_study_said_of_an_evening_makes_no_education(memory: Memory, text: str) -> None:
+    space = _remember(memory, (text,))
+    assert not {b for b in _beliefs(memory, space) if b[0] == "education"}
+
+
+def test_what_car_is_answered_from_possessions(memory: Memory) -> None:
+    space = _remember(memory, ("I bought a Tesla.",))
+    assert _answer(memory, space, "What car does Alice drive?").startswith("Alice — possessions: tesla")
+
+
+def test_an_unnamed_boyfriend_answers_whether_one_is_single(memory: Memory) -> None:
+    space = _remember(memory, ("I have a boyfriend.",))
+    said = _answer(memory, space, "Is Alice single?")
+    assert said.startswith("Alice — relationship_status: in a relationship"), said
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "expected"),
+    [
+        # A pescatarian eats fish: the answer to "vegetarian?" shows the fish, not only "not meat".
+        ("I'm pescatarian.", "Is Alice vegetarian?", "fish since 1 May 2024"),
+        ("I'm pescatarian.", "Does Alice eat fish?", "fish since 1 May 2024"),
+        ("I'm vegetarian.", "Does Alice eat fish?", "not fish"),
+    ],
+)
+def test_a_diet_label_answers_about_fish(memory: Memory, text: str, question: str, expected: str) -> None:
+    space = _remember(memory, (text,))
+    said = _answer(memory, space, question)
+    assert said.startswith("Alice — diet:") and expected in said, said
+
+
+@pytest.mark.parametrize("question", ["What pets does Alice have?", "Does Alice have a dog?"])
+def test_a_pet_that_died_is_the_answer_not_the_turn_that_had_it(memory: Memory, question: str) -> None:
+    """After "Rex died" the set of pets is empty; the stale "I have a dog named Rex" turn
+    ranked first (and could rank first again: it matches "dog" best)."""
+    space = _remember(memory, ("I have a dog named Rex.", "Rex died last week."))
+    result = memory.recall(space, question, k=5, as_of=ASKED_AT)
+    assert result.trace.get("answer") and result.items[0].text.startswith("Alice — pets: not Rex"), result.items[0].text
+    # The answer cites the turn that ended the value and the one that said it held.
+    cited = {memory.evidence(space, ref.id).text for ref in result.items[0].provenance}
+    assert {"Rex died last week.", "I have a dog named Rex."} <= cited, cited
