@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from typing import Any
@@ -44,12 +44,18 @@ class Turns:
         return {i: Hydrated("evidence", i, f"turn {i}", (), "s1", AT, None, ()) for i in ids}
 
 
-def reader(barrier: threading.Barrier | None, pool: ThreadPoolExecutor | None) -> Reader:
-    def embed(texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        return np.ones((len(texts), 4), np.float32)
+def ones(texts: Sequence[str]) -> npt.NDArray[np.float32]:
+    return np.ones((len(texts), 4), np.float32)
 
+
+def reader(
+    barrier: threading.Barrier | None,
+    pool: ThreadPoolExecutor | None,
+    routes: list[MeetingRoute] | None = None,
+    embed: Callable[[Sequence[str]], npt.NDArray[np.float32]] = ones,
+) -> Reader:
     return Reader(
-        routes=[MeetingRoute("keyword", ["a", "b", "c"], barrier), MeetingRoute("vector", ["c", "d"], barrier)],
+        routes=routes or [MeetingRoute("keyword", ["a", "b", "c"], barrier), MeetingRoute("vector", ["c", "d"], barrier)],
         sources=[Turns()],
         embed_queries=embed,
         entities_named=lambda space, names: [],
@@ -328,15 +334,7 @@ def test_the_query_embedding_starts_before_the_routes_hold_the_interpreter(monke
                 pass
             return super().run(query)
 
-    busy = Reader(
-        routes=[Busy("keyword", ["a", "b"], None), MeetingRoute("vector", ["b", "c"], None)],
-        sources=[Turns()],
-        embed_queries=embed,
-        entities_named=lambda space, names: [],
-        neighbours=lambda space, ids: {},
-        rrf_k=20,
-        max_k=50,
-    )
+    busy = reader(None, None, [Busy("keyword", ["a", "b"], None), MeetingRoute("vector", ["b", "c"], None)], embed)
     for _ in range(3):  # each recall anew: the embedding thread idles between them
         began.clear()
         busy.recall("s", QUESTION, k=4, budget_tokens=None, policy="balanced", as_of=None)
