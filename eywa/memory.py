@@ -81,7 +81,7 @@ from eywa.read.routes import (
     TemporalRoute,
     VectorRoute,
 )
-from eywa.reconcile import Reconciler, ReconcileReport, StageWork, job_state, job_status, record_job
+from eywa.reconcile import Reconciler, ReconcileReport, StageWork, job_state, job_status, new_job, record_job
 from eywa.settings import EywaSettings, load_settings
 from eywa.stats import space_stats
 from eywa.stores.access import AccessLog
@@ -356,9 +356,9 @@ class Memory:
         request_id: str | None = None,
         wait: bool | None = None,
     ) -> tuple[list[str], JobStatus]:
-        """``remember``, with the batch's Level 1 job recorded (``record_job``) in the same hold
-        of the stores as the batch's write, and its state (what ``job`` would read) derived
-        from the batch: what an API's write answers. On the embedded store the write waits
+        """``remember``, with the batch's Level 1 job recorded in the batch's own Level 0
+        transaction (``EvidenceStore.add(..., job=)``), and its state (what ``job`` would
+        read) derived from the batch: what an API's write answers. On the embedded store the write waits
         once for the connection instead of three times, behind other threads' recalls. With
         ``wait`` the job's state is read after Level 1.
 
@@ -402,11 +402,14 @@ class Memory:
             check_quota(space, self._stores.evidence.usage(space), len(batch.new), added, self._limits)
         # The batch's writes wait once for the embedded connection; the CPU work above ran
         # without holding it, beside other threads' queries.
+        # The job is written in Level 0's own transaction: one commit per acknowledged write
+        # (on Neo4j a second transaction cost a pooled connection, its check and a commit).
+        record = new_job(space, batch.ids, author=author, request_id=request_id) if job else None
         with self._stores.exclusive():
-            self._stores.evidence.add(batch.new, batch.mentions)
+            self._stores.evidence.add(batch.new, batch.mentions, job=record)
             crashpoints.reached("level0_committed")
-            if job:
-                job_id = record_job(self._stores, space, batch.ids, author=author, request_id=request_id)
+            if record is not None:
+                job_id = record.id
                 if not waits:
                     status = self._acknowledged_job(job_id, space, batch)
         if not waits:

@@ -557,12 +557,25 @@ def record_job(
     Raises:
         StoreError: the store failed.
     """
-    found = job_id or "job_" + uuid.uuid4().hex
-    stores.jobs.add_job(JobRecord(
-        id=found, space=space, evidence_ids=tuple(dict.fromkeys(evidence_ids)), submitted_at=utc_now(),
-        author=author, request_id=request_id,
-    ))  # fmt: skip
-    return found
+    record = new_job(space, evidence_ids, author=author, request_id=request_id, job_id=job_id)
+    stores.jobs.add_job(record)
+    return record.id
+
+
+def new_job(
+    space: str,
+    evidence_ids: Sequence[str],
+    *,
+    author: str | None = None,
+    request_id: str | None = None,
+    job_id: str | None = None,
+) -> JobRecord:
+    """The record ``record_job`` stores (a new id unless ``job_id``), for a caller that
+    stores it in its own transaction (``EvidenceStore.add(..., job=)``)."""
+    return JobRecord(
+        id=job_id or "job_" + uuid.uuid4().hex, space=space, evidence_ids=tuple(dict.fromkeys(evidence_ids)),
+        submitted_at=utc_now(), author=author, request_id=request_id,
+    )  # fmt: skip
 
 
 def job_status(stores: GraphStores, job_id: str, *, max_attempts: int) -> JobStatus:

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from eywa.contract import SpaceUsage
 from eywa.models import Entity, Evidence
+from eywa.stores.ledger import JobRecord
 
 
 @dataclass(frozen=True)
@@ -44,11 +45,16 @@ class PriorState:
 class EvidenceStore(Protocol):
     """Stores turns, their signals, mentions and the keyword index in one transaction."""
 
-    def add(self, evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]]) -> list[str]:
+    def add(
+        self, evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]], *, job: JobRecord | None = None
+    ) -> list[str]:
         """Write a batch atomically; evidence whose id exists is skipped.
 
         ``mentions`` pairs an evidence id with an entity it mentions; entities are upserted
-        (aliases merged). Returns the ids that were new.
+        (aliases merged). ``job``, when given, is stored in the same transaction (an
+        existing id is kept; stored also when ``evidence`` is empty): an acknowledged write
+        then costs one commit, and no crash can leave its turns without their job. Returns
+        the ids that were new.
         """
         ...
 

@@ -31,7 +31,7 @@ from eywa.stores.embedded.records import (
 )
 from eywa.stores.entity_graph import co_mention_weights
 from eywa.stores.evidence import RecallTurn
-from eywa.stores.ledger import TURN_STAGES
+from eywa.stores.ledger import TURN_STAGES, JobRecord
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS evidence (
@@ -70,17 +70,25 @@ class SqliteEvidenceStore:
         self._db = db
         db.ensure_schema(SCHEMA + ENTITY_GRAPH_SCHEMA + ledger_sql.SCHEMA)
 
-    def add(self, evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]]) -> list[str]:
-        """Write a batch atomically with the new turns' pending marks; existing ids are skipped.
+    def add(
+        self, evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]], *, job: JobRecord | None = None
+    ) -> list[str]:
+        """Write a batch atomically with the new turns' pending marks (and ``job`` when given,
+        see ``EvidenceStore.add``); existing ids are skipped.
 
         Raises:
             ErasedError: a new turn's id is tombstoned (nothing of the batch is written).
             StoreError: SQLite failed (nothing is written).
         """
         if not evidence:
+            if job is not None:
+                with self._db.transaction() as conn:
+                    ledger_sql.add_job_in(conn, job)
             return []
         at = utc_now()
         with self._db.transaction() as conn:
+            if job is not None:  # rolled back with the batch if a turn is refused below
+                ledger_sql.add_job_in(conn, job)
             placeholders = ",".join("?" * len(evidence))
             present = {
                 row[0]

@@ -311,6 +311,16 @@ class SqliteStageLedger:
         return marked
 
 
+def add_job_in(conn: sqlite3.Connection, job: JobRecord) -> None:
+    """Store a job inside the caller's transaction (Level 0's, for an API write); an
+    existing id is kept."""
+    conn.execute(
+        "INSERT OR IGNORE INTO jobs (id, space, evidence_ids, submitted_at, author, request_id)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (job.id, job.space, json.dumps(list(job.evidence_ids)), to_epoch(job.submitted_at), job.author, job.request_id),
+    )
+
+
 class SqliteJobRecords:
     """The embedded ``JobRecords``."""
 
@@ -321,12 +331,7 @@ class SqliteJobRecords:
     def add_job(self, job: JobRecord) -> None:
         """Store a job; an existing id is kept."""
         with self._db.transaction() as conn:
-            conn.execute(
-                "INSERT OR IGNORE INTO jobs (id, space, evidence_ids, submitted_at, author, request_id)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (job.id, job.space, json.dumps(list(job.evidence_ids)), to_epoch(job.submitted_at),
-                 job.author, job.request_id),
-            )  # fmt: skip
+            add_job_in(conn, job)
 
     def get_job(self, job_id: str) -> JobRecord | None:
         """The job, or None."""

@@ -34,10 +34,10 @@ from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, Evidence, SignalKind, utc_now
 from eywa.stores.bundle import Batch
 from eywa.stores.evidence import PriorState, RecallTurn
-from eywa.stores.ledger import TURN_STAGES
+from eywa.stores.ledger import TURN_STAGES, JobRecord
 from eywa.stores.neo4j import level0
-from eywa.stores.neo4j.graph import Neo4jGraph
-from eywa.stores.neo4j.ledger import mark_row
+from eywa.stores.neo4j.graph import Neo4jGraph, run
+from eywa.stores.neo4j.ledger import ADD_JOBS, job_row, mark_row
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.records import (
     entity_from_props,
@@ -195,11 +195,15 @@ def _add(
     rows: list[dict[str, Any]],
     signals: dict[str, list[dict[str, Any]]],
     mentions: Sequence[tuple[str, Entity]],
+    jobs: Sequence[dict[str, Any]] = (),
 ) -> list[str]:
-    """One Level 0 batch (see ``level0``): one read and one write statement."""
+    """One Level 0 batch (see ``level0``): one read and one write statement, which also
+    creates ``jobs`` (``ledger.job_row``s); with no new turn, the jobs' statement alone."""
     present, erased, sessions = level0.read_batch(tx, rows)
     new = [r for r in rows if r["props"]["id"] not in present]
     if not new:
+        if jobs:
+            run(tx, ADD_JOBS, jobs=list(jobs))
         return []
     by_space: dict[str, list[str]] = {}
     for r in new:
@@ -209,7 +213,7 @@ def _add(
             raise ErasedError(space, tuple(found))
     at = utc_now()
     marks = [mark_row(space, TURN_STAGES, ids, "new", at) for space, ids in sorted(by_space.items())]
-    level0.write_batch(tx, new, sessions, [s for r in new for s in signals[r["props"]["id"]]], mentions, marks)
+    level0.write_batch(tx, new, sessions, [s for r in new for s in signals[r["props"]["id"]]], mentions, marks, jobs)
     return [r["props"]["id"] for r in new]
 
 
@@ -242,8 +246,11 @@ class Neo4jEvidenceStore:
     def __init__(self, graph: Neo4jGraph) -> None:
         self._graph = graph
 
-    def add(self, evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]]) -> list[str]:
-        """Write a batch (and its pending marks) in one transaction; turns whose id exists are skipped.
+    def add(
+        self, evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]], *, job: JobRecord | None = None
+    ) -> list[str]:
+        """Write a batch (its pending marks, and ``job`` when given) in one transaction;
+        turns whose id exists are skipped (see ``EvidenceStore.add``).
 
         Raises:
             ErasedError: a new turn's id is tombstoned (nothing written).
@@ -251,9 +258,12 @@ class Neo4jEvidenceStore:
             ClosedError: the stores were closed.
             StoreError: Neo4j failed; nothing of the batch was committed.
         """
+        jobs = [] if job is None else [job_row(job)]
         if not evidence:
+            if jobs:
+                self._graph.write("add job", run, ADD_JOBS, jobs=jobs)
             return []
-        return self._graph.write("add evidence", _add, *_add_arguments(evidence, mentions))
+        return self._graph.write("add evidence", _add, *_add_arguments(evidence, mentions), jobs)
 
     def rehearse_adds(self, batches: Sequence[Batch]) -> None:
         """Run ``add``'s statements on ``batches``, one after the other in one transaction

@@ -48,7 +48,9 @@ __all__ = [
     "Neo4jStageLedger",
     "Neo4jTombstones",
     "complete_tx",
+    "ADD_JOBS",
     "MARK_NEW",
+    "job_row",
     "mark_row",
     "mark_tx",
     "pending_query",
@@ -219,11 +221,15 @@ MERGE (p:{_P} {{space: $space, item: item, stage: stage}})
 """
 _STAMP_SPACE = f"MATCH (sp:{_SPACE} {{id: $space}}) SET sp.embedder = $embedder"
 _SET_EMBEDDER = f"MERGE (m:{_META} {{key: 'embedder'}}) SET m.value = $value"
-_ADD_JOB = f"""
-MERGE (j:{_JOB} {{id: $id}})
-  ON CREATE SET j.space = $space, j.evidence_ids = $evidence_ids, j.submitted_at = $submitted_at,
-    j.author = $author, j.request_id = $request_id
+ADD_JOBS: Final = f"""
+UNWIND $jobs AS job
+MERGE (j:{_JOB} {{id: job.id}})
+  ON CREATE SET j.space = job.space, j.evidence_ids = job.evidence_ids, j.submitted_at = job.submitted_at,
+    j.author = job.author, j.request_id = job.request_id
 """
+"""Jobs created (an existing id is kept), alone or as part of a caller's statement (Level 0's
+batch write, inside a ``CALL () {}``, so an acknowledged write commits its job with its
+turns): ``$jobs`` are ``job_row``s."""
 _GET_JOB = f"MATCH (j:{_JOB} {{id: $id}}) RETURN properties(j) AS j"
 _PRUNE_JOBS = f"MATCH (j:{_JOB}) WHERE j.submitted_at < $before DELETE j"
 _TOMBSTONE = f"""
@@ -245,6 +251,14 @@ def mark_row(
     """One row of ``MARK_NEW`` (the marks ``mark_tx`` would create for these items), or of
     ``_COMPLETE`` (the marks to delete; no reason or time)."""
     return {"space": space, "stages": list(stages), "items": list(dict.fromkeys(items)), "reason": reason, "at": at}
+
+
+def job_row(job: JobRecord) -> dict[str, Any]:
+    """One row of ``ADD_JOBS``."""
+    return {
+        "id": job.id, "space": job.space, "evidence_ids": list(job.evidence_ids), "submitted_at": job.submitted_at,
+        "author": job.author, "request_id": job.request_id,
+    }  # fmt: skip
 
 
 def mark_tx(
@@ -438,11 +452,7 @@ class Neo4jJobRecords:
     def add_job(self, job: JobRecord) -> None:
         """Store a job; an existing id is kept."""
 
-        def work(tx: ManagedTransaction) -> None:
-            run(tx, _ADD_JOB, id=job.id, space=job.space, evidence_ids=list(job.evidence_ids),
-                submitted_at=job.submitted_at, author=job.author, request_id=job.request_id)  # fmt: skip
-
-        self._graph.write("add job", work)
+        self._graph.write("add job", run, ADD_JOBS, jobs=[job_row(job)])
 
     @rereads
     def get_job(self, job_id: str) -> JobRecord | None:

@@ -6,8 +6,10 @@ context of the new turns and of the stored turns within reach is derived in Pyth
 (``eywa.stores.context``); one write statement then writes the turns with their context,
 links ``NEXT`` between consecutive turns, refreshes the stored neighbours' context, writes
 the signals, upserts the mentioned entities (kind and aliases merged in Cypher), links the
-mentions, adds the co-mention weights (``eywa.stores.entity_graph``) and creates the pending
-marks. A batch costs two round trips whatever its size; none is per turn or per session.
+mentions, adds the co-mention weights (``eywa.stores.entity_graph``), creates the pending
+marks and, for an API write, the batch's Level 1 job. A batch costs two statements in one
+transaction whatever its size; none is per turn or per session, and the job is no
+transaction of its own.
 
 Both statements (and ``EvidenceStore.prior``'s read) run with ``CYPHER replan=skip``: their
 plans are unique-constraint and composite-index seeks whatever the store holds, an empty
@@ -66,7 +68,7 @@ from eywa.stores.context import SessionTurn, TurnContext, contexts_around, read_
 from eywa.stores.entity_graph import co_mention_weights
 from eywa.stores.neo4j.graph import run
 from eywa.stores.neo4j.labels import Label, RelType
-from eywa.stores.neo4j.ledger import MARK_NEW
+from eywa.stores.neo4j.ledger import ADD_JOBS, MARK_NEW
 from eywa.stores.neo4j.records import EVIDENCE_TIMES, SIGNAL_TIMES, entity_props, from_epoch_parts
 
 __all__ = ["LOCK_SESSIONS", "REPLAN_SKIP", "Sessions", "read_batch", "write_batch"]
@@ -169,6 +171,7 @@ CALL () {{
     ON MATCH SET r.weight = r.weight + row.weight
 }}
 CALL () {{ {MARK_NEW} }}
+CALL () {{ {ADD_JOBS} }}
 """
 
 
@@ -205,10 +208,12 @@ def write_batch(
     signals: Sequence[dict[str, Any]],
     mentions: Iterable[tuple[str, Entity]],
     marks: Sequence[dict[str, Any]],
+    jobs: Sequence[dict[str, Any]] = (),
 ) -> None:
     """Every write of the batch in one statement: the new turns with their context, ``NEXT``
     links, the stored neighbours' refreshed context, signals, entities, mentions, co-mention
-    weights and the pending marks (``marks``: rows of ``ledger.MARK_NEW``). ``new`` rows'
+    weights, the pending marks (``marks``: rows of ``ledger.MARK_NEW``) and the batch's job
+    (``jobs``: rows of ``ledger.ADD_JOBS``, none or one). ``new`` rows'
     props and ``signals`` are ``records.evidence_props`` / ``signal_props``: their times
     are ``epoch_parts``, set apart (``_with_times``)."""
     for r in new:
@@ -234,6 +239,7 @@ def write_batch(
         mentions=links,
         weights=[{"space": space, "a": a, "b": b, "weight": w} for (space, a, b), w in weights.items()],
         marks=list(marks),
+        jobs=list(jobs),
     )  # fmt: skip
 
 
