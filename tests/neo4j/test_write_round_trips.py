@@ -1,22 +1,26 @@
 """What an API write (``Memory.remember_job`` acknowledged after Level 0) asks of Neo4j: one
 read (``EvidenceStore.prior``) and one write transaction, the batch's job included (README
-"Server backends"; issue #14's POST /turns acknowledgement). Each transaction costs a
-pooled connection, its liveness check (``EYWA_NEO4J_LIVENESS_CHECK_S`` 0: a round trip),
-its statements and a commit; the job used to be a second one."""
+"Write acknowledgement on Neo4j"; issue #14's POST /turns acknowledgement). Each
+transaction costs a pooled connection, its liveness check (``EYWA_NEO4J_LIVENESS_CHECK_S``
+0: a round trip), its statements and a commit; the job used to be a second one, and BEGIN
+was a round trip of its own."""
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from neo4j import Driver
 
 from eywa import Memory
 from eywa.bench.erasure import HashVectors
-from eywa.stores.neo4j.graph import Neo4jGraph
+from eywa.stores.neo4j.graph import Neo4jGraph, run
 from tests.conformance.conftest import server_settings
+from tests.neo4j_server import Neo4jServer
 
 pytestmark = pytest.mark.neo4j
 
@@ -48,3 +52,22 @@ def test_an_acknowledged_write_is_one_read_and_one_transaction(
         assert len(ids) == 4 and job.status == "pending"
         assert mem.job(job.id).detail["evidence"] == 4
     assert calls == Counter({"read prior": 1, "write add evidence": 1}), calls  # before: + "write add job"
+
+
+def test_a_write_transaction_sends_begin_with_its_first_statement(
+    neo4j_driver: Driver, neo4j_server: Neo4jServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """On the wire (the driver's Bolt log): BEGIN, then the statement's RUN and PULL, before
+    the server's first answer; ``session.execute_write`` alone waits for BEGIN's SUCCESS
+    before sending RUN, a round trip of its own on every write transaction."""
+    graph = Neo4jGraph(neo4j_driver, neo4j_server.database, owns_driver=False)
+    graph.write("warm", run, "RETURN 1 AS one")  # a pooled connection, opened outside the log
+    caplog.set_level(logging.DEBUG, logger="neo4j.io")
+    rows = graph.write("probe", run, "RETURN 1 AS one")
+    assert rows == [{"one": 1}]
+    wire = [m for m in (r.getMessage() for r in caplog.records) if " C: " in m or " S: " in m]
+    begin = next(i for i, m in enumerate(wire) if " C: BEGIN" in m)
+    statement = next(i for i, m in enumerate(wire) if i > begin and " C: RUN" in m)
+    answers = [m for m in wire[begin:statement] if " S: " in m]
+    assert answers == [], wire  # before: S: SUCCESS (BEGIN's) came back before the RUN was sent
+    assert any(" C: COMMIT" in m for m in wire[statement:])

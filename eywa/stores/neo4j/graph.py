@@ -19,6 +19,10 @@ list and map with abstract-class checks, is not needed (it was about a fifth of 
 recall's busy samples in a profile). A row whose column is a graph entity is still exported, so nothing
 breaks if a query returns one; queries from elsewhere (the audit cookbook) use
 ``read_exported``, which exports every row as the driver does.
+
+A write transaction sends its BEGIN with its first statement (``_pipelined_begin``, as the
+driver's ``execute_query`` does), so an acknowledged API write, whose Level 0 is one
+transaction, waits on one round trip less.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from neo4j import READ_ACCESS, Driver, ManagedTransaction, Query, Result, Session, unit_of_work
@@ -150,7 +154,7 @@ class Neo4jGraph:
             StoreError: Neo4j failed; nothing of the transaction was committed.
         """
         self._check_open()
-        with mapped(operation), self._session() as session:
+        with mapped(operation), self._session() as session, _pipelined_begin(session):
             return session.execute_write(unit_of_work(timeout=self._timeout_s)(work), *args, **kwargs)
 
     def rehearse(
@@ -231,6 +235,17 @@ class Neo4jGraph:
     def _check_open(self) -> None:
         if self._closed:
             raise ClosedError("Neo4j stores")
+
+
+def _pipelined_begin(session: Session) -> AbstractContextManager[object]:
+    """The driver's switch that sends a transaction's BEGIN with its first statement
+    instead of awaiting BEGIN's answer first: one round trip less per write transaction.
+    ``Driver.execute_query`` turns it on for its own transactions; ``execute_write`` leaves
+    it off. A BEGIN that fails then fails the first statement, inside the managed
+    transaction, which retries it as before. The switch is a private attribute of the
+    driver's session: a driver without it awaits BEGIN as before."""
+    switch = getattr(session, "_pipelined_begin", None)
+    return switch if isinstance(switch, AbstractContextManager) else nullcontext()
 
 
 class _RolledBack(Exception):
