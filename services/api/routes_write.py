@@ -40,9 +40,10 @@ async def remember(space: SpacePath, body: RememberRequest, key: Writer, ctx: Ct
     ``stage`` says which) or one holding an erased turn (410): nothing is written.
     """
     try:
-        # The job is recorded, and its state read, in the write's own hold of the store (one
-        # wait for the embedded connection instead of four); the runner then only queues it
-        # (the Celery runner's sender thread takes it to Redis: the answer waits for no broker).
+        # The job is recorded in the write's own Level 0 transaction and its state derived
+        # from the batch (one transaction, one wait for the embedded connection); the runner
+        # then only queues it (the Celery runner's sender thread takes it to Redis: the
+        # answer waits for no broker).
         ids, job = await run_in_threadpool(
             ctx.memory.remember_job, space, body.turns, author=key.id, wait=ctx.settings.level1_wait
         )
