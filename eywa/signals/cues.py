@@ -55,7 +55,8 @@ _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYW
             r"\b(?:actually|no\s+longer|not\s+anymore|anymore|i\s+moved|(?:just\s+)?moved\s+"
             r"(?:to|back|out|into|in)|i\s+quit|quit\s+my|just\s+started|started\s+a\s+new"
             r"|switched\s+to|changed\s+my\s+mind|used\s+to|now\s+work(?:ing|s)?\s+at"
-            r"|new\s+job|instead|i\s+meant|correction|turns\s+out)\b",
+            r"|new\s+job|(?:got|found|landed)\s+(?:a|the)\s+job|(?:got|get|was|been)\s+hired"
+            r"|instead|i\s+meant|correction|turns\s+out)\b",
             re.IGNORECASE,
         ),
     ),
@@ -73,7 +74,7 @@ _KEYWORDS: dict[SignalKind, frozenset[str]] = {
     ),
     SignalKind.CORRECTION: frozenset(
         """actually longer anymore moved quit started switched mind used work working works job
-        instead meant correction turns""".split()
+        hired instead meant correction turns""".split()
     ),
 }
 """Words one of which must occur for a cue family to be searched at all (a cheap gate)."""

@@ -79,6 +79,12 @@ def test_a_number_that_is_no_age_makes_no_age(memory: Memory, text: str) -> None
         (("I retired last year.",), "Does Alice work?", "Alice — employer: retired"),
         # A status is the employer's value: a new job moves the same dimension.
         (("I'm unemployed.", "I got a new job at Initech."), "Where does Alice work?", "Alice — employer: Initech"),
+        # Getting a job is itself a change of employer, "new" said or not.
+        (("I'm unemployed.", "I got a job at Initech."), "Where does Alice work?", "Alice — employer: Initech"),
+        (("I'm between jobs right now.", "Great news, I landed a job at Initech!"), "Where does Alice work?",
+         "Alice — employer: Initech"),
+        (("I work at Globex.", "I got hired at Initech last week."), "Where does Alice work?",
+         "Alice — employer: Initech"),
         (("I work at Initech.", "I'm retired now."), "Does Alice work?", "Alice — employer: retired"),
     ],
 )
