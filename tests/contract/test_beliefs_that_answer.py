@@ -62,7 +62,9 @@ def test_an_age_is_not_claimed_as_now_a_year_later(memory: Memory) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["I'm 40 minutes away.", "I'm 40 minutes late, sorry.", "I turned 40 pages tonight."]
+    "text",
+    ["I'm 40 minutes away.", "I'm 40 minutes late, sorry.", "I turned 40 pages tonight.", "I'm almost 40.",
+     "I'm nearly 40 years old."],
 )
 def test_a_number_that_is_no_age_makes_no_age(memory: Memory, text: str) -> None:
     space = _remember(memory, (text,))

@@ -4,9 +4,10 @@ The value is the age in years as said in digits, and
 the dimension places it when it was said (``eywa.nous.observations.event_time``: an open
 validity counts from the statement; "I turned 40 last week" keeps the birthday as the
 belief's ``valid_from`` and in its statement), so the answer reads "age: 40 since <said> —
-last said <said>; p … as of <asked>". An age is not projected forward: the registry's τ of one year lets the claim
-lapse, and the reader sees the number with the date it was said, never a stale number
-claimed as now.
+last said <said>; p … as of <asked>". An age is not projected forward: the registry's τ of
+half a year lets the claim lapse within a year, and the reader sees the number with the
+date it was said, never a stale number claimed as now. "almost 40", "nearly", "about" are
+no age.
 
 A bare number is an age only when it ends its clause ("I'm 40." and "I'm 40 now", not
 "I'm 40 minutes away") and lies between 13 and 110; "years old" and "turned" accept any
@@ -31,7 +32,7 @@ _YEARS_OLD = r"\s+years?\s+old\b"
 _DATE_AFTER = r"(?=\s*(?:[.!;,]|$|\s+(?:last|this|on|in|yesterday|today|just|a\s+(?:few|couple)|two|three)\b))"
 
 _IS_AGE = Rule(
-    re.compile(rf"{SUBJ}{BE}\s+{ADV}(?:(?:only|almost|nearly|about)\s+)?{_NUMBER}(?:{_YEARS_OLD}|(?P<bare>{_BARE_END}))"),
+    re.compile(rf"{SUBJ}{BE}\s+{ADV}(?:(?P<approx>almost|nearly|about)\s+)?{_NUMBER}(?:{_YEARS_OLD}|(?P<bare>{_BARE_END}))"),
     frozenset({"m", "am", "s", "is", "re", "are"}),  # "I'm": the gate's words are the verb's, one letter too
 )
 _TURNED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}turned\s+{_NUMBER}(?:{_YEARS_OLD})?{_DATE_AFTER}", "turned")
@@ -45,7 +46,7 @@ def age(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _IS_AGE):
         years = int(m.group("n"))
         lowest = _LOWEST_BARE if m.group("bare") is not None else _LOWEST
-        if lowest <= years <= _HIGHEST and not re.search(r"(?i)\b(?:almost|nearly|about)\b", m.group(0)):
+        if lowest <= years <= _HIGHEST and m.group("approx") is None:
             said = " ".join(m.group(0)[m.end("n") - m.start() :].split()).rstrip(".!;, ")
             yield fact(ctx, s, f"{s} is {m.group('n')} {said}", "age", str(years), confidence=0.85)
     for m, s in matches(ctx, _TURNED):

@@ -114,8 +114,11 @@ _STATUS = rule(
 """Whether one works at all: "I'm unemployed", "I'm between jobs", "I'm self-employed", "I'm
 retired". The registry holds these as the employer's own values (``unemployed``,
 ``self-employed``, ``retired``), so a later job moves the same dimension."""
-_RETIRED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:retired|went\s+into\s+retirement)(?=\s*(?:[.!;,]|$|\s+(?:last|this|in|on|two|three|a\s+few|a\s+couple|early|recently)\b))",
-                "retired retirement")
+_RETIRED = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:retired|went\s+into\s+retirement)"
+    r"(?=\s*(?:[.!;,]|$|\s+(?:last|this|in|on|two|three|a\s+few|a\s+couple|early|recently)\b))",
+    "retired retirement",
+)
 """"I retired last year": the speaker no longer works (employer ``retired``, dated)."""
 _STATUS_VALUE = {"self employed": "self-employed", "jobless": "unemployed", "out of work": "unemployed",
                  "between jobs": "unemployed", "out of a job": "unemployed"}  # fmt: skip

@@ -80,15 +80,14 @@ class SqliteEvidenceStore:
             ErasedError: a new turn's id is tombstoned (nothing of the batch is written).
             StoreError: SQLite failed (nothing is written).
         """
-        if not evidence:
-            if job is not None:
-                with self._db.transaction() as conn:
-                    ledger_sql.add_job_in(conn, job)
+        if not evidence and job is None:
             return []
         at = utc_now()
         with self._db.transaction() as conn:
             if job is not None:  # rolled back with the batch if a turn is refused below
                 ledger_sql.add_job_in(conn, job)
+            if not evidence:
+                return []
             placeholders = ",".join("?" * len(evidence))
             present = {
                 row[0]
