@@ -56,6 +56,13 @@ def server_settings(request: pytest.FixtureRequest, tmp_path: Path) -> EywaSetti
     )
 
 
+def replica_settings(settings: EywaSettings, tmp_path: Path, name: str) -> EywaSettings:
+    """Settings for another replica over the same Neo4j as ``settings``: the graph is what
+    replicas share, while each keeps its own qdrant-client local-mode folder
+    (``qdrant-<name>``), since such a folder is one client's and refuses a second."""
+    return settings.model_copy(update={"qdrant_path": tmp_path / f"qdrant-{name}"})
+
+
 @pytest.fixture(scope="session")
 def embedder() -> Embedder:
     """The real offline model, loaded once per test session."""

@@ -32,7 +32,7 @@ from pydantic import SecretStr
 from eywa import Memory
 from eywa.nous import engine
 from eywa.settings import EywaSettings
-from tests.conformance.conftest import server_settings
+from tests.conformance.conftest import replica_settings, server_settings
 from tests.conformance.scripted import ScriptedExtractor
 from tests.conformance.test_corrections import FACTS, FIRST, LATER, SPACE
 from tests.neo4j_server import Neo4jServer
@@ -62,15 +62,15 @@ def replicas(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest
 
     facts = {**FACTS, **ZEPHYRWICK}
     a = Memory.connect(settings, embedder=embedder, extractor=ScriptedExtractor(facts))
-    b = Memory.connect(settings.model_copy(update={"qdrant_path": tmp_path / "qdrant-b"}), embedder=embedder)
+    b = Memory.connect(replica_settings(settings, tmp_path, "b"), embedder=embedder)
 
     def arm() -> None:
         monkeypatch.setattr(engine, "replay", held)
 
     def fresh(turns: list[dict[str, Any]]) -> Any:
         monkeypatch.setattr(engine, "replay", replay)
-        b_facts = Memory.connect(settings.model_copy(update={"qdrant_path": tmp_path / "qdrant-c"}),
-                                 embedder=embedder, extractor=ScriptedExtractor(facts))  # fmt: skip
+        c = replica_settings(settings, tmp_path, "c")
+        b_facts = Memory.connect(c, embedder=embedder, extractor=ScriptedExtractor(facts))
         try:
             b_facts.remember("fresh", turns, wait=True)
             return b_facts.dimension("fresh", "Ana", "employer").distribution

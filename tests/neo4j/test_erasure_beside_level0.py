@@ -26,7 +26,7 @@ import pytest
 
 from eywa import Memory
 from eywa.stores.neo4j import erasure, level0
-from tests.conformance.conftest import server_settings
+from tests.conformance.conftest import replica_settings, server_settings
 from tests.conformance.test_erasure import SPACE, TURNS, WORD
 from tests.reliability.support import HashEmbedder
 
@@ -39,7 +39,7 @@ def replicas(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[M
     settings = server_settings(request, tmp_path)
     embedder = HashEmbedder()
     a = Memory.connect(settings, embedder=embedder)
-    b = Memory.connect(settings.model_copy(update={"qdrant_path": tmp_path / "qdrant-b"}), embedder=embedder)
+    b = Memory.connect(replica_settings(settings, tmp_path, "b"), embedder=embedder)
     yield a, b
     a.close()
     b.close()

@@ -26,7 +26,7 @@ from eywa.embedding import Embedder
 from eywa.indexing import embed_due
 from eywa.models import Belief, CandidateFact, Delta, Evidence
 from eywa.stores.neo4j import beliefs as neo4j_beliefs
-from tests.conformance.conftest import server_settings
+from tests.conformance.conftest import replica_settings, server_settings
 from tests.conformance.test_erasure import FACTS, SPACE, TURNS, WORD, ScriptedExtractor
 from tests.reliability.support import HashEmbedder
 
@@ -56,8 +56,7 @@ def test_what_a_level1_read_before_an_erasure_proposes_after_it_is_not_written(
     embedder: Embedder = HashEmbedder()
     held = HeldExtractor()
     replica_a = Memory.connect(settings, embedder=embedder, extractor=held)
-    # Local-mode Qdrant is one process's folder: B keeps its own (the graph is what is shared).
-    replica_b = Memory.connect(settings.model_copy(update={"qdrant_path": tmp_path / "qdrant-b"}), embedder=embedder)
+    replica_b = Memory.connect(replica_settings(settings, tmp_path, "b"), embedder=embedder)
     try:
         ids = replica_a.remember(SPACE, TURNS, wait=False)
         assert held.reading.wait(60)  # A's Level 1 has read the turns and waits for its LLM
@@ -97,7 +96,7 @@ def test_a_dimension_update_read_before_an_erasure_writes_no_delta_of_an_erased_
 
     monkeypatch.setattr(level1, "apply_beliefs", held)
     replica_a = Memory.connect(settings, embedder=embedder, extractor=ScriptedExtractor())
-    replica_b = Memory.connect(settings.model_copy(update={"qdrant_path": tmp_path / "qdrant-b"}), embedder=embedder)
+    replica_b = Memory.connect(replica_settings(settings, tmp_path, "b"), embedder=embedder)
     try:
         replica_a.remember(SPACE, TURNS, wait=False)
         assert reading.wait(60)  # A has read the beliefs citing the turns and waits for the lock
@@ -180,7 +179,7 @@ def test_a_level1_batch_committing_while_the_erasure_waits_for_its_turns_is_remo
 
     monkeypatch.setattr(neo4j_beliefs, "_link_rows", held_links)
     replica_a = Memory.connect(settings, embedder=embedder, extractor=ScriptedExtractor())
-    replica_b = Memory.connect(settings.model_copy(update={"qdrant_path": tmp_path / "qdrant-b"}), embedder=embedder)
+    replica_b = Memory.connect(replica_settings(settings, tmp_path, "b"), embedder=embedder)
     try:
         with ThreadPoolExecutor(1) as pool:
             ids = replica_a.remember(SPACE, TURNS, wait=False)

@@ -23,7 +23,7 @@ import pytest
 
 from eywa import Memory
 from eywa.stores.neo4j.dimensions import Neo4jDimensionStore
-from tests.conformance.conftest import server_settings
+from tests.conformance.conftest import replica_settings, server_settings
 from tests.conformance.scripted import ScriptedExtractor
 from tests.conformance.test_corrections import FACTS, LATER, SPACE
 from tests.neo4j.test_dimension_replay_beside_nous import BO, ZEPHYRWICK
@@ -38,7 +38,7 @@ def replicas(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[M
     settings = server_settings(request, tmp_path)
     embedder = HashEmbedder()
     a = Memory.connect(settings, embedder=embedder, extractor=ScriptedExtractor({**FACTS, **ZEPHYRWICK}))
-    b = Memory.connect(settings.model_copy(update={"qdrant_path": tmp_path / "qdrant-b"}), embedder=embedder)
+    b = Memory.connect(replica_settings(settings, tmp_path, "b"), embedder=embedder)
     yield a, b
     a.close()
     b.close()
