@@ -105,7 +105,7 @@ def test_a_dimension_update_read_before_an_erasure_writes_no_delta_of_an_erased_
         replica_a.wait()
 
         assert WORD not in replica_b.dimension(SPACE, "Ana", "employer").model_dump_json()
-        assert [d.value for d in replica_b.deltas(SPACE, "Ana", "employer") if WORD in d.model_dump_json()] == []
+        assert [d.observed for d in replica_b.deltas(SPACE, "Ana", "employer") if WORD in d.model_dump_json()] == []
         assert replica_b.erasure_proof(SPACE, report.erasure_id).total == 0
     finally:
         answer.set()
