@@ -191,15 +191,18 @@ def _latest(by_value: ByValue, value: str, *, positive: bool = False, until: dat
 
 
 def _change_point(dimension: Dimension, deltas: Sequence[Delta]) -> Delta | None:
-    """The delta that made the mode the mode: the first of its positive deltas from ``since``."""
+    """The delta that made the mode the mode, as the answer's ``since`` says it: of the
+    mode's positive deltas from the change (``changed_at``), the first that states the start
+    ``since`` reports ("since 2015": ``Delta.valid_from``), else the first."""
     if dimension.mode is None:
         return None
-    since = dimension.since
-    return next(
-        (d for d in deltas if _same(d.observed, dimension.mode) and d.polarity == "positive"
-         and (since is None or d.at >= since)),
-        None,
-    )  # fmt: skip
+    since, changed_at = dimension.since, dimension.changed_at
+    positive = [
+        d for d in deltas if _same(d.observed, dimension.mode) and d.polarity == "positive"
+        and (changed_at is None or d.at >= changed_at)
+    ]  # fmt: skip
+    stating = next((d for d in positive if since is not None and d.valid_from == since), None)
+    return stating or next(iter(positive), None)
 
 
 def _supporting(dimension: Dimension, deltas: Sequence[Delta], asked: Sequence[str], members: Sequence[str]) -> list[Delta]:
@@ -214,7 +217,9 @@ def _supporting(dimension: Dimension, deltas: Sequence[Delta], asked: Sequence[s
         chosen.append(_change_point(dimension, deltas))
         chosen.append(last_delta)
         if dimension.previous is not None:
-            chosen.append(_latest(by_value, dimension.previous, until=dimension.since))
+            # Up to when the change was said: a stated start ("moved last week") may come
+            # before the last word on the value it replaced.
+            chosen.append(_latest(by_value, dimension.previous, until=dimension.changed_at))
     else:
         chosen.extend(_latest(by_value, m, positive=True) for m in members)
         chosen.append(last_delta)
