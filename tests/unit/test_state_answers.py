@@ -150,6 +150,24 @@ def test_the_turn_that_states_the_start_is_cited_for_it() -> None:
     assert state_answer(dim, deltas, "Where does Ana work?").evidence_ids == ("g2", "g3")
 
 
+def test_a_set_with_no_member_cites_what_held_only_when_every_value_ended() -> None:
+    """Chess given up, pottery only thought about: no member, and the set is not known to be
+    empty, so its answer claims nothing and cites the last word on each value (the end of
+    chess, the hedge about pottery), not the turn that first said chess was a hobby. When
+    every value ended, what said each one held is cited after the ends."""
+    quit_chess = [obs("hobbies", "chess", "2023-01-01", "h1"),
+                  obs("hobbies", "chess", "2023-06-01", "h2", polarity="negative", change=True)]  # fmt: skip
+    hedged = [*quit_chess, obs("hobbies", "pottery", "2023-07-01", "h3", modality="hedged", rho=0.55)]
+    dim, deltas = dimension(hedged)
+    answer = state_answer(dim, deltas, "What are Ana's hobbies?")
+    assert answer.confidence == 0.0
+    assert answer.evidence_ids == ("h3", "h2")
+    emptied, emptied_deltas = dimension(quit_chess)
+    answer = state_answer(emptied, emptied_deltas, "What are Ana's hobbies?")
+    assert answer.confidence > ANSWER_THRESHOLD
+    assert answer.evidence_ids == ("h2", "h1")
+
+
 def test_values_are_named_as_whole_words_only() -> None:
     dim, _ = dimension([obs("hobbies", "art", "2024-01-01", "a")])
     assert asked_values("Does Ana like art?", dim) == ("art",)
