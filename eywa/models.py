@@ -377,10 +377,13 @@ class Dimension(Frozen):
     """The belief state of one (entity, attribute), as of some time.
 
     Besides the distribution at ``as_of`` it answers "as of the last evidence": the last
-    observation (``last_observed``, whatever its value) and, for the mode, the event time
-    from which it has been held (``since``, the change point) and the value it replaced
-    (``previous``; for a multi-valued dimension, ``since`` is when the mode became a member
-    and ``previous`` is None). All of it is computed from the delta log up to ``as_of``.
+    observation (``last_observed``, whatever its value) and, for the mode, since when it has
+    been held (``since``) and the value it replaced (``previous``; for a multi-valued
+    dimension, ``since`` is when the mode became a member and ``previous`` is None). ``since``
+    is the start the evidence states when it states one ("I have worked at Google since
+    2015", said in 2023: 2015; see ``Delta.valid_from``), else the event time of the change
+    point; ``changed_at`` is that event time in either case (single-valued only: when the
+    change was said, or dated). All of it is computed from the delta log up to ``as_of``.
     """
 
     space: str
@@ -395,6 +398,7 @@ class Dimension(Frozen):
     last_observed: ObservedValue | None = None
     since: datetime | None = None
     previous: str | None = None
+    changed_at: datetime | None = None
 
 
 class Delta(Frozen):
@@ -417,3 +421,7 @@ class Delta(Frozen):
     recorded_at: datetime
     belief_id: str
     evidence_ids: tuple[str, ...]
+    valid_from: datetime | None = None
+    """The start the belief states when it is before ``at`` ("since 2015", "last week"),
+    else None. ``at`` stays the time said (``eywa.nous.observations``): decay and replay run
+    on it; only the ``since`` a dimension reports reads this (``eywa.nous.engine.Held``)."""

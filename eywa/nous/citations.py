@@ -6,7 +6,9 @@ deltas, whatever its history's length: per value, its latest delta, its latest p
 and latest asserted positive ones, its first positive one and its first notable one (a
 reliable positive delta at least ``theta_min_bits`` surprising); for a single-valued
 dimension, the change point of its mode (the first positive delta of the mode from when it
-became the mode) and the latest delta of the value it replaced up to then. Read from the
+became the mode), the delta that states the start it reports when the evidence states one
+("since 2015": ``eywa.nous.engine.Held``) and the latest delta of the value it replaced up
+to then. Read from the
 delta log, these cost a read of every delta of the dimension on each recall: on a busy
 person's hobbies or life events, hundreds.
 
@@ -69,13 +71,14 @@ class Citations:
     now: dict[str, str] = field(default_factory=dict)  # first positive per value at ``now_at``
     change_point: str | None = None
     previous: str | None = None
+    start: str | None = None  # the delta whose stated start the mode reports as ``since``
 
     def ids(self) -> list[str]:
         """Every cited delta id, once, sorted."""
         found: set[str] = set()
         for role in (self.latest, self.latest_positive, self.latest_asserted, self.first_positive, self.notable):
             found.update(role.values())
-        found.update(i for i in (self.change_point, self.previous) if i is not None)
+        found.update(i for i in (self.change_point, self.previous, self.start) if i is not None)
         return sorted(found)
 
     def after(
@@ -84,10 +87,12 @@ class Citations:
         held_before: tuple[str | None, datetime | None, str | None],
         held_after: tuple[str | None, datetime | None, str | None],
         params: NousParams = DEFAULT_PARAMS,
+        *,
+        states_start: bool = False,
     ) -> Citations:
         """The record once ``delta`` is folded. ``held_before`` / ``held_after``: the
         single-valued state's (mode, since, previous) around it ((None, None, None) for a
-        multi-valued one)."""
+        multi-valued one); ``states_start``: ``delta`` set the start the mode reports."""
         value = delta.observed.casefold()
         latest = {**self.latest, value: delta.delta_id}
         latest_positive, latest_asserted, first_positive, notable = (
@@ -105,8 +110,12 @@ class Citations:
             reliable = delta.reliability >= params.set_min_reliability
             if reliable and delta.surprise_bits >= params.theta_min_bits and value not in notable:
                 notable = {**notable, value: delta.delta_id}
-        change_point, previous = self.change_point, self.previous
+        change_point, previous, start = self.change_point, self.previous, self.start
         mode, since, prior_value = held_after
+        if states_start:
+            start = delta.delta_id
+        elif held_after[0] != held_before[0]:
+            start = None  # a new mode reports its own change point until a delta states a start
         if held_after != held_before:
             # The mode changed at this instant: its first positive delta from here on may be
             # one folded earlier at the same instant, or this one, or one yet to come.
@@ -120,7 +129,7 @@ class Citations:
         return replace(
             self, latest=latest, latest_positive=latest_positive, latest_asserted=latest_asserted,
             first_positive=first_positive, notable=notable, now_at=delta.at, now=now,
-            change_point=change_point, previous=previous,
+            change_point=change_point, previous=previous, start=start,
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
@@ -129,7 +138,7 @@ class Citations:
             "latest": self.latest, "latest_positive": self.latest_positive,
             "latest_asserted": self.latest_asserted, "first_positive": self.first_positive,
             "notable": self.notable, "now_at": None if self.now_at is None else self.now_at.isoformat(),
-            "now": self.now, "change_point": self.change_point, "previous": self.previous,
+            "now": self.now, "change_point": self.change_point, "previous": self.previous, "start": self.start,
         }  # fmt: skip
 
     @classmethod
@@ -146,4 +155,5 @@ class Citations:
             now=dict(data.get("now") or {}),
             change_point=data.get("change_point"),
             previous=data.get("previous"),
+            start=data.get("start"),
         )

@@ -7,7 +7,8 @@ produce identical states.
 
 Besides the probabilities, the fold keeps what "as of the last evidence" needs: the last
 observation, and the change point of the mode (since when it has been held, and what it
-replaced) or, for multi-valued dimensions, since when each value has been a member. They
+replaced) or, for multi-valued dimensions, since when each value has been a member (the start the evidence
+states when it states an earlier one than the time said: ``Held``). They
 are folded in event-time order like everything else, so they too are a pure function of the
 delta log up to a given time.
 """
@@ -51,6 +52,15 @@ def _iso(moment: datetime | None) -> str | None:
 class Held:
     """The mode after the last event, since when it has been the mode, and what it replaced.
 
+    ``since`` is the event time of the change point; the fold and the citations key on it.
+    ``stated`` is the earlier start the evidence of the mode states ("I have worked at
+    Google since 2015", said in 2023; ``Observation.valid_from``), and ``start`` what a
+    dimension reports: the stated start when there is one, else ``since``. A later positive
+    observation of the same mode may move ``stated`` back ("I work at Google" in 2022, then
+    "since 2015" in 2023), never forward: an undated "I still work at Google" keeps 2015, and
+    a later, narrower start of a value held all along is less than what was already said.
+    A new mode has its own start (``after``).
+
     ``previous`` is the last value that was the mode before ``since`` ("unseen" spells are
     skipped: Google → unknown → Fernbrook has Fernbrook replace Google).
     """
@@ -58,12 +68,23 @@ class Held:
     mode: str | None = None
     since: datetime | None = None
     previous: str | None = None
+    stated: datetime | None = None
 
-    def after(self, mode: str | None, at: datetime) -> Held:
-        """The change point after an event at ``at`` whose outcome has mode ``mode``."""
+    @property
+    def start(self) -> datetime | None:
+        """Since when the mode has held, as reported: the stated start, else ``since``."""
+        return self.stated if self.stated is not None else self.since
+
+    def after(self, mode: str | None, at: datetime, start: datetime | None = None) -> Held:
+        """The change point after an event at ``at`` whose outcome has mode ``mode``;
+        ``start``: the start the event's observation states for ``mode``, if any."""
+        earlier = start is not None and start < at
         if mode == self.mode:
+            current = self.start
+            if mode is not None and earlier and start is not None and (current is None or start < current):
+                return replace(self, stated=start)
             return self
-        return Held(mode, at, self.mode if self.mode is not None else self.previous)
+        return Held(mode, at, self.mode if self.mode is not None else self.previous, start if earlier else None)
 
 
 @dataclass(frozen=True)
@@ -95,7 +116,10 @@ class DimensionState:
             "counts": {v: [a, b] for v, (a, b) in self.counts.items()},
             "last_at": _iso(self.last_at),
             "last": None if self.last is None else self.last.model_dump(mode="json"),
-            "held": {"mode": self.held.mode, "since": _iso(self.held.since), "previous": self.held.previous},
+            "held": {
+                "mode": self.held.mode, "since": _iso(self.held.since), "previous": self.held.previous,
+                "stated": _iso(self.held.stated),
+            },  # fmt: skip
             "member_since": {v: at.isoformat() for v, at in self.member_since.items()},
             # ``cited`` is what the stores read (``DimensionRecord.cited``); ``citations`` the roles.
             **({} if self.citations is None else {"citations": self.citations.to_json(), "cited": self.citations.ids()}),
@@ -113,7 +137,7 @@ class DimensionState:
             counts={str(k): (float(a), float(b)) for k, (a, b) in data["counts"].items()},
             last_at=_time(data.get("last_at")),
             last=None if last is None else ObservedValue.model_validate(last),
-            held=Held(held.get("mode"), _time(held.get("since")), held.get("previous")),
+            held=Held(held.get("mode"), _time(held.get("since")), held.get("previous"), _time(held.get("stated"))),
             member_since={
                 str(k): as_utc(datetime.fromisoformat(v)) for k, v in (data.get("member_since") or {}).items()
             },
@@ -209,9 +233,17 @@ def _cite(
         reliability=obs.reliability, surprise_bits=surprise_bits, at=obs.at,
     )  # fmt: skip
     before, after = state.held, held
+    states_start = after != before and after.stated is not None
     return state.citations.after(
-        cited, (before.mode, before.since, before.previous), (after.mode, after.since, after.previous), params
+        cited, (before.mode, before.since, before.previous), (after.mode, after.since, after.previous), params,
+        states_start=states_start,
     )
+
+
+def _stated_for(obs: Observation, value: str, mode: str | None) -> datetime | None:
+    """The start ``obs`` states for ``mode`` (a value held since before it was said), if it
+    is a positive observation of that value."""
+    return obs.valid_from if obs.polarity == "positive" and mode is not None and value == mode else None
 
 
 def _releases_change(obs: Observation) -> bool:
@@ -247,7 +279,8 @@ def step(
             may_flip_mode=not obs.tentative,
             unseen_split=params.unseen_split,
         )
-        held = state.held.after(nm.categorical_mode(update.posterior), obs.at)
+        mode = nm.categorical_mode(update.posterior)
+        held = state.held.after(mode, obs.at, _stated_for(obs, value, mode))
         citations = _cite(state, obs, value, update.surprise_bits, held, params)
         new_state = DimensionState("single", update.posterior, {}, last_at, last, held, citations=citations)
         return StepResult(new_state, value, update.prior, update.posterior, update.surprise_bits, h)
@@ -268,7 +301,9 @@ def step(
     # value can join or leave the members.
     members = {v: at for v, at in state.member_since.items() if v != value}
     if beta_step.posterior_mean > 0.5:
-        members[value] = state.member_since.get(value, obs.at)
+        joined = state.member_since.get(value, obs.at)
+        stated = _stated_for(obs, value, value)
+        members[value] = stated if stated is not None and stated < joined else joined
     citations = _cite(state, obs, value, beta_step.surprise_bits, Held(), params)
     new_state = DimensionState("multi", {}, ordered, last_at, last, Held(), members, citations)
     return StepResult(
@@ -343,18 +378,20 @@ def to_dimension(
     Entropy is Shannon entropy of the categorical distribution for single-valued dimensions,
     and the sum of the membership entropies (the joint entropy of independent Bernoullis) for
     multi-valued ones. The mode of a multi-valued dimension is its most probable member,
-    if any value is more likely in than out. ``last_observed``, ``since`` and ``previous``
-    come from the fold (see the module docstring).
+    if any value is more likely in than out. ``last_observed``, ``since``, ``changed_at`` and
+    ``previous`` come from the fold (see the module docstring and ``Held``).
     """
     distribution = distribution_of(state)
     since: datetime | None = None
     previous: str | None = None
+    changed_at: datetime | None = None
     if state.cardinality == "single":
         mode = nm.categorical_mode(distribution)
         entropy = nm.entropy_bits(distribution.values())
         # Decay keeps the order of the categories, so the view's mode is the held one unless
         # decades of silence made everything equal; then the held value is only "previous".
-        since = state.held.since if mode == state.held.mode else None
+        since = state.held.start if mode == state.held.mode else None
+        changed_at = state.held.since if mode == state.held.mode else None
         previous = state.held.previous if mode == state.held.mode else state.held.mode
     else:
         members = {v: p for v, p in distribution.items() if p > 0.5}
@@ -374,6 +411,7 @@ def to_dimension(
         last_observed=state.last,
         since=since,
         previous=previous,
+        changed_at=changed_at,
     )
 
 
@@ -397,6 +435,7 @@ def make_delta(obs: Observation, result: StepResult, recorded_at: datetime) -> D
         recorded_at=as_utc(recorded_at),
         belief_id=obs.belief_id,
         evidence_ids=obs.evidence_ids,
+        valid_from=obs.valid_from,
     )
 
 
@@ -414,6 +453,7 @@ def observation_of(delta: Delta) -> Observation:
         change_signal=delta.change_signal,
         belief_id=delta.belief_id,
         evidence_ids=delta.evidence_ids,
+        valid_from=delta.valid_from,
     )
 
 

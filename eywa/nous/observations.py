@@ -11,6 +11,11 @@ A bounded or future validity (``valid_to`` set, or ``valid_from`` after the stat
 placed at ``valid_from``; a dated event at ``event_at``; otherwise the time the cited turns
 were observed, and as a last resort the time the belief was recorded.
 
+Stated start. What the open-ended belief says about its start is not lost: the observation
+carries it (``valid_from``, only when it is before the event time), and a dimension reports
+it as ``since`` ("Google since 2015", not since the day it was said; ``eywa.nous.engine.Held``)
+while its math runs on the event time.
+
 Change. The hazard is raised when a cited turn carries a correction signal ("actually", "no
 longer", "I moved"), when the value itself says the one before ended (the registry's
 ``change_values``: "I'm retired" ends the job), and when a negative belief is a cessation
@@ -53,11 +58,18 @@ class Observation(Frozen):
     change_signal: bool = False
     belief_id: str
     evidence_ids: tuple[str, ...] = ()
+    valid_from: datetime | None = None
+    """The start the belief states, when before ``at`` (see the module docstring)."""
 
     @field_validator("at")
     @classmethod
     def _utc(cls, value: datetime) -> datetime:
         return as_utc(value)
+
+    @field_validator("valid_from")
+    @classmethod
+    def _utc_or_none(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
 
     @field_validator("entity", "value", "attribute")
     @classmethod
@@ -105,6 +117,15 @@ def event_time(belief: Belief, cited: Sequence[Evidence]) -> datetime:
     if belief.event_at is not None:
         return as_utc(belief.event_at)
     return as_utc(stated if stated is not None else belief.recorded_at)
+
+
+def stated_start(belief: Belief, cited: Sequence[Evidence]) -> datetime | None:
+    """The start an open-ended belief states before its event time ("since 2015" said in
+    2023, "last week"), else None: a bounded or future validity is its event time already."""
+    if belief.valid_from is None or belief.valid_to is not None:
+        return None
+    start = as_utc(belief.valid_from)
+    return start if start < event_time(belief, cited) else None
 
 
 def ended(belief: Belief, cited: Sequence[Evidence]) -> bool:
@@ -156,4 +177,5 @@ def observation_from_belief(
         change_signal=change,
         belief_id=belief.id,
         evidence_ids=belief.evidence_ids,
+        valid_from=stated_start(belief, cited),
     )

@@ -141,9 +141,13 @@ def _side(probability: float) -> float:
 def ended_values(dimension: Dimension, deltas: Sequence[Delta]) -> list[str]:
     """A set's values whose last word was negative ("Rex died", "I quit pottery"), when that
     is true of every value it ever held: the set is known to be empty now. [] otherwise."""
+    return _ended(dimension, _by_value(deltas))
+
+
+def _ended(dimension: Dimension, by_value: ByValue) -> list[str]:
+    """``ended_values`` on deltas already grouped by value."""
     if dimension.cardinality != "multi":
         return []
-    by_value = _by_value(deltas)
     values = [v for v in dimension.distribution if v != UNSEEN]
     last = [_latest(by_value, v) for v in values]
     if not values or any(d is None or d.polarity != "negative" for d in last):
@@ -191,22 +195,38 @@ def _latest(by_value: ByValue, value: str, *, positive: bool = False, until: dat
 
 
 def _change_point(dimension: Dimension, deltas: Sequence[Delta]) -> Delta | None:
-    """The delta that made the mode the mode: the first of its positive deltas from ``since``."""
+    """The delta that made the mode the mode, as the answer's ``since`` says it: of the
+    mode's positive deltas from the change (``changed_at``), the first that states the start
+    ``since`` reports ("since 2015": ``Delta.valid_from``), else the first."""
     if dimension.mode is None:
         return None
-    since = dimension.since
-    return next(
-        (d for d in deltas if _same(d.observed, dimension.mode) and d.polarity == "positive"
-         and (since is None or d.at >= since)),
-        None,
-    )  # fmt: skip
+    since, changed_at = dimension.since, dimension.changed_at
+    positive = [
+        d for d in deltas if _same(d.observed, dimension.mode) and d.polarity == "positive"
+        and (changed_at is None or d.at >= changed_at)
+    ]  # fmt: skip
+    stating = next((d for d in positive if since is not None and d.valid_from == since), None)
+    return stating or next(iter(positive), None)
 
 
-def _supporting(dimension: Dimension, deltas: Sequence[Delta], asked: Sequence[str], members: Sequence[str]) -> list[Delta]:
+def _supporting(
+    dimension: Dimension, deltas: Sequence[Delta], by_value: ByValue, asked: Sequence[str], members: Sequence[str],
+    ended: Sequence[str],
+) -> list[Delta]:
+    """The deltas whose turns show the answer, most telling first (``_evidence`` keeps
+    ``MAX_ANSWER_TURNS`` of their turns).
+
+    A set with no member cites the last word on each of its values, ends first: that is what
+    its line reports ("not pottery (p 0.69)"). Only when every value ended (``ended``: the set
+    is known empty, "What pets does Ana have?" after "Rex died") does it also cite what said
+    each value held, so the end has what it ended. When some value did not end, the set is
+    not claimed to be empty and its answer is not claimed at all (no member, no end to be
+    sure of): the turns that first said the ended values held would only take slots of the
+    reader's budget from turns about the values still open.
+    """
     last = dimension.last_observed
     last_delta = None if last is None else next((d for d in reversed(deltas) if d.belief_id == last.belief_id), None)
     chosen: list[Delta | None] = []
-    by_value = _by_value(deltas)
     if asked:
         chosen.extend(_latest(by_value, v) for v in asked)
         chosen.append(last_delta)
@@ -214,14 +234,17 @@ def _supporting(dimension: Dimension, deltas: Sequence[Delta], asked: Sequence[s
         chosen.append(_change_point(dimension, deltas))
         chosen.append(last_delta)
         if dimension.previous is not None:
-            chosen.append(_latest(by_value, dimension.previous, until=dimension.since))
+            # Up to when the change was said: a stated start ("moved last week") may come
+            # before the last word on the value it replaced.
+            chosen.append(_latest(by_value, dimension.previous, until=dimension.changed_at))
     else:
         chosen.extend(_latest(by_value, m, positive=True) for m in members)
         chosen.append(last_delta)
-        if not members:  # an emptied set: what ended each value, then what said it held
-            ended = [_latest(by_value, v) for v in dimension.distribution if v != UNSEEN]
-            chosen.extend(d for d in ended if d is not None and d.polarity == "negative")
-            chosen.extend(_latest(by_value, v, positive=True) for v in dimension.distribution if v != UNSEEN)
+        if not members:
+            words = [d for v in dimension.distribution if v != UNSEEN and (d := _latest(by_value, v)) is not None]
+            chosen.extend(d for d in words if d.polarity == "negative")
+            chosen.extend(d for d in words if d.polarity != "negative")
+            chosen.extend(_latest(by_value, v, positive=True) for v in ended)
     return [d for d in chosen if d is not None]
 
 
@@ -266,13 +289,15 @@ def state_answer(
     """
     asked = asked_values(question, dimension)
     members = set_members(dimension, deltas) if dimension.cardinality == "multi" else []
+    by_value = _by_value(deltas)
+    ended = _ended(dimension, by_value)
     return StateAnswer(
         entity=dimension.entity,
         attribute=dimension.attribute,
         text=_text(dimension, asked, as_of),
-        confidence=_confidence(dimension, asked, members, ended_values(dimension, deltas)),
+        confidence=_confidence(dimension, asked, members, ended),
         asked=asked,
-        evidence_ids=_evidence(_supporting(dimension, deltas, asked, members)),
+        evidence_ids=_evidence(_supporting(dimension, deltas, by_value, asked, members, ended)),
     )
 
 

@@ -44,7 +44,8 @@ def _beliefs(memory: Memory, space: str) -> set[tuple[str, str | None, str]]:
     [
         (("I'm 40.",), "How old is Alice?", "Alice — age: 40 since 1 May 2024"),
         (("I am 32 years old.",), "How old is Alice?", "Alice — age: 32"),
-        (("I just turned 40 last week.",), "How old is Alice?", "Alice — age: 40 since 1 May 2024"),
+        # turned 40 the week before it was said: since that week (the age's stated start)
+        (("I just turned 40 last week.",), "How old is Alice?", "Alice — age: 40 since 22 Apr 2024"),
     ],
 )
 def test_an_age_said_is_the_answer_with_when_it_was_said(memory: Memory, texts: tuple[str, ...], question: str,

@@ -124,7 +124,7 @@ def test_a_store_of_format_4_gets_its_backlog_counts_from_its_marks(tmp_path: Pa
         conn.execute("DROP TRIGGER pending_stages_counted_insert")
         conn.execute("DROP TRIGGER pending_stages_counted_delete")
         conn.execute("DROP TABLE space_backlog")
-        conn.execute(f"PRAGMA user_version = {FORMAT_VERSION - 1:d}")
+        conn.execute("PRAGMA user_version = 4")
     stores = open_embedded(directory, 8)
     try:
         assert user_version(directory) == FORMAT_VERSION
@@ -136,3 +136,31 @@ def test_a_store_of_format_4_gets_its_backlog_counts_from_its_marks(tmp_path: Pa
         assert stores.ledger.space_backlog("home").level1 == 2
     finally:
         stores.close()
+
+
+def test_a_store_of_format_5_reads_its_deltas_and_new_ones_carry_their_stated_start(tmp_path: Path) -> None:
+    """Format 6 records the start a delta's belief states (``Delta.valid_from``). A store
+    written before has no such column: it is added, empty, so the old deltas read as they
+    did (since when they were said) and a new delta reports the start its turn states."""
+    directory = tmp_path / "mem"
+
+    def turn(text: str, at: str) -> dict[str, str]:
+        return {"text": text, "speaker": "Ana", "session": at[:10], "observed_at": at}
+
+    with open_memory(directory) as mem:
+        mem.remember("home", [turn("We moved to York last week.", "2023-08-01T10:00:00")])
+        [york] = mem.deltas("home", "Ana", "residence")
+        assert york.valid_from is not None
+    with sqlite3.connect(directory / DATABASE_FILE) as conn:  # what format 5 had: no valid_from
+        conn.execute("ALTER TABLE nous_deltas DROP COLUMN valid_from")
+        conn.execute("PRAGMA user_version = 5")
+    with open_memory(directory) as mem:
+        assert user_version(directory) == FORMAT_VERSION
+        [old] = mem.deltas("home", "Ana", "residence")
+        assert old == york.model_copy(update={"valid_from": None})
+        mem.remember("home", [turn("We moved to Bath last week.", "2024-05-10T10:00:00")])
+        bath = mem.dimension("home", "Ana", "residence", as_of="2024-06-01T00:00:00")
+        [*_, new] = mem.deltas("home", "Ana", "residence")
+        assert new.valid_from is not None and new.valid_from < new.at
+        assert (bath.mode, bath.since, bath.previous) == ("Bath", new.valid_from, "York")
+        assert mem.dimension("home", "Ana", "residence", as_of="2023-09-01T00:00:00").since == old.at

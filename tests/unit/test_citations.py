@@ -1,7 +1,9 @@
 """The deltas a state records as citable answer exactly what the whole delta log answers:
 the state answer (text, confidence, cited turns), the members of a set and the
 "only planned" answer, on random histories far longer than the citations, with case
-variants, negations, hedges and several beliefs at one instant (``eywa.nous.citations``)."""
+variants, negations, hedges, several beliefs at one instant and starts stated before the
+time said ("since 2015": the delta stating the start a mode reports is cited too)
+(``eywa.nous.citations``)."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
 VALUES = ["Lisbon", "lisbon", "Porto", "Berlin", "berlin", "Paris"]
 QUESTIONS = ["", "Does Ana live in Lisbon?", "Is Ana in Porto or Berlin?", "Paris?"]
 
-Row = tuple[str, bool, str, int, float, bool]
+Row = tuple[str, bool, str, int, float, bool, int | None]
 rows_strategy = st.lists(
     st.tuples(
         st.sampled_from(VALUES),
@@ -30,6 +32,7 @@ rows_strategy = st.lists(
         st.integers(0, 12),  # day: few days, so several observations share an instant
         st.sampled_from([0.6, 0.75, 0.9, 0.99]),
         st.booleans(),  # change signal
+        st.sampled_from([None, None, None, 3, 40, 400]),  # a start stated this many days before it was said
     ),
     min_size=1,
     max_size=60,
@@ -43,8 +46,9 @@ def observations(rows: list[Row], attribute: str) -> list[Observation]:
             polarity="positive" if positive else "negative", modality=modality,  # type: ignore[arg-type]
             at=T0 + timedelta(days=day), reliability=reliability, change_signal=change,
             belief_id=f"b{n}", evidence_ids=(f"e{n}", f"e{n % 7}"),
+            valid_from=None if start is None else T0 + timedelta(days=day - start),
         )
-        for n, (value, positive, modality, day, reliability, change) in enumerate(rows)
+        for n, (value, positive, modality, day, reliability, change, start) in enumerate(rows)
     ]  # fmt: skip
 
 
@@ -69,8 +73,8 @@ def test_the_cited_deltas_answer_as_every_delta_does(
         assert state_answer(dimension, subset, question, as_of) == state_answer(dimension, deltas, question, as_of)
     assert set_members(dimension, subset) == set_members(dimension, deltas)
     # The subset is bounded by the values, not the history: at most five roles per value
-    # (case-folded) and two for the mode.
-    assert len(subset) <= 5 * len({v.casefold() for v in VALUES}) + 2
+    # (case-folded) and three for the mode.
+    assert len(subset) <= 5 * len({v.casefold() for v in VALUES}) + 3
 
 
 @settings(max_examples=200, deadline=None)
@@ -103,10 +107,24 @@ def test_folding_on_from_a_saved_state_records_the_same_citations(rows: list[Row
 
 
 def test_a_state_saved_before_citations_records_none_until_replayed() -> None:
-    state, _ = folded([("Lisbon", True, "asserted", 0, 0.9, False)], "single", "city")
+    state, _ = folded([("Lisbon", True, "asserted", 0, 0.9, False, None)], "single", "city")
     old = {k: v for k, v in state.to_json().items() if k not in ("citations", "cited")}
     assert not DimensionState.has_citations(old)
     loaded = DimensionState.from_json(old)
-    later = observations([("Porto", True, "asserted", 5, 0.9, False)], "city")
+    later = observations([("Porto", True, "asserted", 5, 0.9, False, None)], "city")
     resumed, _ = engine.replay(later, "single", 30.0, start=loaded)
     assert resumed.citations is None and "cited" not in resumed.to_json()
+
+
+def test_the_delta_stating_the_start_is_cited_however_often_the_value_is_said_after() -> None:
+    """Lisbon said undated, then "since" a year before, then said again and again: the
+    answer cites the turn that states the start it reports, read from the cited deltas."""
+    rows: list[Row] = [("Lisbon", True, "asserted", 0, 0.9, False, None), ("Lisbon", True, "asserted", 1, 0.9, False, 365),
+                       *[("Lisbon", True, "asserted", day, 0.9, False, None) for day in range(2, 9)]]  # fmt: skip
+    state, deltas = folded(rows, "single", "city")
+    assert state.citations is not None
+    subset = [d for d in deltas if d.id in set(state.citations.ids())]
+    dimension = engine.to_dimension(state, "s", "Ana", "city", None)
+    answer = state_answer(dimension, subset, "")
+    assert dimension.since == T0 + timedelta(days=1 - 365)
+    assert answer == state_answer(dimension, deltas, "") and answer.evidence_ids[0] == "e1"

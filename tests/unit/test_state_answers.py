@@ -23,11 +23,12 @@ def day(text: str) -> datetime:
 
 def obs(
     attribute: str, value: str, at: str, evidence: str, polarity: Polarity = "positive",
-    modality: Modality = "asserted", rho: float = 0.9, change: bool = False,
+    modality: Modality = "asserted", rho: float = 0.9, change: bool = False, start: str | None = None,
 ) -> Observation:  # fmt: skip
     return Observation(
         space="s", entity="Ana", attribute=attribute, value=value, polarity=polarity, modality=modality,
         at=day(at), reliability=rho, change_signal=change, belief_id=f"b-{evidence}", evidence_ids=(evidence,),
+        valid_from=None if start is None else day(start),
     )  # fmt: skip
 
 
@@ -125,6 +126,46 @@ def test_a_set_lists_its_members_with_a_turn_each() -> None:
     asked = state_answer(dim, deltas, "Does Ana still have Biscuit?")
     assert asked.asked == ("Biscuit",) and asked.evidence_ids == ("p2", "p3")
     assert asked.confidence == pytest.approx(1.0 - dim.distribution["Biscuit"])
+
+
+def test_a_stated_start_is_since_and_the_value_it_replaced_is_cited_up_to_the_turn_that_said_it() -> None:
+    """"I live in Leeds" (29 Jul), "We moved to York last week" (1 Aug, a start of 24 Jul):
+    York since 24 Jul, and the Leeds turn, said after that start but before the move was
+    told, is still what York replaced."""
+    moves = [obs("residence", "Leeds", "2023-07-29", "r1"),
+             obs("residence", "York", "2023-08-01", "r2", change=True, start="2023-07-24")]  # fmt: skip
+    dim, deltas = dimension(moves, "2023-08-20")
+    answer = state_answer(dim, deltas, "Where does Ana live?", day("2023-08-20"))
+    assert answer.text.startswith("Ana — residence: York since 24 Jul 2023 (was Leeds) — last said 1 Aug 2023; p ")
+    assert answer.evidence_ids == ("r2", "r1")
+
+
+def test_the_turn_that_states_the_start_is_cited_for_it() -> None:
+    """Google said undated in 2022, then "since 2015" in 2023, then again undated: since
+    2015, and the turn cited for it is the one that says 2015, not the first mention."""
+    job = [obs("employer", "Google", "2022-03-01", "g1"), obs("employer", "Google", "2023-03-01", "g2", start="2015-01-01"),
+           obs("employer", "Google", "2023-06-01", "g3")]  # fmt: skip
+    dim, deltas = dimension(job, "2023-07-01")
+    assert dim.since == day("2015-01-01")
+    assert state_answer(dim, deltas, "Where does Ana work?").evidence_ids == ("g2", "g3")
+
+
+def test_a_set_with_no_member_cites_what_held_only_when_every_value_ended() -> None:
+    """Chess given up, pottery only thought about: no member, and the set is not known to be
+    empty, so its answer claims nothing and cites the last word on each value (the end of
+    chess, the hedge about pottery), not the turn that first said chess was a hobby. When
+    every value ended, what said each one held is cited after the ends."""
+    quit_chess = [obs("hobbies", "chess", "2023-01-01", "h1"),
+                  obs("hobbies", "chess", "2023-06-01", "h2", polarity="negative", change=True)]  # fmt: skip
+    hedged = [*quit_chess, obs("hobbies", "pottery", "2023-07-01", "h3", modality="hedged", rho=0.55)]
+    dim, deltas = dimension(hedged)
+    answer = state_answer(dim, deltas, "What are Ana's hobbies?")
+    assert answer.confidence == 0.0
+    assert answer.evidence_ids == ("h3", "h2")
+    emptied, emptied_deltas = dimension(quit_chess)
+    answer = state_answer(emptied, emptied_deltas, "What are Ana's hobbies?")
+    assert answer.confidence > ANSWER_THRESHOLD
+    assert answer.evidence_ids == ("h2", "h1")
 
 
 def test_values_are_named_as_whole_words_only() -> None:

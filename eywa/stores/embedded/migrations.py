@@ -94,12 +94,24 @@ def _space_backlog_counts(conn: sqlite3.Connection) -> None:
     recount_backlog(conn)
 
 
+def _delta_stated_starts(conn: sqlite3.Connection) -> None:
+    """Deltas record the start their belief states (``Delta.valid_from``: "since 2015").
+    Stores of format 5 lack the column; it is added, empty: their deltas report since when
+    they were said, as before, and new deltas carry their start. Backfilling from the beliefs
+    would make replayed reads (an earlier ``as_of``, merged entities) report the start while
+    the stored state, folded without it, does not."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(nous_deltas)")}
+    if "valid_from" not in columns:
+        conn.execute("ALTER TABLE nous_deltas ADD COLUMN valid_from TEXT")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _entity_ids_from_entity_key,
     _extractor_versions,
     _co_mention_edges,
     _merge_provenance,
     _space_backlog_counts,
+    _delta_stated_starts,
 )
 FORMAT_VERSION = len(MIGRATIONS)
 

@@ -569,6 +569,7 @@ def delta_props(delta: Delta, entity_key: str) -> dict[str, Any]:
         "recorded_at": delta.recorded_at,
         "belief_id": delta.belief_id,
         "evidence_ids": list(delta.evidence_ids),
+        "valid_from": delta.valid_from,  # None: no property (deltas stored before it have none)
     }
 
 
@@ -593,6 +594,7 @@ def delta_from_props(props: Props) -> Delta:
         recorded_at=required_datetime(props["recorded_at"]),
         belief_id=props["belief_id"],
         evidence_ids=tuple(props.get("evidence_ids") or ()),
+        valid_from=to_datetime(props.get("valid_from")),
     )
 
 
