@@ -45,6 +45,11 @@ def _beliefs(memory: Memory, space: str) -> set[tuple[str, str | None, str]]:
         (("I'm 40.",), "How old is Alice?", "Alice — age: 40 since 1 May 2024"),
         (("I am 32 years old.",), "How old is Alice?", "Alice — age: 32"),
         (("I just turned 40 last week.",), "How old is Alice?", "Alice — age: 40 since 1 May 2024"),
+        # In words, as people say it: the value is the number in digits.
+        (("I'm forty.",), "How old is Alice?", "Alice — age: 40 since 1 May 2024"),
+        (("I just turned thirty-two.",), "How old is Alice?", "Alice — age: 32 since 1 May 2024"),
+        (("I'm twenty five years old.",), "How old is Alice?", "Alice — age: 25 since 1 May 2024"),
+        (("I'm Forty-one now.",), "How old is Alice?", "Alice — age: 41 since 1 May 2024"),
     ],
 )
 def test_an_age_said_is_the_answer_with_when_it_was_said(memory: Memory, texts: tuple[str, ...], question: str,
@@ -64,7 +69,12 @@ def test_an_age_is_not_claimed_as_now_a_year_later(memory: Memory) -> None:
 @pytest.mark.parametrize(
     "text",
     ["I'm 40 minutes away.", "I'm 40 minutes late, sorry.", "I turned 40 pages tonight.", "I'm almost 40.",
-     "I'm nearly 40 years old."],
+     "I'm nearly 40 years old.", "I'm one of them.", "I'm second.", "I'm forty minutes away.",
+     "I'm twenty five minutes late.", "I turned forty pages tonight.", "I'm almost forty.", "I'm not forty.",
+     "I'm fifty-fifty on that.", "I'm one hundred percent sure.", "I'm a dozen.",
+     # A clause of time says when something else happened (or will), not the age now.
+     "When I turned ten, my dad signed me up for a league.", "When I turned 10, my dad signed me up.",
+     "Once I'm 40, I'll slow down."],
 )
 def test_a_number_that_is_no_age_makes_no_age(memory: Memory, text: str) -> None:
     space = _remember(memory, (text,))
