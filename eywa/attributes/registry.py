@@ -246,6 +246,10 @@ SPECS: tuple[AttributeSpec, ...] = (
         aliases=("school", "degree", "studies", "university", "college", "major"),
         words=("school", "study", "studies", "studied", "studying", "degree", "university", "college",
                "graduate", "graduated", "major", "education"),
+        # "Where did Ana study?", "What did Ana study?", "Which university did Ana go to?":
+        # a school attended stays part of one's story, asked in the past tense.
+        wh_words=("where", "what", "which"),
+        lasting=True,
     ),
     AttributeSpec(
         name="health", cardinality="multi", tau_days=YEAR_DAYS,

@@ -180,3 +180,29 @@ def test_a_pet_that_died_is_the_answer_not_the_turn_that_had_it(memory: Memory, 
     # The answer cites the turn that ended the value and the one that said it held.
     cited = {memory.evidence(space, ref.id).text for ref in result.items[0].provenance}
     assert {"Rex died last week.", "I have a dog named Rex."} <= cited, cited
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "answer"),
+    [
+        ("I graduated from Harvard.", "Where did Alice study?", "Alice — education: Harvard"),
+        ("I graduated from Harvard.", "Which university did Alice go to?", "Alice — education: Harvard"),
+        ("I studied law at Leeds.", "Where did Alice study?", "Alice — education: Leeds"),
+        ("I studied law at Leeds.", "What did Alice study?", "Alice — education: Leeds"),
+        ("I studied law at Leeds.", "Which university did Alice go to?", "Alice — education: Leeds"),
+    ],
+)
+def test_a_school_is_asked_in_the_past_tense(memory: Memory, text: str, question: str, answer: str) -> None:
+    """A school attended stays part of one's story after it ends, so one asks about it in
+    the past tense; the answer is the education line, not the turn."""
+    space = _remember(memory, (text,))
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    "question", ["Who did Alice study with?", "What did Alice study for the exam?"]
+)
+def test_a_past_question_about_something_else_is_not_answered_by_the_school(memory: Memory, question: str) -> None:
+    space = _remember(memory, ("I studied law at Leeds.",))
+    assert _answer(memory, space, question) == ""
