@@ -162,12 +162,45 @@ def test_an_unnamed_boyfriend_answers_whether_one_is_single(memory: Memory) -> N
         ("I'm pescatarian.", "Is Alice vegetarian?", "fish since 1 May 2024"),
         ("I'm pescatarian.", "Does Alice eat fish?", "fish since 1 May 2024"),
         ("I'm vegetarian.", "Does Alice eat fish?", "not fish"),
+        ("I'm vegetarian.", "Does Alice eat meat?", "not meat"),
+        # A vegan eats neither: "Does Alice eat meat?" is answered "not meat", not only
+        # "not animal products".
+        ("I'm vegan.", "Does Alice eat meat?", "not meat"),
+        ("I'm vegan.", "Is Alice vegetarian?", "not meat"),
+        ("I went vegan last year.", "Does Alice eat meat?", "not meat"),
     ],
 )
 def test_a_diet_label_answers_about_fish(memory: Memory, text: str, question: str, expected: str) -> None:
     space = _remember(memory, (text,))
     said = _answer(memory, space, question)
     assert said.startswith("Alice — diet:") and expected in said, said
+
+
+_FISH_AGAIN = ("I'm vegetarian.", "I started eating fish again, so I'm pescatarian now.")
+
+
+def test_eating_fish_again_is_a_change_of_diet(memory: Memory) -> None:
+    """"I started eating fish again" says the "no fish" said before has ended: the fish it
+    observes carries the change signal, which raises the hazard before it is folded."""
+    space = _remember(memory, _FISH_AGAIN)
+    fish = [d for d in memory.deltas(space, "Alice", "diet") if d.observed == "fish" and d.polarity == "positive"]
+    assert fish and all(d.change_signal for d in fish), fish
+
+
+@pytest.mark.xfail(
+    strict=False,
+    reason="eywa.nous.engine.replay releases an instant's change once, to the instant's first observation: in a "
+    "multi-valued dimension that may be another member ('not meat', said again in the same turn), and the fish "
+    "then stays split (0.48); which comes first depends on belief ids, so this space fails and others pass",
+)
+@pytest.mark.parametrize("question", ["Is Alice vegetarian?", "Does Alice eat fish?", "Does Alice eat meat?"])
+def test_a_vegetarian_who_eats_fish_again_is_answered_pescatarian(memory: Memory, question: str) -> None:
+    """The fish is the answer once eating it again is a change (it stayed split, 0.52 "not
+    fish", and "Is Alice vegetarian?" ranked the old "I'm vegetarian." turn first, which
+    reads as yes)."""
+    space = _remember(memory, _FISH_AGAIN)
+    said = _answer(memory, space, question)
+    assert said.startswith("Alice — diet: fish since 1 Jun 2024") and "not meat" in said and "not fish" not in said, said
 
 
 @pytest.mark.parametrize("question", ["What pets does Alice have?", "Does Alice have a dog?"])

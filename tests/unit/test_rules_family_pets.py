@@ -183,7 +183,8 @@ def test_a_pet_named_in_the_next_sentence_by_someone_else_has_that_name() -> Non
     ("question", "answer", "expected"),
     [
         ("So you're vegan now?", "Vegan, yes. Since March.", {("diet", "vegan", "positive", "asserted"),
-                                                              ("diet", "fish", "negative", "asserted")}),
+                                                              ("diet", "fish", "negative", "asserted"),
+                                                              ("diet", "meat", "negative", "asserted")}),
         ("A teacher then?", "Yes, a teacher.", {("occupation", "teacher", "positive", "asserted")}),
         ("Married?", "Married, yep!", {("relationship_status", "married", "positive", "asserted")}),
         ("Is Lucia a teacher now?", "A teacher, yes.", set()),  # about someone else
