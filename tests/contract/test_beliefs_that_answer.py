@@ -239,3 +239,36 @@ def test_a_school_is_asked_in_the_past_tense(memory: Memory, text: str, question
 def test_a_past_question_about_something_else_is_not_answered_by_the_school(memory: Memory, question: str) -> None:
     space = _remember(memory, ("I studied law at Leeds.",))
     assert _answer(memory, space, question) == ""
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        # "No longer" says it as "anymore" does.
+        (("I no longer play tennis.",), "Does Alice play tennis?", "Alice — hobbies: not tennis"),
+        (("I've been smoking for twenty years.",), "Does Alice smoke?", "Alice — habits: smoking"),
+        (("I sold my car.",), "Does Alice have a car?", "Alice — possessions: not car"),
+        (("I bought a car.", "I sold my car last week."), "Does Alice have a car?", "Alice — possessions: not car"),
+        # A student's "at" is a school, not an employer.
+        (("I'm a student at Oxford.",), "Where does Alice study?", "Alice — education: Oxford"),
+        (("I have a degree in physics.",), "What did Alice study?", "Alice — education: physics"),
+        (("I got my PhD from MIT.",), "Where did Alice study?", "Alice — education: MIT"),
+    ],
+)
+def test_everyday_statements_answer(memory: Memory, texts: tuple[str, ...], question: str, answer: str) -> None:
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute"),
+    [
+        ("I'm a student at Oxford.", "employer"),
+        ("I've been smoking brisket all day.", "habits"),
+        ("I have a gift certificate.", "education"),
+    ],
+)
+def test_everyday_statements_make_no_wrong_belief(memory: Memory, text: str, attribute: str) -> None:
+    space = _remember(memory, (text,))
+    assert not {b for b in _beliefs(memory, space) if b[0] == attribute}, _beliefs(memory, space)

@@ -28,7 +28,7 @@ from eywa.extraction.rules.clause import (
     plain,
     rule,
 )
-from eywa.extraction.rules.phrasing import article, clean, fact
+from eywa.extraction.rules.phrasing import article, clean, fact, possessive
 from eywa.models import CandidateFact
 
 _PLACE = rf"(?:the\s+)?(?P<place>{PROPER})(?![\w'’])"
@@ -75,6 +75,13 @@ _OWNS_CAR = rule(
     "have has own owns bought got purchased drive drives ve",
 )
 """"I bought a Tesla", "I drive an old Volvo": the car is the make (possessions ``tesla``)."""
+_SOLD = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>sold|gave\s+away|got\s+rid\s+of)\s+(?:my|our)\s+"
+    r"(?:(?:old|first|little|electric|vintage)\s+)?"
+    rf"(?P<thing>{POSSESSIONS})\b(?![\w'’-])",
+    "sold gave got",
+)
+""""I sold my car", "we got rid of our boat": the thing, negative (dated)."""
 
 
 def place_name(raw: str | None) -> str | None:
@@ -118,9 +125,13 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
 
 
 def possessions(ctx: Ctx) -> Iterator[CandidateFact]:
-    """Notable things someone owns ("I just bought a new car")."""
+    """Notable things someone owns ("I just bought a new car"), and those let go ("I sold my car")."""
     if not asserts(ctx):
         return
+    for m, s in matches(ctx, _SOLD, we=True):
+        thing, verb = m.group("thing"), " ".join(m.group("verb").split())
+        yield fact(ctx, s, f"{s} {verb} {possessive(s)} {thing}", "possessions", thing, polarity="negative",
+                   valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _OWNS, we=True):
         thing, verb = m.group("thing"), " ".join(m.group("verb").split())
         said = verb if verb in {"got", "bought", "purchased"} else "has"

@@ -139,6 +139,9 @@ _BECAME = rule(
 )
 
 
+_LEARNERS = frozenset({"student", "pupil", "undergraduate", "undergrad", "postgraduate", "postgrad"})
+
+
 def job_title(words: str | None) -> str | None:
     """The job title at the start of ``words`` ("senior data scientist at …" → "senior data
     scientist"), or None when no known job noun heads it or a modifier makes it a judgement.
@@ -188,7 +191,9 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _IS_A) + matches(ctx, _WORKS_AS):
         if title := job_title(m.group("title")):
             yield fact(ctx, s, f"{s} is {article(title)} {title}", "occupation", title, confidence=0.8)
-            if "org" in m.groupdict() and (org := org_name(m.group("org"))):
+            # "I'm a student at Oxford": where a learner is is a school (the education rule's),
+            # not an employer.
+            if "org" in m.groupdict() and (org := org_name(m.group("org"))) and title.split()[-1] not in _LEARNERS:
                 yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, confidence=0.85)
     for m, s in matches(ctx, _PROMOTED) + matches(ctx, _BECAME):
         if title := job_title(m.group("title")):
