@@ -253,6 +253,11 @@ def test_a_past_question_about_something_else_is_not_answered_by_the_school(memo
         (("I'm a student at Oxford.",), "Where does Alice study?", "Alice — education: Oxford"),
         (("I have a degree in physics.",), "What did Alice study?", "Alice — education: physics"),
         (("I got my PhD from MIT.",), "Where did Alice study?", "Alice — education: MIT"),
+        # The present perfect with how long says one still does.
+        (("I've lived in Leeds for ten years.",), "Where does Alice live?", "Alice — residence: Leeds"),
+        (("I've worked at Initech since 2019.",), "Where does Alice work?", "Alice — employer: Initech"),
+        (("I'm not married.",), "Is Alice married?",
+         "Alice — relationship_status: unknown — last said 1 May 2024: not married"),
     ],
 )
 def test_everyday_statements_answer(memory: Memory, texts: tuple[str, ...], question: str, answer: str) -> None:
@@ -267,6 +272,8 @@ def test_everyday_statements_answer(memory: Memory, texts: tuple[str, ...], ques
         ("I'm a student at Oxford.", "employer"),
         ("I've been smoking brisket all day.", "habits"),
         ("I have a gift certificate.", "education"),
+        ("I worked at Initech for a year.", "employer"),
+        ("I'm not married to the idea.", "relationship_status"),
     ],
 )
 def test_everyday_statements_make_no_wrong_belief(memory: Memory, text: str, attribute: str) -> None:

@@ -38,6 +38,11 @@ _IS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?:happily\s+)?{_STATUS}\b(?!\s+(?:to|for)\s+(?!{NAME}))",
     "married engaged divorced separated widowed single",
 )
+_NOT_STATUS = rule(
+    rf"{SUBJ}{BE}\s+{ADV}not\s+(?:yet\s+)?(?P<st>married|engaged|single)\b(?!\s+(?:to|for|on|about|with)\b)",
+    "married engaged single",
+)
+""""I'm not married": the status, negative (not "I'm not married to the idea")."""
 _GOT = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}got\s+{_STATUS}\b", "married engaged divorced separated widowed single")
 _MARRIED_TO = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:got\s+)?married|{BE}\s+{ADV}(?:happily\s+)?(?:married|engaged))\s+to\s+(?P<name>{NAME})\b",
@@ -122,6 +127,11 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
                 said = f"{verb} with {partner}" if partner is not None else verb
                 yield fact(ctx, s, f"{s} {said} and is single", "relationship_status", "single",
                            valid_from=past_date(ctx, m), confidence=0.75)
+    part = ctx.part
+    if part.negated and not (part.hedged or part.hypothetical or part.past_habit):
+        for m, s in matches(ctx, _NOT_STATUS, we=True):
+            st = m.group("st")
+            yield fact(ctx, s, f"{s} is not {st}", "relationship_status", st, polarity="negative", confidence=0.85)
     if not asserts(ctx):
         return
     for m, s in matches(ctx, _IS, we=True):

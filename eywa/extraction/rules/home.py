@@ -39,6 +39,8 @@ _LIVES = rule(
     rf"(?:here\s+)?in\s+{_PLACE}",
     "live lives living based residing reside resides settled",
 )
+_HAS_LIVED = rule(rf"{SUBJ}{HAVE}\s+{ADV}lived\s+(?:here\s+)?in\s+{_PLACE}(?=\s+(?:since|for)\b)", "lived")
+""""I've lived in Leeds for ten years": one still does (not "I lived in Leeds", a past)."""
 _MOVED = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:moved|relocated)\s+(?:(?:away\s+)?from\s+{_OLD}\s+)?"
     rf"(?:back\s+|over\s+|here\s+|all\s+the\s+way\s+)?(?:to|into)\s+{_PLACE}",
@@ -116,7 +118,7 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
                        modality="planned", confidence=0.7)
     if not asserts(ctx):
         return
-    for m, s in matches(ctx, _LIVES, we=True):
+    for m, s in matches(ctx, _LIVES, we=True) + matches(ctx, _HAS_LIVED, we=True):
         if place := place_name(m.group("place")):
             yield fact(ctx, s, f"{s} lives in {place}", "residence", place, confidence=0.9)
     for m, s in matches(ctx, _FROM) + matches(ctx, _GREW_UP) + matches(ctx, _HOMETOWN, anywhere=True):

@@ -55,6 +55,9 @@ _WORKS = rule(
     rf"(?:at|for)\s+{_ORG}{_ROLE_AFTER}",
     "work works working",
 )
+_HAS_WORKED = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+(?:at|for)\s+{_ORG}(?=\s+(?:since|for)\b)", "worked")
+""""I've worked at Initech since 2019": the present perfect with how long says one still does
+(not "I worked at Initech", a past)."""
 _GOT_JOB = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|landed|accepted|found|scored)\s+(?:a|an|the|my)\s+"
     rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|permanent\s+)*(?:job|position|role|offer)"
@@ -185,6 +188,9 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         if org := org_name(m.group("org")):
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, confidence=0.9)
             yield from _title(ctx, s, m)
+    for m, s in matches(ctx, _HAS_WORKED):
+        if org := org_name(m.group("org")):
+            yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, confidence=0.85)
     for m, s in matches(ctx, _STATUS):
         said = " ".join(m.group("st").split())
         yield fact(ctx, s, f"{s} is {said}", "employer", _STATUS_VALUE.get(said, said), confidence=0.85)
