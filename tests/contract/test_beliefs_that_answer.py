@@ -256,6 +256,7 @@ def test_a_past_question_about_something_else_is_not_answered_by_the_school(memo
         # The present perfect with how long says one still does.
         (("I've lived in Leeds for ten years.",), "Where does Alice live?", "Alice — residence: Leeds"),
         (("I've worked at Initech since 2019.",), "Where does Alice work?", "Alice — employer: Initech"),
+        (("My husband is called Tom.",), "Who is Alice's husband?", "Alice — partner: Tom"),
         (("I'm not married.",), "Is Alice married?",
          "Alice — relationship_status: unknown — last said 1 May 2024: not married"),
     ],
@@ -274,6 +275,7 @@ def test_everyday_statements_answer(memory: Memory, texts: tuple[str, ...], ques
         ("I have a gift certificate.", "education"),
         ("I worked at Initech for a year.", "employer"),
         ("I'm not married to the idea.", "relationship_status"),
+        ("My wife called Ines yesterday.", "partner"),
     ],
 )
 def test_everyday_statements_make_no_wrong_belief(memory: Memory, text: str, attribute: str) -> None:

@@ -57,9 +57,11 @@ _BROKE_UP = rule(
 )
 _SPOUSE = rule(
     rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?P<ex>ex-?\s*)?(?P<role>husband|wife|fianc[ée]e?|boyfriend|girlfriend"
-    rf"|partner|spouse)\b(?:,?\s+(?P<name>{NAME})\b(?!{A}s))?",
+    rf"|partner|spouse)\b(?:(?:,|\s+is\s+(?:named|called)|,\s+(?:named|called))?\s+(?P<name>{NAME})\b(?!{A}s))?",
     "husband wife fiance fiancé fiancee fiancée boyfriend girlfriend partner spouse",
 )
+""""my husband, Tom", "my husband Tom", "my husband is called Tom": the partner is named (not
+"my wife called Ines yesterday", a call)."""
 _HAS_SPOUSE = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+{ADV}got|\s+{ADV}have\s+got)\s+(?:a|an)\s+(?:new\s+)?(?P<role>husband|wife|fianc[ée]e?|boyfriend"
     rf"|girlfriend|partner|spouse)\b(?:(?:,?\s+(?:named|called)|,)\s+(?P<name>{NAME})\b(?!{A}s))?",
