@@ -18,7 +18,8 @@ from tests.unit.rules_support import Fact, facts, proposals, refusals, statement
     ("text", "expected"),
     [
         ("I'm married.", {("relationship_status", "married", "positive", "asserted")}),
-        ("I'm not married.", set()),
+        # The status, negative (never married, positive): "Is Alice married?" is answered no.
+        ("I'm not married.", {("relationship_status", "married", "negative", "asserted")}),
         ("I might get married next year.", set()),
         ("We got engaged last weekend!", {("relationship_status", "engaged", "positive", "asserted")}),
         ("I got divorced last year.", {("relationship_status", "divorced", "positive", "asserted")}),
