@@ -257,6 +257,9 @@ def test_a_past_question_about_something_else_is_not_answered_by_the_school(memo
         (("I've lived in Leeds for ten years.",), "Where does Alice live?", "Alice — residence: Leeds"),
         (("I've worked at Initech since 2019.",), "Where does Alice work?", "Alice — employer: Initech"),
         (("My husband is called Tom.",), "Who is Alice's husband?", "Alice — partner: Tom"),
+        # A child named as "my son Leo" is: by the name.
+        (("I have a son named Leo.",), "Does Alice have children?", "Alice — children: Leo"),
+        (("I work from home for Initech.",), "Where does Alice work?", "Alice — employer: Initech"),
         (("I'm not married.",), "Is Alice married?",
          "Alice — relationship_status: unknown — last said 1 May 2024: not married"),
     ],

@@ -74,9 +74,11 @@ _TOGETHER = rule(
 )
 _KIDS_COUNT = rule(
     rf"{SUBJ}\s+{ADV}(?:have|has|{HAVE}\s+got|{A}ve\s+got)\s+(?P<n>{NUMBER_WORD})\s+(?:beautiful\s+|wonderful\s+|amazing\s+"
-    rf"|little\s+|lovely\s+|grown\s+|young\s+)?(?P<kind>kids?|children|child|sons?|daughters?|twins)\b",
+    rf"|little\s+|lovely\s+|grown\s+|young\s+)?(?P<kind>kids?|children|child|sons?|daughters?|twins)\b"
+    rf"(?:,?\s+(?:named|called)\s+(?P<name>{NAME})\b(?!{A}s))?",
     "kid kids children child son sons daughter daughters twins",
 )
+""""I have two kids", "I have a son named Leo" (the child is Leo, as of "my son Leo")."""
 _MY_KID = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+(?:(?:little|baby|eldest|oldest|youngest|older|younger"
     rf"|teenage|adult|grown-up|two|three|four)\s+)?(?P<kind>kids|children|son|daughter|sons|daughters|twins|baby)\b"
@@ -184,6 +186,9 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _KIDS_COUNT):
         n, kind = m.group("n"), m.group("kind")
         if n in {"a", "an", "one"} and kind.endswith("s"):
+            continue
+        if n in {"a", "an", "one"} and (name := _name(m.group("name"))) is not None and name != s:
+            yield fact(ctx, s, f"{s} has {n} {kind} named {name}", "children", name, confidence=0.85)
             continue
         yield fact(ctx, s, f"{s} has {n} {kind}", "children", f"{n} {kind}", confidence=0.9)
     for m, s in matches(ctx, _MY_KID, we=True, anywhere=True):

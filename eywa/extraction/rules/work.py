@@ -44,7 +44,7 @@ _ROLE_AFTER = r"(?:\s+as\s+(?:a|an)\s+(?P<role>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0
 """A role said after the employer ("I start at X as a product manager"): the occupation."""
 _SHIFT = (
     r"(?:\s+(?:nights|days|weekends|evenings|mornings|afternoons|(?:night|day|late|early)\s+shifts|shifts|overtime"
-    r"|part-time|part\s+time|full-time|full\s+time|remotely))?"
+    r"|part-time|part\s+time|full-time|full\s+time|remotely|from\s+home))?"
     r"(?:\s+(?:on|in)\s+the\s+(?:[\w'’-]+\s+){0,3}?(?:ward|unit|department|team|desk|floor|kitchen|branch|office"
     r"|section|site|lab|clinic))?"
 )
