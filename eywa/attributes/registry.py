@@ -215,9 +215,11 @@ SPECS: tuple[AttributeSpec, ...] = (
         + _syn("animal products", "positive", "non-vegan", "non vegan")
         + _syn("alcohol", "positive", "drink", "drinking", "booze", "alcoholic drinks"),
         # A pescatarian eats fish, which a vegetarian does not: "Is a pescatarian vegetarian?"
-        # asks about fish as well as meat, and the fish answers it (no).
+        # asks about fish as well as meat, and the fish answers it (no). A vegan eats no meat
+        # either: "Does a vegan eat meat?" is answered "not meat", not only "not animal products".
         implied=_syn("fish", "positive", "pescatarian", "pescetarian")
-        + _syn("fish", "negative", "vegetarian", "veggie", "vegan"),
+        + _syn("fish", "negative", "vegetarian", "veggie", "vegan")
+        + _syn("meat", "negative", "vegan"),
         value_case="lower",
         leading_words=("eat", "eats", "eating", "ate", "eaten", "drink", "drinks", "drinking", "any"),
     ),
@@ -246,6 +248,10 @@ SPECS: tuple[AttributeSpec, ...] = (
         aliases=("school", "degree", "studies", "university", "college", "major"),
         words=("school", "study", "studies", "studied", "studying", "degree", "university", "college",
                "graduate", "graduated", "major", "education"),
+        # "Where did Ana study?", "What did Ana study?", "Which university did Ana go to?":
+        # a school attended stays part of one's story, asked in the past tense.
+        wh_words=("where", "what", "which"),
+        lasting=True,
     ),
     AttributeSpec(
         name="health", cardinality="multi", tau_days=YEAR_DAYS,

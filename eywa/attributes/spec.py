@@ -74,6 +74,11 @@ class AttributeSpec(BaseModel):
             occupation, "wife" → relationship status and partner), those its own question
             word asks for come first: "Where does Ana work?" wants the employer, "What is
             Ana's job?" the occupation.
+        lasting: whether a value once held stays part of the subject's story after it ends
+            (a school attended, a degree earned: "I graduated from Harvard" is true for
+            life), so that a past-tense question ("Where did Ana study?", "Which university
+            did Ana go to?") asks what the dimension holds now, as for an attribute that
+            never changes (origin); its ``wh_words`` say which question words ask for it.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -92,3 +97,4 @@ class AttributeSpec(BaseModel):
     cessation_ends: bool = False
     change_values: tuple[str, ...] = ()
     wh_words: tuple[WhWord, ...] = ()
+    lasting: bool = False

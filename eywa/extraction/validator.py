@@ -190,11 +190,14 @@ class Validator:
             value_words, polarity = self._best_surface(fact, [texts[t.id] for t in found], exclude)
             out.surface = (value_words, polarity)
         words = list(dict.fromkeys(claim + value_words))
+        numbers_only = False
         if not words and fact.value:
             # "Alice is 40." (an age): the number is the whole claim. The anchors check
             # matches it as an amount; support must still find the clause that says it, so
-            # that negation and hedges are read there ("I'm not 40" is no age of 40).
+            # that negation and hedges are read there ("I'm not 40" is no age of 40), also
+            # when the turn says it in words ("I'm forty": Level 0 read the number 40 there).
             words = [w for w in content_words(fact.value, exclude) if w.isdigit()]
+            numbers_only = bool(words)
         if not words:
             out.detail = "the candidate has no content words to support"
             return out
@@ -207,6 +210,8 @@ class Validator:
             best_clause_hits = 0
             for clause in clauses(text):
                 vocab = [t.norm for t in tokens(clause.text)]
+                if numbers_only:
+                    vocab += _numbers_said(turn, clause)
                 hits = {w for w in words if best_match(w, vocab) is not None}
                 turn_hits |= hits
                 if len(hits) > best_clause_hits:
@@ -374,3 +379,19 @@ def _mentions(turn: Evidence, name_words: list[str], clause: Clause | None) -> b
         if name_words[0] in names:
             return True
     return False
+
+
+_NUMERIC_KINDS = frozenset({SignalKind.NUMBER, SignalKind.QUANTITY, SignalKind.DURATION})
+_WHOLE_NUMBER = re.compile(r"(?<![\d.,])\d+(?![\d.,])")
+
+
+def _numbers_said(turn: Evidence, clause: Clause) -> list[str]:
+    """The whole numbers Level 0 read inside ``clause`` of ``turn``, in digits: "forty" is
+    "40", "twenty five years" is "25" (its duration P25Y). Only for a claim that is a number
+    alone (an age): its digits are then found in the clause that says them in words."""
+    return [
+        found.group(0)
+        for s in turn.signals
+        if s.kind in _NUMERIC_KINDS and clause.start <= s.start < clause.end
+        and (found := _WHOLE_NUMBER.search(s.normalized or "")) is not None
+    ]  # fmt: skip

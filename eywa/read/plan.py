@@ -262,7 +262,8 @@ def asks_current_state(question: str, shape: Shape, window: tuple[datetime, date
     if _PAST.search(question):
         # "Where did Priya grow up?", "Was Ben born in Leeds?": the past tense is how one
         # asks about a state that never changes, so it is still asked of the present, when
-        # the question word is one that asks for it ("what did Ana receive from …" is not).
+        # the question word is one that asks for it ("what did Ana receive from …" is not);
+        # so is "Where did Priya study?" of what stays told once it ends (a school attended).
         wh = question_word(question)
         return bool(agreed) and all(
             _timeless(name) and (shape == "yes_no" or wh in get_attribute(name).wh_words) for name in agreed
@@ -271,9 +272,11 @@ def asks_current_state(question: str, shape: Shape, window: tuple[datetime, date
 
 
 def _timeless(attribute: str) -> bool:
-    """A single-valued attribute that holds for a lifetime (origin): asked in any tense."""
+    """A single-valued attribute that holds for a lifetime (origin), or one whose values stay
+    part of the subject's story once they end (education, ``AttributeSpec.lasting``): asked
+    in any tense."""
     spec = get_attribute(attribute)
-    return spec.cardinality == "single" and spec.tau_days >= _LIFETIME_DAYS
+    return spec.lasting or (spec.cardinality == "single" and spec.tau_days >= _LIFETIME_DAYS)
 
 
 # "How long / how many weeks … between A and B", "How many months after A did B".

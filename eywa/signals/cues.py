@@ -56,6 +56,9 @@ _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYW
             r"(?:to|back|out|into|in)|i\s+quit|quit\s+my|just\s+started|started\s+a\s+new"
             r"|switched\s+to|changed\s+my\s+mind|used\s+to|now\s+work(?:ing|s)?\s+at"
             r"|new\s+job|(?:got|found|landed)\s+(?:a|the)\s+job|(?:got|get|was|been)\s+hired"
+            # "I started eating fish again", "I eat meat again", "smoking again": a habit or a
+            # food given up is back, so what was said of it before has ended.
+            r"|(?:eat|eats|eating|ate|drink|drinks|drinking|drank|smoke|smokes|smoking)\s+(?:\w+\s+){0,2}?again"
             r"|instead|i\s+meant|correction|turns\s+out)\b",
             re.IGNORECASE,
         ),
@@ -74,7 +77,7 @@ _KEYWORDS: dict[SignalKind, frozenset[str]] = {
     ),
     SignalKind.CORRECTION: frozenset(
         """actually longer anymore moved quit started switched mind used work working works job
-        hired instead meant correction turns""".split()
+        hired again instead meant correction turns""".split()
     ),
 }
 """Words one of which must occur for a cue family to be searched at all (a cheap gate)."""

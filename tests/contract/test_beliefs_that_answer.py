@@ -46,6 +46,11 @@ def _beliefs(memory: Memory, space: str) -> set[tuple[str, str | None, str]]:
         (("I am 32 years old.",), "How old is Alice?", "Alice — age: 32"),
         # turned 40 the week before it was said: since that week (the age's stated start)
         (("I just turned 40 last week.",), "How old is Alice?", "Alice — age: 40 since 22 Apr 2024"),
+        # In words, as people say it: the value is the number in digits.
+        (("I'm forty.",), "How old is Alice?", "Alice — age: 40 since 1 May 2024"),
+        (("I just turned thirty-two.",), "How old is Alice?", "Alice — age: 32 since 1 May 2024"),
+        (("I'm twenty five years old.",), "How old is Alice?", "Alice — age: 25 since 1 May 2024"),
+        (("I'm Forty-one now.",), "How old is Alice?", "Alice — age: 41 since 1 May 2024"),
     ],
 )
 def test_an_age_said_is_the_answer_with_when_it_was_said(memory: Memory, texts: tuple[str, ...], question: str,
@@ -65,7 +70,12 @@ def test_an_age_is_not_claimed_as_now_a_year_later(memory: Memory) -> None:
 @pytest.mark.parametrize(
     "text",
     ["I'm 40 minutes away.", "I'm 40 minutes late, sorry.", "I turned 40 pages tonight.", "I'm almost 40.",
-     "I'm nearly 40 years old."],
+     "I'm nearly 40 years old.", "I'm one of them.", "I'm second.", "I'm forty minutes away.",
+     "I'm twenty five minutes late.", "I turned forty pages tonight.", "I'm almost forty.", "I'm not forty.",
+     "I'm fifty-fifty on that.", "I'm one hundred percent sure.", "I'm a dozen.",
+     # A clause of time says when something else happened (or will), not the age now.
+     "When I turned ten, my dad signed me up for a league.", "When I turned 10, my dad signed me up.",
+     "Once I'm 40, I'll slow down."],
 )
 def test_a_number_that_is_no_age_makes_no_age(memory: Memory, text: str) -> None:
     space = _remember(memory, (text,))
@@ -153,12 +163,45 @@ def test_an_unnamed_boyfriend_answers_whether_one_is_single(memory: Memory) -> N
         ("I'm pescatarian.", "Is Alice vegetarian?", "fish since 1 May 2024"),
         ("I'm pescatarian.", "Does Alice eat fish?", "fish since 1 May 2024"),
         ("I'm vegetarian.", "Does Alice eat fish?", "not fish"),
+        ("I'm vegetarian.", "Does Alice eat meat?", "not meat"),
+        # A vegan eats neither: "Does Alice eat meat?" is answered "not meat", not only
+        # "not animal products".
+        ("I'm vegan.", "Does Alice eat meat?", "not meat"),
+        ("I'm vegan.", "Is Alice vegetarian?", "not meat"),
+        ("I went vegan last year.", "Does Alice eat meat?", "not meat"),
     ],
 )
 def test_a_diet_label_answers_about_fish(memory: Memory, text: str, question: str, expected: str) -> None:
     space = _remember(memory, (text,))
     said = _answer(memory, space, question)
     assert said.startswith("Alice — diet:") and expected in said, said
+
+
+_FISH_AGAIN = ("I'm vegetarian.", "I started eating fish again, so I'm pescatarian now.")
+
+
+def test_eating_fish_again_is_a_change_of_diet(memory: Memory) -> None:
+    """"I started eating fish again" says the "no fish" said before has ended: the fish it
+    observes carries the change signal, which raises the hazard before it is folded."""
+    space = _remember(memory, _FISH_AGAIN)
+    fish = [d for d in memory.deltas(space, "Alice", "diet") if d.observed == "fish" and d.polarity == "positive"]
+    assert fish and all(d.change_signal for d in fish), fish
+
+
+@pytest.mark.xfail(
+    strict=False,
+    reason="eywa.nous.engine.replay releases an instant's change once, to the instant's first observation: in a "
+    "multi-valued dimension that may be another member ('not meat', said again in the same turn), and the fish "
+    "then stays split (0.48); which comes first depends on belief ids, so this space fails and others pass",
+)
+@pytest.mark.parametrize("question", ["Is Alice vegetarian?", "Does Alice eat fish?", "Does Alice eat meat?"])
+def test_a_vegetarian_who_eats_fish_again_is_answered_pescatarian(memory: Memory, question: str) -> None:
+    """The fish is the answer once eating it again is a change (it stayed split, 0.52 "not
+    fish", and "Is Alice vegetarian?" ranked the old "I'm vegetarian." turn first, which
+    reads as yes)."""
+    space = _remember(memory, _FISH_AGAIN)
+    said = _answer(memory, space, question)
+    assert said.startswith("Alice — diet: fish since 1 Jun 2024") and "not meat" in said and "not fish" not in said, said
 
 
 @pytest.mark.parametrize("question", ["What pets does Alice have?", "Does Alice have a dog?"])
@@ -171,3 +214,74 @@ def test_a_pet_that_died_is_the_answer_not_the_turn_that_had_it(memory: Memory, 
     # The answer cites the turn that ended the value and the one that said it held.
     cited = {memory.evidence(space, ref.id).text for ref in result.items[0].provenance}
     assert {"Rex died last week.", "I have a dog named Rex."} <= cited, cited
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "answer"),
+    [
+        ("I graduated from Harvard.", "Where did Alice study?", "Alice — education: Harvard"),
+        ("I graduated from Harvard.", "Which university did Alice go to?", "Alice — education: Harvard"),
+        ("I studied law at Leeds.", "Where did Alice study?", "Alice — education: Leeds"),
+        ("I studied law at Leeds.", "What did Alice study?", "Alice — education: Leeds"),
+        ("I studied law at Leeds.", "Which university did Alice go to?", "Alice — education: Leeds"),
+    ],
+)
+def test_a_school_is_asked_in_the_past_tense(memory: Memory, text: str, question: str, answer: str) -> None:
+    """A school attended stays part of one's story after it ends, so one asks about it in
+    the past tense; the answer is the education line, not the turn."""
+    space = _remember(memory, (text,))
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    "question", ["Who did Alice study with?", "What did Alice study for the exam?"]
+)
+def test_a_past_question_about_something_else_is_not_answered_by_the_school(memory: Memory, question: str) -> None:
+    space = _remember(memory, ("I studied law at Leeds.",))
+    assert _answer(memory, space, question) == ""
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        # "No longer" says it as "anymore" does.
+        (("I no longer play tennis.",), "Does Alice play tennis?", "Alice — hobbies: not tennis"),
+        (("I've been smoking for twenty years.",), "Does Alice smoke?", "Alice — habits: smoking"),
+        (("I sold my car.",), "Does Alice have a car?", "Alice — possessions: not car"),
+        (("I bought a car.", "I sold my car last week."), "Does Alice have a car?", "Alice — possessions: not car"),
+        # A student's "at" is a school, not an employer.
+        (("I'm a student at Oxford.",), "Where does Alice study?", "Alice — education: Oxford"),
+        (("I have a degree in physics.",), "What did Alice study?", "Alice — education: physics"),
+        (("I got my PhD from MIT.",), "Where did Alice study?", "Alice — education: MIT"),
+        # The present perfect with how long says one still does.
+        (("I've lived in Leeds for ten years.",), "Where does Alice live?", "Alice — residence: Leeds"),
+        (("I've worked at Initech since 2019.",), "Where does Alice work?", "Alice — employer: Initech"),
+        (("My husband is called Tom.",), "Who is Alice's husband?", "Alice — partner: Tom"),
+        # A child named as "my son Leo" is: by the name.
+        (("I have a son named Leo.",), "Does Alice have children?", "Alice — children: Leo"),
+        (("I work from home for Initech.",), "Where does Alice work?", "Alice — employer: Initech"),
+        (("I'm not married.",), "Is Alice married?",
+         "Alice — relationship_status: unknown — last said 1 May 2024: not married"),
+    ],
+)
+def test_everyday_statements_answer(memory: Memory, texts: tuple[str, ...], question: str, answer: str) -> None:
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute"),
+    [
+        ("I'm a student at Oxford.", "employer"),
+        ("I've been smoking brisket all day.", "habits"),
+        ("I have a gift certificate.", "education"),
+        ("I worked at Initech for a year.", "employer"),
+        ("I'm not married to the idea.", "relationship_status"),
+        ("My wife called Ines yesterday.", "partner"),
+    ],
+)
+def test_everyday_statements_make_no_wrong_belief(memory: Memory, text: str, attribute: str) -> None:
+    space = _remember(memory, (text,))
+    assert not {b for b in _beliefs(memory, space) if b[0] == attribute}, _beliefs(memory, space)

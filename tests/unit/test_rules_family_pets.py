@@ -18,7 +18,8 @@ from tests.unit.rules_support import Fact, facts, proposals, refusals, statement
     ("text", "expected"),
     [
         ("I'm married.", {("relationship_status", "married", "positive", "asserted")}),
-        ("I'm not married.", set()),
+        # The status, negative (never married, positive): "Is Alice married?" is answered no.
+        ("I'm not married.", {("relationship_status", "married", "negative", "asserted")}),
         ("I might get married next year.", set()),
         ("We got engaged last weekend!", {("relationship_status", "engaged", "positive", "asserted")}),
         ("I got divorced last year.", {("relationship_status", "divorced", "positive", "asserted")}),
@@ -183,7 +184,8 @@ def test_a_pet_named_in_the_next_sentence_by_someone_else_has_that_name() -> Non
     ("question", "answer", "expected"),
     [
         ("So you're vegan now?", "Vegan, yes. Since March.", {("diet", "vegan", "positive", "asserted"),
-                                                              ("diet", "fish", "negative", "asserted")}),
+                                                              ("diet", "fish", "negative", "asserted"),
+                                                              ("diet", "meat", "negative", "asserted")}),
         ("A teacher then?", "Yes, a teacher.", {("occupation", "teacher", "positive", "asserted")}),
         ("Married?", "Married, yep!", {("relationship_status", "married", "positive", "asserted")}),
         ("Is Lucia a teacher now?", "A teacher, yes.", set()),  # about someone else

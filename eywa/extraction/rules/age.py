@@ -1,6 +1,7 @@
-"""Age: "I'm 40.", "I am 32 years old", "I just turned 40 last week".
+"""Age: "I'm 40.", "I am 32 years old", "I just turned 40 last week", and the same in words
+("I'm forty.", "I just turned thirty-two.", "I'm twenty five years old").
 
-The value is the age in years as said in digits, and
+The value is the age in years in digits, however it was said, and
 the dimension places it when it was said (``eywa.nous.observations.event_time``: an open
 validity counts from the statement; "I turned 40 last week" keeps the birthday as the
 belief's ``valid_from`` and in its statement), so the answer reads "age: 40 since <said> —
@@ -12,7 +13,10 @@ no age.
 A bare number is an age only when it ends its clause ("I'm 40." and "I'm 40 now", not
 "I'm 40 minutes away") and lies between 13 and 110; "years old" and "turned" accept any
 age up to 110, "turned" only when the clause ends or a date follows ("turned 40 pages" is
-no birthday).
+no birthday). A number in words is read with Level 0's own number words (``WORD_NUMBER``:
+one to ninety-nine, "twenty-five" or "twenty five"), under the same conditions, so "I'm one
+of them" and "I'm second" are no age; the statement writes the digits, which the validator
+finds in the turn as the number Level 0 read there ("forty" is the number 40).
 """
 
 from __future__ import annotations
@@ -23,9 +27,11 @@ from collections.abc import Iterator
 from eywa.extraction.rules.clause import ADV, BE, HAVE, SUBJ, Ctx, Rule, asserts, matches, past_date, plain, rule
 from eywa.extraction.rules.phrasing import date_phrase, fact
 from eywa.models import CandidateFact
+# Level 0's own number words: the rule reads "forty" as the number Level 0 read there.
+from eywa.signals._text import WORD_NUMBER, word_value
 
-_NUMBER = r"(?P<n>\d{1,3})"
-"""Digits only: the validator finds the number in the turn as said ("forty" would not be)."""
+_NUMBER = rf"(?P<n>\d{{1,3}}|(?i:{WORD_NUMBER})\b)"
+"""Digits or number words ("40", "forty", "Forty", "twenty-five")."""
 _CLAUSE_END = r"(?=\s*(?:[.!;,]|$))"
 _BARE_END = rf"(?:\s+(?:now|today|already|this\s+year))?{_CLAUSE_END}"
 _YEARS_OLD = r"\s+years?\s+old\b"
@@ -37,6 +43,16 @@ _IS_AGE = Rule(
 )
 _TURNED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}turned\s+{_NUMBER}(?:{_YEARS_OLD})?{_DATE_AFTER}", "turned")
 _LOWEST_BARE, _LOWEST, _HIGHEST = 13, 1, 110
+_AT_ANOTHER_TIME = re.compile(r"\b(?:when|once|since|after|before|until|till|by\s+the\s+time)\s*$", re.IGNORECASE)
+"""A subordinate clause of time: "When I turned ten, dad signed me up" says when something
+else happened, "when I'm forty" a time to come; neither is the age now."""
+
+
+def _years(said: str) -> int | None:
+    """The number said, in digits or in words; None for a word that is no age ("dozen")."""
+    if said.isdigit():
+        return int(said)
+    return None if said.casefold() in {"dozen", "hundred", "zero"} else word_value(said)
 
 
 def age(ctx: Ctx) -> Iterator[CandidateFact]:
@@ -44,15 +60,19 @@ def age(ctx: Ctx) -> Iterator[CandidateFact]:
     if not plain(ctx) or not asserts(ctx):
         return
     for m, s in matches(ctx, _IS_AGE):
-        years = int(m.group("n"))
+        if _AT_ANOTHER_TIME.search(ctx.text[: m.start()]):
+            continue
+        years = _years(m.group("n"))
         lowest = _LOWEST_BARE if m.group("bare") is not None else _LOWEST
-        if lowest <= years <= _HIGHEST and m.group("approx") is None:
+        if years is not None and lowest <= years <= _HIGHEST and m.group("approx") is None:
             said = " ".join(m.group(0)[m.end("n") - m.start() :].split()).rstrip(".!;, ")
-            yield fact(ctx, s, f"{s} is {m.group('n')} {said}", "age", str(years), confidence=0.85)
+            yield fact(ctx, s, f"{s} is {years} {said}", "age", str(years), confidence=0.85)
     for m, s in matches(ctx, _TURNED):
-        years = int(m.group("n"))
-        if _LOWEST <= years <= _HIGHEST:
+        if _AT_ANOTHER_TIME.search(ctx.text[: m.start()]):
+            continue
+        years = _years(m.group("n"))
+        if years is not None and _LOWEST <= years <= _HIGHEST:
             when = past_date(ctx, m)
             grain = next((d.granularity for d in ctx.dates if d.window_start == when), None)
             said = f" {date_phrase(when, grain)}" if when is not None else ""
-            yield fact(ctx, s, f"{s} turned {m.group('n')}{said}", "age", str(years), valid_from=when, confidence=0.85)
+            yield fact(ctx, s, f"{s} turned {years}{said}", "age", str(years), valid_from=when, confidence=0.85)

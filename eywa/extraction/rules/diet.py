@@ -1,7 +1,8 @@
 """Diet, with its change forms.
 
-"I'm vegetarian" and "I went vegan" are positive (and say no fish; "I'm pescatarian" says
-fish, positive); "I don't eat meat" is diet "meat" with
+"I'm vegetarian" and "I went vegan" are positive (and say what the registry's
+``AttributeSpec.implied`` has the label imply: no fish, and for a vegan no meat; "I'm
+pescatarian" says fish, positive); "I don't eat meat" is diet "meat" with
 negative polarity, never the value "no meat", and so are "I stopped eating meat" and "I
 haven't eaten meat in weeks"; "I'm not vegan anymore" is "vegan", negative; "I eat fish
 again" is "fish", positive. A dish ("a vegan cake") says nothing about the speaker's diet.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from eywa.attributes import get_attribute
 from eywa.extraction.lexicon import DIETS, FOODS
 from eywa.extraction.rules.clause import A, ADV, BE, CESSATION_TAIL, HAVE, SUBJ, Ctx, matches, past_date, plain, rule
 from eywa.extraction.rules.phrasing import fact
@@ -66,24 +68,27 @@ def diet(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} is not {label}{still}", "diet", label, polarity="negative", confidence=0.8)
         elif not ctx.part.negated:
             yield fact(ctx, s, f"{s} is {label}", "diet", label, confidence=0.85)
-            # Besides the label's own value (no meat; no animal products): fish, which a
-            # pescatarian eats and a vegetarian or a vegan does not.
-            if label in _FISH:
-                yield fact(ctx, s, f"{s} is {label}", "diet", "fish", polarity=_FISH[label], confidence=0.85)
+            # Besides the label's own value (no meat; no animal products): what it implies
+            # (fish, which a pescatarian eats and a vegetarian or a vegan does not).
+            for value, polarity in _implied(label):
+                yield fact(ctx, s, f"{s} is {label}", "diet", value, polarity=polarity, confidence=0.85)
     if ctx.part.negated:
         return
     for m, s in matches(ctx, _WENT):
         label = _label(m.group("diet"))
         yield fact(ctx, s, f"{s} went {label}", "diet", label, valid_from=past_date(ctx, m), confidence=0.85)
-        if label in _FISH:
-            yield fact(ctx, s, f"{s} went {label}", "diet", "fish", polarity=_FISH[label], valid_from=past_date(ctx, m),
+        for value, polarity in _implied(label):
+            yield fact(ctx, s, f"{s} went {label}", "diet", value, polarity=polarity, valid_from=past_date(ctx, m),
                        confidence=0.85)
     for m, s in matches(ctx, _EATS_AGAIN):
         food = activity(m.group("food"))
         yield fact(ctx, s, f"{s} eats {food} again", "diet", food, confidence=0.8)
 
 
-_FISH: dict[str, Polarity] = {"pescatarian": "positive", "vegetarian": "negative", "vegan": "negative"}
+def _implied(label: str) -> list[tuple[str, Polarity]]:
+    """The values a diet label implies besides its own (the registry's ``implied``):
+    pescatarian → fish; vegetarian → no fish; vegan → no fish, no meat."""
+    return [(i.value, i.polarity) for i in get_attribute("diet").implied if i.surface == label]
 
 
 def _label(raw: str) -> str:

@@ -38,6 +38,11 @@ _IS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?:happily\s+)?{_STATUS}\b(?!\s+(?:to|for)\s+(?!{NAME}))",
     "married engaged divorced separated widowed single",
 )
+_NOT_STATUS = rule(
+    rf"{SUBJ}{BE}\s+{ADV}not\s+(?:yet\s+)?(?P<st>married|engaged|single)\b(?!\s+(?:to|for|on|about|with)\b)",
+    "married engaged single",
+)
+""""I'm not married": the status, negative (not "I'm not married to the idea")."""
 _GOT = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}got\s+{_STATUS}\b", "married engaged divorced separated widowed single")
 _MARRIED_TO = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:got\s+)?married|{BE}\s+{ADV}(?:happily\s+)?(?:married|engaged))\s+to\s+(?P<name>{NAME})\b",
@@ -52,9 +57,11 @@ _BROKE_UP = rule(
 )
 _SPOUSE = rule(
     rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?P<ex>ex-?\s*)?(?P<role>husband|wife|fianc[ée]e?|boyfriend|girlfriend"
-    rf"|partner|spouse)\b(?:,?\s+(?P<name>{NAME})\b(?!{A}s))?",
+    rf"|partner|spouse)\b(?:(?:,|\s+is\s+(?:named|called)|,\s+(?:named|called))?\s+(?P<name>{NAME})\b(?!{A}s))?",
     "husband wife fiance fiancé fiancee fiancée boyfriend girlfriend partner spouse",
 )
+""""my husband, Tom", "my husband Tom", "my husband is called Tom": the partner is named (not
+"my wife called Ines yesterday", a call)."""
 _HAS_SPOUSE = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+{ADV}got|\s+{ADV}have\s+got)\s+(?:a|an)\s+(?:new\s+)?(?P<role>husband|wife|fianc[ée]e?|boyfriend"
     rf"|girlfriend|partner|spouse)\b(?:(?:,?\s+(?:named|called)|,)\s+(?P<name>{NAME})\b(?!{A}s))?",
@@ -67,9 +74,11 @@ _TOGETHER = rule(
 )
 _KIDS_COUNT = rule(
     rf"{SUBJ}\s+{ADV}(?:have|has|{HAVE}\s+got|{A}ve\s+got)\s+(?P<n>{NUMBER_WORD})\s+(?:beautiful\s+|wonderful\s+|amazing\s+"
-    rf"|little\s+|lovely\s+|grown\s+|young\s+)?(?P<kind>kids?|children|child|sons?|daughters?|twins)\b",
+    rf"|little\s+|lovely\s+|grown\s+|young\s+)?(?P<kind>kids?|children|child|sons?|daughters?|twins)\b"
+    rf"(?:,?\s+(?:named|called)\s+(?P<name>{NAME})\b(?!{A}s))?",
     "kid kids children child son sons daughter daughters twins",
 )
+""""I have two kids", "I have a son named Leo" (the child is Leo, as of "my son Leo")."""
 _MY_KID = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+(?:(?:little|baby|eldest|oldest|youngest|older|younger"
     rf"|teenage|adult|grown-up|two|three|four)\s+)?(?P<kind>kids|children|son|daughter|sons|daughters|twins|baby)\b"
@@ -122,6 +131,11 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
                 said = f"{verb} with {partner}" if partner is not None else verb
                 yield fact(ctx, s, f"{s} {said} and is single", "relationship_status", "single",
                            valid_from=past_date(ctx, m), confidence=0.75)
+    part = ctx.part
+    if part.negated and not (part.hedged or part.hypothetical or part.past_habit):
+        for m, s in matches(ctx, _NOT_STATUS, we=True):
+            st = m.group("st")
+            yield fact(ctx, s, f"{s} is not {st}", "relationship_status", st, polarity="negative", confidence=0.85)
     if not asserts(ctx):
         return
     for m, s in matches(ctx, _IS, we=True):
@@ -172,6 +186,9 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _KIDS_COUNT):
         n, kind = m.group("n"), m.group("kind")
         if n in {"a", "an", "one"} and kind.endswith("s"):
+            continue
+        if n in {"a", "an", "one"} and (name := _name(m.group("name"))) is not None and name != s:
+            yield fact(ctx, s, f"{s} has {n} {kind} named {name}", "children", name, confidence=0.85)
             continue
         yield fact(ctx, s, f"{s} has {n} {kind}", "children", f"{n} {kind}", confidence=0.9)
     for m, s in matches(ctx, _MY_KID, we=True, anywhere=True):

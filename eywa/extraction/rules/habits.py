@@ -22,6 +22,12 @@ _HOW = (
     r"|sometimes|heavily|still|anymore|any\s+more)\b))"
 )
 _SMOKES = rule(rf"{SUBJ}\s+{ADV}(?P<verb>smoke|smokes|vape|vapes){_HOW}", "smoke smokes vape vapes")
+_BEEN_SMOKING = rule(
+    rf"{SUBJ}{HAVE}\s+{ADV}been\s+(?:a\s+)?{ADV}(?P<verb>smoking|vaping)"
+    r"(?=\s*(?:[.!;,]|$|\s+(?:for|since|every|daily|a\s+pack|a\s+lot|heavily|again)\b))",
+    "smoking vaping",
+)
+""""I've been smoking for twenty years": the habit, positive (not "I've been smoking brisket")."""
 _SMOKER = rule(
     rf"{SUBJ}{BE}\s+{ADV}(?:a\s+)?(?P<neg>non-?\s*|ex-?\s*|former\s+)?(?:heavy\s+|light\s+|social\s+|chain\s+|pack-a-day\s+)?"
     r"(?P<kind>smoker|vaper)\b",
@@ -81,3 +87,6 @@ def habits(ctx: Ctx) -> Iterator[CandidateFact]:
             verb = m.group("verb")
             said = verb if verb.endswith("s") else f"{verb}s"
             yield fact(ctx, s, f"{s} {said}", "habits", _VALUE[verb], confidence=0.85)
+        for m, s in matches(ctx, _BEEN_SMOKING):
+            verb = m.group("verb")
+            yield fact(ctx, s, f"{s} has been {verb}", "habits", _VALUE[verb], confidence=0.85)

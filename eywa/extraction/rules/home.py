@@ -28,7 +28,7 @@ from eywa.extraction.rules.clause import (
     plain,
     rule,
 )
-from eywa.extraction.rules.phrasing import article, clean, fact
+from eywa.extraction.rules.phrasing import article, clean, fact, possessive
 from eywa.models import CandidateFact
 
 _PLACE = rf"(?:the\s+)?(?P<place>{PROPER})(?![\w'’])"
@@ -39,6 +39,8 @@ _LIVES = rule(
     rf"(?:here\s+)?in\s+{_PLACE}",
     "live lives living based residing reside resides settled",
 )
+_HAS_LIVED = rule(rf"{SUBJ}{HAVE}\s+{ADV}lived\s+(?:here\s+)?in\s+{_PLACE}(?=\s+(?:since|for)\b)", "lived")
+""""I've lived in Leeds for ten years": one still does (not "I lived in Leeds", a past)."""
 _MOVED = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:moved|relocated)\s+(?:(?:away\s+)?from\s+{_OLD}\s+)?"
     rf"(?:back\s+|over\s+|here\s+|all\s+the\s+way\s+)?(?:to|into)\s+{_PLACE}",
@@ -75,6 +77,13 @@ _OWNS_CAR = rule(
     "have has own owns bought got purchased drive drives ve",
 )
 """"I bought a Tesla", "I drive an old Volvo": the car is the make (possessions ``tesla``)."""
+_SOLD = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>sold|gave\s+away|got\s+rid\s+of)\s+(?:my|our)\s+"
+    r"(?:(?:old|first|little|electric|vintage)\s+)?"
+    rf"(?P<thing>{POSSESSIONS})\b(?![\w'’-])",
+    "sold gave got",
+)
+""""I sold my car", "we got rid of our boat": the thing, negative (dated)."""
 
 
 def place_name(raw: str | None) -> str | None:
@@ -109,7 +118,7 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
                        modality="planned", confidence=0.7)
     if not asserts(ctx):
         return
-    for m, s in matches(ctx, _LIVES, we=True):
+    for m, s in matches(ctx, _LIVES, we=True) + matches(ctx, _HAS_LIVED, we=True):
         if place := place_name(m.group("place")):
             yield fact(ctx, s, f"{s} lives in {place}", "residence", place, confidence=0.9)
     for m, s in matches(ctx, _FROM) + matches(ctx, _GREW_UP) + matches(ctx, _HOMETOWN, anywhere=True):
@@ -118,9 +127,13 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
 
 
 def possessions(ctx: Ctx) -> Iterator[CandidateFact]:
-    """Notable things someone owns ("I just bought a new car")."""
+    """Notable things someone owns ("I just bought a new car"), and those let go ("I sold my car")."""
     if not asserts(ctx):
         return
+    for m, s in matches(ctx, _SOLD, we=True):
+        thing, verb = m.group("thing"), " ".join(m.group("verb").split())
+        yield fact(ctx, s, f"{s} {verb} {possessive(s)} {thing}", "possessions", thing, polarity="negative",
+                   valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _OWNS, we=True):
         thing, verb = m.group("thing"), " ".join(m.group("verb").split())
         said = verb if verb in {"got", "bought", "purchased"} else "has"

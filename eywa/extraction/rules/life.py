@@ -35,7 +35,8 @@ from eywa.models import CandidateFact
 
 _FIELD = r"(?P<field>[a-z][a-z-]+(?:\s+(?!at\b|from\b|in\b|and\b|with\b|this\b|next\b|last\b|on\b)[a-z][a-z-]+){0,2})"
 _SCHOOL = rf"(?P<school>(?:the\s+)?(?:{PROPER}\s+)?{INSTITUTION_HEADS}(?:\s+of\s+{PROPER})?|{PROPER}\s+{INSTITUTION_HEADS})"
-_DEGREE = rf"(?:(?:part-time|full-time|online|two-year|one-year|four-year)\s+)?(?P<degree>{DEGREES})"
+_DEGREE = rf"(?:(?:part-time|full-time|online|two-year|one-year|four-year)\s+)?(?P<degree>(?i:{DEGREES}))"
+"""Any case: "PhD", "MBA" as people write them."""
 _PROGRAMME = (
     rf"(?:(?:a|an|my|the|her|his)\s+)?(?:(?P<pre>[a-z]+)\s+(?={DEGREES}))?{_DEGREE}"
     rf"(?:\s+(?:in|on)\s+{_FIELD})?(?:\s+(?:at|from)\s+{_SCHOOL})?"
@@ -70,7 +71,24 @@ _STUDIED_AT = rule(
 )
 """"I studied law at Leeds": the past tense counts only with the place ("I studied all night"
 is no education)."""
-_STUDENT_AT = rule(rf"{SUBJ}{BE}\s+{ADV}(?:a\s+)?(?:[a-z]+\s+)?student\s+at\s+{_SCHOOL}", "student")
+_STUDENT_AT = (
+    rule(rf"{SUBJ}{BE}\s+{ADV}(?:a\s+)?(?:[a-z]+\s+)?student\s+at\s+{_SCHOOL}", "student"),
+    # "I'm a student at Oxford": a place named alone, where "student at" says it is a school.
+    rule(rf"{SUBJ}{BE}\s+{ADV}(?:a\s+)?(?:[a-z]+\s+)?student\s+at\s+{_NAMED_SCHOOL}{_SCHOOL_END}", "student"),
+)
+_HAS_DEGREE = rule(
+    rf"{SUBJ}\s+{ADV}(?:have|has|hold|holds|{A}ve\s+got|have\s+got)\s+{_PROGRAMME}"
+    r"(?=\s*(?:[.!;,]|$|\s+(?:and|but|so|too|as\s+well|now|already)\b))",
+    DEGREES,
+)
+""""I have a degree in physics", "I hold an MBA": a degree one has."""
+_DEGREE_FROM = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|earned|received|finished|completed)\s+(?:a|an|my|the)\s+{_DEGREE}"
+    rf"(?:\s+(?:in|on)\s+{_FIELD})?\s+(?:from|at)\s+{_NAMED_SCHOOL}{_SCHOOL_END}",
+    DEGREES,
+)
+""""I got my PhD from MIT": a school named alone, where "degree from" says it is one (a
+``_PROGRAMME`` takes only a name with an institution word, "Ferrow College")."""
 _LANGUAGE = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:learning|studying|learn|learns|started\s+learning|taking)\s+"
     rf"(?P<lang>(?i:{LANGUAGES}))\b(?!\s+(?:food|music|movies?|films?|friends?|people|guy|girl|man|woman)\b)",
@@ -135,7 +153,7 @@ def education(ctx: Ctx) -> Iterator[CandidateFact]:
                 "enrolled in" if m.group("verb").startswith("enrolled") else "started")
             yield fact(ctx, s, f"{s} {verb} {_phrase(m, s)}", "education", value,
                        valid_from=None if upcoming else past_date(ctx, m), confidence=0.8)
-    for m, s in matches(ctx, _FINISHED):
+    for m, s in matches(ctx, _DEGREE_FROM) or matches(ctx, _FINISHED):
         for value in _values(m):
             yield fact(ctx, s, f"{s} finished {_phrase(m, s)}", "education", value, valid_from=past_date(ctx, m),
                        confidence=0.85)
@@ -153,7 +171,13 @@ def education(ctx: Ctx) -> Iterator[CandidateFact]:
         yield fact(ctx, s, f"{s} is learning {language}", "education", language, confidence=0.8)
     if not asserts(ctx):
         return
-    for m, s in matches(ctx, _STUDIES) + matches(ctx, _STUDENT_AT):
+    for m, s in matches(ctx, _HAS_DEGREE):
+        if not (m.group("field") or m.group("school")):
+            continue  # "I have a degree" says little; "a gift certificate" is none
+        for value in _values(m):
+            yield fact(ctx, s, f"{s} has {_phrase(m, s)}", "education", value, confidence=0.8)
+    students = next((found for pattern in _STUDENT_AT if (found := matches(ctx, pattern))), [])
+    for m, s in matches(ctx, _STUDIES) + students:
         for value in _values(m):
             yield fact(ctx, s, f"{s} studies {value}" if value != _school(m) else f"{s} is a student at {value}",
                        "education", value, confidence=0.8)

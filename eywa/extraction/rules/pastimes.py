@@ -73,10 +73,11 @@ _QUIT = rule(
     PASTIMES,
 )
 _NOT_ANYMORE = rule(
-    rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t|no\s+longer)\s+(?:play|do|go|practi[cs]e)\s+{_ACT}"
-    rf"(?=.*\b(?:anymore|any\s+more)\b|(?<=longer\s\w))",
+    rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t|(?P<longer>no\s+longer))\s+(?:play|plays|do|does|go|goes"
+    rf"|practi[cs]es?)\s+{_ACT}(?(longer)|(?=.*\b(?:anymore|any\s+more)\b))",
     PASTIMES,
 )
+""""I don't play tennis anymore", "I no longer play tennis" ("no longer" needs no "anymore")."""
 _DOING = rule(
     rf"{SUBJ}(?:{BE}|(?P<perfect>{HAVE}\s+been))\s+{ADV}(?:really\s+|regularly\s+)?(?P<act>{_GERUNDS})\b"
     r"(?!\s+(?:to|for|through|out|on|up|this|that|these|a(?!\s+lot\b)|an|the|my)\b)",

@@ -44,7 +44,7 @@ _ROLE_AFTER = r"(?:\s+as\s+(?:a|an)\s+(?P<role>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0
 """A role said after the employer ("I start at X as a product manager"): the occupation."""
 _SHIFT = (
     r"(?:\s+(?:nights|days|weekends|evenings|mornings|afternoons|(?:night|day|late|early)\s+shifts|shifts|overtime"
-    r"|part-time|part\s+time|full-time|full\s+time|remotely))?"
+    r"|part-time|part\s+time|full-time|full\s+time|remotely|from\s+home))?"
     r"(?:\s+(?:on|in)\s+the\s+(?:[\w'’-]+\s+){0,3}?(?:ward|unit|department|team|desk|floor|kitchen|branch|office"
     r"|section|site|lab|clinic))?"
 )
@@ -55,6 +55,9 @@ _WORKS = rule(
     rf"(?:at|for)\s+{_ORG}{_ROLE_AFTER}",
     "work works working",
 )
+_HAS_WORKED = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+(?:at|for)\s+{_ORG}(?=\s+(?:since|for)\b)", "worked")
+""""I've worked at Initech since 2019": the present perfect with how long says one still does
+(not "I worked at Initech", a past)."""
 _GOT_JOB = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|landed|accepted|found|scored)\s+(?:a|an|the|my)\s+"
     rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|permanent\s+)*(?:job|position|role|offer)"
@@ -139,6 +142,9 @@ _BECAME = rule(
 )
 
 
+_LEARNERS = frozenset({"student", "pupil", "undergraduate", "undergrad", "postgraduate", "postgrad"})
+
+
 def job_title(words: str | None) -> str | None:
     """The job title at the start of ``words`` ("senior data scientist at …" → "senior data
     scientist"), or None when no known job noun heads it or a modifier makes it a judgement.
@@ -182,13 +188,18 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         if org := org_name(m.group("org")):
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, confidence=0.9)
             yield from _title(ctx, s, m)
+    for m, s in matches(ctx, _HAS_WORKED):
+        if org := org_name(m.group("org")):
+            yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, confidence=0.85)
     for m, s in matches(ctx, _STATUS):
         said = " ".join(m.group("st").split())
         yield fact(ctx, s, f"{s} is {said}", "employer", _STATUS_VALUE.get(said, said), confidence=0.85)
     for m, s in matches(ctx, _IS_A) + matches(ctx, _WORKS_AS):
         if title := job_title(m.group("title")):
             yield fact(ctx, s, f"{s} is {article(title)} {title}", "occupation", title, confidence=0.8)
-            if "org" in m.groupdict() and (org := org_name(m.group("org"))):
+            # "I'm a student at Oxford": where a learner is is a school (the education rule's),
+            # not an employer.
+            if "org" in m.groupdict() and (org := org_name(m.group("org"))) and title.split()[-1] not in _LEARNERS:
                 yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, confidence=0.85)
     for m, s in matches(ctx, _PROMOTED) + matches(ctx, _BECAME):
         if title := job_title(m.group("title")):
