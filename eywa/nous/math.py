@@ -166,7 +166,11 @@ def _keep_mode(base: Mapping[str, float], target: Mapping[str, float]) -> dict[s
             continue
         step = min(step, -gap_base / (gap_target - gap_base)) if gap_target > gap_base else 0.0
     step *= _GUARD_MARGIN
-    return normalise({v: (1.0 - step) * base[v] + step * target[v] for v in target})
+    kept = normalise({v: (1.0 - step) * base[v] + step * target[v] for v in target})
+    # At a near tie (a hazard of ~1 leaves the categories a rounding error apart) the step is
+    # of rounding size too, and the blend's rounding can still tip the argmax: then the
+    # largest step that keeps the mode is none.
+    return kept if argmax_category(kept) == mode else dict(base)
 
 
 @dataclass(frozen=True)

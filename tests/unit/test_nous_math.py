@@ -8,7 +8,7 @@ import math
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from eywa.nous import engine
@@ -120,6 +120,9 @@ def test_tentative_reports_alone_never_push_a_membership_above_their_reliability
 
 
 @given(categorical(), values, st.booleans(), rhos, hazards)
+# Found by Hypothesis: a hazard of ~1 leaves UNSEEN ahead of Google by a rounding error, and
+# the capped step's own rounding handed Google the mode.
+@example({"google": 0.0, "acme": 0.0, "microsoft": 1 / 3, nm.UNSEEN: 2 / 3}, "google", True, 0.75, 0.9999999999999999)
 def test_a_tentative_observation_never_changes_the_mode(
     p: dict[str, float], value: str, positive: bool, rho: float, h: float
 ) -> None:
