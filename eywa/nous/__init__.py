@@ -8,7 +8,7 @@ writes a dimension as one line of text for recall.
 """
 
 from eywa.ids import entity_key
-from eywa.nous.describe import dimension_line
+from eywa.nous.describe import dimension_line, shown_value
 from eywa.nous.engine import DimensionState
 from eywa.nous.identity import MergeProposal
 from eywa.nous.math import UNSEEN
@@ -45,5 +45,6 @@ __all__ = [
     "observation_from_belief",
     "propose_merges",
     "set_members",
+    "shown_value",
     "undo_merge",
 ]

@@ -59,16 +59,22 @@ def _since(dimension: Dimension) -> str:
     return text + ("" if dimension.previous is None else f" (was {dimension.previous})")
 
 
-def _single(dimension: Dimension) -> tuple[str, str]:
-    known = {v: p for v, p in dimension.distribution.items() if v != UNSEEN}
+def shown_value(dimension: Dimension) -> str | None:
+    """The value a single-valued dimension's line gives a probability for: the mode, else
+    (unknown) the most probable known value, else None."""
     if dimension.mode is not None:
-        p = dimension.distribution.get(dimension.mode, 0.0)
+        return dimension.mode
+    known = {v: p for v, p in dimension.distribution.items() if v != UNSEEN}
+    return max(sorted(known), key=lambda v: known[v]) if known else None
+
+
+def _single(dimension: Dimension) -> tuple[str, str]:
+    shown = shown_value(dimension)
+    p = dimension.distribution.get(shown, 0.0) if shown is not None else 0.0
+    if dimension.mode is not None:
         return f"{dimension.mode}{_since(dimension)}", f"p {p:.2f}"
     head = f"unknown{_since(dimension)}"
-    if not known:
-        return head, ""
-    best = max(sorted(known), key=lambda v: known[v])
-    return head, f"{best} p {known[best]:.2f}"
+    return (head, "") if shown is None else (head, f"{shown} p {p:.2f}")
 
 
 def _multi(dimension: Dimension) -> str:

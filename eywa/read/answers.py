@@ -23,7 +23,7 @@ from typing import Final
 
 from eywa.attributes import value_surfaces
 from eywa.models import Delta, Dimension
-from eywa.nous import UNSEEN, dimension_line, set_members
+from eywa.nous import UNSEEN, dimension_line, set_members, shown_value
 
 __all__ = [
     "ANSWER_THRESHOLD",
@@ -260,8 +260,9 @@ def _evidence(chosen: Sequence[Delta]) -> tuple[str, ...]:
 def _text(dimension: Dimension, asked: Sequence[str], as_of: datetime | None) -> str:
     line = dimension_line(dimension, as_of)
     if dimension.cardinality == "single":
+        shown = shown_value(dimension)  # the line gives its probability already
         extra = [
-            f"{v} p {dimension.distribution.get(v, 0.0):.2f}" for v in asked if not _same(v, dimension.mode)
+            f"{v} p {dimension.distribution.get(v, 0.0):.2f}" for v in asked if not _same(v, shown)
         ]
         if extra:
             line = f"{line}; {', '.join(extra)}"

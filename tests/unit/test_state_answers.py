@@ -115,6 +115,16 @@ def test_a_single_valued_yes_no_about_another_value_shows_its_probability() -> N
     assert answer.evidence_ids == ("r2",)  # Berlin's turn, which is also the last said
 
 
+def test_a_value_the_line_already_weighs_is_not_weighed_again() -> None:
+    """With no mode the line gives the likeliest known value's probability; a yes/no about
+    that value adds nothing ("married p 0.05" once, not twice)."""
+    dim, deltas = dimension([obs("relationship_status", "married", "2024-05-01", "m1", polarity="negative")])
+    assert dim.mode is None
+    answer = state_answer(dim, deltas, "Is Ana married?")
+    assert answer.asked == ("married",)
+    assert answer.text.count(f"married p {dim.distribution['married']:.2f}") == 1, answer.text
+
+
 def test_a_set_lists_its_members_with_a_turn_each() -> None:
     pets = [obs("pets", "Biscuit", "2023-03-01", "p1"), obs("pets", "Biscuit", "2025-02-01", "p2", polarity="negative", change=True),
             obs("pets", "Sardine", "2025-06-01", "p3")]  # fmt: skip
