@@ -33,7 +33,7 @@ from eywa.contract import (
     check_turns,
     turn_bytes,
 )
-from eywa.embedding import Embedder, embedder_id
+from eywa.embedding import Embedder, embedder_id, query_embedding
 from eywa.erasure import ErasureProof, ErasureReport, erase, erasure_proof, selector_of
 from eywa.erasure.retention import apply_retention
 from eywa.errors import ClosedError, ConfigurationError, InvalidInputError, NotFoundError, OverloadedError
@@ -156,7 +156,7 @@ class Memory:
                 BeliefSource(stores.beliefs),
                 DimensionSource(stores.dimensions, stores.evidence),
             ],
-            embed_queries=self._embedder.embed,
+            embed_queries=query_embedding(self._embedder),
             entities_named=stores.evidence.entities_named,
             neighbours=evidence_source.neighbours,
             speakers=evidence_source.speakers,

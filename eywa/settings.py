@@ -26,7 +26,7 @@ NEO4J_TIMEOUT_MAX_S = 86_400.0
 (a socket timeout over ~9.2e9 s, a transaction timeout over ~9.2e15 s, or infinity, was an
 OverflowError out of the first query, not a configuration error), and none longer is a bound."""
 ExtractorChoice = Literal["rules", "openai", "anthropic", "none"]
-EmbedderChoice = Literal["minilm", "openai"]
+EmbedderChoice = Literal["minilm", "openai", "bge-small", "bge-small-fp32"]
 
 
 def _neo4j_seconds(default: float, *, zero_allowed: bool, description: str) -> Any:
@@ -55,7 +55,11 @@ class EywaSettings(BaseSettings):
     data_dir: Path = Field(default=Path(".eywa"), description="Embedded store directory.")
 
     # Embeddings
-    embedder: EmbedderChoice = "minilm"
+    embedder: EmbedderChoice = Field(
+        default="minilm",
+        description="minilm (shipped), openai (an endpoint), or bge-small / bge-small-fp32 (bge-small-en-v1.5 int8 / "
+        "float, fetched once with `eywa models fetch bge-small`); a change re-embeds every turn and belief once.",
+    )
     embed_batch_size: int = Field(default=64, ge=1, le=1024)
     embed_max_tokens: int = Field(default=256, ge=16, le=512)
     embed_threads: int = Field(default=0, ge=0, description="onnxruntime intra-op threads; 0 = auto")
@@ -63,6 +67,10 @@ class EywaSettings(BaseSettings):
         default=False,
         description="MiniLM dynamically quantised, with integer matrix products (needs eywa[quantize]): about "
         "half the CPU per text; its vectors differ slightly, so a store re-embeds every turn once when it changes.",
+    )
+    embed_query_instruction: bool = Field(
+        default=True,
+        description="bge-small: prefix recall questions with the model's retrieval instruction (off only to measure it).",
     )
     openai_embeddings_url: str | None = None
     openai_embeddings_model: str = "text-embedding-3-small"

