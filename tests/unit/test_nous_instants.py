@@ -111,7 +111,11 @@ def test_the_order_of_one_instants_observations_does_not_change_the_state(
     outcomes = []
     for order in itertools.permutations(now):
         rank = {o.belief_id: i for i, o in enumerate(order)}
-        with mock.patch.object(engine, "observation_key", lambda o, rank=rank: (o.at, rank.get(o.belief_id, -1), o.belief_id)):
+
+        def key(o: Observation, rank: dict[str, int] = rank) -> tuple[datetime, int, str]:
+            return o.at, rank.get(o.belief_id, -1), o.belief_id
+
+        with mock.patch.object(engine, "observation_key", key):
             state, _ = engine.replay([*history, *now], "multi", TAU)
         outcomes.append((engine.distribution_of(state), state.member_since, state.last_at))
     assert all(outcome == outcomes[0] for outcome in outcomes), outcomes
