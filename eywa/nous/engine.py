@@ -15,6 +15,7 @@ delta log up to a given time.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -258,14 +259,18 @@ def step(
     tau_days: float,
     params: NousParams = DEFAULT_PARAMS,
     *,
-    release_change: bool,
+    released: frozenset[str],
 ) -> StepResult:
     """Apply one observation (which must not predate ``state.last_at``).
 
-    ``release_change`` says whether the change hazard is released before this observation:
-    ``replay`` decides it per instant (see there)."""
+    ``released``: the values (as ``canonical_value`` spells them) whose change hazard is
+    released before this observation; ``replay`` passes an instant's with its first
+    observation and nothing with the rest (see there). A single-valued dimension is one
+    distribution: any value released releases it. A multi-valued one releases each of its
+    members in the set, observed or not, with the time decay that step applies to all."""
     value = canonical_value(state, obs.value)
     dt = elapsed_days(state.last_at, obs.at)
+    release_change = bool(released) if state.cardinality == "single" else value in released
     h = nm.hazard(dt, tau_days, release_change, params.change_hazard)
     last_at = obs.at if state.last_at is None else max(state.last_at, obs.at)
     last = _observed(obs, value) if state.last is None or obs.at >= state.last.at else state.last
@@ -284,9 +289,8 @@ def step(
         citations = _cite(state, obs, value, update.surprise_bits, held, params)
         new_state = DimensionState("single", update.posterior, {}, last_at, last, held, citations=citations)
         return StepResult(new_state, value, update.prior, update.posterior, update.surprise_bits, h)
-    h_others = nm.hazard(dt, tau_days, False, params.change_hazard)
     counts = {
-        v: nm.decay_beta(a, b, h_others, params.beta_prior)
+        v: nm.decay_beta(a, b, nm.hazard(dt, tau_days, v in released, params.change_hazard), params.beta_prior)
         for v, (a, b) in state.counts.items()
         if v != value
     }
@@ -316,6 +320,12 @@ def step(
     )
 
 
+def _released(state: DimensionState, instant: Sequence[Observation]) -> frozenset[str]:
+    """The values whose change one instant releases, spelled as ``state`` (the state before
+    the instant) spells them: those an observation at that instant says may have changed."""
+    return frozenset(canonical_value(state, obs.value) for obs in instant if _releases_change(obs))
+
+
 def replay(
     observations: Iterable[Observation],
     cardinality: Cardinality,
@@ -325,25 +335,42 @@ def replay(
 ) -> tuple[DimensionState, list[tuple[Observation, StepResult]]]:
     """Fold observations in event-time order from ``start`` (default: empty).
 
-    An instant releases its change once, before its first observation: "I quit Acme; I work
+    An instant releases a change once, before its first observation: "I quit Acme; I work
     at Globex now." makes two observations of the employer at one time, and each releasing
     the change hazard made the second decay the first's news toward uniform (Globex 0.92 →
-    0.55). So the first observation of an instant releases it when any observation of that
-    instant signals a change, and the others at the same time only add their evidence. The
-    ledger folds an instant's observations together (it replays when a new one does not come
-    strictly after the dimension's last event), so every fold sees whole instants.
+    0.55). So the instant's first step releases what any observation of that instant says
+    changed, and every observation at that time only adds its evidence. A single-valued
+    dimension is one distribution, released as a whole. A multi-valued one is a Bernoulli per
+    member, and a turn may say several ("I started eating fish again, so I'm pescatarian
+    now": fish, not meat): each member a change is said of is released once, and no other
+    (a change said of the meat says nothing of the eggs). Releasing only the first
+    observation's member left the others unreleased, and which came first follows the delta
+    ids, i.e. the space's name: the fish was believed in one space (0.69) and split in
+    another (0.48). Now the order of an instant's observations of distinct members does not
+    change the fold (``tests/unit/test_nous_instants.py``).
+
+    A multi-valued step records as its hazard the one its member took at the instant (the
+    first observation of each member; later ones at that time add evidence only, 0).
+
+    The ledger folds an instant's observations together (it replays when a new one does not
+    come strictly after the dimension's last event), so every fold sees whole instants.
     """
     state = start if start is not None else DimensionState(cardinality)
     steps: list[tuple[Observation, StepResult]] = []
     ordered = sorted(observations, key=observation_key)
-    changing = {obs.at for obs in ordered if _releases_change(obs)}
-    previous_at: datetime | None = None
-    for obs in ordered:
-        first_of_instant = obs.at != previous_at
-        previous_at = obs.at
-        result = step(state, obs, tau_days, params, release_change=first_of_instant and obs.at in changing)
-        steps.append((obs, result))
-        state = result.state
+    for at, group in itertools.groupby(ordered, key=lambda obs: obs.at):
+        instant = list(group)
+        released = _released(state, instant)
+        dt = elapsed_days(state.last_at, at)
+        observed: set[str] = set()
+        for i, obs in enumerate(instant):
+            result = step(state, obs, tau_days, params, released=released if i == 0 else frozenset())
+            if cardinality == "multi" and result.observed not in observed:
+                observed.add(result.observed)
+                hazard = nm.hazard(dt, tau_days, result.observed in released, params.change_hazard)
+                result = replace(result, hazard=hazard)
+            steps.append((obs, result))
+            state = result.state
     return state, steps
 
 

@@ -191,7 +191,14 @@ def beta_mean(alpha: float, beta: float) -> float:
 
 
 def decay_beta(alpha: float, beta: float, h: float, prior: float) -> tuple[float, float]:
-    """Shrink the counts gathered above the symmetric prior by (1 − h)."""
+    """Shrink the counts gathered above the symmetric prior by (1 − h).
+
+    No hazard leaves the counts exactly as they are (not ``prior + (α − prior)``, which can
+    round): the fold decays a member at the first observation of an instant, whichever it
+    is, and a later one at that time must not move it by a rounding error, or the order of an
+    instant's observations would show in the state."""
+    if h == 0.0:
+        return alpha, beta
     keep = 1.0 - h
     return prior + (alpha - prior) * keep, prior + (beta - prior) * keep
 

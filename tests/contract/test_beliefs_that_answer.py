@@ -188,17 +188,13 @@ def test_eating_fish_again_is_a_change_of_diet(memory: Memory) -> None:
     assert fish and all(d.change_signal for d in fish), fish
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="eywa.nous.engine.replay releases an instant's change once, to the instant's first observation: in a "
-    "multi-valued dimension that may be another member ('not meat', said again in the same turn), and the fish "
-    "then stays split (0.48); which comes first depends on belief ids, so this space fails and others pass",
-)
 @pytest.mark.parametrize("question", ["Is Alice vegetarian?", "Does Alice eat fish?", "Does Alice eat meat?"])
 def test_a_vegetarian_who_eats_fish_again_is_answered_pescatarian(memory: Memory, question: str) -> None:
     """The fish is the answer once eating it again is a change (it stayed split, 0.52 "not
     fish", and "Is Alice vegetarian?" ranked the old "I'm vegetarian." turn first, which
-    reads as yes)."""
+    reads as yes). In this space the turn's "not meat" sorts before its fish, and the fold
+    released the instant's change to the first observation only: the fish stayed at 0.48.
+    Each member a change is said of is now released (``eywa.nous.engine.replay``)."""
     space = _remember(memory, _FISH_AGAIN)
     said = _answer(memory, space, question)
     assert said.startswith("Alice — diet: fish since 1 Jun 2024") and "not meat" in said and "not fish" not in said, said
