@@ -67,6 +67,39 @@ class Anchor:
         return cls(SignalKind.DATE, start.date().isoformat(), text, start, end)
 
 
+_ISO_DURATION = re.compile(r"^P(?P<n>\d+(?:\.\d+)?)(?P<unit>[YMWD])$")
+
+
+def duration_back(moment: datetime, iso: str) -> datetime | None:
+    """Midnight of the day ``iso`` (a Level 0 DURATION: "P10Y", "P3M", "P2W", "P10D")
+    before ``moment``: when a state held "for ten years" said then began. None for a
+    duration of hours or less, one too long for the calendar, or a form not listed.
+
+    Years and months step the calendar (1 Mar 2023 less ten years is 1 Mar 2013; a day
+    the month lacks is its last), a fraction of either in months and days; weeks and days
+    are days. The validator offers the same day as an anchor of the turn, so a
+    ``valid_from`` computed here is not taken for an invented date.
+    """
+    found = _ISO_DURATION.match(iso)
+    if found is None:
+        return None
+    amount, unit = Decimal(found["n"]), found["unit"]
+    day = as_utc(moment).date()
+    try:
+        if unit in "YM":
+            months = amount * (12 if unit == "Y" else 1)
+            whole = int(months)
+            index = day.year * 12 + day.month - 1 - whole
+            year, month = index // 12, index % 12 + 1
+            last = (date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)).day
+            day = date(year, month, min(day.day, last)) - timedelta(days=round(float(months - whole) * 30))
+        else:
+            day -= timedelta(days=round(float(amount) * (7 if unit == "W" else 1)))
+    except (ValueError, OverflowError):
+        return None
+    return datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
+
+
 def _decimal(text: str) -> Decimal | None:
     found = _NUM.search(text)
     if found is None:
@@ -103,6 +136,11 @@ def evidence_anchors(turn: Evidence, masked: list[tuple[int, int]]) -> list[Anch
         if not any(a <= s.start < b for a, b in masked)
     ]
     out.append(Anchor.day(turn.observed_at, "observed_at"))
+    # "I've lived in Leeds for ten years" said on 1 Mar 2023 states a start, 1 Mar 2013.
+    for s in turn.signals:
+        if s.kind is SignalKind.DURATION and not any(a <= s.start < b for a, b in masked):
+            if (began := duration_back(turn.observed_at, s.normalized or "")) is not None:
+                out.append(Anchor.day(began, s.text))
     return out
 
 

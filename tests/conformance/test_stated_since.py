@@ -8,17 +8,15 @@ years of decay would erase the belief); only what ``since`` reports changes, and
 answer cites for the change is the one that states the start.
 
 Through the public ``Memory`` on every backend. A scripted extractor stands in for an LLM
-where the rule extractor gives no start ("since 2015" makes only a life event; that part
-is a strict xfail naming the extractor); the rule extractor is used as it is for "last
-week" and "started working at Google in 2015".
+for the histories of several turns; the rule extractor is used as it is for "last week",
+"started working at Google in 2015" and "have worked at Google since 2015" (the present
+perfect with "since" gives the employer its start).
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timezone
 from typing import Any
-
-import pytest
 
 from eywa import Memory
 from eywa.nous import dimension_line
@@ -131,8 +129,6 @@ def test_started_working_in_2015_said_in_2023_is_since_2015(memory: Memory) -> N
     assert text.startswith("Ana — employer: Google since 1 Jan 2015"), text
 
 
-@pytest.mark.xfail(strict=True, reason="the rule extractor (eywa/extraction, not this change) reads 'I have worked "
-                   "at Google since 2015' as a life event only: no employer belief, no start")
 def test_worked_since_2015_with_the_rule_extractor(memory: Memory) -> None:
     memory.remember("r", [turn(SINCE_2015, "2023-03-01T10:00:00")])
     text, _ = answer(memory, "r", "Where does Ana work?", "2023-04-01T00:00:00")

@@ -274,6 +274,8 @@ def test_everyday_statements_answer(memory: Memory, texts: tuple[str, ...], ques
         ("I've been smoking brisket all day.", "habits"),
         ("I have a gift certificate.", "education"),
         ("I worked at Initech for a year.", "employer"),
+        ("I've worked at Initech.", "employer"),  # once, not now: no how long
+        ("I've lived in Paris.", "residence"),
         ("I'm not married to the idea.", "relationship_status"),
         ("My wife called Ines yesterday.", "partner"),
     ],
@@ -281,3 +283,61 @@ def test_everyday_statements_answer(memory: Memory, texts: tuple[str, ...], ques
 def test_everyday_statements_make_no_wrong_belief(memory: Memory, text: str, attribute: str) -> None:
     space = _remember(memory, (text,))
     assert not {b for b in _beliefs(memory, space) if b[0] == attribute}, _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        # "since <date>": the date's start, as "I started working at Google in 2015" gives.
+        (("I have worked at Google since 2015.",), "Where does Alice work?", "Alice — employer: Google since 1 Jan 2015"),
+        (("I've been working at Initech since last year.",), "Where does Alice work?",
+         "Alice — employer: Initech since 1 Jan 2023"),
+        (("I've lived in York since March.",), "Where does Alice live?", "Alice — residence: York since 1 Mar 2024"),
+        # "for <how long>": that long before it was said (1 May 2024).
+        (("I've lived in Leeds for ten years.",), "Where does Alice live?", "Alice — residence: Leeds since 1 May 2014"),
+        (("I've worked at Globex for 3 months.",), "Where does Alice work?", "Alice — employer: Globex since 1 Feb 2024"),
+        (("We've lived in Bristol for about a year.",), "Where does Alice live?",
+         "Alice — residence: Bristol since 1 May 2023"),
+        (("I've been a paramedic for six years.",), "What is Alice's job?", "Alice — occupation: paramedic since 1 May 2018"),
+        # A vague length states no start: since the day it was said.
+        (("I've lived in Leeds for years.",), "Where does Alice live?", "Alice — residence: Leeds since 1 May 2024"),
+        (("I've worked at Initech for a while.",), "Where does Alice work?", "Alice — employer: Initech since 1 May 2024"),
+        (("I've worked at Initech since I graduated.",), "Where does Alice work?",
+         "Alice — employer: Initech since 1 May 2024"),
+    ],
+)
+def test_a_present_perfect_with_how_long_is_since_the_start_it_states(memory: Memory, texts: tuple[str, ...],
+                                                                       question: str, answer: str) -> None:
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have worked at Google since 2015.",
+        "I've lived in Leeds for ten years.",
+        "I've worked at Initech for a while.",
+        "I've lived in Leeds for half a year.",
+        "I've worked at Initech since I graduated.",
+    ],
+)
+def test_a_present_perfect_with_how_long_is_no_past_event(memory: Memory, text: str) -> None:
+    """It is a state that still holds, not something done "shortly before" the day said
+    ("since I graduated" says a graduation, which is one)."""
+    space = _remember(memory, (text,))
+    events = {b.value for b in memory.beliefs(space) if b.attribute in ("life_events", "events")}
+    assert not {e for e in events if e and e.startswith(("worked", "lived"))}, events
+
+
+@pytest.mark.parametrize(
+    ("text", "event"),
+    [
+        ("I worked at Initech for a year.", "worked at Initech for a year"),  # a past, with how long it lasted
+        ("I've signed up for a year of classes.", "signed up for a year of classes"),  # an amount, not how long
+    ],
+)
+def test_a_past_with_a_length_is_still_an_event(memory: Memory, text: str, event: str) -> None:
+    space = _remember(memory, (text,))
+    assert ("life_events", event, "positive") in _beliefs(memory, space), _beliefs(memory, space)

@@ -6,6 +6,7 @@ from datetime import datetime, timezone
 
 import pytest
 
+from eywa.extraction.anchors import duration_back
 from eywa.extraction.validator import Validator
 from eywa.ids import content_hash
 from eywa.models import CandidateFact, Evidence, ReasonCode, Signal, SignalKind
@@ -48,6 +49,38 @@ def test_a_structured_date_no_turn_carries_is_an_anchor_mismatch() -> None:
     hallucinated = datetime(2023, 4, 1, tzinfo=timezone.utc)
     assert check("Caroline went to a support group.", text, valid_from=hallucinated)[1] == {ReasonCode.ANCHOR_MISMATCH}
     assert check("Caroline went to a support group.", text, valid_from=datetime(2023, 5, 7, tzinfo=timezone.utc))[0]
+
+
+def test_a_start_that_long_before_the_turn_is_anchored_by_the_length_it_says() -> None:
+    """"I've lived in Leeds for ten years", said on 9 May 2023, states a start: 9 May 2013.
+    That day is the turn's (its time less its DURATION), not an invented date; any other is."""
+    text = "I've lived in Leeds for ten years."
+    said = check("Caroline lives in Leeds.", text, valid_from=datetime(2013, 5, 9, tzinfo=timezone.utc))
+    assert said == (True, set(), False)
+    assert check("Caroline lives in Leeds.", "I've lived in Leeds for 3 months.",
+                 valid_from=datetime(2023, 2, 9, tzinfo=timezone.utc))[0]
+    for wrong in (datetime(2013, 5, 1, tzinfo=timezone.utc), datetime(2033, 5, 9, tzinfo=timezone.utc)):
+        assert check("Caroline lives in Leeds.", text, valid_from=wrong)[1] == {ReasonCode.ANCHOR_MISMATCH}
+
+
+@pytest.mark.parametrize(
+    ("iso", "expected"),
+    [
+        ("P10Y", datetime(2013, 5, 9, tzinfo=timezone.utc)),
+        ("P3M", datetime(2023, 2, 9, tzinfo=timezone.utc)),
+        ("P2W", datetime(2023, 4, 25, tzinfo=timezone.utc)),
+        ("P10D", datetime(2023, 4, 29, tzinfo=timezone.utc)),
+        ("P1.5Y", datetime(2021, 11, 9, tzinfo=timezone.utc)),
+        ("PT2H", None),  # hours state no day one began on
+        ("P9999Y", None),  # before the calendar
+    ],
+)
+def test_duration_back_steps_the_calendar(iso: str, expected: datetime | None) -> None:
+    assert duration_back(SAID, iso) == expected
+
+
+def test_duration_back_keeps_to_the_last_day_of_a_shorter_month() -> None:
+    assert duration_back(datetime(2024, 3, 31, 9, tzinfo=timezone.utc), "P1M") == datetime(2024, 2, 29, tzinfo=timezone.utc)
 
 
 def test_dropped_negation_is_a_repairable_polarity_flip() -> None:

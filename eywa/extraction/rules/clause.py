@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from eywa.extraction.anchors import duration_back
 from eywa.extraction.lexicon import IRREGULAR_PAST
 from eywa.extraction.text import COMMA_SPLICE, Clause, opens_own_clause, trailing_contrast
 from eywa.models import Evidence, Signal, SignalKind
@@ -254,6 +255,76 @@ def past_date(ctx: Ctx, m: re.Match[str] | None = None) -> datetime | None:
             continue
         if date.window_start is not None and date.window_start <= ctx.turn.observed_at:
             return date.window_start
+    return None
+
+
+_SINCE = re.compile(r"\s+since\s+", re.IGNORECASE)
+_ABOUT = (
+    r"(?:(?:about|around|roughly|approximately|nearly|almost|over|more\s+than|close\s+to|the\s+(?:past|last))\s+)?"
+)
+"""What may stand between "for" and a length ("for about ten years", "for the past year")."""
+_FOR = re.compile(rf"\s+for\s+{_ABOUT}", re.IGNORECASE)
+_HOW_LONG = re.compile(
+    rf"\s+(?:since\b|for\s+{_ABOUT}(?:years|months|weeks|decades|ages|so\s+long|(?:quite\s+)?some\s+time"
+    r"|a\s+(?:good\s+|long\s+)?while|a\s+long\s+time|(?:a\s+)?couple\s+(?:of\s+)?[a-z]+|(?:many|several|a\s+few)\s+[a-z]+"
+    r"|half\s+an?\s+[a-z]+|(?:\d+|[a-z]+)(?:\s+and\s+a\s+half)?\s+(?:years?|months?|weeks?|days?|decades?))\b"
+    r"(?!\s+of\b))",
+    re.IGNORECASE,
+)
+"""How long a present perfect has held: "since 2015", "since college", "for ten years", "for
+a while" (not "for a year of classes", an amount of something)."""
+PERFECT = re.compile(rf"^{HAVE}\s")
+"""The present perfect right after a subject: "I've worked", "Ana has lived"."""
+
+
+def perfect(m: re.Match[str]) -> bool:
+    """Whether the match's verb follows its subject in the present perfect ("I've been a nurse")."""
+    return bool(PERFECT.match(m.string[m.end("subj") :]))
+
+
+def lasting(ctx: Ctx, at: int, *, right_after: bool = False) -> bool:
+    """Whether the part says how long what it says from ``at`` on has held: "… at Google
+    since 2015", "… in Leeds for ten years", or a clause the part runs into: "… at Google
+    since I graduated" ("since" before a subject cuts the part there). Said of a present
+    perfect, that is a state that still holds, not a past event. With ``right_after``, the
+    length must follow ``at`` directly (what a rule's match ends with).
+    """
+    if (_HOW_LONG.match if right_after else _HOW_LONG.search)(ctx.text, at) is not None:
+        return True
+    if right_after and ctx.text[at:].strip(" ,.!?;"):
+        return False
+    after = ctx.clause.text[ctx.part.start - ctx.clause.start + len(ctx.text) :]
+    return bool(_SINCE_CLAUSE.match(after))
+
+
+_SINCE_CLAUSE = re.compile(r"[\s,]*since\b", re.IGNORECASE)
+
+
+def stated_start(ctx: Ctx, m: re.Match[str]) -> datetime | None:
+    """The start a present perfect states right after the match: the date after "since"
+    ("I have worked at Google since 2015" → 1 Jan 2015, as the rules date any start:
+    the start of the date Level 0 resolved), or the turn's time less the duration after
+    "for" ("I've lived in Leeds for ten years", said 1 Mar 2023 → 1 Mar 2013; Level 0's
+    DURATION, read by ``eywa.extraction.anchors.duration_back``). None when the match is
+    not a present perfect, no such phrase follows, the date lies after the turn, or the
+    length is vague ("for a while", "for years", "since I was a kid").
+    """
+    if not perfect(m):
+        return None
+    at = m.end()
+    if (since := _SINCE.match(ctx.text, at)) is not None:
+        for date in ctx.dates:
+            offset = date.start - ctx.part.start
+            if at <= offset <= since.end() and date.window_start is not None:
+                return date.window_start if date.window_start <= ctx.turn.observed_at else None
+        return None
+    if (during := _FOR.match(ctx.text, at)) is not None:
+        for signal in ctx.turn.signals:
+            if signal.kind is SignalKind.DURATION and signal.start - ctx.part.start == during.end():
+                tail = ctx.text[during.end() + len(signal.text) :]
+                if re.match(r"\s+of\b", tail):
+                    return None
+                return duration_back(ctx.turn.observed_at, signal.normalized or "")
     return None
 
 

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 
 from eywa.extraction.lexicon import IRREGULAR_PAST, NOT_EVENT_VERBS
-from eywa.extraction.rules.clause import A, I, NAME, Ctx, starts_clause
+from eywa.extraction.rules.clause import A, I, NAME, Ctx, lasting, starts_clause
 from eywa.extraction.rules.phrasing import date_phrase, fact, has_unresolved, possessive, third_person_text
 from eywa.models import CandidateFact
 
@@ -123,6 +123,9 @@ def events(ctx: Ctx) -> Iterator[CandidateFact]:
     else:
         return
     start = m.end("verb")
+    if m.groupdict().get("perfect") and lasting(ctx, start):
+        return  # "I have worked at Google since 2015", "I've lived in Leeds for ten years": a state that holds
+
     tail = _BINOMIAL.sub(lambda b: b.group(0).replace(" ", "-"), text[start:])
     cut = _CUT.search(tail)
     end = start + (cut.start() if cut is not None else len(tail))

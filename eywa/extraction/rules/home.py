@@ -23,10 +23,12 @@ from eywa.extraction.rules.clause import (
     SUBJ,
     Ctx,
     asserts,
+    lasting,
     matches,
     past_date,
     plain,
     rule,
+    stated_start,
 )
 from eywa.extraction.rules.phrasing import article, clean, fact, possessive
 from eywa.models import CandidateFact
@@ -39,8 +41,10 @@ _LIVES = rule(
     rf"(?:here\s+)?in\s+{_PLACE}",
     "live lives living based residing reside resides settled",
 )
-_HAS_LIVED = rule(rf"{SUBJ}{HAVE}\s+{ADV}lived\s+(?:here\s+)?in\s+{_PLACE}(?=\s+(?:since|for)\b)", "lived")
-""""I've lived in Leeds for ten years": one still does (not "I lived in Leeds", a past)."""
+_HAS_LIVED = rule(rf"{SUBJ}{HAVE}\s+{ADV}lived\s+(?:here\s+)?in\s+{_PLACE}", "lived")
+""""I've lived in Leeds for ten years": one still does (not "I lived in Leeds", a past), and
+since when (``stated_start``: ten years before the turn). Only with how long (``lasting``):
+"I've lived in Paris" alone is once, not now."""
 _MOVED = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:moved|relocated)\s+(?:(?:away\s+)?from\s+{_OLD}\s+)?"
     rf"(?:back\s+|over\s+|here\s+|all\s+the\s+way\s+)?(?:to|into)\s+{_PLACE}",
@@ -118,9 +122,11 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
                        modality="planned", confidence=0.7)
     if not asserts(ctx):
         return
-    for m, s in matches(ctx, _LIVES, we=True) + matches(ctx, _HAS_LIVED, we=True):
+    lived = [(m, s) for m, s in matches(ctx, _HAS_LIVED, we=True) if lasting(ctx, m.end(), right_after=True)]
+    for m, s in matches(ctx, _LIVES, we=True) + lived:
         if place := place_name(m.group("place")):
-            yield fact(ctx, s, f"{s} lives in {place}", "residence", place, confidence=0.9)
+            yield fact(ctx, s, f"{s} lives in {place}", "residence", place, valid_from=stated_start(ctx, m),
+                       confidence=0.9)
     for m, s in matches(ctx, _FROM) + matches(ctx, _GREW_UP) + matches(ctx, _HOMETOWN, anywhere=True):
         if place := place_name(m.group("place")):
             yield fact(ctx, s, f"{s} is from {place}", "origin", place, confidence=0.85)

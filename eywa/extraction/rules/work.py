@@ -28,10 +28,12 @@ from eywa.extraction.rules.clause import (
     Ctx,
     asserts,
     future_date,
+    lasting,
     matches,
     past_date,
     plain,
     rule,
+    stated_start,
 )
 from eywa.extraction.rules.phrasing import article, clean, date_phrase, fact, possessive
 from eywa.models import CandidateFact
@@ -55,9 +57,10 @@ _WORKS = rule(
     rf"(?:at|for)\s+{_ORG}{_ROLE_AFTER}",
     "work works working",
 )
-_HAS_WORKED = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+(?:at|for)\s+{_ORG}(?=\s+(?:since|for)\b)", "worked")
+_HAS_WORKED = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+(?:at|for)\s+{_ORG}", "worked")
 """"I've worked at Initech since 2019": the present perfect with how long says one still does
-(not "I worked at Initech", a past)."""
+(not "I worked at Initech", a past, nor "I've worked at Initech", once), and since when
+(``stated_start``: 1 Jan 2019). Only with how long (``lasting``)."""
 _GOT_JOB = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|landed|accepted|found|scored)\s+(?:a|an|the|my)\s+"
     rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|permanent\s+)*(?:job|position|role|offer)"
@@ -186,21 +189,27 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     for m, s in matches(ctx, _WORKS) + matches(ctx, _MY_JOB, anywhere=True):
         if org := org_name(m.group("org")):
-            yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, confidence=0.9)
+            yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
+                       confidence=0.9)
             yield from _title(ctx, s, m)
     for m, s in matches(ctx, _HAS_WORKED):
-        if org := org_name(m.group("org")):
-            yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, confidence=0.85)
+        if lasting(ctx, m.end(), right_after=True) and (org := org_name(m.group("org"))):
+            yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
+                       confidence=0.85)
     for m, s in matches(ctx, _STATUS):
         said = " ".join(m.group("st").split())
-        yield fact(ctx, s, f"{s} is {said}", "employer", _STATUS_VALUE.get(said, said), confidence=0.85)
+        yield fact(ctx, s, f"{s} is {said}", "employer", _STATUS_VALUE.get(said, said),
+                   valid_from=stated_start(ctx, m), confidence=0.85)
     for m, s in matches(ctx, _IS_A) + matches(ctx, _WORKS_AS):
         if title := job_title(m.group("title")):
-            yield fact(ctx, s, f"{s} is {article(title)} {title}", "occupation", title, confidence=0.8)
+            # "I've been a paramedic for six years": the start it states (none for "I'm a nurse").
+            began = stated_start(ctx, m)
+            yield fact(ctx, s, f"{s} is {article(title)} {title}", "occupation", title, valid_from=began,
+                       confidence=0.8)
             # "I'm a student at Oxford": where a learner is is a school (the education rule's),
             # not an employer.
             if "org" in m.groupdict() and (org := org_name(m.group("org"))) and title.split()[-1] not in _LEARNERS:
-                yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, confidence=0.85)
+                yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=began, confidence=0.85)
     for m, s in matches(ctx, _PROMOTED) + matches(ctx, _BECAME):
         if title := job_title(m.group("title")):
             verb = "was promoted to" if "promoted" in m.group(0) else f"became {article(title)}"
