@@ -299,6 +299,8 @@ def test_everyday_statements_make_no_wrong_belief(memory: Memory, text: str, att
         (("We've lived in Bristol for about a year.",), "Where does Alice live?",
          "Alice — residence: Bristol since 1 May 2023"),
         (("I've been a paramedic for six years.",), "What is Alice's job?", "Alice — occupation: paramedic since 1 May 2018"),
+        (("I've been smoking for twenty years.",), "Does Alice smoke?", "Alice — habits: smoking since 1 May 2004"),
+        (("I've been vaping since 2021.",), "Does Alice vape?", "Alice — habits: vaping since 1 Jan 2021"),
         # A vague length states no start: since the day it was said.
         (("I've lived in Leeds for years.",), "Where does Alice live?", "Alice — residence: Leeds since 1 May 2024"),
         (("I've worked at Initech for a while.",), "Where does Alice work?", "Alice — employer: Initech since 1 May 2024"),

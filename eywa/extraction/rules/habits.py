@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from eywa.extraction.rules.clause import A, ADV, BE, HAVE, SUBJ, Ctx, asserts, matches, past_date, plain, rule
+from eywa.extraction.rules.clause import (
+    A, ADV, BE, HAVE, SUBJ, Ctx, asserts, matches, past_date, plain, rule, stated_start,
+)
 from eywa.extraction.rules.phrasing import fact
 from eywa.models import CandidateFact
 
@@ -27,7 +29,8 @@ _BEEN_SMOKING = rule(
     r"(?=\s*(?:[.!;,]|$|\s+(?:for|since|every|daily|a\s+pack|a\s+lot|heavily|again)\b))",
     "smoking vaping",
 )
-""""I've been smoking for twenty years": the habit, positive (not "I've been smoking brisket")."""
+""""I've been smoking for twenty years": the habit, positive, held since the start it states
+(``stated_start``: twenty years before the day said); not "I've been smoking brisket"."""
 _SMOKER = rule(
     rf"{SUBJ}{BE}\s+{ADV}(?:a\s+)?(?P<neg>non-?\s*|ex-?\s*|former\s+)?(?:heavy\s+|light\s+|social\s+|chain\s+|pack-a-day\s+)?"
     r"(?P<kind>smoker|vaper)\b",
@@ -89,4 +92,5 @@ def habits(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} {said}", "habits", _VALUE[verb], confidence=0.85)
         for m, s in matches(ctx, _BEEN_SMOKING):
             verb = m.group("verb")
-            yield fact(ctx, s, f"{s} has been {verb}", "habits", _VALUE[verb], confidence=0.85)
+            yield fact(ctx, s, f"{s} has been {verb}", "habits", _VALUE[verb], valid_from=stated_start(ctx, m),
+                       confidence=0.85)
