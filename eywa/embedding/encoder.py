@@ -31,7 +31,7 @@ from eywa.threads import current_nice
 if TYPE_CHECKING:
     import onnxruntime as ort
 
-__all__ = ["QUERY_TEXTS", "OnnxEncoder", "Pooling", "verified_file"]
+__all__ = ["QUERY_TEXTS", "OnnxEncoder", "Pooling", "file_sha256", "verified_file"]
 
 # A call of at most this many texts (a recall's query embeddings: the question, and the
 # question without the names it holds) runs on a session with one intra-op thread when the
@@ -47,6 +47,16 @@ Pooling = Literal["mean", "cls"]
 sentence-transformers trained it) or the first ([CLS]) token (bge)."""
 
 
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """The sha256 of a file, read in chunks (a model is tens of MB).
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
 @functools.lru_cache(maxsize=8)
 def verified_file(path: str, expected_sha256: str) -> str:
     """Hash a model file once per process and refuse it when it is not the pinned one.
@@ -55,8 +65,7 @@ def verified_file(path: str, expected_sha256: str) -> str:
         ConfigurationError: the file is missing or its sha256 differs from the pin.
     """
     try:
-        with open(path, "rb") as handle:
-            actual = hashlib.file_digest(handle, "sha256").hexdigest()
+        actual = file_sha256(path)
     except OSError as exc:
         raise ConfigurationError(f"embedding model {path} cannot be read: {exc}") from exc
     if actual != expected_sha256:

