@@ -6,8 +6,7 @@ matches a candidate fact's anchors against these spans; the read path uses
 ``resolve_time_expressions`` to read time constraints out of questions.
 """
 
-from eywa.signals._text import WORD_NUMBER, word_value
 from eywa.signals.detector import detect_signals
 from eywa.signals.temporal import resolve_time_expressions
 
-__all__ = ["WORD_NUMBER", "detect_signals", "resolve_time_expressions", "word_value"]
+__all__ = ["detect_signals", "resolve_time_expressions"]

@@ -28,7 +28,7 @@ from eywa.extraction.rules.clause import ADV, BE, HAVE, SUBJ, Ctx, Rule, asserts
 from eywa.extraction.rules.phrasing import date_phrase, fact
 from eywa.models import CandidateFact
 # Level 0's own number words: the rule reads "forty" as the number Level 0 read there.
-from eywa.signals import WORD_NUMBER, word_value
+from eywa.signals._text import WORD_NUMBER, word_value
 
 _NUMBER = rf"(?P<n>\d{{1,3}}|(?i:{WORD_NUMBER})\b)"
 """Digits or number words ("40", "forty", "Forty", "twenty-five")."""
