@@ -25,6 +25,7 @@ from eywa.extraction.rules.clause import (
     Ctx,
     asserts,
     companion,
+    experiential_state,
     matches,
     past_date,
     plain,
@@ -35,7 +36,7 @@ from eywa.models import CandidateFact
 
 _STATUS = r"(?P<st>married|engaged|divorced|separated|widowed|single(?!\s+(?:parent|mom|mother|dad|father)))"
 _IS = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?:happily\s+)?{_STATUS}\b(?!\s+(?:to|for)\s+(?!{NAME}))",
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:happily\s+)?{_STATUS}\b(?!\s+(?:to|for)\s+(?!{NAME}))",
     "married engaged divorced separated widowed single",
 )
 _NOT_STATUS = rule(
@@ -139,6 +140,8 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
     if not asserts(ctx):
         return
     for m, s in matches(ctx, _IS, we=True):
+        if experiential_state(ctx, m):
+            continue  # "I've been married (twice)": it was so, not that it is
         st = m.group("st")
         yield fact(ctx, s, f"{s} is {st}", "relationship_status", st, confidence=0.9)
     for m, s in matches(ctx, _MARRIED_TO, we=False) + matches(ctx, _MARRIED_NAME):

@@ -27,6 +27,7 @@ from eywa.extraction.rules.clause import (
     SUBJ,
     Ctx,
     asserts,
+    experiential_state,
     future_date,
     lasting,
     matches,
@@ -68,9 +69,9 @@ _GOT_JOB = rule(
     "job position role offer",
 )
 _STARTS = rule(
-    rf"{SUBJ}(?:{BE})?\s+{ADV}(?P<verb>start|starts|started|starting|begin|begins|began)\s+"
+    rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?P<verb>start|starts|started|starting|begin|begins|began|begun)\s+"
     rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+job\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_ROLE_AFTER}",
-    "start starts started starting begin begins began",
+    "start starts started starting begin begins began begun",
 )
 _JOINED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:joined|join|joins)\s+{_ORG}\s+as\s+(?:a|an)\s+{_TITLE}", "joined join joins")
 _HIRED = rule(
@@ -113,7 +114,7 @@ _LOST_JOB_AS = rule(
     "job",
 )
 _STATUS = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?P<st>unemployed|self-employed|self\s+employed|jobless|retired"
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?P<st>unemployed|self-employed|self\s+employed|jobless|retired"
     r"|out\s+of\s+work|between\s+jobs|out\s+of\s+a\s+job)(?![\w-])(?!\s+(?:from|as|teacher|nurse|doctor|officer|couple)\b)",
     "unemployed self employed jobless retired out between",
 )
@@ -129,7 +130,7 @@ _RETIRED = rule(
 _STATUS_VALUE = {"self employed": "self-employed", "jobless": "unemployed", "out of work": "unemployed",
                  "between jobs": "unemployed", "out of a job": "unemployed"}  # fmt: skip
 _IS_A = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?:working\s+as\s+)?(?:a|an)\s+{_TITLE}"
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:working\s+as\s+)?(?:a|an)\s+{_TITLE}"
     rf"(?:\s+(?:at|for)\s+{_ORG})?",
     OCCUPATIONS,
 )
@@ -197,10 +198,14 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
                        confidence=0.85)
     for m, s in matches(ctx, _STATUS):
+        if experiential_state(ctx, m):
+            continue  # "I've been unemployed": once, not now
         said = " ".join(m.group("st").split())
         yield fact(ctx, s, f"{s} is {said}", "employer", _STATUS_VALUE.get(said, said),
                    valid_from=stated_start(ctx, m), confidence=0.85)
     for m, s in matches(ctx, _IS_A) + matches(ctx, _WORKS_AS):
+        if experiential_state(ctx, m):
+            continue  # "I've been a nurse (at Initech)": once, not now
         if title := job_title(m.group("title")):
             # "I've been a paramedic for six years": the start it states (none for "I'm a nurse").
             began = stated_start(ctx, m)
