@@ -13,9 +13,9 @@ form (see the design brief):
 A value seen for the first time takes ``unseen_split`` of the UNSEEN mass before the
 likelihood is applied. Observations of one instant enter together (``categorical_instant``):
 one decay, their new values split in at once, each scored against that prior, and their
-likelihoods multiplied, so their order does not matter. A negative observation ("no longer at X") uses L(¬o|o) = 1 − ρ and
-L(¬o|v) = ρ for every other category, so the released mass flows to the other values and to
-UNSEEN in proportion to their prior.
+likelihoods multiplied, so their order does not matter. A negative observation ("no longer
+at X") uses L(¬o|o) = 1 − ρ and L(¬o|v) = ρ for every other category, so the released mass
+flows to the other values and to UNSEEN in proportion to their prior.
 
 Multi-valued attributes are independent Beta-Bernoulli memberships. A report with
 reliability ρ adds its expected counts (see ``beta_update``), and decay shrinks the counts

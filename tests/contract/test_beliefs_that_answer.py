@@ -276,6 +276,7 @@ def test_everyday_statements_answer(memory: Memory, texts: tuple[str, ...], ques
         ("I worked at Initech for a year.", "employer"),
         ("I've worked at Initech.", "employer"),  # once, not now: no how long
         ("I've lived in Paris.", "residence"),
+        ("I've worked as a nurse.", "occupation"),  # once, not now: no how long
         ("I'm not married to the idea.", "relationship_status"),
         ("My wife called Ines yesterday.", "partner"),
     ],
@@ -300,6 +301,13 @@ def test_everyday_statements_make_no_wrong_belief(memory: Memory, text: str, att
          "Alice — residence: Bristol since 1 May 2023"),
         (("I've been a paramedic for six years.",), "What is Alice's job?", "Alice — occupation: paramedic since 1 May 2018"),
         (("I've been smoking for twenty years.",), "Does Alice smoke?", "Alice — habits: smoking since 1 May 2004"),
+        # An occupation or a status said with how long: the state of now, from its start.
+        (("I've been a nurse since 2019.",), "What is Alice's job?", "Alice — occupation: nurse since 1 Jan 2019"),
+        (("I've worked as a nurse for ten years.",), "What is Alice's job?",
+         "Alice — occupation: nurse since 1 May 2014"),
+        (("I've been married for ten years.",), "Is Alice married?",
+         "Alice — relationship_status: married since 1 May 2014"),
+        (("We've been married since 2010.",), "Is Alice married?", "Alice — relationship_status: married since 1 Jan 2010"),
         (("I've been vaping since 2021.",), "Does Alice vape?", "Alice — habits: vaping since 1 Jan 2021"),
         # A vague length states no start: since the day it was said.
         (("I've lived in Leeds for years.",), "Where does Alice live?", "Alice — residence: Leeds since 1 May 2024"),

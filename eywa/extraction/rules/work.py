@@ -40,9 +40,10 @@ from eywa.extraction.rules.phrasing import article, clean, date_phrase, fact, po
 from eywa.models import CandidateFact
 
 _ORG = rf"(?P<the>the\s+)?(?P<org>{PROPER})(?![\w'’])"
-_TITLE = r"(?P<title>[a-z][a-z-]*(?:\s+(?!(?:at|for|with)\b)[a-z][a-z-]*){0,3})"
+_TITLE = r"(?P<title>[a-z][a-z-]*(?:\s+(?!(?:at|for|with|since)\b)[a-z][a-z-]*){0,3})"
 """A job title of up to four lower-case words; never "at", "for" or "with", which open the
-employer after it ("a teacher at Oakwood School")."""
+employer after it ("a teacher at Oakwood School"), nor "since", which opens how long ("I've
+been a nurse since 2019")."""
 _ROLE_AFTER = r"(?:\s+as\s+(?:a|an)\s+(?P<role>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}))?"
 """A role said after the employer ("I start at X as a product manager"): the occupation."""
 _SHIFT = (
@@ -137,6 +138,8 @@ _IS_A = rule(
 _WORKS_AS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working)\s+as\s+(?:a|an)\s+{_TITLE}", "work works working"
 )
+_HAS_WORKED_AS = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+as\s+(?:a|an)\s+{_TITLE}", "worked")
+""""I've worked as a nurse for ten years": as ``_HAS_WORKED``, a job of now only with how long."""
 _PROMOTED = rule(
     rf"{SUBJ}\s+(?:got|was|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}promoted\s+to\s+(?:a\s+|an\s+)?{_TITLE}",
     "promoted",
@@ -203,7 +206,8 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         said = " ".join(m.group("st").split())
         yield fact(ctx, s, f"{s} is {said}", "employer", _STATUS_VALUE.get(said, said),
                    valid_from=stated_start(ctx, m), confidence=0.85)
-    for m, s in matches(ctx, _IS_A) + matches(ctx, _WORKS_AS):
+    worked_as = [(m, s) for m, s in matches(ctx, _HAS_WORKED_AS) if lasting(ctx, m.end(), right_after=True)]
+    for m, s in matches(ctx, _IS_A) + matches(ctx, _WORKS_AS) + worked_as:
         if experiential_state(ctx, m):
             continue  # "I've been a nurse (at Initech)": once, not now
         if title := job_title(m.group("title")):
