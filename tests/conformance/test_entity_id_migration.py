@@ -9,6 +9,7 @@ ids), then the store is opened again through its ordinary factory.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -66,7 +67,7 @@ def open_embedded_graph_for_test(directory: Path) -> GraphStores:
     return open_embedded_graph(directory)
 
 
-def write(stores: GraphStores, space: str, turns: list[dict[str, object]]) -> list[str]:
+def write(stores: GraphStores, space: str, turns: Sequence[Mapping[str, object]]) -> list[str]:
     batch = prepare_batch(space, coerce_turns(turns), stores.evidence, detect_signals, now=NOW)
     stores.evidence.add(batch.new, batch.mentions)
     return batch.ids

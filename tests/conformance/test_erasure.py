@@ -96,9 +96,9 @@ def leaks(mem: Memory, ids: set[str]) -> list[str]:
     stores = mem._stores  # the raw indexes behind the routes
     if stores.keyword.search(SPACE, WORD, 50, ("evidence", "belief")):
         found.append("keyword index")
-    query = np.asarray(mem._embedder.embed([WORD])[0], dtype=np.float32)
+    vector = np.asarray(mem._embedder.embed([WORD])[0], dtype=np.float32)
     for kind in ("evidence", "belief"):
-        if {i for i, _ in stores.vectors.search(kind, SPACE, query, 100)} & ids:
+        if {i for i, _ in stores.vectors.search(kind, SPACE, vector, 100)} & ids:
             found.append(f"{kind} vectors")
     return found
 

@@ -99,7 +99,7 @@ def test_the_rank_one_item_carries_the_expected_answer_and_no_stale_value_outran
     result = mem.recall(SPACE, question["question"], k=5, as_of=SCRIPT["as_of"])
     accepted = _accepted(question)
     assert result.items and _carries(result.items[0].text, accepted), _ranked(result)
-    stale = [(value,) for value in question["stale"]]
+    stale: list[tuple[str, ...]] = [(value,) for value in question["stale"]]
     stale_first = next(
         (rank for rank, item in enumerate(result.items, 1) if _carries(item.text, stale) and not _carries(item.text, accepted)),
         None,

@@ -17,7 +17,7 @@ from eywa.batches import PreparedBatch, coerce_turns, prepare_batch
 
 UTC = timezone.utc
 RECORDED = datetime(2024, 1, 1, tzinfo=UTC)
-SESSION = [
+SESSION: list[dict[str, Any]] = [
     {"text": "I started a new job at Acme last Monday.", "speaker": "Ana", "session": "s1",
      "observed_at": "2023-05-25T10:00:00", "metadata": {"dia_id": "D1:1"}},
     {"text": "Congrats Ana! What do you do there?", "speaker": "Ben", "session": "s1",

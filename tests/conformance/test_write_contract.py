@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from eywa import Memory
@@ -10,7 +12,7 @@ from eywa.models import SignalKind
 
 from .conftest import MemoryFactory
 
-TURNS = [
+TURNS: list[dict[str, Any]] = [
     {"text": "I started a new job at Acme last Monday.", "speaker": "Ana", "session": "s1",
      "observed_at": "2023-05-25T10:00:00", "metadata": {"dia_id": "D1:1"}},
     {"text": "Congrats! What do you do there?", "speaker": "Ben", "session": "s1",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -30,11 +31,13 @@ class HashEmbedder:
         for row, text in enumerate(texts):
             digest = hashlib.sha256(text.encode("utf-8")).digest()
             rows[row] = np.frombuffer(digest[: self.dim], dtype=np.uint8).astype(np.float32) + 1.0
-        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+        unit: npt.NDArray[np.float32] = rows / np.linalg.norm(rows, axis=1, keepdims=True)
+        return unit
 
 
-def open_memory(directory: Path, **settings: object) -> Memory:
-    """An embedded Memory in ``directory`` with the hashing embedder and ``settings``."""
+def open_memory(directory: Path, **settings: Any) -> Memory:
+    """An embedded Memory in ``directory`` with the hashing embedder and ``settings`` (any
+    ``EywaSettings`` field: pydantic validates each value)."""
     return Memory.open(directory, settings=EywaSettings(data_dir=directory, **settings), embedder=HashEmbedder())
 
 

@@ -15,7 +15,7 @@ from typing import Any, get_args
 
 import pytest
 
-from eywa.settings import Stage
+from eywa.models import Stage
 from tests.contract.conftest import open_memory
 
 SPACE = "stages"

@@ -22,6 +22,8 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client
+from schemathesis.core.errors import InvalidSchema
+from schemathesis.core.result import Err, Ok
 
 from eywa.errors import ErrorCode
 from eywa.memory import Memory
@@ -50,6 +52,23 @@ async def _call(memory: Memory, name: str, arguments: dict[str, Any]) -> tuple[b
     return bool(result.is_error), text
 
 
+Operation = schemathesis.APIOperation[Any, Any, Any, Any]
+
+
+def _operation(found: Ok[Operation] | Err[InvalidSchema]) -> Operation:
+    """An operation schemathesis read from the schema, or the reason it could not (an ``Err``
+    has no ``ok()``)."""
+    if isinstance(found, Err):
+        raise found.err()
+    return found.ok()
+
+
+def _object(body: object) -> dict[str, Any]:
+    """A generated request body: a tool's input schema is an object."""
+    assert isinstance(body, dict), body
+    return dict(body)
+
+
 def _arguments(schemas: dict[str, dict[str, Any]], tool: str) -> st.SearchStrategy[dict[str, Any]]:
     """Arguments ``tool``'s input schema admits (see the module docstring)."""
     document = {
@@ -59,8 +78,8 @@ def _arguments(schemas: dict[str, dict[str, Any]], tool: str) -> st.SearchStrate
             "responses": {"200": {"description": "the tool's result"}},
         }}},
     }  # fmt: skip
-    (operation,) = [found.ok() for found in schemathesis.openapi.from_dict(document).get_all_operations()]
-    return operation.as_strategy().map(lambda case: dict(case.body))
+    (operation,) = [_operation(found) for found in schemathesis.openapi.from_dict(document).get_all_operations()]
+    return operation.as_strategy().map(lambda case: _object(case.body))
 
 
 def test_the_turns_schema_documents_a_turn(schemas: dict[str, dict[str, Any]]) -> None:

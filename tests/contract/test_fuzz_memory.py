@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -157,7 +158,7 @@ def test_recall_answers_or_refuses_with_an_input_error(
 @FUZZ
 @given(entity=texts(20), attribute=texts(20), as_of=st.one_of(st.none(), times()), evidence_id=texts(20))
 def test_read_methods_answer_or_refuse(memory: Memory, entity: str, attribute: str, as_of: object, evidence_id: str) -> None:
-    calls = [
+    calls: list[Callable[[], object]] = [
         lambda: memory.dimensions(SPACE, entity, as_of),  # type: ignore[arg-type]
         lambda: memory.dimension(SPACE, entity, attribute, as_of),  # type: ignore[arg-type]
         lambda: memory.deltas(SPACE, entity, attribute),

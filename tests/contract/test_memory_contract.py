@@ -139,7 +139,7 @@ def test_one_k_limit_and_a_query_length_limit(memory: Memory) -> None:
     assert over.code == "limit_exceeded" and [p.field for p in over.problems] == ["k"]
     long = _refused(memory.recall, "k", "work " * 400_000)  # the 1.9 MB query of the issue
     assert long.code == "limit_exceeded" and [p.field for p in long.problems] == ["query"]
-    both = _refused(memory.recall, "k", "", k=0, budget_tokens=0, policy="wild", as_of="soon")  # type: ignore[arg-type]
+    both = _refused(memory.recall, "k", "", k=0, budget_tokens=0, policy="wild", as_of="soon")
     assert both.code == "invalid_input"
     assert [p.field for p in both.problems] == ["query", "k", "budget_tokens", "policy", "as_of"]
 

@@ -4,6 +4,7 @@ directory the file system cannot take and settings that are not ``EywaSettings``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +41,11 @@ def test_a_directory_that_is_an_existing_file_is_an_input_error_naming_it(tmp_pa
     StoreError, code store_unavailable, as though the disk had failed: it is the caller's."""
     taken = tmp_path / "notes.txt"
     taken.write_text("not a memory")
-    for call in (lambda: Memory.open(taken / under, settings=EywaSettings(data_dir=tmp_path / "d")),
-                 lambda: Memory.open(settings=EywaSettings(data_dir=taken / under))):  # fmt: skip
+    opens: tuple[Callable[[], Memory], ...] = (
+        lambda: Memory.open(taken / under, settings=EywaSettings(data_dir=tmp_path / "d")),
+        lambda: Memory.open(settings=EywaSettings(data_dir=taken / under)),
+    )
+    for call in opens:
         with pytest.raises(InvalidInputError, match=f"^(path|data_dir): {taken} is a file, not a directory$") as refused:
             call()
         assert refused.value.code == "invalid_input"

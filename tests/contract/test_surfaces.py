@@ -181,16 +181,17 @@ def _code_of(call: Callable[[], object]) -> str:
 
 
 def via_python(s: Surfaces, case: Case) -> str:
-    space = _space(case, "python")
-    if case.turns is not None:
-        return _code_of(lambda: s.memory.remember(space, case.turns))
+    space, turns = _space(case, "python"), case.turns
+    if turns is not None:
+        return _code_of(lambda: s.memory.remember(space, turns))
     return _code_of(lambda: s.memory.recall("read", **case.recall))
 
 
 def via_client(s: Surfaces, case: Case) -> str:
     with Client(s.api_url, s.key, retries=0) as client:
-        if case.turns is not None:
-            return _code_of(lambda: client.remember(_space(case, "client"), case.turns))
+        turns = case.turns
+        if turns is not None:
+            return _code_of(lambda: client.remember(_space(case, "client"), turns))
         return _code_of(lambda: client.recall("read", **case.recall))
 
 

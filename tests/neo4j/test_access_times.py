@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import SecretStr
@@ -34,7 +35,7 @@ def test_times_with_an_offset_neo4j_cannot_carry_are_read_as_their_utc_instant(
     stores = open_server(settings, 8)
     old = datetime(2020, 1, 1, 12, tzinfo=timezone.utc)
     new = datetime(2020, 1, 2, 12, tzinfo=timezone.utc)
-    event = {"key_id": "k", "surface": "http", "route": "GET /x", "space": neo4j_space, "status": 200}
+    event: dict[str, Any] = {"key_id": "k", "surface": "http", "route": "GET /x", "space": neo4j_space, "status": 200}
     try:
         stores.access.record([AccessEvent(at=old, **event), AccessEvent(at=new.astimezone(FAR_EAST), **event)])
         between = (old + timedelta(hours=1)).astimezone(FAR_EAST)

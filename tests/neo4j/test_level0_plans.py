@@ -42,7 +42,7 @@ def _write_params(space: str) -> dict[str, Any]:
 def test_level0_statements_seek_and_skip_replanning(
     neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str, statement: str
 ) -> None:
-    query, params = {
+    cases: dict[str, tuple[str, dict[str, Any]]] = {
         "prior": (evidence._PRIOR, {"space": neo4j_space, "ids": ["ev_1", "ev_2"], "entity_ids": ["ent_1"], "sessions": ["s"]}),
         "read batch": (
             level0._READ_BATCH,
@@ -50,7 +50,8 @@ def test_level0_statements_seek_and_skip_replanning(
              "ranges": [{"space": neo4j_space, "session": "s", "lo": 0, "hi": 5}]},
         ),  # fmt: skip
         "write batch": (level0._WRITE_BATCH, _write_params(neo4j_space)),
-    }[statement]
+    }
+    query, params = cases[statement]
     assert query.startswith(level0.REPLAN_SKIP)
     found = planned(neo4j_driver, neo4j_server.database, query, params)
     assert any(op.endswith("IndexSeek") or op.endswith("IndexSeek(Locking)") for op in found)

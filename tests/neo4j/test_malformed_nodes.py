@@ -6,6 +6,7 @@ Eywa needs must tell the caller which label is malformed, through ``StoreError``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -94,7 +95,7 @@ def test_hand_written_records_of_the_service_are_store_errors(
     stores = open_server(_settings(neo4j_server, tmp_path), 8)
     keys = Neo4jKeyStore(Neo4jGraph(neo4j_driver, neo4j_server.database, owns_driver=False))
     try:
-        reads = {
+        reads: dict[str, Callable[[], object]] = {
             "AccessEvent": lambda: stores.access.events(space=neo4j_space),
             "Job": lambda: stores.jobs.get_job(f"hand-job-{neo4j_space}"),
             "Correction": lambda: stores.corrections.corrections(neo4j_space),

@@ -20,12 +20,12 @@ import eywa.crashpoints
 from eywa.crashpoints import CRASH_POINTS, CrashPoint
 
 
-def kill_at(point: CrashPoint, occurrence: int) -> None:
+def kill_at(at: CrashPoint, occurrence: int) -> None:
     seen = 0
 
-    def reached(name: CrashPoint) -> None:
+    def reached(point: CrashPoint) -> None:  # named as eywa.crashpoints.reached's parameter
         nonlocal seen
-        if name == point:
+        if point == at:
             seen += 1
             if seen == occurrence:
                 os.kill(os.getpid(), signal.SIGKILL)
@@ -37,7 +37,7 @@ def main() -> None:
     directory, point, occurrence, turns = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     if point not in CRASH_POINTS:
         raise SystemExit(f"unknown crash point {point!r}")
-    kill_at(point, occurrence)  # type: ignore[arg-type]
+    kill_at(point, occurrence)  # ``in CRASH_POINTS`` narrowed ``point`` to a CrashPoint
     from tests.reliability.support import SPACE, RulesV2, corpus, open_memory
 
     if sys.argv[5:6] == ["forget"]:

@@ -81,14 +81,18 @@ def send(mem: Memory, runner: CeleryJobRunner, turns: list[dict[str, object]]) -
             time.sleep(0.2)
 
 
-def reference(tmp_path: Path, turns: list[dict[str, object]]) -> tuple[set[str], dict[tuple[str, str], object]]:
+# The beliefs' ids, and each dimension's distribution as sorted (value, probability) pairs.
+Derived = tuple[set[str], dict[tuple[str, str], list[tuple[str, float]]]]
+
+
+def reference(tmp_path: Path, turns: list[dict[str, object]]) -> Derived:
     with Memory.open(tmp_path / "ref", settings=EywaSettings(data_dir=tmp_path / "ref"), embedder=HashEmbedder()) as ref:
         for start in range(0, len(turns), BATCH):
             ref.remember(SPACE, turns[start : start + BATCH])
         return derived(ref)
 
 
-def derived(mem: Memory) -> tuple[set[str], dict[tuple[str, str], object]]:
+def derived(mem: Memory) -> Derived:
     beliefs = {b.id for b in mem.beliefs(SPACE, status=None)}
     dims = {
         (d.entity_key, d.attribute): sorted((k, round(v, 9)) for k, v in d.distribution.items())

@@ -19,6 +19,7 @@ from eywa.memory import Memory
 from eywa.settings import EywaSettings
 from services.api.app import create_app
 from eywa.stores.embedded.keys import SqliteKeyStore
+from eywa.stores.keys import parse_scopes
 from services.ratelimit import RateLimiter
 
 
@@ -85,7 +86,7 @@ class Service:
     settings: EywaSettings
 
     def headers(self, spaces: list[str], scopes: str = "read,write") -> dict[str, str]:
-        _, secret = self.keys.create(spaces, scopes.split(","))
+        _, secret = self.keys.create(spaces, parse_scopes(scopes))
         return {"Authorization": f"Bearer {secret}"}
 
 

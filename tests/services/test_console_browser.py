@@ -28,7 +28,7 @@ from services.api.app import create_app, serve_in_thread
 webdriver = pytest.importorskip("selenium.webdriver")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.chrome.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
 
 # One browser and one demo space for the module: under ``make test -n 2`` both tests run on
@@ -104,7 +104,7 @@ def _sign_in(browser: WebDriver, url: str, secret: str) -> None:
 
 
 def _errors(browser: WebDriver) -> list[str]:
-    return [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    return [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]  # type: ignore[no-untyped-call]  # selenium leaves get_log unannotated
 
 
 def test_the_console_shows_the_demo_as_a_person_would_see_it(
@@ -120,7 +120,7 @@ def test_the_console_shows_the_demo_as_a_person_would_see_it(
     row.find_element(By.TAG_NAME, "a").click()
     assert browser.find_elements(By.CSS_SELECTOR, "section.session h2")[0].text.startswith("Session s1")
     dates = browser.find_elements(By.CSS_SELECTOR, "article.turn mark.sig-date")
-    assert dates and all(d.get_attribute("title").startswith("date: 20") for d in dates)
+    assert dates and all((d.get_attribute("title") or "").startswith("date: 20") for d in dates)
     assert any(not any(c.isdigit() for c in d.text) for d in dates)  # relative dates, shown resolved
     browser.save_screenshot(str(shots / "timeline.png"))
 
@@ -166,7 +166,7 @@ def test_a_key_for_another_space_cannot_open_this_one(site: tuple[str, dict[str,
     url, secrets = site
     _sign_in(browser, url, secrets["other"])
     assert browser.find_elements(By.CSS_SELECTOR, f'tr.space-row[data-space="{OTHER}"]')
-    browser.get_log("browser")  # what came before is the other test's business
+    browser.get_log("browser")  # type: ignore[no-untyped-call]  # unannotated; what came before is the other test's business
     browser.get(f"{url}/console/spaces/{SPACE}")
     assert "may not read space" in browser.find_element(By.CSS_SELECTOR, "p.error").text
     assert "Halden" not in browser.page_source and "mark" not in browser.find_element(By.TAG_NAME, "main").text

@@ -12,6 +12,7 @@ from typing import Any
 import anyio
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.types import TextResourceContents
 
 from services.mcp.server import TOOLS
 
@@ -43,7 +44,9 @@ async def _session_run(data_dir: Path) -> dict[str, Any]:
         out["dimensions"] = _payload(await session.call_tool("dimensions", {"space": "mcp", "entity": "Caroline"}))
         out["bad"] = await session.call_tool("explain", {"space": "mcp", "belief_id": "bel_missing"})
         resource = await session.read_resource("eywa://spaces/mcp/summary")
-        out["summary"] = json.loads(resource.contents[0].text)
+        summary = resource.contents[0]
+        assert isinstance(summary, TextResourceContents), summary  # JSON text, not a blob
+        out["summary"] = json.loads(summary.text)
         target = {"space": "mcp", "belief_id": belief_id}
         out["confirm"] = _payload(await session.call_tool("correct_belief", {**target, "action": "confirm"}))
         out["no_reason"] = await session.call_tool("correct_belief", {**target, "action": "retract"})

@@ -149,7 +149,9 @@ def test_an_overlong_forget_selector_is_a_limit_error_over_mcp(walk: Walk) -> No
     contract's label limit covers a session. ``forget``'s selectors went unchecked: a
     501-character session was accepted (and a lone surrogate, which the SDK's client cannot
     send, reached SQLite; see tests/contract/test_selector_contract.py)."""
-    calls = [("forget", {"space": SPACE, "session": "s" * 501}), ("forget", {"space": SPACE, "evidence_ids": [" "]})]
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("forget", {"space": SPACE, "session": "s" * 501}), ("forget", {"space": SPACE, "evidence_ids": [" "]})
+    ]
     outcomes, _ = anyio.run(_session_calls, walk.url, walk.exactly["erase"], calls)
     assert outcomes[0].startswith("limit_exceeded: session:"), outcomes[0]
     assert outcomes[1].startswith("invalid_input: evidence_ids.0:"), outcomes[1]

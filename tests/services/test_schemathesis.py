@@ -26,6 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import SecretStr
 from schemathesis.checks import not_a_server_error
+from schemathesis.core.errors import InvalidSchema
+from schemathesis.core.result import Err, Ok
 
 from eywa.memory import Memory
 from eywa.settings import EywaSettings
@@ -62,6 +64,17 @@ def _requests_only(app: Asgi) -> Asgi:
     return asgi
 
 
+Operation = schemathesis.APIOperation[Any, Any, Any, Any]
+
+
+def _operation(found: Ok[Operation] | Err[InvalidSchema]) -> Operation:
+    """An operation schemathesis read from the schema, or the reason it could not (an ``Err``
+    has no ``ok()``)."""
+    if isinstance(found, Err):
+        raise found.err()
+    return found.ok()
+
+
 def fuzz_every_operation(app: Any, admin: dict[str, str], space: str, max_examples: int) -> int:
     """Fuzz every operation of ``app`` but key revocation with ``max_examples`` cases each,
     as the ``admin`` headers; returns how many operations were walked."""
@@ -69,7 +82,7 @@ def fuzz_every_operation(app: Any, admin: dict[str, str], space: str, max_exampl
         seeded = client.post(f"/v1/spaces/{space}/turns", json={"turns": SEED}, headers=admin)
         assert seeded.status_code == 201, seeded.text
         schema = schemathesis.openapi.from_asgi("/openapi.json", _requests_only(app))
-        operations = [result.ok() for result in schema.get_all_operations()]
+        operations = [_operation(result) for result in schema.get_all_operations()]
         assert len(operations) >= 20  # every /v1 route (keys rotation and the access log too) and the probes
         operations.sort(key=lambda operation: operation.path.endswith(ERASING) and operation.method.upper() != "GET")
         tested = 0
@@ -79,7 +92,7 @@ def fuzz_every_operation(app: Any, admin: dict[str, str], space: str, max_exampl
 
             @given(case=operation.as_strategy(), seeded_space=st.booleans())
             @settings(max_examples=max_examples, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-            def check(case: schemathesis.Case, seeded_space: bool) -> None:
+            def check(case: schemathesis.Case[Operation], seeded_space: bool) -> None:
                 if seeded_space and case.path_parameters and "space" in case.path_parameters:
                     case.path_parameters["space"] = space  # reach stored data, not only random spaces
                 case.call_and_validate(headers=admin, checks=[not_a_server_error])

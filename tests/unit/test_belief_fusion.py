@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 import pytest
 
-from eywa.models import Entity, EvidenceRef, ItemKind
+from eywa.models import Entity, EvidenceRef, ItemKind, RouteName
 from eywa.read.items import Hydrated
 from eywa.read.reader import Reader
 from eywa.read.routes import Query, RouteHit
@@ -28,8 +28,8 @@ def _ref(i: str) -> EvidenceRef:
 
 
 class Ranked:
-    def __init__(self, name: str, hits: Sequence[tuple[ItemKind, str]]) -> None:
-        self.name = name
+    def __init__(self, name: RouteName, hits: Sequence[tuple[ItemKind, str]]) -> None:
+        self.name: RouteName = name
         self._hits = hits
 
     def run(self, query: Query) -> list[RouteHit]:
@@ -37,14 +37,14 @@ class Ranked:
 
 
 class Turns:
-    kind = "evidence"
+    kind: ItemKind = "evidence"
 
     def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
         return {i: Hydrated("evidence", i, f"turn {i}", (_ref(i),), f"s-{i}", AT, "Ana", ()) for i in ids}
 
 
 class Beliefs:
-    kind = "belief"
+    kind: ItemKind = "belief"
     cites = {"one": ("t",), "two": ("x", "y")}
 
     def __init__(self) -> None:
@@ -104,7 +104,7 @@ def test_a_belief_on_several_turns_stays_an_item(cites: bool) -> None:
 class Scored:
     """A vector route with given cosines."""
 
-    name = "vector"
+    name: RouteName = "vector"
 
     def __init__(self, hits: Sequence[tuple[ItemKind, str, float]]) -> None:
         self._hits = hits

@@ -189,3 +189,30 @@ def test_writes_committed_during_a_build_are_applied_once(stores: Stores, monkey
     release.set()
     assert index.wait_ready(10)
     assert_same(stores)
+
+
+def test_close_waits_for_a_running_build_and_no_build_starts_after_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A build reads the database file from a thread of its own: one still running after the
+    # stores closed could recreate SQLite's side files in a directory its owner is removing
+    # (a test's TemporaryDirectory failed with "Directory not empty"). Close interrupts it
+    # and returns once no thread of the index is left.
+    directory = tmp_path / "embedded"
+    first = open_embedded(directory, 8)
+    write(first, "ana", [{"text": f"kayak river {i}", "session": "s1"} for i in range(50)])
+    first.close()
+    real, started = bm25_index.build, threading.Event()
+
+    def slow(conn: sqlite3.Connection, weights: Any) -> Any:
+        started.set()
+        time.sleep(0.5)  # a long read: the build is still running when close is called
+        return real(conn, weights)
+
+    monkeypatch.setattr(bm25_index, "build", slow)
+    bundle = open_embedded(directory, 8)
+    assert started.wait(10)
+    index = memory_of(bundle)
+    bundle.close()
+    assert not [t.name for t in threading.enumerate() if t.name.startswith("eywa-bm25")]
+    assert sorted(p.name for p in directory.iterdir() if p.name.endswith(("-wal", "-shm"))) == []
+    index.rebuild()  # after close: no build starts
+    assert not [t.name for t in threading.enumerate() if t.name.startswith("eywa-bm25")]

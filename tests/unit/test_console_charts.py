@@ -45,11 +45,12 @@ def test_the_svg_is_labelled_escaped_and_marks_change_points_and_spikes() -> Non
     svg = step_plot("Acme <then> Initech", samples, markers, spike_bits=3.0, ident="x1").svg
     root = ElementTree.fromstring(svg)  # well-formed: the title's markup was escaped
     assert root.get("role") == "img" and root.get("aria-labelledby") == "x1-title x1-desc"
-    assert root.find(f"{SVG}title").text == "Acme <then> Initech"
+    title = root.find(f"{SVG}title")
+    assert title is not None and title.text == "Acme <then> Initech"
     anchors = root.findall(f"{SVG}a")
     assert [a.get("class") for a in anchors] == ["marker spike change", "marker change"]
     assert all(a.get("aria-label") and a.find(f"{SVG}title") is not None for a in anchors)
-    assert "most likely value now Initech" in anchors[1].get("aria-label")
+    assert "most likely value now Initech" in anchors[1].get("aria-label", "")
     assert {p.get("data-value") for p in root.findall(f"{SVG}polyline")} == {"Acme", "unseen", "Initech"}
     legend = step_plot("u", [Sample(T0, {UNSEEN: 0.5, "a": 0.5})], []).svg
     assert "(unseen)</text>" in legend and f">{UNSEEN}</text>" not in legend

@@ -23,9 +23,12 @@ from tests.reliability.support import HashEmbedder
 def test_a_selector_needs_a_field_and_well_formed_values() -> None:
     with pytest.raises(InvalidInputError, match="at least one selector"):
         selector_of()
-    for bad in ({"evidence_ids": []}, {"evidence_ids": "ev_a"}, {"external_ids": [""]}, {"speaker": " "}):
+    malformed: list[dict[str, object]] = [
+        {"evidence_ids": []}, {"evidence_ids": "ev_a"}, {"external_ids": [""]}, {"speaker": " "}
+    ]
+    for bad in malformed:
         with pytest.raises(InvalidInputError):
-            selector_of(**bad)  # type: ignore[arg-type]
+            selector_of(**bad)  # type: ignore[arg-type]  # wrong on purpose: refused
     chosen = selector_of(evidence_ids=["ev_a", "ev_a"], speaker="Bo", before=datetime(2024, 1, 1))
     assert chosen.evidence_ids == ("ev_a",) and chosen.before == datetime(2024, 1, 1, tzinfo=timezone.utc)
 

@@ -9,26 +9,32 @@ from hypothesis import strategies as st
 
 from datetime import datetime, timezone
 
-from eywa.models import EvidenceRef
-from eywa.read.fusion import belief_turns, lead_with, weighted_rrf
+from eywa.models import EvidenceRef, ItemKind
+from eywa.read.fusion import ItemKey, belief_turns, lead_with, weighted_rrf
 from eywa.read.items import Hydrated
 
-keys = st.tuples(st.sampled_from(["evidence", "belief"]), st.text("abcdef", min_size=1, max_size=3))
-rankings = st.dictionaries(st.sampled_from(["keyword", "vector", "graph"]), st.lists(keys, max_size=12), max_size=3)
+kinds: st.SearchStrategy[ItemKind] = st.sampled_from(["evidence", "belief"])
+keys: st.SearchStrategy[ItemKey] = st.tuples(kinds, st.text("abcdef", min_size=1, max_size=3))
+rankings: st.SearchStrategy[dict[str, list[ItemKey]]] = st.dictionaries(
+    st.sampled_from(["keyword", "vector", "graph"]), st.lists(keys, max_size=12), max_size=3
+)
 
 
 def test_formula_matches_the_definition() -> None:
-    fused = dict(weighted_rrf({"a": [("e", "x"), ("e", "y")], "b": [("e", "y")]}, {"a": 1.0, "b": 2.0}, k=20))
-    assert fused[("e", "x")] == pytest.approx(1 / 21)
-    assert fused[("e", "y")] == pytest.approx(1 / 22 + 2 / 21)
+    x: ItemKey = ("evidence", "x")
+    y: ItemKey = ("evidence", "y")
+    fused = dict(weighted_rrf({"a": [x, y], "b": [y]}, {"a": 1.0, "b": 2.0}, k=20))
+    assert fused[x] == pytest.approx(1 / 21)
+    assert fused[y] == pytest.approx(1 / 22 + 2 / 21)
 
 
 def test_zero_weight_route_is_ignored() -> None:
-    assert weighted_rrf({"a": [("e", "x")]}, {"a": 0.0}, k=20) == []
+    x: ItemKey = ("evidence", "x")
+    assert weighted_rrf({"a": [x]}, {"a": 0.0}, k=20) == []
 
 
 @given(rankings, st.integers(min_value=1, max_value=100))
-def test_scores_are_sorted_positive_and_cover_weighted_items(r: dict[str, list[tuple[str, str]]], k: int) -> None:
+def test_scores_are_sorted_positive_and_cover_weighted_items(r: dict[str, list[ItemKey]], k: int) -> None:
     weights = {"keyword": 1.0, "vector": 0.5, "graph": 2.0}
     fused = weighted_rrf(r, weights, k)
     scores = [s for _, s in fused]
@@ -38,7 +44,7 @@ def test_scores_are_sorted_positive_and_cover_weighted_items(r: dict[str, list[t
 
 
 @given(rankings)
-def test_raising_a_routes_weight_never_lowers_its_items(r: dict[str, list[tuple[str, str]]]) -> None:
+def test_raising_a_routes_weight_never_lowers_its_items(r: dict[str, list[ItemKey]]) -> None:
     low = dict(weighted_rrf(r, {"keyword": 1.0, "vector": 1.0, "graph": 1.0}, 20))
     high = dict(weighted_rrf(r, {"keyword": 2.0, "vector": 1.0, "graph": 1.0}, 20))
     for key in low:
@@ -47,12 +53,12 @@ def test_raising_a_routes_weight_never_lowers_its_items(r: dict[str, list[tuple[
 
 @given(rankings, keys, st.integers(min_value=1, max_value=100))
 def test_a_claimed_answer_leads_above_anything_the_routes_can_rank(
-    r: dict[str, list[tuple[str, str]]], answer: tuple[str, str], k: int
+    r: dict[str, list[ItemKey]], answer: ItemKey, k: int
 ) -> None:
     weights = {"keyword": 2.0, "vector": 1.0, "graph": 0.5}
     fused = weighted_rrf(r, weights, k)
     led = lead_with(fused, [answer], weights, k)
-    assert led[0] == (answer, pytest.approx(3.5 / k))
+    assert led[0][0] == answer and led[0][1] == pytest.approx(3.5 / k)
     # above an item ranked first by every route, which is the most fusion can give
     assert led[0][1] > sum(weights.values()) / (k + 1)
     assert [key for key, _ in led[1:]] == [key for key, _ in fused if key != answer]
@@ -61,7 +67,7 @@ def test_a_claimed_answer_leads_above_anything_the_routes_can_rank(
 
 @given(rankings, st.lists(keys, min_size=1, max_size=4, unique=True), st.integers(min_value=1, max_value=100))
 def test_several_claimed_answers_lead_in_their_order_above_anything_the_routes_can_rank(
-    r: dict[str, list[tuple[str, str]]], answers: list[tuple[str, str]], k: int
+    r: dict[str, list[ItemKey]], answers: list[ItemKey], k: int
 ) -> None:
     weights = {"keyword": 2.0, "vector": 1.0, "graph": 0.5}
     fused = weighted_rrf(r, weights, k)
@@ -74,8 +80,10 @@ def test_several_claimed_answers_lead_in_their_order_above_anything_the_routes_c
 
 
 def test_a_belief_standing_for_its_turn_adds_its_votes_to_the_turn() -> None:
-    belief, turn, other = ("belief", "b"), ("evidence", "t"), ("evidence", "o")
-    rankings = {"vector": [belief, other], "keyword": [turn, other]}
+    belief: ItemKey = ("belief", "b")
+    turn: ItemKey = ("evidence", "t")
+    other: ItemKey = ("evidence", "o")
+    rankings: dict[str, list[ItemKey]] = {"vector": [belief, other], "keyword": [turn, other]}
     apart = dict(weighted_rrf(rankings, {"vector": 1.0, "keyword": 1.0}, 20))
     joined = dict(weighted_rrf(rankings, {"vector": 1.0, "keyword": 1.0}, 20, {belief: turn}))
     assert apart[turn] < apart[other]
@@ -85,16 +93,17 @@ def test_a_belief_standing_for_its_turn_adds_its_votes_to_the_turn() -> None:
 
 
 def test_a_route_finding_both_a_belief_and_its_turn_votes_once_at_the_better_rank() -> None:
-    belief, turn = ("belief", "b"), ("evidence", "t")
+    belief: ItemKey = ("belief", "b")
+    turn: ItemKey = ("evidence", "t")
     fused = weighted_rrf({"keyword": [("evidence", "x"), turn, belief]}, {"keyword": 2.0}, 20, {belief: turn})
     assert dict(fused)[turn] == pytest.approx(2 / 22)
 
 
 @given(rankings, st.integers(min_value=1, max_value=100))
-def test_standing_for_another_key_never_lowers_the_total_score(r: dict[str, list[tuple[str, str]]], k: int) -> None:
+def test_standing_for_another_key_never_lowers_the_total_score(r: dict[str, list[ItemKey]], k: int) -> None:
     weights = {"keyword": 1.0, "vector": 0.5, "graph": 2.0}
     found = sorted({key for ranked in r.values() for key in ranked})
-    same = {key: ("evidence", key[1]) for key in found if key[0] == "belief"}
+    same: dict[ItemKey, ItemKey] = {key: ("evidence", key[1]) for key in found if key[0] == "belief"}
     joined = dict(weighted_rrf(r, weights, k, same))
     assert set(joined) == {same.get(key, key) for key in found}
     apart = dict(weighted_rrf(r, weights, k))
@@ -109,7 +118,7 @@ def test_only_a_belief_resting_on_one_turn_stands_for_it() -> None:
     def ref(i: str) -> EvidenceRef:
         return EvidenceRef(id=i, session="s1", speaker="Ana", observed_at=at)
 
-    items = {
+    items: dict[ItemKey, Hydrated] = {
         ("belief", "one"): Hydrated("belief", "one", "Ana paints", (ref("t1"),), "s1", at, None, ()),
         ("belief", "two"): Hydrated("belief", "two", "Ana moved", (ref("t2"), ref("t3")), "s1", at, None, ()),
         ("evidence", "t4"): Hydrated("evidence", "t4", "hi", (ref("t4"),), "s1", at, "Ana", ()),
@@ -118,8 +127,9 @@ def test_only_a_belief_resting_on_one_turn_stands_for_it() -> None:
 
 
 def test_a_belief_votes_for_its_turn_at_the_share_given() -> None:
-    belief, turn = ("belief", "b"), ("evidence", "t")
-    rankings = {"vector": [belief], "keyword": [turn]}
+    belief: ItemKey = ("belief", "b")
+    turn: ItemKey = ("evidence", "t")
+    rankings: dict[str, list[ItemKey]] = {"vector": [belief], "keyword": [turn]}
     fused = dict(weighted_rrf(rankings, {"vector": 1.0, "keyword": 2.0}, 20, {belief: turn}, share=0.5))
     assert fused == {turn: pytest.approx(2 / 21 + 0.5 / 21)}
     # a route that ranks the belief first and the turn second votes with the larger of the two

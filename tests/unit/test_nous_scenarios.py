@@ -36,6 +36,7 @@ class Spec:
     name: str
     cardinality: Cardinality
     tau_days: float
+    change_values: tuple[str, ...] = ()  # no value here says the one before ended
 
 
 SPECS = {

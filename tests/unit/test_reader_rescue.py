@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 import numpy as np
 import pytest
 
-from eywa.models import Entity
+from eywa.models import Entity, ItemKind, RouteName
 from eywa.read import adjust
 from eywa.read.items import Hydrated
 from eywa.read.plan import question_shape
@@ -21,14 +21,14 @@ AT = datetime(2023, 5, 9, tzinfo=timezone.utc)
 
 
 class OneTurn:
-    name = "keyword"
+    name: RouteName = "keyword"
 
     def run(self, query: Query) -> list[RouteHit]:
         return [RouteHit("evidence", "t0", 1.0)]
 
 
 class Turns:
-    kind = "evidence"
+    kind: ItemKind = "evidence"
 
     def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
         return {i: Hydrated("evidence", i, f"turn {i}", (), "s1", AT, None, ()) for i in ids}
@@ -66,14 +66,14 @@ def test_the_rescued_turn_enters_at_the_share_of_the_question_shape(question: st
 class SessionTurns:
     """Five turns of Ana's in session s1, then one in s2, best first."""
 
-    name = "keyword"
+    name: RouteName = "keyword"
 
     def run(self, query: Query) -> list[RouteHit]:
         return [RouteHit("evidence", f"a{i}", 1.0) for i in range(5)] + [RouteHit("evidence", "b0", 1.0)]
 
 
 class SpokenTurns:
-    kind = "evidence"
+    kind: ItemKind = "evidence"
 
     def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
         return {i: _spoken(i, "Ana", "s2" if i.startswith("b") else "s1") for i in ids}

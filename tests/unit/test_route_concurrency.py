@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from eywa.models import Entity
+from eywa.models import Entity, ItemKind, RouteName
 from eywa.read.items import Hydrated
 from eywa.read.reader import Reader
 from eywa.read.routes import Query, RouteHit
@@ -26,8 +26,8 @@ class MeetingRoute:
     """Returns its hits only once every route of the recall has started (a barrier): it
     can finish only when the routes run concurrently."""
 
-    def __init__(self, name: str, ids: Sequence[str], barrier: threading.Barrier | None) -> None:
-        self.name = name
+    def __init__(self, name: RouteName, ids: Sequence[str], barrier: threading.Barrier | None) -> None:
+        self.name: RouteName = name
         self._ids = ids
         self._barrier = barrier
 
@@ -38,7 +38,7 @@ class MeetingRoute:
 
 
 class Turns:
-    kind = "evidence"
+    kind: ItemKind = "evidence"
 
     def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
         return {i: Hydrated("evidence", i, f"turn {i}", (), "s1", AT, None, ()) for i in ids}
@@ -182,12 +182,12 @@ class SharedSearch:
 class Searching(MeetingRoute):
     """Ranks the shared keyword search's evidence hits (as the graph or temporal route does)."""
 
-    def __init__(self, name: str, index: SharedSearch) -> None:
+    def __init__(self, name: RouteName, index: SharedSearch) -> None:
         super().__init__(name, [], None)
         self._index = index
 
     def run(self, query: Query) -> list[RouteHit]:
-        return [RouteHit("evidence", i, s) for _, i, s in query.keyword_hits(self._index, "evidence")]  # type: ignore[arg-type]
+        return [RouteHit("evidence", i, s) for _, i, s in query.keyword_hits(self._index, "evidence")]
 
 
 def _searching_reader(index: SharedSearch, barrier: threading.Barrier | None, pool: ThreadPoolExecutor | None) -> Reader:
@@ -205,7 +205,7 @@ def _searching_reader(index: SharedSearch, barrier: threading.Barrier | None, po
         rrf_k=20,
         max_k=50,
         pool=pool,
-        keyword=index,  # type: ignore[arg-type]
+        keyword=index,
         disabled=frozenset({"vector", "person"}),
     )
 
@@ -233,13 +233,13 @@ def test_the_shared_keyword_search_runs_while_the_entities_are_looked_up_and_onc
 class Meeting:
     """An item source whose loads return only once the other kind's load has started."""
 
-    def __init__(self, kind: str, barrier: threading.Barrier) -> None:
-        self.kind = kind
+    def __init__(self, kind: ItemKind, barrier: threading.Barrier) -> None:
+        self.kind: ItemKind = kind
         self._barrier = barrier
 
     def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
         self._barrier.wait()
-        return {i: Hydrated(self.kind, i, f"{self.kind} {i}", (), "s1", AT, None, ()) for i in ids}  # type: ignore[arg-type]
+        return {i: Hydrated(self.kind, i, f"{self.kind} {i}", (), "s1", AT, None, ()) for i in ids}
 
 
 def test_the_items_left_to_load_are_loaded_a_kind_per_thread_at_once() -> None:
@@ -254,7 +254,7 @@ def test_the_items_left_to_load_are_loaded_a_kind_per_thread_at_once() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         result = Reader(
             routes=[Mixed("keyword", [], None)],
-            sources=[Meeting("evidence", barrier), Meeting("dimension", barrier)],  # type: ignore[list-item]
+            sources=[Meeting("evidence", barrier), Meeting("dimension", barrier)],
             embed_queries=lambda texts: np.ones((len(texts), 4), np.float32),
             entities_named=lambda space, names: [],
             neighbours=lambda space, ids: {},

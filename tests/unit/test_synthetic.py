@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime
+from typing import Required, TypedDict
 
 import pytest
 
@@ -65,7 +66,15 @@ def test_queries_name_speakers_of_the_corpus() -> None:
         assert any(name in query.text for name in names), query.text
 
 
+class CorpusSize(TypedDict, total=False):
+    """Size arguments of ``generate_corpus``."""
+
+    turns: Required[int]
+    speakers: int
+    turns_per_session: int
+
+
 @pytest.mark.parametrize("kwargs", [{"turns": -1}, {"turns": 10, "speakers": 1}, {"turns": 10, "turns_per_session": 1}])
-def test_bad_arguments_are_refused(kwargs: dict[str, int]) -> None:
+def test_bad_arguments_are_refused(kwargs: CorpusSize) -> None:
     with pytest.raises(InvalidInputError):
         list(generate_corpus(**kwargs))

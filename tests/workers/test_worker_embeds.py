@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -56,7 +57,8 @@ class CountingEmbedder:
             for word in text.casefold().split():
                 out[row, sum(map(ord, word)) % self.dim] += 1.0
         norms = np.linalg.norm(out, axis=1, keepdims=True)
-        return out / np.where(norms == 0, 1.0, norms)
+        out /= np.where(norms == 0, 1.0, norms)  # in place: the rows stay float32
+        return out
 
 
 @pytest.fixture
@@ -107,7 +109,7 @@ def test_in_celery_mode_the_worker_embeds_and_the_api_embeds_only_queries(
             # A delivery of the message while another one holds its claim waits for it.
             claimed = worker.lock(CLAIM_KEY.format(job_id), timeout=60)
             assert claimed.acquire()
-            outcomes: list[dict[str, object]] = []
+            outcomes: list[dict[str, Any]] = []  # what extract_and_validate returns
             waiting = threading.Thread(target=lambda: outcomes.append(
                 tasks.extract_and_validate.apply(args=[SPACE, ids], task_id=job_id).get()
             ))  # fmt: skip

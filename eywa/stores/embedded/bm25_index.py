@@ -30,14 +30,16 @@ import math
 import re
 import sqlite3
 import threading
+import time
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
+from eywa.errors import ClosedError
 from eywa.stores.embedded.database import SqliteDatabase
 
 log = logging.getLogger(__name__)
@@ -58,6 +60,9 @@ _WORD: Final = re.compile(r'"([^"]*)"')
 # A term's pending changes are folded into its arrays once they are this many (and a
 # quarter of its rows): the fold copies the arrays, so it waits for a few changes.
 _MERGE_AT = 256
+# How long ``close`` waits for a build it interrupted (a build reads one table; an
+# interrupted read returns at its next step).
+_CLOSE_WAIT_S = 30.0
 
 Version = tuple[bytes, bytes]
 IntArray = npt.NDArray[np.int64]
@@ -387,6 +392,13 @@ class Bm25Index:
         self._building = False
         self._queue: list[_Change] = []
         self._checking = False
+        # Set by ``close``: no build or check starts after it, and it waits for those running
+        # (they read the database file; one still running after close could recreate the
+        # WAL's side files in a directory its owner is deleting). The running build's
+        # connection, which close interrupts.
+        self._closed = False
+        self._threads: set[threading.Thread] = set()
+        self._build_conn: sqlite3.Connection | None = None
         self.builds = 0  # how many builds finished (tests and benches wait on it)
         self.answered = 0  # searches ranked here, and sent to FTS5 (benches report both)
         self.fell_back = 0
@@ -464,25 +476,67 @@ class Bm25Index:
     def rebuild(self) -> None:
         """Build the index again in a background thread (FTS5 answers until it is ready)."""
         with self._lock:
-            if self._building:
+            if self._building or self._closed:
                 return
             self._building, self._queue, self._state = True, [], None
             self._ready.clear()
-        threading.Thread(target=self._build, name="eywa-bm25-build", daemon=True).start()
+            self._start(self._build, "eywa-bm25-build")
+
+    def _start(self, target: Callable[[], None], name: str) -> None:
+        """Run ``target`` in a daemon thread that ``close`` waits for (lock held)."""
+
+        def run() -> None:
+            try:
+                target()
+            finally:
+                with self._lock:
+                    self._threads.discard(thread)
+
+        thread = threading.Thread(target=run, name=name, daemon=True)
+        self._threads.add(thread)
+        thread.start()
+
+    def close(self) -> None:
+        """Stop building and checking before the database closes: a running build's read
+        is interrupted, and close returns once no thread of this index is left (searches
+        after it go to FTS5, whose database is closed too)."""
+        with self._lock:
+            self._closed = True
+            threads = list(self._threads)
+        deadline = time.monotonic() + _CLOSE_WAIT_S
+        for thread in threads:
+            # Again and again: an interrupt between two statements is lost (SQLite's
+            # ``sqlite3_interrupt`` stops only the statements running when it is called).
+            while thread.is_alive() and time.monotonic() < deadline:
+                with self._lock:
+                    if self._build_conn is not None:
+                        self._build_conn.interrupt()
+                thread.join(0.05)
+            if thread.is_alive():
+                log.warning("keyword index: %s still running %.0f s after close", thread.name, _CLOSE_WAIT_S)
 
     def _build(self) -> None:
         state: _State | None = None
         try:
+            if self._closed:
+                raise ClosedError("keyword index")
             # Its own read-only connection (``mode=ro``; not ``query_only``, which would also
             # refuse the TEMP ``fts5vocab`` table), one read transaction for the whole build.
             conn = sqlite3.connect(f"{self._db.path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
             try:
-                conn.execute("BEGIN")
-                state = build(conn, self._weights)
+                with self._lock:
+                    closed = self._closed
+                    self._build_conn = None if closed else conn
+                if not closed:
+                    conn.execute("BEGIN")
+                    state = build(conn, self._weights)
             finally:
+                with self._lock:
+                    self._build_conn = None
                 conn.close()
         except Exception:  # a closed database, a failed read: FTS5 keeps answering
-            log.warning("keyword index: build failed; FTS5 answers", exc_info=True)
+            if not self._closed:  # interrupted by close: nothing to report
+                log.warning("keyword index: build failed; FTS5 answers", exc_info=True)
         with self._lock:
             queue, self._queue, self._building = self._queue, [], False
             applied = False
@@ -555,10 +609,10 @@ class Bm25Index:
         of this process is then between its commit and its apply), compare again; rebuild
         if the index is behind."""
         with self._lock:
-            if self._checking or self._building:
+            if self._checking or self._building or self._closed:
                 return
             self._checking = True
-        threading.Thread(target=self._check, name="eywa-bm25-check", daemon=True).start()
+            self._start(self._check, "eywa-bm25-check")
 
     def _check(self) -> None:
         try:

@@ -90,8 +90,12 @@ def open_embedded(
             lock.release()
         raise
 
+    memory_index = Bm25Index(db, EVIDENCE_WEIGHTS) if keyword_index == "memory" else None
+
     def close() -> None:
         try:
+            if memory_index is not None:  # first: its threads read the database file
+                memory_index.close()
             vectors.close()
         finally:
             try:
@@ -102,7 +106,7 @@ def open_embedded(
     return Stores(
         backend="embedded",
         evidence=evidence,
-        keyword=SqliteKeywordIndex(db, Bm25Index(db, EVIDENCE_WEIGHTS) if keyword_index == "memory" else None),
+        keyword=SqliteKeywordIndex(db, memory_index),
         vectors=vectors,
         graph=graph,
         # A recall's routes run one by one: in parallel threads (each reading through its own
