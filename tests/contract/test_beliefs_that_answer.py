@@ -35,7 +35,7 @@ def _answer(memory: Memory, space: str, question: str, as_of: str = ASKED_AT) ->
     return top.text if top.kind == "dimension" and result.trace.get("answer") else ""
 
 
-def _beliefs(memory: Memory, space: str) -> set[tuple[str, str | None, str]]:
+def _beliefs(memory: Memory, space: str) -> set[tuple[str | None, str | None, str]]:
     return {(b.attribute, b.value, b.polarity) for b in memory.beliefs(space) if b.subject == "Alice"}
 
 
