@@ -413,9 +413,19 @@ class Delta(Frozen):
     modality: Modality = "asserted"
     change_signal: bool = False
     prior: dict[str, float]
+    """What the observation was scored against: the state decayed to ``at`` (a
+    single-valued dimension: with every value new at that instant split in; a multi-valued
+    one: the observed member's mean before it). Observations of one instant share it
+    (single-valued; ``eywa.nous.engine.fold_instant``)."""
     posterior: dict[str, float]
+    """The state after the update: for a single-valued dimension, after every observation
+    of the instant (they enter together), so one instant's deltas record the same one."""
     surprise_bits: float
+    """−log2 of the probability the prior gave this observation: its own surprise, whatever
+    else was said at that instant."""
     hazard: float
+    """The change hazard the prior was decayed by: the instant's, on each of its deltas
+    (single-valued); a member's, on its first observation of the instant (multi-valued)."""
     reliability: float
     at: datetime
     recorded_at: datetime

@@ -12,7 +12,7 @@ to then. Read from the
 delta log, these cost a read of every delta of the dimension on each recall: on a busy
 person's hobbies or life events, hundreds.
 
-``Citations`` records their ids while the state is folded (``eywa.nous.engine.step``), so a
+``Citations`` records their ids while the state is folded (``eywa.nous.engine.fold_instant``), so a
 read takes those deltas only (``DimensionStore.recall_dimensions(..., deltas="cited")``):
 a number that grows with the dimension's values, never with how often they were said.
 Replaying ``observations`` in event-time order (``(at, delta id)``, the order ``replay``

@@ -203,15 +203,32 @@ def canonical_value(state: DimensionState, value: str) -> str:
     ("Port" beside "Port Calder" and "Port Erin") stays a value of its own. The known
     spelling is kept, so replay in event time always picks the same one.
     """
+    return _spelling(state.values(), value)
+
+
+def _spelling(known: Sequence[str], value: str) -> str:
     folded = value.casefold()
-    for known in state.values():
-        if known.casefold() == folded:
-            return known
+    for spelled in known:
+        if spelled.casefold() == folded:
+            return spelled
     words = _name_words(value)
     if words is None:
         return value
-    matches = [k for k in state.values() if (other := _name_words(k)) is not None and _short_form(words, other)]
+    matches = [k for k in known if (other := _name_words(k)) is not None and _short_form(words, other)]
     return matches[0] if len(matches) == 1 else value
+
+
+def _spellings(state: DimensionState, instant: Sequence[Observation]) -> dict[str, str]:
+    """How each value said at one instant is spelled in the state: ``canonical_value``, and
+    two new spellings of one value at that instant ("Fernbrook Health", "Fernbrook") take
+    the one first in sort order, so the fold order of the instant does not choose it."""
+    known = state.values()
+    spelled: dict[str, str] = {}
+    for raw in sorted({obs.value for obs in instant}):
+        spelled[raw] = _spelling(known, raw)
+        if spelled[raw] not in known:
+            known = [*known, spelled[raw]]
+    return spelled
 
 
 def _observed(obs: Observation, value: str) -> ObservedValue:
@@ -222,20 +239,21 @@ def _observed(obs: Observation, value: str) -> ObservedValue:
 
 
 def _cite(
-    state: DimensionState, obs: Observation, value: str, surprise_bits: float, held: Held, params: NousParams
-) -> Citations | None:
-    """The state's citations once ``obs`` is folded; None stays None (a state saved before
-    citations were recorded cannot know which of its earlier deltas they are)."""
-    if state.citations is None:
+    citations: Citations | None, obs: Observation, value: str, surprise_bits: float,
+    held: tuple[Held, Held], params: NousParams, *, states_start: bool,
+) -> Citations | None:  # fmt: skip
+    """The citations once ``obs`` is folded, the mode going from ``held[0]`` to ``held[1]``;
+    None stays None (a state saved before citations were recorded cannot know which of its
+    earlier deltas they are)."""
+    if citations is None:
         return None
     cited = Cited(
         delta_id=delta_id(obs.space, obs.entity, obs.attribute, obs.belief_id), observed=value,
         positive=obs.polarity == "positive", asserted=obs.modality == "asserted",
         reliability=obs.reliability, surprise_bits=surprise_bits, at=obs.at,
     )  # fmt: skip
-    before, after = state.held, held
-    states_start = after != before and after.stated is not None
-    return state.citations.after(
+    before, after = held
+    return citations.after(
         cited, (before.mode, before.since, before.previous), (after.mode, after.since, after.previous), params,
         states_start=states_start,
     )
@@ -253,77 +271,124 @@ def _releases_change(obs: Observation) -> bool:
     return obs.change_signal and not obs.tentative
 
 
-def step(
+Folded = list[tuple[Observation, StepResult]]
+
+
+def fold_instant(
     state: DimensionState,
-    obs: Observation,
+    instant: Sequence[Observation],
     tau_days: float,
     params: NousParams = DEFAULT_PARAMS,
-    *,
-    released: frozenset[str],
-) -> StepResult:
-    """Apply one observation (which must not predate ``state.last_at``).
+) -> tuple[DimensionState, Folded]:
+    """Fold every observation of one event time (none before ``state.last_at``) into ``state``.
 
-    ``released``: the values (as ``canonical_value`` spells them) whose change hazard is
-    released before this observation; ``replay`` passes an instant's with its first
-    observation and nothing with the rest (see there). A single-valued dimension is one
-    distribution: any value released releases it. A multi-valued one releases each of its
-    members in the set, observed or not, with the time decay that step applies to all."""
-    value = canonical_value(state, obs.value)
-    dt = elapsed_days(state.last_at, obs.at)
-    release_change = bool(released) if state.cardinality == "single" else value in released
-    h = nm.hazard(dt, tau_days, release_change, params.change_hazard)
-    last_at = obs.at if state.last_at is None else max(state.last_at, obs.at)
-    last = _observed(obs, value) if state.last is None or obs.at >= state.last.at else state.last
+    The one step of ``replay``, hence of the ledger's incremental writes, its rebuilds and
+    erasure's; ``instant`` in fold order (``observation_key``).
+
+    An instant releases a change once: "I quit Acme; I work at Globex now." makes two
+    observations of the employer at one time, and each releasing the change hazard made the
+    second decay the first's news toward uniform (Globex 0.92 → 0.55). The values released
+    are those an observation of the instant says may have changed (``_releases_change``).
+
+    Single-valued: one distribution, released as a whole if any value is, and the instant's
+    observations enter together (``eywa.nous.math.categorical_instant``): decayed once,
+    each scored against that prior, their likelihoods multiplied. Folded one by one, two
+    values at one time ("I moved to Oslo." and another turn of that time saying "Porto")
+    gave a distribution, a mode and deltas that depended on which came first, i.e. on the
+    delta ids (``tests/unit/test_nous_single_instants.py``). Each of the instant's deltas
+    records that shared prior, the posterior after the instant, its own surprise against
+    the prior and the instant's hazard. The change point moves once per instant (what a
+    new mode replaced is the mode before the instant); a start stated for the mode is the
+    earliest one the instant states.
+
+    Multi-valued: a Bernoulli per member, and a turn may say several ("I started eating fish
+    again, so I'm pescatarian now": fish, not meat). Each member a change is said of is
+    released once, and no other (a change said of the meat says nothing of the eggs), and
+    every member takes its time decay, all at the start of the instant; then the
+    observations add their evidence one by one (Beta updates commute up to rounding:
+    ``tests/unit/test_nous_instants.py``). A step records as its hazard the one its member
+    took at the instant: its first observation of the instant, 0 for later ones (they are
+    scored against the member after the first).
+
+    ``last`` (the last evidence) is the instant's last observation in fold order.
+    """
+    at = instant[0].at
+    dt = elapsed_days(state.last_at, at)
+    spelled = _spellings(state, instant)
+    released = frozenset(spelled[obs.value] for obs in instant if _releases_change(obs))
+    last_at = at if state.last_at is None else max(state.last_at, at)
+    last = _observed(instant[-1], spelled[instant[-1].value])
+    if state.last is not None and state.last.at > at:
+        last = state.last
     if state.cardinality == "single":
-        update = nm.categorical_update(
-            state.probabilities,
-            value,
-            positive=obs.polarity == "positive",
-            rho=obs.reliability,
-            h=h,
-            may_flip_mode=not obs.tentative,
-            unseen_split=params.unseen_split,
-        )
-        mode = nm.categorical_mode(update.posterior)
-        held = state.held.after(mode, obs.at, _stated_for(obs, value, mode))
-        citations = _cite(state, obs, value, update.surprise_bits, held, params)
-        new_state = DimensionState("single", update.posterior, {}, last_at, last, held, citations=citations)
-        return StepResult(new_state, value, update.prior, update.posterior, update.surprise_bits, h)
-    counts = {
-        v: nm.decay_beta(a, b, nm.hazard(dt, tau_days, v in released, params.change_hazard), params.beta_prior)
-        for v, (a, b) in state.counts.items()
-        if v != value
+        h = nm.hazard(dt, tau_days, bool(released), params.change_hazard)
+        return _fold_single(state, instant, spelled, h, params, last_at, last)
+    hazards = {
+        v: nm.hazard(dt, tau_days, v in released, params.change_hazard)
+        for v in [*state.counts, *(spelled[obs.value] for obs in instant)]
     }
-    alpha, beta = state.counts.get(value, (params.beta_prior, params.beta_prior))
-    beta_step = nm.beta_update(
-        alpha, beta, positive=obs.polarity == "positive", rho=obs.reliability, h=h,
-        prior=params.beta_prior, tentative=obs.tentative,
-    )
-    counts[value] = (beta_step.alpha, beta_step.beta)
-    ordered = {v: counts[v] for v in [*state.counts, value] if v in counts}
-    # Decay moves other memberships toward 0.5 but never across it, so only the observed
-    # value can join or leave the members.
-    members = {v: at for v, at in state.member_since.items() if v != value}
-    if beta_step.posterior_mean > 0.5:
-        joined = state.member_since.get(value, obs.at)
-        stated = _stated_for(obs, value, value)
-        members[value] = stated if stated is not None and stated < joined else joined
-    citations = _cite(state, obs, value, beta_step.surprise_bits, Held(), params)
-    new_state = DimensionState("multi", {}, ordered, last_at, last, Held(), members, citations)
-    return StepResult(
-        new_state,
-        value,
-        {value: beta_step.prior_mean},
-        {value: beta_step.posterior_mean},
-        beta_step.surprise_bits,
-        h,
-    )
+    return _fold_multi(state, instant, spelled, hazards, params, last_at, last)
 
 
-def _released(state: DimensionState, instant: Sequence[Observation]) -> frozenset[str]:
-    """The values whose change one instant releases, spelled as ``state`` (the state before
-    the instant) spells them: those an observation at that instant says may have changed."""
-    return frozenset(canonical_value(state, obs.value) for obs in instant if _releases_change(obs))
+def _fold_single(
+    state: DimensionState, instant: Sequence[Observation], spelled: dict[str, str], h: float,
+    params: NousParams, last_at: datetime, last: ObservedValue,
+) -> tuple[DimensionState, Folded]:  # fmt: skip
+    said = [
+        nm.Said(spelled[o.value], positive=o.polarity == "positive", rho=o.reliability, may_flip_mode=not o.tentative)
+        for o in instant
+    ]
+    update = nm.categorical_instant(state.probabilities, said, h=h, unseen_split=params.unseen_split)
+    mode = nm.categorical_mode(update.posterior)
+    starts = [s for o in instant if (s := _stated_for(o, spelled[o.value], mode)) is not None]
+    held = state.held.after(mode, instant[0].at, min(starts, default=None))
+    # The delta whose start the mode now reports, if the instant set one (the first in fold
+    # order that states it).
+    stater = next(
+        (i for i, o in enumerate(instant) if held != state.held and held.stated is not None
+         and _stated_for(o, spelled[o.value], mode) == held.stated), None,
+    )  # fmt: skip
+    citations = state.citations
+    for i, (obs, bits) in enumerate(zip(instant, update.surprise_bits, strict=True)):
+        around = (state.held if i == 0 else held, held)
+        citations = _cite(citations, obs, spelled[obs.value], bits, around, params, states_start=i == stater)
+    new_state = DimensionState("single", update.posterior, {}, last_at, last, held, citations=citations)
+    return new_state, [
+        (obs, StepResult(new_state, spelled[obs.value], update.prior, update.posterior, bits, h))
+        for obs, bits in zip(instant, update.surprise_bits, strict=True)
+    ]
+
+
+def _fold_multi(
+    state: DimensionState, instant: Sequence[Observation], spelled: dict[str, str], hazards: dict[str, float],
+    params: NousParams, last_at: datetime, last: ObservedValue,
+) -> tuple[DimensionState, Folded]:  # fmt: skip
+    counts = {v: nm.decay_beta(a, b, hazards[v], params.beta_prior) for v, (a, b) in state.counts.items()}
+    members = dict(state.member_since)
+    citations = state.citations
+    folded: Folded = []
+    for obs in instant:
+        value = spelled[obs.value]
+        alpha, beta = counts.get(value, (params.beta_prior, params.beta_prior))
+        update = nm.beta_update(
+            alpha, beta, positive=obs.polarity == "positive", rho=obs.reliability, h=0.0,
+            prior=params.beta_prior, tentative=obs.tentative,
+        )  # fmt: skip
+        hazard = hazards[value] if all(spelled[o.value] != value for o, _ in folded) else 0.0
+        counts = {**counts, value: (update.alpha, update.beta)}
+        # Decay moves other memberships toward 0.5 but never across it, so only the observed
+        # value can join or leave the members.
+        joined = members.pop(value, obs.at)
+        if update.posterior_mean > 0.5:
+            stated = _stated_for(obs, value, value)
+            members[value] = stated if stated is not None and stated < joined else joined
+        citations = _cite(citations, obs, value, update.surprise_bits, (Held(), Held()), params, states_start=False)
+        result = StepResult(
+            DimensionState("multi", {}, counts, last_at, last, Held(), dict(members), citations),
+            value, {value: update.prior_mean}, {value: update.posterior_mean}, update.surprise_bits, hazard,
+        )  # fmt: skip
+        folded.append((obs, result))
+    return folded[-1][1].state, folded
 
 
 def replay(
@@ -333,44 +398,18 @@ def replay(
     params: NousParams = DEFAULT_PARAMS,
     start: DimensionState | None = None,
 ) -> tuple[DimensionState, list[tuple[Observation, StepResult]]]:
-    """Fold observations in event-time order from ``start`` (default: empty).
-
-    An instant releases a change once, before its first observation: "I quit Acme; I work
-    at Globex now." makes two observations of the employer at one time, and each releasing
-    the change hazard made the second decay the first's news toward uniform (Globex 0.92 →
-    0.55). So the instant's first step releases what any observation of that instant says
-    changed, and every observation at that time only adds its evidence. A single-valued
-    dimension is one distribution, released as a whole. A multi-valued one is a Bernoulli per
-    member, and a turn may say several ("I started eating fish again, so I'm pescatarian
-    now": fish, not meat): each member a change is said of is released once, and no other
-    (a change said of the meat says nothing of the eggs). Releasing only the first
-    observation's member left the others unreleased, and which came first follows the delta
-    ids, i.e. the space's name: the fish was believed in one space (0.69) and split in
-    another (0.48). Now the order of an instant's observations of distinct members does not
-    change the fold (``tests/unit/test_nous_instants.py``).
-
-    A multi-valued step records as its hazard the one its member took at the instant (the
-    first observation of each member; later ones at that time add evidence only, 0).
+    """Fold observations in event-time order from ``start`` (default: empty), an instant at a
+    time (``fold_instant``).
 
     The ledger folds an instant's observations together (it replays when a new one does not
     come strictly after the dimension's last event), so every fold sees whole instants.
     """
     state = start if start is not None else DimensionState(cardinality)
-    steps: list[tuple[Observation, StepResult]] = []
+    steps: Folded = []
     ordered = sorted(observations, key=observation_key)
-    for at, group in itertools.groupby(ordered, key=lambda obs: obs.at):
-        instant = list(group)
-        released = _released(state, instant)
-        dt = elapsed_days(state.last_at, at)
-        observed: set[str] = set()
-        for i, obs in enumerate(instant):
-            result = step(state, obs, tau_days, params, released=released if i == 0 else frozenset())
-            if cardinality == "multi" and result.observed not in observed:
-                observed.add(result.observed)
-                hazard = nm.hazard(dt, tau_days, result.observed in released, params.change_hazard)
-                result = replace(result, hazard=hazard)
-            steps.append((obs, result))
-            state = result.state
+    for _, group in itertools.groupby(ordered, key=lambda obs: obs.at):
+        state, folded = fold_instant(state, list(group), tau_days, params)
+        steps.extend(folded)
     return state, steps
 
 

@@ -11,9 +11,11 @@ form (see the design brief):
     posterior   = prior'·L / P(o)
 
 A value seen for the first time takes ``unseen_split`` of the UNSEEN mass before the
-likelihood is applied. A negative observation ("no longer at X") uses L(¬o|o) = 1 − ρ and
-L(¬o|v) = ρ for every other category, so the released mass flows to the other values and to
-UNSEEN in proportion to their prior.
+likelihood is applied. Observations of one instant enter together (``categorical_instant``):
+one decay, their new values split in at once, each scored against that prior, and their
+likelihoods multiplied, so their order does not matter. A negative observation ("no longer
+at X") uses L(¬o|o) = 1 − ρ and L(¬o|v) = ρ for every other category, so the released mass
+flows to the other values and to UNSEEN in proportion to their prior.
 
 Multi-valued attributes are independent Beta-Bernoulli memberships. A report with
 reliability ρ adds its expected counts (see ``beta_update``), and decay shrinks the counts
@@ -23,8 +25,8 @@ toward the symmetric prior, i.e. the mean toward 0.5 (maximum entropy).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import KW_ONLY, dataclass
 
 UNSEEN = "__unseen__"
 """Key of the categorical bucket that holds the mass of every value not seen yet."""
@@ -101,6 +103,32 @@ class CategoricalUpdate:
     surprise_bits: float
 
 
+@dataclass(frozen=True)
+class Said:
+    """One observation of a value at an instant: what ``categorical_instant`` combines."""
+
+    value: str
+    _: KW_ONLY
+    positive: bool
+    rho: float
+    may_flip_mode: bool
+
+
+@dataclass(frozen=True)
+class InstantUpdate:
+    """The outcome of the observations of one instant, as their Deltas record it.
+
+    ``prior`` (decayed once, every new value of the instant split in) and ``posterior``
+    (after all of them) are the instant's, shared by its observations; ``predictive`` and
+    ``surprise_bits`` are each observation's own, in the order given, scored against
+    ``prior``: how unexpected it was given what was known before that time."""
+
+    prior: dict[str, float]
+    posterior: dict[str, float]
+    predictive: tuple[float, ...]
+    surprise_bits: tuple[float, ...]
+
+
 def categorical_update(
     probabilities: Mapping[str, float],
     value: str,
@@ -118,37 +146,106 @@ def categorical_update(
     posterior is the largest convex step from that prior toward the Bayesian posterior that
     keeps the mode. (That prior already holds a new value's share of UNSEEN; the split is
     bookkeeping, not evidence, and can only matter when UNSEEN was the most probable.)
+    The one-observation case of ``categorical_instant``, to the bit.
 
     Raises:
         ValueError: ``value`` is the reserved UNSEEN key or ρ is not in (0, 1).
     """
-    if value == UNSEEN:
-        raise ValueError(f"{UNSEEN!r} is reserved for the unseen bucket")
-    if not 0.0 < rho < 1.0:
-        raise ValueError(f"reliability must be in (0, 1), got {rho}")
+    said = Said(value, positive=positive, rho=rho, may_flip_mode=may_flip_mode)
+    update = categorical_instant(probabilities, [said], h=h, unseen_split=unseen_split)
+    return CategoricalUpdate(
+        prior=update.prior,
+        posterior=update.posterior,
+        predictive=update.predictive[0],
+        surprise_bits=update.surprise_bits[0],
+    )
+
+
+def categorical_instant(
+    probabilities: Mapping[str, float],
+    observations: Sequence[Said],
+    *,
+    h: float,
+    unseen_split: float,
+) -> InstantUpdate:
+    """Decay a categorical state once, then condition it on every observation of one instant.
+
+    Evidence at one instant is symmetric: nothing says which of two turns stamped with one
+    time came first, and folding them one by one made the answer depend on it (the first
+    new value took ``unseen_split`` of UNSEEN and the second that share of what was left;
+    the first was scored over fewer categories; a hedged one was capped against whatever
+    the first had left). So, whatever the order of ``observations``:
+
+    * the hazard ``h`` decays the state once (the instant's change, released once);
+    * the values the instant names for the first time are split in together, each taking
+      (1 − (1 − s)^n)/n of UNSEEN (n new values, s = ``unseen_split``): the share each
+      would take on average over the orders of n one-by-one splits, and exactly s when n = 1;
+    * each observation is scored against that one prior, over its K categories
+      (``predictive``, ``surprise_bits``), and the posterior is the prior times the product
+      of their likelihoods (independent reports), multiplied in a canonical order;
+    * if some observation may not flip the mode (hedged, planned, hypothetical), the mode
+      after the instant is the one the others alone give (the prior's when there are no
+      others): the posterior is capped toward it as ``categorical_update`` caps one.
+
+    With one observation this is ``categorical_update`` exactly (the same float operations).
+
+    Raises:
+        ValueError: no observations, a value is the reserved UNSEEN key or a ρ is not in (0, 1).
+    """
+    if not observations:
+        raise ValueError("an instant has at least one observation")
+    for said in observations:
+        if said.value == UNSEEN:
+            raise ValueError(f"{UNSEEN!r} is reserved for the unseen bucket")
+        if not 0.0 < said.rho < 1.0:
+            raise ValueError(f"reliability must be in (0, 1), got {said.rho}")
     state = dict(probabilities) if probabilities else {UNSEEN: 1.0}
     state.setdefault(UNSEEN, 0.0)
     decayed = decay_categorical(state, h)
-    if value not in decayed:
-        moved = decayed[UNSEEN] * unseen_split
-        decayed[UNSEEN] -= moved
-        decayed[value] = moved
+    new = sorted({said.value for said in observations} - decayed.keys())
+    if new:
+        share = unseen_split if len(new) == 1 else (1.0 - (1.0 - unseen_split) ** len(new)) / len(new)
+        moved = decayed[UNSEEN] * share
+        decayed[UNSEEN] -= moved * len(new)
+        decayed.update({v: moved for v in new})
     k = len(decayed)
-    other = (1.0 - rho) / (k - 1)
-    if positive:
-        likelihood = {v: (rho if v == value else other) for v in decayed}
-    else:
-        likelihood = {v: (1.0 - rho if v == value else rho) for v in decayed}
-    predictive = sum(decayed[v] * likelihood[v] for v in decayed)
-    posterior = normalise({v: decayed[v] * likelihood[v] / predictive for v in decayed})
-    if not may_flip_mode:
-        posterior = _keep_mode(decayed, posterior)
-    return CategoricalUpdate(
+    likelihoods = [_likelihood(decayed, said, k) for said in observations]
+    predictive = tuple(sum(decayed[v] * likelihood[v] for v in decayed) for likelihood in likelihoods)
+    canonical = sorted(range(len(observations)), key=lambda i: _said_key(observations[i]))
+    posterior = _condition(decayed, [likelihoods[i] for i in canonical])
+    if not all(said.may_flip_mode for said in observations):
+        free = [likelihoods[i] for i in canonical if observations[i].may_flip_mode]
+        posterior = _keep_mode(_condition(decayed, free) if free else decayed, posterior)
+    return InstantUpdate(
         prior=decayed,
         posterior=posterior,
         predictive=predictive,
-        surprise_bits=-math.log2(max(predictive, _EPS)),
+        surprise_bits=tuple(-math.log2(max(p, _EPS)) for p in predictive),
     )
+
+
+def _said_key(said: Said) -> tuple[str, bool, float, bool]:
+    return said.value, said.positive, said.rho, said.may_flip_mode
+
+
+def _likelihood(categories: Mapping[str, float], said: Said, k: int) -> dict[str, float]:
+    """L(said | v) for every category v: ρ for the value said, (1 − ρ)/(K − 1) for each other
+    (a negative report: 1 − ρ for the value denied, ρ for every other)."""
+    if said.positive:
+        other = (1.0 - said.rho) / (k - 1)
+        return {v: (said.rho if v == said.value else other) for v in categories}
+    return {v: (1.0 - said.rho if v == said.value else said.rho) for v in categories}
+
+
+def _condition(prior: Mapping[str, float], likelihoods: Sequence[Mapping[str, float]]) -> dict[str, float]:
+    """prior · Π likelihoods, normalised (no likelihood: the prior as it is)."""
+    if not likelihoods:
+        return dict(prior)
+    joint = dict(prior)
+    for likelihood in likelihoods:
+        joint = {v: joint[v] * likelihood[v] for v in joint}
+    evidence = sum(joint.values())
+    return normalise({v: joint[v] / evidence for v in joint})
 
 
 def _keep_mode(base: Mapping[str, float], target: Mapping[str, float]) -> dict[str, float]:

@@ -35,7 +35,7 @@ def _answer(memory: Memory, space: str, question: str, as_of: str = ASKED_AT) ->
     return top.text if top.kind == "dimension" and result.trace.get("answer") else ""
 
 
-def _beliefs(memory: Memory, space: str) -> set[tuple[str, str | None, str]]:
+def _beliefs(memory: Memory, space: str) -> set[tuple[str | None, str | None, str]]:
     return {(b.attribute, b.value, b.polarity) for b in memory.beliefs(space) if b.subject == "Alice"}
 
 
@@ -276,6 +276,7 @@ def test_everyday_statements_answer(memory: Memory, texts: tuple[str, ...], ques
         ("I worked at Initech for a year.", "employer"),
         ("I've worked at Initech.", "employer"),  # once, not now: no how long
         ("I've lived in Paris.", "residence"),
+        ("I've worked as a nurse.", "occupation"),  # once, not now: no how long
         ("I'm not married to the idea.", "relationship_status"),
         ("My wife called Ines yesterday.", "partner"),
     ],
@@ -300,6 +301,13 @@ def test_everyday_statements_make_no_wrong_belief(memory: Memory, text: str, att
          "Alice — residence: Bristol since 1 May 2023"),
         (("I've been a paramedic for six years.",), "What is Alice's job?", "Alice — occupation: paramedic since 1 May 2018"),
         (("I've been smoking for twenty years.",), "Does Alice smoke?", "Alice — habits: smoking since 1 May 2004"),
+        # An occupation or a status said with how long: the state of now, from its start.
+        (("I've been a nurse since 2019.",), "What is Alice's job?", "Alice — occupation: nurse since 1 Jan 2019"),
+        (("I've worked as a nurse for ten years.",), "What is Alice's job?",
+         "Alice — occupation: nurse since 1 May 2014"),
+        (("I've been married for ten years.",), "Is Alice married?",
+         "Alice — relationship_status: married since 1 May 2014"),
+        (("We've been married since 2010.",), "Is Alice married?", "Alice — relationship_status: married since 1 Jan 2010"),
         (("I've been vaping since 2021.",), "Does Alice vape?", "Alice — habits: vaping since 1 Jan 2021"),
         # A vague length states no start: since the day it was said.
         (("I've lived in Leeds for years.",), "Where does Alice live?", "Alice — residence: Leeds since 1 May 2024"),
@@ -343,3 +351,84 @@ def test_a_present_perfect_with_how_long_is_no_past_event(memory: Memory, text: 
 def test_a_past_with_a_length_is_still_an_event(memory: Memory, text: str, event: str) -> None:
     space = _remember(memory, (text,))
     assert ("life_events", event, "positive") in _beliefs(memory, space), _beliefs(memory, space)
+
+
+def _events(memory: Memory, space: str) -> dict[str, str]:
+    return {b.value or "": b.statement for b in memory.beliefs(space) if b.attribute in ("life_events", "events")}
+
+
+@pytest.mark.parametrize(
+    ("text", "event"),
+    [
+        ("I've lived in Paris.", "Alice lived in Paris before 1 May 2024."),
+        ("I've visited Rome twice.", "Alice visited Rome twice before 1 May 2024."),
+        ("I've worked at a bank.", "Alice worked at a bank before 1 May 2024."),
+        ("I have stayed in Lisbon a few times.", "Alice stayed in Lisbon a few times before 1 May 2024."),
+        ("I've met the mayor.", "Alice met the mayor before 1 May 2024."),
+        ("We've visited Rome before.", "Alice and others visited Rome before 1 May 2024."),
+        ("I've run a marathon three times.", "Alice ran a marathon three times before 1 May 2024."),
+    ],
+)
+def test_the_experiential_perfect_is_an_undated_past_not_a_recent_event(memory: Memory, text: str, event: str) -> None:
+    """A present perfect with no how long and no "just" or "recently" tells an experience at
+    some time before it was said, not something done "shortly before" that day, and not a
+    state that holds now."""
+    space = _remember(memory, (text,))
+    assert event in _events(memory, space).values(), _events(memory, space)
+    assert not {b for b in _beliefs(memory, space) if b[0] in ("residence", "employer")}, _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute"),
+    [
+        ("I've been a teacher.", "occupation"),
+        ("I've been a nurse at Initech.", "employer"),
+        ("I've been a nurse at Initech.", "occupation"),
+        ("I've been married.", "relationship_status"),
+        ("I've been married twice.", "relationship_status"),
+        ("I've been unemployed.", "employer"),
+        ("I've been self-employed before.", "employer"),
+    ],
+)
+def test_an_experiential_perfect_of_be_is_no_current_state(memory: Memory, text: str, attribute: str) -> None:
+    """"I've been married" says it happened, not that it holds now (said by the divorced as
+    much as by the married): no single value of now from it."""
+    space = _remember(memory, (text,))
+    assert not {b for b in _beliefs(memory, space) if b[0] == attribute}, _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        # A recent change, by "just" or "recently": the state now, and a recent event.
+        (("I've just moved to Paris.",), "Where does Alice live?", "Alice — residence: Paris"),
+        (("I've recently started at Acme.",), "Where does Alice work?", "Alice — employer: Acme"),
+        # How long, "always", "still", or the progressive: a state that still holds.
+        (("I've been a teacher for ten years.",), "What is Alice's job?", "Alice — occupation: teacher since 1 May 2014"),
+        (("I've always been a teacher.",), "What is Alice's job?", "Alice — occupation: teacher"),
+        (("I've been a teacher all my life.",), "What is Alice's job?", "Alice — occupation: teacher"),
+        (("I've been working as a nurse.",), "What is Alice's job?", "Alice — occupation: nurse"),
+        (("I've been living in Paris.",), "Where does Alice live?", "Alice — residence: Paris"),
+        (("I've lived in Leeds all my life.",), "Where does Alice live?", "Alice — residence: Leeds"),
+        (("I've been unemployed since March.",), "Does Alice work?", "Alice — employer: unemployed since 1 Mar 2024"),
+        (("I have two dogs.",), "Does Alice have pets?", "Alice — pets: dog"),
+    ],
+)
+def test_what_the_perfect_still_says_of_now(memory: Memory, texts: tuple[str, ...], question: str, answer: str) -> None:
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("text", "event"),
+    [
+        ("I've just moved to Paris.", "Alice moved to Paris shortly before 1 May 2024."),
+        ("I've recently started at Acme.", "Alice started at Acme shortly before 1 May 2024."),
+        ("I've visited Rome recently.", "Alice visited Rome shortly before 1 May 2024."),
+        ("I've adopted a cat.", "Alice adopted a cat shortly before 1 May 2024."),  # a change, its result now
+    ],
+)
+def test_a_recent_perfect_is_still_shortly_before(memory: Memory, text: str, event: str) -> None:
+    space = _remember(memory, (text,))
+    assert event in _events(memory, space).values(), _events(memory, space)

@@ -49,3 +49,45 @@ def test_where_someone_works_now_after_one_sentence_that_says_they_changed(
     assert employer.get("Acme", 0.0) < 0.05, employer
     first = memory.recall(space, "Where does Alice work now?", k=5).items[0]
     assert first.kind == "dimension" and "employer: Globex" in first.text, first.text
+
+
+PARIS = {"text": "I live in Paris.", "speaker": "Alice", "session": "2024-01-02", "observed_at": "2024-01-02T10:00:00"}
+OSLO = {"text": "I moved to Oslo.", "speaker": "Alice", "session": "2024-09-02", "observed_at": "2024-09-02T10:00:00"}
+PORTO = {"text": "I live in Porto now.", "speaker": "Alice", "session": "2024-09-02",
+         "observed_at": "2024-09-02T10:00:00"}  # fmt: skip
+LIMA = {"text": "I live in Lima.", "speaker": "Alice", "session": "2024-09-02", "observed_at": "2024-09-02T10:00:00"}
+
+
+def _residence(memory: Memory, space: str) -> tuple[dict[str, float], str | None, str | None, list[str]]:
+    (home,) = [d for d in memory.dimensions(space, "Alice") if d.attribute == "residence"]
+    order = [d.observed for d in memory.deltas(space, "Alice", "residence")]
+    return {k: round(v, 9) for k, v in home.distribution.items()}, home.mode, home.previous, order
+
+
+def test_two_places_said_at_one_time_give_one_answer_whatever_the_space_is_called(memory: Memory) -> None:
+    """Two turns stamped with one time name two new places. Folded one by one, the first
+    took the larger share, and which was first follows the delta ids, i.e. the space's name:
+    one space answered Oslo (0.55 against 0.41), another Porto. The instant now enters at
+    once (``eywa.nous.math.categorical_instant``): the same state in every space, whichever
+    path wrote it: one batch, the second turn in a later batch (a replay, since it does not
+    come after the last event), or a third turn of that time written and then forgotten."""
+    outcomes = {}
+    for space in ("instant-a", "instant-d"):
+        memory.remember(space, [PARIS])
+        memory.remember(space, [OSLO, PORTO])
+        outcomes[space] = _residence(memory, space)
+    # The two spaces fold the instant in the two orders, so the check is not vacuous.
+    assert outcomes["instant-a"][3][1:] == ["Oslo", "Porto"] and outcomes["instant-d"][3][1:] == ["Porto", "Oslo"]
+    distribution, mode, previous, _ = outcomes["instant-a"]
+    assert outcomes["instant-d"][:3] == (distribution, mode, previous)
+    assert abs(distribution["Oslo"] - distribution["Porto"]) < 0.05 and previous == "Paris", distribution
+
+    memory.remember("instant-b", [PARIS])
+    memory.remember("instant-b", [OSLO])
+    memory.remember("instant-b", [PORTO])
+    assert _residence(memory, "instant-b")[:3] == (distribution, mode, previous)
+
+    memory.remember("instant-c", [PARIS])
+    lima, *_ = memory.remember("instant-c", [LIMA, OSLO, PORTO])
+    memory.forget("instant-c", evidence_ids=[lima])
+    assert _residence(memory, "instant-c")[:3] == (distribution, mode, previous)

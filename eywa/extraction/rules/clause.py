@@ -265,14 +265,16 @@ _ABOUT = (
 """What may stand between "for" and a length ("for about ten years", "for the past year")."""
 _FOR = re.compile(rf"\s+for\s+{_ABOUT}", re.IGNORECASE)
 _HOW_LONG = re.compile(
-    rf"\s+(?:since\b|for\s+{_ABOUT}(?:years|months|weeks|decades|ages|so\s+long|(?:quite\s+)?some\s+time"
+    r"\s+(?:all\s+(?:of\s+)?(?:my|his|her|our|their)\s+(?:life|lives|adult\s+life|career)"
+    r"|(?:my|his|her|our|their)\s+(?:whole|entire)\s+(?:life|lives|adult\s+life|career)\b)"
+    rf"|\s+(?:since\b|for\s+{_ABOUT}(?:years|months|weeks|decades|ages|so\s+long|(?:quite\s+)?some\s+time"
     r"|a\s+(?:good\s+|long\s+)?while|a\s+long\s+time|(?:a\s+)?couple\s+(?:of\s+)?[a-z]+|(?:many|several|a\s+few)\s+[a-z]+"
     r"|half\s+an?\s+[a-z]+|(?:\d+|[a-z]+)(?:\s+and\s+a\s+half)?\s+(?:years?|months?|weeks?|days?|decades?))\b"
     r"(?!\s+of\b))",
     re.IGNORECASE,
 )
 """How long a present perfect has held: "since 2015", "since college", "for ten years", "for
-a while" (not "for a year of classes", an amount of something)."""
+a while", "all my life" (not "for a year of classes", an amount of something)."""
 PERFECT = re.compile(rf"^{HAVE}\s")
 """The present perfect right after a subject: "I've worked", "Ana has lived"."""
 
@@ -280,6 +282,50 @@ PERFECT = re.compile(rf"^{HAVE}\s")
 def perfect(m: re.Match[str]) -> bool:
     """Whether the match's verb follows its subject in the present perfect ("I've been a nurse")."""
     return bool(PERFECT.match(m.string[m.end("subj") :]))
+
+
+_PERFECT_BE = re.compile(rf"^{HAVE}\s+{ADV}been\s+(?!{ADV}[a-z]+ing\b)")
+"""The present perfect of "be", not the progressive: "I've been a teacher", not "I've been
+teaching"."""
+_CONTINUING = re.compile(r"\b(?:always|still|now|currently)\b")
+_RECENT = re.compile(r"(?i:\b(?:just|recently|lately|newly)\b)")
+_EXPERIENCES = frozenset(
+    "lived worked stayed studied owned taught visited seen tried met travelled traveled experienced".split()
+)
+"""Participles whose present perfect tells an experience ("I've lived in Paris", "I've tried
+sushi"), not the news of a change ("I've adopted a cat", "I've moved to Paris")."""
+_TIMES = re.compile(
+    r"(?i:\b(?:once|twice|thrice|ever|so\s+far|in\s+(?:my|our)\s+life"
+    r"|(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|many|multiple|countless"
+    r"|numerous|so\s+many|a\s+dozen|dozens\s+of|hundreds\s+of)\s+times)\b|\bbefore(?=\s*(?:[.!?,;]|$)))"
+)
+"""How often, or "before" closing the clause: "I've visited Rome twice", "I've done it before"."""
+
+
+def experiential_state(ctx: Ctx, m: re.Match[str]) -> bool:
+    """Whether the state a match says is in the experiential perfect: "I've been married", "I've
+    been a teacher", "I've been unemployed". With no how long (``lasting``) and no "always",
+    "still" or "now", that is something that was true at some time before it was said, not
+    what holds now (said by the divorced as much as by the married), so no current value of
+    a single-valued attribute comes from it. "I've been a teacher for ten years" or "… all
+    my life", "I've always been a teacher" and the progressive "I've been working as a
+    nurse" still hold."""
+    said = m.string[m.end("subj") :]
+    if not _PERFECT_BE.match(said) or _CONTINUING.search(said):
+        return False
+    return not lasting(ctx, m.end("subj"))
+
+
+def experiential(ctx: Ctx, participle: str, at: int) -> bool:
+    """Whether a present perfect whose participle ends at ``at`` tells an experience at some
+    undated time: a verb of experience ("I've lived in Paris", "I've worked at a bank",
+    "I've tried sushi") or a count ("I've run a marathon three times", "I've done it
+    before"), with no how long (``lasting``: a state that still holds) and no "just",
+    "recently" or "lately" (a recent change). The news of a change ("I've adopted a cat",
+    "I've moved to Paris") is neither: what it did, it did lately."""
+    if _RECENT.search(ctx.text) or lasting(ctx, at):
+        return False
+    return participle.lower() in _EXPERIENCES or bool(_TIMES.search(ctx.text, at))
 
 
 def lasting(ctx: Ctx, at: int, *, right_after: bool = False) -> bool:

@@ -3,8 +3,11 @@
 An event is a first-person past action that opens a main clause ("I …", "we …", "I've
 …"). Its date comes from a date signal of the same part ("I went to a pride parade last
 Saturday", said on 2023-08-14 → "… on 12 August 2023", ``valid_from`` 2023-08-12); "just"
-or "recently" put it shortly before the turn; otherwise the turn only bounds it ("before
-14 August 2023"), which is still what a "when did…" question needs.
+or "recently" put it shortly before the turn, and so does the present perfect of a change
+("I've adopted a cat", news); otherwise the turn only bounds it ("before 14 August 2023"),
+which is still what a "when did…" question needs. The experiential perfect ("I've lived in
+Paris", "I've visited Rome twice": ``clause.experiential``) is such an undated past: it
+happened at some time before the turn, not shortly before it.
 
 The phrase is the verb and its object, cut at the first conjunction or comma, in the third
 person. Verbs of thought and speech ("thought", "told") are not events; a phrase that leans
@@ -18,7 +21,7 @@ import re
 from collections.abc import Iterator
 
 from eywa.extraction.lexicon import IRREGULAR_PAST, NOT_EVENT_VERBS
-from eywa.extraction.rules.clause import A, I, NAME, Ctx, lasting, starts_clause
+from eywa.extraction.rules.clause import A, I, NAME, Ctx, experiential, lasting, starts_clause
 from eywa.extraction.rules.phrasing import date_phrase, fact, has_unresolved, possessive, third_person_text
 from eywa.models import CandidateFact
 
@@ -75,6 +78,8 @@ _TAIL = re.compile(
     r"|afterwards?|the\s+other\s+day|at\s+first|a\s+while\s+back|lately|like|just\s+for\s+fun|together|as\s+well"
     r"|with|to|of|by|into|through|middle|high)\s*$"
 )
+_BEFORE = re.compile(r"\s+before\s*[.!?]*\s*$")
+"""A closing "before" of the experiential perfect ("… visited Rome before")."""
 _FILLER = frozenset(
     """up through together off hard alright well out some back around along on in over down away a an the too fine
     great good better best lot bit ton little really so very much more all with for to into get got at of""".split()
@@ -141,6 +146,8 @@ def events(ctx: Ctx) -> Iterator[CandidateFact]:
     if verb == "got" and re.match(r"(?:\s+[\w'’-]+){1,6}?\s+going\b", tail):  # "got new offers going": started
         return
     rest = tail[: end - start]
+    if m.groupdict().get("perfect"):
+        rest = _BEFORE.sub("", rest)  # "I've visited Rome before": an experience, the turn bounds it
     if date is not None and start <= date.start - base < end:
         rest = rest[: date.start - base - start] + " " + rest[date.end - base - start :]
     rest = _BINOMIAL.sub(lambda b: b.group(0).replace("-", " "), rest)
@@ -170,7 +177,11 @@ def events(ctx: Ctx) -> Iterator[CandidateFact]:
                    valid_from=date.window_start, confidence=0.7)
         return
     said = ctx.turn.observed_at
-    when = "shortly before" if m.group("just") or m.groupdict().get("perfect") else "before"
+    # "Just", "recently", or the news of a change in the perfect ("I've adopted a cat"):
+    # lately. The experiential perfect ("I've lived in Paris", "I've visited Rome twice")
+    # happened at some time before the turn, which is all the turn bounds.
+    recent = m.groupdict().get("perfect") and not experiential(ctx, m.group("verb"), start)
+    when = "shortly before" if m.group("just") or recent else "before"
     yield fact(ctx, s, f"{who} {what} {when} {said.day} {said:%B} {said.year}", "events", what, confidence=0.65)
 
 

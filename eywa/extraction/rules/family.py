@@ -25,19 +25,28 @@ from eywa.extraction.rules.clause import (
     Ctx,
     asserts,
     companion,
+    experiential_state,
+    lasting,
     matches,
     past_date,
     plain,
     rule,
+    stated_start,
 )
 from eywa.extraction.rules.phrasing import fact, possessive
 from eywa.models import CandidateFact
 
 _STATUS = r"(?P<st>married|engaged|divorced|separated|widowed|single(?!\s+(?:parent|mom|mother|dad|father)))"
 _IS = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?:happily\s+)?{_STATUS}\b(?!\s+(?:to|for)\s+(?!{NAME}))",
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:happily\s+)?{_STATUS}\b(?!\s+(?:to|for)\s+(?!{NAME}))",
     "married engaged divorced separated widowed single",
 )
+_IS_FOR = rule(
+    rf"{SUBJ}{HAVE}\s+{ADV}been\s+{ADV}(?:happily\s+)?{_STATUS}\b(?=\s+for\s)",
+    "married engaged divorced separated widowed single",
+)
+""""We've been married for ten years": ``_IS`` leaves "for" out ("married for the money"), so
+the status with how long is read here, and only with how long (``lasting``)."""
 _NOT_STATUS = rule(
     rf"{SUBJ}{BE}\s+{ADV}not\s+(?:yet\s+)?(?P<st>married|engaged|single)\b(?!\s+(?:to|for|on|about|with)\b)",
     "married engaged single",
@@ -138,9 +147,13 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} is not {st}", "relationship_status", st, polarity="negative", confidence=0.85)
     if not asserts(ctx):
         return
-    for m, s in matches(ctx, _IS, we=True):
+    lasting_for = [(m, s) for m, s in matches(ctx, _IS_FOR, we=True) if lasting(ctx, m.end(), right_after=True)]
+    for m, s in matches(ctx, _IS, we=True) + lasting_for:
+        if experiential_state(ctx, m):
+            continue  # "I've been married (twice)": it was so, not that it is
         st = m.group("st")
-        yield fact(ctx, s, f"{s} is {st}", "relationship_status", st, confidence=0.9)
+        # "We've been married since 2010" / "for ten years": the start it states.
+        yield fact(ctx, s, f"{s} is {st}", "relationship_status", st, valid_from=stated_start(ctx, m), confidence=0.9)
     for m, s in matches(ctx, _MARRIED_TO, we=False) + matches(ctx, _MARRIED_NAME):
         if partner := _name(m.group("name")):
             yield fact(ctx, s, f"{s} is married to {partner}", "partner", partner, confidence=0.85)

@@ -27,6 +27,7 @@ from eywa.extraction.rules.clause import (
     SUBJ,
     Ctx,
     asserts,
+    experiential_state,
     future_date,
     lasting,
     matches,
@@ -39,9 +40,10 @@ from eywa.extraction.rules.phrasing import article, clean, date_phrase, fact, po
 from eywa.models import CandidateFact
 
 _ORG = rf"(?P<the>the\s+)?(?P<org>{PROPER})(?![\w'’])"
-_TITLE = r"(?P<title>[a-z][a-z-]*(?:\s+(?!(?:at|for|with)\b)[a-z][a-z-]*){0,3})"
+_TITLE = r"(?P<title>[a-z][a-z-]*(?:\s+(?!(?:at|for|with|since)\b)[a-z][a-z-]*){0,3})"
 """A job title of up to four lower-case words; never "at", "for" or "with", which open the
-employer after it ("a teacher at Oakwood School")."""
+employer after it ("a teacher at Oakwood School"), nor "since", which opens how long ("I've
+been a nurse since 2019")."""
 _ROLE_AFTER = r"(?:\s+as\s+(?:a|an)\s+(?P<role>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}))?"
 """A role said after the employer ("I start at X as a product manager"): the occupation."""
 _SHIFT = (
@@ -68,9 +70,9 @@ _GOT_JOB = rule(
     "job position role offer",
 )
 _STARTS = rule(
-    rf"{SUBJ}(?:{BE})?\s+{ADV}(?P<verb>start|starts|started|starting|begin|begins|began)\s+"
+    rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?P<verb>start|starts|started|starting|begin|begins|began|begun)\s+"
     rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+job\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_ROLE_AFTER}",
-    "start starts started starting begin begins began",
+    "start starts started starting begin begins began begun",
 )
 _JOINED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:joined|join|joins)\s+{_ORG}\s+as\s+(?:a|an)\s+{_TITLE}", "joined join joins")
 _HIRED = rule(
@@ -113,7 +115,7 @@ _LOST_JOB_AS = rule(
     "job",
 )
 _STATUS = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?P<st>unemployed|self-employed|self\s+employed|jobless|retired"
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?P<st>unemployed|self-employed|self\s+employed|jobless|retired"
     r"|out\s+of\s+work|between\s+jobs|out\s+of\s+a\s+job)(?![\w-])(?!\s+(?:from|as|teacher|nurse|doctor|officer|couple)\b)",
     "unemployed self employed jobless retired out between",
 )
@@ -129,13 +131,15 @@ _RETIRED = rule(
 _STATUS_VALUE = {"self employed": "self-employed", "jobless": "unemployed", "out of work": "unemployed",
                  "between jobs": "unemployed", "out of a job": "unemployed"}  # fmt: skip
 _IS_A = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?:working\s+as\s+)?(?:a|an)\s+{_TITLE}"
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:working\s+as\s+)?(?:a|an)\s+{_TITLE}"
     rf"(?:\s+(?:at|for)\s+{_ORG})?",
     OCCUPATIONS,
 )
 _WORKS_AS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working)\s+as\s+(?:a|an)\s+{_TITLE}", "work works working"
 )
+_HAS_WORKED_AS = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+as\s+(?:a|an)\s+{_TITLE}", "worked")
+""""I've worked as a nurse for ten years": as ``_HAS_WORKED``, a job of now only with how long."""
 _PROMOTED = rule(
     rf"{SUBJ}\s+(?:got|was|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}promoted\s+to\s+(?:a\s+|an\s+)?{_TITLE}",
     "promoted",
@@ -197,10 +201,15 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
                        confidence=0.85)
     for m, s in matches(ctx, _STATUS):
+        if experiential_state(ctx, m):
+            continue  # "I've been unemployed": once, not now
         said = " ".join(m.group("st").split())
         yield fact(ctx, s, f"{s} is {said}", "employer", _STATUS_VALUE.get(said, said),
                    valid_from=stated_start(ctx, m), confidence=0.85)
-    for m, s in matches(ctx, _IS_A) + matches(ctx, _WORKS_AS):
+    worked_as = [(m, s) for m, s in matches(ctx, _HAS_WORKED_AS) if lasting(ctx, m.end(), right_after=True)]
+    for m, s in matches(ctx, _IS_A) + matches(ctx, _WORKS_AS) + worked_as:
+        if experiential_state(ctx, m):
+            continue  # "I've been a nurse (at Initech)": once, not now
         if title := job_title(m.group("title")):
             # "I've been a paramedic for six years": the start it states (none for "I'm a nurse").
             began = stated_start(ctx, m)
