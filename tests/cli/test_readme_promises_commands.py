@@ -1,0 +1,147 @@
+"""README CLI and Configuration promises no test walked (audit of s25).
+
+- ``eywa demo``: "offline, always embedded, a temporary store unless ``--data-dir``" — the
+  demo test passed ``--data-dir``; neither the temporary store nor "always embedded" (with
+  ``EYWA_NEO4J_URI`` and ``EYWA_DATA_DIR`` set) was shown.
+- ``eywa stats``: "counts of evidence, signals, entities, beliefs, candidates by reason,
+  dimensions" — only the evidence count was checked.
+- ``eywa export --out FILE``: "a file is written under a temporary name and renamed when
+  complete" — an export cut short left no test looking at the file asked for.
+- Configuration: "A value that does not validate stops any command or server with one line
+  naming the variable" — shown for ``stats``, not for the servers (``serve``, ``mcp``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from typer.testing import CliRunner, Result
+
+import eywa.cli.port_cmds as port_cmds
+import services.api.app as api_app
+import services.mcp.server as mcp_server
+from eywa import Memory
+from eywa.cli import app
+from eywa.portability import record_json
+from tests.conformance.scripted import ScriptedExtractor
+from tests.contract.conftest import HashEmbedder
+
+SPACE = "home"
+TURNS = [
+    {"text": "I work at Google as a designer.", "speaker": "Ana", "session": "s1", "observed_at": "2023-01-10T09:00:00"},
+    {"text": "I don't like hiking at all.", "speaker": "Ana", "session": "s1", "observed_at": "2023-01-10T09:01:00"},
+    {"text": "Bo moved to Lyon on 3 May 2023.", "speaker": "Cy", "session": "s2", "observed_at": "2023-06-01T09:00:00"},
+]  # fmt: skip
+FACTS: dict[str, list[dict[str, Any]]] = {
+    "work at Google": [{"statement": "Ana works at Google.", "subject": "Ana", "attribute": "employer", "value": "Google"}],
+    # Contradicts its turn's negation: refused (polarity flip), kept as a candidate with its reason.
+    "like hiking": [{"statement": "Ana likes hiking.", "subject": "Ana", "attribute": "hobby", "value": "hiking"}],
+}  # fmt: skip
+
+
+def _one_line(result: Result) -> str:
+    assert result.exit_code != 0 and "Traceback" not in result.output, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    return lines[0]
+
+
+def test_demo_is_always_embedded_and_keeps_no_store_without_data_dir(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # where a temporary store would go
+    monkeypatch.setenv("EYWA_NEO4J_URI", "bolt://127.0.0.1:9")  # nothing listens: a server-mode demo would fail
+    monkeypatch.setenv("EYWA_DATA_DIR", str(tmp_path / "configured"))
+    monkeypatch.chdir(tmp_path)
+
+    result = runner.invoke(app, ["demo", "-k", "3"])
+
+    assert result.exit_code == 0, result.output
+    assert "ingested 56 turns" in result.stdout and "Where does Priya work now?" in result.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tmp"]  # neither EYWA_DATA_DIR nor ./.eywa
+    assert list(scratch.iterdir()) == []  # the temporary store is gone
+
+
+def _stats_rows(stdout: str) -> dict[str, int]:
+    rows = (re.split(r"\s*│\s*", line.strip("│ ")) for line in stdout.splitlines() if line.count("│") == 3)
+    return {name: int(value) for name, value in rows if value.isdigit()}
+
+
+def test_stats_counts_what_the_memory_holds(runner: CliRunner, tmp_path: Path) -> None:
+    data = tmp_path / "mem"
+    with Memory.open(data, embedder=HashEmbedder(), extractor=ScriptedExtractor(FACTS)) as mem:
+        ids = mem.remember(SPACE, TURNS, wait=True)
+        signals = sum(len(mem.evidence(SPACE, i).signals) for i in ids)
+        by_status = Counter(f"belief_{b.status}" for b in mem.beliefs(SPACE, status=None))
+        by_status.update(f"candidate_{c.status}" for c in mem.candidates(SPACE, status=None))
+        reasons = Counter(str(r) for c in mem.candidates(SPACE, status=None) for r in c.reasons)
+        entities = sum(r.kind == "entity" for r in mem.export_space(SPACE))
+        dimensions = len(mem.dimensions(SPACE))
+    assert signals and len(by_status) == 2 and reasons and entities and dimensions  # something to count in each
+
+    result = runner.invoke(app, ["stats", "--space", SPACE, "--data-dir", str(data)])
+
+    assert result.exit_code == 0, result.output
+    rows = _stats_rows(result.stdout)
+    assert rows["evidence"] == len(TURNS)
+    assert sum(n for name, n in rows.items() if name.startswith("signals")) == signals
+    assert rows["entities"] == entities
+    assert {name.split(".", 1)[1]: n for name, n in rows.items() if name.startswith("beliefs.") and n} == by_status
+    assert {name.split(".", 1)[1]: n for name, n in rows.items() if name.startswith("candidates_by_reason.")} == reasons
+    assert rows["dimensions"] == dimensions
+
+
+def test_an_export_cut_short_leaves_the_file_asked_for_as_it_was(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data, turns = tmp_path / "mem", tmp_path / "turns.jsonl"
+    turns.write_text("\n".join(json.dumps(t) for t in TURNS), encoding="utf-8")
+    assert runner.invoke(app, ["ingest", "--space", SPACE, str(turns), "--data-dir", str(data)]).exit_code == 0
+    out = tmp_path / "home.jsonl"
+    out.write_text("yesterday's export\n", encoding="utf-8")
+    written: list[str] = []
+
+    def failing_after_two(record: Any) -> str:
+        if len(written) == 2:
+            raise OSError(28, "No space left on device")
+        written.append(record_json(record))
+        return written[-1]
+
+    monkeypatch.setattr(port_cmds, "record_json", failing_after_two)
+    result = runner.invoke(app, ["export", "--space", SPACE, "--out", str(out), "--data-dir", str(data)])
+
+    assert result.exit_code != 0 and len(written) == 2
+    assert out.read_text(encoding="utf-8") == "yesterday's export\n"  # not a truncated export
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home.jsonl", "mem", "turns.jsonl"]  # no temporary file
+    monkeypatch.undo()
+    whole = runner.invoke(app, ["export", "--space", SPACE, "--out", str(out), "--data-dir", str(data)])
+    assert whole.exit_code == 0, whole.output
+    assert sum(json.loads(line)["kind"] == "turn" for line in out.read_text(encoding="utf-8").splitlines()) == 3
+
+
+@pytest.mark.parametrize("command", [["serve"], ["mcp"], ["mcp", "--transport", "http"]])
+def test_a_bad_setting_stops_a_server_in_one_line_before_it_serves(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    started: list[str] = []
+    monkeypatch.setattr(api_app, "build_app", lambda settings: object())  # it would open the memory
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: started.append("uvicorn"))
+    monkeypatch.setattr(mcp_server, "run", lambda *a, **k: started.append("mcp"))
+    monkeypatch.setenv("EYWA_DISABLED_STAGES", '["grpah"]')
+
+    result = runner.invoke(app, [*command, "--data-dir", str(tmp_path / "mem")])
+
+    assert _one_line(result).startswith("error: EYWA_DISABLED_STAGES: Input should be 'keyword'")
+    assert started == [] and not (tmp_path / "mem").exists()
+    monkeypatch.delenv("EYWA_DISABLED_STAGES")
+    assert runner.invoke(app, [*command, "--data-dir", str(tmp_path / "mem")]).exit_code == 0
+    assert started == ["uvicorn" if command == ["serve"] else "mcp"]  # a good setting reaches the server
