@@ -9,6 +9,10 @@
   complete" — an export cut short left no test looking at the file asked for.
 - Configuration: "A value that does not validate stops any command or server with one line
   naming the variable" — shown for ``stats``, not for the servers (``serve``, ``mcp``).
+- "Every command opens the memory the settings name ...: the embedded store of
+  ``--data-dir`` / ``EYWA_DATA_DIR``" — every CLI test passed ``--data-dir``.
+- ``eywa candidates accept|dismiss`` and ``eywa corrections --target ID``: the shell test
+  tried unknown candidate ids only, and listed every record.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import services.mcp.server as mcp_server
 from eywa import Memory
 from eywa.cli import app
 from eywa.portability import record_json
+from eywa.embedding.minilm import MiniLMEmbedder
 from tests.conformance.scripted import ScriptedExtractor
 from tests.contract.conftest import HashEmbedder
 
@@ -44,6 +49,10 @@ FACTS: dict[str, list[dict[str, Any]]] = {
     # Contradicts its turn's negation: refused (polarity flip), kept as a candidate with its reason.
     "like hiking": [{"statement": "Ana likes hiking.", "subject": "Ana", "attribute": "hobby", "value": "hiking"}],
 }  # fmt: skip
+REPAIRS: dict[str, list[dict[str, Any]]] = {  # two turns' negations contradicted: two repair candidates
+    "like hiking": FACTS["like hiking"],
+    "play chess": [{"statement": "Ana plays chess.", "subject": "Ana", "attribute": "hobby", "value": "chess"}],
+}
 
 
 def _one_line(result: Result) -> str:
@@ -145,3 +154,61 @@ def test_a_bad_setting_stops_a_server_in_one_line_before_it_serves(
     monkeypatch.delenv("EYWA_DISABLED_STAGES")
     assert runner.invoke(app, [*command, "--data-dir", str(tmp_path / "mem")]).exit_code == 0
     assert started == ["uvicorn" if command == ["serve"] else "mcp"]  # a good setting reaches the server
+
+
+def test_the_data_dir_comes_from_eywa_data_dir_and_the_option_overrides_it(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text(json.dumps(TURNS[0]), encoding="utf-8")
+    configured, other = tmp_path / "configured", tmp_path / "other"
+    monkeypatch.setenv("EYWA_DATA_DIR", str(configured))
+    monkeypatch.chdir(tmp_path)
+
+    assert runner.invoke(app, ["ingest", "--space", SPACE, str(turns)]).exit_code == 0
+    assert (configured / "eywa.sqlite3").is_file()
+    assert _stats_rows(runner.invoke(app, ["stats", "--space", SPACE]).stdout)["evidence"] == 1
+    found = runner.invoke(app, ["recall", "--space", SPACE, "Where does Ana work?", "--json"])
+    assert found.exit_code == 0 and TURNS[0]["text"] in found.stdout, found.output
+
+    assert runner.invoke(app, ["ingest", "--space", "elsewhere", str(turns), "--data-dir", str(other)]).exit_code == 0
+    assert (other / "eywa.sqlite3").is_file()
+    unknown = runner.invoke(app, ["stats", "--space", "elsewhere"])  # the setting again: not in that memory
+    assert unknown.exit_code == 1 and "unknown space 'elsewhere'" in unknown.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["configured", "other", "turns.jsonl"]  # no ./.eywa
+
+
+def test_candidates_are_accepted_and_dismissed_and_corrections_read_by_target(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    data = tmp_path / "mem"
+    said = [
+        {"text": "I don't like hiking at all.", "speaker": "Ana", "session": "s1"},
+        {"text": "I never play chess, honestly.", "speaker": "Ana", "session": "s1"},
+    ]
+    # The CLI opens the memory with MiniLM, so the vector shard is made with it.
+    with Memory.open(data, embedder=MiniLMEmbedder(threads=1), extractor=ScriptedExtractor(REPAIRS)) as mem:
+        mem.remember(SPACE, said, wait=True)
+        ids = {c.fact.value: c.id for c in mem.candidates(SPACE, "repair")}
+    assert set(ids) == {"hiking", "chess"}
+    where = ["--space", SPACE, "--data-dir", str(data)]
+    wide = {"COLUMNS": "250"}
+
+    listed = runner.invoke(app, ["candidates", "list", *where], env=wide)
+    assert listed.exit_code == 0 and {ids["hiking"], ids["chess"]} <= set(re.findall(r"cand_[0-9a-f]+", listed.stdout))
+    assert "polarity_flip" in listed.stdout
+    accepted = runner.invoke(app, ["candidates", "accept", ids["hiking"], "--reason", "the repair is right", *where])
+    assert accepted.exit_code == 0, accepted.output
+    dismissed = runner.invoke(app, ["candidates", "dismiss", ids["chess"], "--reason", "not worth it", *where])
+    assert dismissed.exit_code == 0, dismissed.output
+
+    assert re.findall(r"cand_[0-9a-f]+", runner.invoke(app, ["candidates", "list", *where], env=wide).stdout) == []
+    rejected = runner.invoke(app, ["candidates", "list", "--status", "rejected", *where], env=wide).stdout
+    assert re.findall(r"cand_[0-9a-f]+", rejected) == [ids["chess"]]  # kept for audit
+    beliefs = runner.invoke(app, ["beliefs", "list", *where], env=wide).stdout
+    assert "hiking" in beliefs and len(re.findall(r"bel_[0-9a-f]+", beliefs)) == 1
+    one = runner.invoke(app, ["corrections", "--target", ids["chess"], *where], env=wide)
+    assert one.exit_code == 0 and "dismiss_candidate" in one.stdout and "not worth it" in one.stdout
+    assert "accept_candidate" not in one.stdout and "the repair is right" not in one.stdout
+    both = runner.invoke(app, ["corrections", *where], env=wide).stdout
+    assert "accept_candidate" in both and "dismiss_candidate" in both
