@@ -11,6 +11,8 @@
   naming the variable" — shown for ``stats``, not for the servers (``serve``, ``mcp``).
 - "Every command opens the memory the settings name ...: the embedded store of
   ``--data-dir`` / ``EYWA_DATA_DIR``" — every CLI test passed ``--data-dir``.
+- "User mistakes print one line on stderr": an export into a folder that does not exist
+  named the temporary file (``x.jsonl.partial``), not the file asked for.
 - ``eywa candidates accept|dismiss`` and ``eywa corrections --target ID``: the shell test
   tried unknown candidate ids only, and listed every record.
 """
@@ -135,6 +137,18 @@ def test_an_export_cut_short_leaves_the_file_asked_for_as_it_was(
     whole = runner.invoke(app, ["export", "--space", SPACE, "--out", str(out), "--data-dir", str(data)])
     assert whole.exit_code == 0, whole.output
     assert sum(json.loads(line)["kind"] == "turn" for line in out.read_text(encoding="utf-8").splitlines()) == 3
+
+
+def test_an_export_that_cannot_create_its_file_names_the_file_asked_for(runner: CliRunner, tmp_path: Path) -> None:
+    data, turns = tmp_path / "mem", tmp_path / "turns.jsonl"
+    turns.write_text(json.dumps(TURNS[0]), encoding="utf-8")
+    assert runner.invoke(app, ["ingest", "--space", SPACE, str(turns), "--data-dir", str(data)]).exit_code == 0
+    asked = tmp_path / "missing" / "home.jsonl"
+
+    result = runner.invoke(app, ["export", "--space", SPACE, "--out", str(asked), "--data-dir", str(data)])
+
+    assert _one_line(result) == f"error: No such file or directory: {asked}"
+    assert not (tmp_path / "missing").exists()
 
 
 @pytest.mark.parametrize("command", [["serve"], ["mcp"], ["mcp", "--transport", "http"]])
