@@ -8,6 +8,7 @@
   function (``tests/unit/test_strength.py``) and the benchmark's record were tested.
 - "Recall always returns the nearest turns, even for a question about something never
   said; a low strength says they are probably not the answer".
+- "Reads are deterministic": no test asked the same question twice.
 """
 
 from __future__ import annotations
@@ -111,3 +112,21 @@ def test_evidence_strength_is_the_best_cosine_and_zero_without_the_vector_route(
         without = mem.recall(SPACE, SAID)
     assert "vector" not in without.trace["routes"] and without.items
     assert without.evidence_strength == 0.0 == without.trace["evidence_strength"]
+
+
+def test_the_same_question_gets_the_same_answer_again_and_after_reopening(tmp_path: Path, minilm: MiniLMEmbedder) -> None:
+    questions = [SAID, NEVER_SAID, "What did Alice say in March 2024?", "Who plays the violin?", "Where did Bo go hiking?"]
+
+    def answers(mem: Memory) -> list[tuple[object, ...]]:
+        found = [mem.recall(SPACE, q, k=3, policy=p) for q in questions for p in get_args(Policy)]
+        return [
+            ([(i.kind, i.id, i.score) for i in r.items], r.context, r.evidence_strength, r.trace["fused"]) for r in found
+        ]
+
+    settings = EywaSettings(data_dir=tmp_path)
+    with Memory.open(tmp_path / "mem", settings=settings, embedder=minilm) as mem:
+        mem.remember(SPACE, TURNS, wait=True)
+        first = answers(mem)
+        assert answers(mem) == first
+    with Memory.open(tmp_path / "mem", settings=settings, embedder=minilm) as mem:
+        assert answers(mem) == first
