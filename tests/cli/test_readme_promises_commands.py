@@ -8,7 +8,8 @@
 - ``eywa export --out FILE``: "a file is written under a temporary name and renamed when
   complete" — an export cut short left no test looking at the file asked for.
 - Configuration: "A value that does not validate stops any command or server with one line
-  naming the variable" — shown for ``stats``, not for the servers (``serve``, ``mcp``).
+  naming the variable" — shown for ``stats``, not for the servers (``serve``, ``mcp``,
+  ``worker``, ``beat``).
 - "Every command opens the memory the settings name ...: the embedded store of
   ``--data-dir`` / ``EYWA_DATA_DIR``" — every CLI test passed ``--data-dir``.
 - "User mistakes print one line on stderr": an export into a folder that does not exist
@@ -33,6 +34,7 @@ from typer.testing import CliRunner, Result
 import eywa.cli.port_cmds as port_cmds
 import services.api.app as api_app
 import services.mcp.server as mcp_server
+import workers.cli as workers_cli
 from eywa import Memory
 from eywa.cli import app
 from eywa.portability import record_json
@@ -151,23 +153,45 @@ def test_an_export_that_cannot_create_its_file_names_the_file_asked_for(runner: 
     assert not (tmp_path / "missing").exists()
 
 
-@pytest.mark.parametrize("command", [["serve"], ["mcp"], ["mcp", "--transport", "http"]])
+class _Celery:
+    """Stands for the Celery app: records which command reached it instead of starting."""
+
+    def __init__(self, started: list[str]) -> None:
+        self.started = started
+
+    def worker_main(self, argv: list[str]) -> None:
+        self.started.append("worker")
+
+    def start(self, argv: list[str]) -> None:
+        self.started.append("beat")
+
+
+@pytest.mark.parametrize(
+    ("command", "server"),
+    [
+        (["serve"], "uvicorn"), (["mcp"], "mcp"), (["mcp", "--transport", "http"], "mcp"),
+        (["worker", "--metrics-port", "0"], "worker"), (["beat"], "beat"),
+    ],
+)  # fmt: skip
 def test_a_bad_setting_stops_a_server_in_one_line_before_it_serves(
-    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str], server: str
 ) -> None:
     started: list[str] = []
     monkeypatch.setattr(api_app, "build_app", lambda settings: object())  # it would open the memory
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: started.append("uvicorn"))
     monkeypatch.setattr(mcp_server, "run", lambda *a, **k: started.append("mcp"))
+    monkeypatch.setattr(workers_cli, "_celery_app", lambda name: _Celery(started))
+    monkeypatch.setenv("EYWA_DATA_DIR", str(tmp_path / "mem"))
+    monkeypatch.chdir(tmp_path)  # beat's schedule file
     monkeypatch.setenv("EYWA_DISABLED_STAGES", '["grpah"]')
 
-    result = runner.invoke(app, [*command, "--data-dir", str(tmp_path / "mem")])
+    result = runner.invoke(app, command)
 
     assert _one_line(result).startswith("error: EYWA_DISABLED_STAGES: Input should be 'keyword'")
     assert started == [] and not (tmp_path / "mem").exists()
     monkeypatch.delenv("EYWA_DISABLED_STAGES")
-    assert runner.invoke(app, [*command, "--data-dir", str(tmp_path / "mem")]).exit_code == 0
-    assert started == ["uvicorn" if command == ["serve"] else "mcp"]  # a good setting reaches the server
+    assert runner.invoke(app, command).exit_code == 0
+    assert started == [server]  # the same command with a good setting reaches the server
 
 
 def test_the_data_dir_comes_from_eywa_data_dir_and_the_option_overrides_it(
