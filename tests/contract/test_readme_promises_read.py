@@ -9,6 +9,9 @@
 - "Recall always returns the nearest turns, even for a question about something never
   said; a low strength says they are probably not the answer".
 - "Reads are deterministic": no test asked the same question twice.
+- Python API: "``as_of`` recalls the memory as it stood at a past time: turns said after it
+  are invisible" — shown for turns; not that what later turns derived (a belief, the
+  dimension line that answers first) is invisible too.
 """
 
 from __future__ import annotations
@@ -130,3 +133,16 @@ def test_the_same_question_gets_the_same_answer_again_and_after_reopening(tmp_pa
         assert answers(mem) == first
     with Memory.open(tmp_path / "mem", settings=settings, embedder=minilm) as mem:
         assert answers(mem) == first
+
+
+def test_as_of_hides_what_later_turns_said_and_derived(memory: Memory) -> None:
+    memory.remember("as-of", [
+        {"text": "I just started at Acme as a data engineer.", "speaker": "Alice", "observed_at": "2024-01-02T10:00:00Z"},
+        {"text": "I quit Acme and now I work at Globex.", "speaker": "Alice", "observed_at": "2024-06-02T10:00:00Z"},
+    ])  # fmt: skip
+    then = memory.recall("as-of", "Where does Alice work?", k=10, as_of="2024-03-01T00:00:00Z")
+    now = memory.recall("as-of", "Where does Alice work?", k=10)
+    assert "Globex" in now.context and any("Globex" in i.text for i in now.items if i.kind != "evidence")
+    assert then.items and "Globex" not in then.context
+    assert all("Globex" not in i.model_dump_json() for i in then.items)  # no turn, belief or dimension of it
+    assert then.items[0].kind == "dimension" and "Acme" in then.items[0].text
