@@ -25,6 +25,7 @@ from eywa.client_calls import Call, TurnLike, check_connection, read_answer, set
 from eywa.erasure.plan import ErasureProof, ErasureReport
 from eywa.errors import ClosedError, NotFoundError, StoreError
 from eywa.extraction.pipeline import Explanation
+from eywa.jobs import JobStatus
 from eywa.models import (
     Belief,
     BeliefStatus,
@@ -202,8 +203,8 @@ class AsyncClient:
         """Counts of a space, as ``Memory.stats``."""
         return await self._send(calls.stats(space))
 
-    async def job(self, job_id: str) -> dict[str, Any]:
-        """The status of a Level 1 job (``id``, ``status``, ``detail``)."""
+    async def job(self, job_id: str) -> JobStatus:
+        """The status of a Level 1 job (``id``, ``status``, ``detail``), as ``Memory.job``."""
         return await self._send(calls.job(job_id))
 
     # --- erasure ------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from eywa.client_calls import Call, TurnLike, check_connection, read_answer, set
 from eywa.erasure.plan import ErasureProof, ErasureReport
 from eywa.errors import ClosedError, NotFoundError, StoreError
 from eywa.extraction.pipeline import Explanation
+from eywa.jobs import JobStatus
 from eywa.models import (
     Belief,
     BeliefStatus,
@@ -204,8 +205,8 @@ class Client:
         """Counts of a space, as ``Memory.stats``."""
         return self._send(calls.stats(space))
 
-    def job(self, job_id: str) -> dict[str, Any]:
-        """The status of a Level 1 job (``id``, ``status``, ``detail``)."""
+    def job(self, job_id: str) -> JobStatus:
+        """The status of a Level 1 job (``id``, ``status``, ``detail``), as ``Memory.job``."""
         return self._send(calls.job(job_id))
 
     # --- erasure ------------------------------------------------------------------------

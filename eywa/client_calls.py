@@ -47,6 +47,7 @@ from eywa.errors import (
 )
 from eywa.extraction.pipeline import Explanation
 from eywa.ids import check_space
+from eywa.jobs import JobStatus
 from eywa.models import Belief, BeliefStatus, Candidate, CandidateStatus, Delta, Dimension, Evidence, Policy, RecallResult, Turn
 from eywa.nous.identity import MergeProposal
 from eywa.portability import ExportHeader, ExportRecord, ImportReport, import_lines, parse_lines
@@ -317,9 +318,9 @@ def stats(space: str) -> Call[dict[str, Any]]:
     return Call("GET", f"/v1/spaces/{_seg(space, 'space')}/stats", parse=_object)
 
 
-def job(job_id: str) -> Call[dict[str, Any]]:
-    """``GET /v1/jobs/{id}``."""
-    return Call("GET", f"/v1/jobs/{_seg(job_id, 'job_id')}", parse=_object)
+def job(job_id: str) -> Call[JobStatus]:
+    """``GET /v1/jobs/{id}``: the ``JobStatus`` ``Memory.job`` answers."""
+    return Call("GET", f"/v1/jobs/{_seg(job_id, 'job_id')}", parse=JobStatus.model_validate)
 
 
 # --- portability ----------------------------------------------------------------------

@@ -397,15 +397,16 @@ class Memory:
         job_id: str | None = None
         self._refuse_overload()
         batch = prepare_batch(space, checked, self._stores.evidence, detect_signals, author=author)
-        if batch.new and (self._limits.space_max_turns or self._limits.space_max_bytes):
-            added = sum(turn_bytes(e.text, e.metadata) for e in batch.new)
-            check_quota(space, self._stores.evidence.usage(space), len(batch.new), added, self._limits)
+        quota = bool(batch.new) and bool(self._limits.space_max_turns or self._limits.space_max_bytes)
+        added = sum(turn_bytes(e.text, e.metadata) for e in batch.new) if quota else 0
         # The batch's writes wait once for the embedded connection; the CPU work above ran
         # without holding it, beside other threads' queries.
         # The job is written in Level 0's own transaction: one commit per acknowledged write
         # (on Neo4j a second transaction cost a pooled connection, its check and a commit).
         record = new_job(space, batch.ids, author=author, request_id=request_id) if job else None
         with self._stores.exclusive():
+            if quota:  # under the embedded connection: concurrent batches are checked one by one
+                check_quota(space, self._stores.evidence.usage(space), len(batch.new), added, self._limits)
             self._stores.evidence.add(batch.new, batch.mentions, job=record)
             crashpoints.reached("level0_committed")
             if record is not None:

@@ -48,6 +48,8 @@ def _output(out: str) -> Iterator[TextIO]:
         InvalidInputError: ``--out`` is empty (``Path("")`` is the current directory, whose
             empty name made ``with_name`` raise a ValueError) or names a directory (the
             rename failed naming the temporary file, after the whole export was written).
+        OSError: the file cannot be created (a missing folder, no permission), naming
+            ``--out`` as given.
     """
     if out == "-":
         yield sys.stdout
@@ -60,7 +62,11 @@ def _output(out: str) -> Iterator[TextIO]:
         raise InvalidInputError(f"--out {out} is a directory; name a file in it")
     partial = target.with_name(target.name + ".partial")
     try:
-        with partial.open("w", encoding="utf-8") as stream:
+        stream = partial.open("w", encoding="utf-8")
+    except OSError as exc:  # name the file asked for, not the temporary one the user never named
+        raise OSError(exc.errno, exc.strerror, out) from None
+    try:
+        with stream:
             yield stream
         os.replace(partial, target)
     finally:
