@@ -3,8 +3,9 @@ with every point, answers exactly, and builds again.
 
 ``QdrantEdgeVectorStore.build_index`` runs Qdrant's optimizer, which builds the graph into a
 new segment and swaps it in only when complete. Here a child process writes points, starts
-the build and is killed with SIGKILL half a second in (while it still runs: the test checks);
-a fresh open must find every point and search it, and free what the unfinished build wrote.
+the build and is killed with SIGKILL once the build's new segment is on disk, while it still
+runs (the test checks); a fresh open must find every point and search it, and free what the
+unfinished build wrote.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ def exact_top(vectors: npt.NDArray[np.float32], query: npt.NDArray[np.float32], 
 
 def test_a_build_killed_midway_leaves_a_shard_that_answers_and_builds_again(tmp_path: Path) -> None:
     directory = tmp_path / "vectors"
+    builders = directory / "evidence" / "temp_segments"
     with subprocess.Popen(
         [sys.executable, "-c", CHILD, str(directory), str(DIM), str(POINTS)],
         env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -61,7 +63,12 @@ def test_a_build_killed_midway_leaves_a_shard_that_answers_and_builds_again(tmp_
             assert child.stdout is not None and child.stderr is not None
             line = child.stdout.readline().strip()
             assert line == "building", child.stderr.read()
-            time.sleep(0.5)
+            # Killed once the build has begun writing its new segment (a fixed half second
+            # was too short on a loaded machine: the builder did not exist yet).
+            deadline = time.monotonic() + 60
+            while not list(builders.glob("segment_builder_*")) and child.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            time.sleep(0.2)  # well inside the build
             assert child.poll() is None, "the build ended before the kill: raise POINTS"
             child.send_signal(signal.SIGKILL)
             child.wait(timeout=30)
@@ -72,7 +79,6 @@ def test_a_build_killed_midway_leaves_a_shard_that_answers_and_builds_again(tmp_
     assert child.returncode == -9
     vectors = np.random.default_rng(11).standard_normal((POINTS, DIM)).astype(np.float32)
     queries = np.random.default_rng(12).standard_normal((10, DIM)).astype(np.float32)
-    builders = directory / "evidence" / "temp_segments"
     assert list(builders.glob("segment_builder_*")), "the killed build left no builder: nothing to clean up"
     store = QdrantEdgeVectorStore(directory, DIM, indexing_threshold_kb=1, full_scan_threshold_kb=1)
     try:
