@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from neo4j import Driver
+from neo4j import Driver, ManagedTransaction
 
 from eywa.stores.ledger import SpaceBacklog
 from eywa.stores.neo4j.graph import Neo4jGraph
@@ -19,6 +19,10 @@ from tests.neo4j_server import Neo4jServer
 pytestmark = pytest.mark.neo4j
 
 _AT = datetime(2024, 5, 1, 12, tzinfo=UTC)
+
+
+def _run(tx: ManagedTransaction, statement: str) -> None:
+    tx.run(statement).consume()
 
 
 def test_the_migration_counts_the_marks_of_every_space(
@@ -41,5 +45,5 @@ def test_the_migration_counts_the_marks_of_every_space(
     (migration,) = [m for m in load_migrations() if m.name == "0019_space_backlog_counts"]
     with neo4j_driver.session(database=neo4j_server.database) as session:
         for statement in migration.statements:
-            session.execute_write(lambda tx, s=statement: tx.run(s).consume())
+            session.execute_write(_run, statement)
     assert {space: ledger.space_backlog(space) for space in spaces} == kept

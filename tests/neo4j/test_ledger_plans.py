@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from neo4j import Driver
 
+from eywa.stores.ledger import PendingStage
 from eywa.stores.neo4j import ledger
 from eywa.stores.neo4j.graph import Neo4jGraph
 from tests.neo4j.plans import db_hits, operators_with_details
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.neo4j
 
 _AT = datetime(2024, 5, 1, 12, tzinfo=UTC)
 _ITEMS = [f"ev_{n}" for n in range(5)]
-_STAGES = ["embed_evidence", "level1"]
+_STAGES: list[PendingStage] = ["embed_evidence", "level1"]
 # A seek of 0014's index, or of 0006's unique (space, item, stage) where the stage is given.
 _FROM_SPACE_AND_ITEM = re.compile(r"Pending\(space, item[,)]")
 
