@@ -22,13 +22,12 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client
-from schemathesis.core.errors import InvalidSchema
-from schemathesis.core.result import Err, Ok
 
 from eywa.errors import ErrorCode
 from eywa.memory import Memory
 from services.mcp.server import TOOLS, build_server
 from services.problems import ServiceCode
+from tests.schemathesis_support import schema_operation
 
 MAX_EXAMPLES = 25
 CODES = frozenset(get_args(ErrorCode))
@@ -52,17 +51,6 @@ async def _call(memory: Memory, name: str, arguments: dict[str, Any]) -> tuple[b
     return bool(result.is_error), text
 
 
-Operation = schemathesis.APIOperation[Any, Any, Any, Any]
-
-
-def _operation(found: Ok[Operation] | Err[InvalidSchema]) -> Operation:
-    """An operation schemathesis read from the schema, or the reason it could not (an ``Err``
-    has no ``ok()``)."""
-    if isinstance(found, Err):
-        raise found.err()
-    return found.ok()
-
-
 def _object(body: object) -> dict[str, Any]:
     """A generated request body: a tool's input schema is an object."""
     assert isinstance(body, dict), body
@@ -78,7 +66,7 @@ def _arguments(schemas: dict[str, dict[str, Any]], tool: str) -> st.SearchStrate
             "responses": {"200": {"description": "the tool's result"}},
         }}},
     }  # fmt: skip
-    (operation,) = [_operation(found) for found in schemathesis.openapi.from_dict(document).get_all_operations()]
+    (operation,) = [schema_operation(found) for found in schemathesis.openapi.from_dict(document).get_all_operations()]
     return operation.as_strategy().map(lambda case: _object(case.body))
 
 

@@ -26,8 +26,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import SecretStr
 from schemathesis.checks import not_a_server_error
-from schemathesis.core.errors import InvalidSchema
-from schemathesis.core.result import Err, Ok
 
 from eywa.memory import Memory
 from eywa.settings import EywaSettings
@@ -36,6 +34,7 @@ from eywa.stores.neo4j.keys import Neo4jKeyStore
 from eywa.stores.server import open_server_keys
 from services.api.app import create_app
 from tests.contract.conftest import HashEmbedder
+from tests.schemathesis_support import Operation, schema_operation
 from tests.neo4j_server import Neo4jServer
 from tests.services.conftest import build_service
 
@@ -64,25 +63,14 @@ def _requests_only(app: Asgi) -> Asgi:
     return asgi
 
 
-Operation = schemathesis.APIOperation[Any, Any, Any, Any]
-
-
-def _operation(found: Ok[Operation] | Err[InvalidSchema]) -> Operation:
-    """An operation schemathesis read from the schema, or the reason it could not (an ``Err``
-    has no ``ok()``)."""
-    if isinstance(found, Err):
-        raise found.err()
-    return found.ok()
-
-
-def fuzz_every_operation(app: Any, admin: dict[str, str], space: str, max_examples: int) -> int:
+def fuzz_everyschema_operation(app: Any, admin: dict[str, str], space: str, max_examples: int) -> int:
     """Fuzz every operation of ``app`` but key revocation with ``max_examples`` cases each,
     as the ``admin`` headers; returns how many operations were walked."""
     with TestClient(app) as client:  # the app's lifespan (upkeep, access log) for the whole walk
         seeded = client.post(f"/v1/spaces/{space}/turns", json={"turns": SEED}, headers=admin)
         assert seeded.status_code == 201, seeded.text
         schema = schemathesis.openapi.from_asgi("/openapi.json", _requests_only(app))
-        operations = [_operation(result) for result in schema.get_all_operations()]
+        operations = [schema_operation(result) for result in schema.get_all_operations()]
         assert len(operations) >= 20  # every /v1 route (keys rotation and the access log too) and the probes
         operations.sort(key=lambda operation: operation.path.endswith(ERASING) and operation.method.upper() != "GET")
         tested = 0
@@ -107,7 +95,7 @@ def test_no_operation_answers_with_a_server_error(memory: Memory, tmp_path: Path
     try:
         admin = svc.headers(["*"], ",".join(SCOPES))
         operations = len(list(schemathesis.openapi.from_asgi("/openapi.json", svc.app).get_all_operations()))
-        assert fuzz_every_operation(svc.app, admin, "fuzz", MAX_EXAMPLES) == operations - 1
+        assert fuzz_everyschema_operation(svc.app, admin, "fuzz", MAX_EXAMPLES) == operations - 1
     finally:
         svc.client.close()
         svc.keys.close()
@@ -132,7 +120,7 @@ def test_no_operation_answers_with_a_server_error_on_neo4j(tmp_path: Path, neo4j
     try:
         app = create_app(memory, settings, keys)
         _, secret = keys.create(["*"], SCOPES)
-        assert fuzz_every_operation(app, {"Authorization": f"Bearer {secret}"}, neo4j_space, NEO4J_MAX_EXAMPLES) > 20
+        assert fuzz_everyschema_operation(app, {"Authorization": f"Bearer {secret}"}, neo4j_space, NEO4J_MAX_EXAMPLES) > 20
     finally:
         keys.close()
         memory.close()
