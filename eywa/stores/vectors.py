@@ -9,8 +9,21 @@ from typing import Any, Literal, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from eywa.errors import ConfigurationError
+
 VectorKind = Literal["evidence", "belief", "entity"]
 VECTOR_KINDS: tuple[VectorKind, ...] = ("evidence", "belief", "entity")
+
+
+def other_width(where: str, width: int | None, dim: int) -> ConfigurationError:
+    """The refusal of a shard or collection made by another embedder: its vectors are of
+    another width, so no vector of this one can be searched or stored beside them. Not a
+    store failure (retrying cannot help) but a setting to change, hence a configuration
+    error naming both widths and the two ways out."""
+    return ConfigurationError(
+        f"{where} holds vectors of {width} dimensions and the embedder makes {dim}: open it with "
+        "the embedder that made it, or export the memory and import it into a new store"
+    )
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import pytest
 import qdrant_edge as qe
 
 import eywa.stores.embedded.vectors as vectors_module
-from eywa.errors import ClosedError, InvalidInputError, StoreError
+from eywa.errors import ClosedError, ConfigurationError, InvalidInputError, StoreError
 from eywa.stores.embedded.vectors import QdrantEdgeVectorStore, point_id
 from eywa.stores.vectors import ShardIndex, VectorPoint
 
@@ -120,10 +120,12 @@ def test_reopen_after_close_sees_every_point_and_index(tmp_path: Path) -> None:
 
 
 def test_reopen_with_another_width_is_refused(tmp_path: Path) -> None:
+    # Another embedder's shard: a setting to change, not a store failure to retry.
     QdrantEdgeVectorStore(tmp_path, DIM).close()
-    with pytest.raises(StoreError) as info:
+    with pytest.raises(ConfigurationError, match=rf"holds vectors of {DIM} dimensions and the embedder makes {DIM * 2}"):
         QdrantEdgeVectorStore(tmp_path, DIM * 2)
-    assert info.value.__cause__ is not None
+    again = QdrantEdgeVectorStore(tmp_path, DIM)  # left as it was
+    again.close()
 
 
 def test_missing_reports_ids_without_points_after_partial_upsert(

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from qdrant_client import QdrantClient
 
-from eywa.errors import ClosedError, InvalidInputError, StoreError
+from eywa.errors import ClosedError, ConfigurationError, InvalidInputError, StoreError
 from eywa.stores.embedded.vectors import point_id
 from eywa.stores.qdrant import QdrantServerVectorStore
 from eywa.stores.vectors import VectorPoint
@@ -85,5 +85,7 @@ def test_local_path_persists_and_refuses_another_width(tmp_path: Path) -> None:
     again = QdrantServerVectorStore(QdrantClient(path=str(tmp_path)), DIM)
     assert again.count("evidence", "home") == 1
     again.close()
-    with pytest.raises(StoreError, match="dim"):
+    # another embedder's collection: a setting to change, not a store failure to retry
+    with pytest.raises(ConfigurationError, match=rf"holds vectors of {DIM} dimensions and the embedder makes"):
         QdrantServerVectorStore(QdrantClient(path=str(tmp_path)), DIM + 1)
+

@@ -75,7 +75,7 @@ from eywa.stores.vector_points import (
     query_vector,
     scored_ids,
 )
-from eywa.stores.vectors import VECTOR_KINDS, ShardIndex, VectorKind, VectorPoint
+from eywa.stores.vectors import VECTOR_KINDS, ShardIndex, VectorKind, VectorPoint, other_width
 
 _BACKEND = "qdrant-edge"
 _RESERVED = ("doc_id", "space", "at")
@@ -236,7 +236,8 @@ class QdrantEdgeVectorStore:
             this; 0 flushes after every upsert.
 
     Raises:
-        StoreError: a shard cannot be created or loaded (including a width mismatch).
+        ConfigurationError: an existing shard is of another width (another embedder's).
+        StoreError: a shard cannot be created or loaded.
         InvalidInputError: ``dim`` is not positive.
     """
 
@@ -288,7 +289,8 @@ class QdrantEdgeVectorStore:
         damaged but another embedder's: that stays refused.
 
         Raises:
-            StoreError: the shard is of another width, or it cannot be moved aside or created.
+            ConfigurationError: the shard is of another width.
+            StoreError: it cannot be moved aside or created.
         """
         existing = path.is_dir() and any(path.iterdir())
         try:
@@ -347,6 +349,7 @@ class QdrantEdgeVectorStore:
         """Load the shard at ``path``, or create it with its payload indexes.
 
         Raises:
+            ConfigurationError: the shard holds vectors of another width (another embedder's).
             StoreError: qdrant_edge refused (a ``PanicException`` passes through).
         """
         config = qe.EdgeConfig(
@@ -358,6 +361,9 @@ class QdrantEdgeVectorStore:
         )
         with _mapped("open"):
             if path.is_dir() and any(path.iterdir()):
+                width = _width_of(path)
+                if width is not None and width != self._dim:
+                    raise other_width(f"the vector shard {path}", width, self._dim)
                 _drop_unfinished_builds(path)
                 shard = qe.EdgeShard.load(str(path), config)
                 _index_payload(shard, stamps=self._embedder_id is not None)

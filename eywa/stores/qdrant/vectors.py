@@ -27,7 +27,7 @@ from grpc import RpcError
 from qdrant_client import QdrantClient, models
 from qdrant_client.http.exceptions import ApiException
 
-from eywa.errors import InvalidInputError, StoreError
+from eywa.errors import ConfigurationError, InvalidInputError, StoreError
 from eywa.stores.vector_points import (
     SEARCH_PAYLOAD,
     fetched,
@@ -38,7 +38,7 @@ from eywa.stores.vector_points import (
     query_vector,
     scored_ids,
 )
-from eywa.stores.vectors import VECTOR_KINDS, VectorKind, VectorPoint
+from eywa.stores.vectors import VECTOR_KINDS, VectorKind, VectorPoint, other_width
 
 _BACKEND: Final = "qdrant"
 _UPSERT_BATCH: Final = 256
@@ -56,7 +56,7 @@ def _mapped(operation: str) -> Iterator[None]:
     """
     try:
         yield
-    except InvalidInputError:
+    except (InvalidInputError, ConfigurationError):
         raise
     except (ApiException, RpcError, ValueError, RuntimeError, OSError) as exc:
         raise StoreError(_BACKEND, operation, str(exc)) from exc
@@ -79,7 +79,8 @@ class QdrantServerVectorStore:
 
     Raises:
         InvalidInputError: ``dim`` is not positive.
-        StoreError: a collection cannot be created, or exists with another width.
+        ConfigurationError: a collection exists with another width (another embedder's).
+        StoreError: a collection cannot be created.
     """
 
     def __init__(
@@ -103,7 +104,7 @@ class QdrantServerVectorStore:
                 vectors = self._client.get_collection(name).config.params.vectors
                 size = vectors.size if isinstance(vectors, models.VectorParams) else None
                 if size != self._dim:
-                    raise StoreError(_BACKEND, "open", f"collection {name} has dim {size}, expected {self._dim}")
+                    raise other_width(f"the Qdrant collection {name}", size, self._dim)
                 return
             self._client.create_collection(
                 name, vectors_config=models.VectorParams(size=self._dim, distance=models.Distance.COSINE)
