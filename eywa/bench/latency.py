@@ -95,6 +95,9 @@ SERVER_TARGETS: dict[int, dict[str, float]] = {10_000: {"p95": 50.0}, 100_000: {
 CROWD_TARGET = 1.5
 CROWD_SPACES = 9
 WARMUP_QUERIES = 20
+# The scheduler's account of the calling thread (Linux): nanoseconds on a CPU, nanoseconds
+# runnable but waiting for one, and time slices.
+_SCHEDSTAT = Path("/proc/thread-self/schedstat")
 
 
 class NullEmbedder:
@@ -316,25 +319,54 @@ def _recall(
 ) -> list[tuple[str, float, dict[str, float]]]:
     """Warm up, then time ``queries`` recalls: (shape, wall ms, the trace's stage timings,
     ``cpu``, the recall's process CPU ms, and ``cpu.thread``, the CPU ms of the thread that
-    asked: the read path without the query embedding, which runs in threads of its own)."""
+    asked: the read path without the query embedding, which runs in threads of its own).
+
+    Where the scheduler says (Linux), the asking thread's wall time is also split: besides
+    its CPU, ``wait.core`` (runnable, waiting for a core: the machine's load) and
+    ``wait.blocked`` (the rest: waiting for the query embedding, a lock or I/O). On a shared
+    machine the first tells how much of a figure is other work's; the second is the read
+    path's own critical path beyond its CPU."""
     for query in generate_queries(seed + 1, WARMUP_QUERIES):
         mem.recall(space, query.text)
     samples: list[tuple[str, float, dict[str, float]]] = []
     with progress_bar(console, transient=True) as bar:
         task = bar.add_task("recall", total=queries)
         for query in generate_queries(seed, queries):
+            sched = thread_schedstat()
             began, cpu, thread = time.perf_counter(), time.process_time(), time.thread_time()
             result = mem.recall(space, query.text)
             wall = (time.perf_counter() - began) * 1000.0
             thread_ms = (time.thread_time() - thread) * 1000.0
+            after = thread_schedstat()
             timings = dict(result.trace.get("timings_ms", {}))
             # The process's CPU time (the query embedding may use onnxruntime's threads): on a shared
             # machine, wall time also counts waiting for a core.
             timings["cpu"] = (time.process_time() - cpu) * 1000.0
             timings["cpu.thread"] = thread_ms
+            if sched is not None and after is not None:
+                timings.update(wall_split(wall, sched, after))
             samples.append((query.shape, wall, timings))
             bar.advance(task)
     return samples
+
+
+def thread_schedstat() -> tuple[int, int] | None:
+    """The calling thread's (ns on a CPU, ns runnable waiting for one) from the scheduler, or
+    None where ``/proc/thread-self/schedstat`` is not there (not Linux, no schedstats)."""
+    try:
+        run, wait, _ = _SCHEDSTAT.read_text(encoding="ascii").split()
+        return int(run), int(wait)
+    except (OSError, ValueError):
+        return None
+
+
+def wall_split(wall_ms: float, before: tuple[int, int], after: tuple[int, int]) -> dict[str, float]:
+    """A thread's wall time over an interval beside its CPU: ``wait.core`` (runnable,
+    waiting for a core) and ``wait.blocked`` (neither running nor runnable: sleeping on a
+    future, a lock, I/O), from two ``thread_schedstat`` readings (ms; never below 0)."""
+    run_ms = (after[0] - before[0]) / 1e6
+    core_ms = max(0.0, (after[1] - before[1]) / 1e6)
+    return {"wait.core": core_ms, "wait.blocked": max(0.0, wall_ms - run_ms - core_ms)}
 
 
 def _ingest_others(

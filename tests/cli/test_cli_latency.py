@@ -58,6 +58,9 @@ def test_json_report_is_consistent(smoke: tuple[str, list[dict[str, Any]]]) -> N
     assert set(report["by_shape_p50"]) == {"fact", "temporal", "list", "count", "inference", "yes_no"}
     # the asking thread's CPU is part of the process's: the query embedding runs beside it
     assert 0 < report["recall"]["cpu.thread"]["p50"] <= report["recall"]["cpu"]["p50"]
+    if Path("/proc/thread-self/schedstat").exists():  # the asking thread's wall time split (Linux)
+        assert report["recall"]["wait.core"]["n"] == report["recall"]["wait.blocked"]["n"] == 20
+        assert report["recall"]["wait.blocked"]["p50"] >= 0 and report["recall"]["wait.core"]["p50"] >= 0
     assert report["peak_rss_mib"]["recall"] > 0
     assert report["targets"] == {}  # targets are stated for 10k and 100k only
     assert report["sqlite"] == sqlite3.sqlite_version
