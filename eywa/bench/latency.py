@@ -323,9 +323,9 @@ def _recall(
 
     Where the scheduler says (Linux), the asking thread's wall time is also split: besides
     its CPU, ``wait.core`` (runnable, waiting for a core: the machine's load) and
-    ``wait.blocked`` (the rest: waiting for the query embedding, a lock or I/O). On a shared
-    machine the first tells how much of a figure is other work's; the second is the read
-    path's own critical path beyond its CPU."""
+    ``wait.blocked`` (the rest: waiting for the query embedding, for Qdrant Edge's search
+    threads, a lock or I/O). On a shared machine the first tells how much of a figure is
+    other work's; the second is the read path's own critical path beyond its CPU."""
     for query in generate_queries(seed + 1, WARMUP_QUERIES):
         mem.recall(space, query.text)
     samples: list[tuple[str, float, dict[str, float]]] = []
