@@ -367,6 +367,8 @@ def _events(memory: Memory, space: str) -> dict[str, str]:
         ("I've met the mayor.", "Alice met the mayor before 1 May 2024."),
         ("We've visited Rome before.", "Alice and others visited Rome before 1 May 2024."),
         ("I've run a marathon three times.", "Alice ran a marathon three times before 1 May 2024."),
+        ("I've been to Japan.", "Alice went to Japan before 1 May 2024."),
+        ("I have been to Paris three times.", "Alice went to Paris three times before 1 May 2024."),
     ],
 )
 def test_the_experiential_perfect_is_an_undated_past_not_a_recent_event(memory: Memory, text: str, event: str) -> None:
@@ -427,8 +429,17 @@ def test_what_the_perfect_still_says_of_now(memory: Memory, texts: tuple[str, ..
         ("I've recently started at Acme.", "Alice started at Acme shortly before 1 May 2024."),
         ("I've visited Rome recently.", "Alice visited Rome shortly before 1 May 2024."),
         ("I've adopted a cat.", "Alice adopted a cat shortly before 1 May 2024."),  # a change, its result now
+        ("I've just been to Oslo.", "Alice went to Oslo shortly before 1 May 2024."),
+        ("I've recently been to a concert.", "Alice went to a concert shortly before 1 May 2024."),
     ],
 )
 def test_a_recent_perfect_is_still_shortly_before(memory: Memory, text: str, event: str) -> None:
     space = _remember(memory, (text,))
     assert event in _events(memory, space).values(), _events(memory, space)
+
+
+@pytest.mark.parametrize("text", ["I've been to see the doctor.", "I've been to be honest quite tired."])
+def test_been_to_with_a_verb_is_no_visit(memory: Memory, text: str) -> None:
+    """"Been to" a place is a visit; "been to" and a verb is a purpose or an aside, not a place."""
+    space = _remember(memory, (text,))
+    assert not [v for v in _events(memory, space) if v.startswith("went to")], _events(memory, space)

@@ -290,10 +290,11 @@ teaching"."""
 _CONTINUING = re.compile(r"\b(?:always|still|now|currently)\b")
 _RECENT = re.compile(r"(?i:\b(?:just|recently|lately|newly)\b)")
 _EXPERIENCES = frozenset(
-    "lived worked stayed studied owned taught visited seen tried met travelled traveled experienced".split()
+    "lived worked stayed studied owned taught visited seen tried met travelled traveled experienced been".split()
 )
 """Participles whose present perfect tells an experience ("I've lived in Paris", "I've tried
-sushi"), not the news of a change ("I've adopted a cat", "I've moved to Paris")."""
+sushi", "I've been to Japan"), not the news of a change ("I've adopted a cat", "I've moved to
+Paris")."""
 _TIMES = re.compile(
     r"(?i:\b(?:once|twice|thrice|ever|so\s+far|in\s+(?:my|our)\s+life"
     r"|(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|many|multiple|countless"

@@ -47,6 +47,9 @@ _PARTICIPLES = {
     "won": "won", "made": "made", "bought": "bought", "found": "found", "built": "built", "sold": "sold",
     "spent": "spent", "met": "met", "run": "ran", "become": "became", "started": "started",
 }  # fmt: skip
+_BEEN_TO = re.compile(r"\s+to\s+(?!(?:be|do|get|go|see|say|try|make|have)\b)")
+""""been to" a place or an occasion ("I've been to Japan", "… to a concert"), not a verb's
+infinitive ("I've been to see the doctor" is left to the purpose cut)."""
 _INTRANSITIVE = frozenset("graduated retired eloped resigned proposed emigrated".split())
 _VAGUE = re.compile(
     r"^(?:had|got|made|did|took)\s+(?:a|an|such\s+a|some)\s+(?:\w+\s+)?(?:great|good|blast|amazing|wonderful|fun|nice"
@@ -105,6 +108,8 @@ def _event_verb(m: re.Match[str]) -> str | None:
     if m.groupdict().get("passive"):
         return f"{m.group('passive')} {verb}"
     if m.groupdict().get("perfect"):
+        if verb == "been" and _BEEN_TO.match(m.string, m.end("verb")):
+            return "went"  # "I've been to Japan": went there, at some time before the turn
         if verb not in _PARTICIPLES and not verb.endswith("ed"):
             return None
         verb = _PARTICIPLES.get(verb, verb)
