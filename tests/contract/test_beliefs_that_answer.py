@@ -388,6 +388,8 @@ def test_the_experiential_perfect_is_an_undated_past_not_a_recent_event(memory: 
         ("I've been a nurse at Initech.", "occupation"),
         ("I've been married.", "relationship_status"),
         ("I've been married twice.", "relationship_status"),
+        ("I've been married to Tom.", "relationship_status"),
+        ("I've been married to Tom.", "partner"),
         ("I've been unemployed.", "employer"),
         ("I've been self-employed before.", "employer"),
     ],
@@ -414,6 +416,10 @@ def test_an_experiential_perfect_of_be_is_no_current_state(memory: Memory, text:
         (("I've lived in Leeds all my life.",), "Where does Alice live?", "Alice — residence: Leeds"),
         (("I've been unemployed since March.",), "Does Alice work?", "Alice — employer: unemployed since 1 Mar 2024"),
         (("I have two dogs.",), "Does Alice have pets?", "Alice — pets: dog"),
+        # Married to someone, with how long: the status and the partner since the start it states.
+        (("I've been married to Tom for ten years.",), "Is Alice married?", "Alice — relationship_status: married since 1 May 2014"),
+        (("I've been married to Tom for ten years.",), "Who is Alice's partner?", "Alice — partner: Tom since 1 May 2014"),
+        (("I've been married to Tom since 2015.",), "Who is Alice's partner?", "Alice — partner: Tom since 1 Jan 2015"),
     ],
 )
 def test_what_the_perfect_still_says_of_now(memory: Memory, texts: tuple[str, ...], question: str, answer: str) -> None:

@@ -29,6 +29,7 @@ from eywa.extraction.rules.clause import (
     lasting,
     matches,
     past_date,
+    perfect,
     plain,
     rule,
     stated_start,
@@ -54,9 +55,13 @@ _NOT_STATUS = rule(
 """"I'm not married": the status, negative (not "I'm not married to the idea")."""
 _GOT = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}got\s+{_STATUS}\b", "married engaged divorced separated widowed single")
 _MARRIED_TO = rule(
-    rf"{SUBJ}(?:\s+{ADV}(?:got\s+)?married|{BE}\s+{ADV}(?:happily\s+)?(?:married|engaged))\s+to\s+(?P<name>{NAME})\b",
+    rf"{SUBJ}(?:\s+{ADV}(?:got\s+)?married|(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:happily\s+)?(?:married|engaged))"
+    rf"\s+to\s+(?P<name>{NAME})\b",
     "married engaged",
 )
+""""I'm married to Tom", "I married Tom"'s "got married to", and the perfect with how long:
+"I've been married to Tom for ten years" (the status and the partner since its start)."""
+_TO_NAME = re.compile(rf"\s+to\s+{NAME}\b")
 _MARRIED_NAME = rule(rf"{SUBJ}\s+{ADV}married\s+(?P<name>{NAME})\b", "married")
 _GETTING = rule(rf"{SUBJ}{BE}\s+{ADV}getting\s+(?P<st>married|divorced|engaged)\b", "getting")
 _BROKE_UP = rule(
@@ -151,14 +156,20 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _IS, we=True) + lasting_for:
         if experiential_state(ctx, m):
             continue  # "I've been married (twice)": it was so, not that it is
+        if perfect(m) and _TO_NAME.match(ctx.text, m.end()):
+            continue  # "I've been married to Tom for ten years": read with the partner below
         st = m.group("st")
         # "We've been married since 2010" / "for ten years": the start it states.
         yield fact(ctx, s, f"{s} is {st}", "relationship_status", st, valid_from=stated_start(ctx, m), confidence=0.9)
     for m, s in matches(ctx, _MARRIED_TO, we=False) + matches(ctx, _MARRIED_NAME):
+        if experiential_state(ctx, m):
+            continue  # "I've been married to Tom": it was so, not that it is
         if partner := _name(m.group("name")):
-            yield fact(ctx, s, f"{s} is married to {partner}", "partner", partner, confidence=0.85)
+            since = stated_start(ctx, m)  # "… to Tom since 2015" / "for ten years"
+            yield fact(ctx, s, f"{s} is married to {partner}", "partner", partner, valid_from=since, confidence=0.85)
             if "engaged" not in m.group(0):
-                yield fact(ctx, s, f"{s} is married to {partner}", "relationship_status", "married", confidence=0.85)
+                yield fact(ctx, s, f"{s} is married to {partner}", "relationship_status", "married", valid_from=since,
+                           confidence=0.85)  # fmt: skip
     said_to_have = {(m.start(), m.end()) for m, _ in matches(ctx, _HAS_SPOUSE)}
     spouses = matches(ctx, _SPOUSE, anywhere=True) + matches(ctx, _HAS_SPOUSE)
     for m, s in spouses:
