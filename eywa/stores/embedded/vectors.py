@@ -296,7 +296,7 @@ class QdrantEdgeVectorStore:
         try:
             shard = self._load_or_create(path)
         except BaseException as exc:
-            if not existing or not _unreadable(exc) or _width_of(path) not in (None, self._dim):
+            if not existing or not _unreadable(exc):  # another width: refused before the load
                 raise
             return self._recreate(path, exc), _EMPTY
         try:
