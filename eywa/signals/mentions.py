@@ -6,7 +6,7 @@ caller's ``known_entities`` (and the speaker) is a PERSON and any of its
 possessive ("Mel's"); otherwise a single capitalised word shaped like a given name
 ("Melinda") is a PERSON unless the turn puts it in a place's or an organisation's slot ("I
 work at Acme", "we moved to Lyon": ``eywa.signals.name_cues``), and a multi-word proper
-noun or an acronym ("New York", "LGBTQ") is an ENTITY (up to ``_MAX_NAME_CHARS``). A word in such a slot is an ENTITY
+noun or an acronym ("New York", "NASA") is an ENTITY (up to ``_MAX_NAME_CHARS``). A word in such a slot is an ENTITY
 everywhere in that turn ("I quit Acme. Acme was awful."). A capitalised word at the start
 of a sentence is only a mention when it is known, appears mid-sentence elsewhere in the
 turn, or starts a multi-word name: "Thanks" and "Great" open sentences far more often than
