@@ -291,7 +291,8 @@ class Memory:
             ClosedError: the memory was closed.
         """
         self._check_open()
-        warm_up(self._stores, self._warm_up_recall, self._embedder.embed if self._embed_writes else None)
+        embed = self._embedder.embed if self._embed_writes else None
+        warm_up(self._stores, self._warm_up_recall, embed, SpaceQuota.of(self._limits))
 
     def _warm_up_recall(self, space: str, query: str) -> None:
         """A recall of ``space`` without the input checks (which refuse the warm-up's space)."""

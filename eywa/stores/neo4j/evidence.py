@@ -289,10 +289,10 @@ def _add_arguments(
     return rows, {e.id: signal_props(e) for e in evidence}, list(mentions)
 
 
-def _add_each(tx: ManagedTransaction, arguments: Sequence[tuple[Any, ...]]) -> None:
-    """``_add`` of each batch's arguments in turn, in one transaction."""
+def _add_each(tx: ManagedTransaction, arguments: Sequence[tuple[Any, ...]], quota: SpaceQuota | None) -> None:
+    """``_add`` of each batch's arguments in turn (with ``quota``), in one transaction."""
     for rows, signals, mentions in arguments:
-        _add(tx, rows, signals, mentions)
+        _add(tx, rows, signals, mentions, (), quota)
 
 
 class Neo4jEvidenceStore:
@@ -335,21 +335,22 @@ class Neo4jEvidenceStore:
             return []
         return self._graph.write("add evidence", _add, *_add_arguments(evidence, mentions), jobs, quota)
 
-    def rehearse_adds(self, batches: Sequence[Batch]) -> None:
-        """Run ``add``'s statements on ``batches``, one after the other in one transaction
-        that is rolled back: nothing is stored (no turn, mark or backlog count), but Neo4j
-        has planned and cached every statement run (``Neo4jGraph.rehearse``; the warm-up,
-        ``eywa.warm_up``). A later batch sees the earlier ones' turns, as it would if they
-        had committed.
+    def rehearse_adds(self, batches: Sequence[Batch], quota: SpaceQuota | None = None) -> None:
+        """Run ``add``'s statements on ``batches`` (``quota``'s check too, when given), one
+        after the other in one transaction that is rolled back: nothing is stored (no turn,
+        mark or backlog count), but Neo4j has planned and cached every statement run
+        (``Neo4jGraph.rehearse``; the warm-up, ``eywa.warm_up``). A later batch sees the
+        earlier ones' turns, as it would if they had committed.
 
         Raises:
             ErasedError: a turn of a batch is tombstoned.
+            QuotaExceededError: the batches together go over ``quota``.
             ClosedError: the stores were closed.
             StoreError: Neo4j failed.
         """
         arguments = [_add_arguments(evidence, mentions) for evidence, mentions in batches if evidence]
         if arguments:
-            self._graph.rehearse("rehearse add evidence", _add_each, arguments)
+            self._graph.rehearse("rehearse add evidence", _add_each, arguments, quota)
 
     def existing(self, space: str, ids: Sequence[str]) -> set[str]:
         """The subset of ``ids`` already stored in ``space``."""
