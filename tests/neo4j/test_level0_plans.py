@@ -39,7 +39,7 @@ def _write_params(space: str) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("statement", ["prior", "read batch", "write batch", "usage", "turns"])
+@pytest.mark.parametrize("statement", ["prior", "read batch", "write batch", "usage"])
 def test_level0_statements_seek_and_skip_replanning(
     neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str, statement: str
 ) -> None:
@@ -54,7 +54,6 @@ def test_level0_statements_seek_and_skip_replanning(
         # the quota check inside the batch's transaction (and ``usage``): before, a scan of
         # every space's turns on a small store
         "usage": (evidence._USAGE, {"spaces": [neo4j_space]}),
-        "turns": (evidence._TURNS, {"spaces": [neo4j_space]}),
     }
     query, params = cases[statement]
     assert query.startswith(level0.REPLAN_SKIP)

@@ -111,9 +111,8 @@ def test_a_rehearsed_batch_leaves_level0s_statements_planned(settings: EywaSetti
 def test_a_rehearsal_with_the_memorys_quota_leaves_its_check_planned_too(
     settings: EywaSettings, neo4j_driver: Driver, quota: SpaceQuota
 ) -> None:
-    """With a quota, a write runs a third statement, the quota's count (``_TURNS``, or
-    ``_USAGE`` under a bytes quota): the warm-up's rehearsal runs it too, so a first write
-    plans nothing."""
+    """With a quota, a write runs a third statement, the quota's count (``_USAGE``): the
+    warm-up's rehearsal runs it too, so a first write plans nothing."""
     graph = open_server_graph(settings)
     try:
         warm_up, mine, yours = (rehearsal_batches(graph.evidence, space)[0] for space in (WARM_UP_SPACE, SPACE, "yours"))

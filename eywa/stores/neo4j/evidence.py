@@ -134,28 +134,20 @@ RETURN sp.id AS space ORDER BY space
 """
 _COUNT = f"MATCH (e:{_EV}) WHERE e.space = $space RETURN count(e) AS n"
 
-
-def _usage_of_spaces(with_bytes: bool) -> str:
-    """What each of $spaces holds (``usage``, and the quota check inside Level 0's
-    transaction): a seek of the (space, observed_at) index (every turn has a time; unhinted,
-    the planner scanned every space's turns on a small store). ``with_bytes`` also sums the
-    turns' ``bytes``, reading that property of each (the text only of a turn written before
-    ``bytes`` was kept); without, the count reads no property (half the time, measured)."""
-    read = "WITH e, e.bytes AS b\n  " if with_bytes else ""
-    size = "sum(CASE WHEN b IS NULL THEN size(e.text) ELSE b END)" if with_bytes else "0"
-    return f"""{level0.REPLAN_SKIP}
+# What each of $spaces holds (``usage``, and the quota check inside Level 0's transaction):
+# its turns and their bytes, counted and summed in the (space, bytes) index (migration 0022)
+# with the values the index holds, so no turn is read. Every turn has ``bytes`` (Level 0
+# stores it; migration 0021 filled older turns). Hinted: unhinted, the planner scanned every
+# space's turns on a small store.
+_USAGE = f"""{level0.REPLAN_SKIP}
 UNWIND $spaces AS space
 CALL (space) {{
-  MATCH (e:{_EV}) USING INDEX e:{_EV}(space, observed_at)
-  WHERE e.space = space AND e.observed_at IS NOT NULL
-  {read}RETURN count(e) AS turns, {size} AS bytes
+  MATCH (e:{_EV}) USING INDEX e:{_EV}(space, bytes)
+  WHERE e.space = space AND e.bytes IS NOT NULL
+  RETURN count(e) AS turns, sum(e.bytes) AS bytes
 }}
 RETURN space, turns, bytes
 """
-
-
-_USAGE = _usage_of_spaces(with_bytes=True)
-_TURNS = _usage_of_spaces(with_bytes=False)  # a quota of turns alone needs no bytes
 _COUNT_SIGNALS = f"""
 MATCH (s:{_SIG}) WHERE s.space = $space
 RETURN s.kind AS kind, count(s) AS n ORDER BY kind
@@ -254,17 +246,13 @@ def _check_quota(tx: ManagedTransaction, new: Sequence[dict[str, Any]], quota: S
     turns, subtracted to report what the space held before it. Raising here rolls the whole
     transaction back: the refused batch leaves no turn, mention, mark or job.
 
-    Cost: one more statement in the transaction, a seek of the space's turns in the
-    (space, observed_at) index (O(turns of the space), which a turn quota bounds), reading
-    each one's ``bytes`` only under a bytes quota; it runs while the space's ``:Backlog``
-    lock is held, so it adds to the time batches of one space queue on it. Measured (200
-    batches of 10 turns each way, into a space of 5-11k turns, a loaded 2-core machine):
-    median 14.5 ms without a quota, 17.0 ms with a turn quota, 19.6 ms with turn and bytes
-    quotas; the statement alone, at 9.4k turns, 1.8 ms counting and 3.9 ms summing bytes.
-    Counters kept on the ``:Backlog`` node would make it O(1), but every path that removes
-    turns (erasure, retention, dropping a space) and a migration would have to keep them
-    exact, and a batch re-sent while in flight must not count twice; counting what is
-    stored cannot drift.
+    Cost: one more statement in the transaction, a count and a sum of the space's turns in
+    the (space, bytes) index (O(turns of the space), which a turn quota bounds; no turn is
+    read), while the space's ``:Backlog`` lock is held, so it adds to the time batches of
+    one space queue on it. Counters kept on the ``:Backlog`` node would make it O(1), but
+    every path that removes turns (erasure, retention, dropping a space) and a migration
+    would have to keep them exact, and a batch re-sent while in flight must not count
+    twice; counting what is stored cannot drift.
 
     Raises:
         QuotaExceededError: a space would go over ``quota`` (the transaction rolls back).
@@ -272,7 +260,7 @@ def _check_quota(tx: ManagedTransaction, new: Sequence[dict[str, Any]], quota: S
     added: dict[str, list[int]] = {}
     for r in new:
         added.setdefault(r["props"]["space"], []).append(int(r["props"]["bytes"]))
-    for row in run(tx, _USAGE if quota.bytes else _TURNS, spaces=sorted(added)):
+    for row in run(tx, _USAGE, spaces=sorted(added)):
         sizes = added[row["space"]]
         held = SpaceUsage(turns=int(row["turns"]) - len(sizes), bytes=int(row["bytes"] or 0) - sum(sizes))
         check_quota(row["space"], held, len(sizes), sum(sizes), quota)
@@ -414,7 +402,8 @@ class Neo4jEvidenceStore:
 
     def usage(self, space: str) -> SpaceUsage:
         """Turns of ``space`` and their bytes (each node keeps its ``bytes`` from
-        ``turn_bytes``; a node written before it existed counts its text's length)."""
+        ``turn_bytes``; migration 0021 gave them to older nodes), from the (space, bytes)
+        index alone."""
         row = self._graph.read("usage", _USAGE, spaces=[space])[0]
         return SpaceUsage(turns=int(row["turns"]), bytes=int(row["bytes"] or 0))
 
