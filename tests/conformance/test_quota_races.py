@@ -168,3 +168,20 @@ def test_a_space_at_its_quota_still_takes_resent_turns(open_memory: MemoryFactor
     assert (info.value.used, info.value.wanted, info.value.limit) == (4, 1, 4)
     mem.wait()
     assert mem.stats("full")["evidence"] == 4
+
+
+def test_erased_turns_free_their_share_of_the_quota(open_memory: MemoryFactory) -> None:
+    """The check counts what the space holds when the batch is written (no counter to keep):
+    once a turn of a full space is forgotten, a batch of one new turn fits again."""
+    mem = open_memory(space_max_turns=4)
+    ids = mem.remember("freed", [*_batch("Ana"), *_batch("Ben")], wait=True)
+    one = [{"text": "Cleo slept.", "speaker": "Cleo", "session": "s-Cleo"}]
+    with pytest.raises(QuotaExceededError):
+        mem.remember("freed", one, wait=False)
+    mem.forget("freed", evidence_ids=[ids[0]])
+    assert len(mem.remember("freed", one, wait=False)) == 1
+    with pytest.raises(QuotaExceededError) as info:
+        mem.remember("freed", [{"text": "Dev slept.", "speaker": "Dev", "session": "s-Dev"}], wait=False)
+    assert (info.value.used, info.value.wanted) == (4, 1)
+    mem.wait()
+    assert mem.stats("freed")["evidence"] == 4
