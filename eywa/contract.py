@@ -17,7 +17,8 @@ What is refused, and with which code (``eywa.errors.ErrorCode``):
 - ``limit_exceeded``: any other configured limit (:class:`Limits`).
 
 Space quotas (``EYWA_SPACE_MAX_TURNS``, ``EYWA_SPACE_MAX_BYTES``) depend on what is stored,
-so ``Memory.remember`` checks them against the store (:func:`check_quota`).
+so ``Memory.remember`` hands them (:class:`SpaceQuota`) to the store's Level 0 write, which
+checks them (:func:`check_quota`) inside its own transaction.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ __all__ = [
     "check_plugins",
     "check_settings",
     "RecallParams",
+    "SpaceQuota",
     "SpaceUsage",
     "check_choice",
     "check_label",
@@ -86,6 +88,25 @@ class Limits:
     def from_settings(cls, settings: EywaSettings) -> Limits:
         """The limits ``settings`` configure."""
         return cls(**{name: getattr(settings, name) for name in cls.__dataclass_fields__})
+
+
+@dataclass(frozen=True)
+class SpaceQuota:
+    """What a space may hold: ``turns`` and ``bytes`` (``turn_bytes``); 0 is no quota.
+
+    ``EvidenceStore.add(..., quota=)`` checks a batch against it in the batch's own write
+    transaction; ``None`` there (no quota set, :meth:`of`) costs nothing.
+    """
+
+    turns: int = 0
+    bytes: int = 0
+
+    @classmethod
+    def of(cls, limits: Limits) -> SpaceQuota | None:
+        """The quota ``limits`` set, or None when they set none (nothing to check)."""
+        if not (limits.space_max_turns or limits.space_max_bytes):
+            return None
+        return cls(turns=limits.space_max_turns, bytes=limits.space_max_bytes)
 
 
 @dataclass(frozen=True)
@@ -431,16 +452,17 @@ def check_recall(
     return RecallParams(query=query, k=k, budget_tokens=budget, policy=chosen, as_of=when)
 
 
-def check_quota(space: str, usage: SpaceUsage, new_turns: int, new_bytes: int, limits: Limits) -> None:
-    """Refuse a batch that would take ``space`` over its quota.
+def check_quota(space: str, usage: SpaceUsage, new_turns: int, new_bytes: int, quota: SpaceQuota) -> None:
+    """Refuse a batch that would take ``space``, holding ``usage`` before it, over ``quota``
+    (turns checked first). The stores call it inside the batch's write transaction.
 
     Raises:
-        QuotaExceededError: over ``space_max_turns`` or ``space_max_bytes`` (0: no quota).
+        QuotaExceededError: over ``quota.turns`` or ``quota.bytes`` (0: no quota).
     """
-    if limits.space_max_turns and usage.turns + new_turns > limits.space_max_turns:
-        raise QuotaExceededError(space, "turns", limits.space_max_turns, usage.turns, new_turns)
-    if limits.space_max_bytes and usage.bytes + new_bytes > limits.space_max_bytes:
-        raise QuotaExceededError(space, "bytes", limits.space_max_bytes, usage.bytes, new_bytes)
+    if quota.turns and usage.turns + new_turns > quota.turns:
+        raise QuotaExceededError(space, "turns", quota.turns, usage.turns, new_turns)
+    if quota.bytes and usage.bytes + new_bytes > quota.bytes:
+        raise QuotaExceededError(space, "bytes", quota.bytes, usage.bytes, new_bytes)
 
 
 _ORDER: Final = ("query", "k", "budget_tokens", "policy", "as_of")

@@ -16,6 +16,7 @@ from eywa import crashpoints
 from eywa.batches import PreparedBatch, prepare_batch
 from eywa.contract import (
     Limits,
+    SpaceQuota,
     check_choice,
     check_directory,
     check_label,
@@ -24,14 +25,12 @@ from eywa.contract import (
     check_optional_label,
     check_params,
     check_plugins,
-    check_quota,
     check_recall,
     check_retention,
     check_settings,
     check_spaces,
     check_time,
     check_turns,
-    turn_bytes,
 )
 from eywa.embedding import Embedder, embedder_id, query_embedding
 from eywa.erasure import ErasureProof, ErasureReport, erase, erasure_proof, selector_of
@@ -292,7 +291,8 @@ class Memory:
             ClosedError: the memory was closed.
         """
         self._check_open()
-        warm_up(self._stores, self._warm_up_recall, self._embedder.embed if self._embed_writes else None)
+        embed = self._embedder.embed if self._embed_writes else None
+        warm_up(self._stores, self._warm_up_recall, embed, SpaceQuota.of(self._limits))
 
     def _warm_up_recall(self, space: str, query: str) -> None:
         """A recall of ``space`` without the input checks (which refuse the warm-up's space)."""
@@ -397,17 +397,16 @@ class Memory:
         job_id: str | None = None
         self._refuse_overload()
         batch = prepare_batch(space, checked, self._stores.evidence, detect_signals, author=author)
-        quota = bool(batch.new) and bool(self._limits.space_max_turns or self._limits.space_max_bytes)
-        added = sum(turn_bytes(e.text, e.metadata) for e in batch.new) if quota else 0
+        # Checked by the store in the write transaction, after the space's write lock, so
+        # batches sent at the same moment (threads, replicas) are checked one by one.
+        quota = SpaceQuota.of(self._limits) if batch.new else None
         # The batch's writes wait once for the embedded connection; the CPU work above ran
         # without holding it, beside other threads' queries.
         # The job is written in Level 0's own transaction: one commit per acknowledged write
         # (on Neo4j a second transaction cost a pooled connection, its check and a commit).
         record = new_job(space, batch.ids, author=author, request_id=request_id) if job else None
         with self._stores.exclusive():
-            if quota:  # under the embedded connection: concurrent batches are checked one by one
-                check_quota(space, self._stores.evidence.usage(space), len(batch.new), added, self._limits)
-            self._stores.evidence.add(batch.new, batch.mentions, job=record)
+            self._stores.evidence.add(batch.new, batch.mentions, job=record, quota=quota)
             crashpoints.reached("level0_committed")
             if record is not None:
                 job_id = record.id

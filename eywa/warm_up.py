@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
 from eywa.batches import PreparedBatch, prepare_batch
+from eywa.contract import SpaceQuota
 from eywa.models import Turn
 from eywa.read.routes.inference import TRAIT_ATTRIBUTES
 from eywa.signals import detect_signals
@@ -45,6 +46,7 @@ WARM_UP_QUERY = "When did Avery Stone meet Jordan Vale in Lisbon?"
 """The recall the warm-up runs: two names, a place and a time question, so that the keyword,
 graph and temporal routes all run their statements."""
 
+_NEVER = 2**62  # a limit no store reaches (and a Neo4j integer)
 _START = datetime(2024, 5, 3, 9, 30, tzinfo=UTC)
 _TEXTS = (
     "Avery Stone met Jordan Vale in Lisbon on 3 May 2024 to plan the trip.",
@@ -56,9 +58,16 @@ _TEXTS = (
 
 
 def warm_up(
-    stores: Stores, recall: Callable[[str, str], object], embed: Callable[[list[str]], object] | None = None
+    stores: Stores,
+    recall: Callable[[str, str], object],
+    embed: Callable[[list[str]], object] | None = None,
+    quota: SpaceQuota | None = None,
 ) -> None:
     """Run the hot statements of a write and a recall once (see the module docstring).
+
+    ``quota``, the memory's (``SpaceQuota.of``), makes the rehearsed writes run the quota
+    check a write then runs (its statement differs with a bytes quota), against limits of
+    the same kind that the rehearsal cannot reach.
 
     ``recall(space, query)`` is the memory's recall without its input checks (which refuse
     ``WARM_UP_SPACE``). ``embed``, given when the memory embeds its writes, embeds a batch
@@ -77,7 +86,7 @@ def warm_up(
         embed(list(_TEXTS))
     if stores.rehearse_adds is None:
         return
-    stores.rehearse_adds(rehearsal_batches(stores.evidence))
+    stores.rehearse_adds(rehearsal_batches(stores.evidence), _unreachable(quota))
     space = WARM_UP_SPACE
     stores.ledger.backlog()
     stores.ledger.level1_backlog()
@@ -94,6 +103,13 @@ def warm_up(
         stores.beliefs.recall_beliefs(space, beliefs[:size])
         stores.beliefs.belief_cites(space, beliefs[:size])
         stores.beliefs.belief_lines(space, beliefs[:size], sorted(TRAIT_ATTRIBUTES))
+
+
+def _unreachable(quota: SpaceQuota | None) -> SpaceQuota | None:
+    """A quota that checks what ``quota`` checks (turns, bytes) but refuses nothing."""
+    if quota is None:
+        return None
+    return SpaceQuota(turns=_NEVER if quota.turns else 0, bytes=_NEVER if quota.bytes else 0)
 
 
 def rehearsal_batches(evidence: EvidenceStore, space: str = WARM_UP_SPACE) -> list[Batch]:

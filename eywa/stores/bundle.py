@@ -7,7 +7,9 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Protocol
 
+from eywa.contract import SpaceQuota
 from eywa.models import Entity, Evidence
 from eywa.stores.access import AccessLog
 from eywa.stores.audit import AuditQueries
@@ -24,6 +26,13 @@ from eywa.stores.vectors import VectorIndexer, VectorStore
 
 
 Batch = tuple[Sequence[Evidence], Sequence[tuple[str, Entity]]]
+
+
+class RehearseAdds(Protocol):
+    """``GraphStores.rehearse_adds``: ``evidence.add``'s statements on ``batches``, with
+    ``quota`` checked as ``add`` checks it, rolled back."""
+
+    def __call__(self, batches: Sequence[Batch], quota: SpaceQuota | None = None) -> None: ...
 """A Level 0 batch as ``EvidenceStore.add`` takes it: the turns and the entities they mention."""
 
 
@@ -56,11 +65,12 @@ class GraphStores:
     recalls. A server needs none (each query is its own round trip on a pooled connection):
     a no-op. Hold it for store calls only, not CPU work, which other threads' queries could
     otherwise run beside."""
-    rehearse_adds: Callable[[Sequence[Batch]], None] | None = field(default=None, kw_only=True)
-    """Run ``evidence.add``'s statements on batches, one after the other in one transaction
-    that is rolled back (nothing is stored): the warm-up (``eywa.warm_up``) of a backend that
-    plans its statements, Neo4j. None: the backend has nothing to warm (the embedded store's
-    SQLite statements plan in microseconds)."""
+    rehearse_adds: RehearseAdds | None = field(default=None, kw_only=True)
+    """Run ``evidence.add``'s statements on batches (with its quota check when given a
+    quota), one after the other in one transaction that is rolled back (nothing is stored):
+    the warm-up (``eywa.warm_up``) of a backend that plans its statements, Neo4j. None: the
+    backend has nothing to warm (the embedded store's SQLite statements plan in
+    microseconds)."""
 
 
 @dataclass(frozen=True)

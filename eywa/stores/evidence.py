@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from eywa.contract import SpaceUsage
+from eywa.contract import SpaceQuota, SpaceUsage
 from eywa.models import Entity, Evidence
 from eywa.stores.ledger import JobRecord
 
@@ -46,7 +46,12 @@ class EvidenceStore(Protocol):
     """Stores turns, their signals, mentions and the keyword index in one transaction."""
 
     def add(
-        self, evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]], *, job: JobRecord | None = None
+        self,
+        evidence: Sequence[Evidence],
+        mentions: Sequence[tuple[str, Entity]],
+        *,
+        job: JobRecord | None = None,
+        quota: SpaceQuota | None = None,
     ) -> list[str]:
         """Write a batch atomically; evidence whose id exists is skipped.
 
@@ -55,6 +60,17 @@ class EvidenceStore(Protocol):
         existing id is kept; stored also when ``evidence`` is empty): an acknowledged write
         then costs one commit, and no crash can leave its turns without their job. Returns
         the ids that were new.
+
+        ``quota``, when given, is checked (``eywa.contract.check_quota``) for each space the
+        batch adds turns to, in the same transaction and once no other batch of that space
+        can write until it ends (the embedded store's single writer; on Neo4j the space's
+        ``:Backlog`` lock, taken by every Level 0 write of the space): batches written at
+        the same moment, by threads or by processes, are checked one after the other, so
+        together they never take a space over its quota. Only the turns new in the
+        transaction count (re-sent turns cost nothing). A refused batch writes nothing (no
+        turn, mention, mark or job) and raises ``QuotaExceededError``. ``None`` costs
+        nothing; a quota costs an aggregation of the space's turns (O(turns of the space),
+        which the quota itself bounds) inside the write.
         """
         ...
 

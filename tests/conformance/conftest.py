@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from neo4j import Driver
@@ -75,9 +76,13 @@ def open_memory(request: pytest.FixtureRequest, tmp_path: Path, embedder: Embedd
     opened: list[Memory] = []
     settings = server_settings(request, tmp_path) if request.param == "server" else None
 
-    def factory(extractor: Extractor | None = None) -> Memory:
+    def factory(extractor: Extractor | None = None, **overrides: Any) -> Memory:
+        """A Memory of the test's backend; ``overrides`` are ``EywaSettings`` fields (limits)."""
         if settings is not None:
-            mem = Memory.connect(settings, embedder=embedder, extractor=extractor)
+            mem = Memory.connect(settings.model_copy(update=overrides), embedder=embedder, extractor=extractor)
+        elif overrides:
+            path = tmp_path / "mem"
+            mem = Memory.open(path, settings=EywaSettings(data_dir=path, **overrides), embedder=embedder, extractor=extractor)
         else:
             mem = Memory.open(tmp_path / "mem", embedder=embedder, extractor=extractor)
         opened.append(mem)

@@ -1,8 +1,9 @@
-"""Level 0's statements (``EvidenceStore.prior``'s read, the batch's read and write) reach
-every node through a unique constraint or a composite index, never a label scan, so their
-plans do not depend on what the store holds: that is what lets them skip Neo4j's
-statistics-driven replanning (``level0.REPLAN_SKIP``). The planner's plan (EXPLAIN, no data
-needed) of exactly the statements the store runs, with parameters of a real batch's shape."""
+"""Level 0's statements (``EvidenceStore.prior``'s read, the batch's read and write, the
+quota's count of the space) reach every node through a unique constraint or a composite
+index, never a label scan, so their plans do not depend on what the store holds: that is
+what lets them skip Neo4j's statistics-driven replanning (``level0.REPLAN_SKIP``). The
+planner's plan (EXPLAIN, no data needed) of exactly the statements the store runs, with
+parameters of a real batch's shape."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def _write_params(space: str) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("statement", ["prior", "read batch", "write batch"])
+@pytest.mark.parametrize("statement", ["prior", "read batch", "write batch", "usage"])
 def test_level0_statements_seek_and_skip_replanning(
     neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str, statement: str
 ) -> None:
@@ -50,6 +51,9 @@ def test_level0_statements_seek_and_skip_replanning(
              "ranges": [{"space": neo4j_space, "session": "s", "lo": 0, "hi": 5}]},
         ),  # fmt: skip
         "write batch": (level0._WRITE_BATCH, _write_params(neo4j_space)),
+        # the quota check inside the batch's transaction (and ``usage``): before, a scan of
+        # every space's turns on a small store
+        "usage": (evidence._USAGE, {"spaces": [neo4j_space]}),
     }
     query, params = cases[statement]
     assert query.startswith(level0.REPLAN_SKIP)

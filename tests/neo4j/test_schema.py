@@ -43,10 +43,11 @@ def test_the_repository_migrations_parse_in_order() -> None:
     migrations = load_migrations()
     assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
     assert REAL[:3] == ["0001_constraints", "0002_indexes", "0003_fulltext"]
-    # Data changes Cypher cannot compute (entity ids are SHA-256s) are Python migrations;
+    # Data changes Cypher cannot compute (entity ids are SHA-256s, UTF-8 sizes) are Python migrations;
     # one Cypher data migration (counts Cypher computes); every other one is a schema one.
     assert {m.name: m.kind for m in migrations if m.kind != "schema"} == {
         "0005_entity_key_ids": "python", "0008_graph_reads": "python", "0019_space_backlog_counts": "data",
+        "0021_evidence_bytes": "python",
     }  # fmt: skip
     assert isinstance(default_migrations_dir(), Path)  # found in the checkout
 
@@ -138,7 +139,7 @@ def test_migrations_apply_on_a_fresh_database_and_reapply_is_a_no_op(
     assert apply_migrations(neo4j_driver, fresh_schema) == []
 
     names = _schema_names(neo4j_driver, fresh_schema)
-    assert {"evidence_id", "belief_id", "signal_id", "evidence_space_observed_at",
+    assert {"evidence_id", "belief_id", "signal_id", "evidence_space_observed_at", "evidence_space_bytes",
             "belief_space_attribute", "pending_space_item", *FulltextIndex} <= names
     assert not names & (DROPPED_FULLTEXT_INDEXES | DROPPED_RANGE_INDEXES)
     states = neo4j_driver.execute_query("SHOW INDEXES YIELD state RETURN collect(state) AS s",

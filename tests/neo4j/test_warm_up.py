@@ -14,6 +14,8 @@ import pytest
 from neo4j import Driver
 
 from eywa import Memory
+from eywa.contract import SpaceQuota
+from eywa.errors import QuotaExceededError
 from eywa.ids import entity_id
 from eywa.settings import EywaSettings
 from eywa.stores.keys import KeyStore
@@ -103,6 +105,43 @@ def test_a_rehearsed_batch_leaves_level0s_statements_planned(settings: EywaSetti
         assert _cached_statements(neo4j_driver) == 2
     finally:
         graph.close()
+
+
+@pytest.mark.parametrize("quota", [SpaceQuota(turns=100), SpaceQuota(turns=100, bytes=10**6)], ids=["turns", "bytes"])
+def test_a_rehearsal_with_the_memorys_quota_leaves_its_check_planned_too(
+    settings: EywaSettings, neo4j_driver: Driver, quota: SpaceQuota
+) -> None:
+    """With a quota, a write runs a third statement, the quota's count (``_USAGE``): the
+    warm-up's rehearsal runs it too, so a first write plans nothing."""
+    graph = open_server_graph(settings)
+    try:
+        warm_up, mine, yours = (rehearsal_batches(graph.evidence, space)[0] for space in (WARM_UP_SPACE, SPACE, "yours"))
+        assert graph.rehearse_adds is not None
+        _cached_statements(neo4j_driver)
+        assert graph.evidence.add(*yours, quota=quota)
+        assert _cached_statements(neo4j_driver) == 3  # the batch read, its write, the quota's count
+        graph.rehearse_adds([warm_up], quota)
+        assert _cached_statements(neo4j_driver) == 3
+        graph.rehearse_adds([warm_up], quota)
+        assert graph.evidence.add(*mine, quota=quota)
+        assert _cached_statements(neo4j_driver) == 3
+    finally:
+        graph.close()
+
+
+def test_the_warm_up_runs_the_quota_check_and_refuses_nothing(
+    settings: EywaSettings, neo4j_driver: Driver
+) -> None:
+    """A memory whose quota the rehearsed batches exceed (ten turns in one transaction) warms
+    up all the same (its quota's statement run against limits it cannot reach), storing
+    nothing; its own quota holds afterwards."""
+    with Memory.connect(settings.model_copy(update={"space_max_turns": 2}), embedder=HashEmbedder()) as mem:
+        mem.warm_up()
+        assert neo4j_driver.execute_query("MATCH (e:Evidence) RETURN count(e) AS n").records[0]["n"] == 0
+        mem.remember(SPACE, corpus(2), wait=False)
+        with pytest.raises(QuotaExceededError):
+            mem.remember(SPACE, corpus(3)[2:], wait=False)
+        mem.wait()
 
 
 def test_a_failing_store_only_costs_a_log_line(

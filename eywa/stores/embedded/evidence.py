@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
 
-from eywa.contract import SpaceUsage
+from eywa.contract import SpaceQuota, SpaceUsage, check_quota, turn_bytes
 from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, Evidence, Signal, SignalKind, utc_now
 from eywa.stores.evidence import PriorState
@@ -63,6 +63,24 @@ SCHEMA = (
         tokenize='porter unicode61')""",
 )
 
+_USAGE = """SELECT count(*), coalesce(sum(length(CAST(text AS BLOB)) + length(CAST(metadata AS BLOB))), 0)
+FROM evidence WHERE space = ?"""
+
+
+def _check_quota(conn: sqlite3.Connection, new: Sequence[Evidence], quota: SpaceQuota) -> None:
+    """``check_quota`` of each space ``new`` adds turns to, against what it holds (``_USAGE``
+    through the writing connection, so no other batch can write in between).
+
+    Raises:
+        QuotaExceededError: a space would go over ``quota``.
+    """
+    for space in sorted({e.space for e in new}):
+        added = [e for e in new if e.space == space]
+        turns, size = conn.execute(_USAGE, (space,)).fetchone()
+        usage = SpaceUsage(turns=int(turns), bytes=int(size))
+        check_quota(space, usage, len(added), sum(turn_bytes(e.text, e.metadata) for e in added), quota)
+
+
 class SqliteEvidenceStore:
     """The embedded ``EvidenceStore``."""
 
@@ -71,13 +89,23 @@ class SqliteEvidenceStore:
         db.ensure_schema(SCHEMA + ENTITY_GRAPH_SCHEMA + ledger_sql.SCHEMA)
 
     def add(
-        self, evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]], *, job: JobRecord | None = None
+        self,
+        evidence: Sequence[Evidence],
+        mentions: Sequence[tuple[str, Entity]],
+        *,
+        job: JobRecord | None = None,
+        quota: SpaceQuota | None = None,
     ) -> list[str]:
         """Write a batch atomically with the new turns' pending marks (and ``job`` when given,
-        see ``EvidenceStore.add``); existing ids are skipped.
+        see ``EvidenceStore.add``); existing ids are skipped. ``quota`` is checked in the
+        write transaction, once the new turns are known and before any is written: the
+        database has one writer, so concurrent batches are checked one after the other. It
+        costs a count and a sum over the space's rows (``usage``'s query) per batch.
 
         Raises:
             ErasedError: a new turn's id is tombstoned (nothing of the batch is written).
+            QuotaExceededError: the new turns would take their space over ``quota``
+                (nothing of the batch is written).
             StoreError: SQLite failed (nothing is written).
         """
         if not evidence and job is None:
@@ -99,6 +127,8 @@ class SqliteEvidenceStore:
             new = [e for e in evidence if e.id not in present]
             for space in sorted({e.space for e in new}):
                 ledger_sql.refuse_tombstoned(conn, space, [e.id for e in new if e.space == space])
+            if quota is not None:
+                _check_quota(conn, new, quota)
             conn.executemany(
                 """INSERT INTO evidence VALUES (:id, :space, :session, :seq, :speaker, :role,
                    :text, :observed_at, :recorded_at, :content_hash, :metadata, :external_id,
@@ -258,11 +288,7 @@ class SqliteEvidenceStore:
     def usage(self, space: str) -> SpaceUsage:
         """Turns of ``space`` and their bytes: the stored metadata is the JSON text
         ``turn_bytes`` measures (``evidence_row``), so SQL sums the same figure."""
-        row = self._db.query(
-            """SELECT count(*), coalesce(sum(length(CAST(text AS BLOB)) + length(CAST(metadata AS BLOB))), 0)
-               FROM evidence WHERE space = ?""",
-            (space,),
-        )[0]
+        row = self._db.query(_USAGE, (space,))[0]
         return SpaceUsage(turns=int(row[0]), bytes=int(row[1]))
 
     def count(self, space: str) -> int:

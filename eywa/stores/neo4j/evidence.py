@@ -28,7 +28,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from eywa.contract import SpaceUsage
+from eywa.contract import SpaceQuota, SpaceUsage, check_quota
 from eywa.errors import ErasedError
 from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, Evidence, SignalKind, utc_now
@@ -133,9 +133,20 @@ MATCH (sp:{_SPACE}) WHERE EXISTS {{ MATCH (e:{_EV}) WHERE e.space = sp.id }}
 RETURN sp.id AS space ORDER BY space
 """
 _COUNT = f"MATCH (e:{_EV}) WHERE e.space = $space RETURN count(e) AS n"
-_USAGE = f"""
-MATCH (e:{_EV}) WHERE e.space = $space
-RETURN count(e) AS turns, sum(coalesce(e.bytes, size(e.text))) AS bytes
+
+# What each of $spaces holds (``usage``, and the quota check inside Level 0's transaction):
+# its turns and their bytes, counted and summed in the (space, bytes) index (migration 0022)
+# with the values the index holds, so no turn is read. Every turn has ``bytes`` (Level 0
+# stores it; migration 0021 filled older turns). Hinted: unhinted, the planner scanned every
+# space's turns on a small store.
+_USAGE = f"""{level0.REPLAN_SKIP}
+UNWIND $spaces AS space
+CALL (space) {{
+  MATCH (e:{_EV}) USING INDEX e:{_EV}(space, bytes)
+  WHERE e.space = space AND e.bytes IS NOT NULL
+  RETURN count(e) AS turns, sum(e.bytes) AS bytes
+}}
+RETURN space, turns, bytes
 """
 _COUNT_SIGNALS = f"""
 MATCH (s:{_SIG}) WHERE s.space = $space
@@ -196,9 +207,12 @@ def _add(
     signals: dict[str, list[dict[str, Any]]],
     mentions: Sequence[tuple[str, Entity]],
     jobs: Sequence[dict[str, Any]] = (),
+    quota: SpaceQuota | None = None,
 ) -> list[str]:
     """One Level 0 batch (see ``level0``): one read and one write statement, which also
-    creates ``jobs`` (``ledger.job_row``s); with no new turn, the jobs' statement alone."""
+    creates ``jobs`` (``ledger.job_row``s); with no new turn, the jobs' statement alone.
+    With ``quota``, a third statement checks it (``_check_quota``) once the write holds the
+    spaces' ``:Backlog`` locks."""
     present, erased, sessions = level0.read_batch(tx, rows)
     new = [r for r in rows if r["props"]["id"] not in present]
     if not new:
@@ -214,7 +228,42 @@ def _add(
     at = utc_now()
     marks = [mark_row(space, TURN_STAGES, ids, "new", at) for space, ids in sorted(by_space.items())]
     level0.write_batch(tx, new, sessions, [s for r in new for s in signals[r["props"]["id"]]], mentions, marks, jobs)
+    if quota is not None:
+        _check_quota(tx, new, quota)
     return [r["props"]["id"] for r in new]
+
+
+def _check_quota(tx: ManagedTransaction, new: Sequence[dict[str, Any]], quota: SpaceQuota) -> None:
+    """``check_quota`` of each space the ``new`` turns (just written by ``tx``) go to.
+
+    The write statement ended by write-locking each of those spaces' ``:Backlog`` node
+    (``ledger.MARK_NEW``), which every Level 0 write of a space with a new turn takes and
+    keeps to its commit. So what this reads (read committed: every committed turn, and this
+    transaction's own) includes every batch of the space that committed before, and no
+    batch can commit a turn of the space before this transaction ends: batches written at
+    the same moment, by the threads of one process or by replicas, are checked one after
+    the other, each counting the ones before. The usage read includes the batch's own new
+    turns, subtracted to report what the space held before it. Raising here rolls the whole
+    transaction back: the refused batch leaves no turn, mention, mark or job.
+
+    Cost: one more statement in the transaction, a count and a sum of the space's turns in
+    the (space, bytes) index (O(turns of the space), which a turn quota bounds; no turn is
+    read), while the space's ``:Backlog`` lock is held, so it adds to the time batches of
+    one space queue on it. Counters kept on the ``:Backlog`` node would make it O(1), but
+    every path that removes turns (erasure, retention, dropping a space) and a migration
+    would have to keep them exact, and a batch re-sent while in flight must not count
+    twice; counting what is stored cannot drift.
+
+    Raises:
+        QuotaExceededError: a space would go over ``quota`` (the transaction rolls back).
+    """
+    added: dict[str, list[int]] = {}
+    for r in new:
+        added.setdefault(r["props"]["space"], []).append(int(r["props"]["bytes"]))
+    for row in run(tx, _USAGE, spaces=sorted(added)):
+        sizes = added[row["space"]]
+        held = SpaceUsage(turns=int(row["turns"]) - len(sizes), bytes=int(row["bytes"] or 0) - sum(sizes))
+        check_quota(row["space"], held, len(sizes), sum(sizes), quota)
 
 
 def _add_arguments(
@@ -228,10 +277,10 @@ def _add_arguments(
     return rows, {e.id: signal_props(e) for e in evidence}, list(mentions)
 
 
-def _add_each(tx: ManagedTransaction, arguments: Sequence[tuple[Any, ...]]) -> None:
-    """``_add`` of each batch's arguments in turn, in one transaction."""
+def _add_each(tx: ManagedTransaction, arguments: Sequence[tuple[Any, ...]], quota: SpaceQuota | None) -> None:
+    """``_add`` of each batch's arguments in turn (with ``quota``), in one transaction."""
     for rows, signals, mentions in arguments:
-        _add(tx, rows, signals, mentions)
+        _add(tx, rows, signals, mentions, (), quota)
 
 
 class Neo4jEvidenceStore:
@@ -247,13 +296,22 @@ class Neo4jEvidenceStore:
         self._graph = graph
 
     def add(
-        self, evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]], *, job: JobRecord | None = None
+        self,
+        evidence: Sequence[Evidence],
+        mentions: Sequence[tuple[str, Entity]],
+        *,
+        job: JobRecord | None = None,
+        quota: SpaceQuota | None = None,
     ) -> list[str]:
         """Write a batch (its pending marks, and ``job`` when given) in one transaction;
-        turns whose id exists are skipped (see ``EvidenceStore.add``).
+        turns whose id exists are skipped (see ``EvidenceStore.add``). ``quota`` is checked
+        in that transaction after the space's lock (``_check_quota``: one more statement,
+        O(turns of the space)); ``None`` adds nothing.
 
         Raises:
             ErasedError: a new turn's id is tombstoned (nothing written).
+            QuotaExceededError: the new turns would take their space over ``quota``
+                (nothing written).
             InvalidInputError: a turn's metadata is not JSON-serialisable (nothing written).
             ClosedError: the stores were closed.
             StoreError: Neo4j failed; nothing of the batch was committed.
@@ -263,23 +321,24 @@ class Neo4jEvidenceStore:
             if jobs:
                 self._graph.write("add job", run, ADD_JOBS, jobs=jobs)
             return []
-        return self._graph.write("add evidence", _add, *_add_arguments(evidence, mentions), jobs)
+        return self._graph.write("add evidence", _add, *_add_arguments(evidence, mentions), jobs, quota)
 
-    def rehearse_adds(self, batches: Sequence[Batch]) -> None:
-        """Run ``add``'s statements on ``batches``, one after the other in one transaction
-        that is rolled back: nothing is stored (no turn, mark or backlog count), but Neo4j
-        has planned and cached every statement run (``Neo4jGraph.rehearse``; the warm-up,
-        ``eywa.warm_up``). A later batch sees the earlier ones' turns, as it would if they
-        had committed.
+    def rehearse_adds(self, batches: Sequence[Batch], quota: SpaceQuota | None = None) -> None:
+        """Run ``add``'s statements on ``batches`` (``quota``'s check too, when given), one
+        after the other in one transaction that is rolled back: nothing is stored (no turn,
+        mark or backlog count), but Neo4j has planned and cached every statement run
+        (``Neo4jGraph.rehearse``; the warm-up, ``eywa.warm_up``). A later batch sees the
+        earlier ones' turns, as it would if they had committed.
 
         Raises:
             ErasedError: a turn of a batch is tombstoned.
+            QuotaExceededError: the batches together go over ``quota``.
             ClosedError: the stores were closed.
             StoreError: Neo4j failed.
         """
         arguments = [_add_arguments(evidence, mentions) for evidence, mentions in batches if evidence]
         if arguments:
-            self._graph.rehearse("rehearse add evidence", _add_each, arguments)
+            self._graph.rehearse("rehearse add evidence", _add_each, arguments, quota)
 
     def existing(self, space: str, ids: Sequence[str]) -> set[str]:
         """The subset of ``ids`` already stored in ``space``."""
@@ -343,8 +402,9 @@ class Neo4jEvidenceStore:
 
     def usage(self, space: str) -> SpaceUsage:
         """Turns of ``space`` and their bytes (each node keeps its ``bytes`` from
-        ``turn_bytes``; a node written before it existed counts its text's length)."""
-        row = self._graph.read("usage", _USAGE, space=space)[0]
+        ``turn_bytes``; migration 0021 gave them to older nodes), from the (space, bytes)
+        index alone."""
+        row = self._graph.read("usage", _USAGE, spaces=[space])[0]
         return SpaceUsage(turns=int(row["turns"]), bytes=int(row["bytes"] or 0))
 
     def count(self, space: str) -> int:
