@@ -72,13 +72,6 @@ def test_events_are_dated_by_their_own_part(text: str, statement: str, valid_fro
     assert [(f.statement, f.valid_from) for f in events] == [(statement, valid_from)]
 
 
-def test_what_happened_in_a_stretch_of_time_is_still_an_event() -> None:
-    assert statements("I had a birthday party last weekend.") == {"Cecilia had a birthday party on the weekend of 6 May 2023."}
-    assert statements("I had a long night at the hospital last week.") == {
-        "Cecilia had a long night at the hospital in the week of 1 May 2023."
-    }
-
-
 def test_a_date_in_another_clause_does_not_date_the_event() -> None:
     assert statements("Ran a half marathon, my phone broke last Fri.") == {"Cecilia ran a half marathon before 9 May 2023."}
 
@@ -92,9 +85,6 @@ def test_a_date_in_another_clause_does_not_date_the_event() -> None:
         "I didn't go to the party last week.",  # negated
         "I might have gone to the party last week.",  # hedged
         "I had a great time yesterday.",  # says nothing that happened
-        "I had a hectic weekend.",  # how a stretch of time went, whatever the adjective
-        "We had a quiet weekend at home.",
-        "Had a wild week, my laptop died last Fri.",
         "When I was a kid I went to camp every summer.",  # a past habit
         "Practise daily and try out different scales!",  # an imperative, not an elided "I"
     ],
