@@ -449,3 +449,40 @@ def test_been_to_with_a_verb_is_no_visit(memory: Memory, text: str) -> None:
     """"Been to" a place is a visit; "been to" and a verb is a purpose or an aside, not a place."""
     space = _remember(memory, (text,))
     assert not [v for v in _events(memory, space) if v.startswith("went to")], _events(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "value"),
+    [
+        (("I work at Initech.", "I left Initech last month."), "Where does Alice work now?", "Initech"),
+        (("I live in Leeds.", "We left Leeds in May."), "Where does Alice live now?", "Leeds"),
+    ],
+)
+def test_leaving_a_known_workplace_or_home_ends_it(memory: Memory, texts: tuple[str, ...], question: str,
+                                                   value: str) -> None:
+    """"I left Initech" alone is a job left when Initech is where the speaker said they work
+    (it made only a life event, and "Where does Alice work now?" kept answering Initech)."""
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said == "" or f": {value}" not in said, said
+    # Any status: "last month" starts before the first turn's time, which the store's
+    # supersession orders it by (the dimension, which answers, places it when it was said).
+    ended = [b for b in memory.beliefs(space, status=None) if b.subject == "Alice" and b.polarity == "negative"]
+    assert [b.value for b in ended] == [value], ended
+
+
+def test_leaving_a_known_workplace_said_in_a_later_call_ends_it(memory: Memory) -> None:
+    """The workplace is known from the stores when the leaving is remembered later."""
+    space = "say-left-later"
+    memory.remember(space, [{"text": "I work at Initech.", "speaker": "Alice", "session": "s0",
+                             "observed_at": "2024-05-01T10:00:00"}])
+    memory.remember(space, [{"text": "I left Initech in June.", "speaker": "Alice", "session": "s1",
+                             "observed_at": "2024-07-01T10:00:00"}])
+    assert ("employer", "Initech", "negative") in _beliefs(memory, space)
+    assert not _answer(memory, space, "Where does Alice work now?").startswith("Alice — employer: Initech")
+
+
+@pytest.mark.parametrize("text", ["I left Globex early, the music was too loud.", "I left Paris on Monday."])
+def test_leaving_a_name_never_said_to_be_a_job_or_home_ends_nothing(memory: Memory, text: str) -> None:
+    space = _remember(memory, (text,))
+    assert not {a for a, _, p in _beliefs(memory, space) if p == "negative"} & {"employer", "residence"}

@@ -58,6 +58,9 @@ _NOT_LIVES = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t|no\s+longer)\s+(?:really\s+)?(?:live|lives)\s+in\s+{_PLACE}",
     "live lives",
 )
+_LEFT_NAMED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}left\s+{_OLD}", "left")
+""""We left Leeds (in May)": a home left when the speaker's earlier beliefs hold the place as
+their residence (``Ctx.named``); "left" a place alone may be a trip's end."""
 _MOVING = rule(rf"{SUBJ}{BE}\s+{ADV}(?:moving|relocating)\s+(?:back\s+)?to\s+{_PLACE}", "moving relocating")
 _FROM = rule(rf"{SUBJ}{BE}\s+{ADV}(?:originally\s+)?from\s+{_PLACE}", "from")
 _GREW_UP = rule(rf"{SUBJ}\s+{ADV}(?:grew\s+up|was\s+born(?:\s+and\s+raised)?)\s+in\s+{_PLACE}", "grew born")
@@ -112,6 +115,12 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
         if "place" in m.groupdict() and (place := place_name(m.group("place"))):
             yield fact(ctx, s, f"{s} moved to {place}", "residence", place,
                        valid_from=past_date(ctx, m), confidence=0.85)
+    for m, s in matches(ctx, _LEFT_NAMED, we=True):
+        old = place_name(m.group("old"))
+        known = ctx.named.get(old.casefold()) if old and s == ctx.turn.speaker else None
+        if old and known is not None and known[0] == "residence" and not ctx.part.negated:
+            yield fact(ctx, s, f"{s} moved away from {old}", "residence", old, polarity="negative",
+                       valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _NOT_LIVES, we=True):
         if place := place_name(m.group("place")):
             yield fact(ctx, s, f"{s} does not live in {place}", "residence", place, polarity="negative",

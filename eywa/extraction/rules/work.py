@@ -86,6 +86,9 @@ _LEFT = rule(
     rf"|left(?=\s+(?:the\s+)?{PROPER}\s+(?:and|to)\s+(?:join|joined|start|started|work|move|moved)\b))\s+{_ORG}",
     "resigned retired quit notice laid fired let redundant job working left",
 )
+_LEFT_NAMED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}left\s+{_ORG}", "left")
+""""I left Initech (last month)": a job left when the speaker's earlier beliefs hold the name
+as their employer (``Ctx.named``); "left" a name alone may be a party, a town or a team."""
 _NOT_WORKS = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t|no\s+longer)\s+(?:really\s+)?(?:work|works)\s+(?:at|for)\s+{_ORG}",
     "work works",
@@ -275,9 +278,20 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
         if verb == "retired from":
             yield fact(ctx, s, f"{s} retired from {_the(m, org)}", "employer", "retired", valid_from=past_date(ctx, m),
                        confidence=0.8)
+    for m, s in matches(ctx, _LEFT_NAMED):
+        org = org_name(m.group("org"))
+        if org is not None and s == ctx.turn.speaker and not ctx.part.negated and _named(ctx, org, "employer"):
+            yield fact(ctx, s, f"{s} left {_the(m, org)}", "employer", org, polarity="negative",
+                       valid_from=past_date(ctx, m), confidence=0.85)
     for m, s in matches(ctx, _RETIRED):
         if not ctx.part.negated:
             yield fact(ctx, s, f"{s} retired", "employer", "retired", valid_from=past_date(ctx, m), confidence=0.8)
+
+
+def _named(ctx: Ctx, value: str, attribute: str) -> bool:
+    """Whether the speaker's earlier beliefs hold ``value`` as a value of ``attribute``."""
+    known = ctx.named.get(value.casefold())
+    return known is not None and known[0] == attribute
 
 
 def _granularity(ctx: Ctx, moment: object) -> str | None:
