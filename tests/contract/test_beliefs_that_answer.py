@@ -486,3 +486,24 @@ def test_leaving_a_known_workplace_said_in_a_later_call_ends_it(memory: Memory) 
 def test_leaving_a_name_never_said_to_be_a_job_or_home_ends_nothing(memory: Memory, text: str) -> None:
     space = _remember(memory, (text,))
     assert not {a for a, _, p in _beliefs(memory, space) if p == "negative"} & {"employer", "residence"}
+
+
+@pytest.mark.parametrize(
+    ("texts", "value"),
+    [
+        (("I go climbing every weekend.", "I don't climb anymore, my knee is bad."), "climbing"),
+        (("I go swimming every morning.", "I no longer swim."), "swimming"),
+    ],
+)
+def test_a_pastime_given_up_said_with_its_verb_answers_no(memory: Memory, texts: tuple[str, ...], value: str) -> None:
+    """"I don't climb anymore" ends climbing as "I don't go climbing anymore" does (it made
+    nothing, and "Does Alice still go climbing?" answered yes)."""
+    space = _remember(memory, texts)
+    said = _answer(memory, space, f"Does Alice still go {value}?")
+    assert said.startswith(f"Alice — hobbies: not {value}"), said
+
+
+@pytest.mark.parametrize("text", ["I don't run the club anymore.", "I no longer read the paper.", "I don't fly anymore, sadly."])
+def test_a_verb_with_an_object_or_no_pastime_ends_no_hobby(memory: Memory, text: str) -> None:
+    space = _remember(memory, (text,))
+    assert not {v for a, v, _ in _beliefs(memory, space) if a == "hobbies"}, _beliefs(memory, space)
