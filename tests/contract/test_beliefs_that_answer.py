@@ -507,3 +507,19 @@ def test_a_pastime_given_up_said_with_its_verb_answers_no(memory: Memory, texts:
 def test_a_verb_with_an_object_or_no_pastime_ends_no_hobby(memory: Memory, text: str) -> None:
     space = _remember(memory, (text,))
     assert not {v for a, v, _ in _beliefs(memory, space) if a == "hobbies"}, _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        (("I'm vegetarian.", "I started eating fish again."), "Does Alice eat fish?", "Alice — diet: fish since 1 Jun 2024"),
+        (("I'm vegetarian.", "I'm eating meat again."), "Does Alice eat meat?", "Alice — diet: meat since 1 Jun 2024"),
+    ],
+)
+def test_a_food_eaten_again_is_back_in_the_diet(memory: Memory, texts: tuple[str, ...], question: str,
+                                                answer: str) -> None:
+    """"I started eating fish again" said alone (not followed by "so I'm pescatarian") made
+    nothing, and the vegetarian's "not fish" stayed the answer."""
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said

@@ -42,7 +42,13 @@ _STOPPED_EATING = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:stopped|quit|gave\s+up|cut\s+out)\s+(?:eating\s+)?(?P<food>{FOODS})\b",
     FOODS,
 )
-_EATS_AGAIN = rule(rf"{SUBJ}\s+{ADV}(?:eat|eats)\s+(?P<food>{FOODS})\s+again\b", "again")
+_EATS_AGAIN = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?:eat|eats|eating|(?:started|began|begun|start)\s+(?:eating|to\s+eat))\s+"
+    rf"(?P<food>{FOODS})\s+again\b",
+    "again",
+)
+""""I eat fish again", "I started eating fish again", "I'm eating meat again": the food is back
+in the diet (the validator reads "again" as the change it is)."""
 
 
 def activity(raw: str) -> str:
