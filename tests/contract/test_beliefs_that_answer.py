@@ -523,3 +523,22 @@ def test_a_food_eaten_again_is_back_in_the_diet(memory: Memory, texts: tuple[str
     space = _remember(memory, texts)
     said = _answer(memory, space, question)
     assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "answer"),
+    [
+        ("I'm employed by Globex.", "Where does Alice work?", "Alice — employer: Globex since 1 May 2024"),
+        ("I am employed at Initech as a nurse.", "What's Alice's job?", "Alice — occupation: nurse since 1 May 2024"),
+    ],
+)
+def test_employed_by_names_the_employer(memory: Memory, text: str, question: str, answer: str) -> None:
+    """"I'm employed by Globex" made nothing: "Where does Alice work?" found only the turn."""
+    space = _remember(memory, (text,))
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+def test_not_employed_by_is_no_employer(memory: Memory) -> None:
+    space = _remember(memory, ("I'm not employed by Globex, I just consult for them.",))
+    assert ("employer", "Globex", "positive") not in _beliefs(memory, space)

@@ -59,6 +59,8 @@ _WORKS = rule(
     rf"(?:at|for)\s+{_ORG}{_ROLE_AFTER}",
     "work works working",
 )
+_EMPLOYED = rule(rf"{SUBJ}{BE}\s+{ADV}(?:employed|(?:self-)?contracted)\s+(?:by|at)\s+{_ORG}{_ROLE_AFTER}", "employed contracted")
+""""I'm employed by Globex", "I'm employed at the Royal Navy as an engineer": the employer."""
 _HAS_WORKED = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+(?:at|for)\s+{_ORG}", "worked")
 """"I've worked at Initech since 2019": the present perfect with how long says one still does
 (not "I worked at Initech", a past, nor "I've worked at Initech", once), and since when
@@ -194,7 +196,7 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
     yield from _leaves(ctx)
     if not asserts(ctx):
         return
-    for m, s in matches(ctx, _WORKS) + matches(ctx, _MY_JOB, anywhere=True):
+    for m, s in matches(ctx, _WORKS) + matches(ctx, _EMPLOYED) + matches(ctx, _MY_JOB, anywhere=True):
         if org := org_name(m.group("org")):
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
                        confidence=0.9)
