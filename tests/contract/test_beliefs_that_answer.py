@@ -542,3 +542,24 @@ def test_employed_by_names_the_employer(memory: Memory, text: str, question: str
 def test_not_employed_by_is_no_employer(memory: Memory) -> None:
     space = _remember(memory, ("I'm not employed by Globex, I just consult for them.",))
     assert ("employer", "Globex", "positive") not in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("Ben and I got engaged last weekend!", "Alice — partner: Ben since 27 Apr 2024"),
+        ("I got engaged to Ben.", "Alice — partner: Ben since 1 May 2024"),
+    ],
+)
+def test_whom_one_got_engaged_to_is_the_partner(memory: Memory, text: str, answer: str) -> None:
+    """Both made the status engaged and no partner ("Ben" opening a sentence is no person
+    Level 0 can tell from a capitalised word; "to Ben" was not read)."""
+    space = _remember(memory, (text,))
+    said = _answer(memory, space, "Who is Alice's partner?")
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize("text", ["Google and I got divorced.", "We got married to Tom's delight."])
+def test_a_name_beside_a_wedding_is_not_always_the_partner(memory: Memory, text: str) -> None:
+    space = _remember(memory, (text,))
+    assert not {v for a, v, _ in _beliefs(memory, space) if a == "partner"}, _beliefs(memory, space)

@@ -61,7 +61,7 @@ _MARRIED_TO = rule(
 )
 """"I'm married to Tom", "I married Tom"'s "got married to", and the perfect with how long:
 "I've been married to Tom for ten years" (the status and the partner since its start)."""
-_TO_NAME = re.compile(rf"\s+to\s+{NAME}\b")
+_TO_NAME = re.compile(rf"\s+to\s+(?P<name>{NAME})\b(?!{A}s)")
 _MARRIED_NAME = rule(rf"{SUBJ}\s+{ADV}married\s+(?P<name>{NAME})\b", "married")
 _GETTING = rule(rf"{SUBJ}{BE}\s+{ADV}getting\s+(?P<st>married|divorced|engaged)\b", "getting")
 _BROKE_UP = rule(
@@ -119,6 +119,10 @@ _KIND_VALUE = {"kids": "children", "kid": "children", "child": "children", "chil
                "sons": "sons", "daughters": "daughters", "twins": "twins", "son": "son", "daughter": "daughter"}  # fmt: skip
 
 
+_UNITES = frozenset({"engaged", "married"})
+"""The statuses one gets *with* someone, who is then the partner."""
+
+
 def _name(raw: str | None) -> str | None:
     return raw if raw and raw not in NOT_NAMES else None
 
@@ -131,7 +135,12 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
         for m, s in matches(ctx, _GOT, we=True):
             st = m.group("st")
             yield fact(ctx, s, f"{s} got {st}", "relationship_status", st, valid_from=past_date(ctx, m), confidence=0.9)
-            if (partner := companion(ctx, m)) is not None:
+            # "Ben and I got engaged": whom one gets engaged or married to is a person, so the
+            # name is the partner even where Level 0 could not tell it from a capitalised word.
+            to = _TO_NAME.match(ctx.text, m.end()) if st in _UNITES else None
+            partner = companion(ctx, m) or (_name(m.group("with")) if st in _UNITES else None) or (
+                _name(to.group("name")) if to else None)
+            if partner is not None:
                 yield fact(ctx, s, f"{s} got {st} to {partner}", "partner", partner, valid_from=past_date(ctx, m))
         for m, s in matches(ctx, _GETTING, we=True):
             st = m.group("st")
