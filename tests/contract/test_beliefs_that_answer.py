@@ -563,3 +563,13 @@ def test_whom_one_got_engaged_to_is_the_partner(memory: Memory, text: str, answe
 def test_a_name_beside_a_wedding_is_not_always_the_partner(memory: Memory, text: str) -> None:
     space = _remember(memory, (text,))
     assert not {v for a, v, _ in _beliefs(memory, space) if a == "partner"}, _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    "text", ["I live with my partner Sam in Oslo.", "We live with my parents in Oslo now.", "I live with Tom in Oslo."]
+)
+def test_whom_one_lives_with_does_not_hide_where(memory: Memory, text: str) -> None:
+    """"I live with my partner Sam in Oslo" made the partner and no residence."""
+    space = _remember(memory, (text,))
+    said = _answer(memory, space, "Where does Alice live?")
+    assert said.startswith("Alice — residence: Oslo since 1 May 2024"), said

@@ -36,9 +36,12 @@ from eywa.models import CandidateFact
 _PLACE = rf"(?:the\s+)?(?P<place>{PROPER})(?![\w'’])"
 _OLD = rf"(?:the\s+)?(?P<old>{PROPER})(?![\w'’])"
 
+_WITH = rf"(?:with\s+(?:(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?(?:,?\s+{NAME},?)?|{NAME}(?:\s+and\s+{NAME})?)\s+)?"
+""""with my partner Sam", "with my two kids", "with Tom": whom one lives with, between "live"
+and where."""
 _LIVES = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:live|lives|living|based|residing|reside|resides|settled)\s+"
-    rf"(?:here\s+)?in\s+{_PLACE}",
+    rf"{_WITH}(?:here\s+)?in\s+{_PLACE}",
     "live lives living based residing reside resides settled",
 )
 _HAS_LIVED = rule(rf"{SUBJ}{HAVE}\s+{ADV}lived\s+(?:here\s+)?in\s+{_PLACE}", "lived")
