@@ -19,12 +19,14 @@ _A = r"['’]"  # straight or curly apostrophe
 
 NEGATION: Final = re.compile(
     r"\b(?:not|never|no\s+longer|no(?!\.?\s*#?\d)|none|nobody|nothing|nowhere"
-    rf"|neither|nor|without|cannot)\b|(?<=[a-z])n{_A}t\b",
+    rf"|neither|nor|without|cannot|(?:do|does|did|is|are|was|were|have|has|had|would|could|should|ca|wo)nt)\b"
+    rf"|(?<=[a-z])n{_A}t\b",
     re.IGNORECASE,
 )
 """The one negation finder: the NEGATION signal, the rules extractor's negated clause and
 the validator's own reading (``eywa.extraction.polarity``) all use it, so they agree on
-what negates ("no" before a number is a number: "no. 5", "no #3")."""
+what negates ("no" before a number is a number: "no. 5", "no #3"), typed without the
+apostrophe too ("i dont eat meat")."""
 
 _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYWORDS
     (SignalKind.NEGATION, NEGATION),
@@ -66,7 +68,8 @@ _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYW
 )
 _KEYWORDS: dict[SignalKind, frozenset[str]] = {
     SignalKind.NEGATION: frozenset(
-        "not never no none nobody nothing nowhere neither nor without cannot t".split()
+        """not never no none nobody nothing nowhere neither nor without cannot t dont doesnt didnt isnt arent wasnt
+        werent havent hasnt hadnt wouldnt couldnt shouldnt cant wont""".split()
     ),
     SignalKind.HEDGE: frozenset(
         """might maybe perhaps probably possibly likely unlikely could may think guess suppose

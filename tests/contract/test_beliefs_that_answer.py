@@ -573,3 +573,35 @@ def test_whom_one_lives_with_does_not_hide_where(memory: Memory, text: str) -> N
     space = _remember(memory, (text,))
     said = _answer(memory, space, "Where does Alice live?")
     assert said.startswith("Alice — residence: Oslo since 1 May 2024"), said
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        (("im working at initech now",), "Where does Alice work now?", "Alice — employer: Initech since 1 May 2024"),
+        (("i live in berlin",), "Where does Alice live?", "Alice — residence: Berlin since 1 May 2024"),
+        (("i live in new york now",), "Where does Alice live?", "Alice — residence: New York since 1 May 2024"),
+        (("im a nurse",), "What's Alice's job?", "Alice — occupation: nurse since 1 May 2024"),
+        (("i dont eat meat",), "Does Alice eat meat?", "Alice — diet: not meat"),
+        (("I work at Initech.", "i dont work at initech anymore"), "Is Alice still at Initech?",
+         "Alice — employer: unknown since 1 Jun 2024 (was Initech)"),
+        (("Im vegetarian.",), "Does Alice eat meat?", "Alice — diet: not meat"),
+    ],
+)
+def test_casual_spelling_is_read(memory: Memory, texts: tuple[str, ...], question: str, answer: str) -> None:
+    """A lone "i", "im", "dont" and names typed in lower case: each made nothing, so a user
+    who types casually was never answered."""
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute"),
+    [("i work at home most days", "employer"), ("i work at night mostly", "employer"),
+     ("im in love with my job lol", "employer"), ("i dont live in leeds", "residence"),
+     ("I work at home, i.e. nowhere.", "employer"), ("i live in the middle of nowhere", "residence")],
+)
+def test_casual_spelling_makes_no_wrong_belief(memory: Memory, text: str, attribute: str) -> None:
+    space = _remember(memory, (text,))
+    assert not [v for a, v, p in _beliefs(memory, space) if a == attribute and p == "positive"], _beliefs(memory, space)

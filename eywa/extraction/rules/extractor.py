@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from eywa.extraction.context import Earlier, named_values
 from eywa.extraction.rules.age import age
+from eywa.extraction.rules.casual import standard_turn
 from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in
 from eywa.extraction.rules.ellipsis import elliptical_answer
 from eywa.extraction.rules.family import children, relationships
@@ -139,6 +140,9 @@ class RuleExtractor:
     def _turn(
         self, turn: Evidence, previous: Evidence | None, named: Mapping[str, tuple[str, str]]
     ) -> Iterator[CandidateFact]:
+        # "im working at Initech now": read as "I'm working …" (the proposal cites the turn as typed).
+        turn = standard_turn(turn)
+        previous = None if previous is None else standard_turn(previous)
         dates = [s for s in turn.signals if s.kind is SignalKind.DATE and s.window_start is not None]
         for clause in clauses(masked(turn.text)):
             if clause.is_question or len(clause.text) > 400:
