@@ -605,3 +605,32 @@ def test_casual_spelling_is_read(memory: Memory, texts: tuple[str, ...], questio
 def test_casual_spelling_makes_no_wrong_belief(memory: Memory, text: str, attribute: str) -> None:
     space = _remember(memory, (text,))
     assert not [v for a, v, p in _beliefs(memory, space) if a == attribute and p == "positive"], _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        (("I work at Globex.", "Actually it's Initech, not Globex."), "Where does Alice work now?",
+         "Alice — employer: Initech since 1 Jun 2024 (was Globex)"),
+        (("I live in Leeds.", "Sorry, I meant York, not Leeds."), "Where does Alice live now?",
+         "Alice — residence: York since 1 Jun 2024 (was Leeds)"),
+    ],
+)
+def test_a_bare_correction_of_what_was_said_moves_the_answer(memory: Memory, texts: tuple[str, ...], question: str,
+                                                             answer: str) -> None:
+    """"Actually it's Initech, not Globex" after "I work at Globex" made nothing: the
+    employer stayed Globex."""
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [("Actually it's Initech, not Globex.",), ("I work at Globex.", "Actually it's Friday, not Monday."),
+     ("I work at Globex.", "It's Initech, not Globex, that makes the best coffee machines.")],
+)
+def test_a_correction_of_nothing_said_before_makes_nothing(memory: Memory, texts: tuple[str, ...]) -> None:
+    space = _remember(memory, texts)
+    assert ("employer", "Initech", "positive") not in _beliefs(memory, space)
+    assert ("employer", "Globex", "negative") not in _beliefs(memory, space)

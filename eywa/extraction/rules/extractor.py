@@ -21,6 +21,7 @@ from eywa.extraction.context import Earlier, named_values
 from eywa.extraction.rules.age import age
 from eywa.extraction.rules.casual import standard_turn
 from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in
+from eywa.extraction.rules.correction import correction
 from eywa.extraction.rules.ellipsis import elliptical_answer
 from eywa.extraction.rules.family import children, relationships
 from eywa.extraction.rules.habits import habits
@@ -152,8 +153,10 @@ class RuleExtractor:
                 continue
             answer = elliptical_answer(turn, clause, previous)
             clause_parts: list[Part] = parts(clause) if answer is None else [answer]
-            for part in clause_parts:
-                end = part.start + len(part.text)
+            for said in clause_parts:
+                # "Actually it's Initech, not Globex": read as "I work at Initech, not Globex".
+                part = correction(said, named) or said
+                end = said.start + len(said.text)
                 ctx = Ctx(turn=turn, clause=clause, part=part, persons=persons,
                           dates=tuple(d for d in dates if part.start <= d.start < end), named=named)
                 speaks = bool(persons) or not _SPEAKER_WORDS.isdisjoint(part.words) or not part.words.isdisjoint(named)
