@@ -634,3 +634,12 @@ def test_a_correction_of_nothing_said_before_makes_nothing(memory: Memory, texts
     space = _remember(memory, texts)
     assert ("employer", "Initech", "positive") not in _beliefs(memory, space)
     assert ("employer", "Globex", "negative") not in _beliefs(memory, space)
+
+
+def test_the_school_of_a_study_in_progress_is_named(memory: Memory) -> None:
+    """"I'm studying law at Leeds" made the field alone (the place needed an institution
+    word, "Leeds University"), so "Where does Alice study?" could not say Leeds."""
+    space = _remember(memory, ("I'm studying law at Leeds.",))
+    assert {("education", "law", "positive"), ("education", "Leeds", "positive")} <= _beliefs(memory, space)
+    said = _answer(memory, space, "Where does Alice study?")
+    assert said.startswith("Alice — education:") and "Leeds" in said, said
