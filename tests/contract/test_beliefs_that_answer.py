@@ -643,3 +643,25 @@ def test_the_school_of_a_study_in_progress_is_named(memory: Memory) -> None:
     assert {("education", "law", "positive"), ("education", "Leeds", "positive")} <= _beliefs(memory, space)
     said = _answer(memory, space, "Where does Alice study?")
     assert said.startswith("Alice — education:") and "Leeds" in said, said
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("I've been vegan since 2020.", "2020-01-01"),
+        ("I've been vegetarian for ten years.", "2014-05-01"),
+    ],
+)
+def test_a_diet_in_the_perfect_with_how_long_holds_since_its_start(memory: Memory, text: str, start: str) -> None:
+    """The diet label in the perfect made nothing ("I've been vegan since 2020"): now no
+    meat, since the start it states."""
+    space = _remember(memory, (text,))
+    said = _answer(memory, space, "Does Alice eat meat?")
+    assert said.startswith("Alice — diet: not meat"), said
+    meat = [b for b in memory.beliefs(space, attribute="diet") if b.value == "meat"]
+    assert [(b.polarity, b.valid_from and b.valid_from.date().isoformat()) for b in meat] == [("negative", start)]
+
+
+def test_a_diet_in_the_experiential_perfect_is_no_diet_of_now(memory: Memory) -> None:
+    space = _remember(memory, ("I've been vegan twice.",))
+    assert not {v for a, v, _ in _beliefs(memory, space) if a == "diet"}, _beliefs(memory, space)
