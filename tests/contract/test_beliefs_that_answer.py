@@ -665,3 +665,19 @@ def test_a_diet_in_the_perfect_with_how_long_holds_since_its_start(memory: Memor
 def test_a_diet_in_the_experiential_perfect_is_no_diet_of_now(memory: Memory) -> None:
     space = _remember(memory, ("I've been vegan twice.",))
     assert not {v for a, v, _ in _beliefs(memory, space) if a == "diet"}, _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    "text", ["I left Initech and joined Globex.", "I quit Initech to join Globex as a designer."]
+)
+def test_leaving_the_job_to_join_another_names_the_new_employer(memory: Memory, text: str) -> None:
+    """"I left Initech and joined Globex" after "I work at Initech" ended Initech and named
+    no employer ("Where does Alice work now?" found only the turn)."""
+    space = _remember(memory, ("I work at Initech.", text))
+    said = _answer(memory, space, "Where does Alice work now?")
+    assert said.startswith("Alice — employer: Globex since 1 Jun 2024 (was Initech)"), said
+
+
+def test_joining_after_leaving_what_was_no_job_names_no_employer(memory: Memory) -> None:
+    space = _remember(memory, ("I work at Initech.", "I left Paris and joined Tom in Rome."))
+    assert ("employer", "Tom", "positive") not in _beliefs(memory, space)

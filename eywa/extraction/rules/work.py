@@ -77,6 +77,16 @@ _STARTS = rule(
     "start starts started starting begin begins began begun",
 )
 _JOINED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:joined|join|joins)\s+{_ORG}\s+as\s+(?:a|an)\s+{_TITLE}", "joined join joins")
+_LEFT_AND_JOINED = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:left|quit)\s+(?:the\s+)?(?P<old>{PROPER})\s+(?:and|to)\s+(?:then\s+)?(?:join|joined)\s+"
+    rf"{_ORG}"
+    rf"{_ROLE_AFTER}",
+    "joined join",
+)
+""""I left Initech and joined Globex": leaving the workplace the speaker said they work at
+(``Ctx.named``) to join another is a change of job, so what was joined is the employer, as
+"joined X as a …" is; "joined" alone may be a club, a gym or a friend ("I left Paris and
+joined Tom in Rome")."""
 _HIRED = rule(
     rf"{SUBJ}\s+(?:got|was|were|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}(?:hired|recruited|taken\s+on)\s+(?:at|by)\s+{_ORG}{_ROLE_AFTER}",
     "hired recruited taken",
@@ -241,7 +251,8 @@ def _title(ctx: Ctx, s: str, m: re.Match[str]) -> Iterator[CandidateFact]:
 def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
     if ctx.part.negated:
         return
-    for m, s in matches(ctx, _GOT_JOB) + matches(ctx, _HIRED) + matches(ctx, _JOINED):
+    changed = [(m, s) for m, s in matches(ctx, _LEFT_AND_JOINED) if _named(ctx, clean(m.group("old")), "employer")]
+    for m, s in matches(ctx, _GOT_JOB) + matches(ctx, _HIRED) + matches(ctx, _JOINED) + changed:
         if org := org_name(m.group("org")):
             said = _JOIN_VERB.search(m.group(0))
             verb = _JOIN_VERBS[said.group(1)] if said else "got a job at"
