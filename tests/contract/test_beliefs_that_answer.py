@@ -681,3 +681,11 @@ def test_leaving_the_job_to_join_another_names_the_new_employer(memory: Memory, 
 def test_joining_after_leaving_what_was_no_job_names_no_employer(memory: Memory) -> None:
     space = _remember(memory, ("I work at Initech.", "I left Paris and joined Tom in Rome."))
     assert ("employer", "Tom", "positive") not in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize("text", ["I'm living in Porto next year.", "We're based in Porto from next month."])
+def test_living_somewhere_at_a_time_to_come_is_no_residence_now(memory: Memory, text: str) -> None:
+    """"I'm living in Porto next year" made Porto the residence of now (a plan said as a fact)."""
+    space = _remember(memory, ("I live in Leeds.", text))
+    said = _answer(memory, space, "Where does Alice live now?")
+    assert said.startswith("Alice — residence: Leeds"), said

@@ -23,6 +23,7 @@ from eywa.extraction.rules.clause import (
     SUBJ,
     Ctx,
     asserts,
+    future_date,
     lasting,
     matches,
     past_date,
@@ -136,6 +137,8 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     lived = [(m, s) for m, s in matches(ctx, _HAS_LIVED, we=True) if lasting(ctx, m.end(), right_after=True)]
     for m, s in matches(ctx, _LIVES, we=True) + lived:
+        if future_date(ctx) is not None:
+            continue  # "I'm living in Porto next year", "we're settling in Porto in May": a plan
         if place := place_name(m.group("place")):
             yield fact(ctx, s, f"{s} lives in {place}", "residence", place, valid_from=stated_start(ctx, m),
                        confidence=0.9)
