@@ -61,6 +61,8 @@ _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYW
             # "I started eating fish again", "I eat meat again", "smoking again": a habit or a
             # food given up is back, so what was said of it before has ended.
             r"|(?:eat|eats|eating|ate|drink|drinks|drinking|drank|smoke|smokes|smoking)\s+(?:\w+\s+){0,2}?again"
+            # "We're settling in nicely in Porto": a home just moved into.
+            r"|settl(?:ing|ed)\s+in(?:to)?"
             r"|instead|i\s+meant|correction|turns\s+out)\b",
             re.IGNORECASE,
         ),
@@ -80,7 +82,7 @@ _KEYWORDS: dict[SignalKind, frozenset[str]] = {
     ),
     SignalKind.CORRECTION: frozenset(
         """actually longer anymore moved quit started switched mind used work working works job
-        hired again instead meant correction turns""".split()
+        hired again instead meant correction turns settling settled""".split()
     ),
 }
 """Words one of which must occur for a cue family to be searched at all (a cheap gate)."""

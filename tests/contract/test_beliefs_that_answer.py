@@ -689,3 +689,17 @@ def test_living_somewhere_at_a_time_to_come_is_no_residence_now(memory: Memory, 
     space = _remember(memory, ("I live in Leeds.", text))
     said = _answer(memory, space, "Where does Alice live now?")
     assert said.startswith("Alice — residence: Leeds"), said
+
+
+@pytest.mark.parametrize("text", ["We're settling in nicely in Porto.", "We've settled in well in Porto."])
+def test_settling_in_somewhere_is_living_there(memory: Memory, text: str) -> None:
+    """After "I moved to Lisbon", "We're settling in nicely in Porto" made nothing: the
+    answer stayed Lisbon."""
+    space = _remember(memory, ("I moved to Lisbon.", text))
+    said = _answer(memory, space, "Where does Alice live now?")
+    assert said.startswith("Alice — residence: Porto since 1 Jun 2024 (was Lisbon)"), said
+
+
+def test_settling_in_somewhere_later_is_a_plan(memory: Memory) -> None:
+    space = _remember(memory, ("I moved to Lisbon.", "We're settling in Porto next year."))
+    assert ("residence", "Porto", "positive") not in _beliefs(memory, space)

@@ -41,9 +41,10 @@ _WITH = rf"(?:with\s+(?:(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?(?:,?\s+{NAME},?)?|{NAM
 """"with my partner Sam", "with my two kids", "with Tom": whom one lives with, between "live"
 and where."""
 _LIVES = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:live|lives|living|based|residing|reside|resides|settled)\s+"
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been|{HAVE})?\s+{ADV}(?:live|lives|living|based|residing|reside|resides"
+    rf"|(?:settled|settling)(?:\s+in)?(?:\s+(?:really\s+|so\s+|pretty\s+)?(?:nicely|well|fine|okay|ok|quickly))?)\s+"
     rf"{_WITH}(?:here\s+)?in\s+{_PLACE}",
-    "live lives living based residing reside resides settled",
+    "live lives living based residing reside resides settled settling",
 )
 _HAS_LIVED = rule(rf"{SUBJ}{HAVE}\s+{ADV}lived\s+(?:here\s+)?in\s+{_PLACE}", "lived")
 """"I've lived in Leeds for ten years": one still does (not "I lived in Leeds", a past), and
