@@ -703,3 +703,20 @@ def test_settling_in_somewhere_is_living_there(memory: Memory, text: str) -> Non
 def test_settling_in_somewhere_later_is_a_plan(memory: Memory) -> None:
     space = _remember(memory, ("I moved to Lisbon.", "We're settling in Porto next year."))
     assert ("residence", "Porto", "positive") not in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Where is Alice living at the moment?", "Alice — residence: Leeds"),
+        ("Where does Alice live at present?", "Alice — residence: Leeds"),
+        ("What is Alice's job at this point in time?", "Alice — occupation: nurse"),
+        ("Where does Alice work right now?", "Alice — employer: Initech"),
+    ],
+)
+def test_a_phrase_of_now_in_the_question_is_when_not_what(memory: Memory, question: str, answer: str) -> None:
+    """"at the moment" read as a topic ("moment") the dimension could not answer, so "Where
+    is Alice living at the moment?" claimed nothing while "… now?" was answered."""
+    space = _remember(memory, ("I live in Leeds.", "I work at Initech as a nurse."))
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
