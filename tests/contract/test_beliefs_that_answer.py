@@ -720,3 +720,18 @@ def test_a_phrase_of_now_in_the_question_is_when_not_what(memory: Memory, questi
     space = _remember(memory, ("I live in Leeds.", "I work at Initech as a nurse."))
     said = _answer(memory, space, question)
     assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I got fired from Initech last week.", "I was laid off from Initech.", "I got made redundant by Initech.",
+     "I handed in my notice at Initech.", "I gave notice at Initech."],
+)
+def test_being_let_go_or_giving_notice_ends_the_job(memory: Memory, text: str) -> None:
+    """The rules proposed Initech, negative, and the validator refused it (``polarity_flip``:
+    "fired", "laid off", "made redundant" and "notice" were no cessation), so "Where does
+    Alice work now?" kept answering Initech."""
+    space = _remember(memory, ("I work at Initech.", text))
+    assert ("employer", "Initech", "negative") in _beliefs(memory, space)
+    said = _answer(memory, space, "Where does Alice work now?")
+    assert not said.startswith("Alice — employer: Initech"), said
