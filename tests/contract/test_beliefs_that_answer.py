@@ -735,3 +735,18 @@ def test_being_let_go_or_giving_notice_ends_the_job(memory: Memory, text: str) -
     assert ("employer", "Initech", "negative") in _beliefs(memory, space)
     said = _answer(memory, space, "Where does Alice work now?")
     assert not said.startswith("Alice — employer: Initech"), said
+
+
+@pytest.mark.parametrize("text", ["Tom and I are no longer together.", "I'm not with Tom anymore.", "I'm no longer with Tom."])
+def test_no_longer_together_ends_the_partner(memory: Memory, text: str) -> None:
+    """Each made nothing, and "Who is Alice's partner?" kept answering Tom."""
+    space = _remember(memory, ("I'm married to Tom.", text))
+    assert ("partner", "Tom", "negative") in _beliefs(memory, space)
+    said = _answer(memory, space, "Who is Alice's partner?")
+    assert not said.startswith("Alice — partner: Tom"), said
+
+
+@pytest.mark.parametrize("text", ["We're not together yet.", "Tom and I are not together."])
+def test_not_together_without_an_end_ends_nothing(memory: Memory, text: str) -> None:
+    space = _remember(memory, ("I'm married to Tom.", text))
+    assert ("partner", "Tom", "negative") not in _beliefs(memory, space)

@@ -69,6 +69,13 @@ _BROKE_UP = rule(
     rf"(?:\s+with\s+(?P<name>{NAME}))?\b",
     "broke split separated called",
 )
+_APART = rule(
+    rf"{SUBJ}{BE}\s+{ADV}(?:(?P<longer>no\s+longer)|not)\s+(?:together|with\s+(?P<name>{NAME})\b(?!{A}s))"
+    r"(?(longer)|\s+(?:anymore|any\s+more)\b)",
+    "together with",
+)
+""""Tom and I are no longer together", "I'm not with Tom anymore": the partner has ended
+("not together" alone may be "not together yet")."""
 _SPOUSE = rule(
     rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?P<ex>ex-?\s*)?(?P<role>husband|wife|fianc[ée]e?|boyfriend|girlfriend"
     rf"|partner|spouse)\b(?:(?:,|\s+is\s+(?:named|called)|,\s+(?:named|called))?\s+(?P<name>{NAME})\b(?!{A}s))?",
@@ -156,6 +163,10 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
                            valid_from=past_date(ctx, m), confidence=0.75)
     part = ctx.part
     if part.negated and not (part.hedged or part.hypothetical or part.past_habit):
+        for m, s in matches(ctx, _APART, we=True):
+            if (partner := _name(m.group("name")) or companion(ctx, m) or _name(m.group("with"))) is not None:
+                yield fact(ctx, s, f"{s} is no longer with {partner}", "partner", partner, polarity="negative",
+                           confidence=0.8)
         for m, s in matches(ctx, _NOT_STATUS, we=True):
             st = m.group("st")
             yield fact(ctx, s, f"{s} is not {st}", "relationship_status", st, polarity="negative", confidence=0.85)
