@@ -750,3 +750,19 @@ def test_no_longer_together_ends_the_partner(memory: Memory, text: str) -> None:
 def test_not_together_without_an_end_ends_nothing(memory: Memory, text: str) -> None:
     space = _remember(memory, ("I'm married to Tom.", text))
     assert ("partner", "Tom", "negative") not in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "answer"),
+    [
+        ("Currently I'm working as a barista.", "What does Alice do for a living?", "Alice — occupation: barista"),
+        ("These days I live in Porto.", "Where does Alice live?", "Alice — residence: Porto"),
+        ("Nowadays I work at Initech.", "Where does Alice work?", "Alice — employer: Initech"),
+    ],
+)
+def test_a_sentence_opened_by_a_word_of_now_is_read(memory: Memory, text: str, question: str, answer: str) -> None:
+    """"Currently", "these days" or "nowadays" before the subject hid the clause's start, so
+    each made nothing."""
+    space = _remember(memory, (text,))
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
