@@ -766,3 +766,21 @@ def test_a_sentence_opened_by_a_word_of_now_is_read(memory: Memory, text: str, q
     space = _remember(memory, (text,))
     said = _answer(memory, space, question)
     assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("text", "since"),
+    [("I got laid off last week.", "20 May 2024"), ("I lost my job.", "1 Jun 2024"), ("I was fired.", "1 Jun 2024")],
+)
+def test_losing_the_job_unnamed_is_being_out_of_work(memory: Memory, text: str, since: str) -> None:
+    """Said without the employer, each left a life event at most, and "Where does Alice work
+    now?" kept answering Initech."""
+    space = _remember(memory, ("I work at Initech.", text))
+    said = _answer(memory, space, "Where does Alice work now?")
+    assert said.startswith(f"Alice — employer: unemployed since {since} (was Initech)"), said
+
+
+@pytest.mark.parametrize("text", ["I got fired up about the match.", "I was let go from the team.", "I wasn't fired."])
+def test_words_of_firing_that_end_no_job_make_no_unemployment(memory: Memory, text: str) -> None:
+    space = _remember(memory, ("I work at Initech.", text))
+    assert ("employer", "unemployed", "positive") not in _beliefs(memory, space)

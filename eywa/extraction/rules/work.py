@@ -143,6 +143,13 @@ _RETIRED = rule(
     "retired retirement",
 )
 """"I retired last year": the speaker no longer works (employer ``retired``, dated)."""
+_LET_GO = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>(?:got|was|were|been|{HAVE}\s+been)\s+(?:laid\s+off|fired|sacked|let\s+go"
+    rf"|made\s+redundant)|lost\s+(?:my|his|her|their)\s+job)(?!\s+(?:from|by|at|with|as|of|up)\b)",
+    "laid fired sacked let redundant lost",
+)
+""""I got laid off last week", "I lost my job": no work now (employer ``unemployed``, dated),
+whichever employer it was; with the employer named ("… from Initech") ``_LEFT`` ends that one."""
 _STATUS_VALUE = {"self employed": "self-employed", "jobless": "unemployed", "out of work": "unemployed",
                  "between jobs": "unemployed", "out of a job": "unemployed"}  # fmt: skip
 _IS_A = rule(
@@ -296,6 +303,11 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
         if org is not None and s == ctx.turn.speaker and not ctx.part.negated and _named(ctx, org, "employer"):
             yield fact(ctx, s, f"{s} left {_the(m, org)}", "employer", org, polarity="negative",
                        valid_from=past_date(ctx, m), confidence=0.85)
+    for m, s in matches(ctx, _LET_GO):
+        if not ctx.part.negated:
+            verb = re.sub(r"\b(?:my|his|her|their)\b", possessive(s), " ".join(m.group("verb").split()))
+            yield fact(ctx, s, f"{s} {verb} and is unemployed", "employer", "unemployed",
+                       valid_from=past_date(ctx, m), confidence=0.75)
     for m, s in matches(ctx, _RETIRED):
         if not ctx.part.negated:
             yield fact(ctx, s, f"{s} retired", "employer", "retired", valid_from=past_date(ctx, m), confidence=0.8)
