@@ -784,3 +784,15 @@ def test_losing_the_job_unnamed_is_being_out_of_work(memory: Memory, text: str, 
 def test_words_of_firing_that_end_no_job_make_no_unemployment(memory: Memory, text: str) -> None:
     space = _remember(memory, ("I work at Initech.", text))
     assert ("employer", "unemployed", "positive") not in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [("I work in Berlin at Siemens.", "Alice — employer: Siemens"),
+     ("I work nights in London at the Royal Hospital.", "Alice — employer: Royal Hospital")],
+)
+def test_the_town_of_the_job_does_not_hide_the_employer(memory: Memory, text: str, answer: str) -> None:
+    """"I work in Berlin at Siemens" made nothing: the town between "work" and "at" broke the rule."""
+    space = _remember(memory, (text,))
+    said = _answer(memory, space, "Where does Alice work?")
+    assert said.startswith(answer), said

@@ -51,8 +51,10 @@ _SHIFT = (
     r"|part-time|part\s+time|full-time|full\s+time|remotely|from\s+home))?"
     r"(?:\s+(?:on|in)\s+the\s+(?:[\w'’-]+\s+){0,3}?(?:ward|unit|department|team|desk|floor|kitchen|branch|office"
     r"|section|site|lab|clinic))?"
+    rf"(?:\s+in\s+(?!the\b){PROPER})?"
 )
-"""When, or where inside the workplace, someone works, between "work" and the employer."""
+"""When, or where inside the workplace or in which town, someone works, between "work" and
+the employer ("I work in Berlin at Siemens")."""
 
 _WORKS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working){_SHIFT}\s+(?:as\s+(?:a|an)\s+{_TITLE}\s+)?"
