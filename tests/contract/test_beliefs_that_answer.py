@@ -796,3 +796,19 @@ def test_the_town_of_the_job_does_not_hide_the_employer(memory: Memory, text: st
     space = _remember(memory, (text,))
     said = _answer(memory, space, "Where does Alice work?")
     assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("texts", "kept"),
+    [
+        (("I work at Initech.", "I left Paris and joined Tom in Rome."), ("employer", "Initech", "positive")),
+        (("I work at Initech.", "I quit Initech.", "I work at Globex."), ("employer", "Initech", "negative")),
+    ],
+)
+def test_a_value_not_held_supersedes_no_other_value(memory: Memory, texts: tuple[str, ...],
+                                                    kept: tuple[str, str, str]) -> None:
+    """A belief that a value is not held ("left Paris": employer Paris, negative) marked the
+    current employer's belief superseded, so ``beliefs`` no longer listed where Alice works;
+    and a new job marked "quit Initech" superseded though both hold."""
+    space = _remember(memory, texts)
+    assert kept in _beliefs(memory, space)
