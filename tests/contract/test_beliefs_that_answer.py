@@ -812,3 +812,14 @@ def test_a_value_not_held_supersedes_no_other_value(memory: Memory, texts: tuple
     and a new job marked "quit Initech" superseded though both hold."""
     space = _remember(memory, texts)
     assert kept in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize("text", ["I start my new job at Globex on Monday.", "I'm starting at Globex."])
+def test_a_start_to_come_is_no_employer_yet(memory: Memory, text: str) -> None:
+    """With no date placed before the turn, the present "start" is a start to come; it made
+    "Alice started at Globex" (and "works at Globex"), and asked the next day "Where does
+    Alice work now?" answered Globex rather than Initech."""
+    space = _remember(memory, ("I work at Initech.", text))
+    said = _answer(memory, space, "Where does Alice work now?", as_of="2024-06-02T00:00:00")
+    assert said.startswith("Alice — employer: Initech"), said
+    assert ("plans", "start at globex", "positive") in _beliefs(memory, space)

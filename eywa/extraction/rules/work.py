@@ -78,6 +78,8 @@ _STARTS = rule(
     rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+job\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_ROLE_AFTER}",
     "start starts started starting begin begins began begun",
 )
+_SCHEDULED = frozenset({"start", "starts", "starting", "begin", "begins"})
+"""Present forms of "start" that, with no date placed before the turn, tell a start to come."""
 _JOINED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:joined|join|joins)\s+{_ORG}\s+as\s+(?:a|an)\s+{_TITLE}", "joined join joins")
 _LEFT_AND_JOINED = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:left|quit)\s+(?:the\s+)?(?P<old>{PROPER})\s+(?:and|to)\s+(?:then\s+)?(?:join|joined)\s+"
@@ -116,7 +118,8 @@ _LOST_JOB_AT = rule(
     "job",
 )
 _MY_JOB = rule(
-    rf"(?<!lost\s)(?<!quit\s)(?<!left\s)(?<!leaving\s)(?<!losing\s)(?<!old\s)(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?"
+    rf"(?<!lost\s)(?<!quit\s)(?<!left\s)(?<!leaving\s)(?<!losing\s)(?<!old\s)(?<!start\s)(?<!starts\s)(?<!starting\s)"
+    rf"(?<!begin\s)(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?"
     r"\s+(?:new\s+|current\s+|full-time\s+|part-time\s+|day\s+)?"
     rf"(?:job|boss|manager|colleagues|coworkers|co-workers|workplace)\s+(?:at|with)\s+{_ORG}",
     "job boss manager colleagues coworkers co workplace",
@@ -270,6 +273,12 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _STARTS):
         if org := org_name(m.group("org")):
             start = future_date(ctx) or past_date(ctx, m)
+            if start is None and m.group("verb") in _SCHEDULED:
+                # "I start at Globex on Monday" (a day Level 0 did not place), "I'm starting at
+                # Globex": a start to come, not one that happened; a plan until it is said done.
+                yield fact(ctx, s, f"{s} starts at {org}", "plans", f"start at {org}", modality="planned",
+                           confidence=0.75)
+                continue
             upcoming = start is not None and start > ctx.turn.observed_at
             when = f" {date_phrase(start, _granularity(ctx, start))}" if start is not None else ""
             statement = f"{s} starts at {org}{when}" if upcoming else f"{s} started at {org}{when}"
