@@ -39,6 +39,9 @@ NEO4J_TEST_SERVERS ?= 1
 test: $(STAMP_DEV)
 	$(BIN)/lint-imports
 	$(BIN)/mypy
+	@# The question model (integer kernels, EYWA_EMBED_QUERY_KERNELS) is built once per machine
+	@# on first use: built here, no test's first recall pays its few seconds.
+	$(BIN)/python -c 'from eywa.embedding import build_embedder; from eywa.settings import EywaSettings; build_embedder(EywaSettings()).embed_queries(["warm-up"])'
 	EYWA_NEO4J_TEST_SERVERS=$(NEO4J_TEST_SERVERS) bash ops/run-tests.sh \
 		$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 

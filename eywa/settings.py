@@ -20,6 +20,9 @@ from eywa.errors import ConfigurationError
 from eywa.models import Stage
 from eywa.values import MAX_JSON_DEPTH
 
+QueryKernels = Literal["auto", "float", "integer"]
+"""How MiniLM embeds recall questions (``embed_query_kernels``, ``eywa.embedding.integer``)."""
+
 _REDIS_SCHEMES = ("redis", "rediss", "unix")
 NEO4J_TIMEOUT_MAX_S = 86_400.0
 """The largest Neo4j timeout setting taken (a day): the driver cannot use every float
@@ -67,6 +70,12 @@ class EywaSettings(BaseSettings):
         default=False,
         description="MiniLM dynamically quantised, with integer matrix products (needs eywa[quantize]): about "
         "half the CPU per text; its vectors differ slightly, so a store re-embeds every turn once when it changes.",
+    )
+    embed_query_kernels: QueryKernels = Field(
+        default="auto",
+        description="How MiniLM embeds recall questions: integer (integer matrix products, about two thirds of the "
+        "float model's CPU; turns stay float, so nothing is re-embedded), float, or auto (integer on a CPU with VNNI, "
+        "where it was measured to keep recall, when the onnx package is installed; float elsewhere).",
     )
     embed_query_instruction: bool = Field(
         default=True,

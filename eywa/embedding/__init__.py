@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from eywa.embedding.base import Embedder, embedder_id, query_embedding
 from eywa.embedding.bge import BgeSmallEmbedder
+from eywa.embedding.integer import integer_queries
 from eywa.embedding.minilm import MiniLMEmbedder
 from eywa.embedding.openai import OpenAIEmbedder
 from eywa.errors import ConfigurationError
@@ -61,4 +62,6 @@ def build_embedder(settings: EywaSettings) -> Embedder:
         max_tokens=settings.embed_max_tokens,
         threads=settings.embed_threads,
         integer_kernels=settings.embed_integer_kernels,
+        integer_queries=integer_queries(settings.embed_query_kernels),
+        strict_queries=settings.embed_query_kernels == "integer",
     )

@@ -25,7 +25,7 @@ from eywa.nous.engine import DimensionState, decay_to, distribution_of
 from eywa.nous.params import DEFAULT_PARAMS, NousParams
 from eywa.stores.dimensions import DimensionStore, SameAsEdge
 
-# A few common English short forms; prefixes ("Mel"/"Melanie") and typos are caught by rule.
+# A few common English short forms; prefixes ("Mel"/"Melinda") and typos are caught by rule.
 _NICKNAMES: dict[str, frozenset[str]] = {
     "robert": frozenset({"bob", "rob", "bobby", "robbie"}),
     "william": frozenset({"bill", "will", "billy", "liam"}),
@@ -73,10 +73,10 @@ def name_compatibility(a: str, b: str, params: NousParams = DEFAULT_PARAMS) -> f
     ):
         return 0.9
     if first_a == first_b:
-        return 0.85  # "Caroline" and "Caroline Price"
+        return 0.85  # "Rosalind" and "Rosalind Price"
     short, long = sorted((first_a, first_b), key=len)
     if len(short) >= params.name_min_prefix and long.startswith(short):
-        return 0.8  # "Mel" and "Melanie"
+        return 0.8  # "Mel" and "Melinda"
     similarity = float(JaroWinkler.similarity(ka, kb))
     return similarity if similarity >= params.name_fuzzy_min else 0.0
 

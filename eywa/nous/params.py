@@ -93,10 +93,10 @@ class NousParams:
     # apart; two confident, different values of one attribute are >3 bits apart.
     kl_threshold_bits: float = 1.0
     # Name compatibility: Jaro-Winkler similarity (rapidfuzz) above which two names are typo
-    # variants. Jaro-Winkler weighs shared prefixes, which suits names ("Melany"/"Melanie"
-    # 0.91); 0.9 keeps "Caroline"/"Melanie" (0.6) and "Al"/"Alice" (0.84) apart.
+    # variants. Jaro-Winkler weighs shared prefixes, which suits names ("Melynda"/"Melinda"
+    # 0.93); 0.9 keeps "Rosalind"/"Melinda" (0.65) and "Al"/"Alice" (0.84) apart.
     name_fuzzy_min: float = 0.9
-    # Shortest prefix accepted as a short form ("Mel" for "Melanie"); 3 avoids "Al"/"Alice".
+    # Shortest prefix accepted as a short form ("Mel" for "Melinda"); 3 avoids "Al"/"Alice".
     name_min_prefix: int = 3
 
     def __post_init__(self) -> None:

@@ -4,9 +4,9 @@ Level 0 cannot know who is a person, so the rule is shallow and documented: any 
 caller's ``known_entities`` (and the speaker) is a PERSON and any of its
 ``known_non_people`` an ENTITY, matched case-insensitively as a whole word and also in the
 possessive ("Mel's"); otherwise a single capitalised word shaped like a given name
-("Melanie") is a PERSON unless the turn puts it in a place's or an organisation's slot ("I
+("Melinda") is a PERSON unless the turn puts it in a place's or an organisation's slot ("I
 work at Acme", "we moved to Lyon": ``eywa.signals.name_cues``), and a multi-word proper
-noun or an acronym ("New York", "LGBTQ") is an ENTITY (up to ``_MAX_NAME_CHARS``). A word in such a slot is an ENTITY
+noun or an acronym ("New York", "NASA") is an ENTITY (up to ``_MAX_NAME_CHARS``). A word in such a slot is an ENTITY
 everywhere in that turn ("I quit Acme. Acme was awful."). A capitalised word at the start
 of a sentence is only a mention when it is known, appears mid-sentence elsewhere in the
 turn, or starts a multi-word name: "Thanks" and "Great" open sentences far more often than

@@ -5,15 +5,15 @@ A single capitalised word shaped like a given name is a person by default
 rarely takes: "I work at Acme", "I quit Acme", "we moved to Lyon", "she grew up in Galway".
 The cue is the word (or two) right before the name:
 
-- "at" and "in", but not after a verb aimed at someone ("looked at Max", "mad at Jon",
+- "at" and "in", but not after a verb aimed at someone ("looked at Max", "mad at Sam",
   "believe in Tom");
 - "for" after "work" or "volunteer" ("works for Globex");
 - "join" and "quit" in any form ("joined Initech"), "join" not when a "for" follows
   ("joined Sam for lunch");
 - "left"/"leave" when no object follows the name ("left Acme", "left Acme in May"; not
-  "left Jon a message", "left Mel alone");
+  "left Sam a message", "left Mel alone");
 - "to" after a verb or noun of travel ("moved to Lyon", "been to Edinburgh", "a trip to
-  Oregon"; not "said goodbye to Max", "talked to Jon"); "from" after "move" ("moved from
+  Oregon"; not "said goodbye to Max", "talked to Sam"); "from" after "move" ("moved from
   Boston").
 
 A possessive is a person's place, never the place itself: "dinner at Ana's". The rule is
@@ -50,7 +50,7 @@ _TRAVEL: Final = frozenset(
 _MOVE: Final = frozenset("move moves moved moving".split())
 
 # What follows a name that is the object of "join"/"leave" when the name is a person: an
-# errand ("joined Sam for lunch") or a second object ("left Jon a message", "left Mel alone").
+# errand ("joined Sam for lunch") or a second object ("left Sam a message", "left Mel alone").
 _JOINED_SOMEONE: Final = re.compile(r"[ \t]+for\b", re.I)
 _LEFT_SOMEONE: Final = re.compile(
     r"[ \t]+(?:a|an|the|my|our|his|her|their|your|some|this|that|alone|behind|with)\b", re.I

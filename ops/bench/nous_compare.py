@@ -85,14 +85,14 @@ def ours(attribute: str, steps: list[Step], read_at: str | None) -> dict[str, An
     last_surprise = 0.0
     for i, (value, day, polarity, modality, change, rho) in enumerate(steps):
         (delta,) = apply_beliefs(store, [Observation.model_validate({
-            "space": "bench", "entity": "Caroline", "attribute": attribute, "value": value,
+            "space": "bench", "entity": "Rosalind", "attribute": attribute, "value": value,
             "at": when(day), "polarity": polarity, "modality": modality,
             "change_signal": change, "reliability": rho, "belief_id": f"b{i}",
         })], spec_for=spec_for)  # fmt: skip
         last_surprise = delta.surprise_bits
     as_of = when(read_at) if read_at else None
-    dim = get_dimension(store, "bench", "Caroline", attribute, as_of, spec_for=spec_for)
-    members = set_members(dim, list_deltas(store, "bench", "Caroline", attribute, spec_for=spec_for))
+    dim = get_dimension(store, "bench", "Rosalind", attribute, as_of, spec_for=spec_for)
+    members = set_members(dim, list_deltas(store, "bench", "Rosalind", attribute, spec_for=spec_for))
     db.close()
     top = dim.mode or "-"
     return {"mode": top, "p": dim.distribution.get(top, 0.0), "surprise": last_surprise,
@@ -106,7 +106,7 @@ def theirs(attribute: str, steps: list[Step], read_at: str | None) -> dict[str, 
     except ImportError:
         return None
     rate = 0.5 ** (1.0 / (HALF_LIFE_DAYS * 86_400))
-    dim = dimension_mod.Dimension(f"Caroline.{attribute}", last_accessed=when(steps[0][1]).timestamp())
+    dim = dimension_mod.Dimension(f"Rosalind.{attribute}", last_accessed=when(steps[0][1]).timestamp())
     updater = updater_mod.BayesianUpdater()
     surprise = 0.0
     for value, day, polarity, _modality, _change, rho in steps:

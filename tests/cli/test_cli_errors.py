@@ -82,7 +82,7 @@ def test_ingest_jsonl_needs_a_space(runner: CliRunner, tmp_path: Path) -> None:
 def test_ingest_locomo_unknown_sample(runner: CliRunner, tmp_path: Path) -> None:
     path = tmp_path / "locomo.json"
     path.write_text(
-        '[{"sample_id": "c1", "conversation": {"session_1_date_time": "1:56 pm on 8 May, 2023",'
+        '[{"sample_id": "c1", "conversation": {"session_1_date_time": "2:17 pm on 9 May, 2023",'
         ' "session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "hi"}]}, "qa": []}]',
         encoding="utf-8",
     )

@@ -15,22 +15,22 @@ from eywa.runtime import load_settings, open_memory
 def test_merges_from_the_shell(runner: CliRunner, tmp_path: Path) -> None:
     turns = tmp_path / "turns.jsonl"
     turns.write_text("\n".join(json.dumps(t) for t in (
-        {"text": "I had lunch with Melanie today.", "speaker": "Caroline"},
-        {"text": "Say hi to Caroline from me.", "speaker": "Bo"},
+        {"text": "I had lunch with Melinda today.", "speaker": "Cecilia"},
+        {"text": "Say hi to Cecilia from me.", "speaker": "Bo"},
     )))  # fmt: skip
     data = ["--data-dir", str(tmp_path / "mem")]
     assert runner.invoke(app, ["ingest", "--space", "cli", str(turns), *data]).exit_code == 0
     assert runner.invoke(app, ["merges", "propose", "--space", "cli", *data]).exit_code == 0
 
-    unknown = runner.invoke(app, ["merges", "accept", "Melanie", "Zed", "--space", "cli", *data])
+    unknown = runner.invoke(app, ["merges", "accept", "Melinda", "Zed", "--space", "cli", *data])
     assert unknown.exit_code == 1 and "Zed" in unknown.stderr and "not_found" in unknown.stderr
-    merged = runner.invoke(app, ["merges", "accept", "Melanie", "Caroline", "--space", "cli", *data])
-    assert merged.exit_code == 0 and "merged melanie SAME_AS caroline" in merged.output, merged.output
-    assert "melanie" in runner.invoke(app, ["merges", "list", "--space", "cli", *data]).output
-    assert runner.invoke(app, ["merges", "undo", "Melanie", "Caroline", "--space", "cli", *data]).exit_code == 0
-    again = runner.invoke(app, ["merges", "undo", "Melanie", "Caroline", "--space", "cli", *data])
+    merged = runner.invoke(app, ["merges", "accept", "Melinda", "Cecilia", "--space", "cli", *data])
+    assert merged.exit_code == 0 and "merged melinda SAME_AS cecilia" in merged.output, merged.output
+    assert "melinda" in runner.invoke(app, ["merges", "list", "--space", "cli", *data]).output
+    assert runner.invoke(app, ["merges", "undo", "Melinda", "Cecilia", "--space", "cli", *data]).exit_code == 0
+    again = runner.invoke(app, ["merges", "undo", "Melinda", "Cecilia", "--space", "cli", *data])
     assert again.exit_code == 1 and "not_found" in again.stderr
-    assert "melanie" not in runner.invoke(app, ["merges", "list", "--space", "cli", *data]).output
-    assert "melanie" in runner.invoke(app, ["merges", "list", "--space", "cli", "--all", *data]).output
+    assert "melinda" not in runner.invoke(app, ["merges", "list", "--space", "cli", *data]).output
+    assert "melinda" in runner.invoke(app, ["merges", "list", "--space", "cli", "--all", *data]).output
     with open_memory(load_settings(tmp_path / "mem"), must_exist=True) as mem:
         assert [(e.author, e.removed_by) for e in mem.merges("cli", include_removed=True)] == [("cli", "cli")]

@@ -22,8 +22,8 @@ from eywa.embedding import Embedder
 from tests.conformance.conftest import BACKENDS, server_settings
 
 TURNS = [
-    {"text": "I work at Google now.", "speaker": "Caroline", "observed_at": "2023-05-01T10:00:00Z"},
-    {"text": "I live in Boston.", "speaker": "Caroline", "observed_at": "2023-05-01T10:01:00Z"},
+    {"text": "I work at Google now.", "speaker": "Cecilia", "observed_at": "2023-05-01T10:00:00Z"},
+    {"text": "I live in Boston.", "speaker": "Cecilia", "observed_at": "2023-05-01T10:01:00Z"},
 ]
 HELD = "work at Google"
 
@@ -72,7 +72,7 @@ def test_remember_without_waiting_acknowledges_level0_and_finishes_in_the_backgr
     mem, gate = held
     ids = mem.remember("async", TURNS, wait=False)  # returns while the embedder is held shut
     assert [e.text for e in (mem.evidence("async", i) for i in ids)] == [t["text"] for t in TURNS]
-    found = mem.recall("async", "Where does Caroline work?", k=5)
+    found = mem.recall("async", "Where does Cecilia work?", k=5)
     assert ids[0] in [item.id for item in found.items]  # keyword route: at once
     assert ids[0] not in [hit["id"] for hit in found.trace["routes"].get("vector", [])]  # not embedded yet
     assert found.trace["pending"] == {"embed": 2, "level1": 2}  # the trace says what the space lacks
@@ -82,7 +82,7 @@ def test_remember_without_waiting_acknowledges_level0_and_finishes_in_the_backgr
     gate.release.set()
     mem.wait()
     assert [b.value for b in mem.beliefs("async", attribute="employer")] == ["Google"]
-    found = mem.recall("async", "Where does Caroline work?", k=5)
+    found = mem.recall("async", "Where does Cecilia work?", k=5)
     assert ids[0] in [hit["id"] for hit in found.trace["routes"]["vector"]]
     assert found.trace["pending"] == {"embed": 0, "level1": 0}
     assert (mem.pending("async").embed, mem.pending("async").level1) == (0, 0)

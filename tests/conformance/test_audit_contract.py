@@ -33,18 +33,18 @@ UTC = timezone.utc
 SEEDED_AT = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)  # the frozen clock of the first turn
 STEP = timedelta(minutes=1)  # the clock moves one step before each later write
 TURNS = [
-    {"text": "I work at Google as an engineer.", "speaker": "Caroline", "session": "s1",
+    {"text": "I work at Google as an engineer.", "speaker": "Cecilia", "session": "s1",
      "observed_at": "2023-03-01T09:00:00"},
-    {"text": "Actually I quit Google, now I work at Acme.", "speaker": "Caroline", "session": "s2",
+    {"text": "Actually I quit Google, now I work at Acme.", "speaker": "Cecilia", "session": "s2",
      "observed_at": "2023-08-01T09:00:00"},
-    {"text": "I never eat meat.", "speaker": "Caroline", "session": "s2",
+    {"text": "I never eat meat.", "speaker": "Cecilia", "session": "s2",
      "observed_at": "2023-08-01T09:01:00"},
 ]  # fmt: skip
 FACTS = {
-    TURNS[0]["text"]: [("Caroline works at Google.", "employer", "Google"),
-                       ("Caroline owns a yacht.", "owns", "yacht")],
-    TURNS[1]["text"]: [("Caroline works at Acme.", "employer", "Acme")],
-    TURNS[2]["text"]: [("Caroline loves steak dinners.", "diet", "steak")],
+    TURNS[0]["text"]: [("Cecilia works at Google.", "employer", "Google"),
+                       ("Cecilia owns a yacht.", "owns", "yacht")],
+    TURNS[1]["text"]: [("Cecilia works at Acme.", "employer", "Acme")],
+    TURNS[2]["text"]: [("Cecilia loves steak dinners.", "diet", "steak")],
 }  # fmt: skip
 
 
@@ -56,7 +56,7 @@ class ScriptedExtractor:
     def propose(self, space: str, evidence: Sequence[Evidence]) -> Iterable[CandidateFact]:
         for turn in evidence:
             for statement, attribute, value in FACTS.get(turn.text, []):
-                yield CandidateFact(statement=statement, subject="Caroline", attribute=attribute,
+                yield CandidateFact(statement=statement, subject="Cecilia", attribute=attribute,
                                     value=value, evidence_ids=(turn.id,))  # fmt: skip
 
 
@@ -91,16 +91,16 @@ def seed(mem: Memory) -> History:
             ids += mem.remember(SPACE, [turn], wait=True)
         clock.shift(STEP)
         dimensions = mem._stores.dimensions  # merges are made by the identity functions
-        accept_merge(dimensions, SPACE, "Caroline", "Caro", score=0.9)
+        accept_merge(dimensions, SPACE, "Cecilia", "Ceci", score=0.9)
         clock.shift(STEP)
-        accept_merge(dimensions, SPACE, "Caroline", "Carol", score=0.7)
+        accept_merge(dimensions, SPACE, "Cecilia", "Cecil", score=0.7)
         clock.shift(STEP)
-        undo_merge(dimensions, SPACE, "Carol", "Caroline")
+        undo_merge(dimensions, SPACE, "Cecil", "Cecilia")
         mem.access_log.record(ACCESS)
     beliefs = {b.statement: b.id for b in mem.beliefs(SPACE, status=None)}
-    assert set(beliefs) == {"Caroline works at Google.", "Caroline works at Acme."}
+    assert set(beliefs) == {"Cecilia works at Google.", "Cecilia works at Acme."}
     assert {c.fact.statement for c in mem.candidates(SPACE)} == {
-        "Caroline owns a yacht.", "Caroline loves steak dinners.",
+        "Cecilia owns a yacht.", "Cecilia loves steak dinners.",
     }  # fmt: skip
     return History(ids=ids, beliefs=beliefs)
 
@@ -133,13 +133,13 @@ def test_the_registry_is_listed_with_purpose_params_and_columns(memory: Memory) 
 
 def test_why_believed_returns_the_supporting_turn(seeded: tuple[Memory, History]) -> None:
     mem, history = seeded
-    google = history.beliefs["Caroline works at Google."]
+    google = history.beliefs["Cecilia works at Google."]
     (why,) = rows(mem, "why_believed", belief_id=google)
     assert why["evidence"] == history.ids[0] and why["text"] == TURNS[0]["text"]
     assert why["status"] == "superseded" and why["report"]["accepted"] is True
     assert why["observed_at"] == datetime(2023, 3, 1, 9, 0, tzinfo=UTC)
     assert why["span"] == [0, len(TURNS[0]["text"])] and why["score"] > 0
-    assert why["session"] == "s1" and why["speaker"] == "Caroline" and why["anchors"] == []
+    assert why["session"] == "s1" and why["speaker"] == "Cecilia" and why["anchors"] == []
     other = mem.audit("why_believed", {"space": "elsewhere", "belief_id": google})
     assert other.rows == () and other.columns == mem.audit("why_believed", {"space": SPACE, "belief_id": google}).columns
 
@@ -147,13 +147,13 @@ def test_why_believed_returns_the_supporting_turn(seeded: tuple[Memory, History]
 def test_derived_from_turn_reaches_deltas_and_dimensions(seeded: tuple[Memory, History]) -> None:
     mem, history = seeded
     (google,) = rows(mem, "derived_from_turn", evidence_id=history.ids[0])
-    assert google["belief"] == history.beliefs["Caroline works at Google."]
+    assert google["belief"] == history.beliefs["Cecilia works at Google."]
     assert (google["status"], google["entity"], google["attribute"], google["observed"]) == (
-        "superseded", "Caroline", "employer", "Google",
+        "superseded", "Cecilia", "employer", "Google",
     )  # fmt: skip
     assert google["at"] == datetime(2023, 3, 1, 9, 0, tzinfo=UTC) and google["delta"].startswith("dl_")
     (acme,) = rows(mem, "derived_from_turn", evidence_id=history.ids[1])
-    assert acme["statement"] == "Caroline works at Acme." and acme["status"] == "active"
+    assert acme["statement"] == "Cecilia works at Acme." and acme["status"] == "active"
     assert acme["observed"] == "Acme" and acme["surprise_bits"] > google["surprise_bits"]
     (nothing,) = rows(mem, "derived_from_turn", evidence_id=history.ids[2])
     assert nothing["evidence"] == history.ids[2]  # the turn itself is shown...
@@ -164,21 +164,21 @@ def test_derived_from_turn_reaches_deltas_and_dimensions(seeded: tuple[Memory, H
 
 def test_dimension_history_is_in_event_time_with_surprise(seeded: tuple[Memory, History]) -> None:
     mem, _ = seeded
-    log = rows(mem, "dimension_history", entity=" CAROLINE ", attribute="employer")
+    log = rows(mem, "dimension_history", entity=" CECILIA ", attribute="employer")
     assert [r["observed"] for r in log] == ["Google", "Acme"]
     assert [r["at"] for r in log] == [datetime(2023, 3, 1, 9, 0, tzinfo=UTC), datetime(2023, 8, 1, 9, 0, tzinfo=UTC)]
     assert [r["change_signal"] for r in log] == [False, True]  # "Actually I quit ..."
     assert log[1]["surprise_bits"] > log[0]["surprise_bits"] and log[1]["hazard"] > 0
     assert max(log[1]["posterior"], key=log[1]["posterior"].get) == "Acme"
-    assert log[1]["statement"] == "Caroline works at Acme."
-    assert rows(mem, "dimension_history", entity="Caroline", attribute="city") == []
+    assert log[1]["statement"] == "Cecilia works at Acme."
+    assert rows(mem, "dimension_history", entity="Cecilia", attribute="city") == []
 
 
 def test_rejected_by_reason_groups_candidates_oldest_first(seeded: tuple[Memory, History]) -> None:
     mem, _ = seeded
     assert rows(mem, "rejected_by_reason") == [
         {"reason": "unsupported", "candidates": 2, "first_status": "rejected",
-         "examples": ["Caroline owns a yacht.", "Caroline loves steak dinners."]},
+         "examples": ["Cecilia owns a yacht.", "Cecilia loves steak dinners."]},
     ]  # fmt: skip
     assert mem.audit("rejected_by_reason", {"space": "elsewhere"}).rows == ()
 
@@ -192,8 +192,8 @@ def test_touched_between_lists_what_was_recorded_in_the_window(seeded: tuple[Mem
     second = rows(mem, "touched_between", **{"from": at(1).isoformat(), "to": "2024-06-01T14:02:00+02:00"})
     assert {r["recorded_at"] for r in second} == {at(1)}  # [from, to) in any offset
     assert [(r["label"], r["summary"]) for r in second if r["label"] != "Dimension"] == [
-        ("Belief", "Caroline works at Acme."),
-        ("Delta", "Caroline employer <- Acme"),
+        ("Belief", "Cecilia works at Acme."),
+        ("Delta", "Cecilia employer <- Acme"),
         ("Evidence", TURNS[1]["text"]),
     ]
     assert rows(mem, "touched_between", **{"from": "2000-01-01", "to": "2000-01-02"}) == []
@@ -209,7 +209,7 @@ def test_timeline_pages_turns_in_event_time_by_speaker_and_window(seeded: tuple[
     assert [r["observed_at"] for r in turns] == sorted(r["observed_at"] for r in turns)
     assert [r["id"] for r in rows(mem, "timeline", **{**every, "offset": "1", "limit": "1"})] == history.ids[1:2]
     assert rows(mem, "timeline", **{**every, "speaker": "Nobody"}) == []
-    assert {r["speaker"] for r in rows(mem, "timeline", **{**every, "speaker": "Caroline"})} == {"Caroline"}
+    assert {r["speaker"] for r in rows(mem, "timeline", **{**every, "speaker": "Cecilia"})} == {"Cecilia"}
     window = rows(mem, "timeline", **{**every, "from": turns[1]["observed_at"].isoformat(),
                                       "to": turns[2]["observed_at"].isoformat()})  # fmt: skip
     assert [r["id"] for r in window] == history.ids[1:2]  # [from, to)
@@ -218,8 +218,8 @@ def test_timeline_pages_turns_in_event_time_by_speaker_and_window(seeded: tuple[
 def test_merged_entities_shows_active_and_undone_edges(seeded: tuple[Memory, History]) -> None:
     mem, _ = seeded
     assert rows(mem, "merged_entities") == [
-        {"source": "caroline", "target": "caro", "score": 0.9, "at": at(3), "removed_at": None, "active": True},
-        {"source": "caroline", "target": "carol", "score": 0.7, "at": at(4), "removed_at": at(5), "active": False},
+        {"source": "cecilia", "target": "ceci", "score": 0.9, "at": at(3), "removed_at": None, "active": True},
+        {"source": "cecilia", "target": "cecil", "score": 0.7, "at": at(4), "removed_at": at(5), "active": False},
     ]
 
 
@@ -284,7 +284,7 @@ def test_embedded_and_neo4j_answer_alike(request: pytest.FixtureRequest, tmp_pat
         calls: list[tuple[str, dict[str, str]]] = [
             ("why_believed", {"belief_id": bid}) for bid in history.beliefs.values()
         ] + [("derived_from_turn", {"evidence_id": eid}) for eid in history.ids] + [
-            ("dimension_history", {"entity": "caroline", "attribute": "employer"}),
+            ("dimension_history", {"entity": "cecilia", "attribute": "employer"}),
             ("rejected_by_reason", {}),
             ("touched_between", {"from": at(0).isoformat(), "to": at(9).isoformat()}),
             ("merged_entities", {}),

@@ -18,7 +18,7 @@ from eywa.settings import EywaSettings
 from tests.conformance.conftest import BACKENDS, server_settings
 from tests.conformance.test_async_write import HELD, TURNS, HeldEmbedder
 
-LATE = [{"text": "I adopted a cat called Miso.", "speaker": "Caroline", "observed_at": "2023-05-02T10:00:00Z"}]
+LATE = [{"text": "I adopted a cat called Miso.", "speaker": "Cecilia", "observed_at": "2023-05-02T10:00:00Z"}]
 
 
 @pytest.fixture(params=BACKENDS)

@@ -22,17 +22,17 @@ NOW = datetime(2024, 3, 1, tzinfo=UTC)
 # Names of one, two and three words, a hyphenated one and speakers; the later batch names
 # them in other cases, possessives, across line breaks, inside punctuation, and not at all.
 FIRST = [
-    {"text": "I met Caroline and Mary Ann at the Golden Gate Bridge Club.", "speaker": "Melanie", "session": "a"},
+    {"text": "I met Cecilia and Mary Ann at the Golden Gate Bridge Club.", "speaker": "Melinda", "session": "a"},
     {"text": "Jean-Luc said New York was loud; Acme Corp hired him.", "speaker": "Dr. Oz", "session": "a"},
-    {"text": "Yes, LGBTQ groups met at Riverside Park in Portland.", "speaker": "Caroline", "session": "b"},
+    {"text": "Yes, DIY groups met at Riverside Park in Portland.", "speaker": "Cecilia", "session": "b"},
     {"text": "Merci.", "speaker": "Jean-Luc", "session": "b"},
 ]
 LATER = [
-    {"text": "caroline's dog and MARY  ANN's cat met melanie.", "speaker": "Ben", "session": "a"},
+    {"text": "cecilia's dog and MARY  ANN's cat met melinda.", "speaker": "Ben", "session": "a"},
     {"text": "We went to the golden gate\nbridge club, (new york) and acme corp's office.", "speaker": "Ben", "session": "b"},
     {"text": "jean-luc? dr. oz! Riverside park, portland's best; Luc and Jean alone are not names.", "session": "c"},
     {"text": "Nothing here names anyone we know.", "speaker": "Ana", "session": "a"},
-    {"text": "Ana told Zoe about Melanie.", "speaker": "Zoe", "session": "new"},
+    {"text": "Ana told Zoe about Melinda.", "speaker": "Zoe", "session": "new"},
 ]
 
 
@@ -68,7 +68,7 @@ def test_a_batch_prepared_from_its_named_entities_equals_one_from_all(stores: St
     mentioned = {entity.name for _, entity in new_way.mentions}
     # The stored names were found in other cases and spellings, which the capitalisation rule
     # alone does not find.
-    assert {"Caroline", "Mary Ann", "Melanie", "Acme Corp", "Jean-Luc", "Dr. Oz", "Riverside Park"} <= mentioned
+    assert {"Cecilia", "Mary Ann", "Melinda", "Acme Corp", "Jean-Luc", "Dr. Oz", "Riverside Park"} <= mentioned
     assert [e.seq for e in new_way.new if e.session == "a"] == [2, 3]
 
 
@@ -84,17 +84,17 @@ def test_prior_reads_stored_ids_named_entities_and_next_seqs_within_the_space(st
     stores.evidence.add(first.new, first.mentions)
     elsewhere = _prepare(stores.evidence, "away", FIRST[:1])
     stores.evidence.add(elsewhere.new, elsewhere.mentions)
-    prior = stores.evidence.prior("home", [first.ids[0], "ev_missing"], ["mary ann", "CAROLINE", "nobody"], ["a", "b", "z"])
+    prior = stores.evidence.prior("home", [first.ids[0], "ev_missing"], ["mary ann", "CECILIA", "nobody"], ["a", "b", "z"])
     assert prior.existing == {first.ids[0]}
     assert [(e.name, e.id) for e in prior.entities] == [
-        ("Caroline", entity_id("home", "Caroline")), ("Mary Ann", entity_id("home", "Mary Ann"))
+        ("Cecilia", entity_id("home", "Cecilia")), ("Mary Ann", entity_id("home", "Mary Ann"))
     ]
     assert prior.next_seqs == {"a": 2, "b": 2, "z": 0}
     # With more candidate spans than the space has entities (a batch of long turns in a small
     # space), the embedded store reads the space's entities and filters: the same answer.
-    padded = ["mary ann", "CAROLINE", "nobody", *(f"filler {i}" for i in range(40))]
+    padded = ["mary ann", "CECILIA", "nobody", *(f"filler {i}" for i in range(40))]
     assert stores.evidence.prior("home", [first.ids[0]], padded, ["a"]).entities == prior.entities
-    assert stores.evidence.prior("nowhere", first.ids, ["caroline"], ["a"]) == PriorState(set(), [], {"a": 0})
+    assert stores.evidence.prior("nowhere", first.ids, ["cecilia"], ["a"]) == PriorState(set(), [], {"a": 0})
 
 
 def test_remember_job_acknowledges_the_state_job_reads(memory: Memory) -> None:

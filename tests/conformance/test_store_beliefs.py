@@ -26,8 +26,8 @@ def turns(stores: Stores) -> list[str]:
         batch = prepare_batch(
             space,
             coerce_turns([
-                {"text": "Caroline works at Google since 7 May 2023.", "speaker": "Caroline"},
-                {"text": "Caroline now works at Acme.", "speaker": "Caroline"},
+                {"text": "Cecilia works at Google since 7 May 2023.", "speaker": "Cecilia"},
+                {"text": "Cecilia now works at Acme.", "speaker": "Cecilia"},
             ]),
             stores.evidence, detect_signals,
         )  # fmt: skip
@@ -38,7 +38,7 @@ def turns(stores: Stores) -> list[str]:
 
 def belief(bid: str, value: str, evidence: str, space: str = "home", day: int = 0, **kw: object) -> Belief:
     fields: dict[str, object] = {
-        "id": bid, "space": space, "statement": f"Caroline works at {value}.", "subject": "Caroline",
+        "id": bid, "space": space, "statement": f"Cecilia works at {value}.", "subject": "Cecilia",
         "attribute": "employer", "value": value, "polarity": "positive", "modality": "asserted",
         "valid_from": AT, "valid_to": None, "recorded_at": AT, "status": "active", "extractor": "rules",
         "evidence_ids": (evidence,), "report": OK, "event_at": AT + timedelta(days=day),
@@ -49,7 +49,7 @@ def belief(bid: str, value: str, evidence: str, space: str = "home", day: int = 
 
 
 def candidate(cid: str, evidence: str, space: str = "home") -> Candidate:
-    fact = CandidateFact(statement="Caroline eats meat.", subject="Caroline", evidence_ids=(evidence,))
+    fact = CandidateFact(statement="Cecilia eats meat.", subject="Cecilia", evidence_ids=(evidence,))
     report = ValidationReport(
         accepted=False, score=0.4, checks=(CheckScore(name="polarity", score=0.0, passed=False),),
         reasons=(ReasonCode.POLARITY_FLIP, ReasonCode.UNSUPPORTED), repairable=False,
@@ -94,8 +94,8 @@ def test_supersession_is_recorded_once(stores: Stores, turns: list[str]) -> None
     assert stores.beliefs.get("home", "bel_1").status == "superseded"  # type: ignore[union-attr]
     assert stores.beliefs.get("home", "bel_2").supersedes == "bel_1"  # type: ignore[union-attr]
     assert stores.beliefs.superseded_by("home", "bel_1") == ["bel_2"]
-    assert [b.id for b in stores.beliefs.beliefs("home", subject="caroline")] == ["bel_2"]
-    everything = stores.beliefs.beliefs("home", subject="CAROLINE", attribute="employer", status=None)
+    assert [b.id for b in stores.beliefs.beliefs("home", subject="cecilia")] == ["bel_2"]
+    everything = stores.beliefs.beliefs("home", subject="CECILIA", attribute="employer", status=None)
     assert [b.id for b in everything] == ["bel_1", "bel_2"]  # event-time order
     assert stores.beliefs.beliefs("home", attribute="city", status=None) == []
 
@@ -131,7 +131,7 @@ def test_recall_beliefs_read_active_beliefs_with_their_cited_turns(stores: Store
     stores.beliefs.set_status("home", ["bel_3"], "retracted")
     found = stores.beliefs.recall_beliefs("home", ["bel_2", "bel_missing", "bel_3", "bel_9", "bel_1", "bel_2"])
     assert [b.id for b in found] == ["bel_2", "bel_1"]  # active ones of the space, in the order asked
-    assert (found[1].statement, found[1].subject) == ("Caroline works at Google.", "Caroline")
+    assert (found[1].statement, found[1].subject) == ("Cecilia works at Google.", "Cecilia")
     # The cited turns in the belief's order (one no longer stored left out), read as recall reads turns.
     assert [t.id for t in found[1].cited] == [turns[1], turns[0]]
     assert found[1].cited == tuple(stores.evidence.recall_turns("home", [turns[1], turns[0]]))
@@ -150,7 +150,7 @@ def test_belief_cites_read_what_recall_beliefs_cites_without_the_turns(stores: S
     found = stores.beliefs.belief_cites("home", asked)
     # Active ones of the space, in the order asked; the cited turns still stored, in the belief's order.
     assert [(b.id, b.subject, b.cited) for b in found] == [
-        ("bel_2", "Caroline", (turns[1],)), ("bel_1", "Caroline", (turns[1], turns[0])), ("bel_4", "Caroline", ())
+        ("bel_2", "Cecilia", (turns[1],)), ("bel_1", "Cecilia", (turns[1], turns[0])), ("bel_4", "Cecilia", ())
     ]
     recalled = stores.beliefs.recall_beliefs("home", asked)
     assert [(b.id, b.subject, tuple(t.id for t in b.cited)) for b in recalled] == [(b.id, b.subject, b.cited) for b in found]
@@ -161,43 +161,43 @@ def test_belief_cites_read_what_recall_beliefs_cites_without_the_turns(stores: S
 def test_beliefs_about_lists_each_subjects_active_beliefs_of_the_attributes_in_one_call(
     stores: Stores, turns: list[str]
 ) -> None:
-    hobby = belief("bel_h", "climbing", turns[0], attribute="hobbies", statement="Caroline climbs.", day=3)
+    hobby = belief("bel_h", "climbing", turns[0], attribute="hobbies", statement="Cecilia climbs.", day=3)
     late = belief("bel_late", "Acme", turns[1], day=2)
     early = belief("bel_early", "Google", turns[0], day=1)
     gone = belief("bel_gone", "Initech", turns[0], day=4)
     bob = belief("bel_bob", "Umbrella", turns[1], subject="Bob", statement="Bob works at Umbrella.")
     stores.beliefs.add([hobby, late, early, gone, bob, belief("bel_x", "Acme", turns[2], space="other")], [])
     stores.beliefs.set_status("home", ["bel_gone"], "retracted")
-    about = stores.beliefs.beliefs_about("home", ["caroline", "Bob", "Dana"], ["employer", "hobbies"])
+    about = stores.beliefs.beliefs_about("home", ["cecilia", "Bob", "Dana"], ["employer", "hobbies"])
     # Every subject asked is a key; the subject matched as ``beliefs`` matches it.
-    assert list(about) == ["caroline", "Bob", "Dana"] and about["Dana"] == []
-    assert [b.id for b in about["caroline"]] == ["bel_early", "bel_late", "bel_h"]  # active, in event-time order
-    line = about["caroline"][2]
+    assert list(about) == ["cecilia", "Bob", "Dana"] and about["Dana"] == []
+    assert [b.id for b in about["cecilia"]] == ["bel_early", "bel_late", "bel_h"]  # active, in event-time order
+    line = about["cecilia"][2]
     assert (line.subject, line.attribute, line.statement, line.value, line.evidence_ids) == (
-        "Caroline", "hobbies", "Caroline climbs.", "climbing", (turns[0],)
+        "Cecilia", "hobbies", "Cecilia climbs.", "climbing", (turns[0],)
     )
     # Per (subject, attribute), what ``beliefs`` lists, in the same order.
-    for subject in ("caroline", "Bob"):
+    for subject in ("cecilia", "Bob"):
         for attribute in ("employer", "hobbies"):
             listed = [b.id for b in stores.beliefs.beliefs("home", subject=subject, attribute=attribute)]
             assert [b.id for b in about[subject] if b.attribute == attribute] == listed
-    assert [b.id for b in stores.beliefs.beliefs_about("home", ["Caroline"], ["hobbies"])["Caroline"]] == ["bel_h"]
-    assert stores.beliefs.beliefs_about("home", ["Caroline"], []) == {"Caroline": []}
+    assert [b.id for b in stores.beliefs.beliefs_about("home", ["Cecilia"], ["hobbies"])["Cecilia"]] == ["bel_h"]
+    assert stores.beliefs.beliefs_about("home", ["Cecilia"], []) == {"Cecilia": []}
     assert stores.beliefs.beliefs_about("home", [], ["employer"]) == {}
-    assert [b.id for b in stores.beliefs.beliefs_about("other", ["Caroline"], ["employer"])["Caroline"]] == ["bel_x"]
+    assert [b.id for b in stores.beliefs.beliefs_about("other", ["Cecilia"], ["employer"])["Cecilia"]] == ["bel_x"]
 
 
 def test_belief_lines_keep_the_active_beliefs_of_the_attributes_among_the_ids(
     stores: Stores, turns: list[str]
 ) -> None:
-    hobby = belief("bel_h", "climbing", turns[0], attribute="hobbies", statement="Caroline climbs.")
+    hobby = belief("bel_h", "climbing", turns[0], attribute="hobbies", statement="Cecilia climbs.")
     stores.beliefs.add([hobby, belief("bel_1", "Google", turns[0]), belief("bel_2", "Acme", turns[1])], [])
     stores.beliefs.add([belief("bel_9", "Acme", turns[2], space="other", attribute="hobbies")], [])
     stores.beliefs.set_status("home", ["bel_2"], "superseded")
     asked = ["bel_h", "bel_missing", "bel_2", "bel_9", "bel_1", "bel_h"]
     found = stores.beliefs.belief_lines("home", asked, ["hobbies", "employer"])
     assert [b.id for b in found] == ["bel_h", "bel_1"]  # active ones of the space, in the order asked
-    assert (found[1].subject, found[1].attribute, found[1].value) == ("Caroline", "employer", "Google")
+    assert (found[1].subject, found[1].attribute, found[1].value) == ("Cecilia", "employer", "Google")
     assert [b.id for b in stores.beliefs.belief_lines("home", asked, ["hobbies"])] == ["bel_h"]
     assert stores.beliefs.belief_lines("home", [], ["hobbies"]) == []
     assert stores.beliefs.belief_lines("home", asked, []) == []

@@ -74,7 +74,7 @@ def test_an_age_is_not_claimed_as_now_a_year_later(memory: Memory) -> None:
      "I'm twenty five minutes late.", "I turned forty pages tonight.", "I'm almost forty.", "I'm not forty.",
      "I'm fifty-fifty on that.", "I'm one hundred percent sure.", "I'm a dozen.",
      # A clause of time says when something else happened (or will), not the age now.
-     "When I turned ten, my dad signed me up for a league.", "When I turned 10, my dad signed me up.",
+     "When I turned ten, my aunt enrolled me in a league.", "When I turned 10, my aunt enrolled me.",
      "Once I'm 40, I'll slow down."],
 )
 def test_a_number_that_is_no_age_makes_no_age(memory: Memory, text: str) -> None:

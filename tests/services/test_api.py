@@ -15,9 +15,9 @@ from eywa.settings import EywaSettings
 from tests.services.conftest import Service, build_service
 
 TURNS = [
-    {"text": "I work at Google now.", "speaker": "Caroline", "observed_at": "2023-05-01T10:00:00Z",
+    {"text": "I work at Google now.", "speaker": "Cecilia", "observed_at": "2023-05-01T10:00:00Z",
      "metadata": {"channel": "chat"}},
-    {"text": "I live in Boston.", "speaker": "Caroline", "observed_at": "2023-05-01T10:01:00Z"},
+    {"text": "I live in Boston.", "speaker": "Cecilia", "observed_at": "2023-05-01T10:01:00Z"},
 ]
 
 
@@ -102,7 +102,7 @@ def test_remember_then_recall_carries_provenance_and_the_writing_key(service: Se
     job = service.client.get(f"/v1/jobs/{body['job']['id']}", headers=headers).json()
     assert job["status"] == "done" and job["detail"]["space"] == "prov"
 
-    recalled = service.client.post("/v1/spaces/prov/recall", json={"query": "Where does Caroline work?"}, headers=headers)
+    recalled = service.client.post("/v1/spaces/prov/recall", json={"query": "Where does Cecilia work?"}, headers=headers)
     assert recalled.status_code == 200
     result = recalled.json()
     assert "Google" in result["context"] and result["answer_instructions"]
@@ -118,18 +118,18 @@ def test_remember_then_recall_carries_provenance_and_the_writing_key(service: Se
     explained = service.client.get(f"/v1/spaces/prov/beliefs/{beliefs[0]['id']}/explain", headers=headers).json()
     assert explained["belief"]["id"] == beliefs[0]["id"]
     assert [t["id"] for t in explained["turns"]] == [body["ids"][0]]
-    dims = service.client.get("/v1/spaces/prov/entities/Caroline/dimensions", headers=headers).json()
+    dims = service.client.get("/v1/spaces/prov/entities/Cecilia/dimensions", headers=headers).json()
     assert {d["attribute"] for d in dims} == {"employer", "residence"}
-    one = service.client.get("/v1/spaces/prov/entities/Caroline/dimensions/employer", headers=headers).json()
+    one = service.client.get("/v1/spaces/prov/entities/Cecilia/dimensions/employer", headers=headers).json()
     assert one["mode"] == "Google"
-    deltas = service.client.get("/v1/spaces/prov/entities/Caroline/dimensions/employer/deltas", headers=headers)
+    deltas = service.client.get("/v1/spaces/prov/entities/Cecilia/dimensions/employer/deltas", headers=headers)
     assert [d["observed"] for d in deltas.json()] == ["Google"]
 
 
 def test_spaces_are_isolated_between_keys(service: Service) -> None:
     alice, bob = service.headers(["iso-a"]), service.headers(["iso-b"])
     service.client.post("/v1/spaces/iso-a/turns", json={"turns": TURNS}, headers=alice)
-    found = service.client.post("/v1/spaces/iso-b/recall", json={"query": "Where does Caroline work?"}, headers=bob)
+    found = service.client.post("/v1/spaces/iso-b/recall", json={"query": "Where does Cecilia work?"}, headers=bob)
     assert found.status_code == 200 and "Google" not in found.json()["context"]
     assert service.client.post("/v1/spaces/iso-a/recall", json={"query": "work"}, headers=bob).status_code == 403
 
@@ -250,7 +250,7 @@ def test_probes_and_metrics(service: Service) -> None:
     assert ready["status"] == "ready" and all(ready["checks"].values())
     headers = service.headers(["met"])
     service.client.post("/v1/spaces/met/turns", json={"turns": TURNS}, headers=headers)
-    service.client.post("/v1/spaces/met/recall", json={"query": "Where does Caroline live?"}, headers=headers)
+    service.client.post("/v1/spaces/met/recall", json={"query": "Where does Cecilia live?"}, headers=headers)
     text = service.client.get("/metrics").text
     assert 'eywa_recall_stage_ms_count{stage="total"} 1.0' in text
     assert "eywa_turns_ingested_total 2.0" in text

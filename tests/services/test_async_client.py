@@ -17,8 +17,8 @@ from tests.services.conftest import Service
 from tests.services.test_client import live  # noqa: F401  (the live-server fixture)
 
 TURNS = [
-    {"text": "I work at Google now.", "speaker": "Caroline", "observed_at": "2023-05-01T10:00:00Z"},
-    {"text": "I live in Boston.", "speaker": "Caroline", "observed_at": "2023-05-01T10:01:00Z"},
+    {"text": "I work at Google now.", "speaker": "Cecilia", "observed_at": "2023-05-01T10:00:00Z"},
+    {"text": "I live in Boston.", "speaker": "Cecilia", "observed_at": "2023-05-01T10:01:00Z"},
 ]
 SPACE = "twins"
 # (method, args, kwargs): every read and write of the client, a refused input, a missing id,
@@ -26,14 +26,14 @@ SPACE = "twins"
 SCENARIO: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
     ("remember", (SPACE, TURNS), {}),
     ("remember", (SPACE, TURNS), {}),  # idempotent: the same ids again
-    ("recall", (SPACE, "Where does Caroline work?"), {"k": 5}),
+    ("recall", (SPACE, "Where does Cecilia work?"), {"k": 5}),
     ("evidence", (SPACE, "{ev0}"), {}),
     ("beliefs", (SPACE,), {"attribute": "employer"}),
     ("candidates", (SPACE,), {"status": None}),
     ("explain", (SPACE, "{belief}"), {}),
-    ("dimension", (SPACE, "Caroline", "employer"), {}),
+    ("dimension", (SPACE, "Cecilia", "employer"), {}),
     ("dimensions", (SPACE,), {}),
-    ("deltas", (SPACE, "Caroline", "residence"), {}),
+    ("deltas", (SPACE, "Cecilia", "residence"), {}),
     ("stats", (SPACE,), {}),
     ("evidence", (SPACE, "ev_missing"), {}),
     ("remember", (SPACE, [{"text": "fine"}, {"text": " "}]), {}),

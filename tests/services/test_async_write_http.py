@@ -26,7 +26,7 @@ def test_turns_are_acknowledged_after_level0_and_the_job_finishes_after_it(tmp_p
         assert answer.status_code == 201 and answer.json()["job"]["status"] == "pending", answer.text
         job_id, first = answer.json()["job"]["id"], answer.json()["ids"][0]
         assert svc.client.get(f"/v1/jobs/{job_id}", headers=headers).json()["status"] == "pending"
-        found = svc.client.post("/v1/spaces/later/recall", json={"query": "Where does Caroline work?"}, headers=headers)
+        found = svc.client.post("/v1/spaces/later/recall", json={"query": "Where does Cecilia work?"}, headers=headers)
         assert first in [item["id"] for item in found.json()["items"]]  # by keyword, before any vector
         gate.release.set()
         memory.wait()

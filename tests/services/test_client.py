@@ -16,8 +16,8 @@ from eywa.errors import ClosedError, ConfigurationError, StoreError
 from tests.services.conftest import Service, build_service, free_port
 
 TURNS = [
-    {"text": "I work at Google now.", "speaker": "Caroline", "observed_at": "2023-05-01T10:00:00Z"},
-    {"text": "I live in Boston.", "speaker": "Caroline", "observed_at": "2023-05-01T10:01:00Z"},
+    {"text": "I work at Google now.", "speaker": "Cecilia", "observed_at": "2023-05-01T10:00:00Z"},
+    {"text": "I live in Boston.", "speaker": "Cecilia", "observed_at": "2023-05-01T10:01:00Z"},
 ]
 
 
@@ -46,15 +46,15 @@ def test_client_round_trip_matches_memory_types(live: tuple[str, Service], memor
     with Client(url, key) as client:
         ids = client.remember("client", TURNS)
         assert ids == memory.remember("client", TURNS)  # idempotent: same ids, nothing new
-        result = client.recall("client", "Where does Caroline work?", k=5)
+        result = client.recall("client", "Where does Cecilia work?", k=5)
         assert isinstance(result, RecallResult) and "Google" in result.context
         assert client.evidence("client", ids[0]) == memory.evidence("client", ids[0])
         assert client.beliefs("client") == memory.beliefs("client")
         belief = client.beliefs("client", attribute="employer")[0]
         assert client.explain("client", belief.id) == memory.explain("client", belief.id)
-        assert client.dimension("client", "Caroline", "employer").mode == "Google"
+        assert client.dimension("client", "Cecilia", "employer").mode == "Google"
         assert client.dimensions("client") == memory.dimensions("client")
-        assert client.deltas("client", "Caroline", "residence") == memory.deltas("client", "Caroline", "residence")
+        assert client.deltas("client", "Cecilia", "residence") == memory.deltas("client", "Cecilia", "residence")
         assert client.stats("client")["evidence"] == 2
         with pytest.raises(NotFoundError):
             client.evidence("client", "ev_missing")

@@ -16,7 +16,7 @@ from tests.services.test_client import live  # noqa: F401 - the live-server fixt
 SPACE = "er"
 TURNS: list[dict[str, Any]] = [
     {"text": "I work at Quillfeather now.", "speaker": "Bo", "observed_at": "2023-05-01T10:00:00Z"},
-    {"text": "I live in Boston.", "speaker": "Caroline", "observed_at": "2023-05-01T10:01:00Z"},
+    {"text": "I live in Boston.", "speaker": "Cecilia", "observed_at": "2023-05-01T10:01:00Z"},
 ]
 
 

@@ -17,8 +17,8 @@ from mcp.types import TextResourceContents
 from services.mcp.server import TOOLS
 
 TURNS = [
-    {"text": "I work at Google now.", "speaker": "Caroline", "observed_at": "2023-05-01T10:00:00Z"},
-    {"text": "I live in Boston.", "speaker": "Caroline", "observed_at": "2023-05-01T10:01:00Z"},
+    {"text": "I work at Google now.", "speaker": "Cecilia", "observed_at": "2023-05-01T10:00:00Z"},
+    {"text": "I live in Boston.", "speaker": "Cecilia", "observed_at": "2023-05-01T10:01:00Z"},
 ]
 
 
@@ -37,11 +37,11 @@ async def _session_run(data_dir: Path) -> dict[str, Any]:
         await session.initialize()
         out["tools"] = sorted(t.name for t in (await session.list_tools()).tools)
         out["remember"] = _payload(await session.call_tool("remember", {"space": "mcp", "turns": TURNS}))
-        out["recall"] = _payload(await session.call_tool("recall", {"space": "mcp", "query": "Where does Caroline work?"}))
+        out["recall"] = _payload(await session.call_tool("recall", {"space": "mcp", "query": "Where does Cecilia work?"}))
         out["beliefs"] = _payload(await session.call_tool("beliefs", {"space": "mcp", "attribute": "employer"}))
         belief_id = out["beliefs"]["id"] if isinstance(out["beliefs"], dict) else out["beliefs"][0]["id"]
         out["explain"] = _payload(await session.call_tool("explain", {"space": "mcp", "belief_id": belief_id}))
-        out["dimensions"] = _payload(await session.call_tool("dimensions", {"space": "mcp", "entity": "Caroline"}))
+        out["dimensions"] = _payload(await session.call_tool("dimensions", {"space": "mcp", "entity": "Cecilia"}))
         out["bad"] = await session.call_tool("explain", {"space": "mcp", "belief_id": "bel_missing"})
         resource = await session.read_resource("eywa://spaces/mcp/summary")
         summary = resource.contents[0]
@@ -62,8 +62,8 @@ async def _session_run(data_dir: Path) -> dict[str, Any]:
         out["merge"] = _payload(await session.call_tool("merge", {**pair, "action": "accept"}))
         out["unmerge"] = _payload(await session.call_tool("merge", {**pair, "action": "undo"}))
         out["no_selector"] = await session.call_tool("forget", {"space": "mcp"})
-        out["forget"] = _payload(await session.call_tool("forget", {"space": "mcp", "speaker": "Caroline"}))
-        out["after"] = _payload(await session.call_tool("recall", {"space": "mcp", "query": "Where does Caroline work?"}))
+        out["forget"] = _payload(await session.call_tool("forget", {"space": "mcp", "speaker": "Cecilia"}))
+        out["after"] = _payload(await session.call_tool("recall", {"space": "mcp", "query": "Where does Cecilia work?"}))
         out["drop"] = _payload(await session.call_tool("drop_space", {"space": "mcp"}))
     return out
 

@@ -30,8 +30,8 @@ from tests.services.conftest import free_port, fresh_window
 ROOT = Path(__file__).resolve().parents[2]
 SPACE = "mcphttp"
 TURNS = [
-    {"text": "I work at Google now.", "speaker": "Caroline", "observed_at": "2023-05-01T10:00:00Z"},
-    {"text": "I live in Boston.", "speaker": "Caroline", "observed_at": "2023-05-01T10:01:00Z"},
+    {"text": "I work at Google now.", "speaker": "Cecilia", "observed_at": "2023-05-01T10:00:00Z"},
+    {"text": "I live in Boston.", "speaker": "Cecilia", "observed_at": "2023-05-01T10:01:00Z"},
 ]
 START_TIMEOUT_S = 60.0
 
@@ -150,7 +150,7 @@ def test_a_valid_key_remembers_and_recalls(server: HttpServer) -> None:
     remember, recall, merge = _run(
         server.url, {"Authorization": f"Bearer {server.own_key}"},
         ("remember", {"space": SPACE, "turns": TURNS}),
-        ("recall", {"space": SPACE, "query": "Where does Caroline work?"}),
+        ("recall", {"space": SPACE, "query": "Where does Cecilia work?"}),
         ("merge", {"space": SPACE, "source": "Google", "target": "Boston", "action": "accept"}),
     )
     assert not merge.is_error and json.loads(_text(merge))["author"] == server.own_key.split("_")[1]  # the key's id
@@ -163,7 +163,7 @@ def test_a_valid_key_remembers_and_recalls(server: HttpServer) -> None:
     assert ids[0] in {ref["id"] for item in context["items"] for ref in item["provenance"]}
     # The X-API-Key header works too, and a read key may read what was written.
     (again,) = _run(server.url, {"X-API-Key": server.read_only_key},
-                    ("recall", {"space": SPACE, "query": "Where does Caroline live?"}))
+                    ("recall", {"space": SPACE, "query": "Where does Cecilia live?"}))
     assert not again.is_error and "Boston" in json.loads(_text(again))["context"]
 
 

@@ -9,8 +9,8 @@ from tests.services.conftest import Service
 from tests.services.test_client import live  # noqa: F401 - the live-server fixture
 
 TURNS = [
-    {"text": "I had lunch with Melanie today.", "speaker": "Caroline", "observed_at": "2023-05-01T10:00:00Z"},
-    {"text": "Say hi to Caroline from me.", "speaker": "Bo", "observed_at": "2023-05-01T10:01:00Z"},
+    {"text": "I had lunch with Melinda today.", "speaker": "Cecilia", "observed_at": "2023-05-01T10:00:00Z"},
+    {"text": "Say hi to Cecilia from me.", "speaker": "Bo", "observed_at": "2023-05-01T10:01:00Z"},
 ]
 
 
@@ -23,11 +23,11 @@ def test_merges_over_http(service: Service) -> None:
     proposals = service.client.get(f"{base}/proposals", headers=reader)
     assert proposals.status_code == 200 and isinstance(proposals.json(), list)
 
-    pair = {"source": "Melanie", "target": "Caroline"}
+    pair = {"source": "Melinda", "target": "Cecilia"}
     assert service.client.post(base, json=pair, headers=reader).status_code == 403
-    unknown = service.client.post(base, json={"source": "Melanie", "target": "Zed"}, headers=writer)
+    unknown = service.client.post(base, json={"source": "Melinda", "target": "Zed"}, headers=writer)
     assert unknown.status_code == 404 and unknown.json()["code"] == "not_found"
-    assert service.client.post(base, json={"source": "Melanie", "target": " melanie"}, headers=writer).status_code == 422
+    assert service.client.post(base, json={"source": "Melinda", "target": " melinda"}, headers=writer).status_code == 422
     assert service.client.post(base, json={**pair, "score": 3}, headers=writer).status_code == 422
     assert service.client.get(base, headers=reader).json() == []
 
@@ -35,8 +35,8 @@ def test_merges_over_http(service: Service) -> None:
     accepted = service.client.post(base, json={**pair, "score": 0.7}, headers={"Authorization": f"Bearer {secret}"})
     assert accepted.status_code == 201, accepted.text
     assert accepted.json()["author"] == key.id and accepted.json()["removed_by"] is None
-    assert (accepted.json()["source"], accepted.json()["target"], accepted.json()["score"]) == ("melanie", "caroline", 0.7)
-    assert [e["source"] for e in service.client.get(base, headers=reader).json()] == ["melanie"]
+    assert (accepted.json()["source"], accepted.json()["target"], accepted.json()["score"]) == ("melinda", "cecilia", 0.7)
+    assert [e["source"] for e in service.client.get(base, headers=reader).json()] == ["melinda"]
     assert service.client.post(f"{base}/undo", json=pair, headers=writer).status_code == 204
     assert service.client.post(f"{base}/undo", json=pair, headers=writer).status_code == 404
     kept = service.client.get(base, params={"include_removed": "true"}, headers=reader).json()
@@ -51,8 +51,8 @@ def test_the_client_merges_like_memory(live: tuple[str, Service]) -> None:
     with Client(url, token) as client:
         client.remember(space, TURNS)
         assert isinstance(client.propose_merges(space), list)
-        edge = client.accept_merge(space, "Melanie", "Caroline")
+        edge = client.accept_merge(space, "Melinda", "Cecilia")
         assert edge.active and client.merges(space) == [edge]
-        assert client.undo_merge(space, "Caroline", "Melanie") is True
-        assert client.undo_merge(space, "Caroline", "Melanie") is False
+        assert client.undo_merge(space, "Cecilia", "Melinda") is True
+        assert client.undo_merge(space, "Cecilia", "Melinda") is False
         assert client.merges(space) == [] and len(client.merges(space, include_removed=True)) == 1

@@ -41,7 +41,7 @@ from tests.services.conftest import build_service
 MAX_EXAMPLES = 8
 NEO4J_MAX_EXAMPLES = 3
 SEED = [
-    {"text": "I work at Google now.", "speaker": "Caroline", "observed_at": "2024-05-01T10:00:00Z"},
+    {"text": "I work at Google now.", "speaker": "Cecilia", "observed_at": "2024-05-01T10:00:00Z"},
     {"text": "I moved to Lyon last May.", "speaker": "Ana", "session": "s1", "external_id": "x1"},
 ]  # fmt: skip
 ERASING = ("/erase", "/v1/spaces/{space}")  # paths ending so erase the seeded space: walked last

@@ -24,11 +24,11 @@ pytestmark = pytest.mark.redis
 SPACE = "home"
 JOB_TIMEOUT = 90.0
 TURNS = [
-    {"text": "I live in Paris.", "speaker": "Caroline", "session": "s1", "observed_at": "2023-01-05T10:00:00Z",
+    {"text": "I live in Paris.", "speaker": "Cecilia", "session": "s1", "observed_at": "2023-01-05T10:00:00Z",
      "external_id": "t1"},
-    {"text": "I work at Google now.", "speaker": "Caroline", "session": "s2", "observed_at": "2023-02-05T10:00:00Z",
+    {"text": "I work at Google now.", "speaker": "Cecilia", "session": "s2", "observed_at": "2023-02-05T10:00:00Z",
      "external_id": "t2"},
-    {"text": "I live in Lyon.", "speaker": "Caroline", "session": "s3", "observed_at": "2023-05-05T10:00:00Z",
+    {"text": "I live in Lyon.", "speaker": "Cecilia", "session": "s3", "observed_at": "2023-05-05T10:00:00Z",
      "external_id": "t3"},
 ]
 
@@ -79,11 +79,11 @@ def test_turns_posted_over_http_are_derived_by_the_worker_and_served_by_the_api(
     beliefs = client.get("/beliefs", params={"status": "any"}).json()
     assert {(b["attribute"], b["value"]) for b in beliefs} >= {("employer", "Google"), ("residence", "Lyon")}
     assert all(set(b["evidence_ids"]) <= set(body["ids"]) for b in beliefs)
-    dims = {d["attribute"]: d for d in client.get("/entities/Caroline/dimensions").json()}
+    dims = {d["attribute"]: d for d in client.get("/entities/Cecilia/dimensions").json()}
     assert dims["residence"]["mode"].casefold() == "lyon"
     assert dims["employer"]["mode"].casefold() == "google"
     assert max(dims["residence"]["distribution"].values()) > 0.5
-    deltas = client.get("/entities/Caroline/dimensions/residence/deltas").json()
+    deltas = client.get("/entities/Cecilia/dimensions/residence/deltas").json()
     assert len(deltas) == 2
 
     # The worker wrote no vectors; the API's periodic reconciliation embeds the beliefs from
@@ -91,7 +91,7 @@ def test_turns_posted_over_http_are_derived_by_the_worker_and_served_by_the_api(
     belief_ids = {b["id"] for b in beliefs}
 
     def vector_hits() -> set[str]:
-        recalled = client.post("/recall", json={"query": "Where does Caroline work?", "k": 5}).json()
+        recalled = client.post("/recall", json={"query": "Where does Cecilia work?", "k": 5}).json()
         return {hit["id"] for hit in recalled["trace"]["routes"]["vector"] if hit["kind"] == "belief"}
 
     wait_for(lambda: vector_hits() == belief_ids, 30.0, "the beliefs' vectors")

@@ -1,6 +1,6 @@
 """What the rule-extractor tests share: a turn as Level 0 stores it, and its proposals.
 
-A turn is said by Caroline on Tuesday 9 May 2023 unless a test says otherwise; "Melanie",
+A turn is said by Cecilia on Tuesday 9 May 2023 unless a test says otherwise; "Melinda",
 "Lucia" and "Tobias" are names Level 0 already knows, so they are recognised as people.
 """
 
@@ -15,13 +15,13 @@ from eywa.models import CandidateFact, Evidence, ReasonCode
 from eywa.signals import detect_signals
 
 SAID = datetime(2023, 5, 9, 13, 0, tzinfo=timezone.utc)
-KNOWN = ("Caroline", "Melanie", "Lucia", "Tobias")
+KNOWN = ("Cecilia", "Melinda", "Lucia", "Tobias")
 
 Fact = tuple[str, str | None, str, str]
 """(attribute, value, polarity, modality) of a proposal."""
 
 
-def turn(text: str, speaker: str | None = "Caroline", space: str = "home", said: datetime = SAID) -> Evidence:
+def turn(text: str, speaker: str | None = "Cecilia", space: str = "home", said: datetime = SAID) -> Evidence:
     """The turn with the signals Level 0 would have stored for it."""
     return Evidence(
         id="e1", space=space, session="s1", seq=0, speaker=speaker, role=None, text=text, observed_at=said,
@@ -30,12 +30,12 @@ def turn(text: str, speaker: str | None = "Caroline", space: str = "home", said:
     )
 
 
-def proposals(text: str, speaker: str | None = "Caroline", said: datetime = SAID) -> list[CandidateFact]:
+def proposals(text: str, speaker: str | None = "Cecilia", said: datetime = SAID) -> list[CandidateFact]:
     """Everything the rule extractor proposes for one turn."""
     return list(RuleExtractor().propose("home", [turn(text, speaker, said=said)]))
 
 
-def facts(text: str, speaker: str | None = "Caroline", attribute: str | None = None) -> set[Fact]:
+def facts(text: str, speaker: str | None = "Cecilia", attribute: str | None = None) -> set[Fact]:
     """The proposals of one turn as (attribute, value, polarity, modality), optionally of one attribute."""
     return {
         (f.attribute or "", f.value, f.polarity, f.modality)
@@ -44,12 +44,12 @@ def facts(text: str, speaker: str | None = "Caroline", attribute: str | None = N
     }
 
 
-def statements(text: str, speaker: str | None = "Caroline") -> set[str]:
+def statements(text: str, speaker: str | None = "Cecilia") -> set[str]:
     """The statements proposed for one turn."""
     return {f.statement for f in proposals(text, speaker)}
 
 
-def refusals(text: str, speaker: str | None = "Caroline") -> dict[str, tuple[ReasonCode, ...]]:
+def refusals(text: str, speaker: str | None = "Cecilia") -> dict[str, tuple[ReasonCode, ...]]:
     """The validator's reasons for each refused proposal of one turn, by statement."""
     ev = turn(text, speaker)
     out: dict[str, tuple[ReasonCode, ...]] = {}

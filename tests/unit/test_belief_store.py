@@ -17,7 +17,7 @@ OK = ValidationReport(accepted=True, score=1.0, checks=(CheckScore(name="support
 
 def belief(bid: str, value: str, space: str = "home", attribute: str = "employer") -> Belief:
     return Belief(
-        id=bid, space=space, statement=f"Caroline works at {value}.", subject="Caroline", attribute=attribute,
+        id=bid, space=space, statement=f"Cecilia works at {value}.", subject="Cecilia", attribute=attribute,
         value=value, polarity="positive", modality="asserted", valid_from=None, valid_to=None, recorded_at=AT,
         status="active", extractor="rules", evidence_ids=("e1",), report=OK, event_at=AT,
         support=(SupportLink(evidence_id="e1", span=(0, 10), score=0.9, anchors=("date:2023-05-07",)),),
@@ -25,7 +25,7 @@ def belief(bid: str, value: str, space: str = "home", attribute: str = "employer
 
 
 def candidate(cid: str, space: str = "home") -> Candidate:
-    fact = CandidateFact(statement="Caroline eats meat.", subject="Caroline", evidence_ids=("e2",))
+    fact = CandidateFact(statement="Cecilia eats meat.", subject="Cecilia", evidence_ids=("e2",))
     report = ValidationReport(
         accepted=False, score=0.5, checks=(CheckScore(name="polarity", score=0.0, passed=False),),
         reasons=(ReasonCode.POLARITY_FLIP,), repairable=True,

@@ -62,49 +62,49 @@ def store(tmp_path: Path) -> Iterator[Counting]:
 
 def test_reads_answer_as_the_store_and_are_made_once(store: Counting) -> None:
     reads: DimensionStore = DimensionReads(store)
-    direct = nous.list_dimensions(store, "s", "Caroline")
+    direct = nous.list_dimensions(store, "s", "Cecilia")
     store.calls.clear()
 
-    assert nous.list_dimensions(reads, "s", "Caroline") == direct
-    assert nous.get_dimension(reads, "s", "Caroline", "employer") == direct[0]
-    assert nous.list_deltas(reads, "s", "Caroline", "employer") == nous.list_deltas(store, "s", "Caroline", "employer")
+    assert nous.list_dimensions(reads, "s", "Cecilia") == direct
+    assert nous.get_dimension(reads, "s", "Cecilia", "employer") == direct[0]
+    assert nous.list_deltas(reads, "s", "Cecilia", "employer") == nous.list_deltas(store, "s", "Cecilia", "employer")
     # The listing read the entity's states once; its states were then served from it.
     assert store.calls["dimensions"] == 1 and store.calls["get"] == 0
-    assert reads.get("s", "caroline", "pets") is None and store.calls["get"] == 0
+    assert reads.get("s", "cecilia", "pets") is None and store.calls["get"] == 0
     assert store.calls["same_as"] == 1 + 1  # once through the reads, once by the direct list_deltas
 
 
 def test_writes_go_through(store: Counting) -> None:
     reads = DimensionReads(store)
     reads.save(record(attribute="pets"), [delta("d3", T0, attribute="pets", observed="cat")])
-    assert store.get("s", "caroline", "pets") is not None
+    assert store.get("s", "cecilia", "pets") is not None
 
 
 def test_a_prefetch_reads_the_routes_first_reads_at_once_and_answers_as_the_store(store: Counting) -> None:
-    direct = nous.list_dimensions(store, "s", "Caroline")
-    employer = nous.list_deltas(store, "s", "Caroline", "employer")
+    direct = nous.list_dimensions(store, "s", "Cecilia")
+    employer = nous.list_deltas(store, "s", "Cecilia", "employer")
     reads = DimensionReads(store)
-    reads.prefetch("s", ["Caroline", "Ben"], ["employer", "pets"])
+    reads.prefetch("s", ["Cecilia", "Ben"], ["employer", "pets"])
     assert store.calls["recall_dimensions"] == 1
     store.calls.clear()
-    assert nous.list_dimensions(reads, "s", "Caroline") == direct
-    assert nous.list_deltas(reads, "s", "Caroline", "employer") == employer
-    assert nous.list_deltas(reads, "s", "Caroline", "pets") == [] and nous.list_dimensions(reads, "s", "Ben") == []
+    assert nous.list_dimensions(reads, "s", "Cecilia") == direct
+    assert nous.list_deltas(reads, "s", "Cecilia", "employer") == employer
+    assert nous.list_deltas(reads, "s", "Cecilia", "pets") == [] and nous.list_dimensions(reads, "s", "Ben") == []
     # Nothing read again but the deltas of the one dimension not asked about (replayed: no history).
     assert store.calls == Counter({"deltas": 1})
 
 
 def test_a_history_prefetch_reads_the_replays_of_an_earlier_time_at_once(store: Counting) -> None:
     before = T0 - timedelta(seconds=1)
-    direct = nous.list_dimensions(store, "s", "Caroline", as_of=T0)
+    direct = nous.list_dimensions(store, "s", "Cecilia", as_of=T0)
     reads = DimensionReads(store)
-    reads.prefetch("s", ["Caroline"], [])
-    reads.prefetch_history("s", ["Caroline"], before)  # both states changed after it
-    reads.prefetch_history("s", ["Caroline"], before)  # already read: no read
+    reads.prefetch("s", ["Cecilia"], [])
+    reads.prefetch_history("s", ["Cecilia"], before)  # both states changed after it
+    reads.prefetch_history("s", ["Cecilia"], before)  # already read: no read
     assert store.calls["recall_dimensions"] == 2
     store.calls.clear()
-    assert nous.list_dimensions(reads, "s", "Caroline", as_of=T0) == direct
-    assert nous.list_dimensions(reads, "s", "Caroline", as_of=before) == []  # nothing observed by then
+    assert nous.list_dimensions(reads, "s", "Cecilia", as_of=T0) == direct
+    assert nous.list_dimensions(reads, "s", "Cecilia", as_of=before) == []  # nothing observed by then
     assert store.calls == Counter()
 
 
@@ -116,12 +116,12 @@ class Turns:
 
     def recall_turns(self, space: str, ids: Sequence[str]) -> list[RecallTurn]:
         self.calls += 1
-        return [RecallTurn(i, "s1", n, "Caroline", T0, f"turn {i}", {}, ()) for n, i in enumerate(ids)]
+        return [RecallTurn(i, "s1", n, "Cecilia", T0, f"turn {i}", {}, ()) for n, i in enumerate(ids)]
 
 
 @pytest.mark.parametrize("as_of", [None, T0 - timedelta(seconds=1), T0 + timedelta(days=1)])
 def test_dimension_items_are_loaded_from_one_read_of_states_and_deltas(store: Counting, as_of: datetime | None) -> None:
-    ids = ["dim:Caroline:employer", "ev_x", "dim:Caroline:hobbies", "dim:Ben:pets"]
+    ids = ["dim:Cecilia:employer", "ev_x", "dim:Cecilia:hobbies", "dim:Ben:pets"]
     # What loading the items one by one from the store gives (``answer`` then ``item``).
     one_by_one = DimensionSource(store, Turns())  # type: ignore[arg-type]
     expected = {}

@@ -30,7 +30,7 @@ def store(db: SqliteDatabase) -> DimensionStore:
 
 def delta(ident: str, at: datetime, space: str = "s", belief: str = "b1", **kw: object) -> Delta:
     fields: dict[str, object] = {
-        "id": ident, "space": space, "entity": "Caroline", "attribute": "employer",
+        "id": ident, "space": space, "entity": "Cecilia", "attribute": "employer",
         "observed": "Google", "prior": {"Google": 0.5, "__unseen__": 0.5},
         "posterior": {"Google": 0.9, "__unseen__": 0.1}, "surprise_bits": 1.0, "hazard": 0.0,
         "reliability": 0.9, "at": at, "recorded_at": T0, "belief_id": belief,
@@ -40,9 +40,9 @@ def delta(ident: str, at: datetime, space: str = "s", belief: str = "b1", **kw: 
     return Delta.model_validate(fields)
 
 
-def record(space: str = "s", entity_key: str = "caroline", attribute: str = "employer") -> DimensionRecord:
+def record(space: str = "s", entity_key: str = "cecilia", attribute: str = "employer") -> DimensionRecord:
     return DimensionRecord(
-        space=space, entity_key=entity_key, entity="Caroline", attribute=attribute,
+        space=space, entity_key=entity_key, entity="Cecilia", attribute=attribute,
         cardinality="single", state={"cardinality": "single", "probabilities": {"Google": 1.0}},
         distribution={"Google": 0.9, "__unseen__": 0.1}, mode="Google", entropy_bits=0.47,
         updated_at=T0, recorded_at=T0, delta_count=1,
@@ -52,8 +52,8 @@ def record(space: str = "s", entity_key: str = "caroline", attribute: str = "emp
 def test_deltas_and_state_round_trip_exactly(store: DimensionStore) -> None:
     original = delta("d1", T0, change_signal=True, modality="hedged", polarity="negative")
     store.save(record(), [original])
-    assert store.deltas("s", "caroline", "employer") == [original]
-    assert store.get("s", "caroline", "employer") == record()
+    assert store.deltas("s", "cecilia", "employer") == [original]
+    assert store.get("s", "cecilia", "employer") == record()
     assert store.existing_deltas("s", ["d1", "d2"]) == {"d1"}
 
 
@@ -63,7 +63,7 @@ def test_deltas_come_back_in_event_time_order_with_ties_by_id(store: DimensionSt
     tie_a = delta("a_tie", T0)
     micro = delta("z_micro", T0 - timedelta(microseconds=1))
     store.save(record(), [late, tie_b, tie_a, micro])
-    assert [d.id for d in store.deltas("s", "caroline", "employer")] == [
+    assert [d.id for d in store.deltas("s", "cecilia", "employer")] == [
         "z_micro", "a_tie", "b_tie", "a_late",
     ]  # fmt: skip
 
@@ -74,7 +74,7 @@ def test_re_saving_a_delta_updates_derived_fields_but_keeps_recorded_at(
     store.save(record(), [delta("d1", T0)])
     later = T0 + timedelta(days=1)
     store.save(record(), [delta("d1", T0, surprise_bits=2.5, recorded_at=later)])
-    (stored,) = store.deltas("s", "caroline", "employer")
+    (stored,) = store.deltas("s", "cecilia", "employer")
     assert stored.surprise_bits == 2.5
     assert stored.recorded_at == T0
 
@@ -82,7 +82,7 @@ def test_re_saving_a_delta_updates_derived_fields_but_keeps_recorded_at(
 def test_every_read_is_scoped_to_its_space(store: DimensionStore) -> None:
     store.save(record("s"), [delta("d1", T0, space="s")])
     store.save(record("other"), [delta("d2", T0, space="other", belief="b2")])
-    assert [d.id for d in store.deltas("s", "caroline", "employer")] == ["d1"]
+    assert [d.id for d in store.deltas("s", "cecilia", "employer")] == ["d1"]
     assert store.existing_deltas("s", ["d1", "d2"]) == {"d1"}
     assert [r.space for r in store.dimensions("s")] == ["s"]
     assert [d.id for d in store.deltas_of_beliefs("other", ["b1", "b2"])] == ["d2"]
@@ -92,30 +92,30 @@ def test_dimensions_list_by_space_and_entity(store: DimensionStore) -> None:
     store.save(record(attribute="residence"), [])
     store.save(record(attribute="employer"), [])
     store.save(record(entity_key="mel"), [])
-    assert [r.attribute for r in store.dimensions("s", "caroline")] == ["employer", "residence"]
+    assert [r.attribute for r in store.dimensions("s", "cecilia")] == ["employer", "residence"]
     assert [(r.entity_key, r.attribute) for r in store.dimensions("s")] == [
-        ("caroline", "employer"), ("caroline", "residence"), ("mel", "employer"),
+        ("cecilia", "employer"), ("cecilia", "residence"), ("mel", "employer"),
     ]  # fmt: skip
 
 
 def test_remove_deltas_and_delete_dimension(store: DimensionStore) -> None:
     store.save(record(), [delta("d1", T0), delta("d2", T0, belief="b2")])
     assert store.remove_deltas("s", ["d1", "missing"]) == 1
-    assert [d.id for d in store.deltas("s", "caroline", "employer")] == ["d2"]
-    store.delete_dimension("s", "caroline", "employer")
-    assert store.get("s", "caroline", "employer") is None
+    assert [d.id for d in store.deltas("s", "cecilia", "employer")] == ["d2"]
+    store.delete_dimension("s", "cecilia", "employer")
+    assert store.get("s", "cecilia", "employer") is None
 
 
 def test_same_as_edges_are_reversible_and_kept_for_audit(store: DimensionStore) -> None:
-    edge = SameAsEdge(space="s", source="mel", target="melanie", score=0.8, at=T0)
+    edge = SameAsEdge(space="s", source="mel", target="melinda", score=0.8, at=T0)
     store.add_same_as(edge)
     assert store.same_as("s") == [edge]
     assert store.same_as("other") == []
-    assert store.remove_same_as("s", "melanie", "mel", T0 + timedelta(days=1))  # either direction
+    assert store.remove_same_as("s", "melinda", "mel", T0 + timedelta(days=1))  # either direction
     assert store.same_as("s") == []
     (kept,) = store.same_as("s", include_removed=True)
     assert not kept.active and kept.removed_at == T0 + timedelta(days=1)
-    assert not store.remove_same_as("s", "mel", "melanie", T0)
+    assert not store.remove_same_as("s", "mel", "melinda", T0)
     store.add_same_as(edge)  # re-accepting re-activates
     assert store.same_as("s") == [edge]
 
@@ -126,4 +126,4 @@ def test_a_closed_database_refuses_use(db: SqliteDatabase) -> None:
     store = SqliteDimensionStore(db)
     db.close()
     with pytest.raises(ClosedError):
-        store.deltas("s", "caroline", "employer")
+        store.deltas("s", "cecilia", "employer")

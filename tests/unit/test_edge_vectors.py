@@ -106,7 +106,7 @@ def test_results_are_best_first_and_limited(store: QdrantEdgeVectorStore) -> Non
 def test_reopen_after_close_sees_every_point_and_index(tmp_path: Path) -> None:
     first = QdrantEdgeVectorStore(tmp_path, DIM)
     first.upsert("evidence", random_points(30, "alice", seed=2) + random_points(20, "bob", seed=3))
-    first.upsert("entity", [VectorPoint("en_1", "alice", unit(0, 1), payload={"name": "Caroline"})])
+    first.upsert("entity", [VectorPoint("en_1", "alice", unit(0, 1), payload={"name": "Cecilia"})])
     first.close()
     again = QdrantEdgeVectorStore(tmp_path, DIM)
     try:

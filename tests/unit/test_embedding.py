@@ -20,9 +20,9 @@ DOG = "I got a new dog recently"
 STOCKS = "The stock market fell today"
 MIXED = [
     "ok",
-    "Caroline said she went to the LGBTQ support group yesterday and it was really powerful.",
+    "Cecilia said she went to the beekeeping workshop yesterday and it was really calming.",
     PUPPY,
-    "Melanie: " + "I painted a sunrise over the lake, with the kids watching from the dock. " * 12,
+    "Melinda: " + "I sketched the old harbour at dusk, with the kids flying kites on the pier. " * 12,
     "haha",
     STOCKS,
     DOG,

@@ -21,7 +21,7 @@ from eywa.stores.embedded.evidence import SqliteEvidenceStore
 T0 = datetime(2023, 5, 9, 13, 0, tzinfo=timezone.utc)
 
 
-def turn(eid: str, text: str, at: datetime, speaker: str = "Caroline", seq: int = 0) -> Evidence:
+def turn(eid: str, text: str, at: datetime, speaker: str = "Cecilia", seq: int = 0) -> Evidence:
     return Evidence(
         id=eid, space="home", session="s1", seq=seq, speaker=speaker, role=None, text=text, observed_at=at,
         recorded_at=at, content_hash=content_hash(text), signals=detect_signals(text, at, speaker=speaker),
@@ -62,7 +62,7 @@ def test_a_later_value_of_a_single_attribute_supersedes_the_earlier(stores: tupl
     level1(stores, ["old"])
     report = level1(stores, ["new"])
     assert report.superseded == 1
-    (active,) = beliefs.beliefs("home", subject="caroline", attribute="employer")
+    (active,) = beliefs.beliefs("home", subject="cecilia", attribute="employer")
     assert active.value == "Microsoft" and active.supersedes is not None
     (old,) = beliefs.beliefs("home", attribute="employer", status="superseded")
     assert old.value == "Google" and beliefs.superseded_by("home", old.id) == [active.id]
@@ -103,11 +103,11 @@ def test_a_later_batch_reads_what_came_before_it_from_the_stores(stores: tuple[S
     evidence.add([
         turn("pet", "Our old dog Rufus loves the beach.", T0),
         turn("gone", "Rufus passed away on Sunday.", T0 + timedelta(days=30), seq=1),
-        turn("ask", "So you're vegetarian these days?", T0 + timedelta(days=31), speaker="Melanie", seq=2),
+        turn("ask", "So you're vegetarian these days?", T0 + timedelta(days=31), speaker="Melinda", seq=2),
         turn("yes", "Vegetarian, yes.", T0 + timedelta(days=31, minutes=1), seq=3),
     ], [])  # fmt: skip
     level1(stores, ["pet", "gone", "ask", "yes"], batch_size=1)
-    held = {(b.attribute, b.value, b.polarity, b.evidence_ids) for b in beliefs.beliefs("home", subject="Caroline")}
+    held = {(b.attribute, b.value, b.polarity, b.evidence_ids) for b in beliefs.beliefs("home", subject="Cecilia")}
     assert ("pets", "Rufus", "negative", ("gone",)) in held
     assert ("diet", "meat", "negative", ("yes",)) in held  # "vegetarian", canonical
 

@@ -80,7 +80,7 @@ def test_negation_and_hedges_are_scoped_to_their_part() -> None:
 
 def test_statements_are_in_the_third_person_with_the_name_never_their() -> None:
     said = statements("Last Friday I took my kids to the museum.")
-    assert said == {"Caroline took Caroline's kids to the museum on 5 May 2023.", "Caroline has kids."}
+    assert said == {"Cecilia took Cecilia's kids to the museum on 5 May 2023.", "Cecilia has kids."}
     assert all(" their " not in s for s in said)
     assert third_person_text("visit my parents", "James") == "visit James' parents"
     assert third_person_text("give me a call", "James") is None
@@ -90,13 +90,13 @@ def test_values_that_point_outside_the_clause_are_not_made() -> None:
     assert has_unresolved("try it sometime") and has_unresolved("help their kids")
     assert not has_unresolved("go camping this weekend")
     assert facts("I love it!") == set() and facts("I love that so much.") == set()
-    assert not [f for f in proposals("I might try it sometime.") if f.attribute == "plans"]
+    assert not [f for f in proposals("I might give it a go someday.") if f.attribute == "plans"]
 
 
 def test_everything_proposed_on_plain_positive_examples_passes_the_validator() -> None:
     texts = [
         "I work at Google now.", "I'm happily married and I have two kids.", "I might move to Paris.",
-        "I don't eat meat.", "Melanie's kids love painting!", "I went to the beach last Sunday.",
+        "I don't eat meat.", "Melinda's kids love painting!", "I went to the beach last Sunday.",
         "I'm a nurse at St Mary's Hospital.", "I'm allergic to cats.", "I adopted a puppy named Rex last week.",
     ]
     for text in texts:

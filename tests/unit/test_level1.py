@@ -24,7 +24,7 @@ T0 = datetime(2023, 5, 9, 13, 0, tzinfo=UTC)
 SPACE = "home"
 
 
-def turn(eid: str, text: str, at: datetime, seq: int, speaker: str = "Caroline") -> Evidence:
+def turn(eid: str, text: str, at: datetime, seq: int, speaker: str = "Cecilia") -> Evidence:
     return Evidence(
         id=eid, space=SPACE, session="s1", seq=seq, speaker=speaker, role=None, text=text, observed_at=at,
         recorded_at=at, content_hash=content_hash(text), signals=detect_signals(text, at, speaker=speaker),
@@ -75,7 +75,7 @@ def test_level1_writes_beliefs_and_updates_each_dimension_under_its_lock(stores:
     assert outcome.deltas
     keys = {(d.space, entity_key(d.entity), d.attribute) for d in outcome.deltas}
     assert sorted(set(locks.taken)) == sorted(keys) and len(locks.taken) == len(keys)
-    assert ("home", "caroline", "residence") in keys
+    assert ("home", "cecilia", "residence") in keys
 
 
 def test_rerunning_level1_writes_nothing_new(stores: GraphStores) -> None:

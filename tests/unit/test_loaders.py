@@ -40,7 +40,7 @@ def _sample() -> dict[str, Any]:
             "session_2": [{"speaker": "Ben", "dia_id": "D2:1", "text": "Moved to Porto last week."}],
             "session_10_date_time": "10:00 pm on 1 July, 2023",
             "session_10": [{"speaker": "Ana", "dia_id": "D10:1", "text": "Nice!"}],
-            "session_1_date_time": "1:56 pm on 8 May, 2023",
+            "session_1_date_time": "2:17 pm on 9 May, 2023",
             "session_1": [
                 {"speaker": "Ana", "dia_id": "D1:1", "text": "Hi Ben"},
                 {"speaker": "Ben", "dia_id": "D1:2", "text": "Look at this", "blip_caption": "a photo of a cat"},
@@ -115,7 +115,7 @@ def test_locomo_sessions_in_numeric_order_with_increasing_times(tmp_path: Path) 
     assert space == "conv-x"
     assert [t["external_id"] for t in turns] == ["D1:1", "D1:2", "D1:3", "D2:1", "D10:1"]
     assert [t["session"] for t in turns] == ["session_1"] * 3 + ["session_2", "session_10"]
-    start = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)
+    start = datetime(2023, 5, 9, 14, 17, tzinfo=timezone.utc)
     assert [t["observed_at"] for t in turns[:3]] == [start + timedelta(seconds=i) for i in range(3)]
     assert turns[3]["observed_at"] == datetime(2023, 6, 3, 9, 5, tzinfo=timezone.utc)
     assert turns[4]["observed_at"] == datetime(2023, 7, 1, 22, 0, tzinfo=timezone.utc)
@@ -139,10 +139,10 @@ def test_locomo_session_without_date_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("stamp", "expected"),
     [
-        ("1:56 pm on 8 May, 2023", datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)),
-        ("12:48 am on 1 February, 2023", datetime(2023, 2, 1, 0, 48, tzinfo=timezone.utc)),
-        ("  7:31  pm on 21 January, 2022 ", datetime(2022, 1, 21, 19, 31, tzinfo=timezone.utc)),
-        ("8 May 2023, 1:56 pm", datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)),
+        ("2:17 pm on 9 May, 2023", datetime(2023, 5, 9, 14, 17, tzinfo=timezone.utc)),
+        ("12:36 am on 2 February, 2023", datetime(2023, 2, 2, 0, 36, tzinfo=timezone.utc)),
+        ("  7:44  pm on 23 January, 2022 ", datetime(2022, 1, 23, 19, 44, tzinfo=timezone.utc)),
+        ("9 May 2023, 2:17 pm", datetime(2023, 5, 9, 14, 17, tzinfo=timezone.utc)),
     ],
 )
 def test_parse_locomo_datetime(stamp: str, expected: datetime) -> None:

@@ -168,7 +168,7 @@ observation_specs = st.lists(
 def make_observations(specs: list[tuple[str, str, str, float, bool, int]]) -> list[Observation]:
     return [
         Observation.model_validate({
-            "space": "s", "entity": "Caroline", "attribute": "employer", "value": value,
+            "space": "s", "entity": "Cecilia", "attribute": "employer", "value": value,
             "polarity": polarity, "modality": modality, "reliability": rho,
             "change_signal": change, "at": T0 + timedelta(days=day), "belief_id": f"b{i}",
         })  # fmt: skip

@@ -20,15 +20,15 @@ def evidence(ident: str, text: str, *, role: str = "user", correction: bool = Fa
              at: datetime = SAID) -> Evidence:  # fmt: skip
     signals = (Signal(kind=SignalKind.CORRECTION, text="just started", start=2, end=14),) if correction else ()
     return Evidence(
-        id=ident, space="s", session="s1", seq=0, speaker="Caroline", role=role, text=text,
+        id=ident, space="s", session="s1", seq=0, speaker="Cecilia", role=role, text=text,
         observed_at=at, recorded_at=at, content_hash="x", signals=signals,
     )  # fmt: skip
 
 
 def belief(value: str | None = "Microsoft", **kw: object) -> Belief:
     fields: dict[str, object] = {
-        "id": "bl_1", "space": "s", "statement": f"Caroline works at {value}",
-        "subject": "Caroline", "attribute": "employer", "value": value,
+        "id": "bl_1", "space": "s", "statement": f"Cecilia works at {value}",
+        "subject": "Cecilia", "attribute": "employer", "value": value,
         "polarity": "positive", "modality": "asserted", "valid_from": None, "valid_to": None,
         "recorded_at": datetime(2024, 1, 1, tzinfo=timezone.utc), "status": "active",
         "extractor": "rules", "evidence_ids": ("ev_1",),
@@ -104,7 +104,7 @@ def test_a_hedged_belief_with_a_change_signal_does_not_flip_the_employer(tmp_pat
     )
     assert first is not None and maybe is not None
     apply_beliefs(store, [first, maybe], spec_for=lambda _: spec)
-    assert get_dimension(store, "s", "Caroline", "employer", spec_for=lambda _: spec).mode == "Google"
+    assert get_dimension(store, "s", "Cecilia", "employer", spec_for=lambda _: spec).mode == "Google"
     db.close()
 
 

@@ -147,8 +147,8 @@ def test_other_words_are_what_the_question_asks_besides_person_and_attribute() -
     ana = Entity(id="ent_ana", space="s", name="Ana", aliases=("Annie",))
     assert make_plan("Where does Ana work now?", [ana], NOW).other_words == ()
     assert make_plan("Does Annie still have her cat Biscuit?", [ana], NOW).other_words == ("biscuit",)
-    assert make_plan("Who performed at the concert at Ana's daughter's birthday?", [ana], NOW).other_words == (
-        "performed", "concert", "birthday",
+    assert make_plan("Who played at the festival at Ana's daughter's graduation?", [ana], NOW).other_words == (
+        "played", "festival", "graduation",
     )  # fmt: skip
 
 
@@ -181,7 +181,7 @@ def test_name_spans_cover_multiword_names_possessives_and_a_trailing_period() ->
         ("What did Ana see last year?", True),
         ("What did Ana do yesterday?", True),
         ("Where was Ana on August 11?", True),
-        ("Where was Ana between August 11 and August 15 2023?", False),  # the year is named once for both ends
+        ("Where was Ana between October 2 and October 6 2022?", False),  # the year is named once for both ends
         ("What did Ana do in May 2023?", False),
         ("What did Ana do on 25 May, 2022?", False),
         ("When did Ana move to Lisbon?", False),  # no window at all

@@ -34,16 +34,16 @@ def test_relationship_status_forms(text: str, expected: set[Fact]) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "Melanie and I split up last month.",
+        "Melinda and I split up last month.",
         "I broke up with Lucia in March.",
         "We broke up, it had been coming for a while.",
-        "Melanie broke up with her boyfriend.",
+        "Melinda broke up with her boyfriend.",
     ],
 )
 def test_a_breakup_leaves_the_one_who_broke_up_single(text: str) -> None:
     singles = [f for f in proposals(text) if f.attribute == "relationship_status"]
     assert [(f.value, f.polarity, f.modality) for f in singles] == [("single", "positive", "asserted")]
-    subject = "Melanie" if text.startswith("Melanie broke") else "Caroline"
+    subject = "Melinda" if text.startswith("Melinda broke") else "Cecilia"
     assert singles[0].subject == subject
     ev = turn(text)
     assert Validator().validate("home", singles[0], {ev.id: ev}).accepted
@@ -93,14 +93,14 @@ def test_a_wedding_that_is_only_planned_is_a_plan() -> None:
         ("I don't have kids.", {("children", "children", "negative", "asserted")}),
         ("My daughter Sara turned five.", {("children", "Sara", "positive", "asserted")}),
         ("We had a baby girl named Ada in March.", {("children", "Ada", "positive", "asserted")}),
-        ("Melanie's kids love painting!", {("children", "children", "positive", "asserted")}),
+        ("Melinda's kids love painting!", {("children", "children", "positive", "asserted")}),
         ("If I had kids I would live in Paris.", set()),
     ],
 )
 def test_children_forms(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="children") == expected
-    if "Melanie" in text:
-        assert statements(text) == {"Melanie has kids."}
+    if "Melinda" in text:
+        assert statements(text) == {"Melinda has kids."}
 
 
 @pytest.mark.parametrize(
@@ -120,7 +120,7 @@ def test_children_forms(text: str, expected: set[Fact]) -> None:
         ("I might get a cat.", set()),
         ("My friend's dog is cute.", set()),
         ("I miss my dog.", set()),
-        ("I got this new pup for you!", set()),  # a present, not a pet
+        ("I got this new kitten for you!", set()),  # a present, not a pet
     ],
 )
 def test_pet_forms(text: str, expected: set[Fact]) -> None:
@@ -130,7 +130,7 @@ def test_pet_forms(text: str, expected: set[Fact]) -> None:
 def test_a_new_pet_is_dated_and_its_statement_reads_naturally() -> None:
     found = [f for f in proposals("I adopted a rescue greyhound called Pickle last Saturday.") if f.attribute == "pets"]
     assert [(f.statement, f.valid_from) for f in found] == [
-        ("Caroline adopted a greyhound named Pickle.", datetime(2023, 5, 6, tzinfo=timezone.utc))
+        ("Cecilia adopted a greyhound named Pickle.", datetime(2023, 5, 6, tzinfo=timezone.utc))
     ]
 
 
@@ -138,7 +138,7 @@ def test_a_lost_pet_fails_no_check_but_polarity() -> None:
     # A loss is a change, not a negation: a validator that reads only negation words refuses
     # it as a (repairable) polarity flip; one that reads change cues accepts it. Nothing else
     # (support, subject, anchors) may fail.
-    assert refusals("My old cat Biscuit died on Tuesday.") in ({}, {"Caroline's cat Biscuit died.": ("polarity_flip",)})
+    assert refusals("My old cat Biscuit died on Tuesday.") in ({}, {"Cecilia's cat Biscuit died.": ("polarity_flip",)})
 
 
 def _conversation(*said: tuple[str, str]) -> list[CandidateFact]:
@@ -152,19 +152,19 @@ def _of(found: list[CandidateFact], evidence_id: str) -> set[Fact]:
 
 
 def test_a_pet_named_alone_as_the_one_that_died_is_the_pet_the_speaker_named_before() -> None:
-    found = _conversation(("Caroline", "My old dog Rufus sleeps all day."), ("Caroline", "Rufus passed away on Sunday."))
+    found = _conversation(("Cecilia", "My old dog Rufus sleeps all day."), ("Cecilia", "Rufus passed away on Sunday."))
     assert _of(found, "e1") == {("pets", "Rufus", "negative", "asserted")}
     gone = next(f for f in found if f.evidence_ids == ("e1",) and f.attribute == "pets")
-    assert gone.subject == "Caroline" and gone.statement == "Caroline's pet Rufus passed away."
+    assert gone.subject == "Cecilia" and gone.statement == "Cecilia's pet Rufus passed away."
 
 
 @pytest.mark.parametrize(
     ("first", "second"),
     [
-        ("Caroline: My friend Rufus sleeps all day.", "Caroline: Rufus passed away on Sunday."),  # a person, not a pet
-        ("Melanie: My old dog Rufus sleeps all day.", "Caroline: Rufus passed away on Sunday."),  # someone else's pet
-        ("Caroline: My old dog Rufus sleeps all day.", "Caroline: I hope Rufus never dies."),
-        ("Caroline: My old dog Rufus sleeps all day.", "Caroline: Rufus didn't die, he just hid."),
+        ("Cecilia: My friend Rufus sleeps all day.", "Cecilia: Rufus passed away on Sunday."),  # a person, not a pet
+        ("Melinda: My old dog Rufus sleeps all day.", "Cecilia: Rufus passed away on Sunday."),  # someone else's pet
+        ("Cecilia: My old dog Rufus sleeps all day.", "Cecilia: I hope Rufus never dies."),
+        ("Cecilia: My old dog Rufus sleeps all day.", "Cecilia: Rufus didn't die, he just hid."),
     ],
 )
 def test_a_name_ends_a_pet_only_when_it_is_the_speakers_pet_and_the_death_is_asserted(first: str, second: str) -> None:
@@ -174,7 +174,7 @@ def test_a_name_ends_a_pet_only_when_it_is_the_speakers_pet_and_the_death_is_ass
 
 
 def test_a_pet_named_in_the_next_sentence_by_someone_else_has_that_name() -> None:
-    assert facts("We adopted a kitten on Sunday. Melanie named her Poppy.", attribute="pets") == {
+    assert facts("We adopted a kitten on Sunday. Melinda named her Poppy.", attribute="pets") == {
         ("pets", "Poppy", "positive", "asserted")
     }
     assert facts("I got a puppy! We called him Rufus.", attribute="pets") == {("pets", "Rufus", "positive", "asserted")}
@@ -198,13 +198,13 @@ def test_a_pet_named_in_the_next_sentence_by_someone_else_has_that_name() -> Non
 def test_a_short_answer_to_a_question_put_to_the_speaker_speaks_for_the_speaker(
     question: str, answer: str, expected: set[Fact]
 ) -> None:
-    found = _conversation(("Melanie", question), ("Caroline", answer))
+    found = _conversation(("Melinda", question), ("Cecilia", answer))
     assert _of(found, "e1") == expected
-    assert all(f.subject == "Caroline" for f in found if f.evidence_ids == ("e1",))
+    assert all(f.subject == "Cecilia" for f in found if f.evidence_ids == ("e1",))
 
 
 def test_a_short_answer_to_ones_own_question_is_not_read() -> None:
-    assert _of(_conversation(("Caroline", "Vegan now?"), ("Caroline", "Vegan, yes.")), "e1") == set()
+    assert _of(_conversation(("Cecilia", "Vegan now?"), ("Cecilia", "Vegan, yes.")), "e1") == set()
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from tests.unit.rules_support import Fact, facts, statements
         ("I stopped playing volleyball.", {("hobbies", "volleyball", "negative", "asserted")}),
         ("I don't play volleyball anymore.", {("hobbies", "volleyball", "negative", "asserted")}),
         ("I quit pottery.", {("hobbies", "pottery", "negative", "asserted")}),
-        ("I signed up for a pottery class yesterday.", {("hobbies", "pottery", "positive", "asserted")}),
+        ("I signed up for a knitting class yesterday.", {("hobbies", "knitting", "positive", "asserted")}),
         ("I might take up pottery.", set()),
         ("I go hiking every weekend.", {("hobbies", "hiking", "positive", "asserted")}),
         ("I'm an avid hiker.", {("hobbies", "hiking", "positive", "asserted")}),
@@ -39,9 +39,9 @@ def test_one_pastime_said_three_ways_is_one_value() -> None:
 
 
 def test_hobby_statements_keep_the_verb_that_was_said() -> None:
-    assert statements("I stopped playing volleyball.") >= {"Caroline stopped playing volleyball."}
-    assert statements("I quit climbing.") >= {"Caroline quit climbing."}
-    assert statements("I'm really into pottery.") == {"Caroline is really into pottery."}
+    assert statements("I stopped playing volleyball.") >= {"Cecilia stopped playing volleyball."}
+    assert statements("I quit climbing.") >= {"Cecilia quit climbing."}
+    assert statements("I'm really into pottery.") == {"Cecilia is really into pottery."}
 
 
 @pytest.mark.parametrize(
@@ -53,7 +53,7 @@ def test_hobby_statements_keep_the_verb_that_was_said() -> None:
         ("My favourite food is lasagna.", {("likes", "lasagna", "positive", "asserted")}),
         ("I'm a huge fan of the Beatles.", {("likes", "Beatles", "positive", "asserted")}),
         ("I love you guys.", set()),
-        ("I love Melanie.", set()),  # a person recognised by Level 0 is not a taste
+        ("I love Melinda.", set()),  # a person recognised by Level 0 is not a taste
     ],
 )
 def test_likes_and_dislikes(text: str, expected: set[Fact]) -> None:

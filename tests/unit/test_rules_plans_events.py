@@ -20,10 +20,10 @@ from tests.unit.rules_support import Fact, facts, proposals, statements
         ("We're going on a road trip next month!", {("plans", "go on a road trip next month", "positive", "planned")}),
         (
             "I want to visit my parents next month.",
-            {("plans", "visit Caroline's parents next month", "positive", "planned")},
+            {("plans", "visit Cecilia's parents next month", "positive", "planned")},
         ),
         ("I'm not planning to move.", set()),
-        ("I might try it sometime.", set()),  # "it" is not resolved
+        ("I might give it a go someday.", set()),  # "it" is not resolved
         ("I want to help their kids.", set()),
         ("I'll call you tomorrow.", set()),
     ],
@@ -42,28 +42,28 @@ def test_a_plan_never_becomes_a_state() -> None:
     ("text", "statement", "valid_from"),
     [
         (
-            "I went to a LGBTQ support group last Sunday, it was great.",
-            "Caroline went to a LGBTQ support group on 7 May 2023.",
+            "I went to a beekeeping workshop last Sunday, it was great.",
+            "Cecilia went to a beekeeping workshop on 7 May 2023.",
             datetime(2023, 5, 7, tzinfo=timezone.utc),
         ),
         (
-            "Last week I won my second tournament!",
-            "Caroline won Caroline's second tournament in the week of 1 May 2023.",
+            "Last week I won my third regatta!",
+            "Cecilia won Cecilia's third regatta in the week of 1 May 2023.",
             datetime(2023, 5, 1, tzinfo=timezone.utc),
         ),
-        ("I just finished another painting!", "Caroline finished another painting shortly before 9 May 2023.", None),
-        ("I won a chess tournament.", "Caroline won a chess tournament before 9 May 2023.", None),
+        ("I just finished another quilt!", "Cecilia finished another quilt shortly before 9 May 2023.", None),
+        ("I won a chess tournament.", "Cecilia won a chess tournament before 9 May 2023.", None),
         (
-            "We went camping with the kids last weekend.",
-            "Caroline and others went camping with the kids on the weekend of 6 May 2023.",
+            "We went fishing with the kids last weekend.",
+            "Cecilia and others went fishing with the kids on the weekend of 6 May 2023.",
             datetime(2023, 5, 6, tzinfo=timezone.utc),
         ),
         (
-            "Melanie and I went to a pottery fair yesterday.",
-            "Caroline and Melanie went to a pottery fair on 8 May 2023.",
+            "Melinda and I went to a craft fair yesterday.",
+            "Cecilia and Melinda went to a craft fair on 8 May 2023.",
             datetime(2023, 5, 8, tzinfo=timezone.utc),
         ),
-        ("Took a short trip to Rome last week.", "Caroline took a short trip to Rome in the week of 1 May 2023.",
+        ("Took a quick trip to Oslo last week.", "Cecilia took a quick trip to Oslo in the week of 1 May 2023.",
          datetime(2023, 5, 1, tzinfo=timezone.utc)),
     ],
 )
@@ -72,8 +72,15 @@ def test_events_are_dated_by_their_own_part(text: str, statement: str, valid_fro
     assert [(f.statement, f.valid_from) for f in events] == [(statement, valid_from)]
 
 
+def test_what_happened_in_a_stretch_of_time_is_still_an_event() -> None:
+    assert statements("I had a birthday party last weekend.") == {"Cecilia had a birthday party on the weekend of 6 May 2023."}
+    assert statements("I had a long night at the hospital last week.") == {
+        "Cecilia had a long night at the hospital in the week of 1 May 2023."
+    }
+
+
 def test_a_date_in_another_clause_does_not_date_the_event() -> None:
-    assert statements("Had a wild week, my car broke down last Fri.") == {"Caroline had a wild week before 9 May 2023."}
+    assert statements("Ran a half marathon, my phone broke last Fri.") == {"Cecilia ran a half marathon before 9 May 2023."}
 
 
 @pytest.mark.parametrize(
@@ -81,12 +88,15 @@ def test_a_date_in_another_clause_does_not_date_the_event() -> None:
     [
         "I thought about you yesterday.",  # a state of mind
         "I told her about it last week.",  # speech, and "her"/"it"
-        "I took it at the beach last month.",  # "it" is not resolved
+        "I filmed it at the lake last month.",  # "it" is not resolved
         "I didn't go to the party last week.",  # negated
         "I might have gone to the party last week.",  # hedged
         "I had a great time yesterday.",  # says nothing that happened
+        "I had a hectic weekend.",  # how a stretch of time went, whatever the adjective
+        "We had a quiet weekend at home.",
+        "Had a wild week, my laptop died last Fri.",
         "When I was a kid I went to camp every summer.",  # a past habit
-        "Read lots and try out different genres!",  # an imperative, not an elided "I"
+        "Practise daily and try out different scales!",  # an imperative, not an elided "I"
     ],
 )
 def test_what_is_not_an_event(text: str) -> None:

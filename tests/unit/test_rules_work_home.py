@@ -24,7 +24,7 @@ SAID_IN_APRIL = datetime(2024, 4, 22, 18, 0, tzinfo=timezone.utc)
         ("I was laid off from Orrin Freight.", {("employer", "Orrin Freight", "negative", "asserted")}),
         ("I retired from the Royal Navy.", {("employer", "Royal Navy", "negative", "asserted"),
                                             ("employer", "retired", "positive", "asserted")}),
-        ("Melanie works at the Seaview Library.", {("employer", "Seaview Library", "positive", "asserted")}),
+        ("Melinda works at the Seaview Library.", {("employer", "Seaview Library", "positive", "asserted")}),
         ("My boss at Halden is great.", {("employer", "Halden", "positive", "asserted")}),
         # the title stops before "at": the employer after it was swallowed into the title
         ("I'm a teacher at Oakwood School.", {("employer", "Oakwood School", "positive", "asserted")}),
@@ -42,7 +42,7 @@ def test_a_notice_and_a_start_date_end_one_employer_and_begin_the_next() -> None
         ("Halden", "negative", None),
         ("Fernbrook", "positive", datetime(2024, 5, 6, tzinfo=timezone.utc)),
     }
-    assert "Caroline starts at Fernbrook on 6 May 2024." in {f.statement for f in found}
+    assert "Cecilia starts at Fernbrook on 6 May 2024." in {f.statement for f in found}
 
 
 @pytest.mark.parametrize(
@@ -54,10 +54,10 @@ def test_a_notice_and_a_start_date_end_one_employer_and_begin_the_next() -> None
         ("I'm a big fan of that band.", set()),
         ("I work as a product manager.", {("occupation", "product manager", "positive", "asserted")}),
         ("I've been a paramedic for six years now.", {("occupation", "paramedic", "positive", "asserted")}),
-        ("Melanie has been a librarian there since 2019.", {("occupation", "librarian", "positive", "asserted")}),
+        ("Melinda has been a librarian there since 2019.", {("occupation", "librarian", "positive", "asserted")}),
         ("I haven't been a teacher for years.", set()),
         ("I got promoted to senior engineer.", {("occupation", "senior engineer", "positive", "asserted")}),
-        ("I lost my job as a banker yesterday.", {("occupation", "banker", "negative", "asserted")}),
+        ("I lost my job as a plumber yesterday.", {("occupation", "plumber", "negative", "asserted")}),
         ("I think I might be a teacher one day.", set()),
     ],
 )
@@ -71,7 +71,7 @@ def test_occupation_forms(text: str, expected: set[Fact]) -> None:
         ("I started at Lumen Labs as a data engineer last month.", "Lumen Labs", "data engineer"),
         ("I work at Harbor Bank as an accountant.", "Harbor Bank", "accountant"),
         ("I got a job at Kestrel Media as a video editor!", "Kestrel Media", "video editor"),
-        ("Melanie joined Pellucid Systems as a senior designer.", "Pellucid Systems", "senior designer"),
+        ("Melinda joined Pellucid Systems as a senior designer.", "Pellucid Systems", "senior designer"),
         ("I was hired by Corvin Analytics as a statistician.", "Corvin Analytics", "statistician"),
     ],
 )
@@ -89,7 +89,7 @@ def test_a_role_after_the_employer_is_not_read_from_a_judgement_or_a_negated_cla
     ("text", "employer"),
     [
         ("I work weekends at Corran Foods.", "Corran Foods"),
-        ("Melanie works evenings on the cardiology ward at Kelby General.", "Kelby General"),
+        ("Melinda works evenings on the cardiology ward at Kelby General.", "Kelby General"),
         ("I work part-time in the marketing department at Vellum Press.", "Vellum Press"),
         ("I work night shifts in the emergency unit at Halden Hospital.", "Halden Hospital"),
     ],
@@ -137,7 +137,7 @@ def test_moves_that_are_only_planned_or_hedged_are_plans_never_residences() -> N
 def test_a_move_is_dated_and_phrased_in_the_third_person() -> None:
     moved = [f for f in proposals("I moved to Lisbon in March.") if f.attribute == "residence"]
     assert [(f.statement, f.valid_from) for f in moved] == [
-        ("Caroline moved to Lisbon.", datetime(2023, 3, 1, tzinfo=timezone.utc))
+        ("Cecilia moved to Lisbon.", datetime(2023, 3, 1, tzinfo=timezone.utc))
     ]
 
 
@@ -150,22 +150,22 @@ def test_origin_forms(text: str, place: str) -> None:
 
 
 def test_third_person_residence_names_the_person() -> None:
-    assert "Melanie lives in Denver." in statements("Melanie lives in Denver.")
+    assert "Melinda lives in Denver." in statements("Melinda lives in Denver.")
 
 
 @pytest.mark.parametrize(
     ("text", "statement"),
     [
-        ("My sister Melanie works at the Seaview Library.", "Melanie works at the Seaview Library."),
+        ("My sister Melinda works at the Seaview Library.", "Melinda works at the Seaview Library."),
         ("Our neighbour Tobias moved to Leeds.", "Tobias moved to Leeds."),
         ("Anyway, my best friend Lucia lives in Denver now.", "Lucia lives in Denver."),
     ],
 )
 def test_a_person_introduced_by_who_they_are_to_the_speaker_is_the_subject(text: str, statement: str) -> None:
-    # "my sister Melanie …": the name in apposition is the clause's subject, not the speaker.
+    # "my sister Melinda …": the name in apposition is the clause's subject, not the speaker.
     found = proposals(text)
     assert statement in {f.statement for f in found}
-    assert all(f.subject != "Caroline" for f in found if f.attribute in ("employer", "residence"))
+    assert all(f.subject != "Cecilia" for f in found if f.attribute in ("employer", "residence"))
 
 
 @pytest.mark.parametrize(

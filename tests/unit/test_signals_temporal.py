@@ -135,14 +135,14 @@ def test_may_as_month_needs_date_context_and_capital() -> None:
 
 
 def test_time_of_day_takes_the_day_of_a_date_in_the_turn() -> None:
-    signals = resolve_time_expressions("1:56 pm on 8 May, 2023", THURSDAY)
+    signals = resolve_time_expressions("2:17 pm on 9 May, 2023", THURSDAY)
     time = next(s for s in signals if s.kind is SignalKind.TIME)
     assert (time.text, time.normalized, time.granularity) == (
-        "1:56 pm",
-        "2023-05-08T13:56",
+        "2:17 pm",
+        "2023-05-09T14:17",
         "minute",
     )
-    assert time.window_start == utc(2023, 5, 8, 13, 56)
+    assert time.window_start == utc(2023, 5, 9, 14, 17)
 
     tonight = resolve_time_expressions("dinner tonight at 8pm", THURSDAY)
     assert [s.normalized for s in tonight] == ["2023-05-25", "2023-05-25T20:00"]
@@ -202,7 +202,7 @@ def test_dates_beyond_the_calendar_are_skipped_not_raised(anchor: datetime) -> N
     [
         # a cue before a month does not cut off the year or day that follows it
         ("where was she during September 2023", "2023-09"),
-        ("the beginning of November 2022", "2022-11"),
+        ("the beginning of October 2021", "2021-10"),
         ("in March 5th, 2021", "2021-03-05"),
         ("since June of 2021", "2021-06"),
         # a comma without a space still joins a day to its year
@@ -219,7 +219,7 @@ def test_the_longest_exact_date_wins_over_a_cued_month(text: str, normalized: st
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("where was she between August 11 and August 15 2023?", ["2023-08-11", "2023-08-15"]),
+        ("where was she between October 2 and October 6 2022?", ["2022-10-02", "2022-10-06"]),
         ("from 3 May to 9 May, 2022", ["2022-05-03", "2022-05-09"]),
         ("from December 28 to January 3, 2024", ["2023-12-28", "2024-01-03"]),  # the year before
         ("between May 2022 and June 2023", ["2022-05", "2023-06"]),  # each end names its own

@@ -45,11 +45,11 @@ class ConstantEmbedder:
 
 
 TURNS = [
-    {"text": "I live in Paris.", "speaker": "Caroline", "session": "s1", "observed_at": datetime(2023, 1, 5, tzinfo=UTC)},
-    {"text": "I work at Google now.", "speaker": "Caroline", "session": "s2",
+    {"text": "I live in Paris.", "speaker": "Cecilia", "session": "s1", "observed_at": datetime(2023, 1, 5, tzinfo=UTC)},
+    {"text": "I work at Google now.", "speaker": "Cecilia", "session": "s2",
      "observed_at": datetime(2023, 2, 5, tzinfo=UTC)},
-    {"text": "I live in Lyon.", "speaker": "Caroline", "session": "s3", "observed_at": datetime(2023, 5, 5, tzinfo=UTC)},
-    {"text": "I live in Berlin.", "speaker": "Caroline", "session": "s4",
+    {"text": "I live in Lyon.", "speaker": "Cecilia", "session": "s3", "observed_at": datetime(2023, 5, 5, tzinfo=UTC)},
+    {"text": "I live in Berlin.", "speaker": "Cecilia", "session": "s4",
      "observed_at": datetime(2023, 9, 5, tzinfo=UTC)},
 ]
 

@@ -34,10 +34,10 @@ pytestmark = pytest.mark.redis
 
 SPACE = "shared"
 TURNS = [
-    {"text": "I work at Google now.", "speaker": "Caroline", "observed_at": "2023-05-01T10:00:00Z"},
-    {"text": "I live in Boston.", "speaker": "Caroline", "observed_at": "2023-05-01T10:01:00Z"},
+    {"text": "I work at Google now.", "speaker": "Cecilia", "observed_at": "2023-05-01T10:00:00Z"},
+    {"text": "I live in Boston.", "speaker": "Cecilia", "observed_at": "2023-05-01T10:01:00Z"},
 ]
-QUERY = "Where does Caroline work?"
+QUERY = "Where does Cecilia work?"
 QUERY_WITHOUT_NAMES = "Where does work?"
 
 

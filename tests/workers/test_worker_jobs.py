@@ -62,9 +62,9 @@ def test_a_job_makes_beliefs_and_dimensions_visible(
     after = snapshot(data)
     assert detail["accepted"] == len(after["beliefs"]) >= 4  # type: ignore[arg-type]
     modes = {(k, a): m for k, a, m, _ in after["dimensions"]}  # type: ignore[attr-defined]
-    assert modes[("caroline", "residence")] == "berlin"
-    assert modes[("caroline", "employer")] == "google"
-    assert len(after["deltas"][("caroline", "residence")]) == 3  # type: ignore[index]
+    assert modes[("cecilia", "residence")] == "berlin"
+    assert modes[("cecilia", "employer")] == "google"
+    assert len(after["deltas"][("cecilia", "residence")]) == 3  # type: ignore[index]
     again = runner.submit(SPACE, ids)
     assert runner.status(again).status in {"done", "running"}  # the ledger: nothing left to do
     wait_for(lambda: "deltas" in runner.status(again).detail, JOB_TIMEOUT, "the second task's counts")
@@ -108,14 +108,14 @@ def test_a_held_dimension_lock_holds_back_the_update(
     data = tmp_path / "mem"
     ids = write_turns(data, TURNS[:1])
     client = redis.Redis.from_url(broker)
-    with dimension_lock(client, (SPACE, entity_key("Caroline"), "residence"), lease_s=30, wait_s=1):
+    with dimension_lock(client, (SPACE, entity_key("Cecilia"), "residence"), lease_s=30, wait_s=1):
         start_worker(data)
         job = runner.submit(SPACE, ids)
         wait_for(lambda: len(snapshot(data)["beliefs"]) == 1, JOB_TIMEOUT, "the belief")  # type: ignore[arg-type]
         wait_for(lambda: runner.status(job).status == "running", JOB_TIMEOUT, "the job to start")
         assert snapshot(data)["deltas"] == {}
     wait_done(runner, job)
-    assert len(snapshot(data)["deltas"][("caroline", "residence")]) == 1  # type: ignore[index]
+    assert len(snapshot(data)["deltas"][("cecilia", "residence")]) == 1  # type: ignore[index]
     client.close()
 
 

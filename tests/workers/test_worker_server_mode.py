@@ -57,9 +57,9 @@ def test_a_server_mode_worker_writes_beliefs_and_dimensions_to_neo4j(
         assert status.detail["accepted"] == len(beliefs) >= 4
         assert all(set(b.evidence_ids) <= set(ids) for b in beliefs)
         modes = {(d.entity_key, d.attribute): (d.mode or "").casefold() for d in graph.dimensions.dimensions(neo4j_space)}
-        assert modes[("caroline", "residence")] == "berlin"
-        assert modes[("caroline", "employer")] == "google"
-        assert len(graph.dimensions.deltas(neo4j_space, "caroline", "residence")) == 3
+        assert modes[("cecilia", "residence")] == "berlin"
+        assert modes[("cecilia", "employer")] == "google"
+        assert len(graph.dimensions.deltas(neo4j_space, "cecilia", "residence")) == 3
         assert not empty_dir.exists() or not any(empty_dir.iterdir())
     finally:
         graph.close()

@@ -44,7 +44,7 @@ def test_config_without_redis_is_a_configuration_error() -> None:
 
 
 def _candidate(reasons: tuple[ReasonCode, ...], polarity: str = "positive") -> Candidate:
-    fact = CandidateFact(statement="Caroline works at Google.", subject="Caroline", attribute="employer",
+    fact = CandidateFact(statement="Cecilia works at Google.", subject="Cecilia", attribute="employer",
                          value="Google", polarity=polarity, modality="asserted", evidence_ids=("e1",))  # type: ignore[arg-type]
     report = ValidationReport(accepted=False, score=0.5, checks=(), reasons=reasons)
     return Candidate(id="c1", space="s", fact=fact, status="repair", reasons=reasons, report=report,
@@ -55,7 +55,7 @@ def test_repair_flips_polarity_and_marks_lost_hedges() -> None:
     fixed = repaired_fact(_candidate((ReasonCode.POLARITY_FLIP, ReasonCode.MODALITY_LOST)))
     assert fixed is not None
     assert (fixed.polarity, fixed.modality) == ("negative", "hedged")
-    assert fixed.statement == "Caroline works at Google."
+    assert fixed.statement == "Cecilia works at Google."
     assert repaired_fact(_candidate((ReasonCode.POLARITY_FLIP,), polarity="negative")).polarity == "positive"  # type: ignore[union-attr]
 
 

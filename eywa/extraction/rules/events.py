@@ -59,6 +59,10 @@ _VAGUE = re.compile(
     r"|^made\s+sure\b|^had\s+(?:a\s+lot|much|nothing|something|lots)\b"
     r"|^got\s+(?:some\s+)?(?:great|good|big|exciting|amazing|awesome|bad|sad)?\s*news\b"
     r"|^had\s+(?:a\s+ton\s+of|lots\s+of|so\s+much|tons\s+of)\s+fun$"
+    # A stretch of time described, whatever the word ("had a hectic week", "a quiet weekend
+    # at home"): how a period went, not something that happened in it.
+    r"|^(?:had|got)\s+(?:a|an|such\s+a)\s+(?:\w+\s+){1,2}(?:week|weekend|day|month|year|night|morning|evening"
+    r"|afternoon|summer|winter|spring|autumn|fall)(?:\s+at\s+home|\s+off)?$"
     r"|^took\s+(?:some|a\s+lot\s+of|a|so\s+much|lots\s+of|a\s+bit\s+of)?\s*(?:time|trial|effort|while|work|courage"
     r"|patience|guts|practice|getting\s+used)\b"
 )

@@ -7,7 +7,7 @@ the graph. The header convention and the value decoding are shared with the embe
 Example:
     >>> audits = Neo4jAuditQueries(graph)  # doctest: +SKIP
     >>> audits.run("rejected_by_reason", {"space": "home"}).rows  # doctest: +SKIP
-    (('unsupported', 2, 'rejected', ['Caroline owns a yacht.', ...]),)
+    (('unsupported', 2, 'rejected', ['Rosalind owns a yacht.', ...]),)
 """
 
 from __future__ import annotations
