@@ -40,6 +40,10 @@ _FORWARD = re.compile(
       | (?:sell|sells|sold|selling)(?!\s+out\b)
       | retir(?:e|es|ed|ing)\s+from
       | resign(?:s|ed|ing)?(?:\s+from)?
+      | (?:get|gets|got|gotten|getting|was|were|been|being)\s+(?:fired|sacked|laid\s+off|let\s+go|made\s+redundant)
+        (?:\s+(?:from|by))?
+      | (?:hand|hands|handed|handing|gave|give|given|giving)\s+(?:in\s+)?(?:(?:my|his|her|their|our|\w+['’]s?)\s+)?notice
+        (?:\s+(?:at|to))?
       | drop(?:s|ped|ping)?\s+out\s+of
       | (?:get|gets|got|gotten|getting)\s+rid\s+of
       | (?:give|gives|gave|given|giving)\s+away

@@ -73,7 +73,8 @@ SPECS: tuple[AttributeSpec, ...] = (
         words=("work", "works", "working", "worked", "job", "jobs", "employer", "employed", "company",
                "boss", "office", "hired", "fired", "quit", "retired", "retirement", "unemployed", "self-employed"),
         synonyms=_syn("self-employed", "positive", "freelance", "freelancer", "self employed", "own boss")
-        + _syn("unemployed", "positive", "jobless", "out of work", "between jobs", "out of a job")
+        + _syn("unemployed", "positive", "jobless", "out of work", "between jobs", "out of a job", "laid off",
+               "made redundant", "let go", "fired", "sacked")
         + _syn("retired", "positive", "retiree", "in retirement"),
         change_values=("retired", "unemployed"),
         leading_words=("at", "for", "with", "work", "works", "working", "job", "employed"),

@@ -24,8 +24,10 @@ from eywa.stores.evidence import EvidenceStore
 
 __all__ = ["NAMED_ATTRIBUTES", "ContextualExtractor", "Earlier", "earlier_context", "named_values"]
 
-NAMED_ATTRIBUTES = frozenset({"pets"})
-"""Attributes whose values may be names a later turn refers to by the name alone."""
+NAMED_ATTRIBUTES = frozenset({"pets", "employer", "residence"})
+"""Attributes whose values may be names a later turn refers to by the name alone: "Biscuit
+died" (a pet), "I left Initech" (a workplace: "left" a name alone is a job left only when
+the name is one, not a party or a town), "I left Leeds" (a home)."""
 
 Named = Mapping[str, Mapping[str, tuple[str, str]]]
 """Speaker (case-folded) → name (case-folded) → (attribute, value) of that speaker's beliefs."""

@@ -227,14 +227,26 @@ def _when(belief: Belief) -> tuple[datetime, str]:
     return (belief.event_at or belief.recorded_at, belief.id)
 
 
+def _contradict(a: Belief, b: Belief) -> bool:
+    """Whether two beliefs of one single-valued attribute cannot both hold: another value
+    held (Initech and Globex), or one value held and not held. That a value is *not* held
+    contradicts no other value: "Ana left Paris" (employer Paris, negative) leaves "Ana
+    works at Initech" standing, and so does "not Initech" the later "works at Globex"."""
+    same = (a.value or "").casefold() == (b.value or "").casefold()
+    if same:
+        return a.polarity != b.polarity
+    return a.polarity == "positive" and b.polarity == "positive"
+
+
 def settle_supersession(
     belief_store: BeliefStore, belief: Belief, attributes: Mapping[str, AttributeSpec] | None = None
 ) -> int:
     """Apply supersession for one belief of a single-valued attribute; idempotent.
 
     A belief with a later validity supersedes the active beliefs on the same (subject,
-    attribute) that hold another value; one that arrives late but is older is itself
-    marked superseded by the newer one. Only asserted beliefs take part: "might move to
+    attribute) it contradicts (``_contradict``: another value held, or the same value
+    held and not held); one that arrives late but is older is itself marked superseded by
+    the newer one. Only asserted beliefs take part: "might move to
     Paris" does not replace where someone lives. Returns the number of new edges.
     """
     if belief.attribute is None or belief.modality != "asserted":
@@ -244,11 +256,10 @@ def settle_supersession(
     current = belief_store.get(belief.space, belief.id)
     if current is None or current.status != "active":
         return 0
-    key = ((belief.value or "").casefold(), belief.polarity)
     others = [
         o
         for o in belief_store.beliefs(belief.space, subject=belief.subject, attribute=belief.attribute)
-        if o.id != belief.id and o.modality == "asserted" and ((o.value or "").casefold(), o.polarity) != key
+        if o.id != belief.id and o.modality == "asserted" and _contradict(o, current)
     ]
     edges = 0
     mine = _when(current)[0]

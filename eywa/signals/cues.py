@@ -19,12 +19,14 @@ _A = r"['’]"  # straight or curly apostrophe
 
 NEGATION: Final = re.compile(
     r"\b(?:not|never|no\s+longer|no(?!\.?\s*#?\d)|none|nobody|nothing|nowhere"
-    rf"|neither|nor|without|cannot)\b|(?<=[a-z])n{_A}t\b",
+    rf"|neither|nor|without|cannot|(?:do|does|did|is|are|was|were|have|has|had|would|could|should|ca|wo)nt)\b"
+    rf"|(?<=[a-z])n{_A}t\b",
     re.IGNORECASE,
 )
 """The one negation finder: the NEGATION signal, the rules extractor's negated clause and
 the validator's own reading (``eywa.extraction.polarity``) all use it, so they agree on
-what negates ("no" before a number is a number: "no. 5", "no #3")."""
+what negates ("no" before a number is a number: "no. 5", "no #3"), typed without the
+apostrophe too ("i dont eat meat")."""
 
 _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYWORDS
     (SignalKind.NEGATION, NEGATION),
@@ -59,6 +61,8 @@ _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYW
             # "I started eating fish again", "I eat meat again", "smoking again": a habit or a
             # food given up is back, so what was said of it before has ended.
             r"|(?:eat|eats|eating|ate|drink|drinks|drinking|drank|smoke|smokes|smoking)\s+(?:\w+\s+){0,2}?again"
+            # "We're settling in nicely in Porto": a home just moved into.
+            r"|settl(?:ing|ed)\s+in(?:to)?"
             r"|instead|i\s+meant|correction|turns\s+out)\b",
             re.IGNORECASE,
         ),
@@ -66,7 +70,8 @@ _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYW
 )
 _KEYWORDS: dict[SignalKind, frozenset[str]] = {
     SignalKind.NEGATION: frozenset(
-        "not never no none nobody nothing nowhere neither nor without cannot t".split()
+        """not never no none nobody nothing nowhere neither nor without cannot t dont doesnt didnt isnt arent wasnt
+        werent havent hasnt hadnt wouldnt couldnt shouldnt cant wont""".split()
     ),
     SignalKind.HEDGE: frozenset(
         """might maybe perhaps probably possibly likely unlikely could may think guess suppose
@@ -77,7 +82,7 @@ _KEYWORDS: dict[SignalKind, frozenset[str]] = {
     ),
     SignalKind.CORRECTION: frozenset(
         """actually longer anymore moved quit started switched mind used work working works job
-        hired again instead meant correction turns""".split()
+        hired again instead meant correction turns settling settled""".split()
     ),
 }
 """Words one of which must occur for a cue family to be searched at all (a cheap gate)."""

@@ -449,3 +449,377 @@ def test_been_to_with_a_verb_is_no_visit(memory: Memory, text: str) -> None:
     """"Been to" a place is a visit; "been to" and a verb is a purpose or an aside, not a place."""
     space = _remember(memory, (text,))
     assert not [v for v in _events(memory, space) if v.startswith("went to")], _events(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "value"),
+    [
+        (("I work at Initech.", "I left Initech last month."), "Where does Alice work now?", "Initech"),
+        (("I live in Leeds.", "We left Leeds in May."), "Where does Alice live now?", "Leeds"),
+    ],
+)
+def test_leaving_a_known_workplace_or_home_ends_it(memory: Memory, texts: tuple[str, ...], question: str,
+                                                   value: str) -> None:
+    """"I left Initech" alone is a job left when Initech is where the speaker said they work
+    (it made only a life event, and "Where does Alice work now?" kept answering Initech)."""
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said == "" or f": {value}" not in said, said
+    # Any status: "last month" starts before the first turn's time, which the store's
+    # supersession orders it by (the dimension, which answers, places it when it was said).
+    ended = [b for b in memory.beliefs(space, status=None) if b.subject == "Alice" and b.polarity == "negative"]
+    assert [b.value for b in ended] == [value], ended
+
+
+def test_leaving_a_known_workplace_said_in_a_later_call_ends_it(memory: Memory) -> None:
+    """The workplace is known from the stores when the leaving is remembered later."""
+    space = "say-left-later"
+    memory.remember(space, [{"text": "I work at Initech.", "speaker": "Alice", "session": "s0",
+                             "observed_at": "2024-05-01T10:00:00"}])
+    memory.remember(space, [{"text": "I left Initech in June.", "speaker": "Alice", "session": "s1",
+                             "observed_at": "2024-07-01T10:00:00"}])
+    assert ("employer", "Initech", "negative") in _beliefs(memory, space)
+    assert not _answer(memory, space, "Where does Alice work now?").startswith("Alice — employer: Initech")
+
+
+@pytest.mark.parametrize("text", ["I left Globex early, the music was too loud.", "I left Paris on Monday."])
+def test_leaving_a_name_never_said_to_be_a_job_or_home_ends_nothing(memory: Memory, text: str) -> None:
+    space = _remember(memory, (text,))
+    assert not {a for a, _, p in _beliefs(memory, space) if p == "negative"} & {"employer", "residence"}
+
+
+@pytest.mark.parametrize(
+    ("texts", "value"),
+    [
+        (("I go climbing every weekend.", "I don't climb anymore, my knee is bad."), "climbing"),
+        (("I go swimming every morning.", "I no longer swim."), "swimming"),
+    ],
+)
+def test_a_pastime_given_up_said_with_its_verb_answers_no(memory: Memory, texts: tuple[str, ...], value: str) -> None:
+    """"I don't climb anymore" ends climbing as "I don't go climbing anymore" does (it made
+    nothing, and "Does Alice still go climbing?" answered yes)."""
+    space = _remember(memory, texts)
+    said = _answer(memory, space, f"Does Alice still go {value}?")
+    assert said.startswith(f"Alice — hobbies: not {value}"), said
+
+
+@pytest.mark.parametrize("text", ["I don't run the club anymore.", "I no longer read the paper.", "I don't fly anymore, sadly."])
+def test_a_verb_with_an_object_or_no_pastime_ends_no_hobby(memory: Memory, text: str) -> None:
+    space = _remember(memory, (text,))
+    assert not {v for a, v, _ in _beliefs(memory, space) if a == "hobbies"}, _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        (("I'm vegetarian.", "I started eating fish again."), "Does Alice eat fish?", "Alice — diet: fish since 1 Jun 2024"),
+        (("I'm vegetarian.", "I'm eating meat again."), "Does Alice eat meat?", "Alice — diet: meat since 1 Jun 2024"),
+    ],
+)
+def test_a_food_eaten_again_is_back_in_the_diet(memory: Memory, texts: tuple[str, ...], question: str,
+                                                answer: str) -> None:
+    """"I started eating fish again" said alone (not followed by "so I'm pescatarian") made
+    nothing, and the vegetarian's "not fish" stayed the answer."""
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "answer"),
+    [
+        ("I'm employed by Globex.", "Where does Alice work?", "Alice — employer: Globex since 1 May 2024"),
+        ("I am employed at Initech as a nurse.", "What's Alice's job?", "Alice — occupation: nurse since 1 May 2024"),
+    ],
+)
+def test_employed_by_names_the_employer(memory: Memory, text: str, question: str, answer: str) -> None:
+    """"I'm employed by Globex" made nothing: "Where does Alice work?" found only the turn."""
+    space = _remember(memory, (text,))
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+def test_not_employed_by_is_no_employer(memory: Memory) -> None:
+    space = _remember(memory, ("I'm not employed by Globex, I just consult for them.",))
+    assert ("employer", "Globex", "positive") not in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("Ben and I got engaged last weekend!", "Alice — partner: Ben since 27 Apr 2024"),
+        ("I got engaged to Ben.", "Alice — partner: Ben since 1 May 2024"),
+    ],
+)
+def test_whom_one_got_engaged_to_is_the_partner(memory: Memory, text: str, answer: str) -> None:
+    """Both made the status engaged and no partner ("Ben" opening a sentence is no person
+    Level 0 can tell from a capitalised word; "to Ben" was not read)."""
+    space = _remember(memory, (text,))
+    said = _answer(memory, space, "Who is Alice's partner?")
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize("text", ["Google and I got divorced.", "We got married to Tom's delight."])
+def test_a_name_beside_a_wedding_is_not_always_the_partner(memory: Memory, text: str) -> None:
+    space = _remember(memory, (text,))
+    assert not {v for a, v, _ in _beliefs(memory, space) if a == "partner"}, _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    "text", ["I live with my partner Sam in Oslo.", "We live with my parents in Oslo now.", "I live with Tom in Oslo."]
+)
+def test_whom_one_lives_with_does_not_hide_where(memory: Memory, text: str) -> None:
+    """"I live with my partner Sam in Oslo" made the partner and no residence."""
+    space = _remember(memory, (text,))
+    said = _answer(memory, space, "Where does Alice live?")
+    assert said.startswith("Alice — residence: Oslo since 1 May 2024"), said
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        (("im working at initech now",), "Where does Alice work now?", "Alice — employer: Initech since 1 May 2024"),
+        (("i live in berlin",), "Where does Alice live?", "Alice — residence: Berlin since 1 May 2024"),
+        (("i live in new york now",), "Where does Alice live?", "Alice — residence: New York since 1 May 2024"),
+        (("im a nurse",), "What's Alice's job?", "Alice — occupation: nurse since 1 May 2024"),
+        (("i dont eat meat",), "Does Alice eat meat?", "Alice — diet: not meat"),
+        (("I work at Initech.", "i dont work at initech anymore"), "Is Alice still at Initech?",
+         "Alice — employer: unknown since 1 Jun 2024 (was Initech)"),
+        (("Im vegetarian.",), "Does Alice eat meat?", "Alice — diet: not meat"),
+    ],
+)
+def test_casual_spelling_is_read(memory: Memory, texts: tuple[str, ...], question: str, answer: str) -> None:
+    """A lone "i", "im", "dont" and names typed in lower case: each made nothing, so a user
+    who types casually was never answered."""
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute"),
+    [("i work at home most days", "employer"), ("i work at night mostly", "employer"),
+     ("im in love with my job lol", "employer"), ("i dont live in leeds", "residence"),
+     ("I work at home, i.e. nowhere.", "employer"), ("i live in the middle of nowhere", "residence")],
+)
+def test_casual_spelling_makes_no_wrong_belief(memory: Memory, text: str, attribute: str) -> None:
+    space = _remember(memory, (text,))
+    assert not [v for a, v, p in _beliefs(memory, space) if a == attribute and p == "positive"], _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        (("I work at Globex.", "Actually it's Initech, not Globex."), "Where does Alice work now?",
+         "Alice — employer: Initech since 1 Jun 2024 (was Globex)"),
+        (("I live in Leeds.", "Sorry, I meant York, not Leeds."), "Where does Alice live now?",
+         "Alice — residence: York since 1 Jun 2024 (was Leeds)"),
+    ],
+)
+def test_a_bare_correction_of_what_was_said_moves_the_answer(memory: Memory, texts: tuple[str, ...], question: str,
+                                                             answer: str) -> None:
+    """"Actually it's Initech, not Globex" after "I work at Globex" made nothing: the
+    employer stayed Globex."""
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [("Actually it's Initech, not Globex.",), ("I work at Globex.", "Actually it's Friday, not Monday."),
+     ("I work at Globex.", "It's Initech, not Globex, that makes the best coffee machines.")],
+)
+def test_a_correction_of_nothing_said_before_makes_nothing(memory: Memory, texts: tuple[str, ...]) -> None:
+    space = _remember(memory, texts)
+    assert ("employer", "Initech", "positive") not in _beliefs(memory, space)
+    assert ("employer", "Globex", "negative") not in _beliefs(memory, space)
+
+
+def test_the_school_of_a_study_in_progress_is_named(memory: Memory) -> None:
+    """"I'm studying law at Leeds" made the field alone (the place needed an institution
+    word, "Leeds University"), so "Where does Alice study?" could not say Leeds."""
+    space = _remember(memory, ("I'm studying law at Leeds.",))
+    assert {("education", "law", "positive"), ("education", "Leeds", "positive")} <= _beliefs(memory, space)
+    said = _answer(memory, space, "Where does Alice study?")
+    assert said.startswith("Alice — education:") and "Leeds" in said, said
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("I've been vegan since 2020.", "2020-01-01"),
+        ("I've been vegetarian for ten years.", "2014-05-01"),
+    ],
+)
+def test_a_diet_in_the_perfect_with_how_long_holds_since_its_start(memory: Memory, text: str, start: str) -> None:
+    """The diet label in the perfect made nothing ("I've been vegan since 2020"): now no
+    meat, since the start it states."""
+    space = _remember(memory, (text,))
+    said = _answer(memory, space, "Does Alice eat meat?")
+    assert said.startswith("Alice — diet: not meat"), said
+    meat = [b for b in memory.beliefs(space, attribute="diet") if b.value == "meat"]
+    assert [(b.polarity, b.valid_from and b.valid_from.date().isoformat()) for b in meat] == [("negative", start)]
+
+
+def test_a_diet_in_the_experiential_perfect_is_no_diet_of_now(memory: Memory) -> None:
+    space = _remember(memory, ("I've been vegan twice.",))
+    assert not {v for a, v, _ in _beliefs(memory, space) if a == "diet"}, _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    "text", ["I left Initech and joined Globex.", "I quit Initech to join Globex as a designer."]
+)
+def test_leaving_the_job_to_join_another_names_the_new_employer(memory: Memory, text: str) -> None:
+    """"I left Initech and joined Globex" after "I work at Initech" ended Initech and named
+    no employer ("Where does Alice work now?" found only the turn)."""
+    space = _remember(memory, ("I work at Initech.", text))
+    said = _answer(memory, space, "Where does Alice work now?")
+    assert said.startswith("Alice — employer: Globex since 1 Jun 2024 (was Initech)"), said
+
+
+def test_joining_after_leaving_what_was_no_job_names_no_employer(memory: Memory) -> None:
+    space = _remember(memory, ("I work at Initech.", "I left Paris and joined Tom in Rome."))
+    assert ("employer", "Tom", "positive") not in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize("text", ["I'm living in Porto next year.", "We're based in Porto from next month."])
+def test_living_somewhere_at_a_time_to_come_is_no_residence_now(memory: Memory, text: str) -> None:
+    """"I'm living in Porto next year" made Porto the residence of now (a plan said as a fact)."""
+    space = _remember(memory, ("I live in Leeds.", text))
+    said = _answer(memory, space, "Where does Alice live now?")
+    assert said.startswith("Alice — residence: Leeds"), said
+
+
+@pytest.mark.parametrize("text", ["We're settling in nicely in Porto.", "We've settled in well in Porto."])
+def test_settling_in_somewhere_is_living_there(memory: Memory, text: str) -> None:
+    """After "I moved to Lisbon", "We're settling in nicely in Porto" made nothing: the
+    answer stayed Lisbon."""
+    space = _remember(memory, ("I moved to Lisbon.", text))
+    said = _answer(memory, space, "Where does Alice live now?")
+    assert said.startswith("Alice — residence: Porto since 1 Jun 2024 (was Lisbon)"), said
+
+
+def test_settling_in_somewhere_later_is_a_plan(memory: Memory) -> None:
+    space = _remember(memory, ("I moved to Lisbon.", "We're settling in Porto next year."))
+    assert ("residence", "Porto", "positive") not in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Where is Alice living at the moment?", "Alice — residence: Leeds"),
+        ("Where does Alice live at present?", "Alice — residence: Leeds"),
+        ("What is Alice's job at this point in time?", "Alice — occupation: nurse"),
+        ("Where does Alice work right now?", "Alice — employer: Initech"),
+    ],
+)
+def test_a_phrase_of_now_in_the_question_is_when_not_what(memory: Memory, question: str, answer: str) -> None:
+    """"at the moment" read as a topic ("moment") the dimension could not answer, so "Where
+    is Alice living at the moment?" claimed nothing while "… now?" was answered."""
+    space = _remember(memory, ("I live in Leeds.", "I work at Initech as a nurse."))
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I got fired from Initech last week.", "I was laid off from Initech.", "I got made redundant by Initech.",
+     "I handed in my notice at Initech.", "I gave notice at Initech."],
+)
+def test_being_let_go_or_giving_notice_ends_the_job(memory: Memory, text: str) -> None:
+    """The rules proposed Initech, negative, and the validator refused it (``polarity_flip``:
+    "fired", "laid off", "made redundant" and "notice" were no cessation), so "Where does
+    Alice work now?" kept answering Initech."""
+    space = _remember(memory, ("I work at Initech.", text))
+    assert ("employer", "Initech", "negative") in _beliefs(memory, space)
+    said = _answer(memory, space, "Where does Alice work now?")
+    assert not said.startswith("Alice — employer: Initech"), said
+
+
+@pytest.mark.parametrize("text", ["Tom and I are no longer together.", "I'm not with Tom anymore.", "I'm no longer with Tom."])
+def test_no_longer_together_ends_the_partner(memory: Memory, text: str) -> None:
+    """Each made nothing, and "Who is Alice's partner?" kept answering Tom."""
+    space = _remember(memory, ("I'm married to Tom.", text))
+    assert ("partner", "Tom", "negative") in _beliefs(memory, space)
+    said = _answer(memory, space, "Who is Alice's partner?")
+    assert not said.startswith("Alice — partner: Tom"), said
+
+
+@pytest.mark.parametrize("text", ["We're not together yet.", "Tom and I are not together."])
+def test_not_together_without_an_end_ends_nothing(memory: Memory, text: str) -> None:
+    space = _remember(memory, ("I'm married to Tom.", text))
+    assert ("partner", "Tom", "negative") not in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "answer"),
+    [
+        ("Currently I'm working as a barista.", "What does Alice do for a living?", "Alice — occupation: barista"),
+        ("These days I live in Porto.", "Where does Alice live?", "Alice — residence: Porto"),
+        ("Nowadays I work at Initech.", "Where does Alice work?", "Alice — employer: Initech"),
+    ],
+)
+def test_a_sentence_opened_by_a_word_of_now_is_read(memory: Memory, text: str, question: str, answer: str) -> None:
+    """"Currently", "these days" or "nowadays" before the subject hid the clause's start, so
+    each made nothing."""
+    space = _remember(memory, (text,))
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("text", "since"),
+    [("I got laid off last week.", "20 May 2024"), ("I lost my job.", "1 Jun 2024"), ("I was fired.", "1 Jun 2024")],
+)
+def test_losing_the_job_unnamed_is_being_out_of_work(memory: Memory, text: str, since: str) -> None:
+    """Said without the employer, each left a life event at most, and "Where does Alice work
+    now?" kept answering Initech."""
+    space = _remember(memory, ("I work at Initech.", text))
+    said = _answer(memory, space, "Where does Alice work now?")
+    assert said.startswith(f"Alice — employer: unemployed since {since} (was Initech)"), said
+
+
+@pytest.mark.parametrize("text", ["I got fired up about the match.", "I was let go from the team.", "I wasn't fired."])
+def test_words_of_firing_that_end_no_job_make_no_unemployment(memory: Memory, text: str) -> None:
+    space = _remember(memory, ("I work at Initech.", text))
+    assert ("employer", "unemployed", "positive") not in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [("I work in Berlin at Siemens.", "Alice — employer: Siemens"),
+     ("I work nights in London at the Royal Hospital.", "Alice — employer: Royal Hospital")],
+)
+def test_the_town_of_the_job_does_not_hide_the_employer(memory: Memory, text: str, answer: str) -> None:
+    """"I work in Berlin at Siemens" made nothing: the town between "work" and "at" broke the rule."""
+    space = _remember(memory, (text,))
+    said = _answer(memory, space, "Where does Alice work?")
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("texts", "kept"),
+    [
+        (("I work at Initech.", "I left Paris and joined Tom in Rome."), ("employer", "Initech", "positive")),
+        (("I work at Initech.", "I quit Initech.", "I work at Globex."), ("employer", "Initech", "negative")),
+    ],
+)
+def test_a_value_not_held_supersedes_no_other_value(memory: Memory, texts: tuple[str, ...],
+                                                    kept: tuple[str, str, str]) -> None:
+    """A belief that a value is not held ("left Paris": employer Paris, negative) marked the
+    current employer's belief superseded, so ``beliefs`` no longer listed where Alice works;
+    and a new job marked "quit Initech" superseded though both hold."""
+    space = _remember(memory, texts)
+    assert kept in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize("text", ["I start my new job at Globex on Monday.", "I'm starting at Globex."])
+def test_a_start_to_come_is_no_employer_yet(memory: Memory, text: str) -> None:
+    """With no date placed before the turn, the present "start" is a start to come; it made
+    "Alice started at Globex" (and "works at Globex"), and asked the next day "Where does
+    Alice work now?" answered Globex rather than Initech."""
+    space = _remember(memory, ("I work at Initech.", text))
+    said = _answer(memory, space, "Where does Alice work now?", as_of="2024-06-02T00:00:00")
+    assert said.startswith("Alice — employer: Initech"), said
+    assert ("plans", "start at globex", "positive") in _beliefs(memory, space)

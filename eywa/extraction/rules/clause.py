@@ -390,7 +390,7 @@ _LEADS = frozenset(
     monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thurs fri sat sun
     january february march april may june
     july august september october november december summer winter spring autumn fall ok okay
-    congrats thanks when once""".split()
+    congrats thanks when once currently nowadays presently days""".split()
 )
 
 

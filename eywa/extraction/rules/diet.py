@@ -14,12 +14,26 @@ from collections.abc import Iterator
 
 from eywa.attributes import get_attribute
 from eywa.extraction.lexicon import DIETS, FOODS
-from eywa.extraction.rules.clause import A, ADV, BE, CESSATION_TAIL, HAVE, SUBJ, Ctx, matches, past_date, plain, rule
+from eywa.extraction.rules.clause import (
+    A,
+    ADV,
+    BE,
+    CESSATION_TAIL,
+    HAVE,
+    SUBJ,
+    Ctx,
+    experiential_state,
+    matches,
+    past_date,
+    plain,
+    rule,
+    stated_start,
+)
 from eywa.extraction.rules.phrasing import fact
 from eywa.models import CandidateFact, Polarity
 
 _DIET_IS = rule(
-    rf"{SUBJ}{BE}\s+{ADV}(?P<neg>not\s+|no\s+longer\s+)?(?:a\s+|an\s+)?(?:strict\s+)?(?P<diet>{DIETS})\b"
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?P<neg>not\s+|no\s+longer\s+)?(?:a\s+|an\s+)?(?:strict\s+)?(?P<diet>{DIETS})\b"
     r"(?!\s+(?:recipe|recipes|food|ice|dessert|desserts|restaurant|option|options|dish|dishes|meal|meals|cook|cooking"
     r"|baking|chef|cake|place|cafe|version|treats?|snacks?|cookbook|blog|friendly)\b)",
     DIETS,
@@ -42,7 +56,13 @@ _STOPPED_EATING = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:stopped|quit|gave\s+up|cut\s+out)\s+(?:eating\s+)?(?P<food>{FOODS})\b",
     FOODS,
 )
-_EATS_AGAIN = rule(rf"{SUBJ}\s+{ADV}(?:eat|eats)\s+(?P<food>{FOODS})\s+again\b", "again")
+_EATS_AGAIN = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?:eat|eats|eating|(?:started|began|begun|start)\s+(?:eating|to\s+eat))\s+"
+    rf"(?P<food>{FOODS})\s+again\b",
+    "again",
+)
+""""I eat fish again", "I started eating fish again", "I'm eating meat again": the food is back
+in the diet (the validator reads "again" as the change it is)."""
 
 
 def activity(raw: str) -> str:
@@ -66,12 +86,15 @@ def diet(ctx: Ctx) -> Iterator[CandidateFact]:
         if m.group("neg"):
             still = " anymore" if CESSATION_TAIL.search(ctx.text) or "longer" in m.group("neg") else ""
             yield fact(ctx, s, f"{s} is not {label}{still}", "diet", label, polarity="negative", confidence=0.8)
-        elif not ctx.part.negated:
-            yield fact(ctx, s, f"{s} is {label}", "diet", label, confidence=0.85)
+        elif not ctx.part.negated and not experiential_state(ctx, m):
+            # "I've been vegan since 2020": the start it states (not "I've been vegan": once).
+            began = stated_start(ctx, m)
+            yield fact(ctx, s, f"{s} is {label}", "diet", label, valid_from=began, confidence=0.85)
             # Besides the label's own value (no meat; no animal products): what it implies
             # (fish, which a pescatarian eats and a vegetarian or a vegan does not).
             for value, polarity in _implied(label):
-                yield fact(ctx, s, f"{s} is {label}", "diet", value, polarity=polarity, confidence=0.85)
+                yield fact(ctx, s, f"{s} is {label}", "diet", value, polarity=polarity, valid_from=began,
+                           confidence=0.85)
     if ctx.part.negated:
         return
     for m, s in matches(ctx, _WENT):

@@ -19,7 +19,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from eywa.extraction.context import Earlier, named_values
 from eywa.extraction.rules.age import age
+from eywa.extraction.rules.casual import standard_turn
 from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in
+from eywa.extraction.rules.correction import correction
 from eywa.extraction.rules.ellipsis import elliptical_answer
 from eywa.extraction.rules.family import children, relationships
 from eywa.extraction.rules.habits import habits
@@ -98,7 +100,7 @@ class RuleExtractor:
     name = "rules"
     # Bump when the rules propose something different for the same turn: beliefs record it,
     # and `eywa reprocess` re-reads the turns an older version read.
-    version = "9"
+    version = "10"
 
     def __init__(self, families: Sequence[Family] = FAMILIES) -> None:
         self._families = tuple(families)
@@ -139,6 +141,9 @@ class RuleExtractor:
     def _turn(
         self, turn: Evidence, previous: Evidence | None, named: Mapping[str, tuple[str, str]]
     ) -> Iterator[CandidateFact]:
+        # "im working at Initech now": read as "I'm working …" (the proposal cites the turn as typed).
+        turn = standard_turn(turn)
+        previous = None if previous is None else standard_turn(previous)
         dates = [s for s in turn.signals if s.kind is SignalKind.DATE and s.window_start is not None]
         for clause in clauses(masked(turn.text)):
             if clause.is_question or len(clause.text) > 400:
@@ -148,8 +153,10 @@ class RuleExtractor:
                 continue
             answer = elliptical_answer(turn, clause, previous)
             clause_parts: list[Part] = parts(clause) if answer is None else [answer]
-            for part in clause_parts:
-                end = part.start + len(part.text)
+            for said in clause_parts:
+                # "Actually it's Initech, not Globex": read as "I work at Initech, not Globex".
+                part = correction(said, named) or said
+                end = said.start + len(said.text)
                 ctx = Ctx(turn=turn, clause=clause, part=part, persons=persons,
                           dates=tuple(d for d in dates if part.start <= d.start < end), named=named)
                 speaks = bool(persons) or not _SPEAKER_WORDS.isdisjoint(part.words) or not part.words.isdisjoint(named)

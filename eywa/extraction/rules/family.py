@@ -61,7 +61,7 @@ _MARRIED_TO = rule(
 )
 """"I'm married to Tom", "I married Tom"'s "got married to", and the perfect with how long:
 "I've been married to Tom for ten years" (the status and the partner since its start)."""
-_TO_NAME = re.compile(rf"\s+to\s+{NAME}\b")
+_TO_NAME = re.compile(rf"\s+to\s+(?P<name>{NAME})\b(?!{A}s)")
 _MARRIED_NAME = rule(rf"{SUBJ}\s+{ADV}married\s+(?P<name>{NAME})\b", "married")
 _GETTING = rule(rf"{SUBJ}{BE}\s+{ADV}getting\s+(?P<st>married|divorced|engaged)\b", "getting")
 _BROKE_UP = rule(
@@ -69,6 +69,13 @@ _BROKE_UP = rule(
     rf"(?:\s+with\s+(?P<name>{NAME}))?\b",
     "broke split separated called",
 )
+_APART = rule(
+    rf"{SUBJ}{BE}\s+{ADV}(?:(?P<longer>no\s+longer)|not)\s+(?:together|with\s+(?P<name>{NAME})\b(?!{A}s))"
+    r"(?(longer)|\s+(?:anymore|any\s+more)\b)",
+    "together with",
+)
+""""Tom and I are no longer together", "I'm not with Tom anymore": the partner has ended
+("not together" alone may be "not together yet")."""
 _SPOUSE = rule(
     rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?P<ex>ex-?\s*)?(?P<role>husband|wife|fianc[ée]e?|boyfriend|girlfriend"
     rf"|partner|spouse)\b(?:(?:,|\s+is\s+(?:named|called)|,\s+(?:named|called))?\s+(?P<name>{NAME})\b(?!{A}s))?",
@@ -119,6 +126,10 @@ _KIND_VALUE = {"kids": "children", "kid": "children", "child": "children", "chil
                "sons": "sons", "daughters": "daughters", "twins": "twins", "son": "son", "daughter": "daughter"}  # fmt: skip
 
 
+_UNITES = frozenset({"engaged", "married"})
+"""The statuses one gets *with* someone, who is then the partner."""
+
+
 def _name(raw: str | None) -> str | None:
     return raw if raw and raw not in NOT_NAMES else None
 
@@ -131,7 +142,12 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
         for m, s in matches(ctx, _GOT, we=True):
             st = m.group("st")
             yield fact(ctx, s, f"{s} got {st}", "relationship_status", st, valid_from=past_date(ctx, m), confidence=0.9)
-            if (partner := companion(ctx, m)) is not None:
+            # "Ben and I got engaged": whom one gets engaged or married to is a person, so the
+            # name is the partner even where Level 0 could not tell it from a capitalised word.
+            to = _TO_NAME.match(ctx.text, m.end()) if st in _UNITES else None
+            partner = companion(ctx, m) or (_name(m.group("with")) if st in _UNITES else None) or (
+                _name(to.group("name")) if to else None)
+            if partner is not None:
                 yield fact(ctx, s, f"{s} got {st} to {partner}", "partner", partner, valid_from=past_date(ctx, m))
         for m, s in matches(ctx, _GETTING, we=True):
             st = m.group("st")
@@ -147,6 +163,10 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
                            valid_from=past_date(ctx, m), confidence=0.75)
     part = ctx.part
     if part.negated and not (part.hedged or part.hypothetical or part.past_habit):
+        for m, s in matches(ctx, _APART, we=True):
+            if (partner := _name(m.group("name")) or companion(ctx, m) or _name(m.group("with"))) is not None:
+                yield fact(ctx, s, f"{s} is no longer with {partner}", "partner", partner, polarity="negative",
+                           confidence=0.8)
         for m, s in matches(ctx, _NOT_STATUS, we=True):
             st = m.group("st")
             yield fact(ctx, s, f"{s} is not {st}", "relationship_status", st, polarity="negative", confidence=0.85)

@@ -23,6 +23,7 @@ from eywa.extraction.rules.clause import (
     SUBJ,
     Ctx,
     asserts,
+    future_date,
     lasting,
     matches,
     past_date,
@@ -36,10 +37,14 @@ from eywa.models import CandidateFact
 _PLACE = rf"(?:the\s+)?(?P<place>{PROPER})(?![\w'’])"
 _OLD = rf"(?:the\s+)?(?P<old>{PROPER})(?![\w'’])"
 
+_WITH = rf"(?:with\s+(?:(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?(?:,?\s+{NAME},?)?|{NAME}(?:\s+and\s+{NAME})?)\s+)?"
+""""with my partner Sam", "with my two kids", "with Tom": whom one lives with, between "live"
+and where."""
 _LIVES = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:live|lives|living|based|residing|reside|resides|settled)\s+"
-    rf"(?:here\s+)?in\s+{_PLACE}",
-    "live lives living based residing reside resides settled",
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been|{HAVE})?\s+{ADV}(?:live|lives|living|based|residing|reside|resides"
+    rf"|(?:settled|settling)(?:\s+in)?(?:\s+(?:really\s+|so\s+|pretty\s+)?(?:nicely|well|fine|okay|ok|quickly))?)\s+"
+    rf"{_WITH}(?:here\s+)?in\s+{_PLACE}",
+    "live lives living based residing reside resides settled settling",
 )
 _HAS_LIVED = rule(rf"{SUBJ}{HAVE}\s+{ADV}lived\s+(?:here\s+)?in\s+{_PLACE}", "lived")
 """"I've lived in Leeds for ten years": one still does (not "I lived in Leeds", a past), and
@@ -58,6 +63,9 @@ _NOT_LIVES = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t|no\s+longer)\s+(?:really\s+)?(?:live|lives)\s+in\s+{_PLACE}",
     "live lives",
 )
+_LEFT_NAMED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}left\s+{_OLD}", "left")
+""""We left Leeds (in May)": a home left when the speaker's earlier beliefs hold the place as
+their residence (``Ctx.named``); "left" a place alone may be a trip's end."""
 _MOVING = rule(rf"{SUBJ}{BE}\s+{ADV}(?:moving|relocating)\s+(?:back\s+)?to\s+{_PLACE}", "moving relocating")
 _FROM = rule(rf"{SUBJ}{BE}\s+{ADV}(?:originally\s+)?from\s+{_PLACE}", "from")
 _GREW_UP = rule(rf"{SUBJ}\s+{ADV}(?:grew\s+up|was\s+born(?:\s+and\s+raised)?)\s+in\s+{_PLACE}", "grew born")
@@ -112,6 +120,12 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
         if "place" in m.groupdict() and (place := place_name(m.group("place"))):
             yield fact(ctx, s, f"{s} moved to {place}", "residence", place,
                        valid_from=past_date(ctx, m), confidence=0.85)
+    for m, s in matches(ctx, _LEFT_NAMED, we=True):
+        old = place_name(m.group("old"))
+        known = ctx.named.get(old.casefold()) if old and s == ctx.turn.speaker else None
+        if old and known is not None and known[0] == "residence" and not ctx.part.negated:
+            yield fact(ctx, s, f"{s} moved away from {old}", "residence", old, polarity="negative",
+                       valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _NOT_LIVES, we=True):
         if place := place_name(m.group("place")):
             yield fact(ctx, s, f"{s} does not live in {place}", "residence", place, polarity="negative",
@@ -124,6 +138,8 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     lived = [(m, s) for m, s in matches(ctx, _HAS_LIVED, we=True) if lasting(ctx, m.end(), right_after=True)]
     for m, s in matches(ctx, _LIVES, we=True) + lived:
+        if future_date(ctx) is not None:
+            continue  # "I'm living in Porto next year", "we're settling in Porto in May": a plan
         if place := place_name(m.group("place")):
             yield fact(ctx, s, f"{s} lives in {place}", "residence", place, valid_from=stated_start(ctx, m),
                        confidence=0.9)

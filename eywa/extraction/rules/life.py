@@ -63,9 +63,12 @@ _GRADUATED = (
 )
 _STUDIES = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:study|studies|studying|majoring\s+in|major\s+in)\s+{_FIELD}"
-    rf"(?:\s+at\s+{_SCHOOL})?(?=\s*(?:[.,!;]|$|\s+(?:at|and|now|this|next|because|so|part-time|full-time)\b))",
+    rf"(?:\s+at\s+{_NAMED_SCHOOL})?(?=\s*(?:[.,!;]|$|\s+(?:at|and|now|this|next|because|so|part-time"
+    r"|full-time)\b))",
     "study studies studying majoring major",
 )
+""""I'm studying law at Leeds": the field, and the place named alone (where "studying … at"
+says it is a school, as "studied … at" does)."""
 _STUDIED_AT = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}studied\s+{_FIELD}\s+at\s+{_NAMED_SCHOOL}{_SCHOOL_END}", "studied"
 )

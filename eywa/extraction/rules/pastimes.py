@@ -78,6 +78,13 @@ _NOT_ANYMORE = rule(
     PASTIMES,
 )
 """"I don't play tennis anymore", "I no longer play tennis" ("no longer" needs no "anymore")."""
+_NOT_ANYMORE_VERB = rule(
+    rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t|(?P<longer>no\s+longer))\s+(?:really\s+)?(?P<verb>[a-z]+)"
+    r"(?(longer)(?=\s*(?:[.!,;]|$|\s+(?:anymore|any\s+more|now|these\s+days)\b))|\s+(?:anymore|any\s+more)\b)",
+    "anymore more longer",
+)
+""""I don't climb anymore", "I no longer swim": the pastime the verb names alone (``HABITS``:
+climb → climbing), with no object ("I don't run the club anymore" is not it)."""
 _DOING = rule(
     rf"{SUBJ}(?:{BE}|(?P<perfect>{HAVE}\s+been))\s+{ADV}(?:really\s+|regularly\s+)?(?P<act>{_GERUNDS})\b"
     r"(?!\s+(?:to|for|through|out|on|up|this|that|these|a(?!\s+lot\b)|an|the|my)\b)",
@@ -187,6 +194,10 @@ def hobbies(ctx: Ctx) -> Iterator[CandidateFact]:
         verb = m.group(0)[: m.start("act") - m.start()].split()[-1].lower()
         yield fact(ctx, s, f"{s} does not {verb} {act} anymore", "hobbies", act, polarity="negative",
                    confidence=0.8)
+    for m, s in matches(ctx, _NOT_ANYMORE_VERB):
+        if (gerund := HABITS.get(m.group("verb"))) is not None:
+            yield fact(ctx, s, f"{s} does not {m.group('verb')} anymore", "hobbies", gerund, polarity="negative",
+                       confidence=0.8)
     if ctx.part.negated:
         return
     for m, s in matches(ctx, _TOOK_UP, we=True) + matches(ctx, _JOINED):

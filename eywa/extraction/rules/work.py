@@ -51,14 +51,18 @@ _SHIFT = (
     r"|part-time|part\s+time|full-time|full\s+time|remotely|from\s+home))?"
     r"(?:\s+(?:on|in)\s+the\s+(?:[\w'’-]+\s+){0,3}?(?:ward|unit|department|team|desk|floor|kitchen|branch|office"
     r"|section|site|lab|clinic))?"
+    rf"(?:\s+in\s+(?!the\b){PROPER})?"
 )
-"""When, or where inside the workplace, someone works, between "work" and the employer."""
+"""When, or where inside the workplace or in which town, someone works, between "work" and
+the employer ("I work in Berlin at Siemens")."""
 
 _WORKS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working){_SHIFT}\s+(?:as\s+(?:a|an)\s+{_TITLE}\s+)?"
     rf"(?:at|for)\s+{_ORG}{_ROLE_AFTER}",
     "work works working",
 )
+_EMPLOYED = rule(rf"{SUBJ}{BE}\s+{ADV}(?:employed|(?:self-)?contracted)\s+(?:by|at)\s+{_ORG}{_ROLE_AFTER}", "employed contracted")
+""""I'm employed by Globex", "I'm employed at the Royal Navy as an engineer": the employer."""
 _HAS_WORKED = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+(?:at|for)\s+{_ORG}", "worked")
 """"I've worked at Initech since 2019": the present perfect with how long says one still does
 (not "I worked at Initech", a past, nor "I've worked at Initech", once), and since when
@@ -74,7 +78,19 @@ _STARTS = rule(
     rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+job\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_ROLE_AFTER}",
     "start starts started starting begin begins began begun",
 )
+_SCHEDULED = frozenset({"start", "starts", "starting", "begin", "begins"})
+"""Present forms of "start" that, with no date placed before the turn, tell a start to come."""
 _JOINED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:joined|join|joins)\s+{_ORG}\s+as\s+(?:a|an)\s+{_TITLE}", "joined join joins")
+_LEFT_AND_JOINED = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:left|quit)\s+(?:the\s+)?(?P<old>{PROPER})\s+(?:and|to)\s+(?:then\s+)?(?:join|joined)\s+"
+    rf"{_ORG}"
+    rf"{_ROLE_AFTER}",
+    "joined join",
+)
+""""I left Initech and joined Globex": leaving the workplace the speaker said they work at
+(``Ctx.named``) to join another is a change of job, so what was joined is the employer, as
+"joined X as a …" is; "joined" alone may be a club, a gym or a friend ("I left Paris and
+joined Tom in Rome")."""
 _HIRED = rule(
     rf"{SUBJ}\s+(?:got|was|were|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}(?:hired|recruited|taken\s+on)\s+(?:at|by)\s+{_ORG}{_ROLE_AFTER}",
     "hired recruited taken",
@@ -86,6 +102,9 @@ _LEFT = rule(
     rf"|left(?=\s+(?:the\s+)?{PROPER}\s+(?:and|to)\s+(?:join|joined|start|started|work|move|moved)\b))\s+{_ORG}",
     "resigned retired quit notice laid fired let redundant job working left",
 )
+_LEFT_NAMED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}left\s+{_ORG}", "left")
+""""I left Initech (last month)": a job left when the speaker's earlier beliefs hold the name
+as their employer (``Ctx.named``); "left" a name alone may be a party, a town or a team."""
 _NOT_WORKS = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t|no\s+longer)\s+(?:really\s+)?(?:work|works)\s+(?:at|for)\s+{_ORG}",
     "work works",
@@ -99,7 +118,8 @@ _LOST_JOB_AT = rule(
     "job",
 )
 _MY_JOB = rule(
-    rf"(?<!lost\s)(?<!quit\s)(?<!left\s)(?<!leaving\s)(?<!losing\s)(?<!old\s)(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?"
+    rf"(?<!lost\s)(?<!quit\s)(?<!left\s)(?<!leaving\s)(?<!losing\s)(?<!old\s)(?<!start\s)(?<!starts\s)(?<!starting\s)"
+    rf"(?<!begin\s)(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?"
     r"\s+(?:new\s+|current\s+|full-time\s+|part-time\s+|day\s+)?"
     rf"(?:job|boss|manager|colleagues|coworkers|co-workers|workplace)\s+(?:at|with)\s+{_ORG}",
     "job boss manager colleagues coworkers co workplace",
@@ -128,6 +148,13 @@ _RETIRED = rule(
     "retired retirement",
 )
 """"I retired last year": the speaker no longer works (employer ``retired``, dated)."""
+_LET_GO = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>(?:got|was|were|been|{HAVE}\s+been)\s+(?:laid\s+off|fired|sacked|let\s+go"
+    rf"|made\s+redundant)|lost\s+(?:my|his|her|their)\s+job)(?!\s+(?:from|by|at|with|as|of|up)\b)",
+    "laid fired sacked let redundant lost",
+)
+""""I got laid off last week", "I lost my job": no work now (employer ``unemployed``, dated),
+whichever employer it was; with the employer named ("… from Initech") ``_LEFT`` ends that one."""
 _STATUS_VALUE = {"self employed": "self-employed", "jobless": "unemployed", "out of work": "unemployed",
                  "between jobs": "unemployed", "out of a job": "unemployed"}  # fmt: skip
 _IS_A = rule(
@@ -191,7 +218,7 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
     yield from _leaves(ctx)
     if not asserts(ctx):
         return
-    for m, s in matches(ctx, _WORKS) + matches(ctx, _MY_JOB, anywhere=True):
+    for m, s in matches(ctx, _WORKS) + matches(ctx, _EMPLOYED) + matches(ctx, _MY_JOB, anywhere=True):
         if org := org_name(m.group("org")):
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
                        confidence=0.9)
@@ -236,7 +263,8 @@ def _title(ctx: Ctx, s: str, m: re.Match[str]) -> Iterator[CandidateFact]:
 def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
     if ctx.part.negated:
         return
-    for m, s in matches(ctx, _GOT_JOB) + matches(ctx, _HIRED) + matches(ctx, _JOINED):
+    changed = [(m, s) for m, s in matches(ctx, _LEFT_AND_JOINED) if _named(ctx, clean(m.group("old")), "employer")]
+    for m, s in matches(ctx, _GOT_JOB) + matches(ctx, _HIRED) + matches(ctx, _JOINED) + changed:
         if org := org_name(m.group("org")):
             said = _JOIN_VERB.search(m.group(0))
             verb = _JOIN_VERBS[said.group(1)] if said else "got a job at"
@@ -245,6 +273,12 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _STARTS):
         if org := org_name(m.group("org")):
             start = future_date(ctx) or past_date(ctx, m)
+            if start is None and m.group("verb") in _SCHEDULED:
+                # "I start at Globex on Monday" (a day Level 0 did not place), "I'm starting at
+                # Globex": a start to come, not one that happened; a plan until it is said done.
+                yield fact(ctx, s, f"{s} starts at {org}", "plans", f"start at {org}", modality="planned",
+                           confidence=0.75)
+                continue
             upcoming = start is not None and start > ctx.turn.observed_at
             when = f" {date_phrase(start, _granularity(ctx, start))}" if start is not None else ""
             statement = f"{s} starts at {org}{when}" if upcoming else f"{s} started at {org}{when}"
@@ -275,9 +309,25 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
         if verb == "retired from":
             yield fact(ctx, s, f"{s} retired from {_the(m, org)}", "employer", "retired", valid_from=past_date(ctx, m),
                        confidence=0.8)
+    for m, s in matches(ctx, _LEFT_NAMED):
+        org = org_name(m.group("org"))
+        if org is not None and s == ctx.turn.speaker and not ctx.part.negated and _named(ctx, org, "employer"):
+            yield fact(ctx, s, f"{s} left {_the(m, org)}", "employer", org, polarity="negative",
+                       valid_from=past_date(ctx, m), confidence=0.85)
+    for m, s in matches(ctx, _LET_GO):
+        if not ctx.part.negated:
+            verb = re.sub(r"\b(?:my|his|her|their)\b", possessive(s), " ".join(m.group("verb").split()))
+            yield fact(ctx, s, f"{s} {verb} and is unemployed", "employer", "unemployed",
+                       valid_from=past_date(ctx, m), confidence=0.75)
     for m, s in matches(ctx, _RETIRED):
         if not ctx.part.negated:
             yield fact(ctx, s, f"{s} retired", "employer", "retired", valid_from=past_date(ctx, m), confidence=0.8)
+
+
+def _named(ctx: Ctx, value: str, attribute: str) -> bool:
+    """Whether the speaker's earlier beliefs hold ``value`` as a value of ``attribute``."""
+    known = ctx.named.get(value.casefold())
+    return known is not None and known[0] == attribute
 
 
 def _granularity(ctx: Ctx, moment: object) -> str | None:

@@ -13,7 +13,9 @@ named entities follow, ranked by word overlap with the question.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Final
 
@@ -53,6 +55,23 @@ def may_claim(answer: StateAnswer, plan: Plan) -> bool:
         and names_only_values(answer, [w for w in plan.other_words if w not in plan.when_words])
         and _answers_question_word(answer.attribute, plan.wh_word)
     )
+
+
+_NOW_PHRASE: Final = re.compile(
+    r"\b(?:(?:at|in)\s+this\s+(?:point|stage)(?:\s+in\s+(?:time|life))?|at\s+the\s+moment|at\s+present|right\s+now"
+    r"|for\s+now|as\s+of\s+(?:now|today)|presently|these\s+days|nowadays)\b",
+    re.IGNORECASE,
+)
+"""Phrases that say the question is about now ("Where is Ana living at the moment?"): their
+words say when, as a date's do (``Plan.when_words``), not what."""
+
+
+def with_now_phrases(plan: Plan, question: str) -> Plan:
+    """``plan`` with the words of the question's phrases of now counted as when-words, so
+    "at the moment" does not read as a topic the dimension cannot answer."""
+    words = tuple(w.casefold() for m in _NOW_PHRASE.finditer(question) for w in m.group(0).split())
+    extra = tuple(w for w in plan.other_words if w in words and w not in plan.when_words)
+    return replace(plan, when_words=plan.when_words + extra) if extra else plan
 
 
 # Question words that ask for a kind of value (a place, a person), not for anything at all
@@ -153,7 +172,7 @@ class DimensionRoute:
             item = source.item(query.space, answer, at, turns)
             if item is None:
                 continue
-            claim = may_claim(answer, query.plan)
+            claim = may_claim(answer, with_now_phrases(query.plan, query.text))
             if not claim and (unrealised := self._unrealised_plan(query, subject, attribute, answer, reads)) is not None:
                 answer, claim = unrealised, True
                 item = source.item(query.space, answer, at) or item
