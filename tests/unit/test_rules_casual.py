@@ -38,6 +38,11 @@ def test_offsets_follow_their_words() -> None:
         ("we moved to porto last year", "we moved to Porto last year"),
         ("i work for fun", "i work for fun"),
         ("I live in berlin", "I live in berlin"),  # a capital typed: names would have one too
+        ("i went to see a movie", "i went to see a movie"),  # an infinitive, not a place
+        ("we went to visit grandma", "we went to visit grandma"),
+        ("im really good at cooking", "im really good at cooking"),  # an activity
+        ("im interested in painting", "im interested in painting"),
+        ("we went to paris to visit grandma", "we went to Paris to visit grandma"),
     ],
 )
 def test_names_in_a_turn_typed_without_capitals(typed: str, read: str) -> None:

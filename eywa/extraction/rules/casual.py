@@ -72,7 +72,7 @@ def standard(text: str) -> tuple[str, Callable[[int], int]]:
     return "".join(out), moved
 
 
-_PLACE_WORD = re.compile(r"\b(?:at|in|to|from)\s+(?P<name>[a-z][a-z'’&.-]+(?:\s+[a-z][a-z'’&.-]+){0,2})")
+_PLACE_WORD = re.compile(r"\b(?P<prep>at|in|to|from)\s+(?P<name>[a-z][a-z'’&.-]+(?:\s+[a-z][a-z'’&.-]+){0,2})")
 """A place or an organisation after "at", "in", "to" or "from" ("for" is left out: "for fun",
 "for free" and "for a living" say why, not where)."""
 _NOT_A_NAME = STOPWORDS | frozenset(
@@ -82,6 +82,14 @@ _NOT_A_NAME = STOPWORDS | frozenset(
     least most""".split()
 )
 """Words after such a preposition that are no name ("at home", "in the morning", "to bed")."""
+_AFTER_TO = frozenset(
+    """see visit get meet pick watch buy check play eat drink have try learn do make take help find spend
+    work live stay sleep celebrate catch start go come bring grab hang read write cook run walk swim relax
+    chill rest shop study talk ask tell show give keep join hear listen say think feel be become""".split()
+)
+"""Verbs an infinitive "to" takes ("went to see a movie", "to visit grandma"): no place follows it."""
+_GERUND = re.compile(r"[a-z]{3,}ing$")
+"""A word in -ing after "at" or "in" is an activity ("good at cooking", "working in sales" aside)."""
 
 
 def cased(text: str) -> str:
@@ -94,6 +102,9 @@ def cased(text: str) -> str:
     out = list(text)
     for m in _PLACE_WORD.finditer(text):
         at = m.start("name")
+        first = m.group("name").split()[0]
+        if (m.group("prep") == "to" and first in _AFTER_TO) or (m.group("prep") in ("at", "in") and _GERUND.match(first)):
+            continue
         for word in re.finditer(r"\S+", m.group("name")):
             if word.group(0).strip("'’.-") in _NOT_A_NAME:
                 break
