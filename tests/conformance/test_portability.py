@@ -8,7 +8,7 @@ nothing."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -19,11 +19,28 @@ from eywa import Memory
 from eywa.cli.demo import DEMO_SPACE, demo_as_of, demo_questions
 from eywa.embedding import Embedder
 from eywa.errors import ErasedError, InvalidInputError, SpaceNotEmptyError
+from eywa.extraction.context import Earlier
 from eywa.extraction.rules import RuleExtractor
 from eywa.loaders import load_turns_file
+from eywa.models import CandidateFact, Evidence
 from eywa.portability import record_json
 
 from .conftest import server_settings
+
+
+class _RulesAndOneUnsupported(RuleExtractor):
+    """The rules, plus one fact no turn supports (on Priya's first turn of the second session),
+    which the validator refuses: the export must carry a refused candidate
+    whatever the rules come to accept (the demo's own refusal, a notice handed in, became a
+    cessation the rules read)."""
+
+    def propose_after(self, space: str, evidence: Sequence[Evidence], earlier: Earlier) -> Iterable[CandidateFact]:
+        yield from super().propose_after(space, evidence, earlier)
+        for turn in evidence:
+            if turn.session == "s2" and turn.speaker == "Priya":
+                yield CandidateFact(statement="Priya owns a yacht.", subject="Priya", attribute="owns",
+                                    value="yacht", evidence_ids=(turn.id,))  # fmt: skip
+                return
 
 
 @pytest.fixture(scope="module")
@@ -31,11 +48,11 @@ def source(
     tmp_path_factory: pytest.TempPathFactory, embedder: Embedder
 ) -> Iterator[tuple[Memory, list[dict[str, Any]]]]:
     """The first two sessions of the demo conversation (26 turns: beliefs, a refused
-    candidate, dimensions with their deltas) in an embedded memory, with an erasure, a
+    candidate (``_RulesAndOneUnsupported``), dimensions with their deltas) in an embedded memory, with an erasure, a
     retraction and an undone merge; yields it with the erased turn. Every copy embeds with
     the session's MiniLM, the embedder every other test of the shared Neo4j records: another
     one would switch the database's recorded embedder and mark all its turns for embedding."""
-    mem = Memory.open(tmp_path_factory.mktemp("source") / "mem", embedder=embedder, extractor=RuleExtractor())
+    mem = Memory.open(tmp_path_factory.mktemp("source") / "mem", embedder=embedder, extractor=_RulesAndOneUnsupported())
     with resources.as_file(resources.files("eywa").joinpath("data/demo/conversation.jsonl")) as path:
         turns = [turn for _, batch in load_turns_file(path) for turn in batch if turn.get("session") in ("s1", "s2")]
     ids = mem.remember(DEMO_SPACE, turns, wait=True)
