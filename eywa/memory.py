@@ -1084,12 +1084,16 @@ class Memory:
                 records, or an invalid line or item (the problem's field is ``line.<number>``);
                 nothing was written.
             SpaceNotEmptyError: ``space`` already holds data; nothing was written.
+            QuotaExceededError: the export holds more turns or bytes than a space may
+                (``EYWA_SPACE_MAX_TURNS`` / ``_BYTES``); nothing was written.
             StoreError: a store failed while writing.
         """
         self._check_open()
         space = check_space(space)
         header, records = parse_lines(import_lines(source))
-        report = self._reconciler.call(restore_records, self._stores, space, header, records)
+        report = self._reconciler.call(
+            restore_records, self._stores, space, header, records, SpaceQuota.of(self._limits)
+        )
         ids = self._stores.evidence.ids(space)
         self._reconciler.finish(space, ids, wait=self._settings.level1_wait if wait is None else wait)
         return report

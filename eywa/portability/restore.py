@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from eywa.contract import SpaceQuota, SpaceUsage, check_quota, turn_bytes
 from eywa.errors import InvalidInputError, SpaceNotEmptyError
 from eywa.ids import check_space
 from eywa.models import Belief, Candidate, Delta, Entity, Evidence, Frozen
@@ -84,9 +85,18 @@ def space_contents(stores: GraphStores, space: str) -> dict[str, int]:
 
 
 def restore_records(
-    stores: GraphStores, space: str, header: ExportHeader, records: Iterable[ExportRecord]
+    stores: GraphStores,
+    space: str,
+    header: ExportHeader,
+    records: Iterable[ExportRecord],
+    quota: SpaceQuota | None = None,
 ) -> ImportReport:
     """Validate every record, then write them into the empty ``space``.
+
+    An import is a write like any other: with ``quota`` (``EYWA_SPACE_MAX_TURNS`` /
+    ``_BYTES``), an export holding more turns or bytes than a space may hold is refused
+    before anything is written, as a batch taking the space over its quota is. The space
+    is empty (checked), so the export's turns are the whole of what it would hold.
 
     Raises:
         InvalidInputError: ``space`` is not a valid name or not the space the export holds,
@@ -94,6 +104,7 @@ def restore_records(
             dimension, a turn mentions an entity without a line, or a line is invalid
             (raised while reading ``records``); nothing was written.
         SpaceNotEmptyError: ``space`` already holds data; nothing was written.
+        QuotaExceededError: the export's turns exceed ``quota``; nothing was written.
         StoreError: a store failed while writing (the embedded store writes everything in
             one transaction; on Neo4j the space may be left partly restored, and a second
             import refuses it as not empty).
@@ -105,6 +116,9 @@ def restore_records(
             f"so it is imported into {header.space!r}",
         )  # fmt: skip
     parsed = _parse(space, records)
+    if quota is not None:
+        size = sum(turn_bytes(t.evidence.text, t.evidence.metadata) for t in parsed.turns)
+        check_quota(space, SpaceUsage(turns=0, bytes=0), len(parsed.turns), size, quota)
     held = space_contents(stores, space)
     if held:
         raise SpaceNotEmptyError(space, held)

@@ -108,3 +108,26 @@ def test_an_import_over_the_body_limit_is_a_413_and_writes_nothing(memory: Memor
     finally:
         service.client.close()
         service.keys.close()
+
+
+def test_an_import_over_the_space_quota_is_a_413_and_writes_nothing(service: Service, tmp_path: Path) -> None:
+    """README ("Quotas are checked"), docs/service.md ``POST …/import``: an export holding more
+    turns than ``EYWA_SPACE_MAX_TURNS`` allows is refused with 413 ``quota_exceeded``."""
+    source = "port-quota"
+    writer = service.headers([source], "read,write,admin")
+    assert service.client.post(f"/v1/spaces/{source}/turns", json={"turns": TURNS}, headers=writer).status_code == 201
+    exported = service.client.get(f"/v1/spaces/{source}/export", headers=writer)
+    directory = tmp_path / "small"
+    with Memory.open(directory, settings=EywaSettings(data_dir=directory, space_max_turns=1),
+                     embedder=HashEmbedder(), extractor=None) as small:  # fmt: skip
+        restored = build_service(small, tmp_path / "svc-small")
+        try:
+            refused = restored.client.post(f"/v1/spaces/{source}/import", content=exported.content,
+                                           headers=restored.headers([source], "write"))  # fmt: skip
+            assert refused.status_code == 413, refused.text
+            assert refused.headers["content-type"] == "application/problem+json"
+            assert refused.json()["code"] == "quota_exceeded"
+            assert source not in small.spaces()
+        finally:
+            restored.client.close()
+            restored.keys.close()
