@@ -80,3 +80,6 @@ def test_the_dockerfile_installs_the_extras_and_runs_as_a_non_root_user() -> Non
     assert "FROM python:3.11-slim" in text
     assert '".[server,service,worker]"' in text
     assert re.search(r"^USER (?!root)\w+", text, re.MULTILINE)
+    # The question model is built into the runtime user's cache (after USER), once, in the image.
+    user = text.index("\nUSER ")
+    assert text.index('embed_query_kernels="integer"', user) > user
