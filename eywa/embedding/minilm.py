@@ -57,8 +57,9 @@ class MiniLMEmbedder(OnnxEncoder):
         strict_queries: With ``integer_queries``, a question model that cannot be built (no
             ``onnx``, a cache folder that cannot be written: a read-only container) fails
             the query embedding with ``EmbedderError`` (the recall then answers without its
-            vector routes, and says why in its trace); without it (the ``auto`` setting) the questions fall back to
-            the float model, with one warning, rather than every recall retrying the build.
+            vector routes, and says why in its trace); without it (the ``auto`` setting) the
+            questions fall back to the float model, with one warning, rather than every
+            recall retrying the build.
         cache_dir: Where the integer-kernel model is built (``default_cache_dir()``).
 
     Raises:

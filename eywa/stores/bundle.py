@@ -26,6 +26,7 @@ from eywa.stores.vectors import VectorIndexer, VectorStore
 
 
 Batch = tuple[Sequence[Evidence], Sequence[tuple[str, Entity]]]
+"""A Level 0 batch as ``EvidenceStore.add`` takes it: the turns and the entities they mention."""
 
 
 class RehearseAdds(Protocol):
@@ -33,7 +34,6 @@ class RehearseAdds(Protocol):
     ``quota`` checked as ``add`` checks it, rolled back."""
 
     def __call__(self, batches: Sequence[Batch], quota: SpaceQuota | None = None) -> None: ...
-"""A Level 0 batch as ``EvidenceStore.add`` takes it: the turns and the entities they mention."""
 
 
 @dataclass(frozen=True)
