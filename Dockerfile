@@ -20,7 +20,7 @@ RUN pip install ".[server,service,worker]" \
 USER eywa
 # The question model (integer kernels, EYWA_EMBED_QUERY_KERNELS) is built once into the image's
 # ~/.cache, so no replica builds it on its first recall (nor fails to, on a read-only filesystem).
-RUN python -c 'from eywa.embedding import build_embedder; from eywa.settings import EywaSettings; build_embedder(EywaSettings(embed_query_kernels="integer")).embed_queries(["warm-up"])'
+RUN eywa models prepare
 ENV EYWA_DATA_DIR=/data
 EXPOSE 8000 9100
 CMD ["eywa", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -41,7 +41,7 @@ test: $(STAMP_DEV)
 	$(BIN)/mypy
 	@# The question model (integer kernels, EYWA_EMBED_QUERY_KERNELS) is built once per machine
 	@# on first use: built here, no test's first recall pays its few seconds.
-	$(BIN)/python -c 'from eywa.embedding import build_embedder; from eywa.settings import EywaSettings; build_embedder(EywaSettings()).embed_queries(["warm-up"])'
+	$(BIN)/eywa models prepare
 	EYWA_NEO4J_TEST_SERVERS=$(NEO4J_TEST_SERVERS) bash ops/run-tests.sh \
 		$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 

@@ -39,7 +39,15 @@ from pathlib import Path
 from eywa.errors import ConfigurationError
 from eywa.settings import QueryKernels
 
-__all__ = ["INTEGER_SUFFIX", "default_cache_dir", "has_vnni", "integer_model", "integer_queries"]
+__all__ = [
+    "INTEGER_SUFFIX",
+    "default_cache_dir",
+    "has_vnni",
+    "integer_model",
+    "integer_model_built",
+    "integer_model_path",
+    "integer_queries",
+]
 
 # CPU flags (``/proc/cpuinfo``) of the instructions that multiply uint8 by int8 into 32-bit
 # sums without the 16-bit saturation of ``VPMADDUBSW`` (module docstring): where one is
@@ -94,9 +102,9 @@ def integer_model(source: str, source_sha256: str, cache_dir: Path) -> Path:
     Raises:
         ConfigurationError: ``onnx`` is not installed, or the build or cache fails.
     """
-    target = cache_dir / f"minilm-{source_sha256[:16]}{INTEGER_SUFFIX}.onnx"
+    target = integer_model_path(source_sha256, cache_dir)
     sidecar = target.with_suffix(".sha256")
-    if target.is_file() and sidecar.is_file() and _sha256(target) == sidecar.read_text("ascii").strip():
+    if integer_model_built(source_sha256, cache_dir):
         return target
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
@@ -110,6 +118,22 @@ def integer_model(source: str, source_sha256: str, cache_dir: Path) -> Path:
     except OSError as exc:
         raise ConfigurationError(f"cannot build the integer-kernel model in {cache_dir}: {exc}") from exc
     return target
+
+
+def integer_model_path(source_sha256: str, cache_dir: Path) -> Path:
+    """Where ``integer_model`` keeps the build of the file with ``source_sha256``: its name
+    holds the source's hash and the recipe, so another pinned file or recipe builds anew."""
+    return cache_dir / f"minilm-{source_sha256[:16]}{INTEGER_SUFFIX}.onnx"
+
+
+def integer_model_built(source_sha256: str, cache_dir: Path) -> bool:
+    """Whether an intact build is in ``cache_dir`` (the file's sha256 equals its sidecar's)."""
+    target = integer_model_path(source_sha256, cache_dir)
+    sidecar = target.with_suffix(".sha256")
+    try:
+        return target.is_file() and sidecar.is_file() and _sha256(target) == sidecar.read_text("ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def _build(source: str, scratch: Path) -> Path:

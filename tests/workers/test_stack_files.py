@@ -82,4 +82,4 @@ def test_the_dockerfile_installs_the_extras_and_runs_as_a_non_root_user() -> Non
     assert re.search(r"^USER (?!root)\w+", text, re.MULTILINE)
     # The question model is built into the runtime user's cache (after USER), once, in the image.
     user = text.index("\nUSER ")
-    assert text.index('embed_query_kernels="integer"', user) > user
+    assert text.index("RUN eywa models prepare", user) > user
