@@ -69,3 +69,43 @@ def test_over_the_weekend_told_in_the_past_is_the_weekend_last_begun(memory: Mem
     memory.remember("when-over", TURNS)
     found = memory.recall("when-over", "What did Lena do last weekend?", k=2, as_of="2024-04-24T09:00:00")
     assert any("coast path" in item.text for item in found.items), [item.text for item in found.items]
+
+
+# Two events of two people: the camping trips are told over many turns in words the
+# question shares, the birth in one turn among them.
+_CAMPING = [
+    "I went camping by the loch, my first camping trip in a tent.",
+    "The camping was great, the trip back was long.",
+    "Next camping trip I'm bringing a better sleeping bag.",
+    "Camping in the rain is still camping, I suppose.",
+    "My camping stove broke on the trip.",
+    "I want to go camping on Skye one day.",
+    "Skye looks amazing for a camping trip.",
+    "A friend went camping on Skye and loved it.",
+]
+ORDER_TURNS = [
+    *(
+        turn
+        for n, line in enumerate(_CAMPING)
+        for turn in _session(f"c{n}", f"2019-0{4 + n // 4}-{10 + n:02d}", [
+            ("Kofi", line),
+            ("Marguerite", "Camping is not for me, Kofi, but enjoy the trip."),
+        ])
+    ),
+    *_session("s2", "2019-09-05", [
+        ("Marguerite", "How was your summer, Kofi? Any more camping?"),
+        ("Kofi", "I went camping again, a trip to Skye at the end of July."),
+        ("Marguerite", "Skye! Did you camp by the sea on that trip?"),
+        ("Kofi", "Camping on Skye was wet, the whole trip it rained."),
+        ("Marguerite", "My grandson was born in August, a little boy called Theo."),
+        ("Kofi", "Camping and rain, the Skye trip in a nutshell."),
+    ]),
+]
+
+
+def test_an_order_question_retrieves_both_of_its_events(memory: Memory) -> None:
+    memory.remember("when-order", ORDER_TURNS)
+    found = memory.recall("when-order", "Which happened first, Theo's birth or Kofi's camping trip to Skye?", k=10)
+    texts = [item.text for item in found.items]
+    assert any("grandson was born" in t for t in texts) and any("trip to Skye" in t for t in texts), texts
+    assert found.trace["plan"]["events"] == ["Theo's birth", "Kofi's camping trip to Skye"]
