@@ -109,3 +109,29 @@ def test_an_order_question_retrieves_both_of_its_events(memory: Memory) -> None:
     texts = [item.text for item in found.items]
     assert any("grandson was born" in t for t in texts) and any("trip to Skye" in t for t in texts), texts
     assert found.trace["plan"]["events"] == ["Theo's birth", "Kofi's camping trip to Skye"]
+
+
+# A month of small talk said in January, and one turn that names a time in it.
+MONTH_TURNS = [
+    *_session("j1", "2020-01-13", [
+        ("Matteo", "Morning! Coffee first, always."),
+        ("Ilse", "Same here."),
+        ("Matteo", "The weather is grim."),
+        ("Matteo", "Did you watch the match?"),
+        ("Ilse", "No, I was baking all evening."),
+        ("Matteo", "My neighbour is drilling again."),
+        ("Matteo", "Honestly this year has started slowly."),
+        ("Matteo", "Anyway, how are the shops?"),
+        ("Ilse", "Busy, busy."),
+        ("Matteo", "I start night rotation at the station next week."),
+    ]),
+    *_session("j2", "2020-03-02", [
+        ("Matteo", "Spring at last."),
+    ]),
+]
+
+
+def test_a_turn_that_names_a_time_in_the_asked_month_ranks_before_small_talk_said_in_it(memory: Memory) -> None:
+    memory.remember("when-month", MONTH_TURNS)
+    found = memory.recall("when-month", "What did Matteo do in January 2020?", k=4)
+    assert any("night rotation" in item.text for item in found.items), [item.text for item in found.items]
