@@ -134,7 +134,8 @@ class Plan:
     amount, newest first."""
     events: tuple[str, ...] = ()
     """The two event phrases of an interval question ("How many weeks passed between Ana
-    adopting Rex and Fido?" → "Ana adopting Rex", "Ana adopting Fido"): the events route
+    adopting Rex and Fido?" → "Ana adopting Rex", "Ana adopting Fido") or of an order
+    question ("Which happened first, Ana's move or Ben's wedding?"): the events route
     retrieves each, so that the second event is not lost to the first."""
     aggregate: bool = False
     """The question asks for everything of a kind over a span of a life ("What books has Ana
@@ -309,6 +310,48 @@ def interval_events(question: str, window: tuple[datetime, datetime] | None) -> 
     if len(second) <= _ELLIPSIS_WORDS < len(first):
         second = first[: -len(second)] + second
     return (" ".join(first), " ".join(second))
+
+
+# "Which happened first, A or B?", "What came earlier: A or B?": the question word, then the
+# order word closing its clause ("first,"), then the two events joined by "or". "Did A
+# happen before or after B?": the two events on each side of "before or after". Split on
+# words, not by a regular expression, for the reason ``_AFTER_WORDS`` gives.
+_ORDER_OPENERS: Final = frozenset({"which", "what"})
+_ORDER_WORDS: Final = frozenset({"first", "earlier", "sooner"})
+_ORDER_AUXILIARIES: Final = frozenset("did was were is has had".split())
+_BEFORE_OR_AFTER: Final = ("before", "or", "after")
+
+
+def order_events(question: str, window: tuple[datetime, datetime] | None) -> tuple[str, ...]:
+    """The two event phrases of a question asking which of two events came first ("Which
+    happened first, Ana's move or Ben's wedding?", "Did Ana move before or after Ben's
+    wedding?"); () for any other question, and when its ends are dates (a window). Like an
+    interval, an order needs both events' turns, and searched as one text the better-worded
+    event fills the candidates (``interval_events``)."""
+    if window is not None:
+        return ()
+    words = question.strip().rstrip("?.! ").split()
+    lowered = [w.casefold() for w in words]
+    if not lowered:
+        return ()
+    if lowered[0] in _ORDER_AUXILIARIES:
+        at = next((i for i in range(1, len(lowered) - 2) if tuple(lowered[i : i + 3]) == _BEFORE_OR_AFTER), None)
+        if at is None:
+            return ()
+        first, second = words[1:at], words[at + 3 :]
+    elif lowered[0] in _ORDER_OPENERS:
+        closing = next((i for i, w in enumerate(lowered) if w[-1:] in {",", ":", "?"}), None)
+        if closing is None or lowered[closing].rstrip(",:") not in _ORDER_WORDS:
+            return ()
+        rest = words[closing + 1 :]
+        ors = [i for i, w in enumerate(rest) if w.casefold() == "or"]
+        if len(ors) != 1:
+            return ()
+        first, second = rest[: ors[0]], rest[ors[0] + 1 :]
+    else:
+        return ()
+    first_text, second_text = " ".join(first).strip(" ,"), " ".join(second).strip(" ,")
+    return (first_text, second_text) if first_text and second_text else ()
 
 
 def _between_spans(words: Sequence[str]) -> tuple[int, int, int] | None:
@@ -507,6 +550,9 @@ def make_plan(
     if events:
         weights["events"] = max(weights.get("events", 0.0), EVENTS_WEIGHT)
         notes.append("interval: both events retrieved")
+    elif events := order_events(question, window):
+        weights["events"] = max(weights.get("events", 0.0), EVENTS_WEIGHT)
+        notes.append("order: both events retrieved")
     if latest_amount:
         weights["temporal"] = max(weights.get("temporal", 0.0), 1.0)
         notes.append("latest amount: newest first")

@@ -13,7 +13,12 @@ Conventions (documented because speakers disagree on them):
   that day of the current ISO week (Monday first); "next <weekday>" is that day of the next
   ISO week.
 - "last/this/next weekend" is the Saturday-Monday window of the previous/current/next ISO
-  week, labelled with that week.
+  week, labelled with that week; but "this weekend" in a sentence told in the past ("we
+  did a festival this weekend"), said on a weekday, is the weekend just over.
+- A bare "on <weekday>" and "over/at/on/during the weekend" name no side of today: the
+  sentence's tense decides (``eywa.signals._tense``). Told in the past, the most recent
+  such day strictly before today (as "last <weekday>") or the weekend last begun; planned,
+  the first such day strictly after today or the weekend to come; neither or both, no date.
 - A month or day without a year takes the year of ``observed_at``; "last May" is the most
   recent May before the current month, "next May" the first after it.
 - "a few"/"a couple of"/"several" units ago are windows (2-5, 1-3, 3-7 units back) labelled
@@ -29,6 +34,7 @@ from datetime import date, datetime, timedelta
 from eywa.models import Signal, SignalKind, as_utc
 from eywa.signals import _calendar as cal
 from eywa.signals._calendar import Resolved
+from eywa.signals._tense import sentence_around, tense_of
 from eywa.signals._text import WORD_NUMBER, keep_free, word_set, word_value
 from eywa.signals.clock import TIME_WORDS, detect_times
 
@@ -155,8 +161,7 @@ def _relation(raw: str) -> str:
 
 def _weekday(match: re.Match[str], anchor: datetime) -> Resolved | None:
     today = anchor.date()
-    name = match["weekday"].lower()
-    target = _WEEKDAY_ABBREVIATIONS.get(name, WEEKDAYS.index(name) if name in WEEKDAYS else 0)
+    target = _weekday_index(match["weekday"])
     relation = _relation(match["rel"])
     if relation == "last":
         back = (today.weekday() - target) % 7 or 7
@@ -165,9 +170,48 @@ def _weekday(match: re.Match[str], anchor: datetime) -> Resolved | None:
     return cal.on_day(monday + timedelta(days=target))
 
 
+def _tense_at(match: re.Match[str]) -> str | None:
+    """The tense of the sentence the match stands in (``eywa.signals._tense``)."""
+    return tense_of(sentence_around(match.string, match.start(), match.end()))
+
+
+def _weekday_index(name: str) -> int:
+    lowered = name.lower()
+    return _WEEKDAY_ABBREVIATIONS.get(lowered, WEEKDAYS.index(lowered) if lowered in WEEKDAYS else 0)
+
+
+def _bare_weekday(match: re.Match[str], anchor: datetime) -> Resolved | None:
+    """"on Saturday": the most recent Saturday strictly before today when the sentence is
+    told in the past ("I ran my first 10k on Saturday"), the first one strictly after it
+    when it is planned ("the party is on Saturday"), nothing when the tense is not clear."""
+    tense = _tense_at(match)
+    if tense is None:
+        return None
+    today, target = anchor.date(), _weekday_index(match["weekday"])
+    if tense == "past":
+        return cal.on_day(today - timedelta(days=(today.weekday() - target) % 7 or 7))
+    return cal.on_day(today + timedelta(days=(target - today.weekday()) % 7 or 7))
+
+
 def _weekend(match: re.Match[str], anchor: datetime) -> Resolved | None:
-    weeks = {"last": -1, "this": 0, "next": 1}[_relation(match["rel"])]
-    return cal.weekend_of(anchor.date() + timedelta(weeks=weeks))
+    relation = _relation(match["rel"])
+    weeks = {"last": -1, "this": 0, "next": 1}[relation]
+    today = anchor.date()
+    if match["rel"].lower() == "this" and today.weekday() < 5 and _tense_at(match) == "past":
+        weeks = -1  # "we did a festival this weekend", said on a Monday: the one just over
+    return cal.weekend_of(today + timedelta(weeks=weeks))
+
+
+def _the_weekend(match: re.Match[str], anchor: datetime) -> Resolved | None:
+    """"over the weekend": the weekend last begun when told in the past, the next one to
+    end when planned, nothing when the tense is not clear."""
+    tense = _tense_at(match)
+    if tense is None:
+        return None
+    today = anchor.date()
+    if tense == "past":
+        return cal.weekend_of(today if today.weekday() >= 5 else today - timedelta(weeks=1))
+    return cal.weekend_of(today if today.weekday() <= 5 else today + timedelta(weeks=1))
 
 
 def _unit_relative(match: re.Match[str], anchor: datetime) -> Resolved | None:
@@ -290,8 +334,23 @@ _DATE_PATTERNS: tuple[tuple[re.Pattern[str], Handler, frozenset[str] | None, boo
         False,
     ),
     (
+        re.compile(
+            rf"\bon\s+(?P<weekday>{'|'.join(WEEKDAYS + tuple(_WEEKDAY_ABBREVIATIONS))})\b(?![-'’]?s\b)",
+            _FLAGS,
+        ),
+        _bare_weekday,
+        frozenset(WEEKDAYS) | frozenset(_WEEKDAY_ABBREVIATIONS),
+        False,
+    ),
+    (
         re.compile(r"\b(?P<rel>last|this\s+past|this|next|past|coming)\s+weekend\b", _FLAGS),
         _weekend,
+        frozenset({"weekend"}),
+        False,
+    ),
+    (
+        re.compile(r"\b(?:over|at|on|during)\s+the\s+weekend\b", _FLAGS),
+        _the_weekend,
         frozenset({"weekend"}),
         False,
     ),

@@ -20,6 +20,7 @@ from eywa.read.plan import (
     embedding_text,
     embedding_texts,
     interval_events,
+    order_events,
     make_plan,
     name_spans,
     named_entities,
@@ -210,6 +211,23 @@ def test_interval_questions_are_split_into_their_two_events(question: str, event
     assert ("events" in plan.weights) is bool(events)
 
 
+@pytest.mark.parametrize(
+    ("question", "events"),
+    [
+        ("Which happened first, Ana's wedding or Ben's move to Oslo?", ("Ana's wedding", "Ben's move to Oslo")),
+        ("Which came first: the concert or the road trip?", ("the concert", "the road trip")),
+        ("Did Ana adopt Rex before or after Ben's wedding?", ("Ana adopt Rex", "Ben's wedding")),
+        ("What was the first book Ana read, the thriller or the memoir?", ()),  # "first" is no order here
+        ("Which is better, tea or coffee?", ()),
+        ("Which happened first in May 2023, the fair or the race?", ()),  # a window, not events
+    ],
+)
+def test_order_questions_are_split_into_their_two_events(question: str, events: tuple[str, ...]) -> None:
+    plan = make_plan(question, [], NOW)
+    assert order_events(question, plan.window) == events == plan.events
+    assert ("events" in plan.weights) is bool(events)
+
+
 def test_the_interval_split_stays_fast_on_long_questions_and_an_early_anchor_is_not_shifted() -> None:
     import time
 
@@ -217,6 +235,8 @@ def test_the_interval_split_stays_fast_on_long_questions_and_an_early_anchor_is_
         "How long after" + " x" * 2000,
         "How long between " + "a and " * 600 + "b?",
         "How long after " + " " * 3900 + "x",
+        "Did" + " " * 3900 + "x before or after y",
+        "Which" + " " * 3900 + "first, x or y",
     ]
     for question in questions:
         began = time.process_time()

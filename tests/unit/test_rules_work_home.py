@@ -38,8 +38,8 @@ def test_employer_forms(text: str, expected: set[Fact]) -> None:
 def test_a_notice_and_a_start_date_end_one_employer_and_begin_the_next() -> None:
     found = proposals("I handed in my notice at Halden on Monday and I start at Fernbrook on 6 May.", said=SAID_IN_APRIL)
     employer = {(f.value, f.polarity, f.valid_from) for f in found if f.attribute == "employer"}
-    assert employer == {  # a bare "on Monday" is not resolved by Level 0, so that end is undated
-        ("Halden", "negative", None),
+    assert employer == {  # "handed in ... on Monday", told in the past: the Monday before (said on a Monday)
+        ("Halden", "negative", datetime(2024, 4, 15, tzinfo=timezone.utc)),
         ("Fernbrook", "positive", datetime(2024, 5, 6, tzinfo=timezone.utc)),
     }
     assert "Cecilia starts at Fernbrook on 6 May 2024." in {f.statement for f in found}

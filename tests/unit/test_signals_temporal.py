@@ -231,3 +231,37 @@ def test_a_ranges_first_end_takes_the_year_its_second_names(text: str, expected:
     found = [s for s in resolve_time_expressions(text, anchor) if s.kind is SignalKind.DATE]
     assert [s.normalized for s in found] == expected
     assert all(s.window_start is not None and s.normalized.startswith(f"{s.window_start.year:04d}") for s in found)
+
+
+MONDAY = datetime(2023, 7, 10, 18, 0, tzinfo=timezone.utc)  # ISO week 28
+
+
+@pytest.mark.parametrize(
+    ("text", "normalized"),
+    [
+        ("I ran my first 10k on Saturday!", "2023-07-08"),  # told: the Saturday just gone
+        ("Did you see the match on Sunday?", "2023-07-09"),
+        ("we went hiking on Monday", "2023-07-03"),  # said on a Monday: a week back, as "last Monday"
+        ("The party is on Saturday", "2023-07-15"),  # planned: the one to come
+        ("I'll call you on Monday", "2023-07-17"),
+        ("We played a festival this weekend", "2023-W27"),  # said on a Monday: the weekend just over
+        ("I'm going camping this weekend", "2023-W28"),
+        ("My sister visited over the weekend", "2023-W27"),
+        ("We're flying out at the weekend", "2023-W28"),
+    ],
+)
+def test_a_day_named_without_a_side_of_today_takes_the_sentence_tense(text: str, normalized: str) -> None:
+    assert only_date(text, MONDAY).normalized == normalized
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "on Monday?",  # no verb: no side of today
+        "I was hoping we could go on Friday",  # a past verb beside a plan
+        "I work on Saturdays",  # a habit, not a day
+        "we hike at weekends",
+    ],
+)
+def test_a_day_named_without_a_tense_is_no_date(text: str) -> None:
+    assert [s for s in resolve_time_expressions(text, MONDAY) if s.kind is SignalKind.DATE] == []

@@ -23,6 +23,9 @@ __all__ = ["TemporalRoute"]
 
 
 _AMOUNTS = (SignalKind.MONEY, SignalKind.NUMBER, SignalKind.QUANTITY)
+# In the asked window, a turn that states no date within it (said in it, or dated coarser
+# than it) ranks at this share of its overlap with the question.
+UNSTATED_SHARE = 0.5
 
 
 class TemporalRoute:
@@ -102,8 +105,28 @@ def _agrees(turn: Evidence, window: tuple[datetime, datetime]) -> bool:
 
 
 def _rank_turns(stores: Stores, query: Query, ids: list[str]) -> list[RouteHit]:
+    """The turns dated in the window, ordered by their words' overlap with the question,
+    those that state a date within the window first ("I start nights next week", said in
+    January, for "What did Matteo do in January?"), then those only said in it or whose
+    date is coarser than it and overlaps it ("this year"): a turn that names a time in the
+    window is about that time, one merely said then may be small talk."""
+    assert query.plan.window is not None
+    window = query.plan.window
     turns = stores.evidence.get(query.space, ids)
-    ranked = rank_by_overlap(query.text, [("evidence", t.id, f"{t.speaker or ''} {t.text}", 1.0) for t in turns])
+    stating = {t.id for t in turns if _states_date_within(t, window)}
+    ranked = rank_by_overlap(
+        query.text,
+        [("evidence", t.id, f"{t.speaker or ''} {t.text}", 1.0 if t.id in stating else UNSTATED_SHARE) for t in turns],
+    )
     ranked_ids = {i for _, i, _ in ranked}
-    rest = [("evidence", t.id, 0.01) for t in turns if t.id not in ranked_ids]
+    rest = [("evidence", t.id, 0.01) for t in sorted(turns, key=lambda t: t.id not in stating) if t.id not in ranked_ids]
     return [RouteHit("evidence", i, score) for _, i, score in (ranked + rest)[: query.limit]]
+
+
+def _states_date_within(turn: Evidence, window: tuple[datetime, datetime]) -> bool:
+    """The turn states a date that lies within the window."""
+    start, end = window
+    return any(
+        s.window_start is not None and s.window_end is not None and start <= s.window_start and s.window_end <= end
+        for s in turn.signals_of(SignalKind.DATE)
+    )
