@@ -17,13 +17,15 @@ Steps, each idempotent so that re-running an interrupted erasure (or the next op
    for Level 1 again, so what the remaining turns still support is re-extracted and
    re-validated (a new belief replaces the old one: ids hash the cited turns).
 3. with a vector store: the erased turns' and removed beliefs' vectors are deleted and the
-   "turn with its reply" vector of each turn an erased one replied to is rebuilt; then the
-   record is marked ``done``. A process without the vector store (a worker) leaves the
+   "turn with its reply" vector of each turn an erased one replied to is rebuilt; the
+   store's files are scrubbed of what the deletions left in them (``ErasureStore.scrub``);
+   then the record is marked ``done``. A process without the vector store (a worker) leaves the
    record ``pending`` and the ledger's ``embed_*`` marks for the one that has it.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
@@ -40,6 +42,8 @@ from eywa.stores.bundle import GraphStores, Stores
 from eywa.stores.erasure import ErasedTurn, ErasureRecord, ErasureSelector
 
 __all__ = ["continue_erasure", "erase", "finish_vectors", "remove_derived", "resume_erasures", "start_erasure"]
+
+log = logging.getLogger(__name__)
 
 
 def start_erasure(
@@ -155,6 +159,8 @@ def finish_vectors(
     replied_to = [m.item_id for m in stores.ledger.pending("embed_evidence", limit=10_000, space=space)]
     embed_pending_evidence(vectors, embedder, space, sorted({*marks, *replied_to}), embed_batch)
     crashpoints.reached("erasure_vectors_rebuilt")
+    if not stores.erasure.scrub():  # before ``done``: an interrupted erasure is scrubbed when resumed
+        log.warning("erasure %s: a reader held off the WAL checkpoint; the next erasure or close does it", record.id)
     counts = {**counts, "vectors": len(erased) + len(record.belief_ids)}
     stores.erasure.finish(record.id, counts, utc_now())
     return ErasureReport(erasure_id=record.id, space=space, state="done", counts=counts)

@@ -113,6 +113,13 @@ class ErasureStore(Protocol):
         """Mark the erasure ``done`` with its final counts."""
         ...
 
+    def scrub(self) -> bool:
+        """Remove, where the backend can, the copies of erased content its files still hold
+        after the rows are deleted (embedded: keyword index segments merged, WAL checkpointed
+        and truncated; Neo4j: nothing it can do, README "Erasure"). Idempotent; returns
+        whether it completed (False: a later scrub or the store's close finishes it)."""
+        ...
+
     def atomic(self) -> AbstractContextManager[None]:
         """A scope in which the graph stores' writes commit together where the backend can
         (the embedded stores share one SQLite connection: one transaction for the turns, the

@@ -191,6 +191,24 @@ def test_writes_committed_during_a_build_are_applied_once(stores: Stores, monkey
     assert_same(stores)
 
 
+def test_an_erasure_scrub_merging_the_fts5_segments_keeps_the_index_current_without_a_rebuild(stores: Stores) -> None:
+    # ``ErasureStore.scrub`` merges evidence_fts into one segment (the erased terms leave its
+    # segments): the table's structure record changes, its rows do not. Told of the write with
+    # no row, the index follows the new version instead of sending searches to FTS5 while it
+    # rebuilds.
+    write(stores, "ana", [{"text": "kayak river", "session": "s1"}, {"text": "red kayak club", "session": "s1"}])
+    write(stores, "bo", [{"text": "kayaks on the river", "session": "s1"}])
+    ids = stores.evidence.ids("ana")
+    with db_of(stores).transaction() as conn:
+        _erase_chunk(conn, "ana", [ids[0]], AT)
+    index = memory_of(stores)
+    builds, before = index.builds, bm25_index.read_version_db(db_of(stores))
+    assert stores.erasure.scrub()
+    assert bm25_index.read_version_db(db_of(stores)) != before  # the merge wrote a new structure
+    assert index.builds == builds
+    assert_same(stores)
+
+
 def test_close_waits_for_a_running_build_and_no_build_starts_after_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # A build reads the database file from a thread of its own: one still running after the
     # stores closed could recreate SQLite's side files in a directory its owner is removing

@@ -28,6 +28,10 @@ from eywa.errors import ClosedError, StoreError
 # cache of its own; the API's threads may each hold one.
 _READER_CACHE_KIB = 8192
 _READER_MMAP = 1 << 28
+_BUSY_TIMEOUT_MS = 30_000
+CHECKPOINT_WAIT_S = 2.0
+"""How long ``checkpoint`` waits for readers on an older snapshot (an erasure's, below
+the 30 s writers wait for each other: it holds the writing connection meanwhile)."""
 
 
 class _Reader(sqlite3.Connection):
@@ -47,7 +51,7 @@ class SqliteDatabase:
         self.path = path
         try:
             self._conn = sqlite3.connect(
-                str(path), check_same_thread=False, isolation_level=None, timeout=30.0
+                str(path), check_same_thread=False, isolation_level=None, timeout=_BUSY_TIMEOUT_MS / 1000
             )
         except sqlite3.Error as exc:
             raise StoreError("sqlite", "open", str(exc)) from exc
@@ -73,6 +77,10 @@ class SqliteDatabase:
             "PRAGMA foreign_keys=ON",
             "PRAGMA temp_store=MEMORY",
             "PRAGMA cache_size=-65536",
+            # Deleted content is overwritten with zeros, freed pages included, so an erased
+            # turn's words do not stay in the file's free space (README "Erasure", on disk).
+            # Debian's SQLite is built with it on; python.org's and macOS's are not.
+            "PRAGMA secure_delete=ON",
         ):
             self._conn.execute(pragma)
 
@@ -276,6 +284,32 @@ class SqliteDatabase:
             yield conn
         finally:
             conn.close()  # ends the read transaction; nothing was written
+
+    def checkpoint(self, wait_s: float = CHECKPOINT_WAIT_S) -> bool:
+        """Copy the WAL into the database file and truncate it to zero bytes; whether it did.
+
+        Why: until a checkpoint, the main file still holds the pages as they were before the
+        last writes (an erasure's deleted rows among them), and a WAL that is only reset, not
+        truncated, keeps old page images past its new end. Waits up to ``wait_s`` for readers
+        on an older snapshot (SQLite's busy handler), holding the writing connection: a
+        reader that stays longer leaves it undone (False); the next call or ``close`` does it.
+
+        Raises:
+            ClosedError: the database was closed.
+            StoreError: SQLite failed otherwise.
+        """
+        self._check_open()
+        with self._lock, self._held():
+            try:
+                self._conn.execute(f"PRAGMA busy_timeout = {int(wait_s * 1000)}")
+                busy, _, _ = self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            except sqlite3.OperationalError as exc:
+                if not _held_elsewhere(exc):
+                    raise StoreError("sqlite", "checkpoint", str(exc)) from exc
+                busy = 1
+            finally:
+                self._conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+        return not busy
 
     def close(self) -> None:
         """Checkpoint the WAL and close; later use raises ``ClosedError``.

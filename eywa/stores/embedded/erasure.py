@@ -46,6 +46,7 @@ SCHEMA = (
         content_mac TEXT NOT NULL, PRIMARY KEY (erasure_id, evidence_id))""",
 )
 _CHUNK = 400
+_FTS_TABLES = ("evidence_fts", "belief_fts")
 
 
 def _chunks(items: Sequence[str]) -> list[list[str]]:
@@ -156,6 +157,26 @@ class SqliteErasureStore:
                 "UPDATE erasures SET state = 'done', counts = ?, done_at = ? WHERE id = ?",
                 (json.dumps(dict(counts), sort_keys=True), to_epoch(at), erasure_id),
             )
+
+    def scrub(self) -> bool:
+        """Leave no copy of erased words in the database's files: merge each keyword index
+        into one segment (FTS5 keeps a deleted row's terms in its segments, and writes them
+        again in its delete markers, until the segments holding them are merged), then
+        checkpoint the WAL and truncate it (``SqliteDatabase.checkpoint``). Freed pages were
+        zeroed as they were freed (``secure_delete``). Returns whether the checkpoint
+        completed (a reader on an older snapshot can hold it off; ``close`` does it then).
+
+        Cost: both merges rewrite their whole index, once per erasure (README "Erasure").
+
+        Raises:
+            StoreError: SQLite failed; nothing of the erasure is undone, its record stays
+                ``pending`` and the resume that finishes it scrubs again (idempotent).
+        """
+        with self._db.transaction() as conn:
+            note_written(conn, [])  # no row changes: the in-memory index follows the new version
+            for table in _FTS_TABLES:
+                conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")  # noqa: S608 - constants
+        return self._db.checkpoint()
 
     @contextmanager
     def atomic(self) -> Iterator[None]:

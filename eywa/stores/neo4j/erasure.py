@@ -187,6 +187,13 @@ class Neo4jErasureStore:
     def finish(self, erasure_id: str, counts: Mapping[str, int], at: datetime) -> None:
         self._graph.write("finish erasure", run, _FINISH, id=erasure_id, counts=json.dumps(dict(counts), sort_keys=True), at=at)
 
+    def scrub(self) -> bool:
+        """Nothing a client can do: Neo4j keeps a deleted node's property bytes in its store
+        files until the record is reused, and the whole transaction in its transaction logs
+        until they are pruned (``db.tx_log.rotation.retention_policy``). What an operator
+        does about it is in README "Erasure"."""
+        return True
+
     def atomic(self) -> AbstractContextManager[None]:
         """No shared transaction across stores here: each step is its own, and idempotent."""
         return nullcontext()

@@ -1,0 +1,190 @@
+"""Erasure at rest, on the embedded store: after ``forget``, ``drop_space`` or retention, the
+erased words are gone from the bytes of the files under the data directory, not only from
+every read (README "Erasure", "On disk").
+
+A forensic scan, as a data-protection request would run it: a distinctive word is said in
+the turns' text and metadata and lands in a belief, a candidate, the keyword index and the
+neighbours' keyword context; after the erasure every file under the directory is read and
+searched for the word (any case) — the SQLite file, its ``-wal`` and ``-shm``, the vector
+shards. Before the fixes it was found in the FTS5 segments (FTS5 keeps a deleted row's
+terms until its segments are merged), in free pages (where the SQLite build does not zero
+them: simulated here by turning ``secure_delete`` off on every new connection, as a build
+without ``SQLITE_SECURE_DELETE`` has it), in the ``-wal`` and the main file while the memory
+stayed open (the erasure's page images are in the WAL until a checkpoint), and in the vector
+shards' segments and write-ahead logs (the erased vectors and their ids).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from eywa import Memory
+from eywa.models import CandidateFact, Evidence
+from eywa.settings import EywaSettings
+from eywa.stores.vector_points import point_id
+from tests.contract.conftest import HashEmbedder
+
+WORD = "Zq7unicornword"
+SPACE = "home"
+
+
+class ScriptedExtractor:
+    """Proposes a fact with the word for each turn that says it (a belief and a candidate)."""
+
+    name = "scripted"
+
+    def propose(self, space: str, evidence: Sequence[Evidence]) -> Iterable[CandidateFact]:
+        for turn in evidence:
+            if "now works at" in turn.text:
+                yield CandidateFact(evidence_ids=(turn.id,), statement=f"Ana works at {WORD}.", subject="Ana",
+                                    attribute="employer", value=WORD)  # fmt: skip
+            if "owns a yacht" in turn.text:  # refused by the validator: a candidate holding the word
+                yield CandidateFact(evidence_ids=(turn.id,), statement=f"Ana owns a {WORD} boat.", subject="Ana",
+                                    attribute="owns", value=f"{WORD} boat")  # fmt: skip
+
+
+def turns(n: int = 12) -> list[dict[str, Any]]:
+    """Ana's turns between Bo's; each of Bo's says the word (text and metadata)."""
+    out: list[dict[str, Any]] = []
+    for i in range(n):
+        at = datetime(2023, 1, 1, 9, tzinfo=UTC) + timedelta(hours=i)
+        out.append({"text": f"I work at Google as designer number {i}.", "speaker": "Ana", "session": f"s{i % 3}",
+                    "observed_at": at.isoformat()})  # fmt: skip
+        said = f"Ana now works at {WORD}, she told me." if i % 2 else f"Everyone at {WORD} owns a yacht."
+        out.append({"text": said, "speaker": "Bo", "session": f"s{i % 3}", "metadata": {"tag": f"{WORD.lower()}-{i}"},
+                    "observed_at": (at + timedelta(minutes=1)).isoformat()})  # fmt: skip
+    return out
+
+
+def spellings(word: str) -> list[bytes]:
+    """The word as written, as the keyword index folds it, and in capitals (UTF-8)."""
+    return [w.encode() for w in dict.fromkeys((word, word.lower(), word.upper()))]
+
+
+def found(directory: Path, needles: Sequence[bytes]) -> dict[str, int]:
+    """File (relative path) -> occurrences of any needle in its bytes."""
+    hits: dict[str, int] = {}
+    for path in sorted(directory.rglob("*")):
+        if path.is_file():
+            data = path.read_bytes()
+            count = sum(data.count(needle) for needle in needles)
+            if count:
+                hits[str(path.relative_to(directory))] = count
+    return hits
+
+
+def vector_bytes(mem: Memory, ids: Sequence[str]) -> list[bytes]:
+    """The stored vectors of ``ids`` as the shards write them: little-endian float32 in the
+    segments, CBOR (``0xfa`` + big-endian float32 per value) in the write-ahead log."""
+    shard = mem._stores.vectors._shards["evidence"]  # type: ignore[attr-defined]
+    needles = []
+    for record in shard.retrieve([point_id(i) for i in ids], with_payload=False, with_vector=True):
+        values = record.vector[""] if isinstance(record.vector, dict) else record.vector
+        head = np.asarray(values, dtype=np.float32)[:4]
+        needles.append(head.tobytes())
+        needles.append(b"".join(b"\xfa" + v.astype(">f4").tobytes() for v in head))
+    return needles
+
+
+@pytest.fixture
+def without_compiled_secure_delete(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every SQLite connection opened during the test starts with ``secure_delete`` off, as
+    on a build without ``SQLITE_SECURE_DELETE`` (python.org's and macOS's, unlike Debian's):
+    what the store sets itself is then all there is."""
+    real = sqlite3.connect
+
+    def connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        conn: sqlite3.Connection = real(*args, **kwargs)
+        conn.execute("PRAGMA secure_delete = OFF")
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+
+
+def _forget(mem: Memory) -> None:
+    mem.forget(SPACE, speaker="Bo")
+
+
+def _drop(mem: Memory) -> None:
+    mem.drop_space(SPACE)
+
+
+def _retention(mem: Memory) -> None:
+    (report,) = mem.apply_retention({SPACE: 1}, now=datetime.now(UTC) + timedelta(days=2))
+    assert report.state == "done"
+
+
+ERASURES: dict[str, Callable[[Memory], None]] = {"forget": _forget, "drop_space": _drop, "retention": _retention}
+
+
+@pytest.fixture
+def stored(tmp_path: Path, without_compiled_secure_delete: None) -> Iterator[tuple[Path, Memory, list[bytes]]]:
+    """A memory holding the turns (the word in a belief, a candidate, the keyword index and
+    context, the vectors), with the byte patterns of Bo's turns' vectors."""
+    directory = tmp_path / "mem"
+    mem = Memory.open(directory, settings=EywaSettings(data_dir=directory), embedder=HashEmbedder(),
+                      extractor=ScriptedExtractor())  # fmt: skip
+    ids = mem.remember(SPACE, turns(), wait=True)
+    mem.remember("other", [{"text": "Another space, other words.", "speaker": "Cy"}], wait=True)
+    assert any(WORD in b.statement for b in mem.beliefs(SPACE)) and mem.candidates(SPACE)
+    vectors = vector_bytes(mem, ids[1::2])
+    assert found(directory, spellings(WORD)) and found(directory, vectors)  # the scan can fail
+    try:
+        yield directory, mem, vectors
+    finally:
+        mem.close()
+
+
+@pytest.mark.parametrize("erasure", list(ERASURES))
+def test_the_erased_word_is_in_no_file_of_the_data_directory(stored: tuple[Path, Memory, list[bytes]], erasure: str) -> None:
+    directory, mem, _ = stored
+    ERASURES[erasure](mem)
+    assert WORD not in str(mem.recall(SPACE, WORD, k=50).items)
+    assert found(directory, spellings(WORD)) == {}  # open: the WAL was checkpointed and truncated
+    mem.close()
+    assert found(directory, spellings(WORD)) == {}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known, README 'Erasure', on disk: Qdrant Edge keeps a deleted point's vector and payload in its "
+    "segment files until a vacuum and in its write-ahead log until the log's 32 MB segment is recycled; "
+    "it offers no call that rewrites them short of the optimizers (which also build the HNSW graph)",
+)
+@pytest.mark.parametrize("erasure", ["forget"])
+def test_the_erased_vectors_are_in_no_file_of_the_data_directory(stored: tuple[Path, Memory, list[bytes]], erasure: str) -> None:
+    directory, mem, vectors = stored
+    ERASURES[erasure](mem)
+    mem.close()
+    assert found(directory, vectors) == {}
+
+
+def test_an_operator_removes_the_erased_vectors_by_deleting_the_shards_while_closed(
+    stored: tuple[Path, Memory, list[bytes]],
+) -> None:
+    """The remedy README "Erasure" gives until then: with the memory closed, delete
+    ``vectors/``; the next open finds the shards empty, marks every remaining turn and belief
+    for embedding again (``eywa.stores.embedded.lost_vectors``) and embeds them; the erased
+    ones are no longer there to embed."""
+    directory, mem, vectors = stored
+    _forget(mem)
+    mem.close()
+    assert found(directory, vectors)  # what the xfail above says
+    shutil.rmtree(directory / "vectors")
+    again = Memory.open(directory, settings=EywaSettings(data_dir=directory), embedder=HashEmbedder(),
+                        extractor=ScriptedExtractor())  # fmt: skip
+    try:
+        again.wait()
+        assert again._stores.vectors.count("evidence", SPACE) == again.stats(SPACE)["evidence"] == 12
+        assert again.recall(SPACE, "Where does Ana work?", k=5).items
+    finally:
+        again.close()
+    assert found(directory, vectors) == {} and found(directory, spellings(WORD)) == {}
