@@ -71,6 +71,19 @@ class NousParams:
     # at", "moved to", "no longer"). 0.9: the speaker tells us the old value stopped being
     # true, so 90 % of the old state's confidence is released before the update.
     change_hazard: float = 0.9
+    # Hazard floor when an asserted statement of a single-valued attribute names a value
+    # other than the one believed ("I live in Porto" a month after "I moved to Lisbon"). The
+    # time since the last evidence gives a change in a month a probability of 1 %, so the
+    # two reports could only be read as one of them wrong, the later one no likelier than
+    # the earlier (Lisbon 0.59, Porto 0.39): a memory that cannot tell where someone lives
+    # now. But a person who says where they live, in the present tense, is telling what
+    # holds now, and a value that differs from what they said before is itself evidence
+    # that it changed: how long τ says a value lasts is the rate of change of someone no
+    # one asked, not of someone who just named a new one. 0.5 is even odds of a change,
+    # before the report is weighed: half the old value's confidence is released, not 0.9's
+    # as when the change is said ("moved to"), so the older value keeps a share in
+    # proportion to its support, and a restatement of the value believed releases nothing.
+    contradiction_hazard: float = 0.5
     # Share of the "unseen" mass a value receives the first time it is observed. 0.5 makes the
     # first value of an empty dimension a fair coin against "something else" (1 bit).
     unseen_split: float = 0.5
@@ -114,7 +127,9 @@ class NousParams:
             raise ConfigurationError("NousParams.rho_min must not exceed rho_max")
         if self.rho_tentative >= self.set_floor:
             raise ConfigurationError("NousParams.rho_tentative must stay below set_floor")
-        if not 0.0 <= self.change_hazard <= 1.0 or not 0.0 < self.unseen_split < 1.0:
+        if not 0.0 <= self.change_hazard <= 1.0 or not 0.0 <= self.contradiction_hazard <= 1.0:
+            raise ConfigurationError("NousParams hazard and split must be probabilities")
+        if not 0.0 < self.unseen_split < 1.0:
             raise ConfigurationError("NousParams hazard and split must be probabilities")
         if self.beta_prior <= 0.0:
             raise ConfigurationError("NousParams.beta_prior must be positive")

@@ -823,3 +823,44 @@ def test_a_start_to_come_is_no_employer_yet(memory: Memory, text: str) -> None:
     said = _answer(memory, space, "Where does Alice work now?", as_of="2024-06-02T00:00:00")
     assert said.startswith("Alice — employer: Initech"), said
     assert ("plans", "start at globex", "positive") in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        # A later plain statement of another value is the news of a change: Lisbon 0.59,
+        # Porto 0.39 before, so nothing was claimed.
+        (("I moved to Lisbon.", "I live in Porto."), "Where does Alice live now?",
+         "Alice — residence: Porto since 1 Jun 2024 (was Lisbon)"),
+        (("I've just started at Globex.", "I work at Initech."), "Where does Alice work now?",
+         "Alice — employer: Initech since 1 Jun 2024 (was Globex)"),
+        # A, B, A again: the last said holds now.
+        (("I work at Initech.", "I work at Globex.", "I work at Initech."), "Where does Alice work now?",
+         "Alice — employer: Initech since 1 Jul 2024 (was Globex)"),
+    ],
+)
+def test_a_later_statement_of_another_value_is_what_holds_now(memory: Memory, texts: tuple[str, ...],
+                                                             question: str, answer: str) -> None:
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+def test_what_held_between_two_statements_is_answered_as_of_then(memory: Memory) -> None:
+    """Initech, then Globex, then Initech again: asked about June, Globex (it was a tie
+    between the two, claimed by neither)."""
+    space = _remember(memory, ("I work at Initech.", "I work at Globex.", "I work at Initech."))
+    said = _answer(memory, space, "Where did Alice work in June 2024?")
+    assert said.startswith("Alice — employer: Globex since 1 Jun 2024 (was Initech)"), said
+
+
+def test_a_contradicted_value_is_revised_not_overwritten_and_a_restatement_raises_it(memory: Memory) -> None:
+    """The value said before keeps a share (revised by probability), and saying the value
+    believed again never lowers it."""
+    moved = _remember(memory, ("I moved to Lisbon.", "I live in Porto."))
+    residence = memory.dimension(moved, "Alice", "residence", as_of=ASKED_AT)
+    assert residence.mode == "Porto" and 0.05 < residence.distribution["Lisbon"] < residence.distribution["Porto"]
+    once = memory.dimension(_remember(memory, ("I work at Initech.",)), "Alice", "employer", as_of=ASKED_AT)
+    twice = memory.dimension(_remember(memory, ("I work at Initech.", "I work at Initech.")), "Alice", "employer",
+                             as_of=ASKED_AT)  # fmt: skip
+    assert twice.distribution["Initech"] > once.distribution["Initech"]
