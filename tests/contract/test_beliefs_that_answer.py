@@ -465,9 +465,10 @@ def test_leaving_a_known_workplace_or_home_ends_it(memory: Memory, texts: tuple[
     space = _remember(memory, texts)
     said = _answer(memory, space, question)
     assert said == "" or f": {value}" not in said, said
-    # Any status: "last month" starts before the first turn's time, which the store's
-    # supersession orders it by (the dimension, which answers, places it when it was said).
-    ended = [b for b in memory.beliefs(space, status=None) if b.subject == "Alice" and b.polarity == "negative"]
+    # Active: "last month" starts before the first turn's time, and the store's supersession
+    # ordered it by that start, so the job said before it superseded it; it places it when
+    # it was said, as the dimension does.
+    ended = [b for b in memory.beliefs(space) if b.subject == "Alice" and b.polarity == "negative"]
     assert [b.value for b in ended] == [value], ended
 
 
@@ -864,3 +865,21 @@ def test_a_contradicted_value_is_revised_not_overwritten_and_a_restatement_raise
     twice = memory.dimension(_remember(memory, ("I work at Initech.", "I work at Initech.")), "Alice", "employer",
                              as_of=ASKED_AT)  # fmt: skip
     assert twice.distribution["Initech"] > once.distribution["Initech"]
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_an_end_dated_before_the_statement_it_ends_supersedes_it(memory: Memory, reverse: bool) -> None:
+    """"I quit Initech last month" starts on 1 June, before "I work at Initech" said on 15
+    June, but holds up to 20 July, when it was said: the job is what it ends. Ordered by
+    its start, the negative was marked superseded by the job (``beliefs`` listed Alice
+    working at Initech) while the dimension answered not Initech. In either order of
+    ingestion."""
+    space = f"say-quit-dated-{reverse}"
+    turns = [{"text": "I work at Initech.", "speaker": "Alice", "session": "s0", "observed_at": "2024-06-15T10:00:00"},
+             {"text": "I quit Initech last month.", "speaker": "Alice", "session": "s1",
+              "observed_at": "2024-07-20T10:00:00"}]  # fmt: skip
+    for turn in reversed(turns) if reverse else turns:
+        memory.remember(space, [turn])
+    assert _beliefs(memory, space) == {("employer", "Initech", "negative")}
+    superseded = {(b.value, b.polarity) for b in memory.beliefs(space, status="superseded")}
+    assert superseded == {("Initech", "positive")}
