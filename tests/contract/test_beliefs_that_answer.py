@@ -883,3 +883,27 @@ def test_an_end_dated_before_the_statement_it_ends_supersedes_it(memory: Memory,
     assert _beliefs(memory, space) == {("employer", "Initech", "negative")}
     superseded = {(b.value, b.polarity) for b in memory.beliefs(space, status="superseded")}
     assert superseded == {("Initech", "positive")}
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("I have two cats, Luna and Sol.", {"Luna", "Sol"}),
+        ("I have two cats named Luna and Sol.", {"Luna", "Sol"}),
+        ("I have three dogs, Rex, Bo and Pip.", {"Rex", "Bo", "Pip"}),
+        ("We adopted two kittens named Luna and Sol.", {"Luna", "Sol"}),
+    ],
+)
+def test_pets_named_together_are_each_a_pet(memory: Memory, text: str, names: set[str]) -> None:
+    """Several pets named after their kind were one pet, the species ("cat"), so "What pets
+    does Alice have?" could not name them."""
+    space = _remember(memory, (text,))
+    assert {v for a, v, p in _beliefs(memory, space) if a == "pets" and p == "positive"} == names
+    said = _answer(memory, space, "What pets does Alice have?")
+    assert said.startswith("Alice — pets: ") and all(name in said for name in names), said
+
+
+def test_a_name_that_begins_another_clause_is_no_pet(memory: Memory) -> None:
+    space = _remember(memory, ("I have a dog named Rex and Tom has a cat.",))
+    assert ("pets", "Tom", "positive") not in _beliefs(memory, space)
+    assert ("pets", "Rex", "positive") in _beliefs(memory, space)
