@@ -907,3 +907,19 @@ def test_a_name_that_begins_another_clause_is_no_pet(memory: Memory) -> None:
     space = _remember(memory, ("I have a dog named Rex and Tom has a cat.",))
     assert ("pets", "Tom", "positive") not in _beliefs(memory, space)
     assert ("pets", "Rex", "positive") in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("text", "school"),
+    [
+        ("I'm doing a PhD at MIT.", "MIT"),
+        ("I'm doing a PhD in chemistry at MIT.", "MIT"),
+        ("I finished my master's at Stanford last year.", "Stanford"),
+        ("I have an MBA from Wharton.", "Wharton"),
+    ],
+)
+def test_the_school_of_a_degree_named_alone_is_the_education(memory: Memory, text: str, school: str) -> None:
+    """A degree at a school named without an institution word ("a PhD at MIT") made the
+    degree alone (`phd`), or nothing, so "Where does Alice study?" could not say MIT."""
+    space = _remember(memory, (text,))
+    assert ("education", school, "positive") in _beliefs(memory, space)
