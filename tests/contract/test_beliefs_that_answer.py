@@ -923,3 +923,58 @@ def test_the_school_of_a_degree_named_alone_is_the_education(memory: Memory, tex
     degree alone (`phd`), or nothing, so "Where does Alice study?" could not say MIT."""
     space = _remember(memory, (text,))
     assert ("education", school, "positive") in _beliefs(memory, space)
+
+
+def _asked(memory: Memory, question: str, reply: str) -> str:
+    """Alice works at Initech (1 May); on 1 June Ben asks her a question and she replies."""
+    space = _space(("asked", question, reply))
+    memory.remember(space, [
+        {"text": "I work at Initech.", "speaker": "Alice", "session": "s0", "observed_at": "2024-05-01T10:00:00"},
+        {"text": question, "speaker": "Ben", "session": "s1", "observed_at": "2024-06-01T10:00:00"},
+        {"text": reply, "speaker": "Alice", "session": "s1", "observed_at": "2024-06-01T10:01:00"},
+    ])  # fmt: skip
+    return space
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "said"),
+    [
+        ("Do you still work at Initech?", "Yes.", ("employer", "Initech", "positive")),
+        ("Do you still work at Initech?", "Yep, still there.", ("employer", "Initech", "positive")),
+        ("Do you still work at Initech?", "Not anymore.", ("employer", "Initech", "negative")),
+        ("Do you still work at Initech?", "No, not anymore.", ("employer", "Initech", "negative")),
+        ("Are you still living in Porto?", "Yes, I am.", ("residence", "Porto", "positive")),
+        ("Do you still play tennis?", "No, not anymore.", ("hobbies", "tennis", "negative")),
+        ("Do you like sushi?", "Nope.", ("likes", "sushi", "negative")),
+    ],
+)
+def test_a_bare_yes_or_no_says_what_the_question_asked(memory: Memory, question: str, reply: str,
+                                                      said: tuple[str, str, str]) -> None:
+    """A reply of nothing but yes or no leans on the question put to the speaker; it made
+    nothing, so "Not anymore." left Initech the answer. The belief cites the question and
+    the reply, and is dated by the reply."""
+    space = _asked(memory, question, reply)
+    beliefs = [b for b in memory.beliefs(space) if (b.attribute, b.value, b.polarity) == said]
+    assert any(len(b.evidence_ids) == 2 for b in beliefs), memory.beliefs(space)
+
+
+def test_not_anymore_to_still_working_there_ends_the_job(memory: Memory) -> None:
+    space = _asked(memory, "Do you still work at Initech?", "Not anymore.")
+    employer = memory.dimension(space, "Alice", "employer", as_of=ASKED_AT)
+    assert employer.mode is None and employer.distribution["Initech"] < 0.2, employer.distribution
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("Does Tom still work at Globex?", "Yes."),  # about someone else
+        ("Do you know if he still works at Globex?", "Yes."),
+        ("Do you still work at Globex or at Initech?", "Yes."),
+        ("Do you still work at Globex?", "No, I moved to Lyon."),  # says something of its own
+    ],
+)
+def test_a_reply_to_a_question_about_someone_else_or_with_its_own_words_reads_no_answer(
+    memory: Memory, question: str, reply: str
+) -> None:
+    space = _asked(memory, question, reply)
+    assert not [b for b in memory.beliefs(space) if b.value == "Globex"], memory.beliefs(space)

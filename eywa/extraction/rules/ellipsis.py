@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import re
 
+from eywa.extraction.replies import bare_reply
 from eywa.extraction.rules.clause import A, Part, part_of
 from eywa.extraction.text import Clause, clauses
 from eywa.models import Evidence, SignalKind
 
-__all__ = ["elliptical_answer"]
+__all__ = ["elliptical_answer", "yes_no_reply"]
 
 _YES = rf"(?:yes|yeah|yep|yup|indeed|exactly|correct|that{A}s\s+right|that\s+is\s+right|right)"
 _FRAGMENT = re.compile(
@@ -70,3 +71,49 @@ def elliptical_answer(turn: Evidence, clause: Clause, previous: Evidence | None)
         return None
     said = f"I'm {(m.group('art') or '').lower()}{fragment.lower()}"
     return part_of(" ".join(said.split()), clause.start)
+
+
+_ASKED_DO = re.compile(r"(?i)^\s*(?:and\s+|so\s+)?do\s+you\s+(?P<still>still\s+)?(?P<rest>[a-z].*?)\s*\?\s*$")
+_ASKED_BE = re.compile(r"(?i)^\s*(?:and\s+|so\s+)?are\s+you\s+(?P<still>still\s+)?(?P<rest>[a-z].*?)\s*\?\s*$")
+"""A yes/no question put to the listener about what they do or are: "Do you still work at
+Initech?", "Are you still living in Porto?"."""
+
+
+def yes_no_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> tuple[Part, str] | None:
+    """The first-person statement a bare yes or no makes of the question just put to the
+    speaker, and the question turn's id, which the fact cites beside the reply ("Do you
+    still work at Initech?" — "Yes." is "I still work at Initech"; — "Not anymore." is "I
+    don't work at Initech anymore"), else None.
+
+    The reply leans on the question for everything it says, so it is read only when the
+    question is the last clause of the turn just before, in the same session, by someone
+    else, addressed to the one replying (``_addressed_to_listener``: no other person, no
+    third-person pronoun), asks "do you …" or "are you …", and the reply's clause is the
+    first of its turn and holds nothing but the yes or no. A "no" to "still" is an end
+    ("anymore"); to a plain question, a denial.
+    """
+    if previous is None or not turn.speaker or previous.speaker == turn.speaker or previous.session != turn.session:
+        return None
+    if clause.start > len(turn.text) - len(turn.text.lstrip()):
+        return None
+    questions = [c for c in clauses(previous.text) if c.is_question]
+    if not questions or questions[-1].end < len(previous.text.rstrip()) or not _addressed_to_listener(
+        questions[-1], previous, turn.speaker
+    ):
+        return None
+    question = questions[-1].text
+    asked = _ASKED_DO.match(question) or _ASKED_BE.match(question)
+    if asked is None or re.search(r"(?i)\b(?:you|your|yours|or)\b", asked.group("rest")):
+        return None
+    be = asked.re is _ASKED_BE
+    still = bool(asked.group("still"))
+    rest = asked.group("rest")
+    reply = bare_reply(clause.text.strip())
+    if reply is None:
+        return None
+    if reply == "yes":
+        said = f"I'm {'still ' if still else ''}{rest}" if be else f"I {'still ' if still else ''}{rest}"
+    else:
+        said = f"I'm not {rest}" if be else f"I don't {rest}"
+        said += " anymore" if still or reply == "ended" else ""
+    return part_of(said + ".", clause.start), previous.id

@@ -22,7 +22,7 @@ from eywa.extraction.rules.age import age
 from eywa.extraction.rules.casual import standard_turn
 from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in
 from eywa.extraction.rules.correction import correction
-from eywa.extraction.rules.ellipsis import elliptical_answer
+from eywa.extraction.rules.ellipsis import elliptical_answer, yes_no_reply
 from eywa.extraction.rules.family import children, relationships
 from eywa.extraction.rules.habits import habits
 from eywa.extraction.rules.home import possessions, residence
@@ -152,6 +152,11 @@ class RuleExtractor:
             if not turn.speaker and not persons:
                 continue
             answer = elliptical_answer(turn, clause, previous)
+            # "Do you still work at Initech?" — "Yes.": the reply is read as the question
+            # says, and what it makes cites the question beside the reply.
+            reply = None if answer is not None else yes_no_reply(turn, clause, previous)
+            if reply is not None:
+                answer = reply[0]
             clause_parts: list[Part] = parts(clause) if answer is None else [answer]
             for said in clause_parts:
                 # "Actually it's Initech, not Globex": read as "I work at Initech, not Globex".
@@ -163,6 +168,8 @@ class RuleExtractor:
                 for family in self._families:
                     if speaks or family is events:  # events also read clauses that drop their "I"
                         for found in family(ctx):
+                            if reply is not None:
+                                found = found.model_copy(update={"evidence_ids": (reply[1], *found.evidence_ids)})
                             yield found
                             if (contrasted := _contrasted(found, part)) is not None:
                                 yield contrasted
