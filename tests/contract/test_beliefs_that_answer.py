@@ -978,3 +978,20 @@ def test_a_reply_to_a_question_about_someone_else_or_with_its_own_words_reads_no
 ) -> None:
     space = _asked(memory, question, reply)
     assert not [b for b in memory.beliefs(space) if b.value == "Globex"], memory.beliefs(space)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Does Alice have a partner?", "Alice — partner: Tom"),
+        ("Does Alice have a husband?", "Alice — partner: Tom"),
+        ("Is Alice married?", "Alice — relationship_status: married"),
+    ],
+)
+def test_a_question_that_names_the_partner_is_answered_with_the_partner(memory: Memory, question: str,
+                                                                       answer: str) -> None:
+    """"partner" is a word of the relationship status too, which came first: "Does Alice
+    have a partner?" was answered "married", not who."""
+    space = _remember(memory, ("I'm married to Tom.",))
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said

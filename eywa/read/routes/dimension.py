@@ -19,7 +19,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Final
 
-from eywa.attributes import get_attribute
+from eywa.attributes import get_attribute, normalise_name
 from eywa.ids import entity_key
 from eywa.nous import ledger as nous
 from eywa.errors import NotFoundError
@@ -38,7 +38,7 @@ from eywa.read.plan import Plan
 from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.bundle import Stores
 
-__all__ = ["DimensionReads", "DimensionRoute", "dimension_id", "dimension_key", "may_claim"]
+__all__ = ["DimensionReads", "DimensionRoute", "dimension_id", "dimension_key", "may_claim", "named_first"]
 
 def may_claim(answer: StateAnswer, plan: Plan) -> bool:
     """Whether an answer may rank first: a current-state question (or one about the state at
@@ -89,6 +89,30 @@ def _answers_question_word(attribute: str, wh: str | None) -> bool:
     return not words or wh in words
 
 
+_QUESTION_WORD: Final = re.compile(r"[a-z][a-z'-]*")
+
+
+def named_first(attributes: Sequence[str], question: str, wh: str | None = None) -> list[str]:
+    """``attributes`` with those the question calls by their name or an alias first, the
+    rest in their order: "Does Ana have a partner?" names the partner, and only points at
+    the relationship status (whose words include "partner"), so the partner's name answers
+    it, not "married". The question word still goes first (the plan's order,
+    ``AttributeSpec.wh_words``): "What is Ana's job?" asks for her occupation, though "job"
+    is an alias of the employer. Pure."""
+    words = {
+        normalise_name(w.removesuffix("'s")) for w in _QUESTION_WORD.findall(question.lower().replace("’", "'"))
+    }
+
+    def called(attribute: str) -> bool:
+        spec = get_attribute(attribute)
+        return not words.isdisjoint(normalise_name(n) for n in (spec.name, *spec.aliases))
+
+    def asked(attribute: str) -> bool:
+        return wh is not None and wh in get_attribute(attribute).wh_words
+
+    return sorted(attributes, key=lambda attribute: (not asked(attribute), not called(attribute)))
+
+
 def _may_be_unrealised(plan: Plan) -> bool:
     """Whether the plan's answers may be "not <value>, only planned" (a past-tense yes/no
     question with no time window): then the named people's plans are read too."""
@@ -126,7 +150,8 @@ class DimensionRoute:
         # still go climbing?" names a value of his hobbies without saying "hobby"). With an
         # attribute named, a value of another one is a modifier ("What type of diet do
         # Dario's turtles have?").
-        pairs = [(subject, attribute) for subject in plan.entities for attribute in plan.attributes]
+        attributes = named_first(plan.attributes, query.text, plan.wh_word)
+        pairs = [(subject, attribute) for subject in plan.entities for attribute in attributes]
         if not plan.attributes:
             pairs += [
                 (subject, dim.attribute) for subject, dims in listed.items() for dim in dims
