@@ -334,7 +334,7 @@ def fold_instant(
     if state.cardinality == "single":
         h = nm.hazard(dt, tau_days, bool(released), params.change_hazard)
         if _contradicts(state, instant, spelled):
-            h = max(h, params.contradiction_hazard)
+            h = max(h, nm.contradiction_hazard(dt, params.contradiction_hazard, params.contradiction_days))
         return _fold_single(state, instant, spelled, h, params, last_at, last)
     hazards = {
         v: nm.hazard(dt, tau_days, v in released, params.change_hazard)
