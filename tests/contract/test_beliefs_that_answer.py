@@ -995,3 +995,30 @@ def test_a_question_that_names_the_partner_is_answered_with_the_partner(memory: 
     space = _remember(memory, ("I'm married to Tom.",))
     said = _answer(memory, space, question)
     assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        (("I work at Initech.", "I quit Initech."), "Where does Alice work now?",
+         "Alice — employer: unknown since 1 Jun 2024 (was Initech) — last said 1 Jun 2024: not Initech"),
+        (("I live in Leeds.", "We left Leeds in May."), "Where does Alice live now?",
+         "Alice — residence: unknown since"),
+        (("I'm married to Tom.", "Tom and I are no longer together."), "Who is Alice's partner?",
+         "Alice — partner: unknown since 1 Jun 2024 (was Tom)"),
+    ],
+)
+def test_a_single_value_that_ended_is_the_answer_not_the_turn_that_had_it(memory: Memory, texts: tuple[str, ...],
+                                                                          question: str, answer: str) -> None:
+    """With nothing said to replace it, the end of a job, a home or a partner left the
+    dimension's answer unclaimed (no value is the mode), and "Where does Alice work now?"
+    ranked first the older turn that had the job."""
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+def test_a_value_that_faded_unsaid_is_no_end(memory: Memory) -> None:
+    """Only an end said is answered: a value no one has repeated for decades is unknown, not ended."""
+    space = _remember(memory, ("I work at Initech.",))
+    assert _answer(memory, space, "Where does Alice work now?", as_of="2060-01-01T00:00:00") == ""

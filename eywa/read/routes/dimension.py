@@ -113,6 +113,33 @@ def named_first(attributes: Sequence[str], question: str, wh: str | None = None)
     return sorted(attributes, key=lambda attribute: (not asked(attribute), not called(attribute)))
 
 
+def _with_an_end(
+    answer: StateAnswer, reads: DimensionReads, query: Query, subject: str, attribute: str
+) -> StateAnswer:
+    """``answer``, as sure as the end it reports when a single value's last word was its
+    end: "I work at Initech", then "I quit Initech", leaves the employer unknown ("employer:
+    unknown since 1 Jun 2024 (was Initech) — last said …: not Initech; Initech p 0.07"),
+    which ``state_answer`` gives a confidence of 0 (no value is the mode), so "Where does
+    Ana work now?" was answered by the older turn that had the job. Like a set whose every
+    value ended (``eywa.read.answers.ended_values``), the answer is that the value held
+    before holds no longer, as sure as 1 − its probability. Only when nothing else became
+    the value and the question names no value (a yes/no about one is answered already)."""
+    if answer.confidence >= ANSWER_THRESHOLD or answer.asked:
+        return answer
+    at = query.plan.state_at if query.plan.state_at is not None else query.as_of
+    try:
+        dimension = nous.get_dimension(reads, query.space, subject, attribute, at)
+    except NotFoundError:
+        return answer
+    last, previous = dimension.last_observed, dimension.previous
+    if (
+        dimension.cardinality != "single" or dimension.mode is not None or previous is None or last is None
+        or last.polarity != "negative" or last.value.casefold() != previous.casefold()
+    ):  # fmt: skip
+        return answer
+    return replace(answer, confidence=1.0 - dimension.distribution.get(previous, 0.0))
+
+
 def _may_be_unrealised(plan: Plan) -> bool:
     """Whether the plan's answers may be "not <value>, only planned" (a past-tense yes/no
     question with no time window): then the named people's plans are read too."""
@@ -190,7 +217,7 @@ class DimensionRoute:
             done.add((entity_key(subject), attribute))
             answer = source.answer(query.space, subject, attribute, query.text, query.as_of, held_at=query.plan.state_at)
             if answer is not None:
-                answered.append((subject, attribute, answer))
+                answered.append((subject, attribute, _with_an_end(answer, reads, query, subject, attribute)))
         # The turns of every answer, read at once.
         turns = source.turns(query.space, [i for _, _, answer in answered for i in answer.evidence_ids])
         for subject, attribute, answer in answered:
