@@ -1022,3 +1022,14 @@ def test_a_value_that_faded_unsaid_is_no_end(memory: Memory) -> None:
     """Only an end said is answered: a value no one has repeated for decades is unknown, not ended."""
     space = _remember(memory, ("I work at Initech.",))
     assert _answer(memory, space, "Where does Alice work now?", as_of="2060-01-01T00:00:00") == ""
+
+
+@pytest.mark.parametrize("text", ["Tom and I got divorced last month.", "I got divorced from Tom.",
+                                  "Tom and I got separated."])
+def test_a_divorce_from_a_named_partner_ends_the_partner(memory: Memory, text: str) -> None:
+    """"Tom and I got divorced" made Tom the partner again ("Alice got divorced to Tom"), so
+    "Who is Alice's partner?" answered Tom; "got divorced from Tom" ended nothing."""
+    space = _remember(memory, ("I'm married to Tom.", text))
+    assert ("partner", "Tom", "negative") in _beliefs(memory, space)
+    said = _answer(memory, space, "Who is Alice's partner?")
+    assert not said.startswith("Alice — partner: Tom"), said
