@@ -356,6 +356,10 @@ class Validator:
                 return polarity, CheckScore(name="modality", score=1.0, passed=True, detail="a bare reply asserts")
             # A plan asked about ("Do you want to move?" — "Yes.") keeps the question's words.
             return polarity, modality_check(fact, clause, in_clause, bool(turn.signals), claim_signals)
+        if clause.is_question and (replied := _reply_clause(turn, found)) is not None:
+            # "Where do you work?" — "At Globex.": the reply, not the question, asserts.
+            turn, clause = replied
+            in_clause = [s for s in turn.signals if clause.start <= s.start < clause.end]
         polarity = polarity_check(
             fact, turn.text, turn.signals, clause, statement_signals, support.claim_words, support.surface, cessation
         )
@@ -373,6 +377,19 @@ def _bare_reply_to(question: Evidence, found: Sequence[Evidence]) -> Reply | Non
         first = clauses(turn.text)
         if first and (reply := bare_reply(first[0].text)) is not None:
             return reply
+    return None
+
+
+def _reply_clause(question: Evidence, found: Sequence[Evidence]) -> tuple[Evidence, Clause] | None:
+    """The first clause of a cited reply to ``question`` (a turn of the same session by
+    someone else) that is no question itself: where a fact read from a question and its
+    reply ("Where do you work?" — "At Globex.") is asserted, or not."""
+    for turn in found:
+        if turn.id == question.id or turn.session != question.session or turn.speaker == question.speaker:
+            continue
+        first = clauses(turn.text)
+        if first and not first[0].is_question:
+            return turn, first[0]
     return None
 
 

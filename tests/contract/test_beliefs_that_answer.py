@@ -1033,3 +1033,29 @@ def test_a_divorce_from_a_named_partner_ends_the_partner(memory: Memory, text: s
     assert ("partner", "Tom", "negative") in _beliefs(memory, space)
     said = _answer(memory, space, "Who is Alice's partner?")
     assert not said.startswith("Alice — partner: Tom"), said
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "said"),
+    [
+        ("Where do you work these days?", "At Globex.", ("employer", "Globex", "positive")),
+        ("Where do you live now?", "In Porto, near the river.", ("residence", "Porto", "positive")),
+        ("Where are you living?", "In Porto.", ("residence", "Porto", "positive")),
+    ],
+)
+def test_a_reply_of_only_a_place_says_where_the_question_asked(memory: Memory, question: str, reply: str,
+                                                              said: tuple[str, str, str]) -> None:
+    """"Where do you work these days?" — "At Globex." made nothing (the reply has no verb
+    and no subject), so the answer stayed Initech; it cites the question and the reply."""
+    space = _asked(memory, question, reply)
+    assert any(len(b.evidence_ids) == 2 for b in memory.beliefs(space) if (b.attribute, b.value, b.polarity) == said)
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [("Where does Tom work?", "At Globex."), ("Where did you work before?", "At Globex."),
+     ("Where do you want to work?", "At Globex.")],
+)
+def test_a_place_replied_to_another_question_is_no_employer(memory: Memory, question: str, reply: str) -> None:
+    space = _asked(memory, question, reply)
+    assert not [b for b in memory.beliefs(space) if b.value == "Globex" and b.subject == "Alice"]

@@ -24,7 +24,7 @@ from eywa.extraction.rules.clause import A, Part, part_of
 from eywa.extraction.text import Clause, clauses
 from eywa.models import Evidence, SignalKind
 
-__all__ = ["elliptical_answer", "yes_no_reply"]
+__all__ = ["elliptical_answer", "place_reply", "yes_no_reply"]
 
 _YES = rf"(?:yes|yeah|yep|yup|indeed|exactly|correct|that{A}s\s+right|that\s+is\s+right|right)"
 _FRAGMENT = re.compile(
@@ -116,4 +116,39 @@ def yes_no_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> t
     else:
         said = f"I'm not {rest}" if be else f"I don't {rest}"
         said += " anymore" if still or reply == "ended" else ""
+    return part_of(said + ".", clause.start), previous.id
+
+
+_ASKED_WHERE = re.compile(
+    r"(?i)^\s*(?:and\s+|so\s+)?where\s+(?P<aux>do|are)\s+you\s+(?P<verb>[a-z]+)\b(?P<rest>[^?]*)\?\s*$"
+)
+"""A question put to the listener about where they do something: "Where do you work these
+days?", "Where are you living now?"."""
+_PLACE_REPLY = re.compile(r"^\s*(?P<prep>(?i:at|in|for|near))\s+(?P<place>[A-Z][^,.;!?]*)(?P<tail>[^.!?]*)[.!]*\s*$")
+"""A reply that is only the place: "At Globex.", "In Porto, near the river." (a capitalised
+name right after the preposition)."""
+
+
+def place_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> tuple[Part, str] | None:
+    """The first-person statement a reply of nothing but a place makes of the "where do
+    you …" question just put to the speaker ("Where do you work these days?" — "At Globex."
+    is "I work at Globex"), and the question turn's id, which the fact cites beside the
+    reply; else None. The same conditions as ``yes_no_reply``: the question closes the turn
+    just before, in the same session, by someone else, addressed to the one replying, and
+    the reply is the first clause of its turn."""
+    if previous is None or not turn.speaker or previous.speaker == turn.speaker or previous.session != turn.session:
+        return None
+    if clause.start > len(turn.text) - len(turn.text.lstrip()):
+        return None
+    questions = [c for c in clauses(previous.text) if c.is_question]
+    if not questions or questions[-1].end < len(previous.text.rstrip()) or not _addressed_to_listener(
+        questions[-1], previous, turn.speaker
+    ):
+        return None
+    asked = _ASKED_WHERE.match(questions[-1].text)
+    place = _PLACE_REPLY.match(clause.text.strip())
+    if asked is None or place is None or re.search(r"(?i)\b(?:you|your|or)\b", asked.group("rest")):
+        return None
+    subject = "I'm" if asked.group("aux").lower() == "are" else "I"
+    said = f"{subject} {asked.group('verb').lower()} {place.group('prep').lower()} {place.group('place').strip()}"
     return part_of(said + ".", clause.start), previous.id

@@ -22,7 +22,7 @@ from eywa.extraction.rules.age import age
 from eywa.extraction.rules.casual import standard_turn
 from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in
 from eywa.extraction.rules.correction import correction
-from eywa.extraction.rules.ellipsis import elliptical_answer, yes_no_reply
+from eywa.extraction.rules.ellipsis import elliptical_answer, place_reply, yes_no_reply
 from eywa.extraction.rules.family import children, relationships
 from eywa.extraction.rules.habits import habits
 from eywa.extraction.rules.home import possessions, residence
@@ -154,7 +154,8 @@ class RuleExtractor:
             answer = elliptical_answer(turn, clause, previous)
             # "Do you still work at Initech?" — "Yes.": the reply is read as the question
             # says, and what it makes cites the question beside the reply.
-            reply = None if answer is not None else yes_no_reply(turn, clause, previous)
+            reply = None if answer is not None else (
+                yes_no_reply(turn, clause, previous) or place_reply(turn, clause, previous))
             if reply is not None:
                 answer = reply[0]
             clause_parts: list[Part] = parts(clause) if answer is None else [answer]
