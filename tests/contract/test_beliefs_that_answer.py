@@ -1059,3 +1059,12 @@ def test_a_reply_of_only_a_place_says_where_the_question_asked(memory: Memory, q
 def test_a_place_replied_to_another_question_is_no_employer(memory: Memory, question: str, reply: str) -> None:
     space = _asked(memory, question, reply)
     assert not [b for b in memory.beliefs(space) if b.value == "Globex" and b.subject == "Alice"]
+
+
+@pytest.mark.parametrize("text", ["I moved in with my boyfriend in Braga last week.", "We moved in with Tom in Braga."])
+def test_moving_in_with_someone_somewhere_is_living_there(memory: Memory, text: str) -> None:
+    """Whom one moved in with hid where: it made a life event only, and "Where does Alice
+    live now?" kept answering Porto."""
+    space = _remember(memory, ("I live in Porto.", text))
+    said = _answer(memory, space, "Where does Alice live now?")
+    assert said.startswith("Alice — residence: Braga"), said
