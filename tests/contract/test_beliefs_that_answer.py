@@ -1068,3 +1068,20 @@ def test_moving_in_with_someone_somewhere_is_living_there(memory: Memory, text: 
     space = _remember(memory, ("I live in Porto.", text))
     said = _answer(memory, space, "Where does Alice live now?")
     assert said.startswith("Alice — residence: Braga"), said
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [("Alice, do you still live in Porto?", ("residence", "Porto", "positive")),
+     ("So, are you still living in Porto?", ("residence", "Porto", "positive"))],
+)
+def test_a_question_opened_by_the_name_of_the_one_asked_is_replied_to(memory: Memory, question: str,
+                                                                     said: tuple[str, str, str]) -> None:
+    """The name of the one asked (or "so") before "do you" hid the question, so "Yes!" made nothing."""
+    space = _asked(memory, question, "Yes!")
+    assert said in _beliefs(memory, space)
+
+
+def test_a_question_put_to_someone_else_by_name_is_not_replied_to(memory: Memory) -> None:
+    space = _asked(memory, "Tom, do you still live in Porto?", "Yes!")
+    assert ("residence", "Porto", "positive") not in _beliefs(memory, space)

@@ -73,8 +73,18 @@ def elliptical_answer(turn: Evidence, clause: Clause, previous: Evidence | None)
     return part_of(" ".join(said.split()), clause.start)
 
 
-_ASKED_DO = re.compile(r"(?i)^\s*(?:and\s+|so\s+)?do\s+you\s+(?P<still>still\s+)?(?P<rest>[a-z].*?)\s*\?\s*$")
-_ASKED_BE = re.compile(r"(?i)^\s*(?:and\s+|so\s+)?are\s+you\s+(?P<still>still\s+)?(?P<rest>[a-z].*?)\s*\?\s*$")
+_OPENING = r"(?:(?:and|so|oh|hey|well)\s*,?\s+)?(?:(?P<called>[a-z]+)\s*,\s*)?"
+"""What may open a question before "do you": "so", "hey", and a name, which must be the
+one replying's (``_called``: "Ana, do you still live in Porto?")."""
+_OPENERS = frozenset({"and", "so", "oh", "hey", "well", "okay", "ok", "now", "then"})
+
+
+def _called(asked: re.Match[str], answerer: str) -> bool:
+    """Whether the word before the question's comma, if any, opens it or names the one replying."""
+    called = asked.group("called")
+    return called is None or called.casefold() in _OPENERS or called.casefold() == answerer.split()[0].casefold()
+_ASKED_DO = re.compile(rf"(?i)^\s*{_OPENING}do\s+you\s+(?P<still>still\s+)?(?P<rest>[a-z].*?)\s*\?\s*$")
+_ASKED_BE = re.compile(rf"(?i)^\s*{_OPENING}are\s+you\s+(?P<still>still\s+)?(?P<rest>[a-z].*?)\s*\?\s*$")
 """A yes/no question put to the listener about what they do or are: "Do you still work at
 Initech?", "Are you still living in Porto?"."""
 
@@ -103,7 +113,7 @@ def yes_no_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> t
         return None
     question = questions[-1].text
     asked = _ASKED_DO.match(question) or _ASKED_BE.match(question)
-    if asked is None or re.search(r"(?i)\b(?:you|your|yours|or)\b", asked.group("rest")):
+    if asked is None or not _called(asked, turn.speaker) or re.search(r"(?i)\b(?:you|your|yours|or)\b", asked.group("rest")):
         return None
     be = asked.re is _ASKED_BE
     still = bool(asked.group("still"))
@@ -120,7 +130,7 @@ def yes_no_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> t
 
 
 _ASKED_WHERE = re.compile(
-    r"(?i)^\s*(?:and\s+|so\s+)?where\s+(?P<aux>do|are)\s+you\s+(?P<verb>[a-z]+)\b(?P<rest>[^?]*)\?\s*$"
+    rf"(?i)^\s*{_OPENING}where\s+(?P<aux>do|are)\s+you\s+(?P<verb>[a-z]+)\b(?P<rest>[^?]*)\?\s*$"
 )
 """A question put to the listener about where they do something: "Where do you work these
 days?", "Where are you living now?"."""
@@ -147,7 +157,7 @@ def place_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> tu
         return None
     asked = _ASKED_WHERE.match(questions[-1].text)
     place = _PLACE_REPLY.match(clause.text.strip())
-    if asked is None or place is None or re.search(r"(?i)\b(?:you|your|or)\b", asked.group("rest")):
+    if asked is None or place is None or not _called(asked, turn.speaker) or re.search(r"(?i)\b(?:you|your|or)\b", asked.group("rest")):
         return None
     subject = "I'm" if asked.group("aux").lower() == "are" else "I"
     said = f"{subject} {asked.group('verb').lower()} {place.group('prep').lower()} {place.group('place').strip()}"
