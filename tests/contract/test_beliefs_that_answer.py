@@ -1085,3 +1085,33 @@ def test_a_question_opened_by_the_name_of_the_one_asked_is_replied_to(memory: Me
 def test_a_question_put_to_someone_else_by_name_is_not_replied_to(memory: Memory) -> None:
     space = _asked(memory, "Tom, do you still live in Porto?", "Yes!")
     assert ("residence", "Porto", "positive") not in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "answer"),
+    [
+        ("Ben and I both work at Initech.", "Where does Ben work?", "Ben — employer: Initech"),
+        ("Ben and I moved to Braga last month.", "Where does Ben live now?", "Ben — residence: Braga"),
+    ],
+)
+def test_a_job_or_home_said_of_someone_and_i_is_theirs_too(memory: Memory, text: str, question: str,
+                                                          answer: str) -> None:
+    """"Ben and I both work at Initech" gave the job to the speaker only; asked where Ben
+    works, nothing was claimed. Ben is someone who speaks in the conversation."""
+    space = _space(("and-i", text))
+    memory.remember(space, [
+        {"text": "Hi Alice!", "speaker": "Ben", "session": "s0", "observed_at": "2024-06-01T10:00:00"},
+        {"text": text, "speaker": "Alice", "session": "s0", "observed_at": "2024-06-01T10:01:00"},
+    ])  # fmt: skip
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+    assert ("employer" in answer) is (("employer", "Initech", "positive") in _beliefs(memory, space))
+
+
+def test_a_pastime_said_of_someone_and_i_is_not_shared(memory: Memory) -> None:
+    space = _space(("and-i", "hiking"))
+    memory.remember(space, [
+        {"text": "Hi Alice!", "speaker": "Ben", "session": "s0", "observed_at": "2024-06-01T10:00:00"},
+        {"text": "Ben and I play tennis.", "speaker": "Alice", "session": "s0", "observed_at": "2024-06-01T10:01:00"},
+    ])  # fmt: skip
+    assert not [b for b in memory.beliefs(space, subject="Ben") if b.attribute == "hobbies"]

@@ -67,6 +67,27 @@ def _contrasted(found: CandidateFact, part: Part) -> CandidateFact | None:
     return found.model_copy(update={"statement": statement, "value": value, "polarity": "negative"})
 
 
+_SHARED = frozenset({"employer", "residence"})
+"""States "<Name> and I" share: "Ben and I both work at Initech", "Tom and I live in Leeds"
+(not a pet or a wedding, which the rules already give whom they name, nor a hobby two may
+share for a day)."""
+_WITH_ME = re.compile(r"^\s*(?:[Bb]oth\s+)?(?P<with>[A-Z][a-z]+(?:[-'’][A-Z][a-z]+)?)\s+and\s+I\b")
+
+
+def _shared(found: CandidateFact, part: Part, speaker: str | None, persons: Mapping[str, str]) -> CandidateFact | None:
+    """The same fact of the person named beside "I" at the start of the part, when Level 0
+    recognised them ("Ben and I both work at Initech" is also "Ben works at Initech."), for
+    a positive, asserted state both hold (``_SHARED``) whose statement names the speaker
+    only as its subject."""
+    m = _WITH_ME.match(part.text)
+    other = persons.get(m.group("with")) if m else None
+    if (other is None or not speaker or found.subject != speaker or found.attribute not in _SHARED
+            or found.polarity != "positive" or found.modality != "asserted"
+            or not found.statement.startswith(f"{speaker} ") or speaker in found.statement[len(speaker):]):  # fmt: skip
+        return None
+    return found.model_copy(update={"subject": other, "statement": other + found.statement[len(speaker):]})
+
+
 _CONTRAST_VALUE = re.compile(r"^(?:(?:in|at|for|with|from|to|as)\s+)?(?:(?:the|a|an)\s+)?", re.I)
 """What stands before the value a contrast names ("in York", "a doctor")."""
 
@@ -174,3 +195,5 @@ class RuleExtractor:
                             yield found
                             if (contrasted := _contrasted(found, part)) is not None:
                                 yield contrasted
+                            if (shared := _shared(found, part, turn.speaker, persons)) is not None:
+                                yield shared
