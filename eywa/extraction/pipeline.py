@@ -267,7 +267,10 @@ def settle_supersession(
     A belief with a later validity supersedes the active beliefs on the same (subject,
     attribute) it contradicts (``_contradict``: another value held, or the same value
     held and not held); one that arrives late but is older is itself marked superseded by
-    the newer one. Only asserted beliefs take part: "might move to
+    the newer one, also when that one is itself superseded by now: "works at Initech" in
+    January is outdated by "works at Globex" in March whether or not Initech again in May
+    came in first (it stayed active when it did, so ``beliefs`` depended on the order the
+    sessions were sent). Only asserted beliefs take part: "might move to
     Paris" does not replace where someone lives. Returns the number of new edges.
 
     "Later" is the time the dimension places each belief at (``eywa.nous.observations.
@@ -287,15 +290,16 @@ def settle_supersession(
         return 0
     others = [
         o
-        for o in belief_store.beliefs(belief.space, subject=belief.subject, attribute=belief.attribute)
-        if o.id != belief.id and o.modality == "asserted" and _contradict(o, current)
+        for o in belief_store.beliefs(belief.space, subject=belief.subject, attribute=belief.attribute, status=None)
+        if o.id != belief.id and o.status in ("active", "superseded") and o.modality == "asserted"
+        and _contradict(o, current)
     ]
     when = _placed(evidence_store, belief.space, [current, *others])
     edges = 0
     mine = when(current)[0]
     for other in sorted(others, key=when):
         theirs = when(other)[0]
-        if theirs < mine:
+        if theirs < mine and other.status == "active":
             edges += int(belief_store.supersede(belief.space, other.id, belief.id))
         elif theirs > mine:
             edges += int(belief_store.supersede(belief.space, belief.id, other.id))

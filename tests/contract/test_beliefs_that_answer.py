@@ -7,6 +7,7 @@ with the default rule extractor: the answer must be the claimed dimension line, 
 from __future__ import annotations
 
 import hashlib
+import itertools
 
 import pytest
 
@@ -1115,3 +1116,18 @@ def test_a_pastime_said_of_someone_and_i_is_not_shared(memory: Memory) -> None:
         {"text": "Ben and I play tennis.", "speaker": "Alice", "session": "s0", "observed_at": "2024-06-01T10:01:00"},
     ])  # fmt: skip
     assert not [b for b in memory.beliefs(space, subject="Ben") if b.attribute == "hobbies"]
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(range(3))))
+def test_the_beliefs_listed_do_not_depend_on_the_order_sessions_are_sent(memory: Memory,
+                                                                        order: tuple[int, ...]) -> None:
+    """Initech in January, Globex in March, Initech again in May: January's job is outdated
+    by March's whichever came in first. When May's came in before March's, January's stayed
+    active beside May's (March's, superseded by May's, was not looked at)."""
+    said = [("I work at Initech.", "2024-01-01"), ("I work at Globex.", "2024-03-01"), ("I work at Initech.", "2024-05-01")]
+    space = _space(("order", *map(str, order)))
+    for i in order:
+        memory.remember(space, [{"text": said[i][0], "speaker": "Alice", "session": f"s{i}",
+                                 "observed_at": f"{said[i][1]}T10:00:00"}])  # fmt: skip
+    active = [b.event_at for b in memory.beliefs(space) if b.attribute == "employer"]
+    assert [a.month for a in active if a is not None] == [5], active
