@@ -154,7 +154,8 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
                 yield fact(ctx, s, f"{s} got {st} to {partner}", "partner", partner, valid_from=past_date(ctx, m))
             # "Tom and I got divorced": the one divorced with is the partner no longer.
             apart = _FROM_NAME.match(ctx.text, m.end()) if st in _PARTS else None
-            if st in _PARTS and (ex := companion(ctx, m) or _name(m.group("with")) or (
+            # (Only a person Level 0 recognised: "Google and I got divorced" ends no partner.)
+            if st in _PARTS and (ex := companion(ctx, m) or (
                     _name(apart.group("name")) if apart else None)) is not None:
                 yield fact(ctx, s, f"{s} and {ex} got {st}", "partner", ex, polarity="negative",
                            valid_from=past_date(ctx, m), confidence=0.85)
