@@ -34,7 +34,8 @@ _FORWARD = re.compile(
       | (?:break|breaks|broke|breaking)\s+up\s+with
       | split(?:s|ting)?\s+(?:up\s+with|from)
       | separat(?:e|es|ed|ing)\s+from
-      | divorc(?:e|es|ed|ing)(?:\s+from)?
+      | divorc(?:e|es|ed|ing)\s+from
+      | (?<!got\s)(?<!get\s)(?<!gets\s)(?<!getting\s)divorc(?:e|es|ed|ing)
       | lost\s+interest\s+in | losing\s+interest\s+in
       | (?:lose|loses|lost|losing)(?!\s+(?:touch|track|weight|sleep|count|it|my\s+mind|time)\b)
       | (?:sell|sells|sold|selling)(?!\s+out\b)
@@ -55,7 +56,7 @@ _FORWARD = re.compile(
 _BACKWARD = re.compile(
     r"\b(?:died|passed\s+away|passed\s+on|ran\s+away|(?:was|were|got)\s+put\s+(?:down|to\s+sleep)"
     r"|(?:is|was|are|were)\s+over|ended|came\s+to\s+an\s+end|(?:closed|shut)\s+down"
-    r"|(?:break|breaks|broke|split|splits)\s+up(?!\s+with))\b",
+    r"|(?:break|breaks|broke|split|splits)\s+up(?!\s+with)|(?:get|gets|got|getting)\s+(?:divorced|separated)(?!\s+from))\b",
     re.IGNORECASE,
 )
 # "the left side", "I'm lost", "I'm used to it": these words are not verbs after these.

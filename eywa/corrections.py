@@ -117,7 +117,7 @@ def accept_candidate(
     belief = belief_of_fact(space, fact, candidate.report, cited, OPERATOR, at or utc_now())
     with stores.erasure.atomic():
         stores.beliefs.add([belief], [])
-        settle_supersession(stores.beliefs, belief)
+        settle_supersession(stores.beliefs, belief, evidence_store=stores.evidence)
         held = stores.beliefs.get(space, belief.id) or belief
         if held.status != "retracted":
             update_dimensions(stores, space, [held])

@@ -180,7 +180,7 @@ def settle_written(stores: GraphStores, space: str, evidence_ids: Sequence[str])
     if not evidence_ids:
         return 0
     written = sorted(stores.beliefs.beliefs_citing(space, evidence_ids), key=lambda b: (b.event_at or b.recorded_at, b.id))
-    return sum(settle_supersession(stores.beliefs, b) for b in written)
+    return sum(settle_supersession(stores.beliefs, b, evidence_store=stores.evidence) for b in written)
 
 
 def replace_outdated(stores: GraphStores, space: str, evidence_ids: Sequence[str], extractor: Extractor) -> int:

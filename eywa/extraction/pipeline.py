@@ -34,6 +34,7 @@ from eywa.models import (
     as_utc,
     utc_now,
 )
+from eywa.nous.observations import event_time
 from eywa.stores.beliefs import BeliefStore
 from eywa.stores.evidence import EvidenceStore
 from eywa.stores.ledger import StageDone
@@ -184,7 +185,7 @@ def extract_beliefs(
         new_ids.extend(written)
         ordered = sorted(beliefs.values(), key=_when)
         for belief in ordered:
-            totals["superseded"] += settle_supersession(belief_store, belief, attributes)
+            totals["superseded"] += settle_supersession(belief_store, belief, attributes, evidence_store)
     return Level1Report(
         evidence=totals["evidence"], missing_evidence=totals["missing_evidence"],
         proposed=totals["proposed"], accepted=totals["accepted"], rejected=totals["rejected"],
@@ -227,6 +228,23 @@ def _when(belief: Belief) -> tuple[datetime, str]:
     return (belief.event_at or belief.recorded_at, belief.id)
 
 
+def _placed(
+    evidence_store: EvidenceStore | None, space: str, beliefs: Sequence[Belief]
+) -> Callable[[Belief], tuple[datetime, str]]:
+    """The order key of ``beliefs`` by the time the dimension places them at (their cited
+    turns read once), or ``_when`` without an evidence store."""
+    if evidence_store is None:
+        return _when
+    wanted = sorted({i for b in beliefs for i in b.evidence_ids})
+    turns = {e.id: e for e in evidence_store.get(space, wanted)} if wanted else {}
+
+    def placed(belief: Belief) -> tuple[datetime, str]:
+        cited = [turns[i] for i in belief.evidence_ids if i in turns]
+        return event_time(belief, cited), belief.id
+
+    return placed
+
+
 def _contradict(a: Belief, b: Belief) -> bool:
     """Whether two beliefs of one single-valued attribute cannot both hold: another value
     held (Initech and Globex), or one value held and not held. That a value is *not* held
@@ -239,15 +257,29 @@ def _contradict(a: Belief, b: Belief) -> bool:
 
 
 def settle_supersession(
-    belief_store: BeliefStore, belief: Belief, attributes: Mapping[str, AttributeSpec] | None = None
+    belief_store: BeliefStore,
+    belief: Belief,
+    attributes: Mapping[str, AttributeSpec] | None = None,
+    evidence_store: EvidenceStore | None = None,
 ) -> int:
     """Apply supersession for one belief of a single-valued attribute; idempotent.
 
     A belief with a later validity supersedes the active beliefs on the same (subject,
     attribute) it contradicts (``_contradict``: another value held, or the same value
     held and not held); one that arrives late but is older is itself marked superseded by
-    the newer one. Only asserted beliefs take part: "might move to
+    the newer one, also when that one is itself superseded by now: "works at Initech" in
+    January is outdated by "works at Globex" in March whether or not Initech again in May
+    came in first (it stayed active when it did, so ``beliefs`` depended on the order the
+    sessions were sent). Only asserted beliefs take part: "might move to
     Paris" does not replace where someone lives. Returns the number of new edges.
+
+    "Later" is the time the dimension places each belief at (``eywa.nous.observations.
+    event_time``, read from the cited turns of ``evidence_store``): an open-ended belief
+    with a stated start holds up to the time it was said. "I quit Initech last month",
+    said on 20 July, is Initech not held from 1 June up to 20 July, so it ends "I work at
+    Initech" said on 15 June; ordered by its start it came first, and the job said after
+    it marked it superseded while the dimension (rightly) answered not Initech. Without an
+    evidence store, the start (or the time said) orders them, as before.
     """
     if belief.attribute is None or belief.modality != "asserted":
         return 0
@@ -258,14 +290,16 @@ def settle_supersession(
         return 0
     others = [
         o
-        for o in belief_store.beliefs(belief.space, subject=belief.subject, attribute=belief.attribute)
-        if o.id != belief.id and o.modality == "asserted" and _contradict(o, current)
+        for o in belief_store.beliefs(belief.space, subject=belief.subject, attribute=belief.attribute, status=None)
+        if o.id != belief.id and o.status in ("active", "superseded") and o.modality == "asserted"
+        and _contradict(o, current)
     ]
+    when = _placed(evidence_store, belief.space, [current, *others])
     edges = 0
-    mine = _when(current)[0]
-    for other in sorted(others, key=_when):
-        theirs = _when(other)[0]
-        if theirs < mine:
+    mine = when(current)[0]
+    for other in sorted(others, key=when):
+        theirs = when(other)[0]
+        if theirs < mine and other.status == "active":
             edges += int(belief_store.supersede(belief.space, other.id, belief.id))
         elif theirs > mine:
             edges += int(belief_store.supersede(belief.space, belief.id, other.id))

@@ -34,6 +34,7 @@ from eywa.attributes import AttributeSpec, get_attribute, value_surfaces
 from eywa.cessation import cessations
 from eywa.extraction.anchors import Anchor, anchor_signals, evidence_anchors, match_anchor
 from eywa.extraction.polarity import modality_check, polarity_check
+from eywa.extraction.replies import Reply, bare_reply
 from eywa.extraction.text import (
     STOPWORDS,
     Clause,
@@ -139,7 +140,7 @@ class Validator:
         support = self._support(fact, found, texts, statement_signals, ends)
         anchors_check, matched = self._anchors(fact, found, texts, masks, claim_signals)
         subject = self._subject(fact, found, texts, support)
-        polarity, modality = self._polarity_modality(fact, support, claim_signals, statement_signals, ends)
+        polarity, modality = self._polarity_modality(fact, found, support, claim_signals, statement_signals, ends)
 
         checks = (citation, support_check := self._support_check(support), anchors_check, subject, polarity, modality)
         reasons: list[ReasonCode] = []
@@ -335,6 +336,7 @@ class Validator:
     def _polarity_modality(
         self,
         fact: CandidateFact,
+        found: Sequence[Evidence],
         support: _Support,
         claim_signals: list[Signal],
         statement_signals: list[Signal],
@@ -348,11 +350,58 @@ class Validator:
             )
         turn, clause = support.turn, support.clause
         in_clause = [s for s in turn.signals if clause.start <= s.start < clause.end]
+        if clause.is_question and (reply := _bare_reply_to(turn, found)) is not None:
+            polarity = _replied_polarity(fact, reply)
+            if fact.modality == "asserted":
+                return polarity, CheckScore(name="modality", score=1.0, passed=True, detail="a bare reply asserts")
+            # A plan asked about ("Do you want to move?" — "Yes.") keeps the question's words.
+            return polarity, modality_check(fact, clause, in_clause, bool(turn.signals), claim_signals)
+        if clause.is_question and (replied := _reply_clause(turn, found)) is not None:
+            # "Where do you work?" — "At Globex.": the reply, not the question, asserts.
+            turn, clause = replied
+            in_clause = [s for s in turn.signals if clause.start <= s.start < clause.end]
         polarity = polarity_check(
             fact, turn.text, turn.signals, clause, statement_signals, support.claim_words, support.surface, cessation
         )
         modality = modality_check(fact, clause, in_clause, bool(turn.signals), claim_signals)
         return polarity, modality
+
+
+def _bare_reply_to(question: Evidence, found: Sequence[Evidence]) -> Reply | None:
+    """The bare yes or no (``eywa.extraction.replies``) a cited turn gives to the question
+    ``question`` asks: a turn of the same session by someone else, whose first clause is
+    nothing but the reply."""
+    for turn in found:
+        if turn.id == question.id or turn.session != question.session or turn.speaker == question.speaker:
+            continue
+        first = clauses(turn.text)
+        if first and (reply := bare_reply(first[0].text)) is not None:
+            return reply
+    return None
+
+
+def _reply_clause(question: Evidence, found: Sequence[Evidence]) -> tuple[Evidence, Clause] | None:
+    """The first clause of a cited reply to ``question`` (a turn of the same session by
+    someone else) that is no question itself: where a fact read from a question and its
+    reply ("Where do you work?" — "At Globex.") is asserted, or not."""
+    for turn in found:
+        if turn.id == question.id or turn.session != question.session or turn.speaker == question.speaker:
+            continue
+        first = clauses(turn.text)
+        if first and not first[0].is_question:
+            return turn, first[0]
+    return None
+
+
+def _replied_polarity(fact: CandidateFact, reply: Reply) -> CheckScore:
+    """The polarity of a fact read from a question and its bare reply: the question asserts
+    nothing and the reply says which way, "Yes." keeping the question's sense, a "no"
+    denying it."""
+    agrees = (fact.polarity == "positive") == (reply == "yes")
+    return CheckScore(
+        name="polarity", score=1.0 if agrees else 0.0, passed=agrees,
+        detail=f"the reply says {reply}" if agrees else f"the reply says {reply}, the candidate {fact.polarity}",
+    )  # fmt: skip
 
 
 def _usable(turn: Evidence, space: str) -> bool:

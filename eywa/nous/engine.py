@@ -271,6 +271,17 @@ def _releases_change(obs: Observation) -> bool:
     return obs.change_signal and not obs.tentative
 
 
+def _contradicts(state: DimensionState, instant: Sequence[Observation], spelled: dict[str, str]) -> bool:
+    """Whether an asserted statement of the instant names a value other than the believed
+    one (the mode before it) of a single-valued dimension: evidence of a change
+    (``NousParams.contradiction_hazard``). Nothing believed yet, a restatement of the mode,
+    a denial, a hedge or a plan says no change."""
+    mode = nm.categorical_mode(state.probabilities)
+    return mode is not None and any(
+        obs.polarity == "positive" and obs.modality == "asserted" and spelled[obs.value] != mode for obs in instant
+    )
+
+
 Folded = list[tuple[Observation, StepResult]]
 
 
@@ -322,6 +333,8 @@ def fold_instant(
         last = state.last
     if state.cardinality == "single":
         h = nm.hazard(dt, tau_days, bool(released), params.change_hazard)
+        if _contradicts(state, instant, spelled):
+            h = max(h, nm.contradiction_hazard(dt, params.contradiction_hazard, params.contradiction_days))
         return _fold_single(state, instant, spelled, h, params, last_at, last)
     hazards = {
         v: nm.hazard(dt, tau_days, v in released, params.change_hazard)

@@ -49,6 +49,14 @@ def hazard(
     return max(h, change_hazard) if change_signal else h
 
 
+def contradiction_hazard(elapsed_days: float, ceiling: float, tau_days: float) -> float:
+    """Hazard floor of a statement that contradicts the believed value after ``elapsed_days``
+    since the last evidence: ``ceiling``·(1 − exp(−Δt/τ)). None at once (two reports of one
+    moment cannot both hold: one is wrong), growing toward ``ceiling`` as a change becomes
+    the likelier reading (``NousParams.contradiction_hazard``)."""
+    return ceiling * (1.0 - math.exp(-max(elapsed_days, 0.0) / tau_days))
+
+
 def entropy_bits(probabilities: Iterable[float]) -> float:
     """Shannon entropy in bits of a distribution (zero terms contribute nothing)."""
     return max(0.0, -sum(p * math.log2(p) for p in probabilities if p > 0.0))

@@ -71,6 +71,27 @@ class NousParams:
     # at", "moved to", "no longer"). 0.9: the speaker tells us the old value stopped being
     # true, so 90 % of the old state's confidence is released before the update.
     change_hazard: float = 0.9
+    # Hazard floor when an asserted statement of a single-valued attribute names a value
+    # other than the one believed ("I live in Porto" a month after "I moved to Lisbon";
+    # ``eywa.nous.math.contradiction_hazard``). The time since the last evidence gives a
+    # move in a month a probability of 1 % (τ 11 years), so the two reports could only be
+    # read as one of them wrong, the later no likelier than the earlier (Lisbon 0.59, Porto
+    # 0.39): a memory that cannot tell where someone lives now. But τ is the rate of change
+    # of someone no one asked, not of someone who just named a new value: a person telling
+    # what holds now, in the present tense, after time has passed, is most often telling
+    # news. What tells a change from an error is that time: two contradicting reports a
+    # moment apart cannot both be true (one is wrong, and neither may be believed over the
+    # other), while weeks apart a change is the likelier reading. So the floor grows with
+    # the time since the last evidence, toward ``contradiction_hazard`` with the time
+    # constant ``contradiction_days``: 0.5 is even odds of a change before the report is
+    # weighed (half the old value's confidence released, not 0.9's as when the change is
+    # said), so the older value keeps a share in proportion to its support; 7 days
+    # (assumption: about the time between two conversations of a weekly habit) makes a
+    # contradiction the next day 0.07 (still contested: Acme/Borealis a day apart stay
+    # below the answer threshold), a week later 0.32 and a month later 0.49 (Porto 0.83,
+    # Lisbon 0.13). A restatement of the value believed releases nothing.
+    contradiction_hazard: float = 0.5
+    contradiction_days: float = 7.0
     # Share of the "unseen" mass a value receives the first time it is observed. 0.5 makes the
     # first value of an empty dimension a fair coin against "something else" (1 bit).
     unseen_split: float = 0.5
@@ -114,8 +135,12 @@ class NousParams:
             raise ConfigurationError("NousParams.rho_min must not exceed rho_max")
         if self.rho_tentative >= self.set_floor:
             raise ConfigurationError("NousParams.rho_tentative must stay below set_floor")
-        if not 0.0 <= self.change_hazard <= 1.0 or not 0.0 < self.unseen_split < 1.0:
+        if not 0.0 <= self.change_hazard <= 1.0 or not 0.0 <= self.contradiction_hazard <= 1.0:
             raise ConfigurationError("NousParams hazard and split must be probabilities")
+        if not 0.0 < self.unseen_split < 1.0:
+            raise ConfigurationError("NousParams hazard and split must be probabilities")
+        if self.contradiction_days <= 0.0:
+            raise ConfigurationError("NousParams.contradiction_days must be positive")
         if self.beta_prior <= 0.0:
             raise ConfigurationError("NousParams.beta_prior must be positive")
 

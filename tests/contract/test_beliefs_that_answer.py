@@ -7,6 +7,7 @@ with the default rule extractor: the answer must be the claimed dimension line, 
 from __future__ import annotations
 
 import hashlib
+import itertools
 
 import pytest
 
@@ -465,9 +466,10 @@ def test_leaving_a_known_workplace_or_home_ends_it(memory: Memory, texts: tuple[
     space = _remember(memory, texts)
     said = _answer(memory, space, question)
     assert said == "" or f": {value}" not in said, said
-    # Any status: "last month" starts before the first turn's time, which the store's
-    # supersession orders it by (the dimension, which answers, places it when it was said).
-    ended = [b for b in memory.beliefs(space, status=None) if b.subject == "Alice" and b.polarity == "negative"]
+    # Active: "last month" starts before the first turn's time, and the store's supersession
+    # ordered it by that start, so the job said before it superseded it; it places it when
+    # it was said, as the dimension does.
+    ended = [b for b in memory.beliefs(space) if b.subject == "Alice" and b.polarity == "negative"]
     assert [b.value for b in ended] == [value], ended
 
 
@@ -823,3 +825,309 @@ def test_a_start_to_come_is_no_employer_yet(memory: Memory, text: str) -> None:
     said = _answer(memory, space, "Where does Alice work now?", as_of="2024-06-02T00:00:00")
     assert said.startswith("Alice — employer: Initech"), said
     assert ("plans", "start at globex", "positive") in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        # A later plain statement of another value is the news of a change: Lisbon 0.59,
+        # Porto 0.39 before, so nothing was claimed.
+        (("I moved to Lisbon.", "I live in Porto."), "Where does Alice live now?",
+         "Alice — residence: Porto since 1 Jun 2024 (was Lisbon)"),
+        (("I've just started at Globex.", "I work at Initech."), "Where does Alice work now?",
+         "Alice — employer: Initech since 1 Jun 2024 (was Globex)"),
+        # A, B, A again: the last said holds now.
+        (("I work at Initech.", "I work at Globex.", "I work at Initech."), "Where does Alice work now?",
+         "Alice — employer: Initech since 1 Jul 2024 (was Globex)"),
+    ],
+)
+def test_a_later_statement_of_another_value_is_what_holds_now(memory: Memory, texts: tuple[str, ...],
+                                                             question: str, answer: str) -> None:
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+def test_what_held_between_two_statements_is_answered_as_of_then(memory: Memory) -> None:
+    """Initech, then Globex, then Initech again: asked about June, Globex (it was a tie
+    between the two, claimed by neither)."""
+    space = _remember(memory, ("I work at Initech.", "I work at Globex.", "I work at Initech."))
+    said = _answer(memory, space, "Where did Alice work in June 2024?")
+    assert said.startswith("Alice — employer: Globex since 1 Jun 2024 (was Initech)"), said
+
+
+def test_a_contradicted_value_is_revised_not_overwritten_and_a_restatement_raises_it(memory: Memory) -> None:
+    """The value said before keeps a share (revised by probability), and saying the value
+    believed again never lowers it."""
+    moved = _remember(memory, ("I moved to Lisbon.", "I live in Porto."))
+    residence = memory.dimension(moved, "Alice", "residence", as_of=ASKED_AT)
+    assert residence.mode == "Porto" and 0.05 < residence.distribution["Lisbon"] < residence.distribution["Porto"]
+    once = memory.dimension(_remember(memory, ("I work at Initech.",)), "Alice", "employer", as_of=ASKED_AT)
+    twice = memory.dimension(_remember(memory, ("I work at Initech.", "I work at Initech.")), "Alice", "employer",
+                             as_of=ASKED_AT)  # fmt: skip
+    assert twice.distribution["Initech"] > once.distribution["Initech"]
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_an_end_dated_before_the_statement_it_ends_supersedes_it(memory: Memory, reverse: bool) -> None:
+    """"I quit Initech last month" starts on 1 June, before "I work at Initech" said on 15
+    June, but holds up to 20 July, when it was said: the job is what it ends. Ordered by
+    its start, the negative was marked superseded by the job (``beliefs`` listed Alice
+    working at Initech) while the dimension answered not Initech. In either order of
+    ingestion."""
+    space = f"say-quit-dated-{reverse}"
+    turns = [{"text": "I work at Initech.", "speaker": "Alice", "session": "s0", "observed_at": "2024-06-15T10:00:00"},
+             {"text": "I quit Initech last month.", "speaker": "Alice", "session": "s1",
+              "observed_at": "2024-07-20T10:00:00"}]  # fmt: skip
+    for turn in reversed(turns) if reverse else turns:
+        memory.remember(space, [turn])
+    assert _beliefs(memory, space) == {("employer", "Initech", "negative")}
+    superseded = {(b.value, b.polarity) for b in memory.beliefs(space, status="superseded")}
+    assert superseded == {("Initech", "positive")}
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("I have two cats, Luna and Sol.", {"Luna", "Sol"}),
+        ("I have two cats named Luna and Sol.", {"Luna", "Sol"}),
+        ("I have three dogs, Rex, Bo and Pip.", {"Rex", "Bo", "Pip"}),
+        ("We adopted two kittens named Luna and Sol.", {"Luna", "Sol"}),
+    ],
+)
+def test_pets_named_together_are_each_a_pet(memory: Memory, text: str, names: set[str]) -> None:
+    """Several pets named after their kind were one pet, the species ("cat"), so "What pets
+    does Alice have?" could not name them."""
+    space = _remember(memory, (text,))
+    assert {v for a, v, p in _beliefs(memory, space) if a == "pets" and p == "positive"} == names
+    said = _answer(memory, space, "What pets does Alice have?")
+    assert said.startswith("Alice — pets: ") and all(name in said for name in names), said
+
+
+def test_a_name_that_begins_another_clause_is_no_pet(memory: Memory) -> None:
+    space = _remember(memory, ("I have a dog named Rex and Tom has a cat.",))
+    assert ("pets", "Tom", "positive") not in _beliefs(memory, space)
+    assert ("pets", "Rex", "positive") in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("text", "school"),
+    [
+        ("I'm doing a PhD at MIT.", "MIT"),
+        ("I'm doing a PhD in chemistry at MIT.", "MIT"),
+        ("I finished my master's at Stanford last year.", "Stanford"),
+        ("I have an MBA from Wharton.", "Wharton"),
+    ],
+)
+def test_the_school_of_a_degree_named_alone_is_the_education(memory: Memory, text: str, school: str) -> None:
+    """A degree at a school named without an institution word ("a PhD at MIT") made the
+    degree alone (`phd`), or nothing, so "Where does Alice study?" could not say MIT."""
+    space = _remember(memory, (text,))
+    assert ("education", school, "positive") in _beliefs(memory, space)
+
+
+def _asked(memory: Memory, question: str, reply: str) -> str:
+    """Alice works at Initech (1 May); on 1 June Ben asks her a question and she replies."""
+    space = _space(("asked", question, reply))
+    memory.remember(space, [
+        {"text": "I work at Initech.", "speaker": "Alice", "session": "s0", "observed_at": "2024-05-01T10:00:00"},
+        {"text": question, "speaker": "Ben", "session": "s1", "observed_at": "2024-06-01T10:00:00"},
+        {"text": reply, "speaker": "Alice", "session": "s1", "observed_at": "2024-06-01T10:01:00"},
+    ])  # fmt: skip
+    return space
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "said"),
+    [
+        ("Do you still work at Initech?", "Yes.", ("employer", "Initech", "positive")),
+        ("Do you still work at Initech?", "Yep, still there.", ("employer", "Initech", "positive")),
+        ("Do you still work at Initech?", "Not anymore.", ("employer", "Initech", "negative")),
+        ("Do you still work at Initech?", "No, not anymore.", ("employer", "Initech", "negative")),
+        ("Are you still living in Porto?", "Yes, I am.", ("residence", "Porto", "positive")),
+        ("Do you still play tennis?", "No, not anymore.", ("hobbies", "tennis", "negative")),
+        ("Do you like sushi?", "Nope.", ("likes", "sushi", "negative")),
+    ],
+)
+def test_a_bare_yes_or_no_says_what_the_question_asked(memory: Memory, question: str, reply: str,
+                                                      said: tuple[str, str, str]) -> None:
+    """A reply of nothing but yes or no leans on the question put to the speaker; it made
+    nothing, so "Not anymore." left Initech the answer. The belief cites the question and
+    the reply, and is dated by the reply."""
+    space = _asked(memory, question, reply)
+    beliefs = [b for b in memory.beliefs(space) if (b.attribute, b.value, b.polarity) == said]
+    assert any(len(b.evidence_ids) == 2 for b in beliefs), memory.beliefs(space)
+
+
+def test_not_anymore_to_still_working_there_ends_the_job(memory: Memory) -> None:
+    space = _asked(memory, "Do you still work at Initech?", "Not anymore.")
+    employer = memory.dimension(space, "Alice", "employer", as_of=ASKED_AT)
+    assert employer.mode is None and employer.distribution["Initech"] < 0.2, employer.distribution
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("Does Tom still work at Globex?", "Yes."),  # about someone else
+        ("Do you know if he still works at Globex?", "Yes."),
+        ("Do you still work at Globex or at Initech?", "Yes."),
+        ("Do you still work at Globex?", "No, I moved to Lyon."),  # says something of its own
+    ],
+)
+def test_a_reply_to_a_question_about_someone_else_or_with_its_own_words_reads_no_answer(
+    memory: Memory, question: str, reply: str
+) -> None:
+    space = _asked(memory, question, reply)
+    assert not [b for b in memory.beliefs(space) if b.value == "Globex"], memory.beliefs(space)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Does Alice have a partner?", "Alice — partner: Tom"),
+        ("Does Alice have a husband?", "Alice — partner: Tom"),
+        ("Is Alice married?", "Alice — relationship_status: married"),
+    ],
+)
+def test_a_question_that_names_the_partner_is_answered_with_the_partner(memory: Memory, question: str,
+                                                                       answer: str) -> None:
+    """"partner" is a word of the relationship status too, which came first: "Does Alice
+    have a partner?" was answered "married", not who."""
+    space = _remember(memory, ("I'm married to Tom.",))
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        (("I work at Initech.", "I quit Initech."), "Where does Alice work now?",
+         "Alice — employer: unknown since 1 Jun 2024 (was Initech) — last said 1 Jun 2024: not Initech"),
+        (("I live in Leeds.", "We left Leeds in May."), "Where does Alice live now?",
+         "Alice — residence: unknown since"),
+        (("I'm married to Tom.", "Tom and I are no longer together."), "Who is Alice's partner?",
+         "Alice — partner: unknown since 1 Jun 2024 (was Tom)"),
+    ],
+)
+def test_a_single_value_that_ended_is_the_answer_not_the_turn_that_had_it(memory: Memory, texts: tuple[str, ...],
+                                                                          question: str, answer: str) -> None:
+    """With nothing said to replace it, the end of a job, a home or a partner left the
+    dimension's answer unclaimed (no value is the mode), and "Where does Alice work now?"
+    ranked first the older turn that had the job."""
+    space = _remember(memory, texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+
+
+def test_a_value_that_faded_unsaid_is_no_end(memory: Memory) -> None:
+    """Only an end said is answered: a value no one has repeated for decades is unknown, not ended."""
+    space = _remember(memory, ("I work at Initech.",))
+    assert _answer(memory, space, "Where does Alice work now?", as_of="2060-01-01T00:00:00") == ""
+
+
+@pytest.mark.parametrize("text", ["Tom and I got divorced last month.", "I got divorced from Tom.",
+                                  "Tom and I got separated."])
+def test_a_divorce_from_a_named_partner_ends_the_partner(memory: Memory, text: str) -> None:
+    """"Tom and I got divorced" made Tom the partner again ("Alice got divorced to Tom"), so
+    "Who is Alice's partner?" answered Tom; "got divorced from Tom" ended nothing."""
+    space = _remember(memory, ("I'm married to Tom.", text))
+    assert ("partner", "Tom", "negative") in _beliefs(memory, space)
+    said = _answer(memory, space, "Who is Alice's partner?")
+    assert not said.startswith("Alice — partner: Tom"), said
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "said"),
+    [
+        ("Where do you work these days?", "At Globex.", ("employer", "Globex", "positive")),
+        ("Where do you live now?", "In Porto, near the river.", ("residence", "Porto", "positive")),
+        ("Where are you living?", "In Porto.", ("residence", "Porto", "positive")),
+    ],
+)
+def test_a_reply_of_only_a_place_says_where_the_question_asked(memory: Memory, question: str, reply: str,
+                                                              said: tuple[str, str, str]) -> None:
+    """"Where do you work these days?" — "At Globex." made nothing (the reply has no verb
+    and no subject), so the answer stayed Initech; it cites the question and the reply."""
+    space = _asked(memory, question, reply)
+    assert any(len(b.evidence_ids) == 2 for b in memory.beliefs(space) if (b.attribute, b.value, b.polarity) == said)
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [("Where does Tom work?", "At Globex."), ("Where did you work before?", "At Globex."),
+     ("Where do you want to work?", "At Globex.")],
+)
+def test_a_place_replied_to_another_question_is_no_employer(memory: Memory, question: str, reply: str) -> None:
+    space = _asked(memory, question, reply)
+    assert not [b for b in memory.beliefs(space) if b.value == "Globex" and b.subject == "Alice"]
+
+
+@pytest.mark.parametrize("text", ["I moved in with my boyfriend in Braga last week.", "We moved in with Tom in Braga."])
+def test_moving_in_with_someone_somewhere_is_living_there(memory: Memory, text: str) -> None:
+    """Whom one moved in with hid where: it made a life event only, and "Where does Alice
+    live now?" kept answering Porto."""
+    space = _remember(memory, ("I live in Porto.", text))
+    said = _answer(memory, space, "Where does Alice live now?")
+    assert said.startswith("Alice — residence: Braga"), said
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [("Alice, do you still live in Porto?", ("residence", "Porto", "positive")),
+     ("So, are you still living in Porto?", ("residence", "Porto", "positive"))],
+)
+def test_a_question_opened_by_the_name_of_the_one_asked_is_replied_to(memory: Memory, question: str,
+                                                                     said: tuple[str, str, str]) -> None:
+    """The name of the one asked (or "so") before "do you" hid the question, so "Yes!" made nothing."""
+    space = _asked(memory, question, "Yes!")
+    assert said in _beliefs(memory, space)
+
+
+def test_a_question_put_to_someone_else_by_name_is_not_replied_to(memory: Memory) -> None:
+    space = _asked(memory, "Tom, do you still live in Porto?", "Yes!")
+    assert ("residence", "Porto", "positive") not in _beliefs(memory, space)
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "answer"),
+    [
+        ("Ben and I both work at Initech.", "Where does Ben work?", "Ben — employer: Initech"),
+        ("Ben and I moved to Braga last month.", "Where does Ben live now?", "Ben — residence: Braga"),
+    ],
+)
+def test_a_job_or_home_said_of_someone_and_i_is_theirs_too(memory: Memory, text: str, question: str,
+                                                          answer: str) -> None:
+    """"Ben and I both work at Initech" gave the job to the speaker only; asked where Ben
+    works, nothing was claimed. Ben is someone who speaks in the conversation."""
+    space = _space(("and-i", text))
+    memory.remember(space, [
+        {"text": "Hi Alice!", "speaker": "Ben", "session": "s0", "observed_at": "2024-06-01T10:00:00"},
+        {"text": text, "speaker": "Alice", "session": "s0", "observed_at": "2024-06-01T10:01:00"},
+    ])  # fmt: skip
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
+    assert ("employer" in answer) is (("employer", "Initech", "positive") in _beliefs(memory, space))
+
+
+def test_a_pastime_said_of_someone_and_i_is_not_shared(memory: Memory) -> None:
+    space = _space(("and-i", "hiking"))
+    memory.remember(space, [
+        {"text": "Hi Alice!", "speaker": "Ben", "session": "s0", "observed_at": "2024-06-01T10:00:00"},
+        {"text": "Ben and I play tennis.", "speaker": "Alice", "session": "s0", "observed_at": "2024-06-01T10:01:00"},
+    ])  # fmt: skip
+    assert not [b for b in memory.beliefs(space, subject="Ben") if b.attribute == "hobbies"]
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(range(3))))
+def test_the_beliefs_listed_do_not_depend_on_the_order_sessions_are_sent(memory: Memory,
+                                                                        order: tuple[int, ...]) -> None:
+    """Initech in January, Globex in March, Initech again in May: January's job is outdated
+    by March's whichever came in first. When May's came in before March's, January's stayed
+    active beside May's (March's, superseded by May's, was not looked at)."""
+    said = [("I work at Initech.", "2024-01-01"), ("I work at Globex.", "2024-03-01"), ("I work at Initech.", "2024-05-01")]
+    space = _space(("order", *map(str, order)))
+    for i in order:
+        memory.remember(space, [{"text": said[i][0], "speaker": "Alice", "session": f"s{i}",
+                                 "observed_at": f"{said[i][1]}T10:00:00"}])  # fmt: skip
+    active = [b.event_at for b in memory.beliefs(space) if b.attribute == "employer"]
+    assert [a.month for a in active if a is not None] == [5], active

@@ -73,6 +73,26 @@ def test_a_contested_value_does_not_reach_the_threshold() -> None:
     assert state_answer(dim, deltas, "Where does Ana work?").confidence < ANSWER_THRESHOLD
 
 
+@pytest.mark.parametrize(("later", "answered"), [("2024-01-02", False), ("2024-02-01", True)])
+def test_a_contradiction_is_a_change_once_time_has_passed(later: str, answered: bool) -> None:
+    """The same two reports without a change signal: a day apart they stay contested (one
+    of them is wrong), a month apart the later one is what holds now (it stayed contested
+    before the contradiction hazard, Acme 0.5)."""
+    dim, deltas = dimension([obs("employer", "Acme", "2024-01-01", "a"), obs("employer", "Borealis", later, "b")])
+    answer = state_answer(dim, deltas, "Where does Ana work?")
+    assert (answer.confidence >= ANSWER_THRESHOLD) is answered and dim.mode == "Borealis", dim.distribution
+    assert dim.distribution["Acme"] > 0.05  # revised by probability, not overwritten
+
+
+def test_a_value_said_often_keeps_more_against_one_contradiction() -> None:
+    """The older value's support counts: said three times, it keeps more of its share
+    against one later contradiction than said once."""
+    once, _ = dimension([obs("employer", "Acme", "2024-01-01", "a"), obs("employer", "Borealis", "2024-02-01", "b")])
+    often, _ = dimension([obs("employer", "Acme", "2023-11-01", "a0"), obs("employer", "Acme", "2023-12-01", "a1"),
+                          obs("employer", "Acme", "2024-01-01", "a"), obs("employer", "Borealis", "2024-02-01", "b")])
+    assert often.distribution["Acme"] > once.distribution["Acme"]
+
+
 def test_a_hedge_alone_never_reaches_the_threshold() -> None:
     for attribute in ("residence", "hobbies"):
         dim, deltas = dimension([obs(attribute, "Paris", "2024-01-01", "h", modality="hedged", rho=0.55)])

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import re
 
+from eywa.extraction.replies import bare_reply
 from eywa.extraction.rules.clause import A, Part, part_of
 from eywa.extraction.text import Clause, clauses
 from eywa.models import Evidence, SignalKind
 
-__all__ = ["elliptical_answer"]
+__all__ = ["elliptical_answer", "place_reply", "yes_no_reply"]
 
 _YES = rf"(?:yes|yeah|yep|yup|indeed|exactly|correct|that{A}s\s+right|that\s+is\s+right|right)"
 _FRAGMENT = re.compile(
@@ -70,3 +71,94 @@ def elliptical_answer(turn: Evidence, clause: Clause, previous: Evidence | None)
         return None
     said = f"I'm {(m.group('art') or '').lower()}{fragment.lower()}"
     return part_of(" ".join(said.split()), clause.start)
+
+
+_OPENING = r"(?:(?:and|so|oh|hey|well)\s*,?\s+)?(?:(?P<called>[a-z]+)\s*,\s*)?"
+"""What may open a question before "do you": "so", "hey", and a name, which must be the
+one replying's (``_called``: "Ana, do you still live in Porto?")."""
+_OPENERS = frozenset({"and", "so", "oh", "hey", "well", "okay", "ok", "now", "then"})
+
+
+def _called(asked: re.Match[str], answerer: str) -> bool:
+    """Whether the word before the question's comma, if any, opens it or names the one replying."""
+    called = asked.group("called")
+    return called is None or called.casefold() in _OPENERS or called.casefold() == answerer.split()[0].casefold()
+_ASKED_DO = re.compile(rf"(?i)^\s*{_OPENING}do\s+you\s+(?P<still>still\s+)?(?P<rest>[a-z].*?)\s*\?\s*$")
+_ASKED_BE = re.compile(rf"(?i)^\s*{_OPENING}are\s+you\s+(?P<still>still\s+)?(?P<rest>[a-z].*?)\s*\?\s*$")
+"""A yes/no question put to the listener about what they do or are: "Do you still work at
+Initech?", "Are you still living in Porto?"."""
+
+
+def yes_no_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> tuple[Part, str] | None:
+    """The first-person statement a bare yes or no makes of the question just put to the
+    speaker, and the question turn's id, which the fact cites beside the reply ("Do you
+    still work at Initech?" — "Yes." is "I still work at Initech"; — "Not anymore." is "I
+    don't work at Initech anymore"), else None.
+
+    The reply leans on the question for everything it says, so it is read only when the
+    question is the last clause of the turn just before, in the same session, by someone
+    else, addressed to the one replying (``_addressed_to_listener``: no other person, no
+    third-person pronoun), asks "do you …" or "are you …", and the reply's clause is the
+    first of its turn and holds nothing but the yes or no. A "no" to "still" is an end
+    ("anymore"); to a plain question, a denial.
+    """
+    if previous is None or not turn.speaker or previous.speaker == turn.speaker or previous.session != turn.session:
+        return None
+    if clause.start > len(turn.text) - len(turn.text.lstrip()):
+        return None
+    questions = [c for c in clauses(previous.text) if c.is_question]
+    if not questions or questions[-1].end < len(previous.text.rstrip()) or not _addressed_to_listener(
+        questions[-1], previous, turn.speaker
+    ):
+        return None
+    question = questions[-1].text
+    asked = _ASKED_DO.match(question) or _ASKED_BE.match(question)
+    if asked is None or not _called(asked, turn.speaker) or re.search(r"(?i)\b(?:you|your|yours|or)\b", asked.group("rest")):
+        return None
+    be = asked.re is _ASKED_BE
+    still = bool(asked.group("still"))
+    rest = asked.group("rest")
+    reply = bare_reply(clause.text.strip())
+    if reply is None:
+        return None
+    if reply == "yes":
+        said = f"I'm {'still ' if still else ''}{rest}" if be else f"I {'still ' if still else ''}{rest}"
+    else:
+        said = f"I'm not {rest}" if be else f"I don't {rest}"
+        said += " anymore" if still or reply == "ended" else ""
+    return part_of(said + ".", clause.start), previous.id
+
+
+_ASKED_WHERE = re.compile(
+    rf"(?i)^\s*{_OPENING}where\s+(?P<aux>do|are)\s+you\s+(?P<verb>[a-z]+)\b(?P<rest>[^?]*)\?\s*$"
+)
+"""A question put to the listener about where they do something: "Where do you work these
+days?", "Where are you living now?"."""
+_PLACE_REPLY = re.compile(r"^\s*(?P<prep>(?i:at|in|for|near))\s+(?P<place>[A-Z][^,.;!?]*)(?P<tail>[^.!?]*)[.!]*\s*$")
+"""A reply that is only the place: "At Globex.", "In Porto, near the river." (a capitalised
+name right after the preposition)."""
+
+
+def place_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> tuple[Part, str] | None:
+    """The first-person statement a reply of nothing but a place makes of the "where do
+    you …" question just put to the speaker ("Where do you work these days?" — "At Globex."
+    is "I work at Globex"), and the question turn's id, which the fact cites beside the
+    reply; else None. The same conditions as ``yes_no_reply``: the question closes the turn
+    just before, in the same session, by someone else, addressed to the one replying, and
+    the reply is the first clause of its turn."""
+    if previous is None or not turn.speaker or previous.speaker == turn.speaker or previous.session != turn.session:
+        return None
+    if clause.start > len(turn.text) - len(turn.text.lstrip()):
+        return None
+    questions = [c for c in clauses(previous.text) if c.is_question]
+    if not questions or questions[-1].end < len(previous.text.rstrip()) or not _addressed_to_listener(
+        questions[-1], previous, turn.speaker
+    ):
+        return None
+    asked = _ASKED_WHERE.match(questions[-1].text)
+    place = _PLACE_REPLY.match(clause.text.strip())
+    if asked is None or place is None or not _called(asked, turn.speaker) or re.search(r"(?i)\b(?:you|your|or)\b", asked.group("rest")):
+        return None
+    subject = "I'm" if asked.group("aux").lower() == "are" else "I"
+    said = f"{subject} {asked.group('verb').lower()} {place.group('prep').lower()} {place.group('place').strip()}"
+    return part_of(said + ".", clause.start), previous.id

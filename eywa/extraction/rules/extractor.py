@@ -22,7 +22,7 @@ from eywa.extraction.rules.age import age
 from eywa.extraction.rules.casual import standard_turn
 from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in
 from eywa.extraction.rules.correction import correction
-from eywa.extraction.rules.ellipsis import elliptical_answer
+from eywa.extraction.rules.ellipsis import elliptical_answer, place_reply, yes_no_reply
 from eywa.extraction.rules.family import children, relationships
 from eywa.extraction.rules.habits import habits
 from eywa.extraction.rules.home import possessions, residence
@@ -67,6 +67,27 @@ def _contrasted(found: CandidateFact, part: Part) -> CandidateFact | None:
     return found.model_copy(update={"statement": statement, "value": value, "polarity": "negative"})
 
 
+_SHARED = frozenset({"employer", "residence"})
+"""States "<Name> and I" share: "Ben and I both work at Initech", "Tom and I live in Leeds"
+(not a pet or a wedding, which the rules already give whom they name, nor a hobby two may
+share for a day)."""
+_WITH_ME = re.compile(r"^\s*(?:[Bb]oth\s+)?(?P<with>[A-Z][a-z]+(?:[-'’][A-Z][a-z]+)?)\s+and\s+I\b")
+
+
+def _shared(found: CandidateFact, part: Part, speaker: str | None, persons: Mapping[str, str]) -> CandidateFact | None:
+    """The same fact of the person named beside "I" at the start of the part, when Level 0
+    recognised them ("Ben and I both work at Initech" is also "Ben works at Initech."), for
+    a positive, asserted state both hold (``_SHARED``) whose statement names the speaker
+    only as its subject."""
+    m = _WITH_ME.match(part.text)
+    other = persons.get(m.group("with")) if m else None
+    if (other is None or not speaker or found.subject != speaker or found.attribute not in _SHARED
+            or found.polarity != "positive" or found.modality != "asserted"
+            or not found.statement.startswith(f"{speaker} ") or speaker in found.statement[len(speaker):]):  # fmt: skip
+        return None
+    return found.model_copy(update={"subject": other, "statement": other + found.statement[len(speaker):]})
+
+
 _CONTRAST_VALUE = re.compile(r"^(?:(?:in|at|for|with|from|to|as)\s+)?(?:(?:the|a|an)\s+)?", re.I)
 """What stands before the value a contrast names ("in York", "a doctor")."""
 
@@ -100,7 +121,7 @@ class RuleExtractor:
     name = "rules"
     # Bump when the rules propose something different for the same turn: beliefs record it,
     # and `eywa reprocess` re-reads the turns an older version read.
-    version = "10"
+    version = "11"
 
     def __init__(self, families: Sequence[Family] = FAMILIES) -> None:
         self._families = tuple(families)
@@ -152,6 +173,12 @@ class RuleExtractor:
             if not turn.speaker and not persons:
                 continue
             answer = elliptical_answer(turn, clause, previous)
+            # "Do you still work at Initech?" — "Yes.": the reply is read as the question
+            # says, and what it makes cites the question beside the reply.
+            reply = None if answer is not None else (
+                yes_no_reply(turn, clause, previous) or place_reply(turn, clause, previous))
+            if reply is not None:
+                answer = reply[0]
             clause_parts: list[Part] = parts(clause) if answer is None else [answer]
             for said in clause_parts:
                 # "Actually it's Initech, not Globex": read as "I work at Initech, not Globex".
@@ -163,6 +190,10 @@ class RuleExtractor:
                 for family in self._families:
                     if speaks or family is events:  # events also read clauses that drop their "I"
                         for found in family(ctx):
+                            if reply is not None:
+                                found = found.model_copy(update={"evidence_ids": (reply[1], *found.evidence_ids)})
                             yield found
                             if (contrasted := _contrasted(found, part)) is not None:
                                 yield contrasted
+                            if (shared := _shared(found, part, turn.speaker, persons)) is not None:
+                                yield shared

@@ -62,6 +62,7 @@ _MARRIED_TO = rule(
 """"I'm married to Tom", "I married Tom"'s "got married to", and the perfect with how long:
 "I've been married to Tom for ten years" (the status and the partner since its start)."""
 _TO_NAME = re.compile(rf"\s+to\s+(?P<name>{NAME})\b(?!{A}s)")
+_FROM_NAME = re.compile(rf"\s+from\s+(?P<name>{NAME})\b(?!{A}s)")
 _MARRIED_NAME = rule(rf"{SUBJ}\s+{ADV}married\s+(?P<name>{NAME})\b", "married")
 _GETTING = rule(rf"{SUBJ}{BE}\s+{ADV}getting\s+(?P<st>married|divorced|engaged)\b", "getting")
 _BROKE_UP = rule(
@@ -128,6 +129,8 @@ _KIND_VALUE = {"kids": "children", "kid": "children", "child": "children", "chil
 
 _UNITES = frozenset({"engaged", "married"})
 """The statuses one gets *with* someone, who is then the partner."""
+_PARTS = frozenset({"divorced", "separated"})
+"""The statuses one gets *from* someone, who is then the partner no longer."""
 
 
 def _name(raw: str | None) -> str | None:
@@ -145,10 +148,17 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             # "Ben and I got engaged": whom one gets engaged or married to is a person, so the
             # name is the partner even where Level 0 could not tell it from a capitalised word.
             to = _TO_NAME.match(ctx.text, m.end()) if st in _UNITES else None
-            partner = companion(ctx, m) or (_name(m.group("with")) if st in _UNITES else None) or (
-                _name(to.group("name")) if to else None)
+            partner = (companion(ctx, m) or _name(m.group("with")) or (_name(to.group("name")) if to else None)
+                       ) if st in _UNITES else None
             if partner is not None:
                 yield fact(ctx, s, f"{s} got {st} to {partner}", "partner", partner, valid_from=past_date(ctx, m))
+            # "Tom and I got divorced": the one divorced with is the partner no longer.
+            apart = _FROM_NAME.match(ctx.text, m.end()) if st in _PARTS else None
+            # (Only a person Level 0 recognised: "Google and I got divorced" ends no partner.)
+            if st in _PARTS and (ex := companion(ctx, m) or (
+                    _name(apart.group("name")) if apart else None)) is not None:
+                yield fact(ctx, s, f"{s} and {ex} got {st}", "partner", ex, polarity="negative",
+                           valid_from=past_date(ctx, m), confidence=0.85)
         for m, s in matches(ctx, _GETTING, we=True):
             st = m.group("st")
             yield fact(ctx, s, f"{s} is getting {st}", "plans", f"get {st}", modality="planned", confidence=0.8)

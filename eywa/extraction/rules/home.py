@@ -52,9 +52,11 @@ since when (``stated_start``: ten years before the turn). Only with how long (``
 "I've lived in Paris" alone is once, not now."""
 _MOVED = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:moved|relocated)\s+(?:(?:away\s+)?from\s+{_OLD}\s+)?"
-    rf"(?:back\s+|over\s+|here\s+|all\s+the\s+way\s+)?(?:to|into)\s+{_PLACE}",
+    rf"(?:back\s+|over\s+|here\s+|all\s+the\s+way\s+)?(?:to|into|in\s+{_WITH}(?:in|to))\s+{_PLACE}",
     "moved relocated",
 )
+""""I moved to Braga", "we moved back to Porto", and whom one moved in with before where: "I
+moved in with my boyfriend in Braga"."""
 _MOVED_OUT = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:moved|relocated)\s+(?:out\s+of|away\s+from|from)\s+{_OLD}(?!\s+to\b)",
     "moved relocated",

@@ -37,10 +37,15 @@ _FIELD = r"(?P<field>[a-z][a-z-]+(?:\s+(?!at\b|from\b|in\b|and\b|with\b|this\b|n
 _SCHOOL = rf"(?P<school>(?:the\s+)?(?:{PROPER}\s+)?{INSTITUTION_HEADS}(?:\s+of\s+{PROPER})?|{PROPER}\s+{INSTITUTION_HEADS})"
 _DEGREE = rf"(?:(?:part-time|full-time|online|two-year|one-year|four-year)\s+)?(?P<degree>(?i:{DEGREES}))"
 """Any case: "PhD", "MBA" as people write them."""
+_NAMED_SCHOOL = rf"(?P<school>{_SCHOOL[len('(?P<school>'):-1]}|{PROPER})"
+"""An institution named alone ("Harvard", "Leeds"), where the verb says it is one."""
+_SCHOOL_END = r"(?=\s*(?:[.!;,]|$|\s+(?:last|this|in|on|with|and|back|two|three|a\s+few|years?|after|before|when)\b))"
 _PROGRAMME = (
     rf"(?:(?:a|an|my|the|her|his)\s+)?(?:(?P<pre>[a-z]+)\s+(?={DEGREES}))?{_DEGREE}"
-    rf"(?:\s+(?:in|on)\s+{_FIELD})?(?:\s+(?:at|from)\s+{_SCHOOL})?"
+    rf"(?:\s+(?:in|on)\s+{_FIELD})?(?:\s+(?:at|from)\s+(?P<school>{_SCHOOL[len('(?P<school>'):-1]}|{PROPER}{_SCHOOL_END}))?"
 )
+"""A degree, its field and its school: "a PhD at MIT" names the school alone, as "a degree
+from MIT" does (the degree says what follows "at" is one)."""
 _STARTED = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?P<verb>enrolled\s+in|enrolled\s+on|started|began|starting|doing|studying\s+for"
     rf"|working\s+on|signed\s+up\s+for|applied\s+for|got\s+into)\s+{_PROGRAMME}",
@@ -50,9 +55,6 @@ _FINISHED = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?P<verb>finished|completed|got|earned|received|(?:{BE}\s+)?done\s+with)\s+{_PROGRAMME}",
     DEGREES,
 )
-_NAMED_SCHOOL = rf"(?P<school>{_SCHOOL[len('(?P<school>'):-1]}|{PROPER})"
-"""An institution named alone ("Harvard", "Leeds"), where the verb says it is one."""
-_SCHOOL_END = r"(?=\s*(?:[.!;,]|$|\s+(?:last|this|in|on|with|and|back|two|three|a\s+few|years?|after|before|when)\b))"
 _GRADUATED = (
     rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}graduated\s+from\s+{_NAMED_SCHOOL}{_SCHOOL_END}", "graduated"),
     rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}graduated\s+with\s+{_PROGRAMME}", "graduated"),

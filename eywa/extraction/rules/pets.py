@@ -31,8 +31,13 @@ from eywa.extraction.rules.clause import (
 from eywa.extraction.rules.phrasing import fact, possessive
 from eywa.models import CandidateFact
 
-_NAMED = rf"(?:(?:,?\s+(?:named|called)\s+|,\s+(?={NAME}\s*(?:[.!?]|$)))(?P<name>{NAME})\b)?"
-"""The pet's name after it: "named Rex", "called Rex", or "a cat, Miso." ending the sentence."""
+_NAMES = rf"{NAME}(?:(?:\s*,\s*{NAME})*,?\s+and\s+{NAME}(?=\s*(?:[.!?,;]|$)))?"
+"""One name, or a list of them closing its clause ("Luna and Sol", "Luna, Sol and Pip"): not
+"Rex and Tom has a cat", where the second name begins another clause."""
+_NAMED = rf"(?:(?:,?\s+(?:named|called)\s+|,\s+(?={_NAMES}\s*(?:[.!?]|$)))(?P<name>{_NAMES})\b)?"
+"""The pet's name after it: "named Rex", "called Rex", or "a cat, Miso." ending the sentence;
+several pets' names after their kind: "two cats, Luna and Sol.", "kittens named Luna and Sol"."""
+_NAME_WORD = re.compile(NAME)
 _HAS = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:have|has|own|owns)|{HAVE}\s+got|\s+have\s+got)\s+(?P<n>{NUMBER_WORD})\s+{PET_ADJECTIVES}"
     rf"(?P<pet>{PETS})\b{_NAMED}(?:\s+and\s+(?:a|an|two|three)\s+{PET_ADJECTIVES}(?P<pet2>{PETS})\b)?",
@@ -90,6 +95,11 @@ _NAME_GONE = re.compile(
 """A pet named alone as the one who died ("Biscuit died on Tuesday"): only a name the
 speaker's earlier beliefs hold as a pet (``Ctx.named``) is read, never any capitalised word."""
 _NOT_MINE = re.compile(r"\b(?:friend|neighbou?r|sister|brother|mom|mum|dad|parents|cousin|aunt|uncle)[’']s\s*$", re.I)
+
+
+def pet_names(named: str | None) -> list[str]:
+    """The names of a name slot (``_NAMES``), without the words that are no names."""
+    return [n for n in _NAME_WORD.findall(named or "") if n not in NOT_NAMES]
 
 
 def pet_value(pet: str, name: str | None) -> str:
@@ -152,22 +162,28 @@ def pets(ctx: Ctx) -> Iterator[CandidateFact]:
     if ctx.part.negated:
         return
     for m, s in matches(ctx, _GOT, we=True):
-        pet, name = m.group("pet"), m.group("name")
-        if name is None and (later := _NAME_IS.match(ctx.turn.text[ctx.part.start + len(ctx.text) :])) is not None:
-            name = later.group("name")
+        pet, names = m.group("pet"), pet_names(m.group("name"))
+        if not names and (later := _NAME_IS.match(ctx.turn.text[ctx.part.start + len(ctx.text) :])) is not None:
+            names = [later.group("name")]
         how = re.search(r"\b(adopted|got|rescued|bought|brought home|took in|welcomed)\b", m.group(0))
-        named = f" named {name}" if name else ""
-        if re.search(rf"{A}ve\s+got|have\s+got|has\s+got", m.group(0)):  # possession, not an acquisition
-            yield fact(ctx, s, f"{s} has a {pet}{named}", "pets", pet_value(pet, name), confidence=0.85)
-            continue
-        yield fact(ctx, s, f"{s} {how.group(1) if how else 'got'} a {pet}{named}", "pets", pet_value(pet, name),
-                   valid_from=past_date(ctx, m), confidence=0.85)
+        kind = pet if len(names) < 2 else pet_value(pet, None)
+        possessed = re.search(rf"{A}ve\s+got|have\s+got|has\s+got", m.group(0)) is not None
+        each: list[str | None] = [*names] if names else [None]
+        for name in each:
+            named = f" named {name}" if name else ""
+            if possessed:  # possession, not an acquisition
+                yield fact(ctx, s, f"{s} has a {kind}{named}", "pets", pet_value(pet, name), confidence=0.85)
+                continue
+            yield fact(ctx, s, f"{s} {how.group(1) if how else 'got'} a {kind}{named}", "pets", pet_value(pet, name),
+                       valid_from=past_date(ctx, m), confidence=0.85)
     if not asserts(ctx) or _LOSS.search(text):
         return
     for m, s in matches(ctx, _HAS, we=True):
-        pet, name, n = m.group("pet"), m.group("name"), m.group("n")
-        if name:
-            yield fact(ctx, s, f"{s} has a {pet} named {name}", "pets", pet_value(pet, name), confidence=0.85)
+        pet, names, n = m.group("pet"), pet_names(m.group("name")), m.group("n")
+        if names:
+            kind = pet if len(names) == 1 else pet_value(pet, None)
+            for name in names:
+                yield fact(ctx, s, f"{s} has a {kind} named {name}", "pets", pet_value(pet, name), confidence=0.85)
         else:
             yield fact(ctx, s, f"{s} has {n} {pet}", "pets", pet_value(pet, None), confidence=0.85)
         if m.group("pet2"):

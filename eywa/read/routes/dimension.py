@@ -19,7 +19,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Final
 
-from eywa.attributes import get_attribute
+from eywa.attributes import get_attribute, normalise_name
 from eywa.ids import entity_key
 from eywa.nous import ledger as nous
 from eywa.errors import NotFoundError
@@ -38,7 +38,7 @@ from eywa.read.plan import Plan
 from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.bundle import Stores
 
-__all__ = ["DimensionReads", "DimensionRoute", "dimension_id", "dimension_key", "may_claim"]
+__all__ = ["DimensionReads", "DimensionRoute", "dimension_id", "dimension_key", "may_claim", "named_first"]
 
 def may_claim(answer: StateAnswer, plan: Plan) -> bool:
     """Whether an answer may rank first: a current-state question (or one about the state at
@@ -89,6 +89,57 @@ def _answers_question_word(attribute: str, wh: str | None) -> bool:
     return not words or wh in words
 
 
+_QUESTION_WORD: Final = re.compile(r"[a-z][a-z'-]*")
+
+
+def named_first(attributes: Sequence[str], question: str, wh: str | None = None) -> list[str]:
+    """``attributes`` with those the question calls by their name or an alias first, the
+    rest in their order: "Does Ana have a partner?" names the partner, and only points at
+    the relationship status (whose words include "partner"), so the partner's name answers
+    it, not "married". The question word still goes first (the plan's order,
+    ``AttributeSpec.wh_words``): "What is Ana's job?" asks for her occupation, though "job"
+    is an alias of the employer. Pure."""
+    words = {
+        normalise_name(w.removesuffix("'s")) for w in _QUESTION_WORD.findall(question.lower().replace("’", "'"))
+    }
+
+    def called(attribute: str) -> bool:
+        spec = get_attribute(attribute)
+        return not words.isdisjoint(normalise_name(n) for n in (spec.name, *spec.aliases))
+
+    def asked(attribute: str) -> bool:
+        return wh is not None and wh in get_attribute(attribute).wh_words
+
+    return sorted(attributes, key=lambda attribute: (not asked(attribute), not called(attribute)))
+
+
+def _with_an_end(
+    answer: StateAnswer, reads: DimensionReads, query: Query, subject: str, attribute: str
+) -> StateAnswer:
+    """``answer``, as sure as the end it reports when a single value's last word was its
+    end: "I work at Initech", then "I quit Initech", leaves the employer unknown ("employer:
+    unknown since 1 Jun 2024 (was Initech) — last said …: not Initech; Initech p 0.07"),
+    which ``state_answer`` gives a confidence of 0 (no value is the mode), so "Where does
+    Ana work now?" was answered by the older turn that had the job. Like a set whose every
+    value ended (``eywa.read.answers.ended_values``), the answer is that the value held
+    before holds no longer, as sure as 1 − its probability. Only when nothing else became
+    the value and the question names no value (a yes/no about one is answered already)."""
+    if answer.confidence >= ANSWER_THRESHOLD or answer.asked:
+        return answer
+    at = query.plan.state_at if query.plan.state_at is not None else query.as_of
+    try:
+        dimension = nous.get_dimension(reads, query.space, subject, attribute, at)
+    except NotFoundError:
+        return answer
+    last, previous = dimension.last_observed, dimension.previous
+    if (
+        dimension.cardinality != "single" or dimension.mode is not None or previous is None or last is None
+        or last.polarity != "negative" or last.value.casefold() != previous.casefold()
+    ):  # fmt: skip
+        return answer
+    return replace(answer, confidence=1.0 - dimension.distribution.get(previous, 0.0))
+
+
 def _may_be_unrealised(plan: Plan) -> bool:
     """Whether the plan's answers may be "not <value>, only planned" (a past-tense yes/no
     question with no time window): then the named people's plans are read too."""
@@ -126,7 +177,8 @@ class DimensionRoute:
         # still go climbing?" names a value of his hobbies without saying "hobby"). With an
         # attribute named, a value of another one is a modifier ("What type of diet do
         # Dario's turtles have?").
-        pairs = [(subject, attribute) for subject in plan.entities for attribute in plan.attributes]
+        attributes = named_first(plan.attributes, query.text, plan.wh_word)
+        pairs = [(subject, attribute) for subject in plan.entities for attribute in attributes]
         if not plan.attributes:
             pairs += [
                 (subject, dim.attribute) for subject, dims in listed.items() for dim in dims
@@ -165,7 +217,7 @@ class DimensionRoute:
             done.add((entity_key(subject), attribute))
             answer = source.answer(query.space, subject, attribute, query.text, query.as_of, held_at=query.plan.state_at)
             if answer is not None:
-                answered.append((subject, attribute, answer))
+                answered.append((subject, attribute, _with_an_end(answer, reads, query, subject, attribute)))
         # The turns of every answer, read at once.
         turns = source.turns(query.space, [i for _, _, answer in answered for i in answer.evidence_ids])
         for subject, attribute, answer in answered:

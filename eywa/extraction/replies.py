@@ -1,0 +1,46 @@
+"""Bare yes/no replies: what a turn of nothing but "Yes." or "Not anymore." answers.
+
+Such a reply leans on the question put to its speaker for everything it says: "Do you still
+work at Initech?" — "Yes." says the speaker still works there, "Not anymore." that they no
+longer do. The rule extractor reads the reply as the question says
+(``eywa.extraction.rules.ellipsis.yes_no_reply``) and cites both turns; the validator then
+reads the polarity from the reply, not from the question (which asserts nothing), for any
+extractor that cites a question with its bare reply. Both use this one reading, so what the
+rules propose and what the validator accepts cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+__all__ = ["Reply", "bare_reply"]
+
+Reply = Literal["yes", "no", "ended"]
+"""A yes; a no (a denial); a no that says the thing ended ("not anymore", "no longer")."""
+
+_A = r"['’]"
+_YES = rf"(?:yes|yeah|yep|yup|indeed|exactly|correct|that{_A}s\s+right|that\s+is\s+right|right|sure|of\s+course|absolutely)"
+_REPLY_YES = re.compile(
+    rf"(?i)^\s*(?:{_YES}|i\s+do|i\s+am|i{_A}m)"
+    rf"(?:[,!]?\s+(?:{_YES}|i\s+(?:still\s+)?(?:do|am)|i{_A}m(?:\s+still)?|still(?:\s+(?:do|am|there))?))*[.!]*\s*$"
+)
+_ENDED = r"(?:not\s+any\s*more|no\s+longer|i\s+(?:do\s+not|don{A}t)\s+any\s*more|i{A}m\s+not\s+any\s*more|i\s+am\s+not\s+any\s*more)"
+_DENIED = rf"(?:i\s+(?:do\s+not|don{_A}t)|i{_A}m\s+not|i\s+am\s+not|not\s+really)"
+_REPLY_NO = re.compile(
+    rf"(?i)^\s*(?:(?P<no>no|nope|nah)(?:[,!.]?\s+|[.!]*\s*$))?"
+    rf"(?:(?P<ended>{_ENDED.replace('{A}', _A)})|(?P<denied>{_DENIED}))?[.!]*\s*$"
+)
+
+
+def bare_reply(text: str) -> Reply | None:
+    """What ``text`` (a reply's first clause, or a whole short reply) answers, when it is
+    nothing but a yes or a no: "Yes.", "Yep, still there.", "No.", "Nope, I don't.", "Not
+    anymore.", "No, no longer."; None when it says anything of its own ("No, I moved to
+    Lyon") or nothing."""
+    if _REPLY_YES.match(text):
+        return "yes"
+    m = _REPLY_NO.match(text)
+    if m is None or not (m.group("no") or m.group("ended") or m.group("denied")):
+        return None
+    return "ended" if m.group("ended") else "no"
