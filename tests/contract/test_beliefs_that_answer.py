@@ -1131,3 +1131,42 @@ def test_the_beliefs_listed_do_not_depend_on_the_order_sessions_are_sent(memory:
                                  "observed_at": f"{said[i][1]}T10:00:00"}])  # fmt: skip
     active = [b.event_at for b in memory.beliefs(space) if b.attribute == "employer"]
     assert [a.month for a in active if a is not None] == [5], active
+
+
+@pytest.mark.parametrize(
+    "offer",
+    ["I got an offer from Globex but I'm not sure I'll take it.", "I turned down an offer from Globex.",
+     "I landed an offer from Globex, still thinking it over."],
+)  # fmt: skip
+def test_an_offer_not_accepted_is_no_job(memory: Memory, offer: str) -> None:
+    """"I got an offer from Globex" made Globex the employer from the day it was said, over
+    the job the speaker holds: an offer is not a job."""
+    space = _remember(memory, ("I work at Initech.", offer))
+    assert _answer(memory, space, "Where does Alice work now?").startswith("Alice — employer: Initech")
+    assert ("employer", "Globex", "positive") not in _beliefs(memory, space)
+
+
+def test_an_accepted_offer_is_the_employer_from_the_start_said_not_from_the_acceptance(memory: Memory) -> None:
+    """Accepted on 1 June, started on 8 July ("I start at Globex on 8 July", said with it): the
+    job was Initech's until 8 July, and Globex holds since 8 July, not since the acceptance."""
+    space = _remember(memory, ("I work at Initech.", "I accepted an offer from Globex! I start at Globex on 8 July."))
+    assert _answer(memory, space, "Where does Alice work now?", as_of="2024-06-20T00:00:00").startswith(
+        "Alice — employer: Initech"
+    )
+    assert _answer(memory, space, "Where does Alice work now?").startswith("Alice — employer: Globex since 8 Jul 2024")
+
+
+@pytest.mark.parametrize(
+    "accepted",
+    ["I accepted a position at Globex, starting in August.", "I got a job at Globex, starting next month."],
+)
+def test_a_job_taken_with_a_start_ahead_is_the_employer_from_that_start(memory: Memory, accepted: str) -> None:
+    """Said on 1 June with the start in August / next month (July): until then the speaker
+    still works where they did; the new employer answers from the start."""
+    space = _remember(memory, ("I work at Initech.", accepted))
+    assert _answer(memory, space, "Where does Alice work now?", as_of="2024-06-20T00:00:00").startswith(
+        "Alice — employer: Initech"
+    )
+    assert _answer(memory, space, "Where does Alice work now?", as_of="2024-08-20T00:00:00").startswith(
+        "Alice — employer: Globex since 1"
+    )

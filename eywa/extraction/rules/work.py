@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import datetime
 
 from eywa.extraction.lexicon import NEEDS_QUALIFIER, NOT_JOB_MODIFIERS, NOT_NAMES, OCCUPATIONS, PROPER
 from eywa.extraction.rules.clause import (
@@ -78,6 +79,8 @@ _STARTS = rule(
     rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+job\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_ROLE_AFTER}",
     "start starts started starting begin begins began begun",
 )
+_OFFER = re.compile(r"\boffer\b")
+"""A job match about an offer ("got an offer from X", ``_accepted``)."""
 _SCHEDULED = frozenset({"start", "starts", "starting", "begin", "begins"})
 """Present forms of "start" that, with no date placed before the turn, tell a start to come."""
 _JOINED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:joined|join|joins)\s+{_ORG}\s+as\s+(?:a|an)\s+{_TITLE}", "joined join joins")
@@ -267,6 +270,15 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _GOT_JOB) + matches(ctx, _HIRED) + matches(ctx, _JOINED) + changed:
         if org := org_name(m.group("org")):
             said = _JOIN_VERB.search(m.group(0))
+            accepted = said is not None and said.group(1) == "accepted"
+            if m.re is _GOT_JOB.pattern and (accepted or _OFFER.search(m.group(0))):
+                yield from _accepted(ctx, s, m, org, accepted=accepted)
+                continue
+            if m.re is _GOT_JOB.pattern and (start := future_date(ctx)) is not None:
+                # "I got a job at Globex, starting in June": the employer from then.
+                yield _starts_on(ctx, s, org, start)
+                yield from _title(ctx, s, m)
+                continue
             verb = _JOIN_VERBS[said.group(1)] if said else "got a job at"
             yield fact(ctx, s, f"{s} {verb} {_the(m, org)}", "employer", org, valid_from=past_date(ctx, m), confidence=0.85)
             yield from _title(ctx, s, m)
@@ -284,6 +296,30 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
             statement = f"{s} starts at {org}{when}" if upcoming else f"{s} started at {org}{when}"
             yield fact(ctx, s, statement, "employer", org, valid_from=start, confidence=0.85)
             yield from _title(ctx, s, m)
+
+
+def _accepted(ctx: Ctx, s: str, m: re.Match[str], org: str, *, accepted: bool) -> Iterator[CandidateFact]:
+    """An offer is not yet a job, and one accepted is a start to come: "I got an offer from
+    Globex" says nothing of where one works, and "I accepted an offer from Globex" / "a
+    position at Globex" is often said before a notice period ends. Accepted, with a date
+    ahead in the sentence ("starting in June"), the employer from that date, as "I start at
+    Globex in June" is; without one, a plan until a start is said ("I start at Globex on 6
+    May"), as "I'm starting at Globex" is."""
+    if not accepted:
+        return
+    start = future_date(ctx)
+    if start is None:
+        yield fact(ctx, s, f"{s} accepted a job at {org}", "plans", f"start at {org}", modality="planned",
+                   confidence=0.75)
+        return
+    yield _starts_on(ctx, s, org, start)
+    yield from _title(ctx, s, m)
+
+
+def _starts_on(ctx: Ctx, s: str, org: str, start: datetime) -> CandidateFact:
+    """The employer from a start still ahead when the turn was said."""
+    return fact(ctx, s, f"{s} starts at {org} {date_phrase(start, _granularity(ctx, start))}", "employer", org,
+                valid_from=start, confidence=0.85)
 
 
 def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
