@@ -151,6 +151,20 @@ def test_hazard_grows_with_elapsed_time_and_a_change_signal_floors_it(a: float, 
     assert nm.hazard(short, 365.0, True, 0.9) >= 0.9
 
 
+
+@given(st.floats(min_value=0.0, max_value=1e5), st.floats(min_value=0.0, max_value=1e5),
+       st.floats(min_value=0.0, max_value=1.0), st.floats(min_value=0.01, max_value=1e3))  # fmt: skip
+def test_the_contradiction_hazard_grows_from_none_at_once_toward_its_ceiling(a: float, b: float, ceiling: float,
+                                                                            tau: float) -> None:
+    """Two reports of one moment cannot both hold (no change released); the longer between
+    them, the likelier a change, never beyond the ceiling; a clock skew (negative time) is
+    no time at all."""
+    short, long = sorted((a, b))
+    assert nm.contradiction_hazard(0.0, ceiling, tau) == 0.0
+    assert nm.contradiction_hazard(-short, ceiling, tau) == 0.0
+    assert 0.0 <= nm.contradiction_hazard(short, ceiling, tau) <= nm.contradiction_hazard(long, ceiling, tau) <= ceiling
+    assert nm.contradiction_hazard(tau * 50.0, ceiling, tau) == pytest.approx(ceiling)
+
 observation_specs = st.lists(
     st.tuples(
         values,
