@@ -261,6 +261,15 @@ def _ago(match: re.Match[str], anchor: datetime) -> Resolved | None:
     return cal.years_between(first.year, last.year)
 
 
+_DATE_FOLLOWS = (
+    r"(?!,?\s+(?:the\s+)?(?:\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*\d))"
+)
+"""A bare weekday or weekend followed by the date it is ("on Saturday 3 June", "on Sunday,
+1 January", "on Saturday the 3rd", "on Friday June 3") or by "of" and one ("over the weekend
+of 31 December") is placed by that date, not by the sentence's tense, which would give it a
+second and maybe other day."""
+
+
 _DATE_PATTERNS: tuple[tuple[re.Pattern[str], Handler, frozenset[str] | None, bool], ...] = (
     # (pattern, handler, one of these words must occur (None: any), a digit must occur)
     (
@@ -335,7 +344,7 @@ _DATE_PATTERNS: tuple[tuple[re.Pattern[str], Handler, frozenset[str] | None, boo
     ),
     (
         re.compile(
-            rf"\bon\s+(?P<weekday>{'|'.join(WEEKDAYS + tuple(_WEEKDAY_ABBREVIATIONS))})\b(?![-'’]?s\b)",
+            rf"\bon\s+(?P<weekday>{'|'.join(WEEKDAYS + tuple(_WEEKDAY_ABBREVIATIONS))})\b(?![-'’]?s\b){_DATE_FOLLOWS}",
             _FLAGS,
         ),
         _bare_weekday,
@@ -349,7 +358,7 @@ _DATE_PATTERNS: tuple[tuple[re.Pattern[str], Handler, frozenset[str] | None, boo
         False,
     ),
     (
-        re.compile(r"\b(?:over|at|on|during)\s+the\s+weekend\b", _FLAGS),
+        re.compile(rf"\b(?:over|at|on|during)\s+the\s+weekend\b(?!\s+of\b){_DATE_FOLLOWS}", _FLAGS),
         _the_weekend,
         frozenset({"weekend"}),
         False,

@@ -265,3 +265,19 @@ def test_a_day_named_without_a_side_of_today_takes_the_sentence_tense(text: str,
 )
 def test_a_day_named_without_a_tense_is_no_date(text: str) -> None:
     assert [s for s in resolve_time_expressions(text, MONDAY) if s.kind is SignalKind.DATE] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "normalized"),
+    [
+        ("I ran on Saturday 3 June.", "2023-06-03"),
+        ("We met on Sunday, 2 July.", "2023-07-02"),
+        ("I flew home on Friday June 30", "2023-06-30"),
+        ("We went to a wedding over the weekend of 1 July", "2023-07-01"),
+        ("We went to a wedding on the weekend of 1 July 2023", "2023-07-01"),
+    ],
+)
+def test_a_day_named_with_its_date_is_that_date_alone(text: str, normalized: str) -> None:
+    """The tense gave "on Saturday" in "on Saturday 3 June" a day of its own (the Saturday
+    before the turn), a second and other date beside the one the sentence names."""
+    assert only_date(text, MONDAY).normalized == normalized
