@@ -9,6 +9,7 @@ both resolve to the same day; "$1,200" matches "1200 dollars" because both norma
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal, InvalidOperation
@@ -128,16 +129,21 @@ def anchor_signals(signals: tuple[Signal, ...] | list[Signal]) -> list[Signal]:
     return sorted(out, key=lambda s: (s.start, s.end))
 
 
-def evidence_anchors(turn: Evidence, masked: list[tuple[int, int]]) -> list[Anchor]:
-    """The anchors one cited turn offers: its signals outside masked spans, and its own day."""
+def evidence_anchors(
+    turn: Evidence, masked: list[tuple[int, int]], signals: Sequence[Signal] | None = None
+) -> list[Anchor]:
+    """The anchors one cited turn offers: its signals (``signals`` when given: the turn's text
+    read again by today's detector, see ``Validator._anchors``) outside masked spans, and its
+    own day."""
+    signals = turn.signals if signals is None else list(signals)
     out = [
         Anchor.of(s)
-        for s in anchor_signals(turn.signals)
+        for s in anchor_signals(signals)
         if not any(a <= s.start < b for a, b in masked)
     ]
     out.append(Anchor.day(turn.observed_at, "observed_at"))
     # "I've lived in Leeds for ten years" said on 1 Mar 2023 states a start, 1 Mar 2013.
-    for s in turn.signals:
+    for s in signals:
         if s.kind is SignalKind.DURATION and not any(a <= s.start < b for a, b in masked):
             if (began := duration_back(turn.observed_at, s.normalized or "")) is not None:
                 out.append(Anchor.day(began, s.text))

@@ -279,16 +279,26 @@ class Validator:
             if moment is not None:
                 claims.append(Anchor.day(moment, label))
         matched: dict[str, list[str]] = {}
-        offered = {t.id: evidence_anchors(t, masks[t.id]) for t in found}
+        stored = {t.id: evidence_anchors(t, masks[t.id]) for t in found}
+        # The claim is read by today's detector, the turns' signals by the one that stored them:
+        # a claim they do not match is tried again on the turns read by today's ("on Sunday",
+        # which an older Level 0 left undated, is a date now), so that reprocessing a store
+        # ingested before a detector change does not refuse what its turns still say.
+        fresh: dict[str, list[Anchor]] = {}
         failed: list[str] = []
         for claim in claims:
             hit = False
-            for turn in found:
-                got = match_anchor(claim, offered[turn.id], texts[turn.id])
-                if got is not None:
-                    hit = True
-                    if got.text != "observed_at":
-                        matched.setdefault(turn.id, []).append(f"{got.kind.value}:{got.normalized}")
+            for offered in (stored, fresh):
+                if offered is fresh and not fresh:
+                    fresh.update({t.id: evidence_anchors(t, masks[t.id], self._detect(t.text, t.observed_at)) for t in found})
+                for turn in found:
+                    got = match_anchor(claim, offered[turn.id], texts[turn.id])
+                    if got is not None:
+                        hit = True
+                        if got.text != "observed_at":
+                            matched.setdefault(turn.id, []).append(f"{got.kind.value}:{got.normalized}")
+                        break
+                if hit:
                     break
             if not hit:
                 failed.append(f"{claim.kind.value} {claim.text!r} ({claim.normalized})")

@@ -175,3 +175,18 @@ def test_evidence_signals_decide_polarity_when_present() -> None:
     )
     fact = CandidateFact(statement="Cecilia eats meat.", subject="Cecilia", evidence_ids=("h",))
     assert Validator().validate("home", fact, {"h": ev}).reasons == (ReasonCode.POLARITY_FLIP,)
+
+
+def test_a_turn_stored_by_an_older_detector_still_supports_a_claim_read_by_todays() -> None:
+    """A turn stored before Level 0 placed a bare weekday ("on Sunday" was no date) keeps those
+    signals; the claim is read by today's detector, where "on Sunday" is a date. Reprocessing
+    such a store refused the fact as ``anchor_mismatch``; the turn read again by today's
+    detector supports it. A date neither reading gives is still refused."""
+    text = "I cooked dumplings for 11 friends on Sunday."
+    ev = turn(text)
+    stored = ev.model_copy(update={"signals": tuple(s for s in ev.signals if s.kind is not SignalKind.DATE)})
+    fact = CandidateFact(statement="Cecilia cooked dumplings for 11 friends on Sunday.", subject="Cecilia",
+                         evidence_ids=(ev.id,))  # fmt: skip
+    assert Validator().validate("home", fact, {ev.id: stored}).accepted
+    wrong = fact.model_copy(update={"statement": "Cecilia cooked dumplings for 11 friends on 1 May 2023."})
+    assert Validator().validate("home", wrong, {ev.id: stored}).reasons == (ReasonCode.ANCHOR_MISMATCH,)
