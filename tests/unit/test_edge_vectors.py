@@ -14,6 +14,7 @@ import pytest
 import qdrant_edge as qe
 
 import eywa.stores.embedded.vectors as vectors_module
+from eywa.stores.embedded import shard_rewrite
 from eywa.errors import ClosedError, ConfigurationError, InvalidInputError, StoreError
 from eywa.stores.embedded.vectors import QdrantEdgeVectorStore, point_id
 from eywa.stores.vectors import ShardIndex, VectorPoint
@@ -453,3 +454,31 @@ def test_an_interrupted_rewrite_is_settled_at_open_into_a_whole_shard(tmp_path: 
     finally:
         vectors.close()
     assert sorted(p.name for p in (tmp_path / "vectors").iterdir()) == ["belief", "entity", "evidence"]
+
+
+def test_an_upsert_during_a_rewrite_waits_for_it_and_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An upsert while ``compact`` copies the shard would land in the old shard's files and be
+    deleted with them; it waits for the swap and goes into the new shard."""
+    vectors = QdrantEdgeVectorStore(tmp_path, DIM)
+    vectors.upsert("evidence", random_points(20, "alice", seed=8))
+    copying = threading.Event()
+    real = shard_rewrite.copy_points
+
+    def slow_copy(source: qe.EdgeShard, target: qe.EdgeShard) -> int:
+        copying.set()
+        time.sleep(0.3)
+        return real(source, target)
+
+    monkeypatch.setattr(vectors_module, "copy_points", slow_copy)
+    late = random_points(1, "alice", seed=9, prefix="late")
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        rewrite = pool.submit(vectors.compact, "evidence")
+        assert copying.wait(5)
+        vectors.upsert("evidence", late)  # blocks until the rewrite is done
+        assert rewrite.done() and rewrite.result() == 20
+    try:
+        assert vectors.count("evidence") == 21
+        assert vectors.missing("evidence", [late[0].id]) == set()
+        assert vectors.search("evidence", "alice", late[0].vector, 1)[0][0] == late[0].id
+    finally:
+        vectors.close()

@@ -43,6 +43,12 @@ upsert, an API request) runs until it ends. That is why it is an operator's expl
 of the background thread. Points written after a build land in a plain appendable segment
 and are searched exactly (with the graph of the rest) until a build finds at least ``threshold``
 of them in their segment (fewer stay plain: their segment is below the threshold).
+
+Erasure at rest: a deleted point stays in a shard's files (segments, write-ahead log) until
+they are rewritten, so an erasure calls ``compact`` on each shard it touched, which copies the
+live points into a fresh shard and swaps it in (``shard_rewrite``). Every call on a shard holds
+its gate shared and ``compact`` holds it alone, so no upsert lands in a shard being copied and
+no search meets a closed one.
 """
 
 from __future__ import annotations
