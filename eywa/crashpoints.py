@@ -30,6 +30,9 @@ CrashPoint = Literal[
     "erasure_dimensions_replayed",  # the erased beliefs' deltas removed, their dimensions replayed
     "erasure_beliefs_removed",  # the beliefs and candidates citing erased turns removed
     "erasure_vectors_rebuilt",  # erased vectors deleted, neighbours re-embedded; record not yet done
+    "vector_shard_rewritten",  # embedded: a shard's live points copied into ``<kind>.rewritten``, synced
+    "vector_shard_set_aside",  # embedded: the old shard moved to ``<kind>.replaced``, no ``<kind>`` yet
+    "vector_shard_swapped",  # embedded: the rewritten shard in place, the old files not yet deleted
 ]
 CRASH_POINTS: Final[tuple[CrashPoint, ...]] = (
     "level0_committed",
@@ -44,6 +47,9 @@ CRASH_POINTS: Final[tuple[CrashPoint, ...]] = (
     "erasure_dimensions_replayed",
     "erasure_beliefs_removed",
     "erasure_vectors_rebuilt",
+    "vector_shard_rewritten",
+    "vector_shard_set_aside",
+    "vector_shard_swapped",
 )
 
 

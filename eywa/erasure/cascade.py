@@ -18,6 +18,9 @@ Steps, each idempotent so that re-running an interrupted erasure (or the next op
    re-validated (a new belief replaces the old one: ids hash the cited turns).
 3. with a vector store: the erased turns' and removed beliefs' vectors are deleted and the
    "turn with its reply" vector of each turn an erased one replied to is rebuilt; the
+   embedded vector shards the erasure touched are rewritten with only their live points
+   (``Stores.compactor``: a deleted point's vector stays in a shard's files until then, and
+   so does a re-embedded neighbour's old vector, derived from the erased reply); the
    store's files are scrubbed of what the deletions left in them (``ErasureStore.scrub``);
    then the record is marked ``done``. A process without the vector store (a worker) leaves the
    record ``pending`` and the ledger's ``embed_*`` marks for the one that has it.
@@ -40,6 +43,7 @@ from eywa.models import utc_now
 from eywa.nous.ledger import SpecResolver, forget_beliefs
 from eywa.stores.bundle import GraphStores, Stores
 from eywa.stores.erasure import ErasedTurn, ErasureRecord, ErasureSelector
+from eywa.stores.vectors import VectorKind
 
 __all__ = ["continue_erasure", "erase", "finish_vectors", "remove_derived", "resume_erasures", "start_erasure"]
 
@@ -159,6 +163,11 @@ def finish_vectors(
     replied_to = [m.item_id for m in stores.ledger.pending("embed_evidence", limit=10_000, space=space)]
     embed_pending_evidence(vectors, embedder, space, sorted({*marks, *replied_to}), embed_batch)
     crashpoints.reached("erasure_vectors_rebuilt")
+    if vectors.compactor is not None:  # before ``done``: an interrupted erasure rewrites them when resumed
+        touched: tuple[tuple[VectorKind, bool], ...] = (
+            ("evidence", bool(erased)), ("belief", bool(record.belief_ids or gone_beliefs)))  # fmt: skip
+        for kind in (kind for kind, removed in touched if removed):
+            vectors.compactor.compact(kind)
     if not stores.erasure.scrub():  # before ``done``: an interrupted erasure is scrubbed when resumed
         log.warning("erasure %s: a reader held off the WAL checkpoint; the next erasure or close does it", record.id)
     counts = {**counts, "vectors": len(erased) + len(record.belief_ids)}

@@ -22,7 +22,7 @@ from eywa.stores.erasure import ErasureStore
 from eywa.stores.evidence import EvidenceStore, KeywordIndex
 from eywa.stores.ledger import JobRecords, StageLedger, Tombstones
 from eywa.stores.spaces import SpaceCatalog
-from eywa.stores.vectors import VectorIndexer, VectorStore
+from eywa.stores.vectors import VectorCompactor, VectorIndexer, VectorStore
 
 
 Batch = tuple[Sequence[Evidence], Sequence[tuple[str, Entity]]]
@@ -92,3 +92,6 @@ class Stores(GraphStores):
     indexer: VectorIndexer | None = None
     """The explicit HNSW build of the vector shards (embedded only; None: a Qdrant server
     indexes its collections in the background)."""
+    compactor: VectorCompactor | None = None
+    """The rewrite of a vector shard without its deleted points' bytes, run by an erasure
+    (embedded only; None: the backend's vector files are out of Eywa's reach)."""

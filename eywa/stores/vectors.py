@@ -120,3 +120,13 @@ class VectorIndexer(Protocol):
         """Build the HNSW graph of ``kind``'s shard (blocking; see the implementation for
         what else it blocks) and return its state after."""
         ...
+
+
+class VectorCompactor(Protocol):
+    """Rewriting a shard without what its deletions left in its files (the embedded Qdrant
+    Edge shards keep a deleted point's vector and payload on disk; a Qdrant server is
+    vacuumed by its own optimizer, out of Eywa's reach)."""
+
+    def compact(self, kind: VectorKind) -> int:
+        """Rewrite ``kind``'s shard with only its live points (blocking) and return how many."""
+        ...

@@ -153,31 +153,43 @@ def test_the_erased_word_is_in_no_file_of_the_data_directory(stored: tuple[Path,
     assert found(directory, spellings(WORD)) == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known, README 'Erasure', on disk: Qdrant Edge keeps a deleted point's vector and payload in its "
-    "segment files until a vacuum and in its write-ahead log until the log's 32 MB segment is recycled; "
-    "it offers no call that rewrites them short of the optimizers (which also build the HNSW graph)",
-)
-@pytest.mark.parametrize("erasure", ["forget"])
+@pytest.mark.parametrize("erasure", list(ERASURES))
 def test_the_erased_vectors_are_in_no_file_of_the_data_directory(stored: tuple[Path, Memory, list[bytes]], erasure: str) -> None:
+    """Qdrant Edge keeps a deleted point's vector and payload in its segment files until a
+    vacuum, and the upsert that wrote it in its write-ahead log until the log's 32 MB segment
+    is recycled: before the erasure rewrote the shards it touched, both held the erased
+    vectors (this test was a strict xfail). Also gone: the old vector of each remaining turn
+    re-embedded without the erased reply (it was derived from the reply's words)."""
     directory, mem, vectors = stored
+    kept = [turn.id for turn in mem._stores.evidence.get(SPACE, mem._stores.evidence.ids(SPACE)) if turn.speaker == "Ana"]
+    before = dict(zip(kept, _heads(mem, kept), strict=True))
     ERASURES[erasure](mem)
+    assert found(directory, vectors) == {}  # open: the old shard's files are deleted
+    after = dict(zip(kept, _heads(mem, kept), strict=True)) if erasure == "forget" else {}
+    stale = [v for i, v in before.items() if i in after and after[i] != v]
+    assert erasure != "forget" or stale  # the neighbours were re-embedded: the check can fail
     mem.close()
     assert found(directory, vectors) == {}
+    assert found(directory, [needle for pair in stale for needle in pair]) == {}
+    assert not [p.name for p in (directory / "vectors").iterdir() if "." in p.name]  # no rewrite left over
 
 
-def test_an_operator_removes_the_erased_vectors_by_deleting_the_shards_while_closed(
+def _heads(mem: Memory, ids: Sequence[str]) -> list[tuple[bytes, ...]]:
+    """Per id, its vector's byte patterns (``vector_bytes``), in order."""
+    return [tuple(vector_bytes(mem, [i])) for i in ids]
+
+
+def test_an_operator_still_rebuilds_the_shards_by_deleting_them_while_closed(
     stored: tuple[Path, Memory, list[bytes]],
 ) -> None:
-    """The remedy README "Erasure" gives until then: with the memory closed, delete
+    """The remedy README "Erasure" gave before erasures rewrote the shards, still there for a
+    copy of ``vectors/`` an erasure could not reach: with the memory closed, delete
     ``vectors/``; the next open finds the shards empty, marks every remaining turn and belief
     for embedding again (``eywa.stores.embedded.lost_vectors``) and embeds them; the erased
     ones are no longer there to embed."""
     directory, mem, vectors = stored
     _forget(mem)
     mem.close()
-    assert found(directory, vectors)  # what the xfail above says
     shutil.rmtree(directory / "vectors")
     again = Memory.open(directory, settings=EywaSettings(data_dir=directory), embedder=HashEmbedder(),
                         extractor=ScriptedExtractor())  # fmt: skip

@@ -14,6 +14,7 @@ import pytest
 import qdrant_edge as qe
 
 import eywa.stores.embedded.vectors as vectors_module
+from eywa.stores.embedded import shard_rewrite
 from eywa.errors import ClosedError, ConfigurationError, InvalidInputError, StoreError
 from eywa.stores.embedded.vectors import QdrantEdgeVectorStore, point_id
 from eywa.stores.vectors import ShardIndex, VectorPoint
@@ -262,6 +263,7 @@ def test_every_call_after_close_raises_closed_error(tmp_path: Path) -> None:
         lambda: vectors.count("evidence"),
         vectors.index_state,
         lambda: vectors.build_index("evidence"),
+        lambda: vectors.compact("evidence"),
     ]
     for call in calls:
         with pytest.raises(ClosedError):
@@ -373,3 +375,110 @@ def test_an_upsert_of_another_space_waits_for_an_unfiltered_search_in_progress(t
         assert [doc for doc, _ in store.search("evidence", "alice", unit(1, 0), 5)] == ["ev_a"]
     finally:
         store.close()
+
+
+# ``compact``: an erasure rewrites a shard with only its live points (erasure at rest).
+
+
+def _bytes_under(directory: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file())
+
+
+def _stored(vectors: QdrantEdgeVectorStore, doc_id: str) -> bytes:
+    """The point's vector as the segments hold it (normalised for cosine: little-endian float32)."""
+    (record,) = vectors._shards["evidence"].retrieve([point_id(doc_id)], with_payload=False, with_vector=True)
+    values = record.vector[""] if isinstance(record.vector, dict) else record.vector
+    return np.asarray(values, dtype=np.float32).tobytes()
+
+
+def test_compact_keeps_every_live_point_and_drops_the_deleted_ones_bytes(tmp_path: Path) -> None:
+    vectors = QdrantEdgeVectorStore(tmp_path, DIM)
+    points = random_points(50, "alice", seed=3) + random_points(5, "bob", seed=4)
+    vectors.upsert("evidence", points)
+    gone = points[:10]
+    query = unit(1, 2, 3)
+    needles = [_stored(vectors, p.id) for p in gone]
+    vectors.delete("evidence", [p.id for p in gone])
+    before = vectors.search("evidence", "alice", query, 100)
+    assert all(n in _bytes_under(tmp_path / "evidence") for n in needles)  # what deletion leaves
+    assert vectors.compact("evidence") == 45
+    assert vectors.search("evidence", "alice", query, 100) == before
+    assert vectors.search("evidence", "alice", query, 100, not_after=20.0) == [
+        hit for hit in before if float(hit[0].rsplit("_", 1)[1]) <= 20.0
+    ]  # the ``at`` payload and its index came along
+    assert vectors.count("evidence", "bob") == 5
+    assert vectors.missing("evidence", [p.id for p in points]) == {p.id for p in gone}
+    assert not any(n in _bytes_under(tmp_path) for n in needles)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["belief", "entity", "evidence"]
+    vectors.upsert("evidence", gone[:1])  # the new shard takes writes, and keeps them on reopen
+    vectors.close()
+    again = QdrantEdgeVectorStore(tmp_path, DIM)
+    try:
+        assert again.count("evidence") == 46
+    finally:
+        again.close()
+
+
+def test_compact_is_idempotent_and_takes_an_empty_shard(store: QdrantEdgeVectorStore) -> None:
+    assert store.compact("belief") == 0
+    store.upsert("belief", random_points(3, "alice", seed=5, prefix="bl"))
+    assert store.compact("belief") == store.compact("belief") == 3
+
+
+@pytest.mark.parametrize("state", ["rewrite", "rewritten", "set_aside", "swapped"])
+def test_an_interrupted_rewrite_is_settled_at_open_into_a_whole_shard(tmp_path: Path, state: str) -> None:
+    """Each state a crash can leave (``shard_rewrite``): the open finds the old shard (an
+    incomplete rewrite is discarded) or the new one, never an empty one, and no leftover."""
+    old_points, new_points = random_points(6, "alice", seed=6), random_points(4, "alice", seed=7)
+    QdrantEdgeVectorStore(tmp_path / "new", DIM).close()
+    new = QdrantEdgeVectorStore(tmp_path / "new", DIM)
+    new.upsert("evidence", new_points)
+    new.close()
+    old = QdrantEdgeVectorStore(tmp_path / "vectors", DIM)
+    old.upsert("evidence", old_points)
+    old.close()
+    shard = tmp_path / "vectors" / "evidence"
+    moved = {"rewrite": ".rewrite", "rewritten": ".rewritten", "set_aside": ".rewritten", "swapped": ".replaced"}
+    if state == "set_aside":
+        shard.rename(shard.with_name("evidence.replaced"))
+    if state == "swapped":
+        shard.rename(shard.with_name("evidence.replaced"))
+        (tmp_path / "new" / "evidence").rename(shard)
+    else:
+        (tmp_path / "new" / "evidence").rename(shard.with_name("evidence" + moved[state]))
+    vectors = QdrantEdgeVectorStore(tmp_path / "vectors", DIM)
+    try:
+        expected = old_points if state == "rewrite" else new_points
+        assert vectors.count("evidence") == len(expected)
+        assert vectors.missing("evidence", [p.id for p in expected]) == set()
+    finally:
+        vectors.close()
+    assert sorted(p.name for p in (tmp_path / "vectors").iterdir()) == ["belief", "entity", "evidence"]
+
+
+def test_an_upsert_during_a_rewrite_waits_for_it_and_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An upsert while ``compact`` copies the shard would land in the old shard's files and be
+    deleted with them; it waits for the swap and goes into the new shard."""
+    vectors = QdrantEdgeVectorStore(tmp_path, DIM)
+    vectors.upsert("evidence", random_points(20, "alice", seed=8))
+    copying = threading.Event()
+    real = shard_rewrite.copy_points
+
+    def slow_copy(source: qe.EdgeShard, target: qe.EdgeShard) -> int:
+        copying.set()
+        time.sleep(0.3)
+        return real(source, target)
+
+    monkeypatch.setattr(vectors_module, "copy_points", slow_copy)
+    late = random_points(1, "alice", seed=9, prefix="late")
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        rewrite = pool.submit(vectors.compact, "evidence")
+        assert copying.wait(5)
+        vectors.upsert("evidence", late)  # blocks until the rewrite is done
+        assert rewrite.done() and rewrite.result() == 20
+    try:
+        assert vectors.count("evidence") == 21
+        assert vectors.missing("evidence", [late[0].id]) == set()
+        assert vectors.search("evidence", "alice", late[0].vector, 1)[0][0] == late[0].id
+    finally:
+        vectors.close()

@@ -173,7 +173,7 @@ class SqliteDimensionStore:
         for start in range(0, len(unique), 500):
             chunk = unique[start : start + 500]
             rows = self._db.query(
-                "SELECT id FROM nous_deltas WHERE +space = ? AND id IN "
+                "SELECT id FROM nous_deltas WHERE space = ? AND id IN "
                 f"({', '.join('?' * len(chunk))})",
                 [space, *chunk],
             )
@@ -203,7 +203,7 @@ class SqliteDimensionStore:
             with self._db.transaction() as conn:
                 return sum(
                     conn.execute(
-                        "DELETE FROM nous_deltas WHERE +space = ? AND id = ?", (space, delta_id)
+                        "DELETE FROM nous_deltas WHERE space = ? AND id = ?", (space, delta_id)
                     ).rowcount
                     for delta_id in dict.fromkeys(ids)
                 )

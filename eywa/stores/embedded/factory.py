@@ -126,6 +126,7 @@ def open_embedded(
         exclusive=db.locked,
         backup=lambda dest, at: backup_directory(directory, dest, at, database=DATABASE_FILE),
         indexer=vectors,
+        compactor=vectors,
     )
 
 

@@ -43,6 +43,12 @@ upsert, an API request) runs until it ends. That is why it is an operator's expl
 of the background thread. Points written after a build land in a plain appendable segment
 and are searched exactly (with the graph of the rest) until a build finds at least ``threshold``
 of them in their segment (fewer stay plain: their segment is below the threshold).
+
+Erasure at rest: a deleted point stays in a shard's files (segments, write-ahead log) until
+they are rewritten, so an erasure calls ``compact`` on each shard it touched, which copies the
+live points into a fresh shard and swaps it in (``shard_rewrite``). Every call on a shard holds
+its gate shared and ``compact`` holds it alone, so no upsert lands in a shard being copied and
+no search meets a closed one.
 """
 
 from __future__ import annotations
@@ -55,7 +61,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, nullcontext, suppress
+from contextlib import ExitStack, contextmanager, nullcontext, suppress
 from enum import Enum
 from pathlib import Path
 from typing import Final
@@ -65,6 +71,7 @@ import numpy.typing as npt
 import qdrant_edge as qe
 
 from eywa.errors import EywaError, InvalidInputError, StoreError
+from eywa.stores.embedded.shard_rewrite import REWRITE, beside, copy_points, settle, swap_in, write_synced
 from eywa.stores.vector_points import point_id as point_id  # re-exported: tests and callers use it
 from eywa.stores.vector_points import (
     SEARCH_PAYLOAD,
@@ -141,6 +148,49 @@ def _set_aside(path: Path) -> Path:
         target = path.with_name(f"{path.name}{CORRUPT_SUFFIX}{stamp}-{n}")
     path.rename(target)
     return target
+
+
+class _Gate:
+    """Per shard: any number of holders at once (searches, upserts, counts), or one alone (a
+    rewrite swapping the shard's files, ``close``). A waiting rewrite holds off new holders, so
+    a stream of searches cannot starve it; no holder takes it twice (not reentrant)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._shared = 0
+        self._alone = False
+        self._waiting = 0
+
+    @contextmanager
+    def shared(self) -> Iterator[None]:
+        with self._cond:
+            while self._alone or self._waiting:
+                self._cond.wait()
+            self._shared += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._shared -= 1
+                if not self._shared:
+                    self._cond.notify_all()
+
+    @contextmanager
+    def alone(self) -> Iterator[None]:
+        with self._cond:
+            self._waiting += 1
+            try:
+                while self._alone or self._shared:
+                    self._cond.wait()
+            finally:
+                self._waiting -= 1
+            self._alone = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._alone = False
+                self._cond.notify_all()
 
 
 class _Empty(Enum):
@@ -254,6 +304,8 @@ class QdrantEdgeVectorStore:
         if dim < 1:
             raise InvalidInputError(f"vector dim must be positive, got {dim}")
         self._dim = dim
+        self._directory = Path(directory)
+        self._gates: dict[VectorKind, _Gate] = {kind: _Gate() for kind in VECTOR_KINDS}
         self._embedder_id = embedder_id
         self._indexing_threshold_kb = indexing_threshold_kb
         self._full_scan_threshold_kb = full_scan_threshold_kb
@@ -269,7 +321,7 @@ class QdrantEdgeVectorStore:
         self._sole_guard = threading.Lock()
         try:
             for kind in VECTOR_KINDS:
-                self._shards[kind], self._sole[kind] = self._open(Path(directory) / kind)
+                self._shards[kind], self._sole[kind] = self._open(self._directory / kind)
         except StoreError:
             with suppress(StoreError):  # the open failure is the error worth reporting
                 self._close_shards()
@@ -292,6 +344,10 @@ class QdrantEdgeVectorStore:
             ConfigurationError: the shard is of another width.
             StoreError: it cannot be moved aside or created.
         """
+        try:
+            settle(path)  # a rewrite a crash interrupted (``shard_rewrite``)
+        except OSError as exc:
+            raise StoreError(_BACKEND, "open", f"cannot finish the interrupted rewrite of {path}: {exc}") from exc
         existing = path.is_dir() and any(path.iterdir())
         try:
             shard = self._load_or_create(path)
@@ -402,6 +458,19 @@ class QdrantEdgeVectorStore:
         """
         return kind_entry(self._shards, kind, closed=self._closed, store="QdrantEdgeVectorStore")
 
+    @contextmanager
+    def _using(self, kind: VectorKind) -> Iterator[qe.EdgeShard]:
+        """The open shard of ``kind``, held shared: a rewrite (``compact``) or ``close`` waits
+        until the caller is done, and the caller never sees a shard they closed.
+
+        Raises:
+            ClosedError: the store was closed.
+            InvalidInputError: ``kind`` is not a vector kind.
+        """
+        self._shard(kind)  # the kind checked before its gate is looked up
+        with self._gates[kind].shared():
+            yield self._shard(kind)
+
     def upsert(self, kind: VectorKind, points: Sequence[VectorPoint]) -> None:
         """Insert or replace points; in the shard's write-ahead log before returning, its
         segments flushed when the last flush is older than ``flush_every_s``.
@@ -411,26 +480,26 @@ class QdrantEdgeVectorStore:
             InvalidInputError: a vector has the wrong shape.
             StoreError: Qdrant Edge failed.
         """
-        shard = self._shard(kind)
-        if not points:
-            return
-        records = [
-            qe.Point(point_id(point.id), point_vector(point, self._dim), point_payload(point, self._embedder_id))
-            for point in points
-        ]
-        spaces = {point.space for point in points}
-        sole = self._sole[kind]
-        if sole is not None and spaces != {sole} and (sole is not _EMPTY or len(spaces) > 1):
-            with self._sole_guard:  # before the write, after any unfiltered search in progress
-                self._sole[kind] = None
-        with _mapped("upsert"):
-            shard.update(qe.UpdateOperation.upsert_points(records))
-            if self._sole[kind] is _EMPTY:  # after the write: searches filtered until then
-                self._sole[kind] = spaces.pop()
-            now = time.monotonic()
-            if now - self._flushed_at[kind] >= self._flush_every_s:
-                shard.flush()
-                self._flushed_at[kind] = now
+        with self._using(kind) as shard:
+            if not points:
+                return
+            records = [
+                qe.Point(point_id(point.id), point_vector(point, self._dim), point_payload(point, self._embedder_id))
+                for point in points
+            ]
+            spaces = {point.space for point in points}
+            sole = self._sole[kind]
+            if sole is not None and spaces != {sole} and (sole is not _EMPTY or len(spaces) > 1):
+                with self._sole_guard:  # before the write, after any unfiltered search in progress
+                    self._sole[kind] = None
+            with _mapped("upsert"):
+                shard.update(qe.UpdateOperation.upsert_points(records))
+                if self._sole[kind] is _EMPTY:  # after the write: searches filtered until then
+                    self._sole[kind] = spaces.pop()
+                now = time.monotonic()
+                if now - self._flushed_at[kind] >= self._flush_every_s:
+                    shard.flush()
+                    self._flushed_at[kind] = now
 
     def search(
         self,
@@ -447,33 +516,33 @@ class QdrantEdgeVectorStore:
             InvalidInputError: the query vector has the wrong shape.
             StoreError: Qdrant Edge failed.
         """
-        shard = self._shard(kind)
-        query = query_vector(vector, self._dim)
-        if limit <= 0:
-            return []
-        unfiltered = self._sole[kind] == space  # a sole-space shard's points all pass both
-        # An unfiltered search holds the guard, so an upsert that clears ``_sole`` (say, the
-        # first point of another space) waits until it has ended, and one that cleared it
-        # meanwhile is seen here: no other space's point is ever searched unfiltered.
-        with self._sole_guard if unfiltered else nullcontext():
-            unfiltered = unfiltered and self._sole[kind] == space
-            must: list[qe.ConditionType] = []
-            if not unfiltered:
-                must.append(qe.FieldCondition("space", match=qe.MatchValue(space)))
-                if self._embedder_id is not None:
-                    must.append(qe.FieldCondition("embedder", match=qe.MatchValue(self._embedder_id)))
-            if not_after is not None:
-                must.append(qe.FieldCondition("at", range=qe.RangeFloat(lte=float(not_after))))
-            request = qe.QueryRequest(
-                limit=fetched(limit),
-                query=qe.Query.Nearest(query),
-                filter=qe.Filter(must=must) if must else None,
-                with_payload=list(SEARCH_PAYLOAD),
-                params=_SEARCH_PARAMS,  # used by indexed segments only
-            )
-            with _mapped("search"):
-                hits = shard.query(request)
-        return scored_ids(hits, limit)
+        with self._using(kind) as shard:
+            query = query_vector(vector, self._dim)
+            if limit <= 0:
+                return []
+            unfiltered = self._sole[kind] == space  # a sole-space shard's points all pass both
+            # An unfiltered search holds the guard, so an upsert that clears ``_sole`` (say, the
+            # first point of another space) waits until it has ended, and one that cleared it
+            # meanwhile is seen here: no other space's point is ever searched unfiltered.
+            with self._sole_guard if unfiltered else nullcontext():
+                unfiltered = unfiltered and self._sole[kind] == space
+                must: list[qe.ConditionType] = []
+                if not unfiltered:
+                    must.append(qe.FieldCondition("space", match=qe.MatchValue(space)))
+                    if self._embedder_id is not None:
+                        must.append(qe.FieldCondition("embedder", match=qe.MatchValue(self._embedder_id)))
+                if not_after is not None:
+                    must.append(qe.FieldCondition("at", range=qe.RangeFloat(lte=float(not_after))))
+                request = qe.QueryRequest(
+                    limit=fetched(limit),
+                    query=qe.Query.Nearest(query),
+                    filter=qe.Filter(must=must) if must else None,
+                    with_payload=list(SEARCH_PAYLOAD),
+                    params=_SEARCH_PARAMS,  # used by indexed segments only
+                )
+                with _mapped("search"):
+                    hits = shard.query(request)
+            return scored_ids(hits, limit)
 
     def missing(self, kind: VectorKind, ids: Sequence[str]) -> set[str]:
         """The subset of ``ids`` that has no point.
@@ -482,14 +551,14 @@ class QdrantEdgeVectorStore:
             ClosedError: the store was closed.
             StoreError: Qdrant Edge failed.
         """
-        shard = self._shard(kind)
-        if not ids:
-            return set()
-        by_point = {point_id(doc_id): doc_id for doc_id in ids}
-        with _mapped("missing"):
-            found = shard.retrieve(list(by_point), with_payload=False, with_vector=False)
-        present = {str(uuid.UUID(str(record.id))) for record in found}
-        return {doc_id for pid, doc_id in by_point.items() if pid not in present}
+        with self._using(kind) as shard:
+            if not ids:
+                return set()
+            by_point = {point_id(doc_id): doc_id for doc_id in ids}
+            with _mapped("missing"):
+                found = shard.retrieve(list(by_point), with_payload=False, with_vector=False)
+            present = {str(uuid.UUID(str(record.id))) for record in found}
+            return {doc_id for pid, doc_id in by_point.items() if pid not in present}
 
     def delete(self, kind: VectorKind, ids: Sequence[str]) -> None:
         """Remove points (erasure); flushed before returning. Unknown ids are ignored.
@@ -498,12 +567,12 @@ class QdrantEdgeVectorStore:
             ClosedError: the store was closed.
             StoreError: Qdrant Edge failed.
         """
-        shard = self._shard(kind)
-        if not ids:
-            return
-        with _mapped("delete"):
-            shard.update(qe.UpdateOperation.delete_points([point_id(doc_id) for doc_id in ids]))
-            shard.flush()
+        with self._using(kind) as shard:
+            if not ids:
+                return
+            with _mapped("delete"):
+                shard.update(qe.UpdateOperation.delete_points([point_id(doc_id) for doc_id in ids]))
+                shard.flush()
 
     def count(self, kind: VectorKind, space: str | None = None) -> int:
         """Exact number of points of ``kind``, in ``space`` when given.
@@ -512,12 +581,12 @@ class QdrantEdgeVectorStore:
             ClosedError: the store was closed.
             StoreError: Qdrant Edge failed.
         """
-        shard = self._shard(kind)
-        flt = None
-        if space is not None:
-            flt = qe.Filter(must=[qe.FieldCondition("space", match=qe.MatchValue(space))])
-        with _mapped("count"):
-            return int(shard.count(qe.CountRequest(exact=True, filter=flt)))
+        with self._using(kind) as shard:
+            flt = None
+            if space is not None:
+                flt = qe.Filter(must=[qe.FieldCondition("space", match=qe.MatchValue(space))])
+            with _mapped("count"):
+                return int(shard.count(qe.CountRequest(exact=True, filter=flt)))
 
     def index_state(self) -> tuple[ShardIndex, ...]:
         """Every kind's shard: its points, how many an HNSW graph holds, its segments.
@@ -526,7 +595,11 @@ class QdrantEdgeVectorStore:
             ClosedError: the store was closed.
             StoreError: Qdrant Edge failed.
         """
-        return tuple(self._state(kind) for kind in VECTOR_KINDS)
+        states = []
+        for kind in VECTOR_KINDS:
+            with self._using(kind):
+                states.append(self._state(kind))
+        return tuple(states)
 
     def build_index(self, kind: VectorKind) -> ShardIndex:
         """Give ``kind``'s shard an HNSW graph (segments of ``threshold`` points or more) and
@@ -543,12 +616,57 @@ class QdrantEdgeVectorStore:
             InvalidInputError: ``kind`` is not a vector kind.
             StoreError: Qdrant Edge failed.
         """
-        shard = self._shard(kind)
-        with _mapped("build_index"):
-            shard.optimize()
-            shard.flush()  # the swapped segments on disk now, not at the next periodic flush
-            self._flushed_at[kind] = time.monotonic()
-        return self._state(kind)
+        with self._using(kind) as shard:
+            with _mapped("build_index"):
+                shard.optimize()
+                shard.flush()  # the swapped segments on disk now, not at the next periodic flush
+                self._flushed_at[kind] = time.monotonic()
+            return self._state(kind)
+
+    def compact(self, kind: VectorKind) -> int:
+        """Rewrite ``kind``'s shard into fresh files holding only its live points, and delete
+        the old files: what deletions left in the segments and the write-ahead log (the deleted
+        points' vectors, ids and payloads) is then in no file (``shard_rewrite``; erasure at
+        rest). Returns the points kept.
+
+        Every other call on this shard waits meanwhile (50,000 points of 384 dimensions: about
+        2.5-3 s). The points are copied, not embedded again; the rewritten shard's segments
+        have no HNSW graph (``index_state`` shows them unindexed; ``build_index`` builds it
+        again). Crash-safe: an interrupted rewrite leaves a whole shard, old or new, that the
+        next open settles (``tests/reliability/test_vector_rewrite_crash.py``).
+
+        Raises:
+            ClosedError: the store was closed.
+            InvalidInputError: ``kind`` is not a vector kind.
+            StoreError: Qdrant Edge or the filesystem failed (the shard at hand is reopened).
+        """
+        self._shard(kind)
+        path = self._directory / kind
+        rewrite = beside(path, REWRITE)
+        with self._gates[kind].alone():
+            shard = self._shard(kind)
+            with _mapped("compact"):
+                if rewrite.exists():
+                    shutil.rmtree(rewrite)
+                target = self._load_or_create(rewrite)
+                try:
+                    kept = copy_points(shard, target)
+                    target.flush()
+                finally:
+                    target.close()
+                graph = int(shard.info().indexed_vectors_count)
+                write_synced(rewrite)
+            try:
+                with _mapped("compact"):
+                    shard.close()
+                    swap_in(path)
+            finally:  # the new shard, or the old one when the swap failed before its renames
+                self._shards[kind], self._sole[kind] = self._open(path)
+                self._flushed_at[kind] = time.monotonic()
+        if graph:
+            log.info("vector shard %s rewritten without its HNSW graph (%d points had one): eywa index-vectors "
+                     "builds it again", path, graph)  # fmt: skip
+        return kept
 
     def _state(self, kind: VectorKind) -> ShardIndex:
         shard = self._shard(kind)
@@ -572,7 +690,10 @@ class QdrantEdgeVectorStore:
             if self._closed:
                 return
             self._closed = True
-        self._close_shards()
+        with ExitStack() as held:
+            for kind in VECTOR_KINDS:  # after every call in progress; later ones see ``_closed``
+                held.enter_context(self._gates[kind].alone())
+            self._close_shards()
 
     def _close_shards(self) -> None:
         """Flush and close every opened shard, reporting the first failure after trying all."""
