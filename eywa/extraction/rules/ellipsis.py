@@ -89,6 +89,22 @@ _ASKED_BE = re.compile(rf"(?i)^\s*{_OPENING}are\s+you\s+(?P<still>still\s+)?(?P<
 Initech?", "Are you still living in Porto?"."""
 
 
+def _question_put_to(turn: Evidence, clause: Clause, previous: Evidence | None) -> Clause | None:
+    """The question a reply leans on: the last clause of the turn just before, when it closes
+    that turn, is in the same session, by someone else, and addressed to the one replying
+    (``_addressed_to_listener``), and the reply's clause is the first of its turn; else None."""
+    if previous is None or not turn.speaker or previous.speaker == turn.speaker or previous.session != turn.session:
+        return None
+    if clause.start > len(turn.text) - len(turn.text.lstrip()):
+        return None
+    questions = [c for c in clauses(previous.text) if c.is_question]
+    if not questions or questions[-1].end < len(previous.text.rstrip()) or not _addressed_to_listener(
+        questions[-1], previous, turn.speaker
+    ):
+        return None
+    return questions[-1]
+
+
 def yes_no_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> tuple[Part, str] | None:
     """The first-person statement a bare yes or no makes of the question just put to the
     speaker, and the question turn's id, which the fact cites beside the reply ("Do you
@@ -102,16 +118,10 @@ def yes_no_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> t
     first of its turn and holds nothing but the yes or no. A "no" to "still" is an end
     ("anymore"); to a plain question, a denial.
     """
-    if previous is None or not turn.speaker or previous.speaker == turn.speaker or previous.session != turn.session:
+    put = _question_put_to(turn, clause, previous)
+    if put is None or previous is None or not turn.speaker:  # the helper checked both; for the types
         return None
-    if clause.start > len(turn.text) - len(turn.text.lstrip()):
-        return None
-    questions = [c for c in clauses(previous.text) if c.is_question]
-    if not questions or questions[-1].end < len(previous.text.rstrip()) or not _addressed_to_listener(
-        questions[-1], previous, turn.speaker
-    ):
-        return None
-    question = questions[-1].text
+    question = put.text
     asked = _ASKED_DO.match(question) or _ASKED_BE.match(question)
     if asked is None or not _called(asked, turn.speaker) or re.search(r"(?i)\b(?:you|your|yours|or)\b", asked.group("rest")):
         return None
@@ -146,16 +156,10 @@ def place_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> tu
     reply; else None. The same conditions as ``yes_no_reply``: the question closes the turn
     just before, in the same session, by someone else, addressed to the one replying, and
     the reply is the first clause of its turn."""
-    if previous is None or not turn.speaker or previous.speaker == turn.speaker or previous.session != turn.session:
+    put = _question_put_to(turn, clause, previous)
+    if put is None or previous is None or not turn.speaker:  # the helper checked both; for the types
         return None
-    if clause.start > len(turn.text) - len(turn.text.lstrip()):
-        return None
-    questions = [c for c in clauses(previous.text) if c.is_question]
-    if not questions or questions[-1].end < len(previous.text.rstrip()) or not _addressed_to_listener(
-        questions[-1], previous, turn.speaker
-    ):
-        return None
-    asked = _ASKED_WHERE.match(questions[-1].text)
+    asked = _ASKED_WHERE.match(put.text)
     place = _PLACE_REPLY.match(clause.text.strip())
     if asked is None or place is None or not _called(asked, turn.speaker) or re.search(r"(?i)\b(?:you|your|or)\b", asked.group("rest")):
         return None
