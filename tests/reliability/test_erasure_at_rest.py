@@ -72,9 +72,15 @@ def spellings(word: str) -> list[bytes]:
 def found(directory: Path, needles: Sequence[bytes]) -> dict[str, int]:
     """File (relative path) -> occurrences of any needle in its bytes."""
     hits: dict[str, int] = {}
+    longest = max((len(needle) for needle in needles), default=0)
     for path in sorted(directory.rglob("*")):
         if path.is_file():
             data = path.read_bytes()
+            # Qdrant preallocates its files (a 32 MB log segment, mmap storage) and leaves them
+            # zeros past what it wrote: scanning only up to the last non-zero byte (and a
+            # needle's length more, for a needle ending in zeros) makes the same count in a
+            # fraction of the time, with many needles.
+            data = data[: len(data.rstrip(b"\0")) + longest]
             count = sum(data.count(needle) for needle in needles)
             if count:
                 hits[str(path.relative_to(directory))] = count
