@@ -25,11 +25,11 @@ _REPLY_YES = re.compile(
     rf"(?i)^\s*(?:{_YES}|i\s+do|i\s+am|i{_A}m)"
     rf"(?:[,!]?\s+(?:{_YES}|i\s+(?:still\s+)?(?:do|am)|i{_A}m(?:\s+still)?|still(?:\s+(?:do|am|there))?))*[.!]*\s*$"
 )
-_ENDED = r"(?:not\s+any\s*more|no\s+longer|i\s+(?:do\s+not|don{A}t)\s+any\s*more|i{A}m\s+not\s+any\s*more|i\s+am\s+not\s+any\s*more)"
+_ENDED = rf"(?:not\s+any\s*more|no\s+longer|i\s+(?:do\s+not|don{_A}t)\s+any\s*more|i{_A}m\s+not\s+any\s*more|i\s+am\s+not\s+any\s*more)"
 _DENIED = rf"(?:i\s+(?:do\s+not|don{_A}t)|i{_A}m\s+not|i\s+am\s+not|not\s+really)"
 _REPLY_NO = re.compile(
     rf"(?i)^\s*(?:(?P<no>no|nope|nah)(?:[,!.]?\s+|[.!]*\s*$))?"
-    rf"(?:(?P<ended>{_ENDED.replace('{A}', _A)})|(?P<denied>{_DENIED}))?[.!]*\s*$"
+    rf"(?:(?P<ended>{_ENDED})|(?P<denied>{_DENIED}))?[.!]*\s*$"
 )
 
 
