@@ -206,3 +206,29 @@ def test_an_operator_still_rebuilds_the_shards_by_deleting_them_while_closed(
     finally:
         again.close()
     assert found(directory, vectors) == {} and found(directory, spellings(WORD)) == {}
+
+
+@pytest.mark.parametrize("erasure", list(ERASURES))
+def test_a_shard_set_aside_as_damaged_is_deleted_by_the_erasure(stored: tuple[Path, Memory, list[bytes]], erasure: str) -> None:
+    """A shard found damaged at open is moved to ``<kind>.corrupt-<time>`` with every vector
+    it held (``tests/reliability/test_lost_vectors.py``), and no erasure can delete points in a
+    shard that does not load: before, the erased vectors stayed in that copy until an operator
+    deleted it. The erasure that rewrites the shard now deletes its set-aside copies."""
+    directory, mem, vectors = stored
+    mem.close()
+    (segment,) = (directory / "vectors" / "evidence" / "segments").glob("*/payload_storage/page_0.dat")
+    with segment.open("r+b") as f:
+        f.truncate(0)
+    again = Memory.open(directory, settings=EywaSettings(data_dir=directory), embedder=HashEmbedder(),
+                        extractor=ScriptedExtractor())  # fmt: skip
+    try:
+        again.reconcile()
+        (moved,) = (directory / "vectors").glob("evidence.corrupt-*")
+        assert found(moved, vectors)  # the copy holds Bo's vectors: the check can fail
+        ERASURES[erasure](again)
+        assert not moved.exists()
+        assert found(directory, vectors) == {}
+        assert again.recall("other", "Another space", k=5).items  # the other space still answers
+    finally:
+        again.close()
+    assert found(directory, vectors) == {}

@@ -150,6 +150,21 @@ def _set_aside(path: Path) -> Path:
     return target
 
 
+def _discard_set_aside(path: Path) -> None:
+    """Delete the copies of the shard at ``path`` that an open moved aside as damaged
+    (``_set_aside``). They hold the vectors the shard held then, erased ones included, and no
+    erasure can delete points in a shard that does not load; their items were embedded again
+    from the turns when they were moved, so nothing is lost but what was there to inspect.
+
+    Raises:
+        OSError: a copy could not be deleted (``compact`` raises it as ``StoreError``; the
+            erasure stays pending and deletes it when resumed).
+    """
+    for moved in sorted(path.parent.glob(f"{path.name}{CORRUPT_SUFFIX}*")):
+        shutil.rmtree(moved)
+        log.warning("vector shard %s, set aside as damaged, deleted by an erasure: it held erased vectors", moved)
+
+
 class _Gate:
     """Per shard: any number of holders at once (searches, upserts, counts), or one alone (a
     rewrite swapping the shard's files, ``close``). A waiting rewrite holds off new holders, so
@@ -395,8 +410,8 @@ class QdrantEdgeVectorStore:
             raise StoreError(_BACKEND, "open", f"{path} is unreadable ({exc}) and cannot be moved aside: {move}") from exc
         log.warning(
             "vector shard %s could not be read (%s); moved to %s and created empty: its items are marked for "
-            "embedding again. The moved shard holds vectors of this memory's turns (an erasure does not reach "
-            "it): delete it once it is not needed",
+            "embedding again. The moved shard holds vectors of this memory's turns (the next erasure that "
+            "rewrites this shard deletes it): delete it sooner once it is not needed",
             path, str(exc) or type(exc).__name__, moved,
         )  # fmt: skip
         return self._load_or_create(path)
@@ -627,7 +642,8 @@ class QdrantEdgeVectorStore:
         """Rewrite ``kind``'s shard into fresh files holding only its live points, and delete
         the old files: what deletions left in the segments and the write-ahead log (the deleted
         points' vectors, ids and payloads) is then in no file (``shard_rewrite``; erasure at
-        rest). Returns the points kept.
+        rest). Copies of the shard an open set aside as damaged are deleted too
+        (``_discard_set_aside``). Returns the points kept.
 
         Every other call on this shard waits meanwhile (50,000 points of 384 dimensions: about
         2.5-3 s). The points are copied, not embedded again; the rewritten shard's segments
@@ -666,6 +682,8 @@ class QdrantEdgeVectorStore:
         if graph:
             log.info("vector shard %s rewritten without its HNSW graph (%d points had one): eywa index-vectors "
                      "builds it again", path, graph)  # fmt: skip
+        with _mapped("compact"):
+            _discard_set_aside(path)
         return kept
 
     def _state(self, kind: VectorKind) -> ShardIndex:
