@@ -340,3 +340,82 @@ def test_the_query_embedding_starts_before_the_routes_hold_the_interpreter(monke
         busy.recall("s", QUESTION, k=4, budget_tokens=None, policy="balanced", as_of=None)
         assert began["embed"] < began["route"]
     busy.close()
+
+
+def test_the_routes_that_need_the_embedding_run_beside_the_other_routes_without_a_pool() -> None:
+    # The keyword route returns only once the vector route has started, and the vector route
+    # only once the keyword route has (a barrier): with no pool, the recall finishes only if
+    # the vector route runs in the embedding thread while the asking thread runs the keyword
+    # route (before, it ran after them in the asking thread). timeout: fail, not hang.
+    barrier = threading.Barrier(2, timeout=10)
+    threads: dict[str, str] = {}
+
+    class Meeting(MeetingRoute):
+        def run(self, query: Query) -> list[RouteHit]:
+            threads[self.name] = threading.current_thread().name
+            return super().run(query)
+
+    together = reader(None, None, [Meeting("keyword", ["a", "b", "c"], barrier), Meeting("vector", ["c", "d"], barrier)])
+    try:
+        result = together.recall("s", QUESTION, k=4, budget_tokens=None, policy="balanced", as_of=None)
+    finally:
+        together.close()
+    ran_in = dict(threads)
+    alone = reader(None, None).recall("s", QUESTION, k=4, budget_tokens=None, policy="balanced", as_of=None)
+
+    assert [i.id for i in result.items] == [i.id for i in alone.items]
+    assert result.trace["routes"] == alone.trace["routes"]
+    assert ran_in["keyword"] == threading.current_thread().name
+    assert ran_in["vector"].startswith("eywa-embed")
+    assert {"route.keyword", "route.vector", "embed"} <= set(result.trace["timings_ms"])
+
+
+def test_a_plan_that_fails_leaves_no_embedding_thread_waiting(monkeypatch: Any) -> None:
+    # The embedding thread waits for the plan's routes once the embedding is computed; a
+    # recall whose plan raises tells it to run none, so the thread is free for the next one.
+    import eywa.read.reader as reader_module
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("plan")
+
+    failing = reader(None, None)
+    monkeypatch.setattr(reader_module, "make_plan", broken)
+    try:
+        for _ in range(reader_module.EMBED_THREADS + 1):  # more recalls than embedding threads
+            try:
+                failing.recall("s", QUESTION, k=4, budget_tokens=None, policy="balanced", as_of=None)
+            except RuntimeError:
+                pass
+        monkeypatch.undo()
+        result = failing.recall("s", QUESTION, k=4, budget_tokens=None, policy="balanced", as_of=None)
+    finally:
+        failing.close()
+    assert [i.id for i in result.items]
+
+
+def test_the_routes_that_need_the_embedding_are_shared_by_the_embedding_thread_and_the_asking_one() -> None:
+    # The vector and person routes each return only once the other has started (a barrier):
+    # the recall finishes only if the embedding thread runs one while the asking thread,
+    # done with its own routes, runs the other (before, the asking thread ran both in turn).
+    barrier = threading.Barrier(2, timeout=10)
+    threads: dict[str, str] = {}
+
+    class Meeting(MeetingRoute):
+        def run(self, query: Query) -> list[RouteHit]:
+            threads[self.name] = threading.current_thread().name
+            return super().run(query)
+
+    routes = [Meeting("keyword", ["a", "b"], None), Meeting("vector", ["c", "d"], barrier), Meeting("person", ["d", "e"], barrier)]
+    shared = reader(None, None, routes)
+    try:
+        result = shared.recall("s", QUESTION, k=4, budget_tokens=None, policy="balanced", as_of=None)
+    finally:
+        shared.close()
+    ran_in = dict(threads)
+    alone = reader(None, None, [Meeting("keyword", ["a", "b"], None), Meeting("vector", ["c", "d"], None), Meeting("person", ["d", "e"], None)])
+    expected = alone.recall("s", QUESTION, k=4, budget_tokens=None, policy="balanced", as_of=None)
+
+    assert [i.id for i in result.items] == [i.id for i in expected.items]
+    assert result.trace["routes"] == expected.trace["routes"]
+    assert len({ran_in["vector"], ran_in["person"]}) == 2
+    assert {"route.vector", "route.person"} <= set(result.trace["timings_ms"])
