@@ -405,7 +405,7 @@ def test_the_routes_that_need_the_embedding_are_shared_by_the_embedding_thread_a
             threads[self.name] = threading.current_thread().name
             return super().run(query)
 
-    routes = [Meeting("keyword", ["a", "b"], None), Meeting("vector", ["c", "d"], barrier), Meeting("person", ["d", "e"], barrier)]
+    routes: list[MeetingRoute] = [Meeting("keyword", ["a", "b"], None), Meeting("vector", ["c", "d"], barrier), Meeting("person", ["d", "e"], barrier)]
     shared = reader(None, None, routes)
     try:
         result = shared.recall("s", QUESTION, k=4, budget_tokens=None, policy="balanced", as_of=None)
