@@ -122,7 +122,7 @@ def prepare_batch(
         )
         next_seq[session] += 1
         new.append(evidence)
-        found = _mentioned_entities(space, evidence)
+        found = mentioned_entities(space, evidence)
         mentions.extend((turn_id, entity) for entity in found)
         for entity in found:  # later turns of the batch see them, as the kind found
             learn_name(entity.name, entity.kind == "person", people, others)
@@ -240,7 +240,7 @@ def _ends_name(chunk: str, end: int) -> bool:
     return False
 
 
-def _mentioned_entities(space: str, evidence: Evidence) -> list[Entity]:
+def mentioned_entities(space: str, evidence: Evidence) -> list[Entity]:
     """The speaker is always an entity (a person); mention signals add the others."""
     found: dict[str, Entity] = {}
     if evidence.speaker:

@@ -33,6 +33,7 @@ CrashPoint = Literal[
     "vector_shard_rewritten",  # embedded: a shard's live points copied into ``<kind>.rewritten``, synced
     "vector_shard_set_aside",  # embedded: the old shard moved to ``<kind>.replaced``, no ``<kind>`` yet
     "vector_shard_swapped",  # embedded: the rewritten shard in place, the old files not yet deleted
+    "signals_rederived",  # one chunk of outdated turns re-detected (eywa.rederive), its Level 1 owed
 ]
 CRASH_POINTS: Final[tuple[CrashPoint, ...]] = (
     "level0_committed",
@@ -50,6 +51,7 @@ CRASH_POINTS: Final[tuple[CrashPoint, ...]] = (
     "vector_shard_rewritten",
     "vector_shard_set_aside",
     "vector_shard_swapped",
+    "signals_rederived",
 )
 
 

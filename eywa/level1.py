@@ -27,7 +27,7 @@ same extraction step and the same Nous update.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 
@@ -100,7 +100,9 @@ def run_level1(
     In order: settle supersession of beliefs already written for turns whose dimensions are
     pending (a previous pass may have stopped between a batch and its supersession); replace
     what another version of the extractor proposed about the turns to read again
-    (``eywa reprocess``); extract, validate and store, each batch in the transaction that
+    (``eywa reprocess``), or any version about turns whose signals were detected again and
+    changed (marks of reason ``signals``, ``eywa.rederive``; the other turns those beliefs
+    cite are read again with them); extract, validate and store, each batch in the transaction that
     clears its turns' ``level1``; then update the dimensions of every non-retracted belief
     citing the turns whose Level 1 is done, and clear their ``nous``. Tombstoned turns only
     lose their marks. Without an extractor, ``level1`` stays pending (another process, a
@@ -117,13 +119,18 @@ def run_level1(
         for stage in DERIVED_STAGES:
             stores.ledger.complete(space, stage, sorted(erased))
         ids = [i for i in ids if i not in erased]
-    owed = {(m.item_id, m.stage) for m in stores.ledger.pending_for(space, ids)}
+    marks = stores.ledger.pending_for(space, ids)
+    resignalled = {m.item_id for m in marks if m.stage == "level1" and m.reason == "signals"}
+    if resignalled and extractor is not None:
+        ids += _read_with(stores, space, ids, resignalled)
+        marks = stores.ledger.pending_for(space, ids)
+    owed = {(m.item_id, m.stage) for m in marks}
     to_read = in_turn_order(stores, space, [i for i in ids if (i, "level1") in owed]) if extractor is not None else []
     to_settle = [i for i in ids if (i, "nous") in owed and (i, "level1") not in owed]
     settle_written(stores, space, to_settle)
     report = None
     if extractor is not None and to_read:
-        replace_outdated(stores, space, to_read, extractor)
+        replace_outdated(stores, space, to_read, extractor, reread=resignalled)
         report = extract_beliefs(
             space=space, evidence_ids=to_read, evidence_store=stores.evidence, belief_store=stores.beliefs,
             extractor=extractor, validator=validator, batch_size=batch_size, complete_stage=True,
@@ -183,8 +190,29 @@ def settle_written(stores: GraphStores, space: str, evidence_ids: Sequence[str])
     return sum(settle_supersession(stores.beliefs, b, evidence_store=stores.evidence) for b in written)
 
 
-def replace_outdated(stores: GraphStores, space: str, evidence_ids: Sequence[str], extractor: Extractor) -> int:
+def _read_with(stores: GraphStores, space: str, ids: Sequence[str], resignalled: set[str]) -> list[str]:
+    """The other turns cited by beliefs of turns whose signals changed (``eywa.rederive``):
+    replacing those beliefs takes what reading the other turns proposed too (a reply's fact
+    cites the question before it), so they are read again as well. Their ``level1`` and
+    ``nous`` are marked (reason ``signals``) before anything is removed, so a crash in
+    between leaves them owed."""
+    beliefs = stores.beliefs.beliefs_citing(space, sorted(resignalled))
+    others = sorted({i for b in beliefs for i in b.evidence_ids} - set(ids))
+    if others:
+        at = utc_now()
+        for stage in DERIVED_STAGES:
+            stores.ledger.mark(space, stage, others, "signals", at)
+    return others
+
+
+def replace_outdated(
+    stores: GraphStores, space: str, evidence_ids: Sequence[str], extractor: Extractor, *, reread: Collection[str] = ()
+) -> int:
     """Remove what another version of ``extractor`` proposed about turns it is about to read.
+
+    ``reread`` are turns among them whose signals were detected again and changed
+    (``eywa.rederive``, marks of reason ``signals``): what any version proposed citing them
+    goes too, since it was validated against the signals they no longer carry.
 
     Beliefs and candidates citing the turns whose extractor is ``extractor`` (or its
     ``repair:`` form) with another version go, except retracted beliefs and candidates a
@@ -202,17 +230,19 @@ def replace_outdated(stores: GraphStores, space: str, evidence_ids: Sequence[str
     names = {extractor.name, f"repair:{extractor.name}"}
     version = extractor_version(extractor)
 
-    def outdated(name: str, made_by: str | None) -> bool:
-        return name in names and made_by != version
+    def outdated(name: str, made_by: str | None, cited: Sequence[str]) -> bool:
+        return name in names and (made_by != version or not reread_set.isdisjoint(cited))
+
+    reread_set = set(reread)
 
     # A retracted belief stays: a person's correction outlives a new extractor version, and a
     # fact proposed again hashes to the same id, which the store then keeps as it is.
     doomed = [
         b for b in stores.beliefs.beliefs_citing(space, evidence_ids)
-        if outdated(b.extractor, b.extractor_version) and b.status != "retracted"
+        if outdated(b.extractor, b.extractor_version, b.evidence_ids) and b.status != "retracted"
     ]  # fmt: skip
     candidates = stores.beliefs.get_candidates(space, stores.beliefs.candidates_citing(space, evidence_ids))
-    stale = [c.id for c in candidates if outdated(c.extractor, c.extractor_version)]
+    stale = [c.id for c in candidates if outdated(c.extractor, c.extractor_version, c.fact.evidence_ids)]
     if stale:  # a dismissed candidate stays, as a retracted belief does
         decided = decided_candidates(stores, space)
         stale = [i for i in stale if i not in decided]

@@ -80,6 +80,7 @@ from eywa.read.routes import (
     TemporalRoute,
     VectorRoute,
 )
+from eywa.rederive import SignalsUpgrade, rederive_signals
 from eywa.reconcile import Reconciler, ReconcileReport, StageWork, job_state, job_status, new_job, record_job
 from eywa.settings import EywaSettings, load_settings
 from eywa.stats import space_stats
@@ -690,12 +691,16 @@ class Memory:
         return figures
 
     def reprocess(self, space: str, *, wait: bool = True) -> int:
-        """Re-run Level 1 over the turns of ``space`` that another extractor version read.
+        """Bring the turns of ``space`` up to this release: Level 0, then Level 1.
 
-        Their ``level1`` and ``nous`` stages are marked pending again; the reconciler then
-        replaces what the older version proposed with what the current one proposes and
-        replays the touched dimensions. Resumable (the marks persist) and idempotent (a turn
-        already read by this version is not marked). Returns the turns marked.
+        First the turns stored under an older ``eywa.signals.version`` have their signals and
+        mentions detected again (``rederive_signals``); those whose detection changed owe
+        Level 1 again. Then the turns another extractor version read have their ``level1``
+        and ``nous`` stages marked pending again. The reconciler then replaces what was
+        proposed about them with what the current extractor proposes and replays the touched
+        dimensions, so the space equals a fresh ingest of its turns. Resumable (the versions
+        and marks persist) and idempotent (a turn already up to date is not marked). Returns
+        the turns marked.
 
         Raises:
             ConfigurationError: this memory has no extractor.
@@ -707,10 +712,30 @@ class Memory:
         if self._extractor is None:
             raise ConfigurationError("reprocessing needs an extractor (EYWA_EXTRACTOR is none)")
         space = check_space(space)
-        marked = self._stores.ledger.mark_outdated(space, extractor_label(self._extractor), utc_now())
+        upgraded = self.rederive_signals(space, wait=False)
+        marked = upgraded.changed + self._stores.ledger.mark_outdated(space, extractor_label(self._extractor), utc_now())
         if wait:
             self._reconciler.run(space)
         return marked
+
+    def rederive_signals(self, space: str, *, wait: bool = True) -> SignalsUpgrade:
+        """Detect again the signals of the turns of ``space`` stored under an older
+        ``eywa.signals.version`` (``eywa.rederive``): their signals, mentions and the entity
+        graph are updated, and the turns whose detection changed owe Level 1 again, which the
+        reconciler runs (now with ``wait``, else in the background or by a worker). Needs no
+        extractor. Resumable, idempotent and crash-safe (one transaction per chunk of turns).
+
+        Raises:
+            StoreError: a store failed.
+        """
+        self._check_open()
+        from eywa.signals import detect_signals
+
+        space = check_space(space)
+        upgraded = rederive_signals(self._stores, space, detect_signals)
+        if wait and upgraded.changed and self._extractor is not None:
+            self._reconciler.run(space)
+        return upgraded
 
     def record_job(
         self, space: str, evidence_ids: Sequence[str], *, author: str | None = None, request_id: str | None = None

@@ -41,18 +41,22 @@ def reprocess(
     space: Annotated[str, typer.Option("--space", "-s", help="Space to reprocess.", show_default=False)],
     data_dir: DataDirOption = None,
 ) -> None:
-    """Re-run Level 1 over the turns of a space that another extractor version read.
+    """Bring a space's turns up to this release: signals, then Level 1.
 
-    What the older version proposed is replaced by what the configured extractor proposes,
-    and the touched dimensions are replayed. Resumable and idempotent.
+    Turns stored under an older signals version have their signals and mentions detected
+    again; those whose detection changed, and the turns another extractor version read, have
+    Level 1 run again: what was proposed about them is replaced by what the configured
+    extractor proposes, and the touched dimensions are replayed. Resumable and idempotent.
     """
     settings = load_settings(data_dir)
     with open_memory(settings, must_exist=True) as mem:
         require_space(mem, space)
+        outdated = mem.stats(space)["outdated_signals"]
         marked = mem.reprocess(space)
         backlog = mem.backlog()
         stats = mem.stats(space)
     console = out_console()
+    console.print(f"{outdated} turns of {space} had their signals detected again (stored under an older signals version)")
     console.print(f"{marked} turns of {space} reprocessed; beliefs now: {stats['beliefs']}, dimensions: {stats['dimensions']}")
     console.print(_backlog_table("left pending", backlog))
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
 from eywa.contract import SpaceQuota, SpaceUsage
-from eywa.models import Entity, Evidence
+from eywa.ids import entity_id
+from eywa.models import Entity, Evidence, Signal
 from eywa.stores.ledger import JobRecord
 
 
@@ -31,6 +32,27 @@ class RecallTurn:
     text: str
     metadata: dict[str, Any]
     mentions: tuple[str, ...]  # entity ids, sorted
+
+
+@dataclass(frozen=True)
+class RederivedTurn:
+    """A stored turn's Level 0 detected again (``EvidenceStore.rederive``): its new signals
+    and the entities they (and its speaker) mention."""
+
+    id: str
+    signals: tuple[Signal, ...]
+    mentions: tuple[Entity, ...]
+
+
+def still_a_person(space: str, entity: str, speakers: Iterable[str | None], person_names: Iterable[str]) -> bool:
+    """Whether the entity ``entity`` is a person by its mentions, as Level 0 kinds it
+    (``eywa.batches.mentioned_entities``): some turn mentioning it was said by it, or names
+    it in a person signal (``speakers`` and ``person_names``: the normalized, else the
+    text, of the person signals of the turns that mention it). ``EvidenceStore.rederive``
+    asks it of the entities its turns mention no longer as a person: Level 0 never makes a
+    person an entity, so without it a kind an older release got wrong would stay."""
+    names = [*(s for s in speakers if s), *person_names]
+    return any(entity_id(space, name.strip()) == entity for name in names if name.strip())
 
 
 @dataclass(frozen=True)
@@ -76,6 +98,39 @@ class EvidenceStore(Protocol):
 
     def existing(self, space: str, ids: Sequence[str]) -> set[str]:
         """The subset of ``ids`` already stored in ``space``."""
+        ...
+
+    def signals_outdated(self, space: str, version: int, limit: int) -> list[str]:
+        """Up to ``limit`` turns of ``space`` whose signals were detected under a signals
+        version below ``version`` (``eywa.signals.version``; turns stored before versions
+        existed count as 0), in the order they were stored (recorded time, then position in
+        their batch), through an index on (space, version)."""
+        ...
+
+    def count_signals_outdated(self, space: str, version: int) -> int:
+        """How many turns of ``space`` ``signals_outdated`` would return without a limit."""
+        ...
+
+    def entities_mentioned_before(self, space: str, before: datetime) -> list[Entity]:
+        """The entities mentioned by turns of ``space`` recorded before ``before``: the names
+        a batch recorded at ``before`` knew when it was ingested (``eywa.rederive``)."""
+        ...
+
+    def rederive(
+        self, space: str, changed: Sequence[RederivedTurn], unchanged: Sequence[str], version: int, at: datetime
+    ) -> list[str]:
+        """Record turns' signals as detected again under ``version``, in one transaction.
+
+        Each turn of ``changed`` still stored gets its signals replaced by the new ones and
+        its mentions by the new mentions: the co-mention weights of the old ones are taken
+        back and the new ones added, the new entities upserted (aliases merged, ``person``
+        wins, as ``add`` does), entities left without a mention removed (unless an identity
+        merge holds them), an entity its turns no longer name as a person made an entity
+        unless another turn still does (``still_a_person``), and its ``level1`` and ``nous`` marked pending with reason
+        ``signals`` (an existing ``level1`` mark takes that reason). Every turn of both lists
+        still stored records ``version``. A turn erased meanwhile is skipped. Returns the
+        ids of ``changed`` that were rewritten.
+        """
         ...
 
     def get(self, space: str, ids: Sequence[str]) -> list[Evidence]:

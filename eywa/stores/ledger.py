@@ -59,9 +59,12 @@ DERIVED_STAGES: Final[tuple[PendingStage, ...]] = ("level1", "nous")
 EMBED_STAGES: Final[tuple[PendingStage, ...]] = ("embed_evidence", "embed_belief")
 """Stages that only the process holding the vector store can finish."""
 
-MarkReason = Literal["new", "reprocess", "embedder", "lost"]
-"""Why a mark exists: a new item, ``eywa reprocess``, a change of embedder, or a vector the
-vector store lost (found at open: ``eywa.stores.embedded.lost_vectors``)."""
+MarkReason = Literal["new", "reprocess", "embedder", "lost", "signals"]
+"""Why a mark exists: a new item, ``eywa reprocess``, a change of embedder, a vector the
+vector store lost (found at open: ``eywa.stores.embedded.lost_vectors``), or signals detected
+again under a newer ``eywa.signals.version`` that changed (``eywa.rederive``): Level 1 then
+replaces what any version of the extractor proposed about the turn, not only another
+version's."""
 
 
 class PendingMark(Frozen):

@@ -1,7 +1,8 @@
 """``eywa reconcile`` finishes what the ledger holds (Level 1 of turns stored without an
 extractor, vectors an open found lost), ``eywa repair-vectors`` checks every id against the
 vector store, ``eywa reprocess`` re-reads the turns an older extractor read (a store of the
-previous format, whose beliefs carry no version), and ``eywa index-vectors`` builds the vector
+previous format, whose beliefs carry no version) and detects again the signals an older
+release stored (``eywa stats`` counts them), and ``eywa index-vectors`` builds the vector
 shards' HNSW graphs and reports their state."""
 
 from __future__ import annotations
@@ -53,6 +54,25 @@ def test_reprocess_reads_again_what_an_older_extractor_read(runner: CliRunner, t
     assert again.exit_code == 0 and "0 turns of legacy reprocessed" in again.output
     missing = runner.invoke(app, ["reprocess", "--space", "nobody", "--data-dir", str(data)])
     assert missing.exit_code == 1 and "unknown space 'nobody'" in missing.stderr
+
+
+def test_reprocess_detects_again_the_signals_an_older_release_stored(runner: CliRunner, tmp_path: Path) -> None:
+    data = str(legacy_store(tmp_path / "legacy"))  # written before Level 0 had a version
+    before = runner.invoke(app, ["stats", "--space", "legacy", "--data-dir", data])
+    assert before.exit_code == 0, before.output
+    assert _stat(before.output, "outdated_signals") == 24
+    done = runner.invoke(app, ["reprocess", "--space", "legacy", "--data-dir", data])
+    assert done.exit_code == 0, done.output
+    assert "24 turns of legacy had their signals detected again" in done.output
+    after = runner.invoke(app, ["stats", "--space", "legacy", "--data-dir", data])
+    assert _stat(after.output, "outdated_signals") == 0
+    again = runner.invoke(app, ["reprocess", "--space", "legacy", "--data-dir", data])
+    assert again.exit_code == 0 and "0 turns of legacy had their signals detected again" in again.output
+
+
+def _stat(output: str, name: str) -> int:
+    row = next(line for line in output.splitlines() if line.startswith("│") and f" {name} " in line)
+    return int(row.strip("│ ").split("│")[-1].strip())
 
 
 def test_index_vectors_reports_the_state_and_builds_what_passes_the_threshold(

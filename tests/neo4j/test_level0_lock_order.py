@@ -118,7 +118,7 @@ def test_a_writer_past_its_entity_upsert_links_while_another_waits(
 
     def upsert_entities(tx: ManagedTransaction) -> None:
         """Where A's own write statement stands right after its entity upsert."""
-        tx.run(level0._UPSERT_ENTITIES, entities=entities).consume()
+        tx.run(level0.UPSERT_ENTITIES, entities=entities).consume()
 
     graph_a.before = upsert_entities
     graph_a.go.clear()
@@ -161,7 +161,7 @@ def test_a_belief_about_an_entity_waits_for_a_level0_writer_past_its_upsert(
     entities = sorted({e.id: entity_props(e) for _, e in batch_a.mentions}.values(), key=lambda row: row["id"])
 
     def upsert_entities(tx: ManagedTransaction) -> None:
-        tx.run(level0._UPSERT_ENTITIES, entities=entities).consume()
+        tx.run(level0.UPSERT_ENTITIES, entities=entities).consume()
 
     graph_a.before = upsert_entities
     graph_a.go.clear()

@@ -44,10 +44,10 @@ def test_the_repository_migrations_parse_in_order() -> None:
     assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
     assert REAL[:3] == ["0001_constraints", "0002_indexes", "0003_fulltext"]
     # Data changes Cypher cannot compute (entity ids are SHA-256s, UTF-8 sizes) are Python migrations;
-    # one Cypher data migration (counts Cypher computes); every other one is a schema one.
+    # Cypher data migrations (counts, a constant Cypher computes); every other one is a schema one.
     assert {m.name: m.kind for m in migrations if m.kind != "schema"} == {
         "0005_entity_key_ids": "python", "0008_graph_reads": "python", "0019_space_backlog_counts": "data",
-        "0021_evidence_bytes": "python",
+        "0021_evidence_bytes": "python", "0023_evidence_signals_version": "data",
     }  # fmt: skip
     assert isinstance(default_migrations_dir(), Path)  # found in the checkout
 

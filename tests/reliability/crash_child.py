@@ -1,7 +1,8 @@
 """A child process for the crash tests: remember a batch, and SIGKILL yourself at a commit boundary.
 
-Usage: ``python -m tests.reliability.crash_child DATA_DIR POINT N TURNS [reprocess | forget SPEAKER]``:
-remember TURNS turns (or, with ``reprocess``, reprocess them with ``RulesV2``; with ``forget``,
+Usage: ``python -m tests.reliability.crash_child DATA_DIR POINT N TURNS [reprocess | rederive | forget SPEAKER]``:
+remember TURNS turns (or, with ``reprocess``, reprocess them with ``RulesV2``; with
+``rederive``, reprocess a store an older release's Level 0 wrote, seven turns per chunk; with ``forget``,
 erase what SPEAKER said from a store that already holds them). Before any work it
 replaces ``eywa.crashpoints.reached`` (a no-op in production) with a function that kills
 this process with SIGKILL the N-th time the write path reaches ``POINT``: no ``finally``, no
@@ -43,6 +44,13 @@ def main() -> None:
     if sys.argv[5:6] == ["forget"]:
         with open_memory(directory) as mem:
             mem.forget(SPACE, speaker=sys.argv[6])
+        return
+    if sys.argv[5:] == ["rederive"]:  # the signals of an older release, a few turns per chunk
+        import eywa.rederive
+
+        eywa.rederive.CHUNK = 7
+        with open_memory(directory) as mem:
+            mem.reprocess(SPACE)
         return
     if sys.argv[5:] == ["reprocess"]:
         with open_memory(directory, extractor=RulesV2()) as mem:

@@ -9,18 +9,24 @@ same context hold the same vectors.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import pytest
 
+from eywa.batches import SignalDetector
 from eywa.bench.synthetic import generate_corpus
 from eywa.extraction.base import Extractor
 from eywa.extraction.rules import RuleExtractor
 from eywa.memory import Memory
-from eywa.models import CandidateFact, Evidence
+from eywa.models import CandidateFact, Evidence, Signal, SignalKind, Turn
+from eywa.signals import detect_signals
 from eywa.settings import EywaSettings
 
 SPACE = "crash"
@@ -119,4 +125,89 @@ def snapshot(mem: Memory, space: str = SPACE) -> dict[str, Any]:
             ],  # fmt: skip
         },
         "backlog": mem.backlog(),
+    }
+
+
+def older_detector(
+    text: str, observed_at: datetime, speaker: str | None, people: Sequence[str], others: Sequence[str]
+) -> tuple[Signal, ...]:
+    """Level 0 as an older release detected it: no dates and no people mentioned by name
+    (only speakers). Facts anchored on a date then fail validation, and the people a turn
+    names are not entities: what the signals version is there to repair."""
+    found = detect_signals(text, observed_at, speaker, people, others)
+    return tuple(s for s in found if s.kind not in (SignalKind.DATE, SignalKind.PERSON))
+
+
+def overeager_detector(
+    text: str, observed_at: datetime, speaker: str | None, people: Sequence[str], others: Sequence[str]
+) -> tuple[Signal, ...]:
+    """Level 0 as an older release that took a turn's first capitalised word for a person
+    ("My", "Today"): entities, mentions and co-mentions the current release does not make."""
+    found = detect_signals(text, observed_at, speaker, people, others)
+    first = re.match(r"[A-Z][a-z]+", text)
+    if first is None or any(s.start < first.end() for s in found):
+        return found
+    word = first.group()
+    return (Signal(kind=SignalKind.PERSON, text=word, start=0, end=len(word), normalized=word), *found)
+
+
+@contextmanager
+def detected_by_an_older_release(detector: SignalDetector = older_detector) -> Iterator[None]:
+    """Turns remembered inside are detected by ``detector`` (``older_detector``) and stored
+    as signals version 0, as a store written before this release holds them."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("eywa.signals.detect_signals", detector)
+        patch.setattr("eywa.signals.version.SIGNALS_VERSION", 0)
+        yield
+
+
+def stored_turns(mem: Memory, space: str) -> list[list[Turn]]:
+    """The turns of ``space`` as they were sent, batch by batch (a batch: the turns recorded
+    at one time), in the order they were stored: what a fresh ingest sends again."""
+    stored = mem._stores.evidence.get(space, mem._stores.evidence.ids(space))
+    batches: dict[datetime, list[Evidence]] = {}
+    for e in sorted(stored, key=lambda e: (e.recorded_at, e.session, e.seq)):
+        batches.setdefault(e.recorded_at, []).append(e)
+    return [
+        [Turn(text=e.text, speaker=e.speaker, role=e.role, session=e.session, observed_at=e.observed_at,
+              metadata=e.metadata, external_id=e.external_id) for e in batch]
+        for batch in batches.values()
+    ]  # fmt: skip
+
+
+def derived(mem: Memory, space: str, queries: Sequence[str] = ()) -> dict[str, Any]:
+    """What Level 0 and Level 1 derived from the turns of ``space``, named without ids or
+    the space (so two spaces, or two stores, holding the same turns compare equal): each
+    turn's signals and the names it mentions, the entities, the co-mention edges, beliefs,
+    candidates, dimensions and the texts ``recall`` returns for ``queries``."""
+    stores = mem._stores
+    turns = sorted(stores.evidence.get(space, stores.evidence.ids(space)), key=lambda e: (e.session, e.seq))
+    entities = {e.id: e for e in stores.evidence.entities(space)}
+    mentions = stores.evidence.mentions(space, [t.id for t in turns])
+    names = {t.id: (t.session, t.seq) for t in turns}
+    edges = {
+        (entities[e].name, entities[n].name)
+        for e in entities
+        for n, hops in stores.graph.neighbours(space, [e], 1, 10_000).entities.items()
+        if hops == 1 and n in entities
+    }
+    return {
+        "signals": {
+            names[t.id]: sorted((s.kind.value, s.start, s.end, s.normalized, str(s.window_start)) for s in t.signals)
+            for t in turns
+        },
+        "mentions": {names[i]: sorted(entities[e].name for e in es) for i, es in mentions.items()},
+        "entities": sorted((e.name, e.kind) for e in entities.values()),
+        "co_mentioned": sorted(edges),
+        "beliefs": sorted((b.statement, b.status, b.extractor_version) for b in mem.beliefs(space, status=None)),
+        "candidates": sorted((c.fact.statement, c.status, c.reasons) for c in mem.candidates(space, status=None)),
+        "dimensions": sorted(
+            (d.entity, d.attribute, d.mode, sorted((k, round(v, 9)) for k, v in d.distribution.items()))
+            for d in mem.dimensions(space)
+        ),
+        # Ranked by score; items of one score (to 4 places) by text, not by id: the ids
+        # hash the space, so two spaces break ties in other orders.
+        "recall": {
+            q: sorted(((-round(i.score, 4), i.text) for i in mem.recall(space, q, k=8).items)) for q in queries
+        },
     }

@@ -7,7 +7,9 @@ from __future__ import annotations
 import gzip
 import shutil
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +22,20 @@ from eywa.reconcile import StageWork, reconcile_pass
 from eywa.stores.bundle import Stores
 from eywa.stores.embedded.factory import DATABASE_FILE, open_embedded
 from eywa.stores.embedded.migrations import FORMAT_VERSION
-from tests.reliability.support import HashEmbedder, corpus, open_memory
+from eywa.memory import Memory
+from eywa.models import Turn
+from eywa.rederive import SignalsUpgrade
+from tests.reliability.support import (
+    SPACE,
+    HashEmbedder,
+    corpus,
+    derived,
+    detected_by_an_older_release,
+    open_memory,
+    snapshot,
+    stored_turns,
+)
+from tests.reliability.test_crash_recovery import crash
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "formats" / "embedded-v1.sqlite3.gz"
 
@@ -53,15 +68,28 @@ def test_a_store_of_the_previous_format_is_migrated_on_open_with_its_data_intact
         assert mem.backlog()["embed_evidence"] == 0
         hits = mem.recall("legacy", "Who is a librarian?", k=5).items
         assert any("librarian" in item.text for item in hits)
-        # The old beliefs' version is unknown: reprocessing reads every turn again and gives
-        # the same facts, now stamped with the rule extractor's version, and the same dimensions.
+        # The old beliefs' version is unknown, and so is the signals version of its turns:
+        # reprocessing detects every turn's signals again and reads every turn again. The
+        # facts are those of a fresh ingest of the same turns, now stamped with the rule
+        # extractor's version: the same as before but one, whose day ("on Sunday") this
+        # release's Level 0 places (session 27), and the same dimensions.
+        assert mem.stats("legacy")["outdated_signals"] == 24
         assert mem.reprocess("legacy") == 24
-        assert {(b.id, b.statement) for b in mem.beliefs("legacy")} == before
+        assert mem.stats("legacy")["outdated_signals"] == 0
+        with open_memory(tmp_path / "fresh") as fresh:
+            for batch in stored_turns(mem, "legacy"):
+                fresh.remember("legacy", batch)
+            assert derived(mem, "legacy", QUERIES) == derived(fresh, "legacy", QUERIES)
+        after_ids = {(b.id, b.statement) for b in mem.beliefs("legacy")}
+        assert len(after_ids - before) == len(before - after_ids) == 1
         assert {b.extractor_version for b in mem.beliefs("legacy")} == {RuleExtractor.version}
         after = {(d.entity, d.attribute): d.distribution for d in mem.dimensions("legacy")}
         assert after.keys() == dims.keys()
+        changed = [key for key in dims if after[key].keys() != dims[key].keys()]
+        assert len(changed) == 1  # the dimension of the fact whose day is now placed
         for key, distribution in dims.items():
-            assert after[key] == pytest.approx(distribution, abs=1e-9)
+            if key not in changed:
+                assert after[key] == pytest.approx(distribution, abs=1e-9)
         assert mem.reprocess("legacy") == 0
     assert user_version(directory) == FORMAT_VERSION
 
@@ -164,3 +192,78 @@ def test_a_store_of_format_5_reads_its_deltas_and_new_ones_carry_their_stated_st
         assert new.valid_from is not None and new.valid_from < new.at
         assert (bath.mode, bath.since, bath.previous) == ("Bath", new.valid_from, "York")
         assert mem.dimension("home", "Ana", "residence", as_of="2023-09-01T00:00:00").since == old.at
+
+
+# --- Level 0 versions: signals detected by an older release --------------------------------
+
+QUERIES = ("What did Pablo cook?", "Where does Greta live?", "When did Greta move?")
+
+
+def remembered(mem: Memory, space: str, batches: Sequence[Sequence[Turn | dict[str, Any]]]) -> None:
+    for batch in batches:
+        mem.remember(space, batch)
+
+
+def test_turns_detected_by_an_older_release_are_detected_again_and_equal_a_fresh_ingest(tmp_path: Path) -> None:
+    batches = [corpus(60)[i : i + 20] for i in range(0, 60, 20)]
+    with open_memory(tmp_path / "fresh") as mem:
+        remembered(mem, SPACE, batches)
+        fresh = derived(mem, SPACE, QUERIES)
+    with open_memory(tmp_path / "old") as mem:
+        with detected_by_an_older_release():
+            remembered(mem, SPACE, batches)
+        old = derived(mem, SPACE, QUERIES)
+        assert old["signals"] != fresh["signals"] and old["entities"] != fresh["entities"]
+        assert old["beliefs"] != fresh["beliefs"]  # the older signals made other facts
+        assert mem.stats(SPACE)["outdated_signals"] == 60
+    with open_memory(tmp_path / "old") as mem:  # upgraded in place: this release opens it
+        assert derived(mem, SPACE, QUERIES) == old  # nothing re-derived behind the operator's back
+        assert mem.reprocess(SPACE) > 0
+        assert derived(mem, SPACE, QUERIES) == fresh
+        assert mem.stats(SPACE)["outdated_signals"] == 0
+        assert mem.backlog()["level1"] == 0
+        assert mem.reprocess(SPACE) == 0  # idempotent
+        assert derived(mem, SPACE, QUERIES) == fresh
+
+
+def test_a_store_of_the_current_release_has_nothing_to_rederive(tmp_path: Path) -> None:
+    with open_memory(tmp_path / "mem") as mem:
+        mem.remember(SPACE, corpus(30))
+        before = derived(mem, SPACE)
+        assert mem.stats(SPACE)["outdated_signals"] == 0
+        assert mem.rederive_signals(SPACE) == SignalsUpgrade(rederived=0, changed=0)
+        assert derived(mem, SPACE) == before
+
+
+UPGRADE_BATCHES = [corpus(40)[i : i + 10] for i in range(0, 40, 10)]
+
+
+@pytest.fixture(scope="module")
+def clean_ingest(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A fresh ingest of ``UPGRADE_BATCHES`` by this release: everything derived."""
+    with open_memory(tmp_path_factory.mktemp("clean-ingest")) as mem:
+        remembered(mem, SPACE, UPGRADE_BATCHES)
+        return snapshot(mem), derived(mem, SPACE, QUERIES)
+
+
+@pytest.mark.parametrize(
+    ("point", "occurrence"),
+    [("signals_rederived", 1), ("signals_rederived", 3), ("level1_batch_written", 1), ("dimension_saved", 2)],
+)
+def test_a_crash_while_rederiving_signals_is_finished_by_the_next_pass(
+    tmp_path: Path, clean_ingest: tuple[dict[str, Any], dict[str, Any]], point: str, occurrence: int
+) -> None:
+    """A SIGKILL after a chunk of turns was re-detected (seven per chunk: 40 turns in six), or
+    during the Level 1 the changed turns then owe: the next open and ``reprocess`` end where
+    a fresh ingest of the same turns does."""
+    directory = tmp_path / "mem"
+    with open_memory(directory) as mem, detected_by_an_older_release():
+        remembered(mem, SPACE, UPGRADE_BATCHES)
+    crash(directory, point, occurrence, "rederive")
+    with open_memory(directory) as mem:
+        if point == "signals_rederived":  # some chunks done, the rest still outdated
+            assert 0 < mem.stats(SPACE)["outdated_signals"] < 40
+        mem.reprocess(SPACE)
+        assert mem.stats(SPACE)["outdated_signals"] == 0
+        assert (snapshot(mem), derived(mem, SPACE, QUERIES)) == clean_ingest
+        assert mem.reprocess(SPACE) == 0

@@ -8,14 +8,16 @@ window so that each entity keeps only its ``limit`` heaviest edges.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
+from eywa.models import Entity
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.entity_graph import MAX_HOPS, EdgeKey, Reach, reach_from
 
-__all__ = ["SCHEMA", "SqliteEntityGraph", "add_co_mentions", "backfill_co_mentions"]
+__all__ = ["SCHEMA", "SqliteEntityGraph", "add_co_mentions", "backfill_co_mentions", "upsert_entity"]
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS entity_edges (
@@ -140,3 +142,24 @@ def _heaviest(rows: Iterable[sqlite3.Row | tuple[str, str, int]], limit: int) ->
         ranked.sort()
         found.update(other for _, other in ranked[:limit])
     return found
+
+
+def upsert_entity(conn: sqlite3.Connection, entity: Entity) -> None:
+    """Create ``entity`` or merge it into the stored one (aliases united, ``person`` wins),
+    inside the caller's transaction: Level 0 and ``rederive`` both link mentions through it."""
+    row = conn.execute(
+        "SELECT kind, aliases FROM entities WHERE id = ? AND space = ?",
+        (entity.id, entity.space),
+    ).fetchone()
+    if row is None:
+        conn.execute(
+            "INSERT INTO entities VALUES (?, ?, ?, ?, ?)",
+            (entity.id, entity.space, entity.name, entity.kind, json.dumps(list(entity.aliases))),
+        )
+        return
+    aliases = sorted(set(json.loads(row["aliases"])) | set(entity.aliases))
+    kind = "person" if "person" in (row["kind"], entity.kind) else entity.kind
+    conn.execute(
+        "UPDATE entities SET aliases = ?, kind = ? WHERE id = ? AND space = ?",
+        (json.dumps(aliases), kind, entity.id, entity.space),
+    )

@@ -13,13 +13,15 @@ from datetime import datetime
 from eywa.contract import SpaceQuota, SpaceUsage, check_quota, turn_bytes
 from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, Evidence, Signal, SignalKind, utc_now
-from eywa.stores.evidence import PriorState
+from eywa.signals.version import current_signals_version
+from eywa.stores.embedded import rederive as rederive_sql
+from eywa.stores.evidence import PriorState, RederivedTurn
 from eywa.stores.context import SessionTurn, contexts_around, read_range
 from eywa.stores.embedded import ledger as ledger_sql
 from eywa.stores.embedded.bm25_index import note_written
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.entity_graph import SCHEMA as ENTITY_GRAPH_SCHEMA
-from eywa.stores.embedded.entity_graph import add_co_mentions
+from eywa.stores.embedded.entity_graph import add_co_mentions, upsert_entity
 from eywa.stores.embedded.records import (
     entity_from_row,
     evidence_from_row,
@@ -38,7 +40,7 @@ SCHEMA = (
         id TEXT PRIMARY KEY, space TEXT NOT NULL, session TEXT NOT NULL, seq INTEGER NOT NULL,
         speaker TEXT, role TEXT, text TEXT NOT NULL, observed_at REAL NOT NULL,
         recorded_at REAL NOT NULL, content_hash TEXT NOT NULL, metadata TEXT NOT NULL,
-        external_id TEXT, author TEXT)""",
+        external_id TEXT, author TEXT, signals_version INTEGER NOT NULL DEFAULT 0)""",
     "CREATE INDEX IF NOT EXISTS evidence_session ON evidence(space, session, seq)",
     "CREATE INDEX IF NOT EXISTS evidence_observed ON evidence(space, observed_at)",
     """CREATE TABLE IF NOT EXISTS signals (
@@ -111,6 +113,7 @@ class SqliteEvidenceStore:
         if not evidence and job is None:
             return []
         at = utc_now()
+        signals_version = current_signals_version()
         with self._db.transaction() as conn:
             if job is not None:  # rolled back with the batch if a turn is refused below
                 ledger_sql.add_job_in(conn, job)
@@ -130,10 +133,11 @@ class SqliteEvidenceStore:
             if quota is not None:
                 _check_quota(conn, new, quota)
             conn.executemany(
-                """INSERT INTO evidence VALUES (:id, :space, :session, :seq, :speaker, :role,
-                   :text, :observed_at, :recorded_at, :content_hash, :metadata, :external_id,
-                   :author)""",
-                [evidence_row(e) for e in new],
+                """INSERT INTO evidence (id, space, session, seq, speaker, role, text, observed_at,
+                   recorded_at, content_hash, metadata, external_id, author, signals_version)
+                   VALUES (:id, :space, :session, :seq, :speaker, :role, :text, :observed_at,
+                   :recorded_at, :content_hash, :metadata, :external_id, :author, :signals_version)""",
+                [evidence_row(e) | {"signals_version": signals_version} for e in new],
             )
             conn.executemany(
                 """INSERT INTO signals VALUES (:evidence_id, :space, :idx, :kind, :text, :start,
@@ -144,7 +148,7 @@ class SqliteEvidenceStore:
             new_ids = {e.id for e in new}
             linked = [(evidence_id, entity) for evidence_id, entity in mentions if evidence_id in new_ids]
             for evidence_id, entity in linked:
-                self._upsert_entity(conn, entity)
+                upsert_entity(conn, entity)
                 conn.execute(
                     "INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)",
                     (evidence_id, entity.id, entity.space),
@@ -154,24 +158,24 @@ class SqliteEvidenceStore:
                 ledger_sql.mark_in(conn, space, TURN_STAGES, [e.id for e in new if e.space == space], "new", at)
         return [e.id for e in new]
 
-    @staticmethod
-    def _upsert_entity(conn: sqlite3.Connection, entity: Entity) -> None:
-        row = conn.execute(
-            "SELECT kind, aliases FROM entities WHERE id = ? AND space = ?",
-            (entity.id, entity.space),
-        ).fetchone()
-        if row is None:
-            conn.execute(
-                "INSERT INTO entities VALUES (?, ?, ?, ?, ?)",
-                (entity.id, entity.space, entity.name, entity.kind, json.dumps(list(entity.aliases))),
-            )
-            return
-        aliases = sorted(set(json.loads(row["aliases"])) | set(entity.aliases))
-        kind = "person" if "person" in (row["kind"], entity.kind) else entity.kind
-        conn.execute(
-            "UPDATE entities SET aliases = ?, kind = ? WHERE id = ? AND space = ?",
-            (json.dumps(aliases), kind, entity.id, entity.space),
-        )
+    def signals_outdated(self, space: str, version: int, limit: int) -> list[str]:
+        return rederive_sql.outdated(self._db, space, version, limit)
+
+    def count_signals_outdated(self, space: str, version: int) -> int:
+        return rederive_sql.count_outdated(self._db, space, version)
+
+    def entities_mentioned_before(self, space: str, before: datetime) -> list[Entity]:
+        return rederive_sql.entities_mentioned_before(self._db, space, before)
+
+    def rederive(
+        self, space: str, changed: Sequence[RederivedTurn], unchanged: Sequence[str], version: int, at: datetime
+    ) -> list[str]:
+        """See ``EvidenceStore.rederive``.
+
+        Raises:
+            StoreError: SQLite failed (nothing is written).
+        """
+        return rederive_sql.rederive(self._db, space, changed, unchanged, version, at)
 
     def existing(self, space: str, ids: Sequence[str]) -> set[str]:
         found: set[str] = set()
@@ -469,3 +473,4 @@ def recall_turns(db: SqliteDatabase, space: str, ids: Sequence[str]) -> list[Rec
 def _chunks(items: Sequence[str], size: int = 500) -> list[list[str]]:
     values = list(items)
     return [values[i : i + size] for i in range(0, len(values), size)]
+

@@ -22,6 +22,7 @@ from eywa.ids import entity_id
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.entity_graph import backfill_co_mentions
 from eywa.stores.embedded.ledger import recount_backlog
+from eywa.stores.embedded.rederive import INDEX as SIGNALS_VERSION_INDEX
 
 __all__ = ["FORMAT_VERSION", "MIGRATIONS", "migrate"]
 
@@ -105,6 +106,17 @@ def _delta_stated_starts(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE nous_deltas ADD COLUMN valid_from TEXT")
 
 
+def _signals_versions(conn: sqlite3.Connection) -> None:
+    """Turns record the ``eywa.signals.version`` their signals were detected under. Stores of
+    format 6 lack the column; it is added as 0 (older than any recorded version), so
+    ``eywa reprocess`` detects their signals again (``eywa.rederive``), with its index on
+    (space, version) through which the outdated turns are found and counted."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(evidence)")}
+    if "signals_version" not in columns:
+        conn.execute("ALTER TABLE evidence ADD COLUMN signals_version INTEGER NOT NULL DEFAULT 0")
+    conn.execute(SIGNALS_VERSION_INDEX)
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _entity_ids_from_entity_key,
     _extractor_versions,
@@ -112,6 +124,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _merge_provenance,
     _space_backlog_counts,
     _delta_stated_starts,
+    _signals_versions,
 )
 FORMAT_VERSION = len(MIGRATIONS)
 

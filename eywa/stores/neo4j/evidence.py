@@ -33,9 +33,10 @@ from eywa.errors import ErasedError
 from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, Evidence, SignalKind, utc_now
 from eywa.stores.bundle import Batch
-from eywa.stores.evidence import PriorState, RecallTurn
+from eywa.signals.version import current_signals_version
+from eywa.stores.evidence import PriorState, RecallTurn, RederivedTurn
 from eywa.stores.ledger import TURN_STAGES, JobRecord
-from eywa.stores.neo4j import level0
+from eywa.stores.neo4j import level0, rederive
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.ledger import ADD_JOBS, job_row, mark_row
 from eywa.stores.neo4j.labels import Label, RelType
@@ -269,9 +270,11 @@ def _check_quota(tx: ManagedTransaction, new: Sequence[dict[str, Any]], quota: S
 def _add_arguments(
     evidence: Sequence[Evidence], mentions: Sequence[tuple[str, Entity]]
 ) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]], list[tuple[str, Entity]]]:
-    """``_add``'s arguments for a batch: the turns' rows, their signals by id, the mentions."""
+    """``_add``'s arguments for a batch: the turns' rows (stamped with the signals version
+    they were detected under), their signals by id, the mentions."""
+    version = current_signals_version()
     rows = [
-        {"props": evidence_props(e, position), "session_id": session_id(e.space, e.session)}
+        {"props": evidence_props(e, position) | {"signals_version": version}, "session_id": session_id(e.space, e.session)}
         for position, e in enumerate(evidence)
     ]
     return rows, {e.id: signal_props(e) for e in evidence}, list(mentions)
@@ -339,6 +342,23 @@ class Neo4jEvidenceStore:
         arguments = [_add_arguments(evidence, mentions) for evidence, mentions in batches if evidence]
         if arguments:
             self._graph.rehearse("rehearse add evidence", _add_each, arguments, quota)
+
+    def signals_outdated(self, space: str, version: int, limit: int) -> list[str]:
+        rows = self._graph.read("signals outdated", rederive.OUTDATED, space=space, version=version, limit=limit)
+        return [r["id"] for r in rows]
+
+    def count_signals_outdated(self, space: str, version: int) -> int:
+        return int(self._graph.read("count signals outdated", rederive.COUNT_OUTDATED, space=space, version=version)[0]["n"])
+
+    def entities_mentioned_before(self, space: str, before: datetime) -> list[Entity]:
+        rows = self._graph.read("entities mentioned before", rederive.MENTIONED_BEFORE, space=space, before=before)
+        return rederive.entities_from_rows(rows)
+
+    def rederive(
+        self, space: str, changed: Sequence[RederivedTurn], unchanged: Sequence[str], version: int, at: datetime
+    ) -> list[str]:
+        """See ``EvidenceStore.rederive``: one write transaction (``rederive.rederive_tx``)."""
+        return self._graph.write("rederive signals", rederive.rederive_tx, space, changed, unchanged, version, at)
 
     def existing(self, space: str, ids: Sequence[str]) -> set[str]:
         """The subset of ``ids`` already stored in ``space``."""

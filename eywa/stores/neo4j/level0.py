@@ -34,7 +34,7 @@ NRGD at its ``MENTIONS`` while a second batch, in its own merging ``SET``, held 
 asked for ``NODE``: a cycle on one entity node, whatever order the entities came in
 (``Neo.TransientError.Transaction.DeadlockDetected``, retried by the driver after about a
 second; 40-50 retries per 960 four-turn batches of eight writers to one space). The upsert
-(``_UPSERT_ENTITIES``) therefore takes each entity's ``NODE`` lock with a plain ``SET``
+(``UPSERT_ENTITIES``) therefore takes each entity's ``NODE`` lock with a plain ``SET``
 (the Neo4j manual's idiom for a write lock before a dependent read) before anything else
 touches it, in entity id order ($entities is sorted): a batch then asks for an entity's NRGD
 only while it holds the entity's ``NODE``, which no other batch can, and a second batch
@@ -71,7 +71,10 @@ from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.ledger import ADD_JOBS, MARK_NEW
 from eywa.stores.neo4j.records import EVIDENCE_TIMES, SIGNAL_TIMES, entity_props, from_epoch_parts
 
-__all__ = ["LOCK_SESSIONS", "REPLAN_SKIP", "Sessions", "read_batch", "write_batch"]
+__all__ = [
+    "LINK_MENTIONS", "LOCK_SESSIONS", "REPLAN_SKIP", "UPSERT_ENTITIES", "WRITE_SIGNALS", "Sessions", "mentioned",
+    "read_batch", "write_batch", "with_times",
+]
 
 REPLAN_SKIP = "CYPHER replan=skip "
 """The prefix of a statement whose plan does not depend on the store's statistics (see the
@@ -107,7 +110,7 @@ RETURN present, erased, around
 
 
 def _set_times(var: str, names: Sequence[str]) -> str:
-    """``SET`` items giving ``var`` its times from the row's ``times`` (``_with_times``)."""
+    """``SET`` items giving ``var`` its times from the row's ``times`` (``with_times``)."""
     return ", ".join(f"{var}.{name} = {from_epoch_parts(f'row.times[{i}]')}" for i, name in enumerate(names))
 
 
@@ -116,13 +119,37 @@ _SET_TURN_TIMES, _SET_SIGNAL_TIMES = _set_times("e", EVIDENCE_TIMES), _set_times
 # entity's write lock is taken first, by the plain ``SET n.space`` (its value is the one
 # stored: the space is part of the id), before the merging SET and before any relationship
 # to it: see "Lock order" in the module docstring for why.
-_UPSERT_ENTITIES = f"""
+UPSERT_ENTITIES = f"""
 UNWIND $entities AS row
 MERGE (n:{_ENT} {{id: row.id}}) ON CREATE SET n.name = row.name
 SET n.space = row.space
 WITH n, row
 SET n.kind = CASE WHEN 'person' IN [n.kind, row.kind] THEN 'person' ELSE row.kind END,
   n.aliases = COLLECT {{ UNWIND coalesce(n.aliases, []) + row.aliases AS a RETURN DISTINCT a ORDER BY a }}
+"""
+# The turns' signals ($signals: ``records.signal_props`` rows, ``with_times``).
+WRITE_SIGNALS = f"""
+UNWIND $signals AS row
+MATCH (e:{_EV} {{id: row.props.evidence_id, space: row.props.space}})
+MERGE (s:{_SIG} {{id: row.props.id}}) ON CREATE SET s += row.props, {_SET_SIGNAL_TIMES}
+MERGE (e)-[:{RelType.HAS_SIGNAL}]->(s)
+"""
+# The mentions ($mentions) of entities upserted before, and their co-mention weights ($weights).
+LINK_MENTIONS = f"""
+CALL () {{
+  UNWIND $mentions AS row
+  MATCH (e:{_EV} {{id: row.evidence_id, space: row.space}})
+  MATCH (n:{_ENT} {{id: row.entity_id, space: row.space}})
+  MERGE (e)-[:{RelType.MENTIONS}]->(n)
+}}
+CALL () {{
+  UNWIND $weights AS row
+  MATCH (a:{_ENT} {{id: row.a, space: row.space}})
+  MATCH (b:{_ENT} {{id: row.b, space: row.space}})
+  MERGE (a)-[r:{RelType.CO_MENTIONED}]->(b)
+    ON CREATE SET r.space = row.space, r.weight = row.weight
+    ON MATCH SET r.weight = r.weight + row.weight
+}}
 """
 # Every write of the batch in one statement, a unit subquery per kind of write, run in this
 # order (a later one finds what an earlier one created).
@@ -149,27 +176,9 @@ CALL () {{
   MATCH (e:{_EV} {{id: row.id, space: row.space}})
   SET e.near_text = row.near_text, e.far_text = row.far_text
 }}
-CALL () {{
-  UNWIND $signals AS row
-  MATCH (e:{_EV} {{id: row.props.evidence_id, space: row.props.space}})
-  MERGE (s:{_SIG} {{id: row.props.id}}) ON CREATE SET s += row.props, {_SET_SIGNAL_TIMES}
-  MERGE (e)-[:{RelType.HAS_SIGNAL}]->(s)
-}}
-CALL () {{ {_UPSERT_ENTITIES} }}
-CALL () {{
-  UNWIND $mentions AS row
-  MATCH (e:{_EV} {{id: row.evidence_id, space: row.space}})
-  MATCH (n:{_ENT} {{id: row.entity_id, space: row.space}})
-  MERGE (e)-[:{RelType.MENTIONS}]->(n)
-}}
-CALL () {{
-  UNWIND $weights AS row
-  MATCH (a:{_ENT} {{id: row.a, space: row.space}})
-  MATCH (b:{_ENT} {{id: row.b, space: row.space}})
-  MERGE (a)-[r:{RelType.CO_MENTIONED}]->(b)
-    ON CREATE SET r.space = row.space, r.weight = row.weight
-    ON MATCH SET r.weight = r.weight + row.weight
-}}
+CALL () {{ {WRITE_SIGNALS} }}
+CALL () {{ {UPSERT_ENTITIES} }}
+CALL () {{ {LINK_MENTIONS} }}
 CALL () {{ {MARK_NEW} }}
 CALL () {{ {ADD_JOBS} }}
 """
@@ -215,13 +224,13 @@ def write_batch(
     weights, the pending marks (``marks``: rows of ``ledger.MARK_NEW``) and the batch's job
     (``jobs``: rows of ``ledger.ADD_JOBS``, none or one). ``new`` rows'
     props and ``signals`` are ``records.evidence_props`` / ``signal_props``: their times
-    are ``epoch_parts``, set apart (``_with_times``)."""
+    are ``epoch_parts``, set apart (``with_times``)."""
     for r in new:
         p = r["props"]
         sessions[(p["space"], p["session"])][p["seq"]] = SessionTurn(p["id"], p["seq"], p.get("speaker"), p["text"])
     contexts = _derive_contexts(sessions, new)
     new_ids = {r["props"]["id"] for r in new}
-    entities, links = _mentioned(new_ids, mentions)
+    entities, links = mentioned(new_ids, mentions)
     weights = co_mention_weights((link["space"], link["evidence_id"], link["entity_id"]) for link in links)
     run(
         tx, _WRITE_BATCH,
@@ -234,7 +243,7 @@ def write_batch(
             for evidence_id, (space, c) in sorted(contexts.items())
             if evidence_id not in new_ids
         ],
-        signals=[_with_times(s, SIGNAL_TIMES) for s in signals],
+        signals=[with_times(s, SIGNAL_TIMES) for s in signals],
         entities=[entity_props(entities[k]) for k in sorted(entities)],
         mentions=links,
         weights=[{"space": space, "a": a, "b": b, "weight": w} for (space, a, b), w in weights.items()],
@@ -263,12 +272,12 @@ def _turn_rows(new: Sequence[dict[str, Any]], contexts: dict[str, tuple[str, Tur
     rows = []
     for r in new:
         _, context = contexts[r["props"]["id"]]
-        row = _with_times({**r["props"], "near_text": context.near_text, "far_text": context.far_text}, EVIDENCE_TIMES)
+        row = with_times({**r["props"], "near_text": context.near_text, "far_text": context.far_text}, EVIDENCE_TIMES)
         rows.append({**row, "session_id": r["session_id"]})
     return rows
 
 
-def _with_times(props: dict[str, Any], times: Sequence[str]) -> dict[str, Any]:
+def with_times(props: dict[str, Any], times: Sequence[str]) -> dict[str, Any]:
     """A row of the write statement: ``props`` but ``times`` (their ``epoch_parts``, which
     ``e += row.props`` would store as lists), and those times in order."""
     return {"props": {k: v for k, v in props.items() if k not in times}, "times": [props.get(t) for t in times]}
@@ -287,7 +296,7 @@ def _next_pairs(sessions: Sessions, new: Sequence[dict[str, Any]]) -> list[dict[
     return [{"space": sp, "a": a, "b": b} for sp, a, b in sorted(pairs)]
 
 
-def _mentioned(
+def mentioned(
     new_ids: set[str], mentions: Iterable[tuple[str, Entity]]
 ) -> tuple[dict[str, Entity], list[dict[str, str]]]:
     """The entities the new turns mention (one per id: aliases united, ``person`` wins; the

@@ -1,0 +1,28 @@
+"""The version of what Level 0's detectors find in a turn.
+
+Every stored turn records the ``SIGNALS_VERSION`` its signals and mentions were detected
+under (turns stored before versions existed count as 0). ``Memory.reprocess`` (``eywa
+reprocess``) detects the signals of turns stored under an older version again, updates what
+Level 0 derived from them and re-runs Level 1 on the turns whose signals or mentions changed
+(``eywa.rederive``), so a store upgraded in place answers as a fresh ingest of its turns.
+
+Bump ``SIGNALS_VERSION`` whenever a change to ``eywa.signals`` (dates, mentions, cues,
+quantities, identifiers) or to Level 0's mention linking (``eywa.batches``) changes what is
+detected in some text: a change that leaves the output the same needs no bump, and a bump
+costs every store one re-detection of all its turns.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = ["SIGNALS_VERSION", "current_signals_version"]
+
+SIGNALS_VERSION: Final = 1
+"""1: the first recorded version (session 28); stores written before hold 0."""
+
+
+def current_signals_version() -> int:
+    """``SIGNALS_VERSION``, read when called: the stores stamp new turns with it, and tests
+    simulate a store written by an older release by patching the constant."""
+    return int(globals()["SIGNALS_VERSION"])
