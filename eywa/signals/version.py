@@ -9,7 +9,9 @@ Level 0 derived from them and re-runs Level 1 on the turns whose signals or ment
 Bump ``SIGNALS_VERSION`` whenever a change to ``eywa.signals`` (dates, mentions, cues,
 quantities, identifiers) or to Level 0's mention linking (``eywa.batches``) changes what is
 detected in some text: a change that leaves the output the same needs no bump, and a bump
-costs every store one re-detection of all its turns.
+costs every store one re-detection of all its turns. ``tests/unit/test_signals_version_pin.py``
+pins a digest of the detection of a fixed set of turns to the version, so a change that
+forgets the bump fails there.
 """
 
 from __future__ import annotations
