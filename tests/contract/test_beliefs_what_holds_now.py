@@ -1,0 +1,68 @@
+"""What holds now, round three: statements a user expects a memory to answer from, probed
+from outside through the public ``Memory`` with the default rule extractor. Each test says
+what the memory did before the fix it pins."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+
+import pytest
+
+from eywa.memory import Memory
+
+ASKED_AT = "2024-12-01T00:00:00"
+
+Said = tuple[str, str, str]
+"""(speaker, text, observed_at)."""
+
+
+def _space(*parts: str) -> str:
+    return "now-" + hashlib.sha256("|".join(parts).encode()).hexdigest()[:10]
+
+
+def _send(memory: Memory, space: str, said: list[Said], *, one_by_one: bool = False) -> None:
+    turns = [{"text": text, "speaker": speaker, "session": at[:10], "observed_at": at} for speaker, text, at in said]
+    for batch in [[turn] for turn in turns] if one_by_one else [turns]:
+        memory.remember(space, batch)
+
+
+def _answer(memory: Memory, space: str, question: str, as_of: str = ASKED_AT) -> str:
+    """The text of the claimed answer, or "" when nothing is claimed."""
+    result = memory.recall(space, question, k=5, as_of=as_of)
+    top = result.items[0]
+    return top.text if top.kind == "dimension" and result.trace.get("answer") else ""
+
+
+def _beliefs(memory: Memory, space: str) -> set[tuple[str | None, str | None, str | None, str]]:
+    return {(b.subject, b.attribute, b.value, b.polarity) for b in memory.beliefs(space)}
+
+
+THIRD_PERSON: list[Said] = [
+    ("Ben", "Priya works at Globex now.", "2024-03-01T10:00:00"),
+    ("Ben", "Oh, and Ana lives in Porto.", "2024-03-01T10:01:00"),
+    ("Priya", "Hi Ben!", "2024-04-01T10:00:00"),
+    ("Ana", "Hello!", "2024-04-01T10:01:00"),
+]
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(range(len(THIRD_PERSON)))))
+def test_a_third_person_said_before_speaking_is_read_whatever_the_order(memory: Memory,
+                                                                       order: tuple[int, ...]) -> None:
+    """Ben's "Priya works at Globex now." sent before Priya ever spoke (in its own batch) made
+    no belief: Level 0 took a capitalised sentence opener as a person only when already known,
+    so the fact depended on the order the turns came in."""
+    space = _space("third", *map(str, order))
+    _send(memory, space, [THIRD_PERSON[i] for i in order], one_by_one=True)
+    beliefs = _beliefs(memory, space)
+    assert ("Priya", "employer", "Globex", "positive") in beliefs, beliefs
+    assert ("Ana", "residence", "Porto", "positive") in beliefs, beliefs
+    assert _answer(memory, space, "Where does Priya work now?").startswith("Priya — employer: Globex since 1 Mar 2024")
+
+
+@pytest.mark.parametrize("text", ["Finally got married last week.", "Everyone is moving these days.",
+                                  "Work is crazy.", "Recently moved to Porto."])  # fmt: skip
+def test_a_sentence_opener_that_is_no_one_makes_no_person(memory: Memory, text: str) -> None:
+    space = _space("opener", text)
+    _send(memory, space, [("Ben", text, "2024-03-01T10:00:00")])
+    assert {b.subject for b in memory.beliefs(space)} <= {"Ben"}, memory.beliefs(space)
