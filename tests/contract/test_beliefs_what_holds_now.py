@@ -66,3 +66,36 @@ def test_a_sentence_opener_that_is_no_one_makes_no_person(memory: Memory, text: 
     space = _space("opener", text)
     _send(memory, space, [("Ben", text, "2024-03-01T10:00:00")])
     assert {b.subject for b in memory.beliefs(space)} <= {"Ben"}, memory.beliefs(space)
+
+
+def _alice(memory: Memory, *texts: str) -> str:
+    """Alice says each text, a month apart from 1 March 2024."""
+    space = _space("alice", *texts)
+    _send(memory, space, [("Alice", text, f"2024-{3 + i:02d}-01T10:00:00") for i, text in enumerate(texts)])
+    return space
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["We got separated from the group on the hike.", "I got separated from my friends at the concert.",
+     "We were separated from the others for an hour."],
+)  # fmt: skip
+def test_separated_from_no_spouse_is_no_status(memory: Memory, text: str) -> None:
+    """"We got separated from the group" made the status ``separated`` (p 0.78), and "Is
+    Alice married?" answered "separated"."""
+    space = _alice(memory, "I'm married to Tom.", text)
+    assert not [b for b in memory.beliefs(space) if b.value == "separated"], memory.beliefs(space)
+    assert _answer(memory, space, "Is Alice married?").startswith("Alice — relationship_status: married")
+
+
+@pytest.mark.parametrize(
+    ("text", "partner_ended"),
+    [("Tom and I separated last month.", True), ("I got separated from Tom.", True),
+     ("We got separated in May.", False), ("We're separated now.", False)],
+)  # fmt: skip
+def test_a_separation_from_the_spouse_is_the_status(memory: Memory, text: str, partner_ended: bool) -> None:
+    """"Tom and I separated" made nothing (the ending of Tom was refused as a
+    ``polarity_flip``: "separated" was no cessation, and no status was read)."""
+    space = _alice(memory, "I'm married to Tom.", text)
+    assert _answer(memory, space, "Is Alice married?").startswith("Alice — relationship_status: separated")
+    assert (("Alice", "partner", "Tom", "negative") in _beliefs(memory, space)) is partner_ended

@@ -38,8 +38,11 @@ from eywa.extraction.rules.phrasing import fact, possessive
 from eywa.models import CandidateFact
 
 _STATUS = r"(?P<st>married|engaged|divorced|separated|widowed|single(?!\s+(?:parent|mom|mother|dad|father)))"
+_FROM_NO_ONE = rf"(?!\s+from\s+(?!{NAME}\b|(?i:my|his|her|their|our)\s+(?:husband|wife|spouse|partner|ex)\b))"
+"""After "separated" or "divorced": a "from" that names no spouse ("we got separated from the
+group", "I'm divorced from reality") is no status; "divorced from Tom" / "from my husband" is."""
 _IS = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:happily\s+)?{_STATUS}\b(?!\s+(?:to|for)\s+(?!{NAME}))",
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:happily\s+)?{_STATUS}\b(?!\s+(?:to|for)\s+(?!{NAME})){_FROM_NO_ONE}",
     "married engaged divorced separated widowed single",
 )
 _IS_FOR = rule(
@@ -53,7 +56,7 @@ _NOT_STATUS = rule(
     "married engaged single",
 )
 """"I'm not married": the status, negative (not "I'm not married to the idea")."""
-_GOT = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}got\s+{_STATUS}\b", "married engaged divorced separated widowed single")
+_GOT = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}got\s+{_STATUS}\b{_FROM_NO_ONE}", "married engaged divorced separated widowed single")
 _MARRIED_TO = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:got\s+)?married|(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:happily\s+)?(?:married|engaged))"
     rf"\s+to\s+(?P<name>{NAME})\b",
@@ -67,7 +70,7 @@ _MARRIED_NAME = rule(rf"{SUBJ}\s+{ADV}married\s+(?P<name>{NAME})\b", "married")
 _GETTING = rule(rf"{SUBJ}{BE}\s+{ADV}getting\s+(?P<st>married|divorced|engaged)\b", "getting")
 _BROKE_UP = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>broke\s+up|split\s+up|separated|called\s+it\s+off)"
-    rf"(?:\s+with\s+(?P<name>{NAME}))?\b",
+    rf"(?:\s+with\s+(?P<name>{NAME}))?\b{_FROM_NO_ONE}",
     "broke split separated called",
 )
 _APART = rule(
@@ -167,7 +170,11 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             if partner is not None:
                 yield fact(ctx, s, f"{s} broke up with {partner}", "partner", partner, polarity="negative",
                            valid_from=past_date(ctx, m), confidence=0.85)
-            if (verb := " ".join(m.group("verb").split())) in _SINGLE_AFTER:
+            verb = " ".join(m.group("verb").split())
+            if verb == "separated":  # "Tom and I separated": a status of its own, as "we got separated" is
+                yield fact(ctx, s, f"{s} separated", "relationship_status", "separated",
+                           valid_from=past_date(ctx, m), confidence=0.8)
+            if verb in _SINGLE_AFTER:
                 said = f"{verb} with {partner}" if partner is not None else verb
                 yield fact(ctx, s, f"{s} {said} and is single", "relationship_status", "single",
                            valid_from=past_date(ctx, m), confidence=0.75)
