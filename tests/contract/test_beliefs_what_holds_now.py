@@ -99,3 +99,19 @@ def test_a_separation_from_the_spouse_is_the_status(memory: Memory, text: str, p
     space = _alice(memory, "I'm married to Tom.", text)
     assert _answer(memory, space, "Is Alice married?").startswith("Alice — relationship_status: separated")
     assert (("Alice", "partner", "Tom", "negative") in _beliefs(memory, space)) is partner_ended
+
+
+@pytest.mark.parametrize(
+    "text", ["New job! I'm at Google now.", "I left Initech in March. I'm at Google now.",
+             "I switched jobs, I'm at Google these days."],
+)  # fmt: skip
+def test_at_an_employer_now_said_of_work_is_the_employer(memory: Memory, text: str) -> None:
+    """"I'm at Google now" made nothing: Initech kept answering (p 0.89)."""
+    space = _alice(memory, "I work at Initech.", text)
+    assert _answer(memory, space, "Where does Alice work now?").startswith("Alice — employer: Google since 1 Apr 2024")
+
+
+@pytest.mark.parametrize("text", ["I'm at Starbucks now, want to come?", "I'm at Heathrow now.", "I'm at home now."])
+def test_at_a_place_now_said_of_no_work_is_no_employer(memory: Memory, text: str) -> None:
+    space = _alice(memory, "I work at Initech.", text)
+    assert _answer(memory, space, "Where does Alice work now?").startswith("Alice — employer: Initech")

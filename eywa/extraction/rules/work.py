@@ -62,6 +62,15 @@ _WORKS = rule(
     rf"(?:at|for)\s+{_ORG}{_ROLE_AFTER}",
     "work works working",
 )
+_AT_NOW = rule(rf"{SUBJ}{BE}\s+{ADV}at\s+{_ORG}\s+(?:now|these\s+days|nowadays)\b", "now days nowadays")
+""""I'm at Google now": the employer, when the turn speaks of work ("I left Initech, I'm at
+Google now", "new job, I'm at Google now") or Google is already the speaker's employer;
+alone it may be where one is standing ("I'm at Starbucks now")."""
+_WORK_TALK = re.compile(
+    r"\b(?:job|jobs|work|works|working|worked|company|employer|role|position|team|hired|joined|quit|left|switched"
+    r"|boss|colleagues|coworkers|career|laid\s+off|fired|offer|notice)\b",
+    re.IGNORECASE,
+)
 _EMPLOYED = rule(rf"{SUBJ}{BE}\s+{ADV}(?:employed|(?:self-)?contracted)\s+(?:by|at)\s+{_ORG}{_ROLE_AFTER}", "employed contracted")
 """"I'm employed by Globex", "I'm employed at the Royal Navy as an engineer": the employer."""
 _HAS_WORKED = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+(?:at|for)\s+{_ORG}", "worked")
@@ -226,6 +235,10 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
                        confidence=0.9)
             yield from _title(ctx, s, m)
+    for m, s in matches(ctx, _AT_NOW):
+        org = org_name(m.group("org"))
+        if org is not None and (_WORK_TALK.search(ctx.turn.text) or _named(ctx, org, "employer")):
+            yield fact(ctx, s, f"{s} works at {_the(m, org)} now", "employer", org, confidence=0.85)
     for m, s in matches(ctx, _HAS_WORKED):
         if lasting(ctx, m.end(), right_after=True) and (org := org_name(m.group("org"))):
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
