@@ -115,3 +115,18 @@ def test_at_an_employer_now_said_of_work_is_the_employer(memory: Memory, text: s
 def test_at_a_place_now_said_of_no_work_is_no_employer(memory: Memory, text: str) -> None:
     space = _alice(memory, "I work at Initech.", text)
     assert _answer(memory, space, "Where does Alice work now?").startswith("Alice — employer: Initech")
+
+
+@pytest.mark.parametrize(
+    "notice",
+    ["I handed in my notice at Initech, my last day is 20 April.", "I gave notice at Initech. I'm working until 20 April.",
+     "I handed in my notice at Initech; my last day will be 20 April 2024."],
+)  # fmt: skip
+def test_a_notice_with_its_last_day_ends_the_job_on_that_day(memory: Memory, notice: str) -> None:
+    """Said on 1 April: the notice ended the job at once, so "Where does Alice work now?"
+    asked during the notice period answered "unknown since 1 Apr 2024 (was Initech)"."""
+    space = _alice(memory, "I work at Initech.", notice)
+    during = _answer(memory, space, "Where does Alice work now?", as_of="2024-04-10T00:00:00")
+    assert during.startswith("Alice — employer: Initech since 1 Mar 2024"), during
+    after = _answer(memory, space, "Where does Alice work now?", as_of="2024-06-01T00:00:00")
+    assert after.startswith("Alice — employer: unknown since 20 Apr 2024 (was Initech)"), after

@@ -38,7 +38,7 @@ from eywa.extraction.rules.clause import (
     stated_start,
 )
 from eywa.extraction.rules.phrasing import article, clean, date_phrase, fact, possessive
-from eywa.models import CandidateFact
+from eywa.models import CandidateFact, SignalKind
 
 _ORG = rf"(?P<the>the\s+)?(?P<org>{PROPER})(?![\w'’])"
 _TITLE = r"(?P<title>[a-z][a-z-]*(?:\s+(?!(?:at|for|with|since)\b)[a-z][a-z-]*){0,3})"
@@ -353,6 +353,11 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
             continue
         verb = re.sub(r"\s+", " ", m.group("verb"))
         verb = re.sub(r"\b(?:my|his|her)\b", possessive(s), verb)
+        if "notice" in verb and (last := last_day(ctx)) is not None:
+            # "I handed in my notice at Initech, my last day is 30 April": still there until then.
+            yield fact(ctx, s, f"{s} {verb} {_the(m, org)}, until {date_phrase(last, 'day')[3:]}",
+                       "employer", org, polarity="negative", valid_from=last, confidence=0.85)
+            continue
         yield fact(ctx, s, f"{s} {verb} {_the(m, org)}", "employer", org, polarity="negative",
                    valid_from=past_date(ctx, m), confidence=0.85)
         if verb == "retired from":
@@ -371,6 +376,28 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _RETIRED):
         if not ctx.part.negated:
             yield fact(ctx, s, f"{s} retired", "employer", "retired", valid_from=past_date(ctx, m), confidence=0.8)
+
+
+_LAST_DAY = re.compile(
+    r"\blast\s+day\b|\b(?:leave|leaving|finish|finishing|stay|staying|work|working)\s+(?:there\s+)?(?:until|till|through)\b",
+    re.IGNORECASE,
+)
+"""Words that say the day a notice runs out ("my last day is 30 April", "I'm working until 30 April")."""
+
+
+def last_day(ctx: Ctx) -> datetime | None:
+    """The last day of a notice the turn states: a day after the turn, in a sentence that
+    says it is the last ("my last day is 30 April"). A notice with no last day stated ends
+    the job when said (no day is invented)."""
+    for sentence in re.finditer(r"[^.!?;]+", ctx.turn.text):
+        if not _LAST_DAY.search(sentence.group(0)):
+            continue
+        for signal in ctx.turn.signals:
+            if (signal.kind is SignalKind.DATE and signal.granularity == "day" and signal.window_start is not None
+                    and sentence.start() <= signal.start < sentence.end()
+                    and signal.window_start > ctx.turn.observed_at):  # fmt: skip
+                return signal.window_start
+    return None
 
 
 def _named(ctx: Ctx, value: str, attribute: str) -> bool:
