@@ -130,3 +130,33 @@ def test_a_notice_with_its_last_day_ends_the_job_on_that_day(memory: Memory, not
     assert during.startswith("Alice — employer: Initech since 1 Mar 2024"), during
     after = _answer(memory, space, "Where does Alice work now?", as_of="2024-06-01T00:00:00")
     assert after.startswith("Alice — employer: unknown since 20 Apr 2024 (was Initech)"), after
+
+
+def test_a_start_said_in_the_next_sentence_dates_the_accepted_job(memory: Memory) -> None:
+    """"I accepted a job at Globex! I start on 20 May." (1 April) stayed a plan: the start was
+    in another sentence than the acceptance, and Initech kept answering (p 0.94) after 20 May."""
+    space = _alice(memory, "I work at Initech.", "I accepted a job at Globex! I start on 20 May.")
+    before = _answer(memory, space, "Where does Alice work now?", as_of="2024-05-10T00:00:00")
+    assert before.startswith("Alice — employer: Initech"), before
+    after = _answer(memory, space, "Where does Alice work now?", as_of="2024-06-10T00:00:00")
+    assert after.startswith("Alice — employer: Globex since 20 May 2024 (was Initech)"), after
+
+
+@pytest.mark.parametrize(
+    "later", ["My first week at Globex was great.", "I love my new team at Globex.", "My first day at Globex was 20 April."],
+)  # fmt: skip
+def test_an_accepted_job_is_the_employer_once_worked_at(memory: Memory, later: str) -> None:
+    """Accepted with no start said, then spoken of as the place one works: Initech kept
+    answering, the acceptance a plan forever."""
+    space = _alice(memory, "I work at Initech.", "I accepted a job at Globex.", later)
+    said = _answer(memory, space, "Where does Alice work now?")
+    assert said.startswith("Alice — employer: Globex since"), said
+
+
+def test_an_accepted_job_with_no_start_yet_is_said_beside_the_employer(memory: Memory) -> None:
+    """The acceptance with no start said stays a plan, and the employer held still answers;
+    its line now says the plan ("last said 1 Apr 2024: Globex (planned)"), where it read as
+    if nothing had been said since March."""
+    space = _alice(memory, "I work at Initech.", "I accepted a job at Globex.")
+    said = _answer(memory, space, "Where does Alice work now?")
+    assert said.startswith("Alice — employer: Initech since 1 Mar 2024 — last said 1 Apr 2024: Globex (planned)"), said

@@ -133,8 +133,9 @@ _MY_JOB = rule(
     rf"(?<!lost\s)(?<!quit\s)(?<!left\s)(?<!leaving\s)(?<!losing\s)(?<!old\s)(?<!start\s)(?<!starts\s)(?<!starting\s)"
     rf"(?<!begin\s)(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?"
     r"\s+(?:new\s+|current\s+|full-time\s+|part-time\s+|day\s+)?"
-    rf"(?:job|boss|manager|colleagues|coworkers|co-workers|workplace)\s+(?:at|with)\s+{_ORG}",
-    "job boss manager colleagues coworkers co workplace",
+    rf"(?:job|boss|manager|colleagues|coworkers|co-workers|workplace|(?<=new\s)(?:team|role|position)"
+    rf"|(?P<first>first\s+(?:day|week|month)))\s+(?:at|with)\s+{_ORG}",
+    "job boss manager colleagues coworkers co workplace team role position first",
 )
 _JOIN_VERB = re.compile(r"\b(got|landed|accepted|found|scored|hired|recruited|taken|joined|join)\b")
 _JOIN_VERBS = {
@@ -231,9 +232,12 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
     if not asserts(ctx):
         return
     for m, s in matches(ctx, _WORKS) + matches(ctx, _EMPLOYED) + matches(ctx, _MY_JOB, anywhere=True):
-        if org := org_name(m.group("org")):
-            yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
-                       confidence=0.9)
+        if (org := org_name(m.group("org"))) and m.groupdict().get("first") and (start := future_date(ctx)):
+            yield _starts_on(ctx, s, org, start)  # "my first day at Globex is 6 May": from then
+        elif org:
+            # "My first day at Globex was 6 May": since then.
+            began = past_date(ctx, m) if m.groupdict().get("first") else stated_start(ctx, m)
+            yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=began, confidence=0.9)
             yield from _title(ctx, s, m)
     for m, s in matches(ctx, _AT_NOW):
         org = org_name(m.group("org"))
@@ -320,13 +324,34 @@ def _accepted(ctx: Ctx, s: str, m: re.Match[str], org: str, *, accepted: bool) -
     May"), as "I'm starting at Globex" is."""
     if not accepted:
         return
-    start = future_date(ctx)
+    start = future_date(ctx) or _start_said(ctx)
     if start is None:
         yield fact(ctx, s, f"{s} accepted a job at {org}", "plans", f"start at {org}", modality="planned",
                    confidence=0.75)
+        # The employer to come, as a plan: it never moves the answer, but the line says it
+        # ("Initech … — last said 18 Apr 2024: Globex (planned)"), where the old employer
+        # alone answered as if nothing had been said.
+        yield fact(ctx, s, f"{s} accepted a job at {org}", "employer", org, modality="planned", confidence=0.75)
         return
     yield _starts_on(ctx, s, org, start)
     yield from _title(ctx, s, m)
+
+
+_START_WORDS = re.compile(r"\b(?:start|starts|starting|begin|begins|beginning|first\s+day)\b", re.IGNORECASE)
+
+
+def _start_said(ctx: Ctx) -> datetime | None:
+    """A start ahead said in another sentence of the turn ("I accepted a job at Globex! I start
+    on 6 May."): the first date after the turn in a sentence with a word of starting."""
+    for sentence in re.finditer(r"[^.!?;]+", ctx.turn.text):
+        if not _START_WORDS.search(sentence.group(0)):
+            continue
+        for signal in ctx.turn.signals:
+            if (signal.kind is SignalKind.DATE and signal.window_start is not None
+                    and sentence.start() <= signal.start < sentence.end()
+                    and signal.window_start > ctx.turn.observed_at):  # fmt: skip
+                return signal.window_start
+    return None
 
 
 def _starts_on(ctx: Ctx, s: str, org: str, start: datetime) -> CandidateFact:
