@@ -160,3 +160,21 @@ def test_an_accepted_job_with_no_start_yet_is_said_beside_the_employer(memory: M
     space = _alice(memory, "I work at Initech.", "I accepted a job at Globex.")
     said = _answer(memory, space, "Where does Alice work now?")
     assert said.startswith("Alice — employer: Initech since 1 Mar 2024 — last said 1 Apr 2024: Globex (planned)"), said
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "names"),
+    [
+        ("I have a son named Leo and a daughter named Sara.", "children", {"Leo", "Sara"}),
+        ("I have two kids, Leo and Sara.", "children", {"Leo", "Sara"}),
+        ("I have three kids named Leo, Max and Sara.", "children", {"Leo", "Max", "Sara"}),
+        ("My kids Leo and Sara love the beach.", "children", {"Leo", "Sara"}),
+        ("I have a dog named Rex and a cat named Miso.", "pets", {"Rex", "Miso"}),
+    ],
+)
+def test_each_child_or_pet_named_in_a_list_is_one(memory: Memory, text: str, attribute: str, names: set[str]) -> None:
+    """Only the first name was read ("Leo"; "two kids" and no name at all), so "What are the
+    names of Alice's children?" answered Leo alone."""
+    space = _alice(memory, text)
+    held = {b.value for b in memory.beliefs(space) if b.attribute == attribute and b.polarity == "positive"}
+    assert names <= held, held
