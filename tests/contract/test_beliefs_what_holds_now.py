@@ -178,3 +178,33 @@ def test_each_child_or_pet_named_in_a_list_is_one(memory: Memory, text: str, att
     space = _alice(memory, text)
     held = {b.value for b in memory.beliefs(space) if b.attribute == attribute and b.polarity == "positive"}
     assert names <= held, held
+
+
+LEANING: list[object] = [
+    ([("Alice", "I live in Lisbon.", "2024-03-01T10:00:00"), ("Alice", "Sorry, I meant Porto, not Lisbon.", "2024-03-01T10:05:00")],
+     "Where does Alice live?", "Alice — residence: Porto"),
+    pytest.param(
+        [("Alice", "I have a cat named Biscuit.", "2024-03-01T10:00:00"), ("Alice", "Biscuit died on Tuesday.", "2024-05-02T10:00:00")],
+        "What pets does Alice have?", "Alice — pets: not Biscuit",
+        # Read again, the death cites the turn that had the pet beside its own, and the
+        # validator refuses it (that turn says Biscuit positively): polarity_flip.
+        marks=pytest.mark.xfail(strict=True, reason="a death read again is refused beside the turn that had the pet"),
+    ),
+    ([("Alice", "I work at Initech.", "2024-03-01T10:00:00"), ("Alice", "I left Initech last week.", "2024-05-02T10:00:00")],
+     "Where does Alice work now?", "Alice — employer: unknown"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("said", "question", "answer"), LEANING)
+def test_a_turn_that_leans_on_an_earlier_name_is_read_alike_in_any_order(memory: Memory, said: list[Said],
+                                                                        question: str, answer: str) -> None:
+    """Sent before the turn that gives the name (sessions out of order), "Sorry, I meant
+    Porto, not Lisbon", "Biscuit died" or "I left Initech" made nothing: read once, before
+    the name was known, and never again, so Lisbon, Biscuit and Initech kept answering."""
+    in_order, reversed_ = _space("lean", *said[0][1:], "in"), _space("lean", *said[0][1:], "out")
+    _send(memory, in_order, said, one_by_one=True)
+    _send(memory, reversed_, said[::-1], one_by_one=True)
+    assert _beliefs(memory, reversed_) == _beliefs(memory, in_order)
+    for space in (in_order, reversed_):
+        said_now = _answer(memory, space, question)
+        assert said_now.startswith(answer), said_now
