@@ -208,3 +208,37 @@ def test_a_turn_that_leans_on_an_earlier_name_is_read_alike_in_any_order(memory:
     for space in (in_order, reversed_):
         said_now = _answer(memory, space, question)
         assert said_now.startswith(answer), said_now
+
+
+def _replied(memory: Memory, question: str, reply: str) -> str:
+    space = _space("tag", question, reply)
+    _send(memory, space, [("Ben", question, "2024-06-01T10:00:00"), ("Alice", reply, "2024-06-01T10:01:00")])
+    return space
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "said"),
+    [
+        ("Alice, you live in Leeds, right?", "Yes.", ("residence", "Leeds", "positive")),
+        ("And you work at Globex, Alice?", "Yes, I do.", ("employer", "Globex", "positive")),
+        ("You still live in Porto, right?", "Not anymore.", ("residence", "Porto", "negative")),
+        ("You work at Globex, don't you?", "Nope.", ("employer", "Globex", "negative")),
+    ],
+)
+def test_a_yes_or_no_to_a_statement_asked_back_says_what_it_asked(memory: Memory, question: str, reply: str,
+                                                                  said: tuple[str, str, str]) -> None:
+    """Two people saying facts about each other: "Alice, you live in Leeds, right?" — "Yes."
+    made nothing (only "do you …" and "are you …" questions were read with their reply)."""
+    space = _replied(memory, question, reply)
+    beliefs = [b for b in memory.beliefs(space) if (b.subject, b.attribute, b.value, b.polarity) == ("Alice", *said)]
+    assert any(len(b.evidence_ids) == 2 for b in beliefs), memory.beliefs(space)
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [("You work at Globex, Tom?", "Yes."), ("Tom works at Globex, right?", "Yes."),
+     ("You work at Globex or Initech?", "Yes."), ("You moved to York, right?", "No, I moved to Leeds.")],
+)  # fmt: skip
+def test_a_statement_asked_back_of_someone_else_reads_no_answer(memory: Memory, question: str, reply: str) -> None:
+    space = _replied(memory, question, reply)
+    assert not [b for b in memory.beliefs(space) if b.value in {"Globex", "York"}], memory.beliefs(space)
