@@ -103,6 +103,10 @@ def test_a_name_known_both_ways_is_a_person() -> None:
         ("Work is crazy.", []),
         ("Recently moved to Porto.", [("entity", "Porto")]),
         ("Sounds good.", []),
+        # Verbs as common after a thing: no one.
+        ("Lots has been going on since then!", []),
+        ("Change starts small.", []),
+        ("Basketball has been a part of my life.", []),
     ],
 )
 def test_an_unknown_sentence_opener_is_a_person_when_a_life_verb_follows(text: str,
