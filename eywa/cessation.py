@@ -56,7 +56,8 @@ _FORWARD = re.compile(
 _BACKWARD = re.compile(
     r"\b(?:died|passed\s+away|passed\s+on|ran\s+away|(?:was|were|got)\s+put\s+(?:down|to\s+sleep)"
     r"|(?:is|was|are|were)\s+over|ended|came\s+to\s+an\s+end|(?:closed|shut)\s+down"
-    r"|(?:break|breaks|broke|split|splits)\s+up(?!\s+with)|(?:get|gets|got|getting)\s+(?:divorced|separated)(?!\s+from))\b",
+    r"|(?:break|breaks|broke|split|splits)\s+up(?!\s+with)|(?:get|gets|got|getting)\s+(?:divorced|separated)(?!\s+from)"
+    r"|(?<![\w'’]m\s)(?<!\bam\s)(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bbeen\s)separated(?!\s+from))\b",
     re.IGNORECASE,
 )
 # "the left side", "I'm lost", "I'm used to it": these words are not verbs after these.

@@ -10,6 +10,7 @@ so a batch is either fully recorded as done or read again, never half of each.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
@@ -20,7 +21,7 @@ from eywa import crashpoints
 from eywa.attributes import AttributeSpec, canonical_fact, get_attribute
 from eywa.errors import NotFoundError
 from eywa.extraction.base import Extractor, extractor_label, extractor_version
-from eywa.extraction.context import ContextualExtractor, earlier_context
+from eywa.extraction.context import ContextualExtractor, Earlier, earlier_context, named_values
 from eywa.extraction.validator import Validator
 from eywa.ids import stable_id
 from eywa.models import (
@@ -176,6 +177,12 @@ def extract_beliefs(
                 extractor_version=version,
             )
             refused.setdefault(cand.id, cand)
+        if isinstance(extractor, ContextualExtractor) and beliefs:
+            # A turn read before what it leans on had arrived (sessions sent out of order):
+            # read again now that the name is known, as it would have been read in order.
+            for belief in _read_again(space, turns, list(beliefs.values()), evidence_store, belief_store, extractor,
+                                      validator, attributes, recorded_at, version):
+                beliefs.setdefault(belief.id, belief)
         if refused and decided is not None:
             settled = settled if settled is not None else set(decided())
             refused = {i: c for i, c in refused.items() if i not in settled}
@@ -192,6 +199,89 @@ def extract_beliefs(
         repair=totals["repair"], duplicates=totals["duplicates"], superseded=totals["superseded"],
         by_reason=dict(sorted(by_reason.items())), beliefs=tuple(belief_store.get_many(space, new_ids)),
     )
+
+
+_LEANING_TURNS = 20
+"""The most turns mentioning a name that are read again when a batch's belief names it
+(``_read_again``): a read that leans on a name ("Biscuit died", "Sorry, I meant Porto, not
+Lisbon", "I left Initech") is rare, and the bound keeps a batch's cost independent of how
+often a name was said."""
+
+
+def _read_again(
+    space: str,
+    batch: Sequence[Evidence],
+    beliefs: Sequence[Belief],
+    evidence_store: EvidenceStore,
+    belief_store: BeliefStore,
+    extractor: ContextualExtractor,
+    validator: Validator,
+    attributes: Mapping[str, AttributeSpec] | None,
+    recorded_at: datetime,
+    version: str | None,
+) -> list[Belief]:
+    """What the speaker's turns stored before this batch, and said after it, make once read
+    knowing the names this batch's beliefs give (``eywa.extraction.context.named_values``).
+
+    Read in order, such a turn saw the name in its ``Earlier``; read before the name was
+    known (sessions sent out of order), it made nothing. Each new belief also cites the turn
+    of this batch that gave the name (as a reply cites its question), so it is written with
+    the batch and reaches the dimensions with it. Only what the name changes is kept, and only
+    what the validator accepts with that citation: a pet's death read again ("Biscuit died")
+    is refused beside the turn that had the pet (evidence positive), so it is still lost."""
+    named = named_values(beliefs)
+    if not named:
+        return []
+    in_batch = {t.id: t for t in batch}
+    names = sorted({value for values in named.values() for _, value in values.values()})
+    entities = evidence_store.entities_named(space, names)
+    if not entities:
+        return []
+    ids = [i for i in evidence_store.evidence_mentioning(space, [e.id for e in entities], _LEANING_TURNS)
+           if i not in in_batch]  # fmt: skip
+    first_said = min(t.observed_at for t in batch)
+    later = sorted(
+        (t for t in evidence_store.get(space, ids)
+         if t.speaker and t.speaker.casefold() in named and t.observed_at >= first_said),
+        key=lambda t: (t.observed_at, t.session, t.seq),
+    )  # fmt: skip
+    if not later:
+        return []
+    before = earlier_context(space, later, evidence_store, belief_store)
+    merged = {speaker: dict(values) for speaker, values in before.named.items()}
+    for speaker, values in named.items():
+        merged.setdefault(speaker, {}).update(values)
+    plain = {_fact_key(space, f) for f in extractor.propose_after(space, later, before)}
+    known: dict[str, Evidence] = {t.id: t for t in later} | in_batch
+    found: list[Belief] = []
+    for raw in extractor.propose_after(space, later, Earlier(previous=before.previous, named=merged)):
+        if _fact_key(space, raw) in plain:
+            continue
+        givers = _givers(raw, beliefs, in_batch, known)
+        if not givers:
+            continue
+        fact = canonical_fact(raw.model_copy(update={"evidence_ids": (*raw.evidence_ids, *givers)}), attributes)
+        report = validator.validate(space, fact, known)
+        if report.accepted:
+            found.append(_belief(space, fact, report, known, extractor.name, recorded_at, version))
+    return found
+
+
+def _givers(
+    fact: CandidateFact, beliefs: Sequence[Belief], batch: Mapping[str, Evidence], known: Mapping[str, Evidence]
+) -> tuple[str, ...]:
+    """The batch turns whose beliefs hold a name that ``fact``'s turn says, said before it."""
+    said = " ".join(known[i].text for i in fact.evidence_ids if i in known).casefold()
+    at = max((known[i].observed_at for i in fact.evidence_ids if i in known), default=None)
+    out: list[str] = []
+    for belief in beliefs:
+        value = (belief.value or "").casefold()
+        if not value or not re.search(rf"(?<!\w){re.escape(value)}(?!\w)", said):
+            continue
+        for i in belief.evidence_ids:
+            if i in batch and i not in out and (at is None or batch[i].observed_at <= at):
+                out.append(i)
+    return tuple(out)
 
 
 def _belief(

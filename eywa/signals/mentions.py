@@ -9,8 +9,11 @@ work at Acme", "we moved to Lyon": ``eywa.signals.name_cues``), and a multi-word
 noun or an acronym ("New York", "NASA") is an ENTITY (up to ``_MAX_NAME_CHARS``). A word in such a slot is an ENTITY
 everywhere in that turn ("I quit Acme. Acme was awful."). A capitalised word at the start
 of a sentence is only a mention when it is known, appears mid-sentence elsewhere in the
-turn, or starts a multi-word name: "Thanks" and "Great" open sentences far more often than
-names do.
+turn, starts a multi-word name, or is the subject of a verb that says something of a person's
+life ("Priya works at Globex now.", "Tom and I broke up.": ``_PERSON_PREDICATE``): "Thanks"
+and "Great" open sentences far more often than names do, but a word a life verb follows
+("works", "moved", "got married") is someone, whether or not that someone has spoken yet, so
+turns sent before the person spoke, or out of order, give the same mentions.
 """
 
 from __future__ import annotations
@@ -77,6 +80,36 @@ _NOT_PEOPLE = frozenset(
     """.split()
 )
 """Single capitalised words that name places, products, holidays or organisations."""
+
+_PERSON_PREDICATE = re.compile(
+    r"[ \t]+(?:(?:just|still|now|recently|finally|also|already|officially)[ \t]+)*"
+    r"(?:works|worked|lives|lived|moved|started|joined|quit|retired|adopted|studies|studied"
+    r"|graduated|teaches|died|passed[ \t]+away|got[ \t]+(?:a[ \t]+job|hired|married|engaged|divorced|separated|fired|laid[ \t]+off|promoted)"
+    r"|has[ \t]+(?:just|moved|started|joined|quit|lived|worked|adopted|retired)"
+    r"|is[ \t]+(?:(?:now|still)[ \t]+)?(?:married|engaged|divorced|single|pregnant|retired|unemployed|vegan"
+    r"|vegetarian|moving|working|living|studying)"
+    r"|and[ \t]+I)\b"
+)
+"""What follows a sentence's first word when that word is a person: a verb of work, home,
+family or study in the third person ("Priya works at …", "Ana moved to …", "Ben got
+married", "Biscuit died"), or "and I" ("Tom and I broke up"). Openers that are no one ("Finally got a job",
+"Everyone is moving") are ``_NOT_SUBJECTS`` and adverbs in -ly. Verbs as common after a
+thing as after a person are left out: "has been" ("Lots has been going on", "Basketball has
+been a part of my life"), "starts" and "moves" ("Change starts small")."""
+
+_NOT_SUBJECTS = frozenset(
+    """everyone everybody someone somebody nobody anyone anybody one mine yours ours theirs
+    then later soon still last next also again once""".split()
+)
+"""Sentence openers a life verb may follow that name no one."""
+
+
+def _opens_with_a_person(text: str, start: int, end: int) -> bool:
+    """Whether the sentence-initial word at ``start:end`` is the subject of a life verb."""
+    word = text[start:end].lower()
+    if word in _NOT_SUBJECTS or (word.endswith("ly") and len(word) >= 7):
+        return False
+    return _PERSON_PREDICATE.match(text, end) is not None
 
 
 @lru_cache(maxsize=256)
@@ -160,7 +193,7 @@ def _capitalised(text: str) -> list[Signal]:
         if len(name) > _MAX_NAME_CHARS:
             continue
         single = len(group) == 1
-        if single and _sentence_initial(text, start) and name not in inside:
+        if single and _sentence_initial(text, start) and name not in inside and not _opens_with_a_person(text, start, end):
             continue
         possessive = _POSSESSIVE.match(text, end)
         span_end = possessive.end() if possessive else end

@@ -26,7 +26,8 @@ def mentions(text: str, **kwargs: object) -> list[tuple[str, str]]:
         # The README's example, as Alice says it.
         ("I just started at Acme as a data engineer.", [("entity", "Acme")]),
         ("I quit Acme; I work at Globex now.", [("entity", "Acme"), ("entity", "Globex")]),
-        ("Dana works for Initech.", [("entity", "Initech")]),
+        # Dana opens the sentence as the subject of a life verb: a person (see below).
+        ("Dana works for Initech.", [("person", "Dana"), ("entity", "Initech")]),
         ("I volunteered for Oxfam last year.", [("entity", "Oxfam")]),
         ("She joined Initech in May.", [("entity", "Initech")]),
         ("I left Acme in May.", [("entity", "Acme")]),
@@ -88,3 +89,28 @@ def test_the_longest_known_name_wins_whatever_its_kind() -> None:
 
 def test_a_name_known_both_ways_is_a_person() -> None:
     assert mentions("I saw Jordan.", known_entities=["Jordan"], known_non_people=["jordan"]) == [("person", "Jordan")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Priya works at Globex now.", [("person", "Priya"), ("entity", "Globex")]),
+        ("Hi Ana! Priya lives in Porto.", [("person", "Ana"), ("person", "Priya"), ("entity", "Porto")]),
+        ("Tom and I broke up.", [("person", "Tom")]),
+        ("Kelly just moved to Leeds.", [("person", "Kelly"), ("entity", "Leeds")]),
+        ("Finally got married.", []),
+        ("Everyone is moving.", []),
+        ("Work is crazy.", []),
+        ("Recently moved to Porto.", [("entity", "Porto")]),
+        ("Sounds good.", []),
+        # Verbs as common after a thing: no one.
+        ("Lots has been going on since then!", []),
+        ("Change starts small.", []),
+        ("Basketball has been a part of my life.", []),
+    ],
+)
+def test_an_unknown_sentence_opener_is_a_person_when_a_life_verb_follows(text: str,
+                                                                       expected: list[tuple[str, str]]) -> None:
+    """An unknown capitalised word opening a sentence was never a mention, so a fact said of
+    someone before they spoke ("Priya works at Globex now.") was read of no one."""
+    assert mentions(text, speaker="Ben") == expected

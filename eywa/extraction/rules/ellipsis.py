@@ -83,6 +83,13 @@ def _called(asked: re.Match[str], answerer: str) -> bool:
     """Whether the word before the question's comma, if any, opens it or names the one replying."""
     called = asked.group("called")
     return called is None or called.casefold() in _OPENERS or called.casefold() == answerer.split()[0].casefold()
+_TAG = r"(?:right|correct|yeah|yes|no|aren['’]t\s+you|don['’]t\s+you|didn['’]t\s+you|isn['’]t\s+it)"
+_ASKED_TAG = re.compile(
+    rf"(?i)^\s*{_OPENING}you(?P<be>['’]re|\s+are)?\s+(?P<still>still\s+)?(?P<rest>[a-z][^,?]*?)\s*"
+    rf"(?:,\s*(?:{_TAG}|(?P<named>[a-z]+)))?\s*\?\s*$"
+)
+"""A statement about the listener asked back for a yes or no: "Ana, you live in Leeds,
+right?", "And you work at Globex, Ben?", "You're still in Porto?"."""
 _ASKED_DO = re.compile(rf"(?i)^\s*{_OPENING}do\s+you\s+(?P<still>still\s+)?(?P<rest>[a-z].*?)\s*\?\s*$")
 _ASKED_BE = re.compile(rf"(?i)^\s*{_OPENING}are\s+you\s+(?P<still>still\s+)?(?P<rest>[a-z].*?)\s*\?\s*$")
 """A yes/no question put to the listener about what they do or are: "Do you still work at
@@ -122,6 +129,8 @@ def yes_no_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> t
     if put is None or previous is None or not turn.speaker:  # the helper checked both; for the types
         return None
     question = put.text
+    if (tagged := _tagged_reply(put.text, clause, turn.speaker)) is not None:
+        return part_of(tagged, clause.start), previous.id
     asked = _ASKED_DO.match(question) or _ASKED_BE.match(question)
     if asked is None or not _called(asked, turn.speaker) or re.search(r"(?i)\b(?:you|your|yours|or)\b", asked.group("rest")):
         return None
@@ -137,6 +146,29 @@ def yes_no_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> t
         said = f"I'm not {rest}" if be else f"I don't {rest}"
         said += " anymore" if still or reply == "ended" else ""
     return part_of(said + ".", clause.start), previous.id
+
+
+def _tagged_reply(question: str, clause: Clause, answerer: str) -> str | None:
+    """The statement a bare yes or no makes of a statement about the listener asked back
+    ("Ana, you live in Leeds, right?" — "Yes." is "I live in Leeds."; "No." is "I don't live
+    in Leeds."), the name before or after it the one replying's; else None."""
+    asked = _ASKED_TAG.match(question)
+    if asked is None or not _called(asked, answerer):
+        return None
+    named = asked.group("named")
+    if named is not None and named.casefold() != answerer.split()[0].casefold():
+        return None
+    rest = asked.group("rest")
+    reply = bare_reply(clause.text.strip())
+    if reply is None or re.search(r"(?i)\b(?:you|your|yours|or)\b", rest):
+        return None
+    be, still = asked.group("be") is not None, "still " if asked.group("still") else ""
+    if reply == "yes":
+        return f"I'm {still}{rest}." if be else f"I {still}{rest}."
+    if not be and re.match(r"(?i)[a-z]+ed\b", rest):
+        return None  # "you moved to York?" — "No.": "I don't moved" says nothing
+    ended = " anymore" if still or reply == "ended" else ""
+    return f"I'm not {rest}{ended}." if be else f"I don't {rest}{ended}."
 
 
 _ASKED_WHERE = re.compile(

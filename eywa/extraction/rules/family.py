@@ -38,8 +38,11 @@ from eywa.extraction.rules.phrasing import fact, possessive
 from eywa.models import CandidateFact
 
 _STATUS = r"(?P<st>married|engaged|divorced|separated|widowed|single(?!\s+(?:parent|mom|mother|dad|father)))"
+_FROM_NO_ONE = rf"(?!\s+from\s+(?!{NAME}\b|(?i:my|his|her|their|our)\s+(?:husband|wife|spouse|partner|ex)\b))"
+"""After "separated" or "divorced": a "from" that names no spouse ("we got separated from the
+group", "I'm divorced from reality") is no status; "divorced from Tom" / "from my husband" is."""
 _IS = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:happily\s+)?{_STATUS}\b(?!\s+(?:to|for)\s+(?!{NAME}))",
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:happily\s+)?{_STATUS}\b(?!\s+(?:to|for)\s+(?!{NAME})){_FROM_NO_ONE}",
     "married engaged divorced separated widowed single",
 )
 _IS_FOR = rule(
@@ -53,7 +56,7 @@ _NOT_STATUS = rule(
     "married engaged single",
 )
 """"I'm not married": the status, negative (not "I'm not married to the idea")."""
-_GOT = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}got\s+{_STATUS}\b", "married engaged divorced separated widowed single")
+_GOT = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}got\s+{_STATUS}\b{_FROM_NO_ONE}", "married engaged divorced separated widowed single")
 _MARRIED_TO = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:got\s+)?married|(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:happily\s+)?(?:married|engaged))"
     rf"\s+to\s+(?P<name>{NAME})\b",
@@ -67,7 +70,7 @@ _MARRIED_NAME = rule(rf"{SUBJ}\s+{ADV}married\s+(?P<name>{NAME})\b", "married")
 _GETTING = rule(rf"{SUBJ}{BE}\s+{ADV}getting\s+(?P<st>married|divorced|engaged)\b", "getting")
 _BROKE_UP = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>broke\s+up|split\s+up|separated|called\s+it\s+off)"
-    rf"(?:\s+with\s+(?P<name>{NAME}))?\b",
+    rf"(?:\s+with\s+(?P<name>{NAME}))?\b{_FROM_NO_ONE}",
     "broke split separated called",
 )
 _APART = rule(
@@ -94,19 +97,27 @@ _TOGETHER = rule(
     rf"{SUBJ}\s+(?:{HAVE}\s+been|{BE})\s+{ADV}(?:together|dating|a\s+couple)\b(?:\s+for\s+(?P<span>[\w\s]+))?",
     "together dating couple",
 )
+_KID_NAMES = rf"{NAME}(?:(?:\s*,\s*{NAME})*,?\s+and\s+{NAME}(?=\s*(?:[.!?,;]|$)))?"
+"""One name, or a list of them closing its clause ("Leo and Sara", "Leo, Sara and Max")."""
 _KIDS_COUNT = rule(
     rf"{SUBJ}\s+{ADV}(?:have|has|{HAVE}\s+got|{A}ve\s+got)\s+(?P<n>{NUMBER_WORD})\s+(?:beautiful\s+|wonderful\s+|amazing\s+"
     rf"|little\s+|lovely\s+|grown\s+|young\s+)?(?P<kind>kids?|children|child|sons?|daughters?|twins)\b"
-    rf"(?:,?\s+(?:named|called)\s+(?P<name>{NAME})\b(?!{A}s))?",
+    rf"(?:(?:,?\s+(?:named|called)\s+|,\s+(?={_KID_NAMES}\s*(?:[.!?]|$)))(?P<name>{_KID_NAMES})\b(?!{A}s))?"
+    rf"(?:,?\s+and\s+(?:a|an|one)\s+(?P<kind2>son|daughter|kid|child)(?:,?\s+(?:named|called)\s+(?P<name2>{NAME})\b(?!{A}s))?)?",
     "kid kids children child son sons daughter daughters twins",
 )
-""""I have two kids", "I have a son named Leo" (the child is Leo, as of "my son Leo")."""
+""""I have two kids", "I have a son named Leo" (the child is Leo, as of "my son Leo"); each
+child named: "two kids, Leo and Sara.", "a son named Leo and a daughter named Sara"."""
 _MY_KID = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+(?:(?:little|baby|eldest|oldest|youngest|older|younger"
     rf"|teenage|adult|grown-up|two|three|four)\s+)?(?P<kind>kids|children|son|daughter|sons|daughters|twins|baby)\b"
     rf"(?:,?\s+(?P<name>{NAME})\b(?!{A}s))?",
     "kids children son daughter sons daughters twins baby",
 )
+_PLURAL_KINDS = frozenset({"kids", "children", "sons", "daughters", "twins"})
+_MORE_NAMES = re.compile(rf"(?:\s*,\s*{NAME}(?![\w'’]))*,?\s+and\s+{NAME}(?![\w'’])")
+"""The rest of a list of names after the first ("…, Sara and Max", " and Sara")."""
+_NAME_WORD = re.compile(NAME)
 _NO_KIDS = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t)\s+(?:have|want)\s+(?:any\s+)?(?P<kind>kids|children)\b",
     "kids children",
@@ -167,7 +178,11 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             if partner is not None:
                 yield fact(ctx, s, f"{s} broke up with {partner}", "partner", partner, polarity="negative",
                            valid_from=past_date(ctx, m), confidence=0.85)
-            if (verb := " ".join(m.group("verb").split())) in _SINGLE_AFTER:
+            verb = " ".join(m.group("verb").split())
+            if verb == "separated":  # "Tom and I separated": a status of its own, as "we got separated" is
+                yield fact(ctx, s, f"{s} separated", "relationship_status", "separated",
+                           valid_from=past_date(ctx, m), confidence=0.8)
+            if verb in _SINGLE_AFTER:
                 said = f"{verb} with {partner}" if partner is not None else verb
                 yield fact(ctx, s, f"{s} {said} and is single", "relationship_status", "single",
                            valid_from=past_date(ctx, m), confidence=0.75)
@@ -241,14 +256,25 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
         n, kind = m.group("n"), m.group("kind")
         if n in {"a", "an", "one"} and kind.endswith("s"):
             continue
-        if n in {"a", "an", "one"} and (name := _name(m.group("name"))) is not None and name != s:
-            yield fact(ctx, s, f"{s} has {n} {kind} named {name}", "children", name, confidence=0.85)
+        if m.group("kind2") and (second := _name(m.group("name2"))) is not None and second != s:
+            yield fact(ctx, s, f"{s} has a {m.group('kind2')} named {second}", "children", second, confidence=0.85)
+        names = [name for name in _NAME_WORD.findall(m.group("name") or "") if _name(name) and name != s]
+        if n in {"a", "an", "one"} and len(names) == 1:
+            yield fact(ctx, s, f"{s} has {n} {kind} named {names[0]}", "children", names[0], confidence=0.85)
             continue
         yield fact(ctx, s, f"{s} has {n} {kind}", "children", f"{n} {kind}", confidence=0.9)
+        for name in names if len(names) > 1 else []:  # "two kids, Leo and Sara": each a child
+            yield fact(ctx, s, f"{s} has {n} {kind}, one named {name}", "children", name, confidence=0.85)
     for m, s in matches(ctx, _MY_KID, we=True, anywhere=True):
         kind, name = m.group("kind"), _name(m.group("name"))
         if name is not None and name != s:
             yield fact(ctx, s, f"{possessive(s)} {kind} is {name}", "children", name, confidence=0.8)
+            # "my kids Leo and Sara": a plural kind names each child of the list that follows.
+            more = _MORE_NAMES.match(ctx.text, m.end()) if kind in _PLURAL_KINDS else None
+            for other in _NAME_WORD.findall(more.group(0)) if more else []:
+                if _name(other) and other != s:
+                    yield fact(ctx, s, f"{possessive(s)} {kind} are {name} and {other}", "children", other,
+                               confidence=0.8)
         elif name is None and kind != "baby":
             plural = kind.endswith("s") or kind == "children"
             yield fact(ctx, s, f"{s} has {'' if plural else 'a '}{kind}", "children", _KIND_VALUE[kind],

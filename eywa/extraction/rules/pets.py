@@ -40,7 +40,8 @@ several pets' names after their kind: "two cats, Luna and Sol.", "kittens named 
 _NAME_WORD = re.compile(NAME)
 _HAS = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:have|has|own|owns)|{HAVE}\s+got|\s+have\s+got)\s+(?P<n>{NUMBER_WORD})\s+{PET_ADJECTIVES}"
-    rf"(?P<pet>{PETS})\b{_NAMED}(?:\s+and\s+(?:a|an|two|three)\s+{PET_ADJECTIVES}(?P<pet2>{PETS})\b)?",
+    rf"(?P<pet>{PETS})\b{_NAMED}(?:,?\s+and\s+(?:a|an|two|three)\s+{PET_ADJECTIVES}(?P<pet2>{PETS})\b"
+    rf"(?:,?\s+(?:named|called)\s+(?P<name2>{NAME})\b(?!{A}s))?)?",
     PETS,
 )
 _NAME_IS = re.compile(
@@ -187,4 +188,7 @@ def pets(ctx: Ctx) -> Iterator[CandidateFact]:
         else:
             yield fact(ctx, s, f"{s} has {n} {pet}", "pets", pet_value(pet, None), confidence=0.85)
         if m.group("pet2"):
-            yield fact(ctx, s, f"{s} has a {m.group('pet2')}", "pets", pet_value(m.group("pet2"), None), confidence=0.8)
+            # "a dog named Rex and a cat named Miso": the second pet by its name too.
+            second = m.group("name2") if m.group("name2") not in NOT_NAMES else None
+            said = f"{s} has a {m.group('pet2')}" + (f" named {second}" if second else "")
+            yield fact(ctx, s, said, "pets", pet_value(m.group("pet2"), second), confidence=0.8)

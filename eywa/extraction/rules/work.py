@@ -38,7 +38,7 @@ from eywa.extraction.rules.clause import (
     stated_start,
 )
 from eywa.extraction.rules.phrasing import article, clean, date_phrase, fact, possessive
-from eywa.models import CandidateFact
+from eywa.models import CandidateFact, SignalKind
 
 _ORG = rf"(?P<the>the\s+)?(?P<org>{PROPER})(?![\w'’])"
 _TITLE = r"(?P<title>[a-z][a-z-]*(?:\s+(?!(?:at|for|with|since)\b)[a-z][a-z-]*){0,3})"
@@ -61,6 +61,15 @@ _WORKS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working){_SHIFT}\s+(?:as\s+(?:a|an)\s+{_TITLE}\s+)?"
     rf"(?:at|for)\s+{_ORG}{_ROLE_AFTER}",
     "work works working",
+)
+_AT_NOW = rule(rf"{SUBJ}{BE}\s+{ADV}at\s+{_ORG}\s+(?:now|these\s+days|nowadays)\b", "now days nowadays")
+""""I'm at Google now": the employer, when the turn speaks of work ("I left Initech, I'm at
+Google now", "new job, I'm at Google now") or Google is already the speaker's employer;
+alone it may be where one is standing ("I'm at Starbucks now")."""
+_WORK_TALK = re.compile(
+    r"\b(?:job|jobs|work|works|working|worked|company|employer|role|position|team|hired|joined|quit|left|switched"
+    r"|boss|colleagues|coworkers|career|laid\s+off|fired|offer|notice)\b",
+    re.IGNORECASE,
 )
 _EMPLOYED = rule(rf"{SUBJ}{BE}\s+{ADV}(?:employed|(?:self-)?contracted)\s+(?:by|at)\s+{_ORG}{_ROLE_AFTER}", "employed contracted")
 """"I'm employed by Globex", "I'm employed at the Royal Navy as an engineer": the employer."""
@@ -124,8 +133,9 @@ _MY_JOB = rule(
     rf"(?<!lost\s)(?<!quit\s)(?<!left\s)(?<!leaving\s)(?<!losing\s)(?<!old\s)(?<!start\s)(?<!starts\s)(?<!starting\s)"
     rf"(?<!begin\s)(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?"
     r"\s+(?:new\s+|current\s+|full-time\s+|part-time\s+|day\s+)?"
-    rf"(?:job|boss|manager|colleagues|coworkers|co-workers|workplace)\s+(?:at|with)\s+{_ORG}",
-    "job boss manager colleagues coworkers co workplace",
+    rf"(?:job|boss|manager|colleagues|coworkers|co-workers|workplace|(?<=new\s)(?:team|role|position)"
+    rf"|(?P<first>first\s+(?:day|week|month)))\s+(?:at|with)\s+{_ORG}",
+    "job boss manager colleagues coworkers co workplace team role position first",
 )
 _JOIN_VERB = re.compile(r"\b(got|landed|accepted|found|scored|hired|recruited|taken|joined|join)\b")
 _JOIN_VERBS = {
@@ -222,10 +232,17 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
     if not asserts(ctx):
         return
     for m, s in matches(ctx, _WORKS) + matches(ctx, _EMPLOYED) + matches(ctx, _MY_JOB, anywhere=True):
-        if org := org_name(m.group("org")):
-            yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
-                       confidence=0.9)
+        if (org := org_name(m.group("org"))) and m.groupdict().get("first") and (start := future_date(ctx)):
+            yield _starts_on(ctx, s, org, start)  # "my first day at Globex is 6 May": from then
+        elif org:
+            # "My first day at Globex was 6 May": since then.
+            began = past_date(ctx, m) if m.groupdict().get("first") else stated_start(ctx, m)
+            yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=began, confidence=0.9)
             yield from _title(ctx, s, m)
+    for m, s in matches(ctx, _AT_NOW):
+        org = org_name(m.group("org"))
+        if org is not None and (_WORK_TALK.search(ctx.turn.text) or _named(ctx, org, "employer")):
+            yield fact(ctx, s, f"{s} works at {_the(m, org)} now", "employer", org, confidence=0.85)
     for m, s in matches(ctx, _HAS_WORKED):
         if lasting(ctx, m.end(), right_after=True) and (org := org_name(m.group("org"))):
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
@@ -307,13 +324,34 @@ def _accepted(ctx: Ctx, s: str, m: re.Match[str], org: str, *, accepted: bool) -
     May"), as "I'm starting at Globex" is."""
     if not accepted:
         return
-    start = future_date(ctx)
+    start = future_date(ctx) or _start_said(ctx)
     if start is None:
         yield fact(ctx, s, f"{s} accepted a job at {org}", "plans", f"start at {org}", modality="planned",
                    confidence=0.75)
+        # The employer to come, as a plan: it never moves the answer, but the line says it
+        # ("Initech … — last said 18 Apr 2024: Globex (planned)"), where the old employer
+        # alone answered as if nothing had been said.
+        yield fact(ctx, s, f"{s} accepted a job at {org}", "employer", org, modality="planned", confidence=0.75)
         return
     yield _starts_on(ctx, s, org, start)
     yield from _title(ctx, s, m)
+
+
+_START_WORDS = re.compile(r"\b(?:start|starts|starting|begin|begins|beginning|first\s+day)\b", re.IGNORECASE)
+
+
+def _start_said(ctx: Ctx) -> datetime | None:
+    """A start ahead said in another sentence of the turn ("I accepted a job at Globex! I start
+    on 6 May."): the first date after the turn in a sentence with a word of starting."""
+    for sentence in re.finditer(r"[^.!?;]+", ctx.turn.text):
+        if not _START_WORDS.search(sentence.group(0)):
+            continue
+        for signal in ctx.turn.signals:
+            if (signal.kind is SignalKind.DATE and signal.window_start is not None
+                    and sentence.start() <= signal.start < sentence.end()
+                    and signal.window_start > ctx.turn.observed_at):  # fmt: skip
+                return signal.window_start
+    return None
 
 
 def _starts_on(ctx: Ctx, s: str, org: str, start: datetime) -> CandidateFact:
@@ -340,6 +378,11 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
             continue
         verb = re.sub(r"\s+", " ", m.group("verb"))
         verb = re.sub(r"\b(?:my|his|her)\b", possessive(s), verb)
+        if "notice" in verb and (last := last_day(ctx)) is not None:
+            # "I handed in my notice at Initech, my last day is 30 April": still there until then.
+            yield fact(ctx, s, f"{s} {verb} {_the(m, org)}, until {date_phrase(last, 'day')[3:]}",
+                       "employer", org, polarity="negative", valid_from=last, confidence=0.85)
+            continue
         yield fact(ctx, s, f"{s} {verb} {_the(m, org)}", "employer", org, polarity="negative",
                    valid_from=past_date(ctx, m), confidence=0.85)
         if verb == "retired from":
@@ -358,6 +401,28 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _RETIRED):
         if not ctx.part.negated:
             yield fact(ctx, s, f"{s} retired", "employer", "retired", valid_from=past_date(ctx, m), confidence=0.8)
+
+
+_LAST_DAY = re.compile(
+    r"\blast\s+day\b|\b(?:leave|leaving|finish|finishing|stay|staying|work|working)\s+(?:there\s+)?(?:until|till|through)\b",
+    re.IGNORECASE,
+)
+"""Words that say the day a notice runs out ("my last day is 30 April", "I'm working until 30 April")."""
+
+
+def last_day(ctx: Ctx) -> datetime | None:
+    """The last day of a notice the turn states: a day after the turn, in a sentence that
+    says it is the last ("my last day is 30 April"). A notice with no last day stated ends
+    the job when said (no day is invented)."""
+    for sentence in re.finditer(r"[^.!?;]+", ctx.turn.text):
+        if not _LAST_DAY.search(sentence.group(0)):
+            continue
+        for signal in ctx.turn.signals:
+            if (signal.kind is SignalKind.DATE and signal.granularity == "day" and signal.window_start is not None
+                    and sentence.start() <= signal.start < sentence.end()
+                    and signal.window_start > ctx.turn.observed_at):  # fmt: skip
+                return signal.window_start
+    return None
 
 
 def _named(ctx: Ctx, value: str, attribute: str) -> bool:

@@ -1,0 +1,244 @@
+"""What holds now, round three: statements a user expects a memory to answer from, probed
+from outside through the public ``Memory`` with the default rule extractor. Each test says
+what the memory did before the fix it pins."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+
+import pytest
+
+from eywa.memory import Memory
+
+ASKED_AT = "2024-12-01T00:00:00"
+
+Said = tuple[str, str, str]
+"""(speaker, text, observed_at)."""
+
+
+def _space(*parts: str) -> str:
+    return "now-" + hashlib.sha256("|".join(parts).encode()).hexdigest()[:10]
+
+
+def _send(memory: Memory, space: str, said: list[Said], *, one_by_one: bool = False) -> None:
+    turns = [{"text": text, "speaker": speaker, "session": at[:10], "observed_at": at} for speaker, text, at in said]
+    for batch in [[turn] for turn in turns] if one_by_one else [turns]:
+        memory.remember(space, batch)
+
+
+def _answer(memory: Memory, space: str, question: str, as_of: str = ASKED_AT) -> str:
+    """The text of the claimed answer, or "" when nothing is claimed."""
+    result = memory.recall(space, question, k=5, as_of=as_of)
+    top = result.items[0]
+    return top.text if top.kind == "dimension" and result.trace.get("answer") else ""
+
+
+def _beliefs(memory: Memory, space: str) -> set[tuple[str | None, str | None, str | None, str]]:
+    return {(b.subject, b.attribute, b.value, b.polarity) for b in memory.beliefs(space)}
+
+
+THIRD_PERSON: list[Said] = [
+    ("Ben", "Priya works at Globex now.", "2024-03-01T10:00:00"),
+    ("Ben", "Oh, and Ana lives in Porto.", "2024-03-01T10:01:00"),
+    ("Priya", "Hi Ben!", "2024-04-01T10:00:00"),
+    ("Ana", "Hello!", "2024-04-01T10:01:00"),
+]
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(range(len(THIRD_PERSON)))))
+def test_a_third_person_said_before_speaking_is_read_whatever_the_order(memory: Memory,
+                                                                       order: tuple[int, ...]) -> None:
+    """Ben's "Priya works at Globex now." sent before Priya ever spoke (in its own batch) made
+    no belief: Level 0 took a capitalised sentence opener as a person only when already known,
+    so the fact depended on the order the turns came in."""
+    space = _space("third", *map(str, order))
+    _send(memory, space, [THIRD_PERSON[i] for i in order], one_by_one=True)
+    beliefs = _beliefs(memory, space)
+    assert ("Priya", "employer", "Globex", "positive") in beliefs, beliefs
+    assert ("Ana", "residence", "Porto", "positive") in beliefs, beliefs
+    assert _answer(memory, space, "Where does Priya work now?").startswith("Priya — employer: Globex since 1 Mar 2024")
+
+
+@pytest.mark.parametrize("text", ["Finally got married last week.", "Everyone is moving these days.",
+                                  "Work is crazy.", "Recently moved to Porto."])  # fmt: skip
+def test_a_sentence_opener_that_is_no_one_makes_no_person(memory: Memory, text: str) -> None:
+    space = _space("opener", text)
+    _send(memory, space, [("Ben", text, "2024-03-01T10:00:00")])
+    assert {b.subject for b in memory.beliefs(space)} <= {"Ben"}, memory.beliefs(space)
+
+
+def _alice(memory: Memory, *texts: str) -> str:
+    """Alice says each text, a month apart from 1 March 2024."""
+    space = _space("alice", *texts)
+    _send(memory, space, [("Alice", text, f"2024-{3 + i:02d}-01T10:00:00") for i, text in enumerate(texts)])
+    return space
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["We got separated from the group on the hike.", "I got separated from my friends at the concert.",
+     "We were separated from the others for an hour."],
+)  # fmt: skip
+def test_separated_from_no_spouse_is_no_status(memory: Memory, text: str) -> None:
+    """"We got separated from the group" made the status ``separated`` (p 0.78), and "Is
+    Alice married?" answered "separated"."""
+    space = _alice(memory, "I'm married to Tom.", text)
+    assert not [b for b in memory.beliefs(space) if b.value == "separated"], memory.beliefs(space)
+    assert _answer(memory, space, "Is Alice married?").startswith("Alice — relationship_status: married")
+
+
+@pytest.mark.parametrize(
+    ("text", "partner_ended"),
+    [("Tom and I separated last month.", True), ("I got separated from Tom.", True),
+     ("We got separated in May.", False), ("We're separated now.", False)],
+)  # fmt: skip
+def test_a_separation_from_the_spouse_is_the_status(memory: Memory, text: str, partner_ended: bool) -> None:
+    """"Tom and I separated" made nothing (the ending of Tom was refused as a
+    ``polarity_flip``: "separated" was no cessation, and no status was read)."""
+    space = _alice(memory, "I'm married to Tom.", text)
+    assert _answer(memory, space, "Is Alice married?").startswith("Alice — relationship_status: separated")
+    assert (("Alice", "partner", "Tom", "negative") in _beliefs(memory, space)) is partner_ended
+
+
+@pytest.mark.parametrize(
+    "text", ["New job! I'm at Google now.", "I left Initech in March. I'm at Google now.",
+             "I switched jobs, I'm at Google these days."],
+)  # fmt: skip
+def test_at_an_employer_now_said_of_work_is_the_employer(memory: Memory, text: str) -> None:
+    """"I'm at Google now" made nothing: Initech kept answering (p 0.89)."""
+    space = _alice(memory, "I work at Initech.", text)
+    assert _answer(memory, space, "Where does Alice work now?").startswith("Alice — employer: Google since 1 Apr 2024")
+
+
+@pytest.mark.parametrize("text", ["I'm at Starbucks now, want to come?", "I'm at Heathrow now.", "I'm at home now."])
+def test_at_a_place_now_said_of_no_work_is_no_employer(memory: Memory, text: str) -> None:
+    space = _alice(memory, "I work at Initech.", text)
+    assert _answer(memory, space, "Where does Alice work now?").startswith("Alice — employer: Initech")
+
+
+@pytest.mark.parametrize(
+    "notice",
+    ["I handed in my notice at Initech, my last day is 20 April.", "I gave notice at Initech. I'm working until 20 April.",
+     "I handed in my notice at Initech; my last day will be 20 April 2024."],
+)  # fmt: skip
+def test_a_notice_with_its_last_day_ends_the_job_on_that_day(memory: Memory, notice: str) -> None:
+    """Said on 1 April: the notice ended the job at once, so "Where does Alice work now?"
+    asked during the notice period answered "unknown since 1 Apr 2024 (was Initech)"."""
+    space = _alice(memory, "I work at Initech.", notice)
+    during = _answer(memory, space, "Where does Alice work now?", as_of="2024-04-10T00:00:00")
+    assert during.startswith("Alice — employer: Initech since 1 Mar 2024"), during
+    after = _answer(memory, space, "Where does Alice work now?", as_of="2024-06-01T00:00:00")
+    assert after.startswith("Alice — employer: unknown since 20 Apr 2024 (was Initech)"), after
+
+
+def test_a_start_said_in_the_next_sentence_dates_the_accepted_job(memory: Memory) -> None:
+    """"I accepted a job at Globex! I start on 20 May." (1 April) stayed a plan: the start was
+    in another sentence than the acceptance, and Initech kept answering (p 0.94) after 20 May."""
+    space = _alice(memory, "I work at Initech.", "I accepted a job at Globex! I start on 20 May.")
+    before = _answer(memory, space, "Where does Alice work now?", as_of="2024-05-10T00:00:00")
+    assert before.startswith("Alice — employer: Initech"), before
+    after = _answer(memory, space, "Where does Alice work now?", as_of="2024-06-10T00:00:00")
+    assert after.startswith("Alice — employer: Globex since 20 May 2024 (was Initech)"), after
+
+
+@pytest.mark.parametrize(
+    "later", ["My first week at Globex was great.", "I love my new team at Globex.", "My first day at Globex was 20 April."],
+)  # fmt: skip
+def test_an_accepted_job_is_the_employer_once_worked_at(memory: Memory, later: str) -> None:
+    """Accepted with no start said, then spoken of as the place one works: Initech kept
+    answering, the acceptance a plan forever."""
+    space = _alice(memory, "I work at Initech.", "I accepted a job at Globex.", later)
+    said = _answer(memory, space, "Where does Alice work now?")
+    assert said.startswith("Alice — employer: Globex since"), said
+
+
+def test_an_accepted_job_with_no_start_yet_is_said_beside_the_employer(memory: Memory) -> None:
+    """The acceptance with no start said stays a plan, and the employer held still answers;
+    its line now says the plan ("last said 1 Apr 2024: Globex (planned)"), where it read as
+    if nothing had been said since March."""
+    space = _alice(memory, "I work at Initech.", "I accepted a job at Globex.")
+    said = _answer(memory, space, "Where does Alice work now?")
+    assert said.startswith("Alice — employer: Initech since 1 Mar 2024 — last said 1 Apr 2024: Globex (planned)"), said
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "names"),
+    [
+        ("I have a son named Leo and a daughter named Sara.", "children", {"Leo", "Sara"}),
+        ("I have two kids, Leo and Sara.", "children", {"Leo", "Sara"}),
+        ("I have three kids named Leo, Max and Sara.", "children", {"Leo", "Max", "Sara"}),
+        ("My kids Leo and Sara love the beach.", "children", {"Leo", "Sara"}),
+        ("I have a dog named Rex and a cat named Miso.", "pets", {"Rex", "Miso"}),
+    ],
+)
+def test_each_child_or_pet_named_in_a_list_is_one(memory: Memory, text: str, attribute: str, names: set[str]) -> None:
+    """Only the first name was read ("Leo"; "two kids" and no name at all), so "What are the
+    names of Alice's children?" answered Leo alone."""
+    space = _alice(memory, text)
+    held = {b.value for b in memory.beliefs(space) if b.attribute == attribute and b.polarity == "positive"}
+    assert names <= held, held
+
+
+LEANING: list[object] = [
+    ([("Alice", "I live in Lisbon.", "2024-03-01T10:00:00"), ("Alice", "Sorry, I meant Porto, not Lisbon.", "2024-03-01T10:05:00")],
+     "Where does Alice live?", "Alice — residence: Porto"),
+    pytest.param(
+        [("Alice", "I have a cat named Biscuit.", "2024-03-01T10:00:00"), ("Alice", "Biscuit died on Tuesday.", "2024-05-02T10:00:00")],
+        "What pets does Alice have?", "Alice — pets: not Biscuit",
+        # Read again, the death cites the turn that had the pet beside its own, and the
+        # validator refuses it (that turn says Biscuit positively): polarity_flip.
+        marks=pytest.mark.xfail(strict=True, reason="a death read again is refused beside the turn that had the pet"),
+    ),
+    ([("Alice", "I work at Initech.", "2024-03-01T10:00:00"), ("Alice", "I left Initech last week.", "2024-05-02T10:00:00")],
+     "Where does Alice work now?", "Alice — employer: unknown"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("said", "question", "answer"), LEANING)
+def test_a_turn_that_leans_on_an_earlier_name_is_read_alike_in_any_order(memory: Memory, said: list[Said],
+                                                                        question: str, answer: str) -> None:
+    """Sent before the turn that gives the name (sessions out of order), "Sorry, I meant
+    Porto, not Lisbon", "Biscuit died" or "I left Initech" made nothing: read once, before
+    the name was known, and never again, so Lisbon, Biscuit and Initech kept answering."""
+    in_order, reversed_ = _space("lean", *said[0][1:], "in"), _space("lean", *said[0][1:], "out")
+    _send(memory, in_order, said, one_by_one=True)
+    _send(memory, reversed_, said[::-1], one_by_one=True)
+    assert _beliefs(memory, reversed_) == _beliefs(memory, in_order)
+    for space in (in_order, reversed_):
+        said_now = _answer(memory, space, question)
+        assert said_now.startswith(answer), said_now
+
+
+def _replied(memory: Memory, question: str, reply: str) -> str:
+    space = _space("tag", question, reply)
+    _send(memory, space, [("Ben", question, "2024-06-01T10:00:00"), ("Alice", reply, "2024-06-01T10:01:00")])
+    return space
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "said"),
+    [
+        ("Alice, you live in Leeds, right?", "Yes.", ("residence", "Leeds", "positive")),
+        ("And you work at Globex, Alice?", "Yes, I do.", ("employer", "Globex", "positive")),
+        ("You still live in Porto, right?", "Not anymore.", ("residence", "Porto", "negative")),
+        ("You work at Globex, don't you?", "Nope.", ("employer", "Globex", "negative")),
+    ],
+)
+def test_a_yes_or_no_to_a_statement_asked_back_says_what_it_asked(memory: Memory, question: str, reply: str,
+                                                                  said: tuple[str, str, str]) -> None:
+    """Two people saying facts about each other: "Alice, you live in Leeds, right?" — "Yes."
+    made nothing (only "do you …" and "are you …" questions were read with their reply)."""
+    space = _replied(memory, question, reply)
+    beliefs = [b for b in memory.beliefs(space) if (b.subject, b.attribute, b.value, b.polarity) == ("Alice", *said)]
+    assert any(len(b.evidence_ids) == 2 for b in beliefs), memory.beliefs(space)
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [("You work at Globex, Tom?", "Yes."), ("Tom works at Globex, right?", "Yes."),
+     ("You work at Globex or Initech?", "Yes."), ("You moved to York, right?", "No, I moved to Leeds.")],
+)  # fmt: skip
+def test_a_statement_asked_back_of_someone_else_reads_no_answer(memory: Memory, question: str, reply: str) -> None:
+    space = _replied(memory, question, reply)
+    assert not [b for b in memory.beliefs(space) if b.value in {"Globex", "York"}], memory.beliefs(space)
