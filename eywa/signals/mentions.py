@@ -82,20 +82,27 @@ _NOT_PEOPLE = frozenset(
 """Single capitalised words that name places, products, holidays or organisations."""
 
 _PERSON_PREDICATE = re.compile(
-    r"[ \t]+(?:(?:just|still|now|recently|finally|also|already|officially)[ \t]+)*"
-    r"(?:works|worked|lives|lived|moved|started|joined|quit|retired|adopted|studies|studied"
-    r"|graduated|teaches|died|passed[ \t]+away|got[ \t]+(?:a[ \t]+job|hired|married|engaged|divorced|separated|fired|laid[ \t]+off|promoted)"
-    r"|has[ \t]+(?:just|moved|started|joined|quit|lived|worked|adopted|retired)"
-    r"|is[ \t]+(?:(?:now|still)[ \t]+)?(?:married|engaged|divorced|single|pregnant|retired|unemployed|vegan"
-    r"|vegetarian|moving|working|living|studying)"
+    r"[ \t]+(?:(?:just|still|now|recently|finally|also|already|officially)[ \t]+)*(?:has[ \t]+)?"
+    r"(?:(?:works|worked|is[ \t]+working)[ \t]+(?:at|for|as)\b"
+    r"|(?:lives|lived|is[ \t]+living)[ \t]+(?:in|with|at|near|abroad|alone|nearby)\b"
+    r"|(?:moved|is[ \t]+moving)[ \t]+(?:to|in|into|out|back|away|abroad|house|home)\b"
+    r"|(?:started|joined)[ \t]+(?:at[ \t]+)?[A-Z]\w*"
+    r"|started[ \t]+(?:working|a[ \t]+(?:new[ \t]+)?job|school|college|university)\b"
+    r"|(?:is[ \t]+)?studying[ \t]+(?:at|for|in)\b|studies|studied|graduated|teaches[ \t]+at\b"
+    r"|quit|retired|adopted|died|passed[ \t]+away"
+    r"|got[ \t]+(?:a[ \t]+job|hired|married|engaged|divorced|separated|fired|laid[ \t]+off|promoted)"
+    r"|is[ \t]+(?:(?:now|still)[ \t]+)?(?:married|engaged|divorced|single|pregnant|retired|unemployed|vegan|vegetarian)"
     r"|and[ \t]+I)\b"
 )
 """What follows a sentence's first word when that word is a person: a verb of work, home,
-family or study in the third person ("Priya works at …", "Ana moved to …", "Ben got
-married", "Biscuit died"), or "and I" ("Tom and I broke up"). Openers that are no one ("Finally got a job",
-"Everyone is moving") are ``_NOT_SUBJECTS`` and adverbs in -ly. Verbs as common after a
-thing as after a person are left out: "has been" ("Lots has been going on", "Basketball has
-been a part of my life"), "starts" and "moves" ("Change starts small")."""
+family or study in the third person with what makes it one of a person's life ("Priya works
+at …", "Ana moved to …", "Ben started at Globex", "Ben got married", "Biscuit died"), or "and
+I" ("Tom and I broke up"). Openers that are no one ("Finally got a job", "Everyone is
+moving") are ``_NOT_SUBJECTS`` and adverbs in -ly. A verb as common after a thing as after a
+person counts only with such a complement: "Traffic moved slowly", "Lunch started late",
+"Life is moving fast", "Dinner lived up to it", "Life teaches you" name no one; "has been"
+("Lots has been going on", "Basketball has been a part of my life") and "starts" / "moves"
+("Change starts small") never count."""
 
 _NOT_SUBJECTS = frozenset(
     """everyone everybody someone somebody nobody anyone anybody one mine yours ours theirs

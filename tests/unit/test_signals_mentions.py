@@ -107,6 +107,19 @@ def test_a_name_known_both_ways_is_a_person() -> None:
         ("Lots has been going on since then!", []),
         ("Change starts small.", []),
         ("Basketball has been a part of my life.", []),
+        # The same verbs without what makes them one of a person's life: no one.
+        ("Traffic moved slowly today.", []),
+        ("Lunch started late.", []),
+        ("Class started at nine.", []),
+        ("Life is moving fast.", []),
+        ("Dinner lived up to it.", []),
+        ("Life teaches you.", []),
+        ("Work has just been crazy.", []),
+        # ... and with it: someone.
+        ("Priya started at Globex.", [("person", "Priya"), ("entity", "Globex")]),
+        ("Ben joined Globex last week.", [("person", "Ben"), ("entity", "Globex")]),
+        ("Priya has moved to Porto.", [("person", "Priya"), ("entity", "Porto")]),
+        ("Ana has started working at Globex.", [("person", "Ana"), ("entity", "Globex")]),
     ],
 )
 def test_an_unknown_sentence_opener_is_a_person_when_a_life_verb_follows(text: str,

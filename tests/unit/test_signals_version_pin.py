@@ -24,7 +24,7 @@ from tests.contract.conftest import HashEmbedder
 
 HELDOUT = Path(__file__).resolve().parents[1] / "fixtures" / "heldout" / "heldout-v1.json"
 
-PINNED = (1, "c92e35f41ee15a2d981dc8e904e90550adcd73983ce23564c486c02a0edacc75")
+PINNED = (2, "4ee6b4482bf6d226c53cafd38e627e86183fe8f2c4c3c4ccc456c25a5350c769")
 """(``SIGNALS_VERSION``, the digest of the held-out turns' detection under it)."""
 
 
