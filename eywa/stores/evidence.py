@@ -180,7 +180,14 @@ class EvidenceStore(Protocol):
 
     def usage(self, space: str) -> SpaceUsage:
         """What ``space`` holds in the units of its quotas: turns, and the UTF-8 bytes of
-        their text and metadata JSON (``eywa.contract.turn_bytes``)."""
+        their text and metadata JSON (``eywa.contract.turn_bytes``). Read from counters the
+        stores keep in the transactions that add and remove turns, so its cost (and the
+        quota check's inside each write) does not grow with the space."""
+        ...
+
+    def counted_usage(self, space: str) -> SpaceUsage:
+        """``usage`` from a full count of the space's turns, which the counters must always
+        equal (tests and audits; O(turns of the space))."""
         ...
 
     def count(self, space: str) -> int:

@@ -1,7 +1,7 @@
 """Migration 0021 gives ``bytes`` to the turns stored before Level 0 kept it (before space
-quotas, #11): the quota check and ``usage`` count a space from the (space, bytes) index of
-migration 0022, which holds only turns that have it, so without the migration such a turn
-would count for nothing. The value it sets is the one a fresh write stores
+quotas, #11): migration 0025 counts a space's usage (``usage``'s counters) from the
+(space, bytes) index of migration 0022 (``counted_usage``), which holds only turns that have
+it, so without this migration such a turn would count for nothing. The value it sets is the one a fresh write stores
 (``turn_bytes``: UTF-8 bytes, not characters, of the text and of the metadata's JSON)."""
 
 from __future__ import annotations
@@ -48,14 +48,15 @@ def test_turns_stored_without_bytes_get_those_a_fresh_write_stores(
     turns = [_turn(neo4j_space, i, n, text, meta) for n, (i, text, meta) in enumerate(TURNS)]
     store.add(turns, [])
     expected = SpaceUsage(turns=2, bytes=sum(turn_bytes(t.text, t.metadata) for t in turns))
-    assert store.usage(neo4j_space) == expected
+    assert store.usage(neo4j_space) == store.counted_usage(neo4j_space) == expected
     characters = len(turns[0].text) + len(json.dumps(turns[0].metadata, ensure_ascii=False))
     assert turn_bytes(turns[0].text, turns[0].metadata) > characters  # what Cypher's size() would count
     neo4j_driver.execute_query(  # a store of before #11: turns without bytes
         f"MATCH (e:{Label.EVIDENCE}) WHERE e.space = $space REMOVE e.bytes", space=neo4j_space,
         database_=neo4j_server.database,
     )  # fmt: skip
-    assert store.usage(neo4j_space) == SpaceUsage(turns=0, bytes=0)  # unseen by the index
+    # unseen by the index, so by the full count the usage counters must equal (migration 0025)
+    assert store.counted_usage(neo4j_space) == SpaceUsage(turns=0, bytes=0)
     with neo4j_driver.session(database=neo4j_server.database) as session:
         session.execute_write(_migrate)
-    assert store.usage(neo4j_space) == expected
+    assert store.counted_usage(neo4j_space) == expected

@@ -36,10 +36,11 @@ def _write_params(space: str) -> dict[str, Any]:
         "mentions": [{"evidence_id": "ev_2", "entity_id": "ent_1", "space": space}],
         "weights": [{"space": space, "a": "ent_1", "b": "ent_2", "weight": 1}],
         "marks": [{"space": space, "stages": ["embed_evidence", "level1"], "items": ["ev_2"], "reason": "new", "at": 1}],
+        "usage": [{"space": space, "ids": ["ev_2"]}],
     }
 
 
-@pytest.mark.parametrize("statement", ["prior", "read batch", "write batch", "usage"])
+@pytest.mark.parametrize("statement", ["prior", "read batch", "write batch", "usage", "counted usage"])
 def test_level0_statements_seek_and_skip_replanning(
     neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str, statement: str
 ) -> None:
@@ -54,6 +55,7 @@ def test_level0_statements_seek_and_skip_replanning(
         # the quota check inside the batch's transaction (and ``usage``): before, a scan of
         # every space's turns on a small store
         "usage": (evidence._USAGE, {"spaces": [neo4j_space]}),
+        "counted usage": (evidence._COUNTED_USAGE, {"spaces": [neo4j_space]}),
     }
     query, params = cases[statement]
     assert query.startswith(level0.REPLAN_SKIP)

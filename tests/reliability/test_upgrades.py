@@ -267,3 +267,27 @@ def test_a_crash_while_rederiving_signals_is_finished_by_the_next_pass(
         assert mem.stats(SPACE)["outdated_signals"] == 0
         assert (snapshot(mem), derived(mem, SPACE, QUERIES)) == clean_ingest
         assert mem.reprocess(SPACE) == 0
+
+
+def test_a_store_of_format_7_gets_its_usage_counts_from_its_turns(tmp_path: Path) -> None:
+    """Format 8 keeps per-space usage counts (the turns and bytes the quotas count) with
+    triggers; a store written before has turns and no counts, and its migration counts them
+    (then the triggers keep them)."""
+    directory = tmp_path / "mem"
+    with open_memory(directory) as mem:
+        mem.remember("home", [{"text": f"Turn {i}: café ☕ " * (i + 1), "speaker": "Ana", "metadata": {"i": i}}
+                              for i in range(5)])  # fmt: skip
+        mem.remember("work", [{"text": "Standup at nine.", "speaker": "Ben"}])
+        kept = {space: mem._stores.evidence.usage(space) for space in ("home", "work", "none")}
+    assert kept["home"].turns == 5 and kept["work"].turns == 1 and kept["none"].turns == 0
+    with sqlite3.connect(directory / DATABASE_FILE) as conn:  # what format 7 had: the turns alone
+        for trigger in ("insert", "delete", "update"):
+            conn.execute(f"DROP TRIGGER evidence_usage_{trigger}")
+        conn.execute("DROP TABLE space_usage")
+        conn.execute("PRAGMA user_version = 7")
+    with open_memory(directory) as mem:
+        assert user_version(directory) == FORMAT_VERSION == 8
+        evidence = mem._stores.evidence
+        assert {space: evidence.usage(space) for space in ("home", "work", "none")} == kept
+        mem.remember("work", [{"text": "Retro on Friday.", "speaker": "Ben"}])  # the triggers count on
+        assert evidence.usage("work") == evidence.counted_usage("work") and evidence.usage("work").turns == 2

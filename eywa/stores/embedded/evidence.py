@@ -65,8 +65,58 @@ SCHEMA = (
         tokenize='porter unicode61')""",
 )
 
-_USAGE = """SELECT count(*), coalesce(sum(length(CAST(text AS BLOB)) + length(CAST(metadata AS BLOB))), 0)
+# What a space holds, as the quotas count it: its turns, and their bytes (the stored metadata
+# is the JSON text ``turn_bytes`` measures, ``evidence_row``, so SQL sums the same figure).
+# Kept by triggers in the statement that inserts, deletes or rewrites a turn, so in its
+# transaction, whichever path writes it (Level 0, an import, an erasure, retention, dropping
+# a space): the quota check reads one row instead of counting and summing the space's turns
+# in every write transaction (which grew with the space). Format 7 (``migrations``) filled
+# the table for older stores; ``recount_usage`` is that full count.
+_TURN_BYTES = "(length(CAST({0}.text AS BLOB)) + length(CAST({0}.metadata AS BLOB)))"
+USAGE_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS space_usage (
+        space TEXT PRIMARY KEY, turns INTEGER NOT NULL DEFAULT 0, bytes INTEGER NOT NULL DEFAULT 0)""",
+    f"""CREATE TRIGGER IF NOT EXISTS evidence_usage_insert AFTER INSERT ON evidence
+    BEGIN
+        INSERT OR IGNORE INTO space_usage (space) VALUES (NEW.space);
+        UPDATE space_usage SET turns = turns + 1, bytes = bytes + {_TURN_BYTES.format("NEW")}
+        WHERE space = NEW.space;
+    END""",
+    f"""CREATE TRIGGER IF NOT EXISTS evidence_usage_delete AFTER DELETE ON evidence
+    BEGIN
+        UPDATE space_usage SET turns = turns - 1, bytes = bytes - {_TURN_BYTES.format("OLD")}
+        WHERE space = OLD.space;
+    END""",
+    f"""CREATE TRIGGER IF NOT EXISTS evidence_usage_update AFTER UPDATE OF space, text, metadata ON evidence
+    BEGIN
+        UPDATE space_usage SET turns = turns - 1, bytes = bytes - {_TURN_BYTES.format("OLD")}
+        WHERE space = OLD.space;
+        INSERT OR IGNORE INTO space_usage (space) VALUES (NEW.space);
+        UPDATE space_usage SET turns = turns + 1, bytes = bytes + {_TURN_BYTES.format("NEW")}
+        WHERE space = NEW.space;
+    END""",
+)
+_USAGE = "SELECT turns, bytes FROM space_usage WHERE space = ?"
+# The full count the triggers keep (``recount_usage``, ``counted_usage``).
+_RECOUNT = f"""SELECT space, count(*), coalesce(sum({_TURN_BYTES.format("evidence")}), 0)
+FROM evidence GROUP BY space"""
+_COUNTED = f"""SELECT count(*), coalesce(sum({_TURN_BYTES.format("evidence")}), 0)
 FROM evidence WHERE space = ?"""
+
+
+def recount_usage(conn: sqlite3.Connection) -> None:
+    """Set every space's ``space_usage`` row from a full count of its turns (the format 7
+    migration; the triggers keep the rows from then on)."""
+    conn.execute("DELETE FROM space_usage")
+    conn.execute(f"INSERT INTO space_usage (space, turns, bytes) {_RECOUNT}")  # noqa: S608 - fixed text
+
+
+def _usage_of(rows: Sequence[sqlite3.Row] | Sequence[tuple[int, int]]) -> SpaceUsage:
+    """The usage ``_USAGE`` read (no row: a space that never held a turn)."""
+    if not rows:
+        return SpaceUsage(turns=0, bytes=0)
+    turns, size = rows[0][0], rows[0][1]
+    return SpaceUsage(turns=int(turns), bytes=int(size))
 
 
 def _check_quota(conn: sqlite3.Connection, new: Sequence[Evidence], quota: SpaceQuota) -> None:
@@ -78,8 +128,7 @@ def _check_quota(conn: sqlite3.Connection, new: Sequence[Evidence], quota: Space
     """
     for space in sorted({e.space for e in new}):
         added = [e for e in new if e.space == space]
-        turns, size = conn.execute(_USAGE, (space,)).fetchone()
-        usage = SpaceUsage(turns=int(turns), bytes=int(size))
+        usage = _usage_of(conn.execute(_USAGE, (space,)).fetchall())
         check_quota(space, usage, len(added), sum(turn_bytes(e.text, e.metadata) for e in added), quota)
 
 
@@ -88,7 +137,7 @@ class SqliteEvidenceStore:
 
     def __init__(self, db: SqliteDatabase) -> None:
         self._db = db
-        db.ensure_schema(SCHEMA + ENTITY_GRAPH_SCHEMA + ledger_sql.SCHEMA)
+        db.ensure_schema(SCHEMA + USAGE_SCHEMA + ENTITY_GRAPH_SCHEMA + ledger_sql.SCHEMA)
 
     def add(
         self,
@@ -102,7 +151,8 @@ class SqliteEvidenceStore:
         see ``EvidenceStore.add``); existing ids are skipped. ``quota`` is checked in the
         write transaction, once the new turns are known and before any is written: the
         database has one writer, so concurrent batches are checked one after the other. It
-        costs a count and a sum over the space's rows (``usage``'s query) per batch.
+        reads the space's ``space_usage`` row, which triggers keep (``USAGE_SCHEMA``): its
+        cost does not grow with the space.
 
         Raises:
             ErasedError: a new turn's id is tombstoned (nothing of the batch is written).
@@ -290,10 +340,12 @@ class SqliteEvidenceStore:
         return [row["space"] for row in self._db.query("SELECT DISTINCT space FROM evidence ORDER BY space")]
 
     def usage(self, space: str) -> SpaceUsage:
-        """Turns of ``space`` and their bytes: the stored metadata is the JSON text
-        ``turn_bytes`` measures (``evidence_row``), so SQL sums the same figure."""
-        row = self._db.query(_USAGE, (space,))[0]
-        return SpaceUsage(turns=int(row[0]), bytes=int(row[1]))
+        """Turns of ``space`` and their bytes, from its ``space_usage`` row (``USAGE_SCHEMA``)."""
+        return _usage_of(self._db.query(_USAGE, (space,)))
+
+    def counted_usage(self, space: str) -> SpaceUsage:
+        """``usage`` from a full count and sum of the space's rows (what the triggers keep)."""
+        return _usage_of(self._db.query(_COUNTED, (space,)))
 
     def count(self, space: str) -> int:
         rows = self._db.query("SELECT COUNT(*) AS n FROM evidence WHERE space = ?", (space,))

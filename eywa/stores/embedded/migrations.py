@@ -21,6 +21,7 @@ from eywa.errors import StoreError
 from eywa.ids import entity_id
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.entity_graph import backfill_co_mentions
+from eywa.stores.embedded.evidence import recount_usage
 from eywa.stores.embedded.ledger import recount_backlog
 from eywa.stores.embedded.rederive import INDEX as SIGNALS_VERSION_INDEX
 
@@ -117,6 +118,18 @@ def _signals_versions(conn: sqlite3.Connection) -> None:
     conn.execute(SIGNALS_VERSION_INDEX)
 
 
+def _space_usage_counts(conn: sqlite3.Connection) -> None:
+    """Fill ``space_usage`` (the turns and bytes the space quotas count, ``EvidenceStore.usage``)
+    from the stored turns.
+
+    Stores of format 7 and before counted and summed a space's turns in every quota-checked
+    write; the triggers of ``evidence.USAGE_SCHEMA`` keep the rows from now on. The count
+    replaces whatever the triggers added between the table's creation and this migration, in
+    the same transaction as the version bump.
+    """
+    recount_usage(conn)
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _entity_ids_from_entity_key,
     _extractor_versions,
@@ -125,6 +138,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _space_backlog_counts,
     _delta_stated_starts,
     _signals_versions,
+    _space_usage_counts,
 )
 FORMAT_VERSION = len(MIGRATIONS)
 

@@ -102,9 +102,16 @@ MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space
 OPTIONAL MATCH (e)-[:{RelType.HAS_SIGNAL}]->(s:{_SIG})
 WITH e, collect(s) AS signals
 FOREACH (s IN signals | DETACH DELETE s)
-WITH e, size(signals) AS n
+WITH e, size(signals) AS n, coalesce(e.bytes, 0) AS size
 DETACH DELETE e
-RETURN count(*) AS turns, sum(n) AS signals
+RETURN count(*) AS turns, sum(n) AS signals, sum(size) AS bytes
+"""
+# The removed turns taken off their space's usage counters (``level0._COUNT_USAGE``), last in
+# the transaction, after ``mark_tx`` took the same ``:Backlog`` node's lock, as Level 0 takes it
+# last (README "Server backends", lock order).
+_TAKE_USAGE = f"""
+MATCH (c:{Label.BACKLOG} {{space: $space}})
+SET c.turns = coalesce(c.turns, 0) - $turns, c.bytes = coalesce(c.bytes, 0) - $bytes
 """
 _ORPHANS = f"""
 MATCH (n:{_ENT}) WHERE n.id IN $ids AND n.space = $space AND NOT EXISTS {{ (:{_EV})-[:{RelType.MENTIONS}]->(n) }}
@@ -284,4 +291,5 @@ def _remove(tx: ManagedTransaction, record: ErasureRecord, ids: Sequence[str]) -
     if rows:
         run(tx, _SET_CONTEXT, space=space, rows=rows)
     mark_tx(tx, space, ("embed_evidence",), [*ids, *replied_to], "reprocess", record.at)
+    run(tx, _TAKE_USAGE, space=space, turns=counts["turns"], bytes=int(deleted[0]["bytes"] or 0))
     return counts

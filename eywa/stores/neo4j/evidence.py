@@ -136,11 +136,19 @@ RETURN sp.id AS space ORDER BY space
 _COUNT = f"MATCH (e:{_EV}) WHERE e.space = $space RETURN count(e) AS n"
 
 # What each of $spaces holds (``usage``, and the quota check inside Level 0's transaction):
-# its turns and their bytes, counted and summed in the (space, bytes) index (migration 0022)
-# with the values the index holds, so no turn is read. Every turn has ``bytes`` (Level 0
-# stores it; migration 0021 filled older turns). Hinted: unhinted, the planner scanned every
-# space's turns on a small store.
+# the ``turns`` and ``bytes`` its ``:Backlog`` node keeps (``level0._COUNT_USAGE`` adds a
+# batch's new turns, the erasure takes its turns off, migration 0025 counted the turns stored
+# before): one node read by the unique (space) constraint, whatever the space holds (so its
+# plan skips replanning, as Level 0's statements do). A space without the node holds nothing.
 _USAGE = f"""{level0.REPLAN_SKIP}
+UNWIND $spaces AS space
+OPTIONAL MATCH (c:{Label.BACKLOG} {{space: space}})
+RETURN space, coalesce(c.turns, 0) AS turns, coalesce(c.bytes, 0) AS bytes
+"""
+# The full count the counters must equal (tests): the space's turns and their bytes, from the
+# (space, bytes) index of migration 0022 (every turn has ``bytes``: Level 0 stores it,
+# migration 0021 filled older turns).
+_COUNTED_USAGE = f"""{level0.REPLAN_SKIP}
 UNWIND $spaces AS space
 CALL (space) {{
   MATCH (e:{_EV}) USING INDEX e:{_EV}(space, bytes)
@@ -247,13 +255,13 @@ def _check_quota(tx: ManagedTransaction, new: Sequence[dict[str, Any]], quota: S
     turns, subtracted to report what the space held before it. Raising here rolls the whole
     transaction back: the refused batch leaves no turn, mention, mark or job.
 
-    Cost: one more statement in the transaction, a count and a sum of the space's turns in
-    the (space, bytes) index (O(turns of the space), which a turn quota bounds; no turn is
-    read), while the space's ``:Backlog`` lock is held, so it adds to the time batches of
-    one space queue on it. Counters kept on the ``:Backlog`` node would make it O(1), but
-    every path that removes turns (erasure, retention, dropping a space) and a migration
-    would have to keep them exact, and a batch re-sent while in flight must not count
-    twice; counting what is stored cannot drift.
+    Cost: one more statement in the transaction, a read of each space's ``:Backlog`` node
+    (its ``turns`` and ``bytes``, which the write statement just moved: ``level0._COUNT_USAGE``),
+    the same whatever the space holds. The counters hold what the write created, so a turn
+    of the batch created meanwhile by the same batch re-sent (counted there, not here) is
+    still subtracted below: the check compares what the space holds after this write with
+    the quota, which is exact; only the refusal's split between held and new can be off by
+    such a turn.
 
     Raises:
         QuotaExceededError: a space would go over ``quota`` (the transaction rolls back).
@@ -421,10 +429,14 @@ class Neo4jEvidenceStore:
         return [r["space"] for r in self._graph.read("spaces", _SPACES)]
 
     def usage(self, space: str) -> SpaceUsage:
-        """Turns of ``space`` and their bytes (each node keeps its ``bytes`` from
-        ``turn_bytes``; migration 0021 gave them to older nodes), from the (space, bytes)
-        index alone."""
+        """Turns of ``space`` and their bytes (``turn_bytes``), as its ``:Backlog`` node
+        counts them (``_USAGE``)."""
         row = self._graph.read("usage", _USAGE, spaces=[space])[0]
+        return SpaceUsage(turns=int(row["turns"]), bytes=int(row["bytes"] or 0))
+
+    def counted_usage(self, space: str) -> SpaceUsage:
+        """``usage`` from a full count of the space's turns (what the counters must equal)."""
+        row = self._graph.read("counted usage", _COUNTED_USAGE, spaces=[space])[0]
         return SpaceUsage(turns=int(row["turns"]), bytes=int(row["bytes"] or 0))
 
     def count(self, space: str) -> int:

@@ -151,6 +151,27 @@ CALL () {{
     ON MATCH SET r.weight = r.weight + row.weight
 }}
 """
+# The turns this statement created carry this flag until ``_COUNT_USAGE`` counts them (in the
+# same statement: no committed turn has it). A turn of the batch that another transaction
+# created meanwhile (a batch re-sent while in flight: the unique constraint makes this one's
+# MERGE wait for that commit, then match) has no flag and is not counted twice.
+_COUNTING = "_counting"
+# The space usage the quotas count (``EvidenceStore.usage``): each space's ``:Backlog`` node
+# keeps ``turns`` and ``bytes`` (migration 0025 filled them), moved here by what this
+# statement created, after ``MARK_NEW`` write-locked the node, so batches of a space add in
+# turn; the erasure takes its turns off (``erasure._TAKE_USAGE``). ``$usage`` is one row per
+# space of the batch's new turns, ``{space, ids}``.
+_COUNT_USAGE = f"""
+UNWIND $usage AS u
+MATCH (c:{Label.BACKLOG} {{space: u.space}})
+CALL (u) {{
+  UNWIND u.ids AS id
+  MATCH (e:{_EV} {{id: id}}) WHERE e.space = u.space AND e.{_COUNTING} = true
+  REMOVE e.{_COUNTING}
+  RETURN count(e) AS n, coalesce(sum(e.bytes), 0) AS b
+}}
+SET c.turns = coalesce(c.turns, 0) + n, c.bytes = coalesce(c.bytes, 0) + b
+"""
 # Every write of the batch in one statement, a unit subquery per kind of write, run in this
 # order (a later one finds what an earlier one created).
 _WRITE_BATCH = f"""{REPLAN_SKIP}
@@ -162,7 +183,7 @@ CALL () {{
 CALL () {{
   UNWIND $turns AS row
   MATCH (ses:{_SES} {{id: row.session_id}})
-  MERGE (e:{_EV} {{id: row.props.id}}) ON CREATE SET e += row.props, {_SET_TURN_TIMES}
+  MERGE (e:{_EV} {{id: row.props.id}}) ON CREATE SET e += row.props, {_SET_TURN_TIMES}, e.{_COUNTING} = true
   MERGE (ses)-[:{RelType.HAS_TURN}]->(e)
 }}
 CALL () {{
@@ -180,6 +201,7 @@ CALL () {{ {WRITE_SIGNALS} }}
 CALL () {{ {UPSERT_ENTITIES} }}
 CALL () {{ {LINK_MENTIONS} }}
 CALL () {{ {MARK_NEW} }}
+CALL () {{ {_COUNT_USAGE} }}
 CALL () {{ {ADD_JOBS} }}
 """
 
@@ -248,8 +270,17 @@ def write_batch(
         mentions=links,
         weights=[{"space": space, "a": a, "b": b, "weight": w} for (space, a, b), w in weights.items()],
         marks=list(marks),
+        usage=_usage_rows(new),
         jobs=list(jobs),
     )  # fmt: skip
+
+
+def _usage_rows(new: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``_COUNT_USAGE``'s rows: the new turns' ids by space."""
+    by_space: dict[str, list[str]] = {}
+    for r in new:
+        by_space.setdefault(r["props"]["space"], []).append(r["props"]["id"])
+    return [{"space": space, "ids": ids} for space, ids in sorted(by_space.items())]
 
 
 def _derive_contexts(sessions: Sessions, new: Sequence[dict[str, Any]]) -> dict[str, tuple[str, TurnContext]]:
