@@ -153,6 +153,11 @@ def test_an_accepted_job_is_the_employer_once_worked_at(memory: Memory, later: s
     assert said.startswith("Alice — employer: Globex since"), said
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="the planned employer observation that said it was withdrawn: with no employer held, a plan's value "
+    "took half of UNSEEN and a later denial of another employer made it the answer before its start",
+)
 def test_an_accepted_job_with_no_start_yet_is_said_beside_the_employer(memory: Memory) -> None:
     """The acceptance with no start said stays a plan, and the employer held still answers;
     its line now says the plan ("last said 1 Apr 2024: Globex (planned)"), where it read as
@@ -242,3 +247,13 @@ def test_a_yes_or_no_to_a_statement_asked_back_says_what_it_asked(memory: Memory
 def test_a_statement_asked_back_of_someone_else_reads_no_answer(memory: Memory, question: str, reply: str) -> None:
     space = _replied(memory, question, reply)
     assert not [b for b in memory.beliefs(space) if b.value in {"Globex", "York"}], memory.beliefs(space)
+
+
+def test_an_accepted_job_with_no_start_is_no_employer_after_leaving_another(memory: Memory) -> None:
+    """With no employer held, "I accepted a job at Globex." then "I left Initech." made
+    Globex the answer (0.66) before any start: the plan's value took half of UNSEEN and
+    the denial of Initech moved mass to it (the demo showed Fernbrook from the day of the
+    offer). A plan is no employer until its start."""
+    space = _alice(memory, "I accepted a job at Globex.", "I don't work at Initech anymore.")
+    employer = [d for d in memory.dimensions(space) if d.attribute == "employer"]
+    assert all(d.mode != "Globex" for d in employer), [(d.mode, d.distribution) for d in employer]

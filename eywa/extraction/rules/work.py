@@ -328,10 +328,10 @@ def _accepted(ctx: Ctx, s: str, m: re.Match[str], org: str, *, accepted: bool) -
     if start is None:
         yield fact(ctx, s, f"{s} accepted a job at {org}", "plans", f"start at {org}", modality="planned",
                    confidence=0.75)
-        # The employer to come, as a plan: it never moves the answer, but the line says it
-        # ("Initech … — last said 18 Apr 2024: Globex (planned)"), where the old employer
-        # alone answered as if nothing had been said.
-        yield fact(ctx, s, f"{s} accepted a job at {org}", "employer", org, modality="planned", confidence=0.75)
+        # No planned employer observation: in the single-valued dimension a value named for
+        # the first time takes a share of UNSEEN (``eywa.nous.math.categorical_instant``), so
+        # with no employer held the plan tied UNSEEN, and a later denial of another employer
+        # made it the mode before its start (the demo's "Fernbrook" from 18 April).
         return
     yield _starts_on(ctx, s, org, start)
     yield from _title(ctx, s, m)
