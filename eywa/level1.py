@@ -135,6 +135,7 @@ def run_level1(
             space=space, evidence_ids=to_read, evidence_store=stores.evidence, belief_store=stores.beliefs,
             extractor=extractor, validator=validator, batch_size=batch_size, complete_stage=True,
             decided=lambda: decided_candidates(stores, space),
+            unread=lambda ids: {m.item_id for m in stores.ledger.pending_for(space, ids) if m.stage == "level1"},
         )  # fmt: skip
         crashpoints.reached("beliefs_written")
     ready = [i for i in ids if (i, "nous") in owed and ((i, "level1") not in owed or i in set(to_read))]

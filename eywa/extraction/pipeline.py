@@ -102,6 +102,7 @@ def extract_beliefs(
     now: datetime | None = None,
     complete_stage: bool = False,
     decided: Callable[[], Collection[str]] | None = None,
+    unread: Callable[[Sequence[str]], Collection[str]] | None = None,
 ) -> Level1Report:
     """Extract, validate and store beliefs for ``evidence_ids`` of ``space``; idempotent.
 
@@ -122,6 +123,9 @@ def extract_beliefs(
         decided: the ids of the candidates a person accepted or dismissed (read once, when
             a candidate is first refused): proposed again (``eywa reprocess``), such a
             candidate is not written back into the repair queue.
+        unread: the ids among those given whose Level 1 is still owed (their ``level1``
+            mark): such a turn is read in its own turn, after what it leans on, so it is not
+            read again here (``_read_again``); without it, every turn said later may be.
 
     Returns:
         Counts by outcome and reason, and the newly written beliefs.
@@ -181,7 +185,7 @@ def extract_beliefs(
             # A turn read before what it leans on had arrived (sessions sent out of order):
             # read again now that the name is known, as it would have been read in order.
             for belief in _read_again(space, turns, list(beliefs.values()), evidence_store, belief_store, extractor,
-                                      validator, attributes, recorded_at, version):
+                                      validator, attributes, recorded_at, version, unread):
                 beliefs.setdefault(belief.id, belief)
         if refused and decided is not None:
             settled = settled if settled is not None else set(decided())
@@ -219,9 +223,13 @@ def _read_again(
     attributes: Mapping[str, AttributeSpec] | None,
     recorded_at: datetime,
     version: str | None,
+    unread: Callable[[Sequence[str]], Collection[str]] | None = None,
 ) -> list[Belief]:
     """What the speaker's turns stored before this batch, and said after it, make once read
     knowing the names this batch's beliefs give (``eywa.extraction.context.named_values``).
+    Turns whose Level 1 is still owed (``unread``) are left to their own reading, which comes
+    after this batch and knows the names: a bulk write read unit by unit read each later turn
+    twice, and Level 1 is once per turn.
 
     Read in order, such a turn saw the name in its ``Earlier``; read before the name was
     known (sessions sent out of order), it made nothing. Each new belief also cites the turn
@@ -239,6 +247,9 @@ def _read_again(
         return []
     ids = [i for i in evidence_store.evidence_mentioning(space, [e.id for e in entities], _LEANING_TURNS)
            if i not in in_batch]  # fmt: skip
+    if unread is not None and ids:
+        owed = set(unread(ids))
+        ids = [i for i in ids if i not in owed]
     first_said = min(t.observed_at for t in batch)
     later = sorted(
         (t for t in evidence_store.get(space, ids)
