@@ -37,13 +37,12 @@ from neo4j import ManagedTransaction
 
 from eywa import crashpoints
 from eywa.stores.context import SessionTurn, contexts_around, read_range
-from eywa.stores.entity_graph import co_mention_weights
 from eywa.stores.erasure import ErasedTurn, ErasureRecord, ErasureSelector, ErasureState
 from eywa.stores.ledger import DERIVED_STAGES
 from eywa.stores.neo4j.graph import Neo4jGraph, run
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.ledger import complete_tx, mark_tx
-from eywa.stores.neo4j.level0 import LOCK_SESSIONS
+from eywa.stores.neo4j.level0 import LOCK_SESSIONS, take_back_co_mentions
 from eywa.stores.neo4j.records import decodes, required_datetime, rereads, session_id, to_datetime
 
 __all__ = ["ERASE_CHUNK", "Neo4jErasureStore"]
@@ -90,12 +89,6 @@ UNWIND $ranges AS r
 MATCH (e:{_EV}) WHERE e.space = r.space AND e.session = r.session AND e.seq >= r.lo AND e.seq <= r.hi
   AND NOT EXISTS {{ MATCH (t:{_TOMB} {{space: e.space, id: e.id}}) }}  // erased (this step or a later chunk)
 RETURN r.session AS session, e.id AS id, e.seq AS seq, e.speaker AS speaker, e.text AS text
-"""
-_TAKE_BACK = f"""
-UNWIND $rows AS row
-MATCH (a:{_ENT} {{id: row.a, space: $space}})-[r:{RelType.CO_MENTIONED}]->(b:{_ENT} {{id: row.b, space: $space}})
-SET r.weight = r.weight - row.weight
-WITH r WHERE r.weight <= 0 DELETE r
 """
 _DELETE_TURNS = f"""
 MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space
@@ -267,9 +260,7 @@ def _remove(tx: ManagedTransaction, record: ErasureRecord, ids: Sequence[str]) -
     if not doomed:
         return counts
     _lock_sessions(tx, space, (d["session"] for d in doomed))  # a chunk's own; ``_begin`` locked them already
-    weights = co_mention_weights((space, d["id"], entity) for d in doomed for entity in d["entities"])
-    if weights:
-        run(tx, _TAKE_BACK, space=space, rows=[{"a": a, "b": b, "weight": w} for (_, a, b), w in weights.items()])
+    take_back_co_mentions(tx, space, ((space, d["id"], entity) for d in doomed for entity in d["entities"]))
     by_session: dict[str, list[int]] = defaultdict(list)
     for d in doomed:
         by_session[d["session"]].append(d["seq"])

@@ -151,6 +151,14 @@ CALL () {{
     ON MATCH SET r.weight = r.weight + row.weight
 }}
 """
+# The co-mention weights ($rows: {a, b, weight}) of mentions removed from the space's turns
+# taken back; an edge left at no weight is deleted (``take_back_co_mentions``).
+_TAKE_BACK_WEIGHTS = f"""
+UNWIND $rows AS row
+MATCH (a:{_ENT} {{id: row.a, space: $space}})-[r:{RelType.CO_MENTIONED}]->(b:{_ENT} {{id: row.b, space: $space}})
+SET r.weight = r.weight - row.weight
+WITH r WHERE r.weight <= 0 DELETE r
+"""
 # The turns this statement created carry this flag until ``_COUNT_USAGE`` counts them (in the
 # same statement: no committed turn has it). A turn of the batch that another transaction
 # created meanwhile (a batch re-sent while in flight: the unique constraint makes this one's
@@ -204,6 +212,14 @@ CALL () {{ {MARK_NEW} }}
 CALL () {{ {_COUNT_USAGE} }}
 CALL () {{ {ADD_JOBS} }}
 """
+
+
+def take_back_co_mentions(tx: ManagedTransaction, space: str, links: Iterable[tuple[str, str, str]]) -> None:
+    """Take back the co-mention weights that the mentions ``links`` ((space, evidence id,
+    entity id), removed from ``space``'s turns: an erasure, a re-derivation) added, as
+    ``LINK_MENTIONS`` added them."""
+    if weights := co_mention_weights(links):
+        run(tx, _TAKE_BACK_WEIGHTS, space=space, rows=[{"a": a, "b": b, "weight": w} for (_, a, b), w in weights.items()])
 
 
 def read_batch(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> tuple[set[str], dict[str, list[str]], Sessions]:

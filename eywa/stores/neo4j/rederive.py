@@ -65,12 +65,6 @@ CALL (e) {{
 }}
 RETURN e.id AS id, entities
 """
-_TAKE_BACK = f"""
-UNWIND $rows AS row
-MATCH (a:{_ENT} {{id: row.a, space: $space}})-[r:{RelType.CO_MENTIONED}]->(b:{_ENT} {{id: row.b, space: $space}})
-SET r.weight = r.weight - row.weight
-WITH r WHERE r.weight <= 0 DELETE r
-"""
 _ORPHANS = f"""
 MATCH (n:{_ENT}) WHERE n.id IN $ids AND n.space = $space AND NOT EXISTS {{ (:{_EV})-[:{RelType.MENTIONS}]->(n) }}
   AND NOT EXISTS {{ (n)-[:{RelType.SAME_AS}]-() }}
@@ -114,8 +108,7 @@ def _rewrite(tx: ManagedTransaction, space: str, turns: Sequence[RederivedTurn],
     ids = [t.id for t in turns]
     unlinked = run(tx, _UNLINK, ids=ids, space=space)
     old = [(space, row["id"], entity) for row in unlinked for entity in row["entities"]]
-    if weights := co_mention_weights(old):
-        run(tx, _TAKE_BACK, space=space, rows=[{"a": a, "b": b, "weight": w} for (_, a, b), w in weights.items()])
+    level0.take_back_co_mentions(tx, space, old)
     signals = [level0.with_times(s, SIGNAL_TIMES) for t in turns for s in signal_props(_carrier(space, t))]
     run(tx, f"CALL () {{ {level0.WRITE_SIGNALS} }}", signals=signals)
     pairs = [(t.id, e) for t in turns for e in t.mentions]
