@@ -343,11 +343,18 @@ _START_WORDS = re.compile(r"\b(?:start|starts|starting|begin|begins|beginning|fi
 def _start_said(ctx: Ctx) -> datetime | None:
     """A start ahead said in another sentence of the turn ("I accepted a job at Globex! I start
     on 6 May."): the first date after the turn in a sentence with a word of starting."""
+    return _date_ahead(ctx, _START_WORDS)
+
+
+def _date_ahead(ctx: Ctx, words: re.Pattern[str], granularity: str | None = None) -> datetime | None:
+    """The first date after the turn (of ``granularity``, when given) in a sentence of the turn
+    that ``words`` finds a word in."""
     for sentence in re.finditer(r"[^.!?;]+", ctx.turn.text):
-        if not _START_WORDS.search(sentence.group(0)):
+        if not words.search(sentence.group(0)):
             continue
         for signal in ctx.turn.signals:
             if (signal.kind is SignalKind.DATE and signal.window_start is not None
+                    and (granularity is None or signal.granularity == granularity)
                     and sentence.start() <= signal.start < sentence.end()
                     and signal.window_start > ctx.turn.observed_at):  # fmt: skip
                 return signal.window_start
@@ -414,15 +421,7 @@ def last_day(ctx: Ctx) -> datetime | None:
     """The last day of a notice the turn states: a day after the turn, in a sentence that
     says it is the last ("my last day is 30 April"). A notice with no last day stated ends
     the job when said (no day is invented)."""
-    for sentence in re.finditer(r"[^.!?;]+", ctx.turn.text):
-        if not _LAST_DAY.search(sentence.group(0)):
-            continue
-        for signal in ctx.turn.signals:
-            if (signal.kind is SignalKind.DATE and signal.granularity == "day" and signal.window_start is not None
-                    and sentence.start() <= signal.start < sentence.end()
-                    and signal.window_start > ctx.turn.observed_at):  # fmt: skip
-                return signal.window_start
-    return None
+    return _date_ahead(ctx, _LAST_DAY, "day")
 
 
 def _named(ctx: Ctx, value: str, attribute: str) -> bool:
