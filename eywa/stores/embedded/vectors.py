@@ -679,11 +679,11 @@ class QdrantEdgeVectorStore:
             finally:  # the new shard, or the old one when the swap failed before its renames
                 self._shards[kind], self._sole[kind] = self._open(path)
                 self._flushed_at[kind] = time.monotonic()
+            with _mapped("compact"):  # still alone: a call waiting on the gate returns after all of it
+                _discard_set_aside(path)
         if graph:
             log.info("vector shard %s rewritten without its HNSW graph (%d points had one): eywa index-vectors "
                      "builds it again", path, graph)  # fmt: skip
-        with _mapped("compact"):
-            _discard_set_aside(path)
         return kept
 
     def _state(self, kind: VectorKind) -> ShardIndex:
