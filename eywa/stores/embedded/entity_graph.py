@@ -15,9 +15,9 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from eywa.models import Entity
 from eywa.stores.embedded.database import SqliteDatabase
-from eywa.stores.entity_graph import MAX_HOPS, EdgeKey, Reach, reach_from
+from eywa.stores.entity_graph import MAX_HOPS, EdgeKey, Reach, co_mention_weights, reach_from
 
-__all__ = ["SCHEMA", "SqliteEntityGraph", "add_co_mentions", "backfill_co_mentions", "upsert_entity"]
+__all__ = ["SCHEMA", "SqliteEntityGraph", "add_co_mentions", "backfill_co_mentions", "take_back_co_mentions", "upsert_entity"]
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS entity_edges (
@@ -48,6 +48,17 @@ _CHUNK = 400
 def add_co_mentions(conn: sqlite3.Connection, weights: Mapping[EdgeKey, int]) -> None:
     """Add a batch's co-mention increments (``co_mention_weights``) inside its transaction."""
     conn.executemany(_ADD, [(space, a, b, w) for (space, a, b), w in weights.items()])
+
+
+def take_back_co_mentions(conn: sqlite3.Connection, space: str, links: Iterable[tuple[str, str, str]]) -> None:
+    """Take back, inside the caller's transaction, the co-mention weights that the mentions
+    ``links`` ((space, evidence id, entity id), removed from ``space``'s turns: an erasure, a
+    re-derivation) added; an edge left at no weight is deleted."""
+    conn.executemany(
+        "UPDATE entity_edges SET weight = weight - ? WHERE space = ? AND a = ? AND b = ?",
+        [(w, sp, a, b) for (sp, a, b), w in co_mention_weights(links).items()],
+    )
+    conn.execute("DELETE FROM entity_edges WHERE space = ? AND weight <= 0", (space,))
 
 
 def backfill_co_mentions(conn: sqlite3.Connection) -> None:

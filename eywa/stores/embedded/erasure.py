@@ -25,9 +25,9 @@ from eywa.errors import StoreError
 from eywa.stores.embedded import ledger as ledger_sql
 from eywa.stores.embedded.bm25_index import note_written
 from eywa.stores.embedded.database import SqliteDatabase
+from eywa.stores.embedded.entity_graph import take_back_co_mentions
 from eywa.stores.embedded.evidence import reindex_session
 from eywa.stores.embedded.records import from_epoch, to_epoch
-from eywa.stores.entity_graph import co_mention_weights
 from eywa.stores.erasure import ErasedTurn, ErasureRecord, ErasureSelector, ErasureState
 from eywa.stores.ledger import DERIVED_STAGES
 
@@ -228,12 +228,7 @@ def _erase_chunk(conn: sqlite3.Connection, space: str, ids: list[str], at: datet
         f"SELECT evidence_id, entity_id FROM mentions WHERE +space = ? AND evidence_id IN ({marks})",  # noqa: S608
         [space, *ids],
     ).fetchall()
-    weights = co_mention_weights((space, m["evidence_id"], m["entity_id"]) for m in mentions)
-    conn.executemany(
-        "UPDATE entity_edges SET weight = weight - ? WHERE space = ? AND a = ? AND b = ?",
-        [(w, sp, a, b) for (sp, a, b), w in weights.items()],
-    )
-    conn.execute("DELETE FROM entity_edges WHERE space = ? AND weight <= 0", (space,))
+    take_back_co_mentions(conn, space, ((space, m["evidence_id"], m["entity_id"]) for m in mentions))
     counts = {"turns": len(stored), "mentions": len(mentions)}
     counts["signals"] = conn.execute(
         f"DELETE FROM signals WHERE +space = ? AND evidence_id IN ({marks})", [space, *ids]  # noqa: S608

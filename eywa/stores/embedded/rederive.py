@@ -21,7 +21,7 @@ from datetime import datetime
 from eywa.models import Entity, Evidence
 from eywa.stores.embedded import ledger as ledger_sql
 from eywa.stores.embedded.database import SqliteDatabase
-from eywa.stores.embedded.entity_graph import add_co_mentions, upsert_entity
+from eywa.stores.embedded.entity_graph import add_co_mentions, take_back_co_mentions, upsert_entity
 from eywa.stores.embedded.records import entity_from_row, signal_rows, to_epoch
 from eywa.stores.entity_graph import co_mention_weights
 from eywa.stores.evidence import RederivedTurn, still_a_person
@@ -113,11 +113,7 @@ def _rewrite(conn: sqlite3.Connection, space: str, turns: Sequence[RederivedTurn
         ]
         conn.execute(f"DELETE FROM signals WHERE +space = ? AND evidence_id IN ({marks})", [space, *chunk])  # noqa: S608
         conn.execute(f"DELETE FROM mentions WHERE +space = ? AND evidence_id IN ({marks})", [space, *chunk])  # noqa: S608
-    conn.executemany(
-        "UPDATE entity_edges SET weight = weight - ? WHERE space = ? AND a = ? AND b = ?",
-        [(w, sp, a, b) for (sp, a, b), w in co_mention_weights(old).items()],
-    )
-    conn.execute("DELETE FROM entity_edges WHERE space = ? AND weight <= 0", (space,))
+    take_back_co_mentions(conn, space, old)
     conn.executemany(
         """INSERT INTO signals VALUES (:evidence_id, :space, :idx, :kind, :text, :start,
            :end, :normalized, :granularity, :window_start, :window_end)""",
