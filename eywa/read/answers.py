@@ -196,8 +196,12 @@ def _latest(by_value: ByValue, value: str, *, positive: bool = False, until: dat
 
 def _change_point(dimension: Dimension, deltas: Sequence[Delta]) -> Delta | None:
     """The delta that made the mode the mode, as the answer's ``since`` says it: of the
-    mode's positive deltas from the change (``changed_at``), the first that states the start
-    ``since`` reports ("since 2015": ``Delta.valid_from``), else the first."""
+    mode's positive deltas from the change (``changed_at``), the first; when ``since`` is
+    earlier than it was said, the first that states that start ("since 2015":
+    ``Delta.valid_from``). A start stated later but equal to the first's own time ("Berlin"
+    on 1 Jan, then "here since 1 Jan" on 4 Jan) moves nothing, so the first keeps it, as the
+    dimension's citations record it (``eywa.nous.citations``: a start is cited only where it
+    changed what the mode reports)."""
     if dimension.mode is None:
         return None
     since, changed_at = dimension.since, dimension.changed_at
@@ -205,8 +209,10 @@ def _change_point(dimension: Dimension, deltas: Sequence[Delta]) -> Delta | None
         d for d in deltas if _same(d.observed, dimension.mode) and d.polarity == "positive"
         and (changed_at is None or d.at >= changed_at)
     ]  # fmt: skip
-    stating = next((d for d in positive if since is not None and d.valid_from == since), None)
-    return stating or next(iter(positive), None)
+    first = next(iter(positive), None)
+    if first is None or since is None or since >= first.at:
+        return first
+    return next((d for d in positive if d.valid_from == since), first)
 
 
 def _supporting(
