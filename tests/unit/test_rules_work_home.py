@@ -29,6 +29,11 @@ SAID_IN_APRIL = datetime(2024, 4, 22, 18, 0, tzinfo=timezone.utc)
         # the title stops before "at": the employer after it was swallowed into the title
         ("I'm a teacher at Oakwood School.", {("employer", "Oakwood School", "positive", "asserted")}),
         ("I'm a nurse at St Mary's Hospital.", {("employer", "St Mary's Hospital", "positive", "asserted")}),
+        ("I got promoted to senior engineer at Globex.", {("employer", "Globex", "positive", "asserted")}),
+        ("My new employer is Initech.", {("employer", "Initech", "positive", "asserted")}),
+        ("My employer is flexible about hours.", set()),  # no organisation named
+        ("I'm interning at Initech this summer.", {("employer", "Initech", "positive", "asserted")}),
+        ("I'm from Leeds but work at Initech.", {("employer", "Initech", "positive", "asserted")}),
     ],
 )
 def test_employer_forms(text: str, expected: set[Fact]) -> None:
@@ -119,6 +124,12 @@ def test_work_on_a_project_at_a_place_is_not_an_employer() -> None:
         ("I might move to Berlin.", set()),  # a plan, below
         ("I'm thinking about moving to Lisbury.", set()),
         ("If I lived in Paris I would be happy.", set()),
+        # "but" cuts the clause; the half after it with no subject of its own shares the first's.
+        ("I'm originally from Leeds but live in York now.", {("residence", "York", "positive", "asserted")}),
+        ("We sold the flat but still live in Leeds.", {("residence", "Leeds", "positive", "asserted")}),
+        ("I'm from Leeds, but live with my partner in York.", {("residence", "York", "positive", "asserted")}),
+        ("She's from Leeds but lives in York.", set()),  # no first person to share: "lives" is hers
+        ("I used to live in Boston but might live in York.", set()),  # the hedge stays on its side
     ],
 )
 def test_residence_forms(text: str, expected: set[Fact]) -> None:

@@ -180,6 +180,28 @@ def _coordinated(text: str) -> tuple[str, int] | None:
     return m.group("s"), m.start("verb")
 
 
+_OPENING_SUBJECT = re.compile(r"^(?:(?:and|so|well|oh|yeah|honestly)\s*,?\s+)?(?P<s>I|[Ww]e)(?=[\s'’])")
+_BARE_VERB = re.compile(r"^(?:(?:now|currently|still|also)\s+)?(?P<verb>[a-z]+)\b")
+_BUT = re.compile(r"^,?\s*but\s*$", re.IGNORECASE)
+_BARE_VERBS = frozenset("live work start join move teach study".split())
+"""Present forms that agree with "I" or "we" alone: a clause opening with one has dropped a
+first-person subject ("… but live in York now"), never a third person's ("lives")."""
+
+
+def subject_shared(text: str, previous: Clause | None, clause: Clause) -> Part | None:
+    """``clause`` read with the subject of the clause before it, when it is the second half of
+    "I'm from Leeds but live in York now": the two are cut at "but" (negation and hedges
+    stay on their side), and the second has no subject of its own, so no rule would read it.
+    The part holds "I live in York now", placed where the clause starts."""
+    if previous is None or not _BUT.match(text[previous.end : clause.start]):
+        return None
+    opening, verb = _OPENING_SUBJECT.match(previous.text), _BARE_VERB.match(clause.text)
+    if opening is None or verb is None or verb.group("verb") not in _BARE_VERBS:
+        return None
+    subject = opening.group("s")
+    return _part(f"{subject} {clause.text}", clause.start - len(subject) - 1, False)
+
+
 def part_of(text: str, start: int) -> Part:
     """A part read from ``text`` (not cut from a clause), placed at ``start`` of its turn."""
     return _part(text, start, False)

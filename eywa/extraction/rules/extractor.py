@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from eywa.extraction.context import Earlier, named_values
 from eywa.extraction.rules.age import age
 from eywa.extraction.rules.casual import standard_turn
-from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in
+from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in, subject_shared
 from eywa.extraction.rules.correction import correction
 from eywa.extraction.rules.ellipsis import elliptical_answer, place_reply, yes_no_reply
 from eywa.extraction.rules.family import children, relationships
@@ -33,7 +33,7 @@ from eywa.extraction.rules.pets import pets
 from eywa.extraction.rules.events import events
 from eywa.extraction.rules.plans import plans
 from eywa.extraction.rules.work import employment
-from eywa.extraction.text import clauses, instruction_spans, mask
+from eywa.extraction.text import Clause, clauses, instruction_spans, mask
 from eywa.models import CandidateFact, Evidence, SignalKind
 
 Family = Callable[[Ctx], Iterator[CandidateFact]]
@@ -166,7 +166,10 @@ class RuleExtractor:
         turn = standard_turn(turn)
         previous = None if previous is None else standard_turn(previous)
         dates = [s for s in turn.signals if s.kind is SignalKind.DATE and s.window_start is not None]
-        for clause in clauses(masked(turn.text)):
+        text = masked(turn.text)
+        last: Clause | None = None
+        for clause in clauses(text):
+            before, last = last, clause
             if clause.is_question or len(clause.text) > 400:
                 continue
             persons = persons_in(turn, clause)
@@ -179,7 +182,8 @@ class RuleExtractor:
                 yes_no_reply(turn, clause, previous) or place_reply(turn, clause, previous))
             if reply is not None:
                 answer = reply[0]
-            clause_parts: list[Part] = parts(clause) if answer is None else [answer]
+            joined = subject_shared(text, before, clause) if answer is None else None
+            clause_parts: list[Part] = [joined] if joined is not None else parts(clause) if answer is None else [answer]
             for said in clause_parts:
                 # "Actually it's Initech, not Globex": read as "I work at Initech, not Globex".
                 part = correction(said, named) or said

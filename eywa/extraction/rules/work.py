@@ -58,9 +58,9 @@ _SHIFT = (
 the employer ("I work in Berlin at Siemens")."""
 
 _WORKS = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working){_SHIFT}\s+(?:as\s+(?:a|an)\s+{_TITLE}\s+)?"
-    rf"(?:at|for)\s+{_ORG}{_ROLE_AFTER}",
-    "work works working",
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working|intern|interns|interning){_SHIFT}\s+"
+    rf"(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|for)\s+{_ORG}{_ROLE_AFTER}",
+    "work works working intern interns interning",
 )
 _AT_NOW = rule(rf"{SUBJ}{BE}\s+{ADV}at\s+{_ORG}\s+(?:now|these\s+days|nowadays)\b", "now days nowadays")
 """"I'm at Google now": the employer, when the turn speaks of work ("I left Initech, I'm at
@@ -181,9 +181,16 @@ _WORKS_AS = rule(
 _HAS_WORKED_AS = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+as\s+(?:a|an)\s+{_TITLE}", "worked")
 """"I've worked as a nurse for ten years": as ``_HAS_WORKED``, a job of now only with how long."""
 _PROMOTED = rule(
-    rf"{SUBJ}\s+(?:got|was|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}promoted\s+to\s+(?:a\s+|an\s+)?{_TITLE}",
+    rf"{SUBJ}\s+(?:got|was|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}promoted\s+to\s+(?:a\s+|an\s+)?{_TITLE}"
+    rf"(?:\s+(?:at|with)\s+{_ORG})?",
     "promoted",
 )
+""""I got promoted to senior engineer (at Globex)": the occupation, and the employer where it
+is named (one is promoted where one works)."""
+_MY_EMPLOYER = rule(
+    rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?:new\s+|current\s+)?employer\s+is\s+{_ORG}", "employer"
+)
+""""My (new) employer is Initech": the employer."""
 _BECAME = rule(
     rf"{SUBJ}\s+{ADV}(?:became|{HAVE}\s+become)\s+(?:a|an)\s+(?:qualified\s+|certified\s+)?{_TITLE}", "became become"
 )
@@ -271,6 +278,12 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             verb = "was promoted to" if "promoted" in m.group(0) else f"became {article(title)}"
             yield fact(ctx, s, f"{s} {verb} {title}", "occupation", title,
                        valid_from=past_date(ctx, m), confidence=0.8)
+            if "org" in m.groupdict() and (org := org_name(m.group("org"))):
+                yield fact(ctx, s, f"{s} was promoted to {title} at {_the(m, org)}", "employer", org,
+                           confidence=0.85)
+    for m, s in matches(ctx, _MY_EMPLOYER, anywhere=True):
+        if org := org_name(m.group("org")):
+            yield fact(ctx, s, f"{possessive(s)} employer is {_the(m, org)}", "employer", org, confidence=0.85)
 
 
 def _title(ctx: Ctx, s: str, m: re.Match[str]) -> Iterator[CandidateFact]:
