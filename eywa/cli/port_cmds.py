@@ -158,6 +158,12 @@ def import_space(
     console = out_console()
     console.print(_counts_table(f"imported into {space!r}", report.counts))
     console.print(f"{report.pending_embeddings} turns and beliefs embedded again (vectors are not exported)", soft_wrap=True)
+    if report.outdated_signals:
+        console.print(
+            f"{report.outdated_signals} turns hold signals an older release detected: "
+            f"`eywa reprocess --space {space}` detects them again",
+            soft_wrap=True,
+        )
 
 
 def backup(

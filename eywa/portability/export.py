@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from eywa.models import Belief
+from eywa.signals.version import current_signals_version
 from eywa.portability.records import (
     BeliefLine,
     CandidateLine,
@@ -60,6 +61,8 @@ def export_records(stores: GraphStores, space: str) -> Iterator[ExportRecord]:
 
 def _turns(stores: GraphStores, space: str) -> Iterator[TurnLine]:
     ids = stores.evidence.ids(space)
+    current = current_signals_version()
+    older = _older_signals(stores, space, current)
     turns = []
     for start in range(0, len(ids), _CHUNK):
         chunk = ids[start : start + _CHUNK]
@@ -69,8 +72,29 @@ def _turns(stores: GraphStores, space: str) -> Iterator[TurnLine]:
             pending.setdefault(mark.item_id, set()).add(mark.stage)
         for evidence in stores.evidence.get(space, chunk):
             owed = tuple(stage for stage in DERIVED_STAGES if stage in pending.get(evidence.id, set()))
-            turns.append(TurnLine(evidence=evidence, mentions=tuple(sorted(mentions.get(evidence.id, []))), pending=owed))
+            turns.append(
+                TurnLine(
+                    evidence=evidence,
+                    mentions=tuple(sorted(mentions.get(evidence.id, []))),
+                    pending=owed,
+                    signals_version=older.get(evidence.id, current),
+                )
+            )
     yield from sorted(turns, key=lambda t: (t.evidence.session, t.evidence.seq, t.evidence.id))
+
+
+def _older_signals(stores: GraphStores, space: str, current: int) -> dict[str, int]:
+    """The turns of ``space`` stored under a signals version below ``current``, with that
+    version: the store lists the turns below a version (an index seek), so going down from
+    ``current`` one version at a time leaves each turn with the version it holds."""
+    older: dict[str, int] = {}
+    for version in range(current, 0, -1):
+        below = stores.evidence.count_signals_outdated(space, version)
+        if not below:
+            break
+        for turn_id in stores.evidence.signals_outdated(space, version, below):
+            older[turn_id] = version - 1
+    return older
 
 
 def superseded_first(beliefs: Sequence[Belief]) -> list[Belief]:

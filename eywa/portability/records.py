@@ -81,6 +81,10 @@ class TurnLine(Frozen):
     evidence: Evidence
     mentions: tuple[str, ...] = ()
     pending: tuple[PendingStage, ...] = ()
+    signals_version: int = Field(default=0, ge=0)
+    """The ``eywa.signals.version`` its signals and mentions were detected under; 0 in
+    exports written before the version travelled (their turns count as detected by an older
+    release, so ``eywa reprocess`` detects them again after the import)."""
 
 
 class EntityLine(Frozen):

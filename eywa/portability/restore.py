@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from eywa.contract import SpaceQuota, SpaceUsage, check_quota, turn_bytes
 from eywa.errors import InvalidInputError, SpaceNotEmptyError
 from eywa.ids import check_space
-from eywa.models import Belief, Candidate, Delta, Entity, Evidence, Frozen
+from eywa.models import Belief, Candidate, Delta, Entity, Evidence, Frozen, utc_now
 from eywa.portability.export import superseded_first
 from eywa.portability.records import (
     BeliefLine,
@@ -39,6 +39,7 @@ from eywa.portability.records import (
     MergeLine,
     TurnLine,
 )
+from eywa.signals.version import current_signals_version
 from eywa.stores.bundle import GraphStores
 from eywa.stores.corrections import CorrectionRecord
 from eywa.stores.dimensions import DimensionRecord, SameAsEdge
@@ -55,6 +56,8 @@ class ImportReport(Frozen):
     counts: dict[str, int]
     pending_embeddings: int
     """Turns and beliefs left for the reconciler to embed (vectors are never exported)."""
+    outdated_signals: int = 0
+    """Turns whose signals an older release detected (``eywa reprocess`` detects them again)."""
 
 
 @dataclass
@@ -125,7 +128,8 @@ def restore_records(
     with stores.erasure.atomic():
         _write(stores, space, parsed)
     pending = len(parsed.turns) + len(parsed.beliefs)
-    return ImportReport(space=space, counts=parsed.counts, pending_embeddings=pending)
+    outdated = sum(t.signals_version < current_signals_version() for t in parsed.turns)
+    return ImportReport(space=space, counts=parsed.counts, pending_embeddings=pending, outdated_signals=outdated)
 
 
 def _parse(space: str, records: Iterable[ExportRecord]) -> _Parsed:
@@ -167,10 +171,30 @@ def _parse(space: str, records: Iterable[ExportRecord]) -> _Parsed:
     if orphans:
         key, attribute = orphans[0]
         raise InvalidInputError.at("delta", f"deltas of ({key!r}, {attribute!r}) without a dimension line")
+    newer = [t for t in parsed.turns if t.signals_version > current_signals_version()]
+    if newer:
+        raise InvalidInputError.at(
+            "turn", f"turn {newer[0].evidence.id!r} was detected by a newer release (signals version "
+            f"{newer[0].signals_version}; this release detects version {current_signals_version()}): "
+            "import the export with that release or a newer one",
+        )  # fmt: skip
     unknown = sorted({m for t in parsed.turns for m in t.mentions} - set(parsed.entities))
     if unknown:
         raise InvalidInputError.at("turn", f"a turn mentions entity {unknown[0]!r}, which has no entity line")
     return parsed
+
+
+def _keep_signals_versions(stores: GraphStores, space: str, turns: list[TurnLine]) -> None:
+    """Record the signals version each turn was exported with (``add`` stamps the current
+    one): signals an older release detected stay outdated, so ``eywa stats`` counts them and
+    ``eywa reprocess`` detects them again, as in the store they came from. ``rederive`` with
+    no changed turn only records a version."""
+    by_version: dict[int, list[str]] = {}
+    for turn in turns:
+        if turn.signals_version < current_signals_version():
+            by_version.setdefault(turn.signals_version, []).append(turn.evidence.id)
+    for version, ids in sorted(by_version.items()):
+        stores.evidence.rederive(space, [], ids, version, utc_now())
 
 
 def _space_of(record: ExportRecord) -> str | None:
@@ -201,6 +225,7 @@ def _write(stores: GraphStores, space: str, parsed: _Parsed) -> None:
     evidence: list[Evidence] = [t.evidence for t in turns]
     mentions = [(t.evidence.id, parsed.entities[m]) for t in turns for m in t.mentions]
     stores.evidence.add(evidence, mentions)
+    _keep_signals_versions(stores, space, turns)
     for stage in DERIVED_STAGES:
         done = [t.evidence.id for t in turns if stage not in t.pending]
         stores.ledger.complete(space, stage, done)

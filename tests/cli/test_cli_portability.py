@@ -47,6 +47,14 @@ def test_export_import_round_trip_and_refusals(runner: CliRunner, tmp_path: Path
     assert again.exit_code == 0, again.output
     assert [json.loads(x) for x in again.stdout.splitlines()[1:]] == [json.loads(x) for x in lines[1:]]
 
+    assert "reprocess" not in imported.stdout  # every turn's signals are this release's
+
+    older = tmp_path / "older.jsonl"  # an export written before the signals version travelled
+    older.write_text("\n".join(json.dumps({k: v for k, v in json.loads(x).items() if k != "signals_version"}) for x in lines))
+    upgraded = runner.invoke(app, ["import", str(older), "--space", "cli", "--data-dir", str(tmp_path / "c")])
+    assert upgraded.exit_code == 0, upgraded.output
+    assert "3 turns hold signals an older release detected: `eywa reprocess --space cli`" in upgraded.stdout
+
     refused = runner.invoke(app, ["import", str(dump), "--space", "cli", "--data-dir", copy])
     assert refused.exit_code == 1 and "not empty" in refused.stderr
     bad = tmp_path / "bad.jsonl"

@@ -6,13 +6,19 @@ recall results. Each case writes one space with an older detector and one fresh,
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from eywa import Memory
 from eywa.batches import SignalDetector
+from eywa.embedding import Embedder
+from eywa.errors import InvalidInputError
+from eywa.portability import record_json
+from eywa.signals.version import current_signals_version
 from tests.conformance.conftest import MemoryFactory
 from tests.reliability.support import corpus, derived, detected_by_an_older_release, older_detector, overeager_detector
 
@@ -65,3 +71,81 @@ def test_rederiving_signals_updates_level0_at_once_and_level1_through_the_reconc
     }
     mem.reconcile()
     assert derived(mem, "old", QUERIES) == derived(mem, "fresh", QUERIES)
+
+
+def exported_lines(mem: Memory, space: str) -> list[str]:
+    return [record_json(r) for r in mem.export_space(space)]
+
+
+def turn_versions(lines: Sequence[str]) -> set[int]:
+    return {json.loads(line)["signals_version"] for line in lines if json.loads(line)["kind"] == "turn"}
+
+
+def test_an_export_carries_each_turns_signals_version(open_memory: MemoryFactory) -> None:
+    """The export says which turns an older release detected, read from either backend."""
+    mem = open_memory()
+    with detected_by_an_older_release():
+        remembered(mem, "old", BATCHES[:1])
+    remembered(mem, "old", BATCHES[1:])
+    lines = exported_lines(mem, "old")
+    versions = [json.loads(line)["signals_version"] for line in lines if json.loads(line)["kind"] == "turn"]
+    assert sorted(versions) == [0] * 15 + [current_signals_version()] * 30
+    mem.reprocess("old")
+    assert turn_versions(exported_lines(mem, "old")) == {current_signals_version()}
+
+
+def test_an_imported_export_of_an_older_release_is_upgraded_by_reprocess(
+    open_memory: MemoryFactory, embedder: Embedder, tmp_path: Path
+) -> None:
+    """Importing keeps the signals an older release detected marked as outdated (they are
+    not passed off as current), so ``reprocess`` on the copy ends as a fresh ingest does."""
+    source = Memory.open(tmp_path / "source", embedder=embedder)
+    try:
+        with detected_by_an_older_release():
+            remembered(source, "old", BATCHES)
+        lines = exported_lines(source, "old")
+    finally:
+        source.close()
+    mem = open_memory()
+    remembered(mem, "fresh", BATCHES)
+    report = mem.import_space("old", lines, wait=True)
+    assert report.outdated_signals == 45 and mem.stats("old")["outdated_signals"] == 45
+    assert turn_versions(exported_lines(mem, "old")) == {0}  # the copy exports what it was given
+
+    assert mem.reprocess("old") > 0
+    assert derived(mem, "old", QUERIES) == derived(mem, "fresh", QUERIES)
+    assert mem.stats("old")["outdated_signals"] == 0
+
+
+def test_an_export_from_before_versions_travelled_counts_as_outdated(embedder: Embedder, tmp_path: Path) -> None:
+    with Memory.open(tmp_path / "source", embedder=embedder) as source:
+        remembered(source, "s", BATCHES[:1])
+        lines = exported_lines(source, "s")
+    older = [_without_version(line) for line in lines]
+    with Memory.open(tmp_path / "copy", embedder=embedder) as copy:
+        assert copy.import_space("s", older, wait=True).outdated_signals == 15
+        assert copy.stats("s")["outdated_signals"] == 15
+
+
+def test_an_export_of_a_newer_release_is_refused_and_writes_nothing(embedder: Embedder, tmp_path: Path) -> None:
+    with Memory.open(tmp_path / "source", embedder=embedder) as source:
+        remembered(source, "s", BATCHES[:1])
+        lines = exported_lines(source, "s")
+    last_turn = max(i for i, line in enumerate(lines) if json.loads(line)["kind"] == "turn")
+    newer = [_with_version(line, current_signals_version() + 1) if i == last_turn else line for i, line in enumerate(lines)]
+    with Memory.open(tmp_path / "copy", embedder=embedder) as copy:
+        with pytest.raises(InvalidInputError, match="newer release"):
+            copy.import_space("s", newer, wait=True)
+        assert copy.stats("s")["evidence"] == 0
+
+
+def _without_version(line: str) -> str:
+    record = json.loads(line)
+    record.pop("signals_version", None)
+    return json.dumps(record)
+
+
+def _with_version(line: str, version: int) -> str:
+    record = json.loads(line)
+    assert record["kind"] == "turn"
+    return json.dumps(record | {"signals_version": version})

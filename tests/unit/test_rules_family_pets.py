@@ -95,12 +95,22 @@ def test_a_wedding_that_is_only_planned_is_a_plan() -> None:
         ("We had a baby girl named Ada in March.", {("children", "Ada", "positive", "asserted")}),
         ("Melinda's kids love painting!", {("children", "children", "positive", "asserted")}),
         ("If I had kids I would live in Paris.", set()),
+        # Named with a verb: "is called", "'s name is", a plural kind with a list of names.
+        ("Our daughter is called Mia.", {("children", "Mia", "positive", "asserted")}),
+        ("My son's name is Leo.", {("children", "Leo", "positive", "asserted")}),
+        ("My kids are named Leo and Mia.", {("children", n, "positive", "asserted") for n in ("Leo", "Mia")}),
+        ("My children are Leo, Sara and Max.", {("children", n, "positive", "asserted") for n in ("Leo", "Sara", "Max")}),
+        # A capitalised word after "is" is no name: a nationality names no child.
+        ("My son is Canadian.", {("children", "son", "positive", "asserted")}),
+        ("My kids are Happy and healthy.", {("children", "children", "positive", "asserted")}),
     ],
 )
 def test_children_forms(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="children") == expected
     if "Melinda" in text:
         assert statements(text) == {"Melinda has kids."}
+    if text.startswith("My kids are named"):  # each child said in a statement that reads right
+        assert statements(text) == {"Cecilia's kids include Leo.", "Cecilia's kids are Leo and Mia."}
 
 
 @pytest.mark.parametrize(
@@ -121,6 +131,10 @@ def test_children_forms(text: str, expected: set[Fact]) -> None:
         ("My friend's dog is cute.", set()),
         ("I miss my dog.", set()),
         ("I got this new kitten for you!", set()),  # a present, not a pet
+        ("My dog is called Rex.", {("pets", "Rex", "positive", "asserted")}),
+        ("Our cat is named Miso.", {("pets", "Miso", "positive", "asserted")}),
+        ("My cat's name is Miso.", {("pets", "Miso", "positive", "asserted")}),
+        ("My friend's dog is called Rex.", set()),
     ],
 )
 def test_pet_forms(text: str, expected: set[Fact]) -> None:

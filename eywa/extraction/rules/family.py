@@ -111,9 +111,13 @@ child named: "two kids, Leo and Sara.", "a son named Leo and a daughter named Sa
 _MY_KID = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+(?:(?:little|baby|eldest|oldest|youngest|older|younger"
     rf"|teenage|adult|grown-up|two|three|four)\s+)?(?P<kind>kids|children|son|daughter|sons|daughters|twins|baby)\b"
-    rf"(?:,?\s+(?P<name>{NAME})\b(?!{A}s))?",
+    rf"(?:(?:,?\s+|\s+(?:is|are)\s+(?:named|called)\s+|{A}s\s+names?\s+(?:is|are)\s+"
+    rf"|\s+are\s+(?={NAME}(?:\s*,\s*{NAME})*,?\s+and\s+{NAME}\b))(?P<name>{NAME})\b(?!{A}s))?",
     "kids children son daughter sons daughters twins baby",
 )
+""""my son Leo", "my son, Leo", "my son is called Leo", "my daughter's name is Mia", and for
+several "my kids are named Leo and Mia" or "my kids are Leo and Mia" (a list of names only:
+"my son is Canadian" names no child)."""
 _PLURAL_KINDS = frozenset({"kids", "children", "sons", "daughters", "twins"})
 _MORE_NAMES = re.compile(rf"(?:\s*,\s*{NAME}(?![\w'’]))*,?\s+and\s+{NAME}(?![\w'’])")
 """The rest of a list of names after the first ("…, Sara and Max", " and Sara")."""
@@ -268,7 +272,8 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _MY_KID, we=True, anywhere=True):
         kind, name = m.group("kind"), _name(m.group("name"))
         if name is not None and name != s:
-            yield fact(ctx, s, f"{possessive(s)} {kind} is {name}", "children", name, confidence=0.8)
+            verb = "include" if kind in _PLURAL_KINDS else "is"
+            yield fact(ctx, s, f"{possessive(s)} {kind} {verb} {name}", "children", name, confidence=0.8)
             # "my kids Leo and Sara": a plural kind names each child of the list that follows.
             more = _MORE_NAMES.match(ctx.text, m.end()) if kind in _PLURAL_KINDS else None
             for other in _NAME_WORD.findall(more.group(0)) if more else []:

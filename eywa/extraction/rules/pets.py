@@ -63,10 +63,12 @@ _PET_FOLLOW = (
 )
 """What may follow a pet word that names an animal ("my horse painting" names a painting)."""
 _MY_PET = rule(
-    rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+{PET_ADJECTIVES}(?P<pet>{PETS})\b(?!{A}s){_PET_FOLLOW}"
-    rf"(?:,?\s+(?P<name>{NAME})\b(?!{A}s))?",
+    rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+{PET_ADJECTIVES}(?P<pet>{PETS})\b"
+    rf"(?:(?={A}s\s+name\s+is\b)|(?!{A}s){_PET_FOLLOW})"
+    rf"(?:(?:,?\s+|\s+is\s+(?:named|called)\s+|{A}s\s+name\s+is\s+)(?P<name>{NAME})\b(?!{A}s))?",
     PETS,
 )
+""""my dog Rex", "my dog, Rex", "my dog is called Rex", "my cat's name is Miso"."""
 _NAME_MY_PET = rule(
     rf"(?P<name>{NAME}),?\s+(?P<subj>[Mm]y|[Oo]ur)\s+{PET_ADJECTIVES}(?P<pet>{PETS})\b{_PET_FOLLOW}",
     PETS,
