@@ -32,6 +32,22 @@ def test_relationship_status_forms(text: str, expected: set[Fact]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My wife and I split up.", {("relationship_status", "single", "positive", "asserted")}),
+        ("My husband and I separated last year.", {("relationship_status", "separated", "positive", "asserted")}),
+        ("My husband and I got divorced in May.", {("relationship_status", "divorced", "positive", "asserted")}),
+        # Not ended yet, or no end at all: the role still says the status.
+        ("My wife and I are getting divorced.", {("relationship_status", "married", "positive", "asserted")}),
+        ("My wife and I went to Rome.", {("relationship_status", "married", "positive", "asserted")}),
+    ],
+)
+def test_the_partner_one_split_up_with_says_no_status_of_now(text: str, expected: set[Fact]) -> None:
+    """"My wife and I split up" names whom the relationship ended with: not "married"."""
+    assert facts(text, attribute="relationship_status") == expected
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Melinda and I split up last month.",

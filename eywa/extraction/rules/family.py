@@ -220,6 +220,9 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
                 yield fact(ctx, s, f"{s} is married to {partner}", "relationship_status", "married", valid_from=since,
                            confidence=0.85)  # fmt: skip
     said_to_have = {(m.start(), m.end()) for m, _ in matches(ctx, _HAS_SPOUSE)}
+    # "My wife and I split up", "my husband and I got divorced": the role names whom the
+    # relationship ended with, so it says no status of now.
+    ended = bool(matches(ctx, _BROKE_UP, we=True)) or any(m.group("st") in _PARTS for m, _ in matches(ctx, _GOT, we=True))
     spouses = matches(ctx, _SPOUSE, anywhere=True) + matches(ctx, _HAS_SPOUSE)
     for m, s in spouses:
         role, partner = m.group("role"), _name(m.group("name"))
@@ -229,7 +232,7 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             continue
         # A boyfriend named in passing ("my girlfriend and I had our wedding") may be a label
         # outgrown; only "I have a boyfriend" says the status.
-        if role in _ROLE_STATUS and (_ROLE_STATUS[role] == "married" or (m.start(), m.end()) in said_to_have):
+        if role in _ROLE_STATUS and not ended and (_ROLE_STATUS[role] == "married" or (m.start(), m.end()) in said_to_have):
             yield fact(ctx, s, f"{s} has a {role}", "relationship_status", _ROLE_STATUS[role], confidence=0.75)
         if partner is not None and partner != s:
             yield fact(ctx, s, f"{possessive(s)} {role} is {partner}", "partner", partner, confidence=0.8)
