@@ -86,10 +86,10 @@ _PAST_STATE_SHAPES: Final[frozenset[Shape]] = frozenset({"fact", "list"})
 _PAST = re.compile(r"\b(did|was|were|had|used to|before|ago|previously|formerly|former|ever|once)\b", re.I)
 _AMOUNT = re.compile(r"^\s*how much\b", re.I)
 _REASON = re.compile(r"^\s*(why|how)\b(?!\s+(old|many|much)\b)", re.I)
-# Words of a state question that ask for the present or the value's name, or only carry the
-# verb, not a topic.
+# Words of a state question that ask for the present or the value's name ("what is her dog
+# called?"), or only carry the verb, not a topic.
 _STATE_WORDS: Final = frozenset(
-    "now still currently current anymore nowadays today these days name names kind kinds type types sort".split()
+    "now still currently current anymore nowadays today these days name names called named kind kinds type types sort".split()
     # light verbs: "does he still *go* climbing", "did she *get* married" carry no topic
     + "go goes going get gets getting got".split()
 )

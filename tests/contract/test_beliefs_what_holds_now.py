@@ -257,3 +257,22 @@ def test_an_accepted_job_with_no_start_is_no_employer_after_leaving_another(memo
     space = _alice(memory, "I accepted a job at Globex.", "I don't work at Initech anymore.")
     employer = [d for d in memory.dimensions(space) if d.attribute == "employer"]
     assert all(d.mode != "Globex" for d in employer), [(d.mode, d.distribution) for d in employer]
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "answer"),
+    [
+        ("Our daughter is called Mia.", "What is Alice's daughter called?", "Alice — children: Mia"),
+        ("My dog is called Rex.", "What is Alice's dog called?", "Alice — pets: Rex"),
+        ("My cat's name is Miso.", "What is the name of Alice's cat?", "Alice — pets: Miso"),
+    ],
+)
+def test_a_child_or_pet_named_with_a_verb_is_answered_by_its_name(
+    memory: Memory, text: str, question: str, answer: str
+) -> None:
+    """"Our daughter is called Mia" made a daughter with no name, and "What is her dog
+    called?" was not read as asking for a value's name ("called" a topic word): the answer
+    comes from the dimension, by name."""
+    space = _alice(memory, text)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said
