@@ -142,6 +142,20 @@ def _known_pattern(
     return pattern, canonical
 
 
+_NEXT_NAME = re.compile(r" (?P<word>[A-Z][a-z]+)\b")
+
+
+def _inside_a_longer_name(text: str, match: re.Match[str]) -> bool:
+    """Whether a known name is only the first word of a longer capitalised name the caller
+    does not know ("a novel by Ana Ferrante" where Ana is someone else): that name is not
+    the known person, so the capitalisation rule reads the whole of it instead. A known
+    name's possessive ("Ana's Mom") and a stopword after it ("Ana Thanks") leave it alone."""
+    if match.group(0)[-2:].lower() in {"'s", "’s"}:
+        return False
+    after = _NEXT_NAME.match(text, match.end())
+    return after is not None and after["word"].lower() not in _STOPWORDS
+
+
 def _known(text: str, people: tuple[str, ...], others: tuple[str, ...]) -> list[Signal]:
     compiled = _known_pattern(people, others)
     if compiled is None:
@@ -149,6 +163,8 @@ def _known(text: str, people: tuple[str, ...], others: tuple[str, ...]) -> list[
     pattern, canonical = compiled
     found: list[Signal] = []
     for match in pattern.finditer(text):
+        if _inside_a_longer_name(text, match):
+            continue
         name, kind = canonical[" ".join(match["name"].lower().split())]
         found.append(Signal(kind=kind, text=match.group(0), start=match.start(), end=match.end(), normalized=name))
     return found

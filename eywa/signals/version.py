@@ -20,10 +20,12 @@ from typing import Final
 
 __all__ = ["SIGNALS_VERSION", "current_signals_version"]
 
-SIGNALS_VERSION: Final = 2
+SIGNALS_VERSION: Final = 3
 """1: the first recorded version (session 28); stores written before hold 0. 2: a sentence's
 first word is a person when a verb of a person's life follows it ("Priya works at Globex
-now."), so a fact said of someone before they spoke is read of them."""
+now."), so a fact said of someone before they spoke is read of them. 3: a known first name
+followed by another capitalised name ("a novel by Ana Ferrante") is not that person: the
+longer name is an entity of its own."""
 
 
 def current_signals_version() -> int:

@@ -87,6 +87,22 @@ def test_the_longest_known_name_wins_whatever_its_kind() -> None:
     assert found == [("entity", "Harry Potter"), ("person", "Potter")]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The first word of an unknown longer name is not the person known by that word.
+        ("I just read a novel by Ana Ferrante.", [("entity", "Ana Ferrante")]),
+        ("Ana Ferrante lives in Naples.", [("entity", "Ana Ferrante"), ("entity", "Naples")]),
+        # The known name alone, with its possessive, or before a word that is no name.
+        ("Ana's Mom called.", [("person", "Ana's")]),
+        ("Thanks Ana Great news!", [("person", "Ana")]),
+        ("I met Ana in Naples.", [("person", "Ana"), ("entity", "Naples")]),
+    ],
+)
+def test_a_known_first_name_inside_a_longer_name_is_not_that_person(text: str, expected: list[tuple[str, str]]) -> None:
+    assert mentions(text, known_entities=["Ana"]) == expected
+
+
 def test_a_name_known_both_ways_is_a_person() -> None:
     assert mentions("I saw Jordan.", known_entities=["Jordan"], known_non_people=["jordan"]) == [("person", "Jordan")]
 

@@ -24,7 +24,7 @@ from tests.contract.conftest import HashEmbedder
 
 HELDOUT = Path(__file__).resolve().parents[1] / "fixtures" / "heldout" / "heldout-v1.json"
 
-PINNED = (2, "4ee6b4482bf6d226c53cafd38e627e86183fe8f2c4c3c4ccc456c25a5350c769")
+PINNED = (3, "3dd1896b7272d3916357a497ece3a1549d42ee131322e20b084c75bd9176eca6")
 """(``SIGNALS_VERSION``, the digest of the held-out turns' detection under it)."""
 
 
