@@ -340,3 +340,99 @@ def test_the_query_embedding_starts_before_the_routes_hold_the_interpreter(monke
         busy.recall("s", QUESTION, k=4, budget_tokens=None, policy="balanced", as_of=None)
         assert began["embed"] < began["route"]
     busy.close()
+
+
+class ApartEmbedder:
+    """An embedder that runs each query text in a call of its own (``queries_apart``): the
+    second text's call returns only once the vector route has searched (a barrier), so a
+    recall finishes only if the vector route runs with the question's vector before the
+    second text is embedded."""
+
+    model_id = "apart"
+    dim = 4
+    queries_apart = True
+
+    def __init__(self, searched: threading.Barrier) -> None:
+        self.calls: list[list[str]] = []
+        self._searched = searched
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        self.calls.append(list(texts))
+        if len(self.calls) == 2:
+            self._searched.wait()
+        return np.array([[float(len(t))] * 4 for t in texts], np.float32)  # a row tells its text
+
+
+def test_an_embedder_that_embeds_texts_apart_lets_the_vector_route_search_before_the_second_text() -> None:
+    from eywa.embedding import query_embedding
+
+    searched = threading.Barrier(2, timeout=10)  # a recall that waits for both texts fails, not hangs
+    seen: dict[str, float] = {}
+
+    class Vector(MeetingRoute):
+        def run(self, query: Query) -> list[RouteHit]:
+            seen[self.name] = float(query.vector[0])
+            searched.wait()
+            return super().run(query)
+
+    class Person(MeetingRoute):
+        def run(self, query: Query) -> list[RouteHit]:
+            seen[self.name] = float(query.vector[0])
+            return super().run(query)
+
+    ana = Entity(id="ent_ana", space="s", name="Ana", kind="person")
+    question = "What did Ana paint?"
+    embedder = ApartEmbedder(searched)
+    no_neighbours: Any = lambda space, ids: {}  # noqa: E731
+    apart = Reader(
+        routes=[MeetingRoute("keyword", ["a"], None), Vector("vector", ["b"], None), Person("person", ["c"], None)],
+        sources=[Turns()],
+        embed_queries=query_embedding(embedder),
+        entities_named=lambda space, names: [ana],
+        neighbours=no_neighbours,
+        rrf_k=20,
+        max_k=50,
+    )
+    try:
+        result = apart.recall("s", question, k=4, budget_tokens=None, policy="balanced", as_of=None)
+    finally:
+        apart.close()
+
+    assert embedder.calls == [[question], ["What did paint?"]]  # the question first, each alone
+    assert seen == {"vector": float(len(question)), "person": float(len("What did paint?"))}
+    assert {i.id for i in result.items} == {"a", "b", "c"}
+    assert result.trace["timings_ms"]["embed"] > 0
+
+
+def test_a_failure_of_the_second_text_skips_both_embedding_routes() -> None:
+    from eywa.embedding import query_embedding
+    from eywa.errors import EmbedderError
+
+    class Failing:
+        model_id = "failing"
+        dim = 4
+        queries_apart = True
+
+        def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+            if texts[0] != "What did Ana paint?":
+                raise EmbedderError("down")
+            return np.ones((len(texts), 4), np.float32)
+
+    ana = Entity(id="ent_ana", space="s", name="Ana", kind="person")
+    no_neighbours: Any = lambda space, ids: {}  # noqa: E731
+    failing = Reader(
+        routes=[MeetingRoute("keyword", ["a"], None), MeetingRoute("vector", ["b"], None), MeetingRoute("person", ["c"], None)],
+        sources=[Turns()],
+        embed_queries=query_embedding(Failing()),
+        entities_named=lambda space, names: [ana],
+        neighbours=no_neighbours,
+        rrf_k=20,
+        max_k=50,
+    )
+    try:
+        result = failing.recall("s", "What did Ana paint?", k=4, budget_tokens=None, policy="balanced", as_of=None)
+    finally:
+        failing.close()
+
+    assert set(result.trace["skipped"]) == {"vector", "person"}  # as when one call for both failed
+    assert [i.id for i in result.items] == ["a"]
