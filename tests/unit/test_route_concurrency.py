@@ -436,3 +436,70 @@ def test_a_failure_of_the_second_text_skips_both_embedding_routes() -> None:
 
     assert set(result.trace["skipped"]) == {"vector", "person"}  # as when one call for both failed
     assert [i.id for i in result.items] == ["a"]
+
+
+class KindSearch:
+    """A keyword index that ranks each kind apart, as the embedded one does (each kind's best
+    first, then merged by score, ties in kind order), recording which thread searched which
+    kinds."""
+
+    HITS = {
+        "evidence": [("evidence", "a", 2.0), ("evidence", "c", 1.0), ("evidence", "e", 0.5)],
+        "belief": [("belief", "b1", 1.5), ("belief", "b2", 1.0), ("belief", "b3", 0.2)],
+    }
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[tuple[str, ...], str]] = []
+
+    def search(
+        self, space: str, query: str, limit: int, kinds: Sequence[str] = ("evidence",)
+    ) -> list[tuple[str, str, float]]:
+        self.calls.append((tuple(kinds), threading.current_thread().name))
+        hits = [hit for kind in kinds for hit in self.HITS[kind][:limit]]
+        hits.sort(key=lambda hit: -hit[2])
+        return hits[:limit]
+
+
+class AllHits(MeetingRoute):
+    """Ranks every hit of the shared keyword search (both kinds), as the keyword route does."""
+
+    def __init__(self, name: RouteName, index: KindSearch) -> None:
+        super().__init__(name, [], None)
+        self._index = index
+        self.seen: list[tuple[str, str, float]] = []
+
+    def run(self, query: Query) -> list[RouteHit]:
+        self.seen = [hit for kind in ("evidence", "belief") for hit in query.keyword_hits(self._index, kind)]  # type: ignore[arg-type]
+        return [RouteHit("evidence", i, s) for k, i, s in self.seen if k == "evidence"]
+
+
+def test_the_belief_half_of_the_shared_keyword_search_runs_in_the_embedding_thread() -> None:
+    def recall(index: KindSearch, shared: bool) -> tuple[Any, AllHits]:
+        route = AllHits("keyword", index)
+        reader = Reader(
+            routes=[route, MeetingRoute("vector", ["c"], None)],
+            sources=[Turns()],
+            embed_queries=ones,
+            entities_named=lambda space, names: [],
+            neighbours=lambda space, ids: {},
+            rrf_k=20,
+            max_k=50,
+            keyword=index if shared else None,
+        )
+        try:
+            return reader.recall("s", QUESTION, k=1, budget_tokens=None, policy="balanced", as_of=None), route
+        finally:
+            reader.close()
+
+    index, alone = KindSearch(), KindSearch()
+    ahead, route = recall(index, shared=True)
+    searched, whole = recall(alone, shared=False)  # the route searches both kinds itself
+
+    asking = threading.current_thread().name
+    assert len(index.calls) == 2
+    assert {(kinds, thread == asking) for kinds, thread in index.calls} == {(("belief",), False), (("evidence",), True)}
+    assert [thread for kinds, thread in index.calls if kinds == ("belief",)][0].startswith("eywa-embed")
+    assert alone.calls == [(("evidence", "belief"), asking)]
+    # The same hits of each kind, in the same order, as one search of both kinds.
+    assert route.seen == whole.seen != []
+    assert [(i.id, i.score) for i in ahead.items] == [(i.id, i.score) for i in searched.items]
