@@ -159,13 +159,6 @@ class OnnxEncoder:
         """The vector width."""
         return self._dim
 
-    @property
-    def queries_apart(self) -> bool:
-        """Whether ``embed_queries`` runs each text in a model call of its own (batches of
-        one): its texts then give the same vectors, at the same cost, asked for together or
-        one at a time (``eywa.embedding.base.QueryEmbedding``)."""
-        return self._batch_size == 1
-
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """Embed ``texts`` (passages: turns, beliefs) into unit rows of shape
         ``(len(texts), dim)``, in input order.

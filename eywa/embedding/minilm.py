@@ -108,13 +108,6 @@ class MiniLMEmbedder(OnnxEncoder):
         """Whether ``embed_queries`` runs the integer-kernel model (``integer_queries``)."""
         return self._integer_queries
 
-    @property
-    def queries_apart(self) -> bool:
-        """Whether ``embed_queries`` runs each text in a model call of its own: the
-        integer-kernel question model does (one text per call), and so does this model with
-        batches of one (``OnnxEncoder.queries_apart``)."""
-        return self._integer_queries or super().queries_apart
-
     def embed_queries(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """Embed search queries: with ``integer_queries``, on the integer-kernel twin of this
         model (built once per machine into the cache folder, a few seconds, the first time a

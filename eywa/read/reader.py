@@ -24,14 +24,13 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, Final, get_args
 
 import numpy as np
 import numpy.typing as npt
 
-from eywa.embedding.base import QueryEmbedding
 from eywa.errors import EmbedderError, EywaError, InvalidInputError, StoreError
 from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, ItemKind, Policy, PostFilter, RecallItem, RecallResult, RouteName, Stage
@@ -44,7 +43,7 @@ from eywa.read.plan import embedding_texts, make_plan, name_spans
 from eywa.read.policies import answer_instructions
 from eywa.read.strength import evidence_strength
 from eywa.read.routes import Query, Route, RouteHit
-from eywa.read.routes.base import KEYWORD_DEPTH, KeywordHits, keyword_search
+from eywa.read.routes.base import KeywordHits, keyword_search
 from eywa.stores.beliefs import BeliefCites
 from eywa.stores.evidence import KeywordIndex
 
@@ -150,13 +149,8 @@ class Reader:
         # (``embedding_texts``): the entities are looked up first, and both are embedded at once.
         entities = self._entities_named(space, name_spans(question))
         embedded = not EMBEDDING_ROUTES.keys() <= self._disabled
-        ahead = self._beliefs_ahead(space, question, limit) if searched is None else None
-        embedding = (
-            self._start_embedding(embedding_texts(question, entities, self._disabled), ahead) if embedded else None
-        )
+        embedding = self._start_embedding(embedding_texts(question, entities, self._disabled)) if embedded else None
         plan = make_plan(question, entities, as_of or datetime.now(timezone.utc), self._disabled)
-        if embedding is not None and embedding.ahead is not None:
-            searched = self._shared_search(space, question, limit, embedding.ahead)
         timings["plan"] = _ms(clock)
 
         skipped: dict[str, str] = {}
@@ -297,34 +291,22 @@ class Reader:
             pending, done = [], [_timed(route, query) for route in others]
         embed_ms, failure = 0.0, None
         if embedding is not None:
-            # Each route waits for its own text's vector only: where the texts are embedded
-            # one after the other (``QueryEmbedding.apart``), the vector route searches while
-            # the second text is being embedded.
-            searched = []
-            for route in routes:
-                if route.name in EMBEDDING_ROUTES:
-                    vector = embedding.vectors[EMBEDDING_ROUTES[route.name]].result()
-                    if isinstance(vector, EywaError):
-                        failure = vector
-                        break
-                    searched.append(_timed(route, replace(query, vector=vector)))
-            embed_ms = embedding.took.result()
-            if failure is None:
-                done.extend(searched)
+            vector, embed_ms = embedding.result()
+            if isinstance(vector, EywaError):
+                failure = vector
+            else:
+                done.extend(
+                    _timed(route, replace(query, vector=vector[EMBEDDING_ROUTES[route.name]]))
+                    for route in routes
+                    if route.name in EMBEDDING_ROUTES
+                )
         done.extend(future.result() for future in pending)
         order = {route.name: n for n, route in enumerate(routes)}
         return sorted(done, key=lambda run: order[run[0].name]), embed_ms, failure
 
-    def _start_embedding(self, texts: tuple[str, str], ahead: Callable[[], KeywordHits] | None = None) -> Embedding:
+    def _start_embedding(self, texts: tuple[str, str]) -> Embedding:
         """The embeddings of the question and of its text without names, computed in the
-        embedding thread: each text's vector or the failure to degrade on, as soon as it is
-        there, and their own time in ms once both are. Where the embedder runs each text in
-        a model call of its own anyway (``QueryEmbedding.apart``: the integer-kernel question
-        model), the question is embedded first and its vector given out at once, so the
-        vector route's searches overlap the second text's embedding; otherwise both are
-        embedded in one call (a batch of two costs about 1.5 times one). ``ahead`` (the
-        belief half of the shared keyword search, ``_beliefs_ahead``) runs in the thread
-        before the embeddings, its hits in ``Embedding.ahead``.
+        embedding thread: (their vectors or the failure to degrade on, their own time in ms).
 
         Returns once the embedding thread has started (``HANDOFF_WAIT_S`` at most). A thread
         woken while another holds the interpreter waits until the holder lets go of it for
@@ -338,49 +320,9 @@ class Reader:
             self._embedder = ThreadPoolExecutor(max_workers=EMBED_THREADS, thread_name_prefix="eywa-embed")
             self._embedder_pid = os.getpid()
         started = threading.Event()
-        apart = isinstance(self._embed_queries, QueryEmbedding) and self._embed_queries.apart
-        vectors: tuple[Future[Vector], ...] = tuple(Future() for _ in texts)
-        searched: Future[KeywordHits] | None = None if ahead is None else Future()
-        took = self._embedder.submit(_embedded, self._embed_queries, texts, vectors, apart, started, ahead, searched)
+        future = self._embedder.submit(_embedded, self._embed_queries, texts, started)
         started.wait(HANDOFF_WAIT_S)
-        return Embedding(vectors, took, searched)
-
-    def _beliefs_ahead(self, space: str, question: str, limit: int) -> Callable[[], KeywordHits] | None:
-        """The belief half of the routes' shared keyword search (``keyword_search``), to run
-        in the embedding thread before the embeddings (None where the search is started in
-        the pool instead, or not shared: no index, or the keyword route switched off).
-
-        It is FTS5's ranking of the matching belief statements, in SQLite without the
-        interpreter (10k synthetic turns: ~0.9 ms of CPU per recall, ~750 matching rows),
-        and the asking thread is the recall's critical path while the embedding thread has
-        time to spare before the vector route needs the question's vector: there it costs
-        the asking thread nothing. The evidence half is ranked in Python from the in-memory
-        index (``eywa.stores.embedded.bm25_index``), which holds the interpreter, so it
-        stays in the asking thread (``_shared_search``)."""
-        index = self._keyword
-        if self._pool is not None or index is None or "keyword" in self._disabled:
-            return None
-        return lambda: index.search(space, question, limit * KEYWORD_DEPTH, ("belief",))
-
-    def _shared_search(
-        self, space: str, question: str, limit: int, beliefs: Future[KeywordHits]
-    ) -> Future[KeywordHits]:
-        """The routes' shared keyword search (``keyword_search``: both kinds, best first),
-        its evidence half searched here and its belief half read from ``beliefs``: the two
-        halves merged as the index merges its kinds (each best first, then by score, ties
-        in kind order, evidence first), so the hits are those of one search. A failure of
-        either half is the search's failure, raised in every route that reads it."""
-        assert self._keyword is not None  # noqa: S101 - only with a belief half (``_beliefs_ahead``)
-        shared: Future[KeywordHits] = Future()
-        depth = limit * KEYWORD_DEPTH
-        try:
-            hits = self._keyword.search(space, question, depth, ("evidence",)) + beliefs.result()
-        except StoreError as exc:
-            shared.set_exception(exc)
-            return shared
-        hits.sort(key=lambda hit: -hit[2])
-        shared.set_result(hits[:depth])
-        return shared
+        return future
 
     def _start_search(self, space: str, question: str, limit: int) -> Future[KeywordHits] | None:
         """The routes' shared keyword search, started in the pool (None without a pool or
@@ -479,20 +421,8 @@ class Reader:
 RouteOutcome = list[RouteHit] | StoreError
 # The turns around some turns, being read: anchor id → its neighbours.
 Neighbours = Future[Mapping[str, Sequence[Hydrated]]]
-# One query text's embedding, or the failure to degrade on.
-Vector = npt.NDArray[np.float32] | EywaError
-
-
-@dataclass(frozen=True)
-class Embedding:
-    """A recall's query embeddings being computed (``Reader._start_embedding``)."""
-
-    vectors: tuple[Future[Vector], ...]
-    """Each text's vector (or the failure), set as soon as it is embedded."""
-    took: Future[float]
-    """The embeddings' own time in ms, once every text is embedded."""
-    ahead: Future[KeywordHits] | None = None
-    """The belief half of the shared keyword search, run in the embedding thread first."""
+# The query embeddings being computed: (their vectors or the failure to degrade on, their own ms).
+Embedding = Future[tuple[tuple[npt.NDArray[np.float32], ...] | EywaError, float]]
 
 
 def _timed(route: Route, query: Query) -> tuple[Route, RouteOutcome, float]:
@@ -508,46 +438,24 @@ def _timed(route: Route, query: Query) -> tuple[Route, RouteOutcome, float]:
 def _embedded(
     embed: Callable[[Sequence[str]], npt.NDArray[np.float32]],
     texts: tuple[str, ...],
-    vectors: Sequence[Future[Vector]],
-    apart: bool,
     started: threading.Event | None = None,
-    ahead: Callable[[], KeywordHits] | None = None,
-    searched: Future[KeywordHits] | None = None,
-) -> float:
-    """Runs the query embeddings, each distinct text once, ``started`` set first
-    (``Reader._start_embedding`` waits for it): in one call (a batch of two costs about 1.5
-    times one: 13.0 against 8.4 ms CPU per question on the loaded machine, 16.0 for two
-    calls), or with ``apart`` one call per text in order, each text's vector given out
-    (``vectors``, one per text) as soon as its call returns. Their failure is given out in
-    place of the vectors not yet given, to be traced as the vector route's reason for being
-    skipped; any other exception is raised by every vector not yet given. ``ahead``, if
-    given, runs first, its hits or exception set in ``searched``. Returns the embeddings'
-    own time in ms."""
+) -> tuple[tuple[npt.NDArray[np.float32], ...] | EywaError, float]:
+    """Runs the query embeddings in one call (a batch of two costs about 1.5 times one: 13.0
+    against 8.4 ms CPU per question on the loaded machine, 16.0 for two calls); each distinct
+    text once, ``started`` set first (``Reader._start_embedding`` waits for it). Their
+    failure is returned, to be traced as the vector route's reason for being skipped."""
     if started is not None:
         started.set()
-    if ahead is not None and searched is not None:
-        try:
-            searched.set_result(ahead())
-        except Exception as exc:  # raised where the hits are read, as the search's own
-            searched.set_exception(exc)
     clock = time.perf_counter()
-    distinct = list(dict.fromkeys(texts))
     try:
-        for batch in [[text] for text in distinct] if apart else [distinct]:
-            rows = embed(batch)
-            for n, text in enumerate(texts):
-                if text in batch:
-                    vectors[n].set_result(np.asarray(rows[batch.index(text)], dtype=np.float32))
+        distinct = list(dict.fromkeys(texts))
+        rows = embed(distinct)
+        vector: tuple[npt.NDArray[np.float32], ...] | EywaError = tuple(
+            np.asarray(rows[distinct.index(text)], dtype=np.float32) for text in texts
+        )
     except (EmbedderError, StoreError) as exc:
-        for future in vectors:
-            if not future.done():
-                future.set_result(exc)
-    except BaseException as exc:
-        for future in vectors:
-            if not future.done():
-                future.set_exception(exc)
-        raise
-    return _ms(clock)
+        vector = exc
+    return vector, _ms(clock)
 
 
 def _visible(item: Hydrated, as_of: datetime | None) -> bool:

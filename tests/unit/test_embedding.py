@@ -128,21 +128,6 @@ def test_integer_vectors_do_not_depend_on_the_batch(integer: MiniLMEmbedder) -> 
     np.testing.assert_array_equal(integer.embed(MIXED), single)
 
 
-def test_query_texts_are_embedded_apart_only_where_each_runs_alone_anyway(integer_cache: Path) -> None:
-    from eywa.embedding import query_embedding
-
-    questions = MiniLMEmbedder(integer_queries=True, cache_dir=integer_cache)
-    # The integer question model runs one text per call: apart or together, the same vectors.
-    assert questions.queries_apart and query_embedding(questions).apart
-    pair = ["Where did Bruno fly for a wedding?", "Where did fly for a wedding?"]
-    together = questions.embed_queries(pair)
-    np.testing.assert_array_equal(together, np.stack([questions.embed_queries([t])[0] for t in pair]))
-    # The float model batches a pair (padding to the longer text, ~1.5 times one text's cost).
-    assert not MiniLMEmbedder().queries_apart and not query_embedding(MiniLMEmbedder()).apart
-    assert MiniLMEmbedder(batch_size=1).queries_apart
-    assert not query_embedding(OpenAIEmbedder(base_url="http://localhost", model="m", dim=4)).apart
-
-
 def test_integer_vectors_carry_a_model_id_of_their_own(integer: MiniLMEmbedder, minilm: MiniLMEmbedder) -> None:
     assert integer.model_id != minilm.model_id and integer.model_id.startswith(minilm.model_id)
 
