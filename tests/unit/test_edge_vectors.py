@@ -482,3 +482,55 @@ def test_an_upsert_during_a_rewrite_waits_for_it_and_is_kept(tmp_path: Path, mon
         assert vectors.search("evidence", "alice", late[0].vector, 1)[0][0] == late[0].id
     finally:
         vectors.close()
+
+
+def _payload_searches(store: QdrantEdgeVectorStore, monkeypatch: pytest.MonkeyPatch) -> Callable[..., list[tuple[str, float]]]:
+    """The store's search with its hits' payloads read from Qdrant Edge (doc ids not in memory)."""
+
+    def search(*args: object) -> list[tuple[str, float]]:
+        with monkeypatch.context() as patched:
+            patched.setattr(store, "_docs_ready", dict.fromkeys(store._docs_ready, False))  # noqa: SLF001
+            return store.search(*args)  # type: ignore[arg-type]
+
+    return search
+
+
+def test_doc_ids_read_after_open_answer_as_the_payloads_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = QdrantEdgeVectorStore(tmp_path, DIM)
+    points = random_points(60, "alice", seed=7) + random_points(20, "bob", seed=8, prefix="ev_b")
+    # Ties: points with the same vector are ordered by ``at``, then doc id.
+    points += [VectorPoint(f"ev_tie{i}", "alice", unit(1, 0, 0), at=float(10 - i)) for i in range(5)]
+    first.upsert("evidence", points)
+    first.close()
+    store = QdrantEdgeVectorStore(tmp_path, DIM)
+    try:
+        assert store.docs_ready(30)
+        assert len(store._docs["evidence"]) == len(points)  # noqa: SLF001 - read from every point
+        asked = _payload_searches(store, monkeypatch)
+        for n, query in enumerate([unit(1, 0, 0), *(p.vector for p in points[:10])]):
+            for space, limit, not_after in (("alice", 5, None), ("alice", 30, None), ("bob", 8, None), ("alice", 10, 30.0 + n)):
+                assert store.search("evidence", space, query, limit, not_after) == asked("evidence", space, query, limit, not_after)
+        assert [i for i, _ in store.search("evidence", "alice", unit(1, 0, 0), 5)] == [f"ev_tie{i}" for i in range(4, -1, -1)]
+    finally:
+        store.close()
+
+
+def test_doc_ids_in_memory_follow_upserts_and_deletes(store: QdrantEdgeVectorStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert store.docs_ready(30)
+    asked = _payload_searches(store, monkeypatch)
+    store.upsert("evidence", [VectorPoint(f"ev_{i}", "alice", unit(1, 0, 0), at=float(i)) for i in range(4)])
+    assert [i for i, _ in store.search("evidence", "alice", unit(1, 0, 0), 4)] == ["ev_0", "ev_1", "ev_2", "ev_3"]
+    # Written again later in time: its tie order follows its new ``at`` (a stale entry would not).
+    store.upsert("evidence", [VectorPoint("ev_0", "alice", unit(1, 0, 0), at=9.0)])
+    assert [i for i, _ in store.search("evidence", "alice", unit(1, 0, 0), 4)] == ["ev_1", "ev_2", "ev_3", "ev_0"]
+    store.delete("evidence", ["ev_1"])
+    assert [i for i, _ in store.search("evidence", "alice", unit(1, 0, 0), 4)] == ["ev_2", "ev_3", "ev_0"]
+    assert store.search("evidence", "alice", unit(1, 0, 0), 4) == asked("evidence", "alice", unit(1, 0, 0), 4)
+
+
+def test_a_hit_whose_doc_id_is_not_in_memory_has_its_payload_read(store: QdrantEdgeVectorStore) -> None:
+    # A point written while the doc ids were being read, before its entry: read back.
+    assert store.docs_ready(30)
+    store.upsert("evidence", [VectorPoint("ev_a", "alice", unit(1, 0), at=1.0), VectorPoint("ev_b", "alice", unit(0, 1), at=2.0)])
+    store._docs["evidence"].clear()  # noqa: SLF001
+    assert [i for i, _ in store.search("evidence", "alice", unit(1, 0), 2)] == ["ev_a", "ev_b"]

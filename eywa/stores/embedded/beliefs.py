@@ -322,34 +322,27 @@ class SqliteBeliefStore:
 
     def belief_cites(self, space: str, belief_ids: Sequence[str]) -> list[BeliefCites]:
         """The active beliefs among ``belief_ids`` with the ids of their stored cited turns,
-        in the order asked: two indexed reads, no turn loaded (10k synthetic turns, 65
-        beliefs: 0.58-0.64 against 1.42-1.60 ms CPU for ``recall_beliefs``)."""
+        in the order asked: one statement, no turn loaded (10k synthetic turns, 65 beliefs:
+        0.58-0.64 against 1.42-1.60 ms CPU for ``recall_beliefs``). Each belief's cited ids
+        are unpacked by SQLite (``json_each``, in the belief's order) and looked up among the
+        space's turns in the same statement: the JSON parsed in Python and a second read of
+        the cited turns cost twice as much (0.37 against 0.17 ms CPU per recall at 10k)."""
         if not belief_ids:
             return []
         ids = list(dict.fromkeys(belief_ids))
-        rows = self._db.query(
-            "SELECT id, subject, evidence_ids FROM beliefs"
-            f" WHERE +space = ? AND status = 'active' AND id IN ({_marks(len(ids))})",  # noqa: S608
+        found: dict[str, tuple[str, list[str]]] = {}
+        for row in self._db.query(
+            "SELECT b.id AS id, b.subject AS subject, e.id AS cited FROM beliefs b"
+            " LEFT JOIN json_each(b.evidence_ids) j"
+            " LEFT JOIN evidence e ON e.id = j.value AND e.space = b.space"
+            f" WHERE +b.space = ? AND b.status = 'active' AND b.id IN ({_marks(len(ids))})"  # noqa: S608
+            " ORDER BY b.id, j.key",
             (space, *ids),
-        )
-        cites = {row["id"]: json.loads(row["evidence_ids"]) for row in rows}
-        wanted = sorted({i for c in cites.values() for i in c})
-        stored: set[str] = set()
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            stored.update(
-                row[0] for row in self._db.query(
-                    f"SELECT id FROM evidence WHERE +space = ? AND id IN ({_marks(len(chunk))})",  # noqa: S608
-                    (space, *chunk),
-                )
-            )  # fmt: skip
-        found = {
-            row["id"]: BeliefCites(
-                id=row["id"], subject=row["subject"], cited=tuple(i for i in cites[row["id"]] if i in stored)
-            )
-            for row in rows
-        }
-        return [found[i] for i in ids if i in found]
+        ):
+            _, cited = found.setdefault(row["id"], (row["subject"], []))
+            if row["cited"] is not None:  # a turn no longer stored (or none cited) adds nothing
+                cited.append(row["cited"])
+        return [BeliefCites(id=i, subject=found[i][0], cited=tuple(found[i][1])) for i in ids if i in found]
 
     def beliefs_about(
         self, space: str, subjects: Sequence[str], attributes: Sequence[str]
