@@ -275,6 +275,7 @@ def run_latency_bench(
 
         finished = sum(r.total for r in mem.wait())  # no recall timed beside background work
         _wait_keyword_index(mem, console)
+        _wait_vector_docs(mem, console)
         _reset_peak()
         loads["recall"] = _load()
         samples = _recall(mem, space, seed, queries, console)
@@ -302,6 +303,18 @@ def _wait_keyword_index(mem: Memory, console: Console) -> None:
         ready = wait(600.0)
         state = "ready" if ready else "not in use (EYWA_KEYWORD_INDEX=fts5, or its build failed): FTS5 answers"
         console.print(f"keyword index: {state} after {time.perf_counter() - began:.1f} s of waiting")
+
+
+def _wait_vector_docs(mem: Memory, console: Console) -> None:
+    """Wait for the embedded vector shards' doc ids (read into memory in the background after
+    open; searches read each hit's payload until then), so that recalls are timed as a
+    memory that has been open a while answers them."""
+    wait = getattr(mem._stores.vectors, "docs_ready", None)  # noqa: SLF001 - the embedded shards only
+    if wait is not None:
+        began = time.perf_counter()
+        ready = wait(600.0)
+        state = "in memory" if ready else "not all read (searches read payloads)"
+        console.print(f"vector doc ids: {state} after {time.perf_counter() - began:.1f} s of waiting")
 
 
 def _keyword_counts(mem: Memory, console: Console) -> None:
