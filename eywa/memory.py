@@ -797,7 +797,7 @@ class Memory:
         100k-turn benchmark store it cut a 50-hit evidence search from ~11 to ~1 ms with the
         same hits, but the build took 20-45 s for 100,000 points and holds the GIL, so every
         other thread of this process (recalls, writes, the background reconciler) waits
-        until it ends (README "Read latency"). A shard of fewer points than its threshold is
+        until it ends (docs/latency.md). A shard of fewer points than its threshold is
         left plain (an exact scan is as fast). ``on_start`` gets each shard's state before
         its build (a progress line). Crash-safe: a process killed mid-build reopens with
         every point and answers exactly.

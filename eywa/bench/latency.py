@@ -189,8 +189,8 @@ class LatencyReport(BaseModel):
     crowd: CrowdReport | None = None
     sqlite: str | None = None
     """The SQLite library the embedded store ran on (None on the server backend): FTS5's
-    BM25 over the same 10k turns took ~30% less CPU on 3.51 than on 3.40 (README "Read
-    latency"), so figures from machines with other versions differ by that much."""
+    BM25 over the same 10k turns took ~30% less CPU on 3.51 than on 3.40 (docs/latency.md),
+    so figures from machines with other versions differ by that much."""
     finished_before_timing: int = 0
     """Pending marks (of this or earlier runs' passes) finished before the queries were timed."""
     vector_index: dict[str, VectorShardIndex] | None = None

@@ -275,7 +275,7 @@ def outranking(record: QuestionRecord) -> dict[str, int]:
     returned): its returned turns that cite no gold turn, counted by ``OUTRANKING``'s
     classes (all zero when it lost none at ranking). Another speaker's turns, rescued
     neighbours or a session's other turns call for a filter; the named person's own turns
-    that several routes agree on call for a reranker (README "Read path", session 13)."""
+    that several routes agree on call for a reranker (docs/evaluation.md, session 13)."""
     lost = {g for g, stage in record.missed.items() if stage == "ranking"}
     counts = dict.fromkeys(OUTRANKING, 0)
     if not lost:

@@ -53,7 +53,7 @@ class MiniLMEmbedder(OnnxEncoder):
             turns and beliefs (``embed``) keep the float model: a question's vector is
             never stored, so the store's vectors and their model id stay as they are, and
             a recall's query embedding costs about two thirds of the float model's CPU
-            (README "Read latency"). Ignored with ``integer_kernels`` (both already are).
+            (docs/latency.md). Ignored with ``integer_kernels`` (both already are).
         strict_queries: With ``integer_queries``, a question model that cannot be built (no
             ``onnx``, a cache folder that cannot be written: a read-only container) fails
             the query embedding with ``EmbedderError`` (the recall then answers without its
@@ -116,7 +116,7 @@ class MiniLMEmbedder(OnnxEncoder):
         Why the two may meet: on the LoCoMo development file, questions embedded with integer
         kernels against float turns gave the same recall@10 over categories 1-4 (82.5) and
         the same abstention AUC (0.745) as float questions, no conversation moving by more
-        than a point (README "Read latency").
+        than a point (docs/latency.md).
 
         Raises:
             ConfigurationError: as ``embed``.

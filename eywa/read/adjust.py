@@ -24,7 +24,7 @@ NAMED_SPEAKER_BOOST = 1.3
 # For a one-answer fact question ("What did Ana buy?", "Which city did Ben visit?"), a turn
 # that names someone or something besides the people talking is worth this much more
 # (``specific_boost``). Chosen by leave one conversation out on the LoCoMo development file
-# among 1.05, 1.1, 1.15 and 1.2: 1.15 in four folds, 1.1 in one (README "Read path").
+# among 1.05, 1.1, 1.15 and 1.2: 1.15 in four folds, 1.1 in one (docs/evaluation.md).
 SPECIFIC_BOOST = 1.15
 SPECIFIC_SHAPES: frozenset[Shape] = frozenset({"fact"})
 # Items about nobody the question names (when it names someone) keep this share.
@@ -35,7 +35,7 @@ RESCUE_SHARE = 0.5
 # share instead (``rescue_share``): its answer is one turn, often the one after the turn whose
 # words matched, while a list, count, inference or comparison question needs its other
 # places for evidence elsewhere. Chosen by leave one conversation out among 0.5, 0.6 and 0.7
-# on the LoCoMo development file: 0.6 in every fold (README "Read path").
+# on the LoCoMo development file: 0.6 in every fold (docs/evaluation.md).
 RESCUE_SHARE_ONE_ANSWER = 0.6
 ONE_ANSWER_SHAPES: frozenset[Shape] = frozenset({"fact", "temporal", "yes_no"})
 RESCUE_PARENTS = 3
@@ -58,7 +58,7 @@ SESSION_SHARE = 0.15
 # sinks below every other candidate (``spread_sessions``), the rescued turns spared; and the
 # rescue brings in only the named people's own turns. Chosen by leave one conversation out on
 # the LoCoMo development file among caps of 2, 3 and 4, with and without sparing the rescued
-# turns and restricting the rescue: 3, with both, in every fold (README "Read path").
+# turns and restricting the rescue: 3, with both, in every fold (docs/evaluation.md).
 AGGREGATE_SESSION_CAP = 3
 
 

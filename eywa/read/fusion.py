@@ -16,7 +16,7 @@ RouteT = TypeVar("RouteT", bound=str)
 # (``belief_turns``). Chosen by leave one conversation out among 0 (belief and turn apart),
 # 0.25, 0.5 and 1 on the LoCoMo development file: 0.5 in four folds, 0.25 in one. At 1 a
 # turn with a belief outvoted the turn that answers a one-turn question (single-hop -0.8,
-# open-domain -1.7); at 0.5 no conversation lost (README "Read path").
+# open-domain -1.7); at 0.5 no conversation lost (docs/evaluation.md).
 BELIEF_SHARE: Final = 0.5
 
 
@@ -66,7 +66,7 @@ def belief_turns(items: Mapping[ItemKey, Hydrated]) -> dict[ItemKey, ItemKey]:
     turn that one route alone put first. A belief's statement names its subject and says
     the fact plainly, so the vector route often finds it when it misses the turn (the turn
     is embedded with its reply, in the speaker's words). On the LoCoMo development file
-    this raised multi-hop recall@10 in every conversation (README "Read path"): a list
+    this raised multi-hop recall@10 in every conversation (docs/evaluation.md): a list
     question's evidence turns are often found once as a turn and once as a belief.
     """
     return {

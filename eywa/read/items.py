@@ -24,7 +24,7 @@ from eywa.ids import entity_id
 # On the LoCoMo development file, 32 of the 59 single-hop gold turns recall@10 missed were
 # one or two turns after a returned turn, 7 one or two before. Reading two after instead of
 # one: recall@10 (1-4) +0.3 (single-hop +0.5, temporal +0.2; per conversation 0.0, 0.0,
-# +0.7, +0.5, +0.1), no conversation lower (README "Read path").
+# +0.7, +0.5, +0.1), no conversation lower (docs/evaluation.md).
 NEIGHBOURS_BEFORE: Final = 1
 NEIGHBOURS_AFTER: Final = 2
 

@@ -34,7 +34,7 @@ def _row(weights: Mapping[RouteName, float]) -> Mapping[RouteName, float]:
 # speakers, so that the route restricts nothing. Chosen among 0, 0.5, 1, 1.5, 2 and 3 on the
 # LoCoMo development file: leave one conversation out picks 2 in every fold, but 2 costs one
 # conversation 3.7 points (a change that hurts a conversation by more than a point is not
-# kept); 1.5 helps three and hurts none by more than 0.7 (README "Read path").
+# kept); 1.5 helps three and hurts none by more than 0.7 (docs/evaluation.md).
 PERSON_WEIGHT: Final = 1.5
 # The feedback route's weight, for list and count questions only: their evidence is spread
 # over sessions the question's own words do not reach, and its recurring words reach them
@@ -42,7 +42,7 @@ PERSON_WEIGHT: Final = 1.5
 # 5 or 10 feedback turns) on the LoCoMo development file: 2 with 10 turns in three folds,
 # +0.4 recall@10 (multi-hop +1.8), no conversation lower. At weight 1 for every shape it cost
 # 0.8 points (open-domain -4.0, temporal -1.3): a one-answer question's best hits are already
-# the answer, and their other words lead away from it (README "Read path").
+# the answer, and their other words lead away from it (docs/evaluation.md).
 FEEDBACK_WEIGHT: Final = 2.0
 
 # One readable table: route weights per question shape. Routes absent from a row weigh 0.
@@ -234,7 +234,7 @@ def embedding_text(question: str, entities: Sequence[Entity]) -> str:
     embedder a name is noise that pulls the question towards every turn that greets that
     person ("Hey Ana!") and away from what it asks. On the LoCoMo development questions the
     turn embedding's gold recall@10 rose from 25 to 32 (multi-hop) and from 53 to 59 (the
-    other answerable categories) with the names left out (README "Read path"). Other
+    other answerable categories) with the names left out (docs/evaluation.md). Other
     entities ("Sweden", a book's title) stay: they are what the question is about. The
     question is kept whole when nothing but names would be left."""
     text = question

@@ -21,10 +21,10 @@ chosen by leave one conversation out, better in all five held-out conversations)
 *from* a person when it is a turn they spoke or a belief about them (its subject): most of
 the vector route's best hits for a question naming someone are beliefs, whose statements
 name their subject as the question does, and counting them by subject raised the AUC from
-0.724 to 0.744, in every development conversation (README "Read path").
+0.724 to 0.744, in every development conversation (docs/evaluation.md).
 The threshold an answering model should apply is
 calibrated on the development file by leave-one-conversation-out (``eywa bench loco``;
-README "Read path").
+docs/evaluation.md).
 """
 
 from __future__ import annotations

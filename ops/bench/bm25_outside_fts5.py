@@ -1,7 +1,7 @@
 """FTS5's ``bm25`` reproduced outside FTS5 (numpy, from an in-memory index), checked bit for bit.
 
 Why: the embedded read path's largest cost is FTS5 ranking every row that matches a query term
-(README "Read latency": ~0.75 µs a row; 10k synthetic turns, 2.5 ms per shared search and 7.5
+(docs/latency.md: ~0.75 µs a row; 10k synthetic turns, 2.5 ms per shared search and 7.5
 per feedback search; 100k, 23 and 67 ms). FTS5 computes, per matching row,
 
     score = 0.0; for each phrase i in query order:

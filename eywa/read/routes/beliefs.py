@@ -18,7 +18,7 @@ Why the attribute must be asked: a variant that also offered any belief of the p
 sharing a topic word with the question lost single-hop questions (-0.4 points) and one
 development conversation (-1.2), where a belief's one shared word pulled in an unrelated
 turn; with the attribute required the route helps open-domain (+1.1) and multi-hop (+0.2)
-questions and hurts no conversation by more than 0.3 (README "Read path").
+questions and hurts no conversation by more than 0.3 (docs/evaluation.md).
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ __all__ = ["FEEDBACK_DOCS", "FEEDBACK_TERMS", "FeedbackRoute", "expansion_terms"
 
 # The best keyword hits (turns) read as feedback, and how many of their recurring words are
 # added. Chosen on the LoCoMo development file by leave one conversation out among 5 and 10
-# turns, 4 and 8 words: 10 and 8 (README "Read path").
+# turns, 4 and 8 words: 10 and 8 (docs/evaluation.md).
 FEEDBACK_DOCS: Final = 10
 FEEDBACK_TERMS: Final = 8
 # A word is feedback when at least this many of the feedback turns hold it: one turn's words

@@ -11,7 +11,7 @@ or attribute list to maintain.
 
 On the LoCoMo development questions, 44% of the multi-hop gold turns were in this ranking's
 top 10, against 25% for a vector search over every turn with the question as asked and 32%
-without the names (other answerable categories: 62%, 53%, 59%; README "Read path").
+without the names (other answerable categories: 62%, 53%, 59%; docs/evaluation.md).
 """
 
 from __future__ import annotations

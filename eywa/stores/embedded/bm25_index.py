@@ -1,7 +1,7 @@
 """FTS5's ``bm25`` over ``evidence_fts``, ranked from an in-memory copy of its index.
 
 Why: ranking every row that matches a query term is most of the embedded read path's cost
-(README "Read latency": 10k turns 2.5 ms per shared evidence search, 100k 23 ms); the same
+(docs/latency.md: 10k turns 2.5 ms per shared evidence search, 100k 23 ms); the same
 ranking from numpy arrays costs a tenth (``ops/bench/bm25_outside_fts5.py``). FTS5 computes,
 per matching row, ``0.0 + Σ idf·(f·(k1+1)) / (f + k1·(1 − b + b·D/avgdl))`` over the
 query's phrases in order, negated; ``rank`` below makes the same IEEE operations in the same

@@ -35,7 +35,7 @@ HNSW: no index is built by itself. ``build_index`` gives a shard's segments an H
 (``INDEXING_THRESHOLD_KB`` of vectors: 6,667 of 384 dimensions); a search then walks the graph
 with ``HNSW_EF`` candidates instead of scanning every point (unless its filter leaves fewer
 than that many: those are scanned exactly). Measured on the 100k-turn
-benchmark store (README "Read latency"): a 50-hit evidence search 11-14 ms exact, 0.7-1.1 ms
+benchmark store (docs/latency.md): a 50-hit evidence search 11-14 ms exact, 0.7-1.1 ms
 indexed, the same hits; but the build of its 100,000 evidence points took 20-45 s and
 qdrant_edge holds the GIL throughout, so no other thread of the process (a search, an
 upsert, an API request) runs until it ends. That is why it is an operator's explicit step
