@@ -34,6 +34,10 @@ SAID_IN_APRIL = datetime(2024, 4, 22, 18, 0, tzinfo=timezone.utc)
         ("My employer is flexible about hours.", set()),  # no organisation named
         ("I'm interning at Initech this summer.", {("employer", "Initech", "positive", "asserted")}),
         ("I'm from Leeds but work at Initech.", {("employer", "Initech", "positive", "asserted")}),
+        ("Just started at Initech today.", {("employer", "Initech", "positive", "asserted")}),
+        ("Got a new job at Initech!", {("employer", "Initech", "positive", "asserted")}),
+        ("Currently working at Initech.", {("employer", "Initech", "positive", "asserted")}),
+        ("Working at Initech sounds fun.", set()),  # no adverb of the present: maybe a gerund subject
     ],
 )
 def test_employer_forms(text: str, expected: set[Fact]) -> None:
@@ -130,6 +134,13 @@ def test_work_on_a_project_at_a_place_is_not_an_employer() -> None:
         ("I'm from Leeds, but live with my partner in York.", {("residence", "York", "positive", "asserted")}),
         ("She's from Leeds but lives in York.", set()),  # no first person to share: "lives" is hers
         ("I used to live in Boston but might live in York.", set()),  # the hedge stays on its side
+        # A chat sentence that dropped its "I": a past verb (or an -ing form after "still") opening it.
+        ("Moved to Lisbon last week!", {("residence", "Lisbon", "positive", "asserted")}),
+        ("Big news! Finally settled in Lisbon.", {("residence", "Lisbon", "positive", "asserted")}),
+        ("Still living in Porto.", {("residence", "Porto", "positive", "asserted")}),
+        ("Living in Porto is expensive.", set()),  # a gerund that is the subject itself
+        ("Tom? Moved to Lisbon last year.", set()),  # after a question the dropped subject may be Tom
+        ("My brother Sam is great. Moved to Lisbon last year.", set()),  # after someone else is named
     ],
 )
 def test_residence_forms(text: str, expected: set[Fact]) -> None:

@@ -202,6 +202,44 @@ def subject_shared(text: str, previous: Clause | None, clause: Clause) -> Part |
     return _part(f"{subject} {clause.text}", clause.start - len(subject) - 1, False)
 
 
+_DROPPED = re.compile(
+    r"^(?:(?:and|so|oh|well|yeah|yep|ok|okay)\s*,?\s+)?(?P<adverbs>(?:(?:just|finally|recently|also|actually"
+    r"|officially|now|still|currently)\s+)*)(?P<verb>[a-z]+)\b",
+    re.IGNORECASE,
+)
+_DROPPED_PAST = frozenset(
+    "moved relocated started began quit left joined settled retired graduated adopted got landed switched".split()
+)
+"""Past forms that open a chat sentence whose "I" was dropped ("Moved to Lisbon last week!",
+"Just started at Initech", "Got a new job at Initech!"): a verb in the past tense cannot be
+a command, and opening a clause it has no other subject."""
+_DROPPED_ONGOING = frozenset("living working".split())
+"""-ing forms read so only after an adverb of the present ("Still living in Porto",
+"Currently working at Initech"): alone they may be a gerund that is the subject itself
+("Living in Porto is expensive")."""
+
+
+def subject_dropped(turn: Evidence, text: str, clause: Clause) -> Part | None:
+    """``clause`` read with the "I" a chat sentence dropped, when it opens with one of the
+    verbs above and what comes before it in the turn (``text``) neither names someone else
+    nor asks anything (whom a dropped "he" could mean: "Tom? Moved to Lisbon last year.",
+    "How's your brother? Moved to Lisbon."). The part holds "I moved to Lisbon last week!",
+    placed where the clause starts."""
+    m = _DROPPED.match(clause.text)
+    if m is None or not turn.speaker:
+        return None
+    verb = m.group("verb").lower()
+    if verb not in _DROPPED_PAST and not (verb in _DROPPED_ONGOING and m.group("adverbs")):
+        return None
+    if "?" in text[: clause.start] or any(
+        s.kind is SignalKind.PERSON and s.start < clause.start and (s.normalized or s.text) != turn.speaker
+        for s in turn.signals
+    ):
+        return None
+    text = clause.text[0].lower() + clause.text[1:]
+    return _part(f"I {text}", clause.start - 2, False)
+
+
 def part_of(text: str, start: int) -> Part:
     """A part read from ``text`` (not cut from a clause), placed at ``start`` of its turn."""
     return _part(text, start, False)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from eywa.extraction.context import Earlier, named_values
 from eywa.extraction.rules.age import age
 from eywa.extraction.rules.casual import standard_turn
-from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in, subject_shared
+from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in, subject_dropped, subject_shared
 from eywa.extraction.rules.correction import correction
 from eywa.extraction.rules.ellipsis import elliptical_answer, place_reply, yes_no_reply
 from eywa.extraction.rules.family import children, relationships
@@ -182,7 +182,7 @@ class RuleExtractor:
                 yes_no_reply(turn, clause, previous) or place_reply(turn, clause, previous))
             if reply is not None:
                 answer = reply[0]
-            joined = subject_shared(text, before, clause) if answer is None else None
+            joined = (subject_shared(text, before, clause) or subject_dropped(turn, text, clause)) if answer is None else None
             clause_parts: list[Part] = [joined] if joined is not None else parts(clause) if answer is None else [answer]
             for said in clause_parts:
                 # "Actually it's Initech, not Globex": read as "I work at Initech, not Globex".
