@@ -44,6 +44,15 @@ def test_employer_forms(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="employer") | facts(text, attribute="plans") == expected
 
 
+def test_a_job_got_with_its_start_said_in_the_next_sentence_holds_from_the_start() -> None:
+    found = proposals("I got a new job at Fernbrook! Starting on 6 May.", said=SAID_IN_APRIL)
+    employer = {(f.value, f.polarity, f.valid_from) for f in found if f.attribute == "employer"}
+    assert employer == {("Fernbrook", "positive", datetime(2024, 5, 6, tzinfo=timezone.utc))}
+    # With no start ahead, the job holds from when it was said (no date).
+    found = proposals("I got a new job at Fernbrook! The pay is better.", said=SAID_IN_APRIL)
+    assert {(f.value, f.valid_from) for f in found if f.attribute == "employer"} == {("Fernbrook", None)}
+
+
 def test_a_notice_and_a_start_date_end_one_employer_and_begin_the_next() -> None:
     found = proposals("I handed in my notice at Halden on Monday and I start at Fernbrook on 6 May.", said=SAID_IN_APRIL)
     employer = {(f.value, f.polarity, f.valid_from) for f in found if f.attribute == "employer"}

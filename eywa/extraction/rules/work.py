@@ -304,8 +304,9 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
             if m.re is _GOT_JOB.pattern and (accepted or _OFFER.search(m.group(0))):
                 yield from _accepted(ctx, s, m, org, accepted=accepted)
                 continue
-            if m.re is _GOT_JOB.pattern and (start := future_date(ctx)) is not None:
-                # "I got a job at Globex, starting in June": the employer from then.
+            if m.re is _GOT_JOB.pattern and (start := future_date(ctx) or _start_said(ctx)) is not None:
+                # "I got a job at Globex, starting in June", "I got a new job at Globex!
+                # Starting next Monday.": the employer from then.
                 yield _starts_on(ctx, s, org, start)
                 yield from _title(ctx, s, m)
                 continue
