@@ -38,6 +38,8 @@ SAID_IN_APRIL = datetime(2024, 4, 22, 18, 0, tzinfo=timezone.utc)
         ("Got a new job at Initech!", {("employer", "Initech", "positive", "asserted")}),
         ("Currently working at Initech.", {("employer", "Initech", "positive", "asserted")}),
         ("Working at Initech sounds fun.", set()),  # no adverb of the present: maybe a gerund subject
+        ("I'm the head chef at Rosa's Kitchen.", {("employer", "Rosa's Kitchen", "positive", "asserted")}),
+        ("I'm the manager at Initech.", {("employer", "Initech", "positive", "asserted")}),
     ],
 )
 def test_employer_forms(text: str, expected: set[Fact]) -> None:
@@ -77,6 +79,8 @@ def test_a_notice_and_a_start_date_end_one_employer_and_begin_the_next() -> None
         ("I got promoted to senior engineer.", {("occupation", "senior engineer", "positive", "asserted")}),
         ("I lost my job as a plumber yesterday.", {("occupation", "plumber", "negative", "asserted")}),
         ("I think I might be a teacher one day.", set()),
+        ("I'm the head chef at Rosa's Kitchen.", {("occupation", "head chef", "positive", "asserted")}),
+        ("I'm the teacher here.", set()),  # "the", no workplace: a role in a story, maybe
     ],
 )
 def test_occupation_forms(text: str, expected: set[Fact]) -> None:

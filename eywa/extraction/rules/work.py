@@ -171,10 +171,12 @@ whichever employer it was; with the employer named ("… from Initech") ``_LEFT`
 _STATUS_VALUE = {"self employed": "self-employed", "jobless": "unemployed", "out of work": "unemployed",
                  "between jobs": "unemployed", "out of a job": "unemployed"}  # fmt: skip
 _IS_A = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:working\s+as\s+)?(?:a|an)\s+{_TITLE}"
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:working\s+as\s+)?(?:a|an|(?P<def>the))\s+{_TITLE}"
     rf"(?:\s+(?:at|for)\s+{_ORG})?",
     OCCUPATIONS,
 )
+""""I'm a nurse (at X)", and with "the" where the workplace is named ("I'm the head chef at
+Rosa's Kitchen"): alone, "I'm the teacher" may be a role in a story, not a job."""
 _WORKS_AS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working)\s+as\s+(?:a|an)\s+{_TITLE}", "work works working"
 )
@@ -264,6 +266,8 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _IS_A) + matches(ctx, _WORKS_AS) + worked_as:
         if experiential_state(ctx, m):
             continue  # "I've been a nurse (at Initech)": once, not now
+        if m.groupdict().get("def") and not m.groupdict().get("org"):
+            continue  # "I'm the teacher (here)": a role, unless the workplace is named
         if title := job_title(m.group("title")):
             # "I've been a paramedic for six years": the start it states (none for "I'm a nurse").
             began = stated_start(ctx, m)
