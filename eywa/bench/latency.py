@@ -51,7 +51,7 @@ import sqlite3
 import tempfile
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -298,11 +298,7 @@ def _wait_keyword_index(mem: Memory, console: Console) -> None:
     """Wait for the embedded store's in-memory keyword index (built in the background after
     open; FTS5 answers until then), so that recalls are timed with it, not with the fallback."""
     wait = getattr(mem._stores.keyword, "wait_ready", None)  # noqa: SLF001 - the embedded index only
-    if wait is not None:
-        began = time.perf_counter()
-        ready = wait(600.0)
-        state = "ready" if ready else "not in use (EYWA_KEYWORD_INDEX=fts5, or its build failed): FTS5 answers"
-        console.print(f"keyword index: {state} after {time.perf_counter() - began:.1f} s of waiting")
+    _wait_for("keyword index", wait, "ready", "not in use (EYWA_KEYWORD_INDEX=fts5, or its build failed): FTS5 answers", console)
 
 
 def _wait_vector_docs(mem: Memory, console: Console) -> None:
@@ -310,11 +306,16 @@ def _wait_vector_docs(mem: Memory, console: Console) -> None:
     open; searches read each hit's payload until then), so that recalls are timed as a
     memory that has been open a while answers them."""
     wait = getattr(mem._stores.vectors, "docs_ready", None)  # noqa: SLF001 - the embedded shards only
+    _wait_for("vector doc ids", wait, "in memory", "not all read (searches read payloads)", console)
+
+
+def _wait_for(what: str, wait: Callable[[float], bool] | None, ready: str, not_ready: str, console: Console) -> None:
+    """Call ``wait`` (a store's wait for its background work after open, absent on a backend
+    without it) and print how it ended and how long it took."""
     if wait is not None:
         began = time.perf_counter()
-        ready = wait(600.0)
-        state = "in memory" if ready else "not all read (searches read payloads)"
-        console.print(f"vector doc ids: {state} after {time.perf_counter() - began:.1f} s of waiting")
+        state = ready if wait(600.0) else not_ready
+        console.print(f"{what}: {state} after {time.perf_counter() - began:.1f} s of waiting")
 
 
 def _keyword_counts(mem: Memory, console: Console) -> None:
