@@ -115,6 +115,7 @@ def test_a_wedding_that_is_only_planned_is_a_plan() -> None:
         ("Our daughter is called Mia.", {("children", "Mia", "positive", "asserted")}),
         ("My son's name is Leo.", {("children", "Leo", "positive", "asserted")}),
         ("My kids are named Leo and Mia.", {("children", n, "positive", "asserted") for n in ("Leo", "Mia")}),
+        ("My kids' names are Leo and Mia.", {("children", n, "positive", "asserted") for n in ("Leo", "Mia")}),
         ("My children are Leo, Sara and Max.", {("children", n, "positive", "asserted") for n in ("Leo", "Sara", "Max")}),
         # A capitalised word after "is" is no name: a nationality names no child.
         ("My son is Canadian.", {("children", "son", "positive", "asserted")}),
