@@ -156,7 +156,7 @@ def parts(clause: Clause) -> list[Part]:
             out.append(part)
             if (second := _coordinated(text)) is not None:
                 subject, at = second
-                out.append(_part(f"{subject} {text[at:]}", offset + at - len(subject) - 1, conditional))
+                out.append(_with_subject(subject, text[at:], offset + at, conditional))
         if m is not None:
             pos = m.end()
             spliced = m.group(0).strip() == ","
@@ -198,8 +198,7 @@ def subject_shared(text: str, previous: Clause | None, clause: Clause) -> Part |
     opening, verb = _OPENING_SUBJECT.match(previous.text), _BARE_VERB.match(clause.text)
     if opening is None or verb is None or verb.group("verb") not in _BARE_VERBS:
         return None
-    subject = opening.group("s")
-    return _part(f"{subject} {clause.text}", clause.start - len(subject) - 1, False)
+    return _with_subject(opening.group("s"), clause.text, clause.start)
 
 
 _DROPPED = re.compile(
@@ -236,8 +235,14 @@ def subject_dropped(turn: Evidence, text: str, clause: Clause) -> Part | None:
         for s in turn.signals
     ):
         return None
-    text = clause.text[0].lower() + clause.text[1:]
-    return _part(f"I {text}", clause.start - 2, False)
+    return _with_subject("I", clause.text[0].lower() + clause.text[1:], clause.start)
+
+
+def _with_subject(subject: str, text: str, start: int, conditional: bool = False) -> Part:
+    """``text`` (at ``start`` of its turn) read with a ``subject`` it shares with what came
+    before or dropped: the part holds "<subject> <text>", placed so that ``text`` keeps its
+    own positions in the turn."""
+    return _part(f"{subject} {text}", start - len(subject) - 1, conditional)
 
 
 def part_of(text: str, start: int) -> Part:

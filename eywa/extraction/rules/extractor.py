@@ -182,8 +182,10 @@ class RuleExtractor:
                 yes_no_reply(turn, clause, previous) or place_reply(turn, clause, previous))
             if reply is not None:
                 answer = reply[0]
-            joined = (subject_shared(text, before, clause) or subject_dropped(turn, text, clause)) if answer is None else None
-            clause_parts: list[Part] = [joined] if joined is not None else parts(clause) if answer is None else [answer]
+            if answer is None:
+                # "… but live in York now", "Moved to Lisbon!": the subject the clause lacks.
+                answer = subject_shared(text, before, clause) or subject_dropped(turn, text, clause)
+            clause_parts: list[Part] = parts(clause) if answer is None else [answer]
             for said in clause_parts:
                 # "Actually it's Initech, not Globex": read as "I work at Initech, not Globex".
                 part = correction(said, named) or said
