@@ -179,10 +179,11 @@ def test_an_accepted_job_with_no_start_yet_is_said_beside_the_employer(memory: M
 )
 def test_each_child_or_pet_named_in_a_list_is_one(memory: Memory, text: str, attribute: str, names: set[str]) -> None:
     """Only the first name was read ("Leo"; "two kids" and no name at all), so "What are the
-    names of Alice's children?" answered Leo alone."""
+    names of Alice's children?" answered Leo alone; and the count beside the names made a
+    third member ("two kids, Leo and Sara" held three values)."""
     space = _alice(memory, text)
     held = {b.value for b in memory.beliefs(space) if b.attribute == attribute and b.polarity == "positive"}
-    assert names <= held, held
+    assert held == names
 
 
 LEANING: list[object] = [

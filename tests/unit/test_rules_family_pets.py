@@ -118,6 +118,11 @@ def test_a_wedding_that_is_only_planned_is_a_plan() -> None:
         ("My kids' names are Leo and Mia.", {("children", n, "positive", "asserted") for n in ("Leo", "Mia")}),
         ("My children are Leo, Sara and Max.", {("children", n, "positive", "asserted") for n in ("Leo", "Sara", "Max")}),
         # A capitalised word after "is" is no name: a nationality names no child.
+        # A count with the names: each child, not the count as a member beside them; "we" is the household.
+        ("I have two kids, Leo and Mia.", {("children", n, "positive", "asserted") for n in ("Leo", "Mia")}),
+        ("We have three children named Leo, Sara and Max.",
+         {("children", n, "positive", "asserted") for n in ("Leo", "Sara", "Max")}),
+        ("We have two kids.", {("children", "two kids", "positive", "asserted")}),
         ("My son is Canadian.", {("children", "son", "positive", "asserted")}),
         ("My kids are Happy and healthy.", {("children", "children", "positive", "asserted")}),
     ],

@@ -40,6 +40,21 @@ SAID_IN_APRIL = datetime(2024, 4, 22, 18, 0, tzinfo=timezone.utc)
         ("Working at Initech sounds fun.", set()),  # no adverb of the present: maybe a gerund subject
         ("I'm the head chef at Rosa's Kitchen.", {("employer", "Rosa's Kitchen", "positive", "asserted")}),
         ("I'm the manager at Initech.", {("employer", "Initech", "positive", "asserted")}),
+        # The employer as the subject, the speaker as the object.
+        ("Initech hired me last month.", {("employer", "Initech", "positive", "asserted")}),
+        ("So the Royal Navy hired me in May.", {("employer", "Royal Navy", "positive", "asserted")}),
+        ("Tom hired me to paint his fence.", set()),  # a task, not a job
+        ("My neighbour Tom hired me.", set()),  # a person, not an employer
+        ("I doubt Initech hired me.", set()),
+        # A greeting and the name of the one spoken to before a dropped "I".
+        ("Hi Ben, got a new job at Initech!", {("employer", "Initech", "positive", "asserted")}),
+        ("Thanks, Ben. Just started at Initech.", {("employer", "Initech", "positive", "asserted")}),
+        # Where one teaches is where one works; an event taught there is not.
+        ("I teach at Riverside High.", {("employer", "Riverside High", "positive", "asserted")}),
+        ("I teach English at Riverside High.", {("employer", "Riverside High", "positive", "asserted")}),
+        ("I've been teaching at Riverside High since 2019.", {("employer", "Riverside High", "positive", "asserted")}),
+        ("I'm teaching at the Tate next week.", set()),
+        ("Been working at Initech since March.", {("employer", "Initech", "positive", "asserted")}),  # a dropped "I've"
     ],
 )
 def test_employer_forms(text: str, expected: set[Fact]) -> None:
@@ -154,6 +169,13 @@ def test_work_on_a_project_at_a_place_is_not_an_employer() -> None:
         ("Living in Porto is expensive.", set()),  # a gerund that is the subject itself
         ("Tom? Moved to Lisbon last year.", set()),  # after a question the dropped subject may be Tom
         ("My brother Sam is great. Moved to Lisbon last year.", set()),  # after someone else is named
+        ("Hey Ben! Moved to Lisbon last week.", {("residence", "Lisbon", "positive", "asserted")}),  # Ben is spoken to
+        ("Been living in Porto for years.", {("residence", "Porto", "positive", "asserted")}),  # a dropped "I've"
+        ("Been there, done that.", set()),
+        # The home moved into, before where it is.
+        ("We moved into our new place in Leeds.", {("residence", "Leeds", "positive", "asserted")}),
+        ("We moved into a new office in Leeds.", set()),  # an office is no home
+        ("Hey Ben! My brother Sam is great. Moved to Lisbon.", set()),  # Sam is named after the greeting
     ],
 )
 def test_residence_forms(text: str, expected: set[Fact]) -> None:

@@ -202,7 +202,8 @@ def subject_shared(text: str, previous: Clause | None, clause: Clause) -> Part |
 
 
 _DROPPED = re.compile(
-    r"^(?:(?:and|so|oh|well|yeah|yep|ok|okay)\s*,?\s+)?(?P<adverbs>(?:(?:just|finally|recently|also|actually"
+    r"^(?P<greeting>(?:hey|hi|hiya|hello|thanks|congrats)\s*,?\s+[A-Z][a-z]+\s*[,!]\s+)?"
+    r"(?:(?:and|so|oh|well|yeah|yep|ok|okay)\s*,?\s+)?(?P<adverbs>(?:(?:just|finally|recently|also|actually"
     r"|officially|now|still|currently)\s+)*)(?P<verb>[a-z]+)\b",
     re.IGNORECASE,
 )
@@ -218,6 +219,11 @@ _DROPPED_ONGOING = frozenset("living working".split())
 ("Living in Porto is expensive")."""
 
 
+_BEEN_ONGOING = re.compile(r"\s+(?:living|working|based|teaching)\b")
+""""Been living in Porto for years", "Been working at Initech since March": a dropped "I've"
+(the perfect with how long says one still does)."""
+
+
 def subject_dropped(turn: Evidence, text: str, clause: Clause) -> Part | None:
     """``clause`` read with the "I" a chat sentence dropped, when it opens with one of the
     verbs above and what comes before it in the turn (``text``) neither names someone else
@@ -228,14 +234,34 @@ def subject_dropped(turn: Evidence, text: str, clause: Clause) -> Part | None:
     if m is None or not turn.speaker:
         return None
     verb = m.group("verb").lower()
-    if verb not in _DROPPED_PAST and not (verb in _DROPPED_ONGOING and m.group("adverbs")):
+    been = verb == "been" and _BEEN_ONGOING.match(clause.text, m.end("verb")) is not None
+    if verb not in _DROPPED_PAST and not (verb in _DROPPED_ONGOING and m.group("adverbs")) and not been:
         return None
     if "?" in text[: clause.start] or any(
         s.kind is SignalKind.PERSON and s.start < clause.start and (s.normalized or s.text) != turn.speaker
+        and not _addressed(text, s.start, s.end)
         for s in turn.signals
     ):
         return None
-    return _with_subject("I", clause.text[0].lower() + clause.text[1:], clause.start)
+    # "Hi Ben, got a new job at Initech!": the part starts after the greeting.
+    at = m.end("greeting") if m.group("greeting") else 0
+    said = clause.text[at:]
+    return _with_subject("I've" if been else "I", said[0].lower() + said[1:], clause.start + at)
+
+
+_GREETING_BEFORE = re.compile(
+    r"(?:^|[.!?]\s*)(?:hey|hi|hiya|hello|yo|dear|thanks|thank\s+you|congrats|congratulations"
+    r"|(?:good\s+)?(?:morning|evening|afternoon))[\s,]*$",
+    re.IGNORECASE,
+)
+_GREETING_AFTER = re.compile(r"^\s*[!,.:]")
+
+
+def _addressed(text: str, start: int, end: int) -> bool:
+    """Whether the name at ``start:end`` of ``text`` is the one spoken to, greeted alone
+    ("Hey Ben! Moved to Lisbon last week.", "Thanks, Ben. Just started at Initech."): the
+    listener, not someone a dropped subject could mean."""
+    return bool(_GREETING_BEFORE.search(text[:start]) and _GREETING_AFTER.match(text[end:]))
 
 
 def _with_subject(subject: str, text: str, start: int, conditional: bool = False) -> Part:

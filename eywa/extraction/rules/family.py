@@ -259,7 +259,7 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
         verb = "adopted" if "adopted" in m.group(0) else "had"
         yield fact(ctx, s, f"{s} {verb} a {kind}{said}", "children", value, valid_from=past_date(ctx, m),
                    confidence=0.85)
-    for m, s in matches(ctx, _KIDS_COUNT):
+    for m, s in matches(ctx, _KIDS_COUNT, we=True):
         n, kind = m.group("n"), m.group("kind")
         if n in {"a", "an", "one"} and kind.endswith("s"):
             continue
@@ -269,8 +269,11 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
         if n in {"a", "an", "one"} and len(names) == 1:
             yield fact(ctx, s, f"{s} has {n} {kind} named {names[0]}", "children", names[0], confidence=0.85)
             continue
-        yield fact(ctx, s, f"{s} has {n} {kind}", "children", f"{n} {kind}", confidence=0.9)
-        for name in names if len(names) > 1 else []:  # "two kids, Leo and Sara": each a child
+        if len(names) < 2:
+            yield fact(ctx, s, f"{s} has {n} {kind}", "children", f"{n} {kind}", confidence=0.9)
+        # "two kids, Leo and Sara": each a child, and no third member "two kids" beside them
+        # in the set (its statements keep the count).
+        for name in names if len(names) > 1 else []:
             yield fact(ctx, s, f"{s} has {n} {kind}, one named {name}", "children", name, confidence=0.85)
     for m, s in matches(ctx, _MY_KID, we=True, anywhere=True):
         kind, name = m.group("kind"), _name(m.group("name"))

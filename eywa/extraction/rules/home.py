@@ -50,13 +50,19 @@ _HAS_LIVED = rule(rf"{SUBJ}{HAVE}\s+{ADV}lived\s+(?:here\s+)?in\s+{_PLACE}", "li
 """"I've lived in Leeds for ten years": one still does (not "I lived in Leeds", a past), and
 since when (``stated_start``: ten years before the turn). Only with how long (``lasting``):
 "I've lived in Paris" alone is once, not now."""
+_NEW_HOME = (
+    r"into\s+(?:a|an|our|my|the|their|his|her)\s+(?:(?:new|little|first|own|tiny|lovely|rented)\s+)*"
+    r"(?:place|flat|apartment|house|home|condo|studio|bungalow|cottage)\s+in"
+)
+"""A home moved into before where it is ("into our new place in Leeds")."""
 _MOVED = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:moved|relocated)\s+(?:(?:away\s+)?from\s+{_OLD}\s+)?"
-    rf"(?:back\s+|over\s+|here\s+|all\s+the\s+way\s+)?(?:to|into|in\s+{_WITH}(?:in|to))\s+{_PLACE}",
+    rf"(?:back\s+|over\s+|here\s+|all\s+the\s+way\s+)?(?:to|into|in\s+{_WITH}(?:in|to)|{_NEW_HOME})\s+{_PLACE}",
     "moved relocated",
 )
-""""I moved to Braga", "we moved back to Porto", and whom one moved in with before where: "I
-moved in with my boyfriend in Braga"."""
+""""I moved to Braga", "we moved back to Porto", whom one moved in with before where: "I
+moved in with my boyfriend in Braga", and the home moved into: "we moved into our new place
+in Leeds"."""
 _MOVED_OUT = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:moved|relocated)\s+(?:out\s+of|away\s+from|from)\s+{_OLD}(?!\s+to\b)",
     "moved relocated",

@@ -35,6 +35,7 @@ from eywa.extraction.rules.clause import (
     past_date,
     plain,
     rule,
+    starts_clause,
     stated_start,
 )
 from eywa.extraction.rules.phrasing import article, clean, date_phrase, fact, possessive
@@ -62,6 +63,14 @@ _WORKS = rule(
     rf"(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|for)\s+{_ORG}{_ROLE_AFTER}",
     "work works working intern interns interning",
 )
+_TEACHES = rule(
+    rf"{SUBJ}(?:{HAVE}\s+been)?\s+{ADV}(?P<verb>teach|teaches|teaching)\s+(?!(?:a|an|the)\b)(?:[A-Za-z]+\s+){{0,2}}?"
+    rf"at\s+{_ORG}",
+    "teach teaches teaching",
+)
+""""I teach (maths) at Riverside High", "I've been teaching at X since 2019": where one teaches
+is where one works. Not "I'm teaching a workshop at X" (an event, with its article) nor "I'm
+teaching at X next week" (the present progressive alone: ``_TEACHES`` has no "am")."""
 _AT_NOW = rule(rf"{SUBJ}{BE}\s+{ADV}at\s+{_ORG}\s+(?:now|these\s+days|nowadays)\b", "now days nowadays")
 """"I'm at Google now": the employer, when the turn speaks of work ("I left Initech, I'm at
 Google now", "new job, I'm at Google now") or Google is already the speaker's employer;
@@ -107,6 +116,14 @@ _HIRED = rule(
     rf"{SUBJ}\s+(?:got|was|were|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}(?:hired|recruited|taken\s+on)\s+(?:at|by)\s+{_ORG}{_ROLE_AFTER}",
     "hired recruited taken",
 )
+_HIRED_ME = rule(
+    rf"(?<![\w'’])(?!(?:So|And|But|Then|Well|Oh|Yeah|Anyway|Now|Also|Plus|Finally|Guess\s+what)\b){_ORG}\s+{ADV}"
+    rf"(?:(?:has|have)\s+)?(?P<verb>hired|recruited)\s+me\b(?!\s+to\s){_ROLE_AFTER}",
+    "hired recruited",
+)
+""""Initech hired me (as a designer)": the speaker's employer, as "I was hired by Initech" is.
+Not a one-off task ("Tom hired me to paint his fence"), nor a name Level 0 took for a
+person; a discourse word before the name is not part of it ("So the Royal Navy hired me")."""
 _LEFT = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>resigned\s+from|retired\s+from|quit|handed\s+in\s+(?:my|his|her)\s+notice\s+at"
     rf"|gave\s+(?:my\s+|in\s+my\s+)?notice\s+at|(?:got|was)\s+(?:laid\s+off|fired|let\s+go|made\s+redundant)\s+(?:from|by)"
@@ -248,6 +265,10 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             began = past_date(ctx, m) if m.groupdict().get("first") else stated_start(ctx, m)
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=began, confidence=0.9)
             yield from _title(ctx, s, m)
+    for m, s in matches(ctx, _TEACHES):
+        if (org := org_name(m.group("org"))) and (m.group("verb") != "teaching" or lasting(ctx, m.end())):
+            yield fact(ctx, s, f"{s} teaches at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
+                       confidence=0.85)
     for m, s in matches(ctx, _AT_NOW):
         org = org_name(m.group("org"))
         if org is not None and (_WORK_TALK.search(ctx.turn.text) or _named(ctx, org, "employer")):
@@ -317,6 +338,12 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
             verb = _JOIN_VERBS[said.group(1)] if said else "got a job at"
             yield fact(ctx, s, f"{s} {verb} {_the(m, org)}", "employer", org, valid_from=past_date(ctx, m), confidence=0.85)
             yield from _title(ctx, s, m)
+    for m in _hired_me(ctx):
+        if (org := org_name(m.group("org"))) and ctx.turn.speaker:
+            s = ctx.turn.speaker
+            yield fact(ctx, s, f"{s} was {m.group('verb')} by {_the(m, org)}", "employer", org, valid_from=past_date(ctx, m),
+                       confidence=0.85)
+            yield from _title(ctx, s, m)
     for m, s in matches(ctx, _STARTS):
         if org := org_name(m.group("org")):
             start = future_date(ctx) or past_date(ctx, m)
@@ -331,6 +358,15 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
             statement = f"{s} starts at {org}{when}" if upcoming else f"{s} started at {org}{when}"
             yield fact(ctx, s, statement, "employer", org, valid_from=start, confidence=0.85)
             yield from _title(ctx, s, m)
+
+
+def _hired_me(ctx: Ctx) -> Iterator[re.Match[str]]:
+    """Matches of ``_HIRED_ME`` that open a clause and whose hirer is no person Level 0 knows."""
+    if _HIRED_ME.keywords.isdisjoint(ctx.part.words):
+        return
+    for m in _HIRED_ME.pattern.finditer(ctx.text):
+        if starts_clause(ctx.text[: m.start()]) and clean(m.group("org")) not in ctx.persons:
+            yield m
 
 
 def _accepted(ctx: Ctx, s: str, m: re.Match[str], org: str, *, accepted: bool) -> Iterator[CandidateFact]:
