@@ -50,6 +50,9 @@ _FORWARD = re.compile(
       | (?:give|gives|gave|given|giving)\s+away
       | (?:end|ends|ended|ending)\s+(?:things|it)\s+with
       | cancel(?:s|led|ed|ling|ing)?
+      | rehom(?:e|es|ed|ing)
+      | (?:recover|heal)(?:s|ed|ing)?\s+from
+      | (?:put|puts|putting)(?=\s+(?:[\w'’]+\s+){1,4}(?:down|to\s+sleep)\b)
     )(?:(?<=-)|\b)""",
     re.IGNORECASE | re.VERBOSE,
 )
@@ -69,7 +72,7 @@ _CANCEL = re.compile(
     rf"(?:\b(?:not|never|no)|n{_A}t|\bcannot)\s+(?:[\w'’]+\s+){{0,2}}$", re.IGNORECASE
 )
 _BREAK = re.compile(
-    r"[,;:.!?()\[\]—–\"“”]|\s-\s|\b(?:but|or|for|because|since|so|as|when|while|after|before"
+    r"[,;:.!?()\[\]—–\"“”]|\s-\s|\b(?:but|or|for|because|since|so|as(?!\s+(?:a|an)\b)|when|while|after|before"
     r"|then|now|which|who|where|until|though|although|if|instead|yet)\b",
     re.IGNORECASE,
 )

@@ -41,6 +41,19 @@ def _syn(value: str, polarity: str, *surfaces: str) -> tuple[ValueSynonym, ...]:
     return tuple(ValueSynonym.model_validate({"surface": s, "value": value, "polarity": polarity}) for s in surfaces)
 
 
+PASTIME_AGENTS: dict[str, str] = {
+    "hiker": "hiking", "runner": "running", "swimmer": "swimming", "cyclist": "cycling", "climber": "climbing",
+    "dancer": "dancing", "surfer": "surfing", "skier": "skiing", "gamer": "gaming", "reader": "reading",
+    "baker": "baking", "gardener": "gardening", "knitter": "knitting", "camper": "camping", "golfer": "golf",
+    "skater": "skating", "photographer": "photography", "painter": "painting", "birder": "birdwatching",
+    "sailor": "sailing", "chess player": "chess", "yogi": "yoga", "cook": "cooking", "traveler": "traveling",
+    "traveller": "travelling", "writer": "writing", "blogger": "blogging", "volunteer": "volunteering",
+}  # fmt: skip
+"""Agent nouns of pastimes: "I'm an avid hiker" says hiking. Implied surfaces of the hobby
+(the validator finds "hiking" said so), not its synonyms: "I'm a cook" is no hobby by itself,
+so "cook" never becomes the value "cooking"."""
+
+
 # Figures, each used below. BLS, "Employee Tenure in 2022" (USDL-22-1894, 22 Sep 2022):
 # median years with the current employer 4.1 in January 2022 (3.9 in January 2024).
 _EMPLOYER_MEDIAN_YEARS = 4.1
@@ -177,6 +190,7 @@ SPECS: tuple[AttributeSpec, ...] = (
         value_case="lower",
         leading_words=("do", "does", "doing", "play", "plays", "playing", "go", "goes", "going",
                        "practice", "practise", "practicing", "practising"),
+        implied=tuple(syn for agent, pastime in PASTIME_AGENTS.items() for syn in _syn(pastime, "positive", agent)),
     ),
     AttributeSpec(
         name="likes", cardinality="multi", tau_days=3 * YEAR_DAYS,
@@ -243,6 +257,9 @@ SPECS: tuple[AttributeSpec, ...] = (
     ),
     AttributeSpec(
         name="education", cardinality="multi", tau_days=20 * YEAR_DAYS,
+        # "I dropped out of college", "I quit my PhD": studies that ended (a degree once earned
+        # is not ended by anything said later: no rule proposes that).
+        cessation_ends=True,
         tau_source="assumption: 20 years; a degree once earned stays true, studies in progress "
         "last years (a bachelor's degree is nominally 4).",
         description="Schools, degrees and fields of study.",

@@ -100,6 +100,16 @@ def read(
     return Reading(negated=negated, ended=cessation and ends_any(text, words, start=start, end=stop))
 
 
+def value_segment(
+    evidence_text: str, clause: Clause, claim_words: Sequence[str], surface: tuple[Sequence[str], Polarity] | None
+) -> tuple[int, int]:
+    """The span of ``clause`` a claim is read in: "I don't live in Leeds anymore, I moved to
+    York", "I don't eat meat and I love hiking": York's and hiking's polarity (and hedges) are
+    read in their own first-person clause, as the rule extractor reads its parts."""
+    value_words = list(surface[0]) if surface is not None and surface[0] else []
+    return splice_segment(evidence_text, clause.start, clause.end, value_words or list(claim_words))
+
+
 def polarity_check(
     fact: CandidateFact,
     evidence_text: str,
@@ -118,9 +128,7 @@ def polarity_check(
     """
     value_words = list(surface[0]) if surface is not None and surface[0] else []
     targets = value_words or list(claim_words)
-    # "I don't live in Leeds anymore, I moved to York": York's polarity is read in its own
-    # first-person clause, as the rule extractor reads its parts.
-    start, end = splice_segment(evidence_text, clause.start, clause.end, targets)
+    start, end = value_segment(evidence_text, clause, claim_words, surface)
     # "I work at Initech, not Globex": the trailing contrast's negation is not Initech's.
     if (contrast := trailing_contrast(evidence_text, start, end)) is not None and not holds_word(
         evidence_text[contrast:end], targets
@@ -143,19 +151,32 @@ def polarity_check(
     return CheckScore(name="polarity", score=0.0 if failures else 1.0, passed=not failures, detail=detail)
 
 
+_CONDITIONAL = re.compile(r"\b(?:if|unless)\b", re.IGNORECASE)
+
+
 def modality_check(
     fact: CandidateFact,
     clause: Clause,
     clause_signals: Sequence[Signal],
     use_signals: bool,
     claim_signals: Sequence[Signal],
+    segment: tuple[int, int] | None = None,
 ) -> CheckScore:
-    """A hedged, planned or questioned clause must not be claimed as asserted."""
+    """A hedged, planned or questioned clause must not be claimed as asserted.
+
+    ``segment`` (in turn offsets, ``value_segment``) is the part of the clause the claim is
+    read in: a hedge or a plan counts there only ("I love hiking and I might move": hiking is
+    asserted), a conditional anywhere before it too ("If I move, I will love hiking")."""
+    start, end = segment if segment is not None else (clause.start, clause.end)
+    text = clause.text[start - clause.start : end - clause.start]
+    before = clause.text[: start - clause.start]
     ev_hedged = (
-        (any(s.kind is SignalKind.HEDGE for s in clause_signals) if use_signals else bool(HEDGE.search(clause.text)))
-        or bool(PLAN.search(clause.text))
+        (any(s.kind is SignalKind.HEDGE and start <= s.start < end for s in clause_signals)
+         if use_signals else bool(HEDGE.search(text)))
+        or bool(_CONDITIONAL.search(before))
+        or bool(PLAN.search(text))
         or clause.is_question
-    )
+    )  # fmt: skip
     claim_hedged = (
         fact.modality != "asserted"
         or any(s.kind is SignalKind.HEDGE for s in claim_signals)

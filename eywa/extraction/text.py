@@ -233,7 +233,12 @@ COMMA_SPLICE = (
 """A comma that opens a new first-person clause ("I don't live in Leeds anymore, I moved to
 York"), not a hedge tacked on ("…, I think", "…, I guess"): what comes after it has its own
 negation and hedges, when what comes before it is a clause too (``opens_own_clause``)."""
-_COMMA_SPLICE = re.compile(COMMA_SPLICE)
+_COMMA_SPLICE = re.compile(
+    COMMA_SPLICE + r"|,?\s+(?:and|so)\s+(?=(?:I|[Ww]e)(?:\s+[a-z]+|['’](?:m|ve|d|ll|re)\b))"
+)
+"""Where the validator cuts a clause, as the rule extractor cuts its parts: a comma splice, or
+"and" / "so" opening a first-person clause ("I don't eat meat and I love hiking": the negation
+is not hiking's; "I love hiking and I might move": the hedge is not hiking's)."""
 _FIRST_PERSON = re.compile(r"(?<![\w'’])(?:I|[Ww]e)(?![\w])")
 
 
@@ -245,10 +250,10 @@ def opens_own_clause(before: str) -> bool:
 
 
 def splice_segment(text: str, start: int, end: int, words: Sequence[str]) -> tuple[int, int]:
-    """The stretch of ``text[start:end]`` between comma splices (``COMMA_SPLICE``) that holds
-    the first of ``words`` (case-folded, whole words); the whole span when none does or
-    there is no splice. The validator reads a value's polarity there, as the rule extractor
-    reads each part on its own."""
+    """The stretch of ``text[start:end]`` between comma splices and first-person clauses
+    opened by "and" or "so" (``_COMMA_SPLICE``) that holds the first of ``words`` (case-folded,
+    whole words); the whole span when none does or there is no cut. The validator reads a
+    value's polarity and modality there, as the rule extractor reads each part on its own."""
     cuts = [start]
     for m in _COMMA_SPLICE.finditer(text[start:end]):
         if opens_own_clause(text[cuts[-1] : start + m.start()]):

@@ -33,7 +33,7 @@ from datetime import datetime
 from eywa.attributes import AttributeSpec, get_attribute, value_surfaces
 from eywa.cessation import cessations
 from eywa.extraction.anchors import Anchor, anchor_signals, evidence_anchors, match_anchor
-from eywa.extraction.polarity import modality_check, polarity_check
+from eywa.extraction.polarity import modality_check, polarity_check, value_segment
 from eywa.extraction.replies import Reply, bare_reply
 from eywa.extraction.text import (
     STOPWORDS,
@@ -373,7 +373,8 @@ class Validator:
         polarity = polarity_check(
             fact, turn.text, turn.signals, clause, statement_signals, support.claim_words, support.surface, cessation
         )
-        modality = modality_check(fact, clause, in_clause, bool(turn.signals), claim_signals)
+        segment = value_segment(turn.text, clause, support.claim_words, support.surface)
+        modality = modality_check(fact, clause, in_clause, bool(turn.signals), claim_signals, segment)
         return polarity, modality
 
 

@@ -36,11 +36,14 @@ def proposals(text: str, speaker: str | None = "Cecilia", said: datetime = SAID)
 
 
 def facts(text: str, speaker: str | None = "Cecilia", attribute: str | None = None) -> set[Fact]:
-    """The proposals of one turn as (attribute, value, polarity, modality), optionally of one attribute."""
+    """The proposals of one turn the validator accepts, as (attribute, value, polarity,
+    modality), optionally of one attribute: a proposal the validator refuses never becomes a
+    belief, so a rule test that read proposals alone passed for forms the product drops."""
+    ev = turn(text, speaker)
     return {
         (f.attribute or "", f.value, f.polarity, f.modality)
-        for f in proposals(text, speaker)
-        if attribute is None or f.attribute == attribute
+        for f in RuleExtractor().propose("home", [ev])
+        if (attribute is None or f.attribute == attribute) and Validator().validate("home", f, {ev.id: ev}).accepted
     }
 
 

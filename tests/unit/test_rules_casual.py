@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from eywa.extraction.rules.casual import cased, standard
@@ -16,18 +18,30 @@ from eywa.extraction.rules.casual import cased, standard
         ("Dont worry, i cant and i wont", "Don't worry, I can't and I won't"),
         ("my id is ill-formed; we were well", "my id is ill-formed; we were well"),  # words of their own
         ("email i@x.org or see docs/i", "email i@x.org or see docs/i"),
+        # "me" in a subject of two at the start of a sentence; not an object.
+        ("Me and Sam broke up.", "I and Sam broke up."),
+        ("Wow. Sam and me got engaged!", "Wow. Sam and I got engaged!"),
+        ("He invited Sam and me to dinner.", "He invited Sam and me to dinner."),
+        ("Me and my wife moved.", "Me and my wife moved."),
     ],
 )
 def test_standard_spelling(typed: str, read: str) -> None:
     assert standard(typed)[0] == read
 
 
-def test_offsets_follow_their_words() -> None:
-    typed = "ive worked at Initech since 2019 and im happy"
+@pytest.mark.parametrize(
+    ("typed", "words"),
+    [
+        ("ive worked at Initech since 2019 and im happy", ("worked", "Initech", "2019", "happy")),
+        ("Sam and me moved to Porto in 2019. Me and Sam love it", ("Sam", "moved", "Porto", "2019", "love")),
+    ],
+)
+def test_offsets_follow_their_words(typed: str, words: tuple[str, ...]) -> None:
     read, moved = standard(typed)
-    for word in ("worked", "Initech", "2019", "happy"):
-        at = typed.index(word)
-        assert read[moved(at) : moved(at + len(word))] == word
+    for word in words:
+        for found in re.finditer(rf"\b{word}\b", typed):
+            at = found.start()
+            assert read[moved(at) : moved(at + len(word))] == word
 
 
 @pytest.mark.parametrize(

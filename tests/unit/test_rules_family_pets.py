@@ -88,6 +88,9 @@ def test_a_wedding_names_the_partner_and_is_dated() -> None:
         ("I married Tobias in 2015.", {("partner", "Tobias", "positive", "asserted")}),
         ("Tobias and I broke up.", {("partner", "Tobias", "negative", "asserted")}),
         ("I broke up with Tobias last month.", {("partner", "Tobias", "negative", "asserted")}),
+        # The casual "me" in a subject of two is the speaker.
+        ("Me and Tobias broke up last month.", {("partner", "Tobias", "negative", "asserted")}),
+        ("Me and Tobias got engaged!", {("partner", "Tobias", "positive", "asserted")}),
         ("My ex-husband Tom lives in Leeds.", {("partner", "Tom", "negative", "asserted")}),
         ("We're getting married in June.", set()),  # a plan
     ],
@@ -149,6 +152,9 @@ def test_children_forms(text: str, expected: set[Fact]) -> None:
         ("We got a kitten last week.", {("pets", "cat", "positive", "asserted")}),
         ("My old cat Biscuit died on Tuesday.", {("pets", "Biscuit", "negative", "asserted")}),
         ("We had to put our dog down last year.", {("pets", "dog", "negative", "asserted")}),
+        ("I had to put my cat Miso down.", {("pets", "Miso", "negative", "asserted")}),
+        ("We had to put our dog to sleep.", {("pets", "dog", "negative", "asserted")}),
+        ("I rehomed my dog Rex.", {("pets", "Rex", "negative", "asserted")}),
         ("I might get a cat.", set()),
         ("My friend's dog is cute.", set()),
         ("I miss my dog.", set()),
@@ -161,6 +167,9 @@ def test_children_forms(text: str, expected: set[Fact]) -> None:
 )
 def test_pet_forms(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="pets") == expected
+    # and the validator keeps each (it refused every pet put down or rehomed: no cessation cue)
+    proposed = {f.statement for f in proposals(text) if f.attribute == "pets"}
+    assert not proposed & refusals(text).keys()
 
 
 def test_a_new_pet_is_dated_and_its_statement_reads_naturally() -> None:

@@ -18,6 +18,9 @@ from tests.unit.rules_support import Fact, facts, statements
         ("I stopped playing volleyball.", {("hobbies", "volleyball", "negative", "asserted")}),
         ("I don't play volleyball anymore.", {("hobbies", "volleyball", "negative", "asserted")}),
         ("I quit pottery.", {("hobbies", "pottery", "negative", "asserted")}),
+        ("I took up pottery this year.", {("hobbies", "pottery", "positive", "asserted")}),  # a time after it
+        ("I started painting this fence.", set()),  # a verb with its object
+        ("Took up climbing this summer, obsessed.", {("hobbies", "climbing", "positive", "asserted")}),  # dropped "I"
         ("I signed up for a knitting class yesterday.", {("hobbies", "knitting", "positive", "asserted")}),
         ("I might take up pottery.", set()),
         ("I go hiking every weekend.", {("hobbies", "hiking", "positive", "asserted")}),

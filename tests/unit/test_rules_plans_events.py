@@ -65,11 +65,19 @@ def test_a_plan_never_becomes_a_state() -> None:
         ),
         ("Took a quick trip to Oslo last week.", "Cecilia took a quick trip to Oslo in the week of 1 May 2023.",
          datetime(2023, 5, 1, tzinfo=timezone.utc)),
+        # A season Level 0 does not place is said, not read as a thing done ("… a spring").
+        ("I ran a marathon this spring.", "Cecilia ran a marathon this spring before 9 May 2023.", None),
     ],
 )
 def test_events_are_dated_by_their_own_part(text: str, statement: str, valid_from: datetime | None) -> None:
     events = [f for f in proposals(text) if f.attribute == "events"]
     assert [(f.statement, f.valid_from) for f in events] == [(statement, valid_from)]
+
+
+def test_a_season_is_no_part_of_the_event_value() -> None:
+    assert {f.value for f in proposals("I moved to Lisbon last summer.") if f.attribute == "events"} == {
+        "moved to Lisbon"
+    }
 
 
 def test_a_date_in_another_clause_does_not_date_the_event() -> None:

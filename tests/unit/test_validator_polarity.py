@@ -178,12 +178,35 @@ CONTRAST: list[Row] = [
     ("I don't live in Leeds anymore, I moved to York.", "Ana lives in Leeds.", "residence", "Leeds", "positive",
      "asserted", FLIP),
     ("Last year, I didn't live in York.", "Ana lived in York.", "residence", "York", "positive", "asserted", FLIP),
+    # "and" / "so" opening a first-person clause cut it too, as the rule extractor cuts its parts:
+    # the negation or the hedge of one is not the other's; a conditional before still is.
+    ("I don't eat meat and I love hiking.", "Ana loves hiking.", "hobbies", "hiking", "positive", "asserted", OK),
+    ("I don't eat meat and I love hiking.", "Ana eats meat.", "diet", "meat", "positive", "asserted", FLIP),
+    ("I love hiking and I might move to Lisbon.", "Ana loves hiking.", "hobbies", "hiking", "positive", "asserted",
+     OK),
+    ("I love hiking and I might move to Lisbon.", "Ana moves to Lisbon.", "residence", "Lisbon", "positive",
+     "asserted", LOST),
+    ("If I move to Lisbon, I'll take up surfing.", "Ana took up surfing.", "hobbies", "surfing", "positive",
+     "asserted", LOST),
+]  # fmt: skip
+
+# Cessation forms the rule extractor proposes that the validator refused (no cue read them).
+CEASED = [
+    ("I had to put my cat Miso down.", "Ana had to put Ana's cat Miso down.", "pets", "Miso", "negative", "asserted",
+     OK),
+    ("I rehomed my dog Rex.", "Ana rehomed Ana's dog Rex.", "pets", "Rex", "negative", "asserted", OK),
+    ("I've recovered from my knee injury.", "Ana recovered from knee injury.", "health", "knee injury", "negative",
+     "asserted", OK),
+    ("I lost my job as a plumber yesterday.", "Ana lost Ana's job as a plumber.", "occupation", "plumber",
+     "negative", "asserted", OK),
+    ("I dropped out of college.", "Ana dropped out of college.", "education", "college", "negative", "asserted", OK),
+    ("I'm an avid hiker.", "Ana is an avid hiker.", "hobbies", "hiking", "positive", "asserted", OK),
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize(
     ("text", "statement", "attribute", "value", "polarity", "modality", "reasons"),
-    HOBBIES + EMPLOYER + RESIDENCE + RELATIONSHIP + PETS + DIET + NOT_ENDED + CONTRAST,
+    HOBBIES + EMPLOYER + RESIDENCE + RELATIONSHIP + PETS + DIET + NOT_ENDED + CONTRAST + CEASED,
 )
 def test_each_form_is_accepted_or_refused_for_its_reason(
     text: str, statement: str, attribute: str, value: str, polarity: str, modality: str, reasons: frozenset[ReasonCode]

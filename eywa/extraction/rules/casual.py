@@ -36,6 +36,10 @@ _CONTRACTIONS = {
 _CASUAL = re.compile(
     r"(?<![\w'’.@/-])(?:(?P<i>i)|(?P<word>(?i:" + "|".join(sorted(_CONTRACTIONS, key=len, reverse=True)) + r")))"
     r"(?![\w'’@/-]|\.\w)"
+    # "Me and Sam broke up", "Sam and me broke up": "me" in a subject of two, at the start of
+    # a sentence, is "I" ("I and Sam", "Sam and I"); not "he invited Sam and me".
+    r"|(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s))(?P<me>[Mm]e)(?=\s+and\s+[A-Z][a-z]+\s+[a-z])"
+    r"|(?:(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s))[A-Z][a-z]+\s+and\s+)(?P<me_after>me)(?=\s+(?!and\b)[a-z])"
 )
 
 
@@ -48,7 +52,15 @@ def standard(text: str) -> tuple[str, Callable[[int], int]]:
     shift = 0
     for m in _CASUAL.finditer(text):
         said = m.group(0)
-        if m.group("i"):
+        if m.group("me_after"):
+            # Only the word "me" is rewritten; the name before it stays as typed.
+            out.append(text[pos : m.start("me_after")])
+            out.append("I")
+            pos = m.end()
+            shift -= 1
+            shifts.append((m.end(), shift))
+            continue
+        if m.group("i") or m.group("me"):
             wanted = "I"
         else:
             wanted = _CONTRACTIONS[said.lower()]

@@ -29,8 +29,9 @@ A = r"['’]"
 
 I = r"(?<![\w'’])I"  # noqa: E741 - the pronoun itself
 NAME = r"[A-Z][a-z]+(?:[-'’][A-Z][a-z]+)?"
-SUBJ = rf"(?P<subj>(?:(?P<with>{NAME})\s+and\s+)?{I}|(?<![\w'’])[Ww]e|{NAME})"
-"""The subject slot of every rule; ``resolve_subject`` decides whom it names."""
+SUBJ = rf"(?P<subj>(?:(?P<with>{NAME})\s+and\s+)?{I}(?:\s+and\s+(?P<with_after>{NAME}))?|(?<![\w'’])[Ww]e|{NAME})"
+"""The subject slot of every rule; ``resolve_subject`` decides whom it names. "I and Sam" is
+how ``eywa.extraction.rules.casual`` spells the casual "Me and Sam"."""
 
 BE = rf"(?:{A}m|{A}s|{A}re|\s+(?:am|is|are))"
 HAVE = rf"(?:{A}ve|{A}s|\s+(?:have|has))"
@@ -208,7 +209,8 @@ _DROPPED = re.compile(
     re.IGNORECASE,
 )
 _DROPPED_PAST = frozenset(
-    "moved relocated started began quit left joined settled retired graduated adopted got landed switched".split()
+    "moved relocated started began quit left joined settled retired graduated adopted got landed switched took picked"
+    .split()
 )
 """Past forms that open a chat sentence whose "I" was dropped ("Moved to Lisbon last week!",
 "Just started at Initech", "Got a new job at Initech!"): a verb in the past tense cannot be
@@ -312,7 +314,7 @@ def resolve_subject(ctx: Ctx, m: re.Match[str], *, we: bool = False, third: bool
     recognised it in this clause and ``third`` is true. Anything else is unresolved.
     """
     subj = m.group("subj")
-    if subj == "I" or subj.endswith(" I") or subj in ("my", "My"):
+    if subj == "I" or subj.endswith(" I") or subj.startswith("I and ") or subj in ("my", "My"):
         return ctx.turn.speaker
     if subj in ("our", "Our"):
         return ctx.turn.speaker if we else None
@@ -325,14 +327,20 @@ def resolve_subject(ctx: Ctx, m: re.Match[str], *, we: bool = False, third: bool
 
 def companion(ctx: Ctx, m: re.Match[str]) -> str | None:
     """The person of "<Name> and I", when Level 0 recognised the name."""
-    name = m.group("with")
+    name = said_companion(m)
     return ctx.persons.get(name) if name else None
+
+
+def said_companion(m: re.Match[str]) -> str | None:
+    """The name said beside "I" in the subject slot ("Sam and I", "I and Sam"), if any."""
+    groups = m.groupdict()
+    return groups.get("with") or groups.get("with_after")
 
 
 def first_person(m: re.Match[str]) -> bool:
     """Whether the subject slot held "I", "we" or "<Name> and I" (verb forms differ)."""
     subj = m.group("subj")
-    return subj in ("I", "we", "We") or subj.endswith(" I")
+    return subj in ("I", "we", "We") or subj.endswith(" I") or subj.startswith("I and ")
 
 
 def past_date(ctx: Ctx, m: re.Match[str] | None = None) -> datetime | None:

@@ -81,6 +81,11 @@ _TAIL = re.compile(
     r"|afterwards?|the\s+other\s+day|at\s+first|a\s+while\s+back|lately|like|just\s+for\s+fun|together|as\s+well"
     r"|with|to|of|by|into|through|middle|high)\s*$"
 )
+_UNDATED_TIME = re.compile(
+    r"\s*\b(?:this|last|that)\s+(?:past\s+)?(?:spring|summer|autumn|fall|winter|season|weekend|morning|afternoon|evening)\b"
+)
+"""A time Level 0 does not place ("this spring", "last summer"): said in the statement, not part
+of what was done (the value read "moved to Lisbon a summer")."""
 _BEFORE = re.compile(r"\s+before\s*[.!?]*\s*$")
 """A closing "before" of the experiential perfect ("… visited Rome before")."""
 _FILLER = frozenset(
@@ -156,6 +161,8 @@ def events(ctx: Ctx) -> Iterator[CandidateFact]:
     if date is not None and start <= date.start - base < end:
         rest = rest[: date.start - base - start] + " " + rest[date.end - base - start :]
     rest = _BINOMIAL.sub(lambda b: b.group(0).replace("-", " "), rest)
+    season = _UNDATED_TIME.search(rest)
+    rest = _UNDATED_TIME.sub("", rest)
     rest = re.sub(r"\bthis\s+(?=[a-z]{3})", "a ", re.sub(r"\bthese\s+(?=[a-z]{3})", "some ", rest))
     rest = re.sub(r"\ba\s+(?=[aeiou])", "an ", rest)
     rest = " ".join(rest.replace('"', " ").replace("“", " ").replace("”", " ").split()).strip(" .!?-–—")
@@ -175,10 +182,11 @@ def events(ctx: Ctx) -> Iterator[CandidateFact]:
     what = third_person_text(f"{verb} {rest}".strip(), ctx.turn.speaker)
     if what is None or _VAGUE.match(what):
         return
+    said_when = f"{what} {' '.join(season.group(0).split())}" if season is not None else what
     s = ctx.turn.speaker
     who = _who(ctx, m, s)
     if date is not None and date.window_start is not None:
-        yield fact(ctx, s, f"{who} {what} {date_phrase(date.window_start, date.granularity, date.window_end)}", "events", what,
+        yield fact(ctx, s, f"{who} {said_when} {date_phrase(date.window_start, date.granularity, date.window_end)}", "events", what,
                    valid_from=date.window_start, confidence=0.7)
         return
     said = ctx.turn.observed_at
@@ -187,7 +195,7 @@ def events(ctx: Ctx) -> Iterator[CandidateFact]:
     # happened at some time before the turn, which is all the turn bounds.
     recent = m.groupdict().get("perfect") and not experiential(ctx, m.group("verb"), start)
     when = "shortly before" if m.group("just") or recent else "before"
-    yield fact(ctx, s, f"{who} {what} {when} {said.day} {said:%B} {said.year}", "events", what, confidence=0.65)
+    yield fact(ctx, s, f"{who} {said_when} {when} {said.day} {said:%B} {said.year}", "events", what, confidence=0.65)
 
 
 def _who(ctx: Ctx, m: re.Match[str], speaker: str) -> str:
@@ -195,8 +203,8 @@ def _who(ctx: Ctx, m: re.Match[str], speaker: str) -> str:
     subj = m.groupdict().get("subj") or "I"
     if subj in ("we", "We"):
         return f"{speaker} and others"
-    if subj.endswith(" I") and subj != "I":
-        name = subj[: -len(" and I")].strip()
+    if (subj.endswith(" I") or subj.startswith("I and ")) and subj != "I":
+        name = subj[len("I and ") :].strip() if subj.startswith("I and ") else subj[: -len(" and I")].strip()
         if name.split()[0].lower() in ("my", "our"):
             return f"{speaker} and {possessive(speaker)} {' '.join(name.split()[1:])}"
         return f"{speaker} and {ctx.persons.get(name, name)}"

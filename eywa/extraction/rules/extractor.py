@@ -71,7 +71,10 @@ _SHARED = frozenset({"employer", "residence"})
 """States "<Name> and I" share: "Ben and I both work at Initech", "Tom and I live in Leeds"
 (not a pet or a wedding, which the rules already give whom they name, nor a hobby two may
 share for a day)."""
-_WITH_ME = re.compile(r"^\s*(?:[Bb]oth\s+)?(?P<with>[A-Z][a-z]+(?:[-'’][A-Z][a-z]+)?)\s+and\s+I\b")
+_WITH_ME = re.compile(
+    r"^\s*(?:[Bb]oth\s+)?(?:(?P<with>[A-Z][a-z]+(?:[-'’][A-Z][a-z]+)?)\s+and\s+I\b"
+    r"|I\s+and\s+(?P<with_after>[A-Z][a-z]+(?:[-'’][A-Z][a-z]+)?)\b)"
+)
 
 
 def _shared(found: CandidateFact, part: Part, speaker: str | None, persons: Mapping[str, str]) -> CandidateFact | None:
@@ -80,7 +83,7 @@ def _shared(found: CandidateFact, part: Part, speaker: str | None, persons: Mapp
     a positive, asserted state both hold (``_SHARED``) whose statement names the speaker
     only as its subject."""
     m = _WITH_ME.match(part.text)
-    other = persons.get(m.group("with")) if m else None
+    other = persons.get(m.group("with") or m.group("with_after")) if m else None
     if (other is None or not speaker or found.subject != speaker or found.attribute not in _SHARED
             or found.polarity != "positive" or found.modality != "asserted"
             or not found.statement.startswith(f"{speaker} ") or speaker in found.statement[len(speaker):]):  # fmt: skip

@@ -32,6 +32,7 @@ from eywa.extraction.rules.clause import (
     perfect,
     plain,
     rule,
+    said_companion,
     stated_start,
 )
 from eywa.extraction.rules.phrasing import fact, possessive
@@ -163,7 +164,7 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             # "Ben and I got engaged": whom one gets engaged or married to is a person, so the
             # name is the partner even where Level 0 could not tell it from a capitalised word.
             to = _TO_NAME.match(ctx.text, m.end()) if st in _UNITES else None
-            partner = (companion(ctx, m) or _name(m.group("with")) or (_name(to.group("name")) if to else None)
+            partner = (companion(ctx, m) or _name(said_companion(m)) or (_name(to.group("name")) if to else None)
                        ) if st in _UNITES else None
             if partner is not None:
                 yield fact(ctx, s, f"{s} got {st} to {partner}", "partner", partner, valid_from=past_date(ctx, m))
@@ -193,7 +194,7 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
     part = ctx.part
     if part.negated and not (part.hedged or part.hypothetical or part.past_habit):
         for m, s in matches(ctx, _APART, we=True):
-            if (partner := _name(m.group("name")) or companion(ctx, m) or _name(m.group("with"))) is not None:
+            if (partner := _name(m.group("name")) or companion(ctx, m) or _name(said_companion(m))) is not None:
                 yield fact(ctx, s, f"{s} is no longer with {partner}", "partner", partner, polarity="negative",
                            confidence=0.8)
         for m, s in matches(ctx, _NOT_STATUS, we=True):
@@ -228,7 +229,7 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
         role, partner = m.group("role"), _name(m.group("name"))
         if m.groupdict().get("ex"):
             if partner is not None:
-                yield fact(ctx, s, f"{partner} is {possessive(s)} ex-{role}", "partner", partner, polarity="negative")
+                yield fact(ctx, s, f"{possessive(s)} ex-{role} is {partner}", "partner", partner, polarity="negative")
             continue
         # A boyfriend named in passing ("my girlfriend and I had our wedding") may be a label
         # outgrown; only "I have a boyfriend" says the status.

@@ -59,9 +59,13 @@ _DOES = rule(
 _TOOK_UP = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:started|began|took\s+up|picked\s+up|got\s+into|{BE}\s+getting\s+into)\s+"
     rf"(?:(?:playing|learning|doing|practi[cs]ing)\s+)?{_DET}{_ACT}"
-    r"(?!\s+(?:match|game|tournament|event|trip|another|a|an|the|my|this|that|some|it|one|more|about|down)\b)",
+    r"(?!\s+(?:match|game|tournament|event|trip|another|a|an|the|my|(?:this|that)(?!\s+(?:year|month|week|spring|summer"
+    r"|autumn|fall|winter)\b)|some|it|one|more|about|down)\b)",
     PASTIMES,
 )
+"""Taking an activity up: "I took up pottery (this year)"; not when the activity word is a
+verb with its object after it ("I started painting this fence", "I started running a
+marathon")."""
 _JOINED = rule(
     rf"{SUBJ}(?:{HAVE}|{BE}|{HAVE}\s+been)?\s+{ADV}(?:joined|signed\s+up\s+for|enrolled\s+in|started|began|taking|took)\s+"
     rf"{_DET}{_ACT}\s+{_GROUP}\b",
