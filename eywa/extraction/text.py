@@ -234,7 +234,7 @@ COMMA_SPLICE = (
 York"), not a hedge tacked on ("…, I think", "…, I guess"): what comes after it has its own
 negation and hedges, when what comes before it is a clause too (``opens_own_clause``)."""
 _COMMA_SPLICE = re.compile(
-    COMMA_SPLICE + r"|,?\s+(?:and|so)\s+(?=(?:I|[Ww]e)(?:\s+[a-z]+|['’](?:m|ve|d|ll|re)\b))"
+    COMMA_SPLICE + r"|(?P<conjunction>,?\s+(?:and|so)\s+(?=(?:I|[Ww]e)(?:\s+[a-z]+|['’](?:m|ve|d|ll|re)\b)))"
 )
 """Where the validator cuts a clause, as the rule extractor cuts its parts: a comma splice, or
 "and" / "so" opening a first-person clause ("I don't eat meat and I love hiking": the negation
@@ -256,7 +256,10 @@ def splice_segment(text: str, start: int, end: int, words: Sequence[str]) -> tup
     value's polarity and modality there, as the rule extractor reads each part on its own."""
     cuts = [start]
     for m in _COMMA_SPLICE.finditer(text[start:end]):
-        if opens_own_clause(text[cuts[-1] : start + m.start()]):
+        # ", and I …" joins two clauses; a comma alone may follow an adverbial ("Last week, I …")
+        # and "and" alone may join a subject ("Tobias and I broke up").
+        joined = (m.group("conjunction") or "").startswith(",")
+        if joined or opens_own_clause(text[cuts[-1] : start + m.start()]):
             cuts.append(start + m.start())
     cuts.append(end)
     if len(cuts) == 2:

@@ -55,6 +55,8 @@ SAID_IN_APRIL = datetime(2024, 4, 22, 18, 0, tzinfo=timezone.utc)
         ("I've been teaching at Riverside High since 2019.", {("employer", "Riverside High", "positive", "asserted")}),
         ("I'm teaching at the Tate next week.", set()),
         ("Been working at Initech since March.", {("employer", "Initech", "positive", "asserted")}),  # a dropped "I've"
+        ("I left Paris and moved to Rome.", set()),  # a place left, not an employer
+        ("I left Paris and joined Tobias in Rome.", set()),  # joining a person is no new job
     ],
 )
 def test_employer_forms(text: str, expected: set[Fact]) -> None:
@@ -175,6 +177,8 @@ def test_work_on_a_project_at_a_place_is_not_an_employer() -> None:
         # The home moved into, before where it is.
         ("We moved into our new place in Leeds.", {("residence", "Leeds", "positive", "asserted")}),
         ("We moved into a new office in Leeds.", set()),  # an office is no home
+        ("I left Paris and moved to Rome.", {("residence", "Paris", "negative", "asserted"),
+                                            ("residence", "Rome", "positive", "asserted")}),
         ("Hey Ben! My brother Sam is great. Moved to Lisbon.", set()),  # Sam is named after the greeting
     ],
 )

@@ -186,6 +186,8 @@ CONTRAST: list[Row] = [
      OK),
     ("I love hiking and I might move to Lisbon.", "Ana moves to Lisbon.", "residence", "Lisbon", "positive",
      "asserted", LOST),
+    ("Pottery is my passion, and I might move to Lisbon.", "Pottery is Ana's passion.", "hobbies", "pottery",
+     "positive", "asserted", OK),  # a conjunction joins two clauses, whatever the first's subject
     ("If I move to Lisbon, I'll take up surfing.", "Ana took up surfing.", "hobbies", "surfing", "positive",
      "asserted", LOST),
 ]  # fmt: skip

@@ -71,6 +71,12 @@ _NOT_LIVES = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t|no\s+longer)\s+(?:really\s+)?(?:live|lives)\s+in\s+{_PLACE}",
     "live lives",
 )
+_LEFT_AND_MOVED = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}left\s+{_OLD}(?:\s+(?:last|this)\s+(?:week|month|year)|\s+in\s+[A-Z][a-z]+)?,?"
+    rf"\s+(?:and|to)\s+(?:then\s+)?(?:move|moved|relocate|relocated)\b",
+    "left",
+)
+""""I left Paris and moved to Rome": the place left is a home left (it read as an employer)."""
 _LEFT_NAMED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}left\s+{_OLD}", "left")
 """"We left Leeds (in May)": a home left when the speaker's earlier beliefs hold the place as
 their residence (``Ctx.named``); "left" a place alone may be a trip's end."""
@@ -128,7 +134,12 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
         if "place" in m.groupdict() and (place := place_name(m.group("place"))):
             yield fact(ctx, s, f"{s} moved to {place}", "residence", place,
                        valid_from=past_date(ctx, m), confidence=0.85)
-    for m, s in matches(ctx, _LEFT_NAMED, we=True):
+    moved_from = matches(ctx, _LEFT_AND_MOVED, we=True)
+    for m, s in moved_from:
+        if (old := place_name(m.group("old"))) and not ctx.part.negated:
+            yield fact(ctx, s, f"{s} moved away from {old}", "residence", old, polarity="negative",
+                       valid_from=past_date(ctx, m), confidence=0.8)
+    for m, s in [] if moved_from else matches(ctx, _LEFT_NAMED, we=True):
         old = place_name(m.group("old"))
         known = ctx.named.get(old.casefold()) if old and s == ctx.turn.speaker else None
         if old and known is not None and known[0] == "residence" and not ctx.part.negated:
