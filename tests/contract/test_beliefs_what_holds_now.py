@@ -186,6 +186,15 @@ def test_each_child_or_pet_named_in_a_list_is_one(memory: Memory, text: str, att
     assert held == names
 
 
+@pytest.mark.parametrize("gone", ["We had to put Biscuit down.", "We had to put Biscuit to sleep.", "We rehomed Biscuit."])
+def test_a_pet_named_alone_put_down_or_rehomed_is_a_pet_no_longer(memory: Memory, gone: str) -> None:
+    """"We had to put Biscuit down" after "I have a cat named Biscuit" made nothing (only
+    "put my cat down" was read, and the validator refused even that: no cessation cue)."""
+    space = _alice(memory, "I have a cat named Biscuit.", gone)
+    said = _answer(memory, space, "What pets does Alice have now?")
+    assert said.startswith("Alice — pets: not Biscuit"), said
+
+
 LEANING: list[object] = [
     ([("Alice", "I live in Lisbon.", "2024-03-01T10:00:00"), ("Alice", "Sorry, I meant Porto, not Lisbon.", "2024-03-01T10:05:00")],
      "Where does Alice live?", "Alice — residence: Porto"),

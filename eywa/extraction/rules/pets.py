@@ -87,6 +87,12 @@ _PUT_DOWN = rule(
     rf"{PET_ADJECTIVES}(?P<pet>{PETS})\b(?:,?\s+(?P<name>{NAME})\b)?(?P<down>\s+down|\s+to\s+sleep)?",
     PETS,
 )
+_PUT_NAME_DOWN = rule(
+    rf"{SUBJ}\s+{ADV}(?P<had>had\s+to\s+)?(?P<verb>put|rehomed|rehome)\s+(?P<name>{NAME})\b(?P<down>\s+down|\s+to\s+sleep)?",
+    "put rehomed rehome",
+)
+""""We had to put Rex down", "we rehomed Miso": a pet named alone, read only when the
+speaker's earlier beliefs hold the name as a pet (``Ctx.named``)."""
 _NO_PETS = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t)\s+(?:have|own)\s+(?:any\s+)?(?:pets|animals)\b",
     "pets animals",
@@ -113,7 +119,8 @@ def pet_value(pet: str, name: str | None) -> str:
 
 
 def _named_gone(ctx: Ctx) -> Iterator[CandidateFact]:
-    """"<Name> died" where the name is one of the speaker's pets."""
+    """"<Name> died", "we had to put <Name> down", "we rehomed <Name>" where the name is one of
+    the speaker's pets."""
     speaker = ctx.turn.speaker
     if not speaker or not ctx.named or ctx.part.negated:
         return
@@ -124,6 +131,13 @@ def _named_gone(ctx: Ctx) -> Iterator[CandidateFact]:
         gone = " ".join(m.group("gone").split())
         yield fact(ctx, speaker, f"{possessive(speaker)} pet {known[1]} {gone}", "pets", known[1], polarity="negative",
                    valid_from=past_date(ctx), confidence=0.8)
+    for m, s in matches(ctx, _PUT_NAME_DOWN, we=True):
+        known = ctx.named.get(m.group("name").casefold())
+        if s != speaker or known is None or known[0] != "pets" or (m.group("verb") == "put" and not m.group("down")):
+            continue
+        done = f"put {known[1]}{m.group('down')}" if m.group("verb") == "put" else f"{m.group('verb')} {known[1]}"
+        yield fact(ctx, s, f"{s} {m.group('had') or ''}{done}", "pets", known[1], polarity="negative",
+                   valid_from=past_date(ctx, m), confidence=0.8)
 
 
 def pets(ctx: Ctx) -> Iterator[CandidateFact]:
