@@ -371,6 +371,10 @@ class ObservedValue(Frozen):
     belief_id: str
     evidence_ids: tuple[str, ...]
     """The turns that support it."""
+    said_at: datetime | None = None
+    """When the turns that support it were said, where the event time is a start still ahead
+    ("I got a job at Initech! Starting next Monday." said on 1 Mar is at 4 Mar, said 1 Mar);
+    None when it is the event time, or in a state saved before it was kept."""
 
 
 class Dimension(Frozen):

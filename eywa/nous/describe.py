@@ -40,10 +40,12 @@ def _last_said(dimension: Dimension) -> str:
     last = dimension.last_observed
     if last is None:
         return ""
+    # A start said ahead is placed at the start; "last said" is when it was said.
+    said = last.said_at or last.at
     plain = last.polarity == "positive" and last.modality == "asserted"
     if plain and dimension.mode is not None and last.value.casefold() == dimension.mode.casefold():
-        return f" — last said {day_text(last.at)}"
-    return f" — last said {day_text(last.at)}: {_said(last)}"
+        return f" — last said {day_text(said)}"
+    return f" — last said {day_text(said)}: {_said(last)}"
 
 
 def _as_of(dimension: Dimension, as_of: datetime | None) -> str:

@@ -234,7 +234,7 @@ def _spellings(state: DimensionState, instant: Sequence[Observation]) -> dict[st
 def _observed(obs: Observation, value: str) -> ObservedValue:
     return ObservedValue(
         value=value, polarity=obs.polarity, modality=obs.modality, at=obs.at,
-        belief_id=obs.belief_id, evidence_ids=obs.evidence_ids,
+        belief_id=obs.belief_id, evidence_ids=obs.evidence_ids, said_at=obs.said_at,
     )  # fmt: skip
 
 

@@ -60,13 +60,16 @@ class Observation(Frozen):
     evidence_ids: tuple[str, ...] = ()
     valid_from: datetime | None = None
     """The start the belief states, when before ``at`` (see the module docstring)."""
+    said_at: datetime | None = None
+    """When the cited turns were said, when before ``at`` (a start said ahead): what a
+    dimension's "last said" reports (``eywa.nous.describe``)."""
 
     @field_validator("at")
     @classmethod
     def _utc(cls, value: datetime) -> datetime:
         return as_utc(value)
 
-    @field_validator("valid_from")
+    @field_validator("valid_from", "said_at")
     @classmethod
     def _utc_or_none(cls, value: datetime | None) -> datetime | None:
         return None if value is None else as_utc(value)
@@ -165,6 +168,8 @@ def observation_from_belief(
     change = any(e.signals_of(SignalKind.CORRECTION) for e in cited) or ended(belief, cited) or _ends_before(belief, spec)
     second_hand = bool(cited) and all((e.role or "").lower() in _SECOND_HAND_ROLES for e in cited)
     score = belief.report.score if belief.report is not None else None
+    at = event_time(belief, cited)
+    said = max((as_utc(e.observed_at) for e in cited), default=None)
     return Observation(
         space=belief.space,
         entity=belief.subject,
@@ -172,10 +177,11 @@ def observation_from_belief(
         value=belief.value,
         polarity=belief.polarity,
         modality=belief.modality,
-        at=event_time(belief, cited),
+        at=at,
         reliability=reliability(score, belief.modality, second_hand, params),
         change_signal=change,
         belief_id=belief.id,
         evidence_ids=belief.evidence_ids,
         valid_from=stated_start(belief, cited),
+        said_at=said if said is not None and said < at else None,
     )

@@ -186,6 +186,14 @@ def test_each_child_or_pet_named_in_a_list_is_one(memory: Memory, text: str, att
     assert held == names
 
 
+def test_a_start_said_ahead_is_last_said_when_it_was_said(memory: Memory) -> None:
+    """The observation of a start still ahead is placed at the start, and the line said it was
+    "last said" then: on the start day, a day the speaker said nothing."""
+    space = _alice(memory, "I work at Globex.", "I got a new job at Initech! Starting next Monday.")
+    said = _answer(memory, space, "Where does Alice work now?", as_of="2024-06-01T00:00:00")
+    assert said.startswith("Alice — employer: Initech since 8 Apr 2024 (was Globex) — last said 1 Apr 2024;"), said
+
+
 @pytest.mark.parametrize("gone", ["We had to put Biscuit down.", "We had to put Biscuit to sleep.", "We rehomed Biscuit."])
 def test_a_pet_named_alone_put_down_or_rehomed_is_a_pet_no_longer(memory: Memory, gone: str) -> None:
     """"We had to put Biscuit down" after "I have a cat named Biscuit" made nothing (only
