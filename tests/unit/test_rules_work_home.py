@@ -56,6 +56,12 @@ SAID_IN_APRIL = datetime(2024, 4, 22, 18, 0, tzinfo=timezone.utc)
         ("I'm teaching at the Tate next week.", set()),
         ("Been working at Initech since March.", {("employer", "Initech", "positive", "asserted")}),  # a dropped "I've"
         ("I left Paris and moved to Rome.", set()),  # a place left, not an employer
+        ("I've been at Google for five years.", {("employer", "Google", "positive", "asserted")}),
+        ("I've been at Starbucks for two hours.", set()),  # a visit
+        ("I switched jobs, I'm now at Globex.", {("employer", "Globex", "positive", "asserted")}),
+        ("I'm now at Starbucks, want to come?", set()),  # no work talk: where one is standing
+        ("My new job at Globex starts Monday.", {("plans", "start at Globex", "positive", "planned")}),  # not yet
+        ("I'm freelancing now.", {("employer", "self-employed", "positive", "asserted")}),
         ("I left Paris and joined Tobias in Rome.", set()),  # joining a person is no new job
     ],
 )

@@ -71,7 +71,10 @@ _TEACHES = rule(
 """"I teach (maths) at Riverside High", "I've been teaching at X since 2019": where one teaches
 is where one works. Not "I'm teaching a workshop at X" (an event, with its article) nor "I'm
 teaching at X next week" (the present progressive alone: ``_TEACHES`` has no "am")."""
-_AT_NOW = rule(rf"{SUBJ}{BE}\s+{ADV}at\s+{_ORG}\s+(?:now|these\s+days|nowadays)\b", "now days nowadays")
+_AT_NOW = rule(
+    rf"{SUBJ}{BE}\s+(?:(?P<now>now|currently)\s+)?{ADV}at\s+{_ORG}(?(now)|\s+(?:now|these\s+days|nowadays)\b)",
+    "now currently days nowadays",
+)
 """"I'm at Google now": the employer, when the turn speaks of work ("I left Initech, I'm at
 Google now", "new job, I'm at Google now") or Google is already the speaker's employer;
 alone it may be where one is standing ("I'm at Starbucks now")."""
@@ -82,6 +85,15 @@ _WORK_TALK = re.compile(
 )
 _EMPLOYED = rule(rf"{SUBJ}{BE}\s+{ADV}(?:employed|(?:self-)?contracted)\s+(?:by|at)\s+{_ORG}{_ROLE_AFTER}", "employed contracted")
 """"I'm employed by Globex", "I'm employed at the Royal Navy as an engineer": the employer."""
+_BEEN_AT = rule(
+    rf"{SUBJ}{HAVE}\s+{ADV}been\s+at\s+{_ORG}(?=\s+(?:for\s+(?:about\s+|almost\s+|nearly\s+|over\s+)?"
+    r"(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|many)\s+(?:years?|months?)"
+    r"|since\s+(?:\d{4}|January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|last\s+(?:year|month)))\b)",
+    "been",
+)
+""""I've been at Google for five years", "… since 2019": the employer, since then. Only with
+months or years: "I've been at Starbucks for two hours" is a visit."""
 _HAS_WORKED = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+(?:at|for)\s+{_ORG}", "worked")
 """"I've worked at Initech since 2019": the present perfect with how long says one still does
 (not "I worked at Initech", a past, nor "I've worked at Initech", once), and since when
@@ -174,8 +186,8 @@ _LOST_JOB_AS = rule(
 )
 _STATUS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?P<st>unemployed|self-employed|self\s+employed|jobless|retired"
-    r"|out\s+of\s+work|between\s+jobs|out\s+of\s+a\s+job)(?![\w-])(?!\s+(?:from|as|teacher|nurse|doctor|officer|couple)\b)",
-    "unemployed self employed jobless retired out between",
+    r"|out\s+of\s+work|between\s+jobs|out\s+of\s+a\s+job|freelancing|a\s+freelancer|freelance)(?![\w-])(?!\s+(?:from|as|teacher|nurse|doctor|officer|couple)\b)",
+    "unemployed self employed jobless retired out between freelancing freelancer freelance",
 )
 """Whether one works at all: "I'm unemployed", "I'm between jobs", "I'm self-employed", "I'm
 retired". The registry holds these as the employer's own values (``unemployed``,
@@ -194,7 +206,8 @@ _LET_GO = rule(
 """"I got laid off last week", "I lost my job": no work now (employer ``unemployed``, dated),
 whichever employer it was; with the employer named ("… from Initech") ``_LEFT`` ends that one."""
 _STATUS_VALUE = {"self employed": "self-employed", "jobless": "unemployed", "out of work": "unemployed",
-                 "between jobs": "unemployed", "out of a job": "unemployed"}  # fmt: skip
+                 "between jobs": "unemployed", "out of a job": "unemployed", "freelancing": "self-employed",
+                 "a freelancer": "self-employed", "freelance": "self-employed"}  # fmt: skip
 _IS_A = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:working\s+as\s+)?(?:a|an|(?P<def>the))\s+{_TITLE}"
     rf"(?:\s+(?:at|for)\s+{_ORG})?",
@@ -266,8 +279,15 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
     if not asserts(ctx):
         return
     for m, s in matches(ctx, _WORKS) + matches(ctx, _EMPLOYED) + matches(ctx, _MY_JOB, anywhere=True):
-        if (org := org_name(m.group("org"))) and m.groupdict().get("first") and (start := future_date(ctx)):
-            yield _starts_on(ctx, s, org, start)  # "my first day at Globex is 6 May": from then
+        starts = m.re is _MY_JOB.pattern and _STARTS_AHEAD.match(ctx.text, m.end()) is not None
+        if (org := org_name(m.group("org"))) and starts and future_date(ctx) is None:
+            # "My new job at Globex starts Monday" (a day Level 0 did not place): a start to
+            # come, a plan until it is said done (as "I start at Globex on Monday").
+            yield fact(ctx, s, f"{s} starts at {org}", "plans", f"start at {org}", modality="planned",
+                       confidence=0.75)
+        elif org and (m.groupdict().get("first") or starts) and (start := future_date(ctx)):
+            # "my first day at Globex is 6 May", "my new job at Globex starts on 6 June": from then.
+            yield _starts_on(ctx, s, org, start)
         elif org:
             # "My first day at Globex was 6 May": since then.
             began = past_date(ctx, m) if m.groupdict().get("first") else stated_start(ctx, m)
@@ -281,6 +301,10 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         org = org_name(m.group("org"))
         if org is not None and (_WORK_TALK.search(ctx.turn.text) or _named(ctx, org, "employer")):
             yield fact(ctx, s, f"{s} works at {_the(m, org)} now", "employer", org, confidence=0.85)
+    for m, s in matches(ctx, _BEEN_AT):
+        if org := org_name(m.group("org")):
+            yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
+                       confidence=0.8)
     for m, s in matches(ctx, _HAS_WORKED):
         if lasting(ctx, m.end(), right_after=True) and (org := org_name(m.group("org"))):
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
@@ -399,6 +423,8 @@ def _accepted(ctx: Ctx, s: str, m: re.Match[str], org: str, *, accepted: bool) -
     yield from _title(ctx, s, m)
 
 
+_STARTS_AHEAD = re.compile(r"\s+(?:starts|begins|is\s+starting|kicks\s+off)\b")
+"""A job said to start, right after "my new job at X": a start to come."""
 _START_WORDS = re.compile(r"\b(?:start|starts|starting|begin|begins|beginning|first\s+day)\b", re.IGNORECASE)
 
 
