@@ -185,6 +185,11 @@ def test_work_on_a_project_at_a_place_is_not_an_employer() -> None:
         ("We moved into a new office in Leeds.", set()),  # an office is no home
         ("I left Paris and moved to Rome.", {("residence", "Paris", "negative", "asserted"),
                                             ("residence", "Rome", "positive", "asserted")}),
+        # Home called so, and near a place.
+        ("I've called Lisbon home for six years.", {("residence", "Lisbon", "positive", "asserted")}),
+        ("Home is Lisbon now.", {("residence", "Lisbon", "positive", "asserted")}),
+        ("Lisbon will always be home.", set()),  # a feeling, not where one lives
+        ("I live just outside Lisbon.", {("residence", "Lisbon", "positive", "asserted")}),
         ("Hey Ben! My brother Sam is great. Moved to Lisbon.", set()),  # Sam is named after the greeting
     ],
 )

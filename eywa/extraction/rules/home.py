@@ -29,6 +29,7 @@ from eywa.extraction.rules.clause import (
     past_date,
     plain,
     rule,
+    starts_clause,
     stated_start,
 )
 from eywa.extraction.rules.phrasing import article, clean, fact, possessive
@@ -43,9 +44,18 @@ and where."""
 _LIVES = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been|{HAVE})?\s+{ADV}(?:live|lives|living|based|residing|reside|resides"
     rf"|(?:settled|settling)(?:\s+in)?(?:\s+(?:really\s+|so\s+|pretty\s+)?(?:nicely|well|fine|okay|ok|quickly))?)\s+"
-    rf"{_WITH}(?:here\s+)?in\s+{_PLACE}",
+    rf"{_WITH}(?:here\s+)?(?P<where>in|(?:just\s+)?(?:outside(?:\s+of)?|near|close\s+to))\s+{_PLACE}",
     "live lives living based residing reside resides settled settling",
 )
+_CALLED_HOME = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:called|call|calls)\s+{_PLACE}\s+home\b", "call calls called")
+""""I've called Lisbon home for six years", "We call Porto home": where one lives."""
+_HOME_IS = rule(
+    r"(?:[Hh]ome\s+is\s+(?:the\s+)?(?P<place>" + PROPER + r")|(?:the\s+)?(?P<named>" + PROPER
+    + r")\s+is\s+(?:my\s+|our\s+)?(?:new\s+)?home)\s+(?:now|these\s+days)\b",
+    "home",
+)
+""""Home is Lisbon now", "Lisbon is home now": the speaker's residence; only with "now"
+("Lisbon will always be home" is a feeling, not where one lives)."""
 _HAS_LIVED = rule(rf"{SUBJ}{HAVE}\s+{ADV}lived\s+(?:here\s+)?in\s+{_PLACE}", "lived")
 """"I've lived in Leeds for ten years": one still does (not "I lived in Leeds", a past), and
 since when (``stated_start``: ten years before the turn). Only with how long (``lasting``):
@@ -156,15 +166,28 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
     if not asserts(ctx):
         return
     lived = [(m, s) for m, s in matches(ctx, _HAS_LIVED, we=True) if lasting(ctx, m.end(), right_after=True)]
+    lived += matches(ctx, _CALLED_HOME, we=True)
+    yield from _home_is(ctx)
     for m, s in matches(ctx, _LIVES, we=True) + lived:
         if future_date(ctx) is not None:
             continue  # "I'm living in Porto next year", "we're settling in Porto in May": a plan
         if place := place_name(m.group("place")):
-            yield fact(ctx, s, f"{s} lives in {place}", "residence", place, valid_from=stated_start(ctx, m),
+            where = " ".join((m.groupdict().get("where") or "in").split())
+            yield fact(ctx, s, f"{s} lives {where} {place}", "residence", place, valid_from=stated_start(ctx, m),
                        confidence=0.9)
     for m, s in matches(ctx, _FROM) + matches(ctx, _GREW_UP) + matches(ctx, _HOMETOWN, anywhere=True):
         if place := place_name(m.group("place")):
             yield fact(ctx, s, f"{s} is from {place}", "origin", place, confidence=0.85)
+
+
+def _home_is(ctx: Ctx) -> Iterator[CandidateFact]:
+    """"Home is Lisbon now": the speaker's residence (``_HOME_IS``)."""
+    speaker = ctx.turn.speaker
+    if not speaker or ctx.part.negated or _HOME_IS.keywords.isdisjoint(ctx.part.words):
+        return
+    for m in _HOME_IS.pattern.finditer(ctx.text):
+        if starts_clause(ctx.text[: m.start()]) and (place := place_name(m.group("place") or m.group("named"))):
+            yield fact(ctx, speaker, f"{speaker} lives in {place}", "residence", place, confidence=0.85)
 
 
 def possessions(ctx: Ctx) -> Iterator[CandidateFact]:
