@@ -25,6 +25,10 @@ from tests.unit.rules_support import Fact, facts, proposals, refusals, statement
         ("I got divorced last year.", {("relationship_status", "divorced", "positive", "asserted")}),
         ("My husband, Tom, is a chef.", {("relationship_status", "married", "positive", "asserted")}),
         ("If I were married I would live in Paris.", set()),
+        ("I'm a widow.", {("relationship_status", "widowed", "positive", "asserted")}),
+        ("Tobias and I have been dating for a year.", {("relationship_status", "in a relationship", "positive",
+                                                        "asserted")}),
+        ("Tobias and I are together.", set()),  # a married couple says it too
     ],
 )
 def test_relationship_status_forms(text: str, expected: set[Fact]) -> None:
@@ -91,6 +95,9 @@ def test_a_wedding_names_the_partner_and_is_dated() -> None:
         # The casual "me" in a subject of two is the speaker.
         ("Me and Tobias broke up last month.", {("partner", "Tobias", "negative", "asserted")}),
         ("Me and Tobias got engaged!", {("partner", "Tobias", "positive", "asserted")}),
+        # The subject and its verb: "Tobias and I have been …" (the rule wanted a space before "'ve").
+        ("Tobias and I have been dating for a year.", {("partner", "Tobias", "positive", "asserted")}),
+        ("Tobias and I aren't together anymore.", {("partner", "Tobias", "negative", "asserted")}),
         ("My ex-husband Tom lives in Leeds.", {("partner", "Tom", "negative", "asserted")}),
         ("We're getting married in June.", set()),  # a plan
     ],

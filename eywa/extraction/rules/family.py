@@ -43,8 +43,9 @@ _FROM_NO_ONE = rf"(?!\s+from\s+(?!{NAME}\b|(?i:my|his|her|their|our)\s+(?:husban
 """After "separated" or "divorced": a "from" that names no spouse ("we got separated from the
 group", "I'm divorced from reality") is no status; "divorced from Tom" / "from my husband" is."""
 _IS = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:happily\s+)?{_STATUS}\b(?!\s+(?:to|for)\s+(?!{NAME})){_FROM_NO_ONE}",
-    "married engaged divorced separated widowed single",
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:happily\s+)?(?:{_STATUS}|(?P<widow>a\s+widow(?:er)?))\b"
+    rf"(?!\s+(?:to|for)\s+(?!{NAME})){_FROM_NO_ONE}",
+    "married engaged divorced separated widowed single widow widower",
 )
 _IS_FOR = rule(
     rf"{SUBJ}{HAVE}\s+{ADV}been\s+{ADV}(?:happily\s+)?{_STATUS}\b(?=\s+for\s)",
@@ -75,11 +76,12 @@ _BROKE_UP = rule(
     "broke split separated called",
 )
 _APART = rule(
-    rf"{SUBJ}{BE}\s+{ADV}(?:(?P<longer>no\s+longer)|not)\s+(?:together|with\s+(?P<name>{NAME})\b(?!{A}s))"
+    rf"{SUBJ}{BE}(?:\s+{ADV}(?:(?P<longer>no\s+longer)|not)|n{A}t)\s+(?:together|with\s+(?P<name>{NAME})\b(?!{A}s))"
     r"(?(longer)|\s+(?:anymore|any\s+more)\b)",
     "together with",
 )
-""""Tom and I are no longer together", "I'm not with Tom anymore": the partner has ended
+""""Tom and I are no longer together", "I'm not with Tom anymore", "we aren't together anymore":
+the partner has ended
 ("not together" alone may be "not together yet")."""
 _SPOUSE = rule(
     rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?P<ex>ex-?\s*)?(?P<role>husband|wife|fianc[ée]e?|boyfriend|girlfriend"
@@ -95,7 +97,7 @@ _HAS_SPOUSE = rule(
 )
 """"I have a boyfriend named Ben", "I've got a wife, Ines": the same facts as "my boyfriend Ben"."""
 _TOGETHER = rule(
-    rf"{SUBJ}\s+(?:{HAVE}\s+been|{BE})\s+{ADV}(?:together|dating|a\s+couple)\b(?:\s+for\s+(?P<span>[\w\s]+))?",
+    rf"{SUBJ}(?:{HAVE}\s+been|{BE})\s+{ADV}(?P<how>together|dating|a\s+couple)\b(?:\s+for\s+(?P<span>[\w\s]+))?",
     "together dating couple",
 )
 _KID_NAMES = rf"{NAME}(?:(?:\s*,\s*{NAME})*,?\s+and\s+{NAME}(?=\s*(?:[.!?,;]|$)))?"
@@ -208,9 +210,12 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             continue  # "I've been married (twice)": it was so, not that it is
         if perfect(m) and _TO_NAME.match(ctx.text, m.end()):
             continue  # "I've been married to Tom for ten years": read with the partner below
-        st = m.group("st")
+        widow: str | None = m.groupdict().get("widow")  # "I'm a widow" (``_IS`` only)
+        word = widow or str(m.group("st"))
+        status = "widowed" if widow else word
         # "We've been married since 2010" / "for ten years": the start it states.
-        yield fact(ctx, s, f"{s} is {st}", "relationship_status", st, valid_from=stated_start(ctx, m), confidence=0.9)
+        yield fact(ctx, s, f"{s} is {word}", "relationship_status", status, valid_from=stated_start(ctx, m),
+                   confidence=0.9)
     for m, s in matches(ctx, _MARRIED_TO, we=False) + matches(ctx, _MARRIED_NAME):
         if experiential_state(ctx, m):
             continue  # "I've been married to Tom": it was so, not that it is
@@ -239,7 +244,11 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{possessive(s)} {role} is {partner}", "partner", partner, confidence=0.8)
     for m, s in matches(ctx, _TOGETHER, we=True):
         if (partner := companion(ctx, m)) is not None:
-            yield fact(ctx, s, f"{s} is together with {partner}", "partner", partner, confidence=0.75)
+            since = stated_start(ctx, m)  # "… for a year": since then
+            yield fact(ctx, s, f"{s} is together with {partner}", "partner", partner, valid_from=since, confidence=0.75)
+            if m.group("how") == "dating":  # not "together": a married couple says it too
+                yield fact(ctx, s, f"{s} is dating {partner}", "relationship_status", "in a relationship",
+                           valid_from=since, confidence=0.75)
 
 
 def children(ctx: Ctx) -> Iterator[CandidateFact]:
