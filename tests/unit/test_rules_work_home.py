@@ -62,6 +62,7 @@ SAID_IN_APRIL = datetime(2024, 4, 22, 18, 0, tzinfo=timezone.utc)
         ("I'm now at Starbucks, want to come?", set()),  # no work talk: where one is standing
         ("My new job at Globex starts Monday.", {("plans", "start at Globex", "positive", "planned")}),  # not yet
         ("I'm freelancing now.", {("employer", "self-employed", "positive", "asserted")}),
+        ("I started at Initech three years ago.", {("employer", "Initech", "positive", "asserted")}),
         ("I left Paris and joined Tobias in Rome.", set()),  # joining a person is no new job
     ],
 )
@@ -190,6 +191,10 @@ def test_work_on_a_project_at_a_place_is_not_an_employer() -> None:
         ("Home is Lisbon now.", {("residence", "Lisbon", "positive", "asserted")}),
         ("Lisbon will always be home.", set()),  # a feeling, not where one lives
         ("I live just outside Lisbon.", {("residence", "Lisbon", "positive", "asserted")}),
+        # A counted "years ago" dates the move; a bare "years ago" is a vague long-ago past.
+        ("I moved to Lisbon two years ago.", {("residence", "Lisbon", "positive", "asserted")}),
+        ("I moved to Lisbon a few years ago.", {("residence", "Lisbon", "positive", "asserted")}),
+        ("I lived in Paris years ago.", set()),
         ("Hey Ben! My brother Sam is great. Moved to Lisbon.", set()),  # Sam is named after the greeting
     ],
 )

@@ -55,6 +55,22 @@ PAST_HABIT = re.compile(
     r"|before\s+(?:i|we)\b)",
     re.IGNORECASE,
 )
+_COUNTED = re.compile(
+    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|a\s+few"
+    r"|a\s+couple(?:\s+of)?|couple(?:\s+of)?|several)\s+$",
+    re.IGNORECASE,
+)
+
+
+def _past_habit(text: str) -> bool:
+    """Whether ``text`` speaks of a past habit or a vague long-ago ("back then", "years ago");
+    a counted "two years ago" dates what the part says ("I moved to Lisbon two years ago")."""
+    return any(
+        not (m.group(0).lower().startswith("years") and _COUNTED.search(text[: m.start()]))
+        for m in PAST_HABIT.finditer(text)
+    )
+
+
 _PART_BREAK = re.compile(
     r",?\s+(?:and|so|because|since|cause|as|when|while|then|after|before|until|or)\s+"
     rf"(?=(?:{NAME}\s+and\s+)?(?:I|we|he|she|they|you|it|my|our|his|her|their)\b)"
@@ -287,7 +303,7 @@ def _negated(text: str) -> bool:
 def _part(text: str, start: int, conditional: bool, contrast: str = "") -> Part:
     return Part(
         text=text, start=start, negated=_negated(text), hedged=bool(HEDGE.search(text)),
-        past_habit=bool(PAST_HABIT.search(text)), hypothetical=conditional,
+        past_habit=_past_habit(text), hypothetical=conditional,
         words=frozenset(_WORD.findall(text.lower())), contrast=contrast,
     )
 
