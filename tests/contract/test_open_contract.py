@@ -22,8 +22,10 @@ from eywa.settings import EywaSettings
         ("memory\x00dir", "without NUL"),  # ValueError from the file system before
         ("memory\ud800dir", "encodable as a file name"),  # UnicodeEncodeError before
         ("", "non-empty"),  # opened (and created) a store in the current directory before
+        ("m" * 300, "the file system cannot take this path"),  # OSError ENAMETOOLONG before
+        (f"{'m' * 300}/sub", "the file system cannot take this path"),
     ],
-    ids=["number", "nul", "lone-surrogate", "empty"],
+    ids=["number", "nul", "lone-surrogate", "empty", "name-too-long", "under-a-name-too-long"],
 )
 def test_a_directory_the_file_system_cannot_take_is_refused_naming_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: Any, why: str
@@ -55,6 +57,14 @@ def test_a_directory_that_is_an_existing_file_is_an_input_error_naming_it(tmp_pa
 def test_a_data_dir_in_settings_is_checked_alike(tmp_path: Path) -> None:
     with pytest.raises(InvalidInputError, match="^data_dir: "):
         Memory.open(settings=EywaSettings(data_dir=Path("memory\x00dir")))
+
+
+def test_a_backup_destination_the_file_system_cannot_take_is_refused_naming_it(tmp_path: Path) -> None:
+    """Found by probing: a destination name over 255 bytes was an OSError (File name too long)."""
+    with Memory.open(tmp_path / "mem", settings=EywaSettings(data_dir=tmp_path / "unused")) as memory:
+        with pytest.raises(InvalidInputError, match="^dest: the file system cannot take this path") as refused:
+            memory.backup(tmp_path / ("b" * 300))
+    assert [p.field for p in refused.value.problems] == ["dest"]
 
 
 @pytest.mark.parametrize("open_memory", [Memory.open, Memory.connect], ids=["open", "connect"])
