@@ -82,7 +82,11 @@ class SqliteDatabase:
             # Debian's SQLite is built with it on; python.org's and macOS's are not.
             "PRAGMA secure_delete=ON",
         ):
-            self._conn.execute(pragma)
+            try:
+                self._conn.execute(pragma)
+            except sqlite3.Error as exc:  # WAL on a read-only file system, a -wal that is no file
+                self._conn.close()
+                raise StoreError("sqlite", "open", f"{path}: {exc}") from exc
 
     def ensure_schema(self, statements: Sequence[str]) -> None:
         """Run idempotent DDL (``CREATE … IF NOT EXISTS``) in one transaction."""
@@ -92,12 +96,20 @@ class SqliteDatabase:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction; nested calls join the outer one. Rolls back on any error."""
+        """A write transaction; nested calls join the outer one. Rolls back on any error.
+
+        Raises:
+            StoreError: SQLite could not begin it (the file is read-only, or another writer
+                held it past the busy timeout) or commit it.
+        """
         self._check_open()
         with self._lock, self._held():
             outermost = self._depth == 0
             if outermost:
-                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    self._conn.execute("BEGIN IMMEDIATE")
+                except sqlite3.Error as exc:  # a read-only database, a writer holding it past the busy timeout
+                    raise StoreError("sqlite", "begin", f"{self.path}: {exc}") from exc
             self._depth += 1
             try:
                 yield self._conn
