@@ -100,7 +100,8 @@ class SqliteDatabase:
 
         Raises:
             StoreError: SQLite could not begin it (the file is read-only, or another writer
-                held it past the busy timeout) or commit it.
+                held it past the busy timeout), a statement of it failed in SQLite (a full
+                disk) or it could not be committed.
         """
         self._check_open()
         with self._lock, self._held():
@@ -113,13 +114,12 @@ class SqliteDatabase:
             self._depth += 1
             try:
                 yield self._conn
-            except BaseException:
+            except BaseException as exc:
                 self._depth -= 1
                 if outermost:
-                    try:
-                        self._conn.execute("ROLLBACK")
-                    finally:
-                        self._rolled_back()
+                    self._roll_back()
+                    if isinstance(exc, sqlite3.Error):  # a write the disk refused (full), below every store's checks
+                        raise StoreError("sqlite", "write", str(exc)) from exc
                 raise
             else:
                 self._depth -= 1
@@ -127,13 +127,20 @@ class SqliteDatabase:
                     try:
                         self._conn.execute("COMMIT")
                     except sqlite3.Error as exc:
-                        try:
-                            self._conn.execute("ROLLBACK")
-                        finally:
-                            self._rolled_back()
+                        self._roll_back()
                         raise StoreError("sqlite", "commit", str(exc)) from exc
                     for committed in self._on_commit:
                         committed(self._conn)
+
+    def _roll_back(self) -> None:
+        """End the failed outermost transaction, if SQLite has not already: on some errors
+        (a full disk, an I/O error) it rolls back by itself, and a ROLLBACK then failed with
+        "cannot rollback - no transaction is active", an OperationalError hiding the cause."""
+        try:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+        finally:
+            self._rolled_back()
 
     @property
     def writer(self) -> sqlite3.Connection:
