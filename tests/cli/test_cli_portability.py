@@ -14,6 +14,7 @@ from rich.progress import Progress
 from typer.testing import CliRunner
 
 from eywa.cli import app, port_cmds
+from eywa.portability import record_json
 from eywa.runtime.ingest import progress_bar
 from eywa.stores.embedded.factory import open_embedded, open_embedded_graph
 
@@ -142,7 +143,7 @@ def test_an_export_cut_short_leaves_the_file_it_would_replace_as_it_was(
     assert runner.invoke(app, ["ingest", "--space", "cli", str(turns), "--data-dir", source]).exit_code == 0
     dump.write_text("yesterday's export\n")
     written = 0
-    real_record_json = port_cmds.record_json
+    real_record_json = record_json
 
     def fills_the_disk(record: object) -> str:
         nonlocal written
