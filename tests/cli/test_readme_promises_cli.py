@@ -98,3 +98,26 @@ def test_an_audit_count_parameter_must_be_a_non_negative_integer(runner: CliRunn
     assert refused.exit_code == 1 and refused.stderr.strip().startswith("error: params.limit:"), refused.output
     kept = runner.invoke(app, ["audit", "timeline", "-p", "space=home", "-p", "limit=5", "-p", "offset=0", *data])
     assert kept.exit_code == 0 and "Ana" in kept.stdout, kept.output
+
+
+def test_an_audit_count_too_long_says_so(runner: CliRunner, tmp_path: Path) -> None:
+    """Nineteen digits are a non-negative integer: the refusal said only that it must be one."""
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text(json.dumps({"text": "I live in Lyon.", "speaker": "Ana"}))
+    data = ["--data-dir", str(tmp_path / "m")]
+    assert runner.invoke(app, ["ingest", "--space", "home", str(turns), *data]).exit_code == 0
+    refused = runner.invoke(app, ["audit", "timeline", "-p", "space=home", "-p", f"offset={'9' * 19}", *data])
+    assert "at most 18 digits" in refused.stderr, refused.output
+
+
+@pytest.mark.parametrize("limit", ["9" * 19, "9" * 30])
+def test_keys_log_takes_any_limit_as_at_most_that_many(runner: CliRunner, tmp_path: Path, limit: str) -> None:
+    """Found by probing (s30): ``eywa keys log --limit`` past 64 bits was an OverflowError
+    (the option has no upper bound; SQLite's LIMIT has): "at most this many" of a log
+    shorter than that is all of it."""
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text(json.dumps({"text": "I live in Lyon.", "speaker": "Ana"}))
+    data = ["--data-dir", str(tmp_path / "m")]
+    assert runner.invoke(app, ["ingest", "--space", "home", str(turns), *data]).exit_code == 0
+    result = runner.invoke(app, ["keys", "log", "--limit", limit, *data])
+    assert result.exit_code == 0 and result.exception is None, repr(result.exception)
