@@ -4,7 +4,6 @@ a file with a bad line are refused with one clear line, naming the line."""
 
 from __future__ import annotations
 
-import errno
 import json
 from pathlib import Path
 
@@ -14,7 +13,6 @@ from rich.progress import Progress
 from typer.testing import CliRunner
 
 from eywa.cli import app, port_cmds
-from eywa.portability import record_json
 from eywa.runtime.ingest import progress_bar
 from eywa.stores.embedded.factory import open_embedded, open_embedded_graph
 
@@ -129,36 +127,3 @@ def test_import_refuses_a_file_that_is_not_utf8_by_its_line_and_a_missing_file_c
     )
     assert missing.exit_code == 1 and "No such file or directory" in missing.stderr
     assert not (tmp_path / "m2").exists()
-
-
-def test_an_export_cut_short_leaves_the_file_it_would_replace_as_it_was(
-    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """README, CLI/Portability: "a file is written under a temporary name and renamed when
-    complete". A write that fails midway (a full disk: ``ENOSPC`` on the third record) is one
-    error line; the file ``--out`` names keeps what it held, and no temporary file is left."""
-    turns = tmp_path / "turns.jsonl"
-    turns.write_text("\n".join(json.dumps({"text": f"I live in Lyon, day {i}.", "speaker": "Ana"}) for i in range(3)))
-    source, dump = str(tmp_path / "a"), tmp_path / "cli.jsonl"
-    assert runner.invoke(app, ["ingest", "--space", "cli", str(turns), "--data-dir", source]).exit_code == 0
-    dump.write_text("yesterday's export\n")
-    written = 0
-    real_record_json = record_json
-
-    def fills_the_disk(record: object) -> str:
-        nonlocal written
-        written += 1
-        if written == 3:
-            raise OSError(errno.ENOSPC, "No space left on device", str(dump))
-        return real_record_json(record)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(port_cmds, "record_json", fills_the_disk)
-    failed = runner.invoke(app, ["export", "--space", "cli", "--out", str(dump), "--data-dir", source])
-    assert failed.exit_code == 1 and "Traceback" not in failed.output, failed.output
-    assert failed.stderr.strip().splitlines() == [f"error: No space left on device: {dump}"], failed.stderr
-    assert dump.read_text() == "yesterday's export\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "cli.jsonl", "turns.jsonl"]  # no .partial left
-
-    monkeypatch.setattr(port_cmds, "record_json", real_record_json)
-    assert runner.invoke(app, ["export", "--space", "cli", "--out", str(dump), "--data-dir", source]).exit_code == 0
-    assert sum('"kind":"turn"' in line for line in dump.read_text().splitlines()) == 3
