@@ -278,7 +278,7 @@ def check_settings(value: object) -> EywaSettings | None:
             from the call, as an AttributeError).
     """
     if value is not None and not isinstance(value, EywaSettings):
-        raise InvalidInputError.at("settings", f"must be EywaSettings (eywa.load_settings()), got {type(value).__name__}")
+        raise InvalidInputError.at("settings", f"must be EywaSettings (eywa.runtime.load_settings()), got {type(value).__name__}")
     return value
 
 

@@ -4,6 +4,8 @@ directory the file system cannot take and settings that are not ``EywaSettings``
 
 from __future__ import annotations
 
+import importlib
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -71,8 +73,13 @@ def test_a_backup_destination_the_file_system_cannot_take_is_refused_naming_it(t
 def test_settings_that_are_not_eywa_settings_are_refused(tmp_path: Path, open_memory: Any) -> None:
     """A mapping reached the opening as an AttributeError ('dict' has no 'embedder')."""
     arguments = {"settings": {"data_dir": str(tmp_path)}}
-    with pytest.raises(InvalidInputError, match="^settings: must be EywaSettings"):
+    with pytest.raises(InvalidInputError, match="^settings: must be EywaSettings") as refused:
         open_memory(**arguments)
+    # The way it names to make settings exists (it named ``eywa.load_settings()``, which does not).
+    named = re.search(r"\((eywa\.[\w.]+)\(\)\)", str(refused.value))
+    assert named is not None, str(refused.value)
+    module, _, function = named.group(1).rpartition(".")
+    assert callable(getattr(importlib.import_module(module), function, None)), named.group(1)
 
 
 def test_a_good_path_still_opens_and_a_path_like_is_a_path(tmp_path: Path) -> None:
