@@ -247,8 +247,9 @@ def check_directory(value: object, field: str) -> Path:
 
     Raises:
         InvalidInputError: not a ``str`` or ``os.PathLike`` path, empty, holding a NUL
-            character, not encodable as a file name, or naming (or lying under) something
-            that exists and is not a directory.
+            character, not encodable as a file name, refused by the file system (a name
+            longer than it takes: ``OSError`` from the check before), or naming (or lying
+            under) something that exists and is not a directory.
     """
     if not isinstance(value, (str, os.PathLike)):
         raise InvalidInputError.at(field, f"must be a directory path, got {type(value).__name__}")
@@ -260,7 +261,10 @@ def check_directory(value: object, field: str) -> Path:
     if not encoded.strip() or b"\x00" in encoded:
         raise InvalidInputError.at(field, "must be a non-empty path without NUL characters")
     path = Path(os.fsdecode(encoded))
-    existing = next((p for p in (path, *path.parents) if p.exists()), None)
+    try:
+        existing = next((p for p in (path, *path.parents) if p.exists()), None)
+    except OSError as exc:  # ENAMETOOLONG: a name over the file system's limit (255 bytes)
+        raise InvalidInputError.at(field, f"the file system cannot take this path ({exc.strerror})") from None
     if existing is not None and not existing.is_dir():
         raise InvalidInputError.at(field, f"{existing} is a file, not a directory")
     return path
@@ -274,7 +278,7 @@ def check_settings(value: object) -> EywaSettings | None:
             from the call, as an AttributeError).
     """
     if value is not None and not isinstance(value, EywaSettings):
-        raise InvalidInputError.at("settings", f"must be EywaSettings (eywa.load_settings()), got {type(value).__name__}")
+        raise InvalidInputError.at("settings", f"must be EywaSettings (eywa.runtime.load_settings()), got {type(value).__name__}")
     return value
 
 

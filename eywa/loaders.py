@@ -134,6 +134,8 @@ def load_turns_file(path: Path) -> list[TurnBatch]:
         if not isinstance(data, list):  # pragma: no cover - '[' always parses to a list
             raise _fail(path, "top level", "expected a list")
         turns = [_check_turn(path, f"item {i}", raw) for i, raw in enumerate(data)]
+        if not turns:  # ``[]``: refused as an empty JSONL file is (it ingested nothing and exited 0)
+            raise _fail(path, "content", "no turns found")
         return [(None, turns)]
     turns = []
     for lineno, line in enumerate(text.splitlines(), start=1):

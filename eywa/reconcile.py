@@ -40,7 +40,7 @@ from typing import Any, TypeVar
 
 from eywa.embedding import Embedder
 from eywa.erasure.cascade import resume_erasures
-from eywa.errors import EywaError, NotFoundError
+from eywa.errors import ClosedError, EywaError, NotFoundError
 from eywa.extraction.base import Extractor
 from eywa.extraction.validator import Validator
 from eywa.indexing import EmbedStage, embed_pending
@@ -441,9 +441,11 @@ class Reconciler:
         goes through here.
 
         Raises:
+            ClosedError: the memory closed before ``fn`` could be queued.
             Exception: whatever ``fn`` raised.
         """
-        return self._executor.submit(self._exclusive, fn, *args, **kwargs).result()
+        future: Future[T] = self._submitted(self._executor, self._exclusive, fn, *args, **kwargs)
+        return future.result()
 
     def recover(self) -> ReconcileReport:
         """On open: one pass over what is due, here and now; what a full pass leaves (a change
@@ -525,6 +527,21 @@ class Reconciler:
         with self._turn.hold(urgent=False):
             return fn(*args, **kwargs)
 
+    def _submitted(self, executor: ThreadPoolExecutor, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        """``executor.submit``, with a memory closed meanwhile a ``ClosedError``: a call that
+        passed ``Memory``'s open check just before another thread closed it met the shut-down
+        pool's ``RuntimeError`` ("cannot schedule new futures after shutdown").
+
+        Raises:
+            ClosedError: the pool was shut down by ``close``.
+        """
+        try:
+            return executor.submit(fn, *args, **kwargs)
+        except RuntimeError:
+            if self._stopping:
+                raise ClosedError() from None
+            raise
+
     def _submit(
         self, fn: Callable[..., ReconcileReport], /, *args: Any, background: bool = False, track: bool | None = None,
         **kwargs: Any,
@@ -532,7 +549,7 @@ class Reconciler:
         """Run ``fn`` on the background or the full-priority thread (``fn`` takes the turn:
         ``_exclusive``, ``_finish_queued``, ``_loop``). Background work is tracked for
         ``wait`` (``track`` overrides); work on the other thread is waited for by its caller."""
-        future = (self._background if background else self._executor).submit(fn, *args, **kwargs)
+        future = self._submitted(self._background if background else self._executor, fn, *args, **kwargs)
         if background if track is None else track:
             with self._lock:  # joined ones that succeeded are dropped: memory stays bounded
                 self._futures = [f for f in self._futures if not f.done() or f.exception() is not None]

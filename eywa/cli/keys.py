@@ -173,6 +173,10 @@ def revoke(key_id: Annotated[str, typer.Argument(help="The key id (the part afte
     typer.echo(f"revoked {record.id}")
 
 
+_MAX_EVENTS = 2**63 - 1
+"""The largest LIMIT SQLite and Neo4j take (a signed 64-bit integer)."""
+
+
 @app.command("log")
 def log(
     space: Annotated[str | None, typer.Option("--space", help="Only calls on this space.")] = None,
@@ -196,7 +200,8 @@ def log(
     key = None if key is None else check_label(key, "--key", Limits.from_settings(settings))
     stores = open_graph_stores(settings)
     try:
-        events = stores.access.events(space=space, key_id=key, since=start, limit=limit)
+        # Any count past the log's size asks for all of it; one past 64 bits was an OverflowError from SQLite.
+        events = stores.access.events(space=space, key_id=key, since=start, limit=min(limit, _MAX_EVENTS))
     finally:
         stores.close()
     for event in events:

@@ -48,8 +48,8 @@ def _output(out: str) -> Iterator[TextIO]:
         InvalidInputError: ``--out`` is empty (``Path("")`` is the current directory, whose
             empty name made ``with_name`` raise a ValueError) or names a directory (the
             rename failed naming the temporary file, after the whole export was written).
-        OSError: the file cannot be created (a missing folder, no permission), naming
-            ``--out`` as given.
+        OSError: the file cannot be created (a missing folder, no permission) or written
+            (a full disk), naming ``--out`` as given.
     """
     if out == "-":
         yield sys.stdout
@@ -69,6 +69,8 @@ def _output(out: str) -> Iterator[TextIO]:
         with stream:
             yield stream
         os.replace(partial, target)
+    except OSError as exc:  # a write cut short (a full disk) named no file, the rename the temporary one
+        raise OSError(exc.errno, exc.strerror, out) from None
     finally:
         partial.unlink(missing_ok=True)
 

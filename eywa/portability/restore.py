@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from eywa.contract import SpaceQuota, SpaceUsage, check_quota, turn_bytes
 from eywa.errors import InvalidInputError, SpaceNotEmptyError
-from eywa.ids import check_space
+from eywa.ids import check_space, entity_id, stable_id
 from eywa.models import Belief, Candidate, Delta, Entity, Evidence, Frozen, utc_now
 from eywa.portability.export import superseded_first
 from eywa.portability.records import (
@@ -167,6 +167,7 @@ def _parse(space: str, records: Iterable[ExportRecord]) -> _Parsed:
         twice = sorted(i for i, n in Counter(ids).items() if n > 1)
         if twice:
             raise InvalidInputError.at(kind, f"id {twice[0]!r} appears twice in the export")
+    _check_ids_of(space, parsed)
     orphans = sorted(set(parsed.deltas) - set(parsed.dimensions))
     if orphans:
         key, attribute = orphans[0]
@@ -182,6 +183,32 @@ def _parse(space: str, records: Iterable[ExportRecord]) -> _Parsed:
     if unknown:
         raise InvalidInputError.at("turn", f"a turn mentions entity {unknown[0]!r}, which has no entity line")
     return parsed
+
+
+def _check_ids_of(space: str, parsed: _Parsed) -> None:
+    """Refuse ids that were not derived from ``space``: an export renamed by hand (its
+    header and every record's ``space`` edited) kept the ids of the space it came from, and
+    was imported "successfully" while every turn, entity and belief whose id the store
+    already held under the old name was skipped (the report counted them; the space held
+    its dimensions alone). An entity's id is derived from the space and its name, a turn's
+    with an external id from the space and that id, so both can be checked before any write.
+
+    Raises:
+        InvalidInputError: naming the kind (``entity``, ``turn``) and the first such id.
+    """
+    for entity in parsed.entities.values():
+        if entity.id != entity_id(space, entity.name):
+            raise InvalidInputError.at(
+                "entity", f"entity {entity.id!r} ({entity.name!r}) was not exported from space {space!r}: "
+                "ids are derived from the space name, so an export is imported into the space it came from",
+            )  # fmt: skip
+    for turn in parsed.turns:
+        external = turn.evidence.external_id
+        if external is not None and turn.evidence.id != stable_id("ev", space, "external", external):
+            raise InvalidInputError.at(
+                "turn", f"turn {turn.evidence.id!r} was not exported from space {space!r}: ids are derived "
+                "from the space name, so an export is imported into the space it came from",
+            )  # fmt: skip
 
 
 def _keep_signals_versions(stores: GraphStores, space: str, turns: list[TurnLine]) -> None:

@@ -10,6 +10,7 @@ stderr and a non-zero exit code, while a genuine bug still shows its traceback.
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -30,6 +31,7 @@ __all__ = [
     "OPTIONAL_MODULES",
     "DataDirOption",
     "EywaGroup",
+    "check_listen",
     "err_console",
     "fail",
     "missing_extra",
@@ -135,3 +137,27 @@ def require_space(mem: Memory, space: str) -> str:
         listed = ", ".join(sorted(known)[:10]) or "none"
         raise InvalidInputError(f"unknown space {space!r} (known: {listed})")
     return space
+
+
+def check_listen(host: str, port: int) -> None:
+    """Whether a server can listen on ``host``:``port``, asked before it opens the memory.
+
+    uvicorn binds after the application started: a port already taken (another ``eywa
+    serve``) or a host that is not this machine's loaded the memory and the embedder first,
+    then ended in six lines of uvicorn's log (``ERROR: [Errno 98] … address already in use``)
+    and exit 3. The probe socket is closed again; uvicorn binds its own, as before.
+
+    Raises:
+        ConfigurationError: the address cannot be resolved or bound, naming it.
+    """
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]  # fmt: skip
+    except (socket.gaierror, UnicodeError) as exc:
+        raise ConfigurationError(f"cannot listen on {host}:{port}: {getattr(exc, 'strerror', None) or exc}") from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn: a port in TIME_WAIT is free
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise ConfigurationError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None

@@ -140,7 +140,9 @@ class AuditSpec(Frozen):
             if not isinstance(value, str):
                 raise InvalidInputError(f"audit {self.name}: parameter {key} must be a string")
             if key in counts and _COUNT.fullmatch(value) is None:
-                raise InvalidInputError.at(f"params.{key}", f"must be a non-negative integer, got {value!r}")
+                raise InvalidInputError.at(
+                    f"params.{key}", f"must be a non-negative integer of at most 18 digits, got {value!r}"
+                )
             if key in times and (value or key in required):
                 value = _time_text(key, value)
             values[key] = value

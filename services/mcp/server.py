@@ -39,6 +39,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from eywa.memory import Memory
 from eywa.models import Policy, Turn
 from eywa.runtime import open_key_store, open_memory
+from eywa.runtime.commands import check_listen
 from eywa.settings import EywaSettings
 from eywa.stores.keys import KeyStore
 from services.access import AccessRecorder
@@ -277,8 +278,11 @@ def run(settings: EywaSettings, transport: Transport = "stdio", host: str = "127
     log, as on the HTTP API; request bodies are capped at ``EYWA_MAX_BODY_BYTES``.
 
     Raises:
+        ConfigurationError: over HTTP, ``host``:``port`` cannot be listened on (``check_listen``).
         StoreError: the stores or the key file cannot be opened.
     """
+    if transport == "http":
+        check_listen(host, port)  # before the memory opens: a taken port is one line, not uvicorn's log
     memory = open_memory(settings)
     try:
         keys = open_key_store(settings) if transport == "http" else None

@@ -269,3 +269,18 @@ def test_a_reader_that_closes_the_pipe_early_gets_no_error_line() -> None:
     result = CliRunner().invoke(probe, ["write"])
     assert "error:" not in result.stderr
     assert result.exit_code == 1
+
+
+@pytest.mark.parametrize(("name", "content"), [("turns.jsonl", "\n"), ("turns.json", "[]"), ("spaced.json", " [ ] ")])
+def test_ingest_a_file_without_turns_is_refused_and_creates_nothing(
+    runner: CliRunner, tmp_path: Path, name: str, content: str
+) -> None:
+    """A JSON list of no turns (``[]``) was ingested as nothing with exit 0 and an empty
+    memory created, where an empty JSONL file is refused: a batch of zero turns is refused
+    by the input contract on every surface (README, "The input contract")."""
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(path), "--space", "s", "--data-dir", str(tmp_path / "m")])
+    line = _one_line_error(result)
+    assert f"{name}: content: no turns found" in line and line.endswith("[invalid_input]"), line
+    assert not (tmp_path / "m").exists()

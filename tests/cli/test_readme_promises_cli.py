@@ -98,3 +98,52 @@ def test_an_audit_count_parameter_must_be_a_non_negative_integer(runner: CliRunn
     assert refused.exit_code == 1 and refused.stderr.strip().startswith("error: params.limit:"), refused.output
     kept = runner.invoke(app, ["audit", "timeline", "-p", "space=home", "-p", "limit=5", "-p", "offset=0", *data])
     assert kept.exit_code == 0 and "Ana" in kept.stdout, kept.output
+
+
+def test_an_audit_count_too_long_says_so(runner: CliRunner, tmp_path: Path) -> None:
+    """Nineteen digits are a non-negative integer: the refusal said only that it must be one."""
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text(json.dumps({"text": "I live in Lyon.", "speaker": "Ana"}))
+    data = ["--data-dir", str(tmp_path / "m")]
+    assert runner.invoke(app, ["ingest", "--space", "home", str(turns), *data]).exit_code == 0
+    refused = runner.invoke(app, ["audit", "timeline", "-p", "space=home", "-p", f"offset={'9' * 19}", *data])
+    assert "at most 18 digits" in refused.stderr, refused.output
+
+
+@pytest.mark.parametrize("limit", ["9" * 19, "9" * 30])
+def test_keys_log_takes_any_limit_as_at_most_that_many(runner: CliRunner, tmp_path: Path, limit: str) -> None:
+    """Found by probing (s30): ``eywa keys log --limit`` past 64 bits was an OverflowError
+    (the option has no upper bound; SQLite's LIMIT has): "at most this many" of a log
+    shorter than that is all of it."""
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text(json.dumps({"text": "I live in Lyon.", "speaker": "Ana"}))
+    data = ["--data-dir", str(tmp_path / "m")]
+    assert runner.invoke(app, ["ingest", "--space", "home", str(turns), *data]).exit_code == 0
+    result = runner.invoke(app, ["keys", "log", "--limit", limit, *data])
+    assert result.exit_code == 0 and result.exception is None, repr(result.exception)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["recall", "--space", "alcie", "Where does Ana live?"], ["stats", "--space", "alcie"],
+     ["beliefs", "list", "--space", "alcie"], ["candidates", "list", "--space", "alcie"],
+     ["merges", "list", "--space", "alcie"], ["export", "--space", "alcie"], ["reprocess", "--space", "alcie"],
+     ["reconcile", "--space", "alcie"], ["forget", "--space", "alcie", "--speaker", "Ana", "--yes"],
+     ["drop-space", "alcie", "--yes"]],
+    ids=lambda args: "-".join(a for a in args if not a.startswith("-") and a not in ("alcie", "Ana"))[:30],
+)  # fmt: skip
+def test_a_command_on_a_space_without_turns_names_the_known_ones_and_changes_nothing(
+    runner: CliRunner, tmp_path: Path, args: list[str]
+) -> None:
+    """README, CLI: a command on one space "refuses a space that holds no turns, listing the
+    known ones", so a typo does not pass for an empty space (where ``Memory.drop_space``
+    records an erasure of nothing)."""
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text(json.dumps({"text": "I live in Lyon.", "speaker": "Ana"}))
+    data = ["--data-dir", str(tmp_path / "m")]
+    assert runner.invoke(app, ["ingest", "--space", "alice", str(turns), *data]).exit_code == 0
+    result = runner.invoke(app, [*args, *data])
+    assert result.exit_code == 1 and result.stdout == "", result.output
+    assert result.stderr.strip().splitlines() == ["error: unknown space 'alcie' (known: alice) [invalid_input]"]
+    exported = runner.invoke(app, ["export", "--space", "alice", *data])
+    assert '"kind":"erasure"' not in exported.stdout and exported.stdout.count('"kind":"turn"') == 1

@@ -133,6 +133,8 @@ def test_an_export_cut_short_leaves_the_file_asked_for_as_it_was(
     result = runner.invoke(app, ["export", "--space", SPACE, "--out", str(out), "--data-dir", str(data)])
 
     assert result.exit_code != 0 and len(written) == 2
+    # One line naming the file as given (README, CLI): the write's OSError named none.
+    assert result.stderr.strip().splitlines() == [f"error: No space left on device: {out}"], result.stderr
     assert out.read_text(encoding="utf-8") == "yesterday's export\n"  # not a truncated export
     assert sorted(p.name for p in tmp_path.iterdir()) == ["home.jsonl", "mem", "turns.jsonl"]  # no temporary file
     monkeypatch.undo()

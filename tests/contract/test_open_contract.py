@@ -4,6 +4,8 @@ directory the file system cannot take and settings that are not ``EywaSettings``
 
 from __future__ import annotations
 
+import importlib
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,8 +24,10 @@ from eywa.settings import EywaSettings
         ("memory\x00dir", "without NUL"),  # ValueError from the file system before
         ("memory\ud800dir", "encodable as a file name"),  # UnicodeEncodeError before
         ("", "non-empty"),  # opened (and created) a store in the current directory before
+        ("m" * 300, "the file system cannot take this path"),  # OSError ENAMETOOLONG before
+        (f"{'m' * 300}/sub", "the file system cannot take this path"),
     ],
-    ids=["number", "nul", "lone-surrogate", "empty"],
+    ids=["number", "nul", "lone-surrogate", "empty", "name-too-long", "under-a-name-too-long"],
 )
 def test_a_directory_the_file_system_cannot_take_is_refused_naming_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: Any, why: str
@@ -57,12 +61,25 @@ def test_a_data_dir_in_settings_is_checked_alike(tmp_path: Path) -> None:
         Memory.open(settings=EywaSettings(data_dir=Path("memory\x00dir")))
 
 
+def test_a_backup_destination_the_file_system_cannot_take_is_refused_naming_it(tmp_path: Path) -> None:
+    """Found by probing: a destination name over 255 bytes was an OSError (File name too long)."""
+    with Memory.open(tmp_path / "mem", settings=EywaSettings(data_dir=tmp_path / "unused")) as memory:
+        with pytest.raises(InvalidInputError, match="^dest: the file system cannot take this path") as refused:
+            memory.backup(tmp_path / ("b" * 300))
+    assert [p.field for p in refused.value.problems] == ["dest"]
+
+
 @pytest.mark.parametrize("open_memory", [Memory.open, Memory.connect], ids=["open", "connect"])
 def test_settings_that_are_not_eywa_settings_are_refused(tmp_path: Path, open_memory: Any) -> None:
     """A mapping reached the opening as an AttributeError ('dict' has no 'embedder')."""
     arguments = {"settings": {"data_dir": str(tmp_path)}}
-    with pytest.raises(InvalidInputError, match="^settings: must be EywaSettings"):
+    with pytest.raises(InvalidInputError, match="^settings: must be EywaSettings") as refused:
         open_memory(**arguments)
+    # The way it names to make settings exists (it named ``eywa.load_settings()``, which does not).
+    named = re.search(r"\((eywa\.[\w.]+)\(\)\)", str(refused.value))
+    assert named is not None, str(refused.value)
+    module, _, function = named.group(1).rpartition(".")
+    assert callable(getattr(importlib.import_module(module), function, None)), named.group(1)
 
 
 def test_a_good_path_still_opens_and_a_path_like_is_a_path(tmp_path: Path) -> None:

@@ -35,3 +35,49 @@ def test_the_serving_app_prunes_events_older_than_the_retention(tmp_path: Path, 
         finally:
             service.client.close()
             service.keys.close()
+
+
+def test_the_access_log_keeps_route_templates_and_never_content(tmp_path: Path) -> None:
+    """README, CLI: ``eywa keys log`` is "the access log of the API and MCP: time, key, route
+    or tool, space, status (never content)"; "Erasure", outside the store: it "keeps route
+    templates and space names, never content". A word said only in a turn, and sent in an
+    entity path, a subject or speaker query, a recall's question and a path no route
+    matches, is nowhere in the log: each event is the route's template."""
+    word = "Zanzibarqx"
+    settings = EywaSettings(data_dir=tmp_path)
+    with Memory.open(tmp_path / "m", settings=settings, embedder=HashEmbedder()) as memory:
+        service = build_service(memory, tmp_path, settings)
+        try:
+            agent = service.headers(["al"], "read,write")
+            space = "/v1/spaces/al"
+            calls = [
+                ("POST", f"{space}/turns", {"turns": [{"text": f"{word} moved to Lisbon.", "speaker": word}]}, 201),
+                ("GET", f"{space}/entities/{word}/dimensions", None, 200),
+                ("GET", f"{space}/entities/{word}/dimensions/residence/deltas", None, 200),
+                ("GET", f"{space}/beliefs?subject={word}", None, 200),
+                ("GET", f"{space}/timeline?speaker={word}", None, 200),
+                ("POST", f"{space}/recall", {"query": f"Where did {word} move?"}, 200),
+                ("POST", f"{space}/recall", {"query": f"{word}?", "k": "many"}, 422),
+                ("GET", f"{space}/evidence/{word}", None, 404),
+                ("GET", f"{space}/entities/{word}/nowhere", None, 404),
+            ]
+            for method, path, body, status in calls:
+                answer = service.client.request(method, path, json=body, headers=agent)
+                assert answer.status_code == status, (path, answer.text)
+            log = service.client.get("/v1/keys/log", headers=service.headers(["*"], "admin"))
+            assert log.status_code == 200 and len(log.json()) >= len(calls), log.text
+            assert word not in log.text and "Lisbon" not in log.text
+            assert {event["route"] for event in log.json()} >= {
+                "POST /v1/spaces/{space}/turns",
+                "GET /v1/spaces/{space}/entities/{entity}/dimensions",
+                "GET /v1/spaces/{space}/entities/{entity}/dimensions/{attribute}/deltas",
+                "GET /v1/spaces/{space}/beliefs",
+                "GET /v1/spaces/{space}/timeline",
+                "POST /v1/spaces/{space}/recall",
+                "GET /v1/spaces/{space}/evidence/{evidence_id}",
+                "GET unmatched",
+            }
+            assert all(set(event) == {"at", "key_id", "surface", "route", "space", "status"} for event in log.json())
+        finally:
+            service.client.close()
+            service.keys.close()

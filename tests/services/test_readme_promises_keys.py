@@ -54,3 +54,31 @@ def test_an_unknown_job_or_key_is_a_404_that_names_no_space(service: Service) ->
         answer = service.client.request(method, path, headers=operator)
         assert answer.status_code == 404 and answer.json()["code"] == "not_found", (path, answer.text)
         assert answer.json()["detail"] == what, answer.json()
+
+
+def test_an_admin_key_manages_keys_and_exports_and_nothing_else(service: Service) -> None:
+    """README, "Two API replicas and the workers": the compose walk-through creates an
+    ``admin`` key on ``*``; "An `admin` key manages keys (and exports spaces) and nothing
+    else: reading and writing a space need `read` and `write`, erasing it `erase`"."""
+    writer = service.headers(["pk-admin-only"], "read,write")
+    turns = {"turns": [{"text": "I live in Porto.", "speaker": "Ana"}]}
+    assert service.client.post("/v1/spaces/pk-admin-only/turns", json=turns, headers=writer).status_code == 201
+    admin = service.headers(["*"], "admin")
+    space = "/v1/spaces/pk-admin-only"
+    for method, path, body in [
+        ("POST", f"{space}/turns", turns),
+        ("POST", f"{space}/recall", {"query": "Where does Ana live?"}),
+        ("GET", f"{space}/stats", None),
+        ("GET", f"{space}/beliefs", None),
+        ("POST", f"{space}/erase", {"speaker": "Ana"}),
+        ("DELETE", space, None),
+    ]:
+        refused = service.client.request(method, path, json=body, headers=admin)
+        assert refused.status_code == 403 and refused.json()["code"] == "forbidden", (method, path, refused.text)
+    assert service.client.get("/v1/keys", headers=admin).status_code == 200
+    assert service.client.get(f"{space}/export", headers=admin).status_code == 200
+    created = service.client.post("/v1/keys", json={"spaces": ["pk-admin-only"], "scopes": ["read", "write"]},
+                                  headers=admin)  # fmt: skip
+    assert created.status_code in (200, 201), created.text
+    minted = {"Authorization": f"Bearer {created.json()['secret']}"}
+    assert service.client.get(f"{space}/stats", headers=minted).json()["evidence"] == 1  # nothing was erased

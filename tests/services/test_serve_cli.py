@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -66,3 +67,23 @@ def test_serve_with_the_celery_runner_names_the_worker_extra(tmp_path: Path) -> 
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert "pip install 'eywa[worker]'" in done.stderr and "[configuration_error]" in done.stderr
+
+
+@pytest.mark.parametrize("command", [["serve"], ["mcp", "--transport", "http"]], ids=["serve", "mcp-http"])
+def test_a_taken_port_is_one_line_before_the_memory_opens(
+    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by probing (s30): a second ``eywa serve`` on a taken port opened the memory and
+    loaded the embedder, then ended in uvicorn's six log lines and exit 3; README, CLI:
+    "User mistakes print one line on stderr and exit non-zero"."""
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: pytest.fail("uvicorn started"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(app, [*command, "--port", str(port), "--data-dir", str(tmp_path / "mem")])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.strip().splitlines() == [
+        f"error: cannot listen on 127.0.0.1:{port}: Address already in use [configuration_error]"
+    ]
+    assert not (tmp_path / "mem").exists()  # refused before the memory was opened (or created)

@@ -82,7 +82,11 @@ class SqliteDatabase:
             # Debian's SQLite is built with it on; python.org's and macOS's are not.
             "PRAGMA secure_delete=ON",
         ):
-            self._conn.execute(pragma)
+            try:
+                self._conn.execute(pragma)
+            except sqlite3.Error as exc:  # WAL on a read-only file system, a -wal that is no file
+                self._conn.close()
+                raise StoreError("sqlite", "open", f"{path}: {exc}") from exc
 
     def ensure_schema(self, statements: Sequence[str]) -> None:
         """Run idempotent DDL (``CREATE … IF NOT EXISTS``) in one transaction."""
@@ -92,22 +96,30 @@ class SqliteDatabase:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction; nested calls join the outer one. Rolls back on any error."""
+        """A write transaction; nested calls join the outer one. Rolls back on any error.
+
+        Raises:
+            StoreError: SQLite could not begin it (the file is read-only, or another writer
+                held it past the busy timeout), a statement of it failed in SQLite (a full
+                disk) or it could not be committed.
+        """
         self._check_open()
         with self._lock, self._held():
             outermost = self._depth == 0
             if outermost:
-                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    self._conn.execute("BEGIN IMMEDIATE")
+                except sqlite3.Error as exc:  # a read-only database, a writer holding it past the busy timeout
+                    raise StoreError("sqlite", "begin", f"{self.path}: {exc}") from exc
             self._depth += 1
             try:
                 yield self._conn
-            except BaseException:
+            except BaseException as exc:
                 self._depth -= 1
                 if outermost:
-                    try:
-                        self._conn.execute("ROLLBACK")
-                    finally:
-                        self._rolled_back()
+                    self._roll_back()
+                    if isinstance(exc, sqlite3.Error):  # a write the disk refused (full), below every store's checks
+                        raise StoreError("sqlite", "write", str(exc)) from exc
                 raise
             else:
                 self._depth -= 1
@@ -115,13 +127,20 @@ class SqliteDatabase:
                     try:
                         self._conn.execute("COMMIT")
                     except sqlite3.Error as exc:
-                        try:
-                            self._conn.execute("ROLLBACK")
-                        finally:
-                            self._rolled_back()
+                        self._roll_back()
                         raise StoreError("sqlite", "commit", str(exc)) from exc
                     for committed in self._on_commit:
                         committed(self._conn)
+
+    def _roll_back(self) -> None:
+        """End the failed outermost transaction, if SQLite has not already: on some errors
+        (a full disk, an I/O error) it rolls back by itself, and a ROLLBACK then failed with
+        "cannot rollback - no transaction is active", an OperationalError hiding the cause."""
+        try:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+        finally:
+            self._rolled_back()
 
     @property
     def writer(self) -> sqlite3.Connection:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from contextlib import suppress
 from pathlib import Path
 from typing import Literal
 
@@ -77,8 +78,11 @@ def open_embedded(
         access = SqliteAccessLog(db)
         vectors = QdrantEdgeVectorStore(directory / VECTORS_DIR, dim, embedder_id=embedder_id)
     except BaseException:
-        db.close()
-        lock.release()
+        try:
+            with suppress(StoreError):  # the failure being raised names the cause; the close's would hide it
+                db.close()
+        finally:
+            lock.release()
         raise
     try:
         _heal_lost_vectors(directory, db, vectors)
@@ -155,22 +159,27 @@ def open_embedded_graph(directory: Path, *, erasure_secret: bytes | None = None)
         StoreError: when the database cannot be opened or migrated.
     """
     db = SqliteDatabase(directory / DATABASE_FILE)
-    stores = GraphStores(
-        backend="embedded",
-        evidence=SqliteEvidenceStore(db),
-        beliefs=SqliteBeliefStore(db),
-        dimensions=SqliteDimensionStore(db),
-        audit=SqliteAuditQueries(db),
-        access=SqliteAccessLog(db),
-        ledger=SqliteStageLedger(db),
-        jobs=SqliteJobRecords(db),
-        tombstones=SqliteTombstones(db),
-        erasure=SqliteErasureStore(db, erasure_secret),
-        corrections=SqliteCorrectionLog(db),
-        catalog=SqliteSpaceCatalog(db),
-        close=db.close,
-        exclusive=db.locked,
-    )
+    try:
+        stores = GraphStores(
+            backend="embedded",
+            evidence=SqliteEvidenceStore(db),
+            beliefs=SqliteBeliefStore(db),
+            dimensions=SqliteDimensionStore(db),
+            audit=SqliteAuditQueries(db),
+            access=SqliteAccessLog(db),
+            ledger=SqliteStageLedger(db),
+            jobs=SqliteJobRecords(db),
+            tombstones=SqliteTombstones(db),
+            erasure=SqliteErasureStore(db, erasure_secret),
+            corrections=SqliteCorrectionLog(db),
+            catalog=SqliteSpaceCatalog(db),
+            close=db.close,
+            exclusive=db.locked,
+        )
+    except BaseException:  # a store's schema could not be written (a read-only database)
+        with suppress(StoreError):
+            db.close()
+        raise
     _migrate_or_close(db)
     return stores
 
