@@ -129,7 +129,7 @@ DEGREES = alternation(
     degree phd doctorate mba diploma certificate associate's_degree postgraduate
     undergraduate_degree law_degree nursing_degree teaching_degree"""
 )
-INSTITUTION_HEADS = r"(?:University|College|School|Academy|Institute|Polytechnic|Conservatory)"
+INSTITUTION_HEADS = r"(?:University|Uni(?![\w-])|College|School|Academy|Institute|Polytechnic|Conservatory)"
 
 LANGUAGES = alternation(
     """german french spanish italian portuguese japanese chinese mandarin cantonese korean russian

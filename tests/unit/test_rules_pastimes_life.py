@@ -102,6 +102,8 @@ def test_no_meat_said_three_ways_is_one_value_with_negative_polarity() -> None:
         ("I'm finally done with my nursing degree.", {("education", "nursing", "positive", "asserted")}),
         ("I dropped out of college.", {("education", "college", "negative", "asserted")}),
         ("I'm learning German.", {("education", "German", "positive", "asserted")}),
+        ("I'm in my second year at Leeds Uni.", {("education", "Leeds Uni", "positive", "asserted")}),
+        ("I'm in my first year at Initech.", set()),  # a school by its name only: this may be a job
         ("I might do a PhD.", set()),
     ],
 )

@@ -80,6 +80,9 @@ _STUDENT_AT = (
     rule(rf"{SUBJ}{BE}\s+{ADV}(?:a\s+)?(?:[a-z]+\s+)?student\s+at\s+{_SCHOOL}", "student"),
     # "I'm a student at Oxford": a place named alone, where "student at" says it is a school.
     rule(rf"{SUBJ}{BE}\s+{ADV}(?:a\s+)?(?:[a-z]+\s+)?student\s+at\s+{_NAMED_SCHOOL}{_SCHOOL_END}", "student"),
+    # "I'm in my second year at Leeds Uni": a student there.
+    rule(rf"{SUBJ}{BE}\s+{ADV}in\s+(?:my|his|her|our|their)\s+(?:first|second|third|fourth|final|last)\s+year"
+         rf"\s+(?:at|of)\s+{_SCHOOL}", "year"),  # a school by its name only ("at Initech" may be a job)
 )
 _HAS_DEGREE = rule(
     rf"{SUBJ}\s+{ADV}(?:have|has|hold|holds|{A}ve\s+got|have\s+got)\s+{_PROGRAMME}"
