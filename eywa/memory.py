@@ -3,12 +3,13 @@ the write path, the read path and the stores it was built with."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
-from typing import Any, get_args
+from typing import Any, Concatenate, ParamSpec, TypeVar, get_args
 
 
 from eywa import corrections as correcting
@@ -40,6 +41,7 @@ from eywa.extraction.base import Extractor, extractor_label
 from eywa.extraction.pipeline import Explanation, explain
 from eywa.extraction.validator import Validator
 from eywa.ids import check_space, entity_key
+from eywa.in_flight import InFlight
 from eywa.indexing import embed_evidence, repair_vectors
 from eywa.jobs import JobStatus
 from eywa.models import (
@@ -99,6 +101,34 @@ from eywa.warm_up import warm_up
 TurnLike = Turn | Mapping[str, Any]
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+T = TypeVar("T")
+
+
+def _in_flight(method: Callable[Concatenate[Memory, P], R]) -> Callable[Concatenate[Memory, P], R]:
+    """A public method counted as in flight (``eywa.in_flight``): ``close`` waits for it."""
+
+    @functools.wraps(method)
+    def call(self: Memory, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with self._in_flight.call():
+            return method(self, *args, **kwargs)
+
+    return call
+
+
+def _in_flight_each(
+    method: Callable[Concatenate[Memory, P], Iterator[T]],
+) -> Callable[Concatenate[Memory, P], Iterator[T]]:
+    """A public method returning an iterator, each step of it in flight."""
+
+    @functools.wraps(method)
+    def call(self: Memory, /, *args: P.args, **kwargs: P.kwargs) -> Iterator[T]:
+        return self._in_flight.each(method(self, *args, **kwargs))
+
+    return call
+
+
 class Memory:
     """Long-term memory for agents: ``remember`` turns, ``recall`` context with provenance.
 
@@ -125,6 +155,7 @@ class Memory:
         self._extractor = extractor
         self._validator = Validator(support_threshold=settings.validator_support_threshold)
         self._closed = False
+        self._in_flight = InFlight()
         self._reconciler = Reconciler(StageWork(
             stores=stores, validator=self._validator, level1_batch=settings.level1_batch_size,
             embed_batch=self._embed_batch, pass_limit=settings.reconcile_batch, vectors=stores,
@@ -269,6 +300,8 @@ class Memory:
         open goes on with it (``wait()`` first finishes everything). Further calls raise
         ``ClosedError``.
         """
+        if not self._in_flight.close():  # new calls refused; those in progress end first
+            return
         if not self._closed:
             try:
                 self._reconciler.close()
@@ -279,6 +312,7 @@ class Memory:
                 self._reader.close()
                 self._stores.close()
 
+    @_in_flight
     def warm_up(self) -> None:
         """Run the store's hot statements once, in a space no user can have, storing nothing,
         so that a server memory's first callers do not wait for Neo4j to plan them (see
@@ -310,6 +344,7 @@ class Memory:
 
     # --- write --------------------------------------------------------------------------
 
+    @_in_flight
     def remember(
         self,
         space: str,
@@ -348,6 +383,7 @@ class Memory:
         ids, _ = self._remember(space, turns, author=author, progress=progress, wait=wait, job=False)
         return ids
 
+    @_in_flight
     def remember_job(
         self,
         space: str,
@@ -457,6 +493,7 @@ class Memory:
 
     # --- read ---------------------------------------------------------------------------
 
+    @_in_flight
     def recall(
         self,
         space: str,
@@ -496,6 +533,7 @@ class Memory:
         """The input limits every call is checked against (from the settings)."""
         return self._limits
 
+    @_in_flight
     def evidence(self, space: str, evidence_id: str) -> Evidence:
         """The stored turn ``evidence_id`` of ``space``.
 
@@ -508,6 +546,7 @@ class Memory:
             raise NotFoundError("evidence", space, evidence_id)
         return found[0]
 
+    @_in_flight
     def beliefs(
         self,
         space: str,
@@ -523,6 +562,7 @@ class Memory:
         status = check_choice(status, "status", get_args(BeliefStatus))
         return self._stores.beliefs.beliefs(space, subject=subject, attribute=attribute, status=status)
 
+    @_in_flight
     def beliefs_citing(self, space: str, evidence_id: str) -> list[Belief]:
         """The beliefs of any status that cite the turn ``evidence_id`` (one indexed read,
         not a scan of the space's beliefs)."""
@@ -530,12 +570,14 @@ class Memory:
         space = check_space(space)
         return self._stores.beliefs.beliefs_citing(space, [check_label(evidence_id, "evidence_id", self._limits)])
 
+    @_in_flight
     def candidates(self, space: str, status: CandidateStatus | None = "rejected") -> list[Candidate]:
         """Candidates the validator refused, each with machine-readable ``reasons``."""
         self._check_open()
         space = check_space(space)
         return self._stores.beliefs.candidates(space, check_choice(status, "status", get_args(CandidateStatus)))
 
+    @_in_flight
     def explain(self, space: str, belief_id: str) -> Explanation:
         """Why a belief is held: the belief, its validation report and the cited turns.
 
@@ -546,6 +588,7 @@ class Memory:
         space = check_space(space)
         return explain(self._stores.beliefs, self._stores.evidence, space, check_label(belief_id, "belief_id", self._limits))
 
+    @_in_flight
     def dimension(
         self, space: str, entity: str, attribute: str, as_of: datetime | str | None = None
     ) -> Dimension:
@@ -559,6 +602,7 @@ class Memory:
         entity, attribute = check_label(entity, "entity", self._limits), check_label(attribute, "attribute", self._limits)
         return nous.get_dimension(self._stores.dimensions, space, entity, attribute, check_time(as_of, "as_of"))
 
+    @_in_flight
     def dimensions(
         self, space: str, entity: str | None = None, as_of: datetime | str | None = None
     ) -> list[Dimension]:
@@ -568,6 +612,7 @@ class Memory:
         entity = None if entity is None else check_label(entity, "entity", self._limits)
         return nous.list_dimensions(self._stores.dimensions, space, entity, check_time(as_of, "as_of"))
 
+    @_in_flight
     def deltas(self, space: str, entity: str, attribute: str) -> list[Delta]:
         """The immutable update log of one dimension, in event-time order."""
         self._check_open()
@@ -575,11 +620,13 @@ class Memory:
         entity, attribute = check_label(entity, "entity", self._limits), check_label(attribute, "attribute", self._limits)
         return nous.list_deltas(self._stores.dimensions, space, entity, attribute)
 
+    @_in_flight
     def spaces(self) -> list[str]:
         """Every space holding evidence."""
         self._check_open()
         return self._stores.evidence.spaces()
 
+    @_in_flight
     def space_counts(
         self, spaces: Sequence[str], recorded_from: datetime, recorded_to: datetime
     ) -> dict[str, SpaceCounts]:
@@ -601,6 +648,7 @@ class Memory:
             raise InvalidInputError.at("recorded_from" if start is None else "recorded_to", "must be a time")
         return self._stores.catalog.counts(checked, start, end)
 
+    @_in_flight
     def stats(self, space: str) -> dict[str, Any]:
         """Counts for ``eywa stats``: evidence, signals, entities, beliefs, candidates by reason."""
         self._check_open()
@@ -608,11 +656,13 @@ class Memory:
 
     # --- audit --------------------------------------------------------------------------
 
+    @_in_flight
     def audits(self) -> list[AuditSpec]:
         """The named audits (the same on every backend): purpose, parameters, columns."""
         self._check_open()
         return self._stores.audit.audits()
 
+    @_in_flight
     def audit(self, name: str, params: Mapping[str, str]) -> AuditResult:
         """Run the named audit read-only, e.g. why a belief is held or what a turn caused.
 
@@ -647,6 +697,7 @@ class Memory:
 
     # --- maintenance --------------------------------------------------------------------
 
+    @_in_flight
     def reconcile(self, space: str | None = None, *, background: bool = False) -> ReconcileReport:
         """Finish every pending stage this memory can do (of one space, or all); blocks.
 
@@ -669,6 +720,7 @@ class Memory:
         them with its own work)."""
         return self._recovered
 
+    @_in_flight
     def pending(self, space: str) -> SpaceBacklog:
         """What the turns of ``space`` still owe: how many have no vector yet (the vector
         route cannot find them) and how many are not yet through Level 1 and their dimension
@@ -681,6 +733,7 @@ class Memory:
         self._check_open()
         return self._stores.ledger.space_backlog(check_space(space))
 
+    @_in_flight
     def backlog(self) -> dict[str, int]:
         """Pending marks per stage (``embed_evidence``: turns not yet embedded, which
         ``EYWA_MAX_EMBED_BACKLOG`` bounds), and ``level1_backlog``: the turns not yet through
@@ -690,6 +743,7 @@ class Memory:
         figures["level1_backlog"] = self._stores.ledger.level1_backlog()
         return figures
 
+    @_in_flight
     def reprocess(self, space: str, *, wait: bool = True) -> int:
         """Bring the turns of ``space`` up to this release: Level 0, then Level 1.
 
@@ -718,6 +772,7 @@ class Memory:
             self._reconciler.run(space)
         return marked
 
+    @_in_flight
     def rederive_signals(self, space: str, *, wait: bool = True) -> SignalsUpgrade:
         """Detect again the signals of the turns of ``space`` stored under an older
         ``eywa.signals.version`` (``eywa.rederive``): their signals, mentions and the entity
@@ -737,6 +792,7 @@ class Memory:
             self._reconciler.run(space)
         return upgraded
 
+    @_in_flight
     def record_job(
         self, space: str, evidence_ids: Sequence[str], *, author: str | None = None, request_id: str | None = None
     ) -> str:
@@ -752,6 +808,7 @@ class Memory:
         request_id = check_optional_label(request_id, "request_id", self._limits)
         return record_job(self._stores, space, ids, author=author, request_id=request_id)
 
+    @_in_flight
     def job(self, job_id: str) -> JobStatus:
         """A job's state, derived from its turns' pending stages (``done``, ``pending`` or
         ``failed`` once a stage failed ``EYWA_STAGE_MAX_ATTEMPTS`` times).
@@ -763,6 +820,7 @@ class Memory:
         job_id = check_label(job_id, "job_id", self._limits)
         return job_status(self._stores, job_id, max_attempts=self._settings.stage_max_attempts)
 
+    @_in_flight
     def repair_vectors(self, space: str | None = None) -> int:
         """Check every turn and belief against the vector store and embed what is missing.
 
@@ -775,6 +833,7 @@ class Memory:
         spaces = [check_space(space)] if space is not None else self._stores.evidence.spaces()
         return repair_vectors(self._stores, self._embedder, spaces, self._embed_batch)
 
+    @_in_flight
     def vector_index(self) -> tuple[ShardIndex, ...]:
         """The HNSW index state of the embedded vector shards (evidence, belief, entity):
         points, how many a graph holds (the rest are searched exactly), segments.
@@ -786,6 +845,7 @@ class Memory:
         self._check_open()
         return self._indexer().index_state()
 
+    @_in_flight
     def index_vectors(
         self,
         kinds: Sequence[VectorKind] = VECTOR_KINDS,
@@ -833,6 +893,7 @@ class Memory:
 
     # --- erasure ------------------------------------------------------------------------
 
+    @_in_flight
     def forget(
         self,
         space: str,
@@ -875,6 +936,7 @@ class Memory:
             embed_batch=self._embed_batch,
         )  # fmt: skip
 
+    @_in_flight
     def drop_space(self, space: str, *, author: str | None = None) -> ErasureReport:
         """Erase every turn of ``space`` through the same cascade (one erasure record).
 
@@ -891,6 +953,7 @@ class Memory:
             embed_batch=self._embed_batch,
         )  # fmt: skip
 
+    @_in_flight
     def apply_retention(
         self, policy: Mapping[str, float] | None = None, *, now: datetime | str | None = None
     ) -> list[ErasureReport]:
@@ -910,12 +973,14 @@ class Memory:
             embedder=self._embedder, embed_batch=self._embed_batch,
         )  # fmt: skip
 
+    @_in_flight
     def erasures(self, space: str | None = None) -> list[ErasureRecord]:
         """Erasure records (of one space), oldest first: who, when, selector, counts, keyed
         hashes; never content."""
         self._check_open()
         return self._stores.erasure.erasures(check_space(space) if space is not None else None)
 
+    @_in_flight
     def erasure_proof(self, space: str, erasure_id: str) -> ErasureProof:
         """Residue of one erasure per kind, from the graph, keyword index and vector store
         (``eywa.erasure.proof``); ``total`` 0 proves it.
@@ -929,6 +994,7 @@ class Memory:
 
     # --- corrections --------------------------------------------------------------------
 
+    @_in_flight
     def retract_belief(
         self, space: str, belief_id: str, *, reason: str, author: str | None = None
     ) -> CorrectionRecord:
@@ -945,6 +1011,7 @@ class Memory:
         reason = check_label(reason, "reason", self._limits)
         return self._reconciler.call(correcting.retract_belief, self._stores, space, belief_id, reason=reason, author=author)
 
+    @_in_flight
     def confirm_belief(
         self, space: str, belief_id: str, *, reason: str | None = None, author: str | None = None
     ) -> CorrectionRecord:
@@ -961,6 +1028,7 @@ class Memory:
         reason = None if reason is None else check_label(reason, "reason", self._limits)
         return self._reconciler.call(correcting.confirm_belief, self._stores, space, belief_id, reason=reason, author=author)
 
+    @_in_flight
     def accept_candidate(
         self, space: str, candidate_id: str, *, reason: str | None = None, author: str | None = None
     ) -> CorrectionRecord:
@@ -978,6 +1046,7 @@ class Memory:
             correcting.accept_candidate, self._stores, space, candidate_id, reason=reason, author=author
         )
 
+    @_in_flight
     def dismiss_candidate(
         self, space: str, candidate_id: str, *, reason: str | None = None, author: str | None = None
     ) -> CorrectionRecord:
@@ -995,6 +1064,7 @@ class Memory:
             correcting.dismiss_candidate, self._stores, space, candidate_id, reason=reason, author=author
         )
 
+    @_in_flight
     def corrections(self, space: str, target_id: str | None = None) -> list[CorrectionRecord]:
         """The correction records of ``space`` (of one belief or candidate), oldest first."""
         self._check_open()
@@ -1009,6 +1079,7 @@ class Memory:
 
     # --- identity merges ----------------------------------------------------------------
 
+    @_in_flight
     def propose_merges(self, space: str, entities: Sequence[str] | None = None) -> list[nous.MergeProposal]:
         """Pairs of entities (of ``entities``, default every entity with a dimension) that
         look like one, best first, with their evidence: name compatibility and the KL
@@ -1019,6 +1090,7 @@ class Memory:
         names = checked if checked is not None else sorted({d.entity for d in self._stores.dimensions.dimensions(space)})
         return nous.propose_merges(self._stores.dimensions, space, names)
 
+    @_in_flight
     def accept_merge(
         self, space: str, source: str, target: str, score: float = 1.0, *, author: str | None = "local"
     ) -> SameAsEdge:
@@ -1046,6 +1118,7 @@ class Memory:
                 raise NotFoundError("entity", space, name)
         return nous.accept_merge(self._stores.dimensions, space, source, target, score=score, author=author)
 
+    @_in_flight
     def undo_merge(self, space: str, source: str, target: str, *, author: str | None = "local") -> bool:
         """Deactivate a merge (kept for audit, ``removed_by`` = ``author``); False when the two
         were not merged directly."""
@@ -1055,6 +1128,7 @@ class Memory:
         author = check_optional_label(author, "author", self._limits)
         return nous.undo_merge(self._stores.dimensions, space, source, target, author=author)
 
+    @_in_flight
     def merges(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
         """The merges of a space (active ones unless ``include_removed``)."""
         self._check_open()
@@ -1062,6 +1136,7 @@ class Memory:
 
     # --- portability --------------------------------------------------------------------
 
+    @_in_flight_each
     def export_space(self, space: str) -> Iterator[ExportHeader | ExportRecord]:
         """The whole of ``space`` as export records, the header first (``eywa.portability``):
         turns with metadata, signals and mentions, entities, beliefs with their cited spans
@@ -1088,6 +1163,7 @@ class Memory:
         yield header
         yield from records
 
+    @_in_flight
     def import_space(
         self,
         space: str,
@@ -1123,6 +1199,7 @@ class Memory:
         self._reconciler.finish(space, ids, wait=self._settings.level1_wait if wait is None else wait)
         return report
 
+    @_in_flight
     def backup(self, dest: str | Path) -> BackupReport:
         """An online backup of the embedded directory into ``dest`` (a new or empty directory),
         consistent while this memory keeps writing (``eywa.stores.embedded.backup``): every

@@ -65,6 +65,11 @@ class SqliteDatabase:
         self._local = threading.local()
         self._readers: weakref.WeakSet[_Reader] = weakref.WeakSet()
         self._readers_lock = threading.Lock()
+        # Reads in progress on the readers (``_reading``): ``close`` waits for them, since
+        # closing a connection while another thread executes on it crashes the process
+        # (a segfault inside SQLite, seen with a recall beside ``Memory.close``).
+        self._reads = 0
+        self._reads_done = threading.Condition(self._readers_lock)
         # An in-memory database (tests) is private to its connection: no readers beside it.
         self._readable = str(path) != ":memory:"
         # Called after each outermost transaction commits (with the writing connection, the
@@ -107,6 +112,7 @@ class SqliteDatabase:
         with self._lock, self._held():
             outermost = self._depth == 0
             if outermost:
+                self._check_open()  # closed while this thread waited for the connection
                 try:
                     self._conn.execute("BEGIN IMMEDIATE")
                 except sqlite3.Error as exc:  # a read-only database, a writer holding it past the busy timeout
@@ -167,6 +173,7 @@ class SqliteDatabase:
         behind other threads' queries before each of its own."""
         self._check_open()
         with self._lock, self._held():
+            self._check_open()  # closed while this thread waited for the connection
             yield
 
     @contextmanager
@@ -188,27 +195,46 @@ class SqliteDatabase:
             with self.locked():
                 yield
             return
-        reader = self._begin_read()
-        self._local.snapshot = True
-        try:
-            yield
-        finally:
-            self._local.snapshot = False
+        with self._reading() as reader:
+            self._begin_read(reader)
+            self._local.snapshot = True
             try:
-                reader.execute("COMMIT")  # ends the read transaction; nothing was written
-            except sqlite3.Error as exc:
-                self._check_open()
-                raise StoreError("sqlite", "end snapshot", str(exc)) from exc
+                yield
+            finally:
+                self._local.snapshot = False
+                try:
+                    reader.execute("COMMIT")  # ends the read transaction; nothing was written
+                except sqlite3.Error as exc:
+                    self._check_open()
+                    raise StoreError("sqlite", "end snapshot", str(exc)) from exc
 
-    def _begin_read(self) -> sqlite3.Connection:
-        """This thread's reader, in a read transaction."""
+    def _begin_read(self, reader: sqlite3.Connection) -> None:
+        """Begin a read transaction on this thread's ``reader``."""
         try:
-            reader = self._reader()
             reader.execute("BEGIN")
         except sqlite3.Error as exc:
             self._check_open()
             raise StoreError("sqlite", "begin snapshot", str(exc)) from exc
-        return reader
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """This thread's reader, counted as in use until the block ends (``close`` waits);
+        nested blocks of one thread count once each and end in order.
+
+        Raises:
+            ClosedError: the database was closed, or is closing.
+        """
+        with self._readers_lock:
+            if self._closed:
+                raise ClosedError("database")
+            self._reads += 1
+        try:
+            yield self._reader()
+        finally:
+            with self._readers_lock:
+                self._reads -= 1
+                if not self._reads:
+                    self._reads_done.notify_all()
 
     def query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[sqlite3.Row]:
         """Run a read query and return all rows: through the writing connection in a thread
@@ -222,15 +248,17 @@ class SqliteDatabase:
         self._check_open()
         if self._on_writer():
             with self._lock:
+                self._check_open()  # closed while this thread waited for the connection
                 try:
                     return self._conn.execute(sql, params).fetchall()
                 except sqlite3.Error as exc:
                     raise StoreError("sqlite", "query", str(exc)) from exc
-        try:
-            return self._reader().execute(sql, params).fetchall()
-        except sqlite3.Error as exc:
-            self._check_open()  # closed by another thread meanwhile: say so
-            raise StoreError("sqlite", "query", str(exc)) from exc
+        with self._reading() as reader:
+            try:
+                return reader.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                self._check_open()  # closed by another thread meanwhile: say so
+                raise StoreError("sqlite", "query", str(exc)) from exc
 
     @contextmanager
     def _held(self) -> Iterator[None]:
@@ -268,10 +296,7 @@ class SqliteDatabase:
             conn.close()
             raise
         with self._readers_lock:
-            if self._closed:
-                conn.close()
-                raise ClosedError("database")
-            self._readers.add(conn)
+            self._readers.add(conn)  # a read in progress (``_reading``) holds the close off
         self._local.reader = (os.getpid(), conn)
         return conn
 
@@ -319,6 +344,7 @@ class SqliteDatabase:
         """
         self._check_open()
         with self._lock, self._held():
+            self._check_open()  # closed while this thread waited for the connection
             try:
                 self._conn.execute(f"PRAGMA busy_timeout = {int(wait_s * 1000)}")
                 busy, _, _ = self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
@@ -338,12 +364,14 @@ class SqliteDatabase:
         at once rather than waited for, and the connection still closes. SQLite keeps the WAL
         consistent either way; a later close checkpoints it.
         """
-        with self._lock:
+        with self._readers_lock:
             if self._closed:
                 return
-            with self._readers_lock:
-                self._closed = True
-                readers, self._readers = list(self._readers), weakref.WeakSet()
+            self._closed = True  # later reads and writes are refused; those in progress end
+            while self._reads:  # (without the writing connection: a read may end by taking it)
+                self._reads_done.wait()
+            readers, self._readers = list(self._readers), weakref.WeakSet()
+        with self._lock:
             for reader in readers:  # first: the checkpoint below truncates only a WAL no one reads
                 reader.close()
             try:
