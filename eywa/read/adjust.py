@@ -223,13 +223,22 @@ def deduplicate(items: list[Scored]) -> list[str]:
             kept.append(s)
             continue
         cited = [ref.id for ref in s.item.provenance]
+        text = s.item.text
         holder = next((turn_holder[c] for c in cited if c in turn_holder), None)
         single_source = len(cited) == 1 and s.item.kind in ("evidence", "belief")
         if holder is not None and single_source and holder.item.kind != s.item.kind:
             _merge_routes(holder, s)
             removed.append(s.item.id)
             continue
-        twin = next((k for k in kept if not k.answer and fuzz.ratio(k.item.text, s.item.text) >= NEAR_DUPLICATE_RATIO), None)
+        # With ``score_cutoff`` a pair under the ratio scores 0 without the full comparison
+        # (their lengths alone often rule it out); a pair at or above it scores as without.
+        twin = next(
+            (
+                k for k in kept
+                if not k.answer and fuzz.ratio(k.item.text, text, score_cutoff=NEAR_DUPLICATE_RATIO) >= NEAR_DUPLICATE_RATIO
+            ),
+            None,
+        )  # fmt: skip
         if twin is not None:
             _merge_routes(twin, s)
             removed.append(s.item.id)

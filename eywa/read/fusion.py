@@ -46,11 +46,24 @@ def weighted_rrf(
         if weight <= 0.0:
             continue
         votes: dict[ItemKey, float] = {}
+        # The same arithmetic as ``max(votes.get(key, 0.0), vote)`` and ``min(best_rank.get(key,
+        # rank), rank)``, without two calls per candidate (~400 candidates a recall): a vote is
+        # positive, and a route's ranks only grow, so a key's first vote and rank in this
+        # route are its largest and its best here.
         for rank, found in enumerate(ranked, start=1):
-            key = same.get(found, found) if same else found
-            vote = weight / (k + rank) * (share if key != found else 1.0)
-            votes[key] = max(votes.get(key, 0.0), vote)
-            best_rank[key] = min(best_rank.get(key, rank), rank)
+            vote = weight / (k + rank)
+            key = found
+            if same:
+                key = same.get(found, found)
+                if key != found:
+                    vote *= share
+            previous = votes.get(key)
+            if previous is None:
+                votes[key] = vote
+                if rank < best_rank.get(key, rank + 1):
+                    best_rank[key] = rank
+            elif vote > previous:
+                votes[key] = vote
         for key, vote in votes.items():
             scores[key] = scores.get(key, 0.0) + vote
     return sorted(scores.items(), key=lambda kv: (-kv[1], best_rank[kv[0]], kv[0]))

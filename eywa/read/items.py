@@ -60,8 +60,10 @@ class ItemSource(Protocol):
 
 
 def evidence_ref(turn: RecallTurn) -> EvidenceRef:
-    """Provenance for one stored turn (its fields were validated with the turn)."""
-    return EvidenceRef.model_construct(
+    """Provenance for one stored turn. Its fields were validated with the turn, but
+    pydantic's compiled validation (~1.7 us) is cheaper than ``model_construct``, which
+    walks the fields in Python (~3.1 us): ~70 references a recall at 10k."""
+    return EvidenceRef(
         id=turn.id,
         session=turn.session,
         speaker=turn.speaker,

@@ -217,7 +217,8 @@ class Reader:
         if "boost" not in self._disabled:
             changes["boost"] = adjust.speaker_boost(items, named_ids, speaker_ids)
         if "specific" not in self._disabled and plan.shape in adjust.SPECIFIC_SHAPES:
-            talking = {entity_id(space, s.item.speaker) for s in items if s.item.speaker}
+            # Each speaker's id once (a hash per call), not once per candidate turn.
+            talking = {entity_id(space, speaker) for speaker in {s.item.speaker for s in items if s.item.speaker}}
             changes["specific"] = adjust.specific_boost(items, talking)
         if "demotion" not in self._disabled:
             changes["demotion"] = adjust.person_demotion(items, named_ids)

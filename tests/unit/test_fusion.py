@@ -4,7 +4,7 @@ for any input."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from datetime import datetime, timezone
@@ -140,3 +140,57 @@ def test_a_belief_votes_for_its_turn_at_the_share_given() -> None:
 def test_a_share_outside_zero_to_one_is_refused() -> None:
     with pytest.raises(ValueError):
         weighted_rrf({"a": [("evidence", "x")]}, {"a": 1.0}, 20, {}, share=1.5)
+
+
+def _rrf_as_defined(
+    rankings: dict[str, list[ItemKey]], weights: dict[str, float], k: int, same: dict[ItemKey, ItemKey], share: float
+) -> list[tuple[ItemKey, float]]:
+    """``weighted_rrf`` written as its docstring states it (its form before the loop was made
+    cheaper): each vote through ``max`` and each best rank through ``min``, per occurrence."""
+    scores: dict[ItemKey, float] = {}
+    best_rank: dict[ItemKey, int] = {}
+    for route, ranked in rankings.items():
+        weight = weights.get(route, 0.0)
+        if weight <= 0.0:
+            continue
+        votes: dict[ItemKey, float] = {}
+        for rank, found in enumerate(ranked, start=1):
+            key = same.get(found, found) if same else found
+            vote = weight / (k + rank) * (share if key != found else 1.0)
+            votes[key] = max(votes.get(key, 0.0), vote)
+            best_rank[key] = min(best_rank.get(key, rank), rank)
+        for key, vote in votes.items():
+            scores[key] = scores.get(key, 0.0) + vote
+    return sorted(scores.items(), key=lambda kv: (-kv[1], best_rank[kv[0]], kv[0]))
+
+
+# Few ids, so that a route often lists a belief and the turn it stands for, in either order.
+crowded: st.SearchStrategy[dict[str, list[ItemKey]]] = st.dictionaries(
+    st.sampled_from(["keyword", "vector", "graph"]),
+    st.lists(st.tuples(kinds, st.sampled_from(["a", "b", "c"])), max_size=8),
+    max_size=3,
+)
+
+
+@given(
+    st.one_of(rankings, crowded),
+    st.integers(min_value=1, max_value=100),
+    st.sampled_from([0.0, 0.25, 0.5, 1.0]),
+    st.booleans(),
+    st.fixed_dictionaries({route: st.sampled_from([0.0, 0.3, 1.0, 2.0]) for route in ("keyword", "vector", "graph")}),
+)
+# Two turns tied in score, each first in one route and second in the other: the best single
+# rank (1 for both, then the key) orders them, not the rank a later route gave.
+@example(
+    {"keyword": [("evidence", "x"), ("evidence", "y")], "vector": [("evidence", "y"), ("evidence", "x")]},
+    20, 0.5, False, {"keyword": 1.0, "vector": 1.0, "graph": 0.0},
+)
+def test_fusion_gives_the_definitions_list_bit_for_bit(
+    r: dict[str, list[ItemKey]], k: int, share: float, standing: bool, weights: dict[str, float]
+) -> None:
+    # The same keys, scores (exact floats, not approximately) and order as the definition,
+    # with and without beliefs standing for turns (a belief before and after its turn in a
+    # route, repeated keys, weights of 0).
+    found = sorted({key for ranked in r.values() for key in ranked})
+    same: dict[ItemKey, ItemKey] = {key: ("evidence", key[1]) for key in found if key[0] == "belief"} if standing else {}
+    assert weighted_rrf(r, weights, k, same, share) == _rrf_as_defined(r, weights, k, same, share)

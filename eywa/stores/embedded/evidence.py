@@ -397,25 +397,24 @@ class SqliteEvidenceStore:
     def recall_neighbours(
         self, space: str, ids: Sequence[str], before: int, after: int
     ) -> dict[str, list[RecallTurn]]:
-        """The turns around each of ``ids`` in its session, by seq: one join finds them
-        all (on the session index), ``recall_turns`` loads them."""
+        """The turns around each of ``ids`` in its session, by seq: one outer join finds them
+        all (on the session index), a stored anchor without neighbours with none, and
+        ``recall_turns`` loads them. (A second statement used to list the stored anchors:
+        ~8 us more per recall at 10k.)"""
         around: dict[str, list[str]] = {}
         for chunk in _chunks(list(dict.fromkeys(ids))):
             rows = self._db.query(
                 f"""SELECT a.id AS anchor, e.id AS id FROM evidence a
-                    JOIN evidence e ON e.space = a.space AND e.session = a.session
+                    LEFT JOIN evidence e ON e.space = a.space AND e.session = a.session
                       AND e.seq BETWEEN a.seq - ? AND a.seq + ? AND e.id != a.id
                     WHERE +a.space = ? AND a.id IN ({','.join('?' * len(chunk))})
                     ORDER BY a.id, e.seq""",  # noqa: S608
                 [before, after, space, *chunk],
             )
             for row in rows:
-                around.setdefault(row["anchor"], []).append(row["id"])
-            for anchor in self._db.query(
-                f"SELECT id FROM evidence WHERE +space = ? AND id IN ({','.join('?' * len(chunk))})",  # noqa: S608
-                [space, *chunk],
-            ):
-                around.setdefault(anchor["id"], [])
+                found = around.setdefault(row["anchor"], [])
+                if row["id"] is not None:  # the anchor alone in its session's window
+                    found.append(row["id"])
         turns = {t.id: t for t in self.recall_turns(space, [i for found in around.values() for i in found])}
         return {anchor: [turns[i] for i in found if i in turns] for anchor, found in around.items()}
 

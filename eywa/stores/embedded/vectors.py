@@ -76,7 +76,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager, nullcontext, suppress
 from enum import Enum
 from pathlib import Path
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -120,35 +120,44 @@ _DOCS_PAGE: Final = 256
 """Points per page of ``_read_docs`` (Qdrant Edge holds the interpreter for each: ~3 ms)."""
 
 
-class _Hit(NamedTuple):
-    """A search hit with the payload fields ``scored_ids`` reads, its doc id known in memory."""
-
-    score: float
-    payload: dict[str, object]
-
-
 def _uuid(point: int | uuid.UUID | str) -> uuid.UUID:
     """A point id as the ``uuid.UUID`` search hits carry (every point id here is a uuid5)."""
     return point if isinstance(point, uuid.UUID) else uuid.UUID(str(point))
 
 
-def _named(shard: qe.EdgeShard, hits: Sequence[Any], docs: dict[uuid.UUID, tuple[str, float]]) -> list[_Hit]:
-    """Point-id-only ``hits`` with the ``doc_id`` and ``at`` their payload holds: from
-    ``docs``, or read back for a point it does not hold (written while it was being read);
-    a point gone meanwhile is left out, as a hit without payload is."""
-    named: list[_Hit] = []
+def _key(point: int | uuid.UUID | str) -> int:
+    """A point id as ``_docs`` keys it: its uuid's integer. Looking a hit up by ``hit.id.int``
+    hashes and compares a Python int in C, where a ``uuid.UUID`` key ran two Python methods
+    (``__hash__``, ``__eq__``) per hit: ~300 hits a recall at 10k."""
+    return _uuid(point).int
+
+
+def _ranked(shard: qe.EdgeShard, hits: Sequence[Any], docs: dict[int, tuple[str, float]], limit: int) -> list[tuple[str, float]]:
+    """``scored_ids`` of point-id-only ``hits``, their ``doc_id`` and ``at`` from ``docs``, or
+    read back for a point it does not hold (written while it was being read); a point gone
+    meanwhile is left out, as a hit without payload is. The same order as ``scored_ids``
+    (score, then ``at``, then doc id), built as rows directly: a hit per loop step, with no
+    payload dict made for it and read back (10k bench store: ~0.1 ms less per 166-hit search)."""
+    rows: list[tuple[str, float, float]] = []
     unknown = []
     for hit in hits:
-        entry = docs.get(hit.id)
+        entry = docs.get(hit.id.int)
         if entry is None:
             unknown.append(hit)
         else:
-            named.append(_Hit(hit.score, {"doc_id": entry[0], "at": entry[1]}))
+            rows.append((entry[0], float(hit.score), entry[1]))
     if unknown:
         records = shard.retrieve([str(hit.id) for hit in unknown], with_payload=True, with_vector=False)
-        payloads = {_uuid(record.id): record.payload for record in records if record.payload}
-        named.extend(_Hit(hit.score, payload) for hit in unknown if (payload := payloads.get(hit.id)))
-    return named
+        payloads = {_key(record.id): record.payload for record in records if record.payload}
+        rows.extend(
+            (str(payload["doc_id"]), float(hit.score), float(payload.get("at", 0.0)))
+            for hit in unknown
+            if (payload := payloads.get(hit.id.int))
+        )
+    rows.sort(key=lambda row: (-row[1], row[2], row[0]))
+    return [(doc_id, score) for doc_id, score, _ in rows[:limit]]
+
+
 _TEMP_SEGMENTS: Final = "temp_segments"
 _CONFIG_FILE: Final = "edge_config.json"
 CORRUPT_SUFFIX: Final = ".corrupt-"
@@ -379,9 +388,9 @@ class QdrantEdgeVectorStore:
         # when mixed (see the module docstring).
         self._sole: dict[VectorKind, str | _Empty | None] = {}
         self._sole_guard = threading.Lock()
-        # Per kind: point id -> (doc_id, at), and whether it holds every point (see the module
+        # Per kind: point id (its uuid's integer, ``_key``) -> (doc_id, at), and whether it holds every point (see the module
         # docstring); read after open by ``_read_docs``.
-        self._docs: dict[VectorKind, dict[uuid.UUID, tuple[str, float]]] = {kind: {} for kind in VECTOR_KINDS}
+        self._docs: dict[VectorKind, dict[int, tuple[str, float]]] = {kind: {} for kind in VECTOR_KINDS}
         self._docs_ready: dict[VectorKind, bool] = dict.fromkeys(VECTOR_KINDS, False)
         try:
             for kind in VECTOR_KINDS:
@@ -408,7 +417,7 @@ class QdrantEdgeVectorStore:
                         records, offset = shard.scroll(request)
                     for record in records:
                         if record.payload:
-                            docs.setdefault(_uuid(record.id), (str(record.payload["doc_id"]), float(record.payload.get("at", 0.0))))
+                            docs.setdefault(_key(record.id), (str(record.payload["doc_id"]), float(record.payload.get("at", 0.0))))
                     if offset is None:
                         break
             except ClosedError:
@@ -593,7 +602,7 @@ class QdrantEdgeVectorStore:
                 shard.update(qe.UpdateOperation.upsert_points(records))
                 docs = self._docs[kind]
                 for point in points:
-                    docs[uuid.UUID(point_id(point.id))] = (point.id, float(point.at))
+                    docs[_key(point_id(point.id))] = (point.id, float(point.at))
                 if self._sole[kind] is _EMPTY:  # after the write: searches filtered until then
                     self._sole[kind] = spaces.pop()
                 now = time.monotonic()
@@ -643,8 +652,8 @@ class QdrantEdgeVectorStore:
                 )
                 with _mapped("search"):
                     hits = shard.query(request)
-                    named = _named(shard, hits, docs) if docs is not None else hits
-            return scored_ids(named, limit)
+                    ranked = _ranked(shard, hits, docs, limit) if docs is not None else None
+            return ranked if ranked is not None else scored_ids(hits, limit)
 
     def missing(self, kind: VectorKind, ids: Sequence[str]) -> set[str]:
         """The subset of ``ids`` that has no point.
@@ -677,7 +686,7 @@ class QdrantEdgeVectorStore:
                 shard.flush()
                 docs = self._docs[kind]
                 for doc_id in ids:
-                    docs.pop(uuid.UUID(point_id(doc_id)), None)
+                    docs.pop(_key(point_id(doc_id)), None)
 
     def count(self, kind: VectorKind, space: str | None = None) -> int:
         """Exact number of points of ``kind``, in ``space`` when given.
