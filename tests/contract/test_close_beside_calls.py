@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from eywa import Memory
 from eywa.errors import ClosedError
 from tests.contract.conftest import open_memory
@@ -56,3 +58,32 @@ def test_calls_beside_a_close_end_in_closed_error_only(tmp_path: Path) -> None:
         thread.join()
     assert other == [], [f"{type(e).__name__}: {e}" for e in other]
     assert refused[0] > 0
+
+
+def test_close_lets_a_call_in_progress_finish_and_refuses_the_next(tmp_path: Path) -> None:
+    """README, "Shared by threads": a call in progress in another thread finishes before the
+    stores close (closing a SQLite reader under a query crashed the process)."""
+    memory = open_memory(tmp_path / "mem")
+    entered, release = threading.Event(), threading.Event()
+
+    def held(done: int) -> None:  # ``remember``'s progress callback: the call is in progress
+        entered.set()
+        release.wait(10)
+
+    stored: list[list[str]] = []
+    writer = threading.Thread(target=lambda: stored.append(
+        memory.remember("s", [{"text": "I live in Porto.", "speaker": "Ana"}], progress=held)))
+    writer.start()
+    assert entered.wait(10)
+    closer = threading.Thread(target=memory.close)
+    closer.start()
+    closer.join(0.5)
+    assert closer.is_alive()  # waiting for the write in progress
+    release.set()
+    writer.join(10)
+    closer.join(10)
+    assert not closer.is_alive() and len(stored) == 1 and len(stored[0]) == 1
+    with pytest.raises(ClosedError):
+        memory.recall("s", "Where does Ana live?")
+    with open_memory(tmp_path / "mem") as reopened:  # the write that finished is kept
+        assert reopened.stats("s")["evidence"] == 1
