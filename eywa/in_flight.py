@@ -67,6 +67,11 @@ class InFlight:
                     return
             yield item
 
+    @property
+    def closing(self) -> bool:
+        """Whether the owner is closed or closing (new calls are refused)."""
+        return self._closing
+
     def close(self) -> bool:
         """Refuse new calls, and wait until the calls of other threads have ended; False when
         it was already closing (a second close has nothing to wait for)."""

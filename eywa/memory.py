@@ -154,7 +154,6 @@ class Memory:
         self._limits = Limits.from_settings(settings)
         self._extractor = extractor
         self._validator = Validator(support_threshold=settings.validator_support_threshold)
-        self._closed = False
         self._in_flight = InFlight()
         self._reconciler = Reconciler(StageWork(
             stores=stores, validator=self._validator, level1_batch=settings.level1_batch_size,
@@ -302,15 +301,13 @@ class Memory:
         """
         if not self._in_flight.close():  # new calls refused; those in progress end first
             return
-        if not self._closed:
-            try:
-                self._reconciler.close()
-            finally:
-                self._closed = True
-                if self._route_pool is not None:
-                    self._route_pool.shutdown(wait=True)
-                self._reader.close()
-                self._stores.close()
+        try:
+            self._reconciler.close()
+        finally:
+            if self._route_pool is not None:
+                self._route_pool.shutdown(wait=True)
+            self._reader.close()
+            self._stores.close()
 
     @_in_flight
     def warm_up(self) -> None:
@@ -325,7 +322,6 @@ class Memory:
             EywaError: the embedder failed (likewise).
             ClosedError: the memory was closed.
         """
-        self._check_open()
         embed = self._embedder.embed if self._embed_writes else None
         warm_up(self._stores, self._warm_up_recall, embed, SpaceQuota.of(self._limits))
 
@@ -421,7 +417,6 @@ class Memory:
     ) -> tuple[list[str], JobStatus | None]:
         """``remember`` and ``remember_job``; with ``job``, the batch's job is recorded (by
         ``author``, with ``request_id``)."""
-        self._check_open()
         from eywa.signals import detect_signals
 
         space = check_space(space)
@@ -514,7 +509,6 @@ class Memory:
             StoreError: no route could answer (a route whose store fails is skipped and
                 named in ``trace["skipped"]``; the others answer).
         """
-        self._check_open()
         space = check_space(space)
         params = check_recall(query, k, budget_tokens, policy, as_of, self._limits)
         # What the vector route and beliefs lack yet, for the trace: read beside the recall
@@ -540,7 +534,6 @@ class Memory:
         Raises:
             NotFoundError: if no such turn exists in that space.
         """
-        self._check_open()
         found = self._stores.evidence.get(check_space(space), [check_label(evidence_id, "evidence_id", self._limits)])
         if not found:
             raise NotFoundError("evidence", space, evidence_id)
@@ -555,7 +548,6 @@ class Memory:
         status: BeliefStatus | None = "active",
     ) -> list[Belief]:
         """Validated beliefs of ``space``, optionally of one subject and attribute."""
-        self._check_open()
         space = check_space(space)
         subject = None if subject is None else check_label(subject, "subject", self._limits)
         attribute = None if attribute is None else check_label(attribute, "attribute", self._limits)
@@ -566,14 +558,12 @@ class Memory:
     def beliefs_citing(self, space: str, evidence_id: str) -> list[Belief]:
         """The beliefs of any status that cite the turn ``evidence_id`` (one indexed read,
         not a scan of the space's beliefs)."""
-        self._check_open()
         space = check_space(space)
         return self._stores.beliefs.beliefs_citing(space, [check_label(evidence_id, "evidence_id", self._limits)])
 
     @_in_flight
     def candidates(self, space: str, status: CandidateStatus | None = "rejected") -> list[Candidate]:
         """Candidates the validator refused, each with machine-readable ``reasons``."""
-        self._check_open()
         space = check_space(space)
         return self._stores.beliefs.candidates(space, check_choice(status, "status", get_args(CandidateStatus)))
 
@@ -584,7 +574,6 @@ class Memory:
         Raises:
             NotFoundError: no such belief in ``space``.
         """
-        self._check_open()
         space = check_space(space)
         return explain(self._stores.beliefs, self._stores.evidence, space, check_label(belief_id, "belief_id", self._limits))
 
@@ -597,7 +586,6 @@ class Memory:
         Raises:
             NotFoundError: nothing was observed about it (by ``as_of``).
         """
-        self._check_open()
         space = check_space(space)
         entity, attribute = check_label(entity, "entity", self._limits), check_label(attribute, "attribute", self._limits)
         return nous.get_dimension(self._stores.dimensions, space, entity, attribute, check_time(as_of, "as_of"))
@@ -607,7 +595,6 @@ class Memory:
         self, space: str, entity: str | None = None, as_of: datetime | str | None = None
     ) -> list[Dimension]:
         """Every dimension of ``space`` (or of one entity)."""
-        self._check_open()
         space = check_space(space)
         entity = None if entity is None else check_label(entity, "entity", self._limits)
         return nous.list_dimensions(self._stores.dimensions, space, entity, check_time(as_of, "as_of"))
@@ -615,7 +602,6 @@ class Memory:
     @_in_flight
     def deltas(self, space: str, entity: str, attribute: str) -> list[Delta]:
         """The immutable update log of one dimension, in event-time order."""
-        self._check_open()
         space = check_space(space)
         entity, attribute = check_label(entity, "entity", self._limits), check_label(attribute, "attribute", self._limits)
         return nous.list_deltas(self._stores.dimensions, space, entity, attribute)
@@ -623,7 +609,6 @@ class Memory:
     @_in_flight
     def spaces(self) -> list[str]:
         """Every space holding evidence."""
-        self._check_open()
         return self._stores.evidence.spaces()
 
     @_in_flight
@@ -641,7 +626,6 @@ class Memory:
                 supported time (an integer reached the Neo4j driver as an ``OverflowError``).
             StoreError: the store failed.
         """
-        self._check_open()
         checked = check_spaces(spaces, "spaces")
         start, end = check_time(recorded_from, "recorded_from"), check_time(recorded_to, "recorded_to")
         if start is None or end is None:
@@ -651,7 +635,6 @@ class Memory:
     @_in_flight
     def stats(self, space: str) -> dict[str, Any]:
         """Counts for ``eywa stats``: evidence, signals, entities, beliefs, candidates by reason."""
-        self._check_open()
         return space_stats(self._stores, check_space(space))
 
     # --- audit --------------------------------------------------------------------------
@@ -659,7 +642,6 @@ class Memory:
     @_in_flight
     def audits(self) -> list[AuditSpec]:
         """The named audits (the same on every backend): purpose, parameters, columns."""
-        self._check_open()
         return self._stores.audit.audits()
 
     @_in_flight
@@ -680,7 +662,6 @@ class Memory:
                 parameter that is not one (``params.<name>``), or a bad space.
             StoreError: the backend failed.
         """
-        self._check_open()
         check_params(params, self._limits)
         return run_audit(self._stores.audit, name, params)
 
@@ -709,7 +690,6 @@ class Memory:
         Raises:
             StoreError: the ledger cannot be read.
         """
-        self._check_open()
         return self._reconciler.run(check_space(space) if space is not None else None, background=background)
 
     @property
@@ -730,7 +710,6 @@ class Memory:
             InvalidInputError: a bad space name.
             StoreError: the ledger cannot be read.
         """
-        self._check_open()
         return self._stores.ledger.space_backlog(check_space(space))
 
     @_in_flight
@@ -738,7 +717,6 @@ class Memory:
         """Pending marks per stage (``embed_evidence``: turns not yet embedded, which
         ``EYWA_MAX_EMBED_BACKLOG`` bounds), and ``level1_backlog``: the turns not yet through
         Level 1 and their dimension update (``EYWA_MAX_BACKLOG`` bounds it)."""
-        self._check_open()
         figures: dict[str, int] = {str(stage): n for stage, n in self._stores.ledger.backlog().items()}
         figures["level1_backlog"] = self._stores.ledger.level1_backlog()
         return figures
@@ -760,7 +738,6 @@ class Memory:
             ConfigurationError: this memory has no extractor.
             StoreError: a store failed.
         """
-        self._check_open()
         from eywa.errors import ConfigurationError
 
         if self._extractor is None:
@@ -783,7 +760,6 @@ class Memory:
         Raises:
             StoreError: a store failed.
         """
-        self._check_open()
         from eywa.signals import detect_signals
 
         space = check_space(space)
@@ -801,7 +777,6 @@ class Memory:
         Raises:
             StoreError: the store failed.
         """
-        self._check_open()
         space = check_space(space)
         ids = check_labels(evidence_ids, "evidence_ids", self._limits) or []
         author = check_optional_label(author, "author", self._limits)
@@ -816,7 +791,6 @@ class Memory:
         Raises:
             NotFoundError: no such job.
         """
-        self._check_open()
         job_id = check_label(job_id, "job_id", self._limits)
         return job_status(self._stores, job_id, max_attempts=self._settings.stage_max_attempts)
 
@@ -829,7 +803,6 @@ class Memory:
         is finished from the ledger's embed marks by ``reconcile``, without a scan. Returns
         the number of items embedded.
         """
-        self._check_open()
         spaces = [check_space(space)] if space is not None else self._stores.evidence.spaces()
         return repair_vectors(self._stores, self._embedder, spaces, self._embed_batch)
 
@@ -842,7 +815,6 @@ class Memory:
             ConfigurationError: this memory runs on the server backends (a Qdrant server
                 indexes its collections itself).
         """
-        self._check_open()
         return self._indexer().index_state()
 
     @_in_flight
@@ -868,7 +840,6 @@ class Memory:
                 not one), or ``on_start`` is not callable; nothing is built.
             StoreError: the vector store failed.
         """
-        self._check_open()
         if isinstance(kinds, str | bytes) or not isinstance(kinds, Sequence):  # "evidence" is no list of kinds
             raise InvalidInputError.at("kinds", f"must be a list of vector kinds ({', '.join(VECTOR_KINDS)})")
         for n, kind in enumerate(kinds):
@@ -920,7 +891,6 @@ class Memory:
             NotFoundError: an evidence id or external id that names no turn; nothing is erased.
             StoreError: a store failed (an erasure already begun finishes on re-run or next open).
         """
-        self._check_open()
         space = check_space(space)
         limits = self._limits
         selector = selector_of(
@@ -944,7 +914,6 @@ class Memory:
             InvalidInputError: a bad space.
             StoreError: a store failed (the erasure finishes on re-run or next open).
         """
-        self._check_open()
         space = check_space(space)
         author = check_optional_label(author, "author", self._limits)
         selector = ErasureSelector(recorded_before=datetime.max.replace(tzinfo=timezone.utc))
@@ -966,7 +935,6 @@ class Memory:
                 not a positive number of days, or a bad ``now`` (``contract.check_retention``).
             StoreError: a store failed (an erasure already begun finishes on re-run or next open).
         """
-        self._check_open()
         chosen = check_retention(self._settings.retention_days if policy is None else policy)
         return self._reconciler.call(
             apply_retention, self._stores, chosen, now=check_time(now, "now"), vectors=self._stores,
@@ -977,7 +945,6 @@ class Memory:
     def erasures(self, space: str | None = None) -> list[ErasureRecord]:
         """Erasure records (of one space), oldest first: who, when, selector, counts, keyed
         hashes; never content."""
-        self._check_open()
         return self._stores.erasure.erasures(check_space(space) if space is not None else None)
 
     @_in_flight
@@ -988,7 +955,6 @@ class Memory:
         Raises:
             NotFoundError: no such erasure in ``space``.
         """
-        self._check_open()
         space = check_space(space)
         return erasure_proof(self._stores, space, check_label(erasure_id, "erasure_id", self._limits), self._stores)
 
@@ -1067,13 +1033,11 @@ class Memory:
     @_in_flight
     def corrections(self, space: str, target_id: str | None = None) -> list[CorrectionRecord]:
         """The correction records of ``space`` (of one belief or candidate), oldest first."""
-        self._check_open()
         target = None if target_id is None else check_label(target_id, "target_id", self._limits)
         return self._stores.corrections.corrections(check_space(space), target_id=target)
 
     def _target(self, space: str, item_id: str, field: str, author: str | None) -> tuple[str, str]:
         """The checked space and item id of a correction; its ``author`` is checked too."""
-        self._check_open()
         check_optional_label(author, "author", self._limits)
         return check_space(space), check_label(item_id, field, self._limits)
 
@@ -1084,7 +1048,6 @@ class Memory:
         """Pairs of entities (of ``entities``, default every entity with a dimension) that
         look like one, best first, with their evidence: name compatibility and the KL
         divergence (bits) of their shared dimensions. Pairs already merged are skipped."""
-        self._check_open()
         space = check_space(space)
         checked = check_labels(entities, "entities", self._limits) if entities is not None else None
         names = checked if checked is not None else sorted({d.entity for d in self._stores.dimensions.dimensions(space)})
@@ -1103,7 +1066,6 @@ class Memory:
             NotFoundError: a name that is no entity of ``space`` (neither mentioned nor
                 with a dimension); nothing is merged.
         """
-        self._check_open()
         space = check_space(space)
         source, target = check_label(source, "source", self._limits), check_label(target, "target", self._limits)
         author = check_optional_label(author, "author", self._limits)
@@ -1122,7 +1084,6 @@ class Memory:
     def undo_merge(self, space: str, source: str, target: str, *, author: str | None = "local") -> bool:
         """Deactivate a merge (kept for audit, ``removed_by`` = ``author``); False when the two
         were not merged directly."""
-        self._check_open()
         space = check_space(space)
         source, target = check_label(source, "source", self._limits), check_label(target, "target", self._limits)
         author = check_optional_label(author, "author", self._limits)
@@ -1131,7 +1092,6 @@ class Memory:
     @_in_flight
     def merges(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
         """The merges of a space (active ones unless ``include_removed``)."""
-        self._check_open()
         return self._stores.dimensions.same_as(check_space(space), include_removed)
 
     # --- portability --------------------------------------------------------------------
@@ -1153,7 +1113,6 @@ class Memory:
             InvalidInputError: a bad space.
             StoreError: a store cannot be read.
         """
-        self._check_open()
         space = check_space(space)
         header = ExportHeader(
             space=space, exported_at=utc_now(), embedder=embedder_id(self._embedder),
@@ -1189,7 +1148,6 @@ class Memory:
                 (``EYWA_SPACE_MAX_TURNS`` / ``_BYTES``); nothing was written.
             StoreError: a store failed while writing.
         """
-        self._check_open()
         space = check_space(space)
         header, records = parse_lines(import_lines(source))
         report = self._reconciler.call(
@@ -1216,7 +1174,6 @@ class Memory:
                 ``neo4j-admin database dump`` and Qdrant with its snapshots, or export spaces).
             StoreError: a file cannot be read or written.
         """
-        self._check_open()
         if self._stores.backup is None:
             raise ConfigurationError(
                 "backup copies an embedded directory; on the server backends use neo4j-admin database dump "
@@ -1231,7 +1188,8 @@ class Memory:
         return max(self._settings.embed_batch_size * 4, 64)
 
     def _check_open(self) -> None:
-        if self._closed:
+        """For what no call counts in flight (``access_log``): refused once closing."""
+        if self._in_flight.closing:
             raise ClosedError()
 
 
