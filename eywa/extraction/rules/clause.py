@@ -14,7 +14,7 @@ never resolved: no fact is made from them. How a fact is then phrased is ``phras
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -541,16 +541,23 @@ def matches(
 
     ``anywhere`` lifts the second condition for possessive subjects ("… told my boss at X").
     """
-    if pattern.keywords.isdisjoint(ctx.part.words):
-        return []
     found: list[tuple[re.Match[str], str]] = []
-    for m in pattern.pattern.finditer(ctx.text):
-        if not anywhere and not starts_clause(ctx.text[: m.start()]):
-            continue
+    for m in openings(ctx, pattern, anywhere=anywhere):
         subject = resolve_subject(ctx, m, we=we, third=third)
         if subject:
             found.append((m, subject))
     return found
+
+
+def openings(ctx: Ctx, pattern: Rule, *, anywhere: bool = False) -> Iterator[re.Match[str]]:
+    """Matches of ``pattern`` in the part that open a clause (any, with ``anywhere``), when the
+    part holds one of its gate words; for rules whose subject is not in the ``subj`` slot
+    ("Initech hired me", "Home is Lisbon now": the speaker), ``matches`` for the others."""
+    if pattern.keywords.isdisjoint(ctx.part.words):
+        return
+    for m in pattern.pattern.finditer(ctx.text):
+        if anywhere or starts_clause(ctx.text[: m.start()]):
+            yield m
 
 
 def asserts(ctx: Ctx) -> bool:

@@ -28,8 +28,8 @@ from eywa.extraction.rules.clause import (
     matches,
     past_date,
     plain,
+    openings,
     rule,
-    starts_clause,
     stated_start,
 )
 from eywa.extraction.rules.phrasing import article, clean, fact, possessive
@@ -183,10 +183,10 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
 def _home_is(ctx: Ctx) -> Iterator[CandidateFact]:
     """"Home is Lisbon now": the speaker's residence (``_HOME_IS``)."""
     speaker = ctx.turn.speaker
-    if not speaker or ctx.part.negated or _HOME_IS.keywords.isdisjoint(ctx.part.words):
+    if not speaker or ctx.part.negated:
         return
-    for m in _HOME_IS.pattern.finditer(ctx.text):
-        if starts_clause(ctx.text[: m.start()]) and (place := place_name(m.group("place") or m.group("named"))):
+    for m in openings(ctx, _HOME_IS):
+        if place := place_name(m.group("place") or m.group("named")):
             yield fact(ctx, speaker, f"{speaker} lives in {place}", "residence", place, confidence=0.85)
 
 

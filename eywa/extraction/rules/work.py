@@ -34,8 +34,8 @@ from eywa.extraction.rules.clause import (
     matches,
     past_date,
     plain,
+    openings,
     rule,
-    starts_clause,
     stated_start,
 )
 from eywa.extraction.rules.phrasing import article, clean, date_phrase, fact, possessive
@@ -394,11 +394,7 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
 
 def _hired_me(ctx: Ctx) -> Iterator[re.Match[str]]:
     """Matches of ``_HIRED_ME`` that open a clause and whose hirer is no person Level 0 knows."""
-    if _HIRED_ME.keywords.isdisjoint(ctx.part.words):
-        return
-    for m in _HIRED_ME.pattern.finditer(ctx.text):
-        if starts_clause(ctx.text[: m.start()]) and clean(m.group("org")) not in ctx.persons:
-            yield m
+    return (m for m in openings(ctx, _HIRED_ME) if clean(m.group("org")) not in ctx.persons)
 
 
 def _accepted(ctx: Ctx, s: str, m: re.Match[str], org: str, *, accepted: bool) -> Iterator[CandidateFact]:
