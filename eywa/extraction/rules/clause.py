@@ -218,8 +218,13 @@ def subject_shared(text: str, previous: Clause | None, clause: Clause) -> Part |
     return _with_subject(opening.group("s"), clause.text, clause.start)
 
 
+_GREETINGS = (
+    r"(?:hey|hi|hiya|hello|yo|dear|thanks|thank\s+you|congrats|congratulations"
+    r"|(?:good\s+)?(?:morning|evening|afternoon))"
+)
+"""Words that greet the listener before their name ("Hey Ben!", "Thanks, Ben.")."""
 _DROPPED = re.compile(
-    r"^(?P<greeting>(?:hey|hi|hiya|hello|thanks|congrats)\s*,?\s+[A-Z][a-z]+\s*[,!]\s+)?"
+    rf"^(?P<greeting>{_GREETINGS}\s*,?\s+[A-Z][a-z]+\s*[,!]\s+)?"
     r"(?:(?:and|so|oh|well|yeah|yep|ok|okay)\s*,?\s+)?(?P<adverbs>(?:(?:just|finally|recently|also|actually"
     r"|officially|now|still|currently)\s+)*)(?P<verb>[a-z]+)\b",
     re.IGNORECASE,
@@ -267,11 +272,7 @@ def subject_dropped(turn: Evidence, text: str, clause: Clause) -> Part | None:
     return _with_subject("I've" if been else "I", said[0].lower() + said[1:], clause.start + at)
 
 
-_GREETING_BEFORE = re.compile(
-    r"(?:^|[.!?]\s*)(?:hey|hi|hiya|hello|yo|dear|thanks|thank\s+you|congrats|congratulations"
-    r"|(?:good\s+)?(?:morning|evening|afternoon))[\s,]*$",
-    re.IGNORECASE,
-)
+_GREETING_BEFORE = re.compile(rf"(?:^|[.!?]\s*){_GREETINGS}[\s,]*$", re.IGNORECASE)
 _GREETING_AFTER = re.compile(r"^\s*[!,.:]")
 
 
