@@ -31,6 +31,7 @@ from eywa.models import (
     CandidateStatus,
     Evidence,
     Frozen,
+    SupportLink,
     ValidationReport,
     as_utc,
     utc_now,
@@ -311,9 +312,26 @@ def _belief(
         id=belief_id(space, fact), space=space, statement=fact.statement, subject=fact.subject,
         attribute=fact.attribute, value=fact.value, polarity=fact.polarity, modality=fact.modality,
         valid_from=fact.valid_from, valid_to=fact.valid_to, recorded_at=recorded_at, status="active",
-        extractor=extractor, evidence_ids=tuple(dict.fromkeys(fact.evidence_ids)), support=report.support,
+        extractor=extractor, evidence_ids=tuple(dict.fromkeys(fact.evidence_ids)), support=cited_support(fact, report),
         report=report, event_at=None if event_at is None else as_utc(event_at), extractor_version=version,
     )
+
+
+def cited_support(fact: CandidateFact, report: ValidationReport) -> tuple[SupportLink, ...]:
+    """The belief's ``SUPPORTED_BY`` links: the validator's, with a span, and one without a
+    span (score 0) for each other turn the fact cites.
+
+    A fact can cite a turn none of its words are in: the reply that asserts what its
+    question said ("Do you still work at Initech?" "Yes."), or the turn whose belief gave a
+    name a later turn is read again with ("I work at Globex" for "I left Globex and joined
+    Initech"). The stores find a turn's beliefs by these links (``beliefs_citing``: the
+    dimension update of a turn, supersession, erasure), so a cited turn without one left
+    its belief out of the dimensions when the two turns were written apart (the reply in a
+    later write than its question: an agent writing turn by turn)."""
+    linked = {link.evidence_id for link in report.support}
+    bare = tuple(SupportLink(evidence_id=i, span=None, score=0.0) for i in dict.fromkeys(fact.evidence_ids)
+                 if i not in linked)  # fmt: skip
+    return (*report.support, *bare)
 
 
 def belief_of_fact(
