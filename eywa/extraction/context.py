@@ -4,8 +4,8 @@ A turn is not always readable alone. "Pescatarian, yes." answers the question of
 before it; "Biscuit died on Tuesday." names a pet its speaker introduced sessions ago. An
 extractor that reads such turns declares it by implementing ``ContextualExtractor``; the
 Level 1 pipeline then hands it an ``Earlier`` built from the stores (``earlier_context``):
-the turn before the first turn of each session of the batch, and the names its speakers'
-earlier beliefs gave values to. Inside one batch the extractor carries both forward itself.
+the turn before the first turn of each session of the batch, and the names the earlier
+beliefs of its speakers and of the people its turns name gave values to. Inside one batch the extractor carries both forward itself.
 
 Nothing here is believed on its own: a proposal that leans on an earlier turn still cites
 only the turn it was read from, and the validator checks it against that turn.
@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from eywa.extraction.base import Extractor
-from eywa.models import Belief, CandidateFact, Evidence
+from eywa.models import Belief, CandidateFact, Evidence, SignalKind
 from eywa.stores.beliefs import BeliefStore
 from eywa.stores.evidence import EvidenceStore
 
-__all__ = ["NAMED_ATTRIBUTES", "ContextualExtractor", "Earlier", "earlier_context", "named_values"]
+__all__ = ["NAMED_ATTRIBUTES", "ContextualExtractor", "Earlier", "Named", "earlier_context", "named_values", "people_of"]
 
 NAMED_ATTRIBUTES = frozenset({"pets", "employer", "residence"})
 """Attributes whose values may be names a later turn refers to by the name alone: "Biscuit
@@ -30,7 +30,7 @@ died" (a pet), "I left Initech" (a workplace: "left" a name alone is a job left 
 the name is one, not a party or a town), "I left Leeds" (a home)."""
 
 Named = Mapping[str, Mapping[str, tuple[str, str]]]
-"""Speaker (case-folded) → name (case-folded) → (attribute, value) of that speaker's beliefs."""
+"""Person (case-folded) → name (case-folded) → (attribute, value) of that person's beliefs."""
 
 
 @dataclass(frozen=True)
@@ -40,8 +40,9 @@ class Earlier:
     Attributes:
         previous: evidence id of a batch turn → the turn just before it in its session,
             for turns whose previous turn is not in the batch.
-        named: per speaker, the names that speaker's earlier beliefs hold as values of a
-            ``NAMED_ATTRIBUTES`` attribute ("Biscuit" → pets "Biscuit").
+        named: per person (the batch's speakers and the people its turns name), the names
+            that person's earlier beliefs hold as values of a ``NAMED_ATTRIBUTES`` attribute
+            ("Biscuit" → pets "Biscuit"; Eva's "Globex" → employer "Globex").
     """
 
     previous: Mapping[str, Evidence] = field(default_factory=dict)
@@ -76,7 +77,8 @@ def earlier_context(
     """The ``Earlier`` of a batch, read from the stores.
 
     One neighbour read per session of the batch (for its first turn) and one belief read
-    per speaker and named attribute: the cost does not grow with the batch's length.
+    per person (a speaker, or someone a turn names) and named attribute: the cost grows with
+    the people a batch speaks of, not with its length.
 
     Raises:
         StoreError: a store failed.
@@ -92,9 +94,23 @@ def earlier_context(
             before = [t for t in evidence_store.neighbours(space, turn.id, 1, 0) if t.id not in ids]
             if before:
                 previous[turn.id] = before[-1]
-    speakers = sorted({t.speaker for t in turns if t.speaker})
     beliefs = [
-        b for speaker in speakers for attribute in sorted(NAMED_ATTRIBUTES)
-        for b in belief_store.beliefs(space, subject=speaker, attribute=attribute)
+        b for person in people_of(turns) for attribute in sorted(NAMED_ATTRIBUTES)
+        for b in belief_store.beliefs(space, subject=person, attribute=attribute)
     ]  # fmt: skip
     return Earlier(previous=previous, named=named_values(beliefs))
+
+
+def people_of(turns: Iterable[Evidence]) -> list[str]:
+    """The people ``turns`` speak of, one name each (case-insensitive), sorted: their
+    speakers and the people Level 0 found named in them (by canonical name, as the rules
+    make them the subject of what they read)."""
+    people: dict[str, str] = {}
+    for turn in turns:
+        if turn.speaker:
+            people.setdefault(turn.speaker.casefold(), turn.speaker)
+        for signal in turn.signals:
+            if signal.kind is SignalKind.PERSON:
+                name = signal.normalized or signal.text
+                people.setdefault(name.casefold(), name)
+    return sorted(people.values(), key=str.casefold)

@@ -21,7 +21,7 @@ from eywa import crashpoints
 from eywa.attributes import AttributeSpec, canonical_fact, get_attribute
 from eywa.errors import NotFoundError
 from eywa.extraction.base import Extractor, extractor_label, extractor_version
-from eywa.extraction.context import ContextualExtractor, Earlier, earlier_context, named_values
+from eywa.extraction.context import ContextualExtractor, Earlier, earlier_context, named_values, people_of
 from eywa.extraction.validator import Validator
 from eywa.ids import stable_id
 from eywa.models import (
@@ -226,8 +226,10 @@ def _read_again(
     version: str | None,
     unread: Callable[[Sequence[str]], Collection[str]] | None = None,
 ) -> list[Belief]:
-    """What the speaker's turns stored before this batch, and said after it, make once read
-    knowing the names this batch's beliefs give (``eywa.extraction.context.named_values``).
+    """What the turns stored before this batch, and said after it, by or about the people
+    whose names this batch's beliefs give (``eywa.extraction.context.named_values``: a
+    speaker's own, or those of someone a turn names, "Eva left Globex" after "Eva works at
+    Globex"), make once read knowing them.
     Turns whose Level 1 is still owed (``unread``) are left to their own reading, which comes
     after this batch and knows the names: a bulk write read unit by unit read each later turn
     twice, and Level 1 is once per turn.
@@ -254,7 +256,7 @@ def _read_again(
     first_said = min(t.observed_at for t in batch)
     later = sorted(
         (t for t in evidence_store.get(space, ids)
-         if t.speaker and t.speaker.casefold() in named and t.observed_at >= first_said),
+         if t.observed_at >= first_said and any(p.casefold() in named for p in people_of([t]))),
         key=lambda t: (t.observed_at, t.session, t.seq),
     )  # fmt: skip
     if not later:

@@ -6,6 +6,9 @@ turn none of their words are in, and reached the dimensions only when that turn 
 same write as the one holding the words: the reply that asserts what its question said
 ("Do you still work at Initech?" "Yes."), and a turn read again once an earlier turn
 gave a name ("I left Globex and joined Initech", written before "I work at Globex").
+Then the same for people the speaker talks about: "Eva left Globex and joined Initech"
+after "My sister Eva works at Globex" ends Eva's job there and names her new one, as it
+does for the speaker.
 """
 
 from __future__ import annotations
@@ -51,6 +54,11 @@ LEFT_AND_JOINED: list[Turn] = [
     ("Alice", "I work at Globex.", "2024-05-01T10:00:00"),
     ("Alice", "I left Globex and joined Initech.", "2024-07-01T10:00:00"),
 ]
+THIRD_PERSON: list[Turn] = [
+    ("Alice", "My sister Eva works at Globex and my brother Tom lives in Leeds.", "2024-05-01T10:00:00"),
+    ("Alice", "Eva quit Globex and joined Initech last month.", "2024-07-01T10:00:00"),
+    ("Alice", "Tom left Leeds.", "2024-07-02T10:00:00"),
+]
 
 
 @pytest.mark.parametrize("grouping", ["one write", "turn by turn"])
@@ -73,6 +81,31 @@ def test_leaving_a_job_named_earlier_answers_in_any_write_order(memory: Memory, 
     assert _modes(memory, space) == {("Alice", "employer"): "Initech"}
     employer = memory.dimension(space, "Alice", "employer")
     assert employer is not None and employer.distribution["Initech"] > 0.9, employer
+
+
+@pytest.mark.parametrize("grouping", ["one write", "turn by turn"])
+def test_a_named_person_leaving_what_they_were_said_to_have_ends_it(memory: Memory, grouping: str) -> None:
+    """"Eva quit Globex and joined Initech" named no employer for Eva (the rule looked up
+    only the speaker's own employers), and "Tom left Leeds" ended nothing for Tom."""
+    space = _space("third-" + grouping.replace(" ", ""), THIRD_PERSON)
+    _write(memory, space, THIRD_PERSON, grouping=grouping)
+    modes = _modes(memory, space)
+    assert modes[("Eva", "employer")] == "Initech", modes
+    assert modes[("Tom", "residence")] != "Leeds", modes
+    eva = {(b.value, b.polarity) for b in memory.beliefs(space, subject="Eva", attribute="employer")}
+    assert {("Globex", "negative"), ("Initech", "positive")} <= eva, eva
+
+
+def test_leaving_a_name_never_said_to_be_a_job_names_no_employer(memory: Memory) -> None:
+    """Eva's employer known, "Eva left Paris and joined Tom in Rome" is still a trip, not a job."""
+    turns: list[Turn] = [
+        ("Alice", "My sister Eva works at Globex and my friend Tom lives in Rome.", "2024-05-01T10:00:00"),
+        ("Alice", "Eva left Paris and joined Tom in Rome.", "2024-07-01T10:00:00"),
+    ]
+    space = _space("third-none", turns)
+    _write(memory, space, turns, grouping="one write")
+    employer = {(b.value, b.polarity) for b in memory.beliefs(space, subject="Eva", attribute="employer")}
+    assert employer == {("Globex", "positive")}, employer
 
 
 def test_a_whole_conversation_believes_the_same_written_at_once_or_turn_by_turn(memory: Memory) -> None:

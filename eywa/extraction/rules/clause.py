@@ -133,14 +133,21 @@ class Ctx:
     part: Part
     persons: dict[str, str]
     dates: tuple[Signal, ...]
-    named: Mapping[str, tuple[str, str]] = field(default_factory=dict)
-    """Names the speaker's earlier beliefs hold as values (case-folded name → (attribute,
-    value)), so "Biscuit died" can be read as the end of the pet Biscuit."""
+    named: Mapping[str, Mapping[str, tuple[str, str]]] = field(default_factory=dict)
+    """Per person (case-folded), the names that person's earlier beliefs hold as values
+    (case-folded name → (attribute, value)): the speaker's, so "Biscuit died" can be read as
+    the end of the pet Biscuit, and those of the people the turn names, so "Eva left Globex"
+    is the end of a job once "Eva works at Globex" was said."""
 
     @property
     def text(self) -> str:
         """The part's text."""
         return self.part.text
+
+    def holds(self, person: str | None, value: str, attribute: str) -> bool:
+        """Whether ``person``'s earlier beliefs hold ``value`` as a value of ``attribute``."""
+        known = self.named.get((person or "").casefold(), {}).get(value.casefold())
+        return known is not None and known[0] == attribute
 
 
 def parts(clause: Clause) -> list[Part]:

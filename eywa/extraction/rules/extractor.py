@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
-from eywa.extraction.context import Earlier, named_values
+from eywa.extraction.context import Earlier, Named, named_values
 from eywa.extraction.rules.age import age
 from eywa.extraction.rules.casual import standard_turn
 from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in, subject_dropped, subject_shared
@@ -138,7 +138,9 @@ class RuleExtractor:
 
         The turns are read in the order given; each turn's previous turn in its session and
         the names its speaker gave to values so far (``earlier``, then this batch's own
-        proposals) are known to the rules that need them: short answers and pets named alone.
+        proposals) are known to the rules that need them: short answers and pets named alone;
+        so are the names the earlier beliefs of the people a turn names hold ("Eva left
+        Globex", once Eva's employer is known).
         """
         previous: dict[str, Evidence] = {}
         named = {speaker: dict(names) for speaker, names in earlier.named.items()}
@@ -149,9 +151,8 @@ class RuleExtractor:
             if before is None or before.seq != turn.seq - 1:
                 before = earlier.previous.get(turn.id)
             seen: set[tuple[str, str | None, str, str, str]] = set()
-            mine = named.get((turn.speaker or "").casefold(), {})
             proposed: list[CandidateFact] = []
-            for fact in self._turn(turn, before, mine):
+            for fact in self._turn(turn, before, named):
                 key = (fact.subject.casefold(), fact.attribute, (fact.value or "").casefold(), fact.polarity,
                        fact.modality)
                 if key not in seen:
@@ -162,14 +163,13 @@ class RuleExtractor:
                 named.setdefault(subject, {}).update(names)
             previous[turn.session] = turn
 
-    def _turn(
-        self, turn: Evidence, previous: Evidence | None, named: Mapping[str, tuple[str, str]]
-    ) -> Iterator[CandidateFact]:
+    def _turn(self, turn: Evidence, previous: Evidence | None, everyone: Named) -> Iterator[CandidateFact]:
         # "im working at Initech now": read as "I'm working …" (the proposal cites the turn as typed).
         turn = standard_turn(turn)
         previous = None if previous is None else standard_turn(previous)
         dates = [s for s in turn.signals if s.kind is SignalKind.DATE and s.window_start is not None]
         text = masked(turn.text)
+        named = everyone.get((turn.speaker or "").casefold(), {})
         last: Clause | None = None
         for clause in clauses(text):
             before, last = last, clause
@@ -194,7 +194,7 @@ class RuleExtractor:
                 part = correction(said, named) or said
                 end = said.start + len(said.text)
                 ctx = Ctx(turn=turn, clause=clause, part=part, persons=persons,
-                          dates=tuple(d for d in dates if part.start <= d.start < end), named=named)
+                          dates=tuple(d for d in dates if part.start <= d.start < end), named=everyone)
                 speaks = bool(persons) or not _SPEAKER_WORDS.isdisjoint(part.words) or not part.words.isdisjoint(named)
                 for family in self._families:
                     if speaks or family is events:  # events also read clauses that drop their "I"

@@ -88,8 +88,8 @@ _LEFT_AND_MOVED = rule(
 )
 """"I left Paris and moved to Rome": the place left is a home left (it read as an employer)."""
 _LEFT_NAMED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}left\s+{_OLD}", "left")
-""""We left Leeds (in May)": a home left when the speaker's earlier beliefs hold the place as
-their residence (``Ctx.named``); "left" a place alone may be a trip's end."""
+""""We left Leeds (in May)", "Tom left Leeds": a home left when the earlier beliefs of whoever
+left hold the place as their residence (``Ctx.holds``); "left" a place alone may be a trip's end."""
 _MOVING = rule(rf"{SUBJ}{BE}\s+{ADV}(?:moving|relocating)\s+(?:back\s+)?to\s+{_PLACE}", "moving relocating")
 _FROM = rule(rf"{SUBJ}{BE}\s+{ADV}(?:originally\s+)?from\s+{_PLACE}", "from")
 _GREW_UP = rule(rf"{SUBJ}\s+{ADV}(?:grew\s+up|was\s+born(?:\s+and\s+raised)?)\s+in\s+{_PLACE}", "grew born")
@@ -151,8 +151,7 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
                        valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in [] if moved_from else matches(ctx, _LEFT_NAMED, we=True):
         old = place_name(m.group("old"))
-        known = ctx.named.get(old.casefold()) if old and s == ctx.turn.speaker else None
-        if old and known is not None and known[0] == "residence" and not ctx.part.negated:
+        if old and ctx.holds(s, old, "residence") and not ctx.part.negated:
             yield fact(ctx, s, f"{s} moved away from {old}", "residence", old, polarity="negative",
                        valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _NOT_LIVES, we=True):

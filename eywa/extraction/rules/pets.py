@@ -122,17 +122,18 @@ def _named_gone(ctx: Ctx) -> Iterator[CandidateFact]:
     """"<Name> died", "we had to put <Name> down", "we rehomed <Name>" where the name is one of
     the speaker's pets."""
     speaker = ctx.turn.speaker
-    if not speaker or not ctx.named or ctx.part.negated:
+    mine = ctx.named.get((speaker or "").casefold())
+    if not speaker or not mine or ctx.part.negated:
         return
     for m in _NAME_GONE.finditer(ctx.text):
-        known = ctx.named.get(m.group("name").casefold())
+        known = mine.get(m.group("name").casefold())
         if known is None or known[0] != "pets" or _MY_PET.pattern.search(ctx.text[: m.end("name")]):
             continue  # "my cat Biscuit died" is read below, with the kind
         gone = " ".join(m.group("gone").split())
         yield fact(ctx, speaker, f"{possessive(speaker)} pet {known[1]} {gone}", "pets", known[1], polarity="negative",
                    valid_from=past_date(ctx), confidence=0.8)
     for m, s in matches(ctx, _PUT_NAME_DOWN, we=True):
-        known = ctx.named.get(m.group("name").casefold())
+        known = mine.get(m.group("name").casefold())
         if s != speaker or known is None or known[0] != "pets" or (m.group("verb") == "put" and not m.group("down")):
             continue
         done = f"put {known[1]}{m.group('down')}" if m.group("verb") == "put" else f"{m.group('verb')} {known[1]}"

@@ -126,8 +126,8 @@ _LEFT_AND_JOINED = rule(
     rf"{_ROLE_AFTER}",
     "joined join",
 )
-""""I left Initech and joined Globex": leaving the workplace the speaker said they work at
-(``Ctx.named``) to join another is a change of job, so what was joined is the employer, as
+""""I left Initech and joined Globex": leaving the workplace the person was said to work at
+(``Ctx.holds``: "Eva left Initech …" after "Eva works at Initech") to join another is a change of job, so what was joined is the employer, as
 "joined X as a …" is; "joined" alone may be a club, a gym or a friend ("I left Paris and
 joined Tom in Rome")."""
 _HIRED = rule(
@@ -152,8 +152,8 @@ _LEFT = rule(
 _JOINED_SOMEONE = re.compile(rf"{_WHEN_LEFT}\s+(?:and|to)\s+(?:then\s+)?(?:join|joined)\s+(?P<who>{NAME})\b")
 """What follows "left X": joining a person Level 0 knows ("… and joined Tom in Rome")."""
 _LEFT_NAMED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}left\s+{_ORG}", "left")
-""""I left Initech (last month)": a job left when the speaker's earlier beliefs hold the name
-as their employer (``Ctx.named``); "left" a name alone may be a party, a town or a team."""
+""""I left Initech (last month)", "Eva left Initech": a job left when the earlier beliefs of
+whoever left hold the name as their employer (``Ctx.holds``); "left" a name alone may be a party, a town or a team."""
 _NOT_WORKS = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t|no\s+longer)\s+(?:really\s+)?(?:work|works)\s+(?:at|for)\s+{_ORG}",
     "work works",
@@ -299,7 +299,7 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
                        confidence=0.85)
     for m, s in matches(ctx, _AT_NOW):
         org = org_name(m.group("org"))
-        if org is not None and (_WORK_TALK.search(ctx.turn.text) or _named(ctx, org, "employer")):
+        if org is not None and (_WORK_TALK.search(ctx.turn.text) or ctx.holds(s, org, "employer")):
             yield fact(ctx, s, f"{s} works at {_the(m, org)} now", "employer", org, confidence=0.85)
     for m, s in matches(ctx, _BEEN_AT):
         if org := org_name(m.group("org")):
@@ -353,7 +353,7 @@ def _title(ctx: Ctx, s: str, m: re.Match[str]) -> Iterator[CandidateFact]:
 def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
     if ctx.part.negated:
         return
-    changed = [(m, s) for m, s in matches(ctx, _LEFT_AND_JOINED) if _named(ctx, clean(m.group("old")), "employer")]
+    changed = [(m, s) for m, s in matches(ctx, _LEFT_AND_JOINED) if ctx.holds(s, clean(m.group("old")), "employer")]
     for m, s in matches(ctx, _GOT_JOB) + matches(ctx, _HIRED) + matches(ctx, _JOINED) + changed:
         if org := org_name(m.group("org")):
             said = _JOIN_VERB.search(m.group(0))
@@ -484,7 +484,7 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
                        confidence=0.8)
     for m, s in matches(ctx, _LEFT_NAMED):
         org = org_name(m.group("org"))
-        if org is not None and s == ctx.turn.speaker and not ctx.part.negated and _named(ctx, org, "employer"):
+        if org is not None and not ctx.part.negated and ctx.holds(s, org, "employer"):
             yield fact(ctx, s, f"{s} left {_the(m, org)}", "employer", org, polarity="negative",
                        valid_from=past_date(ctx, m), confidence=0.85)
     for m, s in matches(ctx, _LET_GO):
@@ -509,12 +509,6 @@ def last_day(ctx: Ctx) -> datetime | None:
     says it is the last ("my last day is 30 April"). A notice with no last day stated ends
     the job when said (no day is invented)."""
     return _date_ahead(ctx, _LAST_DAY, "day")
-
-
-def _named(ctx: Ctx, value: str, attribute: str) -> bool:
-    """Whether the speaker's earlier beliefs hold ``value`` as a value of ``attribute``."""
-    known = ctx.named.get(value.casefold())
-    return known is not None and known[0] == attribute
 
 
 def _granularity(ctx: Ctx, moment: object) -> str | None:
