@@ -43,7 +43,7 @@ from eywa.read.plan import embedding_texts, make_plan, name_spans
 from eywa.read.policies import answer_instructions
 from eywa.read.strength import evidence_strength
 from eywa.read.routes import Query, Route, RouteHit
-from eywa.read.routes.base import KeywordHits, keyword_search
+from eywa.read.routes.base import KeywordHits, SearchesVectors, keyword_search
 from eywa.stores.beliefs import BeliefCites
 from eywa.stores.evidence import KeywordIndex
 
@@ -296,10 +296,22 @@ class Reader:
             if isinstance(vector, EywaError):
                 failure = vector
             else:
-                done.extend(
-                    _timed(route, replace(query, vector=vector[EMBEDDING_ROUTES[route.name]]))
+                embedded = {
+                    route.name: replace(query, vector=vector[EMBEDDING_ROUTES[route.name]])
                     for route in routes
                     if route.name in EMBEDDING_ROUTES
+                }
+                # Their searches, planned together: one batch per kind (``Query.vector_hits``).
+                searches = tuple(
+                    (kind, embedded[route.name].vector, limit)
+                    for route in routes
+                    if route.name in embedded and isinstance(route, SearchesVectors)
+                    for kind, limit in route.vector_searches(embedded[route.name])
+                )
+                done.extend(
+                    _timed(route, replace(embedded[route.name], searches=searches))
+                    for route in routes
+                    if route.name in embedded
                 )
         done.extend(future.result() for future in pending)
         order = {route.name: n for n, route in enumerate(routes)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -83,6 +83,24 @@ class VectorStore(Protocol):
 
     def close(self) -> None:
         """Flush and release resources."""
+        ...
+
+
+# One search of a batch (``VectorBatchSearch``): the query vector and how many hits.
+VectorQuery = tuple[npt.NDArray[np.float32], int]
+
+
+@runtime_checkable
+class VectorBatchSearch(Protocol):
+    """Several searches of one kind's vectors run as one call (the embedded Qdrant Edge
+    shards, ``QdrantEdgeVectorStore.search_batch``): a recall's vector and person routes
+    search the same turns with two embeddings of the question, and one pass over the
+    shard answers both (the read path uses it when a store has it, ``Query.vector_hits``)."""
+
+    def search_batch(
+        self, kind: VectorKind, space: str, queries: Sequence[VectorQuery], not_after: float | None = None
+    ) -> list[list[tuple[str, float]]]:
+        """Per query in order, what ``VectorStore.search`` returns for it."""
         ...
 
 

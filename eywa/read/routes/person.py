@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Final
 
 from eywa.ids import entity_key
-from eywa.read.routes.base import Query, RouteHit
+from eywa.read.routes.base import Query, RouteHit, VectorSearch
 from eywa.stores.bundle import Stores
 
 __all__ = ["PERSON_DEPTH", "PersonRoute"]
@@ -38,14 +38,14 @@ class PersonRoute:
     def __init__(self, stores: Stores) -> None:
         self._stores = stores
 
+    def vector_searches(self, query: Query) -> list[VectorSearch]:
+        return [("evidence", query.limit * PERSON_DEPTH)] if query.plan.entities else []
+
     def run(self, query: Query) -> list[RouteHit]:
         people = {entity_key(name) for name in query.plan.entities}
         if not people or query.vector.size <= 1:  # no one named, or no embedding to search with
             return []
-        not_after = query.as_of.timestamp() if query.as_of else None
-        hits = self._stores.vectors.search(
-            "evidence", query.space, query.vector, query.limit * PERSON_DEPTH, not_after
-        )
+        hits = query.vector_hits(self._stores.vectors, "evidence", query.limit * PERSON_DEPTH)
         speakers = self._stores.evidence.speakers(query.space, [item_id for item_id, _ in hits])
         theirs = [
             RouteHit("evidence", item_id, score)

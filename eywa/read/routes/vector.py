@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from eywa.read.routes.base import Query, RouteHit
+from eywa.read.routes.base import Query, RouteHit, VectorSearch
 from eywa.stores.vectors import VectorKind, VectorStore
 
 __all__ = ["VectorRoute"]
@@ -19,12 +19,14 @@ class VectorRoute:
         self._store = store
         self._kinds = kinds
 
+    def vector_searches(self, query: Query) -> list[VectorSearch]:
+        return [(kind, query.limit) for kind in self._kinds]
+
     def run(self, query: Query) -> list[RouteHit]:
-        not_after = query.as_of.timestamp() if query.as_of else None
         hits = [
             RouteHit(kind, item_id, score)
             for kind in self._kinds
-            for item_id, score in self._store.search(kind, query.space, query.vector, query.limit, not_after)
+            for item_id, score in query.vector_hits(self._store, kind, query.limit)
         ]
         hits.sort(key=lambda h: -h.score)
         return hits[: query.limit]

@@ -18,7 +18,7 @@ from eywa.stores.embedded import rederive as rederive_sql
 from eywa.stores.evidence import PriorState, RederivedTurn
 from eywa.stores.context import SessionTurn, contexts_around, read_range
 from eywa.stores.embedded import ledger as ledger_sql
-from eywa.stores.embedded.bm25_index import note_written
+from eywa.stores.embedded.bm25_index import note_written, read_version_db
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.entity_graph import SCHEMA as ENTITY_GRAPH_SCHEMA
 from eywa.stores.embedded.entity_graph import add_co_mentions, upsert_entity
@@ -31,6 +31,7 @@ from eywa.stores.embedded.records import (
     signal_rows,
     to_epoch,
 )
+from eywa.stores.embedded.speakers import SpeakerMemo
 from eywa.stores.entity_graph import co_mention_weights
 from eywa.stores.evidence import RecallTurn
 from eywa.stores.ledger import TURN_STAGES, JobRecord
@@ -137,6 +138,7 @@ class SqliteEvidenceStore:
 
     def __init__(self, db: SqliteDatabase) -> None:
         self._db = db
+        self._speakers = SpeakerMemo()
         db.ensure_schema(SCHEMA + USAGE_SCHEMA + ENTITY_GRAPH_SCHEMA + ledger_sql.SCHEMA)
 
     def add(
@@ -262,13 +264,22 @@ class SqliteEvidenceStore:
         return result
 
     def speakers(self, space: str, ids: Sequence[str]) -> dict[str, str | None]:
-        found: dict[str, str | None] = {}
-        for chunk in _chunks(list(dict.fromkeys(ids))):
-            rows = self._db.query(
-                f"SELECT id, speaker FROM evidence WHERE +space = ? AND id IN ({','.join('?' * len(chunk))})",  # noqa: S608
-                [space, *chunk],
-            )
-            found.update((row["id"], row["speaker"]) for row in rows)
+        """Read in one snapshot with the version of the turns it was at: those kept in memory
+        for that version (``eywa.stores.embedded.speakers``), the others from the table."""
+        wanted = list(dict.fromkeys(ids))
+        with self._db.snapshot():
+            version = read_version_db(self._db)
+            found = self._speakers.known(version, space, wanted)
+            read: dict[str, str | None] = {}
+            for chunk in _chunks([i for i in wanted if i not in found]):
+                rows = self._db.query(
+                    f"SELECT id, speaker FROM evidence WHERE +space = ? AND id IN ({','.join('?' * len(chunk))})",  # noqa: S608
+                    [space, *chunk],
+                )
+                read.update((row["id"], row["speaker"]) for row in rows)
+        if read:
+            self._speakers.keep(version, space, read)
+            found.update(read)
         return found
 
     def next_seq(self, space: str, session: str) -> int:

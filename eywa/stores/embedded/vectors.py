@@ -94,7 +94,7 @@ from eywa.stores.vector_points import (
     query_vector,
     scored_ids,
 )
-from eywa.stores.vectors import VECTOR_KINDS, ShardIndex, VectorKind, VectorPoint, other_width
+from eywa.stores.vectors import VECTOR_KINDS, ShardIndex, VectorKind, VectorPoint, VectorQuery, other_width
 
 _BACKEND = "qdrant-edge"
 _RESERVED = ("doc_id", "space", "at")
@@ -625,10 +625,30 @@ class QdrantEdgeVectorStore:
             InvalidInputError: the query vector has the wrong shape.
             StoreError: Qdrant Edge failed.
         """
+        return self.search_batch(kind, space, [(vector, limit)], not_after)[0]
+
+    def search_batch(
+        self, kind: VectorKind, space: str, queries: Sequence[VectorQuery], not_after: float | None = None
+    ) -> list[list[tuple[str, float]]]:
+        """What ``search`` returns for each of ``queries`` (vector, limit), in order, from one
+        ``query_batch`` call when there are several: Qdrant Edge plans the batch as a whole
+        and makes one pass over the segments for it. After a question's embedding has
+        streamed the model's weights through the cache, the recall's two evidence searches
+        (the vector route's top 50 and the person route's top 150, 10k bench store, a 120 MB
+        array summed before each pair to stand in for the embedding) took 1.52 ms as one
+        batch against 2.01 as two calls (one alone 1.05), with the same hits in the same order.
+
+        Raises:
+            ClosedError: the store was closed.
+            InvalidInputError: a query vector has the wrong shape.
+            StoreError: Qdrant Edge failed.
+        """
         with self._using(kind) as shard:
-            query = query_vector(vector, self._dim)
-            if limit <= 0:
-                return []
+            vectors = [query_vector(vector, self._dim) for vector, _ in queries]
+            asked = [n for n, (_, limit) in enumerate(queries) if limit > 0]
+            found: list[list[tuple[str, float]]] = [[] for _ in queries]
+            if not asked:
+                return found
             unfiltered = self._sole[kind] == space  # a sole-space shard's points all pass both
             # An unfiltered search holds the guard, so an upsert that clears ``_sole`` (say, the
             # first point of another space) waits until it has ended, and one that cleared it
@@ -643,17 +663,27 @@ class QdrantEdgeVectorStore:
                 if not_after is not None:
                     must.append(qe.FieldCondition("at", range=qe.RangeFloat(lte=float(not_after))))
                 docs = self._docs[kind] if self._docs_ready[kind] else None
-                request = qe.QueryRequest(
-                    limit=fetched(limit),
-                    query=qe.Query.Nearest(query),
-                    filter=qe.Filter(must=must) if must else None,
-                    with_payload=False if docs is not None else list(SEARCH_PAYLOAD),
-                    params=_SEARCH_PARAMS,  # used by indexed segments only
-                )
+                requests = [
+                    qe.QueryRequest(
+                        limit=fetched(queries[n][1]),
+                        query=qe.Query.Nearest(vectors[n]),
+                        filter=qe.Filter(must=must) if must else None,
+                        with_payload=False if docs is not None else list(SEARCH_PAYLOAD),
+                        params=_SEARCH_PARAMS,  # used by indexed segments only
+                    )
+                    for n in asked
+                ]
                 with _mapped("search"):
-                    hits = shard.query(request)
-                    ranked = _ranked(shard, hits, docs, limit) if docs is not None else None
-            return ranked if ranked is not None else scored_ids(hits, limit)
+                    if len(requests) == 1:
+                        hits = [shard.query(requests[0])]
+                    else:
+                        hits = shard.query_batch(qe.QueryBatchRequest(requests))
+                    for n, found_hits in zip(asked, hits, strict=True):
+                        limit = queries[n][1]
+                        found[n] = (
+                            _ranked(shard, found_hits, docs, limit) if docs is not None else scored_ids(found_hits, limit)
+                        )
+            return found
 
     def missing(self, kind: VectorKind, ids: Sequence[str]) -> set[str]:
         """The subset of ``ids`` that has no point.
