@@ -250,8 +250,9 @@ SPECS: tuple[AttributeSpec, ...] = (
         words=("habit", "habits", "smoke", "smokes", "smoking", "smoker", "smokers", "vape", "vapes", "vaping",
                "cigarette", "cigarettes"),
         synonyms=_syn("smoking", "positive", "smoke", "smokes", "smoker", "cigarettes")
-        + _syn("smoking", "negative", "non-smoker", "nonsmoker", "non smoker")
-        + _syn("vaping", "positive", "vape", "vapes", "vaper"),
+        + _syn("smoking", "negative", "non-smoker", "nonsmoker", "non smoker", "ex-smoker", "ex smoker")
+        + _syn("vaping", "positive", "vape", "vapes", "vaper")
+        + _syn("vaping", "negative", "non-vaper", "ex-vaper", "ex vaper"),
         value_case="lower",
         leading_words=("do", "does"),
     ),

@@ -115,6 +115,13 @@ def test_whether_one_works_is_answered(memory: Memory, texts: tuple[str, ...], q
         (("I smoke a pack a day.", "I quit smoking."), "Does Alice smoke?", "Alice — habits: not smoking"),
         (("I smoke a pack a day.",), "Does Alice smoke?", "Alice — habits: smoking"),
         (("I stopped drinking last year.",), "Does Alice drink?", "Alice — diet: not alcohol"),
+        # "an ex-smoker" read nothing (the rule wanted "a", the validator found no "smoker"
+        # inside "ex-smoker"); "used to" was a past habit, so nothing at all
+        (("I'm an ex-smoker.",), "Does Alice smoke?", "Alice — habits: not smoking"),
+        (("I smoke a pack a day.", "I used to smoke, but not anymore."), "Does Alice smoke?",
+         "Alice — habits: not smoking"),
+        (("I used to be a heavy smoker.",), "Does Alice smoke?", "Alice — habits: not smoking"),
+        (("I'm an ex-vaper.",), "Does Alice vape?", "Alice — habits: not vaping"),
     ],
 )
 def test_a_habit_given_up_answers_no(memory: Memory, texts: tuple[str, ...], question: str, answer: str) -> None:
@@ -273,6 +280,8 @@ def test_everyday_statements_answer(memory: Memory, texts: tuple[str, ...], ques
     [
         ("I'm a student at Oxford.", "employer"),
         ("I've been smoking brisket all day.", "habits"),
+        ("I used to smoke salmon in the garden.", "habits"),  # something smoked, not the habit
+        ("I never used to smoke.", "habits"),
         ("I have a gift certificate.", "education"),
         ("I worked at Initech for a year.", "employer"),
         ("I've worked at Initech.", "employer"),  # once, not now: no how long

@@ -32,7 +32,7 @@ _BEEN_SMOKING = rule(
 """"I've been smoking for twenty years": the habit, positive, held since the start it states
 (``stated_start``: twenty years before the day said); not "I've been smoking brisket"."""
 _SMOKER = rule(
-    rf"{SUBJ}{BE}\s+{ADV}(?:a\s+)?(?P<neg>non-?\s*|ex-?\s*|former\s+)?(?:heavy\s+|light\s+|social\s+|chain\s+|pack-a-day\s+)?"
+    rf"{SUBJ}{BE}\s+{ADV}(?:a\s+|an\s+(?=ex))?(?P<neg>non-?\s*|ex-?\s*|former\s+)?(?:heavy\s+|light\s+|social\s+|chain\s+|pack-a-day\s+)?"
     r"(?P<kind>smoker|vaper)\b",
     "smoker vaper",
 )
@@ -45,6 +45,14 @@ _QUIT = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>quit|stopped|gave\s+up|kicked)\s+(?:the\s+)?(?P<what>smoking|vaping|cigarettes|cigs)\b",
     "smoking vaping cigarettes cigs",
 )
+_USED_TO = rule(
+    rf"{SUBJ}\s+{ADV}used\s+to\s+(?:(?P<verb>smoke|vape)(?:\s+cigarettes)?|be\s+(?:a\s+)?"
+    r"(?:heavy\s+|light\s+|social\s+|chain\s+)?(?P<kind>smoker|vaper))"
+    r"(?=\s*(?:[.!;,]|$|\s+(?:but|and|a\s+lot|heavily|for|until|when|before|back|in|as)\b))",
+    "used",
+)
+""""I used to smoke", "I used to be a heavy smoker": a habit given up (the validator reads
+"used to" as its end), as "I'm an ex-smoker" is."""
 _QUIT_DRINKING = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>quit|stopped|gave\s+up)\s+(?P<what>drinking|booze)"
     r"(?=\s*(?:[.!;,]|$|\s+(?:alcohol|completely|entirely|altogether|for\s+good|last|this|in|on|a|two|three|after|when)\b))",
@@ -61,6 +69,13 @@ _VALUE = {"smoke": "smoking", "smokes": "smoking", "smoker": "smoking", "smoking
 
 def habits(ctx: Ctx) -> Iterator[CandidateFact]:
     """The habit facts of one part (and drinking, for the diet)."""
+    if ctx.part.hedged or ctx.part.hypothetical:
+        return
+    if not ctx.part.negated:
+        for m, s in matches(ctx, _USED_TO):  # a past habit: the one reading that wants it
+            said = f"used to {m.group('verb')}" if m.group("verb") else f"used to be a {m.group('kind')}"
+            yield fact(ctx, s, f"{s} {said}", "habits", _VALUE[m.group("verb") or m.group("kind")],
+                       polarity="negative", confidence=0.8)
     if not plain(ctx):
         return
     for m, s in matches(ctx, _NO_SMOKE):
@@ -81,8 +96,9 @@ def habits(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _SMOKER):
         kind = m.group("kind")
         if m.group("neg"):
-            said = "former " if m.group("neg").strip().rstrip("-") in {"ex", "former"} else "non-"
-            yield fact(ctx, s, f"{s} is a {said}{kind}", "habits", _VALUE[kind], polarity="negative", confidence=0.8)
+            neg = m.group("neg").strip().rstrip("-")
+            said = {"ex": "an ex-", "former": "a former "}.get(neg, "a non-")
+            yield fact(ctx, s, f"{s} is {said}{kind}", "habits", _VALUE[kind], polarity="negative", confidence=0.8)
         else:
             yield fact(ctx, s, f"{s} is a {kind}", "habits", _VALUE[kind], confidence=0.85)
     if asserts(ctx):
