@@ -105,6 +105,16 @@ P = ParamSpec("P")
 R = TypeVar("R")
 T = TypeVar("T")
 
+# drop_space's selector: every turn recorded before the end of time.
+_DROP = ErasureSelector(recorded_before=datetime.max.replace(tzinfo=timezone.utc))
+
+
+def _is_drop(selector: ErasureSelector) -> bool:
+    """Whether an erasure record's selector is ``drop_space``'s (read back from either store,
+    whose clocks may round the end of time: the year is what tells)."""
+    only = selector.model_dump(exclude_none=True)
+    return set(only) == {"recorded_before"} and selector.recorded_before is not None and selector.recorded_before.year == 9999
+
 
 def _in_flight(method: Callable[Concatenate[Memory, P], R]) -> Callable[Concatenate[Memory, P], R]:
     """A public method counted as in flight (``eywa.in_flight``): ``close`` waits for it."""
@@ -910,15 +920,34 @@ class Memory:
     def drop_space(self, space: str, *, author: str | None = None) -> ErasureReport:
         """Erase every turn of ``space`` through the same cascade (one erasure record).
 
+        A space that holds no turns is answered by what it was: one whose last erasure was
+        a drop answers with that erasure's report and records nothing more, so a drop retried
+        after its answer was lost (a dropped connection, a restart) gets the answer it missed
+        and the records equal those of one drop; one emptied otherwise (``forget``,
+        retention) records a drop of nothing, who asked and when; one that never held a turn
+        is refused, so a typo is told rather than recorded, and no erasure record names a
+        space that never existed.
+
         Raises:
             InvalidInputError: a bad space.
+            NotFoundError: the space holds no turns and was never erased; nothing is recorded.
             StoreError: a store failed (the erasure finishes on re-run or next open).
         """
         space = check_space(space)
         author = check_optional_label(author, "author", self._limits)
-        selector = ErasureSelector(recorded_before=datetime.max.replace(tzinfo=timezone.utc))
-        return self._reconciler.call(
-            erase, self._stores, space, selector, author, vectors=self._stores, embedder=self._embedder,
+        return self._reconciler.call(self._drop, space, author)  # checked and erased beside no other erasure
+
+    def _drop(self, space: str, author: str | None) -> ErasureReport:
+        """``drop_space`` on the reconciler's thread (see there)."""
+        if self._stores.evidence.usage(space).turns == 0:
+            records = self._stores.erasure.erasures(space)
+            if not records:
+                raise NotFoundError("space", "*", space)
+            last = records[-1]
+            if _is_drop(last.selector):
+                return ErasureReport(erasure_id=last.id, space=space, state=last.state, counts=dict(last.counts))
+        return erase(
+            self._stores, space, _DROP, author, vectors=self._stores, embedder=self._embedder,
             embed_batch=self._embed_batch,
         )  # fmt: skip
 
