@@ -4,6 +4,7 @@ the write path, the read path and the stores it was built with."""
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
@@ -36,7 +37,7 @@ from eywa.contract import (
 from eywa.embedding import Embedder, embedder_id, query_embedding
 from eywa.erasure import ErasureProof, ErasureReport, erase, erasure_proof, selector_of
 from eywa.erasure.retention import apply_retention
-from eywa.errors import ClosedError, ConfigurationError, InvalidInputError, NotFoundError, OverloadedError
+from eywa.errors import ClosedError, ConfigurationError, InvalidInputError, NotFoundError, OverloadedError, StoreError
 from eywa.extraction.base import Extractor, extractor_label
 from eywa.extraction.pipeline import Explanation, explain
 from eywa.extraction.validator import Validator
@@ -100,6 +101,8 @@ from eywa.warm_up import warm_up
 
 TurnLike = Turn | Mapping[str, Any]
 
+log = logging.getLogger(__name__)
+
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -107,6 +110,10 @@ T = TypeVar("T")
 
 # drop_space's selector: every turn recorded before the end of time.
 _DROP = ErasureSelector(recorded_before=datetime.max.replace(tzinfo=timezone.utc))
+
+
+def _always_present() -> None:
+    """The server backends' presence check: their stores report their own failures."""
 
 
 def _is_drop(selector: ErasureSelector) -> bool:
@@ -122,6 +129,7 @@ def _in_flight(method: Callable[Concatenate[Memory, P], R]) -> Callable[Concaten
     @functools.wraps(method)
     def call(self: Memory, /, *args: P.args, **kwargs: P.kwargs) -> R:
         with self._in_flight.call():
+            self._present()
             return method(self, *args, **kwargs)
 
     return call
@@ -165,6 +173,9 @@ class Memory:
         self._extractor = extractor
         self._validator = Validator(support_threshold=settings.validator_support_threshold)
         self._in_flight = InFlight()
+        # Raises StoreError once the embedded directory is gone under this process
+        # (``eywa.stores.embedded.presence``; ``Memory.open`` sets it): every call refused.
+        self._present: Callable[[], None] = _always_present
         self._reconciler = Reconciler(StageWork(
             stores=stores, validator=self._validator, level1_batch=settings.level1_batch_size,
             embed_batch=self._embed_batch, pass_limit=settings.reconcile_batch, vectors=stores,
@@ -246,7 +257,8 @@ class Memory:
         """
         from eywa.embedding import build_embedder
         from eywa.extraction.llm import build_extractor
-        from eywa.stores.embedded.factory import open_embedded
+        from eywa.stores.embedded.factory import DATABASE_FILE, open_embedded
+        from eywa.stores.embedded.presence import DirectoryWatch
 
         check_plugins(embedder, extractor)
         settings = check_settings(settings) or load_settings()
@@ -257,7 +269,9 @@ class Memory:
         stores = open_embedded(
             directory, embedder.dim, embedder_id(embedder), erasure_secret=secret, keyword_index=settings.keyword_index
         )
-        return _built(cls, stores, embedder, settings, extractor, embed_writes)
+        memory = _built(cls, stores, embedder, settings, extractor, embed_writes)
+        memory._present = DirectoryWatch(directory, DATABASE_FILE).check
+        return memory
 
     @classmethod
     def connect(
@@ -317,7 +331,22 @@ class Memory:
             if self._route_pool is not None:
                 self._route_pool.shutdown(wait=True)
             self._reader.close()
+            self._close_stores()
+
+    def _close_stores(self) -> None:
+        """Close the stores; when the embedded directory was deleted under the process, the
+        vector shards' last flush fails for want of their files: that is logged, not raised,
+        so that ``eywa serve`` stops with one line instead of a failed shutdown's traceback
+        (every call since was refused: nothing acknowledged is lost by it)."""
+        try:
             self._stores.close()
+        except StoreError as failed:
+            try:
+                self._present()
+            except StoreError as gone:
+                log.warning("%s; the stores were closed without their last flush (%s)", gone, failed)
+                return
+            raise
 
     @_in_flight
     def warm_up(self) -> None:
