@@ -20,7 +20,6 @@ import pytest
 from eywa import Memory
 from eywa.errors import StoreError
 from eywa.settings import EywaSettings
-from eywa.stores.embedded import erasure as erasure_store
 from tests.reliability.support import HashEmbedder
 
 TURN = {"text": "I live in Lyon.", "speaker": "Ana"}
@@ -47,14 +46,14 @@ def test_the_key_is_made_at_open_so_a_forget_after_the_disk_filled_needs_no_new_
                 _full()
             return real_open(path, *args, **kwargs)
 
-        monkeypatch.setattr(erasure_store.os, "open", no_new_key)  # the disk filled: no key file can be made
+        monkeypatch.setattr(os, "open", no_new_key)  # the disk filled: no key file can be made
         assert mem.forget("s", speaker="Ana").counts["turns"] == 1
 
 
 def test_a_key_write_cut_short_leaves_no_key_and_the_next_open_makes_a_whole_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(erasure_store.os, "fsync", _full)  # the disk fills while the key is written
+    monkeypatch.setattr(os, "fsync", _full)  # the disk fills while the key is written
     with _open(tmp_path / "m") as mem:  # the open is not refused for it ...
         assert not (tmp_path / "m" / "erasure.key").exists()
         assert [p.name for p in (tmp_path / "m").iterdir() if p.name.startswith("erasure.key")] == []
