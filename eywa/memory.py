@@ -927,7 +927,8 @@ class Memory:
 
         Raises:
             InvalidInputError: no selector, a bad space or a malformed selector.
-            NotFoundError: an evidence id or external id that names no turn; nothing is erased.
+            NotFoundError: an evidence id or external id that names no turn, or a space that
+                never held a turn (nor was erased); nothing is erased or recorded.
             StoreError: a store failed (an erasure already begun finishes on re-run or next open).
         """
         space = check_space(space)
@@ -940,8 +941,15 @@ class Memory:
             before=check_time(before, "before"),
         )  # fmt: skip
         author = check_optional_label(author, "author", limits)
-        return self._reconciler.call(
-            erase, self._stores, space, selector, author, vectors=self._stores, embedder=self._embedder,
+        return self._reconciler.call(self._forget, space, selector, author)  # checked and erased as one step
+
+    def _forget(self, space: str, selector: ErasureSelector, author: str | None) -> ErasureReport:
+        """``forget`` on the reconciler's thread: a space that never held a turn is refused,
+        as ``drop_space`` refuses it (no erasure record names a space that never existed)."""
+        if self._stores.evidence.usage(space).turns == 0 and not self._stores.erasure.erasures(space):
+            raise NotFoundError("space", "*", space)
+        return erase(
+            self._stores, space, selector, author, vectors=self._stores, embedder=self._embedder,
             embed_batch=self._embed_batch,
         )  # fmt: skip
 

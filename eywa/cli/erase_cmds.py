@@ -54,7 +54,8 @@ def forget(
     check_time(before, "before")
     settings = load_settings(data_dir)
     with open_memory(settings, must_exist=True) as mem:
-        require_space(mem, space)
+        if space not in mem.spaces() and not mem.erasures(space):
+            require_space(mem, space)  # as Memory.forget refuses it, here naming the known spaces
         if not yes:
             typer.confirm(f"Erase the selected turns of {space!r} and everything derived from them? This cannot be undone",
                           abort=True)  # fmt: skip

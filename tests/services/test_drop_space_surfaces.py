@@ -1,4 +1,4 @@
-"""``drop_space`` answers alike on every surface (README "Erasure").
+"""``drop_space`` (and ``forget``) answer alike on every surface (README "Erasure").
 
 A space that never held a turn is refused (``not_found``; the CLI names the known spaces)
 and no erasure record names it: Python, HTTP, MCP and ``eywa.Client`` recorded "an erasure
@@ -102,3 +102,28 @@ def test_the_cli_drops_an_already_dropped_space_without_asking_and_records_nothi
         assert len(graph.erasure.erasures("cli")) == 1
     finally:
         graph.close()
+
+
+def test_forget_in_a_space_never_held_is_refused_alike(service: Service, memory: Memory) -> None:
+    """The same for ``forget`` with a selector (found probing MCP: ``forget(space="unknown",
+    speaker="x")`` recorded an erasure of nothing under "unknown"); a space whose turns were
+    all erased still records an erasure of nothing, as before."""
+    with pytest.raises(NotFoundError, match="space 'forget-never' not found"):
+        memory.forget("forget-never", speaker="Bo")
+    eraser = service.headers(["forget-http"], "erase")
+    refused = service.client.post("/v1/spaces/forget-http/erase", json={"speaker": "Bo"}, headers=eraser)
+    assert refused.status_code == 404 and refused.json()["code"] == "not_found"
+
+    async def call() -> tuple[bool, str]:
+        async with McpClient(build_server(memory)) as client:
+            result = await client.call_tool("forget", {"space": "forget-mcp", "speaker": "Bo"})
+        return bool(result.is_error), "".join(getattr(part, "text", "") for part in result.content)
+
+    is_error, text = anyio.run(call)
+    assert is_error and text.startswith("Error executing tool forget: not_found: "), text
+    assert [memory.erasures(s) for s in ("forget-never", "forget-http", "forget-mcp")] == [[], [], []]
+
+    memory.remember("forget-emptied", [TURN])
+    memory.forget("forget-emptied", speaker="Bo")
+    assert memory.forget("forget-emptied", speaker="Bo").counts["turns"] == 0
+    assert len(memory.erasures("forget-emptied")) == 2
