@@ -67,8 +67,12 @@ def test_the_client_refuses_a_space_never_held_and_a_retry_gets_the_first_answer
     url, svc = live
     key = svc.headers(["drop-cl"], "read,write,erase")["Authorization"].removeprefix("Bearer ")
     with Client(url, key) as client:
-        with pytest.raises(NotFoundError):
+        with pytest.raises(NotFoundError) as refused:
             client.drop_space("drop-cl")
+        # Memory's words, from the problem's members (it read "resource 'drop-cl' not found in space 'drop-cl'")
+        assert str(refused.value) == "space 'drop-cl' not found" and refused.value.kind == "space"
+        with pytest.raises(NotFoundError, match=r"^space 'drop-cl' not found$"):
+            client.forget("drop-cl", speaker="Bo")  # it read "resource 'erase' not found in space 'drop-cl'"
         client.remember("drop-cl", [TURN])
         first = client.drop_space("drop-cl")
         assert client.drop_space("drop-cl").erasure_id == first.erasure_id
