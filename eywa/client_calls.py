@@ -507,6 +507,13 @@ def raise_for(response: httpx.Response, method: str, path: str) -> NoReturn:
                 raise InvalidTurnError(int(parts[1]), found.message, field=field_path, code=input_code)
         raise InvalidInputError(detail, code=input_code, problems=problems)
     if status == 404:
+        # The server names what was not found (``kind``, ``space``, ``item_id``): the error
+        # reads as Memory's ("space 'x' not found"). A 404 without them (a route that does
+        # not exist, an older server) is named by the path: it said "resource 'erase' not
+        # found in space 's'" for an unknown space's forget, the server's words lost.
+        kind, item = problem.get("kind"), problem.get("item_id")
+        if isinstance(kind, str) and isinstance(item, str) and isinstance(problem.get("space"), str):
+            raise NotFoundError(kind, str(problem["space"]), item)
         segments = path.split("/")
         space = segments[3] if len(segments) > 3 and segments[2] == "spaces" else "*"
         raise NotFoundError("resource", space, segments[-1])

@@ -4,6 +4,7 @@ the write path, the read path and the stores it was built with."""
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
@@ -36,7 +37,7 @@ from eywa.contract import (
 from eywa.embedding import Embedder, embedder_id, query_embedding
 from eywa.erasure import ErasureProof, ErasureReport, erase, erasure_proof, selector_of
 from eywa.erasure.retention import apply_retention
-from eywa.errors import ClosedError, ConfigurationError, InvalidInputError, NotFoundError, OverloadedError
+from eywa.errors import ClosedError, ConfigurationError, InvalidInputError, NotFoundError, OverloadedError, StoreError
 from eywa.extraction.base import Extractor, extractor_label
 from eywa.extraction.pipeline import Explanation, explain
 from eywa.extraction.validator import Validator
@@ -100,10 +101,26 @@ from eywa.warm_up import warm_up
 
 TurnLike = Turn | Mapping[str, Any]
 
+log = logging.getLogger(__name__)
+
 
 P = ParamSpec("P")
 R = TypeVar("R")
 T = TypeVar("T")
+
+# drop_space's selector: every turn recorded before the end of time.
+_DROP = ErasureSelector(recorded_before=datetime.max.replace(tzinfo=timezone.utc))
+
+
+def _always_present() -> None:
+    """The server backends' presence check: their stores report their own failures."""
+
+
+def _is_drop(selector: ErasureSelector) -> bool:
+    """Whether an erasure record's selector is ``drop_space``'s (read back from either store,
+    whose clocks may round the end of time: the year is what tells)."""
+    only = selector.model_dump(exclude_none=True)
+    return set(only) == {"recorded_before"} and selector.recorded_before is not None and selector.recorded_before.year == 9999
 
 
 def _in_flight(method: Callable[Concatenate[Memory, P], R]) -> Callable[Concatenate[Memory, P], R]:
@@ -112,6 +129,7 @@ def _in_flight(method: Callable[Concatenate[Memory, P], R]) -> Callable[Concaten
     @functools.wraps(method)
     def call(self: Memory, /, *args: P.args, **kwargs: P.kwargs) -> R:
         with self._in_flight.call():
+            self._present()
             return method(self, *args, **kwargs)
 
     return call
@@ -155,6 +173,9 @@ class Memory:
         self._extractor = extractor
         self._validator = Validator(support_threshold=settings.validator_support_threshold)
         self._in_flight = InFlight()
+        # Raises StoreError once the embedded directory is gone under this process
+        # (``eywa.stores.embedded.presence``; ``Memory.open`` sets it): every call refused.
+        self._present: Callable[[], None] = _always_present
         self._reconciler = Reconciler(StageWork(
             stores=stores, validator=self._validator, level1_batch=settings.level1_batch_size,
             embed_batch=self._embed_batch, pass_limit=settings.reconcile_batch, vectors=stores,
@@ -236,7 +257,8 @@ class Memory:
         """
         from eywa.embedding import build_embedder
         from eywa.extraction.llm import build_extractor
-        from eywa.stores.embedded.factory import open_embedded
+        from eywa.stores.embedded.factory import DATABASE_FILE, open_embedded
+        from eywa.stores.embedded.presence import DirectoryWatch
 
         check_plugins(embedder, extractor)
         settings = check_settings(settings) or load_settings()
@@ -247,7 +269,9 @@ class Memory:
         stores = open_embedded(
             directory, embedder.dim, embedder_id(embedder), erasure_secret=secret, keyword_index=settings.keyword_index
         )
-        return _built(cls, stores, embedder, settings, extractor, embed_writes)
+        memory = _built(cls, stores, embedder, settings, extractor, embed_writes)
+        memory._present = DirectoryWatch(directory, DATABASE_FILE).check
+        return memory
 
     @classmethod
     def connect(
@@ -307,7 +331,22 @@ class Memory:
             if self._route_pool is not None:
                 self._route_pool.shutdown(wait=True)
             self._reader.close()
+            self._close_stores()
+
+    def _close_stores(self) -> None:
+        """Close the stores; when the embedded directory was deleted under the process, the
+        vector shards' last flush fails for want of their files: that is logged, not raised,
+        so that ``eywa serve`` stops with one line instead of a failed shutdown's traceback
+        (every call since was refused: nothing acknowledged is lost by it)."""
+        try:
             self._stores.close()
+        except StoreError as failed:
+            try:
+                self._present()
+            except StoreError as gone:
+                log.warning("%s; the stores were closed without their last flush (%s)", gone, failed)
+                return
+            raise
 
     @_in_flight
     def warm_up(self) -> None:
@@ -888,7 +927,8 @@ class Memory:
 
         Raises:
             InvalidInputError: no selector, a bad space or a malformed selector.
-            NotFoundError: an evidence id or external id that names no turn; nothing is erased.
+            NotFoundError: an evidence id or external id that names no turn, or a space that
+                never held a turn (nor was erased); nothing is erased or recorded.
             StoreError: a store failed (an erasure already begun finishes on re-run or next open).
         """
         space = check_space(space)
@@ -901,8 +941,15 @@ class Memory:
             before=check_time(before, "before"),
         )  # fmt: skip
         author = check_optional_label(author, "author", limits)
-        return self._reconciler.call(
-            erase, self._stores, space, selector, author, vectors=self._stores, embedder=self._embedder,
+        return self._reconciler.call(self._forget, space, selector, author)  # checked and erased as one step
+
+    def _forget(self, space: str, selector: ErasureSelector, author: str | None) -> ErasureReport:
+        """``forget`` on the reconciler's thread: a space that never held a turn is refused,
+        as ``drop_space`` refuses it (no erasure record names a space that never existed)."""
+        if self._stores.evidence.usage(space).turns == 0 and not self._stores.erasure.erasures(space):
+            raise NotFoundError("space", "*", space)
+        return erase(
+            self._stores, space, selector, author, vectors=self._stores, embedder=self._embedder,
             embed_batch=self._embed_batch,
         )  # fmt: skip
 
@@ -910,15 +957,34 @@ class Memory:
     def drop_space(self, space: str, *, author: str | None = None) -> ErasureReport:
         """Erase every turn of ``space`` through the same cascade (one erasure record).
 
+        A space that holds no turns is answered by what it was: one whose last erasure was
+        a drop answers with that erasure's report and records nothing more, so a drop retried
+        after its answer was lost (a dropped connection, a restart) gets the answer it missed
+        and the records equal those of one drop; one emptied otherwise (``forget``,
+        retention) records a drop of nothing, who asked and when; one that never held a turn
+        is refused, so a typo is told rather than recorded, and no erasure record names a
+        space that never existed.
+
         Raises:
             InvalidInputError: a bad space.
+            NotFoundError: the space holds no turns and was never erased; nothing is recorded.
             StoreError: a store failed (the erasure finishes on re-run or next open).
         """
         space = check_space(space)
         author = check_optional_label(author, "author", self._limits)
-        selector = ErasureSelector(recorded_before=datetime.max.replace(tzinfo=timezone.utc))
-        return self._reconciler.call(
-            erase, self._stores, space, selector, author, vectors=self._stores, embedder=self._embedder,
+        return self._reconciler.call(self._drop, space, author)  # checked and erased beside no other erasure
+
+    def _drop(self, space: str, author: str | None) -> ErasureReport:
+        """``drop_space`` on the reconciler's thread (see there)."""
+        if self._stores.evidence.usage(space).turns == 0:
+            records = self._stores.erasure.erasures(space)
+            if not records:
+                raise NotFoundError("space", "*", space)
+            last = records[-1]
+            if _is_drop(last.selector):
+                return ErasureReport(erasure_id=last.id, space=space, state=last.state, counts=dict(last.counts))
+        return erase(
+            self._stores, space, _DROP, author, vectors=self._stores, embedder=self._embedder,
             embed_batch=self._embed_batch,
         )  # fmt: skip
 

@@ -54,7 +54,8 @@ def forget(
     check_time(before, "before")
     settings = load_settings(data_dir)
     with open_memory(settings, must_exist=True) as mem:
-        require_space(mem, space)
+        if space not in mem.spaces() and not mem.erasures(space):
+            require_space(mem, space)  # as Memory.forget refuses it, here naming the known spaces
         if not yes:
             typer.confirm(f"Erase the selected turns of {space!r} and everything derived from them? This cannot be undone",
                           abort=True)  # fmt: skip
@@ -73,8 +74,13 @@ def drop_space(
     """Erase every turn of a space and everything derived from them."""
     settings = load_settings(data_dir)
     with open_memory(settings, must_exist=True) as mem:
-        require_space(mem, space)
-        if not yes:
-            typer.confirm(f"Erase the whole space {space!r}? This cannot be undone", abort=True)
+        # As Memory.drop_space: a space that never held a turn is refused (here listing the
+        # known ones, before any prompt); one already erased answers without a prompt, since
+        # nothing is left to lose.
+        if space in mem.spaces():
+            if not yes:
+                typer.confirm(f"Erase the whole space {space!r}? This cannot be undone", abort=True)
+        elif not mem.erasures(space):
+            require_space(mem, space)
         report = mem.drop_space(space, author="cli")
         _print(report, mem.erasure_proof(space, report.erasure_id))

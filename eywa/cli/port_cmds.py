@@ -14,7 +14,7 @@ import sys
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor, wait
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated, TextIO
 
@@ -27,12 +27,14 @@ from eywa.portability import record_json
 from eywa.runtime import load_settings, open_memory
 from eywa.runtime.backends import backend_of, require_embedded_store
 from eywa.runtime.commands import DataDirOption, err_console, out_console, require_space
+from eywa.runtime.fresh import Undo, undone_on_failure
 from eywa.runtime.ingest import progress_bar
 from eywa.stores.embedded.backup import backup_directory
 from eywa.stores.embedded.factory import DATABASE_FILE
 
 if TYPE_CHECKING:
     from eywa.memory import Memory
+    from eywa.settings import EywaSettings
 
 __all__ = ["backup", "export_space", "import_space"]
 
@@ -119,6 +121,11 @@ def _embed_with_progress(mem: Memory, space: str) -> None:
         done.result()
 
 
+def _fresh(settings: EywaSettings) -> AbstractContextManager[Undo]:
+    """``undone_on_failure`` of the embedded directory; on the server backends, nothing to undo."""
+    return undone_on_failure(settings.data_dir) if backend_of(settings) == "embedded" else nullcontext(Undo())
+
+
 def _counts_table(title: str, counts: Mapping[str, int]) -> Table:
     table = Table("kind", "records", title=title)
     for kind, n in sorted(counts.items()):
@@ -153,9 +160,13 @@ def import_space(
 ) -> None:
     """Restore an export into an empty space (nothing is extracted again; turns are re-embedded)."""
     settings = load_settings(data_dir)
-    # The file is opened before the memory, so a wrong path leaves no empty memory behind.
-    with _input(file) as stream, open_memory(settings) as mem:
+    # The file is opened before the memory, so a wrong path leaves no empty memory behind;
+    # a refused import (a bad line, a non-empty space) removes the store it created. Once the
+    # import committed, a failure or an interrupt while embedding keeps it (the next open
+    # embeds what is left).
+    with _input(file) as stream, _fresh(settings) as undo, open_memory(settings) as mem:
         report = mem.import_space(space, _utf8_lines(stream), wait=False)
+        undo.keep()
         _embed_with_progress(mem, space)
     console = out_console()
     console.print(_counts_table(f"imported into {space!r}", report.counts))

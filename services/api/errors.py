@@ -20,7 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from eywa.errors import EywaError, OverloadedError, QuotaExceededError
+from eywa.errors import EywaError, NotFoundError, OverloadedError, QuotaExceededError
 from services.problems import problem_of
 
 PROBLEM_JSON = "application/problem+json"
@@ -110,6 +110,8 @@ async def _on_eywa(request: Request, exc: Exception) -> JSONResponse:
     extra = _quota_members(exc) if isinstance(exc, QuotaExceededError) else None
     if isinstance(exc, OverloadedError):
         extra = _overload_members(exc)
+    if isinstance(exc, NotFoundError):
+        extra = {"kind": exc.kind, "space": exc.space, "item_id": exc.item_id}
     return problem_response(status, code, title, str(exc), errors=errors, headers=headers, extra=extra)
 
 

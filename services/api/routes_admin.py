@@ -77,8 +77,9 @@ def healthz() -> dict[str, str]:
 def readyz(ctx: Ctx) -> Response:
     """Stores, key file, job runner (broker) and rate limiter (Redis) all reachable; also
     reports whether Redis persists its data, the backlogs and their bounds."""
+    stores_problem = _stores_problem(ctx)
     checks = {
-        "stores": _stores_ok(ctx),
+        "stores": stores_problem is None,
         "keys": ctx.keys.ping(),
         "jobs": ctx.jobs.ping(),
         "rate_limiter": ctx.limiter.ping(),
@@ -91,7 +92,8 @@ def readyz(ctx: Ctx) -> Response:
         body["redis"] = ctx.redis.status() if ctx.redis is not None else {"configured": False}
         return JSONResponse(body)
     failing = ", ".join(name for name, ok in checks.items() if not ok)
-    return problem_response(503, "not_ready", "Not ready", f"unreachable: {failing}", headers={"Retry-After": "5"})
+    why = f" ({stores_problem})" if stores_problem is not None else ""
+    return problem_response(503, "not_ready", "Not ready", f"unreachable: {failing}{why}", headers={"Retry-After": "5"})
 
 
 @probes.get("/metrics", summary="Prometheus metrics", response_class=Response)
@@ -114,11 +116,13 @@ def _backlog(ctx: Ctx) -> dict[str, object]:
     return {"level1_backlog": figures.pop("level1_backlog"), "backlog": figures, "backlog_bounds": bounds}
 
 
-def _stores_ok(ctx: Ctx) -> bool:
+def _stores_problem(ctx: Ctx) -> str | None:
+    """Why the stores cannot serve (a server unreachable, the embedded directory deleted
+    under the process: ``eywa.stores.embedded.presence``), or None when they answer."""
     from eywa.errors import EywaError
 
     try:
         ctx.memory.spaces()
-    except EywaError:
-        return False
-    return True
+    except EywaError as exc:
+        return str(exc)
+    return None

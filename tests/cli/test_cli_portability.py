@@ -127,3 +127,31 @@ def test_import_refuses_a_file_that_is_not_utf8_by_its_line_and_a_missing_file_c
     )
     assert missing.exit_code == 1 and "No such file or directory" in missing.stderr
     assert not (tmp_path / "m2").exists()
+
+
+def test_a_refused_import_leaves_nothing_that_was_not_there(runner: CliRunner, tmp_path: Path) -> None:
+    """A bad line on stdin, or an export of another space, into a directory with no store: it
+    left an empty store there (``eywa.sqlite3``, ``vectors/``, …), which the next command took
+    for a memory. Now the directory (and the parents the import made) are gone, an existing
+    directory keeps only what it held, and a directory that held a store keeps it."""
+    other = json.dumps({"kind": "header", "format": "eywa-export", "version": 1, "space": "other",
+                        "exported_at": "2024-01-01T00:00:00Z", "embedder": "e", "rules_version": "r"})  # fmt: skip
+    nested = tmp_path / "new" / "mem"
+    piped = runner.invoke(app, ["import", "-", "--space", "cli", "--data-dir", str(nested)], input="garbage\n")
+    assert piped.exit_code == 1 and "line.1" in piped.stderr and "[invalid_input]" in piped.stderr
+    assert not (tmp_path / "new").exists()
+
+    existing = tmp_path / "existing"
+    existing.mkdir()
+    (existing / "notes.txt").write_text("mine")
+    refused = runner.invoke(app, ["import", "-", "--space", "cli", "--data-dir", str(existing)], input=other + "\n")
+    assert refused.exit_code == 1 and "other" in refused.stderr, refused.stderr
+    assert sorted(p.name for p in existing.iterdir()) == ["notes.txt"]
+
+    held = tmp_path / "held"
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text(json.dumps({"text": "I live in Lyon.", "speaker": "Ana"}))
+    assert runner.invoke(app, ["ingest", "--space", "cli", str(turns), "--data-dir", str(held)]).exit_code == 0
+    again = runner.invoke(app, ["import", "-", "--space", "cli", "--data-dir", str(held)], input="garbage\n")
+    assert again.exit_code == 1
+    assert runner.invoke(app, ["stats", "--space", "cli", "--data-dir", str(held)]).exit_code == 0

@@ -136,8 +136,8 @@ def test_a_command_on_a_space_without_turns_names_the_known_ones_and_changes_not
     runner: CliRunner, tmp_path: Path, args: list[str]
 ) -> None:
     """README, CLI: a command on one space "refuses a space that holds no turns, listing the
-    known ones", so a typo does not pass for an empty space (where ``Memory.drop_space``
-    records an erasure of nothing)."""
+    known ones", so a typo does not pass for an empty space (``drop-space`` refuses it as
+    every surface does: ``tests/services/test_drop_space_surfaces.py``)."""
     turns = tmp_path / "turns.jsonl"
     turns.write_text(json.dumps({"text": "I live in Lyon.", "speaker": "Ana"}))
     data = ["--data-dir", str(tmp_path / "m")]

@@ -183,3 +183,18 @@ def test_drop_space_erases_only_that_space(open_memory: MemoryFactory) -> None:
     assert mem.stats(SPACE)["evidence"] == 0 and mem.erasure_proof(SPACE, report.erasure_id).total == 0
     assert [e.id for e in mem._stores.evidence.get("other", kept)] == kept
 
+
+
+def test_drop_space_answers_a_retry_with_the_first_drop_and_refuses_a_space_never_held(
+    open_memory: MemoryFactory,
+) -> None:
+    """Both backends read drop_space's selector back as a drop (the end of time, as each store
+    keeps it): a retried drop records nothing more; a space never held is refused."""
+    mem = open_memory()
+    mem.remember(SPACE, TURNS, wait=True)
+    first = mem.drop_space(SPACE)
+    assert mem.drop_space(SPACE).erasure_id == first.erasure_id
+    assert [r.id for r in mem.erasures(SPACE)] == [first.erasure_id]
+    with pytest.raises(NotFoundError):
+        mem.drop_space("never-held")
+    assert mem.erasures("never-held") == []

@@ -21,7 +21,7 @@ def test_the_erasure_record_and_its_export_hold_a_keyed_hash_never_the_text_or_t
         ids = mem.remember(SPACE, [{"text": "yes", "speaker": "Bo"}, {"text": "I live in Lyon.", "speaker": "Ana"}])
         plain = mem.evidence(SPACE, ids[0]).content_hash
         report = mem.forget(SPACE, speaker="Bo")
-        secret = bytes.fromhex((tmp_path / "m" / "erasure.key").read_text().strip())  # made by the first erasure
+        secret = bytes.fromhex((tmp_path / "m" / "erasure.key").read_text().strip())  # made when the memory opened
         assert report.counts["turns"] == 1
         (record,) = mem.erasures(SPACE)
         (turn,) = record.turns

@@ -22,6 +22,7 @@ import pytest
 
 from eywa.memory import Memory
 from eywa.models import CandidateFact, Evidence
+from eywa.reconcile import ReconcileReport
 from eywa.settings import EywaSettings
 from eywa.threads import current_nice
 from tests.reliability.support import HashEmbedder
@@ -138,9 +139,17 @@ def test_requests_are_served_while_the_background_thread_is_busy(
     assert all(embedder.nice_of(f"Turn {tag}-{i}:") == {NICE} for tag in "abcd" for i in range(4))
 
 
-def test_close_stops_after_the_drain_in_progress_and_the_next_open_finishes(tmp_path: Path) -> None:
+def test_close_stops_after_the_drain_in_progress_and_the_next_open_finishes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A process stopped during a backlog stops within one bounded drain (``reconcile_batch``
-    turns); the ledger keeps the rest, which the next open finishes: nothing is lost."""
+    turns); the ledger keeps the rest, which the next open finishes: nothing is lost.
+
+    The held drain is let go only once ``close`` has asked the reconciler to stop (from the
+    join ``Reconciler.close`` runs after setting its stop flag). Letting it go right after
+    starting the closing thread raced the scheduler: under load that thread had not reached
+    the flag when the drain ended, the next drain took batch b, and the backlog was 4, not 8
+    (reproduced by a 0.3 s sleep before ``close``)."""
     from eywa.runtime import open_graph_stores
 
     settings = EywaSettings(
@@ -152,9 +161,16 @@ def test_close_stops_after_the_drain_in_progress_and_the_next_open_finishes(tmp_
         for tag in ("a", "b", "c"):
             mem.remember(SPACE, turns(tag), wait=False)
             assert embedder.holding.wait(timeout=30)  # the first drain holds the background thread
+        reconciler = mem._reconciler  # the one look inside: when close has asked it to stop
+        join = reconciler.wait
+
+        def release_then_join() -> list[ReconcileReport]:
+            embedder.release.set()
+            return join()
+
+        monkeypatch.setattr(reconciler, "wait", release_then_join)
         closing = threading.Thread(target=mem.close)
         closing.start()
-        embedder.release.set()
         closing.join(timeout=60)
         assert not closing.is_alive()
     finally:

@@ -201,3 +201,22 @@ def test_a_write_answered_with_other_ids_than_turns_sent_is_a_store_error(answer
     right = httpx.MockTransport(lambda request: httpx.Response(201, json={"ids": ["ev_1"]}))
     with Client("http://eywa.test", KEY, retries=0, transport=right) as client:
         assert client.remember("s", [{"text": "I moved to Lisbon.", "speaker": "Ana"}]) == ["ev_1"]
+
+
+def test_a_404_reads_as_memorys_not_found_and_one_without_members_names_the_path() -> None:
+    """The server's ``kind``, ``space`` and ``item_id`` members make Memory's message; a 404
+    without them (no such route, an older server) is named by the path, as before."""
+    import httpx
+
+    from eywa.client_calls import raise_for
+    from eywa.errors import NotFoundError
+
+    request = httpx.Request("POST", "http://eywa/v1/spaces/s/erase")
+    named = httpx.Response(404, json={"code": "not_found", "detail": "evidence 'ev_x' not found in space 's'",
+                                      "kind": "evidence", "space": "s", "item_id": "ev_x"}, request=request)  # fmt: skip
+    with pytest.raises(NotFoundError) as found:
+        raise_for(named, "POST", "/v1/spaces/s/erase")
+    assert (str(found.value), found.value.kind, found.value.item_id) == ("evidence 'ev_x' not found in space 's'", "evidence", "ev_x")
+    bare = httpx.Response(404, json={"code": "not_found", "detail": "Not Found"}, request=request)
+    with pytest.raises(NotFoundError, match="resource 'erase' not found in space 's'"):
+        raise_for(bare, "POST", "/v1/spaces/s/erase")

@@ -17,7 +17,7 @@ import secrets
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
 
@@ -46,7 +46,29 @@ SCHEMA = (
         content_mac TEXT NOT NULL, PRIMARY KEY (erasure_id, evidence_id))""",
 )
 _CHUNK = 400
+_SECRET_BYTES = 32
 _FTS_TABLES = ("evidence_fts", "belief_fts")
+
+
+def _create_secret(path: Path) -> None:
+    """A new random key at ``path``, whole or not at all: written and fsynced under a
+    temporary name, then hard-linked to ``path`` (which fails, harmlessly, when another
+    process made it first).
+
+    Raises:
+        OSError: the file cannot be written (a full disk, a read-only directory).
+    """
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_hex(_SECRET_BYTES))
+            out.flush()
+            os.fsync(out.fileno())
+        with suppress(FileExistsError):  # another process made it between the check and here
+            os.link(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def _chunks(items: Sequence[str]) -> list[list[str]]:
@@ -65,27 +87,41 @@ class SqliteErasureStore:
         self._db = db
         self._secret = secret
         db.ensure_schema(SCHEMA)
+        if secret is None:
+            # Made (or read) at open, while the directory is writable: made at the first
+            # erasure, it failed that erasure when the disk had filled since. A directory
+            # where it cannot be made now (read-only, full) is told at first use, as before.
+            with suppress(StoreError):
+                self.secret()
 
     def secret(self) -> bytes:
-        """The configured secret, else ``<data dir>/erasure.key`` (created 0600 on first use).
+        """The configured secret, else ``<data dir>/erasure.key`` (created 0600 at open, or
+        on first use when it could not be then).
+
+        The file is written under a temporary name, flushed to disk and linked into place, so
+        a full disk or a crash never leaves a short key under the name (an empty file was read
+        back as an empty secret, and every later record keyed with it).
 
         Raises:
-            StoreError: the key file cannot be read or created.
+            StoreError: the key file cannot be read or created, or does not hold 32 bytes in hex.
         """
         if self._secret is not None:
             return self._secret
         path = Path(self._db.path).parent / SECRET_FILE
         try:
             if not path.exists():
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-                with os.fdopen(fd, "w") as out:
-                    out.write(secrets.token_hex(32))
-            self._secret = bytes.fromhex(path.read_text().strip())
-        except FileExistsError:  # another process created it between the check and the open
-            self._secret = bytes.fromhex(path.read_text().strip())
+                _create_secret(path)
+            secret = bytes.fromhex(path.read_text().strip())
         except (OSError, ValueError) as exc:
             raise StoreError("sqlite", "erasure secret", f"{path}: {exc}") from exc
-        return self._secret
+        if len(secret) != _SECRET_BYTES:
+            raise StoreError(
+                "sqlite", "erasure secret",
+                f"{path} holds {len(secret)} bytes, not {_SECRET_BYTES} (cut short?): restore it from a backup, "
+                "or remove it if no erasure was ever recorded in this directory",
+            )  # fmt: skip
+        self._secret = secret
+        return secret
 
     def select(self, space: str, selector: ErasureSelector) -> list[str]:
         """Ids of the turns of ``space`` matching every given field, in stored order."""

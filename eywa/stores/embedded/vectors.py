@@ -83,6 +83,7 @@ import numpy.typing as npt
 import qdrant_edge as qe
 
 from eywa.errors import ClosedError, EywaError, InvalidInputError, StoreError
+from eywa.stores.embedded.room import require_room, write_estimate
 from eywa.stores.embedded.shard_rewrite import REWRITE, beside, copy_points, settle, swap_in, write_synced
 from eywa.stores.vector_points import point_id as point_id  # re-exported: tests and callers use it
 from eywa.stores.vector_points import (
@@ -392,6 +393,8 @@ class QdrantEdgeVectorStore:
         # docstring); read after open by ``_read_docs``.
         self._docs: dict[VectorKind, dict[int, tuple[str, float]]] = {kind: {} for kind in VECTOR_KINDS}
         self._docs_ready: dict[VectorKind, bool] = dict.fromkeys(VECTOR_KINDS, False)
+        if self._directory.exists():  # loading a shard writes to its mapped files: on a full disk, SIGBUS
+            require_room(self._directory, 0, "open")
         try:
             for kind in VECTOR_KINDS:
                 self._shards[kind], self._sole[kind] = self._open(self._directory / kind)
@@ -589,6 +592,7 @@ class QdrantEdgeVectorStore:
         with self._using(kind) as shard:
             if not points:
                 return
+            require_room(self._directory, write_estimate(len(points), self._dim), "upsert")
             records = [
                 qe.Point(point_id(point.id), point_vector(point, self._dim), point_payload(point, self._embedder_id))
                 for point in points
@@ -711,6 +715,7 @@ class QdrantEdgeVectorStore:
         with self._using(kind) as shard:
             if not ids:
                 return
+            require_room(self._directory, write_estimate(len(ids), 0), "delete")
             with _mapped("delete"):
                 shard.update(qe.UpdateOperation.delete_points([point_id(doc_id) for doc_id in ids]))
                 shard.flush()
@@ -762,6 +767,8 @@ class QdrantEdgeVectorStore:
         """
         with self._using(kind) as shard:
             with _mapped("build_index"):
+                points = int(shard.info().points_count)
+                require_room(self._directory, 2 * write_estimate(points, self._dim), "build_index")  # graph and copy
                 shard.optimize()
                 shard.flush()  # the swapped segments on disk now, not at the next periodic flush
                 self._flushed_at[kind] = time.monotonic()
@@ -790,6 +797,9 @@ class QdrantEdgeVectorStore:
         rewrite = beside(path, REWRITE)
         with self._gates[kind].alone():
             shard = self._shard(kind)
+            with _mapped("compact"):
+                points = int(shard.info().points_count)
+            require_room(self._directory, write_estimate(points, self._dim), "compact")  # the copy beside the old
             with _mapped("compact"):
                 if rewrite.exists():
                     shutil.rmtree(rewrite)

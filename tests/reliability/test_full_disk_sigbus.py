@@ -1,0 +1,98 @@
+"""A real full file system under the embedded store: refused, never SIGBUS, and a restart
+with room again finds everything (``eywa.stores.embedded.room``).
+
+A tmpfs is mounted in a user and mount namespace of its own (``unshare -rm``: no root on the
+host, nothing seen outside); the test is skipped where that is not allowed. When this was
+found, the vector write was what met the full disk (SQLite committed in its free pages) and
+Qdrant Edge's memory-mapped files ended the process with SIGBUS (exit 135; with 96 KiB
+left on a 64 MiB tmpfs), and so did a restart on the disk still full. Here the disk is
+filled to 4 MiB from full, under the vectors' floor and with room for SQLite, so the run is
+the same every time: the waited write is refused with a ``StoreError`` (its turns stored,
+their vectors pending), the restart on the full disk is refused at open with one, and once
+room is made the next open embeds what was pending: the state of a clean run.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CHILD = r"""
+import json, os, sys
+from pathlib import Path
+from eywa import Memory
+from eywa.errors import StoreError
+from eywa.settings import EywaSettings
+from tests.reliability.support import HashEmbedder
+
+data, step = Path(sys.argv[1]), sys.argv[2]
+filler = data.parent / "filler"
+out = {}
+try:
+    with Memory.open(data, embedder=HashEmbedder(), settings=EywaSettings(data_dir=data)) as m:
+        if step == "fill":
+            m.remember("s", [{"text": "An old turn.", "speaker": "Ana"}])
+            fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
+            try:
+                while os.write(fd, b"\0" * 65536):
+                    pass
+            except OSError:  # ENOSPC: the disk is full
+                pass
+            finally:
+                os.close(fd)
+            os.truncate(filler, os.path.getsize(filler) - 4 * 2**20)  # room for SQLite, under the floor
+            try:
+                m.remember("s", [{"text": f"Turn {j}: I moved to Porto.", "speaker": "Bo"} for j in range(10)], wait=True)
+                out["write"] = "accepted"
+            except StoreError as exc:
+                out["write"] = str(exc)
+            out["turns"], out["pending"] = m.stats("s")["evidence"], m.pending("s").embed
+        else:
+            m.wait()
+            out["turns"], out["pending"] = m.stats("s")["evidence"], m.pending("s").embed
+            out["vectors"] = m._stores.vectors.count("evidence", "s")
+except StoreError as exc:  # at open, or at close (the shards' last flush on the full disk)
+    out["close" if "turns" in out else "open"] = str(exc)
+print(json.dumps(out))
+"""
+
+
+def _mountable() -> bool:
+    if shutil.which("unshare") is None or sys.platform != "linux":
+        return False
+    probe = subprocess.run(["unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=1m tmpfs /mnt"], capture_output=True)
+    return probe.returncode == 0
+
+
+@pytest.mark.skipif(not _mountable(), reason="no tmpfs can be mounted in a user namespace here")
+def test_a_full_tmpfs_refuses_the_vector_write_and_a_restart_with_room_recovers(tmp_path: Path) -> None:
+    mount, data = tmp_path / "tfs", tmp_path / "tfs" / "mem"
+    mount.mkdir()
+    (tmp_path / "child.py").write_text(CHILD)
+    child = [shlex.quote(sys.executable), shlex.quote(str(tmp_path / "child.py")), shlex.quote(str(data))]
+    script = " && ".join([
+        f"mount -t tmpfs -o size=160m tmpfs {mount}",
+        " ".join([*child, "fill"]) + f" > {tmp_path}/fill.json; echo $? > {tmp_path}/fill.rc",
+        " ".join([*child, "full"]) + f" > {tmp_path}/full.json; echo $? > {tmp_path}/full.rc",
+        f"rm {mount}/filler",
+        " ".join([*child, "room"]) + f" > {tmp_path}/room.json; echo $? > {tmp_path}/room.rc",
+    ])  # fmt: skip
+    subprocess.run(["unshare", "-rm", "sh", "-c", script], cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+                   timeout=600, check=False)  # fmt: skip
+    codes = {step: (tmp_path / f"{step}.rc").read_text().strip() for step in ("fill", "full", "room")}
+    assert codes == {"fill": "0", "full": "0", "room": "0"}, codes  # 135 was SIGBUS
+    fill = json.loads((tmp_path / "fill.json").read_text())
+    # 4 MiB left: SQLite commits, the vector write is under the floor
+    assert "vectors' disk" in fill["write"] and "SIGBUS" in fill["write"], fill
+    assert (fill["turns"], fill["pending"]) == (11, 10), fill  # stored, the new ten owed their vectors
+    full = json.loads((tmp_path / "full.json").read_text())
+    assert "needed to open: refused" in full["open"], full
+    assert json.loads((tmp_path / "room.json").read_text()) == {"turns": 11, "pending": 0, "vectors": 11}
