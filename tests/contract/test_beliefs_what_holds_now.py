@@ -153,6 +153,14 @@ def test_an_accepted_job_is_the_employer_once_worked_at(memory: Memory, later: s
     assert said.startswith("Alice — employer: Globex since"), said
 
 
+def test_a_new_job_said_to_have_started_on_a_day_is_held_since_that_day(memory: Memory) -> None:
+    """"My new job at Globex started last Monday" (said Monday 1 April) was held since the
+    day it was said, not the Monday before."""
+    space = _alice(memory, "I work at Initech.", "My new job at Globex started last Monday.")
+    said = _answer(memory, space, "Where does Alice work now?")
+    assert said.startswith("Alice — employer: Globex since 25 Mar 2024 (was Initech)"), said
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="the planned employer observation that said it was withdrawn: with no employer held, a plan's value "

@@ -289,8 +289,9 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             # "my first day at Globex is 6 May", "my new job at Globex starts on 6 June": from then.
             yield _starts_on(ctx, s, org, start)
         elif org:
-            # "My first day at Globex was 6 May": since then.
-            began = past_date(ctx, m) if m.groupdict().get("first") else stated_start(ctx, m)
+            # "My first day at Globex was 6 May", "my new job at Globex started last Monday": since then.
+            began = (past_date(ctx, m) if m.groupdict().get("first") or _STARTED_AFTER.match(ctx.text, m.end())
+                     else stated_start(ctx, m))  # fmt: skip
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=began, confidence=0.9)
             yield from _title(ctx, s, m)
     for m, s in matches(ctx, _TEACHES):
@@ -421,6 +422,8 @@ def _accepted(ctx: Ctx, s: str, m: re.Match[str], org: str, *, accepted: bool) -
 
 _STARTS_AHEAD = re.compile(r"\s+(?:starts|begins|is\s+starting|kicks\s+off)\b")
 """A job said to start, right after "my new job at X": a start to come."""
+_STARTED_AFTER = re.compile(r"\s+(?:started|began|kicked\s+off)\b")
+"""A job said to have started, right after "my new job at X": since the day said."""
 _START_WORDS = re.compile(r"\b(?:start|starts|starting|begin|begins|beginning|first\s+day)\b", re.IGNORECASE)
 
 
