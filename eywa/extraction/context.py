@@ -5,7 +5,8 @@ before it; "Biscuit died on Tuesday." names a pet its speaker introduced session
 extractor that reads such turns declares it by implementing ``ContextualExtractor``; the
 Level 1 pipeline then hands it an ``Earlier`` built from the stores (``earlier_context``):
 the turn before the first turn of each session of the batch, and the names the earlier
-beliefs of its speakers and of the people its turns name gave values to. Inside one batch the extractor carries both forward itself.
+beliefs of its speakers and of the people its turns name gave values to. Inside one batch
+the extractor carries both forward itself.
 
 Nothing here is believed on its own: a proposal that leans on an earlier turn still cites
 only the turn it was read from, and the validator checks it against that turn.
@@ -22,7 +23,9 @@ from eywa.models import Belief, CandidateFact, Evidence, SignalKind
 from eywa.stores.beliefs import BeliefStore
 from eywa.stores.evidence import EvidenceStore
 
-__all__ = ["NAMED_ATTRIBUTES", "ContextualExtractor", "Earlier", "Named", "earlier_context", "named_values", "people_of"]
+__all__ = [
+    "NAMED_ATTRIBUTES", "ContextualExtractor", "Earlier", "Named", "earlier_context", "named_values", "people_of",
+]
 
 NAMED_ATTRIBUTES = frozenset({"pets", "employer", "residence"})
 """Attributes whose values may be names a later turn refers to by the name alone: "Biscuit
