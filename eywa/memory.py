@@ -37,7 +37,15 @@ from eywa.contract import (
 from eywa.embedding import Embedder, embedder_id, query_embedding
 from eywa.erasure import ErasureProof, ErasureReport, erase, erasure_proof, selector_of
 from eywa.erasure.retention import apply_retention
-from eywa.errors import ClosedError, ConfigurationError, InvalidInputError, NotFoundError, OverloadedError, StoreError
+from eywa.errors import (
+    ClosedError,
+    ConfigurationError,
+    EywaError,
+    InvalidInputError,
+    NotFoundError,
+    OverloadedError,
+    StoreError,
+)
 from eywa.extraction.base import Extractor, extractor_label
 from eywa.extraction.pipeline import Explanation, explain
 from eywa.extraction.validator import Validator
@@ -114,6 +122,18 @@ _DROP = ErasureSelector(recorded_before=datetime.max.replace(tzinfo=timezone.utc
 
 def _always_present() -> None:
     """The server backends' presence check: their stores report their own failures."""
+
+
+def _say_stored(failed: EywaError, turns: int) -> None:
+    """Make ``failed``, raised by what a waited ``remember`` runs after Level 0 committed, say
+    so: the caller would otherwise read "sqlite store failed during commit" as its write
+    refused, when its turns are stored and what failed (their vectors, Level 1) is pending,
+    retried by the next pass (README, "What survives a crash"). The same error, its type and
+    code unchanged (a 503 stays a 503); only its words grow."""
+    failed.args = (
+        f"{failed} (the {turns} turn(s) of this write were stored: what failed after them is pending and "
+        "retried in the background; sending the same turns again returns their ids and stores nothing twice)",
+    )
 
 
 def _is_drop(selector: ErasureSelector) -> bool:
@@ -486,10 +506,14 @@ class Memory:
         if not waits:
             self._reconciler.finish(space, batch.ids, wait=False)  # embeds, then Level 1
             return batch.ids, status
-        if self._embed_writes:
-            embed_evidence(self._stores, self._embedder, batch.new, self._embed_batch, progress)
-            self._stores.ledger.complete(space, "embed_evidence", [e.id for e in batch.new])
-        self._reconciler.finish(space, batch.ids, wait=True)
+        try:
+            if self._embed_writes:
+                embed_evidence(self._stores, self._embedder, batch.new, self._embed_batch, progress)
+                self._stores.ledger.complete(space, "embed_evidence", [e.id for e in batch.new])
+            self._reconciler.finish(space, batch.ids, wait=True)
+        except EywaError as failed:
+            _say_stored(failed, len(batch.ids))
+            raise
         return batch.ids, None if job_id is None else self.job(job_id)
 
     def _acknowledged_job(self, job_id: str, space: str, batch: PreparedBatch) -> JobStatus:
