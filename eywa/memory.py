@@ -124,16 +124,20 @@ def _always_present() -> None:
     """The server backends' presence check: their stores report their own failures."""
 
 
-def _say_stored(failed: EywaError, turns: int) -> None:
-    """Make ``failed``, raised by what a waited ``remember`` runs after Level 0 committed, say
+def _stored_anyway(failed: EywaError, turns: int) -> EywaError:
+    """``failed``, raised by what a waited ``remember`` runs after Level 0 committed, saying
     so: the caller would otherwise read "sqlite store failed during commit" as its write
     refused, when its turns are stored and what failed (their vectors, Level 1) is pending,
-    retried by the next pass (README, "What survives a crash"). The same error, its type and
-    code unchanged (a 503 stays a 503); only its words grow."""
-    failed.args = (
+    retried by the next pass (README, "What survives a crash"). A copy of the same type with
+    the same attributes (so the same code: a 503 stays a 503) and longer words; the original,
+    which a shared pass may have handed to other waiting callers too, is left as it was."""
+    said = type(failed).__new__(type(failed))
+    said.__dict__.update(failed.__dict__)
+    said.args = (
         f"{failed} (the {turns} turn(s) of this write were stored: what failed after them is pending and "
         "retried in the background; sending the same turns again returns their ids and stores nothing twice)",
     )
+    return said
 
 
 def _is_drop(selector: ErasureSelector) -> bool:
@@ -512,8 +516,7 @@ class Memory:
                 self._stores.ledger.complete(space, "embed_evidence", [e.id for e in batch.new])
             self._reconciler.finish(space, batch.ids, wait=True)
         except EywaError as failed:
-            _say_stored(failed, len(batch.ids))
-            raise
+            raise _stored_anyway(failed, len(batch.ids)) from failed
         return batch.ids, None if job_id is None else self.job(job_id)
 
     def _acknowledged_job(self, job_id: str, space: str, batch: PreparedBatch) -> JobStatus:
