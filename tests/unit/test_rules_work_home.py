@@ -186,6 +186,12 @@ def test_work_on_a_project_at_a_place_is_not_an_employer() -> None:
         ("We moved into a new office in Leeds.", set()),  # an office is no home
         ("I left Paris and moved to Rome.", {("residence", "Paris", "negative", "asserted"),
                                             ("residence", "Rome", "positive", "asserted")}),
+        # when it was left, between the place and the move, as for a job left ("… two years
+        # ago and moved": Paris was not ended)
+        ("I left Paris two years ago and moved to Rome.", {("residence", "Paris", "negative", "asserted"),
+                                                          ("residence", "Rome", "positive", "asserted")}),
+        ("We left Paris last summer and moved to Rome.", {("residence", "Paris", "negative", "asserted"),
+                                                         ("residence", "Rome", "positive", "asserted")}),
         # Home called so, and near a place.
         ("I've called Lisbon home for six years.", {("residence", "Lisbon", "positive", "asserted")}),
         ("Home is Lisbon now.", {("residence", "Lisbon", "positive", "asserted")}),

@@ -41,6 +41,12 @@ ADV = (
     r"|honestly|genuinely|personally|absolutely)\s+)*"
 )
 """Adverbs allowed between a subject and its verb ("I just moved", "we finally got")."""
+WHEN_LEFT = (
+    r"(?:\s+(?:last|this)\s+(?:week|month|year|spring|summer|autumn|fall|winter)|\s+(?:yesterday|recently)"
+    r"|\s+(?:\w+\s+){1,2}ago|\s+in\s+[A-Z][a-z]+)?,?"
+)
+"""When a job or a home was left, between what was left and what came next ("I quit Globex
+last month and joined Initech", "we left Leeds two years ago and moved to York")."""
 
 CESSATION_TAIL = re.compile(r"\b(?:anymore|any\s+more|no\s+longer)\b", re.IGNORECASE)
 HEDGE = re.compile(

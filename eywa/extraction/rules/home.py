@@ -21,6 +21,7 @@ from eywa.extraction.rules.clause import (
     HAVE,
     NAME,
     SUBJ,
+    WHEN_LEFT,
     Ctx,
     asserts,
     future_date,
@@ -82,7 +83,7 @@ _NOT_LIVES = rule(
     "live lives",
 )
 _LEFT_AND_MOVED = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}left\s+{_OLD}(?:\s+(?:last|this)\s+(?:week|month|year)|\s+in\s+[A-Z][a-z]+)?,?"
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}left\s+{_OLD}{WHEN_LEFT}"
     rf"\s+(?:and|to)\s+(?:then\s+)?(?:move|moved|relocate|relocated)\b",
     "left",
 )

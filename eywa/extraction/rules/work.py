@@ -26,6 +26,7 @@ from eywa.extraction.rules.clause import (
     HAVE,
     NAME,
     SUBJ,
+    WHEN_LEFT,
     Ctx,
     asserts,
     experiential_state,
@@ -114,14 +115,8 @@ _OFFER = re.compile(r"\boffer\b")
 _SCHEDULED = frozenset({"start", "starts", "starting", "begin", "begins"})
 """Present forms of "start" that, with no date placed before the turn, tell a start to come."""
 _JOINED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:joined|join|joins)\s+{_ORG}\s+as\s+(?:a|an)\s+{_TITLE}", "joined join joins")
-_WHEN_LEFT = (
-    r"(?:\s+(?:last|this)\s+(?:week|month|year|spring|summer|autumn|fall|winter)|\s+(?:yesterday|recently)"
-    r"|\s+(?:\w+\s+){1,2}ago|\s+in\s+[A-Z][a-z]+)?,?"
-)
-"""When a job was left, between the employer and what came next ("I quit Globex last month
-and joined Initech")."""
 _LEFT_AND_JOINED = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:left|quit)\s+(?:the\s+)?(?P<old>{PROPER}){_WHEN_LEFT}\s+(?:and|to)\s+(?:then\s+)?(?:join|joined)\s+"
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:left|quit)\s+(?:the\s+)?(?P<old>{PROPER}){WHEN_LEFT}\s+(?:and|to)\s+(?:then\s+)?(?:join|joined)\s+"
     rf"{_ORG}"
     rf"{_ROLE_AFTER}",
     "joined join",
@@ -146,10 +141,10 @@ _LEFT = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>resigned\s+from|retired\s+from|quit|handed\s+in\s+(?:my|his|her)\s+notice\s+at"
     rf"|gave\s+(?:my\s+|in\s+my\s+)?notice\s+at|(?:got|was)\s+(?:laid\s+off|fired|let\s+go|made\s+redundant)\s+(?:from|by)"
     rf"|(?:lost|quit|left)\s+(?:my|his|her)\s+(?:old\s+)?job\s+(?:at|with)|stopped\s+working\s+(?:at|for)"
-    rf"|left(?=\s+(?:the\s+)?{PROPER}{_WHEN_LEFT}\s+(?:and|to)\s+(?:join|joined|start|started|work)\b))\s+{_ORG}",
+    rf"|left(?=\s+(?:the\s+)?{PROPER}{WHEN_LEFT}\s+(?:and|to)\s+(?:join|joined|start|started|work)\b))\s+{_ORG}",
     "resigned retired quit notice laid fired let redundant job working left",
 )
-_JOINED_SOMEONE = re.compile(rf"{_WHEN_LEFT}\s+(?:and|to)\s+(?:then\s+)?(?:join|joined)\s+(?P<who>{NAME})\b")
+_JOINED_SOMEONE = re.compile(rf"{WHEN_LEFT}\s+(?:and|to)\s+(?:then\s+)?(?:join|joined)\s+(?P<who>{NAME})\b")
 """What follows "left X": joining a person Level 0 knows ("… and joined Tom in Rome")."""
 _LEFT_NAMED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}left\s+{_ORG}", "left")
 """"I left Initech (last month)", "Eva left Initech": a job left when the earlier beliefs of
