@@ -115,5 +115,11 @@ def scored_ids(hits: Iterable[Any], limit: int) -> list[tuple[str, float]]:
         for hit in hits
         if (payload := hit.payload)  # built anew at each access by the driver: read once
     ]
+    return best_rows(rows, limit)
+
+
+def best_rows(rows: list[tuple[str, float, float]], limit: int) -> list[tuple[str, float]]:
+    """(doc_id, score) of ``rows`` (doc_id, score, at), best first, ties in ``at`` then
+    ``doc_id`` order (``scored_ids``), at most ``limit``; ``rows`` is sorted in place."""
     rows.sort(key=lambda row: (-row[1], row[2], row[0]))
     return [(doc_id, score) for doc_id, score, _ in rows[:limit]]

@@ -88,6 +88,7 @@ from eywa.stores.embedded.shard_rewrite import REWRITE, beside, copy_points, set
 from eywa.stores.vector_points import point_id as point_id  # re-exported: tests and callers use it
 from eywa.stores.vector_points import (
     SEARCH_PAYLOAD,
+    best_rows,
     fetched,
     kind_entry,
     point_payload,
@@ -155,8 +156,7 @@ def _ranked(shard: qe.EdgeShard, hits: Sequence[Any], docs: dict[int, tuple[str,
             for hit in unknown
             if (payload := payloads.get(hit.id.int))
         )
-    rows.sort(key=lambda row: (-row[1], row[2], row[0]))
-    return [(doc_id, score) for doc_id, score, _ in rows[:limit]]
+    return best_rows(rows, limit)
 
 
 _TEMP_SEGMENTS: Final = "temp_segments"
