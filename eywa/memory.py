@@ -79,6 +79,7 @@ from eywa.portability import (
 )
 from eywa.read.items import BeliefSource, DimensionSource, EvidenceSource
 from eywa.read.reader import Reader
+from eywa.read.relatives import Relatives
 from eywa.read.routes import (
     BeliefRoute,
     EventsRoute,
@@ -241,6 +242,7 @@ class Memory:
             pool=self._route_pool,
             keyword=stores.keyword,
             belief_cites=stores.beliefs.belief_cites,
+            relatives=Relatives(stores),
         )
         try:
             stores.ledger.switch_embedder(embedder_id(embedder), utc_now())

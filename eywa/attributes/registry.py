@@ -167,6 +167,22 @@ SPECS: tuple[AttributeSpec, ...] = (
         words=("children", "child", "kids", "kid", "son", "sons", "daughter", "daughters", "baby"),
     ),
     AttributeSpec(
+        name="siblings", cardinality="multi", tau_days=_LIFETIME_TAU,
+        wh_words=("who",),
+        tau_source="assumption: a sibling stays a sibling; 50 years only bounds staleness.",
+        description="The subject's brothers and sisters, by name.",
+        aliases=("sibling", "sister", "sisters", "brother", "brothers"),
+        words=("sibling", "siblings", "sister", "sisters", "brother", "brothers"),
+    ),
+    AttributeSpec(
+        name="parents", cardinality="multi", tau_days=_LIFETIME_TAU,
+        wh_words=("who",),
+        tau_source="assumption: a parent stays a parent; 50 years only bounds staleness.",
+        description="The subject's mother and father, by name.",
+        aliases=("parent", "mother", "father", "mom", "mum", "dad"),
+        words=("parent", "parents", "mother", "father", "mom", "mum", "dad", "mommy", "daddy"),
+    ),
+    AttributeSpec(
         name="pets", cardinality="multi", tau_days=tau_from_median_years(_PET_REMAINING_MEDIAN_YEARS),
         cessation_ends=True,
         tau_source="O'Neill et al. 2013 (Vet J 198:638): median dog longevity 12.0 years; "

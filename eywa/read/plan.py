@@ -142,6 +142,11 @@ class Plan:
     read?", "How many times did Ben move?"), not for one answer (``eywa.read.aggregate``):
     its evidence is spread over sessions, so the rescue admits only the named people's turns
     and no session keeps more than three turns' scores (``eywa.read.adjust.spread_sessions``)."""
+    through: tuple[str, ...] = ()
+    """People named only as whose relative the asked person is ("Ana" in "Where does Ana's
+    sister work?", once the memory knows the sister: ``eywa.read.relatives``). Their
+    dimensions are not what is asked, but the question is still about them: their turns are
+    where the relative is spoken of (``people``)."""
     other_words: tuple[str, ...] = ()
     """Content words that name neither an entity nor an attribute nor the present: what the
     question asks about besides (person, attribute). A dimension answers the question only
@@ -149,11 +154,18 @@ class Plan:
     modifier ("Who performed at Priya's *daughter's* birthday?": performed, concert,
     birthday)."""
 
+    @property
+    def people(self) -> tuple[str, ...]:
+        """Everyone the question is about: the people asked about, then those they were
+        found through."""
+        return (*self.entities, *self.through)
+
     def as_trace(self) -> dict[str, object]:
         """A JSON-friendly view for the trace."""
         return {
             "shape": self.shape,
             "entities": list(self.entities),
+            "through": list(self.through),
             "attributes": list(self.attributes),
             "current_state": self.current_state,
             "state_at": self.state_at.isoformat() if self.state_at else None,

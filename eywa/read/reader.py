@@ -39,7 +39,8 @@ from eywa.read.adjust import Scored
 from eywa.read.fusion import BELIEF_SHARE, ItemKey, belief_turns, lead_with, weighted_rrf
 from eywa.read.items import Hydrated, ItemSource
 from eywa.read.packing import pack
-from eywa.read.plan import embedding_texts, make_plan, name_spans
+from eywa.read.plan import Plan, embedding_texts, make_plan, name_spans
+from eywa.read.relatives import RelativeAsk, ask_of_relatives, asked_through, relatives_asked
 from eywa.read.policies import answer_instructions
 from eywa.read.strength import evidence_strength
 from eywa.read.routes import Query, Route, RouteHit
@@ -100,6 +101,8 @@ class Reader:
         speakers: Callable[[str, Sequence[str]], Mapping[str, str | None]] | None = None,
         keyword: KeywordIndex | None = None,
         belief_cites: Callable[[str, Sequence[str]], Sequence[BeliefCites]] | None = None,
+        relatives: Callable[[str, Sequence[RelativeAsk], datetime | None], Mapping[RelativeAsk, Sequence[str]]]
+        | None = None,
     ) -> None:
         self._routes = list(routes)
         self._sources: dict[ItemKind, ItemSource] = {s.kind: s for s in sources}
@@ -113,6 +116,7 @@ class Reader:
         self._speakers_of = speakers
         self._keyword = keyword
         self._belief_cites = belief_cites
+        self._relatives = relatives
         # Threads for query embeddings, made on first use (one per recall running at once, up
         # to EMBED_THREADS: the HTTP service recalls from several threads) and shut down by
         # ``close``.
@@ -150,7 +154,10 @@ class Reader:
         entities = self._entities_named(space, name_spans(question))
         embedded = not EMBEDDING_ROUTES.keys() <= self._disabled
         embedding = self._start_embedding(embedding_texts(question, entities, self._disabled)) if embedded else None
-        plan = make_plan(question, entities, as_of or datetime.now(timezone.utc), self._disabled)
+        anchor = as_of or datetime.now(timezone.utc)
+        plan = make_plan(question, entities, anchor, self._disabled)
+        if self._relatives is not None and (asks := relatives_asked(question, plan.entities)):
+            plan, entities = self._through_relatives(space, question, plan, entities, asks, anchor, as_of)
         timings["plan"] = _ms(clock)
 
         skipped: dict[str, str] = {}
@@ -212,7 +219,7 @@ class Reader:
             for key, score in best
             if key in hydrated and _visible(hydrated[key], as_of)
         ]
-        named_ids = {e.id for e in entities if e.name in plan.entities}
+        named_ids = {e.id for e in entities if e.name in plan.people}
         speaker_ids = {entity_key(e.name): e.id for e in entities}
         if "boost" not in self._disabled:
             changes["boost"] = adjust.speaker_boost(items, named_ids, speaker_ids)
@@ -249,7 +256,7 @@ class Reader:
         clock = time.perf_counter()
         kept, context, tokens = pack([_to_item(s) for s in chosen], budget_tokens)
         whose = self._speakers(space, rankings.get("vector", []), {**built, **hydrated}, subjects)
-        strength = evidence_strength(cosine, whose, plan.entities)
+        strength = evidence_strength(cosine, whose, plan.people)
         timings["pack"] = _ms(clock)
         timings["total"] = _ms(began)
 
@@ -274,6 +281,27 @@ class Reader:
             tokens=tokens,
             evidence_strength=strength,
         )
+
+    def _through_relatives(
+        self,
+        space: str,
+        question: str,
+        plan: Plan,
+        entities: list[Entity],
+        asks: Sequence[RelativeAsk],
+        anchor: datetime,
+        as_of: datetime | None,
+    ) -> tuple[Plan, list[Entity]]:
+        """"Where does Ana's sister work?" planned as "Where does Eva work?" when the memory
+        knows Ana's sister is Eva (``eywa.read.relatives``), with the entities that names."""
+        assert self._relatives is not None
+        found = self._relatives(space, asks, as_of)
+        if not found:
+            return plan, entities
+        kin = self._entities_named(space, [name for names in found.values() for name in names])
+        asked = make_plan(ask_of_relatives(question, found), [*entities, *kin], anchor, self._disabled)
+        through = asked_through(asked, plan, found)
+        return (through, [*entities, *kin]) if through is not plan else (plan, entities)
 
     def _run_routes(
         self, routes: Sequence[Route], query: Query, embedding: Embedding | None

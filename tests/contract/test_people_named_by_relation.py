@@ -24,6 +24,9 @@ def test_where_a_relation_named_person_works_and_lives_is_answered_from_their_di
                              ("Where does Dave live now?", "Dave — residence: Leeds")):  # fmt: skip
         top = memory.recall("family", question, k=3, as_of="2024-09-03T00:00:00").items[0]
         assert top.kind == "dimension" and top.text.startswith(answer), (question, top.text)
-    # The facts are theirs, not the speaker's; "told my boss Rick that …" opens no clause of Rick's.
-    assert {(d.entity, d.attribute) for d in memory.dimensions("family", "Alice")} <= {("Alice", "plans")}
+    # The facts are theirs, not the speaker's (but for who Carol is to her); "told my boss
+    # Rick that …" opens no clause of Rick's.
+    alice = {(d.entity, d.attribute): d for d in memory.dimensions("family", "Alice")}
+    assert alice.keys() <= {("Alice", "plans"), ("Alice", "siblings")}
+    assert alice[("Alice", "siblings")].mode == "Carol"
     assert memory.dimensions("family", "Rick") == []

@@ -288,3 +288,40 @@ def test_a_name_after_a_comma_that_opens_another_clause_is_not_the_pet() -> None
 )  # fmt: skip
 def test_having_a_partner_names_them_as_my_partner_does(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="partner") | facts(text, attribute="relationship_status") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My sister Melinda works at Initech.", {("siblings", "Melinda", "positive", "asserted")}),
+        ("My older brother, Tobias, lives in Oslo.", {("siblings", "Tobias", "positive", "asserted")}),
+        ("I have a younger sister named Lucia.", {("siblings", "Lucia", "positive", "asserted")}),
+        ("I've got a brother, Tobias.", {("siblings", "Tobias", "positive", "asserted")}),
+        ("My mom's name is Melinda.", {("parents", "Melinda", "positive", "asserted")}),
+        ("My dad is called Tobias.", {("parents", "Tobias", "positive", "asserted")}),
+        ("Our mother Lucia turned seventy.", {("parents", "Lucia", "positive", "asserted")}),
+        # No name, an in-law, a relative hoped for, or none at all: no named relative.
+        ("My sister works at Initech.", set()),
+        ("My brother-in-law Tobias is a chef.", set()),
+        ("I wish I had a sister named Lucia.", set()),
+        ("I don't have a brother.", set()),
+        ("My mom and dad live in Leeds.", set()),
+    ],
+)
+def test_named_relatives(text: str, expected: set[Fact]) -> None:
+    """A sibling or parent named in apposition ("my sister Melinda") or as had ("I have a
+    sister named Lucia") is a value of the speaker's siblings or parents."""
+    assert facts(text, attribute="siblings") | facts(text, attribute="parents") == expected
+
+
+def test_a_relatives_statement_keeps_the_relation() -> None:
+    """The statement says which relative ("sister", not only "sibling"): the read path tells
+    "Cecilia's sister" from "Cecilia's brother" by it (``eywa.read.relatives``)."""
+    assert {"Cecilia's sister is Melinda.", "Cecilia's brother is Tobias."} <= statements(
+        "My sister Melinda and my brother Tobias came over."
+    )
+
+
+def test_a_third_persons_relative_is_theirs() -> None:
+    """"Melinda's brother Tobias" said by Cecilia: Tobias is Melinda's sibling, not hers."""
+    assert "Melinda's brother is Tobias." in statements("Melinda's brother Tobias is visiting.")

@@ -23,7 +23,7 @@ from eywa.extraction.rules.casual import standard_turn
 from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in, subject_dropped, subject_shared
 from eywa.extraction.rules.correction import correction
 from eywa.extraction.rules.ellipsis import elliptical_answer, place_reply, yes_no_reply
-from eywa.extraction.rules.family import children, relationships
+from eywa.extraction.rules.family import children, relationships, relatives
 from eywa.extraction.rules.habits import habits
 from eywa.extraction.rules.home import possessions, residence
 from eywa.extraction.rules.life import education, health
@@ -39,8 +39,8 @@ from eywa.models import CandidateFact, Evidence, SignalKind
 Family = Callable[[Ctx], Iterator[CandidateFact]]
 
 FAMILIES: tuple[Family, ...] = (
-    employment, residence, relationships, children, pets, hobbies, tastes, diet, habits, education, health, possessions,
-    age, plans, events,
+    employment, residence, relationships, children, relatives, pets, hobbies, tastes, diet, habits, education, health,
+    possessions, age, plans, events,
 )
 """Every rule family, in the order their proposals are listed."""
 
@@ -124,7 +124,7 @@ class RuleExtractor:
     name = "rules"
     # Bump when the rules propose something different for the same turn: beliefs record it,
     # and `eywa reprocess` re-reads the turns an older version read.
-    version = "16"
+    version = "17"
 
     def __init__(self, families: Sequence[Family] = FAMILIES) -> None:
         self._families = tuple(families)

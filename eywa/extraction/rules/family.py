@@ -134,6 +134,24 @@ _BABY = rule(
     rf"(?:baby(?:\s+(?P<sex>girl|boy))?|(?P<kind>son|daughter))\b(?:,?\s+(?:named|called)\s+(?P<name>{NAME}))?",
     "baby son daughter",
 )
+_RELATIVE_KIND = r"(?P<kind>sister|brother|sibling|mom|mum|mother|dad|father)"
+_RELATIVE_AGE = r"(?:(?:older|younger|big|little|baby|twin|elder|eldest|oldest|youngest)\s+)?"
+_MY_RELATIVE = rule(
+    rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+{_RELATIVE_AGE}{_RELATIVE_KIND}\b"
+    rf"(?:,?\s+|\s+is\s+(?:named|called)\s+|,\s+(?:named|called)\s+|{A}s\s+name\s+is\s+)(?P<name>{NAME})\b",
+    "sister brother sibling mom mum mother dad father",
+)
+""""my sister Eva", "my older brother, Tom", "my mom is called Rosa", "my dad's name is Carl",
+"Ana's sister Eva": who a named relative is to the subject (not "my brother-in-law Tom", whose
+"-in" is no name)."""
+_HAS_RELATIVE = rule(
+    rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+{ADV}got|\s+{ADV}have\s+got)\s+(?:a|an|one)\s+{_RELATIVE_AGE}"
+    rf"(?P<kind>sister|brother)(?:,?\s+(?:named|called)\s+|,\s+)(?P<name>{NAME})\b",
+    "sister brother",
+)
+""""I have a sister named Eva", "I've got a younger brother, Tom": the same fact as "my sister Eva"."""
+_RELATIVE_ATTRIBUTE = {"sister": "siblings", "brother": "siblings", "sibling": "siblings", "mom": "parents",
+                       "mum": "parents", "mother": "parents", "dad": "parents", "father": "parents"}  # fmt: skip
 _SINGLE_AFTER = frozenset({"broke up", "split up"})
 """Breakups that leave the one who broke up single (a separation is a status of its own);
 the registry makes them surfaces of ``single``, so the validator finds the value said."""
@@ -300,3 +318,15 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
             plural = kind.endswith("s") or kind == "children"
             yield fact(ctx, s, f"{s} has {'' if plural else 'a '}{kind}", "children", _KIND_VALUE[kind],
                        confidence=0.75)
+
+
+def relatives(ctx: Ctx) -> Iterator[CandidateFact]:
+    """Named siblings and parents of one part: "my sister Eva" is Eva, a sibling of the
+    speaker, whose statement keeps the relation's word ("Ana's sister is Eva") so that
+    "Ana's sister" can be told from "Ana's brother" among the siblings (``eywa.read.relatives``)."""
+    if not plain(ctx) or ctx.part.negated:
+        return
+    for m, s in matches(ctx, _MY_RELATIVE, we=True, anywhere=True) + matches(ctx, _HAS_RELATIVE, we=True):
+        kind, name = m.group("kind"), _name(m.group("name"))
+        if name is not None and name != s:
+            yield fact(ctx, s, f"{possessive(s)} {kind} is {name}", _RELATIVE_ATTRIBUTE[kind], name, confidence=0.8)

@@ -70,7 +70,7 @@ class FeedbackRoute:
             for turn in self._stores.evidence.recall_turns(query.space, best)
             if query.as_of is None or turn.observed_at <= query.as_of  # no word said after the asker's time
         }
-        added = expansion_terms(query.text, [said[i] for i in best if i in said], query.plan.entities)
+        added = expansion_terms(query.text, [said[i] for i in best if i in said], query.plan.people)
         if not added:
             return []
         found = self._stores.keyword.search(query.space, f"{query.text} {' '.join(added)}", query.limit, ("evidence",))

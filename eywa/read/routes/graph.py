@@ -35,14 +35,14 @@ class GraphRoute:
         self._stores = stores
 
     def run(self, query: Query) -> list[RouteHit]:
-        if not query.plan.entities:
+        if not query.plan.people:
             return []
         candidates = query.keyword_hits(self._stores.keyword, "evidence") + query.keyword_hits(
             self._stores.keyword, "belief"
         )
         reach = self._stores.graph.neighbours(
             query.space,
-            [entity_id(query.space, name) for name in query.plan.entities],
+            [entity_id(query.space, name) for name in query.plan.people],
             MAX_HOPS,
             FANOUT,
             evidence_ids=[i for kind, i, _ in candidates if kind == "evidence"],

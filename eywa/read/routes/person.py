@@ -39,10 +39,10 @@ class PersonRoute:
         self._stores = stores
 
     def vector_searches(self, query: Query) -> list[VectorSearch]:
-        return [("evidence", query.limit * PERSON_DEPTH)] if query.plan.entities else []
+        return [("evidence", query.limit * PERSON_DEPTH)] if query.plan.people else []
 
     def run(self, query: Query) -> list[RouteHit]:
-        people = {entity_key(name) for name in query.plan.entities}
+        people = {entity_key(name) for name in query.plan.people}
         if not people or query.vector.size <= 1:  # no one named, or no embedding to search with
             return []
         hits = query.vector_hits(self._stores.vectors, "evidence", query.limit * PERSON_DEPTH)

@@ -1,0 +1,169 @@
+"""People asked about through a relative: "Where does Ana's sister work?".
+
+The question names Ana, but asks about her sister. When the memory knows the sister by name
+("My sister Eva works at Globex" makes Eva one of Ana's siblings, with a statement that
+keeps the word "sister": ``eywa.extraction.rules.family.relatives``), the question is about
+Eva: her employer answers it, not Ana's. The plan then asks about Eva
+(``Plan.entities``) and keeps Ana as whom she was found through (``Plan.through``): Ana's
+turns, where her sister is spoken of, are still the question's people's turns.
+
+Only a question that asks something *of* the relative is rewritten. "Who is Ana's sister?"
+asks for the relation itself, which Ana's siblings answer as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Final
+
+from eywa.nous import ledger as nous
+from eywa.read.plan import Plan
+from eywa.stores.bundle import Stores
+
+__all__ = ["RelativeAsk", "Relatives", "ask_of_relatives", "asked_through", "relatives_asked", "said_so"]
+
+
+@dataclass(frozen=True)
+class _Relation:
+    attribute: str
+    says: frozenset[str]
+    """Words of a statement that say this relation ("sister")."""
+    other: frozenset[str]
+    """Words of a statement that say the other relation of its attribute ("brother")."""
+
+
+def _pair(attribute: str, one: str, other: str) -> dict[str, _Relation]:
+    a, b = frozenset(one.split()), frozenset(other.split())
+    return {word: _Relation(attribute, a, b) for word in a} | {word: _Relation(attribute, b, a) for word in b}
+
+
+def _plain(attribute: str, words: str) -> dict[str, _Relation]:
+    return {word: _Relation(attribute, frozenset(), frozenset()) for word in words.split()}
+
+
+_RELATIONS: Final[Mapping[str, _Relation]] = (
+    _pair("siblings", "sister sisters", "brother brothers")
+    | _plain("siblings", "sibling siblings")
+    | _pair("parents", "mom mum mother mommy", "dad father daddy")
+    | _plain("parents", "parent parents")
+    | _pair("children", "son sons", "daughter daughters")
+    | _plain("children", "kid kids child children")
+    | _pair("partner", "husband boyfriend", "wife girlfriend")
+    | _plain("partner", "partner spouse")
+)
+"""Each relation word a question may use, the attribute its relatives are kept under and
+the words that tell it from the other relation there."""
+
+_AGE = r"(?:(?:older|younger|big|little|baby|twin|elder|eldest|oldest|youngest)\s+)?"
+_WORD = re.compile(r"[a-z]+")
+
+
+@dataclass(frozen=True)
+class RelativeAsk:
+    """One "<person>'s <relation>" of a question."""
+
+    owner: str
+    """The named person, as the plan names them ("Ana")."""
+    word: str
+    """The relation's word as asked ("sister")."""
+
+    @property
+    def attribute(self) -> str:
+        """Where the owner's relatives of this kind are kept ("siblings")."""
+        return _RELATIONS[self.word].attribute
+
+
+def relatives_asked(question: str, names: Sequence[str]) -> tuple[RelativeAsk, ...]:
+    """The "<name>'s <relation>" phrases of ``question`` whose name is one of ``names`` (the
+    plan's entities). Pure."""
+    if not names:
+        return ()
+    owners = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    relations = "|".join(sorted(_RELATIONS, key=len, reverse=True))
+    pattern = re.compile(rf"(?<!\w)(?P<owner>{owners})['’]s?\s+{_AGE}(?P<word>{relations})(?!\w)", re.IGNORECASE)
+    found: list[RelativeAsk] = []
+    for m in pattern.finditer(question):
+        owner = next(n for n in names if n.casefold() == m.group("owner").casefold())
+        ask = RelativeAsk(owner, m.group("word").lower())
+        if ask not in found:
+            found.append(ask)
+    return tuple(found)
+
+
+def said_so(statements: Iterable[str], word: str) -> bool | None:
+    """Whether a relative's statements say the asked relation (True), the other one of its
+    attribute (False), or neither (None: "Eva is Ana's sibling"). Pure."""
+    relation = _RELATIONS[word]
+    words = {w for s in statements for w in _WORD.findall(s.lower())}
+    if not relation.says or words & relation.says:
+        return True
+    return False if words & relation.other else None
+
+
+class Relatives:
+    """Looks up who a "<person>'s <relation>" is, as the memory believes at a time."""
+
+    def __init__(self, stores: Stores) -> None:
+        self._stores = stores
+
+    def __call__(
+        self, space: str, asks: Sequence[RelativeAsk], as_of: datetime | None
+    ) -> dict[RelativeAsk, tuple[str, ...]]:
+        """For each ask, the names of the owner's relatives of that kind: the values of the
+        owner's dimension whose last word (as of ``as_of``) was a positive assertion ("my
+        ex-husband Tom" leaves Tom out), those whose statements say the asked relation first;
+        one whose statements say the other relation ("brother" for "sister") is left out."""
+        found: dict[RelativeAsk, tuple[str, ...]] = {}
+        for ask in asks:
+            deltas = [
+                d for d in nous.list_deltas(self._stores.dimensions, space, ask.owner, ask.attribute)
+                if as_of is None or d.at <= as_of
+            ]  # fmt: skip
+            latest = {d.observed.casefold(): d for d in deltas}
+            held = [d.observed for d in latest.values() if d.polarity == "positive" and d.modality == "asserted"]
+            if not held:
+                continue
+            lines = self._stores.beliefs.beliefs_about(space, [ask.owner], [ask.attribute]).get(ask.owner, [])
+            said: dict[str, list[str]] = {}
+            for line in lines:
+                if line.value is not None:
+                    said.setdefault(line.value.casefold(), []).append(line.statement)
+            verdicts = {name: said_so(said.get(name.casefold(), ()), ask.word) for name in held}
+            names = [n for n, v in verdicts.items() if v] or [n for n, v in verdicts.items() if v is None]
+            if names:
+                found[ask] = tuple(names)
+        return found
+
+
+def ask_of_relatives(question: str, found: Mapping[RelativeAsk, Sequence[str]]) -> str:
+    """``question`` with each "<owner>'s <relation>" found replaced by the relatives' names:
+    "Where does Ana's sister work?" → "Where does Eva work?", the question a plan of the
+    relatives is made from (its attributes, tense and other words are then theirs). Pure."""
+    for ask, names in found.items():
+        said = " and ".join(dict.fromkeys(names))
+        question = re.sub(
+            rf"(?<!\w){re.escape(ask.owner)}['’]s?\s+{_AGE}{re.escape(ask.word)}(?!\w)",
+            lambda _: said,
+            question,
+            flags=re.IGNORECASE,
+        )
+    return question
+
+
+def asked_through(asked: Plan, plan: Plan, found: Mapping[RelativeAsk, Sequence[str]]) -> Plan:
+    """The plan of the rewritten question (``ask_of_relatives``) when it asks something of
+    the relatives besides the relation (an attribute: "Where does Eva work?"), with the
+    owners as whom they were found through; ``plan`` otherwise ("Who is Ana's sister?" asks
+    for the relation itself, which the owner's siblings answer). Pure."""
+    relatives = [name for names in found.values() for name in names]
+    if not asked.attributes or not any(n in asked.entities for n in relatives):
+        return plan
+    owners = tuple(e for e in plan.entities if e not in asked.entities)
+    return replace(
+        asked,
+        through=owners,
+        notes=(*asked.notes, f"asked through {', '.join(owners)}: {', '.join(dict.fromkeys(relatives))}"),
+    )

@@ -1,0 +1,57 @@
+"""A question about someone's relative is answered from the relative's own dimensions on
+every backend: "Where does Alice's sister work?" by Eva's employer once Alice said "my sister
+Eva", not by Alice's employer, and not by her brother's; the siblings and parents a speaker
+names are dimensions of their own ("Who is Alice's sister?")."""
+
+from __future__ import annotations
+
+from eywa import Memory
+
+_AS_OF = "2024-09-01T00:00:00"
+
+
+def _turns(*texts: str) -> list[dict[str, str]]:
+    return [
+        {"text": text, "speaker": "Alice", "session": "s1", "observed_at": f"2024-08-{i + 1:02d}T10:00:00"}
+        for i, text in enumerate(texts)
+    ]
+
+
+def _answer(memory: Memory, question: str) -> str:
+    """The text of the claimed answer (the first item, when the trace names it)."""
+    result = memory.recall("kin", question, k=3, as_of=_AS_OF)
+    claimed = result.trace["answer"]
+    top = result.items[0]
+    return top.text if claimed is not None and (top.kind, top.id) == (claimed["kind"], claimed["id"]) else ""
+
+
+def test_a_relatives_state_is_answered_from_the_relatives_dimension(memory: Memory) -> None:
+    memory.remember("kin", _turns(
+        "I work at Initech.",
+        "My sister Eva works at Globex.",
+        "My brother Tom works at Acme.",
+        "Tom lives in Oslo.",
+        "My dad's name is Carl. He is retired.",
+    ))  # fmt: skip
+    assert _answer(memory, "Where does Alice's sister work?").startswith("Eva — employer: Globex")
+    assert _answer(memory, "Where does Alice's brother work?").startswith("Tom — employer: Acme")
+    assert _answer(memory, "Where does Alice's older brother live?").startswith("Tom — residence: Oslo")
+    assert _answer(memory, "Where does Alice work?").startswith("Alice — employer: Initech")
+    siblings = memory.dimension("kin", "Alice", "siblings")
+    assert siblings is not None and set(siblings.distribution) >= {"Eva", "Tom"}, siblings
+    parents = memory.dimension("kin", "Alice", "parents")
+    assert parents is not None and parents.mode == "Carl", parents
+
+
+def test_an_unknown_relative_is_not_answered_by_the_owner(memory: Memory) -> None:
+    """Nothing says who Alice's mother is: her own employer must not answer for her mother."""
+    memory.remember("kin", _turns("I work at Initech.", "My mom works at a bakery."))
+    assert _answer(memory, "Where does Alice's mom work?") == ""
+
+
+def test_a_former_partner_is_not_the_partner_asked_about(memory: Memory) -> None:
+    memory.remember("kin", _turns(
+        "My ex-husband Tom works at Acme.",
+        "My husband Ben works at Globex.",
+    ))  # fmt: skip
+    assert _answer(memory, "Where does Alice's husband work?").startswith("Ben — employer: Globex")
