@@ -260,6 +260,16 @@ def embedding_text(question: str, entities: Sequence[Entity]) -> str:
     return text if any(w not in STOP_WORDS for w in _words(text)) else question
 
 
+def without_names(question: str, names: Sequence[str]) -> str:
+    """``question`` with each of ``names`` (and its possessive) said as "someone", for the
+    words that point at attributes: "Where does Ana's sister work?", asked of the person
+    named "Ana's sister", asks for an employer only. Pure."""
+    for name in sorted(names, key=len, reverse=True):
+        if len(name) >= 2:
+            question = re.sub(rf"(?<!\w){re.escape(name)}(?:['’]s?)?(?!\w)", "someone", question, flags=re.IGNORECASE)
+    return question
+
+
 def asks_current_state(question: str, shape: Shape, window: tuple[datetime, datetime] | None) -> bool:
     """Whether the question asks what holds now about one attribute.
 
@@ -574,6 +584,9 @@ def make_plan(
             notes.append(f"route {name} disabled")
     named = named_entities(question, entities)
     names = [n for e in entities if e.name in named for n in (e.name, *e.aliases)]
+    # A name is no attribute word: "Ana's sister" (a relative the memory knows by no other
+    # name, ``eywa.read.relatives``) names a person, not her siblings.
+    about = without_names(question, names)
     return Plan(
         shape=shape,
         entities=named,
@@ -581,9 +594,9 @@ def make_plan(
         window=window,
         window_relative=window_is_relative(question, anchor, window),
         notes=tuple(notes),
-        attributes=asked_attributes(question),
-        current_state=asks_current_state(question, shape, window),
-        state_at=state_asked_at(question, shape, window, anchor),
+        attributes=asked_attributes(about),
+        current_state=asks_current_state(about, shape, window),
+        state_at=state_asked_at(about, shape, window, anchor),
         latest_amount=latest_amount,
         events=events,
         aggregate=asks_aggregate(question, shape, window is not None),

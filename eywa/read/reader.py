@@ -298,8 +298,17 @@ class Reader:
         found = self._relatives(space, asks, as_of)
         if not found:
             return plan, entities
-        kin = self._entities_named(space, [name for names in found.values() for name in names])
-        asked = make_plan(ask_of_relatives(question, found), [*entities, *kin], anchor, self._disabled)
+        relatives = list(dict.fromkeys(name for names in found.values() for name in names))
+        kin = self._entities_named(space, relatives)
+        # A relative known by no name ("Ana's sister") is no entity of Level 0's: planned as one.
+        kin += [
+            Entity(id=entity_id(space, name), space=space, name=name, kind="person")
+            for name in relatives if name not in {e.name for e in kin}
+        ]  # fmt: skip
+        # Her owner's name is inside hers: planned without him, or both would be named.
+        owners = {ask.owner for ask in found if any(ask.owner in name for name in relatives)}
+        planned = [e for e in entities if e.name not in owners]
+        asked = make_plan(ask_of_relatives(question, found), [*planned, *kin], anchor, self._disabled)
         through = asked_through(asked, plan, found)
         return (through, [*entities, *kin]) if through is not plan else (plan, entities)
 

@@ -19,11 +19,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Final
 
+from eywa.attributes.kin import KIN_WORDS, kin_subject
 from eywa.nous import ledger as nous
 from eywa.read.plan import Plan
 from eywa.stores.bundle import Stores
 
-__all__ = ["RelativeAsk", "Relatives", "ask_of_relatives", "asked_through", "relatives_asked", "said_so"]
+__all__ = ["RelativeAsk", "Relatives", "ask_of_relatives", "asked_through", "is_name", "relatives_asked", "said_so"]
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,12 @@ def relatives_asked(question: str, names: Sequence[str]) -> tuple[RelativeAsk, .
     return tuple(found)
 
 
+def is_name(value: str) -> bool:
+    """Whether a relative's value is a name ("Eva", "Leo"), not what was said of them where
+    no name was given ("children", "two kids", "baby girl"). Pure."""
+    return value[:1].isupper() and value.casefold() not in _RELATIONS
+
+
 def said_so(statements: Iterable[str], word: str) -> bool | None:
     """Whether a relative's statements say the asked relation (True), the other one of its
     attribute (False), or neither (None: "Eva is Ana's sibling"). Pure."""
@@ -123,19 +130,30 @@ class Relatives:
                 if as_of is None or d.at <= as_of
             ]  # fmt: skip
             latest = {d.observed.casefold(): d for d in deltas}
-            held = [d.observed for d in latest.values() if d.polarity == "positive" and d.modality == "asserted"]
-            if not held:
-                continue
-            lines = self._stores.beliefs.beliefs_about(space, [ask.owner], [ask.attribute]).get(ask.owner, [])
+            held = [
+                d.observed for d in latest.values()
+                if d.polarity == "positive" and d.modality == "asserted" and is_name(d.observed)
+            ]  # fmt: skip
+            lines = self._stores.beliefs.beliefs_about(space, [ask.owner], [ask.attribute]).get(ask.owner, []) if held else []
             said: dict[str, list[str]] = {}
             for line in lines:
                 if line.value is not None:
                     said.setdefault(line.value.casefold(), []).append(line.statement)
             verdicts = {name: said_so(said.get(name.casefold(), ()), ask.word) for name in held}
             names = [n for n, v in verdicts.items() if v] or [n for n, v in verdicts.items() if v is None]
+            if (unnamed := self._unnamed(space, ask, as_of)) is not None:
+                names.append(unnamed)
             if names:
                 found[ask] = tuple(names)
         return found
+
+    def _unnamed(self, space: str, ask: RelativeAsk, as_of: datetime | None) -> str | None:
+        """The owner's relative spoken of by no name ("my sister works at Globex" → "Ana's
+        sister", ``eywa.attributes.kin``), when the memory holds anything about them."""
+        if ask.word not in KIN_WORDS:
+            return None
+        subject = kin_subject(ask.owner, ask.word)
+        return subject if nous.list_dimensions(self._stores.dimensions, space, subject, as_of) else None
 
 
 def ask_of_relatives(question: str, found: Mapping[RelativeAsk, Sequence[str]]) -> str:
@@ -143,7 +161,7 @@ def ask_of_relatives(question: str, found: Mapping[RelativeAsk, Sequence[str]]) 
     "Where does Ana's sister work?" → "Where does Eva work?", the question a plan of the
     relatives is made from (its attributes, tense and other words are then theirs). Pure."""
     for ask, names in found.items():
-        said = " and ".join(dict.fromkeys(names))
+        said = " and ".join(dict.fromkeys(names))  # "Eva", "Eva and Lia", "Ana's sister"
         question = re.sub(
             rf"(?<!\w){re.escape(ask.owner)}['’]s?\s+{_AGE}{re.escape(ask.word)}(?!\w)",
             lambda _: said,

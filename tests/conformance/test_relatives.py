@@ -55,3 +55,21 @@ def test_a_former_partner_is_not_the_partner_asked_about(memory: Memory) -> None
         "My husband Ben works at Globex.",
     ))  # fmt: skip
     assert _answer(memory, "Where does Alice's husband work?").startswith("Ben — employer: Globex")
+
+
+def test_a_relative_spoken_of_by_no_name_is_answered_as_the_speakers_relative(memory: Memory) -> None:
+    """"My sister works at Globex": Alice's sister works there (not Alice), and "Where does
+    Alice's sister work?" is answered from her dimension, "Alice's sister"."""
+    memory.remember("kin", _turns(
+        "I work at Initech.",
+        "My sister works at Globex.",
+        "My husband is a nurse at City Hospital.",
+        "My mom just retired.",
+    ))  # fmt: skip
+    assert _answer(memory, "Where does Alice's sister work?").startswith("Alice's sister — employer: Globex")
+    assert _answer(memory, "What does Alice's husband do?").startswith("Alice's husband — occupation: nurse")
+    assert _answer(memory, "Does Alice's mom still work?").startswith("Alice's mother — employer: retired")
+    assert _answer(memory, "Where does Alice work?").startswith("Alice — employer: Initech")
+    assert _answer(memory, "Where does Alice's brother work?") == ""
+    employer = memory.dimension("kin", "Alice", "employer")
+    assert employer is not None and set(employer.distribution) - {"__unseen__"} == {"Initech"}, employer

@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 import pytest
 
 from eywa.models import Entity
-from eywa.read.plan import make_plan
-from eywa.read.relatives import RelativeAsk, ask_of_relatives, asked_through, relatives_asked, said_so
+from eywa.read.plan import make_plan, without_names
+from eywa.read.relatives import RelativeAsk, ask_of_relatives, asked_through, is_name, relatives_asked, said_so
 
 _AT = datetime(2024, 6, 1, tzinfo=UTC)
 _PEOPLE = [Entity(id=f"e_{n}", space="s", name=n, kind="person") for n in ("Ana", "Eva", "Tom", "James")]
@@ -78,3 +78,29 @@ def test_a_question_asking_for_the_relation_itself_stays_about_the_owner() -> No
     found = {RelativeAsk("Ana", "sister"): ("Eva",)}
     assert asked_through(make_plan(ask_of_relatives(question, found), _PEOPLE, _AT), plan, found) is plan
     assert plan.entities == ("Ana",) and plan.attributes == ("siblings",)
+
+
+def test_a_relative_known_by_no_name_is_planned_as_the_person_so_called() -> None:
+    """"Ana's sister" is the subject name of a sister Ana never named
+    (``eywa.attributes.kin``): planned as one person, whose name is no attribute word."""
+    sister = Entity(id="e_sis", space="s", name="Ana's sister", kind="person")
+    question = "Where does Ana's older sister work?"
+    found = {RelativeAsk("Ana", "sister"): ("Ana's sister",)}
+    rewritten = ask_of_relatives(question, found)
+    assert rewritten == "Where does Ana's sister work?"
+    others = [e for e in _PEOPLE if e.name != "Ana"]
+    asked = asked_through(make_plan(rewritten, [*others, sister], _AT), make_plan(question, _PEOPLE, _AT), found)
+    assert (asked.entities, asked.through, asked.attributes[0]) == (("Ana's sister",), ("Ana",), "employer")
+    assert "siblings" not in asked.attributes and asked.current_state
+
+
+def test_names_are_no_attribute_words() -> None:
+    assert without_names("Where does Ana's sister work?", ["Ana's sister"]) == "Where does someone work?"
+    assert without_names("Is Rose Baker a baker?", ["Rose Baker"]) == "Is someone a baker?"
+
+
+@pytest.mark.parametrize(("value", "name"), [("Eva", True), ("Leo", True), ("children", False), ("two kids", False),
+                                             ("baby girl", False), ("Son", False)])  # fmt: skip
+def test_only_a_name_is_a_relative_to_ask_about(value: str, name: bool) -> None:
+    """A set of children may hold "two kids" beside "Leo": only a name is someone to plan for."""
+    assert is_name(value) is name

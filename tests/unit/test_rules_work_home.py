@@ -8,7 +8,9 @@ from datetime import datetime, timezone
 
 import pytest
 
-from tests.unit.rules_support import Fact, facts, proposals, statements
+from eywa.extraction.rules import RuleExtractor
+from eywa.extraction.validator import Validator
+from tests.unit.rules_support import Fact, facts, proposals, statements, turn
 
 SAID_IN_APRIL = datetime(2024, 4, 22, 18, 0, tzinfo=timezone.utc)
 
@@ -255,12 +257,34 @@ def test_a_person_introduced_by_who_they_are_to_the_speaker_is_the_subject(text:
     "text",
     [
         "I told my boss Tobias works at Halden.",  # the possessive phrase does not open the clause
-        "My sister works at Halden.",  # no name: the subject is no one it can resolve
+        "The day my brother moved to Leeds was sad.",
+        "My brother-in-law works at Halden.",  # an in-law is no relative the memory keeps
         "The day my brother Tobias moved to Leeds was sad.",
     ],
 )
 def test_an_apposition_inside_another_clause_or_of_an_unknown_name_makes_no_fact(text: str) -> None:
     assert not {f for f in proposals(text) if f.attribute in ("employer", "residence")}
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "attribute", "value"),
+    [
+        ("My sister works at Halden.", "Cecilia's sister", "employer", "Halden"),
+        ("My older brother moved to Leeds last year.", "Cecilia's brother", "residence", "Leeds"),
+        ("My dad just retired.", "Cecilia's father", "employer", "retired"),
+        ("My mom lives in Denver now.", "Cecilia's mother", "residence", "Denver"),
+        ("My husband is a nurse.", "Cecilia's husband", "occupation", "nurse"),
+    ],
+)
+def test_a_relative_never_named_is_a_subject_of_their_own(text: str, subject: str, attribute: str, value: str) -> None:
+    """"My sister works at Halden": the speaker's sister works there, not the speaker, and
+    no name is guessed for her (``eywa.attributes.kin``)."""
+    ev = turn(text)
+    accepted = [
+        f for f in RuleExtractor().propose("home", [ev])
+        if f.attribute == attribute and Validator().validate("home", f, {ev.id: ev}).accepted
+    ]  # fmt: skip
+    assert [(f.subject, f.value) for f in accepted] == [(subject, value)]
 
 
 @pytest.mark.parametrize(

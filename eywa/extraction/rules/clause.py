@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from eywa.attributes.kin import KIN_WORDS, kin_subject
 from eywa.extraction.anchors import duration_back
 from eywa.extraction.lexicon import IRREGULAR_PAST
 from eywa.extraction.text import COMMA_SPLICE, Clause, opens_own_clause, trailing_contrast
@@ -29,7 +30,14 @@ A = r"['’]"
 
 I = r"(?<![\w'’])I"  # noqa: E741 - the pronoun itself
 NAME = r"[A-Z][a-z]+(?:[-'’][A-Z][a-z]+)?"
-SUBJ = rf"(?P<subj>(?:(?P<with>{NAME})\s+and\s+)?{I}(?:\s+and\s+(?P<with_after>{NAME}))?|(?<![\w'’])[Ww]e|{NAME})"
+KIN = (
+    r"(?<![\w'’])[Mm]y\s+(?:(?:older|younger|big|little|baby|twin|elder|eldest|oldest|youngest)\s+)?"
+    rf"(?P<kin>{'|'.join(sorted(KIN_WORDS, key=len, reverse=True))})\b(?![-‐]|\s+{NAME}\b)"
+)
+"""A relative the speaker does not name ("my sister works at Globex"): the subject is
+``kin_subject(speaker, kin)``, "Ana's sister". Not one named in apposition ("my sister Eva":
+Eva is the subject, ``starts_clause``), not an in-law ("my brother-in-law")."""
+SUBJ = rf"(?P<subj>(?:(?P<with>{NAME})\s+and\s+)?{I}(?:\s+and\s+(?P<with_after>{NAME}))?|(?<![\w'’])[Ww]e|{KIN}|{NAME})"
 """The subject slot of every rule; ``resolve_subject`` decides whom it names. "I and Sam" is
 how ``eywa.extraction.rules.casual`` spells the casual "Me and Sam"."""
 
@@ -350,6 +358,9 @@ def resolve_subject(ctx: Ctx, m: re.Match[str], *, we: bool = False, third: bool
         return ctx.turn.speaker if we else None
     if subj in ("we", "We"):
         return ctx.turn.speaker if we else None
+    if (kin := m.groupdict().get("kin")) and subj[:2] in ("my", "My"):
+        # "My sister works at Globex": the speaker's sister, a person of her own.
+        return kin_subject(ctx.turn.speaker, kin) if third and ctx.turn.speaker else None
     if third and subj in ctx.persons:
         return ctx.persons[subj]
     return None

@@ -1,0 +1,30 @@
+"""Relatives spoken of without a name: "my sister works at Globex" is about Ana's sister.
+
+A relative the speaker names ("my sister Eva") is a person of their own, Eva. One never
+named is still someone facts are about: the rule extractor makes the subject
+``kin_subject("Ana", "sister")`` = "Ana's sister", and the read path asks "Where does Ana's
+sister work?" of that subject when no sister is known by name. Both sides build the name
+here, so that what was written is what is asked.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = ["KIN_WORDS", "kin_subject"]
+
+KIN_WORDS: Final[dict[str, str]] = {
+    "sister": "sister", "brother": "brother",
+    "mom": "mother", "mum": "mother", "mother": "mother", "mommy": "mother",
+    "dad": "father", "father": "father", "daddy": "father",
+    "husband": "husband", "wife": "wife", "boyfriend": "boyfriend", "girlfriend": "girlfriend",
+    "son": "son", "daughter": "daughter",
+}  # fmt: skip
+"""Each word for one relative, and the word the subject's name uses ("mom" → "mother")."""
+
+
+def kin_subject(owner: str, word: str) -> str:
+    """The subject name of ``owner``'s relative called ``word`` (a key of ``KIN_WORDS``):
+    "Ana's mother" for ("Ana", "mom"), "James' sister" for ("James", "sister"). Pure."""
+    mark = "'" if owner.endswith("s") else "'s"
+    return f"{owner}{mark} {KIN_WORDS[word.lower()]}"
