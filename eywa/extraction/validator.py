@@ -240,21 +240,26 @@ class Validator:
     def _best_surface(
         self, fact: CandidateFact, texts: list[str], exclude: frozenset[str]
     ) -> tuple[list[str], Polarity]:
-        """The surface form of the value best covered by the cited texts (ties: canonical)."""
+        """The surface form of the value best covered by the cited texts; among those covered
+        alike, one said there as a whole phrase, the longest ("ex smoker" over "smoker", whose
+        content words are the same: "ex" is none), then the canonical."""
         vocab = [t.norm for text in texts for t in tokens(text)]
+        said = " ".join(texts).casefold()
         surfaces = (
             value_surfaces(fact.attribute, fact.value or "", fact.polarity, self._attributes)
             if fact.attribute
             else [(fact.value or "", fact.polarity)]
         )
-        best: tuple[float, list[str], Polarity] | None = None
+        best: tuple[tuple[float, int], list[str], Polarity] | None = None
         for surface, polarity in surfaces:
             words = [w for w in dict.fromkeys(content_words(surface, exclude)) if not w.isdigit()]
             if not words:
                 continue
             covered = sum(1 for w in words if best_match(w, vocab) is not None) / len(words)
-            if best is None or covered > best[0]:
-                best = (covered, words, polarity)
+            phrase = re.search(rf"(?<!\w){re.escape(surface.casefold())}(?!\w)", said) is not None
+            rank = (covered, len(surface) if phrase else 0)
+            if best is None or rank > best[0]:
+                best = (rank, words, polarity)
         return ([], fact.polarity) if best is None else (best[1], best[2])
 
     def _support_check(self, support: _Support) -> CheckScore:

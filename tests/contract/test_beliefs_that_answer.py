@@ -118,6 +118,12 @@ def test_whether_one_works_is_answered(memory: Memory, texts: tuple[str, ...], q
         # "an ex-smoker" read nothing (the rule wanted "a", the validator found no "smoker"
         # inside "ex-smoker"); "used to" was a past habit, so nothing at all
         (("I'm an ex-smoker.",), "Does Alice smoke?", "Alice — habits: not smoking"),
+        # Without the hyphen, "ex smoker" / "non smoker" were read as "smoker" said without a
+        # negation (refused: polarity); "nonsmoker" was never proposed.
+        (("I'm an ex smoker.",), "Does Alice smoke?", "Alice — habits: not smoking"),
+        (("I'm a non smoker.",), "Does Alice smoke?", "Alice — habits: not smoking"),
+        (("I'm a nonsmoker.",), "Does Alice smoke?", "Alice — habits: not smoking"),
+        (("I'm an ex vaper.",), "Does Alice vape?", "Alice — habits: not vaping"),
         (("I smoke a pack a day.", "I used to smoke, but not anymore."), "Does Alice smoke?",
          "Alice — habits: not smoking"),
         (("I used to be a heavy smoker.",), "Does Alice smoke?", "Alice — habits: not smoking"),

@@ -34,7 +34,7 @@ _BEEN_SMOKING = rule(
 _SMOKER = rule(
     rf"{SUBJ}{BE}\s+{ADV}(?:a\s+|an\s+(?=ex))?(?P<neg>non-?\s*|ex-?\s*|former\s+)?(?:heavy\s+|light\s+|social\s+|chain\s+|pack-a-day\s+)?"
     r"(?P<kind>smoker|vaper)\b",
-    "smoker vaper",
+    "smoker vaper nonsmoker nonvaper",
 )
 _NO_SMOKE = rule(
     rf"{SUBJ}\s+{ADV}(?:do\s+not|does\s+not|don{A}t|doesn{A}t|never|no\s+longer)\s+(?:really\s+)?(?:ever\s+)?"
@@ -97,7 +97,10 @@ def habits(ctx: Ctx) -> Iterator[CandidateFact]:
         kind = m.group("kind")
         if m.group("neg"):
             neg = m.group("neg").strip().rstrip("-")
-            said = {"ex": "an ex-", "former": "a former "}.get(neg, "a non-")
+            # As the turn says it: "an ex smoker" is read as one surface (the registry's
+            # synonym), which a hyphen in the statement alone would read as an end.
+            joint = "-" if "-" in m.group("neg") or not m.group("neg")[-1:].isspace() else " "
+            said = {"ex": f"an ex{joint}", "former": "a former "}.get(neg, f"a non{joint}")
             yield fact(ctx, s, f"{s} is {said}{kind}", "habits", _VALUE[kind], polarity="negative", confidence=0.8)
         else:
             yield fact(ctx, s, f"{s} is a {kind}", "habits", _VALUE[kind], confidence=0.85)
