@@ -120,10 +120,13 @@ does not release it); with more, that thread hands the search to a pool thread, 
 sleeps until it is done, and the search meets caches warmed by another core. 10k bench store,
 a 120 MB array summed before each search (the query embedding's cache eviction): the belief
 shard's exact search 0.66 against 0.74 ms, the evidence shard's two-search batch 0.94 against
-1.03; inside recalls, the two 0.67 / 1.02 against 0.78 / 1.10 ms (p50, load 5-6). The only cost
-is that the segments of one shard are searched one after the other rather than side by side,
-which the shards here (one or two segments) do not miss; loading a shard's segments at open is
-sequential too. Qdrant Edge writes it into the shard's ``edge_config.json`` at open; a release
+1.03; inside recalls, the two 0.67 / 1.02 against 0.78 / 1.10 ms (p50, load 5-6); a 100k-turn
+store, HNSW-indexed: 3.2-3.9 against 5.0-5.5 ms for the evidence batch (load 7-8). The cost:
+the segments of one shard are searched one after the other rather than side by side, which
+an exact scan of a large shard of several segments (a bulk load before ``eywa index-vectors``)
+may miss where a core is free (100k evidence points in two segments, exact: 39 ms either way
+at load 8, 25 once with the default pool); loading a shard's segments at open is sequential
+too. Qdrant Edge writes it into the shard's ``edge_config.json`` at open; a release
 that does not set it then opens the shard with it too, and its hits are the same either way."""
 FLUSH_EVERY_S = 5.0
 """The longest a shard's upserts stay in its write-ahead log only (see the module docstring)."""
