@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -118,6 +120,56 @@ def test_reopen_after_close_sees_every_point_and_index(tmp_path: Path) -> None:
         assert again.missing("evidence", ["ev_alice_0", "ev_bob_19", "ev_nobody"]) == {"ev_nobody"}
     finally:
         again.close()
+
+
+def test_searches_run_in_the_asking_thread(tmp_path: Path) -> None:
+    """Every shard is opened with a search pool of ``SEARCH_THREADS`` (one): a search runs in
+    the thread that asks instead of being handed to a pool thread (fails before: Qdrant Edge's
+    default pool, one thread per CPU, and no ``max_search_threads`` in the shard's config)."""
+    QdrantEdgeVectorStore(tmp_path, DIM).close()
+    for kind in ("evidence", "belief", "entity"):
+        config = json.loads((tmp_path / kind / "edge_config.json").read_text(encoding="utf-8"))
+        assert config["max_search_threads"] == vectors_module.SEARCH_THREADS == 1
+
+
+@pytest.mark.parametrize("indexed", [False, True], ids=["plain", "indexed"])
+def test_a_store_written_with_the_default_search_pool_answers_the_same(tmp_path: Path, indexed: bool) -> None:
+    """A store written before ``SEARCH_THREADS`` (Qdrant Edge's default pool: its shards' configs
+    have no ``max_search_threads``) opens and answers every search with the same hits and scores,
+    plain and HNSW-indexed, filtered by time or not."""
+    points = random_points(1500, "alice", seed=4)
+    queries = [p.vector for p in random_points(12, "query", seed=6)]
+    threshold = 1 if indexed else vectors_module.INDEXING_THRESHOLD_KB
+    plain_config = qe.EdgeConfig
+
+    def default_pool(*args: Any, **kwargs: Any) -> qe.EdgeConfig:
+        kwargs.pop("max_search_threads")
+        return plain_config(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(qe, "EdgeConfig", default_pool)
+        before = QdrantEdgeVectorStore(tmp_path, DIM, indexing_threshold_kb=threshold, full_scan_threshold_kb=threshold)
+        before.upsert("evidence", points)
+        before.upsert("belief", random_points(300, "alice", seed=5, prefix="bl"))
+        if indexed:
+            before.build_index("evidence")
+        answers = [
+            (before.search("evidence", "alice", q, 40), before.search("evidence", "alice", q, 20, not_after=700.0),
+             before.search("belief", "alice", q, 30))
+            for q in queries
+        ]  # fmt: skip
+        before.close()
+    assert "max_search_threads" not in json.loads((tmp_path / "evidence" / "edge_config.json").read_text("utf-8"))
+    after = QdrantEdgeVectorStore(tmp_path, DIM, indexing_threshold_kb=threshold, full_scan_threshold_kb=threshold)
+    try:
+        assert after.index_state()[0].indexed == (1500 if indexed else 0)
+        assert [
+            (after.search("evidence", "alice", q, 40), after.search("evidence", "alice", q, 20, not_after=700.0),
+             after.search("belief", "alice", q, 30))
+            for q in queries
+        ] == answers  # fmt: skip
+    finally:
+        after.close()
 
 
 def test_reopen_with_another_width_is_refused(tmp_path: Path) -> None:

@@ -113,6 +113,21 @@ HNSW_EF: Final = 256
 """Candidates an HNSW search keeps (Qdrant's default is ef_construct, 100). On the 100k-turn
 benchmark store's 100 queries, against exact search: 50 hits 99.9% the same ids at 100,
 100% at 256 (99 of 100 lists identical), 150 hits 99.5% and 100%, for 0.3 ms more."""
+SEARCH_THREADS: Final = 1
+"""Threads of a shard's search pool (Qdrant Edge's default: one per CPU). With one, a search
+runs in the thread that asks, which holds the interpreter through it either way (Qdrant Edge
+does not release it); with more, that thread hands the search to a pool thread, wakes it and
+sleeps until it is done, and the search meets caches warmed by another core. 10k bench store,
+a 120 MB array summed before each search (the query embedding's cache eviction): the belief
+shard's exact search 0.66 against 0.74 ms, the evidence shard's two-search batch 0.94 against
+1.03; inside recalls, the two 0.67 / 1.02 against 0.78 / 1.10 ms (p50, load 5-6); a 100k-turn
+store, HNSW-indexed: 3.2-3.9 against 5.0-5.5 ms for the evidence batch (load 7-8). The cost:
+the segments of one shard are searched one after the other rather than side by side, which
+an exact scan of a large shard of several segments (a bulk load before ``eywa index-vectors``)
+may miss where a core is free (100k evidence points in two segments, exact: 39 ms either way
+at load 8, 25 once with the default pool); loading a shard's segments at open is sequential
+too. Qdrant Edge writes it into the shard's ``edge_config.json`` at open; a release
+that does not set it then opens the shard with it too, and its hits are the same either way."""
 FLUSH_EVERY_S = 5.0
 """The longest a shard's upserts stay in its write-ahead log only (see the module docstring)."""
 
@@ -139,7 +154,34 @@ def _ranked(shard: qe.EdgeShard, hits: Sequence[Any], docs: dict[int, tuple[str,
     read back for a point it does not hold (written while it was being read); a point gone
     meanwhile is left out, as a hit without payload is. The same order as ``scored_ids``
     (score, then ``at``, then doc id), built as rows directly: a hit per loop step, with no
-    payload dict made for it and read back (10k bench store: ~0.1 ms less per 166-hit search)."""
+    payload dict made for it and read back (10k bench store: ~0.1 ms less per 166-hit search).
+
+    Only the hits that can make the cut are looked up (``_within_cut``): the engine answers
+    best first, so past the ``limit``-th hit only those tied with it can, and the
+    ``TIE_MARGIN`` hits after it are mostly not (each lookup builds a ``uuid.UUID`` in
+    Python from the hit's id: ~0.5 us). Should a hit of those be left out, the rest are
+    looked up as before."""
+    kept = _within_cut(hits, limit)
+    rows = _rows(shard, hits[:kept], docs)
+    if len(rows) < min(limit, len(hits)) and kept < len(hits):
+        rows.extend(_rows(shard, hits[kept:], docs))
+    return best_rows(rows, limit)
+
+
+def _within_cut(hits: Sequence[Any], limit: int) -> int:
+    """How many of ``hits`` (best first) can be among the best ``limit`` once ties are
+    ordered: the first ``limit`` and those scoring as the last of them."""
+    if len(hits) <= limit:
+        return len(hits)
+    cut = hits[limit - 1].score
+    kept = limit
+    while kept < len(hits) and hits[kept].score == cut:
+        kept += 1
+    return kept
+
+
+def _rows(shard: qe.EdgeShard, hits: Sequence[Any], docs: dict[int, tuple[str, float]]) -> list[tuple[str, float, float]]:
+    """(doc_id, score, at) of ``hits``: from ``docs``, or read back (see ``_ranked``)."""
     rows: list[tuple[str, float, float]] = []
     unknown = []
     for hit in hits:
@@ -156,7 +198,7 @@ def _ranked(shard: qe.EdgeShard, hits: Sequence[Any], docs: dict[int, tuple[str,
             for hit in unknown
             if (payload := payloads.get(hit.id.int))
         )
-    return best_rows(rows, limit)
+    return rows
 
 
 _TEMP_SEGMENTS: Final = "temp_segments"
@@ -520,6 +562,7 @@ class QdrantEdgeVectorStore:
         config = qe.EdgeConfig(
             vectors=qe.EdgeVectorParams(size=self._dim, distance=qe.Distance.Cosine),
             optimizers=qe.EdgeOptimizersConfig(indexing_threshold=self._indexing_threshold_kb),
+            max_search_threads=SEARCH_THREADS,
             hnsw_config=qe.HnswIndexConfig(
                 m=HNSW_M, ef_construct=HNSW_EF_CONSTRUCT, full_scan_threshold=self._full_scan_threshold_kb
             ),
