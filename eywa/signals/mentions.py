@@ -12,7 +12,7 @@ of a sentence is only a mention when it is known, appears mid-sentence elsewhere
 turn, starts a multi-word name, or is the subject of a verb that says something of a person's
 life ("Priya works at Globex now.", "Tom and I broke up.": ``_PERSON_PREDICATE``): "Thanks"
 and "Great" open sentences far more often than names do, but a word a life verb follows
-("works", "moved", "got married") is someone, whether or not that someone has spoken yet, so
+("works", "moved", "got married", "left Globex") is someone, whether or not that someone has spoken yet, so
 turns sent before the person spoke, or out of order, give the same mentions.
 """
 
@@ -87,6 +87,7 @@ _PERSON_PREDICATE = re.compile(
     r"|(?:lives|lived|is[ \t]+living)[ \t]+(?:in|with|at|near|abroad|alone|nearby)\b"
     r"|(?:moved|is[ \t]+moving)[ \t]+(?:to|in|into|out|back|away|abroad|house|home)\b"
     r"|(?:started|joined)[ \t]+(?:at[ \t]+)?[A-Z]\w*"
+    r"|left[ \t]+[A-Z][a-z]\w*"
     r"|started[ \t]+(?:working|a[ \t]+(?:new[ \t]+)?job|school|college|university)\b"
     r"|(?:is[ \t]+)?studying[ \t]+(?:at|for|in)\b|studies|studied|graduated|teaches[ \t]+at\b"
     r"|quit|retired|adopted|died|passed[ \t]+away"

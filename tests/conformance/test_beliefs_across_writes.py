@@ -33,3 +33,13 @@ def test_a_named_person_leaving_their_job_names_the_new_one(memory: Memory) -> N
     memory.remember("r", [_turn("Alice", "Eva quit Globex and joined Initech last month.", "2024-07-01T10:00:00")])
     employer = memory.dimension("r", "Eva", "employer")
     assert employer is not None and employer.mode == "Initech", employer
+
+
+def test_a_named_persons_job_change_written_before_they_were_introduced_answers(memory: Memory) -> None:
+    """"Eva left Globex and joined Initech" sent before "My sister Eva works at Globex"
+    (sessions written out of order): Level 0 read no person in a sentence-initial name before
+    "left", so the later turn's Globex was Eva's employer."""
+    memory.remember("r", [_turn("Alice", "Eva left Globex and joined Initech last month.", "2024-07-01T10:00:00")])
+    memory.remember("r", [_turn("Alice", "My sister Eva works at Globex.", "2024-05-01T10:00:00")])
+    employer = memory.dimension("r", "Eva", "employer")
+    assert employer is not None and employer.mode == "Initech", employer
