@@ -345,7 +345,9 @@ class Memory:
         passes, and the batches of ``remember(..., wait=False)`` after the bounded drain in
         progress (``EYWA_RECONCILE_BATCH`` turns); what is left stays pending and the next
         open goes on with it (``wait()`` first finishes everything). Further calls raise
-        ``ClosedError``.
+        ``ClosedError``. A flush the disk refuses (a full disk) does not stop the close: every
+        file and the directory's lock are released, and one warning says what was not flushed
+        and how the next open recovers it.
         """
         if not self._in_flight.close():  # new calls refused; those in progress end first
             return
@@ -358,10 +360,13 @@ class Memory:
             self._close_stores()
 
     def _close_stores(self) -> None:
-        """Close the stores; when the embedded directory was deleted under the process, the
-        vector shards' last flush fails for want of their files: that is logged, not raised,
-        so that ``eywa serve`` stops with one line instead of a failed shutdown's traceback
-        (every call since was refused: nothing acknowledged is lost by it)."""
+        """Close the stores; a last flush that fails is logged, not raised, so that ``eywa
+        serve`` stops with one line instead of a failed shutdown's traceback, and the caller
+        of ``close`` is not told its memory is still open when every file and the lock were
+        released. Nothing acknowledged is lost by it: on a full disk, SQLite's committed
+        writes stay in its WAL (replayed at the next open) and the vectors a shard did not
+        flush are counted as lost and embedded again at the next open; when the embedded
+        directory was deleted under the process, every call since was refused."""
         try:
             self._stores.close()
         except StoreError as failed:
@@ -370,7 +375,7 @@ class Memory:
             except StoreError as gone:
                 log.warning("%s; the stores were closed without their last flush (%s)", gone, failed)
                 return
-            raise
+            log.warning("memory closed without its last flush: %s", failed)
 
     @_in_flight
     def warm_up(self) -> None:

@@ -363,6 +363,10 @@ class SqliteDatabase:
         holds the database (a worker writing beside a reader that closes), they are skipped
         at once rather than waited for, and the connection still closes. SQLite keeps the WAL
         consistent either way; a later close checkpoints it.
+
+        Raises:
+            StoreError: the checkpoint failed otherwise (a full disk): the connection is closed
+                all the same, and what was committed is in the WAL, read by the next open.
         """
         with self._readers_lock:
             if self._closed:
@@ -379,8 +383,12 @@ class SqliteDatabase:
                 self._conn.execute("PRAGMA optimize")  # refresh planner statistics cheaply
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlite3.OperationalError as exc:
-                if not _held_elsewhere(exc):
-                    raise StoreError("sqlite", "close", str(exc)) from exc
+                if not _held_elsewhere(exc):  # a full disk: the WAL stays, replayed at the next open
+                    raise StoreError(
+                        "sqlite", "close",
+                        f"the write-ahead log was not checkpointed into the database file ({exc}); the connection is "
+                        "closed and every committed write is in the log, which the next open replays",
+                    ) from exc  # fmt: skip
             finally:
                 self._conn.close()
 

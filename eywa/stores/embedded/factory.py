@@ -97,15 +97,24 @@ def open_embedded(
     memory_index = Bm25Index(db, EVIDENCE_WEIGHTS) if keyword_index == "memory" else None
 
     def close() -> None:
+        # Every step runs whatever failed before it (a full disk fails the shards' flush and
+        # the WAL checkpoint): the files are closed and the lock released, then the failures
+        # are reported together, each saying what was not flushed.
+        failed: list[StoreError] = []
         try:
             if memory_index is not None:  # first: its threads read the database file
                 memory_index.close()
-            vectors.close()
+            for step in (vectors.close, db.close):
+                try:
+                    step()
+                except StoreError as exc:
+                    failed.append(exc)
         finally:
-            try:
-                db.close()
-            finally:
-                lock.release()
+            lock.release()
+        if len(failed) == 1:
+            raise failed[0]
+        if failed:
+            raise StoreError("embedded", "close", "; ".join(str(exc) for exc in failed)) from failed[0]
 
     return Stores(
         backend="embedded",

@@ -855,10 +855,18 @@ class QdrantEdgeVectorStore:
     def _close_shards(self) -> None:
         """Flush and close every opened shard, reporting the first failure after trying all."""
         first: StoreError | None = None
-        for shard in self._shards.values():
+        for kind, shard in self._shards.items():
             try:
                 with _mapped("close"):
                     shard.flush()
+            except StoreError as exc:  # a full disk: closed all the same, or its files stay open
+                first = first or StoreError(
+                    "qdrant-edge", "close",
+                    f"the {kind} shard's last flush failed ({exc}); the next open counts the shards against the "
+                    "ledger and embeds again what they lost",
+                )  # fmt: skip
+            try:
+                with _mapped("close"):
                     shard.close()
             except StoreError as exc:
                 first = first or exc
