@@ -120,10 +120,6 @@ T = TypeVar("T")
 _DROP = ErasureSelector(recorded_before=datetime.max.replace(tzinfo=timezone.utc))
 
 
-def _always_present() -> None:
-    """The server backends' presence check: their stores report their own failures."""
-
-
 def _stored_anyway(failed: EywaError, turns: int) -> EywaError:
     """``failed``, raised by what a waited ``remember`` runs after Level 0 committed, saying
     so: the caller would otherwise read "sqlite store failed during commit" as its write
@@ -197,9 +193,9 @@ class Memory:
         self._extractor = extractor
         self._validator = Validator(support_threshold=settings.validator_support_threshold)
         self._in_flight = InFlight()
-        # Raises StoreError once the embedded directory is gone under this process
-        # (``eywa.stores.embedded.presence``; ``Memory.open`` sets it): every call refused.
-        self._present: Callable[[], None] = _always_present
+        # Raises StoreError once the embedded directory or a vector shard is gone under this
+        # process (``eywa.stores.embedded.presence``): every call refused.
+        self._present: Callable[[], None] = stores.present
         self._reconciler = Reconciler(StageWork(
             stores=stores, validator=self._validator, level1_batch=settings.level1_batch_size,
             embed_batch=self._embed_batch, pass_limit=settings.reconcile_batch, vectors=stores,
@@ -281,8 +277,7 @@ class Memory:
         """
         from eywa.embedding import build_embedder
         from eywa.extraction.llm import build_extractor
-        from eywa.stores.embedded.factory import DATABASE_FILE, open_embedded
-        from eywa.stores.embedded.presence import DirectoryWatch
+        from eywa.stores.embedded.factory import open_embedded
 
         check_plugins(embedder, extractor)
         settings = check_settings(settings) or load_settings()
@@ -293,9 +288,7 @@ class Memory:
         stores = open_embedded(
             directory, embedder.dim, embedder_id(embedder), erasure_secret=secret, keyword_index=settings.keyword_index
         )
-        memory = _built(cls, stores, embedder, settings, extractor, embed_writes)
-        memory._present = DirectoryWatch(directory, DATABASE_FILE).check
-        return memory
+        return _built(cls, stores, embedder, settings, extractor, embed_writes)
 
     @classmethod
     def connect(

@@ -26,6 +26,7 @@ from eywa.stores.embedded.lock import DirectoryLock
 from eywa.stores.embedded.lost_vectors import mark_lost_vectors
 from eywa.stores.embedded.ledger import SqliteJobRecords, SqliteStageLedger, SqliteTombstones
 from eywa.stores.embedded.migrations import migrate
+from eywa.stores.embedded.presence import DirectoryWatch
 from eywa.stores.embedded.spaces import SqliteSpaceCatalog
 from eywa.stores.embedded.vectors import QdrantEdgeVectorStore
 
@@ -140,6 +141,7 @@ def open_embedded(
         backup=lambda dest, at: backup_directory(directory, dest, at, database=DATABASE_FILE),
         indexer=vectors,
         compactor=vectors,
+        present=DirectoryWatch(directory, DATABASE_FILE, shards=vectors.lost_shard).check,
     )
 
 
