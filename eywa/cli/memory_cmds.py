@@ -17,7 +17,7 @@ from eywa.cli.render import print_recall
 from eywa.ids import check_space
 from eywa.runtime import describe, load_settings, open_graph_stores, open_memory
 from eywa.stats import space_stats
-from eywa.runtime.commands import DataDirOption, err_console, out_console, require_space
+from eywa.runtime.commands import DataDirOption, err_console, out_console, note_unknown_space
 from eywa.runtime.ingest import ingest_batches
 from eywa.contract import Limits, check_turns
 from eywa.errors import InvalidInputError, InvalidTurnError
@@ -137,7 +137,7 @@ def recall(
     checked_as_of = _check_as_of(as_of)
     settings = load_settings(data_dir)
     with open_memory(settings, must_exist=True) as mem:
-        require_space(mem, space)
+        note_unknown_space(mem.spaces(), space)
         result = mem.recall(space, question, k=k, budget_tokens=budget, policy=policy, as_of=checked_as_of)
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
@@ -165,10 +165,7 @@ def stats(
     checked = check_space(space)
     stores = open_graph_stores(load_settings(data_dir))
     try:
-        known = stores.evidence.spaces()
-        if checked not in known:
-            listed = ", ".join(sorted(known)[:10]) or "none"
-            raise InvalidInputError(f"unknown space {space!r} (known: {listed})")
+        note_unknown_space(stores.evidence.spaces(), checked)
         counts = space_stats(stores, checked)
     finally:
         stores.close()

@@ -26,7 +26,7 @@ from eywa.models import utc_now
 from eywa.portability import record_json
 from eywa.runtime import load_settings, open_memory
 from eywa.runtime.backends import backend_of, require_embedded_store
-from eywa.runtime.commands import DataDirOption, err_console, out_console, require_space
+from eywa.runtime.commands import DataDirOption, err_console, out_console, note_unknown_space
 from eywa.runtime.fresh import Undo, undone_on_failure
 from eywa.runtime.ingest import progress_bar
 from eywa.stores.embedded.backup import backup_directory
@@ -142,7 +142,7 @@ def export_space(
     settings = load_settings(data_dir)
     errors = err_console()
     with open_memory(settings, must_exist=True) as mem:
-        require_space(mem, space)
+        note_unknown_space(mem.spaces(), space)
         records = list(mem.export_space(space))
         counts: Counter[str] = Counter(record.kind for record in records[1:])
         with _output(out) as stream, progress_bar(errors, transient=True) as bar:

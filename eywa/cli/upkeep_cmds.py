@@ -18,7 +18,7 @@ from rich.table import Table
 from eywa.errors import InvalidInputError
 from eywa.reconcile import ReconcileReport
 from eywa.runtime import load_settings, open_memory
-from eywa.runtime.commands import DataDirOption, err_console, out_console, require_space
+from eywa.runtime.commands import DataDirOption, err_console, out_console, note_unknown_space
 from eywa.runtime.ingest import progress_bar
 from eywa.stores.vectors import VECTOR_KINDS, ShardIndex, VectorKind
 
@@ -50,7 +50,7 @@ def reprocess(
     """
     settings = load_settings(data_dir)
     with open_memory(settings, must_exist=True) as mem:
-        require_space(mem, space)
+        note_unknown_space(mem.spaces(), space)
         outdated = mem.stats(space)["outdated_signals"]
         marked = mem.reprocess(space)
         backlog = mem.backlog()
@@ -75,7 +75,7 @@ def reconcile(
     settings = load_settings(data_dir)
     with open_memory(settings, must_exist=True) as mem:
         if space is not None:
-            require_space(mem, space)
+            note_unknown_space(mem.spaces(), space)
         report = _reconcile_with_progress(mem, space)
         opening = ReconcileReport()
         opening.merge(mem.recovered)
@@ -108,7 +108,7 @@ def repair_vectors(
     settings = load_settings(data_dir)
     with open_memory(settings, must_exist=True) as mem:
         if space is not None:
-            require_space(mem, space)
+            note_unknown_space(mem.spaces(), space)
         repaired = mem.repair_vectors(space)
         backlog = mem.backlog()
     console = out_console()
