@@ -40,7 +40,7 @@ def _correct(kind: CorrectionKind, space: str, target_id: str, reason: str | Non
 
 
 def _print(record: CorrectionRecord) -> None:
-    console = out_console()
+    console = out_console(markup=False)
     line = f"{record.kind} {record.target_id} ({record.id})"
     if record.belief_id:
         line += f" -> belief {record.belief_id}"
@@ -62,7 +62,7 @@ def list_beliefs(
         table = Table("id", "status", "statement", title=f"beliefs of {space}")
         for belief in mem.beliefs(space, status=chosen):
             table.add_row(belief.id, belief.status, belief.statement)
-        out_console().print(table)
+        out_console(markup=False).print(table)
 
 
 @beliefs_app.command("retract")
@@ -100,7 +100,7 @@ def list_candidates(
         table = Table("id", "status", "reasons", "statement", title=f"candidates of {space}")
         for cand in mem.candidates(space, chosen):
             table.add_row(cand.id, cand.status, ", ".join(cand.reasons), cand.fact.statement)
-        out_console().print(table)
+        out_console(markup=False).print(table)
 
 
 @candidates_app.command("accept")
@@ -140,7 +140,7 @@ def corrections(
         table = Table("at", "kind", "target", "author", "reason", title=f"corrections of {space}")
         for c in records:
             table.add_row(c.at.isoformat(timespec="seconds"), c.kind, c.target_id, c.author or "", c.reason or "")
-        out_console().print(table)
+        out_console(markup=False).print(table)
 
 
 def _belief_status(value: str) -> BeliefStatus:

@@ -104,7 +104,7 @@ def ingest(
         table.add_column("evidence stored", justify="right")
         for name, sent in report.spaces.items():
             table.add_row(name, str(sent), str(mem.stats(name).get("evidence", "?")))
-    console = out_console()
+    console = out_console(markup=False)
     console.print(table)
     console.print(f"{report.turns} turns in {report.seconds:.2f} s ({report.turns_per_s:.1f} turns/s)")
 
@@ -142,7 +142,7 @@ def recall(
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
     else:
-        print_recall(out_console(), result)
+        print_recall(out_console(markup=False), result)
 
 
 def _flatten(prefix: str, value: Any) -> list[tuple[str, str]]:
@@ -174,4 +174,4 @@ def stats(
     table.add_column("value", justify="right")
     for key, value in _flatten("", counts):
         table.add_row(key, value)
-    out_console().print(table)
+    out_console(markup=False).print(table)

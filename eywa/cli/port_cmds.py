@@ -168,7 +168,7 @@ def import_space(
         report = mem.import_space(space, _utf8_lines(stream), wait=False)
         undo.keep()
         _embed_with_progress(mem, space)
-    console = out_console()
+    console = out_console(markup=False)
     console.print(_counts_table(f"imported into {space!r}", report.counts))
     console.print(f"{report.pending_embeddings} turns and beliefs embedded again (vectors are not exported)", soft_wrap=True)
     if report.outdated_signals:
@@ -192,7 +192,7 @@ def backup(
         )
     require_embedded_store(settings.data_dir)  # else an empty "backup" of any directory
     report = backup_directory(settings.data_dir, to, utc_now(), database=DATABASE_FILE)
-    out_console().print(
+    out_console(markup=False).print(
         f"backed up {settings.data_dir} to {report.destination}: {', '.join(report.files)}; "
         f"{report.turns} turns and {report.beliefs} beliefs are embedded again when the copy is opened",
         soft_wrap=True,

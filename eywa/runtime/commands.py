@@ -24,6 +24,7 @@ from typer._click.core import Context  # typer >= 0.20 runs on its own copy of c
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 
 from eywa.errors import ConfigurationError, EywaError, InvalidInputError
+from eywa.runtime.terminal import TerminalConsole
 
 if TYPE_CHECKING:
     from eywa.memory import Memory
@@ -52,14 +53,19 @@ DataDirOption = Annotated[
 ]
 
 
-def out_console() -> Console:
-    """Console for results (stdout). Built per call: nothing reads the terminal at import."""
-    return Console(highlight=False)
+def out_console(*, markup: bool = True) -> Console:
+    """Console for results (stdout). Built per call: nothing reads the terminal at import.
+    Control characters are shown as escapes (``eywa.runtime.terminal``); the commands that
+    print stored text turn ``markup`` off, so that it is shown, never interpreted (the
+    benchmarks' reports, which print only their own figures, style with it)."""
+    return TerminalConsole(highlight=False, markup=markup)
 
 
 def err_console() -> Console:
-    """Console for errors and progress (stderr); never wraps, so an error stays one line."""
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    """Console for errors and progress (stderr); never wraps, so an error stays one line.
+    Its markup is on (the error prefix): what it prints of stored text is ``escape``d, and
+    control characters are shown as escapes (``eywa.runtime.terminal``)."""
+    return TerminalConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _describe(exc: BaseException) -> str:
