@@ -15,6 +15,7 @@ room is made the next open embeds what was pending: the state of a clean run.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 import subprocess
@@ -152,7 +153,9 @@ def test_close_on_a_full_disk_releases_everything_says_what_was_not_flushed_and_
     fails too, depending on where the disk filled), so ``eywa serve`` ended its shutdown in a
     traceback. Now it returns, having closed every file and released the lock (the next
     open, with room, is not refused as ``directory_in_use``), with one warning naming what
-    was not flushed; the reopened memory holds every acknowledged turn and its vector."""
+    was not flushed; the reopened memory holds every acknowledged turn and its vector. A
+    reading command on the full disk (``eywa stats``) failed the same way at its close
+    ("error: sqlite store failed during close"); it answers."""
     mount, data = tmp_path / "tfs", tmp_path / "tfs" / "mem"
     mount.mkdir()
     (tmp_path / "child.py").write_text(CLOSE_CHILD)
@@ -160,17 +163,23 @@ def test_close_on_a_full_disk_releases_everything_says_what_was_not_flushed_and_
     script = " && ".join([
         f"mount -t tmpfs -o size=160m tmpfs {mount}",
         " ".join([*child, "fill"]) + f" > {tmp_path}/fill.json; echo $? > {tmp_path}/fill.rc",
+        f"{shlex.quote(sys.executable)} -m eywa.cli stats --space s --data-dir {shlex.quote(str(data))}"
+        f" > {tmp_path}/stats.out 2>&1; echo $? > {tmp_path}/stats.rc",  # a reading command, the disk still full
         f"rm {mount}/filler",
         " ".join([*child, "room"]) + f" > {tmp_path}/room.json; echo $? > {tmp_path}/room.rc",
     ])  # fmt: skip
     subprocess.run(["unshare", "-rm", "sh", "-c", script], cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
                    timeout=600, check=False)  # fmt: skip
-    codes = {step: (tmp_path / f"{step}.rc").read_text().strip() for step in ("fill", "room")}
-    assert codes == {"fill": "0", "room": "0"}, codes
+    codes = {step: (tmp_path / f"{step}.rc").read_text().strip() for step in ("fill", "stats", "room")}
+    stats = (tmp_path / "stats.out").read_text()
+    assert codes == {"fill": "0", "stats": "0", "room": "0"}, (codes, stats)  # stats: 'failed during close'
+    assert re.search(r"^\W*evidence\W+10\W*$", stats, re.MULTILINE), stats
     fill = json.loads((tmp_path / "fill.json").read_text())
     assert (fill["close"], fill["open files"]) == ("returned", []), fill
-    (warning,) = fill["warned"]
-    assert warning.startswith("memory closed without its last flush"), warning
-    assert "write-ahead log was not checkpointed" in warning and "next open replays" in warning, warning
+    # SQLite's checkpoint, and the shards' flush when the disk filled under it: each said once
+    warned = "\n".join(fill["warned"])
+    assert "eywa.sqlite3: the write-ahead log was not checkpointed" in warned and "next open replays" in warned, warned
+    assert all(w.startswith(("eywa.sqlite3: the write-ahead log", "memory closed without its last flush: qdrant-edge"))
+               for w in fill["warned"]), fill["warned"]  # fmt: skip
     room = json.loads((tmp_path / "room.json").read_text())
     assert room == {"turns": 10, "pending": 0, "vectors": 10, "close": "returned", "warned": [], "open files": []}, room
