@@ -339,8 +339,8 @@ class Memory:
         progress (``EYWA_RECONCILE_BATCH`` turns); what is left stays pending and the next
         open goes on with it (``wait()`` first finishes everything). Further calls raise
         ``ClosedError``. A flush the disk refuses (a full disk) does not stop the close: every
-        file and the directory's lock are released, and one warning says what was not flushed
-        and how the next open recovers it.
+        file and the directory's lock are released, and a warning per refused flush says what
+        was not flushed and how the next open recovers it.
         """
         if not self._in_flight.close():  # new calls refused; those in progress end first
             return
