@@ -121,10 +121,6 @@ T = TypeVar("T")
 _DROP = ErasureSelector(recorded_before=datetime.max.replace(tzinfo=timezone.utc))
 
 
-def _always_present() -> None:
-    """The server backends' presence check: their stores report their own failures."""
-
-
 def _stored_anyway(failed: EywaError, turns: int) -> EywaError:
     """``failed``, raised by what a waited ``remember`` runs after Level 0 committed, saying
     so: the caller would otherwise read "sqlite store failed during commit" as its write
@@ -198,9 +194,9 @@ class Memory:
         self._extractor = extractor
         self._validator = Validator(support_threshold=settings.validator_support_threshold)
         self._in_flight = InFlight()
-        # Raises StoreError once the embedded directory is gone under this process
-        # (``eywa.stores.embedded.presence``; ``Memory.open`` sets it): every call refused.
-        self._present: Callable[[], None] = _always_present
+        # Raises StoreError once the embedded directory or a vector shard is gone under this
+        # process (``eywa.stores.embedded.presence``): every call refused.
+        self._present: Callable[[], None] = stores.present
         self._reconciler = Reconciler(StageWork(
             stores=stores, validator=self._validator, level1_batch=settings.level1_batch_size,
             embed_batch=self._embed_batch, pass_limit=settings.reconcile_batch, vectors=stores,
@@ -283,8 +279,7 @@ class Memory:
         """
         from eywa.embedding import build_embedder
         from eywa.extraction.llm import build_extractor
-        from eywa.stores.embedded.factory import DATABASE_FILE, open_embedded
-        from eywa.stores.embedded.presence import DirectoryWatch
+        from eywa.stores.embedded.factory import open_embedded
 
         check_plugins(embedder, extractor)
         settings = check_settings(settings) or load_settings()
@@ -295,9 +290,7 @@ class Memory:
         stores = open_embedded(
             directory, embedder.dim, embedder_id(embedder), erasure_secret=secret, keyword_index=settings.keyword_index
         )
-        memory = _built(cls, stores, embedder, settings, extractor, embed_writes)
-        memory._present = DirectoryWatch(directory, DATABASE_FILE).check
-        return memory
+        return _built(cls, stores, embedder, settings, extractor, embed_writes)
 
     @classmethod
     def connect(
@@ -347,7 +340,9 @@ class Memory:
         passes, and the batches of ``remember(..., wait=False)`` after the bounded drain in
         progress (``EYWA_RECONCILE_BATCH`` turns); what is left stays pending and the next
         open goes on with it (``wait()`` first finishes everything). Further calls raise
-        ``ClosedError``.
+        ``ClosedError``. A flush the disk refuses (a full disk) does not stop the close: every
+        file and the directory's lock are released, and a warning per refused flush says what
+        was not flushed and how the next open recovers it.
         """
         if not self._in_flight.close():  # new calls refused; those in progress end first
             return
@@ -360,10 +355,13 @@ class Memory:
             self._close_stores()
 
     def _close_stores(self) -> None:
-        """Close the stores; when the embedded directory was deleted under the process, the
-        vector shards' last flush fails for want of their files: that is logged, not raised,
-        so that ``eywa serve`` stops with one line instead of a failed shutdown's traceback
-        (every call since was refused: nothing acknowledged is lost by it)."""
+        """Close the stores; a last flush that fails is logged, not raised, so that ``eywa
+        serve`` stops with one line instead of a failed shutdown's traceback, and the caller
+        of ``close`` is not told its memory is still open when every file and the lock were
+        released. Nothing acknowledged is lost by it: on a full disk, SQLite's committed
+        writes stay in its WAL (replayed at the next open) and the vectors a shard did not
+        flush are counted as lost and embedded again at the next open; when the embedded
+        directory was deleted under the process, every call since was refused."""
         try:
             self._stores.close()
         except StoreError as failed:
@@ -372,7 +370,7 @@ class Memory:
             except StoreError as gone:
                 log.warning("%s; the stores were closed without their last flush (%s)", gone, failed)
                 return
-            raise
+            log.warning("memory closed without its last flush: %s", failed)
 
     @_in_flight
     def warm_up(self) -> None:

@@ -65,19 +65,40 @@ class RedisProbe:
         self._client = Redis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
 
     def status(self) -> dict[str, Any]:
-        """``{"reachable", "persistent", "appendonly", "save"}``; ``persistent`` is None when
-        the server refuses ``CONFIG GET`` (managed Redis often does)."""
+        """``{"reachable", "full", "persistent", "appendonly", "save"}`` (``{"reachable":
+        False, "persistent": None}`` when it does not answer); ``persistent`` is None when the
+        server refuses ``CONFIG GET`` (managed Redis often does), ``full`` None when it
+        refuses ``INFO memory``.
+
+        ``full``: Redis is at its ``maxmemory`` with the ``noeviction`` policy, so it answers
+        PING (the jobs and rate-limit checks pass) and refuses every write: each job's
+        wake-up is logged as not queued, the beat's messages are refused too, and the rate
+        limiter lets every request through; the writes are still acknowledged and stored
+        (the ledger keeps their work) and nothing runs Level 1 until Redis has room again.
+        Found probing a 3 MB Redis filled up: ``/readyz`` said ready and said nothing else.
+        """
         try:
             self._client.ping()
         except (RedisError, OSError):
             return {"reachable": False, "persistent": None}
+        full = self._full()
         try:
             appendonly = str(self._client.config_get("appendonly").get("appendonly", "no"))
             save = str(self._client.config_get("save").get("save", ""))
         except (RedisError, OSError):
-            return {"reachable": True, "persistent": None}
+            return {"reachable": True, "full": full, "persistent": None}
         aof = appendonly.lower() == "yes"
-        return {"reachable": True, "persistent": aof or bool(save.strip()), "appendonly": aof, "save": save}
+        return {"reachable": True, "full": full, "persistent": aof or bool(save.strip()), "appendonly": aof, "save": save}
+
+    def _full(self) -> bool | None:
+        """Whether Redis refuses writes for want of memory (None: it does not say)."""
+        try:
+            memory = self._client.info("memory")
+        except (RedisError, OSError):
+            return None
+        limit = int(memory.get("maxmemory", 0) or 0)
+        used = int(memory.get("used_memory", 0) or 0)
+        return limit > 0 and used >= limit and str(memory.get("maxmemory_policy", "")) == "noeviction"
 
     def close(self) -> None:
         """Close the connection pool."""

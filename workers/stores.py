@@ -14,8 +14,8 @@ so stores are opened lazily on a child's first task and closed on its shutdown
 
 from __future__ import annotations
 
+import logging
 import threading
-from contextlib import suppress
 from functools import lru_cache
 
 import redis
@@ -27,6 +27,8 @@ from eywa.settings import EywaSettings
 from eywa.stores.bundle import GraphStores, Stores
 
 __all__ = ["close_worker_resources", "worker_embedding", "worker_redis", "worker_settings", "worker_stores"]
+
+log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _stores: WorkerStores | None = None
@@ -90,8 +92,10 @@ def close_worker_resources() -> None:
     with _lock:
         stores, _stores = _stores, None
     if stores is not None:
-        with suppress(StoreError):
+        try:
             stores.close()
+        except StoreError as failed:  # the process is ending: said, not raised (nothing acknowledged is lost)
+            log.warning("worker stores closed without their last flush: %s", failed)
     if worker_redis.cache_info().currsize:
         worker_redis().close()
         worker_redis.cache_clear()

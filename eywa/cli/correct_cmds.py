@@ -16,7 +16,7 @@ from rich.table import Table
 from eywa.errors import InvalidInputError
 from eywa.models import BeliefStatus, CandidateStatus
 from eywa.runtime import load_settings, open_memory
-from eywa.runtime.commands import DataDirOption, out_console, require_space
+from eywa.runtime.commands import DataDirOption, out_console, note_unknown_space
 from eywa.stores.corrections import CorrectionKind, CorrectionRecord
 
 __all__ = ["beliefs_app", "candidates_app", "corrections"]
@@ -40,7 +40,7 @@ def _correct(kind: CorrectionKind, space: str, target_id: str, reason: str | Non
 
 
 def _print(record: CorrectionRecord) -> None:
-    console = out_console()
+    console = out_console(markup=False)
     line = f"{record.kind} {record.target_id} ({record.id})"
     if record.belief_id:
         line += f" -> belief {record.belief_id}"
@@ -58,11 +58,11 @@ def list_beliefs(
     """Beliefs of a space: id, status and statement."""
     chosen: BeliefStatus | None = None if status == "any" else _belief_status(status)
     with open_memory(load_settings(data_dir), must_exist=True) as mem:
-        require_space(mem, space)
+        note_unknown_space(mem.spaces(), space)
         table = Table("id", "status", "statement", title=f"beliefs of {space}")
         for belief in mem.beliefs(space, status=chosen):
             table.add_row(belief.id, belief.status, belief.statement)
-        out_console().print(table)
+        out_console(markup=False).print(table)
 
 
 @beliefs_app.command("retract")
@@ -96,11 +96,11 @@ def list_candidates(
     """Refused candidates of a space: id, status, reasons and statement."""
     chosen: CandidateStatus | None = None if status == "any" else _candidate_status(status)
     with open_memory(load_settings(data_dir), must_exist=True) as mem:
-        require_space(mem, space)
+        note_unknown_space(mem.spaces(), space)
         table = Table("id", "status", "reasons", "statement", title=f"candidates of {space}")
         for cand in mem.candidates(space, chosen):
             table.add_row(cand.id, cand.status, ", ".join(cand.reasons), cand.fact.statement)
-        out_console().print(table)
+        out_console(markup=False).print(table)
 
 
 @candidates_app.command("accept")
@@ -136,11 +136,11 @@ def corrections(
         if not records and not mem.corrections(space):
             # An erased space has no evidence left but keeps its correction records, so only
             # a space with neither (a typo) is refused, as every other command refuses it.
-            require_space(mem, space)
+            note_unknown_space(mem.spaces(), space)
         table = Table("at", "kind", "target", "author", "reason", title=f"corrections of {space}")
         for c in records:
             table.add_row(c.at.isoformat(timespec="seconds"), c.kind, c.target_id, c.author or "", c.reason or "")
-        out_console().print(table)
+        out_console(markup=False).print(table)
 
 
 def _belief_status(value: str) -> BeliefStatus:

@@ -20,8 +20,8 @@ from typing import Annotated, Literal
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.rule import Rule
+from rich.text import Text
 
 from eywa.cli.render import print_recall
 from eywa.loaders import load_turns_file
@@ -32,6 +32,7 @@ from eywa.nous.describe import day_text
 from eywa.read.routes import dimension_key
 from eywa.runtime import load_settings, open_memory
 from eywa.runtime.commands import DataDirOption, err_console, out_console
+from eywa.runtime.terminal import visible
 from eywa.runtime.ingest import ingest_batches
 
 __all__ = ["DemoQuestion", "DemoScript", "demo", "demo_as_of", "demo_questions", "demo_script"]
@@ -84,7 +85,7 @@ def demo(
     k: Annotated[int, typer.Option("-k", "--k", min=1, help="Items per question.")] = 5,
 ) -> None:
     """Ingest the bundled demo conversation and show what recall returns. Runs offline."""
-    console = out_console()
+    console = out_console(markup=False)
     with ExitStack() as stack:
         directory = data_dir or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="eywa-demo-")))
         # The demo must work without a network or a server: embedded store, local embedder,
@@ -112,15 +113,15 @@ def print_answer(console: Console, mem: Memory, question: DemoQuestion, result: 
         console.print("rank 1: (nothing)")
         return
     top = result.items[0]
-    console.print(f"[bold]rank 1[/bold] ({top.kind}): {escape(top.text)}")
-    console.print(f"expected: {escape(' | '.join(question.expected))}")
+    console.print(Text.assemble(("rank 1", "bold"), f" ({top.kind}): {visible(top.text)}"))
+    console.print(f"expected: {' | '.join(question.expected)}")
     key = dimension_key(top.id) if top.kind == "dimension" else None
     if key is None:
         return
     dimension = mem.dimension(DEMO_SPACE, key[0], key[1], as_of=as_of)
     deltas = [d for d in mem.deltas(DEMO_SPACE, key[0], key[1]) if d.at <= as_of]
     for line in dimension_summary(dimension, deltas):
-        console.print(f"  {escape(line)}")
+        console.print(f"  {line}")
 
 
 def dimension_summary(dimension: Dimension, deltas: Sequence[Delta]) -> list[str]:

@@ -27,7 +27,7 @@ def _print(report: ErasureReport, proof: ErasureProof) -> None:
     table = Table("removed", "count", title="erased")
     for kind, n in report.counts.items():
         table.add_row(kind, str(n))
-    console = out_console()
+    console = out_console(markup=False)
     console.print(f"erasure {report.erasure_id} ({report.state})", soft_wrap=True)
     console.print(table)
     residue = ", ".join(f"{k} {v}" for k, v in proof.residue.items())

@@ -34,7 +34,7 @@ def schema_apply() -> None:
         applied = apply_migrations(driver, settings.neo4j_database)
     finally:
         driver.close()
-    console = out_console()
+    console = out_console(markup=False)
     if applied:
         console.print("applied: " + ", ".join(applied))
     else:
@@ -69,7 +69,7 @@ def _print_catalogue(specs: list[AuditSpec]) -> None:
     for spec in specs:
         params = ", ".join(p.label for p in spec.params)
         table.add_row(spec.name, params, ", ".join(spec.column_names), spec.purpose)
-    out_console().print(table)
+    out_console(markup=False).print(table)
 
 
 def audit(
@@ -95,4 +95,4 @@ def audit(
     table = Table(*result.columns, title=name)
     for row in result.rows:
         table.add_row(*(_cell(cell) for cell in row))
-    out_console().print(table)
+    out_console(markup=False).print(table)

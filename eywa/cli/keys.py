@@ -103,7 +103,7 @@ def create(
         record, secret = store.create(space, scopes, name, expires_at)
     finally:
         store.close()
-    out_console().print(secret, soft_wrap=True)
+    out_console(markup=False).print(secret, soft_wrap=True)
     typer.echo(f"id={_describe(record)}", err=True)
 
 
@@ -153,7 +153,7 @@ def rotate(
         record, secret = store.rotate(key_id, period)
     finally:
         store.close()
-    out_console().print(secret, soft_wrap=True)
+    out_console(markup=False).print(secret, soft_wrap=True)
     until = record.grace_until.isoformat() if record.grace_until else "now"
     typer.echo(f"rotated {record.id}; the previous secret works until {until}", err=True)
 

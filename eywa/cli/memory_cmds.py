@@ -17,7 +17,7 @@ from eywa.cli.render import print_recall
 from eywa.ids import check_space
 from eywa.runtime import describe, load_settings, open_graph_stores, open_memory
 from eywa.stats import space_stats
-from eywa.runtime.commands import DataDirOption, err_console, out_console, require_space
+from eywa.runtime.commands import DataDirOption, err_console, out_console, note_unknown_space
 from eywa.runtime.ingest import ingest_batches
 from eywa.contract import Limits, check_turns
 from eywa.errors import InvalidInputError, InvalidTurnError
@@ -104,7 +104,7 @@ def ingest(
         table.add_column("evidence stored", justify="right")
         for name, sent in report.spaces.items():
             table.add_row(name, str(sent), str(mem.stats(name).get("evidence", "?")))
-    console = out_console()
+    console = out_console(markup=False)
     console.print(table)
     console.print(f"{report.turns} turns in {report.seconds:.2f} s ({report.turns_per_s:.1f} turns/s)")
 
@@ -137,12 +137,12 @@ def recall(
     checked_as_of = _check_as_of(as_of)
     settings = load_settings(data_dir)
     with open_memory(settings, must_exist=True) as mem:
-        require_space(mem, space)
+        note_unknown_space(mem.spaces(), space)
         result = mem.recall(space, question, k=k, budget_tokens=budget, policy=policy, as_of=checked_as_of)
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
     else:
-        print_recall(out_console(), result)
+        print_recall(out_console(markup=False), result)
 
 
 def _flatten(prefix: str, value: Any) -> list[tuple[str, str]]:
@@ -165,10 +165,7 @@ def stats(
     checked = check_space(space)
     stores = open_graph_stores(load_settings(data_dir))
     try:
-        known = stores.evidence.spaces()
-        if checked not in known:
-            listed = ", ".join(sorted(known)[:10]) or "none"
-            raise InvalidInputError(f"unknown space {space!r} (known: {listed})")
+        note_unknown_space(stores.evidence.spaces(), checked)
         counts = space_stats(stores, checked)
     finally:
         stores.close()
@@ -177,4 +174,4 @@ def stats(
     table.add_column("value", justify="right")
     for key, value in _flatten("", counts):
         table.add_row(key, value)
-    out_console().print(table)
+    out_console(markup=False).print(table)

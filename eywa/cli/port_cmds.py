@@ -26,7 +26,7 @@ from eywa.models import utc_now
 from eywa.portability import record_json
 from eywa.runtime import load_settings, open_memory
 from eywa.runtime.backends import backend_of, require_embedded_store
-from eywa.runtime.commands import DataDirOption, err_console, out_console, require_space
+from eywa.runtime.commands import DataDirOption, err_console, out_console, note_unknown_space
 from eywa.runtime.fresh import Undo, undone_on_failure
 from eywa.runtime.ingest import progress_bar
 from eywa.stores.embedded.backup import backup_directory
@@ -142,7 +142,7 @@ def export_space(
     settings = load_settings(data_dir)
     errors = err_console()
     with open_memory(settings, must_exist=True) as mem:
-        require_space(mem, space)
+        note_unknown_space(mem.spaces(), space)
         records = list(mem.export_space(space))
         counts: Counter[str] = Counter(record.kind for record in records[1:])
         with _output(out) as stream, progress_bar(errors, transient=True) as bar:
@@ -168,7 +168,7 @@ def import_space(
         report = mem.import_space(space, _utf8_lines(stream), wait=False)
         undo.keep()
         _embed_with_progress(mem, space)
-    console = out_console()
+    console = out_console(markup=False)
     console.print(_counts_table(f"imported into {space!r}", report.counts))
     console.print(f"{report.pending_embeddings} turns and beliefs embedded again (vectors are not exported)", soft_wrap=True)
     if report.outdated_signals:
@@ -192,7 +192,7 @@ def backup(
         )
     require_embedded_store(settings.data_dir)  # else an empty "backup" of any directory
     report = backup_directory(settings.data_dir, to, utc_now(), database=DATABASE_FILE)
-    out_console().print(
+    out_console(markup=False).print(
         f"backed up {settings.data_dir} to {report.destination}: {', '.join(report.files)}; "
         f"{report.turns} turns and {report.beliefs} beliefs are embedded again when the copy is opened",
         soft_wrap=True,

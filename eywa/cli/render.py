@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rich.console import Console
-from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
@@ -30,7 +29,7 @@ def _shorten(text: str, width: int = _TEXT_WIDTH) -> str:
 
 def recall_table(result: RecallResult) -> Table:
     """One row per ranked item: kind, score, routes with their ranks, provenance, text."""
-    table = Table(title=f"recall: {escape(result.query)}", show_lines=False)
+    table = Table(title=f"recall: {result.query}", show_lines=False)
     table.add_column("#", justify="right")
     table.add_column("kind")
     table.add_column("score", justify="right")
@@ -43,15 +42,16 @@ def recall_table(result: RecallResult) -> Table:
         if len(item.provenance) > 3:
             provenance += f"\n(+{len(item.provenance) - 3} more)"
         table.add_row(
-            str(rank), item.kind, f"{item.score:.4f}", routes, escape(provenance), escape(_shorten(item.text))
+            str(rank), item.kind, f"{item.score:.4f}", routes, provenance, _shorten(item.text)
         )
     return table
 
 
 def print_recall(console: Console, result: RecallResult, *, context: bool = True) -> None:
-    """The items table, then the context exactly as an agent would receive it."""
+    """The items table, then the context exactly as an agent would receive it, on the CLI's
+    ``out_console`` (no markup: stored text is shown as it is, ``eywa.runtime.terminal``)."""
     console.print(recall_table(result))
     if context:
         console.print(
-            Panel(escape(result.context) or "(empty)", title=f"context ({result.tokens} tokens)", expand=False)
+            Panel(result.context or "(empty)", title=f"context ({result.tokens} tokens)", expand=False)
         )

@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from eywa.errors import InvalidInputError
 from eywa.reconcile import ReconcileReport
 from eywa.runtime import load_settings, open_memory
-from eywa.runtime.commands import DataDirOption, err_console, out_console, require_space
+from eywa.runtime.commands import DataDirOption, err_console, out_console, note_unknown_space
 from eywa.runtime.ingest import progress_bar
 from eywa.stores.vectors import VECTOR_KINDS, ShardIndex, VectorKind
 
@@ -50,12 +51,12 @@ def reprocess(
     """
     settings = load_settings(data_dir)
     with open_memory(settings, must_exist=True) as mem:
-        require_space(mem, space)
+        note_unknown_space(mem.spaces(), space)
         outdated = mem.stats(space)["outdated_signals"]
         marked = mem.reprocess(space)
         backlog = mem.backlog()
         stats = mem.stats(space)
-    console = out_console()
+    console = out_console(markup=False)
     console.print(f"{outdated} turns of {space} had their signals detected again (stored under an older signals version)")
     console.print(f"{marked} turns of {space} reprocessed; beliefs now: {stats['beliefs']}, dimensions: {stats['dimensions']}")
     console.print(_backlog_table("left pending", backlog))
@@ -75,14 +76,14 @@ def reconcile(
     settings = load_settings(data_dir)
     with open_memory(settings, must_exist=True) as mem:
         if space is not None:
-            require_space(mem, space)
+            note_unknown_space(mem.spaces(), space)
         report = _reconcile_with_progress(mem, space)
         opening = ReconcileReport()
         opening.merge(mem.recovered)
         for background in mem.wait():  # what the open left to the background thread
             opening.merge(background)
         backlog = mem.backlog()
-    console = out_console()
+    console = out_console(markup=False)
     console.print(f"finished: {_done(report)}")
     if opening.total:
         console.print(f"finished on open (every space): {_done(opening)}")
@@ -108,10 +109,10 @@ def repair_vectors(
     settings = load_settings(data_dir)
     with open_memory(settings, must_exist=True) as mem:
         if space is not None:
-            require_space(mem, space)
+            note_unknown_space(mem.spaces(), space)
         repaired = mem.repair_vectors(space)
         backlog = mem.backlog()
-    console = out_console()
+    console = out_console(markup=False)
     console.print(f"{repaired} turns and beliefs had no vector{' of ' + space if space else ''}: embedded again")
     console.print(_backlog_table("left pending", backlog))
 
@@ -188,7 +189,7 @@ def index_vectors(
     Shards under their threshold stay plain; points written later are scanned exactly until a build finds a threshold's worth.
     """
     settings = load_settings(data_dir)
-    console = out_console()
+    console = out_console(markup=False)
     with open_memory(settings, must_exist=True) as mem:
         if status:
             console.print(_index_table("vector index", mem.vector_index()))
@@ -200,13 +201,13 @@ def index_vectors(
                 what = f"{state.points:,} points, under the threshold of {state.threshold:,}: left plain"
             else:
                 what = f"building the HNSW graph of {state.points:,} points (the process is busy until it ends)"
-            console.print(f"[bold]{state.kind}[/]: {what} …")
+            console.print(Text.assemble((state.kind, "bold"), f": {what} …"))
 
         for one in _kinds(kind):
             started = time.perf_counter()
             (state,) = mem.index_vectors((one,), on_start)
-            console.print(
-                f"[bold]{state.kind}[/]: {state.indexed:,} of {state.points:,} points indexed "
-                f"in {time.perf_counter() - started:.1f} s"
-            )
+            console.print(Text.assemble(
+                (state.kind, "bold"),
+                f": {state.indexed:,} of {state.points:,} points indexed in {time.perf_counter() - started:.1f} s",
+            ))  # fmt: skip
         console.print(_index_table("vector index", mem.vector_index()))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import socket
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -23,6 +24,7 @@ from typer._click.core import Context  # typer >= 0.20 runs on its own copy of c
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 
 from eywa.errors import ConfigurationError, EywaError, InvalidInputError
+from eywa.runtime.terminal import TerminalConsole
 
 if TYPE_CHECKING:
     from eywa.memory import Memory
@@ -36,6 +38,7 @@ __all__ = [
     "fail",
     "missing_extra",
     "out_console",
+    "note_unknown_space",
     "require_space",
 ]
 
@@ -50,14 +53,19 @@ DataDirOption = Annotated[
 ]
 
 
-def out_console() -> Console:
-    """Console for results (stdout). Built per call: nothing reads the terminal at import."""
-    return Console(highlight=False)
+def out_console(*, markup: bool = True) -> Console:
+    """Console for results (stdout). Built per call: nothing reads the terminal at import.
+    Control characters are shown as escapes (``eywa.runtime.terminal``); the commands that
+    print stored text turn ``markup`` off, so that it is shown, never interpreted (the
+    benchmarks' reports, which print only their own figures, style with it)."""
+    return TerminalConsole(highlight=False, markup=markup)
 
 
 def err_console() -> Console:
-    """Console for errors and progress (stderr); never wraps, so an error stays one line."""
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    """Console for errors and progress (stderr); never wraps, so an error stays one line.
+    Its markup is on (the error prefix): what it prints of stored text is ``escape``d, and
+    control characters are shown as escapes (``eywa.runtime.terminal``)."""
+    return TerminalConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _describe(exc: BaseException) -> str:
@@ -126,16 +134,36 @@ def missing_extra(command: str, extra: str, exc: ImportError) -> ConfigurationEr
     return ConfigurationError(f"eywa {command} needs the {extra} extra: pip install 'eywa[{extra}]' ({exc})")
 
 
+def _listed(known: Iterable[str]) -> str:
+    return ", ".join(sorted(known)[:10]) or "none"
+
+
 def require_space(mem: Memory, space: str) -> str:
-    """``space`` if it holds evidence.
+    """``space`` if it holds evidence: for the commands that erase (``forget``,
+    ``drop-space``), which every surface refuses on a space that never held a turn.
 
     Raises:
         InvalidInputError: the space is unknown; the message lists the known ones.
     """
     known = mem.spaces()
     if space not in known:
-        listed = ", ".join(sorted(known)[:10]) or "none"
-        raise InvalidInputError(f"unknown space {space!r} (known: {listed})")
+        raise InvalidInputError(f"unknown space {space!r} (known: {_listed(known)})")
+    return space
+
+
+def note_unknown_space(known: Iterable[str], space: str) -> str:
+    """``space``, after one line on stderr when it holds no turns, listing the known ones.
+
+    A command that reads one space (or finishes its pending work) answers a space that was
+    never written as an empty one, as the Python API, the HTTP API, MCP and the client do:
+    an agent's first recall in a new space is normal, and a script must not fail where the
+    service answers. An operator's typo is common too, so the note names the spaces there
+    are; the answer on stdout is the empty space's, and the exit code 0.
+    """
+    known = set(known)
+    if space not in known:
+        line = f"note: space {space!r} holds no turns (known: {_listed(known)}); answering as an empty space"
+        err_console().print(escape(line.encode("utf-8", "backslashreplace").decode("utf-8")))
     return space
 
 

@@ -29,6 +29,10 @@ Batch = tuple[Sequence[Evidence], Sequence[tuple[str, Entity]]]
 """A Level 0 batch as ``EvidenceStore.add`` takes it: the turns and the entities they mention."""
 
 
+def _nothing_to_check() -> None:
+    """``Stores.present`` of a backend whose stores report their own failures (the servers)."""
+
+
 class RehearseAdds(Protocol):
     """``GraphStores.rehearse_adds``: ``evidence.add``'s statements on ``batches``, with
     ``quota`` checked as ``add`` checks it, rolled back."""
@@ -95,3 +99,9 @@ class Stores(GraphStores):
     compactor: VectorCompactor | None = None
     """The rewrite of a vector shard without its deleted points' bytes, run by an erasure
     (embedded only; None: the backend's vector files are out of Eywa's reach)."""
+    present: Callable[[], None] = field(default=_nothing_to_check, kw_only=True)
+    """Raise ``StoreError`` when the files the stores opened are no longer the ones on disk
+    (the embedded directory, or a vector shard, deleted or replaced under the process:
+    ``eywa.stores.embedded.presence``), so that a call is refused instead of written into
+    unlinked files; run before every public call of ``Memory`` (a few ``stat`` calls). A
+    server backend reports its own failures: nothing to check."""

@@ -105,9 +105,11 @@ def test_recall_table_shows_provenance_and_context(runner: CliRunner, memory_dir
 
 
 def test_recall_unknown_space_lists_known_ones(runner: CliRunner, memory_dir: Path) -> None:
-    result = runner.invoke(app, ["recall", "-s", "chat-z", "anything", "--data-dir", str(memory_dir)])
-    assert result.exit_code == 1
-    assert result.stderr.strip() == "error: unknown space 'chat-z' (known: chat-a, chat-b) [invalid_input]"
+    result = runner.invoke(app, ["recall", "-s", "chat-z", "anything", "--json", "--data-dir", str(memory_dir)])
+    assert result.exit_code == 0 and json.loads(result.stdout)["items"] == []
+    assert result.stderr.strip() == (
+        "note: space 'chat-z' holds no turns (known: chat-a, chat-b); answering as an empty space"
+    )
 
 
 def _stats_rows(stdout: str) -> dict[str, str]:

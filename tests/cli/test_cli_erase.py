@@ -54,7 +54,7 @@ def test_forget_asks_first_and_proves_zero_residue(runner: CliRunner, tmp_path: 
 
     dropped = runner.invoke(app, ["drop-space", "cli", "--yes", "--data-dir", data])
     assert dropped.exit_code == 0 and "proof: residue 0" in dropped.output
-    assert "unknown space 'cli'" in runner.invoke(app, ["stats", "--space", "cli", "--data-dir", data]).stderr
+    assert "note: space 'cli' holds no turns" in runner.invoke(app, ["stats", "--space", "cli", "--data-dir", data]).stderr
 
 
 def test_bench_erasure_prints_time_and_zero_residue(runner: CliRunner, tmp_path: Path) -> None:

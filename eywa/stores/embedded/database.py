@@ -12,6 +12,7 @@ transaction (a Level 0 batch, a Level 1 transaction, an erasure) to end.
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import threading
@@ -22,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from eywa.errors import ClosedError, StoreError
+
+log = logging.getLogger(__name__)
 
 # A reader connection's own page cache (KiB, as ``cache_size`` takes it negated): readers map
 # the file (``_READER_MMAP``) and so share the kernel's page cache, so each needs only a small
@@ -362,7 +365,11 @@ class SqliteDatabase:
         The statistics refresh and the checkpoint are housekeeping: when another process
         holds the database (a worker writing beside a reader that closes), they are skipped
         at once rather than waited for, and the connection still closes. SQLite keeps the WAL
-        consistent either way; a later close checkpoints it.
+        consistent either way; a later close checkpoints it. When they fail otherwise (a full
+        disk: ``SQLITE_FULL``), one warning says so and the connection still closes: every
+        committed write is in the WAL, which the next open reads (raising left ``eywa serve``'s
+        shutdown, a worker's and a reading command such as ``eywa stats`` failing on a full
+        disk, when nothing was lost).
         """
         with self._readers_lock:
             if self._closed:
@@ -379,8 +386,12 @@ class SqliteDatabase:
                 self._conn.execute("PRAGMA optimize")  # refresh planner statistics cheaply
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlite3.OperationalError as exc:
-                if not _held_elsewhere(exc):
-                    raise StoreError("sqlite", "close", str(exc)) from exc
+                if not _held_elsewhere(exc):  # a full disk: the WAL stays, replayed at the next open
+                    log.warning(
+                        "%s: the write-ahead log was not checkpointed into the database file at close (%s); the "
+                        "connection is closed and every committed write is in the log, which the next open replays",
+                        self.path.name, exc,
+                    )  # fmt: skip
             finally:
                 self._conn.close()
 

@@ -26,6 +26,7 @@ from eywa.stores.embedded.lock import DirectoryLock
 from eywa.stores.embedded.lost_vectors import mark_lost_vectors
 from eywa.stores.embedded.ledger import SqliteJobRecords, SqliteStageLedger, SqliteTombstones
 from eywa.stores.embedded.migrations import migrate
+from eywa.stores.embedded.presence import DirectoryWatch
 from eywa.stores.embedded.spaces import SqliteSpaceCatalog
 from eywa.stores.embedded.vectors import QdrantEdgeVectorStore
 
@@ -97,15 +98,24 @@ def open_embedded(
     memory_index = Bm25Index(db, EVIDENCE_WEIGHTS) if keyword_index == "memory" else None
 
     def close() -> None:
+        # Every step runs whatever failed before it (a full disk fails the shards' flush and
+        # the WAL checkpoint): the files are closed and the lock released, then the failures
+        # are reported together, each saying what was not flushed.
+        failed: list[StoreError] = []
         try:
             if memory_index is not None:  # first: its threads read the database file
                 memory_index.close()
-            vectors.close()
+            for step in (vectors.close, db.close):
+                try:
+                    step()
+                except StoreError as exc:
+                    failed.append(exc)
         finally:
-            try:
-                db.close()
-            finally:
-                lock.release()
+            lock.release()
+        if len(failed) == 1:
+            raise failed[0]
+        if failed:
+            raise StoreError("embedded", "close", "; ".join(str(exc) for exc in failed)) from failed[0]
 
     return Stores(
         backend="embedded",
@@ -131,6 +141,7 @@ def open_embedded(
         backup=lambda dest, at: backup_directory(directory, dest, at, database=DATABASE_FILE),
         indexer=vectors,
         compactor=vectors,
+        present=DirectoryWatch(directory, DATABASE_FILE, shards=vectors.lost_shard).check,
     )
 
 

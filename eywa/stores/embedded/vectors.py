@@ -83,6 +83,7 @@ import numpy.typing as npt
 import qdrant_edge as qe
 
 from eywa.errors import ClosedError, EywaError, InvalidInputError, StoreError
+from eywa.stores.embedded.presence import Identity, identity, what_happened
 from eywa.stores.embedded.room import require_room, write_estimate
 from eywa.stores.embedded.shard_rewrite import REWRITE, beside, copy_points, settle, swap_in, write_synced
 from eywa.stores.vector_points import point_id as point_id  # re-exported: tests and callers use it
@@ -435,11 +436,16 @@ class QdrantEdgeVectorStore:
         # docstring); read after open by ``_read_docs``.
         self._docs: dict[VectorKind, dict[int, tuple[str, float]]] = {kind: {} for kind in VECTOR_KINDS}
         self._docs_ready: dict[VectorKind, bool] = dict.fromkeys(VECTOR_KINDS, False)
+        # Per kind: the shard directory's identity when this store opened it (``lost_shard``);
+        # None while ``compact`` swaps it for its rewrite.
+        self._opened_as: dict[VectorKind, Identity | None] = dict.fromkeys(VECTOR_KINDS)
+        self._shard_paths = {kind: str(self._directory / kind) for kind in VECTOR_KINDS}  # stat'ed per call
         if self._directory.exists():  # loading a shard writes to its mapped files: on a full disk, SIGBUS
             require_room(self._directory, 0, "open")
         try:
             for kind in VECTOR_KINDS:
                 self._shards[kind], self._sole[kind] = self._open(self._directory / kind)
+                self._opened_as[kind] = self._noted(kind)
         except StoreError:
             with suppress(StoreError):  # the open failure is the error worth reporting
                 self._close_shards()
@@ -854,12 +860,14 @@ class QdrantEdgeVectorStore:
                     target.close()
                 graph = int(shard.info().indexed_vectors_count)
                 write_synced(rewrite)
+            self._opened_as[kind] = None  # replaced by this store: not a loss
             try:
                 with _mapped("compact"):
                     shard.close()
                     swap_in(path)
             finally:  # the new shard, or the old one when the swap failed before its renames
                 self._shards[kind], self._sole[kind] = self._open(path)
+                self._opened_as[kind] = self._noted(kind)
                 self._flushed_at[kind] = time.monotonic()
             with _mapped("compact"):  # still alone: a call waiting on the gate returns after all of it
                 _discard_set_aside(path)
@@ -867,6 +875,30 @@ class QdrantEdgeVectorStore:
             log.info("vector shard %s rewritten without its HNSW graph (%d points had one): eywa index-vectors "
                      "builds it again", path, graph)  # fmt: skip
         return kept
+
+    def _noted(self, kind: VectorKind) -> Identity:
+        """The identity of ``kind``'s shard directory, just opened.
+
+        Raises:
+            StoreError: it cannot be stat'ed.
+        """
+        try:
+            return identity(self._directory / kind)
+        except OSError as exc:
+            raise StoreError(_BACKEND, "open", f"the {kind} shard cannot be stat'ed: {exc}") from exc
+
+    def lost_shard(self) -> str | None:
+        """What happened to a shard directory since this store opened it (deleted with
+        ``vectors/`` or alone, replaced, unreachable), said as "the vector store's <kind>
+        shard was deleted"; None when each is still the one opened. One ``stat`` per kind
+        (``presence``); a shard ``compact`` is swapping is not looked at."""
+        for kind, noted in tuple(self._opened_as.items()):
+            if noted is None:
+                continue
+            happened = what_happened(self._shard_paths[kind], noted)
+            if happened is not None and self._opened_as.get(kind) == noted:  # not swapped meanwhile
+                return f"the vector store's {kind} shard {happened}"
+        return None
 
     def _state(self, kind: VectorKind) -> ShardIndex:
         shard = self._shard(kind)
@@ -898,10 +930,18 @@ class QdrantEdgeVectorStore:
     def _close_shards(self) -> None:
         """Flush and close every opened shard, reporting the first failure after trying all."""
         first: StoreError | None = None
-        for shard in self._shards.values():
+        for kind, shard in self._shards.items():
             try:
                 with _mapped("close"):
                     shard.flush()
+            except StoreError as exc:  # a full disk: closed all the same, or its files stay open
+                first = first or StoreError(
+                    "qdrant-edge", "close",
+                    f"the {kind} shard's last flush failed ({exc}); the next open counts the shards against the "
+                    "ledger and embeds again what they lost",
+                )  # fmt: skip
+            try:
+                with _mapped("close"):
                     shard.close()
             except StoreError as exc:
                 first = first or exc
