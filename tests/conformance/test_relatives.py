@@ -73,3 +73,15 @@ def test_a_relative_spoken_of_by_no_name_is_answered_as_the_speakers_relative(me
     assert _answer(memory, "Where does Alice's brother work?") == ""
     employer = memory.dimension("kin", "Alice", "employer")
     assert employer is not None and set(employer.distribution) - {"__unseen__"} == {"Initech"}, employer
+
+
+def test_the_relatives_a_speaker_spoke_of_are_erased_with_her_turns(memory: Memory) -> None:
+    """What Alice said of her sister (named or not) rests on Alice's turns: forgetting them
+    leaves no sibling of hers, no dimension of her sister and no answer about either."""
+    memory.remember("kin", _turns("My sister works at Globex.", "My brother Tom works at Acme."))
+    memory.remember("kin", [{"text": "I work at Initech.", "speaker": "Bob", "session": "s1",
+                             "observed_at": "2024-08-05T10:00:00"}])  # fmt: skip
+    memory.forget("kin", speaker="Alice")
+    assert {d.entity for d in memory.dimensions("kin")} == {"Bob"}
+    assert _answer(memory, "Where does Alice's sister work?") == ""
+    assert _answer(memory, "Where does Alice's brother work?") == ""
