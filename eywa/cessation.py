@@ -28,6 +28,7 @@ _FORWARD = re.compile(
       | g(?:ive|ives|ave|iven|iving)\s+up(?:\s+on)?
       | used\s+to
       | ex-
+      | last\s+day\s+(?:at|with)(?=\s+(?:the\s+)?(?-i:[A-Z]))
       | former(?:ly)?
       | (?:leave|leaves|left|leaving)(?!\s+(?:for|behind|over|early|late|a\s+\w+)\b)
       | mov(?:e|es|ed|ing)\s+(?:out\s+of|out\s+from|away\s+from|from)

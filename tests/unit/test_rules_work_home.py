@@ -330,3 +330,22 @@ def test_a_not_that_qualifies_the_whole_statement_is_no_contrast(text: str) -> N
 )  # fmt: skip
 def test_a_comma_splice_reads_each_clause_on_its_own(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="residence") | facts(text, attribute="employer") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Started my new gig at Initech today!", {("employer", "Initech", "positive", "asserted")}),
+        ("I work for a startup called Initech.", {("employer", "Initech", "positive", "asserted")}),
+        ("I work at a small bakery named Crumbs.", {("employer", "Crumbs", "positive", "asserted")}),
+        ("I moved to Austin for a new job at Initech.", {("employer", "Initech", "positive", "asserted")}),
+        ("My last day at Globex was Friday.", {("employer", "Globex", "negative", "asserted")}),
+        # A move to come is a plan, and a last day somewhere that is no workplace ends nothing.
+        ("I am moving to Austin for a job at Initech.", set()),
+        ("My last day at the beach was great.", set()),
+    ],
+)
+def test_more_ways_a_job_starts_and_ends(text: str, expected: set[Fact]) -> None:
+    """Forms a chat uses for a new job and a job left: a new gig, an employer introduced by
+    what it is ("a startup called Initech"), a move made for a job, a last day that was."""
+    assert facts(text, attribute="employer") == expected

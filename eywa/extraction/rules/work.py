@@ -59,9 +59,12 @@ _SHIFT = (
 """When, or where inside the workplace or in which town, someone works, between "work" and
 the employer ("I work in Berlin at Siemens")."""
 
+_CALLED = r"(?:(?:a|an)\s+(?:[a-z-]+\s+){0,3}?(?:called|named)\s+)?"
+"""An employer introduced by what it is: "for a startup called Initech", "at a small bakery
+named Crumbs" (the name is the employer)."""
 _WORKS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working|intern|interns|interning){_SHIFT}\s+"
-    rf"(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|for)\s+{_ORG}{_ROLE_AFTER}",
+    rf"(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|for)\s+{_CALLED}{_ORG}{_ROLE_AFTER}",
     "work works working intern interns interning",
 )
 _TEACHES = rule(
@@ -107,7 +110,7 @@ _GOT_JOB = rule(
 )
 _STARTS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?P<verb>start|starts|started|starting|begin|begins|began|begun)\s+"
-    rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+job\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_ROLE_AFTER}",
+    rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+(?:job|gig|position|role)\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_ROLE_AFTER}",
     "start starts started starting begin begins began begun",
 )
 _OFFER = re.compile(r"\boffer\b")
@@ -200,6 +203,16 @@ _LET_GO = rule(
 )
 """"I got laid off last week", "I lost my job": no work now (employer ``unemployed``, dated),
 whichever employer it was; with the employer named ("… from Initech") ``_LEFT`` ends that one."""
+_MOVED_FOR_JOB = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:moved|relocated)\s+(?:back\s+)?(?:(?:to|here\s+to)\s+{PROPER}\s+)?"
+    rf"for\s+(?:a|my|the)\s+(?:new\s+)?(?:job|position|role)\s+(?:at|with)\s+{_CALLED}{_ORG}",
+    "moved relocated",
+)
+""""I moved to Austin for a new job at Initech": the move's reason is the employer, from the
+move (not "I'm moving … for a job at …", a plan, which the past tense leaves out)."""
+_LAST_DAY_WAS = rule(rf"(?P<subj>\b[Mm]y)\s+last\s+day\s+(?:at|with)\s+{_ORG}\s+was\b", "last")
+""""My last day at Globex was Friday": that job ended then (a last day still to come is a
+notice's: ``_notice_end``)."""
 _STATUS_VALUE = {"self employed": "self-employed", "jobless": "unemployed", "out of work": "unemployed",
                  "between jobs": "unemployed", "out of a job": "unemployed", "freelancing": "self-employed",
                  "a freelancer": "self-employed", "freelance": "self-employed"}  # fmt: skip
@@ -485,6 +498,15 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
         if org is not None and not ctx.part.negated and ctx.holds(s, org, "employer"):
             yield fact(ctx, s, f"{s} left {_the(m, org)}", "employer", org, polarity="negative",
                        valid_from=past_date(ctx, m), confidence=0.85)
+    for m, s in matches(ctx, _LAST_DAY_WAS, anywhere=True):
+        if not ctx.part.negated and (org := org_name(m.group("org"))):
+            when = re.split(r"[.!?;,]", ctx.text[m.end():], maxsplit=1)[0].strip()  # "Friday", "last week"
+            yield fact(ctx, s, f"{possessive(s)} last day at {_the(m, org)} was {when}".rstrip(), "employer", org,
+                       polarity="negative", valid_from=past_date(ctx, m), confidence=0.8)
+    for m, s in matches(ctx, _MOVED_FOR_JOB):
+        if not ctx.part.negated and (org := org_name(m.group("org"))):
+            yield fact(ctx, s, f"{s} moved for a job at {_the(m, org)}", "employer", org, valid_from=past_date(ctx, m),
+                       confidence=0.8)
     for m, s in matches(ctx, _LET_GO):
         if not ctx.part.negated:
             verb = re.sub(r"\b(?:my|his|her|their)\b", possessive(s), " ".join(m.group("verb").split()))
