@@ -31,7 +31,7 @@ _FORWARD = re.compile(
       | last\s+day\s+(?:at|with)(?=\s+(?:the\s+)?(?-i:[A-Z]))
       | former(?:ly)?
       | (?:leave|leaves|left|leaving)(?!\s+(?:for|behind|over|early|late|a\s+\w+)\b)
-      | mov(?:e|es|ed|ing)\s+(?:out\s+of|out\s+from|away\s+from|from)
+      | mov(?:e|es|ed|ing)\s+(?:here\s+|over\s+)?(?:out\s+of|out\s+from|away\s+from|from)
       | (?:break|breaks|broke|breaking)\s+up\s+with
       | split(?:s|ting)?\s+(?:up\s+with|from)
       | separat(?:e|es|ed|ing)\s+from

@@ -349,3 +349,26 @@ def test_more_ways_a_job_starts_and_ends(text: str, expected: set[Fact]) -> None
     """Forms a chat uses for a new job and a job left: a new gig, an employer introduced by
     what it is ("a startup called Initech"), a move made for a job, a last day that was."""
     assert facts(text, attribute="employer") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I live in a small town called Millbrook.", {("residence", "Millbrook", "positive", "asserted")}),
+        ("I moved to a village named Oakley.", {("residence", "Oakley", "positive", "asserted")}),
+        ("I moved back home to Ohio.", {("residence", "Ohio", "positive", "asserted")}),
+        ("I moved here from Denver.", {("residence", "Denver", "negative", "asserted")}),
+        ("I will be moving to Denver in June.", set()),  # a plan (``plans``), not a home yet
+        ("I live in the city.", set()),
+    ],
+)
+def test_more_ways_a_home_is_said(text: str, expected: set[Fact]) -> None:
+    """A place introduced by what it is ("a small town called Millbrook"), a move back home,
+    and a home left by moving here from it."""
+    assert facts(text, attribute="residence") == expected
+
+
+def test_a_move_said_in_the_future_is_a_plan() -> None:
+    assert facts("I will be moving to Denver in June.", attribute="plans") == {
+        ("plans", "move to Denver", "positive", "planned")
+    }

@@ -39,13 +39,15 @@ from eywa.models import CandidateFact
 _PLACE = rf"(?:the\s+)?(?P<place>{PROPER})(?![\w'’])"
 _OLD = rf"(?:the\s+)?(?P<old>{PROPER})(?![\w'’])"
 
+_CALLED = r"(?:(?:a|an)\s+(?:[a-z-]+\s+){0,3}?(?:called|named)\s+)?"
+"""A place introduced by what it is: "in a small town called Millbrook" (the name is the place)."""
 _WITH = rf"(?:with\s+(?:(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?(?:,?\s+{NAME},?)?|{NAME}(?:\s+and\s+{NAME})?)\s+)?"
 """"with my partner Sam", "with my two kids", "with Tom": whom one lives with, between "live"
 and where."""
 _LIVES = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been|{HAVE})?\s+{ADV}(?:live|lives|living|based|residing|reside|resides"
     rf"|(?:settled|settling)(?:\s+in)?(?:\s+(?:really\s+|so\s+|pretty\s+)?(?:nicely|well|fine|okay|ok|quickly))?)\s+"
-    rf"{_WITH}(?:here\s+)?(?P<where>in|(?:just\s+)?(?:outside(?:\s+of)?|near|close\s+to))\s+{_PLACE}",
+    rf"{_WITH}(?:here\s+)?(?P<where>in|(?:just\s+)?(?:outside(?:\s+of)?|near|close\s+to))\s+{_CALLED}{_PLACE}",
     "live lives living based residing reside resides settled settling",
 )
 _CALLED_HOME = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:called|call|calls)\s+{_PLACE}\s+home\b", "call calls called")
@@ -68,14 +70,15 @@ _NEW_HOME = (
 """A home moved into before where it is ("into our new place in Leeds")."""
 _MOVED = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:moved|relocated)\s+(?:(?:away\s+)?from\s+{_OLD}\s+)?"
-    rf"(?:back\s+|over\s+|here\s+|all\s+the\s+way\s+)?(?:to|into|in\s+{_WITH}(?:in|to)|{_NEW_HOME})\s+{_PLACE}",
+    rf"(?:back\s+home\s+|home\s+|back\s+|over\s+|here\s+|all\s+the\s+way\s+)?(?:to|into|in\s+{_WITH}(?:in|to)|{_NEW_HOME})\s+"
+    rf"{_CALLED}{_PLACE}",
     "moved relocated",
 )
 """"I moved to Braga", "we moved back to Porto", whom one moved in with before where: "I
 moved in with my boyfriend in Braga", and the home moved into: "we moved into our new place
 in Leeds"."""
 _MOVED_OUT = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:moved|relocated)\s+(?:out\s+of|away\s+from|from)\s+{_OLD}(?!\s+to\b)",
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:moved|relocated)\s+(?:here\s+|over\s+)?(?:out\s+of|away\s+from|from)\s+{_OLD}(?!\s+to\b)",
     "moved relocated",
 )
 _NOT_LIVES = rule(
@@ -91,7 +94,9 @@ _LEFT_AND_MOVED = rule(
 _LEFT_NAMED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}left\s+{_OLD}", "left")
 """"We left Leeds (in May)", "Tom left Leeds": a home left when the earlier beliefs of whoever
 left hold the place as their residence (``Ctx.holds``); "left" a place alone may be a trip's end."""
-_MOVING = rule(rf"{SUBJ}{BE}\s+{ADV}(?:moving|relocating)\s+(?:back\s+)?to\s+{_PLACE}", "moving relocating")
+_MOVING = rule(
+    rf"{SUBJ}(?:{BE}|\s+will\s+be|{A}ll\s+be)\s+{ADV}(?:moving|relocating)\s+(?:back\s+)?to\s+{_PLACE}", "moving relocating"
+)
 _FROM = rule(rf"{SUBJ}{BE}\s+{ADV}(?:originally\s+)?from\s+{_PLACE}", "from")
 _GREW_UP = rule(rf"{SUBJ}\s+{ADV}(?:grew\s+up|was\s+born(?:\s+and\s+raised)?)\s+in\s+{_PLACE}", "grew born")
 _HOMETOWN = rule(
