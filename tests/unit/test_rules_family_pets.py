@@ -325,3 +325,25 @@ def test_a_relatives_statement_keeps_the_relation() -> None:
 def test_a_third_persons_relative_is_theirs() -> None:
     """"Melinda's brother Tobias" said by Cecilia: Tobias is Melinda's sibling, not hers."""
     assert "Melinda's brother is Tobias." in statements("Melinda's brother Tobias is visiting.")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My wife passed away last year.", {("partner", "wife", "negative", "asserted")}),
+        ("My husband Tobias died in 2020.", {("partner", "Tobias", "negative", "asserted")}),
+        ("I lost my wife last year.", {("partner", "wife", "negative", "asserted")}),
+        # A spouse alive, or another's death: married as before.
+        ("My husband is a chef.", {("relationship_status", "married", "positive", "asserted")}),
+        ("My wife's mother died.", {("relationship_status", "married", "positive", "asserted")}),
+    ],
+)
+def test_a_partners_death_ends_the_partnership_and_says_no_marriage(text: str, expected: set[Fact]) -> None:
+    """"My wife passed away" was read as "Cecilia has a wife": married, now."""
+    assert facts(text, attribute="partner") | facts(text, attribute="relationship_status") == expected
+
+
+def test_a_child_given_birth_to_is_a_child() -> None:
+    assert facts("I gave birth to a baby boy named Leo.", attribute="children") == {
+        ("children", "Leo", "positive", "asserted")
+    }

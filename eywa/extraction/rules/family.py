@@ -90,6 +90,10 @@ _SPOUSE = rule(
 )
 """"my husband, Tom", "my husband Tom", "my husband is called Tom": the partner is named (not
 "my wife called Ines yesterday", a call)."""
+_DIED_AFTER = re.compile(rf",?\s+(?:{HAVE}\s+)?{ADV}(?:passed\s+away|passed\s+on|died)\b")
+_LOST_BEFORE = re.compile(r"\blost\s+(?:my|our)\s*$", re.IGNORECASE)
+""""My wife passed away", "my husband Tom died": after the role (and the name), the partner's
+death, which ends the partnership and says no marriage of now."""
 _HAS_SPOUSE = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+{ADV}got|\s+{ADV}have\s+got)\s+(?:a|an)\s+(?:new\s+)?(?P<role>husband|wife|fianc[ée]e?|boyfriend"
     rf"|girlfriend|partner|spouse)\b(?:(?:,?\s+(?:named|called)|,)\s+(?P<name>{NAME})\b(?!{A}s))?",
@@ -130,7 +134,7 @@ _NO_KIDS = rule(
     "kids children",
 )
 _BABY = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:had|welcomed|adopted)\s+(?:a|our|their|his|her)\s+(?:new\s+)?"
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:had|welcomed|adopted|gave\s+birth\s+to)\s+(?:a|our|their|his|her)\s+(?:new\s+)?"
     rf"(?:baby(?:\s+(?P<sex>girl|boy))?|(?P<kind>son|daughter))\b(?:,?\s+(?:named|called)\s+(?P<name>{NAME}))?",
     "baby son daughter",
 )
@@ -250,6 +254,11 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
     spouses = matches(ctx, _SPOUSE, anywhere=True) + matches(ctx, _HAS_SPOUSE)
     for m, s in spouses:
         role, partner = m.group("role"), _name(m.group("name"))
+        if _died(ctx, m):
+            # "My wife passed away last year": no longer the partner, and no marriage of now.
+            yield fact(ctx, s, f"{possessive(s)} {role}{f' {partner}' if partner else ''} passed away", "partner",
+                       partner or role, polarity="negative", valid_from=past_date(ctx, m), confidence=0.8)
+            continue
         if m.groupdict().get("ex"):
             if partner is not None:
                 yield fact(ctx, s, f"{possessive(s)} ex-{role} is {partner}", "partner", partner, polarity="negative")
@@ -269,6 +278,12 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
                            valid_from=since, confidence=0.75)
 
 
+def _died(ctx: Ctx, m: re.Match[str]) -> bool:
+    """Whether the partner a ``_SPOUSE`` match names died: "my wife (Ines) passed away",
+    "my husband died", or "I lost my wife" before it."""
+    return bool(_DIED_AFTER.match(ctx.text, m.end())) or bool(_LOST_BEFORE.search(ctx.text[: m.start() + 2]))
+
+
 def children(ctx: Ctx) -> Iterator[CandidateFact]:
     """Children facts of one part."""
     if not plain(ctx):
@@ -284,7 +299,7 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
         kind = m.group("kind") or (f"baby {m.group('sex')}" if m.group("sex") else "baby")
         value = name or _KIND_VALUE.get(kind, kind)
         said = f" named {name}" if name else ""
-        verb = "adopted" if "adopted" in m.group(0) else "had"
+        verb = "adopted" if "adopted" in m.group(0) else "gave birth to" if "birth" in m.group(0) else "had"
         yield fact(ctx, s, f"{s} {verb} a {kind}{said}", "children", value, valid_from=past_date(ctx, m),
                    confidence=0.85)
     for m, s in matches(ctx, _KIDS_COUNT, we=True):
