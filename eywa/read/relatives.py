@@ -173,11 +173,15 @@ def ask_of_relatives(question: str, found: Mapping[RelativeAsk, Sequence[str]]) 
 
 def asked_through(asked: Plan, plan: Plan, found: Mapping[RelativeAsk, Sequence[str]]) -> Plan:
     """The plan of the rewritten question (``ask_of_relatives``) when it asks something of
-    the relatives besides the relation (an attribute: "Where does Eva work?"), with the
+    the relatives besides the relation (an attribute: "Where does Eva work?", or another
+    entity: "Is Eva still at Globex?"), with the
     owners as whom they were found through; ``plan`` otherwise ("Who is Ana's sister?" asks
     for the relation itself, which the owner's siblings answer). Pure."""
     relatives = [name for names in found.values() for name in names]
-    if not asked.attributes or not any(n in asked.entities for n in relatives):
+    # Something asked of them: an attribute ("work"), or another entity the answer may be
+    # ("Is Ana's sister still at Globex?": a value of hers the dimension route finds).
+    others = [e for e in asked.entities if e not in relatives]
+    if not (asked.attributes or others) or not any(n in asked.entities for n in relatives):
         return plan
     owners = tuple(e for e in plan.entities if e not in asked.entities)
     return replace(

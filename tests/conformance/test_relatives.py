@@ -37,6 +37,7 @@ def test_a_relatives_state_is_answered_from_the_relatives_dimension(memory: Memo
     assert _answer(memory, "Where does Alice's brother work?").startswith("Tom — employer: Acme")
     assert _answer(memory, "Where does Alice's older brother live?").startswith("Tom — residence: Oslo")
     assert _answer(memory, "Where does Alice work?").startswith("Alice — employer: Initech")
+    assert _answer(memory, "Is Alice's sister still at Globex?").startswith("Eva — employer: Globex")
     siblings = memory.dimension("kin", "Alice", "siblings")
     assert siblings is not None and set(siblings.distribution) >= {"Eva", "Tom"}, siblings
     parents = memory.dimension("kin", "Alice", "parents")

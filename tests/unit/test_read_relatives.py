@@ -104,3 +104,14 @@ def test_names_are_no_attribute_words() -> None:
 def test_only_a_name_is_a_relative_to_ask_about(value: str, name: bool) -> None:
     """A set of children may hold "two kids" beside "Leo": only a name is someone to plan for."""
     assert is_name(value) is name
+
+
+def test_a_value_of_the_relative_named_in_the_question_is_asked_of_them() -> None:
+    """"Is Ana's sister still at Globex?" names no attribute, but another entity: asked of
+    the sister (the dimension route finds her employer by its value), not of Ana's siblings."""
+    people = [*_PEOPLE, Entity(id="e_globex", space="s", name="Globex")]
+    question = "Is Ana's sister still at Globex?"
+    found = {RelativeAsk("Ana", "sister"): ("Eva",)}
+    asked = asked_through(make_plan(ask_of_relatives(question, found), people, _AT), make_plan(question, people, _AT),
+                          found)  # fmt: skip
+    assert set(asked.entities) == {"Eva", "Globex"} and asked.through == ("Ana",)
