@@ -57,8 +57,12 @@ _FORWARD = re.compile(
     )(?:(?<=-)|\b)""",
     re.IGNORECASE | re.VERBOSE,
 )
+GONE_FOR_GOOD = r"(?=\s*(?:[.!;,]|$|\s+(?:last|yesterday|after|this\s+(?:week|month|year))\b))"
+"""After "let me go": the end of the clause or when ("Globex let me go last week"), not where
+to or for how long ("Mom let me go to the party", "they let me go early")."""
 _BACKWARD = re.compile(
-    r"\b(?:died|passed\s+away|passed\s+on|ran\s+away|(?:was|were|got)\s+put\s+(?:down|to\s+sleep)"
+    r"\b(?:laid\s+(?:me|us)\s+off|(?:fired|sacked)\s+(?:me|us)\b|let\s+(?:me|us)\s+go" + GONE_FOR_GOOD
+    + r"|died|passed\s+away|passed\s+on|ran\s+away|(?:was|were|got)\s+put\s+(?:down|to\s+sleep)"
     r"|(?:is|was|are|were)\s+over|ended|came\s+to\s+an\s+end|(?:closed|shut)\s+down"
     r"|(?:break|breaks|broke|split|splits)\s+up(?!\s+with)|(?:get|gets|got|getting)\s+(?:divorced|separated)(?!\s+from)"
     r"|(?<![\w'’]m\s)(?<!\bam\s)(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bbeen\s)separated(?!\s+from))\b",

@@ -302,3 +302,28 @@ def test_a_child_or_pet_named_with_a_verb_is_answered_by_its_name(
     space = _alice(memory, text)
     said = _answer(memory, space, question)
     assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("said", "question", "answer"),
+    [
+        # "I'm dating Tobias now" was read as nothing: "Is Alice single?" answered yes.
+        ((("Alice", "I'm single.", "2024-01-10T10:00:00"), ("Alice", "I'm dating Tobias now.", "2024-03-10T10:00:00")),
+         "Is Alice single?", "Alice — relationship_status: in a relationship"),
+        ((("Alice", "I'm dating Tobias now.", "2024-03-10T10:00:00"),), "Who is Alice dating?",
+         "Alice — partner: Tobias"),
+        # "Globex laid me off" was read as nothing: Alice still worked at Globex.
+        ((("Alice", "I work at Globex.", "2024-01-10T10:00:00"),
+          ("Alice", "Globex laid me off last week.", "2024-06-10T10:00:00")),
+         "Where does Alice work now?", "Alice — employer: unknown since 10 Jun 2024 (was Globex)"),
+        # "My wife passed away" was read as "has a wife": married, now.
+        ((("Alice", "My wife passed away last year.", "2024-06-10T10:00:00"),), "Is Alice married?", ""),
+    ],
+)
+def test_a_change_of_partner_or_job_said_in_other_words_is_the_state_now(
+    memory: Memory, said: tuple[Said, ...], question: str, answer: str
+) -> None:
+    space = _space(question, *(t for _, t, _ in said))
+    _send(memory, space, list(said))
+    found = _answer(memory, space, question)
+    assert found.startswith(answer) if answer else found == "", (question, found)

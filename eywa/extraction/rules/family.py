@@ -104,6 +104,9 @@ _TOGETHER = rule(
     rf"{SUBJ}(?:{HAVE}\s+been|{BE})\s+{ADV}(?P<how>together|dating|a\s+couple)\b(?:\s+for\s+(?P<span>[\w\s]+))?",
     "together dating couple",
 )
+_DATING = rule(rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}dating\s+(?P<name>{NAME})\b(?!{A}s)", "dating")
+""""I'm dating Tobias (now)", "I've been dating Tobias for a year": the partner, and a
+relationship (not "seeing Tobias", often a meeting)."""
 _KID_NAMES = rf"{NAME}(?:(?:\s*,\s*{NAME})*,?\s+and\s+{NAME}(?=\s*(?:[.!?,;]|$)))?"
 """One name, or a list of them closing its clause ("Leo and Sara", "Leo, Sara and Max")."""
 _KIDS_COUNT = rule(
@@ -269,6 +272,12 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} has a {role}", "relationship_status", _ROLE_STATUS[role], confidence=0.75)
         if partner is not None and partner != s:
             yield fact(ctx, s, f"{possessive(s)} {role} is {partner}", "partner", partner, confidence=0.8)
+    for m, s in matches(ctx, _DATING):
+        if (partner := _name(m.group("name"))) is not None and partner != s and not experiential_state(ctx, m):
+            since = stated_start(ctx, m)
+            yield fact(ctx, s, f"{s} is dating {partner}", "partner", partner, valid_from=since, confidence=0.8)
+            yield fact(ctx, s, f"{s} is dating {partner}", "relationship_status", "in a relationship",
+                       valid_from=since, confidence=0.75)
     for m, s in matches(ctx, _TOGETHER, we=True):
         if (partner := companion(ctx, m)) is not None:
             since = stated_start(ctx, m)  # "… for a year": since then

@@ -40,6 +40,7 @@ from eywa.extraction.rules.clause import (
     stated_start,
 )
 from eywa.extraction.rules.phrasing import article, clean, date_phrase, fact, possessive
+from eywa.cessation import GONE_FOR_GOOD
 from eywa.models import CandidateFact, SignalKind
 
 _ORG = rf"(?P<the>the\s+)?(?P<org>{PROPER})(?![\w'’])"
@@ -140,6 +141,14 @@ _HIRED_ME = rule(
 """"Initech hired me (as a designer)": the speaker's employer, as "I was hired by Initech" is.
 Not a one-off task ("Tom hired me to paint his fence"), nor a name Level 0 took for a
 person; a discourse word before the name is not part of it ("So the Royal Navy hired me")."""
+_LET_ME_GO = rule(
+    rf"(?<![\w'’])(?!(?:So|And|But|Then|Well|Oh|Yeah|Anyway|Now|Also|Plus|Finally|Guess\s+what)\b){_ORG}\s+{ADV}"
+    rf"(?:(?:has|have)\s+)?(?P<verb>laid\s+me\s+off|let\s+me\s+go{GONE_FOR_GOOD}|fired\s+me|sacked\s+me)\b",
+    "laid let fired sacked",
+)
+""""Globex laid me off": the speaker works there no longer, as "I was laid off by Globex"
+says it; the same guards as ``_HIRED_ME``."""
+_LET_GO_PASSIVE = {"laid": "laid off", "let": "let go", "fired": "fired", "sacked": "sacked"}
 _LEFT = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>resigned\s+from|retired\s+from|quit|handed\s+in\s+(?:my|his|her)\s+notice\s+at"
     rf"|gave\s+(?:my\s+|in\s+my\s+)?notice\s+at|(?:got|was)\s+(?:laid\s+off|fired|let\s+go|made\s+redundant)\s+(?:from|by)"
@@ -379,6 +388,11 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
             verb = _JOIN_VERBS[said.group(1)] if said else "got a job at"
             yield fact(ctx, s, f"{s} {verb} {_the(m, org)}", "employer", org, valid_from=past_date(ctx, m), confidence=0.85)
             yield from _title(ctx, s, m)
+    for m in openings(ctx, _LET_ME_GO):
+        if not ctx.part.negated and (org := org_name(m.group("org"))) and org not in ctx.persons and ctx.turn.speaker:
+            s, verb = ctx.turn.speaker, _LET_GO_PASSIVE[m.group("verb").split()[0]]
+            yield fact(ctx, s, f"{s} was {verb} by {_the(m, org)}", "employer", org, polarity="negative",
+                       valid_from=past_date(ctx, m), confidence=0.8)
     for m in _hired_me(ctx):
         if (org := org_name(m.group("org"))) and ctx.turn.speaker:
             s = ctx.turn.speaker
