@@ -28,6 +28,7 @@ _FORWARD = re.compile(
       | g(?:ive|ives|ave|iven|iving)\s+up(?:\s+on)?
       | used\s+to
       | ex-
+      | no\s+more(?=\s+[\w-]+(?:\s+[\w-]+)?\s+for\s+(?:me|us)\b)
       | last\s+day\s+(?:at|with)(?=\s+(?:the\s+)?(?-i:[A-Z]))
       | former(?:ly)?
       | (?:leave|leaves|left|leaving)(?!\s+(?:for|behind|over|early|late|a\s+\w+)\b)
@@ -49,6 +50,7 @@ _FORWARD = re.compile(
       | drop(?:s|ped|ping)?\s+out\s+of
       | (?:get|gets|got|gotten|getting)\s+rid\s+of
       | (?:give|gives|gave|given|giving)\s+away
+      | (?:give|gives|gave|given|giving)(?=\s+(?-i:[A-Z])\w*\s+(?:away\b|to\s+(?:my|our|a|an|the|his|her|their)\b))
       | (?:end|ends|ended|ending)\s+(?:things|it)\s+with
       | cancel(?:s|led|ed|ling|ing)?
       | rehom(?:e|es|ed|ing)

@@ -202,7 +202,8 @@ def test_a_start_said_ahead_is_last_said_when_it_was_said(memory: Memory) -> Non
     assert said.startswith("Alice — employer: Initech since 8 Apr 2024 (was Globex) — last said 1 Apr 2024;"), said
 
 
-@pytest.mark.parametrize("gone", ["We had to put Biscuit down.", "We had to put Biscuit to sleep.", "We rehomed Biscuit."])
+@pytest.mark.parametrize("gone", ["We had to put Biscuit down.", "We had to put Biscuit to sleep.", "We rehomed Biscuit.",
+                                  "We gave Biscuit to my aunt because of my allergies.", "We gave Biscuit away."])
 def test_a_pet_named_alone_put_down_or_rehomed_is_a_pet_no_longer(memory: Memory, gone: str) -> None:
     """"We had to put Biscuit down" after "I have a cat named Biscuit" made nothing (only
     "put my cat down" was read, and the validator refused even that: no cessation cue)."""
@@ -327,3 +328,10 @@ def test_a_change_of_partner_or_job_said_in_other_words_is_the_state_now(
     _send(memory, space, list(said))
     found = _answer(memory, space, question)
     assert found.startswith(answer) if answer else found == "", (question, found)
+
+
+def test_no_more_of_a_pastime_for_the_speaker_ends_it(memory: Memory) -> None:
+    """"I hurt my knee, so no more tennis for me" made nothing: Alice still played tennis."""
+    space = _alice(memory, "I play tennis every weekend.", "I hurt my knee, so no more tennis for me.")
+    said = _answer(memory, space, "Does Alice play tennis?")
+    assert said.startswith("Alice — hobbies: not tennis"), said

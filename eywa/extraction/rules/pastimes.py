@@ -30,6 +30,7 @@ from eywa.extraction.rules.clause import (
     SUBJ,
     Ctx,
     matches,
+    openings,
     past_date,
     plain,
     rule,
@@ -82,6 +83,12 @@ _NOT_ANYMORE = rule(
     PASTIMES,
 )
 """"I don't play tennis anymore", "I no longer play tennis" ("no longer" needs no "anymore")."""
+_NO_MORE = rule(
+    rf"\b[Nn]o\s+more\s+{_ACT}\s+for\s+(?:me|us)(?=\s*(?:[.!,;]|$|\s+(?:anymore|any\s+more|now|either)\b))",
+    PASTIMES,
+)
+""""(I hurt my knee, so) no more tennis for me": the speaker's pastime, ended (not "no more
+tennis for me this week", a pause, nor "… for me to watch")."""
 _NOT_ANYMORE_VERB = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t|(?P<longer>no\s+longer))\s+(?:really\s+)?(?P<verb>[a-z]+)"
     r"(?(longer)(?=\s*(?:[.!,;]|$|\s+(?:anymore|any\s+more|now|these\s+days)\b))|\s+(?:anymore|any\s+more)\b)",
@@ -198,6 +205,10 @@ def hobbies(ctx: Ctx) -> Iterator[CandidateFact]:
         verb = m.group(0)[: m.start("act") - m.start()].split()[-1].lower()
         yield fact(ctx, s, f"{s} does not {verb} {act} anymore", "hobbies", act, polarity="negative",
                    confidence=0.8)
+    for m in openings(ctx, _NO_MORE, anywhere=True) if ctx.turn.speaker else ():
+        act, who = activity(m.group("act")), ctx.turn.speaker or ""
+        yield fact(ctx, who, f"no more {act} for {who}", "hobbies", act, polarity="negative",
+                   valid_from=past_date(ctx, m), confidence=0.75)
     for m, s in matches(ctx, _NOT_ANYMORE_VERB):
         if (gerund := HABITS.get(m.group("verb"))) is not None:
             yield fact(ctx, s, f"{s} does not {m.group('verb')} anymore", "hobbies", gerund, polarity="negative",

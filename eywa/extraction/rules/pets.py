@@ -88,10 +88,12 @@ _PUT_DOWN = rule(
     PETS,
 )
 _PUT_NAME_DOWN = rule(
-    rf"{SUBJ}\s+{ADV}(?P<had>had\s+to\s+)?(?P<verb>put|rehomed|rehome)\s+(?P<name>{NAME})\b(?P<down>\s+down|\s+to\s+sleep)?",
-    "put rehomed rehome",
+    rf"{SUBJ}\s+{ADV}(?P<had>had\s+to\s+)?(?P<verb>put|rehomed|rehome|gave|give)\s+(?P<name>{NAME})\b"
+    rf"(?P<down>\s+down|\s+to\s+sleep|\s+away|\s+to\s+(?:my|our|a|an|the|his|her|their|{NAME})\b)?",
+    "put rehomed rehome gave give",
 )
-""""We had to put Rex down", "we rehomed Miso": a pet named alone, read only when the
+""""We had to put Rex down", "we rehomed Miso", "we gave Miso to my aunt" (or "away"): a pet
+named alone, read only when the
 speaker's earlier beliefs hold the name as a pet (``Ctx.named``)."""
 _NO_PETS = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t)\s+(?:have|own)\s+(?:any\s+)?(?:pets|animals)\b",
@@ -104,6 +106,10 @@ _NAME_GONE = re.compile(
 """A pet named alone as the one who died ("Biscuit died on Tuesday"): only a name the
 speaker's earlier beliefs hold as a pet (``Ctx.named``) is read, never any capitalised word."""
 _NOT_MINE = re.compile(r"\b(?:friend|neighbou?r|sister|brother|mom|mum|dad|parents|cousin|aunt|uncle)[’']s\s*$", re.I)
+
+
+_NEEDS_WHERE = frozenset({"put", "gave", "give"})
+"""Verbs that say a pet left only with where to ("put Rex down", "gave Miso to my aunt")."""
 
 
 def pet_names(named: str | None) -> list[str]:
@@ -134,9 +140,13 @@ def _named_gone(ctx: Ctx) -> Iterator[CandidateFact]:
                    valid_from=past_date(ctx), confidence=0.8)
     for m, s in matches(ctx, _PUT_NAME_DOWN, we=True):
         known = mine.get(m.group("name").casefold())
-        if s != speaker or known is None or known[0] != "pets" or (m.group("verb") == "put" and not m.group("down")):
+        verb, down = m.group("verb"), m.group("down") or ""
+        if s != speaker or known is None or known[0] != "pets" or (verb in _NEEDS_WHERE and not down):
             continue
-        done = f"put {known[1]}{m.group('down')}" if m.group("verb") == "put" else f"{m.group('verb')} {known[1]}"
+        if verb.startswith("give") or verb == "gave":  # as a give-away says it: the cessation cue
+            done = f"gave {known[1]} away"
+        else:
+            done = f"put {known[1]}{down}" if verb == "put" else f"{verb} {known[1]}"
         yield fact(ctx, s, f"{s} {m.group('had') or ''}{done}", "pets", known[1], polarity="negative",
                    valid_from=past_date(ctx, m), confidence=0.8)
 
