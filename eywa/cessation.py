@@ -55,6 +55,7 @@ _FORWARD = re.compile(
       | cancel(?:s|led|ed|ling|ing)?
       | rehom(?:e|es|ed|ing)
       | (?:recover|heal)(?:s|ed|ing)?\s+from
+      | (?:['’]m|am|is|are|['’]re)\s+(?:finally\s+|completely\s+|fully\s+)?(?:over|rid\s+of)(?!\s+(?:the\s+)?(?:moon|hill|top)\b)
       | (?:put|puts|putting)(?=\s+(?:[\w'’]+\s+){1,4}(?:down|to\s+sleep)\b)
     )(?:(?<=-)|\b)""",
     re.IGNORECASE | re.VERBOSE,

@@ -335,3 +335,11 @@ def test_no_more_of_a_pastime_for_the_speaker_ends_it(memory: Memory) -> None:
     space = _alice(memory, "I play tennis every weekend.", "I hurt my knee, so no more tennis for me.")
     said = _answer(memory, space, "Does Alice play tennis?")
     assert said.startswith("Alice — hobbies: not tennis"), said
+
+
+@pytest.mark.parametrize("over", ["I'm over the flu now.", "I'm finally rid of the flu."])
+def test_a_condition_one_is_over_is_no_longer_had(memory: Memory, over: str) -> None:
+    """"I'm over the flu now" made nothing: Alice still had the flu."""
+    space = _alice(memory, "I have the flu.", over)
+    said = _answer(memory, space, "Does Alice have the flu?")
+    assert said.startswith("Alice — health: not flu"), said

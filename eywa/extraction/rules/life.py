@@ -134,6 +134,13 @@ _RECOVERED = rule(
     rf"(?P<what>(?:{BODY_PARTS})\s+(?:injury|surgery)|{CONDITIONS})\b",
     "recovered healed",
 )
+_OVER = rule(
+    rf"{SUBJ}{BE}\s+{ADV}(?:finally\s+|completely\s+|fully\s+)?(?:over|rid\s+of)\s+(?:(?:my|the|this|that)\s+)?"
+    rf"(?P<what>{CONDITIONS})\b",
+    "over rid",
+)
+""""I'm over the flu (now)", "I'm finally rid of my migraines": recovered, as "I've recovered
+from the flu" is."""
 _BROKEN = {"broke": "broken", "fractured": "fractured", "sprained": "sprained", "dislocated": "dislocated",
            "tore": "torn", "twisted": "twisted"}  # fmt: skip
 
@@ -221,7 +228,7 @@ def health(ctx: Ctx) -> Iterator[CandidateFact]:
     """Health facts of one part."""
     if not plain(ctx):
         return
-    for m, s in matches(ctx, _RECOVERED):
+    for m, s in matches(ctx, _RECOVERED) + matches(ctx, _OVER):
         what = clean(m.group("what"))
         yield fact(ctx, s, f"{s} recovered from {what}", "health", what, polarity="negative",
                    valid_from=past_date(ctx, m), confidence=0.8)
