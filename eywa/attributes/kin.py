@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["KIN_WORDS", "kin_subject"]
+__all__ = ["KIN_AGE", "KIN_WORDS", "kin_subject"]
 
 KIN_WORDS: Final[dict[str, str]] = {
     "sister": "sister", "brother": "brother",
@@ -21,6 +21,9 @@ KIN_WORDS: Final[dict[str, str]] = {
     "son": "son", "daughter": "daughter",
 }  # fmt: skip
 """Each word for one relative, and the word the subject's name uses ("mom" → "mother")."""
+KIN_AGE: Final = r"(?:(?:older|younger|big|little|baby|twin|elder|eldest|oldest|youngest)\s+)?"
+"""Words that may stand between "my" (or "Ana's") and the relative ("my older sister"), as a
+regular expression: the rules and the read path skip the same ones."""
 
 
 def kin_subject(owner: str, word: str) -> str:

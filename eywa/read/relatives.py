@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Final
 
-from eywa.attributes.kin import KIN_WORDS, kin_subject
+from eywa.attributes.kin import KIN_AGE, KIN_WORDS, kin_subject
 from eywa.nous import ledger as nous
 from eywa.read.plan import Plan
 from eywa.stores.bundle import Stores
@@ -58,7 +58,6 @@ _RELATIONS: Final[Mapping[str, _Relation]] = (
 """Each relation word a question may use, the attribute its relatives are kept under and
 the words that tell it from the other relation there."""
 
-_AGE = r"(?:(?:older|younger|big|little|baby|twin|elder|eldest|oldest|youngest)\s+)?"
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -84,7 +83,7 @@ def relatives_asked(question: str, names: Sequence[str]) -> tuple[RelativeAsk, .
         return ()
     owners = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     relations = "|".join(sorted(_RELATIONS, key=len, reverse=True))
-    pattern = re.compile(rf"(?<!\w)(?P<owner>{owners})['’]s?\s+{_AGE}(?P<word>{relations})(?!\w)", re.IGNORECASE)
+    pattern = re.compile(rf"(?<!\w)(?P<owner>{owners})['’]s?\s+{KIN_AGE}(?P<word>{relations})(?!\w)", re.IGNORECASE)
     found: list[RelativeAsk] = []
     for m in pattern.finditer(question):
         owner = next(n for n in names if n.casefold() == m.group("owner").casefold())
@@ -163,7 +162,7 @@ def ask_of_relatives(question: str, found: Mapping[RelativeAsk, Sequence[str]]) 
     for ask, names in found.items():
         said = " and ".join(dict.fromkeys(names))  # "Eva", "Eva and Lia", "Ana's sister"
         question = re.sub(
-            rf"(?<!\w){re.escape(ask.owner)}['’]s?\s+{_AGE}{re.escape(ask.word)}(?!\w)",
+            rf"(?<!\w){re.escape(ask.owner)}['’]s?\s+{KIN_AGE}{re.escape(ask.word)}(?!\w)",
             lambda _: said,
             question,
             flags=re.IGNORECASE,

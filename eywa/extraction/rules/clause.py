@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from eywa.attributes.kin import KIN_WORDS, kin_subject
+from eywa.attributes.kin import KIN_AGE, KIN_WORDS, kin_subject
 from eywa.extraction.anchors import duration_back
 from eywa.extraction.lexicon import IRREGULAR_PAST
 from eywa.extraction.text import COMMA_SPLICE, Clause, opens_own_clause, trailing_contrast
@@ -31,7 +31,7 @@ A = r"['’]"
 I = r"(?<![\w'’])I"  # noqa: E741 - the pronoun itself
 NAME = r"[A-Z][a-z]+(?:[-'’][A-Z][a-z]+)?"
 KIN = (
-    r"(?<![\w'’])[Mm]y\s+(?:(?:older|younger|big|little|baby|twin|elder|eldest|oldest|youngest)\s+)?"
+    rf"(?<![\w'’])[Mm]y\s+{KIN_AGE}"
     rf"(?P<kin>{'|'.join(sorted(KIN_WORDS, key=len, reverse=True))})\b(?![-‐]|\s+{NAME}\b)"
 )
 """A relative the speaker does not name ("my sister works at Globex"): the subject is

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from eywa.attributes.kin import KIN_AGE
 from eywa.extraction.lexicon import NOT_NAMES, NUMBER_WORD
 from eywa.extraction.rules.clause import (
     A,
@@ -142,9 +143,8 @@ _BABY = rule(
     "baby son daughter",
 )
 _RELATIVE_KIND = r"(?P<kind>sister|brother|sibling|mom|mum|mother|dad|father)"
-_RELATIVE_AGE = r"(?:(?:older|younger|big|little|baby|twin|elder|eldest|oldest|youngest)\s+)?"
 _MY_RELATIVE = rule(
-    rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+{_RELATIVE_AGE}{_RELATIVE_KIND}\b"
+    rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+{KIN_AGE}{_RELATIVE_KIND}\b"
     rf"(?:,?\s+|\s+is\s+(?:named|called)\s+|,\s+(?:named|called)\s+|{A}s\s+name\s+is\s+)(?P<name>{NAME})\b",
     "sister brother sibling mom mum mother dad father",
 )
@@ -152,7 +152,7 @@ _MY_RELATIVE = rule(
 "Ana's sister Eva": who a named relative is to the subject (not "my brother-in-law Tom", whose
 "-in" is no name)."""
 _HAS_RELATIVE = rule(
-    rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+{ADV}got|\s+{ADV}have\s+got)\s+(?:a|an|one)\s+{_RELATIVE_AGE}"
+    rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+{ADV}got|\s+{ADV}have\s+got)\s+(?:a|an|one)\s+{KIN_AGE}"
     rf"(?P<kind>sister|brother)(?:,?\s+(?:named|called)\s+|,\s+)(?P<name>{NAME})\b",
     "sister brother",
 )
