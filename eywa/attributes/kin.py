@@ -9,9 +9,10 @@ here, so that what was written is what is asked.
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
-__all__ = ["KIN_AGE", "KIN_WORDS", "kin_subject"]
+__all__ = ["KIN_AGE", "KIN_WORDS", "kin_spoken_of", "kin_subject"]
 
 KIN_WORDS: Final[dict[str, str]] = {
     "sister": "sister", "brother": "brother",
@@ -31,3 +32,16 @@ def kin_subject(owner: str, word: str) -> str:
     "Ana's mother" for ("Ana", "mom"), "James' sister" for ("James", "sister"). Pure."""
     mark = "'" if owner.endswith("s") else "'s"
     return f"{owner}{mark} {KIN_WORDS[word.lower()]}"
+
+
+_SPOKEN_OF: Final = re.compile(
+    rf"(?<![\w'’])my\s+{KIN_AGE}(?P<kin>{'|'.join(sorted(KIN_WORDS, key=len, reverse=True))})\b(?![-‐])", re.IGNORECASE
+)
+
+
+def kin_spoken_of(speaker: str, text: str) -> list[str]:
+    """The subject names of the relatives ``speaker`` speaks of in ``text`` ("my sister",
+    "my dad" → "Ana's sister", "Ana's father"), each once, in order: whose earlier beliefs a
+    turn about them may lean on ("My sister left Globex" ends the job "My sister works at
+    Globex" gave her). Pure."""
+    return list(dict.fromkeys(kin_subject(speaker, m.group("kin")) for m in _SPOKEN_OF.finditer(text)))

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from eywa.attributes.kin import kin_spoken_of
 from eywa.extraction.base import Extractor
 from eywa.models import Belief, CandidateFact, Evidence, SignalKind
 from eywa.stores.beliefs import BeliefStore
@@ -106,12 +107,15 @@ def earlier_context(
 
 def people_of(turns: Iterable[Evidence]) -> list[str]:
     """The people ``turns`` speak of, one name each (case-insensitive), sorted: their
-    speakers and the people Level 0 found named in them (by canonical name, as the rules
-    make them the subject of what they read)."""
+    speakers, the relatives a speaker speaks of without a name ("my sister": "Ana's sister",
+    ``eywa.attributes.kin``) and the people Level 0 found named in them (by canonical name,
+    as the rules make them the subject of what they read)."""
     people: dict[str, str] = {}
     for turn in turns:
         if turn.speaker:
             people.setdefault(turn.speaker.casefold(), turn.speaker)
+            for kin in kin_spoken_of(turn.speaker, turn.text):  # "my sister": "Ana's sister"
+                people.setdefault(kin.casefold(), kin)
         for signal in turn.signals:
             if signal.kind is SignalKind.PERSON:
                 name = signal.normalized or signal.text

@@ -86,3 +86,14 @@ def test_the_relatives_a_speaker_spoke_of_are_erased_with_her_turns(memory: Memo
     assert {d.entity for d in memory.dimensions("kin")} == {"Bob"}
     assert _answer(memory, "Where does Alice's sister work?") == ""
     assert _answer(memory, "Where does Alice's brother work?") == ""
+
+
+def test_a_relative_spoken_of_by_no_name_leaves_a_job_said_in_an_earlier_write(memory: Memory) -> None:
+    """"My sister left Globex" (a later write) ends the job "My sister works at Globex" gave
+    her: the earlier beliefs a turn leans on were read for the speaker and the people Level 0
+    named, not for "Alice's sister", so the name Globex was unknown and nothing was read."""
+    memory.remember("kin", _turns("My sister works at Globex."))
+    memory.remember("kin", [{"text": "My sister left Globex last month.", "speaker": "Alice", "session": "s2",
+                             "observed_at": "2024-08-20T10:00:00"}])  # fmt: skip
+    employer = memory.dimension("kin", "Alice's sister", "employer")
+    assert employer is not None and employer.mode != "Globex" and employer.distribution["Globex"] < 0.5, employer

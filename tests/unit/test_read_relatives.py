@@ -115,3 +115,13 @@ def test_a_value_of_the_relative_named_in_the_question_is_asked_of_them() -> Non
     asked = asked_through(make_plan(ask_of_relatives(question, found), people, _AT), make_plan(question, people, _AT),
                           found)  # fmt: skip
     assert set(asked.entities) == {"Eva", "Globex"} and asked.through == ("Ana",)
+
+
+def test_the_relatives_a_speaker_speaks_of_by_no_name() -> None:
+    from eywa.attributes.kin import kin_spoken_of
+
+    assert kin_spoken_of("Ana", "My sister left Globex, and my older brother and MY MOM too.") == [
+        "Ana's sister", "Ana's brother", "Ana's mother",
+    ]  # fmt: skip
+    assert kin_spoken_of("James", "my dad") == ["James' father"]
+    assert kin_spoken_of("Ana", "our sisterhood; my brother-in-law") == []
