@@ -34,14 +34,14 @@ def kin_subject(owner: str, word: str) -> str:
     return f"{owner}{mark} {KIN_WORDS[word.lower()]}"
 
 
-_SPOKEN_OF: Final = re.compile(
-    rf"(?<![\w'’])my\s+{KIN_AGE}(?P<kin>{'|'.join(sorted(KIN_WORDS, key=len, reverse=True))})\b(?![-‐])", re.IGNORECASE
-)
+_KIN_ALTERNATION: Final = "|".join(sorted(KIN_WORDS, key=len, reverse=True))
 
 
-def kin_spoken_of(speaker: str, text: str) -> list[str]:
-    """The subject names of the relatives ``speaker`` speaks of in ``text`` ("my sister",
-    "my dad" → "Ana's sister", "Ana's father"), each once, in order: whose earlier beliefs a
-    turn about them may lean on ("My sister left Globex" ends the job "My sister works at
-    Globex" gave her). Pure."""
-    return list(dict.fromkeys(kin_subject(speaker, m.group("kin")) for m in _SPOKEN_OF.finditer(text)))
+def kin_spoken_of(owner: str, text: str, *, speaker: bool = True) -> list[str]:
+    """The subject names of ``owner``'s relatives ``text`` speaks of by no name, each once,
+    in order: "my sister", "my dad" when ``owner`` is the speaker ("Ana's sister", "Ana's
+    father"), "Ana's sister" by anyone. Whose earlier beliefs a turn about them may lean on
+    ("My sister left Globex" ends the job "My sister works at Globex" gave her). Pure."""
+    whose = rf"my|{re.escape(owner)}['’]s?" if speaker else rf"{re.escape(owner)}['’]s?"
+    pattern = rf"(?<![\w'’])(?:{whose})\s+{KIN_AGE}(?P<kin>{_KIN_ALTERNATION})\b(?![-‐])"
+    return list(dict.fromkeys(kin_subject(owner, m.group("kin")) for m in re.finditer(pattern, text, re.IGNORECASE)))

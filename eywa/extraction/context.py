@@ -107,9 +107,9 @@ def earlier_context(
 
 def people_of(turns: Iterable[Evidence]) -> list[str]:
     """The people ``turns`` speak of, one name each (case-insensitive), sorted: their
-    speakers, the relatives a speaker speaks of without a name ("my sister": "Ana's sister",
-    ``eywa.attributes.kin``) and the people Level 0 found named in them (by canonical name,
-    as the rules make them the subject of what they read)."""
+    speakers, the people Level 0 found named in them (by canonical name, as the rules make
+    them the subject of what they read) and the relatives of both spoken of by no name ("my
+    sister", "Eva's dad": "Ana's sister", "Eva's father", ``eywa.attributes.kin``)."""
     people: dict[str, str] = {}
     for turn in turns:
         if turn.speaker:
@@ -120,4 +120,6 @@ def people_of(turns: Iterable[Evidence]) -> list[str]:
             if signal.kind is SignalKind.PERSON:
                 name = signal.normalized or signal.text
                 people.setdefault(name.casefold(), name)
+                for kin in kin_spoken_of(name, turn.text, speaker=False):  # "Eva's dad": "Eva's father"
+                    people.setdefault(kin.casefold(), kin)
     return sorted(people.values(), key=str.casefold)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from eywa.attributes import AttributeSpec, get_attribute, value_surfaces
-from eywa.attributes.kin import KIN_WORDS, kin_subject
+from eywa.attributes.kin import KIN_WORDS
 from eywa.cessation import cessations
 from eywa.extraction.anchors import Anchor, anchor_signals, evidence_anchors, match_anchor
 from eywa.extraction.polarity import modality_check, polarity_check, value_segment
@@ -332,7 +332,7 @@ class Validator:
                     return CheckScore(name="subject", score=1.0, passed=True, detail=f"speaker of {turn.id}")
         if support.turn is not None and support.clause is not None:
             clause_text = support.clause.text
-            if _speakers_kin(subject, support.turn, clause_text):
+            if _kin_in_clause(subject, support.turn, clause_text):
                 return CheckScore(name="subject", score=1.0, passed=True, detail="the speaker's relative in the clause")
             mentioned_in_clause = _mentions(support.turn, name_words, support.clause) or _has_words(
                 clause_text, name_words
@@ -434,13 +434,18 @@ def _same_name(a: str, b: str) -> bool:
     return bool(first_a) and first_a == first_b and (len(a.split()) == 1 or len(b.split()) == 1)
 
 
-def _speakers_kin(subject: str, turn: Evidence, clause_text: str) -> bool:
-    """Whether ``subject`` (case-folded) is the turn speaker's relative the clause speaks of:
-    "Ana's sister" in "my (older) sister works at Globex" said by Ana (``eywa.attributes.kin``)."""
-    if not turn.speaker:
-        return False
-    words = [w for w in KIN_WORDS if kin_subject(turn.speaker, w).casefold() == subject]
-    return bool(words) and re.search(rf"\bmy\s+(?:\w+\s+)?(?:{'|'.join(words)})\b", clause_text, re.IGNORECASE) is not None
+def _kin_in_clause(subject: str, turn: Evidence, clause_text: str) -> bool:
+    """Whether ``subject`` (case-folded) is a relative the clause speaks of by no name
+    (``eywa.attributes.kin``): "Ana's sister" in "my (older) sister works at Globex" said by
+    Ana, or in "Ana's sister works at Globex" said by anyone."""
+    for word, canonical in KIN_WORDS.items():
+        if not subject.endswith(f" {canonical}"):
+            continue
+        owner = re.sub(r"['’]s?$", "", subject[: -len(canonical) - 1])
+        said = [rf"{re.escape(owner)}['’]s?"] + (["my"] if turn.speaker and turn.speaker.casefold() == owner else [])
+        if re.search(rf"\b(?:{'|'.join(said)})\s+(?:\w+\s+)?{word}\b", clause_text, re.IGNORECASE):
+            return True
+    return False
 
 
 def _has_words(text: str, name_words: list[str]) -> bool:

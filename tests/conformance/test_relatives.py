@@ -97,3 +97,16 @@ def test_a_relative_spoken_of_by_no_name_leaves_a_job_said_in_an_earlier_write(m
                              "observed_at": "2024-08-20T10:00:00"}])  # fmt: skip
     employer = memory.dimension("kin", "Alice's sister", "employer")
     assert employer is not None and employer.mode != "Globex" and employer.distribution["Globex"] < 0.5, employer
+
+
+def test_someone_elses_relative_spoken_of_by_no_name_is_theirs(memory: Memory) -> None:
+    """"Eva's dad is retired" said by Alice: Eva's father is retired (not Alice, not Eva), and
+    "Does Eva's dad still work?" is answered from his dimension; a later "Eva's dad left
+    Acme" ends the job an earlier write gave him."""
+    memory.remember("kin", _turns("My friend Eva works at Globex.", "Eva's dad works at Acme."))
+    memory.remember("kin", [{"text": "Eva's dad left Acme last month.", "speaker": "Alice", "session": "s2",
+                             "observed_at": "2024-08-20T10:00:00"}])  # fmt: skip
+    father = memory.dimension("kin", "Eva's father", "employer")
+    assert father is not None and father.mode != "Acme" and father.distribution["Acme"] < 0.5, father
+    assert _answer(memory, "Where does Eva work?").startswith("Eva — employer: Globex")
+    assert {d.attribute for d in memory.dimensions("kin", "Alice")} == set()

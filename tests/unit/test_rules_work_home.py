@@ -274,6 +274,9 @@ def test_an_apposition_inside_another_clause_or_of_an_unknown_name_makes_no_fact
         ("My dad just retired.", "Cecilia's father", "employer", "retired"),
         ("My mom lives in Denver now.", "Cecilia's mother", "residence", "Denver"),
         ("My husband is a nurse.", "Cecilia's husband", "occupation", "nurse"),
+        # Someone else's relative, by a person Level 0 knows: theirs.
+        ("Melinda's dad just retired.", "Melinda's father", "employer", "retired"),
+        ("Melinda's older sister works at Halden.", "Melinda's sister", "employer", "Halden"),
     ],
 )
 def test_a_relative_never_named_is_a_subject_of_their_own(text: str, subject: str, attribute: str, value: str) -> None:

@@ -31,12 +31,12 @@ A = r"['’]"
 I = r"(?<![\w'’])I"  # noqa: E741 - the pronoun itself
 NAME = r"[A-Z][a-z]+(?:[-'’][A-Z][a-z]+)?"
 KIN = (
-    rf"(?<![\w'’])[Mm]y\s+{KIN_AGE}"
+    rf"(?:(?<![\w'’])[Mm]y|(?P<owner>{NAME}){A}s?)\s+{KIN_AGE}"
     rf"(?P<kin>{'|'.join(sorted(KIN_WORDS, key=len, reverse=True))})\b(?![-‐]|\s+{NAME}\b)"
 )
-"""A relative the speaker does not name ("my sister works at Globex"): the subject is
-``kin_subject(speaker, kin)``, "Ana's sister". Not one named in apposition ("my sister Eva":
-Eva is the subject, ``starts_clause``), not an in-law ("my brother-in-law")."""
+"""A relative spoken of by no name ("my sister works at Globex", "Ana's dad retired"): the
+subject is ``kin_subject(speaker or owner, kin)``, "Ana's sister". Not one named in apposition
+("my sister Eva": Eva is the subject, ``starts_clause``), not an in-law ("my brother-in-law")."""
 SUBJ = rf"(?P<subj>(?:(?P<with>{NAME})\s+and\s+)?{I}(?:\s+and\s+(?P<with_after>{NAME}))?|(?<![\w'’])[Ww]e|{KIN}|{NAME})"
 """The subject slot of every rule; ``resolve_subject`` decides whom it names. "I and Sam" is
 how ``eywa.extraction.rules.casual`` spells the casual "Me and Sam"."""
@@ -358,9 +358,12 @@ def resolve_subject(ctx: Ctx, m: re.Match[str], *, we: bool = False, third: bool
         return ctx.turn.speaker if we else None
     if subj in ("we", "We"):
         return ctx.turn.speaker if we else None
-    if (kin := m.groupdict().get("kin")) and subj[:2] in ("my", "My"):
-        # "My sister works at Globex": the speaker's sister, a person of her own.
-        return kin_subject(ctx.turn.speaker, kin) if third and ctx.turn.speaker else None
+    if kin := m.groupdict().get("kin"):
+        # "My sister works at Globex": the speaker's sister, a person of her own; "Ana's dad
+        # retired": Ana's father, when Level 0 recognised Ana in the clause.
+        owner = m.groupdict().get("owner")
+        whose = ctx.turn.speaker if owner is None else ctx.persons.get(owner)
+        return kin_subject(whose, kin) if third and whose else None
     if third and subj in ctx.persons:
         return ctx.persons[subj]
     return None
