@@ -7,6 +7,10 @@ Eva: her employer answers it, not Ana's. The plan then asks about Eva
 (``Plan.entities``) and keeps Ana as whom she was found through (``Plan.through``): Ana's
 turns, where her sister is spoken of, are still the question's people's turns.
 
+A sister never named ("My sister works at Globex") is the person "Ana's sister"
+(``eywa.attributes.kin``): the question is asked of her the same way, beside any sister known
+by name.
+
 Only a question that asks something *of* the relative is rewritten. "Who is Ana's sister?"
 asks for the relation itself, which Ana's siblings answer as it is.
 """
@@ -59,6 +63,10 @@ _RELATIONS: Final[Mapping[str, _Relation]] = (
 the words that tell it from the other relation there."""
 
 _WORD = re.compile(r"[a-z]+")
+_RELATION_WORDS: Final = "|".join(sorted(_RELATIONS, key=len, reverse=True))
+_POSSESSED_RELATION: Final = re.compile(rf"['’]s?\s+{KIN_AGE}(?:{_RELATION_WORDS})(?!\w)", re.IGNORECASE)
+"""Any "…'s sister" at all: most questions have none, and are left before a pattern of their
+names is made."""
 
 
 @dataclass(frozen=True)
@@ -79,11 +87,10 @@ class RelativeAsk:
 def relatives_asked(question: str, names: Sequence[str]) -> tuple[RelativeAsk, ...]:
     """The "<name>'s <relation>" phrases of ``question`` whose name is one of ``names`` (the
     plan's entities). Pure."""
-    if not names:
+    if not names or _POSSESSED_RELATION.search(question) is None:
         return ()
     owners = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    relations = "|".join(sorted(_RELATIONS, key=len, reverse=True))
-    pattern = re.compile(rf"(?<!\w)(?P<owner>{owners})['’]s?\s+{KIN_AGE}(?P<word>{relations})(?!\w)", re.IGNORECASE)
+    pattern = re.compile(rf"(?<!\w)(?P<owner>{owners})['’]s?\s+{KIN_AGE}(?P<word>{_RELATION_WORDS})(?!\w)", re.I)
     found: list[RelativeAsk] = []
     for m in pattern.finditer(question):
         owner = next(n for n in names if n.casefold() == m.group("owner").casefold())
@@ -133,9 +140,9 @@ class Relatives:
                 d.observed for d in latest.values()
                 if d.polarity == "positive" and d.modality == "asserted" and is_name(d.observed)
             ]  # fmt: skip
-            lines = self._stores.beliefs.beliefs_about(space, [ask.owner], [ask.attribute]).get(ask.owner, []) if held else []
+            lines = self._stores.beliefs.beliefs_about(space, [ask.owner], [ask.attribute]) if held else {}
             said: dict[str, list[str]] = {}
-            for line in lines:
+            for line in lines.get(ask.owner, []):
                 if line.value is not None:
                     said.setdefault(line.value.casefold(), []).append(line.statement)
             verdicts = {name: said_so(said.get(name.casefold(), ()), ask.word) for name in held}
@@ -173,9 +180,9 @@ def ask_of_relatives(question: str, found: Mapping[RelativeAsk, Sequence[str]]) 
 def asked_through(asked: Plan, plan: Plan, found: Mapping[RelativeAsk, Sequence[str]]) -> Plan:
     """The plan of the rewritten question (``ask_of_relatives``) when it asks something of
     the relatives besides the relation (an attribute: "Where does Eva work?", or another
-    entity: "Is Eva still at Globex?"), with the
-    owners as whom they were found through; ``plan`` otherwise ("Who is Ana's sister?" asks
-    for the relation itself, which the owner's siblings answer). Pure."""
+    entity: "Is Eva still at Globex?"), with the owners as whom they were found through;
+    ``plan`` otherwise ("Who is Ana's sister?" asks for the relation itself, which the
+    owner's siblings answer). Pure."""
     relatives = [name for names in found.values() for name in names]
     # Something asked of them: an attribute ("work"), or another entity the answer may be
     # ("Is Ana's sister still at Globex?": a value of hers the dimension route finds).
