@@ -347,3 +347,11 @@ def test_a_child_given_birth_to_is_a_child() -> None:
     assert facts("I gave birth to a baby boy named Leo.", attribute="children") == {
         ("children", "Leo", "positive", "asserted")
     }
+
+
+@pytest.mark.parametrize("text", ["I married my college sweetheart Tobias.", "I married my best friend, Tobias."])
+def test_the_one_married_introduced_by_who_they_were_is_the_partner(text: str) -> None:
+    """"I married my college sweetheart Tobias" made nothing ("I married Tobias" did)."""
+    assert facts(text, attribute="partner") | facts(text, attribute="relationship_status") == {
+        ("partner", "Tobias", "positive", "asserted"), ("relationship_status", "married", "positive", "asserted"),
+    }  # fmt: skip

@@ -69,7 +69,13 @@ _MARRIED_TO = rule(
 "I've been married to Tom for ten years" (the status and the partner since its start)."""
 _TO_NAME = re.compile(rf"\s+to\s+(?P<name>{NAME})\b(?!{A}s)")
 _FROM_NAME = re.compile(rf"\s+from\s+(?P<name>{NAME})\b(?!{A}s)")
-_MARRIED_NAME = rule(rf"{SUBJ}\s+{ADV}married\s+(?P<name>{NAME})\b", "married")
+_MARRIED_NAME = rule(
+    rf"{SUBJ}\s+{ADV}married\s+(?:my\s+(?:[a-z]+\s+){{0,2}}?(?:sweetheart|love|friend|partner|boyfriend|girlfriend"
+    rf"|fianc[ée]e?),?\s+)?(?P<name>{NAME})\b",
+    "married",
+)
+""""I married Tom", "I married my college sweetheart Tom", "… my best friend, Tom": the
+partner, and married."""
 _GETTING = rule(rf"{SUBJ}{BE}\s+{ADV}getting\s+(?P<st>married|divorced|engaged)\b", "getting")
 _BROKE_UP = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>broke\s+up|split\s+up|separated|called\s+it\s+off)"
