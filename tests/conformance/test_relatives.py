@@ -110,3 +110,10 @@ def test_someone_elses_relative_spoken_of_by_no_name_is_theirs(memory: Memory) -
     assert father is not None and father.mode != "Acme" and father.distribution["Acme"] < 0.5, father
     assert _answer(memory, "Where does Eva work?").startswith("Eva — employer: Globex")
     assert {d.attribute for d in memory.dimensions("kin", "Alice")} == set()
+
+
+def test_a_sister_spoken_of_by_no_name_answers_beside_one_named(memory: Memory) -> None:
+    """Alice named a sister (Eva, whose job she never said) and spoke of "my sister" working
+    at Globex: the job is the unnamed sister's, and answers "Where does Alice's sister work?"."""
+    memory.remember("kin", _turns("My sister Eva loves hiking.", "My sister works at Globex."))
+    assert _answer(memory, "Where does Alice's sister work?").startswith("Alice's sister — employer: Globex")
