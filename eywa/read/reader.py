@@ -68,6 +68,9 @@ HANDOFF_WAIT_S = 0.005
 # The routes that search with a query embedding (run once it is computed), and which: the
 # question's (0) or the question's without the people it names (1).
 EMBEDDING_ROUTES: Final[Mapping[RouteName, int]] = {"vector": 0, "person": 1}
+# How many relatives a question may go through ("Ana's sister's husband": two): each step is
+# one dimension and one belief read of the owner, only for questions that say "…'s <relative>".
+RELATIVE_STEPS = 2
 # Names of the post-fusion stages, for ``disabled``.
 POST_FILTERS: Final[tuple[PostFilter, ...]] = get_args(PostFilter)
 
@@ -156,8 +159,8 @@ class Reader:
         embedding = self._start_embedding(embedding_texts(question, entities, self._disabled)) if embedded else None
         anchor = as_of or datetime.now(timezone.utc)
         plan = make_plan(question, entities, anchor, self._disabled)
-        if self._relatives is not None and (asks := relatives_asked(question, plan.entities)):
-            plan, entities = self._through_relatives(space, question, plan, entities, asks, anchor, as_of)
+        if self._relatives is not None and plan.entities:
+            plan, entities = self._through_relatives(space, question, plan, entities, anchor, as_of)
         timings["plan"] = _ms(clock)
 
         skipped: dict[str, str] = {}
@@ -283,34 +286,40 @@ class Reader:
         )
 
     def _through_relatives(
-        self,
-        space: str,
-        question: str,
-        plan: Plan,
-        entities: list[Entity],
-        asks: Sequence[RelativeAsk],
-        anchor: datetime,
-        as_of: datetime | None,
+        self, space: str, question: str, plan: Plan, entities: list[Entity], anchor: datetime, as_of: datetime | None
     ) -> tuple[Plan, list[Entity]]:
         """"Where does Ana's sister work?" planned as "Where does Eva work?" when the memory
-        knows Ana's sister is Eva (``eywa.read.relatives``), with the entities that names."""
+        knows Ana's sister is Eva (``eywa.read.relatives``), with the entities that names; a
+        relative's relative ("Ana's sister's husband") one step further, up to
+        ``RELATIVE_STEPS``."""
         assert self._relatives is not None
-        found = self._relatives(space, asks, as_of)
-        if not found:
-            return plan, entities
-        relatives = list(dict.fromkeys(name for names in found.values() for name in names))
-        kin = self._entities_named(space, relatives)
-        # A relative known by no name ("Ana's sister") is no entity of Level 0's: planned as one.
-        kin += [
-            Entity(id=entity_id(space, name), space=space, name=name, kind="person")
-            for name in relatives if name not in {e.name for e in kin}
-        ]  # fmt: skip
-        # Her owner's name is inside hers: planned without him, or both would be named.
-        owners = {ask.owner for ask in found if any(ask.owner in name for name in relatives)}
-        planned = [e for e in entities if e.name not in owners]
-        asked = make_plan(ask_of_relatives(question, found), [*planned, *kin], anchor, self._disabled)
-        through = asked_through(asked, plan, found)
-        return (through, [*entities, *kin]) if through is not plan else (plan, entities)
+        text = question
+        for _ in range(RELATIVE_STEPS):
+            asks = relatives_asked(text, plan.entities)
+            found = self._relatives(space, asks, as_of) if asks else {}
+            if not found:
+                break
+            relatives = list(dict.fromkeys(name for names in found.values() for name in names))
+            kin = self._entities_named(space, relatives)
+            # A relative known by no name ("Ana's sister") is no entity of Level 0's: planned as one.
+            kin += [
+                Entity(id=entity_id(space, name), space=space, name=name, kind="person")
+                for name in relatives if name not in {e.name for e in kin}
+            ]  # fmt: skip
+            # Her owner's name is inside hers: planned without him, or both would be named.
+            owners = {ask.owner for ask in found if any(ask.owner in name for name in relatives)}
+            planned = [e for e in entities if e.name not in owners]
+            rewritten = ask_of_relatives(text, found)
+            through = asked_through(make_plan(rewritten, [*planned, *kin], anchor, self._disabled), plan, found)
+            if through is plan:
+                break
+            plan = replace(
+                through,
+                through=tuple(dict.fromkeys((*plan.through, *through.through))),
+                notes=tuple(dict.fromkeys((*plan.notes, *through.notes))),
+            )
+            text, entities = rewritten, [*entities, *kin]
+        return plan, entities
 
     def _run_routes(
         self, routes: Sequence[Route], query: Query, embedding: Embedding | None

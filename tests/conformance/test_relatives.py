@@ -117,3 +117,13 @@ def test_a_sister_spoken_of_by_no_name_answers_beside_one_named(memory: Memory) 
     at Globex: the job is the unnamed sister's, and answers "Where does Alice's sister work?"."""
     memory.remember("kin", _turns("My sister Eva loves hiking.", "My sister works at Globex."))
     assert _answer(memory, "Where does Alice's sister work?").startswith("Alice's sister — employer: Globex")
+
+
+def test_a_relatives_relative_is_asked_one_step_further(memory: Memory) -> None:
+    """"Where does Alice's sister's husband work?": Eva's husband, Tom; his employer answers
+    (the plan went through Alice, then Eva), not Eva's."""
+    memory.remember("kin", _turns("My sister Eva works at Globex.", "Eva's husband is called Tom.",
+                                  "Tom works at Acme."))  # fmt: skip
+    assert _answer(memory, "Where does Alice's sister's husband work?").startswith("Tom — employer: Acme")
+    result = memory.recall("kin", "Where does Alice's sister's husband work?", k=3, as_of=_AS_OF)
+    assert result.trace["plan"]["through"] == ["Alice", "Eva"]
