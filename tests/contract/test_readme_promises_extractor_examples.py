@@ -29,7 +29,7 @@ SAID = "2024-04-10T10:00:00Z"
 
 def _beliefs(memory: Memory, space: str, text: str) -> set[tuple[str, str, str, str]]:
     memory.remember(space, [{"text": text, "speaker": "Ana", "observed_at": SAID}], wait=True)
-    return {(b.subject, b.attribute, str(b.value), b.polarity) for b in memory.beliefs(space)}
+    return {(b.subject, str(b.attribute), str(b.value), str(b.polarity)) for b in memory.beliefs(space)}
 
 
 @pytest.mark.parametrize(
