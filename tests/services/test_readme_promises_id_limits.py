@@ -4,7 +4,7 @@ with ``limit_exceeded`` (422), "the same input ... refused everywhere, with the 
 
 Found by probing (audit of s32): the correction routes' belief or candidate id, the
 corrections' ``target_id`` and an erasure proof's id had length bounds of their own in the
-route (500, 500 and 200 characters), so HTTP answered ``validation_error`` where
+route (500, 500 and 200 characters; a job's id 200 too), so HTTP answered ``validation_error`` where
 ``Memory`` says ``limit_exceeded`` — and an erasure id of 201-500 characters, which
 ``Memory.erasure_proof`` takes (and answers 404), was refused. The ids now reach ``Memory``
 as sent, which checks them against the configured limit.
@@ -37,6 +37,7 @@ CASES: list[tuple[str, str, str, Callable[[Memory], Any], str]] = [
      lambda m: m.corrections(SPACE, LONG), "query.target_id"),
     ("GET", f"/v1/spaces/{SPACE}/erasures/{LONG}/proof", "",
      lambda m: m.erasure_proof(SPACE, LONG), "path.erasure_id"),
+    ("GET", f"/v1/jobs/{LONG}", "", lambda m: m.job(LONG), "path.job_id"),
 ]  # fmt: skip
 
 
@@ -55,11 +56,14 @@ def test_an_overlong_id_is_a_limit_error_over_http_as_in_python(
     assert problem["code"] == "limit_exceeded" and [e["field"] for e in problem["errors"]] == [field], problem
 
 
-def test_an_erasure_id_python_takes_is_not_refused_over_http(service: Service, memory: Memory) -> None:
+def test_an_erasure_or_job_id_python_takes_is_not_refused_over_http(service: Service, memory: Memory) -> None:
     memory.remember(SPACE, [{"text": "I work at Acme.", "speaker": "Ana"}])
     unknown = "er_" + "0" * 300  # within the 500-character limit: unknown, not malformed
     with pytest.raises(NotFoundError):
         memory.erasure_proof(SPACE, unknown)
+    with pytest.raises(NotFoundError):
+        memory.job(unknown)
     headers = service.headers([SPACE], "read,write,erase")
-    answer = service.client.get(f"/v1/spaces/{SPACE}/erasures/{unknown}/proof", headers=headers)
-    assert answer.status_code == 404 and answer.json()["code"] == "not_found", answer.text
+    for path in (f"/v1/spaces/{SPACE}/erasures/{unknown}/proof", f"/v1/jobs/{unknown}"):
+        answer = service.client.get(path, headers=headers)
+        assert answer.status_code == 404 and answer.json()["code"] == "not_found", (path[:30], answer.text)
