@@ -37,7 +37,7 @@ def _where(file: Path, space: str | None, index: int) -> str:
     text = file.read_text(encoding="utf-8")  # read already once, as UTF-8, by the loader
     if text.lstrip().startswith("["):
         return f"item {index}"
-    lines = [number for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    lines = [number for number, line in enumerate(text.split("\n"), start=1) if line.strip()]  # as the loader
     return f"line {lines[index]}"
 
 
