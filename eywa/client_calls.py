@@ -327,7 +327,12 @@ def job(job_id: str) -> Call[JobStatus]:
 
 
 def _export_records(text: str) -> list[ExportHeader | ExportRecord]:
-    header, records = parse_lines(text.splitlines())
+    # NDJSON lines end at "\n" alone: str.splitlines also breaks at NEL, U+2028 and U+2029,
+    # which the export writes raw inside its JSON strings (as JSON allows).
+    lines = text.split("\n")
+    if lines and not lines[-1]:
+        lines.pop()  # the newline that ends the last record
+    header, records = parse_lines(lines)
     return [header, *records]
 
 

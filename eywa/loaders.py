@@ -138,7 +138,9 @@ def load_turns_file(path: Path) -> list[TurnBatch]:
             raise _fail(path, "content", "no turns found")
         return [(None, turns)]
     turns = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    # JSON lines end at "\n" alone (read_text turned "\r\n" into it): str.splitlines also
+    # breaks at NEL, U+2028 and U+2029, which JSON lets stand raw inside a string.
+    for lineno, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         raw = _parsed(path, line, lineno)

@@ -19,6 +19,7 @@ from eywa.runtime import describe, load_settings, open_graph_stores, open_memory
 from eywa.stats import space_stats
 from eywa.runtime.commands import DataDirOption, err_console, out_console, note_unknown_space
 from eywa.runtime.ingest import ingest_batches
+from eywa.runtime.terminal import json_visible
 from eywa.contract import Limits, check_turns
 from eywa.errors import InvalidInputError, InvalidTurnError
 from eywa.loaders import load_turns_file
@@ -36,7 +37,7 @@ def _where(file: Path, space: str | None, index: int) -> str:
     text = file.read_text(encoding="utf-8")  # read already once, as UTF-8, by the loader
     if text.lstrip().startswith("["):
         return f"item {index}"
-    lines = [number for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    lines = [number for number, line in enumerate(text.split("\n"), start=1) if line.strip()]  # as the loader
     return f"line {lines[index]}"
 
 
@@ -140,7 +141,7 @@ def recall(
         note_unknown_space(mem.spaces(), space)
         result = mem.recall(space, question, k=k, budget_tokens=budget, policy=policy, as_of=checked_as_of)
     if as_json:
-        typer.echo(result.model_dump_json(indent=2))
+        typer.echo(json_visible(result.model_dump_json(indent=2)))  # DEL, C1 escaped too
     else:
         print_recall(out_console(markup=False), result)
 

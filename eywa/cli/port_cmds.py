@@ -29,6 +29,7 @@ from eywa.runtime.backends import backend_of, require_embedded_store
 from eywa.runtime.commands import DataDirOption, err_console, out_console, note_unknown_space
 from eywa.runtime.fresh import Undo, undone_on_failure
 from eywa.runtime.ingest import progress_bar
+from eywa.runtime.terminal import json_visible
 from eywa.stores.embedded.backup import backup_directory
 from eywa.stores.embedded.factory import DATABASE_FILE
 
@@ -148,7 +149,7 @@ def export_space(
         with _output(out) as stream, progress_bar(errors, transient=True) as bar:
             task = bar.add_task("export", total=len(records))
             for record in records:
-                stream.write(record_json(record) + "\n")
+                stream.write(json_visible(record_json(record)) + "\n")  # DEL, C1 escaped too
                 bar.advance(task)
     errors.print(_counts_table(f"exported {space!r} to {out}", counts))
 

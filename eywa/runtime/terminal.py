@@ -11,6 +11,11 @@ so a speaker named ``A[/x]na`` ended ``eywa beliefs list`` in a ``MarkupError`` 
 So results go through ``TerminalConsole``: markup is off (what the CLI styles, it styles
 with ``rich.text.Text``), and every string Rich renders has its control characters (C0 but
 tab and newline, DEL, C1) shown as ``\\x1b``-style escapes by ``visible``.
+
+What the CLI prints as JSON (``eywa recall --json``, ``eywa export``) reaches the same
+terminal: JSON escapes C0 itself, but writes DEL and C1 raw (U+009B is CSI, the one-character
+form of ESC ``[``), so ``json_visible`` writes those as ``\\u009b``-style escapes, which
+decode to the same characters.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-__all__ = ["TerminalConsole", "visible"]
+__all__ = ["TerminalConsole", "json_visible", "visible"]
 
 _CONTROLS = {
     code: f"\\x{code:02x}"
@@ -37,6 +42,20 @@ def visible(text: str) -> str:
         'a\\\\x00b\\\\x1b[31m\\tc'
     """
     return text.translate(_CONTROLS)
+
+
+_JSON_CONTROLS = {code: f"\\u{code:04x}" for code in range(0x7F, 0xA0)}
+
+
+def json_visible(text: str) -> str:
+    """JSON text with DEL and C1 written as ``\\u`` escapes: the same JSON value, since
+    outside its strings JSON holds no such character.
+
+    Example:
+        >>> json_visible('{"a": "x\\x9by"}')
+        '{"a": "x\\\\u009by"}'
+    """
+    return text.translate(_JSON_CONTROLS)
 
 
 class TerminalConsole(Console):

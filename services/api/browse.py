@@ -115,8 +115,8 @@ def timeline(
     space: str,
     *,
     speaker: str | None = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
+    since: datetime | str | None = None,
+    until: datetime | str | None = None,
     offset: int = 0,
     limit: int = 50,
 ) -> Page[Evidence]:

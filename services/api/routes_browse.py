@@ -3,8 +3,7 @@ its entities (``services.api.browse`` answers both the JSON and the pages)."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
 
@@ -32,18 +31,24 @@ def spaces(key: AnySpaceReader, ctx: Ctx, offset: Offset = 0, limit: Limit = 50)
     )  # fmt: skip
 
 
+_TIME: dict[str, Any] = {"format": "date-time"}
+
+
 @router.get("/v1/spaces/{space}/timeline", response_model=browse.Page[Evidence], summary="Turns in event time")
 def timeline(
     space: SpacePath,
     key: Reader,
     ctx: Ctx,
     speaker: Annotated[str | None, Query(max_length=200, description="Only this speaker's turns.")] = None,
-    since: Annotated[datetime | None, Query(description="Observed at or after (ISO-8601).")] = None,
-    until: Annotated[datetime | None, Query(description="Observed before (ISO-8601).")] = None,
+    since: Annotated[str | None, Query(description="Observed at or after (ISO-8601).", json_schema_extra=_TIME)] = None,
+    until: Annotated[str | None, Query(description="Observed before (ISO-8601).", json_schema_extra=_TIME)] = None,
     offset: Offset = 0,
     limit: Limit = 50,
 ) -> browse.Page[Evidence]:
-    """The turns of the space ordered by when they were said, with their signals."""
+    """The turns of the space ordered by when they were said, with their signals.
+
+    ``since`` and ``until`` reach the core's time check as sent (text), as a recall's
+    ``as_of`` does: typed as datetimes, pydantic read ``since=1700000000`` as Unix time."""
     return browse.timeline(ctx.memory, space, speaker=speaker, since=since, until=until, offset=offset, limit=limit)
 
 

@@ -15,7 +15,9 @@ from services.api.routes_write import SpacePath
 
 router = APIRouter(prefix="/v1", tags=["correct"])
 
-ItemPath = Annotated[str, Path(min_length=1, max_length=500, description="A belief (bel_...) or candidate (cand_...) id.")]
+# Ids reach ``Memory`` as sent, which checks them against EYWA_MAX_LABEL_CHARS: a bound here
+# answered validation_error where every other surface says limit_exceeded.
+ItemPath = Annotated[str, Path(description="A belief (bel_...) or candidate (cand_...) id.")]
 
 
 class CorrectionRequest(BaseModel):
@@ -74,7 +76,7 @@ def corrections(
     space: SpacePath,
     key: Reader,
     ctx: Ctx,
-    target_id: Annotated[str | None, Query(min_length=1, max_length=500, description="One belief or candidate.")] = None,
+    target_id: Annotated[str | None, Query(description="One belief or candidate (checked by the core).")] = None,
 ) -> list[CorrectionRecord]:
     """Who corrected what, when and why, oldest first (never content)."""
     return ctx.memory.corrections(space, target_id)

@@ -37,7 +37,8 @@ def drop_space(space: SpacePath, key: Eraser, ctx: Ctx) -> ErasureReport:
 
 @router.get("/spaces/{space}/erasures/{erasure_id}/proof", response_model=ErasureProof, summary="Residue of an erasure")
 def proof(
-    space: SpacePath, erasure_id: Annotated[str, Path(min_length=1, max_length=200)], key: Eraser, ctx: Ctx
+    space: SpacePath, erasure_id: Annotated[str, Path(description="An erasure id (er_...), checked by the core.")],
+    key: Eraser, ctx: Ctx,
 ) -> ErasureProof:
     """Items still holding an erased id, per kind, from the graph, keyword index and vectors
     (all 0 proves the erasure); ``same_text_kept`` counts other turns with the very same text."""

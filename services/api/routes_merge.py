@@ -4,10 +4,10 @@ of either entity see both while it is active, and an undone merge is kept for au
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from eywa.errors import NotFoundError
 from eywa.nous.identity import MergeProposal
@@ -25,7 +25,12 @@ class MergeRequest(BaseModel):
 
     source: str = Field(description="One entity's name.")
     target: str = Field(description="The other entity's name.")
-    score: float = Field(default=1.0, description="How sure the merge is, in [0, 1] (a proposal's score).")
+    # As sent, for the core to check (README, "Values are not converted on the way"): typed
+    # as a float, pydantic's lax mode read ``true`` as 1.0 and ``"0.5"`` as 0.5 and merged,
+    # where ``Memory.accept_merge`` refuses both.
+    score: Annotated[Any, WithJsonSchema(
+        {"type": "number", "default": 1.0, "description": "How sure the merge is, in [0, 1] (a proposal's score)."}
+    )] = 1.0  # fmt: skip
 
 
 class UndoRequest(BaseModel):

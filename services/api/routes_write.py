@@ -60,7 +60,7 @@ async def remember(space: SpacePath, body: RememberRequest, key: Writer, ctx: Ct
 
 @router.get("/jobs/{job_id}", response_model=JobStatus, summary="Level 1 job status")
 async def job_status(
-    job_id: Annotated[str, Path(min_length=1, max_length=200)],
+    job_id: Annotated[str, Path(description="A job id, checked by the core (EYWA_MAX_LABEL_CHARS).")],
     request: Request,
     key: Annotated[ApiKey, Depends(authenticate)],
     ctx: Ctx,

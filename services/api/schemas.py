@@ -7,7 +7,7 @@ Domain objects (``RecallResult``, ``Evidence``, ``Belief``…) travel as the mod
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
@@ -110,11 +110,28 @@ class CreatedKey(_Body):
     secret: str
 
 
-class EraseRequest(_Body):
-    """``POST /v1/spaces/{space}/erase``: which turns to erase; the given fields combine with AND."""
+def _optional(schema: dict[str, Any], description: str) -> WithJsonSchema:
+    """The documented schema of a value that travels as sent: ``schema`` or null."""
+    return WithJsonSchema({"anyOf": [schema, {"type": "null"}], "default": None, "description": description})
 
-    evidence_ids: list[str] | None = Field(default=None, description="Evidence ids (ev_...).")
-    external_ids: list[str] | None = Field(default=None, description="The external ids given when the turns were sent.")
-    speaker: str | None = Field(default=None, description="The turns this speaker said.")
-    session: str | None = Field(default=None, description="The turns of this session.")
-    before: datetime | None = Field(default=None, description="Turns observed before this time (ISO-8601).")
+
+_NAMES: Final[dict[str, Any]] = {"type": "array", "items": {"type": "string"}}
+
+
+class EraseRequest(_Body):
+    """``POST /v1/spaces/{space}/erase``: which turns to erase; the given fields combine with AND.
+
+    The values travel to ``Memory.forget`` as sent, as a recall's do (``RecallRequest``): the
+    core's input contract checks them, so a selector is refused over HTTP exactly as in
+    Python, with its code and field. Typed here, pydantic's lax mode read a ``before`` of
+    ``1700000000``, ``1700000000.5`` or ``"1700000000"`` as Unix time and erased every turn
+    observed before 14 Nov 2023, where ``Memory.forget`` refuses each and erases nothing.
+    """
+
+    evidence_ids: Annotated[Any, _optional(_NAMES, "Evidence ids (ev_...).")] = None
+    external_ids: Annotated[Any, _optional(_NAMES, "The external ids given when the turns were sent.")] = None
+    speaker: Annotated[Any, _optional({"type": "string"}, "The turns this speaker said.")] = None
+    session: Annotated[Any, _optional({"type": "string"}, "The turns of this session.")] = None
+    before: Annotated[Any, _optional(
+        {"type": "string", "format": "date-time"}, "Turns observed before this time (ISO-8601, within the supported range)."
+    )] = None  # fmt: skip
