@@ -87,9 +87,11 @@ class NousParams:
     # weighed (half the old value's confidence released, not 0.9's as when the change is
     # said), so the older value keeps a share in proportion to its support; 7 days
     # (assumption: about the time between two conversations of a weekly habit) makes a
-    # contradiction the next day 0.07 (still contested: Acme/Borealis a day apart stay
-    # below the answer threshold), a week later 0.32 and a month later 0.49 (Porto 0.83,
-    # Lisbon 0.13). A restatement of the value believed releases nothing.
+    # contradiction the next day 0.07 (nearly contested: two rule beliefs of ρ 0.95 a day
+    # apart leave the later at 0.61, the earlier at 0.37, since a wrong report is spread
+    # over every other value; at ρ 0.9 neither reaches the answer threshold), a week later
+    # 0.32 and a month later 0.49 (Porto 0.86, Lisbon 0.12). A restatement of the value
+    # believed releases nothing.
     contradiction_hazard: float = 0.5
     contradiction_days: float = 7.0
     # Share of the "unseen" mass a value receives the first time it is observed. 0.5 makes the

@@ -44,8 +44,10 @@ ANSWER_THRESHOLD: Final = 0.6
 for the same reasons: it is above what hedged, planned or hypothetical statements can reach
 on their own (``rho_tentative`` = 0.55: "I might move to Berlin" never answers "where does
 he live"), and at or below what one validated assertion gives (a single-valued dimension
-holds ρ ≥ 0.6 after one asserted belief, a set membership about 0.7). Two equally strong,
-contradicting statements leave the mode near 0.5: no claim, the routes decide. Silence
+holds ρ ≥ 0.6 after one asserted belief, a set membership about 0.7). Two contradicting
+statements of ρ 0.9 or less a day apart leave the mode near 0.5: no claim, the routes
+decide; two of ρ 0.95 (rule beliefs) leave the later at 0.61, claimed with the earlier
+named on its line (``NousParams.contradiction_days``). Silence
 lowers the probability toward uniform, so a value unconfirmed for longer than about 1.5 τ
 of its attribute stops claiming. On the demo conversation and the LoCoMo development file
 every confident dimension sits at 0.70 or above and every contested one at 0.57 or below

@@ -343,3 +343,28 @@ def test_a_condition_one_is_over_is_no_longer_had(memory: Memory, over: str) -> 
     space = _alice(memory, "I have the flu.", over)
     said = _answer(memory, space, "Does Alice have the flu?")
     assert said.startswith("Alice — health: not flu"), said
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "question", "later", "earlier"),
+    [
+        ("I live in Lisbon.", "I live in Porto.", "Where does Alice live?", "Porto", "Lisbon"),
+        ("I work at Initech.", "I work at Globex.", "Where does Alice work?", "Globex", "Initech"),
+    ],
+)
+def test_two_contradicting_statements_a_day_apart_leave_the_later_only_narrowly_ahead(
+    memory: Memory, first: str, second: str, question: str, later: str, earlier: str
+) -> None:
+    """README, Dimensions: a day apart, the later leads only narrowly (two rule beliefs: about
+    0.61 against 0.37), and the answer line names the earlier; a month apart the later is the
+    news of a change (about 0.86)."""
+    for gap, floor, ceiling in (("2024-05-02", 0.55, 0.7), ("2024-06-01", 0.8, 0.95)):
+        space = _space(first, second, gap)
+        _send(memory, space, [("Alice", first, "2024-05-01T10:00:00"), ("Alice", second, f"{gap}T10:00:00")])
+        attribute = "residence" if "live" in question else "employer"
+        dimension = memory.dimension(space, "Alice", attribute, as_of=f"{gap}T12:00:00")
+        assert dimension is not None and dimension.mode == later, dimension
+        assert floor <= dimension.distribution[later] <= ceiling, (gap, dimension.distribution)
+        assert dimension.distribution[earlier] >= 1.0 - ceiling - 0.05, (gap, dimension.distribution)
+        said = _answer(memory, space, question, as_of=f"{gap}T12:00:00")
+        assert f"(was {earlier})" in said, said
