@@ -127,3 +127,13 @@ def test_a_relatives_relative_is_asked_one_step_further(memory: Memory) -> None:
     assert _answer(memory, "Where does Alice's sister's husband work?").startswith("Tom — employer: Acme")
     result = memory.recall("kin", "Where does Alice's sister's husband work?", k=3, as_of=_AS_OF)
     assert result.trace["plan"]["through"] == ["Alice", "Eva"]
+
+
+def test_where_a_relatives_child_goes_to_school(memory: Memory) -> None:
+    """README's "Where do Priya's kids go to school?": a child named ("my son Leo") or not
+    ("my daughter") is asked of by the school it goes to."""
+    memory.remember("kin", _turns("My son Leo started at Hillview Academy this fall.", "My daughter goes to Oak School."))
+    assert _answer(memory, "Where do Alice's kids go to school?").startswith("Leo — education: Hillview Academy")
+    assert _answer(memory, "Where does Alice's daughter go to school?").startswith(
+        "Alice's daughter — education: Oak School"
+    )

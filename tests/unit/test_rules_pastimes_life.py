@@ -140,3 +140,27 @@ def test_possession_forms(text: str, expected: set[Fact]) -> None:
 
 def test_an_adverb_between_the_subject_and_have_does_not_hide_a_condition() -> None:
     assert ("health", "asthma", "positive", "asserted") in facts("I also have asthma.", attribute="health")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I study at Leeds University.", {("education", "Leeds University", "positive", "asserted")}),
+        ("Melinda goes to Hillview Academy.", {("education", "Hillview Academy", "positive", "asserted")}),
+        ("My daughter attends Oak School.", {("education", "Oak School", "positive", "asserted")}),
+        ("Melinda goes to Starbucks every day.", set()),  # no school named as one
+    ],
+)
+def test_a_school_attended_is_education(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="education") == expected
+
+
+def test_a_child_starting_at_a_school_starts_school_not_a_job() -> None:
+    """"My son Leo started at Hillview Academy this fall" made Hillview Academy Leo's employer."""
+    text = "My son Leo started at Hillview Academy this fall."
+    assert facts(text, attribute="education") == {("education", "Hillview Academy", "positive", "asserted")}
+    assert facts(text, attribute="employer") == set()
+    # The speaker's own start there may be a teacher's: an employer, as before.
+    assert facts("I started at Hillview Academy this fall.", attribute="employer") == {
+        ("employer", "Hillview Academy", "positive", "asserted")
+    }

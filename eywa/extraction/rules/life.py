@@ -102,6 +102,12 @@ _LANGUAGE = rule(
     rf"(?P<lang>(?i:{LANGUAGES}))\b(?!\s+(?:food|music|movies?|films?|friends?|people|guy|girl|man|woman)\b)",
     LANGUAGES,
 )
+_ATTENDS = rule(
+    rf"{SUBJ}\s+{ADV}(?:(?:goes|go)\s+to|(?:study|studies)\s+at|attends|attend)\s+{_SCHOOL}{_SCHOOL_END}",
+    "goes go study studies attends attend",
+)
+""""Leo goes to Hillview Academy", "I study at Leeds University", "my daughter attends Oak
+School": the school, named with what it is (not "goes to Starbucks")."""
 _DROPPED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}dropped\s+out\s+(?:of\s+)?{_PROGRAMME}", "dropped")
 
 _DROPPED_SCHOOL = rule(
@@ -191,6 +197,9 @@ def education(ctx: Ctx) -> Iterator[CandidateFact]:
             continue  # "I have a degree" says little; "a gift certificate" is none
         for value in _values(m):
             yield fact(ctx, s, f"{s} has {_phrase(m, s)}", "education", value, confidence=0.8)
+    for m, s in matches(ctx, _ATTENDS):
+        if school := _school(m):
+            yield fact(ctx, s, f"{s} is a student at {school}", "education", school, confidence=0.8)
     students = next((found for pattern in _STUDENT_AT if (found := matches(ctx, pattern))), [])
     for m, s in matches(ctx, _STUDIES) + students:
         for value in _values(m):

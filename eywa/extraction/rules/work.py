@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 from datetime import datetime
 
-from eywa.extraction.lexicon import NEEDS_QUALIFIER, NOT_JOB_MODIFIERS, NOT_NAMES, OCCUPATIONS, PROPER
+from eywa.extraction.lexicon import INSTITUTION_HEADS, NEEDS_QUALIFIER, NOT_JOB_MODIFIERS, NOT_NAMES, OCCUPATIONS, PROPER
 from eywa.extraction.rules.clause import (
     A,
     ADV,
@@ -114,6 +114,10 @@ _STARTS = rule(
     rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+(?:job|gig|position|role)\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_ROLE_AFTER}",
     "start starts started starting begin begins began begun",
 )
+_SCHOOL_NAME = re.compile(rf"\b{INSTITUTION_HEADS}$")
+"""An institution a learner starts at ("Hillview Academy", "Leeds University")."""
+_AS_STAFF = re.compile(r"\b(?:work(?:ing)?|job|as\s+(?:a|an))\b")
+"""A start that says it is a job ("started working at", "as a teacher")."""
 _OFFER = re.compile(r"\boffer\b")
 """A job match about an offer ("got an offer from X", ``_accepted``)."""
 _SCHEDULED = frozenset({"start", "starts", "starting", "begin", "begins"})
@@ -411,6 +415,11 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
             upcoming = start is not None and start > ctx.turn.observed_at
             when = f" {date_phrase(start, _granularity(ctx, start))}" if start is not None else ""
             statement = f"{s} starts at {org}{when}" if upcoming else f"{s} started at {org}{when}"
+            if s != ctx.turn.speaker and _SCHOOL_NAME.search(org) and not _AS_STAFF.search(m.group(0)):
+                # "My son Leo started at Hillview Academy": a school, his (the speaker's own
+                # start there may be a teacher's, and stays an employer).
+                yield fact(ctx, s, statement, "education", org, valid_from=start, confidence=0.8)
+                continue
             yield fact(ctx, s, statement, "employer", org, valid_from=start, confidence=0.85)
             yield from _title(ctx, s, m)
 
