@@ -40,7 +40,7 @@ from eywa.read.fusion import BELIEF_SHARE, ItemKey, belief_turns, lead_with, wei
 from eywa.read.items import Hydrated, ItemSource
 from eywa.read.packing import pack
 from eywa.read.plan import Plan, embedding_texts, make_plan, name_spans
-from eywa.read.relatives import RelativeAsk, ask_of_relatives, asked_through, relation_unclaimed, relatives_asked
+from eywa.read.relatives import RelativeAsk, ask_of_relatives, asked_through, relatives_asked
 from eywa.read.policies import answer_instructions
 from eywa.read.strength import evidence_strength
 from eywa.read.routes import Query, Route, RouteHit
@@ -294,12 +294,9 @@ class Reader:
         ``RELATIVE_STEPS``."""
         assert self._relatives is not None
         text = question
-        for step in range(RELATIVE_STEPS):
+        for _ in range(RELATIVE_STEPS):
             asks = relatives_asked(text, plan.entities)
             found = self._relatives(space, asks, as_of) if asks else {}
-            if step == 0 and asks:
-                # "Who is Ana's sister?": the siblings line names her brothers too.
-                plan = relation_unclaimed(plan, asks)
             if not found:
                 break
             relatives = list(dict.fromkeys(name for names in found.values() for name in names))

@@ -23,16 +23,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Final
 
-from eywa.attributes import get_attribute
 from eywa.attributes.kin import KIN_AGE, KIN_WORDS, kin_subject
 from eywa.nous import ledger as nous
 from eywa.read.plan import Plan
 from eywa.stores.bundle import Stores
 
-__all__ = [
-    "RelativeAsk", "Relatives", "ask_of_relatives", "asked_through", "is_name", "relation_unclaimed", "relatives_asked",
-    "said_so",
-]
+__all__ = ["RelativeAsk", "Relatives", "ask_of_relatives", "asked_through", "is_name", "relatives_asked", "said_so"]
 
 
 @dataclass(frozen=True)
@@ -199,18 +195,3 @@ def asked_through(asked: Plan, plan: Plan, found: Mapping[RelativeAsk, Sequence[
         through=owners,
         notes=(*asked.notes, f"asked through {', '.join(owners)}: {', '.join(dict.fromkeys(relatives))}"),
     )
-
-
-def relation_unclaimed(plan: Plan, asks: Sequence[RelativeAsk]) -> Plan:
-    """``plan`` without its claim when it asks for a gendered relation of a set itself: "Who
-    is Ana's sister?" is about Ana's siblings, whose line names her brothers too ("siblings:
-    Tom, Eva"), so it may not answer first; the turns and beliefs that say "sister" do. Not
-    "Who are Ana's siblings?" (the line answers it), nor a single-valued partner ("Who is
-    Ana's husband?": the partner line names him). Pure."""
-    gendered = {
-        ask.attribute for ask in asks
-        if _RELATIONS[ask.word].says and get_attribute(ask.attribute).cardinality == "multi"
-    }  # fmt: skip
-    if not (plan.current_state and gendered and set(plan.attributes) <= gendered):
-        return plan
-    return replace(plan, current_state=False, notes=(*plan.notes, "a relation of a set asked: no claim"))
