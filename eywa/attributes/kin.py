@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["KIN_AGE", "KIN_WORDS", "kin_spoken_of", "kin_subject"]
+__all__ = ["KIN_AGE", "KIN_WORDS", "RELATIVE_ATTRIBUTE", "kin_spoken_of", "kin_subject"]
 
 KIN_WORDS: Final[dict[str, str]] = {
     "sister": "sister", "brother": "brother",
@@ -22,6 +22,14 @@ KIN_WORDS: Final[dict[str, str]] = {
     "son": "son", "daughter": "daughter",
 }  # fmt: skip
 """Each word for one relative, and the word the subject's name uses ("mom" → "mother")."""
+RELATIVE_ATTRIBUTE: Final[dict[str, str]] = {
+    **dict.fromkeys("sister sisters brother brothers sibling siblings".split(), "siblings"),
+    **dict.fromkeys("mom mum mother mommy dad father daddy parent parents".split(), "parents"),
+    **dict.fromkeys("son sons daughter daughters kid kids child children".split(), "children"),
+    **dict.fromkeys("husband boyfriend wife girlfriend partner spouse".split(), "partner"),
+}
+"""The attribute a person's relatives of each kind are kept under ("sister" → siblings): what
+the rules write a named relative as, and what the read path looks a relation up in."""
 KIN_AGE: Final = r"(?:(?:older|younger|big|little|baby|twin|elder|eldest|oldest|youngest)\s+)?"
 """Words that may stand between "my" (or "Ana's") and the relative ("my older sister"), as a
 regular expression: the rules and the read path skip the same ones."""
@@ -35,6 +43,9 @@ def kin_subject(owner: str, word: str) -> str:
 
 
 _KIN_ALTERNATION: Final = "|".join(sorted(KIN_WORDS, key=len, reverse=True))
+_ANY_KIN: Final = re.compile(rf"(?:\bmy|['’]s?)\s+{KIN_AGE}(?:{_KIN_ALTERNATION})\b", re.IGNORECASE)
+"""Any "my sister" or "…'s dad" at all: most turns have none, and are left before a pattern of
+the owner's name is made (Level 1 asks this of every turn it reads, per person)."""
 
 
 def kin_spoken_of(owner: str, text: str, *, speaker: bool = True) -> list[str]:
@@ -42,6 +53,8 @@ def kin_spoken_of(owner: str, text: str, *, speaker: bool = True) -> list[str]:
     in order: "my sister", "my dad" when ``owner`` is the speaker ("Ana's sister", "Ana's
     father"), "Ana's sister" by anyone. Whose earlier beliefs a turn about them may lean on
     ("My sister left Globex" ends the job "My sister works at Globex" gave her). Pure."""
+    if _ANY_KIN.search(text) is None:
+        return []
     whose = rf"my|{re.escape(owner)}['’]s?" if speaker else rf"{re.escape(owner)}['’]s?"
     pattern = rf"(?<![\w'’])(?:{whose})\s+{KIN_AGE}(?P<kin>{_KIN_ALTERNATION})\b(?![-‐])"
     return list(dict.fromkeys(kin_subject(owner, m.group("kin")) for m in re.finditer(pattern, text, re.IGNORECASE)))

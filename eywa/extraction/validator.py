@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from eywa.attributes import AttributeSpec, get_attribute, value_surfaces
-from eywa.attributes.kin import KIN_WORDS
+from eywa.attributes.kin import KIN_AGE, KIN_WORDS
 from eywa.cessation import cessations
 from eywa.extraction.anchors import Anchor, anchor_signals, evidence_anchors, match_anchor
 from eywa.extraction.polarity import modality_check, polarity_check, value_segment
@@ -333,7 +333,7 @@ class Validator:
         if support.turn is not None and support.clause is not None:
             clause_text = support.clause.text
             if _kin_in_clause(subject, support.turn, clause_text):
-                return CheckScore(name="subject", score=1.0, passed=True, detail="the speaker's relative in the clause")
+                return CheckScore(name="subject", score=1.0, passed=True, detail="a relative the clause speaks of")
             mentioned_in_clause = _mentions(support.turn, name_words, support.clause) or _has_words(
                 clause_text, name_words
             )
@@ -443,7 +443,7 @@ def _kin_in_clause(subject: str, turn: Evidence, clause_text: str) -> bool:
             continue
         owner = re.sub(r"['’]s?$", "", subject[: -len(canonical) - 1])
         said = [rf"{re.escape(owner)}['’]s?"] + (["my"] if turn.speaker and turn.speaker.casefold() == owner else [])
-        if re.search(rf"\b(?:{'|'.join(said)})\s+(?:\w+\s+)?{word}\b", clause_text, re.IGNORECASE):
+        if re.search(rf"\b(?:{'|'.join(said)})\s+{KIN_AGE}{word}\b", clause_text, re.IGNORECASE):
             return True
     return False
 

@@ -306,8 +306,11 @@ class Reader:
                 Entity(id=entity_id(space, name), space=space, name=name, kind="person")
                 for name in relatives if name not in {e.name for e in kin}
             ]  # fmt: skip
-            # Her owner's name is inside hers: planned without him, or both would be named.
-            owners = {ask.owner for ask in found if any(ask.owner in name for name in relatives)}
+            # A relative known by no name has her owner's name inside hers ("Ana's sister"):
+            # planned without the owner, or both would be named.
+            owners = {
+                ask.owner for ask, names in found.items() if any(n.startswith(f"{ask.owner}'") for n in names)
+            }  # fmt: skip
             planned = [e for e in entities if e.name not in owners]
             rewritten = ask_of_relatives(text, found)
             through = asked_through(make_plan(rewritten, [*planned, *kin], anchor, self._disabled), plan, found)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Final
 
-from eywa.attributes.kin import KIN_AGE, KIN_WORDS, kin_subject
+from eywa.attributes.kin import KIN_AGE, KIN_WORDS, RELATIVE_ATTRIBUTE, kin_subject
 from eywa.nous import ledger as nous
 from eywa.read.plan import Plan
 from eywa.stores.bundle import Stores
@@ -33,34 +33,32 @@ __all__ = ["RelativeAsk", "Relatives", "ask_of_relatives", "asked_through", "is_
 
 @dataclass(frozen=True)
 class _Relation:
-    attribute: str
-    says: frozenset[str]
+    says: frozenset[str] = frozenset()
     """Words of a statement that say this relation ("sister")."""
-    other: frozenset[str]
+    other: frozenset[str] = frozenset()
     """Words of a statement that say the other relation of its attribute ("brother")."""
 
 
-def _pair(attribute: str, one: str, other: str) -> dict[str, _Relation]:
-    a, b = frozenset(one.split()), frozenset(other.split())
-    return {word: _Relation(attribute, a, b) for word in a} | {word: _Relation(attribute, b, a) for word in b}
-
-
-def _plain(attribute: str, words: str) -> dict[str, _Relation]:
-    return {word: _Relation(attribute, frozenset(), frozenset()) for word in words.split()}
-
-
-_RELATIONS: Final[Mapping[str, _Relation]] = (
-    _pair("siblings", "sister sisters", "brother brothers")
-    | _plain("siblings", "sibling siblings")
-    | _pair("parents", "mom mum mother mommy", "dad father daddy")
-    | _plain("parents", "parent parents")
-    | _pair("children", "son sons", "daughter daughters")
-    | _plain("children", "kid kids child children")
-    | _pair("partner", "husband boyfriend", "wife girlfriend")
-    | _plain("partner", "partner spouse")
+_OPPOSITES: Final = (
+    ("sister sisters", "brother brothers"),
+    ("mom mum mother mommy", "dad father daddy"),
+    ("son sons", "daughter daughters"),
+    ("husband boyfriend", "wife girlfriend"),
 )
-"""Each relation word a question may use, the attribute its relatives are kept under and
-the words that tell it from the other relation there."""
+"""The relations one attribute keeps apart only by the words its statements use."""
+
+
+def _relations() -> dict[str, _Relation]:
+    found = {word: _Relation() for word in RELATIVE_ATTRIBUTE}  # "sibling", "kids", "partner": either
+    for one, other in _OPPOSITES:
+        a, b = frozenset(one.split()), frozenset(other.split())
+        found |= {word: _Relation(a, b) for word in a} | {word: _Relation(b, a) for word in b}
+    return found
+
+
+_RELATIONS: Final[Mapping[str, _Relation]] = _relations()
+"""Each relation word a question may use (``RELATIVE_ATTRIBUTE``: where such relatives are
+kept), with the words that tell it from the other relation there."""
 
 _WORD = re.compile(r"[a-z]+")
 _RELATION_WORDS: Final = "|".join(sorted(_RELATIONS, key=len, reverse=True))
@@ -81,7 +79,7 @@ class RelativeAsk:
     @property
     def attribute(self) -> str:
         """Where the owner's relatives of this kind are kept ("siblings")."""
-        return _RELATIONS[self.word].attribute
+        return RELATIVE_ATTRIBUTE[self.word]
 
 
 def relatives_asked(question: str, names: Sequence[str]) -> tuple[RelativeAsk, ...]:

@@ -49,6 +49,9 @@ ADV = (
     r"|honestly|genuinely|personally|absolutely)\s+)*"
 )
 """Adverbs allowed between a subject and its verb ("I just moved", "we finally got")."""
+CALLED = r"(?:(?:a|an)\s+(?:[a-z-]+\s+){0,3}?(?:called|named)\s+)?"
+"""A name introduced by what it names: "for a startup called Initech", "in a small town called
+Millbrook" (the name is the employer, the place)."""
 WHEN_LEFT = (
     r"(?:\s+(?:last|this)\s+(?:week|month|year|spring|summer|autumn|fall|winter)|\s+(?:yesterday|recently)"
     r"|\s+(?:\w+\s+){1,2}ago|\s+in\s+[A-Z][a-z]+)?,?"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from eywa.attributes.kin import KIN_AGE
+from eywa.attributes.kin import KIN_AGE, RELATIVE_ATTRIBUTE
 from eywa.extraction.lexicon import NOT_NAMES, NUMBER_WORD
 from eywa.extraction.rules.clause import (
     A,
@@ -163,8 +163,6 @@ _HAS_RELATIVE = rule(
     "sister brother",
 )
 """"I have a sister named Eva", "I've got a younger brother, Tom": the same fact as "my sister Eva"."""
-_RELATIVE_ATTRIBUTE = {"sister": "siblings", "brother": "siblings", "sibling": "siblings", "mom": "parents",
-                       "mum": "parents", "mother": "parents", "dad": "parents", "father": "parents"}  # fmt: skip
 _SINGLE_AFTER = frozenset({"broke up", "split up"})
 """Breakups that leave the one who broke up single (a separation is a status of its own);
 the registry makes them surfaces of ``single``, so the validator finds the value said."""
@@ -359,4 +357,4 @@ def relatives(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _MY_RELATIVE, we=True, anywhere=True) + matches(ctx, _HAS_RELATIVE, we=True):
         kind, name = m.group("kind"), _name(m.group("name"))
         if name is not None and name != s:
-            yield fact(ctx, s, f"{possessive(s)} {kind} is {name}", _RELATIVE_ATTRIBUTE[kind], name, confidence=0.8)
+            yield fact(ctx, s, f"{possessive(s)} {kind} is {name}", RELATIVE_ATTRIBUTE[kind], name, confidence=0.8)

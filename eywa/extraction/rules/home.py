@@ -18,6 +18,7 @@ from eywa.extraction.rules.clause import (
     A,
     ADV,
     BE,
+    CALLED,
     HAVE,
     NAME,
     SUBJ,
@@ -39,15 +40,13 @@ from eywa.models import CandidateFact
 _PLACE = rf"(?:the\s+)?(?P<place>{PROPER})(?![\w'’])"
 _OLD = rf"(?:the\s+)?(?P<old>{PROPER})(?![\w'’])"
 
-_CALLED = r"(?:(?:a|an)\s+(?:[a-z-]+\s+){0,3}?(?:called|named)\s+)?"
-"""A place introduced by what it is: "in a small town called Millbrook" (the name is the place)."""
 _WITH = rf"(?:with\s+(?:(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?(?:,?\s+{NAME},?)?|{NAME}(?:\s+and\s+{NAME})?)\s+)?"
 """"with my partner Sam", "with my two kids", "with Tom": whom one lives with, between "live"
 and where."""
 _LIVES = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been|{HAVE})?\s+{ADV}(?:live|lives|living|based|residing|reside|resides"
     rf"|(?:settled|settling)(?:\s+in)?(?:\s+(?:really\s+|so\s+|pretty\s+)?(?:nicely|well|fine|okay|ok|quickly))?)\s+"
-    rf"{_WITH}(?:here\s+)?(?P<where>in|(?:just\s+)?(?:outside(?:\s+of)?|near|close\s+to))\s+{_CALLED}{_PLACE}",
+    rf"{_WITH}(?:here\s+)?(?P<where>in|(?:just\s+)?(?:outside(?:\s+of)?|near|close\s+to))\s+{CALLED}{_PLACE}",
     "live lives living based residing reside resides settled settling",
 )
 _CALLED_HOME = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:called|call|calls)\s+{_PLACE}\s+home\b", "call calls called")
@@ -71,7 +70,7 @@ _NEW_HOME = (
 _MOVED = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:moved|relocated)\s+(?:(?:away\s+)?from\s+{_OLD}\s+)?"
     rf"(?:back\s+home\s+|home\s+|back\s+|over\s+|here\s+|all\s+the\s+way\s+)?(?:to|into|in\s+{_WITH}(?:in|to)|{_NEW_HOME})\s+"
-    rf"{_CALLED}{_PLACE}",
+    rf"{CALLED}{_PLACE}",
     "moved relocated",
 )
 """"I moved to Braga", "we moved back to Porto", whom one moved in with before where: "I

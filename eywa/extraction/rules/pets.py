@@ -143,7 +143,7 @@ def _named_gone(ctx: Ctx) -> Iterator[CandidateFact]:
         verb, down = m.group("verb"), m.group("down") or ""
         if s != speaker or known is None or known[0] != "pets" or (verb in _NEEDS_WHERE and not down):
             continue
-        if verb.startswith("give") or verb == "gave":  # as a give-away says it: the cessation cue
+        if verb in {"gave", "give"}:  # as a give-away says it: the cessation cue
             done = f"gave {known[1]} away"
         else:
             done = f"put {known[1]}{down}" if verb == "put" else f"{verb} {known[1]}"

@@ -23,6 +23,7 @@ from eywa.extraction.rules.clause import (
     A,
     ADV,
     BE,
+    CALLED,
     HAVE,
     NAME,
     SUBJ,
@@ -60,12 +61,9 @@ _SHIFT = (
 """When, or where inside the workplace or in which town, someone works, between "work" and
 the employer ("I work in Berlin at Siemens")."""
 
-_CALLED = r"(?:(?:a|an)\s+(?:[a-z-]+\s+){0,3}?(?:called|named)\s+)?"
-"""An employer introduced by what it is: "for a startup called Initech", "at a small bakery
-named Crumbs" (the name is the employer)."""
 _WORKS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working|intern|interns|interning){_SHIFT}\s+"
-    rf"(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|for)\s+{_CALLED}{_ORG}{_ROLE_AFTER}",
+    rf"(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|for)\s+{CALLED}{_ORG}{_ROLE_AFTER}",
     "work works working intern interns interning",
 )
 _TEACHES = rule(
@@ -137,8 +135,11 @@ _HIRED = rule(
     rf"{SUBJ}\s+(?:got|was|were|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}(?:hired|recruited|taken\s+on)\s+(?:at|by)\s+{_ORG}{_ROLE_AFTER}",
     "hired recruited taken",
 )
+_ORG_OPENS = r"(?<![\w'’])(?!(?:So|And|But|Then|Well|Oh|Yeah|Anyway|Now|Also|Plus|Finally|Guess\s+what)\b)"
+"""Before an employer that opens its clause: a discourse word is not part of its name ("So the
+Royal Navy hired me")."""
 _HIRED_ME = rule(
-    rf"(?<![\w'’])(?!(?:So|And|But|Then|Well|Oh|Yeah|Anyway|Now|Also|Plus|Finally|Guess\s+what)\b){_ORG}\s+{ADV}"
+    rf"{_ORG_OPENS}{_ORG}\s+{ADV}"
     rf"(?:(?:has|have)\s+)?(?P<verb>hired|recruited)\s+me\b(?!\s+to\s){_ROLE_AFTER}",
     "hired recruited",
 )
@@ -146,8 +147,8 @@ _HIRED_ME = rule(
 Not a one-off task ("Tom hired me to paint his fence"), nor a name Level 0 took for a
 person; a discourse word before the name is not part of it ("So the Royal Navy hired me")."""
 _LET_ME_GO = rule(
-    rf"(?<![\w'’])(?!(?:So|And|But|Then|Well|Oh|Yeah|Anyway|Now|Also|Plus|Finally|Guess\s+what)\b){_ORG}\s+{ADV}"
-    rf"(?:(?:has|have)\s+)?(?P<verb>laid\s+me\s+off|let\s+me\s+go{GONE_FOR_GOOD}|fired\s+me|sacked\s+me)\b",
+    rf"{_ORG_OPENS}{_ORG}\s+{ADV}(?:(?:has|have)\s+)?"
+    rf"(?P<verb>laid\s+me\s+off|let\s+me\s+go{GONE_FOR_GOOD}|fired\s+me|sacked\s+me)\b",
     "laid let fired sacked",
 )
 """"Globex laid me off": the speaker works there no longer, as "I was laid off by Globex"
@@ -218,7 +219,7 @@ _LET_GO = rule(
 whichever employer it was; with the employer named ("… from Initech") ``_LEFT`` ends that one."""
 _MOVED_FOR_JOB = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:moved|relocated)\s+(?:back\s+)?(?:(?:to|here\s+to)\s+{PROPER}\s+)?"
-    rf"for\s+(?:a|my|the)\s+(?:new\s+)?(?:job|position|role)\s+(?:at|with)\s+{_CALLED}{_ORG}",
+    rf"for\s+(?:a|my|the)\s+(?:new\s+)?(?:job|position|role)\s+(?:at|with)\s+{CALLED}{_ORG}",
     "moved relocated",
 )
 """"I moved to Austin for a new job at Initech": the move's reason is the employer, from the
