@@ -134,12 +134,31 @@ def _forward_scope(text: str, start: int) -> int:
 
 def _backward_scope(text: str, end: int) -> int:
     start = 0  # "Tom and I broke up": "and" does not end a backward scope
-    for found in _BREAK.finditer(text, 0, end):
+    breaks = list(_BREAK.finditer(text, 0, end))
+    for found in breaks:
         start = max(start, found.end())
+    # "My wife, Lucia, passed away": the comma before the cue closes an apposition, so what
+    # died is the one named before it too.
+    if len(breaks) >= 2 and not _WORD.search(text, start, end) and _is_apposition(text, breaks[-2], breaks[-1]):
+        start = breaks[-3].end() if len(breaks) >= 3 else 0
     words = list(_WORD.finditer(text, start, end))
     if len(words) > _MAX_BACKWARD_WORDS:
         start = words[-_MAX_BACKWARD_WORDS].start()
     return start
+
+
+_MAX_APPOSITION_WORDS = 3
+
+
+def _is_apposition(text: str, opening: re.Match[str], closing: re.Match[str]) -> bool:
+    """Whether two commas enclose a short name or title after some words ("my wife, Lucia,",
+    "our dog, a beagle,"): an apposition, not a clause of its own."""
+    inside = _WORD.findall(text, opening.end(), closing.start())
+    return (
+        opening.group(0) == closing.group(0) == ","
+        and 0 < len(inside) <= _MAX_APPOSITION_WORDS
+        and _WORD.search(text, 0, opening.start()) is not None
+    )
 
 
 def _previous_word(text: str, start: int) -> str:

@@ -182,8 +182,15 @@ NOT_EVENT_VERBS = frozenset(
 
 NUMBER_WORD = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
 
-PROPER = r"(?:[A-Z][\w&.'’-]*)(?:\s+(?:of|de|du|la|le|&|the|and)?\s*[A-Z][\w&.'’-]*){0,4}"
-"""A capitalised name of up to five words ("New York City", "Bank of America")."""
+NAME_THEN_VERB = (
+    r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+(?!(?:his|its|this|as|us|plus|thus|across|towards|perhaps|always|sometimes)\b)"
+    r"(?:is|was|has|had|does|did|got|gets|went|goes|left|quit|can|will|would|just|also|still|now|[a-z]+s|[a-z]+ed)\b"
+)
+"""Someone named who does something ("Tom works", "Eva Park moved"): after "and", a clause of
+its own ("I work at Globex and Tom works at Initech"), not the rest of a name."""
+PROPER = rf"(?:[A-Z][\w&.'’-]*)(?:\s+(?:of|de|du|la|le|&|the|and(?!\s+{NAME_THEN_VERB}))?\s*[A-Z][\w&.'’-]*){{0,4}}"
+"""A capitalised name of up to five words ("New York City", "Bank of America", "Johnson and
+Johnson"; not "Globex and Tom" in "I work at Globex and Tom works at Initech")."""
 
 NOT_NAMES = frozenset(
     """I The A An My Our Your His Her Their This That These Those It We You He She They Mom Mum Dad

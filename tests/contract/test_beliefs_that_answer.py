@@ -273,6 +273,10 @@ def test_a_past_question_about_something_else_is_not_answered_by_the_school(memo
         (("I work from home for Initech.",), "Where does Alice work?", "Alice — employer: Initech"),
         (("I'm not married.",), "Is Alice married?",
          "Alice — relationship_status: unknown — last said 1 May 2024: not married"),
+        # Another person's clause after "and" is not the rest of the place's name.
+        (("I work at Globex and Tom works at Initech.",), "Where does Alice work?", "Alice — employer: Globex since"),
+        (("I live in Denver and Eva lives in Austin.",), "Where does Alice live?",
+         "Alice — residence: Denver since"),
     ],
 )
 def test_everyday_statements_answer(memory: Memory, texts: tuple[str, ...], question: str, answer: str) -> None:

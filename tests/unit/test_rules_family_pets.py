@@ -306,12 +306,36 @@ def test_having_a_partner_names_them_as_my_partner_does(text: str, expected: set
         ("I wish I had a sister named Lucia.", set()),
         ("I don't have a brother.", set()),
         ("My mom and dad live in Leeds.", set()),
+        # Several named at once: each one a relative, the count only where no name is said.
+        ("I have two brothers, Tobias and Jake.", {("siblings", "Tobias", "positive", "asserted"),
+                                                   ("siblings", "Jake", "positive", "asserted")}),
+        ("I have three sisters named Lucia, Mia and Ines.", {("siblings", n, "positive", "asserted")
+                                                             for n in ("Lucia", "Mia", "Ines")}),
+        ("I have two older brothers.", {("siblings", "two brothers", "positive", "asserted")}),
+        ("My brothers Tobias and Jake live in Ohio.", {("siblings", "Tobias", "positive", "asserted"),
+                                                       ("siblings", "Jake", "positive", "asserted")}),
+        ("My parents, Rosa and Carl, live in Lima.", {("parents", "Rosa", "positive", "asserted"),
+                                                      ("parents", "Carl", "positive", "asserted")}),
+        ("My sisters are Lucia and Mia.", {("siblings", "Lucia", "positive", "asserted"),
+                                           ("siblings", "Mia", "positive", "asserted")}),
+        ("My brothers are great.", set()),
+        # A second relative of the same sentence: "… and a sister named Eva".
+        ("I have a brother named Tobias and a sister named Lucia.", {("siblings", "Tobias", "positive", "asserted"),
+                                                                     ("siblings", "Lucia", "positive", "asserted")}),
+        ("I have two brothers, Tobias and Jake, and a sister named Lucia.", {
+            ("siblings", n, "positive", "asserted") for n in ("Tobias", "Jake", "Lucia")}),
     ],
 )
 def test_named_relatives(text: str, expected: set[Fact]) -> None:
     """A sibling or parent named in apposition ("my sister Melinda") or as had ("I have a
     sister named Lucia") is a value of the speaker's siblings or parents."""
     assert facts(text, attribute="siblings") | facts(text, attribute="parents") == expected
+
+
+def test_relatives_named_together_keep_their_relation_in_the_statements() -> None:
+    """Which of the siblings is a brother is read from the statements (``eywa.read.relatives``)."""
+    said = statements("I have two brothers, Tobias and Jake, and a sister named Lucia.")
+    assert {"Cecilia has two brothers, one named Tobias.", "Cecilia's sister is Lucia."} <= said
 
 
 def test_a_relatives_statement_keeps_the_relation() -> None:
@@ -333,6 +357,9 @@ def test_a_third_persons_relative_is_theirs() -> None:
         ("My wife passed away last year.", {("partner", "wife", "negative", "asserted")}),
         ("My husband Tobias died in 2020.", {("partner", "Tobias", "negative", "asserted")}),
         ("I lost my wife last year.", {("partner", "wife", "negative", "asserted")}),
+        # The name in apposition, between commas: the one who died is still the partner.
+        ("My wife, Lucia, passed away last year.", {("partner", "Lucia", "negative", "asserted")}),
+        ("My husband, Tobias, died in 2020.", {("partner", "Tobias", "negative", "asserted")}),
         # A spouse alive, or another's death: married as before.
         ("My husband is a chef.", {("relationship_status", "married", "positive", "asserted")}),
         ("My wife's mother died.", {("relationship_status", "married", "positive", "asserted")}),
@@ -355,3 +382,16 @@ def test_the_one_married_introduced_by_who_they_were_is_the_partner(text: str) -
     assert facts(text, attribute="partner") | facts(text, attribute="relationship_status") == {
         ("partner", "Tobias", "positive", "asserted"), ("relationship_status", "married", "positive", "asserted"),
     }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My dog, Rex, died last week.", {("pets", "Rex", "negative", "asserted")}),
+        ("My cat, Luna, ran away.", {("pets", "Luna", "negative", "asserted")}),
+        ("My dog, Rex, is so cute.", {("pets", "Rex", "positive", "asserted")}),
+    ],
+)
+def test_a_pet_named_between_commas_that_died_is_gone(text: str, expected: set[Fact]) -> None:
+    """"My dog, Rex, died" made nothing (the comma after the name hid the death)."""
+    assert facts(text, attribute="pets") == expected

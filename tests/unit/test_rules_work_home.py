@@ -375,3 +375,21 @@ def test_a_move_said_in_the_future_is_a_plan() -> None:
     assert facts("I will be moving to Denver in June.", attribute="plans") == {
         ("plans", "move to Denver", "positive", "planned")
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Melinda works at Globex and Tobias works at Initech.", {("employer", "Globex", "positive", "asserted"),
+                                                                  ("employer", "Initech", "positive", "asserted")}),
+        ("I work at Globex and Tobias is at Initech.", {("employer", "Globex", "positive", "asserted")}),
+        ("I live in Denver and Lucia lives in Austin.", {("residence", "Denver", "positive", "asserted"),
+                                                         ("residence", "Austin", "positive", "asserted")}),
+        # "and" inside a name stays in it.
+        ("I work at Johnson and Johnson as a nurse.", {("employer", "Johnson and Johnson", "positive", "asserted")}),
+        ("I work at Barnes and Noble.", {("employer", "Barnes and Noble", "positive", "asserted")}),
+    ],
+)
+def test_a_name_that_does_something_after_and_ends_the_place_before_it(text: str, expected: set[Fact]) -> None:
+    """"I work at Globex and Tobias works at Initech" made the employer "Globex and Tobias"."""
+    assert facts(text, attribute="employer") | facts(text, attribute="residence") == expected

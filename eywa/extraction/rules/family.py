@@ -163,6 +163,29 @@ _HAS_RELATIVE = rule(
     "sister brother",
 )
 """"I have a sister named Eva", "I've got a younger brother, Tom": the same fact as "my sister Eva"."""
+_ANOTHER_RELATIVE = re.compile(
+    rf",?\s+and\s+(?:a|an|one)\s+{KIN_AGE}(?P<kind>sister|brother)(?:,?\s+(?:named|called)\s+|,\s+)(?P<name>{NAME})\b"
+    rf"(?!{A}s)"
+)
+""""… and a sister named Eva" after a relative or a count of them: a second relative of the same
+sentence, whom the first match (which stops at the first name) leaves."""
+_RELATIVES_COUNT = rule(
+    rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+{ADV}got|\s+{ADV}have\s+got)\s+(?P<n>{NUMBER_WORD})\s+{KIN_AGE}"
+    rf"(?P<kind>sisters|brothers|siblings)\b"
+    rf"(?:(?:,?\s+(?:named|called)\s+|,\s+)(?P<name>{_KID_NAMES})\b(?!{A}s))?",
+    "sisters brothers siblings",
+)
+""""I have two brothers" (how many), "I have two brothers, Tom and Jake" / "… named Tom and
+Jake" (each a sibling, the count kept in the statements)."""
+_MY_RELATIVES = rule(
+    rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+(?:(?:two|three|four|older|younger|big|little)\s+)?"
+    rf"(?P<kind>sisters|brothers|siblings|parents)\b"
+    rf"(?:,?\s+|\s+are\s+(?:named|called)\s+|,\s+(?:named|called)\s+|{A}\s+names\s+are\s+|\s+are\s+(?={NAME}"
+    rf"(?:\s*,\s*{NAME})*,?\s+and\s+{NAME}\b))(?P<name>{NAME})(?={_MORE_NAMES.pattern})",
+    "sisters brothers siblings parents",
+)
+""""my brothers Tom and Jake", "my parents, Rosa and Carl", "my sisters are Eva and Mia": each
+name of the list a relative (a list only: "my parents Tom" is no form of speech)."""
 _SINGLE_AFTER = frozenset({"broke up", "split up"})
 """Breakups that leave the one who broke up single (a separation is a status of its own);
 the registry makes them surfaces of ``single``, so the validator finds the value said."""
@@ -356,5 +379,30 @@ def relatives(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     for m, s in matches(ctx, _MY_RELATIVE, we=True, anywhere=True) + matches(ctx, _HAS_RELATIVE, we=True):
         kind, name = m.group("kind"), _name(m.group("name"))
+        if name is not None and name != s:
+            yield fact(ctx, s, f"{possessive(s)} {kind} is {name}", RELATIVE_ATTRIBUTE[kind], name, confidence=0.8)
+        yield from _another_relative(ctx, s, m.end())
+    for m, s in matches(ctx, _MY_RELATIVES, we=True, anywhere=True):
+        kind = m.group("kind")
+        more = _MORE_NAMES.match(ctx.text, m.end())
+        names = [m.group("name"), *_NAME_WORD.findall(more.group(0) if more else "")]
+        for name in (n for n in names if _name(n) and n != s):
+            yield fact(ctx, s, f"{possessive(s)} {kind} include {name}", RELATIVE_ATTRIBUTE[kind], name, confidence=0.8)
+    for m, s in matches(ctx, _RELATIVES_COUNT, we=True):
+        n, kind = m.group("n"), m.group("kind")
+        names = [name for name in _NAME_WORD.findall(m.group("name") or "") if _name(name) and name != s]
+        if n in {"a", "an", "one"}:
+            continue
+        if not names:
+            yield fact(ctx, s, f"{s} has {n} {kind}", "siblings", f"{n} {kind}", confidence=0.85)
+        for name in names:
+            yield fact(ctx, s, f"{s} has {n} {kind}, one named {name}", "siblings", name, confidence=0.8)
+        yield from _another_relative(ctx, s, m.end())
+
+
+def _another_relative(ctx: Ctx, s: str, end: int) -> Iterator[CandidateFact]:
+    """The relative "… and a sister named Eva" names after a relative's match that ends at ``end``."""
+    if (more := _ANOTHER_RELATIVE.match(ctx.text, end)) is not None:
+        kind, name = more.group("kind"), _name(more.group("name"))
         if name is not None and name != s:
             yield fact(ctx, s, f"{possessive(s)} {kind} is {name}", RELATIVE_ATTRIBUTE[kind], name, confidence=0.8)

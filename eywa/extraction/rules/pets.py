@@ -79,7 +79,7 @@ _LOSS = re.compile(
     re.I,
 )
 _DIED = re.compile(
-    r"\s+(?:has\s+|had\s+)?(?:just\s+)?(?:died|passed\s+away|passed|was\s+put\s+down|had\s+to\s+be\s+put\s+down"
+    r",?\s+(?:has\s+|had\s+)?(?:just\s+)?(?:died|passed\s+away|passed|was\s+put\s+down|had\s+to\s+be\s+put\s+down"
     r"|ran\s+away|went\s+missing|got\s+lost)\b"
 )
 _PUT_DOWN = rule(
@@ -163,7 +163,7 @@ def pets(ctx: Ctx) -> Iterator[CandidateFact]:
         pet, name = m.group("pet"), m.group("name")
         gone = _DIED.match(text, m.end())
         if gone is not None:
-            yield fact(ctx, s, f"{possessive(s)} {pet}{' ' + name if name else ''} {gone.group(0).strip()}", "pets",
+            yield fact(ctx, s, f"{possessive(s)} {pet}{' ' + name if name else ''} {gone.group(0).strip(' ,')}", "pets",
                        pet_value(pet, name), polarity="negative", valid_from=past_date(ctx), confidence=0.85)
         elif _LOSS.search(text):
             continue
