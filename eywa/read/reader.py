@@ -40,7 +40,7 @@ from eywa.read.fusion import BELIEF_SHARE, ItemKey, belief_turns, lead_with, wei
 from eywa.read.items import Hydrated, ItemSource
 from eywa.read.packing import pack
 from eywa.read.plan import Plan, embedding_texts, make_plan, name_spans
-from eywa.read.relatives import RelativeAsk, ask_of_relatives, asked_through, relatives_asked
+from eywa.read.relatives import Kin, RelativeAsk, ask_of_relatives, asked_through, relation_unclaimed, relatives_asked
 from eywa.read.policies import answer_instructions
 from eywa.read.strength import evidence_strength
 from eywa.read.routes import Query, Route, RouteHit
@@ -104,8 +104,7 @@ class Reader:
         speakers: Callable[[str, Sequence[str]], Mapping[str, str | None]] | None = None,
         keyword: KeywordIndex | None = None,
         belief_cites: Callable[[str, Sequence[str]], Sequence[BeliefCites]] | None = None,
-        relatives: Callable[[str, Sequence[RelativeAsk], datetime | None], Mapping[RelativeAsk, Sequence[str]]]
-        | None = None,
+        relatives: Callable[[str, Sequence[RelativeAsk], datetime | None], Mapping[RelativeAsk, Kin]] | None = None,
     ) -> None:
         self._routes = list(routes)
         self._sources: dict[ItemKind, ItemSource] = {s.kind: s for s in sources}
@@ -299,7 +298,7 @@ class Reader:
             found = self._relatives(space, asks, as_of) if asks else {}
             if not found:
                 break
-            relatives = list(dict.fromkeys(name for names in found.values() for name in names))
+            relatives = list(dict.fromkeys(name for known in found.values() for name in known.names))
             kin = self._entities_named(space, relatives)
             # A relative known by no name ("Ana's sister") is no entity of Level 0's: planned as one.
             kin += [
@@ -309,12 +308,14 @@ class Reader:
             # A relative known by no name has her owner's name inside hers ("Ana's sister"):
             # planned without the owner, or both would be named.
             owners = {
-                ask.owner for ask, names in found.items() if any(n.startswith(f"{ask.owner}'") for n in names)
+                ask.owner for ask, known in found.items() if any(n.startswith(f"{ask.owner}'") for n in known.names)
             }  # fmt: skip
             planned = [e for e in entities if e.name not in owners]
             rewritten = ask_of_relatives(text, found)
             through = asked_through(make_plan(rewritten, [*planned, *kin], anchor, self._disabled), plan, found)
             if through is plan:
+                # "Who is Ana's sister?": her siblings' line names her brothers too.
+                plan = relation_unclaimed(plan, found)
                 break
             plan = replace(
                 through,

@@ -23,12 +23,16 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Final
 
+from eywa.attributes import get_attribute
 from eywa.attributes.kin import KIN_AGE, KIN_WORDS, RELATIVE_ATTRIBUTE, kin_subject
 from eywa.nous import ledger as nous
 from eywa.read.plan import Plan
 from eywa.stores.bundle import Stores
 
-__all__ = ["RelativeAsk", "Relatives", "ask_of_relatives", "asked_through", "is_name", "relatives_asked", "said_so"]
+__all__ = [
+    "Kin", "RelativeAsk", "Relatives", "ask_of_relatives", "asked_through", "is_name", "relation_unclaimed",
+    "relatives_asked", "said_so",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,17 @@ class RelativeAsk:
         return RELATIVE_ATTRIBUTE[self.word]
 
 
+@dataclass(frozen=True)
+class Kin:
+    """Who one "<person>'s <relation>" is, as the memory believes."""
+
+    names: tuple[str, ...]
+    """The relatives of the asked kind ("Eva" for Ana's sister)."""
+    others: tuple[str, ...] = ()
+    """Relatives kept under the same attribute but said to be the other relation (Ana's
+    brothers Tom and Jake, beside her sister among her siblings)."""
+
+
 def relatives_asked(question: str, names: Sequence[str]) -> tuple[RelativeAsk, ...]:
     """The "<name>'s <relation>" phrases of ``question`` whose name is one of ``names`` (the
     plan's entities). Pure."""
@@ -120,14 +135,13 @@ class Relatives:
     def __init__(self, stores: Stores) -> None:
         self._stores = stores
 
-    def __call__(
-        self, space: str, asks: Sequence[RelativeAsk], as_of: datetime | None
-    ) -> dict[RelativeAsk, tuple[str, ...]]:
-        """For each ask, the names of the owner's relatives of that kind: the values of the
-        owner's dimension whose last word (as of ``as_of``) was a positive assertion ("my
-        ex-husband Tom" leaves Tom out), those whose statements say the asked relation first;
-        one whose statements say the other relation ("brother" for "sister") is left out."""
-        found: dict[RelativeAsk, tuple[str, ...]] = {}
+    def __call__(self, space: str, asks: Sequence[RelativeAsk], as_of: datetime | None) -> dict[RelativeAsk, Kin]:
+        """For each ask, the owner's relatives of that kind: the values of the owner's
+        dimension whose last word (as of ``as_of``) was a positive assertion ("my ex-husband
+        Tom" leaves Tom out), those whose statements say the asked relation first; one whose
+        statements say the other relation ("brother" for "sister") is left out, and named
+        among ``Kin.others``."""
+        found: dict[RelativeAsk, Kin] = {}
         for ask in asks:
             deltas = [
                 d for d in nous.list_deltas(self._stores.dimensions, space, ask.owner, ask.attribute)
@@ -148,7 +162,7 @@ class Relatives:
             if (unnamed := self._unnamed(space, ask, as_of)) is not None:
                 names.append(unnamed)
             if names:
-                found[ask] = tuple(names)
+                found[ask] = Kin(tuple(names), tuple(n for n, v in verdicts.items() if v is False))
         return found
 
     def _unnamed(self, space: str, ask: RelativeAsk, as_of: datetime | None) -> str | None:
@@ -160,12 +174,12 @@ class Relatives:
         return subject if nous.list_dimensions(self._stores.dimensions, space, subject, as_of) else None
 
 
-def ask_of_relatives(question: str, found: Mapping[RelativeAsk, Sequence[str]]) -> str:
+def ask_of_relatives(question: str, found: Mapping[RelativeAsk, Kin]) -> str:
     """``question`` with each "<owner>'s <relation>" found replaced by the relatives' names:
     "Where does Ana's sister work?" → "Where does Eva work?", the question a plan of the
     relatives is made from (its attributes, tense and other words are then theirs). Pure."""
-    for ask, names in found.items():
-        said = " and ".join(dict.fromkeys(names))  # "Eva", "Eva and Lia", "Ana's sister"
+    for ask, kin in found.items():
+        said = " and ".join(dict.fromkeys(kin.names))  # "Eva", "Eva and Lia", "Ana's sister"
         question = re.sub(
             rf"(?<!\w){re.escape(ask.owner)}['’]s?\s+{KIN_AGE}{re.escape(ask.word)}(?!\w)",
             lambda _: said,
@@ -175,13 +189,13 @@ def ask_of_relatives(question: str, found: Mapping[RelativeAsk, Sequence[str]]) 
     return question
 
 
-def asked_through(asked: Plan, plan: Plan, found: Mapping[RelativeAsk, Sequence[str]]) -> Plan:
+def asked_through(asked: Plan, plan: Plan, found: Mapping[RelativeAsk, Kin]) -> Plan:
     """The plan of the rewritten question (``ask_of_relatives``) when it asks something of
     the relatives besides the relation (an attribute: "Where does Eva work?", or another
     entity: "Is Eva still at Globex?"), with the owners as whom they were found through;
     ``plan`` otherwise ("Who is Ana's sister?" asks for the relation itself, which the
     owner's siblings answer). Pure."""
-    relatives = [name for names in found.values() for name in names]
+    relatives = [name for kin in found.values() for name in kin.names]
     # Something asked of them: an attribute ("work"), or another entity the answer may be
     # ("Is Ana's sister still at Globex?": a value of hers the dimension route finds).
     others = [e for e in asked.entities if e not in relatives]
@@ -193,3 +207,18 @@ def asked_through(asked: Plan, plan: Plan, found: Mapping[RelativeAsk, Sequence[
         through=owners,
         notes=(*asked.notes, f"asked through {', '.join(owners)}: {', '.join(dict.fromkeys(relatives))}"),
     )
+
+
+def relation_unclaimed(plan: Plan, found: Mapping[RelativeAsk, Kin]) -> Plan:
+    """``plan`` without its claim when it asks for a relation itself and the attribute that
+    answers it holds the other relation too: "Who is Ana's sister?" is planned on Ana's
+    siblings, whose line names her brothers as well ("siblings: Eva, Tom, Jake"), so the line
+    may not answer first; the turns and beliefs that say "sister" do. The claim stays where
+    the set holds only the relation asked ("What is Ana's daughter called?" with one
+    daughter), and for "Who are Ana's siblings?". Pure."""
+    mixed = {ask.attribute for ask, kin in found.items() if kin.others}
+    if not (plan.current_state and mixed and set(plan.attributes) <= mixed):
+        return plan
+    if any(get_attribute(a).cardinality != "multi" for a in mixed):
+        return plan
+    return replace(plan, current_state=False, notes=(*plan.notes, "a relation of a mixed set asked: no claim"))

@@ -137,3 +137,16 @@ def test_where_a_relatives_child_goes_to_school(memory: Memory) -> None:
     assert _answer(memory, "Where does Alice's daughter go to school?").startswith(
         "Alice's daughter — education: Oak School"
     )
+
+
+def test_a_relation_of_a_set_that_holds_the_other_relation_too_is_answered_by_what_says_it(memory: Memory) -> None:
+    """"Who is Alice's sister?" was claimed by her siblings line, which names her brothers
+    first as often as her sister; with brothers in the set, the turn that says "sister" leads.
+    With the sister alone in it, the line answers; "Who are Alice's siblings?" keeps the line."""
+    memory.remember("kin", _turns("I have two brothers, Tom and Jake.", "I also have a sister named Eva."))
+    result = memory.recall("kin", "Who is Alice's sister?", k=3, as_of=_AS_OF)
+    assert result.trace["answer"] is None and "sister named Eva" in result.items[0].text, result.items
+    assert _answer(memory, "Who are Alice's siblings?").startswith("Alice — siblings:")
+    memory.remember("solo", _turns("I have a sister named Eva."))
+    solo = memory.recall("solo", "Who is Alice's sister?", k=3, as_of=_AS_OF)
+    assert solo.trace["answer"] is not None and solo.items[0].text.startswith("Alice — siblings: Eva"), solo.items
