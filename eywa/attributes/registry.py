@@ -145,6 +145,8 @@ SPECS: tuple[AttributeSpec, ...] = (
         + _syn("married", "negative", "unmarried")
         + _syn("single", "positive", "broke up", "split up")
         + _syn("in a relationship", "positive", "boyfriend", "girlfriend", "has a boyfriend", "has a girlfriend"),
+        # "My wife passed away": widowed, said as a spouse who ended (never rewritten to it).
+        implied=_syn("widowed", "negative", "wife", "husband", "spouse"),
         value_case="lower",
     ),
     AttributeSpec(

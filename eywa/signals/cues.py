@@ -57,6 +57,9 @@ _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYW
             r"\b(?:actually|no\s+longer|not\s+anymore|anymore|i\s+moved|(?:just\s+)?moved\s+"
             r"(?:to|back|out|into|in)|i\s+quit|quit\s+my|just\s+started|started\s+a\s+new"
             r"|switched\s+to|changed\s+my\s+mind|used\s+to|now\s+work(?:ing|s)?\s+at"
+            # "I switched jobs, I'm at Initech now", "we relocated to Austin": the job or the home
+            # said before has ended.
+            r"|(?:switched|changed)\s+(?:jobs|careers|companies|employers)|relocat(?:ed|ing)\s+(?:to|back)"
             r"|new\s+job|(?:got|found|landed)\s+(?:a|the)\s+job|(?:got|get|was|been)\s+hired"
             # "I started eating fish again", "I eat meat again", "smoking again": a habit or a
             # food given up is back, so what was said of it before has ended.
@@ -81,8 +84,8 @@ _KEYWORDS: dict[SignalKind, frozenset[str]] = {
         "decided chose chosen going will ll planning plan plans gonna mind committed signed".split()
     ),
     SignalKind.CORRECTION: frozenset(
-        """actually longer anymore moved quit started switched mind used work working works job
-        hired again instead meant correction turns settling settled""".split()
+        """actually longer anymore moved quit started switched changed relocated relocating mind used work
+        working works job hired again instead meant correction turns settling settled""".split()
     ),
 }
 """Words one of which must occur for a cue family to be searched at all (a cheap gate)."""

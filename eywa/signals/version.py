@@ -20,13 +20,15 @@ from typing import Final
 
 __all__ = ["SIGNALS_VERSION", "current_signals_version"]
 
-SIGNALS_VERSION: Final = 4
+SIGNALS_VERSION: Final = 5
 """1: the first recorded version (session 28); stores written before hold 0. 2: a sentence's
 first word is a person when a verb of a person's life follows it ("Priya works at Globex
 now."), so a fact said of someone before they spoke is read of them. 3: a known first name
 followed by another capitalised name ("a novel by Ana Ferrante") is not that person: the
 longer name is an entity of its own. 4: "left" before a capitalised word is such a verb too
-("Eva left Globex and joined Initech", said before Eva was introduced)."""
+("Eva left Globex and joined Initech", said before Eva was introduced). 5: "switched jobs",
+"changed careers", "relocated to" are change cues (the job or home said before ended); the
+held-out turns' digest is unchanged (none says them)."""
 
 
 def current_signals_version() -> int:

@@ -317,8 +317,35 @@ def test_a_child_or_pet_named_with_a_verb_is_answered_by_its_name(
         ((("Alice", "I work at Globex.", "2024-01-10T10:00:00"),
           ("Alice", "Globex laid me off last week.", "2024-06-10T10:00:00")),
          "Where does Alice work now?", "Alice — employer: unknown since 10 Jun 2024 (was Globex)"),
-        # "My wife passed away" was read as "has a wife": married, now.
-        ((("Alice", "My wife passed away last year.", "2024-06-10T10:00:00"),), "Is Alice married?", ""),
+        # "My wife passed away" was read as "has a wife": married, now. It leaves her widowed.
+        ((("Alice", "My wife passed away last year.", "2024-06-10T10:00:00"),), "Is Alice married?",
+         "Alice — relationship_status: widowed since 1 Jan 2023"),
+        # Married before, the spouse's death left her married.
+        ((("Alice", "I'm married to Tobias.", "2024-01-10T10:00:00"),
+          ("Alice", "My husband, Tobias, died in March.", "2024-06-10T10:00:00")),
+         "Is Alice married?", "Alice — relationship_status: widowed since 1 Mar 2024 (was married)"),
+        # "I quit my job" (no employer named) left her at Globex.
+        ((("Alice", "I work at Globex.", "2024-01-10T10:00:00"),
+          ("Alice", "I quit my job last week.", "2024-06-10T10:00:00")),
+         "Where does Alice work now?", "Alice — employer: unemployed since 3 Jun 2024 (was Globex)"),
+        # ... but a job quit for another says what comes next where it is said.
+        ((("Alice", "I work at Globex.", "2024-01-10T10:00:00"),
+          ("Alice", "I quit my job to start a bakery.", "2024-06-10T10:00:00")),
+         "Where does Alice work now?", "Alice — employer: Globex"),
+        # "I switched jobs, I'm at Initech now" / "I relocated to Austin" the day after left
+        # Globex and Denver level with the new ones (no claim): a change said, not a second state.
+        ((("Alice", "I work at Globex.", "2024-06-09T10:00:00"),
+          ("Alice", "I switched jobs, I'm at Initech now.", "2024-06-10T10:00:00")),
+         "Where does Alice work now?", "Alice — employer: Initech since 10 Jun 2024 (was Globex)"),
+        ((("Alice", "I live in Denver.", "2024-06-09T10:00:00"),
+          ("Alice", "I relocated to Austin.", "2024-06-10T10:00:00")),
+         "Where does Alice live now?", "Alice — residence: Austin since 10 Jun 2024 (was Denver)"),
+        # Dating someone unnamed, or the divorce made final, changed no status.
+        ((("Alice", "I'm single.", "2024-01-10T10:00:00"), ("Alice", "I'm seeing someone now.", "2024-06-10T10:00:00")),
+         "Is Alice single?", "Alice — relationship_status: in a relationship since 10 Jun 2024 (was single)"),
+        ((("Alice", "I'm married to Tobias.", "2024-01-10T10:00:00"),
+          ("Alice", "My divorce was finalized last month.", "2024-06-10T10:00:00")),
+         "Is Alice married?", "Alice — relationship_status: divorced since 1 May 2024 (was married)"),
     ],
 )
 def test_a_change_of_partner_or_job_said_in_other_words_is_the_state_now(

@@ -351,15 +351,20 @@ def test_a_third_persons_relative_is_theirs() -> None:
     assert "Melinda's brother is Tobias." in statements("Melinda's brother Tobias is visiting.")
 
 
+_WIDOWED: Fact = ("relationship_status", "widowed", "positive", "asserted")
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("My wife passed away last year.", {("partner", "wife", "negative", "asserted")}),
-        ("My husband Tobias died in 2020.", {("partner", "Tobias", "negative", "asserted")}),
-        ("I lost my wife last year.", {("partner", "wife", "negative", "asserted")}),
+        # A spouse's death ends the partner and leaves one widowed (a boyfriend's, not widowed).
+        ("My wife passed away last year.", {("partner", "wife", "negative", "asserted"), _WIDOWED}),
+        ("My husband Tobias died in 2020.", {("partner", "Tobias", "negative", "asserted"), _WIDOWED}),
+        ("I lost my wife last year.", {("partner", "wife", "negative", "asserted"), _WIDOWED}),
+        ("My boyfriend died.", {("partner", "boyfriend", "negative", "asserted")}),
         # The name in apposition, between commas: the one who died is still the partner.
-        ("My wife, Lucia, passed away last year.", {("partner", "Lucia", "negative", "asserted")}),
-        ("My husband, Tobias, died in 2020.", {("partner", "Tobias", "negative", "asserted")}),
+        ("My wife, Lucia, passed away last year.", {("partner", "Lucia", "negative", "asserted"), _WIDOWED}),
+        ("My husband, Tobias, died in 2020.", {("partner", "Tobias", "negative", "asserted"), _WIDOWED}),
         # A spouse alive, or another's death: married as before.
         ("My husband is a chef.", {("relationship_status", "married", "positive", "asserted")}),
         ("My wife's mother died.", {("relationship_status", "married", "positive", "asserted")}),
@@ -395,3 +400,27 @@ def test_the_one_married_introduced_by_who_they_were_is_the_partner(text: str) -
 def test_a_pet_named_between_commas_that_died_is_gone(text: str, expected: set[Fact]) -> None:
     """"My dog, Rex, died" made nothing (the comma after the name hid the death)."""
     assert facts(text, attribute="pets") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm seeing someone.", {("relationship_status", "in a relationship", "positive", "asserted")}),
+        ("I've been dating a guy from work.", {("relationship_status", "in a relationship", "positive", "asserted")}),
+        ("We're dating.", {("relationship_status", "in a relationship", "positive", "asserted")}),
+        ("I'm in a relationship with Tobias.", {("relationship_status", "in a relationship", "positive", "asserted"),
+                                                 ("partner", "Tobias", "positive", "asserted")}),
+        ("My divorce was finalized last month.", {("relationship_status", "divorced", "positive", "asserted")}),
+        ("Our divorce is final.", {("relationship_status", "divorced", "positive", "asserted")}),
+        # Not so: a denial, a hedge, a doctor, a divorce not yet final, a relationship with a thing.
+        ("I'm not seeing anyone.", set()),
+        ("I might be seeing someone soon.", set()),
+        ("I'm seeing a doctor.", set()),
+        ("My divorce isn't final yet.", set()),
+        ("I have a relationship with food.", set()),
+    ],
+)
+def test_a_relationship_said_without_a_partners_name_is_the_status(text: str, expected: set[Fact]) -> None:
+    """"I'm seeing someone", "my divorce was finalized" made nothing: "Is Ana single?" kept
+    its earlier answer."""
+    assert facts(text, attribute="relationship_status") | facts(text, attribute="partner") == expected

@@ -393,3 +393,21 @@ def test_a_move_said_in_the_future_is_a_plan() -> None:
 def test_a_name_that_does_something_after_and_ends_the_place_before_it(text: str, expected: set[Fact]) -> None:
     """"I work at Globex and Tobias works at Initech" made the employer "Globex and Tobias"."""
     assert facts(text, attribute="employer") | facts(text, attribute="residence") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I quit my job last week.", {("employer", "unemployed", "positive", "asserted")}),
+        ("I left my job in May.", {("employer", "unemployed", "positive", "asserted")}),
+        ("I quit my job at Globex.", {("employer", "Globex", "negative", "asserted")}),
+        # For something next, what comes next is read where it is said; not done, nothing.
+        ("I quit my job to start a bakery.", set()),
+        ("I left my job and joined Initech.", set()),
+        ("I didn't quit my job.", set()),
+        ("I might quit my job.", set()),
+    ],
+)
+def test_a_job_quit_without_the_employer_named_is_no_work_now(text: str, expected: set[Fact]) -> None:
+    """"I quit my job" made nothing: the employer said before stayed the answer."""
+    assert facts(text, attribute="employer") == expected

@@ -68,6 +68,7 @@ _MARRIED_TO = rule(
 """"I'm married to Tom", "I married Tom"'s "got married to", and the perfect with how long:
 "I've been married to Tom for ten years" (the status and the partner since its start)."""
 _TO_NAME = re.compile(rf"\s+to\s+(?P<name>{NAME})\b(?!{A}s)")
+_WITH_NAME = re.compile(rf"\s+with\s+(?P<name>{NAME})\b(?!{A}s)")
 _FROM_NAME = re.compile(rf"\s+from\s+(?P<name>{NAME})\b(?!{A}s)")
 _MARRIED_NAME = rule(
     rf"{SUBJ}\s+{ADV}married\s+(?:my\s+(?:[a-z]+\s+){{0,2}}?(?:sweetheart|love|friend|partner|boyfriend|girlfriend"
@@ -111,6 +112,25 @@ _TOGETHER = rule(
     rf"{SUBJ}(?:{HAVE}\s+been|{BE})\s+{ADV}(?P<how>together|dating|a\s+couple)\b(?:\s+for\s+(?P<span>[\w\s]+))?",
     "together dating couple",
 )
+_SEEING_SOMEONE = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?:dating|seeing)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman))"
+    r"(?:\s+new)?\b",
+    "dating seeing",
+)
+_DATING_WORD = re.compile(r"\b(?:dating|seeing)\b")
+_IN_RELATIONSHIP = rule(
+    rf"{SUBJ}{BE}\s+{ADV}in\s+a\s+(?:new\s+|serious\s+|committed\s+|happy\s+|loving\s+)?"
+    rf"relationship\b(?!\s+with\s+(?!{NAME}\b))",
+    "relationship",
+)
+""""I'm seeing someone", "I've been dating a guy from work", "I'm in a relationship (with
+Tom)": the speaker is in a relationship, whoever with (not "a relationship with food")."""
+_DIVORCE_DONE = rule(
+    rf"(?P<subj>\b[Mm]y|\b[Oo]ur)\s+divorce\s+(?:(?:was|is|has\s+been|got|just)\s+)?{ADV}"
+    r"(?:finali[sz]ed|final|official|through|done|went\s+through|came\s+through)\b",
+    "divorce",
+)
+""""My divorce was finalised last month", "our divorce is final": divorced, since then."""
 _DATING = rule(rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}dating\s+(?P<name>{NAME})\b(?!{A}s)", "dating")
 """"I'm dating Tobias (now)", "I've been dating Tobias for a year": the partner, and a
 relationship (not "seeing Tobias", often a meeting)."""
@@ -288,6 +308,10 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             # "My wife passed away last year": no longer the partner, and no marriage of now.
             yield fact(ctx, s, f"{possessive(s)} {role}{f' {partner}' if partner else ''} passed away", "partner",
                        partner or role, polarity="negative", valid_from=past_date(ctx, m), confidence=0.8)
+            if _ROLE_STATUS.get(role) == "married" and not m.groupdict().get("ex"):
+                # A spouse's death leaves one widowed, from then ("Is Ana married?": not now).
+                yield fact(ctx, s, f"{possessive(s)} {role} passed away", "relationship_status", "widowed",
+                           valid_from=past_date(ctx, m), confidence=0.75)
             continue
         if m.groupdict().get("ex"):
             if partner is not None:
@@ -306,12 +330,26 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} is dating {partner}", "relationship_status", "in a relationship",
                        valid_from=since, confidence=0.75)
     for m, s in matches(ctx, _TOGETHER, we=True):
+        since = stated_start(ctx, m)  # "… for a year": since then
         if (partner := companion(ctx, m)) is not None:
-            since = stated_start(ctx, m)  # "… for a year": since then
             yield fact(ctx, s, f"{s} is together with {partner}", "partner", partner, valid_from=since, confidence=0.75)
-            if m.group("how") == "dating":  # not "together": a married couple says it too
-                yield fact(ctx, s, f"{s} is dating {partner}", "relationship_status", "in a relationship",
-                           valid_from=since, confidence=0.75)
+        if m.group("how") == "dating":  # not "together": a married couple says it too
+            said = f"{s} is dating {partner}" if partner is not None else f"{s} is dating someone"
+            yield fact(ctx, s, said, "relationship_status", "in a relationship", valid_from=since, confidence=0.75)
+    for m, s in matches(ctx, _SEEING_SOMEONE, we=True) + matches(ctx, _IN_RELATIONSHIP, we=True):
+        with_name = _WITH_NAME.match(ctx.text, m.end())
+        if (partner := _name(with_name.group("name")) if with_name else None) is not None and partner != s:
+            yield fact(ctx, s, f"{s} is in a relationship with {partner}", "partner", partner, confidence=0.75)
+        # The status said outright ("I'm in a relationship") is as sure as "I'm married"; the
+        # statement keeps the words said ("is seeing someone"), which the validator finds.
+        outright = m.re is _IN_RELATIONSHIP.pattern
+        dating = _DATING_WORD.search(m.group(0))
+        said = "is in a relationship" if outright or dating is None else f"is {dating.group(0)} someone"
+        yield fact(ctx, s, f"{s} {said}", "relationship_status", "in a relationship",
+                   valid_from=stated_start(ctx, m), confidence=0.9 if outright else 0.8)
+    for m, s in matches(ctx, _DIVORCE_DONE, we=True):
+        yield fact(ctx, s, f"{s} got divorced", "relationship_status", "divorced", valid_from=past_date(ctx, m),
+                   confidence=0.85)
 
 
 def _died(ctx: Ctx, m: re.Match[str]) -> bool:

@@ -212,11 +212,16 @@ _RETIRED = rule(
 """"I retired last year": the speaker no longer works (employer ``retired``, dated)."""
 _LET_GO = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>(?:got|was|were|been|{HAVE}\s+been)\s+(?:laid\s+off|fired|sacked|let\s+go"
-    rf"|made\s+redundant)|lost\s+(?:my|his|her|their)\s+job)(?!\s+(?:from|by|at|with|as|of|up)\b)",
-    "laid fired sacked let redundant lost",
+    rf"|made\s+redundant)|lost\s+(?:my|his|her|their)\s+job"
+    r"|(?:quit|left)\s+(?:my|his|her|their)\s+(?:old\s+|day\s+|full-time\s+)?job"
+    r"(?!\s+(?:to|for|and\s+(?:then\s+)?(?:started|joined|took|got|found|now|am|is))\b))"
+    r"(?!\s+(?:from|by|at|with|as|of|up)\b)",
+    "laid fired sacked let redundant lost quit left",
 )
-""""I got laid off last week", "I lost my job": no work now (employer ``unemployed``, dated),
-whichever employer it was; with the employer named ("… from Initech") ``_LEFT`` ends that one."""
+""""I got laid off last week", "I lost my job", "I quit my job": no work now (employer
+``unemployed``, dated), whichever employer it was; with the employer named ("… from Initech",
+"… my job at Initech") ``_LEFT`` ends that one. Not a job quit for another ("… to start a
+bakery", "… and joined Initech"): what comes next is read where it is said."""
 _MOVED_FOR_JOB = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:moved|relocated)\s+(?:back\s+)?(?:(?:to|here\s+to)\s+{PROPER}\s+)?"
     rf"for\s+(?:a|my|the)\s+(?:new\s+)?(?:job|position|role)\s+(?:at|with)\s+{CALLED}{_ORG}",
