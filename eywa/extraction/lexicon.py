@@ -56,7 +56,8 @@ PETS = alternation(
 )
 PET_ADJECTIVES = (
     r"(?:(?:old|new|little|sweet|baby|furry|beloved|adorable|rescue|rescued|cute|tiny|young"
-    r"|black|white|brown|ginger|grey|gray|tabby|fluffy|senior|second|first|two|three)\s+)*"
+    r"|black|white|brown|ginger|grey|gray|tabby|fluffy|senior|second|first|two|three|golden|yellow"
+    r"|[Gg]erman|chocolate|miniature|mini)\s+)*"
 )
 SPECIES = {
     "puppy": "dog", "puppies": "dog", "pup": "dog", "pups": "dog", "dogs": "dog", "kitten": "cat",
@@ -121,7 +122,7 @@ PLAYED = frozenset(
 DIETS = alternation("vegetarian vegan pescatarian pescetarian dairy-free gluten-free keto paleo flexitarian")
 FOODS = alternation(
     """meat red_meat fish seafood dairy pork beef chicken eggs gluten sugar cheese milk meat_or_fish
-    animal_products shellfish alcohol"""
+    animal_products shellfish alcohol coffee caffeine soda"""
 )
 
 DEGREES = alternation(

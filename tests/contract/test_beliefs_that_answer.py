@@ -277,6 +277,10 @@ def test_a_past_question_about_something_else_is_not_answered_by_the_school(memo
         (("I work at Globex and Tom works at Initech.",), "Where does Alice work?", "Alice — employer: Globex since"),
         (("I live in Denver and Eva lives in Austin.",), "Where does Alice live?",
          "Alice — residence: Denver since"),
+        # A drink given up, sobriety, a pet named by a breed with a colour.
+        (("I gave up coffee last month.",), "Does Alice drink coffee?", "Alice — diet: not coffee"),
+        (("I've been sober for two years.",), "Does Alice drink alcohol?", "Alice — diet: not alcohol"),
+        (("We have a golden retriever.",), "What pets does Alice have?", "Alice — pets: dog"),
     ],
 )
 def test_everyday_statements_answer(memory: Memory, texts: tuple[str, ...], question: str, answer: str) -> None:

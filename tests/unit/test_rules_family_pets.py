@@ -424,3 +424,15 @@ def test_a_relationship_said_without_a_partners_name_is_the_status(text: str, ex
     """"I'm seeing someone", "my divorce was finalized" made nothing: "Is Ana single?" kept
     its earlier answer."""
     assert facts(text, attribute="relationship_status") | facts(text, attribute="partner") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We have a golden retriever.", {("pets", "dog", "positive", "asserted")}),
+        ("My German shepherd Max loves walks.", {("pets", "Max", "positive", "asserted")}),
+    ],
+)
+def test_a_pet_named_by_its_breed_with_a_colour_or_origin_word_is_a_pet(text: str, expected: set[Fact]) -> None:
+    """"golden" and "German" stood between "a" and the breed: no pet."""
+    assert facts(text, attribute="pets") == expected

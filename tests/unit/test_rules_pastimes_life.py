@@ -79,6 +79,14 @@ def test_likes_and_dislikes(text: str, expected: set[Fact]) -> None:
         ("I eat fish again.", {("diet", "fish", "positive", "asserted")}),
         ("I might go vegan.", set()),
         ("I made a vegan cake.", set()),
+        # Drinks given up, and sobriety: no coffee, no alcohol.
+        ("I gave up coffee.", {("diet", "coffee", "negative", "asserted")}),
+        ("I stopped drinking coffee last month.", {("diet", "coffee", "negative", "asserted")}),
+        ("I stopped drinking alcohol.", {("diet", "alcohol", "negative", "asserted")}),
+        ("I've been sober for two years.", {("diet", "alcohol", "negative", "asserted")}),
+        ("I'm sober now.", {("diet", "alcohol", "negative", "asserted")}),
+        ("I've been sober.", set()),  # once, not now
+        ("I was sober enough to drive.", set()),
     ],
 )
 def test_diet_forms(text: str, expected: set[Fact]) -> None:

@@ -53,7 +53,8 @@ _HAVENT_EATEN = rule(
     "eaten had touched",
 )
 _STOPPED_EATING = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:stopped|quit|gave\s+up|cut\s+out)\s+(?:eating\s+)?(?P<food>{FOODS})\b",
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:stopped|quit|gave\s+up|cut\s+out)\s+(?:eating\s+|drinking\s+(?=coffee|caffeine|soda))?"
+    rf"(?P<food>{FOODS})\b",
     FOODS,
 )
 _EATS_AGAIN = rule(
@@ -79,7 +80,8 @@ def diet(ctx: Ctx) -> Iterator[CandidateFact]:
         yield fact(ctx, s, f"{s} does not eat {food}", "diet", food, polarity="negative", confidence=0.85)
     for m, s in matches(ctx, _STOPPED_EATING):
         food = activity(m.group("food"))
-        yield fact(ctx, s, f"{s} stopped eating {food}", "diet", food, polarity="negative",
+        verb = "drinking" if " drinking " in m.group(0) else "eating"  # "stopped drinking coffee"
+        yield fact(ctx, s, f"{s} stopped {verb} {food}", "diet", food, polarity="negative",
                    valid_from=past_date(ctx, m), confidence=0.85)
     for m, s in matches(ctx, _DIET_IS):
         label = _label(m.group("diet"))

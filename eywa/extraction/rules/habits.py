@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from eywa.extraction.rules.clause import (
-    A, ADV, BE, HAVE, SUBJ, Ctx, asserts, matches, past_date, plain, rule, stated_start,
+    A, ADV, BE, HAVE, SUBJ, Ctx, asserts, experiential_state, matches, past_date, plain, rule, stated_start,
 )
 from eywa.extraction.rules.phrasing import fact
 from eywa.models import CandidateFact
@@ -63,6 +63,13 @@ _NO_DRINK = rule(
     r"(?=\s*(?:[.!;]|$|,\s+(?:but|so|and)\b|\s+(?:anymore|any\s+more|at\s+all)\b))",
     "drink",
 )
+_SOBER = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:completely\s+|totally\s+|fully\s+)?(?P<word>sober|teetotal)\b"
+    r"(?!\s+(?:enough|now\s+that|that|when|at|for\s+the\s+(?:night|evening|day|drive)|tonight)\b)",
+    "sober teetotal",
+)
+""""I'm sober", "I've been sober for two years": no alcohol (since then; not "sober enough to
+drive", a moment)."""
 _VALUE = {"smoke": "smoking", "smokes": "smoking", "smoker": "smoking", "smoking": "smoking", "cigarettes": "smoking",
           "cigs": "smoking", "vape": "vaping", "vapes": "vaping", "vaper": "vaping", "vaping": "vaping"}  # fmt: skip
 
@@ -89,6 +96,10 @@ def habits(ctx: Ctx) -> Iterator[CandidateFact]:
         verb, what = " ".join(m.group("verb").split()), m.group("what")
         yield fact(ctx, s, f"{s} {verb} {what}", "habits", _VALUE[what], polarity="negative",
                    valid_from=past_date(ctx, m), confidence=0.85)
+    for m, s in matches(ctx, _SOBER):
+        if not experiential_state(ctx, m):  # "I've been sober" alone: once, not now
+            yield fact(ctx, s, f"{s} is {m.group('word')}", "diet", "alcohol", polarity="negative",
+                       valid_from=stated_start(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _QUIT_DRINKING):
         verb, what = " ".join(m.group("verb").split()), m.group("what")
         yield fact(ctx, s, f"{s} {verb} {what}", "diet", "alcohol", polarity="negative",
