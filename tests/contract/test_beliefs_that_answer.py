@@ -1082,6 +1082,38 @@ def test_a_reply_of_only_a_place_says_where_the_question_asked(memory: Memory, q
 
 
 @pytest.mark.parametrize(
+    ("question", "reply", "ask", "answer"),
+    [
+        ("How old are you?", "34.", "How old is Alice?", "Alice — age: 34"),
+        ("Do you have kids?", "Yes, two boys.", "Does Alice have children?", "Alice — children: two boys"),
+        ("Do you have any pets?", "Just a cat named Luna.", "What pets does Alice have?", "Alice — pets: Luna"),
+        ("Where are you from?", "Originally from Lima.", "Where is Alice from?", "Alice — origin: Lima"),
+        ("Are you married?", "Yes, for ten years now.", "Is Alice married?", "Alice — relationship_status: married"),
+    ],
+)
+def test_a_short_reply_with_the_value_asked_for_says_it(memory: Memory, question: str, reply: str, ask: str,
+                                                        answer: str) -> None:
+    """"How old are you?" — "34.", "Do you have kids?" — "Yes, two boys." and the like made
+    nothing (the reply has no verb and no subject); each is read as the question says and
+    cites the question beside the reply."""
+    space = _asked(memory, question, reply)
+    said = _answer(memory, space, ask)
+    assert said.startswith(answer), said
+    assert any(len(b.evidence_ids) == 2 for b in memory.beliefs(space) if b.subject == "Alice" and b.value != "Initech")
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [("How old is Tom?", "34."), ("Does Tom have kids?", "Yes, two boys."), ("Where is Tom from?", "From Lima."),
+     ("How old are you?", "Old enough, ha."), ("Do you have kids?", "No, not yet.")],
+)
+def test_a_short_reply_to_another_question_says_nothing_of_the_one_replying(memory: Memory, question: str,
+                                                                             reply: str) -> None:
+    space = _asked(memory, question, reply)
+    assert [b.attribute for b in memory.beliefs(space) if b.subject == "Alice"] == ["employer"]
+
+
+@pytest.mark.parametrize(
     ("question", "reply"),
     [("Where does Tom work?", "At Globex."), ("Where did you work before?", "At Globex."),
      ("Where do you want to work?", "At Globex.")],

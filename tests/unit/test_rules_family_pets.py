@@ -436,3 +436,16 @@ def test_a_relationship_said_without_a_partners_name_is_the_status(text: str, ex
 def test_a_pet_named_by_its_breed_with_a_colour_or_origin_word_is_a_pet(text: str, expected: set[Fact]) -> None:
     """"golden" and "German" stood between "a" and the breed: no pet."""
     assert facts(text, attribute="pets") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I have two boys.", {("children", "two boys", "positive", "asserted")}),
+        ("We have two girls, Mia and Lucia.", {("children", "Mia", "positive", "asserted"),
+                                               ("children", "Lucia", "positive", "asserted")}),
+        ("I have two boys in my class.", set()),
+    ],
+)
+def test_children_said_as_boys_or_girls(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="children") == expected

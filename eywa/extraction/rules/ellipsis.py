@@ -24,7 +24,7 @@ from eywa.extraction.rules.clause import A, Part, part_of
 from eywa.extraction.text import Clause, clauses
 from eywa.models import Evidence, SignalKind
 
-__all__ = ["elliptical_answer", "place_reply", "yes_no_reply"]
+__all__ = ["answer_reply", "elliptical_answer", "place_reply", "yes_no_reply"]
 
 _YES = rf"(?:yes|yeah|yep|yup|indeed|exactly|correct|that{A}s\s+right|that\s+is\s+right|right)"
 _FRAGMENT = re.compile(
@@ -198,3 +198,68 @@ def place_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> tu
     subject = "I'm" if asked.group("aux").lower() == "are" else "I"
     said = f"{subject} {asked.group('verb').lower()} {place.group('prep').lower()} {place.group('place').strip()}"
     return part_of(said + ".", clause.start), previous.id
+
+
+_COUNT = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})"
+_ASKED_AGE = re.compile(rf"(?i)^\s*{_OPENING}how\s+old\s+are\s+you(?:\s+now)?\s*\?\s*$")
+_AGE_REPLY = re.compile(
+    r"(?i)^\s*(?:i['’]m\s+|i\s+am\s+)?(?:just\s+|almost\s+)?(?P<n>\d{1,3}|[a-z]+(?:[- ][a-z]+)?)"
+    r"(?:\s+(?:years?\s+old|years?|this\s+year))?[.!]*\s*$"
+)
+_ASKED_HAVE = re.compile(
+    rf"(?i)^\s*{_OPENING}(?:do\s+you\s+have|have\s+you\s+got)\s+(?:any\s+)?"
+    r"(?P<what>kids|children|pets|siblings|brothers|sisters|a\s+pet|a\s+dog|a\s+cat)\s*\?\s*$"
+)
+_HAVE_REPLY = re.compile(
+    rf"(?i)^\s*(?:(?:yes|yeah|yep|yup|we\s+do|i\s+do)[,!.]?\s+)?(?:just\s+|only\s+)?(?P<n>{_COUNT})\s+"
+    r"(?P<np>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}(?:,?\s+(?:named|called)\s+[A-Z][a-z]+(?:\s+and\s+[A-Z][a-z]+)?)?)"
+    r"[.!]*\s*$"
+)
+_ASKED_FROM = re.compile(rf"(?i)^\s*{_OPENING}where\s+are\s+you\s+(?:originally\s+)?from(?:\s+originally)?\s*\?\s*$")
+_FROM_REPLY = re.compile(
+    r"^\s*(?:(?i:originally)\s+)?(?:(?i:from)\s+)?(?P<place>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3})"
+    r"(?:,\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)?(?:,?\s+(?i:originally))?[.!]*\s*$"
+)
+_ASKED_STATUS = re.compile(rf"(?i)^\s*{_OPENING}are\s+you\s+(?P<st>married|engaged|single|divorced)\s*\?\s*$")
+_YES_FOR = re.compile(
+    r"(?i)^\s*(?:yes|yeah|yep|yup|i\s+am)[,!.]?\s+(?:(?:for|since)\s+(?P<span>[^.!?]+?))(?:\s+now)?[.!]*\s*$"
+)
+
+
+def answer_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> tuple[Part, str] | None:
+    """The first-person statement a short reply makes of a question put to its speaker that
+    asks for a value rather than a yes or no, and the question turn's id (cited beside the
+    reply), else None: "How old are you?" — "34." is "I'm 34"; "Do you have
+    kids?" — "Yes, two boys." is "I have two boys"; "Do you have pets?" — "Just a cat named
+    Luna." is "I have a cat named Luna"; "Where are you from?" — "Originally from Lima." is
+    "I'm from Lima"; "Are you married?" — "Yes, for ten years now." is "I've been married
+    for ten years". The same conditions as ``yes_no_reply`` (``_question_put_to``): the
+    question closes the turn just before, in the same session, by someone else, addressed
+    to the one replying, and the reply is the first clause of its turn and nothing else."""
+    put = _question_put_to(turn, clause, previous)
+    if put is None or previous is None:
+        return None
+    said = _said_by_reply(put.text, clause.text.strip(), turn.speaker or "")
+    return None if said is None else (part_of(said, clause.start), previous.id)
+
+
+def _said_by_reply(question: str, reply: str, answerer: str) -> str | None:
+    """What ``reply`` says in the first person, given the ``question`` it answers (above)."""
+    if (asked := _ASKED_AGE.match(question)) is not None and _called(asked, answerer):
+        age = _AGE_REPLY.match(reply)
+        return f"I'm {age.group('n')}." if age is not None else None
+    if (asked := _ASKED_HAVE.match(question)) is not None and _called(asked, answerer):
+        have = _HAVE_REPLY.match(reply)
+        if have is None:
+            return None
+        return f"I have {have.group('n').lower()} {have.group('np')}."
+    if (asked := _ASKED_FROM.match(question)) is not None and _called(asked, answerer):
+        place = _FROM_REPLY.match(reply)
+        return f"I'm from {place.group('place')}." if place is not None and place.group("place") not in {"I", "Yes"} else None
+    if (asked := _ASKED_STATUS.match(question)) is not None and _called(asked, answerer):
+        lasting = _YES_FOR.match(reply)
+        if lasting is None:
+            return None
+        since = "since" if re.match(r"(?i)\s*(?:yes|yeah|yep|yup|i\s+am)[,!.]?\s+since\b", reply) else "for"
+        return f"I've been {asked.group('st').lower()} {since} {lasting.group('span').strip()}."
+    return None

@@ -22,7 +22,7 @@ from eywa.extraction.rules.age import age
 from eywa.extraction.rules.casual import standard_turn
 from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in, subject_dropped, subject_shared
 from eywa.extraction.rules.correction import correction
-from eywa.extraction.rules.ellipsis import elliptical_answer, place_reply, yes_no_reply
+from eywa.extraction.rules.ellipsis import answer_reply, elliptical_answer, place_reply, yes_no_reply
 from eywa.extraction.rules.family import children, relationships, relatives
 from eywa.extraction.rules.habits import habits
 from eywa.extraction.rules.home import possessions, residence
@@ -182,7 +182,8 @@ class RuleExtractor:
             # "Do you still work at Initech?" — "Yes.": the reply is read as the question
             # says, and what it makes cites the question beside the reply.
             reply = None if answer is not None else (
-                yes_no_reply(turn, clause, previous) or place_reply(turn, clause, previous))
+                yes_no_reply(turn, clause, previous) or place_reply(turn, clause, previous)
+                or answer_reply(turn, clause, previous))
             if reply is not None:
                 answer = reply[0]
             if answer is None:

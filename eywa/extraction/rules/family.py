@@ -138,10 +138,11 @@ _KID_NAMES = rf"{NAME}(?:(?:\s*,\s*{NAME})*,?\s+and\s+{NAME}(?=\s*(?:[.!?,;]|$))
 """One name, or a list of them closing its clause ("Leo and Sara", "Leo, Sara and Max")."""
 _KIDS_COUNT = rule(
     rf"{SUBJ}\s+{ADV}(?:have|has|{HAVE}\s+got|{A}ve\s+got)\s+(?P<n>{NUMBER_WORD})\s+(?:beautiful\s+|wonderful\s+|amazing\s+"
-    rf"|little\s+|lovely\s+|grown\s+|young\s+)?(?P<kind>kids?|children|child|sons?|daughters?|twins)\b"
+    rf"|little\s+|lovely\s+|grown\s+|young\s+)?(?P<kind>kids?|children|child|sons?|daughters?|twins"
+    rf"|(?:boys|girls)(?=\s*(?:[.!;]|$|,\s+{NAME}|,?\s+(?:named|called|aged|ages)\b)))\b"
     rf"(?:(?:,?\s+(?:named|called)\s+|,\s+(?={_KID_NAMES}\s*(?:[.!?]|$)))(?P<name>{_KID_NAMES})\b(?!{A}s))?"
     rf"(?:,?\s+and\s+(?:a|an|one)\s+(?P<kind2>son|daughter|kid|child)(?:,?\s+(?:named|called)\s+(?P<name2>{NAME})\b(?!{A}s))?)?",
-    "kid kids children child son sons daughter daughters twins",
+    "kid kids children child son sons daughter daughters twins boys girls",
 )
 """"I have two kids", "I have a son named Leo" (the child is Leo, as of "my son Leo"); each
 child named: "two kids, Leo and Sara.", "a son named Leo and a daughter named Sara"."""
