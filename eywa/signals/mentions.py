@@ -105,6 +105,15 @@ person counts only with such a complement: "Traffic moved slowly", "Lunch starte
 ("Lots has been going on", "Basketball has been a part of my life") and "starts" / "moves"
 ("Change starts small") never count."""
 
+_PERSON_APPOSITION = re.compile(
+    r",[ \t]+(?:my|our)[ \t]+(?:(?:older|younger|big|little|best|old|new|dear)[ \t]+)?"
+    r"(?:sister|brother|mom|mum|mother|dad|father|husband|wife|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter"
+    r"|cousin|aunt|uncle|niece|nephew|grandma|grandmother|grandpa|grandfather|friend|coworker|co-worker|colleague"
+    r"|boss|neighbou?r|roommate|flatmate|classmate|teacher|doctor|mentor)[ \t]*,"
+)
+"""A sentence's first word followed by who it is to the speaker, between commas ("Eva, my
+sister, works at Globex"): a person."""
+
 _NOT_SUBJECTS = frozenset(
     """everyone everybody someone somebody nobody anyone anybody one mine yours ours theirs
     then later soon still last next also again once""".split()
@@ -117,7 +126,7 @@ def _opens_with_a_person(text: str, start: int, end: int) -> bool:
     word = text[start:end].lower()
     if word in _NOT_SUBJECTS or (word.endswith("ly") and len(word) >= 7):
         return False
-    return _PERSON_PREDICATE.match(text, end) is not None
+    return _PERSON_PREDICATE.match(text, end) is not None or _PERSON_APPOSITION.match(text, end) is not None
 
 
 @lru_cache(maxsize=256)

@@ -281,6 +281,9 @@ def test_a_past_question_about_something_else_is_not_answered_by_the_school(memo
         (("I gave up coffee last month.",), "Does Alice drink coffee?", "Alice — diet: not coffee"),
         (("I've been sober for two years.",), "Does Alice drink alcohol?", "Alice — diet: not alcohol"),
         (("We have a golden retriever.",), "What pets does Alice have?", "Alice — pets: dog"),
+        # A name before who they are, between commas.
+        (("Eva, my sister, works at Globex.",), "Where does Alice's sister work?", "Eva — employer: Globex"),
+        (("Tom, my husband, is a chef.",), "Who is Alice's husband?", "Alice — partner: Tom"),
     ],
 )
 def test_everyday_statements_answer(memory: Memory, texts: tuple[str, ...], question: str, answer: str) -> None:

@@ -449,3 +449,23 @@ def test_a_pet_named_by_its_breed_with_a_colour_or_origin_word_is_a_pet(text: st
 )
 def test_children_said_as_boys_or_girls(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="children") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Lucia, my sister, works at Initech.", {("siblings", "Lucia", "positive", "asserted"),
+                                                 ("employer", "Initech", "positive", "asserted")}),
+        ("This is Tobias, my brother.", {("siblings", "Tobias", "positive", "asserted")}),
+        ("Tobias, my husband, is a chef.", {("partner", "Tobias", "positive", "asserted"),
+                                            ("relationship_status", "married", "positive", "asserted"),
+                                            ("occupation", "chef", "positive", "asserted")}),
+        ("Lucia, my coworker, got a job at Initech.", {("employer", "Initech", "positive", "asserted")}),
+        ("Tobias, my ex-husband, is a chef.", set()),
+        ("Paris, my favorite city, is lovely.", set()),
+    ],
+)
+def test_a_name_before_who_they_are_between_commas_is_that_person(text: str, expected: set[Fact]) -> None:
+    """"Lucia, my sister, works at Initech" made nothing ("my sister Lucia works at Initech" did)."""
+    wanted = {"siblings", "partner", "relationship_status", "occupation", "employer"}
+    assert {f for f in facts(text) if f[0] in wanted} == expected

@@ -136,6 +136,10 @@ def test_a_name_known_both_ways_is_a_person() -> None:
         ("Ben joined Globex last week.", [("person", "Ben"), ("entity", "Globex")]),
         ("Priya has moved to Porto.", [("person", "Priya"), ("entity", "Porto")]),
         ("Ana has started working at Globex.", [("person", "Ana"), ("entity", "Globex")]),
+        # Who they are to the speaker, between commas: someone (a place so introduced: no one).
+        ("Eva, my sister, works at Globex.", [("person", "Eva"), ("entity", "Globex")]),
+        ("Tobias, my coworker, is great.", [("person", "Tobias")]),
+        ("Paris, my favorite city, is lovely.", []),
     ],
 )
 def test_an_unknown_sentence_opener_is_a_person_when_a_life_verb_follows(text: str,

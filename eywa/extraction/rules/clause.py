@@ -198,12 +198,18 @@ def parts(clause: Clause) -> list[Part]:
             if (second := _coordinated(text)) is not None:
                 subject, at = second
                 out.append(_with_subject(subject, text[at:], offset + at, conditional))
+            elif (named := _NAMED_APPOSITION.match(text)) is not None:
+                # "Lucia, my coworker, got a job at Initech": read as "Lucia got a job …".
+                out.append(_with_subject(named.group("s"), text[named.end() :], offset + named.end(), conditional))
         if m is not None:
             pos = m.end()
             spliced = m.group(0).strip() == ","
     return out
 
 
+_NAMED_APPOSITION = re.compile(rf"^(?P<s>{NAME}),\s+(?:my|our|his|her|their)\s+[a-z]+(?:\s+[a-z]+)?,\s+(?=[a-z])")
+"""A name opening a part with who they are between commas ("Lucia, my coworker, got a job at
+Initech"): the name is the subject of what follows (Level 0 must still know it as a person)."""
 _COORDINATED = re.compile(rf"^.*?(?<![\w'’])(?P<s>I|[Ww]e)\s+\S.*?\s+and\s+(?:then\s+)?(?P<verb>[a-z]+)\b")
 _COORDINATED_VERBS = IRREGULAR_PAST | frozenset(
     "start starts join joins work works move moves live lives quit became adopted got".split()

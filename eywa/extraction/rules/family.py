@@ -98,6 +98,12 @@ _SPOUSE = rule(
 )
 """"my husband, Tom", "my husband Tom", "my husband is called Tom": the partner is named (not
 "my wife called Ines yesterday", a call)."""
+_NAME_MY_SPOUSE = rule(
+    rf"(?<![\w'’])(?P<name>{NAME}),\s+(?P<subj>[Mm]y)\s+(?P<role>husband|wife|fianc[ée]e?|boyfriend|girlfriend|partner|spouse)\b"
+    r"(?=\s*[,.!;]|\s*$)",
+    "husband wife fiance fiancé fiancee fiancée boyfriend girlfriend partner spouse",
+)
+""""Tobias, my husband, is a chef": the partner named before the role, as "my husband, Tobias"."""
 _DIED_AFTER = re.compile(rf",?\s+(?:{HAVE}\s+)?{ADV}(?:passed\s+away|passed\s+on|died)\b")
 _LOST_BEFORE = re.compile(r"\blost\s+(?:my|our)\s*$", re.IGNORECASE)
 """"My wife passed away", "my husband Tom died": after the role (and the name), the partner's
@@ -178,6 +184,12 @@ _MY_RELATIVE = rule(
 """"my sister Eva", "my older brother, Tom", "my mom is called Rosa", "my dad's name is Carl",
 "Ana's sister Eva": who a named relative is to the subject (not "my brother-in-law Tom", whose
 "-in" is no name)."""
+_NAME_MY_RELATIVE = rule(
+    rf"(?<![\w'’])(?P<name>{NAME}),\s+(?P<subj>[Mm]y|[Oo]ur)\s+{KIN_AGE}{_RELATIVE_KIND}\b(?=\s*[,.!;]|\s*$)",
+    "sister brother sibling mom mum mother dad father",
+)
+""""Lucia, my sister, works at Initech", "This is Tom, my brother.": the name before who they
+are to the speaker, as "my sister Lucia"."""
 _HAS_RELATIVE = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+{ADV}got|\s+{ADV}have\s+got)\s+(?:a|an|one)\s+{KIN_AGE}"
     rf"(?P<kind>sister|brother)(?:,?\s+(?:named|called)\s+|,\s+)(?P<name>{NAME})\b",
@@ -324,6 +336,14 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} has a {role}", "relationship_status", _ROLE_STATUS[role], confidence=0.75)
         if partner is not None and partner != s:
             yield fact(ctx, s, f"{possessive(s)} {role} is {partner}", "partner", partner, confidence=0.8)
+    for m, s in matches(ctx, _NAME_MY_SPOUSE, anywhere=True):
+        if (partner := _name(m.group("name"))) is None or partner == s or ended:
+            continue
+        if _died(ctx, m):  # "Tobias, my husband, passed away": he is the one who died
+            yield fact(ctx, s, f"{possessive(s)} {m.group('role')} {partner} passed away", "partner", partner,
+                       polarity="negative", valid_from=past_date(ctx, m), confidence=0.8)
+        else:
+            yield fact(ctx, s, f"{possessive(s)} {m.group('role')} is {partner}", "partner", partner, confidence=0.8)
     for m, s in matches(ctx, _DATING):
         if (partner := _name(m.group("name"))) is not None and partner != s and not experiential_state(ctx, m):
             since = stated_start(ctx, m)
@@ -416,7 +436,8 @@ def relatives(ctx: Ctx) -> Iterator[CandidateFact]:
     "Ana's sister" can be told from "Ana's brother" among the siblings (``eywa.read.relatives``)."""
     if not plain(ctx) or ctx.part.negated:
         return
-    for m, s in matches(ctx, _MY_RELATIVE, we=True, anywhere=True) + matches(ctx, _HAS_RELATIVE, we=True):
+    found = matches(ctx, _MY_RELATIVE, we=True, anywhere=True) + matches(ctx, _HAS_RELATIVE, we=True)
+    for m, s in found + matches(ctx, _NAME_MY_RELATIVE, we=True, anywhere=True):
         kind, name = m.group("kind"), _name(m.group("name"))
         if name is not None and name != s:
             yield fact(ctx, s, f"{possessive(s)} {kind} is {name}", RELATIVE_ATTRIBUTE[kind], name, confidence=0.8)
