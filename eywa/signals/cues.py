@@ -60,6 +60,9 @@ _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYW
             # "I switched jobs, I'm at Initech now", "we relocated to Austin": the job or the home
             # said before has ended.
             r"|(?:switched|changed)\s+(?:jobs|careers|companies|employers)|relocat(?:ed|ing)\s+(?:to|back)"
+            # "Nope, I left in May" (a reply to "Are you still at Globex?"): what was asked ended.
+            r"|i\s+(?:just\s+|already\s+)?left(?=\s+(?:in|last|this|back|a\s+(?:while|year|month|week)|\w+\s+ago|recently)\b"
+            r"|\s*[.!]|\s*$)"
             r"|new\s+job|(?:got|found|landed)\s+(?:a|the)\s+job|(?:got|get|was|been)\s+hired"
             # "I started eating fish again", "I eat meat again", "smoking again": a habit or a
             # food given up is back, so what was said of it before has ended.
@@ -84,7 +87,7 @@ _KEYWORDS: dict[SignalKind, frozenset[str]] = {
         "decided chose chosen going will ll planning plan plans gonna mind committed signed".split()
     ),
     SignalKind.CORRECTION: frozenset(
-        """actually longer anymore moved quit started switched changed relocated relocating mind used work
+        """actually longer anymore moved quit started switched changed relocated relocating left mind used work
         working works job hired again instead meant correction turns settling settled""".split()
     ),
 }

@@ -27,7 +27,8 @@ now."), so a fact said of someone before they spoke is read of them. 3: a known 
 followed by another capitalised name ("a novel by Ana Ferrante") is not that person: the
 longer name is an entity of its own. 4: "left" before a capitalised word is such a verb too
 ("Eva left Globex and joined Initech", said before Eva was introduced). 5: "switched jobs",
-"changed careers", "relocated to" are change cues (the job or home said before ended), and a
+"changed careers", "relocated to" and "I left" with only when after it ("Nope, I left in May")
+are change cues (the job or home said before ended), and a
 sentence's first word before who it is to the speaker between commas is a person ("Eva, my
 sister, works at Globex"); the held-out turns' digest is unchanged (none says them)."""
 

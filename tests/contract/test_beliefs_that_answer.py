@@ -991,10 +991,28 @@ def test_a_bare_yes_or_no_says_what_the_question_asked(memory: Memory, question:
     assert any(len(b.evidence_ids) == 2 for b in beliefs), memory.beliefs(space)
 
 
-def test_not_anymore_to_still_working_there_ends_the_job(memory: Memory) -> None:
-    space = _asked(memory, "Do you still work at Initech?", "Not anymore.")
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("Do you still work at Initech?", "Not anymore."),
+        # "I left" with when, and nothing else, is an end too; "at Initech" alone is the job
+        # the speaker's earlier beliefs hold.
+        ("Are you still at Initech?", "Nope, I left in May."),
+        ("Are you still at Initech?", "I quit last month."),
+        ("Do you still work at Initech?", "I quit last month."),
+    ],
+)
+def test_an_end_replied_to_still_working_there_ends_the_job(memory: Memory, question: str, reply: str) -> None:
+    """"Are you still at Initech?" — "Nope, I left in May." made nothing (the reply said
+    more than a bare no, and "at Initech" was no job without work talk)."""
+    space = _asked(memory, question, reply)
     employer = memory.dimension(space, "Alice", "employer", as_of=ASKED_AT)
     assert employer.mode is None and employer.distribution["Initech"] < 0.2, employer.distribution
+
+
+def test_a_place_left_replied_to_still_living_there_ends_the_home(memory: Memory) -> None:
+    space = _asked(memory, "Do you still live in Porto?", "No, I left last year.")
+    assert ("residence", "Porto", "negative") in _beliefs(memory, space)
 
 
 @pytest.mark.parametrize(

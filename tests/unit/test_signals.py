@@ -213,6 +213,7 @@ def test_no_mentions_for_pronouns_months_or_interjections() -> None:
         ("I switched to tea", SignalKind.CORRECTION, "switched to"),
         ("I switched jobs last month", SignalKind.CORRECTION, "switched jobs"),
         ("We relocated to Austin", SignalKind.CORRECTION, "relocated to"),
+        ("Nope, I left in May", SignalKind.CORRECTION, "I left"),
         ("I changed my mind", SignalKind.CORRECTION, "changed my mind"),
         ("I used to paint", SignalKind.CORRECTION, "used to"),
         ("I got a new job", SignalKind.CORRECTION, "new job"),

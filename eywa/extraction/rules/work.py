@@ -170,6 +170,13 @@ _NOT_WORKS = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t|no\s+longer)\s+(?:really\s+)?(?:work|works)\s+(?:at|for)\s+{_ORG}",
     "work works",
 )
+_NOT_AT = rule(
+    rf"{SUBJ}{BE}\s+(?:not|no\s+longer)\s+(?:at|with)\s+{_ORG}(?=\s+(?:anymore|any\s+more)\b|\s*[.!]?\s*$)",
+    "not longer",
+)
+""""I'm not at Globex anymore" (as a reply to "Are you still at Globex?" reads): an end of the
+job, only where the speaker's earlier beliefs hold Globex as the employer ("I'm not at
+Heathrow anymore" is somewhere else)."""
 _PLACE_OF_WORK = (
     r"(?P<org>the\s+(?:[a-z][a-z-]+\s+){0,3}(?:company|firm|store|shop|hospital|school|bank|agency|restaurant|startup"
     r"|studio|factory|library|cafe|bakery|clinic|centre|center|warehouse|plant|lab|gym|hotel|newspaper|magazine))\b"
@@ -499,6 +506,10 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _NOT_WORKS):
         if org := org_name(m.group("org")):
             yield fact(ctx, s, f"{s} does not work at {_the(m, org)}", "employer", org, polarity="negative", confidence=0.85)
+    for m, s in matches(ctx, _NOT_AT):
+        if (org := org_name(m.group("org"))) and ctx.holds(s, org, "employer"):
+            yield fact(ctx, s, f"{s} is not at {_the(m, org)} anymore", "employer", org, polarity="negative",
+                       confidence=0.8)
     for m, s in matches(ctx, _LOST_JOB_AS):
         if (title := job_title(m.group("title"))) and not ctx.part.negated:
             yield fact(ctx, s, f"{s} {m.group('verb')} {possessive(s)} job as {article(title)} {title}", "occupation",
