@@ -131,6 +131,12 @@ MATCH (r:{_ER}) WHERE r.space = $space AND r.at IS NOT NULL AND ($state IS NULL 
 """
 _LIST_STATE = f"MATCH (r:{_ER}) WHERE r.state = $state AND r.at IS NOT NULL {_LIST_RETURN}"
 _LIST_ALL = f"MATCH (r:{_ER}) {_LIST_RETURN}"
+# Finished since a time, for the local-mode vector sweep (``eywa.stores.qdrant.local``): 0010's
+# (state, at) index seeks the done records, ``done_at`` is filtered on them.
+_DONE_SINCE = f"""
+MATCH (r:{_ER}) WHERE r.state = 'done' AND r.at IS NOT NULL AND ($since IS NULL OR r.done_at >= $since)
+RETURN properties(r) AS r ORDER BY r.done_at, r.id
+"""
 
 
 class Neo4jErasureStore:
@@ -207,6 +213,17 @@ class Neo4jErasureStore:
     def erasures(self, space: str | None = None, state: ErasureState | None = None) -> list[ErasureRecord]:
         query = _LIST_SPACE if space is not None else _LIST_ALL if state is None else _LIST_STATE
         return [_record(r["r"]) for r in self._graph.read("list erasures", query, space=space, state=state)]
+
+    @rereads
+    def done_since(self, since: datetime | None) -> list[ErasureRecord]:
+        """Every space's erasures finished at or after ``since`` (all of them when None),
+        in the order they finished: what a process keeping vectors of its own (local-mode
+        Qdrant) has to delete in its copy when another process erased.
+
+        Raises:
+            StoreError: Neo4j failed.
+        """
+        return [_record(r["r"]) for r in self._graph.read("erasures done since", _DONE_SINCE, since=since)]
 
 
 @decodes("Erasure")
