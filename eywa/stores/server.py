@@ -211,7 +211,7 @@ def open_server(settings: EywaSettings, dim: int, embedder_id: str | None = None
             vectors = (
                 QdrantServerVectorStore(client, dim, embedder_id=embedder_id) if settings.qdrant_url
                 else LocalModeVectorStore(  # a folder of this process's own: sweep others' erasures
-                    client, dim, done_since=erasure.done_since, interval_s=settings.reconcile_interval_s,
+                    client, dim, done_since=erasure.done_elsewhere_since, interval_s=settings.reconcile_interval_s,
                     embedder_id=embedder_id,
                 )
             )  # fmt: skip

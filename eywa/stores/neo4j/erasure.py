@@ -117,7 +117,9 @@ UNWIND $rows AS row
 MATCH (e:{_EV} {{id: row.id, space: $space}})
 SET e.near_text = row.near_text, e.far_text = row.far_text
 """
-_FINISH = f"MATCH (r:{_ER} {{id: $id}}) SET r.state = 'done', r.counts = $counts, r.done_at = $at"
+_FINISH = f"""
+MATCH (r:{_ER} {{id: $id}}) SET r.state = 'done', r.counts = $counts, r.done_at = $at, r.done_by = $origin
+"""
 _GET = f"MATCH (r:{_ER} {{id: $id}}) RETURN properties(r) AS r"
 # Listing: one statement per shape, so each seeks its index. A ``$space IS NULL OR …``
 # filter cannot be planned as a seek (the plan is made before the parameter is known), so it
@@ -131,10 +133,12 @@ MATCH (r:{_ER}) WHERE r.space = $space AND r.at IS NOT NULL AND ($state IS NULL 
 """
 _LIST_STATE = f"MATCH (r:{_ER}) WHERE r.state = $state AND r.at IS NOT NULL {_LIST_RETURN}"
 _LIST_ALL = f"MATCH (r:{_ER}) {_LIST_RETURN}"
-# Finished since a time, for the local-mode vector sweep (``eywa.stores.qdrant.local``): 0010's
-# (state, at) index seeks the done records, ``done_at`` is filtered on them.
-_DONE_SINCE = f"""
+# Finished by another process since a time, for the local-mode vector sweep
+# (``eywa.stores.qdrant.local``): 0010's (state, at) index seeks the done records, ``done_at``
+# and ``done_by`` (the finishing store's origin; none before this release) are filtered on them.
+_DONE_ELSEWHERE = f"""
 MATCH (r:{_ER}) WHERE r.state = 'done' AND r.at IS NOT NULL AND ($since IS NULL OR r.done_at >= $since)
+  AND coalesce(r.done_by, '') <> $origin
 RETURN properties(r) AS r ORDER BY r.done_at, r.id
 """
 
@@ -145,6 +149,7 @@ class Neo4jErasureStore:
     def __init__(self, graph: Neo4jGraph, secret: bytes | None = None) -> None:
         self._graph = graph
         self._secret = secret
+        self._origin = secrets.token_hex(8)  # this store's mark on the erasures it finishes
 
     def secret(self) -> bytes:
         """The configured secret, else the deployment's ``:StoreMeta`` one (created once).
@@ -191,7 +196,10 @@ class Neo4jErasureStore:
         return counts
 
     def finish(self, erasure_id: str, counts: Mapping[str, int], at: datetime) -> None:
-        self._graph.write("finish erasure", run, _FINISH, id=erasure_id, counts=json.dumps(dict(counts), sort_keys=True), at=at)
+        self._graph.write(
+            "finish erasure", run, _FINISH, id=erasure_id, counts=json.dumps(dict(counts), sort_keys=True), at=at,
+            origin=self._origin,
+        )  # fmt: skip
 
     def scrub(self) -> bool:
         """Nothing a client can do: Neo4j keeps a deleted node's property bytes in its store
@@ -215,15 +223,18 @@ class Neo4jErasureStore:
         return [_record(r["r"]) for r in self._graph.read("list erasures", query, space=space, state=state)]
 
     @rereads
-    def done_since(self, since: datetime | None) -> list[ErasureRecord]:
-        """Every space's erasures finished at or after ``since`` (all of them when None),
-        in the order they finished: what a process keeping vectors of its own (local-mode
-        Qdrant) has to delete in its copy when another process erased.
+    def done_elsewhere_since(self, since: datetime | None) -> list[ErasureRecord]:
+        """Every space's erasures that another store object (another process) finished at
+        or after ``since`` (all of them when None), in the order they finished: what a
+        process keeping vectors of its own (local-mode Qdrant) has to delete in its copy.
+        Its own erasures deleted its points themselves (``finish_vectors``), and a point put
+        back after one is left to the read path, which hydrates it to nothing.
 
         Raises:
             StoreError: Neo4j failed.
         """
-        return [_record(r["r"]) for r in self._graph.read("erasures done since", _DONE_SINCE, since=since)]
+        rows = self._graph.read("erasures done elsewhere", _DONE_ELSEWHERE, since=since, origin=self._origin)
+        return [_record(r["r"]) for r in rows]
 
 
 @decodes("Erasure")

@@ -10,9 +10,10 @@ turn vector in the other's folder, a dropped space 2 turn and 2 belief vectors).
 
 :class:`LocalModeVectorStore` therefore sweeps: at open, then every ``interval_s`` on a
 daemon thread, and before each ``missing`` (what the proof and the repair read), it lists the
-erasures finished since its last sweep (``Neo4jErasureStore.done_since``, every space) and
-deletes their turns' and beliefs' points from its own folder. Deleting an absent point does
-nothing, so its own erasures and a re-listed one cost a no-op. Not swept: the "turn with its
+erasures other processes finished since its last sweep
+(``Neo4jErasureStore.done_elsewhere_since``, every space; its own erasures deleted their
+points themselves) and deletes their turns' and beliefs' points from its own folder.
+Deleting an absent point does nothing, so a re-listed erasure costs a no-op. Not swept: the "turn with its
 reply" vector of a turn the erased one replied to, which the erasing process re-embeds in
 its own folder only (the other keeps the old one, derived from the erased words, until it
 re-embeds that turn); a Qdrant server shared by the replicas has none of this.
@@ -52,7 +53,8 @@ class LocalModeVectorStore(QdrantServerVectorStore):
     Args:
         client: An open local-mode ``QdrantClient``.
         dim: Vector width.
-        done_since: Every space's erasures finished at or after a time (all when None).
+        done_since: Every space's erasures other processes finished at or after a time (all
+            when None).
         interval_s: Seconds between two sweeps of the background thread.
         embedder_id: As ``QdrantServerVectorStore``.
 
