@@ -258,7 +258,7 @@ def _lock_sessions(tx: ManagedTransaction, space: str, sessions: Iterable[str]) 
 
 def _begin(tx: ManagedTransaction, record: ErasureRecord) -> dict[str, int]:
     """The whole of ``begin`` in one transaction (a selection of at most ``ERASE_CHUNK``);
-    the sessions are locked first, before the marks' counter (``_record_pending``), in the
+    the sessions are locked first, before the marks' counter (``_remove``), in the
     order Level 0 takes them."""
     ids = [t.evidence_id for t in record.turns]
     _lock_sessions(tx, record.space, (r["session"] for r in run(tx, _DOOMED, space=record.space, ids=ids)))
@@ -267,7 +267,11 @@ def _begin(tx: ManagedTransaction, record: ErasureRecord) -> dict[str, int]:
 
 
 def _record_pending(tx: ManagedTransaction, record: ErasureRecord) -> None:
-    """The ``pending`` record, every id's tombstone, and the derived stages' marks cleared."""
+    """The ``pending`` record and every id's tombstone. The derived stages' marks are cleared
+    with each chunk's turns (``_remove``): all of them here made this transaction's cost grow
+    with the square of the selection (``ledger.COMPLETE_CHUNK``), and a 10,000-turn
+    ``drop_space`` failed at ``EYWA_NEO4J_TRANSACTION_TIMEOUT_S``. A mark left until its chunk
+    is harmless: Level 1 finds the tombstone and writes nothing."""
     space, ids = record.space, [t.evidence_id for t in record.turns]
     run(
         tx, _RECORD, id=record.id, space=space, at=record.at, author=record.author,
@@ -275,8 +279,6 @@ def _record_pending(tx: ManagedTransaction, record: ErasureRecord) -> None:
         belief_ids=list(record.belief_ids), candidate_ids=list(record.candidate_ids),
     )  # fmt: skip
     run(tx, _TOMBSTONE, space=space, ids=ids, at=record.at)
-    for stage in DERIVED_STAGES:
-        complete_tx(tx, space, stage, ids)
 
 
 def _remove(tx: ManagedTransaction, record: ErasureRecord, ids: Sequence[str]) -> dict[str, int]:
@@ -309,6 +311,8 @@ def _remove(tx: ManagedTransaction, record: ErasureRecord, ids: Sequence[str]) -
         replied_to += [turns[s - 1].id for s in seqs if s - 1 in turns]
     if rows:
         run(tx, _SET_CONTEXT, space=space, rows=rows)
+    for stage in DERIVED_STAGES:  # the counter after the sessions, as Level 0 takes them
+        complete_tx(tx, space, stage, ids)
     mark_tx(tx, space, ("embed_evidence",), [*ids, *replied_to], "reprocess", record.at)
     run(tx, _TAKE_USAGE, space=space, turns=counts["turns"], bytes=int(deleted[0]["bytes"] or 0))
     return counts
