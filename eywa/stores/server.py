@@ -37,6 +37,7 @@ from eywa.stores.neo4j.ledger import Neo4jJobRecords, Neo4jStageLedger, Neo4jTom
 from eywa.stores.neo4j.lost_vectors import mark_lost_vectors
 from eywa.stores.neo4j.migrations import apply_migrations
 from eywa.stores.neo4j.spaces import Neo4jSpaceCatalog
+from eywa.stores.qdrant.local import LocalModeVectorStore
 from eywa.stores.qdrant.vectors import QdrantServerVectorStore
 
 log = logging.getLogger(__name__)
@@ -203,10 +204,17 @@ def open_server(settings: EywaSettings, dim: int, embedder_id: str | None = None
             exists with another width.
     """
     graph = _open_graph(settings)
+    erasure = Neo4jErasureStore(graph, _erasure_secret(settings))
     try:
         client = connect_qdrant(settings)
         try:
-            vectors = QdrantServerVectorStore(client, dim, embedder_id=embedder_id)
+            vectors = (
+                QdrantServerVectorStore(client, dim, embedder_id=embedder_id) if settings.qdrant_url
+                else LocalModeVectorStore(  # a folder of this process's own: sweep others' erasures
+                    client, dim, done_since=erasure.done_elsewhere_since, interval_s=settings.reconcile_interval_s,
+                    embedder_id=embedder_id,
+                )
+            )  # fmt: skip
         except EywaError:
             client.close()
             raise
@@ -242,7 +250,7 @@ def open_server(settings: EywaSettings, dim: int, embedder_id: str | None = None
         ledger=Neo4jStageLedger(graph),
         jobs=Neo4jJobRecords(graph),
         tombstones=Neo4jTombstones(graph),
-        erasure=Neo4jErasureStore(graph, _erasure_secret(settings)),
+        erasure=erasure,
         corrections=Neo4jCorrectionLog(graph),
         catalog=Neo4jSpaceCatalog(graph),
         close=close,

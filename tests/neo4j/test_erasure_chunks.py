@@ -6,14 +6,18 @@ transaction ran a 2 GB Neo4j out of heap)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from neo4j import ManagedTransaction
 
 from eywa import Memory, crashpoints
 from eywa.crashpoints import CrashPoint
 from eywa.embedding.minilm import MiniLMEmbedder
+from eywa.stores.ledger import PendingStage
 from eywa.stores.neo4j import erasure as neo4j_erasure
+from eywa.stores.neo4j import ledger as neo4j_ledger
 from tests.conformance.conftest import server_settings
 from tests.conformance.test_erasure import SPACE, WORD, ScriptedExtractor, leaks
 from tests.suite_threads import SUITE_EMBED_THREADS
@@ -88,3 +92,37 @@ def test_a_chunked_erasure_interrupted_between_chunks_is_finished_and_equals_one
             ], question
     finally:
         again.close()
+
+
+
+def test_no_transaction_of_a_chunked_erasure_clears_more_marks_than_a_chunk(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first transaction of a chunked erasure cleared the derived stages' marks of the
+    whole selection, and ``Neo4jStageLedger.complete`` cleared any number in one transaction,
+    whose cost grows with the square of the marks it deletes: a 10,000-turn ``drop_space``
+    ran past ``EYWA_NEO4J_TRANSACTION_TIMEOUT_S`` and failed (``store_unavailable``). Here a
+    chunk is two turns, and no transaction clears more than two marks of a stage."""
+    settings = server_settings(request, tmp_path)
+    mem = Memory.connect(settings, embedder=MiniLMEmbedder(threads=SUITE_EMBED_THREADS), extractor=ScriptedExtractor())
+    try:
+        mem.remember(SPACE, TURNS, wait=True)
+        cleared: dict[tuple[int, str], int] = {}
+        complete_tx = neo4j_ledger.complete_tx
+
+        def counting(tx: ManagedTransaction, space: str, stage: PendingStage, items: Sequence[str]) -> int:
+            cleared[(id(tx), stage)] = cleared.get((id(tx), stage), 0) + len(items)
+            return complete_tx(tx, space, stage, items)
+
+        monkeypatch.setattr(neo4j_erasure, "ERASE_CHUNK", 2)
+        monkeypatch.setattr(neo4j_ledger, "COMPLETE_CHUNK", 2, raising=False)
+        monkeypatch.setattr(neo4j_erasure, "complete_tx", counting)
+        monkeypatch.setattr(neo4j_ledger, "complete_tx", counting)  # ``Neo4jStageLedger.complete``'s
+        report = mem.forget(SPACE, speaker="Bo")
+        assert report.counts["turns"] == 6
+        assert cleared and max(cleared.values()) <= 2, sorted(cleared.values())
+        assert mem.pending(SPACE).model_dump() == {"embed": 0, "level1": 0}
+        proof = mem.erasure_proof(SPACE, report.erasure_id)
+        assert proof.total == 0, proof.residue
+    finally:
+        mem.close()

@@ -117,7 +117,9 @@ UNWIND $rows AS row
 MATCH (e:{_EV} {{id: row.id, space: $space}})
 SET e.near_text = row.near_text, e.far_text = row.far_text
 """
-_FINISH = f"MATCH (r:{_ER} {{id: $id}}) SET r.state = 'done', r.counts = $counts, r.done_at = $at"
+_FINISH = f"""
+MATCH (r:{_ER} {{id: $id}}) SET r.state = 'done', r.counts = $counts, r.done_at = $at, r.done_by = $origin
+"""
 _GET = f"MATCH (r:{_ER} {{id: $id}}) RETURN properties(r) AS r"
 # Listing: one statement per shape, so each seeks its index. A ``$space IS NULL OR …``
 # filter cannot be planned as a seek (the plan is made before the parameter is known), so it
@@ -131,6 +133,14 @@ MATCH (r:{_ER}) WHERE r.space = $space AND r.at IS NOT NULL AND ($state IS NULL 
 """
 _LIST_STATE = f"MATCH (r:{_ER}) WHERE r.state = $state AND r.at IS NOT NULL {_LIST_RETURN}"
 _LIST_ALL = f"MATCH (r:{_ER}) {_LIST_RETURN}"
+# Finished by another process since a time, for the local-mode vector sweep
+# (``eywa.stores.qdrant.local``): 0010's (state, at) index seeks the done records, ``done_at``
+# and ``done_by`` (the finishing store's origin; none before this release) are filtered on them.
+_DONE_ELSEWHERE = f"""
+MATCH (r:{_ER}) WHERE r.state = 'done' AND r.at IS NOT NULL AND ($since IS NULL OR r.done_at >= $since)
+  AND coalesce(r.done_by, '') <> $origin
+RETURN properties(r) AS r ORDER BY r.done_at, r.id
+"""
 
 
 class Neo4jErasureStore:
@@ -139,6 +149,7 @@ class Neo4jErasureStore:
     def __init__(self, graph: Neo4jGraph, secret: bytes | None = None) -> None:
         self._graph = graph
         self._secret = secret
+        self._origin = secrets.token_hex(8)  # this store's mark on the erasures it finishes
 
     def secret(self) -> bytes:
         """The configured secret, else the deployment's ``:StoreMeta`` one (created once).
@@ -185,7 +196,10 @@ class Neo4jErasureStore:
         return counts
 
     def finish(self, erasure_id: str, counts: Mapping[str, int], at: datetime) -> None:
-        self._graph.write("finish erasure", run, _FINISH, id=erasure_id, counts=json.dumps(dict(counts), sort_keys=True), at=at)
+        self._graph.write(
+            "finish erasure", run, _FINISH, id=erasure_id, counts=json.dumps(dict(counts), sort_keys=True), at=at,
+            origin=self._origin,
+        )  # fmt: skip
 
     def scrub(self) -> bool:
         """Nothing a client can do: Neo4j keeps a deleted node's property bytes in its store
@@ -207,6 +221,20 @@ class Neo4jErasureStore:
     def erasures(self, space: str | None = None, state: ErasureState | None = None) -> list[ErasureRecord]:
         query = _LIST_SPACE if space is not None else _LIST_ALL if state is None else _LIST_STATE
         return [_record(r["r"]) for r in self._graph.read("list erasures", query, space=space, state=state)]
+
+    @rereads
+    def done_elsewhere_since(self, since: datetime | None) -> list[ErasureRecord]:
+        """Every space's erasures that another store object (another process) finished at
+        or after ``since`` (all of them when None), in the order they finished: what a
+        process keeping vectors of its own (local-mode Qdrant) has to delete in its copy.
+        Its own erasures deleted its points themselves (``finish_vectors``), and a point put
+        back after one is left to the read path, which hydrates it to nothing.
+
+        Raises:
+            StoreError: Neo4j failed.
+        """
+        rows = self._graph.read("erasures done elsewhere", _DONE_ELSEWHERE, since=since, origin=self._origin)
+        return [_record(r["r"]) for r in rows]
 
 
 @decodes("Erasure")
@@ -230,7 +258,7 @@ def _lock_sessions(tx: ManagedTransaction, space: str, sessions: Iterable[str]) 
 
 def _begin(tx: ManagedTransaction, record: ErasureRecord) -> dict[str, int]:
     """The whole of ``begin`` in one transaction (a selection of at most ``ERASE_CHUNK``);
-    the sessions are locked first, before the marks' counter (``_record_pending``), in the
+    the sessions are locked first, before the marks' counter (``_remove``), in the
     order Level 0 takes them."""
     ids = [t.evidence_id for t in record.turns]
     _lock_sessions(tx, record.space, (r["session"] for r in run(tx, _DOOMED, space=record.space, ids=ids)))
@@ -239,7 +267,11 @@ def _begin(tx: ManagedTransaction, record: ErasureRecord) -> dict[str, int]:
 
 
 def _record_pending(tx: ManagedTransaction, record: ErasureRecord) -> None:
-    """The ``pending`` record, every id's tombstone, and the derived stages' marks cleared."""
+    """The ``pending`` record and every id's tombstone. The derived stages' marks are cleared
+    with each chunk's turns (``_remove``): all of them here made this transaction's cost grow
+    with the square of the selection (``ledger.COMPLETE_CHUNK``), and a 10,000-turn
+    ``drop_space`` failed at ``EYWA_NEO4J_TRANSACTION_TIMEOUT_S``. A mark left until its chunk
+    is harmless: Level 1 finds the tombstone and writes nothing."""
     space, ids = record.space, [t.evidence_id for t in record.turns]
     run(
         tx, _RECORD, id=record.id, space=space, at=record.at, author=record.author,
@@ -247,8 +279,6 @@ def _record_pending(tx: ManagedTransaction, record: ErasureRecord) -> None:
         belief_ids=list(record.belief_ids), candidate_ids=list(record.candidate_ids),
     )  # fmt: skip
     run(tx, _TOMBSTONE, space=space, ids=ids, at=record.at)
-    for stage in DERIVED_STAGES:
-        complete_tx(tx, space, stage, ids)
 
 
 def _remove(tx: ManagedTransaction, record: ErasureRecord, ids: Sequence[str]) -> dict[str, int]:
@@ -281,6 +311,8 @@ def _remove(tx: ManagedTransaction, record: ErasureRecord, ids: Sequence[str]) -
         replied_to += [turns[s - 1].id for s in seqs if s - 1 in turns]
     if rows:
         run(tx, _SET_CONTEXT, space=space, rows=rows)
+    for stage in DERIVED_STAGES:  # the counter after the sessions, as Level 0 takes them
+        complete_tx(tx, space, stage, ids)
     mark_tx(tx, space, ("embed_evidence",), [*ids, *replied_to], "reprocess", record.at)
     run(tx, _TAKE_USAGE, space=space, turns=counts["turns"], bytes=int(deleted[0]["bytes"] or 0))
     return counts
