@@ -20,9 +20,9 @@ weight and each zero point 128 lower, so every product's integer sum, and every 
 same bit for bit (1,199 questions: the LoCoMo development file's and the latency bench's),
 while onnxruntime multiplies uint8 activations by int8 weights with ``VPDPBUSD`` (no 16-bit
 sums to saturate) instead of the slower uint8-by-uint8 kernels: a question's embedding
-2.17-2.28 against 3.10-3.38 ms CPU (load ~5), a 10k recall 1.3 ms sooner at p50
-(docs/latency.md, session 33). The two builds are kept under names of their own; the model
-id is the same, since the vectors are.
+2.17-2.28 against 3.10-3.38 ms CPU (load ~5); a 10k recall, paired with the uint8 build in
+one process, 1.3 ms sooner at p50 at load 4.5 (docs/latency.md, session 33). The two builds
+are kept under names of their own; the model id is the same, since the vectors are.
 
 An activation's quantisation range is taken over the whole batch it runs in, so a text's
 vector would depend on the texts padded beside it (cosine down to 0.96 in batches of 64):
