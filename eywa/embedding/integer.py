@@ -14,6 +14,16 @@ sums saturate; on such a machine (onnxruntime 1.32) eight mixed texts' vectors h
 of 0.967-1.0 (mean 0.983) with the float model's, and 0.975-1.0 (mean 0.988) with unsigned
 weights, at the same CPU per text. ``reduce_range`` (7-bit weights) gave 0.969 (mean 0.983).
 
+Where the CPU has VNNI (``weights_signed``), the same weights are stored as int8 with a zero
+point (``quantize_dynamic``'s ``WeightSymmetric`` off): the uint8 grid shifted by 128, each
+weight and each zero point 128 lower, so every product's integer sum, and every vector, is the
+same bit for bit (1,199 questions: the LoCoMo development file's and the latency bench's),
+while onnxruntime multiplies uint8 activations by int8 weights with ``VPDPBUSD`` (no 16-bit
+sums to saturate) instead of the slower uint8-by-uint8 kernels: a question's embedding
+2.17-2.28 against 3.10-3.38 ms CPU (load ~5); a 10k recall, paired with the uint8 build in
+one process, 1.3 ms sooner at p50 at load 4.5 (docs/latency.md, session 33). The two builds
+are kept under names of their own; the model id is the same, since the vectors are.
+
 An activation's quantisation range is taken over the whole batch it runs in, so a text's
 vector would depend on the texts padded beside it (cosine down to 0.96 in batches of 64):
 this model is run one text per call, which also costs less CPU than batching it.
@@ -47,6 +57,7 @@ __all__ = [
     "integer_model_built",
     "integer_model_path",
     "integer_queries",
+    "weights_signed",
 ]
 
 # CPU flags (``/proc/cpuinfo``) of the instructions that multiply uint8 by int8 into 32-bit
@@ -60,6 +71,9 @@ _RECIPE = "v2"
 # Appended to the model id: vectors of the float model and of each recipe are not mixed in
 # one store (a change of stamp re-embeds every turn and belief, ``eywa.stores.ledger``).
 INTEGER_SUFFIX = f"-dynamic-{_RECIPE}"
+# Appended to the file name (not to the model id: the vectors are the same) of a build whose
+# weights are int8 with zero points (``weights_signed``).
+_SIGNED = "-s8"
 
 
 def default_cache_dir() -> Path:
@@ -84,6 +98,14 @@ def has_vnni(cpuinfo: str | None = None) -> bool:
     return False
 
 
+def weights_signed(cpuinfo: str | None = None) -> bool:
+    """Whether the integer-kernel model keeps its weights as int8 with zero points rather
+    than as uint8 (module docstring): where the CPU has VNNI, whose ``VPDPBUSD`` sums uint8
+    by int8 products into 32 bits. Without VNNI, int8 weights would meet ``VPMADDUBSW``,
+    whose 16-bit sums saturate, so the weights stay uint8 there."""
+    return has_vnni(cpuinfo)
+
+
 def integer_queries(choice: QueryKernels, cpuinfo: str | None = None) -> bool:
     """Whether recall questions are embedded with integer kernels: ``integer`` always,
     ``float`` never, ``auto`` where the CPU has VNNI (``has_vnni``) and the quantiser's
@@ -95,21 +117,23 @@ def integer_queries(choice: QueryKernels, cpuinfo: str | None = None) -> bool:
     return choice == "integer"
 
 
-def integer_model(source: str, source_sha256: str, cache_dir: Path) -> Path:
+def integer_model(source: str, source_sha256: str, cache_dir: Path, signed: bool | None = None) -> Path:
     """The integer-kernel model derived from ``source`` (already verified against
-    ``source_sha256``), built into ``cache_dir`` unless an intact build is there.
+    ``source_sha256``), built into ``cache_dir`` unless an intact build is there; with int8
+    weights if ``signed`` (None: where this CPU has VNNI, ``weights_signed``).
 
     Raises:
         ConfigurationError: ``onnx`` is not installed, or the build or cache fails.
     """
-    target = integer_model_path(source_sha256, cache_dir)
+    signed = weights_signed() if signed is None else signed
+    target = integer_model_path(source_sha256, cache_dir, signed)
     sidecar = target.with_suffix(".sha256")
-    if integer_model_built(source_sha256, cache_dir):
+    if integer_model_built(source_sha256, cache_dir, signed):
         return target
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=cache_dir, prefix=".build-") as scratch:
-            built = _build(source, Path(scratch))
+            built = _build(source, Path(scratch), signed)
             digest = _sha256(built)
             os.replace(built, target)
             note = Path(scratch) / "sha256"
@@ -120,15 +144,19 @@ def integer_model(source: str, source_sha256: str, cache_dir: Path) -> Path:
     return target
 
 
-def integer_model_path(source_sha256: str, cache_dir: Path) -> Path:
+def integer_model_path(source_sha256: str, cache_dir: Path, signed: bool | None = None) -> Path:
     """Where ``integer_model`` keeps the build of the file with ``source_sha256``: its name
-    holds the source's hash and the recipe, so another pinned file or recipe builds anew."""
-    return cache_dir / f"minilm-{source_sha256[:16]}{INTEGER_SUFFIX}.onnx"
+    holds the source's hash, the recipe and, for int8 weights (``signed``; None: this
+    CPU's choice, ``weights_signed``), ``-s8``, so another pinned file, recipe or weight
+    type builds anew."""
+    signed = weights_signed() if signed is None else signed
+    return cache_dir / f"minilm-{source_sha256[:16]}{INTEGER_SUFFIX}{_SIGNED if signed else ''}.onnx"
 
 
-def integer_model_built(source_sha256: str, cache_dir: Path) -> bool:
-    """Whether an intact build is in ``cache_dir`` (the file's sha256 equals its sidecar's)."""
-    target = integer_model_path(source_sha256, cache_dir)
+def integer_model_built(source_sha256: str, cache_dir: Path, signed: bool | None = None) -> bool:
+    """Whether an intact build (of ``signed`` weights, None: this CPU's choice) is in
+    ``cache_dir`` (the file's sha256 equals its sidecar's)."""
+    target = integer_model_path(source_sha256, cache_dir, signed)
     sidecar = target.with_suffix(".sha256")
     try:
         return target.is_file() and sidecar.is_file() and _sha256(target) == sidecar.read_text("ascii").strip()
@@ -136,9 +164,10 @@ def integer_model_built(source_sha256: str, cache_dir: Path) -> bool:
         return False
 
 
-def _build(source: str, scratch: Path) -> Path:
+def _build(source: str, scratch: Path, signed: bool) -> Path:
     """Fold the pinned graph's dequantisation into float weights (onnxruntime's basic
-    optimisations: constant folding, no hardware-specific layout), then quantise it.
+    optimisations: constant folding, no hardware-specific layout), then quantise it: uint8
+    weights, or int8 ones with zero points (``signed``), on the same grid.
 
     Raises:
         ConfigurationError: ``onnx`` (which the quantiser needs) is missing, or
@@ -159,7 +188,12 @@ def _build(source: str, scratch: Path) -> Path:
     try:
         ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
         with _quiet_root_logger():
-            quantize_dynamic(folded, out, per_channel=True, weight_type=QuantType.QUInt8)
+            if signed:
+                quantize_dynamic(
+                    folded, out, per_channel=True, weight_type=QuantType.QInt8, extra_options={"WeightSymmetric": False}
+                )
+            else:
+                quantize_dynamic(folded, out, per_channel=True, weight_type=QuantType.QUInt8)
     except Exception as exc:  # noqa: BLE001 - onnxruntime and onnx raise many types; re-raised
         raise ConfigurationError(f"cannot quantise {source}: {exc}") from exc
     return out

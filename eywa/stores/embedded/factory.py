@@ -20,6 +20,7 @@ from eywa.stores.embedded.dimensions import SqliteDimensionStore
 from eywa.stores.embedded.entity_graph import SqliteEntityGraph
 from eywa.stores.embedded.erasure import SqliteErasureStore
 from eywa.stores.embedded.evidence import SqliteEvidenceStore
+from eywa.stores.embedded.belief_index import BeliefBm25
 from eywa.stores.embedded.bm25_index import Bm25Index
 from eywa.stores.embedded.keyword import EVIDENCE_WEIGHTS, SqliteKeywordIndex
 from eywa.stores.embedded.lock import DirectoryLock
@@ -96,6 +97,7 @@ def open_embedded(
         raise
 
     memory_index = Bm25Index(db, EVIDENCE_WEIGHTS) if keyword_index == "memory" else None
+    belief_index = BeliefBm25(db) if keyword_index == "memory" else None
 
     def close() -> None:
         # Every step runs whatever failed before it (a full disk fails the shards' flush and
@@ -105,6 +107,8 @@ def open_embedded(
         try:
             if memory_index is not None:  # first: its threads read the database file
                 memory_index.close()
+            if belief_index is not None:
+                belief_index.close()
             for step in (vectors.close, db.close):
                 try:
                     step()
@@ -120,7 +124,7 @@ def open_embedded(
     return Stores(
         backend="embedded",
         evidence=evidence,
-        keyword=SqliteKeywordIndex(db, memory_index),
+        keyword=SqliteKeywordIndex(db, memory_index, belief_index),
         vectors=vectors,
         graph=graph,
         # A recall's routes run one by one: in parallel threads (each reading through its own

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from eywa.stores.embedded.belief_index import BeliefBm25
 from eywa.stores.embedded.bm25_index import Bm25Index
 from eywa.stores.embedded.database import SqliteDatabase
 
@@ -98,16 +99,20 @@ def fts_query(text: str) -> str | None:
 class SqliteKeywordIndex:
     """The embedded ``KeywordIndex``: one BM25 ranking per kind, merged by score."""
 
-    def __init__(self, db: SqliteDatabase, memory: Bm25Index | None = None) -> None:
+    def __init__(self, db: SqliteDatabase, memory: Bm25Index | None = None, beliefs: BeliefBm25 | None = None) -> None:
         self._db = db
         # Evidence searches are ranked from the in-memory index when it is current (the same
-        # rows and ranks, ``bm25_index``), by FTS5 otherwise; beliefs always by FTS5.
+        # rows and ranks, ``bm25_index``), belief searches from the in-memory copy of
+        # ``belief_fts`` when it is of the version read (``belief_index``), by FTS5 otherwise.
         self._memory = memory
+        self._beliefs = beliefs
 
     def wait_ready(self, timeout: float | None = None) -> bool:
-        """Wait for the in-memory evidence index's build (benches time recalls with it, not
-        with the FTS5 fallback); whether it is ready (False: switched off, or not built)."""
-        return self._memory is not None and self._memory.wait_ready(timeout)
+        """Wait for the in-memory evidence index's build and the belief copy's read (benches
+        time recalls with them, not with the FTS5 fallback); whether both are ready (False:
+        switched off, or not built)."""
+        beliefs = self._beliefs is not None and self._beliefs.wait_ready(timeout)
+        return self._memory is not None and self._memory.wait_ready(timeout) and beliefs
 
     def memory_counts(self) -> dict[str, int]:
         """Evidence searches answered from the in-memory index and by FTS5 instead."""
@@ -135,6 +140,10 @@ class SqliteKeywordIndex:
         written meanwhile) the filtered plan."""
         if kind == "evidence" and self._memory is not None:
             found = self._memory.ranked(space, match, limit)
+            if found is not None:
+                return found
+        if kind == "belief" and self._beliefs is not None:
+            found = self._beliefs.ranked(space, match, limit)
             if found is not None:
                 return found
         if not self._db.query(_OTHER_SPACE[kind], (space, space))[0][0]:
