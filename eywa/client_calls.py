@@ -27,7 +27,7 @@ from urllib.parse import quote
 import httpx
 from pydantic import BaseModel
 
-from eywa.contract import check_label, check_labels, turn_model
+from eywa.contract import check_flag, check_label, check_labels, turn_model
 from eywa.erasure.plan import ErasureProof, ErasureReport
 from eywa.errors import (
     BacklogStage,
@@ -456,6 +456,7 @@ def undo_merge(space: str, source: str, target: str) -> Call[None]:
 
 def merges(space: str, include_removed: bool) -> Call[list[SameAsEdge]]:
     """``GET /v1/spaces/{space}/merges`` (``read``)."""
+    check_flag(include_removed, "include_removed")  # str(...) would send "no" as itself, read as false
     return Call("GET", f"/v1/spaces/{_seg(space, 'space')}/merges",
                 {"include_removed": str(include_removed).lower()}, parse=_lister(SameAsEdge))  # fmt: skip
 

@@ -48,6 +48,7 @@ __all__ = [
     "SpaceQuota",
     "SpaceUsage",
     "check_choice",
+    "check_flag",
     "check_label",
     "check_labels",
     "check_optional_callable",
@@ -232,6 +233,18 @@ def check_choice(value: object, field: str, choices: Sequence[str]) -> Any:
     if value is None or (isinstance(value, str) and value in choices):
         return value
     raise InvalidInputError.at(field, f"must be one of {', '.join(choices)}")
+
+
+def check_flag(value: object, field: str) -> bool:
+    """A yes/no argument (``include_removed``): ``True`` or ``False`` only, so ``"no"`` (a
+    true string) or ``0`` is refused, not read by its truth.
+
+    Raises:
+        InvalidInputError: anything but a bool.
+    """
+    if isinstance(value, bool):
+        return value
+    raise InvalidInputError.at(field, "must be true or false")
 
 
 def check_directory(value: object, field: str) -> Path:

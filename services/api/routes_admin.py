@@ -8,7 +8,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Response
 
-from eywa.contract import check_time
+from eywa.contract import check_label, check_time
+from eywa.ids import check_space
 from eywa.stores.access import AccessEvent
 from eywa.stores.keys import ApiKey
 from services.api.deps import Admin, Ctx
@@ -19,6 +20,10 @@ from services.metrics import CONTENT_TYPE_LATEST
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1/keys", tags=["admin"])
 probes = APIRouter(tags=["ops"])
+# A key id is checked as ``eywa keys rotate|revoke`` checks it (a label: ``limit_exceeded``
+# past EYWA_MAX_LABEL_CHARS, else 404 when no key has it); a bound of 64 here answered
+# ``validation_error`` for an id the CLI calls unknown.
+KeyIdPath = Annotated[str, Path(description="The key id (the part after eyw_).")]
 
 
 @router.post("", response_model=CreatedKey, status_code=201, summary="Create an API key")
@@ -45,6 +50,11 @@ def access_log(
 ) -> list[AccessEvent]:
     """Who called what, newest first: key id, route or tool, space, time and status (never
     content). Buffered events are written first, so the answer includes every call so far."""
+    # The filters are checked as ``eywa keys log`` checks them (the log is read directly, not
+    # through a Memory call): a space as a space, a key id as a label; unchecked, a space of
+    # ``*`` or a 10,000-character id was read as a filter that matched nothing.
+    space = None if space is None else check_space(space)
+    key_id = None if key_id is None else check_label(key_id, "key_id", ctx.memory.limits)
     ctx.access.flush()
     # As its UTC instant, range-checked: Neo4j cannot carry an offset past ±18:00 (a valid
     # Python one, +21:00, broke the Bolt connection: a 503), nor a year past 9999 in UTC.
@@ -53,18 +63,19 @@ def access_log(
 
 @router.post("/{key_id}/rotate", response_model=CreatedKey, summary="Rotate an API key's secret")
 def rotate_key(
-    key_id: Annotated[str, Path(min_length=1, max_length=64)], body: RotateKeyRequest, key: Admin, ctx: Ctx
+    key_id: KeyIdPath, body: RotateKeyRequest, key: Admin, ctx: Ctx
 ) -> CreatedKey:
     """A new secret for the key (shown once); the current one keeps working for
     ``grace_seconds``, so agents can move over without an outage."""
+    key_id = check_label(key_id, "key_id", ctx.memory.limits)
     record, secret = ctx.keys.rotate(key_id, timedelta(seconds=body.grace_seconds))
     return CreatedKey(key=record, secret=secret)
 
 
 @router.delete("/{key_id}", response_model=ApiKey, summary="Revoke an API key")
-def revoke_key(key_id: Annotated[str, Path(min_length=1, max_length=64)], key: Admin, ctx: Ctx) -> ApiKey:
+def revoke_key(key_id: KeyIdPath, key: Admin, ctx: Ctx) -> ApiKey:
     """Revoke a key; its requests get 401 from now on."""
-    return ctx.keys.revoke(key_id)
+    return ctx.keys.revoke(check_label(key_id, "key_id", ctx.memory.limits))
 
 
 @probes.get("/healthz", summary="Liveness")

@@ -47,10 +47,22 @@ def merges(
     space: SpacePath,
     key: Reader,
     ctx: Ctx,
-    include_removed: Annotated[bool, Query(description="Also the undone merges (with removed_at).")] = False,
+    include_removed: Annotated[str, Query(
+        description="Also the undone merges (with removed_at): true or false.", json_schema_extra={"type": "boolean"}
+    )] = "false",  # fmt: skip
 ) -> list[SameAsEdge]:
     """The merges of the space: active ones, or all with ``include_removed``."""
-    return ctx.memory.merges(space, include_removed)
+    return ctx.memory.merges(space, _flag(include_removed))
+
+
+_FLAGS = {"true": True, "1": True, "yes": True, "on": True, "false": False, "0": False, "no": False, "off": False}
+
+
+def _flag(text: str) -> Any:
+    """A query's yes/no as a bool (the words FastAPI's ``bool`` took); any other text goes to
+    the core as sent, which refuses it (``invalid_input``), where FastAPI answered
+    ``validation_error``."""
+    return _FLAGS.get(text.strip().lower(), text)
 
 
 @router.get("/spaces/{space}/merges/proposals", response_model=list[MergeProposal], summary="Proposed merges")

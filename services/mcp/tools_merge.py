@@ -21,7 +21,11 @@ def register_merges(server: MCPServer[Any], memory: Memory, gate: McpGate) -> No
     """Add the merge tools to ``server``."""
 
     @server.tool()
-    def merges(space: str, ctx: Context[Any, Any], include_removed: bool = False) -> dict[str, Any]:
+    def merges(
+        space: str,
+        ctx: Context[Any, Any],
+        include_removed: Annotated[Any, WithJsonSchema({"type": "boolean", "default": False})] = False,  # Memory checks it
+    ) -> dict[str, Any]:
         """The identity merges of a space and the proposed ones, best first, each with its
         evidence: name_score and divergence_bits (KL of the shared dimensions)."""
         with gate.call(ctx, "merges", space, "read"):
