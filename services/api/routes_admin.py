@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Response
 
-from eywa.contract import check_label, check_time
+from eywa.contract import check_label, check_since, check_time
 from eywa.ids import check_space
+from eywa.models import utc_now
 from eywa.stores.access import AccessEvent
 from eywa.stores.keys import ApiKey
 from services.api.deps import Admin, Ctx
@@ -29,7 +30,10 @@ KeyIdPath = Annotated[str, Path(description="The key id (the part after eyw_).")
 @router.post("", response_model=CreatedKey, status_code=201, summary="Create an API key")
 def create_key(body: CreateKeyRequest, key: Admin, ctx: Ctx) -> CreatedKey:
     """Create a key scoped to spaces, optionally expiring; the secret is returned once."""
-    record, secret = ctx.keys.create(body.spaces, body.scopes, body.name, body.expires_at)
+    # The expiry is read as every other time of the API (ISO-8601, range-checked): typed as a
+    # datetime, pydantic read ``1900000000`` as Unix time (a key expiring in 2030).
+    expires_at = check_time(body.expires_at, "expires_at")
+    record, secret = ctx.keys.create(body.spaces, body.scopes, body.name, expires_at)
     return CreatedKey(key=record, secret=secret)
 
 
@@ -45,7 +49,10 @@ def access_log(
     ctx: Ctx,
     space: Annotated[str | None, Query(description="Only calls on this space.")] = None,
     key_id: Annotated[str | None, Query(description="Only calls with this key.")] = None,
-    since: Annotated[datetime | None, Query(description="Only calls from then on (ISO-8601).")] = None,
+    since: Annotated[str | None, Query(
+        description="Only calls from then on: an ISO-8601 time or a duration back (90s, 15m, 1h, 7d, 2w); "
+        "a bare number is refused.",
+    )] = None,  # fmt: skip
     limit: Annotated[int, Query(ge=1, le=10_000)] = 100,
 ) -> list[AccessEvent]:
     """Who called what, newest first: key id, route or tool, space, time and status (never
@@ -56,9 +63,12 @@ def access_log(
     space = None if space is None else check_space(space)
     key_id = None if key_id is None else check_label(key_id, "key_id", ctx.memory.limits)
     ctx.access.flush()
-    # As its UTC instant, range-checked: Neo4j cannot carry an offset past ±18:00 (a valid
-    # Python one, +21:00, broke the Bolt connection: a 503), nor a year past 9999 in UTC.
-    return ctx.memory.access_log.events(space=space, key_id=key_id, since=check_time(since, "since"), limit=limit)
+    # Read as ``eywa keys log --since`` reads it (typed as a datetime, ``since=5`` was Unix
+    # time: every call since 1970); as its UTC instant, range-checked: Neo4j cannot carry an
+    # offset past ±18:00 (a valid Python one, +21:00, broke the Bolt connection: a 503), nor
+    # a year past 9999 in UTC.
+    start = check_since(since, "since", utc_now())
+    return ctx.memory.access_log.events(space=space, key_id=key_id, since=start, limit=limit)
 
 
 @router.post("/{key_id}/rotate", response_model=CreatedKey, summary="Rotate an API key's secret")

@@ -6,7 +6,6 @@ Domain objects (``RecallResult``, ``Evidence``, ``Belief``…) travel as the mod
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
@@ -94,7 +93,12 @@ class CreateKeyRequest(_Body):
     spaces: list[str] = Field(min_length=1, description='Spaces the key may use; "*" for all.')
     scopes: list[Literal["read", "write", "admin", "erase"]] = Field(min_length=1)
     name: str | None = Field(default=None, max_length=200)
-    expires_at: datetime | None = Field(default=None, description="When the key stops working (ISO-8601).")
+    # As sent, for the route's time check (README, "Values are not converted on the way"):
+    # typed as a datetime, pydantic read ``1900000000`` as Unix time.
+    expires_at: Annotated[Any, WithJsonSchema(
+        {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}], "default": None,
+         "description": "When the key stops working (ISO-8601)."}
+    )] = None  # fmt: skip
 
 
 class RotateKeyRequest(_Body):
