@@ -16,8 +16,9 @@ refused when the client is made (:func:`check_connection`).
 from __future__ import annotations
 
 import json
-import re
+import math
 import random
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -201,12 +202,16 @@ def _not_the_api(method: str, path: str, exc: BaseException) -> StoreError:
 
 def retry_delay(attempt: int, retry_after: str | None, backoff_s: float) -> float:
     """Seconds to wait before retry ``attempt + 1``: the server's ``Retry-After`` (capped at
-    a minute) when it gave one, else exponential backoff with jitter."""
+    a minute) when it gave one as a number, else exponential backoff with jitter. ``nan``
+    is no number of seconds: it passed the clamp as NaN and ``time.sleep`` raised
+    ``ValueError`` from inside the Client."""
     if retry_after is not None:
         try:
-            return min(max(float(retry_after), 0.0), _MAX_RETRY_AFTER_S)
+            seconds = float(retry_after)
         except ValueError:
-            pass
+            seconds = math.nan
+        if not math.isnan(seconds):
+            return min(max(seconds, 0.0), _MAX_RETRY_AFTER_S)
     return float(backoff_s * (2**attempt) * (1 + random.random() / 2))
 
 
