@@ -24,6 +24,7 @@ from typer._click.core import Context  # typer >= 0.20 runs on its own copy of c
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 
 from eywa.errors import ConfigurationError, EywaError, InvalidInputError
+from eywa.ids import check_space
 from eywa.runtime.terminal import TerminalConsole
 
 if TYPE_CHECKING:
@@ -159,7 +160,14 @@ def note_unknown_space(known: Iterable[str], space: str) -> str:
     an agent's first recall in a new space is normal, and a script must not fail where the
     service answers. An operator's typo is common too, so the note names the spaces there
     are; the answer on stdout is the empty space's, and the exit code 0.
+
+    A name that is no space at all (blank, ``*``, not printable) is refused first: the note
+    said it would answer "as an empty space" and the next line refused the name.
+
+    Raises:
+        InvalidInputError: ``space`` is no valid space name (``eywa.ids.check_space``).
     """
+    check_space(space)
     known = set(known)
     if space not in known:
         line = f"note: space {space!r} holds no turns (known: {_listed(known)}); answering as an empty space"
