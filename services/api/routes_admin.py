@@ -9,10 +9,11 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Response
 
 from eywa.contract import check_label, check_since, check_time
+from eywa.errors import InvalidInputError
 from eywa.ids import check_space
 from eywa.models import utc_now
 from eywa.stores.access import AccessEvent
-from eywa.stores.keys import ApiKey
+from eywa.stores.keys import MAX_GRACE, ApiKey, parse_scopes
 from services.api.deps import Admin, Ctx
 from services.api.errors import problem_response
 from services.api.schemas import CreatedKey, CreateKeyRequest, RotateKeyRequest
@@ -33,7 +34,8 @@ def create_key(body: CreateKeyRequest, key: Admin, ctx: Ctx) -> CreatedKey:
     # The expiry is read as every other time of the API (ISO-8601, range-checked): typed as a
     # datetime, pydantic read ``1900000000`` as Unix time (a key expiring in 2030).
     expires_at = check_time(body.expires_at, "expires_at")
-    record, secret = ctx.keys.create(body.spaces, body.scopes, body.name, expires_at)
+    spaces, scopes = _names(body.spaces, "spaces"), parse_scopes(_names(body.scopes, "scopes"))
+    record, secret = ctx.keys.create(spaces, scopes, body.name, expires_at)
     return CreatedKey(key=record, secret=secret)
 
 
@@ -78,8 +80,23 @@ def rotate_key(
     """A new secret for the key (shown once); the current one keeps working for
     ``grace_seconds``, so agents can move over without an outage."""
     key_id = check_label(key_id, "key_id", ctx.memory.limits)
-    record, secret = ctx.keys.rotate(key_id, timedelta(seconds=body.grace_seconds))
+    record, secret = ctx.keys.rotate(key_id, _grace(body.grace_seconds))
     return CreatedKey(key=record, secret=secret)
+
+
+def _names(value: object, field: str) -> list[str]:
+    """A list of strings as sent (the key store checks each), else ``invalid_input``."""
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise InvalidInputError.at(field, "must be a list of strings")
+    return value
+
+
+def _grace(seconds: object) -> timedelta:
+    """``grace_seconds`` as a timedelta in ``[0, MAX_GRACE]`` (``invalid_input`` otherwise;
+    ``true`` is no number of seconds)."""
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or not 0 <= seconds <= MAX_GRACE.total_seconds():
+        raise InvalidInputError.at("grace_seconds", f"must be a whole number of seconds from 0 to {MAX_GRACE.days} days")
+    return timedelta(seconds=seconds)
 
 
 @router.delete("/{key_id}", response_model=ApiKey, summary="Revoke an API key")

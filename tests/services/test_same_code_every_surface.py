@@ -181,3 +181,64 @@ def test_a_key_id_is_checked_as_the_cli_checks_it(service: Service, admin: dict[
         long = service.client.request(method, f"/v1/keys/{LONG}{suffix}", headers=admin, **body)
         assert long.status_code == 422 and long.json()["code"] == "limit_exceeded", long.text
         assert long.json()["errors"][0]["field"] == "path.key_id"
+
+
+@dataclass(frozen=True)
+class BodyCase:
+    """One bad body value: the request, what Python (``Memory`` or, for keys, the key store
+    ``eywa keys`` calls) does with it, and the code (and field, when the refusal names one)."""
+
+    name: str
+    path: str
+    body: dict[str, Any]
+    code: str
+    field: str | None
+    python: Callable[[Memory, Service], Any]
+
+
+BODY_CASES = [
+    BodyCase("merge source", f"/v1/spaces/{SPACE}/merges", {"source": 5, "target": "Acme"}, "invalid_input",
+             "body.source", lambda m, s: m.accept_merge(SPACE, 5, "Acme")),  # type: ignore[arg-type]
+    BodyCase("undo target", f"/v1/spaces/{SPACE}/merges/undo", {"source": "Ana", "target": ["Acme"]}, "invalid_input",
+             "body.target", lambda m, s: m.undo_merge(SPACE, "Ana", ["Acme"])),  # type: ignore[arg-type]
+    BodyCase("retract reason", f"/v1/spaces/{SPACE}/beliefs/bel_x/retract", {"reason": 5}, "invalid_input",
+             "body.reason", lambda m, s: m.retract_belief(SPACE, "bel_x", reason=5)),  # type: ignore[arg-type]
+    BodyCase("confirm reason", f"/v1/spaces/{SPACE}/beliefs/bel_x/confirm", {"reason": ["r"]}, "invalid_input",
+             "body.reason", lambda m, s: m.confirm_belief(SPACE, "bel_x", reason=["r"])),  # type: ignore[arg-type]
+    BodyCase("key scope", "/v1/keys", {"spaces": ["a"], "scopes": ["root"]}, "invalid_input", None,
+             lambda m, s: s.keys.create(["a"], ["root"])),  # type: ignore[list-item]
+    BodyCase("key spaces", "/v1/keys", {"spaces": [], "scopes": ["read"]}, "invalid_input", "body.spaces",
+             lambda m, s: s.keys.create([], ["read"])),
+    BodyCase("key spaces text", "/v1/keys", {"spaces": "a", "scopes": ["read"]}, "invalid_input", "body.spaces",
+             lambda m, s: s.keys.create([5], ["read"])),  # type: ignore[list-item]
+    BodyCase("key name", "/v1/keys", {"spaces": ["a"], "scopes": ["read"], "name": "n" * 201}, "limit_exceeded",
+             "body.name", lambda m, s: s.keys.create(["a"], ["read"], "n" * 201)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", BODY_CASES, ids=[c.name for c in BODY_CASES])
+def test_a_bad_body_value_answers_pythons_code(service: Service, memory: Memory, admin: dict[str, str], case: BodyCase) -> None:
+    """Found by s33's sweep: typed in the request models, these were the schema's
+    ``validation_error``; a name, reason or key field of the wrong type or over its bound
+    now answers the code Python raises (``eywa keys create`` calls the same key store)."""
+    answered = service.client.post(case.path, json=case.body, headers=admin)
+    assert answered.status_code == 422, (case.name, answered.text)
+    problem = answered.json()
+    assert problem["code"] == case.code, (case.name, problem)
+    if case.field is not None:
+        assert problem["errors"][0]["field"] == case.field, (case.name, problem)
+    with pytest.raises(EywaError) as raised:
+        case.python(memory, service)
+    assert raised.value.code == case.code, (case.name, raised.value)
+
+
+@pytest.mark.parametrize("grace", [31 * 86400, -1, True, "60", 10**30, 1.5])
+def test_a_rotation_grace_out_of_range_is_invalid_input(service: Service, admin: dict[str, str], grace: Any) -> None:
+    """As ``eywa keys rotate --grace 31d`` (the key store's check); 10**30 seconds must not
+    overflow ``timedelta`` into a 500."""
+    record, _ = service.keys.create(["a"], ["read"])
+    answered = service.client.post(f"/v1/keys/{record.id}/rotate", json={"grace_seconds": grace}, headers=admin)
+    assert answered.status_code == 422 and answered.json()["code"] == "invalid_input", answered.text
+    assert answered.json()["errors"][0]["field"] == "body.grace_seconds"
+    fine = service.client.post(f"/v1/keys/{record.id}/rotate", json={"grace_seconds": 0}, headers=admin)
+    assert fine.status_code == 200, fine.text
