@@ -93,3 +93,30 @@ def test_a_name_that_is_no_space_is_refused_without_a_note(memory_dir: Path, spa
     assert result.exit_code == 1, result.output
     assert result.stderr.startswith("error: space: ") and "note:" not in result.stderr, result.stderr
     assert result.stderr.rstrip().endswith("[invalid_input]")
+
+
+@pytest.mark.parametrize(
+    ("options", "python"),
+    [
+        (["-k", "0"], {"k": 0}),
+        (["-k", "abc"], {"k": "abc"}),
+        (["--budget", "0"], {"budget_tokens": 0}),
+        (["--policy", "wild"], {"policy": "wild"}),
+    ],
+)
+def test_a_value_click_refuses_ends_with_pythons_code(
+    memory_dir: Path, tmp_path: Path, options: list[str], python: dict[str, object]
+) -> None:
+    """s33: a value refused by an option's type or bound (click's ``BadParameter``) ended
+    without a code, where ``Memory.recall`` raises ``invalid_input`` for the same value."""
+    from eywa import Memory
+    from eywa.errors import EywaError
+    from eywa.settings import EywaSettings
+    from tests.contract.conftest import HashEmbedder
+
+    result = CliRunner().invoke(app, ["recall", "q?", "--space", "chat-a", *options, "--data-dir", str(memory_dir)])
+    assert result.exit_code == 2, result.output
+    with Memory.open(tmp_path / "m", settings=EywaSettings(data_dir=tmp_path / "m"), embedder=HashEmbedder()) as memory:
+        with pytest.raises(EywaError) as raised:
+            memory.recall("chat-a", "q?", **python)  # type: ignore[arg-type]
+    assert result.stderr.rstrip().endswith(f"[{raised.value.code}]"), (result.stderr, raised.value.code)
