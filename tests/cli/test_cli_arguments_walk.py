@@ -120,3 +120,12 @@ def test_a_value_click_refuses_ends_with_pythons_code(
         with pytest.raises(EywaError) as raised:
             memory.recall("chat-a", "q?", **python)  # type: ignore[arg-type]
     assert result.stderr.rstrip().endswith(f"[{raised.value.code}]"), (result.stderr, raised.value.code)
+
+
+def test_a_refused_recall_in_an_unknown_space_is_one_error_line(memory_dir: Path) -> None:
+    """s33: ``recall --space new -k 500`` printed "note: space 'new' holds no turns …;
+    answering as an empty space" and then refused ``k``; the note now follows an answer only."""
+    refused = CliRunner().invoke(app, ["recall", "q?", "--space", "new", "-k", "500", "--data-dir", str(memory_dir)])
+    assert refused.exit_code == 1 and refused.stderr.startswith("error: ") and "note:" not in refused.stderr, refused.stderr
+    answered = CliRunner().invoke(app, ["recall", "q?", "--space", "new", "--data-dir", str(memory_dir)])
+    assert answered.exit_code == 0 and "note: space 'new' holds no turns" in answered.stderr, answered.output
