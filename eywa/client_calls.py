@@ -16,8 +16,9 @@ refused when the client is made (:func:`check_connection`).
 from __future__ import annotations
 
 import json
-import re
+import math
 import random
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -27,7 +28,7 @@ from urllib.parse import quote
 import httpx
 from pydantic import BaseModel
 
-from eywa.contract import check_label, check_labels, turn_model
+from eywa.contract import check_flag, check_label, check_labels, turn_model
 from eywa.erasure.plan import ErasureProof, ErasureReport
 from eywa.errors import (
     BacklogStage,
@@ -201,12 +202,16 @@ def _not_the_api(method: str, path: str, exc: BaseException) -> StoreError:
 
 def retry_delay(attempt: int, retry_after: str | None, backoff_s: float) -> float:
     """Seconds to wait before retry ``attempt + 1``: the server's ``Retry-After`` (capped at
-    a minute) when it gave one, else exponential backoff with jitter."""
+    a minute) when it gave one as a number, else exponential backoff with jitter. ``nan``
+    is no number of seconds: it passed the clamp as NaN and ``time.sleep`` raised
+    ``ValueError`` from inside the Client."""
     if retry_after is not None:
         try:
-            return min(max(float(retry_after), 0.0), _MAX_RETRY_AFTER_S)
+            seconds = float(retry_after)
         except ValueError:
-            pass
+            seconds = math.nan
+        if not math.isnan(seconds):
+            return min(max(seconds, 0.0), _MAX_RETRY_AFTER_S)
     return float(backoff_s * (2**attempt) * (1 + random.random() / 2))
 
 
@@ -456,6 +461,7 @@ def undo_merge(space: str, source: str, target: str) -> Call[None]:
 
 def merges(space: str, include_removed: bool) -> Call[list[SameAsEdge]]:
     """``GET /v1/spaces/{space}/merges`` (``read``)."""
+    check_flag(include_removed, "include_removed")  # str(...) would send "no" as itself, read as false
     return Call("GET", f"/v1/spaces/{_seg(space, 'space')}/merges",
                 {"include_removed": str(include_removed).lower()}, parse=_lister(SameAsEdge))  # fmt: skip
 

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Final, get_args
 
@@ -48,6 +49,9 @@ __all__ = [
     "SpaceQuota",
     "SpaceUsage",
     "check_choice",
+    "check_flag",
+    "check_since",
+    "parse_duration",
     "check_label",
     "check_labels",
     "check_optional_callable",
@@ -234,6 +238,18 @@ def check_choice(value: object, field: str, choices: Sequence[str]) -> Any:
     raise InvalidInputError.at(field, f"must be one of {', '.join(choices)}")
 
 
+def check_flag(value: object, field: str) -> bool:
+    """A yes/no argument (``include_removed``): ``True`` or ``False`` only, so ``"no"`` (a
+    true string) or ``0`` is refused, not read by its truth.
+
+    Raises:
+        InvalidInputError: anything but a bool.
+    """
+    if isinstance(value, bool):
+        return value
+    raise InvalidInputError.at(field, "must be true or false")
+
+
 def check_directory(value: object, field: str) -> Path:
     """``value`` as the directory of an embedded store.
 
@@ -318,6 +334,62 @@ def check_time(value: object, field: str) -> datetime | None:
         return parse_time(value)
     except ValueError as exc:
         raise InvalidInputError.at(field, str(exc)) from None
+
+
+DURATION: Final = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$")
+"""A duration as the CLI and the access log take it: a count and one unit (``90s``, ``1h``)."""
+_UNITS: Final = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+_BARE_NUMBER: Final = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
+
+
+def parse_duration(text: str, field: str) -> timedelta:
+    """``"90s"``, ``"15m"``, ``"1h"``, ``"30d"``, ``"2w"`` as a timedelta.
+
+    Raises:
+        InvalidInputError: any other text, or a duration past ``timedelta``'s range.
+    """
+    found = DURATION.match(text)
+    if found is None:
+        raise InvalidInputError.at(field, f"expected a duration such as 90s, 15m, 1h, 30d or 2w; got {text[:64]!r}")
+    try:
+        return timedelta(**{_UNITS[found[2]]: int(found[1])})
+    except OverflowError:  # beyond timedelta's 999,999,999 days: a user mistake, not a traceback
+        raise InvalidInputError.at(field, f"{text.strip()!r} is too long a duration") from None
+
+
+def check_since(value: object, field: str, now: datetime) -> datetime | None:
+    """A moment back, as the access log's ``since`` takes it on every surface: an ISO-8601
+    time (or a datetime), or a duration back from ``now`` (``90s``, ``15m``, ``1h``, ``7d``,
+    ``2w``).
+
+    A bare number is refused: ``5`` could mean seconds, minutes or Unix time, and read as
+    Unix time (what the API's datetime parameter did) it asked for everything since 1970.
+    An 8-digit compact date (``20240101``) is ISO-8601 and stays a date.
+
+    Raises:
+        InvalidInputError: anything else, or a moment outside the supported range.
+    """
+    if value is None or isinstance(value, datetime):
+        return check_time(value, field)
+    if not isinstance(value, str):
+        raise InvalidInputError.at(field, f"must be an ISO-8601 time or a duration such as 1h, got {type(value).__name__}")
+    if DURATION.match(value):
+        delta = parse_duration(value, field)
+        try:
+            return parse_time(now - delta)
+        except (OverflowError, ValueError):
+            raise InvalidInputError.at(field, f"{delta.days} days before now is outside the supported range of times") from None
+    if _BARE_NUMBER.match(value):
+        try:
+            return parse_time(value)  # a compact ISO-8601 date such as 20240101
+        except ValueError:
+            raise InvalidInputError.at(
+                field, f"{value.strip()[:32]!r} is a bare number: give a duration with its unit (5m, 5h, 5d) or an ISO-8601 time"
+            ) from None
+    try:
+        return parse_time(value)
+    except ValueError as exc:
+        raise InvalidInputError.at(field, f"a duration back (1h, 7d) or an ISO-8601 time: {exc}") from None
 
 
 def check_params(params: Mapping[str, object], limits: Limits) -> None:

@@ -21,6 +21,7 @@ from eywa.contract import (
     SpaceQuota,
     check_choice,
     check_directory,
+    check_flag,
     check_label,
     check_labels,
     check_optional_callable,
@@ -1184,8 +1185,14 @@ class Memory:
 
     @_in_flight
     def merges(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
-        """The merges of a space (active ones unless ``include_removed``)."""
-        return self._stores.dimensions.same_as(check_space(space), include_removed)
+        """The merges of a space (active ones unless ``include_removed``).
+
+        Raises:
+            InvalidInputError: a bad space, or ``include_removed`` that is no bool (``"no"``
+                was read by its truth, as all the merges).
+        """
+        space = check_space(space)
+        return self._stores.dimensions.same_as(space, check_flag(include_removed, "include_removed"))
 
     # --- portability --------------------------------------------------------------------
 

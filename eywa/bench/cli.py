@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
-from rich.console import Console
 
 from eywa.bench.report import render_chaos, render_extraction, render_latency, render_service_bench
 from eywa.errors import InvalidInputError
 from eywa.runtime import load_settings
 from eywa.runtime.commands import EywaGroup, err_console, out_console
+from eywa.runtime.terminal import TerminalConsole
 from eywa.settings import EywaSettings
 
 __all__ = ["app", "parse_sizes"]
@@ -73,7 +73,7 @@ def locomo(
         by_conversation=by_conversation,
     )
     if out is not None:
-        out_console().print(f"artefacts: {out / 'questions.jsonl'}, {out / 'summary.json'}")
+        out_console(markup=False).print(f"artefacts: {out / 'questions.jsonl'}, {out / 'summary.json'}", soft_wrap=True)
 
 
 @app.command("loco")
@@ -104,10 +104,11 @@ def loco(
     except ValueError as exc:
         raise InvalidInputError(str(exc)) from exc
     out = out_console()
-    render_loco(report, Console(width=max(out.width, 132)))  # a column per conversation
+    # A column per conversation; the terminal console shows control characters as escapes.
+    render_loco(report, TerminalConsole(highlight=False, width=max(out.width, 132)))
     if json_out is not None:
         json_out.write_text(json.dumps(report.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
-        out.print(f"report: {json_out}")
+        out.print(f"report: {json_out}", markup=False)  # a path is shown as written
 
 
 @app.command("latency")
@@ -172,7 +173,7 @@ def latency(
         reports.append(report.model_dump(mode="json"))
     if json_out is not None:
         json_out.write_text(json.dumps(reports, indent=2) + "\n", encoding="utf-8")
-        out.print(f"report: {json_out}")
+        out.print(f"report: {json_out}", markup=False)  # a path is shown as written
 
 
 def _file_latency(
@@ -189,7 +190,7 @@ def _file_latency(
     render_file_latency(report, out)
     if json_out is not None:
         json_out.write_text(json.dumps(report.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
-        out.print(f"report: {json_out}")
+        out.print(f"report: {json_out}", markup=False)  # a path is shown as written
 
 
 @app.command("service")
@@ -242,7 +243,7 @@ def service(
     render_service_bench(report, out)
     if json_out is not None:
         json_out.write_text(json.dumps(report.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
-        out.print(f"report: {json_out}")
+        out.print(f"report: {json_out}", markup=False)  # a path is shown as written
     if not report.exactly_once:
         raise typer.Exit(1)
 
@@ -281,7 +282,7 @@ def chaos(
     render_chaos(report, out)
     if json_out is not None:
         json_out.write_text(json.dumps(report.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
-        out.print(f"report: {json_out}")
+        out.print(f"report: {json_out}", markup=False)  # a path is shown as written
     if not report.passed:
         raise typer.Exit(1)
 
@@ -314,7 +315,7 @@ def extraction(
         write_sample(report.accepted_beliefs, out / "beliefs.jsonl")
         picked = out / f"sample-seed{seed}.jsonl"
         count = write_sample(sample_beliefs(report, sample, seed), picked)
-        console.print(f"artefacts: {out / 'summary.json'}, {out / 'beliefs.jsonl'}, {picked} ({count} beliefs)")
+        console.print(f"artefacts: {out / 'summary.json'}, {out / 'beliefs.jsonl'}, {picked} ({count} beliefs)", markup=False)
 
 
 @app.command("erasure")
@@ -345,11 +346,11 @@ def erasure(
             f"{report.backend}: erased {report.speaker} ({report.speaker_turns} of {report.turns} turns) in "
             f"{report.erase_seconds:.2f} s; residue {report.residue_total} {report.residue}; "
             f"removed {report.counts}; load {report.load[0]:.2f} {report.load[1]:.2f} {report.load[2]:.2f}",
-            soft_wrap=True,
+            soft_wrap=True, markup=False,  # the speaker is data
         )
         reports.append(report)
     if json_out is not None:
         json_out.write_text(json.dumps([r.model_dump(mode="json") for r in reports], indent=2) + "\n", encoding="utf-8")
-        out.print(f"report: {json_out}")
+        out.print(f"report: {json_out}", markup=False)  # a path is shown as written
     if any(r.residue_total for r in reports):
         raise typer.Exit(1)

@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel
 from rich.console import Console
+from rich.markup import escape
 
 from eywa.bench.synthetic import generate_corpus
 from eywa.embedding import Embedder
@@ -86,7 +87,7 @@ def run_erasure_bench(
             for start in range(0, len(corpus), batch_size):
                 mem.remember(SPACE, corpus[start : start + batch_size], wait=True)
             ingest = time.perf_counter() - began
-            console.print(f"{backend}: {turns} turns stored in {ingest:.1f} s; erasing {speaker} ({speaker_turns} turns)")
+            console.print(f"{backend}: {turns} turns stored in {ingest:.1f} s; erasing {escape(speaker)} ({speaker_turns} turns)")
             began = time.perf_counter()
             report = mem.forget(SPACE, speaker=speaker, author="bench")
             erase = time.perf_counter() - began

@@ -1,4 +1,10 @@
-"""Rich rendering of the benchmarks' reports, kept apart from the numbers they show."""
+"""Rich rendering of the benchmarks' reports, kept apart from the numbers they show.
+
+The console styles the verdicts with markup (``[green]met[/]``), so text that comes from
+data — a sample id, a speaker, a variant's or an attribute's name, a path — is printed as
+written: tables go out with ``markup=False`` (their cells are never read as markup) and a
+line that quotes data ``escape``s it (``_data``). A sample id ``[bold]chat[/bold]`` printed
+bold as ``chat``, and one of ``chat[b]`` as ``chat``."""
 
 from __future__ import annotations
 
@@ -6,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import Console, JustifyMethod
+from rich.markup import escape
 from rich.table import Table
 
 from eywa.bench.metrics import CategoryStats
@@ -30,6 +37,16 @@ __all__ = [
     "render_summary",
     "summary_table",
 ]
+
+
+def _data(value: object) -> str:
+    """``value`` as text for a line printed with markup: shown as written, never styled."""
+    return escape(str(value))
+
+
+def _print_table(console: Console, table: Table) -> None:
+    """A table whose cells and title hold data: printed as written (see the module)."""
+    console.print(table, markup=False)
 
 
 def _row(table: Table, label: str, stats: CategoryStats, *, style: str | None = None) -> None:
@@ -114,14 +131,14 @@ def misses_table(summary: BenchSummary) -> Table:
 def render_summary(summary: BenchSummary, console: Console, *, by_conversation: bool = False) -> None:
     """Print the table (and, asked, the per-conversation table), the missed gold turns by
     stage and the ingest line."""
-    console.print(summary_table(summary))
+    _print_table(console, summary_table(summary))
     if by_conversation:
-        console.print(conversation_table(summary))
+        _print_table(console, conversation_table(summary))
     if summary.misses:
-        console.print(misses_table(summary))
+        _print_table(console, misses_table(summary))
     console.print(
         f"ingest: {summary.ingest_turns} turns in {summary.ingest_seconds:.1f} s "
-        f"({summary.ingest_turns_per_s:.1f} turns/s); samples: {', '.join(summary.samples)}; "
+        f"({summary.ingest_turns_per_s:.1f} turns/s); samples: {_data(', '.join(summary.samples))}; "
         f"skipped gold ids: {summary.skipped_gold_ids}"
     )
 
@@ -138,7 +155,7 @@ def render_latency(report: LatencyReport, console: Console) -> None:
         ingest.add_row(figure.label, str(figure.turns), f"{figure.seconds:.1f}", f"{figure.turns_per_s:.1f}")
     if not report.ingest:
         ingest.add_row("(store reused: nothing ingested)", "-", "-", "-")
-    console.print(ingest)
+    _print_table(console, ingest)
 
     stages = Table(title=f"recall latency, {report.queries} queries (ms)", box=box.SIMPLE_HEAD)
     stages.add_column("stage", no_wrap=True)
@@ -147,7 +164,7 @@ def render_latency(report: LatencyReport, console: Console) -> None:
     for stage, p in report.recall.items():
         style = "bold" if stage == "wall" else None
         stages.add_row(stage, str(p.n), f"{p.p50:.2f}", f"{p.p95:.2f}", f"{p.p99:.2f}", style=style)
-    console.print(stages)
+    _print_table(console, stages)
 
     shapes = ", ".join(f"{shape} {ms:.1f}" for shape, ms in report.by_shape_p50.items())
     console.print(f"p50 by shape (ms): {shapes}")
@@ -197,7 +214,7 @@ def render_file_latency(report: FileLatencyReport, console: Console) -> None:
             table.add_row(f"{label} ({clock})", str(p.n), f"{p.p50:.2f}", f"{p.p95:.2f}", f"{p.p99:.2f}", style="bold")
     for stage, p in report.stages.items():
         table.add_row(f"  {stage} (wall)", str(p.n), f"{p.p50:.2f}", f"{p.p95:.2f}", f"{p.p99:.2f}")
-    console.print(table)
+    _print_table(console, table)
     for clock, ratio in report.fts5_ratio.items():
         console.print(f"recall / FTS5 alone ({clock}): p50 {ratio['p50']:.2f}x, p95 {ratio['p95']:.2f}x")
     loads = "; ".join(f"{when} {a:.2f}/{b:.2f}/{c:.2f}" for when, (a, b, c) in report.load_average.items())
@@ -220,7 +237,7 @@ def render_service_bench(report: ServiceBenchReport, console: Console) -> None:
             labels.get(route, route), str(figures.requests), f"{figures.requests / report.elapsed_s:.1f}",
             str(figures.errors), f"{figures.p50:.1f}", f"{figures.p95:.1f}", f"{figures.p99:.1f}",
         )
-    console.print(table)
+    _print_table(console, table)
     if report.rate is not None:
         console.print(
             f"open loop: {report.rate:g} turns/s offered ({report.batches_offered} batches, {report.late_batches} "
@@ -279,10 +296,10 @@ def render_extraction(report: ExtractionReport, console: Console) -> None:
         table.add_row(attribute, str(report.by_attribute.get(attribute, 0)),
                       str(report.refused_by_attribute.get(attribute, 0)))
     table.add_row("total", str(report.beliefs), str(report.proposed - report.accepted), style="bold")
-    console.print(table)
+    _print_table(console, table)
     reasons = ", ".join(f"{k} {v}" for k, v in report.refused_by_reason.items()) or "none"
-    console.print(f"proposed {report.proposed}, accepted {report.accepted}; refused by reason: {reasons}")
-    console.print(f"polarity: {report.by_polarity}; modality: {report.by_modality}")
+    console.print(f"proposed {report.proposed}, accepted {report.accepted}; refused by reason: {_data(reasons)}")
+    console.print(f"polarity: {_data(report.by_polarity)}; modality: {_data(report.by_modality)}")
     console.print(
         f"extraction + validation: {report.seconds:.2f} s wall ({report.turns_per_s:.0f} turns/s), "
         f"{report.cpu_seconds:.2f} s CPU ({report.turns_per_cpu_s:.0f} turns/CPU-s)"
@@ -300,7 +317,7 @@ def render_chaos(report: ChaosReport, console: Console) -> None:
     console.print(f"duplicated: {report.duplicated}")
     console.print(f"lost: {report.lost}")
     console.print(
-        f"batches retried: {report.retried_batches} ({', '.join(report.failures_retried) or 'no failure'}), "
+        f"batches retried: {report.retried_batches} ({_data(', '.join(report.failures_retried) or 'no failure')}), "
         f"never acknowledged: {report.unacknowledged_batches}"
     )
     for refusal in report.refusals:
@@ -326,7 +343,7 @@ def render_loco(report: LocoReport, console: Console) -> None:
         variants.add_column(name, justify="right", no_wrap=True)
     for name, figures in report.variants.items():
         variants.add_row(name, *(f"{figures[c]:.1f}" for c in columns))
-    console.print(variants)
+    _print_table(console, variants)
 
     folds = Table(title="leave one conversation out", box=box.SIMPLE_HEAD, pad_edge=False)
     for name in ("held out", "chosen on the others", "train", "held-out", "cat1", "cat2", "cat3", "cat4"):
@@ -336,7 +353,7 @@ def render_loco(report: LocoReport, console: Console) -> None:
             fold.held_out, fold.chosen, f"{fold.train_recall:.1f}", f"{fold.held_out_recall:.1f}",
             *("-" if (v := fold.held_out_by_category[c]) is None else f"{v:.1f}" for c in (1, 2, 3, 4)),
         )  # fmt: skip
-    console.print(folds)
+    _print_table(console, folds)
     by_cat = ", ".join(f"cat{c} {v:.1f}" for c, v in report.estimate_by_category.items())
     console.print(f"LOCO estimate (pooled held-out questions): {report.estimate:.1f} ({by_cat})")
 
@@ -351,11 +368,12 @@ def render_loco(report: LocoReport, console: Console) -> None:
                 *(f"{ab.by_conversation[s]:+.1f}" for s in report.samples),
                 "yes" if ab.kept else "no",
             )  # fmt: skip
-        console.print(table)
+        _print_table(console, table)
     for name, folds_ in report.abstention.items():
         parts = "; ".join(
             f"{f.held_out} AUC {f.auc if f.auc is not None else '-'} thr {f.threshold} "
             f"bal.acc {f.balanced_accuracy if f.balanced_accuracy is not None else '-'}"
             for f in folds_
         )
-        console.print(f"abstention ({name}): AUC over all {report.abstention_auc.get(name)}; {parts}", soft_wrap=True)
+        console.print(f"abstention ({name}): AUC over all {report.abstention_auc.get(name)}; {parts}", soft_wrap=True,
+                      markup=False)  # held-out sample ids are data

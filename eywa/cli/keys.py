@@ -8,14 +8,13 @@ beside a running server; events reach it within a second of the call.
 
 from __future__ import annotations
 
-import re
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from eywa.contract import Limits, check_label
+from eywa.contract import DURATION, Limits, check_label, check_since, parse_duration
 from eywa.errors import InvalidInputError, NotFoundError
 from eywa.ids import check_space
 from eywa.models import utc_now
@@ -32,45 +31,31 @@ app = typer.Typer(
     cls=EywaGroup, help="Create, list, rotate and revoke API keys; read the access log.", no_args_is_help=True
 )
 
-_DURATION = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$")
-_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
-
-def parse_duration(text: str, option: str) -> timedelta:
-    """``"90s"``, ``"15m"``, ``"1h"``, ``"30d"``, ``"2w"`` as a timedelta.
+def _from_now(delta: timedelta, option: str) -> datetime:
+    """Now plus ``delta``, within the supported range of times.
 
     Raises:
-        InvalidInputError: any other text.
-    """
-    found = _DURATION.match(text)
-    if found is None:
-        raise InvalidInputError.at(option, f"expected a duration such as 90s, 15m, 1h, 30d or 2w; got {text!r}")
-    try:
-        return timedelta(**{_UNITS[found[2]]: int(found[1])})
-    except OverflowError:  # beyond timedelta's 999,999,999 days: a user mistake, not a traceback
-        raise InvalidInputError.at(option, f"{text.strip()!r} is too long a duration") from None
-
-
-def _from_now(delta: timedelta, option: str, *, back: bool = False) -> datetime:
-    """Now plus (or minus) ``delta``, within the supported range of times.
-
-    Raises:
-        InvalidInputError: the result lies past year 9999 or before year 1.
+        InvalidInputError: the result lies past year 9999.
     """
     try:
-        return parse_time(utc_now() - delta if back else utc_now() + delta)
+        return parse_time(utc_now() + delta)
     except (OverflowError, ValueError):
-        where = f"{delta.days} days {'before' if back else 'after'} now"
-        raise InvalidInputError.at(option, f"{where} is outside the supported range of times") from None
+        raise InvalidInputError.at(option, f"{delta.days} days after now is outside the supported range of times") from None
 
 
 def _moment(text: str, option: str) -> datetime:
-    """A duration from now (``30d``) or an ISO-8601 time."""
-    if _DURATION.match(text):
+    """A duration from now (``30d``) or an ISO-8601 time; a bare number is refused, as the
+    access log's ``--since`` refuses it (``eywa.contract.check_since``)."""
+    if DURATION.match(text):
         return _from_now(parse_duration(text, option), option)
     try:
         return parse_time(text)
     except ValueError as exc:
+        if text.strip().lstrip("+-").replace(".", "", 1).isdigit():
+            raise InvalidInputError.at(
+                option, f"{text.strip()[:32]!r} is a bare number: give a duration with its unit (5h, 5d) or an ISO-8601 time"
+            ) from None
         raise InvalidInputError.at(option, f"a duration (30d) or an ISO-8601 time: {exc}") from None
 
 
@@ -189,12 +174,7 @@ def log(
 ) -> None:
     """The access log of the API and MCP, newest first: time, key, surface, route, space,
     status (never content)."""
-    start: datetime | None = None
-    if since is not None:
-        if _DURATION.match(since):
-            start = _from_now(parse_duration(since, "--since"), "--since", back=True)
-        else:
-            start = _moment(since, "--since")
+    start = check_since(since, "--since", utc_now())  # read as the API reads it: ISO-8601 or a duration back
     settings = load_settings(data_dir)
     space = None if space is None else check_space(space)  # as a Memory call would: the log is read directly
     key = None if key is None else check_label(key, "--key", Limits.from_settings(settings))

@@ -138,8 +138,11 @@ def recall(
     checked_as_of = _check_as_of(as_of)
     settings = load_settings(data_dir)
     with open_memory(settings, must_exist=True) as mem:
-        note_unknown_space(mem.spaces(), space)
+        known = mem.spaces()
         result = mem.recall(space, question, k=k, budget_tokens=budget, policy=policy, as_of=checked_as_of)
+        # After the call: a recall Memory refuses (-k 500) is one error line, not a note that
+        # it answers "as an empty space" followed by the refusal.
+        note_unknown_space(known, space)
     if as_json:
         typer.echo(json_visible(result.model_dump_json(indent=2)))  # DEL, C1 escaped too
     else:

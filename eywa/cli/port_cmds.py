@@ -20,6 +20,7 @@ from typing import IO, TYPE_CHECKING, Annotated, TextIO
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from eywa.errors import ConfigurationError, InvalidInputError
 from eywa.models import utc_now
@@ -29,7 +30,7 @@ from eywa.runtime.backends import backend_of, require_embedded_store
 from eywa.runtime.commands import DataDirOption, err_console, out_console, note_unknown_space
 from eywa.runtime.fresh import Undo, undone_on_failure
 from eywa.runtime.ingest import progress_bar
-from eywa.runtime.terminal import json_visible
+from eywa.runtime.terminal import json_visible, visible
 from eywa.stores.embedded.backup import backup_directory
 from eywa.stores.embedded.factory import DATABASE_FILE
 
@@ -128,7 +129,9 @@ def _fresh(settings: EywaSettings) -> AbstractContextManager[Undo]:
 
 
 def _counts_table(title: str, counts: Mapping[str, int]) -> Table:
-    table = Table("kind", "records", title=title)
+    # The title names the space and the file: data, shown as written on any console (a
+    # table's title is read as markup whatever ``print``'s ``markup`` says).
+    table = Table("kind", "records", title=Text(visible(title)))
     for kind, n in sorted(counts.items()):
         table.add_row(kind, str(n))
     return table

@@ -21,9 +21,10 @@ from rich.markup import escape
 from typer.core import TyperGroup
 
 from typer._click.core import Context  # typer >= 0.20 runs on its own copy of click
-from typer._click.exceptions import NoArgsIsHelpError, UsageError
+from typer._click.exceptions import BadParameter, NoArgsIsHelpError, UsageError
 
 from eywa.errors import ConfigurationError, EywaError, InvalidInputError
+from eywa.ids import check_space
 from eywa.runtime.terminal import TerminalConsole
 
 if TYPE_CHECKING:
@@ -83,11 +84,16 @@ def fail(exc: BaseException, code: int = 1) -> typer.Exit:
     """Print ``exc`` as one line on stderr and build the exit to raise.
 
     An ``EywaError`` ends with its code in brackets (``… [turn_too_long]``), the code the
-    Python API raises and the services answer, so scripts can tell refusals apart.
+    Python API raises and the services answer, so scripts can tell refusals apart; so does a
+    value click refuses for an option's type or bound (``-k 0``: ``[invalid_input]``, the code
+    ``Memory.recall`` raises for ``k=0``; it had none). Other usage errors (an unknown
+    command or option) name no value and carry no code.
     """
     line = _describe(exc)
     if isinstance(exc, EywaError):
         line = f"{line} [{exc.code}]"
+    elif isinstance(exc, BadParameter):  # a value an option's type or bound refuses: malformed input,
+        line = f"{line} [invalid_input]"  # as Python says of the same value (recall's k=0, policy 'wild')
     err_console().print(f"[bold red]error:[/] {escape(line.encode('utf-8', 'backslashreplace').decode('utf-8'))}")
     return typer.Exit(code)
 
@@ -159,7 +165,14 @@ def note_unknown_space(known: Iterable[str], space: str) -> str:
     an agent's first recall in a new space is normal, and a script must not fail where the
     service answers. An operator's typo is common too, so the note names the spaces there
     are; the answer on stdout is the empty space's, and the exit code 0.
+
+    A name that is no space at all (blank, ``*``, not printable) is refused first: the note
+    said it would answer "as an empty space" and the next line refused the name.
+
+    Raises:
+        InvalidInputError: ``space`` is no valid space name (``eywa.ids.check_space``).
     """
+    check_space(space)
     known = set(known)
     if space not in known:
         line = f"note: space {space!r} holds no turns (known: {_listed(known)}); answering as an empty space"

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -90,7 +91,7 @@ def ingest_batches(
     with progress_bar(console) as bar:
         task = bar.add_task("ingest", total=total)
         for target, turns in plan:
-            bar.update(task, description=f"ingest {target}")
+            bar.update(task, description=f"ingest {escape(target)}")  # a space name is data, not markup
             for start in range(0, len(turns), chunk_size):
                 chunk = turns[start : start + chunk_size]
                 began = time.perf_counter()

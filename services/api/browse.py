@@ -13,7 +13,7 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-from eywa.contract import check_time
+from eywa.contract import check_label, check_time
 from eywa.memory import Memory
 from eywa.models import Evidence, utc_now
 from eywa.stores.keys import ApiKey
@@ -124,11 +124,15 @@ def timeline(
     optionally of one speaker and observed in ``[since, until)`` (the ``timeline`` audit).
 
     Raises:
-        InvalidInputError: a bad space, a negative offset or limit, or a time outside the
+        InvalidInputError: a bad space, a negative offset or limit, a speaker that is no
+            label (``limit_exceeded`` past ``max_label_chars``), or a time outside the
             supported range (one that UTC would carry past year 9999 overflowed: a 500).
         StoreError: the store failed.
     """
     start, end = check_time(since, "since"), check_time(until, "until")
+    # A speaker is a label, checked as every other surface checks one (``limit_exceeded`` past
+    # EYWA_MAX_LABEL_CHARS); the route's own bound of 200 answered ``validation_error``.
+    speaker = check_label(speaker, "speaker", memory.limits) if speaker else None
     params = {
         "space": space, "speaker": speaker or "", "from": start.isoformat() if start else "",
         "to": end.isoformat() if end else "", "offset": str(max(offset, 0)), "limit": str(max(limit, 0) + 1),

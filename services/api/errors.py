@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -30,6 +30,8 @@ __all__ = ["PROBLEM_JSON", "ApiProblem", "FieldError", "install_error_handlers",
 
 FieldError = Mapping[str, Any]
 _log = logging.getLogger("eywa.api")
+QueryCode = Literal["invalid_input", "limit_exceeded"]
+_STATUS_TITLES: Final[dict[QueryCode, str]] = {"invalid_input": "Invalid input", "limit_exceeded": "Limit exceeded"}
 
 _HTTP_CODES = {
     400: ("bad_request", "Bad request"),
@@ -135,11 +137,31 @@ def _located(request: Request, field: str) -> str:
     return f"body.{field}"
 
 
+_BOUNDS: Final = frozenset({"less_than", "less_than_equal", "string_too_long", "too_long"})
+"""Pydantic's error types of a value past an upper bound: the core calls that a limit."""
+
+
+def _query_code(exc: RequestValidationError) -> QueryCode | None:
+    """The core's code for a refusal of query or path parameters alone (a page's ``offset``
+    or ``limit``, which only HTTP takes): ``limit_exceeded`` when every value is over a
+    bound, else ``invalid_input``; None when a body is involved (``validation_error``)."""
+    found = exc.errors()
+    if not found or any(not err.get("loc") or err["loc"][0] not in ("query", "path") for err in found):
+        return None
+    return "limit_exceeded" if all(err.get("type") in _BOUNDS for err in found) else "invalid_input"
+
+
 async def _on_validation(request: Request, exc: Exception) -> JSONResponse:
+    """A request the schema refuses. A query or path value answers the core's code (the
+    same vocabulary every surface uses for a bad argument); a body that does not match its
+    schema (a missing or unknown field) is ``validation_error``."""
     assert isinstance(exc, RequestValidationError)
     errors = _field_errors(exc)
     first = errors[0]["field"] if errors else "request"
     detail = f"{first}: {errors[0]['message']}" if errors else "the request is invalid"
+    code = _query_code(exc)
+    if code is not None:
+        return problem_response(422, code, _STATUS_TITLES[code], detail, errors=errors)
     return problem_response(422, "validation_error", "Invalid request", detail, errors=errors)
 
 

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Response
 
-from eywa.contract import check_time
+from eywa.contract import check_label, check_since, check_time
+from eywa.errors import InvalidInputError
+from eywa.ids import check_space
+from eywa.models import utc_now
 from eywa.stores.access import AccessEvent
-from eywa.stores.keys import ApiKey
+from eywa.stores.keys import MAX_GRACE, ApiKey, parse_scopes
 from services.api.deps import Admin, Ctx
 from services.api.errors import problem_response
 from services.api.schemas import CreatedKey, CreateKeyRequest, RotateKeyRequest
@@ -19,12 +22,20 @@ from services.metrics import CONTENT_TYPE_LATEST
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1/keys", tags=["admin"])
 probes = APIRouter(tags=["ops"])
+# A key id is checked as ``eywa keys rotate|revoke`` checks it (a label: ``limit_exceeded``
+# past EYWA_MAX_LABEL_CHARS, else 404 when no key has it); a bound of 64 here answered
+# ``validation_error`` for an id the CLI calls unknown.
+KeyIdPath = Annotated[str, Path(description="The key id (the part after eyw_).")]
 
 
 @router.post("", response_model=CreatedKey, status_code=201, summary="Create an API key")
 def create_key(body: CreateKeyRequest, key: Admin, ctx: Ctx) -> CreatedKey:
     """Create a key scoped to spaces, optionally expiring; the secret is returned once."""
-    record, secret = ctx.keys.create(body.spaces, body.scopes, body.name, body.expires_at)
+    # The expiry is read as every other time of the API (ISO-8601, range-checked): typed as a
+    # datetime, pydantic read ``1900000000`` as Unix time (a key expiring in 2030).
+    expires_at = check_time(body.expires_at, "expires_at")
+    spaces, scopes = _names(body.spaces, "spaces"), parse_scopes(_names(body.scopes, "scopes"))
+    record, secret = ctx.keys.create(spaces, scopes, body.name, expires_at)
     return CreatedKey(key=record, secret=secret)
 
 
@@ -40,31 +51,58 @@ def access_log(
     ctx: Ctx,
     space: Annotated[str | None, Query(description="Only calls on this space.")] = None,
     key_id: Annotated[str | None, Query(description="Only calls with this key.")] = None,
-    since: Annotated[datetime | None, Query(description="Only calls from then on (ISO-8601).")] = None,
+    since: Annotated[str | None, Query(
+        description="Only calls from then on: an ISO-8601 time or a duration back (90s, 15m, 1h, 7d, 2w); "
+        "a bare number is refused.",
+    )] = None,  # fmt: skip
     limit: Annotated[int, Query(ge=1, le=10_000)] = 100,
 ) -> list[AccessEvent]:
     """Who called what, newest first: key id, route or tool, space, time and status (never
     content). Buffered events are written first, so the answer includes every call so far."""
+    # The filters are checked as ``eywa keys log`` checks them (the log is read directly, not
+    # through a Memory call): a space as a space, a key id as a label; unchecked, a space of
+    # ``*`` or a 10,000-character id was read as a filter that matched nothing.
+    space = None if space is None else check_space(space)
+    key_id = None if key_id is None else check_label(key_id, "key_id", ctx.memory.limits)
     ctx.access.flush()
-    # As its UTC instant, range-checked: Neo4j cannot carry an offset past ±18:00 (a valid
-    # Python one, +21:00, broke the Bolt connection: a 503), nor a year past 9999 in UTC.
-    return ctx.memory.access_log.events(space=space, key_id=key_id, since=check_time(since, "since"), limit=limit)
+    # Read as ``eywa keys log --since`` reads it (typed as a datetime, ``since=5`` was Unix
+    # time: every call since 1970); as its UTC instant, range-checked: Neo4j cannot carry an
+    # offset past ±18:00 (a valid Python one, +21:00, broke the Bolt connection: a 503), nor
+    # a year past 9999 in UTC.
+    start = check_since(since, "since", utc_now())
+    return ctx.memory.access_log.events(space=space, key_id=key_id, since=start, limit=limit)
 
 
 @router.post("/{key_id}/rotate", response_model=CreatedKey, summary="Rotate an API key's secret")
 def rotate_key(
-    key_id: Annotated[str, Path(min_length=1, max_length=64)], body: RotateKeyRequest, key: Admin, ctx: Ctx
+    key_id: KeyIdPath, body: RotateKeyRequest, key: Admin, ctx: Ctx
 ) -> CreatedKey:
     """A new secret for the key (shown once); the current one keeps working for
     ``grace_seconds``, so agents can move over without an outage."""
-    record, secret = ctx.keys.rotate(key_id, timedelta(seconds=body.grace_seconds))
+    key_id = check_label(key_id, "key_id", ctx.memory.limits)
+    record, secret = ctx.keys.rotate(key_id, _grace(body.grace_seconds))
     return CreatedKey(key=record, secret=secret)
 
 
+def _names(value: object, field: str) -> list[str]:
+    """A list of strings as sent (the key store checks each), else ``invalid_input``."""
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise InvalidInputError.at(field, "must be a list of strings")
+    return value
+
+
+def _grace(seconds: object) -> timedelta:
+    """``grace_seconds`` as a timedelta in ``[0, MAX_GRACE]`` (``invalid_input`` otherwise;
+    ``true`` is no number of seconds)."""
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or not 0 <= seconds <= MAX_GRACE.total_seconds():
+        raise InvalidInputError.at("grace_seconds", f"must be a whole number of seconds from 0 to {MAX_GRACE.days} days")
+    return timedelta(seconds=seconds)
+
+
 @router.delete("/{key_id}", response_model=ApiKey, summary="Revoke an API key")
-def revoke_key(key_id: Annotated[str, Path(min_length=1, max_length=64)], key: Admin, ctx: Ctx) -> ApiKey:
+def revoke_key(key_id: KeyIdPath, key: Admin, ctx: Ctx) -> ApiKey:
     """Revoke a key; its requests get 401 from now on."""
-    return ctx.keys.revoke(key_id)
+    return ctx.keys.revoke(check_label(key_id, "key_id", ctx.memory.limits))
 
 
 @probes.get("/healthz", summary="Liveness")

@@ -39,7 +39,7 @@ def timeline(
     space: SpacePath,
     key: Reader,
     ctx: Ctx,
-    speaker: Annotated[str | None, Query(max_length=200, description="Only this speaker's turns.")] = None,
+    speaker: Annotated[str | None, Query(description="Only this speaker's turns (at most EYWA_MAX_LABEL_CHARS characters).")] = None,
     since: Annotated[str | None, Query(description="Observed at or after (ISO-8601).", json_schema_extra=_TIME)] = None,
     until: Annotated[str | None, Query(description="Observed before (ISO-8601).", json_schema_extra=_TIME)] = None,
     offset: Offset = 0,

@@ -4,10 +4,10 @@ list of correction records (``read``)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, WithJsonSchema
 
 from eywa.stores.corrections import CorrectionRecord
 from services.api.deps import Ctx, Reader, Writer
@@ -25,7 +25,11 @@ class CorrectionRequest(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    reason: str | None = Field(default=None, description="Why; at most 500 characters.")
+    # As sent, for ``Memory`` to check (a reason of another JSON type: ``invalid_input``, as
+    # in Python; typed, it was the schema's ``validation_error``).
+    reason: Annotated[Any, WithJsonSchema(
+        {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None, "description": "Why; at most 500 characters."}
+    )] = None  # fmt: skip
 
 
 class RetractRequest(BaseModel):
@@ -33,7 +37,9 @@ class RetractRequest(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    reason: str = Field(description="Why the belief is retracted; at most 500 characters.")
+    reason: Annotated[Any, WithJsonSchema(
+        {"type": "string", "description": "Why the belief is retracted; at most 500 characters."}
+    )]  # fmt: skip
 
 
 @router.post("/spaces/{space}/beliefs/{belief_id}/retract", response_model=CorrectionRecord, summary="Retract a belief")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, WithJsonSchema
 
 from eywa.errors import NotFoundError
 from eywa.nous.identity import MergeProposal
@@ -23,8 +23,10 @@ class MergeRequest(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    source: str = Field(description="One entity's name.")
-    target: str = Field(description="The other entity's name.")
+    # Names too travel as sent: typed as ``str``, a name of another JSON type was the
+    # schema's ``validation_error`` where ``Memory.accept_merge`` says ``invalid_input``.
+    source: Annotated[Any, WithJsonSchema({"type": "string", "description": "One entity's name."})]
+    target: Annotated[Any, WithJsonSchema({"type": "string", "description": "The other entity's name."})]
     # As sent, for the core to check (README, "Values are not converted on the way"): typed
     # as a float, pydantic's lax mode read ``true`` as 1.0 and ``"0.5"`` as 0.5 and merged,
     # where ``Memory.accept_merge`` refuses both.
@@ -38,8 +40,8 @@ class UndoRequest(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    source: str
-    target: str
+    source: Annotated[Any, WithJsonSchema({"type": "string"})]
+    target: Annotated[Any, WithJsonSchema({"type": "string"})]
 
 
 @router.get("/spaces/{space}/merges", response_model=list[SameAsEdge], summary="Identity merges")
@@ -47,10 +49,22 @@ def merges(
     space: SpacePath,
     key: Reader,
     ctx: Ctx,
-    include_removed: Annotated[bool, Query(description="Also the undone merges (with removed_at).")] = False,
+    include_removed: Annotated[str, Query(
+        description="Also the undone merges (with removed_at): true or false.", json_schema_extra={"type": "boolean"}
+    )] = "false",  # fmt: skip
 ) -> list[SameAsEdge]:
     """The merges of the space: active ones, or all with ``include_removed``."""
-    return ctx.memory.merges(space, include_removed)
+    return ctx.memory.merges(space, _flag(include_removed))
+
+
+_FLAGS = {"true": True, "1": True, "yes": True, "on": True, "false": False, "0": False, "no": False, "off": False}
+
+
+def _flag(text: str) -> Any:
+    """A query's yes/no as a bool (the words FastAPI's ``bool`` took); any other text goes to
+    the core as sent, which refuses it (``invalid_input``), where FastAPI answered
+    ``validation_error``."""
+    return _FLAGS.get(text.strip().lower(), text)
 
 
 @router.get("/spaces/{space}/merges/proposals", response_model=list[MergeProposal], summary="Proposed merges")

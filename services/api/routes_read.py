@@ -7,7 +7,7 @@ returned model in the thread pool too).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 from starlette.concurrency import run_in_threadpool
@@ -25,6 +25,15 @@ IdPath = Annotated[str, Path(description="An id (at most EYWA_MAX_LABEL_CHARS ch
 NamePath = Annotated[str, Path(description="A name (at most EYWA_MAX_LABEL_CHARS characters).")]
 PageOffset = Annotated[int, Query(ge=0, le=1_000_000, description="Skip this many items.")]
 PageLimit = Annotated[int | None, Query(ge=1, le=10_000, description="At most this many items (unset: all).")]
+# A choice travels as text and the core checks it (``invalid_input``, as in Python); typed as a
+# ``Literal`` here, FastAPI refused an unknown one as ``validation_error``. The schema lists them.
+BeliefStatusQuery = Annotated[str, Query(
+    description="active, superseded, retracted or any.",
+    json_schema_extra={"enum": ["active", "superseded", "retracted", "any"]},
+)]  # fmt: skip
+CandidateStatusQuery = Annotated[
+    str, Query(description="rejected, repair or any.", json_schema_extra={"enum": ["rejected", "repair", "any"]})
+]
 AsOf = Annotated[
     str | None, Query(description="As the memory stood then (ISO-8601).", json_schema_extra={"format": "date-time"})
 ]
@@ -58,13 +67,14 @@ async def beliefs(
     ctx: Ctx,
     subject: Annotated[str | None, Query()] = None,
     attribute: Annotated[str | None, Query()] = None,
-    status: Literal["active", "superseded", "retracted", "any"] = "active",
+    status: BeliefStatusQuery = "active",
     offset: PageOffset = 0,
     limit: PageLimit = None,
 ) -> list[Belief]:
     """Beliefs of the space, optionally of one subject and attribute (``status=any``: all);
     ``offset``/``limit`` page through them (no limit: all)."""
-    found = await run_in_threadpool(ctx.memory.beliefs, space, subject, attribute, None if status == "any" else status)
+    chosen: Any = None if status == "any" else status  # as sent: the core checks the choice
+    found = await run_in_threadpool(ctx.memory.beliefs, space, subject, attribute, chosen)
     return found[offset : None if limit is None else offset + limit]
 
 
@@ -73,13 +83,14 @@ async def candidates(
     space: SpacePath,
     key: Reader,
     ctx: Ctx,
-    status: Literal["rejected", "repair", "any"] = "rejected",
+    status: CandidateStatusQuery = "rejected",
     offset: PageOffset = 0,
     limit: PageLimit = None,
 ) -> list[Candidate]:
     """Candidates the validator refused, with machine-readable reasons; ``offset``/``limit``
     page through them (no limit: all)."""
-    found = await run_in_threadpool(ctx.memory.candidates, space, None if status == "any" else status)
+    chosen: Any = None if status == "any" else status  # as sent: the core checks the choice
+    found = await run_in_threadpool(ctx.memory.candidates, space, chosen)
     return found[offset : None if limit is None else offset + limit]
 
 

@@ -6,10 +6,9 @@ Domain objects (``RecallResult``, ``Evidence``, ``Belief``…) travel as the mod
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, WithJsonSchema
 
 from eywa.jobs import JobState
 from eywa.models import Turn
@@ -91,16 +90,33 @@ class RecallRequest(_Body):
 class CreateKeyRequest(_Body):
     """An API key to create (admin scope)."""
 
-    spaces: list[str] = Field(min_length=1, description='Spaces the key may use; "*" for all.')
-    scopes: list[Literal["read", "write", "admin", "erase"]] = Field(min_length=1)
-    name: str | None = Field(default=None, max_length=200)
-    expires_at: datetime | None = Field(default=None, description="When the key stops working (ISO-8601).")
+    # As sent, checked by the route and the key store as ``eywa keys create`` is checked: typed
+    # here, an unknown scope, no space or a name over 200 characters was the schema's
+    # ``validation_error`` where the CLI says ``invalid_input`` / ``limit_exceeded``.
+    spaces: Annotated[Any, WithJsonSchema({
+        "type": "array", "items": {"type": "string"}, "minItems": 1, "description": 'Spaces the key may use; "*" for all.'
+    })]  # fmt: skip
+    scopes: Annotated[Any, WithJsonSchema(
+        {"type": "array", "items": {"enum": ["read", "write", "admin", "erase"]}, "minItems": 1}
+    )]  # fmt: skip
+    name: Annotated[Any, WithJsonSchema(
+        {"anyOf": [{"type": "string", "maxLength": 200}, {"type": "null"}], "default": None}
+    )] = None  # fmt: skip
+    # As sent, for the route's time check (README, "Values are not converted on the way"):
+    # typed as a datetime, pydantic read ``1900000000`` as Unix time.
+    expires_at: Annotated[Any, WithJsonSchema(
+        {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}], "default": None,
+         "description": "When the key stops working (ISO-8601)."}
+    )] = None  # fmt: skip
 
 
 class RotateKeyRequest(_Body):
     """A rotation: the current secret keeps working for ``grace_seconds`` (at most 30 days)."""
 
-    grace_seconds: int = Field(default=3600, ge=0, le=30 * 86400)
+    # As sent, for the route's check (``invalid_input``, as ``eywa keys rotate --grace 31d``).
+    grace_seconds: Annotated[Any, WithJsonSchema(
+        {"type": "integer", "minimum": 0, "maximum": 30 * 86400, "default": 3600}
+    )] = 3600  # fmt: skip
 
 
 class CreatedKey(_Body):

@@ -24,7 +24,7 @@ from typing import Any
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
-from eywa.errors import EywaError
+from eywa.errors import EywaError, InvalidInputError
 from eywa.models import utc_now
 from eywa.stores.access import AccessEvent
 from eywa.stores.keys import ApiKey, KeyStore, Scope
@@ -61,10 +61,12 @@ class McpGate:
         self._access = access
 
     @contextmanager
-    def call(self, ctx: Context[Any, Any] | None, tool: str, space: str, scope: Scope) -> Iterator[str | None]:
+    def call(self, ctx: Context[Any, Any] | None, tool: str, space: object, scope: Scope) -> Iterator[str | None]:
         """Admit one call of ``tool`` on ``space``; yields the caller's key id (None on stdio).
 
         Domain errors raised inside the block leave as ``ToolError`` prefixed with their code.
+        ``space`` is as the agent sent it (``Memory`` checks it): one that is no string is
+        refused once the key is known (``invalid_input``), since no scope can name it.
 
         Raises:
             ToolError: the call is refused (``unauthorized``, ``forbidden``,
@@ -108,7 +110,7 @@ class McpGate:
         token = raw[7:].strip() if raw.lower().startswith("bearer ") else headers.get("x-api-key", "")
         return self._keys.authenticate(token) if token else None
 
-    def _admit(self, key: ApiKey | None, address: str | None, space: str, scope: Scope) -> ApiKey:
+    def _admit(self, key: ApiKey | None, address: str | None, space: object, scope: Scope) -> ApiKey:
         decision = self._limiter.hit(caller_of(None if key is None else key.id, address))
         if not decision.allowed:
             who = f"key {key.id}" if key is not None else "this client (no valid key)"
@@ -118,16 +120,19 @@ class McpGate:
             )  # fmt: skip
         if key is None:
             raise _Refusal(401, "unauthorized", "a valid API key is required (missing, unknown, expired or revoked)")
+        if not isinstance(space, str):
+            raise InvalidInputError.at("space", "must be a non-empty string")
         if not key.allows(space, scope):
             raise _Refusal(403, "forbidden", f"this key has no {scope!r} scope on space {space!r}")
         return key
 
-    def _record(self, key: ApiKey | None, tool: str, space: str, status: int) -> None:
+    def _record(self, key: ApiKey | None, tool: str, space: object, status: int) -> None:
         if self._access is None:
             return
         event = AccessEvent(
             at=utc_now(), key_id=None if key is None else key.id, surface="mcp", route=f"mcp {tool}",
-            space=space.encode("utf-8", "backslashreplace").decode("utf-8"), status=status,
+            space=space.encode("utf-8", "backslashreplace").decode("utf-8") if isinstance(space, str) else None,
+            status=status,
         )  # fmt: skip
         if self._access.add(event):
             self._access.flush()  # tools run in worker threads: writing here blocks no loop

@@ -32,18 +32,19 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, InputRequiredResult
 from mcp_types import Tool as MCPTool
-from pydantic import ValidationError, WithJsonSchema
+from pydantic import ValidationError
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from eywa.memory import Memory
-from eywa.models import Policy, Turn
+from eywa.models import Policy
 from eywa.runtime import open_key_store, open_memory
 from eywa.runtime.commands import check_listen
 from eywa.settings import EywaSettings
 from eywa.stores.keys import KeyStore
 from services.access import AccessRecorder
 from services.api.middleware import content_codings
+from services.mcp.arguments import Names, OptionalText, Text, TurnsArgument, checked_by_the_core
 from services.mcp.gate import McpGate
 from services.mcp.tools_correct import CORRECTION_TOOLS, register_corrections
 from services.mcp.tools_merge import MERGE_TOOLS, register_merges
@@ -54,22 +55,6 @@ __all__ = ["TOOLS", "Transport", "build_server", "run"]
 
 TOOLS = ("remember", "recall", "explain", "beliefs", "dimensions", "forget", "drop_space", *CORRECTION_TOOLS, *MERGE_TOOLS)
 Transport = Literal["stdio", "http"]
-
-TurnsArgument = Annotated[
-    list[dict[str, Any]],
-    WithJsonSchema({"type": "array", "items": Turn.model_json_schema(), "description": "Turns, stored atomically."}),
-]
-"""Turns as the agent sends them: the schema documents a ``Turn``, and ``Memory`` checks them
-(so a bad turn is refused with the code every surface uses, not by the SDK)."""
-
-
-def checked_by_the_core(schema: dict[str, Any]) -> WithJsonSchema:
-    """The schema of an argument that reaches ``Memory`` as sent (annotate it ``Any``): the
-    SDK's arguments model is pydantic in lax mode, which read ``true``, ``"5"`` and ``5.0`` as
-    the integers 1 and 5 (and ``true`` as the score 1.0), where ``Memory`` refuses each; the
-    core's input contract checks the value instead, with the code every surface uses."""
-    return WithJsonSchema(schema)
-
 
 class CodedServer(MCPServer[Any]):
     """An ``MCPServer`` whose refusals of a call's arguments start with a code too.
@@ -137,7 +122,7 @@ def build_server(
     gate = McpGate(keys, limiter, access)
 
     @server.tool()
-    def remember(space: str, turns: TurnsArgument, ctx: Context[Any, Any]) -> dict[str, Any]:
+    def remember(space: Text, turns: TurnsArgument, ctx: Context[Any, Any]) -> dict[str, Any]:
         """Store conversation turns ({"text", "speaker"?, "session"?, "observed_at"?, "metadata"?})
         in a space; returns their evidence ids, in order. Idempotent and atomic."""
         with gate.call(ctx, "remember", space, "write") as author:
@@ -145,8 +130,8 @@ def build_server(
 
     @server.tool()
     def recall(
-        space: str,
-        query: str,
+        space: Text,
+        query: Text,
         ctx: Context[Any, Any],
         k: Annotated[Any, checked_by_the_core({"type": "integer", "default": 10})] = 10,
         budget_tokens: Annotated[Any, checked_by_the_core({"anyOf": [{"type": "integer"}, {"type": "null"}]})] = None,
@@ -160,14 +145,14 @@ def build_server(
         return result.model_dump(mode="json", exclude={"trace"})
 
     @server.tool()
-    def explain(space: str, belief_id: str, ctx: Context[Any, Any]) -> dict[str, Any]:
+    def explain(space: Text, belief_id: Text, ctx: Context[Any, Any]) -> dict[str, Any]:
         """Why a belief is held: the belief, its validation report and the turns it cites."""
         with gate.call(ctx, "explain", space, "read"):
             return memory.explain(space, belief_id).model_dump(mode="json")
 
     @server.tool()
     def beliefs(
-        space: str, ctx: Context[Any, Any], subject: str | None = None, attribute: str | None = None
+        space: Text, ctx: Context[Any, Any], subject: OptionalText = None, attribute: OptionalText = None
     ) -> list[dict[str, Any]]:
         """Active validated beliefs of a space, optionally of one subject and attribute."""
         with gate.call(ctx, "beliefs", space, "read"):
@@ -175,7 +160,7 @@ def build_server(
 
     @server.tool()
     def dimensions(
-        space: str, ctx: Context[Any, Any], entity: str | None = None, as_of: str | None = None
+        space: Text, ctx: Context[Any, Any], entity: OptionalText = None, as_of: OptionalText = None
     ) -> list[dict[str, Any]]:
         """Bayesian attribute distributions (mode, entropy) of a space or one entity."""
         with gate.call(ctx, "dimensions", space, "read"):
@@ -183,13 +168,13 @@ def build_server(
 
     @server.tool()
     def forget(
-        space: str,
+        space: Text,
         ctx: Context[Any, Any],
-        evidence_ids: list[str] | None = None,
-        external_ids: list[str] | None = None,
-        speaker: str | None = None,
-        session: str | None = None,
-        before: str | None = None,
+        evidence_ids: Names = None,
+        external_ids: Names = None,
+        speaker: OptionalText = None,
+        session: OptionalText = None,
+        before: OptionalText = None,
     ) -> dict[str, Any]:
         """Erase turns and everything derived from them (needs the erase scope). Give at least
         one selector; they combine with AND. Returns counts per kind and the erasure id."""
@@ -201,7 +186,7 @@ def build_server(
         return report.model_dump(mode="json")
 
     @server.tool()
-    def drop_space(space: str, ctx: Context[Any, Any]) -> dict[str, Any]:
+    def drop_space(space: Text, ctx: Context[Any, Any]) -> dict[str, Any]:
         """Erase every turn of a space and everything derived from them (needs the erase scope)."""
         with gate.call(ctx, "drop_space", space, "erase") as author:
             return memory.drop_space(space, author=author).model_dump(mode="json")

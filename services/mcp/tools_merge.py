@@ -3,13 +3,15 @@ evidence; ``read``) and ``merge`` (accept or undo one; ``write``)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import WithJsonSchema
 
+from eywa.contract import check_choice
 from eywa.errors import NotFoundError
 from eywa.memory import Memory
+from services.mcp.arguments import Text, checked_by_the_core
 from services.mcp.gate import McpGate
 
 __all__ = ["MERGE_TOOLS", "register_merges"]
@@ -21,7 +23,11 @@ def register_merges(server: MCPServer[Any], memory: Memory, gate: McpGate) -> No
     """Add the merge tools to ``server``."""
 
     @server.tool()
-    def merges(space: str, ctx: Context[Any, Any], include_removed: bool = False) -> dict[str, Any]:
+    def merges(
+        space: Text,
+        ctx: Context[Any, Any],
+        include_removed: Annotated[Any, WithJsonSchema({"type": "boolean", "default": False})] = False,  # Memory checks it
+    ) -> dict[str, Any]:
         """The identity merges of a space and the proposed ones, best first, each with its
         evidence: name_score and divergence_bits (KL of the shared dimensions)."""
         with gate.call(ctx, "merges", space, "read"):
@@ -32,10 +38,10 @@ def register_merges(server: MCPServer[Any], memory: Memory, gate: McpGate) -> No
 
     @server.tool()
     def merge(
-        space: str,
-        source: str,
-        target: str,
-        action: Literal["accept", "undo"],
+        space: Text,
+        source: Text,
+        target: Text,
+        action: Annotated[Any, checked_by_the_core({"enum": ["accept", "undo"]})],
         ctx: Context[Any, Any],
         score: Annotated[Any, WithJsonSchema({"type": "number", "default": 1.0})] = 1.0,  # Memory checks it
     ) -> dict[str, Any]:
@@ -43,7 +49,7 @@ def register_merges(server: MCPServer[Any], memory: Memory, gate: McpGate) -> No
         for audit); the calling key is recorded as its author (or remover). Returns the merge
         edge, or {"undone": true}."""
         with gate.call(ctx, "merge", space, "write") as author:
-            if action == "accept":
+            if check_choice(action, "action", ("accept", "undo")) == "accept":
                 return memory.accept_merge(space, source, target, score, author=author).model_dump(mode="json")
             if not memory.undo_merge(space, source, target, author=author):
                 raise NotFoundError("merge", space, f"{source} / {target}")

@@ -142,7 +142,21 @@ def test_arguments_outside_the_schema_are_refused_with_a_code(
         ("merge", {"space": "mcpfuzz", "source": "Ana", "target": "Acme", "action": "accept", "score": True},
          "invalid_input: score: "),
         ("recall", {"space": "mcpfuzz"}, "validation_error: query: "),
-        ("remember", {"space": "mcpfuzz", "turns": [5]}, "validation_error: turns.0: "),
+        ("remember", {"space": "mcpfuzz", "turns": [5]}, "invalid_turn: turn 0: "),  # as Memory.remember and HTTP
+        # A space, id, name, time, selector or choice of another JSON type: Memory's code
+        # (the SDK's validation_error before s33).
+        ("beliefs", {"space": 5}, "invalid_input: space: "),
+        ("explain", {"space": "mcpfuzz", "belief_id": 5}, "invalid_input: belief_id: "),
+        ("dimensions", {"space": "mcpfuzz", "as_of": 5}, "invalid_input: as_of: "),
+        ("forget", {"space": "mcpfuzz", "evidence_ids": "ev_1"}, "invalid_input: evidence_ids: "),
+        ("forget", {"space": "mcpfuzz", "speaker": ["Ana"]}, "invalid_input: speaker: "),
+        ("merge", {"space": "mcpfuzz", "source": 5, "target": "Acme", "action": "accept"}, "invalid_input: source: "),
+        ("merge", {"space": "mcpfuzz", "source": "Ana", "target": "Acme", "action": "redo"}, "invalid_input: action: "),
+        ("merges", {"space": "mcpfuzz", "include_removed": "yes"}, "invalid_input: include_removed: "),
+        ("correct_belief", {"space": "mcpfuzz", "belief_id": "bel_x", "action": "retract", "reason": 5},
+         "invalid_input: reason: "),
+        ("correct_candidate", {"space": "mcpfuzz", "candidate_id": "cand_x", "action": "drop"}, "invalid_input: action: "),
+        ("corrections", {"space": "mcpfuzz", "target_id": 5}, "invalid_input: target_id: "),
         ("remember", {"space": "mcpfuzz", "turns": [{"text": "hi"}], "wait": False}, "validation_error: wait: "),
         ("forget_all", {"space": "mcpfuzz"}, "not_found: "),
     ],

@@ -155,3 +155,14 @@ def test_an_overlong_forget_selector_is_a_limit_error_over_mcp(walk: Walk) -> No
     outcomes, _ = anyio.run(_session_calls, walk.url, walk.exactly["erase"], calls)
     assert outcomes[0].startswith("limit_exceeded: session:"), outcomes[0]
     assert outcomes[1].startswith("invalid_input: evidence_ids.0:"), outcomes[1]
+
+
+def test_a_space_that_is_no_string_is_refused_with_pythons_code_over_http(walk: Walk) -> None:
+    """s33: over HTTP the gate names the call's space in the key check and the access log;
+    a space of another JSON type (which the SDK refused before, as ``validation_error``) is
+    ``invalid_input`` once the key is known, as ``Memory`` says, and no key's scope admits it."""
+    calls: list[tuple[str, dict[str, Any]]] = [("beliefs", {"space": 5})]
+    outcomes, _ = anyio.run(_session_calls, walk.url, walk.exactly["read"], calls)
+    assert outcomes[0].startswith("invalid_input: space: "), outcomes
+    unkeyed, _ = anyio.run(_session_calls, walk.url, "eyw_nobody_x", calls)
+    assert unkeyed[0].startswith("unauthorized"), unkeyed

@@ -1,5 +1,6 @@
 """Property-based tests from the published OpenAPI schema (schemathesis): whatever a client
-sends, the API answers without a server error, and its responses match the schema.
+sends, within the schema or breaking it, the API answers without a server error, every refusal is problem+json with the
+members the API promises (``problem_json``), and its responses match the schema.
 
 The request models carry only the JSON shape, and the core's input contract checks the
 values, so this walks the contract through every route: a value the contract refuses must
@@ -15,6 +16,7 @@ erase run last, after the reads have seen it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import SecretStr
+from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
 from eywa.memory import Memory
@@ -63,6 +66,29 @@ def _requests_only(app: Asgi) -> Asgi:
     return asgi
 
 
+REFUSALS: list[int] = []
+"""The statuses of the refusals ``problem_json`` checked (so a walk can tell it saw some)."""
+PROBLEM_MEMBERS = frozenset({"type", "title", "status", "detail", "code"})
+
+
+def problem_json(ctx: Any, response: Any, case: Any) -> bool | None:
+    """Every refusal is problem+json (RFC 9457) with the members ``services.api.errors``
+    promises: ``type`` naming the ``code``, ``status`` equal to the answer's, ``errors`` a
+    list of ``{"field", "message"}`` when present. Metrics and the export stream are not
+    refusals; a 2xx is checked by the schema."""
+    if response.status_code < 400:
+        return None
+    REFUSALS.append(response.status_code)
+    assert response.headers.get("content-type", [""])[0] == "application/problem+json", response.headers
+    body = json.loads(response.content)
+    assert isinstance(body, dict) and PROBLEM_MEMBERS <= set(body), body
+    assert body["status"] == response.status_code and body["type"].endswith("/" + body["code"]), body
+    assert all(isinstance(body[name], str) and body[name] for name in ("title", "detail", "code")), body
+    errors = body.get("errors")
+    assert errors is None or (isinstance(errors, list) and all(set(e) == {"field", "message"} for e in errors)), body
+    return True
+
+
 def fuzz_everyschema_operation(app: Any, admin: dict[str, str], space: str, max_examples: int) -> int:
     """Fuzz every operation of ``app`` but key revocation with ``max_examples`` cases each,
     as the ``admin`` headers; returns how many operations were walked."""
@@ -73,20 +99,25 @@ def fuzz_everyschema_operation(app: Any, admin: dict[str, str], space: str, max_
         operations = [schema_operation(result) for result in schema.get_all_operations()]
         assert len(operations) >= 20  # every /v1 route (keys rotation and the access log too) and the probes
         operations.sort(key=lambda operation: operation.path.endswith(ERASING) and operation.method.upper() != "GET")
-        tested = 0
+        tested, refused = 0, len(REFUSALS)
         for operation in operations:
             if operation.path == "/v1/keys/{key_id}" and operation.method.upper() == "DELETE":
                 continue  # would revoke the fuzzing key itself; covered by test_api
 
-            @given(case=operation.as_strategy(), seeded_space=st.booleans())
+            # Half the cases break the schema on purpose (schemathesis's negative mode): a
+            # wrong type, a missing field, an unknown one; the answer is still a 4xx problem.
+            cases = st.one_of(operation.as_strategy(), operation.as_strategy(generation_mode=GenerationMode.NEGATIVE))
+
+            @given(case=cases, seeded_space=st.booleans())
             @settings(max_examples=max_examples, deadline=None, database=None, suppress_health_check=list(HealthCheck))
             def check(case: schemathesis.Case[Operation], seeded_space: bool) -> None:
                 if seeded_space and case.path_parameters and "space" in case.path_parameters:
                     case.path_parameters["space"] = space  # reach stored data, not only random spaces
-                case.call_and_validate(headers=admin, checks=[not_a_server_error])
+                case.call_and_validate(headers=admin, checks=[not_a_server_error, problem_json])
 
             check()
             tested += 1
+    assert len(REFUSALS) > refused, "no refusal was checked for problem+json"
     return tested
 
 
