@@ -31,7 +31,7 @@ from eywa.settings import as_environment
 from tests.conformance.conftest import wipe_graph
 from tests.contract.conftest import open_memory
 from tests.neo4j_server import Neo4jServer
-from tests.services.test_api_replicas import HOST, replica_settings
+from tests.services.replicas import HOST, replica_settings
 
 WRITERS, QUOTA = 8, 3
 
