@@ -138,6 +138,39 @@ def _stored_anyway(failed: EywaError, turns: int) -> EywaError:
     return said
 
 
+def _done_already(
+    stores: Stores, space: str, selector: ErasureSelector, records: Sequence[ErasureRecord]
+) -> ErasureReport | None:
+    """The report of the latest erasure of ``space`` with the very same selector, when that
+    selector now selects nothing: a ``forget`` retried after its answer was lost (a dropped
+    connection, a restart) gets the answer it missed and records nothing more, as a retried
+    ``drop_space`` does. Without it, a retry by external ids was refused as unknown ids (the
+    turns are gone), and one by speaker recorded a second erasure of nothing."""
+    if stores.erasure.select(space, selector):
+        return None
+    same = [r for r in records if _same_selector(r.selector, selector)]
+    if not same:
+        return None
+    last = same[-1]
+    return ErasureReport(erasure_id=last.id, space=space, state=last.state, counts=dict(last.counts))
+
+
+def _same_selector(stored: ErasureSelector, asked: ErasureSelector) -> bool:
+    """Whether a selector read back from a store is ``asked`` (a time within a millisecond:
+    a store may keep times at its own precision)."""
+    a, b = stored.model_dump(), asked.model_dump()
+    if a.keys() != b.keys():
+        return False
+    for field, value in a.items():
+        other = b[field]
+        if isinstance(value, datetime) and isinstance(other, datetime):
+            if abs((value - other).total_seconds()) >= 0.001:
+                return False
+        elif (tuple(value) if isinstance(value, list) else value) != (tuple(other) if isinstance(other, list) else other):
+            return False
+    return True
+
+
 def _is_drop(selector: ErasureSelector) -> bool:
     """Whether an erasure record's selector is ``drop_space``'s (read back from either store,
     whose clocks may round the end of time: the year is what tells)."""
@@ -973,9 +1006,13 @@ class Memory:
 
     def _forget(self, space: str, selector: ErasureSelector, author: str | None) -> ErasureReport:
         """``forget`` on the reconciler's thread: a space that never held a turn is refused,
-        as ``drop_space`` refuses it (no erasure record names a space that never existed)."""
-        if self._stores.evidence.usage(space).turns == 0 and not self._stores.erasure.erasures(space):
+        as ``drop_space`` refuses it (no erasure record names a space that never existed);
+        a retry of an erasure already done is answered by it (``_done_already``)."""
+        records = self._stores.erasure.erasures(space)
+        if self._stores.evidence.usage(space).turns == 0 and not records:
             raise NotFoundError("space", "*", space)
+        if (done := _done_already(self._stores, space, selector, records)) is not None:
+            return done
         return erase(
             self._stores, space, selector, author, vectors=self._stores, embedder=self._embedder,
             embed_batch=self._embed_batch,

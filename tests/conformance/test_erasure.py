@@ -198,3 +198,22 @@ def test_drop_space_answers_a_retry_with_the_first_drop_and_refuses_a_space_neve
     with pytest.raises(NotFoundError):
         mem.drop_space("never-held")
     assert mem.erasures("never-held") == []
+
+
+def test_a_forget_retried_after_it_was_done_answers_with_the_erasure_it_made(open_memory: MemoryFactory) -> None:
+    """A forget whose answer was lost and that is sent again (the Client retries): by external
+    ids it was refused as unknown ids (the turns are gone), by speaker it recorded a second
+    erasure of nothing, telling the caller nothing was erased. Each now answers with the
+    erasure it made and records nothing more; a new turn by that speaker is erased anew."""
+    mem = open_memory()
+    mem.remember(SPACE, [{**TURNS[0], "external_id": "x1"}, *TURNS[1:]], wait=True)
+    by_ids = mem.forget(SPACE, external_ids=["x1"])
+    assert mem.forget(SPACE, external_ids=["x1"]) == by_ids
+    by_speaker = mem.forget(SPACE, speaker="Bo", before="2023-03-01T00:00:00")
+    assert by_speaker.counts["turns"] == 2
+    assert mem.forget(SPACE, speaker="Bo", before="2023-03-01T00:00:00") == by_speaker
+    assert [r.id for r in mem.erasures(SPACE)] == [by_ids.erasure_id, by_speaker.erasure_id]
+    mem.remember(SPACE, [{"text": "Back again.", "speaker": "Bo", "session": "s3", "observed_at": "2023-02-10T09:00:00"}],
+                 wait=True)  # fmt: skip
+    again = mem.forget(SPACE, speaker="Bo", before="2023-03-01T00:00:00")
+    assert again.erasure_id != by_speaker.erasure_id and again.counts["turns"] == 1
