@@ -102,6 +102,8 @@ SPECS: tuple[AttributeSpec, ...] = (
         description="The subject's job title or profession.",
         aliases=("job_title", "profession", "role", "career", "title"),
         words=("job", "jobs", "occupation", "profession", "career", "title", "work", "works"),
+        # "I just graduated": no longer a student, said as the graduation (never rewritten to it).
+        implied=_syn("student", "negative", "graduated"),
         value_case="lower",
         leading_words=("a", "an", "work", "works", "working", "as"),
     ),
@@ -139,7 +141,7 @@ SPECS: tuple[AttributeSpec, ...] = (
         aliases=("marital_status", "relationship", "married", "single", "dating"),
         words=("married", "marriage", "single", "dating", "divorced", "engaged", "relationship",
                "wife", "husband", "spouse", "partner", "boyfriend", "girlfriend", "widowed"),
-        synonyms=_syn("married", "positive", "wed", "wedded")
+        synonyms=_syn("married", "positive", "wed", "wedded", "tied the knot")
         + _syn("in a relationship", "positive", "dating someone", "seeing someone", "taken")
         + _syn("widowed", "positive", "widow", "widower")
         + _syn("married", "negative", "unmarried")

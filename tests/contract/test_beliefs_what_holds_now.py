@@ -346,6 +346,13 @@ def test_a_child_or_pet_named_with_a_verb_is_answered_by_its_name(
         ((("Alice", "I'm married to Tobias.", "2024-01-10T10:00:00"),
           ("Alice", "My divorce was finalized last month.", "2024-06-10T10:00:00")),
          "Is Alice married?", "Alice — relationship_status: divorced since 1 May 2024 (was married)"),
+        # "We tied the knot" and "a new job as a teacher" made nothing.
+        ((("Alice", "I'm engaged to Tobias.", "2024-01-10T10:00:00"),
+          ("Alice", "We tied the knot in June.", "2024-07-10T10:00:00")),
+         "Is Alice married?", "Alice — relationship_status: married since 1 Jun 2024 (was engaged)"),
+        ((("Alice", "I'm a nurse.", "2024-01-10T10:00:00"),
+          ("Alice", "I started a new job as a teacher.", "2024-06-10T10:00:00")),
+         "What does Alice do now?", "Alice — occupation: teacher"),
     ],
 )
 def test_a_change_of_partner_or_job_said_in_other_words_is_the_state_now(

@@ -469,3 +469,15 @@ def test_a_name_before_who_they_are_between_commas_is_that_person(text: str, exp
     """"Lucia, my sister, works at Initech" made nothing ("my sister Lucia works at Initech" did)."""
     wanted = {"siblings", "partner", "relationship_status", "occupation", "employer"}
     assert {f for f in facts(text) if f[0] in wanted} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We tied the knot in June.", {("relationship_status", "married", "positive", "asserted")}),
+        ("Tobias and I tied the knot.", {("relationship_status", "married", "positive", "asserted"),
+                                         ("partner", "Tobias", "positive", "asserted")}),
+    ],
+)
+def test_tying_the_knot_is_getting_married(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="relationship_status") | facts(text, attribute="partner") == expected

@@ -411,3 +411,22 @@ def test_a_name_that_does_something_after_and_ends_the_place_before_it(text: str
 def test_a_job_quit_without_the_employer_named_is_no_work_now(text: str, expected: set[Fact]) -> None:
     """"I quit my job" made nothing: the employer said before stayed the answer."""
     assert facts(text, attribute="employer") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I started a new job as a teacher.", {("occupation", "teacher", "positive", "asserted")}),
+        ("I got a new job as a nurse at Initech.", {("occupation", "nurse", "positive", "asserted")}),
+        # Graduating ends being a student, unless more study follows or it was school long ago.
+        ("I just graduated!", {("occupation", "student", "negative", "asserted")}),
+        ("I graduated from college last year.", {("occupation", "student", "negative", "asserted")}),
+        ("I graduated and started grad school.", set()),
+        ("I graduated from high school in 2010.", set()),
+        ("I haven't graduated yet.", set()),
+        ("I might get a job as a chef.", set()),
+    ],
+)
+def test_a_new_job_as_a_title_and_a_graduation_say_the_occupation(text: str, expected: set[Fact]) -> None:
+    """"I started a new job as a teacher" and "I just graduated!" made no occupation."""
+    assert facts(text, attribute="occupation") == expected

@@ -77,6 +77,9 @@ _MARRIED_NAME = rule(
 )
 """"I married Tom", "I married my college sweetheart Tom", "… my best friend, Tom": the
 partner, and married."""
+_TIED_KNOT = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:finally\s+)?tied\s+the\s+knot\b", "tied knot")
+""""We tied the knot in June", "Tobias and I tied the knot": married (the registry's synonym),
+and the one married with the partner."""
 _GETTING = rule(rf"{SUBJ}{BE}\s+{ADV}getting\s+(?P<st>married|divorced|engaged)\b", "getting")
 _BROKE_UP = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>broke\s+up|split\s+up|separated|called\s+it\s+off)"
@@ -262,6 +265,12 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
                     _name(apart.group("name")) if apart else None)) is not None:
                 yield fact(ctx, s, f"{s} and {ex} got {st}", "partner", ex, polarity="negative",
                            valid_from=past_date(ctx, m), confidence=0.85)
+        for m, s in matches(ctx, _TIED_KNOT, we=True):
+            since = past_date(ctx, m)
+            yield fact(ctx, s, f"{s} tied the knot", "relationship_status", "married", valid_from=since, confidence=0.85)
+            if (partner := companion(ctx, m) or _name(said_companion(m))) is not None:
+                yield fact(ctx, s, f"{s} and {partner} tied the knot", "partner", partner, valid_from=since,
+                           confidence=0.8)
         for m, s in matches(ctx, _GETTING, we=True):
             st = m.group("st")
             yield fact(ctx, s, f"{s} is getting {st}", "plans", f"get {st}", modality="planned", confidence=0.8)

@@ -107,6 +107,24 @@ _GOT_JOB = rule(
     rf"(?:\s+as\s+(?:a|an)\s+{_TITLE})?\s+(?:at|with|from)\s+{_ORG}{_ROLE_AFTER}",
     "job position role offer",
 )
+_NEW_JOB_AS = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|landed|found|started|accepted|took)\s+(?:a|an|my)\s+"
+    rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|first\s+)*(?:job|position|role)\s+as\s+(?:a|an)\s+{_TITLE}"
+    r"(?!\s+(?:at|with|for)\b)",
+    "job position role",
+)
+""""I started a new job as a teacher": the occupation, since then (with the workplace named,
+``_GOT_JOB`` reads both)."""
+_GRADUATED = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}graduated\b(?!\s+(?:from\s+)?(?:high\s+school|middle\s+school|kindergarten)\b)",
+    "graduated",
+)
+_STILL_LEARNING = re.compile(
+    r"\b(?:grad(?:uate)?\s+school|master['’]?s|phd|doctorate|med(?:ical)?\s+school|law\s+school|still\s+studying)\b",
+    re.IGNORECASE,
+)
+""""I just graduated (from college)": no longer a student (the registry's implied surface),
+unless the turn goes on to more study ("… and started grad school")."""
 _STARTS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?P<verb>start|starts|started|starting|begin|begins|began|begun)\s+"
     rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+(?:job|gig|position|role)\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_ROLE_AFTER}",
@@ -365,6 +383,14 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             # not an employer.
             if "org" in m.groupdict() and (org := org_name(m.group("org"))) and title.split()[-1] not in _LEARNERS:
                 yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=began, confidence=0.85)
+    for m, s in matches(ctx, _NEW_JOB_AS):
+        if not ctx.part.negated and (title := job_title(m.group("title"))):
+            yield fact(ctx, s, f"{s} {m.group(0)[m.end('subj') - m.start():].strip()}", "occupation", title,
+                       valid_from=past_date(ctx, m), confidence=0.8)
+    for m, s in matches(ctx, _GRADUATED):
+        if not ctx.part.negated and _STILL_LEARNING.search(ctx.turn.text) is None:
+            yield fact(ctx, s, f"{s} graduated", "occupation", "student", polarity="negative",
+                       valid_from=past_date(ctx, m), confidence=0.75)
     for m, s in matches(ctx, _PROMOTED) + matches(ctx, _BECAME):
         if title := job_title(m.group("title")):
             verb = "was promoted to" if "promoted" in m.group(0) else f"became {article(title)}"
