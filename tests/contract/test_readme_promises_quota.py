@@ -22,16 +22,11 @@ from pathlib import Path
 import httpx
 import pytest
 from neo4j import Driver
-from typer.testing import CliRunner
 
-from eywa.bench.service import free_port, start_api, stop_api
-from eywa.cli import app
 from eywa.errors import QuotaExceededError
-from eywa.settings import as_environment
-from tests.conformance.conftest import wipe_graph
 from tests.contract.conftest import open_memory
 from tests.neo4j_server import Neo4jServer
-from tests.services.replicas import HOST, replica_settings
+from tests.services.replicas import two_replicas
 
 WRITERS, QUOTA = 8, 3
 
@@ -67,48 +62,30 @@ def test_concurrent_batches_of_two_api_replicas_never_take_a_neo4j_space_over_it
     """Two ``eywa serve`` processes over one Neo4j, eight writers (four on each) sending a
     batch of two turns to a space of quota five at once: two land (201), the others get
     413 ``quota_exceeded`` and the space holds four turns."""
-    wipe_graph(neo4j_driver, neo4j_server.database)
-    first, second = (
-        replica_settings(neo4j_server, redis_url, tmp_path / name).model_copy(update={"space_max_turns": 5})
-        for name in ("a", "b")
-    )
-    for name, value in as_environment(first).items():  # `eywa keys create` against Neo4j
-        monkeypatch.setenv(name, value)
-    made = CliRunner().invoke(app, ["keys", "create", "--space", "*", "--scope", "admin"])
-    assert made.exit_code == 0, made.output
-    ports = (free_port(HOST), free_port(HOST))
-    with ThreadPoolExecutor(2) as pool:
-        starting = [pool.submit(start_api, s, tmp_path / f"serve-{p}.log", HOST, p) for s, p in zip((first, second), ports)]
-        processes = [f.result() for f in starting]
-    try:
-        urls = [f"http://{HOST}:{port}" for port in ports]
-        with httpx.Client(base_url=urls[0], timeout=120.0) as admin:
-            created = admin.post(
-                "/v1/keys", json={"spaces": ["*"], "scopes": ["read", "write"]}, headers={"X-API-Key": made.stdout.strip()}
-            )
-            assert created.status_code == 201, created.text
-            key = {"X-API-Key": created.json()["secret"]}
-            for round_ in range(3):
-                space = f"quota-{round_}"
-                start = threading.Barrier(WRITERS)
+    with two_replicas(tmp_path, neo4j_server, neo4j_driver, redis_url, monkeypatch, space="*", scope="admin",
+                      settings={"space_max_turns": 5}) as replicas:  # fmt: skip
+        urls, admin = replicas.urls, replicas.a
+        created = admin.post("/v1/keys", json={"spaces": ["*"], "scopes": ["read", "write"]}, headers=replicas.key)
+        assert created.status_code == 201, created.text
+        key = {"X-API-Key": created.json()["secret"]}
+        for round_ in range(3):
+            space = f"quota-{round_}"
+            start = threading.Barrier(WRITERS)
 
-                def write(writer: int, space: str = space, start: threading.Barrier = start) -> httpx.Response:
-                    turns = [{"text": f"turn {writer} a"}, {"text": f"turn {writer} b"}]
-                    with httpx.Client(base_url=urls[writer % 2], timeout=120.0) as client:
-                        start.wait()
-                        return client.post(f"/v1/spaces/{space}/turns", json={"turns": turns}, headers=key)
+            def write(writer: int, space: str = space, start: threading.Barrier = start) -> httpx.Response:
+                turns = [{"text": f"turn {writer} a"}, {"text": f"turn {writer} b"}]
+                with httpx.Client(base_url=urls[writer % 2], timeout=120.0) as client:
+                    start.wait()
+                    return client.post(f"/v1/spaces/{space}/turns", json={"turns": turns}, headers=key)
 
-                with ThreadPoolExecutor(WRITERS) as writers:
-                    answers = list(writers.map(write, range(WRITERS)))
-                assert sorted(a.status_code for a in answers) == [201, 201] + [413] * (WRITERS - 2), [a.text for a in answers]
-                for refused in (a for a in answers if a.status_code == 413):
-                    problem = refused.json()
-                    assert refused.headers["content-type"].startswith("application/problem+json")
-                    assert (problem["code"], problem["quota"], problem["limit"], problem["wanted"]) == (
-                        "quota_exceeded", "turns", 5, 2,
-                    )  # fmt: skip
-                    assert problem["used"] + 2 > 5
-                assert admin.get(f"/v1/spaces/{space}/stats", headers=key).json()["evidence"] == 4
-    finally:
-        for process in processes:
-            stop_api(process)
+            with ThreadPoolExecutor(WRITERS) as writers:
+                answers = list(writers.map(write, range(WRITERS)))
+            assert sorted(a.status_code for a in answers) == [201, 201] + [413] * (WRITERS - 2), [a.text for a in answers]
+            for refused in (a for a in answers if a.status_code == 413):
+                problem = refused.json()
+                assert refused.headers["content-type"].startswith("application/problem+json")
+                assert (problem["code"], problem["quota"], problem["limit"], problem["wanted"]) == (
+                    "quota_exceeded", "turns", 5, 2,
+                )  # fmt: skip
+                assert problem["used"] + 2 > 5
+            assert admin.get(f"/v1/spaces/{space}/stats", headers=key).json()["evidence"] == 4

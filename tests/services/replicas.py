@@ -8,7 +8,7 @@ operator does, and the replicas are started at once (starting them is most of a 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -47,17 +47,22 @@ class Replicas:
     b: httpx.Client
     key: dict[str, str]
     processes: list[Popen[bytes]]
+    urls: tuple[str, str]
 
 
 @contextmanager
 def two_replicas(
     tmp_path: Path, server: Neo4jServer, driver: Driver, redis_url: str, monkeypatch: pytest.MonkeyPatch,
-    *, space: str, scope: str,
+    *, space: str, scope: str, settings: Mapping[str, object] | None = None,
 ) -> Iterator[Replicas]:  # fmt: skip
-    """Two replicas on a wiped graph, with a key for ``space`` and ``scope`` (the header);
-    both stopped on the way out (``stop_api`` leaves one stopped already as it is)."""
+    """Two replicas on a wiped graph, with a key for ``space`` and ``scope`` (the header) and
+    ``settings`` over the replicas' own (``space_max_turns``, …); both stopped on the way out
+    (``stop_api`` leaves one stopped already as it is)."""
     wipe_graph(driver, server.database)
-    first, second = (replica_settings(server, redis_url, tmp_path / name) for name in ("a", "b"))
+    first, second = (
+        replica_settings(server, redis_url, tmp_path / name).model_copy(update=dict(settings or {}))
+        for name in ("a", "b")
+    )
     for name, value in as_environment(first).items():  # `eywa keys create` against Neo4j
         monkeypatch.setenv(name, value)
     made = CliRunner().invoke(app, ["keys", "create", "--space", space, "--scope", scope])
@@ -66,11 +71,10 @@ def two_replicas(
     with ThreadPoolExecutor(2) as pool:
         starting = [pool.submit(start_api, s, tmp_path / f"serve-{p}.log", HOST, p) for s, p in zip((first, second), ports)]
         processes = [f.result() for f in starting]
+    urls = (f"http://{HOST}:{ports[0]}", f"http://{HOST}:{ports[1]}")
     try:
-        with httpx.Client(base_url=f"http://{HOST}:{ports[0]}", timeout=60.0) as a, httpx.Client(
-            base_url=f"http://{HOST}:{ports[1]}", timeout=60.0
-        ) as b:
-            yield Replicas(a, b, {"X-API-Key": made.stdout.strip()}, processes)
+        with httpx.Client(base_url=urls[0], timeout=60.0) as a, httpx.Client(base_url=urls[1], timeout=60.0) as b:
+            yield Replicas(a, b, {"X-API-Key": made.stdout.strip()}, processes, urls)
     finally:
         for process in processes:
             stop_api(process)
