@@ -222,7 +222,7 @@ _FROM_REPLY = re.compile(
 )
 _ASKED_STATUS = re.compile(rf"(?i)^\s*{_OPENING}are\s+you\s+(?P<st>married|engaged|single|divorced)\s*\?\s*$")
 _YES_FOR = re.compile(
-    r"(?i)^\s*(?:yes|yeah|yep|yup|i\s+am)[,!.]?\s+(?:(?:for|since)\s+(?P<span>[^.!?]+?))(?:\s+now)?[.!]*\s*$"
+    r"(?i)^\s*(?:yes|yeah|yep|yup|i\s+am)[,!.]?\s+(?P<how>for|since)\s+(?P<span>[^.!?]+?)(?:\s+now)?[.!]*\s*$"
 )
 
 
@@ -260,6 +260,5 @@ def _said_by_reply(question: str, reply: str, answerer: str) -> str | None:
         lasting = _YES_FOR.match(reply)
         if lasting is None:
             return None
-        since = "since" if re.match(r"(?i)\s*(?:yes|yeah|yep|yup|i\s+am)[,!.]?\s+since\b", reply) else "for"
-        return f"I've been {asked.group('st').lower()} {since} {lasting.group('span').strip()}."
+        return f"I've been {asked.group('st').lower()} {lasting.group('how').lower()} {lasting.group('span').strip()}."
     return None
