@@ -94,17 +94,19 @@ _APART = rule(
 """"Tom and I are no longer together", "I'm not with Tom anymore", "we aren't together anymore":
 the partner has ended
 ("not together" alone may be "not together yet")."""
+_ROLE = r"(?P<role>husband|wife|fianc[ée]e?|boyfriend|girlfriend|partner|spouse)"
+_ROLE_WORDS = "husband wife fiance fiancé fiancee fiancée boyfriend girlfriend partner spouse"
+"""A partner's role, as the partner rules name it (and their gate words)."""
 _SPOUSE = rule(
-    rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?P<ex>ex-?\s*)?(?P<role>husband|wife|fianc[ée]e?|boyfriend|girlfriend"
-    rf"|partner|spouse)\b(?:(?:,|\s+is\s+(?:named|called)|,\s+(?:named|called))?\s+(?P<name>{NAME})\b(?!{A}s))?",
-    "husband wife fiance fiancé fiancee fiancée boyfriend girlfriend partner spouse",
+    rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?P<ex>ex-?\s*)?{_ROLE}\b"
+    rf"(?:(?:,|\s+is\s+(?:named|called)|,\s+(?:named|called))?\s+(?P<name>{NAME})\b(?!{A}s))?",
+    _ROLE_WORDS,
 )
 """"my husband, Tom", "my husband Tom", "my husband is called Tom": the partner is named (not
 "my wife called Ines yesterday", a call)."""
 _NAME_MY_SPOUSE = rule(
-    rf"(?<![\w'’])(?P<name>{NAME}),\s+(?P<subj>[Mm]y)\s+(?P<role>husband|wife|fianc[ée]e?|boyfriend|girlfriend|partner|spouse)\b"
-    r"(?=\s*[,.!;]|\s*$)",
-    "husband wife fiance fiancé fiancee fiancée boyfriend girlfriend partner spouse",
+    rf"(?<![\w'’])(?P<name>{NAME}),\s+(?P<subj>[Mm]y)\s+{_ROLE}\b(?=\s*[,.!;]|\s*$)",
+    _ROLE_WORDS,
 )
 """"Tobias, my husband, is a chef": the partner named before the role, as "my husband, Tobias"."""
 _DIED_AFTER = re.compile(rf",?\s+(?:{HAVE}\s+)?{ADV}(?:passed\s+away|passed\s+on|died)\b")
@@ -112,9 +114,9 @@ _LOST_BEFORE = re.compile(r"\blost\s+(?:my|our)\s*$", re.IGNORECASE)
 """"My wife passed away", "my husband Tom died": after the role (and the name), the partner's
 death, which ends the partnership and says no marriage of now."""
 _HAS_SPOUSE = rule(
-    rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+{ADV}got|\s+{ADV}have\s+got)\s+(?:a|an)\s+(?:new\s+)?(?P<role>husband|wife|fianc[ée]e?|boyfriend"
-    rf"|girlfriend|partner|spouse)\b(?:(?:,?\s+(?:named|called)|,)\s+(?P<name>{NAME})\b(?!{A}s))?",
-    "husband wife fiance fiancé fiancee fiancée boyfriend girlfriend partner spouse",
+    rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+{ADV}got|\s+{ADV}have\s+got)\s+(?:a|an)\s+(?:new\s+)?{_ROLE}\b"
+    rf"(?:(?:,?\s+(?:named|called)|,)\s+(?P<name>{NAME})\b(?!{A}s))?",
+    _ROLE_WORDS,
 )
 """"I have a boyfriend named Ben", "I've got a wife, Ines": the same facts as "my boyfriend Ben"."""
 _TOGETHER = rule(
@@ -122,11 +124,10 @@ _TOGETHER = rule(
     "together dating couple",
 )
 _SEEING_SOMEONE = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?:dating|seeing)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman))"
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?P<verb>dating|seeing)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman))"
     r"(?:\s+new)?\b",
     "dating seeing",
 )
-_DATING_WORD = re.compile(r"\b(?:dating|seeing)\b")
 _IN_RELATIONSHIP = rule(
     rf"{SUBJ}{BE}\s+{ADV}in\s+a\s+(?:new\s+|serious\s+|committed\s+|happy\s+|loving\s+)?"
     rf"relationship\b(?!\s+with\s+(?!{NAME}\b))",
@@ -372,11 +373,10 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} is in a relationship with {partner}", "partner", partner, confidence=0.75)
         # The status said outright ("I'm in a relationship") is as sure as "I'm married"; the
         # statement keeps the words said ("is seeing someone"), which the validator finds.
-        outright = m.re is _IN_RELATIONSHIP.pattern
-        dating = _DATING_WORD.search(m.group(0))
-        said = "is in a relationship" if outright or dating is None else f"is {dating.group(0)} someone"
+        dating: str | None = m.groupdict().get("verb")  # none: said outright
+        said = f"is {dating} someone" if dating else "is in a relationship"
         yield fact(ctx, s, f"{s} {said}", "relationship_status", "in a relationship",
-                   valid_from=stated_start(ctx, m), confidence=0.9 if outright else 0.8)
+                   valid_from=stated_start(ctx, m), confidence=0.8 if dating else 0.9)
     for m, s in matches(ctx, _DIVORCE_DONE, we=True):
         yield fact(ctx, s, f"{s} got divorced", "relationship_status", "divorced", valid_from=past_date(ctx, m),
                    confidence=0.85)
@@ -459,9 +459,9 @@ def relatives(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{possessive(s)} {kind} include {name}", RELATIVE_ATTRIBUTE[kind], name, confidence=0.8)
     for m, s in matches(ctx, _RELATIVES_COUNT, we=True):
         n, kind = m.group("n"), m.group("kind")
-        names = [name for name in _NAME_WORD.findall(m.group("name") or "") if _name(name) and name != s]
-        if n in {"a", "an", "one"}:
+        if n in {"a", "an", "one"}:  # "one sisters": no count
             continue
+        names = [name for name in _NAME_WORD.findall(m.group("name") or "") if _name(name) and name != s]
         if not names:
             yield fact(ctx, s, f"{s} has {n} {kind}", "siblings", f"{n} {kind}", confidence=0.85)
         for name in names:

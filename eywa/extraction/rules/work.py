@@ -385,7 +385,7 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
                 yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=began, confidence=0.85)
     for m, s in matches(ctx, _NEW_JOB_AS):
         if not ctx.part.negated and (title := job_title(m.group("title"))):
-            yield fact(ctx, s, f"{s} {m.group(0)[m.end('subj') - m.start():].strip()}", "occupation", title,
+            yield fact(ctx, s, f"{s} {ctx.text[m.end('subj') : m.end()].strip()}", "occupation", title,
                        valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _GRADUATED):
         if not ctx.part.negated and _STILL_LEARNING.search(ctx.turn.text) is None:
