@@ -138,37 +138,16 @@ def _stored_anyway(failed: EywaError, turns: int) -> EywaError:
     return said
 
 
-def _done_already(
-    stores: Stores, space: str, selector: ErasureSelector, records: Sequence[ErasureRecord]
-) -> ErasureReport | None:
-    """The report of the latest erasure of ``space`` with the very same selector, when that
-    selector now selects nothing: a ``forget`` retried after its answer was lost (a dropped
-    connection, a restart) gets the answer it missed and records nothing more, as a retried
-    ``drop_space`` does. Without it, a retry by external ids was refused as unknown ids (the
-    turns are gone), and one by speaker recorded a second erasure of nothing."""
-    if stores.erasure.select(space, selector):
-        return None
-    same = [r for r in records if _same_selector(r.selector, selector)]
-    if not same:
-        return None
-    last = same[-1]
-    return ErasureReport(erasure_id=last.id, space=space, state=last.state, counts=dict(last.counts))
+def _earlier(records: Sequence[ErasureRecord], selector: ErasureSelector) -> ErasureRecord | None:
+    """The latest of ``records`` whose selector is ``selector``: a ``forget`` sent again after
+    its answer was lost (a dropped connection, a restart) is answered by the erasure it made,
+    as a retried ``drop_space`` is."""
+    return next((r for r in reversed(records) if r.selector == selector), None)
 
 
-def _same_selector(stored: ErasureSelector, asked: ErasureSelector) -> bool:
-    """Whether a selector read back from a store is ``asked`` (a time within a millisecond:
-    a store may keep times at its own precision)."""
-    a, b = stored.model_dump(), asked.model_dump()
-    if a.keys() != b.keys():
-        return False
-    for field, value in a.items():
-        other = b[field]
-        if isinstance(value, datetime) and isinstance(other, datetime):
-            if abs((value - other).total_seconds()) >= 0.001:
-                return False
-        elif (tuple(value) if isinstance(value, list) else value) != (tuple(other) if isinstance(other, list) else other):
-            return False
-    return True
+def _report_of(record: ErasureRecord) -> ErasureReport:
+    """What ``forget`` / ``drop_space`` answered when ``record`` was made."""
+    return ErasureReport(erasure_id=record.id, space=record.space, state=record.state, counts=dict(record.counts))
 
 
 def _is_drop(selector: ErasureSelector) -> bool:
@@ -1007,12 +986,13 @@ class Memory:
     def _forget(self, space: str, selector: ErasureSelector, author: str | None) -> ErasureReport:
         """``forget`` on the reconciler's thread: a space that never held a turn is refused,
         as ``drop_space`` refuses it (no erasure record names a space that never existed);
-        a retry of an erasure already done is answered by it (``_done_already``)."""
-        records = self._stores.erasure.erasures(space)
-        if self._stores.evidence.usage(space).turns == 0 and not records:
-            raise NotFoundError("space", "*", space)
-        if (done := _done_already(self._stores, space, selector, records)) is not None:
-            return done
+        a retry of an erasure already done is answered by it (``_earlier``)."""
+        if not self._stores.erasure.select(space, selector):  # nothing (left) to erase
+            records = self._stores.erasure.erasures(space)
+            if not records and self._stores.evidence.usage(space).turns == 0:
+                raise NotFoundError("space", "*", space)
+            if (done := _earlier(records, selector)) is not None:
+                return _report_of(done)  # a retry: records nothing more
         return erase(
             self._stores, space, selector, author, vectors=self._stores, embedder=self._embedder,
             embed_batch=self._embed_batch,
@@ -1045,9 +1025,8 @@ class Memory:
             records = self._stores.erasure.erasures(space)
             if not records:
                 raise NotFoundError("space", "*", space)
-            last = records[-1]
-            if _is_drop(last.selector):
-                return ErasureReport(erasure_id=last.id, space=space, state=last.state, counts=dict(last.counts))
+            if _is_drop(records[-1].selector):
+                return _report_of(records[-1])
         return erase(
             self._stores, space, _DROP, author, vectors=self._stores, embedder=self._embedder,
             embed_batch=self._embed_batch,
