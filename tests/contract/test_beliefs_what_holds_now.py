@@ -353,6 +353,20 @@ def test_a_child_or_pet_named_with_a_verb_is_answered_by_its_name(
         ((("Alice", "I'm a nurse.", "2024-01-10T10:00:00"),
           ("Alice", "I started a new job as a teacher.", "2024-06-10T10:00:00")),
          "What does Alice do now?", "Alice — occupation: teacher"),
+        # A last day said first, a move from the job to another and a home bought and moved
+        # into made nothing, or (the job move) a home move to the employer's name.
+        ((("Alice", "I work at Globex.", "2024-01-10T10:00:00"),
+          ("Alice", "Yesterday was my last day at Globex.", "2024-06-10T10:00:00")),
+         "Where does Alice work now?", "Alice — employer: unknown since 10 Jun 2024 (was Globex)"),
+        ((("Alice", "I work at Globex.", "2024-01-10T10:00:00"),
+          ("Alice", "I moved from Globex to Initech in May.", "2024-06-10T10:00:00")),
+         "Where does Alice work now?", "Alice — employer: Initech since 1 May 2024 (was Globex)"),
+        ((("Alice", "I work at Globex.", "2024-01-10T10:00:00"),
+          ("Alice", "I moved from Globex to Initech in May.", "2024-06-10T10:00:00")),
+         "Where does Alice live now?", ""),
+        ((("Alice", "I live in Denver.", "2024-01-10T10:00:00"),
+          ("Alice", "We closed on our house in Austin and moved in last week!", "2024-06-10T10:00:00")),
+         "Where does Alice live now?", "Alice — residence: Austin since 3 Jun 2024 (was Denver)"),
     ],
 )
 def test_a_change_of_partner_or_job_said_in_other_words_is_the_state_now(

@@ -63,3 +63,31 @@ def test_the_people_of_turns_are_their_speakers_and_the_people_they_name() -> No
     said = [turn("Melinda and Tobias came by.", speaker="Cecilia"), turn("Nice!", speaker="cecilia")]
     assert people_of(said) == ["Cecilia", "Melinda", "Tobias"]
     assert people_of([turn("It rained all day.", speaker=None)]) == []
+
+
+CECILIA_AT_GLOBEX: Named = {"cecilia": {"globex": ("employer", "Globex")}}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I moved from Globex to Initech.", "I switched from Globex to Initech last month.",
+     "I went from Globex to Initech in April."],
+)
+def test_moving_from_the_believed_employer_to_another_is_a_new_job(text: str) -> None:
+    """"Moved from X to Y" is a home's move unless X is the job the speaker was believed to
+    have: then Y is the employer and X is left, and no home moves."""
+    assert _read(text, CECILIA_AT_GLOBEX) == {
+        ("Cecilia", "employer", "Globex", "negative"), ("Cecilia", "employer", "Initech", "positive")
+    }
+
+
+def test_moving_from_a_place_no_job_is_held_at_stays_a_home_move() -> None:
+    assert _read("I moved from Denver to Austin.", CECILIA_AT_GLOBEX) == {
+        ("Cecilia", "residence", "Denver", "negative"), ("Cecilia", "residence", "Austin", "positive")
+    }
+    # "switched from X to Y" with no job held at X is no job at all (a phone, a diet, a team)
+    assert _read("I switched from Android to iOS.", CECILIA_AT_GLOBEX) == set()
+
+
+def test_jumping_ship_is_a_new_job_without_an_earlier_belief() -> None:
+    assert _read("I jumped ship to Initech last month.", {}) == {("Cecilia", "employer", "Initech", "positive")}

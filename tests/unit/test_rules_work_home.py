@@ -343,6 +343,12 @@ def test_a_comma_splice_reads_each_clause_on_its_own(text: str, expected: set[Fa
         ("I work at a small bakery named Crumbs.", {("employer", "Crumbs", "positive", "asserted")}),
         ("I moved to Austin for a new job at Initech.", {("employer", "Initech", "positive", "asserted")}),
         ("My last day at Globex was Friday.", {("employer", "Globex", "negative", "asserted")}),
+        ("Yesterday was my last day at Globex.", {("employer", "Globex", "negative", "asserted")}),
+        ("Last Friday was my last day at Globex!", {("employer", "Globex", "negative", "asserted")}),
+        ("My last day at Globex is 30 May.", {("employer", "Globex", "negative", "asserted")}),
+        # A last day to come that no date places is left: when the job ends is not known.
+        ("My last day at Globex is coming up.", set()),
+        ("Friday is my last day at Globex.", set()),
         # A move to come is a plan, and a last day somewhere that is no workplace ends nothing.
         ("I am moving to Austin for a job at Initech.", set()),
         ("My last day at the beach was great.", set()),
@@ -355,6 +361,22 @@ def test_more_ways_a_job_starts_and_ends(text: str, expected: set[Fact]) -> None
 
 
 @pytest.mark.parametrize(
+    ("text", "since"),
+    [
+        ("Yesterday was my last day at Globex.", datetime(2023, 5, 8, tzinfo=timezone.utc)),
+        ("Today is my last day at Globex.", datetime(2023, 5, 9, tzinfo=timezone.utc)),
+        ("My last day at Globex is 30 May.", datetime(2023, 5, 30, tzinfo=timezone.utc)),
+        ("My last day at Globex was last Friday.", datetime(2023, 5, 5, tzinfo=timezone.utc)),
+    ],
+)
+def test_a_last_day_ends_the_job_on_that_day(text: str, since: datetime) -> None:
+    """The day said first or after ("Yesterday was my last day at …", "my last day at … is 30
+    May") is when the job ends, before or after the turn (said on Tuesday 9 May 2023)."""
+    (found,) = [f for f in proposals(text) if f.attribute == "employer"]
+    assert (found.value, found.polarity, found.valid_from) == ("Globex", "negative", since)
+
+
+@pytest.mark.parametrize(
     ("text", "expected"),
     [
         ("I live in a small town called Millbrook.", {("residence", "Millbrook", "positive", "asserted")}),
@@ -363,6 +385,13 @@ def test_more_ways_a_job_starts_and_ends(text: str, expected: set[Fact]) -> None
         ("I moved here from Denver.", {("residence", "Denver", "negative", "asserted")}),
         ("I will be moving to Denver in June.", set()),  # a plan (``plans``), not a home yet
         ("I live in the city.", set()),
+        # a home bought or rented and moved into, one being settled into
+        ("We closed on our house in Austin and moved in last week!", {("residence", "Austin", "positive", "asserted")}),
+        ("I found a flat in Leeds and moved there in May.", {("residence", "Leeds", "positive", "asserted")}),
+        ("We're settling into our new apartment in Austin.", {("residence", "Austin", "positive", "asserted")}),
+        # a house bought alone is no move, nor a settling still to come
+        ("We bought a house in Austin.", set()),
+        ("We are settling into our new place in Austin next month.", set()),
     ],
 )
 def test_more_ways_a_home_is_said(text: str, expected: set[Fact]) -> None:

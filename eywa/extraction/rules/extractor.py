@@ -24,6 +24,7 @@ from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in, subject_d
 from eywa.extraction.rules.correction import correction
 from eywa.extraction.rules.ellipsis import answer_reply, elliptical_answer, place_reply, yes_no_reply
 from eywa.extraction.rules.family import children, relationships, relatives
+from eywa.extraction.rules.family_news import family_news
 from eywa.extraction.rules.habits import habits
 from eywa.extraction.rules.home import possessions, residence
 from eywa.extraction.rules.life import education, health
@@ -40,7 +41,7 @@ Family = Callable[[Ctx], Iterator[CandidateFact]]
 
 FAMILIES: tuple[Family, ...] = (
     employment, residence, relationships, children, relatives, pets, hobbies, tastes, diet, habits, education, health,
-    possessions, age, plans, events,
+    possessions, age, plans, events, family_news,
 )
 """Every rule family, in the order their proposals are listed."""
 
@@ -124,7 +125,7 @@ class RuleExtractor:
     name = "rules"
     # Bump when the rules propose something different for the same turn: beliefs record it,
     # and `eywa reprocess` re-reads the turns an older version read.
-    version = "18"
+    version = "19"
 
     def __init__(self, families: Sequence[Family] = FAMILIES) -> None:
         self._families = tuple(families)

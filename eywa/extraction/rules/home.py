@@ -62,10 +62,11 @@ _HAS_LIVED = rule(rf"{SUBJ}{HAVE}\s+{ADV}lived\s+(?:here\s+)?in\s+{_PLACE}", "li
 """"I've lived in Leeds for ten years": one still does (not "I lived in Leeds", a past), and
 since when (``stated_start``: ten years before the turn). Only with how long (``lasting``):
 "I've lived in Paris" alone is once, not now."""
-_NEW_HOME = (
-    r"into\s+(?:a|an|our|my|the|their|his|her)\s+(?:(?:new|little|first|own|tiny|lovely|rented)\s+)*"
-    r"(?:place|flat|apartment|house|home|condo|studio|bungalow|cottage)\s+in"
+_A_HOME = (
+    r"(?:a|an|our|my|the|their|his|her)\s+(?:(?:new|little|first|own|tiny|lovely|rented|dream)\s+)*"
+    r"(?:place|flat|apartment|house|home|condo|studio|bungalow|cottage)"
 )
+_NEW_HOME = rf"into\s+{_A_HOME}\s+in"
 """A home moved into before where it is ("into our new place in Leeds")."""
 _MOVED = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:moved|relocated)\s+(?:(?:away\s+)?from\s+{_OLD}\s+)?"
@@ -76,6 +77,15 @@ _MOVED = rule(
 """"I moved to Braga", "we moved back to Porto", whom one moved in with before where: "I
 moved in with my boyfriend in Braga", and the home moved into: "we moved into our new place
 in Leeds"."""
+_SETTLING_INTO = rule(rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:settling|settled)\s+{_NEW_HOME}\s+{CALLED}{_PLACE}", "settling settled")
+""""We're settling into our new apartment in Austin": a home in the place, lived in now."""
+_BOUGHT_AND_MOVED_IN = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:bought|purchased|closed\s+on|rented|found)\s+{_A_HOME}\s+in\s+{CALLED}{_PLACE}"
+    rf"\s+and\s+{ADV}(?:moved|settled)\s+(?:in|there|into\s+it)\b",
+    "bought purchased closed rented found",
+)
+""""We bought a house in Austin and moved in": a home in the place since the move (a house
+bought alone is no move: one may let it, or keep the old home)."""
 _MOVED_OUT = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:moved|relocated)\s+(?:here\s+|over\s+)?(?:out\s+of|away\s+from|from)\s+{_OLD}(?!\s+to\b)",
     "moved relocated",
@@ -143,11 +153,18 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
         if ctx.part.negated:
             break
         old = place_name(m.group("old"))
+        if old is not None and ctx.holds(s, old, "employer"):
+            continue  # "I moved from Globex to Initech": a job's move (``work._MOVED_ON``)
         if old is not None:
             yield fact(ctx, s, f"{s} moved away from {old}", "residence", old, polarity="negative",
                        valid_from=past_date(ctx, m), confidence=0.8)
         if "place" in m.groupdict() and (place := place_name(m.group("place"))):
             yield fact(ctx, s, f"{s} moved to {place}", "residence", place,
+                       valid_from=past_date(ctx, m), confidence=0.85)
+    for m, s in matches(ctx, _SETTLING_INTO, we=True) + matches(ctx, _BOUGHT_AND_MOVED_IN, we=True):
+        if not ctx.part.negated and future_date(ctx) is None and (place := place_name(m.group("place"))):
+            verb = "is settling" if "settling" in m.group(0) else "moved"
+            yield fact(ctx, s, f"{s} {verb} into a new home in {place}", "residence", place,
                        valid_from=past_date(ctx, m), confidence=0.85)
     moved_from = matches(ctx, _LEFT_AND_MOVED, we=True)
     for m, s in moved_from:

@@ -184,6 +184,14 @@ _JOINED_SOMEONE = re.compile(rf"{WHEN_LEFT}\s+(?:and|to)\s+(?:then\s+)?(?:join|j
 _LEFT_NAMED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}left\s+{_ORG}", "left")
 """"I left Initech (last month)", "Eva left Initech": a job left when the earlier beliefs of
 whoever left hold the name as their employer (``Ctx.holds``); "left" a name alone may be a party, a town or a team."""
+_MOVED_ON = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>moved|switched|went|transferred|jumped\s+ship)\s+"
+    rf"(?:from\s+(?:the\s+)?(?P<old>{PROPER})\s+)?to\s+{_ORG}",
+    "moved switched went transferred jumped",
+)
+""""I moved from Globex to Initech", "I jumped ship to Initech": a job for another, when the earlier
+beliefs hold the one left as the employer ("I moved from Denver to Austin" is a home's move,
+"I switched from Android to iOS" no job at all); jumping ship is always a job's."""
 _NOT_WORKS = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t|no\s+longer)\s+(?:really\s+)?(?:work|works)\s+(?:at|for)\s+{_ORG}",
     "work works",
@@ -254,9 +262,16 @@ _MOVED_FOR_JOB = rule(
 )
 """"I moved to Austin for a new job at Initech": the move's reason is the employer, from the
 move (not "I'm moving … for a job at …", a plan, which the past tense leaves out)."""
-_LAST_DAY_WAS = rule(rf"(?P<subj>\b[Mm]y)\s+last\s+day\s+(?:at|with)\s+{_ORG}\s+was\b", "last")
-""""My last day at Globex was Friday": that job ended then (a last day still to come is a
-notice's: ``_notice_end``)."""
+_LAST_DAY_WAS = rule(rf"(?P<subj>\b[Mm]y)\s+last\s+day\s+(?:at|with)\s+{_ORG}\s+(?P<tense>was|is)\b", "last")
+""""My last day at Globex was Friday": that job ended then; "my last day at Globex is 30 April":
+it ends on that day (a last day no date places is left: when it comes is not known)."""
+_DAY_WAS_LAST = rule(
+    r"(?<![\w'’])(?P<day>[Tt]oday|[Yy]esterday|(?:[Ll]ast\s+)?(?:[Mm]on|[Tt]ues|[Ww]ednes|[Tt]hurs|[Ff]ri|[Ss]atur|[Ss]un)day)"
+    rf"\s+(?P<tense>was|is)\s+(?P<subj>my)\s+last\s+day\s+(?:at|with)\s+{_ORG}",
+    "last",
+)
+""""Yesterday was my last day at Globex", "Friday is my last day at Globex": the day first, as
+``_LAST_DAY_WAS`` reads it after."""
 _STATUS_VALUE = {"self employed": "self-employed", "jobless": "unemployed", "out of work": "unemployed",
                  "between jobs": "unemployed", "out of a job": "unemployed", "freelancing": "self-employed",
                  "a freelancer": "self-employed", "freelance": "self-employed"}  # fmt: skip
@@ -518,6 +533,13 @@ def _date_ahead(ctx: Ctx, words: re.Pattern[str], granularity: str | None = None
     return None
 
 
+def _day_of(ctx: Ctx, m: re.Match[str]) -> datetime | None:
+    """The day a last-day match names, before or after the turn: the first date of the part
+    from the match's start ("Friday is my last day", "my last day is 30 April")."""
+    start = ctx.part.start + m.start()
+    return next((d.window_start for d in ctx.dates if d.start >= start and d.window_start is not None), None)
+
+
 def _starts_on(ctx: Ctx, s: str, org: str, start: datetime) -> CandidateFact:
     """The employer from a start still ahead when the turn was said."""
     return fact(ctx, s, f"{s} starts at {org} {date_phrase(start, _granularity(ctx, start))}", "employer", org,
@@ -564,11 +586,32 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
         if org is not None and not ctx.part.negated and ctx.holds(s, org, "employer"):
             yield fact(ctx, s, f"{s} left {_the(m, org)}", "employer", org, polarity="negative",
                        valid_from=past_date(ctx, m), confidence=0.85)
-    for m, s in matches(ctx, _LAST_DAY_WAS, anywhere=True):
-        if not ctx.part.negated and (org := org_name(m.group("org"))):
-            when = re.split(r"[.!?;,]", ctx.text[m.end():], maxsplit=1)[0].strip()  # "Friday", "last week"
-            yield fact(ctx, s, f"{possessive(s)} last day at {_the(m, org)} was {when}".rstrip(), "employer", org,
-                       polarity="negative", valid_from=past_date(ctx, m), confidence=0.8)
+    for m, s in matches(ctx, _MOVED_ON):
+        old, org = org_name(m.group("old")), org_name(m.group("org"))
+        held = old is not None and ctx.holds(s, old, "employer")
+        if ctx.part.negated or org is None or not (held or m.group("verb").startswith("jumped")):
+            continue
+        verb, since = " ".join(m.group("verb").split()), past_date(ctx, m)
+        if old is not None and held:
+            yield fact(ctx, s, f"{s} {verb} from {old} to {_the(m, org)}", "employer", old, polarity="negative",
+                       valid_from=since, confidence=0.85)
+        yield fact(ctx, s, f"{s} {verb}{f' from {old}' if held else ''} to {_the(m, org)}", "employer", org,
+                   valid_from=since, confidence=0.85)
+    last_days = matches(ctx, _LAST_DAY_WAS, anywhere=True) + matches(ctx, _DAY_WAS_LAST, anywhere=True)
+    for m, s in last_days:
+        if ctx.part.negated or (org := org_name(m.group("org"))) is None:
+            continue
+        if m.re is _DAY_WAS_LAST.pattern:
+            when = " ".join(w.capitalize() if w.endswith("day") and w not in ("today", "yesterday") else w
+                            for w in m.group("day").lower().split())  # "last Friday", "today"
+            since = _day_of(ctx, m)
+        else:  # "… was Friday", "… is 30 April": what follows says the day
+            when = re.split(r"[.!?;,]", ctx.text[m.end() :], maxsplit=1)[0].strip()
+            since = past_date(ctx, m) if m.group("tense") == "was" else _day_of(ctx, m)
+        if m.group("tense") == "is" and since is None:
+            continue
+        yield fact(ctx, s, f"{possessive(s)} last day at {_the(m, org)} {m.group('tense')} {when}".rstrip(), "employer",
+                   org, polarity="negative", valid_from=since, confidence=0.8)
     for m, s in matches(ctx, _MOVED_FOR_JOB):
         if not ctx.part.negated and (org := org_name(m.group("org"))):
             yield fact(ctx, s, f"{s} moved for a job at {_the(m, org)}", "employer", org, valid_from=past_date(ctx, m),
