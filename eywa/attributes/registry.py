@@ -85,7 +85,8 @@ SPECS: tuple[AttributeSpec, ...] = (
         aliases=("company", "workplace", "works_at", "works_for", "job_company", "work", "job", "employed_at"),
         words=("work", "works", "working", "worked", "job", "jobs", "employer", "employed", "company",
                "boss", "office", "hired", "fired", "quit", "retired", "retirement", "unemployed", "self-employed"),
-        synonyms=_syn("self-employed", "positive", "freelance", "freelancer", "self employed", "own boss")
+        synonyms=_syn("self-employed", "positive", "freelance", "freelancer", "self employed", "own boss", "own business",
+                      "own company", "own firm", "own practice", "own agency", "own consultancy", "own startup")
         + _syn("unemployed", "positive", "jobless", "out of work", "between jobs", "out of a job", "laid off",
                "made redundant", "let go", "fired", "sacked")
         + _syn("retired", "positive", "retiree", "in retirement"),

@@ -367,6 +367,13 @@ def test_a_child_or_pet_named_with_a_verb_is_answered_by_its_name(
         ((("Alice", "I live in Denver.", "2024-01-10T10:00:00"),
           ("Alice", "We closed on our house in Austin and moved in last week!", "2024-06-10T10:00:00")),
          "Where does Alice live now?", "Alice — residence: Austin since 3 Jun 2024 (was Denver)"),
+        # A business of one's own and a second verb after "and now" changed nothing.
+        ((("Alice", "I work at Globex.", "2024-01-10T10:00:00"),
+          ("Alice", "I started my own business in May.", "2024-06-10T10:00:00")),
+         "Where does Alice work now?", "Alice — employer: self-employed since 1 May 2024 (was Globex)"),
+        ((("Alice", "I'm a teacher.", "2024-01-10T10:00:00"),
+          ("Alice", "I've switched careers and now work as a nurse.", "2024-06-10T10:00:00")),
+         "What does Alice do now?", "Alice — occupation: nurse"),
     ],
 )
 def test_a_change_of_partner_or_job_said_in_other_words_is_the_state_now(

@@ -459,3 +459,56 @@ def test_a_job_quit_without_the_employer_named_is_no_work_now(text: str, expecte
 def test_a_new_job_as_a_title_and_a_graduation_say_the_occupation(text: str, expected: set[Fact]) -> None:
     """"I started a new job as a teacher" and "I just graduated!" made no occupation."""
     assert facts(text, attribute="occupation") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I started my own business last year.", {("employer", "self-employed", "positive", "asserted")}),
+        ("I've been running my own practice since 2015.", {("employer", "self-employed", "positive", "asserted")}),
+        ("I run my own company, Acme.", {("employer", "Acme", "positive", "asserted")}),
+        # a plan, a negation, and one's own thing that says no work
+        ("I'm starting my own business.", set()),
+        ("I don't run my own business.", set()),
+        ("I started my own blog.", set()),
+        ("I opened my own bakery last year.", set()),  # what, not whether it is one's work
+    ],
+)
+def test_ones_own_business_is_working_for_oneself(text: str, expected: set[Fact]) -> None:
+    """"My own business" unnamed is ``self-employed`` (a registry surface of it); named, the
+    business is the employer."""
+    assert facts(text, attribute="employer") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Got the job! I'm joining Initech next month.", ("employer", "Initech", datetime(2023, 6, 1, tzinfo=timezone.utc))),
+        ("I'm joining Initech as an engineer on 1 June.", ("employer", "Initech", datetime(2023, 6, 1, tzinfo=timezone.utc))),
+        ("New job news: I'm joining Initech!", ("plans", "join Initech", None)),
+    ],
+)
+def test_joining_a_company_is_a_start_to_come(text: str, expected: tuple[str, str, datetime | None]) -> None:
+    """From the date ahead when the turn says one, a plan when it does not."""
+    found = {(f.attribute, f.value, f.valid_from) for f in proposals(text) if f.attribute in ("employer", "plans")}
+    assert found == {expected}
+
+
+@pytest.mark.parametrize(
+    "text", ["I'm joining Initech next month.", "I'm joining Melinda for lunch at work.", "I'm joining CrossFit next month."]
+)
+def test_joining_what_may_be_no_job_makes_nothing(text: str) -> None:
+    """Without work in the turn or a role said, joining a name may be a gym or a friend."""
+    assert not [f for f in proposals(text) if f.attribute in ("employer", "plans")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I've switched careers and now work as a nurse.", ("occupation", "nurse", "positive", "asserted")),
+        ("We sold the house and now live in Austin.", ("residence", "Austin", "positive", "asserted")),
+    ],
+)
+def test_a_second_verb_after_and_now_shares_the_subject(text: str, expected: Fact) -> None:
+    """"… and now work as a nurse" is read as "I now work as a nurse", also after "I've"."""
+    assert expected in facts(text)

@@ -210,7 +210,7 @@ def parts(clause: Clause) -> list[Part]:
 _NAMED_APPOSITION = re.compile(rf"^(?P<s>{NAME}),\s+(?:my|our|his|her|their)\s+[a-z]+(?:\s+[a-z]+)?,\s+(?=[a-z])")
 """A name opening a part with who they are between commas ("Lucia, my coworker, got a job at
 Initech"): the name is the subject of what follows (Level 0 must still know it as a person)."""
-_COORDINATED = re.compile(rf"^.*?(?<![\w'’])(?P<s>I|[Ww]e)\s+\S.*?\s+and\s+(?:then\s+)?(?P<verb>[a-z]+)\b")
+_COORDINATED = re.compile(rf"^.*?(?<![\w'’])(?P<s>I|[Ww]e)(?:{A}ve)?\s+\S.*?\s+and\s+(?:(?:then|now)\s+)?(?P<verb>[a-z]+)\b")
 _COORDINATED_VERBS = IRREGULAR_PAST | frozenset(
     "start starts join joins work works move moves live lives quit became adopted got".split()
 )

@@ -130,6 +130,10 @@ _STARTS = rule(
     rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+(?:job|gig|position|role)\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_ROLE_AFTER}",
     "start starts started starting begin begins began begun",
 )
+_JOINING = rule(rf"{SUBJ}{BE}\s+{ADV}(?:officially\s+)?joining\s+{_ORG}{_ROLE_AFTER}", "joining")
+""""I'm joining Initech next month (as an engineer)": a start to come, from the date ahead, a plan
+without one; only when the turn speaks of work or says the role ("I'm joining Tom for lunch",
+"I'm joining CrossFit" are no jobs)."""
 _SCHOOL_NAME = re.compile(rf"\b{INSTITUTION_HEADS}$")
 """An institution a learner starts at ("Hillview Academy", "Leeds University")."""
 _AS_STAFF = re.compile(r"\b(?:work(?:ing)?|job|as\s+(?:a|an))\b")
@@ -237,6 +241,18 @@ _STATUS = rule(
 """Whether one works at all: "I'm unemployed", "I'm between jobs", "I'm self-employed", "I'm
 retired". The registry holds these as the employer's own values (``unemployed``,
 ``self-employed``, ``retired``), so a later job moves the same dimension."""
+_OWN_BUSINESS = rule(
+    rf"{SUBJ}(?:{HAVE}\s+{ADV}been|{HAVE}|{BE})?\s+{ADV}(?P<verb>started|launched|opened|founded|set\s+up|run|runs|running|own|owns)\s+"
+    r"(?:my|our|his|her|their)\s+own\s+(?:small\s+|little\s+)?(?P<what>business|company|firm|practice|agency|startup"
+    rf"|consultancy|bakery|shop|studio|restaurant|cafe|café)\b(?:,\s+|\s+(?:called|named)\s+)?(?:{_ORG})?",
+    "started launched opened founded set run runs running own owns",
+)
+""""I started my own business", "I run my own company, Acme": working for oneself (the
+registry's ``self-employed``), or at the business when it is named; not "I'm starting my own
+business", a plan."""
+_SELF_EMPLOYED = frozenset({"business", "company", "firm", "practice", "agency", "startup", "consultancy"})
+"""What one's own is, unnamed, that says one works for oneself (the registry's surfaces of
+``self-employed``): "my own bakery" with no name says what, not that it is one's work."""
 _RETIRED = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:retired|went\s+into\s+retirement)"
     r"(?=\s*(?:[.!;,]|$|\s+(?:last|this|in|on|two|three|a\s+few|a\s+couple|early|recently)\b))",
@@ -377,6 +393,15 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         if lasting(ctx, m.end(), right_after=True) and (org := org_name(m.group("org"))):
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
                        confidence=0.85)
+    for m, s in matches(ctx, _OWN_BUSINESS):
+        org, what = org_name(m.group("org")), m.group("what")
+        verb = " ".join(m.group("verb").split())
+        if org is not None:
+            yield fact(ctx, s, f"{s} {verb} {possessive(s)} own {what}, {org}", "employer", org,
+                       valid_from=past_date(ctx, m), confidence=0.8)
+        elif what in _SELF_EMPLOYED:
+            yield fact(ctx, s, f"{s} {verb} {possessive(s)} own {what}", "employer", "self-employed",
+                       valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _STATUS):
         if experiential_state(ctx, m):
             continue  # "I've been unemployed": once, not now
@@ -457,6 +482,7 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} was {m.group('verb')} by {_the(m, org)}", "employer", org, valid_from=past_date(ctx, m),
                        confidence=0.85)
             yield from _title(ctx, s, m)
+    yield from _joining(ctx)
     for m, s in matches(ctx, _STARTS):
         if org := org_name(m.group("org")):
             start = future_date(ctx) or past_date(ctx, m)
@@ -476,6 +502,19 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
                 continue
             yield fact(ctx, s, statement, "employer", org, valid_from=start, confidence=0.85)
             yield from _title(ctx, s, m)
+
+
+def _joining(ctx: Ctx) -> Iterator[CandidateFact]:
+    """``_JOINING``: the employer from the start ahead, or the plan to join."""
+    for m, s in matches(ctx, _JOINING):
+        org = org_name(m.group("org"))
+        if org is None or org in ctx.persons or not (m.group("role") or _WORK_TALK.search(ctx.turn.text)):
+            continue
+        if (start := future_date(ctx)) is not None:
+            yield _starts_on(ctx, s, org, start)
+            yield from _title(ctx, s, m)
+        else:
+            yield fact(ctx, s, f"{s} is joining {org}", "plans", f"join {org}", modality="planned", confidence=0.75)
 
 
 def _hired_me(ctx: Ctx) -> Iterator[re.Match[str]]:
