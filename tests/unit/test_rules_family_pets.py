@@ -119,6 +119,9 @@ def test_a_wedding_that_is_only_planned_is_a_plan() -> None:
         ("I don't have kids.", {("children", "children", "negative", "asserted")}),
         ("My daughter Sara turned five.", {("children", "Sara", "positive", "asserted")}),
         ("We had a baby girl named Ada in March.", {("children", "Ada", "positive", "asserted")}),
+        # the baby's place among the children said, and the sex after it with the name
+        ("We just had our third baby, a girl named Mia!", {("children", "Mia", "positive", "asserted")}),
+        ("We welcomed our second son, named Leo.", {("children", "Leo", "positive", "asserted")}),
         ("Melinda's kids love painting!", {("children", "children", "positive", "asserted")}),
         ("If I had kids I would live in Paris.", set()),
         # Named with a verb: "is called", "'s name is", a plural kind with a list of names.

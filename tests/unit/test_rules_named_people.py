@@ -91,3 +91,8 @@ def test_moving_from_a_place_no_job_is_held_at_stays_a_home_move() -> None:
 
 def test_jumping_ship_is_a_new_job_without_an_earlier_belief() -> None:
     assert _read("I jumped ship to Initech last month.", {}) == {("Cecilia", "employer", "Initech", "positive")}
+
+
+def test_a_named_persons_last_day_ends_their_job() -> None:
+    """"Melinda's last day at Globex was Friday" as "my last day …" is the speaker's."""
+    assert _read("Melinda's last day at Globex was Friday.", {}) == {("Melinda", "employer", "Globex", "negative")}

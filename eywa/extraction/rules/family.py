@@ -175,10 +175,14 @@ _NO_KIDS = rule(
     "kids children",
 )
 _BABY = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:had|welcomed|adopted|gave\s+birth\s+to)\s+(?:a|our|their|his|her)\s+(?:new\s+)?"
-    rf"(?:baby(?:\s+(?P<sex>girl|boy))?|(?P<kind>son|daughter))\b(?:,?\s+(?:named|called)\s+(?P<name>{NAME}))?",
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:had|welcomed|adopted|gave\s+birth\s+to)\s+(?:a|our|their|his|her)\s+"
+    rf"(?:(?:new|first|second|third|fourth|fifth)\s+)?"
+    rf"(?:baby(?:\s+(?P<sex>girl|boy))?|(?P<kind>son|daughter))\b"
+    rf"(?:,?\s+(?:(?:a\s+)?(?P<sex_after>girl|boy|son|daughter),?\s+)?(?:named|called)\s+(?P<name>{NAME}))?",
     "baby son daughter",
 )
+""""We had a baby girl named Ada", "we just had our third baby, a boy named Leo": a child, named
+when the sentence names them (the sex said after the baby as before it)."""
 _RELATIVE_KIND = r"(?P<kind>sister|brother|sibling|mom|mum|mother|dad|father)"
 _MY_RELATIVE = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+{KIN_AGE}{_RELATIVE_KIND}\b"
@@ -400,7 +404,8 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     for m, s in matches(ctx, _BABY, we=True):
         name = _name(m.group("name"))
-        kind = m.group("kind") or (f"baby {m.group('sex')}" if m.group("sex") else "baby")
+        sex = m.group("sex") or {"son": "boy", "daughter": "girl"}.get(m.group("sex_after") or "", m.group("sex_after"))
+        kind = m.group("kind") or (f"baby {sex}" if sex else "baby")
         value = name or _KIND_VALUE.get(kind, kind)
         said = f" named {name}" if name else ""
         verb = "adopted" if "adopted" in m.group(0) else "gave birth to" if "birth" in m.group(0) else "had"

@@ -278,8 +278,8 @@ _MOVED_FOR_JOB = rule(
 )
 """"I moved to Austin for a new job at Initech": the move's reason is the employer, from the
 move (not "I'm moving … for a job at …", a plan, which the past tense leaves out)."""
-_LAST_DAY_WAS = rule(rf"(?P<subj>\b[Mm]y)\s+last\s+day\s+(?:at|with)\s+{_ORG}\s+(?P<tense>was|is)\b", "last")
-""""My last day at Globex was Friday": that job ended then; "my last day at Globex is 30 April":
+_LAST_DAY_WAS = rule(rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+last\s+day\s+(?:at|with)\s+{_ORG}\s+(?P<tense>was|is)\b", "last")
+""""My last day at Globex was Friday" (or "Tom's …"): that job ended then; "my last day at Globex is 30 April":
 it ends on that day (a last day no date places is left: when it comes is not known)."""
 _DAY_WAS_LAST = rule(
     r"(?<![\w'’])(?P<day>[Tt]oday|[Yy]esterday|(?:[Ll]ast\s+)?(?:[Mm]on|[Tt]ues|[Ww]ednes|[Tt]hurs|[Ff]ri|[Ss]atur|[Ss]un)day)"
