@@ -35,10 +35,13 @@ from eywa.stores.embedded.bm25_index import (
     Int32Array,
     Tokenizer,
     Version,
-    _frequencies,
-    _split,
     match_words,
+    postings_by_term,
     rank,
+    read_postings,
+    read_sizes,
+    read_version,
+    read_version_db,
     varints,
 )
 from eywa.stores.embedded.database import SqliteDatabase
@@ -48,8 +51,7 @@ log = logging.getLogger(__name__)
 TABLE: Final = "belief_fts"
 # The route's column weights (``keyword._FILTERED["belief"]``): id and space are UNINDEXED.
 WEIGHTS: Final = (0.0, 0.0, 1.0)
-_COLUMNS: Final = {"id": 0, "space": 1, "text": 2}
-_VERSION_SQL: Final = f"SELECT id, block FROM {TABLE}_data WHERE id IN (1, 10) ORDER BY id"  # noqa: S608
+COLUMNS: Final = ("id", "space", "text")
 # A new copy is read no sooner than this many times the last read's duration after it ended.
 REBUILD_GAP: Final = 10.0
 # ... and never sooner than this (seconds).
@@ -71,47 +73,23 @@ class _Copy:
     postings: dict[str, tuple[Int32Array, FloatArray]]
 
 
-def read_version(conn: sqlite3.Connection) -> Version:
-    """The table's version as ``conn`` sees it."""
-    blocks = dict(conn.execute(_VERSION_SQL).fetchall())
-    return bytes(blocks.get(1, b"")), bytes(blocks.get(10, b""))
-
-
 def read_copy(conn: sqlite3.Connection) -> _Copy:
     """The table as ``conn`` sees it (call inside one read transaction)."""
-    version = read_version(conn)
+    version = read_version(conn, TABLE)
     averages = varints(version[0])
     rows, tokens = (averages[0], sum(averages[1:])) if averages else (0, 0)
-    top = int(conn.execute(f"SELECT coalesce(max(id), 0) FROM {TABLE}_docsize").fetchone()[0])  # noqa: S608
-    if top >= 2**31 - 1:
-        raise ValueError("row ids beyond 32 bits: left to FTS5")
-    sizes = np.zeros(top + 1)
-    for rowid, blob in conn.execute(f"SELECT id, sz FROM {TABLE}_docsize"):  # noqa: S608
-        sizes[rowid] = float(sum(varints(blob)))
-    space = np.full(top + 1, -1, dtype=np.int64)
+    sizes = read_sizes(conn, TABLE)
+    space = np.full(sizes.shape[0], -1, dtype=np.int64)
     spaces: dict[str, int] = {}
     ids: dict[int, str] = {}
     for rowid, item_id, owner in conn.execute(f"SELECT id, c0, c1 FROM {TABLE}_content"):  # noqa: S608
-        if 0 <= rowid <= top:
+        if 0 <= rowid < sizes.shape[0]:
             ids[rowid] = str(item_id)
             space[rowid] = spaces.setdefault(str(owner), len(spaces))
-    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.belief_instance USING fts5vocab(main, '{TABLE}', 'instance')")
     codes: dict[str, int] = {}
-    terms: list[int] = []
-    docs: list[int] = []
-    cols: list[int] = []
-    for term, doc, col in conn.execute("SELECT term, doc, col FROM temp.belief_instance"):
-        terms.append(codes.setdefault(term, len(codes)))
-        docs.append(doc)
-        cols.append(_COLUMNS[col])
-    postings: dict[str, tuple[Int32Array, FloatArray]] = {}
-    if terms:
-        names = list(codes)
-        t, d, f = _frequencies(
-            np.array(terms, dtype=np.int64), np.array(docs, dtype=np.int64), np.array(cols, dtype=np.int64), WEIGHTS
-        )
-        for code, held in _split(t, np.arange(t.shape[0], dtype=np.int64)):
-            postings[names[code]] = (d[held[0] : held[-1] + 1].astype(np.int32), f[held[0] : held[-1] + 1].copy())
+    t, d, f = read_postings(conn, TABLE, COLUMNS, WEIGHTS, lambda term: codes.setdefault(term, len(codes)))
+    names = list(codes)
+    postings = {names[code]: (rows_of, freq) for code, rows_of, freq in postings_by_term(t, d, f)}
     avgdl = float(tokens) / float(rows) if rows else 0.0
     return _Copy(version, rows, avgdl, sizes, space, spaces, ids, postings)
 
@@ -151,8 +129,7 @@ class BeliefBm25:
         if any(len(t) != 1 for t in terms):
             self.fell_back += 1
             return None
-        blocks = {row[0]: row[1] for row in self._db.query(_VERSION_SQL)}
-        if (bytes(blocks.get(1, b"")), bytes(blocks.get(10, b""))) != copy.version:
+        if read_version_db(self._db, TABLE) != copy.version:
             self.fell_back += 1
             self._reread()
             return None

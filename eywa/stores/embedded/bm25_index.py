@@ -25,6 +25,7 @@ Exactness is the whole point, so the index is used only when it is provably the 
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import re
@@ -32,7 +33,7 @@ import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -51,7 +52,6 @@ TABLE: Final = "evidence_fts"
 COLUMNS: Final = ("id", "space", "speaker", "text", "next_text", "prev_text", "near_next", "near_prev")
 # ``fts5vocab`` names a token's column; SQL turns it into its index.
 _COLUMN_INDEX: Final = "CASE col " + " ".join(f"WHEN '{c}' THEN {i}" for i, c in enumerate(COLUMNS)) + " END"
-_VERSION_SQL: Final = f"SELECT id, block FROM {TABLE}_data WHERE id IN (1, 10) ORDER BY id"  # noqa: S608
 # The MATCH expressions the read path builds (``keyword.fts_query``): quoted words joined by
 # OR. Anything else is ranked by FTS5.
 _MATCH: Final = re.compile(r'"([^"]*)"(?: OR "([^"]*)")*')
@@ -319,10 +319,60 @@ def _split(keys: IntArray, values: IntArray) -> Iterable[tuple[int, IntArray]]:
     return [(int(keys[bounds[i]]), values[bounds[i] : bounds[i + 1]]) for i in range(len(starts))]
 
 
-def read_version(conn: sqlite3.Connection) -> Version:
-    """The table's version as ``conn`` sees it: its averages and structure records."""
-    blocks = dict(conn.execute(_VERSION_SQL).fetchall())
+@functools.cache
+def _version_sql(table: str) -> str:
+    """The query of an FTS5 table's version: its averages (``*_data`` id 1) and structure (id 10) records."""
+    return f"SELECT id, block FROM {table}_data WHERE id IN (1, 10) ORDER BY id"  # noqa: S608
+
+
+def read_version(conn: sqlite3.Connection, table: str = TABLE) -> Version:
+    """An FTS5 table's version as ``conn`` sees it: its averages and structure records."""
+    blocks = dict(conn.execute(_version_sql(table)).fetchall())
     return bytes(blocks.get(1, b"")), bytes(blocks.get(10, b""))
+
+
+def read_sizes(conn: sqlite3.Connection, table: str) -> FloatArray:
+    """Each row's token count over every column (``*_docsize``), by row id; row ids beyond 32
+    bits are refused (the caller leaves the table to FTS5)."""
+    top = int(conn.execute(f"SELECT coalesce(max(id), 0) FROM {table}_docsize").fetchone()[0])  # noqa: S608
+    if top >= 2**31 - 1:
+        raise ValueError("row ids beyond 32 bits: left to FTS5")
+    sizes = np.zeros(top + 1)
+    for rowid, blob in conn.execute(f"SELECT id, sz FROM {table}_docsize"):  # noqa: S608
+        sizes[rowid] = float(sum(varints(blob)))
+    return sizes
+
+
+def read_postings(
+    conn: sqlite3.Connection, table: str, columns: Sequence[str], weights: Sequence[float], code: Callable[[str], int]
+) -> tuple[IntArray, IntArray, FloatArray]:
+    """Every (term code, row id) pair of an FTS5 table with its weighted frequency, sorted by
+    term then row (``_frequencies``), read from FTS5's own index (``fts5vocab`` 'instance');
+    ``code`` numbers the terms. Read in chunks into compact arrays: 100k turns are ~5M token
+    instances, which as Python lists of ints held ~300 MB at the peak."""
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{table}_instance USING fts5vocab(main, '{table}', 'instance')")
+    column = {c: i for i, c in enumerate(columns)}
+    terms: list[npt.NDArray[np.int32]] = []
+    docs: list[npt.NDArray[np.int32]] = []
+    cols: list[npt.NDArray[np.int8]] = []
+    cursor = conn.execute(f"SELECT term, doc, col FROM temp.{table}_instance")  # noqa: S608
+    while chunk := cursor.fetchmany(65536):
+        terms.append(np.fromiter((code(t) for t, _, _ in chunk), np.int32, len(chunk)))
+        docs.append(np.fromiter((d for _, d, _ in chunk), np.int32, len(chunk)))
+        cols.append(np.fromiter((column[c] for _, _, c in chunk), np.int8, len(chunk)))
+    if not terms:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0)
+    return _frequencies(
+        np.concatenate(terms).astype(np.int64), np.concatenate(docs).astype(np.int64),
+        np.concatenate(cols).astype(np.int64), weights,
+    )  # fmt: skip
+
+
+def postings_by_term(term: IntArray, doc: IntArray, freq: FloatArray) -> Iterator[tuple[int, Int32Array, FloatArray]]:
+    """``read_postings``' pairs as one posting per term: its code, rows and frequencies."""
+    for code, held in _split(term, np.arange(term.shape[0], dtype=np.int64)):
+        yield code, doc[held[0] : held[-1] + 1].astype(np.int32), freq[held[0] : held[-1] + 1].copy()
 
 
 def build(conn: sqlite3.Connection, weights: Sequence[float]) -> _State:
@@ -330,38 +380,18 @@ def build(conn: sqlite3.Connection, weights: Sequence[float]) -> _State:
     state = _State(version=read_version(conn), weights=tuple(weights))
     averages = varints(state.version[0])
     state.rows, state.tokens = (averages[0], sum(averages[1:])) if averages else (0, 0)
-    top = conn.execute(f"SELECT coalesce(max(id), 0) FROM {TABLE}_docsize").fetchone()[0]  # noqa: S608
-    if top >= 2**31 - 1:
-        raise ValueError("row ids beyond 32 bits: left to FTS5")
-    state.grow(int(top))
-    for rowid, blob in conn.execute(f"SELECT id, sz FROM {TABLE}_docsize"):  # noqa: S608
-        state.sizes[rowid] = float(sum(varints(blob)))
+    sizes = read_sizes(conn, TABLE)
+    state.grow(sizes.shape[0] - 1)
+    state.sizes[: sizes.shape[0]] = sizes
     for rowid, space in conn.execute("SELECT rowid, space FROM evidence"):
         state.grow(rowid)
         state.space[rowid] = state.spaces.setdefault(space, len(state.spaces))
-    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.bm25_instance USING fts5vocab(main, '{TABLE}', 'instance')")
-    column = {c: i for i, c in enumerate(COLUMNS)}
-    # Read in chunks into compact arrays: 100k turns are ~5M token instances, which as Python
-    # lists of ints held ~300 MB at the peak.
-    terms: list[npt.NDArray[np.int32]] = []
-    docs: list[npt.NDArray[np.int32]] = []
-    cols: list[npt.NDArray[np.int8]] = []
-    cursor = conn.execute("SELECT term, doc, col FROM temp.bm25_instance")
-    while chunk := cursor.fetchmany(65536):
-        terms.append(np.fromiter((state.code(t) for t, _, _ in chunk), np.int32, len(chunk)))
-        docs.append(np.fromiter((d for _, d, _ in chunk), np.int32, len(chunk)))
-        cols.append(np.fromiter((column[c] for _, _, c in chunk), np.int8, len(chunk)))
-    if terms:
-        t, d, f = _frequencies(
-            np.concatenate(terms).astype(np.int64), np.concatenate(docs).astype(np.int64),
-            np.concatenate(cols).astype(np.int64), weights,
-        )  # fmt: skip
-        del terms, docs, cols
-        for code, held in _split(t, np.arange(t.shape[0], dtype=np.int64)):
-            state.docs[code], state.freq[code] = d[held[0] : held[-1] + 1].astype(np.int32), f[held[0] : held[-1] + 1].copy()
-        order = np.argsort(d, kind="stable")
-        for rowid, held in _split(d[order], t[order]):
-            state.row_terms[rowid] = held.astype(np.int32)
+    t, d, f = read_postings(conn, TABLE, COLUMNS, weights, state.code)
+    for code, rows, freq in postings_by_term(t, d, f):
+        state.docs[code], state.freq[code] = rows, freq
+    order = np.argsort(d, kind="stable")
+    for rowid, held in _split(d[order], t[order]):
+        state.row_terms[rowid] = held.astype(np.int32)
     return state
 
 
@@ -629,8 +659,8 @@ class Bm25Index:
                 self._checking = False
 
 
-def read_version_db(db: SqliteDatabase) -> Version:
-    """The table's version through ``db``'s connection for this thread."""
-    blocks = {row[0]: row[1] for row in db.query(_VERSION_SQL)}
+def read_version_db(db: SqliteDatabase, table: str = TABLE) -> Version:
+    """An FTS5 table's version through ``db``'s connection for this thread."""
+    blocks = {row[0]: row[1] for row in db.query(_version_sql(table))}
     return bytes(blocks.get(1, b"")), bytes(blocks.get(10, b""))
 
