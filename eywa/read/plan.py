@@ -433,6 +433,11 @@ def attribute_groups(question: str) -> list[list[str]]:
     return groups + [found for word in _words(rest) if (found := attributes_for_words([word]))]
 
 
+_WH_HEAD: Final = re.compile(r"^\s*(?:what|which)\s+(?P<head>[A-Za-z]+)\b(?!\s+of\b)", re.I)
+"""The noun right after "what"/"which" ("what company", "which city"): what the question asks
+for ("what kind of work" names a kind, not the noun)."""
+
+
 def asked_attributes(question: str) -> tuple[str, ...]:
     """The registry attributes the question's words point at, those its question word asks
     for first ("What is Ana's job?" → occupation, employer; "Where does Ana work?" →
@@ -440,7 +445,17 @@ def asked_attributes(question: str) -> tuple[str, ...]:
     groups, rest = _idioms(question)
     found = list(dict.fromkeys([*(name for group in groups for name in group), *attributes_for_words(rest.split())]))
     wh = question_word(question)
-    return tuple(sorted(found, key=lambda name: wh is None or wh not in get_attribute(name).wh_words))
+    head = head_attribute(question)
+    return tuple(sorted(found, key=lambda name: (name != head, wh is None or wh not in get_attribute(name).wh_words)))
+
+
+def head_attribute(question: str) -> str | None:
+    """The one attribute the noun right after "what"/"which" names ("What company does Ana
+    work for?" → employer, which "what" alone would put after the occupation), or None
+    ("what job" names two, "what kind of work" a kind). Pure."""
+    head = _WH_HEAD.match(question)
+    named = attributes_for_words([head.group("head").lower()]) if head is not None else []
+    return named[0] if len(named) == 1 else None
 
 
 def asks_latest_amount(question: str, window: tuple[datetime, datetime] | None) -> bool:

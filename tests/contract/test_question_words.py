@@ -16,3 +16,14 @@ def test_a_where_question_is_not_answered_with_an_occupation(memory: Memory) -> 
     assert where.trace["answer"] is None
     what = memory.recall("p", "What does Priya do for a living?", k=3, as_of="2023-02-01T00:00:00")
     assert what.trace["answer"] is not None and what.items[0].text.startswith("Priya — occupation: nurse")
+
+
+def test_what_company_is_answered_with_the_employer_not_the_occupation(memory: Memory) -> None:
+    """"What company does Priya work for?" was answered "occupation: engineer": "what" asks
+    for an occupation first, and the noun it asks about was not read."""
+    memory.remember("c", [{"text": "I work at Globex as an engineer.", "speaker": "Priya", "session": "s1",
+                           "observed_at": "2023-01-10T10:00:00"}])
+    found = memory.recall("c", "What company does Priya work for?", k=3, as_of="2023-02-01T00:00:00")
+    assert found.trace["answer"] is not None and found.items[0].text.startswith("Priya — employer: Globex"), found.items[0]
+    job = memory.recall("c", "What is Priya's job?", k=3, as_of="2023-02-01T00:00:00")
+    assert job.items[0].text.startswith("Priya — occupation: engineer")

@@ -64,6 +64,10 @@ def test_an_unknown_policy_is_an_input_error(name: object) -> None:
         ("Where does Ana work now?", ("employer", "occupation")),
         ("Who does Ana work for?", ("employer", "occupation")),
         ("What is Ana's job now?", ("occupation", "employer")),  # the question word decides
+        # ... unless the noun it asks about names one attribute ("what company": the employer)
+        ("What company does Ana work for?", ("employer", "occupation")),
+        ("What job does Ana have?", ("occupation", "employer")),  # "job" names two: the word decides
+        ("What kind of work does Ana do?", ("occupation", "employer")),  # a kind, not the noun
         ("Who is Dario's wife?", ("partner", "relationship_status")),
         ("Is Dario married?", ("relationship_status", "partner")),  # no question word: registry order
         ("Does Priya eat meat?", ("diet",)),

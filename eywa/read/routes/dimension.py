@@ -34,7 +34,7 @@ from eywa.read.answers import (
 from eywa.read.dimension_reads import DimensionReads
 from eywa.read.items import DimensionSource, dimension_id, dimension_key
 from eywa.read.overlap import rank_by_overlap
-from eywa.read.plan import Plan
+from eywa.read.plan import Plan, head_attribute
 from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.bundle import Stores
 
@@ -98,7 +98,8 @@ def named_first(attributes: Sequence[str], question: str, wh: str | None = None)
     the relationship status (whose words include "partner"), so the partner's name answers
     it, not "married". The question word still goes first (the plan's order,
     ``AttributeSpec.wh_words``): "What is Ana's job?" asks for her occupation, though "job"
-    is an alias of the employer. Pure."""
+    is an alias of the employer; a noun right after it that names one attribute goes before
+    both ("What company does Ana work for?": the employer, ``plan.head_attribute``). Pure."""
     words = {
         normalise_name(w.removesuffix("'s")) for w in _QUESTION_WORD.findall(question.lower().replace("’", "'"))
     }
@@ -110,7 +111,8 @@ def named_first(attributes: Sequence[str], question: str, wh: str | None = None)
     def asked(attribute: str) -> bool:
         return wh is not None and wh in get_attribute(attribute).wh_words
 
-    return sorted(attributes, key=lambda attribute: (not asked(attribute), not called(attribute)))
+    head = head_attribute(question)
+    return sorted(attributes, key=lambda attribute: (attribute != head, not asked(attribute), not called(attribute)))
 
 
 def _with_an_end(
