@@ -1,0 +1,87 @@
+"""A correction sent again after its answer was lost (a dropped connection, a replica killed
+after its commit, ``eywa.Client`` retrying) is answered by the record it made and changes
+nothing more, on every backend, as a retried ``forget`` is answered by its erasure
+(test_erasure.py). A retried retraction was refused with ``ConflictError`` (409 over HTTP),
+a retried acceptance with ``NotFoundError``, a retried dismissal with ``ConflictError``; a
+retried confirmation confirmed twice (the reliability rose again); a retried merge moved its
+time and a retried undo answered "not merged". A *different* correction of an item whose
+state no longer allows it is still refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from eywa.errors import ConflictError, NotFoundError
+from tests.conformance.conftest import MemoryFactory
+from tests.conformance.scripted import ScriptedExtractor
+from tests.conformance.test_corrections import SPACE, _belief_id, _candidate_id, _opened
+from tests.conformance.test_merges import FACTS as MERGE_FACTS
+from tests.conformance.test_merges import TURNS as MERGE_TURNS
+
+
+def test_a_retried_retraction_answers_with_its_record(open_memory: MemoryFactory) -> None:
+    mem, _ = _opened(open_memory)
+    initech = _belief_id(mem, "Initech")
+    record = mem.retract_belief(SPACE, initech, reason="Ana never worked there", author="key_1")
+    employer = mem.dimension(SPACE, "Ana", "employer")
+
+    assert mem.retract_belief(SPACE, initech, reason="Ana never worked there", author="key_1") == record
+
+    assert mem.corrections(SPACE) == [record]
+    assert mem.dimension(SPACE, "Ana", "employer") == employer
+    with pytest.raises(ConflictError, match="already retracted"):
+        mem.retract_belief(SPACE, initech, reason="another reason", author="key_1")
+    with pytest.raises(ConflictError, match="already retracted"):
+        mem.retract_belief(SPACE, initech, reason="Ana never worked there", author="key_2")
+    assert mem.corrections(SPACE) == [record]
+
+
+def test_a_retried_confirmation_confirms_once(open_memory: MemoryFactory) -> None:
+    mem, _ = _opened(open_memory)
+    initech = _belief_id(mem, "Initech")
+    record = mem.confirm_belief(SPACE, initech, reason="checked", author="key_1")
+    employer = mem.dimension(SPACE, "Ana", "employer")
+
+    assert mem.confirm_belief(SPACE, initech, reason="checked", author="key_1") == record
+
+    assert mem.corrections(SPACE) == [record]
+    assert mem.dimension(SPACE, "Ana", "employer") == employer
+    second = mem.confirm_belief(SPACE, initech, reason="checked", author="key_2")  # another person's: recorded
+    assert second.id != record.id and second.reliability_before == record.reliability_after
+    assert mem.corrections(SPACE) == [record, second]
+
+
+def test_a_retried_acceptance_or_dismissal_answers_with_its_record(open_memory: MemoryFactory) -> None:
+    mem, _ = _opened(open_memory)
+    hiking, chess = _candidate_id(mem, "hiking"), _candidate_id(mem, "chess")
+    accepted = mem.accept_candidate(SPACE, hiking, reason="the repair is right", author="key_3")
+    dismissed = mem.dismiss_candidate(SPACE, chess, author="key_3")
+    beliefs = mem.beliefs(SPACE, status=None)
+
+    assert mem.accept_candidate(SPACE, hiking, reason="the repair is right", author="key_3") == accepted
+    assert mem.dismiss_candidate(SPACE, chess, author="key_3") == dismissed
+
+    assert mem.corrections(SPACE) == [accepted, dismissed]
+    assert mem.beliefs(SPACE, status=None) == beliefs
+    with pytest.raises(ConflictError, match=f"already accepted as {accepted.belief_id}"):
+        mem.accept_candidate(SPACE, hiking, author="key_4")
+    with pytest.raises(ConflictError, match="not in the repair queue"):
+        mem.dismiss_candidate(SPACE, chess, reason="another reason", author="key_3")
+    with pytest.raises(NotFoundError):
+        mem.accept_candidate(SPACE, "cand_unknown", author="key_3")
+    assert mem.corrections(SPACE) == [accepted, dismissed]
+
+
+def test_a_retried_merge_or_undo_answers_as_the_first(open_memory: MemoryFactory) -> None:
+    mem = open_memory(ScriptedExtractor(MERGE_FACTS))
+    mem.remember(SPACE, MERGE_TURNS, wait=True)
+    edge = mem.accept_merge(SPACE, "Ana", "Anna", 0.9, author="key_1")
+
+    assert mem.accept_merge(SPACE, "Ana", "Anna", 0.9, author="key_1") == edge  # not merged anew, later
+    assert mem.merges(SPACE, include_removed=True) == [edge]
+    assert mem.undo_merge(SPACE, "Ana", "Anna", author="key_1") is True
+    undone = mem.merges(SPACE, include_removed=True)
+
+    assert mem.undo_merge(SPACE, "Ana", "Anna", author="key_1") is True  # the undo it made
+    assert mem.merges(SPACE, include_removed=True) == undone
+    assert mem.undo_merge(SPACE, "Ana", "Anna", author="key_2") is False  # another's: nothing to undo
