@@ -9,9 +9,13 @@ state no longer allows it is still refused."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
+from eywa import Memory
 from eywa.errors import ConflictError, NotFoundError
+from eywa.stores.corrections import CorrectionRecord
 from tests.conformance.conftest import MemoryFactory
 from tests.conformance.scripted import ScriptedExtractor
 from tests.conformance.test_corrections import SPACE, _belief_id, _candidate_id, _opened
@@ -19,16 +23,30 @@ from tests.conformance.test_merges import FACTS as MERGE_FACTS
 from tests.conformance.test_merges import TURNS as MERGE_TURNS
 
 
-def test_a_retried_retraction_answers_with_its_record(open_memory: MemoryFactory) -> None:
+BELIEF_CORRECTIONS: dict[str, Callable[[Memory, str, str, str], CorrectionRecord]] = {
+    "retract": lambda mem, belief, reason, author: mem.retract_belief(SPACE, belief, reason=reason, author=author),
+    "confirm": lambda mem, belief, reason, author: mem.confirm_belief(SPACE, belief, reason=reason, author=author),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BELIEF_CORRECTIONS))
+def test_a_retried_belief_correction_answers_with_its_record(open_memory: MemoryFactory, kind: str) -> None:
+    correct = BELIEF_CORRECTIONS[kind]
+    mem, _ = _opened(open_memory)
+    initech = _belief_id(mem, "Initech")
+    record = correct(mem, initech, "checked with Ana", "key_1")
+    beliefs, employer = mem.beliefs(SPACE, status=None), mem.dimension(SPACE, "Ana", "employer")
+
+    assert correct(mem, initech, "checked with Ana", "key_1") == record
+
+    assert mem.corrections(SPACE) == [record]
+    assert mem.beliefs(SPACE, status=None) == beliefs and mem.dimension(SPACE, "Ana", "employer") == employer
+
+
+def test_another_retraction_of_a_retracted_belief_is_refused(open_memory: MemoryFactory) -> None:
     mem, _ = _opened(open_memory)
     initech = _belief_id(mem, "Initech")
     record = mem.retract_belief(SPACE, initech, reason="Ana never worked there", author="key_1")
-    employer = mem.dimension(SPACE, "Ana", "employer")
-
-    assert mem.retract_belief(SPACE, initech, reason="Ana never worked there", author="key_1") == record
-
-    assert mem.corrections(SPACE) == [record]
-    assert mem.dimension(SPACE, "Ana", "employer") == employer
     with pytest.raises(ConflictError, match="already retracted"):
         mem.retract_belief(SPACE, initech, reason="another reason", author="key_1")
     with pytest.raises(ConflictError, match="already retracted"):
@@ -36,19 +54,13 @@ def test_a_retried_retraction_answers_with_its_record(open_memory: MemoryFactory
     assert mem.corrections(SPACE) == [record]
 
 
-def test_a_retried_confirmation_confirms_once(open_memory: MemoryFactory) -> None:
+def test_another_persons_confirmation_is_recorded(open_memory: MemoryFactory) -> None:
     mem, _ = _opened(open_memory)
     initech = _belief_id(mem, "Initech")
-    record = mem.confirm_belief(SPACE, initech, reason="checked", author="key_1")
-    employer = mem.dimension(SPACE, "Ana", "employer")
-
-    assert mem.confirm_belief(SPACE, initech, reason="checked", author="key_1") == record
-
-    assert mem.corrections(SPACE) == [record]
-    assert mem.dimension(SPACE, "Ana", "employer") == employer
-    second = mem.confirm_belief(SPACE, initech, reason="checked", author="key_2")  # another person's: recorded
-    assert second.id != record.id and second.reliability_before == record.reliability_after
-    assert mem.corrections(SPACE) == [record, second]
+    first = mem.confirm_belief(SPACE, initech, reason="checked", author="key_1")
+    second = mem.confirm_belief(SPACE, initech, reason="checked", author="key_2")
+    assert second.id != first.id and second.reliability_before == first.reliability_after
+    assert mem.corrections(SPACE) == [first, second]
 
 
 def test_a_retried_acceptance_or_dismissal_answers_with_its_record(open_memory: MemoryFactory) -> None:

@@ -1,18 +1,17 @@
 """``Retry-After`` as RFC 9110 (10.2.3) allows it: delta-seconds or an HTTP-date. The clients
 honoured the seconds form only; a date (a proxy's, a gateway's) fell back to the client's
 own backoff, a tenth of a second where the server asked for minutes. Both forms are capped
-at a minute, and a date already past is no wait."""
+at a minute, and a date already past is no wait. Both clients waiting the date they are
+given: ``tests/services/test_client.py`` and ``test_async_client.py``."""
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime, timedelta, timezone
 from email.utils import format_datetime
 
 import httpx
 import pytest
 
-from eywa.async_client import AsyncClient
 from eywa.client import Client
 from eywa.client_calls import retry_after_seconds, retry_delay
 from eywa.errors import OverloadedError
@@ -48,37 +47,6 @@ def test_retry_after_reads_seconds_and_dates(header: str | None, seconds: float 
 def test_a_date_the_header_cannot_carry_falls_back_to_backoff() -> None:
     assert retry_delay(0, "Sun, 06 Dec 2026 00:00:30 GMT", 0.1, now=NOW) == 30.0
     assert 0.1 <= retry_delay(0, "Sun, 32 Foo 2026 00:00:30 GMT", 0.1, now=NOW) <= 0.15
-
-
-def test_the_client_waits_the_date_it_was_given() -> None:
-    answers = iter([
-        httpx.Response(429, headers={"Retry-After": _date(5, datetime.now(timezone.utc))}),
-        httpx.Response(201, json={"ids": ["ev_1"], "job": {"id": "j", "status": "done"}, "author": "k"}),
-    ])  # fmt: skip
-    slept: list[float] = []
-    transport = httpx.MockTransport(lambda request: next(answers))
-    with Client("http://eywa.test", "eyw_a_b", transport=transport, backoff_s=0.1, sleep=slept.append) as client:
-        assert client.remember("s", [{"text": "hi"}]) == ["ev_1"]
-    assert len(slept) == 1 and 3.0 < slept[0] <= 5.0  # the date has whole seconds; backoff was 0.1-0.15
-
-
-def test_the_async_client_waits_the_date_it_was_given() -> None:
-    answers = iter([
-        httpx.Response(503, headers={"Retry-After": _date(5, datetime.now(timezone.utc))}),
-        httpx.Response(201, json={"ids": ["ev_1"], "job": {"id": "j", "status": "done"}, "author": "k"}),
-    ])  # fmt: skip
-    slept: list[float] = []
-
-    async def sleep(seconds: float) -> None:
-        slept.append(seconds)
-
-    async def scenario() -> None:
-        transport = httpx.MockTransport(lambda request: next(answers))
-        async with AsyncClient("http://eywa.test", "eyw_a_b", transport=transport, backoff_s=0.1, sleep=sleep) as client:
-            assert await client.remember("s", [{"text": "hi"}]) == ["ev_1"]
-
-    asyncio.run(scenario())
-    assert len(slept) == 1 and 3.0 < slept[0] <= 5.0
 
 
 def test_an_overloaded_answer_without_its_body_reads_the_date_too() -> None:
