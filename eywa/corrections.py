@@ -30,7 +30,9 @@ with ``ConflictError``.
 Crash safety follows the erasure's rule. On the embedded store each operation is one
 transaction (``ErasureStore.atomic``). On Neo4j its steps are idempotent and the record is
 written last, so an operation interrupted between steps is finished by calling it again: a
-belief found ``retracted`` without its record is finished, not refused.
+belief found ``retracted`` without its record is finished, not refused. An acceptance writes
+its record before the candidate goes (the candidate is what a call finds again), so one cut
+short between the two is finished by the same acceptance.
 """
 
 from __future__ import annotations
@@ -143,6 +145,9 @@ def accept_candidate(
         if (accepted := _recorded(stores, space, candidate_id, "accept_candidate")):
             raise ConflictError("candidate", space, candidate_id, f"already accepted as {accepted[-1].belief_id}")
         raise NotFoundError("candidate", space, candidate_id)
+    if (done := _retried(stores, space, candidate_id, "accept_candidate", author, reason)) is not None:
+        stores.beliefs.delete(space, [], [candidate_id])  # cut short after its record: finished
+        return done
     candidate = found[0]
     fact = repaired_fact(candidate) or candidate.fact
     cited = stores.evidence.get(space, list(fact.evidence_ids))
@@ -153,8 +158,12 @@ def accept_candidate(
         held = stores.beliefs.get(space, belief.id) or belief
         if held.status != "retracted":
             update_dimensions(stores, space, [held])
+        # The record before the candidate goes: a call cut short between them still finds the
+        # candidate, and calling it again finishes it (above); the other way round it found
+        # neither, and was refused as an unknown candidate with the acceptance unrecorded.
+        record = _record(stores, space, "accept_candidate", candidate_id, author, reason, at, belief_id=belief.id)
         stores.beliefs.delete(space, [], [candidate_id])
-        return _record(stores, space, "accept_candidate", candidate_id, author, reason, at, belief_id=belief.id)
+        return record
 
 
 def dismiss_candidate(

@@ -97,3 +97,24 @@ def test_a_retried_merge_or_undo_answers_as_the_first(open_memory: MemoryFactory
     assert mem.undo_merge(SPACE, "Ana", "Anna", author="key_1") is True  # the undo it made
     assert mem.merges(SPACE, include_removed=True) == undone
     assert mem.undo_merge(SPACE, "Ana", "Anna", author="key_2") is False  # another's: nothing to undo
+
+
+def test_an_acceptance_cut_short_before_its_candidate_went_is_finished_by_the_same_call(
+    open_memory: MemoryFactory,
+) -> None:
+    """On Neo4j an acceptance's steps are transactions of their own. It removed the candidate
+    before writing its record, so a crash between the two left a belief without a record and
+    no candidate: calling it again was refused as an unknown candidate. The record now comes
+    first; the state a crash after it leaves (the candidate still held) is made here with the
+    store call the acceptance makes, and the same call finishes it."""
+    mem, _ = _opened(open_memory)
+    hiking = _candidate_id(mem, "hiking")
+    (candidate,) = [c for c in mem.candidates(SPACE, "repair") if c.id == hiking]
+    record = mem.accept_candidate(SPACE, hiking, reason="the repair is right", author="key_3")
+    beliefs = mem.beliefs(SPACE, status=None)
+    mem._stores.beliefs.add([], [candidate])  # the candidate as a crash before its removal left it
+
+    assert mem.accept_candidate(SPACE, hiking, reason="the repair is right", author="key_3") == record
+
+    assert hiking not in {c.id for c in mem.candidates(SPACE, status=None)}  # finished: the candidate went
+    assert mem.corrections(SPACE) == [record] and mem.beliefs(SPACE, status=None) == beliefs
