@@ -7,8 +7,10 @@ An agent switches between the embedded memory and a server by changing one line:
 
 Every call names its space; the client keeps no per-space state (one client can serve many
 agents and spaces concurrently). Requests that get 429 or 503, or fail to connect, are
-retried with exponential backoff, honouring ``Retry-After``; every route is safe to retry
-(``remember`` is idempotent: a turn sent twice keeps its id and is stored once).
+retried with exponential backoff, honouring ``Retry-After`` (seconds or an HTTP-date); every
+route is safe to retry (``remember`` is idempotent: a turn sent twice keeps its id and is
+stored once; a ``forget``, ``drop_space`` or correction sent again after its answer was lost
+is answered by the erasure or correction record it made).
 """
 
 from __future__ import annotations

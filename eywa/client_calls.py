@@ -21,7 +21,8 @@ import random
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from typing import Any, Final, Generic, NoReturn, TypeVar, get_args
 from urllib.parse import quote
 
@@ -87,6 +88,7 @@ __all__ = [
     "read_answer",
     "recall",
     "remember",
+    "retry_after_seconds",
     "retry_delay",
     "stats",
 ]
@@ -200,18 +202,39 @@ def _not_the_api(method: str, path: str, exc: BaseException) -> StoreError:
     return StoreError("http", f"{method} {path}", f"the answer is not the Eywa API's ({type(exc).__name__}: {exc})")
 
 
-def retry_delay(attempt: int, retry_after: str | None, backoff_s: float) -> float:
-    """Seconds to wait before retry ``attempt + 1``: the server's ``Retry-After`` (capped at
-    a minute) when it gave one as a number, else exponential backoff with jitter. ``nan``
-    is no number of seconds: it passed the clamp as NaN and ``time.sleep`` raised
-    ``ValueError`` from inside the Client."""
-    if retry_after is not None:
-        try:
-            seconds = float(retry_after)
-        except ValueError:
-            seconds = math.nan
-        if not math.isnan(seconds):
-            return min(max(seconds, 0.0), _MAX_RETRY_AFTER_S)
+def retry_after_seconds(value: str | None, now: datetime | None = None) -> float | None:
+    """The seconds a ``Retry-After`` header asks for, in [0, 60]; None when it says nothing
+    usable. RFC 9110 (10.2.3) allows delta-seconds or an HTTP-date: a date is read against
+    ``now`` (default the clock; a date past is 0), as a proxy or a server other than Eywa's
+    may send one. ``nan`` is no number of seconds: it passed the clamp as NaN and
+    ``time.sleep`` raised ``ValueError`` from inside the Client."""
+    if value is None:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = _until(value, now)
+    return None if math.isnan(seconds) else min(max(seconds, 0.0), _MAX_RETRY_AFTER_S)
+
+
+def _until(http_date: str, now: datetime | None) -> float:
+    """Seconds from ``now`` to ``http_date`` (NaN when it is no date; one without a zone is UTC,
+    as every HTTP-date is GMT)."""
+    try:
+        when = parsedate_to_datetime(http_date)
+    except (TypeError, ValueError, IndexError):  # IndexError: some malformed dates on older Pythons
+        return math.nan
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return (when - (now or datetime.now(timezone.utc))).total_seconds()
+
+
+def retry_delay(attempt: int, retry_after: str | None, backoff_s: float, now: datetime | None = None) -> float:
+    """Seconds to wait before retry ``attempt + 1``: the server's ``Retry-After`` (seconds or
+    a date, ``retry_after_seconds``) when it gave a usable one, else exponential backoff with
+    jitter."""
+    if (seconds := retry_after_seconds(retry_after, now)) is not None:
+        return seconds
     return float(backoff_s * (2**attempt) * (1 + random.random() / 2))
 
 
@@ -498,10 +521,10 @@ def raise_for(response: httpx.Response, method: str, path: str) -> NoReturn:
         )  # fmt: skip
     if status == 503 and code == "overloaded":
         stage: BacklogStage = "embed" if problem.get("stage") == "embed" else "level1"
-        retry = response.headers.get("Retry-After", "")
+        retry = retry_after_seconds(response.headers.get("Retry-After"))
         raise OverloadedError(
             _int(problem.get("backlog")), _int(problem.get("limit")),
-            _int(problem.get("retry_after_s", retry if retry.isdigit() else 1)), stage=stage,
+            _int(problem.get("retry_after_s", 1 if retry is None else math.ceil(retry))), stage=stage,
         )  # fmt: skip
     if status in (400, 413, 422):
         input_code = _input_code(code)

@@ -393,15 +393,19 @@ def check_since(value: object, field: str, now: datetime) -> datetime | None:
 
 
 def check_params(params: Mapping[str, object], limits: Limits) -> None:
-    """The parameters of a named audit carry no text a store could not encode.
+    """The parameters of a named audit carry no text a store could not encode, and each is
+    as long as a label may be.
 
     A name that is not a string reached the registry's message as a ``TypeError`` (it joins
     the unknown names), and one with a lone surrogate was quoted in the error, which no
-    surface could then print or send.
+    surface could then print or send. An audit's parameters are ids, names, times and counts:
+    bounded by the recall query's ``max_query_chars``, a timeline's speaker of 501 characters
+    was run by ``Memory.audit`` and ``eywa audit`` and refused by the HTTP timeline.
 
     Raises:
         InvalidInputError: a name that is not a string or holds a lone surrogate (field
-            ``params``), or a value with a lone surrogate or longer than ``max_query_chars``.
+            ``params``), or a value with a lone surrogate or longer than ``max_label_chars``
+            (``limit_exceeded``).
     """
     if not isinstance(params, Mapping):
         return  # the audit registry names this mistake itself
@@ -413,9 +417,9 @@ def check_params(params: Mapping[str, object], limits: Limits) -> None:
     for name, value in params.items():
         if isinstance(value, str) and (problem := text_problem(value)) is not None:
             raise InvalidInputError.at(f"params.{name}", problem)
-        if isinstance(value, str) and len(value) > limits.max_query_chars:
+        if isinstance(value, str) and len(value) > limits.max_label_chars:
             raise InvalidInputError.at(
-                f"params.{name}", f"at most {limits.max_query_chars} characters", code="limit_exceeded"
+                f"params.{name}", f"at most {limits.max_label_chars} characters", code="limit_exceeded"
             )  # fmt: skip
 
 

@@ -1075,12 +1075,15 @@ class Memory:
         self, space: str, belief_id: str, *, reason: str, author: str | None = None
     ) -> CorrectionRecord:
         """Retract a belief: it leaves every read, and each dimension it changed is replayed
-        without it (``eywa.corrections``). Audited with ``author`` and ``reason``.
+        without it (``eywa.corrections``). Audited with ``author`` and ``reason``. The same
+        retraction sent again (its answer lost) is answered by its record; so is every
+        correction below.
 
         Raises:
             InvalidInputError: a bad space or id, or a blank reason.
             NotFoundError: no such belief in ``space``.
-            ConflictError: the belief is already retracted.
+            ConflictError: the belief is already retracted (by another author or for another
+                reason).
             StoreError: a store failed (retracting again finishes it).
         """
         space, belief_id = self._target(space, belief_id, "belief_id", author)
@@ -1114,6 +1117,8 @@ class Memory:
         Raises:
             InvalidInputError: a bad space, id or reason.
             NotFoundError: no such candidate in ``space``.
+            ConflictError: the candidate was accepted already (by another author or for
+                another reason).
             StoreError: a store failed (accepting again finishes it).
         """
         space, candidate_id = self._target(space, candidate_id, "candidate_id", author)
@@ -1169,6 +1174,7 @@ class Memory:
     ) -> SameAsEdge:
         """Record ``source`` SAME_AS ``target`` by ``author`` (a key id over HTTP and MCP,
         ``cli`` from the shell, ``local`` by default): reads of either entity now see both.
+        Sent again (its answer lost), it answers with the merge it made.
 
         Raises:
             InvalidInputError: a bad space or name, the same entity twice, or a score
@@ -1188,16 +1194,17 @@ class Memory:
         for name in (source, target):
             if entity_key(name) not in known:
                 raise NotFoundError("entity", space, name)
-        return nous.accept_merge(self._stores.dimensions, space, source, target, score=score, author=author)
+        return correcting.accept_merge(self._stores.dimensions, space, source, target, score, author=author)
 
     @_in_flight
     def undo_merge(self, space: str, source: str, target: str, *, author: str | None = "local") -> bool:
         """Deactivate a merge (kept for audit, ``removed_by`` = ``author``); False when the two
-        were not merged directly."""
+        were not merged directly. Sent again (its answer lost), it answers True, as the undo
+        it made did."""
         space = check_space(space)
         source, target = check_label(source, "source", self._limits), check_label(target, "target", self._limits)
         author = check_optional_label(author, "author", self._limits)
-        return nous.undo_merge(self._stores.dimensions, space, source, target, author=author)
+        return correcting.undo_merge(self._stores.dimensions, space, source, target, author=author)
 
     @_in_flight
     def merges(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:

@@ -21,8 +21,10 @@ Steps, each idempotent so that re-running an interrupted erasure (or the next op
    embedded vector shards the erasure touched are rewritten with only their live points
    (``Stores.compactor``: a deleted point's vector stays in a shard's files until then, and
    so does a re-embedded neighbour's old vector, derived from the erased reply); the
-   store's files are scrubbed of what the deletions left in them (``ErasureStore.scrub``);
-   then the record is marked ``done``. A process without the vector store (a worker) leaves the
+   store's bookkeeping the turns left without a use goes (``ErasureStore.release``:
+   emptied sessions; a dropped space's jobs, counters and space node); the store's files
+   are scrubbed of what the deletions left in them (``ErasureStore.scrub``); then the
+   record is marked ``done``. A process without the vector store (a worker) leaves the
    record ``pending`` and the ledger's ``embed_*`` marks for the one that has it.
 """
 
@@ -168,6 +170,7 @@ def finish_vectors(
             ("evidence", bool(erased)), ("belief", bool(record.belief_ids or gone_beliefs)))  # fmt: skip
         for kind in (kind for kind, removed in touched if removed):
             vectors.compactor.compact(kind)
+    stores.erasure.release(space)  # sessions left without turns; a dropped space's jobs, counters, node
     if not stores.erasure.scrub():  # before ``done``: an interrupted erasure is scrubbed when resumed
         log.warning("erasure %s: a reader held off the WAL checkpoint; the next erasure or close does it", record.id)
     counts = {**counts, "vectors": len(erased) + len(record.belief_ids)}

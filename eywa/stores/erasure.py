@@ -14,7 +14,12 @@ part is split so that every step is one transaction and safe to repeat:
    erased text.
 2. the cascade (outside the store): beliefs and candidates citing the turns, deltas and
    dimension replay, vectors — each idempotent.
-3. ``ErasureStore.finish`` marks the record ``done`` with its counts.
+3. ``ErasureStore.release`` deletes the bookkeeping the erased turns left without a use:
+   sessions without turns and, once the space holds no turn (a drop), its jobs, usage and
+   backlog counters and space node; then ``ErasureStore.finish`` marks the record ``done``
+   with its counts. What stays of an erased space is its audit trail alone: the erasure
+   records, the tombstones and the correction records (reasons cleared); ``remains``
+   lists everything else still carrying the space.
 
 The record never holds content: only ids (already kept by the tombstones) and
 ``content_mac`` = HMAC-SHA256(secret, ``content_hash``) per turn. The secret is per
@@ -111,6 +116,20 @@ class ErasureStore(Protocol):
 
     def finish(self, erasure_id: str, counts: Mapping[str, int], at: datetime) -> None:
         """Mark the erasure ``done`` with its final counts."""
+        ...
+
+    def release(self, space: str) -> int:
+        """Delete the bookkeeping of ``space`` nothing uses any more (module docstring, step
+        3): sessions without turns, and once the space holds no turn, its jobs, counters and
+        space node. A turn written meanwhile keeps what it needs. Returns how many items
+        went; repeating it deletes nothing more."""
+        ...
+
+    def remains(self, space: str) -> dict[str, int]:
+        """Items per kind the store still holds of ``space`` besides its audit trail (erasure
+        records, tombstones, correction records, the access log): ``turns``, ``beliefs``,
+        ``jobs``, … (a kind both backends keep has one name), kinds holding none left out;
+        empty after a drop. Reads each kind's index or table once: for audits and tests."""
         ...
 
     def scrub(self) -> bool:

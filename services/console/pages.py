@@ -178,7 +178,7 @@ def spaces(request: Request) -> HTMLResponse:
 def timeline(
     request: Request,
     space: str,
-    speaker: Annotated[str, Query(max_length=200)] = "",
+    speaker: str = "",  # a label: ``browse.timeline`` bounds it as the API's timeline does
     since: Annotated[str, Query(alias="from", max_length=40)] = "",
     until: Annotated[str, Query(alias="to", max_length=40)] = "",
     offset: Annotated[int, Query(ge=0)] = 0,

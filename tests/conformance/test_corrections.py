@@ -113,8 +113,8 @@ def test_candidates_are_accepted_or_dismissed(open_memory: MemoryFactory) -> Non
 
     with pytest.raises(ConflictError):
         mem.dismiss_candidate(SPACE, chess)
-    with pytest.raises(NotFoundError):
-        mem.accept_candidate(SPACE, hiking)  # accepted: the candidate is gone
+    with pytest.raises(ConflictError, match="already accepted"):
+        mem.accept_candidate(SPACE, hiking)  # accepted (the candidate is gone), by another author
     assert [c.kind for c in mem.corrections(SPACE)] == ["accept_candidate", "dismiss_candidate"]
 
 

@@ -44,7 +44,8 @@ def test_identity_merges_are_proposed_accepted_and_undone(open_memory: MemoryFac
     assert len(mem.deltas(SPACE, "Ana", "employer")) == 2  # reads follow SAME_AS
     assert mem.propose_merges(SPACE) == []  # merged pairs are not proposed again
     assert mem.undo_merge(SPACE, "Anna", "Ana") is True and mem.merges(SPACE) == []
-    assert mem.undo_merge(SPACE, "Anna", "Ana") is False
+    assert mem.undo_merge(SPACE, "Anna", "Ana") is True  # sent again: answered as the undo it made
+    assert mem.undo_merge(SPACE, "Anna", "Ana", author="key_9") is False  # another's: nothing to undo
     assert len(mem.deltas(SPACE, "Ana", "employer")) == 1
     assert [e.removed_at is not None for e in mem.merges(SPACE, include_removed=True)] == [True]
     assert mem.accept_merge(SPACE, "Ana", "Anna", author="key_1").author == "key_1"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from email.utils import format_datetime
 from pathlib import Path
 
 import httpx
@@ -65,9 +67,11 @@ def test_client_round_trip_matches_memory_types(live: tuple[str, Service], memor
             client.recall("someone-else", "anything")
 
 
-def test_client_retries_429_and_503_honouring_retry_after() -> None:
+@pytest.mark.parametrize("form", ["seconds", "date"])
+def test_client_retries_429_and_503_honouring_retry_after(form: str) -> None:
+    """RFC 9110 allows delta-seconds or an HTTP-date; a date fell back to the backoff."""
     answers = iter([
-        httpx.Response(429, headers={"Retry-After": "2"}),
+        httpx.Response(429, headers={"Retry-After": retry_after(form, 2)}),
         httpx.Response(503),
         httpx.Response(201, json={"ids": ["ev_1"], "job": {"id": "j", "status": "done"}, "author": "k"}),
     ])
@@ -81,7 +85,15 @@ def test_client_retries_429_and_503_honouring_retry_after() -> None:
     client = Client("http://eywa.test", "eyw_a_b", transport=httpx.MockTransport(handler), backoff_s=0.1, sleep=slept.append)
     assert client.remember("s", [{"text": "hi"}]) == ["ev_1"]
     assert seen == ["Bearer eyw_a_b"] * 3
-    assert slept[0] == 2.0 and 0.2 <= slept[1] <= 0.3
+    assert (slept[0] == 2.0 if form == "seconds" else 1.0 < slept[0] <= 2.0) and 0.2 <= slept[1] <= 0.3
+
+
+def retry_after(form: str, seconds: int) -> str:
+    """A ``Retry-After`` asking for ``seconds`` as a number or as the HTTP-date that far ahead
+    (whole seconds: the wait read back is within the last second)."""
+    if form == "seconds":
+        return str(seconds)
+    return format_datetime(datetime.now(timezone.utc) + timedelta(seconds=seconds), usegmt=True)
 
 
 def test_client_gives_up_after_its_retries() -> None:

@@ -1,6 +1,6 @@
 """Corrections over HTTP and through ``eywa.Client``: the ``write`` scope, the author is the
-key, unknown ids answer 404 and a second retraction 409 (problem+json), a blank reason 422;
-nothing changes on a refusal."""
+key, unknown ids answer 404, the same retraction sent again its record and another one 409
+(problem+json), a blank reason 422; nothing changes on a refusal."""
 
 from __future__ import annotations
 
@@ -35,7 +35,9 @@ def test_retract_and_confirm_need_write_and_are_audited(service: Service) -> Non
     assert retracted["author"] and f"eyw_{retracted['author']}_" in writer["Authorization"]  # the key's id
     assert retracted["reason"] == "Bo left"
     again = service.client.post(f"{base}/retract", json={"reason": "Bo left"}, headers=writer)
-    assert again.status_code == 409 and again.json()["code"] == "conflict"
+    assert again.status_code == 200 and again.json() == retracted  # sent again: answered by its record
+    other = service.client.post(f"{base}/retract", json={"reason": "Bo never left"}, headers=writer)
+    assert other.status_code == 409 and other.json()["code"] == "conflict"
     assert service.client.get(f"/v1/spaces/{space}/beliefs", headers=reader).json() == []
     records = service.client.get(f"/v1/spaces/{space}/corrections", params={"target_id": belief["id"]}, headers=reader)
     assert [r["kind"] for r in records.json()] == ["confirm_belief", "retract_belief"]
@@ -57,8 +59,9 @@ def test_the_client_corrects_like_memory(live: tuple[str, Service]) -> None:
             client.confirm_belief(space, "bel_nope")
         record = client.retract_belief(space, belief.id, reason="a test")
         assert record.kind == "retract_belief" and record.target_id == belief.id
+        assert client.retract_belief(space, belief.id, reason="a test") == record  # sent again
         with pytest.raises(ConflictError, match="already retracted"):
-            client.retract_belief(space, belief.id, reason="a test")
+            client.retract_belief(space, belief.id, reason="another test")
         with pytest.raises(NotFoundError):
             client.dismiss_candidate(space, "cand_nope")
         assert [c.id for c in client.corrections(space)] == [record.id]

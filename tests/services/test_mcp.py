@@ -51,7 +51,8 @@ async def _session_run(data_dir: Path) -> dict[str, Any]:
         out["confirm"] = _payload(await session.call_tool("correct_belief", {**target, "action": "confirm"}))
         out["no_reason"] = await session.call_tool("correct_belief", {**target, "action": "retract"})
         out["retract"] = _payload(await session.call_tool("correct_belief", {**target, "action": "retract", "reason": "wrong"}))
-        out["again"] = await session.call_tool("correct_belief", {**target, "action": "retract", "reason": "wrong"})
+        out["again"] = _payload(await session.call_tool("correct_belief", {**target, "action": "retract", "reason": "wrong"}))
+        out["other"] = await session.call_tool("correct_belief", {**target, "action": "retract", "reason": "other"})
         out["no_candidate"] = await session.call_tool(
             "correct_candidate", {"space": "mcp", "candidate_id": "cand_missing", "action": "dismiss"}
         )
@@ -84,7 +85,8 @@ def test_mcp_tools_over_stdio(tmp_path: Path) -> None:
     assert out["confirm"]["reliability_after"] > out["confirm"]["reliability_before"]
     assert out["no_reason"].is_error and out["no_reason"].content[0].text.split(": ")[1] == "invalid_input"
     assert (out["retract"]["kind"], out["retract"]["reason"], out["retract"]["author"]) == ("retract_belief", "wrong", None)
-    assert out["again"].is_error and ": conflict: " in out["again"].content[0].text
+    assert out["again"] == out["retract"]  # the same retraction sent again: answered by its record
+    assert out["other"].is_error and ": conflict: " in out["other"].content[0].text
     assert out["no_candidate"].is_error and ": not_found: " in out["no_candidate"].content[0].text
     assert out["merges"] == {"merges": [], "proposals": []}
     assert out["merge_unknown"].is_error and ": not_found: " in out["merge_unknown"].content[0].text

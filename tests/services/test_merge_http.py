@@ -38,7 +38,8 @@ def test_merges_over_http(service: Service) -> None:
     assert (accepted.json()["source"], accepted.json()["target"], accepted.json()["score"]) == ("melinda", "cecilia", 0.7)
     assert [e["source"] for e in service.client.get(base, headers=reader).json()] == ["melinda"]
     assert service.client.post(f"{base}/undo", json=pair, headers=writer).status_code == 204
-    assert service.client.post(f"{base}/undo", json=pair, headers=writer).status_code == 404
+    assert service.client.post(f"{base}/undo", json=pair, headers=writer).status_code == 204  # sent again
+    assert service.client.post(f"{base}/undo", json=pair, headers={"Authorization": f"Bearer {secret}"}).status_code == 404
     kept = service.client.get(base, params={"include_removed": "true"}, headers=reader).json()
     assert [(e["removed_at"] is not None, e["author"]) for e in kept] == [(True, key.id)]
     assert kept[0]["removed_by"] not in (None, key.id)  # undone with the other writer key
@@ -54,5 +55,7 @@ def test_the_client_merges_like_memory(live: tuple[str, Service]) -> None:
         edge = client.accept_merge(space, "Melinda", "Cecilia")
         assert edge.active and client.merges(space) == [edge]
         assert client.undo_merge(space, "Cecilia", "Melinda") is True
-        assert client.undo_merge(space, "Cecilia", "Melinda") is False
+        assert client.undo_merge(space, "Cecilia", "Melinda") is True  # sent again: as the undo it made
+        assert client.accept_merge(space, "Melinda", "Cecilia", 0.5) == client.accept_merge(space, "Melinda", "Cecilia", 0.5)
+        assert client.undo_merge(space, "Cecilia", "Melinda") is True
         assert client.merges(space) == [] and len(client.merges(space, include_removed=True)) == 1

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from eywa.errors import StoreError
 from eywa.stores.embedded import ledger as ledger_sql
+from eywa.stores.embedded import space_residue
 from eywa.stores.embedded.bm25_index import note_written
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.entity_graph import take_back_co_mentions
@@ -194,6 +195,21 @@ class SqliteErasureStore:
                 (json.dumps(dict(counts), sort_keys=True), to_epoch(at), erasure_id),
             )
 
+    def release(self, space: str) -> int:
+        """The jobs, Level 1 runs and counters of ``space`` once it holds no turn
+        (``space_residue.release``; the embedded store keeps no session rows).
+
+        Raises:
+            StoreError: SQLite failed.
+        """
+        with self._db.transaction() as conn:
+            return space_residue.release(conn, space)
+
+    def remains(self, space: str) -> dict[str, int]:
+        """Rows per kind still holding ``space`` beside its audit trail (``space_residue``)."""
+        with self._db.transaction() as conn:
+            return space_residue.remains(conn, space)
+
     def scrub(self) -> bool:
         """Leave no copy of erased words in the database's files: merge each keyword index
         into one segment (FTS5 keeps a deleted row's terms in its segments, and writes them
@@ -270,6 +286,8 @@ def _erase_chunk(conn: sqlite3.Connection, space: str, ids: list[str], at: datet
         f"DELETE FROM signals WHERE +space = ? AND evidence_id IN ({marks})", [space, *ids]  # noqa: S608
     ).rowcount
     conn.execute(f"DELETE FROM mentions WHERE +space = ? AND evidence_id IN ({marks})", [space, *ids])  # noqa: S608
+    # Which extractor read the turn: an erased id's row would outlive its turn (Neo4j keeps it on the node).
+    conn.execute(f"DELETE FROM level1_runs WHERE space = ? AND evidence_id IN ({marks})", [space, *ids])  # noqa: S608
     note_written(conn, [row["rowid"] for row in stored])  # the in-memory index follows after commit
     conn.executemany("DELETE FROM evidence_fts WHERE rowid = ?", [(row["rowid"],) for row in stored])
     conn.execute(f"DELETE FROM evidence WHERE +space = ? AND id IN ({marks})", [space, *ids])  # noqa: S608

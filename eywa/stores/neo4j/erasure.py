@@ -44,6 +44,7 @@ from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.ledger import complete_tx, mark_tx
 from eywa.stores.neo4j.level0 import LOCK_SESSIONS, take_back_co_mentions
 from eywa.stores.neo4j.records import decodes, required_datetime, rereads, session_id, to_datetime
+from eywa.stores.neo4j.space_residue import REMAINS, release
 
 __all__ = ["ERASE_CHUNK", "Neo4jErasureStore"]
 
@@ -200,6 +201,19 @@ class Neo4jErasureStore:
             "finish erasure", run, _FINISH, id=erasure_id, counts=json.dumps(dict(counts), sort_keys=True), at=at,
             origin=self._origin,
         )  # fmt: skip
+
+    def release(self, space: str) -> int:
+        """Sessions left without turns and, once ``space`` holds no turn, its jobs, counters
+        and space node, in one transaction (``space_residue``).
+
+        Raises:
+            StoreError: Neo4j failed.
+        """
+        return self._graph.write("release space", release, space)
+
+    def remains(self, space: str) -> dict[str, int]:
+        """Nodes per kind still holding ``space`` beside its audit trail (``space_residue``)."""
+        return {r["kind"]: int(r["n"]) for r in self._graph.read("space remains", REMAINS, space=space) if r["n"]}
 
     def scrub(self) -> bool:
         """Nothing a client can do: Neo4j keeps a deleted node's property bytes in its store
