@@ -21,7 +21,7 @@ from eywa.stores.embedded import ledger as ledger_sql
 from eywa.stores.embedded.bm25_index import note_written, read_version_db
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.entity_graph import SCHEMA as ENTITY_GRAPH_SCHEMA
-from eywa.stores.embedded.entity_graph import add_co_mentions, upsert_entity
+from eywa.stores.embedded.entity_graph import add_co_mentions, link_mentions
 from eywa.stores.embedded.records import (
     entity_from_row,
     evidence_from_row,
@@ -199,12 +199,7 @@ class SqliteEvidenceStore:
             _reindex_keyword(conn, new)
             new_ids = {e.id for e in new}
             linked = [(evidence_id, entity) for evidence_id, entity in mentions if evidence_id in new_ids]
-            for evidence_id, entity in linked:
-                upsert_entity(conn, entity)
-                conn.execute(
-                    "INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)",
-                    (evidence_id, entity.id, entity.space),
-                )
+            link_mentions(conn, linked)
             add_co_mentions(conn, co_mention_weights((e.space, evidence_id, e.id) for evidence_id, e in linked))
             for space in sorted({e.space for e in new}):
                 ledger_sql.mark_in(conn, space, TURN_STAGES, [e.id for e in new if e.space == space], "new", at)
