@@ -508,18 +508,19 @@ class Memory:
         # Checked by the store in the write transaction, after the space's write lock, so
         # batches sent at the same moment (threads, replicas) are checked one by one.
         quota = SpaceQuota.of(self._limits) if batch.new else None
-        # The batch's writes wait once for the embedded connection; the CPU work above ran
-        # without holding it, beside other threads' queries.
-        # The job is written in Level 0's own transaction: one commit per acknowledged write
-        # (on Neo4j a second transaction cost a pooled connection, its check and a commit).
+        # The CPU work above ran without holding the embedded connection, beside other
+        # threads' queries. The job is written in Level 0's own transaction: one commit per
+        # acknowledged write (on Neo4j a second transaction cost a pooled connection, its
+        # check and a commit). The embedded store commits the batches waiting for its one
+        # writing connection together (``eywa.stores.embedded.group_commit``), so this call
+        # holds no lock around ``add``: a held connection would serialise them again.
         record = new_job(space, batch.ids, author=author, request_id=request_id) if job else None
-        with self._stores.exclusive():
-            self._stores.evidence.add(batch.new, batch.mentions, job=record, quota=quota)
-            crashpoints.reached("level0_committed")
-            if record is not None:
-                job_id = record.id
-                if not waits:
-                    status = self._acknowledged_job(job_id, space, batch)
+        self._stores.evidence.add(batch.new, batch.mentions, job=record, quota=quota)
+        crashpoints.reached("level0_committed")
+        if record is not None:
+            job_id = record.id
+            if not waits:  # read after the commit: its turns' marks are there to be read
+                status = self._acknowledged_job(job_id, space, batch)
         if not waits:
             self._reconciler.finish(space, batch.ids, wait=False)  # embeds, then Level 1
             return batch.ids, status

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -62,13 +61,6 @@ class GraphStores:
     catalog: SpaceCatalog
     """Counts of many spaces in one read (the list of spaces)."""
     close: Callable[[], None]
-    exclusive: Callable[[], AbstractContextManager[object]] = field(default=nullcontext, kw_only=True)
-    """Hold the stores for a sequence of reads and writes of this thread (``Memory.remember``'s
-    batch write, and ``remember_job``'s job record and state): the embedded store's one
-    connection is then waited for once, not before each query behind other threads'
-    recalls. A server needs none (each query is its own round trip on a pooled connection):
-    a no-op. Hold it for store calls only, not CPU work, which other threads' queries could
-    otherwise run beside."""
     rehearse_adds: RehearseAdds | None = field(default=None, kw_only=True)
     """Run ``evidence.add``'s statements on batches (with its quota check when given a
     quota), one after the other in one transaction that is rolled back (nothing is stored):

@@ -169,6 +169,11 @@ class SqliteDatabase:
         for hook in self._on_rollback:
             hook()
 
+    def holds_writer(self) -> bool:
+        """Whether the calling thread holds the writing connection (in a ``transaction`` or
+        ``locked``): what it writes joins its own transaction."""
+        return bool(getattr(self._local, "depth", 0))
+
     @contextmanager
     def locked(self) -> Iterator[None]:
         """Hold the connection for several queries and transactions of this thread (the
@@ -275,7 +280,7 @@ class SqliteDatabase:
     def _on_writer(self) -> bool:
         """Whether this thread's reads go through the writing connection: it holds it, or
         the database is in memory (private to that connection, no readers beside it)."""
-        return bool(getattr(self._local, "depth", 0)) or not self._readable
+        return self.holds_writer() or not self._readable
 
     def _reader(self) -> sqlite3.Connection:
         """This thread's read-only connection, opened on its first read (and again in a

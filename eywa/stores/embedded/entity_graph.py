@@ -12,12 +12,13 @@ import json
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from eywa.models import Entity
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.entity_graph import MAX_HOPS, EdgeKey, Reach, co_mention_weights, reach_from
 
-__all__ = ["SCHEMA", "SqliteEntityGraph", "add_co_mentions", "backfill_co_mentions", "take_back_co_mentions", "upsert_entity"]
+__all__ = ["SCHEMA", "SqliteEntityGraph", "add_co_mentions", "backfill_co_mentions", "link_mentions", "take_back_co_mentions"]
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS entity_edges (
@@ -155,22 +156,57 @@ def _heaviest(rows: Iterable[sqlite3.Row | tuple[str, str, int]], limit: int) ->
     return found
 
 
-def upsert_entity(conn: sqlite3.Connection, entity: Entity) -> None:
-    """Create ``entity`` or merge it into the stored one (aliases united, ``person`` wins),
-    inside the caller's transaction: Level 0 and ``rederive`` both link mentions through it."""
-    row = conn.execute(
-        "SELECT kind, aliases FROM entities WHERE id = ? AND space = ?",
-        (entity.id, entity.space),
-    ).fetchone()
-    if row is None:
-        conn.execute(
-            "INSERT INTO entities VALUES (?, ?, ?, ?, ?)",
-            (entity.id, entity.space, entity.name, entity.kind, json.dumps(list(entity.aliases))),
-        )
+@dataclass
+class _Held:
+    """An entity as ``link_mentions`` folds its links into it: stored, or to insert."""
+
+    id: str
+    space: str
+    name: str  # of the entity to insert (a stored one keeps its own)
+    kind: str
+    aliases: list[str]
+    stored: bool
+    changed: bool = False
+
+
+def link_mentions(conn: sqlite3.Connection, links: Sequence[tuple[str, Entity]]) -> None:
+    """Link each (evidence id, entity) of ``links``, in order, inside the caller's
+    transaction: the entity is created, or merged into the stored one (aliases united,
+    ``person`` wins), and the mention is written. Level 0 and ``rederive`` both link through it.
+
+    A statement per link (read the entity, write it, write the mention) was most of a Level 0
+    transaction's statements, and under concurrent requests each one costs the writing thread
+    the GIL back while it holds the one writing connection; so the stored entities are read
+    with one query per 400 ids, the links folded in Python, and the rows written with one
+    ``executemany`` per statement.
+    """
+    if not links:
         return
-    aliases = sorted(set(json.loads(row["aliases"])) | set(entity.aliases))
-    kind = "person" if "person" in (row["kind"], entity.kind) else entity.kind
-    conn.execute(
+    held: dict[str, _Held] = {}
+    ids = sorted({entity.id for _, entity in links})
+    for start in range(0, len(ids), _CHUNK):
+        chunk = ids[start : start + _CHUNK]
+        for row in conn.execute(
+            f"SELECT id, space, kind, aliases FROM entities WHERE id IN ({','.join('?' * len(chunk))})",  # noqa: S608
+            chunk,
+        ):
+            held[row["id"]] = _Held(row["id"], row["space"], "", row["kind"], json.loads(row["aliases"]), stored=True)
+    for _, entity in links:
+        found = held.get(entity.id)
+        if found is None or found.space != entity.space:  # a row of another space: the insert fails, as it did
+            held[entity.id] = _Held(entity.id, entity.space, entity.name, entity.kind, list(entity.aliases), stored=False)
+            continue
+        found.aliases = sorted(set(found.aliases) | set(entity.aliases))
+        found.kind = "person" if "person" in (found.kind, entity.kind) else entity.kind
+        found.changed = True
+    conn.executemany(
+        "INSERT INTO entities VALUES (?, ?, ?, ?, ?)",
+        [(h.id, h.space, h.name, h.kind, json.dumps(h.aliases)) for h in held.values() if not h.stored],
+    )
+    conn.executemany(
         "UPDATE entities SET aliases = ?, kind = ? WHERE id = ? AND space = ?",
-        (json.dumps(aliases), kind, entity.id, entity.space),
+        [(json.dumps(h.aliases), h.kind, h.id, h.space) for h in held.values() if h.stored and h.changed],
+    )
+    conn.executemany(
+        "INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)", [(evidence_id, e.id, e.space) for evidence_id, e in links]
     )

@@ -8,9 +8,11 @@ import json
 import sqlite3
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from eywa.contract import SpaceQuota, SpaceUsage, check_quota, turn_bytes
+from eywa.errors import ErasedError, QuotaExceededError
 from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, Evidence, Signal, SignalKind, utc_now
 from eywa.signals.version import current_signals_version
@@ -21,7 +23,8 @@ from eywa.stores.embedded import ledger as ledger_sql
 from eywa.stores.embedded.bm25_index import note_written, read_version_db
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.entity_graph import SCHEMA as ENTITY_GRAPH_SCHEMA
-from eywa.stores.embedded.entity_graph import add_co_mentions, upsert_entity
+from eywa.stores.embedded.entity_graph import add_co_mentions, link_mentions
+from eywa.stores.embedded.group_commit import GroupCommit
 from eywa.stores.embedded.records import (
     entity_from_row,
     evidence_from_row,
@@ -133,6 +136,62 @@ def _check_quota(conn: sqlite3.Connection, new: Sequence[Evidence], quota: Space
         check_quota(space, usage, len(added), sum(turn_bytes(e.text, e.metadata) for e in added), quota)
 
 
+@dataclass(frozen=True)
+class _Batch:
+    """One ``add`` call: what ``_write_batch`` writes."""
+
+    evidence: Sequence[Evidence]
+    mentions: Sequence[tuple[str, Entity]]
+    job: JobRecord | None
+    quota: SpaceQuota | None
+    at: datetime
+    signals_version: int
+
+
+def _write_batch(conn: sqlite3.Connection, batch: _Batch) -> list[str]:
+    """Write ``batch`` in the open transaction of ``conn``; returns the ids of the new turns.
+    A refusal (``ErasedError``, ``QuotaExceededError``) is raised before its turns are
+    written (its job is rolled back with it)."""
+    evidence, job = batch.evidence, batch.job
+    if job is not None:  # rolled back with the batch if a turn is refused below
+        ledger_sql.add_job_in(conn, job)
+    if not evidence:
+        return []
+    placeholders = ",".join("?" * len(evidence))
+    present = {
+        row[0]
+        for row in conn.execute(
+            f"SELECT id FROM evidence WHERE id IN ({placeholders})",  # noqa: S608 - placeholders only
+            [e.id for e in evidence],
+        )
+    }
+    new = [e for e in evidence if e.id not in present]
+    for space in sorted({e.space for e in new}):
+        ledger_sql.refuse_tombstoned(conn, space, [e.id for e in new if e.space == space])
+    if batch.quota is not None:
+        _check_quota(conn, new, batch.quota)
+    conn.executemany(
+        """INSERT INTO evidence (id, space, session, seq, speaker, role, text, observed_at,
+           recorded_at, content_hash, metadata, external_id, author, signals_version)
+           VALUES (:id, :space, :session, :seq, :speaker, :role, :text, :observed_at,
+           :recorded_at, :content_hash, :metadata, :external_id, :author, :signals_version)""",
+        [evidence_row(e) | {"signals_version": batch.signals_version} for e in new],
+    )
+    conn.executemany(
+        """INSERT INTO signals VALUES (:evidence_id, :space, :idx, :kind, :text, :start,
+           :end, :normalized, :granularity, :window_start, :window_end)""",
+        [row for e in new for row in signal_rows(e)],
+    )
+    _reindex_keyword(conn, new)
+    new_ids = {e.id for e in new}
+    linked = [(evidence_id, entity) for evidence_id, entity in batch.mentions if evidence_id in new_ids]
+    link_mentions(conn, linked)
+    add_co_mentions(conn, co_mention_weights((e.space, evidence_id, e.id) for evidence_id, e in linked))
+    for space in sorted({e.space for e in new}):
+        ledger_sql.mark_in(conn, space, TURN_STAGES, [e.id for e in new if e.space == space], "new", batch.at)
+    return [e.id for e in new]
+
+
 class SqliteEvidenceStore:
     """The embedded ``EvidenceStore``."""
 
@@ -140,6 +199,9 @@ class SqliteEvidenceStore:
         self._db = db
         self._speakers = SpeakerMemo()
         db.ensure_schema(SCHEMA + USAGE_SCHEMA + ENTITY_GRAPH_SCHEMA + ledger_sql.SCHEMA)
+        self._writes: GroupCommit[_Batch, list[str]] = GroupCommit(
+            db, _write_batch, refusals=(ErasedError, QuotaExceededError)
+        )
 
     def add(
         self,
@@ -156,6 +218,11 @@ class SqliteEvidenceStore:
         reads the space's ``space_usage`` row, which triggers keep (``USAGE_SCHEMA``): its
         cost does not grow with the space.
 
+        Batches of other threads waiting for the writing connection at the same time are
+        committed in the same transaction (``group_commit``): this returns once the
+        transaction holding this batch is committed; a refused batch leaves nothing and the
+        others of its transaction are committed.
+
         Raises:
             ErasedError: a new turn's id is tombstoned (nothing of the batch is written).
             QuotaExceededError: the new turns would take their space over ``quota``
@@ -164,51 +231,8 @@ class SqliteEvidenceStore:
         """
         if not evidence and job is None:
             return []
-        at = utc_now()
-        signals_version = current_signals_version()
-        with self._db.transaction() as conn:
-            if job is not None:  # rolled back with the batch if a turn is refused below
-                ledger_sql.add_job_in(conn, job)
-            if not evidence:
-                return []
-            placeholders = ",".join("?" * len(evidence))
-            present = {
-                row[0]
-                for row in conn.execute(
-                    f"SELECT id FROM evidence WHERE id IN ({placeholders})",  # noqa: S608 - placeholders only
-                    [e.id for e in evidence],
-                )
-            }
-            new = [e for e in evidence if e.id not in present]
-            for space in sorted({e.space for e in new}):
-                ledger_sql.refuse_tombstoned(conn, space, [e.id for e in new if e.space == space])
-            if quota is not None:
-                _check_quota(conn, new, quota)
-            conn.executemany(
-                """INSERT INTO evidence (id, space, session, seq, speaker, role, text, observed_at,
-                   recorded_at, content_hash, metadata, external_id, author, signals_version)
-                   VALUES (:id, :space, :session, :seq, :speaker, :role, :text, :observed_at,
-                   :recorded_at, :content_hash, :metadata, :external_id, :author, :signals_version)""",
-                [evidence_row(e) | {"signals_version": signals_version} for e in new],
-            )
-            conn.executemany(
-                """INSERT INTO signals VALUES (:evidence_id, :space, :idx, :kind, :text, :start,
-                   :end, :normalized, :granularity, :window_start, :window_end)""",
-                [row for e in new for row in signal_rows(e)],
-            )
-            _reindex_keyword(conn, new)
-            new_ids = {e.id for e in new}
-            linked = [(evidence_id, entity) for evidence_id, entity in mentions if evidence_id in new_ids]
-            for evidence_id, entity in linked:
-                upsert_entity(conn, entity)
-                conn.execute(
-                    "INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)",
-                    (evidence_id, entity.id, entity.space),
-                )
-            add_co_mentions(conn, co_mention_weights((e.space, evidence_id, e.id) for evidence_id, e in linked))
-            for space in sorted({e.space for e in new}):
-                ledger_sql.mark_in(conn, space, TURN_STAGES, [e.id for e in new if e.space == space], "new", at)
-        return [e.id for e in new]
+        batch = _Batch(evidence, mentions, job, quota, utc_now(), current_signals_version())
+        return self._writes.write(batch)
 
     def signals_outdated(self, space: str, version: int, limit: int) -> list[str]:
         return rederive_sql.outdated(self._db, space, version, limit)

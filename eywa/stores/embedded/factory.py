@@ -141,7 +141,6 @@ def open_embedded(
         corrections=SqliteCorrectionLog(db),
         catalog=SqliteSpaceCatalog(db),
         close=close,
-        exclusive=db.locked,
         backup=lambda dest, at: backup_directory(directory, dest, at, database=DATABASE_FILE),
         indexer=vectors,
         compactor=vectors,
@@ -189,7 +188,6 @@ def open_embedded_graph(directory: Path, *, erasure_secret: bytes | None = None)
             corrections=SqliteCorrectionLog(db),
             catalog=SqliteSpaceCatalog(db),
             close=db.close,
-            exclusive=db.locked,
         )
     except BaseException:  # a store's schema could not be written (a read-only database)
         with suppress(StoreError):

@@ -21,7 +21,7 @@ from datetime import datetime
 from eywa.models import Entity, Evidence
 from eywa.stores.embedded import ledger as ledger_sql
 from eywa.stores.embedded.database import SqliteDatabase
-from eywa.stores.embedded.entity_graph import add_co_mentions, take_back_co_mentions, upsert_entity
+from eywa.stores.embedded.entity_graph import add_co_mentions, link_mentions, take_back_co_mentions
 from eywa.stores.embedded.records import entity_from_row, signal_rows, to_epoch
 from eywa.stores.entity_graph import co_mention_weights
 from eywa.stores.evidence import RederivedTurn, still_a_person
@@ -119,12 +119,9 @@ def _rewrite(conn: sqlite3.Connection, space: str, turns: Sequence[RederivedTurn
            :end, :normalized, :granularity, :window_start, :window_end)""",
         [row for t in turns for row in signal_rows(_carrier(space, t))],
     )
-    new: list[tuple[str, str, str]] = []
-    for turn in turns:
-        for entity in turn.mentions:
-            upsert_entity(conn, entity)
-            conn.execute("INSERT OR IGNORE INTO mentions VALUES (?, ?, ?)", (turn.id, entity.id, space))
-            new.append((space, turn.id, entity.id))
+    links = [(turn.id, entity) for turn in turns for entity in turn.mentions]
+    link_mentions(conn, links)
+    new = [(space, evidence_id, entity.id) for evidence_id, entity in links]
     add_co_mentions(conn, co_mention_weights(new))
     _remove_orphans(conn, space, sorted({entity for _, _, entity in old} - {entity for _, _, entity in new}))
     people = {e.id for t in turns for e in t.mentions if e.kind == "person"}
