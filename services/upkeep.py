@@ -15,7 +15,7 @@ import threading
 from typing import Any
 
 from redis import Redis
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, ResponseError
 
 from eywa.errors import EywaError
 from eywa.memory import Memory
@@ -57,6 +57,13 @@ class PeriodicReconcile:
                 log.info("periodic reconciliation", extra=report.summary())
 
 
+_PROBE_KEY = "eywa:readyz:probe"
+"""The key ``RedisProbe`` writes (for a second) to learn whether Redis still takes writes."""
+_FULL_MARGIN_BYTES = 64 * 1024
+"""How near its ``maxmemory`` (or 1% of it, the larger) a Redis is full: what the buffers of a
+few requests move ``used_memory`` by, so that it swings across the limit as requests come."""
+
+
 class RedisProbe:
     """Reachability and persistence of the Redis at ``url``, for ``/readyz``; each waits at
     most ``timeout_s`` (``EYWA_REDIS_TIMEOUT_S``) for a connect or a command."""
@@ -91,14 +98,31 @@ class RedisProbe:
         return {"reachable": True, "full": full, "persistent": aof or bool(save.strip()), "appendonly": aof, "save": save}
 
     def _full(self) -> bool | None:
-        """Whether Redis refuses writes for want of memory (None: it does not say)."""
+        """Whether Redis refuses writes for want of memory (None: it does not say).
+
+        ``used_memory`` at ``maxmemory`` says so, but Redis refuses a write when its memory is
+        over the limit at that moment, and what it reports a moment later may be just under
+        it again (the refused requests' buffers freed: seen in a loaded CI run, the rate
+        limiter refused while ``INFO`` read a few KB under). So within ``_FULL_MARGIN`` of the
+        limit is full, and under that a tiny write that expires by itself is tried: its
+        out-of-memory refusal is the answer."""
         try:
             memory = self._client.info("memory")
         except (RedisError, OSError):
             return None
         limit = int(memory.get("maxmemory", 0) or 0)
         used = int(memory.get("used_memory", 0) or 0)
-        return limit > 0 and used >= limit and str(memory.get("maxmemory_policy", "")) == "noeviction"
+        if limit <= 0 or str(memory.get("maxmemory_policy", "")) != "noeviction":
+            return False
+        if used >= limit - max(_FULL_MARGIN_BYTES, limit // 100):
+            return True
+        try:
+            self._client.set(_PROBE_KEY, b"1", px=1000)
+        except ResponseError as exc:
+            return "OOM" in str(exc) or "maxmemory" in str(exc)
+        except (RedisError, OSError):
+            return None
+        return False
 
     def close(self) -> None:
         """Close the connection pool."""

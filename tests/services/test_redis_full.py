@@ -21,6 +21,7 @@ from eywa.stores.embedded.keys import SqliteKeyStore
 from services.api.app import create_app
 from services.queue import celery_job_runner
 from services.ratelimit import build_rate_limiter
+from services.upkeep import RedisProbe
 from tests.reliability.redis_process import RedisProcess
 from tests.reliability.support import HashEmbedder
 
@@ -62,5 +63,27 @@ def test_a_full_redis_is_said_by_readyz_and_writes_are_still_stored(tmp_path: Pa
         runner.close()
         memory.close()
         keys.close()
+        client.close()
+        server.kill()
+
+
+def test_a_redis_a_few_requests_from_its_limit_is_full_and_one_with_room_is_not(tmp_path: Path) -> None:
+    """Redis refuses a write when its memory is over ``maxmemory`` at that moment, and reads a
+    few KB under it a moment later (the refused requests' buffers freed): a CI run saw the rate
+    limiter refused while ``/readyz`` said not full. Within a margin of the limit is full."""
+    server = RedisProcess(tmp_path / "redis", persistent=False).start()
+    client = redis.Redis.from_url(server.url)
+    probe = RedisProbe(server.url, timeout_s=2.0)
+    try:
+        client.config_set("maxmemory-policy", "noeviction")
+        assert probe.status()["full"] is False  # no limit yet; the probe's connection is open
+        used = int(client.info("memory")["used_memory"])
+        client.config_set("maxmemory", str(used + 48 * 1024))
+        assert probe.status()["full"] is True
+        client.config_set("maxmemory", str(used + 50 * 1024 * 1024))
+        assert probe.status()["full"] is False
+        assert client.get("eywa:readyz:probe") in (None, b"1")  # the probe's key expires by itself
+    finally:
+        probe.close()
         client.close()
         server.kill()
