@@ -21,8 +21,7 @@ import random
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from email.utils import parsedate_to_datetime
+from datetime import datetime
 from typing import Any, Final, Generic, NoReturn, TypeVar, get_args
 from urllib.parse import quote
 
@@ -55,6 +54,7 @@ from eywa.nous.identity import MergeProposal
 from eywa.portability import ExportHeader, ExportRecord, ImportReport, import_lines, parse_lines
 from eywa.stores.corrections import CorrectionRecord
 from eywa.stores.dimensions import SameAsEdge
+from eywa.retry_after import retry_after_seconds
 from eywa.values import text_problem
 
 __all__ = [
@@ -98,7 +98,6 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 TurnLike = Turn | Mapping[str, Any]
 RETRY_STATUSES: Final = frozenset({429, 503})
 _INPUT_CODES: tuple[InputCode, ...] = get_args(InputCode)
-_MAX_RETRY_AFTER_S: Final = 60.0
 
 
 def _same(data: Any) -> Any:
@@ -200,33 +199,6 @@ def read_answer(call: Call[T], response: httpx.Response) -> T:
 
 def _not_the_api(method: str, path: str, exc: BaseException) -> StoreError:
     return StoreError("http", f"{method} {path}", f"the answer is not the Eywa API's ({type(exc).__name__}: {exc})")
-
-
-def retry_after_seconds(value: str | None, now: datetime | None = None) -> float | None:
-    """The seconds a ``Retry-After`` header asks for, in [0, 60]; None when it says nothing
-    usable. RFC 9110 (10.2.3) allows delta-seconds or an HTTP-date: a date is read against
-    ``now`` (default the clock; a date past is 0), as a proxy or a server other than Eywa's
-    may send one. ``nan`` is no number of seconds: it passed the clamp as NaN and
-    ``time.sleep`` raised ``ValueError`` from inside the Client."""
-    if value is None:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = _until(value, now)
-    return None if math.isnan(seconds) else min(max(seconds, 0.0), _MAX_RETRY_AFTER_S)
-
-
-def _until(http_date: str, now: datetime | None) -> float:
-    """Seconds from ``now`` to ``http_date`` (NaN when it is no date; one without a zone is UTC,
-    as every HTTP-date is GMT)."""
-    try:
-        when = parsedate_to_datetime(http_date)
-    except (TypeError, ValueError, IndexError):  # IndexError: some malformed dates on older Pythons
-        return math.nan
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return (when - (now or datetime.now(timezone.utc))).total_seconds()
 
 
 def retry_delay(attempt: int, retry_after: str | None, backoff_s: float, now: datetime | None = None) -> float:

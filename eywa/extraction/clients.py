@@ -16,6 +16,7 @@ from typing import Any, Protocol
 import httpx
 
 from eywa.errors import ExtractorError
+from eywa.retry_after import retry_after_seconds
 
 _RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
 ANTHROPIC_URL = "https://api.anthropic.com/v1/messages"
@@ -82,9 +83,9 @@ class _HttpClient:
                 last = f"HTTP {response.status_code}: {response.text[:200]}"
                 if response.status_code not in _RETRY_STATUS:
                     raise ExtractorError(f"{url} refused the request ({last})")
-                retry_after = response.headers.get("retry-after")
-                if retry_after and retry_after.replace(".", "", 1).isdigit() and attempt < self._max_retries:
-                    self._sleep(min(float(retry_after), 60.0))
+                wait = retry_after_seconds(response.headers.get("retry-after"))
+                if wait is not None and attempt < self._max_retries:
+                    self._sleep(wait)
                     continue
             if attempt < self._max_retries:
                 self._sleep(self._backoff_s * (2**attempt))

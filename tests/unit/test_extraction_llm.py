@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
+from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
 
@@ -159,6 +160,22 @@ def test_openai_client_posts_json_schema_and_retries_429_then_succeeds() -> None
     assert body["response_format"]["type"] == "json_schema"
     assert seen[0].headers["authorization"] == "Bearer k"
     assert sleeps == [0.5, 1.0]
+
+
+def test_the_llm_client_waits_the_retry_after_a_server_gives_as_seconds_or_as_a_date() -> None:
+    """It honoured delta-seconds only: an HTTP-date (RFC 9110; a gateway's) fell back to the
+    client's own backoff. A date is read against the clock, capped at a minute as seconds are."""
+    later = format_datetime(datetime.now(timezone.utc) + timedelta(seconds=30), usegmt=True)
+    ok = {"choices": [{"message": {"content": '{"facts": []}'}}]}
+    sleeps: list[float] = []
+    client = OpenAIChatClient(
+        "http://llm.local/v1", "m", max_retries=3, backoff_s=0.5, sleep=sleeps.append,
+        transport=_transport([httpx.Response(429, headers={"Retry-After": later}),
+                              httpx.Response(503, headers={"Retry-After": "7"}),
+                              httpx.Response(429, headers={"Retry-After": "soon"}), httpx.Response(200, json=ok)], []),
+    )  # fmt: skip
+    assert client.complete("s", "u", {}) == {"facts": []}
+    assert 28.0 <= sleeps[0] <= 30.0 and sleeps[1:] == [7.0, 2.0]  # an unreadable header: the backoff
 
 
 def test_openai_client_raises_extractor_error_when_retries_are_exhausted() -> None:
