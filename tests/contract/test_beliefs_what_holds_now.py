@@ -316,7 +316,7 @@ def test_a_child_or_pet_named_with_a_verb_is_answered_by_its_name(
         # "Globex laid me off" was read as nothing: Alice still worked at Globex.
         ((("Alice", "I work at Globex.", "2024-01-10T10:00:00"),
           ("Alice", "Globex laid me off last week.", "2024-06-10T10:00:00")),
-         "Where does Alice work now?", "Alice — employer: unknown since 10 Jun 2024 (was Globex)"),
+         "Where does Alice work now?", "Alice — employer: unemployed since 3 Jun 2024 (was Globex)"),
         # "My wife passed away" was read as "has a wife": married, now. It leaves her widowed.
         ((("Alice", "My wife passed away last year.", "2024-06-10T10:00:00"),), "Is Alice married?",
          "Alice — relationship_status: widowed since 1 Jan 2023"),
@@ -374,6 +374,10 @@ def test_a_child_or_pet_named_with_a_verb_is_answered_by_its_name(
         ((("Alice", "I'm a teacher.", "2024-01-10T10:00:00"),
           ("Alice", "I've switched careers and now work as a nurse.", "2024-06-10T10:00:00")),
          "What does Alice do now?", "Alice — occupation: nurse"),
+        # Laid off by a named employer ended that job only; "I got laid off" alone was unemployed.
+        ((("Alice", "I work at Globex.", "2024-01-10T10:00:00"),
+          ("Alice", "I got laid off from Globex in May.", "2024-06-10T10:00:00")),
+         "Where does Alice work now?", "Alice — employer: unemployed since 1 May 2024 (was Globex)"),
     ],
 )
 def test_a_change_of_partner_or_job_said_in_other_words_is_the_state_now(

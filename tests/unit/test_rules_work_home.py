@@ -23,7 +23,8 @@ SAID_IN_APRIL = datetime(2024, 4, 22, 18, 0, tzinfo=timezone.utc)
         ("I might work at Halden next year.", {("plans", "work at Halden next year", "positive", "hedged")}),
         ("I quit my job at Halden Logistics.", {("employer", "Halden Logistics", "negative", "asserted")}),
         ("I got a job at Fernbrook Health!", {("employer", "Fernbrook Health", "positive", "asserted")}),
-        ("I was laid off from Orrin Freight.", {("employer", "Orrin Freight", "negative", "asserted")}),
+        ("I was laid off from Orrin Freight.",
+         {("employer", "Orrin Freight", "negative", "asserted"), ("employer", "unemployed", "positive", "asserted")}),
         ("I retired from the Royal Navy.", {("employer", "Royal Navy", "negative", "asserted"),
                                             ("employer", "retired", "positive", "asserted")}),
         ("Melinda works at the Seaview Library.", {("employer", "Seaview Library", "positive", "asserted")}),
@@ -512,3 +513,23 @@ def test_joining_what_may_be_no_job_makes_nothing(text: str) -> None:
 def test_a_second_verb_after_and_now_shares_the_subject(text: str, expected: Fact) -> None:
     """"… and now work as a nurse" is read as "I now work as a nurse", also after "I've"."""
     assert expected in facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I got laid off from Globex last week.",
+         {("employer", "Globex", "negative", "asserted"), ("employer", "unemployed", "positive", "asserted")}),
+        ("Globex let me go last week.",
+         {("employer", "Globex", "negative", "asserted"), ("employer", "unemployed", "positive", "asserted")}),
+        # what came next is said: no time out of work is claimed
+        ("Globex laid me off and I started at Initech.",
+         {("employer", "Globex", "negative", "asserted"), ("employer", "Initech", "positive", "asserted")}),
+        ("I got fired from Globex but I joined Initech a week later.", {("employer", "Globex", "negative", "asserted")}),
+        # a job left by choice says nothing of what one does now
+        ("I quit Globex.", {("employer", "Globex", "negative", "asserted")}),
+    ],
+)
+def test_a_job_the_employer_ended_leaves_one_out_of_work(text: str, expected: set[Fact]) -> None:
+    """"I got laid off" alone was ``unemployed``; with the employer named it only ended that job."""
+    assert facts(text, attribute="employer") == expected

@@ -476,6 +476,7 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
             s, verb = ctx.turn.speaker, _LET_GO_PASSIVE[m.group("verb").split()[0]]
             yield fact(ctx, s, f"{s} was {verb} by {_the(m, org)}", "employer", org, polarity="negative",
                        valid_from=past_date(ctx, m), confidence=0.8)
+            yield from _out_of_work(ctx, s, m, f"{s} was {verb} by {_the(m, org)}")
     for m in _hired_me(ctx):
         if (org := org_name(m.group("org"))) and ctx.turn.speaker:
             s = ctx.turn.speaker
@@ -572,6 +573,24 @@ def _date_ahead(ctx: Ctx, words: re.Pattern[str], granularity: str | None = None
     return None
 
 
+_INVOLUNTARY = re.compile(r"(?:got|was)\s+(?:laid\s+off|fired|let\s+go|made\s+redundant)\b")
+"""A job ended by the employer ("I got laid off from Globex"), not left for another."""
+_NEXT_JOB = re.compile(
+    r"\b(?:join(?:ed|ing)?|hired|landed|(?:start(?:ed|ing)?|work(?:ing)?)\s+(?:at|for|with)|new\s+(?:job|position|role|gig)"
+    r"|(?:found|got)\s+(?:a\s+|another\s+)?(?:new\s+)?(?:job|position|role|work))\b",
+    re.IGNORECASE,
+)
+"""Words after a layoff that say what came next ("… but I joined Initech", "… and found a new job")."""
+
+
+def _out_of_work(ctx: Ctx, s: str, m: re.Match[str], said: str) -> Iterator[CandidateFact]:
+    """Laid off, fired or let go by a named employer: out of work since (the registry's
+    ``unemployed``, as "I got laid off" alone says), unless the turn goes on to a next job."""
+    if _NEXT_JOB.search(ctx.turn.text, ctx.part.start + m.end()) is None:
+        yield fact(ctx, s, f"{said} and is unemployed", "employer", "unemployed", valid_from=past_date(ctx, m),
+                   confidence=0.75)
+
+
 def _day_of(ctx: Ctx, m: re.Match[str]) -> datetime | None:
     """The day a last-day match names, before or after the turn: the first date of the part
     from the match's start ("Friday is my last day", "my last day is 30 April")."""
@@ -617,6 +636,8 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
             continue
         yield fact(ctx, s, f"{s} {verb} {_the(m, org)}", "employer", org, polarity="negative",
                    valid_from=past_date(ctx, m), confidence=0.85)
+        if _INVOLUNTARY.match(verb):
+            yield from _out_of_work(ctx, s, m, f"{s} {verb} {_the(m, org)}")
         if verb == "retired from":
             yield fact(ctx, s, f"{s} retired from {_the(m, org)}", "employer", "retired", valid_from=past_date(ctx, m),
                        confidence=0.8)
