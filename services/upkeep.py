@@ -103,7 +103,7 @@ class RedisProbe:
         ``used_memory`` at ``maxmemory`` says so, but Redis refuses a write when its memory is
         over the limit at that moment, and what it reports a moment later may be just under
         it again (the refused requests' buffers freed: seen in a loaded CI run, the rate
-        limiter refused while ``INFO`` read a few KB under). So within ``_FULL_MARGIN`` of the
+        limiter refused while ``INFO`` read a few KB under). So within ``_FULL_MARGIN_BYTES`` of the
         limit is full, and under that a tiny write that expires by itself is tried: its
         out-of-memory refusal is the answer."""
         try:

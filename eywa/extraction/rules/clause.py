@@ -402,11 +402,19 @@ def past_date(ctx: Ctx, m: re.Match[str] | None = None) -> datetime | None:
     With ``m``, only a date that follows the match's start counts ("I moved to Leeds in
     May"), not one that dates an earlier clause of the same part.
     """
+    date = date_from(ctx, m)
+    return date.window_start if date is not None else None
+
+
+def date_from(ctx: Ctx, m: re.Match[str] | None = None, *, past: bool = True) -> Signal | None:
+    """The first resolved date signal of the part (from the start of ``m`` when given), on
+    or before the turn when ``past`` ("my grandpa died in March"), or either side of it
+    ("my last day is 30 April"): with its granularity, for statements that say the date."""
     for date in ctx.dates:
         if m is not None and date.start < ctx.part.start + m.start():
             continue
-        if date.window_start is not None and date.window_start <= ctx.turn.observed_at:
-            return date.window_start
+        if date.window_start is not None and (not past or date.window_start <= ctx.turn.observed_at):
+            return date
     return None
 
 

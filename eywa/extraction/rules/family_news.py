@@ -2,8 +2,8 @@
 
 "I'm pregnant", "we're expecting our first baby" and "my sister is expecting twins" say
 that someone is expecting a child, dated by the turn (the state is news when said; its
-start is not), in the turn's own words (what the validator finds in it). "My mom passed away last week", "my grandpa Joe died in March" are a death in
-the speaker's family: an event of the speaker's life, dated by the part when it says when,
+start is not), in the turn's own words (what the validator finds in it). "My mom passed
+away last week", "my grandpa Joe died in March" are a death in the speaker's family: an event of the speaker's life, dated by the part when it says when,
 otherwise bounded by the turn. A partner's death is read with the partner (``family``:
 widowed), a pet's with the pets (``pets``), "I lost my mom" with the speaker's events.
 """
@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 from eywa.attributes.kin import KIN_AGE, KIN_WORDS
-from eywa.extraction.rules.clause import A, ADV, BE, HAVE, NAME, SUBJ, Ctx, asserts, matches, openings, rule
+from eywa.extraction.rules.clause import A, ADV, BE, HAVE, NAME, SUBJ, Ctx, asserts, date_from, matches, openings, rule
 from eywa.extraction.rules.phrasing import date_phrase, fact, possessive
 from eywa.models import CandidateFact
 
@@ -58,9 +58,7 @@ def family_news(ctx: Ctx) -> Iterator[CandidateFact]:
         kin = " ".join(m.group("kin").lower().split())
         who = KIN_WORDS.get(kin, kin) + (f" {m.group('name')}" if m.group("name") else "")
         what = f"{possessive(speaker)} {who} passed away"
-        start = ctx.part.start + m.start()
-        date = next((d for d in ctx.dates if d.start >= start and d.window_start is not None
-                     and d.window_start <= said), None)  # fmt: skip
+        date = date_from(ctx, m)
         if date is not None and date.window_start is not None:
             yield fact(ctx, speaker, f"{what} {date_phrase(date.window_start, date.granularity, date.window_end)}",
                        "life_events", what, valid_from=date.window_start, confidence=0.75)

@@ -31,6 +31,7 @@ from eywa.extraction.rules.clause import (
     Ctx,
     asserts,
     experiential_state,
+    date_from,
     future_date,
     lasting,
     matches,
@@ -591,13 +592,6 @@ def _out_of_work(ctx: Ctx, s: str, m: re.Match[str], said: str) -> Iterator[Cand
                    confidence=0.75)
 
 
-def _day_of(ctx: Ctx, m: re.Match[str]) -> datetime | None:
-    """The day a last-day match names, before or after the turn: the first date of the part
-    from the match's start ("Friday is my last day", "my last day is 30 April")."""
-    start = ctx.part.start + m.start()
-    return next((d.window_start for d in ctx.dates if d.start >= start and d.window_start is not None), None)
-
-
 def _starts_on(ctx: Ctx, s: str, org: str, start: datetime) -> CandidateFact:
     """The employer from a start still ahead when the turn was said."""
     return fact(ctx, s, f"{s} starts at {org} {date_phrase(start, _granularity(ctx, start))}", "employer", org,
@@ -664,10 +658,11 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
         if m.re is _DAY_WAS_LAST.pattern:
             when = " ".join(w.capitalize() if w.endswith("day") and w not in ("today", "yesterday") else w
                             for w in m.group("day").lower().split())  # "last Friday", "today"
-            since = _day_of(ctx, m)
         else:  # "… was Friday", "… is 30 April": what follows says the day
             when = re.split(r"[.!?;,]", ctx.text[m.end() :], maxsplit=1)[0].strip()
-            since = past_date(ctx, m) if m.group("tense") == "was" else _day_of(ctx, m)
+        # the day named, from the match on: past for "was", either side of the turn for "is"
+        day = date_from(ctx, m, past=m.group("tense") == "was" and m.re is _LAST_DAY_WAS.pattern)
+        since = day.window_start if day is not None else None
         if m.group("tense") == "is" and since is None:
             continue
         yield fact(ctx, s, f"{possessive(s)} last day at {_the(m, org)} {m.group('tense')} {when}".rstrip(), "employer",
