@@ -439,3 +439,8 @@ class Delta(Frozen):
     """The start the belief states when it is before ``at`` ("since 2015", "last week"),
     else None. ``at`` stays the time said (``eywa.nous.observations``): decay and replay run
     on it; only the ``since`` a dimension reports reads this (``eywa.nous.engine.Held``)."""
+    said_at: datetime | None = None
+    """When the cited turns were said, when before ``at`` (a start said ahead: "I'm joining
+    Initech next month" said on 10 Jun is at 1 Jul), else None: a dimension replayed from its
+    deltas (an earlier ``as_of``, merged entities) reports "last said" on the day it was said,
+    as the stored state does (``ObservedValue.said_at``)."""

@@ -515,6 +515,7 @@ def make_delta(obs: Observation, result: StepResult, recorded_at: datetime) -> D
         belief_id=obs.belief_id,
         evidence_ids=obs.evidence_ids,
         valid_from=obs.valid_from,
+        said_at=obs.said_at,
     )
 
 
@@ -533,6 +534,7 @@ def observation_of(delta: Delta) -> Observation:
         belief_id=delta.belief_id,
         evidence_ids=delta.evidence_ids,
         valid_from=delta.valid_from,
+        said_at=delta.said_at,
     )
 
 

@@ -133,3 +133,16 @@ def test_worked_since_2015_with_the_rule_extractor(memory: Memory) -> None:
     memory.remember("r", [turn(SINCE_2015, "2023-03-01T10:00:00")])
     text, _ = answer(memory, "r", "Where does Ana work?", "2023-04-01T00:00:00")
     assert text.startswith("Ana — employer: Google since 1 Jan 2015"), text
+
+
+def test_a_start_said_ahead_replayed_is_last_said_when_it_was_said(memory: Memory) -> None:
+    """A dimension read as of a time before a later change is replayed from its deltas; a
+    start said ahead ("I'm joining Initech next month", said 10 Jun, held from 1 Jul) was then
+    "last said 1 Jul", a day nothing was said: the deltas did not keep when it was said."""
+    memory.remember("j", [turn("I work at Globex.", "2024-01-10T10:00:00"),
+                          turn("I'm joining Initech next month as an engineer.", "2024-06-10T10:00:00"),
+                          turn("Yesterday was my last day at Initech.", "2024-09-13T10:00:00")])  # fmt: skip
+    joined = next(d for d in memory.deltas("j", "Ana", "employer") if (d.observed, d.polarity) == ("Initech", "positive"))
+    assert (joined.at, joined.said_at) == (utc("2024-07-01T00:00:00"), utc("2024-06-10T10:00:00"))
+    text, _ = answer(memory, "j", "Where does Ana work now?", "2024-08-01T00:00:00")
+    assert text.startswith("Ana — employer: Initech since 1 Jul 2024 (was Globex) — last said 10 Jun 2024;"), text

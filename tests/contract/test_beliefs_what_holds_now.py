@@ -389,6 +389,31 @@ def test_a_change_of_partner_or_job_said_in_other_words_is_the_state_now(
     assert found.startswith(answer) if answer else found == "", (question, found)
 
 
+def test_a_job_joined_ahead_is_the_employer_from_its_start(memory: Memory) -> None:
+    """"I'm joining Initech next month as an engineer" was read as nothing (the role after the
+    date); and asked between the start and a later change, the answer said it was "last said"
+    on the start day, a day nothing was said (a dimension replayed from its deltas lost when
+    the turn was said)."""
+    space = _alice(memory, "I work at Globex.")
+    _send(memory, space, [("Alice", "I'm joining Initech next month as an engineer.", "2024-06-10T10:00:00"),
+                          ("Alice", "Yesterday was my last day at Initech.", "2024-09-13T10:00:00")])  # fmt: skip
+    before = _answer(memory, space, "Where does Alice work now?", as_of="2024-06-20T00:00:00")
+    assert before.startswith("Alice — employer: Globex since 1 Mar 2024"), before
+    after = _answer(memory, space, "Where does Alice work now?", as_of="2024-08-01T00:00:00")
+    assert after.startswith("Alice — employer: Initech since 1 Jul 2024 (was Globex) — last said 10 Jun 2024;"), after
+    assert ("Alice", "occupation", "engineer", "positive") in _beliefs(memory, space)
+
+
+def test_family_news_is_a_life_event_of_the_speaker(memory: Memory) -> None:
+    """The README's family news, through the public surface: each a life event of the speaker,
+    dated when it was said or, where the turn says when, then."""
+    space = _alice(memory, "I'm pregnant!", "We're expecting twins.", "My grandpa passed away in March.")
+    events = {b.value: b.valid_from for b in memory.beliefs(space) if b.subject == "Alice" and b.attribute == "life_events"}
+    assert set(events) == {"pregnant", "expecting twins", "Alice's grandpa passed away"}, events
+    assert [str(events[v])[:10] for v in ("pregnant", "expecting twins", "Alice's grandpa passed away")] == [
+        "2024-03-01", "2024-04-01", "2024-03-01"]  # fmt: skip
+
+
 def test_no_more_of_a_pastime_for_the_speaker_ends_it(memory: Memory) -> None:
     """"I hurt my knee, so no more tennis for me" made nothing: Alice still played tennis."""
     space = _alice(memory, "I play tennis every weekend.", "I hurt my knee, so no more tennis for me.")

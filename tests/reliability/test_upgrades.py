@@ -8,6 +8,7 @@ import gzip
 import shutil
 import sqlite3
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -286,8 +287,36 @@ def test_a_store_of_format_7_gets_its_usage_counts_from_its_turns(tmp_path: Path
         conn.execute("DROP TABLE space_usage")
         conn.execute("PRAGMA user_version = 7")
     with open_memory(directory) as mem:
-        assert user_version(directory) == FORMAT_VERSION == 8
+        assert user_version(directory) == FORMAT_VERSION
         evidence = mem._stores.evidence
         assert {space: evidence.usage(space) for space in ("home", "work", "none")} == kept
         mem.remember("work", [{"text": "Retro on Friday.", "speaker": "Ben"}])  # the triggers count on
         assert evidence.usage("work") == evidence.counted_usage("work") and evidence.usage("work").turns == 2
+
+
+def test_a_store_of_format_8_reads_its_deltas_and_new_ones_carry_the_day_said(tmp_path: Path) -> None:
+    """Format 9 records when a start said ahead was said (``Delta.said_at``). A store written
+    before has no such column: it is added, empty, so its deltas read as they did, and a new
+    one keeps the day said, which a dimension replayed from the deltas (an ``as_of`` before a
+    later change) reports as "last said"."""
+    directory = tmp_path / "mem"
+
+    def turn(text: str, at: str) -> dict[str, str]:
+        return {"text": text, "speaker": "Ana", "session": at[:10], "observed_at": at}
+
+    with open_memory(directory) as mem:
+        mem.remember("home", [turn("I work at Globex.", "2024-01-10T10:00:00")])
+        [globex] = mem.deltas("home", "Ana", "employer")
+    with sqlite3.connect(directory / DATABASE_FILE) as conn:  # what format 8 had: no said_at
+        conn.execute("ALTER TABLE nous_deltas DROP COLUMN said_at")
+        conn.execute("PRAGMA user_version = 8")
+    with open_memory(directory) as mem:
+        assert user_version(directory) == FORMAT_VERSION
+        assert mem.deltas("home", "Ana", "employer") == [globex]
+        mem.remember("home", [turn("Big news at work: I'm joining Initech next month.", "2024-06-10T10:00:00"),
+                              turn("Yesterday was my last day at Initech.", "2024-09-13T10:00:00")])  # fmt: skip
+        joined = next(d for d in mem.deltas("home", "Ana", "employer") if d.observed == "Initech" and d.polarity == "positive")
+        assert (joined.at.date().isoformat(), joined.said_at) == ("2024-07-01", datetime(2024, 6, 10, 10, tzinfo=UTC))
+        replayed = mem.dimension("home", "Ana", "employer", as_of="2024-07-15T00:00:00")
+        assert replayed.last_observed is not None and replayed.last_observed.said_at == joined.said_at
+

@@ -131,10 +131,16 @@ _STARTS = rule(
     rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+(?:job|gig|position|role)\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_ROLE_AFTER}",
     "start starts started starting begin begins began begun",
 )
-_JOINING = rule(rf"{SUBJ}{BE}\s+{ADV}(?:officially\s+)?joining\s+{_ORG}{_ROLE_AFTER}", "joining")
+_WHEN_AHEAD = (
+    r"(?:\s+(?:next\s+[A-Za-z]+|this\s+[A-Za-z]+"
+    r"|in\s+(?:a|an|one|two|three|four|five|six|a\s+few|\d+)\s+(?:days?|weeks?|months?)|in\s+[A-Za-z0-9]+"
+    r"|on\s+[A-Za-z]+(?:\s+\d{1,2}(?:st|nd|rd|th)?)?|tomorrow|soon))?"
+)
+"""A start said between the employer and the role ("joining Initech *next month* as an engineer")."""
+_JOINING = rule(rf"{SUBJ}{BE}\s+{ADV}(?:officially\s+)?joining\s+{_ORG}{_WHEN_AHEAD}{_ROLE_AFTER}", "joining")
 """"I'm joining Initech next month (as an engineer)": a start to come, from the date ahead, a plan
-without one; only when the turn speaks of work or says the role ("I'm joining Tom for lunch",
-"I'm joining CrossFit" are no jobs)."""
+without one; only when the turn speaks of work or says the role, before or after the date ("I'm
+joining Tom for lunch", "I'm joining CrossFit" are no jobs)."""
 _SCHOOL_NAME = re.compile(rf"\b{INSTITUTION_HEADS}$")
 """An institution a learner starts at ("Hillview Academy", "Leeds University")."""
 _AS_STAFF = re.compile(r"\b(?:work(?:ing)?|job|as\s+(?:a|an))\b")

@@ -35,7 +35,7 @@ SCHEMA: tuple[str, ...] = (
         modality TEXT NOT NULL, change_signal INTEGER NOT NULL, reliability REAL NOT NULL,
         prior TEXT NOT NULL, posterior TEXT NOT NULL, surprise_bits REAL NOT NULL,
         hazard REAL NOT NULL, at TEXT NOT NULL, recorded_at TEXT NOT NULL,
-        belief_id TEXT NOT NULL, evidence_ids TEXT NOT NULL, valid_from TEXT,
+        belief_id TEXT NOT NULL, evidence_ids TEXT NOT NULL, valid_from TEXT, said_at TEXT,
         PRIMARY KEY (space, id))""",
     "CREATE INDEX IF NOT EXISTS nous_deltas_dim "
     "ON nous_deltas(space, entity_key, attribute, at, id)",
@@ -54,7 +54,7 @@ SCHEMA: tuple[str, ...] = (
 
 _DELTA_COLUMNS = (
     "space, id, entity_key, entity, attribute, observed, polarity, modality, change_signal, "
-    "reliability, prior, posterior, surprise_bits, hazard, at, recorded_at, belief_id, evidence_ids, valid_from"
+    "reliability, prior, posterior, surprise_bits, hazard, at, recorded_at, belief_id, evidence_ids, valid_from, said_at"
 )
 
 
@@ -77,6 +77,7 @@ def _delta_params(delta: Delta, entity_key: str) -> tuple[Any, ...]:
         json.dumps(delta.prior), json.dumps(delta.posterior), delta.surprise_bits, delta.hazard,
         _time(delta.at), _time(delta.recorded_at), delta.belief_id,
         json.dumps(list(delta.evidence_ids)), None if delta.valid_from is None else _time(delta.valid_from),
+        None if delta.said_at is None else _time(delta.said_at),
     )  # fmt: skip
 
 
@@ -89,6 +90,7 @@ def _delta(row: sqlite3.Row) -> Delta:
         hazard=row["hazard"], reliability=row["reliability"], at=_required(row["at"]),
         recorded_at=_required(row["recorded_at"]), belief_id=row["belief_id"],
         evidence_ids=tuple(json.loads(row["evidence_ids"])), valid_from=_parse(row["valid_from"]),
+        said_at=_parse(row["said_at"]),
     )  # fmt: skip
 
 
@@ -144,10 +146,11 @@ class SqliteDimensionStore:
                     return erased
                 conn.executemany(
                     f"INSERT INTO nous_deltas ({_DELTA_COLUMNS}) VALUES "
-                    f"({', '.join('?' * 19)}) ON CONFLICT (space, id) DO UPDATE SET "
+                    f"({', '.join('?' * 20)}) ON CONFLICT (space, id) DO UPDATE SET "
                     "observed = excluded.observed, prior = excluded.prior, "
                     "posterior = excluded.posterior, surprise_bits = excluded.surprise_bits, "
-                    "hazard = excluded.hazard, reliability = excluded.reliability, valid_from = excluded.valid_from",
+                    "hazard = excluded.hazard, reliability = excluded.reliability, "
+                    "valid_from = excluded.valid_from, said_at = excluded.said_at",
                     [_delta_params(d, record.entity_key) for d in deltas],
                 )
                 conn.execute(

@@ -130,6 +130,17 @@ def _space_usage_counts(conn: sqlite3.Connection) -> None:
     recount_usage(conn)
 
 
+def _delta_said_times(conn: sqlite3.Connection) -> None:
+    """Deltas record when a start said ahead was said (``Delta.said_at``: "I'm joining Initech
+    next month" said on 10 Jun is at 1 Jul). Stores of format 8 lack the column; it is added,
+    empty: a dimension replayed from their deltas reports "last said" at the start, as it did,
+    and new deltas carry the day said. Backfilling from the cited turns would make a replayed
+    read differ from the state stored when it was folded, as for ``valid_from``."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(nous_deltas)")}
+    if "said_at" not in columns:
+        conn.execute("ALTER TABLE nous_deltas ADD COLUMN said_at TEXT")
+
+
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _entity_ids_from_entity_key,
     _extractor_versions,
@@ -139,6 +150,7 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _delta_stated_starts,
     _signals_versions,
     _space_usage_counts,
+    _delta_said_times,
 )
 FORMAT_VERSION = len(MIGRATIONS)
 

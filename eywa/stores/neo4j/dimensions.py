@@ -61,7 +61,7 @@ UNWIND $rows AS row
 MERGE (x:{_DELTA} {{id: row.id}})
   ON CREATE SET x += row
   ON MATCH SET x.observed = row.observed, x.prior = row.prior, x.posterior = row.posterior,
-    x.reliability = row.reliability, x.valid_from = row.valid_from,
+    x.reliability = row.reliability, x.valid_from = row.valid_from, x.said_at = row.said_at,
     x.surprise_bits = row.surprise_bits, x.hazard = row.hazard
 WITH x, row
 OPTIONAL MATCH (b:{_B} {{id: row.belief_id, space: row.space}})
@@ -75,7 +75,7 @@ MERGE (d)-[:{RelType.CHANGED_BY}]->(x)
 _EXISTING = f"MATCH (x:{_DELTA}) WHERE x.space = $space AND x.id IN $ids RETURN x.id AS id"
 _DELTAS = f"""
 MATCH (x:{_DELTA}) WHERE x.space = $space AND x.entity_key = $entity_key AND x.attribute = $attribute
-RETURN {projected('x', 'at', 'recorded_at', 'valid_from')} AS x ORDER BY x.at, x.id
+RETURN {projected('x', 'at', 'recorded_at', 'valid_from', 'said_at')} AS x ORDER BY x.at, x.id
 """
 _DELTAS_OF_BELIEFS = f"""
 MATCH (x:{_DELTA}) WHERE x.space = $space AND x.belief_id IN $ids
@@ -155,7 +155,7 @@ _RECALL = _RECALL_HEAD + f"""
 CALL () {{
   UNWIND $pairs AS pair
   MATCH (x:{_DELTA}) WHERE x.space = $space AND x.entity_key = pair[0] AND x.attribute = pair[1]
-  RETURN collect({projected('x', 'at', 'recorded_at', 'valid_from')}) AS deltas
+  RETURN collect({projected('x', 'at', 'recorded_at', 'valid_from', 'said_at')}) AS deltas
 }}
 RETURN same_as, dimensions, deltas, [] AS cited
 """
@@ -176,12 +176,12 @@ CALL () {{
 CALL (ids) {{
   UNWIND ids AS id
   MATCH (x:{_DELTA} {{id: id}}) WHERE x.space = $space
-  RETURN collect({projected('x', 'at', 'recorded_at', 'valid_from')}) AS by_id
+  RETURN collect({projected('x', 'at', 'recorded_at', 'valid_from', 'said_at')}) AS by_id
 }}
 CALL (whole) {{
   UNWIND whole AS pair
   MATCH (x:{_DELTA}) WHERE x.space = $space AND x.entity_key = pair[0] AND x.attribute = pair[1]
-  RETURN collect({projected('x', 'at', 'recorded_at', 'valid_from')}) AS by_pair
+  RETURN collect({projected('x', 'at', 'recorded_at', 'valid_from', 'said_at')}) AS by_pair
 }}
 RETURN same_as, dimensions, by_id + by_pair AS deltas, cited
 """

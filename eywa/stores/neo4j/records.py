@@ -570,6 +570,7 @@ def delta_props(delta: Delta, entity_key: str) -> dict[str, Any]:
         "belief_id": delta.belief_id,
         "evidence_ids": list(delta.evidence_ids),
         "valid_from": delta.valid_from,  # None: no property (deltas stored before it have none)
+        "said_at": delta.said_at,  # likewise
     }
 
 
@@ -595,6 +596,7 @@ def delta_from_props(props: Props) -> Delta:
         belief_id=props["belief_id"],
         evidence_ids=tuple(props.get("evidence_ids") or ()),
         valid_from=to_datetime(props.get("valid_from")),
+        said_at=to_datetime(props.get("said_at")),
     )
 
 
