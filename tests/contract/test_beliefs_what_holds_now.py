@@ -378,6 +378,17 @@ def test_a_child_or_pet_named_with_a_verb_is_answered_by_its_name(
         ((("Alice", "I work at Globex.", "2024-01-10T10:00:00"),
           ("Alice", "I got laid off from Globex in May.", "2024-06-10T10:00:00")),
          "Where does Alice work now?", "Alice — employer: unemployed since 1 May 2024 (was Globex)"),
+        # A job lost at a named employer ended that job only; "I lost my job" alone was unemployed.
+        ((("Alice", "I work at Globex.", "2024-01-10T10:00:00"),
+          ("Alice", "I lost my job at Globex in May.", "2024-06-10T10:00:00")),
+         "Where does Alice work now?", "Alice — employer: unemployed since 1 May 2024 (was Globex)"),
+        # Working for oneself, and back at work at an employer, were read as nothing.
+        ((("Alice", "I work at Globex.", "2024-01-10T10:00:00"),
+          ("Alice", "I left Globex and I work for myself now.", "2024-06-10T10:00:00")),
+         "Where does Alice work now?", "Alice — employer: self-employed since 10 Jun 2024 (was Globex)"),
+        ((("Alice", "I'm unemployed.", "2024-01-10T10:00:00"),
+          ("Alice", "I went back to work at Globex in May.", "2024-06-10T10:00:00")),
+         "Where does Alice work now?", "Alice — employer: Globex since 1 May 2024 (was unemployed)"),
     ],
 )
 def test_a_change_of_partner_or_job_said_in_other_words_is_the_state_now(

@@ -526,10 +526,39 @@ def test_a_second_verb_after_and_now_shares_the_subject(text: str, expected: Fac
         ("Globex laid me off and I started at Initech.",
          {("employer", "Globex", "negative", "asserted"), ("employer", "Initech", "positive", "asserted")}),
         ("I got fired from Globex but I joined Initech a week later.", {("employer", "Globex", "negative", "asserted")}),
+        # a job lost, the employer named or a kind of workplace: as "I lost my job" alone
+        ("I lost my job at Globex last month.",
+         {("employer", "Globex", "negative", "asserted"), ("employer", "unemployed", "positive", "asserted")}),
+        ("Since I lost my job at the bakery, things have been tough.",
+         {("employer", "bakery", "negative", "asserted"), ("employer", "unemployed", "positive", "asserted")}),
+        ("I lost my job at Globex, but I found a new one.", {("employer", "Globex", "negative", "asserted")}),
         # a job left by choice says nothing of what one does now
         ("I quit Globex.", {("employer", "Globex", "negative", "asserted")}),
+        ("I quit my job at Globex.", {("employer", "Globex", "negative", "asserted")}),
+        ("I left my job at the bakery.", {("employer", "bakery", "negative", "asserted")}),
     ],
 )
 def test_a_job_the_employer_ended_leaves_one_out_of_work(text: str, expected: set[Fact]) -> None:
     """"I got laid off" alone was ``unemployed``; with the employer named it only ended that job."""
+    assert facts(text, attribute="employer") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I work for myself now.", {("employer", "self-employed", "positive", "asserted")}),
+        ("I've been working for myself since 2020.", {("employer", "self-employed", "positive", "asserted")}),
+        ("Melinda works for herself.", {("employer", "self-employed", "positive", "asserted")}),
+        ("I went back to work at Globex last month.", {("employer", "Globex", "positive", "asserted")}),
+        ("I lost my job at Globex, but I found a new one at Initech.",
+         {("employer", "Globex", "negative", "asserted"), ("employer", "Initech", "positive", "asserted")}),
+        # a past, a plan, a denial, and "a new one" not about work: no employer
+        ("I worked for myself for a while.", set()),
+        ("I'm going back to work at Globex next month.", set()),
+        ("I don't work for myself.", set()),
+        ("I got a new one at the Apple Store.", set()),
+    ],
+)
+def test_work_for_oneself_back_at_work_and_a_new_one(text: str, expected: set[Fact]) -> None:
+    """Three ways of saying where one works that were read as nothing."""
     assert facts(text, attribute="employer") == expected

@@ -104,10 +104,12 @@ _HAS_WORKED = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+(?:at|for)\s+{_ORG}", "worked
 (``stated_start``: 1 Jan 2019). Only with how long (``lasting``)."""
 _GOT_JOB = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|landed|accepted|found|scored)\s+(?:a|an|the|my)\s+"
-    rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|permanent\s+)*(?:job|position|role|offer)"
+    rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|permanent\s+)*(?:job|position|role|offer|(?<=new\s)(?P<one>one))"
     rf"(?:\s+as\s+(?:a|an)\s+{_TITLE})?\s+(?:at|with|from)\s+{_ORG}{_ROLE_AFTER}",
-    "job position role offer",
+    "job position role offer one",
 )
+""""I got a job at Globex", "I landed a new position with Initech as an analyst", and in a turn
+about work "… but I found a new one at Initech" (the job lost or left before it)."""
 _NEW_JOB_AS = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|landed|found|started|accepted|took)\s+(?:a|an|my)\s+"
     rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|first\s+)*(?:job|position|role)\s+as\s+(?:a|an)\s+{_TITLE}"
@@ -248,6 +250,17 @@ _STATUS = rule(
 """Whether one works at all: "I'm unemployed", "I'm between jobs", "I'm self-employed", "I'm
 retired". The registry holds these as the employer's own values (``unemployed``,
 ``self-employed``, ``retired``), so a later job moves the same dimension."""
+_FOR_ONESELF = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working)\s+for\s+(?:myself|himself|herself|themselves)\b",
+    "work works working",
+)
+""""I work for myself now", "I've been working for myself since 2020": self-employed (not
+"I worked for myself", a past)."""
+_BACK_AT_WORK = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:went|gone|got|came|come)\s+back\s+to\s+work(?:ing)?\s+(?:at|for)\s+{_ORG}{_ROLE_AFTER}",
+    "went gone got came come",
+)
+""""I went back to work at Globex": the employer again, since then."""
 _OWN_BUSINESS = rule(
     rf"{SUBJ}(?:{HAVE}\s+{ADV}been|{HAVE}|{BE})?\s+{ADV}(?P<verb>started|launched|opened|founded|set\s+up|run|runs|running|own|owns)\s+"
     r"(?:my|our|his|her|their)\s+own\s+(?:small\s+|little\s+)?(?P<what>business|company|firm|practice|agency|startup"
@@ -400,6 +413,17 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         if lasting(ctx, m.end(), right_after=True) and (org := org_name(m.group("org"))):
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
                        confidence=0.85)
+    for m, s in matches(ctx, _FOR_ONESELF):
+        if not experiential_state(ctx, m):
+            oneself = m.group(0).split()[-1].lower()  # "myself": the speaker, said as "themselves"
+            yield fact(ctx, s, f"{s} works for {'themselves' if oneself == 'myself' else oneself}", "employer",
+                       "self-employed",
+                       valid_from=stated_start(ctx, m), confidence=0.85)
+    for m, s in matches(ctx, _BACK_AT_WORK):
+        if org := org_name(m.group("org")):
+            yield fact(ctx, s, f"{s} went back to work at {_the(m, org)}", "employer", org, valid_from=past_date(ctx, m),
+                       confidence=0.85)
+            yield from _title(ctx, s, m)
     for m, s in matches(ctx, _OWN_BUSINESS):
         org, what = org_name(m.group("org")), m.group("what")
         verb = " ".join(m.group("verb").split())
@@ -463,6 +487,8 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     changed = [(m, s) for m, s in matches(ctx, _LEFT_AND_JOINED) if ctx.holds(s, clean(m.group("old")), "employer")]
     for m, s in matches(ctx, _GOT_JOB) + matches(ctx, _HIRED) + matches(ctx, _JOINED) + changed:
+        if m.groupdict().get("one") and not _WORK_TALK.search(ctx.turn.text):
+            continue  # "I got a new one at the Apple Store": a phone, unless the turn is about work
         if org := org_name(m.group("org")):
             said = _JOIN_VERB.search(m.group(0))
             accepted = said is not None and said.group(1) == "accepted"
@@ -580,11 +606,12 @@ def _date_ahead(ctx: Ctx, words: re.Pattern[str], granularity: str | None = None
     return None
 
 
-_INVOLUNTARY = re.compile(r"(?:got|was)\s+(?:laid\s+off|fired|let\s+go|made\s+redundant)\b")
-"""A job ended by the employer ("I got laid off from Globex"), not left for another."""
+_INVOLUNTARY = re.compile(r"(?:got|was)\s+(?:laid\s+off|fired|let\s+go|made\s+redundant)\b|lost\s+\S+\s+job\b")
+"""A job ended by the employer ("I got laid off from Globex", "I lost my job at Globex"), not
+left for another."""
 _NEXT_JOB = re.compile(
     r"\b(?:join(?:ed|ing)?|hired|landed|(?:start(?:ed|ing)?|work(?:ing)?)\s+(?:at|for|with)|new\s+(?:job|position|role|gig)"
-    r"|(?:found|got)\s+(?:a\s+|another\s+)?(?:new\s+)?(?:job|position|role|work))\b",
+    r"|(?:found|got|landed)\s+(?:a\s+|another\s+)?(?:new\s+)?(?:job|position|role|work)|(?:found|got|landed)\s+a\s+new\s+one)\b",
     re.IGNORECASE,
 )
 """Words after a layoff that say what came next ("… but I joined Initech", "… and found a new job")."""
@@ -607,8 +634,10 @@ def _starts_on(ctx: Ctx, s: str, org: str, start: datetime) -> CandidateFact:
 def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _LOST_JOB_AT):
         place = " ".join(m.group("org").split()[1:])
-        yield fact(ctx, s, f"{s} {m.group('verb')} {possessive(s)} job at the {place}", "employer", place,
-                   polarity="negative", valid_from=past_date(ctx, m), confidence=0.8)
+        said = f"{s} {m.group('verb')} {possessive(s)} job at the {place}"
+        yield fact(ctx, s, said, "employer", place, polarity="negative", valid_from=past_date(ctx, m), confidence=0.8)
+        if m.group("verb") == "lost":
+            yield from _out_of_work(ctx, s, m, said)
     for m, s in matches(ctx, _NOT_WORKS):
         if org := org_name(m.group("org")):
             yield fact(ctx, s, f"{s} does not work at {_the(m, org)}", "employer", org, polarity="negative", confidence=0.85)
