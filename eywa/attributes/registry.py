@@ -143,7 +143,7 @@ SPECS: tuple[AttributeSpec, ...] = (
         words=("married", "marriage", "single", "dating", "divorced", "engaged", "relationship",
                "wife", "husband", "spouse", "partner", "boyfriend", "girlfriend", "widowed"),
         synonyms=_syn("married", "positive", "wed", "wedded", "tied the knot")
-        + _syn("in a relationship", "positive", "dating someone", "seeing someone", "taken")
+        + _syn("in a relationship", "positive", "dating someone", "seeing someone", "taken", "back together")
         + _syn("widowed", "positive", "widow", "widower")
         + _syn("married", "negative", "unmarried")
         + _syn("single", "positive", "broke up", "split up")

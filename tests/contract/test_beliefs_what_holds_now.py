@@ -389,6 +389,11 @@ def test_a_child_or_pet_named_with_a_verb_is_answered_by_its_name(
         ((("Alice", "I'm unemployed.", "2024-01-10T10:00:00"),
           ("Alice", "I went back to work at Globex in May.", "2024-06-10T10:00:00")),
          "Where does Alice work now?", "Alice — employer: Globex since 1 May 2024 (was unemployed)"),
+        # Back together after a breakup was read as nothing: still single.
+        ((("Alice", "I'm dating Tobias.", "2024-01-10T10:00:00"),
+          ("Alice", "Tobias and I broke up.", "2024-03-10T10:00:00"),
+          ("Alice", "Tobias and I got back together in May.", "2024-06-10T10:00:00")),
+         "Is Alice single?", "Alice — relationship_status: in a relationship since 1 May 2024 (was single)"),
     ],
 )
 def test_a_change_of_partner_or_job_said_in_other_words_is_the_state_now(

@@ -484,3 +484,23 @@ def test_a_name_before_who_they_are_between_commas_is_that_person(text: str, exp
 )
 def test_tying_the_knot_is_getting_married(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="relationship_status") | facts(text, attribute="partner") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Tobias and I got back together.", {("relationship_status", "in a relationship", "positive", "asserted"),
+                                             ("partner", "Tobias", "positive", "asserted")}),
+        ("I'm back together with Tobias.", {("relationship_status", "in a relationship", "positive", "asserted"),
+                                            ("partner", "Tobias", "positive", "asserted")}),
+        # no one named, a denial, a hedge, a band: nothing
+        ("We got back together!", set()),
+        ("I am not back together with Tobias.", set()),
+        ("Tobias and I might get back together.", set()),
+        ("The band got back together.", set()),
+    ],
+)
+def test_back_together_with_someone_is_that_partner_again(text: str, expected: set[Fact]) -> None:
+    """"Tobias and I got back together" after a breakup was read as nothing: "Is she single?"
+    kept answering yes."""
+    assert facts(text, attribute="relationship_status") | facts(text, attribute="partner") == expected

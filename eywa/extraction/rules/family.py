@@ -86,6 +86,12 @@ _BROKE_UP = rule(
     rf"(?:\s+with\s+(?P<name>{NAME}))?\b{_FROM_NO_ONE}",
     "broke split separated called",
 )
+_BACK_TOGETHER = rule(
+    rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:got|get|getting|are|were)?\s*back\s+together(?:\s+with\s+(?P<name>{NAME}))?\b",
+    "together",
+)
+""""Tobias and I got back together", "I'm back together with Tobias": that partner again, in a
+relationship ("we got back together" names no one: nothing)."""
 _APART = rule(
     rf"{SUBJ}{BE}(?:\s+{ADV}(?:(?P<longer>no\s+longer)|not)|n{A}t)\s+(?:together|with\s+(?P<name>{NAME})\b(?!{A}s))"
     r"(?(longer)|\s+(?:anymore|any\s+more)\b)",
@@ -279,6 +285,13 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
         for m, s in matches(ctx, _GETTING, we=True):
             st = m.group("st")
             yield fact(ctx, s, f"{s} is getting {st}", "plans", f"get {st}", modality="planned", confidence=0.8)
+        for m, s in matches(ctx, _BACK_TOGETHER, we=True):
+            if (partner := _name(m.group("name")) or companion(ctx, m)) is not None:
+                since = past_date(ctx, m)
+                yield fact(ctx, s, f"{s} got back together with {partner}", "partner", partner, valid_from=since,
+                           confidence=0.8)
+                yield fact(ctx, s, f"{s} got back together with {partner}", "relationship_status", "in a relationship",
+                           valid_from=since, confidence=0.75)
         for m, s in matches(ctx, _BROKE_UP, we=True):
             partner = _name(m.group("name")) or companion(ctx, m)
             if partner is not None:
