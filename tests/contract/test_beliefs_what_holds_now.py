@@ -394,6 +394,15 @@ def test_a_child_or_pet_named_with_a_verb_is_answered_by_its_name(
           ("Alice", "Tobias and I broke up.", "2024-03-10T10:00:00"),
           ("Alice", "Tobias and I got back together in May.", "2024-06-10T10:00:00")),
          "Is Alice single?", "Alice — relationship_status: in a relationship since 1 May 2024 (was single)"),
+        # "No longer working at", "X is home now", a partner named after the role: nothing.
+        ((("Alice", "I work at Globex.", "2024-01-10T10:00:00"),
+          ("Alice", "I'm no longer working at Globex.", "2024-06-10T10:00:00")),
+         "Where does Alice work now?", "Alice — employer: unknown since 10 Jun 2024 (was Globex)"),
+        ((("Alice", "I live in Denver.", "2024-01-10T10:00:00"), ("Alice", "Austin is home now.", "2024-06-10T10:00:00")),
+         "Where does Alice live now?", "Alice — residence: Austin since 10 Jun 2024 (was Denver)"),
+        ((("Alice", "I'm single.", "2024-01-10T10:00:00"),
+          ("Alice", "I have a girlfriend now, her name is Lucia.", "2024-06-10T10:00:00")),
+         "Who is Alice dating?", "Alice — partner: Lucia since 10 Jun 2024"),
     ],
 )
 def test_a_change_of_partner_or_job_said_in_other_words_is_the_state_now(

@@ -504,3 +504,21 @@ def test_back_together_with_someone_is_that_partner_again(text: str, expected: s
     """"Tobias and I got back together" after a breakup was read as nothing: "Is she single?"
     kept answering yes."""
     assert facts(text, attribute="relationship_status") | facts(text, attribute="partner") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "partner"),
+    [
+        ("I have a girlfriend now, her name is Lucia.", "Lucia"),
+        ("My girlfriend's name is Lucia.", "Lucia"),
+        ("I have a boyfriend, his name's Tobias.", "Tobias"),
+        ("I'm dating a guy named Tobias.", "Tobias"),
+        ("I'm seeing someone called Tobias.", "Tobias"),
+        ("My boyfriend's name is on the lease.", None),
+        ("I'm dating a girl named after a flower.", None),
+    ],
+)
+def test_a_partner_named_after_the_role_is_the_partner(text: str, partner: str | None) -> None:
+    """Read as a status with no partner, or as nothing: "Who is she dating?" had no answer."""
+    expected = set() if partner is None else {("partner", partner, "positive", "asserted")}
+    assert facts(text, attribute="partner") == expected

@@ -562,3 +562,32 @@ def test_a_job_the_employer_ended_leaves_one_out_of_work(text: str, expected: se
 def test_work_for_oneself_back_at_work_and_a_new_one(text: str, expected: set[Fact]) -> None:
     """Three ways of saying where one works that were read as nothing."""
     assert facts(text, attribute="employer") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm no longer working at Globex.", {("employer", "Globex", "negative", "asserted")}),
+        ("I'm not working at Globex anymore.", {("employer", "Globex", "negative", "asserted")}),
+        ("Melinda is no longer working for Globex.", {("employer", "Globex", "negative", "asserted")}),
+        ("I'm not working at Globex today.", set()),  # a day off
+    ],
+)
+def test_no_longer_working_at_an_employer_ends_the_job(text: str, expected: set[Fact]) -> None:
+    """"I don't work at Globex anymore" ended the job; the progressive "I'm no longer working at
+    Globex" was read as nothing."""
+    assert facts(text, attribute="employer") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Lisbon is home now.", {("residence", "Lisbon", "positive", "asserted")}),
+        ("Lisbon will always be home.", set()),
+        ("Home is where the heart is.", set()),
+    ],
+)
+def test_a_place_that_is_home_now_is_the_residence_said_alone(text: str, expected: set[Fact]) -> None:
+    """"Lisbon is my home now" was read, "Lisbon is home now" was not: a part with no "I", "my"
+    or person was not read for the speaker at all."""
+    assert facts(text, attribute="residence") == expected

@@ -45,8 +45,9 @@ FAMILIES: tuple[Family, ...] = (
 )
 """Every rule family, in the order their proposals are listed."""
 
-_SPEAKER_WORDS = frozenset("i we my our me us".split())
-"""A part with none of these words and no recognised person has no subject a rule could resolve."""
+_SPEAKER_WORDS = frozenset("i we my our me us home".split())
+"""A part with none of these words and no recognised person has no subject a rule could resolve
+("home" says the speaker's: "Lisbon is home now")."""
 
 _NOT_CONTRASTED = frozenset({"life_events", "plans", "events"})
 """Attributes whose values are not states one is instead of another: "I went hiking, not
@@ -125,7 +126,7 @@ class RuleExtractor:
     name = "rules"
     # Bump when the rules propose something different for the same turn: beliefs record it,
     # and `eywa reprocess` re-reads the turns an older version read.
-    version = "25"
+    version = "26"
 
     def __init__(self, families: Sequence[Family] = FAMILIES) -> None:
         self._families = tuple(families)

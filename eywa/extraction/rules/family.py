@@ -68,7 +68,8 @@ _MARRIED_TO = rule(
 """"I'm married to Tom", "I married Tom"'s "got married to", and the perfect with how long:
 "I've been married to Tom for ten years" (the status and the partner since its start)."""
 _TO_NAME = re.compile(rf"\s+to\s+(?P<name>{NAME})\b(?!{A}s)")
-_WITH_NAME = re.compile(rf"\s+with\s+(?P<name>{NAME})\b(?!{A}s)")
+_WITH_NAME = re.compile(rf"\s+(?:with|named|called)\s+(?P<name>{NAME})\b(?!{A}s)")
+"""Whom a relationship is with: "… in a relationship with Tom", "… dating a guy named Tom"."""
 _FROM_NAME = re.compile(rf"\s+from\s+(?P<name>{NAME})\b(?!{A}s)")
 _MARRIED_NAME = rule(
     rf"{SUBJ}\s+{ADV}married\s+(?:my\s+(?:[a-z]+\s+){{0,2}}?(?:sweetheart|love|friend|partner|boyfriend|girlfriend"
@@ -105,11 +106,11 @@ _ROLE_WORDS = "husband wife fiance fiancé fiancee fiancée boyfriend girlfriend
 """A partner's role, as the partner rules name it (and their gate words)."""
 _SPOUSE = rule(
     rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?P<ex>ex-?\s*)?{_ROLE}\b"
-    rf"(?:(?:,|\s+is\s+(?:named|called)|,\s+(?:named|called))?\s+(?P<name>{NAME})\b(?!{A}s))?",
+    rf"(?:(?:,|\s+is\s+(?:named|called)|,\s+(?:named|called)|{A}s\s+name\s+is)?\s+(?P<name>{NAME})\b(?!{A}s))?",
     _ROLE_WORDS,
 )
-""""my husband, Tom", "my husband Tom", "my husband is called Tom": the partner is named (not
-"my wife called Ines yesterday", a call)."""
+""""my husband, Tom", "my husband Tom", "my husband is called Tom", "my girlfriend's name is
+Lucia": the partner is named (not "my wife called Ines yesterday", a call)."""
 _NAME_MY_SPOUSE = rule(
     rf"(?<![\w'’])(?P<name>{NAME}),\s+(?P<subj>[Mm]y)\s+{_ROLE}\b(?=\s*[,.!;]|\s*$)",
     _ROLE_WORDS,
@@ -121,10 +122,11 @@ _LOST_BEFORE = re.compile(r"\blost\s+(?:my|our)\s*$", re.IGNORECASE)
 death, which ends the partnership and says no marriage of now."""
 _HAS_SPOUSE = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+{ADV}got|\s+{ADV}have\s+got)\s+(?:a|an)\s+(?:new\s+)?{_ROLE}\b"
-    rf"(?:(?:,?\s+(?:named|called)|,)\s+(?P<name>{NAME})\b(?!{A}s))?",
+    rf"(?:(?:,?\s+(?:named|called)|,|(?:\s+now)?,\s+(?:her|his|their)\s+name(?:{A}s|\s+is))\s+(?P<name>{NAME})\b(?!{A}s))?",
     _ROLE_WORDS,
 )
-""""I have a boyfriend named Ben", "I've got a wife, Ines": the same facts as "my boyfriend Ben"."""
+""""I have a boyfriend named Ben", "I've got a wife, Ines", "I have a girlfriend now, her name is
+Lucia": the same facts as "my boyfriend Ben"."""
 _TOGETHER = rule(
     rf"{SUBJ}(?:{HAVE}\s+been|{BE})\s+{ADV}(?P<how>together|dating|a\s+couple)\b(?:\s+for\s+(?P<span>[\w\s]+))?",
     "together dating couple",

@@ -209,6 +209,13 @@ _NOT_WORKS = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t|no\s+longer)\s+(?:really\s+)?(?:work|works)\s+(?:at|for)\s+{_ORG}",
     "work works",
 )
+_NOT_WORKING = rule(
+    rf"{SUBJ}{BE}\s+(?:(?P<longer>no\s+longer)|not)\s+(?:really\s+)?working\s+(?:at|for)\s+{_ORG}"
+    r"(?(longer)|(?=\s+(?:anymore|any\s+more)\b))",
+    "working",
+)
+""""I'm no longer working at Globex", "I'm not working at Globex anymore": the job has ended (not
+"I'm not working at Globex today", a day off)."""
 _NOT_AT = rule(
     rf"{SUBJ}{BE}\s+(?:not|no\s+longer)\s+(?:at|with)\s+{_ORG}(?=\s+(?:anymore|any\s+more)\b|\s*[.!]?\s*$)",
     "not longer",
@@ -638,7 +645,7 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
         yield fact(ctx, s, said, "employer", place, polarity="negative", valid_from=past_date(ctx, m), confidence=0.8)
         if m.group("verb") == "lost":
             yield from _out_of_work(ctx, s, m, said)
-    for m, s in matches(ctx, _NOT_WORKS):
+    for m, s in matches(ctx, _NOT_WORKS) + matches(ctx, _NOT_WORKING):
         if org := org_name(m.group("org")):
             yield fact(ctx, s, f"{s} does not work at {_the(m, org)}", "employer", org, polarity="negative", confidence=0.85)
     for m, s in matches(ctx, _NOT_AT):
