@@ -172,3 +172,40 @@ def test_a_child_starting_at_a_school_starts_school_not_a_job() -> None:
     assert facts("I started at Hillview Academy this fall.", attribute="employer") == {
         ("employer", "Hillview Academy", "positive", "asserted")
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm studying at Leeds University.", {("education", "Leeds University", "positive", "asserted")}),
+        ("I'm a sophomore at Leeds University.", {("education", "Leeds University", "positive", "asserted")}),
+        ("I'm a first-year at Leeds University.", {("education", "Leeds University", "positive", "asserted")}),
+        ("I'm a senior at Globex.", set()),  # no school by its name: a job's seniority
+        # where, when or how one studies is no field of study
+        ("I'm studying at the library.", set()),
+        ("I'm studying at home tonight.", set()),
+        ("I'm studying hard for exams.", set()),
+        ("I'm studying for my finals.", set()),
+        ("I'm studying tonight.", set()),
+        ("I study computer science.", {("education", "computer science", "positive", "asserted")}),
+    ],
+)
+def test_studying_at_a_school_and_not_at_the_library(text: str, expected: set[Fact]) -> None:
+    """"I'm studying at Leeds University" and "a sophomore at …" were read as nothing, while
+    "I'm studying at the library" made the education "at the library" (and "studying tonight",
+    "tonight")."""
+    assert facts(text, attribute="education") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We welcomed our son Leo last month.", {("children", "Leo", "positive", "asserted")}),
+        ("We had a baby girl, Mia.", {("children", "Mia", "positive", "asserted")}),
+        ("We had a baby girl Monday.", {("children", "baby girl", "positive", "asserted")}),
+    ],
+)
+def test_a_child_named_right_after_the_birth_is_one_child(text: str, expected: set[Fact]) -> None:
+    """"We welcomed our son Leo" made two children, "son" and "Leo"; "a baby girl, Mia" one
+    unnamed "baby girl"."""
+    assert facts(text, attribute="children") == expected

@@ -186,11 +186,14 @@ _BABY = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:had|welcomed|adopted|gave\s+birth\s+to)\s+(?:a|our|their|his|her)\s+"
     rf"(?:(?:new|first|second|third|fourth|fifth)\s+)?"
     rf"(?:baby(?:\s+(?P<sex>girl|boy))?|(?P<kind>son|daughter))\b"
-    rf"(?:,?\s+(?:(?:a\s+)?(?P<sex_after>girl|boy|son|daughter),?\s+)?(?:named|called)\s+(?P<name>{NAME}))?",
+    rf"(?:,?\s+(?:(?:a\s+)?(?P<sex_after>girl|boy|son|daughter),?\s+)?(?:named|called)\s+(?P<name>{NAME})"
+    rf"|,?\s+(?P<name_after>{NAME})\b(?!{A}s))?",
     "baby son daughter",
 )
-""""We had a baby girl named Ada", "we just had our third baby, a boy named Leo": a child, named
-when the sentence names them (the sex said after the baby as before it)."""
+""""We had a baby girl named Ada", "we just had our third baby, a boy named Leo", "we welcomed
+our son Leo", "we had a baby girl, Mia": a child, named when the sentence names them (the sex
+said after the baby as before it); not "our son Leo's school", where the name opens something
+else."""
 _RELATIVE_KIND = r"(?P<kind>sister|brother|sibling|mom|mum|mother|dad|father)"
 _MY_RELATIVE = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+{KIN_AGE}{_RELATIVE_KIND}\b"
@@ -418,7 +421,7 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
     if ctx.part.negated:
         return
     for m, s in matches(ctx, _BABY, we=True):
-        name = _name(m.group("name"))
+        name = _name(m.group("name") or m.group("name_after"))
         sex = m.group("sex") or {"son": "boy", "daughter": "girl"}.get(m.group("sex_after") or "", m.group("sex_after"))
         kind = m.group("kind") or (f"baby {sex}" if sex else "baby")
         value = name or _KIND_VALUE.get(kind, kind)

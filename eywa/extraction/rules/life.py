@@ -33,7 +33,12 @@ from eywa.extraction.rules.clause import (
 from eywa.extraction.rules.phrasing import clean, fact, possessive
 from eywa.models import CandidateFact
 
-_FIELD = r"(?P<field>[a-z][a-z-]+(?:\s+(?!at\b|from\b|in\b|and\b|with\b|this\b|next\b|last\b|on\b)[a-z][a-z-]+){0,2})"
+_FIELD = (
+    r"(?P<field>(?!(?:at|from|in|with|on|for|to|hard|late|tonight|today|all|home|abroad)\b)[a-z][a-z-]+"
+    r"(?:\s+(?!at\b|from\b|in\b|and\b|with\b|this\b|next\b|last\b|on\b)[a-z][a-z-]+){0,2})"
+)
+"""A field of study, lower-case, up to three words; never a preposition or a word of when or how
+("I'm studying at the library", "studying hard", "studying tonight" name no field)."""
 _SCHOOL = rf"(?P<school>(?:the\s+)?(?:{PROPER}\s+)?{INSTITUTION_HEADS}(?:\s+of\s+{PROPER})?|{PROPER}\s+{INSTITUTION_HEADS})"
 _DEGREE = rf"(?:(?:part-time|full-time|online|two-year|one-year|four-year)\s+)?(?P<degree>(?i:{DEGREES}))"
 """Any case: "PhD", "MBA" as people write them."""
@@ -83,6 +88,12 @@ _STUDENT_AT = (
     # "I'm in my second year at Leeds Uni": a student there.
     rule(rf"{SUBJ}{BE}\s+{ADV}in\s+(?:my|his|her|our|their)\s+(?:first|second|third|fourth|final|last)\s+year"
          rf"\s+(?:at|of)\s+{_SCHOOL}", "year"),  # a school by its name only ("at Initech" may be a job)
+    # "I'm a sophomore at Leeds University", "I'm studying at Leeds University": a student there
+    # (by the school's name only: "a senior at Globex" is a job).
+    rule(rf"{SUBJ}{BE}\s+{ADV}(?:a|an)\s+(?:freshman|sophomore|junior|senior|undergrad(?:uate)?|postgrad(?:uate)?"
+         rf"|first-year|second-year|third-year|final-year)\s+at\s+{_SCHOOL}",
+         "freshman sophomore junior senior undergrad undergraduate postgrad postgraduate year"),
+    rule(rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:studying|study|studies)\s+at\s+{_SCHOOL}", "study studies studying"),
 )
 _HAS_DEGREE = rule(
     rf"{SUBJ}\s+{ADV}(?:have|has|hold|holds|{A}ve\s+got|have\s+got)\s+{_PROGRAMME}"
