@@ -522,3 +522,17 @@ def test_a_partner_named_after_the_role_is_the_partner(text: str, partner: str |
     """Read as a status with no partner, or as nothing: "Who is she dating?" had no answer."""
     expected = set() if partner is None else {("partner", partner, "positive", "asserted")}
     assert facts(text, attribute="partner") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We went out for my daughter Sara's birthday.", {("children", "Sara", "positive", "asserted")}),
+        ("My son Leo's school is great.", {("children", "Leo", "positive", "asserted")}),
+        ("My son's friend Tom came over.", {("children", "son", "positive", "asserted")}),
+    ],
+)
+def test_a_child_named_before_a_possessive_is_named(text: str, expected: set[Fact]) -> None:
+    """"my daughter Sara's birthday" made an unnamed daughter: a name followed by "'s" was not
+    taken, though it can only be the child's."""
+    assert facts(text, attribute="children") == expected

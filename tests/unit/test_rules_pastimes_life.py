@@ -209,3 +209,18 @@ def test_a_child_named_right_after_the_birth_is_one_child(text: str, expected: s
     """"We welcomed our son Leo" made two children, "son" and "Leo"; "a baby girl, Mia" one
     unnamed "baby girl"."""
     assert facts(text, attribute="children") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I love running my own studio.", set()),
+        ("I love running a business.", set()),
+        ("I love running a marathon.", {("hobbies", "running", "positive", "asserted")}),
+        ("I love running the occasional half marathon.", {("hobbies", "running", "positive", "asserted")}),
+        ("I love running in the rain.", {("hobbies", "running", "positive", "asserted")}),
+    ],
+)
+def test_running_a_business_is_no_running(text: str, expected: set[Fact]) -> None:
+    """"I love running my own studio" made the hobby running."""
+    assert facts(text, attribute="hobbies") == expected

@@ -168,7 +168,7 @@ _MY_KID = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+(?:(?:little|baby|eldest|oldest|youngest|older|younger"
     rf"|teenage|adult|grown-up|two|three|four)\s+)?(?P<kind>kids|children|son|daughter|sons|daughters|twins|baby)\b"
     rf"(?:(?:,?\s+|\s+(?:is|are)\s+(?:named|called)\s+|{A}s?\s+names?\s+(?:is|are)\s+"
-    rf"|\s+are\s+(?={NAME}(?:\s*,\s*{NAME})*,?\s+and\s+{NAME}\b))(?P<name>{NAME})\b(?!{A}s))?",
+    rf"|\s+are\s+(?={NAME}(?:\s*,\s*{NAME})*,?\s+and\s+{NAME}\b))(?P<name>{NAME})\b)?",
     "kids children son daughter sons daughters twins baby",
 )
 """"my son Leo", "my son, Leo", "my son is called Leo", "my daughter's name is Mia", and for
