@@ -423,9 +423,8 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _FOR_ONESELF):
         if not experiential_state(ctx, m):
             oneself = m.group(0).split()[-1].lower()  # "myself": the speaker, said as "themselves"
-            yield fact(ctx, s, f"{s} works for {'themselves' if oneself == 'myself' else oneself}", "employer",
-                       "self-employed",
-                       valid_from=stated_start(ctx, m), confidence=0.85)
+            said = f"{s} works for {'themselves' if oneself == 'myself' else oneself}"
+            yield fact(ctx, s, said, "employer", "self-employed", valid_from=stated_start(ctx, m), confidence=0.85)
     for m, s in matches(ctx, _BACK_AT_WORK):
         if org := org_name(m.group("org")):
             yield fact(ctx, s, f"{s} went back to work at {_the(m, org)}", "employer", org, valid_from=past_date(ctx, m),
