@@ -41,6 +41,7 @@ from eywa.nous.identity import MergeProposal
 from eywa.portability import ExportHeader, ExportRecord, ImportReport
 from eywa.stores.corrections import CorrectionRecord
 from eywa.stores.dimensions import SameAsEdge
+from eywa.stores.keys import ApiKey
 
 __all__ = ["AsyncClient"]
 
@@ -239,6 +240,20 @@ class AsyncClient:
         """The residue of an erasure per kind, as ``Memory.erasure_proof`` (``erase`` scope)."""
         return await self._send(calls.erasure_proof(space, erasure_id))
 
+    # --- keys ---------------------------------------------------------------------------
+
+    async def create_key(
+        self,
+        spaces: Sequence[str],
+        scopes: Sequence[str],
+        *,
+        name: str | None = None,
+        expires_at: datetime | str | None = None,
+    ) -> tuple[ApiKey, str]:
+        """``Client.create_key``, awaited: one key per call, its ``Idempotency-Key`` kept across
+        the call's retries (a lost answer is answered again with a new secret)."""
+        return await self._send(calls.create_key(spaces, scopes, name, expires_at))
+
     # --- portability --------------------------------------------------------------------
 
     async def export_space(self, space: str) -> list[ExportHeader | ExportRecord]:
@@ -253,7 +268,8 @@ class AsyncClient:
 
         Raises:
             InvalidInputError: another space's export or an invalid line (``line.<n>``).
-            SpaceNotEmptyError: the space already holds data (HTTP 409); nothing was written.
+            SpaceNotEmptyError: the space holds data other than just this export (HTTP 409;
+                this export again is answered as done, ``already_imported``); nothing was written.
         """
         return await self._send(calls.import_space(space, source))
 

@@ -10,7 +10,9 @@ agents and spaces concurrently). Requests that get 429 or 503, or fail to connec
 retried with exponential backoff, honouring ``Retry-After`` (seconds or an HTTP-date); every
 route is safe to retry (``remember`` is idempotent: a turn sent twice keeps its id and is
 stored once; a ``forget``, ``drop_space`` or correction sent again after its answer was lost
-is answered by the erasure or correction record it made).
+is answered by the erasure or correction record it made; an import of an export the space
+already holds is answered as done; ``create_key`` sends an ``Idempotency-Key`` kept across its
+retries, so a creation whose answer was lost makes one key).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from eywa.nous.identity import MergeProposal
 from eywa.portability import ExportHeader, ExportRecord, ImportReport
 from eywa.stores.corrections import CorrectionRecord
 from eywa.stores.dimensions import SameAsEdge
+from eywa.stores.keys import ApiKey
 
 __all__ = ["Client"]
 
@@ -243,6 +246,28 @@ class Client:
         """The residue of an erasure per kind, as ``Memory.erasure_proof`` (``erase`` scope)."""
         return self._send(calls.erasure_proof(space, erasure_id))
 
+    # --- keys ---------------------------------------------------------------------------
+
+    def create_key(
+        self,
+        spaces: Sequence[str],
+        scopes: Sequence[str],
+        *,
+        name: str | None = None,
+        expires_at: datetime | str | None = None,
+    ) -> tuple[ApiKey, str]:
+        """Create an API key (the calling key needs ``admin``): its record and the full key,
+        shown this once. Retry-safe: the request carries an ``Idempotency-Key`` kept across
+        this call's retries, so a creation whose answer was lost makes no second key; the
+        server answers the retry with the same key and a new secret, the lost one replaced.
+
+        Raises:
+            InvalidInputError: no spaces, a bad space, an unknown scope, or an expiry that
+                is not in the future.
+            ConfigurationError: the key lacks ``admin``.
+        """
+        return self._send(calls.create_key(spaces, scopes, name, expires_at))
+
     # --- portability --------------------------------------------------------------------
 
     def export_space(self, space: str) -> list[ExportHeader | ExportRecord]:
@@ -257,7 +282,8 @@ class Client:
 
         Raises:
             InvalidInputError: another space's export or an invalid line (``line.<n>``).
-            SpaceNotEmptyError: the space already holds data (HTTP 409); nothing was written.
+            SpaceNotEmptyError: the space holds data other than just this export (HTTP 409;
+                this export again is answered as done, ``already_imported``); nothing was written.
         """
         return self._send(calls.import_space(space, source))
 

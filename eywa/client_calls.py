@@ -19,6 +19,7 @@ import json
 import math
 import random
 import re
+import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -54,6 +55,7 @@ from eywa.nous.identity import MergeProposal
 from eywa.portability import ExportHeader, ExportRecord, ImportReport, import_lines, parse_lines
 from eywa.stores.corrections import CorrectionRecord
 from eywa.stores.dimensions import SameAsEdge
+from eywa.stores.keys import ApiKey
 from eywa.retry_after import retry_after_seconds
 from eywa.values import text_problem
 
@@ -117,6 +119,8 @@ class Call(Generic[T]):
     """The body's media type; a ``bytes`` body is sent as it is (an NDJSON import)."""
     text: bool = False
     """Hand ``parse`` the answer's text rather than its JSON (an NDJSON export)."""
+    headers: Mapping[str, str] = field(default_factory=dict)
+    """Headers of this call, the same on each of its retries (a creation's ``Idempotency-Key``)."""
 
     def request_kwargs(self) -> dict[str, Any]:
         """The keyword arguments of ``httpx.Client.request`` (and the async one) for this call.
@@ -131,9 +135,12 @@ class Call(Generic[T]):
         """
         params = {name: _param(value, name) for name, value in self.params.items() if value is not None}
         kwargs: dict[str, Any] = {"params": params}
+        headers = dict(self.headers)
         if self.body is not None:
             kwargs["content"] = self.body if isinstance(self.body, bytes) else _encode(self.body)
-            kwargs["headers"] = {"Content-Type": self.content_type}
+            headers["Content-Type"] = self.content_type
+        if headers:
+            kwargs["headers"] = headers
         return kwargs
 
 
@@ -321,6 +328,24 @@ def stats(space: str) -> Call[dict[str, Any]]:
 def job(job_id: str) -> Call[JobStatus]:
     """``GET /v1/jobs/{id}``: the ``JobStatus`` ``Memory.job`` answers."""
     return Call("GET", f"/v1/jobs/{_seg(job_id, 'job_id')}", parse=JobStatus.model_validate)
+
+
+# --- keys -----------------------------------------------------------------------------
+
+
+def _created_key(data: Any) -> tuple[ApiKey, str]:
+    return ApiKey.model_validate(data["key"]), str(data["secret"])
+
+
+def create_key(
+    spaces: Sequence[str], scopes: Sequence[str], name: str | None, expires_at: datetime | str | None
+) -> Call[tuple[ApiKey, str]]:
+    """``POST /v1/keys`` with a fresh ``Idempotency-Key``: the call is built once and sent
+    again as it is on a retry, so a creation whose answer was lost makes one key, answered
+    with a new secret (``eywa.stores.keys``)."""
+    expiry = expires_at.isoformat() if isinstance(expires_at, datetime) else expires_at
+    body = {"spaces": list(spaces), "scopes": list(scopes), "name": name, "expires_at": expiry}
+    return Call("POST", "/v1/keys", body=body, parse=_created_key, headers={"Idempotency-Key": uuid.uuid4().hex})
 
 
 # --- portability ----------------------------------------------------------------------

@@ -201,10 +201,11 @@ def accept_merge(
     """Merge ``source`` into ``target`` (``nous.accept_merge``); an active merge of the same
     direction, score and author is this call's retry and answers it as it is: merged again,
     the edge took the retry's time, and the answer was not the one that was lost."""
-    pair = (entity_key(source), entity_key(target))
-    for edge in store.same_as(space):
-        if ((edge.source, edge.target), edge.score, edge.author) == (pair, score, author):
-            return edge
+    # The one edge of this direction, read by its key: listing the space's merges made every
+    # accept cost as much as the space held.
+    edge = store.same_as_edge(space, entity_key(source), entity_key(target))
+    if edge is not None and edge.active and (edge.score, edge.author) == (score, author):
+        return edge
     return nous.accept_merge(store, space, source, target, score=score, author=author)
 
 

@@ -219,13 +219,17 @@ class ConflictError(EywaError):
 
 class SpaceNotEmptyError(ConflictError):
     """An import was refused because its target space already holds data (``held``: what,
-    by kind); nothing was written."""
+    by kind) other than just this export (a repeat of an import that landed is answered as
+    done); nothing was written."""
 
     def __init__(self, space: str, held: Mapping[str, int]) -> None:
         self.held = dict(held)
         what = f" ({', '.join(f'{n} {kind}' for kind, n in self.held.items())})" if self.held else ""
         self.kind, self.space, self.item_id, self.state = "space", space, space, "not empty"
-        EywaError.__init__(self, f"space {space!r} is not empty{what}: an export is imported into an empty space")
+        EywaError.__init__(
+            self, f"space {space!r} is not empty{what}: an export is imported into an empty space "
+            "(or again, as done, into the space an import of the very same export left unchanged)",
+        )  # fmt: skip
 
 
 BacklogStage = Literal["level1", "embed"]

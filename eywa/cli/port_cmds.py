@@ -173,6 +173,9 @@ def import_space(
         undo.keep()
         _embed_with_progress(mem, space)
     console = out_console(markup=False)
+    if report.already_imported:
+        console.print(f"{space!r} already holds just this export (an import of it landed before): nothing written", soft_wrap=True)
+        return
     console.print(_counts_table(f"imported into {space!r}", report.counts))
     console.print(f"{report.pending_embeddings} turns and beliefs embedded again (vectors are not exported)", soft_wrap=True)
     if report.outdated_signals:

@@ -5,7 +5,7 @@ recomputed from it):
 
 * the ``erasure_proof`` audit (Cypher in Neo4j, its SQL twin in the embedded store): rows
   or nodes of each kind still holding an erased id (turns, signals, mentions, keyword rows,
-  beliefs, candidates, deltas, pending marks);
+  beliefs, candidates, deltas, pending marks, Level 1 job records);
 * the vector store: points still stored under an erased id (``VectorStore.missing``);
 * merges: identity merges (active or undone) with an entity that has no evidence left, whose
   name therefore came only from erased turns (``eywa.erasure.merges``);

@@ -25,7 +25,7 @@ from eywa.contract import SpaceQuota, SpaceUsage, check_quota, turn_bytes
 from eywa.errors import InvalidInputError, SpaceNotEmptyError
 from eywa.ids import check_space, entity_id, stable_id
 from eywa.models import Belief, Candidate, Delta, Entity, Evidence, Frozen, utc_now
-from eywa.portability.export import superseded_first
+from eywa.portability.export import export_records, superseded_first
 from eywa.portability.records import (
     BeliefLine,
     CandidateLine,
@@ -38,6 +38,7 @@ from eywa.portability.records import (
     ExportRecord,
     MergeLine,
     TurnLine,
+    record_json,
 )
 from eywa.signals.version import current_signals_version
 from eywa.stores.bundle import GraphStores
@@ -58,6 +59,9 @@ class ImportReport(Frozen):
     """Turns and beliefs left for the reconciler to embed (vectors are never exported)."""
     outdated_signals: int = 0
     """Turns whose signals an older release detected (``eywa reprocess`` detects them again)."""
+    already_imported: bool = False
+    """The space already held this very export, as an import of it leaves it: a retry of an
+    import that landed (its answer lost) is answered as done, and nothing is written again."""
 
 
 @dataclass
@@ -118,18 +122,40 @@ def restore_records(
             "space", f"the export holds space {header.space!r}; ids are derived from the space name, "
             f"so it is imported into {header.space!r}",
         )  # fmt: skip
+    records = list(records)
     parsed = _parse(space, records)
     if quota is not None:
         size = sum(turn_bytes(t.evidence.text, t.evidence.metadata) for t in parsed.turns)
         check_quota(space, SpaceUsage(turns=0, bytes=0), len(parsed.turns), size, quota)
     held = space_contents(stores, space)
-    if held:
+    landed = bool(held) and _holds_just(stores, space, records)
+    if held and not landed:
         raise SpaceNotEmptyError(space, held)
-    with stores.erasure.atomic():
-        _write(stores, space, parsed)
+    if not landed:
+        with stores.erasure.atomic():
+            _write(stores, space, parsed)
     pending = len(parsed.turns) + len(parsed.beliefs)
     outdated = sum(t.signals_version < current_signals_version() for t in parsed.turns)
-    return ImportReport(space=space, counts=parsed.counts, pending_embeddings=pending, outdated_signals=outdated)
+    return ImportReport(
+        space=space, counts=parsed.counts, pending_embeddings=pending, outdated_signals=outdated,
+        already_imported=landed,
+    )  # fmt: skip
+
+
+def _holds_just(stores: GraphStores, space: str, records: list[ExportRecord]) -> bool:
+    """Whether ``space`` holds exactly ``records``, as importing them leaves it: the
+    import of this export landed before (a client retrying after a lost answer, a second
+    ``eywa import`` of the same file). The space's own export is compared record by record,
+    turns without the stages they still owe (Level 1 and Nous run after an import); a space
+    holding anything else (a turn written since, a belief Level 1 derived from an imported
+    turn, an import cut short on Neo4j) is not this export, and the import is refused."""
+    return _canonical(export_records(stores, space)) == _canonical(records)
+
+
+def _canonical(records: Iterable[ExportRecord]) -> Counter[str]:
+    return Counter(
+        record_json(r.model_copy(update={"pending": ()}) if isinstance(r, TurnLine) else r) for r in records
+    )
 
 
 def _parse(space: str, records: Iterable[ExportRecord]) -> _Parsed:

@@ -157,6 +157,9 @@ class DimensionReads:
     def same_as(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
         return list(self._once(("same_as", space, include_removed), lambda: self._store.same_as(space, include_removed)))
 
+    def same_as_edge(self, space: str, source: str, target: str) -> SameAsEdge | None:
+        return self._store.same_as_edge(space, source, target)  # a write path's read: not one recall's
+
     def save(
         self,
         record: DimensionRecord,

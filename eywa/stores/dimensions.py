@@ -209,3 +209,8 @@ class DimensionStore(Protocol):
     def same_as(self, space: str, include_removed: bool = False) -> list[SameAsEdge]:
         """Merge edges of a space (active ones unless ``include_removed``)."""
         ...
+
+    def same_as_edge(self, space: str, source: str, target: str) -> SameAsEdge | None:
+        """The merge edge ``source``→``target`` (entity keys; active or undone), or None: a
+        keyed read, where ``same_as`` lists the whole space."""
+        ...

@@ -10,6 +10,16 @@ Scopes: ``read`` (recall, evidence, beliefs, dimensions…), ``write`` (remember
 ``admin`` (manage keys over HTTP). ``spaces`` lists the spaces a key may touch; ``"*"``
 means every space (which is why no space may be called ``*``).
 
+A creation may carry a request key (HTTP: the ``Idempotency-Key`` header, which
+``eywa.Client`` sends with every ``create_key`` and reuses on its retries): the store keeps
+it with the key id it made, for ``REQUEST_TTL``, in the transaction that stores the key. The
+same request again (its answer lost) makes no second key: it is answered with the same key
+id and a new secret, the first one replaced at once (no grace). The secret cannot be
+answered again, since only its hash is stored, and the first one, which the caller never
+received, must not stay live: after a retry the one secret that works is the one the caller
+holds. A request key sent with another request (other spaces, scopes, name or expiry), or
+naming a key revoked or expired since, is refused (``ConflictError``), nothing changed.
+
 A key may expire (``expires_at``), and its secret may be rotated: ``rotate`` issues a new
 secret under the same key id while the replaced one keeps working for a grace period, so
 agents can be moved to the new secret without an outage.
@@ -26,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 from collections.abc import Iterable
 from datetime import datetime, timedelta
@@ -33,7 +44,7 @@ from typing import Final, Literal, Protocol, get_args
 
 from pydantic import BaseModel, ConfigDict
 
-from eywa.errors import InvalidInputError
+from eywa.errors import ConflictError, InvalidInputError
 from eywa.ids import WILDCARD_SPACE, check_space
 from eywa.values import lone_surrogate, supported_utc, text_problem
 
@@ -48,6 +59,7 @@ __all__ = [
     "KEY_PREFIX",
     "MAX_GRACE",
     "MAX_NAME_CHARS",
+    "REQUEST_TTL",
     "SCOPES",
     "ApiKey",
     "IssuedSecret",
@@ -60,6 +72,8 @@ __all__ = [
     "issue_secret",
     "new_key_id",
     "parse_scopes",
+    "repeat_of",
+    "request_fingerprint",
     "secret_matches",
     "split_key",
 ]
@@ -213,6 +227,35 @@ def secret_matches(salt: object, stored: object, secret: str) -> bool:
     return isinstance(salt, bytes) and isinstance(stored, str) and hmac.compare_digest(_digest(salt, secret), stored)
 
 
+REQUEST_TTL: Final = timedelta(hours=24)
+"""How long a creation's request key answers its repeats; after it, the key is forgotten
+(and the same request key would make a new key). Longer than any client's retries."""
+
+
+def request_fingerprint(
+    spaces: tuple[str, ...], scopes: tuple[Scope, ...], name: str | None, expires_at: datetime | None
+) -> str:
+    """What a creation asked for, as a hash kept with its request key: a repeat must ask
+    for the same key."""
+    asked = [list(spaces), list(scopes), name, None if expires_at is None else expires_at.isoformat()]
+    return hashlib.sha256(json.dumps(asked).encode("utf-8")).hexdigest()
+
+
+def repeat_of(request_key: str, fingerprint: str, asked: str, key: ApiKey, now: datetime) -> None:
+    """Check that a repeat of ``request_key`` may be answered with ``key`` (a new secret).
+
+    Raises:
+        ConflictError: the repeat asks for another key, or the key it made was revoked or
+            expired since; nothing was changed.
+    """
+    if fingerprint != asked:
+        raise ConflictError(
+            "request", ALL_SPACES, request_key, "already used for another key request: send a new Idempotency-Key"
+        )
+    if not key.live_at(now):
+        raise ConflictError("api key", ALL_SPACES, key.id, "revoked or expired since this request created it")
+
+
 class KeyStore(Protocol):
     """Create, authenticate, rotate, list and revoke API keys. Safe to call from several threads."""
 
@@ -222,12 +265,19 @@ class KeyStore(Protocol):
         scopes: Iterable[Scope],
         name: str | None = None,
         expires_at: datetime | None = None,
+        *,
+        request_key: str | None = None,
     ) -> tuple[ApiKey, str]:
         """Create a key; returns its record and the full key, which is never stored.
+
+        With ``request_key``, a repeat within ``REQUEST_TTL`` answers the key it made with a
+        new secret, the previous one replaced at once (module docstring).
 
         Raises:
             InvalidInputError: no spaces, a bad space, an unknown scope, or an expiry that
                 is not in the future.
+            ConflictError: ``request_key`` made another key request, or its key was revoked
+                or expired since.
             StoreError: the store cannot be written.
         """
         ...

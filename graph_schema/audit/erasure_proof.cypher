@@ -10,8 +10,9 @@ CALL { WITH erased MATCH (e:Evidence)-[m:MENTIONS]->() WHERE e.id IN erased RETU
 CALL { WITH erased MATCH (b:Belief) WHERE b.space = $space AND any(i IN b.evidence_ids WHERE i IN erased) RETURN count(b) AS beliefs }
 CALL { WITH erased MATCH (c:Candidate) WHERE c.space = $space AND any(i IN c.evidence_ids WHERE i IN erased) RETURN count(c) AS candidates }
 CALL { WITH erased MATCH (d:Delta) WHERE d.space = $space AND any(i IN d.evidence_ids WHERE i IN erased) RETURN count(d) AS deltas }
+CALL { WITH erased MATCH (j:Job) WHERE j.space = $space AND any(i IN j.evidence_ids WHERE i IN erased) RETURN count(j) AS jobs }
 CALL { WITH erased MATCH (p:Pending) WHERE p.space = $space AND p.item IN erased RETURN count(p) AS pending }
 UNWIND [['beliefs', beliefs], ['candidates', candidates], ['deltas', deltas], ['evidence', evidence],
-        ['keyword', evidence], ['mentions', mentions], ['pending', pending], ['signals', signals]] AS row
+        ['jobs', jobs], ['keyword', evidence], ['mentions', mentions], ['pending', pending], ['signals', signals]] AS row
 RETURN row[0] AS kind, row[1] AS residue
 ORDER BY kind;

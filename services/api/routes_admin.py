@@ -6,7 +6,7 @@ import logging
 from datetime import timedelta
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Response
+from fastapi import APIRouter, Header, Path, Query, Response
 
 from eywa.contract import check_label, check_since, check_time
 from eywa.errors import InvalidInputError
@@ -29,13 +29,28 @@ KeyIdPath = Annotated[str, Path(description="The key id (the part after eyw_).")
 
 
 @router.post("", response_model=CreatedKey, status_code=201, summary="Create an API key")
-def create_key(body: CreateKeyRequest, key: Admin, ctx: Ctx) -> CreatedKey:
+def create_key(
+    body: CreateKeyRequest,
+    key: Admin,
+    ctx: Ctx,
+    idempotency_key: Annotated[str | None, Header(
+        alias="Idempotency-Key",
+        description="One value per key to create, sent again with its retries: a repeat (within 24 h, "
+        "by the same admin key) is answered with the same key id and a new secret, the first one "
+        "replaced at once; a repeat asking for another key, or of a key revoked since, is 409.",
+    )] = None,  # fmt: skip
+) -> CreatedKey:
     """Create a key scoped to spaces, optionally expiring; the secret is returned once."""
     # The expiry is read as every other time of the API (ISO-8601, range-checked): typed as a
     # datetime, pydantic read ``1900000000`` as Unix time (a key expiring in 2030).
     expires_at = check_time(body.expires_at, "expires_at")
     spaces, scopes = _names(body.spaces, "spaces"), parse_scopes(_names(body.scopes, "scopes"))
-    record, secret = ctx.keys.create(spaces, scopes, body.name, expires_at)
+    # The request key is the caller's: another admin's same header value is another request.
+    request_key = (
+        None if idempotency_key is None
+        else f"{key.id}/{check_label(idempotency_key, 'Idempotency-Key', ctx.memory.limits)}"
+    )  # fmt: skip
+    record, secret = ctx.keys.create(spaces, scopes, body.name, expires_at, request_key=request_key)
     return CreatedKey(key=record, secret=secret)
 
 

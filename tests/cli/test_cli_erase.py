@@ -50,7 +50,7 @@ def test_forget_asks_first_and_proves_zero_residue(runner: CliRunner, tmp_path: 
                                 f"erasure={erasure.group(1)}", "--data-dir", data])  # fmt: skip
     assert audit.exit_code == 0, audit.output
     rows = re.findall(r"│ (\w+)\s+│\s+(\d+)\s+│", audit.output)
-    assert len(rows) == 8 and all(n == "0" for _, n in rows)
+    assert len(rows) == 9 and all(n == "0" for _, n in rows)  # one row per kind, jobs included
 
     dropped = runner.invoke(app, ["drop-space", "cli", "--yes", "--data-dir", data])
     assert dropped.exit_code == 0 and "proof: residue 0" in dropped.output

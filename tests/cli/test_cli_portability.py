@@ -55,6 +55,11 @@ def test_export_import_round_trip_and_refusals(runner: CliRunner, tmp_path: Path
     assert upgraded.exit_code == 0, upgraded.output
     assert "3 turns hold signals an older release detected: `eywa reprocess --space cli`" in upgraded.stdout
 
+    repeated = runner.invoke(app, ["import", str(dump), "--space", "cli", "--data-dir", copy])
+    assert repeated.exit_code == 0 and "already holds just this export" in repeated.stdout, repeated.output
+    later = tmp_path / "later.jsonl"
+    later.write_text(json.dumps({"text": "I moved to Nantes.", "speaker": "Ana", "session": "s3"}))
+    assert runner.invoke(app, ["ingest", "--space", "cli", str(later), "--data-dir", copy]).exit_code == 0
     refused = runner.invoke(app, ["import", str(dump), "--space", "cli", "--data-dir", copy])
     assert refused.exit_code == 1 and "not empty" in refused.stderr
     bad = tmp_path / "bad.jsonl"

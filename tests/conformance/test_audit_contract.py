@@ -302,4 +302,4 @@ def test_embedded_and_neo4j_answer_alike(request: pytest.FixtureRequest, tmp_pat
         proofs = [m.audit("erasure_proof", {"space": SPACE, "erasure": m.forget(SPACE, evidence_ids=[history.ids[2]]).erasure_id})
                   for m in (embedded, server)]  # fmt: skip
         assert proofs[0].columns == proofs[1].columns and proofs[0].rows == proofs[1].rows
-        assert len(proofs[0].rows) == 8 and all(row[1] == 0 for row in proofs[0].rows)
+        assert len(proofs[0].rows) == 9 and all(row[1] == 0 for row in proofs[0].rows)  # one row per kind

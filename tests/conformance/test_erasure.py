@@ -217,3 +217,22 @@ def test_a_forget_retried_after_it_was_done_answers_with_the_erasure_it_made(ope
                  wait=True)  # fmt: skip
     again = mem.forget(SPACE, speaker="Bo", before="2023-03-01T00:00:00")
     assert again.erasure_id != by_speaker.erasure_id and again.counts["turns"] == 1
+
+
+def test_a_partial_forget_leaves_no_erased_id_in_a_job(open_memory: MemoryFactory) -> None:
+    """A job lists the turns it was submitted with; erasing some of them takes their ids out
+    of it (the proof's ``jobs`` residue), the rest of the job stays readable."""
+    mem = open_memory(ScriptedExtractor())
+    ids = mem.remember(SPACE, TURNS, wait=True)
+    job_id = mem.record_job(SPACE, ids, author="k_test")
+    other = mem.record_job(SPACE, [ids[0]])  # a job without an erased turn is left as it was
+    bo_only = mem.record_job(SPACE, [ids[1]])  # every turn erased: a job of none, done
+    assert mem.job(job_id).detail["evidence"] == 5
+
+    report = mem.forget(SPACE, speaker="Bo")
+    job = mem.job(job_id)
+    assert job.status == "done" and job.detail["evidence"] == 3 and job.detail["author"] == "k_test"
+    proof = mem.erasure_proof(SPACE, report.erasure_id)
+    assert proof.residue["jobs"] == 0 and proof.total == 0
+    assert mem.job(other).detail["evidence"] == 1
+    assert mem.job(bo_only).status == "done" and mem.job(bo_only).detail["evidence"] == 0

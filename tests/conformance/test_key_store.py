@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from neo4j import Driver
 
-from eywa.errors import InvalidInputError, NotFoundError
+from eywa.errors import ConflictError, InvalidInputError, NotFoundError
 from eywa.stores.embedded.keys import SqliteKeyStore
-from eywa.stores.keys import KeyStore
+from eywa.stores.keys import REQUEST_TTL, KeyStore
 from eywa.stores.neo4j.graph import Neo4jGraph
 from eywa.stores.neo4j.keys import Neo4jKeyStore
 from tests.conformance.conftest import BACKENDS, wipe_graph
@@ -116,3 +116,26 @@ def test_a_rotated_secret_works_until_its_grace_ends(keys: KeyStore, clock: Cloc
     keys.revoke(record.id)
     with pytest.raises(InvalidInputError, match="revoked or expired"):
         keys.rotate(record.id, timedelta(0))
+
+
+def test_a_repeated_creation_makes_one_key_whose_last_secret_works(keys: KeyStore, clock: Clock) -> None:
+    """``create`` sent again with its request key (its answer lost): the same key id, a new
+    secret, the first one dead at once; one key listed. Another request under that request
+    key, or a repeat of a key revoked since, is a conflict that changes nothing; the request
+    key is forgotten after ``REQUEST_TTL``."""
+    first, lost = keys.create(["a"], ["read"], name="agent", request_key="admin/r1")
+    again, held = keys.create(["a"], ["read"], name="agent", request_key="admin/r1")
+    assert again.id == first.id and held != lost and [k.id for k in keys.list()] == [first.id]
+    assert keys.authenticate(lost) is None and keys.authenticate(held) == again
+    assert again.spaces == first.spaces and again.grace_until is None
+    with pytest.raises(ConflictError, match="another key request"):
+        keys.create(["a", "b"], ["read"], name="agent", request_key="admin/r1")
+    assert keys.authenticate(held) == again and len(keys.list()) == 1  # the refused repeat changed nothing
+    other, _ = keys.create(["a"], ["read"], name="agent", request_key="admin/r2")
+    assert other.id != first.id  # another request key is another key
+    keys.revoke(first.id)
+    with pytest.raises(ConflictError, match="revoked or expired"):
+        keys.create(["a"], ["read"], name="agent", request_key="admin/r1")
+    clock.now = START + REQUEST_TTL
+    later, fresh = keys.create(["a"], ["read"], name="agent", request_key="admin/r1")
+    assert later.id not in (first.id, other.id) and keys.authenticate(fresh) == later

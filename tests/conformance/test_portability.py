@@ -1,8 +1,9 @@
 """Portability through ``Memory``: a space exported from the embedded store, imported into
 Neo4j, exported again and imported into a new embedded store exports the same records each
 time (the header's time aside), and every copy answers the same: recall, beliefs, candidates,
-dimensions (to 1e-9). An erased turn stays erased in the copies; an import refuses a
-non-empty space, another space's export, and a bad line (naming its number), writing
+dimensions (to 1e-9). An erased turn stays erased in the copies; the same import again is
+answered as done (``already_imported``) and writes nothing; an import refuses a space holding
+anything else, another space's export, and a bad line (naming its number), writing
 nothing."""
 
 from __future__ import annotations
@@ -115,7 +116,11 @@ def test_embedded_to_neo4j_to_embedded_exports_and_answers_the_same(
     try:
         report = server.import_space(DEMO_SPACE, first, wait=True)
         assert report.counts["turn"] == sum(1 for line in first if '"kind":"turn"' in line)
+        assert not report.already_imported
         second = lines_of(server)
+        # The same import again (a retry whose first answer was lost) is answered as done and writes nothing.
+        again = server.import_space(DEMO_SPACE, first, wait=True)
+        assert again.already_imported and again.counts == report.counts and body(lines_of(server)) == body(second)
         on_server = answers(server)
     finally:
         server.close()
@@ -138,6 +143,8 @@ def test_embedded_to_neo4j_to_embedded_exports_and_answers_the_same(
         assert_same_answers(answers(copy), expected)
         with pytest.raises(ErasedError):
             copy.remember(DEMO_SPACE, erased)
+        assert copy.import_space(DEMO_SPACE, first).already_imported  # it holds just this export
+        copy.remember(DEMO_SPACE, [{"text": "A turn written since.", "speaker": "Ana", "session": "s9"}])
         with pytest.raises(SpaceNotEmptyError, match="not empty"):
             copy.import_space(DEMO_SPACE, first)
 

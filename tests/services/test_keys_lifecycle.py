@@ -126,3 +126,30 @@ def test_keys_expire_rotate_and_log_from_the_cli(tmp_path: Path) -> None:
     bad = runner.invoke(app, ["keys", "rotate", record.id, "--grace", "soon", *data])
     assert bad.exit_code == 1 and "--grace: expected a duration" in bad.stderr and "[invalid_input]" in bad.stderr
     store.close()
+
+
+def test_a_key_creation_sent_again_makes_one_key_over_http(service: Service) -> None:
+    """``POST /v1/keys`` with an ``Idempotency-Key``, sent again after its answer was lost:
+    201 with the same key id and a new secret, the lost one dead; another body under the same
+    value is 409; another admin's same value is its own request."""
+    admin = service.headers(["*"], "admin")
+    body = {"spaces": ["hkeys"], "scopes": ["read"], "name": "agent"}
+    once = {**admin, "Idempotency-Key": "create-agent-1"}
+    before = len(service.client.get("/v1/keys", headers=admin).json())
+    lost = service.client.post("/v1/keys", json=body, headers=once)
+    retry = service.client.post("/v1/keys", json=body, headers=once)
+    assert lost.status_code == retry.status_code == 201, retry.text
+    assert retry.json()["key"]["id"] == lost.json()["key"]["id"] and retry.json()["secret"] != lost.json()["secret"]
+    assert len(service.client.get("/v1/keys", headers=admin).json()) == before + 1
+    read = "/v1/spaces/hkeys/beliefs"
+    assert service.client.get(read, headers={"X-API-Key": lost.json()["secret"]}).status_code == 401
+    assert service.client.get(read, headers={"X-API-Key": retry.json()["secret"]}).status_code == 200
+    other_body = service.client.post("/v1/keys", json={**body, "scopes": ["read", "write"]}, headers=once)
+    assert other_body.status_code == 409 and other_body.json()["code"] == "conflict"
+    other_admin = {**service.headers(["*"], "admin"), "Idempotency-Key": "create-agent-1"}
+    theirs = service.client.post("/v1/keys", json=body, headers=other_admin)
+    assert theirs.status_code == 201 and theirs.json()["key"]["id"] != lost.json()["key"]["id"]
+    blank = service.client.post("/v1/keys", json=body, headers={**admin, "Idempotency-Key": " "})
+    assert blank.status_code == 422 and blank.json()["code"] == "invalid_input"
+    plain = [service.client.post("/v1/keys", json=body, headers=admin).json()["key"]["id"] for _ in range(2)]
+    assert plain[0] != plain[1]  # without the header every call makes a key, as before

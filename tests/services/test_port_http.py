@@ -1,7 +1,8 @@
 """Portability over HTTP: export needs ``admin`` on the space (``read`` is refused 403) and
 streams NDJSON; import needs ``write``, restores into an empty space what the export held,
-and answers problem+json — 422 naming the bad line, 409 for a non-empty space — writing
-nothing on a refusal."""
+and answers problem+json — 422 naming the bad line, 409 for a space holding anything but
+this export — writing nothing on a refusal; the same import again (a retry whose answer was
+lost) is answered 200 with ``already_imported``."""
 
 from __future__ import annotations
 
@@ -43,6 +44,13 @@ def test_export_needs_admin_and_import_restores_into_an_empty_space(service: Ser
     assert service.client.get(f"/v1/spaces/{target}/stats", headers=service.headers([target], "read")).json()["evidence"] == 0
 
     importer = service.headers([source], "read,write")
+    # The space holds just this export (as an import of it leaves it): a retry, answered as done.
+    retried = service.client.post(f"/v1/spaces/{source}/import", content=exported.content, headers=importer)
+    assert retried.status_code == 200 and retried.json()["already_imported"] is True
+    assert retried.json()["counts"]["turn"] == 2
+    later = [{"text": "I still live in Porto.", "speaker": "Ana", "observed_at": "2023-05-03T10:00:00Z"}]
+    assert service.client.post(f"/v1/spaces/{source}/turns", json={"turns": later}, headers=writer).status_code == 201
+    lines = service.client.get(f"/v1/spaces/{source}/export", headers=service.headers([source], "admin")).text.splitlines()
     busy = service.client.post(f"/v1/spaces/{source}/import", content=exported.content, headers=importer)
     assert busy.status_code == 409 and busy.headers["content-type"] == "application/problem+json"
     assert "not empty" in busy.json()["detail"]
@@ -59,9 +67,15 @@ def test_export_needs_admin_and_import_restores_into_an_empty_space(service: Ser
             assert copy.stats(source)["evidence"] == 0
             done = restored.client.post(f"/v1/spaces/{source}/import", content=exported.content, headers=writes)
             assert done.status_code == 200, done.text
-            assert done.json()["counts"]["turn"] == 2
+            assert done.json()["counts"]["turn"] == 2 and done.json()["already_imported"] is False
             again = restored.client.get(f"/v1/spaces/{source}/export", headers=restored.headers([source], "admin"))
-            assert [json.loads(x) for x in again.text.splitlines()[1:]] == [json.loads(x) for x in lines[1:]]
+            imported = [json.loads(x) for x in exported.text.splitlines()[1:]]
+            assert [json.loads(x) for x in again.text.splitlines()[1:]] == imported
+            # Its answer lost, the client sends it again: done, the same report, nothing written twice.
+            retry = restored.client.post(f"/v1/spaces/{source}/import", content=exported.content, headers=writes)
+            assert retry.status_code == 200 and retry.json() == {**done.json(), "already_imported": True}
+            after = restored.client.get(f"/v1/spaces/{source}/export", headers=restored.headers([source], "admin"))
+            assert [json.loads(x) for x in after.text.splitlines()[1:]] == imported
         finally:
             restored.client.close()
             restored.keys.close()
@@ -75,6 +89,8 @@ def test_the_clients_export_and_refuse_like_memory(live: tuple[str, Service], me
     with Client(url, key) as client:
         records = client.export_space(space)
         assert [record_json(r) for r in records[1:]] == [record_json(r) for r in list(memory.export_space(space))[1:]]
+        assert client.import_space(space, records).already_imported  # the space holds just this export
+        memory.remember(space, TURNS[1:])
         with pytest.raises(SpaceNotEmptyError, match="not empty"):
             client.import_space(space, records)
 

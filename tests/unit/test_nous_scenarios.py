@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from eywa.corrections import accept_merge as accept_or_retry
 from eywa.errors import NotFoundError
 from eywa.models import Cardinality, Delta, Dimension
 from eywa.nous import (
@@ -337,3 +338,14 @@ def test_proposing_merges_reads_the_merges_once_whatever_the_number_of_entities(
                            spec_for=spec_for)  # fmt: skip
     assert counting.reads == 1
     assert not any({p.source, p.target} == {"Mel", "Melinda"} for p in found)  # merged pairs are still skipped
+
+
+def test_a_retried_merge_is_found_by_its_key_without_listing_the_merges(store: DimensionStore) -> None:
+    """``eywa.corrections.accept_merge`` looked for the call it retries among every merge of
+    the space (``same_as``), so each accept cost as much as the space held; it reads the one
+    edge of the pair now. A retry answers the edge as it is; another score merges anew."""
+    counting = SameAsReads(store)
+    first = accept_or_retry(counting, "s", "Mel", "Melinda", 0.9, author="k")  # type: ignore[arg-type]
+    assert accept_or_retry(counting, "s", "Mel", "Melinda", 0.9, author="k") == first  # type: ignore[arg-type]
+    assert accept_or_retry(counting, "s", "Mel", "Melinda", 0.5, author="k").score == 0.5  # type: ignore[arg-type]
+    assert counting.reads == 0 and [e.score for e in store.same_as("s")] == [0.5]

@@ -373,6 +373,13 @@ class SqliteDimensionStore:
         )
         return [_edge(row) for row in rows]
 
+    def same_as_edge(self, space: str, source: str, target: str) -> SameAsEdge | None:
+        """The merge edge ``source``→``target`` (active or undone), by its primary key."""
+        rows = self._db.query(
+            "SELECT * FROM nous_same_as WHERE space = ? AND source = ? AND target = ?", (space, source, target)
+        )
+        return _edge(rows[0]) if rows else None
+
 
 def cited_erased(conn: sqlite3.Connection, space: str, deltas: Sequence[Delta]) -> set[str]:
     """The tombstoned turns among those ``deltas`` cite, read in the caller's transaction."""

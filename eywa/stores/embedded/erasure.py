@@ -2,8 +2,8 @@
 
 ``begin`` is one SQLite transaction: the record, tombstones, the turns with their signals,
 mentions and FTS rows, the neighbours' FTS context rebuilt (``reindex_session``, the same
-function the writes use), co-mention weights taken back, orphan entities removed and the
-``embed_evidence`` marks that make the vector stage drop the erased vectors and rebuild the
+function the writes use), co-mention weights taken back, orphan entities removed, the erased ids
+taken out of the job rows listing them, and the ``embed_evidence`` marks that make the vector stage drop the erased vectors and rebuild the
 neighbours' ones. The HMAC secret lives in ``<data dir>/erasure.key`` (mode 0600), outside
 the database, so a copy of the database alone does not let anyone test guesses against the
 record's hashes.
@@ -288,6 +288,7 @@ def _erase_chunk(conn: sqlite3.Connection, space: str, ids: list[str], at: datet
     conn.execute(f"DELETE FROM mentions WHERE +space = ? AND evidence_id IN ({marks})", [space, *ids])  # noqa: S608
     # Which extractor read the turn: an erased id's row would outlive its turn (Neo4j keeps it on the node).
     conn.execute(f"DELETE FROM level1_runs WHERE space = ? AND evidence_id IN ({marks})", [space, *ids])  # noqa: S608
+    ledger_sql.drop_erased_from_jobs(conn, space, ids)
     note_written(conn, [row["rowid"] for row in stored])  # the in-memory index follows after commit
     conn.executemany("DELETE FROM evidence_fts WHERE rowid = ?", [(row["rowid"],) for row in stored])
     conn.execute(f"DELETE FROM evidence WHERE +space = ? AND id IN ({marks})", [space, *ids])  # noqa: S608

@@ -17,7 +17,9 @@ from eywa.errors import InvalidInputError, NotFoundError, StoreError
 from eywa.models import utc_now
 from eywa.stores.keys import (
     ALL_SPACES,
+    REQUEST_TTL,
     ApiKey,
+    IssuedSecret,
     Scope,
     check_grace,
     checked_expiry,
@@ -26,6 +28,8 @@ from eywa.stores.keys import (
     issue_secret,
     new_key_id,
     parse_scopes,
+    repeat_of,
+    request_fingerprint,
     secret_matches,
     split_key,
 )
@@ -44,6 +48,17 @@ CREATE TABLE IF NOT EXISTS api_keys (
     revoked_at TEXT
 )
 """
+# A creation's request key (``eywa.stores.keys``: repeats answer the key it made), kept
+# until ``expires_at`` (epoch seconds; the expired ones are deleted by the next creation).
+_REQUESTS = """
+CREATE TABLE IF NOT EXISTS key_requests (
+    id TEXT PRIMARY KEY,
+    key_id TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    expires_at REAL NOT NULL
+)
+"""
+_REQUESTS_INDEX = "CREATE INDEX IF NOT EXISTS key_requests_expires_at ON key_requests(expires_at)"
 # Columns added after the first version, with their types (added on open when missing).
 _ADDED_COLUMNS = {
     "expires_at": "TEXT",
@@ -76,6 +91,8 @@ class SqliteKeyStore:
             self._db.row_factory = sqlite3.Row
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(_SCHEMA)
+            self._db.execute(_REQUESTS)
+            self._db.execute(_REQUESTS_INDEX)
             present = {row["name"] for row in self._db.execute("PRAGMA table_info(api_keys)")}
             for column, kind in _ADDED_COLUMNS.items():
                 if column not in present:
@@ -89,12 +106,17 @@ class SqliteKeyStore:
         scopes: Iterable[Scope],
         name: str | None = None,
         expires_at: datetime | None = None,
+        *,
+        request_key: str | None = None,
     ) -> tuple[ApiKey, str]:
-        """Create a key; returns its record and the full key, which is never stored.
+        """Create a key; returns its record and the full key, which is never stored. A
+        repeat of ``request_key`` answers the key it made with a new secret (``KeyStore``).
 
         Raises:
             InvalidInputError: no spaces, a bad space, an unknown scope, or an expiry that
                 is not in the future.
+            ConflictError: ``request_key`` made another key request, or its key was revoked
+                or expired since.
             StoreError: the key file cannot be written.
         """
         chosen_spaces = checked_spaces(spaces)
@@ -102,19 +124,70 @@ class SqliteKeyStore:
         chosen_scopes = parse_scopes(list(scopes))
         now = self._clock()
         expiry = checked_expiry(expires_at, now)
+        fingerprint = request_fingerprint(chosen_spaces, chosen_scopes, name, expiry)
         key_id = new_key_id()
         issued = issue_secret(key_id)
         record = ApiKey(
             id=key_id, spaces=chosen_spaces, scopes=chosen_scopes, name=name, created_at=now, expires_at=expiry
         )
-        self._execute(
+        with self._lock:
+            try:
+                # One write transaction (IMMEDIATE: another process's creation waits), so a
+                # request key and the key it names are stored together, and two sends of one
+                # request make one key.
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    made = None if request_key is None else self._request_in(request_key, now)
+                    if made is not None:
+                        answer = self._repeat_in(request_key or "", fingerprint, made, now)
+                    else:
+                        self._insert_in(record, issued, request_key, fingerprint, now)
+                        answer = record, issued.token
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:
+                raise StoreError("keys", "create", str(exc)) from exc
+        return answer
+
+    def _request_in(self, request_key: str, now: datetime) -> sqlite3.Row | None:
+        """The live row of ``request_key`` (expired rows deleted first), in the caller's
+        transaction."""
+        self._db.execute("DELETE FROM key_requests WHERE expires_at <= ?", (now.timestamp(),))
+        found: sqlite3.Row | None = self._db.execute(
+            "SELECT * FROM key_requests WHERE id = ?", (request_key,)
+        ).fetchone()
+        return found
+
+    def _repeat_in(self, request_key: str, fingerprint: str, made: sqlite3.Row, now: datetime) -> tuple[ApiKey, str]:
+        """A repeat: the key ``made`` names, with a new secret replacing its current one at once."""
+        row = self._db.execute("SELECT * FROM api_keys WHERE id = ?", (made["key_id"],)).fetchone()
+        key = _record(row)
+        repeat_of(request_key, str(made["fingerprint"]), fingerprint, key, now)
+        issued = issue_secret(key.id)
+        self._db.execute(
+            "UPDATE api_keys SET previous_salt = NULL, previous_hash = NULL, salt = ?, hash = ?,"
+            " rotated_at = ?, grace_until = NULL WHERE id = ?",
+            (issued.salt, issued.hash, now.isoformat(), key.id),
+        )
+        return _record(self._db.execute("SELECT * FROM api_keys WHERE id = ?", (key.id,)).fetchone()), issued.token
+
+    def _insert_in(
+        self, record: ApiKey, issued: IssuedSecret, request_key: str | None, fingerprint: str, now: datetime
+    ) -> None:
+        """A new key, and its request key when there is one, in the caller's transaction."""
+        self._db.execute(
             "INSERT INTO api_keys (id, salt, hash, spaces, scopes, name, created_at, expires_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (key_id, issued.salt, issued.hash, json.dumps(chosen_spaces), json.dumps(chosen_scopes),
-             name, now.isoformat(), None if expiry is None else expiry.isoformat()),
-            "create",
+            (record.id, issued.salt, issued.hash, json.dumps(record.spaces), json.dumps(record.scopes), record.name,
+             now.isoformat(), None if record.expires_at is None else record.expires_at.isoformat()),
         )  # fmt: skip
-        return record, issued.token
+        if request_key is not None:
+            self._db.execute(
+                "INSERT INTO key_requests (id, key_id, fingerprint, expires_at) VALUES (?, ?, ?, ?)",
+                (request_key, record.id, fingerprint, (now + REQUEST_TTL).timestamp()),
+            )
 
     def authenticate(self, token: str) -> ApiKey | None:
         """The live key ``token`` names, or ``None`` (malformed, unknown, wrong, revoked or

@@ -50,6 +50,7 @@ SCHEMA = (
         id TEXT PRIMARY KEY, space TEXT NOT NULL, evidence_ids TEXT NOT NULL, submitted_at REAL NOT NULL,
         author TEXT, request_id TEXT)""",
     "CREATE INDEX IF NOT EXISTS jobs_submitted ON jobs(submitted_at)",
+    "CREATE INDEX IF NOT EXISTS jobs_space ON jobs(space)",  # an erasure's jobs (``drop_erased_from_jobs``)
     TOMBSTONES_TABLE,
     "CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     """CREATE TABLE IF NOT EXISTS space_backlog (
@@ -319,6 +320,21 @@ def add_job_in(conn: sqlite3.Connection, job: JobRecord) -> None:
         " VALUES (?, ?, ?, ?, ?, ?)",
         (job.id, job.space, json.dumps(list(job.evidence_ids)), to_epoch(job.submitted_at), job.author, job.request_id),
     )
+
+
+def drop_erased_from_jobs(conn: sqlite3.Connection, space: str, ids: Sequence[str]) -> int:
+    """Take erased turn ids out of the jobs of ``space`` that list them, inside the caller's
+    transaction (the erasure's): a job row kept the ids of turns erased after it was
+    submitted, the one copy of them left outside the audit trail. The job keeps its other
+    turns (its status is theirs); one left with none reads ``done``. Returns the jobs changed."""
+    gone = set(ids)
+    changed = []
+    for row in conn.execute("SELECT id, evidence_ids FROM jobs WHERE space = ?", (space,)).fetchall():
+        listed: list[str] = json.loads(row["evidence_ids"])
+        if not gone.isdisjoint(listed):
+            changed.append((json.dumps([i for i in listed if i not in gone]), row["id"]))
+    conn.executemany("UPDATE jobs SET evidence_ids = ? WHERE id = ?", changed)
+    return len(changed)
 
 
 class SqliteJobRecords:

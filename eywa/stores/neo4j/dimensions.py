@@ -137,6 +137,13 @@ WHERE s.space = $space AND r.space = $space AND ($all OR r.removed_at IS NULL)
 RETURN {projected('r', 'at', 'removed_at')} AS r ORDER BY r.at, r.source, r.target
 """
 
+# One edge by its two ends' ids (the ``Entity.id`` constraint's seeks).
+_SAME_AS_EDGE = f"""
+MATCH (:{_ENT} {{id: $source_id}})-[r:{RelType.SAME_AS}]->(:{_ENT} {{id: $target_id}})
+WHERE r.space = $space
+RETURN {projected('r', 'at', 'removed_at')} AS r
+"""
+
 # ``_SAME_AS`` (active edges), ``_ENTITY_DIMENSIONS`` per key and ``_DELTAS`` per pair in one
 # statement, each part through its index; the orders are restored in Python.
 _RECALL_HEAD = f"""
@@ -390,3 +397,17 @@ class Neo4jDimensionStore:
         """Merge edges of a space (active ones unless ``include_removed``), oldest first."""
         rows = self._graph.read("same_as", _SAME_AS, space=space, all=include_removed)
         return [same_as_from_props(r["r"]) for r in rows]
+
+    @rereads
+    def same_as_edge(self, space: str, source: str, target: str) -> SameAsEdge | None:
+        """The merge edge ``source``→``target`` (active or undone), found from its ends.
+
+        Raises:
+            ClosedError: the stores were closed.
+            StoreError: Neo4j failed.
+        """
+        rows = self._graph.read(
+            "same_as edge", _SAME_AS_EDGE, space=space,
+            source_id=entity_id(space, source), target_id=entity_id(space, target),
+        )  # fmt: skip
+        return same_as_from_props(rows[0]["r"]) if rows else None

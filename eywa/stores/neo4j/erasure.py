@@ -6,7 +6,7 @@ deleted with their ``:Signal`` nodes (``HAS_SIGNAL``, ``MENTIONS``, ``NEXT``,
 ``SUPPORTED_BY`` and ``CITES`` go with them), the ``near_text``/``far_text`` of the turns
 around them rebuilt from the shared builder (``eywa.stores.context``, the same function
 Level 0 uses), ``CO_MENTIONED`` weights taken back, entities left without mentions removed,
-and ``embed_evidence`` marks so the vector stage drops the erased vectors and rebuilds the
+the erased ids taken out of the ``:Job`` nodes listing them, and ``embed_evidence`` marks so the vector stage drops the erased vectors and rebuilds the
 replied-to turns' ones. The full-text index follows the nodes inside the transaction.
 
 A selection of more than ``ERASE_CHUNK`` turns is not one transaction: one over a whole
@@ -106,6 +106,12 @@ RETURN count(*) AS turns, sum(n) AS signals, sum(size) AS bytes
 _TAKE_USAGE = f"""
 MATCH (c:{Label.BACKLOG} {{space: $space}})
 SET c.turns = coalesce(c.turns, 0) - $turns, c.bytes = coalesce(c.bytes, 0) - $bytes
+"""
+# Erased ids out of the jobs that list them (migration 0026 indexes ``:Job`` by space): a job
+# kept the ids of turns erased after it was submitted; it keeps its other turns.
+_DROP_FROM_JOBS = f"""
+MATCH (j:{Label.JOB}) WHERE j.space = $space AND any(i IN j.evidence_ids WHERE i IN $ids)
+SET j.evidence_ids = [i IN j.evidence_ids WHERE NOT i IN $ids]
 """
 _ORPHANS = f"""
 MATCH (n:{_ENT}) WHERE n.id IN $ids AND n.space = $space AND NOT EXISTS {{ (:{_EV})-[:{RelType.MENTIONS}]->(n) }}
@@ -314,6 +320,7 @@ def _remove(tx: ManagedTransaction, record: ErasureRecord, ids: Sequence[str]) -
     for row in run(tx, _SESSION_TURNS, ranges=ranges):
         sessions[row["session"]][row["seq"]] = SessionTurn(row["id"], row["seq"], row["speaker"], row["text"])
     deleted = run(tx, _DELETE_TURNS, space=space, ids=ids)
+    run(tx, _DROP_FROM_JOBS, space=space, ids=ids)
     counts["turns"], counts["signals"] = int(deleted[0]["turns"]), int(deleted[0]["signals"] or 0)
     entities = sorted({e for d in doomed for e in d["entities"]})
     counts["entities"] = int(run(tx, _ORPHANS, space=space, ids=entities)[0]["n"]) if entities else 0

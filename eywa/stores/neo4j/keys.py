@@ -13,11 +13,15 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from neo4j import ManagedTransaction
+
 from eywa.errors import EywaError, InvalidInputError, NotFoundError
 from eywa.models import utc_now
 from eywa.stores.keys import (
     ALL_SPACES,
+    REQUEST_TTL,
     ApiKey,
+    IssuedSecret,
     Scope,
     check_grace,
     checked_expiry,
@@ -26,6 +30,8 @@ from eywa.stores.keys import (
     issue_secret,
     new_key_id,
     parse_scopes,
+    repeat_of,
+    request_fingerprint,
     secret_matches,
     split_key,
 )
@@ -35,8 +41,24 @@ from eywa.stores.neo4j.records import decodes, required_datetime, rereads, to_da
 
 __all__ = ["Neo4jKeyStore"]
 
-_KEY = Label.API_KEY
+_KEY, _REQUEST = Label.API_KEY, Label.KEY_REQUEST
 _CREATE = f"CREATE (k:{_KEY}) SET k = $row"
+# A creation with a request key (migration 0027: unique id, expiry index). The expired ones go
+# first; then the request is merged (its unique constraint makes two sends of one request
+# meet on one node) and answers with the key id it holds: this creation's when it is new.
+_PRUNE_REQUESTS = f"MATCH (r:{_REQUEST}) WHERE r.expires_at <= $now DELETE r"
+_CLAIM_REQUEST = f"""
+MERGE (r:{_REQUEST} {{id: $request}})
+  ON CREATE SET r.key_id = $key_id, r.fingerprint = $fingerprint, r.expires_at = $expires_at
+RETURN r.key_id AS key_id, r.fingerprint AS fingerprint
+"""
+# A repeat: the key's secret replaced at once (no grace: the first one was never received).
+_REISSUE = f"""
+MATCH (k:{_KEY} {{id: $id}})
+SET k.previous_salt = null, k.previous_hash = null, k.salt = $salt, k.hash = $hash,
+    k.rotated_at = $now, k.grace_until = null
+RETURN properties(k) AS k
+"""
 _GET = f"MATCH (k:{_KEY} {{id: $id}}) RETURN properties(k) AS k"
 _LIST = f"MATCH (k:{_KEY}) RETURN properties(k) AS k ORDER BY k.created_at, k.id"
 _ROTATE = f"""
@@ -67,12 +89,18 @@ class Neo4jKeyStore:
         scopes: Iterable[Scope],
         name: str | None = None,
         expires_at: datetime | None = None,
+        *,
+        request_key: str | None = None,
     ) -> tuple[ApiKey, str]:
-        """Create a key; returns its record and the full key, which is never stored.
+        """Create a key; returns its record and the full key, which is never stored. A
+        repeat of ``request_key`` answers the key it made with a new secret (``KeyStore``);
+        the request and the key are written in one transaction.
 
         Raises:
             InvalidInputError: no spaces, a bad space, an unknown scope, or an expiry that
                 is not in the future.
+            ConflictError: ``request_key`` made another key request, or its key was revoked
+                or expired since.
             ClosedError: the store was closed.
             StoreError: Neo4j failed.
         """
@@ -87,8 +115,11 @@ class Neo4jKeyStore:
             "id": key_id, "salt": issued.salt.hex(), "hash": issued.hash, "spaces": list(chosen_spaces),
             "scopes": list(chosen_scopes), "name": name, "created_at": now, "expires_at": expiry,
         }  # fmt: skip
-        self._graph.write("create api key", run, _CREATE, row=row)
-        return _record(row), issued.token
+        if request_key is None:
+            self._graph.write("create api key", run, _CREATE, row=row)
+            return _record(row), issued.token
+        fingerprint = request_fingerprint(chosen_spaces, chosen_scopes, name, expiry)
+        return self._graph.write("create api key", _create_once, row, issued, request_key, fingerprint, now)
 
     def authenticate(self, token: str) -> ApiKey | None:
         """The live key ``token`` names, or ``None`` (see ``KeyStore.authenticate``).
@@ -188,6 +219,26 @@ class Neo4jKeyStore:
     def _props(self, key_id: str) -> Mapping[str, Any] | None:
         rows = self._graph.read("read api key", _GET, id=key_id)
         return rows[0]["k"] if rows else None
+
+
+def _create_once(
+    tx: ManagedTransaction, row: dict[str, Any], issued: IssuedSecret, request_key: str, fingerprint: str, now: datetime
+) -> tuple[ApiKey, str]:
+    """``create`` with a request key, in ``tx``: the key and its request when the request is
+    new, else the key the request made with a new secret (``repeat_of`` checks it first)."""
+    run(tx, _PRUNE_REQUESTS, now=now)
+    (claim,) = run(
+        tx, _CLAIM_REQUEST, request=request_key, key_id=row["id"], fingerprint=fingerprint,
+        expires_at=now + REQUEST_TTL,
+    )  # fmt: skip
+    if claim["key_id"] == row["id"]:
+        run(tx, _CREATE, row=row)
+        return _record(row), issued.token
+    (made,) = run(tx, _GET, id=claim["key_id"])
+    repeat_of(request_key, claim["fingerprint"], fingerprint, _record(made["k"]), now)
+    again = issue_secret(claim["key_id"])
+    (reissued,) = run(tx, _REISSUE, id=claim["key_id"], salt=again.salt.hex(), hash=again.hash, now=now)
+    return _record(reissued["k"]), again.token
 
 
 def _salt(value: object) -> bytes | None:

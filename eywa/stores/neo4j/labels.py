@@ -30,6 +30,7 @@ class Label(StrEnum):
     TOMBSTONE = "Tombstone"  # an erased turn id
     ERASURE = "Erasure"  # an erasure record: who, when, selector, counts, keyed hashes (no content)
     API_KEY = "ApiKey"  # an API key (hashed secret, spaces, scopes); no space: keys span spaces
+    KEY_REQUEST = "KeyRequest"  # a key creation's request key, answering its repeats for a day
     CORRECTION = "Correction"  # an operator's correction: who, when, why, which belief/candidate
     STORE_META = "StoreMeta"  # store-wide values (the vectors' embedder); no space
     SCHEMA_MIGRATION = "SchemaMigration"

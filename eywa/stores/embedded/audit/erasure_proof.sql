@@ -13,5 +13,7 @@ UNION ALL SELECT 'candidates', (SELECT count(*) FROM candidates AS c WHERE c.spa
   AND EXISTS (SELECT 1 FROM json_each(json_extract(c.fact, '$.evidence_ids')) AS j WHERE j.value IN erased))
 UNION ALL SELECT 'deltas', (SELECT count(*) FROM nous_deltas AS d WHERE d.space = :space
   AND EXISTS (SELECT 1 FROM json_each(d.evidence_ids) AS j WHERE j.value IN erased))
+UNION ALL SELECT 'jobs', (SELECT count(*) FROM jobs AS j WHERE j.space = :space
+  AND EXISTS (SELECT 1 FROM json_each(j.evidence_ids) AS i WHERE i.value IN erased))
 UNION ALL SELECT 'pending', (SELECT count(*) FROM pending_stages WHERE space = :space AND item_id IN erased)
 ORDER BY kind;
