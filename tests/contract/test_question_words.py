@@ -27,3 +27,15 @@ def test_what_company_is_answered_with_the_employer_not_the_occupation(memory: M
     assert found.trace["answer"] is not None and found.items[0].text.startswith("Priya — employer: Globex"), found.items[0]
     job = memory.recall("c", "What is Priya's job?", k=3, as_of="2023-02-01T00:00:00")
     assert job.items[0].text.startswith("Priya — occupation: engineer")
+
+
+def test_a_question_for_a_name_is_answered_with_the_name(memory: Memory) -> None:
+    """"What is Priya's husband's name?" was answered "relationship_status: married": "what"
+    asks for the status first, and that the question asks for a name was not read."""
+    memory.remember("n", [{"text": "I'm married to Tobias.", "speaker": "Priya", "session": "s1",
+                           "observed_at": "2023-01-10T10:00:00"}])  # fmt: skip
+    for question in ("What is Priya's husband's name?", "What is Priya's husband called?"):
+        found = memory.recall("n", question, k=3, as_of="2023-02-01T00:00:00")
+        assert found.trace["answer"] is not None and found.items[0].text.startswith("Priya — partner: Tobias"), question
+    status = memory.recall("n", "Is Priya married?", k=3, as_of="2023-02-01T00:00:00")
+    assert status.items[0].text.startswith("Priya — relationship_status: married")

@@ -90,6 +90,8 @@ def _answers_question_word(attribute: str, wh: str | None) -> bool:
 
 
 _QUESTION_WORD: Final = re.compile(r"[a-z][a-z'-]*")
+_NAME_WORDS: Final = frozenset({"name", "names", "called", "named"})
+"""Words of a question that ask for a name."""
 
 
 def named_first(attributes: Sequence[str], question: str, wh: str | None = None) -> list[str]:
@@ -99,7 +101,9 @@ def named_first(attributes: Sequence[str], question: str, wh: str | None = None)
     it, not "married". The question word still goes first (the plan's order,
     ``AttributeSpec.wh_words``): "What is Ana's job?" asks for her occupation, though "job"
     is an alias of the employer; a noun right after it that names one attribute goes before
-    both ("What company does Ana work for?": the employer, ``plan.head_attribute``). Pure."""
+    both ("What company does Ana work for?": the employer, ``plan.head_attribute``). A question
+    for a name ("What is Ana's husband's name?", "… called?") asks for an attribute whose values
+    are names (``value_case`` "keep": the partner, not "married") before the question word's. Pure."""
     words = {
         normalise_name(w.removesuffix("'s")) for w in _QUESTION_WORD.findall(question.lower().replace("’", "'"))
     }
@@ -111,8 +115,15 @@ def named_first(attributes: Sequence[str], question: str, wh: str | None = None)
     def asked(attribute: str) -> bool:
         return wh is not None and wh in get_attribute(attribute).wh_words
 
+    def a_name(attribute: str) -> bool:
+        return asks_name and get_attribute(attribute).value_case == "keep"
+
+    asks_name = not words.isdisjoint(_NAME_WORDS)
     head = head_attribute(question)
-    return sorted(attributes, key=lambda attribute: (attribute != head, not asked(attribute), not called(attribute)))
+    return sorted(
+        attributes,
+        key=lambda attribute: (attribute != head, not a_name(attribute), not asked(attribute), not called(attribute)),
+    )
 
 
 def _with_an_end(
