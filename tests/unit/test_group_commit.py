@@ -160,3 +160,46 @@ def test_a_write_inside_the_threads_own_transaction_joins_it(store: tuple[Sqlite
     with db.transaction():
         assert evidence.add([_turn("space", 0)], []) == ["ev_space_0"]
     assert evidence.count("space") == 1
+
+
+def test_the_next_group_commits_while_the_last_one_finishes_after_the_release(
+    store: tuple[SqliteDatabase, SqliteEvidenceStore],
+) -> None:
+    # Given a leader whose group is committed while another batch waits behind it, and whose
+    # release hook (the keyword index applying its change) has not finished,
+    db, evidence = store
+    release, first_released = threading.Event(), threading.Event()
+    commits = [0]
+
+    def committed(_conn: object) -> None:
+        commits[0] += 1
+        if commits[0] == 1:
+            wait_until_inside_add(2)  # the second batch is queued while the first holds the connection
+
+    def released() -> None:
+        if not first_released.is_set():
+            first_released.set()
+            assert release.wait(WAIT_S)
+
+    db.add_commit_hook(committed, lambda: None)
+    db.add_release_hook(released)
+    first = threading.Thread(target=lambda: evidence.add([_turn("first", 0)], []), name="first")
+    second = threading.Thread(target=lambda: evidence.add([_turn("second", 0)], []), name="second")
+    first.start()
+    for _ in range(int(WAIT_S / 0.01)):
+        if inside_add() == 1:
+            break
+        release.wait(0.01)
+    second.start()
+    # when the first leader lets the connection go, the lead has passed on: the second batch
+    # is committed and answered while the first leader's hook still runs,
+    assert first_released.wait(WAIT_S)
+    second.join(WAIT_S)
+    assert not second.is_alive()
+    assert first.is_alive()  # answered only once its release hook is done
+    assert evidence.count("second") == 1
+    # and the first is answered once its hook is done.
+    release.set()
+    first.join(WAIT_S)
+    assert not first.is_alive()
+    assert evidence.count("first") == 1

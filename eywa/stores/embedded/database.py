@@ -76,9 +76,11 @@ class SqliteDatabase:
         # An in-memory database (tests) is private to its connection: no readers beside it.
         self._readable = str(path) != ":memory:"
         # Called after each outermost transaction commits (with the writing connection, the
-        # lock still held) or rolls back: the in-memory keyword index (``bm25_index``).
+        # lock still held) or rolls back, and once a thread lets the connection go: the
+        # in-memory keyword index (``bm25_index``).
         self._on_commit: list[Callable[[sqlite3.Connection], None]] = []
         self._on_rollback: list[Callable[[], None]] = []
+        self._on_release: list[Callable[[], None]] = []
         for pragma in (
             "PRAGMA journal_mode=WAL",
             "PRAGMA synchronous=NORMAL",
@@ -112,34 +114,37 @@ class SqliteDatabase:
                 disk) or it could not be committed.
         """
         self._check_open()
-        with self._lock, self._held():
-            outermost = self._depth == 0
-            if outermost:
-                self._check_open()  # closed while this thread waited for the connection
-                try:
-                    self._conn.execute("BEGIN IMMEDIATE")
-                except sqlite3.Error as exc:  # a read-only database, a writer holding it past the busy timeout
-                    raise StoreError("sqlite", "begin", f"{self.path}: {exc}") from exc
-            self._depth += 1
-            try:
-                yield self._conn
-            except BaseException as exc:
-                self._depth -= 1
+        try:
+            with self._lock, self._held():
+                outermost = self._depth == 0
                 if outermost:
-                    self._roll_back()
-                    if isinstance(exc, sqlite3.Error):  # a write the disk refused (full), below every store's checks
-                        raise StoreError("sqlite", "write", str(exc)) from exc
-                raise
-            else:
-                self._depth -= 1
-                if outermost:
+                    self._check_open()  # closed while this thread waited for the connection
                     try:
-                        self._conn.execute("COMMIT")
-                    except sqlite3.Error as exc:
+                        self._conn.execute("BEGIN IMMEDIATE")
+                    except sqlite3.Error as exc:  # a read-only database, a writer holding it past the busy timeout
+                        raise StoreError("sqlite", "begin", f"{self.path}: {exc}") from exc
+                self._depth += 1
+                try:
+                    yield self._conn
+                except BaseException as exc:
+                    self._depth -= 1
+                    if outermost:
                         self._roll_back()
-                        raise StoreError("sqlite", "commit", str(exc)) from exc
-                    for committed in self._on_commit:
-                        committed(self._conn)
+                        if isinstance(exc, sqlite3.Error):  # a write the disk refused (full), below every store's checks
+                            raise StoreError("sqlite", "write", str(exc)) from exc
+                    raise
+                else:
+                    self._depth -= 1
+                    if outermost:
+                        try:
+                            self._conn.execute("COMMIT")
+                        except sqlite3.Error as exc:
+                            self._roll_back()
+                            raise StoreError("sqlite", "commit", str(exc)) from exc
+                        for committed in self._on_commit:
+                            committed(self._conn)
+        finally:
+            self._released()
 
     def _roll_back(self) -> None:
         """End the failed outermost transaction, if SQLite has not already: on some errors
@@ -165,6 +170,18 @@ class SqliteDatabase:
         self._on_commit.append(committed)
         self._on_rollback.append(rolled_back)
 
+    def add_release_hook(self, released: Callable[[], None]) -> None:
+        """Call ``released()`` in a thread each time it lets the writing connection go
+        (its outermost ``transaction`` or ``locked`` ends), the connection no longer held:
+        work that follows a commit but must not keep other writers waiting (the keyword
+        index applies the changes ``committed`` hooks queued). Hooks must not raise."""
+        self._on_release.append(released)
+
+    def _released(self) -> None:
+        if not self.holds_writer():
+            for hook in self._on_release:
+                hook()
+
     def _rolled_back(self) -> None:
         for hook in self._on_rollback:
             hook()
@@ -180,9 +197,12 @@ class SqliteDatabase:
         lock is re-entrant): a caller that needs many waits once, instead of queueing
         behind other threads' queries before each of its own."""
         self._check_open()
-        with self._lock, self._held():
-            self._check_open()  # closed while this thread waited for the connection
-            yield
+        try:
+            with self._lock, self._held():
+                self._check_open()  # closed while this thread waited for the connection
+                yield
+        finally:
+            self._released()
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:

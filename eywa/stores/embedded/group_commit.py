@@ -15,8 +15,10 @@ becomes the leader: it waits for the writing connection, takes every write queue
 (its own and those that arrived while it waited), and applies them in one transaction, each
 in a savepoint of its own, then commits once. Every caller gets its own write's outcome,
 after the commit: a write is acknowledged only once it is committed. The other callers wait
-meanwhile, each on its own event; when the leader is done, it wakes the callers of its group
-and hands the lead to the first write queued since, which takes the next group.
+meanwhile, each on its own event; once its group is committed, the leader hands the lead to
+the first write queued since, which takes the next group as soon as the connection is free,
+and wakes the callers of its group once what follows the release is done (the keyword index
+applying the group's changes, ``SqliteDatabase.add_release_hook``).
 
 Failures stay with their write:
 
@@ -114,10 +116,12 @@ class GroupCommit(Generic[W, R]):
         if not lead:
             slot.woken.wait()  # its group is done, or the lead was handed to it
         if not slot.done:
+            handed = False
             try:
-                self._lead(slot)
+                handed = self._lead(slot)
             finally:
-                self._hand_over()
+                if not handed:
+                    self._hand_over()
         return slot.outcome()
 
     def _hand_over(self) -> None:
@@ -129,16 +133,24 @@ class GroupCommit(Generic[W, R]):
             else:
                 self._leading = False
 
-    def _lead(self, own: _Slot[W, R]) -> None:
+    def _lead(self, own: _Slot[W, R]) -> bool:
         """Take the writing connection, then every write queued by then, and commit them.
         Every slot taken is done (and its caller woken) when this returns, with its outcome
-        or the error that interrupted the group."""
+        or the error that interrupted the group. Returns whether the lead was handed over.
+
+        The lead passes on once the group is committed, before the connection is let go:
+        the next leader takes it as soon as it is free, while this thread finishes what
+        follows the release (the database's release hooks: the keyword index applies the
+        group's changes) before the group's callers are woken."""
         group: list[_Slot[W, R]] = []
+        handed = False
         try:
             with self._db.locked():
                 with self._lock:
                     group, self._queue = self._queue, []
                 self._commit(group)
+                self._hand_over()
+                handed = True
         except BaseException as exc:  # noqa: BLE001 - each caller raises its own write's outcome
             with self._lock:
                 if not group:  # no connection (closed): this write fails; the queued ones lead in turn
@@ -151,6 +163,7 @@ class GroupCommit(Generic[W, R]):
             for slot in group:
                 slot.done = True
                 slot.woken.set()
+        return handed
 
     def _commit(self, group: Sequence[_Slot[W, R]]) -> None:
         """Apply ``group`` in one transaction, a savepoint each; on a failure that is no
