@@ -245,6 +245,8 @@ class Reader:
                 if plan.aggregate and named_ids
                 else None,
             )
+        if "addressed" not in self._disabled and plan.shape in adjust.ADDRESSED_SHAPES:
+            changes["addressed"] = adjust.addressed_demotion(items)
         if "dedupe" not in self._disabled:
             changes["dedupe"] = adjust.deduplicate(items)
         if plan.aggregate and "sessions" not in self._disabled:

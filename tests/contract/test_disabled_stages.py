@@ -1,7 +1,7 @@
 """README, "Read path": ``EYWA_DISABLED_STAGES='["graph"]'`` "switches routes (``keyword``,
 ``vector``, ``temporal``, ``graph``, ``inference``, ``dimension``, ``beliefs``, ``events``,
 ``person``, ``feedback``) or post-filters (``boost``, ``specific``, ``demotion``, ``sessions``,
-``rescue``, ``dedupe``, ``floor``) off"; the session spread is "switched off with ``sessions``". A typo
+``rescue``, ``addressed``, ``dedupe``, ``floor``) off"; the session spread is "switched off with ``sessions``". A typo
 was tested (a configuration error); that each name switches its stage off was not.
 
 Six questions that together run every stage (checked with nothing disabled), then each
@@ -56,7 +56,7 @@ def _stages_run(directory: Path, disabled: list[str]) -> Iterator[str]:
 
 
 def test_the_questions_run_every_stage(directory: Path) -> None:
-    assert len(STAGES) == 17
+    assert len(STAGES) == 18
     assert set(STAGES) | {"spread"} <= set(_stages_run(directory, []))
 
 

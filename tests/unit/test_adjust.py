@@ -72,6 +72,18 @@ def test_person_demotion_sinks_items_about_someone_else() -> None:
     assert adjust.person_demotion([about_ben], set()) == []  # nobody named: nothing moves
 
 
+def test_addressed_demotion_sinks_turns_that_talk_of_their_listener() -> None:
+    addressed = Scored(_turn("a", "Ana", ("ent_ana",), "Your garden looks lovely, you should enter it!"), 1.0)
+    told = Scored(_turn("b", "Ana", ("ent_ana",), "I grew tomatoes this year."), 1.0)
+    belief = Scored(_belief("b1", "a", ("ent_ana",)), 1.0)
+    state = Scored(_dimension("Ana", ("a",), "You know Ana — employer: Acme"), 1.0)
+    answer = Scored(_turn("c", "Ana", ("ent_ana",), "You asked: you work at Acme, yes."), 1.0, answer=True)
+    changed = adjust.addressed_demotion([addressed, told, belief, state, answer])
+    assert changed == ["a"] and addressed.score == adjust.ADDRESSED_FACTOR < 1.0
+    assert told.score == belief.score == state.score == answer.score == 1.0
+    assert "temporal" not in adjust.ADDRESSED_SHAPES and "fact" in adjust.ADDRESSED_SHAPES
+
+
 def test_rescue_brings_the_neighbours_of_strong_turns() -> None:
     strong = Scored(_turn("q", "Ana", ("ent_ana",), "What did you name him?"), 1.0)
     reply = _turn("r", "Ben", ("ent_ben",), "Biscuit.")
@@ -157,14 +169,19 @@ def test_no_post_filter_removes_demotes_or_displaces_a_claimed_answer() -> None:
 scores = st.floats(min_value=0.001, max_value=1.0, allow_nan=False)
 
 
+def _text(i: int) -> str:
+    """Distinct texts; every third one talks of the listener (``addressed_demotion`` lowers it)."""
+    return f"turn {i} " * (i + 1) + ("for you" if i % 3 == 0 else "")
+
+
 @given(st.lists(st.tuples(scores, st.sampled_from(["Ana", "Ben"])), min_size=1, max_size=15))
 def test_an_answer_that_leads_fusion_stays_first_through_every_post_filter(turns: list[tuple[float, str]]) -> None:
     # Fusion gives the answer the score of "rank 0 in every route", above any turn's score;
-    # every post-filter runs, the boosts (named speaker, specific, session) included.
+    # every post-filter runs, the boosts (named speaker, specific, session) included, and the
+    # demotion of turns addressed to the listener (every third turn ends "you").
     named, speakers = {"ent_ana"}, {"ana": "ent_ana", "ben": "ent_ben"}
     items = [  # every other turn names something besides the people talking
-        Scored(_turn(f"t{i}", who, (f"ent_{who.lower()}", f"ent_place{i % 2}"), f"turn {i} " * (i + 1)), score,
-               {"keyword": i + 1})
+        Scored(_turn(f"t{i}", who, (f"ent_{who.lower()}", f"ent_place{i % 2}"), _text(i)), score, {"keyword": i + 1})
         for i, (score, who) in enumerate(turns)
     ]  # fmt: skip
     answer = Scored(_dimension("Ana", ("t0",)), 1.05, {"dimension": 1}, answer=True)
@@ -174,6 +191,7 @@ def test_an_answer_that_leads_fusion_stays_first_through_every_post_filter(turns
     adjust.person_demotion(items, named)
     adjust.session_boost(items, adjust.SESSION_SHARE)
     adjust.rescue_neighbours(items, lambda ids: {i: [_turn(f"n{i}", "Ana", ("ent_ana",), f"next to {i}")] for i in ids})
+    adjust.addressed_demotion(items)
     adjust.deduplicate(items)
     chosen, _ = adjust.select_with_floor(items, 5, {"keyword": 2.0, "dimension": 0.5})
     assert chosen[0] is answer

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timezone
 
-import numpy as np
 import pytest
 
 from eywa.models import Entity, ItemKind, RouteName
@@ -16,6 +15,7 @@ from eywa.read.items import Hydrated
 from eywa.read.plan import question_shape
 from eywa.read.reader import Reader
 from eywa.read.routes import Query, RouteHit
+from tests.unit.reader_stubs import stub_reader
 
 AT = datetime(2023, 5, 9, tzinfo=timezone.utc)
 
@@ -35,18 +35,11 @@ class Turns:
 
 
 def reader() -> Reader:
-    return Reader(
-        routes=[OneTurn()],
-        sources=[Turns()],
-        embed_queries=lambda texts: np.ones((len(texts), 4), np.float32),
-        entities_named=lambda space, names: [],
-        neighbours=lambda space, ids: {
-            i: [Hydrated("evidence", f"{i}-next", f"after {i}", (), "s1", AT, None, ())] for i in ids
-        },
-        rrf_k=20,
-        max_k=50,
-        pool=None,
-        disabled=frozenset({"vector", "person", "boost", "demotion", "sessions"}),
+    return stub_reader(
+        [OneTurn()],
+        [Turns()],
+        frozenset({"vector", "person", "boost", "demotion", "sessions"}),
+        lambda space, ids: {i: [Hydrated("evidence", f"{i}-next", f"after {i}", (), "s1", AT, None, ())] for i in ids},
     )
 
 
@@ -86,16 +79,12 @@ def _spoken(i: str, speaker: str, session: str = "s1") -> Hydrated:
 def aggregate_reader() -> Reader:
     ana = Entity(id="ent_ana", space="s", name="Ana", kind="person")
     ben = Entity(id="ent_ben", space="s", name="Ben", kind="person")
-    return Reader(
-        routes=[SessionTurns()],
-        sources=[SpokenTurns()],
-        embed_queries=lambda texts: np.ones((len(texts), 4), np.float32),
-        entities_named=lambda space, names: [ana, ben],
-        neighbours=lambda space, ids: {i: [_spoken(f"{i}-ben", "Ben"), _spoken(f"{i}-ana", "Ana")] for i in ids},
-        rrf_k=20,
-        max_k=50,
-        pool=None,
-        disabled=frozenset({"vector", "person", "boost", "demotion", "floor"}),
+    return stub_reader(
+        [SessionTurns()],
+        [SpokenTurns()],
+        frozenset({"vector", "person", "boost", "demotion", "floor"}),
+        lambda space, ids: {i: [_spoken(f"{i}-ben", "Ben"), _spoken(f"{i}-ana", "Ana")] for i in ids},
+        [ana, ben],
     )
 
 
