@@ -66,7 +66,7 @@ to or for how long ("Mom let me go to the party", "they let me go early")."""
 _BACKWARD = re.compile(
     r"\b(?:laid\s+(?:me|us)\s+off|(?:fired|sacked)\s+(?:me|us)\b|let\s+(?:me|us)\s+go" + GONE_FOR_GOOD
     + r"|died|passed\s+away|passed\s+on|ran\s+away|(?:was|were|got)\s+put\s+(?:down|to\s+sleep)"
-    r"|(?:is|was|are|were)\s+over|ended|came\s+to\s+an\s+end|(?:closed|shut)\s+down"
+    r"|(?:is|was|are|were)\s+over|ended|came\s+to\s+an\s+end|(?:closed|shut)\s+down|(?<=smoke)-free|(?<=vape)-free"
     r"|(?:break|breaks|broke|split|splits)\s+up(?!\s+with)|(?:get|gets|got|getting)\s+(?:divorced|separated)(?!\s+from)"
     r"|(?<![\w'’]m\s)(?<!\bam\s)(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bbeen\s)separated(?!\s+from))\b",
     re.IGNORECASE,
@@ -92,7 +92,11 @@ _AND_NEW_CLAUSE = re.compile(
     r"|started|start|joined|join|moved|move|\w+ed)\b)",
     re.IGNORECASE,
 )
-_TO_NEW_CLAUSE = re.compile(r"(?<![a-z]ing)\s+to\s+(?!the\b|a\b|an\b|my\b|his\b|her\b|their\b|our\b)", re.IGNORECASE)
+_TO_NEW_CLAUSE = re.compile(
+    r"(?<![a-z]ing)\s+to\s+(?!the\b|a\b|an\b|my\b|his\b|her\b|their\b|our\b)|\s+to\s+become\b", re.IGNORECASE
+)
+"""An infinitive of purpose opens what comes next ("I quit my job to start a bakery", "I left
+teaching to become a nurse"); after a gerund only "to become" does ("I stopped going to yoga")."""
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
 _MAX_FORWARD_WORDS = 8
 _MAX_BACKWARD_WORDS = 6

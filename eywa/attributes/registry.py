@@ -145,6 +145,7 @@ SPECS: tuple[AttributeSpec, ...] = (
         synonyms=_syn("married", "positive", "wed", "wedded", "tied the knot")
         + _syn("in a relationship", "positive", "dating someone", "seeing someone", "taken", "back together")
         + _syn("widowed", "positive", "widow", "widower")
+        + _syn("engaged", "positive", "said yes")
         + _syn("married", "negative", "unmarried")
         + _syn("single", "positive", "broke up", "split up")
         + _syn("in a relationship", "positive", "boyfriend", "girlfriend", "has a boyfriend", "has a girlfriend"),

@@ -403,6 +403,19 @@ def test_a_child_or_pet_named_with_a_verb_is_answered_by_its_name(
         ((("Alice", "I'm single.", "2024-01-10T10:00:00"),
           ("Alice", "I have a girlfriend now, her name is Lucia.", "2024-06-10T10:00:00")),
          "Who is Alice dating?", "Alice — partner: Lucia since 10 Jun 2024"),
+        # A dream job, a job left for another, a proposal said yes to, smoke-free: nothing.
+        ((("Alice", "I work at Globex.", "2024-01-10T10:00:00"),
+          ("Alice", "I got my dream job at Initech!", "2024-06-10T10:00:00")),
+         "Where does Alice work now?", "Alice — employer: Initech since 10 Jun 2024 (was Globex)"),
+        ((("Alice", "I'm a teacher.", "2024-01-10T10:00:00"),
+          ("Alice", "I left teaching to become a nurse.", "2024-06-10T10:00:00")),
+         "What does Alice do now?", "Alice — occupation: nurse"),
+        ((("Alice", "I'm single.", "2024-01-10T10:00:00"),
+          ("Alice", "Tobias proposed and I said yes!", "2024-06-10T10:00:00")),
+         "Is Alice engaged?", "Alice — relationship_status: engaged since 10 Jun 2024 (was single)"),
+        ((("Alice", "I smoke.", "2024-01-10T10:00:00"),
+          ("Alice", "I've been smoke-free for three months.", "2024-06-10T10:00:00")),
+         "Does Alice smoke?", "Alice — habits: not smoking"),
     ],
 )
 def test_a_change_of_partner_or_job_said_in_other_words_is_the_state_now(

@@ -536,3 +536,20 @@ def test_a_child_named_before_a_possessive_is_named(text: str, expected: set[Fac
     """"my daughter Sara's birthday" made an unnamed daughter: a name followed by "'s" was not
     taken, though it can only be the child's."""
     assert facts(text, attribute="children") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "partner"),
+    [
+        ("Tobias proposed and I said yes!", "Tobias"),
+        ("Tobias finally proposed to me last night, and I said yes!", "Tobias"),
+        ("I proposed to Lucia and she said yes!", "Lucia"),
+        ("Tobias proposed!", None),  # asked, not yet answered
+        ("Tobias proposed a plan and I said yes.", None),
+    ],
+)
+def test_a_proposal_said_yes_to_is_an_engagement(text: str, partner: str | None) -> None:
+    """A proposal and its yes in one sentence were read as nothing: "Is she engaged?" said single."""
+    expected = set() if partner is None else {("relationship_status", "engaged", "positive", "asserted"),
+                                               ("partner", partner, "positive", "asserted")}  # fmt: skip
+    assert facts(text, attribute="relationship_status") | facts(text, attribute="partner") == expected

@@ -224,3 +224,17 @@ def test_a_child_named_right_after_the_birth_is_one_child(text: str, expected: s
 def test_running_a_business_is_no_running(text: str, expected: set[Fact]) -> None:
     """"I love running my own studio" made the hobby running."""
     assert facts(text, attribute="hobbies") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I've been smoke-free for three months.", {("habits", "smoking", "negative", "asserted")}),
+        ("I'm vape-free!", {("habits", "vaping", "negative", "asserted")}),
+        ("The restaurant is smoke-free.", set()),
+        ("I've been smoke-free.", set()),  # once, not now
+    ],
+)
+def test_smoke_free_is_no_smoking_now(text: str, expected: set[Fact]) -> None:
+    """"I've been smoke-free for three months" was read as nothing: "Does she smoke?" kept yes."""
+    assert facts(text, attribute="habits") == expected

@@ -591,3 +591,20 @@ def test_a_place_that_is_home_now_is_the_residence_said_alone(text: str, expecte
     """"Lisbon is my home now" was read, "Lisbon is home now" was not: a part with no "I", "my"
     or person was not read for the speaker at all."""
     assert facts(text, attribute="residence") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I got my dream job at Initech!", {("employer", "Initech", "positive", "asserted")}),
+        ("I dream of working at Initech.", set()),  # a wish
+        ("I left teaching to become a nurse.", {("occupation", "nurse", "positive", "asserted")}),
+        ("I quit my job to become a nurse.", {("occupation", "nurse", "positive", "asserted")}),
+        ("I quit trying to become a doctor.", set()),
+        ("I'm leaving teaching to become a nurse.", set()),  # still ahead
+    ],
+)
+def test_a_dream_job_had_and_a_job_left_for_another(text: str, expected: set[Fact]) -> None:
+    """"my dream job" read the whole turn as a wish ("dream" was a hedge word wherever it
+    stood), and "I left teaching to become a nurse" made no occupation."""
+    assert facts(text, attribute="employer") | facts(text, attribute="occupation") == expected

@@ -63,9 +63,11 @@ CESSATION_TAIL = re.compile(r"\b(?:anymore|any\s+more|no\s+longer)\b", re.IGNORE
 HEDGE = re.compile(
     r"(?i:\b(?:might|maybe|perhaps|possibly|probably|could|would|should|wish|wishing|unless|whether|"
     r"guess|suppose|hopefully|not\s+sure|i\s+think|i\s+thought|wonder|wondering|considering|"
-    rf"thinking\s+(?:about|of)|someday|one\s+day|dream|dreams|dreaming|imagine|if)\b|{A}d\b)|\bmay\b"
+    rf"thinking\s+(?:about|of)|someday|one\s+day|(?:dream|dreams|dreamt|dreamed)\s+(?:of|about|that)|dreaming"
+    rf"|imagine|if)\b|{A}d\b)|\bmay\b"
 )
-"""Hedges and conditionals; "may" only in lower case, since "May" is usually the month."""
+"""Hedges and conditionals; "may" only in lower case, since "May" is usually the month; to
+dream of something, not a dream had ("I got my dream job at Initech", "a dream come true")."""
 PAST_HABIT = re.compile(
     r"\b(?:used\s+to|when\s+(?:i|we)\s+was|when\s+(?:i|we)\s+were|as\s+a\s+(?:kid|child|teen|teenager)"
     r"|back\s+then|growing\s+up|years\s+ago|in\s+the\s+past(?!\s+(?:week|month|year|few|couple|days?)\b)|once\s+upon"

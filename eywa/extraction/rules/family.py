@@ -93,6 +93,15 @@ _BACK_TOGETHER = rule(
 )
 """"Tobias and I got back together", "I'm back together with Tobias": that partner again, in a
 relationship ("we got back together" names no one: nothing)."""
+_SAID_YES = rule(rf"{SUBJ}\s+{ADV}said\s+yes\b", "yes")
+_PROPOSED_TO_ME = re.compile(
+    rf"\b(?P<name>{NAME})\s+(?:finally\s+|just\s+)?proposed(?:\s+to\s+me)?"
+    r"(?=\s*(?:[,!]|$|\s+(?:last|this|yesterday|today|tonight|on|in|at|during|over|and)\b))"
+)
+_I_PROPOSED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:finally\s+|just\s+)?proposed\s+to\s+(?P<name>{NAME})\b", "proposed")
+_THEY_SAID_YES = re.compile(r"\b(?:she|he|they)\s+said\s+yes\b", re.IGNORECASE)
+"""A proposal and its yes in one sentence ("Tobias proposed and I said yes!", "I proposed to
+Lucia and she said yes"): engaged, to the one named (a proposal alone is only asked)."""
 _APART = rule(
     rf"{SUBJ}{BE}(?:\s+{ADV}(?:(?P<longer>no\s+longer)|not)|n{A}t)\s+(?:together|with\s+(?P<name>{NAME})\b(?!{A}s))"
     r"(?(longer)|\s+(?:anymore|any\s+more)\b)",
@@ -290,6 +299,7 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
         for m, s in matches(ctx, _GETTING, we=True):
             st = m.group("st")
             yield fact(ctx, s, f"{s} is getting {st}", "plans", f"get {st}", modality="planned", confidence=0.8)
+        yield from _proposal_accepted(ctx)
         for m, s in matches(ctx, _BACK_TOGETHER, we=True):
             if (partner := _name(m.group("name")) or companion(ctx, m)) is not None:
                 since = past_date(ctx, m)
@@ -402,6 +412,24 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _DIVORCE_DONE, we=True):
         yield fact(ctx, s, f"{s} got divorced", "relationship_status", "divorced", valid_from=past_date(ctx, m),
                    confidence=0.85)
+
+
+def _proposal_accepted(ctx: Ctx) -> Iterator[CandidateFact]:
+    """``_SAID_YES`` after a proposal to the speaker earlier in the sentence, and ``_I_PROPOSED``
+    with the yes later in it: engaged, and the partner."""
+    found: list[tuple[str, str, str]] = []
+    for m, s in matches(ctx, _SAID_YES):
+        before = re.split(r"[.!?;]", ctx.turn.text[: ctx.part.start + m.start()])[-1]
+        if (asked := _PROPOSED_TO_ME.search(before)) is not None:
+            found.append((s, asked.group("name"), f"{asked.group('name')} proposed and {s} said yes"))
+    for m, s in matches(ctx, _I_PROPOSED):
+        after = re.split(r"[.!?;]", ctx.turn.text[ctx.part.start + m.end() :])[0]
+        if _THEY_SAID_YES.search(after):
+            found.append((s, m.group("name"), f"{s} proposed to {m.group('name')} and they said yes"))
+    for s, name, said in found:
+        if (partner := _name(name)) is not None and partner != s:
+            yield fact(ctx, s, said, "relationship_status", "engaged", valid_from=past_date(ctx), confidence=0.8)
+            yield fact(ctx, s, said, "partner", partner, valid_from=past_date(ctx), confidence=0.8)
 
 
 def _died(ctx: Ctx, m: re.Match[str]) -> bool:

@@ -70,6 +70,13 @@ _SOBER = rule(
 )
 """"I'm sober", "I've been sober for two years": no alcohol (since then; not "sober enough to
 drive", a moment)."""
+_SMOKE_FREE = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:completely\s+|totally\s+)?(?P<what>smoke|vape)[-\s]free\b"
+    r"(?!\s+(?:zone|area|environment|building|home|house|restaurant|venue)\b)",
+    "smoke vape",
+)
+""""I've been smoke-free for three months", "I'm vape-free": no longer smoking or vaping (since
+then; not "a smoke-free zone")."""
 _VALUE = {"smoke": "smoking", "smokes": "smoking", "smoker": "smoking", "smoking": "smoking", "cigarettes": "smoking",
           "cigs": "smoking", "vape": "vaping", "vapes": "vaping", "vaper": "vaping", "vaping": "vaping"}  # fmt: skip
 
@@ -96,6 +103,11 @@ def habits(ctx: Ctx) -> Iterator[CandidateFact]:
         verb, what = " ".join(m.group("verb").split()), m.group("what")
         yield fact(ctx, s, f"{s} {verb} {what}", "habits", _VALUE[what], polarity="negative",
                    valid_from=past_date(ctx, m), confidence=0.85)
+    for m, s in matches(ctx, _SMOKE_FREE):
+        if not experiential_state(ctx, m):  # "I've been smoke-free" alone: once, not now
+            what = m.group("what").lower()
+            yield fact(ctx, s, f"{s} is {what}-free", "habits", _VALUE[what], polarity="negative",
+                       valid_from=stated_start(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _SOBER):
         if not experiential_state(ctx, m):  # "I've been sober" alone: once, not now
             yield fact(ctx, s, f"{s} is {m.group('word')}", "diet", "alcohol", polarity="negative",

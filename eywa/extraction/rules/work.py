@@ -344,6 +344,13 @@ _MY_EMPLOYER = rule(
 _BECAME = rule(
     rf"{SUBJ}\s+{ADV}(?:became|{HAVE}\s+become)\s+(?:a|an)\s+(?:qualified\s+|certified\s+)?{_TITLE}", "became become"
 )
+_LEFT_TO_BECOME = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>left|quit)\s+(?P<what>(?:my|his|her|their)\s+(?:old\s+|day\s+)?job|(?!trying|wanting|planning|hoping|attempting)[a-z]+ing)"
+    rf"\s+to\s+become\s+(?:a|an)\s+{_TITLE}",
+    "left quit",
+)
+""""I left teaching to become a nurse", "I quit my job to become a nurse": the occupation since
+then (a job quit for another says what comes next: not ``unemployed``)."""
 
 
 _LEARNERS = frozenset({"student", "pupil", "undergraduate", "undergrad", "postgraduate", "postgrad"})
@@ -468,6 +475,11 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         if not ctx.part.negated and _STILL_LEARNING.search(ctx.turn.text) is None:
             yield fact(ctx, s, f"{s} graduated", "occupation", "student", polarity="negative",
                        valid_from=past_date(ctx, m), confidence=0.75)
+    for m, s in matches(ctx, _LEFT_TO_BECOME):
+        if not ctx.part.negated and (title := job_title(m.group("title"))):
+            what = re.sub(r"\b(?:my|his|her|their)\b", possessive(s), m.group("what"))
+            yield fact(ctx, s, f"{s} {m.group('verb')} {what} to become {article(title)} {title}", "occupation", title,
+                       valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _PROMOTED) + matches(ctx, _BECAME):
         if title := job_title(m.group("title")):
             verb = "was promoted to" if "promoted" in m.group(0) else f"became {article(title)}"
