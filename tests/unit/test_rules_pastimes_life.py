@@ -238,3 +238,21 @@ def test_running_a_business_is_no_running(text: str, expected: set[Fact]) -> Non
 def test_smoke_free_is_no_smoking_now(text: str, expected: set[Fact]) -> None:
     """"I've been smoke-free for three months" was read as nothing: "Does she smoke?" kept yes."""
     assert facts(text, attribute="habits") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My daughter Mia is 5.", {("age", "5", "positive", "asserted")}),
+        ("My son is 5.", {("age", "5", "positive", "asserted")}),
+        ("I'm 5.", set()),  # alone, minutes away as often as years old
+        ("My daughter is 5 minutes away.", set()),
+        ("My son Leo started college at MIT.", {("education", "MIT", "positive", "asserted")}),
+        ("I began grad school at Leeds University last year.", {("education", "Leeds University", "positive", "asserted")}),
+        ("I'm starting college at MIT in the fall.", set()),  # still ahead
+    ],
+)
+def test_a_childs_small_age_and_a_school_started(text: str, expected: set[Fact]) -> None:
+    """"My daughter Mia is 5" made no age (a bare number under 13 was never one) and "my son Leo
+    started college at MIT" no school."""
+    assert facts(text, attribute="age") | facts(text, attribute="education") == expected

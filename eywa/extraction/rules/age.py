@@ -41,6 +41,10 @@ _IS_AGE = Rule(
     re.compile(rf"{SUBJ}{BE}\s+{ADV}(?:(?P<approx>almost|nearly|about)\s+)?{_NUMBER}(?:{_YEARS_OLD}|(?P<bare>{_BARE_END}))"),
     frozenset({"m", "am", "s", "is", "re", "are"}),  # "I'm": the gate's words are the verb's, one letter too
 )
+_CHILD = re.compile(r"\b(?:son|daughter|kid|child|baby|boy|girl|grandson|granddaughter|niece|nephew)s?\b", re.I)
+_CHILD_BEFORE = re.compile(rf"{_CHILD.pattern}\s*$", re.I)
+"""A child named before the number ("my son is 5", "my daughter Mia is 5"): a small bare number
+is the child's age, where "I'm 5" alone may be minutes away (``_LOWEST_BARE``)."""
 _TURNED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}turned\s+{_NUMBER}(?:{_YEARS_OLD})?{_DATE_AFTER}", "turned")
 _LOWEST_BARE, _LOWEST, _HIGHEST = 13, 1, 110
 _AT_ANOTHER_TIME = re.compile(r"\b(?:when|once|since|after|before|until|till|by\s+the\s+time)\s*$", re.IGNORECASE)
@@ -63,7 +67,8 @@ def age(ctx: Ctx) -> Iterator[CandidateFact]:
         if _AT_ANOTHER_TIME.search(ctx.text[: m.start()]):
             continue
         years = _years(m.group("n"))
-        lowest = _LOWEST_BARE if m.group("bare") is not None else _LOWEST
+        child = _CHILD.search(m.group("kin") or "") or _CHILD_BEFORE.search(ctx.text[: m.start()])
+        lowest = _LOWEST_BARE if m.group("bare") is not None and not child else _LOWEST
         if years is not None and lowest <= years <= _HIGHEST and m.group("approx") is None:
             said = " ".join(m.group(0)[m.end("n") - m.start() :].split()).rstrip(".!;, ")
             yield fact(ctx, s, f"{s} is {years} {said}", "age", str(years), confidence=0.85)

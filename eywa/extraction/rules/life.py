@@ -119,6 +119,14 @@ _ATTENDS = rule(
 )
 """"Leo goes to Hillview Academy", "I study at Leeds University", "my daughter attends Oak
 School": the school, named with what it is (not "goes to Starbucks")."""
+_STARTED_SCHOOL = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:started|began|just\s+started)\s+(?P<level>college|university|uni|grad\s+school"
+    rf"|law\s+school|med(?:ical)?\s+school|high\s+school|kindergarten|preschool|school)\s+(?:at|in)\s+{_NAMED_SCHOOL}"
+    rf"{_SCHOOL_END}",
+    "started began",
+)
+""""My son Leo started college at MIT", "I began grad school at Leeds": the school, named alone
+where the words before say it is one (not "I'm starting college at MIT", still ahead)."""
 _DROPPED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}dropped\s+out\s+(?:of\s+)?{_PROGRAMME}", "dropped")
 
 _DROPPED_SCHOOL = rule(
@@ -208,6 +216,11 @@ def education(ctx: Ctx) -> Iterator[CandidateFact]:
             continue  # "I have a degree" says little; "a gift certificate" is none
         for value in _values(m):
             yield fact(ctx, s, f"{s} has {_phrase(m, s)}", "education", value, confidence=0.8)
+    for m, s in matches(ctx, _STARTED_SCHOOL):
+        if school := _school(m):
+            level = " ".join(m.group("level").split())
+            yield fact(ctx, s, f"{s} started {level} at {school}", "education", school, valid_from=past_date(ctx, m),
+                       confidence=0.8)
     for m, s in matches(ctx, _ATTENDS):
         if school := _school(m):
             yield fact(ctx, s, f"{s} is a student at {school}", "education", school, confidence=0.8)
