@@ -41,6 +41,10 @@ def _syn(value: str, polarity: str, *surfaces: str) -> tuple[ValueSynonym, ...]:
     return tuple(ValueSynonym.model_validate({"surface": s, "value": value, "polarity": polarity}) for s in surfaces)
 
 
+SHORT_PASTIME_VERBS: dict[str, str] = {"run": "running", "jog": "jogging", "ski": "skiing", "sew": "sewing", "bike": "cycling"}
+"""Verbs of pastimes too short to share a stem with the pastime ("I run every morning" says
+running; "paint" and "painting" share theirs): surfaces that imply it."""
+
 PASTIME_AGENTS: dict[str, str] = {
     "hiker": "hiking", "runner": "running", "swimmer": "swimming", "cyclist": "cycling", "climber": "climbing",
     "dancer": "dancing", "surfer": "surfing", "skier": "skiing", "gamer": "gaming", "reader": "reading",
@@ -212,7 +216,8 @@ SPECS: tuple[AttributeSpec, ...] = (
         value_case="lower",
         leading_words=("do", "does", "doing", "play", "plays", "playing", "go", "goes", "going",
                        "practice", "practise", "practicing", "practising"),
-        implied=tuple(syn for agent, pastime in PASTIME_AGENTS.items() for syn in _syn(pastime, "positive", agent)),
+        implied=tuple(syn for agent, pastime in PASTIME_AGENTS.items() for syn in _syn(pastime, "positive", agent))
+        + tuple(syn for verb, pastime in SHORT_PASTIME_VERBS.items() for syn in _syn(pastime, "positive", verb, f"{verb}s")),
     ),
     AttributeSpec(
         name="likes", cardinality="multi", tau_days=3 * YEAR_DAYS,

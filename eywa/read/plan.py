@@ -407,8 +407,12 @@ _ATTRIBUTE_IDIOMS: Final[tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]] = 
     (re.compile(r"\b(?:grow|grew|grown|growing)\s+up\b", re.I), ("origin",)),
     (re.compile(r"\bbased\b(?!\s+(?:on|upon)\b)", re.I), ("residence",)),  # "where is Ana based?", not "based on"
     # "What does Ana do?" (nothing after "do" but the present): her work, not a pastime.
-    (re.compile(r"^\s*what\s+(?:does|do)\s+.+?\s+do(?:\s+(?:now|nowadays|these\s+days|for\s+work))?\s*[?.!]*\s*$", re.I),
+    (re.compile(r"^\s*what\s+(?:does|do)\s+.+?(?<!\bto)\s+do(?:\s+(?:now|nowadays|these\s+days|for\s+work))?\s*[?.!]*\s*$", re.I),
      ("occupation", "employer")),
+    # "What does Ana like to do?", "… do for fun?": her pastimes, though "like" alone is a taste
+    # (after the idiom above, which "What does Ana do for fun?" must not match once stripped;
+    # that one skips "… like to do?").
+    (re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys)\s+(?:to\s+do|doing)\b|\bfor\s+fun\b", re.I), ("hobbies",)),
 )
 # A lifetime, in days (the registry's own for origin): an attribute whose values last this
 # long does not change.

@@ -132,6 +132,11 @@ def test_a_state_question_about_a_past_time_reads_the_state_at_the_end_of_that_t
         ("What does Ana do for a living?", ("occupation", "employer")),  # not residence ("living")
         ("Where is Ana based?", ("residence",)),
         ("What is the film based on?", ()),
+        # her pastimes, not her work ("What does Ana do?") nor a taste ("like")
+        ("What does Ana like to do?", ("hobbies",)),
+        ("What does Ana do for fun?", ("hobbies",)),
+        ("What does Ana enjoy doing?", ("hobbies",)),
+        ("What does Ana do?", ("occupation", "employer")),
     ],
 )
 def test_an_idiom_points_at_the_attribute_it_means_not_at_its_words(
