@@ -608,3 +608,17 @@ def test_a_dream_job_had_and_a_job_left_for_another(text: str, expected: set[Fac
     """"my dream job" read the whole turn as a wish ("dream" was a hedge word wherever it
     stood), and "I left teaching to become a nurse" made no occupation."""
     assert facts(text, attribute="employer") | facts(text, attribute="occupation") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I took a job at Initech.", {("employer", "Initech", "positive", "asserted")}),
+        ("I took a new position at Initech as an analyst.", {("employer", "Initech", "positive", "asserted")}),
+        # an offer taken is one accepted: a start to come, a plan until it is said
+        ("I took the offer from Initech.", {("plans", "start at Initech", "positive", "planned")}),
+    ],
+)
+def test_a_job_taken_is_a_job_got_and_an_offer_taken_is_accepted(text: str, expected: set[Fact]) -> None:
+    """"I took a job at Initech" and "I took the offer from Initech" were read as events only."""
+    assert facts(text, attribute="employer") | facts(text, attribute="plans") == expected

@@ -103,7 +103,7 @@ _HAS_WORKED = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+(?:at|for)\s+{_ORG}", "worked
 (not "I worked at Initech", a past, nor "I've worked at Initech", once), and since when
 (``stated_start``: 1 Jan 2019). Only with how long (``lasting``)."""
 _GOT_JOB = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|landed|accepted|found|scored)\s+(?:a|an|the|my)\s+"
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|landed|accepted|found|scored|took)\s+(?:a|an|the|my)\s+"
     rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|permanent\s+)*(?:job|position|role|offer|(?<=new\s)(?P<one>one))"
     rf"(?:\s+as\s+(?:a|an)\s+{_TITLE})?\s+(?:at|with|from)\s+{_ORG}{_ROLE_AFTER}",
     "job position role offer one",
@@ -239,10 +239,10 @@ _MY_JOB = rule(
     rf"|(?P<first>first\s+(?:day|week|month)))\s+(?:at|with)\s+{_ORG}",
     "job boss manager colleagues coworkers co workplace team role position first",
 )
-_JOIN_VERB = re.compile(r"\b(got|landed|accepted|found|scored|hired|recruited|taken|joined|join)\b")
+_JOIN_VERB = re.compile(r"\b(got|landed|accepted|found|scored|took|hired|recruited|taken|joined|join)\b")
 _JOIN_VERBS = {
     "got": "got a job at", "landed": "landed a job at", "accepted": "accepted a job at", "found": "found a job at",
-    "scored": "got a job at", "hired": "was hired by", "recruited": "was recruited by", "taken": "was taken on by",
+    "scored": "got a job at", "took": "took a job at", "hired": "was hired by", "recruited": "was recruited by", "taken": "was taken on by",
     "joined": "joined", "join": "joined",
 }  # fmt: skip
 _LOST_JOB_AS = rule(
@@ -509,9 +509,14 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
             continue  # "I got a new one at the Apple Store": a phone, unless the turn is about work
         if org := org_name(m.group("org")):
             said = _JOIN_VERB.search(m.group(0))
-            accepted = said is not None and said.group(1) == "accepted"
+            # "I took the offer from Globex" accepts it as "I accepted …" does; "I took a job at
+            # Globex" is the job.
+            accepted = said is not None and (
+                said.group(1) == "accepted" or (said.group(1) == "took" and _OFFER.search(m.group(0)) is not None)
+            )
             if m.re is _GOT_JOB.pattern and (accepted or _OFFER.search(m.group(0))):
-                yield from _accepted(ctx, s, m, org, accepted=accepted)
+                verb = "took an offer from" if said is not None and said.group(1) == "took" else "accepted a job at"
+                yield from _accepted(ctx, s, m, org, accepted=accepted, verb=verb)
                 continue
             if m.re is _GOT_JOB.pattern and (start := future_date(ctx) or _start_said(ctx)) is not None:
                 # "I got a job at Globex, starting in June", "I got a new job at Globex!
@@ -574,7 +579,9 @@ def _hired_me(ctx: Ctx) -> Iterator[re.Match[str]]:
     return (m for m in openings(ctx, _HIRED_ME) if clean(m.group("org")) not in ctx.persons)
 
 
-def _accepted(ctx: Ctx, s: str, m: re.Match[str], org: str, *, accepted: bool) -> Iterator[CandidateFact]:
+def _accepted(
+    ctx: Ctx, s: str, m: re.Match[str], org: str, *, accepted: bool, verb: str = "accepted a job at"
+) -> Iterator[CandidateFact]:
     """An offer is not yet a job, and one accepted is a start to come: "I got an offer from
     Globex" says nothing of where one works, and "I accepted an offer from Globex" / "a
     position at Globex" is often said before a notice period ends. Accepted, with a date
@@ -585,8 +592,7 @@ def _accepted(ctx: Ctx, s: str, m: re.Match[str], org: str, *, accepted: bool) -
         return
     start = future_date(ctx) or _start_said(ctx)
     if start is None:
-        yield fact(ctx, s, f"{s} accepted a job at {org}", "plans", f"start at {org}", modality="planned",
-                   confidence=0.75)
+        yield fact(ctx, s, f"{s} {verb} {org}", "plans", f"start at {org}", modality="planned", confidence=0.75)
         # No planned employer observation: in the single-valued dimension a value named for
         # the first time takes a share of UNSEEN (``eywa.nous.math.categorical_instant``), so
         # with no employer held the plan tied UNSEEN, and a later denial of another employer
