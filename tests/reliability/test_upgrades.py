@@ -167,17 +167,19 @@ def test_a_store_of_format_4_gets_its_backlog_counts_from_its_marks(tmp_path: Pa
         stores.close()
 
 
+def ana_said(text: str, at: str) -> dict[str, str]:
+    """A turn of Ana's, said at ``at`` in that day's session."""
+    return {"text": text, "speaker": "Ana", "session": at[:10], "observed_at": at}
+
+
 def test_a_store_of_format_5_reads_its_deltas_and_new_ones_carry_their_stated_start(tmp_path: Path) -> None:
     """Format 6 records the start a delta's belief states (``Delta.valid_from``). A store
     written before has no such column: it is added, empty, so the old deltas read as they
     did (since when they were said) and a new delta reports the start its turn states."""
     directory = tmp_path / "mem"
 
-    def turn(text: str, at: str) -> dict[str, str]:
-        return {"text": text, "speaker": "Ana", "session": at[:10], "observed_at": at}
-
     with open_memory(directory) as mem:
-        mem.remember("home", [turn("We moved to York last week.", "2023-08-01T10:00:00")])
+        mem.remember("home", [ana_said("We moved to York last week.", "2023-08-01T10:00:00")])
         [york] = mem.deltas("home", "Ana", "residence")
         assert york.valid_from is not None
     with sqlite3.connect(directory / DATABASE_FILE) as conn:  # what format 5 had: no valid_from
@@ -187,7 +189,7 @@ def test_a_store_of_format_5_reads_its_deltas_and_new_ones_carry_their_stated_st
         assert user_version(directory) == FORMAT_VERSION
         [old] = mem.deltas("home", "Ana", "residence")
         assert old == york.model_copy(update={"valid_from": None})
-        mem.remember("home", [turn("We moved to Bath last week.", "2024-05-10T10:00:00")])
+        mem.remember("home", [ana_said("We moved to Bath last week.", "2024-05-10T10:00:00")])
         bath = mem.dimension("home", "Ana", "residence", as_of="2024-06-01T00:00:00")
         [*_, new] = mem.deltas("home", "Ana", "residence")
         assert new.valid_from is not None and new.valid_from < new.at
@@ -301,11 +303,8 @@ def test_a_store_of_format_8_reads_its_deltas_and_new_ones_carry_the_day_said(tm
     later change) reports as "last said"."""
     directory = tmp_path / "mem"
 
-    def turn(text: str, at: str) -> dict[str, str]:
-        return {"text": text, "speaker": "Ana", "session": at[:10], "observed_at": at}
-
     with open_memory(directory) as mem:
-        mem.remember("home", [turn("I work at Globex.", "2024-01-10T10:00:00")])
+        mem.remember("home", [ana_said("I work at Globex.", "2024-01-10T10:00:00")])
         [globex] = mem.deltas("home", "Ana", "employer")
     with sqlite3.connect(directory / DATABASE_FILE) as conn:  # what format 8 had: no said_at
         conn.execute("ALTER TABLE nous_deltas DROP COLUMN said_at")
@@ -313,8 +312,8 @@ def test_a_store_of_format_8_reads_its_deltas_and_new_ones_carry_the_day_said(tm
     with open_memory(directory) as mem:
         assert user_version(directory) == FORMAT_VERSION
         assert mem.deltas("home", "Ana", "employer") == [globex]
-        mem.remember("home", [turn("Big news at work: I'm joining Initech next month.", "2024-06-10T10:00:00"),
-                              turn("Yesterday was my last day at Initech.", "2024-09-13T10:00:00")])  # fmt: skip
+        mem.remember("home", [ana_said("Big news at work: I'm joining Initech next month.", "2024-06-10T10:00:00"),
+                              ana_said("Yesterday was my last day at Initech.", "2024-09-13T10:00:00")])  # fmt: skip
         joined = next(d for d in mem.deltas("home", "Ana", "employer") if d.observed == "Initech" and d.polarity == "positive")
         assert (joined.at.date().isoformat(), joined.said_at) == ("2024-07-01", datetime(2024, 6, 10, 10, tzinfo=UTC))
         replayed = mem.dimension("home", "Ana", "employer", as_of="2024-07-15T00:00:00")
