@@ -38,7 +38,7 @@ DEMOTION_FACTOR = 0.8
 # or after the rescue, for every shape or all but "when" questions: 0.7 after the rescue
 # without "when" questions in four folds (docs/evaluation.md). "When" questions lost at every
 # factor (two of 156 at 0.7): the turn that dates an event can be a question back or a plan
-# said to the listener ("can't wait to see you at the party on Saturday!").
+# said to the listener ("see you at your party on Saturday!").
 ADDRESSED_FACTOR = 0.7
 ADDRESSED_SHAPES: frozenset[Shape] = frozenset(shape for shape in get_args(Shape) if shape != "temporal")
 # Neighbours of the strongest turns enter at this share of their parent's score.

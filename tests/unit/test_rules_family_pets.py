@@ -527,13 +527,13 @@ def test_a_partner_named_after_the_role_is_the_partner(text: str, partner: str |
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("We went out for my daughter Sara's birthday.", {("children", "Sara", "positive", "asserted")}),
+        ("We went out for my daughter Ada's birthday.", {("children", "Ada", "positive", "asserted")}),
         ("My son Leo's school is great.", {("children", "Leo", "positive", "asserted")}),
         ("My son's friend Tom came over.", {("children", "son", "positive", "asserted")}),
     ],
 )
 def test_a_child_named_before_a_possessive_is_named(text: str, expected: set[Fact]) -> None:
-    """"my daughter Sara's birthday" made an unnamed daughter: a name followed by "'s" was not
+    """"my daughter Ada's birthday" made an unnamed daughter: a name followed by "'s" was not
     taken, though it can only be the child's."""
     assert facts(text, attribute="children") == expected
 

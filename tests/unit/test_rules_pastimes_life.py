@@ -214,7 +214,7 @@ def test_a_child_named_right_after_the_birth_is_one_child(text: str, expected: s
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("I love running my own studio.", set()),
+        ("I love running my own bakery.", set()),
         ("I love running a business.", set()),
         ("I love running a marathon.", {("hobbies", "running", "positive", "asserted")}),
         ("I love running the occasional half marathon.", {("hobbies", "running", "positive", "asserted")}),
@@ -222,7 +222,7 @@ def test_a_child_named_right_after_the_birth_is_one_child(text: str, expected: s
     ],
 )
 def test_running_a_business_is_no_running(text: str, expected: set[Fact]) -> None:
-    """"I love running my own studio" made the hobby running."""
+    """"I love running my own bakery" made the hobby running."""
     assert facts(text, attribute="hobbies") == expected
 
 
