@@ -622,3 +622,20 @@ def test_a_dream_job_had_and_a_job_left_for_another(text: str, expected: set[Fac
 def test_a_job_taken_is_a_job_got_and_an_offer_taken_is_accepted(text: str, expected: set[Fact]) -> None:
     """"I took a job at Initech" and "I took the offer from Initech" were read as events only."""
     assert facts(text, attribute="employer") | facts(text, attribute="plans") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Initech offered me a job and I took it.", {("plans", "start at Initech", "positive", "planned")}),
+        ("Initech offered me a job and I accepted.", {("plans", "start at Initech", "positive", "planned")}),
+        ("Initech offered me a job, starting in June, and I took it.", {("employer", "Initech", "positive", "asserted")}),
+        ("Initech offered me a job!", set()),  # an offer alone
+        ("Initech offered me a job but I didn't take it.", set()),
+        ("Tobias offered me a job and I took it.", set()),  # a person, no employer
+    ],
+)
+def test_an_offer_made_to_the_speaker_and_taken_is_accepted(text: str, expected: set[Fact]) -> None:
+    """"Initech offered me a job and I took it" was read as nothing (the offer and its
+    acceptance are two parts of the sentence): now as "I accepted a job at Initech"."""
+    assert facts(text, attribute="employer") | facts(text, attribute="plans") == expected

@@ -110,6 +110,13 @@ _GOT_JOB = rule(
 )
 """"I got a job at Globex", "I landed a new position with Initech as an analyst", and in a turn
 about work "… but I found a new one at Initech" (the job lost or left before it)."""
+_TOOK_IT = rule(rf"{SUBJ}\s+{ADV}(?P<verb>took|accepted)(?:\s+it)?(?=\s*(?:[.!;,]|$|\s+(?:and|but)\b))", "took accepted")
+_OFFERED_ME = re.compile(
+    rf"(?P<org>{PROPER})\s+(?:just\s+|finally\s+)?offered\s+me\s+(?:a|an|the)\s+(?:new\s+|full-time\s+|part-time\s+)*"
+    r"(?:job|position|role)\b"
+)
+""""Initech offered me a job and I took it" / "… and I accepted": the offer accepted, as "I
+accepted a job at Initech" is (an offer alone is no job)."""
 _NEW_JOB_AS = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|landed|found|started|accepted|took)\s+(?:a|an|my)\s+"
     rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|first\s+)*(?:job|position|role)\s+as\s+(?:a|an)\s+{_TITLE}"
@@ -540,6 +547,7 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
                        confidence=0.85)
             yield from _title(ctx, s, m)
     yield from _joining(ctx)
+    yield from _offer_taken(ctx)
     for m, s in matches(ctx, _STARTS):
         if org := org_name(m.group("org")):
             start = future_date(ctx) or past_date(ctx, m)
@@ -572,6 +580,17 @@ def _joining(ctx: Ctx) -> Iterator[CandidateFact]:
             yield from _title(ctx, s, m)
         else:
             yield fact(ctx, s, f"{s} is joining {org}", "plans", f"join {org}", modality="planned", confidence=0.75)
+
+
+def _offer_taken(ctx: Ctx) -> Iterator[CandidateFact]:
+    """``_TOOK_IT`` after an offer made to the speaker earlier in the sentence
+    (``_OFFERED_ME``): ``_accepted``."""
+    for m, s in matches(ctx, _TOOK_IT):
+        before = re.split(r"[.!?;]", ctx.turn.text[: ctx.part.start + m.start()])[-1]
+        offered = _OFFERED_ME.search(before)
+        if s == ctx.turn.speaker and offered is not None and (org := org_name(offered.group("org"))) is not None:
+            if org not in ctx.persons:
+                yield from _accepted(ctx, s, m, org, accepted=True, verb=f"{m.group('verb')} the job offered by")
 
 
 def _hired_me(ctx: Ctx) -> Iterator[re.Match[str]]:
