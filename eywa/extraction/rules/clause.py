@@ -143,6 +143,10 @@ def rule(regex: str, keywords: str | frozenset[str]) -> Rule:
 _WORD = re.compile(r"[a-zé]+")
 
 
+_SENTENCE_END = re.compile(r"[.!?;]")
+"""Where a sentence of a turn ends, for rules that read across the parts of one."""
+
+
 @dataclass(frozen=True)
 class Ctx:
     """One part of one turn, with what the rules need to know about it."""
@@ -162,6 +166,15 @@ class Ctx:
     def text(self) -> str:
         """The part's text."""
         return self.part.text
+
+    def sentence_before(self, at: int) -> str:
+        """The turn's text from the start of its sentence up to offset ``at`` of the part: what
+        another part of the sentence said before ("Tobias proposed and | I said yes")."""
+        return _SENTENCE_END.split(self.turn.text[: self.part.start + at])[-1]
+
+    def sentence_after(self, at: int) -> str:
+        """The turn's text from offset ``at`` of the part to the end of its sentence."""
+        return _SENTENCE_END.split(self.turn.text[self.part.start + at :])[0]
 
     def holds(self, person: str | None, value: str, attribute: str) -> bool:
         """Whether ``person``'s earlier beliefs hold ``value`` as a value of ``attribute``."""

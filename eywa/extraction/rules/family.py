@@ -419,12 +419,10 @@ def _proposal_accepted(ctx: Ctx) -> Iterator[CandidateFact]:
     with the yes later in it: engaged, and the partner."""
     found: list[tuple[str, str, str]] = []
     for m, s in matches(ctx, _SAID_YES):
-        before = re.split(r"[.!?;]", ctx.turn.text[: ctx.part.start + m.start()])[-1]
-        if (asked := _PROPOSED_TO_ME.search(before)) is not None:
+        if (asked := _PROPOSED_TO_ME.search(ctx.sentence_before(m.start()))) is not None:
             found.append((s, asked.group("name"), f"{asked.group('name')} proposed and {s} said yes"))
     for m, s in matches(ctx, _I_PROPOSED):
-        after = re.split(r"[.!?;]", ctx.turn.text[ctx.part.start + m.end() :])[0]
-        if _THEY_SAID_YES.search(after):
+        if _THEY_SAID_YES.search(ctx.sentence_after(m.end())):
             found.append((s, m.group("name"), f"{s} proposed to {m.group('name')} and they said yes"))
     for s, name, said in found:
         if (partner := _name(name)) is not None and partner != s:

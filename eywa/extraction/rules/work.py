@@ -586,8 +586,7 @@ def _offer_taken(ctx: Ctx) -> Iterator[CandidateFact]:
     """``_TOOK_IT`` after an offer made to the speaker earlier in the sentence
     (``_OFFERED_ME``): ``_accepted``."""
     for m, s in matches(ctx, _TOOK_IT):
-        before = re.split(r"[.!?;]", ctx.turn.text[: ctx.part.start + m.start()])[-1]
-        offered = _OFFERED_ME.search(before)
+        offered = _OFFERED_ME.search(ctx.sentence_before(m.start()))
         if s == ctx.turn.speaker and offered is not None and (org := org_name(offered.group("org"))) is not None:
             if org not in ctx.persons:
                 yield from _accepted(ctx, s, m, org, accepted=True, verb=f"{m.group('verb')} the job offered by")
