@@ -42,6 +42,14 @@ def test_leaving_what_the_person_was_believed_to_have_ends_it(text: str, named: 
     assert _read(text, named) == expected
 
 
+def test_still_at_the_employer_one_was_believed_to_have_says_one_still_works_there() -> None:
+    """"I'm still at Globex" may be where one is standing; after "I work at Globex" it is the job."""
+    assert _read("I'm still at Globex, sadly.", {"cecilia": {"globex": ("employer", "Globex")}}) == {
+        ("Cecilia", "employer", "Globex", "positive")
+    }
+    assert _read("I'm still at Globex, sadly.", {}) == set()
+
+
 @pytest.mark.parametrize(
     ("text", "named"),
     [

@@ -67,6 +67,25 @@ SAID_IN_APRIL = datetime(2024, 4, 22, 18, 0, tzinfo=timezone.utc)
         ("I'm freelancing now.", {("employer", "self-employed", "positive", "asserted")}),
         ("I started at Initech three years ago.", {("employer", "Initech", "positive", "asserted")}),
         ("I left Paris and joined Tobias in Rome.", set()),  # joining a person is no new job
+        # A name's possessive is part of it, however it is spelt and wherever it stands.
+        ("I'm a cashier at Macy’s now.", {("employer", "Macy's", "positive", "asserted")}),
+        ("I've been at Trader Joe's for two years.", {("employer", "Trader Joe's", "positive", "asserted")}),
+        # Quitting a named job for another names the next employer.
+        ("I quit Brightwell to join Halcyon Labs.", {("employer", "Brightwell", "negative", "asserted"),
+                                                     ("employer", "Halcyon Labs", "positive", "asserted")}),
+        ("I resigned from Brightwell to work for Orchard Mill.", {("employer", "Brightwell", "negative", "asserted"),
+                                                                  ("employer", "Orchard Mill", "positive", "asserted")}),
+        ("I quit Brightwell and joined Tobias in Rome.", {("employer", "Brightwell", "negative", "asserted")}),
+        # A job offer received and taken is accepted: a start to come, from its date when one is said.
+        ("I got a job offer from Halcyon Labs and accepted it.", {("plans", "start at Halcyon Labs", "positive", "planned")}),
+        ("I got a job offer from Halcyon Labs and I accepted it, starting in June.",
+         {("employer", "Halcyon Labs", "positive", "asserted")}),
+        ("I received an offer from Halcyon Labs but I turned it down.", set()),
+        ("I got an offer from Tobias and I took it.", set()),  # a person's offer may be for anything
+        # "at X now" with a job held there; "still at X" where the turn speaks of work.
+        ("I'm at Halcyon Labs now, as a designer.", {("employer", "Halcyon Labs", "positive", "asserted")}),
+        ("I'm still at Halcyon Labs, the job is fine.", {("employer", "Halcyon Labs", "positive", "asserted")}),
+        ("I'm still at Starbucks, come over.", set()),
     ],
 )
 def test_employer_forms(text: str, expected: set[Fact]) -> None:
@@ -127,6 +146,11 @@ def test_occupation_forms(text: str, expected: set[Fact]) -> None:
 def test_a_role_said_after_the_employer_is_the_occupation(text: str, employer: str, title: str) -> None:
     assert ("employer", employer, "positive", "asserted") in facts(text, attribute="employer")
     assert facts(text, attribute="occupation") == {("occupation", title, "positive", "asserted")}
+
+
+def test_a_job_held_at_a_place_one_is_at_now_is_the_occupation() -> None:
+    assert ("occupation", "designer", "positive", "asserted") in facts("I'm at Halcyon Labs now, as a designer.")
+    assert facts("I'm at Starbucks now, as a joke.") == set()
 
 
 def test_a_role_after_the_employer_is_not_read_from_a_judgement_or_a_negated_clause() -> None:

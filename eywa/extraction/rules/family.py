@@ -343,6 +343,11 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
         # "We've been married since 2010" / "for ten years": the start it states.
         yield fact(ctx, s, f"{s} is {word}", "relationship_status", status, valid_from=stated_start(ctx, m),
                    confidence=0.9)
+        if status in _UNITES and (partner := companion(ctx, m)) is not None:
+            # "Lucia and I are engaged": the one it is with is the partner, as with "got engaged"
+            # ("Lucia and I are divorced" states a status and ends nothing: ``eywa.cessation``).
+            yield fact(ctx, s, f"{s} and {partner} are {word}", "partner", partner, valid_from=stated_start(ctx, m),
+                       confidence=0.85)
     for m, s in matches(ctx, _MARRIED_TO, we=False) + matches(ctx, _MARRIED_NAME):
         if experiential_state(ctx, m):
             continue  # "I've been married to Tom": it was so, not that it is

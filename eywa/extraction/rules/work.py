@@ -76,12 +76,15 @@ _TEACHES = rule(
 is where one works. Not "I'm teaching a workshop at X" (an event, with its article) nor "I'm
 teaching at X next week" (the present progressive alone: ``_TEACHES`` has no "am")."""
 _AT_NOW = rule(
-    rf"{SUBJ}{BE}\s+(?:(?P<now>now|currently)\s+)?{ADV}at\s+{_ORG}(?(now)|\s+(?:now|these\s+days|nowadays)\b)",
-    "now currently days nowadays",
+    rf"{SUBJ}{BE}\s+(?:(?P<now>now|currently|still)\s+)?{ADV}at\s+{_ORG}(?(now)|\s+(?:now|these\s+days|nowadays)\b)"
+    r"(?:,?\s+as\s+(?:a|an)\s+(?P<role>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}))?",
+    "now currently still days nowadays",
 )
-""""I'm at Google now": the employer, when the turn speaks of work ("I left Initech, I'm at
-Google now", "new job, I'm at Google now") or Google is already the speaker's employer;
-alone it may be where one is standing ("I'm at Starbucks now")."""
+""""I'm at Google now", "I'm still at Google": the employer, when the turn speaks of work ("I
+left Initech, I'm at Google now", "new job, I'm at Google now"), names a job held there
+("I'm at Google now, as a designer": the occupation too) or Google is already the speaker's
+employer; alone it may be where one is standing ("I'm at Starbucks now", "I'm still at the
+airport")."""
 _WORK_TALK = re.compile(
     r"\b(?:job|jobs|work|works|working|worked|company|employer|role|position|team|hired|joined|quit|left|switched"
     r"|boss|colleagues|coworkers|career|laid\s+off|fired|offer|notice)\b",
@@ -117,6 +120,19 @@ _OFFERED_ME = re.compile(
 )
 """"Initech offered me a job and I took it" / "… and I accepted": the offer accepted, as "I
 accepted a job at Initech" is (an offer alone is no job)."""
+_OFFER_RECEIVED = (
+    r"(?:got|received)\s+(?:a|an|the)\s+(?:new\s+|full-time\s+|part-time\s+)*(?P<job>job\s+)?offer\s+from\s+(?:the\s+)?"
+)
+_OFFER_FROM_TAKEN = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}{_OFFER_RECEIVED}(?P<org>{PROPER}?)\s+and\s+(?:then\s+)?(?P<verb>took|accepted)(?:\s+it)?"
+    r"(?=\s*(?:[.!;,]|$))",
+    "offer",
+)
+_OFFER_GOT = re.compile(rf"(?<![\w'’])I\s+(?:just\s+|finally\s+)?{_OFFER_RECEIVED}(?P<org>{PROPER})")
+""""I got a job offer from Initech and (I) accepted it": the same offer, said by the one who
+received it. Level 0 reads a lone name after "from" as a person; a job offer's name is the
+employer's whatever it is, a bare offer's only when it is not a person ("an offer from
+Tobias" may be for a car)."""
 _NEW_JOB_AS = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|landed|found|started|accepted|took)\s+(?:a|an|my)\s+"
     rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|first\s+)*(?:job|position|role)\s+as\s+(?:a|an)\s+{_TITLE}"
@@ -160,15 +176,18 @@ _SCHEDULED = frozenset({"start", "starts", "starting", "begin", "begins"})
 """Present forms of "start" that, with no date placed before the turn, tell a start to come."""
 _JOINED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:joined|join|joins)\s+{_ORG}\s+as\s+(?:a|an)\s+{_TITLE}", "joined join joins")
 _LEFT_AND_JOINED = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:left|quit)\s+(?:the\s+)?(?P<old>{PROPER}){WHEN_LEFT}\s+(?:and|to)\s+(?:then\s+)?(?:join|joined)\s+"
-    rf"{_ORG}"
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>left|quit|resigned\s+from)\s+(?:the\s+)?(?P<old>{PROPER}){WHEN_LEFT}\s+(?:and|to)\s+"
+    rf"(?:then\s+)?(?P<next>join|joined|work\s+(?:at|for))\s+{_ORG}"
     rf"{_ROLE_AFTER}",
-    "joined join",
+    "joined join work",
 )
 """"I left Initech and joined Globex": leaving the workplace the person was said to work at
 (``Ctx.holds``: "Eva left Initech …" after "Eva works at Initech") to join another is a change of job, so what was joined is the employer, as
 "joined X as a …" is; "joined" alone may be a club, a gym or a friend ("I left Paris and
-joined Tom in Rome")."""
+joined Tom in Rome"). Quitting or resigning from a name says it was a job whatever was held
+before ("I quit Globex to join Initech", "… and joined Initech", "… to work for Initech"),
+so what comes next is the employer then too, unless it is a person Level 0 knows ("I quit
+Globex and joined Tobias in Rome")."""
 _HIRED = rule(
     rf"{SUBJ}\s+(?:got|was|were|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}(?:hired|recruited|taken\s+on)\s+(?:at|by)\s+{_ORG}{_ROLE_AFTER}",
     "hired recruited taken",
@@ -385,7 +404,7 @@ def org_name(raw: str | None) -> str | None:
     """The organisation of a match, or None for a capitalised word that names none."""
     if raw is None:
         return None
-    org = clean(re.sub(rf"{A}s$", "", raw))
+    org = clean(raw).replace("’", "'")
     return None if not org or org.split()[0] in NOT_NAMES else org
 
 
@@ -423,9 +442,10 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} teaches at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
                        confidence=0.85)
     for m, s in matches(ctx, _AT_NOW):
-        org = org_name(m.group("org"))
-        if org is not None and (_WORK_TALK.search(ctx.turn.text) or ctx.holds(s, org, "employer")):
+        org, role = org_name(m.group("org")), job_title(m.group("role"))
+        if org is not None and (role or _WORK_TALK.search(ctx.turn.text) or ctx.holds(s, org, "employer")):
             yield fact(ctx, s, f"{s} works at {_the(m, org)} now", "employer", org, confidence=0.85)
+            yield from _title(ctx, s, m)
     for m, s in matches(ctx, _BEEN_AT):
         if org := org_name(m.group("org")):
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
@@ -510,7 +530,11 @@ def _title(ctx: Ctx, s: str, m: re.Match[str]) -> Iterator[CandidateFact]:
 def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
     if ctx.part.negated:
         return
-    changed = [(m, s) for m, s in matches(ctx, _LEFT_AND_JOINED) if ctx.holds(s, clean(m.group("old")), "employer")]
+    changed = [
+        (m, s) for m, s in matches(ctx, _LEFT_AND_JOINED)
+        if (ctx.holds(s, clean(m.group("old")), "employer") or m.group("verb") != "left")
+        and clean(m.group("org")) not in ctx.persons
+    ]
     for m, s in matches(ctx, _GOT_JOB) + matches(ctx, _HIRED) + matches(ctx, _JOINED) + changed:
         if m.groupdict().get("one") and not _WORK_TALK.search(ctx.turn.text):
             continue  # "I got a new one at the Apple Store": a phone, unless the turn is about work
@@ -532,6 +556,8 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
                 yield from _title(ctx, s, m)
                 continue
             verb = _JOIN_VERBS[said.group(1)] if said else "got a job at"
+            if (m.groupdict().get("next") or "").startswith("work"):
+                verb = "works at"  # "I quit Globex to work for Initech"
             yield fact(ctx, s, f"{s} {verb} {_the(m, org)}", "employer", org, valid_from=past_date(ctx, m), confidence=0.85)
             yield from _title(ctx, s, m)
     for m in openings(ctx, _LET_ME_GO):
@@ -584,12 +610,16 @@ def _joining(ctx: Ctx) -> Iterator[CandidateFact]:
 
 def _offer_taken(ctx: Ctx) -> Iterator[CandidateFact]:
     """``_TOOK_IT`` after an offer made to the speaker earlier in the sentence
-    (``_OFFERED_ME``): ``_accepted``."""
+    (``_OFFERED_ME``), or an offer received and taken (``_OFFER_FROM_TAKEN``): ``_accepted``."""
     for m, s in matches(ctx, _TOOK_IT):
-        offered = _OFFERED_ME.search(ctx.sentence_before(m.start()))
+        before = ctx.sentence_before(m.start())
+        offered = _OFFERED_ME.search(before) or _OFFER_GOT.search(before)
         if s == ctx.turn.speaker and offered is not None and (org := org_name(offered.group("org"))) is not None:
-            if org not in ctx.persons:
+            if offered.groupdict().get("job") or org not in ctx.persons:
                 yield from _accepted(ctx, s, m, org, accepted=True, verb=f"{m.group('verb')} the job offered by")
+    for m, s in matches(ctx, _OFFER_FROM_TAKEN):
+        if (org := org_name(m.group("org"))) is not None and (m.group("job") or org not in ctx.persons):
+            yield from _accepted(ctx, s, m, org, accepted=True, verb=f"{m.group('verb')} the job offered by")
 
 
 def _hired_me(ctx: Ctx) -> Iterator[re.Match[str]]:
