@@ -182,6 +182,12 @@ def test_work_on_a_project_at_a_place_is_not_an_employer() -> None:
         ("We live in Port Calder now, two streets from the beach.", {("residence", "Port Calder", "positive", "asserted")}),
         ("I don't live in Leeds anymore.", {("residence", "Leeds", "negative", "asserted")}),
         ("I moved to Lisbon in March.", {("residence", "Lisbon", "positive", "asserted")}),
+        ("We made the move to Lisbon last spring.", {("residence", "Lisbon", "positive", "asserted")}),
+        ("I'm back in Lisbon for good.", {("residence", "Lisbon", "positive", "asserted")}),
+        ("I'm back in Lisbon for the weekend.", set()),  # a visit
+        ("Lisbon has been our home since 2019.", {("residence", "Lisbon", "positive", "asserted")}),
+        ("Lisbon has been my home.", set()),  # no "now", no how long: maybe once
+        ("I've been in Marketing for five years.", set()),  # "in" a name for years: a team, not a town
         (
             "We moved from Manchester to Lisbon last year.",
             {("residence", "Manchester", "negative", "asserted"), ("residence", "Lisbon", "positive", "asserted")},
@@ -242,6 +248,11 @@ def test_moves_that_are_only_planned_or_hedged_are_plans_never_residences() -> N
     assert facts("I'm thinking about moving to Lisbury.", attribute="plans") == {
         ("plans", "moving to Lisbury", "positive", "hedged")
     }
+
+
+def test_a_home_had_for_a_while_holds_from_its_start() -> None:
+    [home] = [f for f in proposals("Lisbon has been our home since 2019.") if f.attribute == "residence"]
+    assert (home.statement, home.valid_from) == ("Cecilia lives in Lisbon.", datetime(2019, 1, 1, tzinfo=timezone.utc))
 
 
 def test_a_move_is_dated_and_phrased_in_the_third_person() -> None:

@@ -53,15 +53,22 @@ _CALLED_HOME = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:called|call|calls)\s+{_PLACE}
 """"I've called Lisbon home for six years", "We call Porto home": where one lives."""
 _HOME_IS = rule(
     r"(?:[Hh]ome\s+is\s+(?:the\s+)?(?P<place>" + PROPER + r")|(?:the\s+)?(?P<named>" + PROPER
-    + r")\s+is\s+(?:my\s+|our\s+)?(?:new\s+)?home)\s+(?:now|these\s+days)\b",
+    + r")\s+is\s+(?:my\s+|our\s+)?(?:new\s+)?home)\s+(?:now|these\s+days)\b"
+    r"|(?:the\s+)?(?P<subj>" + PROPER + r")\s+has\s+been\s+(?:my|our)\s+home(?=\s+(?:since|for)\b)",
     "home",
 )
-""""Home is Lisbon now", "Lisbon is home now": the speaker's residence; only with "now"
-("Lisbon will always be home" is a feeling, not where one lives)."""
+""""Home is Lisbon now", "Lisbon is home now", "Lisbon has been my home since 2019": the
+speaker's residence; only with "now" or how long ("Lisbon will always be home" is a feeling,
+not where one lives). In the last, the place is the subject of the present perfect whose
+start ``stated_start`` reads, hence its group's name."""
 _HAS_LIVED = rule(rf"{SUBJ}{HAVE}\s+{ADV}lived\s+(?:here\s+)?in\s+{_PLACE}", "lived")
 """"I've lived in Leeds for ten years": one still does (not "I lived in Leeds", a past), and
 since when (``stated_start``: ten years before the turn). Only with how long (``lasting``):
 "I've lived in Paris" alone is once, not now."""
+_BACK_FOR_GOOD = rule(rf"{SUBJ}{BE}\s+{ADV}back\s+(?:home\s+)?in\s+{_PLACE}\s+for\s+good\b", "good")
+""""I'm back in Porto for good": home again (back in a place alone may be a visit). Not "I've
+been in Porto for two years": "in" a capitalised name for years may be a group, a team or a
+department ("in AA", "in Marketing")."""
 _A_HOME = (
     r"(?:a|an|our|my|the|their|his|her)\s+(?:(?:new|little|first|own|tiny|lovely|rented|dream)\s+)*"
     r"(?:place|flat|apartment|house|home|condo|studio|bungalow|cottage)"
@@ -69,12 +76,12 @@ _A_HOME = (
 _NEW_HOME = rf"into\s+{_A_HOME}\s+in"
 """A home moved into before where it is ("into our new place in Leeds")."""
 _MOVED = rule(
-    rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:moved|relocated)\s+(?:(?:away\s+)?from\s+{_OLD}\s+)?"
+    rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:moved|relocated|made\s+the\s+move)\s+(?:(?:away\s+)?from\s+{_OLD}\s+)?"
     rf"(?:back\s+home\s+|home\s+|back\s+|over\s+|here\s+|all\s+the\s+way\s+)?(?:to|into|in\s+{_WITH}(?:in|to)|{_NEW_HOME})\s+"
     rf"{CALLED}{_PLACE}",
-    "moved relocated",
+    "moved relocated move",
 )
-""""I moved to Braga", "we moved back to Porto", whom one moved in with before where: "I
+""""I moved to Braga", "we moved back to Porto", "we made the move to Porto", whom one moved in with before where: "I
 moved in with my boyfriend in Braga", and the home moved into: "we moved into our new place
 in Leeds"."""
 _SETTLING_INTO = rule(rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:settling|settled)\s+{_NEW_HOME}\s+{CALLED}{_PLACE}", "settling settled")
@@ -187,7 +194,7 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
     if not asserts(ctx):
         return
     lived = [(m, s) for m, s in matches(ctx, _HAS_LIVED, we=True) if lasting(ctx, m.end(), right_after=True)]
-    lived += matches(ctx, _CALLED_HOME, we=True)
+    lived += matches(ctx, _CALLED_HOME, we=True) + matches(ctx, _BACK_FOR_GOOD, we=True)
     yield from _home_is(ctx)
     for m, s in matches(ctx, _LIVES, we=True) + lived:
         if future_date(ctx) is not None:
@@ -207,8 +214,10 @@ def _home_is(ctx: Ctx) -> Iterator[CandidateFact]:
     if not speaker or ctx.part.negated:
         return
     for m in openings(ctx, _HOME_IS):
-        if place := place_name(m.group("place") or m.group("named")):
-            yield fact(ctx, speaker, f"{speaker} lives in {place}", "residence", place, confidence=0.85)
+        if place := place_name(m.group("place") or m.group("named") or m.group("subj")):
+            since = stated_start(ctx, m) if m.group("subj") else None
+            yield fact(ctx, speaker, f"{speaker} lives in {place}", "residence", place, valid_from=since,
+                       confidence=0.85)
 
 
 def possessions(ctx: Ctx) -> Iterator[CandidateFact]:
