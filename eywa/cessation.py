@@ -65,7 +65,7 @@ GONE_FOR_GOOD = r"(?=\s*(?:[.!;,]|$|\s+(?:last|yesterday|after|this\s+(?:week|mo
 to or for how long ("Mom let me go to the party", "they let me go early")."""
 _BACKWARD = re.compile(
     r"\b(?:laid\s+(?:me|us)\s+off|(?:fired|sacked)\s+(?:me|us)\b|let\s+(?:me|us)\s+go" + GONE_FOR_GOOD
-    + r"|died|passed\s+away|passed\s+on|ran\s+away|(?:was|were|got)\s+put\s+(?:down|to\s+sleep)"
+    + r"|died|passed\s+away|passed\s+on|ran\s+away|(?:was|were|got|be|been)\s+put\s+(?:down|to\s+sleep)"
     r"|(?:is|was|are|were)\s+over|ended|came\s+to\s+an\s+end|(?:closed|shut)\s+down|(?<=smoke)-free|(?<=vape)-free"
     r"|(?:break|breaks|broke|split|splits)\s+up(?!\s+with)|(?:get|gets|got|getting)\s+(?:divorced|separated)(?!\s+from)"
     r"|(?<![\w'’]m\s)(?<!\bam\s)(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bbeen\s)separated(?!\s+from))\b",

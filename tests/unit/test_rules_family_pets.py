@@ -141,6 +141,9 @@ def test_a_wedding_that_is_only_planned_is_a_plan() -> None:
          {("children", n, "positive", "asserted") for n in ("Leo", "Sara", "Max")}),
         ("We have two kids.", {("children", "two kids", "positive", "asserted")}),
         ("My son is Canadian.", {("children", "son", "positive", "asserted")}),
+        # Which child it is in order of birth does not hide the child.
+        ("Our second daughter was born in May.", {("children", "daughter", "positive", "asserted")}),
+        ("My first son Leo starts school today.", {("children", "Leo", "positive", "asserted")}),
         ("My kids are Happy and healthy.", {("children", "children", "positive", "asserted")}),
     ],
 )
@@ -168,6 +171,10 @@ def test_children_forms(text: str, expected: set[Fact]) -> None:
         ("We had to put our dog down last year.", {("pets", "dog", "negative", "asserted")}),
         ("I had to put my cat Miso down.", {("pets", "Miso", "negative", "asserted")}),
         ("We had to put our dog to sleep.", {("pets", "dog", "negative", "asserted")}),
+        # Said in the passive: the pet is gone (the validator found no cessation in "be put down").
+        ("Our cat Mochi had to be put down.", {("pets", "Mochi", "negative", "asserted")}),
+        ("Our dog Rex has been put to sleep.", {("pets", "Rex", "negative", "asserted")}),
+        ("Our dog Rex might have to be put down.", set()),
         ("I rehomed my dog Rex.", {("pets", "Rex", "negative", "asserted")}),
         ("I might get a cat.", set()),
         ("My friend's dog is cute.", set()),

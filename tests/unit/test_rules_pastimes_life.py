@@ -19,6 +19,9 @@ from tests.unit.rules_support import Fact, facts, statements
         ("I don't play volleyball anymore.", {("hobbies", "volleyball", "negative", "asserted")}),
         ("I quit pottery.", {("hobbies", "pottery", "negative", "asserted")}),
         ("I took up pottery this year.", {("hobbies", "pottery", "positive", "asserted")}),  # a time after it
+        ("I've taken up the cello.", {("hobbies", "cello", "positive", "asserted")}),
+        ("Melinda has taken up golf.", {("hobbies", "golf", "positive", "asserted")}),
+        ("I've taken up too much of your time.", set()),
         ("I started painting this fence.", set()),  # a verb with its object
         ("Took up climbing this summer, obsessed.", {("hobbies", "climbing", "positive", "asserted")}),  # dropped "I"
         ("I signed up for a knitting class yesterday.", {("hobbies", "knitting", "positive", "asserted")}),
@@ -55,6 +58,9 @@ def test_hobby_statements_keep_the_verb_that_was_said() -> None:
         ("I love vegan ice cream.", {("likes", "vegan ice cream", "positive", "asserted")}),
         ("My favourite food is lasagna.", {("likes", "lasagna", "positive", "asserted")}),
         ("I'm a huge fan of the Beatles.", {("likes", "Beatles", "positive", "asserted")}),
+        # When one is into it is not part of what one is into.
+        ("I'm a massive fan of jazz these days.", {("likes", "jazz", "positive", "asserted")}),
+        ("I'm into old films right now.", {("likes", "old films", "positive", "asserted")}),
         ("I love you guys.", set()),
         ("I love Melinda.", set()),  # a person recognised by Level 0 is not a taste
     ],
@@ -214,7 +220,7 @@ def test_a_child_named_right_after_the_birth_is_one_child(text: str, expected: s
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("I love running my own bakery.", set()),
+        ("I enjoy running my own café.", set()),
         ("I love running a business.", set()),
         ("I love running a marathon.", {("hobbies", "running", "positive", "asserted")}),
         ("I love running the occasional half marathon.", {("hobbies", "running", "positive", "asserted")}),
@@ -222,7 +228,7 @@ def test_a_child_named_right_after_the_birth_is_one_child(text: str, expected: s
     ],
 )
 def test_running_a_business_is_no_running(text: str, expected: set[Fact]) -> None:
-    """"I love running my own bakery" made the hobby running."""
+    """"I enjoy running my own café" made the hobby running."""
     assert facts(text, attribute="hobbies") == expected
 
 

@@ -86,6 +86,11 @@ SAID_IN_APRIL = datetime(2024, 4, 22, 18, 0, tzinfo=timezone.utc)
         ("I'm at Halcyon Labs now, as a designer.", {("employer", "Halcyon Labs", "positive", "asserted")}),
         ("I'm still at Halcyon Labs, the job is fine.", {("employer", "Halcyon Labs", "positive", "asserted")}),
         ("I'm still at Starbucks, come over.", set()),
+        # A department of the employer.
+        ("I'm in sales at Halcyon Labs.", {("employer", "Halcyon Labs", "positive", "asserted")}),
+        ("I've been in marketing at Halcyon Labs since 2019.", {("employer", "Halcyon Labs", "positive", "asserted")}),
+        ("I've been in marketing at Halcyon Labs.", set()),  # once, not now
+        ("I'm not in sales at Halcyon Labs.", set()),
     ],
 )
 def test_employer_forms(text: str, expected: set[Fact]) -> None:
@@ -127,6 +132,8 @@ def test_a_notice_and_a_start_date_end_one_employer_and_begin_the_next() -> None
         ("I think I might be a teacher one day.", set()),
         ("I'm the head chef at Rosa's Kitchen.", {("occupation", "head chef", "positive", "asserted")}),
         ("I'm the teacher here.", set()),  # "the", no workplace: a role in a story, maybe
+        ("I've retrained as an electrician.", {("occupation", "electrician", "positive", "asserted")}),
+        ("I might retrain as an electrician.", set()),
     ],
 )
 def test_occupation_forms(text: str, expected: set[Fact]) -> None:

@@ -175,14 +175,16 @@ _KIDS_COUNT = rule(
 child named: "two kids, Leo and Sara.", "a son named Leo and a daughter named Sara"."""
 _MY_KID = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+(?:(?:little|baby|eldest|oldest|youngest|older|younger"
-    rf"|teenage|adult|grown-up|two|three|four)\s+)?(?P<kind>kids|children|son|daughter|sons|daughters|twins|baby)\b"
-    rf"(?:(?:,?\s+|\s+(?:is|are)\s+(?:named|called)\s+|{A}s?\s+names?\s+(?:is|are)\s+"
+    rf"|teenage|adult|grown-up|two|three|four|first|second|third|fourth|newborn|new)\s+)?"
+    rf"(?P<kind>kids|children|son|daughter|sons|daughters|twins|baby)\b"
+    rf"(?:(?:,?\s+(?:(?:named|called)\s+)?|\s+(?:is|are)\s+(?:named|called)\s+|{A}s?\s+names?\s+(?:is|are)\s+"
     rf"|\s+are\s+(?={NAME}(?:\s*,\s*{NAME})*,?\s+and\s+{NAME}\b))(?P<name>{NAME})\b)?",
     "kids children son daughter sons daughters twins baby",
 )
-""""my son Leo", "my son, Leo", "my son is called Leo", "my daughter's name is Mia", and for
-several "my kids are named Leo and Mia", "my kids' names are Leo and Mia" or "my kids are Leo
-and Mia" (a list of names only: "my son is Canadian" names no child)."""
+""""my son Leo", "my son, Leo", "our second son, named Leo", "my son is called Leo", "my
+daughter's name is Mia", and for several "my kids are named Leo and Mia", "my kids' names
+are Leo and Mia" or "my kids are Leo and Mia" (a list of names only: "my son is Canadian"
+names no child)."""
 _PLURAL_KINDS = frozenset({"kids", "children", "sons", "daughters", "twins"})
 _MORE_NAMES = re.compile(rf"(?:\s*,\s*{NAME}(?![\w'’]))*,?\s+and\s+{NAME}(?![\w'’])")
 """The rest of a list of names after the first ("…, Sara and Max", " and Sara")."""

@@ -58,13 +58,14 @@ _DOES = rule(
     PASTIMES,
 )
 _TOOK_UP = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:started|began|took\s+up|picked\s+up|got\s+into|{BE}\s+getting\s+into)\s+"
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:started|began|took\s+up|taken\s+up|picked\s+up|got\s+into"
+    rf"|{BE}\s+getting\s+into)\s+"
     rf"(?:(?:playing|learning|doing|practi[cs]ing)\s+)?{_DET}{_ACT}"
     r"(?!\s+(?:match|game|tournament|event|trip|another|a|an|the|my|(?:this|that)(?!\s+(?:year|month|week|spring|summer"
     r"|autumn|fall|winter)\b)|some|it|one|more|about|down)\b)",
     PASTIMES,
 )
-"""Taking an activity up: "I took up pottery (this year)"; not when the activity word is a
+"""Taking an activity up: "I took up pottery (this year)", "I've taken up the cello"; not when the activity word is a
 verb with its object after it ("I started painting this fence", "I started running a
 marathon")."""
 _JOINED = rule(
@@ -217,10 +218,11 @@ def hobbies(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     for m, s in matches(ctx, _TOOK_UP, we=True) + matches(ctx, _JOINED):
         act = activity(m.group("act"))
-        how = re.search(r"\b(started|began|took up|picked up|got into|getting into|joined|signed up for|enrolled in"
+        how = re.search(r"\b(started|began|took up|taken up|picked up|got into|getting into|joined|signed up for|enrolled in"
                         r"|taking|took)\b", m.group(0))
         said = how.group(1) if how else "took up"
-        said = {"began": "took up", "picked up": "took up", "getting into": "is getting into", "taking": "is taking",
+        said = {"began": "took up", "picked up": "took up", "taken up": "has taken up", "getting into": "is getting into",
+                "taking": "is taking",
                 "took": "took"}.get(said, said)
         grouped = said in {"joined", "signed up for", "enrolled in", "is taking", "took"}
         what = f"a {act} {_group_word(m.group(0))}" if grouped else act
@@ -300,6 +302,12 @@ _DANGLING = frozenset(
 """Adjectives that end a phrase only when the noun after them was cut off ("creating a safe, …")."""
 
 
+_NOW_TAIL = re.compile(
+    r"\s+(?:lately|recently|these\s+days|nowadays|at\s+the\s+moment|right\s+now)[\s,.!?;:]*$", re.IGNORECASE
+)
+"""When, after what one is into ("I'm into birdwatching lately"): not part of it."""
+
+
 def tastes(ctx: Ctx) -> Iterator[CandidateFact]:
     """Dislikes, and likes said in the negative ("I don't like crowds")."""
     if not plain(ctx):
@@ -313,7 +321,7 @@ def tastes(ctx: Ctx) -> Iterator[CandidateFact]:
     if ctx.part.negated:
         return
     for m, s in matches(ctx, _FAN):
-        obj = clean(m.group("obj"))
+        obj = clean(_NOW_TAIL.sub("", m.group("obj")))
         if obj and obj.split()[-1].lower() in _DANGLING:
             continue
         if obj and not has_unresolved(obj) and obj.lower() not in NOT_OBJECTS:

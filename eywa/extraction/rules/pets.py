@@ -78,8 +78,10 @@ _LOSS = re.compile(
     r"|to\s+sleep)\b",
     re.I,
 )
+_PUT_DOWN_PASSIVE = r"(?:was|been|had\s+to\s+be)\s+put\s+(?:down|to\s+sleep)"
+""""was put down", "has been put to sleep", "had to be put down": a pet's death."""
 _DIED = re.compile(
-    r",?\s+(?:has\s+|had\s+)?(?:just\s+)?(?:died|passed\s+away|passed|was\s+put\s+down|had\s+to\s+be\s+put\s+down"
+    rf",?\s+(?:has\s+|had\s+)?(?:just\s+)?(?:died|passed\s+away|passed|{_PUT_DOWN_PASSIVE}"
     r"|ran\s+away|went\s+missing|got\s+lost)\b"
 )
 _PUT_DOWN = rule(
@@ -101,7 +103,7 @@ _NO_PETS = rule(
 )
 _NAME_GONE = re.compile(
     rf"(?<![\w'’])(?P<name>{NAME})\s+(?:has\s+|had\s+)?(?:just\s+|sadly\s+|finally\s+)?(?P<gone>died|passed\s+away"
-    r"|passed|was\s+put\s+down|had\s+to\s+be\s+put\s+down|ran\s+away|went\s+missing)\b"
+    rf"|passed|{_PUT_DOWN_PASSIVE}|ran\s+away|went\s+missing)\b"
 )
 """A pet named alone as the one who died ("Biscuit died on Tuesday"): only a name the
 speaker's earlier beliefs hold as a pet (``Ctx.named``) is read, never any capitalised word."""

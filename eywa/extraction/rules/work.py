@@ -368,8 +368,21 @@ _MY_EMPLOYER = rule(
 )
 """"My (new) employer is Initech": the employer."""
 _BECAME = rule(
-    rf"{SUBJ}\s+{ADV}(?:became|{HAVE}\s+become)\s+(?:a|an)\s+(?:qualified\s+|certified\s+)?{_TITLE}", "became become"
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>became|become|retrained\s+as|re-trained\s+as)\s+(?:a|an)\s+"
+    rf"(?:qualified\s+|certified\s+)?{_TITLE}",
+    "became become retrained re-trained",
 )
+""""I became a teacher", "I've retrained as an electrician" (a career changed: the occupation
+since then)."""
+_IN_DEPARTMENT = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?:working\s+)?in\s+(?P<dept>sales|marketing|HR|IT|R&D|finance|accounting|accounts|engineering"
+    rf"|operations|logistics|admin|customer\s+(?:service|support)|legal|compliance|procurement|recruiting|recruitment"
+    rf"|payroll|research)\s+(?:at|for)\s+{_ORG}",
+    "sales marketing hr it r&d finance accounting accounts engineering operations logistics admin customer legal "
+    "compliance procurement recruiting recruitment payroll research",
+)
+""""I'm in sales at Initech", "I've been in marketing at Initech since 2019": a department of
+the employer (since then)."""
 _LEFT_TO_BECOME = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>left|quit)\s+(?P<what>(?:my|his|her|their)\s+(?:old\s+|day\s+)?job|(?!trying|wanting|planning|hoping|attempting)[a-z]+ing)"
     rf"\s+to\s+become\s+(?:a|an)\s+{_TITLE}",
@@ -509,12 +522,17 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
                        valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _PROMOTED) + matches(ctx, _BECAME):
         if title := job_title(m.group("title")):
-            verb = "was promoted to" if "promoted" in m.group(0) else f"became {article(title)}"
+            verb = "was promoted to" if "promoted" in m.group(0) else (
+                f"{' '.join(m.group('verb').split())} {article(title)}".replace("become ", "became ", 1))
             yield fact(ctx, s, f"{s} {verb} {title}", "occupation", title,
                        valid_from=past_date(ctx, m), confidence=0.8)
             if "org" in m.groupdict() and (org := org_name(m.group("org"))):
                 yield fact(ctx, s, f"{s} was promoted to {title} at {_the(m, org)}", "employer", org,
                            confidence=0.85)
+    for m, s in matches(ctx, _IN_DEPARTMENT):
+        if not experiential_state(ctx, m) and (org := org_name(m.group("org"))):
+            yield fact(ctx, s, f"{s} works in {m.group('dept')} at {_the(m, org)}", "employer", org,
+                       valid_from=stated_start(ctx, m), confidence=0.85)
     for m, s in matches(ctx, _MY_EMPLOYER, anywhere=True):
         if org := org_name(m.group("org")):
             yield fact(ctx, s, f"{possessive(s)} employer is {_the(m, org)}", "employer", org, confidence=0.85)
