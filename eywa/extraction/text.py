@@ -155,7 +155,7 @@ class Clause:
 def clauses(text: str) -> list[Clause]:
     """Split ``text`` into clauses at sentence ends, contrastive conjunctions and dashes.
 
-    A spaced dash ("you won't believe it - I got the job") starts a new clause, so a
+    A spaced dash ("guess what - I got the job") starts a new clause, so a
     negation or hedge on one side does not reach the other.
     """
     out: list[Clause] = []
@@ -245,7 +245,7 @@ _FIRST_PERSON = re.compile(r"(?<![\w'’])(?:I|[Ww]e)(?![\w])")
 def opens_own_clause(before: str) -> bool:
     """Whether the text before a comma splice is a clause of its own (it has a first-person
     subject): "I don't live in Leeds anymore, I moved to York" is two, while "Last week, I
-    went to a fair" is one clause whose date belongs to what follows."""
+    went to a street market" is one clause whose date belongs to what follows."""
     return _FIRST_PERSON.search(before) is not None
 
 

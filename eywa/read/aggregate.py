@@ -2,7 +2,7 @@
 
 "What books has Ana read?", "Which cities has Ben visited?", "How many times did they
 move?", "Where has Ana camped?" want every occasion: their evidence is the person's own
-turns, spread over many sessions. "What kind of cake did Ana bake for the party?" and "When
+turns, spread over many sessions. "What kind of bread did Ana bake for the fair?" and "When
 did Ben move?" want one turn. The planner's ``shape`` does not separate the two ("What kind
 of … did …" is a list shape by its wording), so this reads the question's grammar:
 

@@ -19,8 +19,8 @@ from eywa.ids import entity_id
 
 # The turns around a hit that the rescue reads (``EvidenceSource.neighbours``): the one
 # before it, and two after it. A conversation continues after what it introduces: when a
-# question's words are in the turn that opens a topic ("Check out my painting for the art
-# show!"), what it asks is often said next, in the reply or in the same speaker's next turn.
+# question's words are in the turn that opens a topic ("Have a look at my sketch for the gallery
+# opening!"), what it asks is often said next, in the reply or in the same speaker's next turn.
 # On the LoCoMo development file, 32 of the 59 single-hop gold turns recall@10 missed were
 # one or two turns after a returned turn, 7 one or two before. Reading two after instead of
 # one: recall@10 (1-4) +0.3 (single-hop +0.5, temporal +0.2; per conversation 0.0, 0.0,

@@ -102,7 +102,7 @@ I" ("Tom and I broke up"). Openers that are no one ("Finally got a job", "Everyo
 moving") are ``_NOT_SUBJECTS`` and adverbs in -ly. A verb as common after a thing as after a
 person counts only with such a complement: "Traffic moved slowly", "Lunch started late",
 "Life is moving fast", "Dinner lived up to it", "Life teaches you" name no one; "has been"
-("Lots has been going on", "Basketball has been a part of my life") and "starts" / "moves"
+("Plenty has been happening lately", "Tennis has been a joy this year") and "starts" / "moves"
 ("Change starts small") never count."""
 
 _PERSON_APPOSITION = re.compile(

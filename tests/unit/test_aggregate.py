@@ -38,7 +38,7 @@ def test_list_and_count_questions_are_aggregates(question: str) -> None:
 @pytest.mark.parametrize(
     "question",
     [
-        "What kind of cake did Lena bake for the party?",  # "kind of" + a singular noun
+        "What kind of bread did Lena bake for the fair?",  # "kind of" + a singular noun
         "What colour is Omar's bike?",
         "Which city did Priya move to?",
         "What bus does Lena take?",  # -s ending that is not a plural

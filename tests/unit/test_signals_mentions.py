@@ -120,9 +120,9 @@ def test_a_name_known_both_ways_is_a_person() -> None:
         ("Recently moved to Porto.", [("entity", "Porto")]),
         ("Sounds good.", []),
         # Verbs as common after a thing: no one.
-        ("Lots has been going on since then!", []),
+        ("Plenty has been happening lately!", []),
         ("Change starts small.", []),
-        ("Basketball has been a part of my life.", []),
+        ("Tennis has been a joy this year.", []),
         # The same verbs without what makes them one of a person's life: no one.
         ("Traffic moved slowly today.", []),
         ("Lunch started late.", []),

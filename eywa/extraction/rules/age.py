@@ -48,7 +48,7 @@ is the child's age, where "I'm 5" alone may be minutes away (``_LOWEST_BARE``)."
 _TURNED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}turned\s+{_NUMBER}(?:{_YEARS_OLD})?{_DATE_AFTER}", "turned")
 _LOWEST_BARE, _LOWEST, _HIGHEST = 13, 1, 110
 _AT_ANOTHER_TIME = re.compile(r"\b(?:when|once|since|after|before|until|till|by\s+the\s+time)\s*$", re.IGNORECASE)
-"""A subordinate clause of time: "When I turned ten, dad signed me up" says when something
+"""A subordinate clause of time: "When I turned eleven, my uncle enrolled me" says when something
 else happened, "when I'm forty" a time to come; neither is the age now."""
 
 

@@ -1,7 +1,7 @@
 """Events: what the speaker did, dated as precisely as the turn allows.
 
 An event is a first-person past action that opens a main clause ("I …", "we …", "I've
-…"). Its date comes from a date signal of the same part ("I went to a pride parade last
+…"). Its date comes from a date signal of the same part ("I went to a street festival last
 Saturday", said on 2023-08-14 → "… on 12 August 2023", ``valid_from`` 2023-08-12); "just"
 or "recently" put it shortly before the turn, and so does the present perfect of a change
 ("I've adopted a cat", news); otherwise the turn only bounds it ("before 14 August 2023"),
@@ -39,7 +39,7 @@ _EVENT = re.compile(
 _ELIDED = re.compile(
     r"^(?:(?P<just>Just|Recently)\s+|(?:Also|Finally|Then|And|So)\s+)?(?P<verb>[A-Z][a-z]+)\b(?=\s+[a-z])"
 )
-"""A clause that drops its "I" ("Took a short trip to Rome last week")."""
+"""A clause that drops its "I" ("Took a quick trip to Rome last week")."""
 _PARTICIPLES = {
     "gone": "went", "taken": "took", "done": "did", "begun": "began", "written": "wrote", "given": "gave",
     "seen": "saw", "eaten": "ate", "driven": "drove", "flown": "flew", "ridden": "rode", "sung": "sang",

@@ -379,7 +379,7 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             if partner is not None:
                 yield fact(ctx, s, f"{possessive(s)} ex-{role} is {partner}", "partner", partner, polarity="negative")
             continue
-        # A boyfriend named in passing ("my girlfriend and I had our wedding") may be a label
+        # A boyfriend named in passing ("my girlfriend and I went hiking") may be a label
         # outgrown; only "I have a boyfriend" says the status.
         if role in _ROLE_STATUS and not ended and (_ROLE_STATUS[role] == "married" or (m.start(), m.end()) in said_to_have):
             yield fact(ctx, s, f"{s} has a {role}", "relationship_status", _ROLE_STATUS[role], confidence=0.75)

@@ -258,7 +258,7 @@ _RACE = r"(?:marathons?|races?|5k|10k|half|miles?|laps?|trails?|track|course|lot
 _RUNNING_SOMETHING = re.compile(
     rf"running\s+(?:my|our|his|her|their|a|an|the|this)\s+(?!{_RACE})(?!\w+\s+{_RACE})", re.IGNORECASE
 )
-"""Running with an object that is no race ("running my own bakery", "running a business")."""
+"""Running with an object that is no race ("running my own café", "running a business")."""
 
 
 def _group_word(text: str) -> str:
@@ -275,7 +275,7 @@ def _loves(ctx: Ctx, m: re.Match[str], s: str) -> Iterator[CandidateFact]:
         return
     listed = re.fullmatch(rf"(?:playing\s+|doing\s+)?{_ACT}.*", phrase)
     if listed is not None and _RUNNING_SOMETHING.match(m.string, m.start("obj")):
-        return  # "I love running my own bakery": a business run, not the sport
+        return  # "I enjoy running my own café": a business run, not the sport
     if listed is not None:
         also = re.search(rf"\s+and\s+(?:playing\s+|doing\s+)?{_ACT}\s*$", phrase)
         for act in dict.fromkeys([activity(listed.group("act"))] + ([activity(also.group("act"))] if also else [])):

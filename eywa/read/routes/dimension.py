@@ -45,7 +45,7 @@ def may_claim(answer: StateAnswer, plan: Plan) -> bool:
     a past time, ``Plan.state_at``, the answer then read as of that time) about nothing but this
     person, this attribute and its values (``Plan.other_words``), a state attribute, and a
     confidence of at least ``ANSWER_THRESHOLD``. A question that names a value is answered
-    only if it asks whether the value holds (yes/no): "What kind of writing does Dario do?"
+    only if it asks whether the value holds (yes/no): "What kind of sculpture does Dario make?"
     asks about the value, which the dimension does not know."""
     return (
         (plan.current_state or plan.state_at is not None)
@@ -188,8 +188,8 @@ class DimensionRoute:
         # The pairs to answer: the planned attributes of each named entity; when the question
         # names no attribute, its dimensions whose values the question names ("Does Dario
         # still go climbing?" names a value of his hobbies without saying "hobby"). With an
-        # attribute named, a value of another one is a modifier ("What type of diet do
-        # Dario's turtles have?").
+        # attribute named, a value of another one is a modifier ("What kind of diet do
+        # Dario's parrots follow?").
         attributes = named_first(plan.attributes, query.text, plan.wh_word)
         pairs = [(subject, attribute) for subject in plan.entities for attribute in attributes]
         if not plan.attributes:

@@ -1,7 +1,7 @@
 """The person route: what the people a question names said themselves, nearest to what it asks.
 
-"What activities has Ana done with her family?" is answered by turns Ana spoke ("off to go
-swimming with the kids", "took the kids to the museum"), spread over many sessions and
+"What activities has Ana done with her family?" is answered by turns Ana spoke ("heading out
+to swim with the kids", "brought the kids to the aquarium"), spread over many sessions and
 sharing few words with the question. Searched over the whole space, they compete with every
 turn of everyone else, and with the other person's turns that only mention Ana ("Hey Ana,
 how was the museum?"). This route searches the question's embedding (without the names,
