@@ -22,6 +22,9 @@ from tests.unit.rules_support import Fact, facts, statements
         ("I've taken up the cello.", {("hobbies", "cello", "positive", "asserted")}),
         ("Melinda has taken up golf.", {("hobbies", "golf", "positive", "asserted")}),
         ("I've taken up too much of your time.", set()),
+        ("I run half marathons for charity.", {("hobbies", "running", "positive", "asserted")}),
+        ("I swim laps before work.", {("hobbies", "swimming", "positive", "asserted")}),
+        ("I run a small bakery.", set()),
         ("I started painting this fence.", set()),  # a verb with its object
         ("Took up climbing this summer, obsessed.", {("hobbies", "climbing", "positive", "asserted")}),  # dropped "I"
         ("I signed up for a knitting class yesterday.", {("hobbies", "knitting", "positive", "asserted")}),

@@ -119,9 +119,12 @@ _HABIT = rule(
     rf"(?P<verb>{alternation(' '.join(HABITS))})(?:\s+(?:at|with|for|in|on)(?:\s+[\w'’-]+){{1,4}}?)?\s+"
     r"(?=(?:every|each|most|on\s+(?:the\s+)?weekends?|at\s+weekends?"
     r"|a\s+lot|daily|weekly|regularly|twice|once|several|whenever|in\s+my\s+(?:free|spare)\s+time|to\s+relax"
-    r"|to\s+unwind|to\s+de-?stress|for\s+fun|for\s+a\s+living)\b)",
+    r"|to\s+unwind|to\s+de-?stress|for\s+fun|for\s+a\s+living"
+    r"|(?:half[-\s])?marathons|ultras|triathlons|races|laps|trails)\b)",
     " ".join(HABITS),
 )
+""""I run every morning", "I cook a lot", "I run marathons", "I swim laps": a pastime done
+habitually, said by how often or by what one does it in (races, laps); not "I run a bakery"."""
 PASTIME_ONLY = re.compile(rf"(?i:{PASTIMES})")
 _LOVE_TO = rule(
     rf"{SUBJ}\s+{ADV}(?P<feel>love|loves|enjoy|enjoys|like|likes|adore|adores)\s+to\s+"
