@@ -7,6 +7,7 @@ process) from colliding on the global registry, and lets ``/metrics`` show only 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
@@ -21,6 +22,10 @@ class ServiceMetrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
+        # The children of the labelled metrics a request touches, by label values:
+        # ``labels()`` checks and joins its values under a lock on every call (a recall
+        # observes some twenty stages). Label sets are bounded (route templates, stages).
+        self._children: dict[tuple[object, ...], Any] = {}
         self.requests = Counter(
             "eywa_http_requests", "HTTP requests by route template, method and status.",
             ["route", "method", "status"], registry=self.registry,
@@ -67,16 +72,24 @@ class ServiceMetrics:
 
     def observe_request(self, route: str, method: str, status: int, seconds: float) -> None:
         """Record one finished request under its route template (never the raw path)."""
-        self.requests.labels(route, method, str(status)).inc()
-        self.request_seconds.labels(route, method).observe(seconds)
+        self._child(self.requests, route, method, str(status)).inc()
+        self._child(self.request_seconds, route, method).observe(seconds)
 
     def observe_recall(self, timings_ms: Mapping[str, object], skipped: Mapping[str, object] | None = None) -> None:
         """Record each stage timing of one recall trace, and the routes it skipped."""
         for stage, value in timings_ms.items():
             if isinstance(value, (int, float)):
-                self.recall_stage_ms.labels(stage).observe(float(value))
+                self._child(self.recall_stage_ms, stage).observe(float(value))
         for route in skipped or {}:
             self.recall_routes_skipped.labels(route).inc()
+
+    def _child(self, metric: Counter | Histogram, *values: str) -> Any:
+        """``metric.labels(*values)``, kept (dict reads and writes are atomic under the GIL;
+        two threads making the same child at once get the same one from ``labels``)."""
+        found = self._children.get((metric, *values))
+        if found is None:
+            found = self._children[(metric, *values)] = metric.labels(*values)
+        return found
 
     def observe_backlog(self, backlog: Mapping[str, int]) -> None:
         """Set the backlog gauges from ``Memory.backlog()``."""

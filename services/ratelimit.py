@@ -57,6 +57,11 @@ class Decision(BaseModel):
 class RateLimiter(Protocol):
     """Counts requests per key."""
 
+    @property
+    def in_process(self) -> bool:
+        """Whether ``hit`` answers without waiting on a server (see ``KeyStore.in_process``)."""
+        ...
+
     def hit(self, key_id: str) -> Decision:
         """Count one request of ``key_id``.
 
@@ -73,6 +78,8 @@ class RateLimiter(Protocol):
 class NoRateLimiter:
     """No limit: every request is allowed."""
 
+    in_process = True
+
     def hit(self, key_id: str) -> Decision:
         """Always allowed."""
         return Decision(allowed=True, limit=0, remaining=0)
@@ -84,6 +91,8 @@ class NoRateLimiter:
 
 class RedisRateLimiter:
     """``per_minute`` requests per key per wall-clock window of ``window_s`` seconds."""
+
+    in_process = False  # a count is a round trip to Redis
 
     def __init__(
         self,
@@ -153,6 +162,11 @@ class FailOpenRateLimiter:
         self._clock = clock
         self._warned_at: float | None = None
         self._lock = threading.Lock()
+
+    @property
+    def in_process(self) -> bool:
+        """The inner limiter's."""
+        return self._inner.in_process
 
     def hit(self, key_id: str) -> Decision:
         """The inner decision, or an allowance when the inner store failed."""

@@ -259,6 +259,12 @@ def repeat_of(request_key: str, fingerprint: str, asked: str, key: ApiKey, now: 
 class KeyStore(Protocol):
     """Create, authenticate, rotate, list and revoke API keys. Safe to call from several threads."""
 
+    @property
+    def in_process(self) -> bool:
+        """Whether ``authenticate`` answers from this process without waiting on a server (a
+        local file): the HTTP gate then calls it on the event loop, not in a thread."""
+        ...
+
     def create(
         self,
         spaces: Iterable[str],

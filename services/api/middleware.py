@@ -41,6 +41,12 @@ class GateMiddleware:
         context: the service's dependencies (keys, limiter, metrics, access recorder).
         app_paths: the app's path templates (its OpenAPI ``paths``), matched here to name
             the route and its space in the access log, for refused requests too.
+
+    The key lookup and the rate decision run on the event loop when both answer in this
+    process (``KeyStore.in_process``: the embedded key file; no Redis limiter), else in the
+    thread pool (Neo4j, Redis). A hop to a worker thread and back cost more of the API's
+    CPU and of the interpreter lock under load than the local read itself (docs/service.md,
+    "What a request costs the API process").
     """
 
     def __init__(self, app: ASGIApp, context: ServiceContext, app_paths: Callable[[], Iterable[str]]) -> None:
@@ -48,6 +54,7 @@ class GateMiddleware:
         self.context = context
         self.app_paths = app_paths
         self._templates: list[tuple[str, re.Pattern[str]]] | None = None
+        self._in_process = context.keys.in_process and context.limiter.in_process
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not scope["path"].startswith(API_PREFIX):
@@ -56,8 +63,12 @@ class GateMiddleware:
         template, space = self._route(scope)
         scope.setdefault("state", {})[ROUTE_STATE] = template  # metrics name refusals by route too
         client = scope.get("client")
+        token, address = _token(scope), client[0] if client else None
         try:
-            key, decision = await anyio.to_thread.run_sync(self._admit, _token(scope), client[0] if client else None)
+            if self._in_process:  # a local file and no limiter server: no thread hop (class docstring)
+                key, decision = self._admit(token, address)
+            else:
+                key, decision = await anyio.to_thread.run_sync(self._admit, token, address)
         except EywaError as exc:  # the key store or the limiter is unreachable (Neo4j restarting)
             code, kind, title = problem_of(exc)
             headers = {"Retry-After": "1"} if code == 503 else None

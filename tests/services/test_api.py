@@ -259,6 +259,8 @@ def test_probes_and_metrics(service: Service) -> None:
 
 def test_readyz_reports_an_unreachable_dependency(memory: Memory, tmp_path: Path) -> None:
     class DownLimiter:
+        in_process = False
+
         def hit(self, key_id: str) -> Any:
             raise AssertionError("not called")
 

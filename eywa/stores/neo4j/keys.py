@@ -79,6 +79,8 @@ class Neo4jKeyStore:
     """See ``eywa.stores.keys.KeyStore``. ``close`` closes ``graph`` (the store owns it);
     ``clock`` is the time source (expiry and grace), replaceable in tests."""
 
+    in_process = False  # a lookup is a round trip to Neo4j
+
     def __init__(self, graph: Neo4jGraph, *, clock: Callable[[], datetime] = utc_now) -> None:
         self._graph = graph
         self._clock = clock
