@@ -124,6 +124,8 @@ class BeliefBm25:
         copy = self._copy
         if words is None or copy is None:
             self.fell_back += 1
+            if copy is None:  # none held (dropped by ``scrub``, a failed read): read one
+                self._reread()
             return None
         terms = [self._tokenizer.word(w) for w in words]
         if any(len(t) != 1 for t in terms):
@@ -141,6 +143,28 @@ class BeliefBm25:
         postings = [copy.postings.get(t[0], empty) for t in terms]
         found = rank(postings, copy.sizes, copy.rows, copy.avgdl, copy.space == code, limit)
         return [(copy.ids[rowid], score) for rowid, score in found]
+
+    def scrub(self) -> None:
+        """After an erasure (``SqliteErasureStore.scrub``): drop a copy older than the table
+        — it holds the erased beliefs' ids and words, unused but kept until a search found
+        it stale — and read a new one."""
+        with self._lock:
+            reading = self._thread
+        if reading is not None:  # a read begun before the erasure committed may hold it
+            reading.join(_CLOSE_WAIT_S)
+        with self._lock:
+            copy = self._copy
+        if copy is None or read_version_db(self._db, TABLE) == copy.version:
+            return
+        with self._lock:
+            if self._copy is copy:
+                self._copy = None
+        self._reread()
+
+    def terms(self) -> set[str]:
+        """The terms and ids the copy holds (tests: an erasure leaves none of the erased)."""
+        copy = self._copy
+        return set(copy.postings) | set(copy.ids.values()) if copy is not None else set()
 
     def _reread(self) -> None:
         """Read a new copy in a background thread, unless one is being read or the last

@@ -271,6 +271,17 @@ class _State:
             self.docs[code] = np.concatenate([docs[keep], np.array([d for d, _ in added], dtype=np.int32)])
             self.freq[code] = np.concatenate([freq[keep], np.array([f for _, f in added], dtype=np.float64)])
 
+    def prune(self) -> int:
+        """Fold every pending change and forget the terms no row holds any more (an erased
+        turn's words: a term's slot stays, empty, until the next build). Returns how many
+        terms were forgotten. Cost: the pending terms' postings and one pass over the terms."""
+        for code in list(self.delta):
+            self.merge(code)
+        empty = [term for term, code in self.codes.items() if not self.docs[code].shape[0]]
+        for term in empty:
+            del self.codes[term]
+        return len(empty)
+
     def apply(self, change: _Change, tokenizer: Tokenizer) -> None:
         """Bring the index from ``change.before`` to ``change.after``. Grouped by term
         (a Level 0 batch of 500 turns rewrites ~2,000 rows, ~10^5 (term, row) pairs)."""
@@ -493,6 +504,20 @@ class Bm25Index:
                 self._apply(self._unapplied.popleft())
         finally:
             self._applying.release()
+
+    def scrub(self) -> None:
+        """After an erasure (``SqliteErasureStore.scrub``): apply what it committed and forget
+        the terms it left without a row, so that no erased word stays in this copy either
+        (``_State.prune``). A build running meanwhile reads the table as it is now."""
+        self.catch_up()
+        with self._lock:
+            if self._state is not None:
+                self._state.prune()
+
+    def terms(self) -> set[str]:
+        """The terms the index holds (tests: an erasure leaves none of the erased words)."""
+        with self._lock:
+            return set(self._state.codes) if self._state is not None else set()
 
     def _apply(self, change: _Change | None) -> None:
         """Bring the index over one committed change (None: one that could not be read),

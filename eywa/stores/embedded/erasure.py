@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
+from typing import Protocol
 
 from eywa.errors import StoreError
 from eywa.stores.embedded import ledger as ledger_sql
@@ -81,12 +82,21 @@ def _marks(n: int) -> str:
     return ",".join("?" * n)
 
 
-class SqliteErasureStore:
-    """The embedded ``ErasureStore``."""
+class InMemoryCopy(Protocol):
+    """A copy of a keyword index kept in memory (``bm25_index``, ``belief_index``)."""
 
-    def __init__(self, db: SqliteDatabase, secret: bytes | None = None) -> None:
+    def scrub(self) -> None:
+        """Hold none of what the erasure just committed took out of the table."""
+
+
+class SqliteErasureStore:
+    """The embedded ``ErasureStore``. ``copies``: the in-memory copies of the keyword
+    indexes, scrubbed with the files (``scrub``)."""
+
+    def __init__(self, db: SqliteDatabase, secret: bytes | None = None, copies: Sequence[InMemoryCopy] = ()) -> None:
         self._db = db
         self._secret = secret
+        self._copies = tuple(copies)
         db.ensure_schema(SCHEMA)
         if secret is None:
             # Made (or read) at open, while the directory is writable: made at the first
@@ -215,8 +225,11 @@ class SqliteErasureStore:
         into one segment (FTS5 keeps a deleted row's terms in its segments, and writes them
         again in its delete markers, until the segments holding them are merged), then
         checkpoint the WAL and truncate it (``SqliteDatabase.checkpoint``). Freed pages were
-        zeroed as they were freed (``secure_delete``). Returns whether the checkpoint
-        completed (a reader on an older snapshot can hold it off; ``close`` does it then).
+        zeroed as they were freed (``secure_delete``). The in-memory copies of the keyword
+        indexes forget the erased terms and beliefs too (before, the evidence copy kept the
+        erased words as terms without a row, and the belief copy its stale version with the
+        erased beliefs, until a rebuild). Returns whether the checkpoint completed (a reader
+        on an older snapshot can hold it off; ``close`` does it then).
 
         Cost: both merges rewrite their whole index, once per erasure (README "Erasure").
 
@@ -228,6 +241,8 @@ class SqliteErasureStore:
             note_written(conn, [])  # no row changes: the in-memory index follows the new version
             for table in _FTS_TABLES:
                 conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")  # noqa: S608 - constants
+        for copy in self._copies:
+            copy.scrub()
         return self._db.checkpoint()
 
     @contextmanager

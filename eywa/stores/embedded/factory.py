@@ -137,7 +137,7 @@ def open_embedded(
         ledger=ledger,
         jobs=jobs,
         tombstones=tombstones,
-        erasure=SqliteErasureStore(db, erasure_secret),
+        erasure=SqliteErasureStore(db, erasure_secret, [c for c in (memory_index, belief_index) if c is not None]),
         corrections=SqliteCorrectionLog(db),
         catalog=SqliteSpaceCatalog(db),
         close=close,

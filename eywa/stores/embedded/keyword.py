@@ -120,6 +120,12 @@ class SqliteKeywordIndex:
             return {"memory": 0, "fts5": 0}
         return {"memory": self._memory.answered, "fts5": self._memory.fell_back}
 
+    def memory_terms(self) -> set[str]:
+        """The terms (and belief ids) the in-memory copies hold (tests: an erasure leaves
+        none of the erased words)."""
+        held = self._memory.terms() if self._memory is not None else set()
+        return held | (self._beliefs.terms() if self._beliefs is not None else set())
+
     def search(
         self, space: str, query: str, limit: int, kinds: Sequence[str] = ("evidence",)
     ) -> list[tuple[str, str, float]]:

@@ -198,7 +198,17 @@ UNWIND $ids AS id
 MATCH (e:{_EV} {{id: id, space: $space}})
 SET e.space = e.space
 """
-_DELETE_BELIEFS = f"MATCH (b:{_B}) WHERE b.space = $space AND b.id IN $ids DETACH DELETE b"
+# A belief's ``RELATED_TO`` edge joins two entities, not the belief: DETACH leaves it, with
+# the belief's id and the relation it stated (an erased "Pia lives in Grellport" stayed as
+# Pia -> Grellport {belief}). It hangs off the entity the belief is ABOUT (``_CREATE_ABOUT``).
+_DELETE_BELIEFS = f"""
+MATCH (b:{_B}) WHERE b.space = $space AND b.id IN $ids
+CALL (b) {{
+  MATCH (b)-[:{RelType.ABOUT}]->(:{_ENT})-[r:{RelType.RELATED_TO}]->() WHERE r.belief = b.id
+  DELETE r
+}}
+DETACH DELETE b
+"""
 _CANDIDATE_STATUS = f"""
 MATCH (c:{_C}) WHERE c.space = $space AND c.id IN $ids SET c.status = $status RETURN count(c) AS n
 """
