@@ -48,6 +48,7 @@ def test_the_repository_migrations_parse_in_order() -> None:
     assert {m.name: m.kind for m in migrations if m.kind != "schema"} == {
         "0005_entity_key_ids": "python", "0008_graph_reads": "python", "0019_space_backlog_counts": "data",
         "0021_evidence_bytes": "python", "0023_evidence_signals_version": "data", "0025_space_usage_counts": "data",
+        "0028_related_to_orphans": "data",
     }  # fmt: skip
     assert isinstance(default_migrations_dir(), Path)  # found in the checkout
 
