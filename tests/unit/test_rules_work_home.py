@@ -91,6 +91,9 @@ SAID_IN_APRIL = datetime(2024, 4, 22, 18, 0, tzinfo=timezone.utc)
         ("I've been in marketing at Halcyon Labs since 2019.", {("employer", "Halcyon Labs", "positive", "asserted")}),
         ("I've been in marketing at Halcyon Labs.", set()),  # once, not now
         ("I'm not in sales at Halcyon Labs.", set()),
+        ("I'm a retired teacher.", {("employer", "retired", "positive", "asserted")}),
+        ("Tobias is a retired firefighter.", {("employer", "retired", "positive", "asserted")}),
+        ("I'm a retired hippie.", set()),  # no job
     ],
 )
 def test_employer_forms(text: str, expected: set[Fact]) -> None:
@@ -134,6 +137,8 @@ def test_a_notice_and_a_start_date_end_one_employer_and_begin_the_next() -> None
         ("I'm the teacher here.", set()),  # "the", no workplace: a role in a story, maybe
         ("I've retrained as an electrician.", {("occupation", "electrician", "positive", "asserted")}),
         ("I might retrain as an electrician.", set()),
+        ("I'm a former nurse.", {("occupation", "nurse", "negative", "asserted")}),
+        ("I'm a retired teacher.", set()),  # retired: the employer's status, below
     ],
 )
 def test_occupation_forms(text: str, expected: set[Fact]) -> None:

@@ -351,6 +351,10 @@ _IS_A = rule(
 )
 """"I'm a nurse (at X)", and with "the" where the workplace is named ("I'm the head chef at
 Rosa's Kitchen"): alone, "I'm the teacher" may be a role in a story, not a job."""
+_FORMER_TITLE = rule(rf"{SUBJ}{BE}\s+{ADV}(?:a|an)\s+(?P<mod>retired|former)\s+{_TITLE}", "retired former")
+""""I'm a retired teacher": retired (the employer's status); "I'm a former nurse": the
+occupation no longer. ``job_title`` refuses these modifiers for "I'm a …" itself. Not "an
+ex-nurse": the validator reads "ex-nurse" as one word, so the nurse would find no support."""
 _WORKS_AS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working)\s+as\s+(?:a|an)\s+{_TITLE}", "work works working"
 )
@@ -507,6 +511,15 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             # not an employer.
             if "org" in m.groupdict() and (org := org_name(m.group("org"))) and title.split()[-1] not in _LEARNERS:
                 yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=began, confidence=0.85)
+    for m, s in matches(ctx, _FORMER_TITLE):
+        if experiential_state(ctx, m) or (title := job_title(m.group("title"))) is None:
+            continue
+        mod = m.group("mod")
+        said = f"{s} is {article(mod)} {mod} {title}"
+        if mod == "retired":
+            yield fact(ctx, s, said, "employer", "retired", confidence=0.8)
+        else:
+            yield fact(ctx, s, said, "occupation", title, polarity="negative", confidence=0.8)
     for m, s in matches(ctx, _NEW_JOB_AS):
         if not ctx.part.negated and (title := job_title(m.group("title"))):
             yield fact(ctx, s, f"{s} {ctx.text[m.end('subj') : m.end()].strip()}", "occupation", title,
