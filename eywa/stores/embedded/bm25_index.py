@@ -126,8 +126,25 @@ def rank(
         matched &= allowed[: matched.shape[0]]
     found = np.nonzero(matched)[0]
     ranks = -1.0 * score[found]
+    found, ranks = within_cut(found, ranks, limit)
     order = np.lexsort((found, ranks))[:limit]
     return list(zip(found[order].tolist(), ranks[order].tolist(), strict=True))
+
+
+def within_cut(
+    found: npt.NDArray[np.intp], ranks: FloatArray, limit: int
+) -> tuple[npt.NDArray[np.intp], FloatArray]:
+    """The rows of ``found`` (with their ``ranks``) that can be among the ``limit`` best by
+    (rank, rowid): those ranked at or better than the ``limit``-th best rank, ties at the cut
+    included (the row id orders them). Sorting only these gives the same first ``limit``
+    rows as sorting every matching row, at a fraction of the cost: a 10k bench search
+    matches ~1,500 rows (a feedback search up to ~9,000) for 50 or 200 kept, and the full
+    two-key sort of them took 0.27-0.47 ms mean per search, this 0.09-0.12 (docs/latency.md,
+    session 36)."""
+    if not 0 < limit < ranks.shape[0]:
+        return found, ranks
+    keep = ranks <= np.partition(ranks, limit - 1)[limit - 1]
+    return found[keep], ranks[keep]
 
 
 def match_words(match: str) -> list[str] | None:
