@@ -26,6 +26,9 @@ from tests.unit.rules_support import Fact, facts, proposals, statements
         ("I might give it a go someday.", set()),  # "it" is not resolved
         ("I want to help their kids.", set()),
         ("I'll call you tomorrow.", set()),
+        # A decision that stands.
+        ("I've decided to go back to school.", {("plans", "go back to school", "positive", "planned")}),
+        ("I decided to bake a cake.", set()),  # often a story of what was done
     ],
 )
 def test_plan_forms(text: str, expected: set[Fact]) -> None:

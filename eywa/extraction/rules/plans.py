@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from eywa.extraction.rules.clause import A, ADV, BE, SUBJ, Ctx, matches, rule
+from eywa.extraction.rules.clause import A, ADV, BE, HAVE, SUBJ, Ctx, matches, rule
 from eywa.extraction.rules.phrasing import clean, fact, has_unresolved, third_person_text
 from eywa.models import CandidateFact, Modality
 
@@ -20,9 +20,13 @@ _VP = (
 )
 _PLANNED = rule(
     rf"{SUBJ}(?:{BE}\s+{ADV}(?P<prog>planning|going|hoping|about|aiming)|\s+{ADV}(?P<simple>plan|plans|want|wants"
-    rf"|hope|hopes|intend|intends|aim|aims|would\s+love|would\s+like)|{A}d\s+(?P<would>love|like))\s+to\s+{_VP}",
-    "planning going hoping about aiming trying plan plans want wants hope hopes intend intends aim aims love like",
+    rf"|hope|hopes|intend|intends|aim|aims|would\s+love|would\s+like)|{A}d\s+(?P<would>love|like)"
+    rf"|{HAVE}\s+{ADV}(?P<decided>decided))\s+to\s+{_VP}",
+    "planning going hoping about aiming trying plan plans want wants hope hopes intend intends aim aims love like "
+    "decided",
 )
+"""Intentions: "I'm planning to …", "I want to …", "I'd love to …", "I've decided to …" (a
+decision that stands; "I decided to bake" is often a story of what was done)."""
 _MIGHT = rule(rf"{SUBJ}\s+(?:might|may)\s+(?:maybe\s+|possibly\s+|also\s+)?(?!not\b|have\b|be\b){_VP}", "might may")
 _THINKING = rule(
     rf"{SUBJ}{BE}\s+{ADV}(?:thinking\s+(?:about|of)|considering)\s+(?P<vp>[a-z]+ing(?:\s+[\w'’-]+){{0,6}})",
@@ -52,7 +56,7 @@ _AUX = {
     "planning": "is planning to", "going": "is going to", "hoping": "is hoping to", "about": "is about to",
     "aiming": "is aiming to", "plan": "plans to", "plans": "plans to", "want": "wants to", "wants": "wants to",
     "hope": "hopes to", "hopes": "hopes to", "intend": "intends to", "intends": "intends to", "aim": "aims to",
-    "aims": "aims to", "would love": "would love to", "would like": "would like to",
+    "aims": "aims to", "would love": "would love to", "would like": "would like to", "decided": "has decided to",
 }  # fmt: skip
 
 
@@ -69,7 +73,9 @@ def plans(ctx: Ctx) -> Iterator[CandidateFact]:
     if ctx.part.negated or ctx.part.past_habit:
         return
     for m, s in matches(ctx, _PLANNED, we=True):
-        key = m.group("prog") or re.sub(r"\s+", " ", m.group("simple") or f"would {m.group('would')}")
+        key = m.group("prog") or m.group("decided") or re.sub(
+            r"\s+", " ", m.group("simple") or f"would {m.group('would')}"
+        )
         if (vp := _phrase(m.group("vp"), s)) is not None:
             modality: Modality = "hedged" if ctx.part.hedged or ctx.part.hypothetical else "planned"
             yield fact(ctx, s, f"{s} {_AUX[key]} {vp}", "plans", vp, modality=modality, confidence=0.7)
