@@ -244,8 +244,8 @@ _FIRST_PERSON = re.compile(r"(?<![\w'’])(?:I|[Ww]e)(?![\w])")
 
 def opens_own_clause(before: str) -> bool:
     """Whether the text before a comma splice is a clause of its own (it has a first-person
-    subject): "I don't live in Leeds anymore, I moved to York" is two, while "Last week, I
-    went to a street market" is one clause whose date belongs to what follows."""
+    subject): "I don't live in Leeds anymore, I moved to York" is two, while "On Sunday, I
+    visited a street market" is one clause whose date belongs to what follows."""
     return _FIRST_PERSON.search(before) is not None
 
 

@@ -79,8 +79,8 @@ def test_negation_and_hedges_are_scoped_to_their_part() -> None:
 
 
 def test_statements_are_in_the_third_person_with_the_name_never_their() -> None:
-    said = statements("Last Friday I took my kids to the aquarium.")
-    assert said == {"Cecilia took Cecilia's kids to the aquarium on 5 May 2023.", "Cecilia has kids."}
+    said = statements("Last Friday I drove my kids to the aquarium.")
+    assert said == {"Cecilia drove Cecilia's kids to the aquarium on 5 May 2023.", "Cecilia has kids."}
     assert all(" their " not in s for s in said)
     assert third_person_text("visit my parents", "James") == "visit James' parents"
     assert third_person_text("give me a call", "James") is None

@@ -196,7 +196,7 @@ def parts(clause: Clause) -> list[Part]:
         if m is not None and _JOINT_SUBJECT.fullmatch(clause.text[pos : m.start()].strip()) and " and " in m.group(0):
             continue
         if m is not None and m.group(0).strip() == "," and not opens_own_clause(clause.text[pos : m.start()]):
-            continue  # "Last week, I went to a street market": one clause, its date with it
+            continue  # "On Sunday, I visited a street market": one clause, its date with it
         end = len(clause.text) if m is None else m.start()
         text = clause.text[pos:end].strip()
         contrast = ""
