@@ -378,11 +378,13 @@ _BECAME = rule(
 )
 """"I became a teacher", "I've retrained as an electrician" (a career changed: the occupation
 since then)."""
+_BECAME_SAID = {"became": "became", "become": "became", "retrained as": "retrained as", "re-trained as": "re-trained as"}
+"""How a ``_BECAME`` statement says the change, by the verb the turn used."""
 _IN_DEPARTMENT = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?:working\s+)?in\s+(?P<dept>sales|marketing|HR|IT|R&D|finance|accounting|accounts|engineering"
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?:working\s+)?in\s+(?P<dept>sales|marketing|HR|IT|finance|accounting|accounts|engineering"
     rf"|operations|logistics|admin|customer\s+(?:service|support)|legal|compliance|procurement|recruiting|recruitment"
     rf"|payroll|research)\s+(?:at|for)\s+{_ORG}",
-    "sales marketing hr it r&d finance accounting accounts engineering operations logistics admin customer legal "
+    "sales marketing hr it finance accounting accounts engineering operations logistics admin customer legal "
     "compliance procurement recruiting recruitment payroll research",
 )
 """"I'm in sales at Initech", "I've been in marketing at Initech since 2019": a department of
@@ -536,7 +538,7 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _PROMOTED) + matches(ctx, _BECAME):
         if title := job_title(m.group("title")):
             verb = "was promoted to" if "promoted" in m.group(0) else (
-                f"{' '.join(m.group('verb').split())} {article(title)}".replace("become ", "became ", 1))
+                f"{_BECAME_SAID[' '.join(m.group('verb').split())]} {article(title)}")
             yield fact(ctx, s, f"{s} {verb} {title}", "occupation", title,
                        valid_from=past_date(ctx, m), confidence=0.8)
             if "org" in m.groupdict() and (org := org_name(m.group("org"))):
