@@ -234,3 +234,35 @@ def test_close_waits_for_a_running_build_and_no_build_starts_after_it(tmp_path: 
     assert sorted(p.name for p in directory.iterdir() if p.name.endswith(("-wal", "-shm"))) == []
     index.rebuild()  # after close: no build starts
     assert not [t.name for t in threading.enumerate() if t.name.startswith("eywa-bm25")]
+
+
+def test_an_erasure_scrubbed_while_a_build_reads_leaves_none_of_its_words_once_built(
+    stores: Stores, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A build whose snapshot was read before an erasure committed holds the erased turn's
+    # words; the erasure's change is queued and applied on top of it when the build ends,
+    # which empties the words' postings. The scrub that ran meanwhile found no copy to prune,
+    # so the finished build must forget those words itself (before: they stayed as terms
+    # without a row until the next build).
+    write(stores, "ana", [{"text": "kayak river", "session": "s1"}, {"text": "zanzibar quokka", "session": "s1"}])
+    index = memory_of(stores)
+    assert {"zanzibar", "quokka"} <= index.terms()
+    real, release, read = bm25_index.build, threading.Event(), threading.Event()
+
+    def slow(conn: sqlite3.Connection, weights: Any) -> Any:
+        state = real(conn, weights)  # the snapshot before the erasure
+        read.set()
+        release.wait(10)
+        return state
+
+    monkeypatch.setattr(bm25_index, "build", slow)
+    index.rebuild()
+    assert read.wait(10)
+    erased = [i for i in stores.evidence.ids("ana") if "quokka" in stores.evidence.get("ana", [i])[0].text]
+    with db_of(stores).transaction() as conn:
+        _erase_chunk(conn, "ana", erased, AT)
+    stores.erasure.scrub()  # the build still runs: no copy held to prune
+    release.set()
+    assert index.wait_ready(10)
+    assert not {"zanzibar", "quokka"} & index.terms()
+    assert_same(stores)

@@ -468,6 +468,9 @@ class Bm25Index:
         # The open transaction's writes (writer thread only): version before, data_version, rows.
         self._pending: tuple[Version, int, set[int]] | None = None
         self._ready = threading.Event()
+        # Set by a ``scrub`` that found a build running: the build's snapshot may predate
+        # the erasure, so the build prunes once it has applied the erasure's change.
+        self._prune_when_built = False
         self.writer = db.writer
         _TRACKERS[id(db.writer)] = self
         # Committed changes not yet applied, in commit order (``_committed``, ``catch_up``);
@@ -525,11 +528,14 @@ class Bm25Index:
     def scrub(self) -> None:
         """After an erasure (``SqliteErasureStore.scrub``): apply what it committed and forget
         the terms it left without a row, so that no erased word stays in this copy either
-        (``_State.prune``). A build running meanwhile reads the table as it is now."""
+        (``_State.prune``). A build running meanwhile may have read its snapshot before the
+        erasure committed: it prunes when it ends, after applying the erasure's change."""
         self.catch_up()
         with self._lock:
             if self._state is not None:
                 self._state.prune()
+            elif self._building:
+                self._prune_when_built = True
 
     def terms(self) -> set[str]:
         """The terms the index holds (tests: an erasure leaves none of the erased words)."""
@@ -645,6 +651,7 @@ class Bm25Index:
                 log.warning("keyword index: build failed; FTS5 answers", exc_info=True)
         with self._lock:
             queue, self._queue, self._building = self._queue, [], False
+            prune, self._prune_when_built = self._prune_when_built, False
             applied = False
             for change in queue:
                 if state is None:
@@ -654,6 +661,8 @@ class Bm25Index:
                     applied = True
                 elif applied:  # a gap: a change this process did not see
                     state = None
+            if prune and state is not None:
+                state.prune()
             self._state = state
             self.builds += 1
             self._ready.set()
