@@ -226,6 +226,12 @@ class EvidenceStore(Protocol):
         """Evidence carrying at least one resolved date signal, newest first."""
         ...
 
+    def dated(self, space: str, ids: Sequence[str]) -> set[str]:
+        """The stored turns of ``space`` among ``ids`` that carry a date signal (resolved or
+        not): what the temporal route asks of its candidates for a "when" question, without
+        loading them."""
+        ...
+
 
 class KeywordIndex(Protocol):
     """BM25 search over evidence text and belief statements."""

@@ -149,6 +149,12 @@ def test_date_windows_and_date_signals(stores: Stores) -> None:
     dated = stores.evidence.with_date_signals("ana", 10)
     assert set(dated) == {ids[0], ids[3]} and dated == [ids[3], ids[0]]  # newest first
     assert stores.evidence.with_date_signals("ana", 1) == [ids[3]]
+    # Which candidates carry a date, without loading them: the same as their signals say.
+    asked = [ids[4], "ev_missing", ids[3], ids[0], ids[1]]
+    assert stores.evidence.dated("ana", asked) == {
+        e.id for e in stores.evidence.get("ana", asked) if e.signals_of(SignalKind.DATE)
+    } == {ids[0], ids[3]}
+    assert stores.evidence.dated("zed", ids) == set() and stores.evidence.dated("ana", []) == set()
     assert stores.evidence.with_dates_between(
         "zed", datetime(2023, 1, 1, tzinfo=UTC), datetime(2024, 1, 1, tzinfo=UTC), 10
     ) == []

@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eywa.batches import coerce_turns, prepare_batch
+from eywa.models import Belief, CheckScore, ValidationReport
 from eywa.signals import detect_signals
 from eywa.stores.bundle import Stores
 from eywa.stores.embedded import bm25_index, keyword
@@ -266,3 +267,36 @@ def test_an_erasure_scrubbed_while_a_build_reads_leaves_none_of_its_words_once_b
     assert index.wait_ready(10)
     assert not {"zanzibar", "quokka"} & index.terms()
     assert_same(stores)
+
+
+def test_a_search_of_both_kinds_reads_the_ids_of_the_turns_it_keeps_only(
+    stores: Stores, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The routes' shared search ranks turns and beliefs and keeps the best of both: a turn's
+    # id is a read of its row, made for the turns kept, not for every turn ranked. Every turn
+    # says "kayak" and few beliefs do, so the beliefs rank first and take places from turns.
+    turns = write(stores, "ana", [{"text": f"A long day on the kayak, trip {i}.", "speaker": "Ana", "session": f"s{i}"} for i in range(8)])
+    report = ValidationReport(accepted=True, score=0.9, checks=(CheckScore(name="support", score=0.9, passed=True),))
+    stores.beliefs.add([
+        Belief(
+            id=f"bel_{i}", space="ana", statement="Ana owns a kayak." if i < 3 else f"Ana drinks tea number {i}.",
+            subject="Ana", attribute="hobby", value="kayak", polarity="positive", modality="asserted", valid_from=AT,
+            valid_to=None, recorded_at=AT, status="active", extractor="rules", evidence_ids=(turns[i % 8],), report=report,
+        )
+        for i in range(12)
+    ], [])  # fmt: skip
+    fts5 = keyword.SqliteKeywordIndex(db_of(stores))
+    db, named = db_of(stores), []
+    query = db.query
+
+    def counted(sql: str, params: Any = ()) -> Any:
+        if sql.startswith("SELECT rowid, id, space FROM evidence"):
+            named.extend(params)
+        return query(sql, params)
+
+    monkeypatch.setattr(db, "query", counted)
+    hits = stores.keyword.search("ana", "kayak", 5, ("evidence", "belief"))
+    assert hits == fts5.search("ana", "kayak", 5, ("evidence", "belief"))
+    kept = [item_id for kind, item_id, _ in hits if kind == "evidence"]
+    assert 0 < len(kept) < len(turns) and len(named) == len(kept)
+    assert memory_of(stores).answered >= 1 and memory_of(stores).fell_back == 0

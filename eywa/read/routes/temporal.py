@@ -49,10 +49,10 @@ class TemporalRoute:
             return self._latest_amounts(query)
         if query.plan.shape != "temporal":
             return []
-        # "When did X…": the keyword candidates that carry a resolved date are the answers.
+        # "When did X…": the keyword candidates that carry a date are the answers (which of
+        # them do is read alone, not their turns with every signal: ~1 ms of CPU at 10k).
         hits = query.keyword_hits(self._stores.keyword, "evidence")[: query.limit]
-        turns = self._stores.evidence.get(query.space, [h[1] for h in hits])
-        dated = {t.id for t in turns if t.signals_of(SignalKind.DATE)}
+        dated = self._stores.evidence.dated(query.space, [h[1] for h in hits])
         return [RouteHit(kind, i, score) for kind, i, score in hits if i in dated][: query.limit]
 
     def _anchored_on_candidates(self, query: Query) -> list[RouteHit]:

@@ -677,22 +677,39 @@ class Bm25Index:
     def ranked(self, space: str, match: str, limit: int) -> list[tuple[str, float]] | None:
         """(id, bm25) best first, exactly FTS5's filtered plan, or None when the index
         cannot answer (not built, another version, a phrase, other syntax)."""
+        return self.named(space, self.ranked_rows(space, match, limit))
+
+    def ranked_rows(self, space: str, match: str, limit: int) -> list[tuple[int, float]] | None:
+        """``ranked`` as (row id, bm25), before the rows' ids are read (``named``), or None
+        when the index cannot answer (counted as sent to FTS5). A caller that keeps only
+        some of the rows (the keyword index's search of both kinds, cut to ``limit`` once
+        merged) names only those."""
         found = self._rank(space, match, limit)
-        if found is not None:
-            # The best rows' ids and spaces from ``evidence`` itself, as FTS5's plans read them
-            # (a row id per result, on the primary key): a turn gone behind the FTS table's back
-            # sends the search to FTS5.
-            marks = ",".join("?" * len(found))
-            owners = {
-                row[0]: (row[1], row[2])
-                for row in self._db.query(
-                    f"SELECT rowid, id, space FROM evidence WHERE rowid IN ({marks})",  # noqa: S608 - marks only
-                    [rowid for rowid, _ in found],
-                )
-            } if found else {}  # fmt: skip
-            if all(owners.get(rowid, ("", None))[1] == space for rowid, _ in found):
-                self.answered += 1
-                return [(owners[rowid][0], score) for rowid, score in found]
+        if found is None:
+            self.fell_back += 1
+        return found
+
+    def named(self, space: str, found: Sequence[tuple[int, float]] | None) -> list[tuple[str, float]] | None:
+        """(id, bm25) of ``ranked_rows``' rows ``found``, in their order, or None when one of
+        them is no turn of ``space`` (or ``found`` is None: the index could not answer).
+
+        The rows' ids and spaces are read from ``evidence`` itself, as FTS5's plans read them
+        (a row id per result, on the primary key): a turn gone behind the FTS table's back
+        sends the search to FTS5. FTS5's filtered plan leaves such a row out and ranks the
+        next one in its place, so a prefix of its rows without one is FTS5's own prefix."""
+        if found is None:
+            return None
+        marks = ",".join("?" * len(found))
+        owners = {
+            row[0]: (row[1], row[2])
+            for row in self._db.query(
+                f"SELECT rowid, id, space FROM evidence WHERE rowid IN ({marks})",  # noqa: S608 - marks only
+                [rowid for rowid, _ in found],
+            )
+        } if found else {}  # fmt: skip
+        if all(owners.get(rowid, ("", None))[1] == space for rowid, _ in found):
+            self.answered += 1
+            return [(owners[rowid][0], score) for rowid, score in found]
         self.fell_back += 1
         return None
 

@@ -203,6 +203,12 @@ WHERE s.space = $space AND e.space = $space AND s.kind = $kind AND s.window_star
 WITH DISTINCT e
 RETURN e.id AS id ORDER BY e.observed_at DESC, e.id LIMIT $limit
 """
+# The candidates among ``$ids`` that carry a date signal (``dated``): seeks on the evidence id.
+_DATED = f"""
+MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space
+AND EXISTS {{ MATCH (e)-[:{RelType.HAS_SIGNAL}]->(s:{_SIG}) WHERE s.kind = $kind }}
+RETURN e.id AS id
+"""
 
 
 def _chunks(items: Sequence[str], size: int = _CHUNK) -> list[list[str]]:
@@ -525,3 +531,11 @@ class Neo4jEvidenceStore:
             "with_date_signals", _WITH_DATE_SIGNALS, space=space, kind=SignalKind.DATE.value, limit=limit
         )
         return [r["id"] for r in rows]
+
+    def dated(self, space: str, ids: Sequence[str]) -> set[str]:
+        """The stored turns of ``space`` among ``ids`` that carry a date signal."""
+        found: set[str] = set()
+        for chunk in _chunks(ids):
+            rows = self._graph.read("dated", _DATED, ids=chunk, space=space, kind=SignalKind.DATE.value)
+            found.update(r["id"] for r in rows)
+        return found
