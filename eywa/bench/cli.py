@@ -230,14 +230,24 @@ def service(
             "the answers, writes only; refusals (backpressure) are counted apart. Use with --ack level0.",
         ),
     ] = None,
+    request_rate: Annotated[
+        float | None,
+        typer.Option(
+            "--request-rate", min=0.001, show_default=False,
+            help="Paced: send this many requests per second in total, a write batch and a recall in turn, evenly "
+            "spaced on --agents sender threads whatever the answers; latency counts from each request's due time, "
+            "late requests are counted. Reads latency at a fixed offered load.",
+        ),
+    ] = None,
 ) -> None:
     """Concurrent agents over HTTP on 127.0.0.1: req/s, turns/s, p50/p95 per route, embed and
-    Level 1 lags, exactly-once; with --rate, an open-loop writer and the backlog it leaves."""
+    Level 1 lags, exactly-once; with --rate, an open-loop writer and the backlog it leaves; with
+    --request-rate, writes and recalls paced at a fixed offered load."""
     from eywa.bench.service import run_service_bench  # deferred: keeps `eywa --help` fast
 
     report = run_service_bench(
         agents, seconds, data_dir, settings=load_settings(data_dir), ack=ack, runner=runner, backend=backend,
-        replicas=replicas, workers=workers, drain_s=drain, rate=rate,
+        replicas=replicas, workers=workers, drain_s=drain, rate=rate, request_rate=request_rate,
     )  # fmt: skip
     out = out_console()
     render_service_bench(report, out)

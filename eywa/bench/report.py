@@ -243,6 +243,14 @@ def render_service_bench(report: ServiceBenchReport, console: Console) -> None:
             f"open loop: {report.rate:g} turns/s offered ({report.batches_offered} batches, {report.late_batches} "
             f"late); refused by backpressure: {report.refused_batches} batches ({report.refused_turns} turns)"
         )
+    if report.request_rate is not None:
+        delay = report.send_delay_ms
+        console.print(
+            f"paced: {report.request_rate:g} requests/s offered ({report.requests_offered} requests, a write batch and "
+            f"a recall in turn), {report.late_requests} sent late (send delay p95 {delay.get('p95', 0):.1f} ms, max "
+            f"{delay.get('max', 0):.1f}); latency from each request's due time; refused by backpressure: "
+            f"{report.refused_batches} batches"
+        )
     console.print(f"requests/s: {report.requests_per_s:.1f} ({report.requests} requests)")
     console.print(f"turns/s: {report.turns_per_s:.1f} ({report.turns_acknowledged} turns acknowledged)")
     console.print(f"errors: {report.errors}")

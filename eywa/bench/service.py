@@ -21,6 +21,14 @@ counted apart and must be missing from the store, and the report adds the backlo
 This is how the sustained rate the embedders keep up with is found: sweep ``rate`` and read
 the embedding lag's p95, the peak and whether the backlog drained.
 
+With a ``request_rate`` the agents are replaced by a paced mixed schedule
+(``eywa.bench.open_loop.send_paced``): that many requests per second in total, a write batch
+and a recall in turn (the same spaces and questions as the agents'), evenly spaced, on
+``agents`` sender threads whatever the answers. Latencies count from each request's due
+time, a request no sender could take within one interval is counted late, and none is
+dropped. In the closed loop latency is about the agents over the throughput; this is how it
+is read at a fixed offered load: sweep ``request_rate`` and read the per-route p95.
+
 The audit runs on the graph stores directly (``eywa.runtime.open_graph_stores``), after the
 server stopped and closed its memory: per space, the number of stored turns equals the number of distinct acknowledged
 ids (plus any turns of a failed request that the server stored anyway), each acknowledged id
@@ -36,6 +44,7 @@ Example:
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import signal
 import socket
@@ -59,7 +68,7 @@ from pydantic import BaseModel, ConfigDict
 from eywa.batches import evidence_id
 from eywa.bench.lag import BacklogPoint, LagFigures, LagSampler
 from eywa.bench.metrics import percentile
-from eywa.bench.open_loop import PlannedBatch, WriteLog, Writer, send_open_loop
+from eywa.bench.open_loop import Agent, PlannedBatch, PlannedRecall, WriteLog, send_open_loop, send_paced
 from eywa.bench.synthetic import generate_corpus, generate_queries
 from eywa.errors import EywaError, InvalidInputError, StoreError
 from eywa.models import Turn
@@ -139,6 +148,14 @@ class ServiceBenchReport(BaseModel):
     batches_offered: int = 0
     late_batches: int = 0
     """Open loop: batches sent more than one interval after their due time (no sender free)."""
+    request_rate: float | None = None
+    """Paced mixed schedule (``--request-rate``): requests per second offered in total, a write
+    batch and a recall in turn; latencies count from each request's due time."""
+    requests_offered: int = 0
+    late_requests: int = 0
+    """Paced: requests sent more than one interval after their due time (no sender free)."""
+    send_delay_ms: dict[str, float] = {}
+    """Paced: how long after its due time a request was sent (p50, p95, max)."""
     refused_batches: int = 0
     """Writes refused by backpressure (503 ``overloaded``); not counted in ``errors``."""
     refused_turns: int = 0
@@ -375,6 +392,7 @@ def run_service_bench(
     workers: int = 2,
     drain_s: float = 60.0,
     rate: float | None = None,
+    request_rate: float | None = None,
 ) -> ServiceBenchReport:
     """Serve the API locally, drive it with ``agents`` concurrent clients, audit the store.
 
@@ -387,11 +405,12 @@ def run_service_bench(
     reports those lags (``eywa.bench.lag``) and the backlog left (``backlog_after``). The
     run's key expires after the run and is revoked at its end, wherever keys live. With
     ``rate`` (turns per second) an open-loop writer on ``agents`` sender threads replaces the
-    agents (see the module docstring).
+    agents; with ``request_rate`` (requests per second) a paced mixed schedule does (see the
+    module docstring).
 
     Raises:
-        InvalidInputError: ``agents`` below 1, ``seconds`` or ``rate`` not positive, or
-            several replicas on the embedded backend.
+        InvalidInputError: ``agents`` below 1, ``seconds``, ``rate`` or ``request_rate`` not
+            positive, both rates given, or several replicas on the embedded backend.
         ConfigurationError: a bad ``EYWA_*`` value, or a server to start outside a checkout.
         StoreError: the store, the key store or a process cannot be opened or started.
     """
@@ -403,6 +422,10 @@ def run_service_bench(
         raise InvalidInputError("seconds must be positive")
     if rate is not None and rate <= 0:
         raise InvalidInputError("rate must be positive (turns per second)")
+    if request_rate is not None and request_rate <= 0:
+        raise InvalidInputError("request_rate must be positive (requests per second)")
+    if rate is not None and request_rate is not None:
+        raise InvalidInputError("rate (writes only) and request_rate (writes and recalls) exclude each other")
     base = settings or load_settings()
     server = (backend or backend_of(base)) == "server"
     with tempfile.TemporaryDirectory(prefix="eywa-service-bench-") as scratch_dir:
@@ -423,6 +446,7 @@ def run_service_bench(
             shared = f"svc-{run}-shared"
             logs = [_AgentLog() for _ in range(agents)]
             plan = _plan(run, own, shared, rate * seconds) if rate is not None else []
+            paced = _paced_plan(run, own, shared, request_rate * seconds) if request_rate is not None else []
             writes = WriteLog()
             loads = {"before": os.getloadavg()}
             keys = open_key_store(chosen)
@@ -445,13 +469,17 @@ def run_service_bench(
                     client_cpu = time.process_time()
                     started = time.monotonic()
                     deadline = started + seconds
-                    if rate is None:  # closed loop: agents alternate writes and recalls
-                        _closed_loop(urls, key, run, own, shared, deadline, logs, sampler)
-                    else:  # open loop: writes on a schedule, whatever the answers
+                    if rate is not None:  # open loop: writes on a schedule, whatever the answers
                         send_open_loop(
                             plan, BATCH_SIZE / rate, agents, _writers(urls, key), writes, on_ack=sampler.acknowledged
                         )
                         logs = [_writes_as_log(writes)]
+                    elif request_rate is not None:  # paced: writes and recalls on a schedule
+                        send_paced(paced, 1 / request_rate, agents, _writers(urls, key), writes,
+                                   on_ack=sampler.acknowledged)  # fmt: skip
+                        logs = [_writes_as_log(writes)]
+                    else:  # closed loop: agents alternate writes and recalls
+                        _closed_loop(urls, key, run, own, shared, deadline, logs, sampler)
                     elapsed = time.monotonic() - started
                     cpu.append(stack.cpu_seconds())
                     client_cpu = time.process_time() - client_cpu
@@ -489,7 +517,10 @@ def run_service_bench(
         "replicas": replicas, "workers": workers if runner == "celery" else 0, "vectors": vectors,
         "embed_lag_ms": embed_lag, "level1_lag_ms": level1_lag, "drained": drained,
         "drain_s": round(drain_elapsed, 2), "backlog_over_time": _thin(sampler.backlog),
-        "rate": rate, "batches_offered": len(plan), "late_batches": writes.late,
+        "rate": rate, "batches_offered": len(plan), "late_batches": writes.late if rate is not None else 0,
+        "request_rate": request_rate, "requests_offered": len(paced),
+        "late_requests": writes.late if request_rate is not None else 0,
+        "send_delay_ms": _delays(writes.send_delays_ms) if request_rate is not None else {},
         "refused_batches": writes.refused_batches, "refused_turns": sum(len(t) for t in writes.refused.values()),
         "backlog_peak": {"embed": max((p.embed for p in sampler.backlog), default=0),
                          "level1": max((p.level1 for p in sampler.backlog), default=0)},
@@ -544,7 +575,35 @@ def _plan(run: str, own: list[str], shared: str, turns: float) -> list[PlannedBa
     ]  # fmt: skip
 
 
-def _writers(urls: list[str], key: str) -> Callable[[], Writer]:
+def _paced_plan(run: str, own: list[str], shared: str, requests: float) -> list[PlannedBatch | PlannedRecall]:
+    """The paced schedule's ``requests`` (rounded up, at least one write and one recall): a
+    write batch and a recall in turn, to the spaces an agent would use (pair ``j`` writes to
+    agent ``j``'s space, every ``SHARED_EVERY``-th to the shared one, and asks agent ``j``'s
+    space, or the shared one when an agent would), with the agents' questions; built before
+    the clock starts."""
+    source = _turns(run, 0)
+    questions = itertools.cycle(generate_queries(seed=0, n=60))
+    plan: list[PlannedBatch | PlannedRecall] = []
+    for i in range(max(2, math.ceil(requests))):
+        pair, mine = divmod(i, 2)
+        if mine == 0:
+            space = shared if pair % SHARED_EVERY == SHARED_EVERY - 1 else own[pair % len(own)]
+            plan.append(PlannedBatch(space, [next(source) for _ in range(BATCH_SIZE)]))
+        else:
+            space = shared if pair % SHARED_EVERY == 1 else own[pair % len(own)]
+            plan.append(PlannedRecall(space, next(questions).text))
+    return plan
+
+
+def _delays(delays_ms: list[float]) -> dict[str, float]:
+    """The paced senders' delays after the due times: p50, p95 and the largest (ms)."""
+    if not delays_ms:
+        return {}
+    return {"p50": round(percentile(delays_ms, 50), 2), "p95": round(percentile(delays_ms, 95), 2),
+            "max": round(max(delays_ms), 2)}  # fmt: skip
+
+
+def _writers(urls: list[str], key: str) -> Callable[[], Agent]:
     """One ``eywa.Client`` per sender thread, without retries (a refusal is an answer), the
     senders spread over the API replicas."""
     from eywa.client import Client
@@ -552,7 +611,7 @@ def _writers(urls: list[str], key: str) -> Callable[[], Writer]:
     turn = itertools.count()
     lock = threading.Lock()
 
-    def build() -> Writer:
+    def build() -> Agent:
         with lock:
             url = urls[next(turn) % len(urls)]
         return Client(url, key, timeout=60.0, retries=0)
@@ -565,6 +624,8 @@ def _writes_as_log(writes: WriteLog) -> _AgentLog:
     log = _AgentLog(samples=list(writes.samples))
     log.latencies["turns"] = list(writes.latencies_ms)
     log.errors["turns"] = writes.errors
+    log.latencies["recall"] = list(writes.recall_latencies_ms)
+    log.errors["recall"] = writes.recall_errors
     for space, ids in writes.acked.items():
         log.acked[space].update(ids)
     for space, exts in writes.unacked.items():

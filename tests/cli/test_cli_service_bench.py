@@ -92,3 +92,37 @@ def test_open_loop_over_the_embedding_bound_is_refused_counted_and_nothing_refus
     assert report["turns_acknowledged"] == sum(report["spaces"].values()) == 4 * report["routes"]["turns"]["requests"]
     assert report["exactly_once"] is True and report["embed_drained"] is True  # refused turns are checked absent
     assert report["backlog_peak"]["embed"] >= 4 and report["routes"]["recall"]["requests"] == 0
+
+
+def test_paced_plan_alternates_writes_and_recalls_over_the_agents_spaces() -> None:
+    from eywa.bench.open_loop import PlannedBatch, PlannedRecall
+    from eywa.bench.service import _paced_plan
+
+    plan = _paced_plan("r", ["a", "b", "c"], "shared", 9.5)  # rounded up to 10 requests
+    assert [type(p) for p in plan] == [PlannedBatch, PlannedRecall] * 5
+    writes = [p for p in plan if isinstance(p, PlannedBatch)]
+    recalls = [p for p in plan if isinstance(p, PlannedRecall)]
+    assert [w.space for w in writes] == ["a", "b", "c", "shared", "b"]  # every fourth batch to the shared space
+    assert [r.space for r in recalls] == ["a", "shared", "c", "a", "b"]  # as an agent's second recall
+    external = [t["external_id"] for w in writes for t in w.turns]
+    assert len(external) == len(set(external)) == 20 and all(r.query for r in recalls)
+
+
+def test_paced_run_sends_every_request_and_reports_both_routes(runner: CliRunner, tmp_path: Path) -> None:
+    out = tmp_path / "paced.json"
+    result = runner.invoke(app, ["bench", "service", "--agents", "2", "--seconds", "2", "--request-rate", "8",
+                                 "--ack", "level0", "--drain", "10", "--json", str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "paced: 8 requests/s offered (16 requests" in " ".join(result.stdout.split())
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["request_rate"] == 8 and report["requests_offered"] == 16 and report["rate"] is None
+    assert report["routes"]["turns"]["requests"] == report["routes"]["recall"]["requests"] == 8  # none dropped
+    assert report["requests"] == 16 and report["errors"] == 0 and report["exactly_once"] is True
+    assert report["turns_acknowledged"] == 32 and 0 <= report["late_requests"] <= 16
+    assert set(report["send_delay_ms"]) == {"p50", "p95", "max"}
+
+
+def test_writes_only_and_paced_rates_exclude_each_other(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["bench", "service", "--rate", "10", "--request-rate", "10"])
+    assert result.exit_code != 0
+    assert "exclude each other" in result.stderr

@@ -4,6 +4,7 @@ sender can keep is reported as late batches."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from collections.abc import Sequence
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from eywa.bench.open_loop import PlannedBatch, WriteLog, send_open_loop
+from eywa.bench.open_loop import PlannedBatch, PlannedRecall, WriteLog, send_open_loop, send_paced
 from eywa.errors import InvalidInputError, OverloadedError, StoreError
 
 
@@ -74,3 +75,63 @@ def test_a_schedule_no_sender_can_keep_is_reported_late() -> None:
 def test_a_bad_schedule_is_refused() -> None:
     with pytest.raises(InvalidInputError):
         send_open_loop(_plan(1), 0.0, 1, lambda: FakeWriter([], threading.Lock()), WriteLog())
+
+
+class FakeAgent(FakeWriter):
+    """A writer that also recalls: the recall of "fail" raises, every other one answers."""
+
+    def recall(self, space: str, query: str, k: int) -> object:
+        with self.lock:
+            self.calls.append((time.monotonic(), f"recall:{query}"))
+        time.sleep(self.delay_s)
+        if query == "fail":
+            raise StoreError("http", "POST", "500: boom")
+        return {"items": []}
+
+
+def _mixed(pairs: int, failing_recall: int | None = None) -> list[PlannedBatch | PlannedRecall]:
+    plan: list[PlannedBatch | PlannedRecall] = []
+    for i, batch in enumerate(_plan(pairs)):
+        plan += [batch, PlannedRecall(batch.space, "fail" if i == failing_recall else f"q{i}")]
+    return plan
+
+
+def test_paced_mixed_schedule_sends_writes_and_recalls_in_turn_on_time() -> None:
+    calls: list[tuple[float, str]] = []
+    log = WriteLog()
+    # 8 requests 200 ms apart on 4 senders, each answered in 50 ms: nothing waits for a sender.
+    send_paced(_mixed(4, failing_recall=2), 0.2, 4, lambda: FakeAgent(calls, threading.Lock(), 0.05), log)
+
+    ordered = [name for _, name in sorted(calls)]
+    assert ordered == ["e0-0", "recall:q0", "e1-0", "recall:q1", "e2-0", "recall:fail", "e3-0", "recall:q3"]
+    starts = sorted(at for at, _ in calls)
+    assert all(0.1 <= b - a for a, b in itertools.pairwise(starts))  # spaced by the schedule, not bunched
+    assert log.late == 0 and len(log.send_delays_ms) == 8
+    # batch 3 is refused by backpressure (counted apart), the recall of "fail" is an error: none is lost
+    assert log.refused_batches == 1 and len(log.latencies_ms) == 3
+    assert log.recall_errors == 1 and len(log.recall_latencies_ms) == 3
+    assert any(s.startswith("recall: StoreError") for s in log.samples)
+    assert all(50 <= ms for ms in log.latencies_ms + log.recall_latencies_ms)
+
+
+def test_paced_latency_counts_from_the_due_time_and_late_requests_are_counted_not_dropped() -> None:
+    calls: list[tuple[float, str]] = []
+    log = WriteLog()
+    # One sender, each request answered in 300 ms, due every 100 ms: request k is sent at about
+    # 0.3 k s, 0.2 k s after its due time, and answered 0.3 + 0.2 k s after it.
+    elapsed = send_paced(_mixed(2), 0.1, 1, lambda: FakeAgent(calls, threading.Lock(), 0.3), log)
+
+    assert len(calls) == 4 and elapsed >= 1.2
+    assert log.late == 3  # requests 1, 2 and 3 waited for the only sender beyond one interval
+    assert sorted(log.send_delays_ms)[-1] >= 550  # request 3: due at 0.3 s, sent at 0.9 s
+    first_write, second_write = log.latencies_ms
+    first_recall, second_recall = log.recall_latencies_ms
+    assert first_write >= 300 and first_recall >= 300 + 200 and second_write >= 300 + 400
+    assert second_recall >= 300 + 600
+    # counted from the due time, not from when the sender took it (which would be about 300 each)
+    assert second_recall >= first_write + 550
+
+
+def test_paced_schedule_refuses_a_bad_interval() -> None:
+    with pytest.raises(InvalidInputError):
+        send_paced(_mixed(1), 0.0, 1, lambda: FakeAgent([], threading.Lock()), WriteLog())
