@@ -78,7 +78,7 @@ def belief_turns(items: Mapping[ItemKey, Hydrated]) -> dict[ItemKey, ItemKey]:
     that found the turn. Kept apart, the two split their votes and the pair ranks below a
     turn that one route alone put first. A belief's statement names its subject and says
     the fact plainly, so the vector route often finds it when it misses the turn (the turn
-    is embedded with its reply, in the speaker's words). On the LoCoMo development file
+    is embedded with its neighbours, in the speaker's words). On the LoCoMo development file
     this raised multi-hop recall@10 in every conversation (docs/evaluation.md): a list
     question's evidence turns are often found once as a turn and once as a belief.
     """
