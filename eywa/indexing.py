@@ -27,11 +27,14 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import Literal, Protocol, TypeVar
 
+import numpy as np
+import numpy.typing as npt
+
 from eywa import crashpoints
 from eywa.embedding import Embedder
 from eywa.models import Belief, Evidence, utc_now
 from eywa.stores.bundle import Stores
-from eywa.stores.context import vector_text
+from eywa.stores.context import vector_windows
 from eywa.stores.vectors import VectorPoint
 
 __all__ = [
@@ -52,10 +55,12 @@ EmbedStage = Literal["embed_evidence", "embed_belief"]
 def embed_evidence(
     stores: Stores, embedder: Embedder, turns: Sequence[Evidence], batch_size: int, progress: Progress | None = None
 ) -> None:
-    """Embed turns with their reply as context, and re-embed the turns they reply to.
+    """Embed turns with their neighbours as context, and re-embed the stored turn before each.
 
-    A turn's vector covers "speaker: text" plus the next turn of its session
-    (``eywa.stores.context.vector_text``, the builder the keyword context comes from too).
+    A turn's vector is the normalised sum of the embeddings of its two windows
+    (``eywa.stores.context.vector_windows``): the turn before it with it, and it with the next
+    turn of its session. A new turn is the reply in the vector of the stored turn before it,
+    which is re-embedded too. Each window is embedded once, whichever turns share it.
     ``progress`` is called with the number of ``turns`` (not re-embedded neighbours) done.
 
     The turns were read before the model ran, which takes a while: an erasure may have
@@ -71,26 +76,28 @@ def embed_evidence(
     targets = {t.id: t for t in turns}
     new_ids = set(targets)
     at = {(t.space, t.session, t.seq): t for t in turns}
-    contexts: dict[str, Evidence | None] = {}
-    edges: list[Evidence] = []
-    for turn in turns:
-        has_next = (turn.space, turn.session, turn.seq + 1) in at
-        has_previous = (turn.space, turn.session, turn.seq - 1) in at
-        if has_next and has_previous:  # inside a run of the batch: no store read
-            contexts[turn.id] = at[(turn.space, turn.session, turn.seq + 1)]
-        else:
-            edges.append(turn)
-    around = _adjacent(stores, edges)
+    # A turn without both neighbours in the batch: its stored neighbours are read (two seqs
+    # before it, so that the turn before, re-embedded, has its own), and the turn before it
+    # is re-embedded: the new turn is its reply. A turn is written after those of its session
+    # (seqs only grow), so none after it changes; an erasure marks both sides itself.
+    edges = [t for t in turns if any((t.space, t.session, t.seq + d) not in at for d in (-1, 1))]
+    known = {**_adjacent(stores, edges), **at}
     for turn in edges:
-        contexts[turn.id] = around.get((turn.space, turn.session, turn.seq + 1))
-        previous = around.get((turn.space, turn.session, turn.seq - 1))
+        previous = known.get((turn.space, turn.session, turn.seq - 1))
         if previous is not None and previous.id not in targets:
             targets[previous.id] = previous
-            contexts[previous.id] = turn
     ordered = list(targets.values())
     for start in range(0, len(ordered), batch_size):
         chunk = ordered[start : start + batch_size]
-        vectors = embedder.embed([vector_text(t, contexts.get(t.id)) for t in chunk])
+        windows = [
+            vector_windows(
+                t, known.get((t.space, t.session, t.seq - 1)), known.get((t.space, t.session, t.seq + 1))
+            )
+            for t in chunk
+        ]
+        texts = list(dict.fromkeys(text for pair in windows for text in pair))
+        embedded = dict(zip(texts, embedder.embed(texts), strict=True))
+        vectors = [_mean([embedded[text] for text in pair]) for pair in windows]
         stores.vectors.upsert(
             "evidence",
             [
@@ -107,12 +114,19 @@ def embed_evidence(
         stores.vectors.delete("evidence", erased)
 
 
+def _mean(rows: Sequence[npt.NDArray[np.float32]]) -> npt.NDArray[np.float32]:
+    """The unit vector along the sum of ``rows`` (unit vectors themselves)."""
+    total = np.asarray(np.sum(rows, axis=0), dtype=np.float32)
+    norm = float(np.linalg.norm(total))
+    return total / np.float32(norm) if norm > 0 else total
+
+
 def _adjacent(stores: Stores, turns: Sequence[Evidence]) -> dict[tuple[str, str, int], Evidence]:
-    """The stored turns next to ``turns`` in their sessions (one seq either side), by
+    """The stored turns near ``turns`` in their sessions (two seqs before, one after), by
     (space, session, seq): two reads per space whatever the number of turns.
 
     One read per turn was most of an erasure's Neo4j time: a speaker's erasure re-embeds
-    every turn an erased one replied to, each at the edge of a run (1,304 round trips for
+    every turn next to an erased one, each at the edge of a run (1,304 round trips for
     1,340 erased turns of 10,000, 1.4 s).
     """
     found: dict[tuple[str, str, int], Evidence] = {}
@@ -120,7 +134,7 @@ def _adjacent(stores: Stores, turns: Sequence[Evidence]) -> dict[tuple[str, str,
     for turn in turns:
         by_space[turn.space].append(turn.id)
     for space, ids in by_space.items():
-        near = stores.evidence.recall_neighbours(space, ids, 1, 1)
+        near = stores.evidence.recall_neighbours(space, ids, 2, 1)
         wanted = sorted({n.id for turns_near in near.values() for n in turns_near})
         for evidence in stores.evidence.get(space, wanted) if wanted else []:
             found[(evidence.space, evidence.session, evidence.seq)] = evidence

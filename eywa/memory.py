@@ -960,8 +960,8 @@ class Memory:
 
         Selectors combine with AND; at least one is required. ``speaker`` selects the turns
         that speaker said; ``before`` compares ``observed_at``. The turns, their signals,
-        mentions, keyword rows and vectors go; the neighbours' keyword context and "turn with
-        its reply" vectors are rebuilt without them; beliefs and candidates citing them go
+        mentions, keyword rows and vectors go; the neighbours' keyword context and vectors
+        are rebuilt without them; beliefs and candidates citing them go
         and the dimensions they changed are replayed without them. An erasure record keeps
         who, when, the selector, counts and keyed hashes (never content); a re-sent erased
         turn is refused (``ErasedError``). Returns counts per kind and the erasure id.

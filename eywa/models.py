@@ -225,12 +225,12 @@ RouteName = Literal[
 ]
 """The retrieval routes of the read path (``eywa.read.routes``)."""
 
-PostFilter = Literal["boost", "specific", "demotion", "sessions", "rescue", "addressed", "dedupe", "floor"]
+PostFilter = Literal["boost", "specific", "demotion", "sessions", "rescue", "addressed", "dedupe", "latest", "floor"]
 """The post-fusion stages of the read path (``eywa.read.adjust``)."""
 
 Stage = Literal[
     "keyword", "vector", "temporal", "graph", "inference", "dimension", "beliefs", "events", "person", "feedback",
-    "boost", "specific", "demotion", "sessions", "rescue", "addressed", "dedupe", "floor",
+    "boost", "specific", "demotion", "sessions", "rescue", "addressed", "dedupe", "latest", "floor",
 ]  # fmt: skip
 """What ``EYWA_DISABLED_STAGES`` may switch off: a route or a post-filter."""
 

@@ -5,7 +5,7 @@ in one space with the configured extractor (beliefs and dimensions included); th
 turn of one speaker is erased with ``Memory.forget(speaker=…)``. The report gives the time of
 the erasure, what it removed, and the proof's residue per kind (must be 0), with the load
 average, since the machine is shared. The embedder is the cheap hash embedder unless
-``real_embedder``: the erasure re-embeds only the few turns that replied to erased ones, but
+``real_embedder``: the erasure re-embeds only the few turns next to erased ones, but
 ingesting 10k turns with the real model dominates the run.
 """
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Final, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -27,13 +27,22 @@ class Embedder(Protocol):
         ...
 
 
+# How a turn's vector is made from texts, part of every vector's stamp: a store written with
+# another layout is re-embedded on open, as for another model. "windows": the mean of the
+# turn-after-the-one-before and turn-with-its-reply embeddings (``eywa.stores.context.
+# vector_windows``, session 37); stores written before it (the turn with its reply alone)
+# carry no layout in their stamp.
+TURN_VECTOR_LAYOUT: Final = "windows"
+
+
 def embedder_id(embedder: Embedder) -> str:
-    """What a vector is stamped with: the model id and the width (``all-MiniLM-L6-v2/384``).
+    """What a vector is stamped with: the model id, the width and the layout of a turn's
+    vector (``all-MiniLM-L6-v2/384/windows``).
 
     A store searches only vectors with its embedder's stamp, and a change of stamp marks
     every turn and belief for re-embedding (``eywa.stores.ledger``).
     """
-    return f"{embedder.model_id}/{embedder.dim}"
+    return f"{embedder.model_id}/{embedder.dim}/{TURN_VECTOR_LAYOUT}"
 
 
 def query_embedding(embedder: Embedder) -> Callable[[Sequence[str]], npt.NDArray[np.float32]]:

@@ -17,10 +17,10 @@ Steps, each idempotent so that re-running an interrupted erasure (or the next op
    for Level 1 again, so what the remaining turns still support is re-extracted and
    re-validated (a new belief replaces the old one: ids hash the cited turns).
 3. with a vector store: the erased turns' and removed beliefs' vectors are deleted and the
-   "turn with its reply" vector of each turn an erased one replied to is rebuilt; the
+   vector of each turn next to an erased one (its windows held the erased text) is rebuilt; the
    embedded vector shards the erasure touched are rewritten with only their live points
    (``Stores.compactor``: a deleted point's vector stays in a shard's files until then, and
-   so does a re-embedded neighbour's old vector, derived from the erased reply); the
+   so does a re-embedded neighbour's old vector, derived from the erased turn); the
    store's bookkeeping the turns left without a use goes (``ErasureStore.release``:
    emptied sessions; a dropped space's jobs, counters and space node); the store's files
    are scrubbed of what the deletions left in them (``ErasureStore.scrub``); then the
@@ -145,7 +145,7 @@ def finish_vectors(
     embedder: Embedder | None = None,
     embed_batch: int = 64,
 ) -> ErasureReport:
-    """Step 3 with a vector store: erased vectors deleted, replied-to turns re-embedded, the
+    """Step 3 with a vector store: erased vectors deleted, the turns beside them re-embedded, the
     record marked ``done``. Without one the record stays ``pending`` (module docstring).
 
     Raises:

@@ -72,6 +72,9 @@ SESSION_SHARE = 0.15
 # the LoCoMo development file among caps of 2, 3 and 4, with and without sparing the rescued
 # turns and restricting the rescue: 3, with both, in every fold (docs/evaluation.md).
 AGGREGATE_SESSION_CAP = 3
+# For a question about the current state, a later turn of the asked person on the asked thing
+# scored at least this share of the best such turn's takes its place (``latest_first``).
+LATEST_NEAR = 0.9
 
 
 @dataclass
@@ -235,6 +238,32 @@ def spread_sessions(items: list[Scored], cap: int = AGGREGATE_SESSION_CAP) -> li
             s.score = 0.0
             changed.append(s.item.id)
     return changed
+
+
+def latest_first(items: list[Scored], said_by_asked: Callable[[Hydrated], bool], topics: set[str]) -> list[str]:
+    """For a question about what holds now ("Is Ana moving to Oslo?"), the asked person's
+    last word on the asked thing comes first. Among the turns spoken by a person the question
+    names that mention something else it names (``topics``: entity ids, not people), the
+    latest one within ``LATEST_NEAR`` of the best one's score trades scores with it: a
+    revision ("I'm not moving after all") and what it revises ("I might move to Oslo") share
+    their words, so the routes score them about alike and which leads is left to chance (two
+    backends' BM25 order them apart). Only the order of the two changes, never which items
+    are kept; a claimed answer is never moved. Returns the ids moved."""
+    dated = [
+        (s.item.observed_at, s)
+        for s in items
+        if s.item.kind == "evidence" and not s.answer and topics.intersection(s.item.about) and said_by_asked(s.item)
+        if s.item.observed_at is not None
+    ]
+    if len(dated) < 2:
+        return []
+    when, best = max(dated, key=lambda pair: pair[1].score)
+    later = [(at, s) for at, s in dated if at > when and s.score >= LATEST_NEAR * best.score]
+    if not later:
+        return []
+    _, latest = max(later, key=lambda pair: (pair[0], pair[1].score))
+    best.score, latest.score = latest.score, best.score
+    return [latest.item.id, best.item.id]
 
 
 def deduplicate(items: list[Scored]) -> list[str]:

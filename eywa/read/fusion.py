@@ -18,6 +18,15 @@ RouteT = TypeVar("RouteT", bound=str)
 # turn with a belief outvoted the turn that answers a one-turn question (single-hop -0.8,
 # open-domain -1.7); at 0.5 no conversation lost (docs/evaluation.md).
 BELIEF_SHARE: Final = 0.5
+# Route scores this close (relative) are one score (``shared_ranks``). Vectors are float32
+# (about seven significant digits): two embeddings of one text made in different batches
+# differ there, and so do their cosines; two hits that really differ differ by far more.
+TIE_TOLERANCE: Final = 1e-6
+# The routes whose order is their score alone (BM25, cosine): among their equals the order is
+# the store's (by id, or float noise), so equals share a rank. The other routes order equals
+# on purpose (the temporal route by its keyword rank within a window, the graph route by hops
+# before score), and keep their order.
+SCORE_ORDERED: Final[frozenset[str]] = frozenset({"keyword", "vector", "person"})
 
 
 def weighted_rrf(
@@ -26,8 +35,14 @@ def weighted_rrf(
     k: int,
     same: Mapping[ItemKey, ItemKey] | None = None,
     share: float = 1.0,
+    scores: Mapping[RouteT, Sequence[float]] | None = None,
 ) -> list[tuple[ItemKey, float]]:
     """``score(d) = Σ_r w_r / (k + rank_r(d))`` with ranks starting at 1.
+
+    ``scores`` gives a route's own score for each of its hits: adjacent hits with
+    the same score share the rank of the first of them (``shared_ranks``). The order a store
+    gives equals is its own (by id, and ids hash the space), so without it two spaces holding
+    the same turns, or two backends, would fuse equals apart.
 
     ``same`` maps a candidate to the one it stands for (``belief_turns``: a belief resting on
     one turn is that turn): a route's vote for it counts for that one at ``share`` of its
@@ -39,7 +54,7 @@ def weighted_rrf(
         raise ValueError("k must be >= 1")
     if not 0.0 <= share <= 1.0:
         raise ValueError("share must be between 0 and 1")
-    scores: dict[ItemKey, float] = {}
+    fused: dict[ItemKey, float] = {}
     best_rank: dict[ItemKey, int] = {}
     for route, ranked in rankings.items():
         weight = weights.get(route, 0.0)
@@ -50,7 +65,9 @@ def weighted_rrf(
         # rank), rank)``, without two calls per candidate (~400 candidates a recall): a vote is
         # positive, and a route's ranks only grow, so a key's first vote and rank in this
         # route are its largest and its best here.
-        for rank, found in enumerate(ranked, start=1):
+        route_scores = scores.get(route) if scores else None
+        ranks = shared_ranks(route_scores) if route_scores is not None else range(1, len(ranked) + 1)
+        for rank, found in zip(ranks, ranked):
             vote = weight / (k + rank)
             key = found
             if same:
@@ -65,8 +82,22 @@ def weighted_rrf(
             elif vote > previous:
                 votes[key] = vote
         for key, vote in votes.items():
-            scores[key] = scores.get(key, 0.0) + vote
-    return sorted(scores.items(), key=lambda kv: (-kv[1], best_rank[kv[0]], kv[0]))
+            fused[key] = fused.get(key, 0.0) + vote
+    return sorted(fused.items(), key=lambda kv: (-kv[1], best_rank[kv[0]], kv[0]))
+
+
+def shared_ranks(scores: Sequence[float]) -> list[int]:
+    """Ranks from 1 in the order given, a score equal to the one before sharing its rank
+    ("competition" ranking: 0.9, 0.8, 0.8, 0.7 → 1, 2, 2, 4). Only neighbours are compared:
+    a route ranks its hits by its score, so equals stand together. Equal is within
+    ``TIE_TOLERANCE`` of the larger: two vectors of one text embedded in different batches
+    differ in their last float32 bits, and so do their cosines (by 3e-16, measured)."""
+    ranks: list[int] = []
+    for position, score in enumerate(scores, start=1):
+        before = scores[position - 2] if ranks else None
+        tied = before is not None and abs(before - score) <= TIE_TOLERANCE * max(1.0, abs(before), abs(score))
+        ranks.append(ranks[-1] if tied else position)
+    return ranks
 
 
 def belief_turns(items: Mapping[ItemKey, Hydrated]) -> dict[ItemKey, ItemKey]:
@@ -78,7 +109,7 @@ def belief_turns(items: Mapping[ItemKey, Hydrated]) -> dict[ItemKey, ItemKey]:
     that found the turn. Kept apart, the two split their votes and the pair ranks below a
     turn that one route alone put first. A belief's statement names its subject and says
     the fact plainly, so the vector route often finds it when it misses the turn (the turn
-    is embedded with its reply, in the speaker's words). On the LoCoMo development file
+    is embedded with its neighbours, in the speaker's words). On the LoCoMo development file
     this raised multi-hop recall@10 in every conversation (docs/evaluation.md): a list
     question's evidence turns are often found once as a turn and once as a belief.
     """

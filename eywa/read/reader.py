@@ -36,7 +36,15 @@ from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, ItemKind, Policy, PostFilter, RecallItem, RecallResult, RouteName, Stage
 from eywa.read import adjust
 from eywa.read.adjust import Scored
-from eywa.read.fusion import BELIEF_SHARE, ItemKey, belief_turns, lead_with, weighted_rrf
+from eywa.read.fusion import (
+    BELIEF_SHARE,
+    SCORE_ORDERED,
+    ItemKey,
+    belief_turns,
+    lead_with,
+    shared_ranks,
+    weighted_rrf,
+)
 from eywa.read.items import Hydrated, ItemSource
 from eywa.read.packing import pack
 from eywa.read.plan import Plan, embedding_texts, make_plan, name_spans
@@ -166,6 +174,7 @@ class Reader:
         failures: list[EywaError] = []
         query = Query(space, question, plan, np.zeros(1, np.float32), as_of, limit, searched=searched)
         rankings: dict[RouteName, list[ItemKey]] = {}
+        route_scores: dict[RouteName, list[float]] = {}
         cosine: list[float] = []
         route_trace: dict[str, list[dict[str, Any]]] = {}
         built: dict[ItemKey, Hydrated] = {}
@@ -185,6 +194,8 @@ class Reader:
             hits = outcome
             timings[f"route.{route.name}"] = ms
             rankings[route.name] = [(h.kind, h.id) for h in hits]
+            if route.name in SCORE_ORDERED:
+                route_scores[route.name] = [h.score for h in hits]
             if route.name == "vector":
                 cosine = [h.score for h in hits]
             route_trace[route.name] = [_hit_trace(h) for h in hits[:50]]
@@ -198,14 +209,16 @@ class Reader:
         # A belief resting on one turn is that turn in fusion (``fusion.belief_turns``).
         found_beliefs = {key for ranked in rankings.values() for key in ranked if key[0] == "belief"}
         same, subjects = self._belief_turns(space, sorted(found_beliefs - built.keys()), built, as_of)
-        fused = weighted_rrf(rankings, plan.weights, self._rrf_k, same, BELIEF_SHARE)
+        fused = weighted_rrf(rankings, plan.weights, self._rrf_k, same, BELIEF_SHARE, route_scores)
         # One claimed answer per person asked about ("Where do Ana and Ben live?"), in the
         # order the route claimed them; the first is the answer the trace names.
         answers = _one_per_subject(claims, built)
         answer = answers[0] if answers else None
         if answers:
             fused = lead_with(fused, answers, plan.weights, self._rrf_k)
-        ranks = _route_ranks({route: [same.get(key, key) for key in ranked] for route, ranked in rankings.items()})
+        ranks = _route_ranks(
+            {route: [same.get(key, key) for key in ranked] for route, ranked in rankings.items()}, route_scores
+        )
         best = fused[: max(k * HYDRATE_PER_ITEM, MIN_HYDRATED)]
         wanted = [key for key, _ in best]
         hydrated = {key: built[key] for key in wanted if key in built}
@@ -249,6 +262,12 @@ class Reader:
             changes["addressed"] = adjust.addressed_demotion(items)
         if "dedupe" not in self._disabled:
             changes["dedupe"] = adjust.deduplicate(items)
+        asked = {e.id for e in entities if e.kind == "person" and e.name in plan.people}
+        topics = {e.id for e in entities if e.kind != "person"}
+        if plan.current_state and asked and topics and "latest" not in self._disabled:
+            changes["latest"] = adjust.latest_first(
+                items, lambda h: speaker_ids.get(entity_key(h.speaker or "")) in asked, topics
+            )
         if plan.aggregate and "sessions" not in self._disabled:
             changes["spread"] = adjust.spread_sessions(items)
         if "floor" in self._disabled:
@@ -537,10 +556,14 @@ def _hit_trace(hit: RouteHit) -> dict[str, Any]:
     return entry
 
 
-def _route_ranks(rankings: Mapping[RouteName, Sequence[ItemKey]]) -> dict[ItemKey, dict[str, int]]:
+def _route_ranks(
+    rankings: Mapping[RouteName, Sequence[ItemKey]], scores: Mapping[RouteName, Sequence[float]]
+) -> dict[ItemKey, dict[str, int]]:
+    """Each candidate's rank in each route that found it, equals sharing one (as fused)."""
     ranks: dict[ItemKey, dict[str, int]] = {}
     for route, ranked in rankings.items():
-        for rank, key in enumerate(ranked, start=1):
+        positions = shared_ranks(scores[route]) if route in scores else range(1, len(ranked) + 1)
+        for rank, key in zip(positions, ranked):
             ranks.setdefault(key, {}).setdefault(route, rank)
     return ranks
 

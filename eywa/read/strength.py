@@ -3,8 +3,8 @@ for an answering model that must be able to say "not in memory".
 
 Recall always returns *something*: the nearest turns exist even when the question asks
 about a thing never said. What tells the two apart is how near they are. The signal is the
-vector route's best cosine similarity (question against turn-with-reply, MiniLM), 0 when
-the route did not run.
+vector route's best cosine similarity (question against a turn's vector or a belief's,
+MiniLM), 0 when the route did not run.
 
 Why cosine and not the fused score: reciprocal rank fusion only knows ranks, and ranks are
 always 1, 2, 3 whether or not anything matches. BM25 scores grow with the query's length and

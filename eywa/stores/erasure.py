@@ -9,8 +9,8 @@ part is split so that every step is one transaction and safe to repeat:
    mentions and keyword rows, the keyword context of the turns around them rebuilt by the
    shared builder (``eywa.stores.context``), co-mention weights taken back, entities left
    without mentions removed, and ``embed_evidence`` marks for the erased ids (their vectors
-   go) and for the turns whose reply they were (their "turn with its reply" vector is
-   rebuilt). From its commit, no keyword search, evidence lookup or hydration can return the
+   go) and for the turns next to them (the vectors of the turn before and the turn after
+   an erased one hold its text: ``eywa.stores.context.vector_windows``; they are rebuilt). From its commit, no keyword search, evidence lookup or hydration can return the
    erased text.
 2. the cascade (outside the store): beliefs and candidates citing the turns, deltas and
    dimension replay, vectors — each idempotent.

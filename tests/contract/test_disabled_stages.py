@@ -1,10 +1,10 @@
 """README, "Read path": ``EYWA_DISABLED_STAGES='["graph"]'`` "switches routes (``keyword``,
 ``vector``, ``temporal``, ``graph``, ``inference``, ``dimension``, ``beliefs``, ``events``,
 ``person``, ``feedback``) or post-filters (``boost``, ``specific``, ``demotion``, ``sessions``,
-``rescue``, ``addressed``, ``dedupe``, ``floor``) off"; the session spread is "switched off with ``sessions``". A typo
+``rescue``, ``addressed``, ``dedupe``, ``latest``, ``floor``) off"; the session spread is "switched off with ``sessions``". A typo
 was tested (a configuration error); that each name switches its stage off was not.
 
-Six questions that together run every stage (checked with nothing disabled), then each
+Seven questions that together run every stage (checked with nothing disabled), then each
 stage disabled alone: it leaves every question's trace (``routes`` / ``changes``)."""
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ QUESTIONS = [
     "Would Ana enjoy a hospital job?",  # inference
     "Where does Ana work?",
     "What did Ana say last week?",
+    "Does Ana still work at Acme?",  # what holds now, about a person and something else: latest
 ]
 STAGES: tuple[str, ...] = get_args(Stage)
 
@@ -56,7 +57,7 @@ def _stages_run(directory: Path, disabled: list[str]) -> Iterator[str]:
 
 
 def test_the_questions_run_every_stage(directory: Path) -> None:
-    assert len(STAGES) == 18
+    assert len(STAGES) == 19
     assert set(STAGES) | {"spread"} <= set(_stages_run(directory, []))
 
 

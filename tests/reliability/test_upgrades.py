@@ -12,12 +12,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from eywa.embedding import embedder_id
 from eywa.extraction.rules import RuleExtractor
 from eywa.extraction.validator import Validator
-from eywa.stores.context import vector_text
+from eywa.stores.context import vector_windows
 from eywa.models import utc_now
 from eywa.reconcile import StageWork, reconcile_pass
 from eywa.stores.bundle import Stores
@@ -100,8 +101,9 @@ def own_vector_hits(stores: Stores, embedder: HashEmbedder, evidence_ids: list[s
     comes first with cosine 1 exactly when its stored vector is ``embedder``'s."""
     found: dict[str, float] = {}
     for turn in stores.evidence.get("crash", evidence_ids):
-        reply = next((n for n in stores.evidence.neighbours("crash", turn.id, 0, 1) if n.seq == turn.seq + 1), None)
-        vector = embedder.embed([vector_text(turn, reply)])[0]
+        near = {n.seq: n for n in stores.evidence.neighbours("crash", turn.id, 1, 1)}
+        total = embedder.embed(list(vector_windows(turn, near.get(turn.seq - 1), near.get(turn.seq + 1)))).sum(axis=0)
+        vector = total / np.linalg.norm(total)
         hits = stores.vectors.search("evidence", "crash", vector, 1)
         found[turn.id] = hits[0][1] if hits and hits[0][0] == turn.id else 0.0
     return found
@@ -319,3 +321,27 @@ def test_a_store_of_format_8_reads_its_deltas_and_new_ones_carry_the_day_said(tm
         replayed = mem.dimension("home", "Ana", "employer", as_of="2024-07-15T00:00:00")
         assert replayed.last_observed is not None and replayed.last_observed.said_at == joined.said_at
 
+
+
+def test_a_store_of_turn_with_reply_vectors_is_re_embedded_in_two_windows_on_open(tmp_path: Path) -> None:
+    """Before session 37 a turn's vector was the turn with its reply, and the stamp named the
+    model and width only: such a store is re-embedded, every turn in two windows, when a
+    memory opens it (README, Embedding model)."""
+    directory = tmp_path / "mem"
+    embedder = HashEmbedder("hash-a")
+    with open_memory(directory, embedder) as mem:
+        ids = mem.remember("crash", corpus(12))
+        mem.wait()
+        beliefs = len(mem.beliefs("crash", status=None))
+    with sqlite3.connect(directory / DATABASE_FILE) as db:  # what the code before recorded
+        db.execute("UPDATE store_meta SET value = ? WHERE key = 'embedder'", (f"{embedder.model_id}/{embedder.dim}",))
+    stores = open_embedded(directory, embedder.dim, embedder_id(embedder))
+    try:
+        assert stores.ledger.switch_embedder(embedder_id(embedder), utc_now()) == 12 + beliefs
+    finally:
+        stores.close()
+    with open_memory(directory, embedder) as mem:
+        mem.wait()
+        assert mem.backlog()["embed_evidence"] == 0
+        scores = own_vector_hits(mem._stores, embedder, ids)
+        assert all(abs(score - 1.0) < 1e-5 for score in scores.values()), scores

@@ -193,6 +193,7 @@ def test_an_answer_that_leads_fusion_stays_first_through_every_post_filter(turns
     adjust.rescue_neighbours(items, lambda ids: {i: [_turn(f"n{i}", "Ana", ("ent_ana",), f"next to {i}")] for i in ids})
     adjust.addressed_demotion(items)
     adjust.deduplicate(items)
+    adjust.latest_first(items, lambda h: h.speaker == "Ana", {"ent_place0"})
     chosen, _ = adjust.select_with_floor(items, 5, {"keyword": 2.0, "dimension": 0.5})
     assert chosen[0] is answer
 
@@ -240,3 +241,35 @@ def test_spread_sessions_sinks_turns_beyond_the_cap_of_their_session() -> None:
     assert other.score == 0.2 and rescued.score == 0.55 and belief.score == 0.9 and answer.score == 0.01
     top = sorted(items, key=lambda s: -s.score)[:6]
     assert other in top and crowded[3] not in top  # the place goes to another session
+
+
+def _said(i: str, speaker: str, day: int, about: tuple[str, ...], text: str = "") -> Hydrated:
+    at = datetime(2023, 5, day, tzinfo=timezone.utc)
+    ref = EvidenceRef(id=i, session=f"s{day}", speaker=speaker, observed_at=at)
+    return Hydrated("evidence", i, text or f"turn {i}", (ref,), f"s{day}", at, speaker, about, subject=speaker)
+
+
+def test_latest_first_puts_the_asked_persons_last_word_on_the_asked_thing_first() -> None:
+    # "Is Ana moving to Oslo?": the plan (day 1) and its revision (day 9) score about alike.
+    oslo, ana = "ent_oslo", "ent_ana"
+    plan = Scored(_said("plan", "Ana", 1, (ana, oslo), "I might move to Oslo next year."), 0.33, {"keyword": 1})
+    update = Scored(_said("update", "Ana", 8, (ana, oslo), "News about Oslo soon."), 0.20, {"keyword": 3})
+    revision = Scored(_said("rev", "Ana", 9, (ana, oslo), "I'm not moving to Oslo after all."), 0.31, {"keyword": 2})
+    friend = Scored(_said("friend", "Ben", 10, ("ent_ben", oslo), "Oslo would suit you."), 0.32, {"keyword": 4})
+    items = [plan, update, revision, friend]
+    assert adjust.latest_first(items, lambda h: h.speaker == "Ana", {oslo}) == ["rev", "plan"]
+    assert (revision.score, plan.score) == (0.33, 0.31)  # the two trade places, nothing else moves
+    assert (update.score, friend.score) == (0.20, 0.32)
+
+
+def test_latest_first_leaves_a_later_turn_scored_well_below_the_best_and_claimed_answers() -> None:
+    oslo, ana = "ent_oslo", "ent_ana"
+    plan = Scored(_said("plan", "Ana", 1, (ana, oslo)), 0.40, {"keyword": 1})
+    aside = Scored(_said("aside", "Ana", 9, (ana, oslo)), 0.40 * adjust.LATEST_NEAR - 0.01, {"keyword": 2})
+    assert adjust.latest_first([plan, aside], lambda h: h.speaker == "Ana", {oslo}) == []
+    claimed = Scored(_said("claimed", "Ana", 1, (ana, oslo)), 0.40, {"dimension": 1}, answer=True)
+    later = Scored(_said("later", "Ana", 9, (ana, oslo)), 0.39, {"keyword": 2})
+    assert adjust.latest_first([claimed, later], lambda h: h.speaker == "Ana", {oslo}) == []
+    assert claimed.score == 0.40
+    elsewhere = Scored(_said("elsewhere", "Ana", 9, (ana, "ent_rome")), 0.39, {"keyword": 2})
+    assert adjust.latest_first([plan, elsewhere], lambda h: h.speaker == "Ana", {oslo}) == []

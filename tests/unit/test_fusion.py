@@ -3,6 +3,8 @@ for any input."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -10,7 +12,7 @@ from hypothesis import strategies as st
 from datetime import datetime, timezone
 
 from eywa.models import EvidenceRef, ItemKind
-from eywa.read.fusion import ItemKey, belief_turns, lead_with, weighted_rrf
+from eywa.read.fusion import TIE_TOLERANCE, ItemKey, belief_turns, lead_with, shared_ranks, weighted_rrf
 from eywa.read.items import Hydrated
 
 kinds: st.SearchStrategy[ItemKind] = st.sampled_from(["evidence", "belief"])
@@ -194,3 +196,24 @@ def test_fusion_gives_the_definitions_list_bit_for_bit(
     found = sorted({key for ranked in r.values() for key in ranked})
     same: dict[ItemKey, ItemKey] = {key: ("evidence", key[1]) for key in found if key[0] == "belief"} if standing else {}
     assert weighted_rrf(r, weights, k, same, share) == _rrf_as_defined(r, weights, k, same, share)
+
+
+def test_equal_scores_share_the_rank_of_the_first_of_them() -> None:
+    assert shared_ranks([0.9, 0.8, 0.8, 0.7]) == [1, 2, 2, 4]
+    # Two vectors of one text embedded in different batches: cosines a few ulps apart.
+    assert shared_ranks([0.6489630034959866, 0.6489630034959863, 0.6]) == [1, 1, 3]
+    assert shared_ranks([0.5, 0.5 - 10 * TIE_TOLERANCE]) == [1, 2]
+    assert shared_ranks([]) == []
+
+
+@given(st.lists(st.sampled_from([0.9, 0.5, 0.5, 0.5, 0.2]), min_size=1, max_size=8), st.randoms())
+def test_the_order_a_store_gives_equal_hits_does_not_change_the_fusion(levels: list[float], rnd: random.Random) -> None:
+    # Ids hash the space: two spaces (or backends) holding the same turns list equals in
+    # other orders. Shuffle the hits within each score and fuse again: the same scores.
+    hits: list[tuple[ItemKey, float]] = [(("evidence", f"h{i}"), s) for i, s in enumerate(sorted(levels, reverse=True))]
+    shuffled = sorted(rnd.sample(hits, len(hits)), key=lambda h: -h[1])
+    fused = [
+        dict(weighted_rrf({"vector": [k for k, _ in order]}, {"vector": 1.0}, 20, scores={"vector": [s for _, s in order]}))
+        for order in (hits, shuffled)
+    ]
+    assert fused[0] == fused[1]

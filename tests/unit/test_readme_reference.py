@@ -179,7 +179,7 @@ def test_documented_choices_are_the_settings_choices() -> None:
     for name in extractor.groups():
         EywaSettings.model_validate({"extractor": name})
     names = re.findall(r"`(\w+)`", stages.group(1) + stages.group(2))
-    assert len(names) == 18
+    assert len(names) == 19
     assert EywaSettings.model_validate({"disabled_stages": names}).disabled_stages == names
 
 

@@ -321,16 +321,18 @@ def _erase_chunk(conn: sqlite3.Connection, space: str, ids: list[str], at: datet
     by_session: dict[str, list[int]] = defaultdict(list)
     for row in stored:
         by_session[row["session"]].append(row["seq"])
-    replied_to: list[str] = []
+    beside: list[str] = []
     for session, seqs in sorted(by_session.items()):
         reindex_session(conn, space, session, seqs)
-        replied_to += [
+        near = [n for s in seqs for n in (s - 1, s + 1)]
+        beside += [
             row[0]
             for row in conn.execute(
-                f"SELECT id FROM evidence WHERE space = ? AND session = ? AND seq IN ({_marks(len(seqs))})",  # noqa: S608
-                [space, session, *[s - 1 for s in seqs]],
+                f"SELECT id FROM evidence WHERE space = ? AND session = ? AND seq IN ({_marks(len(near))})",  # noqa: S608
+                [space, session, *near],
             )
         ]
-    # Erased ids lose their vectors; the turns they replied to get their vector rebuilt.
-    ledger_sql.mark_in(conn, space, ("embed_evidence",), [*ids, *replied_to], "reprocess", at)
+    # Erased ids lose their vectors; the turns on either side get theirs rebuilt (the erased
+    # turn was the reply in one's vector and the turn before in the other's).
+    ledger_sql.mark_in(conn, space, ("embed_evidence",), [*ids, *beside], "reprocess", at)
     return counts

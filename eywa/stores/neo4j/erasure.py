@@ -7,7 +7,7 @@ deleted with their ``:Signal`` nodes (``HAS_SIGNAL``, ``MENTIONS``, ``NEXT``,
 around them rebuilt from the shared builder (``eywa.stores.context``, the same function
 Level 0 uses), ``CO_MENTIONED`` weights taken back, entities left without mentions removed,
 the erased ids taken out of the ``:Job`` nodes listing them, and ``embed_evidence`` marks so the vector stage drops the erased vectors and rebuilds the
-replied-to turns' ones. The full-text index follows the nodes inside the transaction.
+ones of the turns next to them. The full-text index follows the nodes inside the transaction.
 
 A selection of more than ``ERASE_CHUNK`` turns is not one transaction: one over a whole
 10,000-turn space ran a 2 GB Neo4j out of heap, so no large space could be erased. The first
@@ -324,16 +324,16 @@ def _remove(tx: ManagedTransaction, record: ErasureRecord, ids: Sequence[str]) -
     counts["turns"], counts["signals"] = int(deleted[0]["turns"]), int(deleted[0]["signals"] or 0)
     entities = sorted({e for d in doomed for e in d["entities"]})
     counts["entities"] = int(run(tx, _ORPHANS, space=space, ids=entities)[0]["n"]) if entities else 0
-    rows, replied_to = [], []
+    rows, beside = [], []
     for session, seqs in sorted(by_session.items()):
         turns = sessions[session]
         for evidence_id, context in contexts_around(turns, seqs).items():
             rows.append({"id": evidence_id, "near_text": context.near_text, "far_text": context.far_text})
-        replied_to += [turns[s - 1].id for s in seqs if s - 1 in turns]
+        beside += [turns[n].id for s in seqs for n in (s - 1, s + 1) if n in turns]
     if rows:
         run(tx, _SET_CONTEXT, space=space, rows=rows)
     for stage in DERIVED_STAGES:  # the counter after the sessions, as Level 0 takes them
         complete_tx(tx, space, stage, ids)
-    mark_tx(tx, space, ("embed_evidence",), [*ids, *replied_to], "reprocess", record.at)
+    mark_tx(tx, space, ("embed_evidence",), [*ids, *beside], "reprocess", record.at)
     run(tx, _TAKE_USAGE, space=space, turns=counts["turns"], bytes=int(deleted[0]["bytes"] or 0))
     return counts

@@ -13,8 +13,8 @@ daemon thread, and before each ``missing`` (what the proof and the repair read),
 erasures other processes finished since its last sweep
 (``Neo4jErasureStore.done_elsewhere_since``, every space; its own erasures deleted their
 points themselves) and deletes their turns' and beliefs' points from its own folder.
-Deleting an absent point does nothing, so a re-listed erasure costs a no-op. Not swept: the "turn with its
-reply" vector of a turn the erased one replied to, which the erasing process re-embeds in
+Deleting an absent point does nothing, so a re-listed erasure costs a no-op. Not swept: the
+vectors of the turns next to the erased one (``eywa.stores.context.vector_windows``), which the erasing process re-embeds in
 its own folder only (the other keeps the old one, derived from the erased words, until it
 re-embeds that turn); a Qdrant server shared by the replicas has none of this.
 """
