@@ -130,12 +130,16 @@ def _overload_members(exc: OverloadedError) -> dict[str, Any]:
 
 
 def _located(request: Request, field: str) -> str:
-    """The core's field path prefixed with where the request carried it (path, query, body)."""
+    """The core's field path prefixed with where the request carried it (path, query, a
+    header the route declares, as ``POST /v1/keys``'s ``Idempotency-Key``, else body)."""
     head = field.split(".", 1)[0]
     if head in request.path_params:
         return f"path.{field}"
     if head in request.query_params:
         return f"query.{field}"
+    dependant = getattr(request.scope.get("route"), "dependant", None)
+    if head.lower() in {param.alias.lower() for param in getattr(dependant, "header_params", ())}:
+        return f"header.{field}"
     return f"body.{field}"
 
 
