@@ -12,6 +12,7 @@ not match the schema). ``errors`` lists field-level problems as ``{"field", "mes
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
@@ -174,7 +175,22 @@ async def _on_validation(request: Request, exc: Exception) -> JSONResponse:
 async def _on_http(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     code, title = _HTTP_CODES.get(exc.status_code, ("http_error", "HTTP error"))
-    return problem_response(exc.status_code, code, title, str(exc.detail), headers=exc.headers)
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:
+        headers["Allow"] = _allowed(request) or headers.get("Allow", "")
+    return problem_response(exc.status_code, code, title, str(exc.detail), headers=headers)
+
+
+def _allowed(request: Request) -> str:
+    """Every method the request's path is served with, as the OpenAPI schema lists them
+    (RFC 9110 15.5.6; ``HEAD`` where ``GET`` is); "" for a path the schema does not hold.
+    Starlette's 405 names the methods of the first route whose path matched, so
+    ``PUT /v1/keys`` answered ``Allow: POST`` where ``GET`` serves the path too."""
+    methods: set[str] = set()
+    for template, operations in request.app.openapi()["paths"].items():
+        if re.fullmatch(re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(template)), request.url.path):
+            methods.update(method.upper() for method in operations)
+    return ", ".join(sorted(methods | ({"HEAD"} if "GET" in methods else set())))
 
 
 async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
