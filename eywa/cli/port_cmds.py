@@ -24,6 +24,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from eywa.contract import check_directory
 from eywa.errors import ConfigurationError, InvalidInputError
 from eywa.models import utc_now
 from eywa.portability import record_json
@@ -208,7 +209,9 @@ def backup(
             "and Qdrant snapshots, or eywa export per space"
         )
     require_embedded_store(settings.data_dir)  # else an empty "backup" of any directory
-    report = backup_directory(settings.data_dir, to, utc_now(), database=DATABASE_FILE)
+    # The destination is checked as Memory.backup checks it: a path under a file was the
+    # store's "Not a directory" failure, store_unavailable, for the caller's own mistake.
+    report = backup_directory(settings.data_dir, check_directory(to, "--to"), utc_now(), database=DATABASE_FILE)
     out_console(markup=False).print(
         f"backed up {settings.data_dir} to {report.destination}: {', '.join(report.files)}; "
         f"{report.turns} turns and {report.beliefs} beliefs are embedded again when the copy is opened",
