@@ -135,7 +135,7 @@ class Client:
             ConfigurationError: the key is invalid or lacks ``write`` on ``space``.
             StoreError: the server is unreachable or failing after retries.
         """
-        ids = self._send(calls.remember(space, turns))
+        ids = self._send(calls.remember(space, turns, progress))
         if progress is not None:
             progress(len(ids))
         return ids
@@ -390,6 +390,8 @@ class Client:
         for attempt in range(self._retries + 1):
             try:
                 sent: httpx.Response | httpx.RequestError = self._http.request(call.method, call.path, **kwargs)
+            except httpx.InvalidURL as exc:  # built before anything is sent: not retried
+                raise calls.unsendable(call, exc) from None
             except httpx.RequestError as exc:
                 sent = exc
             step = settle(call, attempt, self._retries, self._backoff, sent)

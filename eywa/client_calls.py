@@ -29,7 +29,7 @@ from urllib.parse import quote
 import httpx
 from pydantic import BaseModel
 
-from eywa.contract import check_flag, check_label, check_labels, turn_model
+from eywa.contract import check_flag, check_label, check_labels, check_optional_callable, turn_model
 from eywa.erasure.plan import ErasureProof, ErasureReport
 from eywa.errors import (
     BacklogStage,
@@ -87,6 +87,7 @@ __all__ = [
     "job",
     "check_connection",
     "raise_for",
+    "unsendable",
     "read_answer",
     "recall",
     "remember",
@@ -247,13 +248,16 @@ def settle(
 # --- write ----------------------------------------------------------------------------
 
 
-def remember(space: str, turns: Sequence[TurnLike]) -> Call[list[str]]:
-    """``POST /v1/spaces/{space}/turns``; each turn checked here as ``Memory`` checks it first.
+def remember(space: str, turns: Sequence[TurnLike], progress: object = None) -> Call[list[str]]:
+    """``POST /v1/spaces/{space}/turns``; each turn checked here as ``Memory`` checks it
+    first, and the caller's ``progress`` too (it is called once the turns are stored: one
+    that is no callable raised ``TypeError`` after the write).
 
     Raises:
-        InvalidInputError: ``turns`` is not a list.
+        InvalidInputError: ``turns`` is not a list, or ``progress`` is no callable.
         InvalidTurnError: a turn is malformed.
     """
+    check_optional_callable(progress, "progress")
     if isinstance(turns, str | bytes) or not isinstance(turns, Sequence):
         raise InvalidInputError.at("turns", "must be a list of turns")
     payload = [turn_model(i, t).model_dump(mode="json") for i, t in enumerate(turns)]
@@ -344,7 +348,10 @@ def create_key(
     again as it is on a retry, so a creation whose answer was lost makes one key, answered
     with a new secret (``eywa.stores.keys``)."""
     expiry = expires_at.isoformat() if isinstance(expires_at, datetime) else expires_at
-    body = {"spaces": list(spaces), "scopes": list(scopes), "name": name, "expires_at": expiry}
+    # Lists of names, checked for their shape (the server checks the names): ``list("alice")``
+    # made a key for the spaces a, l, i, c and e, and a number was a TypeError.
+    body = {"spaces": check_labels(spaces, "spaces", None), "scopes": check_labels(scopes, "scopes", None),
+            "name": name, "expires_at": expiry}  # fmt: skip
     return Call("POST", "/v1/keys", body=body, parse=_created_key, headers={"Idempotency-Key": uuid.uuid4().hex})
 
 
@@ -583,6 +590,16 @@ def _unlocated(path: str) -> str:
     """A problem's field path as the core names it (``body.turns.0.text`` → ``turns.0.text``)."""
     head, _, rest = path.partition(".")
     return rest if head in ("body", "path", "query") and rest else path
+
+
+def unsendable(call: Call[Any], exc: httpx.InvalidURL) -> InvalidInputError:
+    """The error of a call whose URL httpx refuses to build (``InvalidURL``, raised from
+    inside the client before anything is sent): a path or query value past httpx's 65,536
+    characters of URL, which the server would refuse too (``limit_exceeded``)."""
+    return InvalidInputError(
+        f"{call.method} {call.path[:80]}: the request cannot be sent ({exc}): a path or query value is too long "
+        "to travel in a URL", code="limit_exceeded",
+    )  # fmt: skip
 
 
 def _encode(body: object) -> bytes:

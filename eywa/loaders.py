@@ -78,11 +78,16 @@ def _validation_reason(exc: ValidationError) -> str:
 
 
 def _read_text(path: Path) -> str:
-    """Read a file as UTF-8; ``OSError`` (missing file, permissions) is left to the caller."""
+    """Read a file as UTF-8; ``OSError`` (missing file, permissions) is left to the caller,
+    naming ``path`` when the read failed after the open (an I/O error names no file)."""
     try:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise _fail(path, "encoding", f"not UTF-8 ({exc.reason})") from exc
+    except OSError as exc:
+        if exc.filename is not None:
+            raise
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
 
 
 def _check_turn(path: Path, where: str, raw: object) -> dict[str, Any]:

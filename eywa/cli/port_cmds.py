@@ -9,6 +9,8 @@ the progress bar and the count summary go to stderr, so stdout stays pure JSONL.
 
 from __future__ import annotations
 
+import itertools
+
 import os
 import sys
 from collections import Counter
@@ -22,6 +24,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from eywa.contract import check_directory
 from eywa.errors import ConfigurationError, InvalidInputError
 from eywa.models import utc_now
 from eywa.portability import record_json
@@ -88,11 +91,19 @@ def _input(file: str) -> Iterator[IO[bytes]]:
         yield stream
 
 
-def _utf8_lines(stream: IO[bytes]) -> Iterator[str]:
+def _utf8_lines(stream: IO[bytes], name: str) -> Iterator[str]:
     """The lines of ``stream`` decoded one by one, so a line that is not UTF-8 is refused by
     its number (the problem's field ``line.<n>``, like any bad line of an export) instead of
-    a ``UnicodeDecodeError`` from the middle of the read."""
-    for number, raw in enumerate(stream, start=1):
+    a ``UnicodeDecodeError`` from the middle of the read; a read that fails names the file
+    (``name``), as a failed open does."""
+    lines = iter(stream)
+    for number in itertools.count(1):
+        try:
+            raw = next(lines)
+        except StopIteration:
+            return
+        except OSError as exc:  # an I/O error after the open names no file
+            raise OSError(exc.errno, exc.strerror, exc.filename or name) from None
         try:
             yield raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -169,7 +180,7 @@ def import_space(
     # import committed, a failure or an interrupt while embedding keeps it (the next open
     # embeds what is left).
     with _input(file) as stream, _fresh(settings) as undo, open_memory(settings) as mem:
-        report = mem.import_space(space, _utf8_lines(stream), wait=False)
+        report = mem.import_space(space, _utf8_lines(stream, file), wait=False)
         undo.keep()
         _embed_with_progress(mem, space)
     console = out_console(markup=False)
@@ -198,7 +209,9 @@ def backup(
             "and Qdrant snapshots, or eywa export per space"
         )
     require_embedded_store(settings.data_dir)  # else an empty "backup" of any directory
-    report = backup_directory(settings.data_dir, to, utc_now(), database=DATABASE_FILE)
+    # The destination is checked as Memory.backup checks it: a path under a file was the
+    # store's "Not a directory" failure, store_unavailable, for the caller's own mistake.
+    report = backup_directory(settings.data_dir, check_directory(to, "--to"), utc_now(), database=DATABASE_FILE)
     out_console(markup=False).print(
         f"backed up {settings.data_dir} to {report.destination}: {', '.join(report.files)}; "
         f"{report.turns} turns and {report.beliefs} beliefs are embedded again when the copy is opened",

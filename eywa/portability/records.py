@@ -17,6 +17,7 @@ by the importing memory's embedder) and keyword index rows (rebuilt by the store
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from typing import Annotated, Final, Literal
@@ -26,6 +27,7 @@ from pydantic import Field, TypeAdapter, ValidationError
 from eywa.errors import FieldProblem, InvalidInputError
 from eywa.values import json_shape, supported_utc
 from eywa.models import Belief, Candidate, Delta, Entity, Evidence, Frozen
+from eywa.nous.state_json import state_problem
 from eywa.stores.corrections import CorrectionRecord
 from eywa.stores.dimensions import DimensionRecord, SameAsEdge
 from eywa.stores.erasure import ErasureRecord
@@ -207,8 +209,10 @@ def _refused(number: int, exc: ValidationError) -> InvalidInputError:
 def _check_storable(number: int, record: ExportHeader | ExportRecord) -> None:
     """Refuse a line whose values no store can write: a time that has no UTC instant in
     Python's calendar (a turn observed at ``0001-01-01T00:00:00+01:00`` was a ValueError,
-    "year 0 is out of range", from the write) or an integer beyond 64 bits (a ``seq`` of
-    2**70 was SQLite's OverflowError). (Times elsewhere may lie at the calendar's edge: a
+    "year 0 is out of range", from the write), an integer beyond 64 bits (a ``seq`` of
+    2**70 was SQLite's OverflowError) or a number that is not finite (a delta's NaN
+    ``surprise_bits`` was SQLite's NOT NULL failure, a 503 ``store_unavailable`` over HTTP;
+    a NaN confidence or probability was stored). (Times elsewhere may lie at the calendar's edge: a
     space's erasure selects ``recorded_before`` 9999-12-31T23:59:59.999999Z.)
 
     Raises:
@@ -228,6 +232,8 @@ def _check_storable(number: int, record: ExportHeader | ExportRecord) -> None:
                 raise InvalidInputError.at(f"line.{number}", f"{path}: {value.isoformat()} is no UTC instant") from None
         elif isinstance(value, int) and not isinstance(value, bool) and not _INT_MIN <= value <= _INT_MAX:
             raise InvalidInputError.at(f"line.{number}", f"{path}: integer does not fit in 64 bits")
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise InvalidInputError.at(f"line.{number}", f"{path}: {value} is not a JSON number (NaN and Infinity are refused)")
 
 
 def _check_turn(number: int, evidence: Evidence) -> None:
@@ -245,6 +251,19 @@ def _check_turn(number: int, evidence: Evidence) -> None:
             raise InvalidInputError.at(f"line.{number}", f"evidence.{name}: {exc}") from None
     if (shape := json_shape(evidence.metadata)).problem is not None:
         raise InvalidInputError.at(f"line.{number}", f"evidence.metadata: {shape.problem}")
+
+
+def _check_dimension(number: int, dimension: DimensionRecord) -> None:
+    """A dimension's state is one the engine can read back (``eywa.nous.state_json``): a
+    state of the wrong shape was stored, and every later read of the space that folded or
+    listed it (a recall, ``dimensions``, ``stats``, the next ``remember``) raised a
+    ``TypeError``, ``ValueError`` or pydantic's ``ValidationError`` from inside the engine.
+
+    Raises:
+        InvalidInputError: naming ``line.<number>`` and the state's field.
+    """
+    if (problem := state_problem(dimension.state, dimension.cardinality)) is not None:
+        raise InvalidInputError.at(f"line.{number}", f"dimension.state.{problem}")
 
 
 def parse_lines(lines: Iterable[str | bytes]) -> tuple[ExportHeader, Iterator[ExportRecord]]:
@@ -276,6 +295,8 @@ def parse_lines(lines: Iterable[str | bytes]) -> tuple[ExportHeader, Iterator[Ex
             _check_storable(number, record)
             if isinstance(record, TurnLine):
                 _check_turn(number, record.evidence)
+            elif isinstance(record, DimensionLine):
+                _check_dimension(number, record.dimension)
             yield record
 
     return header, records()

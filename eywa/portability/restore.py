@@ -25,6 +25,7 @@ from eywa.contract import SpaceQuota, SpaceUsage, check_quota, turn_bytes
 from eywa.errors import InvalidInputError, SpaceNotEmptyError
 from eywa.ids import check_space, entity_id, stable_id
 from eywa.models import Belief, Candidate, Delta, Entity, Evidence, Frozen, utc_now
+from eywa.nous.engine import delta_id
 from eywa.portability.export import export_records, superseded_first
 from eywa.portability.records import (
     BeliefLine,
@@ -212,7 +213,10 @@ def _parse(space: str, records: Iterable[ExportRecord]) -> _Parsed:
 
 
 def _check_ids_of(space: str, parsed: _Parsed) -> None:
-    """Refuse ids that were not derived from ``space``: an export renamed by hand (its
+    """Refuse ids that were not derived from ``space`` (or, for a delta, from its dimension
+    and belief: one edited by hand was imported, and the next correction of the space raised
+    ``KeyError`` from the replay that looks each delta up by its derived id): an export
+    renamed by hand (its
     header and every record's ``space`` edited) kept the ids of the space it came from, and
     was imported "successfully" while every turn, entity and belief whose id the store
     already held under the old name was skipped (the report counted them; the space held
@@ -220,7 +224,7 @@ def _check_ids_of(space: str, parsed: _Parsed) -> None:
     with an external id from the space and that id, so both can be checked before any write.
 
     Raises:
-        InvalidInputError: naming the kind (``entity``, ``turn``) and the first such id.
+        InvalidInputError: naming the kind (``entity``, ``turn``, ``delta``) and the first such id.
     """
     for entity in parsed.entities.values():
         if entity.id != entity_id(space, entity.name):
@@ -234,6 +238,12 @@ def _check_ids_of(space: str, parsed: _Parsed) -> None:
             raise InvalidInputError.at(
                 "turn", f"turn {turn.evidence.id!r} was not exported from space {space!r}: ids are derived "
                 "from the space name, so an export is imported into the space it came from",
+            )  # fmt: skip
+    for delta in (d for deltas in parsed.deltas.values() for d in deltas):
+        if delta.id != delta_id(space, delta.entity, delta.attribute, delta.belief_id):
+            raise InvalidInputError.at(
+                "delta", f"delta {delta.id!r} is not the id of its dimension and belief in space {space!r} "
+                "(a delta's id is derived from them; a replay of the dimension looks it up by it)",
             )  # fmt: skip
 
 

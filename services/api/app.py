@@ -39,7 +39,7 @@ from services.api import (
     routes_write,
 )
 from services.api.deps import ServiceContext
-from services.api.errors import install_error_handlers
+from services.api.errors import document_problems, install_error_handlers
 from services.api.middleware import BodyLimitMiddleware, GateMiddleware, MetricsMiddleware
 from services.console.pages import install_console
 from services.metrics import ServiceMetrics
@@ -63,7 +63,7 @@ _log = logging.getLogger(__name__)
 DESCRIPTION = """Provenance-first memory for AI agents.
 
 Authenticate with `Authorization: Bearer eyw_<id>_<secret>` (or `X-API-Key`). Keys are
-scoped to spaces and to `read`, `write` and `admin`, and may expire. Errors are
+scoped to spaces and to `read`, `write`, `erase` and `admin`, and may expire. Errors are
 `application/problem+json` with a stable `code`, the same the Python API raises; input errors
 list the offending fields in `errors`.
 """
@@ -127,6 +127,7 @@ def create_app(
     for router in V1_ROUTERS:
         app.include_router(router)
     app.include_router(routes_admin.probes)
+    document_problems(app)
     secret = settings.session_secret
     install_console(app, secret.get_secret_value().encode() if secret is not None else None)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)

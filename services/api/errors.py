@@ -12,6 +12,7 @@ not match the schema). ``errors`` lists field-level problems as ``{"field", "mes
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
@@ -26,7 +27,9 @@ from services.problems import problem_of
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://eywa.dev/problems/"
 
-__all__ = ["PROBLEM_JSON", "ApiProblem", "FieldError", "install_error_handlers", "problem_response"]
+__all__ = [
+    "PROBLEM_JSON", "ApiProblem", "FieldError", "document_problems", "install_error_handlers", "problem_response",
+]  # fmt: skip
 
 FieldError = Mapping[str, Any]
 _log = logging.getLogger("eywa.api")
@@ -128,12 +131,16 @@ def _overload_members(exc: OverloadedError) -> dict[str, Any]:
 
 
 def _located(request: Request, field: str) -> str:
-    """The core's field path prefixed with where the request carried it (path, query, body)."""
+    """The core's field path prefixed with where the request carried it (path, query, a
+    header the route declares, as ``POST /v1/keys``'s ``Idempotency-Key``, else body)."""
     head = field.split(".", 1)[0]
     if head in request.path_params:
         return f"path.{field}"
     if head in request.query_params:
         return f"query.{field}"
+    dependant = getattr(request.scope.get("route"), "dependant", None)
+    if head.lower() in {param.alias.lower() for param in getattr(dependant, "header_params", ())}:
+        return f"header.{field}"
     return f"body.{field}"
 
 
@@ -168,13 +175,94 @@ async def _on_validation(request: Request, exc: Exception) -> JSONResponse:
 async def _on_http(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     code, title = _HTTP_CODES.get(exc.status_code, ("http_error", "HTTP error"))
-    return problem_response(exc.status_code, code, title, str(exc.detail), headers=exc.headers)
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:
+        headers["Allow"] = _allowed(request) or headers.get("Allow", "")
+    return problem_response(exc.status_code, code, title, str(exc.detail), headers=headers)
+
+
+def _allowed(request: Request) -> str:
+    """Every method the request's path is served with, as the OpenAPI schema lists them
+    (RFC 9110 15.5.6; ``HEAD`` where ``GET`` is); "" for a path the schema does not hold.
+    Starlette's 405 names the methods of the first route whose path matched, so
+    ``PUT /v1/keys`` answered ``Allow: POST`` where ``GET`` serves the path too."""
+    methods: set[str] = set()
+    for template, operations in request.app.openapi()["paths"].items():
+        if re.fullmatch(re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(template)), request.url.path):
+            methods.update(method.upper() for method in operations)
+    return ", ".join(sorted(methods | ({"HEAD"} if "GET" in methods else set())))
 
 
 async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
     """A bug: still problem+json (``internal_error``), never a plain-text page."""
     _log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
     return problem_response(500, "internal_error", "Internal error", "an unexpected error occurred; it was logged")
+
+
+PROBLEM_SCHEMA: Final[dict[str, Any]] = {
+    "title": "Problem",
+    "description": "RFC 9457 problem details. `code` is what clients switch on (the core's `EywaError.code`, or "
+    "the service's own: unauthorized, forbidden, rate_limited, validation_error, not_ready, bad_request, not_found, "
+    "method_not_allowed, payload_too_large, unsupported_media_type, internal_error). Some codes add members: "
+    "not_found `kind`, `space`, `item_id`; quota_exceeded `quota`, `limit`, `used`, `wanted`; overloaded `stage`, "
+    "`backlog`, `limit`, `retry_after_s`.",
+    "type": "object",
+    "required": ["type", "title", "status", "detail", "code"],
+    "properties": {
+        "type": {"type": "string", "description": "A URI ending in the code."},
+        "title": {"type": "string"},
+        "status": {"type": "integer", "description": "The HTTP status of the answer."},
+        "detail": {"type": "string"},
+        "code": {"type": "string"},
+        "errors": {
+            "type": "array",
+            "description": "The fields refused, each prefixed with where the request carried it "
+            "(`body.turns.3.text`, `path.space`, `query.as_of`, `header.Idempotency-Key`).",
+            "items": {
+                "type": "object", "required": ["field", "message"],
+                "properties": {"field": {"type": "string"}, "message": {"type": "string"}},
+            },
+        },
+    },
+}  # fmt: skip
+_PROBLEM_CONTENT: Final = {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}}
+_REFUSALS: Final = {
+    "4XX": {"description": "Refused: the code says why (problem+json).", "content": _PROBLEM_CONTENT},
+    "5XX": {"description": "Not served now: a store or dependency is unavailable (problem+json).", "content": _PROBLEM_CONTENT},
+}  # fmt: skip
+
+
+def document_problems(app: FastAPI) -> None:
+    """Publish in ``app``'s OpenAPI schema the refusals ``install_error_handlers`` answers.
+
+    FastAPI documents a ``422`` of its own ``HTTPValidationError`` in ``application/json``
+    on every route that takes a parameter, and no other refusal; every refusal is in fact
+    problem+json (``Problem``), and a /v1 route answers 401, 403, 404, 409, 413, 429 and 503
+    too. A client generated from the schema, or a check against it (schemathesis), read
+    every error wrongly. Each /v1 operation now documents ``4XX`` and ``5XX`` as ``Problem``
+    (the readiness probe its ``503``).
+    """
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = generate()
+        for path, operations in schema.get("paths", {}).items():
+            for operation in operations.values():
+                responses = operation.setdefault("responses", {})
+                if path.startswith("/v1/"):
+                    responses.pop("422", None)  # FastAPI's HTTPValidationError: the API never answers it
+                    responses.update(_REFUSALS)
+                elif "503" in responses:
+                    responses["503"] = {**responses["503"], "content": _PROBLEM_CONTENT}
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        for unused in ("HTTPValidationError", "ValidationError"):
+            components.pop(unused, None)
+        components["Problem"] = PROBLEM_SCHEMA
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend the schema
 
 
 def install_error_handlers(app: FastAPI) -> None:

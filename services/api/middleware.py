@@ -13,6 +13,7 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 import anyio.to_thread
 from starlette.exceptions import HTTPException
@@ -99,6 +100,14 @@ class GateMiddleware:
                     headers={"WWW-Authenticate": "Bearer"},
                 )  # fmt: skip
                 await refusal(scope, receive, recording)
+            elif (field := not_utf8(scope, template)) is not None:
+                name = field.partition(".")[2]
+                message = "not valid UTF-8 once percent-decoded; text must be valid Unicode"
+                refusal = problem_response(
+                    422, "invalid_input", "Invalid input", f"{name}: {message}",
+                    errors=[{"field": field, "message": message}],
+                )  # fmt: skip
+                await refusal(scope, receive, recording)
             else:
                 scope.setdefault("state", {})[KEY_STATE] = key
                 await self.app(scope, receive, recording)
@@ -136,6 +145,38 @@ def _templates(paths: Iterable[str]) -> list[tuple[str, re.Pattern[str]]]:
         for template in paths
     ]
     return sorted(compiled, key=lambda pair: pair[0].count("{"))
+
+
+def not_utf8(scope: Scope, template: str) -> str | None:
+    """The first path or query value of the request whose percent-escapes do not decode as
+    UTF-8, as ``path.<name>`` / ``query.<name>``; None when every one does.
+
+    The server decodes the URL replacing such bytes with U+FFFD, so ``/v1/spaces/%FF`` and
+    ``/v1/spaces/%FE`` (or ``Jos%E9``, a name encoded in Latin-1) would both name the space
+    ``"\ufffd"``: a value converted on the way, where the input contract refuses text that
+    is not valid Unicode. A path segment is named by ``template``'s parameter there.
+    """
+    raw_path: bytes = scope.get("raw_path") or b""
+    query: bytes = scope.get("query_string") or b""
+    if b"%" not in raw_path and b"%" not in query and raw_path.isascii() and query.isascii():
+        return None  # nothing escaped: nothing to decode (every request but a few)
+    names = template.split("/")  # "unmatched" names no parameter: the app answers 404
+    for parameter, segment in zip(names, raw_path.split(b"/"), strict=False):
+        if parameter.startswith("{") and not _decodes(segment):
+            return f"path.{parameter.strip('{}')}"
+    for pair in query.split(b"&"):
+        name, _, value = pair.replace(b"+", b" ").partition(b"=")
+        if not (_decodes(name) and _decodes(value)):
+            return f"query.{unquote_to_bytes(name).decode('utf-8', 'backslashreplace')}"
+    return None
+
+
+def _decodes(escaped: bytes) -> bool:
+    try:
+        unquote_to_bytes(escaped).decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _token(scope: Scope) -> str | None:

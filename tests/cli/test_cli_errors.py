@@ -44,6 +44,19 @@ def test_ingest_missing_file(runner: CliRunner, tmp_path: Path) -> None:
     assert result.exit_code == 1
 
 
+@pytest.mark.skipif(not Path("/proc/self/mem").exists(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("command", [["ingest", "--space", "s"], ["import", "--space", "s"], ["bench", "extraction", "--data"]])  # fmt: skip
+def test_a_file_that_fails_while_read_is_named(runner: CliRunner, tmp_path: Path, command: list[str]) -> None:
+    """A read that fails after the open (an I/O error: a failing disk, a network file
+    system; ``/proc/self/mem`` fails so at its first byte) printed ``error: [Errno 5]
+    Input/output error``, naming no file (README: a file that cannot be read is named)."""
+    store = [] if command[0] == "bench" else ["--data-dir", str(tmp_path / "m")]
+    result = runner.invoke(app, [*command, "/proc/self/mem", *store])
+    line = _one_line_error(result)
+    assert line.endswith("Input/output error: /proc/self/mem"), line
+    assert result.exit_code == 1
+
+
 def test_a_data_dir_that_is_a_file_is_one_input_error_line_naming_it(runner: CliRunner, tmp_path: Path) -> None:
     """It was ``embedded store failed during open: cannot create ...: [Errno 17] File
     exists`` with code store_unavailable (a server fault) for the caller's own mistake."""

@@ -105,6 +105,18 @@ def test_backup_copies_the_directory_and_refuses_a_used_destination_and_server_m
     assert server.exit_code == 1 and "neo4j-admin" in server.stderr
 
 
+def test_a_backup_destination_under_a_file_is_the_callers_mistake(runner: CliRunner, tmp_path: Path) -> None:
+    """It was 'sqlite store failed during backup: … [Errno 20] Not a directory …
+    [store_unavailable]', a fault of the store, for a path the caller mistyped (Memory.backup
+    refuses it with invalid_input: contract.check_directory)."""
+    data, blocker = tmp_path / "a", tmp_path / "afile"
+    open_embedded(data, 8).close()
+    blocker.write_text("x")
+    refused = runner.invoke(app, ["backup", "--to", str(blocker / "copy"), "--data-dir", str(data)])
+    assert refused.exit_code == 1 and f"{blocker} is a file, not a directory" in refused.stderr, refused.stderr
+    assert refused.stderr.strip().endswith("[invalid_input]") and "store_unavailable" not in refused.stderr
+
+
 def test_backup_of_a_directory_without_a_store_is_refused(runner: CliRunner, tmp_path: Path) -> None:
     """It printed 'backed up … : ;' and made an empty copy, as though that were a memory."""
     (tmp_path / "a").mkdir()

@@ -208,3 +208,17 @@ def test_recall_values_python_refuses_are_refused_over_http_with_its_code(
     headers = service.headers(["hrecall"])
     problem = _problem(_raw(service, "/v1/spaces/hrecall/recall", body, headers), 422, "invalid_input")
     assert [e["field"] for e in problem["errors"]] == [field]
+
+
+@pytest.mark.parametrize(
+    ("path", "methods"),
+    [("/v1/keys", {"GET", "POST"}), ("/v1/spaces/allow/merges", {"GET", "POST"}), ("/v1/spaces/allow", {"DELETE"})],
+)
+def test_a_method_not_allowed_names_every_method_of_the_path(service: Service, path: str, methods: set[str]) -> None:
+    """RFC 9110 15.5.6: a 405 lists the methods the resource supports. A path served by two
+    routes (``GET`` and ``POST /v1/keys``) named only the first one's (``Allow: POST``;
+    found by schemathesis's ``allow_header_conformance`` check)."""
+    answered = service.client.request("PUT", path, headers=service.headers(["*"], "read,write,admin"))
+    body = _problem(answered, 405, "method_not_allowed")
+    assert methods <= set(answered.headers["allow"].split(", ")) <= methods | {"HEAD"}, answered.headers
+    assert body["status"] == 405

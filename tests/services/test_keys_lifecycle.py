@@ -151,5 +151,7 @@ def test_a_key_creation_sent_again_makes_one_key_over_http(service: Service) -> 
     assert theirs.status_code == 201 and theirs.json()["key"]["id"] != lost.json()["key"]["id"]
     blank = service.client.post("/v1/keys", json=body, headers={**admin, "Idempotency-Key": " "})
     assert blank.status_code == 422 and blank.json()["code"] == "invalid_input"
+    # Where it travelled, as a query or body value is named (it said body.Idempotency-Key).
+    assert blank.json()["errors"][0]["field"] == "header.Idempotency-Key", blank.text
     plain = [service.client.post("/v1/keys", json=body, headers=admin).json()["key"]["id"] for _ in range(2)]
     assert plain[0] != plain[1]  # without the header every call makes a key, as before
