@@ -15,11 +15,13 @@ Neo4j caches a plan when a statement runs even if its transaction rolls back, me
 and the reads of a write (the batch's prior state, the backlog counts) and of a recall (a
 real recall of the empty space, and the hydration reads an empty recall does not reach).
 Neo4j keys its plan cache by the statement and by the size class of each list parameter
-(measured on 5.26: one statement run with a list of 1, 2, 50 and 500 elements is cached
-four times), so a batch of another shape than the rehearsed ones is still planned when it
-first comes; the rehearsed batches (``rehearsal_batches``: one turn and four, in a new
-session and in one that has turns) cover common shapes, and the planner's own code is
-compiled by then. A backend without ``rehearse_adds`` (embedded SQLite, whose statements
+(measured on 5.26: 0, 1, 2-10, 11-100, 101-1,000… elements), so a read of another size
+class than the rehearsed ones is still planned when it first comes. Level 0's statements
+take their values in one map parameter, which the cache does not look into
+(``eywa.stores.neo4j.level0``, "One plan each"): the first rehearsed batch plans them for
+every shape; the others (``rehearsal_batches``: one turn and four, in a new session and in
+one that has turns) still rehearse the quota's check and the Python side, and the planner's
+own code is compiled by then. A backend without ``rehearse_adds`` (embedded SQLite, whose statements
 plan in microseconds) has nothing to warm.
 """
 

@@ -269,8 +269,8 @@ def render_service_bench(report: ServiceBenchReport, console: Console) -> None:
     for name, lag in (("embedded", report.embed_lag_ms), ("through Level 1", report.level1_lag_ms)):
         if lag is not None:
             console.print(
-                f"ack → {name} (ms, per batch): p50 {lag.p50:.0f}, p95 {lag.p95:.0f}, max {lag.max:.0f} "
-                f"({lag.finished}/{lag.batches} batches)"
+                f"ack → {name} (ms, per batch, ledger read every {report.lag_sample_s:g} s): p50 {lag.p50:.0f}, "
+                f"p95 {lag.p95:.0f}, max {lag.max:.0f} ({lag.finished}/{lag.batches} batches)"
             )
     drained = "drained" if report.drained else "[red]not drained[/]"
     console.print(f"backlog {drained} {report.drain_s:.1f} s after the traffic; pending at the stop: {pending}")

@@ -120,6 +120,11 @@ def test_paced_run_sends_every_request_and_reports_both_routes(runner: CliRunner
     assert report["requests"] == 16 and report["errors"] == 0 and report["exactly_once"] is True
     assert report["turns_acknowledged"] == 32 and 0 <= report["late_requests"] <= 16
     assert set(report["send_delay_ms"]) == {"p50", "p95", "max"}
+    # The lag sampler reads every pending mark each tick, a cost that grows with the backlog a
+    # paced run lets grow, on the cores the server shares: it reads less often than in the
+    # closed loop, and the report says how often.
+    assert report["lag_sample_s"] == 0.25
+    assert "ledger read every 0.25 s" in " ".join(result.stdout.split())
 
 
 def test_writes_only_and_paced_rates_exclude_each_other(runner: CliRunner) -> None:

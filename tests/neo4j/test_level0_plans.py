@@ -45,13 +45,13 @@ def test_level0_statements_seek_and_skip_replanning(
     neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str, statement: str
 ) -> None:
     cases: dict[str, tuple[str, dict[str, Any]]] = {
-        "prior": (evidence._PRIOR, {"space": neo4j_space, "ids": ["ev_1", "ev_2"], "entity_ids": ["ent_1"], "sessions": ["s"]}),
+        "prior": (evidence._PRIOR, {"b": {"space": neo4j_space, "ids": ["ev_1", "ev_2"], "entity_ids": ["ent_1"], "sessions": ["s"]}}),
         "read batch": (
             level0._READ_BATCH,
-            {"ids": ["ev_1", "ev_2"], "groups": [{"space": neo4j_space, "ids": ["ev_1", "ev_2"]}],
-             "ranges": [{"space": neo4j_space, "session": "s", "lo": 0, "hi": 5}]},
+            {"b": {"ids": ["ev_1", "ev_2"], "groups": [{"space": neo4j_space, "ids": ["ev_1", "ev_2"]}],
+                   "ranges": [{"space": neo4j_space, "session": "s", "lo": 0, "hi": 5}]}},
         ),  # fmt: skip
-        "write batch": (level0._WRITE_BATCH, _write_params(neo4j_space)),
+        "write batch": (level0._WRITE_BATCH, {"b": _write_params(neo4j_space)}),
         # the quota check inside the batch's transaction (and ``usage``): before, a scan of
         # every space's turns on a small store
         "usage": (evidence._USAGE, {"spaces": [neo4j_space]}),

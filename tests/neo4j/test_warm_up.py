@@ -177,3 +177,25 @@ def test_a_hanging_warm_up_is_waited_for_at_most_its_bound(
         if warming is not None:  # released: it finishes before the fixture closes the memory
             warming.join(60)
     assert not warming.is_alive()
+
+
+def test_level0_plans_each_statement_once_whatever_the_batch_shape(
+    settings: EywaSettings, neo4j_driver: Driver
+) -> None:
+    """Neo4j keys a cached plan by the size class of each list parameter (0, 1, 2-10,
+    11-100… elements), so batches of one turn and of four, with and without stored
+    neighbours, mentions or co-mentions, each planned the write statement anew. Level 0's
+    statements take their values in one map parameter (``graph.one_parameter``): one plan
+    each, whatever the batch."""
+    graph = open_server_graph(settings)
+    try:
+        batches = rehearsal_batches(graph.evidence, "shapes")  # 1 turn, 1 more, 4 new, 4 more
+        _cached_statements(neo4j_driver)
+        for batch in batches:
+            assert graph.evidence.add(*batch)
+        assert _cached_statements(neo4j_driver) == 2  # the batch read, its write
+        for ids, sessions in ((["a"], ["s"]), ([f"e{n}" for n in range(12)], ["s", "t", "u"]), ([], [])):
+            graph.evidence.prior("shapes", ids, ["Avery Stone", "Jordan Vale"][: len(sessions)], sessions)
+        assert _cached_statements(neo4j_driver) == 1
+    finally:
+        graph.close()

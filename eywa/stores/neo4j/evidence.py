@@ -37,7 +37,7 @@ from eywa.signals.version import current_signals_version
 from eywa.stores.evidence import PriorState, RecallTurn, RederivedTurn
 from eywa.stores.ledger import TURN_STAGES, JobRecord
 from eywa.stores.neo4j import level0, rederive
-from eywa.stores.neo4j.graph import Neo4jGraph, run
+from eywa.stores.neo4j.graph import Neo4jGraph, one_parameter, run
 from eywa.stores.neo4j.ledger import ADD_JOBS, job_row, mark_row
 from eywa.stores.neo4j.labels import Label, RelType
 from eywa.stores.neo4j.records import (
@@ -76,7 +76,7 @@ RETURN coalesce(max(e.seq) + 1, 0) AS n
 # A batch's prior state (``prior``): its stored ids, the entities it may name (by id, the
 # name's key) and each session's highest seq (the (space, session, seq) index read backwards).
 # Its plan is index seeks whatever the store holds: never replanned (``level0.REPLAN_SKIP``).
-_PRIOR = f"""{level0.REPLAN_SKIP}
+_PRIOR = one_parameter(f"""{level0.REPLAN_SKIP}
 CALL () {{ MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space RETURN collect(e.id) AS existing }}
 CALL () {{ MATCH (n:{_ENT}) WHERE n.id IN $entity_ids AND n.space = $space RETURN collect(properties(n)) AS entities }}
 CALL () {{
@@ -88,7 +88,7 @@ CALL () {{
   RETURN collect([session, seq + 1]) AS seqs
 }}
 RETURN existing, entities, seqs
-"""
+""")
 _NEIGHBOURS = f"""
 MATCH (a:{_EV} {{id: $id, space: $space}})
 MATCH (e:{_EV}) WHERE e.space = $space AND e.session = a.session
@@ -405,10 +405,10 @@ class Neo4jEvidenceStore:
     def prior(self, space: str, ids: Sequence[str], names: Sequence[str], sessions: Sequence[str]) -> PriorState:
         """A batch's stored ids, nameable entities and next seqs: one round trip."""
         entity_ids = sorted({entity_id(space, name) for name in names})
-        (row,) = self._graph.read(
-            "prior", _PRIOR, space=space, ids=list(dict.fromkeys(ids)), entity_ids=entity_ids,
-            sessions=list(dict.fromkeys(sessions)),
-        )  # fmt: skip
+        (row,) = self._graph.read("prior", _PRIOR, b={
+            "space": space, "ids": list(dict.fromkeys(ids)), "entity_ids": entity_ids,
+            "sessions": list(dict.fromkeys(sessions)),
+        })  # fmt: skip
         entities = sorted(map(entity_from_props, row["entities"]), key=lambda e: (e.name, e.id))
         next_seqs = dict.fromkeys(sessions, 0)
         next_seqs.update((session, int(n)) for session, n in row["seqs"])

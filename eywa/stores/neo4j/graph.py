@@ -27,6 +27,7 @@ transaction, waits on one round trip less.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -58,6 +59,21 @@ def mapped(operation: str) -> Iterator[None]:
         yield
     except (Neo4jError, DriverError) as exc:
         raise StoreError(BACKEND, operation, str(exc)) from exc
+
+
+_PARAMETER = re.compile(r"\$(\w+)")
+
+
+def one_parameter(query: str) -> str:
+    """``query`` with every parameter read from one map parameter, ``$b`` (``$ids`` becomes
+    ``$b.ids``); run it with ``b={"ids": …}``.
+
+    Neo4j caches a statement's plan per text and per size class of each list parameter (a
+    list of 0, 1, 2-9, 10-99… elements is another plan), but does not look into a map: a
+    statement of many lists whose lengths vary call by call (Level 0's) has one plan, not
+    one per combination of sizes, each planned when it first comes. ``query`` is a
+    caller's constant holding no ``$`` but its parameters'."""
+    return _PARAMETER.sub(r"$b.\1", query)
 
 
 def run(tx: ManagedTransaction, query: str, /, **params: Any) -> list[dict[str, Any]]:
