@@ -5,8 +5,9 @@ dimension update). ``LagSampler`` measures, per acknowledged batch, the time fro
 acknowledgement to the moment the stage ledger no longer holds a mark of that stage for any
 of its turns: ``embed`` (the vector route can find them) and ``level1`` (Level 1 and Nous
 done). One thread reads the ledger's pending index every ``interval_s`` (two indexed reads
-per tick, whatever the number of batches), so a lag is exact to within one interval; the
-same reads give the backlog over time. The measurement reads the store, not the API, so it
+per tick, whatever the number of batches; each returns every pending mark, so a tick costs
+more as the backlog grows), so a lag is exact to within one interval; the same reads give
+the backlog over time. The measurement reads the store, not the API, so it
 is the same for the inline runner, the Celery workers and any number of API replicas.
 
 ``lag_figures`` is the pure summary (percentiles over finished batches, and how many never
