@@ -78,10 +78,11 @@ def _validation_reason(exc: ValidationError) -> str:
 
 
 def _read_text(path: Path) -> str:
-    """Read a file as UTF-8; ``OSError`` (missing file, permissions) is left to the caller,
-    naming ``path`` when the read failed after the open (an I/O error names no file)."""
+    """Read a file as UTF-8, without the byte order mark some editors start it with (a JSON
+    body over HTTP may carry one too); ``OSError`` (missing file, permissions) is left to the
+    caller, naming ``path`` when the read failed after the open (an I/O error names no file)."""
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise _fail(path, "encoding", f"not UTF-8 ({exc.reason})") from exc
     except OSError as exc:

@@ -34,7 +34,7 @@ def _where(file: Path, space: str | None, index: int) -> str:
     (blank lines are skipped by the loader), its item in a JSON list, its place in a sample."""
     if space is not None:
         return f"sample {space}: turn {index}"
-    text = file.read_text(encoding="utf-8")  # read already once, as UTF-8, by the loader
+    text = file.read_text(encoding="utf-8-sig")  # read already once, so, by the loader
     if text.lstrip().startswith("["):
         return f"item {index}"
     lines = [number for number, line in enumerate(text.split("\n"), start=1) if line.strip()]  # as the loader
