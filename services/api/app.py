@@ -247,11 +247,13 @@ def serve_in_thread(app: FastAPI, host: str = "127.0.0.1", port: int = 0) -> Ite
     """
     import uvicorn
 
+    from services.http_protocol import PROTOCOL
+
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     bound: int = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", http=PROTOCOL))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="eywa-api", daemon=True)
     thread.start()
     try:
@@ -281,5 +283,7 @@ def serve(settings: EywaSettings, host: str = "127.0.0.1", port: int = 8000, *, 
     """
     import uvicorn
 
+    from services.http_protocol import PROTOCOL
+
     check_listen(host, port)  # before the memory opens: a taken port is one line, not uvicorn's log
-    uvicorn.run(build_app(settings), host=host, port=port, access_log=access_log)
+    uvicorn.run(build_app(settings), host=host, port=port, access_log=access_log, http=PROTOCOL)

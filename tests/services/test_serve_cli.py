@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 import services.api.app as api_app
 from eywa.cli import app
 from eywa.settings import EywaSettings
+from services.http_protocol import PROTOCOL
 
 
 @pytest.mark.parametrize(("flags", "logged"), [([], False), (["--access-log"], True), (["--no-access-log"], False)])
@@ -33,7 +34,7 @@ def test_serve_passes_the_access_log_choice_to_uvicorn(
     monkeypatch.setattr(uvicorn, "run", lambda application, **kwargs: calls.append({"app": application, **kwargs}))
     result = CliRunner().invoke(app, ["serve", "--port", "8123", "--data-dir", str(tmp_path), *flags])
     assert result.exit_code == 0, result.output
-    assert calls == [{"app": built, "host": "127.0.0.1", "port": 8123, "access_log": logged}]
+    assert calls == [{"app": built, "host": "127.0.0.1", "port": 8123, "access_log": logged, "http": PROTOCOL}]
 
 
 # ``eywa serve`` in a fresh interpreter where Celery cannot be imported (the ``service``
