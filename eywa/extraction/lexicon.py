@@ -32,11 +32,19 @@ OCCUPATIONS = frozenset(
     mathematician statistician pastor priest rabbi social planner screenwriter animator
     illustrator intern paralegal midwife optician physiotherapist choreographer player
     athlete gamer volunteer administrator coordinator specialist assistant worker agent
-    supervisor executive owner""".split()
+    supervisor executive owner welder butcher tailor seamstress hairdresser barber stylist florist
+    surveyor auditor actuary underwriter broker trader nutritionist dietitian dietician radiologist
+    pediatrician paediatrician cardiologist neurologist anesthesiologist optometrist chiropractor
+    machinist builder roofer plasterer bricklayer locksmith upholsterer courier postman mailman
+    lifeguard ranger policeman policewoman guard attendant zookeeper curator archivist
+    archaeologist geologist astronomer ecologist botanist caregiver carer housekeeper dispatcher
+    operator filmmaker cinematographer podcaster comedian producer publisher""".split()
 )
-"""Head nouns of jobs ("social" only as "social worker")."""
+"""Head nouns of jobs ("social" only as "social worker", "attendant" as "flight attendant")."""
 
-NEEDS_QUALIFIER = frozenset("social player worker agent assistant owner volunteer specialist".split())
+NEEDS_QUALIFIER = frozenset(
+    "social player worker agent assistant owner volunteer specialist guard attendant operator".split()
+)
 """Heads that name a job only with a modifier ("basketball player", "social worker")."""
 
 NOT_JOB_MODIFIERS = frozenset(

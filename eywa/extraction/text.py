@@ -152,15 +152,26 @@ class Clause:
         return self.text.rstrip().endswith("?")
 
 
+_TITLE_ABBREVIATION = re.compile(r"(?<![\w.])(?:Mr|Mrs|Ms|Dr|St|Mt|Ft|Prof|Rev|Sgt|Capt|Lt)$")
+"""A title or a place-name prefix abbreviated with a period ("Dr. Osei", "St. Jude's", "Mt.
+Hood"): the period before the name is no sentence end."""
+_SENTENCE_OPENER = re.compile(r"(?:I|It|We|He|She|They|You|The|This|That|My|Our|But|And|So|Then)\b")
+"""Words that open a sentence far more often than they follow "St." in a name."""
+
+
 def clauses(text: str) -> list[Clause]:
     """Split ``text`` into clauses at sentence ends, contrastive conjunctions and dashes.
 
     A spaced dash ("guess what - I got the job") starts a new clause, so a
-    negation or hedge on one side does not reach the other.
+    negation or hedge on one side does not reach the other. The period of an abbreviated
+    title before a capitalised word ends nothing (``_TITLE_ABBREVIATION``): "I'm a nurse at
+    St. Jude's" is one clause, whose employer is "St. Jude's", not "St".
     """
     out: list[Clause] = []
     pos = 0
     for m in _CLAUSE_BREAK.finditer(text):
+        if _abbreviation_period(text, m):
+            continue
         end = m.start() + (len(m.group(0).rstrip()) if m.group(0)[:1] in ".!?;" else 0)
         if text[pos:end].strip():
             out.append(_trimmed(text, pos, end))
@@ -168,6 +179,17 @@ def clauses(text: str) -> list[Clause]:
     if text[pos:].strip():
         out.append(_trimmed(text, pos, len(text)))
     return out
+
+
+def _abbreviation_period(text: str, m: re.Match[str]) -> bool:
+    """Whether break ``m`` is the lone period of a title abbreviation before a capitalised word."""
+    return (
+        m.group(0).rstrip() == "."
+        and m.end() < len(text)
+        and text[m.end()].isupper()
+        and _SENTENCE_OPENER.match(text, m.end()) is None
+        and _TITLE_ABBREVIATION.search(text, 0, m.start()) is not None
+    )
 
 
 def _trimmed(text: str, start: int, end: int) -> Clause:

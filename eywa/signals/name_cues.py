@@ -14,7 +14,10 @@ The cue is the word (or two) right before the name:
   "left Sam a message", "left Mel alone");
 - "to" after a verb or noun of travel ("moved to Lyon", "been to Edinburgh", "a trip to
   Oregon"; not "said goodbye to Max", "talked to Sam"); "from" after "move" ("moved from
-  Boston").
+  Boston") or "offer" ("a job offer from Hooli"; not "a letter from Mel");
+- "by" after "hired", "recruited" or "employed" ("I got hired by Initech"): who hires is
+  most often a firm, and a name read as a person there stays one for the whole space, so
+  "Initech laid me off" a month later was a person's doing and ended no job.
 
 A possessive is a person's place, never the place itself: "dinner at Ana's". The rule is
 general English, not a list of names; known people are matched before it ever runs.
@@ -48,6 +51,8 @@ _TRAVEL: Final = frozenset(
     driving trip trips journey vacation holiday""".split()
 )
 _MOVE: Final = frozenset("move moves moved moving".split())
+_OFFER: Final = frozenset("offer offers".split())
+_HIRED_BY: Final = frozenset("hired recruited employed".split())
 
 # What follows a name that is the object of "join"/"leave" when the name is a person: an
 # errand ("joined Sam for lunch") or a second object ("left Sam a message", "left Mel alone").
@@ -77,5 +82,7 @@ def names_place_or_organisation(text: str, start: int, end: int) -> bool:
     if cue == "to":
         return first in _TRAVEL
     if cue == "from":
-        return first in _MOVE
+        return first in _MOVE or first in _OFFER
+    if cue == "by":
+        return first in _HIRED_BY
     return False

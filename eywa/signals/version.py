@@ -20,7 +20,7 @@ from typing import Final
 
 __all__ = ["SIGNALS_VERSION", "current_signals_version"]
 
-SIGNALS_VERSION: Final = 5
+SIGNALS_VERSION: Final = 6
 """1: the first recorded version (session 28); stores written before hold 0. 2: a sentence's
 first word is a person when a verb of a person's life follows it ("Priya works at Globex
 now."), so a fact said of someone before they spoke is read of them. 3: a known first name
@@ -30,7 +30,9 @@ longer name is an entity of its own. 4: "left" before a capitalised word is such
 "changed careers", "relocated to" and "I left" with only when after it ("Nope, I left in May")
 are change cues (the job or home said before ended), and a
 sentence's first word before who it is to the speaker between commas is a person ("Eva, my
-sister, works at Globex"); the held-out turns' digest is unchanged (none says them)."""
+sister, works at Globex"); the held-out turns' digest is unchanged (none says them). 6: a
+lone name after "hired by", "recruited by", "employed by" or "offer from" is an organisation
+("I got hired by Initech"), not a person."""
 
 
 def current_signals_version() -> int:

@@ -490,3 +490,27 @@ def test_two_contradicting_statements_a_day_apart_leave_the_later_only_narrowly_
         assert dimension.distribution[earlier] >= 1.0 - ceiling - 0.05, (gap, dimension.distribution)
         said = _answer(memory, space, question, as_of=f"{gap}T12:00:00")
         assert f"(was {earlier})" in said, said
+
+
+@pytest.mark.parametrize(
+    ("hired", "ended"),
+    [
+        ("Big news: I just got hired by Initech!", "Initech laid me off yesterday, so I'm freelancing as a translator now."),
+        ("I was recruited by Hooli last spring.", "Hooli let me go."),
+    ],
+)
+def test_a_firm_that_hired_someone_can_later_end_the_job(memory: Memory, hired: str, ended: str) -> None:
+    """Level 0 read the lone name after "hired by" / "offer from" as a person, and a name keeps
+    the kind it was first found as in its space: months later "Initech laid me off" was a
+    person's doing, ended nothing, and "Where does Ana work now?" still answered Initech
+    (found by probing a sequence through Memory, s39). "I just got hired by …" itself made no
+    employer then (an adverb before the auxiliary), and a layoff said with freelancing after it
+    left "unemployed" level with "self-employed", so nothing was claimed."""
+    space = _space("firm", hired)
+    _send(memory, space, [("Ana", hired, "2024-05-20T10:00:00"), ("Ana", ended, "2024-11-11T10:00:00")],
+          one_by_one=True)  # fmt: skip
+    firm = "Initech" if "Initech" in hired else "Hooli"
+    assert (("Ana", "employer", firm, "negative") in _beliefs(memory, space)), _beliefs(memory, space)
+    answer = _answer(memory, space, "Where does Ana work now?")
+    now = "self-employed" if "freelancing" in ended else "unemployed"
+    assert answer.startswith(f"Ana — employer: {now} since "), answer

@@ -138,6 +138,14 @@ def test_a_notice_and_a_start_date_end_one_employer_and_begin_the_next() -> None
         ("I've retrained as an electrician.", {("occupation", "electrician", "positive", "asserted")}),
         ("I might retrain as an electrician.", set()),
         ("I'm a former nurse.", {("occupation", "nurse", "negative", "asserted")}),
+        # jobs the head-noun list lacked before session 39
+        ("I'm a hairdresser.", {("occupation", "hairdresser", "positive", "asserted")}),
+        ("I work as a flight attendant.", {("occupation", "flight attendant", "positive", "asserted")}),
+        ("I've been a welder for ten years.", {("occupation", "welder", "positive", "asserted")}),
+        ("I'm a guard.", set()),  # a head that needs its kind ("security guard")
+        ("I'm freelancing as a translator.", {("occupation", "translator", "positive", "asserted")}),
+        ("I freelance as a copy editor.", {("occupation", "copy editor", "positive", "asserted")}),
+        ("I just got promoted to head nurse.", {("occupation", "head nurse", "positive", "asserted")}),
         ("I'm a retired teacher.", set()),  # retired: the employer's status, below
     ],
 )
@@ -153,6 +161,10 @@ def test_occupation_forms(text: str, expected: set[Fact]) -> None:
         ("I got a job at Kestrel Media as a video editor!", "Kestrel Media", "video editor"),
         ("Melinda joined Pellucid Systems as a senior designer.", "Pellucid Systems", "senior designer"),
         ("I was hired by Corvin Analytics as a statistician.", "Corvin Analytics", "statistician"),
+        # an adverb before the auxiliary, not only before "hired" (missed before session 39)
+        ("I just got hired by Initech as a designer.", "Initech", "designer"),
+        ("I finally got hired at Dunmore Works as a welder!", "Dunmore Works", "welder"),
+        ("I joined a small startup called Brightwell as a backend developer.", "Brightwell", "backend developer"),
     ],
 )
 def test_a_role_said_after_the_employer_is_the_occupation(text: str, employer: str, title: str) -> None:
@@ -440,6 +452,12 @@ def test_a_last_day_ends_the_job_on_that_day(text: str, since: datetime) -> None
         # a house bought alone is no move, nor a settling still to come
         ("We bought a house in Austin.", set()),
         ("We are settling into our new place in Austin next month.", set()),
+        # a home rented now (session 39), not a stay, a past or a start ahead
+        ("We're renting a flat in Glasgow.", {("residence", "Glasgow", "positive", "asserted")}),
+        ("I rent an apartment in Leeds.", {("residence", "Leeds", "positive", "asserted")}),
+        ("We're renting a house in Tuscany for the summer.", set()),
+        ("We rented a flat in Rome.", set()),
+        ("I'm renting a place in Porto from June.", set()),
     ],
 )
 def test_more_ways_a_home_is_said(text: str, expected: set[Fact]) -> None:
@@ -686,3 +704,38 @@ def test_an_offer_made_to_the_speaker_and_taken_is_accepted(text: str, expected:
     """"Initech offered me a job and I took it" was read as nothing (the offer and its
     acceptance are two parts of the sentence): now as "I accepted a job at Initech"."""
     assert facts(text, attribute="employer") | facts(text, attribute="plans") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("I joined a startup called Quillmark last spring.", "Quillmark"),
+        ("I left Harbor Bank and joined a design agency named Pixelworks.", "Pixelworks"),
+        ("My sister joined a law firm called Holloway Partners.", "Holloway Partners"),
+    ],
+)
+def test_a_workplace_joined_and_introduced_by_its_kind_is_the_employer(text: str, employer: str) -> None:
+    assert ("employer", employer, "positive", "asserted") in facts(text, attribute="employer")
+
+
+@pytest.mark.parametrize("text", ["I joined a band called The Larks.", "I joined a book club named Dog Ears."])
+def test_a_club_or_band_joined_by_name_is_no_employer(text: str) -> None:
+    assert facts(text, attribute="employer") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("I'm a nurse at St. Jude's now.", "St. Jude's"),
+        ("I work at Mt. Sinai as a porter.", "Mt. Sinai"),
+    ],
+)
+def test_an_abbreviated_title_does_not_end_the_sentence_inside_a_name(text: str, employer: str) -> None:
+    """The period of "St." ended the clause, so the employer was "St" (found by probing, s39)."""
+    assert {f for f in facts(text, attribute="employer") if f[2] == "positive"} == {("employer", employer, "positive", "asserted")}
+
+
+def test_freelancing_as_a_job_is_self_employed_too() -> None:
+    assert facts("I'm freelancing as a translator now.", attribute="employer") == {
+        ("employer", "self-employed", "positive", "asserted")
+    }

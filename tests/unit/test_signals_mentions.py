@@ -33,6 +33,9 @@ def mentions(text: str, **kwargs: object) -> list[tuple[str, str]]:
         ("I left Acme in May.", [("entity", "Acme")]),
         ("We moved to Lyon last spring.", [("entity", "Lyon")]),
         ("We moved from Boston.", [("entity", "Boston")]),
+        ("I just got hired by Initech!", [("entity", "Initech")]),
+        ("I was recruited by Dunmore last year.", [("entity", "Dunmore")]),
+        ("I got a job offer from Hooli.", [("entity", "Hooli")]),
         ("I have never been to Edinburgh.", [("entity", "Edinburgh")]),
         ("We took a trip to Oregon.", [("entity", "Oregon")]),
         ("I grew up in Galway.", [("entity", "Galway")]),
@@ -63,6 +66,8 @@ def test_a_word_in_a_place_or_organisation_slot_is_an_entity(text: str, expected
         ("I work with Priya.", [("person", "Priya")]),
         ("I bought a gift for Mel.", [("person", "Mel")]),
         ("I got a letter from Mel.", [("person", "Mel")]),
+        ("I was hugged by Mel.", [("person", "Mel")]),
+        ("The cake was made by Ned.", [("person", "Ned")]),
     ],
 )
 def test_people_in_other_slots_stay_people(text: str, expected: list[tuple[str, str]]) -> None:

@@ -86,6 +86,14 @@ moved in with my boyfriend in Braga", and the home moved into: "we moved into ou
 in Leeds"."""
 _SETTLING_INTO = rule(rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:settling|settled)\s+{_NEW_HOME}\s+{CALLED}{_PLACE}", "settling settled")
 """"We're settling into our new apartment in Austin": a home in the place, lived in now."""
+_RENTS = rule(
+    rf"{SUBJ}(?:{BE})?\s+{ADV}(?:rent|rents|renting)\s+{_A_HOME}\s+in\s+{CALLED}{_PLACE}"
+    r"(?!\s+(?:for|over|this|next|during|until|till)\b)",
+    "rent rents renting",
+)
+""""We're renting a flat in Glasgow", "I rent an apartment in Leeds": a home rented is lived in,
+as "I live in" says. Not a stay ("renting a house in Tuscany for the summer", "… this
+weekend"), nor "rented" (a past), nor a start ahead (``future_date``, as for "live")."""
 _BOUGHT_AND_MOVED_IN = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:bought|purchased|closed\s+on|rented|found)\s+{_A_HOME}\s+in\s+{CALLED}{_PLACE}"
     rf"\s+and\s+{ADV}(?:moved|settled)\s+(?:in|there|into\s+it)\b",
@@ -194,7 +202,7 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
     if not asserts(ctx):
         return
     lived = [(m, s) for m, s in matches(ctx, _HAS_LIVED, we=True) if lasting(ctx, m.end(), right_after=True)]
-    lived += matches(ctx, _CALLED_HOME, we=True) + matches(ctx, _BACK_FOR_GOOD, we=True)
+    lived += matches(ctx, _CALLED_HOME, we=True) + matches(ctx, _BACK_FOR_GOOD, we=True) + matches(ctx, _RENTS, we=True)
     yield from _home_is(ctx)
     for m, s in matches(ctx, _LIVES, we=True) + lived:
         if future_date(ctx) is not None:

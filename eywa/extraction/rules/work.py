@@ -175,6 +175,14 @@ _OFFER = re.compile(r"\boffer\b")
 _SCHEDULED = frozenset({"start", "starts", "starting", "begin", "begins"})
 """Present forms of "start" that, with no date placed before the turn, tell a start to come."""
 _JOINED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:joined|join|joins)\s+{_ORG}\s+as\s+(?:a|an)\s+{_TITLE}", "joined join joins")
+_JOINED_WORKPLACE = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:joined|join|joins)\s+(?:a|an)\s+(?:[a-z-]+\s+){{0,2}}?"
+    rf"(?:startup|start-up|company|firm|agency|consultancy|law\s+firm)\s+(?:called|named)\s+{_ORG}{_ROLE_AFTER}",
+    "joined join joins",
+)
+""""I joined a startup called Bloop", "… a small design agency named Pixelworks": a workplace
+introduced by its kind is the employer, as "joined X as a designer" is. Only kinds that are
+workplaces: "joined a band called X", "a club named X" are pastimes."""
 _LEFT_AND_JOINED = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>left|quit|resigned\s+from)\s+(?:the\s+)?(?P<old>{PROPER}){WHEN_LEFT}\s+(?:and|to)\s+"
     rf"(?:then\s+)?(?P<next>join|joined|work\s+(?:at|for))\s+{_ORG}"
@@ -189,7 +197,8 @@ before ("I quit Globex to join Initech", "… and joined Initech", "… to work 
 so what comes next is the employer then too, unless it is a person Level 0 knows ("I quit
 Globex and joined Tobias in Rome")."""
 _HIRED = rule(
-    rf"{SUBJ}\s+(?:got|was|were|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}(?:hired|recruited|taken\s+on)\s+(?:at|by)\s+{_ORG}{_ROLE_AFTER}",
+    rf"{SUBJ}\s+(?:{ADV}(?:got|was|were)|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}(?:hired|recruited|taken\s+on)\s+(?:at|by)\s+{_ORG}"
+    rf"{_ROLE_AFTER}",
     "hired recruited taken",
 )
 _ORG_OPENS = r"(?<![\w'’])(?!(?:So|And|But|Then|Well|Oh|Yeah|Anyway|Now|Also|Plus|Finally|Guess\s+what)\b)"
@@ -356,12 +365,16 @@ _FORMER_TITLE = rule(rf"{SUBJ}{BE}\s+{ADV}(?:a|an)\s+(?P<mod>retired|former)\s+{
 occupation no longer. ``job_title`` refuses these modifiers for "I'm a …" itself. Not "an
 ex-nurse": the validator reads "ex-nurse" as one word, so the nurse would find no support."""
 _WORKS_AS = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working)\s+as\s+(?:a|an)\s+{_TITLE}", "work works working"
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working|(?P<freelance>freelance|freelances|freelancing))\s+as\s+(?:a|an)\s+"
+    rf"{_TITLE}",
+    "work works working freelance freelances freelancing",
 )
+""""I work as a nurse", "I'm freelancing as a translator": the occupation (freelancing: and
+self-employed, as "I'm freelancing" alone is)."""
 _HAS_WORKED_AS = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+as\s+(?:a|an)\s+{_TITLE}", "worked")
 """"I've worked as a nurse for ten years": as ``_HAS_WORKED``, a job of now only with how long."""
 _PROMOTED = rule(
-    rf"{SUBJ}\s+(?:got|was|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}promoted\s+to\s+(?:a\s+|an\s+)?{_TITLE}"
+    rf"{SUBJ}\s+(?:{ADV}(?:got|was)|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}promoted\s+to\s+(?:a\s+|an\s+)?{_TITLE}"
     rf"(?:\s+(?:at|with)\s+{_ORG})?",
     "promoted",
 )
@@ -513,6 +526,9 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             # not an employer.
             if "org" in m.groupdict() and (org := org_name(m.group("org"))) and title.split()[-1] not in _LEARNERS:
                 yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=began, confidence=0.85)
+            if m.groupdict().get("freelance"):  # "I'm freelancing as a translator": one's own employer
+                yield fact(ctx, s, f"{s} freelances as {article(title)} {title}", "employer", "self-employed",
+                           valid_from=began, confidence=0.85)
     for m, s in matches(ctx, _FORMER_TITLE):
         if experiential_state(ctx, m) or (title := job_title(m.group("title"))) is None:
             continue
@@ -568,7 +584,8 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
         if (ctx.holds(s, clean(m.group("old")), "employer") or m.group("verb") != "left")
         and clean(m.group("org")) not in ctx.persons
     ]
-    for m, s in matches(ctx, _GOT_JOB) + matches(ctx, _HIRED) + matches(ctx, _JOINED) + changed:
+    joined = matches(ctx, _JOINED) + matches(ctx, _JOINED_WORKPLACE)
+    for m, s in matches(ctx, _GOT_JOB) + matches(ctx, _HIRED) + joined + changed:
         if m.groupdict().get("one") and not _WORK_TALK.search(ctx.turn.text):
             continue  # "I got a new one at the Apple Store": a phone, unless the turn is about work
         if org := org_name(m.group("org")):
@@ -716,10 +733,12 @@ _INVOLUNTARY = re.compile(r"(?:got|was)\s+(?:laid\s+off|fired|let\s+go|made\s+re
 left for another."""
 _NEXT_JOB = re.compile(
     r"\b(?:join(?:ed|ing)?|hired|landed|(?:start(?:ed|ing)?|work(?:ing)?)\s+(?:at|for|with)|new\s+(?:job|position|role|gig)"
-    r"|(?:found|got|landed)\s+(?:a\s+|another\s+)?(?:new\s+)?(?:job|position|role|work)|(?:found|got|landed)\s+a\s+new\s+one)\b",
+    r"|(?:found|got|landed)\s+(?:a\s+|another\s+)?(?:new\s+)?(?:job|position|role|work)|(?:found|got|landed)\s+a\s+new\s+one"
+    r"|freelanc(?:e|es|ing|er)|self-employed|work(?:ing)?\s+for\s+myself|(?:my|our)\s+own\s+(?:business|company|firm))\b",
     re.IGNORECASE,
 )
-"""Words after a layoff that say what came next ("… but I joined Initech", "… and found a new job")."""
+"""Words after a layoff that say what came next ("… but I joined Initech", "… and found a new job",
+"… so I'm freelancing now")."""
 
 
 def _out_of_work(ctx: Ctx, s: str, m: re.Match[str], said: str) -> Iterator[CandidateFact]:
