@@ -100,15 +100,22 @@ _NORMALIZED = {
 }
 
 
+_INTERJECTION_BEFORE = re.compile(r"(?:^|[.!?…]\s*)(?:haha+|hah|lol|oh|ah|well|um+|uh+|hmm+|nah|no)[,!]?$", re.IGNORECASE)
+"""What may open a sentence before its answering "No" ("Haha no, …", "Oh, no! …", "No no, …")."""
+_ANOTHER_NO = re.compile(r"no\b", re.IGNORECASE)
+"""A "No" said twice ("No no, …"): the first answers as the second does."""
+
+
 def answers_no(text: str, start: int, end: int) -> bool:
-    """Whether the cue ``text[start:end]`` is a sentence-opening "No," ("No!", "No —"): an
-    answer to what another speaker asked ("Do you still live in Paris?" "No, I moved to
-    Lyon."), not a negation of the sentence it opens."""
+    """Whether the cue ``text[start:end]`` is a sentence-opening "No," ("No!", "No —"), an
+    interjection before it allowed ("Haha no,", "Well, no,"): an answer to what another
+    speaker asked or said ("Do you still live in Paris?" "No, I moved to Lyon."), not a
+    negation of the sentence it opens."""
     before, after = text[:start].rstrip(), text[end:].lstrip()
     return (
         text[start:end].casefold() == "no"
-        and (not before or before[-1] in ".!?…")
-        and after[:1] in {",", "!", "—", "–"}
+        and (not before or before[-1] in ".!?…" or _INTERJECTION_BEFORE.search(before) is not None)
+        and (after[:1] in {",", "!", "—", "–"} or _ANOTHER_NO.match(after) is not None)
     )
 
 

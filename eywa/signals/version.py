@@ -32,7 +32,9 @@ are change cues (the job or home said before ended), and a
 sentence's first word before who it is to the speaker between commas is a person ("Eva, my
 sister, works at Globex"); the held-out turns' digest is unchanged (none says them). 6: a
 lone name after "hired by", "recruited by", "employed by" or "offer from" is an organisation
-("I got hired by Initech"), not a person."""
+("I got hired by Initech"), not a person; an answering "No" after an interjection ("Haha no,
+I still live in Lyon", "No no, …") negates nothing, as a bare "No," did not (the held-out
+turns' digest changed with this one)."""
 
 
 def current_signals_version() -> int:

@@ -514,3 +514,17 @@ def test_a_firm_that_hired_someone_can_later_end_the_job(memory: Memory, hired: 
     answer = _answer(memory, space, "Where does Ana work now?")
     now = "self-employed" if "freelancing" in ended else "unemployed"
     assert answer.startswith(f"Ana — employer: {now} since "), answer
+
+
+def test_a_laughing_no_before_a_denial_still_says_what_holds(memory: Memory) -> None:
+    """"Haha no, Ben is wrong, I still live in Lyon." made nothing: the "no" answering Ben was
+    read as negating the sentence (a bare "No," was not), so Ben's hearsay of Paris stood
+    against Lyon said once, months before (found by probing a sequence, s39)."""
+    space = _space("laughing-no")
+    _send(memory, space, [
+        ("Ana", "I live in Lyon with my two cats.", "2024-01-10T10:00:00"),
+        ("Ben", "Ana told me she lives in Paris now.", "2024-03-10T10:00:00"),
+        ("Ana", "Haha no, Ben is wrong, I still live in Lyon.", "2024-03-11T10:00:00"),
+    ], one_by_one=True)  # fmt: skip
+    answer = _answer(memory, space, "Where does Ana live now?")
+    assert answer.startswith("Ana — residence: Lyon since 10 Jan 2024 — last said 11 Mar 2024"), answer

@@ -27,6 +27,12 @@ AT = datetime(2024, 5, 1, tzinfo=timezone.utc)
         ("I no longer play tennis.", True),
         ("I wore shirt no. 5 at the match.", False),
         ("No, I moved to Lyon last month.", False),
+        # an answering "No" after an interjection, or said twice (negated before session 39)
+        ("Haha no, I still live in Lyon.", False),
+        ("Oh, no! I moved to Lyon last month.", False),
+        ("No no, I still work at Acme.", False),
+        ("Lol no, I don't live in Lyon anymore.", True),  # its own negation still counts
+        ("There is no gym near my flat.", True),
         ("I play tennis on Sundays.", False),
     ],
 )
