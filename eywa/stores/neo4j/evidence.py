@@ -1,6 +1,8 @@
 """Evidence, signals, entities and mentions as a Neo4j graph (server-mode ``EvidenceStore``).
 
-One ``add`` call is one write transaction (the statements are in ``level0``): the turns
+One ``add`` call is written in one write transaction (the statements are in ``level0``),
+which it shares with the calls made at the same moment by other threads
+(``group_commit``: one commit for the group, each call's own outcome): the turns
 (``:Evidence``), their ``:Signal`` nodes, ``(:Session)-[:HAS_TURN]->``, ``-[:NEXT]->``
 between consecutive turns of a session, the mentioned ``:Entity`` nodes (upserted, aliases
 merged), ``-[:MENTIONS]->`` edges and the co-mention weights
@@ -37,6 +39,7 @@ from eywa.signals.version import current_signals_version
 from eywa.stores.evidence import PriorState, RecallTurn, RederivedTurn
 from eywa.stores.ledger import TURN_STAGES, JobRecord
 from eywa.stores.neo4j import level0, rederive
+from eywa.stores.neo4j.group_commit import GroupCommit, Level0Batch
 from eywa.stores.neo4j.graph import Neo4jGraph, one_parameter, run
 from eywa.stores.neo4j.ledger import ADD_JOBS, job_row, mark_row
 from eywa.stores.neo4j.labels import Label, RelType
@@ -294,6 +297,32 @@ def _add_arguments(
     return rows, {e.id: signal_props(e) for e in evidence}, list(mentions)
 
 
+def _add_group(tx: ManagedTransaction, batches: Sequence[Level0Batch]) -> list[list[str]]:
+    """The ``batches`` (one quota) written as one batch (``_add``: one read and one write
+    statement; see ``group_commit``); each batch's new ids, in order. A turn sent by two
+    batches is written once and counted as new for the first of them."""
+    if len(batches) == 1:
+        (b,) = batches
+        return [_add(tx, b.rows, b.signals, b.mentions, b.jobs, b.quota)]
+    rows: dict[str, dict[str, Any]] = {}
+    signals: dict[str, list[dict[str, Any]]] = {}
+    mentions: list[tuple[str, Entity]] = []
+    jobs: list[dict[str, Any]] = []
+    for b in batches:
+        for r in b.rows:
+            rows.setdefault(r["props"]["id"], r)
+        signals.update(b.signals)
+        mentions += b.mentions
+        jobs += b.jobs
+    new = set(_add(tx, list(rows.values()), signals, mentions, jobs, batches[0].quota))
+    results = []
+    for b in batches:
+        mine = [i for i in dict.fromkeys(r["props"]["id"] for r in b.rows) if i in new]
+        new.difference_update(mine)
+        results.append(mine)
+    return results
+
+
 def _add_each(tx: ManagedTransaction, arguments: Sequence[tuple[Any, ...]], quota: SpaceQuota | None) -> None:
     """``_add`` of each batch's arguments in turn (with ``quota``), in one transaction."""
     for rows, signals, mentions in arguments:
@@ -311,6 +340,13 @@ class Neo4jEvidenceStore:
 
     def __init__(self, graph: Neo4jGraph) -> None:
         self._graph = graph
+        self._group = GroupCommit(self._write_group, self._write_alone)
+
+    def _write_group(self, batches: Sequence[Level0Batch]) -> list[list[str]]:
+        return self._graph.write("add evidence", _add_group, batches)
+
+    def _write_alone(self, batch: Level0Batch) -> list[str]:
+        return self._write_group([batch])[0]
 
     def add(
         self,
@@ -323,7 +359,9 @@ class Neo4jEvidenceStore:
         """Write a batch (its pending marks, and ``job`` when given) in one transaction;
         turns whose id exists are skipped (see ``EvidenceStore.add``). ``quota`` is checked
         in that transaction after the space's lock (``_check_quota``: one more statement,
-        O(turns of the space)); ``None`` adds nothing.
+        O(turns of the space)); ``None`` adds nothing. Batches added at the same moment by
+        other threads share the transaction (``group_commit``): this returns once it is
+        committed, or raises this batch's own error.
 
         Raises:
             ErasedError: a new turn's id is tombstoned (nothing written).
@@ -338,7 +376,8 @@ class Neo4jEvidenceStore:
             if jobs:
                 self._graph.write("add job", run, ADD_JOBS, jobs=jobs)
             return []
-        return self._graph.write("add evidence", _add, *_add_arguments(evidence, mentions), jobs, quota)
+        rows, signals, mentioned = _add_arguments(evidence, mentions)
+        return self._group.add(Level0Batch(rows, signals, mentioned, jobs, quota))
 
     def rehearse_adds(self, batches: Sequence[Batch], quota: SpaceQuota | None = None) -> None:
         """Run ``add``'s statements on ``batches`` (``quota``'s check too, when given), one
