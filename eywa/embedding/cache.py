@@ -7,7 +7,7 @@ is the one embedded when it arrived; a turn written one at a time embedded three
 without this cache (that window again, the new pair, the new turn alone) and two with it.
 
 Entries are keyed by the embedder's stamp (``embedder_id``: model, width, layout) and a
-digest of the text, so the cache never holds a text and never serves a vector of another
+digest of the text, so the cache keeps no text itself and never serves a vector of another
 model. It is bounded (least recently used out first) and lives in one process's memory: a
 restart starts it empty, and a miss only means the text is embedded again. Vectors embedded
 in another batch differ from a fresh embedding of the same text by float rounding at most.
