@@ -60,7 +60,10 @@ def embed_evidence(
     A turn's vector is the normalised sum of the embeddings of its two windows
     (``eywa.stores.context.vector_windows``): the turn before it with it, and it with the next
     turn of its session. A new turn is the reply in the vector of the stored turn before it,
-    which is re-embedded too. Each window is embedded once, whichever turns share it.
+    which is re-embedded too. Each window is embedded once, whichever turns share it, and
+    the windows embedded by earlier calls are reused (``Stores.windows``): the turn before a
+    new one keeps the window it was embedded with, so a turn written alone embeds two texts
+    (its pair with the turn before, and itself alone), not three.
     ``progress`` is called with the number of ``turns`` (not re-embedded neighbours) done.
 
     The turns were read before the model ran, which takes a while: an erasure may have
@@ -95,8 +98,7 @@ def embed_evidence(
             )
             for t in chunk
         ]
-        texts = list(dict.fromkeys(text for pair in windows for text in pair))
-        embedded = dict(zip(texts, embedder.embed(texts), strict=True))
+        embedded = stores.windows.embed(embedder, [text for pair in windows for text in pair])
         vectors = [_mean([embedded[text] for text in pair]) for pair in windows]
         stores.vectors.upsert(
             "evidence",
@@ -111,6 +113,7 @@ def embed_evidence(
     by_space = _ids_by_space(ordered)
     erased = sorted(i for space, ids in by_space.items() for i in stores.tombstones.tombstoned(space, ids))
     if erased:
+        stores.windows.clear()
         stores.vectors.delete("evidence", erased)
 
 
@@ -217,7 +220,8 @@ def embed_pending(
         return 0
     if stage == "embed_evidence":
         turns, gone = _stored(groups, stores.evidence.get)
-        if gone:
+        if gone:  # erased (or replaced): no window of their texts is kept
+            stores.windows.clear()
             stores.vectors.delete("evidence", gone)
         embed_evidence(stores, embedder, turns, batch_size)
     else:

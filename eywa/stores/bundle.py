@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Protocol
 
 from eywa.contract import SpaceQuota
+from eywa.embedding.cache import WindowCache
 from eywa.models import Entity, Evidence
 from eywa.stores.access import AccessLog
 from eywa.stores.audit import AuditQueries
@@ -97,3 +98,7 @@ class Stores(GraphStores):
     ``eywa.stores.embedded.presence``), so that a call is refused instead of written into
     unlinked files; run before every public call of ``Memory`` (a few ``stat`` calls). A
     server backend reports its own failures: nothing to check."""
+    windows: WindowCache = field(default_factory=WindowCache, kw_only=True)
+    """The window embeddings of recent turns, kept beside the vectors (``eywa.embedding.
+    cache``): a turn re-embedded when its reply arrives reuses the window embedded when it
+    arrived. One per bundle, in this process's memory; cleared by an erasure."""
