@@ -739,3 +739,23 @@ def test_freelancing_as_a_job_is_self_employed_too() -> None:
     assert facts("I'm freelancing as a translator now.", attribute="employer") == {
         ("employer", "self-employed", "positive", "asserted")
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("I own a bakery called Crumbs.", "Crumbs"),
+        ("I run a small agency named Pixelworks.", "Pixelworks"),
+        ("I've been running a salon called Shear Joy for years.", "Shear Joy"),
+    ],
+)
+def test_a_named_business_one_runs_or_owns_now_is_the_employer(text: str, employer: str) -> None:
+    """As "my own bakery, Crumbs" already was; "a bakery called Crumbs" made nothing (s39)."""
+    assert facts(text, attribute="employer") == {("employer", employer, "positive", "asserted")}
+
+
+@pytest.mark.parametrize(
+    "text", ["I used to own a bakery called Crumbs.", "I don't own a bakery called Crumbs.", "I went to a bakery called Crumbs."]
+)
+def test_a_business_owned_once_denied_or_visited_is_no_employer(text: str) -> None:
+    assert facts(text, attribute="employer") == set()

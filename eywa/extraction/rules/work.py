@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import datetime
+from typing import Final
 
 from eywa.extraction.lexicon import INSTITUTION_HEADS, NEEDS_QUALIFIER, NOT_JOB_MODIFIERS, NOT_NAMES, OCCUPATIONS, PROPER
 from eywa.extraction.rules.clause import (
@@ -312,6 +313,16 @@ _OWN_BUSINESS = rule(
 """"I started my own business", "I run my own company, Acme": working for oneself (the
 registry's ``self-employed``), or at the business when it is named; not "I'm starting my own
 business", a plan."""
+_RUNS_NAMED_BUSINESS = rule(
+    rf"{SUBJ}(?:{HAVE}\s+{ADV}been|{BE})?\s+{ADV}(?P<verb>run|runs|running|own|owns)\s+(?:a|an)\s+(?:small\s+|little\s+)?"
+    r"(?P<what>business|company|firm|practice|agency|startup|consultancy|bakery|shop|studio|restaurant|cafe|café|salon)"
+    rf"\s+(?:called|named)\s+{_ORG}",
+    "run runs running own owns",
+)
+""""I own a bakery called Crumbs", "I run a small agency named Pixelworks": the business one runs
+now is where one works, as "my own bakery, Crumbs" is (``_OWN_BUSINESS``); only named, and
+only run or owned now (not "I opened a café called …", which may be a story)."""
+_RUNS: Final = {"run": "runs", "runs": "runs", "running": "runs", "own": "owns", "owns": "owns"}
 _SELF_EMPLOYED = frozenset({"business", "company", "firm", "practice", "agency", "startup", "consultancy"})
 """What one's own is, unnamed, that says one works for oneself (the registry's surfaces of
 ``self-employed``): "my own bakery" with no name says what, not that it is one's work."""
@@ -505,6 +516,11 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         elif what in _SELF_EMPLOYED:
             yield fact(ctx, s, f"{s} {verb} {possessive(s)} own {what}", "employer", "self-employed",
                        valid_from=past_date(ctx, m), confidence=0.8)
+    for m, s in matches(ctx, _RUNS_NAMED_BUSINESS):
+        if (org := org_name(m.group("org"))) is not None and not experiential_state(ctx, m):
+            what = m.group("what")
+            yield fact(ctx, s, f"{s} {_RUNS[m.group('verb')]} {article(what)} {what}, {org}", "employer", org,
+                       confidence=0.8)
     for m, s in matches(ctx, _STATUS):
         if experiential_state(ctx, m):
             continue  # "I've been unemployed": once, not now
