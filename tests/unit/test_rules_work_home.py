@@ -458,6 +458,12 @@ def test_a_last_day_ends_the_job_on_that_day(text: str, since: datetime) -> None
         ("We're renting a house in Tuscany for the summer.", set()),
         ("We rented a flat in Rome.", set()),
         ("I'm renting a place in Porto from June.", set()),
+        # "here" placed by the turn's own greeting, or right after it (session 39)
+        ("Hello from Berlin! We finally moved here last week.", {("residence", "Berlin", "positive", "asserted")}),
+        ("Hi from Rome! I moved here to be near my sister.", {("residence", "Rome", "positive", "asserted")}),
+        ("I just moved here, to Austin.", {("residence", "Austin", "positive", "asserted")}),
+        ("We moved here last year.", set()),  # no place said
+        ("Hello from Berlin! We are visiting, we never moved here.", set()),
     ],
 )
 def test_more_ways_a_home_is_said(text: str, expected: set[Fact]) -> None:

@@ -77,13 +77,20 @@ _NEW_HOME = rf"into\s+{_A_HOME}\s+in"
 """A home moved into before where it is ("into our new place in Leeds")."""
 _MOVED = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:moved|relocated|made\s+the\s+move)\s+(?:(?:away\s+)?from\s+{_OLD}\s+)?"
-    rf"(?:back\s+home\s+|home\s+|back\s+|over\s+|here\s+|all\s+the\s+way\s+)?(?:to|into|in\s+{_WITH}(?:in|to)|{_NEW_HOME})\s+"
+    rf"(?:back\s+home\s+|home\s+|back\s+|over\s+|here,?\s+|all\s+the\s+way\s+)?(?:to|into|in\s+{_WITH}(?:in|to)|{_NEW_HOME})\s+"
     rf"{CALLED}{_PLACE}",
     "moved relocated move",
 )
 """"I moved to Braga", "we moved back to Porto", "we made the move to Porto", whom one moved in with before where: "I
 moved in with my boyfriend in Braga", and the home moved into: "we moved into our new place
 in Leeds"."""
+_MOVED_HERE = rule(rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:moved|relocated)\s+here\b(?!,?\s+(?:to|into)\s+(?:the\s+)?[A-Z])", "moved relocated")
+_GREETING_FROM = re.compile(
+    rf"\b(?:[Hh]ello|[Hh]i|[Hh]ey|[Gg]reetings|[Gg]ood\s+(?:morning|evening))\s+from\s+(?:sunny\s+|rainy\s+|snowy\s+)?"
+    rf"(?:the\s+)?(?P<place>{PROPER})(?![\w'’])"
+)
+""""Hello from Berlin! We finally moved here last week.": "here" is the place the turn greets
+from, earlier in the same turn; a "here" with no such place names none."""
 _SETTLING_INTO = rule(rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:settling|settled)\s+{_NEW_HOME}\s+{CALLED}{_PLACE}", "settling settled")
 """"We're settling into our new apartment in Austin": a home in the place, lived in now."""
 _RENTS = rule(
@@ -176,6 +183,11 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
         if "place" in m.groupdict() and (place := place_name(m.group("place"))):
             yield fact(ctx, s, f"{s} moved to {place}", "residence", place,
                        valid_from=past_date(ctx, m), confidence=0.85)
+    for m, s in matches(ctx, _MOVED_HERE, we=True):
+        greeting = _GREETING_FROM.search(ctx.turn.text, 0, ctx.part.start + m.start())
+        if not ctx.part.negated and greeting is not None and (place := place_name(greeting.group("place"))):
+            yield fact(ctx, s, f"{s} moved to {place}", "residence", place, valid_from=past_date(ctx, m),
+                       confidence=0.8)
     for m, s in matches(ctx, _SETTLING_INTO, we=True) + matches(ctx, _BOUGHT_AND_MOVED_IN, we=True):
         if not ctx.part.negated and future_date(ctx) is None and (place := place_name(m.group("place"))):
             verb = "is settling" if "settling" in m.group(0) else "moved"
