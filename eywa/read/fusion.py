@@ -35,14 +35,14 @@ def weighted_rrf(
     k: int,
     same: Mapping[ItemKey, ItemKey] | None = None,
     share: float = 1.0,
-    scores: Mapping[RouteT, Sequence[float]] | None = None,
+    ranks: Mapping[RouteT, Sequence[int]] | None = None,
 ) -> list[tuple[ItemKey, float]]:
     """``score(d) = Σ_r w_r / (k + rank_r(d))`` with ranks starting at 1.
 
-    ``scores`` gives a route's own score for each of its hits: adjacent hits with
-    the same score share the rank of the first of them (``shared_ranks``). The order a store
-    gives equals is its own (by id, and ids hash the space), so without it two spaces holding
-    the same turns, or two backends, would fuse equals apart.
+    ``ranks`` gives a route's rank for each of its hits where it is not their position:
+    ``shared_ranks`` of its scores, adjacent hits with the same score sharing the rank of the
+    first of them. The order a store gives equals is its own (by id, and ids hash the space),
+    so without it two spaces holding the same turns, or two backends, would fuse equals apart.
 
     ``same`` maps a candidate to the one it stands for (``belief_turns``: a belief resting on
     one turn is that turn): a route's vote for it counts for that one at ``share`` of its
@@ -65,9 +65,8 @@ def weighted_rrf(
         # rank), rank)``, without two calls per candidate (~400 candidates a recall): a vote is
         # positive, and a route's ranks only grow, so a key's first vote and rank in this
         # route are its largest and its best here.
-        route_scores = scores.get(route) if scores else None
-        ranks = shared_ranks(route_scores) if route_scores is not None else range(1, len(ranked) + 1)
-        for rank, found in zip(ranks, ranked):
+        given = ranks.get(route) if ranks else None
+        for rank, found in zip(given if given is not None else range(1, len(ranked) + 1), ranked):
             vote = weight / (k + rank)
             key = found
             if same:

@@ -209,7 +209,8 @@ class Reader:
         # A belief resting on one turn is that turn in fusion (``fusion.belief_turns``).
         found_beliefs = {key for ranked in rankings.values() for key in ranked if key[0] == "belief"}
         same, subjects = self._belief_turns(space, sorted(found_beliefs - built.keys()), built, as_of)
-        fused = weighted_rrf(rankings, plan.weights, self._rrf_k, same, BELIEF_SHARE, route_scores)
+        shared = {route: shared_ranks(scores) for route, scores in route_scores.items()}
+        fused = weighted_rrf(rankings, plan.weights, self._rrf_k, same, BELIEF_SHARE, shared)
         # One claimed answer per person asked about ("Where do Ana and Ben live?"), in the
         # order the route claimed them; the first is the answer the trace names.
         answers = _one_per_subject(claims, built)
@@ -217,7 +218,7 @@ class Reader:
         if answers:
             fused = lead_with(fused, answers, plan.weights, self._rrf_k)
         ranks = _route_ranks(
-            {route: [same.get(key, key) for key in ranked] for route, ranked in rankings.items()}, route_scores
+            {route: [same.get(key, key) for key in ranked] for route, ranked in rankings.items()}, shared
         )
         best = fused[: max(k * HYDRATE_PER_ITEM, MIN_HYDRATED)]
         wanted = [key for key, _ in best]
@@ -557,12 +558,13 @@ def _hit_trace(hit: RouteHit) -> dict[str, Any]:
 
 
 def _route_ranks(
-    rankings: Mapping[RouteName, Sequence[ItemKey]], scores: Mapping[RouteName, Sequence[float]]
+    rankings: Mapping[RouteName, Sequence[ItemKey]], shared: Mapping[RouteName, Sequence[int]]
 ) -> dict[ItemKey, dict[str, int]]:
-    """Each candidate's rank in each route that found it, equals sharing one (as fused)."""
+    """Each candidate's rank in each route that found it, equals sharing one (``shared``, as
+    fused)."""
     ranks: dict[ItemKey, dict[str, int]] = {}
     for route, ranked in rankings.items():
-        positions = shared_ranks(scores[route]) if route in scores else range(1, len(ranked) + 1)
+        positions = shared.get(route, range(1, len(ranked) + 1))
         for rank, key in zip(positions, ranked):
             ranks.setdefault(key, {}).setdefault(route, rank)
     return ranks

@@ -213,7 +213,7 @@ def test_the_order_a_store_gives_equal_hits_does_not_change_the_fusion(levels: l
     hits: list[tuple[ItemKey, float]] = [(("evidence", f"h{i}"), s) for i, s in enumerate(sorted(levels, reverse=True))]
     shuffled = sorted(rnd.sample(hits, len(hits)), key=lambda h: -h[1])
     fused = [
-        dict(weighted_rrf({"vector": [k for k, _ in order]}, {"vector": 1.0}, 20, scores={"vector": [s for _, s in order]}))
+        dict(weighted_rrf({"vector": [k for k, _ in order]}, {"vector": 1.0}, 20, ranks={"vector": shared_ranks([s for _, s in order])}))
         for order in (hits, shuffled)
     ]
     assert fused[0] == fused[1]
