@@ -45,7 +45,7 @@ _FORWARD = re.compile(
       | resign(?:s|ed|ing)?(?:\s+from)?
       | (?:get|gets|got|gotten|getting|was|were|been|being)\s+(?:fired|sacked|laid\s+off|let\s+go|made\s+redundant)
         (?:\s+(?:from|by))?
-      | (?:hand|hands|handed|handing|gave|give|given|giving)\s+(?:in\s+)?(?:(?:my|his|her|their|our|\w+['’]s?)\s+)?notice
+      | (?:hand|hands|handed|handing|gave|give|given|giving)\s+(?:in\s+)?(?:(?:my|his|her|their|our|\w+['’]s?)\s+)?(?:notice|resignation)
         (?:\s+(?:at|to))?
       | drop(?:s|ped|ping)?\s+out\s+of
       | (?:get|gets|got|gotten|getting)\s+rid\s+of
@@ -60,9 +60,19 @@ _FORWARD = re.compile(
     )(?:(?<=-)|\b)""",
     re.IGNORECASE | re.VERBOSE,
 )
-GONE_FOR_GOOD = r"(?=\s*(?:[.!;,]|$|\s+(?:last|yesterday|after|this\s+(?:week|month|year))\b))"
-"""After "let me go": the end of the clause or when ("Globex let me go last week"), not where
-to or for how long ("Mom let me go to the party", "they let me go early")."""
+_WEEKDAY = r"(?:[Mm]on|[Tt]ues|[Ww]ednes|[Tt]hurs|[Ff]ri|[Ss]atur|[Ss]un)day"
+_MONTH = (
+    r"(?:[Jj]anuary|[Ff]ebruary|[Mm]arch|[Aa]pril|[Mm]ay|[Jj]une|[Jj]uly|[Aa]ugust|[Ss]eptember|[Oo]ctober"
+    r"|[Nn]ovember|[Dd]ecember)"
+)
+GONE_FOR_GOOD = (
+    r"(?=\s*(?:[.!;,]|$|\s+(?:last|yesterday|today|recently|after|this\s+(?:morning|afternoon|evening|week|month|year)"
+    rf"|on\s+{_WEEKDAY}|in\s+{_MONTH}|(?:a|an|one|two|three|four|five|six|a\s+few|a\s+couple\s+of|\d+)\s+"
+    r"(?:days?|weeks?|months?|years?)\s+ago)\b))"
+)
+"""After "let me go": the end of the clause or when ("Globex let me go last week / this morning
+/ on Friday / two weeks ago"), not where to or for how long ("Mom let me go to the party",
+"they let me go early", "she let me go on the trip")."""
 _BACKWARD = re.compile(
     r"\b(?:laid\s+(?:me|us)\s+off|(?:fired|sacked)\s+(?:me|us)\b|let\s+(?:me|us)\s+go" + GONE_FOR_GOOD
     + r"|died|passed\s+away|passed\s+on|ran\s+away|(?:was|were|got|be|been)\s+put\s+(?:down|to\s+sleep)"

@@ -264,11 +264,25 @@ is not hiking's; "I love hiking and I might move": the hedge is not hiking's).""
 _FIRST_PERSON = re.compile(r"(?<![\w'’])(?:I|[Ww]e)(?![\w])")
 
 
+_REPLY = re.compile(
+    r"(?:(?:oh|well|haha|hmm|um|no|nope|nah|actually|sorry)[\s,!.]+)*"
+    r"(?:(?:that|this|it)(?:['’]s|\s+is|\s+was)\s+(?:not\s+(?:true|right|correct|accurate|so|the\s+case)"
+    r"|(?:just\s+)?(?:wrong|false|incorrect|outdated|old\s+news))"
+    r"|(?:that|this|it)\s+(?:isn['’]t|wasn['’]t)\s+(?:true|right|correct|accurate|so|the\s+case)"
+    r"|not\s+(?:anymore|any\s+more|any\s+longer|really|at\s+all|quite|exactly)|nope|nah)[\s!.]*",
+    re.IGNORECASE,
+)
+"""A reply that is a clause of its own before a comma: what it denies is what another speaker
+said ("That's not true, I still live in Lyon", "Not anymore, I live in Leeds now"), not
+what follows it."""
+
+
 def opens_own_clause(before: str) -> bool:
     """Whether the text before a comma splice is a clause of its own (it has a first-person
-    subject): "I don't live in Leeds anymore, I moved to York" is two, while "On Sunday, I
-    visited a street market" is one clause whose date belongs to what follows."""
-    return _FIRST_PERSON.search(before) is not None
+    subject, or it is a reply such as "That's not true"): "I don't live in Leeds anymore, I
+    moved to York" is two, while "On Sunday, I visited a street market" is one clause whose
+    date belongs to what follows."""
+    return _FIRST_PERSON.search(before) is not None or _REPLY.fullmatch(before.strip()) is not None
 
 
 def splice_segment(text: str, start: int, end: int, words: Sequence[str]) -> tuple[int, int]:

@@ -528,3 +528,32 @@ def test_a_laughing_no_before_a_denial_still_says_what_holds(memory: Memory) -> 
     ], one_by_one=True)  # fmt: skip
     answer = _answer(memory, space, "Where does Ana live now?")
     assert answer.startswith("Ana — residence: Lyon since 10 Jan 2024 — last said 11 Mar 2024"), answer
+
+
+@pytest.mark.parametrize(
+    ("said", "question", "answer"),
+    [
+        # "That's not true," answering Ben negated "I still live in Lyon" after its comma: the
+        # turn made nothing, and Ben's hearsay of Paris stood against Lyon said once.
+        ((("Ana", "I live in Lyon with my two cats.", "2024-01-10T10:00:00"),
+          ("Ben", "Ana told me she lives in Paris now.", "2024-03-10T10:00:00"),
+          ("Ana", "That's not true, I still live in Lyon.", "2024-03-11T10:00:00")),
+         "Where does Ana live now?", "Ana — residence: Lyon since 10 Jan 2024 — last said 11 Mar 2024"),
+        # "I work in marketing at Globex" made no employer, and "Globex let me go this morning"
+        # ended nothing (only "let me go" alone or "… last week" did).
+        ((("Ana", "I work in marketing at Globex.", "2024-01-10T10:00:00"),
+          ("Ana", "Globex let me go this morning.", "2024-06-10T10:00:00")),
+         "Where does Ana work now?", "Ana — employer: unemployed since 10 Jun 2024 (was Globex)"),
+        # "… we're in Denver now" after a move made no residence: Austin was left, nothing new.
+        ((("Ana", "I live in Austin.", "2024-01-10T10:00:00"),
+          ("Ana", "Finally moved out of Austin, we're in Denver now.", "2024-06-10T10:00:00")),
+         "Where does Ana live now?", "Ana — residence: Denver since 10 Jun 2024 (was Austin)"),
+    ],
+)
+def test_everyday_replies_and_moves_say_what_holds_now(
+    memory: Memory, said: tuple[Said, ...], question: str, answer: str
+) -> None:
+    """Found by probing sequences through Memory (s40)."""
+    space = _space("everyday", *(text for _, text, _ in said))
+    _send(memory, space, list(said), one_by_one=True)
+    assert _answer(memory, space, question).startswith(answer), _answer(memory, space, question)

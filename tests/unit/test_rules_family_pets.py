@@ -564,3 +564,20 @@ def test_a_proposal_said_yes_to_is_an_engagement(text: str, partner: str | None)
     expected = set() if partner is None else {("relationship_status", "engaged", "positive", "asserted"),
                                                ("partner", partner, "positive", "asserted")}  # fmt: skip
     assert facts(text, attribute="relationship_status") | facts(text, attribute="partner") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "child"),
+    [
+        ("We had a baby girl, her name is Rosa.", "Rosa"),
+        ("We had a baby boy, his name's Leo.", "Leo"),
+        ("We adopted a daughter, her name is Mei.", "Mei"),
+    ],
+)
+def test_a_baby_named_in_the_clause_after_it_is_the_child(text: str, child: str) -> None:
+    assert facts(text, attribute="children") == {("children", child, "positive", "asserted")}
+
+
+@pytest.mark.parametrize("text", ["I'm seeing someone new, his name is Sam.", "I'm dating a guy, his name's Sam."])
+def test_someone_seen_named_in_the_clause_after_is_the_partner(text: str) -> None:
+    assert ("partner", "Sam", "positive", "asserted") in facts(text)

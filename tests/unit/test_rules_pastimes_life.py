@@ -280,3 +280,16 @@ def test_a_short_pastime_verb_said_of_a_routine_is_the_pastime(text: str, expect
     """"I run every morning" was proposed and refused: "run" shares no stem with "running",
     so the validator found no support (the registry's implied surfaces now hold such verbs)."""
     assert facts(text, attribute="hobbies") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I enrolled at Oakwood College.", {("education", "Oakwood College", "positive", "asserted")}),
+        ("I've enrolled in Ferrow University.", {("education", "Ferrow University", "positive", "asserted")}),
+        ("I never enrolled at Oakwood College.", set()),
+        ("I enrolled in a pottery class.", set()),
+    ],
+)
+def test_a_school_enrolled_at_is_education(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="education") == expected

@@ -765,3 +765,157 @@ def test_a_named_business_one_runs_or_owns_now_is_the_employer(text: str, employ
 )
 def test_a_business_owned_once_denied_or_visited_is_no_employer(text: str) -> None:
     assert facts(text, attribute="employer") == set()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Globex let me go this morning.",
+        "Globex let me go on Friday.",
+        "Globex let me go two weeks ago.",
+        "Globex let me go a few days ago.",
+        "Globex let me go in March.",
+    ],
+)
+def test_let_go_then_when_it_happened_ends_the_job(text: str) -> None:
+    assert facts(text, attribute="employer") == {
+        ("employer", "Globex", "negative", "asserted"), ("employer", "unemployed", "positive", "asserted"),
+    }
+
+
+@pytest.mark.parametrize(
+    "text", ["Mom let me go on the trip.", "Dad let me go in the pool.", "They let me go early today."]
+)
+def test_let_go_somewhere_or_early_is_no_job_lost(text: str) -> None:
+    assert facts(text, attribute="employer") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("That's not true, I still live in Lyon.", {("residence", "Lyon", "positive", "asserted")}),
+        ("That is not right, I live in Lyon.", {("residence", "Lyon", "positive", "asserted")}),
+        ("Not anymore, I live in Lyon now.", {("residence", "Lyon", "positive", "asserted")}),
+        ("Nope, that's wrong, I work at Initech.", {("employer", "Initech", "positive", "asserted")}),
+        ("That's old news, I work at Initech now.", {("employer", "Initech", "positive", "asserted")}),
+        # the reply does not undo a negation of the clause after it
+        ("That's not true, I do not live in Lyon.", {("residence", "Lyon", "negative", "asserted")}),
+        ("Not really, I don't work at Initech.", {("employer", "Initech", "negative", "asserted")}),
+    ],
+)
+def test_a_reply_denying_what_another_said_does_not_negate_the_clause_after_its_comma(
+    text: str, expected: set[Fact]
+) -> None:
+    assert facts(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I just accepted a job offer from Globex.",
+        "Just accepted an offer at Globex!",
+        "Accepted a job offer from Globex.",
+        "I took the job offer from Globex.",
+    ],
+)
+def test_a_job_offer_accepted_is_a_start_to_come(text: str) -> None:
+    assert ("plans", "start at Globex", "positive", "planned") in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["I got a job offer from Globex.", "I turned down a job offer from Globex.", "I didn't accept the job offer from Globex."]
+)
+def test_a_job_offer_not_accepted_is_no_start(text: str) -> None:
+    assert facts(text, attribute="plans") == set()
+    assert facts(text, attribute="employer") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("I work in marketing at Globex.", "Globex"),
+        ("I work in customer support for Initech.", "Initech"),
+        ("I work in IT at Globex.", "Globex"),
+    ],
+)
+def test_the_field_one_works_in_before_the_employer(text: str, employer: str) -> None:
+    assert facts(text, attribute="employer") == {("employer", employer, "positive", "asserted")}
+
+
+def test_a_resignation_handed_in_ends_the_job() -> None:
+    assert facts("I handed in my resignation at Globex.", attribute="employer") == {
+        ("employer", "Globex", "negative", "asserted")
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "employer"),
+    [("I'm the new manager at Globex.", "manager", "Globex"), ("I'm a new nurse at Mercy Hospital.", "nurse", "Mercy Hospital")],
+)
+def test_new_at_a_named_workplace_is_the_job_all_the_same(text: str, title: str, employer: str) -> None:
+    assert facts(text) == {
+        ("occupation", title, "positive", "asserted"), ("employer", employer, "positive", "asserted"),
+    }
+
+
+@pytest.mark.parametrize("text", ["I'm a new mom.", "I'm the new guy at Globex.", "I'm a new driver."])
+def test_new_without_a_workplace_or_a_job_is_no_occupation(text: str) -> None:
+    assert facts(text, attribute="occupation") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Finally moved out of Austin, we're in Denver now.", {("residence", "Denver", "positive", "asserted")}),
+        ("We moved last month, we're now in Denver.", {("residence", "Denver", "positive", "asserted")}),
+        ("New apartment! We're in Denver these days.", {("residence", "Denver", "positive", "asserted")}),
+        # alone, or with a stay: where one is today
+        ("We're in Denver now.", set()),
+        ("I'm in Denver now, the flight was fine.", set()),
+        ("We moved the meeting, I'm in Denver now for the conference.", set()),
+    ],
+)
+def test_in_a_place_now_is_home_after_a_move(text: str, expected: set[Fact]) -> None:
+    assert {f for f in facts(text, attribute="residence") if f[2] == "positive"} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [("I'm a nurse with the NHS.", "NHS"), ("I'm an engineer with Acme Corp.", "Acme Corp")],
+)
+def test_a_job_with_a_named_workplace_is_the_employer(text: str, employer: str) -> None:
+    assert ("employer", employer, "positive", "asserted") in facts(text)
+
+
+@pytest.mark.parametrize("text", ["I'm a teacher with Melinda.", "I'm a teacher with two kids."])
+def test_a_job_with_a_person_or_a_thing_names_no_employer(text: str) -> None:
+    assert facts(text, attribute="employer") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("I drive for Uber.", "Uber"),
+        ("I deliver for DoorDash on weekends.", "DoorDash"),
+        ("I wait tables at Rosa's Diner.", "Rosa's Diner"),
+        ("I tend bar at the Red Lion.", "Red Lion"),
+        ("I've been driving for Uber since May.", "Uber"),
+        ("I'm driving for Uber these days.", "Uber"),
+    ],
+)
+def test_gig_and_service_work_names_the_employer(text: str, employer: str) -> None:
+    assert facts(text, attribute="employer") == {("employer", employer, "positive", "asserted")}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm driving for Uber tonight.",  # a one-off
+        "I drive for Uber on Friday.",
+        "I drive for Melinda.",  # a person Level 0 knows
+        "I used to drive for Uber.",
+        "I'd never drive for Uber.",
+    ],
+)
+def test_a_one_off_drive_a_person_or_a_past_is_no_employer(text: str) -> None:
+    assert {f for f in facts(text, attribute="employer") if f[2] == "positive"} == set()

@@ -276,6 +276,7 @@ _DROPPED = re.compile(
 )
 _DROPPED_PAST = frozenset(
     "moved relocated started began quit left joined settled retired graduated adopted got landed switched took picked"
+    " accepted resigned"
     .split()
 )
 """Past forms that open a chat sentence whose "I" was dropped ("Moved to Lisbon last week!",

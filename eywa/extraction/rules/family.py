@@ -68,8 +68,11 @@ _MARRIED_TO = rule(
 """"I'm married to Tom", "I married Tom"'s "got married to", and the perfect with how long:
 "I've been married to Tom for ten years" (the status and the partner since its start)."""
 _TO_NAME = re.compile(rf"\s+to\s+(?P<name>{NAME})\b(?!{A}s)")
-_WITH_NAME = re.compile(rf"\s+(?:with|named|called)\s+(?P<name>{NAME})\b(?!{A}s)")
-"""Whom a relationship is with: "… in a relationship with Tom", "… dating a guy named Tom"."""
+_WITH_NAME = re.compile(
+    rf"(?:\s+(?:with|named|called)|,\s+(?:his|her|their)\s+name(?:\s+is|{A}s))\s+(?P<name>{NAME})\b(?!{A}s)"
+)
+"""Whom a relationship is with: "… in a relationship with Tom", "… dating a guy named Tom",
+"… seeing someone new, his name is Tom"."""
 _FROM_NAME = re.compile(rf"\s+from\s+(?P<name>{NAME})\b(?!{A}s)")
 _MARRIED_NAME = rule(
     rf"{SUBJ}\s+{ADV}married\s+(?:my\s+(?:[a-z]+\s+){{0,2}}?(?:sweetheart|love|friend|partner|boyfriend|girlfriend"
@@ -198,11 +201,12 @@ _BABY = rule(
     rf"(?:(?:new|first|second|third|fourth|fifth)\s+)?"
     rf"(?:baby(?:\s+(?P<sex>girl|boy))?|(?P<kind>son|daughter))\b"
     rf"(?:,?\s+(?:(?:a\s+)?(?P<sex_after>girl|boy|son|daughter),?\s+)?(?:named|called)\s+(?P<name>{NAME})"
-    rf"|,?\s+(?P<name_after>{NAME})\b(?!{A}s))?",
+    rf"|,?\s+(?P<name_after>{NAME})\b(?!{A}s)"
+    rf"|,\s+(?:her|his|their)\s+name(?:\s+is|{A}s)\s+(?P<name_is>{NAME})\b(?!{A}s))?",
     "baby son daughter",
 )
 """"We had a baby girl named Ada", "we just had our third baby, a boy named Leo", "we welcomed
-our son Leo", "we had a baby girl, Mia": a child, named when the sentence names them (the sex
+our son Leo", "we had a baby girl, Mia", "… a baby girl, her name is Mia": a child, named when the sentence names them (the sex
 said after the baby as before it); not "our son Leo's school", where the name opens something
 else."""
 _RELATIVE_KIND = r"(?P<kind>sister|brother|sibling|mom|mum|mother|dad|father)"
@@ -454,7 +458,7 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
     if ctx.part.negated:
         return
     for m, s in matches(ctx, _BABY, we=True):
-        name = _name(m.group("name") or m.group("name_after"))
+        name = _name(m.group("name") or m.group("name_after") or m.group("name_is"))
         sex = m.group("sex") or {"son": "boy", "daughter": "girl"}.get(m.group("sex_after") or "", m.group("sex_after"))
         kind = m.group("kind") or (f"baby {sex}" if sex else "baby")
         value = name or _KIND_VALUE.get(kind, kind)

@@ -69,6 +69,19 @@ _BACK_FOR_GOOD = rule(rf"{SUBJ}{BE}\s+{ADV}back\s+(?:home\s+)?in\s+{_PLACE}\s+fo
 """"I'm back in Porto for good": home again (back in a place alone may be a visit). Not "I've
 been in Porto for two years": "in" a capitalised name for years may be a group, a team or a
 department ("in AA", "in Marketing")."""
+_IN_NOW = rule(
+    rf"{SUBJ}{BE}\s+(?:(?P<now>now)\s+)?{ADV}in\s+{_PLACE}(?(now)|\s+(?:now|these\s+days|nowadays)\b)"
+    r"(?!\s+(?:for|until|till|visiting|on\s+(?:a|the)\s+(?:trip|visit|holiday|vacation))\b)",
+    "now days nowadays",
+)
+""""We're in Denver now": home, when the turn tells of a move ("Finally moved out of Austin,
+we're in Denver now", ``_MOVE_TALK``) or the place is already the speaker's residence; alone
+it may be where one is today ("I'm in Denver now, the flight was fine")."""
+_MOVE_TALK = re.compile(
+    r"\b(?:moved|move|moving|relocated|relocating|unpacking|unpacked|settled"
+    r"|new\s+(?:place|flat|apartment|house|home|city|town))\b",
+    re.IGNORECASE,
+)
 _A_HOME = (
     r"(?:a|an|our|my|the|their|his|her)\s+(?:(?:new|little|first|own|tiny|lovely|rented|dream)\s+)*"
     r"(?:place|flat|apartment|house|home|condo|studio|bungalow|cottage)"
@@ -215,6 +228,10 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     lived = [(m, s) for m, s in matches(ctx, _HAS_LIVED, we=True) if lasting(ctx, m.end(), right_after=True)]
     lived += matches(ctx, _CALLED_HOME, we=True) + matches(ctx, _BACK_FOR_GOOD, we=True) + matches(ctx, _RENTS, we=True)
+    lived += [
+        (m, s) for m, s in matches(ctx, _IN_NOW, we=True)
+        if _MOVE_TALK.search(ctx.turn.text) or ctx.holds(s, place_name(m.group("place")) or "", "residence")
+    ]
     yield from _home_is(ctx)
     for m, s in matches(ctx, _LIVES, we=True) + lived:
         if future_date(ctx) is not None:

@@ -114,11 +114,13 @@ _LANGUAGE = rule(
     LANGUAGES,
 )
 _ATTENDS = rule(
-    rf"{SUBJ}\s+{ADV}(?:(?:goes|go)\s+to|(?:study|studies)\s+at|attends|attend)\s+{_SCHOOL}{_SCHOOL_END}",
-    "goes go study studies attends attend",
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:(?:goes|go)\s+to|(?:study|studies)\s+at|attends|attend|enrolled\s+(?:at|in))\s+"
+    rf"{_SCHOOL}{_SCHOOL_END}",
+    "goes go study studies attends attend enrolled",
 )
 """"Leo goes to Hillview Academy", "I study at Leeds University", "my daughter attends Oak
-School": the school, named with what it is (not "goes to Starbucks")."""
+School", "I enrolled at Oakwood College": the school, named with what it is (not "goes to
+Starbucks")."""
 _STARTED_SCHOOL = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:started|began|just\s+started)\s+(?P<level>college|university|uni|grad\s+school"
     rf"|law\s+school|med(?:ical)?\s+school|high\s+school|kindergarten|preschool|school)\s+(?:at|in)\s+{_NAMED_SCHOOL}"

@@ -59,9 +59,11 @@ _SHIFT = (
     r"(?:\s+(?:on|in)\s+the\s+(?:[\w'’-]+\s+){0,3}?(?:ward|unit|department|team|desk|floor|kitchen|branch|office"
     r"|section|site|lab|clinic))?"
     rf"(?:\s+in\s+(?!the\b){PROPER})?"
+    r"(?:\s+in\s+(?!(?:the|a|an|my|his|her|our|their)\b)(?:[a-z]+|IT|HR|PR|QA|R&D)(?:\s+[a-z]+)?(?=\s+(?:at|for)\b))?"
 )
-"""When, or where inside the workplace or in which town, someone works, between "work" and
-the employer ("I work in Berlin at Siemens")."""
+"""Between "work" and the employer: when ("nights", "part-time"), where inside the workplace or
+in which town ("on the cardiac ward", "I work in Berlin at Siemens") and in which field ("in
+marketing", "in customer support", "in IT")."""
 
 _WORKS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working|intern|interns|interning){_SHIFT}\s+"
@@ -76,6 +78,17 @@ _TEACHES = rule(
 """"I teach (maths) at Riverside High", "I've been teaching at X since 2019": where one teaches
 is where one works. Not "I'm teaching a workshop at X" (an event, with its article) nor "I'm
 teaching at X next week" (the present progressive alone: ``_TEACHES`` has no "am")."""
+_GIG = rule(
+    rf"{SUBJ}(?:(?P<been>{HAVE}\s+been)|{BE})?\s+{ADV}(?P<verb>(?:drive|drives|driving|deliver|delivers|delivering)(?:\s+part-time)?\s+for"
+    rf"|(?:wait|waits|waiting)\s+tables\s+at|(?:tend|tends|tending)\s+bar\s+at)\s+{_ORG}"
+    r"(?!\s+(?:this|next|tomorrow|tonight|later|on\s+(?!weekends\b)))",
+    "drive drives driving deliver delivers delivering wait waits waiting tend tends tending",
+)
+""""I drive for Uber", "I deliver for a bakery called …", "I wait tables at Rosa's Diner", "I
+tend bar at the Red Lion", "I've been driving for Uber (since May)", "I'm driving for Uber
+these days": who one works for, in the habitual present; the progressive with "now" or how
+long (not "I'm driving for Lyft tonight", a one-off), never a name Level 0 knows as a person."""
+_GIG_ONGOING = re.compile(r"\s+(?:now|these\s+days|nowadays|full-time|part-time)\b")
 _AT_NOW = rule(
     rf"{SUBJ}{BE}\s+(?:(?P<now>now|currently|still)\s+)?{ADV}at\s+{_ORG}(?(now)|\s+(?:now|these\s+days|nowadays)\b)"
     r"(?:,?\s+as\s+(?:a|an)\s+(?P<role>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}))?",
@@ -108,7 +121,7 @@ _HAS_WORKED = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+(?:at|for)\s+{_ORG}", "worked
 (``stated_start``: 1 Jan 2019). Only with how long (``lasting``)."""
 _GOT_JOB = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|landed|accepted|found|scored|took)\s+(?:a|an|the|my)\s+"
-    rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|permanent\s+)*(?:job|position|role|offer|(?<=new\s)(?P<one>one))"
+    rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|permanent\s+)*(?:job|position|role|(?:job\s+)?offer|(?<=new\s)(?P<one>one))"
     rf"(?:\s+as\s+(?:a|an)\s+{_TITLE})?\s+(?:at|with|from)\s+{_ORG}{_ROLE_AFTER}",
     "job position role offer one",
 )
@@ -222,11 +235,11 @@ _LET_ME_GO = rule(
 says it; the same guards as ``_HIRED_ME``."""
 _LET_GO_PASSIVE = {"laid": "laid off", "let": "let go", "fired": "fired", "sacked": "sacked"}
 _LEFT = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>resigned\s+from|retired\s+from|quit|handed\s+in\s+(?:my|his|her)\s+notice\s+at"
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>resigned\s+from|retired\s+from|quit|handed\s+in\s+(?:my|his|her)\s+(?:notice|resignation)\s+at"
     rf"|gave\s+(?:my\s+|in\s+my\s+)?notice\s+at|(?:got|was)\s+(?:laid\s+off|fired|let\s+go|made\s+redundant)\s+(?:from|by)"
     rf"|(?:lost|quit|left)\s+(?:my|his|her)\s+(?:old\s+)?job\s+(?:at|with)|stopped\s+working\s+(?:at|for)"
     rf"|left(?=\s+(?:the\s+)?{PROPER}{WHEN_LEFT}\s+(?:and|to)\s+(?:join|joined|start|started|work)\b))\s+{_ORG}",
-    "resigned retired quit notice laid fired let redundant job working left",
+    "resigned resignation retired quit notice laid fired let redundant job working left",
 )
 _JOINED_SOMEONE = re.compile(rf"{WHEN_LEFT}\s+(?:and|to)\s+(?:then\s+)?(?:join|joined)\s+(?P<who>{NAME})\b")
 """What follows "left X": joining a person Level 0 knows ("… and joined Tom in Rome")."""
@@ -366,11 +379,12 @@ _STATUS_VALUE = {"self employed": "self-employed", "jobless": "unemployed", "out
                  "a freelancer": "self-employed", "freelance": "self-employed"}  # fmt: skip
 _IS_A = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:working\s+as\s+)?(?:a|an|(?P<def>the))\s+{_TITLE}"
-    rf"(?:\s+(?:at|for)\s+{_ORG})?",
+    rf"(?:\s+(?P<prep>at|for|with)\s+{_ORG})?",
     OCCUPATIONS,
 )
-""""I'm a nurse (at X)", and with "the" where the workplace is named ("I'm the head chef at
-Rosa's Kitchen"): alone, "I'm the teacher" may be a role in a story, not a job."""
+""""I'm a nurse (at X)", "I'm an accountant with Globex", and with "the" where the workplace is
+named ("I'm the head chef at Rosa's Kitchen"): alone, "I'm the teacher" may be a role in a
+story, not a job."""
 _FORMER_TITLE = rule(rf"{SUBJ}{BE}\s+{ADV}(?:a|an)\s+(?P<mod>retired|former)\s+{_TITLE}", "retired former")
 """"I'm a retired teacher": retired (the employer's status); "I'm a former nurse": the
 occupation no longer. ``job_title`` refuses these modifiers for "I'm a …" itself. Not "an
@@ -484,6 +498,13 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         if (org := org_name(m.group("org"))) and (m.group("verb") != "teaching" or lasting(ctx, m.end())):
             yield fact(ctx, s, f"{s} teaches at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
                        confidence=0.85)
+    for m, s in matches(ctx, _GIG):
+        ongoing = not m.group("verb").split()[0].endswith("ing") or m.group("been") or lasting(ctx, m.end())
+        ongoing = ongoing or _GIG_ONGOING.match(ctx.text, m.end()) is not None
+        if ongoing and (org := org_name(m.group("org"))) and org not in ctx.persons:
+            verb = " ".join(m.group("verb").split())
+            yield fact(ctx, s, f"{s} {verb} {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
+                       confidence=0.8)
     for m, s in matches(ctx, _AT_NOW):
         org, role = org_name(m.group("org")), job_title(m.group("role"))
         if org is not None and (role or _WORK_TALK.search(ctx.turn.text) or ctx.holds(s, org, "employer")):
@@ -533,14 +554,20 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             continue  # "I've been a nurse (at Initech)": once, not now
         if m.groupdict().get("def") and not m.groupdict().get("org"):
             continue  # "I'm the teacher (here)": a role, unless the workplace is named
-        if title := job_title(m.group("title")):
+        said_title = m.group("title")
+        if m.groupdict().get("org") and said_title.startswith("new "):
+            said_title = said_title[4:]  # "I'm the new manager at Globex": new there, a manager all the same
+        if title := job_title(said_title):
             # "I've been a paramedic for six years": the start it states (none for "I'm a nurse").
             began = stated_start(ctx, m)
             yield fact(ctx, s, f"{s} is {article(title)} {title}", "occupation", title, valid_from=began,
                        confidence=0.8)
             # "I'm a student at Oxford": where a learner is is a school (the education rule's),
             # not an employer.
-            if "org" in m.groupdict() and (org := org_name(m.group("org"))) and title.split()[-1] not in _LEARNERS:
+            if (
+                "org" in m.groupdict() and (org := org_name(m.group("org"))) and title.split()[-1] not in _LEARNERS
+                and not (m.groupdict().get("prep") == "with" and org in ctx.persons)  # "a teacher with Tom": a colleague
+            ):
                 yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=began, confidence=0.85)
             if m.groupdict().get("freelance"):  # "I'm freelancing as a translator": one's own employer
                 yield fact(ctx, s, f"{s} freelances as {article(title)} {title}", "employer", "self-employed",
