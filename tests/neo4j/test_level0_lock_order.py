@@ -15,8 +15,9 @@ then A's batch goes on to its ``MENTIONS``. The transactions are explicit (no dr
 retry), so a deadlock fails the write instead of being retried away. The second test does
 the same with a Level 1 belief about the entity in B's place (its ``ABOUT`` MERGE locked
 the entity NRGD first, as a relationship-creating MERGE does). The third is the symptom
-as the bench saw it: threads writing batches that name the same people into one space
-through the store, with the driver's deadlock retries counted.
+as the bench saw it: threads writing batches that name the same people into one space,
+each through a store of its own (as replicas do: one store groups its concurrent batches
+into one transaction), with the driver's deadlock retries counted.
 """
 
 from __future__ import annotations
@@ -227,13 +228,18 @@ def _turns(writer: int, batch: int) -> list[dict[str, Any]]:
 def test_writers_to_one_space_naming_the_same_people_never_deadlock(
     neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str, deadlock_retries: DeadlockCounter
 ) -> None:
-    store = Neo4jEvidenceStore(Neo4jGraph(neo4j_driver, neo4j_server.database, owns_driver=False))
-    known = prepare_batch(neo4j_space, coerce_turns([{"text": f"{name} joined.", "speaker": name} for name in _PEOPLE]),
-                          store, detect_signals)  # fmt: skip
-    store.add(known.new, known.mentions)  # every person is a stored entity, later turns name them
+    """Each writer has a store of its own, as API replicas do: one store writes the batches
+    that reach it together in one transaction (group commit), so writers sharing a store
+    would never hold two transactions at once and could not deadlock whatever the lock order."""
     writers, batches = 6, 12
+    stores = [Neo4jEvidenceStore(Neo4jGraph(neo4j_driver, neo4j_server.database, owns_driver=False))
+              for _ in range(writers)]  # fmt: skip
+    known = prepare_batch(neo4j_space, coerce_turns([{"text": f"{name} joined.", "speaker": name} for name in _PEOPLE]),
+                          stores[0], detect_signals)  # fmt: skip
+    stores[0].add(known.new, known.mentions)  # every person is a stored entity, later turns name them
 
     def write(writer: int) -> None:
+        store = stores[writer]
         for batch in range(batches):
             prepared = prepare_batch(neo4j_space, coerce_turns(_turns(writer, batch)), store, detect_signals)
             store.add(prepared.new, prepared.mentions)
