@@ -40,6 +40,10 @@ _FUTURE = re.compile(
     r"|['’](?:ll|m|re|d)\b",
     re.IGNORECASE,
 )
+_SCHEDULE = re.compile(r"\b(?:start|starts|begin|begins)\b", re.IGNORECASE)
+"""The present of starting ("I start on Monday", "classes begin on Friday"): a schedule, so a
+day to come, but a weaker mark than a plan's: a past verb beside it ("I handed in my notice
+on Monday and I start at Globex in May") still tells the sentence's day in the past."""
 _WORD = re.compile(r"[a-z]+")
 _SENTENCE_END = re.compile(r"[.!?;\n]")
 
@@ -60,7 +64,7 @@ def _has_past(sentence: str) -> bool:
 
 def tense_of(sentence: str) -> Tense | None:
     """"past" when the sentence has a past verb and no mark of a plan, "future" for the
-    reverse, None when it has both or neither.
+    reverse or for a schedule alone ("I start on Monday"), None when it has both or neither.
 
     Example:
         >>> tense_of("I ran my first 10k on Saturday!"), tense_of("The party is on Saturday")
@@ -68,5 +72,5 @@ def tense_of(sentence: str) -> Tense | None:
     """
     past, future = _has_past(sentence), bool(_FUTURE.search(sentence))
     if past == future:
-        return None
+        return None if past or not _SCHEDULE.search(sentence) else "future"
     return "past" if past else "future"

@@ -20,7 +20,7 @@ from typing import Final
 
 __all__ = ["SIGNALS_VERSION", "current_signals_version"]
 
-SIGNALS_VERSION: Final = 6
+SIGNALS_VERSION: Final = 7
 """1: the first recorded version (session 28); stores written before hold 0. 2: a sentence's
 first word is a person when a verb of a person's life follows it ("Priya works at Globex
 now."), so a fact said of someone before they spoke is read of them. 3: a known first name

@@ -544,6 +544,11 @@ def test_a_laughing_no_before_a_denial_still_says_what_holds(memory: Memory) -> 
         ((("Ana", "I work in marketing at Globex.", "2024-01-10T10:00:00"),
           ("Ana", "Globex let me go this morning.", "2024-06-10T10:00:00")),
          "Where does Ana work now?", "Ana — employer: unemployed since 10 Jun 2024 (was Globex)"),
+        # "I start on Monday" was no date (a bare weekday needs the sentence's tense, and the
+        # present of starting was none), so the offer accepted stayed a plan: Initech for good.
+        ((("Ana", "I work at Initech.", "2024-01-10T10:00:00"),
+          ("Ana", "Just accepted an offer at Globex! I start on Monday.", "2024-06-11T10:00:00")),
+         "Where does Ana work now?", "Ana — employer: Globex since 17 Jun 2024 (was Initech)"),
         # "… we're in Denver now" after a move made no residence: Austin was left, nothing new.
         ((("Ana", "I live in Austin.", "2024-01-10T10:00:00"),
           ("Ana", "Finally moved out of Austin, we're in Denver now.", "2024-06-10T10:00:00")),

@@ -919,3 +919,14 @@ def test_gig_and_service_work_names_the_employer(text: str, employer: str) -> No
 )
 def test_a_one_off_drive_a_person_or_a_past_is_no_employer(text: str) -> None:
     assert {f for f in facts(text, attribute="employer") if f[2] == "positive"} == set()
+
+
+@pytest.mark.parametrize(
+    "text", ["Just accepted an offer at Globex! I start on Monday.", "I accepted a job at Globex. I start on Monday!"]
+)
+def test_a_job_accepted_with_a_start_on_a_weekday_is_the_employer_from_that_day(text: str) -> None:
+    """The turn is said on Tuesday 9 May 2023: "on Monday" with the present of starting is the
+    Monday to come (Level 0 left a bare weekday undated in a sentence with no mark of a plan)."""
+    found = [(p.value, p.valid_from) for p in proposals(text) if p.attribute == "employer"]
+    assert found == [("Globex", datetime(2023, 5, 15, tzinfo=timezone.utc))]
+    assert ("employer", "Globex", "positive", "asserted") in facts(text)

@@ -248,6 +248,10 @@ MONDAY = datetime(2023, 7, 10, 18, 0, tzinfo=timezone.utc)  # ISO week 28
         ("I'm going camping this weekend", "2023-W28"),
         ("My sister visited over the weekend", "2023-W27"),
         ("We're flying out at the weekend", "2023-W28"),
+        ("I start on Thursday.", "2023-07-13"),  # the present of starting: a schedule ahead
+        ("Classes begin on Friday", "2023-07-14"),
+        ("I started on Thursday.", "2023-07-06"),
+        ("I resigned on Thursday and I start at the bakery soon.", "2023-07-06"),  # a past verb beside a schedule
     ],
 )
 def test_a_day_named_without_a_side_of_today_takes_the_sentence_tense(text: str, normalized: str) -> None:
