@@ -930,3 +930,27 @@ def test_a_job_accepted_with_a_start_on_a_weekday_is_the_employer_from_that_day(
     found = [(p.value, p.valid_from) for p in proposals(text) if p.attribute == "employer"]
     assert found == [("Globex", datetime(2023, 5, 15, tzinfo=timezone.utc))]
     assert ("employer", "Globex", "positive", "asserted") in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I started my own consulting business.",
+        "I run my own small dog grooming business.",
+        "Globex laid me off, so I started my own consulting business.",
+    ],
+)
+def test_ones_own_business_said_with_what_it_does_is_self_employment(text: str) -> None:
+    employer = facts(text, attribute="employer")
+    assert ("employer", "self-employed", "positive", "asserted") in employer
+    assert ("employer", "unemployed", "positive", "asserted") not in employer
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [("My mom moved in with us in Lisbon last month.", "Lisbon"), ("My dad lives with me in Leeds.", "Leeds")],
+)
+def test_a_relative_living_with_the_speaker_lives_where_said(text: str, place: str) -> None:
+    found = [(p.subject, p.value) for p in proposals(text) if p.attribute == "residence"]
+    assert len(found) == 1 and found[0][1] == place and found[0][0] != "Cecilia", found
+    assert ("residence", place, "positive", "asserted") in facts(text)

@@ -40,9 +40,9 @@ from eywa.models import CandidateFact
 _PLACE = rf"(?:the\s+)?(?P<place>{PROPER})(?![\w'’])"
 _OLD = rf"(?:the\s+)?(?P<old>{PROPER})(?![\w'’])"
 
-_WITH = rf"(?:with\s+(?:(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?(?:,?\s+{NAME},?)?|{NAME}(?:\s+and\s+{NAME})?)\s+)?"
-""""with my partner Sam", "with my two kids", "with Tom": whom one lives with, between "live"
-and where."""
+_WITH = rf"(?:with\s+(?:(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?(?:,?\s+{NAME},?)?|{NAME}(?:\s+and\s+{NAME})?|us|me|them)\s+)?"
+""""with my partner Sam", "with my two kids", "with Tom", "with us": whom one lives with,
+between "live" and where ("My mom moved in with us in Lisbon")."""
 _LIVES = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been|{HAVE})?\s+{ADV}(?:live|lives|living|based|residing|reside|resides"
     rf"|(?:settled|settling)(?:\s+in)?(?:\s+(?:really\s+|so\s+|pretty\s+)?(?:nicely|well|fine|okay|ok|quickly))?)\s+"

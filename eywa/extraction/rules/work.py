@@ -319,7 +319,7 @@ _BACK_AT_WORK = rule(
 """"I went back to work at Globex": the employer again, since then."""
 _OWN_BUSINESS = rule(
     rf"{SUBJ}(?:{HAVE}\s+{ADV}been|{HAVE}|{BE})?\s+{ADV}(?P<verb>started|launched|opened|founded|set\s+up|run|runs|running|own|owns)\s+"
-    r"(?:my|our|his|her|their)\s+own\s+(?:small\s+|little\s+)?(?P<what>business|company|firm|practice|agency|startup"
+    r"(?:my|our|his|her|their)\s+own\s+(?:(?!business|company|firm)[a-z-]+\s+){0,3}?(?P<what>business|company|firm|practice|agency|startup"
     rf"|consultancy|bakery|shop|studio|restaurant|cafe|café)\b(?:,\s+|\s+(?:called|named)\s+)?(?:{_ORG})?",
     "started launched opened founded set run runs running own owns",
 )
@@ -777,7 +777,7 @@ left for another."""
 _NEXT_JOB = re.compile(
     r"\b(?:join(?:ed|ing)?|hired|landed|(?:start(?:ed|ing)?|work(?:ing)?)\s+(?:at|for|with)|new\s+(?:job|position|role|gig)"
     r"|(?:found|got|landed)\s+(?:a\s+|another\s+)?(?:new\s+)?(?:job|position|role|work)|(?:found|got|landed)\s+a\s+new\s+one"
-    r"|freelanc(?:e|es|ing|er)|self-employed|work(?:ing)?\s+for\s+myself|(?:my|our)\s+own\s+(?:business|company|firm))\b",
+    r"|freelanc(?:e|es|ing|er)|self-employed|work(?:ing)?\s+for\s+myself|(?:my|our)\s+own\s+(?:[a-z-]+\s+){0,3}?(?:business|company|firm))\b",
     re.IGNORECASE,
 )
 """Words after a layoff that say what came next ("… but I joined Initech", "… and found a new job",
