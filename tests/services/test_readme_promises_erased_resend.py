@@ -14,7 +14,6 @@ were not. Each is sent a batch holding the erased turn and a new one: the answer
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from eywa.memory import Memory
 from eywa.portability.records import TurnLine
 from eywa.settings import EywaSettings
 from services.mcp.server import build_server
+from tests.contract.conftest import open_memory
 
 SPACE = "resend"
 SECRET = {"text": "My locker code is Tarrowmere.", "speaker": "Odo", "session": "s1", "external_id": "m-1",
@@ -44,24 +44,19 @@ def _stored_texts(mem: Memory) -> list[str]:
 BY_CONTENT = {k: v for k, v in SECRET.items() if k != "external_id"}  # its id is derived from its content
 
 
-def _erase(directory: Path, secret: dict[str, Any]) -> None:
-    with Memory.open(directory, settings=EywaSettings(data_dir=directory)) as mem:
-        ids = mem.remember(SPACE, [secret, KEPT])
-        assert mem.forget(SPACE, evidence_ids=[ids[0]]).counts["turns"] == 1
-        assert _stored_texts(mem) == [KEPT["text"]]
+SENT = pytest.mark.parametrize("secret", [SECRET, BY_CONTENT], ids=["by-external-id", "by-content"])
 
 
-@pytest.fixture(params=[SECRET, BY_CONTENT], ids=["by-external-id", "by-content"])
-def erased(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
-    """A store whose turn ``secret`` was erased, and that turn as it was sent."""
-    directory = tmp_path / "m"
-    _erase(directory, request.param)
-    yield directory, request.param
+def _erase(mem: Memory, secret: dict[str, Any]) -> None:
+    ids = mem.remember(SPACE, [secret, KEPT])
+    assert mem.forget(SPACE, evidence_ids=[ids[0]]).counts["turns"] == 1
+    assert _stored_texts(mem) == [KEPT["text"]]
 
 
-def test_mcp_remember_refuses_an_erased_turn_and_writes_nothing_of_its_batch(erased: tuple[Path, dict[str, Any]]) -> None:
-    directory, secret = erased
-    with Memory.open(directory, settings=EywaSettings(data_dir=directory)) as mem:
+@SENT
+def test_mcp_remember_refuses_an_erased_turn_and_writes_nothing_of_its_batch(tmp_path: Path, secret: dict[str, Any]) -> None:
+    with open_memory(tmp_path / "m") as mem:
+        _erase(mem, secret)
 
         async def call() -> tuple[bool, str]:
             async with McpClient(build_server(mem)) as client:
@@ -74,10 +69,11 @@ def test_mcp_remember_refuses_an_erased_turn_and_writes_nothing_of_its_batch(era
         assert _stored_texts(mem) == [KEPT["text"]]  # neither the erased turn nor the new one
 
 
-def test_eywa_ingest_refuses_an_erased_turn_and_writes_nothing_of_its_batch(
-    erased: tuple[Path, dict[str, Any]], tmp_path: Path
-) -> None:
-    directory, secret = erased
+@SENT
+def test_eywa_ingest_refuses_an_erased_turn_and_writes_nothing_of_its_batch(tmp_path: Path, secret: dict[str, Any]) -> None:
+    directory = tmp_path / "m"
+    with Memory.open(directory, settings=EywaSettings(data_dir=directory)) as mem:  # the embedder eywa ingest opens it with
+        _erase(mem, secret)
     turns = tmp_path / "turns.jsonl"
     turns.write_text("".join(json.dumps(turn) + "\n" for turn in (NEW, secret)))
     result = CliRunner().invoke(app, ["ingest", "--space", SPACE, str(turns), "--data-dir", str(directory)])
