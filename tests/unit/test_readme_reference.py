@@ -153,6 +153,17 @@ PROSE_DEFAULTS = [
     (r"`EYWA_NEO4J_RETRY_S` \(default (\d+):", "neo4j_retry_s"),
     (r"`EYWA_RETENTION_INTERVAL_S` \((\d+)\)", "retention_interval_s"),
     (r"`EYWA_DATA_DIR` \(default `\./(\.eywa)`\)", "data_dir"),
+    # Configuration and Server backends (audit of s40: matched, but nothing pinned them)
+    (r"`EYWA_EMBED_QUERY_KERNELS` \(`auto` \| `integer` \| `float`, default `(\w+)`", "embed_query_kernels"),
+    (r"`EYWA_KEYWORD_INDEX` \(`memory` \| `fts5`, default `(\w+)`", "keyword_index"),
+    (r"`EYWA_REDIS_TIMEOUT_S`,\s+default (\d+):", "redis_timeout_s"),
+    (r"`EYWA_NEO4J_CONNECT_TIMEOUT_S` \(default (\d+):", "neo4j_connect_timeout_s"),
+    (r"`EYWA_NEO4J_ACQUIRE_TIMEOUT_S` \(default (\d+):", "neo4j_acquire_timeout_s"),
+    (r"`EYWA_NEO4J_LIVENESS_CHECK_S` \(default (\d+):", "neo4j_liveness_check_s"),
+    (r"`EYWA_NEO4J_TRANSACTION_TIMEOUT_S` \(default (\d+):", "neo4j_transaction_timeout_s"),
+    (r"`EYWA_READ_CONCURRENCY`, default (\d+)\)", "read_concurrency"),
+    (r"`EYWA_NEO4J_POOL_SIZE` \(default (\d+)\)", "neo4j_pool_size"),
+    (r"Local mode is not checked by default \(`(\w+)`\)", "qdrant_count_check"),
 ]
 
 
