@@ -38,7 +38,8 @@ OCCUPATIONS = frozenset(
     machinist builder roofer plasterer bricklayer locksmith upholsterer courier postman mailman
     lifeguard ranger policeman policewoman guard attendant zookeeper curator archivist
     archaeologist geologist astronomer ecologist botanist caregiver carer housekeeper dispatcher
-    operator filmmaker cinematographer podcaster comedian producer publisher""".split()
+    operator filmmaker cinematographer podcaster comedian producer publisher homemaker housewife
+    househusband contractor""".split()
 )
 """Head nouns of jobs ("social" only as "social worker", "attendant" as "flight attendant")."""
 

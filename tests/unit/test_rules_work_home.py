@@ -954,3 +954,11 @@ def test_a_relative_living_with_the_speaker_lives_where_said(text: str, place: s
     found = [(p.subject, p.value) for p in proposals(text) if p.attribute == "residence"]
     assert len(found) == 1 and found[0][1] == place and found[0][0] != "Cecilia", found
     assert ("residence", place, "positive", "asserted") in facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [("I'm a homemaker.", "homemaker"), ("I'm a housewife now.", "housewife"), ("I'm an independent contractor.", "independent contractor")],
+)
+def test_work_at_home_or_on_contract_is_an_occupation(text: str, title: str) -> None:
+    assert facts(text, attribute="occupation") == {("occupation", title, "positive", "asserted")}
