@@ -5,8 +5,11 @@ their files come from, how a sentence is pooled (the mean of its tokens, or its 
 token) and whether a query is prefixed with an instruction; the rest is this class.
 
 Throughput comes from three things: texts are tokenised in one Rust batch call, sorted by
-length so that each model batch pads to a similar length (padding is wasted attention), and
-the ONNX session is created once and reused. The original order is restored at the end.
+length and cut into model calls of at most ``BATCH_TOKENS`` padded tokens (padding is wasted
+attention, and a large call runs slower per token), and the ONNX session is created once and
+reused. The original order is restored at the end. A text's vector does not depend on the
+texts beside it in a call (padded positions are masked), so how texts are cut into calls
+changes no vector.
 
 The model file's sha256 is checked before its first use in a process: a corrupted or
 swapped model would silently produce vectors that no longer match the stored ones.
@@ -31,7 +34,7 @@ from eywa.threads import current_nice
 if TYPE_CHECKING:
     import onnxruntime as ort
 
-__all__ = ["QUERY_TEXTS", "OnnxEncoder", "Pooling", "file_sha256", "verified_file"]
+__all__ = ["BATCH_TOKENS", "QUERY_TEXTS", "OnnxEncoder", "Pooling", "file_sha256", "model_batches", "verified_file"]
 
 # A call of at most this many texts (a recall's query embeddings: the question, and the
 # question without the names it holds) runs on a session with one intra-op thread when the
@@ -42,9 +45,41 @@ __all__ = ["QUERY_TEXTS", "OnnxEncoder", "Pooling", "file_sha256", "verified_fil
 # 31.2-35.1 ms (MiniLM, 2 cores, AVX2 without VNNI, load ~19).
 QUERY_TEXTS: Final = 2
 
+BATCH_TOKENS: Final = 256
+"""The most padded tokens (texts times the longest text's tokens) one model call is given,
+besides ``batch_size`` texts (``model_batches``). MiniLM on 2 cores (AVX2 without VNNI, one
+intra-op thread, load 4-8), CPU per text of 512 texts embedded in calls of 32 as the
+background drains them, 64 texts a call against budgets of 64 / 128 / 256 / 512 / 1024
+tokens: the bench's synthetic windows (19 tokens) 5.9-6.0 against 4.9-5.3 / 4.4-4.7 /
+4.5-4.6 / 4.8-5.0 / 5.7-6.1 ms; development-file turns (35 tokens, up to 95) 20.7 against
+8.8-9.5 / 7.9-8.2 / 8.1-8.3 / 9.2-9.4 / 12.1-12.4 ms; two turns a text 38.0-38.1 against
+17.3-17.8 / 16.1-16.3 / 14.5-15.0 / 15.1-16.4 / 17.9-20.5 ms. The vectors were the same bit
+for bit."""
+
 Pooling = Literal["mean", "cls"]
 """How token vectors become a sentence vector: the mean over real tokens (MiniLM, as
 sentence-transformers trained it) or the first ([CLS]) token (bge)."""
+
+
+def model_batches(
+    order: npt.NDArray[np.intp], lengths: npt.NDArray[np.int64], most_texts: int, most_tokens: int
+) -> list[npt.NDArray[np.intp]]:
+    """``order`` (text indexes sorted by token count, shortest first) cut into model calls of
+    at most ``most_texts`` texts whose padded size (texts times the last one's length, the
+    longest) stays within ``most_tokens``; a text longer than that goes alone.
+
+    A fixed number of texts per call padded a window of 32 turns to its longest turn, and a
+    call over hundreds of tokens runs slower per token on this CPU than several short ones
+    (its activations leave the cache).
+    """
+    batches: list[npt.NDArray[np.intp]] = []
+    start = 0
+    for end in range(1, len(order) + 1):
+        size = end - start
+        if end == len(order) or size == most_texts or (size + 1) * int(lengths[order[end]]) > most_tokens:
+            batches.append(order[start:end])
+            start = end
+    return batches
 
 
 def file_sha256(path: str | os.PathLike[str]) -> str:
@@ -90,12 +125,13 @@ class OnnxEncoder:
         query_instruction: Prefixed to every text ``embed_queries`` embeds (and to none that
             ``embed`` does): asymmetric retrieval models are trained with it on the query
             side only.
-        batch_size: Texts per model call. Larger batches amortise call overhead; sorting by
-            length keeps their padding small. A model that quantises its activations over
+        batch_size: The most texts per model call. Larger batches amortise call overhead;
+            sorting by length keeps their padding small. A model that quantises its activations over
             the batch (dynamic quantisation) is run with 1, so that a text's vector does not
             depend on the texts padded beside it.
         max_tokens: Truncation length in WordPiece tokens, [CLS] and [SEP] included.
         threads: onnxruntime intra-op threads; 0 lets onnxruntime choose (one per core).
+        batch_tokens: The most padded tokens per model call (``model_batches``).
 
     Raises:
         ConfigurationError: an argument is out of range.
@@ -110,6 +146,7 @@ class OnnxEncoder:
         batch_size: int = 64,
         max_tokens: int = 256,
         threads: int = 0,
+        batch_tokens: int = BATCH_TOKENS,
     ) -> None:
         if batch_size < 1:
             raise ConfigurationError(f"batch_size must be >= 1, got {batch_size}")
@@ -117,10 +154,13 @@ class OnnxEncoder:
             raise ConfigurationError(f"max_tokens must be within [3, 512], got {max_tokens}")
         if threads < 0:
             raise ConfigurationError(f"threads must be >= 0, got {threads}")
+        if batch_tokens < 1:
+            raise ConfigurationError(f"batch_tokens must be >= 1, got {batch_tokens}")
         self._dim = dim
         self._pooling: Pooling = pooling
         self._query_instruction = query_instruction
         self._batch_size = batch_size
+        self._batch_tokens = batch_tokens
         self._max_tokens = max_tokens
         self._threads = threads
         self._lock = threading.Lock()
@@ -174,8 +214,7 @@ class OnnxEncoder:
         lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(unique))
         order = np.argsort(lengths, kind="stable")
         out = np.empty((len(unique), self._dim), dtype=np.float32)
-        for start in range(0, len(order), self._batch_size):
-            chunk = order[start : start + self._batch_size]
+        for chunk in model_batches(order, lengths, self._batch_size, self._batch_tokens):
             width = int(lengths[chunk].max())
             ids = np.zeros((len(chunk), width), dtype=np.int64)
             mask = np.zeros((len(chunk), width), dtype=np.int64)

@@ -12,6 +12,7 @@ import pytest
 from pydantic import SecretStr
 
 from eywa.embedding import MiniLMEmbedder, OpenAIEmbedder, build_embedder
+from eywa.embedding.encoder import BATCH_TOKENS, model_batches
 from eywa.errors import ClosedError, ConfigurationError, EmbedderError
 from eywa.settings import EywaSettings
 
@@ -342,3 +343,33 @@ def test_a_session_being_made_holds_up_no_embedding_on_another_session(monkeypat
         batch.join()
         query.join()
     assert embedder.embed(["turn number 1", "turn number 2", "turn number 3"]).shape == (3, 384)
+
+
+def test_a_model_call_pads_at_most_batch_tokens_and_vectors_do_not_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A fixed count of texts per call padded 31 short turns to the longest one's tokens;
+    # calls are now cut so that texts x width stays within BATCH_TOKENS (a longer text alone).
+    short = [f"Tomasz repainted fence number {n} on Sunday" for n in range(30)]
+    texts = [*short, "Ilse: " + "The ferry from the island was late again, so we walked the dunes. " * 6]
+    embedder = MiniLMEmbedder(batch_size=64)
+    shapes: list[tuple[int, int]] = []
+    run = embedder._run
+
+    def recording(session: object, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        shapes.append(ids.shape)
+        return run(session, ids, mask)
+
+    monkeypatch.setattr(embedder, "_run", recording)
+    batched = embedder.embed(texts)
+    assert sum(rows for rows, _ in shapes) == len(texts)
+    assert all(rows * width <= BATCH_TOKENS or rows == 1 for rows, width in shapes), shapes
+    alone = np.stack([embedder.embed([text])[0] for text in texts])
+    np.testing.assert_array_equal(batched, alone)  # bit for bit: no stored vector changes
+
+
+def test_model_batches_cut_by_texts_and_by_padded_tokens() -> None:
+    lengths = np.array([10, 3, 50, 3, 10, 200], dtype=np.int64)
+    order = np.argsort(lengths, kind="stable")  # 1, 3, 0, 4, 2, 5
+    cut = [list(map(int, b)) for b in model_batches(order, lengths, most_texts=3, most_tokens=60)]
+    assert cut == [[1, 3, 0], [4], [2], [5]]  # 3 texts; 2 x 50 > 60; 200 alone
+    assert [list(map(int, b)) for b in model_batches(order, lengths, 64, 10**6)] == [list(map(int, order))]
+    assert model_batches(order[:0], lengths, 8, 256) == []
