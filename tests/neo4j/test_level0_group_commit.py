@@ -149,3 +149,35 @@ def test_a_refused_batch_in_a_group_is_refused_alone(
     stored = f"MATCH (e:{Label.EVIDENCE} {{space: $s}}) RETURN count(e) AS n"
     assert _count(neo4j_driver, database, stored, s=neo4j_space) == 3
     assert graph.transactions == 2 + 3  # the group, then each of its batches alone
+
+
+def test_batches_prepared_at_once_for_one_session_commit_together_as_one_after_the_other(
+    neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str, held: tuple[HeldGraph, Neo4jEvidenceStore]
+) -> None:
+    # Two writers to one session prepare their batches at the same moment: each numbers its
+    # turns after the session's stored ones, so both hold seqs 0 and 1. Written in one
+    # group, the second took the first's places in the session's context and the whole
+    # group failed, then each batch was written again alone (4 transactions).
+    database, (graph, store) = neo4j_server.database, held
+    first = _batch(store, neo4j_space, "other", ["Rosa repaired a bicycle."])
+    a = _batch(store, neo4j_space, "shared", ["Rosa bought green paint.", "Rosa painted the shed."])
+    b = _batch(store, neo4j_space, "shared", ["Tomas walked the dog.", "Tomas fed the cat."])
+    assert [e.seq for e in a.new] == [e.seq for e in b.new] == [0, 1]
+    with ThreadPoolExecutor(3) as pool:
+        first_write = pool.submit(store.add, first.new, first.mentions)
+        assert graph.holding.wait(_WAIT_S)
+        futures = [pool.submit(store.add, x.new, x.mentions) for x in (a, b)]
+        _queued(store, graph, 2)
+        graph.go.set()
+        assert first_write.result(_WAIT_S) == first.ids
+        assert [f.result(_WAIT_S) for f in futures] == [a.ids, b.ids]
+    assert graph.transactions == 2  # the held one, then the group: before, 4
+    # As one after the other: each batch's turns linked in order, each with its own context.
+    rows, _, _ = neo4j_driver.execute_query(
+        f"MATCH (x:{Label.EVIDENCE} {{space: $s, session: 'shared'}})-[:{RelType.NEXT}]->(y:{Label.EVIDENCE})"
+        " RETURN x.id AS x, y.id AS y, y.near_text AS near", s=neo4j_space, database_=database,
+    )  # fmt: skip
+    assert sorted((r["x"], r["y"]) for r in rows) == sorted([tuple(a.ids), tuple(b.ids)])
+    near = {r["y"]: r["near"] for r in rows}
+    assert "green paint" in near[a.ids[1]]
+    assert "walked the dog" in near[b.ids[1]]

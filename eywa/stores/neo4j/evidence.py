@@ -300,10 +300,37 @@ def _add_arguments(
 def _add_group(tx: ManagedTransaction, batches: Sequence[Level0Batch]) -> list[list[str]]:
     """The ``batches`` (one quota) written as one batch (``_add``: one read and one write
     statement; see ``group_commit``); each batch's new ids, in order. A turn sent by two
-    batches is written once and counted as new for the first of them."""
+    batches is written once and counted as new for the first of them.
+
+    Batches prepared at the same moment for one session can hold different turns at the same
+    seq (each numbered after the session's stored turns): those are written one part after
+    the other in the transaction (``_parts``), each part seeing the earlier parts' turns, as
+    when the batches come one after the other; written as one batch, the later turn took the
+    seq's place in the session's context and the group failed (then written again alone).
+    """
     if len(batches) == 1:
         (b,) = batches
         return [_add(tx, b.rows, b.signals, b.mentions, b.jobs, b.quota)]
+    return [ids for part in _parts(batches) for ids in _add_together(tx, part)]
+
+
+def _parts(batches: Sequence[Level0Batch]) -> list[list[Level0Batch]]:
+    """``batches`` cut, in order, before each batch that holds a turn at a seq of its
+    session that an earlier batch of the part holds with another turn."""
+    parts: list[list[Level0Batch]] = []
+    places: dict[tuple[str, str, int], str] = {}
+    for b in batches:
+        mine = {(r["props"]["space"], r["props"]["session"], r["props"]["seq"]): r["props"]["id"] for r in b.rows}
+        if not parts or any(places.get(place, evidence_id) != evidence_id for place, evidence_id in mine.items()):
+            parts.append([])
+            places = {}
+        parts[-1].append(b)
+        places.update(mine)
+    return parts
+
+
+def _add_together(tx: ManagedTransaction, batches: Sequence[Level0Batch]) -> list[list[str]]:
+    """``batches`` (no two turns at one seq of a session) written as one batch."""
     rows: dict[str, dict[str, Any]] = {}
     signals: dict[str, list[dict[str, Any]]] = {}
     mentions: list[tuple[str, Entity]] = []

@@ -21,7 +21,9 @@ the store idle writes at once, alone, as without grouping; under load the group 
 the queue, so N waiting writes pay one commit and one index refresh instead of N.
 
 Written together, the batches end as they would one after the other: each turn's context
-is derived from its session's turns, the group's included (``contexts_around``); an entity
+is derived from its session's turns, the group's included (``contexts_around``; batches
+prepared at once for one session, which hold different turns at the same seq, are written
+in parts one after the other in the transaction: ``evidence._parts``); an entity
 mentioned by two batches is upserted once with its aliases united (``person`` winning), as
 two upserts would leave it; co-mention weights add up per turn; marks and jobs are per
 batch; the quota is checked per space over the group's new turns (with the spaces'
