@@ -15,7 +15,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, get_args
 
 from eywa import corrections as correcting
 from eywa import crashpoints
-from eywa.batches import PreparedBatch, prepare_batch
+from eywa.batches import DEFAULT_SESSION, PreparedBatch, prepare_batch
 from eywa.contract import (
     Limits,
     SpaceQuota,
@@ -52,6 +52,7 @@ from eywa.extraction.pipeline import Explanation, explain
 from eywa.extraction.validator import Validator
 from eywa.ids import check_space, entity_key
 from eywa.in_flight import InFlight
+from eywa.session_locks import SessionLocks
 from eywa.indexing import embed_evidence, repair_vectors
 from eywa.jobs import JobStatus
 from eywa.models import (
@@ -207,6 +208,7 @@ class Memory:
         self._extractor = extractor
         self._validator = Validator(support_threshold=settings.validator_support_threshold)
         self._in_flight = InFlight()
+        self._session_locks = SessionLocks()
         # Raises StoreError once the embedded directory or a vector shard is gone under this
         # process (``eywa.stores.embedded.presence``): every call refused.
         self._present: Callable[[], None] = stores.present
@@ -504,18 +506,21 @@ class Memory:
         status: JobStatus | None = None
         job_id: str | None = None
         self._refuse_overload()
-        batch = prepare_batch(space, checked, self._stores.evidence, detect_signals, author=author)
-        # Checked by the store in the write transaction, after the space's write lock, so
-        # batches sent at the same moment (threads, replicas) are checked one by one.
-        quota = SpaceQuota.of(self._limits) if batch.new else None
-        # The CPU work above ran without holding the embedded connection, beside other
-        # threads' queries. The job is written in Level 0's own transaction: one commit per
-        # acknowledged write (on Neo4j a second transaction cost a pooled connection, its
-        # check and a commit). The embedded store commits the batches waiting for its one
-        # writing connection together (``eywa.stores.embedded.group_commit``), so this call
-        # holds no lock around ``add``: a held connection would serialise them again.
-        record = new_job(space, batch.ids, author=author, request_id=request_id) if job else None
-        self._stores.evidence.add(batch.new, batch.mentions, job=record, quota=quota)
+        # Batches of one session are numbered and written one after the other (``seq`` is
+        # read before the write: ``eywa.session_locks``); other sessions' go on beside them.
+        with self._session_locks.held(space, {turn.session or DEFAULT_SESSION for turn in checked}):
+            batch = prepare_batch(space, checked, self._stores.evidence, detect_signals, author=author)
+            # Checked by the store in the write transaction, after the space's write lock, so
+            # batches sent at the same moment (threads, replicas) are checked one by one.
+            quota = SpaceQuota.of(self._limits) if batch.new else None
+            # The CPU work above ran without holding the embedded connection, beside other
+            # threads' queries. The job is written in Level 0's own transaction: one commit per
+            # acknowledged write (on Neo4j a second transaction cost a pooled connection, its
+            # check and a commit). The embedded store commits the batches waiting for its one
+            # writing connection together (``eywa.stores.embedded.group_commit``), so this call
+            # holds no store lock around ``add``: a held connection would serialise them again.
+            record = new_job(space, batch.ids, author=author, request_id=request_id) if job else None
+            self._stores.evidence.add(batch.new, batch.mentions, job=record, quota=quota)
         crashpoints.reached("level0_committed")
         if record is not None:
             job_id = record.id
