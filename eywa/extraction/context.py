@@ -65,12 +65,15 @@ class ContextualExtractor(Extractor, Protocol):
 def named_values(facts: Iterable[Belief | CandidateFact]) -> dict[str, dict[str, tuple[str, str]]]:
     """The names positive, asserted facts of ``NAMED_ATTRIBUTES`` hold, per subject.
 
-    A name is a value that starts with a capital ("Biscuit"; "cat" is a kind, not a name).
+    A name is a value that starts with a capital ("Biscuit"; "cat" is a kind, not a name). An
+    employer is kept whatever its case: a workplace said by its kind ("law firm") is left by
+    its kind ("I left the law firm", read only where the speaker held it).
     """
     out: dict[str, dict[str, tuple[str, str]]] = {}
     for f in facts:
         value = f.value or ""
-        if f.attribute in NAMED_ATTRIBUTES and f.polarity == "positive" and f.modality == "asserted" and value[:1].isupper():
+        named = value[:1].isupper() or (f.attribute == "employer" and bool(value))
+        if f.attribute in NAMED_ATTRIBUTES and f.polarity == "positive" and f.modality == "asserted" and named:
             out.setdefault(f.subject.casefold(), {})[value.casefold()] = (f.attribute, value)
     return out
 

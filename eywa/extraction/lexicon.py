@@ -139,7 +139,24 @@ DEGREES = alternation(
     degree phd doctorate mba diploma certificate associate's_degree postgraduate
     undergraduate_degree law_degree nursing_degree teaching_degree"""
 )
-INSTITUTION_HEADS = r"(?:University|Uni(?![\w-])|College|School|Academy|Institute|Polytechnic|Conservatory)"
+WORKPLACES = alternation(
+    """hospital clinic school high_school elementary_school middle_school primary_school
+    secondary_school kindergarten preschool nursery daycare college university bank law_firm
+    restaurant cafe café diner bakery hotel factory warehouse supermarket grocery_store store shop
+    bookstore pharmacy library museum gallery startup start-up agency company corporation nonprofit
+    non-profit charity gym salon garage farm lab laboratory call_center call_centre pub newspaper
+    magazine nursing_home care_home retirement_home shelter dental_practice consultancy
+    publishing_house theater theatre airline dealership brewery winery vineyard spa studio"""
+)
+"""Kinds of workplace a job is said to be at without a name: "I work at a law firm", "I work
+in a hospital" (the employer is then what kind of place it is)."""
+
+INSTITUTION_HEADS = (
+    r"(?:University|Uni(?![\w-])|College|School|Academy|Institute|Polytechnic|Conservatory"
+    r"|(?<=\w\s)(?:High|Elementary|Middle)(?![\w'’-]))"
+)
+"""The last word of a school's name; "High", "Elementary" and "Middle" only after a name
+("Oakwood High", "Lincoln Elementary": how people shorten "… High School")."""
 
 LANGUAGES = alternation(
     """german french spanish italian portuguese japanese chinese mandarin cantonese korean russian

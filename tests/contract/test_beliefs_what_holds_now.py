@@ -549,6 +549,15 @@ def test_a_laughing_no_before_a_denial_still_says_what_holds(memory: Memory) -> 
         ((("Ana", "I work at Initech.", "2024-01-10T10:00:00"),
           ("Ana", "Just accepted an offer at Globex! I start on Monday.", "2024-06-11T10:00:00")),
          "Where does Ana work now?", "Ana — employer: Globex since 17 Jun 2024 (was Initech)"),
+        # A workplace said by its kind ("a law firm") made no employer: nothing to be "was".
+        ((("Ana", "I work at a law firm downtown, long hours.", "2024-01-10T10:00:00"),
+          ("Ana", "Big news: I just joined Globex as an analyst!", "2024-05-10T10:00:00")),
+         "Where does Ana work now?", "Ana — employer: Globex since 10 May 2024 (was law firm)"),
+        # ... and leaving it by its kind ended nothing.
+        ((("Ana", "I'm a nurse at the local hospital.", "2024-01-10T10:00:00"),
+          ("Ana", "I left the hospital at six, exhausted.", "2024-03-10T10:00:00"),
+          ("Ana", "The hospital let me go last week.", "2024-05-10T10:00:00")),
+         "Where does Ana work now?", "Ana — employer: unemployed since 29 Apr 2024 (was hospital)"),
         # "… we're in Denver now" after a move made no residence: Austin was left, nothing new.
         ((("Ana", "I live in Austin.", "2024-01-10T10:00:00"),
           ("Ana", "Finally moved out of Austin, we're in Denver now.", "2024-06-10T10:00:00")),

@@ -104,3 +104,37 @@ def test_jumping_ship_is_a_new_job_without_an_earlier_belief() -> None:
 def test_a_named_persons_last_day_ends_their_job() -> None:
     """"Melinda's last day at Globex was Friday" as "my last day …" is the speaker's."""
     assert _read("Melinda's last day at Globex was Friday.", {}) == {("Melinda", "employer", "Globex", "negative")}
+
+
+AT_THE_LAW_FIRM: Named = {"cecilia": {"law firm": ("employer", "law firm")}}
+"""After "I work at a law firm": a workplace held by its kind."""
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I left the law firm in April.", {("Cecilia", "employer", "law firm", "negative")}),
+        ("I don't work at the law firm anymore.", {("Cecilia", "employer", "law firm", "negative")}),
+        ("I quit the law firm.", {("Cecilia", "employer", "law firm", "negative")}),
+        ("I got laid off from the law firm.",
+         {("Cecilia", "employer", "law firm", "negative"), ("Cecilia", "employer", "unemployed", "positive")}),
+        ("The law firm let me go last week.",
+         {("Cecilia", "employer", "law firm", "negative"), ("Cecilia", "employer", "unemployed", "positive")}),
+    ],
+)
+def test_leaving_a_workplace_held_by_its_kind_ends_it(text: str, expected: set[tuple[str, str, str, str]]) -> None:
+    assert _read(text, AT_THE_LAW_FIRM) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("I left the law firm at six.", AT_THE_LAW_FIRM),  # the building, for the day
+        ("I left the law firm this morning.", AT_THE_LAW_FIRM),
+        ("I didn't leave the law firm.", AT_THE_LAW_FIRM),
+        ("I left the hospital in April.", AT_THE_LAW_FIRM),  # not the kind held
+        ("I quit the law firm.", {}),  # no workplace held: whose law firm?
+    ],
+)
+def test_leaving_a_building_or_a_kind_not_held_ends_no_job(text: str, named: Named) -> None:
+    assert {f for f in _read(text, named) if f[3] == "negative"} == set()

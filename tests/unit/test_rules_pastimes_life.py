@@ -189,6 +189,10 @@ def test_a_child_starting_at_a_school_starts_school_not_a_job() -> None:
         ("I'm studying at Leeds University.", {("education", "Leeds University", "positive", "asserted")}),
         ("I'm a sophomore at Leeds University.", {("education", "Leeds University", "positive", "asserted")}),
         ("I'm a first-year at Leeds University.", {("education", "Leeds University", "positive", "asserted")}),
+        # A school's name shortened to its last word but one ("… High School" → "… High").
+        ("I'm a junior at Oakwood High.", {("education", "Oakwood High", "positive", "asserted")}),
+        ("I'm a student at Riverside Middle.", {("education", "Riverside Middle", "positive", "asserted")}),
+        ("I graduated from Oakwood High last year.", {("education", "Oakwood High", "positive", "asserted")}),
         ("I'm a senior at Globex.", set()),  # no school by its name: a job's seniority
         # where, when or how one studies is no field of study
         ("I'm studying at the library.", set()),
@@ -293,3 +297,24 @@ def test_a_short_pastime_verb_said_of_a_routine_is_the_pastime(text: str, expect
 )
 def test_a_school_enrolled_at_is_education(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="education") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "pastime"),
+    [
+        ("I'm learning to knit.", "knitting"),
+        ("I've been learning how to paint.", "painting"),
+        ("I'm training for a marathon.", "marathons"),
+        ("I'm training for my first half marathon.", "marathons"),
+        ("I'm training for my first triathlon.", "triathlons"),
+    ],
+)
+def test_learning_or_training_for_a_pastime_is_the_pastime(text: str, pastime: str) -> None:
+    assert facts(text, attribute="hobbies") == {("hobbies", pastime, "positive", "asserted")}
+
+
+@pytest.mark.parametrize(
+    "text", ["I'm training for the job.", "I'm not training for a marathon.", "I'm learning to cook it."]
+)
+def test_training_for_something_else_or_denied_is_no_pastime(text: str) -> None:
+    assert {f for f in facts(text, attribute="hobbies") if f[2] == "positive"} == set()

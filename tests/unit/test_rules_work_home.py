@@ -962,3 +962,106 @@ def test_a_relative_living_with_the_speaker_lives_where_said(text: str, place: s
 )
 def test_work_at_home_or_on_contract_is_an_occupation(text: str, title: str) -> None:
     assert facts(text, attribute="occupation") == {("occupation", title, "positive", "asserted")}
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("I work at the hospital.", "hospital"),
+        ("I work at a law firm in Chicago.", "law firm"),
+        ("My sister works in a hospital.", "hospital"),
+        ("I've been working for a nonprofit since May.", "nonprofit"),
+        ("I work at a small bakery downtown.", "bakery"),  # "small" says how, not which kind
+        ("I work for an insurance company.", "insurance company"),
+        ("I work nights at a warehouse.", "warehouse"),
+        ("I work part-time at a coffee shop.", "coffee shop"),
+        ("I teach at a high school.", "high school"),
+        ("I'm a nurse at the local hospital.", "hospital"),
+        ("I'm the head chef at a small restaurant.", "restaurant"),
+    ],
+)
+def test_a_workplace_said_by_its_kind_is_the_employer(text: str, employer: str) -> None:
+    assert facts(text, attribute="employer") == {("employer", employer, "positive", "asserted")}
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("I got a job at a bakery!", "bakery"),
+        ("I finally found a new job at the hospital.", "hospital"),
+        ("I started a new job as a nurse at the local hospital.", "hospital"),
+        ("I got hired at a law firm last week.", "law firm"),
+        ("I've been hired as a paralegal at a law firm.", "law firm"),
+        ("I landed a full-time position at a tech startup.", "tech startup"),
+    ],
+)
+def test_a_new_job_at_a_workplace_said_by_its_kind_is_the_employer(text: str, employer: str) -> None:
+    assert facts(text, attribute="employer") == {("employer", employer, "positive", "asserted")}
+
+
+def test_a_new_job_by_its_kind_with_a_start_ahead_holds_from_the_start() -> None:
+    """Said on 9 May 2023: "starting in June" is 1 June 2023."""
+    found = [(p.value, p.valid_from) for p in proposals("I got a job at a bakery, starting in June.")
+             if p.attribute == "employer"]
+    assert found == [("bakery", datetime(2023, 6, 1, tzinfo=timezone.utc))]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm working at the library today.",  # where one is, not where one works
+        "We work at the same hospital.",  # whose is said elsewhere
+        "I work for a company.",  # says no kind
+        "I work at the hospital cafeteria.",  # a kind the rule does not know, not the hospital
+        "I used to work at a bank.",
+        "I'd love to work at a museum.",
+        "I don't work at the hospital anymore.",
+        "I'm a student at a community college.",  # a learner, not staff
+        "I didn't get the job at the bakery.",
+        "I got a job at a company.",
+        "I got a job offer at a law firm.",  # an offer is no job
+        "I might get a job at a bakery.",
+    ],
+)
+def test_a_place_or_a_past_or_no_kind_is_no_unnamed_employer(text: str) -> None:
+    assert {f for f in facts(text, attribute="employer") if f[2] == "positive"} == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("I'm a stay-at-home mom.", "stay-at-home mom"),
+        ("I'm a stay at home dad these days.", "stay at home dad"),
+        ("My sister is a stay-at-home mother.", "stay-at-home mother"),
+        ("I've been a stay-at-home dad since March.", "stay-at-home dad"),
+    ],
+)
+def test_staying_home_with_the_family_is_an_occupation(text: str, title: str) -> None:
+    assert facts(text, attribute="occupation") == {("occupation", title, "positive", "asserted")}
+
+
+@pytest.mark.parametrize(
+    "text", ["I've been a stay-at-home dad.", "I was a stay-at-home mom for years.", "I'm not a stay-at-home mom."]
+)
+def test_staying_home_once_or_denied_is_no_occupation_now(text: str) -> None:
+    assert {f for f in facts(text, attribute="occupation") if f[2] == "positive"} == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ("I live in a small town in Ohio.", "Ohio"),
+        ("We live on a farm outside Austin.", "Austin"),
+        ("I live in an apartment in Brooklyn with my sister.", "Brooklyn"),
+        ("I live in the suburbs of Chicago.", "Chicago"),
+    ],
+)
+def test_a_kind_of_home_before_its_town_lives_in_the_town(text: str, place: str) -> None:
+    assert facts(text, attribute="residence") == {("residence", place, "positive", "asserted")}
+
+
+@pytest.mark.parametrize(
+    "text", ["I live in a house in the woods.", "I live in a small town.", "I used to live in a small town in Ohio."]
+)
+def test_a_kind_of_home_with_no_town_or_in_the_past_is_no_residence(text: str) -> None:
+    assert facts(text, attribute="residence") == set()

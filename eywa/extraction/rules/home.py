@@ -43,10 +43,17 @@ _OLD = rf"(?:the\s+)?(?P<old>{PROPER})(?![\w'’])"
 _WITH = rf"(?:with\s+(?:(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?(?:,?\s+{NAME},?)?|{NAME}(?:\s+and\s+{NAME})?|us|me|them)\s+)?"
 """"with my partner Sam", "with my two kids", "with Tom", "with us": whom one lives with,
 between "live" and where ("My mom moved in with us in Lisbon")."""
+_KIND_OF_HOME = (
+    r"(?:(?:in|on)\s+(?:a|an|the)\s+(?:[a-z-]+\s+){0,2}?(?:town|village|city|suburb|neighbou?rhood|area|apartment|flat"
+    r"|house|condo|cabin|farm|place|part)\s+(?=(?:in|near|outside|just|close)\b))?"
+)
+"""What kind of home, before the town it is in: "I live in a small town in Ohio", "we live on a
+farm outside Austin" (where one lives is the place named after it)."""
 _LIVES = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been|{HAVE})?\s+{ADV}(?:live|lives|living|based|residing|reside|resides"
     rf"|(?:settled|settling)(?:\s+in)?(?:\s+(?:really\s+|so\s+|pretty\s+)?(?:nicely|well|fine|okay|ok|quickly))?)\s+"
-    rf"{_WITH}(?:here\s+)?(?P<where>in|(?:just\s+)?(?:outside(?:\s+of)?|near|close\s+to))\s+{CALLED}{_PLACE}",
+    rf"{_WITH}(?:here\s+)?{_KIND_OF_HOME}(?P<where>in|in\s+the\s+suburbs\s+of|(?:just\s+)?(?:outside(?:\s+of)?|near|close\s+to))"
+    rf"\s+{CALLED}{_PLACE}",
     "live lives living based residing reside resides settled settling",
 )
 _CALLED_HOME = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:called|call|calls)\s+{_PLACE}\s+home\b", "call calls called")

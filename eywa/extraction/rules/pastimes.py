@@ -36,6 +36,7 @@ from eywa.extraction.rules.clause import (
     rule,
 )
 from eywa.extraction.rules.phrasing import (
+    article,
     clean,
     fact,
     has_unresolved,
@@ -132,6 +133,22 @@ _LOVE_TO = rule(
     r"(?!\s+(?:it|that|this|them|you|him|her)\b)",
     " ".join(HABITS),
 )
+_LEARNING_TO = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?P<said>learning\s+(?:how\s+)?to)\s+"
+    rf"(?P<verb>{alternation(' '.join(HABITS))})\b(?!\s+(?:it|that|this|them|you|him|her)\b)",
+    "learning",
+)
+""""I'm learning to knit", "I've been learning how to paint": a pastime being taken up (as
+"I'm learning guitar" is, ``_DOES``)."""
+_TRAINING_FOR = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}training\s+for\s+(?:a|an|my|the|another)\s+"
+    r"(?:(?:first|next|second|big|local|charity|spring|autumn|fall)\s+)?"
+    r"(?P<race>(?:half\s+)?marathon|triathlon)\b",
+    "training",
+)
+""""I'm training for a marathon", "… for my first half marathon / triathlon": the pastime is the
+kind of race (the registry's "marathons", "triathlons"), trained for over months. Not
+"half-marathon": one word, in which the validator finds no "marathon" to support the value."""
 _HABIT_CUT = re.compile(r"[,;:.!?]|\s+(?:and|but|because|so|when|while|with|which)\s+")
 _INTO = rule(
     rf"{SUBJ}{BE}\s+{ADV}(?:really\s+|so\s+|big\s+)?(?:into|passionate\s+about|obsessed\s+with|hooked\s+on"
@@ -253,6 +270,15 @@ def hobbies(ctx: Ctx) -> Iterator[CandidateFact]:
         feel = m.group("feel") if m.group("feel").endswith("s") else f"{m.group('feel')}s"
         habit = m.group("verb").lower()
         yield fact(ctx, s, f"{s} {feel} to {habit}", "hobbies", HABITS[habit], confidence=0.75)
+    for m, s in matches(ctx, _LEARNING_TO):
+        habit = m.group("verb").lower()
+        yield fact(ctx, s, f"{s} is {' '.join(m.group('said').split())} {habit}", "hobbies", HABITS[habit],
+                   confidence=0.75)
+    for m, s in matches(ctx, _TRAINING_FOR):
+        race = " ".join(m.group("race").lower().replace("-", " ").split())
+        pastime = "triathlons" if race == "triathlon" else "marathons"
+        yield fact(ctx, s, f"{s} is training for {article(race)} {m.group('race')}", "hobbies", pastime,
+                   confidence=0.75)
     for m, s in matches(ctx, _LOVES):
         yield from _loves(ctx, m, s)
 

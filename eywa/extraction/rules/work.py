@@ -19,7 +19,15 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Final
 
-from eywa.extraction.lexicon import INSTITUTION_HEADS, NEEDS_QUALIFIER, NOT_JOB_MODIFIERS, NOT_NAMES, OCCUPATIONS, PROPER
+from eywa.extraction.lexicon import (
+    INSTITUTION_HEADS,
+    NEEDS_QUALIFIER,
+    NOT_JOB_MODIFIERS,
+    NOT_NAMES,
+    OCCUPATIONS,
+    PROPER,
+    WORKPLACES,
+)
 from eywa.extraction.rules.clause import (
     A,
     ADV,
@@ -70,6 +78,37 @@ _WORKS = rule(
     rf"(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|for)\s+{CALLED}{_ORG}{_ROLE_AFTER}",
     "work works working intern interns interning",
 )
+_PLACE = (
+    rf"(?:at|in|for)\s+(?:a|an|the)\s+(?P<place>(?:[a-z][a-z'’-]*\s+){{0,2}}?(?:{WORKPLACES}))"
+    r"(?=\s*(?:[.!?,;]|$)|\s+(?:in|on|near|downtown|nearby|across|as|since|for|now|these|nowadays|and|but|where|with"
+    r"|full-time|part-time|so|because|last|yesterday|recently|this)\b)"
+)
+"""A workplace said by its kind, not its name ("at a law firm", "in the local hospital"), where
+its noun phrase ends."""
+_WORKS_UNNAMED = rule(
+    rf"{SUBJ}(?P<been>{HAVE}\s+been)?\s+{ADV}(?P<verb>work|works|working|teach|teaches){_SHIFT}\s+"
+    rf"(?:as\s+(?:a|an)\s+{_TITLE}\s+)?{_PLACE}",
+    "work works working teach teaches",
+)
+"""Work at a place said by its kind: "I work at a law firm in Chicago", "my sister works in a
+hospital", "I teach at a high school", "I've been working for a nonprofit since May". The
+employer is the kind of place ("law firm"), so "where does she work?" has an answer until a
+name or a change comes. Not the progressive alone ("I'm working at the library today": where
+one is), not "the same hospital" (whose is said elsewhere), and a bare "company" or "firm"
+says nothing."""
+_PLAIN_MODIFIERS: Final = frozenset("local small big large little tiny huge new nearby busy great nice good fancy".split())
+"""Words before a workplace that describe it rather than say which kind it is: dropped from the
+value, so "a small bakery" and "the bakery" are one employer."""
+_NOT_ONE_PLACE: Final = frozenset("same other another different next first last only whole".split())
+_NEEDS_KIND: Final = frozenset({"company", "corporation", "firm", "agency", "store", "shop"})
+_JOINED_KIND = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:(?P<verb>got|landed|found|started)\s+(?:a|an|my)\s+"
+    rf"(?:new\s+|full-time\s+|part-time\s+|first\s+|dream\s+)*(?:job|position|role)"
+    rf"|(?P<hired>(?:got|was|been|{HAVE}\s+been)\s+hired))(?:\s+as\s+(?:a|an)\s+{_TITLE})?\s+{_PLACE}",
+    "job position role hired",
+)
+""""I got a job at a bakery", "I started a new job as a nurse at the hospital", "I got hired at
+a law firm": a new employer said by its kind, from when (a start said ahead: from then)."""
 _TEACHES = rule(
     rf"{SUBJ}(?:{HAVE}\s+been)?\s+{ADV}(?P<verb>teach|teaches|teaching)\s+(?!(?:a|an|the)\b)(?:[A-Za-z]+\s+){{0,2}}?"
     rf"at\s+{_ORG}",
@@ -272,6 +311,29 @@ _NOT_AT = rule(
 """"I'm not at Globex anymore" (as a reply to "Are you still at Globex?" reads): an end of the
 job, only where the speaker's earlier beliefs hold Globex as the employer ("I'm not at
 Heathrow anymore" is somewhere else)."""
+_THE_KIND = rf"the\s+(?P<place>(?:[a-z][a-z'’-]*\s+){{0,2}}?(?:{WORKPLACES}))(?![\w'’-])"
+"""A workplace said by its kind after "the" ("the law firm"), as one refers back to it."""
+_LEFT_KIND = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>left|quit|resigned\s+from|retired\s+from|stopped\s+working\s+(?:at|for|in)"
+    rf"|(?:got|was)\s+(?:laid\s+off|fired|let\s+go|made\s+redundant)\s+(?:from|by|at)"
+    rf"|(?P<not>do\s+not|does\s+not|don{A}t|doesn{A}t|no\s+longer)\s+work\s+(?:at|for|in))\s+{_THE_KIND}",
+    "left quit resigned retired working laid fired let redundant work",
+)
+_KIND_LET_ME_GO = rule(
+    rf"(?<![\w'’])[Tt]he\s+(?P<place>(?:[a-z][a-z'’-]*\s+){{0,2}}?(?:{WORKPLACES}))\s+{ADV}(?:(?:has|have)\s+)?"
+    rf"(?P<verb>laid\s+me\s+off|let\s+me\s+go{GONE_FOR_GOOD}|fired\s+me|sacked\s+me)\b",
+    "laid let fired sacked",
+)
+"""A workplace the speaker held, said by its kind, left: "I left the law firm in April", "I
+don't work at the hospital anymore", "I got laid off from the warehouse", "the bakery let me
+go". Only where the subject's earlier beliefs hold that kind as the employer."""
+_LEFT_FOR_GOOD = re.compile(
+    r"\s*(?:[.!;]|$)|\s+(?:in\s+(?:[A-Z][a-z]+|\d{4})|last\s+(?:month|year|spring|summer|autumn|fall|winter)"
+    r"|(?:a|an|one|two|three|four|five|six|a\s+few|a\s+couple\s+of|\d+)\s+(?:months?|years?)\s+ago|after\s+\w+\s+years"
+    r"|for\s+good|to\s+(?:join|start|work|go\s+back)|and\s+(?:joined|started|now)|(?:,\s*)?(?:for|after)\s+(?:a|an|the)\s+new)\b"
+)
+"""After "left the hospital": when one leaves a job, not a building ("… in April", "… last
+year", "… for good", the end of the sentence; not "… at six", "… this morning", "… early")."""
 _PLACE_OF_WORK = (
     r"(?P<org>the\s+(?:[a-z][a-z-]+\s+){0,3}(?:company|firm|store|shop|hospital|school|bank|agency|restaurant|startup"
     r"|studio|factory|library|cafe|bakery|clinic|centre|center|warehouse|plant|lab|gym|hotel|newspaper|magazine))\b"
@@ -379,12 +441,19 @@ _STATUS_VALUE = {"self employed": "self-employed", "jobless": "unemployed", "out
                  "a freelancer": "self-employed", "freelance": "self-employed"}  # fmt: skip
 _IS_A = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:working\s+as\s+)?(?:a|an|(?P<def>the))\s+{_TITLE}"
-    rf"(?:\s+(?P<prep>at|for|with)\s+{_ORG})?",
+    rf"(?:\s+(?P<prep>at|for|with)\s+{_ORG}|\s+{_PLACE})?",
     OCCUPATIONS,
 )
 """"I'm a nurse (at X)", "I'm an accountant with Globex", and with "the" where the workplace is
 named ("I'm the head chef at Rosa's Kitchen"): alone, "I'm the teacher" may be a role in a
 story, not a job."""
+_STAYS_HOME = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:a|an)\s+(?:full-time\s+)?"
+    r"(?P<title>stay(?:-at-|\s+at\s+)home\s+(?:mom|mum|dad|parent|mother|father|wife|husband))(?![\w-])",
+    "stay",
+)
+""""I'm a stay-at-home mom (now)": caring for the family is what one does (the occupation, as
+"homemaker" is); said once ("I've been a stay-at-home dad") it held then, not now."""
 _FORMER_TITLE = rule(rf"{SUBJ}{BE}\s+{ADV}(?:a|an)\s+(?P<mod>retired|former)\s+{_TITLE}", "retired former")
 """"I'm a retired teacher": retired (the employer's status); "I'm a former nurse": the
 occupation no longer. ``job_title`` refuses these modifiers for "I'm a …" itself. Not "an
@@ -465,6 +534,15 @@ def org_name(raw: str | None) -> str | None:
     return None if not org or org.split()[0] in NOT_NAMES else org
 
 
+def _workplace(words: str) -> str | None:
+    """The employer a workplace said by its kind names ("small law firm" → "law firm"), or
+    None when the words do not say which kind ("the same hospital", "a company")."""
+    kept = [w for w in words.lower().split() if w not in _PLAIN_MODIFIERS]
+    if any(w in _NOT_ONE_PLACE for w in kept) or (len(kept) == 1 and kept[0] in _NEEDS_KIND):
+        return None
+    return " ".join(kept)
+
+
 def _the(m: re.Match[str], org: str) -> str:
     """The organisation as the statement names it ("the Royal Navy")."""
     return f"the {org}" if m.groupdict().get("the") else org
@@ -493,6 +571,13 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             began = (past_date(ctx, m) if m.groupdict().get("first") or _STARTED_AFTER.match(ctx.text, m.end())
                      else stated_start(ctx, m))  # fmt: skip
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=began, confidence=0.9)
+            yield from _title(ctx, s, m)
+    for m, s in matches(ctx, _WORKS_UNNAMED):
+        if (place := _workplace(m.group("place"))) and (m.group("verb") != "working" or (
+                m.group("been") and lasting(ctx, m.end()))):
+            verb = "teaches" if m.group("verb").startswith("teach") else "works"
+            yield fact(ctx, s, f"{s} {verb} at {article(place)} {place}", "employer", place,
+                       valid_from=stated_start(ctx, m), confidence=0.8)
             yield from _title(ctx, s, m)
     for m, s in matches(ctx, _TEACHES):
         if (org := org_name(m.group("org"))) and (m.group("verb") != "teaching" or lasting(ctx, m.end())):
@@ -552,7 +637,7 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _IS_A) + matches(ctx, _WORKS_AS) + worked_as:
         if experiential_state(ctx, m):
             continue  # "I've been a nurse (at Initech)": once, not now
-        if m.groupdict().get("def") and not m.groupdict().get("org"):
+        if m.groupdict().get("def") and not (m.groupdict().get("org") or m.groupdict().get("place")):
             continue  # "I'm the teacher (here)": a role, unless the workplace is named
         said_title = m.group("title")
         if m.groupdict().get("org") and said_title.startswith("new "):
@@ -569,9 +654,20 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
                 and not (m.groupdict().get("prep") == "with" and org in ctx.persons)  # "a teacher with Tom": a colleague
             ):
                 yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=began, confidence=0.85)
+            if (
+                m.groupdict().get("place") and title.split()[-1] not in _LEARNERS
+                and (place := _workplace(m.group("place")))
+            ):  # "I'm a nurse at the local hospital"
+                yield fact(ctx, s, f"{s} works at {article(place)} {place}", "employer", place, valid_from=began,
+                           confidence=0.8)
             if m.groupdict().get("freelance"):  # "I'm freelancing as a translator": one's own employer
                 yield fact(ctx, s, f"{s} freelances as {article(title)} {title}", "employer", "self-employed",
                            valid_from=began, confidence=0.85)
+    for m, s in matches(ctx, _STAYS_HOME):
+        if not experiential_state(ctx, m):
+            title = " ".join(m.group("title").split())
+            yield fact(ctx, s, f"{s} is {article(title)} {title}", "occupation", title,
+                       valid_from=stated_start(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _FORMER_TITLE):
         if experiential_state(ctx, m) or (title := job_title(m.group("title"))) is None:
             continue
@@ -622,6 +718,7 @@ def _title(ctx: Ctx, s: str, m: re.Match[str]) -> Iterator[CandidateFact]:
 def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
     if ctx.part.negated:
         return
+    yield from _joined_by_kind(ctx)
     changed = [
         (m, s) for m, s in matches(ctx, _LEFT_AND_JOINED)
         if (ctx.holds(s, clean(m.group("old")), "employer") or m.group("verb") != "left")
@@ -798,6 +895,39 @@ def _starts_on(ctx: Ctx, s: str, org: str, start: datetime) -> CandidateFact:
                 valid_from=start, confidence=0.85)
 
 
+def _joined_by_kind(ctx: Ctx) -> Iterator[CandidateFact]:
+    """A new job at a workplace said by its kind ("I got a job at a bakery"), from when."""
+    for m, s in matches(ctx, _JOINED_KIND):
+        if kind := _workplace(m.group("place")):
+            verb = "was hired at" if m.group("hired") else f"{m.group('verb')} a job at"
+            start = future_date(ctx) or past_date(ctx, m)
+            yield fact(ctx, s, f"{s} {verb} {article(kind)} {kind}", "employer", kind, valid_from=start, confidence=0.85)
+            yield from _title(ctx, s, m)
+
+
+def _left_by_kind(ctx: Ctx) -> Iterator[CandidateFact]:
+    """A workplace held by its kind, left ("I left the law firm in April", "the bakery let me go")."""
+    for m, s in matches(ctx, _LEFT_KIND):
+        kind = _workplace(m.group("place"))
+        negated = re.search(r"\b(?:not|never|n[’']t)\b", ctx.text[m.end("subj") : m.start("verb")])
+        if kind is None or not ctx.holds(s, kind, "employer") or negated or (ctx.part.negated and not m.group("not")):
+            continue
+        if m.group("verb") == "left" and _LEFT_FOR_GOOD.match(ctx.turn.text, ctx.part.start + m.end()) is None:
+            continue  # "I left the hospital at six": the building, for the day
+        verb = "does not work at" if m.group("not") else " ".join(m.group("verb").split())
+        said = f"{s} {verb} the {m.group('place')}"
+        yield fact(ctx, s, said, "employer", kind, polarity="negative", valid_from=past_date(ctx, m), confidence=0.8)
+        if _INVOLUNTARY.match(verb):
+            yield from _out_of_work(ctx, s, m, said)
+    speaker = ctx.turn.speaker or ""
+    for m in openings(ctx, _KIND_LET_ME_GO) if speaker and not ctx.part.negated else ():
+        if (kind := _workplace(m.group("place"))) and ctx.holds(speaker, kind, "employer"):
+            said = f"{speaker} was {_LET_GO_PASSIVE[m.group('verb').split()[0]]} by the {m.group('place')}"
+            yield fact(ctx, speaker, said, "employer", kind, polarity="negative", valid_from=past_date(ctx, m),
+                       confidence=0.8)
+            yield from _out_of_work(ctx, speaker, m, said)
+
+
 def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _LOST_JOB_AT):
         place = " ".join(m.group("org").split()[1:])
@@ -837,6 +967,7 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
         if verb == "retired from":
             yield fact(ctx, s, f"{s} retired from {_the(m, org)}", "employer", "retired", valid_from=past_date(ctx, m),
                        confidence=0.8)
+    yield from _left_by_kind(ctx)
     for m, s in matches(ctx, _LEFT_NAMED):
         org = org_name(m.group("org"))
         if org is not None and not ctx.part.negated and ctx.holds(s, org, "employer"):
