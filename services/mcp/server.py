@@ -44,6 +44,7 @@ from eywa.settings import EywaSettings
 from eywa.stores.keys import KeyStore
 from services.access import AccessRecorder
 from services.api.middleware import content_codings
+from services.http_protocol import MCP_PROTOCOL
 from services.mcp.arguments import Names, OptionalText, Text, TurnsArgument, checked_by_the_core
 from services.mcp.gate import McpGate
 from services.mcp.tools_correct import CORRECTION_TOOLS, register_corrections
@@ -286,7 +287,8 @@ def run(settings: EywaSettings, transport: Transport = "stdio", host: str = "127
             access = AccessRecorder(memory.access_log, timedelta(days=days) if days else None)
             server = build_server(memory, keys, limiter=limiter, access=access)
             app = server.streamable_http_app(stateless_http=True, host=host, max_request_body_size=settings.max_body_bytes)
-            uvicorn.run(_closing_on_shutdown(_refusing_codings(app), access), host=host, port=port)
+            # a request uvicorn cannot parse is refused in a JSON-RPC error too (``services.http_protocol``)
+            uvicorn.run(_closing_on_shutdown(_refusing_codings(app), access), host=host, port=port, http=MCP_PROTOCOL)
     finally:
         if access is not None:
             access.close()

@@ -13,20 +13,13 @@ import socket
 from collections.abc import Iterator
 from pathlib import Path
 
-import h11
 import httpx
 import pytest
 
 from eywa.settings import EywaSettings
 from services.api.app import build_app, serve_in_thread
 from services.http_protocol import PROTOCOL, ProblemH11Protocol
-
-MALFORMED = {
-    "garbage request line": b"HELLO THERE\r\n\r\n",
-    "content length not a number": b"POST /v1/spaces/a/turns HTTP/1.1\r\nHost: x\r\nContent-Length: ten\r\n\r\n",
-    "control character in a header": b"GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Note: a\x01b\r\n\r\n",
-    "space before the colon": b"GET /v1/health HTTP/1.1\r\nHost : x\r\n\r\n",
-}
+from tests.services.raw_http import MALFORMED, exchange, parsed
 
 
 @pytest.fixture(scope="module")
@@ -36,35 +29,9 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield served
 
 
-def _exchange(url: str, raw: bytes) -> bytes:
-    """Send ``raw`` on a fresh connection and read until the server closes it."""
-    host, port = url.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=10) as conn:
-        conn.sendall(raw)
-        chunks = []
-        while chunk := conn.recv(65536):
-            chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _parsed(answer: bytes) -> tuple[int, dict[str, str], bytes]:
-    client = h11.Connection(h11.CLIENT)
-    client.send(h11.Request(method="GET", target="/", headers=[("Host", "x")]))
-    client.send(h11.EndOfMessage())
-    client.receive_data(answer)
-    client.receive_data(b"")
-    head = client.next_event()
-    assert isinstance(head, h11.Response), head
-    body = b""
-    while isinstance(event := client.next_event(), h11.Data):
-        body += event.data
-    headers = {name.decode(): value.decode() for name, value in head.headers}
-    return head.status_code, headers, body
-
-
 @pytest.mark.parametrize("raw", MALFORMED.values(), ids=MALFORMED.keys())
 def test_a_malformed_request_is_refused_with_a_problem_and_the_connection_closed(url: str, raw: bytes) -> None:
-    status, headers, body = _parsed(_exchange(url, raw))  # _exchange returns once the server closed
+    status, headers, body = parsed(exchange(url, raw))  # exchange returns once the server closed
     assert status == 400
     assert headers["content-type"] == "application/problem+json" and headers["connection"] == "close"
     problem = json.loads(body)
@@ -93,7 +60,7 @@ def test_the_h11_implementation_refuses_in_the_same_body(tmp_path: Path) -> None
                 if server.started:
                     break
                 thread.join(0.1)
-            status, headers, body = _parsed(_exchange(f"http://127.0.0.1:{port}", MALFORMED["garbage request line"]))
+            status, headers, body = parsed(exchange(f"http://127.0.0.1:{port}", MALFORMED["garbage request line"]))
         finally:
             server.should_exit = True
             thread.join(30)

@@ -26,6 +26,7 @@ from eywa.runtime import open_graph_stores
 from eywa.settings import EywaSettings
 from eywa.stores.embedded.keys import SqliteKeyStore
 from tests.services.conftest import free_port, fresh_window
+from tests.services.raw_http import MALFORMED, exchange, parsed
 
 ROOT = Path(__file__).resolve().parents[2]
 SPACE = "mcphttp"
@@ -254,3 +255,17 @@ def test_a_request_without_a_body_is_served_whatever_content_coding_it_declares(
             with httpx2.stream(method, server.url, headers={**headers, **extra}, timeout=30) as answer:
                 answers.append((answer.status_code, answer.headers.get("content-type")))
         assert answers[0][0] != 415 and answers[1] == answers[0], (method, answers)
+
+
+@pytest.mark.parametrize("raw", MALFORMED.values(), ids=MALFORMED.keys())
+def test_a_malformed_request_is_refused_with_a_json_rpc_error(server: HttpServer, raw: bytes) -> None:
+    """uvicorn answered a request its parser cannot read in text/plain ("Invalid HTTP request
+    received."), the transport's one refusal that was no JSON-RPC error object."""
+    status, headers, body = parsed(exchange(server.url, raw))  # returns once the server closed
+    assert status == 400 and headers["content-type"] == "application/json" and headers["connection"] == "close"
+    error = json.loads(body)
+    assert error["jsonrpc"] == "2.0" and error["id"] is None and error["error"]["code"] == -32600
+    assert "not valid HTTP/1.1" in error["error"]["message"]
+    # the server goes on serving well-formed calls
+    (served,) = _run(server.url, {"Authorization": f"Bearer {server.own_key}"}, ("recall", {"space": SPACE, "query": "Where?"}))
+    assert not served.is_error, _text(served)
