@@ -241,23 +241,28 @@ class Validator:
         self, fact: CandidateFact, texts: list[str], exclude: frozenset[str]
     ) -> tuple[list[str], Polarity]:
         """The surface form of the value best covered by the cited texts; among those covered
-        alike, one said there as a whole phrase, the longest ("ex smoker" over "smoker", whose
-        content words are the same: "ex" is none), then the canonical."""
+        alike, one said there as a whole phrase that the candidate's statement says too (on "I
+        eat fish again, so I'm not vegetarian anymore", "Ana eats fish again" is about "fish",
+        not about the "not vegetarian" that also says fish is eaten), then the longest said
+        there ("ex smoker" over "smoker", whose content words are the same: "ex" is none), then
+        the canonical."""
         vocab = [t.norm for text in texts for t in tokens(text)]
         said = " ".join(texts).casefold()
+        stated = fact.statement.casefold()
         surfaces = (
             value_surfaces(fact.attribute, fact.value or "", fact.polarity, self._attributes)
             if fact.attribute
             else [(fact.value or "", fact.polarity)]
         )
-        best: tuple[tuple[float, int], list[str], Polarity] | None = None
+        best: tuple[tuple[float, bool, int], list[str], Polarity] | None = None
         for surface, polarity in surfaces:
             words = [w for w in dict.fromkeys(content_words(surface, exclude)) if not w.isdigit()]
             if not words:
                 continue
             covered = sum(1 for w in words if best_match(w, vocab) is not None) / len(words)
-            phrase = re.search(rf"(?<!\w){re.escape(surface.casefold())}(?!\w)", said) is not None
-            rank = (covered, len(surface) if phrase else 0)
+            whole = rf"(?<!\w){re.escape(surface.casefold())}(?!\w)"
+            phrase = re.search(whole, said) is not None
+            rank = (covered, phrase and re.search(whole, stated) is not None, len(surface) if phrase else 0)
             if best is None or rank > best[0]:
                 best = (rank, words, polarity)
         return ([], fact.polarity) if best is None else (best[1], best[2])

@@ -571,3 +571,15 @@ def test_everyday_replies_and_moves_say_what_holds_now(
     space = _space("everyday", *(text for _, text, _ in said))
     _send(memory, space, list(said), one_by_one=True)
     assert _answer(memory, space, question).startswith(answer), _answer(memory, space, question)
+
+
+def test_fish_eaten_again_beside_a_vegetarian_diet_ended_is_believed(memory: Memory) -> None:
+    """"I started eating fish again, so I'm not vegetarian anymore": fish was refused (the
+    validator read it through "not vegetarian", a longer way the text says fish is eaten, in
+    the other clause), so the vegetarian's "not fish" stood beside the meat now eaten."""
+    said = (("Ana", "I'm vegetarian these days.", "2024-02-01T10:00:00"),
+            ("Ana", "I started eating fish again, so I'm not vegetarian anymore.", "2024-11-01T10:00:00"))
+    space = _space("fish again", *(text for _, text, _ in said))
+    _send(memory, space, list(said), one_by_one=True)
+    answer = _answer(memory, space, "Does Ana eat fish?")
+    assert answer.startswith("Ana — diet: meat since 1 Nov 2024") and "fish" in answer and "not fish" not in answer, answer

@@ -318,3 +318,19 @@ def test_learning_or_training_for_a_pastime_is_the_pastime(text: str, pastime: s
 )
 def test_training_for_something_else_or_denied_is_no_pastime(text: str) -> None:
     assert {f for f in facts(text, attribute="hobbies") if f[2] == "positive"} == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The value is read where its own word is: "fish" in the first clause, not through the
+        # "not vegetarian" of the second (a longer surface of fish, eaten), which refused it.
+        ("I started eating fish again, so I'm not vegetarian anymore.",
+         {("diet", "fish", "positive", "asserted"), ("diet", "vegetarian", "negative", "asserted")}),
+        ("I gave up being vegetarian.", {("diet", "vegetarian", "negative", "asserted")}),
+        ("I quit being vegan last month.", {("diet", "vegan", "negative", "asserted")}),
+        ("I didn't give up being vegan.", set()),
+    ],
+)
+def test_a_diet_given_up_ends_the_label(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="diet") == expected

@@ -43,6 +43,12 @@ _WENT = rule(
     rf"(?P<diet>{DIETS})\b",
     DIETS,
 )
+_GAVE_UP_DIET = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:stopped|quit|gave\s+up)\s+being\s+(?:a\s+|an\s+)?(?P<diet>{DIETS})\b",
+    "stopped quit gave",
+)
+""""I gave up being vegetarian", "I quit being vegan last month": the label no longer holds, as
+"I'm not vegan anymore" says."""
 _NO_FOOD = rule(
     rf"{SUBJ}\s+{ADV}(?:do\s+not|does\s+not|don{A}t|doesn{A}t|never|no\s+longer|can{A}t|cannot|won{A}t)\s+"
     rf"(?:really\s+|even\s+|ever\s+)?(?:eat|eats|touch)\s+(?:any\s+)?(?P<food>{FOODS})\b",
@@ -99,6 +105,11 @@ def diet(ctx: Ctx) -> Iterator[CandidateFact]:
                            confidence=0.85)
     if ctx.part.negated:
         return
+    for m, s in matches(ctx, _GAVE_UP_DIET):
+        label = _label(m.group("diet"))
+        verb = " ".join(m.group(0)[m.end("subj") - m.start() : m.start("diet") - m.start()].split())
+        yield fact(ctx, s, f"{s} {verb} {label}", "diet", label, polarity="negative", valid_from=past_date(ctx, m),
+                   confidence=0.8)
     for m, s in matches(ctx, _WENT):
         label = _label(m.group("diet"))
         yield fact(ctx, s, f"{s} went {label}", "diet", label, valid_from=past_date(ctx, m), confidence=0.85)
