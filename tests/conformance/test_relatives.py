@@ -45,9 +45,16 @@ def test_a_relatives_state_is_answered_from_the_relatives_dimension(memory: Memo
 
 
 def test_an_unknown_relative_is_not_answered_by_the_owner(memory: Memory) -> None:
-    """Nothing says who Alice's mother is: her own employer must not answer for her mother."""
-    memory.remember("kin", _turns("I work at Initech.", "My mom works at a bakery."))
+    """Nothing says where Alice's mother works: her own employer must not answer for her mother."""
+    memory.remember("kin", _turns("I work at Initech.", "My mom visited us last week."))
     assert _answer(memory, "Where does Alice's mom work?") == ""
+
+
+def test_a_relatives_workplace_said_by_its_kind_answers_for_the_relative(memory: Memory) -> None:
+    """"My mom works at a bakery" once said nothing (a workplace without a name), which this
+    file's test above relied on; now it is the mother's employer, and it answers for her."""
+    memory.remember("kin", _turns("I work at Initech.", "My mom works at a bakery."))
+    assert _answer(memory, "Where does Alice's mom work?").startswith("Alice's mother — employer: bakery")
 
 
 def test_a_former_partner_is_not_the_partner_asked_about(memory: Memory) -> None:
