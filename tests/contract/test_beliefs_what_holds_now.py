@@ -558,6 +558,9 @@ def test_a_laughing_no_before_a_denial_still_says_what_holds(memory: Memory) -> 
           ("Ana", "I left the hospital at six, exhausted.", "2024-03-10T10:00:00"),
           ("Ana", "The hospital let me go last week.", "2024-05-10T10:00:00")),
          "Where does Ana work now?", "Ana — employer: unemployed since 29 Apr 2024 (was hospital)"),
+        # A pet named in the clause after it ("…, we named him Max") was only "dog".
+        ((("Ana", "We got a golden retriever puppy, we named him Max.", "2024-02-01T10:00:00"),),
+         "What pets does Ana have?", "Ana — pets: Max since 1 Feb 2024"),
         # "… we're in Denver now" after a move made no residence: Austin was left, nothing new.
         ((("Ana", "I live in Austin.", "2024-01-10T10:00:00"),
           ("Ana", "Finally moved out of Austin, we're in Denver now.", "2024-06-10T10:00:00")),

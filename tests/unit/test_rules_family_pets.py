@@ -581,3 +581,41 @@ def test_a_baby_named_in_the_clause_after_it_is_the_child(text: str, child: str)
 @pytest.mark.parametrize("text", ["I'm seeing someone new, his name is Sam.", "I'm dating a guy, his name's Sam."])
 def test_someone_seen_named_in_the_clause_after_is_the_partner(text: str) -> None:
     assert ("partner", "Sam", "positive", "asserted") in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We got a puppy and named him Max.",
+        "We adopted a kitten, her name is Max.",
+        "We got a golden retriever puppy, we named him Max.",
+        "We got a puppy, it is called Max.",
+        "We got a puppy. Named him Max.",
+    ],
+)
+def test_a_new_pet_named_in_the_next_clause_has_that_name(text: str) -> None:
+    assert facts(text, attribute="pets") == {("pets", "Max", "positive", "asserted")}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I got a new phone and named it Max.", set()),  # no pet
+        ("We got a puppy and called the vet.", {("pets", "dog", "positive", "asserted")}),  # no name
+    ],
+)
+def test_a_name_given_to_no_pet_or_no_name_after_a_pet_names_none(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="pets") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Our baby boy Theo was born on Tuesday.", {("children", "Theo", "positive", "asserted")}),
+        ("My little girl Mia starts school tomorrow.", {("children", "Mia", "positive", "asserted")}),
+        ("My little boy loves trains.", set()),  # "little boy" alone: no child named, no kind counted
+        ("Our baby is due in May.", set()),  # on the way
+    ],
+)
+def test_a_baby_or_little_one_named_is_a_child(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="children") == expected

@@ -179,12 +179,12 @@ child named: "two kids, Leo and Sara.", "a son named Leo and a daughter named Sa
 _MY_KID = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+(?:(?:little|baby|eldest|oldest|youngest|older|younger"
     rf"|teenage|adult|grown-up|two|three|four|first|second|third|fourth|newborn|new)\s+)?"
-    rf"(?P<kind>kids|children|son|daughter|sons|daughters|twins|baby)\b"
+    rf"(?P<kind>kids|children|son|daughter|sons|daughters|twins|(?:baby|little)\s+(?:boy|girl)|baby)\b"
     rf"(?:(?:,?\s+(?:(?:named|called)\s+)?|\s+(?:is|are)\s+(?:named|called)\s+|{A}s?\s+names?\s+(?:is|are)\s+"
     rf"|\s+are\s+(?={NAME}(?:\s*,\s*{NAME})*,?\s+and\s+{NAME}\b))(?P<name>{NAME})\b)?",
-    "kids children son daughter sons daughters twins baby",
+    "kids children son daughter sons daughters twins baby little",
 )
-""""my son Leo", "my son, Leo", "our second son, named Leo", "my son is called Leo", "my
+""""my son Leo", "our baby boy Theo", "my little girl Mia", "my son, Leo", "our second son, named Leo", "my son is called Leo", "my
 daughter's name is Mia", and for several "my kids are named Leo and Mia", "my kids' names
 are Leo and Mia" or "my kids are Leo and Mia" (a list of names only: "my son is Canadian"
 names no child)."""
@@ -483,7 +483,7 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
         for name in names if len(names) > 1 else []:
             yield fact(ctx, s, f"{s} has {n} {kind}, one named {name}", "children", name, confidence=0.85)
     for m, s in matches(ctx, _MY_KID, we=True, anywhere=True):
-        kind, name = m.group("kind"), _name(m.group("name"))
+        kind, name = " ".join(m.group("kind").split()), _name(m.group("name"))
         if name is not None and name != s:
             verb = "include" if kind in _PLURAL_KINDS else "is"
             yield fact(ctx, s, f"{possessive(s)} {kind} {verb} {name}", "children", name, confidence=0.8)
@@ -493,7 +493,7 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
                 if _name(other) and other != s:
                     yield fact(ctx, s, f"{possessive(s)} {kind} are {name} and {other}", "children", other,
                                confidence=0.8)
-        elif name is None and kind != "baby":
+        elif name is None and kind != "baby" and kind in _KIND_VALUE:  # "our baby (boy)" may be on the way
             plural = kind.endswith("s") or kind == "children"
             yield fact(ctx, s, f"{s} has {'' if plural else 'a '}{kind}", "children", _KIND_VALUE[kind],
                        confidence=0.75)

@@ -45,11 +45,14 @@ _HAS = rule(
     PETS,
 )
 _NAME_IS = re.compile(
-    rf"^\s*(?:(?:Her|His|Its|Their)\s+name(?:{A}s|\s+is)|(?:She|He|It){A}s\s+called"
-    rf"|(?:{NAME}|I|We)\s+(?:named|called)\s+(?:her|him|it))\s+(?P<name>{NAME})\b"
+    rf"^\s*(?:[.!]\s*|(?P<clause>,\s*|\s+and\s+|,\s+and\s+))?(?:(?:Her|His|Its|Their)\s+name(?:{A}s|\s+is)"
+    rf"|(?:She|He|It)(?:{A}s|\s+is)\s+called|(?:(?:{NAME}|I|We)\s+)?(?:[Nn]amed|[Cc]alled)\s+(?:her|him|it)"
+    rf"|(?(clause)(?:(?:her|his|its|their)\s+name(?:{A}s|\s+is)|(?:she|he|it)(?:{A}s|\s+is)\s+called"
+    rf"|(?:we\s+)?(?:named|called)\s+(?:her|him|it))|(?!)))\s+(?P<name>{NAME})\b"
 )
-"""The next sentence naming the pet just mentioned ("I got a puppy! Her name's Coco.",
-"We adopted a kitten. Lucia named her Sardine.")."""
+"""The next sentence, or the next clause of this one, naming the pet just mentioned ("I got
+a puppy! Her name's Coco.", "We adopted a kitten. Lucia named her Sardine.", "we got a
+puppy, we named him Max", "we got a puppy and named him Max")."""
 _GOT = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:adopted|got|rescued|bought|brought\s+home|took\s+in|welcomed)\s+"
     rf"(?P<n>{NUMBER_WORD}|another|our|my)\s+{PET_ADJECTIVES}(?P<pet>{PETS})\b(?!\s+(?:for|toy|plushie|figurine)\b)"
@@ -193,7 +196,8 @@ def pets(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     for m, s in matches(ctx, _GOT, we=True):
         pet, names = m.group("pet"), pet_names(m.group("name"))
-        if not names and (later := _NAME_IS.match(ctx.turn.text[ctx.part.start + len(ctx.text) :])) is not None:
+        later = _NAME_IS.match(ctx.text[m.end() :]) or _NAME_IS.match(ctx.turn.text[ctx.part.start + len(ctx.text) :])
+        if not names and later is not None:
             names = [later.group("name")]
         how = re.search(r"\b(adopted|got|rescued|bought|brought home|took in|welcomed)\b", m.group(0))
         kind = pet if len(names) < 2 else pet_value(pet, None)
