@@ -999,6 +999,14 @@ def test_a_new_job_at_a_workplace_said_by_its_kind_is_the_employer(text: str, em
     assert facts(text, attribute="employer") == {("employer", employer, "positive", "asserted")}
 
 
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [("I got hired at a bank as a data analyst!", "data analyst"), ("I got a job at a bakery as a baker.", "baker")],
+)
+def test_the_job_named_after_a_workplace_said_by_its_kind_is_the_occupation(text: str, title: str) -> None:
+    assert facts(text, attribute="occupation") == {("occupation", title, "positive", "asserted")}
+
+
 def test_a_new_job_by_its_kind_with_a_start_ahead_holds_from_the_start() -> None:
     """Said on 9 May 2023: "starting in June" is 1 June 2023."""
     found = [(p.value, p.valid_from) for p in proposals("I got a job at a bakery, starting in June.")
@@ -1057,6 +1065,14 @@ def test_staying_home_once_or_denied_is_no_occupation_now(text: str) -> None:
     ],
 )
 def test_a_kind_of_home_before_its_town_lives_in_the_town(text: str, place: str) -> None:
+    assert facts(text, attribute="residence") == {("residence", place, "positive", "asserted")}
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [("We moved to a small town in Vermont.", "Vermont"), ("We moved into a house in the suburbs of Denver.", "Denver")],
+)
+def test_a_move_to_a_kind_of_home_in_a_town_is_a_move_to_the_town(text: str, place: str) -> None:
     assert facts(text, attribute="residence") == {("residence", place, "positive", "asserted")}
 
 

@@ -43,10 +43,11 @@ _OLD = rf"(?:the\s+)?(?P<old>{PROPER})(?![\w'’])"
 _WITH = rf"(?:with\s+(?:(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?(?:,?\s+{NAME},?)?|{NAME}(?:\s+and\s+{NAME})?|us|me|them)\s+)?"
 """"with my partner Sam", "with my two kids", "with Tom", "with us": whom one lives with,
 between "live" and where ("My mom moved in with us in Lisbon")."""
-_KIND_OF_HOME = (
-    r"(?:(?:in|on)\s+(?:a|an|the)\s+(?:[a-z-]+\s+){0,2}?(?:town|village|city|suburb|neighbou?rhood|area|apartment|flat"
-    r"|house|condo|cabin|farm|place|part)\s+(?=(?:in|near|outside|just|close)\b))?"
+_A_KIND_OF_HOME = (
+    r"(?:a|an|the)\s+(?:[a-z-]+\s+){0,2}?(?:town|village|city|suburb|neighbou?rhood|area|apartment|flat|house|condo"
+    r"|cabin|farm|place|part)"
 )
+_KIND_OF_HOME = rf"(?:(?:in|on)\s+{_A_KIND_OF_HOME}\s+(?=(?:in|near|outside|just|close)\b))?"
 """What kind of home, before the town it is in: "I live in a small town in Ohio", "we live on a
 farm outside Austin" (where one lives is the place named after it)."""
 _LIVES = rule(
@@ -98,12 +99,12 @@ _NEW_HOME = rf"into\s+{_A_HOME}\s+in"
 _MOVED = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:moved|relocated|made\s+the\s+move)\s+(?:(?:away\s+)?from\s+{_OLD}\s+)?"
     rf"(?:back\s+home\s+|home\s+|back\s+|over\s+|here,?\s+|all\s+the\s+way\s+)?(?:to|into|in\s+{_WITH}(?:in|to)|{_NEW_HOME})\s+"
-    rf"{CALLED}{_PLACE}",
+    rf"(?:{_A_KIND_OF_HOME}\s+in\s+|the\s+suburbs\s+of\s+)?{CALLED}{_PLACE}",
     "moved relocated move",
 )
 """"I moved to Braga", "we moved back to Porto", "we made the move to Porto", whom one moved in with before where: "I
 moved in with my boyfriend in Braga", and the home moved into: "we moved into our new place
-in Leeds"."""
+in Leeds", "we moved to a small town in Vermont", "… into a house in the suburbs of Denver"."""
 _MOVED_HERE = rule(rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:moved|relocated)\s+here\b(?!,?\s+(?:to|into)\s+(?:the\s+)?[A-Z])", "moved relocated")
 _GREETING_FROM = re.compile(
     rf"\b(?:[Hh]ello|[Hh]i|[Hh]ey|[Gg]reetings|[Gg]ood\s+(?:morning|evening))\s+from\s+(?:sunny\s+|rainy\s+|snowy\s+)?"

@@ -87,7 +87,7 @@ _PLACE = (
 its noun phrase ends."""
 _WORKS_UNNAMED = rule(
     rf"{SUBJ}(?P<been>{HAVE}\s+been)?\s+{ADV}(?P<verb>work|works|working|teach|teaches){_SHIFT}\s+"
-    rf"(?:as\s+(?:a|an)\s+{_TITLE}\s+)?{_PLACE}",
+    rf"(?:as\s+(?:a|an)\s+{_TITLE}\s+)?{_PLACE}{_ROLE_AFTER}",
     "work works working teach teaches",
 )
 """Work at a place said by its kind: "I work at a law firm in Chicago", "my sister works in a
@@ -104,11 +104,12 @@ _NEEDS_KIND: Final = frozenset({"company", "corporation", "firm", "agency", "sto
 _JOINED_KIND = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:(?P<verb>got|landed|found|started)\s+(?:a|an|my)\s+"
     rf"(?:new\s+|full-time\s+|part-time\s+|first\s+|dream\s+)*(?:job|position|role)"
-    rf"|(?P<hired>(?:got|was|been|{HAVE}\s+been)\s+hired))(?:\s+as\s+(?:a|an)\s+{_TITLE})?\s+{_PLACE}",
+    rf"|(?P<hired>(?:got|was|been|{HAVE}\s+been)\s+hired))(?:\s+as\s+(?:a|an)\s+{_TITLE})?\s+{_PLACE}{_ROLE_AFTER}",
     "job position role hired",
 )
 """"I got a job at a bakery", "I started a new job as a nurse at the hospital", "I got hired at
-a law firm": a new employer said by its kind, from when (a start said ahead: from then)."""
+a bank as a data analyst": a new employer said by its kind, from when (a start said ahead:
+from then), and the job named before or after it."""
 _TEACHES = rule(
     rf"{SUBJ}(?:{HAVE}\s+been)?\s+{ADV}(?P<verb>teach|teaches|teaching)\s+(?!(?:a|an|the)\b)(?:[A-Za-z]+\s+){{0,2}}?"
     rf"at\s+{_ORG}",
