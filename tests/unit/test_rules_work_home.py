@@ -1081,3 +1081,20 @@ def test_a_move_to_a_kind_of_home_in_a_town_is_a_move_to_the_town(text: str, pla
 )
 def test_a_kind_of_home_with_no_town_or_in_the_past_is_no_residence(text: str) -> None:
     assert facts(text, attribute="residence") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("I'm now the head of marketing at Globex.", "head of marketing"),
+        ("I'm the new head of sales at Globex.", "head of sales"),
+        ("I'm the chief of staff at Globex.", "chief of staff"),
+    ],
+)
+def test_a_title_said_by_what_one_heads_at_an_employer_is_both(text: str, title: str) -> None:
+    assert facts(text) == {("occupation", title, "positive", "asserted"), ("employer", "Globex", "positive", "asserted")}
+
+
+@pytest.mark.parametrize("text", ["I'm the head of the household.", "I'm the head of my class.", "I'm the head of the PTA."])
+def test_heading_a_household_a_class_or_a_club_is_no_job(text: str) -> None:
+    assert facts(text, attribute="occupation") == facts(text, attribute="employer") == set()

@@ -443,7 +443,7 @@ _STATUS_VALUE = {"self employed": "self-employed", "jobless": "unemployed", "out
 _IS_A = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:working\s+as\s+)?(?:a|an|(?P<def>the))\s+{_TITLE}"
     rf"(?:\s+(?P<prep>at|for|with)\s+{_ORG}|\s+{_PLACE})?",
-    OCCUPATIONS,
+    OCCUPATIONS | {"head", "vp", "chief"},
 )
 """"I'm a nurse (at X)", "I'm an accountant with Globex", and with "the" where the workplace is
 named ("I'm the head chef at Rosa's Kitchen"): alone, "I'm the teacher" may be a role in a
@@ -507,6 +507,13 @@ then (a job quit for another says what comes next: not ``unemployed``)."""
 
 
 _LEARNERS = frozenset({"student", "pupil", "undergraduate", "undergrad", "postgraduate", "postgrad"})
+_HEAD_OF = re.compile(
+    r"(?:(?:new|deputy|assistant|associate|senior|interim)\s+)?(?:head|director|vp|vice\s+president|chief)\s+of\s+"
+    r"(?!(?:the|a|an|my|our|his|her|their|it|them|this|that|state)\b)[a-z][a-z-]+(?:\s+(?:and\s+)?[a-z][a-z-]+)?"
+    r"(?=\s*$|\s+(?:at|for|with)\b)"
+)
+"""A title said by what one heads ("head of marketing", "director of product design"), up to
+the employer after it: the head noun is "head" or "director", with what they head."""
 
 
 def job_title(words: str | None) -> str | None:
@@ -515,6 +522,8 @@ def job_title(words: str | None) -> str | None:
     """
     if not words:
         return None
+    if (head := _HEAD_OF.match(words)) is not None:
+        return " ".join(head.group(0).split())  # "head of marketing", "director of sales"
     parts = words.split()[:4]
     for i, word in enumerate(parts):
         if word in {"at", "for", "in", "and", "with", "who", "of", "on", "to"}:
