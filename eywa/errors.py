@@ -42,6 +42,7 @@ ErrorCode = Literal[
     "not_found",
     "erased",
     "conflict",
+    "session_busy",
     "overloaded",
     "unavailable",
     "store_unavailable",
@@ -230,6 +231,32 @@ class SpaceNotEmptyError(ConflictError):
             self, f"space {space!r} is not empty{what}: an export is imported into an empty space "
             "(or again, as done, into the space an import of the very same export left unchanged)",
         )  # fmt: skip
+
+
+class SessionBusyError(EywaError):
+    """Another writer (another API replica, another worker) added turns to a session of the
+    batch after the batch was numbered; nothing of the batch was written.
+
+    A batch's new turns are numbered after the turns their session holds (``seq``), read
+    before the write; the store checks in the write transaction, once it holds the session's
+    lock, that each session's first new turn still comes next in it. ``Memory`` prepares
+    the batch again from a fresh read and writes it again a few times
+    (``eywa.session_locks.NUMBERING_ATTEMPTS``) before it lets this error out: sending the batch
+    again later (same ids) is safe and numbers it after what the session then holds.
+    """
+
+    code: ErrorCode = "session_busy"
+
+    def __init__(self, space: str, sessions: Sequence[str], *, attempts: int = 1) -> None:
+        self.space = space
+        self.sessions = tuple(sessions)
+        self.attempts = attempts
+        names = ", ".join(repr(s) for s in self.sessions[:3]) + (" …" if len(self.sessions) > 3 else "")
+        tries = f" (tried {attempts} times)" if attempts > 1 else ""
+        super().__init__(
+            f"session(s) {names} of space {space!r} received turns from another writer while this "
+            f"batch was being numbered{tries}; nothing was written: send it again"
+        )
 
 
 BacklogStage = Literal["level1", "embed"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
@@ -45,6 +46,7 @@ from eywa.errors import (
     InvalidInputError,
     NotFoundError,
     OverloadedError,
+    SessionBusyError,
     StoreError,
 )
 from eywa.extraction.base import Extractor, extractor_label
@@ -52,7 +54,7 @@ from eywa.extraction.pipeline import Explanation, explain
 from eywa.extraction.validator import Validator
 from eywa.ids import check_space, entity_key
 from eywa.in_flight import InFlight
-from eywa.session_locks import SessionLocks
+from eywa.session_locks import NUMBERING_ATTEMPTS, SessionLocks, renumber_pause
 from eywa.indexing import embed_evidence, repair_vectors
 from eywa.jobs import JobStatus
 from eywa.models import (
@@ -506,21 +508,34 @@ class Memory:
         status: JobStatus | None = None
         job_id: str | None = None
         self._refuse_overload()
-        # Batches of one session are numbered and written one after the other (``seq`` is
-        # read before the write: ``eywa.session_locks``); other sessions' go on beside them.
-        with self._session_locks.held(space, {turn.session or DEFAULT_SESSION for turn in checked}):
-            batch = prepare_batch(space, checked, self._stores.evidence, detect_signals, author=author)
-            # Checked by the store in the write transaction, after the space's write lock, so
-            # batches sent at the same moment (threads, replicas) are checked one by one.
-            quota = SpaceQuota.of(self._limits) if batch.new else None
-            # The CPU work above ran without holding the embedded connection, beside other
-            # threads' queries. The job is written in Level 0's own transaction: one commit per
-            # acknowledged write (on Neo4j a second transaction cost a pooled connection, its
-            # check and a commit). The embedded store commits the batches waiting for its one
-            # writing connection together (``eywa.stores.embedded.group_commit``), so this call
-            # holds no store lock around ``add``: a held connection would serialise them again.
-            record = new_job(space, batch.ids, author=author, request_id=request_id) if job else None
-            self._stores.evidence.add(batch.new, batch.mentions, job=record, quota=quota)
+        sessions = {turn.session or DEFAULT_SESSION for turn in checked}
+        for attempt in range(1, NUMBERING_ATTEMPTS + 1):
+            try:
+                # Batches of one session are numbered and written one after the other in
+                # this process (``seq`` is read before the write: ``eywa.session_locks``);
+                # other sessions' go on beside them. Another process's batch of the session
+                # committed in between is found by the store (``numbered``), which writes
+                # nothing: the batch is numbered again from a fresh read.
+                with self._session_locks.held(space, sessions):
+                    batch = prepare_batch(space, checked, self._stores.evidence, detect_signals, author=author)
+                    # Checked by the store in the write transaction, after the space's write
+                    # lock, so batches sent at the same moment (threads, replicas) are checked
+                    # one by one.
+                    quota = SpaceQuota.of(self._limits) if batch.new else None
+                    # The CPU work above ran without holding the embedded connection, beside
+                    # other threads' queries. The job is written in Level 0's own transaction:
+                    # one commit per acknowledged write (on Neo4j a second transaction cost a
+                    # pooled connection, its check and a commit). The embedded store commits
+                    # the batches waiting for its one writing connection together
+                    # (``eywa.stores.embedded.group_commit``), so this call holds no store
+                    # lock around ``add``: a held connection would serialise them again.
+                    record = new_job(space, batch.ids, author=author, request_id=request_id) if job else None
+                    self._stores.evidence.add(batch.new, batch.mentions, job=record, quota=quota, numbered=True)
+                break
+            except SessionBusyError as busy:
+                if attempt == NUMBERING_ATTEMPTS:
+                    raise SessionBusyError(space, busy.sessions, attempts=attempt) from busy
+            time.sleep(renumber_pause(attempt))
         crashpoints.reached("level0_committed")
         if record is not None:
             job_id = record.id

@@ -28,6 +28,7 @@ _STATUS: Final[dict[ErrorCode, tuple[int, str]]] = {
     "not_found": (404, "Not found"),
     "erased": (410, "Erased"),
     "conflict": (409, "Conflict"),
+    "session_busy": (503, "Session busy"),
     "overloaded": (503, "Backlog over its bound"),
     "unavailable": (503, "Service unavailable"),
     "store_unavailable": (503, "Store unavailable"),

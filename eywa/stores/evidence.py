@@ -74,6 +74,7 @@ class EvidenceStore(Protocol):
         *,
         job: JobRecord | None = None,
         quota: SpaceQuota | None = None,
+        numbered: bool = False,
     ) -> list[str]:
         """Write a batch atomically; evidence whose id exists is skipped.
 
@@ -93,6 +94,21 @@ class EvidenceStore(Protocol):
         turn, mention, mark or job) and raises ``QuotaExceededError``. ``None`` costs
         nothing; a quota costs an aggregation of the space's turns (O(turns of the space),
         which the quota itself bounds) inside the write.
+
+        ``numbered``: the new turns were numbered after their sessions' stored turns by a
+        read made before this call (``prior``'s ``next_seqs``, ``eywa.batches``). The store
+        then checks, in the same transaction and once no other batch of those sessions can
+        write until it ends (the embedded store's single writer; on Neo4j each session's
+        node, locked, created if new, before the batch reads its sessions), that each
+        session's first new turn still comes next in it: its seq is one past the highest
+        stored seq (0 for a new session). A session that received turns from another writer
+        in between (another replica, another process over the same Neo4j) fails the check:
+        the batch writes nothing (no turn, mark or job) and raises ``SessionBusyError``,
+        which the caller answers by numbering the batch again from a fresh read. Batches
+        of one transaction are checked one after the other, each after the ones before it
+        that passed; a refused batch leaves the others of its transaction written. The
+        check is one indexed lookup per session (its highest seq). Without it (``False``:
+        an import of stored turns, a rehearsal) the seqs are written as given.
         """
         ...
 

@@ -5,7 +5,9 @@ the commit was the largest part of a write's time (issue #14's POST /turns on Ne
 first write's transaction is held open here while seven more are added from other threads:
 they wait for it, then commit together, each caller with its own batch's ids. A group's
 failure stays with the batch that caused it: its turn tombstoned, it is refused alone and
-the others of its group are committed.
+the others of its group are committed. A batch numbered after turns another writer has
+since added to its session (``numbered``) is left out of its group's write before anything
+is written: refused alone, without rolling its neighbours back.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import pytest
 from neo4j import Driver, ManagedTransaction
 
 from eywa.batches import PreparedBatch, coerce_turns, prepare_batch
-from eywa.errors import ErasedError
+from eywa.errors import ErasedError, SessionBusyError
 from eywa.models import Entity, Evidence
 from eywa.signals import detect_signals
 from eywa.stores.neo4j.evidence import Neo4jEvidenceStore
@@ -83,6 +85,30 @@ def _shifted(batch: PreparedBatch, by: int) -> tuple[list[Evidence], list[tuple[
 def _count(driver: Driver, database: str, query: str, **params: Any) -> int:
     rows, _, _ = driver.execute_query(query, params, database_=database)
     return int(rows[0]["n"])
+
+
+def _one_session_twice(store: Neo4jEvidenceStore, space: str) -> tuple[PreparedBatch, PreparedBatch, PreparedBatch]:
+    """A batch of another session, then two of session "shared" prepared at once (both at
+    seqs 0 and 1)."""
+    first = _batch(store, space, "other", ["Rosa repaired a bicycle."])
+    a = _batch(store, space, "shared", ["Rosa bought green paint.", "Rosa painted the shed."])
+    b = _batch(store, space, "shared", ["Tomas walked the dog.", "Tomas fed the cat."])
+    return first, a, b
+
+
+def _held_then_grouped(
+    store: Neo4jEvidenceStore, graph: HeldGraph, first: PreparedBatch, batches: list[PreparedBatch], **kwargs: Any
+) -> list[Future[list[str]]]:
+    """``first`` added and held in its transaction while ``batches`` are added and queue
+    behind it (``kwargs`` to every ``add``), then released; the futures of all, in order,
+    once done."""
+    with ThreadPoolExecutor(len(batches) + 1) as pool:
+        first_write = pool.submit(store.add, first.new, first.mentions, **kwargs)
+        assert graph.holding.wait(_WAIT_S)
+        futures = [pool.submit(store.add, x.new, x.mentions, **kwargs) for x in batches]
+        _queued(store, graph, len(batches))
+        graph.go.set()
+    return [first_write, *futures]
 
 
 @pytest.fixture
@@ -159,18 +185,10 @@ def test_batches_prepared_at_once_for_one_session_commit_together_as_one_after_t
     # group, the second took the first's places in the session's context and the whole
     # group failed, then each batch was written again alone (4 transactions).
     database, (graph, store) = neo4j_server.database, held
-    first = _batch(store, neo4j_space, "other", ["Rosa repaired a bicycle."])
-    a = _batch(store, neo4j_space, "shared", ["Rosa bought green paint.", "Rosa painted the shed."])
-    b = _batch(store, neo4j_space, "shared", ["Tomas walked the dog.", "Tomas fed the cat."])
+    first, a, b = _one_session_twice(store, neo4j_space)
     assert [e.seq for e in a.new] == [e.seq for e in b.new] == [0, 1]
-    with ThreadPoolExecutor(3) as pool:
-        first_write = pool.submit(store.add, first.new, first.mentions)
-        assert graph.holding.wait(_WAIT_S)
-        futures = [pool.submit(store.add, x.new, x.mentions) for x in (a, b)]
-        _queued(store, graph, 2)
-        graph.go.set()
-        assert first_write.result(_WAIT_S) == first.ids
-        assert [f.result(_WAIT_S) for f in futures] == [a.ids, b.ids]
+    done = _held_then_grouped(store, graph, first, [a, b])
+    assert [f.result(_WAIT_S) for f in done] == [first.ids, a.ids, b.ids]
     assert graph.transactions == 2  # the held one, then the group: before, 4
     # As one after the other: each batch's turns linked in order, each with its own context.
     rows, _, _ = neo4j_driver.execute_query(
@@ -181,3 +199,29 @@ def test_batches_prepared_at_once_for_one_session_commit_together_as_one_after_t
     near = {r["y"]: r["near"] for r in rows}
     assert "green paint" in near[a.ids[1]]
     assert "walked the dog" in near[b.ids[1]]
+
+
+def test_a_numbered_batch_whose_seqs_were_taken_is_refused_in_its_group_the_others_committed(
+    neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str, held: tuple[HeldGraph, Neo4jEvidenceStore]
+) -> None:
+    # Two replicas' batches of one session, numbered at once, meet in one replica's group
+    # (as when the other replica's committed first: here both are this store's). The second
+    # is refused before the write; the group is not rolled back and written again alone.
+    database, (graph, store) = neo4j_server.database, held
+    first, a, b = _one_session_twice(store, neo4j_space)
+    c = _batch(store, neo4j_space, "third", ["Rosa mended a sock."])
+    done = _held_then_grouped(store, graph, first, [a, b, c], numbered=True)
+    assert [done[i].result(_WAIT_S) for i in (0, 1, 3)] == [first.ids, a.ids, c.ids]
+    with pytest.raises(SessionBusyError) as busy:
+        done[2].result(_WAIT_S)
+    assert busy.value.sessions == ("shared",)
+    assert graph.transactions == 2  # the held one, then the group (its parts): none alone
+    rows, _, _ = neo4j_driver.execute_query(
+        f"MATCH (e:{Label.EVIDENCE} {{space: $s}}) RETURN e.session AS session, e.seq AS seq, e.id AS id",
+        s=neo4j_space, database_=database,
+    )  # fmt: skip
+    assert sorted((r["session"], r["seq"], r["id"]) for r in rows) == sorted(
+        [("other", 0, first.ids[0]), ("shared", 0, a.ids[0]), ("shared", 1, a.ids[1]), ("third", 0, c.ids[0])]
+    )
+    tomas = f"MATCH (n:{Label.ENTITY} {{space: $s, name: 'Tomas'}}) RETURN count(n) AS n"
+    assert _count(neo4j_driver, database, tomas, s=neo4j_space) == 0  # nothing of the refused batch

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from eywa.contract import SpaceQuota, SpaceUsage, check_quota, turn_bytes
-from eywa.errors import ErasedError, QuotaExceededError
+from eywa.errors import ErasedError, QuotaExceededError, SessionBusyError
 from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, Evidence, Signal, SignalKind, utc_now
 from eywa.signals.version import current_signals_version
@@ -146,12 +146,13 @@ class _Batch:
     quota: SpaceQuota | None
     at: datetime
     signals_version: int
+    numbered: bool = False
 
 
 def _write_batch(conn: sqlite3.Connection, batch: _Batch) -> list[str]:
     """Write ``batch`` in the open transaction of ``conn``; returns the ids of the new turns.
-    A refusal (``ErasedError``, ``QuotaExceededError``) is raised before its turns are
-    written (its job is rolled back with it)."""
+    A refusal (``ErasedError``, ``QuotaExceededError``, ``SessionBusyError``) is raised
+    before its turns are written (its job is rolled back with it)."""
     evidence, job = batch.evidence, batch.job
     if job is not None:  # rolled back with the batch if a turn is refused below
         ledger_sql.add_job_in(conn, job)
@@ -166,6 +167,8 @@ def _write_batch(conn: sqlite3.Connection, batch: _Batch) -> list[str]:
         )
     }
     new = [e for e in evidence if e.id not in present]
+    if batch.numbered:
+        _refuse_busy(conn, new)
     for space in sorted({e.space for e in new}):
         ledger_sql.refuse_tombstoned(conn, space, [e.id for e in new if e.space == space])
     if batch.quota is not None:
@@ -192,6 +195,32 @@ def _write_batch(conn: sqlite3.Connection, batch: _Batch) -> list[str]:
     return [e.id for e in new]
 
 
+# Where a session continues: one past its highest seq (the top of ``evidence_session``).
+_NEXT_SEQ = "SELECT COALESCE(MAX(seq) + 1, 0) FROM evidence WHERE space = ? AND session = ?"
+
+
+def _refuse_busy(conn: sqlite3.Connection, new: Sequence[Evidence]) -> None:
+    """Refuse ``new`` turns, numbered before the write, whose first seq in a session is not
+    where the session continues (one past its highest stored seq: the top of the
+    ``evidence_session`` index). The database has one writer process, whose ``Memory``
+    numbers the batches of one session one after the other (``eywa.session_locks``), so this
+    never fires in practice; it keeps ``EvidenceStore.add``'s contract one for both stores.
+
+    Raises:
+        SessionBusyError: another batch took the seqs (nothing of the batch is written).
+    """
+    first: dict[tuple[str, str], int] = {}
+    for e in new:
+        first[(e.space, e.session)] = min(first.get((e.space, e.session), e.seq), e.seq)
+    busy = [
+        (space, session)
+        for (space, session), seq in sorted(first.items())
+        if seq != conn.execute(_NEXT_SEQ, (space, session)).fetchone()[0]
+    ]
+    if busy:
+        raise SessionBusyError(busy[0][0], [session for _, session in busy])
+
+
 class SqliteEvidenceStore:
     """The embedded ``EvidenceStore``."""
 
@@ -200,7 +229,7 @@ class SqliteEvidenceStore:
         self._speakers = SpeakerMemo()
         db.ensure_schema(SCHEMA + USAGE_SCHEMA + ENTITY_GRAPH_SCHEMA + ledger_sql.SCHEMA)
         self._writes: GroupCommit[_Batch, list[str]] = GroupCommit(
-            db, _write_batch, refusals=(ErasedError, QuotaExceededError)
+            db, _write_batch, refusals=(ErasedError, QuotaExceededError, SessionBusyError)
         )
 
     def add(
@@ -210,13 +239,15 @@ class SqliteEvidenceStore:
         *,
         job: JobRecord | None = None,
         quota: SpaceQuota | None = None,
+        numbered: bool = False,
     ) -> list[str]:
         """Write a batch atomically with the new turns' pending marks (and ``job`` when given,
         see ``EvidenceStore.add``); existing ids are skipped. ``quota`` is checked in the
         write transaction, once the new turns are known and before any is written: the
         database has one writer, so concurrent batches are checked one after the other. It
         reads the space's ``space_usage`` row, which triggers keep (``USAGE_SCHEMA``): its
-        cost does not grow with the space.
+        cost does not grow with the space. ``numbered``: each session's first new seq is
+        checked against where the session continues, in the same transaction (``_refuse_busy``).
 
         Batches of other threads waiting for the writing connection at the same time are
         committed in the same transaction (``group_commit``): this returns once the
@@ -227,11 +258,13 @@ class SqliteEvidenceStore:
             ErasedError: a new turn's id is tombstoned (nothing of the batch is written).
             QuotaExceededError: the new turns would take their space over ``quota``
                 (nothing of the batch is written).
+            SessionBusyError: ``numbered``, and the seqs of a session were taken since the
+                batch was numbered (nothing of the batch is written).
             StoreError: SQLite failed (nothing is written).
         """
         if not evidence and job is None:
             return []
-        batch = _Batch(evidence, mentions, job, quota, utc_now(), current_signals_version())
+        batch = _Batch(evidence, mentions, job, quota, utc_now(), current_signals_version(), numbered)
         return self._writes.write(batch)
 
     def signals_outdated(self, space: str, version: int, limit: int) -> list[str]:

@@ -31,7 +31,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from eywa.contract import SpaceQuota, SpaceUsage, check_quota
-from eywa.errors import ErasedError
+from eywa.errors import ErasedError, SessionBusyError
 from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, Evidence, SignalKind, utc_now
 from eywa.stores.bundle import Batch
@@ -39,7 +39,7 @@ from eywa.signals.version import current_signals_version
 from eywa.stores.evidence import PriorState, RecallTurn, RederivedTurn
 from eywa.stores.ledger import TURN_STAGES, JobRecord
 from eywa.stores.neo4j import level0, rederive
-from eywa.stores.neo4j.group_commit import GroupCommit, Level0Batch
+from eywa.stores.neo4j.group_commit import GroupCommit, Level0Batch, Outcome
 from eywa.stores.neo4j.graph import Neo4jGraph, one_parameter, run
 from eywa.stores.neo4j.ledger import ADD_JOBS, job_row, mark_row
 from eywa.stores.neo4j.labels import Label, RelType
@@ -219,24 +219,40 @@ def _chunks(items: Sequence[str], size: int = _CHUNK) -> list[list[str]]:
     return [values[i : i + size] for i in range(0, len(values), size)]
 
 
-def _add(
-    tx: ManagedTransaction,
-    rows: list[dict[str, Any]],
-    signals: dict[str, list[dict[str, Any]]],
-    mentions: Sequence[tuple[str, Entity]],
-    jobs: Sequence[dict[str, Any]] = (),
-    quota: SpaceQuota | None = None,
-) -> list[str]:
-    """One Level 0 batch (see ``level0``): one read and one write statement, which also
-    creates ``jobs`` (``ledger.job_row``s); with no new turn, the jobs' statement alone.
-    With ``quota``, a third statement checks it (``_check_quota``) once the write holds the
-    spaces' ``:Backlog`` locks."""
-    present, erased, sessions = level0.read_batch(tx, rows)
-    new = [r for r in rows if r["props"]["id"] not in present]
+def _add(tx: ManagedTransaction, batches: Sequence[Level0Batch]) -> list[Outcome]:
+    """``batches`` (no two turns at one seq of a session: ``_parts``) written as one Level 0
+    batch (see ``level0``): one read and one write statement, which also creates the
+    batches' jobs (``ledger.job_row``s); with no new turn, the jobs' statement alone. With a
+    quota (one for all: ``group_commit``), a third statement checks it (``_check_quota``)
+    once the write holds the spaces' ``:Backlog`` locks. Each batch's outcome, in order: its
+    new ids (a turn sent by two batches counted as new for the first), or ``SessionBusyError``
+    for a ``numbered`` batch whose first new seq in a session is no longer where the session
+    continues (``_busy``: another writer added turns to it since the batch was numbered),
+    left out of the write while the others are written."""
+    merged: dict[str, dict[str, Any]] = {}
+    for b in batches:
+        for r in b.rows:
+            merged.setdefault(r["props"]["id"], r)
+    present, erased, sessions, nexts = level0.read_batch(tx, list(merged.values()))
+    claimed, outcomes, written = set(present), list[Outcome](), list[Level0Batch]()
+    new: list[dict[str, Any]] = []
+    for b in batches:
+        mine = list({r["props"]["id"]: r for r in b.rows if r["props"]["id"] not in claimed}.values())
+        if b.numbered and (busy := _busy(mine, nexts)):
+            outcomes.append(SessionBusyError(mine[0]["props"]["space"], busy))
+            continue
+        for r in mine:
+            key = (r["props"]["space"], r["props"]["session"])
+            nexts[key] = max(nexts.get(key, 0), r["props"]["seq"] + 1)
+        claimed.update(r["props"]["id"] for r in mine)
+        outcomes.append([r["props"]["id"] for r in mine])
+        written.append(b)
+        new += mine
+    jobs = [j for b in written for j in b.jobs]
     if not new:
         if jobs:
-            run(tx, ADD_JOBS, jobs=list(jobs))
-        return []
+            run(tx, ADD_JOBS, jobs=jobs)
+        return outcomes
     by_space: dict[str, list[str]] = {}
     for r in new:
         by_space.setdefault(r["props"]["space"], []).append(r["props"]["id"])
@@ -245,10 +261,33 @@ def _add(
             raise ErasedError(space, tuple(found))
     at = utc_now()
     marks = [mark_row(space, TURN_STAGES, ids, "new", at) for space, ids in sorted(by_space.items())]
-    level0.write_batch(tx, new, sessions, [s for r in new for s in signals[r["props"]["id"]]], mentions, marks, jobs)
-    if quota is not None:
+    signals = _signals_of(new, written)
+    mentions = [m for b in written for m in b.mentions]
+    level0.write_batch(tx, new, sessions, signals, mentions, marks, jobs)
+    if (quota := batches[0].quota) is not None:
         _check_quota(tx, new, quota)
-    return [r["props"]["id"] for r in new]
+    return outcomes
+
+
+def _signals_of(new: Sequence[dict[str, Any]], batches: Sequence[Level0Batch]) -> list[dict[str, Any]]:
+    """The signal rows of the ``new`` turns, from the batches that hold them."""
+    by_id: dict[str, list[dict[str, Any]]] = {}
+    for b in batches:
+        for evidence_id, rows in b.signals.items():
+            by_id.setdefault(evidence_id, rows)
+    return [s for r in new for s in by_id[r["props"]["id"]]]
+
+
+def _busy(new: Sequence[dict[str, Any]], nexts: dict[tuple[str, str], int]) -> list[str]:
+    """The sessions in which a batch's ``new`` turns do not start where the session
+    continues (``nexts``, read once the sessions were locked, and moved by the batches
+    written before in the transaction): another writer added turns to them since the batch
+    was numbered."""
+    first: dict[tuple[str, str], int] = {}
+    for r in new:
+        key = (r["props"]["space"], r["props"]["session"])
+        first[key] = min(first.get(key, r["props"]["seq"]), r["props"]["seq"])
+    return sorted(session for (space, session), seq in first.items() if seq != nexts.get((space, session), 0))
 
 
 def _check_quota(tx: ManagedTransaction, new: Sequence[dict[str, Any]], quota: SpaceQuota) -> None:
@@ -297,21 +336,18 @@ def _add_arguments(
     return rows, {e.id: signal_props(e) for e in evidence}, list(mentions)
 
 
-def _add_group(tx: ManagedTransaction, batches: Sequence[Level0Batch]) -> list[list[str]]:
+def _add_group(tx: ManagedTransaction, batches: Sequence[Level0Batch]) -> list[Outcome]:
     """The ``batches`` (one quota) written as one batch (``_add``: one read and one write
-    statement; see ``group_commit``); each batch's new ids, in order. A turn sent by two
-    batches is written once and counted as new for the first of them.
+    statement; see ``group_commit``); each batch's outcome, in order.
 
     Batches prepared at the same moment for one session can hold different turns at the same
     seq (each numbered after the session's stored turns): those are written one part after
     the other in the transaction (``_parts``), each part seeing the earlier parts' turns, as
     when the batches come one after the other; written as one batch, the later turn took the
     seq's place in the session's context and the group failed (then written again alone).
+    A ``numbered`` one of them is refused in its part (its seqs are taken): ``_add``.
     """
-    if len(batches) == 1:
-        (b,) = batches
-        return [_add(tx, b.rows, b.signals, b.mentions, b.jobs, b.quota)]
-    return [ids for part in _parts(batches) for ids in _add_together(tx, part)]
+    return [outcome for part in _parts(batches) for outcome in _add(tx, part)]
 
 
 def _parts(batches: Sequence[Level0Batch]) -> list[list[Level0Batch]]:
@@ -329,31 +365,10 @@ def _parts(batches: Sequence[Level0Batch]) -> list[list[Level0Batch]]:
     return parts
 
 
-def _add_together(tx: ManagedTransaction, batches: Sequence[Level0Batch]) -> list[list[str]]:
-    """``batches`` (no two turns at one seq of a session) written as one batch."""
-    rows: dict[str, dict[str, Any]] = {}
-    signals: dict[str, list[dict[str, Any]]] = {}
-    mentions: list[tuple[str, Entity]] = []
-    jobs: list[dict[str, Any]] = []
-    for b in batches:
-        for r in b.rows:
-            rows.setdefault(r["props"]["id"], r)
-        signals.update(b.signals)
-        mentions += b.mentions
-        jobs += b.jobs
-    new = set(_add(tx, list(rows.values()), signals, mentions, jobs, batches[0].quota))
-    results = []
-    for b in batches:
-        mine = [i for i in dict.fromkeys(r["props"]["id"] for r in b.rows) if i in new]
-        new.difference_update(mine)
-        results.append(mine)
-    return results
-
-
 def _add_each(tx: ManagedTransaction, arguments: Sequence[tuple[Any, ...]], quota: SpaceQuota | None) -> None:
     """``_add`` of each batch's arguments in turn (with ``quota``), in one transaction."""
     for rows, signals, mentions in arguments:
-        _add(tx, rows, signals, mentions, (), quota)
+        _add(tx, [Level0Batch(rows, signals, mentions, [], quota)])
 
 
 class Neo4jEvidenceStore:
@@ -369,11 +384,14 @@ class Neo4jEvidenceStore:
         self._graph = graph
         self._group = GroupCommit(self._write_group, self._write_alone)
 
-    def _write_group(self, batches: Sequence[Level0Batch]) -> list[list[str]]:
+    def _write_group(self, batches: Sequence[Level0Batch]) -> list[Outcome]:
         return self._graph.write("add evidence", _add_group, batches)
 
     def _write_alone(self, batch: Level0Batch) -> list[str]:
-        return self._write_group([batch])[0]
+        (outcome,) = self._write_group([batch])
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
 
     def add(
         self,
@@ -382,18 +400,23 @@ class Neo4jEvidenceStore:
         *,
         job: JobRecord | None = None,
         quota: SpaceQuota | None = None,
+        numbered: bool = False,
     ) -> list[str]:
         """Write a batch (its pending marks, and ``job`` when given) in one transaction;
         turns whose id exists are skipped (see ``EvidenceStore.add``). ``quota`` is checked
         in that transaction after the space's lock (``_check_quota``: one more statement,
         O(turns of the space)); ``None`` adds nothing. Batches added at the same moment by
         other threads share the transaction (``group_commit``): this returns once it is
-        committed, or raises this batch's own error.
+        committed, or raises this batch's own error. ``numbered``: each session's first new
+        seq is checked against where the session continues, read in the transaction once
+        the session is locked (``_busy``; see ``EvidenceStore.add``).
 
         Raises:
             ErasedError: a new turn's id is tombstoned (nothing written).
             QuotaExceededError: the new turns would take their space over ``quota``
                 (nothing written).
+            SessionBusyError: ``numbered``, and another writer added turns to a session of
+                the batch since it was numbered (nothing written).
             InvalidInputError: a turn's metadata is not JSON-serialisable (nothing written).
             ClosedError: the stores were closed.
             StoreError: Neo4j failed; nothing of the batch was committed.
@@ -404,7 +427,7 @@ class Neo4jEvidenceStore:
                 self._graph.write("add job", run, ADD_JOBS, jobs=jobs)
             return []
         rows, signals, mentioned = _add_arguments(evidence, mentions)
-        return self._group.add(Level0Batch(rows, signals, mentioned, jobs, quota))
+        return self._group.add(Level0Batch(rows, signals, mentioned, jobs, quota, numbered))
 
     def rehearse_adds(self, batches: Sequence[Batch], quota: SpaceQuota | None = None) -> None:
         """Run ``add``'s statements on ``batches`` (``quota``'s check too, when given), one

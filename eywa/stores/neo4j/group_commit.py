@@ -35,7 +35,11 @@ Failures stay with their batch. Neo4j has no savepoints, so a group that fails (
 turn tombstoned, the group over a quota, Neo4j refusing a statement) is rolled back whole,
 and each of its batches is then written alone by its own caller, in its own thread, as
 without grouping: the batch that fails again fails alone, the others are committed and
-acknowledged. A group of one is written alone already: its failure is its caller's.
+acknowledged. A group of one is written alone already: its failure is its caller's. A
+refusal found before anything is written is no failure of the group: a batch whose session
+received turns from another writer since it was numbered (``numbered``: ``evidence._add``
+checks it after the read, before the write) is left out of the group's write and its
+caller gets ``SessionBusyError`` while the others commit, in the one transaction.
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ from typing import Any
 from eywa.contract import SpaceQuota
 from eywa.models import Entity
 
-__all__ = ["MAX_GROUP", "GroupCommit", "Level0Batch"]
+__all__ = ["MAX_GROUP", "GroupCommit", "Level0Batch", "Outcome"]
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +70,12 @@ class Level0Batch:
     mentions: list[tuple[str, Entity]]
     jobs: list[dict[str, Any]]
     quota: SpaceQuota | None
+    numbered: bool = False  # check that its first new seq still comes next in each session
+
+
+Outcome = list[str] | Exception
+"""One batch's outcome in a group: its new ids, or the refusal that left it out of the
+group's write (``SessionBusyError``) while the others were written."""
 
 
 @dataclass(eq=False)
@@ -84,14 +94,15 @@ class GroupCommit:
     """Concurrent Level 0 batches written together (see the module docstring).
 
     Args:
-        write_group: writes batches in one transaction and returns each one's new ids, in
-            order; raises (nothing committed) when the transaction fails.
+        write_group: writes batches in one transaction and returns each one's outcome, in
+            order (its new ids, or the refusal that left it out of the write); raises
+            (nothing committed) when the transaction fails.
         write_alone: writes one batch in a transaction of its own.
     """
 
     def __init__(
         self,
-        write_group: Callable[[Sequence[Level0Batch]], list[list[str]]],
+        write_group: Callable[[Sequence[Level0Batch]], Sequence[Outcome]],
         write_alone: Callable[[Level0Batch], list[str]],
     ) -> None:
         self._write_group = write_group
@@ -170,4 +181,7 @@ class GroupCommit:
                     slot.alone = True
         else:
             for slot, result in zip(group, results, strict=True):
-                slot.result = result
+                if isinstance(result, Exception):
+                    slot.error = result
+                else:
+                    slot.result = result

@@ -65,6 +65,18 @@ stored sessions they work in (``LOCK_SESSIONS``, by id) before reading their tur
 reads what the other committed (``tests/neo4j/test_erasure_beside_level0.py``). Each takes
 them before any other lock of its transaction, so they close no cycle with the locks
 above; batches of one session queue on it from their read on rather than from their write.
+
+Numbering beside other writers. A batch's new turns are numbered before the transaction
+(``eywa.batches.prepare_batch``, after ``EvidenceStore.prior``'s read of each session's
+highest seq); a process numbers the batches of one session one after the other
+(``eywa.session_locks``), but two replicas over one Neo4j both numbered theirs after the
+same stored turns and the session kept every seq twice (four writers per replica, three-turn
+batches: 49 turns over 25 seqs). The read statement now locks the batch's sessions,
+creating a new one first (``_CLAIM_SESSIONS``: the unique constraint makes a second creator
+wait for the first's commit), and reads each session's next seq after the lock; a batch
+written with ``numbered`` whose first new seq in a session is not that next seq is refused
+before anything is written (``evidence._add``: ``SessionBusyError``), and ``Memory``
+numbers it again. The lock is taken where the stored sessions' was, first, in id order.
 """
 
 from __future__ import annotations
@@ -99,12 +111,26 @@ Sessions = dict[tuple[str, str], dict[int, SessionTurn]]
 # The stored sessions a batch or an erasure works in, write-locked in id order ($sessions
 # sorted) before either reads their turns: see "Erasure beside Level 0" in the module docstring.
 LOCK_SESSIONS = f"UNWIND $sessions AS id MATCH (ses:{_SES} {{id: id}}) SET ses.space = ses.space"
+# A batch's sessions ($sessions: {id, space, name}, sorted by id) write-locked in id order,
+# each created first if new (``MERGE`` on the unique id: a second batch creating the same
+# session waits for the first's commit, then finds it and waits for its lock), so that two
+# writers of one session, new or stored, read it one after the other: see "Numbering beside
+# other writers" in the module docstring. A session the transaction then leaves without a
+# turn (its turns all stored meanwhile) is released with the space's other empty sessions
+# (``space_residue``).
+_CLAIM_SESSIONS = f"""
+UNWIND $sessions AS s
+MERGE (ses:{_SES} {{id: s.id}}) ON CREATE SET ses.space = s.space, ses.name = s.name
+SET ses.space = ses.space
+"""
 # What the batch meets in the graph, in one read inside the write transaction, once its
 # sessions are locked (the first subquery): which of its ids are stored, which are
-# tombstoned, and the stored turns around its turns (``read_range`` of each session's new
-# seqs). Each collect returns one row, empty lists included.
+# tombstoned, the stored turns around its turns (``read_range`` of each session's new
+# seqs), and where each session continues (one past its highest stored seq: one seek of the
+# (space, session, seq) index from its top, as ``EvidenceStore.prior`` reads it). Each
+# collect returns one row, empty lists included.
 _READ_BATCH = one_parameter(f"""{REPLAN_SKIP}
-CALL () {{ {LOCK_SESSIONS} }}
+CALL () {{ {_CLAIM_SESSIONS} }}
 CALL () {{ MATCH (e:{_EV}) WHERE e.id IN $ids RETURN collect(e.id) AS present }}
 CALL () {{
   UNWIND $groups AS g
@@ -116,7 +142,15 @@ CALL () {{
   MATCH (e:{_EV}) WHERE e.space = r.space AND e.session = r.session AND e.seq >= r.lo AND e.seq <= r.hi
   RETURN collect([r.space, r.session, e.id, e.seq, e.speaker, e.text]) AS around
 }}
-RETURN present, erased, around
+CALL () {{
+  UNWIND $sessions AS s
+  CALL (s) {{
+    MATCH (e:{_EV}) WHERE e.space = s.space AND e.session = s.name AND e.seq IS NOT NULL
+    RETURN e.seq AS seq ORDER BY e.seq DESC LIMIT 1
+  }}
+  RETURN collect([s.space, s.name, seq + 1]) AS nexts
+}}
+RETURN present, erased, around, nexts
 """)
 
 
@@ -233,9 +267,13 @@ def take_back_co_mentions(tx: ManagedTransaction, space: str, links: Iterable[tu
         run(tx, _TAKE_BACK_WEIGHTS, space=space, rows=[{"a": a, "b": b, "weight": w} for (_, a, b), w in weights.items()])
 
 
-def read_batch(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> tuple[set[str], dict[str, list[str]], Sessions]:
-    """One read: the ids of ``rows`` already stored, the tombstoned ones by space, and the
-    stored turns around them in their sessions (``rows`` are evidence rows, ``{"props": …}``)."""
+def read_batch(
+    tx: ManagedTransaction, rows: Sequence[dict[str, Any]]
+) -> tuple[set[str], dict[str, list[str]], Sessions, dict[tuple[str, str], int]]:
+    """One read: the ids of ``rows`` already stored, the tombstoned ones by space, the
+    stored turns around them in their sessions, and each session's next seq (one past its
+    highest stored seq; 0 for a new session), once the sessions are locked (``rows`` are
+    evidence rows, ``{"props": …, "session_id": …}``)."""
     by_space: dict[str, list[str]] = {}
     for r in rows:
         by_space.setdefault(r["props"]["space"], []).append(r["props"]["id"])
@@ -246,7 +284,7 @@ def read_batch(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> tuple[
         for lo, hi in [read_range(seqs)]
     ]
     (found,) = run(tx, _READ_BATCH, b={
-        "ids": [r["props"]["id"] for r in rows], "ranges": ranges, "sessions": sorted({r["session_id"] for r in rows}),
+        "ids": [r["props"]["id"] for r in rows], "ranges": ranges, "sessions": _session_rows(rows),
         "groups": [{"space": space, "ids": ids} for space, ids in sorted(by_space.items())],
     })  # fmt: skip
     erased: dict[str, list[str]] = {}
@@ -255,7 +293,9 @@ def read_batch(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> tuple[
     sessions: Sessions = {key: {} for key in changed}
     for space, session, evidence_id, seq, speaker, text in found["around"]:
         sessions[(space, session)][seq] = SessionTurn(evidence_id, seq, speaker, text)
-    return set(found["present"]), erased, sessions
+    nexts = {key: 0 for key in sessions}
+    nexts.update(((space, session), int(n)) for space, session, n in found["nexts"])
+    return set(found["present"]), erased, sessions, nexts
 
 
 def write_batch(
