@@ -44,6 +44,7 @@ from eywa.errors import (
     NotFoundError,
     OverloadedError,
     QuotaExceededError,
+    SessionBusyError,
     SpaceNotEmptyError,
     StoreError,
 )
@@ -508,6 +509,8 @@ def raise_for(response: httpx.Response, method: str, path: str) -> NoReturn:
             ``SpaceNotEmptyError`` for an import into a space that holds data).
         OverloadedError: 503 ``overloaded`` after the retries (a backlog over its bound;
             nothing was written), with the server's ``stage``, ``backlog`` and ``limit``.
+        SessionBusyError: 503 ``session_busy`` after the retries (other writers kept adding
+            turns to the batch's session; nothing was written), with its space and sessions.
         StoreError: 429 and other 503s after retries, and other server failures.
     """
     try:
@@ -529,6 +532,12 @@ def raise_for(response: httpx.Response, method: str, path: str) -> NoReturn:
         raise OverloadedError(
             _int(problem.get("backlog")), _int(problem.get("limit")),
             _int(problem.get("retry_after_s", 1 if retry is None else math.ceil(retry))), stage=stage,
+        )  # fmt: skip
+    if status == 503 and code == "session_busy":
+        sessions = problem.get("sessions")
+        raise SessionBusyError(
+            str(problem.get("space", "")), [str(s) for s in sessions] if isinstance(sessions, list) else [],
+            attempts=_int(problem.get("attempts")) or 1,
         )  # fmt: skip
     if status in (400, 413, 422):
         input_code = _input_code(code)

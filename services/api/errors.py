@@ -21,7 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from eywa.errors import EywaError, NotFoundError, OverloadedError, QuotaExceededError
+from eywa.errors import EywaError, NotFoundError, OverloadedError, QuotaExceededError, SessionBusyError
 from services.problems import problem_of
 
 PROBLEM_JSON = "application/problem+json"
@@ -117,6 +117,8 @@ async def _on_eywa(request: Request, exc: Exception) -> JSONResponse:
         extra = _overload_members(exc)
     if isinstance(exc, NotFoundError):
         extra = {"kind": exc.kind, "space": exc.space, "item_id": exc.item_id}
+    if isinstance(exc, SessionBusyError):  # which sessions, for a client to raise the same error
+        extra = {"space": exc.space, "sessions": list(exc.sessions), "attempts": exc.attempts}
     return problem_response(status, code, title, str(exc), errors=errors, headers=headers, extra=extra)
 
 

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio
 import pytest
 
+from eywa import AsyncClient, Client
 from eywa.errors import SessionBusyError
 from eywa.memory import Memory
 from eywa.session_locks import NUMBERING_ATTEMPTS
+from services.api.app import serve_in_thread
 from tests.services.conftest import Service
 
 
@@ -41,3 +44,40 @@ def test_a_batch_refused_as_busy_every_time_gets_503_with_retry_after_and_writes
     assert tries == [True] * NUMBERING_ATTEMPTS  # numbered again each time, then refused
     monkeypatch.undo()
     assert memory.stats("busy")["evidence"] == 0
+
+
+def test_the_clients_raise_the_busy_session_as_memory_does(
+    service: Service, memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``eywa.Client`` and ``eywa.AsyncClient`` retried the 503 and then raised a generic
+    ``StoreError`` ("503: …"): now the ``SessionBusyError`` ``Memory`` raised, with its space
+    and sessions, after the retries."""
+    store = memory._stores.evidence  # noqa: SLF001 - the store's refusal is what is simulated
+
+    def busy(evidence: Any, mentions: Any, **kwargs: Any) -> list[str]:
+        raise SessionBusyError(evidence[0].space, [evidence[0].session])
+
+    monkeypatch.setattr(store, "add", busy)
+    monkeypatch.setattr("eywa.memory.renumber_pause", lambda attempt: 0.0)
+    turns = [{"text": "Vera booked the ferry.", "speaker": "Vera", "session": "trip"}]
+    secret = service.headers(["busy-client"])["Authorization"].removeprefix("Bearer ")
+    slept: list[float] = []
+    with serve_in_thread(service.app) as url:
+        with Client(url, secret, retries=1, sleep=slept.append) as client, pytest.raises(SessionBusyError) as sync:
+            client.remember("busy-client", turns)
+
+        async def remember_async() -> None:
+            async def no_sleep(seconds: float) -> None:
+                slept.append(seconds)
+
+            async with AsyncClient(url, secret, retries=0, sleep=no_sleep) as client:
+                await client.remember("busy-client", turns)
+
+        with pytest.raises(SessionBusyError) as asynchronous:
+            anyio.run(remember_async)
+    assert slept == [1.0]  # the sync client waited the Retry-After once, then gave up
+    for raised in (sync.value, asynchronous.value):
+        assert raised.code == "session_busy" and raised.space == "busy-client" and raised.sessions == ("trip",)
+        assert raised.attempts == NUMBERING_ATTEMPTS
+    monkeypatch.undo()
+    assert memory.stats("busy-client")["evidence"] == 0
