@@ -586,3 +586,14 @@ def test_fish_eaten_again_beside_a_vegetarian_diet_ended_is_believed(memory: Mem
     _send(memory, space, list(said), one_by_one=True)
     answer = _answer(memory, space, "Does Ana eat fish?")
     assert answer.startswith("Ana — diet: meat since 1 Nov 2024") and "fish" in answer and "not fish" not in answer, answer
+
+
+def test_a_car_sold_by_its_make_is_no_longer_held(memory: Memory) -> None:
+    """"I sold my Honda" ended nothing (only "my car" and other kinds did), so "What car does
+    Ana drive?" answered the Tesla beside the Honda she sold."""
+    said = (("Ana", "I drive a Honda Civic.", "2024-06-01T10:00:00"),
+            ("Ana", "I sold my Honda and bought a Tesla.", "2024-07-01T10:00:00"))
+    space = _space("sold the honda", *(text for _, text, _ in said))
+    _send(memory, space, list(said), one_by_one=True)
+    answer = _answer(memory, space, "What car does Ana drive?")
+    assert answer.startswith("Ana — possessions: tesla since 1 Jul 2024") and "not honda" in answer, answer

@@ -149,6 +149,10 @@ def test_health_forms(text: str, expected: set[Fact]) -> None:
         ("I just bought a new car.", {("possessions", "car", "positive", "asserted")}),
         ("I have a laptop.", {("possessions", "laptop", "positive", "asserted")}),
         ("I don't have a car.", set()),
+        # a car sold by its make, as "I drive a Honda" has it (not the make's shares)
+        ("I sold my Honda.", {("possessions", "Honda", "negative", "asserted")}),
+        ("I sold my old Volvo last month.", {("possessions", "Volvo", "negative", "asserted")}),
+        ("I sold my Honda shares.", set()),
     ],
 )
 def test_possession_forms(text: str, expected: set[Fact]) -> None:

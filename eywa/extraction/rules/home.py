@@ -174,10 +174,12 @@ _OWNS_CAR = rule(
 _SOLD = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>sold|gave\s+away|got\s+rid\s+of)\s+(?:my|our)\s+"
     r"(?:(?:old|first|little|electric|vintage)\s+)?"
-    rf"(?P<thing>{POSSESSIONS})\b(?![\w'’-])",
+    rf"(?P<thing>{POSSESSIONS}|(?:{CAR_MAKES})(?=\s*(?:[.!?,;]|$)|\s+[A-Z]|\s+(?:last|this|yesterday|recently|to|and|for"
+    r"|because|after|so|in|on|at|two|three|a|an|the)\b))\b(?![\w'’-])",
     "sold gave got",
 )
-""""I sold my car", "we got rid of our boat": the thing, negative (dated)."""
+""""I sold my car", "we got rid of our boat", "I sold my Honda" (a car by its make, as
+``_OWNS_CAR`` has it): the thing, negative (dated)."""
 
 
 def place_name(raw: str | None) -> str | None:
