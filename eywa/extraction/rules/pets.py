@@ -129,6 +129,13 @@ def pet_value(pet: str, name: str | None) -> str:
     return SPECIES.get(pet.lower(), pet.lower())
 
 
+def _named_after(ctx: Ctx, end: int) -> str | None:
+    """The name the rest of the part (from ``end``), or else the text after it, gives the pet
+    just mentioned (``_NAME_IS``); read only for a pet the match left unnamed."""
+    later = _NAME_IS.match(ctx.text[end:]) or _NAME_IS.match(ctx.turn.text[ctx.part.start + len(ctx.text) :])
+    return None if later is None else later.group("name")
+
+
 def _named_gone(ctx: Ctx) -> Iterator[CandidateFact]:
     """"<Name> died", "we had to put <Name> down", "we rehomed <Name>" where the name is one of
     the speaker's pets."""
@@ -196,9 +203,8 @@ def pets(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     for m, s in matches(ctx, _GOT, we=True):
         pet, names = m.group("pet"), pet_names(m.group("name"))
-        later = _NAME_IS.match(ctx.text[m.end() :]) or _NAME_IS.match(ctx.turn.text[ctx.part.start + len(ctx.text) :])
-        if not names and later is not None:
-            names = [later.group("name")]
+        if not names and (later := _named_after(ctx, m.end())) is not None:
+            names = [later]
         how = re.search(r"\b(adopted|got|rescued|bought|brought home|took in|welcomed)\b", m.group(0))
         kind = pet if len(names) < 2 else pet_value(pet, None)
         possessed = re.search(rf"{A}ve\s+got|have\s+got|has\s+got", m.group(0)) is not None
