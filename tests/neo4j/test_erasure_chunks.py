@@ -108,9 +108,11 @@ def test_no_transaction_of_a_chunked_erasure_clears_more_marks_than_a_chunk(
     try:
         mem.remember(SPACE, TURNS, wait=True)
         cleared: dict[tuple[int, str], int] = {}
+        alive: list[ManagedTransaction] = []  # kept so that no two transactions share an id()
         complete_tx = neo4j_ledger.complete_tx
 
         def counting(tx: ManagedTransaction, space: str, stage: PendingStage, items: Sequence[str]) -> int:
+            alive.append(tx)
             cleared[(id(tx), stage)] = cleared.get((id(tx), stage), 0) + len(items)
             return complete_tx(tx, space, stage, items)
 
