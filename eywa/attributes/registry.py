@@ -200,7 +200,15 @@ SPECS: tuple[AttributeSpec, ...] = (
         description="Animals the subject owns (kinds or names); a pet that died or was given "
         "away is the value with negative polarity.",
         aliases=("pet", "dog", "cat", "animal", "animals", "dogs", "cats"),
-        words=("pet", "pets", "dog", "dogs", "cat", "cats", "animal", "animals", "puppy", "kitten"),
+        # The kinds of pet the rules read a pet by (``eywa.extraction.lexicon.PETS``) that name
+        # nothing else: "What is Bo's parrot called?" asks for a pet as "… dog called?" does.
+        # Left out, words that also name a food, a place or a pastime ("fish", "bird", "lab",
+        # "horse", "pig").
+        words=("pet", "pets", "dog", "dogs", "cat", "cats", "animal", "animals", "puppy", "kitten",
+               "pup", "kitty", "parrot", "hamster", "rabbit", "bunny", "turtle", "tortoise", "snake", "lizard",
+               "ferret", "gecko", "goldfish", "chinchilla", "hedgehog", "budgie", "cockatiel", "iguana",
+               "puppies", "bunnies", "greyhound", "labrador", "retriever", "poodle", "terrier", "beagle", "spaniel", "collie",
+               "bulldog", "dachshund", "chihuahua"),
         synonyms=_syn("dog", "positive", "dogs", "puppy", "puppies")
         + _syn("cat", "positive", "cats", "kitten", "kittens"),
     ),

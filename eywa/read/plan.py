@@ -413,6 +413,13 @@ _ATTRIBUTE_IDIOMS: Final[tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]] = 
     # (after the idiom above, which "What does Ana do for fun?" must not match once stripped;
     # that one skips "… like to do?").
     (re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys)\s+(?:to\s+do|doing)\b|\bfor\s+fun\b", re.I), ("hobbies",)),
+    # "Where does Tom teach?": where one teaches is where one works, though "teach" alone is
+    # no attribute's word ("What does Tom teach?" asks for a subject, which no attribute holds).
+    (re.compile(r"^\s*where\b.*\bteach(?:es|ing)?\b", re.I), ("employer",)),
+    # "What diet does Ana follow?", "Is Ana following a diet?": "follow" says nothing the
+    # diet does not (it was read as a topic the diet could not answer).
+    (re.compile(r"\bdiet\b.*\bfollow(?:s|ing)?\b|\bfollow(?:s|ing)?\s+(?:a|an|the|any)?\s*(?:\w+\s+)?diet\b", re.I),
+     ("diet",)),
 )
 # A lifetime, in days (the registry's own for origin): an attribute whose values last this
 # long does not change.

@@ -5,6 +5,10 @@ Through the public ``Memory`` with the default rule extractor."""
 
 from __future__ import annotations
 
+import hashlib
+
+import pytest
+
 from eywa.memory import Memory
 
 TURNS = [{"text": "I'm a nurse, I love it.", "speaker": "Priya", "session": "s1", "observed_at": "2023-01-10T10:00:00"}]
@@ -50,3 +54,59 @@ def test_what_someone_likes_to_do_is_answered_with_their_pastimes(memory: Memory
         found = memory.recall("h", question, k=3, as_of="2023-02-01T00:00:00")
         assert found.trace["answer"] is not None, question
         assert found.items[0].text.startswith("Priya — hobbies:") and "running" in found.items[0].text, question
+
+
+def _said(memory: Memory, space: str, texts: tuple[str, ...]) -> None:
+    memory.remember(space, [{"text": text, "speaker": "Priya", "session": f"s{i}",
+                             "observed_at": f"2023-01-1{i}T10:00:00"} for i, text in enumerate(texts)])  # fmt: skip
+
+
+def _space_of(*texts: str) -> str:
+    """A space of one's own for each case of a parametrised test (the memory is shared)."""
+    return "q-" + hashlib.sha256("|".join(texts).encode()).hexdigest()[:10]
+
+
+def _claimed(memory: Memory, space: str, question: str) -> str:
+    """The claimed answer's text, or "" when nothing is claimed."""
+    found = memory.recall(space, question, k=3, as_of="2023-03-01T00:00:00")
+    return found.items[0].text if found.trace["answer"] is not None else ""
+
+
+def test_where_someone_teaches_is_answered_with_where_they_work(memory: Memory) -> None:
+    """"Where does Priya teach?" claimed nothing: "teach" is no attribute's word, so the
+    question read as a topic the employer could not answer."""
+    _said(memory, "t", ("I teach at Hollis Academy, mostly chemistry.",))
+    for question in ("Where does Priya teach?", "Where does Priya teach now?", "Where is Priya teaching these days?"):
+        assert _claimed(memory, "t", question).startswith("Priya — employer: Hollis Academy"), question
+    # What she teaches is a subject, which no attribute holds; a past "where" asks of a past.
+    assert _claimed(memory, "t", "What does Priya teach?") == ""
+    assert _claimed(memory, "t", "Where did Priya teach?") == ""
+
+
+@pytest.mark.parametrize(
+    ("said", "question", "answer"),
+    [
+        ("We adopted a parrot named Kiwi.", "What is Priya's parrot called?", "Priya — pets: Kiwi"),
+        ("We adopted a parrot named Kiwi.", "What's the name of Priya's parrot?", "Priya — pets: Kiwi"),
+        ("I got a hamster named Biscuit.", "Does Priya have a hamster?", "Priya — pets: Biscuit"),
+        ("Our rabbit Clover loves carrots.", "What is Priya's rabbit's name?", "Priya — pets: Clover"),
+        ("I have a beagle named Rufus.", "What is Priya's beagle called?", "Priya — pets: Rufus"),
+    ],
+)
+def test_a_pet_asked_for_by_its_kind_is_answered_with_the_pet(memory: Memory, said: str, question: str,
+                                                              answer: str) -> None:
+    """Only "dog", "cat", "puppy" and "kitten" asked for a pet: "What is Priya's parrot
+    called?" claimed nothing though the parrot's name was believed."""
+    space = _space_of(said, question)
+    _said(memory, space, (said,))
+    assert _claimed(memory, space, question).startswith(answer), question
+
+
+@pytest.mark.parametrize("question", ["What diet does Priya follow?", "Does Priya follow a diet?",
+                                      "Is Priya following a vegetarian diet?"])
+def test_the_diet_one_follows_is_answered_with_the_diet(memory: Memory, question: str) -> None:
+    """"What diet does Priya follow?" claimed nothing: "follow" read as a topic the diet
+    could not answer."""
+    space = _space_of(question)
+    _said(memory, space, ("I've been vegetarian for years now.",))
+    assert _claimed(memory, space, question).startswith("Priya — diet:"), question
