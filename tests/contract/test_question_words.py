@@ -110,3 +110,18 @@ def test_the_diet_one_follows_is_answered_with_the_diet(memory: Memory, question
     space = _space_of(question)
     _said(memory, space, ("I've been vegetarian for years now.",))
     assert _claimed(memory, space, question).startswith("Priya — diet:"), question
+
+
+def test_a_pet_asked_for_by_its_kind_among_other_kinds_is_answered_by_the_turns(memory: Memory) -> None:
+    """The pets line names every pet, not which is which: "What is Priya's dog called?" was
+    answered "pets: Kiwi, Rex" with the parrot Kiwi first. With a pet of another kind among
+    them the line is not claimed and the turn that says the dog ranks first; a set of that
+    kind alone (a kitten is a cat) is still answered by the line."""
+    _said(memory, "mixed", ("We adopted a parrot named Kiwi.", "Our dog Rex sleeps all day."))
+    for question in ("What is Priya's dog called?", "What's the name of Priya's dog?", "Does Priya have a dog?"):
+        found = memory.recall("mixed", question, k=3, as_of="2023-03-01T00:00:00")
+        assert found.trace["answer"] is None and found.items[0].text == "Our dog Rex sleeps all day.", question
+    assert _claimed(memory, "mixed", "What pets does Priya have?").startswith("Priya — pets: Kiwi")
+    _said(memory, "cats", ("I have two cats, Luna and Milo.",))
+    assert _claimed(memory, "cats", "Does Priya have a kitten?").startswith("Priya — pets: Luna")
+    assert _claimed(memory, "cats", "Does Priya have a dog?") == ""

@@ -34,6 +34,7 @@ from eywa.read.answers import (
 from eywa.read.dimension_reads import DimensionReads
 from eywa.read.items import DimensionSource, dimension_id, dimension_key
 from eywa.read.overlap import rank_by_overlap
+from eywa.read.pet_kinds import PETS, another_kind, kind_asked
 from eywa.read.plan import Plan, head_attribute
 from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.bundle import Stores
@@ -238,6 +239,8 @@ class DimensionRoute:
             if item is None:
                 continue
             claim = may_claim(answer, with_now_phrases(query.plan, query.text))
+            if claim and attribute == PETS and (kind := kind_asked(query.text)) is not None:
+                claim = not self._another_kind(query.space, subject, kind)
             if not claim and (unrealised := self._unrealised_plan(query, subject, attribute, answer, reads)) is not None:
                 answer, claim = unrealised, True
                 item = source.item(query.space, answer, at) or item
@@ -245,6 +248,13 @@ class DimensionRoute:
             (claimed if claim else others).append(hit)
         others.sort(key=lambda h: -h.score)
         return claimed + others
+
+    def _another_kind(self, space: str, subject: str, kind: str) -> bool:
+        """Whether the subject's pets hold one said to be of another kind than the one asked
+        ("What is Bo's dog called?" with a parrot among them): then their line, which does not
+        say which is which, may not answer first (``eywa.read.pet_kinds``)."""
+        lines = self._stores.beliefs.beliefs_about(space, [subject], [PETS]).get(subject, [])
+        return another_kind([(line.value, line.statement) for line in lines if line.value is not None], kind)
 
     def _unrealised_plan(
         self, query: Query, subject: str, attribute: str, answer: StateAnswer, reads: DimensionReads

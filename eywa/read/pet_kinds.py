@@ -1,0 +1,67 @@
+"""A pet asked for by its kind: "What is Bo's dog called?" when Bo's pets are a parrot and a dog.
+
+The pets line names every pet ("pets: Kiwi, Rex"), not which is which, so it may not answer
+first when the set holds a pet said to be of another kind: the turns and beliefs that say
+"dog" do, as they do for a sister asked among brothers (``eywa.read.relatives``). A pet's kind
+is read from its beliefs' statements ("Bo has a dog named Rex"), with the registry's pet words
+and synonyms ("puppy" is a dog); a statement that names no kind says nothing either way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
+from typing import Final, Literal
+
+from eywa.attributes import get_attribute
+
+__all__ = ["PETS", "another_kind", "kind_asked", "said_kind"]
+
+PETS: Final = "pets"
+_GENERIC: Final = frozenset({"pet", "pets", "animal", "animals"})
+"""Pet words that name no kind ("What is Bo's pet called?" asks for any)."""
+_WORD: Final = re.compile(r"[a-z]+")
+
+
+@cache
+def _kinds() -> Mapping[str, str]:
+    """Each word of a kind of pet (and its plural) → the kind it names ("puppies" → dog)."""
+    spec = get_attribute(PETS)
+    kinds: dict[str, str] = {}
+    for word in spec.words:
+        if word not in _GENERIC:
+            kinds[word] = word
+            kinds.setdefault(word + "s", word)
+    for synonym in spec.synonyms:
+        kinds[synonym.surface] = synonym.value
+    return kinds
+
+
+def _kinds_in(text: str) -> set[str]:
+    kinds = _kinds()
+    return {kinds[w] for w in _WORD.findall(text.lower()) if w in kinds}
+
+
+def kind_asked(question: str) -> str | None:
+    """The one kind of pet the question asks for ("What is Bo's parrot called?" → parrot), or
+    None when it names none or several. Pure."""
+    found = _kinds_in(question)
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def said_kind(statements: Iterable[str], kind: str) -> Literal["kind", "other", "unsaid"]:
+    """Whether a pet's statements say the asked kind, only another kind, or no kind. Pure."""
+    found = {k for statement in statements for k in _kinds_in(statement)}
+    if kind in found:
+        return "kind"
+    return "other" if found else "unsaid"
+
+
+def another_kind(lines: Sequence[tuple[str, str]], kind: str) -> bool:
+    """Whether one of the pets in ``lines`` ((value, statement) of the owner's pet beliefs) is
+    said to be of another kind than the one asked, and said to be of it by none. Pure."""
+    statements: dict[str, list[str]] = {}
+    for value, statement in lines:
+        statements.setdefault(value.casefold(), []).append(statement)
+    return any(said_kind(said, kind) == "other" for said in statements.values())
