@@ -142,6 +142,10 @@ class Plan:
     read?", "How many times did Ben move?"), not for one answer (``eywa.read.aggregate``):
     its evidence is spread over sessions, so the rescue admits only the named people's turns
     and no session keeps more than three turns' scores (``eywa.read.adjust.spread_sessions``)."""
+    before: str | None = None
+    """The value a "what held before it" question names ("Where did Ana work before
+    Globex?" → Globex, ``value_before``): the dimension route answers with the state just
+    before that value began (``Plan.state_at`` once it knows when)."""
     through: tuple[str, ...] = ()
     """People named only as whose relative the asked person is ("Ana" in "Where does Ana's
     sister work?", once the memory knows the sister: ``eywa.read.relatives``). Their
@@ -172,6 +176,7 @@ class Plan:
             "latest_amount": self.latest_amount,
             "events": list(self.events),
             "aggregate": self.aggregate,
+            "before": self.before,
             "other_words": list(self.other_words),
             "when_words": list(self.when_words),
             "wh_word": self.wh_word,
@@ -469,6 +474,23 @@ def head_attribute(question: str) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
+_BEFORE_VALUE: Final = re.compile(
+    r"^\s*(?i:where|what|which|who)\b.*?\b(?i:before)\s+"
+    r"(?i:(?:moving|relocating|going|joining|starting|working|living)(?:\s+(?:to|at|for|in|with))?\s+)?"
+    r"(?P<value>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)\s*[?.!]*\s*$"
+)
+"""A question for what held before a value, named at its end ("Where did Ana live before
+Lisbon?", "… before moving to Lisbon?", "Who was Ana's manager before Tom?")."""
+
+
+def value_before(question: str, window: tuple[datetime, datetime] | None) -> str | None:
+    """The value a question asks what held before ("Where did Ana work before Globex?" →
+    "Globex"), or None: a name at its end after "before", not a date ("before June" is a
+    time window). Pure."""
+    found = _BEFORE_VALUE.match(question) if window is None else None
+    return found.group("value") if found is not None else None
+
+
 def asks_latest_amount(question: str, window: tuple[datetime, datetime] | None) -> bool:
     """Whether the question asks how much something is now: "how much" in the present tense
     and no time window ("How much rent does Tomas pay?", not "How much did he pay in May?")."""
@@ -626,6 +648,7 @@ def make_plan(
         latest_amount=latest_amount,
         events=events,
         aggregate=asks_aggregate(question, shape, window is not None),
+        before=value_before(question, window),
         other_words=other_words(question, names),
         when_words=_when_words(question, dates, names),
         wh_word=question_word(question),

@@ -24,6 +24,7 @@ from eywa.read.plan import (
     make_plan,
     name_spans,
     named_entities,
+    value_before,
     window_is_relative,
 )
 from eywa.read.policies import answer_instructions, check_policy
@@ -277,3 +278,25 @@ def test_the_question_without_names_is_embedded_only_where_the_person_route_weig
     # "When" questions and comparisons leave the person route out; so does switching it off.
     assert embedding_texts("When did Ana paint?", [ana]) == ("When did Ana paint?", "When did Ana paint?")
     assert embedding_texts("What did Ana paint?", [ana], frozenset({"person"})) == ("What did Ana paint?",) * 2
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Where did Ana work before Globex?", "Globex"),
+        ("Where did Ana live before moving to Lisbury?", "Lisbury"),
+        ("What was Ana's job before joining Initech?", "Initech"),
+        ("Where did Ana live before New Halden City?", "New Halden City"),
+        ("Did Ana work at Initech before Globex?", None),  # a yes/no
+        ("Where did Ana work before she joined Globex?", None),  # a clause, not a value
+        ("Where did Ana work before Globex in 2020?", None),  # the value not at the end
+        ("where did ana work before globex", None),  # no name
+    ],
+)
+def test_the_value_a_question_asks_what_held_before(question: str, value: str | None) -> None:
+    assert value_before(question, None) == value
+
+
+def test_a_date_after_before_is_a_window_not_a_value() -> None:
+    plan = make_plan("Where did Ana work before June 2023?", [], NOW)
+    assert plan.window is not None and plan.before is None

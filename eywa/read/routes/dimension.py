@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Final
 
 from eywa.attributes import get_attribute, normalise_name
@@ -40,6 +40,10 @@ from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.bundle import Stores
 
 __all__ = ["DimensionReads", "DimensionRoute", "dimension_id", "dimension_key", "may_claim", "named_first"]
+
+_JUST_BEFORE: Final = timedelta(seconds=1)
+"""How long before a value began the state that preceded it is read."""
+
 
 def may_claim(answer: StateAnswer, plan: Plan) -> bool:
     """Whether an answer may rank first: a current-state question (or one about the state at
@@ -170,9 +174,11 @@ class DimensionRoute:
         self._stores = stores
 
     def run(self, query: Query) -> list[RouteHit]:
-        plan = query.plan
-        if not plan.entities:
+        if not query.plan.entities:
             return []
+        if query.plan.before is not None and query.plan.state_at is None and not query.plan.current_state:
+            query = replace(query, plan=self._just_before(query, query.plan.before))
+        plan = query.plan
         # "Where did Ana work in March 2024?": every dimension is read as it stood then
         # (``Plan.state_at``), and worded for the asker's time.
         at = plan.state_at if plan.state_at is not None else query.as_of
@@ -248,6 +254,34 @@ class DimensionRoute:
             (claimed if claim else others).append(hit)
         others.sort(key=lambda h: -h.score)
         return claimed + others
+
+    def _just_before(self, query: Query, value: str) -> Plan:
+        """The plan of "Where did Ana work before Globex?" asked as of the moment before
+        Globex first held (its stated start, else when it was said), the value's words no
+        longer a topic: the state then answers it ("employer: Initech", or "unknown (was
+        Initech)" after she left). Only a single-valued attribute's value says when the one
+        before it ended; the plan unchanged when no named person's such value is it."""
+        plan = query.plan
+        reads = DimensionReads(self._stores.dimensions)
+        starts = [
+            delta.valid_from or delta.at
+            for subject in plan.entities
+            for attribute in plan.attributes
+            if get_attribute(attribute).cardinality == "single"
+            for delta in nous.list_deltas(reads, query.space, subject, attribute)
+            if delta.polarity == "positive" and delta.modality == "asserted"
+            and delta.observed.casefold() == value.casefold() and (query.as_of is None or delta.at <= query.as_of)
+        ]  # fmt: skip
+        if not starts:
+            return plan
+        # The words from "before" on name the value and how it began ("before joining Globex").
+        words = set(_QUESTION_WORD.findall(query.text.casefold()[query.text.casefold().rfind("before") :]))
+        return replace(
+            plan,
+            state_at=min(starts) - _JUST_BEFORE,
+            other_words=tuple(w for w in plan.other_words if w not in words),
+            notes=(*plan.notes, f"asked as of just before {value}"),
+        )
 
     def _another_kind(self, space: str, subject: str, kind: str) -> bool:
         """Whether the subject's pets hold one said to be of another kind than the one asked
