@@ -96,9 +96,21 @@ def test_a_hedged_value_never_answers_and_never_outranks_the_current_one(open_me
 
 def test_past_tense_and_date_questions_are_not_claimed(open_memory: MemoryFactory) -> None:
     mem, _ = _filled(open_memory)
-    for question in ("Where did Ana work before Fernbrook?", "When did Ana start at Fernbrook?"):
-        result = mem.recall("r", question, k=5, as_of=AS_OF)
-        assert result.trace["answer"] is None and result.trace["plan"]["current_state"] is False
+    result = mem.recall("r", "When did Ana start at Fernbrook?", k=5, as_of=AS_OF)
+    assert result.trace["answer"] is None and result.trace["plan"]["current_state"] is False
+
+
+def test_what_held_before_a_value_is_answered_as_it_stood_just_before_it(open_memory: MemoryFactory) -> None:
+    """Not the current state (a past-tense question), but the dimension as it stood just before
+    Fernbrook first held (the turn that quit Halden and named Fernbrook): Halden, worded as of
+    then, with the turn that had it."""
+    mem, ids = _filled(open_memory)
+    result = mem.recall("r", "Where did Ana work before Fernbrook?", k=5, as_of=AS_OF)
+    top = result.items[0]
+    assert result.trace["plan"]["current_state"] is False and result.trace["plan"]["before"] == "Fernbrook"
+    assert result.trace["answer"] == {"kind": "dimension", "id": top.id}
+    assert top.text.startswith("Ana — employer: Halden since 3 Feb 2024") and "as of 1 May 2024" in top.text, top.text
+    assert "Fernbrook" not in top.text and [ref.id for ref in top.provenance] == [ids[0]]
 
 
 
