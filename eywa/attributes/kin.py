@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["KIN_AGE", "KIN_WORDS", "RELATIVE_ATTRIBUTE", "kin_spoken_of", "kin_subject"]
+__all__ = ["KIN_AGE", "KIN_WORDS", "PLURAL_KIN", "RELATIVE_ATTRIBUTE", "kin_spoken_of", "kin_subject"]
 
 KIN_WORDS: Final[dict[str, str]] = {
     "sister": "sister", "brother": "brother",
@@ -20,8 +20,15 @@ KIN_WORDS: Final[dict[str, str]] = {
     "dad": "father", "father": "father", "daddy": "father",
     "husband": "husband", "wife": "wife", "boyfriend": "boyfriend", "girlfriend": "girlfriend",
     "son": "son", "daughter": "daughter",
+    "parents": "parents", "sisters": "sisters", "brothers": "brothers", "siblings": "siblings",
+    "sons": "sons", "daughters": "daughters", "kids": "children", "children": "children",
 }  # fmt: skip
-"""Each word for one relative, and the word the subject's name uses ("mom" → "mother")."""
+"""Each word for one relative, and the word the subject's name uses ("mom" → "mother"). A plural
+said of no names ("my parents live in Lisbon", "my kids go to Oakwood Elementary") is one
+subject too, "Ana's parents", "Ana's children": what is said of them is said of them all, and
+"Where do Ana's parents live?" is asked of that subject, as of "Ana's sister"."""
+PLURAL_KIN: Final = frozenset({"parents", "sisters", "brothers", "siblings", "sons", "daughters", "children"})
+"""The subject names' words of relatives said together ("Ana's parents"): a plural subject."""
 RELATIVE_ATTRIBUTE: Final[dict[str, str]] = {
     **dict.fromkeys("sister sisters brother brothers sibling siblings".split(), "siblings"),
     **dict.fromkeys("mom mum mother mommy dad father daddy parent parents".split(), "parents"),

@@ -74,6 +74,9 @@ _PET_REMAINING_MEDIAN_YEARS = 12.0 / 2
 # recently quit successfully in 2015.
 _SMOKER_QUIT_RATE = 0.074
 
+_HOME_CARERS = ("mom", "mum", "dad", "parent", "mother", "father", "wife", "husband")
+"""Who stays at home with the family ("stay-at-home dad"): surfaces of the employer's ``homemaker``."""
+
 _EMPLOYER_TAU = tau_from_median_years(_EMPLOYER_MEDIAN_YEARS)
 _LIFETIME_TAU = 50 * YEAR_DAYS
 
@@ -85,7 +88,7 @@ SPECS: tuple[AttributeSpec, ...] = (
         tau_source="BLS Employee Tenure in 2022: median tenure with the current employer 4.1 "
         "years (Jan 2022) → τ = 4.1 / ln 2 ≈ 5.9 years.",
         description="Organisation the subject works for (one at a time), or whether they work at "
-        "all: 'unemployed', 'self-employed', 'retired'.",
+        "all: 'unemployed', 'self-employed', 'retired', 'homemaker' (a stay-at-home parent).",
         aliases=("company", "workplace", "works_at", "works_for", "job_company", "work", "job", "employed_at"),
         words=("work", "works", "working", "worked", "job", "jobs", "employer", "employed", "company",
                "boss", "office", "hired", "fired", "quit", "retired", "retirement", "unemployed", "self-employed"),
@@ -93,8 +96,17 @@ SPECS: tuple[AttributeSpec, ...] = (
                       "own company", "own firm", "own practice", "own agency", "own consultancy", "own startup")
         + _syn("unemployed", "positive", "jobless", "out of work", "between jobs", "out of a job", "laid off",
                "made redundant", "let go", "fired", "sacked")
-        + _syn("retired", "positive", "retiree", "in retirement"),
-        change_values=("retired", "unemployed"),
+        + _syn("retired", "positive", "retiree", "in retirement")
+        + _syn("homemaker", "positive", "housewife", "househusband", "home maker",
+               *(f"stay{at}home {who}" for at in ("-at-", " at ") for who in _HOME_CARERS)),
+        # "I quit to stay home with the kids": out of paid work, said as staying home (never
+        # rewritten to it).
+        implied=_syn("homemaker", "positive", "stay home", "stays home", "staying home")
+        # "I got caught in the layoffs": out of work, said as the layoffs one was in.
+        + _syn("unemployed", "positive", "layoffs", "lay-offs", "redundancies", "job cuts")
+        # "I don't have a job right now": out of work, said as a job denied.
+        + _syn("unemployed", "negative", "job"),
+        change_values=("retired", "unemployed", "homemaker"),
         leading_words=("at", "for", "with", "work", "works", "working", "job", "employed"),
     ),
     AttributeSpec(

@@ -277,12 +277,21 @@ said ("That's not true, I still live in Lyon", "Not anymore, I live in Leeds now
 what follows it."""
 
 
+STATE_ENDED = re.compile(
+    r"(?:[Nn]o\s+longer\s+(?:(?:a|an)\s+)?[a-z][a-z-]*(?:\s+(?:anymore|any\s+more))?"
+    r"|[Nn]ot\s+(?:(?:a|an)\s+)?[a-z][a-z-]*\s+(?:anymore|any\s+more|any\s+longer))[!.]*"
+)
+"""A state said ended with its subject dropped ("Not vegetarian anymore", "No longer vegan"),
+as a sentence opens before a first-person clause: a clause of its own, the speaker's."""
+
+
 def opens_own_clause(before: str) -> bool:
     """Whether the text before a comma splice is a clause of its own (it has a first-person
-    subject, or it is a reply such as "That's not true"): "I don't live in Leeds anymore, I
-    moved to York" is two, while "On Sunday, I visited a street market" is one clause whose
-    date belongs to what follows."""
-    return _FIRST_PERSON.search(before) is not None or _REPLY.fullmatch(before.strip()) is not None
+    subject, it is a reply such as "That's not true", or a state said ended with its subject
+    dropped, ``STATE_ENDED``): "I don't live in Leeds anymore, I moved to York" is two, while
+    "On Sunday, I visited a street market" is one clause whose date belongs to what follows."""
+    before = before.strip()
+    return _FIRST_PERSON.search(before) is not None or bool(_REPLY.fullmatch(before) or STATE_ENDED.fullmatch(before))
 
 
 def splice_segment(text: str, start: int, end: int, words: Sequence[str]) -> tuple[int, int]:

@@ -597,3 +597,81 @@ def test_a_car_sold_by_its_make_is_no_longer_held(memory: Memory) -> None:
     _send(memory, space, list(said), one_by_one=True)
     answer = _answer(memory, space, "What car does Ana drive?")
     assert answer.startswith("Ana — possessions: tesla since 1 Jul 2024") and "not honda" in answer, answer
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        # A stay-at-home parent now has left paid work: Initech kept answering (p 0.89).
+        (("I work at Initech.", "I'm a stay-at-home dad now."), "Where does Alice work now?",
+         "Alice — employer: homemaker since 1 Apr 2024 (was Initech)"),
+        (("I work at Initech.", "I quit my job to be a stay-at-home mom."), "Where does Alice work now?",
+         "Alice — employer: homemaker since 1 Apr 2024 (was Initech)"),
+        (("I work at Initech.", "I left Initech to stay home with the kids."), "Where does Alice work now?",
+         "Alice — employer: homemaker since 1 Apr 2024 (was Initech)"),
+        # ... but a stay at home before the job ends nothing.
+        (("I work at Initech.", "I was a stay-at-home mom for years before Initech."), "Where does Alice work now?",
+         "Alice — employer: Initech since 1 Mar 2024"),
+        (("I'm a stay-at-home mom.", "I got a job at Initech!"), "Where does Alice work now?",
+         "Alice — employer: Initech since 1 Apr 2024 (was homemaker)"),
+        # A layoff of everyone, the speaker with them, ended no job.
+        (("I work at Initech.", "The startup laid everyone off, including me."), "Where does Alice work now?",
+         "Alice — employer: unemployed since 1 Apr 2024 (was Initech)"),
+        (("I work at Initech.", "We all got laid off."), "Where does Alice work now?",
+         "Alice — employer: unemployed since 1 Apr 2024 (was Initech)"),
+        (("I work at Initech.", "I got caught in the layoffs at Initech."), "Where does Alice work now?",
+         "Alice — employer: unemployed since 1 Apr 2024 (was Initech)"),
+        (("I work at Initech.", "The startup laid everyone off, but not me."), "Where does Alice work now?",
+         "Alice — employer: Initech since 1 Mar 2024"),
+        # No job now is out of work; looking for another one ends nothing.
+        (("I work at Initech.", "I don't have a job right now."), "Where does Alice work now?",
+         "Alice — employer: unemployed since 1 Apr 2024 (was Initech)"),
+        (("I work at Initech.", "I'm looking for a new job."), "Where does Alice work now?",
+         "Alice — employer: Initech since 1 Mar 2024"),
+        # "Been with" the employer for years is the employer since then: it made nothing.
+        (("I work at Initech.", "I've been with Initech since 2019."), "Where does Alice work now?",
+         "Alice — employer: Initech since 1 Jan 2019"),
+        # Back in a place now is home again; back for the weekend is a visit.
+        (("I live in Denver.", "I'm back in Boston now."), "Where does Alice live now?",
+         "Alice — residence: Boston since 1 Apr 2024 (was Denver)"),
+        (("I live in Denver.", "I'm back in Boston now for the weekend."), "Where does Alice live now?",
+         "Alice — residence: Denver since 1 Mar 2024"),
+        # Relatives said in the plural, by no name, are asked of as one relative is.
+        (("My parents live in Lisbon.", "My parents moved to Porto."), "Where do Alice's parents live now?",
+         "Alice's parents — residence: Porto since 1 Apr 2024 (was Lisbon)"),
+        (("My brothers both work at Globex.",), "Where do Alice's brothers work?",
+         "Alice's brothers — employer: Globex since 1 Mar 2024"),
+        (("My kids go to Oakwood Elementary.",), "Where do Alice's kids go to school?",
+         "Alice's children — education: Oakwood Elementary since 1 Mar 2024"),
+        (("My sister works at Initech.", "My brothers both work at Globex."), "Where does Alice's sister work?",
+         "Alice's sister — employer: Initech since 1 Mar 2024"),
+    ],
+)
+def test_everyday_changes_of_work_home_and_family_say_what_holds_now(
+    memory: Memory, texts: tuple[str, ...], question: str, answer: str
+) -> None:
+    """Found by probing sequences through Memory (s42)."""
+    space = _alice(memory, *texts)
+    assert _answer(memory, space, question).startswith(answer), _answer(memory, space, question)
+
+
+def test_a_diet_said_ended_with_its_subject_dropped_is_believed(memory: Memory) -> None:
+    """"Not vegetarian anymore, I started eating fish again" made nothing (the negation of the
+    first half reached the second, and the first had no subject): "Does Alice eat fish?"
+    still answered the vegetarian's "not fish"."""
+    space = _alice(memory, "I'm vegetarian.", "Not vegetarian anymore, I started eating fish again.")
+    answer = _answer(memory, space, "Does Alice eat fish?")
+    assert answer.startswith("Alice — diet: meat since 1 Apr 2024") and "fish" in answer and "not fish" not in answer, answer
+
+
+@pytest.mark.parametrize(
+    ("as_of", "answer"),
+    [("2024-05-01T00:00:00", "Alice — age: 38 since 1 Mar 2024"),
+     ("2024-10-01T00:00:00", "Alice — age: 39 since 1 Aug 2024 (was 38)")],
+)  # fmt: skip
+def test_an_age_with_the_next_birthday_said_is_that_age_from_then(memory: Memory, as_of: str, answer: str) -> None:
+    """"I'm 38, turning 39 in August" kept 38 after August (the birthday to come was read as
+    nothing), until the age lapsed unclaimed."""
+    space = _alice(memory, "I'm 38, turning 39 in August.")
+    assert _answer(memory, space, "How old is Alice?", as_of=as_of).startswith(answer), _answer(
+        memory, space, "How old is Alice?", as_of=as_of)

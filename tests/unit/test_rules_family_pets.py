@@ -149,8 +149,8 @@ def test_a_wedding_that_is_only_planned_is_a_plan() -> None:
 )
 def test_children_forms(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="children") == expected
-    if "Melinda" in text:
-        assert statements(text) == {"Melinda has kids."}
+    if "Melinda" in text:  # the painting is the kids' pastime, not Melinda's
+        assert statements(text) == {"Melinda has kids.", "Melinda's children love painting."}
     if text.startswith("My kids are named"):  # each child said in a statement that reads right
         assert statements(text) == {"Cecilia's kids include Leo.", "Cecilia's kids are Leo and Mia."}
 

@@ -5,9 +5,13 @@ value carries a negation ("I don't eat meat" is diet "meat", negative).
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import pytest
 
-from tests.unit.rules_support import Fact, facts, statements
+from eywa.extraction.rules import RuleExtractor
+from eywa.extraction.validator import Validator
+from tests.unit.rules_support import Fact, facts, statements, turn
 
 
 @pytest.mark.parametrize(
@@ -278,6 +282,29 @@ def test_a_childs_small_age_and_a_school_started(text: str, expected: set[Fact])
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
+        ("I'm 38, turning 39 in August.", [("38", None), ("39", datetime(2023, 8, 1, tzinfo=timezone.utc))]),
+        ("I'm turning 39 in August.", [("39", datetime(2023, 8, 1, tzinfo=timezone.utc))]),
+        ("I turn 40 next month.", [("40", datetime(2023, 6, 1, tzinfo=timezone.utc))]),
+        ("I'll be 40 in June.", [("40", datetime(2023, 6, 1, tzinfo=timezone.utc))]),
+        ("I'm turning 39 soon.", []),  # when, it does not say
+        ("We're turning the page in June.", []),
+        ("Tobias is 38, turning 39 in August.", [("38", None), ("39", datetime(2023, 8, 1, tzinfo=timezone.utc))]),
+    ],
+)
+def test_a_birthday_said_ahead_is_the_age_from_then(text: str, expected: list[tuple[str, datetime | None]]) -> None:
+    """"I'm 38, turning 39 in August" made only 38, which stayed the age after August."""
+    ev = turn(text)
+    accepted = [
+        f for f in RuleExtractor().propose("home", [ev])
+        if f.attribute == "age" and Validator().validate("home", f, {ev.id: ev}).accepted
+    ]  # fmt: skip
+    assert sorted((f.value or "", f.valid_from) for f in accepted) == expected
+    assert {f.subject for f in accepted} <= {text.split()[0] if text.startswith("Tobias") else "Cecilia"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
         ("I run every morning.", {("hobbies", "running", "positive", "asserted")}),
         ("I jog every day.", {("hobbies", "jogging", "positive", "asserted")}),
         ("I ski every winter.", {("hobbies", "skiing", "positive", "asserted")}),
@@ -334,6 +361,17 @@ def test_training_for_something_else_or_denied_is_no_pastime(text: str) -> None:
         ("I gave up being vegetarian.", {("diet", "vegetarian", "negative", "asserted")}),
         ("I quit being vegan last month.", {("diet", "vegan", "negative", "asserted")}),
         ("I didn't give up being vegan.", set()),
+        # The state ended said first, its "I'm" dropped: the speaker's, and the clause after it
+        # is no longer read as negated (both made nothing).
+        ("Not vegetarian anymore, I started eating fish again.",
+         {("diet", "fish", "positive", "asserted"), ("diet", "vegetarian", "negative", "asserted")}),
+        ("No longer vegan, I eat cheese again.",
+         {("diet", "cheese", "positive", "asserted"), ("diet", "vegan", "negative", "asserted")}),
+        ("Not a vegetarian anymore, I eat fish again.",
+         {("diet", "fish", "positive", "asserted"), ("diet", "vegetarian", "negative", "asserted")}),
+        # Alone, whose state it is the turn does not say (a reply about someone else may be).
+        ("Not vegetarian anymore.", set()),
+        ("Not sure, I think I'm vegan.", set()),
     ],
 )
 def test_a_diet_given_up_ends_the_label(text: str, expected: set[Fact]) -> None:

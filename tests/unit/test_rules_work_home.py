@@ -337,6 +337,12 @@ def test_an_apposition_inside_another_clause_or_of_an_unknown_name_makes_no_fact
         # Someone else's relative, by a person Level 0 knows: theirs.
         ("Melinda's dad just retired.", "Melinda's father", "employer", "retired"),
         ("Melinda's older sister works at Halden.", "Melinda's sister", "employer", "Halden"),
+        # Several relatives of one kind, never named: one subject, as one relative is.
+        ("My parents live in Lisbon.", "Cecilia's parents", "residence", "Lisbon"),
+        ("My parents moved to Porto last year.", "Cecilia's parents", "residence", "Porto"),
+        ("My brothers both work at Globex.", "Cecilia's brothers", "employer", "Globex"),
+        ("My kids go to Oakwood Elementary.", "Cecilia's children", "education", "Oakwood Elementary"),
+        ("My older sisters live in Leeds.", "Cecilia's sisters", "residence", "Leeds"),
     ],
 )
 def test_a_relative_never_named_is_a_subject_of_their_own(text: str, subject: str, attribute: str, value: str) -> None:
@@ -348,6 +354,11 @@ def test_a_relative_never_named_is_a_subject_of_their_own(text: str, subject: st
         if f.attribute == attribute and Validator().validate("home", f, {ev.id: ev}).accepted
     ]  # fmt: skip
     assert [(f.subject, f.value) for f in accepted] == [(subject, value)]
+
+
+def test_relatives_said_together_are_spoken_of_in_the_plural() -> None:
+    assert statements("My parents live in Lisbon.") == {"Cecilia's parents live in Lisbon."}
+    assert statements("My brothers both work at Globex.") == {"Cecilia's brothers work at Globex."}
 
 
 @pytest.mark.parametrize(
@@ -1098,3 +1109,131 @@ def test_a_title_said_by_what_one_heads_at_an_employer_is_both(text: str, title:
 @pytest.mark.parametrize("text", ["I'm the head of the household.", "I'm the head of my class.", "I'm the head of the PTA."])
 def test_heading_a_household_a_class_or_a_club_is_no_job(text: str) -> None:
     assert facts(text, attribute="occupation") == facts(text, attribute="employer") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm a stay-at-home dad now.", {("employer", "homemaker", "positive", "asserted"),
+                                          ("occupation", "stay-at-home dad", "positive", "asserted")}),
+        ("I'm now a stay at home mom.", {("employer", "homemaker", "positive", "asserted"),
+                                         ("occupation", "stay at home mom", "positive", "asserted")}),
+        ("I became a stay-at-home mom after the twins were born.",
+         {("employer", "homemaker", "positive", "asserted"), ("occupation", "stay-at-home mom", "positive", "asserted")}),
+        ("I quit my job to be a stay-at-home mom.",
+         {("employer", "homemaker", "positive", "asserted"), ("occupation", "stay-at-home mom", "positive", "asserted")}),
+        ("I quit Globex to stay home with the kids.",
+         {("employer", "homemaker", "positive", "asserted"), ("employer", "Globex", "negative", "asserted")}),
+        ("I'm a homemaker now.", {("employer", "homemaker", "positive", "asserted"),
+                                  ("occupation", "homemaker", "positive", "asserted")}),
+    ],
+)
+def test_staying_home_with_the_family_now_is_out_of_paid_work(text: str, expected: set[Fact]) -> None:
+    """"I'm a stay-at-home dad now" made only the occupation: the job held before kept
+    answering "Where does Cecilia work now?"."""
+    assert facts(text, attribute="employer") | facts(text, attribute="occupation") == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I was a stay-at-home mom for years before Globex.",  # a past
+        "I've been a stay-at-home dad.",  # once
+        "I'm not a stay-at-home mom.",
+        "I'd love to be a stay-at-home dad someday.",
+        "I might quit my job to be a stay-at-home mom.",
+        "I left work early to stay home with my sick son.",  # a day
+        "I left the party early to stay home with the kids.",
+        "I left Leeds to stay home with my family.",  # Leeds is no employer held
+    ],
+)
+def test_staying_home_once_wished_or_for_a_day_leaves_the_employer(text: str) -> None:
+    assert ("employer", "homemaker", "positive", "asserted") not in facts(text, attribute="employer")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The startup laid everyone off, including me.",
+        "Globex laid off the whole team, me included.",
+        "The company laid off 200 people, including me.",
+        "They let all of us go last week.",
+        "They laid us off last week.",
+        "We all got laid off last week.",
+        "We were both laid off from Globex.",
+        "I was one of the people laid off.",
+        "I was among those let go in March.",
+        "I got caught in the layoffs at Globex.",
+        "I was hit by the latest round of layoffs.",
+        "I don't have a job right now.",
+        "I have no job at the moment.",
+        "I'm currently without a job.",
+    ],
+)
+def test_a_layoff_that_took_the_speaker_or_no_job_now_is_out_of_work(text: str) -> None:
+    """A layoff of many said to include the speaker, or a job said not to be had, made
+    nothing: the job held before kept answering."""
+    assert ("employer", "unemployed", "positive", "asserted") in facts(text, attribute="employer")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The startup laid everyone off, but not me.",
+        "Globex laid off half the staff.",  # not said to include the speaker
+        "They let us go.",  # from where, it does not say
+        "They let us go early today.",
+        "The police let us go.",
+        "Tom let us go early.",
+        "We got fired up for the game.",
+        "I survived the layoffs at Globex.",
+        "I'm job hunting.",  # one may look while employed
+        "I'm looking for a new job.",
+        "I'm looking for work.",
+        "I don't have a job interview yet.",
+        "I don't have a job that pays well.",
+        "I have no job lined up yet.",
+        "I didn't have a job back then.",
+        "If I didn't have a job, I'd travel.",
+    ],
+)
+def test_a_layoff_of_others_or_a_job_hunt_is_no_unemployment(text: str) -> None:
+    assert ("employer", "unemployed", "positive", "asserted") not in facts(text, attribute="employer")
+
+
+@pytest.mark.parametrize(
+    "text", ["I'm back in Boston now.", "We're back in Boston now, it feels good.", "I'm now back in Boston."]
+)
+def test_back_in_a_place_now_is_home_again(text: str) -> None:
+    assert facts(text, attribute="residence") == {("residence", "Boston", "positive", "asserted")}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm back in Boston now for the weekend.",
+        "I'm back in Boston now, visiting my parents.",
+        "I'm back in Boston now on a business trip.",
+        "I'm back in Boston next week.",
+        "I'm back in the office now.",
+        "Back in Boston, we had a dog.",
+    ],
+)
+def test_back_in_a_place_for_a_visit_or_a_story_is_no_home(text: str) -> None:
+    assert {f for f in facts(text, attribute="residence") if f[2] == "positive"} == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("I've been with Globex for five years as an engineer.", {("employer", "Globex", "positive", "asserted")}),
+        ("I've been with Acme Corp since 2019.", {("employer", "Acme Corp", "positive", "asserted")}),
+        ("I've been at Initech for five years.", {("employer", "Initech", "positive", "asserted")}),
+        # Level 0 reads a lone name after "with" as a person: a partner as likely as a job.
+        ("I've been with Globex since 2019.", set()),
+        ("I've been with Tobias for five years.", set()),
+        ("I've been with Sam for five years as a couple.", set()),
+    ],
+)
+def test_been_with_an_organisation_for_years_is_the_employer(text: str, employer: set[Fact]) -> None:
+    assert facts(text, attribute="employer") == employer

@@ -24,7 +24,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from eywa.extraction.rules.clause import ADV, BE, HAVE, SUBJ, Ctx, Rule, asserts, matches, past_date, plain, rule
+from eywa.extraction.rules.clause import (
+    A,
+    ADV,
+    BE,
+    HAVE,
+    SUBJ,
+    Ctx,
+    Rule,
+    asserts,
+    future_date,
+    matches,
+    openings,
+    past_date,
+    plain,
+    rule,
+)
 from eywa.extraction.rules.phrasing import date_phrase, fact
 from eywa.models import CandidateFact
 # Level 0's own number words: the rule reads "forty" as the number Level 0 read there.
@@ -46,6 +61,14 @@ _CHILD_BEFORE = re.compile(rf"{_CHILD.pattern}\s*$", re.I)
 """A child named before the number ("my son is 5", "my daughter Mia is 5"): a small bare number
 is the child's age, where "I'm 5" alone may be minutes away (``_LOWEST_BARE``)."""
 _TURNED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}turned\s+{_NUMBER}(?:{_YEARS_OLD})?{_DATE_AFTER}", "turned")
+_TURNING = rule(
+    rf"(?:{SUBJ}(?:{BE}\s+{ADV}turning|\s+{ADV}(?:turn|turns)|\s+will\s+be|{A}ll\s+be)|(?<=,\s)(?:and\s+)?turning)"
+    rf"\s+{_NUMBER}(?:{_YEARS_OLD})?(?=\s+(?:in|on|next|this)\b)",
+    "turning turn turns will ll",
+)
+""""I'm turning 39 in August", "I turn 40 next month", "I'll be 40 in June", and after an age,
+"I'm 38, turning 39 in August": the age from the birthday said ahead (not "I'm turning 39
+soon": when, it does not say)."""
 _LOWEST_BARE, _LOWEST, _HIGHEST = 13, 1, 110
 _AT_ANOTHER_TIME = re.compile(r"\b(?:when|once|since|after|before|until|till|by\s+the\s+time)\s*$", re.IGNORECASE)
 """A subordinate clause of time: "When I turned eleven, my uncle enrolled me" says when something
@@ -63,7 +86,8 @@ def age(ctx: Ctx) -> Iterator[CandidateFact]:
     """The age facts of one part."""
     if not plain(ctx) or not asserts(ctx):
         return
-    for m, s in matches(ctx, _IS_AGE):
+    ages = matches(ctx, _IS_AGE)
+    for m, s in ages:
         if _AT_ANOTHER_TIME.search(ctx.text[: m.start()]):
             continue
         years = _years(m.group("n"))
@@ -72,6 +96,17 @@ def age(ctx: Ctx) -> Iterator[CandidateFact]:
         if years is not None and lowest <= years <= _HIGHEST and m.group("approx") is None:
             said = " ".join(m.group(0)[m.end("n") - m.start() :].split()).rstrip(".!;, ")
             yield fact(ctx, s, f"{s} is {years} {said}", "age", str(years), confidence=0.85)
+    for m in openings(ctx, _TURNING, anywhere=True):
+        # "I'm turning 39 …": whom the subject names; "…, turning 39 in August" is said of
+        # whoever the age before it is ("I'm 38, …", "Tobias is 38, …"), or of no one.
+        found = matches(ctx, _TURNING) if m.group("subj") else [(a, w) for a, w in ages if a.end() < m.start()]
+        who = next((w for a, w in found if a.start() == m.start() or not m.group("subj")), None)
+        years, when = _years(m.group("n")), future_date(ctx)
+        if who and years is not None and _LOWEST <= years <= _HIGHEST and when is not None:
+            grain = next((d.granularity for d in ctx.dates if d.window_start == when), None)
+            verb = "turns" if "turn" in m.group(0) else "will be"
+            yield fact(ctx, who, f"{who} {verb} {years} {date_phrase(when, grain)}", "age", str(years), valid_from=when,
+                       confidence=0.8)
     for m, s in matches(ctx, _TURNED):
         if _AT_ANOTHER_TIME.search(ctx.text[: m.start()]):
             continue

@@ -21,7 +21,7 @@ from datetime import datetime
 from eywa.attributes.kin import KIN_AGE, KIN_WORDS, kin_subject
 from eywa.extraction.anchors import duration_back
 from eywa.extraction.lexicon import IRREGULAR_PAST
-from eywa.extraction.text import COMMA_SPLICE, Clause, opens_own_clause, trailing_contrast
+from eywa.extraction.text import COMMA_SPLICE, STATE_ENDED, Clause, opens_own_clause, trailing_contrast
 from eywa.models import Evidence, Signal, SignalKind
 from eywa.signals.cues import negations
 
@@ -207,6 +207,9 @@ def parts(clause: Clause) -> list[Part]:
             offset = clause.start + pos + (len(clause.text[pos:end]) - len(clause.text[pos:end].lstrip()))
             conditional = conditional or bool(re.match(r"(?i)(?:and\s+|so\s+)?(?:if|unless|even\s+if)\b", text))
             part = _part(text, offset, conditional, contrast)
+            if not out and m is not None and m.group(0).strip() == "," and STATE_ENDED.fullmatch(text):
+                # "Not vegetarian anymore, I eat fish again": the speaker's state, ended.
+                part = _with_subject("I'm", text[0].lower() + text[1:], offset, conditional)
             if spliced and out and out[-1].past_habit:  # "When I was younger, we had money problems"
                 part = replace(part, past_habit=True)
             out.append(part)

@@ -78,13 +78,15 @@ _BACK_FOR_GOOD = rule(rf"{SUBJ}{BE}\s+{ADV}back\s+(?:home\s+)?in\s+{_PLACE}\s+fo
 been in Porto for two years": "in" a capitalised name for years may be a group, a team or a
 department ("in AA", "in Marketing")."""
 _IN_NOW = rule(
-    rf"{SUBJ}{BE}\s+(?:(?P<now>now)\s+)?{ADV}in\s+{_PLACE}(?(now)|\s+(?:now|these\s+days|nowadays)\b)"
-    r"(?!\s+(?:for|until|till|visiting|on\s+(?:a|the)\s+(?:trip|visit|holiday|vacation))\b)",
+    rf"{SUBJ}{BE}\s+(?:(?P<now>now)\s+)?{ADV}(?P<back>back\s+)?in\s+{_PLACE}(?(now)|\s+(?:now|these\s+days|nowadays)\b)"
+    r"(?!,?\s+(?:for|until|till|visiting|to\s+visit|on\s+(?:a|the)\s+(?:trip|visit|holiday|vacation|business))\b)",
     "now days nowadays",
 )
 """"We're in Denver now": home, when the turn tells of a move ("Finally moved out of Austin,
 we're in Denver now", ``_MOVE_TALK``) or the place is already the speaker's residence; alone
-it may be where one is today ("I'm in Denver now, the flight was fine")."""
+it may be where one is today ("I'm in Denver now, the flight was fine"). Back there now ("I'm
+back in Boston now") is a return, home again, unless it says a visit ("… for the weekend",
+"…, visiting my parents")."""
 _MOVE_TALK = re.compile(
     r"\b(?:moved|move|moving|relocated|relocating|unpacking|unpacked|settled"
     r"|new\s+(?:place|flat|apartment|house|home|city|town))\b",
@@ -240,7 +242,8 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
     lived += matches(ctx, _CALLED_HOME, we=True) + matches(ctx, _BACK_FOR_GOOD, we=True) + matches(ctx, _RENTS, we=True)
     lived += [
         (m, s) for m, s in matches(ctx, _IN_NOW, we=True)
-        if _MOVE_TALK.search(ctx.turn.text) or ctx.holds(s, place_name(m.group("place")) or "", "residence")
+        if m.group("back") or _MOVE_TALK.search(ctx.turn.text)
+        or ctx.holds(s, place_name(m.group("place")) or "", "residence")
     ]
     yield from _home_is(ctx)
     for m, s in matches(ctx, _LIVES, we=True) + lived:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from eywa.attributes.kin import PLURAL_KIN
 from eywa.extraction.lexicon import IRREGULAR_PAST
 from eywa.extraction.rules.clause import A, Ctx, first_person
 from eywa.models import CandidateFact, Modality, Polarity
@@ -90,9 +91,29 @@ def fact(
 ) -> CandidateFact:
     """A candidate citing only the turn it was read from."""
     return CandidateFact(
-        statement=sentence(statement), subject=subject, attribute=attribute, value=value, polarity=polarity,
+        statement=sentence(_agreeing(subject, statement)), subject=subject, attribute=attribute, value=value, polarity=polarity,
         modality=modality, valid_from=valid_from, evidence_ids=(ctx.turn.id,), confidence=confidence,
     )
+
+
+_PLURAL_VERBS = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "go"}
+
+
+def _agreeing(subject: str, statement: str) -> str:
+    """``statement`` with the verb after a plural subject in the plural ("Ana's parents lives in
+    Lisbon" → "… live in Lisbon"): the rules phrase every subject as one person."""
+    if subject.rsplit(" ", 1)[-1] not in PLURAL_KIN or not statement.startswith(f"{subject} "):
+        return statement
+    verb, _, rest = statement[len(subject) + 1 :].partition(" ")
+    if verb in _PLURAL_VERBS:
+        verb = _PLURAL_VERBS[verb]
+    elif verb.endswith("ies") and len(verb) > 4:
+        verb = verb[:-3] + "y"  # "studies"
+    elif verb.endswith(("ches", "shes", "sses", "xes", "oes")):
+        verb = verb[:-2]  # "teaches"
+    elif verb.endswith("s") and not verb.endswith("ss"):
+        verb = verb[:-1]  # "lives"; "moved" stays
+    return f"{subject} {verb} {rest}".rstrip()
 
 
 def date_phrase(moment: datetime, granularity: str | None, end: datetime | None = None) -> str:

@@ -51,7 +51,7 @@ from eywa.extraction.rules.clause import (
     stated_start,
 )
 from eywa.extraction.rules.phrasing import article, clean, date_phrase, fact, possessive
-from eywa.cessation import GONE_FOR_GOOD
+from eywa.cessation import GONE_FOR_GOOD, ends_any
 from eywa.models import CandidateFact, SignalKind
 
 _ORG = rf"(?P<the>the\s+)?(?P<org>{PROPER})(?![\w'’])"
@@ -147,14 +147,19 @@ _WORK_TALK = re.compile(
 _EMPLOYED = rule(rf"{SUBJ}{BE}\s+{ADV}(?:employed|(?:self-)?contracted)\s+(?:by|at)\s+{_ORG}{_ROLE_AFTER}", "employed contracted")
 """"I'm employed by Globex", "I'm employed at the Royal Navy as an engineer": the employer."""
 _BEEN_AT = rule(
-    rf"{SUBJ}{HAVE}\s+{ADV}been\s+at\s+{_ORG}(?=\s+(?:for\s+(?:about\s+|almost\s+|nearly\s+|over\s+)?"
+    rf"{SUBJ}{HAVE}\s+{ADV}been\s+(?P<prep>at|with)\s+{_ORG}(?=\s+(?:for\s+(?:about\s+|almost\s+|nearly\s+|over\s+)?"
     r"(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|many)\s+(?:years?|months?)"
     r"|since\s+(?:\d{4}|January|February|March|April|May|June|July|August|September|October|November|December"
     r"|last\s+(?:year|month)))\b)",
     "been",
 )
 """"I've been at Google for five years", "… since 2019": the employer, since then. Only with
-months or years: "I've been at Starbucks for two hours" is a visit."""
+months or years: "I've been at Starbucks for two hours" is a visit. "With" a name is a job only
+where the name is no person Level 0 knows ("I've been with Acme Corp since 2019"), was the
+employer already, or the sentence says the job ("… for five years as an engineer"): "I've been
+with Sam for five years" is a partner (Level 0 reads a lone name after "with" as a person, so
+"I've been with Globex since 2019" alone stays nothing)."""
+_AS_ROLE = re.compile(r"^[^.!?;]*?\bas\s+(?:a|an)\s+(?P<role>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3})")
 _HAS_WORKED = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+(?:at|for)\s+{_ORG}", "worked")
 """"I've worked at Initech since 2019": the present perfect with how long says one still does
 (not "I worked at Initech", a past, nor "I've worked at Initech", once), and since when
@@ -369,6 +374,16 @@ _STATUS = rule(
 """Whether one works at all: "I'm unemployed", "I'm between jobs", "I'm self-employed", "I'm
 retired". The registry holds these as the employer's own values (``unemployed``,
 ``self-employed``, ``retired``), so a later job moves the same dimension."""
+_NO_JOB = rule(
+    rf"{SUBJ}(?:\s+{ADV}(?:do\s+not|does\s+not|don{A}t|doesn{A}t)\s+{ADV}have\s+(?:a\s+)?job"
+    rf"|\s+{ADV}(?:have|has)\s+no\s+job|{BE}\s+{ADV}without\s+(?:a\s+)?job)"
+    r"(?=\s*(?:[.!;,]|$)|\s+(?:right\s+now|now|at\s+the\s+moment|currently|anymore|any\s+more|at\s+present|these\s+days"
+    r"|yet|since|and|but|so)\b)",
+    "job",
+)
+""""I don't have a job (right now)", "I have no job at the moment", "I'm without a job": out of
+work (``unemployed``), where the clause ends or says when; not "I don't have a job interview",
+"… a job that pays well", "… work today"."""
 _FOR_ONESELF = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working)\s+for\s+(?:myself|himself|herself|themselves)\b",
     "work works working",
@@ -420,6 +435,52 @@ _LET_GO = rule(
 ``unemployed``, dated), whichever employer it was; with the employer named ("… from Initech",
 "… my job at Initech") ``_LEFT`` ends that one. Not a job quit for another ("… to start a
 bakery", "… and joined Initech"): what comes next is read where it is said."""
+_LAYOFF_VERB = rf"(?P<verb>laid\s+off|fired|sacked|let\s+go{GONE_FOR_GOOD}|made\s+redundant)"
+_WE_LET_GO = rule(
+    rf"(?<![\w'’])(?P<subj>[Ww]e)\s+{ADV}(?:got|were|(?:have|{A}ve)\s+{ADV}been)\s+{ADV}{_LAYOFF_VERB}"
+    rf"(?:\s+(?:from|by|at)\s+{_ORG})?(?!\s+(?:from|by|at|with|as|of|up)\b)",
+    "laid fired sacked let redundant",
+)
+""""We (all) got laid off (from Globex)", "we were both let go last week": whoever else "we"
+are, the speaker is one of them (a move or a pet "we" share is read as the household's; a
+layoff of "we" includes the speaker whatever the "we")."""
+_EVERYONE = (
+    r"(?:everyone|everybody|all\s+of\s+us|us\s+all|us|the\s+rest\s+of\s+us"
+    r"|(?:the|our)\s+(?:whole|entire)\s+(?:team|department|staff|office|company|division|studio|crew|unit)"
+    r"|(?:half|most|a\s+third|a\s+quarter|a\s+lot|many|dozens|hundreds|thousands)\s+(?:of\s+)?(?:the|its|our|their|us)"
+    r"(?:\s+(?:staff|team|company|workforce|employees|people|department|workers))?"
+    r"|(?:\d+|dozens\s+of|hundreds\s+of|thousands\s+of)\s+(?:people|employees|workers|staff))"
+)
+_MASS_LAYOFF = rule(
+    rf"{_ORG_OPENS}(?:(?P<they>[Tt]hey)|(?:[Tt]he|[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+)?(?P<kind>company|startup|start-up|firm"
+    rf"|employer|agency|studio|store|shop|restaurant|bakery|hospital|factory|plant|warehouse|office|bosses|boss"
+    rf"|management)|{_ORG})\s+{ADV}(?:(?:has|have|had)\s+)?{ADV}"
+    rf"(?:(?:laid\s+off|fired|sacked)\s+(?P<who>{_EVERYONE})|laid\s+(?P<who_off>{_EVERYONE})\s+off"
+    rf"|(?P<let>let)\s+(?P<who_go>{_EVERYONE})\s+go(?P<for_good>{GONE_FOR_GOOD})?)",
+    "laid fired sacked let",
+)
+""""The startup laid everyone off, including me", "Globex laid off the whole team, me included",
+"Globex laid off half of us, and I was one of them", "they let all of us go last week": a
+layoff the speaker was in (all of "us", or said to include "me"), as "Globex laid me off" is;
+not "Globex laid off half of us" alone.
+Letting "us" go is a layoff only by a workplace or for good ("the police let us go" is not;
+"they let us go early" neither)."""
+_ME_INCLUDED = re.compile(
+    r",?\s*(?:including\s+me|me\s+included|myself\s+included|and\s+I\s+was\s+(?:one\s+of\s+them|among\s+them)"
+    r"|me\s+among\s+them|and\s+me\s+too)\b",
+    re.IGNORECASE,
+)
+_US: Final = frozenset({"us", "all of us", "us all", "the rest of us"})
+_IN_THE_LAYOFFS = rule(
+    rf"{SUBJ}\s+{ADV}(?:was|were|got)\s+{ADV}(?:(?:one\s+of|among)\s+(?:the|those)(?:\s+(?:\d+|[a-z]+))?"
+    rf"(?:\s+(?:people|ones|employees|staff|workers|colleagues|folks))?\s+(?:(?:who|that)\s+(?:got|were)\s+)?"
+    rf"(?P<verb>laid\s+off|let\s+go|made\s+redundant|cut)"
+    rf"|(?:caught\s+(?:up\s+)?in|hit\s+by|part\s+of)\s+(?:the|a)\s+(?:(?:latest|recent|last|big|mass|new|first|second)\s+)*"
+    rf"(?:round\s+of\s+)?(?:layoffs|lay-offs|redundancies|job\s+cuts))(?:\s+(?:at|from)\s+{_ORG})?",
+    "laid let redundant cut layoffs lay redundancies cuts",
+)
+""""I was one of the people laid off", "I was among those let go", "I got caught in the layoffs
+at Globex": the speaker was laid off (``unemployed``, which ends the job held)."""
 _MOVED_FOR_JOB = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:moved|relocated)\s+(?:back\s+)?(?:(?:to|here\s+to)\s+{PROPER}\s+)?"
     rf"for\s+(?:a|my|the)\s+(?:new\s+)?(?:job|position|role)\s+(?:at|with)\s+{CALLED}{_ORG}",
@@ -448,13 +509,28 @@ _IS_A = rule(
 """"I'm a nurse (at X)", "I'm an accountant with Globex", and with "the" where the workplace is
 named ("I'm the head chef at Rosa's Kitchen"): alone, "I'm the teacher" may be a role in a
 story, not a job."""
+_STAY_HOME_TITLE = r"stay(?:-at-|\s+at\s+)home\s+(?:mom|mum|dad|parent|mother|father|wife|husband)"
 _STAYS_HOME = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:a|an)\s+(?:full-time\s+)?"
-    r"(?P<title>stay(?:-at-|\s+at\s+)home\s+(?:mom|mum|dad|parent|mother|father|wife|husband))(?![\w-])",
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been|(?:{HAVE})?\s+{ADV}(?P<became>became|become))\s+{ADV}(?:a|an)\s+(?:full-time\s+)?"
+    rf"(?P<title>{_STAY_HOME_TITLE})(?![\w-])",
     "stay",
 )
-""""I'm a stay-at-home mom (now)": caring for the family is what one does (the occupation, as
-"homemaker" is); said once ("I've been a stay-at-home dad") it held then, not now."""
+""""I'm a stay-at-home mom (now)", "I became a stay-at-home dad": caring for the family is what
+one does (the occupation, as "homemaker" is), and one has left paid work (the employer's
+``homemaker``, which ends the job held before); said once ("I've been a stay-at-home dad") it
+held then, not now."""
+_LEFT_TO_STAY_HOME = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>left|quit|gave\s+up)\s+(?:(?:my|his|her|their)\s+(?:old\s+|day\s+|full-time\s+)?job"
+    rf"|(?<!left\s)work|(?:the\s+)?(?P<org>{PROPER})){WHEN_LEFT}\s+to\s+(?:be(?:come)?\s+(?:a|an)\s+(?:full-time\s+)?(?P<title>{_STAY_HOME_TITLE})"
+    r"|stay\s+(?:at\s+)?home\s+with\s+(?:the|my|our|his|her|their)\s+(?:kids|children|baby|babies|son|daughter|twins|family))(?![\w-])",
+    "stay",
+)
+""""I quit my job to be a stay-at-home mom", "I left Globex to stay home with the kids": out of
+paid work since then (``homemaker``); the employer left is ended where it is named. A name
+left counts where it was the employer ("I left Leeds to stay home with my family" is a
+move), and "left work" never ("I left work early to stay home with my sick son": a day)."""
+_HOMEMAKERS: Final = frozenset({"homemaker", "housewife", "househusband"})
+"""Occupations that are no paid work: "I'm a homemaker now" is the employer's ``homemaker`` too."""
 _FORMER_TITLE = rule(rf"{SUBJ}{BE}\s+{ADV}(?:a|an)\s+(?P<mod>retired|former)\s+{_TITLE}", "retired former")
 """"I'm a retired teacher": retired (the employer's status); "I'm a former nurse": the
 occupation no longer. ``job_title`` refuses these modifiers for "I'm a …" itself. Not "an
@@ -606,9 +682,14 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} works at {_the(m, org)} now", "employer", org, confidence=0.85)
             yield from _title(ctx, s, m)
     for m, s in matches(ctx, _BEEN_AT):
-        if org := org_name(m.group("org")):
-            yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
-                       confidence=0.8)
+        if (org := org_name(m.group("org"))) is None:
+            continue
+        said_as = _AS_ROLE.match(ctx.sentence_after(m.end()))
+        titled = said_as is not None and job_title(said_as.group("role")) is not None
+        if m.group("prep") == "with" and org in ctx.persons and not (titled or ctx.holds(s, org, "employer")):
+            continue  # "I've been with Sam for five years": a partner, as likely as a job
+        yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
+                   confidence=0.8)
     for m, s in matches(ctx, _HAS_WORKED):
         if lasting(ctx, m.end(), right_after=True) and (org := org_name(m.group("org"))):
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
@@ -657,6 +738,9 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             began = stated_start(ctx, m)
             yield fact(ctx, s, f"{s} is {article(title)} {title}", "occupation", title, valid_from=began,
                        confidence=0.8)
+            if title in _HOMEMAKERS:  # "I'm a homemaker now": no paid work
+                yield fact(ctx, s, f"{s} is {article(title)} {title}", "employer", "homemaker", valid_from=began,
+                           confidence=0.8)
             # "I'm a student at Oxford": where a learner is is a school (the education rule's),
             # not an employer.
             if (
@@ -676,8 +760,18 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _STAYS_HOME):
         if not experiential_state(ctx, m):
             title = " ".join(m.group("title").split())
-            yield fact(ctx, s, f"{s} is {article(title)} {title}", "occupation", title,
-                       valid_from=stated_start(ctx, m), confidence=0.8)
+            said = f"{s} {'became' if m.group('became') else 'is'} {article(title)} {title}"
+            began = past_date(ctx, m) if m.group("became") else stated_start(ctx, m)
+            yield fact(ctx, s, said, "occupation", title, valid_from=began, confidence=0.8)
+            yield fact(ctx, s, said, "employer", "homemaker", valid_from=began, confidence=0.8)
+    for m, s in matches(ctx, _LEFT_TO_STAY_HOME):
+        org = m.group("org")
+        if not ctx.part.negated and not (m.group("verb") == "left" and org and not ctx.holds(s, clean(org), "employer")):
+            said = f"{s} {ctx.text[m.end('subj') : m.end()].strip()}"
+            yield fact(ctx, s, said, "employer", "homemaker", valid_from=past_date(ctx, m), confidence=0.8)
+            if title := m.group("title"):
+                title = " ".join(title.split())
+                yield fact(ctx, s, said, "occupation", title, valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _FORMER_TITLE):
         if experiential_state(ctx, m) or (title := job_title(m.group("title"))) is None:
             continue
@@ -1022,6 +1116,47 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _RETIRED):
         if not ctx.part.negated:
             yield fact(ctx, s, f"{s} retired", "employer", "retired", valid_from=past_date(ctx, m), confidence=0.8)
+    for m, s in matches(ctx, _NO_JOB):
+        if not experiential_state(ctx, m):  # read in a negated part: the negation is the rule's own
+            yield fact(ctx, s, f"{s} has no job", "employer", "unemployed", valid_from=stated_start(ctx, m),
+                       confidence=0.75)
+    yield from _laid_off_with_others(ctx)
+
+
+def _laid_off_with_others(ctx: Ctx) -> Iterator[CandidateFact]:
+    """A layoff of many that took the speaker with them (``_WE_LET_GO``, ``_MASS_LAYOFF``,
+    ``_IN_THE_LAYOFFS``): out of work unless a next job follows, and the employer named left
+    where the turn says it ended ("we were laid off from Globex"; "I got caught in the layoffs
+    at Globex" says the layoff, not what ended: the ``unemployed`` it makes ends Globex)."""
+    speaker = ctx.turn.speaker
+    if ctx.part.negated or not speaker:
+        return
+    for m, s in matches(ctx, _WE_LET_GO, we=True) + matches(ctx, _IN_THE_LAYOFFS):
+        org = org_name(m.group("org")) if m.group("org") else None
+        if m.re is _IN_THE_LAYOFFS.pattern and not m.group("verb"):
+            said = f"{s} {ctx.text[m.end('subj') : m.end()].strip().rstrip('.!?,;')}"
+        else:
+            said = f"{s} was {' '.join(m.group('verb').split())}{f' from {_the(m, org)}' if org else ''}"
+        yield from _laid_off(ctx, s, m, said, org)
+    for m in openings(ctx, _MASS_LAYOFF):
+        who = " ".join((m.group("who") or m.group("who_off") or m.group("who_go")).split())
+        included = _ME_INCLUDED.match(ctx.sentence_after(m.end())) is not None or who.lower() in _US
+        if not included or (m.group("let") and (m.group("for_good") is None or (who.lower() == "us" and m.group("they")))):
+            continue  # "they let us go (early)": from where, or for how long, it does not say
+        org = org_name(m.group("org")) if m.group("org") else None
+        if org is not None and org in ctx.persons:
+            continue  # "Tom let us all go": a person Level 0 knows
+        verb = "let go" if m.group("let") else "fired" if "fired" in m.group(0) else "laid off"
+        said = f"{speaker} was {verb}{f' by {_the(m, org)}' if org else ''} with {who}"
+        yield from _laid_off(ctx, speaker, m, said, org)
+
+
+def _laid_off(ctx: Ctx, s: str, m: re.Match[str], said: str, org: str | None) -> Iterator[CandidateFact]:
+    """The employer named left, where a cessation of the turn ends it, and out of work since
+    (``_out_of_work``)."""
+    if org is not None and ends_any(ctx.turn.text, org.split()):
+        yield fact(ctx, s, said, "employer", org, polarity="negative", valid_from=past_date(ctx, m), confidence=0.8)
+    yield from _out_of_work(ctx, s, m, said)
 
 
 _LAST_DAY = re.compile(
