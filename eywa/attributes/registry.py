@@ -104,8 +104,9 @@ SPECS: tuple[AttributeSpec, ...] = (
         implied=_syn("homemaker", "positive", "stay home", "stays home", "staying home")
         # "I got caught in the layoffs": out of work, said as the layoffs one was in.
         + _syn("unemployed", "positive", "layoffs", "lay-offs", "redundancies", "job cuts")
-        # "I don't have a job right now": out of work, said as a job denied.
-        + _syn("unemployed", "negative", "job"),
+        # "I don't have a job right now", "I have no job", "I'm without a job": out of work, said
+        # as having a job denied (not "job" alone: "I don't like my job" says no such thing).
+        + _syn("unemployed", "negative", "have a job", "has a job", "no job", "without a job"),
         change_values=("retired", "unemployed", "homemaker"),
         leading_words=("at", "for", "with", "work", "works", "working", "job", "employed"),
     ),

@@ -86,6 +86,14 @@ EMPLOYER: list[Row] = [
     ("I never left Google.", "Ana never left Google.", "employer", "Google", "positive", "asserted", OK),
     ("I'm thinking of leaving Google.", "Ana is thinking of leaving Google.", "employer", "Google", "negative", "hedged", OK),
     ("I'm thinking of leaving Google.", "Ana left Google.", "employer", "Google", "negative", "asserted", LOST),
+    # out of work said as having a job denied; a job spoken of in the negative otherwise is no
+    # such thing (the validator once took any negated "job" for it)
+    ("I don't have a job right now.", "Ana has no job.", "employer", "unemployed", "positive", "asserted", OK),
+    ("I have no job at the moment.", "Ana has no job.", "employer", "unemployed", "positive", "asserted", OK),
+    ("I'm without a job.", "Ana has no job.", "employer", "unemployed", "positive", "asserted", OK),
+    ("I don't like my job.", "Ana has no job.", "employer", "unemployed", "positive", "asserted", FLIP),
+    ("My job is not boring.", "Ana has no job.", "employer", "unemployed", "positive", "asserted", FLIP),
+    ("I never wanted this job.", "Ana has no job.", "employer", "unemployed", "positive", "asserted", FLIP),
 ]
 
 RESIDENCE: list[Row] = [
