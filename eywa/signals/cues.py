@@ -66,7 +66,9 @@ _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYW
             r"|new\s+job|(?:got|found|landed)\s+(?:a|the)\s+job|(?:got|get|was|been)\s+hired"
             # "I started eating fish again", "I eat meat again", "smoking again": a habit or a
             # food given up is back, so what was said of it before has ended.
-            r"|(?:eat|eats|eating|ate|drink|drinks|drinking|drank|smoke|smokes|smoking)\s+(?:\w+\s+){0,2}?again"
+            r"|(?:eat|eats|eating|ate|drink|drinks|drinking|drank|smoke|smokes|smoking|vape|vapes|vaping)\s+(?:\w+\s+){0,2}?again"
+            # "I'm back on cigarettes": a habit given up is back.
+            r"|back\s+(?:on|to)\s+(?:cigarettes|cigs|smoking|vaping)"
             # "We're settling in nicely in Porto": a home just moved into.
             r"|settl(?:ing|ed)\s+in(?:to)?"
             r"|instead|i\s+meant|correction|turns\s+out)\b",
@@ -88,7 +90,7 @@ _KEYWORDS: dict[SignalKind, frozenset[str]] = {
     ),
     SignalKind.CORRECTION: frozenset(
         """actually longer anymore moved quit started switched changed relocated relocating left mind used work
-        working works job hired again instead meant correction turns settling settled""".split()
+        working works job hired again instead meant correction turns settling settled back""".split()
     ),
 }
 """Words one of which must occur for a cue family to be searched at all (a cheap gate)."""

@@ -20,7 +20,7 @@ from typing import Final
 
 __all__ = ["SIGNALS_VERSION", "current_signals_version"]
 
-SIGNALS_VERSION: Final = 7
+SIGNALS_VERSION: Final = 8
 """1: the first recorded version (session 28); stores written before hold 0. 2: a sentence's
 first word is a person when a verb of a person's life follows it ("Priya works at Globex
 now."), so a fact said of someone before they spoke is read of them. 3: a known first name
@@ -34,7 +34,9 @@ sister, works at Globex"); the held-out turns' digest is unchanged (none says th
 lone name after "hired by", "recruited by", "employed by" or "offer from" is an organisation
 ("I got hired by Initech"), not a person; an answering "No" after an interjection ("Haha no,
 I still live in Lyon", "No no, …") negates nothing, as a bare "No," did not (the held-out
-turns' digest changed with this one)."""
+turns' digest changed with this one). 7: a bare weekday after "I start" names the one to come
+("I start on Monday"). 8: vaping again and being back on cigarettes (or to smoking) are
+change cues, as smoking again was (the held-out turns' digest is unchanged)."""
 
 
 def current_signals_version() -> int:

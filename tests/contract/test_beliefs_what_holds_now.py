@@ -416,6 +416,13 @@ def test_a_child_or_pet_named_with_a_verb_is_answered_by_its_name(
         ((("Alice", "I smoke.", "2024-01-10T10:00:00"),
           ("Alice", "I've been smoke-free for three months.", "2024-06-10T10:00:00")),
          "Does Alice smoke?", "Alice — habits: not smoking"),
+        # A habit taken up again after it ended: "not smoking" stood.
+        ((("Alice", "I finally quit smoking.", "2024-01-10T10:00:00"),
+          ("Alice", "I started smoking again, the move was stressful.", "2024-06-10T10:00:00")),
+         "Does Alice smoke?", "Alice — habits: smoking since 10 Jun 2024"),
+        ((("Alice", "I quit vaping last year.", "2024-01-10T10:00:00"),
+          ("Alice", "Sadly I'm vaping again.", "2024-06-10T10:00:00")),
+         "Does Alice still vape?", "Alice — habits: vaping since 10 Jun 2024"),
     ],
 )
 def test_a_change_of_partner_or_job_said_in_other_words_is_the_state_now(

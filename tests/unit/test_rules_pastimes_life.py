@@ -264,6 +264,28 @@ def test_smoke_free_is_no_smoking_now(text: str, expected: set[Fact]) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
+        ("I started smoking again, work has been rough.", {("habits", "smoking", "positive", "asserted")}),
+        ("I've started smoking again.", {("habits", "smoking", "positive", "asserted")}),
+        ("I'm smoking again.", {("habits", "smoking", "positive", "asserted")}),
+        ("I picked up vaping again.", {("habits", "vaping", "positive", "asserted")}),
+        ("I'm back on cigarettes.", {("habits", "smoking", "positive", "asserted")}),
+        ("I'm back to smoking, sadly.", {("habits", "smoking", "positive", "asserted")}),
+        ("I never started smoking again.", set()),
+        ("I'm not smoking again, I promise.", set()),
+        ("I might start smoking again.", set()),
+        ("If I started smoking again, my husband would be furious.", set()),
+        ("I'm back to smoking salmon this weekend.", set()),  # food
+    ],
+)
+def test_a_habit_taken_up_again_is_the_habit(text: str, expected: set[Fact]) -> None:
+    """"I started smoking again" was read as nothing: after "I quit smoking", "Does she smoke?"
+    kept "not smoking"."""
+    assert facts(text, attribute="habits") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
         ("My daughter Mia is 5.", {("age", "5", "positive", "asserted")}),
         ("My son is 5.", {("age", "5", "positive", "asserted")}),
         ("I'm 5.", set()),  # alone, minutes away as often as years old

@@ -217,6 +217,9 @@ def test_no_mentions_for_pronouns_months_or_interjections() -> None:
         ("I changed my mind", SignalKind.CORRECTION, "changed my mind"),
         ("I used to paint", SignalKind.CORRECTION, "used to"),
         ("I got a new job", SignalKind.CORRECTION, "new job"),
+        ("I started smoking again", SignalKind.CORRECTION, "smoking again"),
+        ("Sadly I'm vaping again", SignalKind.CORRECTION, "vaping again"),
+        ("I'm back on cigarettes", SignalKind.CORRECTION, "back on cigarettes"),
     ],
 )
 def test_cues(text: str, kind: SignalKind, cue: str) -> None:

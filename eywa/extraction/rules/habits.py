@@ -31,6 +31,18 @@ _BEEN_SMOKING = rule(
 )
 """"I've been smoking for twenty years": the habit, positive, held since the start it states
 (``stated_start``: twenty years before the day said); not "I've been smoking brisket"."""
+_AGAIN = rule(
+    rf"{SUBJ}(?:(?:{HAVE})?\s+{ADV}(?:started|began|took\s+up|picked\s+up)\s+|{BE}\s+{ADV})"
+    r"(?P<what>smoking|vaping)\s+again\b",
+    "smoking vaping",
+)
+_BACK_ON = rule(
+    rf"{SUBJ}{BE}\s+{ADV}back\s+(?:to|on)\s+(?P<what>smoking|vaping|cigarettes|cigs)(?:\s+again)?(?=\s*(?:[.!;,]|$))",
+    "smoking vaping cigarettes cigs",
+)
+""""I started smoking again", "I'm smoking again", "I'm back on cigarettes": the habit taken up
+again after an end, positive from when it is said (a later word than "I quit smoking", so the
+dimension changes back)."""
 _SMOKER = rule(
     rf"{SUBJ}{BE}\s+{ADV}(?:a\s+|an\s+(?=ex))?(?P<neg>non-?\s*|ex-?\s*|former\s+)?(?:heavy\s+|light\s+|social\s+|chain\s+|pack-a-day\s+)?"
     r"(?P<kind>smoker|vaper)\b",
@@ -132,6 +144,10 @@ def habits(ctx: Ctx) -> Iterator[CandidateFact]:
             verb = m.group("verb")
             said = verb if verb.endswith("s") else f"{verb}s"
             yield fact(ctx, s, f"{s} {said}", "habits", _VALUE[verb], confidence=0.85)
+        for m, s in matches(ctx, _AGAIN) + matches(ctx, _BACK_ON):
+            what = m.group("what")
+            said = " ".join(ctx.text[m.end("subj") : m.end()].split())
+            yield fact(ctx, s, f"{s} {said}", "habits", _VALUE[what], valid_from=past_date(ctx, m), confidence=0.85)
         for m, s in matches(ctx, _BEEN_SMOKING):
             verb = m.group("verb")
             yield fact(ctx, s, f"{s} has been {verb}", "habits", _VALUE[verb], valid_from=stated_start(ctx, m),
