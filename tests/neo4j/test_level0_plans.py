@@ -20,7 +20,7 @@ from eywa.stores.neo4j.evidence import Neo4jEvidenceStore
 from eywa.stores.neo4j.graph import Neo4jGraph
 from eywa.stores.neo4j.labels import RelType
 from eywa.stores.neo4j.records import epoch_parts
-from tests.neo4j.plans import operators_with_details, planned
+from tests.neo4j.plans import db_hits, operators_with_details, planned
 from tests.neo4j_server import Neo4jServer
 
 pytestmark = pytest.mark.neo4j
@@ -134,3 +134,47 @@ def test_level0_links_each_turn_once_when_batches_come_again(
     assert row["mentions"] >= 5  # Ana, Ben, Cleo and the speaker are named
     assert row["has_signal"] == row["signals"] == sum(len(t.signals) for t in turns) > 0
 
+
+def _next_seq_hits(driver: Driver, database: str, space: str, turns: int) -> dict[str, int]:
+    """The db hits of ``prior`` and of the batch read (PROFILE, rolled back) for a batch of
+    one session that holds ``turns`` turns (made directly, as Level 0 stores their seqs)."""
+    session = f"talk-{turns}"
+    cases = {
+        "prior": (evidence._PRIOR, {"space": space, "ids": ["ev_new"], "entity_ids": [], "sessions": [session]}),
+        "read batch": (level0._READ_BATCH, {
+            "ids": ["ev_new"], "groups": [], "ranges": [],
+            "sessions": [{"id": f"ses_{session}", "space": space, "name": session}],
+        }),
+    }  # fmt: skip
+    hits: dict[str, int] = {}
+    with driver.session(database=database, notifications_min_severity="OFF") as db:
+        db.run(
+            "UNWIND range(0, $n - 1) AS i"
+            " CREATE (:Evidence {id: $space + '-' + $session + '-' + i, space: $space, session: $session, seq: i})",
+            n=turns, session=session, space=space,
+        ).consume()  # fmt: skip
+        for name, (query, params) in cases.items():
+            with db.begin_transaction() as tx:
+                result = tx.run("PROFILE " + query, {"b": params})
+                found = result.single(strict=True)
+                summary = result.consume()
+                tx.rollback()
+            assert summary.profile is not None
+            nexts = found["seqs"] if name == "prior" else [row[1:] for row in found["nexts"]]
+            assert nexts == [[session, turns]]  # where the session continues
+            hits[name] = db_hits(summary.profile)
+    return hits
+
+
+def test_where_a_session_continues_is_read_from_the_top_of_its_index(
+    neo4j_driver: Driver, neo4j_server: Neo4jServer, neo4j_space: str
+) -> None:
+    """``prior`` and the batch read find each session's highest seq by reading the
+    (space, session, seq) index from its top, one entry, whatever the session holds.
+    Ordered by ``seq`` alone, the planner sorted every turn of the session (``Top``): a
+    write to a session of 5,000 turns cost 5,002 and 5,009 db hits in those two reads,
+    against 3 and 9 for an empty one, so each write to a long session (an agent that
+    never names one writes to ``default``) read all of it, twice."""
+    short = _next_seq_hits(neo4j_driver, neo4j_server.database, neo4j_space, 3)
+    long = _next_seq_hits(neo4j_driver, neo4j_server.database, neo4j_space, 3000)
+    assert long == short, (short, long)

@@ -108,8 +108,8 @@ from eywa.stores.neo4j.ledger import ADD_JOBS, MARK_NEW
 from eywa.stores.neo4j.records import EVIDENCE_TIMES, SIGNAL_TIMES, entity_props, from_epoch_parts
 
 __all__ = [
-    "LINK_MENTIONS", "LOCK_SESSIONS", "REPLAN_SKIP", "UPSERT_ENTITIES", "WRITE_SIGNALS", "Sessions", "mentioned",
-    "read_batch", "write_batch", "with_times",
+    "LINK_MENTIONS", "LOCK_SESSIONS", "REPLAN_SKIP", "TOP_SEQ_ORDER", "UPSERT_ENTITIES", "WRITE_SIGNALS",
+    "Sessions", "mentioned", "read_batch", "write_batch", "with_times",
 ]
 
 REPLAN_SKIP = "CYPHER replan=skip "
@@ -136,12 +136,19 @@ UNWIND $sessions AS s
 MERGE (ses:{_SES} {{id: s.id}}) ON CREATE SET ses.space = s.space, ses.name = s.name
 SET ses.space = ses.space
 """
+TOP_SEQ_ORDER = "e.space DESC, e.session DESC, e.seq DESC"
+"""The order that finds a session's highest seq (``LIMIT 1``) as the first entry of the
+(space, session, seq) index read backwards. Neo4j 5.26 reads an index in order only for
+an ``ORDER BY`` over its keys in order: ordered by ``e.seq`` alone (space and session being
+fixed by the match), the planner read every turn of the session and sorted them (``Top``),
+5,002 db hits for a session of 5,000 turns in ``prior`` and as many in the batch read, on
+every write (session 42; ``tests/neo4j/test_level0_plans.py``)."""
 # What the batch meets in the graph, in one read inside the write transaction, once its
 # sessions are locked (the first subquery): which of its ids are stored, which are
 # tombstoned, the stored turns around its turns (``read_range`` of each session's new
-# seqs), and where each session continues (one past its highest stored seq: one seek of the
-# (space, session, seq) index from its top, as ``EvidenceStore.prior`` reads it). Each
-# collect returns one row, empty lists included.
+# seqs), and where each session continues (one past its highest stored seq: one entry of the
+# (space, session, seq) index read from its top, ``TOP_SEQ_ORDER``, as ``EvidenceStore.prior``
+# reads it). Each collect returns one row, empty lists included.
 _READ_BATCH = one_parameter(f"""{REPLAN_SKIP}
 CALL () {{ {_CLAIM_SESSIONS} }}
 CALL () {{ MATCH (e:{_EV}) WHERE e.id IN $ids RETURN collect(e.id) AS present }}
@@ -159,7 +166,7 @@ CALL () {{
   UNWIND $sessions AS s
   CALL (s) {{
     MATCH (e:{_EV}) WHERE e.space = s.space AND e.session = s.name AND e.seq IS NOT NULL
-    RETURN e.seq AS seq ORDER BY e.seq DESC LIMIT 1
+    RETURN e.seq AS seq ORDER BY {TOP_SEQ_ORDER} LIMIT 1
   }}
   RETURN collect([s.space, s.name, seq + 1]) AS nexts
 }}
