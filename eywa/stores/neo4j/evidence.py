@@ -77,8 +77,9 @@ MATCH (e:{_EV}) WHERE e.space = $space AND e.session = $session
 RETURN coalesce(max(e.seq) + 1, 0) AS n
 """
 # A batch's prior state (``prior``): its stored ids, the entities it may name (by id, the
-# name's key) and each session's highest seq (the (space, session, seq) index read backwards).
-# Its plan is index seeks whatever the store holds: never replanned (``level0.REPLAN_SKIP``).
+# name's key) and each session's highest seq (the (space, session, seq) index read backwards,
+# one entry: ``level0.TOP_SEQ_ORDER``). Its plan is index seeks whatever the store holds:
+# never replanned (``level0.REPLAN_SKIP``).
 _PRIOR = one_parameter(f"""{level0.REPLAN_SKIP}
 CALL () {{ MATCH (e:{_EV}) WHERE e.id IN $ids AND e.space = $space RETURN collect(e.id) AS existing }}
 CALL () {{ MATCH (n:{_ENT}) WHERE n.id IN $entity_ids AND n.space = $space RETURN collect(properties(n)) AS entities }}
@@ -86,7 +87,7 @@ CALL () {{
   UNWIND $sessions AS session
   CALL (session) {{
     MATCH (e:{_EV}) WHERE e.space = $space AND e.session = session AND e.seq IS NOT NULL
-    RETURN e.seq AS seq ORDER BY e.seq DESC LIMIT 1
+    RETURN e.seq AS seq ORDER BY {level0.TOP_SEQ_ORDER} LIMIT 1
   }}
   RETURN collect([session, seq + 1]) AS seqs
 }}

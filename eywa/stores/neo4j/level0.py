@@ -38,9 +38,10 @@ order in which a batch locks an entity is what keeps that queue from deadlocking
 (NRGD). A plain ``SET`` takes ``NODE`` only. A ``SET`` whose right-hand side reads the node
 (the kind and alias merge below) makes Cypher lock the node first, NRGD then ``NODE``, and
 give that lock back after the write: the transaction keeps ``NODE`` (the write's own) but
-not NRGD. Creating a relationship to the node (``MERGE`` of ``MENTIONS`` or
+not NRGD. Creating a relationship to the node (the ``MENTIONS`` of a new turn, a
 ``CO_MENTIONED``) takes NRGD again, exclusively for a ``MERGE`` that creates, shared for a
-``CREATE``. So with the merging ``SET`` first, a batch past it held ``NODE`` and asked for
+``CREATE`` (``MENTIONS`` was a ``MERGE`` when the cycle below was found; it is a
+``CREATE`` now: see "A new turn's links"). So with the merging ``SET`` first, a batch past it held ``NODE`` and asked for
 NRGD at its ``MENTIONS`` while a second batch, in its own merging ``SET``, held NRGD and
 asked for ``NODE``: a cycle on one entity node, whatever order the entities came in
 (``Neo.TransientError.Transaction.DeadlockDetected``, retried by the driver after about a
@@ -50,11 +51,23 @@ second; 40-50 retries per 960 four-turn batches of eight writers to one space). 
 touches it, in entity id order ($entities is sorted): a batch then asks for an entity's NRGD
 only while it holds the entity's ``NODE``, which no other batch can, and a second batch
 waits for ``NODE`` holding nothing of that entity. The other nodes two batches can share
-are safe as they are: a session and a stored neighbouring turn are first locked by a
-``MERGE`` that creates a relationship to them (NRGD and ``NODE`` together, both kept), and
-the space's ``:Backlog`` counter, last, by a plain ``SET`` (``ledger._LOCK``). A Level 1
+are safe as they are: a session is write-locked by the batch's read before anything else
+(``_CLAIM_SESSIONS``, below), a stored neighbouring turn is touched (its ``NEXT`` created,
+its context set) only under its session's lock, and the space's ``:Backlog`` counter is
+locked last, by a plain ``SET`` (``ledger._LOCK``). A Level 1
 belief links entities too (``beliefs._CREATE_ABOUT``) and locks them the same way first.
 ``tests/neo4j/test_level0_lock_order.py`` replays both cycles.
+
+A new turn's links. The write statement creates (``CREATE``) the ``HAS_TURN``, ``NEXT``,
+``HAS_SIGNAL`` and ``MENTIONS`` relationships of the turns it creates itself (those still
+flagged ``_COUNTING``), rather than merging them: a turn created in the statement has no
+relationship yet, and a ``MERGE`` first looked for one (an ``Expand(Into)`` over the
+session's, the neighbour's or the entity's relationships). PROFILE of the bench's
+four-turn batches (session 42): the write statement's db hits 662-796 → 477-521, and a
+single writer's JVM CPU per batch 19.2-19.5 → 16.2-17.1 ms (docs/latency.md, "Session 42"). A turn the statement did not
+create (another transaction's, committed while this one waited on the id's constraint)
+already has its links from that transaction, and gets none here.
+``tests/neo4j/test_level0_plans.py`` checks both the plan and the links' counts.
 
 Erasure beside Level 0. A turn's context holds its neighbours' words, and neither Level 0
 nor the erasure (``eywa.stores.neo4j.erasure``) locks what it reads: a batch that read its
@@ -95,8 +108,8 @@ from eywa.stores.neo4j.ledger import ADD_JOBS, MARK_NEW
 from eywa.stores.neo4j.records import EVIDENCE_TIMES, SIGNAL_TIMES, entity_props, from_epoch_parts
 
 __all__ = [
-    "LINK_MENTIONS", "LOCK_SESSIONS", "REPLAN_SKIP", "UPSERT_ENTITIES", "WRITE_SIGNALS", "Sessions", "mentioned",
-    "read_batch", "write_batch", "with_times",
+    "LINK_MENTIONS", "LOCK_SESSIONS", "REPLAN_SKIP", "TOP_SEQ_ORDER", "UPSERT_ENTITIES", "WRITE_SIGNALS",
+    "Sessions", "mentioned", "read_batch", "write_batch", "with_times",
 ]
 
 REPLAN_SKIP = "CYPHER replan=skip "
@@ -123,12 +136,19 @@ UNWIND $sessions AS s
 MERGE (ses:{_SES} {{id: s.id}}) ON CREATE SET ses.space = s.space, ses.name = s.name
 SET ses.space = ses.space
 """
+TOP_SEQ_ORDER = "e.space DESC, e.session DESC, e.seq DESC"
+"""The order that finds a session's highest seq (``LIMIT 1``) as the first entry of the
+(space, session, seq) index read backwards. Neo4j 5.26 reads an index in order only for
+an ``ORDER BY`` over its keys in order: ordered by ``e.seq`` alone (space and session being
+fixed by the match), the planner read every turn of the session and sorted them (``Top``),
+5,002 db hits for a session of 5,000 turns in ``prior`` and as many in the batch read, on
+every write (session 42; ``tests/neo4j/test_level0_plans.py``)."""
 # What the batch meets in the graph, in one read inside the write transaction, once its
 # sessions are locked (the first subquery): which of its ids are stored, which are
 # tombstoned, the stored turns around its turns (``read_range`` of each session's new
-# seqs), and where each session continues (one past its highest stored seq: one seek of the
-# (space, session, seq) index from its top, as ``EvidenceStore.prior`` reads it). Each
-# collect returns one row, empty lists included.
+# seqs), and where each session continues (one past its highest stored seq: one entry of the
+# (space, session, seq) index read from its top, ``TOP_SEQ_ORDER``, as ``EvidenceStore.prior``
+# reads it). Each collect returns one row, empty lists included.
 _READ_BATCH = one_parameter(f"""{REPLAN_SKIP}
 CALL () {{ {_CLAIM_SESSIONS} }}
 CALL () {{ MATCH (e:{_EV}) WHERE e.id IN $ids RETURN collect(e.id) AS present }}
@@ -146,7 +166,7 @@ CALL () {{
   UNWIND $sessions AS s
   CALL (s) {{
     MATCH (e:{_EV}) WHERE e.space = s.space AND e.session = s.name AND e.seq IS NOT NULL
-    RETURN e.seq AS seq ORDER BY e.seq DESC LIMIT 1
+    RETURN e.seq AS seq ORDER BY {TOP_SEQ_ORDER} LIMIT 1
   }}
   RETURN collect([s.space, s.name, seq + 1]) AS nexts
 }}
@@ -179,14 +199,8 @@ MATCH (e:{_EV} {{id: row.props.evidence_id, space: row.props.space}})
 MERGE (s:{_SIG} {{id: row.props.id}}) ON CREATE SET s += row.props, {_SET_SIGNAL_TIMES}
 MERGE (e)-[:{RelType.HAS_SIGNAL}]->(s)
 """
-# The mentions ($mentions) of entities upserted before, and their co-mention weights ($weights).
-LINK_MENTIONS = f"""
-CALL () {{
-  UNWIND $mentions AS row
-  MATCH (e:{_EV} {{id: row.evidence_id, space: row.space}})
-  MATCH (n:{_ENT} {{id: row.entity_id, space: row.space}})
-  MERGE (e)-[:{RelType.MENTIONS}]->(n)
-}}
+# The co-mention weights ($weights) of the mentions linked before them.
+_ADD_WEIGHTS = f"""
 CALL () {{
   UNWIND $weights AS row
   MATCH (a:{_ENT} {{id: row.a, space: row.space}})
@@ -196,6 +210,15 @@ CALL () {{
     ON MATCH SET r.weight = r.weight + row.weight
 }}
 """
+# The mentions ($mentions) of entities upserted before, and their co-mention weights ($weights).
+LINK_MENTIONS = f"""
+CALL () {{
+  UNWIND $mentions AS row
+  MATCH (e:{_EV} {{id: row.evidence_id, space: row.space}})
+  MATCH (n:{_ENT} {{id: row.entity_id, space: row.space}})
+  MERGE (e)-[:{RelType.MENTIONS}]->(n)
+}}
+{_ADD_WEIGHTS}"""
 # The co-mention weights ($rows: {a, b, weight}) of mentions removed from the space's turns
 # taken back; an edge left at no weight is deleted (``take_back_co_mentions``).
 _TAKE_BACK_WEIGHTS = f"""
@@ -207,7 +230,8 @@ WITH r WHERE r.weight <= 0 DELETE r
 # The turns this statement created carry this flag until ``_COUNT_USAGE`` counts them (in the
 # same statement: no committed turn has it). A turn of the batch that another transaction
 # created meanwhile (a batch re-sent while in flight: the unique constraint makes this one's
-# MERGE wait for that commit, then match) has no flag and is not counted twice.
+# MERGE wait for that commit, then match) has no flag and is not counted twice, nor linked
+# again (its links are created only for flagged turns: "A new turn's links" above).
 _COUNTING = "_counting"
 # The space usage the quotas count (``EvidenceStore.usage``): each space's ``:Backlog`` node
 # keeps ``turns`` and ``bytes`` (migration 0025 filled them), moved here by what this
@@ -237,23 +261,35 @@ CALL () {{
   UNWIND $turns AS row
   MATCH (ses:{_SES} {{id: row.session_id}})
   MERGE (e:{_EV} {{id: row.props.id}}) ON CREATE SET e += row.props, {_SET_TURN_TIMES}, e.{_COUNTING} = true
-  MERGE (ses)-[:{RelType.HAS_TURN}]->(e)
+  WITH ses, e WHERE e.{_COUNTING} = true
+  CREATE (ses)-[:{RelType.HAS_TURN}]->(e)
 }}
 CALL () {{
   UNWIND $pairs AS pair
   MATCH (a:{_EV} {{id: pair.a, space: pair.space}})
   MATCH (b:{_EV} {{id: pair.b, space: pair.space}})
-  MERGE (a)-[:{RelType.NEXT}]->(b)
+  WITH a, b WHERE a.{_COUNTING} = true OR b.{_COUNTING} = true
+  CREATE (a)-[:{RelType.NEXT}]->(b)
 }}
 CALL () {{
   UNWIND $contexts AS row
   MATCH (e:{_EV} {{id: row.id, space: row.space}})
   SET e.near_text = row.near_text, e.far_text = row.far_text
 }}
-CALL () {{ {WRITE_SIGNALS} }}
+CALL () {{
+  UNWIND $signals AS row
+  MATCH (e:{_EV} {{id: row.props.evidence_id, space: row.props.space}}) WHERE e.{_COUNTING} = true
+  MERGE (s:{_SIG} {{id: row.props.id}}) ON CREATE SET s += row.props, {_SET_SIGNAL_TIMES}
+  CREATE (e)-[:{RelType.HAS_SIGNAL}]->(s)
+}}
 CALL () {{ {UPSERT_ENTITIES} }}
-CALL () {{ {LINK_MENTIONS} }}
-CALL () {{ {MARK_NEW} }}
+CALL () {{
+  UNWIND $mentions AS row
+  MATCH (e:{_EV} {{id: row.evidence_id, space: row.space}}) WHERE e.{_COUNTING} = true
+  MATCH (n:{_ENT} {{id: row.entity_id, space: row.space}})
+  CREATE (e)-[:{RelType.MENTIONS}]->(n)
+}}
+{_ADD_WEIGHTS}CALL () {{ {MARK_NEW} }}
 CALL () {{ {_COUNT_USAGE} }}
 CALL () {{ {ADD_JOBS} }}
 """)
