@@ -416,6 +416,10 @@ def test_a_child_or_pet_named_with_a_verb_is_answered_by_its_name(
         ((("Alice", "I smoke.", "2024-01-10T10:00:00"),
           ("Alice", "I've been smoke-free for three months.", "2024-06-10T10:00:00")),
          "Does Alice smoke?", "Alice — habits: not smoking"),
+        # A job said in the progressive with "now": the old one kept answering.
+        ((("Alice", "I'm a nurse at St. Brigid's Hospital.", "2024-01-10T10:00:00"),
+          ("Alice", "I'm teaching at Hollis Academy now, I changed careers.", "2024-06-10T10:00:00")),
+         "Where does Alice work now?", "Alice — employer: Hollis Academy since 10 Jun 2024 (was St. Brigid's Hospital)"),
         # A habit taken up again after it ended: "not smoking" stood.
         ((("Alice", "I finally quit smoking.", "2024-01-10T10:00:00"),
           ("Alice", "I started smoking again, the move was stressful.", "2024-06-10T10:00:00")),

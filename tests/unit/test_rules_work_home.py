@@ -57,6 +57,13 @@ SAID_IN_APRIL = datetime(2024, 4, 22, 18, 0, tzinfo=timezone.utc)
         ("I teach English at Riverside High.", {("employer", "Riverside High", "positive", "asserted")}),
         ("I've been teaching at Riverside High since 2019.", {("employer", "Riverside High", "positive", "asserted")}),
         ("I'm teaching at the Tate next week.", set()),
+        # The progressive is a job where it is said to go on.
+        ("I'm teaching at Riverside High now, I switched careers.", {("employer", "Riverside High", "positive", "asserted")}),
+        ("I'm still teaching maths at Riverside High.", {("employer", "Riverside High", "positive", "asserted")}),
+        ("I'm currently teaching at Riverside High.", {("employer", "Riverside High", "positive", "asserted")}),
+        ("I'm teaching at Riverside High these days.", {("employer", "Riverside High", "positive", "asserted")}),
+        ("I'm teaching at Riverside High tonight.", set()),
+        ("I'm teaching a workshop at Riverside High now.", set()),
         ("Been working at Initech since March.", {("employer", "Initech", "positive", "asserted")}),  # a dropped "I've"
         ("I left Paris and moved to Rome.", set()),  # a place left, not an employer
         ("I've been at Google for five years.", {("employer", "Google", "positive", "asserted")}),

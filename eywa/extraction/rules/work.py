@@ -111,13 +111,15 @@ _JOINED_KIND = rule(
 a bank as a data analyst": a new employer said by its kind, from when (a start said ahead:
 from then), and the job named before or after it."""
 _TEACHES = rule(
-    rf"{SUBJ}(?:{HAVE}\s+been)?\s+{ADV}(?P<verb>teach|teaches|teaching)\s+(?!(?:a|an|the)\b)(?:[A-Za-z]+\s+){{0,2}}?"
+    rf"{SUBJ}(?:{HAVE}\s+been|(?P<be>{BE}))?\s+{ADV}(?P<verb>teach|teaches|teaching)\s+(?!(?:a|an|the)\b)(?:[A-Za-z]+\s+){{0,2}}?"
     rf"at\s+{_ORG}",
     "teach teaches teaching",
 )
-""""I teach (maths) at Riverside High", "I've been teaching at X since 2019": where one teaches
-is where one works. Not "I'm teaching a workshop at X" (an event, with its article) nor "I'm
-teaching at X next week" (the present progressive alone: ``_TEACHES`` has no "am")."""
+""""I teach (maths) at Riverside High", "I've been teaching at X since 2019", "I'm teaching at X
+now", "I'm still teaching maths at X": where one teaches is where one works. Not "I'm teaching a
+workshop at X" (an event, with its article) nor "I'm teaching at X next week" (the present
+progressive says a job only with "now", "still", "currently" or "these days")."""
+_ONGOING_WORDS = re.compile(r"\b(?:now|still|currently)\b", re.IGNORECASE)
 _GIG = rule(
     rf"{SUBJ}(?:(?P<been>{HAVE}\s+been)|{BE})?\s+{ADV}(?P<verb>(?:drive|drives|driving|deliver|delivers|delivering)(?:\s+part-time)?\s+for"
     rf"|(?:wait|waits|waiting)\s+tables\s+at|(?:tend|tends|tending)\s+bar\s+at)\s+{_ORG}"
@@ -666,7 +668,11 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
                        valid_from=stated_start(ctx, m), confidence=0.8)
             yield from _title(ctx, s, m)
     for m, s in matches(ctx, _TEACHES):
-        if (org := org_name(m.group("org"))) and (m.group("verb") != "teaching" or lasting(ctx, m.end())):
+        if m.group("be"):  # "I'm teaching at X": a job only when said to go on
+            goes_on = _ONGOING_WORDS.search(ctx.text, m.end("be"), m.start("verb")) is not None
+            if not (goes_on or _GIG_ONGOING.match(ctx.text, m.end())) or m.group("verb") != "teaching":
+                continue
+        if (org := org_name(m.group("org"))) and (m.group("verb") != "teaching" or m.group("be") or lasting(ctx, m.end())):
             yield fact(ctx, s, f"{s} teaches at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
                        confidence=0.85)
     for m, s in matches(ctx, _GIG):
