@@ -31,8 +31,10 @@ def _kinds() -> Mapping[str, str]:
     kinds: dict[str, str] = {}
     for word in spec.words:
         if word not in _GENERIC:
-            kinds[word] = word
-            kinds.setdefault(word + "s", word)
+            # A plural the registry lists ("bunnies") names the kind its singular does.
+            kind = word[:-3] + "y" if word.endswith("ies") else word
+            kinds[word] = kind
+            kinds.setdefault(kind + "s", kind)
     for synonym in spec.synonyms:
         kinds[synonym.surface] = synonym.value
     return kinds

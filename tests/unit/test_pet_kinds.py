@@ -15,6 +15,7 @@ from eywa.read.pet_kinds import another_kind, kind_asked, said_kind
         ("Does Bo have a kitten?", "cat"),
         ("What is Bo's parrot's name?", "parrot"),
         ("Does Bo keep hamsters?", "hamster"),
+        ("Does Bo have bunnies?", "bunny"),  # a plural the registry lists: its singular's kind
         ("What is Bo's pet called?", None),  # no kind
         ("Does Bo's dog chase the cat?", None),  # two kinds
         ("Where does Bo live?", None),
@@ -28,6 +29,7 @@ def test_a_statement_says_the_kind_another_or_none() -> None:
     assert said_kind(["Bo has a puppy named Rex."], "dog") == "kind"
     assert said_kind(["Bo got a parrot named Kiwi."], "dog") == "other"
     assert said_kind(["Bo has a pet named Kiwi."], "dog") == "unsaid"
+    assert said_kind(["Bo has a bunny named Clover."], "bunny") == "kind"
     # Said to be both (a later statement corrects the kind): the asked one is said.
     assert said_kind(["Bo got a parrot named Kiwi.", "Kiwi is Bo's dog."], "dog") == "kind"
 
