@@ -275,7 +275,8 @@ class DimensionRoute:
         if not starts:
             return plan
         # The words from "before" on name the value and how it began ("before joining Globex").
-        words = set(_QUESTION_WORD.findall(query.text.casefold()[query.text.casefold().rfind("before") :]))
+        asked = query.text.casefold()
+        words = set(_QUESTION_WORD.findall(asked[asked.rfind("before") :]))
         return replace(
             plan,
             state_at=min(starts) - _JUST_BEFORE,
