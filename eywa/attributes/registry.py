@@ -45,6 +45,20 @@ SHORT_PASTIME_VERBS: dict[str, str] = {"run": "running", "jog": "jogging", "ski"
 """Verbs of pastimes too short to share a stem with the pastime ("I run every morning" says
 running; "paint" and "painting" share theirs): surfaces that imply it."""
 
+PASTIME_KINDS: dict[str, frozenset[str]] = {
+    "instrument": frozenset(
+        """guitar piano violin drums cello flute saxophone ukulele clarinet trumpet harp bass viola banjo
+        mandolin accordion harmonica trombone oboe keyboard synthesizer""".split()
+    ),
+    "sport": frozenset(
+        """soccer football basketball tennis golf baseball volleyball hockey badminton softball rugby cricket
+        squash netball lacrosse running swimming cycling skiing surfing climbing bouldering rowing skating boxing
+        karate judo taekwondo fencing archery wrestling gymnastics snowboarding jogging""".split()
+    ),
+}
+"""Kinds of pastime a question may ask for ("What instrument does Ana play?", "What sport …"):
+the words of each kind's pastimes (a value holds one of them: "bass guitar", "ice skating")."""
+
 PASTIME_AGENTS: dict[str, str] = {
     "hiker": "hiking", "runner": "running", "swimmer": "swimming", "cyclist": "cycling", "climber": "climbing",
     "dancer": "dancing", "surfer": "surfing", "skier": "skiing", "gamer": "gaming", "reader": "reading",
@@ -222,8 +236,13 @@ SPECS: tuple[AttributeSpec, ...] = (
                "ferret", "gecko", "goldfish", "chinchilla", "hedgehog", "budgie", "cockatiel", "iguana",
                "puppies", "bunnies", "greyhound", "labrador", "retriever", "poodle", "terrier", "beagle", "spaniel", "collie",
                "bulldog", "dachshund", "chihuahua"),
-        synonyms=_syn("dog", "positive", "dogs", "puppy", "puppies")
-        + _syn("cat", "positive", "cats", "kitten", "kittens"),
+        # A breed, a young one or a pet name of a kind is said of that kind: "a beagle named
+        # Rex" is a dog, as the rules read an unnamed one (``eywa.extraction.lexicon.SPECIES``).
+        synonyms=_syn("dog", "positive", "dogs", "puppy", "puppies", "pup", "pups", "greyhound", "labrador",
+                      "retriever", "poodle", "terrier", "beagle", "spaniel", "collie", "bulldog", "dachshund",
+                      "chihuahua")
+        + _syn("cat", "positive", "cats", "kitten", "kittens", "kitty")
+        + _syn("rabbit", "positive", "rabbits", "bunny", "bunnies"),
     ),
     AttributeSpec(
         name="hobbies", cardinality="multi", tau_days=2 * YEAR_DAYS,
@@ -233,7 +252,7 @@ SPECS: tuple[AttributeSpec, ...] = (
         "the value with negative polarity.",
         aliases=("hobby", "activities", "activity", "pastime", "pastimes", "interests", "sport", "sports"),
         words=("hobby", "hobbies", "pastime", "pastimes", "sport", "sports", "play", "plays",
-               "playing", "free", "activity", "activities"),
+               "playing", "free", "activity", "activities", "instrument", "instruments"),
         value_case="lower",
         leading_words=("do", "does", "doing", "play", "plays", "playing", "go", "goes", "going",
                        "practice", "practise", "practicing", "practising"),

@@ -4,7 +4,9 @@ The pets line names every pet ("pets: Kiwi, Rex"), not which is which, so it may
 first when the set holds a pet said to be of another kind: the turns and beliefs that say
 "dog" do, as they do for a sister asked among brothers (``eywa.read.relatives``). A pet's kind
 is read from its beliefs' statements ("Bo has a dog named Rex"), with the registry's pet words
-and synonyms ("puppy" is a dog); a statement that names no kind says nothing either way.
+and synonyms ("puppy" and "beagle" are dogs, "bunny" a rabbit); a statement that names no
+kind says nothing either way. Kinds are compared at that level: "Does Bo have a beagle?"
+is answered by a pet said to be a dog as "Does Bo have a dog?" is by a beagle.
 """
 
 from __future__ import annotations
@@ -16,27 +18,31 @@ from typing import Final, Literal
 
 from eywa.attributes import get_attribute
 
-__all__ = ["PETS", "another_kind", "kind_asked", "said_kind"]
+__all__ = ["PETS", "another_kind", "asks_for_kinds", "kind_asked", "only_kinds", "said_kind"]
 
 PETS: Final = "pets"
 _GENERIC: Final = frozenset({"pet", "pets", "animal", "animals"})
 """Pet words that name no kind ("What is Bo's pet called?" asks for any)."""
 _WORD: Final = re.compile(r"[a-z]+")
+_KIND_OF: Final = re.compile(r"\b(?:what|which)\s+(?:(?:kinds?|types?|sorts?|breeds?)\s+of|breeds?)\b", re.IGNORECASE)
+"""A question for the kind of a pet ("What kind of dog does Bo have?", "What breed is Rex?")."""
 
 
 @cache
 def _kinds() -> Mapping[str, str]:
-    """Each word of a kind of pet (and its plural) → the kind it names ("puppies" → dog)."""
+    """Each word of a kind of pet (and its plural) → the kind it names: "puppies" and "beagle"
+    → dog, the registry's synonyms (a breed is said of its kind, as a young one is)."""
     spec = get_attribute(PETS)
+    said_of = {synonym.surface: synonym.value for synonym in spec.synonyms}
     kinds: dict[str, str] = {}
     for word in spec.words:
         if word not in _GENERIC:
             # A plural the registry lists ("bunnies") names the kind its singular does.
-            kind = word[:-3] + "y" if word.endswith("ies") else word
+            singular = word[:-3] + "y" if word.endswith("ies") else word
+            kind = said_of.get(word, said_of.get(singular, singular))
             kinds[word] = kind
-            kinds.setdefault(kind + "s", kind)
-    for synonym in spec.synonyms:
-        kinds[synonym.surface] = synonym.value
+            kinds.setdefault(singular + "s", kind)
+    kinds.update(said_of)
     return kinds
 
 
@@ -50,6 +56,18 @@ def kind_asked(question: str) -> str | None:
     None when it names none or several. Pure."""
     found = _kinds_in(question)
     return next(iter(found)) if len(found) == 1 else None
+
+
+def asks_for_kinds(question: str) -> bool:
+    """Whether the question asks what kind (or breed) a pet is, not what it is called. Pure."""
+    return _KIND_OF.search(question) is not None
+
+
+def only_kinds(values: Iterable[str]) -> bool:
+    """Whether every value names a kind of pet ("dog": a pet whose name was never said), so
+    that a line of them answers a question for the kind; a name ("Rex") does not. Pure."""
+    kinds = _kinds()
+    return all(value.casefold() in kinds or value.casefold() in kinds.values() for value in values)
 
 
 def said_kind(statements: Iterable[str], kind: str) -> Literal["kind", "other", "unsaid"]:

@@ -125,3 +125,38 @@ def test_a_pet_asked_for_by_its_kind_among_other_kinds_is_answered_by_the_turns(
     _said(memory, "cats", ("I have two cats, Luna and Milo.",))
     assert _claimed(memory, "cats", "Does Priya have a kitten?").startswith("Priya — pets: Luna")
     assert _claimed(memory, "cats", "Does Priya have a dog?") == ""
+
+
+def test_a_pet_of_a_breed_answers_for_its_kind_and_a_question_for_the_kind_wants_a_kind(memory: Memory) -> None:
+    """"Does Priya have a dog?" after "we adopted a beagle named Pepper" claimed nothing: a
+    beagle read as a kind of its own, another than the dog asked. A breed is a dog as a
+    puppy is. "What kind of dog does Priya have?" asks for the breed, which a line of names
+    ("pets: Pepper") does not say: the turn answers, unless the pets were only ever said by
+    their kind."""
+    _said(memory, "breed", ("My husband and I just adopted a beagle named Pepper.",))
+    for question in ("Does Priya have a dog?", "What is Priya's dog called?", "What's Priya's puppy's name?",
+                     "Does Priya have a beagle?"):
+        assert _claimed(memory, "breed", question).startswith("Priya — pets: Pepper"), question
+    assert _claimed(memory, "breed", "Does Priya have a cat?") == ""
+    for question in ("What kind of dog does Priya have?", "What breed is Priya's dog?", "What type of pet does Priya have?"):
+        found = memory.recall("breed", question, k=3, as_of="2023-03-01T00:00:00")
+        assert found.trace["answer"] is None and "beagle" in found.items[0].text, question
+    _said(memory, "unnamed", ("We have a rabbit and two cats at home.",))
+    assert "rabbit" in _claimed(memory, "unnamed", "What kind of pets does Priya have?")
+    _said(memory, "bunny", ("I got a rabbit last spring.",))
+    assert _claimed(memory, "bunny", "Does Priya have a bunny?").startswith("Priya — pets: rabbit")
+
+
+def test_a_pastime_asked_for_by_its_kind_is_answered_by_a_line_that_holds_one(memory: Memory) -> None:
+    """"What instrument does Priya play?" claimed nothing though her guitar was believed
+    ("instrument" read as a topic the hobbies could not answer); a line of pastimes answers
+    a question for one kind only when it holds one of that kind: painting is no instrument."""
+    _said(memory, "music", ("I play guitar in a small band, and I run every morning.",))
+    for question in ("What instrument does Priya play?", "What instruments does Priya play?",
+                     "Does Priya play an instrument?", "What sport does Priya do?"):
+        claimed = _claimed(memory, "music", question)
+        assert claimed.startswith("Priya — hobbies:") and "guitar" in claimed, question
+    _said(memory, "quiet", ("I love painting on quiet weekends.",))
+    assert _claimed(memory, "quiet", "What are Priya's hobbies?").startswith("Priya — hobbies: painting")
+    for question in ("What instrument does Priya play?", "What sport does Priya play?"):
+        assert _claimed(memory, "quiet", question) == "", question

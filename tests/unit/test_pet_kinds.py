@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from eywa.read.pet_kinds import another_kind, kind_asked, said_kind
+from eywa.read.pet_kinds import another_kind, asks_for_kinds, kind_asked, only_kinds, said_kind
 
 
 @pytest.mark.parametrize(
@@ -15,7 +15,10 @@ from eywa.read.pet_kinds import another_kind, kind_asked, said_kind
         ("Does Bo have a kitten?", "cat"),
         ("What is Bo's parrot's name?", "parrot"),
         ("Does Bo keep hamsters?", "hamster"),
-        ("Does Bo have bunnies?", "bunny"),  # a plural the registry lists: its singular's kind
+        ("Does Bo have bunnies?", "rabbit"),  # a plural the registry lists: its singular's kind
+        ("Does Bo have a beagle?", "dog"),  # a breed: its kind
+        ("Does Bo have beagles?", "dog"),
+        ("Is Bo's pet a bunny?", "rabbit"),
         ("What is Bo's pet called?", None),  # no kind
         ("Does Bo's dog chase the cat?", None),  # two kinds
         ("Where does Bo live?", None),
@@ -29,7 +32,10 @@ def test_a_statement_says_the_kind_another_or_none() -> None:
     assert said_kind(["Bo has a puppy named Rex."], "dog") == "kind"
     assert said_kind(["Bo got a parrot named Kiwi."], "dog") == "other"
     assert said_kind(["Bo has a pet named Kiwi."], "dog") == "unsaid"
-    assert said_kind(["Bo has a bunny named Clover."], "bunny") == "kind"
+    assert said_kind(["Bo has a bunny named Clover."], "rabbit") == "kind"
+    # A breed is said of its kind.
+    assert said_kind(["Bo adopted a beagle named Pepper."], "dog") == "kind"
+    assert said_kind(["Bo adopted a beagle named Pepper."], "cat") == "other"
     # Said to be both (a later statement corrects the kind): the asked one is said.
     assert said_kind(["Bo got a parrot named Kiwi.", "Kiwi is Bo's dog."], "dog") == "kind"
 
@@ -42,3 +48,25 @@ def test_another_kind_among_the_pets() -> None:
     assert not another_kind([("Rex", "Bo has a dog named Rex."), ("Pip", "Bo has a pet named Pip.")], "dog")
     # Values are one pet whatever their case.
     assert not another_kind([("Rex", "Bo has a dog named Rex."), ("rex", "Bo walks Rex the dog daily.")], "dog")
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("What kind of dog does Bo have?", True),
+        ("What kinds of pets does Bo have?", True),
+        ("Which breed is Rex?", True),
+        ("What type of pet does Bo have?", True),
+        ("What is Bo's dog called?", False),
+        ("What kind of music does Bo like?", True),  # a kind, though not of a pet: only the pets line reads it
+        ("Is Bo kind to his dog?", False),
+    ],
+)
+def test_a_question_for_the_kind_of_a_pet(question: str, asks: bool) -> None:
+    assert asks_for_kinds(question) is asks
+
+
+def test_only_kinds_is_a_line_of_unnamed_pets() -> None:
+    assert only_kinds(["dog", "Cat", "rabbit"])
+    assert not only_kinds(["dog", "Rex"])
+    assert only_kinds([])

@@ -34,7 +34,8 @@ from eywa.read.answers import (
 from eywa.read.dimension_reads import DimensionReads
 from eywa.read.items import DimensionSource, dimension_id, dimension_key
 from eywa.read.overlap import rank_by_overlap
-from eywa.read.pet_kinds import PETS, another_kind, kind_asked
+from eywa.read.pastime_kinds import HOBBIES, holds_kind, pastime_kind_asked
+from eywa.read.pet_kinds import PETS, another_kind, asks_for_kinds, kind_asked, only_kinds
 from eywa.read.plan import Plan, head_attribute
 from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.bundle import Stores
@@ -245,8 +246,10 @@ class DimensionRoute:
             if item is None:
                 continue
             claim = may_claim(answer, with_now_phrases(query.plan, query.text))
-            if claim and attribute == PETS and (kind := kind_asked(query.text)) is not None:
-                claim = not self._another_kind(query.space, subject, kind)
+            if claim and attribute == PETS:
+                claim = self._pets_answer(query, subject)
+            if claim and attribute == HOBBIES and (pastime := pastime_kind_asked(query.text)) is not None:
+                claim = self._holds_pastime(query.space, subject, pastime)
             if not claim and (unrealised := self._unrealised_plan(query, subject, attribute, answer, reads)) is not None:
                 answer, claim = unrealised, True
                 item = source.item(query.space, answer, at) or item
@@ -284,12 +287,26 @@ class DimensionRoute:
             notes=(*plan.notes, f"asked as of just before {value}"),
         )
 
-    def _another_kind(self, space: str, subject: str, kind: str) -> bool:
-        """Whether the subject's pets hold one said to be of another kind than the one asked
-        ("What is Bo's dog called?" with a parrot among them): then their line, which does not
-        say which is which, may not answer first (``eywa.read.pet_kinds``)."""
-        lines = self._stores.beliefs.beliefs_about(space, [subject], [PETS]).get(subject, [])
-        return another_kind([(line.value, line.statement) for line in lines if line.value is not None], kind)
+    def _pets_answer(self, query: Query, subject: str) -> bool:
+        """Whether the subject's pets line answers the question (``eywa.read.pet_kinds``): not
+        when the question asks for one kind and a pet is said to be of another ("What is Bo's
+        dog called?" with a parrot among them: the line does not say which is which), nor when
+        it asks what kind a pet is and the line names pets rather than kinds ("What kind of
+        dog does Bo have?": "Rex" is no breed)."""
+        kind, for_kinds = kind_asked(query.text), asks_for_kinds(query.text)
+        if kind is None and not for_kinds:
+            return True
+        lines = self._stores.beliefs.beliefs_about(query.space, [subject], [PETS]).get(subject, [])
+        said = [(line.value, line.statement) for line in lines if line.value is not None]
+        if for_kinds and not only_kinds(value for value, _ in said):
+            return False
+        return kind is None or not another_kind(said, kind)
+
+    def _holds_pastime(self, space: str, subject: str, kind: str) -> bool:
+        """Whether the subject's pastimes hold one of the kind asked ("What instrument does Ana
+        play?"): only then does their line answer it (``eywa.read.pastime_kinds``)."""
+        lines = self._stores.beliefs.beliefs_about(space, [subject], [HOBBIES]).get(subject, [])
+        return holds_kind((line.value for line in lines if line.value is not None), kind)
 
     def _unrealised_plan(
         self, query: Query, subject: str, attribute: str, answer: StateAnswer, reads: DimensionReads
