@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Final, Literal, get_args
 
-from eywa.attributes import attributes_for_words, get_attribute
+from eywa.attributes import ATTRIBUTES, attributes_for_words, get_attribute, normalise_name
 from eywa.attributes.spec import YEAR_DAYS
 from eywa.models import Entity, RouteName, Signal, SignalKind, Stage
 from eywa.read.aggregate import asks_aggregate
@@ -146,6 +146,11 @@ class Plan:
     """The value a "what held before it" question names ("Where did Ana work before
     Globex?" → Globex, ``value_before``): the dimension route answers with the state just
     before that value began (``Plan.state_at`` once it knows when)."""
+    previous: bool = False
+    """The question asks what held before the present state ("Where did Ana use to live?",
+    "What was Ana's previous job?", "Who is Ana's ex?", ``asks_previous``): the dimension
+    route answers with the state just before the last change (``Plan.state_at`` once it
+    knows when), and the present state never answers it."""
     through: tuple[str, ...] = ()
     """People named only as whose relative the asked person is ("Ana" in "Where does Ana's
     sister work?", once the memory knows the sister: ``eywa.read.relatives``). Their
@@ -177,6 +182,7 @@ class Plan:
             "events": list(self.events),
             "aggregate": self.aggregate,
             "before": self.before,
+            "previous": self.previous,
             "other_words": list(self.other_words),
             "when_words": list(self.when_words),
             "wh_word": self.wh_word,
@@ -454,12 +460,19 @@ _WH_HEAD: Final = re.compile(r"^\s*(?:what|which)\s+(?P<head>[A-Za-z]+)\b(?!\s+o
 for ("what kind of work" names a kind, not the noun)."""
 
 
+_RELATION_PREFIXES: Final = frozenset({"ex", "step", "half"})
+
+
 def asked_attributes(question: str) -> tuple[str, ...]:
     """The registry attributes the question's words point at, those its question word asks
     for first ("What is Ana's job?" → occupation, employer; "Where does Ana work?" →
     employer, occupation; see ``AttributeSpec.wh_words``), otherwise in order of mention."""
     groups, rest = _idioms(question)
-    found = list(dict.fromkeys([*(name for group in groups for name in group), *attributes_for_words(rest.split())]))
+    words = rest.split()
+    # A relation behind a prefix counts too: "ex-husband" asks about a husband, "half-sister"
+    # about a sibling (not "dairy-free" about free time).
+    words += [rest for prefix, dash, rest in (w.lower().partition("-") for w in words) if dash and prefix in _RELATION_PREFIXES]
+    found = list(dict.fromkeys([*(name for group in groups for name in group), *attributes_for_words(words)]))
     wh = question_word(question)
     head = head_attribute(question)
     return tuple(sorted(found, key=lambda name: (name != head, wh is None or wh not in get_attribute(name).wh_words)))
@@ -489,6 +502,40 @@ def value_before(question: str, window: tuple[datetime, datetime] | None) -> str
     time window). Pure."""
     found = _BEFORE_VALUE.match(question) if window is None else None
     return found.group("value") if found is not None else None
+
+
+_WH_START: Final = re.compile(r"^\s*(?:where|what|which|who|whom)\b", re.IGNORECASE)
+_PREVIOUS: Final = re.compile(r"\b(?:used\s+to|previous(?:ly)?|former(?:ly)?)\b|\bbefore\s*[?.!]*\s*$", re.IGNORECASE)
+_DID_USE_TO: Final = re.compile(r"\bdid\b.*\buse\s+to\s+(?P<verb>[a-z]+)", re.IGNORECASE)
+""""Where did Ana use to live?" — but "What did Ana use to make the cake?" names a tool: only
+a verb an attribute is asked by ("live", "work"), "be" or "do" asks for the previous state."""
+_OLD_OR_EX: Final = re.compile(r"(?:['’]s|\bhis|\bher|\btheir)\s+(?:old|ex)\b(?:-|\s+)?(?P<noun>[a-z]+)?", re.IGNORECASE)
+_PREVIOUS_WORDS: Final = frozenset("use used previous previously former formerly old ex".split())
+"""Words that only say the question is about the state before the present one."""
+
+
+def _attribute_noun(word: str | None) -> bool:
+    """Whether ``word`` is missing or names an attribute (its name or an alias: "job",
+    "girlfriend", "address"), as after "Ana's old" / "Ana's ex"; "Ana's ex moved" names the
+    ex, a person, not an earlier partner of Ana's asked about."""
+    return word is None or any(
+        normalise_name(word) in {normalise_name(n) for n in (spec.name, *spec.aliases)} for spec in ATTRIBUTES.values()
+    )
+
+
+def asks_previous(question: str, window: tuple[datetime, datetime] | None) -> bool:
+    """Whether the question asks what held before the present state, naming no value or time
+    it held before ("Where did Ana use to work?", "What was Ana's old job?", "Who is Ana's
+    ex?", "Where did Ana live before?"; not "… before Globex?", ``value_before``, nor "… in
+    2019?", nor "What old car does Ana drive?"). Pure."""
+    if window is not None or _WH_START.match(question) is None or value_before(question, window) is not None:
+        return False
+    if _PREVIOUS.search(question) is not None:
+        return True
+    did = _DID_USE_TO.search(question)
+    if did is not None and (did.group("verb").lower() in {"be", "do"} or attributes_for_words([did.group("verb")])):
+        return True
+    return any(_attribute_noun(m.group("noun")) for m in _OLD_OR_EX.finditer(question))
 
 
 def asks_latest_amount(question: str, window: tuple[datetime, datetime] | None) -> bool:
@@ -635,6 +682,8 @@ def make_plan(
     # A name is no attribute word: "Ana's sister" (a relative the memory knows by no other
     # name, ``eywa.read.relatives``) names a person, not her siblings.
     about = without_names(question, names)
+    attributes = asked_attributes(about)
+    previous = bool(attributes) and asks_previous(question, window)
     return Plan(
         shape=shape,
         entities=named,
@@ -642,14 +691,15 @@ def make_plan(
         window=window,
         window_relative=window_is_relative(question, anchor, window),
         notes=tuple(notes),
-        attributes=asked_attributes(about),
-        current_state=asks_current_state(about, shape, window),
+        attributes=attributes,
+        current_state=asks_current_state(about, shape, window) and not previous,
         state_at=state_asked_at(about, shape, window, anchor),
         latest_amount=latest_amount,
         events=events,
         aggregate=asks_aggregate(question, shape, window is not None),
         before=value_before(question, window),
-        other_words=other_words(question, names),
+        previous=previous,
+        other_words=tuple(w for w in other_words(question, names) if not (previous and w in _PREVIOUS_WORDS)),
         when_words=_when_words(question, dates, names),
         wh_word=question_word(question),
     )

@@ -66,3 +66,39 @@ def test_nothing_is_claimed_before_a_value_the_memory_holds_nothing_before(memor
 
 def test_the_current_answer_is_unchanged(memory: Memory, space: str) -> None:
     assert _claimed(memory, space, "Where does Ana work?").startswith("Ana — employer: Hooli since 20 May 2024")
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Where did Ana use to work?", "Ana — employer: Globex since 2 Oct 2023 (was Initech)"),
+        ("Where did Ana work before?", "Ana — employer: Globex since 2 Oct 2023 (was Initech)"),
+        ("What was Ana's previous job?", "Ana — employer: Globex since 2 Oct 2023 (was Initech)"),
+        ("What is Ana's old company?", "Ana — employer: Globex since 2 Oct 2023 (was Initech)"),
+        ("Where did Ana live previously?", "Ana — residence: Austin since 1 Mar 2023"),
+        ("Where did Ana use to live?", "Ana — residence: Austin since 1 Mar 2023"),
+    ],
+)
+def test_what_held_before_the_present_state_is_the_state_before_its_last_change(memory: Memory, space: str,
+                                                                                 question: str, answer: str) -> None:
+    """"Where did Ana use to work?" claimed nothing (a past question is not about now) and
+    could not name the value it asks about: it is the state just before the present one
+    began, of the attribute that changed."""
+    assert _claimed(memory, space, question).startswith(answer), question
+
+
+def test_a_value_that_ended_is_what_held_before_and_an_unchanged_state_answers_nothing(memory: Memory) -> None:
+    """Sara, then "we split up", then Julia: Tom's former partner is Sara (the state before the
+    split), not "unknown (was Sara)". A state that never changed has no previous value: the
+    present one is not claimed for it."""
+    turns = [("2023-01-05T10:00:00", "My girlfriend Sara and I share a flat in Leeds."),
+             ("2023-04-12T10:00:00", "Sara and I split up, it's been a rough spring."),
+             ("2023-08-20T10:00:00", "I've been seeing someone new, her name is Julia."),
+             ("2023-08-21T10:00:00", "I work at Initech as an accountant.")]  # fmt: skip
+    memory.remember("ex", [{"text": text, "speaker": "Tom", "session": at[:10], "observed_at": at}
+                           for at, text in turns])  # fmt: skip
+    found = memory.recall("ex", "Who was Tom's former partner?", k=3, as_of=ASKED_AT)
+    assert found.trace["answer"] is not None and found.items[0].text.startswith("Tom — partner: Sara"), found.items[0]
+    assert memory.recall("ex", "Who is Tom dating?", k=3, as_of=ASKED_AT).items[0].text.startswith("Tom — partner: Julia")
+    for question in ("Where did Tom use to work?", "Where did Tom use to live?"):
+        assert memory.recall("ex", question, k=3, as_of=ASKED_AT).trace["answer"] is None, question

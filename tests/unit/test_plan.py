@@ -17,6 +17,7 @@ from eywa.ids import entity_key
 from eywa.read.plan import (
     ROUTE_NAMES,
     ROUTE_WEIGHTS,
+    asks_previous,
     embedding_text,
     embedding_texts,
     interval_events,
@@ -295,6 +296,41 @@ def test_the_question_without_names_is_embedded_only_where_the_person_route_weig
 )
 def test_the_value_a_question_asks_what_held_before(question: str, value: str | None) -> None:
     assert value_before(question, None) == value
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("Where did Ana use to live?", True),
+        ("What was Ana's previous job?", True),
+        ("What is Ana's old company?", True),
+        ("Who was Ana's former partner?", True),
+        ("Who is Ana's ex-husband?", True),
+        ("Where did Ana live previously?", True),
+        ("Where did Ana work before?", True),
+        ("Where did Ana work before Globex?", False),  # a value named: ``value_before``
+        ("Where does Ana work?", False),
+        ("What did Ana do before the party?", False),  # "before" something else
+        ("What does Ana use to cook?", False),  # "use to" of a tool, not "used to"
+        ("What did Ana use to make the cake?", False),
+        ("What did Ana use to do for a living?", True),
+        ("What old car does Ana drive?", False),  # an old thing, not her old one
+        ("Where did Ana's ex move?", False),  # the ex is a person asked about
+        ("How old is Ana?", False),
+        ("Did Ana use to live in Leeds?", False),  # a yes/no: the turns answer it
+    ],
+)
+def test_a_question_for_what_held_before_the_present_state(question: str, asks: bool) -> None:
+    assert asks_previous(question, None) is asks
+
+
+def test_a_question_for_the_previous_value_is_not_about_now() -> None:
+    plan = make_plan("Who is Ana's ex-husband?", [], NOW)
+    assert plan.previous and not plan.current_state and "ex" not in plan.other_words
+    assert not make_plan("Who is Ana's husband?", [], NOW).previous
+    # A prefix alone, or with nothing after its dash, is a word like any other.
+    for question in ("Who is Ana's ex?", "Who is Ana's ex- husband?", "Is Ana an ex-"):
+        assert make_plan(question, [], NOW).attributes == make_plan(question.replace("ex", "zz"), [], NOW).attributes
 
 
 def test_a_date_after_before_is_a_window_not_a_value() -> None:

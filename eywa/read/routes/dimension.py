@@ -21,6 +21,7 @@ from typing import Final
 
 from eywa.attributes import get_attribute, normalise_name
 from eywa.ids import entity_key
+from eywa.models import Delta
 from eywa.nous import ledger as nous
 from eywa.errors import NotFoundError
 from eywa.read.answers import (
@@ -40,10 +41,43 @@ from eywa.read.plan import Plan, head_attribute
 from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.bundle import Stores
 
-__all__ = ["DimensionReads", "DimensionRoute", "dimension_id", "dimension_key", "may_claim", "named_first"]
+__all__ = ["DimensionReads", "DimensionRoute", "dimension_id", "dimension_key", "last_change", "may_claim", "named_first"]
 
 _JUST_BEFORE: Final = timedelta(seconds=1)
 """How long before a value began the state that preceded it is read."""
+
+
+def last_change(deltas: Sequence[Delta], as_of: datetime | None) -> datetime | None:
+    """The moment just before which a single-valued attribute's previous value still held,
+    as of ``as_of``: when its latest value was said to end ("I left Initech"), that end; else
+    the start of the latest value's run (stated start, else when said), or the end of the
+    value before it when that came first (Sara, "we split up", then Julia: the split). None
+    when no value held before the present one. Pure."""
+    said = sorted(
+        (d for d in deltas if d.modality == "asserted" and (as_of is None or d.at <= as_of)),
+        key=lambda d: (d.valid_from or d.at, d.at),
+    )
+    held = [d for d in said if d.polarity == "positive"]
+    if not held:
+        return None
+
+    def ends(value: str, after: datetime) -> list[datetime]:
+        return [
+            d.valid_from or d.at
+            for d in said
+            if d.polarity == "negative" and d.observed.casefold() == value.casefold() and d.at > after
+        ]
+
+    latest = held[-1].observed
+    if ended := ends(latest, held[-1].at):
+        return min(ended)
+    run = len(held)
+    while run > 0 and held[run - 1].observed.casefold() == latest.casefold():
+        run -= 1
+    if run == 0:
+        return None
+    began = held[run].valid_from or held[run].at
+    return min([began, *(t for t in ends(held[run - 1].observed, held[run - 1].at) if t <= began)])
 
 
 def may_claim(answer: StateAnswer, plan: Plan) -> bool:
@@ -179,6 +213,8 @@ class DimensionRoute:
             return []
         if query.plan.before is not None and query.plan.state_at is None and not query.plan.current_state:
             query = replace(query, plan=self._just_before(query, query.plan.before))
+        elif query.plan.previous and query.plan.state_at is None:
+            query = replace(query, plan=self._before_the_last_change(query))
         plan = query.plan
         # "Where did Ana work in March 2024?": every dimension is read as it stood then
         # (``Plan.state_at``), and worded for the asker's time.
@@ -286,6 +322,33 @@ class DimensionRoute:
             other_words=tuple(w for w in plan.other_words if w not in words),
             notes=(*plan.notes, f"asked as of just before {value}"),
         )
+
+    def _before_the_last_change(self, query: Query) -> Plan:
+        """The plan of "Where did Ana use to live?" asked as of the moment before her present
+        state began (``last_change``) of the first asked single-valued attribute that has
+        changed: "residence: Leeds" when she has lived in Manchester since. The plan
+        unchanged when none has: the present state does not answer (``Plan.previous``)."""
+        plan = query.plan
+        reads = DimensionReads(self._stores.dimensions)
+        for attribute in named_first(plan.attributes, query.text, plan.wh_word):
+            if get_attribute(attribute).cardinality != "single":
+                continue
+            changes = [
+                change
+                for subject in plan.entities
+                if (change := last_change(nous.list_deltas(reads, query.space, subject, attribute), query.as_of))
+                is not None
+            ]
+            if changes:
+                # The attribute that changed answers, as of then: "What was Ana's previous job?"
+                # is her employer before the last one, not her occupation then if it never changed.
+                return replace(
+                    plan,
+                    attributes=(attribute,),
+                    state_at=max(changes) - _JUST_BEFORE,
+                    notes=(*plan.notes, f"{attribute} asked as of its last change"),
+                )
+        return plan
 
     def _pets_answer(self, query: Query, subject: str) -> bool:
         """Whether the subject's pets line answers the question (``eywa.read.pet_kinds``): not
