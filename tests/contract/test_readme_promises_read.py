@@ -3,9 +3,11 @@
 - "``recall`` never calls an LLM" — with an LLM extractor configured, Level 1 calls the
   model and a recall never does (nothing checked it: a read path that asked the model to
   rewrite a query would have passed the suite).
-- "``RecallResult.evidence_strength`` (0-1, also ``trace["evidence_strength"]``) is ... the
-  vector route's best cosine similarity ..., 0 when that route did not run" — only the pure
-  function (``tests/unit/test_strength.py``) and the benchmark's record were tested.
+- "``RecallResult.evidence_strength`` (0-1, also ``trace["evidence_strength"]``) is how likely
+  the stored evidence answers the question ..., 0 when the vector route did not run" — only
+  the pure function (``tests/unit/test_strength.py``) and the benchmark's record were tested;
+  and its lexical contrast (the asked-about words found in the named person's turns or
+  only in others') through a recall.
 - "Recall always returns the nearest turns, even for a question about something never
   said; a low strength says they are probably not the answer".
 - "Reads are deterministic": no test asked the same question twice.
@@ -94,7 +96,7 @@ def minilm() -> MiniLMEmbedder:
     return MiniLMEmbedder(threads=SUITE_EMBED_THREADS)
 
 
-def test_evidence_strength_is_the_best_cosine_and_zero_without_the_vector_route(
+def test_evidence_strength_is_higher_for_what_was_said_and_zero_without_the_vector_route(
     tmp_path: Path, minilm: MiniLMEmbedder
 ) -> None:
     with Memory.open(tmp_path / "all", settings=EywaSettings(data_dir=tmp_path / "all"), embedder=minilm) as mem:
@@ -115,6 +117,30 @@ def test_evidence_strength_is_the_best_cosine_and_zero_without_the_vector_route(
         without = mem.recall(SPACE, SAID)
     assert "vector" not in without.trace["routes"] and without.items
     assert without.evidence_strength == 0.0 == without.trace["evidence_strength"]
+
+
+def test_a_question_about_what_only_someone_else_said_is_weaker(memory: Memory) -> None:
+    """README: the lexical contrast is "the share of the question's content words ... found in
+    the turns among the keyword route's best five hits spoken by that person, minus the share
+    found in those spoken by others". With the hashing embedder the cosines say nothing (both
+    questions embed alike once the names are set aside), so the words must tell the swapped
+    question from the own one."""
+    memory.remember("swap", [
+        {"text": "We went kayaking down the river last weekend.", "speaker": "Ana", "session": "s1",
+         "observed_at": "2024-05-02T10:00:00Z"},
+        {"text": "Nice! I spent mine repairing my old bicycle.", "speaker": "Bo", "session": "s1",
+         "observed_at": "2024-05-02T10:01:00Z"},
+        {"text": "My neighbour lent me a pump for the tyres.", "speaker": "Bo", "session": "s1",
+         "observed_at": "2024-05-02T10:02:00Z"},
+        {"text": "The river was calm and cold.", "speaker": "Ana", "session": "s1",
+         "observed_at": "2024-05-02T10:03:00Z"},
+    ], wait=True)  # fmt: skip
+    own = memory.recall("swap", "When did Ana go kayaking?", k=5)
+    swapped = memory.recall("swap", "When did Bo go kayaking?", k=5)
+    assert own.items[0].text.startswith("We went kayaking")
+    assert swapped.evidence_strength < own.evidence_strength
+    lent = memory.recall("swap", "Who lent Bo a pump?", k=5)
+    assert memory.recall("swap", "Who lent Ana a pump?", k=5).evidence_strength < lent.evidence_strength
 
 
 def test_the_same_question_gets_the_same_answer_again_and_after_reopening(tmp_path: Path, minilm: MiniLMEmbedder) -> None:

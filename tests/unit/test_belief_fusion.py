@@ -18,6 +18,7 @@ from eywa.models import Entity, EvidenceRef, ItemKind, RouteName
 from eywa.read.items import Hydrated
 from eywa.read.reader import Reader
 from eywa.read.routes import Query, RouteHit
+from eywa.read.strength import evidence_strength
 from eywa.stores.beliefs import BeliefCites
 
 AT = datetime(2023, 5, 9, tzinfo=timezone.utc)
@@ -135,5 +136,6 @@ def test_a_belief_counts_in_the_speaker_contrast_as_from_its_subject(belief: str
         belief_cites=beliefs.belief_cites if cites else None,
     )
     result = reader.recall("s", "What does Ana paint?", k=5, budget_tokens=None, policy="balanced", as_of=None)
-    # Bob's turn is the nearest (0.8); the belief about Ana (0.6) is hers: 0.8 + 0.5 × (0.6 − 0.8).
-    assert result.evidence_strength == pytest.approx(0.7)
+    # Bob's turn is the nearest (0.8); the belief about Ana (0.6) is hers: a contrast of 0.6 − 0.8.
+    assert result.evidence_strength == evidence_strength([0.8, 0.6], ["Bob", "Ana"], ["Ana"])
+    assert result.evidence_strength < evidence_strength([0.8, 0.6])
