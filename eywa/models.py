@@ -238,9 +238,11 @@ Stage = Literal[
 class RecallResult(Frozen):
     """What ``Memory.recall`` returns. ``answer_instructions`` never leaks into ``context``.
 
-    ``evidence_strength`` (0 to 1) is how closely the best returned evidence about the person
-    asked about matches the question (``eywa.read.strength``): low values mean the memory
-    probably does not hold the answer, so an answering model may say "not in memory".
+    ``evidence_strength`` (0 to 1) is how likely the evidence found answers the question (a
+    logistic model of the nearest evidence's cosine and of whether the asked-about words and
+    the nearest hits are the named person's or someone else's, ``eywa.read.strength``): low
+    values mean the memory probably does not hold the answer, so an answering model may say
+    "not in memory".
     """
 
     query: str
