@@ -1,0 +1,74 @@
+"""Everyday ways of saying a diet that the rules used to miss: the diet said with its noun ("a
+vegan diet"), a diet said to have ended ("the vegetarian thing didn't last"). Each family with
+the near-misses that must stay nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.rules_support import Fact, facts
+
+_VEGAN = {("diet", "vegan", "positive", "asserted"), ("diet", "meat", "negative", "asserted"),
+          ("diet", "fish", "negative", "asserted")}  # fmt: skip
+_VEGETARIAN = {("diet", "vegetarian", "positive", "asserted"), ("diet", "fish", "negative", "asserted")}
+_KETO = {("diet", "keto", "positive", "asserted")}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I've switched to a vegan diet since January.", _VEGAN),
+        ("I switched to a vegan diet.", _VEGAN),
+        ("I've been on a vegan diet since January.", _VEGAN),
+        ("I'm on a vegetarian diet now.", _VEGETARIAN),
+        ("I started a keto diet last week.", _KETO),
+        ("I went on a keto diet in March.", _KETO),
+        ("I'm on keto now.", _KETO),
+        ("I follow a vegan diet.", _VEGAN),
+        ("I've been eating a vegetarian diet since 2020.", _VEGETARIAN),
+        # near-misses: a diet tried once, over in the same sentence, talked of, or not one's own now
+        ("I started a keto diet but gave up after a week.", set()),
+        ("I tried a keto diet once.", set()),
+        ("A vegan diet is expensive.", set()),
+        ("I'm reading about the keto diet.", set()),
+        ("I was on a keto diet last year.", set()),
+        ("I've been on a vegan diet.", set()),  # once, with no how long
+        ("I'm on a diet.", set()),
+        ("I'm on vegan recipes.", set()),
+    ],
+)
+def test_a_diet_said_with_its_noun_is_the_diet(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="diet") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("Honestly I caved and had a burger last night, the vegetarian thing didn't last.", "vegetarian"),
+        ("My keto diet didn't last.", "keto"),
+        ("I gave up on being vegan.", "vegan"),
+        ("I gave up on the vegan diet.", "vegan"),
+        ("I quit keto last month.", "keto"),
+        ("I quit the keto diet.", "keto"),
+        ("I'm not on keto anymore.", "keto"),
+        ("I'm no longer on a vegan diet.", "vegan"),
+    ],
+)
+def test_a_diet_said_to_have_ended_no_longer_holds(text: str, label: str) -> None:
+    assert facts(text, attribute="diet") == {("diet", label, "negative", "asserted")}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I quit the vegan cooking class.",  # a class, not the diet
+        "The vegan cake didn't last long.",  # a dish, and no one's diet
+        "I don't think my vegan phase is over.",
+        "I never gave up on being vegan.",
+        "I'm not on a keto diet today, it's my cheat day.",  # a day off it, not an end
+        "Tobias said the keto thing didn't last.",  # someone else's
+    ],
+)
+def test_what_only_looks_like_a_diet_ended_says_nothing_of_the_diet(text: str) -> None:
+    assert facts(text, attribute="diet") == set()
