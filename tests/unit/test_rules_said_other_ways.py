@@ -1,6 +1,7 @@
-"""Everyday ways of saying a diet that the rules used to miss: the diet said with its noun ("a
-vegan diet"), a diet said to have ended ("the vegetarian thing didn't last"). Each family with
-the near-misses that must stay nothing.
+"""Everyday ways of saying a diet or a job that the rules used to miss: the diet said with its
+noun ("a vegan diet"), a diet said to have ended ("the vegetarian thing didn't last"), a start
+said with its "I'm" dropped ("Starting at Hooli next month"). Each family with the
+near-misses that must stay nothing.
 """
 
 from __future__ import annotations
@@ -72,3 +73,56 @@ def test_a_diet_said_to_have_ended_no_longer_holds(text: str, label: str) -> Non
 )
 def test_what_only_looks_like_a_diet_ended_says_nothing_of_the_diet(text: str) -> None:
     assert facts(text, attribute="diet") == set()
+
+
+_HOOLI = ("employer", "Hooli", "positive", "asserted")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Big news, I handed in my notice at Initech. Starting at Hooli next month as a senior analyst.",
+         {_HOOLI, ("occupation", "senior analyst", "positive", "asserted"),
+          ("employer", "Initech", "negative", "asserted")}),
+        ("Starting at Hooli next month.", {_HOOLI}),
+        ("Joining Hooli next month as an engineer.", {_HOOLI, ("occupation", "engineer", "positive", "asserted")}),
+        ("Working at Globex now.", {("employer", "Globex", "positive", "asserted")}),
+        ("I'm starting at Hooli next month as a senior analyst.",
+         {_HOOLI, ("occupation", "senior analyst", "positive", "asserted")}),
+        # near-misses: a gerund that is the subject, no time ahead, a day's place, someone asked about
+        ("Starting at the beginning is best.", set()),
+        ("Starting at Hooli was hard.", set()),
+        ("Starting at Hooli next month was the plan.", set()),
+        ("Working at Globex now is fun.", set()),
+        ("Starting at Hooli.", set()),
+        ("Working at Globex.", set()),
+        ("Working at home today.", set()),
+        ("Tom? Starting at Hooli next month.", set()),
+    ],
+)
+def test_a_start_said_with_its_subject_dropped_is_the_employer(text: str, expected: set[Fact]) -> None:
+    found = facts(text, attribute="employer") | facts(text, attribute="occupation")
+    assert found == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Moving to Denver next month.", "Moving to Denver in June!", "Oh, moving to Denver soon."],
+)
+def test_a_move_said_with_its_subject_dropped_is_the_plan_it_says(text: str) -> None:
+    assert facts(text, attribute="plans") == {("plans", "move to Denver", "positive", "planned")}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Oh, moved to Lisbon last week!", {("residence", "Lisbon", "positive", "asserted")}),
+        ("Yeah, still living in Porto.", {("residence", "Porto", "positive", "asserted")}),
+        ("So, just started at Initech.", {("employer", "Initech", "positive", "asserted")}),
+        ("Well, living in Porto is expensive.", set()),
+    ],
+)
+def test_a_word_opening_a_sentence_that_dropped_its_subject_is_not_read_into_it(text: str,
+                                                                              expected: set[Fact]) -> None:
+    """"Oh, moved to Lisbon" was read as "I Oh, moved to Lisbon", which no rule reads."""
+    assert facts(text, attribute="residence") | facts(text, attribute="employer") == expected

@@ -212,17 +212,17 @@ _STILL_LEARNING = re.compile(
 )
 """"I just graduated (from college)": no longer a student (the registry's implied surface),
 unless the turn goes on to more study ("… and started grad school")."""
-_STARTS = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?P<verb>start|starts|started|starting|begin|begins|began|begun)\s+"
-    rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+(?:job|gig|position|role)\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_ROLE_AFTER}",
-    "start starts started starting begin begins began begun",
-)
 _WHEN_AHEAD = (
     r"(?:\s+(?:next\s+[A-Za-z]+|this\s+[A-Za-z]+"
     r"|in\s+(?:a|an|one|two|three|four|five|six|a\s+few|\d+)\s+(?:days?|weeks?|months?)|in\s+[A-Za-z0-9]+"
     r"|on\s+[A-Za-z]+(?:\s+\d{1,2}(?:st|nd|rd|th)?)?|tomorrow|soon))?"
 )
 """A start said between the employer and the role ("joining Initech *next month* as an engineer")."""
+_STARTS = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?P<verb>start|starts|started|starting|begin|begins|began|begun)\s+"
+    rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+(?:job|gig|position|role)\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_WHEN_AHEAD}{_ROLE_AFTER}",
+    "start starts started starting begin begins began begun",
+)
 _JOINING = rule(rf"{SUBJ}{BE}\s+{ADV}(?:officially\s+)?joining\s+{_ORG}{_WHEN_AHEAD}{_ROLE_AFTER}", "joining")
 """"I'm joining Initech next month (as an engineer)": a start to come, from the date ahead, a plan
 without one; only when the turn speaks of work or says the role, before or after the date ("I'm
