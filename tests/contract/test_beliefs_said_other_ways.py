@@ -1,5 +1,5 @@
 """What holds now, said other ways: a diet said with its noun or said to have ended, a start
-said with its "I'm" dropped. Probed from outside through the public ``Memory`` with the
+said with its "I'm" dropped, a job contract signed. Probed from outside through the public ``Memory`` with the
 default rule extractor; each test says what the memory did before."""
 
 from __future__ import annotations
@@ -39,6 +39,9 @@ def _answer(memory: Memory, space: str, question: str) -> str:
           "Big news, I handed in my notice at Initech. Starting at Hooli next month as a senior analyst."),
          "What does Eva do?", "Eva — occupation: senior analyst"),
         (("Working at Globex now.",), "Where does Eva work now?", "Eva — employer: Globex since 1 May 2024"),
+        # a job contract signed: only an event before
+        (("I just signed a full-time contract with Pixar Studios as an illustrator!",),
+         "Where does Eva work now?", "Eva — employer: Pixar Studios since 1 May 2024"),
         # a diet said with its noun: no diet before
         (("I started a keto diet last week.",), "What diet is Eva on?", "Eva — diet: keto since 22 Apr 2024"),
         (("I've switched to a vegan diet since January.",), "Is Eva vegan?", "Eva — diet: not meat"),

@@ -1,7 +1,7 @@
 """Everyday ways of saying a diet or a job that the rules used to miss: the diet said with its
 noun ("a vegan diet"), a diet said to have ended ("the vegetarian thing didn't last"), a start
-said with its "I'm" dropped ("Starting at Hooli next month"). Each family with the
-near-misses that must stay nothing.
+said with its "I'm" dropped ("Starting at Hooli next month"), a job contract signed. Each
+family with the near-misses that must stay nothing.
 """
 
 from __future__ import annotations
@@ -126,3 +126,24 @@ def test_a_word_opening_a_sentence_that_dropped_its_subject_is_not_read_into_it(
                                                                               expected: set[Fact]) -> None:
     """"Oh, moved to Lisbon" was read as "I Oh, moved to Lisbon", which no rule reads."""
     assert facts(text, attribute="residence") | facts(text, attribute="employer") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I just signed a full-time contract with Pixar Studios as an illustrator!",
+         {("employer", "Pixar Studios", "positive", "asserted"), ("occupation", "illustrator", "positive", "asserted")}),
+        ("I signed a permanent contract with Globex last week.", {("employer", "Globex", "positive", "asserted")}),
+        ("I've signed an employment contract with Hooli.", {("employer", "Hooli", "positive", "asserted")}),
+        ("I signed on with Initech as a data analyst.",
+         {("employer", "Initech", "positive", "asserted"), ("occupation", "data analyst", "positive", "asserted")}),
+        # near-misses: a contract that is no job, one not signed
+        ("I signed a two-year contract with Vodafone.", set()),
+        ("I signed a contract with Globex.", set()),
+        ("I signed a lease with Globex Properties.", set()),
+        ("I didn't sign a contract with Globex.", set()),
+        ("I almost signed a full-time contract with Globex.", set()),
+    ],
+)
+def test_a_job_contract_signed_is_the_employer(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="employer") | facts(text, attribute="occupation") == expected

@@ -4,7 +4,8 @@
 scientist", "I was hired by X" say where someone works (employer X, positive), and a role
 said after the employer ("… at X as a product manager") is the occupation; when or where
 inside the workplace may come between ("I work nights on the children's ward at X",
-"I work part-time in the marketing department at X"). "I left X",
+"I work part-time in the marketing department at X"), and so does a job contract signed ("I
+signed a full-time contract with X as an illustrator"). "I left X",
 "I quit X", "I handed in my notice at X", "I lost my job at X", "I was laid off from X",
 "I retired from X" say where they no longer work (employer X, negative: the value stays
 "X", the polarity carries the change). "I'm a nurse", "I work as a nurse", "I got promoted
@@ -223,6 +224,16 @@ _STARTS = rule(
     rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+(?:job|gig|position|role)\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_WHEN_AHEAD}{_ROLE_AFTER}",
     "start starts started starting begin begins began begun",
 )
+_SIGNED = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}signed\s+(?:on\s+)?(?:(?:a|an|my|the)\s+(?P<kind>(?:[a-z0-9-]+\s+){{0,3}}?)contract\s+)?"
+    rf"(?:with|at)\s+{_ORG}{_WHEN_AHEAD}{_ROLE_AFTER}",
+    "signed",
+)
+""""I signed a full-time contract with Pixar as an illustrator", "I signed on with Initech as an
+analyst": the employer (whatever Level 0 took the name for), when the contract says it is a job
+(``_JOB_CONTRACT``) or a job is said after the name ("I signed a two-year contract with
+Vodafone" is a phone's, "I signed a lease with …" a home's)."""
+_JOB_CONTRACT = re.compile(r"\b(?:full-time|part-time|permanent|fixed-term|employment|job|work|teaching|staff)\b")
 _JOINING = rule(rf"{SUBJ}{BE}\s+{ADV}(?:officially\s+)?joining\s+{_ORG}{_WHEN_AHEAD}{_ROLE_AFTER}", "joining")
 """"I'm joining Initech next month (as an engineer)": a start to come, from the date ahead, a plan
 without one; only when the turn speaks of work or says the role, before or after the date ("I'm
@@ -874,6 +885,16 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
             yield from _title(ctx, s, m)
     yield from _joining(ctx)
     yield from _offer_taken(ctx)
+    for m, s in matches(ctx, _SIGNED):
+        org, title = org_name(m.group("org")), job_title(m.group("role"))
+        # Level 0 reads a lone name after "with" as a person: a contract that is a job names an employer all the same.
+        if org is None or not (title or _JOB_CONTRACT.search(m.group("kind") or "")):
+            continue
+        start = future_date(ctx)
+        how = "a contract" if m.group("kind") is not None else "on" if " on " in m.group(0) else ""
+        yield fact(ctx, s, " ".join(f"{s} signed {how} with {_the(m, org)}".split()),
+                   "employer", org, valid_from=start or past_date(ctx, m), confidence=0.8)
+        yield from _title(ctx, s, m)
     for m, s in matches(ctx, _STARTS):
         if org := org_name(m.group("org")):
             start = future_date(ctx) or past_date(ctx, m)
