@@ -1,6 +1,7 @@
 """What holds now, said other ways: a diet said with its noun or said to have ended, a start
-said with its "I'm" dropped, a job contract signed. Probed from outside through the public ``Memory`` with the
-default rule extractor; each test says what the memory did before."""
+said with its "I'm" dropped, a job contract signed, work gone freelance. Probed from outside
+through the public ``Memory`` with the default rule extractor; each test says what the memory
+did before."""
 
 from __future__ import annotations
 
@@ -42,6 +43,11 @@ def _answer(memory: Memory, space: str, question: str) -> str:
         # a job contract signed: only an event before
         (("I just signed a full-time contract with Pixar Studios as an illustrator!",),
          "Where does Eva work now?", "Eva — employer: Pixar Studios since 1 May 2024"),
+        # freelance: no employer before
+        (("I'm a graphic designer, freelance mostly.",), "Where does Eva work now?",
+         "Eva — employer: self-employed since 1 May 2024"),
+        (("I work at Initech.", "I've gone freelance."), "Where does Eva work now?",
+         "Eva — employer: self-employed since 1 Jun 2024 (was Initech)"),
         # a diet said with its noun: no diet before
         (("I started a keto diet last week.",), "What diet is Eva on?", "Eva — diet: keto since 22 Apr 2024"),
         (("I've switched to a vegan diet since January.",), "Is Eva vegan?", "Eva — diet: not meat"),

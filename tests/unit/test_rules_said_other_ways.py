@@ -1,7 +1,7 @@
 """Everyday ways of saying a diet or a job that the rules used to miss: the diet said with its
 noun ("a vegan diet"), a diet said to have ended ("the vegetarian thing didn't last"), a start
-said with its "I'm" dropped ("Starting at Hooli next month"), a job contract signed. Each
-family with the near-misses that must stay nothing.
+said with its "I'm" dropped ("Starting at Hooli next month"), a job contract signed, work
+gone freelance. Each family with the near-misses that must stay nothing.
 """
 
 from __future__ import annotations
@@ -146,4 +146,39 @@ def test_a_word_opening_a_sentence_that_dropped_its_subject_is_not_read_into_it(
     ],
 )
 def test_a_job_contract_signed_is_the_employer(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="employer") | facts(text, attribute="occupation") == expected
+
+
+_SELF = ("employer", "self-employed", "positive", "asserted")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm a graphic designer, freelance mostly.", {_SELF, ("occupation", "graphic designer", "positive", "asserted")}),
+        ("I'm a translator, mostly freelance.", {_SELF, ("occupation", "translator", "positive", "asserted")}),
+        ("I'm a freelance graphic designer.", {_SELF, ("occupation", "graphic designer", "positive", "asserted")}),
+        ("I work freelance.", {_SELF}),
+        ("I've been working freelance since 2020.", {_SELF}),
+        ("I'm working freelance these days.", {_SELF}),
+        ("I freelance now.", {_SELF}),
+        ("I freelance for a few magazines.", {_SELF}),
+        ("I've gone freelance.", {_SELF}),
+        ("I went freelance last year.", {_SELF}),
+        ("I went self-employed in March.", {_SELF}),
+        # a named workplace is the employer, freelance or not
+        ("I'm a freelance graphic designer at Globex.", {("employer", "Globex", "positive", "asserted"),
+                                                         ("occupation", "graphic designer", "positive", "asserted")}),
+        # near-misses: someone else freelance, one job, a spell since over, a plan, a past
+        ("I hired a freelance designer.", set()),
+        ("I work with freelancers.", set()),
+        ("I'm working freelance on a logo this week.", set()),
+        ("I went freelance for a year before joining Globex.", set()),
+        ("I don't work freelance.", set()),
+        ("I used to work freelance.", set()),
+        ("I might go freelance.", set()),
+        ("I'm thinking of going freelance.", set()),
+    ],
+)
+def test_working_freelance_is_self_employed(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="employer") | facts(text, attribute="occupation") == expected

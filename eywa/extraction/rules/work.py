@@ -8,7 +8,8 @@ inside the workplace may come between ("I work nights on the children's ward at 
 signed a full-time contract with X as an illustrator"). "I left X",
 "I quit X", "I handed in my notice at X", "I lost my job at X", "I was laid off from X",
 "I retired from X" say where they no longer work (employer X, negative: the value stays
-"X", the polarity carries the change). "I'm a nurse", "I work as a nurse", "I got promoted
+"X", the polarity carries the change). "I work freelance", "I've gone freelance", "I'm a
+graphic designer, freelance mostly" say one works for oneself (``self-employed``). "I'm a nurse", "I work as a nurse", "I got promoted
 to senior engineer", "I became a teacher", "I've been a paramedic for six years" name the
 occupation.
 """
@@ -555,6 +556,24 @@ _WORKS_AS = rule(
 )
 """"I work as a nurse", "I'm freelancing as a translator": the occupation (freelancing: and
 self-employed, as "I'm freelancing" alone is)."""
+_FREELANCE = r"(?P<how>freelance|freelancing|self-employed|self\s+employed)(?![\w-])"
+_GONE_FREELANCE = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>went|gone|turned)\s+(?:fully\s+)?{_FREELANCE}"
+    r"(?!\s+for\s+(?:a|an|one|two|three|a\s+few|a\s+couple\s+of|\d+)\s+(?:weeks?|months?|years?)\b)",
+    "went gone turned",
+)
+""""I've gone freelance", "I went self-employed last year": working for oneself since then
+(the registry's ``self-employed``); not a spell since over ("I went freelance for a year …")."""
+_WORKS_FREELANCE = rule(
+    rf"{SUBJ}(?:(?P<been>{HAVE}\s+been)|{BE})?\s+{ADV}(?:(?P<verb>work|works|working)\s+(?:as\s+a\s+)?(?:freelance|freelancer)"
+    r"|freelance|freelances)(?![\w-])",
+    "work works working freelance freelances",
+)
+""""I work freelance", "I've been working freelance since 2020", "I freelance now": one's own
+employer (``self-employed``); "working" only with how long or "now" ("I'm working freelance on
+a logo this week" is one job). "I hired a freelance designer" has no verb of one's own work."""
+_FREELANCE_AFTER = re.compile(r",?\s+(?:(?:mostly|mainly|usually|now|all)\s+)?(?:freelance|freelancing)\b(?![\w-])")
+""""I'm a graphic designer, freelance mostly": the occupation held freelance, after the title."""
 _HAS_WORKED_AS = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+as\s+(?:a|an)\s+{_TITLE}", "worked")
 """"I've worked as a nurse for ten years": as ``_HAS_WORKED``, a job of now only with how long."""
 _PROMOTED = rule(
@@ -741,6 +760,7 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         said = " ".join(m.group("st").split())
         yield fact(ctx, s, f"{s} is {said}", "employer", _STATUS_VALUE.get(said, said),
                    valid_from=stated_start(ctx, m), confidence=0.85)
+    yield from _freelance(ctx)
     worked_as = [(m, s) for m, s in matches(ctx, _HAS_WORKED_AS) if lasting(ctx, m.end(), right_after=True)]
     for m, s in matches(ctx, _IS_A) + matches(ctx, _WORKS_AS) + worked_as:
         if experiential_state(ctx, m):
@@ -750,6 +770,9 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         said_title = m.group("title")
         if m.groupdict().get("org") and said_title.startswith("new "):
             said_title = said_title[4:]  # "I'm the new manager at Globex": new there, a manager all the same
+        freelance = m.re is _IS_A.pattern and not (m.groupdict().get("org") or m.groupdict().get("place")) and (
+            said_title.startswith("freelance ") or _FREELANCE_AFTER.match(ctx.text, m.end()) is not None)
+        said_title = said_title.removeprefix("freelance ")  # "a freelance translator": a translator, one's own employer
         if title := job_title(said_title):
             # "I've been a paramedic for six years": the start it states (none for "I'm a nurse").
             began = stated_start(ctx, m)
@@ -771,7 +794,7 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             ):  # "I'm a nurse at the local hospital"
                 yield fact(ctx, s, f"{s} works at {article(place)} {place}", "employer", place, valid_from=began,
                            confidence=0.8)
-            if m.groupdict().get("freelance"):  # "I'm freelancing as a translator": one's own employer
+            if m.groupdict().get("freelance") or freelance:  # "I'm freelancing as a translator": one's own employer
                 yield fact(ctx, s, f"{s} freelances as {article(title)} {title}", "employer", "self-employed",
                            valid_from=began, confidence=0.85)
     for m, s in matches(ctx, _STAYS_HOME):
@@ -827,6 +850,22 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _MY_EMPLOYER, anywhere=True):
         if org := org_name(m.group("org")):
             yield fact(ctx, s, f"{possessive(s)} employer is {_the(m, org)}", "employer", org, confidence=0.85)
+
+
+def _freelance(ctx: Ctx) -> Iterator[CandidateFact]:
+    """Working freelance (``_GONE_FREELANCE``, ``_WORKS_FREELANCE``): the employer
+    ``self-employed``, since the change or the start stated."""
+    for m, s in matches(ctx, _GONE_FREELANCE):
+        how = " ".join(m.group("how").split())
+        yield fact(ctx, s, f"{s} went {how}", "employer", "self-employed", valid_from=past_date(ctx, m),
+                   confidence=0.8)
+    for m, s in matches(ctx, _WORKS_FREELANCE):
+        progressive = m.group("verb") == "working"
+        if experiential_state(ctx, m) or (progressive and not (
+                (m.group("been") and lasting(ctx, m.end())) or _GIG_ONGOING.match(ctx.text, m.end()))):
+            continue
+        yield fact(ctx, s, f"{s} works freelance", "employer", "self-employed", valid_from=stated_start(ctx, m),
+                   confidence=0.8)
 
 
 def _title(ctx: Ctx, s: str, m: re.Match[str]) -> Iterator[CandidateFact]:
