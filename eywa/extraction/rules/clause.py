@@ -291,6 +291,20 @@ _DROPPED_ONGOING = frozenset("living working".split())
 ("Living in Porto is expensive")."""
 
 
+_DROPPED_AHEAD = frozenset("starting moving relocating joining".split())
+"""-ing forms of a change to come, read with a dropped "I'm" when the clause says when, ahead
+("Starting at Hooli next month as an analyst", "Moving to Denver in May"): alone they may be
+a gerund ("Starting at the beginning is best")."""
+_NOW_AT_END = re.compile(r"\s(?:now|these\s+days|nowadays)\W*$", re.IGNORECASE)
+"""An ongoing -ing clause said of the present at its end ("Working at Globex now")."""
+_FINITE = re.compile(
+    r"(?i)\b(?:is|was|are|were|will|would|can|could|should|must|has|had|makes?|made|seems?|seemed|sounds?|sounded"
+    r"|feels?|felt|takes?|took|means?|meant|gets?|got|isn['’]t|wasn['’]t|won['’]t)\b"
+)
+"""A finite verb after an -ing opening: the -ing phrase is the subject ("Moving to Denver in May
+was hard", "Working at Globex now is fun"), not a sentence that dropped its "I'm"."""
+
+
 _BEEN_ONGOING = re.compile(r"\s+(?:living|working|based|teaching)\b")
 """"Been living in Porto for years", "Been working at Initech since March": a dropped "I've"
 (the perfect with how long says one still does)."""
@@ -307,7 +321,8 @@ def subject_dropped(turn: Evidence, text: str, clause: Clause) -> Part | None:
         return None
     verb = m.group("verb").lower()
     been = verb == "been" and _BEEN_ONGOING.match(clause.text, m.end("verb")) is not None
-    if verb not in _DROPPED_PAST and not (verb in _DROPPED_ONGOING and m.group("adverbs")) and not been:
+    going = _going_on(turn, clause, m)
+    if verb not in _DROPPED_PAST and not (verb in _DROPPED_ONGOING and m.group("adverbs")) and not been and not going:
         return None
     if "?" in text[: clause.start] or any(
         s.kind is SignalKind.PERSON and s.start < clause.start and (s.normalized or s.text) != turn.speaker
@@ -315,10 +330,32 @@ def subject_dropped(turn: Evidence, text: str, clause: Clause) -> Part | None:
         for s in turn.signals
     ):
         return None
-    # "Hi Ben, got a new job at Initech!": the part starts after the greeting.
-    at = m.end("greeting") if m.group("greeting") else 0
+    # "Hi Ben, got a new job at Initech!", "Oh, moved to Lisbon!": the part starts after the
+    # greeting and the opening word.
+    at = m.start("adverbs")
     said = clause.text[at:]
-    return _with_subject("I've" if been else "I", said[0].lower() + said[1:], clause.start + at)
+    return _with_subject("I've" if been else "I'm" if going else "I", said[0].lower() + said[1:], clause.start + at)
+
+
+def _going_on(turn: Evidence, clause: Clause, m: re.Match[str]) -> bool:
+    """Whether an -ing opening with no adverb before it dropped "I'm": a change to come said
+    with when, ahead ("Starting at Hooli next month", ``_DROPPED_AHEAD``), or a state said of
+    now at the end ("Working at Globex now", ``_DROPPED_ONGOING``), in a stretch (up to the
+    first comma) with no finite verb of its own ("Moving to Denver in May was hard")."""
+    verb = m.group("verb").lower()
+    if m.group("adverbs") or verb not in _DROPPED_AHEAD | _DROPPED_ONGOING:
+        return False
+    stretch = re.split(r"[,;:(]|\s[-–—]\s", clause.text[m.end("verb") :], maxsplit=1)[0]
+    if _FINITE.search(stretch):
+        return False
+    if verb in _DROPPED_ONGOING:
+        return _NOW_AT_END.search(stretch) is not None
+    end = clause.start + m.end("verb") + len(stretch)
+    return re.search(r"(?i)\bsoon\b", stretch) is not None or any(
+        s.kind is SignalKind.DATE and s.window_start is not None and s.window_start > turn.observed_at
+        and clause.start + m.end("verb") <= s.start < end
+        for s in turn.signals
+    )
 
 
 _GREETING_BEFORE = re.compile(rf"(?:^|[.!?]\s*){_GREETINGS}[\s,]*$", re.IGNORECASE)

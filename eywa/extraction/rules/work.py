@@ -4,10 +4,12 @@
 scientist", "I was hired by X" say where someone works (employer X, positive), and a role
 said after the employer ("… at X as a product manager") is the occupation; when or where
 inside the workplace may come between ("I work nights on the children's ward at X",
-"I work part-time in the marketing department at X"). "I left X",
+"I work part-time in the marketing department at X"), and so does a job contract signed ("I
+signed a full-time contract with X as an illustrator"). "I left X",
 "I quit X", "I handed in my notice at X", "I lost my job at X", "I was laid off from X",
 "I retired from X" say where they no longer work (employer X, negative: the value stays
-"X", the polarity carries the change). "I'm a nurse", "I work as a nurse", "I got promoted
+"X", the polarity carries the change). "I work freelance", "I've gone freelance", "I'm a
+graphic designer, freelance mostly" say one works for oneself (``self-employed``). "I'm a nurse", "I work as a nurse", "I got promoted
 to senior engineer", "I became a teacher", "I've been a paramedic for six years" name the
 occupation.
 """
@@ -212,17 +214,27 @@ _STILL_LEARNING = re.compile(
 )
 """"I just graduated (from college)": no longer a student (the registry's implied surface),
 unless the turn goes on to more study ("… and started grad school")."""
-_STARTS = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?P<verb>start|starts|started|starting|begin|begins|began|begun)\s+"
-    rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+(?:job|gig|position|role)\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_ROLE_AFTER}",
-    "start starts started starting begin begins began begun",
-)
 _WHEN_AHEAD = (
     r"(?:\s+(?:next\s+[A-Za-z]+|this\s+[A-Za-z]+"
     r"|in\s+(?:a|an|one|two|three|four|five|six|a\s+few|\d+)\s+(?:days?|weeks?|months?)|in\s+[A-Za-z0-9]+"
     r"|on\s+[A-Za-z]+(?:\s+\d{1,2}(?:st|nd|rd|th)?)?|tomorrow|soon))?"
 )
 """A start said between the employer and the role ("joining Initech *next month* as an engineer")."""
+_STARTS = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?P<verb>start|starts|started|starting|begin|begins|began|begun)\s+"
+    rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+(?:job|gig|position|role)\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_WHEN_AHEAD}{_ROLE_AFTER}",
+    "start starts started starting begin begins began begun",
+)
+_SIGNED = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}signed\s+(?:on\s+)?(?:(?:a|an|my|the)\s+(?P<kind>(?:[a-z0-9-]+\s+){{0,3}}?)contract\s+)?"
+    rf"(?:with|at)\s+{_ORG}{_WHEN_AHEAD}{_ROLE_AFTER}",
+    "signed",
+)
+""""I signed a full-time contract with Pixar as an illustrator", "I signed on with Initech as an
+analyst": the employer (whatever Level 0 took the name for), when the contract says it is a job
+(``_JOB_CONTRACT``) or a job is said after the name ("I signed a two-year contract with
+Vodafone" is a phone's, "I signed a lease with …" a home's)."""
+_JOB_CONTRACT = re.compile(r"\b(?:full-time|part-time|permanent|fixed-term|employment|job|work|teaching|staff)\b")
 _JOINING = rule(rf"{SUBJ}{BE}\s+{ADV}(?:officially\s+)?joining\s+{_ORG}{_WHEN_AHEAD}{_ROLE_AFTER}", "joining")
 """"I'm joining Initech next month (as an engineer)": a start to come, from the date ahead, a plan
 without one; only when the turn speaks of work or says the role, before or after the date ("I'm
@@ -544,6 +556,24 @@ _WORKS_AS = rule(
 )
 """"I work as a nurse", "I'm freelancing as a translator": the occupation (freelancing: and
 self-employed, as "I'm freelancing" alone is)."""
+_FREELANCE = r"(?P<how>freelance|freelancing|self-employed|self\s+employed)(?![\w-])"
+_GONE_FREELANCE = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>went|gone|turned)\s+(?:fully\s+)?{_FREELANCE}"
+    r"(?!\s+for\s+(?:a|an|one|two|three|a\s+few|a\s+couple\s+of|\d+)\s+(?:weeks?|months?|years?)\b)",
+    "went gone turned",
+)
+""""I've gone freelance", "I went self-employed last year": working for oneself since then
+(the registry's ``self-employed``); not a spell since over ("I went freelance for a year …")."""
+_WORKS_FREELANCE = rule(
+    rf"{SUBJ}(?:(?P<been>{HAVE}\s+been)|{BE})?\s+{ADV}(?:(?P<verb>work|works|working)\s+(?:as\s+a\s+)?(?:freelance|freelancer)"
+    r"|freelance|freelances)(?![\w-])",
+    "work works working freelance freelances",
+)
+""""I work freelance", "I've been working freelance since 2020", "I freelance now": one's own
+employer (``self-employed``); "working" only with how long or "now" ("I'm working freelance on
+a logo this week" is one job). "I hired a freelance designer" has no verb of one's own work."""
+_FREELANCE_AFTER = re.compile(r",?\s+(?:(?:mostly|mainly|usually|now|all)\s+)?(?:freelance|freelancing)\b(?![\w-])")
+""""I'm a graphic designer, freelance mostly": the occupation held freelance, after the title."""
 _HAS_WORKED_AS = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+as\s+(?:a|an)\s+{_TITLE}", "worked")
 """"I've worked as a nurse for ten years": as ``_HAS_WORKED``, a job of now only with how long."""
 _PROMOTED = rule(
@@ -730,6 +760,7 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         said = " ".join(m.group("st").split())
         yield fact(ctx, s, f"{s} is {said}", "employer", _STATUS_VALUE.get(said, said),
                    valid_from=stated_start(ctx, m), confidence=0.85)
+    yield from _freelance(ctx)
     worked_as = [(m, s) for m, s in matches(ctx, _HAS_WORKED_AS) if lasting(ctx, m.end(), right_after=True)]
     for m, s in matches(ctx, _IS_A) + matches(ctx, _WORKS_AS) + worked_as:
         if experiential_state(ctx, m):
@@ -739,6 +770,9 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         said_title = m.group("title")
         if m.groupdict().get("org") and said_title.startswith("new "):
             said_title = said_title[4:]  # "I'm the new manager at Globex": new there, a manager all the same
+        freelance = m.re is _IS_A.pattern and not (m.groupdict().get("org") or m.groupdict().get("place")) and (
+            said_title.startswith("freelance ") or _FREELANCE_AFTER.match(ctx.text, m.end()) is not None)
+        said_title = said_title.removeprefix("freelance ")  # "a freelance translator": a translator, one's own employer
         if title := job_title(said_title):
             # "I've been a paramedic for six years": the start it states (none for "I'm a nurse").
             began = stated_start(ctx, m)
@@ -760,7 +794,7 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             ):  # "I'm a nurse at the local hospital"
                 yield fact(ctx, s, f"{s} works at {article(place)} {place}", "employer", place, valid_from=began,
                            confidence=0.8)
-            if m.groupdict().get("freelance"):  # "I'm freelancing as a translator": one's own employer
+            if m.groupdict().get("freelance") or freelance:  # "I'm freelancing as a translator": one's own employer
                 yield fact(ctx, s, f"{s} freelances as {article(title)} {title}", "employer", "self-employed",
                            valid_from=began, confidence=0.85)
     for m, s in matches(ctx, _STAYS_HOME):
@@ -816,6 +850,22 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _MY_EMPLOYER, anywhere=True):
         if org := org_name(m.group("org")):
             yield fact(ctx, s, f"{possessive(s)} employer is {_the(m, org)}", "employer", org, confidence=0.85)
+
+
+def _freelance(ctx: Ctx) -> Iterator[CandidateFact]:
+    """Working freelance (``_GONE_FREELANCE``, ``_WORKS_FREELANCE``): the employer
+    ``self-employed``, since the change or the start stated."""
+    for m, s in matches(ctx, _GONE_FREELANCE):
+        how = " ".join(m.group("how").split())
+        yield fact(ctx, s, f"{s} went {how}", "employer", "self-employed", valid_from=past_date(ctx, m),
+                   confidence=0.8)
+    for m, s in matches(ctx, _WORKS_FREELANCE):
+        progressive = m.group("verb") == "working"
+        if experiential_state(ctx, m) or (progressive and not (
+                (m.group("been") and lasting(ctx, m.end())) or _GIG_ONGOING.match(ctx.text, m.end()))):
+            continue
+        yield fact(ctx, s, f"{s} works freelance", "employer", "self-employed", valid_from=stated_start(ctx, m),
+                   confidence=0.8)
 
 
 def _title(ctx: Ctx, s: str, m: re.Match[str]) -> Iterator[CandidateFact]:
@@ -874,6 +924,16 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
             yield from _title(ctx, s, m)
     yield from _joining(ctx)
     yield from _offer_taken(ctx)
+    for m, s in matches(ctx, _SIGNED):
+        org, title = org_name(m.group("org")), job_title(m.group("role"))
+        # Level 0 reads a lone name after "with" as a person: a contract that is a job names an employer all the same.
+        if org is None or not (title or _JOB_CONTRACT.search(m.group("kind") or "")):
+            continue
+        start = future_date(ctx)
+        how = "a contract" if m.group("kind") is not None else "on" if " on " in m.group(0) else ""
+        yield fact(ctx, s, " ".join(f"{s} signed {how} with {_the(m, org)}".split()),
+                   "employer", org, valid_from=start or past_date(ctx, m), confidence=0.8)
+        yield from _title(ctx, s, m)
     for m, s in matches(ctx, _STARTS):
         if org := org_name(m.group("org")):
             start = future_date(ctx) or past_date(ctx, m)
