@@ -146,10 +146,15 @@ WORKPLACES = alternation(
     bookstore pharmacy library museum gallery startup start-up agency company corporation nonprofit
     non-profit charity gym salon garage farm lab laboratory call_center call_centre pub newspaper
     magazine nursing_home care_home retirement_home shelter dental_practice consultancy
-    publishing_house theater theatre airline dealership brewery winery vineyard spa studio"""
+    publishing_house theater theatre airline dealership brewery winery vineyard spa studio firm plant
+    community_center community_centre medical_center medical_centre distribution_center distribution_centre
+    garden_center garden_centre data_center data_centre fitness_center leisure_centre recreation_center
+    shopping_center shopping_centre mall"""
 )
 """Kinds of workplace a job is said to be at without a name: "I work at a law firm", "I work
-in a hospital" (the employer is then what kind of place it is)."""
+in a hospital" (the employer is then what kind of place it is); the same kinds are the ones a
+job is lost at ("I lost my job at the bakery") and a layoff comes from ("the startup laid
+everyone off"). A centre only as a kind of one: "the city centre" is no workplace."""
 
 INSTITUTION_HEADS = (
     r"(?:University|Uni(?![\w-])|College|School|Academy|Institute|Polytechnic|Conservatory"

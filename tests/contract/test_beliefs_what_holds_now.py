@@ -686,3 +686,32 @@ def test_an_age_with_the_next_birthday_said_is_that_age_from_then(memory: Memory
     space = _alice(memory, "I'm 38, turning 39 in August.")
     assert _answer(memory, space, "How old is Alice?", as_of=as_of).startswith(answer), _answer(
         memory, space, "How old is Alice?", as_of=as_of)
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        (("I have a son and a daughter.",), "Does Alice have children?",
+         "Alice — children: daughter since 1 Mar 2024 (p 0.72), son"),
+        (("I've got two sons and a daughter.",), "Does Alice have kids?",
+         "Alice — children: daughter since 1 Mar 2024 (p 0.72), two sons"),
+        (("I have a brother and a sister.",), "Does Alice have siblings?",
+         "Alice — siblings: brother since 1 Mar 2024 (p 0.72), sister"),
+        (("We got a parrot last week, his name is Kiwi.",), "What is Alice's parrot called?", "Alice — pets: Kiwi since"),
+        (("I got a puppy from the local shelter, her name is Coco.",), "What is Alice's dog called?",
+         "Alice — pets: Coco since"),
+        (("I drive a Tesla.", "We sold the Tesla and got a Subaru."), "What car does Alice drive?",
+         "Alice — possessions: subaru since 1 Apr 2024 (p 0.71); not tesla"),
+        (("We own a house in Porto.", "We sold the house last year."), "Does Alice own a house?",
+         "Alice — possessions: not house"),
+    ],
+)  # fmt: skip
+def test_lists_of_kin_a_pet_named_late_and_the_car_sold_say_what_holds_now(
+    memory: Memory, texts: tuple[str, ...], question: str, answer: str
+) -> None:
+    """Found by probing sequences through Memory (s43): "a son and a daughter" held the son
+    alone, "a brother and a sister" no sibling, a pet named after "last week" or "from the
+    shelter" had no name, and "we sold the Tesla" left the Tesla the car held."""
+    space = _alice(memory, *texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said

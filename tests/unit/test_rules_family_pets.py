@@ -619,3 +619,61 @@ def test_a_name_given_to_no_pet_or_no_name_after_a_pet_names_none(text: str, exp
 )
 def test_a_baby_or_little_one_named_is_a_child(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="children") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I have a son and a daughter.", {"a son", "a daughter"}),
+        ("I've got a daughter and a son.", {"a daughter", "a son"}),
+        ("We have two sons and a daughter.", {"two sons", "a daughter"}),
+        ("I have a son and two daughters.", {"a son", "two daughters"}),
+        ("I have a son and daughter.", {"a son", "a daughter"}),
+        ("I have a son named Leo and a daughter.", {"Leo", "a daughter"}),
+        ("I have two kids and a dog.", {"two kids"}),  # the dog is no child
+        ("I have a son and a daughter-in-law.", {"a son"}),
+        ("I don't have a son and a daughter.", set()),
+    ],
+)
+def test_each_kind_of_child_in_a_list_is_one(text: str, expected: set[str]) -> None:
+    """"I have a son and a daughter" made "a son" alone, and "I've got …" nothing."""
+    assert {value for _, value, _, _ in facts(text, attribute="children")} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I have a brother and a sister.", {"a brother", "a sister"}),
+        ("I have two brothers and a sister.", {"two brothers", "a sister"}),
+        ("I have a sister and two brothers.", {"a sister", "two brothers"}),
+        ("I've got an older brother.", {"a brother"}),
+        ("I have a little sister who lives in Rome.", {"a sister"}),
+        ("I have a brother and a sister named Eva.", {"a brother", "Eva"}),
+        ("I have a sister named Eva.", {"Eva"}),  # by name only
+        ("I have a sister company in Oslo.", set()),
+        ("I have a brother-in-law.", set()),
+        ("I don't have a brother.", set()),
+    ],
+)
+def test_a_sibling_said_by_kind_alone_or_in_a_list_is_one(text: str, expected: set[str]) -> None:
+    """"I have a brother and a sister" made no sibling: one unnamed sibling was read in no form,
+    and a list only where each was named."""
+    assert {value for _, value, _, _ in facts(text, attribute="siblings")} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("We got a parrot last week, his name is Kiwi.", "Kiwi"),
+        ("I got a puppy from the local shelter, her name is Coco.", "Coco"),
+        ("We rescued a dog two weeks ago and named him Rex.", "Rex"),
+        ("We adopted a cat yesterday. His name is Kiwi.", "Kiwi"),
+        ("We got a parrot last week, Tom named his son Kiwi.", None),
+        ("We got a parrot on Saturday, my sister's name is Eva.", None),
+    ],
+)
+def test_a_new_pet_named_after_when_or_where_it_came_has_that_name(text: str, name: str | None) -> None:
+    """The name was read only right after the pet: "a parrot last week, his name is Kiwi" was a
+    parrot with no name."""
+    values = {value for _, value, _, _ in facts(text, attribute="pets")}
+    assert values == ({name} if name else {"parrot"})

@@ -157,6 +157,14 @@ def test_health_forms(text: str, expected: set[Fact]) -> None:
         ("I sold my Honda.", {("possessions", "Honda", "negative", "asserted")}),
         ("I sold my old Volvo last month.", {("possessions", "Volvo", "negative", "asserted")}),
         ("I sold my Honda shares.", set()),
+        # the car or the house sold said with "the" ("we sold the Tesla" once left it held)
+        ("We sold the Tesla and got a Subaru.", {("possessions", "Tesla", "negative", "asserted"),
+                                                 ("possessions", "Subaru", "positive", "asserted")}),
+        ("We sold the house last year.", {("possessions", "house", "negative", "asserted")}),
+        ("I sold the car to my neighbour.", {("possessions", "car", "negative", "asserted")}),
+        ("We got rid of the boat.", {("possessions", "boat", "negative", "asserted")}),
+        ("I sold the Tesla stock.", set()),
+        ("I sold the idea to my boss.", set()),
     ],
 )
 def test_possession_forms(text: str, expected: set[Fact]) -> None:

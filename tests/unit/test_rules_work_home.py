@@ -621,6 +621,8 @@ def test_a_second_verb_after_and_now_shares_the_subject(text: str, expected: Fac
         ("I lost my job at the bakery in March, so money is tight.",
          {("employer", "bakery", "negative", "asserted"), ("employer", "unemployed", "positive", "asserted")}),
         ("I lost my job at Globex, but I found a new one.", {("employer", "Globex", "negative", "asserted")}),
+        ("I lost my job at the bookstore.",  # a kind ``WORKPLACES`` has and the old inline list lacked
+         {("employer", "bookstore", "negative", "asserted"), ("employer", "unemployed", "positive", "asserted")}),
         # a job left by choice says nothing of what one does now
         ("I quit Globex.", {("employer", "Globex", "negative", "asserted")}),
         ("I quit my job at Globex.", {("employer", "Globex", "negative", "asserted")}),
@@ -1162,6 +1164,7 @@ def test_staying_home_once_wished_or_for_a_day_leaves_the_employer(text: str) ->
     "text",
     [
         "The startup laid everyone off, including me.",
+        "The nonprofit laid everyone off, including me.",  # a workplace kind the old inline list lacked
         "Globex laid off the whole team, me included.",
         "The company laid off 200 people, including me.",
         "They let all of us go last week.",

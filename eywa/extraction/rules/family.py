@@ -36,7 +36,7 @@ from eywa.extraction.rules.clause import (
     said_companion,
     stated_start,
 )
-from eywa.extraction.rules.phrasing import fact, possessive
+from eywa.extraction.rules.phrasing import article, fact, possessive
 from eywa.models import CandidateFact
 
 _STATUS = r"(?P<st>married|engaged|divorced|separated|widowed|single(?!\s+(?:parent|mom|mother|dad|father)))"
@@ -164,18 +164,21 @@ _DIVORCE_DONE = rule(
 _DATING = rule(rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}dating\s+(?P<name>{NAME})\b(?!{A}s)", "dating")
 """"I'm dating Tobias (now)", "I've been dating Tobias for a year": the partner, and a
 relationship (not "seeing Tobias", often a meeting)."""
+_KID_ADJ = r"(?:(?:beautiful|wonderful|amazing|little|lovely|grown|young|grown-up|teenage|adult)\s+)?"
 _KID_NAMES = rf"{NAME}(?:(?:\s*,\s*{NAME})*,?\s+and\s+{NAME}(?=\s*(?:[.!?,;]|$)))?"
 """One name, or a list of them closing its clause ("Leo and Sara", "Leo, Sara and Max")."""
 _KIDS_COUNT = rule(
-    rf"{SUBJ}\s+{ADV}(?:have|has|{HAVE}\s+got|{A}ve\s+got)\s+(?P<n>{NUMBER_WORD})\s+(?:beautiful\s+|wonderful\s+|amazing\s+"
-    rf"|little\s+|lovely\s+|grown\s+|young\s+)?(?P<kind>kids?|children|child|sons?|daughters?|twins"
+    rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+{ADV}got|\s+{ADV}have\s+got)\s+(?P<n>{NUMBER_WORD})\s+{_KID_ADJ}"
+    rf"(?P<kind>kids?|children|child|sons?|daughters?|twins"
     rf"|(?:boys|girls)(?=\s*(?:[.!;]|$|,\s+{NAME}|,?\s+(?:named|called|aged|ages)\b)))\b"
     rf"(?:(?:,?\s+(?:named|called)\s+|,\s+(?={_KID_NAMES}\s*(?:[.!?]|$)))(?P<name>{_KID_NAMES})\b(?!{A}s))?"
-    rf"(?:,?\s+and\s+(?:a|an|one)\s+(?P<kind2>son|daughter|kid|child)(?:,?\s+(?:named|called)\s+(?P<name2>{NAME})\b(?!{A}s))?)?",
+    rf"(?:,?\s+and\s+(?:(?P<n2>{NUMBER_WORD})\s+)?{_KID_ADJ}(?P<kind2>sons?|daughters?|kids?|child|children)(?![\w'’-])"
+    rf"(?:,?\s+(?:named|called)\s+(?P<name2>{NAME})\b(?!{A}s))?)?",
     "kid kids children child son sons daughter daughters twins boys girls",
 )
 """"I have two kids", "I have a son named Leo" (the child is Leo, as of "my son Leo"); each
-child named: "two kids, Leo and Sara.", "a son named Leo and a daughter named Sara"."""
+child named: "two kids, Leo and Sara.", "a son named Leo and a daughter named Sara"; each kind
+of a list: "I've got a son and a daughter", "two sons and a daughter", "a son and daughter"."""
 _MY_KID = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+(?:(?:little|baby|eldest|oldest|youngest|older|younger"
     rf"|teenage|adult|grown-up|two|three|four|first|second|third|fourth|newborn|new)\s+)?"
@@ -238,12 +241,18 @@ _ANOTHER_RELATIVE = re.compile(
 sentence, whom the first match (which stops at the first name) leaves."""
 _RELATIVES_COUNT = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+{ADV}got|\s+{ADV}have\s+got)\s+(?P<n>{NUMBER_WORD})\s+{KIN_AGE}"
-    rf"(?P<kind>sisters|brothers|siblings)\b"
-    rf"(?:(?:,?\s+(?:named|called)\s+|,\s+)(?P<name>{_KID_NAMES})\b(?!{A}s))?",
-    "sisters brothers siblings",
+    rf"(?P<kind>sisters|brothers|siblings|sister|brother)(?![\w'’-])"
+    rf"(?:(?:,?\s+(?:named|called)\s+|,\s+)(?P<name>{_KID_NAMES})\b(?!{A}s))?"
+    rf"(?:,?\s+and\s+(?P<n2>{NUMBER_WORD})\s+{KIN_AGE}(?P<kind2>sisters|brothers|sister|brother)(?![\w'’-])"
+    rf"(?!,?\s+(?:named|called)\b|,\s+{NAME}))?",
+    "sisters brothers siblings sister brother",
 )
 """"I have two brothers" (how many), "I have two brothers, Tom and Jake" / "… named Tom and
-Jake" (each a sibling, the count kept in the statements)."""
+Jake" (each a sibling, the count kept in the statements); "I have a brother and a sister", "two
+brothers and a sister": each kind of the list (one named is ``_HAS_RELATIVE``'s)."""
+_KIN_ENDS = re.compile(r"\s*(?:[.!?;,]|$)|\s+(?:and|who|that|in|back|too|as\s+well|living|but)\b")
+"""What may follow a relative said by kind alone ("I have a brother.", "… a sister who …"): not
+"a sister company", "a brother-in-law"."""
 _MY_RELATIVES = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+(?:(?:two|three|four|older|younger|big|little)\s+)?"
     rf"(?P<kind>sisters|brothers|siblings|parents)\b"
@@ -472,6 +481,11 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
             continue
         if m.group("kind2") and (second := _name(m.group("name2"))) is not None and second != s:
             yield fact(ctx, s, f"{s} has a {m.group('kind2')} named {second}", "children", second, confidence=0.85)
+        elif (kind2 := m.group("kind2")) and not m.group("name2"):
+            # "a son and a daughter", "two sons and a daughter": the second kind of the list too
+            n2 = m.group("n2") or article(kind2)
+            if not (n2 in {"a", "an", "one"} and kind2.endswith(("s", "children"))):
+                yield fact(ctx, s, f"{s} has {n2} {kind2}", "children", f"{n2} {kind2}", confidence=0.85)
         names = [name for name in _NAME_WORD.findall(m.group("name") or "") if _name(name) and name != s]
         if n in {"a", "an", "one"} and len(names) == 1:
             yield fact(ctx, s, f"{s} has {n} {kind} named {names[0]}", "children", names[0], confidence=0.85)
@@ -519,13 +533,20 @@ def relatives(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{possessive(s)} {kind} include {name}", RELATIVE_ATTRIBUTE[kind], name, confidence=0.8)
     for m, s in matches(ctx, _RELATIVES_COUNT, we=True):
         n, kind = m.group("n"), m.group("kind")
-        if n in {"a", "an", "one"}:  # "one sisters": no count
-            continue
+        one = n in {"a", "an", "one"}
+        if one != (kind in {"sister", "brother"}) or (one and m.group("name")):
+            continue  # "one sisters", "two brother"; "a sister named Eva" is ``_HAS_RELATIVE``'s
+        if one and not m.group("kind2") and not _KIN_ENDS.match(ctx.text, m.end()):
+            continue  # "a sister company"
         names = [name for name in _NAME_WORD.findall(m.group("name") or "") if _name(name) and name != s]
         if not names:
-            yield fact(ctx, s, f"{s} has {n} {kind}", "siblings", f"{n} {kind}", confidence=0.85)
+            said = f"{article(kind) if n in {'a', 'an'} else n} {kind}"  # "an older brother": "a brother"
+            yield fact(ctx, s, f"{s} has {said}", "siblings", said, confidence=0.85)
         for name in names:
             yield fact(ctx, s, f"{s} has {n} {kind}, one named {name}", "siblings", name, confidence=0.8)
+        if (kind2 := m.group("kind2")) and ((n2 := m.group("n2")) in {"a", "an", "one"}) == (kind2 in {"sister", "brother"}):
+            said = f"{article(kind2) if n2 in {'a', 'an'} else n2} {kind2}"
+            yield fact(ctx, s, f"{s} has {said}", "siblings", said, confidence=0.85)
         yield from _another_relative(ctx, s, m.end())
 
 

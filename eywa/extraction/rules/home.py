@@ -174,14 +174,14 @@ _OWNS_CAR = rule(
 )
 """"I bought a Tesla", "I drive an old Volvo": the car is the make (possessions ``tesla``)."""
 _SOLD = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>sold|gave\s+away|got\s+rid\s+of)\s+(?:my|our)\s+"
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>sold|gave\s+away|got\s+rid\s+of)\s+(?:my|our|the)\s+"
     r"(?:(?:old|first|little|electric|vintage)\s+)?"
     rf"(?P<thing>{POSSESSIONS}|(?:{CAR_MAKES})(?=\s*(?:[.!?,;]|$)|\s+[A-Z]|\s+(?:last|this|yesterday|recently|to|and|for"
     r"|because|after|so|in|on|at|two|three|a|an|the)\b))\b(?![\w'’-])",
     "sold gave got",
 )
 """"I sold my car", "we got rid of our boat", "I sold my Honda" (a car by its make, as
-``_OWNS_CAR`` has it): the thing, negative (dated)."""
+``_OWNS_CAR`` has it), "we sold the Tesla", "we sold the house": the thing, negative (dated)."""
 
 
 def place_name(raw: str | None) -> str | None:

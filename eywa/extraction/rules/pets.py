@@ -129,9 +129,21 @@ def pet_value(pet: str, name: str | None) -> str:
     return SPECIES.get(pet.lower(), pet.lower())
 
 
+_WHENCE = re.compile(r"\s+(?:from|at)\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+(?=\s*[,.!;]|\s+and\b)")
+"""Where a pet came from, said between it and its name ("… a puppy from the local shelter, her name is Coco")."""
+
+
 def _named_after(ctx: Ctx, end: int) -> str | None:
     """The name the rest of the part (from ``end``), or else the text after it, gives the pet
-    just mentioned (``_NAME_IS``); read only for a pet the match left unnamed."""
+    just mentioned (``_NAME_IS``); read only for a pet the match left unnamed. A date or where
+    the pet came from may stand between ("we got a parrot last week, his name is Kiwi")."""
+    for _ in range(2):
+        at = [d.end - ctx.part.start for d in ctx.dates if d.start - ctx.part.start >= end
+              and not ctx.text[end : d.start - ctx.part.start].strip()]  # fmt: skip
+        if at:
+            end = at[0]
+        elif (whence := _WHENCE.match(ctx.text, end)) is not None:
+            end = whence.end()
     later = _NAME_IS.match(ctx.text[end:]) or _NAME_IS.match(ctx.turn.text[ctx.part.start + len(ctx.text) :])
     return None if later is None else later.group("name")
 

@@ -342,10 +342,8 @@ _LEFT_FOR_GOOD = re.compile(
 )
 """After "left the hospital": when one leaves a job, not a building ("… in April", "… last
 year", "… for good", the end of the sentence; not "… at six", "… this morning", "… early")."""
-_PLACE_OF_WORK = (
-    r"(?P<org>the\s+(?:[a-z][a-z-]+\s+){0,3}(?:company|firm|store|shop|hospital|school|bank|agency|restaurant|startup"
-    r"|studio|factory|library|cafe|bakery|clinic|centre|center|warehouse|plant|lab|gym|hotel|newspaper|magazine))\b"
-)
+_PLACE_OF_WORK = rf"(?P<org>the\s+(?:[a-z][a-z-]+\s+){{0,3}}(?:{WORKPLACES}))\b"
+"""A workplace by its kind after "the" ("… my job at the bakery"), the kinds of ``WORKPLACES``."""
 _LOST_JOB_AT = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>lost|quit|left)\s+(?:my|his|her)\s+(?:old\s+)?job\s+(?:at|with)\s+{_PLACE_OF_WORK}",
     "job",
@@ -454,9 +452,8 @@ _EVERYONE = (
     r"|(?:\d+|dozens\s+of|hundreds\s+of|thousands\s+of)\s+(?:people|employees|workers|staff))"
 )
 _MASS_LAYOFF = rule(
-    rf"{_ORG_OPENS}(?:(?P<they>[Tt]hey)|(?:[Tt]he|[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+)?(?P<kind>company|startup|start-up|firm"
-    rf"|employer|agency|studio|store|shop|restaurant|bakery|hospital|factory|plant|warehouse|office|bosses|boss"
-    rf"|management)|{_ORG})\s+{ADV}(?:(?:has|have|had)\s+)?{ADV}"
+    rf"{_ORG_OPENS}(?:(?P<they>[Tt]hey)|(?:[Tt]he|[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+)?(?P<kind>{WORKPLACES}"
+    rf"|employer|office|bosses|boss|management)|{_ORG})\s+{ADV}(?:(?:has|have|had)\s+)?{ADV}"
     rf"(?:(?:laid\s+off|fired|sacked)\s+(?P<who>{_EVERYONE})|laid\s+(?P<who_off>{_EVERYONE})\s+off"
     rf"|(?P<let>let)\s+(?P<who_go>{_EVERYONE})\s+go(?P<for_good>{GONE_FOR_GOOD})?)",
     "laid fired sacked let",
