@@ -39,14 +39,15 @@ OCCUPATIONS = frozenset(
     lifeguard ranger policeman policewoman guard attendant zookeeper curator archivist
     archaeologist geologist astronomer ecologist botanist caregiver carer housekeeper dispatcher
     operator filmmaker cinematographer podcaster comedian producer publisher homemaker housewife
-    househusband contractor""".split()
+    househusband contractor lead""".split()
 )
-"""Head nouns of jobs ("social" only as "social worker", "attendant" as "flight attendant")."""
+"""Head nouns of jobs ("social" only as "social worker", "attendant" as "flight attendant",
+"lead" as "team lead")."""
 
 NEEDS_QUALIFIER = frozenset(
-    "social player worker agent assistant owner volunteer specialist guard attendant operator".split()
+    "social player worker agent assistant owner volunteer specialist guard attendant operator lead".split()
 )
-"""Heads that name a job only with a modifier ("basketball player", "social worker")."""
+"""Heads that name a job only with a modifier ("basketball player", "social worker", "team lead")."""
 
 NOT_JOB_MODIFIERS = frozenset(
     """good bad great terrible big huge decent amazing better best worse total proud lucky busy

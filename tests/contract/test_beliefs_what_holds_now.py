@@ -715,3 +715,30 @@ def test_lists_of_kin_a_pet_named_late_and_the_car_sold_say_what_holds_now(
     space = _alice(memory, *texts)
     said = _answer(memory, space, question)
     assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        (("I'm an analyst at Globex.", "Globex promoted me to team lead!"), "What is Alice's job?",
+         "Alice — occupation: team lead since 1 Apr 2024 (was analyst)"),
+        (("I'm an analyst at Globex.", "Globex promoted me to team lead!"), "Where does Alice work?",
+         "Alice — employer: Globex since 1 Mar 2024 — last said 1 Apr 2024"),
+        (("I'm married to Eva.", "I'm divorced from Eva now."), "Who is Alice's wife?",
+         "Alice — partner: unknown since 1 Apr 2024 (was Eva)"),
+        # divorcing is not divorced: still married to Eva
+        (("I'm married to Eva.", "My wife Eva and I are getting divorced."), "Is Alice married?",
+         "Alice — relationship_status: married since 1 Mar 2024"),
+        (("I'm married to Eva.", "I'm going through a divorce."), "Who is Alice's wife?",
+         "Alice — partner: Eva since 1 Mar 2024"),
+    ],
+)  # fmt: skip
+def test_a_promotion_and_a_divorce_say_what_holds_now(
+    memory: Memory, texts: tuple[str, ...], question: str, answer: str
+) -> None:
+    """Found by probing sequences through Memory (s43): "Globex promoted me to team lead!" made
+    nothing (the analyst stayed the answer, and the employer was not said again), and after
+    "I'm divorced from Eva" Eva still answered "Who is Alice's wife?"."""
+    space = _alice(memory, *texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said

@@ -677,3 +677,36 @@ def test_a_new_pet_named_after_when_or_where_it_came_has_that_name(text: str, na
     parrot with no name."""
     values = {value for _, value, _, _ in facts(text, attribute="pets")}
     assert values == ({name} if name else {"parrot"})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm going through a divorce.", {("plans", "get divorced", "positive", "planned")}),
+        ("We're in the middle of a messy divorce.", {("plans", "get divorced", "positive", "planned")}),
+        ("We're divorcing.", {("plans", "get divorced", "positive", "planned")}),
+        ("My wife Eva and I are getting divorced.", {("plans", "get divorced", "positive", "planned"),
+                                                     ("relationship_status", "married", "positive", "asserted")}),
+        # one divorcing is still married: no status of divorced, nor a partner ended
+        ("I'm not going through a divorce.", set()),
+    ],
+)
+def test_a_divorce_under_way_is_a_plan_and_leaves_the_marriage(text: str, expected: set[Fact]) -> None:
+    """"I'm going through a divorce" made nothing, as "I'm getting divorced" made the plan."""
+    assert {f for f in facts(text) if f[0] in {"plans", "relationship_status", "partner"}} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "ex"),
+    [
+        ("I'm divorced from Eva.", "Eva"),
+        ("I'm separated from Tobias now.", "Tobias"),
+        ("I've been divorced from Eva for two years.", "Eva"),
+        ("I'm divorced from reality.", None),
+        ("I'm not divorced from Eva.", None),
+    ],
+)
+def test_divorced_from_a_named_spouse_ends_that_partner(text: str, ex: str | None) -> None:
+    """"I'm divorced from Eva" made the status alone: "Who is Ana's wife?" still answered Eva."""
+    expected = {("partner", ex, "negative", "asserted")} if ex else set()
+    assert facts(text, attribute="partner") == expected

@@ -1247,3 +1247,27 @@ def test_back_in_a_place_for_a_visit_or_a_story_is_no_home(text: str) -> None:
 )
 def test_been_with_an_organisation_for_years_is_the_employer(text: str, employer: set[Fact]) -> None:
     assert facts(text, attribute="employer") == employer
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Globex promoted me to team lead!", {("employer", "Globex", "positive", "asserted"),
+                                              ("occupation", "team lead", "positive", "asserted")}),
+        ("Initech has promoted me to head of sales.", {("employer", "Initech", "positive", "asserted"),
+                                                       ("occupation", "head of sales", "positive", "asserted")}),
+        ("They just promoted me to senior engineer.", {("occupation", "senior engineer", "positive", "asserted")}),
+        ("My boss promoted me to manager last week.", {("occupation", "manager", "positive", "asserted")}),
+        ("I got promoted to tech lead.", {("occupation", "tech lead", "positive", "asserted")}),
+        # a person who promoted, a promotion denied or wished, no job title: no job
+        ("Tobias promoted me to team lead.", {("occupation", "team lead", "positive", "asserted")}),
+        ("Globex didn't promote me to team lead.", set()),
+        ("Globex might promote me to team lead.", set()),
+        ("Globex promoted me to the top of the list.", set()),
+        ("I'm the lead singer in a band.", set()),
+    ],
+)
+def test_promoted_by_the_employer_is_the_title_and_the_employer(text: str, expected: set[Fact]) -> None:
+    """"Globex promoted me to team lead!" made nothing ("lead" was no job noun either)."""
+    assert facts(text, attribute="employer") | facts(text, attribute="occupation") == expected
+

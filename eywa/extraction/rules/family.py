@@ -84,7 +84,15 @@ partner, and married."""
 _TIED_KNOT = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:finally\s+)?tied\s+the\s+knot\b", "tied knot")
 """"We tied the knot in June", "Tobias and I tied the knot": married (the registry's synonym),
 and the one married with the partner."""
-_GETTING = rule(rf"{SUBJ}{BE}\s+{ADV}getting\s+(?P<st>married|divorced|engaged)\b", "getting")
+_GETTING = rule(
+    rf"{SUBJ}{BE}\s+{ADV}(?:getting\s+(?P<st>married|divorced|engaged)\b|(?P<through>going\s+through\s+a\s+divorce"
+    rf"|in\s+the\s+(?:middle|midst|process)\s+of\s+(?:a|an|our|my)\s+(?:ugly\s+|messy\s+)?divorce|divorcing)(?![\w'’-]))",
+    "getting going middle midst process divorcing",
+)
+""""We're getting married", "I'm getting divorced", "I'm going through a divorce", "we're in the
+middle of a divorce", "we're divorcing": a change to come (``plans``), no status of now — one
+divorcing is still married (the registry holds no "divorcing"; "separated" would claim what the
+turn does not say)."""
 _BROKE_UP = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>broke\s+up|split\s+up|separated|called\s+it\s+off)"
     rf"(?:\s+with\s+(?P<name>{NAME}))?\b{_FROM_NO_ONE}",
@@ -312,8 +320,9 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
                 yield fact(ctx, s, f"{s} and {partner} tied the knot", "partner", partner, valid_from=since,
                            confidence=0.8)
         for m, s in matches(ctx, _GETTING, we=True):
-            st = m.group("st")
-            yield fact(ctx, s, f"{s} is getting {st}", "plans", f"get {st}", modality="planned", confidence=0.8)
+            st = m.group("st") or "divorced"
+            said = " ".join(m.group("through").split()) if m.group("through") else f"getting {st}"
+            yield fact(ctx, s, f"{s} is {said}", "plans", f"get {st}", modality="planned", confidence=0.8)
         yield from _proposal_accepted(ctx)
         for m, s in matches(ctx, _BACK_TOGETHER, we=True):
             if (partner := _name(m.group("name")) or companion(ctx, m)) is not None:
@@ -363,6 +372,11 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             # ("Lucia and I are divorced" states a status and ends nothing: ``eywa.cessation``).
             yield fact(ctx, s, f"{s} and {partner} are {word}", "partner", partner, valid_from=stated_start(ctx, m),
                        confidence=0.85)
+        elif status in _PARTS and (apart := _FROM_NAME.match(ctx.text, m.end())) and (ex := _name(apart.group("name"))):
+            # "I'm divorced from Eva", "I'm separated from Tom": no longer the partner (when it came
+            # to be the turn does not say). ("Eva and I are divorced" states the status only:
+            # ``eywa.cessation`` reads no end there.)
+            yield fact(ctx, s, f"{s} is {word} from {ex}", "partner", ex, polarity="negative", confidence=0.8)
     for m, s in matches(ctx, _MARRIED_TO, we=False) + matches(ctx, _MARRIED_NAME):
         if experiential_state(ctx, m):
             continue  # "I've been married to Tom": it was so, not that it is

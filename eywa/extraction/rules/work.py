@@ -550,6 +550,16 @@ _PROMOTED = rule(
 )
 """"I got promoted to senior engineer (at Globex)": the occupation, and the employer where it
 is named (one is promoted where one works)."""
+_PROMOTED_ME = rule(
+    rf"{_ORG_OPENS}(?:{_ORG}|(?P<they>[Tt]hey|(?:[Mm]y|[Tt]he)\s+(?:boss|manager|company|firm|bosses))(?![\w'’]))\s+{ADV}"
+    rf"(?:(?:has|have)\s+)?{ADV}promoted\s+me\s+to\s+(?:a\s+|an\s+)?{_TITLE}"
+    r"(?=\s*(?:[.!?,;]|$)|\s+(?:last|this|yesterday|today|on|in|and|but|so|after|at|with)\b)",
+    "promoted",
+)
+""""Globex promoted me to team lead", "they just promoted me to senior engineer", "my boss
+promoted me to manager": the occupation, and a named promoter confirmed as the employer (one
+is promoted where one works; not a person Level 0 knows: "Tom promoted me to …" names no
+workplace)."""
 _MY_EMPLOYER = rule(
     rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?:new\s+|current\s+)?employer\s+is\s+{_ORG}", "employer"
 )
@@ -806,6 +816,7 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             if "org" in m.groupdict() and (org := org_name(m.group("org"))):
                 yield fact(ctx, s, f"{s} was promoted to {title} at {_the(m, org)}", "employer", org,
                            confidence=0.85)
+    yield from _promoted_me(ctx)
     for m, s in matches(ctx, _IN_DEPARTMENT):
         if not experiential_state(ctx, m) and (org := org_name(m.group("org"))):
             yield fact(ctx, s, f"{s} works in {m.group('dept')} at {_the(m, org)}", "employer", org,
@@ -813,6 +824,25 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _MY_EMPLOYER, anywhere=True):
         if org := org_name(m.group("org")):
             yield fact(ctx, s, f"{possessive(s)} employer is {_the(m, org)}", "employer", org, confidence=0.85)
+
+
+def _promoted_me(ctx: Ctx) -> Iterator[CandidateFact]:
+    """"Globex promoted me to team lead" (``_PROMOTED_ME``): the speaker's new title, and the
+    employer it names."""
+    speaker = ctx.turn.speaker
+    if not speaker or not asserts(ctx):
+        return
+    for m in openings(ctx, _PROMOTED_ME):
+        org = org_name(m.group("org")) if m.group("org") else None
+        if org is not None and org in ctx.persons:
+            org = None  # "Tom promoted me": a person, no workplace
+        if not (title := job_title(m.group("title"))):
+            continue
+        when = past_date(ctx, m)
+        yield fact(ctx, speaker, f"{speaker} was promoted to {title}", "occupation", title, valid_from=when,
+                   confidence=0.8)
+        if org is not None:
+            yield fact(ctx, speaker, f"{_the(m, org)} promoted {speaker} to {title}", "employer", org, confidence=0.85)
 
 
 def _title(ctx: Ctx, s: str, m: re.Match[str]) -> Iterator[CandidateFact]:
