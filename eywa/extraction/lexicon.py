@@ -225,6 +225,21 @@ PROPER = rf"(?:[A-Z][\w&.'’-]*)(?:\s+(?:of|de|du|la|le|&|the|and(?!\s+{NAME_TH
 """A capitalised name of up to five words ("New York City", "Bank of America", "Johnson and
 Johnson"; not "Globex and Tom" in "I work at Globex and Tom works at Initech")."""
 
+NOT_PEOPLE_SAID_AFTER_IS = frozenset(
+    """American Canadian Mexican Brazilian Argentinian Argentine Chilean Peruvian Colombian Venezuelan Cuban
+    Jamaican Haitian Dominican Ecuadorian Bolivian Uruguayan Paraguayan Guatemalan Honduran Salvadoran Nicaraguan
+    Indian Pakistani Bangladeshi Nepali Iranian Iraqi Israeli Saudi Syrian Egyptian Moroccan Algerian Tunisian
+    Libyan Nigerian Kenyan Ghanaian Ethiopian Eritrean Somali Ugandan Tanzanian Rwandan Zimbabwean Zambian
+    Cameroonian Senegalese Russian Ukrainian Belarusian Georgian Armenian Azerbaijani Kazakh Uzbek Italian German
+    Austrian Belgian Dutch French Swiss Norwegian Hungarian Romanian Bulgarian Serbian Croatian Bosnian Slovenian
+    Slovak Czech Greek Cypriot Australian Korean Thai Filipino Filipina Indonesian Malaysian Singaporean
+    Mongolian Tibetan Afghan Latino Latina Latinx Hispanic Asian African European Caribbean Arab Persian Catalan
+    Basque Welsh Scottish Irish English British Chinese Japanese Vietnamese Catholic Christian Jewish Muslim
+    Hindu Buddhist Protestant Mormon Orthodox Atheist Agnostic Sikh Quaker Baptist Methodist Lutheran""".split()
+)
+"""Capitalised words that say what someone is, not who ("my wife is Italian", "my dad is
+Catholic"): no name after "is" (``rules.family.named_by_is``); with any word in -ish or -ese."""
+
 NOT_NAMES = frozenset(
     """I The A An My Our Your His Her Their This That These Those It We You He She They Mom Mum Dad
     God Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May

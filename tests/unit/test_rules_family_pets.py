@@ -710,3 +710,48 @@ def test_divorced_from_a_named_spouse_ends_that_partner(text: str, ex: str | Non
     """"I'm divorced from Eva" made the status alone: "Who is Ana's wife?" still answered Eva."""
     expected = {("partner", ex, "negative", "asserted")} if ex else set()
     assert facts(text, attribute="partner") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My wife is Eva.", {("partner", "Eva", "positive", "asserted")}),
+        ("My husband is Tobias.", {("partner", "Tobias", "positive", "asserted")}),
+        ("My girlfriend is Eva, she's a nurse.", {("partner", "Eva", "positive", "asserted")}),
+        ("My sister is Lucia.", {("siblings", "Lucia", "positive", "asserted")}),
+        ("My brother is Tobias and he lives in Rome.", {("siblings", "Tobias", "positive", "asserted")}),
+        # what someone is, not who: no name
+        ("My wife is Italian.", set()),
+        ("My husband is Catholic.", set()),
+        ("My dad is Irish.", set()),
+        ("My sister is Canadian.", set()),
+        ("My wife is Vietnamese.", set()),
+        ("My sister is Lucia's age.", set()),
+        ("My husband is Tom Smith.", set()),
+    ],
+)
+def test_a_partner_or_relative_said_to_be_a_name_is_that_person(text: str, expected: set[Fact]) -> None:
+    """"My wife is Eva." named no partner ("my wife Eva" and "my wife is called Eva" did), so
+    "Who is Ana's wife?" claimed nothing."""
+    assert {f for f in facts(text) if f[0] in {"partner", "siblings", "parents"}} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We had a baby boy last week, Leo.", "Leo"),
+        ("We had a baby girl on Monday, her name is Ada.", "Ada"),
+        ("We had a baby girl last week.", "baby girl"),
+        ("We had a baby boy last week, Leo's brother.", "baby boy"),
+    ],
+)
+def test_a_baby_named_after_when_it_came_is_that_child(text: str, expected: str) -> None:
+    assert {value for _, value, _, _ in facts(text, attribute="children")} == {expected}
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("We got a second cat last week, Miso.", "Miso"), ("We adopted a kitten on Saturday, we named her Miso.", "Miso")],
+)
+def test_a_pet_named_alone_after_when_it_came_is_that_pet(text: str, name: str) -> None:
+    assert {value for _, value, _, _ in facts(text, attribute="pets")} == {name}

@@ -165,6 +165,9 @@ def test_health_forms(text: str, expected: set[Fact]) -> None:
         ("We got rid of the boat.", {("possessions", "boat", "negative", "asserted")}),
         ("I sold the Tesla stock.", set()),
         ("I sold the idea to my boss.", set()),
+        # the "I" dropped, as chat drops it
+        ("Just bought a Toyota!", {("possessions", "Toyota", "positive", "asserted")}),
+        ("Sold my Honda last week.", {("possessions", "Honda", "negative", "asserted")}),
     ],
 )
 def test_possession_forms(text: str, expected: set[Fact]) -> None:
@@ -406,3 +409,18 @@ def test_training_for_something_else_or_denied_is_no_pastime(text: str) -> None:
 )
 def test_a_diet_given_up_ends_the_label(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="diet") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I haven't smoked in six months.", {("habits", "smoking", "negative", "asserted")}),
+        ("I haven't had a cigarette since May.", {("habits", "smoking", "negative", "asserted")}),
+        ("I've not vaped for a year.", {("habits", "vaping", "negative", "asserted")}),
+        ("I haven't smoked in a while.", set()),  # says nothing of now
+        ("I haven't smoked salmon in years.", set()),
+    ],
+)
+def test_not_smoking_for_a_time_is_no_smoking_now(text: str, expected: set[Fact]) -> None:
+    """"I haven't smoked in six months" made nothing: "Does Ana smoke?" still answered yes."""
+    assert facts(text, attribute="habits") == expected

@@ -1271,3 +1271,33 @@ def test_promoted_by_the_employer_is_the_title_and_the_employer(text: str, expec
     """"Globex promoted me to team lead!" made nothing ("lead" was no job noun either)."""
     assert facts(text, attribute="employer") | facts(text, attribute="occupation") == expected
 
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Started my first job at Globex!", {("employer", "Globex", "positive", "asserted")}),
+        ("I started my first real job at Initech last week.", {("employer", "Initech", "positive", "asserted")}),
+        ("Lost my job today.", {("employer", "unemployed", "positive", "asserted")}),
+        ("Lost my keys again.", set()),
+    ],
+)
+def test_a_first_job_started_or_a_job_lost_with_the_i_dropped_is_the_employer(text: str, expected: set[Fact]) -> None:
+    """"Started my first job at Globex!" was an event only: the student had no employer."""
+    assert facts(text, attribute="employer") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I moved out and got my own place in Leeds.", {("residence", "Leeds", "positive", "asserted")}),
+        ("We have our own flat in Porto now.", {("residence", "Porto", "positive", "asserted")}),
+        ("I got my own place in Leeds for the summer.", set()),
+        ("I'll get my own place in Leeds next year.", set()),
+        ("I don't have my own place in Leeds.", set()),
+    ],
+)
+def test_a_place_of_ones_own_is_where_one_lives(text: str, expected: set[Fact]) -> None:
+    """"I moved out and got my own place in Leeds" made no home: "Where does Ana live?" claimed
+    nothing."""
+    assert facts(text, attribute="residence") == expected

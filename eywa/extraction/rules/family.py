@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 
 from eywa.attributes.kin import KIN_AGE, RELATIVE_ATTRIBUTE
-from eywa.extraction.lexicon import NOT_NAMES, NUMBER_WORD
+from eywa.extraction.lexicon import NOT_NAMES, NOT_PEOPLE_SAID_AFTER_IS, NUMBER_WORD
 from eywa.extraction.rules.clause import (
     A,
     ADV,
@@ -36,6 +36,7 @@ from eywa.extraction.rules.clause import (
     said_companion,
     stated_start,
 )
+from eywa.extraction.rules.pets import named_after
 from eywa.extraction.rules.phrasing import article, fact, possessive
 from eywa.models import CandidateFact
 
@@ -126,11 +127,22 @@ _ROLE_WORDS = "husband wife fiance fiancé fiancee fiancée boyfriend girlfriend
 """A partner's role, as the partner rules name it (and their gate words)."""
 _SPOUSE = rule(
     rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?P<ex>ex-?\s*)?{_ROLE}\b"
-    rf"(?:(?:,|\s+is\s+(?:named|called)|,\s+(?:named|called)|{A}s\s+name\s+is)?\s+(?P<name>{NAME})\b(?!{A}s))?",
+    rf"(?:(?:,|\s+is\s+(?:named|called)|,\s+(?:named|called)|{A}s\s+name\s+is|(?P<is>\s+is))?\s+(?P<name>{NAME})\b(?!{A}s))?",
     _ROLE_WORDS,
 )
 """"my husband, Tom", "my husband Tom", "my husband is called Tom", "my girlfriend's name is
-Lucia": the partner is named (not "my wife called Ines yesterday", a call)."""
+Lucia", "my wife is Eva" (``named_by_is``): the partner is named (not "my wife called Ines
+yesterday", a call)."""
+_IS_NAME_ENDS = re.compile(r"\s*(?:[.!?,;]|$)|\s+(?:and|who|now|too|by\s+the\s+way)\b")
+
+
+def named_by_is(ctx: Ctx, m: re.Match[str]) -> bool:
+    """Whether "my wife is Eva" names the one it says: a person Level 0 found, ending its
+    clause ("my wife is Eva.", "… is Eva, she's a nurse"), not "my wife is Italian", "my husband
+    is Catholic" nor "my sister is Eva's age"."""
+    name = m.group("name")
+    what = name in NOT_PEOPLE_SAID_AFTER_IS or name.endswith(("ish", "ese"))
+    return name in ctx.persons and not what and _IS_NAME_ENDS.match(ctx.text, m.end()) is not None
 _NAME_MY_SPOUSE = rule(
     rf"(?<![\w'’])(?P<name>{NAME}),\s+(?P<subj>[Mm]y)\s+{_ROLE}\b(?=\s*[,.!;]|\s*$)",
     _ROLE_WORDS,
@@ -223,7 +235,7 @@ else."""
 _RELATIVE_KIND = r"(?P<kind>sister|brother|sibling|mom|mum|mother|dad|father)"
 _MY_RELATIVE = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+{KIN_AGE}{_RELATIVE_KIND}\b"
-    rf"(?:,?\s+|\s+is\s+(?:named|called)\s+|,\s+(?:named|called)\s+|{A}s\s+name\s+is\s+)(?P<name>{NAME})\b",
+    rf"(?:,?\s+|\s+is\s+(?:named|called)\s+|,\s+(?:named|called)\s+|{A}s\s+name\s+is\s+|(?P<is>\s+is\s+))(?P<name>{NAME})\b",
     "sister brother sibling mom mum mother dad father",
 )
 """"my sister Eva", "my older brother, Tom", "my mom is called Rosa", "my dad's name is Carl",
@@ -393,6 +405,8 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
     spouses = matches(ctx, _SPOUSE, anywhere=True) + matches(ctx, _HAS_SPOUSE)
     for m, s in spouses:
         role, partner = m.group("role"), _name(m.group("name"))
+        if m.groupdict().get("is") and not named_by_is(ctx, m):
+            partner = None  # "my wife is Italian"
         if _died(ctx, m):
             # "My wife passed away last year": no longer the partner, and no marriage of now.
             yield fact(ctx, s, f"{possessive(s)} {role}{f' {partner}' if partner else ''} passed away", "partner",
@@ -481,7 +495,7 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
     if ctx.part.negated:
         return
     for m, s in matches(ctx, _BABY, we=True):
-        name = _name(m.group("name") or m.group("name_after") or m.group("name_is"))
+        name = _name(m.group("name") or m.group("name_after") or m.group("name_is") or named_after(ctx, m.end()))
         sex = m.group("sex") or {"son": "boy", "daughter": "girl"}.get(m.group("sex_after") or "", m.group("sex_after"))
         kind = m.group("kind") or (f"baby {sex}" if sex else "baby")
         value = name or _KIND_VALUE.get(kind, kind)
@@ -536,6 +550,8 @@ def relatives(ctx: Ctx) -> Iterator[CandidateFact]:
     found = matches(ctx, _MY_RELATIVE, we=True, anywhere=True) + matches(ctx, _HAS_RELATIVE, we=True)
     for m, s in found + matches(ctx, _NAME_MY_RELATIVE, we=True, anywhere=True):
         kind, name = m.group("kind"), _name(m.group("name"))
+        if m.groupdict().get("is") and not named_by_is(ctx, m):
+            continue  # "my sister is Canadian"
         if name is not None and name != s:
             yield fact(ctx, s, f"{possessive(s)} {kind} is {name}", RELATIVE_ATTRIBUTE[kind], name, confidence=0.8)
         yield from _another_relative(ctx, s, m.end())

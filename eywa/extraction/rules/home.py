@@ -124,6 +124,13 @@ _RENTS = rule(
 """"We're renting a flat in Glasgow", "I rent an apartment in Leeds": a home rented is lived in,
 as "I live in" says. Not a stay ("renting a house in Tuscany for the summer", "… this
 weekend"), nor "rented" (a past), nor a start ahead (``future_date``, as for "live")."""
+_OWN_PLACE = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|found|have|has|{A}ve\s+got|have\s+got)\s+(?:my|our|his|her|their)\s+own\s+"
+    rf"(?:place|flat|apartment|house|home)\s+(?:now\s+)?in\s+{CALLED}{_PLACE}(?!\s+(?:for|over|this|next|during|until|till)\b)",
+    "own",
+)
+""""I got my own place in Leeds", "we have our own flat in Porto now": a home of one's own is
+lived in (not "… for the summer")."""
 _BOUGHT_AND_MOVED_IN = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:bought|purchased|closed\s+on|rented|found)\s+{_A_HOME}\s+in\s+{CALLED}{_PLACE}"
     rf"\s+and\s+{ADV}(?:moved|settled)\s+(?:in|there|into\s+it)\b",
@@ -240,6 +247,7 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     lived = [(m, s) for m, s in matches(ctx, _HAS_LIVED, we=True) if lasting(ctx, m.end(), right_after=True)]
     lived += matches(ctx, _CALLED_HOME, we=True) + matches(ctx, _BACK_FOR_GOOD, we=True) + matches(ctx, _RENTS, we=True)
+    lived += matches(ctx, _OWN_PLACE, we=True)
     lived += [
         (m, s) for m, s in matches(ctx, _IN_NOW, we=True)
         if m.group("back") or _MOVE_TALK.search(ctx.turn.text)

@@ -129,21 +129,32 @@ def pet_value(pet: str, name: str | None) -> str:
     return SPECIES.get(pet.lower(), pet.lower())
 
 
+_NAME_ALONE = re.compile(rf",\s+(?P<name>{NAME})(?=\s*(?:[.!]|$))")
 _WHENCE = re.compile(r"\s+(?:from|at)\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+(?=\s*[,.!;]|\s+and\b)")
 """Where a pet came from, said between it and its name ("… a puppy from the local shelter, her name is Coco")."""
+_WHEN = re.compile(
+    r"\s+(?:on\s+(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|(?:last|this)\s+(?:week|weekend|month|morning|night)|yesterday"
+    r"|today|(?:a|one|two|three|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?)\s+ago)(?![\w'’])"
+)
+"""When, as the turn says it where Level 0 placed no date ("on Monday" said on a Tuesday)."""
 
 
-def _named_after(ctx: Ctx, end: int) -> str | None:
+def named_after(ctx: Ctx, end: int) -> str | None:
     """The name the rest of the part (from ``end``), or else the text after it, gives the pet
-    just mentioned (``_NAME_IS``); read only for a pet the match left unnamed. A date or where
-    the pet came from may stand between ("we got a parrot last week, his name is Kiwi")."""
+    (or the baby) just mentioned (``_NAME_IS``); read only for one the match left unnamed. A
+    date or where the pet came from may stand between ("we got a parrot last week, his name is
+    Kiwi"), and then the name alone may close the sentence ("we got a second cat last week,
+    Miso.")."""
+    start = end
     for _ in range(2):
         at = [d.end - ctx.part.start for d in ctx.dates if d.start - ctx.part.start >= end
               and not ctx.text[end : d.start - ctx.part.start].strip()]  # fmt: skip
         if at:
             end = at[0]
-        elif (whence := _WHENCE.match(ctx.text, end)) is not None:
+        elif (whence := _WHENCE.match(ctx.text, end) or _WHEN.match(ctx.text, end)) is not None:
             end = whence.end()
+    if end > start and (alone := _NAME_ALONE.match(ctx.text, end)) is not None:
+        return alone.group("name")
     later = _NAME_IS.match(ctx.text[end:]) or _NAME_IS.match(ctx.turn.text[ctx.part.start + len(ctx.text) :])
     return None if later is None else later.group("name")
 
@@ -215,7 +226,7 @@ def pets(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     for m, s in matches(ctx, _GOT, we=True):
         pet, names = m.group("pet"), pet_names(m.group("name"))
-        if not names and (later := _named_after(ctx, m.end())) is not None:
+        if not names and (later := named_after(ctx, m.end())) is not None:
             names = [later]
         how = re.search(r"\b(adopted|got|rescued|bought|brought home|took in|welcomed)\b", m.group(0))
         kind = pet if len(names) < 2 else pet_value(pet, None)

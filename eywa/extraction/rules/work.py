@@ -214,7 +214,8 @@ _STILL_LEARNING = re.compile(
 unless the turn goes on to more study ("… and started grad school")."""
 _STARTS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?P<verb>start|starts|started|starting|begin|begins|began|begun)\s+"
-    rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+(?:job|gig|position|role)\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_ROLE_AFTER}",
+    rf"(?:work(?:ing)?\s+|(?:a|my)\s+(?:new|first)\s+(?:(?:real|proper|full-time|part-time)\s+)?(?:job|gig|position|role)\s+)?"
+    rf"(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_ROLE_AFTER}",
     "start starts started starting begin begins began begun",
 )
 _WHEN_AHEAD = (
