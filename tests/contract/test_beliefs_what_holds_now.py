@@ -766,3 +766,24 @@ def test_everyday_changes_said_the_way_people_talk_say_what_holds_now(
     space = _alice(memory, *texts)
     said = _answer(memory, space, question)
     assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("texts", "answer"),
+    [
+        (("I work at Globex.", "I'm not at Globex anymore, I'm at Initech now."),
+         "Alice — employer: Initech since 1 Apr 2024 (was Globex)"),
+        (("I work at Globex.", "No longer with Globex. I'm at Initech these days."),
+         "Alice — employer: Initech since 1 Apr 2024 (was Globex)"),
+        # the old job named with no change said: "I'm at X now" is where one is
+        (("I work at Globex.", "Globex is far from here, I'm at Heathrow now."), "Alice — employer: Globex since 1 Mar 2024"),
+    ],
+)  # fmt: skip
+def test_at_a_new_place_now_beside_the_old_job_ended_is_the_employer(
+    memory: Memory, texts: tuple[str, ...], answer: str
+) -> None:
+    """"I'm not at Globex anymore, I'm at Initech now" ended Globex and read Initech as nothing
+    ("I'm at X now" counted only in a turn with a word of work): "unknown since 1 Apr (was Globex)"."""
+    space = _alice(memory, *texts)
+    said = _answer(memory, space, "Where does Alice work?")
+    assert said.startswith(answer), said

@@ -424,3 +424,18 @@ def test_a_diet_given_up_ends_the_label(text: str, expected: set[Fact]) -> None:
 def test_not_smoking_for_a_time_is_no_smoking_now(text: str, expected: set[Fact]) -> None:
     """"I haven't smoked in six months" made nothing: "Does Ana smoke?" still answered yes."""
     assert facts(text, attribute="habits") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm on a keto diet now.", {("diet", "keto", "positive", "asserted")}),
+        ("I'm on the paleo diet.", {("diet", "paleo", "positive", "asserted")}),
+        ("I'm on a keto diet for a week.", set()),  # a trial
+        ("I'm not on a keto diet.", set()),
+        ("I'm on a diet.", set()),  # which, it does not say
+    ],
+)
+def test_on_a_named_diet_is_that_diet(text: str, expected: set[Fact]) -> None:
+    """"I'm on a keto diet now" made nothing, as "I'm keto now" made keto."""
+    assert facts(text, attribute="diet") == expected

@@ -1301,3 +1301,30 @@ def test_a_place_of_ones_own_is_where_one_lives(text: str, expected: set[Fact]) 
     """"I moved out and got my own place in Leeds" made no home: "Where does Ana live?" claimed
     nothing."""
     assert facts(text, attribute="residence") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I got a new teaching job at Hillview Academy.", {("employer", "Hillview Academy", "positive", "asserted")}),
+        ("I landed a sales job at Initech.", {("employer", "Initech", "positive", "asserted")}),
+        ("I got a new job at Globex.", {("employer", "Globex", "positive", "asserted")}),
+        ("I got a job offer from Globex.", set()),  # an offer is no job
+    ],
+)
+def test_a_job_said_with_its_kind_is_the_employer(text: str, expected: set[Fact]) -> None:
+    """"I got a new teaching job at Hillview Academy" made no employer: only "a (new) job" was read."""
+    assert facts(text, attribute="employer") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We're renting in Lisbon now.", {("residence", "Lisbon", "positive", "asserted")}),
+        ("We rent in Porto.", {("residence", "Porto", "positive", "asserted")}),
+        ("I'm renting in Lisbon for the summer.", set()),
+        ("We're renting a car in Lisbon.", set()),
+    ],
+)
+def test_renting_in_a_place_is_living_there(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="residence") == expected

@@ -38,6 +38,13 @@ _DIET_IS = rule(
     r"|baking|chef|cake|place|cafe|version|treats?|snacks?|cookbook|blog|friendly)\b)",
     DIETS,
 )
+_ON_DIET = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}on\s+(?:a|an|the)\s+(?:strict\s+)?(?P<diet>{DIETS})\s+diet\b"
+    r"(?!\s+(?:for\s+(?:the|this|a|one|two)\s+(?:week|weekend|month|day)|this\s+week|until)\b)",
+    "diet",
+)
+""""I'm on a keto diet (now)", "I've been on a vegan diet since May": the diet, as "I'm keto"
+(not "… for a week", a trial)."""
 _WENT = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:went|gone|became|become|turned|switched\s+to\s+being)\s+(?:a\s+|an\s+|fully\s+)?"
     rf"(?P<diet>{DIETS})\b",
@@ -89,9 +96,9 @@ def diet(ctx: Ctx) -> Iterator[CandidateFact]:
         verb = "drinking" if " drinking " in m.group(0) else "eating"  # "stopped drinking coffee"
         yield fact(ctx, s, f"{s} stopped {verb} {food}", "diet", food, polarity="negative",
                    valid_from=past_date(ctx, m), confidence=0.85)
-    for m, s in matches(ctx, _DIET_IS):
+    for m, s in matches(ctx, _DIET_IS) + matches(ctx, _ON_DIET):
         label = _label(m.group("diet"))
-        if m.group("neg"):
+        if m.groupdict().get("neg"):
             still = " anymore" if CESSATION_TAIL.search(ctx.text) or "longer" in m.group("neg") else ""
             yield fact(ctx, s, f"{s} is not {label}{still}", "diet", label, polarity="negative", confidence=0.8)
         elif not ctx.part.negated and not experiential_state(ctx, m):

@@ -117,11 +117,12 @@ from, earlier in the same turn; a "here" with no such place names none."""
 _SETTLING_INTO = rule(rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:settling|settled)\s+{_NEW_HOME}\s+{CALLED}{_PLACE}", "settling settled")
 """"We're settling into our new apartment in Austin": a home in the place, lived in now."""
 _RENTS = rule(
-    rf"{SUBJ}(?:{BE})?\s+{ADV}(?:rent|rents|renting)\s+{_A_HOME}\s+in\s+{CALLED}{_PLACE}"
+    rf"{SUBJ}(?:{BE})?\s+{ADV}(?:rent|rents|renting)\s+(?:{_A_HOME}\s+)?in\s+{CALLED}{_PLACE}"
     r"(?!\s+(?:for|over|this|next|during|until|till)\b)",
     "rent rents renting",
 )
-""""We're renting a flat in Glasgow", "I rent an apartment in Leeds": a home rented is lived in,
+""""We're renting a flat in Glasgow", "I rent an apartment in Leeds", "we're renting in Lisbon now":
+a home rented is lived in,
 as "I live in" says. Not a stay ("renting a house in Tuscany for the summer", "… this
 weekend"), nor "rented" (a past), nor a start ahead (``future_date``, as for "live")."""
 _OWN_PLACE = rule(

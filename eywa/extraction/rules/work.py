@@ -166,10 +166,15 @@ _HAS_WORKED = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+(?:at|for)\s+{_ORG}", "worked
 """"I've worked at Initech since 2019": the present perfect with how long says one still does
 (not "I worked at Initech", a past, nor "I've worked at Initech", once), and since when
 (``stated_start``: 1 Jan 2019). Only with how long (``lasting``)."""
+_JOB_KIND = (
+    r"(?:(?!(?:going|doing)\b)[a-z]+ing|sales|office|tech|retail|summer|temp|side|desk|government|corporate|remote"
+    r"|research|marketing|design)\s+"
+)
+"""What kind of job it is, between "a new" and "job": "a new teaching job at X", "a sales job at X"."""
 _GOT_JOB = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|landed|accepted|found|scored|took)\s+(?:a|an|the|my)\s+"
-    rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|permanent\s+)*(?:job|position|role|(?:job\s+)?offer|(?<=new\s)(?P<one>one))"
-    rf"(?:\s+as\s+(?:a|an)\s+{_TITLE})?\s+(?:at|with|from)\s+{_ORG}{_ROLE_AFTER}",
+    rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|permanent\s+)*(?:{_JOB_KIND})?(?:job|position|role|(?:job\s+)?offer"
+    rf"|(?<=new\s)(?P<one>one))(?:\s+as\s+(?:a|an)\s+{_TITLE})?\s+(?:at|with|from)\s+{_ORG}{_ROLE_AFTER}",
     "job position role offer one",
 )
 """"I got a job at Globex", "I landed a new position with Initech as an analyst", and in a turn
@@ -692,7 +697,8 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
                        confidence=0.8)
     for m, s in matches(ctx, _AT_NOW):
         org, role = org_name(m.group("org")), job_title(m.group("role"))
-        if org is not None and (role or _WORK_TALK.search(ctx.turn.text) or ctx.holds(s, org, "employer")):
+        if org is not None and (role or _WORK_TALK.search(ctx.turn.text) or ctx.holds(s, org, "employer")
+                                or _names_a_job_held(ctx, s, org)):
             yield fact(ctx, s, f"{s} works at {_the(m, org)} now", "employer", org, confidence=0.85)
             yield from _title(ctx, s, m)
     for m, s in matches(ctx, _BEEN_AT):
@@ -825,6 +831,17 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _MY_EMPLOYER, anywhere=True):
         if org := org_name(m.group("org")):
             yield fact(ctx, s, f"{possessive(s)} employer is {_the(m, org)}", "employer", org, confidence=0.85)
+
+
+def _names_a_job_held(ctx: Ctx, s: str, org: str) -> bool:
+    """Whether the turn says a change (a Level 0 correction cue) and names another workplace
+    ``s``'s earlier beliefs hold as the employer: "I'm not at Globex anymore, I'm at Initech
+    now" speaks of work when Globex was the job ("Globex is far, I'm at Heathrow now" does not)."""
+    if not any(signal.kind is SignalKind.CORRECTION for signal in ctx.turn.signals):
+        return False
+    held = [value for value, (attribute, _) in ctx.named.get(s.casefold(), {}).items() if attribute == "employer"]
+    text = ctx.turn.text.casefold()
+    return any(v != org.casefold() and re.search(rf"(?<![\w'’]){re.escape(v)}(?![\w'’])", text) for v in held)
 
 
 def _promoted_me(ctx: Ctx) -> Iterator[CandidateFact]:
