@@ -165,6 +165,12 @@ def test_health_forms(text: str, expected: set[Fact]) -> None:
         ("We got rid of the boat.", {("possessions", "boat", "negative", "asserted")}),
         ("I sold the Tesla stock.", set()),
         ("I sold the idea to my boss.", set()),
+        # a car got in a trade ("I traded in my Toyota for a Tesla"), as one bought; the one
+        # traded in is no cessation the validator reads, so it is not ended
+        ("I traded in my Toyota for a Tesla.", {("possessions", "Tesla", "positive", "asserted")}),
+        ("We swapped the car for a Volvo.", {("possessions", "Volvo", "positive", "asserted")}),
+        ("I traded my guitar for a Tesla poster.", set()),
+        ("I didn't trade in my Toyota for a Tesla.", set()),
         # the "I" dropped, as chat drops it
         ("Just bought a Toyota!", {("possessions", "Toyota", "positive", "asserted")}),
         ("Sold my Honda last week.", {("possessions", "Honda", "negative", "asserted")}),

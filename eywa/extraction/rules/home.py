@@ -181,6 +181,13 @@ _OWNS_CAR = rule(
     "have has own owns bought got purchased drive drives ve",
 )
 """"I bought a Tesla", "I drive an old Volvo": the car is the make (possessions ``tesla``)."""
+_TRADED = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:traded|swapped|exchanged)\s+(?:in\s+)?(?:my|our|the)\s+(?:old\s+)?(?:car|{CAR_MAKES})"
+    rf"(?:\s+in)?\s+for\s+(?:a|an)\s+(?P<adj>(?:new|brand\s+new|used|electric)\s+)?(?P<make>{CAR_MAKES})(?![\w'’-])",
+    "traded swapped exchanged",
+)
+""""I traded in my Toyota for a Tesla", "we swapped the car for a Volvo": the car got, as "I
+bought a Tesla" (the one traded in is no cessation the validator reads: it stays held)."""
 _SOLD = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>sold|gave\s+away|got\s+rid\s+of)\s+(?:my|our|the)\s+"
     r"(?:(?:old|first|little|electric|vintage)\s+)?"
@@ -292,6 +299,11 @@ def possessions(ctx: Ctx) -> Iterator[CandidateFact]:
         said = verb if verb in {"got", "bought", "purchased"} else "has"
         yield fact(ctx, s, f"{s} {said} a {m.group('adj') or ''}{thing}", "possessions", thing,
                    valid_from=past_date(ctx, m) if said not in {"has"} else None, confidence=0.8)
+    for m, s in matches(ctx, _TRADED, we=True):
+        make = " ".join(m.group("make").split())
+        car = f"{m.group('adj') or ''}{make}"
+        yield fact(ctx, s, f"{s} got {article(car)} {car}", "possessions", make, valid_from=past_date(ctx, m),
+                   confidence=0.8)
     for m, s in matches(ctx, _OWNS_CAR, we=True):
         make, verb = " ".join(m.group("make").split()), " ".join(m.group("verb").split())
         said = verb if verb in {"got", "bought", "purchased"} else "drives" if verb.startswith("drive") else "has"
