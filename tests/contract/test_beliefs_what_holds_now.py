@@ -787,3 +787,27 @@ def test_at_a_new_place_now_beside_the_old_job_ended_is_the_employer(
     space = _alice(memory, *texts)
     said = _answer(memory, space, "Where does Alice work?")
     assert said.startswith(answer), said
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "answer"),
+    [
+        (("I have a dog named Rex.", "We lost Rex last month."), "What pets does Alice have?", "Alice — pets: not Rex"),
+        (("I have a dog named Rex.", "I lost Rex to cancer."), "What pets does Alice have?", "Alice — pets: not Rex"),
+        # found again, or not the pet
+        (("I have a dog named Rex.", "We lost Rex at the park for an hour."), "What pets does Alice have?",
+         "Alice — pets: Rex since 1 Mar 2024"),
+        (("I have a dog named Rex.", "We lost Tom last year."), "What pets does Alice have?",
+         "Alice — pets: Rex since 1 Mar 2024"),
+        (("I don't drink.", "I've started drinking again."), "Does Alice drink alcohol?",
+         "Alice — diet: alcohol since 1 Apr 2024"),
+    ],
+)  # fmt: skip
+def test_a_pet_lost_by_name_and_drinking_again_say_what_holds_now(
+    memory: Memory, texts: tuple[str, ...], question: str, answer: str
+) -> None:
+    """"We lost Rex last month" left Rex the pet held, and "I've started drinking again" left
+    "not alcohol" (s43 probes)."""
+    space = _alice(memory, *texts)
+    said = _answer(memory, space, question)
+    assert said.startswith(answer), said

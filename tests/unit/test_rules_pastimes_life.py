@@ -445,3 +445,17 @@ def test_not_smoking_for_a_time_is_no_smoking_now(text: str, expected: set[Fact]
 def test_on_a_named_diet_is_that_diet(text: str, expected: set[Fact]) -> None:
     """"I'm on a keto diet now" made nothing, as "I'm keto now" made keto."""
     assert facts(text, attribute="diet") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I've started drinking again.", {("diet", "alcohol", "positive", "asserted")}),
+        ("I'm drinking wine again.", {("diet", "alcohol", "positive", "asserted")}),
+        ("I'm not drinking again.", set()),
+        ("I started drinking water again.", set()),
+    ],
+)
+def test_drinking_again_is_alcohol_back_in_the_diet(text: str, expected: set[Fact]) -> None:
+    """"I've started drinking again" made nothing: "Does Ana drink?" kept "not alcohol"."""
+    assert facts(text, attribute="diet") == expected

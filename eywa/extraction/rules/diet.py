@@ -29,7 +29,7 @@ from eywa.extraction.rules.clause import (
     rule,
     stated_start,
 )
-from eywa.extraction.rules.phrasing import fact
+from eywa.extraction.rules.phrasing import fact, predicate
 from eywa.models import CandidateFact, Polarity
 
 _DIET_IS = rule(
@@ -77,6 +77,13 @@ _EATS_AGAIN = rule(
 )
 """"I eat fish again", "I started eating fish again", "I'm eating meat again": the food is back
 in the diet (the validator reads "again" as the change it is)."""
+_DRINKS_AGAIN = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?:drink|drinks|drinking|(?:started|began|begun|start)\s+(?:drinking|to\s+drink))\s+"
+    r"(?:(?:alcohol|wine|beer|booze)\s+)?again\b",
+    "again",
+)
+""""I've started drinking again", "I'm drinking wine again": alcohol is back in the diet (after
+"I don't drink", "I'm sober"), as a food eaten again is."""
 
 
 def activity(raw: str) -> str:
@@ -126,6 +133,9 @@ def diet(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _EATS_AGAIN):
         food = activity(m.group("food"))
         yield fact(ctx, s, f"{s} eats {food} again", "diet", food, confidence=0.8)
+    for m, s in matches(ctx, _DRINKS_AGAIN):
+        said = predicate(m, s) or "drinks again"
+        yield fact(ctx, s, f"{s} {said}", "diet", "alcohol", valid_from=past_date(ctx, m), confidence=0.8)
 
 
 def _implied(label: str) -> list[tuple[str, Polarity]]:

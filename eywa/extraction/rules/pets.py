@@ -100,6 +100,14 @@ _PUT_NAME_DOWN = rule(
 """"We had to put Rex down", "we rehomed Miso", "we gave Miso to my aunt" (or "away"): a pet
 named alone, read only when the
 speaker's earlier beliefs hold the name as a pet (``Ctx.named``)."""
+_LOST_NAME = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:sadly\s+)?lost\s+(?P<name>{NAME})\b(?!{A}s)"
+    r"(?=\s*(?:[.!;,]|$)|\s+(?:last|this|yesterday|recently|earlier|in\s+(?:[A-Z]|\d)|on\s+[A-Z]|(?:a|an|one|two|three|\w+)"
+    r"\s+(?:days?|weeks?|months?|years?)\s+ago|to\s+(?:cancer|old\s+age|illness|a\s+\w+))\b)",
+    "lost",
+)
+""""We lost Rex last month", "I lost Biscuit to cancer": a pet the speaker named before, gone
+(``Ctx.named``; not "we lost Rex at the park for an hour", a pet found again)."""
 _NO_PETS = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t)\s+(?:have|own)\s+(?:any\s+)?(?:pets|animals)\b",
     "pets animals",
@@ -173,6 +181,11 @@ def _named_gone(ctx: Ctx) -> Iterator[CandidateFact]:
         gone = " ".join(m.group("gone").split())
         yield fact(ctx, speaker, f"{possessive(speaker)} pet {known[1]} {gone}", "pets", known[1], polarity="negative",
                    valid_from=past_date(ctx), confidence=0.8)
+    for m, s in matches(ctx, _LOST_NAME, we=True):
+        known = mine.get(m.group("name").casefold())
+        if s == speaker and known is not None and known[0] == "pets":
+            yield fact(ctx, s, f"{s} lost {known[1]}", "pets", known[1], polarity="negative",
+                       valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _PUT_NAME_DOWN, we=True):
         known = mine.get(m.group("name").casefold())
         verb, down = m.group("verb"), m.group("down") or ""
