@@ -154,7 +154,7 @@ WORKPLACES = alternation(
 )
 """Kinds of workplace a job is said to be at without a name: "I work at a law firm", "I work
 in a hospital" (the employer is then what kind of place it is); the same kinds are the ones a
-job is lost at ("I lost my job at the bakery") and a layoff comes from ("the startup laid
+job is lost at ("she lost her job at the bakery") and a layoff comes from ("the startup laid
 everyone off"). A centre only as a kind of one: "the city centre" is no workplace."""
 
 INSTITUTION_HEADS = (

@@ -752,7 +752,7 @@ def test_a_promotion_and_a_divorce_say_what_holds_now(
          "Alice — residence: Leeds since 1 Apr 2024"),
         (("I'm a student.", "Started my first job at Globex!"), "Where does Alice work?",
          "Alice — employer: Globex since 1 Apr 2024"),
-        (("I'm pregnant!", "We had a baby boy last week, Leo."), "What are the names of Alice's children?",
+        (("I'm pregnant!", "We had a baby boy last week, Leo."), "Who are Alice's children?",
          "Alice — children: Leo since 25 Mar 2024"),
         (("I smoke.", "I haven't smoked in six months."), "Does Alice smoke?", "Alice — habits: not smoking"),
         (("I drive a Honda.", "Sold my Honda last week."), "What car does Alice drive?", "Alice — possessions: not honda"),

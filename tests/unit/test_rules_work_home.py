@@ -621,7 +621,7 @@ def test_a_second_verb_after_and_now_shares_the_subject(text: str, expected: Fac
         ("I lost my job at the bakery in March, so money is tight.",
          {("employer", "bakery", "negative", "asserted"), ("employer", "unemployed", "positive", "asserted")}),
         ("I lost my job at Globex, but I found a new one.", {("employer", "Globex", "negative", "asserted")}),
-        ("I lost my job at the bookstore.",  # a kind ``WORKPLACES`` has and the old inline list lacked
+        ("Melinda lost her job at the bookstore.",  # a kind ``WORKPLACES`` has and the old inline list lacked
          {("employer", "bookstore", "negative", "asserted"), ("employer", "unemployed", "positive", "asserted")}),
         # a job left by choice says nothing of what one does now
         ("I quit Globex.", {("employer", "Globex", "negative", "asserted")}),
