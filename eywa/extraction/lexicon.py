@@ -39,14 +39,15 @@ OCCUPATIONS = frozenset(
     lifeguard ranger policeman policewoman guard attendant zookeeper curator archivist
     archaeologist geologist astronomer ecologist botanist caregiver carer housekeeper dispatcher
     operator filmmaker cinematographer podcaster comedian producer publisher homemaker housewife
-    househusband contractor""".split()
+    househusband contractor lead""".split()
 )
-"""Head nouns of jobs ("social" only as "social worker", "attendant" as "flight attendant")."""
+"""Head nouns of jobs ("social" only as "social worker", "attendant" as "flight attendant",
+"lead" as "team lead")."""
 
 NEEDS_QUALIFIER = frozenset(
-    "social player worker agent assistant owner volunteer specialist guard attendant operator".split()
+    "social player worker agent assistant owner volunteer specialist guard attendant operator lead".split()
 )
-"""Heads that name a job only with a modifier ("basketball player", "social worker")."""
+"""Heads that name a job only with a modifier ("basketball player", "social worker", "team lead")."""
 
 NOT_JOB_MODIFIERS = frozenset(
     """good bad great terrible big huge decent amazing better best worse total proud lucky busy
@@ -146,10 +147,15 @@ WORKPLACES = alternation(
     bookstore pharmacy library museum gallery startup start-up agency company corporation nonprofit
     non-profit charity gym salon garage farm lab laboratory call_center call_centre pub newspaper
     magazine nursing_home care_home retirement_home shelter dental_practice consultancy
-    publishing_house theater theatre airline dealership brewery winery vineyard spa studio"""
+    publishing_house theater theatre airline dealership brewery winery vineyard spa studio firm plant
+    community_center community_centre medical_center medical_centre distribution_center distribution_centre
+    garden_center garden_centre data_center data_centre fitness_center leisure_centre recreation_center
+    shopping_center shopping_centre mall"""
 )
 """Kinds of workplace a job is said to be at without a name: "I work at a law firm", "I work
-in a hospital" (the employer is then what kind of place it is)."""
+in a hospital" (the employer is then what kind of place it is); the same kinds are the ones a
+job is lost at ("she lost her job at the bakery") and a layoff comes from ("the startup laid
+everyone off"). A centre only as a kind of one: "the city centre" is no workplace."""
 
 INSTITUTION_HEADS = (
     r"(?:University|Uni(?![\w-])|College|School|Academy|Institute|Polytechnic|Conservatory"
@@ -218,6 +224,21 @@ its own ("I work at Globex and Tom works at Initech"), not the rest of a name.""
 PROPER = rf"(?:[A-Z][\w&.'’-]*)(?:\s+(?:of|de|du|la|le|&|the|and(?!\s+{NAME_THEN_VERB}))?\s*[A-Z][\w&.'’-]*){{0,4}}"
 """A capitalised name of up to five words ("New York City", "Bank of America", "Johnson and
 Johnson"; not "Globex and Tom" in "I work at Globex and Tom works at Initech")."""
+
+NOT_PEOPLE_SAID_AFTER_IS = frozenset(
+    """American Canadian Mexican Brazilian Argentinian Argentine Chilean Peruvian Colombian Venezuelan Cuban
+    Jamaican Haitian Dominican Ecuadorian Bolivian Uruguayan Paraguayan Guatemalan Honduran Salvadoran Nicaraguan
+    Indian Pakistani Bangladeshi Nepali Iranian Iraqi Israeli Saudi Syrian Egyptian Moroccan Algerian Tunisian
+    Libyan Nigerian Kenyan Ghanaian Ethiopian Eritrean Somali Ugandan Tanzanian Rwandan Zimbabwean Zambian
+    Cameroonian Senegalese Russian Ukrainian Belarusian Georgian Armenian Azerbaijani Kazakh Uzbek Italian German
+    Austrian Belgian Dutch French Swiss Norwegian Hungarian Romanian Bulgarian Serbian Croatian Bosnian Slovenian
+    Slovak Czech Greek Cypriot Australian Korean Thai Filipino Filipina Indonesian Malaysian Singaporean
+    Mongolian Tibetan Afghan Latino Latina Latinx Hispanic Asian African European Caribbean Arab Persian Catalan
+    Basque Welsh Scottish Irish English British Chinese Japanese Vietnamese Catholic Christian Jewish Muslim
+    Hindu Buddhist Protestant Mormon Orthodox Atheist Agnostic Sikh Quaker Baptist Methodist Lutheran""".split()
+)
+"""Capitalised words that say what someone is, not who ("my wife is Italian", "my dad is
+Catholic"): no name after "is" (``rules.family.named_by_is``); with any word in -ish or -ese."""
 
 NOT_NAMES = frozenset(
     """I The A An My Our Your His Her Their This That These Those It We You He She They Mom Mum Dad

@@ -260,6 +260,8 @@ class Validator:
             if not words:
                 continue
             covered = sum(1 for w in words if best_match(w, vocab) is not None) / len(words)
+            if not _ends_its_noun_phrase(surface, said):
+                covered = 0.0  # "have a job" said only in "have a job interview"
             whole = rf"(?<!\w){re.escape(surface.casefold())}(?!\w)"
             phrase = re.search(whole, said) is not None
             rank = (covered, phrase and re.search(whole, stated) is not None, len(surface) if phrase else 0)
@@ -464,6 +466,31 @@ def _mentions(turn: Evidence, name_words: list[str], clause: Clause | None) -> b
             continue
         names = {t.norm for t in tokens(s.normalized or s.text)}
         if name_words[0] in names:
+            return True
+    return False
+
+
+_DETERMINERS = frozenset({"a", "an", "the", "no", "any", "own", "my", "our", "your", "his", "her", "their"})
+_CLAUSE_WORDS = frozenset(
+    "right anymore yet either though again anyway until till since currently last next yesterday today tonight "
+    "tomorrow".split()
+)
+"""Content words that may follow a noun phrase without continuing it ("no job right now", "a
+job yet", "the knot last year")."""
+
+
+def _ends_its_noun_phrase(surface: str, said: str) -> bool:
+    """Whether a surface that ends in a noun after its determiner ("have a job", "no job") is
+    said somewhere in ``said`` (case-folded) as a whole noun phrase: its noun not followed by
+    another that makes it a modifier ("I don't have a job interview today" says no "have a
+    job"; "… a job right now" does). A participle, an adverb in -ly or a function word after it
+    ends the phrase ("a job lined up", "a boyfriend named Tom"); any other surface holds."""
+    words = surface.casefold().split()
+    if len(words) < 2 or words[-2] not in _DETERMINERS:
+        return True
+    for m in re.finditer(rf"(?<![\w'’-]){re.escape(words[-1])}(?![\w'’-])(?:\s+(?P<next>[a-z]+)(?![\w'’-]))?", said):
+        after = m.group("next")
+        if after is None or after in _CLAUSE_WORDS or after.endswith(("ly", "ed", "ing")) or not content_words(after):
             return True
     return False
 

@@ -69,6 +69,9 @@ _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYW
             r"|(?:eat|eats|eating|ate|drink|drinks|drinking|drank|smoke|smokes|smoking|vape|vapes|vaping)\s+(?:\w+\s+){0,2}?again"
             # "I'm back on cigarettes": a habit given up is back.
             r"|back\s+(?:on|to)\s+(?:cigarettes|cigs|smoking|vaping)"
+            # "I haven't smoked in six months", "… had a cigarette since May": a habit given up.
+            rf"|(?:haven{_A}t|hasn{_A}t|have\s+not|has\s+not|{_A}ve\s+not)\s+(?:smoked|vaped|had\s+a\s+(?:cigarette|cig))"
+            r"(?=\s+(?:in|for|since)\s+(?!(?:a\s+)?while\b))"
             # "We're settling in nicely in Porto": a home just moved into.
             r"|settl(?:ing|ed)\s+in(?:to)?"
             r"|instead|i\s+meant|correction|turns\s+out)\b",
@@ -90,7 +93,8 @@ _KEYWORDS: dict[SignalKind, frozenset[str]] = {
     ),
     SignalKind.CORRECTION: frozenset(
         """actually longer anymore moved quit started switched changed relocated relocating left mind used work
-        working works job hired again instead meant correction turns settling settled back""".split()
+        working works job hired again instead meant correction turns settling settled back smoked vaped cigarette
+        cig""".split()
     ),
 }
 """Words one of which must occur for a cue family to be searched at all (a cheap gate)."""

@@ -20,7 +20,7 @@ from typing import Final
 
 __all__ = ["SIGNALS_VERSION", "current_signals_version"]
 
-SIGNALS_VERSION: Final = 8
+SIGNALS_VERSION: Final = 9
 """1: the first recorded version (session 28); stores written before hold 0. 2: a sentence's
 first word is a person when a verb of a person's life follows it ("Priya works at Globex
 now."), so a fact said of someone before they spoke is read of them. 3: a known first name
@@ -36,7 +36,9 @@ lone name after "hired by", "recruited by", "employed by" or "offer from" is an 
 I still live in Lyon", "No no, …") negates nothing, as a bare "No," did not (the held-out
 turns' digest changed with this one). 7: a bare weekday after "I start" names the one to come
 ("I start on Monday"). 8: vaping again and being back on cigarettes (or to smoking) are
-change cues, as smoking again was (the held-out turns' digest is unchanged)."""
+change cues, as smoking again was (the held-out turns' digest is unchanged). 9: "I haven't
+smoked in six months" (also "vaped", "had a cigarette", with for or since) is a change cue:
+the habit said before has ended."""
 
 
 def current_signals_version() -> int:

@@ -619,3 +619,139 @@ def test_a_name_given_to_no_pet_or_no_name_after_a_pet_names_none(text: str, exp
 )
 def test_a_baby_or_little_one_named_is_a_child(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="children") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I have a son and a daughter.", {"a son", "a daughter"}),
+        ("I've got a daughter and a son.", {"a daughter", "a son"}),
+        ("We have two sons and a daughter.", {"two sons", "a daughter"}),
+        ("I have a son and two daughters.", {"a son", "two daughters"}),
+        ("I have a son and daughter.", {"a son", "a daughter"}),
+        ("I have a son named Leo and a daughter.", {"Leo", "a daughter"}),
+        ("I have two kids and a dog.", {"two kids"}),  # the dog is no child
+        ("I have a son and a daughter-in-law.", {"a son"}),
+        ("I don't have a son and a daughter.", set()),
+    ],
+)
+def test_each_kind_of_child_in_a_list_is_one(text: str, expected: set[str]) -> None:
+    """"I have a son and a daughter" made "a son" alone, and "I've got …" nothing."""
+    assert {value for _, value, _, _ in facts(text, attribute="children")} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I have a brother and a sister.", {"a brother", "a sister"}),
+        ("I have two brothers and a sister.", {"two brothers", "a sister"}),
+        ("I have a sister and two brothers.", {"a sister", "two brothers"}),
+        ("I've got an older brother.", {"a brother"}),
+        ("I have a little sister who lives in Rome.", {"a sister"}),
+        ("I have a brother and a sister named Eva.", {"a brother", "Eva"}),
+        ("I have a sister named Eva.", {"Eva"}),  # by name only
+        ("I have a sister company in Oslo.", set()),
+        ("I have a brother-in-law.", set()),
+        ("I don't have a brother.", set()),
+    ],
+)
+def test_a_sibling_said_by_kind_alone_or_in_a_list_is_one(text: str, expected: set[str]) -> None:
+    """"I have a brother and a sister" made no sibling: one unnamed sibling was read in no form,
+    and a list only where each was named."""
+    assert {value for _, value, _, _ in facts(text, attribute="siblings")} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("We got a parrot last week, his name is Kiwi.", "Kiwi"),
+        ("I got a puppy from the local shelter, her name is Coco.", "Coco"),
+        ("We rescued a dog two weeks ago and named him Rex.", "Rex"),
+        ("We adopted a cat yesterday. His name is Kiwi.", "Kiwi"),
+        ("We got a parrot last week, Tom named his son Kiwi.", None),
+        ("We got a parrot on Saturday, my sister's name is Eva.", None),
+    ],
+)
+def test_a_new_pet_named_after_when_or_where_it_came_has_that_name(text: str, name: str | None) -> None:
+    """The name was read only right after the pet: "a parrot last week, his name is Kiwi" was a
+    parrot with no name."""
+    values = {value for _, value, _, _ in facts(text, attribute="pets")}
+    assert values == ({name} if name else {"parrot"})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm going through a divorce.", {("plans", "get divorced", "positive", "planned")}),
+        ("We're in the middle of a messy divorce.", {("plans", "get divorced", "positive", "planned")}),
+        ("We're divorcing.", {("plans", "get divorced", "positive", "planned")}),
+        ("My wife Eva and I are getting divorced.", {("plans", "get divorced", "positive", "planned"),
+                                                     ("relationship_status", "married", "positive", "asserted")}),
+        # one divorcing is still married: no status of divorced, nor a partner ended
+        ("I'm not going through a divorce.", set()),
+    ],
+)
+def test_a_divorce_under_way_is_a_plan_and_leaves_the_marriage(text: str, expected: set[Fact]) -> None:
+    """"I'm going through a divorce" made nothing, as "I'm getting divorced" made the plan."""
+    assert {f for f in facts(text) if f[0] in {"plans", "relationship_status", "partner"}} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "ex"),
+    [
+        ("I'm divorced from Eva.", "Eva"),
+        ("I'm separated from Tobias now.", "Tobias"),
+        ("I've been divorced from Eva for two years.", "Eva"),
+        ("I'm divorced from reality.", None),
+        ("I'm not divorced from Eva.", None),
+    ],
+)
+def test_divorced_from_a_named_spouse_ends_that_partner(text: str, ex: str | None) -> None:
+    """"I'm divorced from Eva" made the status alone: "Who is Ana's wife?" still answered Eva."""
+    expected = {("partner", ex, "negative", "asserted")} if ex else set()
+    assert facts(text, attribute="partner") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My wife is Eva.", {("partner", "Eva", "positive", "asserted")}),
+        ("My husband is Tobias.", {("partner", "Tobias", "positive", "asserted")}),
+        ("My girlfriend is Eva, she's a nurse.", {("partner", "Eva", "positive", "asserted")}),
+        ("My sister is Lucia.", {("siblings", "Lucia", "positive", "asserted")}),
+        ("My brother is Tobias and he lives in Rome.", {("siblings", "Tobias", "positive", "asserted")}),
+        # what someone is, not who: no name
+        ("My wife is Italian.", set()),
+        ("My husband is Catholic.", set()),
+        ("My dad is Irish.", set()),
+        ("My sister is Canadian.", set()),
+        ("My wife is Vietnamese.", set()),
+        ("My sister is Lucia's age.", set()),
+        ("My husband is Tom Smith.", set()),
+    ],
+)
+def test_a_partner_or_relative_said_to_be_a_name_is_that_person(text: str, expected: set[Fact]) -> None:
+    """"My wife is Eva." named no partner ("my wife Eva" and "my wife is called Eva" did), so
+    "Who is Ana's wife?" claimed nothing."""
+    assert {f for f in facts(text) if f[0] in {"partner", "siblings", "parents"}} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We had a baby boy last week, Leo.", "Leo"),
+        ("We had a baby girl on Monday, her name is Ada.", "Ada"),
+        ("We had a baby girl last week.", "baby girl"),
+        ("We had a baby boy last week, Leo's brother.", "baby boy"),
+    ],
+)
+def test_a_baby_named_after_when_it_came_is_that_child(text: str, expected: str) -> None:
+    assert {value for _, value, _, _ in facts(text, attribute="children")} == {expected}
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("We got a second cat last week, Miso.", "Miso"), ("We adopted a kitten on Saturday, we named her Miso.", "Miso")],
+)
+def test_a_pet_named_alone_after_when_it_came_is_that_pet(text: str, name: str) -> None:
+    assert {value for _, value, _, _ in facts(text, attribute="pets")} == {name}

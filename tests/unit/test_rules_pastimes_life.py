@@ -157,6 +157,23 @@ def test_health_forms(text: str, expected: set[Fact]) -> None:
         ("I sold my Honda.", {("possessions", "Honda", "negative", "asserted")}),
         ("I sold my old Volvo last month.", {("possessions", "Volvo", "negative", "asserted")}),
         ("I sold my Honda shares.", set()),
+        # the car or the house sold said with "the" ("we sold the Tesla" once left it held)
+        ("We sold the Tesla and got a Subaru.", {("possessions", "Tesla", "negative", "asserted"),
+                                                 ("possessions", "Subaru", "positive", "asserted")}),
+        ("We sold the house last year.", {("possessions", "house", "negative", "asserted")}),
+        ("I sold the car to my neighbour.", {("possessions", "car", "negative", "asserted")}),
+        ("We got rid of the boat.", {("possessions", "boat", "negative", "asserted")}),
+        ("I sold the Tesla stock.", set()),
+        ("I sold the idea to my boss.", set()),
+        # a car got in a trade ("I traded in my Toyota for a Tesla"), as one bought; the one
+        # traded in is no cessation the validator reads, so it is not ended
+        ("I traded in my Toyota for a Tesla.", {("possessions", "Tesla", "positive", "asserted")}),
+        ("We swapped the car for a Volvo.", {("possessions", "Volvo", "positive", "asserted")}),
+        ("I traded my guitar for a Tesla poster.", set()),
+        ("I didn't trade in my Toyota for a Tesla.", set()),
+        # the "I" dropped, as chat drops it
+        ("Just bought a Toyota!", {("possessions", "Toyota", "positive", "asserted")}),
+        ("Sold my Honda last week.", {("possessions", "Honda", "negative", "asserted")}),
     ],
 )
 def test_possession_forms(text: str, expected: set[Fact]) -> None:
@@ -397,4 +414,48 @@ def test_training_for_something_else_or_denied_is_no_pastime(text: str) -> None:
     ],
 )
 def test_a_diet_given_up_ends_the_label(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="diet") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I haven't smoked in six months.", {("habits", "smoking", "negative", "asserted")}),
+        ("I haven't had a cigarette since May.", {("habits", "smoking", "negative", "asserted")}),
+        ("I've not vaped for a year.", {("habits", "vaping", "negative", "asserted")}),
+        ("I haven't smoked in a while.", set()),  # says nothing of now
+        ("I haven't smoked salmon in years.", set()),
+    ],
+)
+def test_not_smoking_for_a_time_is_no_smoking_now(text: str, expected: set[Fact]) -> None:
+    """"I haven't smoked in six months" made nothing: "Does Ana smoke?" still answered yes."""
+    assert facts(text, attribute="habits") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm on a keto diet now.", {("diet", "keto", "positive", "asserted")}),
+        ("I'm on the paleo diet.", {("diet", "paleo", "positive", "asserted")}),
+        ("I'm on a keto diet for a week.", set()),  # a trial
+        ("I'm not on a keto diet.", {("diet", "keto", "negative", "asserted")}),  # said of now: not keto
+        ("I'm on a diet.", set()),  # which, it does not say
+    ],
+)
+def test_on_a_named_diet_is_that_diet(text: str, expected: set[Fact]) -> None:
+    """"I'm on a keto diet now" made nothing, as "I'm keto now" made keto."""
+    assert facts(text, attribute="diet") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I've started drinking again.", {("diet", "alcohol", "positive", "asserted")}),
+        ("I'm drinking wine again.", {("diet", "alcohol", "positive", "asserted")}),
+        ("I'm not drinking again.", set()),
+        ("I started drinking water again.", set()),
+    ],
+)
+def test_drinking_again_is_alcohol_back_in_the_diet(text: str, expected: set[Fact]) -> None:
+    """"I've started drinking again" made nothing: "Does Ana drink?" kept "not alcohol"."""
     assert facts(text, attribute="diet") == expected

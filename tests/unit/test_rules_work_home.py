@@ -621,6 +621,8 @@ def test_a_second_verb_after_and_now_shares_the_subject(text: str, expected: Fac
         ("I lost my job at the bakery in March, so money is tight.",
          {("employer", "bakery", "negative", "asserted"), ("employer", "unemployed", "positive", "asserted")}),
         ("I lost my job at Globex, but I found a new one.", {("employer", "Globex", "negative", "asserted")}),
+        ("Melinda lost her job at the bookstore.",  # a kind ``WORKPLACES`` has and the old inline list lacked
+         {("employer", "bookstore", "negative", "asserted"), ("employer", "unemployed", "positive", "asserted")}),
         # a job left by choice says nothing of what one does now
         ("I quit Globex.", {("employer", "Globex", "negative", "asserted")}),
         ("I quit my job at Globex.", {("employer", "Globex", "negative", "asserted")}),
@@ -1162,6 +1164,7 @@ def test_staying_home_once_wished_or_for_a_day_leaves_the_employer(text: str) ->
     "text",
     [
         "The startup laid everyone off, including me.",
+        "The nonprofit laid everyone off, including me.",  # a workplace kind the old inline list lacked
         "Globex laid off the whole team, me included.",
         "The company laid off 200 people, including me.",
         "They let all of us go last week.",
@@ -1244,3 +1247,84 @@ def test_back_in_a_place_for_a_visit_or_a_story_is_no_home(text: str) -> None:
 )
 def test_been_with_an_organisation_for_years_is_the_employer(text: str, employer: set[Fact]) -> None:
     assert facts(text, attribute="employer") == employer
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Globex promoted me to team lead!", {("employer", "Globex", "positive", "asserted"),
+                                              ("occupation", "team lead", "positive", "asserted")}),
+        ("Initech has promoted me to head of sales.", {("employer", "Initech", "positive", "asserted"),
+                                                       ("occupation", "head of sales", "positive", "asserted")}),
+        ("They just promoted me to senior engineer.", {("occupation", "senior engineer", "positive", "asserted")}),
+        ("My boss promoted me to manager last week.", {("occupation", "manager", "positive", "asserted")}),
+        ("I got promoted to tech lead.", {("occupation", "tech lead", "positive", "asserted")}),
+        # a person who promoted, a promotion denied or wished, no job title: no job
+        ("Tobias promoted me to team lead.", {("occupation", "team lead", "positive", "asserted")}),
+        ("Globex didn't promote me to team lead.", set()),
+        ("Globex might promote me to team lead.", set()),
+        ("Globex promoted me to the top of the list.", set()),
+        ("I'm the lead singer in a band.", set()),
+    ],
+)
+def test_promoted_by_the_employer_is_the_title_and_the_employer(text: str, expected: set[Fact]) -> None:
+    """"Globex promoted me to team lead!" made nothing ("lead" was no job noun either)."""
+    assert facts(text, attribute="employer") | facts(text, attribute="occupation") == expected
+
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Started my first job at Globex!", {("employer", "Globex", "positive", "asserted")}),
+        ("I started my first real job at Initech last week.", {("employer", "Initech", "positive", "asserted")}),
+        ("Lost my job today.", {("employer", "unemployed", "positive", "asserted")}),
+        ("Lost my keys again.", set()),
+    ],
+)
+def test_a_first_job_started_or_a_job_lost_with_the_i_dropped_is_the_employer(text: str, expected: set[Fact]) -> None:
+    """"Started my first job at Globex!" was an event only: the student had no employer."""
+    assert facts(text, attribute="employer") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I moved out and got my own place in Leeds.", {("residence", "Leeds", "positive", "asserted")}),
+        ("We have our own flat in Porto now.", {("residence", "Porto", "positive", "asserted")}),
+        ("I got my own place in Leeds for the summer.", set()),
+        ("I'll get my own place in Leeds next year.", set()),
+        ("I don't have my own place in Leeds.", set()),
+    ],
+)
+def test_a_place_of_ones_own_is_where_one_lives(text: str, expected: set[Fact]) -> None:
+    """"I moved out and got my own place in Leeds" made no home: "Where does Ana live?" claimed
+    nothing."""
+    assert facts(text, attribute="residence") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I got a new teaching job at Hillview Academy.", {("employer", "Hillview Academy", "positive", "asserted")}),
+        ("I landed a sales job at Initech.", {("employer", "Initech", "positive", "asserted")}),
+        ("I got a new job at Globex.", {("employer", "Globex", "positive", "asserted")}),
+        ("I got a job offer from Globex.", set()),  # an offer is no job
+    ],
+)
+def test_a_job_said_with_its_kind_is_the_employer(text: str, expected: set[Fact]) -> None:
+    """"I got a new teaching job at Hillview Academy" made no employer: only "a (new) job" was read."""
+    assert facts(text, attribute="employer") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We're renting in Lisbon now.", {("residence", "Lisbon", "positive", "asserted")}),
+        ("We rent in Porto.", {("residence", "Porto", "positive", "asserted")}),
+        ("I'm renting in Lisbon for the summer.", set()),
+        ("We're renting a car in Lisbon.", set()),
+    ],
+)
+def test_renting_in_a_place_is_living_there(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="residence") == expected

@@ -220,12 +220,20 @@ def test_no_mentions_for_pronouns_months_or_interjections() -> None:
         ("I started smoking again", SignalKind.CORRECTION, "smoking again"),
         ("Sadly I'm vaping again", SignalKind.CORRECTION, "vaping again"),
         ("I'm back on cigarettes", SignalKind.CORRECTION, "back on cigarettes"),
+        ("I haven't smoked in six months", SignalKind.CORRECTION, "haven't smoked"),
+        ("I've not vaped for a year", SignalKind.CORRECTION, "'ve not vaped"),
+        ("I haven't had a cigarette since May", SignalKind.CORRECTION, "haven't had a cigarette"),
     ],
 )
 def test_cues(text: str, kind: SignalKind, cue: str) -> None:
     found = [s for s in detect_signals(text, AT) if s.kind is kind]
     assert [s.text for s in found] == [cue]
     assert found[0].normalized == kind.value
+
+
+@pytest.mark.parametrize("text", ["I haven't smoked in a while", "I haven't smoked salmon in years", "I haven't smoked"])
+def test_a_habit_not_kept_for_no_stated_time_is_no_change(text: str) -> None:
+    assert kinds(text, SignalKind.CORRECTION) == []
 
 
 def test_no_longer_is_both_negation_and_correction() -> None:

@@ -24,7 +24,7 @@ from tests.contract.conftest import HashEmbedder
 
 HELDOUT = Path(__file__).resolve().parents[1] / "fixtures" / "heldout" / "heldout-v1.json"
 
-PINNED = (8, "80e488e093ea723d8f56199a53de93ef9d53a542dbeaf5745eb97376d491a29c")
+PINNED = (9, "80e488e093ea723d8f56199a53de93ef9d53a542dbeaf5745eb97376d491a29c")
 """(``SIGNALS_VERSION``, the digest of the held-out turns' detection under it)."""
 
 

@@ -94,6 +94,14 @@ EMPLOYER: list[Row] = [
     ("I don't like my job.", "Ana has no job.", "employer", "unemployed", "positive", "asserted", FLIP),
     ("My job is not boring.", "Ana has no job.", "employer", "unemployed", "positive", "asserted", FLIP),
     ("I never wanted this job.", "Ana has no job.", "employer", "unemployed", "positive", "asserted", FLIP),
+    # "have a job" is said only where its noun phrase ends there: a job interview, a job offer
+    # is another thing (the surface once matched inside "don't have a job interview")
+    ("I don't have a job interview today.", "Ana has no job.", "employer", "unemployed", "positive", "asserted", FLIP),
+    ("I have no job offers yet.", "Ana has no job.", "employer", "unemployed", "positive", "asserted", FLIP),
+    ("I'm without a job coach now.", "Ana has no job.", "employer", "unemployed", "positive", "asserted", FLIP),
+    ("I don't have a job yet.", "Ana has no job.", "employer", "unemployed", "positive", "asserted", OK),
+    ("No job interview today, I don't have a job anymore.", "Ana has no job.", "employer", "unemployed", "positive",
+     "asserted", OK),
 ]
 
 RESIDENCE: list[Row] = [
@@ -123,6 +131,8 @@ RELATIONSHIP: list[Row] = [
     ("My ex-husband Tom called.", "Ana's ex-husband is Tom.", "partner", "ex-husband Tom", "positive", "asserted", OK),
     ("My ex-husband Tom called.", "Ana's husband is Tom.", "partner", "Tom", "positive", "asserted", FLIP),
     ("I'm divorced.", "Ana is divorced.", "relationship_status", "divorced", "positive", "asserted", OK),
+    ("I have a boyfriend named Tom.", "Ana has a boyfriend.", "relationship_status", "in a relationship", "positive",
+     "asserted", OK),
     ("I'm thinking about divorcing Tom.", "Ana is thinking about divorcing Tom.", "partner", "Tom", "negative", "hedged", OK),
     ("I'm thinking about divorcing Tom.", "Ana divorced Tom.", "partner", "Tom", "negative", "asserted", LOST),
 ]

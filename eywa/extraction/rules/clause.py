@@ -279,11 +279,12 @@ _DROPPED = re.compile(
 )
 _DROPPED_PAST = frozenset(
     "moved relocated started began quit left joined settled retired graduated adopted got landed switched took picked"
-    " accepted resigned"
+    " accepted resigned bought sold lost"
     .split()
 )
 """Past forms that open a chat sentence whose "I" was dropped ("Moved to Lisbon last week!",
-"Just started at Initech", "Got a new job at Initech!"): a verb in the past tense cannot be
+"Just started at Initech", "Got a new job at Initech!", "Just bought a Toyota!", "Lost my job
+today."): a verb in the past tense cannot be
 a command, and opening a clause it has no other subject."""
 _DROPPED_ONGOING = frozenset("living working".split())
 """-ing forms read so only after an adverb of the present ("Still living in Porto",

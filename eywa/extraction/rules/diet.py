@@ -36,7 +36,7 @@ from eywa.extraction.rules.clause import (
     rule,
     stated_start,
 )
-from eywa.extraction.rules.phrasing import article, fact, possessive
+from eywa.extraction.rules.phrasing import article, fact, possessive, predicate
 from eywa.models import CandidateFact, Polarity
 from eywa.signals.cues import negations
 
@@ -68,12 +68,13 @@ quit keto", "I gave up on the vegan diet": the label no longer holds, as "I'm no
 anymore" says (not "I quit the vegan cooking class")."""
 _ON_DIET = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?P<neg>not\s+|no\s+longer\s+)?{ADV}on\s+"
-    rf"(?:(?:a|an|the|my)\s+(?:strict\s+|new\s+|whole\s+)*(?P<diet>{DIETS})\s+(?:diet|plan)\b|(?P<bare>{DIETS})\b{_NOT_A_DISH})",
+    rf"(?:(?:a|an|the|my)\s+(?:strict\s+|new\s+|whole\s+)*(?P<diet>{DIETS})\s+(?:diet|plan)\b|(?P<bare>{DIETS})\b{_NOT_A_DISH})"
+    r"(?!\s+(?:for\s+(?:the|this|a|one|two)\s+(?:week|weekend|month|day)|this\s+week|until)\b)",
     "on",
 )
 """"I'm on a keto diet (now)", "I've been on a vegan diet since January", "I'm on keto": the
 label, as "I'm keto" says it; "I'm not on keto anymore", "I'm no longer on a vegan diet": no
-longer ("I've been on a vegan diet", with no how long, is once)."""
+longer ("I've been on a vegan diet", with no how long, is once; "… for a week" is a trial)."""
 _TOOK_UP_DIET = rule(
     rf"{SUBJ}(?:{HAVE}(?:\s+{ADV}been)?)?\s+{ADV}(?P<verb>switched|changed|moved|converted|started|began|begun|adopted"
     rf"|went\s+on|gone\s+on|follow|follows|following|eat|eats|eating|stick\s+to|stuck\s+to|sticking\s+to)\s+"
@@ -123,6 +124,13 @@ _EATS_AGAIN = rule(
 )
 """"I eat fish again", "I started eating fish again", "I'm eating meat again": the food is back
 in the diet (the validator reads "again" as the change it is)."""
+_DRINKS_AGAIN = rule(
+    rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?:drink|drinks|drinking|(?:started|began|begun|start)\s+(?:drinking|to\s+drink))\s+"
+    r"(?:(?:alcohol|wine|beer|booze)\s+)?again\b",
+    "again",
+)
+""""I've started drinking again", "I'm drinking wine again": alcohol is back in the diet (after
+"I don't drink", "I'm sober"), as a food eaten again is."""
 
 
 def activity(raw: str) -> str:
@@ -144,7 +152,7 @@ def diet(ctx: Ctx) -> Iterator[CandidateFact]:
                    valid_from=past_date(ctx, m), confidence=0.85)
     for m, s in matches(ctx, _DIET_IS):
         label = _label(m.group("diet"))
-        if m.group("neg"):
+        if m.groupdict().get("neg"):
             still = " anymore" if CESSATION_TAIL.search(ctx.text) or "longer" in m.group("neg") else ""
             yield fact(ctx, s, f"{s} is not {label}{still}", "diet", label, polarity="negative", confidence=0.8)
         elif not ctx.part.negated and not experiential_state(ctx, m):
@@ -173,6 +181,9 @@ def diet(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _EATS_AGAIN):
         food = activity(m.group("food"))
         yield fact(ctx, s, f"{s} eats {food} again", "diet", food, confidence=0.8)
+    for m, s in matches(ctx, _DRINKS_AGAIN):
+        said = predicate(m, s) or "drinks again"
+        yield fact(ctx, s, f"{s} {said}", "diet", "alcohol", valid_from=past_date(ctx, m), confidence=0.8)
 
 
 def _diet_said_by_name(ctx: Ctx) -> Iterator[CandidateFact]:

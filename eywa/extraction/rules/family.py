@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 
 from eywa.attributes.kin import KIN_AGE, RELATIVE_ATTRIBUTE
-from eywa.extraction.lexicon import NOT_NAMES, NUMBER_WORD
+from eywa.extraction.lexicon import NOT_NAMES, NOT_PEOPLE_SAID_AFTER_IS, NUMBER_WORD
 from eywa.extraction.rules.clause import (
     A,
     ADV,
@@ -36,7 +36,8 @@ from eywa.extraction.rules.clause import (
     said_companion,
     stated_start,
 )
-from eywa.extraction.rules.phrasing import fact, possessive
+from eywa.extraction.rules.pets import named_after
+from eywa.extraction.rules.phrasing import article, fact, possessive
 from eywa.models import CandidateFact
 
 _STATUS = r"(?P<st>married|engaged|divorced|separated|widowed|single(?!\s+(?:parent|mom|mother|dad|father)))"
@@ -84,7 +85,15 @@ partner, and married."""
 _TIED_KNOT = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:finally\s+)?tied\s+the\s+knot\b", "tied knot")
 """"We tied the knot in June", "Tobias and I tied the knot": married (the registry's synonym),
 and the one married with the partner."""
-_GETTING = rule(rf"{SUBJ}{BE}\s+{ADV}getting\s+(?P<st>married|divorced|engaged)\b", "getting")
+_GETTING = rule(
+    rf"{SUBJ}{BE}\s+{ADV}(?:getting\s+(?P<st>married|divorced|engaged)\b|(?P<through>going\s+through\s+a\s+divorce"
+    rf"|in\s+the\s+(?:middle|midst|process)\s+of\s+(?:a|an|our|my)\s+(?:ugly\s+|messy\s+)?divorce|divorcing)(?![\w'’-]))",
+    "getting going middle midst process divorcing",
+)
+""""We're getting married", "I'm getting divorced", "I'm going through a divorce", "we're in the
+middle of a divorce", "we're divorcing": a change to come (``plans``), no status of now — one
+divorcing is still married (the registry holds no "divorcing"; "separated" would claim what the
+turn does not say)."""
 _BROKE_UP = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>broke\s+up|split\s+up|separated|called\s+it\s+off)"
     rf"(?:\s+with\s+(?P<name>{NAME}))?\b{_FROM_NO_ONE}",
@@ -118,11 +127,22 @@ _ROLE_WORDS = "husband wife fiance fiancé fiancee fiancée boyfriend girlfriend
 """A partner's role, as the partner rules name it (and their gate words)."""
 _SPOUSE = rule(
     rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?P<ex>ex-?\s*)?{_ROLE}\b"
-    rf"(?:(?:,|\s+is\s+(?:named|called)|,\s+(?:named|called)|{A}s\s+name\s+is)?\s+(?P<name>{NAME})\b(?!{A}s))?",
+    rf"(?:(?:,|\s+is\s+(?:named|called)|,\s+(?:named|called)|{A}s\s+name\s+is|(?P<is>\s+is))?\s+(?P<name>{NAME})\b(?!{A}s))?",
     _ROLE_WORDS,
 )
 """"my husband, Tom", "my husband Tom", "my husband is called Tom", "my girlfriend's name is
-Lucia": the partner is named (not "my wife called Ines yesterday", a call)."""
+Lucia", "my wife is Eva" (``named_by_is``): the partner is named (not "my wife called Ines
+yesterday", a call)."""
+_IS_NAME_ENDS = re.compile(r"\s*(?:[.!?,;]|$)|\s+(?:and|who|now|too|by\s+the\s+way)\b")
+
+
+def named_by_is(ctx: Ctx, m: re.Match[str]) -> bool:
+    """Whether "my wife is Eva" names the one it says: a person Level 0 found, ending its
+    clause ("my wife is Eva.", "… is Eva, she's a nurse"), not "my wife is Italian", "my husband
+    is Catholic" nor "my sister is Eva's age"."""
+    name = m.group("name")
+    what = name in NOT_PEOPLE_SAID_AFTER_IS or name.endswith(("ish", "ese"))
+    return name in ctx.persons and not what and _IS_NAME_ENDS.match(ctx.text, m.end()) is not None
 _NAME_MY_SPOUSE = rule(
     rf"(?<![\w'’])(?P<name>{NAME}),\s+(?P<subj>[Mm]y)\s+{_ROLE}\b(?=\s*[,.!;]|\s*$)",
     _ROLE_WORDS,
@@ -164,18 +184,21 @@ _DIVORCE_DONE = rule(
 _DATING = rule(rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}dating\s+(?P<name>{NAME})\b(?!{A}s)", "dating")
 """"I'm dating Tobias (now)", "I've been dating Tobias for a year": the partner, and a
 relationship (not "seeing Tobias", often a meeting)."""
+_KID_ADJ = r"(?:(?:beautiful|wonderful|amazing|little|lovely|grown|young|grown-up|teenage|adult)\s+)?"
 _KID_NAMES = rf"{NAME}(?:(?:\s*,\s*{NAME})*,?\s+and\s+{NAME}(?=\s*(?:[.!?,;]|$)))?"
 """One name, or a list of them closing its clause ("Leo and Sara", "Leo, Sara and Max")."""
 _KIDS_COUNT = rule(
-    rf"{SUBJ}\s+{ADV}(?:have|has|{HAVE}\s+got|{A}ve\s+got)\s+(?P<n>{NUMBER_WORD})\s+(?:beautiful\s+|wonderful\s+|amazing\s+"
-    rf"|little\s+|lovely\s+|grown\s+|young\s+)?(?P<kind>kids?|children|child|sons?|daughters?|twins"
+    rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+{ADV}got|\s+{ADV}have\s+got)\s+(?P<n>{NUMBER_WORD})\s+{_KID_ADJ}"
+    rf"(?P<kind>kids?|children|child|sons?|daughters?|twins"
     rf"|(?:boys|girls)(?=\s*(?:[.!;]|$|,\s+{NAME}|,?\s+(?:named|called|aged|ages)\b)))\b"
     rf"(?:(?:,?\s+(?:named|called)\s+|,\s+(?={_KID_NAMES}\s*(?:[.!?]|$)))(?P<name>{_KID_NAMES})\b(?!{A}s))?"
-    rf"(?:,?\s+and\s+(?:a|an|one)\s+(?P<kind2>son|daughter|kid|child)(?:,?\s+(?:named|called)\s+(?P<name2>{NAME})\b(?!{A}s))?)?",
+    rf"(?:,?\s+and\s+(?:(?P<n2>{NUMBER_WORD})\s+)?{_KID_ADJ}(?P<kind2>sons?|daughters?|kids?|child|children)(?![\w'’-])"
+    rf"(?:,?\s+(?:named|called)\s+(?P<name2>{NAME})\b(?!{A}s))?)?",
     "kid kids children child son sons daughter daughters twins boys girls",
 )
 """"I have two kids", "I have a son named Leo" (the child is Leo, as of "my son Leo"); each
-child named: "two kids, Leo and Sara.", "a son named Leo and a daughter named Sara"."""
+child named: "two kids, Leo and Sara.", "a son named Leo and a daughter named Sara"; each kind
+of a list: "I've got a son and a daughter", "two sons and a daughter", "a son and daughter"."""
 _MY_KID = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+(?:(?:little|baby|eldest|oldest|youngest|older|younger"
     rf"|teenage|adult|grown-up|two|three|four|first|second|third|fourth|newborn|new)\s+)?"
@@ -212,7 +235,7 @@ else."""
 _RELATIVE_KIND = r"(?P<kind>sister|brother|sibling|mom|mum|mother|dad|father)"
 _MY_RELATIVE = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+{KIN_AGE}{_RELATIVE_KIND}\b"
-    rf"(?:,?\s+|\s+is\s+(?:named|called)\s+|,\s+(?:named|called)\s+|{A}s\s+name\s+is\s+)(?P<name>{NAME})\b",
+    rf"(?:,?\s+|\s+is\s+(?:named|called)\s+|,\s+(?:named|called)\s+|{A}s\s+name\s+is\s+|(?P<is>\s+is\s+))(?P<name>{NAME})\b",
     "sister brother sibling mom mum mother dad father",
 )
 """"my sister Eva", "my older brother, Tom", "my mom is called Rosa", "my dad's name is Carl",
@@ -238,12 +261,18 @@ _ANOTHER_RELATIVE = re.compile(
 sentence, whom the first match (which stops at the first name) leaves."""
 _RELATIVES_COUNT = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+{ADV}got|\s+{ADV}have\s+got)\s+(?P<n>{NUMBER_WORD})\s+{KIN_AGE}"
-    rf"(?P<kind>sisters|brothers|siblings)\b"
-    rf"(?:(?:,?\s+(?:named|called)\s+|,\s+)(?P<name>{_KID_NAMES})\b(?!{A}s))?",
-    "sisters brothers siblings",
+    rf"(?P<kind>sisters|brothers|siblings|sister|brother)(?![\w'’-])"
+    rf"(?:(?:,?\s+(?:named|called)\s+|,\s+)(?P<name>{_KID_NAMES})\b(?!{A}s))?"
+    rf"(?:,?\s+and\s+(?P<n2>{NUMBER_WORD})\s+{KIN_AGE}(?P<kind2>sisters|brothers|sister|brother)(?![\w'’-])"
+    rf"(?!,?\s+(?:named|called)\b|,\s+{NAME}))?",
+    "sisters brothers siblings sister brother",
 )
 """"I have two brothers" (how many), "I have two brothers, Tom and Jake" / "… named Tom and
-Jake" (each a sibling, the count kept in the statements)."""
+Jake" (each a sibling, the count kept in the statements); "I have a brother and a sister", "two
+brothers and a sister": each kind of the list (one named is ``_HAS_RELATIVE``'s)."""
+_KIN_ENDS = re.compile(r"\s*(?:[.!?;,]|$)|\s+(?:and|who|that|in|back|too|as\s+well|living|but)\b")
+"""What may follow a relative said by kind alone ("I have a brother.", "… a sister who …"): not
+"a sister company", "a brother-in-law"."""
 _MY_RELATIVES = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+(?:(?:two|three|four|older|younger|big|little)\s+)?"
     rf"(?P<kind>sisters|brothers|siblings|parents)\b"
@@ -303,8 +332,9 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
                 yield fact(ctx, s, f"{s} and {partner} tied the knot", "partner", partner, valid_from=since,
                            confidence=0.8)
         for m, s in matches(ctx, _GETTING, we=True):
-            st = m.group("st")
-            yield fact(ctx, s, f"{s} is getting {st}", "plans", f"get {st}", modality="planned", confidence=0.8)
+            st = m.group("st") or "divorced"
+            said = " ".join(m.group("through").split()) if m.group("through") else f"getting {st}"
+            yield fact(ctx, s, f"{s} is {said}", "plans", f"get {st}", modality="planned", confidence=0.8)
         yield from _proposal_accepted(ctx)
         for m, s in matches(ctx, _BACK_TOGETHER, we=True):
             if (partner := _name(m.group("name")) or companion(ctx, m)) is not None:
@@ -354,6 +384,11 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             # ("Lucia and I are divorced" states a status and ends nothing: ``eywa.cessation``).
             yield fact(ctx, s, f"{s} and {partner} are {word}", "partner", partner, valid_from=stated_start(ctx, m),
                        confidence=0.85)
+        elif status in _PARTS and (apart := _FROM_NAME.match(ctx.text, m.end())) and (ex := _name(apart.group("name"))):
+            # "I'm divorced from Eva", "I'm separated from Tom": no longer the partner (when it came
+            # to be the turn does not say). ("Eva and I are divorced" states the status only:
+            # ``eywa.cessation`` reads no end there.)
+            yield fact(ctx, s, f"{s} is {word} from {ex}", "partner", ex, polarity="negative", confidence=0.8)
     for m, s in matches(ctx, _MARRIED_TO, we=False) + matches(ctx, _MARRIED_NAME):
         if experiential_state(ctx, m):
             continue  # "I've been married to Tom": it was so, not that it is
@@ -370,6 +405,8 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
     spouses = matches(ctx, _SPOUSE, anywhere=True) + matches(ctx, _HAS_SPOUSE)
     for m, s in spouses:
         role, partner = m.group("role"), _name(m.group("name"))
+        if m.groupdict().get("is") and not named_by_is(ctx, m):
+            partner = None  # "my wife is Italian"
         if _died(ctx, m):
             # "My wife passed away last year": no longer the partner, and no marriage of now.
             yield fact(ctx, s, f"{possessive(s)} {role}{f' {partner}' if partner else ''} passed away", "partner",
@@ -458,7 +495,7 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
     if ctx.part.negated:
         return
     for m, s in matches(ctx, _BABY, we=True):
-        name = _name(m.group("name") or m.group("name_after") or m.group("name_is"))
+        name = _name(m.group("name") or m.group("name_after") or m.group("name_is") or named_after(ctx, m.end()))
         sex = m.group("sex") or {"son": "boy", "daughter": "girl"}.get(m.group("sex_after") or "", m.group("sex_after"))
         kind = m.group("kind") or (f"baby {sex}" if sex else "baby")
         value = name or _KIND_VALUE.get(kind, kind)
@@ -472,6 +509,11 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
             continue
         if m.group("kind2") and (second := _name(m.group("name2"))) is not None and second != s:
             yield fact(ctx, s, f"{s} has a {m.group('kind2')} named {second}", "children", second, confidence=0.85)
+        elif (kind2 := m.group("kind2")) and not m.group("name2"):
+            # "a son and a daughter", "two sons and a daughter": the second kind of the list too
+            n2 = m.group("n2") or article(kind2)
+            if not (n2 in {"a", "an", "one"} and kind2.endswith(("s", "children"))):
+                yield fact(ctx, s, f"{s} has {n2} {kind2}", "children", f"{n2} {kind2}", confidence=0.85)
         names = [name for name in _NAME_WORD.findall(m.group("name") or "") if _name(name) and name != s]
         if n in {"a", "an", "one"} and len(names) == 1:
             yield fact(ctx, s, f"{s} has {n} {kind} named {names[0]}", "children", names[0], confidence=0.85)
@@ -508,6 +550,8 @@ def relatives(ctx: Ctx) -> Iterator[CandidateFact]:
     found = matches(ctx, _MY_RELATIVE, we=True, anywhere=True) + matches(ctx, _HAS_RELATIVE, we=True)
     for m, s in found + matches(ctx, _NAME_MY_RELATIVE, we=True, anywhere=True):
         kind, name = m.group("kind"), _name(m.group("name"))
+        if m.groupdict().get("is") and not named_by_is(ctx, m):
+            continue  # "my sister is Canadian"
         if name is not None and name != s:
             yield fact(ctx, s, f"{possessive(s)} {kind} is {name}", RELATIVE_ATTRIBUTE[kind], name, confidence=0.8)
         yield from _another_relative(ctx, s, m.end())
@@ -519,13 +563,20 @@ def relatives(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{possessive(s)} {kind} include {name}", RELATIVE_ATTRIBUTE[kind], name, confidence=0.8)
     for m, s in matches(ctx, _RELATIVES_COUNT, we=True):
         n, kind = m.group("n"), m.group("kind")
-        if n in {"a", "an", "one"}:  # "one sisters": no count
-            continue
+        one = n in {"a", "an", "one"}
+        if one != (kind in {"sister", "brother"}) or (one and m.group("name")):
+            continue  # "one sisters", "two brother"; "a sister named Eva" is ``_HAS_RELATIVE``'s
+        if one and not m.group("kind2") and not _KIN_ENDS.match(ctx.text, m.end()):
+            continue  # "a sister company"
         names = [name for name in _NAME_WORD.findall(m.group("name") or "") if _name(name) and name != s]
         if not names:
-            yield fact(ctx, s, f"{s} has {n} {kind}", "siblings", f"{n} {kind}", confidence=0.85)
+            said = f"{article(kind) if n in {'a', 'an'} else n} {kind}"  # "an older brother": "a brother"
+            yield fact(ctx, s, f"{s} has {said}", "siblings", said, confidence=0.85)
         for name in names:
             yield fact(ctx, s, f"{s} has {n} {kind}, one named {name}", "siblings", name, confidence=0.8)
+        if (kind2 := m.group("kind2")) and ((n2 := m.group("n2")) in {"a", "an", "one"}) == (kind2 in {"sister", "brother"}):
+            said = f"{article(kind2) if n2 in {'a', 'an'} else n2} {kind2}"
+            yield fact(ctx, s, f"{s} has {said}", "siblings", said, confidence=0.85)
         yield from _another_relative(ctx, s, m.end())
 
 

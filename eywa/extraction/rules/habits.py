@@ -11,13 +11,16 @@ only at the end of its clause or before how much or how often.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from datetime import datetime
 
+from eywa.extraction.anchors import duration_back
 from eywa.extraction.rules.clause import (
     A, ADV, BE, HAVE, SUBJ, Ctx, asserts, experiential_state, matches, past_date, plain, rule, stated_start,
 )
 from eywa.extraction.rules.phrasing import fact
-from eywa.models import CandidateFact
+from eywa.models import CandidateFact, SignalKind
 
 _HOW = (
     r"(?=\s*(?:[.!;,]|$|\s+(?:a\s+pack|a\s+lot|cigarettes|cigars|every|daily|now|again|too|occasionally|socially"
@@ -53,6 +56,13 @@ _NO_SMOKE = rule(
     rf"(?P<verb>smoke|vape){_HOW}",
     "smoke vape",
 )
+_NOT_SINCE = rule(
+    rf"{SUBJ}(?:\s+(?:have|has)\s+not|{A}ve\s+not|\s+haven{A}t|\s+hasn{A}t|{A}s\s+not)\s+{ADV}(?:(?P<verb>smoked|vaped)"
+    rf"|(?:had|touched)\s+(?:a\s+)?(?P<what>cigarettes?|cigs?|vape))\s+(?P<when>in|for|since)\s+(?!(?:a\s+)?while\b)",
+    "smoked vaped cigarette cigarettes cig cigs vape",
+)
+""""I haven't smoked in six months", "I haven't had a cigarette since May": no longer smoking
+(not "I haven't smoked in a while", which says nothing of now)."""
 _QUIT = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>quit|stopped|gave\s+up|kicked)\s+(?:the\s+)?(?P<what>smoking|vaping|cigarettes|cigs)\b",
     "smoking vaping cigarettes cigs",
@@ -93,6 +103,19 @@ _VALUE = {"smoke": "smoking", "smokes": "smoking", "smoker": "smoking", "smoking
           "cigs": "smoking", "vape": "vaping", "vapes": "vaping", "vaper": "vaping", "vaping": "vaping"}  # fmt: skip
 
 
+def _not_since(ctx: Ctx, m: re.Match[str]) -> datetime | None:
+    """When a habit not kept "in six months" / "for a year" / "since May" stopped: the turn's
+    time less the length, or the date (none for a vague one, "in years")."""
+    at = ctx.part.start + m.end()
+    for signal in ctx.turn.signals:
+        if signal.start == at and signal.kind is SignalKind.DURATION and m.group("when") != "since":
+            return duration_back(ctx.turn.observed_at, signal.normalized or "")
+        if signal.start == at and signal.kind is SignalKind.DATE and m.group("when") == "since":
+            start = signal.window_start
+            return start if start is not None and start <= ctx.turn.observed_at else None
+    return None
+
+
 def habits(ctx: Ctx) -> Iterator[CandidateFact]:
     """The habit facts of one part (and drinking, for the diet)."""
     if ctx.part.hedged or ctx.part.hypothetical:
@@ -107,6 +130,12 @@ def habits(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _NO_SMOKE):
         verb = m.group("verb")
         yield fact(ctx, s, f"{s} does not {verb}", "habits", _VALUE[verb], polarity="negative", confidence=0.85)
+    for m, s in matches(ctx, _NOT_SINCE):
+        what = "vaping" if "vap" in m.group(0) else "smoking"
+        done = m.group("verb") or f"had a {m.group('what')}"
+        when = ctx.text[m.start("when") :].split(",")[0].strip(" .!?")  # "in six months"
+        yield fact(ctx, s, f"{s} has not {done} {when}", "habits", what, polarity="negative",
+                   valid_from=_not_since(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _NO_DRINK):
         yield fact(ctx, s, f"{s} does not drink", "diet", "alcohol", polarity="negative", confidence=0.8)
     if ctx.part.negated:

@@ -117,13 +117,21 @@ from, earlier in the same turn; a "here" with no such place names none."""
 _SETTLING_INTO = rule(rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:settling|settled)\s+{_NEW_HOME}\s+{CALLED}{_PLACE}", "settling settled")
 """"We're settling into our new apartment in Austin": a home in the place, lived in now."""
 _RENTS = rule(
-    rf"{SUBJ}(?:{BE})?\s+{ADV}(?:rent|rents|renting)\s+{_A_HOME}\s+in\s+{CALLED}{_PLACE}"
+    rf"{SUBJ}(?:{BE})?\s+{ADV}(?:rent|rents|renting)\s+(?:{_A_HOME}\s+)?in\s+{CALLED}{_PLACE}"
     r"(?!\s+(?:for|over|this|next|during|until|till)\b)",
     "rent rents renting",
 )
-""""We're renting a flat in Glasgow", "I rent an apartment in Leeds": a home rented is lived in,
+""""We're renting a flat in Glasgow", "I rent an apartment in Leeds", "we're renting in Lisbon now":
+a home rented is lived in,
 as "I live in" says. Not a stay ("renting a house in Tuscany for the summer", "… this
 weekend"), nor "rented" (a past), nor a start ahead (``future_date``, as for "live")."""
+_OWN_PLACE = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|found|have|has|{A}ve\s+got|have\s+got)\s+(?:my|our|his|her|their)\s+own\s+"
+    rf"(?:place|flat|apartment|house|home)\s+(?:now\s+)?in\s+{CALLED}{_PLACE}(?!\s+(?:for|over|this|next|during|until|till)\b)",
+    "own",
+)
+""""I got my own place in Leeds", "we have our own flat in Porto now": a home of one's own is
+lived in (not "… for the summer")."""
 _BOUGHT_AND_MOVED_IN = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:bought|purchased|closed\s+on|rented|found)\s+{_A_HOME}\s+in\s+{CALLED}{_PLACE}"
     rf"\s+and\s+{ADV}(?:moved|settled)\s+(?:in|there|into\s+it)\b",
@@ -173,15 +181,22 @@ _OWNS_CAR = rule(
     "have has own owns bought got purchased drive drives ve",
 )
 """"I bought a Tesla", "I drive an old Volvo": the car is the make (possessions ``tesla``)."""
+_TRADED = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:traded|swapped|exchanged)\s+(?:in\s+)?(?:my|our|the)\s+(?:old\s+)?(?:car|{CAR_MAKES})"
+    rf"(?:\s+in)?\s+for\s+(?:a|an)\s+(?P<adj>(?:new|brand\s+new|used|electric)\s+)?(?P<make>{CAR_MAKES})(?![\w'’-])",
+    "traded swapped exchanged",
+)
+""""I traded in my Toyota for a Tesla", "we swapped the car for a Volvo": the car got, as "I
+bought a Tesla" (the one traded in is no cessation the validator reads: it stays held)."""
 _SOLD = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>sold|gave\s+away|got\s+rid\s+of)\s+(?:my|our)\s+"
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>sold|gave\s+away|got\s+rid\s+of)\s+(?:my|our|the)\s+"
     r"(?:(?:old|first|little|electric|vintage)\s+)?"
     rf"(?P<thing>{POSSESSIONS}|(?:{CAR_MAKES})(?=\s*(?:[.!?,;]|$)|\s+[A-Z]|\s+(?:last|this|yesterday|recently|to|and|for"
     r"|because|after|so|in|on|at|two|three|a|an|the)\b))\b(?![\w'’-])",
     "sold gave got",
 )
 """"I sold my car", "we got rid of our boat", "I sold my Honda" (a car by its make, as
-``_OWNS_CAR`` has it): the thing, negative (dated)."""
+``_OWNS_CAR`` has it), "we sold the Tesla", "we sold the house": the thing, negative (dated)."""
 
 
 def place_name(raw: str | None) -> str | None:
@@ -240,6 +255,7 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     lived = [(m, s) for m, s in matches(ctx, _HAS_LIVED, we=True) if lasting(ctx, m.end(), right_after=True)]
     lived += matches(ctx, _CALLED_HOME, we=True) + matches(ctx, _BACK_FOR_GOOD, we=True) + matches(ctx, _RENTS, we=True)
+    lived += matches(ctx, _OWN_PLACE, we=True)
     lived += [
         (m, s) for m, s in matches(ctx, _IN_NOW, we=True)
         if m.group("back") or _MOVE_TALK.search(ctx.turn.text)
@@ -283,6 +299,11 @@ def possessions(ctx: Ctx) -> Iterator[CandidateFact]:
         said = verb if verb in {"got", "bought", "purchased"} else "has"
         yield fact(ctx, s, f"{s} {said} a {m.group('adj') or ''}{thing}", "possessions", thing,
                    valid_from=past_date(ctx, m) if said not in {"has"} else None, confidence=0.8)
+    for m, s in matches(ctx, _TRADED, we=True):
+        make = " ".join(m.group("make").split())
+        car = f"{m.group('adj') or ''}{make}"
+        yield fact(ctx, s, f"{s} got {article(car)} {car}", "possessions", make, valid_from=past_date(ctx, m),
+                   confidence=0.8)
     for m, s in matches(ctx, _OWNS_CAR, we=True):
         make, verb = " ".join(m.group("make").split()), " ".join(m.group("verb").split())
         said = verb if verb in {"got", "bought", "purchased"} else "drives" if verb.startswith("drive") else "has"

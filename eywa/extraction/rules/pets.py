@@ -100,6 +100,14 @@ _PUT_NAME_DOWN = rule(
 """"We had to put Rex down", "we rehomed Miso", "we gave Miso to my aunt" (or "away"): a pet
 named alone, read only when the
 speaker's earlier beliefs hold the name as a pet (``Ctx.named``)."""
+_LOST_NAME = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:sadly\s+)?lost\s+(?P<name>{NAME})\b(?!{A}s)"
+    r"(?=\s*(?:[.!;,]|$)|\s+(?:last|this|yesterday|recently|earlier|in\s+(?:[A-Z]|\d)|on\s+[A-Z]|(?:a|an|one|two|three|\w+)"
+    r"\s+(?:days?|weeks?|months?|years?)\s+ago|to\s+(?:cancer|old\s+age|illness|a\s+\w+))\b)",
+    "lost",
+)
+""""We lost Rex last month", "I lost Biscuit to cancer": a pet the speaker named before, gone
+(``Ctx.named``; not "we lost Rex at the park for an hour", a pet found again)."""
 _NO_PETS = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t)\s+(?:have|own)\s+(?:any\s+)?(?:pets|animals)\b",
     "pets animals",
@@ -129,9 +137,32 @@ def pet_value(pet: str, name: str | None) -> str:
     return SPECIES.get(pet.lower(), pet.lower())
 
 
-def _named_after(ctx: Ctx, end: int) -> str | None:
+_NAME_ALONE = re.compile(rf",\s+(?P<name>{NAME})(?=\s*(?:[.!]|$))")
+_WHENCE = re.compile(r"\s+(?:from|at)\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+(?=\s*[,.!;]|\s+and\b)")
+"""Where a pet came from, said between it and its name ("… a puppy from the local shelter, her name is Coco")."""
+_WHEN = re.compile(
+    r"\s+(?:on\s+(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|(?:last|this)\s+(?:week|weekend|month|morning|night)|yesterday"
+    r"|today|(?:a|one|two|three|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?)\s+ago)(?![\w'’])"
+)
+"""When, as the turn says it where Level 0 placed no date ("on Monday" said on a Tuesday)."""
+
+
+def named_after(ctx: Ctx, end: int) -> str | None:
     """The name the rest of the part (from ``end``), or else the text after it, gives the pet
-    just mentioned (``_NAME_IS``); read only for a pet the match left unnamed."""
+    (or the baby) just mentioned (``_NAME_IS``); read only for one the match left unnamed. A
+    date or where the pet came from may stand between ("we got a parrot last week, his name is
+    Kiwi"), and then the name alone may close the sentence ("we got a second cat last week,
+    Miso.")."""
+    start = end
+    for _ in range(2):
+        at = [d.end - ctx.part.start for d in ctx.dates if d.start - ctx.part.start >= end
+              and not ctx.text[end : d.start - ctx.part.start].strip()]  # fmt: skip
+        if at:
+            end = at[0]
+        elif (whence := _WHENCE.match(ctx.text, end) or _WHEN.match(ctx.text, end)) is not None:
+            end = whence.end()
+    if end > start and (alone := _NAME_ALONE.match(ctx.text, end)) is not None:
+        return alone.group("name")
     later = _NAME_IS.match(ctx.text[end:]) or _NAME_IS.match(ctx.turn.text[ctx.part.start + len(ctx.text) :])
     return None if later is None else later.group("name")
 
@@ -150,6 +181,11 @@ def _named_gone(ctx: Ctx) -> Iterator[CandidateFact]:
         gone = " ".join(m.group("gone").split())
         yield fact(ctx, speaker, f"{possessive(speaker)} pet {known[1]} {gone}", "pets", known[1], polarity="negative",
                    valid_from=past_date(ctx), confidence=0.8)
+    for m, s in matches(ctx, _LOST_NAME, we=True):
+        known = mine.get(m.group("name").casefold())
+        if s == speaker and known is not None and known[0] == "pets":
+            yield fact(ctx, s, f"{s} lost {known[1]}", "pets", known[1], polarity="negative",
+                       valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _PUT_NAME_DOWN, we=True):
         known = mine.get(m.group("name").casefold())
         verb, down = m.group("verb"), m.group("down") or ""
@@ -203,7 +239,7 @@ def pets(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     for m, s in matches(ctx, _GOT, we=True):
         pet, names = m.group("pet"), pet_names(m.group("name"))
-        if not names and (later := _named_after(ctx, m.end())) is not None:
+        if not names and (later := named_after(ctx, m.end())) is not None:
             names = [later]
         how = re.search(r"\b(adopted|got|rescued|bought|brought home|took in|welcomed)\b", m.group(0))
         kind = pet if len(names) < 2 else pet_value(pet, None)

@@ -168,10 +168,15 @@ _HAS_WORKED = rule(rf"{SUBJ}{HAVE}\s+{ADV}worked\s+(?:at|for)\s+{_ORG}", "worked
 """"I've worked at Initech since 2019": the present perfect with how long says one still does
 (not "I worked at Initech", a past, nor "I've worked at Initech", once), and since when
 (``stated_start``: 1 Jan 2019). Only with how long (``lasting``)."""
+_JOB_KIND = (
+    r"(?:(?!(?:going|doing)\b)[a-z]+ing|sales|office|tech|retail|summer|temp|side|desk|government|corporate|remote"
+    r"|research|marketing|design)\s+"
+)
+"""What kind of job it is, between "a new" and "job": "a new teaching job at X", "a sales job at X"."""
 _GOT_JOB = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:got|landed|accepted|found|scored|took)\s+(?:a|an|the|my)\s+"
-    rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|permanent\s+)*(?:job|position|role|(?:job\s+)?offer|(?<=new\s)(?P<one>one))"
-    rf"(?:\s+as\s+(?:a|an)\s+{_TITLE})?\s+(?:at|with|from)\s+{_ORG}{_ROLE_AFTER}",
+    rf"(?:new\s+|full-time\s+|part-time\s+|dream\s+|permanent\s+)*(?:{_JOB_KIND})?(?:job|position|role|(?:job\s+)?offer"
+    rf"|(?<=new\s)(?P<one>one))(?:\s+as\s+(?:a|an)\s+{_TITLE})?\s+(?:at|with|from)\s+{_ORG}{_ROLE_AFTER}",
     "job position role offer one",
 )
 """"I got a job at Globex", "I landed a new position with Initech as an analyst", and in a turn
@@ -222,7 +227,8 @@ _WHEN_AHEAD = (
 """A start said between the employer and the role ("joining Initech *next month* as an engineer")."""
 _STARTS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?P<verb>start|starts|started|starting|begin|begins|began|begun)\s+"
-    rf"(?:work(?:ing)?\s+|(?:a|my)\s+new\s+(?:job|gig|position|role)\s+)?(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_WHEN_AHEAD}{_ROLE_AFTER}",
+    rf"(?:work(?:ing)?\s+|(?:a|my)\s+(?:new|first)\s+(?:(?:real|proper|full-time|part-time)\s+)?(?:job|gig|position|role)\s+)?"
+    rf"(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_WHEN_AHEAD}{_ROLE_AFTER}",
     "start starts started starting begin begins began begun",
 )
 _SIGNED = rule(
@@ -354,10 +360,8 @@ _LEFT_FOR_GOOD = re.compile(
 )
 """After "left the hospital": when one leaves a job, not a building ("… in April", "… last
 year", "… for good", the end of the sentence; not "… at six", "… this morning", "… early")."""
-_PLACE_OF_WORK = (
-    r"(?P<org>the\s+(?:[a-z][a-z-]+\s+){0,3}(?:company|firm|store|shop|hospital|school|bank|agency|restaurant|startup"
-    r"|studio|factory|library|cafe|bakery|clinic|centre|center|warehouse|plant|lab|gym|hotel|newspaper|magazine))\b"
-)
+_PLACE_OF_WORK = rf"(?P<org>the\s+(?:[a-z][a-z-]+\s+){{0,3}}(?:{WORKPLACES}))\b"
+"""A workplace by its kind after "the" ("… my job at the bakery"), the kinds of ``WORKPLACES``."""
 _LOST_JOB_AT = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>lost|quit|left)\s+(?:my|his|her)\s+(?:old\s+)?job\s+(?:at|with)\s+{_PLACE_OF_WORK}",
     "job",
@@ -466,9 +470,8 @@ _EVERYONE = (
     r"|(?:\d+|dozens\s+of|hundreds\s+of|thousands\s+of)\s+(?:people|employees|workers|staff))"
 )
 _MASS_LAYOFF = rule(
-    rf"{_ORG_OPENS}(?:(?P<they>[Tt]hey)|(?:[Tt]he|[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+)?(?P<kind>company|startup|start-up|firm"
-    rf"|employer|agency|studio|store|shop|restaurant|bakery|hospital|factory|plant|warehouse|office|bosses|boss"
-    rf"|management)|{_ORG})\s+{ADV}(?:(?:has|have|had)\s+)?{ADV}"
+    rf"{_ORG_OPENS}(?:(?P<they>[Tt]hey)|(?:[Tt]he|[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+)?(?P<kind>{WORKPLACES}"
+    rf"|employer|office|bosses|boss|management)|{_ORG})\s+{ADV}(?:(?:has|have|had)\s+)?{ADV}"
     rf"(?:(?:laid\s+off|fired|sacked)\s+(?P<who>{_EVERYONE})|laid\s+(?P<who_off>{_EVERYONE})\s+off"
     rf"|(?P<let>let)\s+(?P<who_go>{_EVERYONE})\s+go(?P<for_good>{GONE_FOR_GOOD})?)",
     "laid fired sacked let",
@@ -583,6 +586,16 @@ _PROMOTED = rule(
 )
 """"I got promoted to senior engineer (at Globex)": the occupation, and the employer where it
 is named (one is promoted where one works)."""
+_PROMOTED_ME = rule(
+    rf"{_ORG_OPENS}(?:{_ORG}|(?P<they>[Tt]hey|(?:[Mm]y|[Tt]he)\s+(?:boss|manager|company|firm|bosses))(?![\w'’]))\s+{ADV}"
+    rf"(?:(?:has|have)\s+)?{ADV}promoted\s+me\s+to\s+(?:a\s+|an\s+)?{_TITLE}"
+    r"(?=\s*(?:[.!?,;]|$)|\s+(?:last|this|yesterday|today|on|in|and|but|so|after|at|with)\b)",
+    "promoted",
+)
+""""Globex promoted me to team lead", "they just promoted me to senior engineer", "my boss
+promoted me to manager": the occupation, and a named promoter confirmed as the employer (one
+is promoted where one works; not a person Level 0 knows: "Tom promoted me to …" names no
+workplace)."""
 _MY_EMPLOYER = rule(
     rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?:new\s+|current\s+)?employer\s+is\s+{_ORG}", "employer"
 )
@@ -714,7 +727,8 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
                        confidence=0.8)
     for m, s in matches(ctx, _AT_NOW):
         org, role = org_name(m.group("org")), job_title(m.group("role"))
-        if org is not None and (role or _WORK_TALK.search(ctx.turn.text) or ctx.holds(s, org, "employer")):
+        if org is not None and (role or _WORK_TALK.search(ctx.turn.text) or ctx.holds(s, org, "employer")
+                                or _names_a_job_held(ctx, s, org)):
             yield fact(ctx, s, f"{s} works at {_the(m, org)} now", "employer", org, confidence=0.85)
             yield from _title(ctx, s, m)
     for m, s in matches(ctx, _BEEN_AT):
@@ -843,6 +857,7 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             if "org" in m.groupdict() and (org := org_name(m.group("org"))):
                 yield fact(ctx, s, f"{s} was promoted to {title} at {_the(m, org)}", "employer", org,
                            confidence=0.85)
+    yield from _promoted_me(ctx)
     for m, s in matches(ctx, _IN_DEPARTMENT):
         if not experiential_state(ctx, m) and (org := org_name(m.group("org"))):
             yield fact(ctx, s, f"{s} works in {m.group('dept')} at {_the(m, org)}", "employer", org,
@@ -866,6 +881,36 @@ def _freelance(ctx: Ctx) -> Iterator[CandidateFact]:
             continue
         yield fact(ctx, s, f"{s} works freelance", "employer", "self-employed", valid_from=stated_start(ctx, m),
                    confidence=0.8)
+
+
+def _names_a_job_held(ctx: Ctx, s: str, org: str) -> bool:
+    """Whether the turn says a change (a Level 0 correction cue) and names another workplace
+    ``s``'s earlier beliefs hold as the employer: "I'm not at Globex anymore, I'm at Initech
+    now" speaks of work when Globex was the job ("Globex is far, I'm at Heathrow now" does not)."""
+    if not any(signal.kind is SignalKind.CORRECTION for signal in ctx.turn.signals):
+        return False
+    held = [value for value, (attribute, _) in ctx.named.get(s.casefold(), {}).items() if attribute == "employer"]
+    text = ctx.turn.text.casefold()
+    return any(v != org.casefold() and re.search(rf"(?<![\w'’]){re.escape(v)}(?![\w'’])", text) for v in held)
+
+
+def _promoted_me(ctx: Ctx) -> Iterator[CandidateFact]:
+    """"Globex promoted me to team lead" (``_PROMOTED_ME``): the speaker's new title, and the
+    employer it names."""
+    speaker = ctx.turn.speaker
+    if not speaker or not asserts(ctx):
+        return
+    for m in openings(ctx, _PROMOTED_ME):
+        org = org_name(m.group("org")) if m.group("org") else None
+        if org is not None and org in ctx.persons:
+            org = None  # "Tom promoted me": a person, no workplace
+        if not (title := job_title(m.group("title"))):
+            continue
+        when = past_date(ctx, m)
+        yield fact(ctx, speaker, f"{speaker} was promoted to {title}", "occupation", title, valid_from=when,
+                   confidence=0.8)
+        if org is not None:
+            yield fact(ctx, speaker, f"{_the(m, org)} promoted {speaker} to {title}", "employer", org, confidence=0.85)
 
 
 def _title(ctx: Ctx, s: str, m: re.Match[str]) -> Iterator[CandidateFact]:
