@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import cache
 from types import MappingProxyType
 from typing import Final, Literal, get_args
 
@@ -148,7 +149,7 @@ class Plan:
     before that value began (``Plan.state_at`` once it knows when)."""
     previous: bool = False
     """The question asks what held before the present state ("Where did Ana use to live?",
-    "What was Ana's previous job?", "Who is Ana's ex?", ``asks_previous``): the dimension
+    "What was Ana's previous job?", "Who is Ana's ex-husband?", ``asks_previous``): the dimension
     route answers with the state just before the last change (``Plan.state_at`` once it
     knows when), and the present state never answers it."""
     through: tuple[str, ...] = ()
@@ -471,7 +472,10 @@ def asked_attributes(question: str) -> tuple[str, ...]:
     words = rest.split()
     # A relation behind a prefix counts too: "ex-husband" asks about a husband, "half-sister"
     # about a sibling (not "dairy-free" about free time).
-    words += [rest for prefix, dash, rest in (w.lower().partition("-") for w in words) if dash and prefix in _RELATION_PREFIXES]
+    words += [
+        relation for prefix, dash, relation in (w.lower().partition("-") for w in words)
+        if dash and prefix in _RELATION_PREFIXES
+    ]  # fmt: skip
     found = list(dict.fromkeys([*(name for group in groups for name in group), *attributes_for_words(words)]))
     wh = question_word(question)
     head = head_attribute(question)
@@ -514,13 +518,17 @@ _PREVIOUS_WORDS: Final = frozenset("use used previous previously former formerly
 """Words that only say the question is about the state before the present one."""
 
 
+@cache
+def _attribute_nouns() -> frozenset[str]:
+    """Every attribute's name and aliases, normalised ("job", "girlfriend", "address")."""
+    return frozenset(normalise_name(n) for spec in ATTRIBUTES.values() for n in (spec.name, *spec.aliases))
+
+
 def _attribute_noun(word: str | None) -> bool:
     """Whether ``word`` is missing or names an attribute (its name or an alias: "job",
     "girlfriend", "address"), as after "Ana's old" / "Ana's ex"; "Ana's ex moved" names the
     ex, a person, not an earlier partner of Ana's asked about."""
-    return word is None or any(
-        normalise_name(word) in {normalise_name(n) for n in (spec.name, *spec.aliases)} for spec in ATTRIBUTES.values()
-    )
+    return word is None or normalise_name(word) in _attribute_nouns()
 
 
 def asks_previous(question: str, window: tuple[datetime, datetime] | None) -> bool:
