@@ -41,7 +41,8 @@ ATTRIBUTES: Mapping[str, AttributeSpec] = MappingProxyType({s.name: s for s in S
 """The default registry: canonical name → spec."""
 _ALIASES: Mapping[str, str] = MappingProxyType(_alias_index(ATTRIBUTES))
 _WORDS: Mapping[str, tuple[str, ...]] = MappingProxyType(_word_index(ATTRIBUTES))
-_WORD = re.compile(r"[a-z][a-z'’-]*")
+_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['’-])*")
+"""A word of a question, in any alphabet ("fiancé")."""
 
 
 def canonical_name(name: str, registry: Mapping[str, AttributeSpec] | None = None) -> str:

@@ -160,3 +160,14 @@ def test_a_pastime_asked_for_by_its_kind_is_answered_by_a_line_that_holds_one(me
     assert _claimed(memory, "quiet", "What are Priya's hobbies?").startswith("Priya — hobbies: painting")
     for question in ("What instrument does Priya play?", "What sport does Priya play?"):
         assert _claimed(memory, "quiet", question) == "", question
+
+
+def test_who_one_is_engaged_to_is_answered_with_the_partner(memory: Memory) -> None:
+    """"Who is Priya engaged to?" and "Who is Priya's fiancé?" claimed nothing though the
+    engagement named the partner: "engaged" pointed at the status only, "fiancé" at nothing
+    (the planner read words in ASCII letters only, and "fiance" was no partner word)."""
+    _said(memory, "engaged", ("Tom and I got engaged last weekend!",))
+    for question in ("Who is Priya engaged to?", "Who is Priya's fiancé?", "Who is Priya's fiance?",
+                     "What is Priya's fiancée's name?"):
+        assert _claimed(memory, "engaged", question).startswith("Priya — partner: Tom"), question
+    assert _claimed(memory, "engaged", "Is Priya engaged?").startswith("Priya — relationship_status: engaged")
