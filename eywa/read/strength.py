@@ -33,11 +33,11 @@ leave-one-conversation-out (``eywa bench loco``).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Collection, Sequence
 from typing import Final
 
 from eywa.ids import entity_key
+from eywa.read.overlap import terms
 
 __all__ = [
     "COSINE_WEIGHT",
@@ -64,8 +64,6 @@ LEXICAL_WEIGHT: Final = 2.464
 # them). Leave one conversation out: mean AUC 0.833 with 3, 0.839 with 5, 0.822 with 10.
 LEXICAL_DEPTH: Final = 5
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_SUFFIXES: Final = ("ing", "ed", "es", "s")
 
 
 def evidence_strength(
@@ -119,10 +117,11 @@ def lexical_contrast(words: Sequence[str], hits: Sequence[tuple[str, str | None]
     others'). ``hits`` are (text, whose) pairs, whose being a turn's speaker or a belief's
     subject. With no named person every hit counts as theirs; with no content word, 0.
 
-    Words match on a crude stem (a trailing "ing", "ed", "es" or "s" dropped), so "painted"
-    finds "painting"; case does not matter.
+    Words match as the overlap rankings match them (``eywa.read.overlap.terms``: a crude
+    stem, a trailing "ing", "ed", "es" or "s" dropped, so "painted" finds "painting"; case
+    does not matter; a word under three letters or a function word is no content word).
     """
-    wanted = {stem for word in words for stem in _stems(word)}
+    wanted = terms(" ".join(words))
     if not wanted:
         return 0.0
     keys = {entity_key(name) for name in named}
@@ -131,20 +130,10 @@ def lexical_contrast(words: Sequence[str], hits: Sequence[tuple[str, str | None]
     for text, whose in hits:
         if keys and whose is None:
             continue
-        found = wanted.intersection(_stems(text))
+        found = wanted.intersection(terms(text))
         if not keys or entity_key(whose or "") in keys:
             theirs |= found
         else:
             others |= found
     return (len(theirs) - len(others)) / len(wanted)
 
-
-def _stems(text: str) -> set[str]:
-    return {_stem(word) for word in _WORD.findall(text.casefold())}
-
-
-def _stem(word: str) -> str:
-    for suffix in _SUFFIXES:
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
