@@ -31,6 +31,7 @@ __all__ = [
     "MAX_ANSWER_TURNS",
     "StateAnswer",
     "asked_values",
+    "counted",
     "ended_values",
     "names_only_values",
     "state_answer",
@@ -80,6 +81,7 @@ class StateAnswer:
         confidence: the probability of the answer the text gives (see ``state_answer``).
         asked: the dimension's values the question names (empty for "what/where" questions).
         evidence_ids: the supporting turns, most telling first, at most ``MAX_ANSWER_TURNS``.
+        members: a set's members the line names (``set_members``); empty for a single value.
     """
 
     entity: str
@@ -88,6 +90,7 @@ class StateAnswer:
     confidence: float
     asked: tuple[str, ...]
     evidence_ids: tuple[str, ...]
+    members: tuple[str, ...] = ()
 
 
 def _words(text: str) -> str:
@@ -307,7 +310,21 @@ def state_answer(
         confidence=_confidence(dimension, asked, members, ended),
         asked=asked,
         evidence_ids=_evidence(_supporting(dimension, deltas, by_value, asked, members, ended)),
+        members=tuple(members),
     )
+
+
+_NUMBER: Final = re.compile(
+    r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+couple\s+of|both|twins)\b",
+    re.IGNORECASE,
+)
+
+
+def counted(members: Sequence[str]) -> bool:
+    """Whether a set's members say how many there are: each a name (one each: "Leo, Mia") or
+    said with its number ("two kids"). An unnamed kind ("turtle", "kids") says none, so its
+    line may not answer "How many turtles does Bo have?". Pure."""
+    return bool(members) and all(m[:1].isupper() or _NUMBER.search(m) for m in members)
 
 
 def unrealised_plan(answer: StateAnswer, dimension: Dimension, plan_deltas: Sequence[Delta], words: Sequence[str]) -> StateAnswer | None:

@@ -282,6 +282,16 @@ def without_names(question: str, names: Sequence[str]) -> str:
     return question
 
 
+_COUNT_OF_HELD: Final = re.compile(
+    r"^\s*how\s+many\s+(?:[\w-]+\s+){1,3}?(?:does|do|has|have)\s+(?:[\w-]+(?:['’]s)?\s+){1,4}?(?:have|got|own)\b"
+    r"(?:\s+(?:now|today|currently|at\s+the\s+moment))?\s*\??\s*$",
+    re.IGNORECASE,
+)
+"""A count of what one holds now, asked in the present ("How many kids does Ana have?", "How
+many pets has Bo got?"): the count a state's line of values answers. "How many times did …",
+"How many dogs has Ana had?" and "How many kids does Ana want?" ask for no held state."""
+
+
 def asks_current_state(question: str, shape: Shape, window: tuple[datetime, datetime] | None) -> bool:
     """Whether the question asks what holds now about one attribute.
 
@@ -289,8 +299,15 @@ def asks_current_state(question: str, shape: Shape, window: tuple[datetime, date
     (reasons and manners are not states), and attribute words that agree on an attribute:
     "Is Dario married?" (married → relationship status, partner) does, "What do Priya's
     kids like?" (kids → children, like → likes) asks about a chain of two and does not.
+    A count is a state's when it counts what one holds now (``_COUNT_OF_HELD``): "How many
+    kids does Ana have?" is answered by her children's line.
     """
-    if shape not in STATE_SHAPES or window is not None or _REASON.search(question):
+    if shape == "count":
+        if not _COUNT_OF_HELD.match(question):
+            return False
+    elif shape not in STATE_SHAPES:
+        return False
+    if window is not None or _REASON.search(question):
         return False
     groups = [set(found) for found in attribute_groups(question)]
     agreed = set.intersection(*groups) if groups else set()
@@ -303,7 +320,9 @@ def asks_current_state(question: str, shape: Shape, window: tuple[datetime, date
         return bool(agreed) and all(
             _timeless(name) and (shape == "yes_no" or wh in get_attribute(name).wh_words) for name in agreed
         )
-    return not groups or bool(agreed)
+    if not groups:
+        return shape != "count"  # a count says what it counts: "How many does Ana have?" is no state's
+    return bool(agreed)
 
 
 def _timeless(attribute: str) -> bool:
@@ -425,6 +444,8 @@ _ATTRIBUTE_IDIOMS: Final[tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]] = 
     # (after the idiom above, which "What does Ana do for fun?" must not match once stripped;
     # that one skips "… like to do?").
     (re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys)\s+(?:to\s+do|doing)\b|\bfor\s+fun\b", re.I), ("hobbies",)),
+    # "What does Ana do in her free time?": her pastimes; "time" is no topic of them.
+    (re.compile(r"\b(?:free|spare|leisure)\s+time\b|\bdowntime\b", re.I), ("hobbies",)),
     # "Where does Tom teach?": where one teaches is where one works, though "teach" alone is
     # no attribute's word ("What does Tom teach?" asks for a subject, which no attribute holds).
     (re.compile(r"^\s*where\b.*\bteach(?:es|ing)?\b", re.I), ("employer",)),
@@ -493,11 +514,12 @@ def head_attribute(question: str) -> str | None:
 
 _BEFORE_VALUE: Final = re.compile(
     r"^\s*(?i:where|what|which|who)\b.*?\b(?i:before)\s+"
-    r"(?i:(?:moving|relocating|going|joining|starting|working|living)(?:\s+(?:to|at|for|in|with))?\s+)?"
+    r"(?i:(?:moving|relocating|going|joining|starting|working|living)(?:\s+(?:to|at|for|in|with))?\s+)?(?:the\s+)?"
     r"(?P<value>[A-Z][\w&'.-]*(?:\s+[A-Z][\w&'.-]*)*)\s*[?.!]*\s*$"
 )
 """A question for what held before a value, named at its end ("Where did Ana live before
-Lisbon?", "… before moving to Lisbon?", "Who was Ana's manager before Tom?")."""
+Lisbon?", "… before moving to Lisbon?", "Who was Ana's manager before Tom?"), with a lower-case
+article left out ("… before the NHS?" → "NHS", as the value is kept; "The Hague" keeps its own)."""
 
 
 def value_before(question: str, window: tuple[datetime, datetime] | None) -> str | None:

@@ -48,7 +48,15 @@ from eywa.read.fusion import (
 from eywa.read.items import Hydrated, ItemSource
 from eywa.read.packing import pack
 from eywa.read.plan import Plan, embedding_texts, make_plan, name_spans
-from eywa.read.relatives import Kin, RelativeAsk, ask_of_relatives, asked_through, relation_unclaimed, relatives_asked
+from eywa.read.relatives import (
+    Kin,
+    RelativeAsk,
+    ask_of_relatives,
+    asked_through,
+    relation_count_unclaimed,
+    relation_unclaimed,
+    relatives_asked,
+)
 from eywa.read.policies import answer_instructions
 from eywa.read.strength import LEXICAL_DEPTH, evidence_strength
 from eywa.read.routes import Query, Route, RouteHit
@@ -165,7 +173,7 @@ class Reader:
         embedded = not EMBEDDING_ROUTES.keys() <= self._disabled
         embedding = self._start_embedding(embedding_texts(question, entities, self._disabled)) if embedded else None
         anchor = as_of or datetime.now(timezone.utc)
-        plan = make_plan(question, entities, anchor, self._disabled)
+        plan = relation_count_unclaimed(make_plan(question, entities, anchor, self._disabled), question)
         if self._relatives is not None and plan.entities:
             plan, entities = self._through_relatives(space, question, plan, entities, anchor, as_of)
         timings["plan"] = _ms(clock)

@@ -30,8 +30,8 @@ from eywa.read.plan import Plan
 from eywa.stores.bundle import Stores
 
 __all__ = [
-    "Kin", "RelativeAsk", "Relatives", "ask_of_relatives", "asked_through", "is_name", "relation_unclaimed",
-    "relatives_asked", "said_so",
+    "Kin", "RelativeAsk", "Relatives", "ask_of_relatives", "asked_through", "is_name", "relation_count_unclaimed",
+    "relation_unclaimed", "relatives_asked", "said_so",
 ]  # fmt: skip
 
 
@@ -222,3 +222,20 @@ def relation_unclaimed(plan: Plan, found: Mapping[RelativeAsk, Kin]) -> Plan:
     if any(get_attribute(a).cardinality != "multi" for a in mixed):
         return plan
     return replace(plan, current_state=False, notes=(*plan.notes, "a relation of a mixed set asked: no claim"))
+
+
+_COUNTED: Final = re.compile(r"^\s*how\s+many\s+(?P<counted>(?:[\w-]+\s+){1,3}?)(?:does|do|has|have)\b", re.IGNORECASE)
+
+
+def relation_count_unclaimed(plan: Plan, question: str) -> Plan:
+    """``plan`` without its claim when it counts one relation of a pair kept together: "How
+    many brothers does Ana have?" is planned on her siblings, whose line does not say which
+    of them are brothers, so it may not answer first. A count of the whole set keeps the
+    claim: "How many siblings / kids / brothers and sisters does Ana have?". Pure."""
+    counted = _COUNTED.match(question)
+    if not (plan.shape == "count" and plan.current_state and counted):
+        return plan
+    words = set(_WORD.findall(counted.group("counted").lower()))
+    if not any(_RELATIONS[w].says and not words & _RELATIONS[w].other for w in words & _RELATIONS.keys()):
+        return plan
+    return replace(plan, current_state=False, notes=(*plan.notes, "one relation of a set counted: no claim"))

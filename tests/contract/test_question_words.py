@@ -50,7 +50,8 @@ def test_what_someone_likes_to_do_is_answered_with_their_pastimes(memory: Memory
     answer) and "… do for fun?" likewise; "I run every morning" made no pastime at all."""
     memory.remember("h", [{"text": text, "speaker": "Priya", "session": "s1", "observed_at": "2023-01-10T10:00:00"}
                           for text in ("I love hiking.", "I run every morning.")])  # fmt: skip
-    for question in ("What does Priya like to do?", "What does Priya do for fun?", "What does Priya enjoy doing?"):
+    for question in ("What does Priya like to do?", "What does Priya do for fun?", "What does Priya enjoy doing?",
+                     "What does Priya do in her free time?", "What does Priya do in her spare time?"):
         found = memory.recall("h", question, k=3, as_of="2023-02-01T00:00:00")
         assert found.trace["answer"] is not None, question
         assert found.items[0].text.startswith("Priya — hobbies:") and "running" in found.items[0].text, question

@@ -102,3 +102,16 @@ def test_a_value_that_ended_is_what_held_before_and_an_unchanged_state_answers_n
     assert memory.recall("ex", "Who is Tom dating?", k=3, as_of=ASKED_AT).items[0].text.startswith("Tom — partner: Julia")
     for question in ("Where did Tom use to work?", "Where did Tom use to live?"):
         assert memory.recall("ex", question, k=3, as_of=ASKED_AT).trace["answer"] is None, question
+
+
+def test_a_value_asked_with_its_article_is_the_value_kept(memory: Memory) -> None:
+    """"… before the NHS?": the value is kept as "NHS", and "the" left it unread."""
+    memory.remember("before-the", [
+        {"text": "I work at Initech, in the billing team.", "speaker": "Ana", "session": "a",
+         "observed_at": "2023-02-01T10:00:00"},
+        {"text": "I quit Initech and joined the NHS as a nurse.", "speaker": "Ana", "session": "b",
+         "observed_at": "2023-10-02T10:00:00"},
+    ])  # fmt: skip
+    for question in ("Where did Ana work before the NHS?", "Where did Ana work before joining the NHS?"):
+        said = _claimed(memory, "before-the", question)
+        assert said.startswith("Ana — employer: Initech"), (question, said)

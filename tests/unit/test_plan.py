@@ -100,6 +100,15 @@ def test_the_plan_names_the_attributes_asked_about_in_the_order_the_question_ask
         ("Where did Ana grow up?", True),  # origin never changes: asked in the past tense
         ("Was Ana born in Leeds?", True),
         ("What did Ana receive from her brother?", False),  # "from", but not asked for an origin
+        # A count of what one holds now is a state's; other counts are not.
+        ("How many kids does Ana have?", True),
+        ("How many pets has Ana got now?", True),
+        ("How many kids does Ana want?", False),  # a wish
+        ("How many dogs has Ana had?", False),  # a past
+        ("How many times did Ana move?", False),
+        ("How many languages does Ana speak?", False),  # no attribute word
+        ("How many does Ana have?", False),  # nothing counted
+        ("How much rent does Ana have to pay?", False),
     ],
 )
 def test_current_state_questions_are_present_tense_states_about_one_attribute(question: str, current: bool) -> None:
@@ -138,6 +147,8 @@ def test_a_state_question_about_a_past_time_reads_the_state_at_the_end_of_that_t
         ("What does Ana like to do?", ("hobbies",)),
         ("What does Ana do for fun?", ("hobbies",)),
         ("What does Ana enjoy doing?", ("hobbies",)),
+        ("What does Ana do in her free time?", ("hobbies",)),  # "time" is no topic of them
+        ("What does Ana do in her downtime?", ("hobbies",)),
         ("What does Ana do?", ("occupation", "employer")),
     ],
 )
@@ -292,6 +303,10 @@ def test_the_question_without_names_is_embedded_only_where_the_person_route_weig
         ("Where did Ana work before she joined Globex?", None),  # a clause, not a value
         ("Where did Ana work before Globex in 2020?", None),  # the value not at the end
         ("where did ana work before globex", None),  # no name
+        ("Where did Ana work before the NHS?", "NHS"),  # the value as kept, without its article
+        ("Where did Ana work before joining the NHS?", "NHS"),
+        ("Where did Ana live before The Hague?", "The Hague"),  # an article of the name's own
+        ("Where did Ana work before the summer?", None),
     ],
 )
 def test_the_value_a_question_asks_what_held_before(question: str, value: str | None) -> None:

@@ -11,7 +11,8 @@ import pytest
 from eywa.models import Entity
 from eywa.read.plan import make_plan, without_names
 from eywa.read.relatives import (
-    Kin, RelativeAsk, ask_of_relatives, asked_through, is_name, relation_unclaimed, relatives_asked, said_so,
+    Kin, RelativeAsk, ask_of_relatives, asked_through, is_name, relation_count_unclaimed, relation_unclaimed,
+    relatives_asked, said_so,
 )  # fmt: skip
 
 _AT = datetime(2024, 6, 1, tzinfo=UTC)
@@ -95,6 +96,24 @@ def test_a_relation_asked_of_a_set_holding_the_other_relation_too_is_not_claimed
     assert relation_unclaimed(siblings, {RelativeAsk("Ana", "siblings"): Kin(("Eva", "Tom"))}) is siblings
     husband = make_plan("Who is Ana's husband?", _PEOPLE, _AT)
     assert relation_unclaimed(husband, {RelativeAsk("Ana", "husband"): Kin(("Tom",), ("Eva",))}) is husband
+
+
+@pytest.mark.parametrize(
+    ("question", "claimed"),
+    [
+        ("How many siblings does Ana have?", True),
+        ("How many brothers and sisters does Ana have?", True),
+        ("How many kids does Ana have?", True),
+        ("How many brothers does Ana have?", False),  # the siblings line does not say who is a brother
+        ("How many daughters has Ana got?", False),
+    ],
+)
+def test_a_count_of_one_relation_of_a_set_is_not_claimed(question: str, claimed: bool) -> None:
+    plan = make_plan(question, _PEOPLE, _AT)
+    assert plan.current_state and plan.shape == "count"
+    assert relation_count_unclaimed(plan, question).current_state is claimed
+    if claimed:
+        assert relation_count_unclaimed(plan, question) is plan
 
 
 def test_a_relative_known_by_no_name_is_planned_as_the_person_so_called() -> None:

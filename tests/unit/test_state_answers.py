@@ -12,7 +12,14 @@ from eywa.attributes import get_attribute
 from eywa.models import Delta, Dimension, Modality, Polarity
 from eywa.nous import engine
 from eywa.nous.observations import Observation
-from eywa.read.answers import ANSWER_THRESHOLD, asked_values, names_only_values, state_answer, unrealised_plan
+from eywa.read.answers import (
+    ANSWER_THRESHOLD,
+    asked_values,
+    counted,
+    names_only_values,
+    state_answer,
+    unrealised_plan,
+)
 
 RECORDED = datetime(2030, 1, 1, tzinfo=timezone.utc)
 
@@ -252,3 +259,18 @@ def test_a_plan_is_no_answer_when_the_value_was_held_or_the_plan_was_asserted_or
     assert unrealised_plan(base, residence, asserted, ["York"]) is not None  # planned is still not done
     _, done = dimension([obs("plans", "move to york", "2024-05-02", "e2")])
     assert unrealised_plan(base, residence, done, ["York"]) is None  # an asserted plan is not contradicted here
+
+
+@pytest.mark.parametrize(
+    ("members", "says"),
+    [
+        (("Leo", "Mia"), True),  # a name is one
+        (("two kids",), True),
+        (("Pepper", "three cats"), True),
+        (("turtle",), False),  # an unnamed kind: one or many
+        (("Leo", "kids"), False),
+        ((), False),  # nothing held counts nothing
+    ],
+)
+def test_a_set_counts_when_its_members_say_how_many(members: tuple[str, ...], says: bool) -> None:
+    assert counted(members) is says

@@ -29,6 +29,7 @@ from eywa.read.answers import (
     EVENT_ATTRIBUTES,
     StateAnswer,
     asked_values,
+    counted,
     names_only_values,
     unrealised_plan,
 )
@@ -86,9 +87,11 @@ def may_claim(answer: StateAnswer, plan: Plan) -> bool:
     person, this attribute and its values (``Plan.other_words``), a state attribute, and a
     confidence of at least ``ANSWER_THRESHOLD``. A question that names a value is answered
     only if it asks whether the value holds (yes/no): "What kind of sculpture does Dario make?"
-    asks about the value, which the dimension does not know."""
+    asks about the value, which the dimension does not know. A count ("How many kids does
+    Ana have?") is answered only by a set whose members say how many (``counted``)."""
     return (
         (plan.current_state or plan.state_at is not None)
+        and (plan.shape != "count" or counted(answer.members))
         and answer.attribute not in EVENT_ATTRIBUTES
         and answer.confidence >= ANSWER_THRESHOLD
         and (not answer.asked or plan.shape == "yes_no")
