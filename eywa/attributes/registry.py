@@ -342,6 +342,15 @@ SPECS: tuple[AttributeSpec, ...] = (
         lasting=True,
     ),
     AttributeSpec(
+        name="languages", cardinality="multi", tau_days=_LIFETIME_TAU,
+        tau_source="assumption: a language one speaks is kept for life (50 years, as origin); "
+        "one learned is education until it is said to be spoken.",
+        description="Languages the subject speaks; one they do not is the value with negative polarity.",
+        aliases=("language", "spoken_languages", "tongue"),
+        words=("language", "languages", "speak", "speaks", "spoken", "fluent", "bilingual", "tongue"),
+        wh_words=("what", "which"),
+    ),
+    AttributeSpec(
         name="health", cardinality="multi", tau_days=YEAR_DAYS,
         cessation_ends=True,
         tau_source="assumption: 1 year; acute conditions resolve within months, chronic ones "

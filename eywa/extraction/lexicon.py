@@ -165,10 +165,15 @@ INSTITUTION_HEADS = (
 ("Oakwood High", "Lincoln Elementary": how people shorten "… High School")."""
 
 LANGUAGES = alternation(
-    """german french spanish italian portuguese japanese chinese mandarin cantonese korean russian
-    arabic hindi dutch swedish norwegian danish finnish polish greek turkish hebrew latin sign_language
-    asl swahili vietnamese thai"""
+    """english german french spanish italian portuguese japanese chinese mandarin cantonese korean russian
+    arabic hindi urdu bengali punjabi tamil telugu marathi gujarati persian farsi dutch flemish swedish
+    norwegian danish finnish icelandic polish czech slovak hungarian romanian bulgarian serbian croatian
+    ukrainian greek turkish hebrew yiddish latin welsh gaelic irish catalan basque galician tagalog
+    filipino indonesian malay vietnamese thai swahili amharic somali yoruba igbo hausa zulu afrikaans
+    sign_language asl"""
 )
+"""Languages by name: learned (education) or spoken (``languages``). "Irish", "Filipino" and the
+like name people too: the rules read them as languages only after "speak", "fluent in" …"""
 
 BODY_PARTS = alternation(
     """arm arms leg legs ankle ankles wrist wrists knee knees hip back shoulder shoulders neck

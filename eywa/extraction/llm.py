@@ -121,7 +121,7 @@ def _date(raw: object) -> datetime | None:
         return None
 
 
-PROMPT_VERSION = "1"
+PROMPT_VERSION = "2"
 """Bump when the prompt or the answer schema changes what is proposed (``eywa reprocess``)."""
 
 

@@ -27,6 +27,7 @@ from eywa.extraction.rules.family import children, relationships, relatives
 from eywa.extraction.rules.family_news import family_news
 from eywa.extraction.rules.habits import habits
 from eywa.extraction.rules.home import possessions, residence
+from eywa.extraction.rules.languages import languages
 from eywa.extraction.rules.life import education, health
 from eywa.extraction.rules.diet import diet
 from eywa.extraction.rules.pastimes import hobbies, tastes
@@ -40,8 +41,8 @@ from eywa.models import CandidateFact, Evidence, SignalKind
 Family = Callable[[Ctx], Iterator[CandidateFact]]
 
 FAMILIES: tuple[Family, ...] = (
-    employment, residence, relationships, children, relatives, pets, hobbies, tastes, diet, habits, education, health,
-    possessions, age, plans, events, family_news,
+    employment, residence, relationships, children, relatives, pets, hobbies, tastes, diet, habits, education,
+    languages, health, possessions, age, plans, events, family_news,
 )
 """Every rule family, in the order their proposals are listed."""
 
@@ -126,7 +127,7 @@ class RuleExtractor:
     name = "rules"
     # Bump when the rules propose something different for the same turn: beliefs record it,
     # and `eywa reprocess` re-reads the turns an older version read.
-    version = "60"
+    version = "70"
 
     def __init__(self, families: Sequence[Family] = FAMILIES) -> None:
         self._families = tuple(families)
