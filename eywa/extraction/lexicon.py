@@ -64,11 +64,18 @@ PETS = alternation(
     chinchilla hedgehog greyhound labrador lab retriever poodle terrier beagle spaniel collie
     husky bulldog dachshund chihuahua pug shepherd tabby budgie cockatiel iguana"""
 )
+_BREEDS = (
+    r"labrador|lab|retriever|poodle|terrier|beagle|spaniel|collie|husky|bulldog|dachshund|chihuahua|pug|shepherd"
+    r"|greyhound|tabby"
+)
 PET_ADJECTIVES = (
     r"(?:(?:old|new|little|sweet|baby|furry|beloved|adorable|rescue|rescued|cute|tiny|young"
     r"|black|white|brown|ginger|grey|gray|tabby|fluffy|senior|second|first|two|three|golden|yellow"
-    r"|[Gg]erman|chocolate|miniature|mini)\s+)*"
+    r"|[Gg]erman|chocolate|miniature|mini"
+    rf"|(?i:{_BREEDS})(?=\s+(?:puppy|puppies|pup|pups|dog|dogs|kitten|kittens|cat|cats)\b))\s+)*"
 )
+"""Words before a pet's kind: "our old dog", and a breed before the kind it is of ("a golden
+retriever puppy called Biscuit": the puppy is the pet, the breed describes it)."""
 SPECIES = {
     "puppy": "dog", "puppies": "dog", "pup": "dog", "pups": "dog", "dogs": "dog", "kitten": "cat",
     "kittens": "cat", "kitty": "cat", "cats": "cat", "turtles": "turtle", "bunny": "rabbit",

@@ -93,6 +93,8 @@ _STATE_WORDS: Final = frozenset(
     "now still currently current anymore nowadays today these days name names called named kind kinds type types sort".split()
     # light verbs: "does he still *go* climbing", "did she *get* married" carry no topic
     + "go goes going get gets getting got".split()
+    # indefinite pronouns ask for whatever holds: "Is Leo allergic to *anything*?"
+    + "anything anyone anybody something someone somebody".split()
 )
 _WH_WORDS: Final = frozenset({"what", "where", "which", "who", "whom", "whose"})
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
@@ -444,6 +446,8 @@ _ATTRIBUTE_IDIOMS: Final[tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]] = 
     # (after the idiom above, which "What does Ana do for fun?" must not match once stripped;
     # that one skips "… like to do?").
     (re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys)\s+(?:to\s+do|doing)\b|\bfor\s+fun\b", re.I), ("hobbies",)),
+    # "Is Ana seeing anyone?": whether she has a partner, though "seeing" alone is no attribute's.
+    (re.compile(r"\bseeing\s+(?:anyone|anybody|someone|somebody)\b", re.I), ("relationship_status", "partner")),
     # "What does Ana do in her free time?": her pastimes; "time" is no topic of them.
     (re.compile(r"\b(?:free|spare|leisure)\s+time\b|\bdowntime\b", re.I), ("hobbies",)),
     # "Where does Tom teach?": where one teaches is where one works, though "teach" alone is

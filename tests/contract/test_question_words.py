@@ -172,3 +172,14 @@ def test_who_one_is_engaged_to_is_answered_with_the_partner(memory: Memory) -> N
                      "What is Priya's fiancée's name?"):
         assert _claimed(memory, "engaged", question).startswith("Priya — partner: Tom"), question
     assert _claimed(memory, "engaged", "Is Priya engaged?").startswith("Priya — relationship_status: engaged")
+
+
+def test_whether_one_is_seeing_anyone_or_allergic_to_anything_is_answered(memory: Memory) -> None:
+    """"Is Priya seeing anyone?" claimed nothing ("seeing" is no attribute word) and "Is Priya
+    allergic to anything?" nothing either ("anything" was read as a topic the line lacks)."""
+    _said(memory, "anyone", ("I'm single at the moment.", "I'm allergic to peanuts."))
+    for question in ("Is Priya seeing anyone?", "Is Priya seeing someone?"):
+        assert _claimed(memory, "anyone", question).startswith("Priya — relationship_status: single"), question
+    assert _claimed(memory, "anyone", "Is Priya allergic to anything?").startswith("Priya — health: peanuts allergy")
+    _said(memory, "anyone-else", ("I'm single at the moment.",))
+    assert _claimed(memory, "anyone-else", "Is Priya allergic to anything?") == ""  # nothing known of it

@@ -149,6 +149,7 @@ def test_a_state_question_about_a_past_time_reads_the_state_at_the_end_of_that_t
         ("What does Ana enjoy doing?", ("hobbies",)),
         ("What does Ana do in her free time?", ("hobbies",)),  # "time" is no topic of them
         ("What does Ana do in her downtime?", ("hobbies",)),
+        ("Is Ana seeing anyone?", ("relationship_status", "partner")),  # "seeing" alone is no attribute's
         ("What does Ana do?", ("occupation", "employer")),
     ],
 )
@@ -170,6 +171,7 @@ def test_other_words_are_what_the_question_asks_besides_person_and_attribute() -
     ana = Entity(id="ent_ana", space="s", name="Ana", aliases=("Annie",))
     assert make_plan("Where does Ana work now?", [ana], NOW).other_words == ()
     assert make_plan("Does Annie still have her cat Biscuit?", [ana], NOW).other_words == ("biscuit",)
+    assert make_plan("Is Ana allergic to anything?", [ana], NOW).other_words == ()  # whatever holds
     assert make_plan("Who played at the festival at Ana's daughter's graduation?", [ana], NOW).other_words == (
         "played", "festival", "graduation",
     )  # fmt: skip

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Final
 
 from eywa.extraction.lexicon import (
     ENTHUSIASTS,
@@ -179,10 +180,14 @@ _FAVOURITE = rule(
     "favorite favourite fave",
 )
 _HOBBY_IS = rule(
-    rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?:favou?rite\s+|main\s+|new\s+)?(?P<noun>hobby|hobbies|pastime|passion)"
-    rf"\s+(?:is|are|has\s+been)\s+{_ACT}",
+    rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?:favou?rite\s+|main\s+|new\s+)?(?P<noun>hobby|hobbies|pastime|passion"
+    rf"|pastimes|passions)\s+(?:is|are|has\s+been|have\s+been|include)\s+"
+    rf"(?P<list>(?:{PASTIMES})\b(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:{PASTIMES})\b)*)",
     PASTIMES,
 )
+""""My hobby is pottery", "My hobbies are pottery, swimming and chess" (each its own),
+"Ana's hobbies include hiking and baking"."""
+_LISTED: Final = re.compile(rf"(?i:{PASTIMES})\b")
 _LOVES_NAME = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>love|loves|loved|enjoy|enjoys|like|likes|liked|adore|adores)\s+(?P<obj>{PROPER})"
     r"(?![\w'’])(?!\s*[’']s)",
@@ -251,10 +256,14 @@ def hobbies(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     doing = [(m, s) for m, s in matches(ctx, _DOING) if m.group("perfect") or _HABITUAL.search(ctx.text)]
     found = matches(ctx, _DOES, we=True) + doing + matches(ctx, _INTO)
-    found += matches(ctx, _HOBBY_IS, anywhere=True)
+    for m, s in matches(ctx, _HOBBY_IS, anywhere=True):
+        noun = m.group("noun")
+        for act in dict.fromkeys(activity(a.group(0)) for a in _LISTED.finditer(m.group("list"))):
+            said = f"one of {possessive(s)} {noun}" if noun.endswith("s") else f"{possessive(s)} {noun}"
+            yield fact(ctx, s, f"{act.capitalize()} is {said}", "hobbies", act, confidence=0.8)
     for m, s in found + matches(ctx, _IS_HOBBY, anywhere=True):
         act = activity(m.group("act"))
-        said = predicate(m, s) if m.re is not _HOBBY_IS.pattern and m.re is not _IS_HOBBY.pattern else None
+        said = predicate(m, s) if m.re is not _IS_HOBBY.pattern else None
         noun = m.groupdict().get("noun") or "hobby"
         statement = f"{s} {said}" if said else f"{act.capitalize()} is {possessive(s)} {noun}"
         yield fact(ctx, s, statement, "hobbies", act, confidence=0.8)
