@@ -111,7 +111,8 @@ PASTIMES = alternation(
     crossfit triathlons marathons dance stand-up_comedy coding sculpting volunteering traveling
     travelling road_trips gymnastics wrestling hunting skiing snorkeling scuba_diving diving
     stargazing bird_watching cross-stitch glassblowing jewelry_making soap_making blogging
-    vlogging streaming mentoring hiking"""
+    vlogging streaming mentoring hiking jiu-jitsu jujitsu brazilian_jiu-jitsu aikido capoeira kung_fu muay_thai
+    krav_maga mma tai_chi"""
 )
 """Pastimes named by a noun or gerund; a hobby value is one of these."""
 

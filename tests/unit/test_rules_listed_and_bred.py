@@ -1,8 +1,10 @@
-"""Pastimes said as a list after "my hobbies are", and a pet whose breed comes before its kind.
+"""Pastimes said as a list after "my hobbies are", a pet whose breed comes before its kind,
+martial arts, and what shows a pastime.
 
 "My hobbies are pottery and swimming" made pottery alone; "We got a golden retriever puppy
 called Biscuit" made an unnamed dog (the breed was read as the pet, and "puppy" stood between
-it and the name)."""
+it and the name); "I've been doing jiu-jitsu" made nothing; "I love cooking shows" made
+cooking a hobby (a taste for the shows)."""
 
 from __future__ import annotations
 
@@ -45,3 +47,33 @@ def test_a_pet_named_after_its_breed_and_kind_is_named(text: str, name: str) -> 
 
 def test_a_breed_alone_is_still_its_kind() -> None:
     assert facts("We got a golden retriever.", attribute="pets") == {("pets", "dog", "positive", "asserted")}
+
+
+@pytest.mark.parametrize(
+    ("text", "hobby"),
+    [
+        ("I've been doing jiu-jitsu twice a week.", "jiu-jitsu"),
+        ("I practice tai chi every morning.", "tai chi"),
+        ("I took up muay thai last year.", "muay thai"),
+    ],
+)
+def test_martial_arts_are_pastimes(text: str, hobby: str) -> None:
+    assert facts(text, attribute="hobbies") == _hobbies(hobby)
+
+
+@pytest.mark.parametrize(
+    ("text", "liked"),
+    [
+        ("I love cooking shows.", "cooking shows"),
+        ("I love kung fu movies.", "kung fu movies"),
+        ("I love boxing matches on TV.", "boxing matches"),
+    ],
+)
+def test_loving_what_shows_a_pastime_is_a_taste_not_the_pastime(text: str, liked: str) -> None:
+    assert facts(text, attribute="hobbies") == set()
+    assert facts(text, attribute="likes") == {("likes", liked, "positive", "asserted")}
+
+
+@pytest.mark.parametrize("text", ["I love cooking.", "I love cooking for my family.", "I love board games."])
+def test_loving_the_pastime_itself_is_still_a_hobby(text: str) -> None:
+    assert len(facts(text, attribute="hobbies")) == 1

@@ -297,6 +297,12 @@ _RUNNING_SOMETHING = re.compile(
     rf"running\s+(?:my|our|his|her|their|a|an|the|this)\s+(?!{_RACE})(?!\w+\s+{_RACE})", re.IGNORECASE
 )
 """Running with an object that is no race ("running my own café", "running a business")."""
+_SHOWN: Final = re.compile(
+    rf"(?i:{PASTIMES})\s+(?:shows?|movies?|films?|videos?|documentar(?:y|ies)|series|programs?|programmes?|books?"
+    r"|magazines?|podcasts?|channels?|matches|tournaments?|competitions?)\b",
+)
+"""A pastime followed by what shows it: "cooking shows", "boxing matches on TV" are watched
+or read, which says a taste, not that one does the pastime."""
 
 
 def _group_word(text: str) -> str:
@@ -314,6 +320,11 @@ def _loves(ctx: Ctx, m: re.Match[str], s: str) -> Iterator[CandidateFact]:
     listed = re.fullmatch(rf"(?:playing\s+|doing\s+)?{_ACT}.*", phrase)
     if listed is not None and _RUNNING_SOMETHING.match(m.string, m.start("obj")):
         return  # "I enjoy running my own café": a business run, not the sport
+    if listed is not None and _SHOWN.match(phrase):
+        # "I love cooking shows", "… kung fu movies": a taste for what shows the pastime
+        if (said := third_person_text(phrase, s)) is not None:
+            yield fact(ctx, s, f"{s} {third} {said}", "likes", phrase, confidence=0.7)
+        return
     if listed is not None:
         also = re.search(rf"\s+and\s+(?:playing\s+|doing\s+)?{_ACT}\s*$", phrase)
         for act in dict.fromkeys([activity(listed.group("act"))] + ([activity(also.group("act"))] if also else [])):
