@@ -3,10 +3,11 @@
 "I speak X", "I'm fluent in X", "I'm bilingual in X and Y", "my native language is X" and "X
 is my first language" say a language spoken (``languages`` X, positive), each of a list
 ("X, Y and a bit of Z") its own; "I don't speak X" and "I can't speak X" say one not spoken
-(negative; not "I don't speak it very well", which says some). The language must be one the lexicon knows (``lexicon.LANGUAGES``): "I speak to
-my mom every day", "I speak for everyone" and "I speak my mind" say none. Learning a
-language is studying it (``eywa.extraction.rules.life``: education), not speaking it; a
-language spoken once ("I spoke French as a kid") is no present state and is left.
+(negative; not "I don't speak X very well", which says some). The language must be one the
+lexicon knows (``lexicon.LANGUAGES``): "I speak to my mom every day", "I speak for everyone"
+and "I speak my mind" say none. Learning a language is studying it
+(``eywa.extraction.rules.life``: education), not speaking it; a language spoken once ("I
+spoke French as a kid") is no present state and is left.
 """
 
 from __future__ import annotations
@@ -51,15 +52,15 @@ _NOT_SPOKEN = rule(
     r"(?=\s*(?:[.!;,:)]|$|\s+(?:and|but|at\s+all|anymore|any\s+more|either|though|yet)\b))",
     "speak talk",
 )
-_HOW_WELL: Final = re.compile(r"^(?:a\s+(?:little\s+)?bit\s+of|a\s+little|some|basic|conversational|fluent|broken)\s+", re.I)
 _ITEM: Final = re.compile(rf"{_SOME}(?P<lang>{_LANGUAGE})")
+"""One language of a list, how well it is spoken ("a bit of") left out of the name."""
 
 
 def _spoken(listed: str) -> list[str]:
     """Each language of a list, capitalised as a name ("arabic" → "Arabic", "asl" → "ASL")."""
     found: list[str] = []
     for m in _ITEM.finditer(listed):
-        words = _HOW_WELL.sub("", m.group("lang")).split()
+        words = m.group("lang").split()
         name = " ".join(w.upper() if w.lower() == "asl" else w.capitalize() for w in words)
         if name not in found:
             found.append(name)
