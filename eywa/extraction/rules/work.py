@@ -121,6 +121,15 @@ _TEACHES = rule(
 now", "I'm still teaching maths at X": where one teaches is where one works. Not "I'm teaching a
 workshop at X" (an event, with its article) nor "I'm teaching at X next week" (the present
 progressive says a job only with "now", "still", "currently" or "these days")."""
+_TEACHES_GRADE = rule(
+    rf"{SUBJ}\s+{ADV}(?P<verb>teach|teaches)\s+(?P<level>(?:(?:first|second|third|fourth|fifth|sixth|seventh|eighth"
+    r"|ninth|tenth|eleventh|twelfth|1st|2nd|3rd|[4-9]th|1[0-2]th)\s+grade|kindergarten|pre-?k|preschool"
+    r"|(?:high|middle|elementary|primary|secondary)\s+school)(?:\s+(?:maths?|science|english|history|art|music|french"
+    r"|spanish|biology|chemistry|physics))?)(?=\s*(?:[.!;,]|$|\s+(?:at|in|now|and|but|so)\b))",
+    "teach teaches",
+)
+""""I teach third grade", "I teach high school chemistry": a teacher (the occupation), a
+school level said where the school is not; not "I teach yoga" (a class one may give)."""
 _ONGOING_WORDS = re.compile(r"\b(?:now|still|currently)\b", re.IGNORECASE)
 _GIG = rule(
     rf"{SUBJ}(?:(?P<been>{HAVE}\s+been)|{BE})?\s+{ADV}(?P<verb>(?:drive|drives|driving|deliver|delivers|delivering)(?:\s+part-time)?\s+for"
@@ -553,11 +562,12 @@ _FORMER_TITLE = rule(rf"{SUBJ}{BE}\s+{ADV}(?:a|an)\s+(?P<mod>retired|former)\s+{
 occupation no longer. ``job_title`` refuses these modifiers for "I'm a …" itself. Not "an
 ex-nurse": the validator reads "ex-nurse" as one word, so the nurse would find no support."""
 _WORKS_AS = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working|(?P<freelance>freelance|freelances|freelancing))\s+as\s+(?:a|an)\s+"
-    rf"{_TITLE}",
+    rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working|(?P<freelance>freelance|freelances|freelancing))"
+    rf"{_SHIFT}\s+as\s+(?:a|an)\s+{_TITLE}",
     "work works working freelance freelances freelancing",
 )
-""""I work as a nurse", "I'm freelancing as a translator": the occupation (freelancing: and
+""""I work as a nurse", "I work nights as a security guard" (when or where one works in
+between: ``_SHIFT``), "I'm freelancing as a translator": the occupation (freelancing: and
 self-employed, as "I'm freelancing" alone is)."""
 _FREELANCE = r"(?P<how>freelance|freelancing|self-employed|self\s+employed)(?![\w-])"
 _GONE_FREELANCE = rule(
@@ -718,6 +728,9 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         if (org := org_name(m.group("org"))) and (m.group("verb") != "teaching" or m.group("be") or lasting(ctx, m.end())):
             yield fact(ctx, s, f"{s} teaches at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
                        confidence=0.85)
+    for m, s in matches(ctx, _TEACHES_GRADE):
+        yield fact(ctx, s, f"{s} is a teacher, and {m.group('verb')} {m.group('level')}", "occupation", "teacher",
+                   confidence=0.8)
     for m, s in matches(ctx, _GIG):
         ongoing = not m.group("verb").split()[0].endswith("ing") or m.group("been") or lasting(ctx, m.end())
         ongoing = ongoing or _GIG_ONGOING.match(ctx.text, m.end()) is not None
@@ -757,6 +770,7 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _OWN_BUSINESS):
         org, what = org_name(m.group("org")), m.group("what")
         verb = " ".join(m.group("verb").split())
+        verb = _RUNS.get(verb, verb)  # "Ana runs her own business" (a past verb stays: "started")
         if org is not None:
             yield fact(ctx, s, f"{s} {verb} {possessive(s)} own {what}, {org}", "employer", org,
                        valid_from=past_date(ctx, m), confidence=0.8)
