@@ -108,7 +108,7 @@ def test_everything_proposed_on_plain_positive_examples_passes_the_validator() -
 
 def test_rule_extractor_satisfies_the_protocol_and_runs_every_family() -> None:
     assert isinstance(RuleExtractor(), Extractor) and RuleExtractor().name == "rules"
-    assert len(FAMILIES) == 17
+    assert len(FAMILIES) == 18
     only_work = RuleExtractor(families=[FAMILIES[0]])
     assert {f.attribute for f in only_work.propose("home", [turn("I work at Google and I have a dog.")])} == {
         "employer"
