@@ -23,7 +23,7 @@ from dataclasses import dataclass
 _A = r"['’]"
 _FORWARD = re.compile(
     r"""\b(?:
-        quit(?:s|ting)?
+        (?<!\bit\s)quit(?:s|ting)?
       | stop(?:s|ped|ping)?(?!\s+(?:by|at|in|over|to|for|off|and|there|here)\b)
       | g(?:ive|ives|ave|iven|iving)\s+up(?:\s+on)?
       | used\s+to
@@ -31,13 +31,13 @@ _FORWARD = re.compile(
       | no\s+more(?=\s+[\w-]+(?:\s+[\w-]+)?\s+for\s+(?:me|us)\b)
       | last\s+day\s+(?:at|with)(?=\s+(?:the\s+)?(?-i:[A-Z]))
       | former(?:ly)?
-      | (?:leave|leaves|left|leaving)(?!\s+(?:for|behind|over|early|late|a\s+\w+)\b)
+      | (?:leave|leaves|left|leaving)(?!\s+(?:for|behind|over|early|late|a\s+\w+|me|us)\b)
       | mov(?:e|es|ed|ing)\s+(?:here\s+|over\s+)?(?:out\s+of|out\s+from|away\s+from|from)
-      | (?:break|breaks|broke|breaking)\s+up\s+with
-      | split(?:s|ting)?\s+(?:up\s+with|from)
+      | (?:break|breaks|broke|breaking)\s+up\s+with(?!\s+(?:me|us)\b)
+      | split(?:s|ting)?\s+(?:up\s+with(?!\s+(?:me|us)\b)|from)
       | separat(?:e|es|ed|ing)\s+from
       | divorc(?:e|es|ed|ing)\s+from
-      | (?<!got\s)(?<!get\s)(?<!gets\s)(?<!getting\s)divorc(?:e|es|ed|ing)
+      | (?<!got\s)(?<!get\s)(?<!gets\s)(?<!getting\s)(?<!\bare\s)(?<!\bwere\s)(?<!\bnow\s)(?<!officially\s)(?<!finally\s)divorc(?:e|es|ed|ing)
       | lost\s+interest\s+in | losing\s+interest\s+in
       | (?:lose|loses|lost|losing)(?!\s+(?:touch|track|weight|sleep|count|it|my\s+mind|time)\b)
       | (?:sell|sells|sold|selling)(?!\s+out\b)
@@ -53,9 +53,17 @@ _FORWARD = re.compile(
       | (?:give|gives|gave|given|giving)(?=\s+(?-i:[A-Z])\w*\s+(?:away\b|to\s+(?:my|our|a|an|the|his|her|their)\b))
       | (?:end|ends|ended|ending)\s+(?:things|it)\s+with
       | cancel(?:s|led|ed|ling|ing)?
+      | call(?:s|ed|ing)?\s+off(?=\s+(?:the|my|our)\s+(?:\w+\s+)?(?:engagement|wedding)\b)
       | rehom(?:e|es|ed|ing)
       | (?:recover|heal)(?:s|ed|ing)?\s+from
-      | (?:['’]m|am|is|are|['’]re)\s+(?:finally\s+|completely\s+|fully\s+)?(?:over|rid\s+of)(?!\s+(?:the\s+)?(?:moon|hill|top)\b)
+      | (?:['’]m|am|is|are|['’]re)\s+(?:finally\s+|completely\s+|fully\s+)?(?:over(?=\s+(?!(?:now|already|for|and|but
+        |too|again|yet|anyway|between|with)\b)[\w'’])|rid\s+of)(?!\s+(?:the\s+)?(?:moon|hill|top)\b)
+      | (?:['’]s|is|are|['’]re|was|were)\s+(?:(?:all|so|really|officially|finally|definitely)\s+)?over\s+(?:between|with)
+      | (?:['’]m|am|are|['’]re|is|was|were)\s+(?:so\s+|totally\s+|completely\s+|finally\s+|officially\s+|really\s+)?
+        done\s+with(?!\s+(?:work|school|college|uni|university|class|classes|exams?|dinner|lunch|breakfast|it|that|this|today
+        |the\s+day|my\s+shift)\b)(?!(?:\s+[\w'’-]+){0,3}\s+(?:degree|course|studies|training|thesis|dissertation|exams?
+        |program|programme|semester|internship|residency|apprenticeship)\b)
+      | f(?:ell|allen)\s+off\s+(?:the|my)(?=\s+[\w-]+\s+wagon\b)
       | (?:put|puts|putting)(?=\s+(?:[\w'’]+\s+){1,4}(?:down|to\s+sleep)\b)
     )(?:(?<=-)|\b)""",
     re.IGNORECASE | re.VERBOSE,
@@ -75,9 +83,13 @@ GONE_FOR_GOOD = (
 "they let me go early", "she let me go on the trip")."""
 _BACKWARD = re.compile(
     r"\b(?:laid\s+(?:me|us)\s+off|(?:fired|sacked)\s+(?:me|us)\b|let\s+(?:me|us)\s+go" + GONE_FOR_GOOD
-    + r"|died|passed\s+away|passed\s+on|ran\s+away|(?:was|were|got|be|been)\s+put\s+(?:down|to\s+sleep)"
-    r"|(?:is|was|are|were)\s+over|ended|came\s+to\s+an\s+end|(?:closed|shut)\s+down|(?<=smoke)-free|(?<=vape)-free"
-    r"|(?:break|breaks|broke|split|splits)\s+up(?!\s+with)|(?:get|gets|got|getting)\s+(?:divorced|separated)(?!\s+from)"
+    + r"|died|passed\s+away|passed\s+on|(?:passed(?:" + GONE_FOR_GOOD + r"))|(?:is|was)\s+no\s+longer\s+with\s+us(?=\s*(?:[.!;,]|$))|ran\s+away|(?:was|were|got|be|been)\s+put\s+(?:down|to\s+sleep)"
+    r"|(?:is|was|are|were|['’]s|['’]re)\s+(?:(?:all|so|really|officially|finally|definitely|totally|completely)\s+)?over"
+    r"(?!\s+(?:the\s+)?(?:moon|hill|top)\b)|ended|(?:didn['’]t|did\s+not|never)\s+last(?:ed)?(?=\s*(?:[.!;,]|$|\s+(?:long|very|more\s+than|past|beyond)\b))"
+    r"|(?:left|dumped|ditched)\s+(?:me|us)(?:" + GONE_FOR_GOOD + r"|(?=\s+for\s+(?:another|someone|somebody|a\s+(?:younger"
+    r"|new|different))\b))|walked\s+out\s+on\s+(?:me|us)|(?:broke|split)\s+up\s+with\s+(?:me|us)"
+    r"|(?<=\band\sI\s)are\s+(?:now\s+|officially\s+|finally\s+)?(?:divorced|separated)|came\s+to\s+an\s+end|(?:closed|shut)\s+down|(?<=smoke)-free|(?<=vape)-free"
+    r"|(?:break|breaks|broke|split|splits)\s+up(?!\s+with)|call(?:s|ed|ing)?\s+it\s+(?:off|quits)|(?:get|gets|got|getting)\s+(?:divorced|separated)(?!\s+from)"
     r"|(?<![\w'’]m\s)(?<!\bam\s)(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bbeen\s)separated(?!\s+from))\b",
     re.IGNORECASE,
 )

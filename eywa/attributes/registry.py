@@ -179,6 +179,8 @@ SPECS: tuple[AttributeSpec, ...] = (
         + _syn("engaged", "positive", "said yes")
         + _syn("married", "negative", "unmarried")
         + _syn("single", "positive", "broke up", "split up")
+        # "My husband left me", "my wife walked out on me": the marriage is not over on paper.
+        + _syn("separated", "positive", "left me", "walked out on me")
         + _syn("in a relationship", "positive", "boyfriend", "girlfriend", "has a boyfriend", "has a girlfriend"),
         # "My wife passed away": widowed, said as a spouse who ended (never rewritten to it).
         implied=_syn("widowed", "negative", "wife", "husband", "spouse"),

@@ -72,6 +72,10 @@ _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYW
             # "I haven't smoked in six months", "… had a cigarette since May": a habit given up.
             rf"|(?:haven{_A}t|hasn{_A}t|have\s+not|has\s+not|{_A}ve\s+not)\s+(?:smoked|vaped|had\s+a\s+(?:cigarette|cig))"
             r"(?=\s+(?:in|for|since)\s+(?!(?:a\s+)?while\b))"
+            # "The vegetarian thing didn't last", "I fell off the keto wagon", "I'm done with being
+            # vegan": a diet or a habit kept before has ended.
+            rf"|(?:thing|phase|diet|streak|experiment|kick|habit|lifestyle)\s+(?:didn{_A}t|did\s+not|never)\s+last(?:ed)?\b"
+            r"|f(?:ell|allen)\s+off\s+the\s+[\w-]+\s+wagon|done\s+with\s+being"
             # "We're settling in nicely in Porto": a home just moved into.
             r"|settl(?:ing|ed)\s+in(?:to)?"
             r"|instead|i\s+meant|correction|turns\s+out)\b",
@@ -94,7 +98,7 @@ _KEYWORDS: dict[SignalKind, frozenset[str]] = {
     SignalKind.CORRECTION: frozenset(
         """actually longer anymore moved quit started switched changed relocated relocating left mind used work
         working works job hired again instead meant correction turns settling settled back smoked vaped cigarette
-        cig""".split()
+        cig last lasted wagon being""".split()
     ),
 }
 """Words one of which must occur for a cue family to be searched at all (a cheap gate)."""

@@ -77,9 +77,16 @@ _NOT_PEOPLE = frozenset(
     internet earth paris london rome tokyo berlin canada mexico france germany italy spain
     japan china india brazil sweden europe africa asia america australia california texas
     florida yoga
+    irish scottish welsh polish greek turkish indian brazilian australian nigerian kenyan ghanaian
+    filipino vietnamese thai ukrainian israeli egyptian iranian pakistani colombian argentinian peruvian
+    cuban jamaican swiss austrian belgian danish norwegian finnish czech hungarian romanian latino latina
+    hispanic jewish muslim catholic protestant buddhist hindu sikh mormon baptist methodist lutheran
+    anglican evangelical atheist agnostic
     """.split()
 )
-"""Single capitalised words that name places, products, holidays or organisations."""
+"""Single capitalised words that name places, products, holidays or organisations, and
+nationalities and creeds ("I'm Irish", "my family is Catholic"): no one's name ("Christian"
+is one, and is left out)."""
 
 _PERSON_PREDICATE = re.compile(
     r"[ \t]+(?:(?:just|still|now|recently|finally|also|already|officially)[ \t]+)*(?:has[ \t]+)?"

@@ -20,7 +20,7 @@ from typing import Final
 
 __all__ = ["SIGNALS_VERSION", "current_signals_version"]
 
-SIGNALS_VERSION: Final = 9
+SIGNALS_VERSION: Final = 10
 """1: the first recorded version (session 28); stores written before hold 0. 2: a sentence's
 first word is a person when a verb of a person's life follows it ("Priya works at Globex
 now."), so a fact said of someone before they spoke is read of them. 3: a known first name
@@ -38,7 +38,10 @@ turns' digest changed with this one). 7: a bare weekday after "I start" names th
 ("I start on Monday"). 8: vaping again and being back on cigarettes (or to smoking) are
 change cues, as smoking again was (the held-out turns' digest is unchanged). 9: "I haven't
 smoked in six months" (also "vaped", "had a cigarette", with for or since) is a change cue:
-the habit said before has ended."""
+the habit said before has ended. 10: a diet or a habit said not to have lasted ("the vegetarian
+thing didn't last"), a wagon fallen off ("I fell off the keto wagon") and "done with being …"
+are change cues; a nationality or a creed ("I'm Irish", "my family is Catholic") is no person
+(the held-out turns' digest changed with this one)."""
 
 
 def current_signals_version() -> int:

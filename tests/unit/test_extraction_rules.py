@@ -13,6 +13,7 @@ from eywa.errors import ConfigurationError
 from eywa.extraction.base import Extractor
 from eywa.extraction.rules import FAMILIES, RuleExtractor
 from eywa.extraction.rules.clause import parts
+from eywa.extraction.rules.endings import endings
 from eywa.extraction.rules.languages import languages
 from eywa.extraction.rules.phrasing import has_unresolved, third_person_text
 from eywa.extraction.text import clauses
@@ -109,7 +110,7 @@ def test_everything_proposed_on_plain_positive_examples_passes_the_validator() -
 
 def test_rule_extractor_satisfies_the_protocol_and_runs_every_family() -> None:
     assert isinstance(RuleExtractor(), Extractor) and RuleExtractor().name == "rules"
-    assert len(FAMILIES) == 18 and languages in FAMILIES
+    assert len(FAMILIES) == 19 and languages in FAMILIES and endings in FAMILIES
     only_work = RuleExtractor(families=[FAMILIES[0]])
     assert {f.attribute for f in only_work.propose("home", [turn("I work at Google and I have a dog.")])} == {
         "employer"

@@ -95,10 +95,10 @@ def test_a_wedding_names_the_partner_and_is_dated() -> None:
         # The casual "me" in a subject of two is the speaker.
         ("Me and Tobias broke up last month.", {("partner", "Tobias", "negative", "asserted")}),
         ("Me and Tobias got engaged!", {("partner", "Tobias", "positive", "asserted")}),
-        # A status one has with someone names them, as getting it does; one that parts does not end them.
+        # A status one has with someone names them, as getting it does; one that parts ends them.
         ("Tobias and I are engaged!", {("partner", "Tobias", "positive", "asserted")}),
         ("Tobias and I have been married since 2015.", {("partner", "Tobias", "positive", "asserted")}),
-        ("Tobias and I are divorced.", set()),
+        ("Tobias and I are divorced.", {("partner", "Tobias", "negative", "asserted")}),
         # The subject and its verb: "Tobias and I have been …" (the rule wanted a space before "'ve").
         ("Tobias and I have been dating for a year.", {("partner", "Tobias", "positive", "asserted")}),
         ("Tobias and I aren't together anymore.", {("partner", "Tobias", "negative", "asserted")}),

@@ -228,3 +228,19 @@ def test_the_known_name_patterns_are_compiled_per_names_present_not_per_list(mon
         found = mentions("I saw Odile at the market.", known_entities=["Odile"], known_non_people=list(others))
         assert found == [("person", "Odile")]
     assert counting.compiled <= len(absent) + 2
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm Irish.", [("entity", "Irish")]),
+        ("My family is Catholic.", [("entity", "Catholic")]),
+        ("I am Catholic, Ana is Jewish.", [("entity", "Catholic"), ("person", "Ana"), ("entity", "Jewish")]),
+        ("We're Buddhist these days.", [("entity", "Buddhist")]),
+        # a first name that is also a creed's word is left a name
+        ("I had lunch with Christian yesterday.", [("person", "Christian")]),
+    ],
+)
+def test_a_nationality_or_a_creed_is_no_person(text: str, expected: list[tuple[str, str]]) -> None:
+    """"I'm Irish" made Irish a person (and a subject rules could read facts of)."""
+    assert mentions(text) == expected

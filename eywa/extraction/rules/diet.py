@@ -100,9 +100,13 @@ _DIET_OVER = rule(
     r"(?:didn['’]t|did\s+not|never)\s+last(?:ed)?\b",
     "last lasted",
 )
-""""My vegan phase didn't last", "the vegetarian thing didn't last" (said by one who also says
-"I" in the sentence): the speaker's label no longer holds. ("… is over" is not read: the
-validator's cessation cues take "is over" as "I'm over …", whose scope follows it.)"""
+""""My vegan phase didn't last", "the vegetarian thing didn't last" (said of no one else in the
+sentence): the speaker's label no longer holds."""
+_SOMEONE_ELSE = re.compile(
+    r"\b(?:[Hh]e|[Ss]he|[Tt]hey|[Hh]is|[Hh]er|[Tt]heir|[A-Z][a-z]+['’]s|[Mm]y\s+[a-z]+['’]s|for\s+(?:my|our|him|her|them))\b"
+)
+"""Who else a diet said not to have lasted may be of ("her keto thing", "he said the vegan
+phase didn't last", "… didn't last a week for my sister")."""
 _NO_FOOD = rule(
     rf"{SUBJ}\s+{ADV}(?:do\s+not|does\s+not|don{A}t|doesn{A}t|never|no\s+longer|can{A}t|cannot|won{A}t)\s+"
     rf"(?:really\s+|even\s+|ever\s+)?(?:eat|eats|touch)\s+(?:any\s+)?(?P<food>{FOODS})\b",
@@ -203,7 +207,8 @@ def _diet_said_by_name(ctx: Ctx) -> Iterator[CandidateFact]:
     for m in openings(ctx, _DIET_OVER, anywhere=True):
         elsewhere = f"{ctx.text[: m.start()]} {ctx.text[m.end():]}"
         sentence = f"{ctx.sentence_before(m.start())} {ctx.sentence_after(m.end())}"
-        mine = m.group("det").lower() == "my" or (not ctx.persons and re.search(r"(?<![\w'’])I\b", sentence))
+        # "The vegetarian thing didn't last", said of no one else: the speaker's own.
+        mine = m.group("det").lower() == "my" or not (ctx.persons or _SOMEONE_ELSE.search(sentence))
         if not speaker or not mine or negations(elsewhere):
             continue
         label = _label(m.group("diet"))

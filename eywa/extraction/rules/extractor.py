@@ -22,6 +22,7 @@ from eywa.extraction.rules.age import age
 from eywa.extraction.rules.casual import standard_turn
 from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in, subject_dropped, subject_shared
 from eywa.extraction.rules.correction import correction
+from eywa.extraction.rules.endings import endings
 from eywa.extraction.rules.ellipsis import answer_reply, elliptical_answer, place_reply, yes_no_reply
 from eywa.extraction.rules.family import children, relationships, relatives
 from eywa.extraction.rules.family_news import family_news
@@ -42,7 +43,7 @@ Family = Callable[[Ctx], Iterator[CandidateFact]]
 
 FAMILIES: tuple[Family, ...] = (
     employment, residence, relationships, children, relatives, pets, hobbies, tastes, diet, habits, education,
-    languages, health, possessions, age, plans, events, family_news,
+    languages, health, possessions, age, plans, events, family_news, endings,
 )
 """Every rule family, in the order their proposals are listed."""
 
@@ -50,6 +51,8 @@ _SPEAKER_WORDS = frozenset("i we my our me us home".split())
 """A part with none of these words and no recognised person has no subject a rule could resolve
 ("home" says the speaker's: "Lisbon is home now")."""
 
+_LASTED = frozenset({"last", "lasted"})
+"""The words of a diet said not to have lasted, which the diet family reads with no subject word."""
 _NOT_CONTRASTED = frozenset({"life_events", "plans", "events"})
 """Attributes whose values are not states one is instead of another: "I went hiking, not
 climbing" says nothing about climbing as a life event."""
@@ -127,7 +130,7 @@ class RuleExtractor:
     name = "rules"
     # Bump when the rules propose something different for the same turn: beliefs record it,
     # and `eywa reprocess` re-reads the turns an older version read.
-    version = "73"
+    version = "74"
 
     def __init__(self, families: Sequence[Family] = FAMILIES) -> None:
         self._families = tuple(families)
@@ -201,7 +204,10 @@ class RuleExtractor:
                           dates=tuple(d for d in dates if part.start <= d.start < end), named=everyone)
                 speaks = bool(persons) or not _SPEAKER_WORDS.isdisjoint(part.words) or not part.words.isdisjoint(named)
                 for family in self._families:
-                    if speaks or family is events:  # events also read clauses that drop their "I"
+                    # Events also read clauses that drop their "I"; a diet, one said of no one
+                    # to have lasted ("The vegetarian thing didn't last": the speaker's,
+                    # ``diet._DIET_OVER``).
+                    if speaks or family is events or (family is diet and not _LASTED.isdisjoint(part.words)):
                         for found in family(ctx):
                             if reply is not None:
                                 found = found.model_copy(update={"evidence_ids": (reply[1], *found.evidence_ids)})

@@ -29,6 +29,7 @@ from eywa.extraction.rules.clause import (
     experiential_state,
     lasting,
     matches,
+    openings,
     past_date,
     perfect,
     plain,
@@ -36,6 +37,7 @@ from eywa.extraction.rules.clause import (
     said_companion,
     stated_start,
 )
+from eywa.extraction.rules.endings import LEFT_ME
 from eywa.extraction.rules.pets import named_after
 from eywa.extraction.rules.phrasing import article, fact, possessive
 from eywa.models import CandidateFact
@@ -95,7 +97,7 @@ middle of a divorce", "we're divorcing": a change to come (``plans``), no status
 divorcing is still married (the registry holds no "divorcing"; "separated" would claim what the
 turn does not say)."""
 _BROKE_UP = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>broke\s+up|split\s+up|separated|called\s+it\s+off)"
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>broke\s+up|split\s+up|separated|called\s+it\s+off|called\s+it\s+quits)"
     rf"(?:\s+with\s+(?P<name>{NAME}))?\b{_FROM_NO_ONE}",
     "broke split separated called",
 )
@@ -380,14 +382,15 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
         yield fact(ctx, s, f"{s} is {word}", "relationship_status", status, valid_from=stated_start(ctx, m),
                    confidence=0.9)
         if status in _UNITES and (partner := companion(ctx, m)) is not None:
-            # "Lucia and I are engaged": the one it is with is the partner, as with "got engaged"
-            # ("Lucia and I are divorced" states a status and ends nothing: ``eywa.cessation``).
+            # "Lucia and I are engaged": the one it is with is the partner, as with "got engaged".
             yield fact(ctx, s, f"{s} and {partner} are {word}", "partner", partner, valid_from=stated_start(ctx, m),
                        confidence=0.85)
+        elif status in _PARTS and not perfect(m) and (ex := companion(ctx, m)) is not None:
+            # "Lucia and I are divorced": no longer the partner (``eywa.cessation`` reads the end).
+            yield fact(ctx, s, f"{s} is {word} from {ex}", "partner", ex, polarity="negative", confidence=0.8)
         elif status in _PARTS and (apart := _FROM_NAME.match(ctx.text, m.end())) and (ex := _name(apart.group("name"))):
             # "I'm divorced from Eva", "I'm separated from Tom": no longer the partner (when it came
-            # to be the turn does not say). ("Eva and I are divorced" states the status only:
-            # ``eywa.cessation`` reads no end there.)
+            # to be the turn does not say).
             yield fact(ctx, s, f"{s} is {word} from {ex}", "partner", ex, polarity="negative", confidence=0.8)
     for m, s in matches(ctx, _MARRIED_TO, we=False) + matches(ctx, _MARRIED_NAME):
         if experiential_state(ctx, m):
@@ -401,7 +404,9 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
     said_to_have = {(m.start(), m.end()) for m, _ in matches(ctx, _HAS_SPOUSE)}
     # "My wife and I split up", "my husband and I got divorced": the role names whom the
     # relationship ended with, so it says no status of now.
-    ended = bool(matches(ctx, _BROKE_UP, we=True)) or any(m.group("st") in _PARTS for m, _ in matches(ctx, _GOT, we=True))
+    # "My husband left me" (``endings.LEFT_ME``): no marriage of now either.
+    ended = (bool(matches(ctx, _BROKE_UP, we=True)) or any(m.group("st") in _PARTS for m, _ in matches(ctx, _GOT, we=True))
+             or any(True for _ in openings(ctx, LEFT_ME, anywhere=True)))
     spouses = matches(ctx, _SPOUSE, anywhere=True) + matches(ctx, _HAS_SPOUSE)
     for m, s in spouses:
         role, partner = m.group("role"), _name(m.group("name"))
@@ -424,7 +429,7 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
         # outgrown; only "I have a boyfriend" says the status.
         if role in _ROLE_STATUS and not ended and (_ROLE_STATUS[role] == "married" or (m.start(), m.end()) in said_to_have):
             yield fact(ctx, s, f"{s} has a {role}", "relationship_status", _ROLE_STATUS[role], confidence=0.75)
-        if partner is not None and partner != s:
+        if partner is not None and partner != s and not ended:
             yield fact(ctx, s, f"{possessive(s)} {role} is {partner}", "partner", partner, confidence=0.8)
     for m, s in matches(ctx, _NAME_MY_SPOUSE, anywhere=True):
         if (partner := _name(m.group("name"))) is None or partner == s or ended:

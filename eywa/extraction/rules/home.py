@@ -175,12 +175,19 @@ _OWNS = rule(
     POSSESSIONS,
 )
 
+_MODEL = (
+    r"(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday"
+    r"|Wednesday|Thursday|Friday|Saturday|Sunday|I)\b)(?:Model\s+[A-Z0-9]\b|[A-Z][A-Za-z]*[a-z0-9](?:-\d+)?\b|[A-Z]+-?\d+\b)"
+)
+"""A car's model after its make: "Civic", "F-150", "Model 3", "RAV4" (not a month or a day)."""
 _OWNS_CAR = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>have|has|own|owns|bought|got|purchased|drive|drives|{A}ve\s+got|have\s+got)\s+"
-    rf"(?:a|an|my|our)\s+(?P<adj>(?:new|brand\s+new|used|old|second-hand|electric)\s+)?(?P<make>{CAR_MAKES})(?![\w'’-])",
+    rf"(?:a|an|my|our)\s+(?P<adj>(?:new|brand\s+new|used|old|second-hand|electric)\s+)?(?P<make>{CAR_MAKES})(?![\w'’-])"
+    rf"(?:\s+(?P<model>{_MODEL}))?",
     "have has own owns bought got purchased drive drives ve",
 )
-""""I bought a Tesla", "I drive an old Volvo": the car is the make (possessions ``tesla``)."""
+""""I bought a Tesla", "I drive an old Volvo": the car is the make (possessions ``tesla``); said
+with its model, the make and the model ("I drive a Honda Civic": ``honda civic``)."""
 _TRADED = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:traded|swapped|exchanged)\s+(?:in\s+)?(?:my|our|the)\s+(?:old\s+)?(?:car|{CAR_MAKES})"
     rf"(?:\s+in)?\s+for\s+(?:a|an)\s+(?P<adj>(?:new|brand\s+new|used|electric)\s+)?(?P<make>{CAR_MAKES})(?![\w'’-])",
@@ -197,6 +204,12 @@ _SOLD = rule(
 )
 """"I sold my car", "we got rid of our boat", "I sold my Honda" (a car by its make, as
 ``_OWNS_CAR`` has it), "we sold the Tesla", "we sold the house": the thing, negative (dated)."""
+_SOLD_MODEL = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>sold|gave\s+away|got\s+rid\s+of)\s+(?:my|our|the)\s+(?:old\s+)?(?P<model>{_MODEL})",
+    "sold gave got",
+)
+""""I sold my Civic": the car held by its make and model ("honda civic", ``Ctx.named``) whose
+model it is; a model no car held names is left alone."""
 
 
 def place_name(raw: str | None) -> str | None:
@@ -294,6 +307,13 @@ def possessions(ctx: Ctx) -> Iterator[CandidateFact]:
         thing, verb = m.group("thing"), " ".join(m.group("verb").split())
         yield fact(ctx, s, f"{s} {verb} {possessive(s)} {thing}", "possessions", thing, polarity="negative",
                    valid_from=past_date(ctx, m), confidence=0.8)
+    for m, s in matches(ctx, _SOLD_MODEL, we=True):
+        model, verb = " ".join(m.group("model").split()), " ".join(m.group("verb").split())
+        held = [value for attribute, value in ctx.named.get(s.casefold(), {}).values()
+                if attribute == "possessions" and f" {value.casefold()} ".find(f" {model.casefold()} ") > 0]
+        for value in held[-1:]:  # the last car said of that model
+            yield fact(ctx, s, f"{s} {verb} {possessive(s)} {model}", "possessions", value, polarity="negative",
+                       valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _OWNS, we=True):
         thing, verb = m.group("thing"), " ".join(m.group("verb").split())
         said = verb if verb in {"got", "bought", "purchased"} else "has"
@@ -306,6 +326,7 @@ def possessions(ctx: Ctx) -> Iterator[CandidateFact]:
                    confidence=0.8)
     for m, s in matches(ctx, _OWNS_CAR, we=True):
         make, verb = " ".join(m.group("make").split()), " ".join(m.group("verb").split())
+        make = f"{make} {' '.join(m.group('model').split())}" if m.group("model") else make
         said = verb if verb in {"got", "bought", "purchased"} else "drives" if verb.startswith("drive") else "has"
         car = f"{m.group('adj') or ''}{make}"
         yield fact(ctx, s, f"{s} {said} {article(car)} {car}", "possessions", make,

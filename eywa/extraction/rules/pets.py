@@ -112,12 +112,13 @@ _NO_PETS = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t)\s+(?:have|own)\s+(?:any\s+)?(?:pets|animals)\b",
     "pets animals",
 )
-_NAME_GONE = re.compile(
+NAME_GONE = re.compile(
     rf"(?<![\w'’])(?P<name>{NAME})\s+(?:has\s+|had\s+)?(?:just\s+|sadly\s+|finally\s+)?(?P<gone>died|passed\s+away"
-    rf"|passed|{_PUT_DOWN_PASSIVE}|ran\s+away|went\s+missing)\b"
+    rf"|passed|{_PUT_DOWN_PASSIVE}|ran\s+away|went\s+missing|(?P<euphemism>(?:is|was)\s+no\s+longer\s+with\s+us(?=\s*(?:[.!;,]|$))))\b"
 )
-"""A pet named alone as the one who died ("Biscuit died on Tuesday"): only a name the
-speaker's earlier beliefs hold as a pet (``Ctx.named``) is read, never any capitalised word."""
+"""A pet named alone as the one who died ("Biscuit died on Tuesday", "Biscuit is no longer with
+us"): only a name the speaker's earlier beliefs hold as a pet (``Ctx.named``) is read, never
+any capitalised word (and a partner so held, ``endings``)."""
 _NOT_MINE = re.compile(r"\b(?:friend|neighbou?r|sister|brother|mom|mum|dad|parents|cousin|aunt|uncle)[’']s\s*$", re.I)
 
 
@@ -172,15 +173,19 @@ def _named_gone(ctx: Ctx) -> Iterator[CandidateFact]:
     the speaker's pets."""
     speaker = ctx.turn.speaker
     mine = ctx.named.get((speaker or "").casefold())
-    if not speaker or not mine or ctx.part.negated:
+    if not speaker or not mine:
         return
-    for m in _NAME_GONE.finditer(ctx.text):
+    for m in NAME_GONE.finditer(ctx.text):
         known = mine.get(m.group("name").casefold())
         if known is None or known[0] != "pets" or _MY_PET.pattern.search(ctx.text[: m.end("name")]):
             continue  # "my cat Biscuit died" is read below, with the kind
+        if ctx.part.negated and not m.group("euphemism"):
+            continue  # "Biscuit never died" ("no longer with us" negates nothing of its own)
         gone = " ".join(m.group("gone").split())
         yield fact(ctx, speaker, f"{possessive(speaker)} pet {known[1]} {gone}", "pets", known[1], polarity="negative",
                    valid_from=past_date(ctx), confidence=0.8)
+    if ctx.part.negated:
+        return
     for m, s in matches(ctx, _LOST_NAME, we=True):
         known = mine.get(m.group("name").casefold())
         if s == speaker and known is not None and known[0] == "pets":
