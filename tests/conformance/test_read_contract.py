@@ -36,8 +36,14 @@ def _dia_ids(result_items: object) -> list[str]:
 
 
 def test_recall_ranks_the_relevant_turn_first_with_provenance(filled: Memory) -> None:
+    """The pets line the turn made ("pets: Biscuit": the puppy named after its breed and kind)
+    answers first, citing that turn; the turn itself is the first turn, found by words and by
+    meaning, with the caller's metadata."""
     result = filled.recall("home", "What is the name of Mia's dog?", k=3)
-    top = result.items[0]
+    answer, top = result.items[0], result.items[1]
+    assert answer.kind == "dimension" and answer.text.startswith("Mia — pets: Biscuit")
+    assert result.trace["answer"] == {"kind": "dimension", "id": answer.id}
+    assert [ref.metadata for ref in answer.provenance] == [{"dia_id": "D1:1", "source": "chat"}]
     assert top.kind == "evidence" and "Biscuit" in top.text
     assert top.provenance[0].metadata == {"dia_id": "D1:1", "source": "chat"}
     assert top.provenance[0].speaker == "Mia" and top.provenance[0].session == "s1"
