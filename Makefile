@@ -28,7 +28,7 @@ $(STAMP_DEV): $(BIN)/uv pyproject.toml
 demo: $(STAMP_RUNTIME)
 	$(BIN)/eywa demo
 
-# Layers first (seconds), then the suite with the servers it needs and the types beside it, on
+# Layers and types first (seconds), then the suite with the servers it needs, on
 # TEST_WORKERS processes (pytest-xdist). NEO4J_TEST_SERVERS Neo4j servers start side by
 # side; the tests of each stay together on one process (see tests/neo4j_server.py). Two
 # servers and three workers were slower on the 2-core machine (the JVMs' CPU, JIT included,
@@ -38,17 +38,12 @@ TEST_WORKERS ?= 2
 NEO4J_TEST_SERVERS ?= 1
 test: $(STAMP_DEV)
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 	@# The question model (integer kernels, EYWA_EMBED_QUERY_KERNELS) is built once per machine
 	@# on first use: built here, no test's first recall pays its few seconds.
 	$(BIN)/eywa models prepare
-	@# Types are checked beside the suite rather than before it: mypy with a cold cache (a fresh
-	@# clone) takes ~30 s of one core, while the suite leaves part of the two idle. Its report is
-	@# printed once the suite has run, and either failing fails the target.
-	@types_log=$$(mktemp); $(BIN)/mypy > $$types_log 2>&1 & types=$$!; \
 	EYWA_NEO4J_TEST_SERVERS=$(NEO4J_TEST_SERVERS) bash ops/run-tests.sh \
-		$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS); suite=$$?; \
-	wait $$types; typed=$$?; echo "mypy:"; cat $$types_log; rm -f $$types_log; \
-	[ $$suite -eq 0 ] && [ $$typed -eq 0 ]
+		$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 typecheck: $(STAMP_DEV)
 	$(BIN)/mypy
