@@ -285,13 +285,21 @@ def without_names(question: str, names: Sequence[str]) -> str:
 
 
 _COUNT_OF_HELD: Final = re.compile(
-    r"^\s*how\s+many\s+(?:[\w-]+\s+){1,3}?(?:does|do|has|have)\s+(?:[\w-]+(?:['’]s)?\s+){1,4}?(?:have|got|own)\b"
+    r"^\s*how\s+many\s+(?P<counted>(?:[\w-]+\s+){1,3}?)(?:does|do|has|have)\s+(?:[\w-]+(?:['’]s)?\s+){1,4}?"
+    r"(?:have|got|own)\b"
     r"(?:\s+(?:now|today|currently|at\s+the\s+moment))?\s*\??\s*$",
     re.IGNORECASE,
 )
 """A count of what one holds now, asked in the present ("How many kids does Ana have?", "How
 many pets has Bo got?"): the count a state's line of values answers. "How many times did …",
 "How many dogs has Ana had?" and "How many kids does Ana want?" ask for no held state."""
+
+
+def counted_words(question: str) -> tuple[str, ...]:
+    """The words a count of what one holds counts ("How many brothers and sisters does Ana
+    have?" → brothers, and, sisters), case-folded; none for any other question. Pure."""
+    found = _COUNT_OF_HELD.match(question)
+    return tuple(_words(found.group("counted"))) if found else ()
 
 
 def asks_current_state(question: str, shape: Shape, window: tuple[datetime, datetime] | None) -> bool:

@@ -26,7 +26,7 @@ from typing import Final
 from eywa.attributes import get_attribute
 from eywa.attributes.kin import KIN_AGE, KIN_WORDS, RELATIVE_ATTRIBUTE, kin_subject
 from eywa.nous import ledger as nous
-from eywa.read.plan import Plan
+from eywa.read.plan import Plan, counted_words
 from eywa.stores.bundle import Stores
 
 __all__ = [
@@ -224,18 +224,14 @@ def relation_unclaimed(plan: Plan, found: Mapping[RelativeAsk, Kin]) -> Plan:
     return replace(plan, current_state=False, notes=(*plan.notes, "a relation of a mixed set asked: no claim"))
 
 
-_COUNTED: Final = re.compile(r"^\s*how\s+many\s+(?P<counted>(?:[\w-]+\s+){1,3}?)(?:does|do|has|have)\b", re.IGNORECASE)
-
-
 def relation_count_unclaimed(plan: Plan, question: str) -> Plan:
     """``plan`` without its claim when it counts one relation of a pair kept together: "How
     many brothers does Ana have?" is planned on her siblings, whose line does not say which
     of them are brothers, so it may not answer first. A count of the whole set keeps the
     claim: "How many siblings / kids / brothers and sisters does Ana have?". Pure."""
-    counted = _COUNTED.match(question)
-    if not (plan.shape == "count" and plan.current_state and counted):
+    words = set(counted_words(question))
+    if not (plan.shape == "count" and plan.current_state and words):
         return plan
-    words = set(_WORD.findall(counted.group("counted").lower()))
     if not any(_RELATIONS[w].says and not words & _RELATIONS[w].other for w in words & _RELATIONS.keys()):
         return plan
     return replace(plan, current_state=False, notes=(*plan.notes, "one relation of a set counted: no claim"))

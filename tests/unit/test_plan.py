@@ -18,6 +18,7 @@ from eywa.read.plan import (
     ROUTE_NAMES,
     ROUTE_WEIGHTS,
     asks_previous,
+    counted_words,
     embedding_text,
     embedding_texts,
     interval_events,
@@ -353,3 +354,16 @@ def test_a_question_for_the_previous_value_is_not_about_now() -> None:
 def test_a_date_after_before_is_a_window_not_a_value() -> None:
     plan = make_plan("Where did Ana work before June 2023?", [], NOW)
     assert plan.window is not None and plan.before is None
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("How many brothers and sisters does Ana have?", ("brothers", "and", "sisters")),
+        ("How many step-brothers has Ana got?", ("step", "brothers")),
+        ("How many kids does Ana want?", ()),  # no count of what one holds
+        ("How many times did Ana move?", ()),
+    ],
+)
+def test_the_words_a_count_of_what_one_holds_counts(question: str, words: tuple[str, ...]) -> None:
+    assert counted_words(question) == words
