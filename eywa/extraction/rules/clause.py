@@ -611,9 +611,18 @@ _LEADS = frozenset(
 )
 
 
-_KIN_APPOSITION = re.compile(r"(?<![\w'’])(?:[Mm]y|[Oo]ur)(?:\s+[a-z]+){1,2}$")
+_RELATIONS = (
+    "|".join(sorted(KIN_WORDS, key=len, reverse=True))
+    + r"|partner|spouse|fianc[ée]e?|friend|colleague|coworker|co-worker|boss|neighbou?r|roommate|flatmate|cousin"
+    r"|aunt|uncle|niece|nephew|grandson|granddaughter"
+)
+_KIN_APPOSITION = re.compile(
+    rf"(?<![\w'’])(?:(?:[Mm]y|[Oo]ur)(?:\s+[a-z]+){{1,2}}|{NAME}{A}s\s+(?:[a-z]+\s+)?(?:{_RELATIONS}))$"
+)
 """A possessive noun phrase standing before a name in apposition: "my sister Carol", "our
-neighbour Tom", "my best friend Ana". The name after it is the clause's subject."""
+neighbour Tom", "my best friend Ana"; another's only by a relation word: "Kim's husband Raj",
+"Eva's best friend Tom" (not "Here's a pic I took"). The name after it is the clause's
+subject."""
 
 
 def starts_clause(prefix: str) -> bool:
