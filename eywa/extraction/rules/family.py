@@ -216,6 +216,9 @@ _KIDS_COUNT = rule(
 """"I have two kids", "I have a son named Leo" (the child is Leo, as of "my son Leo"); each
 child named: "two kids, Leo and Sara.", "a son named Leo and a daughter named Sara"; each kind
 of a list: "I've got a son and a daughter", "two sons and a daughter", "a son and daughter"."""
+_COLON_NAMES = re.compile(rf"^\s*:\s*(?P<name>{_KID_NAMES})\s*[.!]*\s*$")
+"""The children a count names after a colon, closing the sentence ("We have three kids: Sami,
+Yara and Omar."): the colon cuts the part, so the names are read from the sentence after it."""
 _MY_KID = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+(?:(?:little|baby|eldest|oldest|youngest|older|younger"
     rf"|teenage|adult|grown-up|two|three|four|first|second|third|fourth|newborn|new)\s+)?"
@@ -555,7 +558,8 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
             n2 = m.group("n2") or article(kind2)
             if not (n2 in {"a", "an", "one"} and kind2.endswith(("s", "children"))):
                 yield fact(ctx, s, f"{s} has {n2} {kind2}", "children", f"{n2} {kind2}", confidence=0.85)
-        names = [name for name in _NAME_WORD.findall(m.group("name") or "") if _name(name) and name != s]
+        listed = m.group("name") or ((after := _COLON_NAMES.match(ctx.sentence_after(m.end()))) and after.group("name"))
+        names = [name for name in _NAME_WORD.findall(listed or "") if _name(name) and name != s]
         if n in {"a", "an", "one"} and len(names) == 1:
             yield fact(ctx, s, f"{s} has {n} {kind} named {names[0]}", "children", names[0], confidence=0.85)
             continue
