@@ -107,7 +107,10 @@ SPECS: tuple[AttributeSpec, ...] = (
         words=("work", "works", "working", "worked", "job", "jobs", "employer", "employed", "company",
                "boss", "office", "hired", "fired", "quit", "retired", "retirement", "unemployed", "self-employed"),
         synonyms=_syn("self-employed", "positive", "freelance", "freelancer", "self employed", "own boss", "own business",
-                      "own company", "own firm", "own practice", "own agency", "own consultancy", "own startup")
+                      "own company", "own firm", "own practice", "own agency", "own consultancy", "own startup",
+                      # "I run my own bakery": a trade's premises one runs ("own" alone is no surface).
+                      *(f"own {trade}" for trade in ("bakery", "shop", "restaurant", "cafe", "café", "salon", "store",
+                                                     "boutique", "clinic", "gym", "bar", "pub", "farm")))
         + _syn("unemployed", "positive", "jobless", "out of work", "between jobs", "out of a job", "laid off",
                "made redundant", "let go", "fired", "sacked")
         + _syn("retired", "positive", "retiree", "in retirement")
@@ -183,7 +186,11 @@ SPECS: tuple[AttributeSpec, ...] = (
         + _syn("separated", "positive", "left me", "walked out on me")
         + _syn("in a relationship", "positive", "boyfriend", "girlfriend", "has a boyfriend", "has a girlfriend"),
         # "My wife passed away": widowed, said as a spouse who ended (never rewritten to it).
-        implied=_syn("widowed", "negative", "wife", "husband", "spouse"),
+        implied=_syn("widowed", "negative", "wife", "husband", "spouse")
+        # "The wedding is off", "our wedding was cancelled": engaged no longer, said as the
+        # wedding called off (the forms ``eywa.extraction.rules.endings`` reads).
+        + _syn("engaged", "negative", *(f"wedding{be} {off}" for be in ("'s", "’s", " is", " was", " has been")
+                                        for off in ("off", "cancelled", "canceled", "called off"))),
         value_case="lower",
     ),
     AttributeSpec(

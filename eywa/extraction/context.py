@@ -30,7 +30,7 @@ __all__ = [
 
 NAMED_ATTRIBUTES = frozenset({"pets", "employer", "residence", "possessions", "partner"})
 """Attributes whose values may be names a later turn refers to by the name alone: "Biscuit
-died" (a pet), "I left Initech" (a workplace: "left" a name alone is a job left only when
+died" (a pet; "the cat passed", a pet held by its kind), "I left Initech" (a workplace: "left" a name alone is a job left only when
 the name is one, not a party or a town), "I left Leeds" (a home), "I sold my Civic" (a car
 said by its make and model before, "honda civic"), "Tobias passed away" (a partner)."""
 
@@ -66,16 +66,18 @@ class ContextualExtractor(Extractor, Protocol):
 def named_values(facts: Iterable[Belief | CandidateFact]) -> dict[str, dict[str, tuple[str, str]]]:
     """The names positive, asserted facts of ``NAMED_ATTRIBUTES`` hold, per subject.
 
-    A name is a value that starts with a capital ("Biscuit"; "cat" is a kind, not a name). An
-    employer is kept whatever its case: a workplace said by its kind ("law firm") is left by
-    its kind ("I left the law firm", read only where the speaker held it). A possession is kept
-    when it is a make and a model ("honda civic", said in lower case): sold by its model.
+    A name is a value that starts with a capital ("Biscuit"). An employer is kept whatever its
+    case: a workplace said by its kind ("law firm") is left by its kind ("I left the law firm",
+    read only where the speaker held it). A possession is kept when it is a make and a model
+    ("honda civic", said in lower case): sold by its model. A pet is kept by its kind too
+    ("cat"): a pet held by no name is spoken of by its kind ("The cat passed").
     """
     out: dict[str, dict[str, tuple[str, str]]] = {}
     for f in facts:
         value = f.value or ""
         named = value[:1].isupper() or (f.attribute == "employer" and bool(value)) or (
-            f.attribute == "possessions" and len(value.split()) > 1)
+            f.attribute == "possessions" and len(value.split()) > 1) or (
+            f.attribute == "pets" and value.isalpha() and value.islower())
         if f.attribute in NAMED_ATTRIBUTES and f.polarity == "positive" and f.modality == "asserted" and named:
             out.setdefault(f.subject.casefold(), {})[value.casefold()] = (f.attribute, value)
     return out

@@ -39,10 +39,11 @@ OCCUPATIONS = frozenset(
     lifeguard ranger policeman policewoman guard attendant zookeeper curator archivist
     archaeologist geologist astronomer ecologist botanist caregiver carer housekeeper dispatcher
     operator filmmaker cinematographer podcaster comedian producer publisher homemaker housewife
-    househusband contractor lead""".split()
+    househusband contractor lead captain sergeant lieutenant corporal commander foreman superintendent
+    principal""".split()
 )
 """Head nouns of jobs ("social" only as "social worker", "attendant" as "flight attendant",
-"lead" as "team lead")."""
+"lead" as "team lead"), and the ranks one is promoted to ("captain", "sergeant", "foreman")."""
 
 NEEDS_QUALIFIER = frozenset(
     "social player worker agent assistant owner volunteer specialist guard attendant operator lead".split()

@@ -34,18 +34,19 @@ _REPLY_NO = re.compile(
 
 
 _LEFT_SINCE = re.compile(
-    r"(?i)^\s*(?:(?:no|nope|nah)[,.!]?\s+)?(?:i\s+(?:actually\s+|already\s+)?(?:left|quit)|i{_A}ve\s+(?:left|quit))"
+    r"(?i)^\s*(?:(?:no|nope|nah|not\s+any\s*more|no\s+longer)[,.!]?\s+)?(?:i\s+(?:actually\s+|already\s+)?(?:left|quit)"
+    r"|i{_A}ve\s+(?:left|quit))"
     r"(?:\s+(?:in\s+\w+|last\s+\w+|this\s+\w+|back\s+in\s+\w+|a\s+(?:while|year|month|week)\s+ago|\w+\s+\w+\s+ago"
     r"|recently|already|earlier\s+this\s+\w+))?[.!]*\s*$".replace("{_A}", _A)
 )
 """A no that says the one replying left, and when: "Nope, I left in May.", "I quit last
-year." (nothing else: what they left is what the question asked about)."""
+year.", "Not anymore, I quit." (nothing else: what they left is what the question asked about)."""
 
 
 def bare_reply(text: str) -> Reply | None:
     """What ``text`` (a reply's first clause, or a whole short reply) answers, when it is
     nothing but a yes or a no: "Yes.", "Yep, still there.", "No.", "Nope, I don't.", "Not
-    anymore.", "No, no longer.", "Nope, I left in May." (an end); None when it says anything of its own ("No, I moved to
+    anymore.", "No, no longer.", "Nope, I left in May.", "Not anymore, I quit." (an end); None when it says anything of its own ("No, I moved to
     Lyon") or nothing."""
     if _REPLY_YES.match(text):
         return "yes"

@@ -67,6 +67,13 @@ _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYW
             # "I started eating fish again", "I eat meat again", "smoking again": a habit or a
             # food given up is back, so what was said of it before has ended.
             r"|(?:eat|eats|eating|ate|drink|drinks|drinking|drank|smoke|smokes|smoking|vape|vapes|vaping)\s+(?:\w+\s+){0,2}?again"
+            # "I eat meat now", "I eat fish these days": a food's habit said of now, a change.
+            r"|(?:eat|eats)\s+(?:\w+\s+){0,2}?(?:now|these\s+days|nowadays)(?=\s*(?:[.!;,]|$))"
+            # "I got promoted to captain": the title held before has ended.
+            r"|(?:got|get|gets|was|were|been|being)\s+promoted"
+            # "The wedding's off", "our wedding was cancelled": the engagement said before has ended.
+            rf"|wedding(?:{_A}s|\s+is|\s+was|\s+has\s+been)\s+(?:(?:officially|definitely|now|sadly)\s+)?"
+            r"(?:off|cancell?ed|canceled|called\s+off)(?=\s*(?:[.!;,]|$|\s+(?:now|for\s+good|last|this|on|in|yesterday|today)\b))"
             # "I'm back on cigarettes": a habit given up is back.
             r"|back\s+(?:on|to)\s+(?:cigarettes|cigs|smoking|vaping)"
             # "I haven't smoked in six months", "… had a cigarette since May": a habit given up.
@@ -98,7 +105,7 @@ _KEYWORDS: dict[SignalKind, frozenset[str]] = {
     SignalKind.CORRECTION: frozenset(
         """actually longer anymore moved quit started switched changed relocated relocating left mind used work
         working works job hired again instead meant correction turns settling settled back smoked vaped cigarette
-        cig last lasted wagon being""".split()
+        cig last lasted wagon being now days nowadays promoted wedding""".split()
     ),
 }
 """Words one of which must occur for a cue family to be searched at all (a cheap gate)."""

@@ -20,7 +20,7 @@ from typing import Final
 
 __all__ = ["SIGNALS_VERSION", "current_signals_version"]
 
-SIGNALS_VERSION: Final = 10
+SIGNALS_VERSION: Final = 11
 """1: the first recorded version (session 28); stores written before hold 0. 2: a sentence's
 first word is a person when a verb of a person's life follows it ("Priya works at Globex
 now."), so a fact said of someone before they spoke is read of them. 3: a known first name
@@ -41,7 +41,10 @@ smoked in six months" (also "vaped", "had a cigarette", with for or since) is a 
 the habit said before has ended. 10: a diet or a habit said not to have lasted ("the vegetarian
 thing didn't last"), a wagon fallen off ("I fell off the keto wagon") and "done with being …"
 are change cues; a nationality or a creed ("I'm Irish", "my family is Catholic") is no person
-(the held-out turns' digest changed with this one)."""
+(the held-out turns' digest changed with this one). 11: a food eaten said of now ("I eat meat
+now", "… these days"), a promotion ("I got promoted to captain") and a wedding called off ("the
+wedding's off") are change cues: the diet, the title or the engagement said before has ended
+(the held-out turns' digest is unchanged)."""
 
 
 def current_signals_version() -> int:

@@ -228,18 +228,32 @@ def parts(clause: Clause) -> list[Part]:
 _NAMED_APPOSITION = re.compile(rf"^(?P<s>{NAME}),\s+(?:my|our|his|her|their)\s+[a-z]+(?:\s+[a-z]+)?,\s+(?=[a-z])")
 """A name opening a part with who they are between commas ("Lucia, my coworker, got a job at
 Initech"): the name is the subject of what follows (Level 0 must still know it as a person)."""
-_COORDINATED = re.compile(rf"^.*?(?<![\w'’])(?P<s>I|[Ww]e)(?:{A}ve)?\s+\S.*?\s+and\s+(?:(?:then|now)\s+)?(?P<verb>[a-z]+)\b")
+_COORDINATED = re.compile(rf"^.*?(?<![\w'’])(?P<s>I|[Ww]e)(?:{A}ve|(?P<be>{A}m|{A}re))?\s+\S.*?\s+and\s+(?:(?:then|now)\s+)?(?P<verb>[a-z]+)\b")
 _COORDINATED_VERBS = IRREGULAR_PAST | frozenset(
     "start starts join joins work works move moves live lives quit became adopted got".split()
 )
 
 
+_ONE_KIN = r"(?:mom|mum|mother|dad|father|sister|brother|son|daughter|husband|wife|boyfriend|girlfriend|partner)"
+_COORDINATED_THIRD = re.compile(
+    rf"^(?P<s>(?:[Mm]y|[Oo]ur)\s+{KIN_AGE}{_ONE_KIN}|{NAME})\s+(?!and\b)\S.*?\s+and\s+(?:(?:now|also|still)\s+)?"
+    r"(?P<verb>lives|works|teaches|studies|moved|retired)\b"
+)
+"""A relative or a named person whose second verb phrase shares them as its subject: "My mom is
+a retired teacher and lives in Tucson", "Tobias is a nurse and works nights": the verb agrees
+with the third person, so the subject is the one that opened the part, not the speaker."""
+
+
 def _coordinated(text: str) -> tuple[str, int] | None:
     """The subject and the start of a second verb phrase that shares it, if any."""
+    if " and " in text and (third := _COORDINATED_THIRD.match(text)) is not None:
+        return third.group("s"), third.start("verb")
     m = _COORDINATED.match(text) if " and " in text else None
     if m is None:
         return None
     verb = m.group("verb")
+    if m.group("be") and verb not in _BARE_VERBS:
+        return None  # after "I'm", only a present verb ("I'm a teacher and live in Leeds") starts the second phrase
     if not (verb in _COORDINATED_VERBS or (verb.endswith("ed") and len(verb) > 4)):
         return None
     return m.group("s"), m.start("verb")
@@ -611,9 +625,18 @@ _LEADS = frozenset(
 )
 
 
-_KIN_APPOSITION = re.compile(r"(?<![\w'’])(?:[Mm]y|[Oo]ur)(?:\s+[a-z]+){1,2}$")
+_RELATIONS = (
+    "|".join(sorted(KIN_WORDS, key=len, reverse=True))
+    + r"|partner|spouse|fianc[ée]e?|friend|colleague|coworker|co-worker|boss|neighbou?r|roommate|flatmate|cousin"
+    r"|aunt|uncle|niece|nephew|grandson|granddaughter"
+)
+_KIN_APPOSITION = re.compile(
+    rf"(?<![\w'’])(?:(?:[Mm]y|[Oo]ur)(?:\s+[a-z]+){{1,2}}|{NAME}{A}s\s+(?:[a-z]+\s+)?(?:{_RELATIONS}))$"
+)
 """A possessive noun phrase standing before a name in apposition: "my sister Carol", "our
-neighbour Tom", "my best friend Ana". The name after it is the clause's subject."""
+neighbour Tom", "my best friend Ana"; another's only by a relation word: "Kim's husband Raj",
+"Eva's best friend Tom" (not "Here's a pic I took"). The name after it is the clause's
+subject."""
 
 
 def starts_clause(prefix: str) -> bool:

@@ -122,12 +122,14 @@ _STOPPED_EATING = rule(
     FOODS,
 )
 _EATS_AGAIN = rule(
-    rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?:eat|eats|eating|(?:started|began|begun|start)\s+(?:eating|to\s+eat))\s+"
-    rf"(?P<food>{FOODS})\s+again\b",
-    "again",
+    rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?:(?P<simple>eat|eats)|eating|(?:started|began|begun|start)\s+(?:eating|to\s+eat))\s+"
+    rf"(?P<food>{FOODS})\s+(?:(?P<again>again)\b|(?:now|these\s+days|nowadays)(?=\s*(?:[.!;,]|$)))",
+    "again now days nowadays",
 )
 """"I eat fish again", "I started eating fish again", "I'm eating meat again": the food is back
-in the diet (the validator reads "again" as the change it is)."""
+in the diet (the validator reads "again" as the change it is); so is "I eat meat now", "I eat
+fish these days" (the simple present, a habit, said of now: not "I'm eating fish now", which may
+be this meal)."""
 _DRINKS_AGAIN = rule(
     rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?:drink|drinks|drinking|(?:started|began|begun|start)\s+(?:drinking|to\s+drink))\s+"
     r"(?:(?:alcohol|wine|beer|booze)\s+)?again\b",
@@ -183,8 +185,11 @@ def diet(ctx: Ctx) -> Iterator[CandidateFact]:
         label = _label(m.group("diet"))
         yield from _keeps(ctx, s, f"{s} went {label}", label, past_date(ctx, m))
     for m, s in matches(ctx, _EATS_AGAIN):
+        if not (m.group("again") or m.group("simple")):
+            continue  # "I'm eating fish now": this meal, maybe
         food = activity(m.group("food"))
-        yield fact(ctx, s, f"{s} eats {food} again", "diet", food, confidence=0.8)
+        when = "again" if m.group("again") else " ".join(m.group(0)[m.end("food") - m.start() :].split())
+        yield fact(ctx, s, f"{s} eats {food} {when}", "diet", food, confidence=0.8)
     for m, s in matches(ctx, _DRINKS_AGAIN):
         said = predicate(m, s) or "drinks again"
         yield fact(ctx, s, f"{s} {said}", "diet", "alcohol", valid_from=past_date(ctx, m), confidence=0.8)

@@ -91,9 +91,13 @@ _ASKED_TAG = re.compile(
 """A statement about the listener asked back for a yes or no: "Ana, you live in Leeds,
 right?", "And you work at Globex, Ben?", "You're still in Porto?"."""
 _ASKED_DO = re.compile(rf"(?i)^\s*{_OPENING}do\s+you\s+(?P<still>still\s+)?(?P<rest>[a-z].*?)\s*\?\s*$")
-_ASKED_BE = re.compile(rf"(?i)^\s*{_OPENING}are\s+you\s+(?P<still>still\s+)?(?P<rest>[a-z].*?)\s*\?\s*$")
+_ASKED_BE = re.compile(
+    rf"(?i)^\s*{_OPENING}(?:are\s+you\s+(?P<still>still\s+)?|(?P<dropped>still)\s+)(?P<rest>[a-z].*?)\s*\?\s*$"
+)
 """A yes/no question put to the listener about what they do or are: "Do you still work at
-Initech?", "Are you still living in Porto?"."""
+Initech?", "Are you still living in Porto?", and with "are you" dropped before "still":
+"Still at Initech?", "Still living in Porto?" (put to the listener as the one before it is:
+``_addressed_to_listener``)."""
 
 
 def _question_put_to(turn: Evidence, clause: Clause, previous: Evidence | None) -> Clause | None:
@@ -135,7 +139,7 @@ def yes_no_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> t
     if asked is None or not _called(asked, turn.speaker) or re.search(r"(?i)\b(?:you|your|yours|or)\b", asked.group("rest")):
         return None
     be = asked.re is _ASKED_BE
-    still = bool(asked.group("still"))
+    still = bool(asked.group("still") or (be and asked.group("dropped")))
     rest = asked.group("rest")
     reply = bare_reply(clause.text.strip())
     if reply is None:

@@ -4,10 +4,11 @@ A partner who left the speaker ("Tobias left me", "my boyfriend Tobias dumped me
 "Tobias broke up with me"): no longer the partner, when the partner is named. A relationship
 said to be over ("things with Tobias are over", "it's over between Tobias and me", "Tobias and
 I are over"), a marriage or an engagement said to be over ("my marriage is over", "our
-engagement ended"), a spouse one is divorced from said beside "I" ("Lucia and I are
-divorced"). A diet one is done with ("I'm done with keto", "no more keto for me", "I fell off
-the keto wagon"). Each is a cessation ``eywa.cessation`` reads, so the validator finds the
-end the statement claims and the Nous takes it for the change it is.
+engagement ended") or a wedding called off ("our wedding is off"), a spouse one is divorced
+from said beside "I" ("Lucia and I are divorced"). A diet one is done with ("I'm done with
+keto", "no more keto for me", "I fell off the keto wagon"). Each is a cessation
+``eywa.cessation`` reads (a wedding called off, a registry surface of the engagement ended),
+so the validator finds the end the statement claims and the Nous takes it for the change it is.
 
 A spouse who left with no name said ("my husband left me", "my wife walked out on me") ends no
 one the turn names, but leaves the speaker separated (and says no marriage of now, ``family``).
@@ -65,6 +66,16 @@ _CALLED_OFF = rule(
 """"We called off the engagement", "I called off my engagement to Tobias": engaged no longer
 (not "the engagement party"; the cessation's scope stops before "to Tobias", who is not read
 as ended)."""
+_WEDDING_OFF = rule(
+    r"(?<![\w'’])(?P<det>[Mm]y|[Oo]ur|[Tt]he)\s+wedding(?P<be>['’]s|\s+is|\s+was|\s+has\s+been)\s+"
+    r"(?:(?:officially|definitely|now|sadly|totally|completely)\s+)?(?P<off>off|cancell?ed|canceled|called\s+off)"
+    r"(?=\s*(?:[.!;,]|$|\s+(?:now|for\s+good|last|this|on|in|yesterday|today|after)\b))",
+    "wedding",
+)
+""""Our wedding is off", "my wedding was cancelled", "the wedding's been called off" (the
+wedding the speaker's own only when said "my" or "our", or "the" by one whose partner is known:
+a friend's wedding is not their engagement): engaged no longer. Not "the wedding is off the
+coast", "the wedding is off to a good start"."""
 _UNION_STATUS = {"marriage": "married", "engagement": "engaged", "relationship": "in a relationship"}
 _DIET_NOUN = r"(?:\s+(?:diet|thing|lifestyle|phase|plan))?"
 _DONE_WITH_DIET = rule(
@@ -103,10 +114,25 @@ def endings(ctx: Ctx) -> Iterator[CandidateFact]:
         if (partner := ctx.persons.get(m.group("name") or "")) is not None and partner != s:
             yield fact(ctx, s, f"{s} is no longer with {partner}: {possessive(s)} {said}", "partner", partner,
                        polarity="negative", valid_from=past_date(ctx, m), confidence=0.8)
+    yield from _wedding_off(ctx)
     for m, s in matches(ctx, _CALLED_OFF, we=True):
         yield fact(ctx, s, f"{s} called off the engagement", "relationship_status", "engaged", polarity="negative",
                    valid_from=past_date(ctx, m), confidence=0.8)
     yield from _diets_ended(ctx)
+
+
+def _wedding_off(ctx: Ctx) -> Iterator[CandidateFact]:
+    """``_WEDDING_OFF``: the speaker's engagement, ended (a part that names no one else)."""
+    speaker = ctx.turn.speaker
+    if not speaker or ctx.persons:
+        return
+    for m in openings(ctx, _WEDDING_OFF, anywhere=True):
+        own = m.group("det").lower() != "the" or any(
+            attribute == "partner" for attribute, _ in ctx.named.get(speaker.casefold(), {}).values())
+        if own:
+            said = " ".join(m.group(0)[m.end("det") - m.start() :].split())  # "wedding is off"
+            yield fact(ctx, speaker, f"{possessive(speaker)} {said}", "relationship_status", "engaged",
+                       polarity="negative", valid_from=past_date(ctx, m), confidence=0.75)
 
 
 def _said_of_the_speaker(ctx: Ctx, speaker: str) -> Iterator[CandidateFact]:

@@ -53,6 +53,9 @@ _SPEAKER_WORDS = frozenset("i we my our me us home".split())
 
 _LASTED = frozenset({"last", "lasted"})
 """The words of a diet said not to have lasted, which the diet family reads with no subject word."""
+_WEDDING = frozenset({"wedding"})
+"""The word of a wedding called off ("The wedding's off"), which the endings family reads with no
+subject word (the speaker's, when their partner is known: ``endings._WEDDING_OFF``)."""
 _NOT_CONTRASTED = frozenset({"life_events", "plans", "events"})
 """Attributes whose values are not states one is instead of another: "I went hiking, not
 climbing" says nothing about climbing as a life event."""
@@ -130,7 +133,7 @@ class RuleExtractor:
     name = "rules"
     # Bump when the rules propose something different for the same turn: beliefs record it,
     # and `eywa reprocess` re-reads the turns an older version read.
-    version = "74"
+    version = "76"
 
     def __init__(self, families: Sequence[Family] = FAMILIES) -> None:
         self._families = tuple(families)
@@ -206,8 +209,9 @@ class RuleExtractor:
                 for family in self._families:
                     # Events also read clauses that drop their "I"; a diet, one said of no one
                     # to have lasted ("The vegetarian thing didn't last": the speaker's,
-                    # ``diet._DIET_OVER``).
-                    if speaks or family is events or (family is diet and not _LASTED.isdisjoint(part.words)):
+                    # ``diet._DIET_OVER``); endings, a wedding called off ("The wedding's off").
+                    if (speaks or family is events or (family is diet and not _LASTED.isdisjoint(part.words))
+                            or (family is endings and not _WEDDING.isdisjoint(part.words))):
                         for found in family(ctx):
                             if reply is not None:
                                 found = found.model_copy(update={"evidence_ids": (reply[1], *found.evidence_ids)})

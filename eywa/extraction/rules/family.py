@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 
 from eywa.attributes.kin import KIN_AGE, RELATIVE_ATTRIBUTE
+from eywa.cessation import GONE_FOR_GOOD
 from eywa.extraction.lexicon import NOT_NAMES, NOT_PEOPLE_SAID_AFTER_IS, NUMBER_WORD
 from eywa.extraction.rules.clause import (
     A,
@@ -27,6 +28,7 @@ from eywa.extraction.rules.clause import (
     asserts,
     companion,
     experiential_state,
+    first_person,
     lasting,
     matches,
     openings,
@@ -96,11 +98,16 @@ _GETTING = rule(
 middle of a divorce", "we're divorcing": a change to come (``plans``), no status of now — one
 divorcing is still married (the registry holds no "divorcing"; "separated" would claim what the
 turn does not say)."""
+_NO_OBJECT = r"(?!\s+(?:the|a|an|my|our|his|her|their|its|it|them|this|that|these|those|into|in\s+(?:two|half))\b)"
+"""After "broke up" or "split up": no object follows ("we split up the chores", "they broke up
+the fight", "we split up into teams" end no relationship)."""
 _BROKE_UP = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>broke\s+up|split\s+up|separated|called\s+it\s+off|called\s+it\s+quits)"
-    rf"(?:\s+with\s+(?P<name>{NAME}))?\b{_FROM_NO_ONE}",
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>broke\s+up|split\s+up|split(?={GONE_FOR_GOOD})|separated|called\s+it\s+off"
+    rf"|called\s+it\s+quits)(?:\s+with\s+(?P<name>{NAME}))?\b{_FROM_NO_ONE}{_NO_OBJECT}",
     "broke split separated called",
 )
+""""Tobias and I broke up", "we split up last month", "we've split." (a bare "split" only at the
+end of its clause or before when, and said of the speaker: not "we split the bill")."""
 _BACK_TOGETHER = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:got|get|getting|are|were)?\s*back\s+together(?:\s+with\s+(?P<name>{NAME}))?\b",
     "together",
@@ -127,6 +134,14 @@ the partner has ended
 _ROLE = r"(?P<role>husband|wife|fianc[ée]e?|boyfriend|girlfriend|partner|spouse)"
 _ROLE_WORDS = "husband wife fiance fiancé fiancee fiancée boyfriend girlfriend partner spouse"
 """A partner's role, as the partner rules name it (and their gate words)."""
+_THEY_BROKE_UP = rule(
+    rf"(?<![\w'’])(?P<subj>{NAME})\s+and\s+(?:(?:his|her|their)\s+(?:ex-?\s*)?{_ROLE}\s+)?(?P<other>{NAME})"
+    rf"(?:{HAVE})?\s+{ADV}(?P<verb>broke\s+up|split\s+up|separated)\b{_FROM_NO_ONE}{_NO_OBJECT}",
+    "broke split separated",
+)
+""""Sam and his girlfriend Lily broke up", "Sam and Lily split up last month": two people Level 0
+recognised, each no longer the other's partner (and single after a breakup), as "Tobias and I
+broke up" says of the speaker."""
 _SPOUSE = rule(
     rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?P<ex>ex-?\s*)?{_ROLE}\b"
     rf"(?:(?:,|\s+is\s+(?:named|called)|,\s+(?:named|called)|{A}s\s+name\s+is|(?P<is>\s+is))?\s+(?P<name>{NAME})\b(?!{A}s))?",
@@ -201,6 +216,9 @@ _KIDS_COUNT = rule(
 """"I have two kids", "I have a son named Leo" (the child is Leo, as of "my son Leo"); each
 child named: "two kids, Leo and Sara.", "a son named Leo and a daughter named Sara"; each kind
 of a list: "I've got a son and a daughter", "two sons and a daughter", "a son and daughter"."""
+_COLON_NAMES = re.compile(rf"^\s*:\s*(?P<name>{_KID_NAMES})\s*[.!]*\s*$")
+"""The children a count names after a colon, closing the sentence ("We have three kids: Sami,
+Yara and Omar."): the colon cuts the part, so the names are read from the sentence after it."""
 _MY_KID = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+(?:(?:little|baby|eldest|oldest|youngest|older|younger"
     rf"|teenage|adult|grown-up|two|three|four|first|second|third|fourth|newborn|new)\s+)?"
@@ -284,7 +302,7 @@ _MY_RELATIVES = rule(
 )
 """"my brothers Tom and Jake", "my parents, Rosa and Carl", "my sisters are Eva and Mia": each
 name of the list a relative (a list only: "my parents Tom" is no form of speech)."""
-_SINGLE_AFTER = frozenset({"broke up", "split up"})
+_SINGLE_AFTER = frozenset({"broke up", "split up", "split"})
 """Breakups that leave the one who broke up single (a separation is a status of its own);
 the registry makes them surfaces of ``single``, so the validator finds the value said."""
 _ROLE_STATUS = {"husband": "married", "wife": "married", "spouse": "married", "boyfriend": "in a relationship",
@@ -346,6 +364,8 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
                 yield fact(ctx, s, f"{s} got back together with {partner}", "relationship_status", "in a relationship",
                            valid_from=since, confidence=0.75)
         for m, s in matches(ctx, _BROKE_UP, we=True):
+            if m.group("verb") == "split" and not first_person(m):
+                continue  # a bare "split" of someone else may be from a band or a firm
             partner = _name(m.group("name")) or companion(ctx, m)
             if partner is not None:
                 yield fact(ctx, s, f"{s} broke up with {partner}", "partner", partner, polarity="negative",
@@ -358,6 +378,7 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
                 said = f"{verb} with {partner}" if partner is not None else verb
                 yield fact(ctx, s, f"{s} {said} and is single", "relationship_status", "single",
                            valid_from=past_date(ctx, m), confidence=0.75)
+        yield from _they_broke_up(ctx)
     part = ctx.part
     if part.negated and not (part.hedged or part.hypothetical or part.past_habit):
         for m, s in matches(ctx, _APART, we=True):
@@ -467,6 +488,24 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
                    confidence=0.85)
 
 
+def _they_broke_up(ctx: Ctx) -> Iterator[CandidateFact]:
+    """``_THEY_BROKE_UP``: each of the two people named, no longer with the other (both
+    recognised by Level 0), and single after a breakup or separated after a separation."""
+    for m in openings(ctx, _THEY_BROKE_UP):
+        one, other = ctx.persons.get(m.group("subj")), _name(m.group("other"))
+        other = ctx.persons.get(other) if other else None
+        if one is None or other is None or one == other or ctx.turn.speaker in (one, other):
+            continue
+        verb = " ".join(m.group("verb").split())
+        when = past_date(ctx, m)
+        for s, ex in ((one, other), (other, one)):
+            yield fact(ctx, s, f"{s} and {ex} {verb}", "partner", ex, polarity="negative", valid_from=when,
+                       confidence=0.8)
+            status = "separated" if verb == "separated" else "single"
+            yield fact(ctx, s, f"{s} {verb} with {ex} and is {status}" if status == "single" else f"{s} separated",
+                       "relationship_status", status, valid_from=when, confidence=0.75)
+
+
 def _proposal_accepted(ctx: Ctx) -> Iterator[CandidateFact]:
     """``_SAID_YES`` after a proposal to the speaker earlier in the sentence, and ``_I_PROPOSED``
     with the yes later in it: engaged, and the partner."""
@@ -519,7 +558,8 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
             n2 = m.group("n2") or article(kind2)
             if not (n2 in {"a", "an", "one"} and kind2.endswith(("s", "children"))):
                 yield fact(ctx, s, f"{s} has {n2} {kind2}", "children", f"{n2} {kind2}", confidence=0.85)
-        names = [name for name in _NAME_WORD.findall(m.group("name") or "") if _name(name) and name != s]
+        listed = m.group("name") or ((after := _COLON_NAMES.match(ctx.sentence_after(m.end()))) and after.group("name"))
+        names = [name for name in _NAME_WORD.findall(listed or "") if _name(name) and name != s]
         if n in {"a", "an", "one"} and len(names) == 1:
             yield fact(ctx, s, f"{s} has {n} {kind} named {names[0]}", "children", names[0], confidence=0.85)
             continue

@@ -19,6 +19,7 @@ from eywa.extraction.rules.clause import (
     ADV,
     BE,
     CALLED,
+    CESSATION_TAIL,
     HAVE,
     NAME,
     SUBJ,
@@ -86,7 +87,9 @@ _IN_NOW = rule(
 we're in Denver now", ``_MOVE_TALK``) or the place is already the speaker's residence; alone
 it may be where one is today ("I'm in Denver now, the flight was fine"). Back there now ("I'm
 back in Boston now") is a return, home again, unless it says a visit ("… for the weekend",
-"…, visiting my parents")."""
+"…, visiting my parents"). "These days" and "nowadays" say a stretch of life, not a day: "I'm
+in York these days" is home with no move told (``_HABITUAL``)."""
+_HABITUAL = re.compile(r"\s(?:these\s+days|nowadays)$")
 _MOVE_TALK = re.compile(
     r"\b(?:moved|move|moving|relocated|relocating|unpacking|unpacked|settled"
     r"|new\s+(?:place|flat|apartment|house|home|city|town))\b",
@@ -204,6 +207,13 @@ _SOLD = rule(
 )
 """"I sold my car", "we got rid of our boat", "I sold my Honda" (a car by its make, as
 ``_OWNS_CAR`` has it), "we sold the Tesla", "we sold the house": the thing, negative (dated)."""
+_HAS_NO = rule(
+    rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t|no\s+longer)\s+(?:have|has|own|owns)\s+(?:a|an|my|our|any)\s+"
+    rf"(?P<thing>{POSSESSIONS})\b(?!\s+(?:with|on|here|today|tonight|yet)\b)",
+    "have has own owns",
+)
+""""I don't have a car anymore", "we no longer own a boat": the thing had, ended (not "I don't
+have a car", never had, nor "I don't have my car with me anymore", "… a car yet", "… today")."""
 _SOLD_MODEL = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>sold|gave\s+away|got\s+rid\s+of)\s+(?:my|our|the)\s+(?:old\s+)?(?P<model>{_MODEL})",
     "sold gave got",
@@ -271,7 +281,7 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
     lived += matches(ctx, _OWN_PLACE, we=True)
     lived += [
         (m, s) for m, s in matches(ctx, _IN_NOW, we=True)
-        if m.group("back") or _MOVE_TALK.search(ctx.turn.text)
+        if m.group("back") or _MOVE_TALK.search(ctx.turn.text) or _HABITUAL.search(m.group(0))
         or ctx.holds(s, place_name(m.group("place")) or "", "residence")
     ]
     yield from _home_is(ctx)
@@ -300,7 +310,15 @@ def _home_is(ctx: Ctx) -> Iterator[CandidateFact]:
 
 
 def possessions(ctx: Ctx) -> Iterator[CandidateFact]:
-    """Notable things someone owns ("I just bought a new car"), and those let go ("I sold my car")."""
+    """Notable things someone owns ("I just bought a new car"), and those let go ("I sold my car")
+    or not had ("I don't have a car anymore")."""
+    if not plain(ctx):
+        return
+    for m, s in matches(ctx, _HAS_NO, we=True):
+        if CESSATION_TAIL.search(ctx.text) or "longer" in m.group(0):  # not "I don't have a car": never had
+            thing = m.group("thing")
+            yield fact(ctx, s, f"{s} does not have {article(thing)} {thing} anymore", "possessions", thing,
+                       polarity="negative", confidence=0.8)
     if not asserts(ctx):
         return
     for m, s in matches(ctx, _SOLD, we=True):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from eywa.cessation import GONE_FOR_GOOD
 from eywa.extraction.lexicon import NOT_NAMES, NUMBER_WORD, PET_ADJECTIVES, PETS, SPECIES
 from eywa.extraction.rules.clause import (
     A,
@@ -119,6 +120,13 @@ NAME_GONE = re.compile(
 """A pet named alone as the one who died ("Biscuit died on Tuesday", "Biscuit is no longer with
 us"): only a name the speaker's earlier beliefs hold as a pet (``Ctx.named``) is read, never
 any capitalised word (and a partner so held, ``endings``)."""
+_THE_PET_GONE = re.compile(
+    rf"(?<![\w'’])[Tt]he\s+(?:old\s+)?(?P<pet>{PETS})\s+(?:has\s+|had\s+)?(?:just\s+|sadly\s+|finally\s+)?"
+    rf"(?P<gone>died|passed\s+away|passed\s+on|passed(?={GONE_FOR_GOOD})|{_PUT_DOWN_PASSIVE}|ran\s+away|went\s+missing)\b"
+)
+""""The cat passed", "the dog died last week": a pet said by its kind, the speaker's when their
+earlier beliefs hold a pet of that kind by no name (``Ctx.named``: "I have a cat"); not "the
+cat passed the test" (a bare "passed" ends its clause or says when)."""
 _NOT_MINE = re.compile(r"\b(?:friend|neighbou?r|sister|brother|mom|mum|dad|parents|cousin|aunt|uncle)[’']s\s*$", re.I)
 
 
@@ -170,7 +178,7 @@ def named_after(ctx: Ctx, end: int) -> str | None:
 
 def _named_gone(ctx: Ctx) -> Iterator[CandidateFact]:
     """"<Name> died", "we had to put <Name> down", "we rehomed <Name>" where the name is one of
-    the speaker's pets."""
+    the speaker's pets, and "the cat passed" where a cat is (``_THE_PET_GONE``)."""
     speaker = ctx.turn.speaker
     mine = ctx.named.get((speaker or "").casefold())
     if not speaker or not mine:
@@ -186,6 +194,12 @@ def _named_gone(ctx: Ctx) -> Iterator[CandidateFact]:
                    valid_from=past_date(ctx), confidence=0.8)
     if ctx.part.negated:
         return
+    for m in _THE_PET_GONE.finditer(ctx.text) if "the" in ctx.part.words else ():
+        known = mine.get(pet_value(m.group("pet"), None))
+        if known is not None and known[0] == "pets":
+            gone = " ".join(m.group("gone").split())
+            yield fact(ctx, speaker, f"{possessive(speaker)} {m.group('pet')} {gone}", "pets", known[1],
+                       polarity="negative", valid_from=past_date(ctx, m), confidence=0.75)
     for m, s in matches(ctx, _LOST_NAME, we=True):
         known = mine.get(m.group("name").casefold())
         if s == speaker and known is not None and known[0] == "pets":

@@ -425,7 +425,8 @@ _BACK_AT_WORK = rule(
 _OWN_BUSINESS = rule(
     rf"{SUBJ}(?:{HAVE}\s+{ADV}been|{HAVE}|{BE})?\s+{ADV}(?P<verb>started|launched|opened|founded|set\s+up|run|runs|running|own|owns)\s+"
     r"(?:my|our|his|her|their)\s+own\s+(?:(?!business|company|firm)[a-z-]+\s+){0,3}?(?P<what>business|company|firm|practice|agency|startup"
-    rf"|consultancy|bakery|shop|studio|restaurant|cafe|café)\b(?:,\s+|\s+(?:called|named)\s+)?(?:{_ORG})?",
+    rf"|consultancy|bakery|shop|studio|restaurant|cafe|café|salon|store|boutique|clinic|gym|bar|pub|farm)\b"
+    rf"(?:,\s+|\s+(?:called|named)\s+)?(?:{_ORG})?",
     "started launched opened founded set run runs running own owns",
 )
 """"I started my own business", "I run my own company, Acme": working for oneself (the
@@ -443,7 +444,15 @@ only run or owned now (not "I opened a café called …", which may be a story).
 _RUNS: Final = {"run": "runs", "runs": "runs", "running": "runs", "own": "owns", "owns": "owns"}
 _SELF_EMPLOYED = frozenset({"business", "company", "firm", "practice", "agency", "startup", "consultancy"})
 """What one's own is, unnamed, that says one works for oneself (the registry's surfaces of
-``self-employed``): "my own bakery" with no name says what, not that it is one's work."""
+``self-employed``) whatever the verb."""
+_OWN_TRADE = frozenset({"bakery", "shop", "restaurant", "cafe", "café", "salon", "store", "boutique", "clinic", "gym",
+                        "bar", "pub", "farm"})
+"""A trade's premises one's own, unnamed, that say one works for oneself only when one runs it
+now ("I run my own bakery", "I'm running my own salon": ``self-employed``, as the registry's
+"own bakery" surfaces say): owned, it may be run by others ("I own my own shop"), a studio may
+be a flat, and one opened or started is what was done, not whether it is one's work now ("I
+opened my own bakery last year")."""
+_SET_UP = frozenset({"runs"})
 _RETIRED = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:retired|went\s+into\s+retirement)"
     r"(?=\s*(?:[.!;,]|$|\s+(?:last|this|in|on|two|three|a\s+few|a\s+couple|early|recently)\b))",
@@ -774,7 +783,7 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         if org is not None:
             yield fact(ctx, s, f"{s} {verb} {possessive(s)} own {what}, {org}", "employer", org,
                        valid_from=past_date(ctx, m), confidence=0.8)
-        elif what in _SELF_EMPLOYED:
+        elif what in _SELF_EMPLOYED or (what in _OWN_TRADE and verb in _SET_UP):
             yield fact(ctx, s, f"{s} {verb} {possessive(s)} own {what}", "employer", "self-employed",
                        valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _RUNS_NAMED_BUSINESS):
