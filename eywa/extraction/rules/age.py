@@ -53,7 +53,7 @@ _YEARS_OLD = r"\s+years?\s+old\b"
 _DATE_AFTER = r"(?=\s*(?:[.!;,]|$|\s+(?:last|this|on|in|yesterday|today|just|a\s+(?:few|couple)|two|three)\b))"
 
 _IS_AGE = Rule(
-    re.compile(rf"{SUBJ}{BE}\s+{ADV}(?:(?P<approx>almost|nearly|about)\s+)?{_NUMBER}(?:{_YEARS_OLD}|(?P<bare>{_BARE_END}))"),
+    rf"{SUBJ}{BE}\s+{ADV}(?:(?P<approx>almost|nearly|about)\s+)?{_NUMBER}(?:{_YEARS_OLD}|(?P<bare>{_BARE_END}))",
     frozenset({"m", "am", "s", "is", "re", "are"}),  # "I'm": the gate's words are the verb's, one letter too
 )
 _CHILD = re.compile(r"\b(?:son|daughter|kid|child|baby|boy|girl|grandson|granddaughter|niece|nephew)s?\b", re.I)
