@@ -280,6 +280,9 @@ class Reader:
                 items, lambda h: speaker_ids.get(entity_key(h.speaker or "")) in asked, topics
             )
         if plan.aggregate and "sessions" not in self._disabled:
+            # An aggregate question's places go to occasions: a turn telling none sinks, and
+            # beyond a session's best few its turns sink, for other sessions' to take them.
+            changes["terse"] = adjust.sink_terse(items, plan.entities)
             changes["spread"] = adjust.spread_sessions(items)
         if "floor" in self._disabled:
             chosen = sorted(items, key=lambda s: -s.score)[:k]
