@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 STOP_WORDS = frozenset(
@@ -38,6 +39,21 @@ def _stem(word: str) -> str | None:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]
     return word
+
+
+def more_terms_than(text: str, most: int, besides: AbstractSet[str] = frozenset()) -> bool:
+    """Whether ``text`` holds more than ``most`` distinct terms (``terms``) outside
+    ``besides``. Reads the text's words only until it knows: a turn's first dozen words
+    nearly always settle it (``adjust.sink_terse`` asks it of some forty turns a recall)."""
+    found: set[str] = set()
+    for match in _WORD.finditer(text.lower()):
+        stem = _stem(match.group())
+        if stem is None or stem in besides:
+            continue
+        found.add(stem)
+        if len(found) > most:
+            return True
+    return False
 
 
 def overlap(query_terms: set[str], text: str) -> float:

@@ -43,6 +43,7 @@ from eywa.read.fusion import (
     belief_turns,
     lead_with,
     shared_ranks,
+    vote_groups,
     weighted_rrf,
 )
 from eywa.read.items import Hydrated, ItemSource
@@ -218,7 +219,8 @@ class Reader:
         found_beliefs = {key for ranked in rankings.values() for key in ranked if key[0] == "belief"}
         same, subjects = self._belief_turns(space, sorted(found_beliefs - built.keys()), built, as_of)
         shared = {route: shared_ranks(scores) for route, scores in route_scores.items()}
-        fused = weighted_rrf(rankings, plan.weights, self._rrf_k, same, BELIEF_SHARE, shared)
+        # An aggregate question's lexical routes are one witness: they vote once (``vote_groups``).
+        fused = weighted_rrf(rankings, plan.weights, self._rrf_k, same, BELIEF_SHARE, shared, vote_groups(plan.aggregate))
         # One claimed answer per person asked about ("Where do Ana and Ben live?"), in the
         # order the route claimed them; the first is the answer the trace names.
         answers = _one_per_subject(claims, built)
@@ -278,6 +280,9 @@ class Reader:
                 items, lambda h: speaker_ids.get(entity_key(h.speaker or "")) in asked, topics
             )
         if plan.aggregate and "sessions" not in self._disabled:
+            # An aggregate question's places go to occasions: a turn telling none sinks, and
+            # beyond a session's best few its turns sink, for other sessions' to take them.
+            changes["terse"] = adjust.sink_terse(items, plan.entities)
             changes["spread"] = adjust.spread_sessions(items)
         if "floor" in self._disabled:
             chosen = sorted(items, key=lambda s: -s.score)[:k]
