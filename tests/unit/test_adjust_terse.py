@@ -31,7 +31,7 @@ def test_a_turn_of_few_content_words_sinks_and_a_telling_one_keeps_its_score() -
     items = [
         Scored(_turn("bye", "Bye Priya, talk soon!"), 0.9),
         Scored(_turn("wow", "Wow, that's so cool!!"), 0.8),
-        Scored(_turn("told", "I signed up for a pottery class at the community centre yesterday."), 0.5),
+        Scored(_turn("told", "I signed up for a rowing club down by the river yesterday."), 0.5),
     ]
     assert adjust.sink_terse(items, ["Priya"]) == ["bye", "wow"]
     assert {s.item.id: s.score for s in items} == {"bye": 0.0, "wow": 0.0, "told": 0.5}
@@ -82,7 +82,7 @@ class Turns:
     kind: ItemKind = "evidence"
     TEXTS = {
         "bye": "Bye Priya, see you!",
-        "class": "I joined a pottery class at the community centre last week.",
+        "class": "I joined a rowing club down by the river last week.",
         "hike": "We hiked the whole coastal trail with my brother on Sunday.",
         "choir": "I started singing in the church choir every Thursday evening.",
     }
