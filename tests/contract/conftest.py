@@ -47,3 +47,19 @@ def memory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
     mem = open_memory(tmp_path_factory.mktemp("contract") / "mem")
     yield mem
     mem.close()
+
+
+def remember_said(memory: Memory, space: str, said: Sequence[tuple[str, str]], day: str) -> str:
+    """Remember each (speaker, text) of ``said`` in ``space``, one session, a minute apart from
+    10:00 on ``day`` (``YYYY-MM-DD``), in order; returns the space. The beliefs-that-answer
+    tests' turns: who said what, in what order, is all they need of a conversation."""
+    memory.remember(space, [{"text": text, "speaker": speaker, "session": "s1", "observed_at": f"{day}T10:{i:02d}:00"}
+                            for i, (speaker, text) in enumerate(said)])  # fmt: skip
+    return space
+
+
+def claimed(memory: Memory, space: str, question: str, as_of: str) -> str:
+    """The first item's text when the read claimed an answer to ``question`` (the trace names
+    one), else "": what a caller is told holds, or that nothing is claimed."""
+    found = memory.recall(space, question, k=3, as_of=as_of)
+    return found.items[0].text if found.trace["answer"] is not None else ""

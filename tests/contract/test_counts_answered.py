@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from eywa.memory import Memory
+from tests.contract.conftest import claimed, remember_said
 
 TURNS = [
     ("Ana", "My sister Lena and my brother Max both live in Oslo."),
@@ -26,15 +27,11 @@ ASKED_AT = "2025-04-01T00:00:00"
 
 @pytest.fixture
 def space(memory: Memory) -> str:
-    memory.remember("counts", [{"text": text, "speaker": speaker, "session": "s1",
-                                "observed_at": f"2025-01-10T10:0{i}:00"}
-                               for i, (speaker, text) in enumerate(TURNS)])  # fmt: skip
-    return "counts"
+    return remember_said(memory, "counts", TURNS, "2025-01-10")
 
 
 def _claimed(memory: Memory, space: str, question: str) -> str:
-    found = memory.recall(space, question, k=3, as_of=ASKED_AT)
-    return found.items[0].text if found.trace["answer"] is not None else ""
+    return claimed(memory, space, question, ASKED_AT)
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from eywa.memory import Memory
+from tests.contract.conftest import claimed, remember_said
 
 TURNS = [
     ("Nadia", "I speak Arabic, English and a bit of French."),
@@ -22,15 +23,11 @@ ASKED_AT = "2024-07-01T00:00:00"
 
 @pytest.fixture
 def space(memory: Memory) -> str:
-    memory.remember("languages", [{"text": text, "speaker": speaker, "session": "s1",
-                                   "observed_at": f"2024-03-01T10:0{i}:00"}
-                                  for i, (speaker, text) in enumerate(TURNS)])  # fmt: skip
-    return "languages"
+    return remember_said(memory, "languages", TURNS, "2024-03-01")
 
 
 def _claimed(memory: Memory, space: str, question: str) -> str:
-    found = memory.recall(space, question, k=3, as_of=ASKED_AT)
-    return found.items[0].text if found.trace["answer"] is not None else ""
+    return claimed(memory, space, question, ASKED_AT)
 
 
 @pytest.mark.parametrize(
