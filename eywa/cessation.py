@@ -27,7 +27,7 @@ _FORWARD = re.compile(
       | stop(?:s|ped|ping)?(?!\s+(?:by|at|in|over|to|for|off|and|there|here)\b)
       | g(?:ive|ives|ave|iven|iving)\s+up(?:\s+on)?
       | used\s+to
-      | ex-
+      | (?<!is\smy\s)(?<!['’]s\smy\s)ex-
       | no\s+more(?=\s+[\w-]+(?:\s+[\w-]+)?\s+for\s+(?:me|us)\b)
       | last\s+day\s+(?:at|with)(?=\s+(?:the\s+)?(?-i:[A-Z]))
       | former(?:ly)?
@@ -90,7 +90,11 @@ _BACKWARD = re.compile(
     r"|new|different))\b))|walked\s+out\s+on\s+(?:me|us)|(?:broke|split)\s+up\s+with\s+(?:me|us)"
     r"|(?<=\band\sI\s)are\s+(?:now\s+|officially\s+|finally\s+)?(?:divorced|separated)|came\s+to\s+an\s+end|(?:closed|shut)\s+down|(?<=smoke)-free|(?<=vape)-free"
     r"|(?:break|breaks|broke|split|splits)\s+up(?!\s+with)|call(?:s|ed|ing)?\s+it\s+(?:off|quits)|(?:get|gets|got|getting)\s+(?:divorced|separated)(?!\s+from)"
-    r"|(?<![\w'’]m\s)(?<!\bam\s)(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bbeen\s)separated(?!\s+from))\b",
+    r"|(?<![\w'’]m\s)(?<!\bam\s)(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bbeen\s)separated(?!\s+from)"
+    # "Tom's my ex now", "Tom is my ex-boyfriend", "Tom is Ana's ex": the one named before is
+    # the partner who was.
+    r"|(?:is|['’]s)\s+(?:now\s+|officially\s+)?(?:my|his|her|their|\w+['’]s)\s+ex(?:-?\s*(?:husband|wife|boyfriend|girlfriend|partner|spouse"
+    r"|fianc[ée]e?))?)\b",
     re.IGNORECASE,
 )
 # "the left side", "I'm lost", "I'm used to it": these words are not verbs after these.

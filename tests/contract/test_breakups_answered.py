@@ -21,6 +21,8 @@ TURNS = [
     ("Kim", "Hi, I'm Kim."),
     ("Nadia", "Kim's husband Raj is a dentist."),
     ("Bo", "My girlfriend Eva and I went out for dinner and we split the bill."),
+    ("Yara", "My boyfriend Omar is a chef."),
+    ("Yara", "Omar's my ex now."),
 ]
 ASKED_AT = "2025-04-01T00:00:00"
 
@@ -42,6 +44,7 @@ def _claimed(memory: Memory, space: str, question: str) -> str:
         ("Who is Sam's partner?", "not Lily"),
         ("What does Raj do?", "Raj — occupation: dentist"),
         ("Who is Kim married to?", "Kim — partner: Raj"),
+        ("Who is Yara's partner?", "not Omar"),
     ],
 )
 def test_breakups_and_relations_said_the_everyday_way_answer(memory: Memory, space: str, question: str,

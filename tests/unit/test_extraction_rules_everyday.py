@@ -192,3 +192,19 @@ def test_a_pet_held_by_its_kind_is_ended_by_its_kind(first: str, then: str, expe
 def test_the_wedding_off_is_the_speakers_once_their_partner_is_known(
         first: str, then: str, expected: set[tuple[str, str, str]]) -> None:
     assert {f for f in _after(first, then) if f[0] == "relationship_status"} == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Tom's my ex now.", "Tom is my ex-boyfriend.", "Tom's officially my ex!",
+     "Tom is my ex, and Sam is my boyfriend now."],
+)  # fmt: skip
+def test_a_partner_named_as_ones_ex_is_no_longer_the_partner(text: str) -> None:
+    assert ("partner", "Tom", "negative", "asserted") in facts(text, attribute="partner")
+
+
+@pytest.mark.parametrize(
+    "text", ["Tom's my ex's brother.", "Tom is my ex-wife's lawyer.", "Tom isn't my ex.", "That's my exam."]
+)
+def test_an_ex_said_of_someone_else_or_denied_ends_no_one(text: str) -> None:
+    assert not [f for f in facts(text, attribute="partner") if f[1] == "Tom" and f[2] == "negative"]

@@ -165,6 +165,14 @@ _NAME_MY_SPOUSE = rule(
     _ROLE_WORDS,
 )
 """"Tobias, my husband, is a chef": the partner named before the role, as "my husband, Tobias"."""
+_NAME_IS_MY_EX = rule(
+    rf"(?<![\w'’])(?P<name>{NAME})(?:{A}s|\s+is)\s+(?:now\s+|officially\s+)?(?P<subj>[Mm]y)\s+ex\b"
+    rf"(?:-?\s*{_ROLE}\b)?(?=\s*(?:[,.!;]|$|\s+(?:now|these\s+days|anyway)\b))",
+    "ex " + _ROLE_WORDS,
+)
+""""Tom's my ex now", "Tom is my ex-boyfriend": the one named was the speaker's partner and is
+no longer (as "my ex-husband is Tom", ``_SPOUSE``); not "Tom's my ex's brother", "Tom is my
+ex-wife's lawyer" (the clause goes on) nor "That's my exam"."""
 _DIED_AFTER = re.compile(rf",?\s+(?:{HAVE}\s+)?{ADV}(?:passed\s+away|passed\s+on|died)\b")
 _LOST_BEFORE = re.compile(r"\blost\s+(?:my|our)\s*$", re.IGNORECASE)
 """"My wife passed away", "my husband Tom died": after the role (and the name), the partner's
@@ -460,6 +468,9 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
                        polarity="negative", valid_from=past_date(ctx, m), confidence=0.8)
         else:
             yield fact(ctx, s, f"{possessive(s)} {m.group('role')} is {partner}", "partner", partner, confidence=0.8)
+    for m, s in matches(ctx, _NAME_IS_MY_EX, anywhere=True):
+        if (ex := _name(m.group("name"))) is not None and ex != s:
+            yield fact(ctx, s, f"{ex} is {possessive(s)} ex", "partner", ex, polarity="negative", confidence=0.8)
     for m, s in matches(ctx, _DATING):
         if (partner := _name(m.group("name"))) is not None and partner != s and not experiential_state(ctx, m):
             since = stated_start(ctx, m)
