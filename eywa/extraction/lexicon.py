@@ -229,6 +229,11 @@ NOT_EVENT_VERBS = frozenset(
 
 NUMBER_WORD = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
 
+PARTNER_ROLE = r"(?:husband|wife|fianc[ée]e?|boyfriend|girlfriend|partner|spouse)"
+"""The words a partner is named by ("my husband", "Tobias, my girlfriend"), as the partner and
+ending rules read them (``PARTNER_ROLE_WORDS``: their gate words)."""
+PARTNER_ROLE_WORDS = "husband wife fiance fiancé fiancee fiancée boyfriend girlfriend partner spouse"
+
 NAME_THEN_VERB = (
     r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+(?!(?:his|its|this|as|us|plus|thus|across|towards|perhaps|always|sometimes)\b)"
     r"(?:is|was|has|had|does|did|got|gets|went|goes|left|quit|can|will|would|just|also|still|now|[a-z]+s|[a-z]+ed)\b"

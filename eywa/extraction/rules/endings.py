@@ -20,15 +20,14 @@ import re
 from collections.abc import Iterator
 
 from eywa.cessation import GONE_FOR_GOOD
-from eywa.extraction.lexicon import DIETS
+from eywa.extraction.lexicon import DIETS, PARTNER_ROLE
 from eywa.extraction.rules.clause import ADV, BE, HAVE, NAME, SUBJ, Ctx, companion, matches, openings, past_date, plain, rule
 from eywa.extraction.rules.pets import NAME_GONE
 from eywa.extraction.rules.phrasing import fact, possessive
 from eywa.models import CandidateFact
 
-_ROLE = r"(?:husband|wife|spouse|boyfriend|girlfriend|partner|fianc[ée]e?)"
 LEFT_ME = rule(
-    rf"(?:(?<![\w'’])(?P<my>[Mm]y)\s+(?P<role>{_ROLE})(?:,?\s+(?P<role_name>{NAME}),?)?|(?P<name>{NAME}))\s+{ADV}"
+    rf"(?:(?<![\w'’])(?P<my>[Mm]y)\s+(?P<role>{PARTNER_ROLE})(?:,?\s+(?P<role_name>{NAME}),?)?|(?P<name>{NAME}))\s+{ADV}"
     r"(?P<verb>left|dumped|ditched|walked\s+out\s+on|broke\s+up\s+with|split\s+up\s+with)\s+me"
     rf"(?:{GONE_FOR_GOOD}|(?=\s+for\s+(?:another|someone|somebody|a\s+(?:younger|new|different))\b)"
     r"|(?<=with\sme)\b|(?<=on\sme)\b)",

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 from eywa.attributes.kin import KIN_AGE, RELATIVE_ATTRIBUTE
 from eywa.cessation import GONE_FOR_GOOD
-from eywa.extraction.lexicon import NOT_NAMES, NOT_PEOPLE_SAID_AFTER_IS, NUMBER_WORD
+from eywa.extraction.lexicon import NOT_NAMES, NOT_PEOPLE_SAID_AFTER_IS, NUMBER_WORD, PARTNER_ROLE, PARTNER_ROLE_WORDS
 from eywa.extraction.rules.clause import (
     A,
     ADV,
@@ -131,8 +131,8 @@ _APART = rule(
 """"Tom and I are no longer together", "I'm not with Tom anymore", "we aren't together anymore":
 the partner has ended
 ("not together" alone may be "not together yet")."""
-_ROLE = r"(?P<role>husband|wife|fianc[ée]e?|boyfriend|girlfriend|partner|spouse)"
-_ROLE_WORDS = "husband wife fiance fiancé fiancee fiancée boyfriend girlfriend partner spouse"
+_ROLE = rf"(?P<role>{PARTNER_ROLE})"
+_ROLE_WORDS = PARTNER_ROLE_WORDS
 """A partner's role, as the partner rules name it (and their gate words)."""
 _THEY_BROKE_UP = rule(
     rf"(?<![\w'’])(?P<subj>{NAME})\s+and\s+(?:(?:his|her|their)\s+(?:ex-?\s*)?{_ROLE}\s+)?(?P<other>{NAME})"
