@@ -56,6 +56,10 @@ _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYW
         re.compile(
             r"\b(?:actually|no\s+longer|not\s+anymore|anymore|i\s+moved|(?:just\s+)?moved\s+"
             r"(?:to|back|out|into|in)|i\s+quit|quit\s+my|just\s+started|started\s+a\s+new"
+            # "I started working for Initech", "I started a job at Hooli", "I started at Globex":
+            # a new job, so the one said before has ended (not "the film started at eight"; the
+            # name after "at" is looked at, not taken: a cue inside a name's span is no cue).
+            r"|started\s+work(?:ing)?\s+(?:[\w-]+\s+){0,2}?(?:at|for|with)|started\s+(?:a|my)\s+job|started\s+at(?=\s+(?-i:[A-Z]))"
             r"|switched\s+to|changed\s+my\s+mind|used\s+to|now\s+work(?:ing|s)?\s+at"
             # "I switched jobs, I'm at Initech now", "we relocated to Austin": the job or the home
             # said before has ended.
