@@ -46,7 +46,9 @@ now", "… these days"), a promotion ("I got promoted to captain") and a wedding
 wedding's off") are change cues: the diet, the title or the engagement said before has ended
 (the held-out turns' digest is unchanged). 12: a job started ("I started working for Initech",
 "I started a job at Hooli", "I started at Globex") is a change cue: the job said before has
-ended (the held-out turns' digest is unchanged)."""
+ended; so is a state said of now at the end of its clause ("I live in Leeds now", "I work at
+Initech now", "I'm a manager now"; not "I'm so tired now", "I'm still at Globex now") (the
+held-out turns' digest changed with this one)."""
 
 
 def current_signals_version() -> int:
