@@ -28,6 +28,15 @@ the validator's own reading (``eywa.extraction.polarity``) all use it, so they a
 what negates ("no" before a number is a number: "no. 5", "no #3"), typed without the
 apostrophe too ("i dont eat meat")."""
 
+_NOT_A_CHANGE = (
+    r"(?:just|still|not|also|so|really|too|very|right|here|there|home|back|done|ready|good|fine|ok|okay|busy"
+    r"|tired|happy|excited|free|off|on|out|up|going|leaving|heading|waiting|at|in|with|near|from)"
+)
+"""What after "I'm" says a moment or a whereabouts, not a state changed ("I'm so tired now",
+"I'm off now", "I'm at Heathrow now": where one is, not where one works or lives)."""
+_SAID_OF_NOW = r"[^.!?;,]{1,40}?\s+now(?=\s*(?:[.!;,]|$))"
+"""The rest of a clause that ends on "now" (a state said of now)."""
+
 _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYWORDS
     (SignalKind.NEGATION, NEGATION),
     (
@@ -56,7 +65,18 @@ _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYW
         re.compile(
             r"\b(?:actually|no\s+longer|not\s+anymore|anymore|i\s+moved|(?:just\s+)?moved\s+"
             r"(?:to|back|out|into|in)|i\s+quit|quit\s+my|just\s+started|started\s+a\s+new"
+            # "I started working for Initech", "I started a job at Hooli", "I started at Globex":
+            # a new job, so the one said before has ended (not "the film started at eight"; the
+            # name after "at" is looked at, not taken: a cue inside a name's span is no cue).
+            r"|started\s+work(?:ing)?\s+(?:[\w-]+\s+){0,2}?(?:at|for|with)|started\s+(?:a|my)\s+job|started\s+at(?=\s+(?-i:[A-Z]))"
             r"|switched\s+to|changed\s+my\s+mind|used\s+to|now\s+work(?:ing|s)?\s+at"
+            # "I live in Leeds now", "I work at Initech now", "I'm a manager now": a state said of
+            # now at the end of its clause has changed. The cue is the subject and its verb, the
+            # rest only looked at (a cue overlapping a name's span is none); not a feeling or a
+            # whereabouts ("I'm so happy now", "I'm home now", "I'm at Heathrow now"), nor "still" or
+            # "not".
+            rf"|(?<![\w'’])(?:i|we)(?:{_A}m|{_A}re|\s+(?:am|are))(?=\s+(?!{_NOT_A_CHANGE}\b){_SAID_OF_NOW})"
+            rf"|(?<![\w'’])(?:i|we)\s+(?:live|work)(?=\s+(?!(?:just|still|not|also)\b){_SAID_OF_NOW})"
             # "I switched jobs, I'm at Initech now", "we relocated to Austin": the job or the home
             # said before has ended.
             r"|(?:switched|changed)\s+(?:jobs|careers|companies|employers)|relocat(?:ed|ing)\s+(?:to|back)"

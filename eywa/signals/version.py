@@ -20,7 +20,7 @@ from typing import Final
 
 __all__ = ["SIGNALS_VERSION", "current_signals_version"]
 
-SIGNALS_VERSION: Final = 11
+SIGNALS_VERSION: Final = 12
 """1: the first recorded version (session 28); stores written before hold 0. 2: a sentence's
 first word is a person when a verb of a person's life follows it ("Priya works at Globex
 now."), so a fact said of someone before they spoke is read of them. 3: a known first name
@@ -44,7 +44,11 @@ are change cues; a nationality or a creed ("I'm Irish", "my family is Catholic")
 (the held-out turns' digest changed with this one). 11: a food eaten said of now ("I eat meat
 now", "… these days"), a promotion ("I got promoted to captain") and a wedding called off ("the
 wedding's off") are change cues: the diet, the title or the engagement said before has ended
-(the held-out turns' digest is unchanged)."""
+(the held-out turns' digest is unchanged). 12: a job started ("I started working for Initech",
+"I started a job at Hooli", "I started at Globex") is a change cue: the job said before has
+ended; so is a state said of now at the end of its clause ("I live in Leeds now", "I work at
+Initech now", "I'm a manager now"; not "I'm so tired now", "I'm still at Globex now") (the
+held-out turns' digest changed with this one)."""
 
 
 def current_signals_version() -> int:

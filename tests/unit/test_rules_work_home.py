@@ -107,6 +107,31 @@ def test_employer_forms(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="employer") | facts(text, attribute="plans") == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("I started working for Initech.", "Initech"),
+        ("Last week, I started working for Initech.", "Initech"),
+        ("I started working from home for Initech.", "Initech"),
+        ("I started a job at Hooli.", "Hooli"),
+        ("I started my job at Hooli on Monday.", "Hooli"),
+        ("Guess what, I'm working for Globex now!", "Globex"),
+        ("Guess what - I got a job at Globex.", "Globex"),
+    ],
+)
+def test_a_job_started_or_announced_is_the_employer(text: str, employer: str) -> None:
+    assert ("employer", employer, "positive", "asserted") in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I started for the Tigers last season.", "I started a gig at the Roxy.", "I guess what I want is to work for Globex.",
+     "I guess I'm working for Globex now."],
+)  # fmt: skip
+def test_a_players_start_a_musicians_gig_or_a_hedge_is_no_employer(text: str) -> None:
+    assert not facts(text, attribute="employer")
+
+
 def test_a_job_got_with_its_start_said_in_the_next_sentence_holds_from_the_start() -> None:
     found = proposals("I got a new job at Fernbrook! Starting on 6 May.", said=SAID_IN_APRIL)
     employer = {(f.value, f.polarity, f.valid_from) for f in found if f.attribute == "employer"}

@@ -63,12 +63,14 @@ last month and joined Initech", "we left Leeds two years ago and moved to York")
 CESSATION_TAIL = re.compile(r"\b(?:anymore|any\s+more|no\s+longer)\b", re.IGNORECASE)
 HEDGE = re.compile(
     r"(?i:\b(?:might|maybe|perhaps|possibly|probably|could|would|should|wish|wishing|unless|whether|"
-    r"guess|suppose|hopefully|not\s+sure|i\s+think|i\s+thought|wonder|wondering|considering|"
+    r"guess(?!\s+what\s*[,!?:.;\-—–])|suppose|hopefully|not\s+sure|i\s+think|i\s+thought|wonder|wondering|considering|"
     rf"thinking\s+(?:about|of)|someday|one\s+day|(?:dream|dreams|dreamt|dreamed)\s+(?:of|about|that)|dreaming"
     rf"|imagine|if)\b|{A}d\b)|\bmay\b"
 )
 """Hedges and conditionals; "may" only in lower case, since "May" is usually the month; to
-dream of something, not a dream had ("I got my dream job at Initech", "a dream come true")."""
+dream of something, not a dream had ("I got my dream job at Initech", "a dream come true");
+"guess" but not the exclamation "Guess what, I work at Initech now!" (punctuation after
+"what"; "I guess what matters is …" still hedges)."""
 PAST_HABIT = re.compile(
     r"\b(?:used\s+to|when\s+(?:i|we)\s+was|when\s+(?:i|we)\s+were|as\s+a\s+(?:kid|child|teen|teenager)"
     r"|back\s+then|growing\s+up|years\s+ago|in\s+the\s+past(?!\s+(?:week|month|year|few|couple|days?)\b)|once\s+upon"

@@ -236,10 +236,15 @@ _WHEN_AHEAD = (
 """A start said between the employer and the role ("joining Initech *next month* as an engineer")."""
 _STARTS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE})?\s+{ADV}(?P<verb>start|starts|started|starting|begin|begins|began|begun)\s+"
-    rf"(?:work(?:ing)?\s+|(?:a|my)\s+(?:new|first)\s+(?:(?:real|proper|full-time|part-time)\s+)?(?:job|gig|position|role)\s+)?"
-    rf"(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?:at|with)\s+{_ORG}{_WHEN_AHEAD}{_ROLE_AFTER}",
+    rf"(?P<job>work(?:ing)?{_SHIFT}\s+|(?:a|my)\s+(?:(?:new|first)\s+)?(?:(?:real|proper|full-time|part-time)\s+)?"
+    rf"(?:job|position|role)\s+|(?:a|my)\s+(?:new|first)\s+gig\s+)?"
+    rf"(?:as\s+(?:a|an)\s+{_TITLE}\s+)?(?(job)(?:at|with|for)|(?:at|with))\s+{_ORG}{_WHEN_AHEAD}{_ROLE_AFTER}",
     "start starts started starting begin begins began begun",
 )
+""""I started at Globex", "I started working (from home) for Initech", "I started a (new) job at
+Globex", "I start at Globex on Monday": the employer, from the start. "For" only after the work or the
+job is said ("I started for the first team" is a player's); a gig only when new or first (a
+musician's gigs are not jobs)."""
 _SIGNED = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}signed\s+(?:on\s+)?(?:(?:a|an|my|the)\s+(?P<kind>(?:[a-z0-9-]+\s+){{0,3}}?)contract\s+)?"
     rf"(?:with|at)\s+{_ORG}{_WHEN_AHEAD}{_ROLE_AFTER}",
