@@ -765,6 +765,8 @@ def test_a_pet_named_alone_after_when_it_came_is_that_pet(text: str, name: str) 
         ("Tobias is now my fiancé.", ("partner", "Tobias")),
         ("Lucia is my sister.", ("siblings", "Lucia")),
         ("Lucia is my mom!", ("parents", "Lucia")),
+        ("Tobias is my son!", ("children", "Tobias")),
+        ("Lucia, our daughter, starts school soon.", ("children", "Lucia")),
     ],
 )
 def test_a_person_named_before_who_they_are_to_the_speaker(text: str, expected: tuple[str, str]) -> None:
@@ -778,3 +780,8 @@ def test_a_person_named_before_who_they_are_to_the_speaker(text: str, expected: 
 )
 def test_a_word_that_points_or_a_clause_that_goes_on_names_no_partner(text: str) -> None:
     assert not facts(text, attribute="partner") and not facts(text, attribute="siblings")
+
+
+def test_a_child_named_before_who_they_are_is_that_child_not_another() -> None:
+    """"Tobias is my son" is one son, Tobias: not also a son besides him."""
+    assert {f[1] for f in facts("Tobias is my son!", attribute="children")} == {"Tobias"}

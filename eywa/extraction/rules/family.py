@@ -242,6 +242,14 @@ _MY_KID = rule(
 daughter's name is Mia", and for several "my kids are named Leo and Mia", "my kids' names
 are Leo and Mia" or "my kids are Leo and Mia" (a list of names only: "my son is Canadian"
 names no child)."""
+_NAME_MY_KID = rule(
+    rf"(?<![\w'’])(?P<name>{NAME})(?:,|(?P<is_my>\s+is))\s+(?P<subj>[Mm]y|[Oo]ur)\s+"
+    r"(?:(?:little|baby|eldest|oldest|youngest|older|younger|first|second|third)\s+)?"
+    r"(?P<kind>son|daughter|(?:baby|little)\s+(?:boy|girl))\b(?=\s*[,.!;]|\s*$)",
+    "son daughter boy girl",
+)
+""""Max is my son!", "Mia, our daughter, starts school soon": the child named before who they are
+to the speaker, as "my son Max" (with "is", a person Level 0 found: ``_is_my``)."""
 _PLURAL_KINDS = frozenset({"kids", "children", "sons", "daughters", "twins"})
 _MORE_NAMES = re.compile(rf"(?:\s*,\s*{NAME}(?![\w'’]))*,?\s+and\s+{NAME}(?![\w'’])")
 """The rest of a list of names after the first ("…, Sara and Max", " and Sara")."""
@@ -592,7 +600,14 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
         # in the set (its statements keep the count).
         for name in names if len(names) > 1 else []:
             yield fact(ctx, s, f"{s} has {n} {kind}, one named {name}", "children", name, confidence=0.85)
+    named_before = [(m, s) for m, s in matches(ctx, _NAME_MY_KID, we=True, anywhere=True) if _is_my(ctx, m)]
+    for m, s in named_before:
+        if (name := _name(m.group("name"))) is not None and name != s:
+            yield fact(ctx, s, f"{possessive(s)} {' '.join(m.group('kind').split())} is {name}", "children", name,
+                       confidence=0.8)
     for m, s in matches(ctx, _MY_KID, we=True, anywhere=True):
+        if not m.group("name") and any(named.end() == m.end() for named, _ in named_before):
+            continue  # "Max is my son": the son is Max (above), not a son besides him
         kind, name = " ".join(m.group("kind").split()), _name(m.group("name"))
         if name is not None and name != s:
             verb = "include" if kind in _PLURAL_KINDS else "is"
