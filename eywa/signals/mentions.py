@@ -100,12 +100,16 @@ _PERSON_PREDICATE = re.compile(
     r"|quit|retired|adopted|died|passed[ \t]+away"
     r"|got[ \t]+(?:a[ \t]+job|hired|married|engaged|divorced|separated|fired|laid[ \t]+off|promoted)"
     r"|is[ \t]+(?:(?:now|still)[ \t]+)?(?:married|engaged|divorced|single|pregnant|retired|unemployed|vegan|vegetarian)"
+    r"|is[ \t]+(?:(?:now|officially)[ \t]+)?(?:my|our)[ \t]+(?:(?:older|younger|big|little|baby|twin|best)[ \t]+)?"
+    r"(?:husband|wife|partner|boyfriend|girlfriend|fianc[ée]e?|sister|brother|mom|mum|mother|dad|father|son|daughter)"
+    r"(?=[ \t]*(?:[.!,;]|$))"
     r"|and[ \t]+I)\b"
 )
 """What follows a sentence's first word when that word is a person: a verb of work, home,
 family or study in the third person with what makes it one of a person's life ("Priya works
-at …", "Ana moved to …", "Ben started at Globex", "Ben got married", "Biscuit died"), or "and
-I" ("Tom and I broke up"). Openers that are no one ("Finally got a job", "Everyone is
+at …", "Ana moved to …", "Ben started at Globex", "Ben got married", "Biscuit died"), who it
+is to the speaker, ending the clause ("Chris is my husband.", "Eva is my sister"; not "Sunday
+is my husband's day off"), or "and I" ("Tom and I broke up"). Openers that are no one ("Finally got a job", "Everyone is
 moving") are ``_NOT_SUBJECTS`` and adverbs in -ly. A verb as common after a thing as after a
 person counts only with such a complement: "Traffic moved slowly", "Lunch started late",
 "Life is moving fast", "Dinner lived up to it", "Life teaches you" name no one; "has been"
@@ -123,7 +127,7 @@ sister, works at Globex"): a person."""
 
 _NOT_SUBJECTS = frozenset(
     """everyone everybody someone somebody nobody anyone anybody one mine yours ours theirs
-    then later soon still last next also again once""".split()
+    then later soon still last next also again once here there this that these those what who which it""".split()
 )
 """Sentence openers a life verb may follow that name no one."""
 

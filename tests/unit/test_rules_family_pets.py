@@ -755,3 +755,33 @@ def test_a_baby_named_after_when_it_came_is_that_child(text: str, expected: str)
 )
 def test_a_pet_named_alone_after_when_it_came_is_that_pet(text: str, name: str) -> None:
     assert {value for _, value, _, _ in facts(text, attribute="pets")} == {name}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Tobias is my husband.", ("partner", "Tobias")),
+        ("Tobias is my boyfriend, he's a chef.", ("partner", "Tobias")),
+        ("Tobias is now my fiancé.", ("partner", "Tobias")),
+        ("Lucia is my sister.", ("siblings", "Lucia")),
+        ("Lucia is my mom!", ("parents", "Lucia")),
+        ("Tobias is my son!", ("children", "Tobias")),
+        ("Lucia, our daughter, starts school soon.", ("children", "Lucia")),
+    ],
+)
+def test_a_person_named_before_who_they_are_to_the_speaker(text: str, expected: tuple[str, str]) -> None:
+    """"Tobias is my husband." names the partner as "my husband is Tobias" does (Tobias a
+    person Level 0 knows)."""
+    assert (*expected, "positive", "asserted") in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Here is my boyfriend!", "Sunday is my husband's day off.", "Tobias is my husband's brother."]
+)
+def test_a_word_that_points_or_a_clause_that_goes_on_names_no_partner(text: str) -> None:
+    assert not facts(text, attribute="partner") and not facts(text, attribute="siblings")
+
+
+def test_a_child_named_before_who_they_are_is_that_child_not_another() -> None:
+    """"Tobias is my son" is one son, Tobias: not also a son besides him."""
+    assert {f[1] for f in facts("Tobias is my son!", attribute="children")} == {"Tobias"}

@@ -148,6 +148,13 @@ def test_a_name_known_both_ways_is_a_person() -> None:
         ("Eva, my sister, works at Globex.", [("person", "Eva"), ("entity", "Globex")]),
         ("Tobias, my coworker, is great.", [("person", "Tobias")]),
         ("Paris, my favorite city, is lovely.", []),
+        # Who they are to the speaker, ending the clause: someone (not a word that points).
+        ("Chris is my husband.", [("person", "Chris")]),
+        ("Omar is my boyfriend, he's a chef.", [("person", "Omar")]),
+        ("Lena is my sister!", [("person", "Lena")]),
+        ("Here is my boyfriend!", []),
+        ("This is my husband.", []),
+        ("Sunday is my husband's day off.", []),
     ],
 )
 def test_an_unknown_sentence_opener_is_a_person_when_a_life_verb_follows(text: str,

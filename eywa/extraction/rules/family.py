@@ -161,10 +161,13 @@ def named_by_is(ctx: Ctx, m: re.Match[str]) -> bool:
     what = name in NOT_PEOPLE_SAID_AFTER_IS or name.endswith(("ish", "ese"))
     return name in ctx.persons and not what and _IS_NAME_ENDS.match(ctx.text, m.end()) is not None
 _NAME_MY_SPOUSE = rule(
-    rf"(?<![\w'’])(?P<name>{NAME}),\s+(?P<subj>[Mm]y)\s+{_ROLE}\b(?=\s*[,.!;]|\s*$)",
+    rf"(?<![\w'’])(?P<name>{NAME})(?:,|(?P<is_my>\s+is(?:\s+(?:now|officially))?))\s+(?P<subj>[Mm]y)\s+{_ROLE}\b"
+    r"(?=\s*[,.!;]|\s*$)",
     _ROLE_WORDS,
 )
-""""Tobias, my husband, is a chef": the partner named before the role, as "my husband, Tobias"."""
+""""Tobias, my husband, is a chef": the partner named before the role, as "my husband, Tobias";
+"Chris is my husband." too, when Level 0 found Chris a person (``_is_my``): not "Here is my
+boyfriend", nor "Sunday is my husband's day off" (the clause goes on)."""
 _NAME_IS_MY_EX = rule(
     rf"(?<![\w'’])(?P<name>{NAME})(?:{A}s|\s+is)\s+(?:now\s+|officially\s+)?(?P<subj>[Mm]y)\s+ex\b"
     rf"(?:-?\s*{_ROLE}\b)?(?=\s*(?:[,.!;]|$|\s+(?:now|these\s+days|anyway)\b))",
@@ -239,6 +242,14 @@ _MY_KID = rule(
 daughter's name is Mia", and for several "my kids are named Leo and Mia", "my kids' names
 are Leo and Mia" or "my kids are Leo and Mia" (a list of names only: "my son is Canadian"
 names no child)."""
+_NAME_MY_KID = rule(
+    rf"(?<![\w'’])(?P<name>{NAME})(?:,|(?P<is_my>\s+is))\s+(?P<subj>[Mm]y|[Oo]ur)\s+"
+    r"(?:(?:little|baby|eldest|oldest|youngest|older|younger|first|second|third)\s+)?"
+    r"(?P<kind>son|daughter|(?:baby|little)\s+(?:boy|girl))\b(?=\s*[,.!;]|\s*$)",
+    "son daughter boy girl",
+)
+""""Max is my son!", "Mia, our daughter, starts school soon": the child named before who they are
+to the speaker, as "my son Max" (with "is", a person Level 0 found: ``_is_my``)."""
 _PLURAL_KINDS = frozenset({"kids", "children", "sons", "daughters", "twins"})
 _MORE_NAMES = re.compile(rf"(?:\s*,\s*{NAME}(?![\w'’]))*,?\s+and\s+{NAME}(?![\w'’])")
 """The rest of a list of names after the first ("…, Sara and Max", " and Sara")."""
@@ -270,11 +281,13 @@ _MY_RELATIVE = rule(
 "Ana's sister Eva": who a named relative is to the subject (not "my brother-in-law Tom", whose
 "-in" is no name)."""
 _NAME_MY_RELATIVE = rule(
-    rf"(?<![\w'’])(?P<name>{NAME}),\s+(?P<subj>[Mm]y|[Oo]ur)\s+{KIN_AGE}{_RELATIVE_KIND}\b(?=\s*[,.!;]|\s*$)",
+    rf"(?<![\w'’])(?P<name>{NAME})(?:,|(?P<is_my>\s+is))\s+(?P<subj>[Mm]y|[Oo]ur)\s+{KIN_AGE}{_RELATIVE_KIND}\b"
+    r"(?=\s*[,.!;]|\s*$)",
     "sister brother sibling mom mum mother dad father",
 )
 """"Lucia, my sister, works at Initech", "This is Tom, my brother.": the name before who they
-are to the speaker, as "my sister Lucia"."""
+are to the speaker, as "my sister Lucia"; "Lucia is my sister." when Level 0 found Lucia a
+person (``_is_my``)."""
 _HAS_RELATIVE = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+{ADV}got|\s+{ADV}have\s+got)\s+(?:a|an|one)\s+{KIN_AGE}"
     rf"(?P<kind>sister|brother)(?:,?\s+(?:named|called)\s+|,\s+)(?P<name>{NAME})\b",
@@ -329,6 +342,13 @@ _PARTS = frozenset({"divorced", "separated"})
 
 def _name(raw: str | None) -> str | None:
     return raw if raw and raw not in NOT_NAMES else None
+
+
+def _is_my(ctx: Ctx, m: re.Match[str]) -> bool:
+    """Whether a "<name> is my <role>" match names a person: Level 0 found the name one (a
+    sentence's first word only when who it is to the speaker ends its clause), so "Here is my
+    boyfriend" or "What is my husband …" name no one. A match with a comma instead is always one."""
+    return not m.groupdict().get("is_my") or m.group("name") in ctx.persons
 
 
 def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
@@ -461,7 +481,7 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
         if partner is not None and partner != s and not ended:
             yield fact(ctx, s, f"{possessive(s)} {role} is {partner}", "partner", partner, confidence=0.8)
     for m, s in matches(ctx, _NAME_MY_SPOUSE, anywhere=True):
-        if (partner := _name(m.group("name"))) is None or partner == s or ended:
+        if (partner := _name(m.group("name"))) is None or partner == s or ended or not _is_my(ctx, m):
             continue
         if _died(ctx, m):  # "Tobias, my husband, passed away": he is the one who died
             yield fact(ctx, s, f"{possessive(s)} {m.group('role')} {partner} passed away", "partner", partner,
@@ -580,7 +600,14 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
         # in the set (its statements keep the count).
         for name in names if len(names) > 1 else []:
             yield fact(ctx, s, f"{s} has {n} {kind}, one named {name}", "children", name, confidence=0.85)
+    named_before = [(m, s) for m, s in matches(ctx, _NAME_MY_KID, we=True, anywhere=True) if _is_my(ctx, m)]
+    for m, s in named_before:
+        if (name := _name(m.group("name"))) is not None and name != s:
+            yield fact(ctx, s, f"{possessive(s)} {' '.join(m.group('kind').split())} is {name}", "children", name,
+                       confidence=0.8)
     for m, s in matches(ctx, _MY_KID, we=True, anywhere=True):
+        if not m.group("name") and any(named.end() == m.end() for named, _ in named_before):
+            continue  # "Max is my son": the son is Max (above), not a son besides him
         kind, name = " ".join(m.group("kind").split()), _name(m.group("name"))
         if name is not None and name != s:
             verb = "include" if kind in _PLURAL_KINDS else "is"
@@ -606,7 +633,7 @@ def relatives(ctx: Ctx) -> Iterator[CandidateFact]:
     found = matches(ctx, _MY_RELATIVE, we=True, anywhere=True) + matches(ctx, _HAS_RELATIVE, we=True)
     for m, s in found + matches(ctx, _NAME_MY_RELATIVE, we=True, anywhere=True):
         kind, name = m.group("kind"), _name(m.group("name"))
-        if m.groupdict().get("is") and not named_by_is(ctx, m):
+        if (m.groupdict().get("is") and not named_by_is(ctx, m)) or not _is_my(ctx, m):
             continue  # "my sister is Canadian"
         if name is not None and name != s:
             yield fact(ctx, s, f"{possessive(s)} {kind} is {name}", RELATIVE_ATTRIBUTE[kind], name, confidence=0.8)
