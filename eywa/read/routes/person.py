@@ -42,7 +42,8 @@ class PersonRoute:
         return [("evidence", query.limit * PERSON_DEPTH)] if query.plan.people else []
 
     def run(self, query: Query) -> list[RouteHit]:
-        people = {entity_key(name) for name in query.plan.people}
+        # "What did Ana lend to Ben?": Ana's turns, not Ben's (``Plan.speakers``).
+        people = {entity_key(name) for name in query.plan.speakers}
         if not people or query.vector.size <= 1:  # no one named, or no embedding to search with
             return []
         hits = query.vector_hits(self._stores.vectors, "evidence", query.limit * PERSON_DEPTH)
