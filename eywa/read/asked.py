@@ -1,28 +1,43 @@
-"""Whom a question asks about, when it names two people: the one it names as the subject.
+"""Whom a question asks about, when it names two people: the one it names as its subject.
 
 "What did Ana lend to Ben?", "What did Ana think of Ben's band?", "Which film did Ana
-suggest to Ben?" name both people of a conversation, but what they ask was said by
-Ana: Ben is named only as the object of a preposition ("to Ben", "of Ben's band", "with
-Ben", "for Ben"). Read as two people asked about, such a question restricts nothing: in a
-conversation between the two, every turn is spoken by a named person, so the person route
-(the named people's own turns) ranks everyone's and the named-speaker boost raises every
-turn alike. A name that stands only after a preposition, or is joined by "and"/"or" to one
-that does ("between Ana and Ben"), is an object; the others are the question's subjects, and
-the routes and boosts that read whose turn it is read them alone (``Plan.speakers``). When
-every name is an object ("What did they give to Ana and Ben?") or none is, all stay.
+suggest to Ben?", "What does Ana tell Ben she will not do?" name both people of a
+conversation, but what they ask was said or done by Ana, the subject; Ben is named as an
+object. Read as two people asked about, such a question restricts nothing: in a conversation
+between the two, every turn is spoken by a named person, so the person route (the named
+people's own turns) ranks everyone's and the named-speaker boost raises every turn alike.
 
-"According to Ana, …" and "… from Ana" name the speaker after a preposition: neither makes
-an object. Pure grammar over English function words: no word of any conversation.
+The subject is read from where a name stands (``objects_named``): at the question's start,
+or right after an auxiliary or a question word ("did Ana", "does Ana", "who"), or joined by
+"and"/"or" to such a name ("Did Ana and Ben both …"); "according to Ana" and "from Ana" name
+who said it, so they stand there too. When some name stands so, the names that never do are
+objects. When none does ("Is it likely that Ana has friends besides Ben?"), a name only ever
+right after a preposition ("besides Ben", "to Ben", "with Ben"), or joined to one that is
+("between Ana and Ben"), is an object, if another name is not. A question whose every name is
+an object, or none, has none.
+
+An object matters only as one of the people talking (``answering``): the subject's turns
+answer when the subject talks, and a turn addressed to the object is what was said to them.
+Pure grammar over English function words: no word of any conversation.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from typing import Final
 
-__all__ = ["PREPOSITIONS", "objects_named"]
+from eywa.ids import entity_key
 
+__all__ = ["PREPOSITIONS", "SUBJECT_BEFORE", "answering", "objects_named"]
+
+# Words right before a question's subject: the auxiliaries and question words ("What did
+# *Ana* …", "Who …", "How does *Ana* …").
+SUBJECT_BEFORE: Final = frozenset(
+    """am is are was were has have had do does did can could will would shall should may might
+    must what which who whom whose where when why how""".split()
+)
 # Prepositions: a name right after one is the object of a phrase, not who speaks. Not "from":
 # "What did Ana hear from Ben?" names its source, who said it.
 PREPOSITIONS: Final = frozenset(
@@ -31,42 +46,61 @@ PREPOSITIONS: Final = frozenset(
     without via""".split()
 )
 # Words that join a name to the one before it, which it then stands beside ("between Ana
-# and Ben"): the second takes the first's role.
+# and Ben"): the second takes the first's place.
 _JOINERS: Final = frozenset({"and", "or", "&"})
-# "according to Ana": Ana says it.
-_SAYS: Final = frozenset({"according"})
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|&", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s?$")
 
 
 def objects_named(question: str, names: Sequence[str]) -> tuple[str, ...]:
-    """The ``names`` the question names only as the object of a preposition (or joined to
-    such an object), when at least one other of ``names`` is not: those are whom the question
-    says something was done to or said to, not who did or said it. Empty when the question
-    names fewer than two, or when every name (or none) is an object. Pure."""
+    """The ``names`` the question names as objects, not as its subject (see the module
+    docstring), in the order given; empty when it names fewer than two, or when every name,
+    or none, is an object. Pure."""
     if len(names) < 2:
         return ()
     words = [w.casefold() for w in _TOKEN.findall(question)]
-    roles: dict[str, bool] = {}  # name → every mention is an object
-    found: list[tuple[int, int, str]] = []  # (start, end) word positions of each mention
+    mentions = sorted(_mentions(words, names))
+    if not mentions:
+        return ()
+    ends = {end: name for _, end, name in mentions}
+    subject: dict[str, bool] = {}  # name → one of its mentions stands as the subject
+    after_preposition: dict[str, bool] = {}  # name → every mention stands after a preposition
+    for start, _, name in mentions:
+        before = words[start - 1] if start > 0 else ""
+        joined = ends.get(start - 1) if before in _JOINERS else None
+        says = before == "from" or (before == "to" and start > 1 and words[start - 2] == "according")
+        here = start == 0 or before in SUBJECT_BEFORE or says or (joined is not None and subject[joined])
+        subject[name] = subject.get(name, False) or here
+        governed = (before in PREPOSITIONS and not says) or (joined is not None and after_preposition[joined])
+        after_preposition[name] = after_preposition.get(name, True) and governed
+    marked = subject if any(subject.values()) else {n: not a for n, a in after_preposition.items()}
+    objects = tuple(n for n in names if n in marked and not marked[n])
+    return objects if len(objects) < len(marked) else ()
+
+
+def _mentions(words: list[str], names: Sequence[str]) -> list[tuple[int, int, str]]:
+    """Each mention of one of ``names`` among ``words``: (its first word's position, the
+    position after its last, the name); a possessive ("Ana's") is a mention."""
+    found = []
     for name in names:
         parts = [w.casefold() for w in _TOKEN.findall(name)]
-        if not parts:
-            continue
-        for start in range(len(words) - len(parts) + 1):
+        for start in range(len(words) - len(parts) + 1) if parts else ():
             window = words[start : start + len(parts)]
             if window[:-1] == parts[:-1] and _POSSESSIVE.sub("", window[-1]) == parts[-1]:
                 found.append((start, start + len(parts), name))
-    found.sort()
-    ends = {end: name for _, end, name in found}
-    for start, _, name in found:
-        before = words[start - 1] if start > 0 else ""
-        object_here = before in PREPOSITIONS and not (start > 1 and words[start - 2] in _SAYS)
-        if not object_here and before in _JOINERS and (start - 1) in ends:
-            # "between Ana and Ben": Ben stands where Ana does (her mention ends before "and").
-            object_here = roles.get(ends[start - 1], False)
-        roles[name] = roles.get(name, True) and object_here
-    objects = tuple(name for name in names if roles.get(name, False))
-    if not objects or len(objects) == len([n for n in names if n in roles]):
-        return ()
-    return objects
+    return found
+
+
+def answering(
+    people: Sequence[str], objects: Sequence[str], talking: AbstractSet[str]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Whose turns answer the question, and to whom they were said: ``people`` but the
+    ``objects`` (``objects_named``), and the objects among the people talking (``talking``:
+    the ``entity_key`` of each speaker of the candidate turns), when one of the subjects talks.
+    When none does ("What did Tom lend to Ana?" asked of a conversation between Ana and Ben,
+    Tom a friend they speak of), one of the speakers tells what the subject did, perhaps the
+    object: every person named answers, and nobody is the listener. Pure."""
+    subjects = tuple(p for p in people if p not in objects)
+    if not objects or not any(entity_key(p) in talking for p in subjects):
+        return tuple(people), ()
+    return subjects, tuple(o for o in objects if entity_key(o) in talking)

@@ -168,20 +168,15 @@ class Plan:
     birthday)."""
 
     objects: tuple[str, ...] = ()
-    """The people the question names only as the object of a preposition when it names
-    another as its subject (Ben in "What did Ana lend to Ben?", ``eywa.read.asked``):
-    what it asks was said or done by the others (``speakers``)."""
+    """The people the question names as objects when it names another as its subject (Ben
+    in "What did Ana lend to Ben?", ``eywa.read.asked.objects_named``): what it asks was said
+    or done by the others, when they are among the people talking (``asked.answering``)."""
 
     @property
     def people(self) -> tuple[str, ...]:
         """Everyone the question is about: the people asked about, then those they were
         found through."""
         return (*self.entities, *self.through)
-
-    @property
-    def speakers(self) -> tuple[str, ...]:
-        """The people whose own turns answer the question: ``people`` but the ``objects``."""
-        return tuple(p for p in self.people if p not in self.objects)
 
     def as_trace(self) -> dict[str, object]:
         """A JSON-friendly view for the trace."""

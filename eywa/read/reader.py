@@ -36,6 +36,7 @@ from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, ItemKind, Policy, PostFilter, RecallItem, RecallResult, RouteName, Stage
 from eywa.read import adjust
 from eywa.read.adjust import Scored
+from eywa.read.asked import answering
 from eywa.read.fusion import (
     BELIEF_SHARE,
     SCORE_ORDERED,
@@ -247,8 +248,11 @@ class Reader:
         ]
         named_ids = {e.id for e in entities if e.name in plan.people}
         # Whose own turns answer: the named people but those named only as an object ("What
-        # did Ana lend to Ben?": Ana's, ``Plan.speakers``); items about either still count.
-        speaking_ids = {e.id for e in entities if e.name in plan.speakers}
+        # did Ana lend to Ben?": Ana's, ``eywa.read.asked``), when Ana is one of the speakers;
+        # items about either still count. A listener named so is who the answer was said to.
+        voices = {entity_key(s.item.speaker) for s in items if s.item.speaker} if plan.objects else set()
+        answerers, listeners = answering(plan.people, plan.objects, voices)
+        speaking_ids = {e.id for e in entities if e.name in answerers}
         speaker_ids = {entity_key(e.name): e.id for e in entities}
         if "boost" not in self._disabled:
             changes["boost"] = adjust.speaker_boost(items, speaking_ids, speaker_ids)
@@ -272,9 +276,9 @@ class Reader:
                 if plan.aggregate and speaking_ids
                 else None,
             )
-        # A question naming whom something was said or given to ("What did Ana promise to
-        # Ben?") asks for a turn addressed to that listener: none is lowered for it.
-        if "addressed" not in self._disabled and plan.shape in adjust.ADDRESSED_SHAPES and not plan.objects:
+        # A question naming the listener something was said or given to ("What did Ana promise
+        # to Ben?") asks for a turn addressed to that listener: none is lowered for it.
+        if "addressed" not in self._disabled and plan.shape in adjust.ADDRESSED_SHAPES and not listeners:
             changes["addressed"] = adjust.addressed_demotion(items)
         if "dedupe" not in self._disabled:
             changes["dedupe"] = adjust.deduplicate(items)

@@ -1,7 +1,8 @@
-"""A question naming two people, one of them only as the object of a preposition ("What did Priya
-lend to Bo?"), asks for what the other said or did (``eywa.read.asked``): the
-person route, the named-speaker boost and the aggregate rescue read her alone, and a turn
-addressed to the listener is what such a question asks for, so none is lowered for it."""
+"""A question naming two people, one as its subject and the other as an object ("What did Priya
+lend to Bo?"), asks for what the subject said or did (``eywa.read.asked``): when she is one
+of the people talking, the person route, the named-speaker boost and the aggregate rescue
+read her alone, and a turn addressed to the listener is what such a question asks for, so
+none is lowered for it."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from eywa import Memory
 from eywa.ids import entity_key
 from eywa.models import Entity, ItemKind, RouteName, Stage
-from eywa.read.asked import objects_named
+from eywa.read.asked import answering, objects_named
 from eywa.read.items import Hydrated
 from eywa.read.plan import make_plan
 from eywa.read.routes import Query, RouteHit
@@ -44,14 +47,19 @@ PRIYA, BO = _person("Priya"), _person("Bo")
         ("Which film did Priya suggest to Bo in May 2024?", ["Priya", "Bo"], ("Bo",)),
         ("What song does Priya sing for Bo?", ["Priya", "Bo"], ("Bo",)),
         ("What did Priya give to Bo and Nadia?", ["Priya", "Bo", "Nadia"], ("Bo", "Nadia")),
-        ("What did Priya Shah tell Bo about?", ["Priya Shah", "Bo"], ()),  # Bo after a verb
+        ("What did Priya Shah tell Bo about?", ["Priya Shah", "Bo"], ("Bo",)),  # after a verb
+        ("What does Priya tell Bo she will not do?", ["Priya", "Bo"], ("Bo",)),
+        ("Would Priya enjoy the songs of Bo or Nadia?", ["Nadia", "Priya", "Bo"], ("Nadia", "Bo")),
+        # No subject where a subject stands: the names after a preposition are the objects.
+        ("Is it likely that Priya has friends besides Bo?", ["Priya", "Bo"], ("Bo",)),
+        ("What song Priya sing with Bo?", ["Priya", "Bo"], ("Bo",)),
         ("What did Tom give to Priya Shah's son?", ["Priya Shah", "Tom"], ("Priya Shah",)),
         # Both subjects, or both objects: nobody is left out.
         ("Did Priya and Bo both go hiking?", ["Priya", "Bo"], ()),
         ("What is the topic between Priya and Bo on 3 May?", ["Priya", "Bo"], ()),
         ("Was May a good month for Priya and Bo?", ["Priya", "Bo"], ()),
         # "According to Priya" and "from Priya" name who said it.
-        ("According to Priya, what makes Bo a good coach?", ["Priya", "Bo"], ()),
+        ("According to Priya, what makes Bo a good coach?", ["Priya", "Bo"], ("Bo",)),
         ("What has Bo heard from Priya?", ["Bo", "Priya"], ()),
         # One name: nothing to tell apart.
         ("What did Priya give to her brother?", ["Priya"], ()),
@@ -64,20 +72,52 @@ def test_a_name_only_after_a_preposition_is_an_object_when_another_is_the_subjec
     assert objects_named(question, names) == objects
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["Priya", "Priya's", "Bo", "Bo Li", "and", "to", "did", "what", "from", "x", "&", "'s"]),
+        max_size=12,
+    ),
+    st.lists(st.sampled_from(["Priya", "Bo", "Bo Li", "Li"]), unique=True, max_size=4),
+)
+def test_the_objects_are_some_of_the_names_never_all(words: list[str], names: list[str]) -> None:
+    objects = objects_named(" ".join(words), names)
+    assert set(objects) <= set(names)
+    assert len(objects) < max(len(names), 1)
+
+
 def test_a_name_both_subject_and_object_is_a_subject() -> None:
-    assert objects_named("What did Bo tell Priya about Bo's trip to Nadia's?", ["Bo", "Priya", "Nadia"]) == ("Nadia",)
+    question = "What did Bo tell Priya about Bo's trip to Nadia's?"
+    assert objects_named(question, ["Bo", "Priya", "Nadia"]) == ("Priya", "Nadia")
+    assert objects_named("What did Bo's sister tell Priya?", ["Bo", "Priya"]) == ("Priya",)
 
 
-def test_the_plan_keeps_the_object_among_the_people_and_out_of_the_speakers() -> None:
+@pytest.mark.parametrize(
+    ("talking", "answers", "listeners"),
+    [
+        ({"priya", "bo"}, ("Priya",), ("Bo",)),
+        # Priya does not talk (a friend the two speak of): whoever told it answers.
+        ({"bo", "nadia"}, ("Priya", "Bo"), ()),
+        # Bo does not talk: Priya answers, to no listener named.
+        ({"priya", "nadia"}, ("Priya",), ()),
+    ],
+)
+def test_the_subjects_answer_when_one_of_them_talks_and_the_objects_who_talk_are_the_listeners(
+    talking: set[str], answers: tuple[str, ...], listeners: tuple[str, ...]
+) -> None:
+    assert answering(("Priya", "Bo"), ("Bo",), talking) == (answers, listeners)
+    assert answering(("Priya", "Bo"), (), talking) == (("Priya", "Bo"), ())
+
+
+def test_the_plan_names_the_object_and_keeps_it_among_the_people() -> None:
     plan = make_plan("What did Priya promise to Bo?", [PRIYA, BO], AT)
     assert plan.people == ("Priya", "Bo")
     assert plan.objects == ("Bo",)
-    assert plan.speakers == ("Priya",)
     assert plan.as_trace()["objects"] == ["Bo"]
     # A place after a preposition is no person: the question keeps both people.
     globex = Entity(id="ent_globex", space="s", name="Globex", kind="entity")
     plan = make_plan("What did Priya and Bo say about Globex?", [PRIYA, BO, globex], AT)
-    assert plan.objects == () and plan.speakers == plan.people
+    assert plan.objects == ()
 
 
 TEXTS = {
@@ -101,14 +141,18 @@ class Turns:
     kind: ItemKind = "evidence"
 
     def hydrate(self, space: str, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Hydrated]:
+        said = {i: TEXTS[i] for i in ids}
         return {
-            i: Hydrated("evidence", i, TEXTS[i][1], (), "s1", AT, TEXTS[i][0], (f"ent_{entity_key(TEXTS[i][0])}",), TEXTS[i][0])
-            for i in ids
+            i: Hydrated("evidence", i, text, (), "s1", AT, speaker, (f"ent_{entity_key(speaker)}",), speaker)
+            for i, (speaker, text) in said.items()
         }
 
 
+NADIA = _person("Nadia")  # named in the questions below, never talking
+
+
 def _recall(question: str, disabled: frozenset[Stage] = frozenset()) -> tuple[list[str], dict[str, list[str]]]:
-    reader = stub_reader([Keyword()], [Turns()], ISOLATED | disabled, entities=[PRIYA, BO])
+    reader = stub_reader([Keyword()], [Turns()], ISOLATED | disabled, entities=[PRIYA, BO, NADIA])
     result = reader.recall("s", question, k=2, budget_tokens=None, policy="balanced", as_of=None)
     return [i.id for i in result.items], result.trace["changes"]
 
@@ -120,6 +164,15 @@ def test_the_subjects_reply_to_the_object_rises_over_the_objects_own_turn() -> N
     assert "addressed" not in changes  # the answer is said to Bo, as asked
 
 
+def test_an_object_who_does_not_talk_is_no_listener_and_a_subject_who_does_not_talk_restricts_nothing() -> None:
+    # Nadia is no listener: Priya's reply to Bo is lowered as any turn addressed to its listener.
+    _, changes = _recall("What did Priya suggest to Nadia?")
+    assert changes["boost"] == ["answer"] and changes["addressed"] == ["answer"]
+    # Nadia, the subject, does not talk: whoever told it answers, both people boosted.
+    _, changes = _recall("What did Nadia suggest to Priya and Bo?")
+    assert sorted(changes["boost"]) == ["answer", "asked"] and changes["addressed"] == ["answer"]
+
+
 def test_a_question_naming_both_as_subjects_raises_both_and_lowers_the_addressed_turn() -> None:
     order, changes = _recall("What did Priya and Bo suggest?")
     assert order == ["asked", "answer"]
@@ -128,7 +181,9 @@ def test_a_question_naming_both_as_subjects_raises_both_and_lowers_the_addressed
 
 
 class Vectors:
-    def search(self, kind: str, space: str, vector: Any, limit: int, not_after: float | None = None) -> list[tuple[str, float]]:
+    def search(
+        self, kind: str, space: str, vector: Any, limit: int, not_after: float | None = None
+    ) -> list[tuple[str, float]]:
         return [("bo_1", 0.9), ("priya_1", 0.8), ("bo_2", 0.7), ("priya_2", 0.6)]
 
 
