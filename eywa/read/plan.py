@@ -16,6 +16,7 @@ from eywa.attributes import ATTRIBUTES, attributes_for_words, get_attribute, nor
 from eywa.attributes.spec import YEAR_DAYS
 from eywa.models import Entity, RouteName, Signal, SignalKind, Stage
 from eywa.read.aggregate import asks_aggregate
+from eywa.read.asked import objects_named
 from eywa.read.overlap import STOP_WORDS
 
 Shape = Literal["fact", "temporal", "list", "count", "inference", "yes_no", "comparison"]
@@ -166,6 +167,11 @@ class Plan:
     modifier ("Who performed at Priya's *daughter's* birthday?": performed, concert,
     birthday)."""
 
+    objects: tuple[str, ...] = ()
+    """The people the question names as objects when it names another as its subject (Ben
+    in "What did Ana lend to Ben?", ``eywa.read.asked.objects_named``): what it asks was said
+    or done by the others, when they are among the people talking (``asked.answering``)."""
+
     @property
     def people(self) -> tuple[str, ...]:
         """Everyone the question is about: the people asked about, then those they were
@@ -178,6 +184,7 @@ class Plan:
             "shape": self.shape,
             "entities": list(self.entities),
             "through": list(self.through),
+            "objects": list(self.objects),
             "attributes": list(self.attributes),
             "current_state": self.current_state,
             "state_at": self.state_at.isoformat() if self.state_at else None,
@@ -744,4 +751,5 @@ def make_plan(
         other_words=tuple(w for w in other_words(question, names) if not (previous and w in _PREVIOUS_WORDS)),
         when_words=_when_words(question, dates, names),
         wh_word=question_word(question),
+        objects=objects_named(question, [e.name for e in entities if e.name in named and e.kind == "person"]),
     )

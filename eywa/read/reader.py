@@ -36,6 +36,7 @@ from eywa.ids import entity_id, entity_key
 from eywa.models import Entity, ItemKind, Policy, PostFilter, RecallItem, RecallResult, RouteName, Stage
 from eywa.read import adjust
 from eywa.read.adjust import Scored
+from eywa.read.asked import answering
 from eywa.read.fusion import (
     BELIEF_SHARE,
     SCORE_ORDERED,
@@ -246,9 +247,15 @@ class Reader:
             if key in hydrated and _visible(hydrated[key], as_of)
         ]
         named_ids = {e.id for e in entities if e.name in plan.people}
+        # Whose own turns answer: the named people but those named only as an object ("What
+        # did Ana lend to Ben?": Ana's, ``eywa.read.asked``), when Ana is one of the speakers;
+        # items about either still count. A listener named so is who the answer was said to.
+        voices = {entity_key(s.item.speaker) for s in items if s.item.speaker} if plan.objects else set()
+        answerers, listeners = answering(plan.people, plan.objects, voices)
+        speaking_ids = {e.id for e in entities if e.name in answerers}
         speaker_ids = {entity_key(e.name): e.id for e in entities}
         if "boost" not in self._disabled:
-            changes["boost"] = adjust.speaker_boost(items, named_ids, speaker_ids)
+            changes["boost"] = adjust.speaker_boost(items, speaking_ids, speaker_ids)
         if "specific" not in self._disabled and plan.shape in adjust.SPECIFIC_SHAPES:
             # Each speaker's id once (a hash per call), not once per candidate turn.
             talking = {entity_id(space, speaker) for speaker in {s.item.speaker for s in items if s.item.speaker}}
@@ -265,11 +272,13 @@ class Reader:
                     for i, found in self._neighbours_of(space, ids, around).items()
                 },
                 adjust.rescue_share(plan.shape),
-                (lambda h: speaker_ids.get(entity_key(h.subject or "")) in named_ids)
-                if plan.aggregate and named_ids
+                (lambda h: speaker_ids.get(entity_key(h.subject or "")) in speaking_ids)
+                if plan.aggregate and speaking_ids
                 else None,
             )
-        if "addressed" not in self._disabled and plan.shape in adjust.ADDRESSED_SHAPES:
+        # A question naming the listener something was said or given to ("What did Ana promise
+        # to Ben?") asks for a turn addressed to that listener: none is lowered for it.
+        if "addressed" not in self._disabled and plan.shape in adjust.ADDRESSED_SHAPES and not listeners:
             changes["addressed"] = adjust.addressed_demotion(items)
         if "dedupe" not in self._disabled:
             changes["dedupe"] = adjust.deduplicate(items)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Final
 
 from eywa.ids import entity_key
+from eywa.read.asked import answering
 from eywa.read.routes.base import Query, RouteHit, VectorSearch
 from eywa.stores.bundle import Stores
 
@@ -42,11 +43,15 @@ class PersonRoute:
         return [("evidence", query.limit * PERSON_DEPTH)] if query.plan.people else []
 
     def run(self, query: Query) -> list[RouteHit]:
-        people = {entity_key(name) for name in query.plan.people}
-        if not people or query.vector.size <= 1:  # no one named, or no embedding to search with
+        if not query.plan.people or query.vector.size <= 1:  # no one named, or no embedding to search with
             return []
         hits = query.vector_hits(self._stores.vectors, "evidence", query.limit * PERSON_DEPTH)
         speakers = self._stores.evidence.speakers(query.space, [item_id for item_id, _ in hits])
+        named = query.plan.people
+        if query.plan.objects:  # "What did Ana lend to Ben?": Ana's turns, when Ana speaks (``eywa.read.asked``)
+            voices = {entity_key(speaker) for speaker in speakers.values() if speaker}
+            named = answering(named, query.plan.objects, voices)[0]
+        people = {entity_key(name) for name in named}
         theirs = [
             RouteHit("evidence", item_id, score)
             for item_id, score in hits
