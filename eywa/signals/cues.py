@@ -68,13 +68,14 @@ _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYW
             # "I started working for Initech", "I started a job at Hooli", "I started at Globex":
             # a new job, so the one said before has ended (not "the film started at eight"; the
             # name after "at" is looked at, not taken: a cue inside a name's span is no cue).
-            r"|started\s+work(?:ing)?\s+(?:[\w-]+\s+){0,2}?(?:at|for|with)|started\s+(?:a|my)\s+job|started\s+at(?=\s+(?-i:[A-Z]))"
+            r"|started\s+work(?:ing)?\s+(?:[\w-]+\s+){0,2}?(?:at|for|with)|started\s+(?:a|my)\s+job"
+            r"|started\s+at(?=\s+(?-i:[A-Z]))"
             r"|switched\s+to|changed\s+my\s+mind|used\s+to|now\s+work(?:ing|s)?\s+at"
             # "I live in Leeds now", "I work at Initech now", "I'm a manager now": a state said of
             # now at the end of its clause has changed. The cue is the subject and its verb, the
             # rest only looked at (a cue overlapping a name's span is none); not a feeling or a
-            # whereabouts ("I'm so happy now", "I'm home now", "I'm at Heathrow now"), nor "still" or
-            # "not".
+            # whereabouts ("I'm so happy now", "I'm home now", "I'm at Heathrow now"), nor
+            # "still" or "not".
             rf"|(?<![\w'’])(?:i|we)(?:{_A}m|{_A}re|\s+(?:am|are))(?=\s+(?!{_NOT_A_CHANGE}\b){_SAID_OF_NOW})"
             rf"|(?<![\w'’])(?:i|we)\s+(?:live|work)(?=\s+(?!(?:just|still|not|also)\b){_SAID_OF_NOW})"
             # "I switched jobs, I'm at Initech now", "we relocated to Austin": the job or the home

@@ -109,8 +109,9 @@ _PERSON_PREDICATE = re.compile(
 family or study in the third person with what makes it one of a person's life ("Priya works
 at …", "Ana moved to …", "Ben started at Globex", "Ben got married", "Biscuit died"), who it
 is to the speaker, ending the clause ("Chris is my husband.", "Eva is my sister"; not "Sunday
-is my husband's day off"), or "and I" ("Tom and I broke up"). Openers that are no one ("Finally got a job", "Everyone is
-moving") are ``_NOT_SUBJECTS`` and adverbs in -ly. A verb as common after a thing as after a
+is my husband's day off"), or "and I" ("Tom and I broke up"). Openers that are no one
+("Finally got a job", "Everyone is moving", "Here is my boyfriend") are ``_NOT_SUBJECTS`` and
+adverbs in -ly. A verb as common after a thing as after a
 person counts only with such a complement: "Traffic moved slowly", "Lunch started late",
 "Life is moving fast", "Dinner lived up to it", "Life teaches you" name no one; "has been"
 ("Plenty has been happening lately", "Tennis has been a joy this year") and "starts" / "moves"

@@ -63,7 +63,8 @@ last month and joined Initech", "we left Leeds two years ago and moved to York")
 CESSATION_TAIL = re.compile(r"\b(?:anymore|any\s+more|no\s+longer)\b", re.IGNORECASE)
 HEDGE = re.compile(
     r"(?i:\b(?:might|maybe|perhaps|possibly|probably|could|would|should|wish|wishing|unless|whether|"
-    r"guess(?!\s+what\s*[,!?:.;\-—–])|suppose|hopefully|not\s+sure|i\s+think|i\s+thought|wonder|wondering|considering|"
+    r"guess(?!\s+what\s*[,!?:.;\-—–])|suppose|hopefully|not\s+sure|i\s+think|i\s+thought|wonder|wondering|"
+    r"considering|"
     rf"thinking\s+(?:about|of)|someday|one\s+day|(?:dream|dreams|dreamt|dreamed)\s+(?:of|about|that)|dreaming"
     rf"|imagine|if)\b|{A}d\b)|\bmay\b"
 )

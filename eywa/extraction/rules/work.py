@@ -242,9 +242,9 @@ _STARTS = rule(
     "start starts started starting begin begins began begun",
 )
 """"I started at Globex", "I started working (from home) for Initech", "I started a (new) job at
-Globex", "I start at Globex on Monday": the employer, from the start. "For" only after the work or the
-job is said ("I started for the first team" is a player's); a gig only when new or first (a
-musician's gigs are not jobs)."""
+Globex", "I start at Globex on Monday": the employer, from the start. "For" only after the work
+or the job is said ("I started for the first team" is a player's); a gig only when new or first
+(a musician's gigs are not jobs)."""
 _SIGNED = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}signed\s+(?:on\s+)?(?:(?:a|an|my|the)\s+(?P<kind>(?:[a-z0-9-]+\s+){{0,3}}?)contract\s+)?"
     rf"(?:with|at)\s+{_ORG}{_WHEN_AHEAD}{_ROLE_AFTER}",
