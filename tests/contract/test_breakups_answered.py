@@ -3,7 +3,8 @@ relations said the everyday way.
 
 "We've split." (a bare "split" said of the speaker), "Sam and his girlfriend Lily broke up"
 (two other people) and "Kim's husband Raj is a dentist" (a person named after someone else's
-relation to them) made nothing the question could claim: the turns alone answered. Through the
+relation to them) made nothing the question could claim, and "My wife and I are separating"
+answered "Is Lena married?" with married: the turns alone answered. Through the
 public ``Memory`` with the default rule extractor; "we split the bill" stays no breakup."""
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ TURNS = [
     ("Bo", "My girlfriend Eva and I went out for dinner and we split the bill."),
     ("Yara", "My boyfriend Omar is a chef."),
     ("Yara", "Omar's my ex now."),
+    ("Lena", "My wife and I are separating."),
 ]
 ASKED_AT = "2025-04-01T00:00:00"
 
@@ -45,6 +47,7 @@ def _claimed(memory: Memory, space: str, question: str) -> str:
         ("What does Raj do?", "Raj — occupation: dentist"),
         ("Who is Kim married to?", "Kim — partner: Raj"),
         ("Who is Yara's partner?", "not Omar"),
+        ("Is Lena married?", "Lena — relationship_status: separated"),
     ],
 )
 def test_breakups_and_relations_said_the_everyday_way_answer(memory: Memory, space: str, question: str,

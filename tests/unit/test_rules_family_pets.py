@@ -41,6 +41,10 @@ def test_relationship_status_forms(text: str, expected: set[Fact]) -> None:
         ("My wife and I split up.", {("relationship_status", "single", "positive", "asserted")}),
         ("My husband and I separated last year.", {("relationship_status", "separated", "positive", "asserted")}),
         ("My husband and I got divorced in May.", {("relationship_status", "divorced", "positive", "asserted")}),
+        # A separation under way is the status it makes (separated: married, apart), not "married".
+        ("My wife and I are separating.", {("relationship_status", "separated", "positive", "asserted")}),
+        ("We're separating.", {("relationship_status", "separated", "positive", "asserted")}),
+        ("We are separating the recycling.", set()),
         # Not ended yet, or no end at all: the role still says the status.
         ("My wife and I are getting divorced.", {("relationship_status", "married", "positive", "asserted")}),
         ("My wife and I went to Rome.", {("relationship_status", "married", "positive", "asserted")}),
@@ -785,3 +789,7 @@ def test_a_word_that_points_or_a_clause_that_goes_on_names_no_partner(text: str)
 def test_a_child_named_before_who_they_are_is_that_child_not_another() -> None:
     """"Tobias is my son" is one son, Tobias: not also a son besides him."""
     assert {f[1] for f in facts("Tobias is my son!", attribute="children")} == {"Tobias"}
+
+
+def test_a_partner_one_is_separating_from_is_the_partner_no_longer() -> None:
+    assert ("partner", "Tobias", "negative", "asserted") in facts("Tobias and I are separating.")

@@ -102,12 +102,15 @@ _NO_OBJECT = r"(?!\s+(?:the|a|an|my|our|his|her|their|its|it|them|this|that|thes
 """After "broke up" or "split up": no object follows ("we split up the chores", "they broke up
 the fight", "we split up into teams" end no relationship)."""
 _BROKE_UP = rule(
-    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>broke\s+up|split\s+up|split(?={GONE_FOR_GOOD})|separated|called\s+it\s+off"
-    rf"|called\s+it\s+quits)(?:\s+with\s+(?P<name>{NAME}))?\b{_FROM_NO_ONE}{_NO_OBJECT}",
-    "broke split separated called",
+    rf"{SUBJ}(?:{HAVE}|(?P<be>{BE}))?\s+{ADV}(?P<verb>broke\s+up|split\s+up|split(?={GONE_FOR_GOOD})|separated"
+    rf"|(?<=\s)separating|called\s+it\s+off|called\s+it\s+quits)(?:\s+with\s+(?P<name>{NAME}))?\b{_FROM_NO_ONE}"
+    rf"{_NO_OBJECT}",
+    "broke split separated separating called",
 )
 """"Tobias and I broke up", "we split up last month", "we've split." (a bare "split" only at the
-end of its clause or before when, and said of the speaker: not "we split the bill")."""
+end of its clause or before when, and said of the speaker: not "we split the bill"); "my wife
+and I are separating" (only after "are": a separation under way is the status of now, and the
+marriage "my wife" says is not)."""
 _BACK_TOGETHER = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:got|get|getting|are|were)?\s*back\s+together(?:\s+with\s+(?P<name>{NAME}))?\b",
     "together",
@@ -394,12 +397,14 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
         for m, s in matches(ctx, _BROKE_UP, we=True):
             if m.group("verb") == "split" and not first_person(m):
                 continue  # a bare "split" of someone else may be from a band or a firm
+            if bool(m.group("be")) != (m.group("verb") == "separating"):
+                continue  # "we are separating", never "we are broke up" nor a bare "we separating"
             partner = _name(m.group("name")) or companion(ctx, m)
             if partner is not None:
                 yield fact(ctx, s, f"{s} broke up with {partner}", "partner", partner, polarity="negative",
                            valid_from=past_date(ctx, m), confidence=0.85)
             verb = " ".join(m.group("verb").split())
-            if verb == "separated":  # "Tom and I separated": a status of its own, as "we got separated" is
+            if verb in {"separated", "separating"}:  # "Tom and I separated": a status, as "we got separated" is
                 yield fact(ctx, s, f"{s} separated", "relationship_status", "separated",
                            valid_from=past_date(ctx, m), confidence=0.8)
             if verb in _SINGLE_AFTER:
