@@ -1,5 +1,6 @@
 """What holds now, said other ways: a diet said with its noun or said to have ended, a start
-said with its "I'm" dropped, a job contract signed, work gone freelance. Probed from outside
+said with its "I'm" dropped, a job contract signed, work gone freelance, a pet named after its
+breed. Probed from outside
 through the public ``Memory`` with the default rule extractor; each test says what the memory
 did before."""
 
@@ -54,6 +55,9 @@ def _answer(memory: Memory, space: str, question: str) -> str:
         (("I've been on a vegan diet since January.",), "Does Eva eat meat?", "Eva — diet: not meat"),
         # a diet quit by its label alone: still keto before
         (("I'm keto.", "I quit keto."), "Is Eva keto?", "Eva — diet: not keto"),
+        # a pet's name after its breed between commas: a dog without a name before
+        (("I got a puppy, a golden retriever named Sunny.",), "What pets does Eva have?", "Eva — pets: Sunny"),
+        (("We adopted a cat, a tabby called Milo.",), "What pets does Eva have?", "Eva — pets: Milo"),
     ],
 )
 def test_a_state_said_another_way_is_the_answer(memory: Memory, texts: tuple[str, ...], question: str,

@@ -793,3 +793,16 @@ def test_a_child_named_before_who_they_are_is_that_child_not_another() -> None:
 
 def test_a_partner_one_is_separating_from_is_the_partner_no_longer() -> None:
     assert ("partner", "Tobias", "negative", "asserted") in facts("Tobias and I are separating.")
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("I got a puppy, a golden retriever named Sunny.", {"Sunny"}),
+        ("We adopted a cat, a tabby called Milo.", {"Milo"}),
+        ("We have two dogs, a beagle named Rex and a pug named Moo.", {"Rex", "Moo"}),
+        ("I got a puppy, a friend named Sunny helped.", {"dog"}),  # a friend is no breed
+    ],
+)
+def test_a_pet_named_after_its_breed_between_commas(text: str, names: set[str]) -> None:
+    assert {f[1] for f in facts(text, attribute="pets")} == names

@@ -35,9 +35,13 @@ from eywa.models import CandidateFact
 _NAMES = rf"{NAME}(?:(?:\s*,\s*{NAME})*,?\s+and\s+{NAME}(?=\s*(?:[.!?,;]|$)))?"
 """One name, or a list of them closing its clause ("Luna and Sol", "Luna, Sol and Pip"): not
 "Rex and Tom has a cat", where the second name begins another clause."""
-_NAMED = rf"(?:(?:,?\s+(?:named|called)\s+|,\s+(?={_NAMES}\s*(?:[.!?]|$)))(?P<name>{_NAMES})\b)?"
+_NAMED = (
+    rf"(?:(?:,?\s+(?:named|called)\s+|,\s+(?:a|an)\s+{PET_ADJECTIVES}(?:{PETS})\s+(?:named|called)\s+"
+    rf"|,\s+(?={_NAMES}\s*(?:[.!?]|$)))(?P<name>{_NAMES})\b)?"
+)
 """The pet's name after it: "named Rex", "called Rex", or "a cat, Miso." ending the sentence;
-several pets' names after their kind: "two cats, Luna and Sol.", "kittens named Luna and Sol"."""
+several pets' names after their kind: "two cats, Luna and Sol.", "kittens named Luna and Sol";
+after its breed said between commas: "a puppy, a golden retriever named Sunny"."""
 _NAME_WORD = re.compile(NAME)
 _HAS = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:have|has|own|owns)|{HAVE}\s+got|\s+have\s+got)\s+(?P<n>{NUMBER_WORD})\s+{PET_ADJECTIVES}"
