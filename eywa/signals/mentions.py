@@ -88,6 +88,9 @@ _NOT_PEOPLE = frozenset(
 nationalities and creeds ("I'm Irish", "my family is Catholic"): no one's name ("Christian"
 is one, and is left out)."""
 
+_KIN_WORDS = r"sister|brother|mom|mum|mother|dad|father|husband|wife|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter"
+"""Who someone is to the speaker, in the family or as a partner (``_PERSON_PREDICATE``, ``_PERSON_APPOSITION``)."""
+
 _PERSON_PREDICATE = re.compile(
     r"[ \t]+(?:(?:just|still|now|recently|finally|also|already|officially)[ \t]+)*(?:has[ \t]+)?"
     r"(?:(?:works|worked|is[ \t]+working)[ \t]+(?:at|for|as)\b"
@@ -101,7 +104,7 @@ _PERSON_PREDICATE = re.compile(
     r"|got[ \t]+(?:a[ \t]+job|hired|married|engaged|divorced|separated|fired|laid[ \t]+off|promoted)"
     r"|is[ \t]+(?:(?:now|still)[ \t]+)?(?:married|engaged|divorced|single|pregnant|retired|unemployed|vegan|vegetarian)"
     r"|is[ \t]+(?:(?:now|officially)[ \t]+)?(?:my|our)[ \t]+(?:(?:older|younger|big|little|baby|twin|best)[ \t]+)?"
-    r"(?:husband|wife|partner|boyfriend|girlfriend|fianc[ée]e?|sister|brother|mom|mum|mother|dad|father|son|daughter)"
+    rf"(?:{_KIN_WORDS})"
     r"(?=[ \t]*(?:[.!,;]|$))"
     r"|and[ \t]+I)\b"
 )
@@ -119,7 +122,7 @@ person counts only with such a complement: "Traffic moved slowly", "Lunch starte
 
 _PERSON_APPOSITION = re.compile(
     r",[ \t]+(?:my|our)[ \t]+(?:(?:older|younger|big|little|best|old|new|dear)[ \t]+)?"
-    r"(?:sister|brother|mom|mum|mother|dad|father|husband|wife|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter"
+    rf"(?:{_KIN_WORDS}"
     r"|cousin|aunt|uncle|niece|nephew|grandma|grandmother|grandpa|grandfather|friend|coworker|co-worker|colleague"
     r"|boss|neighbou?r|roommate|flatmate|classmate|teacher|doctor|mentor)[ \t]*,"
 )

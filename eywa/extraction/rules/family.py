@@ -163,9 +163,17 @@ def named_by_is(ctx: Ctx, m: re.Match[str]) -> bool:
     name = m.group("name")
     what = name in NOT_PEOPLE_SAID_AFTER_IS or name.endswith(("ish", "ese"))
     return name in ctx.persons and not what and _IS_NAME_ENDS.match(ctx.text, m.end()) is not None
+def _name_before(is_then: str = "") -> str:
+    """A name said before who they are to the speaker, with a comma ("Tobias, my husband") or
+    "is" and what ``is_then`` allows after it ("Tobias is my husband", group ``is_my``: a person
+    Level 0 found only, ``_is_my``); the partner, relative and child rules share it."""
+    return rf"(?<![\w'’])(?P<name>{NAME})(?:,|(?P<is_my>\s+is{is_then}))\s+"
+
+
+_CLAUSE_ENDS = r"(?=\s*[,.!;]|\s*$)"
+"""After who they are, the clause ends ("Chris is my husband.", not "… my husband's day off")."""
 _NAME_MY_SPOUSE = rule(
-    rf"(?<![\w'’])(?P<name>{NAME})(?:,|(?P<is_my>\s+is(?:\s+(?:now|officially))?))\s+(?P<subj>[Mm]y)\s+{_ROLE}\b"
-    r"(?=\s*[,.!;]|\s*$)",
+    _name_before(r"(?:\s+(?:now|officially))?") + rf"(?P<subj>[Mm]y)\s+{_ROLE}\b{_CLAUSE_ENDS}",
     _ROLE_WORDS,
 )
 """"Tobias, my husband, is a chef": the partner named before the role, as "my husband, Tobias";
@@ -246,9 +254,8 @@ daughter's name is Mia", and for several "my kids are named Leo and Mia", "my ki
 are Leo and Mia" or "my kids are Leo and Mia" (a list of names only: "my son is Canadian"
 names no child)."""
 _NAME_MY_KID = rule(
-    rf"(?<![\w'’])(?P<name>{NAME})(?:,|(?P<is_my>\s+is))\s+(?P<subj>[Mm]y|[Oo]ur)\s+"
-    r"(?:(?:little|baby|eldest|oldest|youngest|older|younger|first|second|third)\s+)?"
-    r"(?P<kind>son|daughter|(?:baby|little)\s+(?:boy|girl))\b(?=\s*[,.!;]|\s*$)",
+    rf"{_name_before()}(?P<subj>[Mm]y|[Oo]ur)\s+(?:(?:little|baby|eldest|oldest|youngest|older|younger|first|second"
+    rf"|third)\s+)?(?P<kind>son|daughter|(?:baby|little)\s+(?:boy|girl))\b{_CLAUSE_ENDS}",
     "son daughter boy girl",
 )
 """"Max is my son!", "Mia, our daughter, starts school soon": the child named before who they are
@@ -284,8 +291,7 @@ _MY_RELATIVE = rule(
 "Ana's sister Eva": who a named relative is to the subject (not "my brother-in-law Tom", whose
 "-in" is no name)."""
 _NAME_MY_RELATIVE = rule(
-    rf"(?<![\w'’])(?P<name>{NAME})(?:,|(?P<is_my>\s+is))\s+(?P<subj>[Mm]y|[Oo]ur)\s+{KIN_AGE}{_RELATIVE_KIND}\b"
-    r"(?=\s*[,.!;]|\s*$)",
+    rf"{_name_before()}(?P<subj>[Mm]y|[Oo]ur)\s+{KIN_AGE}{_RELATIVE_KIND}\b{_CLAUSE_ENDS}",
     "sister brother sibling mom mum mother dad father",
 )
 """"Lucia, my sister, works at Initech", "This is Tom, my brother.": the name before who they
