@@ -103,13 +103,13 @@ _NEW_HOME = rf"into\s+{_A_HOME}\s+in"
 """A home moved into before where it is ("into our new place in Leeds")."""
 _MOVED = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:moved|relocated|made\s+the\s+move)\s+(?:(?:away\s+)?from\s+{_OLD}\s+)?"
-    rf"(?:back\s+home\s+|home\s+|back\s+|over\s+|here,?\s+|all\s+the\s+way\s+)?(?:to|into|in\s+{_WITH}(?:in|to)|{_NEW_HOME})\s+"
+    rf"(?:back\s+home\s+|home\s+|back\s+|over\s+|here,?\s+|all\s+the\s+way\s+)?(?:to|into|in\s+{_WITH}(?:together\s+)?(?:in|to)|{_NEW_HOME})\s+"
     rf"(?:{_A_KIND_OF_HOME}\s+in\s+|the\s+suburbs\s+of\s+)?{CALLED}{_PLACE}",
     "moved relocated move",
 )
 """"I moved to Braga", "we moved back to Porto", "we made the move to Porto", whom one moved in with before where: "I
-moved in with my boyfriend in Braga", and the home moved into: "we moved into our new place
-in Leeds", "we moved to a small town in Vermont", "… into a house in the suburbs of Denver"."""
+moved in with my boyfriend in Braga", "we moved in together in Leeds", and the home moved into: "we moved into our
+new place in Leeds", "we moved to a small town in Vermont", "… into a house in the suburbs of Denver"."""
 _MOVED_HERE = rule(rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:moved|relocated)\s+here\b(?!,?\s+(?:to|into)\s+(?:the\s+)?[A-Z])", "moved relocated")
 _GREETING_FROM = re.compile(
     rf"\b(?:[Hh]ello|[Hh]i|[Hh]ey|[Gg]reetings|[Gg]ood\s+(?:morning|evening))\s+from\s+(?:sunny\s+|rainy\s+|snowy\s+)?"

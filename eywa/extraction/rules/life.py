@@ -136,6 +136,14 @@ _DROPPED_SCHOOL = rule(
     r"|university|uni|school)\b",
     "dropped",
 )
+_IN_SCHOOL = rule(
+    rf"{SUBJ}{BE}\s+{ADV}(?:still\s+)?in\s+(?:(?:my|his|her|their)\s+(?P<year>first|second|third|fourth|fifth|final|last)"
+    r"\s+year\s+of\s+)?(?P<what>(?:law|med|medical|grad|graduate|nursing|dental|vet|veterinary|business|art|film|drama)"
+    r"\s+school)\b(?!\s+(?:for|to|with|today|tonight)\b)",
+    "school",
+)
+""""I'm in law school", "I'm in my second year of med school": studies under way, the school by its
+kind (as "I dropped out of law school" ends them); not "I'm in law school for the open day"."""
 _ALLERGIC = rule(
     rf"{SUBJ}{BE}\s+{ADV}(?:(?:very|severely|super|so|really|mildly)\s+)?allergic\s+to\s+"
     r"(?P<what>[a-z]+(?:\s+(?!and\b|but\b|so\b)[a-z]+)?)",
@@ -223,6 +231,10 @@ def education(ctx: Ctx) -> Iterator[CandidateFact]:
             level = " ".join(m.group("level").split())
             yield fact(ctx, s, f"{s} started {level} at {school}", "education", school, valid_from=past_date(ctx, m),
                        confidence=0.8)
+    for m, s in matches(ctx, _IN_SCHOOL):
+        what = " ".join(m.group("what").lower().split())
+        year = f"{possessive(s)} {m.group('year')} year of " if m.group("year") else ""
+        yield fact(ctx, s, f"{s} is in {year}{what}", "education", what, confidence=0.8)
     for m, s in matches(ctx, _ATTENDS):
         if school := _school(m):
             yield fact(ctx, s, f"{s} is a student at {school}", "education", school, confidence=0.8)
