@@ -42,7 +42,7 @@ from eywa.extraction.rules.clause import (
 from eywa.extraction.rules.endings import LEFT_ME
 from eywa.extraction.rules.pets import named_after
 from eywa.extraction.rules.phrasing import article, fact, possessive
-from eywa.models import CandidateFact
+from eywa.models import CandidateFact, SignalKind
 
 _STATUS = r"(?P<st>married|engaged|divorced|separated|widowed|single(?!\s+(?:parent|mom|mother|dad|father)))"
 _FROM_NO_ONE = rf"(?!\s+from\s+(?!{NAME}\b|(?i:my|his|her|their|our)\s+(?:husband|wife|spouse|partner|ex)\b))"
@@ -78,6 +78,15 @@ _WITH_NAME = re.compile(
 )
 """Whom a relationship is with: "… in a relationship with Tom", "… dating a guy named Tom",
 "… seeing someone new, his name is Tom"."""
+_NAMED_DATE = re.compile(
+    rf"(?<![\w'’])I\s+(?:just\s+|finally\s+)?(?:met|{A}m\s+seeing|started\s+seeing|{A}ve\s+been\s+seeing)\s+"
+    r"(?:someone|somebody|a\s+(?:guy|girl|man|woman))(?:\s+new)?(?:\s+(?:at|from|through|on)\s+[\w\s]{1,30}?)?"
+    rf"(?:\s+(?:named|called)|[.!,;]\s*(?:(?:[Hh]is|[Hh]er)\s+name(?:\s+is|{A}s)|(?:[Hh]e|[Ss]he){A}s\s+called))"
+    rf"\s+(?P<name>{NAME})\b(?!{A}s)"
+)
+"""Someone the speaker met and named earlier in the turn, whom "we're dating" is with: "I met
+someone! His name is Sam and we're dating", "I met a guy named Sam, we've been dating for a
+month" (not "My brother met a girl named Ana, and we're dating …": the speaker met no one)."""
 _FROM_NAME = re.compile(rf"\s+from\s+(?P<name>{NAME})\b(?!{A}s)")
 _MARRIED_NAME = rule(
     rf"{SUBJ}\s+{ADV}married\s+(?:my\s+(?:[a-z]+\s+){{0,2}}?(?:sweetheart|love|friend|partner|boyfriend|girlfriend"
@@ -353,6 +362,25 @@ def _name(raw: str | None) -> str | None:
     return raw if raw and raw not in NOT_NAMES else None
 
 
+_DATING_ENDS = re.compile(r"\s*(?:$|[.!,;)]|\s(?:for|since|now)\b)")
+""""We're dating" said of the two, not "we're dating other people"."""
+
+
+def _named_date(ctx: Ctx, m: re.Match[str]) -> str | None:
+    """Whom "we're dating" (``m``) is with when the turn named someone just before it as the one
+    met ("His name is Sam and we're dating"): the last such name, a person Level 0 found in the
+    turn, with no other person named between it and "we" (not "His name is Sam. Tom and I,
+    we're dating")."""
+    before = ctx.turn.text[: ctx.part.start + m.start()]
+    named = list(_NAMED_DATE.finditer(before))
+    if not named or (name := _name(named[-1].group("name"))) is None:
+        return None
+    persons = [sig for sig in ctx.turn.signals if sig.kind is SignalKind.PERSON and sig.end <= len(before)]
+    if any(sig.start >= named[-1].end() for sig in persons):
+        return None
+    return name if any((sig.normalized or sig.text) == name for sig in persons) else None
+
+
 def _is_my(ctx: Ctx, m: re.Match[str]) -> bool:
     """Whether a "<name> is my <role>" match names a person: Level 0 found the name one (a
     sentence's first word only when who it is to the speaker ends its clause), so "Here is my
@@ -512,6 +540,10 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
         since = stated_start(ctx, m)  # "… for a year": since then
         if (partner := companion(ctx, m)) is not None:
             yield fact(ctx, s, f"{s} is together with {partner}", "partner", partner, valid_from=since, confidence=0.75)
+        elif m.group("how") == "dating" and m.group("subj") in ("we", "We") and _DATING_ENDS.match(ctx.text, m.end()):
+            partner = _named_date(ctx, m)
+            if partner is not None and partner != s:
+                yield fact(ctx, s, f"{s} is dating {partner}", "partner", partner, valid_from=since, confidence=0.75)
         if m.group("how") == "dating":  # not "together": a married couple says it too
             said = f"{s} is dating {partner}" if partner is not None else f"{s} is dating someone"
             yield fact(ctx, s, said, "relationship_status", "in a relationship", valid_from=since, confidence=0.75)

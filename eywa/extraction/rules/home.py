@@ -135,6 +135,15 @@ _OWN_PLACE = rule(
 )
 """"I got my own place in Leeds", "we have our own flat in Porto now": a home of one's own is
 lived in (not "… for the summer")."""
+_OUR_NEW_HOME = rule(
+    r"(?P<subj>\b[Mm]y|\b[Oo]ur)\s+(?:(?:lovely|little|tiny|beautiful|first)\s+)*new\s+(?:(?:little|tiny|rented)\s+)?"
+    rf"(?:place|flat|apartment|house|home|condo|bungalow|cottage)\s+in\s+{CALLED}{_PLACE}"
+    r"(?!\s+(?:for|over|this|next|during|until|till|is\s+(?:for\s+sale|rented|let))\b)",
+    "new",
+)
+""""Greetings from our new flat in Lisbon!", "We love our new house in Leeds": a new home of
+one's own in the place is where one lives now (not "our new holiday home in Spain": only a
+home's own words between "new" and where; not "… for the summer")."""
 _BOUGHT_AND_MOVED_IN = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:bought|purchased|closed\s+on|rented|found)\s+{_A_HOME}\s+in\s+{CALLED}{_PLACE}"
     rf"\s+and\s+{ADV}(?:moved|settled)\s+(?:in|there|into\s+it)\b",
@@ -278,7 +287,7 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     lived = [(m, s) for m, s in matches(ctx, _HAS_LIVED, we=True) if lasting(ctx, m.end(), right_after=True)]
     lived += matches(ctx, _CALLED_HOME, we=True) + matches(ctx, _BACK_FOR_GOOD, we=True) + matches(ctx, _RENTS, we=True)
-    lived += matches(ctx, _OWN_PLACE, we=True)
+    lived += matches(ctx, _OWN_PLACE, we=True) + matches(ctx, _OUR_NEW_HOME, we=True, anywhere=True)
     lived += [
         (m, s) for m, s in matches(ctx, _IN_NOW, we=True)
         if m.group("back") or _MOVE_TALK.search(ctx.turn.text) or _HABITUAL.search(m.group(0))
