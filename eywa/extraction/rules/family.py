@@ -208,9 +208,13 @@ _HAS_SPOUSE = rule(
 """"I have a boyfriend named Ben", "I've got a wife, Ines", "I have a girlfriend now, her name is
 Lucia": the same facts as "my boyfriend Ben"."""
 _TOGETHER = rule(
-    rf"{SUBJ}(?:{HAVE}\s+been|{BE})\s+{ADV}(?P<how>together|dating|a\s+couple)\b(?:\s+for\s+(?P<span>[\w\s]+))?",
+    rf"{SUBJ}(?:{HAVE}\s+been|{BE})\s+{ADV}(?P<how>together|dating|a\s+couple)\b(?:\s+for\s+(?P<span>[\w\s]+))?"
+    r"(?=\s*(?:$|[.!?,;:)]|\s[-–—]|\s(?:for|since|now|again|officially|already|anymore|and|but|so)\b))",
     "together dating couple",
 )
+""""Tom and I are together", "we've been dating for a year", "we're a couple now": said of
+the two, where the clause ends or says how long; not "Tom and I are together on this project"
+nor "we're dating other people"."""
 _SEEING_SOMEONE = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}(?P<verb>dating|seeing)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman))"
     r"(?:\s+new)?\b",
@@ -360,10 +364,6 @@ _PARTS = frozenset({"divorced", "separated"})
 
 def _name(raw: str | None) -> str | None:
     return raw if raw and raw not in NOT_NAMES else None
-
-
-_DATING_ENDS = re.compile(r"\s*(?:$|[.!,;)]|\s(?:for|since|now)\b)")
-""""We're dating" said of the two, not "we're dating other people"."""
 
 
 def _named_date(ctx: Ctx, m: re.Match[str]) -> str | None:
@@ -540,7 +540,7 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
         since = stated_start(ctx, m)  # "… for a year": since then
         if (partner := companion(ctx, m)) is not None:
             yield fact(ctx, s, f"{s} is together with {partner}", "partner", partner, valid_from=since, confidence=0.75)
-        elif m.group("how") == "dating" and m.group("subj") in ("we", "We") and _DATING_ENDS.match(ctx.text, m.end()):
+        elif m.group("how") == "dating" and m.group("subj") in ("we", "We"):
             partner = _named_date(ctx, m)
             if partner is not None and partner != s:
                 yield fact(ctx, s, f"{s} is dating {partner}", "partner", partner, valid_from=since, confidence=0.75)
