@@ -293,6 +293,10 @@ class Reader:
             # beyond a session's best few its turns sink, for other sessions' to take them.
             changes["terse"] = adjust.sink_terse(items, plan.entities)
             changes["spread"] = adjust.spread_sessions(items)
+        # A one-answer question's session that the routes agree on: the named person's own
+        # turn of it nearest to what is asked challenges the last places (``session_voice``).
+        if plan.shape in adjust.ONE_ANSWER_SHAPES and "sessions" not in self._disabled:
+            changes["voice"] = adjust.session_voice(items, k)
         if "floor" in self._disabled:
             chosen = sorted(items, key=lambda s: -s.score)[:k]
         else:
