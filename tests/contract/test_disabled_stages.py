@@ -1,8 +1,8 @@
 """README, "Read path": ``EYWA_DISABLED_STAGES='["graph"]'`` "switches routes (``keyword``,
 ``vector``, ``temporal``, ``graph``, ``inference``, ``dimension``, ``beliefs``, ``events``,
 ``person``, ``feedback``) or post-filters (``boost``, ``specific``, ``demotion``, ``sessions``,
-``rescue``, ``addressed``, ``dedupe``, ``latest``, ``floor``) off"; the session spread and the terse
-turns' sinking are "switched off with ``sessions``". A typo
+``rescue``, ``addressed``, ``dedupe``, ``latest``, ``floor``) off"; the session spread, the terse
+turns' sinking and the session voice are "switched off with ``sessions``". A typo
 was tested (a configuration error); that each name switches its stage off was not.
 
 Seven questions that together run every stage (checked with nothing disabled), then each
@@ -59,7 +59,7 @@ def _stages_run(directory: Path, disabled: list[str]) -> Iterator[str]:
 
 def test_the_questions_run_every_stage(directory: Path) -> None:
     assert len(STAGES) == 19
-    assert set(STAGES) | {"spread", "terse"} <= set(_stages_run(directory, []))
+    assert set(STAGES) | {"spread", "terse", "voice"} <= set(_stages_run(directory, []))
 
 
 @pytest.mark.parametrize("stage", STAGES)
@@ -67,5 +67,5 @@ def test_a_disabled_stage_runs_for_no_question(directory: Path, stage: str) -> N
     ran = set(_stages_run(directory, [stage]))
     assert stage not in ran
     if stage == "sessions":
-        assert "spread" not in ran and "terse" not in ran
+        assert "spread" not in ran and "terse" not in ran and "voice" not in ran
     assert set(STAGES) - {stage} <= ran  # the others still run
