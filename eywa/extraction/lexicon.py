@@ -189,7 +189,7 @@ BODY_PARTS = alternation(
     foot feet hand hands finger fingers toe toes rib ribs elbow collarbone nose jaw"""
 )
 CONDITIONS = alternation(
-    """asthma diabetes adhd anxiety depression arthritis migraines eczema epilepsy insomnia
+    """asthma diabetes type_1_diabetes type_2_diabetes adhd anxiety depression arthritis migraines eczema epilepsy insomnia
     cancer covid the_flu a_cold celiac_disease crohn's ibs ptsd autism dyslexia tinnitus
     high_blood_pressure a_concussion pneumonia"""
 )

@@ -149,9 +149,16 @@ _ALLERGIC = rule(
     r"(?P<what>[a-z]+(?:\s+(?!and\b|but\b|so\b)[a-z]+)?)",
     "allergic",
 )
+_INTOLERANT = rule(
+    rf"{SUBJ}{BE}\s+{ADV}(?:(?:very|severely|super|so|really|mildly|a\s+bit)\s+)?(?P<what>lactose|gluten)[\s-]intolerant\b",
+    "intolerant",
+)
+""""I'm lactose intolerant", "I'm gluten intolerant": a condition (``lactose intolerance``), as an
+allergy is one."""
 _DIAGNOSED = rule(
     rf"{SUBJ}\s+(?:was|got|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}diagnosed\s+with\s+(?:a\s+|an\s+)?"
-    r"(?P<what>[a-z][a-z'’-]+(?:\s+[a-z][a-z'’-]+){0,2}?)(?=\s*(?:[.,!;]|$|\s+(?:last|this|in|on|a|two|after)\b))",
+    r"(?P<what>[a-z][a-z'’-]+(?:\s+(?:[a-z][a-z'’-]+|\d)){0,3}?)"
+    r"(?=\s*(?:[.,!;]|$|\s+(?:last|this|in|on|a|two|after)\b))",
     "diagnosed",
 )
 _INJURED = rule(
@@ -285,6 +292,9 @@ def health(ctx: Ctx) -> Iterator[CandidateFact]:
         what = clean(m.group("what"))
         if what and what not in {"it", "that", "them", "this"}:
             yield fact(ctx, s, f"{s} is allergic to {what}", "health", f"{what} allergy", confidence=0.85)
+    for m, s in matches(ctx, _INTOLERANT):
+        what = m.group("what").lower()
+        yield fact(ctx, s, f"{s} is {what} intolerant", "health", f"{what} intolerance", confidence=0.85)
     for m, s in matches(ctx, _DIAGNOSED):
         what = clean(m.group("what"))
         yield fact(ctx, s, f"{s} was diagnosed with {what}", "health", what, valid_from=past_date(ctx, m),

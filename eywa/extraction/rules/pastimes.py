@@ -71,10 +71,13 @@ _TOOK_UP = rule(
 verb with its object after it ("I started painting this fence", "I started running a
 marathon")."""
 _JOINED = rule(
-    rf"{SUBJ}(?:{HAVE}|{BE}|{HAVE}\s+been)?\s+{ADV}(?:joined|signed\s+up\s+for|enrolled\s+in|started|began|taking|took)\s+"
-    rf"{_DET}{_ACT}\s+{_GROUP}\b",
+    rf"{SUBJ}(?:{HAVE}|{BE}|{HAVE}\s+been)?\s+{ADV}(?:joined|signed\s+up\s+for|enrolled\s+in|(?:(?:started|began)\s+)?taking"
+    rf"|started|began|took|doing|go\s+to|goes\s+to)\s+{_DET}{_ACT}\s+{_GROUP}\b",
     PASTIMES,
 )
+""""I joined a volleyball club", "I started taking piano lessons", "I'm doing a pottery class on
+Tuesdays", "I go to a salsa class": the activity is a pastime (not "I'm going to a pottery class
+tonight", one evening's)."""
 _QUIT = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:quit|stopped|gave\s+up|dropped|left)\s+(?:(?:playing|doing|going|practi[cs]ing)\s+)?"
     rf"(?:my\s+|the\s+|our\s+)?{_ACT}(?:\s+{_GROUP})?",
