@@ -472,6 +472,10 @@ _ATTRIBUTE_IDIOMS: Final[tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]] = 
     # diet does not (it was read as a topic the diet could not answer).
     (re.compile(r"\bdiet\b.*\bfollow(?:s|ing)?\b|\bfollow(?:s|ing)?\s+(?:a|an|the|any)?\s*(?:\w+\s+)?diet\b", re.I),
      ("diet",)),
+    # "What health issues does Ana have?", "Does Ana have any medical problems?": her health;
+    # "issues" or "problems" is no topic the health dimension could not answer (alone it may
+    # be anything's: "What problems did Ana have with her car?").
+    (re.compile(r"\b(?:health|medical)\s+(?:issues?|problems?|conditions?|concerns?|troubles?)\b", re.I), ("health",)),
 )
 # A lifetime, in days (the registry's own for origin): an attribute whose values last this
 # long does not change.

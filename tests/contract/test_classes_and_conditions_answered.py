@@ -6,7 +6,8 @@ doing a pottery class on Tuesdays") was no hobby, "I'm lactose intolerant" no co
 condition with a number in its name ("type 1 diabetes", "diagnosed with type 2 diabetes") was
 not read at all. Through the public ``Memory`` with the default rule extractor; one evening's
 class ("I'm going to a pottery class tonight") and a denial ("I'm not lactose intolerant")
-claim nothing."""
+claim nothing. "What health issues does Nadia have?" claimed nothing either ("issues" read as a
+topic the health dimension could not answer), where "health conditions" did."""
 
 from __future__ import annotations
 
@@ -40,6 +41,9 @@ def space(memory: Memory) -> str:
         ("What health conditions does Nadia have?", "Nadia — health: lactose intolerance"),
         ("What health conditions does Kim have?", "Kim — health: type 1 diabetes"),
         ("What health conditions does Lena have?", "Lena — health: type 2 diabetes"),
+        # asked as people ask it: "issues" or "problems" is no topic the health cannot answer
+        ("What health issues does Nadia have?", "Nadia — health: lactose intolerance"),
+        ("What medical problems does Kim have?", "Kim — health: type 1 diabetes"),
     ],
 )
 def test_a_class_taken_or_a_condition_is_the_answer(memory: Memory, space: str, question: str, said: str) -> None:
