@@ -152,8 +152,6 @@ def test_a_state_question_about_a_past_time_reads_the_state_at_the_end_of_that_t
         ("What does Ana do in her downtime?", ("hobbies",)),
         ("Is Ana seeing anyone?", ("relationship_status", "partner")),  # "seeing" alone is no attribute's
         ("What does Ana do?", ("occupation", "employer")),
-        ("What health issues does Ana have?", ("health",)),  # "issues" is no topic of her health
-        ("Does Ana have any medical problems?", ("health",)),
     ],
 )
 def test_an_idiom_points_at_the_attribute_it_means_not_at_its_words(
@@ -163,10 +161,18 @@ def test_an_idiom_points_at_the_attribute_it_means_not_at_its_words(
     assert plan.attributes == attributes and plan.current_state is True
 
 
-def test_health_issues_leave_no_other_word_and_problems_alone_are_not_health() -> None:
-    # "What health issues does Ana have?" asks for her health and nothing else, so the health
-    # dimension may claim the answer; "problems" alone may be anything's ("… with her car").
-    assert make_plan("What health issues does Ana have?", [], NOW).other_words == ("ana",)
+@pytest.mark.parametrize(
+    "question",
+    ["What health issues does Ana have?", "Does Ana have any medical problems?", "What medical concerns does Ana have?"],
+)
+def test_health_issues_leave_no_other_word(question: str) -> None:
+    # They ask for her health and nothing else, so the health dimension may claim the answer.
+    plan = make_plan(question, [], NOW)
+    assert plan.attributes == ("health",) and plan.other_words == ("ana",)
+
+
+def test_problems_alone_are_not_health() -> None:
+    # "problems" alone may be anything's ("… with her car").
     car = make_plan("What problems did Ana have with her car?", [], NOW)
     assert "health" not in car.attributes and "problems" in car.other_words
 

@@ -108,6 +108,11 @@ def test_a_wedding_names_the_partner_and_is_dated() -> None:
         ("Tobias and I aren't together anymore.", {("partner", "Tobias", "negative", "asserted")}),
         ("My ex-husband Tom lives in Leeds.", {("partner", "Tom", "negative", "asserted")}),
         ("We're getting married in June.", set()),  # a plan
+        # "we're dating" is with the one met and named before it, unless someone else is named
+        # between them: then "we" may be that other.
+        ("I met someone! His name is Sam and we're dating.", {("partner", "Sam", "positive", "asserted")}),
+        ("I met someone! His name is Sam. Tom and I, we're dating.", set()),
+        ("I met a guy named Sam at work, but Tom and I, we're dating.", set()),
     ],
 )
 def test_partner_forms(text: str, expected: set[Fact]) -> None:

@@ -172,6 +172,8 @@ def named_by_is(ctx: Ctx, m: re.Match[str]) -> bool:
     name = m.group("name")
     what = name in NOT_PEOPLE_SAID_AFTER_IS or name.endswith(("ish", "ese"))
     return name in ctx.persons and not what and _IS_NAME_ENDS.match(ctx.text, m.end()) is not None
+
+
 def _name_before(is_then: str = "") -> str:
     """A name said before who they are to the speaker, with a comma ("Tobias, my husband") or
     "is" and what ``is_then`` allows after it ("Tobias is my husband", group ``is_my``: a person
