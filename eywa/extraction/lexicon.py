@@ -191,8 +191,9 @@ BODY_PARTS = alternation(
 CONDITIONS = alternation(
     """asthma diabetes type_1_diabetes type_2_diabetes adhd anxiety depression arthritis migraines eczema epilepsy insomnia
     cancer covid the_flu a_cold celiac_disease crohn's ibs ptsd autism dyslexia tinnitus
-    high_blood_pressure a_concussion pneumonia"""
+    high_blood_pressure a_concussion pneumonia ADHD IBS PTSD OCD COVID"""
 )
+"""Conditions by name; the acronyms also as they are written ("I have ADHD")."""
 
 NOT_HOBBY_GERUNDS = frozenset(
     """being having getting seeing hearing knowing thinking feeling talking saying telling

@@ -141,6 +141,15 @@ def test_education_forms(text: str, expected: set[Fact]) -> None:
         ("I hurt my knee playing football.", {("health", "knee injury", "positive", "asserted")}),
         ("I've recovered from my knee injury.", {("health", "knee injury", "negative", "asserted")}),
         ("I'm not allergic to anything.", set()),
+        # a diagnosis or a condition from long ago is still had; an acronym is the condition
+        ("I was diagnosed with asthma as a kid.", {("health", "asthma", "positive", "asserted")}),
+        ("I was diagnosed with PTSD.", {("health", "ptsd", "positive", "asserted")}),
+        ("I have ADHD.", {("health", "adhd", "positive", "asserted")}),
+        ("I've had asthma since I was a kid.", {("health", "asthma", "positive", "asserted")}),
+        ("I've had anxiety all my life.", {("health", "anxiety", "positive", "asserted")}),
+        ("I've had the flu twice this winter.", set()),  # had and gone
+        ("I haven't had migraines for years.", set()),
+        ("Maybe I've had asthma for years.", set()),
     ],
 )
 def test_health_forms(text: str, expected: set[Fact]) -> None:

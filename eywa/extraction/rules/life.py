@@ -157,10 +157,12 @@ _INTOLERANT = rule(
 allergy is one."""
 _DIAGNOSED = rule(
     rf"{SUBJ}\s+(?:was|got|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}diagnosed\s+with\s+(?:a\s+|an\s+)?"
-    r"(?P<what>[a-z][a-z'’-]+(?:\s+(?:[a-z][a-z'’-]+|\d)){0,3}?)"
-    r"(?=\s*(?:[.,!;]|$|\s+(?:last|this|in|on|a|two|after)\b))",
+    r"(?P<what>(?:[a-z][a-z'’-]+|[A-Z]{2,5}\b)(?:\s+(?:[a-z][a-z'’-]+|\d)){0,3}?)"
+    r"(?=\s*(?:[.,!;]|$|\s+(?:last|this|in|on|a|two|after|as|when|at|back|years?|recently|earlier)\b))",
     "diagnosed",
 )
+""""I was diagnosed with asthma (last year, as a kid, when I was twelve, at 30, back in 2019, years
+ago, recently)": the condition, whatever says when after it."""
 _INJURED = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?P<verb>broke|fractured|sprained|injured|hurt|twisted|dislocated|tore)\s+"
     rf"(?P<poss>my|his|her)\s+(?P<part>{BODY_PARTS})\b",
@@ -171,6 +173,17 @@ _HAS_CONDITION = rule(
     rf"(?P<what>{CONDITIONS})\b",
     CONDITIONS,
 )
+_HAD_SINCE = rule(
+    rf"{SUBJ}(?:{A}ve|{A}s|\s+{ADV}(?:have|has))\s+{ADV}had\s+(?P<what>{CONDITIONS})\b",
+    "had",
+)
+_LASTING = re.compile(
+    r"\s*,?\s*(?:since|for\s+(?:years|ages|a\s+long\s+time|(?:a|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
+    r"\s+(?:weeks?|months?|years?|decades?))|(?:all|most\s+of)\s+(?:my|his|her)\s+life|(?:my|his|her)\s+whole\s+life)\b"
+)
+""""I've had asthma since I was a kid", "… for years", "… all my life": the condition, still,
+when what follows in the sentence says how long (``_LASTING``; not "I've had the flu twice this
+winter", something had and gone)."""
 _RECOVERED = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:fully\s+)?(?:recovered|healed)\s+from\s+(?:(?:my|the|his|her)\s+)?"
     rf"(?P<what>(?:{BODY_PARTS})\s+(?:injury|surgery)|{CONDITIONS})\b",
@@ -278,12 +291,34 @@ def _phrase(m: re.Match[str], s: str) -> str:
     return f"{possessive(s)} {said}" if re.search(r"\b(?:my|her|his)\s+$", m.string[: start]) else f"a {said}"
 
 
+def _condition(raw: str) -> str:
+    """A condition as the health value: an acronym in lower case as the lexicon spells it ("ADHD"
+    and "adhd" are one condition)."""
+    what = clean(raw)
+    return what.lower() if what.isupper() else what
+
+
 def health(ctx: Ctx) -> Iterator[CandidateFact]:
-    """Health facts of one part."""
-    if not plain(ctx):
+    """Health facts of one part. A diagnosis or a condition had since long ago is still had when
+    the part speaks of then ("I was diagnosed with asthma as a kid", "I've had asthma since I was
+    a kid"): the long-ago dates its start, not a habit now over, as it does for the rest."""
+    p = ctx.part
+    if p.hedged or p.hypothetical:
+        return
+    if not p.negated:
+        for m, s in matches(ctx, _DIAGNOSED):
+            what = _condition(m.group("what"))
+            yield fact(ctx, s, f"{s} was diagnosed with {what}", "health", what, valid_from=past_date(ctx, m),
+                       confidence=0.85)
+        for m, s in matches(ctx, _HAD_SINCE):
+            if not _LASTING.match(ctx.sentence_after(m.end())):
+                continue
+            what = _condition(m.group("what"))
+            yield fact(ctx, s, f"{s} has {what}", "health", what, confidence=0.8)
+    if p.past_habit:
         return
     for m, s in matches(ctx, _RECOVERED) + matches(ctx, _OVER):
-        what = clean(m.group("what"))
+        what = _condition(m.group("what"))
         yield fact(ctx, s, f"{s} recovered from {what}", "health", what, polarity="negative",
                    valid_from=past_date(ctx, m), confidence=0.8)
     if ctx.part.negated:
@@ -295,10 +330,6 @@ def health(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _INTOLERANT):
         what = m.group("what").lower()
         yield fact(ctx, s, f"{s} is {what} intolerant", "health", f"{what} intolerance", confidence=0.85)
-    for m, s in matches(ctx, _DIAGNOSED):
-        what = clean(m.group("what"))
-        yield fact(ctx, s, f"{s} was diagnosed with {what}", "health", what, valid_from=past_date(ctx, m),
-                   confidence=0.85)
     for m, s in matches(ctx, _INJURED):
         verb, part = m.group("verb"), m.group("part")
         value = f"{_BROKEN[verb]} {part}" if verb in _BROKEN else f"{part} injury"
@@ -306,5 +337,5 @@ def health(ctx: Ctx) -> Iterator[CandidateFact]:
                    confidence=0.8)
     if asserts(ctx):
         for m, s in matches(ctx, _HAS_CONDITION):
-            what = clean(m.group("what"))
+            what = _condition(m.group("what"))
             yield fact(ctx, s, f"{s} has {what}", "health", what, confidence=0.8)

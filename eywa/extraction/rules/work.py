@@ -121,6 +121,17 @@ _TEACHES = rule(
 now", "I'm still teaching maths at X": where one teaches is where one works. Not "I'm teaching a
 workshop at X" (an event, with its article) nor "I'm teaching at X next week" (the present
 progressive says a job only with "now", "still", "currently" or "these days")."""
+_TEACHES_SUBJECT_AT_KIND = rule(
+    rf"{SUBJ}(?P<been>{HAVE}\s+been)?\s+{ADV}(?P<verb>teach|teaches)\s+(?!(?:a|an|the|at|in|for)\b)(?:[A-Za-z]+\s+){{1,2}}?"
+    rf"{_PLACE}",
+    "teach teaches",
+)
+""""I teach maths at the high school", "I teach English at a middle school": a subject taught at a
+place said by its kind, as "I teach at the high school" (``_WORKS_UNNAMED``) is."""
+_SCHOOL = re.compile(r"\b(?:school|high|academy|kindergarten|preschool|pre-school)\b", re.IGNORECASE)
+"""A place one teaches at that makes one a teacher: a school ("the high school", "Riverside
+High", "Oak Academy"), not a university, a gym or a studio, where one teaching may be a
+lecturer, a coach, an instructor."""
 _TEACHES_GRADE = rule(
     rf"{SUBJ}\s+{ADV}(?P<verb>teach|teaches)\s+(?P<level>(?:(?:first|second|third|fourth|fifth|sixth|seventh|eighth"
     r"|ninth|tenth|eleventh|twelfth|1st|2nd|3rd|[4-9]th|1[0-2]th)\s+grade|kindergarten|pre-?k|preschool"
@@ -446,6 +457,18 @@ _RUNS_NAMED_BUSINESS = rule(
 """"I own a bakery called Crumbs", "I run a small agency named Pixelworks": the business one runs
 now is where one works, as "my own bakery, Crumbs" is (``_OWN_BUSINESS``); only named, and
 only run or owned now (not "I opened a café called …", which may be a story)."""
+_RUNS_KIND = rule(
+    rf"{SUBJ}(?P<been>{HAVE}\s+{ADV}been)?\s+{ADV}(?P<verb>run|runs|running)\s+(?:a|an|the)\s+"
+    r"(?P<place>(?:[a-z]+\s+){0,2}?(?:bakery|restaurant|cafe|café|salon|boutique|bookshop|bookstore|bar|pub|diner"
+    r"|hotel|gym|clinic|nursery|daycare|florist|garage|brewery|winery|vineyard|farm|food\s+truck|coffee\s+shop"
+    r"|flower\s+shop|bike\s+shop|dance\s+studio|yoga\s+studio|bed\s+and\s+breakfast))"
+    r"(?=\s*(?:[.!?,;]|$)|\s+(?:in|on|near|by|downtown|nearby|across|with|now|and|but|so|these|since|for\s+(?!the|my|a)))",
+    "run runs running",
+)
+""""I run a small bakery downtown", "I've been running a café in Porto for years": the business
+one runs is where one works, said by its kind as "I work at a bakery" is (not "I ran a bakery",
+a story; "I'm running a bakery stall", another thing; "running" only with "have been" and how
+long). Owning alone says less ("I own a bakery": others may run it)."""
 _RUNS: Final = {"run": "runs", "runs": "runs", "running": "runs", "own": "owns", "owns": "owns"}
 _SELF_EMPLOYED = frozenset({"business", "company", "firm", "practice", "agency", "startup", "consultancy"})
 """What one's own is, unnamed, that says one works for oneself (the registry's surfaces of
@@ -727,13 +750,15 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
                      else stated_start(ctx, m))  # fmt: skip
             yield fact(ctx, s, f"{s} works at {_the(m, org)}", "employer", org, valid_from=began, confidence=0.9)
             yield from _title(ctx, s, m)
-    for m, s in matches(ctx, _WORKS_UNNAMED):
+    for m, s in matches(ctx, _WORKS_UNNAMED) + matches(ctx, _TEACHES_SUBJECT_AT_KIND):
         if (place := _workplace(m.group("place"))) and (m.group("verb") != "working" or (
                 m.group("been") and lasting(ctx, m.end()))):
             verb = "teaches" if m.group("verb").startswith("teach") else "works"
             yield fact(ctx, s, f"{s} {verb} at {article(place)} {place}", "employer", place,
                        valid_from=stated_start(ctx, m), confidence=0.8)
             yield from _title(ctx, s, m)
+            if verb == "teaches":
+                yield from _teacher_at(ctx, s, place, m)
     for m, s in matches(ctx, _TEACHES):
         if m.group("be"):  # "I'm teaching at X": a job only when said to go on
             goes_on = _ONGOING_WORDS.search(ctx.text, m.end("be"), m.start("verb")) is not None
@@ -742,6 +767,7 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         if (org := org_name(m.group("org"))) and (m.group("verb") != "teaching" or m.group("be") or lasting(ctx, m.end())):
             yield fact(ctx, s, f"{s} teaches at {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
                        confidence=0.85)
+            yield from _teacher_at(ctx, s, org, m)
     for m, s in matches(ctx, _TEACHES_GRADE):
         yield fact(ctx, s, f"{s} is a teacher, and {m.group('verb')} {m.group('level')}", "occupation", "teacher",
                    confidence=0.8)
@@ -791,6 +817,11 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         elif what in _SELF_EMPLOYED or (what in _OWN_TRADE and verb in _SET_UP):
             yield fact(ctx, s, f"{s} {verb} {possessive(s)} own {what}", "employer", "self-employed",
                        valid_from=past_date(ctx, m), confidence=0.8)
+    for m, s in matches(ctx, _RUNS_KIND):
+        running = m.group("verb") == "running"
+        if (place := _workplace(m.group("place"))) and (not running or (m.group("been") and lasting(ctx, m.end()))):
+            yield fact(ctx, s, f"{s} runs {article(place)} {place}", "employer", place,
+                       valid_from=stated_start(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _RUNS_NAMED_BUSINESS):
         if (org := org_name(m.group("org"))) is not None and not experiential_state(ctx, m):
             what = m.group("what")
@@ -939,6 +970,15 @@ def _promoted_me(ctx: Ctx) -> Iterator[CandidateFact]:
                    confidence=0.8)
         if org is not None:
             yield fact(ctx, speaker, f"{_the(m, org)} promoted {speaker} to {title}", "employer", org, confidence=0.85)
+
+
+def _teacher_at(ctx: Ctx, s: str, place: str, m: re.Match[str]) -> Iterator[CandidateFact]:
+    """Teaching at a school is being a teacher ("I teach at Riverside High", "I teach maths at the
+    high school"), unless the sentence names the job otherwise ("… as a librarian"). Said with
+    "teach" or "teaches", whose word the validator finds in "teacher" ("teaching" it does not)."""
+    if m.group("verb") in {"teach", "teaches"} and _SCHOOL.search(place) and not m.groupdict().get("role") and not m.groupdict().get("title"):
+        yield fact(ctx, s, f"{s} is a teacher at {_the(m, place) if place[:1].isupper() else 'the ' + place}",
+                   "occupation", "teacher", confidence=0.8)
 
 
 def _title(ctx: Ctx, s: str, m: re.Match[str]) -> Iterator[CandidateFact]:
