@@ -170,6 +170,39 @@ def value_surfaces(
     return out
 
 
+def combined_label(
+    attribute: str,
+    membership: Mapping[str, float],
+    registry: Mapping[str, AttributeSpec] | None = None,
+) -> str | None:
+    """The one word a multi-valued state amounts to, when the registry has a surface for a
+    combination of values: "vegan" for not meat, not fish and not animal products, "vegetarian"
+    for not meat and not fish, "pescatarian" for not meat but fish. So "What diet does Ana
+    follow?" reads the diet's name, not only the foods it leaves out.
+
+    A surface counts when it stands for two values or more (its synonym and the values it
+    implies, ``AttributeSpec.implied``; a single value's synonym adds nothing to "not alcohol")
+    and ``membership`` holds each as the surface says it: a member (above 0.5) when positive,
+    a known non-member (present, below 0.5) when negative. The surface that says the most wins,
+    the first listed among equals; None when none holds.
+    """
+    spec = get_attribute(attribute, registry)
+    meanings: dict[str, set[tuple[str, Polarity]]] = {}
+    for synonym in (*spec.synonyms, *spec.implied):
+        meanings.setdefault(synonym.surface, set()).add((synonym.value.casefold(), synonym.polarity))
+    held = {value.casefold(): p for value, p in membership.items()}
+
+    def holds(value: str, polarity: Polarity) -> bool:
+        p = held.get(value)
+        return p is not None and (p > 0.5 if polarity == "positive" else p < 0.5)
+
+    best: tuple[int, str] | None = None
+    for surface, said in meanings.items():
+        if len(said) >= 2 and all(holds(v, pol) for v, pol in said) and (best is None or len(said) > best[0]):
+            best = (len(said), surface)
+    return None if best is None else best[1]
+
+
 def canonical_fact(fact: CandidateFact, registry: Mapping[str, AttributeSpec] | None = None) -> CandidateFact:
     """``fact`` with its attribute, value and polarity in canonical form (statement untouched).
 

@@ -6,7 +6,11 @@ both, so a reader (a person or a model) can answer either:
 
     employer: Fernbrook since 6 May 2024 (was Google) — last said 22 Oct 2024; p 0.41 as of today
     diet: not meat (p 0.92) — last said 22 Oct 2024: not meat; as of today
+    diet: vegetarian: not meat (p 0.92), not fish (p 0.92) — last said 22 Oct 2024: not meat; as of today
     hobbies: hiking since 2 Feb 2023 (p 0.74); not pottery (p 0.69) — last said 22 Oct 2024: not pottery; as of today
+
+A multi-valued state the registry has one word for is named before its values
+(``combined_label``: "vegetarian" for not meat and not fish).
 
 Every probability on the line is the probability of what it says next to: "not meat (p 0.92)"
 is 0.92 that meat is *not* a member of the diet set (its membership is 0.08).
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from eywa.attributes.values import combined_label
 from eywa.models import Dimension, ObservedValue, as_utc
 from eywa.nous.math import UNSEEN
 
@@ -90,6 +95,9 @@ def _multi(dimension: Dimension) -> str:
     if others:
         gone = ", ".join(f"not {v} (p {1.0 - p:.2f})" for v, p in others)
         text = f"{text}; {gone}" if text else gone
+    known = {v: p for v, p in ranked if v != UNSEEN}
+    if text and (label := combined_label(dimension.attribute, known)) is not None:
+        text = f"{label}: {text}"  # "vegan: not meat (p 0.92), not fish (p 0.92), …"
     return text or "undecided"
 
 

@@ -51,8 +51,8 @@ def _answer(memory: Memory, space: str, question: str) -> str:
          "Eva — employer: self-employed since 1 Jun 2024 (was Initech)"),
         # a diet said with its noun: no diet before
         (("I started a keto diet last week.",), "What diet is Eva on?", "Eva — diet: keto since 22 Apr 2024"),
-        (("I've switched to a vegan diet since January.",), "Is Eva vegan?", "Eva — diet: not meat"),
-        (("I've been on a vegan diet since January.",), "Does Eva eat meat?", "Eva — diet: not meat"),
+        (("I've switched to a vegan diet since January.",), "Is Eva vegan?", "Eva — diet: vegan: not meat"),
+        (("I've been on a vegan diet since January.",), "Does Eva eat meat?", "Eva — diet: vegan: not meat"),
         # a diet quit by its label alone: still keto before
         (("I'm keto.", "I quit keto."), "Is Eva keto?", "Eva — diet: not keto"),
         # a pet's name after its breed between commas: a dog without a name before
@@ -76,4 +76,5 @@ def test_a_vegetarian_diet_said_not_to_have_lasted_is_no_longer_claimed(memory: 
                  "Honestly I caved and had a burger last night, the vegetarian thing didn't last.")
     beliefs = {(b.attribute, b.value, b.polarity) for b in memory.beliefs(space)}
     assert ("diet", "meat", "positive") in beliefs, beliefs
-    assert not _answer(memory, space, "Is Eva vegetarian?").startswith("Eva — diet: not meat")
+    state = _answer(memory, space, "Is Eva vegetarian?").split(" — last said")[0]
+    assert "not meat" not in state and "vegetarian" not in state, state

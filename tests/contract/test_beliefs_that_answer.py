@@ -211,7 +211,8 @@ def test_a_vegetarian_who_eats_fish_again_is_answered_pescatarian(memory: Memory
     Each member a change is said of is now released (``eywa.nous.engine.replay``)."""
     space = _remember(memory, _FISH_AGAIN)
     said = _answer(memory, space, question)
-    assert said.startswith("Alice — diet: fish since 1 Jun 2024") and "not meat" in said and "not fish" not in said, said
+    assert said.startswith("Alice — diet: pescatarian: fish since 1 Jun 2024"), said
+    assert "not meat" in said and "not fish" not in said, said
 
 
 @pytest.mark.parametrize("question", ["What pets does Alice have?", "Does Alice have a dog?"])
@@ -540,7 +541,8 @@ def test_a_verb_with_an_object_or_no_pastime_ends_no_hobby(memory: Memory, text:
 @pytest.mark.parametrize(
     ("texts", "question", "answer"),
     [
-        (("I'm vegetarian.", "I started eating fish again."), "Does Alice eat fish?", "Alice — diet: fish since 1 Jun 2024"),
+        (("I'm vegetarian.", "I started eating fish again."), "Does Alice eat fish?",
+         "Alice — diet: pescatarian: fish since 1 Jun 2024"),
         (("I'm vegetarian.", "I'm eating meat again."), "Does Alice eat meat?", "Alice — diet: meat since 1 Jun 2024"),
     ],
 )
@@ -613,7 +615,7 @@ def test_whom_one_lives_with_does_not_hide_where(memory: Memory, text: str) -> N
         (("i dont eat meat",), "Does Alice eat meat?", "Alice — diet: not meat"),
         (("I work at Initech.", "i dont work at initech anymore"), "Is Alice still at Initech?",
          "Alice — employer: unknown since 1 Jun 2024 (was Initech)"),
-        (("Im vegetarian.",), "Does Alice eat meat?", "Alice — diet: not meat"),
+        (("Im vegetarian.",), "Does Alice eat meat?", "Alice — diet: vegetarian: not meat"),
     ],
 )
 def test_casual_spelling_is_read(memory: Memory, texts: tuple[str, ...], question: str, answer: str) -> None:
@@ -685,7 +687,8 @@ def test_a_diet_in_the_perfect_with_how_long_holds_since_its_start(memory: Memor
     meat, since the start it states."""
     space = _remember(memory, (text,))
     said = _answer(memory, space, "Does Alice eat meat?")
-    assert said.startswith("Alice — diet: not meat"), said
+    label = "vegan" if "vegan" in text else "vegetarian"
+    assert said.startswith(f"Alice — diet: {label}: not meat"), said
     meat = [b for b in memory.beliefs(space, attribute="diet") if b.value == "meat"]
     assert [(b.polarity, b.valid_from and b.valid_from.date().isoformat()) for b in meat] == [("negative", start)]
 

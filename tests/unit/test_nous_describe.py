@@ -90,3 +90,20 @@ def test_the_line_of_a_real_fold_is_deterministic() -> None:
 
 def test_dates_are_utc_and_locale_free() -> None:
     assert day_text(datetime(2024, 12, 31, 23, 30, tzinfo=timezone(timedelta(hours=-5)))) == "1 Jan 2025"
+
+
+def test_a_diet_the_registry_has_a_word_for_is_named_before_its_values() -> None:
+    # "What diet does Ana follow?" is answered "vegetarian", not only by the foods left out.
+    last = said("meat", LAST, "negative")
+    vegetarian = dimension("multi", {"meat": 0.08, "fish": 0.08}, None, attribute="diet", last_observed=last)
+    assert dimension_line(vegetarian, TODAY) == (
+        "diet: vegetarian: not meat (p 0.92), not fish (p 0.92) — last said 22 Oct 2024: not meat; as of today"
+    )
+    vegan = vegetarian.model_copy(update={"distribution": {"meat": 0.08, "fish": 0.08, "animal products": 0.1}})
+    assert dimension_line(vegan, TODAY).startswith("diet: vegan: ")  # the word that says the most
+    pescatarian = vegetarian.model_copy(update={"distribution": {"meat": 0.08, "fish": 0.8}})
+    assert dimension_line(pescatarian, TODAY).startswith("diet: pescatarian: fish (p 0.80); not meat (p 0.92)")
+    # one food left out has no other word; fish unknown is no vegetarian
+    for distribution in ({"meat": 0.08}, {"meat": 0.08, UNSEEN: 0.5}, {"alcohol": 0.1, "meat": 0.08}):
+        plain = vegetarian.model_copy(update={"distribution": distribution})
+        assert dimension_line(plain, TODAY).startswith("diet: not ")
