@@ -106,6 +106,9 @@ _CUES: tuple[tuple[SignalKind, re.Pattern[str]], ...] = (  # each with its _KEYW
             r"|f(?:ell|allen)\s+off\s+the\s+[\w-]+\s+wagon|done\s+with\s+being"
             # "We're settling in nicely in Porto": a home just moved into.
             r"|settl(?:ing|ed)\s+in(?:to)?"
+            # "Just got the keys to our new home in York!", "Loving my new flat": the speaker's
+            # new home, so the one said before has ended (not "Tom's new flat", "a new house").
+            r"|(?<![\w'’])(?:my|our)\s+(?:brand[\s-]+)?new\s+(?:home|house|flat|apartment|place|condo|digs)"
             r"|instead|i\s+meant|correction|turns\s+out)\b",
             re.IGNORECASE,
         ),
@@ -126,7 +129,7 @@ _KEYWORDS: dict[SignalKind, frozenset[str]] = {
     SignalKind.CORRECTION: frozenset(
         """actually longer anymore moved quit started switched changed relocated relocating left mind used work
         working works job hired again instead meant correction turns settling settled back smoked vaped cigarette
-        cig last lasted wagon being now days nowadays promoted wedding""".split()
+        cig last lasted wagon being now days nowadays promoted wedding new""".split()
     ),
 }
 """Words one of which must occur for a cue family to be searched at all (a cheap gate)."""

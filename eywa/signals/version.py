@@ -20,7 +20,7 @@ from typing import Final
 
 __all__ = ["SIGNALS_VERSION", "current_signals_version"]
 
-SIGNALS_VERSION: Final = 13
+SIGNALS_VERSION: Final = 14
 """1: the first recorded version (session 28); stores written before hold 0. 2: a sentence's
 first word is a person when a verb of a person's life follows it ("Priya works at Globex
 now."), so a fact said of someone before they spoke is read of them. 3: a known first name
@@ -51,7 +51,10 @@ Initech now", "I'm a manager now"; not "I'm so tired now", "I'm still at Globex 
 held-out turns' digest changed with this one). 13: a sentence's first word followed by who it is
 to the speaker, ending the clause, is a person ("Chris is my husband.", "Lena is my sister!";
 not "Here is my boyfriend", "Sunday is my husband's day off") (the held-out turns' digest is
-unchanged)."""
+unchanged). 14: the speaker's new home ("Just got the keys to our new home in York!", "Loving
+my new flat") is a change cue: the home said before has ended (the held-out turns' digest is
+unchanged).
+"""
 
 
 def current_signals_version() -> int:

@@ -26,7 +26,8 @@ def _changes(text: str) -> list[str]:
      "The wedding's off.", "Our wedding was cancelled last week.", "Our wedding has been called off.",
      "I started working for Initech last week.", "I started working from home for Initech.",
      "I started a job at Hooli.", "I started at Globex on Monday.", "I live in Leeds now.",
-     "I work at Initech now!", "I'm a store manager now.", "I'm freelancing now, it's great."],
+     "I work at Initech now!", "I'm a store manager now.", "I'm freelancing now, it's great.",
+     "Just got the keys to our new home in York!", "Loving my new flat.", "Our brand new house has a garden."],
 )  # fmt: skip
 def test_everyday_changes_are_change_cues(text: str) -> None:
     assert _changes(text)
@@ -37,7 +38,8 @@ def test_everyday_changes_are_change_cues(text: str) -> None:
     ["I eat meat now and then.", "Now I eat lunch at noon and then walk.", "The wedding is off the coast.",
      "The wedding was lovely.", "The promotion party was fun.", "The film started at eight.",
      "It started at 8.", "I started working out again.", "I'm so tired now.", "I'm off now.",
-     "I'm still at Globex now.", "I'm not working now."],
+     "I'm still at Globex now.", "I'm not working now.", "Tom's new flat is lovely.", "They built a new house.",
+     "Renew our homeowner's insurance."],
 )  # fmt: skip
 def test_near_misses_are_no_change_cues(text: str) -> None:
     assert not _changes(text)

@@ -24,7 +24,7 @@ from tests.contract.conftest import HashEmbedder
 
 HELDOUT = Path(__file__).resolve().parents[1] / "fixtures" / "heldout" / "heldout-v1.json"
 
-PINNED = (13, "9ee85e3c4f8cb0799e9c2a5d2e4162d6063b9991fd82c46cf7332bf79dd7f86a")
+PINNED = (14, "9ee85e3c4f8cb0799e9c2a5d2e4162d6063b9991fd82c46cf7332bf79dd7f86a")
 """(``SIGNALS_VERSION``, the digest of the held-out turns' detection under it)."""
 
 
