@@ -18,6 +18,7 @@ those rules would yield for that sentence; the fact still cites only the answeri
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from eywa.extraction.replies import bare_reply
 from eywa.extraction.rules.clause import A, Part, part_of
@@ -183,6 +184,22 @@ days?", "Where are you living now?"."""
 _PLACE_REPLY = re.compile(r"^\s*(?P<prep>(?i:at|in|for|near))\s+(?P<place>[A-Z][^,.;!?]*)(?P<tail>[^.!?]*)[.!]*\s*$")
 """A reply that is only the place: "At Globex.", "In Porto, near the river." (a capitalised
 name right after the preposition)."""
+_BARE_PLACE_REPLY = re.compile(
+    r"^\s*(?P<place>[A-Z][\w'’&.-]*(?:\s+(?:of\s+|de\s+)?[A-Z][\w'’&.-]*){0,3})(?:,[^.!?]*)?[.!]*\s*$"
+)
+"""A reply that is only the name, its preposition left to the question: "Lisbon!", "Globex, in
+the finance team." ("Where are you living now?": in Lisbon; "Where do you work?": at Globex)."""
+_PARTICLE = re.compile(r"(?i)\s*(?:out|up|on|off|over|through|with|to|for)\b")
+"""A particle right after the verb, which makes it another verb ("work out", "stay over")."""
+_PLACE_PREP: Final = {"live": "in", "living": "in", "stay": "in", "staying": "in", "based": "in",
+                      "work": "at", "working": "at", "study": "at", "studying": "at", "teach": "at",
+                      "teaching": "at"}  # fmt: skip
+"""The preposition a bare name takes after the verb the question asked with."""
+_NOT_PLACES: Final = frozenset(
+    """yes yeah yep yup no nope nah sure same still here there home everywhere nowhere somewhere
+    around mostly well oh haha lol hmm um uh honestly actually nothing none anywhere""".split()
+)
+"""Capitalised words a reply to "where …?" opens with that name no place."""
 
 
 def place_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> tuple[Part, str] | None:
@@ -196,12 +213,21 @@ def place_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> tu
     if put is None or previous is None or not turn.speaker:  # the helper checked both; for the types
         return None
     asked = _ASKED_WHERE.match(put.text)
-    place = _PLACE_REPLY.match(clause.text.strip())
-    if asked is None or place is None or not _called(asked, turn.speaker) or re.search(r"(?i)\b(?:you|your|or)\b", asked.group("rest")):
+    if asked is None or not _called(asked, turn.speaker) or re.search(r"(?i)\b(?:you|your|or)\b", asked.group("rest")):
+        return None
+    if _PARTICLE.match(asked.group("rest")):
+        return None  # "Where do you work out?": another verb than the one the reply would say
+    verb = asked.group("verb").lower()
+    if (place := _PLACE_REPLY.match(clause.text.strip())) is not None:
+        prep, name = place.group("prep").lower(), place.group("place").strip()
+    elif (bare := _BARE_PLACE_REPLY.match(clause.text.strip())) is not None and verb in _PLACE_PREP:
+        prep, name = _PLACE_PREP[verb], bare.group("place")
+        if name.split()[0].casefold() in _NOT_PLACES:
+            return None
+    else:
         return None
     subject = "I'm" if asked.group("aux").lower() == "are" else "I"
-    said = f"{subject} {asked.group('verb').lower()} {place.group('prep').lower()} {place.group('place').strip()}"
-    return part_of(said + ".", clause.start), previous.id
+    return part_of(f"{subject} {verb} {prep} {name}.", clause.start), previous.id
 
 
 _COUNT = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})"
@@ -211,14 +237,19 @@ _AGE_REPLY = re.compile(
     r"(?:\s+(?:years?\s+old|years?|this\s+year))?[.!]*\s*$"
 )
 _ASKED_HAVE = re.compile(
-    rf"(?i)^\s*{_OPENING}(?:do\s+you\s+have|have\s+you\s+got)\s+(?:any\s+)?"
+    rf"(?i)^\s*{_OPENING}(?:(?:do\s+you\s+have|have\s+you\s+got)\s+(?:any\s+)?|any\s+)"
     r"(?P<what>kids|children|pets|siblings|brothers|sisters|a\s+pet|a\s+dog|a\s+cat)\s*\?\s*$"
 )
+"""A question whether the listener has kids, pets or siblings: "Do you have any kids?", "Have
+you got a dog?", and its short form "Any kids?"."""
 _HAVE_REPLY = re.compile(
     rf"(?i)^\s*(?:(?:yes|yeah|yep|yup|we\s+do|i\s+do)[,!.]?\s+)?(?:just\s+|only\s+)?(?P<n>{_COUNT})\s+"
-    r"(?P<np>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}(?:,?\s+(?:named|called)\s+[A-Z][a-z]+(?:\s+and\s+[A-Z][a-z]+)?)?)"
+    r"(?P<np>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}(?:,?\s+(?:named|called)\s+[A-Z][a-z]+(?:\s+and\s+[A-Z][a-z]+)?"
+    r"|,\s+(?-i:[A-Z][a-z]+)(?:(?:,\s+|,?\s+and\s+)(?-i:[A-Z][a-z]+)){0,3})?)"
     r"[.!]*\s*$"
 )
+"""A reply of how many and of what: "Two boys.", "Yes, a cat named Luna.", and with the names
+after a comma: "Two cats, Luna and Milo.", "One daughter, Mia."."""
 _ASKED_FROM = re.compile(rf"(?i)^\s*{_OPENING}where\s+are\s+you\s+(?:originally\s+)?from(?:\s+originally)?\s*\?\s*$")
 _FROM_REPLY = re.compile(
     r"^\s*(?:(?i:originally)\s+)?(?:(?i:from)\s+)?(?P<place>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3})"
