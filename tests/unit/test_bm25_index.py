@@ -287,14 +287,15 @@ def test_a_search_of_both_kinds_reads_the_ids_of_the_turns_it_keeps_only(
     ], [])  # fmt: skip
     fts5 = keyword.SqliteKeywordIndex(db_of(stores))
     db, named = db_of(stores), []
-    query = db.query
+    for method in ("query", "tuples"):  # named rows or plain tuples (``SqliteDatabase.tuples``)
+        read = getattr(db, method)
 
-    def counted(sql: str, params: Any = ()) -> Any:
-        if sql.startswith("SELECT rowid, id, space FROM evidence"):
-            named.extend(params)
-        return query(sql, params)
+        def counted(sql: str, params: Any = (), read: Any = read) -> Any:
+            if sql.startswith("SELECT rowid, id, space FROM evidence"):
+                named.extend(params)
+            return read(sql, params)
 
-    monkeypatch.setattr(db, "query", counted)
+        monkeypatch.setattr(db, method, counted)
     hits = stores.keyword.search("ana", "kayak", 5, ("evidence", "belief"))
     assert hits == fts5.search("ana", "kayak", 5, ("evidence", "belief"))
     kept = [item_id for kind, item_id, _ in hits if kind == "evidence"]

@@ -37,14 +37,15 @@ def rows_read(store: SqliteEvidenceStore, monkeypatch: pytest.MonkeyPatch) -> li
     """The number of turns each speaker read of ``store`` asks the table for."""
     db = store._db  # noqa: SLF001 - count the store's reads
     asked: list[int] = []
-    query = db.query
+    for method in ("query", "tuples"):  # named rows or plain tuples (``SqliteDatabase.tuples``)
+        read = getattr(db, method)
 
-    def counting(sql: str, params: Any = ()) -> Any:
-        if sql.startswith("SELECT id, speaker FROM evidence"):
-            asked.append(len(params) - 1)
-        return query(sql, params)
+        def counting(sql: str, params: Any = (), read: Any = read) -> Any:
+            if sql.startswith("SELECT id, speaker FROM evidence"):
+                asked.append(len(params) - 1)
+            return read(sql, params)
 
-    monkeypatch.setattr(db, "query", counting)
+        monkeypatch.setattr(db, method, counting)
     return asked
 
 

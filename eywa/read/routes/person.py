@@ -52,9 +52,12 @@ class PersonRoute:
             voices = {entity_key(speaker) for speaker in speakers.values() if speaker}
             named = answering(named, query.plan.objects, voices)[0]
         people = {entity_key(name) for name in named}
+        # Whether each speaker is one of them, once per speaker (a conversation has a few;
+        # the hits are ~150): ``entity_key`` normalises a name in Python.
+        spoken = {speaker: entity_key(speaker) in people for speaker in set(speakers.values()) if speaker is not None}
         theirs = [
             RouteHit("evidence", item_id, score)
             for item_id, score in hits
-            if (speaker := speakers.get(item_id)) is not None and entity_key(speaker) in people
+            if (speaker := speakers.get(item_id)) is not None and spoken[speaker]
         ]
         return theirs[: query.limit]

@@ -15,6 +15,7 @@ import sqlite3
 from functools import partial
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from eywa.models import (
     Belief,
@@ -112,10 +113,12 @@ def _marks(n: int) -> str:
 _LINE_COLUMNS = "id, subject, attribute, statement, value, evidence_ids"
 
 
-def _line(row: sqlite3.Row) -> BeliefLine:
+def _line(row: tuple[Any, ...]) -> BeliefLine:
+    """One row of ``_LINE_COLUMNS``, read as a plain tuple (``SqliteDatabase.tuples``)."""
+    belief, subject, attribute, statement, value, cited = row
     return BeliefLine(
-        id=row["id"], subject=row["subject"], attribute=row["attribute"], statement=row["statement"],
-        value=row["value"], evidence_ids=tuple(json.loads(row["evidence_ids"])),
+        id=belief, subject=subject, attribute=attribute, statement=statement, value=value,
+        evidence_ids=tuple(json.loads(cited)),
     )  # fmt: skip
 
 
@@ -331,7 +334,7 @@ class SqliteBeliefStore:
             return []
         ids = list(dict.fromkeys(belief_ids))
         found: dict[str, tuple[str, list[str]]] = {}
-        for row in self._db.query(
+        for belief, subject, turn in self._db.tuples(
             "SELECT b.id AS id, b.subject AS subject, e.id AS cited FROM beliefs b"
             " LEFT JOIN json_each(b.evidence_ids) j"
             " LEFT JOIN evidence e ON e.id = j.value AND e.space = b.space"
@@ -339,9 +342,9 @@ class SqliteBeliefStore:
             " ORDER BY b.id, j.key",
             (space, *ids),
         ):
-            _, cited = found.setdefault(row["id"], (row["subject"], []))
-            if row["cited"] is not None:  # a turn no longer stored (or none cited) adds nothing
-                cited.append(row["cited"])
+            _, cited = found.setdefault(belief, (subject, []))
+            if turn is not None:  # a turn no longer stored (or none cited) adds nothing
+                cited.append(turn)
         return [BeliefCites(id=i, subject=found[i][0], cited=tuple(found[i][1])) for i in ids if i in found]
 
     def beliefs_about(
@@ -352,7 +355,7 @@ class SqliteBeliefStore:
         found: dict[str, list[BeliefLine]] = {subject: [] for subject in subjects}
         wanted = list(dict.fromkeys(attributes))
         for subject in found if wanted else ():
-            rows = self._db.query(
+            rows = self._db.tuples(
                 f"SELECT {_LINE_COLUMNS} FROM beliefs WHERE space = ? AND subject = ? COLLATE NOCASE"
                 f" AND status = 'active' AND attribute IN ({_marks(len(wanted))})"  # noqa: S608
                 " ORDER BY COALESCE(event_at, recorded_at), id",
@@ -366,7 +369,7 @@ class SqliteBeliefStore:
         ids, wanted = list(dict.fromkeys(belief_ids)), list(dict.fromkeys(attributes))
         if not ids or not wanted:
             return []
-        rows = self._db.query(
+        rows = self._db.tuples(
             f"SELECT {_LINE_COLUMNS} FROM beliefs WHERE +space = ? AND status = 'active'"
             f" AND id IN ({_marks(len(ids))}) AND attribute IN ({_marks(len(wanted))})",  # noqa: S608
             (space, *ids, *wanted),

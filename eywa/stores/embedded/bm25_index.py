@@ -702,7 +702,7 @@ class Bm25Index:
         marks = ",".join("?" * len(found))
         owners = {
             row[0]: (row[1], row[2])
-            for row in self._db.query(
+            for row in self._db.tuples(
                 f"SELECT rowid, id, space FROM evidence WHERE rowid IN ({marks})",  # noqa: S608 - marks only
                 [rowid for rowid, _ in found],
             )
@@ -769,6 +769,6 @@ class Bm25Index:
 
 def read_version_db(db: SqliteDatabase, table: str = TABLE) -> Version:
     """An FTS5 table's version through ``db``'s connection for this thread."""
-    blocks = {row[0]: row[1] for row in db.query(_version_sql(table))}
+    blocks = {row[0]: row[1] for row in db.tuples(_version_sql(table))}
     return bytes(blocks.get(1, b"")), bytes(blocks.get(10, b""))
 

@@ -273,17 +273,38 @@ class SqliteDatabase:
             ClosedError: the database was closed (before or during the query).
             StoreError: SQLite failed, or the statement tried to write outside a transaction.
         """
+        rows: list[sqlite3.Row] = self._fetched(sql, params, named=True)
+        return rows
+
+    def tuples(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple[Any, ...]]:
+        """``query``'s rows as plain tuples, their columns in the statement's order.
+
+        For the read path's hot statements: a ``sqlite3.Row`` costs ~0.16 us more to make
+        than a tuple, and each column read by name ~0.1 us more than by position; a recall
+        at 10k turns reads ~800 rows of a few columns each (turns, their mentions, beliefs'
+        subjects and cited turns, graph edges).
+
+        Raises:
+            ClosedError: the database was closed (before or during the query).
+            StoreError: SQLite failed, or the statement tried to write outside a transaction.
+        """
+        rows: list[tuple[Any, ...]] = self._fetched(sql, params, named=False)
+        return rows
+
+    def _fetched(self, sql: str, params: Sequence[Any] | dict[str, Any], *, named: bool) -> list[Any]:
+        """``query`` and ``tuples``: all rows, as ``sqlite3.Row`` when ``named``, else tuples
+        (a cursor's own ``row_factory`` overrides its connection's)."""
         self._check_open()
         if self._on_writer():
             with self._lock:
                 self._check_open()  # closed while this thread waited for the connection
                 try:
-                    return self._conn.execute(sql, params).fetchall()
+                    return _cursor(self._conn, named).execute(sql, params).fetchall()
                 except sqlite3.Error as exc:
                     raise StoreError("sqlite", "query", str(exc)) from exc
         with self._reading() as reader:
             try:
-                return reader.execute(sql, params).fetchall()
+                return _cursor(reader, named).execute(sql, params).fetchall()
             except sqlite3.Error as exc:
                 self._check_open()  # closed by another thread meanwhile: say so
                 raise StoreError("sqlite", "query", str(exc)) from exc
@@ -423,6 +444,16 @@ class SqliteDatabase:
     def _check_open(self) -> None:
         if self._closed:
             raise ClosedError("database")
+
+
+def _cursor(conn: sqlite3.Connection, named: bool) -> sqlite3.Cursor | sqlite3.Connection:
+    """What to execute a read on: the connection itself for ``sqlite3.Row`` rows (its own
+    factory), else a cursor of it whose rows are plain tuples."""
+    if named:
+        return conn
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    return cursor
 
 
 def _held_elsewhere(exc: sqlite3.Error) -> bool:

@@ -110,7 +110,7 @@ class SqliteEntityGraph:
         for start in range(0, len(frontier), _CHUNK):
             chunk = list(frontier[start : start + _CHUNK])
             marks = ",".join("?" * len(chunk))
-            rows = self._db.query(_EXPAND.format(marks=marks), [space, *chunk, space, *chunk])
+            rows = self._db.tuples(_EXPAND.format(marks=marks), [space, *chunk, space, *chunk])
             found.update(_heaviest(rows, limit))
         return found
 
@@ -119,13 +119,13 @@ class SqliteEntityGraph:
         ids = list(dict.fromkeys(evidence_ids))
         for start in range(0, len(ids), _CHUNK):
             chunk = ids[start : start + _CHUNK]
-            rows = self._db.query(
+            rows = self._db.tuples(
                 f"SELECT evidence_id, entity_id FROM mentions WHERE +space = ? "  # noqa: S608 - marks only
                 f"AND evidence_id IN ({','.join('?' * len(chunk))})",
                 [space, *chunk],
             )
-            for row in rows:
-                found[row["evidence_id"]].append(row["entity_id"])
+            for evidence_id, entity in rows:
+                found[evidence_id].append(entity)
         return found
 
     def _active_subjects(self, space: str, belief_ids: Sequence[str]) -> dict[str, str]:
@@ -133,16 +133,16 @@ class SqliteEntityGraph:
         ids = list(dict.fromkeys(belief_ids))
         for start in range(0, len(ids), _CHUNK):
             chunk = ids[start : start + _CHUNK]
-            rows = self._db.query(
+            rows = self._db.tuples(
                 f"SELECT id, subject FROM beliefs WHERE +space = ? AND status = 'active' "  # noqa: S608
                 f"AND id IN ({','.join('?' * len(chunk))})",
                 [space, *chunk],
             )
-            found.update((row["id"], row["subject"]) for row in rows)
+            found.update(rows)
         return found
 
 
-def _heaviest(rows: Iterable[sqlite3.Row | tuple[str, str, int]], limit: int) -> set[str]:
+def _heaviest(rows: Iterable[tuple[str, str, int]], limit: int) -> set[str]:
     """The other ends of each node's ``limit`` heaviest edges, ties broken by the other
     end's id (ascending: Python orders strings by code point as SQLite's BINARY collation
     orders their UTF-8 bytes)."""

@@ -26,10 +26,11 @@ from eywa.stores.embedded.entity_graph import SCHEMA as ENTITY_GRAPH_SCHEMA
 from eywa.stores.embedded.entity_graph import add_co_mentions, link_mentions
 from eywa.stores.embedded.group_commit import GroupCommit
 from eywa.stores.embedded.records import (
+    RECALL_TURN_COLUMNS,
     entity_from_row,
     evidence_from_row,
     evidence_row,
-    recall_turn_from_row,
+    recall_turn_from_tuple,
     signal_from_row,
     signal_rows,
     to_epoch,
@@ -329,11 +330,11 @@ class SqliteEvidenceStore:
             found = self._speakers.known(version, space, wanted)
             read: dict[str, str | None] = {}
             for chunk in _chunks([i for i in wanted if i not in found]):
-                rows = self._db.query(
+                rows = self._db.tuples(
                     f"SELECT id, speaker FROM evidence WHERE +space = ? AND id IN ({','.join('?' * len(chunk))})",  # noqa: S608
                     [space, *chunk],
                 )
-                read.update((row["id"], row["speaker"]) for row in rows)
+                read.update(rows)
         if read:
             self._speakers.keep(version, space, read)
             found.update(read)
@@ -473,7 +474,7 @@ class SqliteEvidenceStore:
         ~8 us more per recall at 10k.)"""
         around: dict[str, list[str]] = {}
         for chunk in _chunks(list(dict.fromkeys(ids))):
-            rows = self._db.query(
+            rows = self._db.tuples(
                 f"""SELECT a.id AS anchor, e.id AS id FROM evidence a
                     LEFT JOIN evidence e ON e.space = a.space AND e.session = a.session
                       AND e.seq BETWEEN a.seq - ? AND a.seq + ? AND e.id != a.id
@@ -481,10 +482,10 @@ class SqliteEvidenceStore:
                     ORDER BY a.id, e.seq""",  # noqa: S608
                 [before, after, space, *chunk],
             )
-            for row in rows:
-                found = around.setdefault(row["anchor"], [])
-                if row["id"] is not None:  # the anchor alone in its session's window
-                    found.append(row["id"])
+            for anchor, turn in rows:
+                found = around.setdefault(anchor, [])
+                if turn is not None:  # the anchor alone in its session's window
+                    found.append(turn)
         turns = {t.id: t for t in self.recall_turns(space, [i for found in around.values() for i in found])}
         return {anchor: [turns[i] for i in found if i in turns] for anchor, found in around.items()}
 
@@ -590,18 +591,17 @@ def recall_turns(db: SqliteDatabase, space: str, ids: Sequence[str]) -> list[Rec
     for chunk in _chunks(list(dict.fromkeys(ids))):
         marks = ",".join("?" * len(chunk))
         mentions: dict[str, list[str]] = defaultdict(list)
-        for row in db.query(
+        for evidence_id, entity in db.tuples(
             f"SELECT evidence_id, entity_id FROM mentions WHERE +space = ? AND evidence_id IN ({marks})"  # noqa: S608
             " ORDER BY evidence_id, entity_id",
             [space, *chunk],
         ):
-            mentions[row["evidence_id"]].append(row["entity_id"])
-        for row in db.query(
-            "SELECT id, session, seq, speaker, observed_at, text, metadata FROM evidence"
-            f" WHERE +space = ? AND id IN ({marks})",  # noqa: S608
+            mentions[evidence_id].append(entity)
+        for row in db.tuples(
+            f"SELECT {RECALL_TURN_COLUMNS} FROM evidence WHERE +space = ? AND id IN ({marks})",  # noqa: S608
             [space, *chunk],
         ):
-            found[row["id"]] = recall_turn_from_row(row, mentions.get(row["id"], ()))
+            found[row[0]] = recall_turn_from_tuple(row, mentions.get(row[0], ()))
     return [found[i] for i in ids if i in found]
 
 

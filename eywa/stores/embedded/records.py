@@ -75,18 +75,22 @@ def evidence_from_row(row: sqlite3.Row, signals: tuple[Signal, ...]) -> Evidence
     )
 
 
-def recall_turn_from_row(row: sqlite3.Row, mentions: Sequence[str]) -> RecallTurn:
-    """The read path's columns of one ``evidence`` row, with the entity ids it mentions."""
-    observed = from_epoch(row["observed_at"])
-    assert observed is not None  # a NOT NULL column
+RECALL_TURN_COLUMNS = "id, session, seq, speaker, observed_at, text, metadata"
+"""The ``evidence`` columns ``recall_turn_from_tuple`` reads, in its order."""
+
+
+def recall_turn_from_tuple(row: tuple[Any, ...], mentions: Sequence[str]) -> RecallTurn:
+    """The read path's columns of one ``evidence`` row (``RECALL_TURN_COLUMNS``, as a plain
+    tuple: ``SqliteDatabase.tuples``), with the entity ids it mentions."""
+    turn_id, session, seq, speaker, observed_at, text, metadata = row
     return RecallTurn(
-        id=row["id"],
-        session=row["session"],
-        seq=row["seq"],
-        speaker=row["speaker"],
-        observed_at=observed,
-        text=row["text"],
-        metadata=json.loads(row["metadata"]),
+        id=turn_id,
+        session=session,
+        seq=seq,
+        speaker=speaker,
+        observed_at=datetime.fromtimestamp(observed_at, tz=timezone.utc),  # a NOT NULL column
+        text=text,
+        metadata=json.loads(metadata),
         mentions=tuple(mentions),
     )
 
