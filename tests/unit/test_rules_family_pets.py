@@ -135,6 +135,11 @@ def test_a_wedding_that_is_only_planned_is_a_plan() -> None:
         # the baby's place among the children said, and the sex after it with the name
         ("We just had our third baby, a girl named Mia!", {("children", "Mia", "positive", "asserted")}),
         ("We welcomed our second son, named Leo.", {("children", "Leo", "positive", "asserted")}),
+        # a boy or a girl adopted or welcomed; not one had in a class, nor a girl's cat
+        ("We just adopted a little boy named Theo.", {("children", "Theo", "positive", "asserted")}),
+        ("We adopted a 3-year-old boy.", {("children", "boy", "positive", "asserted")}),
+        ("I had a girl named Eva in my class.", set()),
+        ("We adopted a girl's cat.", set()),
         ("Melinda's kids love painting!", {("children", "children", "positive", "asserted")}),
         ("If I had kids I would live in Paris.", set()),
         # Named with a verb: "is called", "'s name is", a plural kind with a list of names.

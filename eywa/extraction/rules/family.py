@@ -286,16 +286,17 @@ _NO_KIDS = rule(
 _BABY = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:had|welcomed|adopted|gave\s+birth\s+to)\s+(?:a|our|their|his|her)\s+"
     rf"(?:(?:new|first|second|third|fourth|fifth)\s+)?"
-    rf"(?:baby(?:\s+(?P<sex>girl|boy))?|(?P<kind>son|daughter))\b"
+    rf"(?:baby(?:\s+(?P<sex>girl|boy))?|(?P<kind>son|daughter)|(?:little\s+|\w+-year-old\s+)?(?P<child>boy|girl)(?![\w'’]))\b"
     rf"(?:,?\s+(?:(?:a\s+)?(?P<sex_after>girl|boy|son|daughter),?\s+)?(?:named|called)\s+(?P<name>{NAME})"
     rf"|,?\s+(?P<name_after>{NAME})\b(?!{A}s)"
     rf"|,\s+(?:her|his|their)\s+name(?:\s+is|{A}s)\s+(?P<name_is>{NAME})\b(?!{A}s))?",
-    "baby son daughter",
+    "baby son daughter boy girl",
 )
 """"We had a baby girl named Ada", "we just had our third baby, a boy named Leo", "we welcomed
 our son Leo", "we had a baby girl, Mia", "… a baby girl, her name is Mia": a child, named when the sentence names them (the sex
 said after the baby as before it); not "our son Leo's school", where the name opens something
-else."""
+else. A boy or a girl alone ("We adopted a little boy named Theo", "we welcomed a girl") only
+adopted or welcomed ("I had a girl named Eva in my class" is no child)."""
 _RELATIVE_KIND = r"(?P<kind>sister|brother|sibling|mom|mum|mother|dad|father)"
 _MY_RELATIVE = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+{KIN_AGE}{_RELATIVE_KIND}\b"
@@ -615,9 +616,11 @@ def children(ctx: Ctx) -> Iterator[CandidateFact]:
     if ctx.part.negated:
         return
     for m, s in matches(ctx, _BABY, we=True):
+        if m.group("child") and not re.search(r"\b(?:adopted|welcomed)\b", m.group(0)):
+            continue
         name = _name(m.group("name") or m.group("name_after") or m.group("name_is") or named_after(ctx, m.end()))
         sex = m.group("sex") or {"son": "boy", "daughter": "girl"}.get(m.group("sex_after") or "", m.group("sex_after"))
-        kind = m.group("kind") or (f"baby {sex}" if sex else "baby")
+        kind = m.group("kind") or m.group("child") or (f"baby {sex}" if sex else "baby")
         value = name or _KIND_VALUE.get(kind, kind)
         said = f" named {name}" if name else ""
         verb = "adopted" if "adopted" in m.group(0) else "gave birth to" if "birth" in m.group(0) else "had"
