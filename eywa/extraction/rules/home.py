@@ -172,7 +172,13 @@ _MOVING = rule(
     rf"{SUBJ}(?:{BE}|\s+will\s+be|{A}ll\s+be)\s+{ADV}(?:moving|relocating)\s+(?:back\s+)?to\s+{_PLACE}", "moving relocating"
 )
 _FROM = rule(rf"{SUBJ}{BE}\s+{ADV}(?:originally\s+)?from\s+{_PLACE}", "from")
-_GREW_UP = rule(rf"{SUBJ}\s+{ADV}(?:grew\s+up|was\s+born(?:\s+and\s+raised)?)\s+in\s+{_PLACE}", "grew born")
+_GREW_UP = rule(
+    rf"{SUBJ}\s+{ADV}(?:grew\s+up|was\s+born(?:\s+and\s+raised)?)\s+"
+    rf"(?:(?:in|on)\s+{_A_KIND_OF_HOME}\s+(?:in|near|outside(?:\s+of)?|just\s+outside)\s+|in\s+){_PLACE}",
+    "grew born",
+)
+""""I grew up in Kerala", "I was born and raised in Lima", and the kind of place before it: "I grew
+up in a small village in Kerala", "on a farm outside Austin" (the origin is the place named)."""
 _HOMETOWN = rule(
     rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?:home\s*town|home\s+country|native\s+country)(?:\s+(?:is|of))?,?\s+"
     rf"{_PLACE}",
