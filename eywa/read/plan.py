@@ -476,6 +476,13 @@ _ATTRIBUTE_IDIOMS: Final[tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]] = 
     # "issues" or "problems" is no topic the health dimension could not answer (alone it may
     # be anything's: "What problems did Ana have with her car?").
     (re.compile(r"\b(?:health|medical)\s+(?:issues?|problems?|conditions?|concerns?|troubles?)\b", re.I), ("health",)),
+    # "What language is Ana learning?", "Is Ana learning a new language?": a language being
+    # learned is her education until she is said to speak it (the registry's languages note),
+    # not the languages she speaks; "learning" is no topic of it ("What languages has Ana
+    # learned?", done, asks what she speaks).
+    # Not "Which language does Ana want to learn?": a wish, which her education does not hold.
+    (re.compile(r"\blanguages?\b.*(?<!\bto\s)\blearn(?:s|ing)?\b|(?<!\bto\s)\blearn(?:s|ing)?\b.*\blanguages?\b", re.I),
+     ("education",)),
 )
 # A lifetime, in days (the registry's own for origin): an attribute whose values last this
 # long does not change.

@@ -383,3 +383,18 @@ def test_a_date_after_before_is_a_window_not_a_value() -> None:
 )
 def test_the_words_a_count_of_what_one_holds_counts(question: str, words: tuple[str, ...]) -> None:
     assert counted_words(question) == words
+
+
+@pytest.mark.parametrize(
+    ("question", "attributes"),
+    [
+        ("What language is Ana learning?", ("education",)),
+        ("Is Ana learning a new language?", ("education",)),
+        ("What languages does Ana speak?", ("languages",)),
+        ("What languages has Ana learned?", ("languages",)),  # done: what she speaks
+        ("Which language does Ana want to learn?", ("languages",)),  # a wish, not her education
+    ],
+)
+def test_a_language_being_learned_is_asked_of_the_education(question: str, attributes: tuple[str, ...]) -> None:
+    # The extractor keeps "I'm learning Korean" as education until she is said to speak it.
+    assert make_plan(question, [], NOW).attributes == attributes
