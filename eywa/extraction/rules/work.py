@@ -976,9 +976,10 @@ def _teacher_at(ctx: Ctx, s: str, place: str, m: re.Match[str]) -> Iterator[Cand
     """Teaching at a school is being a teacher ("I teach at Riverside High", "I teach maths at the
     high school"), unless the sentence names the job otherwise ("… as a librarian"). Said with
     "teach" or "teaches", whose word the validator finds in "teacher" ("teaching" it does not)."""
-    if m.group("verb") in {"teach", "teaches"} and _SCHOOL.search(place) and not m.groupdict().get("role") and not m.groupdict().get("title"):
-        yield fact(ctx, s, f"{s} is a teacher at {_the(m, place) if place[:1].isupper() else 'the ' + place}",
-                   "occupation", "teacher", confidence=0.8)
+    named_otherwise = m.groupdict().get("role") or m.groupdict().get("title")
+    if m.group("verb") in {"teach", "teaches"} and _SCHOOL.search(place) and not named_otherwise:
+        where = _the(m, place) if place[:1].isupper() else f"the {place}"
+        yield fact(ctx, s, f"{s} is a teacher at {where}", "occupation", "teacher", confidence=0.8)
 
 
 def _title(ctx: Ctx, s: str, m: re.Match[str]) -> Iterator[CandidateFact]:
