@@ -25,6 +25,7 @@ from eywa.extraction.rules.clause import (
     SUBJ,
     Ctx,
     asserts,
+    lasting,
     matches,
     past_date,
     plain,
@@ -177,13 +178,9 @@ _HAD_SINCE = rule(
     rf"{SUBJ}(?:{A}ve|{A}s|\s+{ADV}(?:have|has))\s+{ADV}had\s+(?P<what>{CONDITIONS})\b",
     "had",
 )
-_LASTING = re.compile(
-    r"\s*,?\s*(?:since|for\s+(?:years|ages|a\s+long\s+time|(?:a|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
-    r"\s+(?:weeks?|months?|years?|decades?))|(?:all|most\s+of)\s+(?:my|his|her)\s+life|(?:my|his|her)\s+whole\s+life)\b"
-)
 """"I've had asthma since I was a kid", "… for years", "… all my life": the condition, still,
-when what follows in the sentence says how long (``_LASTING``; not "I've had the flu twice this
-winter", something had and gone)."""
+when what follows says how long (``lasting``, as a present perfect's state is read elsewhere;
+not "I've had the flu twice this winter", something had and gone)."""
 _RECOVERED = rule(
     rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}(?:fully\s+)?(?:recovered|healed)\s+from\s+(?:(?:my|the|his|her)\s+)?"
     rf"(?P<what>(?:{BODY_PARTS})\s+(?:injury|surgery)|{CONDITIONS})\b",
@@ -311,7 +308,7 @@ def health(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} was diagnosed with {what}", "health", what, valid_from=past_date(ctx, m),
                        confidence=0.85)
         for m, s in matches(ctx, _HAD_SINCE):
-            if not _LASTING.match(ctx.sentence_after(m.end())):
+            if not lasting(ctx, m.end(), right_after=True):
                 continue
             what = _condition(m.group("what"))
             yield fact(ctx, s, f"{s} has {what}", "health", what, confidence=0.8)
