@@ -450,17 +450,29 @@ def _after_spans(words: Sequence[str]) -> tuple[int, int, int] | None:
 # "what does Ana do for a living?" asks for her work, though "living" alone is a residence
 # word; "where did Ana grow up?" for her origin, though "grow" alone is no attribute's;
 # "where is Ana based?" for where she lives.
+_DOER: Final = (
+    r"(?:someone|he|she|they|you|(?-i:[A-Z])[\w'’.-]*)(?:\s+(?:and\s+|&\s+)?(?:someone|(?-i:[A-Z])[\w'’.-]*))*"
+)
+"""Who "What does … do?" asks about: names (``without_names`` has made the known ones
+"someone"), joined by "and", or a pronoun; no relation ("Ana's husband") or other word."""
+
 _ATTRIBUTE_IDIOMS: Final[tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]] = (
     (re.compile(r"\bfor\s+a\s+living\b", re.I), ("occupation", "employer")),
     (re.compile(r"\b(?:grow|grew|grown|growing)\s+up\b", re.I), ("origin",)),
     (re.compile(r"\bbased\b(?!\s+(?:on|upon)\b)", re.I), ("residence",)),  # "where is Ana based?", not "based on"
-    # "What does Ana do?" (nothing after "do" but the present): her work, not a pastime.
-    (re.compile(r"^\s*what\s+(?:does|do)\s+.+?(?<!\bto)\s+do(?:\s+(?:now|nowadays|these\s+days|for\s+work))?\s*[?.!]*\s*$", re.I),
+    # "What does Ana do?" (nothing after "do" but the present): her work, not a pastime. Of a
+    # person by name or pronoun (`_DOER`), or of a relation ("What does Ana's husband do?"),
+    # whose words stay to be read (the `keep` group): the idiom took the whole question, and
+    # her own job, or "married", answered it. Not "What does Ana like to do?".
+    (re.compile(rf"^\s*what\s+(?:does|do)\s+(?:{_DOER}|(?P<keep>(?:[\w'’]+\s+)?[\w'’]+))(?:\s+\w+ly)?(?<!\bto)\s+do(?:\s+(?:now|nowadays|these\s+days|for\s+work))?\s*[?.!]*\s*$", re.I),
      ("occupation", "employer")),
     # "What does Ana like to do?", "… do for fun?": her pastimes, though "like" alone is a taste
     # (after the idiom above, which "What does Ana do for fun?" must not match once stripped;
     # that one skips "… like to do?").
     (re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys)\s+(?:to\s+do|doing)\b|\bfor\s+fun\b", re.I), ("hobbies",)),
+    # "Who does Ana work with?": her colleagues, whom no attribute holds, though "work" points
+    # at her employer (which "who" may ask for: "Who does Ana work for?").
+    (re.compile(r"\bwork(?:s|ed|ing)?\s+(?:along\s*side|alongside|together\s+with|with)\b", re.I), ()),
     # "Is Ana seeing anyone?": whether she has a partner, though "seeing" alone is no attribute's.
     (re.compile(r"\bseeing\s+(?:anyone|anybody|someone|somebody)\b", re.I), ("relationship_status", "partner")),
     # "What does Ana do in her free time?": her pastimes; "time" is no topic of them.
@@ -483,6 +495,15 @@ _ATTRIBUTE_IDIOMS: Final[tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]] = 
     # Not "Which language does Ana want to learn?": a wish, which her education does not hold.
     (re.compile(r"\blanguages?\b.*(?<!\bto\s)\blearn(?:s|ing)?\b|(?<!\bto\s)\blearn(?:s|ing)?\b.*\blanguages?\b", re.I),
      ("education",)),
+    # "Where is Ana moving?", "Where will Ana live?", "Where does Ana plan to move?": a move
+    # to come is one of her plans, not where she lives (which "moving" and "live" point at):
+    # her residence answered it with the place she is leaving. Not "Where did Ana move?",
+    # done, nor "Where is Ana living?", now.
+    (re.compile(
+        r"^\s*where\b(?:.*\b(?:is|are|am)\b.*\b(?:moving|relocating)\b"
+        r"|.*\b(?:will|going\s+to|gonna|planning\s+to|plans?\s+to|wants?\s+to|hoping\s+to|hopes?\s+to)\b"
+        r".*\b(?:move|relocate|live|settle)\b)", re.I),
+     ("plans",)),
 )
 # A lifetime, in days (the registry's own for origin): an attribute whose values last this
 # long does not change.
@@ -490,13 +511,19 @@ _LIFETIME_DAYS: Final = 50 * YEAR_DAYS
 
 
 def _idioms(question: str) -> tuple[list[list[str]], str]:
-    """The attributes of the question's idioms, and the question without them."""
+    """The attributes of the question's idioms, and the question without them (but for the
+    words of a pattern's ``keep`` group, which point at attributes of their own)."""
     groups: list[list[str]] = []
     for pattern, attributes in _ATTRIBUTE_IDIOMS:
         if pattern.search(question):
             groups.append(list(attributes))
-            question = pattern.sub(" ", question)
+            question = pattern.sub(_kept, question)
     return groups, question
+
+
+def _kept(match: re.Match[str]) -> str:
+    kept = match.groupdict().get("keep")
+    return f" {kept} " if kept else " "
 
 
 def attribute_groups(question: str) -> list[list[str]]:

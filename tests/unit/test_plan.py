@@ -18,6 +18,7 @@ from eywa.read.plan import (
     ROUTE_NAMES,
     ROUTE_WEIGHTS,
     asks_previous,
+    attribute_groups,
     counted_words,
     embedding_text,
     embedding_texts,
@@ -398,3 +399,39 @@ def test_the_words_a_count_of_what_one_holds_counts(question: str, words: tuple[
 def test_a_language_being_learned_is_asked_of_the_education(question: str, attributes: tuple[str, ...]) -> None:
     # The extractor keeps "I'm learning Korean" as education until she is said to speak it.
     assert make_plan(question, [], NOW).attributes == attributes
+
+
+@pytest.mark.parametrize(
+    ("question", "attributes"),
+    [
+        ("Where is Ana moving?", ("plans",)),
+        ("Where are Ana and Tom relocating to?", ("plans",)),
+        ("Where will Ana live next year?", ("plans",)),
+        ("Where is Ana going to settle?", ("plans",)),
+        ("Where does Ana want to move?", ("plans",)),
+        ("Where did Ana move?", ("residence",)),  # done: where she lives
+        ("Where is Ana living?", ("residence",)),  # now
+        ("Where does Ana live?", ("residence",)),
+    ],
+)
+def test_a_move_to_come_is_asked_of_the_plans(question: str, attributes: tuple[str, ...]) -> None:
+    # Her residence answered "Where is Ana moving?" with the home she is leaving.
+    assert make_plan(question, [], NOW).attributes == attributes
+
+
+@pytest.mark.parametrize(
+    ("question", "groups"),
+    [
+        ("What does Ana do?", [["occupation", "employer"]]),
+        ("What do Ana and Tom usually do?", [["occupation", "employer"]]),
+        ("What does she do these days?", [["occupation", "employer"]]),
+        # a relation is who is asked about: its words stay, and agree on no attribute with "do"
+        ("What does Ana's husband do?", [["occupation", "employer"], ["relationship_status", "partner"]]),
+        ("What does your brother do?", [["occupation", "employer"], ["siblings"]]),
+        ("What does Ana like to do?", [["hobbies"]]),
+        ("Who does Ana work with?", [[]]),  # colleagues, whom no attribute holds
+        ("Who does Ana work for?", [["employer", "occupation"]]),
+    ],
+)
+def test_what_one_does_is_her_work_unless_asked_of_a_relation(question: str, groups: list[list[str]]) -> None:
+    assert attribute_groups(question) == groups

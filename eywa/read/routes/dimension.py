@@ -88,16 +88,28 @@ def may_claim(answer: StateAnswer, plan: Plan) -> bool:
     confidence of at least ``ANSWER_THRESHOLD``. A question that names a value is answered
     only if it asks whether the value holds (yes/no): "What kind of sculpture does Dario make?"
     asks about the value, which the dimension does not know. A count ("How many kids does
-    Ana have?") is answered only by a set whose members say how many (``counted``)."""
+    Ana have?") is answered only by a set whose members say how many (``counted``). An event
+    or a plan answers no state question, only whether the one it names happened
+    (``_asks_whether_it_happened``)."""
     return (
         (plan.current_state or plan.state_at is not None)
         and (plan.shape != "count" or counted(answer.members))
-        and answer.attribute not in EVENT_ATTRIBUTES
+        and (answer.attribute not in EVENT_ATTRIBUTES or _asks_whether_it_happened(answer, plan))
         and answer.confidence >= ANSWER_THRESHOLD
         and (not answer.asked or plan.shape == "yes_no")
         and names_only_values(answer, [w for w in plan.other_words if w not in plan.when_words])
         and _answers_question_word(answer.attribute, plan.wh_word)
     )
+
+
+def _asks_whether_it_happened(answer: StateAnswer, plan: Plan) -> bool:
+    """Whether a yes/no question names an event of the dimension and asks nothing of its
+    time: "Is Priya pregnant?" after "I'm pregnant" is answered by how sure the life events
+    are that it happened, which is what their membership says (``EVENT_ATTRIBUTES``). Not
+    with a time ("Was Priya pregnant last spring?": the event's date, not its membership,
+    answers), nor a question for a value ("What happened to Priya?": the set says what
+    happened, not what matters to the asker)."""
+    return plan.shape == "yes_no" and bool(answer.asked) and plan.window is None and plan.state_at is None
 
 
 _NOW_PHRASE: Final = re.compile(
