@@ -32,6 +32,7 @@ __all__ = [
     "StateAnswer",
     "asked_values",
     "counted",
+    "gives_names",
     "ended_values",
     "names_only_values",
     "state_answer",
@@ -82,6 +83,8 @@ class StateAnswer:
         asked: the dimension's values the question names (empty for "what/where" questions).
         evidence_ids: the supporting turns, most telling first, at most ``MAX_ANSWER_TURNS``.
         members: a set's members the line names (``set_members``); empty for a single value.
+        mode: a single value's mode, the value the line answers with; None for a set or when
+            no value is more likely than one unseen.
     """
 
     entity: str
@@ -91,6 +94,7 @@ class StateAnswer:
     asked: tuple[str, ...]
     evidence_ids: tuple[str, ...]
     members: tuple[str, ...] = ()
+    mode: str | None = None
 
 
 def _words(text: str) -> str:
@@ -311,6 +315,7 @@ def state_answer(
         asked=asked,
         evidence_ids=_evidence(_supporting(dimension, deltas, by_value, asked, members, ended)),
         members=tuple(members),
+        mode=dimension.mode if dimension.cardinality == "single" else None,
     )
 
 
@@ -318,6 +323,14 @@ _NUMBER: Final = re.compile(
     r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+couple\s+of|both|twins)\b",
     re.IGNORECASE,
 )
+
+
+def gives_names(answer: StateAnswer) -> bool:
+    """Whether an answer names someone or something by name, as a question for a name asks
+    ("What is Ana's husband's name?", "What are her kids called?"): each member of a set, or
+    the single value, capitalised ("Sam", "Mia, Leo"), not "married" or "two kids". Pure."""
+    values = answer.members if answer.members else (() if answer.mode is None else (answer.mode,))
+    return bool(values) and all(v[:1].isupper() for v in values)
 
 
 def counted(members: Sequence[str]) -> bool:

@@ -14,8 +14,10 @@ from eywa.nous import engine
 from eywa.nous.observations import Observation
 from eywa.read.answers import (
     ANSWER_THRESHOLD,
+    StateAnswer,
     asked_values,
     counted,
+    gives_names,
     names_only_values,
     state_answer,
     unrealised_plan,
@@ -274,3 +276,22 @@ def test_a_plan_is_no_answer_when_the_value_was_held_or_the_plan_was_asserted_or
 )
 def test_a_set_counts_when_its_members_say_how_many(members: tuple[str, ...], says: bool) -> None:
     assert counted(members) is says
+
+
+@pytest.mark.parametrize(
+    ("members", "mode", "names"),
+    [
+        (("Mia", "Leo"), None, True),
+        ((), "Sam", True),
+        (("Mia", "two kids"), None, False),  # one member is no name
+        (("two kids",), None, False),
+        ((), "married", False),
+        ((), None, False),  # nothing to name
+    ],
+)
+def test_an_answer_gives_names_when_each_value_is_one(
+    members: tuple[str, ...], mode: str | None, names: bool
+) -> None:
+    answer = StateAnswer(entity="Ana", attribute="children", text="", confidence=0.9, asked=(), evidence_ids=(),
+                         members=members, mode=mode)  # fmt: skip
+    assert gives_names(answer) is names

@@ -30,6 +30,7 @@ from eywa.read.answers import (
     StateAnswer,
     asked_values,
     counted,
+    gives_names,
     names_only_values,
     unrealised_plan,
 )
@@ -42,7 +43,7 @@ from eywa.read.plan import Plan, head_attribute
 from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.bundle import Stores
 
-__all__ = ["DimensionReads", "DimensionRoute", "dimension_id", "dimension_key", "last_change", "may_claim", "named_first"]
+__all__ = ["DimensionReads", "DimensionRoute", "asks_for_a_name", "dimension_id", "dimension_key", "last_change", "may_claim", "named_first"]
 
 _JUST_BEFORE: Final = timedelta(seconds=1)
 """How long before a value began the state that preceded it is read."""
@@ -149,6 +150,16 @@ _NAME_WORDS: Final = frozenset({"name", "names", "called", "named"})
 """Words of a question that ask for a name."""
 
 
+def _question_words(question: str) -> set[str]:
+    return {normalise_name(w.removesuffix("'s")) for w in _QUESTION_WORD.findall(question.lower().replace("’", "'"))}
+
+
+def asks_for_a_name(question: str) -> bool:
+    """Whether the question asks for a name ("What is Ana's husband's name?", "What are her
+    kids called?"): only a line that gives names answers it (``answers.gives_names``). Pure."""
+    return not _question_words(question).isdisjoint(_NAME_WORDS)
+
+
 def named_first(attributes: Sequence[str], question: str, wh: str | None = None) -> list[str]:
     """``attributes`` with those the question calls by their name or an alias first, the
     rest in their order: "Does Ana have a partner?" names the partner, and only points at
@@ -159,9 +170,7 @@ def named_first(attributes: Sequence[str], question: str, wh: str | None = None)
     both ("What company does Ana work for?": the employer, ``plan.head_attribute``). A question
     for a name ("What is Ana's husband's name?", "… called?") asks for an attribute whose values
     are names (``value_case`` "keep": the partner, not "married") before the question word's. Pure."""
-    words = {
-        normalise_name(w.removesuffix("'s")) for w in _QUESTION_WORD.findall(question.lower().replace("’", "'"))
-    }
+    words = _question_words(question)
 
     def called(attribute: str) -> bool:
         spec = get_attribute(attribute)
@@ -173,7 +182,7 @@ def named_first(attributes: Sequence[str], question: str, wh: str | None = None)
     def a_name(attribute: str) -> bool:
         return asks_name and get_attribute(attribute).value_case == "keep"
 
-    asks_name = not words.isdisjoint(_NAME_WORDS)
+    asks_name = asks_for_a_name(question)
     head = head_attribute(question)
     return sorted(
         attributes,
@@ -297,6 +306,8 @@ class DimensionRoute:
             if item is None:
                 continue
             claim = may_claim(answer, with_now_phrases(query.plan, query.text))
+            if claim and asks_for_a_name(query.text):
+                claim = gives_names(answer)  # not "married" to "What is Ana's husband's name?"
             if claim and attribute == PETS:
                 claim = self._pets_answer(query, subject)
             if claim and attribute == HOBBIES and (pastime := pastime_kind_asked(query.text)) is not None:
