@@ -61,6 +61,7 @@ from eywa.read.relatives import (
 )
 from eywa.read.policies import answer_instructions
 from eywa.read.strength import LEXICAL_DEPTH, evidence_strength
+from eywa.read.thing_kinds import ThingKind, kind_asked, member_order, member_query
 from eywa.read.routes import Query, Route, RouteHit
 from eywa.read.routes.base import KeywordHits, SearchesVectors, keyword_search
 from eywa.stores.beliefs import BeliefCites
@@ -89,6 +90,10 @@ EMBEDDING_ROUTES: Final[Mapping[RouteName, int]] = {"vector": 0, "person": 1}
 # How many relatives a question may go through ("Ana's sister's husband": two): each step is
 # one dimension and one belief read of the owner, only for questions that say "…'s <relative>".
 RELATIVE_STEPS = 2
+# The member search of an aggregate question asking for a kind of thing reads this many
+# keyword hits (``Reader._member``); 100 and 200 gave the same recall on the LoCoMo
+# development file (docs/evaluation.md, session 49).
+MEMBER_DEPTH = 50
 # Names of the post-fusion stages, for ``disabled``.
 POST_FILTERS: Final[tuple[PostFilter, ...]] = get_args(PostFilter)
 
@@ -301,6 +306,14 @@ class Reader:
             chosen = sorted(items, key=lambda s: -s.score)[:k]
         else:
             chosen, changes["floor"] = adjust.select_with_floor(items, k, plan.weights)
+        # An aggregate question asking for a kind of thing ("Which films has Ana seen?"): the
+        # weakest repeat of a session gives its place to the named person's turn that best
+        # speaks of a member of that kind (``adjust.reserve_place``, ``eywa.read.thing_kinds``).
+        kind = kind_asked(question) if plan.aggregate and plan.people and "sessions" not in self._disabled else None
+        if kind is not None:
+            offered = self._member(space, kind, plan, chosen, ranks, as_of)
+            if offered is not None:
+                changes["members"] = adjust.reserve_place(chosen, offered)
         timings["adjust"] = _ms(clock)
 
         clock = time.perf_counter()
@@ -334,6 +347,42 @@ class Reader:
             tokens=tokens,
             evidence_strength=strength,
         )
+
+    def _member(
+        self,
+        space: str,
+        kind: ThingKind,
+        plan: Plan,
+        chosen: Sequence[Scored],
+        ranks: Mapping[ItemKey, Mapping[str, int]],
+        as_of: datetime | None,
+    ) -> Scored | None:
+        """The named people's turn that best speaks of a member of ``kind`` and is not among
+        ``chosen`` (nor cited by one of them), for ``adjust.reserve_place``; None without a
+        keyword index or such a turn. One keyword search of the kind's cue words and the
+        question's topic words (``thing_kinds.member_query``, ``MEMBER_DEPTH`` turns), the
+        speakers of its hits, and the texts of the named people's among them."""
+        if self._keyword is None:
+            return None
+        found = self._keyword.search(space, member_query(kind, plan.other_words), MEMBER_DEPTH)
+        hits = [(item_id, score) for _, item_id, score in found]
+        spoken = self._speakers(space, [("evidence", item_id) for item_id, _ in hits], {})
+        people = {entity_key(name) for name in plan.people}
+        theirs = [hit for hit, speaker in zip(hits, spoken) if speaker is not None and entity_key(speaker) in people]
+        if not theirs:
+            return None
+        loaded = {
+            key[1]: item
+            for key, item in self._hydrate(space, [("evidence", item_id) for item_id, _ in theirs], as_of).items()
+            if _visible(item, as_of)
+        }
+        speakers = {*plan.people, *(speaker for speaker in spoken if speaker is not None)}
+        taken = {s.key for s in chosen} | {("evidence", ref.id) for s in chosen for ref in s.item.provenance}
+        texts = {item_id: item.text for item_id, item in loaded.items()}
+        best = next((i for i in member_order(kind, theirs, texts, speakers) if ("evidence", i) not in taken), None)
+        if best is None:
+            return None
+        return Scored(loaded[best], 0.0, dict(ranks.get(("evidence", best), {})))
 
     def _through_relatives(
         self, space: str, question: str, plan: Plan, entities: list[Entity], anchor: datetime, as_of: datetime | None
