@@ -37,7 +37,7 @@ _FORWARD = re.compile(
       | split(?:s|ting)?\s+(?:up\s+with(?!\s+(?:me|us)\b)|from)
       | separat(?:e|es|ed|ing)\s+from
       | divorc(?:e|es|ed|ing)\s+from
-      | (?<!got\s)(?<!get\s)(?<!gets\s)(?<!getting\s)(?<!\bare\s)(?<!\bwere\s)(?<!\bnow\s)(?<!officially\s)(?<!finally\s)divorc(?:e|es|ed|ing)
+      | (?<!got\s)(?<!get\s)(?<!gets\s)(?<!getting\s)(?<!\bare\s)(?<!\bwere\s)(?<!\bnow\s)(?<!officially\s)(?<!finally\s)(?<!\band\sI\s)divorc(?:e|es|ed|ing)
       | lost\s+interest\s+in | losing\s+interest\s+in
       | (?:lose|loses|lost|losing)(?!\s+(?:touch|track|weight|sleep|count|it|my\s+mind|time)\b)
       | (?:sell|sells|sold|selling)(?!\s+out\b)
@@ -88,8 +88,10 @@ _BACKWARD = re.compile(
     r"(?!\s+(?:the\s+)?(?:moon|hill|top)\b)|ended|(?:didn['’]t|did\s+not|never)\s+last(?:ed)?(?=\s*(?:[.!;,]|$|\s+(?:long|very|more\s+than|past|beyond)\b))"
     r"|(?:left|dumped|ditched)\s+(?:me|us)(?:" + GONE_FOR_GOOD + r"|(?=\s+for\s+(?:another|someone|somebody|a\s+(?:younger"
     r"|new|different))\b))|walked\s+out\s+on\s+(?:me|us)|(?:broke|split)\s+up\s+with\s+(?:me|us)"
-    # "Tom and I are separated", "… are separating" (a separation under way ends him as partner too).
-    r"|(?<=\band\sI\s)are\s+(?:now\s+|officially\s+|finally\s+)?(?:divorced|separated|separating)|came\s+to\s+an\s+end|(?:closed|shut)\s+down|(?<=smoke)-free|(?<=vape)-free"
+    # "Tom and I are separated", "… are separating" (a separation under way ends him as partner
+    # too), "Tom and I divorced".
+    r"|(?<=\band\sI\s)are\s+(?:now\s+|officially\s+|finally\s+)?(?:divorced|separated|separating)"
+    r"|(?<=\band\sI\s)divorced(?!\s+from)|came\s+to\s+an\s+end|(?:closed|shut)\s+down|(?<=smoke)-free|(?<=vape)-free"
     r"|(?:break|breaks|broke|split|splits)\s+up(?!\s+with)|call(?:s|ed|ing)?\s+it\s+(?:off|quits)|(?:get|gets|got|getting)\s+(?:divorced|separated)(?!\s+from)"
     r"|(?<![\w'’]m\s)(?<!\bam\s)(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)(?<!\bbeen\s)separated(?!\s+from)"
     # "Tom's my ex now", "Tom is my ex-boyfriend", "Tom is Ana's ex": the one named before is

@@ -190,3 +190,12 @@ def test_an_ending_is_dated_when_said() -> None:
 )  # fmt: skip
 def test_a_relationship_called_off_or_quits_has_ended(text: str, expected: set[tuple[str, str, str, str]]) -> None:
     assert facts(text, attribute="partner") | facts(text, attribute="relationship_status") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "ended"),
+    [("Lucia and I divorced last year.", True), ("I divorced Lucia.", True),
+     ("I never divorced Lucia.", False)],
+)  # fmt: skip
+def test_the_verb_divorced_ends_the_one_beside_i_or_after_it(text: str, ended: bool) -> None:
+    assert ends_any(text, ["Lucia"]) is ended

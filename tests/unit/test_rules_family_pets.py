@@ -816,3 +816,33 @@ def test_a_partner_one_is_separating_from_is_the_partner_no_longer() -> None:
 )
 def test_a_pet_named_after_its_breed_between_commas(text: str, names: set[str]) -> None:
     assert {f[1] for f in facts(text, attribute="pets")} == names
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the verb says what "got divorced" says: divorced, and the one divorced the partner no longer
+        ("Lucia and I divorced last year.", {("relationship_status", "divorced", "positive", "asserted"),
+                                             ("partner", "Lucia", "negative", "asserted")}),
+        ("I divorced Lucia in 2019.", {("relationship_status", "divorced", "positive", "asserted"),
+                                       ("partner", "Lucia", "negative", "asserted")}),
+        ("We divorced two years ago.", {("relationship_status", "divorced", "positive", "asserted")}),
+        ("I divorced him, and I'm happier now.", {("relationship_status", "divorced", "positive", "asserted")}),
+        # no status: a figure of speech, an object that is no spouse
+        ("I divorced myself from social media.", set()),
+        ("They divorced the two issues.", set()),
+        # dating someone named, for a while or from a time
+        ("I've been seeing Tobias for a few months.", {("partner", "Tobias", "positive", "asserted"),
+                                                       ("relationship_status", "in a relationship", "positive",
+                                                        "asserted")}),
+        ("I started seeing Tobias in March.", {("partner", "Tobias", "positive", "asserted"),
+                                               ("relationship_status", "in a relationship", "positive", "asserted")}),
+        # no length, a place and a habit, a doctor
+        ("I've been seeing Tobias a lot lately.", set()),
+        ("I started seeing Tobias at the gym on Mondays.", set()),
+        ("I've been seeing Dr. Patel for my back.", set()),
+        ("I've been seeing a therapist for years.", set()),
+    ],
+)  # fmt: skip
+def test_a_divorce_and_a_partner_said_with_the_verb(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="relationship_status") | facts(text, attribute="partner") == expected

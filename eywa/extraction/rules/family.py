@@ -65,6 +65,17 @@ _NOT_STATUS = rule(
 )
 """"I'm not married": the status, negative (not "I'm not married to the idea")."""
 _GOT = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}got\s+{_STATUS}\b{_FROM_NO_ONE}", "married engaged divorced separated widowed single")
+_DIVORCED = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}divorced(?:\s+(?:(?P<name>{NAME})\b(?!{A}s)|him|her"
+    rf"|(?:my|our)\s+(?:husband|wife|spouse|partner)))?"
+    r"(?=\s*(?:[,.!;]|$|\s+(?:in|last|this|on|after|a|an|two|three|four|five|six|seven|eight|nine|ten|years?"
+    r"|when|back|recently|yesterday|finally|and|but)\b))",
+    "divorced",
+)
+""""Sam and I divorced in 2024", "we divorced last year", "I divorced Sam": the verb says what
+"got divorced" does (divorced, and the one divorced the partner no longer); only where what
+follows is a time, the end of the clause or a conjunction ("I divorced myself from social
+media", "they divorced the two issues" are no status)."""
 _MARRIED_TO = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:got\s+)?married|(?:{BE}|{HAVE}\s+{ADV}been)\s+{ADV}(?:happily\s+)?(?:married|engaged))"
     rf"\s+to\s+(?P<name>{NAME})\b",
@@ -235,6 +246,15 @@ _DIVORCE_DONE = rule(
     "divorce",
 )
 """"My divorce was finalised last month", "our divorce is final": divorced, since then."""
+_SEEING_NAMED = rule(
+    rf"{SUBJ}(?:(?P<been>{HAVE}\s+{ADV}been)|\s+{ADV}(?:started|began))\s+seeing\s+(?P<name>{NAME})\b(?!{A}s)"
+    r"(?=\s*(?:[,.!;]|$|\s+(?:for|since|in|last|this|a|an|two|three|four|five|six|a\s+few|recently|again)\b))",
+    "seeing",
+)
+""""I've been seeing Tobias for a few months", "I started seeing Tobias in March": dating him,
+when Level 0 knows him for a person, nothing but a time follows and, in the perfect, how long
+is said right after (not "I've been seeing Tobias a lot lately", "I started seeing Tobias at
+the gym on Mondays", nor "I've been seeing Dr Patel for my back")."""
 _DATING = rule(rf"{SUBJ}(?:{BE}|{HAVE}\s+been)\s+{ADV}dating\s+(?P<name>{NAME})\b(?!{A}s)", "dating")
 """"I'm dating Tobias (now)", "I've been dating Tobias for a year": the partner, and a
 relationship (not "seeing Tobias", often a meeting)."""
@@ -413,6 +433,13 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
                     _name(apart.group("name")) if apart else None)) is not None:
                 yield fact(ctx, s, f"{s} and {ex} got {st}", "partner", ex, polarity="negative",
                            valid_from=past_date(ctx, m), confidence=0.85)
+        for m, s in matches(ctx, _DIVORCED, we=True):
+            yield fact(ctx, s, f"{s} divorced", "relationship_status", "divorced", valid_from=past_date(ctx, m),
+                       confidence=0.9)
+            # (Only a person: "Google and I divorced" ends no partner.)
+            if (ex := companion(ctx, m) or _name(m.group("name"))) is not None:
+                yield fact(ctx, s, f"{s} and {ex} got divorced", "partner", ex, polarity="negative",
+                           valid_from=past_date(ctx, m), confidence=0.85)
         for m, s in matches(ctx, _TIED_KNOT, we=True):
             since = past_date(ctx, m)
             yield fact(ctx, s, f"{s} tied the knot", "relationship_status", "married", valid_from=since, confidence=0.85)
@@ -539,6 +566,16 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} is dating {partner}", "partner", partner, valid_from=since, confidence=0.8)
             yield fact(ctx, s, f"{s} is dating {partner}", "relationship_status", "in a relationship",
                        valid_from=since, confidence=0.75)
+    for m, s in matches(ctx, _SEEING_NAMED):
+        partner = _name(m.group("name"))
+        if partner is None or partner == s or partner not in ctx.persons:
+            continue
+        if m.group("been") and not lasting(ctx, m.end(), right_after=True):
+            continue
+        since = stated_start(ctx, m) if m.group("been") else past_date(ctx, m)
+        yield fact(ctx, s, f"{s} is seeing {partner}", "partner", partner, valid_from=since, confidence=0.75)
+        yield fact(ctx, s, f"{s} is seeing {partner}", "relationship_status", "in a relationship",
+                   valid_from=since, confidence=0.75)
     for m, s in matches(ctx, _TOGETHER, we=True):
         since = stated_start(ctx, m)  # "… for a year": since then
         if (partner := companion(ctx, m)) is not None:
