@@ -72,3 +72,15 @@ def test_a_reply_about_someone_else_or_by_the_one_who_asked_says_nothing_of_the_
     tom = {(b.attribute, b.value) for b in memory.beliefs(space) if b.subject == "Tom"}
     assert not {a for a, _ in tom} & {"employer", "residence"}, tom
     assert not [b for b in memory.beliefs(space) if b.subject == "Ines"]
+
+
+def test_still_at_a_place_asked_with_no_verb_is_the_job_the_speaker_said_before(memory: Memory) -> None:
+    # "at Initech" alone may be where one stands; it asks of the job because Priya said, in an
+    # earlier conversation, that she works there (a belief read back from the store).
+    space = remember_said(memory, "still-at", [("Priya", "I work at Initech, in the data team.")], "2024-01-10")
+    memory.remember(space, [
+        {"text": "Still at Initech?", "speaker": "Bo", "session": "s2", "observed_at": "2024-05-01T10:00:00"},
+        {"text": "Nope, Globex now.", "speaker": "Priya", "session": "s2", "observed_at": "2024-05-01T10:01:00"},
+    ])  # fmt: skip
+    said = claimed(memory, space, "Where does Priya work now?", ASKED_AT)
+    assert said.startswith("Priya — employer: Globex"), said

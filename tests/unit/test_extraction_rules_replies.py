@@ -145,3 +145,35 @@ def test_a_question_turned_back_on_the_listener_is_put_to_them() -> None:
     # "And you, …?" asks the one replying what they were just asked about.
     assert _pair("And you, do you still live in Leeds?", "No.") == {("residence", "Leeds", "negative", "asserted")}
     assert _pair("Ines, do you still live in Leeds?", "No.") == set()
+
+
+def _after(held: str, question: str, reply: str) -> set[Fact]:
+    """The accepted facts of Cecilia's ``reply`` to Bo's ``question``, once Cecilia said ``held``."""
+    said = turn(held, "Cecilia").model_copy(update={"id": "h0", "seq": 0})
+    asked = turn(question, "Bo").model_copy(update={"id": "q1", "seq": 1})
+    replied = turn(reply, "Cecilia").model_copy(update={"id": "r1", "seq": 2})
+    found = {t.id: t for t in (said, asked, replied)}
+    return {
+        (f.attribute or "", f.value, f.polarity, f.modality)
+        for f in RuleExtractor().propose("home", [said, asked, replied])
+        if replied.id in f.evidence_ids and Validator().validate("home", f, found).accepted
+    }
+
+
+@pytest.mark.parametrize(
+    ("held", "question", "reply", "expected"),
+    [
+        ("I work at Initech.", "Are you still at Initech?", "Nope, Globex now.",
+         {("employer", "Initech", "negative", "asserted"), ("employer", "Globex", "positive", "asserted")}),
+        ("I work at Initech.", "Still at Initech?", "Not anymore, I'm at Globex now.",
+         {("employer", "Initech", "negative", "asserted"), ("employer", "Globex", "positive", "asserted")}),
+        ("I live in Leeds.", "Still in Leeds?", "Nope, York now.",
+         {("residence", "Leeds", "negative", "asserted"), ("residence", "York", "positive", "asserted")}),
+        # "at Initech" with no verb is a job only where Initech was the speaker's employer.
+        ("I live in Leeds.", "Still at Initech?", "Nope, Globex now.", set()),
+        ("I'm at the airport.", "Are you still at Initech?", "Nope, Globex now.", set()),
+    ],
+)  # fmt: skip
+def test_a_place_asked_with_no_verb_is_what_the_speaker_held_it_as(held: str, question: str, reply: str,
+                                                                   expected: set[Fact]) -> None:
+    assert _after(held, question, reply) == expected

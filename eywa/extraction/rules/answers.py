@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from eywa.extraction.context import Named
 from eywa.extraction.rules.clause import A, Part, part_of
 from eywa.extraction.rules.ellipsis import (
     _ASKED_BE,
@@ -70,11 +71,16 @@ _NOT_NAMES: Final = _NOT_PLACES | frozenset(
 """Capitalised words a no may go on with that name no new place or employer ("No, Mondays
 now": when, not where; Level 0 may take such a word for a name)."""
 _ASKED_AT = re.compile(
-    r"^(?P<head>[a-z]+)\s+(?P<prep>at|in|for)\s+(?P<old>[A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*){0,3})"
+    r"^(?:(?P<head>[a-z]+)\s+)?(?P<prep>at|in|for)\s+(?P<old>[A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*){0,3})"
     r"(?:\s+(?:now|these\s+days|anymore|any\s+more))?$"
 )
 """What a yes/no question asked the listener does at a place: "work at Initech", "living in
-Leeds" (a verb first: "at Initech" alone may be a workplace or where one stands)."""
+Leeds", or with no verb, "at Initech" ("Still at Initech?"), which may be a workplace or where
+one stands: read only where the speaker's earlier beliefs hold Initech as their employer (or
+Leeds, "in Leeds", as their residence), as that attribute's verb says it (``_HELD_AS``)."""
+_HELD_AS: Final = {("at", "employer"): "work at", ("for", "employer"): "work for", ("in", "residence"): "live in"}
+"""The verb and preposition a verb-less question's place takes when the speaker held it as
+the attribute: "Still at Initech?" of one who works at Initech asks whether they work there."""
 _ASKED_KIND = re.compile(rf"^(?P<old>{_KIND})$")
 """What a yes/no question asked the listener is: "a teacher"."""
 _WORKING: Final = frozenset({"work", "working", "teach", "teaching"})
@@ -134,15 +140,19 @@ _OTHER_STATUS = re.compile(
 """A no and the other state: "Nope, single.", "No, divorced now."."""
 
 
-def value_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> tuple[tuple[Part, ...], str] | None:
+def value_reply(
+    turn: Evidence, clause: Clause, previous: Evidence | None, held: Named
+) -> tuple[tuple[Part, ...], str] | None:
     """The first-person statements a short reply that tells a value makes of the question
     just put to its speaker (see the module docstring), and the question turn's id, which
-    the facts cite beside the reply; else None."""
+    the facts cite beside the reply; else None. ``held`` is what each person's earlier
+    beliefs hold (``eywa.extraction.context``): "Still at Initech?" asks of a job only where
+    Initech is the one replying's employer."""
     put = _question_put_to(turn, clause, previous)
     if put is None or previous is None or not turn.speaker:  # the helper checked both; for the types
         return None
     reply = clause.text.strip()
-    said = (_replaced(put.text, reply, turn, clause) or _yes_with(put.text, reply, turn.speaker)
+    said = (_replaced(put.text, reply, turn, clause, held) or _yes_with(put.text, reply, turn.speaker)
             or _asked_value(put.text, reply, turn.speaker))  # fmt: skip
     return None if said is None else (tuple(part_of(s, clause.start) for s in said), previous.id)
 
@@ -169,7 +179,7 @@ def _dated(turn: Evidence, clause: Clause, value: str) -> bool:
     return any(s.kind in kinds and start <= s.start < end for s in turn.signals)
 
 
-def _replaced(question: str, reply: str, turn: Evidence, clause: Clause) -> tuple[str, ...] | None:
+def _replaced(question: str, reply: str, turn: Evidence, clause: Clause, held: Named) -> tuple[str, ...] | None:
     """"I'm not working at Initech anymore." and "I'm working at Globex now." for "Are you
     still working at Initech?" — "Nope, Globex now."; None when the reply is no such no."""
     asked = _yes_no_asked(question, turn.speaker or "")
@@ -185,13 +195,18 @@ def _replaced(question: str, reply: str, turn: Evidence, clause: Clause) -> tupl
     ended += " anymore." if still or re.match(r"(?i)not\s+any|no\s+longer", reply.strip()) else "."
     subject = "I'm" if be else "I"
     if (at := _ASKED_AT.match(rest)) is not None:
+        head, prep = (at.group("head") or "").lower(), at.group("prep")
         if kind is not None:
-            return (ended, f"I'm {new.lower()} now.") if at.group("head").lower() in _WORKING else None
+            return (ended, f"I'm {new.lower()} now.") if head in _WORKING else None
         if new.casefold() == at.group("old").casefold():
             return None
-        if m.group("prep") and m.group("prep").lower() != at.group("prep"):
+        if m.group("prep") and m.group("prep").lower() != prep:
             return None  # "Do you still work at Globex?" — "No, I'm in Lyon now.": another thing
-        return ended, f"{subject} {at.group('head')} {at.group('prep')} {new} now."
+        if not head:
+            known = held.get((turn.speaker or "").casefold(), {}).get(at.group("old").casefold())
+            verb = _HELD_AS.get((prep, known[0])) if known is not None else None
+            return None if verb is None else (f"I don't {verb} {at.group('old')} anymore.", f"I {verb} {new} now.")
+        return ended, f"{subject} {at.group('head')} {prep} {new} now."
     if kind is not None and ((_ASKED_KIND.match(rest) is not None and be) or rest.lower() in _WORKING):
         return ended, f"I'm {new.lower()} now."
     return None

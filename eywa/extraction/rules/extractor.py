@@ -134,7 +134,7 @@ class RuleExtractor:
     name = "rules"
     # Bump when the rules propose something different for the same turn: beliefs record it,
     # and `eywa reprocess` re-reads the turns an older version read.
-    version = "90"
+    version = "91"
 
     def __init__(self, families: Sequence[Family] = FAMILIES) -> None:
         self._families = tuple(families)
@@ -193,7 +193,7 @@ class RuleExtractor:
             # says, and what it makes cites the question beside the reply.
             # "Do you still live in Leeds?" — "No, York now.": a reply with its value says
             # more than one thing ("I don't live in Leeds anymore.", "I live in York now.").
-            told = None if answer is not None else value_reply(turn, clause, previous)
+            told = None if answer is not None else value_reply(turn, clause, previous, everyone)
             reply = None if answer is not None else (
                 (told[0][0], told[1]) if told is not None else
                 yes_no_reply(turn, clause, previous) or place_reply(turn, clause, previous)
