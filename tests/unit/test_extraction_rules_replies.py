@@ -42,7 +42,8 @@ def _pair(question: str, reply: str, asker: str = "Bo", replier: str = "Cecilia"
          {("residence", "Leeds", "negative", "asserted"), ("residence", "York", "positive", "asserted")}),
         ("Do you live in Leeds?", "Nope, York these days.",
          {("residence", "Leeds", "negative", "asserted"), ("residence", "York", "positive", "asserted")}),
-        ("Are you still a teacher?", "No, a nurse now.", {("occupation", "nurse", "positive", "asserted")}),
+        ("Are you still a teacher?", "No, a nurse now.",
+         {("occupation", "teacher", "negative", "asserted"), ("occupation", "nurse", "positive", "asserted")}),
         ("Still teaching?", "No, a nurse now.", {("occupation", "nurse", "positive", "asserted")}),
     ],
 )  # fmt: skip
@@ -177,3 +178,8 @@ def _after(held: str, question: str, reply: str) -> set[Fact]:
 def test_a_place_asked_with_no_verb_is_what_the_speaker_held_it_as(held: str, question: str, reply: str,
                                                                    expected: set[Fact]) -> None:
     assert _after(held, question, reply) == expected
+
+
+@pytest.mark.parametrize("reply", ["No, a nurse now.", "Not anymore."])
+def test_a_no_to_still_being_a_teacher_ends_the_occupation(reply: str) -> None:
+    assert ("occupation", "teacher", "negative", "asserted") in _pair("Are you still a teacher?", reply)
