@@ -83,6 +83,8 @@ def test_a_yes_with_the_value_holds_the_value(question: str, reply: str, expecte
         ("Are you single?", "No, married.",
          {("relationship_status", "single", "negative", "asserted"), ("relationship_status", "married", "positive", "asserted")}),
         ("Do you have kids?", "No, none yet.", {("children", "children", "negative", "asserted")}),
+        ("Do you have any kids?", "Nope, no kids.", {("children", "children", "negative", "asserted")}),
+        ("Any pets?", "Nah, no pets yet.", {("pets", "pets", "negative", "asserted")}),
     ],
 )  # fmt: skip
 def test_the_value_alone_answers_the_question_that_asked_for_it(question: str, reply: str, expected: set[Fact]) -> None:
@@ -106,6 +108,8 @@ def test_the_value_alone_answers_the_question_that_asked_for_it(question: str, r
         ("What does Tom do?", "Nurse, at the city hospital."),
         ("Who is Tom dating?", "Lily."),
         ("Who are you dating?", "Nobody."),
+        ("Any kids?", "No, no time for that."),  # a no of another thing
+        ("Do you have kids?", "No, no way."),
         ("Are you working these days?", "Yes, at the moment."),
     ],
 )

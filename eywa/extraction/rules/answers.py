@@ -36,6 +36,7 @@ from eywa.extraction.rules.clause import A, Part, part_of
 from eywa.extraction.rules.ellipsis import (
     _ASKED_BE,
     _ASKED_DO,
+    _ASKED_HAVE,
     _ASKED_STATUS,
     _NOT_PLACES,
     _OPENING,
@@ -138,6 +139,8 @@ _OTHER_STATUS = re.compile(
     rf"(?P<st>{'|'.join(_STATUS)})(?:\s+now)?[.!]*\s*$"
 )
 """A no and the other state: "Nope, single.", "No, divorced now."."""
+_NONE_OF = re.compile(r"(?i)^\s*(?:no|nope|nah)[,!.;—–-]?\s+no\s+(?P<what>[a-z]+)(?:\s+yet)?[.!]*\s*$")
+"""A no and the thing asked about, denied: "Nope, no kids.", "No, no pets yet."."""
 
 
 def value_reply(
@@ -236,7 +239,8 @@ def _yes_with(question: str, reply: str, answerer: str) -> tuple[str, ...] | Non
 def _asked_value(question: str, reply: str, answerer: str) -> tuple[str, ...] | None:
     """"I'm a nurse, at the city hospital." for "What do you do?" — "Nurse, at the city
     hospital."; "I'm dating Sam." for "Who are you dating?" — "Sam, from my gym."; "I'm
-    single." and "I'm not married." for "Are you married?" — "Nope, single."."""
+    single." and "I'm not married." for "Are you married?" — "Nope, single."; "I don't have
+    kids." for "Do you have any kids?" — "Nope, no kids."."""
     if (asked := _ASKED_WHAT.match(question)) is not None and _called(asked, answerer):
         m = _KIND_REPLY.match(reply)
         if m is None or not _NOT_KINDS.isdisjoint(m.group("kind").lower().split()):
@@ -251,6 +255,12 @@ def _asked_value(question: str, reply: str, answerer: str) -> tuple[str, ...] | 
         if asked.group("verb").lower() == "dating":
             return (f"I'm dating {who.group('name')}.",)
         return (f"I'm seeing someone, their name is {who.group('name')}.",)
+    if (asked := _ASKED_HAVE.match(question)) is not None and _called(asked, answerer):
+        none = _NONE_OF.match(reply)
+        what = asked.group("what").lower()
+        if none is None or none.group("what").lower().rstrip("s") != what.split()[-1].rstrip("s"):
+            return None  # "Any kids?" — "No, no time for that.": another thing
+        return (f"I don't have {what}.",)
     if (asked := _ASKED_STATUS.match(question)) is not None and _called(asked, answerer):
         other = _OTHER_STATUS.match(reply)
         if other is None or other.group("st").lower() == asked.group("st").lower():
