@@ -35,7 +35,7 @@ from eywa.attributes.kin import KIN_AGE, KIN_WORDS
 from eywa.cessation import cessations
 from eywa.extraction.anchors import Anchor, anchor_signals, evidence_anchors, match_anchor
 from eywa.extraction.polarity import modality_check, polarity_check, value_segment
-from eywa.extraction.replies import Reply, bare_reply
+from eywa.extraction.replies import Reply, bare_reply, opening_reply
 from eywa.extraction.text import (
     STOPWORDS,
     Clause,
@@ -375,7 +375,8 @@ class Validator:
             )
         turn, clause = support.turn, support.clause
         in_clause = [s for s in turn.signals if clause.start <= s.start < clause.end]
-        if clause.is_question and (reply := _bare_reply_to(turn, found)) is not None:
+        if (clause.is_question and (reply := _bare_reply_to(turn, found)) is not None
+                and not _told_by_reply(fact, clause, turn, found)):  # fmt: skip
             polarity = _replied_polarity(fact, reply)
             if fact.modality == "asserted":
                 return polarity, CheckScore(name="modality", score=1.0, passed=True, detail="a bare reply asserts")
@@ -401,9 +402,20 @@ def _bare_reply_to(question: Evidence, found: Sequence[Evidence]) -> Reply | Non
         if turn.id == question.id or turn.session != question.session or turn.speaker == question.speaker:
             continue
         first = clauses(turn.text)
-        if first and (reply := bare_reply(first[0].text)) is not None:
+        if first and (reply := bare_reply(first[0].text) or opening_reply(first[0].text)) is not None:
             return reply
     return None
+
+
+def _told_by_reply(fact: CandidateFact, question: Clause, asker: Evidence, found: Sequence[Evidence]) -> bool:
+    """Whether the fact's value is one the reply says and the question does not: "Do you
+    still live in Leeds?" — "No, York now." denies Leeds, the question's, and asserts York,
+    the reply's own (read from the reply, as any other fact of it)."""
+    value = (fact.value or "").casefold()
+    if not value or value in question.text.casefold():
+        return False
+    replied = _reply_clause(asker, found)
+    return replied is not None and value in replied[1].text.casefold()
 
 
 def _reply_clause(question: Evidence, found: Sequence[Evidence]) -> tuple[Evidence, Clause] | None:

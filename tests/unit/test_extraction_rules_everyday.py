@@ -208,3 +208,21 @@ def test_a_partner_named_as_ones_ex_is_no_longer_the_partner(text: str) -> None:
 )
 def test_an_ex_said_of_someone_else_or_denied_ends_no_one(text: str) -> None:
     assert not [f for f in facts(text, attribute="partner") if f[1] == "Tom" and f[2] == "negative"]
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [("I'm not a teacher anymore.", "teacher"), ("I'm no longer a nurse.", "nurse"),
+     ("Melinda isn't a nurse anymore.", "nurse"), ("I'm not a teacher any more, I'm a nurse now.", "teacher")],
+)  # fmt: skip
+def test_an_occupation_held_no_longer_is_negative(text: str, title: str) -> None:
+    assert ("occupation", title, "negative", "asserted") in facts(text, attribute="occupation")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm not a teacher.", "I'm not a morning person anymore.", "If I'm not a teacher anymore, I'll travel.",
+     "I might not be a nurse anymore."],
+)  # fmt: skip
+def test_an_occupation_denied_without_an_end_or_in_a_condition_is_not_ended(text: str) -> None:
+    assert not [f for f in facts(text, attribute="occupation") if f[2] == "negative"]

@@ -75,9 +75,10 @@ def elliptical_answer(turn: Evidence, clause: Clause, previous: Evidence | None)
 
 
 _OPENING = r"(?:(?:and|so|oh|hey|well)\s*,?\s+)?(?:(?P<called>[a-z]+)\s*,\s*)?"
-"""What may open a question before "do you": "so", "hey", and a name, which must be the
+"""What may open a question before "do you": "so", "hey", "and you," (the question turned
+back on the listener: "And you, do you still live in Leeds?"), and a name, which must be the
 one replying's (``_called``: "Ana, do you still live in Porto?")."""
-_OPENERS = frozenset({"and", "so", "oh", "hey", "well", "okay", "ok", "now", "then"})
+_OPENERS = frozenset({"and", "so", "oh", "hey", "well", "okay", "ok", "now", "then", "you"})
 
 
 def _called(asked: re.Match[str], answerer: str) -> bool:

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from eywa.extraction.context import Earlier, Named, named_values
+from eywa.extraction.rules.answers import value_reply
 from eywa.extraction.rules.age import age
 from eywa.extraction.rules.casual import standard_turn
 from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in, subject_dropped, subject_shared
@@ -133,7 +134,7 @@ class RuleExtractor:
     name = "rules"
     # Bump when the rules propose something different for the same turn: beliefs record it,
     # and `eywa reprocess` re-reads the turns an older version read.
-    version = "95"
+    version = "96"
 
     def __init__(self, families: Sequence[Family] = FAMILIES) -> None:
         self._families = tuple(families)
@@ -190,15 +191,19 @@ class RuleExtractor:
             answer = elliptical_answer(turn, clause, previous)
             # "Do you still work at Initech?" — "Yes.": the reply is read as the question
             # says, and what it makes cites the question beside the reply.
+            # "Do you still live in Leeds?" — "No, York now.": a reply with its value says
+            # more than one thing ("I don't live in Leeds anymore.", "I live in York now.").
+            told = None if answer is not None else value_reply(turn, clause, previous, everyone)
             reply = None if answer is not None else (
+                (told[0][0], told[1]) if told is not None else
                 yes_no_reply(turn, clause, previous) or place_reply(turn, clause, previous)
-                or answer_reply(turn, clause, previous))
+                or answer_reply(turn, clause, previous))  # fmt: skip
             if reply is not None:
                 answer = reply[0]
             if answer is None:
                 # "… but live in York now", "Moved to Lisbon!": the subject the clause lacks.
                 answer = subject_shared(text, before, clause) or subject_dropped(turn, text, clause)
-            clause_parts: list[Part] = parts(clause) if answer is None else [answer]
+            clause_parts: list[Part] = parts(clause) if answer is None else list(told[0]) if told else [answer]
             for said in clause_parts:
                 # "Actually it's Initech, not Globex": read as "I work at Initech, not Globex".
                 part = correction(said, named) or said

@@ -598,6 +598,13 @@ _FORMER_TITLE = rule(rf"{SUBJ}{BE}\s+{ADV}(?:a|an)\s+(?P<mod>retired|former)\s+{
 """"I'm a retired teacher": retired (the employer's status); "I'm a former nurse": the
 occupation no longer. ``job_title`` refuses these modifiers for "I'm a …" itself. Not "an
 ex-nurse": the validator reads "ex-nurse" as one word, so the nurse would find no support."""
+_NO_LONGER_TITLE = rule(
+    rf"{SUBJ}(?:(?:{BE}\s+not|\s+(?:isn|aren){A}t)\s+(?=(?:a|an)\s+[a-z -]*\bany\s*more\b)|{BE}\s+no\s+longer\s+)"
+    rf"(?:a|an)\s+{_TITLE}",
+    "anymore more longer",
+)
+""""I'm not a teacher anymore", "I'm no longer a nurse", "Eva isn't a nurse anymore": the
+occupation held no longer (not "I'm not a teacher", which may never have been one)."""
 _WORKS_AS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working|(?P<freelance>freelance|freelances|freelancing))"
     rf"{_SHIFT}\s+as\s+(?:a|an)\s+{_TITLE}",
@@ -732,6 +739,10 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         return
     yield from _joins(ctx)
     yield from _leaves(ctx)
+    for m, s in matches(ctx, _NO_LONGER_TITLE):  # a negation of its own: before ``asserts``
+        if (title := job_title(m.group("title"))) is not None:
+            yield fact(ctx, s, f"{s} is no longer {article(title)} {title}", "occupation", title, polarity="negative",
+                       confidence=0.8)
     if not asserts(ctx):
         return
     for m, s in matches(ctx, _WORKS) + matches(ctx, _EMPLOYED) + matches(ctx, _MY_JOB, anywhere=True):
