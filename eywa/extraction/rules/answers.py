@@ -19,7 +19,7 @@ adds the value the question asked about:
 
 Each reading is a first-person sentence the ordinary rules then read, so a reply yields only
 what those rules would yield for it, and the fact cites the question beside the reply. The
-conditions are ``yes_no_reply``'s (``_question_put_to``): the question closes the turn just
+conditions are ``yes_no_reply``'s (``question_put_to``): the question closes the turn just
 before, in the same session, by someone else, addressed to the one replying (no other
 person, no third-person pronoun), and the reply is the first clause of its turn and says
 nothing else. A value Level 0 read as a date, time or number ("No, Mondays now") is no new
@@ -34,14 +34,14 @@ from typing import Final
 from eywa.extraction.context import Named
 from eywa.extraction.rules.clause import A, Part, part_of
 from eywa.extraction.rules.ellipsis import (
-    _ASKED_BE,
-    _ASKED_DO,
-    _ASKED_HAVE,
-    _ASKED_STATUS,
-    _NOT_PLACES,
-    _OPENING,
-    _called,
-    _question_put_to,
+    ASKED_BE,
+    ASKED_DO,
+    ASKED_HAVE,
+    ASKED_STATUS,
+    NOT_PLACES,
+    OPENING,
+    called_by_name,
+    question_put_to,
 )
 from eywa.extraction.text import Clause
 from eywa.models import Evidence, SignalKind
@@ -64,7 +64,7 @@ _NO_THEN = re.compile(
 """A no and the new value: "Nope, Globex now.", "Not anymore, I'm at Globex now.", "No, a
 nurse now." (not "No, I moved to Lyon." to "Do you still work at Globex?": a move says where
 one lives, not where one works, and is read as the ordinary rules read it)."""
-_NOT_NAMES: Final = _NOT_PLACES | frozenset(
+_NOT_NAMES: Final = NOT_PLACES | frozenset(
     """i not monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays
     saturday saturdays sunday sundays weekends weekdays january february march april may june july
     august september october november december christmas easter""".split()
@@ -113,7 +113,7 @@ _YES_AT = re.compile(
 """A yes and where: "Yes, at Globex.", "Yep, in York, near the river."."""
 
 _ASKED_WHAT = re.compile(
-    rf"(?i)^\s*{_OPENING}what\s+do\s+you\s+do(?:\s+(?:for\s+(?:a\s+living|work)|these\s+days|now|nowadays))?\s*\?\s*$"
+    rf"(?i)^\s*{OPENING}what\s+do\s+you\s+do(?:\s+(?:for\s+(?:a\s+living|work)|these\s+days|now|nowadays))?\s*\?\s*$"
 )
 _KIND_REPLY = re.compile(
     rf"(?i)^\s*(?:i{A}m\s+|i\s+am\s+)?(?:(?:a|an)\s+)?(?P<kind>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){{0,2}}?)"
@@ -127,7 +127,7 @@ _NOT_KINDS: Final = frozenset(
 )
 """Words that open a reply to "what do you do?" naming no kind of work ("Not much.")."""
 _ASKED_WHO = re.compile(
-    rf"(?i)^\s*{_OPENING}who\s+are\s+you\s+(?P<verb>dating|seeing)"
+    rf"(?i)^\s*{OPENING}who\s+are\s+you\s+(?P<verb>dating|seeing)"
     r"(?:\s+(?:now|these\s+days|at\s+the\s+moment))?\s*\?\s*$"
 )
 _WHO_REPLY = re.compile(r"^\s*(?P<name>[A-Z][a-z]+)(?:\s*,[^.!?]*|\s+(?:now|from\s+[^.!?]+))?[.!]*\s*$")
@@ -151,7 +151,7 @@ def value_reply(
     the facts cite beside the reply; else None. ``held`` is what each person's earlier
     beliefs hold (``eywa.extraction.context``): "Still at Initech?" asks of a job only where
     Initech is the one replying's employer."""
-    put = _question_put_to(turn, clause, previous)
+    put = question_put_to(turn, clause, previous)
     if put is None or previous is None or not turn.speaker:  # the helper checked both; for the types
         return None
     reply = clause.text.strip()
@@ -163,12 +163,12 @@ def value_reply(
 def _yes_no_asked(question: str, answerer: str) -> tuple[bool, bool, str] | None:
     """Whether a yes/no question put to ``answerer`` asks with "are you", with "still", and
     what it asks ("work at Initech"), or None."""
-    asked = _ASKED_DO.match(question) or _ASKED_BE.match(question)
-    if asked is None or not _called(asked, answerer):
+    asked = ASKED_DO.match(question) or ASKED_BE.match(question)
+    if asked is None or not called_by_name(asked, answerer):
         return None
     if re.search(r"(?i)\b(?:you|your|yours|or)\b", asked.group("rest")):
         return None  # "Do you still work with your sister?", "… at Initech or Globex?"
-    be = asked.re is _ASKED_BE
+    be = asked.re is ASKED_BE
     return be, bool(asked.group("still") or (be and asked.group("dropped"))), asked.group("rest").strip()
 
 
@@ -241,27 +241,27 @@ def _asked_value(question: str, reply: str, answerer: str) -> tuple[str, ...] | 
     hospital."; "I'm dating Sam." for "Who are you dating?" — "Sam, from my gym."; "I'm
     single." and "I'm not married." for "Are you married?" — "Nope, single."; "I don't have
     kids." for "Do you have any kids?" — "Nope, no kids."."""
-    if (asked := _ASKED_WHAT.match(question)) is not None and _called(asked, answerer):
+    if (asked := _ASKED_WHAT.match(question)) is not None and called_by_name(asked, answerer):
         m = _KIND_REPLY.match(reply)
         if m is None or not _NOT_KINDS.isdisjoint(m.group("kind").lower().split()):
             return None
         kind = m.group("kind").lower()
         article = "an" if kind[0] in "aeiou" else "a"
         return (f"I'm {article} {kind}{m.group('where') or ''}.",)
-    if (asked := _ASKED_WHO.match(question)) is not None and _called(asked, answerer):
+    if (asked := _ASKED_WHO.match(question)) is not None and called_by_name(asked, answerer):
         who = _WHO_REPLY.match(reply)
-        if who is None or who.group("name").casefold() in _NOT_PLACES:
+        if who is None or who.group("name").casefold() in NOT_PLACES:
             return None
         if asked.group("verb").lower() == "dating":
             return (f"I'm dating {who.group('name')}.",)
         return (f"I'm seeing someone, their name is {who.group('name')}.",)
-    if (asked := _ASKED_HAVE.match(question)) is not None and _called(asked, answerer):
+    if (asked := ASKED_HAVE.match(question)) is not None and called_by_name(asked, answerer):
         none = _NONE_OF.match(reply)
         what = asked.group("what").lower()
         if none is None or none.group("what").lower().rstrip("s") != what.split()[-1].rstrip("s"):
             return None  # "Any kids?" — "No, no time for that.": another thing
         return (f"I don't have {what}.",)
-    if (asked := _ASKED_STATUS.match(question)) is not None and _called(asked, answerer):
+    if (asked := ASKED_STATUS.match(question)) is not None and called_by_name(asked, answerer):
         other = _OTHER_STATUS.match(reply)
         if other is None or other.group("st").lower() == asked.group("st").lower():
             return None

@@ -25,7 +25,20 @@ from eywa.extraction.rules.clause import A, Part, part_of
 from eywa.extraction.text import Clause, clauses
 from eywa.models import Evidence, SignalKind
 
-__all__ = ["answer_reply", "elliptical_answer", "place_reply", "yes_no_reply"]
+__all__ = [
+    "ASKED_BE",
+    "ASKED_DO",
+    "ASKED_HAVE",
+    "ASKED_STATUS",
+    "NOT_PLACES",
+    "OPENING",
+    "answer_reply",
+    "called_by_name",
+    "elliptical_answer",
+    "place_reply",
+    "question_put_to",
+    "yes_no_reply",
+]
 
 _YES = rf"(?:yes|yeah|yep|yup|indeed|exactly|correct|that{A}s\s+right|that\s+is\s+right|right)"
 _FRAGMENT = re.compile(
@@ -74,27 +87,27 @@ def elliptical_answer(turn: Evidence, clause: Clause, previous: Evidence | None)
     return part_of(" ".join(said.split()), clause.start)
 
 
-_OPENING = r"(?:(?:and|so|oh|hey|well)\s*,?\s+)?(?:(?P<called>[a-z]+)\s*,\s*)?"
+OPENING = r"(?:(?:and|so|oh|hey|well)\s*,?\s+)?(?:(?P<called>[a-z]+)\s*,\s*)?"
 """What may open a question before "do you": "so", "hey", "and you," (the question turned
 back on the listener: "And you, do you still live in Leeds?"), and a name, which must be the
-one replying's (``_called``: "Ana, do you still live in Porto?")."""
+one replying's (``called_by_name``: "Ana, do you still live in Porto?")."""
 _OPENERS = frozenset({"and", "so", "oh", "hey", "well", "okay", "ok", "now", "then", "you"})
 
 
-def _called(asked: re.Match[str], answerer: str) -> bool:
+def called_by_name(asked: re.Match[str], answerer: str) -> bool:
     """Whether the word before the question's comma, if any, opens it or names the one replying."""
     called = asked.group("called")
     return called is None or called.casefold() in _OPENERS or called.casefold() == answerer.split()[0].casefold()
 _TAG = r"(?:right|correct|yeah|yes|no|aren['’]t\s+you|don['’]t\s+you|didn['’]t\s+you|isn['’]t\s+it)"
 _ASKED_TAG = re.compile(
-    rf"(?i)^\s*{_OPENING}you(?P<be>['’]re|\s+are)?\s+(?P<still>still\s+)?(?P<rest>[a-z][^,?]*?)\s*"
+    rf"(?i)^\s*{OPENING}you(?P<be>['’]re|\s+are)?\s+(?P<still>still\s+)?(?P<rest>[a-z][^,?]*?)\s*"
     rf"(?:,\s*(?:{_TAG}|(?P<named>[a-z]+)))?\s*\?\s*$"
 )
 """A statement about the listener asked back for a yes or no: "Ana, you live in Leeds,
 right?", "And you work at Globex, Ben?", "You're still in Porto?"."""
-_ASKED_DO = re.compile(rf"(?i)^\s*{_OPENING}do\s+you\s+(?P<still>still\s+)?(?P<rest>[a-z].*?)\s*\?\s*$")
-_ASKED_BE = re.compile(
-    rf"(?i)^\s*{_OPENING}(?:are\s+you\s+(?P<still>still\s+)?|(?P<dropped>still)\s+)(?P<rest>[a-z].*?)\s*\?\s*$"
+ASKED_DO = re.compile(rf"(?i)^\s*{OPENING}do\s+you\s+(?P<still>still\s+)?(?P<rest>[a-z].*?)\s*\?\s*$")
+ASKED_BE = re.compile(
+    rf"(?i)^\s*{OPENING}(?:are\s+you\s+(?P<still>still\s+)?|(?P<dropped>still)\s+)(?P<rest>[a-z].*?)\s*\?\s*$"
 )
 """A yes/no question put to the listener about what they do or are: "Do you still work at
 Initech?", "Are you still living in Porto?", and with "are you" dropped before "still":
@@ -102,7 +115,7 @@ Initech?", "Are you still living in Porto?", and with "are you" dropped before "
 ``_addressed_to_listener``)."""
 
 
-def _question_put_to(turn: Evidence, clause: Clause, previous: Evidence | None) -> Clause | None:
+def question_put_to(turn: Evidence, clause: Clause, previous: Evidence | None) -> Clause | None:
     """The question a reply leans on: the last clause of the turn just before, when it closes
     that turn, is in the same session, by someone else, and addressed to the one replying
     (``_addressed_to_listener``), and the reply's clause is the first of its turn; else None."""
@@ -131,16 +144,16 @@ def yes_no_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> t
     first of its turn and holds nothing but the yes or no. A "no" to "still" is an end
     ("anymore"); to a plain question, a denial.
     """
-    put = _question_put_to(turn, clause, previous)
+    put = question_put_to(turn, clause, previous)
     if put is None or previous is None or not turn.speaker:  # the helper checked both; for the types
         return None
     question = put.text
     if (tagged := _tagged_reply(put.text, clause, turn.speaker)) is not None:
         return part_of(tagged, clause.start), previous.id
-    asked = _ASKED_DO.match(question) or _ASKED_BE.match(question)
-    if asked is None or not _called(asked, turn.speaker) or re.search(r"(?i)\b(?:you|your|yours|or)\b", asked.group("rest")):
+    asked = ASKED_DO.match(question) or ASKED_BE.match(question)
+    if asked is None or not called_by_name(asked, turn.speaker) or re.search(r"(?i)\b(?:you|your|yours|or)\b", asked.group("rest")):
         return None
-    be = asked.re is _ASKED_BE
+    be = asked.re is ASKED_BE
     still = bool(asked.group("still") or (be and asked.group("dropped")))
     rest = asked.group("rest")
     reply = bare_reply(clause.text.strip())
@@ -159,7 +172,7 @@ def _tagged_reply(question: str, clause: Clause, answerer: str) -> str | None:
     ("Ana, you live in Leeds, right?" — "Yes." is "I live in Leeds."; "No." is "I don't live
     in Leeds."), the name before or after it the one replying's; else None."""
     asked = _ASKED_TAG.match(question)
-    if asked is None or not _called(asked, answerer):
+    if asked is None or not called_by_name(asked, answerer):
         return None
     named = asked.group("named")
     if named is not None and named.casefold() != answerer.split()[0].casefold():
@@ -178,7 +191,7 @@ def _tagged_reply(question: str, clause: Clause, answerer: str) -> str | None:
 
 
 _ASKED_WHERE = re.compile(
-    rf"(?i)^\s*{_OPENING}where\s+(?P<aux>do|are)\s+you\s+(?P<verb>[a-z]+)\b(?P<rest>[^?]*)\?\s*$"
+    rf"(?i)^\s*{OPENING}where\s+(?P<aux>do|are)\s+you\s+(?P<verb>[a-z]+)\b(?P<rest>[^?]*)\?\s*$"
 )
 """A question put to the listener about where they do something: "Where do you work these
 days?", "Where are you living now?"."""
@@ -196,7 +209,7 @@ _PLACE_PREP: Final = {"live": "in", "living": "in", "stay": "in", "staying": "in
                       "work": "at", "working": "at", "study": "at", "studying": "at", "teach": "at",
                       "teaching": "at"}  # fmt: skip
 """The preposition a bare name takes after the verb the question asked with."""
-_NOT_PLACES: Final = frozenset(
+NOT_PLACES: Final = frozenset(
     """yes yeah yep yup no nope nah sure same still here there home everywhere nowhere somewhere
     around mostly well oh haha lol hmm um uh honestly actually nothing none anywhere""".split()
 )
@@ -210,11 +223,11 @@ def place_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> tu
     reply; else None. The same conditions as ``yes_no_reply``: the question closes the turn
     just before, in the same session, by someone else, addressed to the one replying, and
     the reply is the first clause of its turn."""
-    put = _question_put_to(turn, clause, previous)
+    put = question_put_to(turn, clause, previous)
     if put is None or previous is None or not turn.speaker:  # the helper checked both; for the types
         return None
     asked = _ASKED_WHERE.match(put.text)
-    if asked is None or not _called(asked, turn.speaker) or re.search(r"(?i)\b(?:you|your|or)\b", asked.group("rest")):
+    if asked is None or not called_by_name(asked, turn.speaker) or re.search(r"(?i)\b(?:you|your|or)\b", asked.group("rest")):
         return None
     if _PARTICLE.match(asked.group("rest")):
         return None  # "Where do you work out?": another verb than the one the reply would say
@@ -223,7 +236,7 @@ def place_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> tu
         prep, name = place.group("prep").lower(), place.group("place").strip()
     elif (bare := _BARE_PLACE_REPLY.match(clause.text.strip())) is not None and verb in _PLACE_PREP:
         prep, name = _PLACE_PREP[verb], bare.group("place")
-        if name.split()[0].casefold() in _NOT_PLACES:
+        if name.split()[0].casefold() in NOT_PLACES:
             return None
     else:
         return None
@@ -232,13 +245,13 @@ def place_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> tu
 
 
 _COUNT = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})"
-_ASKED_AGE = re.compile(rf"(?i)^\s*{_OPENING}how\s+old\s+are\s+you(?:\s+now)?\s*\?\s*$")
+_ASKED_AGE = re.compile(rf"(?i)^\s*{OPENING}how\s+old\s+are\s+you(?:\s+now)?\s*\?\s*$")
 _AGE_REPLY = re.compile(
     r"(?i)^\s*(?:i['’]m\s+|i\s+am\s+)?(?:just\s+|almost\s+)?(?P<n>\d{1,3}|[a-z]+(?:[- ][a-z]+)?)"
     r"(?:\s+(?:years?\s+old|years?|this\s+year))?[.!]*\s*$"
 )
-_ASKED_HAVE = re.compile(
-    rf"(?i)^\s*{_OPENING}(?:(?:do\s+you\s+have|have\s+you\s+got)\s+(?:any\s+)?|any\s+)"
+ASKED_HAVE = re.compile(
+    rf"(?i)^\s*{OPENING}(?:(?:do\s+you\s+have|have\s+you\s+got)\s+(?:any\s+)?|any\s+)"
     r"(?P<what>kids|children|pets|siblings|brothers|sisters|a\s+pet|a\s+dog|a\s+cat)\s*\?\s*$"
 )
 """A question whether the listener has kids, pets or siblings: "Do you have any kids?", "Have
@@ -251,12 +264,12 @@ _HAVE_REPLY = re.compile(
 )
 """A reply of how many and of what: "Two boys.", "Yes, a cat named Luna.", and with the names
 after a comma: "Two cats, Luna and Milo.", "One daughter, Mia."."""
-_ASKED_FROM = re.compile(rf"(?i)^\s*{_OPENING}where\s+are\s+you\s+(?:originally\s+)?from(?:\s+originally)?\s*\?\s*$")
+_ASKED_FROM = re.compile(rf"(?i)^\s*{OPENING}where\s+are\s+you\s+(?:originally\s+)?from(?:\s+originally)?\s*\?\s*$")
 _FROM_REPLY = re.compile(
     r"^\s*(?:(?i:originally)\s+)?(?:(?i:from)\s+)?(?P<place>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3})"
     r"(?:,\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)?(?:,?\s+(?i:originally))?[.!]*\s*$"
 )
-_ASKED_STATUS = re.compile(rf"(?i)^\s*{_OPENING}are\s+you\s+(?P<st>married|engaged|single|divorced)\s*\?\s*$")
+ASKED_STATUS = re.compile(rf"(?i)^\s*{OPENING}are\s+you\s+(?P<st>married|engaged|single|divorced)\s*\?\s*$")
 _YES_FOR = re.compile(
     r"(?i)^\s*(?:yes|yeah|yep|yup|i\s+am)[,!.]?\s+(?P<how>for|since)\s+(?P<span>[^.!?]+?)(?:\s+now)?[.!]*\s*$"
 )
@@ -269,10 +282,10 @@ def answer_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> t
     kids?" — "Yes, two boys." is "I have two boys"; "Do you have pets?" — "Just a cat named
     Luna." is "I have a cat named Luna"; "Where are you from?" — "Originally from Lima." is
     "I'm from Lima"; "Are you married?" — "Yes, for ten years now." is "I've been married
-    for ten years". The same conditions as ``yes_no_reply`` (``_question_put_to``): the
+    for ten years". The same conditions as ``yes_no_reply`` (``question_put_to``): the
     question closes the turn just before, in the same session, by someone else, addressed
     to the one replying, and the reply is the first clause of its turn and nothing else."""
-    put = _question_put_to(turn, clause, previous)
+    put = question_put_to(turn, clause, previous)
     if put is None or previous is None:
         return None
     said = _said_by_reply(put.text, clause.text.strip(), turn.speaker or "")
@@ -281,18 +294,18 @@ def answer_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> t
 
 def _said_by_reply(question: str, reply: str, answerer: str) -> str | None:
     """What ``reply`` says in the first person, given the ``question`` it answers (above)."""
-    if (asked := _ASKED_AGE.match(question)) is not None and _called(asked, answerer):
+    if (asked := _ASKED_AGE.match(question)) is not None and called_by_name(asked, answerer):
         age = _AGE_REPLY.match(reply)
         return f"I'm {age.group('n')}." if age is not None else None
-    if (asked := _ASKED_HAVE.match(question)) is not None and _called(asked, answerer):
+    if (asked := ASKED_HAVE.match(question)) is not None and called_by_name(asked, answerer):
         have = _HAVE_REPLY.match(reply)
         if have is None:
             return None
         return f"I have {have.group('n').lower()} {have.group('np')}."
-    if (asked := _ASKED_FROM.match(question)) is not None and _called(asked, answerer):
+    if (asked := _ASKED_FROM.match(question)) is not None and called_by_name(asked, answerer):
         place = _FROM_REPLY.match(reply)
         return f"I'm from {place.group('place')}." if place is not None and place.group("place") not in {"I", "Yes"} else None
-    if (asked := _ASKED_STATUS.match(question)) is not None and _called(asked, answerer):
+    if (asked := ASKED_STATUS.match(question)) is not None and called_by_name(asked, answerer):
         lasting = _YES_FOR.match(reply)
         if lasting is None:
             return None
