@@ -42,6 +42,8 @@ _FORWARD = re.compile(
       | (?:lose|loses|lost|losing)(?!\s+(?:touch|track|weight|sleep|count|it|my\s+mind|time)\b)
       | (?:sell|sells|sold|selling)(?!\s+out\b)
       | retir(?:e|es|ed|ing)\s+from
+      | (?:(?:worked|was\s+working)\s+(?:at|for)|lived\s+in)(?=\s[^.,;!?]{1,60}?\s(?:until|till)\s+(?:last|early|late|the\s+end
+        |(?:19|20)\d\d|(?-i:[A-Z])[a-z]+)\b)
       | resign(?:s|ed|ing)?(?:\s+from)?
       | (?:get|gets|got|gotten|getting|was|were|been|being)\s+(?:fired|sacked|laid\s+off|let\s+go|made\s+redundant)
         (?:\s+(?:from|by))?

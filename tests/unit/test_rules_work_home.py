@@ -1353,3 +1353,25 @@ def test_a_job_said_with_its_kind_is_the_employer(text: str, expected: set[Fact]
 )
 def test_renting_in_a_place_is_living_there(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="residence") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "expected"),
+    [
+        # a past tense with its end: held until then, held no longer
+        ("I worked at Initech until last year.", "employer", {("employer", "Initech", "negative", "asserted")}),
+        ("I worked for Globex for six years until 2023.", "employer",
+         {("employer", "Globex", "negative", "asserted")}),
+        ("I lived in Leeds until last year.", "residence", {("residence", "Leeds", "negative", "asserted")}),
+        ("We lived in Leeds for ten years until 2023.", "residence", {("residence", "Leeds", "negative", "asserted")}),
+        # no date of the past after "until": an evening, a childhood
+        ("I worked at Initech until midnight.", "employer", set()),
+        ("I lived in Leeds until I was ten.", "residence", set()),
+        # "now" first, with work talked of in the turn (alone it may be where one stands)
+        ("I left Initech. These days I'm at Globex.", "employer", {("employer", "Globex", "positive", "asserted")}),
+        ("Now I'm at Globex.", "employer", set()),
+        ("Now I'm at Starbucks, want to come?", "employer", set()),
+    ],
+)  # fmt: skip
+def test_a_job_or_home_held_until_a_date_ended_then(text: str, attribute: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute=attribute) == expected

@@ -26,6 +26,7 @@ from eywa.extraction.rules.clause import (
     WHEN_LEFT,
     Ctx,
     asserts,
+    date_from,
     future_date,
     lasting,
     matches,
@@ -35,12 +36,20 @@ from eywa.extraction.rules.clause import (
     rule,
     stated_start,
 )
-from eywa.extraction.rules.phrasing import article, clean, fact, possessive
+from eywa.extraction.rules.phrasing import article, clean, date_phrase, fact, possessive
 from eywa.models import CandidateFact
 
 _PLACE = rf"(?:the\s+)?(?P<place>{PROPER})(?![\w'’])"
 _OLD = rf"(?:the\s+)?(?P<old>{PROPER})(?![\w'’])"
 
+_LIVED_UNTIL = rule(
+    rf"{SUBJ}\s+{ADV}lived\s+in\s+{_PLACE}(?:\s+for\s+(?:\w+\s+){{1,3}}?(?:years?|months?))?"
+    r",?\s+(?:until|till|up\s+until)\s+(?=(?:last|early|late|the\s+end\s+of|(?:in\s+)?(?:19|20)\d\d|[A-Z][a-z]+\b))",
+    "until till",
+)
+""""I lived in Leeds until last year", "we lived in Leeds for ten years until 2023": the home
+of then, left at that date (a past tense with its end; "until" with no date of the past, "until
+I was ten", "until midnight", ends nothing here)."""
 _WITH = rf"(?:with\s+(?:(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?(?:,?\s+{NAME},?)?|{NAME}(?:\s+and\s+{NAME})?|us|me|them)\s+)?"
 """"with my partner Sam", "with my two kids", "with Tom", "with us": whom one lives with,
 between "live" and where ("My mom moved in with us in Lisbon")."""
@@ -281,6 +290,14 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
         if old and ctx.holds(s, old, "residence") and not ctx.part.negated:
             yield fact(ctx, s, f"{s} moved away from {old}", "residence", old, polarity="negative",
                        valid_from=past_date(ctx, m), confidence=0.8)
+    for m, s in matches(ctx, _LIVED_UNTIL, we=True):
+        if ctx.part.negated or (place := place_name(m.group("place"))) is None:
+            continue
+        if (ended := date_from(ctx, m)) is None or ended.window_start is None:
+            continue
+        until = date_phrase(ended.window_start, ended.granularity).split(" ", 1)[1]
+        yield fact(ctx, s, f"{s} lived in {place} until {until}", "residence", place, polarity="negative",
+                   valid_from=ended.window_start, confidence=0.8)
     for m, s in matches(ctx, _NOT_LIVES, we=True):
         if place := place_name(m.group("place")):
             yield fact(ctx, s, f"{s} does not live in {place}", "residence", place, polarity="negative",

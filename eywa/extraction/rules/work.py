@@ -163,6 +163,12 @@ left Initech, I'm at Google now", "new job, I'm at Google now"), names a job hel
 ("I'm at Google now, as a designer": the occupation too) or Google is already the speaker's
 employer; alone it may be where one is standing ("I'm at Starbucks now", "I'm still at the
 airport")."""
+_NOW_AT = rule(
+    rf"(?:[Nn]ow|[Tt]hese\s+days|[Nn]owadays),?\s+{SUBJ}{BE}\s+{ADV}at\s+{_ORG}(?![\w'’])(?!\s+(?:for|with|to)\b)",
+    "now days nowadays",
+)
+""""Now I'm at Globex", "These days I'm at Globex": ``_AT_NOW`` with the "now" first, read on
+the same terms (work talked of in the turn, or Globex already the employer)."""
 _WORK_TALK = re.compile(
     r"\b(?:job|jobs|work|works|working|worked|company|employer|role|position|team|hired|joined|quit|left|switched"
     r"|boss|colleagues|coworkers|career|laid\s+off|fired|offer|notice)\b",
@@ -331,6 +337,14 @@ _LEFT = rule(
     rf"|left(?=\s+(?:the\s+)?{PROPER}{WHEN_LEFT}\s+(?:and|to)\s+(?:join|joined|start|started|work)\b))\s+{_ORG}",
     "resigned resignation retired quit notice laid fired let redundant job working left",
 )
+_WORKED_UNTIL = rule(
+    rf"{SUBJ}\s+{ADV}(?:worked|was\s+working)\s+(?:at|for)\s+{_ORG}(?:\s+for\s+(?:\w+\s+){{1,3}}?(?:years?|months?))?"
+    r",?\s+(?:until|till|up\s+until)\s+(?=(?:last|early|late|the\s+end\s+of|(?:in\s+)?(?:19|20)\d\d|[A-Z][a-z]+\b))",
+    "until till",
+)
+""""I worked at Initech until last year", "I worked for Globex for six years until 2023": the job
+held until then, and held no longer (a past tense with its end; not "I worked at Initech until
+midnight", whose "until" says no date Level 0 resolves in the past)."""
 _JOINED_SOMEONE = re.compile(rf"{WHEN_LEFT}\s+(?:and|to)\s+(?:then\s+)?(?:join|joined)\s+(?P<who>{NAME})\b")
 """What follows "left X": joining a person Level 0 knows ("… and joined Tom in Rome")."""
 _LEFT_NAMED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}left\s+{_ORG}", "left")
@@ -789,8 +803,8 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
             verb = " ".join(m.group("verb").split())
             yield fact(ctx, s, f"{s} {verb} {_the(m, org)}", "employer", org, valid_from=stated_start(ctx, m),
                        confidence=0.8)
-    for m, s in matches(ctx, _AT_NOW):
-        org, role = org_name(m.group("org")), job_title(m.group("role"))
+    for m, s in matches(ctx, _AT_NOW) + matches(ctx, _NOW_AT):
+        org, role = org_name(m.group("org")), job_title(m.groupdict().get("role"))
         if org is not None and (role or _WORK_TALK.search(ctx.turn.text) or ctx.holds(s, org, "employer")
                                 or _names_a_job_held(ctx, s, org)):
             yield fact(ctx, s, f"{s} works at {_the(m, org)} now", "employer", org, confidence=0.85)
@@ -1263,6 +1277,14 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} retired from {_the(m, org)}", "employer", "retired", valid_from=past_date(ctx, m),
                        confidence=0.8)
     yield from _left_by_kind(ctx)
+    for m, s in matches(ctx, _WORKED_UNTIL):
+        if ctx.part.negated or ctx.part.hedged or (org := org_name(m.group("org"))) is None:
+            continue
+        if (ended := date_from(ctx, m)) is None or ended.window_start is None:
+            continue  # "until then", "until midnight": no date of the past to end it at
+        until = date_phrase(ended.window_start, _granularity(ctx, ended.window_start)).split(" ", 1)[1]
+        yield fact(ctx, s, f"{s} worked at {_the(m, org)} until {until}",
+                   "employer", org, polarity="negative", valid_from=ended.window_start, confidence=0.8)
     for m, s in matches(ctx, _LEFT_NAMED):
         org = org_name(m.group("org"))
         if org is not None and not ctx.part.negated and ctx.holds(s, org, "employer"):
