@@ -43,6 +43,7 @@ from eywa.extraction.rules.ellipsis import (
     called_by_name,
     question_put_to,
 )
+from eywa.extraction.rules.phrasing import article
 from eywa.extraction.text import Clause
 from eywa.models import Evidence, SignalKind
 
@@ -246,8 +247,7 @@ def _asked_value(question: str, reply: str, answerer: str) -> tuple[str, ...] | 
         if m is None or not _NOT_KINDS.isdisjoint(m.group("kind").lower().split()):
             return None
         kind = m.group("kind").lower()
-        article = "an" if kind[0] in "aeiou" else "a"
-        return (f"I'm {article} {kind}{m.group('where') or ''}.",)
+        return (f"I'm {article(kind)} {kind}{m.group('where') or ''}.",)
     if (asked := _ASKED_WHO.match(question)) is not None and called_by_name(asked, answerer):
         who = _WHO_REPLY.match(reply)
         if who is None or who.group("name").casefold() in NOT_PLACES:

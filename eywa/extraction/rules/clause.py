@@ -53,6 +53,13 @@ ADV = (
 CALLED = r"(?:(?:a|an)\s+(?:[a-z-]+\s+){0,3}?(?:called|named)\s+)?"
 """A name introduced by what it names: "for a startup called Initech", "in a small town called
 Millbrook" (the name is the employer, the place)."""
+UNTIL_A_DATE = (
+    r"(?:\s+for\s+(?:\w+\s+){1,3}?(?:years?|months?))?"
+    r",?\s+(?:until|till|up\s+until)\s+(?=(?:last|early|late|the\s+end\s+of|(?:in\s+)?(?:19|20)\d\d|[A-Z][a-z]+\b))"
+)
+"""What ends a past tense at a date: "… (for six years) until 2023 / last year / March" (the
+rules then take the date Level 0 resolves there, ``phrasing.ended_at``; "until midnight",
+"until I was ten" name none)."""
 WHEN_LEFT = (
     r"(?:\s+(?:last|this)\s+(?:week|month|year|spring|summer|autumn|fall|winter)|\s+(?:yesterday|recently)"
     r"|\s+(?:\w+\s+){1,2}ago|\s+in\s+[A-Z][a-z]+)?,?"

@@ -23,10 +23,10 @@ from eywa.extraction.rules.clause import (
     HAVE,
     NAME,
     SUBJ,
+    UNTIL_A_DATE,
     WHEN_LEFT,
     Ctx,
     asserts,
-    date_from,
     future_date,
     lasting,
     matches,
@@ -36,15 +36,14 @@ from eywa.extraction.rules.clause import (
     rule,
     stated_start,
 )
-from eywa.extraction.rules.phrasing import article, clean, date_phrase, fact, possessive
+from eywa.extraction.rules.phrasing import article, clean, ended_at, fact, possessive
 from eywa.models import CandidateFact
 
 _PLACE = rf"(?:the\s+)?(?P<place>{PROPER})(?![\w'’])"
 _OLD = rf"(?:the\s+)?(?P<old>{PROPER})(?![\w'’])"
 
 _LIVED_UNTIL = rule(
-    rf"{SUBJ}\s+{ADV}lived\s+in\s+{_PLACE}(?:\s+for\s+(?:\w+\s+){{1,3}}?(?:years?|months?))?"
-    r",?\s+(?:until|till|up\s+until)\s+(?=(?:last|early|late|the\s+end\s+of|(?:in\s+)?(?:19|20)\d\d|[A-Z][a-z]+\b))",
+    rf"{SUBJ}\s+{ADV}lived\s+in\s+{_PLACE}{UNTIL_A_DATE}",
     "until till",
 )
 """"I lived in Leeds until last year", "we lived in Leeds for ten years until 2023": the home
@@ -293,11 +292,9 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _LIVED_UNTIL, we=True):
         if ctx.part.negated or (place := place_name(m.group("place"))) is None:
             continue
-        if (ended := date_from(ctx, m)) is None or ended.window_start is None:
-            continue
-        until = date_phrase(ended.window_start, ended.granularity).split(" ", 1)[1]
-        yield fact(ctx, s, f"{s} lived in {place} until {until}", "residence", place, polarity="negative",
-                   valid_from=ended.window_start, confidence=0.8)
+        if (ended := ended_at(ctx, m)) is not None:
+            yield fact(ctx, s, f"{s} lived in {place} until {ended[1]}", "residence", place, polarity="negative",
+                       valid_from=ended[0], confidence=0.8)
     for m, s in matches(ctx, _NOT_LIVES, we=True):
         if place := place_name(m.group("place")):
             yield fact(ctx, s, f"{s} does not live in {place}", "residence", place, polarity="negative",

@@ -14,7 +14,7 @@ from datetime import datetime
 
 from eywa.attributes.kin import PLURAL_KIN
 from eywa.extraction.lexicon import IRREGULAR_PAST
-from eywa.extraction.rules.clause import A, Ctx, first_person
+from eywa.extraction.rules.clause import A, Ctx, date_from, first_person
 from eywa.models import CandidateFact, Modality, Polarity
 
 UNRESOLVED = re.compile(
@@ -114,6 +114,16 @@ def _agreeing(subject: str, statement: str) -> str:
     elif verb.endswith("s") and not verb.endswith("ss"):
         verb = verb[:-1]  # "lives"; "moved" stays
     return f"{subject} {verb} {rest}".rstrip()
+
+
+def ended_at(ctx: Ctx, m: re.Match[str]) -> tuple[datetime, str] | None:
+    """Where a past tense ends at a date (``clause.UNTIL_A_DATE``): the start of the date Level
+    0 resolved after the match's start, and how it reads after "until" ("2023", "March
+    2024"); None when none resolved ("until then")."""
+    ended = date_from(ctx, m)
+    if ended is None or ended.window_start is None:
+        return None
+    return ended.window_start, date_phrase(ended.window_start, ended.granularity).split(" ", 1)[1]
 
 
 def date_phrase(moment: datetime, granularity: str | None, end: datetime | None = None) -> str:

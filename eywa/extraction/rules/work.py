@@ -38,6 +38,7 @@ from eywa.extraction.rules.clause import (
     HAVE,
     NAME,
     SUBJ,
+    UNTIL_A_DATE,
     WHEN_LEFT,
     Ctx,
     asserts,
@@ -52,7 +53,7 @@ from eywa.extraction.rules.clause import (
     rule,
     stated_start,
 )
-from eywa.extraction.rules.phrasing import article, clean, date_phrase, fact, possessive
+from eywa.extraction.rules.phrasing import article, clean, date_phrase, ended_at, fact, possessive
 from eywa.cessation import GONE_FOR_GOOD, ends_any
 from eywa.models import CandidateFact, SignalKind
 
@@ -338,8 +339,7 @@ _LEFT = rule(
     "resigned resignation retired quit notice laid fired let redundant job working left",
 )
 _WORKED_UNTIL = rule(
-    rf"{SUBJ}\s+{ADV}(?:worked|was\s+working)\s+(?:at|for)\s+{_ORG}(?:\s+for\s+(?:\w+\s+){{1,3}}?(?:years?|months?))?"
-    r",?\s+(?:until|till|up\s+until)\s+(?=(?:last|early|late|the\s+end\s+of|(?:in\s+)?(?:19|20)\d\d|[A-Z][a-z]+\b))",
+    rf"{SUBJ}\s+{ADV}(?:worked|was\s+working)\s+(?:at|for)\s+{_ORG}{UNTIL_A_DATE}",
     "until till",
 )
 """"I worked at Initech until last year", "I worked for Globex for six years until 2023": the job
@@ -1280,11 +1280,10 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _WORKED_UNTIL):
         if ctx.part.negated or ctx.part.hedged or (org := org_name(m.group("org"))) is None:
             continue
-        if (ended := date_from(ctx, m)) is None or ended.window_start is None:
-            continue  # "until then", "until midnight": no date of the past to end it at
-        until = date_phrase(ended.window_start, _granularity(ctx, ended.window_start)).split(" ", 1)[1]
-        yield fact(ctx, s, f"{s} worked at {_the(m, org)} until {until}",
-                   "employer", org, polarity="negative", valid_from=ended.window_start, confidence=0.8)
+        if (ended := ended_at(ctx, m)) is None:
+            continue  # "until then": no date of the past to end it at
+        yield fact(ctx, s, f"{s} worked at {_the(m, org)} until {ended[1]}",
+                   "employer", org, polarity="negative", valid_from=ended[0], confidence=0.8)
     for m, s in matches(ctx, _LEFT_NAMED):
         org = org_name(m.group("org"))
         if org is not None and not ctx.part.negated and ctx.holds(s, org, "employer"):

@@ -301,12 +301,14 @@ class DimensionRoute:
                 answered.append((subject, attribute, _with_an_end(answer, reads, query, subject, attribute)))
         # The turns of every answer, read at once.
         turns = source.turns(query.space, [i for _, _, answer in answered for i in answer.evidence_ids])
+        # What the question allows to be claimed, read once for all its answers.
+        claiming, asks_name = with_now_phrases(query.plan, query.text), asks_for_a_name(query.text)
         for subject, attribute, answer in answered:
             item = source.item(query.space, answer, at, turns)
             if item is None:
                 continue
-            claim = may_claim(answer, with_now_phrases(query.plan, query.text))
-            if claim and asks_for_a_name(query.text):
+            claim = may_claim(answer, claiming)
+            if claim and asks_name:
                 claim = gives_names(answer)  # not "married" to "What is Ana's husband's name?"
             if claim and attribute == PETS:
                 claim = self._pets_answer(query, subject)
