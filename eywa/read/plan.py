@@ -460,6 +460,12 @@ _ATTRIBUTE_IDIOMS: Final[tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]] = 
     (re.compile(r"\bfor\s+a\s+living\b", re.I), ("occupation", "employer")),
     (re.compile(r"\b(?:grow|grew|grown|growing)\s+up\b", re.I), ("origin",)),
     (re.compile(r"\bbased\b(?!\s+(?:on|upon)\b)", re.I), ("residence",)),  # "where is Ana based?", not "based on"
+    # "What city does Ana call home?": where she lives, though "call" alone is no attribute's
+    # and "home" may be a house ("Ana's home was flooded").
+    (re.compile(r"\bcall(?:s|ed|ing)?\s+home\b", re.I), ("residence",)),
+    # "What line of work is Ana in?", "What's Ana's field of work?": her work; "line" and
+    # "field" are no topic of it.
+    (re.compile(r"\b(?:line|field)\s+of\s+(?:work|business)\b", re.I), ("occupation", "employer")),
     # "What does Ana do?" (nothing after "do" but the present): her work, not a pastime. Of a
     # person by name or pronoun (`_DOER`), or of a relation ("What does Ana's husband do?"),
     # whose words stay to be read (the `keep` group): the idiom took the whole question, and

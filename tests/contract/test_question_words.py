@@ -183,3 +183,17 @@ def test_whether_one_is_seeing_anyone_or_allergic_to_anything_is_answered(memory
     assert _claimed(memory, "anyone", "Is Priya allergic to anything?").startswith("Priya — health: peanuts allergy")
     _said(memory, "anyone-else", ("I'm single at the moment.",))
     assert _claimed(memory, "anyone-else", "Is Priya allergic to anything?") == ""  # nothing known of it
+
+
+def test_the_home_one_calls_and_the_line_of_work_one_is_in_are_answered(memory: Memory) -> None:
+    """"What city does Priya call home?" and "What line of work is Priya in?" claimed nothing:
+    "call", "line" and "field" were read as topics her residence and her job could not answer."""
+    _said(memory, "idioms", ("I moved to Lisbon last year.", "I'm a nurse, I love it."))
+    for question in ("What city does Priya call home?", "Which city does Priya call home now?"):
+        assert _claimed(memory, "idioms", question).startswith("Priya — residence: Lisbon"), question
+    for question in ("What line of work is Priya in?", "What's Priya's line of work?", "What field of work is Priya in?"):
+        assert _claimed(memory, "idioms", question).startswith("Priya — occupation: nurse"), question
+    # A home that is a house, and a call made home, ask for neither.
+    _said(memory, "house", ("Our home was flooded last week.", "I called home yesterday to talk to mum."))
+    assert _claimed(memory, "house", "What happened to Priya's home?") == ""
+    assert _claimed(memory, "house", "Who did Priya call?") == ""

@@ -163,6 +163,20 @@ def test_an_idiom_points_at_the_attribute_it_means_not_at_its_words(
 
 
 @pytest.mark.parametrize(
+    ("question", "attributes"),
+    [
+        ("What city does Ana call home?", ("residence",)),  # "call" is no topic of it
+        ("What line of work is Ana in?", ("occupation", "employer")),  # nor "line"
+        ("What's Ana's field of work?", ("occupation", "employer")),  # nor "field"
+    ],
+)
+def test_an_idiom_leaves_no_word_the_attribute_cannot_answer(question: str, attributes: tuple[str, ...]) -> None:
+    # A word left over is a topic the line must hold, so the dimension could not claim it.
+    plan = make_plan(question, [], NOW)
+    assert plan.attributes == attributes and plan.other_words == ("ana",)
+
+
+@pytest.mark.parametrize(
     "question",
     ["What health issues does Ana have?", "Does Ana have any medical problems?", "What medical concerns does Ana have?"],
 )
