@@ -141,6 +141,7 @@ SPECS: tuple[AttributeSpec, ...] = (
         implied=_syn("student", "negative", "graduated"),
         value_case="lower",
         leading_words=("a", "an", "work", "works", "working", "as"),
+        named_by_head=True,
     ),
     AttributeSpec(
         name="residence", cardinality="single", tau_days=tau_from_annual_rate(_MOVER_RATE),

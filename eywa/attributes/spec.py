@@ -79,6 +79,10 @@ class AttributeSpec(BaseModel):
             life), so that a past-tense question ("Where did Ana study?", "Which university
             did Ana go to?") asks what the dimension holds now, as for an attribute that
             never changes (origin); its ``wh_words`` say which question words ask for it.
+        named_by_head: whether a question names a value of several words by its last one, the
+            kind of thing it is ("Is Ana an engineer?" names "software engineer", "Is Ana a
+            teacher?" "music teacher"); off where the last word is no kind ("Does Ana live in
+            York?" does not name New York).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -98,3 +102,4 @@ class AttributeSpec(BaseModel):
     change_values: tuple[str, ...] = ()
     wh_words: tuple[WhWord, ...] = ()
     lasting: bool = False
+    named_by_head: bool = False

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
-from eywa.attributes import value_surfaces
+from eywa.attributes import get_attribute, value_surfaces
 from eywa.models import Delta, Dimension
 from eywa.nous import UNSEEN, dimension_line, set_members, shown_value
 
@@ -114,15 +114,19 @@ def asked_values(question: str, dimension: Dimension) -> tuple[str, ...]:
     """The dimension's values the question names, directly or by a registry synonym.
 
     "Does Priya eat meat?" names ``meat`` of diet; "Is Priya vegetarian?" names it too
-    (vegetarian is meat with negative polarity). Whole words, case-insensitive, in the order
-    of the distribution.
+    (vegetarian is meat with negative polarity); "Is Priya an engineer?" names "software
+    engineer" of an attribute named by its head (``AttributeSpec.named_by_head``). Whole
+    words, case-insensitive, in the order of the distribution.
     """
     said = _words(question)
     found: list[str] = []
+    by_head = get_attribute(dimension.attribute).named_by_head
     for value in dimension.distribution:
         if value == UNSEEN:
             continue
         surfaces = [_surface_words(s) for s, _ in value_surfaces(dimension.attribute, value)]
+        if by_head and " " in value.strip():
+            surfaces.append(_surface_words(value.split()[-1]))  # "an engineer" names "software engineer"
         if any(words.strip() and words in said for words in surfaces):
             found.append(value)
     return tuple(found)

@@ -466,11 +466,12 @@ _ATTRIBUTE_IDIOMS: Final[tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]] = 
     # "What line of work is Ana in?", "What's Ana's field of work?": her work; "line" and
     # "field" are no topic of it.
     (re.compile(r"\b(?:line|field)\s+of\s+(?:work|business)\b", re.I), ("occupation", "employer")),
-    # "What does Ana do?" (nothing after "do" but the present): her work, not a pastime. Of a
+    # "What does Ana do?" (nothing after "do" but the present, or a known name she does it
+    # at: "What does Ana do at Globex?"): her work, not a pastime. Of a
     # person by name or pronoun (`_DOER`), or of a relation ("What does Ana's husband do?"),
     # whose words stay to be read (the `keep` group): the idiom took the whole question, and
     # her own job, or "married", answered it. Not "What does Ana like to do?".
-    (re.compile(rf"^\s*what\s+(?:does|do)\s+(?:{_DOER}|(?P<keep>(?:[\w'’]+\s+)?[\w'’]+))(?:\s+\w+ly)?(?<!\bto)\s+do(?:\s+(?:now|nowadays|these\s+days|for\s+work))?\s*[?.!]*\s*$", re.I),
+    (re.compile(rf"^\s*what\s+(?:does|do)\s+(?:{_DOER}|(?P<keep>(?:[\w'’]+\s+)?[\w'’]+))(?:\s+\w+ly)?(?<!\bto)\s+do(?:\s+at\s+someone)?(?:\s+(?:now|nowadays|these\s+days|for\s+work))?\s*[?.!]*\s*$", re.I),
      ("occupation", "employer")),
     # "What does Ana like to do?", "… do for fun?": her pastimes, though "like" alone is a taste
     # (after the idiom above, which "What does Ana do for fun?" must not match once stripped;

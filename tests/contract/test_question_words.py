@@ -197,3 +197,27 @@ def test_the_home_one_calls_and_the_line_of_work_one_is_in_are_answered(memory: 
     _said(memory, "house", ("Our home was flooded last week.", "I called home yesterday to talk to mum."))
     assert _claimed(memory, "house", "What happened to Priya's home?") == ""
     assert _claimed(memory, "house", "Who did Priya call?") == ""
+
+
+def test_what_one_does_at_a_named_workplace_is_answered_with_the_job(memory: Memory) -> None:
+    """"What does Priya do at Globex?" claimed nothing: "What does Priya do?" was an idiom of
+    her work only with nothing after "do"."""
+    _said(memory, "at", ("I'm a software engineer at Globex.", "I cook for Sam every Sunday."))
+    assert _claimed(memory, "at", "What does Priya do at Globex?").startswith("Priya — occupation: software engineer")
+    # What she does for a person, or at a place at a time, is no job.
+    assert _claimed(memory, "at", "What does Priya do for Sam?") == ""
+    assert _claimed(memory, "at", "What does Priya do at Globex on Fridays?") == ""
+
+
+def test_a_job_asked_by_its_kind_is_answered_with_the_title(memory: Memory) -> None:
+    """"Is Priya an engineer?" after "I'm a software engineer" claimed nothing: a value was
+    named only by all its words. A job is named by its last word, the kind of job it is."""
+    _said(memory, "kind", ("I'm a software engineer at Globex.",))
+    for question in ("Is Priya an engineer?", "Is Priya still an engineer?"):
+        assert _claimed(memory, "kind", question).startswith("Priya — occupation: software engineer"), question
+    assert _claimed(memory, "kind", "Is Priya a doctor?") == ""
+    # Another word than the last is no kind ("an engineering manager" is a manager), and a
+    # place is not named by its last word ("York" is not New York).
+    _said(memory, "not-kind", ("I'm an engineering manager.", "I live in New York."))
+    assert _claimed(memory, "not-kind", "Is Priya an engineer?") == ""
+    assert _claimed(memory, "not-kind", "Does Priya live in York?") == ""

@@ -162,6 +162,15 @@ def test_an_idiom_points_at_the_attribute_it_means_not_at_its_words(
     assert plan.attributes == attributes and plan.current_state is True
 
 
+def test_what_one_does_at_a_known_name_is_an_idiom_of_work() -> None:
+    globex = Entity(id="ent_globex", space="s", name="Globex", aliases=())
+    plan = make_plan("What does Ana do at Globex?", [globex], NOW)
+    assert plan.attributes == ("occupation", "employer") and plan.other_words == ("ana",)
+    # At a name at a time, or at an unknown word, it is not.
+    assert make_plan("What does Ana do at Globex on Fridays?", [globex], NOW).attributes == ()
+    assert make_plan("What does Ana do at night?", [globex], NOW).attributes == ()
+
+
 @pytest.mark.parametrize(
     ("question", "attributes"),
     [

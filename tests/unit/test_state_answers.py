@@ -213,6 +213,16 @@ def test_values_are_named_as_whole_words_only() -> None:
     assert asked_values("Does Ana play darts?", dim) == ()
 
 
+def test_a_job_is_named_by_its_last_word_and_a_pastime_only_by_all_its_words() -> None:
+    # The occupation is named by its head ("Is Ana an engineer?"); a hobby is not: "Does
+    # Ana climb?" does not name "rock climbing", nor "Does Ana rock?" anything.
+    job, _ = dimension([obs("occupation", "software engineer", "2024-01-01", "j")])
+    assert asked_values("Is Ana an engineer?", job) == ("software engineer",)
+    assert asked_values("Is Ana in software?", job) == ()
+    hobby, _ = dimension([obs("hobbies", "rock climbing", "2024-01-01", "h")])
+    assert asked_values("Does Ana still go climbing?", hobby) == ()
+
+
 def test_the_values_named_are_the_same_whichever_questions_came_before() -> None:
     # The words of each value's surfaces are kept between calls (``_surface_words``): a
     # question asked earlier must not change what a later one names.
