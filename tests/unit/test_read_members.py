@@ -47,6 +47,33 @@ def test_the_one_kind_a_question_asks_for_is_read_from_its_nouns(question: str, 
     assert (found.name if found else None) == kind
 
 
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("How many puppies has Bo raised?", "pets"),
+        ("Has Nadia ever kept a parrot or a beagle?", "pets"),
+    ],
+)
+def test_a_pet_is_asked_by_any_of_the_registrys_pet_words(question: str, kind: str) -> None:
+    found = kind_asked(question)
+    assert found is not None and found.name == kind
+
+
+@pytest.mark.parametrize(
+    ("kind", "words"),
+    [
+        ("instruments", {"clarinet", "harp", "banjo"}),
+        ("sports", {"badminton", "fencing", "archery"}),
+        ("pets", {"hamster", "parrot", "beagle"}),
+    ],
+)
+def test_the_member_search_of_a_pastime_or_a_pet_holds_the_registrys_words(kind: str, words: set[str]) -> None:
+    """One list of instruments, sports and pets: the registry's, which the extractor and the
+    pastime and pet readers use (a clarinet is an instrument there, so it is one here)."""
+    found = next(k for k in THING_KINDS if k.name == kind)
+    assert words <= set(member_query(found, ()).split())
+
+
 def test_the_member_search_holds_the_kinds_cue_words_and_the_questions_topic_words_once() -> None:
     films = next(k for k in THING_KINDS if k.name == "films")
     query = member_query(films, ("films", "watched", "seen")).split()
