@@ -10,11 +10,14 @@ name: a quoted title, or a capitalised word inside a sentence that is not a spea
 
 ``kind_asked`` reads the one kind a question asks for from its nouns; ``member_query`` is the
 keyword search that finds the turns speaking of one; ``names_something`` tells a turn that
-names a member. The cue words are general English usage for each kind, not taken from any
-evaluation file's turns; the reader uses them only to offer one turn for a reserved place of
-an aggregate question's result (``eywa.read.adjust.reserve_place``), never as a vote in
-fusion (session 48 measured that: it moved the list's other members across the tenth place,
-docs/evaluation.md).
+names a member. The words of instruments, sports and pets are the attribute registry's, the
+one list the extractor and the other readers use too (``PASTIME_KINDS`` for the pastimes
+``eywa.read.pastime_kinds`` reads, the pets attribute's words for ``eywa.read.pet_kinds``); the
+other kinds' cue words, and the words said around a pastime or a pet ("lessons", "vet"), are
+general English usage, not taken from any evaluation file's turns. The reader uses them only
+to offer one turn for a reserved place of an aggregate question's result
+(``eywa.read.adjust.reserve_place``), never as a vote in fusion (session 48 measured that: it
+moved the list's other members across the tenth place, docs/evaluation.md).
 """
 
 from __future__ import annotations
@@ -23,6 +26,10 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
+
+from eywa.attributes import get_attribute
+from eywa.attributes.registry import PASTIME_KINDS
+from eywa.read.pet_kinds import PETS
 
 __all__ = [
     "NAMED_FACTOR",
@@ -59,6 +66,22 @@ def _kind(name: KindName, nouns: str, cues: str, named: bool) -> ThingKind:
     return ThingKind(name, frozenset(nouns.split()), tuple(cues.split()), named)
 
 
+def _pastime_kind(name: KindName, registry_kind: str, cues: str) -> ThingKind:
+    """A kind of pastime (instruments, sports), asked by the registry kind's name and spoken
+    of with its pastimes (``PASTIME_KINDS``: "guitar", "cello" for instruments), then the
+    words said around any of them (``cues``: "lessons"). Its members are common nouns."""
+    members = tuple(sorted(PASTIME_KINDS[registry_kind]))
+    return ThingKind(name, frozenset({registry_kind, f"{registry_kind}s"}), (*members, *cues.split()), False)
+
+
+def _pets_kind(cues: str) -> ThingKind:
+    """Pets, asked by the pets attribute's words (a kind, a breed or a young one: "dogs",
+    "beagle", "kitten") and spoken of with them, then the words said around any pet
+    (``cues``: "vet", "leash"). A pet goes by a name of its own."""
+    words = get_attribute(PETS).words
+    return ThingKind("pets", frozenset(words), (*words, *cues.split()), True)
+
+
 THING_KINDS: Final[tuple[ThingKind, ...]] = (
     _kind(
         "films",
@@ -93,12 +116,7 @@ THING_KINDS: Final[tuple[ThingKind, ...]] = (
         "gig tune",
         True,
     ),
-    _kind(
-        "pets",
-        "pet pets dog dogs cat cats animal animals",
-        "pet dog cat puppy kitten vet adopted adopt breed paws fur leash",
-        True,
-    ),
+    _pets_kind("vet adopted adopt breed paws fur leash"),
     _kind(
         "places",
         "place places city cities country countries",
@@ -106,20 +124,8 @@ THING_KINDS: Final[tuple[ThingKind, ...]] = (
         "town",
         True,
     ),
-    _kind(
-        "instruments",
-        "instrument instruments",
-        "guitar piano violin drums ukulele flute saxophone cello keyboard bass trumpet "
-        "lessons",
-        False,
-    ),
-    _kind(
-        "sports",
-        "sport sports",
-        "soccer football basketball tennis swimming running yoga cycling surfing skiing "
-        "climbing volleyball baseball karate boxing golf hockey league match team",
-        False,
-    ),
+    _pastime_kind("instruments", "instrument", "lessons"),
+    _pastime_kind("sports", "sport", "league match team"),
     _kind(
         "dishes",
         "dish dishes food foods recipe recipes meal meals",

@@ -47,6 +47,33 @@ def test_the_one_kind_a_question_asks_for_is_read_from_its_nouns(question: str, 
     assert (found.name if found else None) == kind
 
 
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("How many puppies has Bo raised?", "pets"),
+        ("Has Nadia ever kept a parrot or a beagle?", "pets"),
+    ],
+)
+def test_a_pet_is_asked_by_any_of_the_registrys_pet_words(question: str, kind: str) -> None:
+    found = kind_asked(question)
+    assert found is not None and found.name == kind
+
+
+@pytest.mark.parametrize(
+    ("kind", "words"),
+    [
+        ("instruments", {"clarinet", "harp", "banjo"}),
+        ("sports", {"badminton", "fencing", "archery"}),
+        ("pets", {"hamster", "parrot", "beagle"}),
+    ],
+)
+def test_the_member_search_of_a_pastime_or_a_pet_holds_the_registrys_words(kind: str, words: set[str]) -> None:
+    """One list of instruments, sports and pets: the registry's, which the extractor and the
+    pastime and pet readers use (a clarinet is an instrument there, so it is one here)."""
+    found = next(k for k in THING_KINDS if k.name == kind)
+    assert words <= set(member_query(found, ()).split())
+
+
 def test_the_member_search_holds_the_kinds_cue_words_and_the_questions_topic_words_once() -> None:
     films = next(k for k in THING_KINDS if k.name == "films")
     query = member_query(films, ("films", "watched", "seen")).split()
@@ -148,3 +175,40 @@ def test_the_turn_naming_a_film_takes_a_place_from_the_small_talk_about_films(me
     assert any("Harbour Lights" in item.text for item in found.items)
     assert len(found.items) == 3
 
+
+
+PUPPY_TALK = [
+    ("s1", "Bo", "Puppies are the best thing in the world, I could talk about puppies all day long."),
+    ("s1", "Nadia", "Same here, a weekend without puppies feels strange to me somehow."),
+    ("s1", "Bo", "I have raised so many puppies over the years, puppies with big ears especially."),
+    ("s1", "Nadia", "Which puppies do you like most? I am always after new pictures."),
+    ("s1", "Bo", "Honestly any puppies that chew everything, those puppies stay with me for weeks."),
+    ("s1", "Bo", "Puppies raised with friends are the best puppies, we laugh about them for hours."),
+    ("s2", "Bo", "Puppies again tonight? I have raised too many puppies this month, my friends say."),
+    ("s2", "Nadia", "Ha, you and your puppies. I mostly read these days, mysteries mostly."),
+    ("s2", "Bo", "Raised puppies are like old friends to me, I keep going back to the puppies I love."),
+    ("s2", "Bo", "Small puppies or big puppies, I have raised them all and I enjoy every kind of puppies."),
+    ("s3", "Nadia", "How was your weekend, anything fun happen at all?"),
+    ("s3", "Bo", "We took home a parrot last week, we call him Kiwi and the vet says he is healthy."),
+    ("s3", "Nadia", "Oh nice, my sister always wanted one of those, they live for decades."),
+]
+
+
+@pytest.fixture(scope="module")
+def puppies(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    mem = open_memory(tmp_path_factory.mktemp("puppies") / "mem")
+    days = {"s1": "2024-03-02", "s2": "2024-03-09", "s3": "2024-03-16"}
+    mem.remember("pets", [
+        {"text": text, "speaker": speaker, "session": session, "observed_at": f"{days[session]}T10:{i:02d}:00"}
+        for i, (session, speaker, text) in enumerate(PUPPY_TALK)
+    ])  # fmt: skip
+    yield mem
+    mem.close()
+
+
+def test_a_question_asking_for_pets_by_a_registry_word_gives_a_place_to_the_pet_named(puppies: Memory) -> None:
+    """"puppies" is one of the registry's pet words, so the question asks for pets and the turn
+    naming the parrot takes a place from the small talk that says the question's word."""
+    found = puppies.recall("pets", "How many puppies has Bo raised?", k=3)
+    assert any("Kiwi" in item.text for item in found.items)
+    assert len(found.items) == 3
