@@ -48,15 +48,24 @@ def _turn(space: str, n: int, *, ident: str | None = None) -> Evidence:
 
 
 def inside_add() -> int:
-    """How many threads are inside ``SqliteEvidenceStore.add`` now (waiting there)."""
+    """How many threads are inside ``SqliteEvidenceStore.add`` now and queued there: waiting
+    for their group (an event's ``wait``) or leading it (``_lead``, waiting for the writing
+    connection). A thread only inside ``add`` may not have queued its batch yet, and one
+    released then would be committed in a transaction of its own (a flaky count of commits
+    on a loaded machine)."""
     count = 0
     for frame in sys._current_frames().values():
+        names: list[tuple[str, str]] = []
         walked: FrameType | None = frame
         while walked is not None:
-            if walked.f_code.co_name == "add" and walked.f_code.co_filename.endswith("evidence.py"):
-                count += 1
-                break
+            names.append((walked.f_code.co_name, walked.f_code.co_filename))
             walked = walked.f_back
+        in_add = any(name == "add" and file.endswith("evidence.py") for name, file in names)
+        queued = any(
+            (name == "_lead" and file.endswith("group_commit.py")) or (name == "wait" and file.endswith("threading.py"))
+            for name, file in names
+        )
+        count += in_add and queued
     return count
 
 
