@@ -17,9 +17,11 @@ from eywa.extraction.lexicon import CAR_MAKES, NOT_NAMES, POSSESSIONS, PROPER
 from eywa.extraction.rules.clause import (
     A,
     ADV,
+    AND_THEN,
     BE,
     CALLED,
     CESSATION_TAIL,
+    FOR_A_WHILE,
     HAVE,
     NAME,
     SUBJ,
@@ -49,6 +51,9 @@ _LIVED_UNTIL = rule(
 """"I lived in Leeds until last year", "we lived in Leeds for ten years until 2023": the home
 of then, left at that date (a past tense with its end; "until" with no date of the past, "until
 I was ten", "until midnight", ends nothing here)."""
+_LIVED_THEN_MOVED = rule(rf"{SUBJ}\s+{ADV}lived\s+in\s+{_PLACE}{FOR_A_WHILE}{AND_THEN}(?:moved|relocated)\b", "then")
+""""I lived in Leeds (for years), then moved to York": the home of then, left by the move (the
+move itself is read as its own part, ``clause.second_part``)."""
 _WITH = rf"(?:with\s+(?:(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?(?:,?\s+{NAME},?)?|{NAME}(?:\s+and\s+{NAME})?|us|me|them)\s+)?"
 """"with my partner Sam", "with my two kids", "with Tom", "with us": whom one lives with,
 between "live" and where ("My mom moved in with us in Lisbon")."""
@@ -295,6 +300,10 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
         if (ended := ended_at(ctx, m)) is not None:
             yield fact(ctx, s, f"{s} lived in {place} until {ended[1]}", "residence", place, polarity="negative",
                        valid_from=ended[0], confidence=0.8)
+    for m, s in matches(ctx, _LIVED_THEN_MOVED, we=True):
+        if not ctx.part.negated and (place := place_name(m.group("place"))) is not None:
+            yield fact(ctx, s, f"{s} lived in {place}, then moved", "residence", place, polarity="negative",
+                       confidence=0.8)
     for m, s in matches(ctx, _NOT_LIVES, we=True):
         if place := place_name(m.group("place")):
             yield fact(ctx, s, f"{s} does not live in {place}", "residence", place, polarity="negative",
