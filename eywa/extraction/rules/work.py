@@ -630,6 +630,17 @@ _NO_LONGER_TITLE = rule(
 )
 """"I'm not a teacher anymore", "I'm no longer a nurse", "Eva isn't a nurse anymore": the
 occupation held no longer (not "I'm not a teacher", which may never have been one)."""
+_TRADES: Final = {"teach": "teacher", "tutor": "tutor", "coach": "coach", "lectur": "lecturer", "nurs": "nurse"}
+"""Verbs of a trade whose doer is the occupation ("teaching" is what a teacher does), by stem."""
+_TRADE_VERB = r"(?P<trade>teach|tutor|coach|lectur|nurs)(?:e|es|ing|s)?"
+_NO_LONGER_TRADE = rule(
+    rf"{SUBJ}(?:{BE}\s+not|\s+(?:isn|aren|don|doesn){A}t|\s+do(?:es)?\s+not|(?P<longer>(?:{BE})?\s+no\s+longer))\s+{_TRADE_VERB}"
+    r"(?(longer)(?=\s*(?:[.!,;]|$))|\s+any\s*more\b)",
+    "anymore more longer",
+)
+""""I'm not teaching anymore", "I don't teach any more", "I no longer teach" (also the reply
+"Still teaching?" — "Not anymore.", read as the first): the trade's occupation held no longer;
+only with nothing taught after the verb ("I'm not teaching yoga anymore" may be a class)."""
 _WORKS_AS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working|(?P<freelance>freelance|freelances|freelancing))"
     rf"{_SHIFT}\s+as\s+(?:a|an)\s+{_TITLE}",
@@ -768,6 +779,10 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         if (title := job_title(m.group("title"))) is not None:
             yield fact(ctx, s, f"{s} is no longer {article(title)} {title}", "occupation", title, polarity="negative",
                        confidence=0.8)
+    for m, s in matches(ctx, _NO_LONGER_TRADE):
+        title = _TRADES[m.group("trade").lower()]
+        yield fact(ctx, s, f"{s} is no longer {article(title)} {title}", "occupation", title, polarity="negative",
+                   confidence=0.75)
     if not asserts(ctx):
         return
     for m, s in matches(ctx, _WORKS) + matches(ctx, _EMPLOYED) + matches(ctx, _MY_JOB, anywhere=True):
