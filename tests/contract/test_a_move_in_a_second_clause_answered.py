@@ -22,6 +22,7 @@ TURNS = [
     ("Nadia", "I'm from Leeds but moved to Hull in 2020."),
     ("Tom", "I lived in Leeds, then Paris is next."),
     ("Yara", "Omar lived in Leeds, then moved to Oslo."),
+    ("Lena", "Originally from Cork, I moved to Leeds last year."),
 ]
 ASKED_AT = "2024-07-01T00:00:00"
 
@@ -38,6 +39,8 @@ def space(memory: Memory) -> str:
         ("Where does Bo work now?", "Bo — employer: Globex since", "Initech"),
         ("Where does Nadia live?", "Nadia — residence: Hull since 1 Jan 2020", None),
         ("Where is Nadia from?", "Nadia — origin: Leeds", None),
+        ("Where is Lena from?", "Lena — origin: Cork", None),
+        ("Where does Lena live?", "Lena — residence: Leeds since 1 Jan 2023", None),
     ],
 )
 def test_the_second_clause_of_a_change_answers(

@@ -78,3 +78,19 @@ def test_an_origin_then_a_move_is_the_origin_and_the_new_home(text: str) -> None
 
 def test_someone_elses_origin_then_a_move_is_not_the_speakers() -> None:
     assert _speakers("Melinda's from Leeds but moved to York in 2020.", "residence") == set()
+
+
+@pytest.mark.parametrize(
+    "text", ["Originally from Leeds, I moved to York last year.", "Born and raised in Leeds, we moved to York in 2010."]
+)
+def test_an_origin_put_before_the_i_is_the_speakers_origin(text: str) -> None:
+    found = facts(text)
+    assert ("origin", "Leeds", "positive", "asserted") in found
+    assert ("residence", "York", "positive", "asserted") in found
+
+
+@pytest.mark.parametrize(
+    "text", ["Originally from Leeds.", "So originally from Leeds, I guess.", "Born in May, I'm a Taurus."]
+)
+def test_an_origin_with_no_i_after_it_is_no_origin_of_the_speaker(text: str) -> None:
+    assert _speakers(text, "origin") == set()

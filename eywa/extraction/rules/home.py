@@ -192,6 +192,13 @@ _GREW_UP = rule(
 )
 """"I grew up in Kerala", "I was born and raised in Lima", and the kind of place before it: "I grew
 up in a small village in Kerala", "on a farm outside Austin" (the origin is the place named)."""
+_FROM_OPENING = rule(
+    rf"^(?:[Oo]riginally\s+from|[Bb]orn\s+(?:and\s+(?:raised|bred)\s+)?in)\s+{_PLACE},\s+(?=(?:I|[Ww]e)\b)",
+    "originally born",
+)
+""""Originally from Leeds, I moved to York last year", "Born and raised in Leeds, we …": a
+phrase put before the "I" it describes, so the speaker's origin (only with the "I" or "we"
+after it: "Originally from Leeds." alone may answer a question about someone else)."""
 _HOMETOWN = rule(
     rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?:home\s*town|home\s+country|native\s+country)(?:\s+(?:is|of))?,?\s+"
     rf"{_PLACE}",
@@ -333,6 +340,10 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _FROM) + matches(ctx, _GREW_UP) + matches(ctx, _HOMETOWN, anywhere=True):
         if place := place_name(m.group("place")):
             yield fact(ctx, s, f"{s} is from {place}", "origin", place, confidence=0.85)
+    speaker = ctx.turn.speaker
+    for m in openings(ctx, _FROM_OPENING) if not ctx.part.negated else ():
+        if speaker and (place := place_name(m.group("place"))):
+            yield fact(ctx, speaker, f"{speaker} is from {place}", "origin", place, confidence=0.8)
 
 
 def _home_is(ctx: Ctx) -> Iterator[CandidateFact]:
