@@ -1,7 +1,7 @@
 """Cessation: the words that say a fact *ended*, and what exactly ended.
 
 "I quit pottery", "I used to work at Google", "my ex-husband Tom", "I left Boston", "our dog
-Rex died" say a value stopped being true: a negative observation for the validator and for
+Rex died", "I lived in Leeds, then moved to York" say a value stopped being true: a negative observation for the validator and for
 Nous. Unlike a negation, a cessation has to be scoped: "I left Google and joined Fernbrook"
 ends Google, not Fernbrook, and "I'm divorced" states a status rather than ending one. So each
 cue comes with the span of text it ends: what follows it up to the next clause-like break
@@ -44,6 +44,8 @@ _FORWARD = re.compile(
       | retir(?:e|es|ed|ing)\s+from
       | (?:(?:worked|was\s+working)\s+(?:at|for)|lived\s+in)(?=\s[^.,;!?]{1,60}?\s(?:until|till)\s+(?:last|early|late|the\s+end
         |(?:19|20)\d\d|(?-i:[A-Z])[a-z]+)\b)
+      | (?:(?:worked|was\s+working)\s+(?:at|for)|lived\s+in)(?=\s[^.;!?]{1,60}?(?:,\s*|\s+)(?:and\s+)?then\s+
+        (?:moved|relocated|joined|join|work)\b)
       | resign(?:s|ed|ing)?(?:\s+from)?
       | (?:get|gets|got|gotten|getting|was|were|been|being)\s+(?:fired|sacked|laid\s+off|let\s+go|made\s+redundant)
         (?:\s+(?:from|by))?

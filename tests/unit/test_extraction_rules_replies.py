@@ -14,7 +14,7 @@ import pytest
 from eywa.extraction.replies import bare_reply, opening_reply
 from eywa.extraction.rules import RuleExtractor
 from eywa.extraction.validator import Validator
-from tests.unit.rules_support import Fact, turn
+from tests.unit.rules_support import Fact, facts, turn
 
 
 def _pair(question: str, reply: str, asker: str = "Bo", replier: str = "Cecilia") -> set[Fact]:
@@ -44,7 +44,8 @@ def _pair(question: str, reply: str, asker: str = "Bo", replier: str = "Cecilia"
          {("residence", "Leeds", "negative", "asserted"), ("residence", "York", "positive", "asserted")}),
         ("Are you still a teacher?", "No, a nurse now.",
          {("occupation", "teacher", "negative", "asserted"), ("occupation", "nurse", "positive", "asserted")}),
-        ("Still teaching?", "No, a nurse now.", {("occupation", "nurse", "positive", "asserted")}),
+        ("Still teaching?", "No, a nurse now.",
+         {("occupation", "teacher", "negative", "asserted"), ("occupation", "nurse", "positive", "asserted")}),
     ],
 )  # fmt: skip
 def test_a_no_with_the_new_value_ends_the_old_and_holds_the_new(question: str, reply: str, expected: set[Fact]) -> None:
@@ -187,3 +188,46 @@ def test_a_place_asked_with_no_verb_is_what_the_speaker_held_it_as(held: str, qu
 @pytest.mark.parametrize("reply", ["No, a nurse now.", "Not anymore."])
 def test_a_no_to_still_being_a_teacher_ends_the_occupation(reply: str) -> None:
     assert ("occupation", "teacher", "negative", "asserted") in _pair("Are you still a teacher?", reply)
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("Still teaching?", "Not anymore.", {("occupation", "teacher", "negative", "asserted")}),
+        ("Are you still teaching?", "No.", {("occupation", "teacher", "negative", "asserted")}),
+        ("Are you still with Sam?", "No.", {("partner", "Sam", "negative", "asserted")}),
+        ("Are you still with Sam?", "No, we broke up.",
+         {("partner", "Sam", "negative", "asserted"), ("relationship_status", "single", "positive", "asserted")}),
+        ("Are you still with Sam?", "Nope, we split up in May.",
+         {("partner", "Sam", "negative", "asserted"), ("relationship_status", "single", "positive", "asserted")}),
+    ],
+)  # fmt: skip
+def test_a_no_that_ends_what_was_asked_ends_it(question: str, reply: str, expected: set[Fact]) -> None:
+    assert _pair(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "asker"),
+    [
+        ("Still teaching?", "Not anymore.", "Cecilia"),  # the one who asked answers herself
+        ("Is Melinda still teaching?", "Not anymore.", "Bo"),  # a question about someone else
+        ("Is Melinda still with Sam?", "No, they broke up.", "Bo"),
+        ("Are you still with Sam?", "No, I'm still with him.", "Bo"),  # a no taken back
+    ],
+)  # fmt: skip
+def test_a_no_by_the_asker_about_someone_else_or_taken_back_ends_nothing_of_the_speaker(
+        question: str, reply: str, asker: str) -> None:
+    assert not {f for f in _pair(question, reply, asker=asker) if f[0] in {"occupation", "partner"}}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("I'm not teaching anymore.", {("occupation", "teacher", "negative", "asserted")}),
+     ("I don't teach any more.", {("occupation", "teacher", "negative", "asserted")}),
+     ("I no longer teach.", {("occupation", "teacher", "negative", "asserted")}),
+     ("Melinda isn't nursing anymore.", {("occupation", "nurse", "negative", "asserted")}),
+     ("I'm not teaching yoga anymore.", set()),  # a class, maybe
+     ("I'm not teaching today.", set())],
+)  # fmt: skip
+def test_a_trade_done_no_longer_ends_its_occupation(text: str, expected: set[Fact]) -> None:
+    assert {f for f in facts(text) if f[0] == "occupation"} == expected

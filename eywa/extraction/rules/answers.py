@@ -15,7 +15,9 @@ adds the value the question asked about:
 - the value alone, to a question that asks for it: "What do you do?" — "Nurse, at the city
   hospital." is "I'm a nurse, at the city hospital"; "Who are you dating?" — "Sam, from my
   climbing gym." is "I'm dating Sam";
-- a no and the other state: "Are you married?" — "Nope, single." is "I'm single".
+- a no and the other state: "Are you married?" — "Nope, single." is "I'm single";
+- a no and a clause of one's own that says something ended: "Are you still with Sam?" — "No,
+  we broke up." is "I'm not with Sam anymore" and "we broke up" (read where it is said).
 
 Each reading is a first-person sentence the ordinary rules then read, so a reply yields only
 what those rules would yield for it, and the fact cites the question beside the reply. The
@@ -31,7 +33,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from eywa.cessation import cessations
 from eywa.extraction.context import Named
+from eywa.extraction.replies import opening_reply
 from eywa.extraction.rules.clause import A, Part, part_of
 from eywa.extraction.rules.ellipsis import (
     ASKED_BE,
@@ -158,7 +162,33 @@ def value_reply(
     reply = clause.text.strip()
     said = (_replaced(put.text, reply, turn, clause, held) or _yes_with(put.text, reply, turn.speaker)
             or _asked_value(put.text, reply, turn.speaker))  # fmt: skip
-    return None if said is None else (tuple(part_of(s, clause.start) for s in said), previous.id)
+    if said is None:
+        return _no_and_more(put.text, clause, turn.speaker, previous.id)
+    return tuple(part_of(s, clause.start) for s in said), previous.id
+
+
+_NO_AND_MORE = re.compile(
+    rf"^(?P<no>\s*(?i:no|nope|nah|not\s+any\s*more|no\s+longer)\s*[,;—–-]\s*)(?=(?:I|[Ww]e)(?:\s|{A}))"
+)
+"""A no, then a clause of the one replying's own: "No, we broke up.", "Nope, we split up in May"."""
+
+
+def _no_and_more(question: str, clause: Clause, answerer: str, asked: str) -> tuple[tuple[Part, ...], str] | None:
+    """"I'm not with Sam anymore." and "we broke up." for "Are you still with Sam?" — "No, we
+    broke up.": a no that goes on to say something ended (``eywa.cessation``) answers the
+    question as a bare no would (``yes_no_reply``), and what follows it is read where it is
+    said, as the ordinary rules read it; None for any other reply ("No, I moved to Lyon" to
+    "Do you still work at Globex?" says another thing, and is read as it is said)."""
+    asked_as = _yes_no_asked(question, answerer)
+    m = _NO_AND_MORE.match(clause.text)
+    if asked_as is None or m is None or opening_reply(clause.text) is None:
+        return None  # "No, I'm still with him": a no taken back
+    if not any(not c.cancelled for c in cessations(clause.text[m.end() :])):
+        return None  # "No, I moved to Lyon" to "Do you still work at Globex?": another thing, no end said
+    be, still, rest = asked_as
+    ended = f"I'm not {rest}" if be else f"I don't {rest}"
+    ended += " anymore." if still or re.match(r"(?i)\s*(?:not\s+any|no\s+longer)", clause.text) else "."
+    return (part_of(ended, clause.start), part_of(clause.text[m.end() :], clause.start + m.end())), asked
 
 
 def _yes_no_asked(question: str, answerer: str) -> tuple[bool, bool, str] | None:

@@ -60,6 +60,11 @@ UNTIL_A_DATE = (
 """What ends a past tense at a date: "… (for six years) until 2023 / last year / March" (the
 rules then take the date Level 0 resolves there, ``phrasing.ended_at``; "until midnight",
 "until I was ten" name none)."""
+FOR_A_WHILE = r"(?:\s+for\s+(?:\w+\s+){0,3}?(?:years?|months?|ages|a\s+while|a\s+long\s+time))?"
+"""How long a past tense lasted, before what ended it: "… for years", "… for six months"."""
+AND_THEN = r",?\s+(?:and\s+)?then\s+"
+"""What opens the next step of a past tense: "… (for years), then moved / joined …" (the rules
+name the verb that follows: a home left by a move, a job by joining another)."""
 WHEN_LEFT = (
     r"(?:\s+(?:last|this)\s+(?:week|month|year|spring|summer|autumn|fall|winter)|\s+(?:yesterday|recently)"
     r"|\s+(?:\w+\s+){1,2}ago|\s+in\s+[A-Z][a-z]+)?,?"
@@ -257,7 +262,13 @@ def parts(clause: Clause) -> list[Part]:
 _NAMED_APPOSITION = re.compile(rf"^(?P<s>{NAME}),\s+(?:my|our|his|her|their)\s+[a-z]+(?:\s+[a-z]+)?,\s+(?=[a-z])")
 """A name opening a part with who they are between commas ("Lucia, my coworker, got a job at
 Initech"): the name is the subject of what follows (Level 0 must still know it as a person)."""
-_COORDINATED = re.compile(rf"^.*?(?<![\w'’])(?P<s>I|[Ww]e)(?:{A}ve|(?P<be>{A}m|{A}re))?\s+\S.*?\s+and\s+(?:(?:then|now)\s+)?(?P<verb>[a-z]+)\b")
+_COORDINATED = re.compile(
+    rf"^.*?(?<![\w'’])(?P<s>I|[Ww]e)(?:{A}ve|(?P<be>{A}m|{A}re))?\s+\S.*?(?:\s+and\s+(?:(?:then|now)\s+)?|,?\s+then\s+)"
+    r"(?P<verb>[a-z]+)\b"
+)
+"""A second verb phrase after "and", "and then" or "then" ("I lived in Leeds, then moved to
+York"): it shares the subject that opened the part (a capital after "then" is no verb: "I lived
+in Leeds, then York is next" is a plan of no one's)."""
 _COORDINATED_VERBS = IRREGULAR_PAST | frozenset(
     "start starts join joins work works move moves live lives quit became adopted got".split()
 )
@@ -273,11 +284,21 @@ a retired teacher and lives in Tucson", "Tobias is a nurse and works nights": th
 with the third person, so the subject is the one that opened the part, not the speaker."""
 
 
+def second_part(part: Part) -> Part | None:
+    """The verb phrase that shares the subject of ``part``, read as a part of its own: what
+    ``parts`` cuts from a clause, for a part given a subject it shared or dropped ("Lived in
+    Leeds, then moved to York": "I moved to York")."""
+    if (second := _coordinated(part.text)) is None:
+        return None
+    subject, at = second
+    return _with_subject(subject, part.text[at:], part.start + at, part.hypothetical)
+
+
 def _coordinated(text: str) -> tuple[str, int] | None:
     """The subject and the start of a second verb phrase that shares it, if any."""
     if " and " in text and (third := _COORDINATED_THIRD.match(text)) is not None:
         return third.group("s"), third.start("verb")
-    m = _COORDINATED.match(text) if " and " in text else None
+    m = _COORDINATED.match(text) if " and " in text or " then " in text else None
     if m is None:
         return None
     verb = m.group("verb")
@@ -289,7 +310,7 @@ def _coordinated(text: str) -> tuple[str, int] | None:
 
 
 _OPENING_SUBJECT = re.compile(r"^(?:(?:and|so|well|oh|yeah|honestly)\s*,?\s+)?(?P<s>I|[Ww]e)(?=[\s'’])")
-_BARE_VERB = re.compile(r"^(?:(?:now|currently|still|also)\s+)?(?P<verb>[a-z]+)\b")
+_BARE_VERB = re.compile(r"^(?:(?:now|currently|still|also|then|later|eventually|recently|just)\s+)?(?P<verb>[a-z]+)\b")
 _BUT = re.compile(r"^,?\s*but\s*$", re.IGNORECASE)
 _BARE_VERBS = frozenset("live work start join move teach study".split())
 """Present forms that agree with "I" or "we" alone: a clause opening with one has dropped a
@@ -300,11 +321,13 @@ def subject_shared(text: str, previous: Clause | None, clause: Clause) -> Part |
     """``clause`` read with the subject of the clause before it, when it is the second half of
     "I'm from Leeds but live in York now": the two are cut at "but" (negation and hedges
     stay on their side), and the second has no subject of its own, so no rule would read it.
-    The part holds "I live in York now", placed where the clause starts."""
+    The part holds "I live in York now", placed where the clause starts. A past form of a
+    change ("I'm from Leeds but moved to York in 2020", ``_DROPPED_PAST``) agrees with any
+    subject, so the first clause's "I" or "we" is the one it shares."""
     if previous is None or not _BUT.match(text[previous.end : clause.start]):
         return None
     opening, verb = _OPENING_SUBJECT.match(previous.text), _BARE_VERB.match(clause.text)
-    if opening is None or verb is None or verb.group("verb") not in _BARE_VERBS:
+    if opening is None or verb is None or verb.group("verb") not in _BARE_VERBS | _DROPPED_PAST:
         return None
     return _with_subject(opening.group("s"), clause.text, clause.start)
 
@@ -322,12 +345,12 @@ _DROPPED = re.compile(
 )
 _DROPPED_PAST = frozenset(
     "moved relocated started began quit left joined settled retired graduated adopted got landed switched took picked"
-    " accepted resigned bought sold lost"
+    " accepted resigned bought sold lost worked lived"
     .split()
 )
 """Past forms that open a chat sentence whose "I" was dropped ("Moved to Lisbon last week!",
 "Just started at Initech", "Got a new job at Initech!", "Just bought a Toyota!", "Lost my job
-today."): a verb in the past tense cannot be
+today.", "Worked at Initech for years, then joined Globex"): a verb in the past tense cannot be
 a command, and opening a clause it has no other subject."""
 _DROPPED_ONGOING = frozenset("living working".split())
 """-ing forms read so only after an adverb of the present ("Still living in Porto",

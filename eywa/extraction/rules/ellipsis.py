@@ -47,6 +47,8 @@ _FRAGMENT = re.compile(
 )
 _THIRD_PERSON = re.compile(r"\b(?:he|she|they|him|her|his|hers|them|their)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z][a-z-]*")
+_WITH_BEFORE = re.compile(r"(?i)\b(?:still\s+|now\s+)?with\s+$")
+"""Right before a name: the listener is asked to be with them ("Are you still with Sam?")."""
 
 
 def _affirmed(text: str) -> bool:
@@ -54,10 +56,15 @@ def _affirmed(text: str) -> bool:
 
 
 def _addressed_to_listener(question: Clause, asker: Evidence, answerer: str) -> bool:
+    """Whether ``question`` asks the one replying about themselves: no third-person pronoun,
+    and no one named but the two of them, or someone the listener is asked to be with ("Are
+    you still with Sam?": Sam is what is asked, not whom)."""
     if _THIRD_PERSON.search(question.text):
         return False
     for signal in asker.signals:
         if signal.kind is SignalKind.PERSON and question.start <= signal.start < question.end:
+            if _WITH_BEFORE.search(asker.text, 0, signal.start):
+                continue
             name = (signal.normalized or signal.text).casefold()
             if name not in {answerer.casefold(), (asker.speaker or "").casefold()}:
                 return False

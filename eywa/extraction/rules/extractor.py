@@ -21,7 +21,7 @@ from eywa.extraction.context import Earlier, Named, named_values
 from eywa.extraction.rules.answers import value_reply
 from eywa.extraction.rules.age import age
 from eywa.extraction.rules.casual import standard_turn
-from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in, subject_dropped, subject_shared
+from eywa.extraction.rules.clause import Ctx, Part, parts, persons_in, second_part, subject_dropped, subject_shared
 from eywa.extraction.rules.correction import correction
 from eywa.extraction.rules.endings import endings
 from eywa.extraction.rules.ellipsis import answer_reply, elliptical_answer, place_reply, yes_no_reply
@@ -134,7 +134,7 @@ class RuleExtractor:
     name = "rules"
     # Bump when the rules propose something different for the same turn: beliefs record it,
     # and `eywa reprocess` re-reads the turns an older version read.
-    version = "97"
+    version = "100"
 
     def __init__(self, families: Sequence[Family] = FAMILIES) -> None:
         self._families = tuple(families)
@@ -203,7 +203,12 @@ class RuleExtractor:
             if answer is None:
                 # "… but live in York now", "Moved to Lisbon!": the subject the clause lacks.
                 answer = subject_shared(text, before, clause) or subject_dropped(turn, text, clause)
-            clause_parts: list[Part] = parts(clause) if answer is None else list(told[0]) if told else [answer]
+                # "Lived in Leeds, then moved to York": each verb is read, as ``parts`` cuts them.
+                second = None if answer is None else second_part(answer)
+            else:
+                second = None
+            clause_parts: list[Part] = (parts(clause) if answer is None else list(told[0]) if told
+                                        else [answer] if second is None else [answer, second])
             for said in clause_parts:
                 # "Actually it's Initech, not Globex": read as "I work at Initech, not Globex".
                 part = correction(said, named) or said

@@ -17,9 +17,11 @@ from eywa.extraction.lexicon import CAR_MAKES, NOT_NAMES, POSSESSIONS, PROPER
 from eywa.extraction.rules.clause import (
     A,
     ADV,
+    AND_THEN,
     BE,
     CALLED,
     CESSATION_TAIL,
+    FOR_A_WHILE,
     HAVE,
     NAME,
     SUBJ,
@@ -49,6 +51,9 @@ _LIVED_UNTIL = rule(
 """"I lived in Leeds until last year", "we lived in Leeds for ten years until 2023": the home
 of then, left at that date (a past tense with its end; "until" with no date of the past, "until
 I was ten", "until midnight", ends nothing here)."""
+_LIVED_THEN_MOVED = rule(rf"{SUBJ}\s+{ADV}lived\s+in\s+{_PLACE}{FOR_A_WHILE}{AND_THEN}(?:moved|relocated)\b", "then")
+""""I lived in Leeds (for years), then moved to York": the home of then, left by the move (the
+move itself is read as its own part, ``clause.second_part``)."""
 _WITH = rf"(?:with\s+(?:(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?(?:,?\s+{NAME},?)?|{NAME}(?:\s+and\s+{NAME})?|us|me|them)\s+)?"
 """"with my partner Sam", "with my two kids", "with Tom", "with us": whom one lives with,
 between "live" and where ("My mom moved in with us in Lisbon")."""
@@ -187,6 +192,13 @@ _GREW_UP = rule(
 )
 """"I grew up in Kerala", "I was born and raised in Lima", and the kind of place before it: "I grew
 up in a small village in Kerala", "on a farm outside Austin" (the origin is the place named)."""
+_FROM_OPENING = rule(
+    rf"^(?:[Oo]riginally\s+from|[Bb]orn\s+(?:and\s+(?:raised|bred)\s+)?in)\s+{_PLACE},\s+(?=(?:I|[Ww]e)\b)",
+    "originally born",
+)
+""""Originally from Leeds, I moved to York last year", "Born and raised in Leeds, we …": a
+phrase put before the "I" it describes, so the speaker's origin (only with the "I" or "we"
+after it: "Originally from Leeds." alone may answer a question about someone else)."""
 _HOMETOWN = rule(
     rf"(?P<subj>\b[Mm]y|{NAME}(?={A}s))(?:{A}s)?\s+(?:home\s*town|home\s+country|native\s+country)(?:\s+(?:is|of))?,?\s+"
     rf"{_PLACE}",
@@ -295,6 +307,10 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
         if (ended := ended_at(ctx, m)) is not None:
             yield fact(ctx, s, f"{s} lived in {place} until {ended[1]}", "residence", place, polarity="negative",
                        valid_from=ended[0], confidence=0.8)
+    for m, s in matches(ctx, _LIVED_THEN_MOVED, we=True):
+        if not ctx.part.negated and (place := place_name(m.group("place"))) is not None:
+            yield fact(ctx, s, f"{s} lived in {place}, then moved", "residence", place, polarity="negative",
+                       confidence=0.8)
     for m, s in matches(ctx, _NOT_LIVES, we=True):
         if place := place_name(m.group("place")):
             yield fact(ctx, s, f"{s} does not live in {place}", "residence", place, polarity="negative",
@@ -324,6 +340,10 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _FROM) + matches(ctx, _GREW_UP) + matches(ctx, _HOMETOWN, anywhere=True):
         if place := place_name(m.group("place")):
             yield fact(ctx, s, f"{s} is from {place}", "origin", place, confidence=0.85)
+    speaker = ctx.turn.speaker
+    for m in openings(ctx, _FROM_OPENING) if not ctx.part.negated else ():
+        if speaker and (place := place_name(m.group("place"))):
+            yield fact(ctx, speaker, f"{speaker} is from {place}", "origin", place, confidence=0.8)
 
 
 def _home_is(ctx: Ctx) -> Iterator[CandidateFact]:

@@ -33,8 +33,10 @@ from eywa.extraction.lexicon import (
 from eywa.extraction.rules.clause import (
     A,
     ADV,
+    AND_THEN,
     BE,
     CALLED,
+    FOR_A_WHILE,
     HAVE,
     NAME,
     SUBJ,
@@ -307,6 +309,15 @@ joined Tom in Rome"). Quitting or resigning from a name says it was a job whatev
 before ("I quit Globex to join Initech", "… and joined Initech", "… to work for Initech"),
 so what comes next is the employer then too, unless it is a person Level 0 knows ("I quit
 Globex and joined Tobias in Rome")."""
+_WORKED_THEN_JOINED = rule(
+    rf"{SUBJ}\s+{ADV}(?:worked|was\s+working)\s+(?:at|for)\s+(?:the\s+)?(?P<old>{PROPER})"
+    rf"{FOR_A_WHILE}(?:,?\s+(?:until|till)\s+(?:\w+\s+){{0,2}}?\w+)?{AND_THEN}(?P<next>join|joined|work\s+(?:at|for))\s+{_ORG}"
+    rf"{_ROLE_AFTER}",
+    "then",
+)
+""""I worked at Initech for years, then joined Globex": a job held, then another joined, is a
+change of job as "I left Initech and joined Globex" is, so what was joined is the employer (only
+after "then": "I worked at Initech and joined a choir" may be a pastime)."""
 _HIRED = rule(
     rf"{SUBJ}\s+(?:{ADV}(?:got|was|were)|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}(?:hired|recruited|taken\s+on)\s+(?:at|by)\s+{_ORG}"
     rf"{_ROLE_AFTER}",
@@ -619,6 +630,17 @@ _NO_LONGER_TITLE = rule(
 )
 """"I'm not a teacher anymore", "I'm no longer a nurse", "Eva isn't a nurse anymore": the
 occupation held no longer (not "I'm not a teacher", which may never have been one)."""
+_TRADES: Final = {"teach": "teacher", "tutor": "tutor", "coach": "coach", "lectur": "lecturer", "nurs": "nurse"}
+"""Verbs of a trade whose doer is the occupation ("teaching" is what a teacher does), by stem."""
+_TRADE_VERB = r"(?P<trade>teach|tutor|coach|lectur|nurs)(?:e|es|ing|s)?"
+_NO_LONGER_TRADE = rule(
+    rf"{SUBJ}(?:{BE}\s+not|\s+(?:isn|aren|don|doesn){A}t|\s+do(?:es)?\s+not|(?P<longer>(?:{BE})?\s+no\s+longer))\s+{_TRADE_VERB}"
+    r"(?(longer)(?=\s*(?:[.!,;]|$))|\s+any\s*more\b)",
+    "anymore more longer",
+)
+""""I'm not teaching anymore", "I don't teach any more", "I no longer teach" (also the reply
+"Still teaching?" — "Not anymore.", read as the first): the trade's occupation held no longer;
+only with nothing taught after the verb ("I'm not teaching yoga anymore" may be a class)."""
 _WORKS_AS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working|(?P<freelance>freelance|freelances|freelancing))"
     rf"{_SHIFT}\s+as\s+(?:a|an)\s+{_TITLE}",
@@ -757,6 +779,10 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         if (title := job_title(m.group("title"))) is not None:
             yield fact(ctx, s, f"{s} is no longer {article(title)} {title}", "occupation", title, polarity="negative",
                        confidence=0.8)
+    for m, s in matches(ctx, _NO_LONGER_TRADE):
+        title = _TRADES[m.group("trade").lower()]
+        yield fact(ctx, s, f"{s} is no longer {article(title)} {title}", "occupation", title, polarity="negative",
+                   confidence=0.75)
     if not asserts(ctx):
         return
     for m, s in matches(ctx, _WORKS) + matches(ctx, _EMPLOYED) + matches(ctx, _MY_JOB, anywhere=True):
@@ -1022,7 +1048,7 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
         (m, s) for m, s in matches(ctx, _LEFT_AND_JOINED)
         if (ctx.holds(s, clean(m.group("old")), "employer") or m.group("verb") != "left")
         and clean(m.group("org")) not in ctx.persons
-    ]
+    ] + [(m, s) for m, s in matches(ctx, _WORKED_THEN_JOINED) if clean(m.group("org")) not in ctx.persons]
     joined = matches(ctx, _JOINED) + matches(ctx, _JOINED_WORKPLACE)
     for m, s in matches(ctx, _GOT_JOB) + matches(ctx, _HIRED) + joined + changed:
         if m.groupdict().get("one") and not _WORK_TALK.search(ctx.turn.text):
@@ -1277,6 +1303,12 @@ def _leaves(ctx: Ctx) -> Iterator[CandidateFact]:
             yield fact(ctx, s, f"{s} retired from {_the(m, org)}", "employer", "retired", valid_from=past_date(ctx, m),
                        confidence=0.8)
     yield from _left_by_kind(ctx)
+    for m, s in matches(ctx, _WORKED_THEN_JOINED):
+        # "I worked at Initech for years, then joined Globex": the job held before, ended.
+        old, org = org_name(m.group("old")), clean(m.group("org"))
+        if not ctx.part.negated and old is not None and org not in ctx.persons and old != org_name(org):
+            yield fact(ctx, s, f"{s} worked at {old}, then joined {org}", "employer", old, polarity="negative",
+                       valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _WORKED_UNTIL):
         if ctx.part.negated or ctx.part.hedged or (org := org_name(m.group("org"))) is None:
             continue
