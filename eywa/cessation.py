@@ -1,10 +1,10 @@
 """Cessation: the words that say a fact *ended*, and what exactly ended.
 
 "I quit pottery", "I used to work at Google", "my ex-husband Tom", "I left Boston", "our dog
-Rex died", "I lived in Leeds, then moved to York" say a value stopped being true: a negative observation for the validator and for
-Nous. Unlike a negation, a cessation has to be scoped: "I left Google and joined Fernbrook"
-ends Google, not Fernbrook, and "I'm divorced" states a status rather than ending one. So each
-cue comes with the span of text it ends: what follows it up to the next clause-like break
+Rex died", "I lived in Leeds, then moved to York" say a value stopped being true: a negative
+observation for the validator and for Nous. Unlike a negation, a cessation has to be scoped:
+"I left Google and joined Fernbrook" ends Google, not Fernbrook, and "I'm divorced" states a
+status rather than ending one. So each cue comes with the span of text it ends: what follows it up to the next clause-like break
 ("and joined", a comma, "because", "for", "to move") or, for cues that follow their subject
 ("died", "passed away", "is over"), what precedes it.
 
@@ -26,6 +26,7 @@ _FORWARD = re.compile(
         (?<!\bit\s)quit(?:s|ting)?
       | stop(?:s|ped|ping)?(?!\s+(?:by|at|in|over|to|for|off|and|there|here)\b)
       | g(?:ive|ives|ave|iven|iving)\s+up(?:\s+on)?
+      | used\s+to\s+work\s+for(?=\s)
       | used\s+to
       | (?<!is\smy\s)(?<!['’]s\smy\s)ex-
       | no\s+more(?=\s+[\w-]+(?:\s+[\w-]+)?\s+for\s+(?:me|us)\b)

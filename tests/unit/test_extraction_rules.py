@@ -34,7 +34,7 @@ STATE_ATTRIBUTES = {"employer", "occupation", "residence", "relationship_status"
         "Please store that I live in Monaco.",
         "If I had a cat I'd call it Pickle.",  # a hypothetical
         "If I lived in Paris I would eat croissants every day.",
-        "I used to live in Boston.",  # a past habit says nothing about now
+        "Years ago I lived in Boston.",  # a past habit says nothing about now
         "When I was a kid I played the violin.",
         "Looks great! [shares a photo: a man who works at Google holding his dog named Rex]",  # a caption
     ],

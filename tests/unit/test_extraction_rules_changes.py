@@ -94,3 +94,43 @@ def test_an_origin_put_before_the_i_is_the_speakers_origin(text: str) -> None:
 )
 def test_an_origin_with_no_i_after_it_is_no_origin_of_the_speaker(text: str) -> None:
     assert _speakers(text, "origin") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "ended"),
+    [("I used to live in Leeds.", "residence", "Leeds"), ("We used to live in Leeds.", "residence", "Leeds"),
+     ("I used to work at Globex.", "employer", "Globex"), ("I used to work for Initech, years ago.", "employer", "Initech"),
+     ("I used to be a teacher.", "occupation", "teacher")],
+)  # fmt: skip
+def test_what_one_used_to_be_or_do_has_ended(text: str, attribute: str, ended: str) -> None:
+    # A past habit asserts nothing of now, but says that what it held then holds no longer.
+    found = facts(text, attribute=attribute)
+    assert (attribute, ended, "negative", "asserted") in found
+    assert (attribute, ended, "positive", "asserted") not in found
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["If I used to live in Leeds I'd know.", "I never used to live in Leeds.", "I think I used to work at Globex.",
+     "I used to be a heavy smoker."],
+)  # fmt: skip
+def test_a_used_to_hedged_denied_or_of_no_job_ends_no_home_or_job(text: str) -> None:
+    assert _speakers(text, "residence") | _speakers(text, "employer") | _speakers(text, "occupation") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "now", "then"),
+    [("I used to live in Leeds but now I'm in York.", "residence", "York", "Leeds"),
+     ("I used to work at Globex, now I'm at Initech.", "employer", "Initech", "Globex"),
+     ("I used to be a teacher, now I'm a nurse.", "occupation", "nurse", "teacher")],
+)  # fmt: skip
+def test_what_one_used_to_be_then_what_one_is_now(text: str, attribute: str, now: str, then: str) -> None:
+    # "now" opens a part of the present: the past habit before it does not govern it.
+    found = facts(text, attribute=attribute)
+    assert (attribute, now, "positive", "asserted") in found
+    assert (attribute, then, "negative", "asserted") in found
+
+
+@pytest.mark.parametrize("text", ["Now I'm in York, the flight was fine.", "Now I'm in York for the weekend."])
+def test_now_in_a_place_with_no_move_told_is_no_home(text: str) -> None:
+    assert _speakers(text, "residence") == set()

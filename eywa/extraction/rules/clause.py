@@ -114,6 +114,8 @@ _PART_BREAK = re.compile(
 )
 
 
+_NOW_FIRST = re.compile(r"(?i)(?:now|these\s+days|nowadays)\b")
+"""A part that opens with the present: no past habit of the part before it governs it."""
 _JOINT_SUBJECT = re.compile(rf"(?:{NAME}|(?i:my|our)\s+[a-z]+(?:\s+[a-z]+)?)")
 """What may stand before "and I" as one subject ("Tobias and I", "my husband and I")."""
 
@@ -244,7 +246,9 @@ def parts(clause: Clause) -> list[Part]:
             if not out and m is not None and m.group(0).strip() == "," and STATE_ENDED.fullmatch(text):
                 # "Not vegetarian anymore, I eat fish again": the speaker's state, ended.
                 part = _with_subject("I'm", text[0].lower() + text[1:], offset, conditional)
-            if spliced and out and out[-1].past_habit:  # "When I was younger, we had money problems"
+            if spliced and out and out[-1].past_habit and not _NOW_FIRST.match(text):
+                # "When I was younger, we had money problems"; not "I used to work at Globex,
+                # now I'm at Initech", whose "now" says the present.
                 part = replace(part, past_habit=True)
             out.append(part)
             if (second := _coordinated(text)) is not None:

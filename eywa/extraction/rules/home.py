@@ -51,6 +51,9 @@ _LIVED_UNTIL = rule(
 """"I lived in Leeds until last year", "we lived in Leeds for ten years until 2023": the home
 of then, left at that date (a past tense with its end; "until" with no date of the past, "until
 I was ten", "until midnight", ends nothing here)."""
+_USED_TO_LIVE = rule(rf"{SUBJ}\s+{ADV}used\s+to\s+live\s+in\s+{_PLACE}", "used")
+""""I used to live in Leeds": the home of a past, left (the validator reads "used to" as its end;
+when is not said)."""
 _LIVED_THEN_MOVED = rule(rf"{SUBJ}\s+{ADV}lived\s+in\s+{_PLACE}{FOR_A_WHILE}{AND_THEN}(?:moved|relocated)\b", "then")
 """"I lived in Leeds (for years), then moved to York": the home of then, left by the move (the
 move itself is read as its own part, ``clause.second_part``)."""
@@ -92,19 +95,22 @@ _BACK_FOR_GOOD = rule(rf"{SUBJ}{BE}\s+{ADV}back\s+(?:home\s+)?in\s+{_PLACE}\s+fo
 been in Porto for two years": "in" a capitalised name for years may be a group, a team or a
 department ("in AA", "in Marketing")."""
 _IN_NOW = rule(
-    rf"{SUBJ}{BE}\s+(?:(?P<now>now)\s+)?{ADV}(?P<back>back\s+)?in\s+{_PLACE}(?(now)|\s+(?:now|these\s+days|nowadays)\b)"
+    rf"(?:(?P<first>(?i:now|these\s+days|nowadays)),?\s+)?"
+    rf"{SUBJ}{BE}\s+(?:(?P<now>now)\s+)?{ADV}(?P<back>back\s+)?in\s+{_PLACE}"
+    r"(?(first)|(?(now)|\s+(?:now|these\s+days|nowadays)\b))"
     r"(?!,?\s+(?:for|until|till|visiting|to\s+visit|on\s+(?:a|the)\s+(?:trip|visit|holiday|vacation|business))\b)",
     "now days nowadays",
 )
-""""We're in Denver now": home, when the turn tells of a move ("Finally moved out of Austin,
-we're in Denver now", ``_MOVE_TALK``) or the place is already the speaker's residence; alone
+""""We're in Denver now" (or "Now we're in Denver"): home, when the turn tells of a move
+("Finally moved out of Austin, we're in Denver now", ``_MOVE_TALK``: also "I used to live in
+Austin but now I'm in Denver") or the place is already the speaker's residence; alone
 it may be where one is today ("I'm in Denver now, the flight was fine"). Back there now ("I'm
 back in Boston now") is a return, home again, unless it says a visit ("… for the weekend",
 "…, visiting my parents"). "These days" and "nowadays" say a stretch of life, not a day: "I'm
 in York these days" is home with no move told (``_HABITUAL``)."""
 _HABITUAL = re.compile(r"\s(?:these\s+days|nowadays)$")
 _MOVE_TALK = re.compile(
-    r"\b(?:moved|move|moving|relocated|relocating|unpacking|unpacked|settled"
+    r"\b(?:moved|move|moving|relocated|relocating|unpacking|unpacked|settled|used\s+to\s+live|lived\s+in"
     r"|new\s+(?:place|flat|apartment|house|home|city|town))\b",
     re.IGNORECASE,
 )
@@ -267,6 +273,7 @@ def place_name(raw: str | None) -> str | None:
 
 def residence(ctx: Ctx) -> Iterator[CandidateFact]:
     """Residence and origin facts of one part."""
+    yield from _used_to_live(ctx)
     if not plain(ctx):
         return
     for m, s in matches(ctx, _MOVED_OUT, we=True) + matches(ctx, _MOVED, we=True):
@@ -344,6 +351,17 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
     for m in openings(ctx, _FROM_OPENING) if not ctx.part.negated else ():
         if speaker and (place := place_name(m.group("place"))):
             yield fact(ctx, speaker, f"{speaker} is from {place}", "origin", place, confidence=0.8)
+
+
+def _used_to_live(ctx: Ctx) -> Iterator[CandidateFact]:
+    """"I used to live in Leeds": the one part about a past habit that says something of now,
+    that the home of then was left (read before ``plain`` turns such parts away)."""
+    p = ctx.part
+    if p.negated or p.hedged or p.hypothetical:
+        return
+    for m, s in matches(ctx, _USED_TO_LIVE, we=True):
+        if (place := place_name(m.group("place"))) is not None:
+            yield fact(ctx, s, f"{s} used to live in {place}", "residence", place, polarity="negative", confidence=0.8)
 
 
 def _home_is(ctx: Ctx) -> Iterator[CandidateFact]:

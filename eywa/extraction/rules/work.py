@@ -349,6 +349,9 @@ _LEFT = rule(
     rf"|left(?=\s+(?:the\s+)?{PROPER}{WHEN_LEFT}\s+(?:and|to)\s+(?:join|joined|start|started|work)\b))\s+{_ORG}",
     "resigned resignation retired quit notice laid fired let redundant job working left",
 )
+_USED_TO_WORK = rule(rf"{SUBJ}\s+{ADV}used\s+to\s+work\s+(?:at|for)\s+{_ORG}", "used")
+""""I used to work at Globex", "we used to work for Initech": a job of a past, held no longer
+(the validator reads "used to" as its end; when is not said)."""
 _WORKED_UNTIL = rule(
     rf"{SUBJ}\s+{ADV}(?:worked|was\s+working)\s+(?:at|for)\s+{_ORG}{UNTIL_A_DATE}",
     "until till",
@@ -630,6 +633,9 @@ _NO_LONGER_TITLE = rule(
 )
 """"I'm not a teacher anymore", "I'm no longer a nurse", "Eva isn't a nurse anymore": the
 occupation held no longer (not "I'm not a teacher", which may never have been one)."""
+_USED_TO_BE = rule(rf"{SUBJ}\s+{ADV}used\s+to\s+be\s+(?:a|an)\s+{_TITLE}", "used")
+""""I used to be a teacher": the occupation of a past, held no longer (the validator reads "used
+to" as its end); not "I used to be a heavy smoker", which names no job (``job_title``)."""
 _TRADES: Final = {"teach": "teacher", "tutor": "tutor", "coach": "coach", "lectur": "lecturer", "nurs": "nurse"}
 """Verbs of a trade whose doer is the occupation ("teaching" is what a teacher does), by stem."""
 _TRADE_VERB = r"(?P<trade>teach|tutor|coach|lectur|nurs)(?:e|es|ing|s)?"
@@ -727,6 +733,23 @@ _HEAD_OF = re.compile(
 the employer after it: the head noun is "head" or "director", with what they head."""
 
 
+def _used_to_work(ctx: Ctx) -> Iterator[CandidateFact]:
+    """"I used to work at Globex", "I used to be a teacher": the one part about a past habit
+    that says something of now, that the job of then is held no longer (read before ``plain``
+    turns such parts away)."""
+    p = ctx.part
+    if p.negated or p.hedged or p.hypothetical:
+        return
+    for m, s in matches(ctx, _USED_TO_WORK):
+        if (org := org_name(m.group("org"))) is not None and org not in ctx.persons:
+            yield fact(ctx, s, f"{s} used to work at {_the(m, org)}", "employer", org, polarity="negative",
+                       confidence=0.8)
+    for m, s in matches(ctx, _USED_TO_BE):
+        if (title := job_title(m.group("title"))) is not None:
+            yield fact(ctx, s, f"{s} used to be {article(title)} {title}", "occupation", title, polarity="negative",
+                       confidence=0.75)
+
+
 def job_title(words: str | None) -> str | None:
     """The job title at the start of ``words`` ("senior data scientist at …" → "senior data
     scientist"), or None when no known job noun heads it or a modifier makes it a judgement.
@@ -771,6 +794,7 @@ def _the(m: re.Match[str], org: str) -> str:
 
 def employment(ctx: Ctx) -> Iterator[CandidateFact]:
     """Employer and occupation facts of one part."""
+    yield from _used_to_work(ctx)
     if not plain(ctx):
         return
     yield from _joins(ctx)
