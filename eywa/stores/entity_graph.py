@@ -12,6 +12,12 @@ larger and read in both directions).
 edges first (ties by entity id), which bounds the fan-out of hub entities such as a
 conversation's speakers: every backend returns the same answer for the same graph. Both
 backends answer in one round trip where they can (one Cypher query on Neo4j).
+
+A caller that needs only the best of its candidates passes a stop rule (``Unsettled``): the
+candidates are given best first, and a backend may place them a few at a time, asking the
+rule after each read how many more of each kind it still needs. The graph route needs about
+a third of its candidates' mentions and subjects to settle its cut (docs/latency.md,
+"Session 50, the graph route's settled cut").
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from typing import Final, Protocol
 
 from eywa.ids import entity_id
 
-__all__ = ["MAX_HOPS", "EdgeKey", "EntityGraph", "Reach", "co_mention_weights", "reach_from"]
+__all__ = ["MAX_HOPS", "EdgeKey", "EntityGraph", "Reach", "Unsettled", "co_mention_weights", "reach_from"]
 
 # The deepest walk offered: the design's "up to two hops" (Neo4j writes it out as one query).
 MAX_HOPS: Final = 2
@@ -47,6 +53,17 @@ class Reach:
     beliefs: Mapping[str, int] = field(default_factory=dict)
 
 
+class Unsettled(Protocol):
+    """A caller's stop rule for the placement of its candidates (``EntityGraph.neighbours``)."""
+
+    def __call__(self, reach: Reach, evidence_read: int, beliefs_read: int) -> tuple[int, int]:
+        """How many more candidate turns, and beliefs, must at least be placed, given ``reach``
+        of the first ``evidence_read`` turns and ``beliefs_read`` beliefs asked (counted
+        without duplicates, in the order asked); (0, 0) when the caller's answer is settled.
+        """
+        ...
+
+
 class EntityGraph(Protocol):
     """Traversal of the co-mention graph kept at write time (see the module docstring)."""
 
@@ -58,12 +75,17 @@ class EntityGraph(Protocol):
         limit: int,
         evidence_ids: Sequence[str] = (),
         belief_ids: Sequence[str] = (),
+        until: Unsettled | None = None,
     ) -> Reach:
         """Entities within ``hops`` of ``entity_ids`` and which asked items are about them.
 
         ``hops`` above ``MAX_HOPS`` walk ``MAX_HOPS``. ``limit`` bounds how many neighbours each reached entity expands to (heaviest edges
         first); ``evidence_ids`` and ``belief_ids`` are the candidate items to place (the
-        read path passes its keyword candidates).
+        read path passes its keyword candidates). Without ``until`` every candidate is
+        placed. With it, a backend may place each kind's candidates in the order given, a
+        prefix at a time, until the rule asks for no more (or none are left): candidates
+        past the prefixes read are absent from the answer. A backend may always place more
+        than the rule asks (Neo4j places every candidate in its one query), never fewer.
 
         Raises:
             ClosedError: the store was closed.

@@ -20,6 +20,7 @@ from eywa.ids import entity_id
 from eywa.models import Belief, Entity, SupportLink
 from eywa.signals import detect_signals
 from eywa.stores.bundle import Stores
+from eywa.stores.entity_graph import Reach
 
 AT = datetime(2023, 5, 9, tzinfo=timezone.utc)
 MENTIONS = {"t1": "AB", "t2": "BA", "t3": "AC", "t4": "BD", "t5": "DE", "t6": "F"}
@@ -124,3 +125,36 @@ def test_spaces_do_not_share_edges(stores: Stores, graph: dict[str, str]) -> Non
     reach = stores.graph.neighbours("h", [ent("h", "A")], 2, 10, evidence_ids=[graph["t1"]])
     assert named("h", dict(reach.entities)) == {"A": 0, "F": 1}
     assert dict(reach.evidence) == {}  # a turn of another space is never placed
+
+
+def test_a_stop_rule_places_at_least_the_prefixes_it_asks_for(stores: Stores, graph: dict[str, str]) -> None:
+    # The graph route's placement with a stop rule: the candidates are given best first; a
+    # backend places at least the prefixes the rule asks for, each as the full placement
+    # would, and may place more (never a candidate wrongly).
+    stores.beliefs.add([belief("g", "b-near", "b", graph["t1"]), belief("g", "b-two", "D", graph["t4"])], [])
+    turns = [graph["t3"], graph["t6"], graph["t5"], graph["t4"]]
+    beliefs = ["b-two", "b-missing", "b-near"]
+    full = stores.graph.neighbours("g", [ent("g", "A")], 2, 10, evidence_ids=turns, belief_ids=beliefs)
+    asked: list[tuple[int, int]] = []
+
+    def first_two(reach: Reach, evidence_read: int, beliefs_read: int) -> tuple[int, int]:
+        asked.append((evidence_read, beliefs_read))
+        return (2, 1) if evidence_read == beliefs_read == 0 else (0, 0)
+
+    reach = stores.graph.neighbours(
+        "g", [ent("g", "A")], 2, 10, evidence_ids=turns, belief_ids=beliefs, until=first_two
+    )  # fmt: skip
+    assert dict(full.evidence) == {graph["t3"]: 0, graph["t5"]: 2, graph["t4"]: 1}
+    assert dict(full.beliefs) == {"b-near": 1, "b-two": 2}
+    assert dict(reach.entities) == dict(full.entities)
+    assert reach.evidence.items() <= full.evidence.items() and reach.beliefs.items() <= full.beliefs.items()
+    assert reach.evidence[graph["t3"]] == 0 and reach.beliefs["b-two"] == 2  # the prefixes asked
+    assert all(read in {(0, 0), (2, 1)} for read in asked)  # told what was read, if asked at all
+
+    def everything(reach: Reach, evidence_read: int, beliefs_read: int) -> tuple[int, int]:
+        return 1, 1  # one at a time until none are left
+
+    reach = stores.graph.neighbours(
+        "g", [ent("g", "A")], 2, 10, evidence_ids=turns, belief_ids=beliefs, until=everything
+    )  # fmt: skip
+    assert reach == full

@@ -3,7 +3,9 @@
 ``entity_edges(space, a, b, weight)`` holds one row per pair of co-mentioned entities
 (``a < b``), written by ``SqliteEvidenceStore.add`` in the Level 0 transaction through
 :func:`add_co_mentions`. A walk reads the edges of one frontier per hop, ranked by an SQL
-window so that each entity keeps only its ``limit`` heaviest edges.
+window so that each entity keeps only its ``limit`` heaviest edges. With a stop rule
+(``Unsettled``) the candidates' mentions and subjects are read a prefix at a time, as many as
+the rule asks for: the walk is done once, and each read is one more statement.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 
 from eywa.models import Entity
 from eywa.stores.embedded.database import SqliteDatabase
-from eywa.stores.entity_graph import MAX_HOPS, EdgeKey, Reach, co_mention_weights, reach_from
+from eywa.stores.entity_graph import MAX_HOPS, EdgeKey, Reach, Unsettled, co_mention_weights, reach_from
 
 __all__ = ["SCHEMA", "SqliteEntityGraph", "add_co_mentions", "backfill_co_mentions", "link_mentions", "take_back_co_mentions"]
 
@@ -83,6 +85,7 @@ class SqliteEntityGraph:
         limit: int,
         evidence_ids: Sequence[str] = (),
         belief_ids: Sequence[str] = (),
+        until: Unsettled | None = None,
     ) -> Reach:
         """See ``EntityGraph.neighbours``.
 
@@ -98,12 +101,26 @@ class SqliteEntityGraph:
             reached = sorted({other for other in self._expand(space, frontier, limit) if other not in distances})
             distances.update((e, hop) for e in reached)
             frontier = reached
-        return reach_from(
-            space,
-            distances,
-            self._mentions(space, evidence_ids),
-            self._active_subjects(space, belief_ids),
-        )
+        if until is None:
+            return reach_from(
+                space, distances, self._mentions(space, evidence_ids), self._active_subjects(space, belief_ids)
+            )
+        turns, beliefs = list(dict.fromkeys(evidence_ids)), list(dict.fromkeys(belief_ids))
+        mentions: dict[str, list[str]] = {}
+        subjects: dict[str, str] = {}
+        turns_read = beliefs_read = 0
+        reach = reach_from(space, distances, mentions, subjects)
+        more_turns, more_beliefs = until(reach, 0, 0)
+        while (more_turns > 0 and turns_read < len(turns)) or (more_beliefs > 0 and beliefs_read < len(beliefs)):
+            if more_turns > 0 and turns_read < len(turns):
+                mentions.update(self._mentions(space, turns[turns_read : turns_read + more_turns]))
+                turns_read = min(turns_read + more_turns, len(turns))
+            if more_beliefs > 0 and beliefs_read < len(beliefs):
+                subjects.update(self._active_subjects(space, beliefs[beliefs_read : beliefs_read + more_beliefs]))
+                beliefs_read = min(beliefs_read + more_beliefs, len(beliefs))
+            reach = reach_from(space, distances, mentions, subjects)
+            more_turns, more_beliefs = until(reach, turns_read, beliefs_read)
+        return reach
 
     def _expand(self, space: str, frontier: Sequence[str], limit: int) -> set[str]:
         found: set[str] = set()

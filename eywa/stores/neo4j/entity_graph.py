@@ -7,14 +7,16 @@ candidate turns itself (each turn's nearest mentioned entity, as
 ``eywa.stores.entity_graph.reach_from`` places them: only the turns in reach come back, with
 their distance, rather than every mention of every candidate, which was most of a recall's
 bytes) and reads the subjects of the candidate active beliefs, which ``reach_from`` places
-against the distances exactly as the embedded store does.
+against the distances exactly as the embedded store does. A caller's stop rule (``until``) is
+not asked: every candidate is placed in the same one query, since a second round trip to the
+server would cost more than the candidates' mentions and subjects it could leave unread.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from eywa.stores.entity_graph import MAX_HOPS, Reach, reach_from
+from eywa.stores.entity_graph import MAX_HOPS, Reach, Unsettled, reach_from
 from eywa.stores.neo4j.graph import Neo4jGraph
 from eywa.stores.neo4j.labels import Label, RelType
 
@@ -71,8 +73,10 @@ class Neo4jEntityGraph:
         limit: int,
         evidence_ids: Sequence[str] = (),
         belief_ids: Sequence[str] = (),
+        until: Unsettled | None = None,
     ) -> Reach:
-        """See ``EntityGraph.neighbours`` (the walk is written out for ``MAX_HOPS`` = 2).
+        """See ``EntityGraph.neighbours`` (the walk is written out for ``MAX_HOPS`` = 2;
+        ``until`` is not asked: every candidate is placed, in the walk's one query).
 
         Raises:
             ClosedError: the stores were closed.
