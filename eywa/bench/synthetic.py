@@ -52,7 +52,7 @@ WHEN: Final = ("last Saturday", "yesterday", "last week", "two days ago", "last 
                "this morning", "last weekend")
 FILLER: Final = (
     "Ha, that sounds fun.", "Really? Tell me more.", "I had no idea!", "That is a lot to take in.",
-    "Same here, honestly.", "Good luck with that!", "How did it go?", "Let me know how it turns out.",
+    "Same here, honestly.", "Good luck with that!", "How did it go?", "Tell me how it goes.",
     "I have been so busy lately.", "That reminds me of something.",
 )
 

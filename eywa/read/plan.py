@@ -726,7 +726,7 @@ def window_is_relative(
 ) -> bool:
     """Whether the question's time window depends on when it is asked: resolved against an
     anchor some 13 months earlier, it moves. "In May 2023" does not; "in May" ("of which
-    year?"), "last week" and "on August 11" do; "between August 11 and August 15 2023" does
+    year?"), "last week" and "on August 11" do; "between March 3 and March 9 2023" does
     not (a range's first end takes the year its second names). ``window``: the question's
     window against ``anchor`` when the caller has it already (the planner), so that it is
     not resolved twice."""

@@ -439,7 +439,7 @@ _NAMED_YEAR = re.compile(r"\b\d{4}\b")
 
 
 def _share_range_years(text: str, signals: list[Signal]) -> list[Signal]:
-    """In a range whose first end names no year ("between August 11 and August 15 2023"),
+    """In a range whose first end names no year ("between March 3 and March 9 2023"),
     the first end takes the year of the second, not the anchor's: the writer named the year
     once for both. Only day and month dates are moved; a first end that would then fall
     after the second belongs to the year before ("December 28 to January 3, 2024")."""

@@ -247,7 +247,7 @@ def parts(clause: Clause) -> list[Part]:
                 # "Not vegetarian anymore, I eat fish again": the speaker's state, ended.
                 part = _with_subject("I'm", text[0].lower() + text[1:], offset, conditional)
             if spliced and out and out[-1].past_habit and not _NOW_FIRST.match(text):
-                # "When I was younger, we had money problems"; not "I used to work at Globex,
+                # "When I was a student, we rented a tiny flat"; not "I used to work at Globex,
                 # now I'm at Initech", whose "now" says the present.
                 part = replace(part, past_habit=True)
             out.append(part)
