@@ -252,13 +252,15 @@ def trailing_contrast(text: str, start: int = 0, end: int | None = None) -> int 
 
 
 COMMA_SPLICE = (
-    r",\s+(?=(?:(?:[Nn]ow|[Tt]hese\s+days|[Nn]owadays),?\s+)?(?:I|[Ww]e)(?:\s+(?!(?:think|guess|mean|suppose|believe|hope|bet|reckon|swear|know|feel|wish)\b)"
+    r",\s+(?=(?:(?:[Nn]ow|[Tt]hese\s+days|[Nn]owadays),?\s+)?"
+    r"(?:I|[Ww]e)(?:\s+(?!(?:think|guess|mean|suppose|believe|hope|bet|reckon|swear|know|feel|wish)\b)"
     r"[a-z]+|['’](?:m|ve|d|ll|re)\b)|[Nn]o\s+more\s+[a-z])"
 )
 """A comma that opens a new first-person clause ("I don't live in Leeds anymore, I moved to
-York", "I used to work at Globex, now I'm at Initech"), not a hedge tacked on ("…, I think", "…, I guess"), or a "no more …" that tells what the
-clause before it gave up ("I've gone pescatarian, no more red meat"): what comes after it has
-its own negation and hedges, when what comes before it is a clause too (``opens_own_clause``)."""
+York", "I used to work at Globex, now I'm at Initech"), not a hedge tacked on ("…, I think",
+"…, I guess"), or a "no more …" that tells what the clause before it gave up ("I've gone
+pescatarian, no more red meat"): what comes after it has its own negation and hedges, when
+what comes before it is a clause too (``opens_own_clause``)."""
 _COMMA_SPLICE = re.compile(
     COMMA_SPLICE + r"|(?P<conjunction>,?\s+(?:and|so)\s+(?=(?:I|[Ww]e)(?:\s+[a-z]+|['’](?:m|ve|d|ll|re)\b)))"
 )

@@ -2,8 +2,8 @@
 
 ``entity_edges(space, a, b, weight)`` holds one row per pair of co-mentioned entities
 (``a < b``), written by ``SqliteEvidenceStore.add`` in the Level 0 transaction through
-:func:`add_co_mentions`. A walk reads the edges of one frontier per hop, ranked by an SQL
-window so that each entity keeps only its ``limit`` heaviest edges. With a stop rule
+:func:`add_co_mentions`. A walk reads the edges of one frontier per hop and keeps, in Python
+(``_heaviest``), each entity's ``limit`` heaviest edges. With a stop rule
 (``Unsettled``) the candidates' mentions and subjects are read a prefix at a time, as many as
 the rule asks for: the walk is done once, and each read is one more statement.
 """
