@@ -160,12 +160,14 @@ SAID = [
 
 @pytest.fixture(scope="module")
 def memory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
+    """One memory, a space per conversation: "films" (``SAID``) and "pets" (``PUPPY_TALK``)."""
     mem = open_memory(tmp_path_factory.mktemp("members") / "mem")
     days = {"s1": "2024-03-02", "s2": "2024-03-09", "s3": "2024-03-16"}
-    mem.remember("films", [
-        {"text": text, "speaker": speaker, "session": session, "observed_at": f"{days[session]}T10:{i:02d}:00"}
-        for i, (session, speaker, text) in enumerate(SAID)
-    ])  # fmt: skip
+    for space, said in (("films", SAID), ("pets", PUPPY_TALK)):
+        mem.remember(space, [
+            {"text": text, "speaker": speaker, "session": session, "observed_at": f"{days[session]}T10:{i:02d}:00"}
+            for i, (session, speaker, text) in enumerate(said)
+        ])  # fmt: skip
     yield mem
     mem.close()
 
@@ -194,21 +196,9 @@ PUPPY_TALK = [
 ]
 
 
-@pytest.fixture(scope="module")
-def puppies(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
-    mem = open_memory(tmp_path_factory.mktemp("puppies") / "mem")
-    days = {"s1": "2024-03-02", "s2": "2024-03-09", "s3": "2024-03-16"}
-    mem.remember("pets", [
-        {"text": text, "speaker": speaker, "session": session, "observed_at": f"{days[session]}T10:{i:02d}:00"}
-        for i, (session, speaker, text) in enumerate(PUPPY_TALK)
-    ])  # fmt: skip
-    yield mem
-    mem.close()
-
-
-def test_a_question_asking_for_pets_by_a_registry_word_gives_a_place_to_the_pet_named(puppies: Memory) -> None:
+def test_a_question_asking_for_pets_by_a_registry_word_gives_a_place_to_the_pet_named(memory: Memory) -> None:
     """"puppies" is one of the registry's pet words, so the question asks for pets and the turn
     naming the parrot takes a place from the small talk that says the question's word."""
-    found = puppies.recall("pets", "How many puppies has Bo raised?", k=3)
+    found = memory.recall("pets", "How many puppies has Bo raised?", k=3)
     assert any("Kiwi" in item.text for item in found.items)
     assert len(found.items) == 3

@@ -747,6 +747,13 @@ def asserts(ctx: Ctx) -> bool:
     return not (p.negated or p.hedged or p.hypothetical or p.past_habit)
 
 
+def tells_an_end(ctx: Ctx) -> bool:
+    """Whether the part can tell that something held no longer, a past habit included ("I used
+    to live in Leeds": the home of then, left): neither negated, hedged nor hypothetical."""
+    p = ctx.part
+    return not (p.negated or p.hedged or p.hypothetical)
+
+
 def plain(ctx: Ctx) -> bool:
     """Whether the part is neither hedged, hypothetical nor about a past habit."""
     p = ctx.part

@@ -37,6 +37,7 @@ from eywa.extraction.rules.clause import (
     openings,
     rule,
     stated_start,
+    tells_an_end,
 )
 from eywa.extraction.rules.phrasing import article, clean, ended_at, fact, possessive
 from eywa.models import CandidateFact
@@ -356,8 +357,7 @@ def residence(ctx: Ctx) -> Iterator[CandidateFact]:
 def _used_to_live(ctx: Ctx) -> Iterator[CandidateFact]:
     """"I used to live in Leeds": the one part about a past habit that says something of now,
     that the home of then was left (read before ``plain`` turns such parts away)."""
-    p = ctx.part
-    if p.negated or p.hedged or p.hypothetical:
+    if not tells_an_end(ctx):
         return
     for m, s in matches(ctx, _USED_TO_LIVE, we=True):
         if (place := place_name(m.group("place"))) is not None:

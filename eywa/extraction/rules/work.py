@@ -54,6 +54,7 @@ from eywa.extraction.rules.clause import (
     openings,
     rule,
     stated_start,
+    tells_an_end,
 )
 from eywa.extraction.rules.phrasing import article, clean, date_phrase, ended_at, fact, possessive
 from eywa.cessation import GONE_FOR_GOOD, ends_any
@@ -737,8 +738,7 @@ def _used_to_work(ctx: Ctx) -> Iterator[CandidateFact]:
     """"I used to work at Globex", "I used to be a teacher": the one part about a past habit
     that says something of now, that the job of then is held no longer (read before ``plain``
     turns such parts away)."""
-    p = ctx.part
-    if p.negated or p.hedged or p.hypothetical:
+    if not tells_an_end(ctx):
         return
     for m, s in matches(ctx, _USED_TO_WORK):
         if (org := org_name(m.group("org"))) is not None and org not in ctx.persons:
