@@ -371,6 +371,10 @@ SPECS: tuple[AttributeSpec, ...] = (
         words=("health", "sick", "ill", "illness", "condition", "allergic", "allergy", "diagnosed",
                "injury", "injured", "disease"),
         value_case="lower",
+        # "I have asthma" answers "Is Ana asthmatic?", "I'm allergic to peanuts" (value
+        # "peanuts allergy") "Is Ana allergic to peanuts?": a condition is asked about in
+        # another form of its words than it was said in.
+        word_forms=True,
     ),
     AttributeSpec(
         name="plans", cardinality="multi", tau_days=120.0,

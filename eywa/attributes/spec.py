@@ -83,6 +83,11 @@ class AttributeSpec(BaseModel):
             kind of thing it is ("Is Ana an engineer?" names "software engineer", "Is Ana a
             teacher?" "music teacher"); off where the last word is no kind ("Does Ana live in
             York?" does not name New York).
+        word_forms: whether a question names a value by other forms of its words, each word
+            of the value said in some form, in any order ("Is Ana allergic to peanuts?" names
+            "peanuts allergy", "Is Ana asthmatic?" "asthma", "… lactose intolerant?" "lactose
+            intolerance": ``eywa.attributes.forms``); on where a value is a noun asked about
+            by its adjective (conditions), off where a shared stem may be another word.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -103,3 +108,4 @@ class AttributeSpec(BaseModel):
     wh_words: tuple[WhWord, ...] = ()
     lasting: bool = False
     named_by_head: bool = False
+    word_forms: bool = False

@@ -188,12 +188,13 @@ BODY_PARTS = alternation(
     """arm arms leg legs ankle ankles wrist wrists knee knees hip back shoulder shoulders neck
     foot feet hand hands finger fingers toe toes rib ribs elbow collarbone nose jaw"""
 )
-CONDITIONS = alternation(
-    """asthma diabetes type_1_diabetes type_2_diabetes adhd anxiety depression arthritis migraines eczema epilepsy insomnia
-    cancer covid the_flu a_cold celiac_disease crohn's ibs ptsd autism dyslexia tinnitus
+_CONDITIONS = """asthma diabetes type_1_diabetes type_2_diabetes adhd anxiety depression arthritis migraines eczema
+    epilepsy insomnia cancer covid the_flu a_cold celiac_disease crohn's ibs ptsd autism dyslexia tinnitus
     high_blood_pressure a_concussion pneumonia ADHD IBS PTSD OCD COVID"""
-)
+CONDITIONS = alternation(_CONDITIONS)
 """Conditions by name; the acronyms also as they are written ("I have ADHD")."""
+CONDITION_NAMES = tuple(dict.fromkeys(w.replace("_", " ").lower() for w in _CONDITIONS.split()))
+"""The conditions of ``CONDITIONS``, each once, in lower case ("celiac disease")."""
 
 NOT_HOBBY_GERUNDS = frozenset(
     """being having getting seeing hearing knowing thinking feeling talking saying telling

@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Final
 
 from eywa.attributes import get_attribute, value_surfaces
+from eywa.attributes.forms import form_of_any, word_list
 from eywa.models import Delta, Dimension
 from eywa.nous import UNSEEN, dimension_line, set_members, shown_value
 
@@ -110,32 +111,53 @@ def _surface_words(surface: str) -> str:
     return _words(surface)
 
 
+@functools.lru_cache(maxsize=4096)
+def _surface_list(surface: str) -> tuple[str, ...]:
+    """The words of a value's surface, for an attribute named by word forms (cached as
+    ``_surface_words`` is)."""
+    return tuple(word_list(surface))
+
+
 def asked_values(question: str, dimension: Dimension) -> tuple[str, ...]:
     """The dimension's values the question names, directly or by a registry synonym.
 
     "Does Priya eat meat?" names ``meat`` of diet; "Is Priya vegetarian?" names it too
     (vegetarian is meat with negative polarity); "Is Priya an engineer?" names "software
     engineer" of an attribute named by its head (``AttributeSpec.named_by_head``). Whole
-    words, case-insensitive, in the order of the distribution.
+    words, case-insensitive, in the order of the distribution. Of an attribute named by word
+    forms (``AttributeSpec.word_forms``), a value is named when each of its words is said in
+    some form, in any order: "Is Priya allergic to peanuts?" names "peanuts allergy", "Is
+    Priya asthmatic?" "asthma"; "Is Priya allergic to cats?" names neither.
     """
     said = _words(question)
     found: list[str] = []
-    by_head = get_attribute(dimension.attribute).named_by_head
+    spec = get_attribute(dimension.attribute)
+    said_list = word_list(question) if spec.word_forms else []
     for value in dimension.distribution:
         if value == UNSEEN:
             continue
-        surfaces = [_surface_words(s) for s, _ in value_surfaces(dimension.attribute, value)]
-        if by_head and " " in value.strip():
+        raw = [s for s, _ in value_surfaces(dimension.attribute, value)]
+        surfaces = [_surface_words(s) for s in raw]
+        if spec.named_by_head and " " in value.strip():
             surfaces.append(_surface_words(value.split()[-1]))  # "an engineer" names "software engineer"
-        if any(words.strip() and words in said for words in surfaces):
+        if any(words.strip() and words in said for words in surfaces) or any(
+            _said_in_forms(_surface_list(s), said_list) for s in raw
+        ):
             found.append(value)
     return tuple(found)
+
+
+def _said_in_forms(words: Sequence[str], said: Sequence[str]) -> bool:
+    """Whether each of ``words`` (a value's) is a form of one of ``said`` (a question's)."""
+    return bool(words) and bool(said) and all(form_of_any(w, said) for w in words)
 
 
 def names_only_values(answer: StateAnswer, words: Sequence[str]) -> bool:
     """Whether every one of ``words`` (the question's words besides person and attribute,
     see ``Plan.other_words``) is a word of a value the question names: then the question
     asks for this dimension and nothing else ("Does Dario still have his cat *Biscuit*?").
+    Of an attribute named by word forms, a form of such a word counts ("intolerant" of
+    "lactose intolerance", ``AttributeSpec.word_forms``).
     """
     known = {
         w.casefold()
@@ -143,6 +165,9 @@ def names_only_values(answer: StateAnswer, words: Sequence[str]) -> bool:
         for surface, _ in value_surfaces(answer.attribute, value)
         for w in _WORD.findall(surface)
     }
+    if get_attribute(answer.attribute).word_forms:
+        # "Is Priya lactose intolerant?" names "lactose intolerance" by another form of it.
+        return all(form_of_any(word.casefold(), known) for word in words)
     return all(word in known for word in words)
 
 

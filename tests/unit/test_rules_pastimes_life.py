@@ -150,6 +150,15 @@ def test_education_forms(text: str, expected: set[Fact]) -> None:
         ("I've had the flu twice this winter.", set()),  # had and gone
         ("I haven't had migraines for years.", set()),
         ("Maybe I've had asthma for years.", set()),
+        # a condition by its adjective: the condition of the lexicon it is a form of
+        ("I'm diabetic.", {("health", "diabetes", "positive", "asserted")}),
+        ("I'm asthmatic and I run anyway.", {("health", "asthma", "positive", "asserted")}),
+        ("I'm a type 1 diabetic.", {("health", "diabetes", "positive", "asserted")}),
+        ("I'm celiac.", {("health", "celiac disease", "positive", "asserted")}),
+        ("I'm not diabetic.", set()),
+        ("I'm a diabetic nurse.", set()),  # a job, not a condition of the speaker
+        ("I'm so ecstatic!", set()),
+        ("I'm depressed about the game.", set()),  # a mood's adjective, not a condition's
     ],
 )
 def test_health_forms(text: str, expected: set[Fact]) -> None:

@@ -108,6 +108,21 @@ def test_employer_forms(text: str, expected: set[Fact]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I retired from teaching last year.", {("employer", "retired", "positive", "asserted"),
+                                                ("occupation", "teacher", "negative", "asserted")}),
+        ("I'm retired from nursing now.", {("employer", "retired", "positive", "asserted"),
+                                           ("occupation", "nurse", "negative", "asserted")}),
+        ("I retired from teaching the choir.", set()),  # a class, not the trade
+        ("I never retired from teaching.", set()),
+    ],
+)  # fmt: skip
+def test_a_trade_retired_from_ends_its_occupation(text: str, expected: set[Fact]) -> None:
+    assert facts(text, attribute="employer") | facts(text, attribute="occupation") == expected
+
+
+@pytest.mark.parametrize(
     ("text", "employer"),
     [
         ("I started working for Initech.", "Initech"),

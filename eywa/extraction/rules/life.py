@@ -8,15 +8,26 @@ with my master's" are positive and dated; "I dropped out of X" is negative.
 
 Health: "I'm allergic to cats" (value "cats allergy"), "I was diagnosed with asthma", "I
 broke my wrist" (value "broken wrist"), "I hurt my knee" (value "knee injury"), "I have
-asthma"; "I've recovered from X" is X, negative.
+asthma", "I'm asthmatic" (a condition by its adjective: value "asthma"); "I've recovered from
+X" is X, negative.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
-from eywa.extraction.lexicon import BODY_PARTS, CONDITIONS, DEGREES, INSTITUTION_HEADS, LANGUAGES, PROPER
+from eywa.attributes.forms import same_word
+from eywa.extraction.lexicon import (
+    BODY_PARTS,
+    CONDITION_NAMES,
+    CONDITIONS,
+    DEGREES,
+    INSTITUTION_HEADS,
+    LANGUAGES,
+    PROPER,
+)
 from eywa.extraction.rules.clause import (
     A,
     ADV,
@@ -24,6 +35,7 @@ from eywa.extraction.rules.clause import (
     HAVE,
     SUBJ,
     Ctx,
+    Rule,
     asserts,
     lasting,
     matches,
@@ -156,6 +168,18 @@ _INTOLERANT = rule(
 )
 """"I'm lactose intolerant", "I'm gluten intolerant": a condition (``lactose intolerance``), as an
 allergy is one."""
+_CONDITION_ADJECTIVE = Rule(
+    rf"{SUBJ}{BE}\s+{ADV}(?P<a>(?:a|an)\s+)?(?:(?P<type>type\s+[12])\s+)?(?P<what>[a-z]+)"
+    r"(?=\s*(?:[.!?,;]|$)|\s+(?:and|but|so|too|now|myself|since|as\s+well|though)\b)",
+    frozenset({"am", "is", "are", "m", "s", "re"}),
+)
+""""I'm diabetic", "I'm asthmatic", "Eva is epileptic", "I'm a type 1 diabetic" (diabetes): the condition an
+adjective of it names (``_condition_named``), where the adjective ends what is said of the
+subject ("I'm a diabetic nurse" is a job). Gated on the verb (every such part has one) and, in
+``health``, on a word of the part that names a condition, which is the cheap test."""
+_ADJECTIVE_ENDINGS = ("ic", "iac")
+"""The endings of the adjectives that name a condition ("asthmatic", "insomniac"); a mood's
+adjective is another ("I'm depressed about it" is no diagnosis)."""
 _DIAGNOSED = rule(
     rf"{SUBJ}\s+(?:was|got|{HAVE}\s+been|{A}ve\s+been)\s+{ADV}diagnosed\s+with\s+(?:a\s+|an\s+)?"
     r"(?P<what>(?:[a-z][a-z'’-]+|[A-Z]{2,5}\b)(?:\s+(?:[a-z][a-z'’-]+|\d)){0,3}?)"
@@ -295,6 +319,32 @@ def _condition(raw: str) -> str:
     return what.lower() if what.isupper() else what
 
 
+@functools.lru_cache(maxsize=2048)
+def _condition_named(adjective: str) -> str | None:
+    """The condition of the lexicon an adjective names, or None: one whose name's first word is
+    another form of the adjective ("diabetic" → "diabetes", "asthmatic" → "asthma", "celiac" →
+    "celiac disease"; ``eywa.attributes.forms``), for an adjective of a condition's ending
+    (``_ADJECTIVE_ENDINGS``). Pure."""
+    if not adjective.endswith(_ADJECTIVE_ENDINGS):
+        return None
+    return next((n for n in CONDITION_NAMES if n != adjective and same_word(adjective, n.split()[0])), None)
+
+
+def _conditions_by_adjective(ctx: Ctx) -> Iterator[CandidateFact]:
+    """"I'm diabetic", "I'm a type 1 diabetic": the condition (``_CONDITION_ADJECTIVE``)."""
+    if not any(_condition_named(w) for w in ctx.part.words):
+        return
+    for m, s in matches(ctx, _CONDITION_ADJECTIVE):
+        what = m.group("what").lower()
+        if (condition := _condition_named(what)) is None:
+            continue
+        # "a type 1 diabetic": diabetes, the kind said in the statement only (the value with
+        # it, "type 1 diabetes", is not what Level 0 read the number of: "1 diabetic").
+        kind = " ".join(m.group("type").lower().split()) if m.group("type") else ""
+        said = " ".join(w for w in ("a" if m.group("a") else "", kind, what) if w)
+        yield fact(ctx, s, f"{s} is {said}", "health", condition, confidence=0.8)
+
+
 def health(ctx: Ctx) -> Iterator[CandidateFact]:
     """Health facts of one part. A diagnosis or a condition had since long ago is still had when
     the part speaks of then ("I was diagnosed with asthma as a kid", "I've had asthma since I was
@@ -327,6 +377,7 @@ def health(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _INTOLERANT):
         what = m.group("what").lower()
         yield fact(ctx, s, f"{s} is {what} intolerant", "health", f"{what} intolerance", confidence=0.85)
+    yield from _conditions_by_adjective(ctx)
     for m, s in matches(ctx, _INJURED):
         verb, part = m.group("verb"), m.group("part")
         value = f"{_BROKEN[verb]} {part}" if verb in _BROKEN else f"{part} injury"

@@ -648,6 +648,15 @@ _NO_LONGER_TRADE = rule(
 """"I'm not teaching anymore", "I don't teach any more", "I no longer teach" (also the reply
 "Still teaching?" — "Not anymore.", read as the first): the trade's occupation held no longer;
 only with nothing taught after the verb ("I'm not teaching yoga anymore" may be a class)."""
+_RETIRED_FROM_TRADE = rule(
+    rf"{SUBJ}(?:{HAVE}|{BE})?\s+{ADV}retired\s+from\s+(?P<trade>teach|tutor|coach|lectur|nurs)ing\b"
+    r"(?=\s*(?:[.!?,;]|$)|\s+(?:at|in|on|last|this|after|when|two|three|a\s+few|a\s+couple|years?|back|early"
+    r"|recently|and|but|so|now|for\s+good)\b)",
+    "retired",
+)
+""""I retired from teaching last year", "I'm retired from nursing", "I retired from teaching at
+Oakwood High in 2020": the trade's occupation held no longer and the employer ``retired``, from
+then (not "I retired from teaching the choir", a class: what follows says when or where)."""
 _WORKS_AS = rule(
     rf"{SUBJ}(?:{BE}|{HAVE}\s+been)?\s+{ADV}(?:work|works|working|(?P<freelance>freelance|freelances|freelancing))"
     rf"{_SHIFT}\s+as\s+(?:a|an)\s+{_TITLE}",
@@ -807,6 +816,12 @@ def employment(ctx: Ctx) -> Iterator[CandidateFact]:
         title = _TRADES[m.group("trade").lower()]
         yield fact(ctx, s, f"{s} is no longer {article(title)} {title}", "occupation", title, polarity="negative",
                    confidence=0.75)
+    for m, s in matches(ctx, _RETIRED_FROM_TRADE):
+        if not ctx.part.negated:
+            title, since = _TRADES[m.group("trade").lower()], past_date(ctx, m)
+            said = f"{s} retired from {m.group('trade').lower()}ing"
+            yield fact(ctx, s, said, "occupation", title, polarity="negative", valid_from=since, confidence=0.8)
+            yield fact(ctx, s, said, "employer", "retired", valid_from=since, confidence=0.8)
     if not asserts(ctx):
         return
     for m, s in matches(ctx, _WORKS) + matches(ctx, _EMPLOYED) + matches(ctx, _MY_JOB, anywhere=True):
