@@ -245,12 +245,14 @@ def ends_any(text: str, words: Iterable[str], *, start: int = 0, end: int | None
         if cue.cancelled or not start <= cue.start < stop:
             continue
         scope = [w.casefold() for w in _WORD.findall(text[max(cue.scope_start, start) : min(cue.scope_end, stop)])]
-        if any(_same_word(w, s) for w in wanted for s in scope):
+        if any(same_word(w, s) for w in wanted for s in scope):
             return True
     return False
 
 
-def _same_word(a: str, b: str) -> bool:
+def same_word(a: str, b: str) -> bool:
+    """Whether two case-folded words are one word: equal, or sharing a stem of at least four
+    letters and three quarters of the shorter ("pottery"/"potteries", "teacher"/"teaching")."""
     if a == b:
         return True
     shorter = min(len(a), len(b))

@@ -21,8 +21,12 @@ longer", "I moved"), when the value itself says the one before ended (the regist
 ``change_values``: "I'm retired" ends the job), and when a negative belief is a cessation
 of its own value ("I quit pottery", "I left Google", "our dog died"; see ``eywa.cessation``): the speaker says the
 value stopped being true, so the confidence it had is released before the update instead of
-being argued away by one report of equal weight. A plain negation ("I don't eat meat") is
-not a change: said three times, it should accumulate.
+being argued away by one report of equal weight. So does a negative belief that denies a
+question it cites, put by someone else, asking whether its value *still* holds ("Do you
+still work at Initech?" — "No."; "Are you at Initech anymore?"): asked of a value the asker
+knew, a no says that value ended (``asked_if_still``). A plain negation ("I don't eat meat")
+is not a change: said three times, it should accumulate; nor is a no to a question that
+does not ask about now ("Do you work at Initech?" — "No." may say it never held).
 """
 
 from __future__ import annotations
@@ -33,15 +37,21 @@ from datetime import datetime
 
 from pydantic import Field, field_validator
 
-from eywa.cessation import ends_any
+from eywa.cessation import ends_any, same_word
 from eywa.models import Belief, Evidence, Frozen, Modality, Polarity, SignalKind, as_utc
 from eywa.nous.params import DEFAULT_PARAMS, AttributeSpecLike, NousParams
+from eywa.signals.cues import NEGATION
 
 TENTATIVE: frozenset[Modality] = frozenset({"hedged", "planned", "hypothetical"})
 """Modalities that enter with low reliability and may never flip a single-valued mode."""
 
 _SECOND_HAND_ROLES = frozenset({"assistant", "system"})
 _VALUE_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
+_QUESTION = re.compile(r"[^.!?]*\?")
+"""A sentence a question mark closes."""
+_STILL = re.compile(r"\b(?:still|anymore|any\s+longer|any\s+more(?=\s*[?,]))\b", re.IGNORECASE)
+"""The words that ask whether something goes on holding: "Do you still …?", "… anymore?",
+"… any longer?", "… any more?" (at the end of its clause: not "any more cake?")."""
 
 
 class Observation(Frozen):
@@ -131,12 +141,51 @@ def stated_start(belief: Belief, cited: Sequence[Evidence]) -> datetime | None:
     return start if start < event_time(belief, cited) else None
 
 
+def _value_words(belief: Belief) -> list[str]:
+    """The words of a negative belief's value that can name it in a turn (three letters or
+    more), else none: only a negative belief can say its value ended."""
+    if belief.polarity != "negative" or not belief.value:
+        return []
+    return [w for w in _VALUE_WORD.findall(belief.value) if len(w) > 2]
+
+
 def ended(belief: Belief, cited: Sequence[Evidence]) -> bool:
     """Whether a negative belief is a cessation of its value in one of the cited turns."""
-    if belief.polarity != "negative" or not belief.value:
-        return False
-    words = [w for w in _VALUE_WORD.findall(belief.value) if len(w) > 2]
+    words = _value_words(belief)
     return bool(words) and any(ends_any(e.text, words) for e in cited)
+
+
+def asked_if_still(belief: Belief, cited: Sequence[Evidence]) -> bool:
+    """Whether a negative belief is the no to a question, among its cited turns, that asked
+    whether its value still holds.
+
+    The question is a sentence closed by "?" with a word that asks whether something goes on
+    holding ("still", "anymore", "any longer") and a word of the value ("Do you still work at
+    Initech?", "Still teaching?" for a teacher), and no negation: a no to "Are you still not
+    eating meat?" or "Don't you still work there?" says nothing certain. Another cited turn,
+    by someone else and not said before it, is the reply. Such a question is put about a
+    value the asker knew held; its no says the value ended, as "Not anymore." does, where a
+    no to "Do you work at Initech?" may only say it never held.
+    """
+    words = [w.casefold() for w in _value_words(belief)]
+    if not words:
+        return False
+    for asked in cited:
+        replied = any(
+            e.id != asked.id and e.speaker and asked.speaker and e.speaker != asked.speaker
+            and as_utc(e.observed_at) >= as_utc(asked.observed_at)
+            for e in cited
+        )  # fmt: skip
+        if replied and any(_asks_if_still(q.group(0), words) for q in _QUESTION.finditer(asked.text)):
+            return True
+    return False
+
+
+def _asks_if_still(question: str, words: Sequence[str]) -> bool:
+    if _STILL.search(question) is None or NEGATION.search(question) is not None:
+        return False
+    said = [w.casefold() for w in _VALUE_WORD.findall(question)]
+    return any(same_word(w, s) for w in words for s in said)
 
 
 def _ends_before(belief: Belief, spec: AttributeSpecLike | None) -> bool:
@@ -165,7 +214,10 @@ def observation_from_belief(
         return None
     cited_ids = set(belief.evidence_ids)
     cited = [e for e in evidence if e.id in cited_ids]
-    change = any(e.signals_of(SignalKind.CORRECTION) for e in cited) or ended(belief, cited) or _ends_before(belief, spec)
+    change = (
+        any(e.signals_of(SignalKind.CORRECTION) for e in cited) or ended(belief, cited)
+        or asked_if_still(belief, cited) or _ends_before(belief, spec)
+    )  # fmt: skip
     second_hand = bool(cited) and all((e.role or "").lower() in _SECOND_HAND_ROLES for e in cited)
     score = belief.report.score if belief.report is not None else None
     at = event_time(belief, cited)
