@@ -245,14 +245,16 @@ def ends_any(text: str, words: Iterable[str], *, start: int = 0, end: int | None
         if cue.cancelled or not start <= cue.start < stop:
             continue
         scope = [w.casefold() for w in _WORD.findall(text[max(cue.scope_start, start) : min(cue.scope_end, stop)])]
-        if any(same_word(w, s) for w in wanted for s in scope):
+        if any(same_stem(w, s) for w in wanted for s in scope):
             return True
     return False
 
 
-def same_word(a: str, b: str) -> bool:
-    """Whether two case-folded words are one word: equal, or sharing a stem of at least four
-    letters and three quarters of the shorter ("pottery"/"potteries", "teacher"/"teaching")."""
+def same_stem(a: str, b: str) -> bool:
+    """Whether two case-folded words share a stem: equal, or a common beginning of at least
+    four letters and three quarters of the shorter ("pottery"/"potteries", "teacher"/"teaching").
+    Looser than ``eywa.attributes.forms.same_word``, which also bounds the endings: a turn that
+    says a thing ended names it by any word of its family."""
     if a == b:
         return True
     shorter = min(len(a), len(b))

@@ -37,7 +37,7 @@ from datetime import datetime
 
 from pydantic import Field, field_validator
 
-from eywa.cessation import ends_any, same_word
+from eywa.cessation import ends_any, same_stem
 from eywa.models import Belief, Evidence, Frozen, Modality, Polarity, SignalKind, as_utc
 from eywa.nous.params import DEFAULT_PARAMS, AttributeSpecLike, NousParams
 from eywa.signals.cues import NEGATION
@@ -185,7 +185,7 @@ def _asks_if_still(question: str, words: Sequence[str]) -> bool:
     if _STILL.search(question) is None or NEGATION.search(question) is not None:
         return False
     said = [w.casefold() for w in _VALUE_WORD.findall(question)]
-    return any(same_word(w, s) for w in words for s in said)
+    return any(same_stem(w, s) for w in words for s in said)
 
 
 def _ends_before(belief: Belief, spec: AttributeSpecLike | None) -> bool:
