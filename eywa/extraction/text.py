@@ -254,19 +254,25 @@ def trailing_contrast(text: str, start: int = 0, end: int | None = None) -> int 
 COMMA_SPLICE = (
     r",\s+(?=(?:(?:[Nn]ow|[Tt]hese\s+days|[Nn]owadays),?\s+)?"
     r"(?:I|[Ww]e)(?:\s+(?!(?:think|guess|mean|suppose|believe|hope|bet|reckon|swear|know|feel|wish)\b)"
-    r"[a-z]+|['’](?:m|ve|d|ll|re)\b)|[Nn]o\s+more\s+[a-z])"
+    r"[a-z]+|['’](?:m|ve|d|ll|re)\b)|(?:so\s+)?[Nn]o\s+[a-z])"
 )
 """A comma that opens a new first-person clause ("I don't live in Leeds anymore, I moved to
 York", "I used to work at Globex, now I'm at Initech"), not a hedge tacked on ("…, I think",
-"…, I guess"), or a "no more …" that tells what the clause before it gave up ("I've gone
-pescatarian, no more red meat"): what comes after it has its own negation and hedges, when
-what comes before it is a clause too (``opens_own_clause``)."""
+"…, I guess"), or a "no …" (", so no …") that tells what the clause before it gave up or
+goes without ("I've gone pescatarian, no more red meat", "I'm diabetic, so no cake for me"):
+what comes after it has its own negation and hedges, when what comes before it is a clause
+too (``opens_own_clause``): the "no" negates what follows it, not the finished clause before
+("I'm not diabetic, so no worries" keeps its own "not")."""
+SO_NO = r"\s+so\s+(?=no\s+[a-z])"
+"""A "so no …" with no comma before it ("I'm diabetic so no cake for me"): as ``COMMA_SPLICE``'s
+", so no …", the "no" is the next clause's."""
 _COMMA_SPLICE = re.compile(
-    COMMA_SPLICE + r"|(?P<conjunction>,?\s+(?:and|so)\s+(?=(?:I|[Ww]e)(?:\s+[a-z]+|['’](?:m|ve|d|ll|re)\b)))"
+    COMMA_SPLICE + r"|(?P<conjunction>,?\s+(?:and|so)\s+(?=(?:I|[Ww]e)(?:\s+[a-z]+|['’](?:m|ve|d|ll|re)\b))"
+    + "|" + SO_NO + ")"
 )
 """Where the validator cuts a clause, as the rule extractor cuts its parts: a comma splice, or
 "and" / "so" opening a first-person clause ("I don't eat meat and I love hiking": the negation
-is not hiking's; "I love hiking and I might move": the hedge is not hiking's)."""
+is not hiking's; "I love hiking and I might move": the hedge is not hiking's), or "so no …"."""
 _FIRST_PERSON = re.compile(r"(?<![\w'’])(?:I|[Ww]e)(?![\w])")
 
 
@@ -303,8 +309,10 @@ def opens_own_clause(before: str) -> bool:
 def splice_segment(text: str, start: int, end: int, words: Sequence[str]) -> tuple[int, int]:
     """The stretch of ``text[start:end]`` between comma splices and first-person clauses
     opened by "and" or "so" (``_COMMA_SPLICE``) that holds the first of ``words`` (case-folded,
-    whole words); the whole span when none does or there is no cut. The validator reads a
-    value's polarity and modality there, as the rule extractor reads each part on its own."""
+    whole words), else that holds one in another form (``best_match``, as support found it:
+    "diabetic" of "diabetes" in "I'm diabetic, so no cake for me"); the whole span when none
+    does or there is no cut. The validator reads a value's polarity and modality there, as the
+    rule extractor reads each part on its own."""
     cuts = [start]
     for m in _COMMA_SPLICE.finditer(text[start:end]):
         # ", and I …" joins two clauses; a comma alone may follow an adverbial ("Last week, I …")
@@ -317,6 +325,11 @@ def splice_segment(text: str, start: int, end: int, words: Sequence[str]) -> tup
         return start, end
     for a, b in zip(cuts, cuts[1:]):
         if holds_word(text[a:b], words):
+            return a, b
+    wanted = [w.casefold() for w in words if w]
+    for a, b in zip(cuts, cuts[1:]):
+        said = [t.norm for t in tokens(text[a:b])]
+        if any(best_match(w, said) is not None for w in wanted):
             return a, b
     return start, end
 

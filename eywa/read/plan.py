@@ -517,9 +517,70 @@ _ATTRIBUTE_IDIOMS: Final[tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]] = 
 _LIFETIME_DAYS: Final = 50 * YEAR_DAYS
 
 
+_GOVERNING: Final = r"(?:to|with)"
+"""The prepositions after which an attribute's word takes what its value is of ("allergic *to*
+cats", "diagnosed *with* …")."""
+_ARTICLES: Final = r"(?:(?:a|an|the|any|some|my|his|her|their)\s+)?"
+_PHRASE_WORD: Final = r"[^\W\d_][\w'’-]*"
+
+
+@cache
+def _value_phrase_patterns() -> tuple[re.Pattern[str], ...]:
+    """The patterns of ``value_phrases``, made from the registry: for each attribute named by
+    word forms (``AttributeSpec.word_forms``), its words before a governing preposition and
+    its name and one-word aliases (nouns) after a modifier."""
+    patterns: list[re.Pattern[str]] = []
+    for spec in ATTRIBUTES.values():
+        if not spec.word_forms:
+            continue
+        nouns = {normalise_name(n) for n in (spec.name, *spec.aliases) if "_" not in normalise_name(n)}
+        words = nouns | {normalise_name(w) for w in spec.words}
+        heads = "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
+        named = "|".join(sorted((re.escape(w) for w in nouns), key=len, reverse=True))
+        # "allergic to cats (or dogs)", to the end of the question.
+        complement = (
+            rf"\b(?:{heads})\s+{_GOVERNING}\s+{_ARTICLES}"
+            rf"(?P<phrase>{_PHRASE_WORD}(?:\s+{_PHRASE_WORD}){{0,2}})(?=\s*[?.!,;]*\s*$)"
+        )
+        # "cat allergy", "dog-allergy"; not a possessive ("Ana's cat's allergy" is the cat's).
+        modifier = rf"(?<![\w'’-])(?P<phrase>{_PHRASE_WORD})(?<!['’]s)[\s-]+(?:{named})\b"
+        patterns += [re.compile(complement, re.IGNORECASE), re.compile(modifier, re.IGNORECASE)]
+    return tuple(patterns)
+
+
+def value_phrases(question: str) -> tuple[str, tuple[str, ...]]:
+    """The question without the words that say what a condition is of, and those words,
+    case-folded: "Is Ana allergic to cats?" → "Is Ana allergic to ?", ("cats",); "Does Ana
+    have a cat allergy?" → ("cat",). Pure.
+
+    An attribute named by word forms (``AttributeSpec.word_forms``, the conditions of health)
+    has values of several words, a condition and what it is of ("cats allergy"). Asked about,
+    the thing is the complement of the attribute's word ("allergic to cats", "allergy to
+    cats") or a modifier before its noun ("cat allergy"): a word of the value, not a topic,
+    though "cats" alone points at the pets. Read as a topic it made the question ask about two
+    attributes at once, which no current state answers. The words stay the question's other
+    words (``other_words``): "Is Ana allergic to dogs?" names no condition of hers.
+    """
+    said: list[str] = []
+
+    def without_phrase(found: re.Match[str]) -> str:
+        whole, at = found.group(0), found.start()
+        words = [w for w in _words(found.group("phrase")) if w not in STOP_WORDS and w not in _STATE_WORDS]
+        if not words:
+            return whole  # "any allergies", "allergic to anything": no thing named
+        said.extend(words)
+        return whole[: found.start("phrase") - at] + whole[found.end("phrase") - at :]
+
+    for pattern in _value_phrase_patterns():
+        question = pattern.sub(without_phrase, question)
+    return question, tuple(dict.fromkeys(said))
+
+
 def _idioms(question: str) -> tuple[list[list[str]], str]:
     """The attributes of the question's idioms, and the question without them (but for the
-    words of a pattern's ``keep`` group, which point at attributes of their own)."""
+    words of a pattern's ``keep`` group, which point at attributes of their own) and without
+    the words of a value's phrase (``value_phrases``)."""
+    question = value_phrases(question)[0]
     groups: list[list[str]] = []
     for pattern, attributes in _ATTRIBUTE_IDIOMS:
         if pattern.search(question):
@@ -643,9 +704,12 @@ def other_words(question: str, entities: Sequence[str]) -> tuple[str, ...]:
     "married", "pets") and idioms ("grow up"), function words and present-tense words
     ("now", "still") are set aside, case-folded, in order."""
     named = {w for name in entities for w in _words(name)}
+    of_values = value_phrases(question)[1]
     left: list[str] = []
-    for word in _words(_idioms(question)[1]):
-        if word in STOP_WORDS or word in _STATE_WORDS or word in named or attributes_for_words([word]):
+    for word in _words(_idioms(question)[1]) + list(of_values):
+        if word in STOP_WORDS or word in _STATE_WORDS or word in named:
+            continue
+        if word not in of_values and attributes_for_words([word]):
             continue
         if word not in left:
             left.append(word)

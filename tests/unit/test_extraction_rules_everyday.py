@@ -226,3 +226,27 @@ def test_an_occupation_held_no_longer_is_negative(text: str, title: str) -> None
 )  # fmt: skip
 def test_an_occupation_denied_without_an_end_or_in_a_condition_is_not_ended(text: str) -> None:
     assert not [f for f in facts(text, attribute="occupation") if f[2] == "negative"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("I'm diabetic, so no cake for me.", {("health", "diabetes", "positive", "asserted")}),
+     ("I'm diabetic so no cake for me.", {("health", "diabetes", "positive", "asserted")}),
+     ("I have asthma, no running for me.", {("health", "asthma", "positive", "asserted")}),
+     ("I'm not diabetic, so no worries.", set()),  # the clause's own "not"
+     ("I'm diabetic, no?", set()),  # a tag asks: nothing after "no" is negated
+     ("I might be diabetic, so no cake.", set())],  # the hedge stays the clause's
+)  # fmt: skip
+def test_a_no_after_a_finished_clause_is_what_follows_it(text: str, expected: set[tuple[str, str, str, str]]) -> None:
+    # The "no" negated the whole clause: the validator refused the condition as a flip.
+    assert facts(text, attribute="health") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("I have a dog, no cats though.", {("pets", "dog", "positive", "asserted")}),
+     ("I work at Initech, no joke.", {("employer", "Initech", "positive", "asserted")})],
+)  # fmt: skip
+def test_a_no_after_a_comma_leaves_the_clause_before_it(text: str, expected: set[tuple[str, str, str, str]]) -> None:
+    attribute = next(iter(expected))[0]
+    assert facts(text, attribute=attribute) == expected

@@ -458,3 +458,39 @@ def test_a_move_to_come_is_asked_of_the_plans(question: str, attributes: tuple[s
 )
 def test_what_one_does_is_her_work_unless_asked_of_a_relation(question: str, groups: list[list[str]]) -> None:
     assert attribute_groups(question) == groups
+
+
+@pytest.mark.parametrize(
+    ("question", "other"),
+    [
+        ("Is Ana allergic to cats?", ("cats",)),
+        ("Does Ana have a cat allergy?", ("cat",)),
+        ("Does Ana have a dog-allergy?", ("dog",)),
+        ("Is Ana still allergic to dogs?", ("dogs",)),
+        ("Is Ana allergic to peanuts?", ("peanuts",)),
+    ],
+)  # fmt: skip
+def test_what_a_condition_is_of_is_a_word_of_its_value_not_a_topic(question: str, other: tuple[str, ...]) -> None:
+    # "cats" alone points at the pets: read as a topic it asked about two attributes at once,
+    # which no current state answers. Of a condition, it is a word of the value.
+    ana = Entity(id="ent_ana", space="s", name="Ana")
+    plan = make_plan(question, [ana], NOW)
+    assert plan.attributes == ("health",) and plan.current_state
+    assert plan.other_words == other
+
+
+@pytest.mark.parametrize(
+    ("question", "attributes"),
+    [
+        ("Does Ana have cats?", ("pets",)),
+        ("Does Ana have any allergies?", ("health",)),
+        ("Is Ana allergic to anything?", ("health",)),
+        ("Does Ana's cat have allergies?", ("pets", "health")),  # her cat's, not a condition of hers
+        ("Is Ana's dog sick?", ("pets", "health")),
+    ],
+)  # fmt: skip
+def test_a_pet_word_outside_a_condition_still_asks_about_pets(question: str, attributes: tuple[str, ...]) -> None:
+    ana = Entity(id="ent_ana", space="s", name="Ana")
+    plan = make_plan(question, [ana], NOW)
+    assert plan.attributes == attributes
+    assert plan.current_state == (len(attributes) == 1)

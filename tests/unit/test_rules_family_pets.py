@@ -846,3 +846,38 @@ def test_a_pet_named_after_its_breed_between_commas(text: str, names: set[str]) 
 )  # fmt: skip
 def test_a_divorce_and_a_partner_said_with_the_verb(text: str, expected: set[Fact]) -> None:
     assert facts(text, attribute="relationship_status") | facts(text, attribute="partner") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I don't have the dog anymore.", {("pets", "dog", "negative", "asserted")}),
+        ("We no longer have our cat.", {("pets", "cat", "negative", "asserted")}),
+        ("I don't have my puppy any more.", {("pets", "dog", "negative", "asserted")}),
+        ("Tobias doesn't have the rabbit anymore.", {("pets", "rabbit", "negative", "asserted")}),
+        ("I don't have a dog.", set()),  # may never have had one: nothing ended
+        ("I don't have the dog walker anymore.", set()),
+        ("I might not have the dog anymore.", set()),
+    ],
+)  # fmt: skip
+def test_a_pet_no_longer_had_is_negative(text: str, expected: set[Fact]) -> None:
+    # The bare no to "Do you still have the dog?" is read as the first of these.
+    assert facts(text, attribute="pets") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "health", "pets"),
+    [
+        ("I have a cat allergy.", {("health", "cat allergy", "positive", "asserted")}, set()),
+        ("I've got a bad peanut allergy.", {("health", "peanut allergy", "positive", "asserted")}, set()),
+        ("Tobias has a dog allergy.", {("health", "dog allergy", "positive", "asserted")}, set()),
+        ("I have a lot of allergies.", set(), set()),
+        ("I have seasonal allergies.", set(), set()),
+        ("I don't have a cat allergy.", set(), set()),
+        ("I have a cat.", set(), {("pets", "cat", "positive", "asserted")}),
+    ],
+)  # fmt: skip
+def test_a_pet_word_before_an_allergy_says_what_the_allergy_is_of(text: str, health: set[Fact], pets: set[Fact]) -> None:
+    # "I have a cat allergy" made a pet cat, and no condition.
+    assert facts(text, attribute="health") == health
+    assert facts(text, attribute="pets") == pets

@@ -22,7 +22,7 @@ from datetime import datetime
 from eywa.attributes.kin import KIN_AGE, KIN_WORDS, kin_subject
 from eywa.extraction.anchors import duration_back
 from eywa.extraction.lexicon import IRREGULAR_PAST
-from eywa.extraction.text import COMMA_SPLICE, STATE_ENDED, Clause, opens_own_clause, trailing_contrast
+from eywa.extraction.text import COMMA_SPLICE, SO_NO, STATE_ENDED, Clause, opens_own_clause, trailing_contrast
 from eywa.models import Evidence, Signal, SignalKind
 from eywa.signals.cues import negations
 
@@ -110,7 +110,8 @@ _PART_BREAK = re.compile(
     r",?\s+(?:and|so|because|since|cause|as|when|while|then|after|before|until|or)\s+"
     rf"(?=(?:{NAME}\s+and\s+)?(?:I|we|he|she|they|you|it|my|our|his|her|their)\b)"
     r"|,\s+(?:so|because|since|which|who|when|while|though)\b|\s+[-–—]+\s+|:\s+"
-    rf"|{COMMA_SPLICE}",  # "I don't live in Leeds anymore, I moved to York"
+    rf"|{COMMA_SPLICE}"  # "I don't live in Leeds anymore, I moved to York"
+    rf"|{SO_NO}",  # "I'm diabetic so no cake for me": the "no" is what follows it
 )
 
 

@@ -5,8 +5,10 @@ species ("dog" for "puppy", "greyhound" or "pup"), so "my dog Pickle", "our pup 
 "Pickle the greyhound" are one value. "I adopted a rescue greyhound called Pickle last
 Saturday" and "we got a kitten" add a pet (dated); "my cat Biscuit died" and "we had to put
 our dog down" remove one (negative), and so does "Biscuit died" alone when the speaker's
-earlier beliefs hold Biscuit as a pet (``Ctx.named``, see ``eywa.extraction.context``). A pet that is only a photo, a toy or a friend's ("my
-friend's dog", "I got this pup for you") is not the speaker's.
+earlier beliefs hold Biscuit as a pet (``Ctx.named``, see ``eywa.extraction.context``); "I don't have
+the dog anymore" ends a pet of that kind. A pet that is only a photo, a toy or a friend's ("my
+friend's dog", "I got this pup for you") is not the speaker's, nor a kind that says what an
+allergy is of ("I have a cat allergy").
 """
 
 from __future__ import annotations
@@ -43,9 +45,12 @@ _NAMED = (
 several pets' names after their kind: "two cats, Luna and Sol.", "kittens named Luna and Sol";
 after its breed said between commas: "a puppy, a golden retriever named Sunny"."""
 _NAME_WORD = re.compile(NAME)
+_NOT_A_CONDITION = r"(?![\s-]+(?:allerg|intoleran)[a-z]*\b)"
+"""A kind said before a condition names what the condition is of, not a pet: "I have a cat
+allergy" (``eywa.extraction.rules.life``)."""
 _HAS = rule(
     rf"{SUBJ}(?:\s+{ADV}(?:have|has|own|owns)|{HAVE}\s+got|\s+have\s+got)\s+(?P<n>{NUMBER_WORD})\s+{PET_ADJECTIVES}"
-    rf"(?P<pet>{PETS})\b{_NAMED}(?:,?\s+and\s+(?:a|an|two|three)\s+{PET_ADJECTIVES}(?P<pet2>{PETS})\b"
+    rf"(?P<pet>{PETS})\b{_NOT_A_CONDITION}{_NAMED}(?:,?\s+and\s+(?:a|an|two|three)\s+{PET_ADJECTIVES}(?P<pet2>{PETS})\b"
     rf"(?:,?\s+(?:named|called)\s+(?P<name2>{NAME})\b(?!{A}s))?)?",
     PETS,
 )
@@ -117,6 +122,19 @@ _NO_PETS = rule(
     rf"{SUBJ}\s+(?:do\s+not|does\s+not|don{A}t|doesn{A}t)\s+(?:have|own)\s+(?:any\s+)?(?:pets|animals)\b",
     "pets animals",
 )
+_NOT_HAVING = rule(
+    rf"{SUBJ}\s+(?:(?:do\s+not|does\s+not|don{A}t|doesn{A}t)\s+{ADV}(?P<verb>have|own)|no\s+longer\s+(?P<verb2>have|has|own|owns))"
+    rf"\s+(?:a|an|the|my|our)\s+{PET_ADJECTIVES}(?P<pet>{PETS})\b"
+    r"(?:\s+(?P<ended>anymore|any\s+more|any\s+longer)\b)?(?=\s*(?:[.!?,;]|$)|\s+(?:now|either|though|at\s+home)\b)",
+    PETS,
+)
+""""I don't have the dog anymore", "we no longer have our cat" (also how a bare no to "Do you
+still have the dog?" is read, ``eywa.extraction.rules.ellipsis``): a pet of that kind the
+speaker had is no longer theirs, as "our cat died" says. Its value is the kind as the part
+says it ("dog" for "puppy"): a pet the speaker named before ("my dog Rex") is not named here,
+and a value the turn does not say would be no value it supports. Only an end ("anymore", "no
+longer"): "I don't have a dog" may deny what never was. Not "I don't have the dog walker
+anymore" (the kind ends its phrase)."""
 NAME_GONE = re.compile(
     rf"(?<![\w'’])(?P<name>{NAME})\s+(?:has\s+|had\s+)?(?:just\s+|sadly\s+|finally\s+)?(?P<gone>died|passed\s+away"
     rf"|passed|{_PUT_DOWN_PASSIVE}|ran\s+away|went\s+missing|(?P<euphemism>(?:is|was)\s+no\s+longer\s+with\s+us(?=\s*(?:[.!;,]|$))))\b"
@@ -258,6 +276,11 @@ def pets(ctx: Ctx) -> Iterator[CandidateFact]:
                    valid_from=past_date(ctx, m), confidence=0.8)
     for m, s in matches(ctx, _NO_PETS, we=True):
         yield fact(ctx, s, f"{s} does not have pets", "pets", "pets", polarity="negative", confidence=0.8)
+    for m, s in matches(ctx, _NOT_HAVING, we=True):
+        if m.group("ended") is None and m.group("verb2") is None:
+            continue
+        kind = pet_value(m.group("pet"), None)
+        yield fact(ctx, s, f"{s} no longer has a {kind}", "pets", kind, polarity="negative", confidence=0.8)
     if ctx.part.negated:
         return
     for m, s in matches(ctx, _GOT, we=True):
