@@ -18,7 +18,7 @@ from typing import Final, Literal
 
 from eywa.attributes import get_attribute
 
-__all__ = ["PETS", "another_kind", "asks_for_kinds", "kind_asked", "only_kinds", "said_kind"]
+__all__ = ["PETS", "another_kind", "asks_for_kinds", "kind_asked", "names_kind", "only_kinds", "said_kind"]
 
 PETS: Final = "pets"
 _GENERIC: Final = frozenset({"pet", "pets", "animal", "animals"})
@@ -68,6 +68,13 @@ def only_kinds(values: Iterable[str]) -> bool:
     that a line of them answers a question for the kind; a name ("Rex") does not. Pure."""
     kinds = _kinds()
     return all(value.casefold() in kinds or value.casefold() in kinds.values() for value in values)
+
+
+def names_kind(values: Iterable[str], kind: str) -> bool:
+    """Whether one of ``values`` (a pets line's members) is the kind itself, or a word of it
+    ("dog", "puppy" for dog): a pet whose name was never said, shown by its kind. Pure."""
+    kinds = _kinds()
+    return any(kinds.get(value.casefold(), value.casefold()) == kind for value in values)
 
 
 def said_kind(statements: Iterable[str], kind: str) -> Literal["kind", "other", "unsaid"]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from eywa.read.pet_kinds import another_kind, asks_for_kinds, kind_asked, only_kinds, said_kind
+from eywa.read.pet_kinds import another_kind, asks_for_kinds, kind_asked, names_kind, only_kinds, said_kind
 
 
 @pytest.mark.parametrize(
@@ -70,3 +70,10 @@ def test_only_kinds_is_a_line_of_unnamed_pets() -> None:
     assert only_kinds(["dog", "Cat", "rabbit"])
     assert not only_kinds(["dog", "Rex"])
     assert only_kinds([])
+
+
+def test_names_kind_is_a_member_shown_by_the_kind_asked() -> None:
+    assert names_kind(["cat", "dog"], "cat")
+    assert names_kind(["Miso", "puppy"], "dog")  # a young one is said of its kind
+    assert not names_kind(["Miso", "dog"], "cat")  # Miso may be the cat; the line does not say
+    assert not names_kind([], "cat")

@@ -38,7 +38,7 @@ from eywa.read.dimension_reads import DimensionReads
 from eywa.read.items import DimensionSource, dimension_id, dimension_key
 from eywa.read.overlap import rank_by_overlap
 from eywa.read.pastime_kinds import HOBBIES, holds_kind, pastime_kind_asked
-from eywa.read.pet_kinds import PETS, another_kind, asks_for_kinds, kind_asked, only_kinds
+from eywa.read.pet_kinds import PETS, another_kind, asks_for_kinds, kind_asked, names_kind, only_kinds
 from eywa.read.plan import Plan, head_attribute
 from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.bundle import Stores
@@ -311,7 +311,7 @@ class DimensionRoute:
             if claim and asks_name:
                 claim = gives_names(answer)  # not "married" to "What is Ana's husband's name?"
             if claim and attribute == PETS:
-                claim = self._pets_answer(query, subject)
+                claim = self._pets_answer(query, subject, answer)
             if claim and attribute == HOBBIES and (pastime := pastime_kind_asked(query.text)) is not None:
                 claim = self._holds_pastime(query.space, subject, pastime)
             if not claim and (unrealised := self._unrealised_plan(query, subject, attribute, answer, reads)) is not None:
@@ -378,20 +378,27 @@ class DimensionRoute:
                 )
         return plan
 
-    def _pets_answer(self, query: Query, subject: str) -> bool:
+    def _pets_answer(self, query: Query, subject: str, answer: StateAnswer) -> bool:
         """Whether the subject's pets line answers the question (``eywa.read.pet_kinds``): not
-        when the question asks for one kind and a pet is said to be of another ("What is Bo's
-        dog called?" with a parrot among them: the line does not say which is which), nor when
-        it asks what kind a pet is and the line names pets rather than kinds ("What kind of
-        dog does Bo have?": "Rex" is no breed)."""
+        when the question asks for one kind and a pet the line names is said to be of another
+        ("What is Bo's dog called?" with a parrot among them: the line does not say which is
+        which), nor when it asks what kind a pet is and the line names pets rather than kinds
+        ("What kind of dog does Bo have?": "Rex" is no breed). A pet no longer had is not in
+        the line (the dog of "I don't have the dog anymore" says nothing of which pet is the
+        cat), and a pet named by its kind says which it is ("pets: cat, dog" answers "Does
+        Bo have a cat?")."""
         kind, for_kinds = kind_asked(query.text), asks_for_kinds(query.text)
         if kind is None and not for_kinds:
             return True
         lines = self._stores.beliefs.beliefs_about(query.space, [subject], [PETS]).get(subject, [])
-        said = [(line.value, line.statement) for line in lines if line.value is not None]
+        held = {member.casefold() for member in answer.members}
+        said = [
+            (line.value, line.statement) for line in lines
+            if line.value is not None and (not held or line.value.casefold() in held)
+        ]  # fmt: skip
         if for_kinds and not only_kinds(value for value, _ in said):
             return False
-        return kind is None or not another_kind(said, kind)
+        return kind is None or names_kind(held, kind) or not another_kind(said, kind)
 
     def _holds_pastime(self, space: str, subject: str, kind: str) -> bool:
         """Whether the subject's pastimes hold one of the kind asked ("What instrument does Ana
