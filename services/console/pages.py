@@ -25,6 +25,7 @@ from eywa.models import BeliefStatus
 from eywa.values import parse_time
 from services.api import browse
 from services.api.deps import ServiceContext, context
+from services.api.middleware import not_utf8
 from services.problems import problem_of
 from services.console.auth import LOGIN_CSRF_COOKIE, ConsoleSession, SessionSigner, new_token, same_token, session_of
 from services.console.highlight import evidence_segments
@@ -89,12 +90,18 @@ def _caller(request: Request, space: str | None = None) -> tuple[ServiceContext,
     """The service context and the live caller, allowed to read ``space``.
 
     Raises:
-        _Refused: 401 without a live key, 403 when the key may not read ``space``.
+        _Refused: 401 without a live key, 403 when the key may not read ``space``, 422 when
+            a path or query value's percent-escapes are not UTF-8: the URL decoding read
+            them as U+FFFD (``/console/spaces/%FF`` was the space ``"\ufffd"``), a value
+            converted on the way, which the API's gate refuses for ``/v1`` (``not_utf8``).
     """
     ctx = context(request)
     session = session_of(request, _state(request).signer, ctx.keys)
     if session is None:
         raise _Refused(401, "sign in with an API key")
+    route = request.scope.get("route")
+    if (field := not_utf8(request.scope, getattr(route, "path", "unmatched"))) is not None:
+        raise _Refused(422, f"{field.partition('.')[2]}: not valid UTF-8 once percent-decoded; text must be valid Unicode")
     if not session.key.allows(space, "read"):
         where = f"space {space!r}" if space is not None else "the console"
         raise _Refused(403, f"this key may not read {where}")
