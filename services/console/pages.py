@@ -13,12 +13,13 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, Final, cast
 
 from fastapi import APIRouter, FastAPI, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from eywa.errors import EywaError
 from eywa.models import BeliefStatus
@@ -63,7 +64,7 @@ def install_console(app: FastAPI, settings_secret: bytes | None) -> None:
     name) is answered as an HTML page with the same status, elsewhere as before."""
     app.state.eywa_console = ConsoleState(SessionSigner(settings_secret or secrets.token_bytes(32)))
     app.include_router(router)
-    app.mount("/console/static", StaticFiles(directory=str(_PACKAGE / "static")), name="console-static")
+    app.mount("/console/static", _whole_files(StaticFiles(directory=str(_PACKAGE / "static"))), name="console-static")
     api_handler = app.exception_handlers[EywaError]
 
     @app.exception_handler(EywaError)
@@ -79,6 +80,27 @@ def install_console(app: FastAPI, settings_secret: bytes | None) -> None:
         if exc.status == 401 and "authorization" not in request.headers:
             return RedirectResponse("/console/login", status_code=303)
         return _page(request, "error.html", {"message": exc.message}, None, status=exc.status)
+
+
+_RANGE_HEADERS: Final = frozenset({b"range", b"if-range"})
+
+
+def _whole_files(app: ASGIApp) -> ASGIApp:
+    """``app`` (the assets) served without the request's ``Range`` and ``If-Range``.
+
+    ``StaticFiles`` answered a malformed or unsatisfiable range itself, in ``text/plain``
+    (400 "Range header: start must be less than end", an empty 416), outside the service's
+    problem+json. The assets are a few kilobytes and no page asks for a part: the whole file
+    is sent (RFC 9110 14.2: a server may ignore ``Range``).
+    """
+
+    async def whole(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            headers = [(name, value) for name, value in scope["headers"] if name not in _RANGE_HEADERS]
+            scope = {**scope, "headers": headers}
+        await app(scope, receive, send)
+
+    return whole
 
 
 def _state(request: Request) -> ConsoleState:
