@@ -41,7 +41,7 @@ def test_a_sign_in_cookie_holding_latin1_bytes_is_refused_as_a_foreign_form(serv
     service.client.cookies.clear()
     response = service.client.post(
         "/console/login", content=f"key={secret}&csrf=abc".encode(),
-        headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": f"{LOGIN_CSRF_COOKIE}=\u00e9t\u00e9".encode("latin-1")},  # type: ignore[dict-item]
+        headers={b"Content-Type": b"application/x-www-form-urlencoded", b"Cookie": f"{LOGIN_CSRF_COOKIE}=\u00e9t\u00e9".encode("latin-1")},
         follow_redirects=False,
     )  # fmt: skip
     assert response.status_code == 403, response.text
