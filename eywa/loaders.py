@@ -136,7 +136,7 @@ def load_turns_file(path: Path) -> list[TurnBatch]:
     if stripped.startswith("["):
         data = _parsed(path, text)
         if is_locomo(data):
-            return [(sample["sample_id"], locomo_turns(path, sample)) for sample in data]
+            return [(_sample_space(path, index, sample), locomo_turns(path, sample)) for index, sample in enumerate(data)]
         if not isinstance(data, list):  # pragma: no cover - '[' always parses to a list
             raise _fail(path, "top level", "expected a list")
         turns = [_check_turn(path, f"item {i}", raw) for i, raw in enumerate(data)]
@@ -252,6 +252,22 @@ def locomo_turns(path: Path, sample: dict[str, Any]) -> list[dict[str, Any]]:
                 turn["external_id"] = str(dia_id)
             turns.append(_check_turn(path, where, turn))
     return turns
+
+
+def _sample_space(path: Path, index: int, sample: dict[str, Any]) -> str:
+    """The space a LoCoMo sample's turns go to: its ``sample_id``, a non-blank string.
+
+    A number reached the progress bar, which raised ``TypeError`` (a traceback, not one error
+    line), and a ``null`` made the file read as a plain turn file, so ``--space`` took every
+    sample into one space; neither is converted into a name.
+
+    Raises:
+        InvalidInputError: ``sample_id`` is not a non-blank string.
+    """
+    sample_id = sample["sample_id"]
+    if not isinstance(sample_id, str) or not sample_id.strip():
+        raise _fail(path, f"sample {index}", f"sample_id: must be a non-empty string, got {json.dumps(sample_id)}")
+    return sample_id
 
 
 def locomo_samples(path: Path) -> list[dict[str, Any]]:

@@ -266,10 +266,17 @@ def _check_dimension(number: int, dimension: DimensionRecord) -> None:
         raise InvalidInputError.at(f"line.{number}", f"dimension.state.{problem}")
 
 
+def _without_mark(line: str | bytes) -> str | bytes:
+    """``line`` without a leading UTF-8 byte order mark (as text, or its three bytes)."""
+    return line.removeprefix(b"\xef\xbb\xbf") if isinstance(line, bytes) else line.removeprefix("\ufeff")
+
+
 def parse_lines(lines: Iterable[str | bytes]) -> tuple[ExportHeader, Iterator[ExportRecord]]:
     """The header of an export and an iterator over its records, each line validated.
 
-    Blank lines are skipped. Line numbers count from 1 (the header).
+    Blank lines are skipped. Line numbers count from 1 (the header). A UTF-8 byte order mark
+    before the header (an export saved again by a Windows editor; ``eywa ingest`` skips one
+    too) is skipped: it made the header ``Invalid JSON`` on every surface.
 
     Raises:
         InvalidInputError: the first line is not an ``eywa-export`` version 1 header, or a
@@ -281,7 +288,7 @@ def parse_lines(lines: Iterable[str | bytes]) -> tuple[ExportHeader, Iterator[Ex
     if first is None:
         raise InvalidInputError.at("line.1", "the export is empty: expected an eywa-export header")
     try:
-        header = ExportHeader.model_validate_json(first[1])
+        header = ExportHeader.model_validate_json(_without_mark(first[1]))
     except ValidationError as exc:
         raise _refused(first[0], exc) from exc
     _check_storable(first[0], header)

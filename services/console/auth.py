@@ -62,8 +62,16 @@ def new_token() -> str:
 
 
 def same_token(given: str | None, expected: str | None) -> bool:
-    """Whether two tokens are present and equal, compared in constant time."""
-    return bool(given) and bool(expected) and hmac.compare_digest(str(given), str(expected))
+    """Whether two tokens are present and equal, compared in constant time.
+
+    Compared as UTF-8 bytes: ``hmac.compare_digest`` raises ``TypeError`` for a ``str``
+    holding a non-ASCII character, and both sides come from the client (a form field, a
+    cookie), so ``csrf=é`` was a 500 where a foreign token is a 403. ``surrogatepass`` keeps
+    a lone surrogate encodable; it never equals a token ``new_token`` made.
+    """
+    if not given or not expected:
+        return False
+    return hmac.compare_digest(str(given).encode("utf-8", "surrogatepass"), str(expected).encode("utf-8", "surrogatepass"))
 
 
 class SessionSigner:

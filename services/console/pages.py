@@ -13,18 +13,20 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, Final, cast
 
 from fastapi import APIRouter, FastAPI, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from eywa.errors import EywaError
 from eywa.models import BeliefStatus
 from eywa.values import parse_time
 from services.api import browse
 from services.api.deps import ServiceContext, context
+from services.api.middleware import not_utf8
 from services.problems import problem_of
 from services.console.auth import LOGIN_CSRF_COOKIE, ConsoleSession, SessionSigner, new_token, same_token, session_of
 from services.console.highlight import evidence_segments
@@ -62,7 +64,7 @@ def install_console(app: FastAPI, settings_secret: bytes | None) -> None:
     name) is answered as an HTML page with the same status, elsewhere as before."""
     app.state.eywa_console = ConsoleState(SessionSigner(settings_secret or secrets.token_bytes(32)))
     app.include_router(router)
-    app.mount("/console/static", StaticFiles(directory=str(_PACKAGE / "static")), name="console-static")
+    app.mount("/console/static", _whole_files(StaticFiles(directory=str(_PACKAGE / "static"))), name="console-static")
     api_handler = app.exception_handlers[EywaError]
 
     @app.exception_handler(EywaError)
@@ -80,6 +82,27 @@ def install_console(app: FastAPI, settings_secret: bytes | None) -> None:
         return _page(request, "error.html", {"message": exc.message}, None, status=exc.status)
 
 
+_RANGE_HEADERS: Final = frozenset({b"range", b"if-range"})
+
+
+def _whole_files(app: ASGIApp) -> ASGIApp:
+    """``app`` (the assets) served without the request's ``Range`` and ``If-Range``.
+
+    ``StaticFiles`` answered a malformed or unsatisfiable range itself, in ``text/plain``
+    (400 "Range header: start must be less than end", an empty 416), outside the service's
+    problem+json. The assets are a few kilobytes and no page asks for a part: the whole file
+    is sent (RFC 9110 14.2: a server may ignore ``Range``).
+    """
+
+    async def whole(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            headers = [(name, value) for name, value in scope["headers"] if name not in _RANGE_HEADERS]
+            scope = {**scope, "headers": headers}
+        await app(scope, receive, send)
+
+    return whole
+
+
 def _state(request: Request) -> ConsoleState:
     found: ConsoleState = request.app.state.eywa_console
     return found
@@ -89,12 +112,18 @@ def _caller(request: Request, space: str | None = None) -> tuple[ServiceContext,
     """The service context and the live caller, allowed to read ``space``.
 
     Raises:
-        _Refused: 401 without a live key, 403 when the key may not read ``space``.
+        _Refused: 401 without a live key, 403 when the key may not read ``space``, 422 when
+            a path or query value's percent-escapes are not UTF-8: the URL decoding read
+            them as U+FFFD (``/console/spaces/%FF`` was the space ``"\ufffd"``), a value
+            converted on the way, which the API's gate refuses for ``/v1`` (``not_utf8``).
     """
     ctx = context(request)
     session = session_of(request, _state(request).signer, ctx.keys)
     if session is None:
         raise _Refused(401, "sign in with an API key")
+    route = request.scope.get("route")
+    if (field := not_utf8(request.scope, getattr(route, "path", "unmatched"))) is not None:
+        raise _Refused(422, f"{field.partition('.')[2]}: not valid UTF-8 once percent-decoded; text must be valid Unicode")
     if not session.key.allows(space, "read"):
         where = f"space {space!r}" if space is not None else "the console"
         raise _Refused(403, f"this key may not read {where}")
