@@ -137,6 +137,11 @@ class Reader:
         snapshot: Callable[[], AbstractContextManager[None]] = nullcontext,
     ) -> None:
         self._routes = list(routes)
+        # The routes that plan their vector searches, found once: an ``isinstance`` of a
+        # runtime-checkable protocol walks its members (~6 us).
+        self._planners: dict[RouteName, SearchesVectors] = {
+            r.name: r for r in self._routes if isinstance(r, SearchesVectors)
+        }
         self._sources: dict[ItemKind, ItemSource] = {s.kind: s for s in sources}
         self._embed_queries = embed_queries
         self._entities_named = entities_named
@@ -476,8 +481,8 @@ class Reader:
                 searches = tuple(
                     (kind, embedded[route.name].vector, limit)
                     for route in routes
-                    if route.name in embedded and isinstance(route, SearchesVectors)
-                    for kind, limit in route.vector_searches(embedded[route.name])
+                    if route.name in embedded and (planner := self._planners.get(route.name)) is not None
+                    for kind, limit in planner.vector_searches(embedded[route.name])
                 )
                 done.extend(
                     _timed(route, replace(embedded[route.name], searches=searches))
