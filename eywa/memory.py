@@ -256,6 +256,7 @@ class Memory:
             keyword=stores.keyword,
             belief_cites=stores.beliefs.belief_cites,
             relatives=Relatives(stores),
+            snapshot=stores.read_snapshot,
         )
         try:
             stores.ledger.switch_embedder(embedder_id(embedder), utc_now())

@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, Final, get_args
@@ -111,6 +112,11 @@ class Reader:
     fusion are loaded a kind per pool thread, at once, and beside them the neighbours of
     the best fused turns are read for the rescue (``PREFETCH_PARENTS``; a parent outside
     them is read when the rescue asks).
+
+    ``snapshot`` holds one committed state of the stores for a recall's reads in the asking
+    thread (the embedded store's one SQLite read transaction: a statement no longer begins
+    and ends its own, and what every read of one state shares is read once); a write
+    committed meanwhile is seen by the next recall.
     """
 
     def __init__(
@@ -128,8 +134,14 @@ class Reader:
         keyword: KeywordIndex | None = None,
         belief_cites: Callable[[str, Sequence[str]], Sequence[BeliefCites]] | None = None,
         relatives: Callable[[str, Sequence[RelativeAsk], datetime | None], Mapping[RelativeAsk, Kin]] | None = None,
+        snapshot: Callable[[], AbstractContextManager[None]] = nullcontext,
     ) -> None:
         self._routes = list(routes)
+        # The routes that plan their vector searches, found once: an ``isinstance`` of a
+        # runtime-checkable protocol walks its members (~6 us).
+        self._planners: dict[RouteName, SearchesVectors] = {
+            r.name: r for r in self._routes if isinstance(r, SearchesVectors)
+        }
         self._sources: dict[ItemKind, ItemSource] = {s.kind: s for s in sources}
         self._embed_queries = embed_queries
         self._entities_named = entities_named
@@ -142,6 +154,7 @@ class Reader:
         self._keyword = keyword
         self._belief_cites = belief_cites
         self._relatives = relatives
+        self._snapshot = snapshot
         # Threads for query embeddings, made on first use (one per recall running at once, up
         # to EMBED_THREADS: the HTTP service recalls from several threads) and shut down by
         # ``close``.
@@ -163,8 +176,21 @@ class Reader:
         policy: Policy,
         as_of: datetime | None,
     ) -> RecallResult:
-        """See ``Memory.recall``."""
+        """See ``Memory.recall``. Its reads are made in one snapshot of the stores (``snapshot``)."""
         self._check(question, k, budget_tokens)
+        with self._snapshot():
+            return self._recall(space, question, k=k, budget_tokens=budget_tokens, policy=policy, as_of=as_of)
+
+    def _recall(
+        self,
+        space: str,
+        question: str,
+        *,
+        k: int,
+        budget_tokens: int | None,
+        policy: Policy,
+        as_of: datetime | None,
+    ) -> RecallResult:
         instructions = answer_instructions(policy)
         timings: dict[str, float] = {}
         changes: dict[str, list[str]] = {}
@@ -455,8 +481,8 @@ class Reader:
                 searches = tuple(
                     (kind, embedded[route.name].vector, limit)
                     for route in routes
-                    if route.name in embedded and isinstance(route, SearchesVectors)
-                    for kind, limit in route.vector_searches(embedded[route.name])
+                    if route.name in embedded and (planner := self._planners.get(route.name)) is not None
+                    for kind, limit in planner.vector_searches(embedded[route.name])
                 )
                 done.extend(
                     _timed(route, replace(embedded[route.name], searches=searches))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -98,6 +99,10 @@ class Stores(GraphStores):
     ``eywa.stores.embedded.presence``), so that a call is refused instead of written into
     unlinked files; run before every public call of ``Memory`` (a few ``stat`` calls). A
     server backend reports its own failures: nothing to check."""
+    read_snapshot: Callable[[], AbstractContextManager[None]] = field(default=nullcontext, kw_only=True)
+    """One committed state for a recall's reads, made in the calling thread (the embedded
+    store: one SQLite read transaction, ``SqliteDatabase.read_snapshot``); a server backend
+    has none of its own (each query is a round trip on a pooled session): nothing."""
     windows: WindowCache = field(default_factory=WindowCache, kw_only=True)
     """The window embeddings of recent turns, kept beside the vectors (``eywa.embedding.
     cache``): a turn re-embedded when its reply arrives reuses the window embedded when it

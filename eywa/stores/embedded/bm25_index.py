@@ -768,7 +768,13 @@ class Bm25Index:
 
 
 def read_version_db(db: SqliteDatabase, table: str = TABLE) -> Version:
-    """An FTS5 table's version through ``db``'s connection for this thread."""
-    blocks = {row[0]: row[1] for row in db.tuples(_version_sql(table))}
-    return bytes(blocks.get(1, b"")), bytes(blocks.get(10, b""))
+    """An FTS5 table's version through ``db``'s connection for this thread: read once per
+    snapshot (``SqliteDatabase.once``; a recall's keyword searches, speakers and belief
+    searches each asked, three or four reads of ~50 us in a recall's cold caches at 10k)."""
+
+    def read() -> Version:
+        blocks = {row[0]: row[1] for row in db.tuples(_version_sql(table))}
+        return bytes(blocks.get(1, b"")), bytes(blocks.get(10, b""))
+
+    return db.once(("fts version", table), read)
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from eywa.errors import StoreError
 from eywa.models import Delta, as_utc
@@ -104,6 +105,69 @@ def _record(row: sqlite3.Row) -> DimensionRecord:
     )  # fmt: skip
 
 
+# ``_record``'s columns in the order ``_record_of`` reads them (the read path's tuples).
+_RECORD_COLUMNS = (
+    "space, entity_key, attribute, entity, cardinality, state, distribution, mode, entropy_bits, updated_at, "
+    "recorded_at, delta_count"
+)
+
+
+def _record_of(values: tuple[Any, ...]) -> DimensionRecord:
+    """``_record`` of a row of ``_RECORD_COLUMNS`` read as a plain tuple."""
+    space, key, attribute, entity, cardinality, state, distribution, mode, entropy, updated, recorded, count = values
+    return DimensionRecord(
+        space=space, entity_key=key, entity=entity, attribute=attribute, cardinality=cardinality,
+        state=json.loads(state), distribution=json.loads(distribution), mode=mode, entropy_bits=entropy,
+        updated_at=_parse(updated), recorded_at=_required(recorded), delta_count=count,
+    )  # fmt: skip
+
+
+class ParsedStates:
+    """The read path's dimension records, kept parsed while their rows stay the same.
+
+    Why: a recall lists every state of each entity it names, and each state's JSON (7.6 KB
+    on average at 10k synthetic turns, up to 28 KB) was parsed anew (~0.2 ms of the asking
+    thread a recall). Exact, not approximate: a record is kept with the row it was made of,
+    and given again only for a row read now that is equal to it in every column (the
+    state's text compared whole), so any write of the row, by this process or another, is
+    seen at the next read; nothing needs emptying. The records are shared between recalls:
+    they are frozen, and the read path only reads their dicts. At most ``MAX_KEPT`` are
+    kept, the oldest dropped first. A state this process writes or deletes (Nous, an
+    erasure's replay) is dropped at once (``forget``), so an erased value's parse is not kept
+    in memory after its row changed; one another process changed goes at its next read."""
+
+    MAX_KEPT: Final = 512
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: dict[tuple[str, str, str], tuple[tuple[Any, ...], DimensionRecord]] = {}
+
+    def __contains__(self, key: object) -> bool:
+        """Whether a record of (space, entity key, attribute) ``key`` is kept."""
+        with self._lock:
+            return key in self._kept
+
+    def forget(self, space: str, entity_key: str, attribute: str) -> None:
+        """Drop the record kept of that state (written or deleted)."""
+        with self._lock:
+            self._kept.pop((space, entity_key, attribute), None)
+
+    def record(self, values: tuple[Any, ...]) -> DimensionRecord:
+        """The record of a row of ``_RECORD_COLUMNS``: the one kept for an equal row, else made."""
+        key = (values[0], values[1], values[2])
+        with self._lock:
+            kept = self._kept.get(key)
+        if kept is not None and kept[0] == values:
+            return kept[1]
+        made = _record_of(values)
+        with self._lock:
+            self._kept.pop(key, None)
+            if len(self._kept) >= self.MAX_KEPT:
+                del self._kept[next(iter(self._kept))]
+            self._kept[key] = (values, made)
+        return made
+
+
 def _edge(row: sqlite3.Row) -> SameAsEdge:
     return SameAsEdge(
         space=row["space"], source=row["source"], target=row["target"], score=row["score"],
@@ -117,6 +181,7 @@ class SqliteDimensionStore:
 
     def __init__(self, db: SqliteDatabase) -> None:
         self._db = db
+        self._parsed = ParsedStates()
         db.ensure_schema((*SCHEMA, TOMBSTONES_TABLE))  # ``save(unless_erased=True)`` reads it
 
     def save(
@@ -167,6 +232,8 @@ class SqliteDimensionStore:
                 )
         except sqlite3.Error as exc:
             raise StoreError("sqlite", "save dimension", str(exc)) from exc
+        finally:
+            self._parsed.forget(record.space, record.entity_key, record.attribute)
         return set()
 
     def existing_deltas(self, space: str, ids: Sequence[str]) -> set[str]:
@@ -237,6 +304,8 @@ class SqliteDimensionStore:
                 )
         except sqlite3.Error as exc:
             raise StoreError("sqlite", "delete dimension", str(exc)) from exc
+        finally:
+            self._parsed.forget(space, entity_key, attribute)
 
     def get(self, space: str, entity_key: str, attribute: str) -> DimensionRecord | None:
         """The materialised state, or None."""
@@ -325,25 +394,52 @@ class SqliteDimensionStore:
         pairs: Sequence[tuple[str, str]],
         deltas: DeltaSelection = "all",
     ) -> DimensionView:
-        """The recall's dimension reads at once (SQLite has no round trip to save: the
-        single reads, one after another); with ``deltas="cited"``, a pair whose state lists
-        its cited deltas reads those by id."""
+        """The recall's dimension reads at once, in one snapshot (SQLite has no round trip
+        to save: the single reads, one after another); with ``deltas="cited"``, a pair whose
+        state lists its cited deltas reads those by id. The states are listed first, and a
+        pair of a listed entity takes its state from them (read and parsed once, not once
+        more for its cited deltas); they are kept parsed between recalls while their rows
+        stay the same (``ParsedStates``)."""
         found: dict[tuple[str, str], list[Delta]] = {}
         cited: set[tuple[str, str]] = set()
-        for pair in dict.fromkeys(pairs):
-            record = self.get(space, *pair) if deltas == "cited" else None
-            ids = None if record is None else record.cited
-            if ids is None:
-                found[pair] = self.deltas(space, *pair)
-            else:
-                found[pair] = self._deltas_by_id(space, ids)
-                cited.add(pair)
-        return DimensionView(
-            same_as=self.same_as(space),
-            dimensions={key: self.dimensions(space, key) for key in dict.fromkeys(entity_keys)},
-            deltas=found,
-            cited=frozenset(cited),
+        with self._db.snapshot():
+            listed = {key: self._listed(space, key) for key in dict.fromkeys(entity_keys)}
+            for pair in dict.fromkeys(pairs):
+                record = self._state(space, pair, listed) if deltas == "cited" else None
+                ids = None if record is None else record.cited
+                if ids is None:
+                    found[pair] = self.deltas(space, *pair)
+                else:
+                    found[pair] = self._deltas_by_id(space, ids)
+                    cited.add(pair)
+            same_as = self.same_as(space)
+        return DimensionView(same_as=same_as, dimensions=listed, deltas=found, cited=frozenset(cited))
+
+    def _listed(self, space: str, entity_key: str) -> list[DimensionRecord]:
+        """``dimensions(space, entity_key)`` for the read path (``ParsedStates``)."""
+        rows = self._db.tuples(
+            f"SELECT {_RECORD_COLUMNS} FROM nous_dimensions WHERE space = ? AND entity_key = ? ORDER BY attribute",  # noqa: S608
+            (space, entity_key),
         )
+        return [self._parsed.record(row) for row in rows]
+
+    def _state(
+        self, space: str, pair: tuple[str, str], listed: dict[str, list[DimensionRecord]]
+    ) -> DimensionRecord | None:
+        """The state of (entity key, attribute) ``pair``: among its entity's ``listed`` ones,
+        else read alone (``ParsedStates``)."""
+        key, attribute = pair
+        if key in listed:
+            return next((r for r in listed[key] if r.attribute == attribute), None)
+        return self._read_state(space, key, attribute)
+
+    def _read_state(self, space: str, entity_key: str, attribute: str) -> DimensionRecord | None:
+        """``get`` for the read path (``ParsedStates``)."""
+        rows = self._db.tuples(
+            f"SELECT {_RECORD_COLUMNS} FROM nous_dimensions WHERE space = ? AND entity_key = ? AND attribute = ?",  # noqa: S608
+            (space, entity_key, attribute),
+        )
+        return self._parsed.record(rows[0]) if rows else None
 
     def _deltas_by_id(self, space: str, ids: Sequence[str]) -> list[Delta]:
         """The deltas of ``space`` among ``ids``, in event-time order (ties by id)."""

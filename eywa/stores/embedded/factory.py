@@ -145,6 +145,7 @@ def open_embedded(
         indexer=vectors,
         compactor=vectors,
         present=DirectoryWatch(directory, DATABASE_FILE, shards=vectors.lost_shard).check,
+        read_snapshot=db.read_snapshot,
     )
 
 
