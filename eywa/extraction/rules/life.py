@@ -18,7 +18,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from eywa.attributes.forms import same_word
+from eywa.attributes.forms import participle, same_word
 from eywa.extraction.lexicon import (
     BODY_PARTS,
     CONDITION_NAMES,
@@ -229,8 +229,9 @@ _OVER = rule(
 )
 """"I'm over the flu (now)", "I'm finally rid of my migraines": recovered, as "I've recovered
 from the flu" is."""
-_BROKEN = {"broke": "broken", "fractured": "fractured", "sprained": "sprained", "dislocated": "dislocated",
-           "tore": "torn", "twisted": "twisted"}  # fmt: skip
+_BROKEN = {verb: participle(verb) for verb in ("broke", "fractured", "sprained", "dislocated", "tore", "twisted")}
+"""The verbs of an injury that name its value by their participle ("broken wrist"; the others
+are "… injury"), from the table the reader knows them by too (``eywa.attributes.forms``)."""
 
 
 def education(ctx: Ctx) -> Iterator[CandidateFact]:
