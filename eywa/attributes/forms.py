@@ -12,9 +12,12 @@ one word when they share a stem and differ only in a short ending:
 * what follows it in either word is at most ``_MAX_ENDING`` letters ("tic" of "asthmatic";
   not "packing" of "backpacking" after "back");
 * or, for words shorter than the minimum stem, one is the other with a plural ending ("cat",
-  "cats").
+  "cats");
+* or both are forms of one of the few irregular verbs a value is made from
+  (``IRREGULAR_VERBS``): "I broke my wrist" is the value "broken wrist", asked about as "Did
+  Priya break her wrist?".
 
-Pure spelling, no list of words: the registry turns it on for the attributes whose values are
+Pure spelling, and no list of words but that one: the registry turns it on for the attributes whose values are
 named so (``AttributeSpec.word_forms``), and the reader uses it to find which values a question
 names (``eywa.read.answers.asked_values``).
 """
@@ -25,13 +28,29 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-__all__ = ["form_of_any", "same_word", "word_list"]
+__all__ = ["IRREGULAR_VERBS", "form_of_any", "participle", "same_word", "word_list"]
 
 _MIN_STEM: Final = 4
 _STEM_SHARE: Final = 0.75
 _MAX_ENDING: Final = 4
 _PLURAL: Final = ("s", "es")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+
+IRREGULAR_VERBS: Final[tuple[tuple[str, str, str], ...]] = (
+    ("break", "broke", "broken"),
+    ("tear", "tore", "torn"),
+)
+"""(base, past, participle) of the verbs whose forms share no stem and that values are made
+from: the health rules word "I broke my wrist" as "broken wrist" and "I tore my ACL" as "torn
+acl" (``participle``), and a question says "break" or "broke" (``same_word``)."""
+_IRREGULAR: Final = {form: forms for forms in IRREGULAR_VERBS for form in forms}
+
+
+def participle(verb: str) -> str:
+    """The past participle of ``verb`` (a lower-case form of it): "broke" → "broken", "tore" →
+    "torn"; a regular past is its own ("sprained"). Pure."""
+    forms = _IRREGULAR.get(verb)
+    return verb if forms is None else forms[2]
 
 
 def same_word(a: str, b: str) -> bool:
@@ -42,6 +61,8 @@ def same_word(a: str, b: str) -> bool:
         return True
     if a.isdigit() or b.isdigit():
         return False
+    if (forms := _IRREGULAR.get(a)) is not None and b in forms:
+        return True
     short, long_ = sorted((a, b), key=len)
     if len(short) < _MIN_STEM:
         return any(long_ == short + ending for ending in _PLURAL)

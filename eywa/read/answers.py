@@ -25,6 +25,7 @@ from eywa.attributes import get_attribute, value_surfaces
 from eywa.attributes.forms import form_of_any, word_list
 from eywa.models import Delta, Dimension
 from eywa.nous import UNSEEN, dimension_line, set_members, shown_value
+from eywa.nous.describe import day_text
 
 __all__ = [
     "ANSWER_THRESHOLD",
@@ -35,7 +36,9 @@ __all__ = [
     "counted",
     "gives_names",
     "ended_values",
+    "last_held",
     "names_only_values",
+    "once_held",
     "state_answer",
     "unrealised_plan",
 ]
@@ -398,3 +401,47 @@ def unrealised_plan(answer: StateAnswer, dimension: Dimension, plan_deltas: Sequ
     evidence = tuple(dict.fromkeys((*plan.evidence_ids, *answer.evidence_ids)))[:MAX_ANSWER_TURNS]
     return StateAnswer(entity=answer.entity, attribute=answer.attribute, text=text, confidence=answer.confidence,
                        asked=(), evidence_ids=evidence)
+
+
+def last_held(deltas: Sequence[Delta], values: Sequence[str]) -> datetime | None:
+    """When the last of ``values`` was last said to hold (a positive, asserted delta among
+    ``deltas``), or None when one of them never was. Pure."""
+    by_value = _by_value(deltas)
+    said = [_latest_asserted(by_value, v) for v in values]
+    return max(d.at for d in said if d is not None) if said and all(d is not None for d in said) else None
+
+
+def _latest_asserted(by_value: ByValue, value: str) -> Delta | None:
+    return next(
+        (d for d in reversed(by_value.get(value.casefold(), [])) if d.polarity == "positive" and d.modality == "asserted"),
+        None,
+    )  # fmt: skip
+
+
+def once_held(answer: StateAnswer, now: Dimension, then: Dimension, deltas: Sequence[Delta]) -> StateAnswer | None:
+    """"Did Priya break her wrist?" after "I broke my wrist": a past-tense yes/no question
+    about values (``answer.asked``) asks whether they ever held, not whether they hold now.
+
+    ``then`` is the dimension read when the last of them was last said to hold (``last_held``),
+    ``now`` as of the read time, ``deltas`` its deltas up to then. When every asked value held
+    then with at least ``ANSWER_THRESHOLD``, the answer is yes: the line itself while they still
+    hold that surely ("health: broken wrist since 20 Apr 2026 (p 0.72)"), else the line with
+    its history ("health: was asthma (p 0.72 when last said, 1 Mar 2026); now not asthma
+    (p 0.68) …"), as sure as they were then, citing the turns that said them first.
+    Never a no: a value that ended since did hold, and one that never held is not answered
+    here (None, as when it was only said tentatively, never asserted, or was less sure then). Pure."""
+    by_value = _by_value(deltas)
+    said = [d for v in answer.asked if (d := _latest_asserted(by_value, v)) is not None]
+    if not answer.asked or len(said) < len(answer.asked):
+        return None
+    held = min(then.distribution.get(v, 0.0) for v in answer.asked)
+    if held < ANSWER_THRESHOLD:
+        return None
+    if min(now.distribution.get(v, 0.0) for v in answer.asked) >= ANSWER_THRESHOLD:
+        return answer
+    history = f" (p {held:.2f} when last said, {day_text(max(d.at for d in said))})"
+    line = answer.text.split(" — ", 1)[-1].removeprefix(f"{answer.attribute}: ")
+    text = f"{answer.entity} — {answer.attribute}: was {', '.join(answer.asked)}{history}; now {line}"
+    evidence = tuple(dict.fromkeys((*_evidence(said), *answer.evidence_ids)))[:MAX_ANSWER_TURNS]
+    return StateAnswer(entity=answer.entity, attribute=answer.attribute, text=text, confidence=held,
+                       asked=answer.asked, evidence_ids=evidence)

@@ -17,8 +17,11 @@ from functools import cache
 from typing import Final, Literal
 
 from eywa.attributes import get_attribute
+from eywa.models import Delta
 
-__all__ = ["PETS", "another_kind", "asks_for_kinds", "kind_asked", "names_kind", "only_kinds", "said_kind"]
+__all__ = [
+    "PETS", "another_kind", "asks_for_kinds", "gone_by_kind", "kind_asked", "names_kind", "only_kinds", "said_kind",
+]
 
 PETS: Final = "pets"
 _GENERIC: Final = frozenset({"pet", "pets", "animal", "animals"})
@@ -92,3 +95,32 @@ def another_kind(lines: Sequence[tuple[str, str]], kind: str) -> bool:
     for value, statement in lines:
         statements.setdefault(value.casefold(), []).append(statement)
     return any(said_kind(said, kind) == "other" for said in statements.values())
+
+
+def gone_by_kind(members: Iterable[str], lines: Sequence[tuple[str, str]], deltas: Sequence[Delta]) -> list[str]:
+    """The ``members`` (a pets line's, by name) said to be of a kind that was said to be had no
+    longer after they were last said to be had: "I have a dog named Rex", then "Do you still
+    have the dog?" — "No." ends "dog", a value of its own (the reply names no Rex, so no
+    belief can end Rex), and the line still holds Rex. Such a line says one pet is had and is
+    gone at once, and answers nothing. ``lines``: (value, statement) of the owner's pet
+    beliefs, which say a named pet's kind (``said_kind``); ``deltas``: the pets dimension's,
+    in event order. A pet had again after the end ("… and then we got a dog named Fido") is
+    not gone. Pure."""
+    kinds = _kinds()
+    ended: dict[str, Delta] = {}
+    for d in deltas:
+        kind = kinds.get(d.observed.casefold(), d.observed.casefold())
+        if d.polarity == "negative" and d.modality == "asserted" and kind in kinds.values():
+            ended[kind] = d
+    if not ended:
+        return []
+    statements: dict[str, list[str]] = {}
+    for value, statement in lines:
+        statements.setdefault(value.casefold(), []).append(statement)
+    gone: list[str] = []
+    for member in members:
+        held = [d.at for d in deltas if d.polarity == "positive" and d.observed.casefold() == member.casefold()]
+        said = statements.get(member.casefold(), [])
+        if held and any(d.at > max(held) and said_kind(said, kind) == "kind" for kind, d in ended.items()):
+            gone.append(member)
+    return gone

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import pytest
 
-from eywa.read.pet_kinds import another_kind, asks_for_kinds, kind_asked, names_kind, only_kinds, said_kind
+from eywa.models import Delta, Polarity
+from eywa.read.pet_kinds import another_kind, asks_for_kinds, gone_by_kind, kind_asked, names_kind, only_kinds, said_kind
 
 
 @pytest.mark.parametrize(
@@ -77,3 +80,36 @@ def test_names_kind_is_a_member_shown_by_the_kind_asked() -> None:
     assert names_kind(["Miso", "puppy"], "dog")  # a young one is said of its kind
     assert not names_kind(["Miso", "dog"], "cat")  # Miso may be the cat; the line does not say
     assert not names_kind([], "cat")
+
+
+def _delta(value: str, at: str, polarity: Polarity = "positive") -> Delta:
+    when = datetime.fromisoformat(at).replace(tzinfo=timezone.utc)
+    return Delta(id=f"d-{value}-{at}", space="s", entity="Bo", attribute="pets", observed=value, polarity=polarity,
+                 prior={}, posterior={}, surprise_bits=0.0, hazard=0.0, reliability=0.9, at=when, recorded_at=when,
+                 belief_id=f"b-{value}-{at}", evidence_ids=("t",))  # fmt: skip
+
+
+REX = [("Rex", "Bo has a dog named Rex.")]
+
+
+def test_a_named_pet_is_gone_when_its_kind_ended_after_it() -> None:
+    """"I have a dog named Rex", then "No." to "Do you still have the dog?": Rex is gone."""
+    deltas = [_delta("Rex", "2024-01-01"), _delta("dog", "2024-02-01", "negative")]
+    assert gone_by_kind(["Rex"], [*REX, ("dog", "Bo no longer has a dog.")], deltas) == ["Rex"]
+
+
+@pytest.mark.parametrize(
+    "deltas",
+    [
+        [_delta("dog", "2024-01-01", "negative"), _delta("Rex", "2024-02-01")],  # the end came first
+        [_delta("Rex", "2024-01-01"), _delta("cat", "2024-02-01", "negative")],  # another kind ended
+        [_delta("Rex", "2024-01-01"), _delta("dog", "2024-02-01")],  # a dog said had, not gone
+    ],
+)
+def test_a_named_pet_is_not_gone_by_another_end(deltas: list[Delta]) -> None:
+    assert gone_by_kind(["Rex"], REX, deltas) == []
+
+
+def test_a_pet_whose_statement_names_no_kind_is_not_gone_by_a_kind() -> None:
+    deltas = [_delta("Rex", "2024-01-01"), _delta("dog", "2024-02-01", "negative")]
+    assert gone_by_kind(["Rex"], [("Rex", "Bo loves Rex.")], deltas) == []

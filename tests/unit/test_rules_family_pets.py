@@ -881,3 +881,32 @@ def test_a_pet_word_before_an_allergy_says_what_the_allergy_is_of(text: str, hea
     # "I have a cat allergy" made a pet cat, and no condition.
     assert facts(text, attribute="health") == health
     assert facts(text, attribute="pets") == pets
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I have a cat named Miso and a dog allergy.",
+         {("pets", "Miso", "positive", "asserted"), ("health", "dog allergy", "positive", "asserted")}),
+        ("I have a dog allergy and a cat named Miso.",
+         {("pets", "Miso", "positive", "asserted"), ("health", "dog allergy", "positive", "asserted")}),
+        ("I have a dog and a cat allergy.",
+         {("pets", "dog", "positive", "asserted"), ("health", "cat allergy", "positive", "asserted")}),
+        ("We have two kids, a dog and a parrot.", {("pets", "dog", "positive", "asserted"),
+                                                 ("pets", "parrot", "positive", "asserted")}),
+        ("I have asthma and a dog named Rex.",
+         {("pets", "Rex", "positive", "asserted"), ("health", "asthma", "positive", "asserted")}),
+        ("I have two kids, a husband and a severe shellfish allergy.", {("health", "shellfish allergy", "positive", "asserted")}),
+        ("I have a dog walker.", set()),
+        ("I have a question, a dog walker asked me.", set()),
+        ("I have to say, a dog is great company.", set()),
+        ("I have no idea, a cat allergy maybe.", set()),
+        ("I don't have a job and a dog.", set()),
+        ("I have always wanted a dog and a cat.", set()),  # no list of what one has
+        ("I have a brother who has a dog and a cat.", set()),  # the brother's
+    ],
+)  # fmt: skip
+def test_each_member_of_a_list_of_what_one_has_is_read_by_its_kind(text: str, expected: set[Fact]) -> None:
+    """A kind right before "allergy" is the allergy's wherever it stands in the list; the others
+    are pets, wherever they stand (``eywa.extraction.rules.lists``)."""
+    assert {f for f in facts(text) if f[0] in {"pets", "health"}} == expected

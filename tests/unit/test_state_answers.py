@@ -18,7 +18,9 @@ from eywa.read.answers import (
     asked_values,
     counted,
     gives_names,
+    last_held,
     names_only_values,
+    once_held,
     state_answer,
     unrealised_plan,
 )
@@ -305,3 +307,32 @@ def test_an_answer_gives_names_when_each_value_is_one(
     answer = StateAnswer(entity="Ana", attribute="children", text="", confidence=0.9, asked=(), evidence_ids=(),
                          members=members, mode=mode)  # fmt: skip
     assert gives_names(answer) is names
+
+
+def test_a_value_once_held_answers_a_past_question_with_its_history() -> None:
+    """"Did Ana have asthma?" after it ended: yes, as sure as it was when last said, with what
+    holds now; while it still holds, the line itself."""
+    said = [obs("health", "asthma", "2024-03-01", "t1"),
+            obs("health", "asthma", "2024-09-01", "t2", polarity="negative", change=True)]  # fmt: skip
+    now, deltas = dimension(said, "2024-10-01")
+    answer = state_answer(now, deltas, "Did Ana have asthma?")
+    when = last_held(deltas, answer.asked)
+    assert when == day("2024-03-01")
+    then, _ = dimension(said, "2024-03-01")
+    held = once_held(answer, now, then, deltas)
+    assert held is not None and held.confidence >= ANSWER_THRESHOLD
+    assert held.text.startswith("Ana — health: was asthma (p ") and "when last said, 1 Mar 2024); now not asthma" in held.text
+    assert held.evidence_ids[0] == "t1"
+    still, still_deltas = dimension(said[:1], "2024-04-01")
+    kept = state_answer(still, still_deltas, "Did Ana have asthma?")
+    assert once_held(kept, still, still, still_deltas) == kept
+
+
+def test_a_value_never_asserted_answers_no_past_question() -> None:
+    hedged = [obs("health", "asthma", "2024-03-01", "t1", modality="hedged")]
+    now, deltas = dimension(hedged, "2024-04-01")
+    answer = state_answer(now, deltas, "Did Ana have asthma?")
+    assert last_held(deltas, answer.asked) is None
+    assert once_held(answer, now, now, deltas) is None  # as unsure then as now
+    other = state_answer(now, deltas, "Did Ana have diabetes?")
+    assert once_held(other, now, now, deltas) is None  # names no value

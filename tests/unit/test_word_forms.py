@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from eywa.attributes.forms import form_of_any, same_word, word_list
+from eywa.attributes.forms import form_of_any, participle, same_word, word_list
 from eywa.read.answers import asked_values, names_only_values, state_answer
 from tests.unit.test_state_answers import dimension, obs
 
@@ -55,3 +55,24 @@ def test_other_attributes_name_values_by_their_words_as_said() -> None:
     assert asked_values("Does Ana garden?", hobby) == ()
     health, _ = dimension([obs("health", "asthma", "2024-01-01", "a")])
     assert asked_values("Is Ana asthmatic?", health) == ("asthma",)
+
+
+@pytest.mark.parametrize(("a", "b"), [("break", "broken"), ("broke", "broken"), ("break", "broke"), ("tear", "torn")])
+def test_forms_of_an_irregular_verb_a_value_is_made_from_are_the_same_word(a: str, b: str) -> None:
+    """"Did Priya break her wrist?" names "broken wrist" (``IRREGULAR_VERBS``)."""
+    assert same_word(a, b) and same_word(b, a)
+
+
+@pytest.mark.parametrize(("a", "b"), [("break", "brake"), ("broken", "breaking"), ("tore", "torso")])
+def test_an_irregular_verb_is_not_every_word_that_looks_like_it(a: str, b: str) -> None:
+    assert not same_word(a, b) and not same_word(b, a)
+
+
+def test_a_participle_is_read_from_the_same_table() -> None:
+    assert [participle(v) for v in ("broke", "tore", "sprained")] == ["broken", "torn", "sprained"]
+
+
+def test_a_past_question_names_a_value_made_from_an_irregular_verb() -> None:
+    health, _ = dimension([obs("health", "broken wrist", "2024-03-01", "t1")])
+    assert asked_values("Did Ana break her wrist?", health) == ("broken wrist",)
+    assert asked_values("Did Ana break her arm?", health) == ()

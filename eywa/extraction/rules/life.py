@@ -18,7 +18,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from eywa.attributes.forms import same_word
+from eywa.attributes.forms import participle, same_word
 from eywa.extraction.lexicon import (
     BODY_PARTS,
     CONDITION_NAMES,
@@ -43,6 +43,7 @@ from eywa.extraction.rules.clause import (
     plain,
     rule,
 )
+from eywa.extraction.rules.lists import list_members
 from eywa.extraction.rules.phrasing import clean, fact, possessive
 from eywa.models import CandidateFact
 
@@ -162,13 +163,14 @@ _ALLERGIC = rule(
     r"(?P<what>[a-z]+(?:\s+(?!and\b|but\b|so\b)[a-z]+)?)",
     "allergic",
 )
-_ALLERGY_OF = rule(
-    rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+got|\s+have\s+got)\s+(?:a\s+|an\s+)?(?:(?:severe|mild|bad|slight|serious|terrible|really\s+bad)\s+)?"
-    r"(?P<what>[a-z]+)[\s-]+allerg(?:y|ies)\b",
-    "allergy allergies",
+_HAVING = rule(rf"{SUBJ}(?:\s+{ADV}(?:have|has)|{HAVE}\s+got|\s+have\s+got)\s+", "allergy allergies")
+_ALLERGY_OF = re.compile(
+    r"(?:a\s+|an\s+)?(?:(?:severe|mild|bad|slight|serious|terrible|really\s+bad)\s+)?(?P<what>[a-z]+)[\s-]+allerg(?:y|ies)\b"
 )
 """"I have a cat allergy", "I've got a bad peanut allergy": the allergy to what is said before it
-(value "cat allergy", as "I'm allergic to cats" is "cats allergy"); not "a lot of allergies"."""
+(value "cat allergy", as "I'm allergic to cats" is "cats allergy"); not "a lot of allergies". It
+may stand anywhere in the list of what the subject has ("I have a dog named Rex and a cat
+allergy", ``lists``)."""
 _NOT_ALLERGENS = frozenset("lot few many some any no the my his her their our seasonal food bad severe mild".split())
 """Words before "allergy" that say how much or how bad, not what of ("seasonal", "food": a kind
 of allergy, no thing it is to)."""
@@ -227,8 +229,9 @@ _OVER = rule(
 )
 """"I'm over the flu (now)", "I'm finally rid of my migraines": recovered, as "I've recovered
 from the flu" is."""
-_BROKEN = {"broke": "broken", "fractured": "fractured", "sprained": "sprained", "dislocated": "dislocated",
-           "tore": "torn", "twisted": "twisted"}  # fmt: skip
+_BROKEN = {verb: participle(verb) for verb in ("broke", "fractured", "sprained", "dislocated", "tore", "twisted")}
+"""The verbs of an injury that name its value by their participle ("broken wrist"; the others
+are "… injury"), from the table the reader knows them by too (``eywa.attributes.forms``)."""
 
 
 def education(ctx: Ctx) -> Iterator[CandidateFact]:
@@ -384,10 +387,11 @@ def health(ctx: Ctx) -> Iterator[CandidateFact]:
         what = clean(m.group("what"))
         if what and what not in {"it", "that", "them", "this"}:
             yield fact(ctx, s, f"{s} is allergic to {what}", "health", f"{what} allergy", confidence=0.85)
-    for m, s in matches(ctx, _ALLERGY_OF):
-        what = m.group("what").lower()
-        if what not in _NOT_ALLERGENS:
-            yield fact(ctx, s, f"{s} has a {what} allergy", "health", f"{what} allergy", confidence=0.85)
+    for m, s in matches(ctx, _HAVING):
+        for allergy in list_members(ctx.text, m.end(), _ALLERGY_OF):
+            what = allergy.group("what").lower()
+            if what not in _NOT_ALLERGENS:
+                yield fact(ctx, s, f"{s} has a {what} allergy", "health", f"{what} allergy", confidence=0.85)
     for m, s in matches(ctx, _INTOLERANT):
         what = m.group("what").lower()
         yield fact(ctx, s, f"{s} is {what} intolerant", "health", f"{what} intolerance", confidence=0.85)

@@ -8,7 +8,8 @@ our dog down" remove one (negative), and so does "Biscuit died" alone when the s
 earlier beliefs hold Biscuit as a pet (``Ctx.named``, see ``eywa.extraction.context``); "I don't have
 the dog anymore" ends a pet of that kind. A pet that is only a photo, a toy or a friend's ("my
 friend's dog", "I got this pup for you") is not the speaker's, nor a kind that says what an
-allergy is of ("I have a cat allergy").
+allergy is of ("I have a cat allergy"). A pet is read wherever it stands in the list of what
+the speaker has ("I have two kids, a dog allergy and a cat named Miso": Miso, ``lists``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from eywa.extraction.rules.clause import (
     plain,
     rule,
 )
+from eywa.extraction.rules.lists import list_members
 from eywa.extraction.rules.phrasing import fact, possessive
 from eywa.models import CandidateFact
 
@@ -48,12 +50,23 @@ _NAME_WORD = re.compile(NAME)
 _NOT_A_CONDITION = r"(?![\s-]+(?:allerg|intoleran)[a-z]*\b)"
 """A kind said before a condition names what the condition is of, not a pet: "I have a cat
 allergy" (``eywa.extraction.rules.life``)."""
-_HAS = rule(
-    rf"{SUBJ}(?:\s+{ADV}(?:have|has|own|owns)|{HAVE}\s+got|\s+have\s+got)\s+(?P<n>{NUMBER_WORD})\s+{PET_ADJECTIVES}"
-    rf"(?P<pet>{PETS})\b{_NOT_A_CONDITION}{_NAMED}(?:,?\s+and\s+(?:a|an|two|three)\s+{PET_ADJECTIVES}(?P<pet2>{PETS})\b"
-    rf"(?:,?\s+(?:named|called)\s+(?P<name2>{NAME})\b(?!{A}s))?)?",
+_HAVING = rule(rf"{SUBJ}(?:\s+{ADV}(?:have|has|own|owns)|{HAVE}\s+got|\s+have\s+got)\s+", PETS)
+""""I have", "we own", "I've got": a list of what the subject has follows (``lists``)."""
+_PET_FOLLOW = (
+    r"(?=\s*(?:[.,!?;:)\-–—]|$)|\s+[A-Z]|\s+(?:is|are|was|were|has|have|had|and|who|named|called|loves?|likes?|got|gets"
+    r"|just|always|never|really|does|do|did|will|can|too|still|sleeps?|keeps?|makes?|brings?|cheer|bring|love|died"
+    r"|passed|ran|went)\b)"
+)
+"""What may follow a pet word that names an animal ("my horse painting" names a painting)."""
+_LISTED_PET = rule(
+    rf"(?P<n>{NUMBER_WORD})\s+{PET_ADJECTIVES}(?P<pet>{PETS})\b{_NOT_A_CONDITION}"
+    rf"(?:{_PET_FOLLOW}|(?=\s+(?:at|in|of|with|from|since|for|but|so|or|as|back|here|there|that|which|whose|now)\b))"
+    rf"{_NAMED}",
     PETS,
 )
+"""A pet in the list of what the subject has: "a dog", "two cats, Luna and Sol", "a dog named
+Rex" in "I have two kids, a dog named Rex and a cat allergy"; not a kind that names something
+else ("a dog walker", "a cat allergy")."""
 _NAME_IS = re.compile(
     rf"^\s*(?:[.!]\s*|(?P<clause>,\s*|\s+and\s+|,\s+and\s+))?(?:(?:Her|His|Its|Their)\s+name(?:{A}s|\s+is)"
     rf"|(?:She|He|It)(?:{A}s|\s+is)\s+called|(?:(?:{NAME}|I|We)\s+)?(?:[Nn]amed|[Cc]alled)\s+(?:her|him|it)"
@@ -69,12 +82,6 @@ _GOT = rule(
     rf"(?:\s+(?:from|at)\s+(?:a|an|the)\s+[\w\s]{{1,20}}?(?=\s+(?:named|called)\b))?{_NAMED}",
     PETS,
 )
-_PET_FOLLOW = (
-    r"(?=\s*(?:[.,!?;:)\-–—]|$)|\s+[A-Z]|\s+(?:is|are|was|were|has|have|had|and|who|named|called|loves?|likes?|got|gets"
-    r"|just|always|never|really|does|do|did|will|can|too|still|sleeps?|keeps?|makes?|brings?|cheer|bring|love|died"
-    r"|passed|ran|went)\b)"
-)
-"""What may follow a pet word that names an animal ("my horse painting" names a painting)."""
 _MY_PET = rule(
     rf"(?P<subj>\b[Mm]y|\b[Oo]ur|{NAME}(?={A}s))(?:{A}s)?\s+{PET_ADJECTIVES}(?P<pet>{PETS})\b"
     rf"(?:(?={A}s\s+name\s+is\b)|(?!{A}s){_PET_FOLLOW})"
@@ -300,16 +307,15 @@ def pets(ctx: Ctx) -> Iterator[CandidateFact]:
                        valid_from=past_date(ctx, m), confidence=0.85)
     if not asserts(ctx) or _LOSS.search(text):
         return
-    for m, s in matches(ctx, _HAS, we=True):
-        pet, names, n = m.group("pet"), pet_names(m.group("name")), m.group("n")
-        if names:
-            kind = pet if len(names) == 1 else pet_value(pet, None)
-            for name in names:
-                yield fact(ctx, s, f"{s} has a {kind} named {name}", "pets", pet_value(pet, name), confidence=0.85)
-        else:
-            yield fact(ctx, s, f"{s} has {n} {pet}", "pets", pet_value(pet, None), confidence=0.85)
-        if m.group("pet2"):
-            # "a dog named Rex and a cat named Miso": the second pet by its name too.
-            second = m.group("name2") if m.group("name2") not in NOT_NAMES else None
-            said = f"{s} has a {m.group('pet2')}" + (f" named {second}" if second else "")
-            yield fact(ctx, s, said, "pets", pet_value(m.group("pet2"), second), confidence=0.8)
+    for m, s in matches(ctx, _HAVING, we=True):
+        # Each pet of the list, wherever it stands ("I have a cat allergy and a dog named Rex"):
+        # the first as sure as one said alone, the others a little less.
+        for at, listed in enumerate(list_members(text, m.end(), _LISTED_PET.pattern)):
+            pet, names, n = listed.group("pet"), pet_names(listed.group("name")), listed.group("n")
+            sure = 0.85 if at == 0 else 0.8
+            if names:
+                kind = pet if len(names) == 1 else pet_value(pet, None)
+                for name in names:
+                    yield fact(ctx, s, f"{s} has a {kind} named {name}", "pets", pet_value(pet, name), confidence=sure)
+            else:
+                yield fact(ctx, s, f"{s} has {n} {pet}", "pets", pet_value(pet, None), confidence=sure)

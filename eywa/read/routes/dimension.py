@@ -31,14 +31,16 @@ from eywa.read.answers import (
     asked_values,
     counted,
     gives_names,
+    last_held,
     names_only_values,
+    once_held,
     unrealised_plan,
 )
 from eywa.read.dimension_reads import DimensionReads
 from eywa.read.items import DimensionSource, dimension_id, dimension_key
 from eywa.read.overlap import rank_by_overlap
 from eywa.read.pastime_kinds import HOBBIES, holds_kind, pastime_kind_asked
-from eywa.read.pet_kinds import PETS, another_kind, asks_for_kinds, kind_asked, names_kind, only_kinds
+from eywa.read.pet_kinds import PETS, another_kind, asks_for_kinds, gone_by_kind, kind_asked, names_kind, only_kinds
 from eywa.read.plan import Plan, head_attribute
 from eywa.read.routes.base import Query, RouteHit
 from eywa.stores.bundle import Stores
@@ -314,7 +316,10 @@ class DimensionRoute:
                 claim = self._pets_answer(query, subject, answer)
             if claim and attribute == HOBBIES and (pastime := pastime_kind_asked(query.text)) is not None:
                 claim = self._holds_pastime(query.space, subject, pastime)
-            if not claim and (unrealised := self._unrealised_plan(query, subject, attribute, answer, reads)) is not None:
+            if not claim and (past := self._once_held(query, subject, attribute, answer)) is not None:
+                answer, claim = past, True
+                item = source.item(query.space, answer, at) or item
+            elif not claim and (unrealised := self._unrealised_plan(query, subject, attribute, answer, reads)) is not None:
                 answer, claim = unrealised, True
                 item = source.item(query.space, answer, at) or item
             hit = RouteHit("dimension", item.id, answer.confidence, claim=claim, item=item)
@@ -388,9 +393,18 @@ class DimensionRoute:
         cat), and a pet named by its kind says which it is ("pets: cat, dog" answers "Does
         Bo have a cat?")."""
         kind, for_kinds = kind_asked(query.text), asks_for_kinds(query.text)
+        lines = self._stores.beliefs.beliefs_about(query.space, [subject], [PETS]).get(subject, [])
+        named = [member for member in answer.members if not only_kinds([member])]
+        if named and any(line.value is not None and only_kinds([line.value]) for line in lines):
+            # A kind no longer had, said after a pet named on the line was said to be of it:
+            # the line says the pet is had and gone at once (``gone_by_kind``).
+            deltas = nous.list_deltas(DimensionReads(self._stores.dimensions), query.space, subject, PETS)
+            at = query.plan.state_at if query.plan.state_at is not None else query.as_of
+            statements = [(line.value, line.statement) for line in lines if line.value is not None]
+            if gone_by_kind(named, statements, [d for d in deltas if at is None or d.at <= at]):
+                return False
         if kind is None and not for_kinds:
             return True
-        lines = self._stores.beliefs.beliefs_about(query.space, [subject], [PETS]).get(subject, [])
         held = {member.casefold() for member in answer.members}
         said = [
             (line.value, line.statement) for line in lines
@@ -405,6 +419,34 @@ class DimensionRoute:
         play?"): only then does their line answer it (``eywa.read.pastime_kinds``)."""
         lines = self._stores.beliefs.beliefs_about(space, [subject], [HOBBIES]).get(subject, [])
         return holds_kind((line.value for line in lines if line.value is not None), kind)
+
+    def _once_held(self, query: Query, subject: str, attribute: str, answer: StateAnswer) -> StateAnswer | None:
+        """For a past-tense yes/no question with no time window that names values of a state
+        attribute and nothing else ("Did Priya break her wrist?", "Did Ana work at Initech?"),
+        the yes of ``answers.once_held`` when the values held as surely as a claim needs when
+        they were last said to: the present state does not answer whether they ever held.
+        Their whole history is read (not only what a present answer cites): the state then."""
+        plan = query.plan
+        if (
+            not _may_be_unrealised(plan) or plan.state_at is not None or attribute in EVENT_ATTRIBUTES
+            or not answer.asked or not _answers_question_word(attribute, plan.wh_word)
+            or not names_only_values(answer, [w for w in plan.other_words if w not in plan.when_words])
+        ):  # fmt: skip
+            return None
+        reads = DimensionReads(self._stores.dimensions)
+        deltas = [
+            d for d in nous.list_deltas(reads, query.space, subject, attribute)
+            if query.as_of is None or d.at <= query.as_of
+        ]  # fmt: skip
+        said = last_held(deltas, answer.asked)
+        if said is None:
+            return None
+        try:
+            now = nous.get_dimension(reads, query.space, subject, attribute, query.as_of)
+            then = nous.get_dimension(reads, query.space, subject, attribute, said)
+        except NotFoundError:
+            return None
+        return once_held(answer, now, then, deltas)
 
     def _unrealised_plan(
         self, query: Query, subject: str, attribute: str, answer: StateAnswer, reads: DimensionReads
