@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 from typing import Annotated, Any, Literal, get_args
+from urllib.parse import unquote_to_bytes
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
@@ -36,6 +37,7 @@ from pydantic import ValidationError
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from eywa.errors import InvalidInputError
 from eywa.memory import Memory
 from eywa.models import Policy
 from eywa.runtime import open_key_store, open_memory
@@ -197,9 +199,12 @@ def build_server(
 
     @server.resource("eywa://spaces/{space}/summary", mime_type="application/json")
     def summary(space: str, ctx: Context[Any, Any]) -> str:
-        """Counts and active beliefs of a space."""
+        """Counts and active beliefs of a space; a space whose escapes are not UTF-8 is refused
+        (``_escapes_not_utf8``)."""
         try:
             with gate.call(ctx, "summary", space, "read"):
+                if _escapes_not_utf8(ctx):
+                    raise InvalidInputError.at("space", "not valid UTF-8 once percent-decoded; text must be valid Unicode")
                 held = memory.beliefs(space)
                 stats = memory.stats(space)
         except ToolError as exc:
@@ -207,6 +212,25 @@ def build_server(
         return json.dumps({"space": space, "stats": stats, "beliefs": [b.statement for b in held[:50]]})
 
     return server
+
+
+def _escapes_not_utf8(ctx: Context[Any, Any]) -> bool:
+    """Whether the URI the client sent holds percent-escapes that do not decode as UTF-8.
+
+    The SDK decodes a template's values replacing such bytes with U+FFFD, so
+    ``eywa://spaces/%FF/summary`` and ``…/Jos%E9/summary`` (a name encoded in Latin-1) both
+    named a space of "\ufffd": a value converted on the way, which the HTTP API refuses
+    (``services.api.middleware.not_utf8``). The raw URI is in the request's params; the
+    template's only variable is the space, so an escape anywhere in it is the space's.
+    """
+    raw = (ctx.request_context.params or {}).get("uri")
+    if not isinstance(raw, str) or "%" not in raw:
+        return False
+    try:
+        unquote_to_bytes(raw).decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
 
 
 def _refusing_codings(app: ASGIApp) -> ASGIApp:
