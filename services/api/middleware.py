@@ -29,7 +29,7 @@ from services.metrics import ServiceMetrics
 from services.problems import problem_of
 from services.ratelimit import Decision, caller_of
 
-__all__ = ["BodyLimitMiddleware", "GateMiddleware", "MetricsMiddleware", "content_codings"]
+__all__ = ["BodyLimitMiddleware", "GateMiddleware", "MetricsMiddleware", "content_codings", "transfer_codings"]
 API_PREFIX = "/v1/"
 ROUTE_STATE = "eywa_route"
 
@@ -194,14 +194,17 @@ def _token(scope: Scope) -> str | None:
 
 
 class BodyLimitMiddleware:
-    """Refuse bodies over ``max_bytes`` with 413, by Content-Length or while streaming, and
-    bodies in a content coding with 415.
+    """Refuse bodies over ``max_bytes`` with 413, by Content-Length or while streaming, bodies
+    in a content coding with 415, and bodies in a transfer coding other than chunked with 501.
 
     The API reads bodies as they come (no ``gzip`` or other coding is decoded), so a request
     declaring ``Content-Encoding: gzip`` was parsed as plain JSON: a real gzip body was a
     confusing 422, and a plain one sent under that header was accepted. It is refused as
     ``unsupported_media_type`` with ``Accept-Encoding: identity`` (RFC 7694), before the
-    body is read.
+    body is read. The same held for ``Transfer-Encoding: gzip, chunked``: the server
+    de-chunks but decodes nothing else, so the body was read as if it were not compressed;
+    RFC 9112 6.1 has a server answer 501 to a transfer coding it does not understand
+    (``not_implemented``, ``transfer_codings``).
     """
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
@@ -211,6 +214,14 @@ class BodyLimitMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        unknown = transfer_codings(scope)
+        if unknown:
+            response = problem_response(
+                501, "not_implemented", "Not implemented",
+                f"Transfer-Encoding {', '.join(unknown)} is not understood; send the body chunked or with a Content-Length",
+            )  # fmt: skip
+            await response(scope, receive, send)
             return
         codings = content_codings(scope)
         if codings:
@@ -290,6 +301,25 @@ def content_codings(scope: Scope) -> list[str]:
         if name == b"content-encoding":
             codings += [c.strip().lower() for c in value.decode("latin-1").split(",") if c.strip()]
     return [c for c in codings if c != "identity"]
+
+
+def transfer_codings(scope: Scope) -> list[str]:
+    """The transfer codings of a request (``Transfer-Encoding``, every header of that name)
+    that the server does not understand: all but ``chunked``, lower-cased. The MCP HTTP app
+    refuses them too (``services.mcp.server``).
+
+    The HTTP parser frames a body whose last coding is chunked and de-chunks it, and decodes
+    no other coding (``gzip``, ``deflate``, ``compress``, an unregistered one): the body it
+    hands on is still in those codings, or, under a false label, read as something the client
+    did not say. RFC 9112 6.1: "A server that receives a request message with a transfer
+    coding it does not understand SHOULD respond with 501 (Not Implemented)." (``identity``
+    is no longer a transfer coding there either.)
+    """
+    codings: list[str] = []
+    for name, value in scope.get("headers", []):
+        if name == b"transfer-encoding":
+            codings += [c.strip().lower() for c in value.decode("latin-1").split(",") if c.strip()]
+    return [c for c in codings if c != "chunked"]
 
 
 def _has_body(scope: Scope) -> bool:

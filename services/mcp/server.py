@@ -45,7 +45,7 @@ from eywa.runtime.commands import check_listen
 from eywa.settings import EywaSettings
 from eywa.stores.keys import KeyStore
 from services.access import AccessRecorder
-from services.api.middleware import content_codings
+from services.api.middleware import content_codings, transfer_codings
 from services.http_protocol import MCP_PROTOCOL
 from services.mcp.arguments import Names, OptionalText, Text, TurnsArgument, checked_by_the_core
 from services.mcp.gate import McpGate
@@ -235,9 +235,10 @@ def _escapes_not_utf8(ctx: Context[Any, Any]) -> bool:
 
 def _refusing_codings(app: ASGIApp) -> ASGIApp:
     """``app`` answering a request whose body is in a content coding (``Content-Encoding:
-    gzip``) with 415, as the HTTP API does, before its body is read; a bodiless request (the
-    stream's ``GET``, a session's ``DELETE``) is served whatever it declares
-    (``services.api.middleware.content_codings``).
+    gzip``) with 415, and one in a transfer coding other than chunked (``Transfer-Encoding:
+    gzip, chunked``) with 501, as the HTTP API does, before its body is read; a bodiless
+    request (the stream's ``GET``, a session's ``DELETE``) is served whatever content coding
+    it declares (``services.api.middleware.content_codings``, ``transfer_codings``).
 
     The SDK decodes no coding: a body declared gzip was parsed as plain JSON (a plain one
     was served, a real gzip one was a JSON-RPC parse error). The answer is a JSON-RPC error,
@@ -245,6 +246,14 @@ def _refusing_codings(app: ASGIApp) -> ASGIApp:
     """
 
     async def wrapped(scope: Scope, receive: Receive, send: Send) -> None:
+        unknown = transfer_codings(scope) if scope["type"] == "http" else []
+        if unknown:  # RFC 9112 6.1: a transfer coding the server does not decode is a 501
+            error = {"jsonrpc": "2.0", "id": None, "error": {
+                "code": -32600,
+                "message": f"Transfer-Encoding {', '.join(unknown)} is not understood; send the body chunked or with a Content-Length",
+            }}  # fmt: skip
+            await JSONResponse(error, status_code=501)(scope, receive, send)
+            return
         codings = content_codings(scope) if scope["type"] == "http" else []
         if not codings:
             await app(scope, receive, send)
