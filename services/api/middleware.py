@@ -95,8 +95,8 @@ class GateMiddleware:
             elif key is None:
                 refusal = problem_response(
                     401, "unauthorized", "Unauthorized",
-                    "a valid API key is required (Authorization: Bearer <key> or X-API-Key); "
-                    "this one is missing, unknown, expired or revoked",
+                    TWO_KEYS if token == "" else "a valid API key is required (Authorization: Bearer <key> or "
+                    "X-API-Key); this one is missing, unknown, expired or revoked",
                     headers={"WWW-Authenticate": "Bearer"},
                 )  # fmt: skip
                 await refusal(scope, receive, recording)
@@ -179,18 +179,30 @@ def _decodes(escaped: bytes) -> bool:
     return True
 
 
+TWO_KEYS = "the request carries more than one API key in Authorization (or X-API-Key); send one"
+
+
 def _token(scope: Scope) -> str | None:
-    """The key a request carries: ``Authorization: Bearer`` first, else ``X-API-Key``."""
-    bearer: str | None = None
-    api_key: str | None = None
+    """The key a request carries: ``Authorization: Bearer`` first, else ``X-API-Key``; ``""``
+    when one of the two headers comes more than once with different keys.
+
+    Which of two keys acted was a silent choice (the last ``Authorization`` here, the first
+    on the MCP server), and its rights are not the other's: neither is taken, and the gate
+    answers 401 with ``TWO_KEYS`` (``services.mcp.gate`` does the same).
+    """
+    bearers: set[str] = set()
+    api_keys: set[str] = set()
     for name, value in scope.get("headers", []):
         if name == b"authorization":
             scheme, _, credentials = value.decode("latin-1").partition(" ")
             if scheme.lower() == "bearer" and credentials.strip():
-                bearer = credentials.strip()
-        elif name == b"x-api-key":
-            api_key = value.decode("latin-1").strip() or None
-    return bearer or api_key
+                bearers.add(credentials.strip())
+        elif name == b"x-api-key" and value.strip():
+            api_keys.add(value.decode("latin-1").strip())
+    chosen = bearers or api_keys
+    if len(chosen) > 1:
+        return ""
+    return next(iter(chosen), None)
 
 
 class BodyLimitMiddleware:
