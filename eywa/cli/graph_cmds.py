@@ -42,11 +42,17 @@ def schema_apply() -> None:
 
 
 def _parse_params(raw: list[str]) -> dict[str, str]:
+    """``--param key=value`` options as a mapping; a key given twice is refused, since an
+    audit takes one value per parameter and keeping the last one ran it on a value the
+    caller may not have meant (``-p space=a -p space=b`` audited ``b`` without a word)."""
     params: dict[str, str] = {}
     for item in raw:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise InvalidInputError(f"--param must look like key=value, got {item!r}")
+        if key.strip() in params:
+            first = f"{key.strip()}={params[key.strip()]}"
+            raise InvalidInputError(f"--param {key.strip()!r} is given twice ({first!r}, {item!r}); give each parameter once")
         params[key.strip()] = value
     return params
 

@@ -211,7 +211,8 @@ def backup(
     require_embedded_store(settings.data_dir)  # else an empty "backup" of any directory
     # The destination is checked as Memory.backup checks it: a path under a file was the
     # store's "Not a directory" failure, store_unavailable, for the caller's own mistake.
-    report = backup_directory(settings.data_dir, check_directory(to, "--to"), utc_now(), database=DATABASE_FILE)
+    destination = check_directory(to, "--to")
+    report = backup_directory(settings.data_dir, destination, utc_now(), database=DATABASE_FILE, field="--to")
     out_console(markup=False).print(
         f"backed up {settings.data_dir} to {report.destination}: {', '.join(report.files)}; "
         f"{report.turns} turns and {report.beliefs} beliefs are embedded again when the copy is opened",

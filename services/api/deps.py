@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
@@ -29,7 +29,7 @@ from services.metrics import ServiceMetrics
 from services.ratelimit import RateLimiter
 from services.upkeep import RedisProbe
 
-__all__ = ["KEY_STATE", "SPACE_STATE", "ServiceContext", "context", "record_space", "require"]
+__all__ = ["KEY_STATE", "SPACE_STATE", "ServiceContext", "check_query_names", "context", "record_space", "require"]
 
 KEY_STATE = "eywa_key"
 """Where ``GateMiddleware`` leaves the request's authenticated key (``request.state``)."""
@@ -117,3 +117,55 @@ keys can mint itself any key, so one confined to some spaces must not (it would 
 other tenant's memory)."""
 Eraser = Annotated[ApiKey, Depends(require("erase"))]
 Ctx = Annotated[ServiceContext, Depends(_context)]
+
+
+_QUERY_NAMES: dict[int, frozenset[str]] = {}
+"""The query parameter names of each route (by the route object's id), built on first use."""
+
+
+async def check_query_names(request: Request) -> None:
+    """Refuse a query parameter the route does not take, or one given twice.
+
+    Both were silent: ``GET …/beliefs?subjct=Bo`` (a typo) answered every belief, as though
+    unfiltered were what was asked, and ``?subject=Bo&subject=Tom`` answered Tom's, the first
+    value dropped. A body's unknown field is refused (``validation_error``), as an MCP tool's
+    unknown argument is; so is a query's now, and a repeated one is ``invalid_input`` (one
+    value per parameter), as ``eywa audit`` refuses a ``--param`` given twice.
+
+    Raises:
+        ApiProblem: 422, ``validation_error`` (an unknown name) or ``invalid_input`` (a
+            repeated one), the field ``query.<name>``.
+    """
+    if not request.scope.get("query_string"):
+        return
+    route = request.scope.get("route")
+    known = _QUERY_NAMES.get(id(route))
+    if known is None:
+        known = _QUERY_NAMES.setdefault(id(route), _query_names(getattr(route, "dependant", None)))
+    seen: set[str] = set()
+    for name, _ in request.query_params.multi_items():
+        if name not in known:
+            allowed = ", ".join(sorted(known)) or "none"
+            message = f"not a parameter of this route (its parameters: {allowed})"
+            raise ApiProblem(
+                422, "validation_error", "Invalid request", f"query.{name}: {message}",
+                errors=[{"field": f"query.{name}", "message": message}],
+            )  # fmt: skip
+        if name in seen:
+            message = "given more than once; give each parameter once"
+            raise ApiProblem(
+                422, "invalid_input", "Invalid input", f"{name}: {message}",
+                errors=[{"field": f"query.{name}", "message": message}],
+            )  # fmt: skip
+        seen.add(name)
+
+
+def _query_names(dependant: Any) -> frozenset[str]:
+    """The query parameter names of a route's dependant and of its dependencies."""
+    names: set[str] = set()
+    stack = [dependant] if dependant is not None else []
+    while stack:
+        current = stack.pop()
+        names.update(param.alias for param in current.query_params)
+        stack.extend(current.dependencies)
+    return frozenset(names)

@@ -42,6 +42,7 @@ _HTTP_CODES = {
     405: ("method_not_allowed", "Method not allowed"),
     413: ("payload_too_large", "Payload too large"),
     415: ("unsupported_media_type", "Unsupported media type"),
+    501: ("not_implemented", "Not implemented"),
 }
 
 
@@ -205,7 +206,7 @@ PROBLEM_SCHEMA: Final[dict[str, Any]] = {
     "title": "Problem",
     "description": "RFC 9457 problem details. `code` is what clients switch on (the core's `EywaError.code`, or "
     "the service's own: unauthorized, forbidden, rate_limited, validation_error, not_ready, bad_request, not_found, "
-    "method_not_allowed, payload_too_large, unsupported_media_type, internal_error). Some codes add members: "
+    "method_not_allowed, payload_too_large, unsupported_media_type, not_implemented, internal_error). Some codes add members: "
     "not_found `kind`, `space`, `item_id`; quota_exceeded `quota`, `limit`, `used`, `wanted`; overloaded `stage`, "
     "`backlog`, `limit`, `retry_after_s`.",
     "type": "object",

@@ -29,7 +29,7 @@ from services.metrics import ServiceMetrics
 from services.problems import problem_of
 from services.ratelimit import Decision, caller_of
 
-__all__ = ["BodyLimitMiddleware", "GateMiddleware", "MetricsMiddleware", "content_codings"]
+__all__ = ["BodyLimitMiddleware", "GateMiddleware", "MetricsMiddleware", "content_codings", "transfer_codings"]
 API_PREFIX = "/v1/"
 ROUTE_STATE = "eywa_route"
 
@@ -95,8 +95,8 @@ class GateMiddleware:
             elif key is None:
                 refusal = problem_response(
                     401, "unauthorized", "Unauthorized",
-                    "a valid API key is required (Authorization: Bearer <key> or X-API-Key); "
-                    "this one is missing, unknown, expired or revoked",
+                    TWO_KEYS if token == "" else "a valid API key is required (Authorization: Bearer <key> or "
+                    "X-API-Key); this one is missing, unknown, expired or revoked",
                     headers={"WWW-Authenticate": "Bearer"},
                 )  # fmt: skip
                 await refusal(scope, receive, recording)
@@ -179,29 +179,44 @@ def _decodes(escaped: bytes) -> bool:
     return True
 
 
+TWO_KEYS = "the request carries more than one API key in Authorization (or X-API-Key); send one"
+
+
 def _token(scope: Scope) -> str | None:
-    """The key a request carries: ``Authorization: Bearer`` first, else ``X-API-Key``."""
-    bearer: str | None = None
-    api_key: str | None = None
+    """The key a request carries: ``Authorization: Bearer`` first, else ``X-API-Key``; ``""``
+    when one of the two headers comes more than once with different keys.
+
+    Which of two keys acted was a silent choice (the last ``Authorization`` here, the first
+    on the MCP server), and its rights are not the other's: neither is taken, and the gate
+    answers 401 with ``TWO_KEYS`` (``services.mcp.gate`` does the same).
+    """
+    bearers: set[str] = set()
+    api_keys: set[str] = set()
     for name, value in scope.get("headers", []):
         if name == b"authorization":
             scheme, _, credentials = value.decode("latin-1").partition(" ")
             if scheme.lower() == "bearer" and credentials.strip():
-                bearer = credentials.strip()
-        elif name == b"x-api-key":
-            api_key = value.decode("latin-1").strip() or None
-    return bearer or api_key
+                bearers.add(credentials.strip())
+        elif name == b"x-api-key" and value.strip():
+            api_keys.add(value.decode("latin-1").strip())
+    chosen = bearers or api_keys
+    if len(chosen) > 1:
+        return ""
+    return next(iter(chosen), None)
 
 
 class BodyLimitMiddleware:
-    """Refuse bodies over ``max_bytes`` with 413, by Content-Length or while streaming, and
-    bodies in a content coding with 415.
+    """Refuse bodies over ``max_bytes`` with 413, by Content-Length or while streaming, bodies
+    in a content coding with 415, and bodies in a transfer coding other than chunked with 501.
 
     The API reads bodies as they come (no ``gzip`` or other coding is decoded), so a request
     declaring ``Content-Encoding: gzip`` was parsed as plain JSON: a real gzip body was a
     confusing 422, and a plain one sent under that header was accepted. It is refused as
     ``unsupported_media_type`` with ``Accept-Encoding: identity`` (RFC 7694), before the
-    body is read.
+    body is read. The same held for ``Transfer-Encoding: gzip, chunked``: the server
+    de-chunks but decodes nothing else, so the body was read as if it were not compressed;
+    RFC 9112 6.1 has a server answer 501 to a transfer coding it does not understand
+    (``not_implemented``, ``transfer_codings``).
     """
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
@@ -211,6 +226,14 @@ class BodyLimitMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        unknown = transfer_codings(scope)
+        if unknown:
+            response = problem_response(
+                501, "not_implemented", "Not implemented",
+                f"Transfer-Encoding {', '.join(unknown)} is not understood; send the body chunked or with a Content-Length",
+            )  # fmt: skip
+            await response(scope, receive, send)
             return
         codings = content_codings(scope)
         if codings:
@@ -290,6 +313,25 @@ def content_codings(scope: Scope) -> list[str]:
         if name == b"content-encoding":
             codings += [c.strip().lower() for c in value.decode("latin-1").split(",") if c.strip()]
     return [c for c in codings if c != "identity"]
+
+
+def transfer_codings(scope: Scope) -> list[str]:
+    """The transfer codings of a request (``Transfer-Encoding``, every header of that name)
+    that the server does not understand: all but ``chunked``, lower-cased. The MCP HTTP app
+    refuses them too (``services.mcp.server``).
+
+    The HTTP parser frames a body whose last coding is chunked and de-chunks it, and decodes
+    no other coding (``gzip``, ``deflate``, ``compress``, an unregistered one): the body it
+    hands on is still in those codings, or, under a false label, read as something the client
+    did not say. RFC 9112 6.1: "A server that receives a request message with a transfer
+    coding it does not understand SHOULD respond with 501 (Not Implemented)." (``identity``
+    is no longer a transfer coding there either.)
+    """
+    codings: list[str] = []
+    for name, value in scope.get("headers", []):
+        if name == b"transfer-encoding":
+            codings += [c.strip().lower() for c in value.decode("latin-1").split(",") if c.strip()]
+    return [c for c in codings if c != "chunked"]
 
 
 def _has_body(scope: Scope) -> bool:

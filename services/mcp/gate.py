@@ -29,6 +29,7 @@ from eywa.models import utc_now
 from eywa.stores.access import AccessEvent
 from eywa.stores.keys import ApiKey, KeyStore, Scope
 from services.access import AccessRecorder
+from services.api.middleware import TWO_KEYS
 from services.problems import ServiceCode, problem_of, tool_error_text
 from services.ratelimit import NoRateLimiter, RateLimiter, caller_of
 
@@ -86,8 +87,8 @@ class McpGate:
         status = 500
         try:
             try:
-                key = self._authenticate(headers)
-                admitted = self._admit(key, getattr(client, "host", None), space, scope)
+                key, two_keys = self._authenticate(headers)
+                admitted = self._admit(key, getattr(client, "host", None), space, scope, two_keys=two_keys)
             except EywaError as exc:  # the key store is unreachable (Neo4j restarting): as on the API
                 status = problem_of(exc)[0]
                 raise ToolError(tool_error_text(exc.code, f"{exc}; retry shortly")) from exc
@@ -103,14 +104,28 @@ class McpGate:
         finally:
             self._record(key, tool, space, status)
 
-    def _authenticate(self, headers: Mapping[str, str]) -> ApiKey | None:
+    def _authenticate(self, headers: Mapping[str, str]) -> tuple[ApiKey | None, bool]:
+        """The live key the call carries (None: no key, or not a live one), and whether it
+        carries two different keys, of which none is taken (``TWO_KEYS``, as on the API).
+
+        Raises:
+            _Refusal: 401, this server has no key store.
+        """
         if self._keys is None:
             raise _Refusal(401, "unauthorized", "this server has no key store")
-        raw = headers.get("authorization") or ""
-        token = raw[7:].strip() if raw.lower().startswith("bearer ") else headers.get("x-api-key", "")
-        return self._keys.authenticate(token) if token else None
+        every = getattr(headers, "getlist", None)
+        authorizations = every("authorization") if every is not None else [headers.get("authorization") or ""]
+        bearers = {raw[7:].strip() for raw in authorizations if raw.lower().startswith("bearer ") and raw[7:].strip()}
+        api_keys = {raw.strip() for raw in (every("x-api-key") if every is not None else [headers.get("x-api-key", "")])}
+        chosen = bearers or (api_keys - {""})
+        if len(chosen) > 1:
+            return None, True
+        token = next(iter(chosen), "")
+        return (self._keys.authenticate(token) if token else None), False
 
-    def _admit(self, key: ApiKey | None, address: str | None, space: object, scope: Scope) -> ApiKey:
+    def _admit(
+        self, key: ApiKey | None, address: str | None, space: object, scope: Scope, *, two_keys: bool = False
+    ) -> ApiKey:
         decision = self._limiter.hit(caller_of(None if key is None else key.id, address))
         if not decision.allowed:
             who = f"key {key.id}" if key is not None else "this client (no valid key)"
@@ -119,7 +134,9 @@ class McpGate:
                 f"{who} is over {decision.limit} calls per minute; retry in {decision.retry_after} s",
             )  # fmt: skip
         if key is None:
-            raise _Refusal(401, "unauthorized", "a valid API key is required (missing, unknown, expired or revoked)")
+            raise _Refusal(
+                401, "unauthorized", TWO_KEYS if two_keys else "a valid API key is required (missing, unknown, expired or revoked)"
+            )
         if not isinstance(space, str):
             raise InvalidInputError.at("space", "must be a non-empty string")
         if not key.allows(space, scope):

@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 from typing import Annotated, Any, Literal, get_args
+from urllib.parse import unquote_to_bytes
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
@@ -36,6 +37,7 @@ from pydantic import ValidationError
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from eywa.errors import InvalidInputError
 from eywa.memory import Memory
 from eywa.models import Policy
 from eywa.runtime import open_key_store, open_memory
@@ -43,7 +45,7 @@ from eywa.runtime.commands import check_listen
 from eywa.settings import EywaSettings
 from eywa.stores.keys import KeyStore
 from services.access import AccessRecorder
-from services.api.middleware import content_codings
+from services.api.middleware import content_codings, transfer_codings
 from services.http_protocol import MCP_PROTOCOL
 from services.mcp.arguments import Names, OptionalText, Text, TurnsArgument, checked_by_the_core
 from services.mcp.gate import McpGate
@@ -197,9 +199,12 @@ def build_server(
 
     @server.resource("eywa://spaces/{space}/summary", mime_type="application/json")
     def summary(space: str, ctx: Context[Any, Any]) -> str:
-        """Counts and active beliefs of a space."""
+        """Counts and active beliefs of a space; a space whose escapes are not UTF-8 is refused
+        (``_escapes_not_utf8``)."""
         try:
             with gate.call(ctx, "summary", space, "read"):
+                if _escapes_not_utf8(ctx):
+                    raise InvalidInputError.at("space", "not valid UTF-8 once percent-decoded; text must be valid Unicode")
                 held = memory.beliefs(space)
                 stats = memory.stats(space)
         except ToolError as exc:
@@ -209,11 +214,31 @@ def build_server(
     return server
 
 
+def _escapes_not_utf8(ctx: Context[Any, Any]) -> bool:
+    """Whether the URI the client sent holds percent-escapes that do not decode as UTF-8.
+
+    The SDK decodes a template's values replacing such bytes with U+FFFD, so
+    ``eywa://spaces/%FF/summary`` and ``…/Jos%E9/summary`` (a name encoded in Latin-1) both
+    named a space of "\ufffd": a value converted on the way, which the HTTP API refuses
+    (``services.api.middleware.not_utf8``). The raw URI is in the request's params; the
+    template's only variable is the space, so an escape anywhere in it is the space's.
+    """
+    raw = (ctx.request_context.params or {}).get("uri")
+    if not isinstance(raw, str) or "%" not in raw:
+        return False
+    try:
+        unquote_to_bytes(raw).decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
 def _refusing_codings(app: ASGIApp) -> ASGIApp:
     """``app`` answering a request whose body is in a content coding (``Content-Encoding:
-    gzip``) with 415, as the HTTP API does, before its body is read; a bodiless request (the
-    stream's ``GET``, a session's ``DELETE``) is served whatever it declares
-    (``services.api.middleware.content_codings``).
+    gzip``) with 415, and one in a transfer coding other than chunked (``Transfer-Encoding:
+    gzip, chunked``) with 501, as the HTTP API does, before its body is read; a bodiless
+    request (the stream's ``GET``, a session's ``DELETE``) is served whatever content coding
+    it declares (``services.api.middleware.content_codings``, ``transfer_codings``).
 
     The SDK decodes no coding: a body declared gzip was parsed as plain JSON (a plain one
     was served, a real gzip one was a JSON-RPC parse error). The answer is a JSON-RPC error,
@@ -221,6 +246,14 @@ def _refusing_codings(app: ASGIApp) -> ASGIApp:
     """
 
     async def wrapped(scope: Scope, receive: Receive, send: Send) -> None:
+        unknown = transfer_codings(scope) if scope["type"] == "http" else []
+        if unknown:  # RFC 9112 6.1: a transfer coding the server does not decode is a 501
+            error = {"jsonrpc": "2.0", "id": None, "error": {
+                "code": -32600,
+                "message": f"Transfer-Encoding {', '.join(unknown)} is not understood; send the body chunked or with a Content-Length",
+            }}  # fmt: skip
+            await JSONResponse(error, status_code=501)(scope, receive, send)
+            return
         codings = content_codings(scope) if scope["type"] == "http" else []
         if not codings:
             await app(scope, receive, send)

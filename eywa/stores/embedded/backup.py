@@ -35,26 +35,51 @@ __all__ = ["backup_directory"]
 _SQLITE_SUFFIXES = (".sqlite3", ".sqlite", ".db")
 
 
-def _check_destination(source: Path, dest: Path) -> None:
+_PROBE = ".eywa-backup-probe"
+
+
+def _check_destination(source: Path, dest: Path, field: str) -> None:
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
-        raise InvalidInputError.at("dest", f"{dest} exists and is not an empty directory")
+        raise InvalidInputError.at(field, f"{dest} exists and is not an empty directory")
     if dest.resolve().is_relative_to(source.resolve()):
-        raise InvalidInputError.at("dest", f"{dest} is inside the directory being backed up")
+        raise InvalidInputError.at(field, f"{dest} is inside the directory being backed up")
 
 
-def backup_directory(source: Path, dest: Path, at: datetime, *, database: str) -> BackupReport:
-    """Copy the embedded directory ``source`` into ``dest`` (see the module docstring);
-    ``database`` is the store's file, whose copy gets the ``embed_*`` marks.
+def _make_destination(dest: Path, field: str) -> bool:
+    """Create ``dest`` (and its parents) and make and remove a file in it; returns whether
+    ``dest`` was created here.
 
-    Raises:
-        InvalidInputError: ``dest`` exists and is not an empty directory, or lies inside
-            ``source``.
-        StoreError: a file cannot be read or written (a partial ``dest`` is removed).
+    A destination the caller cannot write (``/proc/x``, a read-only mount, a directory of
+    another user) failed inside the copy as the store's ``store_unavailable``, as though the
+    memory's own files were at fault: it is the caller's path, refused as theirs before a
+    byte is copied. Failures after this (a disk filling up, a source file unreadable) stay
+    the store's.
     """
-    _check_destination(source, dest)
     created = not dest.exists()
     try:
         dest.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(dest / _PROBE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        (dest / _PROBE).unlink()
+    except OSError as exc:
+        if created:
+            shutil.rmtree(dest, ignore_errors=True)
+        raise InvalidInputError.at(field, f"{dest} cannot be created or written ({exc.strerror})") from None
+    return created
+
+
+def backup_directory(source: Path, dest: Path, at: datetime, *, database: str, field: str = "dest") -> BackupReport:
+    """Copy the embedded directory ``source`` into ``dest`` (see the module docstring);
+    ``database`` is the store's file, whose copy gets the ``embed_*`` marks; ``field`` names
+    ``dest`` in a refusal (``--to`` for the CLI).
+
+    Raises:
+        InvalidInputError: ``dest`` exists and is not an empty directory, lies inside
+            ``source``, or cannot be created or written (``_make_destination``).
+        StoreError: a file cannot be read or written (a partial ``dest`` is removed).
+    """
+    _check_destination(source, dest, field)
+    created = _make_destination(dest, field)
+    try:
         files = []
         for path in sorted(source.iterdir()):
             if path.is_file() and path.suffix in _SQLITE_SUFFIXES:
