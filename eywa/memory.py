@@ -1313,11 +1313,14 @@ class Memory:
         Raises:
             InvalidInputError: ``dest`` is no directory path (``contract.check_directory``:
                 a NUL, a lone surrogate or a number were a ValueError, UnicodeEncodeError or
-                TypeError from the file system), exists and is not an empty directory, or lies
-                inside the memory's directory.
+                TypeError from the file system), exists and is not an empty directory, lies
+                inside the memory's directory, or cannot be created or written (checked before
+                a byte is copied: a read-only or impossible path is the caller's, not the
+                store's).
             ConfigurationError: this memory runs on the server backends (back up Neo4j with
                 ``neo4j-admin database dump`` and Qdrant with its snapshots, or export spaces).
-            StoreError: a file cannot be read or written.
+            StoreError: a file of the memory cannot be read, or the copy fails once begun (a
+                full disk).
         """
         if self._stores.backup is None:
             raise ConfigurationError(
