@@ -9,34 +9,21 @@ import hashlib
 import pytest
 
 from eywa.memory import Memory
+from tests.contract.conftest import claimed, remember_said
 
 ASKED_AT = "2025-06-01T00:00:00"
-
-Said = tuple[str, str, str]
-"""(speaker, text, observed_at)."""
+DAY = "2025-03-01"
 
 
-def _space(*parts: str) -> str:
-    return "s51r-" + hashlib.sha256("|".join(parts).encode()).hexdigest()[:10]
-
-
-def _send(memory: Memory, space: str, said: list[Said]) -> None:
-    memory.remember(
-        space, [{"text": text, "speaker": who, "session": at[:10], "observed_at": at} for who, text, at in said]
-    )
+def _said(memory: Memory, *texts: str) -> str:
+    """Priya's ``texts``, in order, in a space of their own."""
+    space = "s51r-" + hashlib.sha256("|".join(texts).encode()).hexdigest()[:10]
+    return remember_said(memory, space, [("Priya", text) for text in texts], DAY)
 
 
 def _answer(memory: Memory, space: str, question: str) -> str:
     """The text of the claimed answer, or "" when nothing is claimed."""
-    result = memory.recall(space, question, k=5, as_of=ASKED_AT)
-    top = result.items[0]
-    return top.text if top.kind == "dimension" and result.trace.get("answer") else ""
-
-
-def _said(memory: Memory, *texts: str) -> str:
-    space = _space(*texts)
-    _send(memory, space, [("Priya", text, f"2025-03-0{i + 1}T10:00:00") for i, text in enumerate(texts)])
-    return space
+    return claimed(memory, space, question, ASKED_AT)
 
 
 @pytest.mark.parametrize("said", ["I retired from teaching last year.", "I'm retired from teaching now."])
