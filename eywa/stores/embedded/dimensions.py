@@ -95,25 +95,21 @@ def _delta(row: sqlite3.Row) -> Delta:
     )  # fmt: skip
 
 
-def _record(row: sqlite3.Row) -> DimensionRecord:
-    return DimensionRecord(
-        space=row["space"], entity_key=row["entity_key"], entity=row["entity"],
-        attribute=row["attribute"], cardinality=row["cardinality"],
-        state=json.loads(row["state"]), distribution=json.loads(row["distribution"]),
-        mode=row["mode"], entropy_bits=row["entropy_bits"], updated_at=_parse(row["updated_at"]),
-        recorded_at=_required(row["recorded_at"]), delta_count=row["delta_count"],
-    )  # fmt: skip
-
-
-# ``_record``'s columns in the order ``_record_of`` reads them (the read path's tuples).
+# A dimension record's columns in the order ``_record_of`` reads them (the read path's tuples).
 _RECORD_COLUMNS = (
     "space, entity_key, attribute, entity, cardinality, state, distribution, mode, entropy_bits, updated_at, "
     "recorded_at, delta_count"
 )
+_RECORD_NAMES: Final = tuple(name.strip() for name in _RECORD_COLUMNS.split(","))
+
+
+def _record(row: sqlite3.Row) -> DimensionRecord:
+    """``_record_of`` of a row read by column name."""
+    return _record_of(tuple(row[name] for name in _RECORD_NAMES))
 
 
 def _record_of(values: tuple[Any, ...]) -> DimensionRecord:
-    """``_record`` of a row of ``_RECORD_COLUMNS`` read as a plain tuple."""
+    """The record of a row of ``_RECORD_COLUMNS`` (a plain tuple, as the read path reads it)."""
     space, key, attribute, entity, cardinality, state, distribution, mode, entropy, updated, recorded, count = values
     return DimensionRecord(
         space=space, entity_key=key, entity=entity, attribute=attribute, cardinality=cardinality,
