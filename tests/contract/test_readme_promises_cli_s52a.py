@@ -1,5 +1,6 @@
-"""README promises of the CLI, "Configuration", "Erasure" and "Corrections" that no test
-showed (audit52, session 52), through the ``eywa`` command (typer's runner) and ``Memory``.
+"""README promises of the CLI, "Configuration", "Erasure", "Corrections" and "Online backup"
+that no test showed (audit52, session 52), through the ``eywa`` command (typer's runner) and
+``Memory``.
 
 - "Configuration": "``recall`` and ``stats`` refuse a missing embedded directory instead of
   creating an empty memory". ``recall`` and ``audit`` were tested, ``stats`` was not.
@@ -10,6 +11,8 @@ showed (audit52, session 52), through the ``eywa`` command (typer's runner) and 
   the listing held whoever the author was.
 - "Erasure": the report "never erased content", printed by ``eywa forget`` with the proof:
   no test read what the command prints for a word of the erased turn.
+- "Online backup": "every SQLite file (the store, the key file) is copied": no backup test
+  made a key first.
 """
 
 from __future__ import annotations
@@ -74,3 +77,21 @@ def test_eywa_forget_prints_the_counts_and_the_proof_and_no_erased_word(tmp_path
     printed = forgot.output.lower()
     assert re.search(r"er_[0-9a-f]+", printed) and "proof: residue 0" in printed
     assert "zanzibar" not in printed and "saxophone" not in printed and "nadia" not in printed
+
+
+def test_a_backup_copies_the_key_file_so_the_copy_knows_the_keys(tmp_path: Path) -> None:
+    """README, "Online backup": "Every SQLite file (the store, the key file) is copied". The
+    backup tests looked at the store and the erasure secret; no test made a key first."""
+    runner = CliRunner()
+    data, copy = str(tmp_path / "mem"), str(tmp_path / "copy")
+    with Memory.open(data) as mem:
+        mem.remember("garden", [{"text": "I planted tulips.", "speaker": "Priya"}])
+    created = runner.invoke(app, ["keys", "create", "--space", "garden", "--scope", "read", "--data-dir", data])
+    key_id = re.search(r"id=([0-9a-f]+)", created.output)
+    assert created.exit_code == 0 and key_id is not None, created.output
+
+    backed_up = runner.invoke(app, ["backup", "--to", copy, "--data-dir", data])
+
+    assert backed_up.exit_code == 0, backed_up.output
+    listed = runner.invoke(app, ["keys", "list", "--data-dir", copy])
+    assert listed.exit_code == 0 and f"{key_id.group(1)} spaces=garden scopes=read" in listed.output, listed.output
