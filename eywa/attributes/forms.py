@@ -11,6 +11,9 @@ one word when they share a stem and differ only in a short ending:
   shorter word ("diabet" of "diabetes"/"diabetic"; not "paint" of "painter"/"painting");
 * what follows it in either word is at most ``_MAX_ENDING`` letters ("tic" of "asthmatic";
   not "packing" of "backpacking" after "back");
+* when the shorter word is the whole stem, what the longer adds is an English ending
+  (``_ENDINGS``: "asthma" + "tic", "sprain" + "ed", "deaf" + "ness"): a word that merely
+  begins with another is another word ("torn" and "tornado", "pear" and "pearl");
 * or, for words shorter than the minimum stem, one is the other with a plural ending ("cat",
   "cats");
 * or both are forms of one of the few irregular verbs a value is made from
@@ -34,6 +37,11 @@ _MIN_STEM: Final = 4
 _STEM_SHARE: Final = 0.75
 _MAX_ENDING: Final = 4
 _PLURAL: Final = ("s", "es")
+_ENDINGS: Final = frozenset({"s", "es", "d", "ed", "ing", "c", "ic", "tic", "atic", "al", "ous", "ness", "ion", "ive"})
+"""The endings English adds to a whole word to make another form of it (plural, past,
+participle, adjective, abstract noun): "peanuts", "sprained", "insomniac", "asthmatic",
+"cancerous", "deafness", "addiction". Letters added that are none of these make another
+word ("tornado", "pearl", "kneel")."""
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 
 IRREGULAR_VERBS: Final[tuple[tuple[str, str, str], ...]] = (
@@ -71,6 +79,8 @@ def same_word(a: str, b: str) -> bool:
         if x != y:
             break
         stem += 1
+    if stem == len(short) and long_[stem:] not in _ENDINGS:
+        return False  # "torn", "tornado": the longer word only begins with the shorter
     return (
         stem >= _MIN_STEM
         and stem >= _STEM_SHARE * len(short)

@@ -29,6 +29,21 @@ def test_words_that_only_begin_alike_are_not(a: str, b: str) -> None:
     assert not same_word(a, b) and not same_word(b, a)
 
 
+@pytest.mark.parametrize(("a", "b"), [("torn", "tornado"), ("pear", "pearl"), ("knee", "kneel"), ("rash", "rashly")])
+def test_a_word_that_only_begins_with_another_is_another_word(a: str, b: str) -> None:
+    """The shorter word whole, then letters that are no English ending: "torn" is no form of
+    "tornado" ("Was Priya's ACL torn?" does not ask about a tornado)."""
+    assert not same_word(a, b) and not same_word(b, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"), [("sprain", "sprained"), ("insomnia", "insomniac"), ("deaf", "deafness"), ("cancer", "cancerous")]
+)  # fmt: skip
+def test_a_whole_word_with_an_english_ending_is_the_same_word(a: str, b: str) -> None:
+    assert same_word(a, b) and same_word(b, a)
+
+
+
 def test_a_word_is_looked_for_among_the_words_of_a_text() -> None:
     assert form_of_any("asthma", word_list("Is Bo asthmatic?"))
     assert not form_of_any("asthma", word_list("Is Bo athletic?"))
