@@ -264,3 +264,52 @@ def same_stem(a: str, b: str) -> bool:
             break
         prefix += 1
     return shorter >= 4 and prefix >= max(4, int(0.75 * shorter))
+
+
+# --- beginnings: a new value said to start, which ends the one held before -------------------
+
+_BEGINS_FORWARD = re.compile(
+    r"""\b(?:
+        (?<!\bto\s)(?<!\bwant\s)(?<!\bcould\s)(?<!\bmight\s)(?<!\bwould\s)joined
+      | (?:got|get|gets|was|been|being)\s+(?:hired|recruited|taken\s+on)\s+(?:at|by)
+      | (?:got|landed|found|accepted|took|started|scored)\s+(?:a|an|the|my)\s+(?:new\s+|full-time\s+|part-time\s+|dream\s+)*
+        (?:job|position|role|(?:job\s+)?offer)\s+(?:at|with|from)
+      | accepted\s+(?:an?|the)\s+(?:job\s+)?offer\s+from
+      | (?:started|began)\s+(?:work(?:ing)?\s+)?(?:at|for|with)
+      | (?:married|wed)(?!\s+(?:life|couple|couples)\b)
+      | (?:got|am|is|are|['’]m|['’]re)\s+engaged\s+to
+    )\b""",
+    re.IGNORECASE | re.VERBOSE,
+)
+"""Cues that say what follows began: "I joined Initech", "I got hired at Initech", "I accepted an
+offer from Initech", "I started at Initech", "I married Tom", "I got engaged to Sam"."""
+_BEGINS_BACKWARD = re.compile(r"\b(?:hired|recruited|offered)\s+me\b|\btook\s+me\s+on\b", re.IGNORECASE)
+"""Cues that say what precedes them began: "Initech hired me", "Initech offered me a job (and I took it)"."""
+_NOT_BEGUN = re.compile(
+    rf"(?:\b(?:not|never|no|if|would|might|could|may|maybe|hope|hoping|want|wants|wanted|wish)|n{_A}t)\s+(?:[\w'’]+\s+){{0,2}}$",
+    re.IGNORECASE,
+)
+"""What before a beginning says it did not happen, or not yet ("I didn't join Initech", "if
+Initech hired me", "I hope I get hired at Initech")."""
+
+
+def begins_any(text: str, words: Iterable[str]) -> bool:
+    """Whether ``text`` says one of ``words`` began: a beginning cue whose scope (as a
+    cessation's: what follows it up to the next clause-like break, or for "… hired me" what
+    precedes it) names one of them, with nothing before it that says it did not or may not
+    happen. A single value said to begin ends the one held before ("I work at Globex", then
+    "Initech hired me last week"), as a cessation of the old one would; the Nous observation
+    step raises the hazard on it (``eywa.nous.observations``). Pure."""
+    wanted = [w.casefold() for w in words if w.strip()]
+    spans: list[tuple[int, int, int]] = []
+    for match in _BEGINS_FORWARD.finditer(text):
+        spans.append((match.start(), match.end(), _forward_scope(text, match.end())))
+    for match in _BEGINS_BACKWARD.finditer(text):
+        spans.append((match.start(), _backward_scope(text, match.start()), match.start()))
+    for cue_start, scope_start, scope_end in spans:
+        if _NOT_BEGUN.search(text[:cue_start]) is not None:
+            continue
+        scope = [w.casefold() for w in _WORD.findall(text[scope_start:scope_end])]
+        if any(same_stem(w, s) for w in wanted for s in scope):
+            return True
+    return False

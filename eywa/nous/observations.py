@@ -26,7 +26,10 @@ question it cites, put by someone else, asking whether its value *still* holds (
 still work at Initech?" — "No."; "Are you at Initech anymore?"): asked of a value the asker
 knew, a no says that value ended (``asked_if_still``). A plain negation ("I don't eat meat")
 is not a change: said three times, it should accumulate; nor is a no to a question that
-does not ask about now ("Do you work at Initech?" — "No." may say it never held).
+does not ask about now ("Do you work at Initech?" — "No." may say it never held). And so
+does a positive belief of a single-valued attribute whose turn says its value began
+("Initech hired me last week", "I joined Initech", "I married Tom": ``began``): one value at
+a time, so the one held before ended, though no word of the turn names it.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from datetime import datetime
 
 from pydantic import Field, field_validator
 
-from eywa.cessation import ends_any, same_stem
+from eywa.cessation import begins_any, ends_any, same_stem
 from eywa.models import Belief, Evidence, Frozen, Modality, Polarity, SignalKind, as_utc
 from eywa.nous.params import DEFAULT_PARAMS, AttributeSpecLike, NousParams
 from eywa.signals.cues import NEGATION
@@ -188,6 +191,16 @@ def _asks_if_still(question: str, words: Sequence[str]) -> bool:
     return any(same_stem(w, s) for w in words for s in said)
 
 
+def began(belief: Belief, cited: Sequence[Evidence], spec: AttributeSpecLike | None) -> bool:
+    """Whether a positive, asserted belief of a single-valued attribute is said to begin in one
+    of the cited turns ("Initech hired me last week", "I joined Initech", "I married Tom":
+    ``eywa.cessation.begins_any``): one value at a time, so the one held before ended."""
+    if spec is None or spec.cardinality != "single" or belief.polarity != "positive" or belief.modality != "asserted":
+        return False
+    words = [w for w in _VALUE_WORD.findall(belief.value or "") if len(w) > 2]
+    return bool(words) and any(begins_any(e.text, words) for e in cited)
+
+
 def _ends_before(belief: Belief, spec: AttributeSpecLike | None) -> bool:
     """Whether the belief's value itself says the value held before ended: "I'm retired" (an
     employer's ``retired``) ends the job, though the turn names no job and no cessation."""
@@ -216,7 +229,7 @@ def observation_from_belief(
     cited = [e for e in evidence if e.id in cited_ids]
     change = (
         any(e.signals_of(SignalKind.CORRECTION) for e in cited) or ended(belief, cited)
-        or asked_if_still(belief, cited) or _ends_before(belief, spec)
+        or asked_if_still(belief, cited) or _ends_before(belief, spec) or began(belief, cited, spec)
     )  # fmt: skip
     second_hand = bool(cited) and all((e.role or "").lower() in _SECOND_HAND_ROLES for e in cited)
     score = belief.report.score if belief.report is not None else None

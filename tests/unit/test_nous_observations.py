@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from eywa.attributes import get_attribute
 from eywa.errors import ConfigurationError
 from eywa.models import Belief, Evidence, Signal, SignalKind, ValidationReport
 from eywa.nous import NousParams, apply_beliefs, get_dimension, observation_from_belief
@@ -113,3 +114,29 @@ def test_params_refuse_a_tentative_reliability_that_could_list_a_value() -> None
         NousParams(rho_tentative=0.65, set_floor=0.6)
     with pytest.raises(ConfigurationError):
         NousParams(rho_default=1.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "change"),
+    [
+        ("Initech hired me last week!", True),
+        ("I joined Initech last month.", True),
+        ("I got hired at Initech.", True),
+        ("No, I left last spring and joined Initech.", True),
+        ("If Initech hired me I would go.", False),
+        ("I want to join Initech.", False),
+        ("I work at Initech.", False),
+        ("Initech hired my sister, and I joined a gym.", False),
+    ],
+)  # fmt: skip
+def test_a_single_value_said_to_begin_marks_a_change(text: str, change: bool) -> None:
+    """"Initech hired me" ends whichever job was held before: one employer at a time."""
+    o = observation_from_belief(belief("Initech"), [evidence("ev_1", text)], get_attribute("employer"))
+    assert o is not None and o.change_signal is change
+
+
+def test_a_value_said_to_begin_marks_no_change_of_a_set() -> None:
+    """A hobby taken up adds to the set; nothing held before ended."""
+    hobby = belief("Rotary", attribute="hobbies", statement="Cecilia joined Rotary")
+    o = observation_from_belief(hobby, [evidence("ev_1", "I joined Rotary last month.")], get_attribute("hobbies"))
+    assert o is not None and not o.change_signal

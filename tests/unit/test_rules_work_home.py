@@ -564,7 +564,7 @@ def test_a_name_that_does_something_after_and_ends_the_place_before_it(text: str
         ("I quit my job at Globex.", {("employer", "Globex", "negative", "asserted")}),
         # For something next, what comes next is read where it is said; not done, nothing.
         ("I quit my job to start a bakery.", set()),
-        ("I left my job and joined Initech.", set()),
+        ("I left my job and joined Initech.", {("employer", "Initech", "positive", "asserted")}),  # a job joined
         ("I didn't quit my job.", set()),
         ("I might quit my job.", set()),
     ],
@@ -656,7 +656,8 @@ def test_a_second_verb_after_and_now_shares_the_subject(text: str, expected: Fac
         # what came next is said: no time out of work is claimed
         ("Globex laid me off and I started at Initech.",
          {("employer", "Globex", "negative", "asserted"), ("employer", "Initech", "positive", "asserted")}),
-        ("I got fired from Globex but I joined Initech a week later.", {("employer", "Globex", "negative", "asserted")}),
+        ("I got fired from Globex but I joined Initech a week later.",
+         {("employer", "Globex", "negative", "asserted"), ("employer", "Initech", "positive", "asserted")}),
         # a job lost, the employer named or a kind of workplace: as "I lost my job" alone
         ("I lost my job at Globex last month.",
          {("employer", "Globex", "negative", "asserted"), ("employer", "unemployed", "positive", "asserted")}),

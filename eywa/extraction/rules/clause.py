@@ -198,6 +198,9 @@ class Ctx:
     (case-folded name → (attribute, value)): the speaker's, so "Biscuit died" can be read as
     the end of the pet Biscuit, and those of the people the turn names, so "Eva left Globex"
     is the end of a job once "Eva works at Globex" was said."""
+    previous: Evidence | None = None
+    """The turn just before in the same session, when known: what a reply may lean on ("How's
+    work?" — "I joined Initech last month.")."""
 
     @property
     def text(self) -> str:

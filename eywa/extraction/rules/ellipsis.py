@@ -18,6 +18,7 @@ those rules would yield for that sentence; the fact still cites only the answeri
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Final
 
 from eywa.extraction.replies import bare_reply
@@ -55,10 +56,12 @@ def _affirmed(text: str) -> bool:
     return re.search(rf"(?i)(?:^|[\s,]){_YES}(?:[\s,.!]|$)", text) is not None
 
 
-def _addressed_to_listener(question: Clause, asker: Evidence, answerer: str) -> bool:
+def _addressed_to_listener(question: Clause, asker: Evidence, answerer: str, pets: Collection[str] = ()) -> bool:
     """Whether ``question`` asks the one replying about themselves: no third-person pronoun,
     and no one named but the two of them, or someone the listener is asked to be with ("Are
-    you still with Sam?": Sam is what is asked, not whom)."""
+    you still with Sam?": Sam is what is asked, not whom), or a pet the listener's earlier
+    beliefs hold by that name (``pets``, case-folded: "Do you still have Rex?" asks about
+    their dog, though Level 0 reads the name as a person's)."""
     if _THIRD_PERSON.search(question.text):
         return False
     for signal in asker.signals:
@@ -66,7 +69,7 @@ def _addressed_to_listener(question: Clause, asker: Evidence, answerer: str) -> 
             if _WITH_BEFORE.search(asker.text, 0, signal.start):
                 continue
             name = (signal.normalized or signal.text).casefold()
-            if name not in {answerer.casefold(), (asker.speaker or "").casefold()}:
+            if name not in {answerer.casefold(), (asker.speaker or "").casefold()} and name not in pets:
                 return False
     return True
 
@@ -122,23 +125,28 @@ Initech?", "Are you still living in Porto?", and with "are you" dropped before "
 ``_addressed_to_listener``)."""
 
 
-def question_put_to(turn: Evidence, clause: Clause, previous: Evidence | None) -> Clause | None:
+def question_put_to(
+    turn: Evidence, clause: Clause, previous: Evidence | None, pets: Collection[str] = ()
+) -> Clause | None:
     """The question a reply leans on: the last clause of the turn just before, when it closes
     that turn, is in the same session, by someone else, and addressed to the one replying
-    (``_addressed_to_listener``), and the reply's clause is the first of its turn; else None."""
+    (``_addressed_to_listener``, which ``pets`` goes to), and the reply's clause is the first
+    of its turn; else None."""
     if previous is None or not turn.speaker or previous.speaker == turn.speaker or previous.session != turn.session:
         return None
     if clause.start > len(turn.text) - len(turn.text.lstrip()):
         return None
     questions = [c for c in clauses(previous.text) if c.is_question]
     if not questions or questions[-1].end < len(previous.text.rstrip()) or not _addressed_to_listener(
-        questions[-1], previous, turn.speaker
+        questions[-1], previous, turn.speaker, pets
     ):
         return None
     return questions[-1]
 
 
-def yes_no_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> tuple[Part, str] | None:
+def yes_no_reply(
+    turn: Evidence, clause: Clause, previous: Evidence | None, pets: Collection[str] = ()
+) -> tuple[Part, str] | None:
     """The first-person statement a bare yes or no makes of the question just put to the
     speaker, and the question turn's id, which the fact cites beside the reply ("Do you
     still work at Initech?" — "Yes." is "I still work at Initech"; — "Not anymore." is "I
@@ -149,9 +157,10 @@ def yes_no_reply(turn: Evidence, clause: Clause, previous: Evidence | None) -> t
     else, addressed to the one replying (``_addressed_to_listener``: no other person, no
     third-person pronoun), asks "do you …" or "are you …", and the reply's clause is the
     first of its turn and holds nothing but the yes or no. A "no" to "still" is an end
-    ("anymore"); to a plain question, a denial.
+    ("anymore"); to a plain question, a denial. ``pets``: the names the speaker's earlier
+    beliefs hold as their pets, which a question may name ("Do you still have Rex?").
     """
-    put = question_put_to(turn, clause, previous)
+    put = question_put_to(turn, clause, previous, pets)
     if put is None or previous is None or not turn.speaker:  # the helper checked both; for the types
         return None
     question = put.text

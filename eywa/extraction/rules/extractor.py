@@ -134,7 +134,7 @@ class RuleExtractor:
     name = "rules"
     # Bump when the rules propose something different for the same turn: beliefs record it,
     # and `eywa reprocess` re-reads the turns an older version read.
-    version = "106"
+    version = "107"
 
     def __init__(self, families: Sequence[Family] = FAMILIES) -> None:
         self._families = tuple(families)
@@ -180,6 +180,7 @@ class RuleExtractor:
         dates = [s for s in turn.signals if s.kind is SignalKind.DATE and s.window_start is not None]
         text = masked(turn.text)
         named = everyone.get((turn.speaker or "").casefold(), {})
+        pets = frozenset(name for name, (attribute, _) in named.items() if attribute == "pets")
         last: Clause | None = None
         for clause in clauses(text):
             before, last = last, clause
@@ -196,7 +197,7 @@ class RuleExtractor:
             told = None if answer is not None else value_reply(turn, clause, previous, everyone)
             reply = None if answer is not None else (
                 (told[0][0], told[1]) if told is not None else
-                yes_no_reply(turn, clause, previous) or place_reply(turn, clause, previous)
+                yes_no_reply(turn, clause, previous, pets) or place_reply(turn, clause, previous)
                 or answer_reply(turn, clause, previous))  # fmt: skip
             if reply is not None:
                 answer = reply[0]
@@ -214,7 +215,8 @@ class RuleExtractor:
                 part = correction(said, named) or said
                 end = said.start + len(said.text)
                 ctx = Ctx(turn=turn, clause=clause, part=part, persons=persons,
-                          dates=tuple(d for d in dates if part.start <= d.start < end), named=everyone)
+                          dates=tuple(d for d in dates if part.start <= d.start < end), named=everyone,
+                          previous=previous)
                 speaks = bool(persons) or not _SPEAKER_WORDS.isdisjoint(part.words) or not part.words.isdisjoint(named)
                 for family in self._families:
                     # Events also read clauses that drop their "I"; a diet, one said of no one

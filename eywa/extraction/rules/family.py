@@ -241,11 +241,14 @@ _IN_RELATIONSHIP = rule(
 """"I'm seeing someone", "I've been dating a guy from work", "I'm in a relationship (with
 Tom)": the speaker is in a relationship, whoever with (not "a relationship with food")."""
 _DIVORCE_DONE = rule(
-    rf"(?P<subj>\b[Mm]y|\b[Oo]ur)\s+divorce\s+(?:(?:was|is|has\s+been|got|just)\s+)?{ADV}"
+    rf"(?P<subj>\b[Mm]y|\b[Oo]ur)\s+divorce(?:\s+(?:from|with)\s+(?P<name>{NAME})\b(?!{A}s))?\s+"
+    rf"(?:(?:was|is|has\s+been|got|just)\s+)?{ADV}"
     r"(?:finali[sz]ed|final|official|through|done|went\s+through|came\s+through)\b",
     "divorce",
 )
-""""My divorce was finalised last month", "our divorce is final": divorced, since then."""
+""""My divorce was finalised last month", "our divorce is final": divorced, since then; "my
+divorce from Tom was finalised": and Tom is the partner no longer (a person Level 0 knows, or a
+name the speaker's earlier beliefs hold as their partner)."""
 _SEEING_NAMED = rule(
     rf"{SUBJ}(?:(?P<been>{HAVE}\s+{ADV}been)|\s+{ADV}(?:started|began))\s+seeing\s+(?P<name>{NAME})\b(?!{A}s)"
     r"(?=\s*(?:[,.!;]|$|\s+(?:for|since|in|last|this|a|an|two|three|four|five|six|a\s+few|recently|again)\b))",
@@ -600,6 +603,12 @@ def relationships(ctx: Ctx) -> Iterator[CandidateFact]:
     for m, s in matches(ctx, _DIVORCE_DONE, we=True):
         yield fact(ctx, s, f"{s} got divorced", "relationship_status", "divorced", valid_from=past_date(ctx, m),
                    confidence=0.85)
+        said = m.group("name")
+        ex = (ctx.persons.get(said) or (said if ctx.holds(s, said, "partner") else None)) if said else None
+        if ex is not None and ex != s:
+            done = " ".join(ctx.text[m.end("name") : m.end()].split())
+            yield fact(ctx, s, f"{possessive(s)} divorce from {ex} {done}", "partner", ex, polarity="negative",
+                       valid_from=past_date(ctx, m), confidence=0.85)
 
 
 def _they_broke_up(ctx: Ctx) -> Iterator[CandidateFact]:

@@ -7,7 +7,8 @@ of its kind alone, so the dog of the allergy is no pet. Members are cut where a 
 "and" is followed by the start of another one (an article or a number: "a", "two"); what
 follows "and" without one ("… and I love walks") closes the list, and so does a member that
 holds a clause of its own ("a brother who has a dog and a cat"). A member's own commas ("two
-cats, Luna and Sol") are the reader's to consume: it says where its member ended.
+cats, Luna and Sol") are the reader's to consume: it says where its member ended; names between
+commas after a member another rule reads ("a sister, Ana, and a dog") are passed over.
 """
 
 from __future__ import annotations
@@ -24,8 +25,12 @@ _STOP = r"(?!(?:and|who|which|that|whose|with|has|have|had|is|are|was|were|to)\b
 """Words that no member holds: a clause of its own ("a brother who has a dog and a cat": the
 dog and the cat are not the speaker's)."""
 _CUT = rf"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?={_DETERMINER}\s)"
-_NEXT_MEMBER: Final = re.compile(rf"(?:\s*{_STOP}[\w'’-]+){{0,5}}?{_CUT}")
-"""The rest of a member (a few words, no comma), then the cut before the next one."""
+_APPOSITION = r"(?:\s*,\s*(?-i:[A-Z])[\w'’-]*(?:(?:\s*,\s*|\s+and\s+)(?-i:[A-Z])[\w'’-]*){0,3})?"
+"""The names of a member said between commas ("a sister, Ana, and a dog", "two cats, Luna and
+Sol, and a dog"): part of that member, not the end of the list."""
+_NEXT_MEMBER: Final = re.compile(rf"(?:\s*{_STOP}[\w'’-]+){{0,5}}?{_APPOSITION}{_CUT}")
+"""The rest of a member (a few words, no comma, then the names it is given), then the cut
+before the next one."""
 _NEXT_AFTER_BARE: Final = re.compile(rf"(?:\s*{_STOP}[a-z][\w'’-]*){{1,2}}?{_CUT}")
 """A first member said with no article: one or two words ("asthma", "celiac disease"), not
 what only a verb begins ("I have always wanted a dog and a cat": no list)."""

@@ -41,10 +41,11 @@ _NAMES = rf"{NAME}(?:(?:\s*,\s*{NAME})*,?\s+and\s+{NAME}(?=\s*(?:[.!?,;]|$)))?"
 "Rex and Tom has a cat", where the second name begins another clause."""
 _NAMED = (
     rf"(?:(?:,?\s+(?:named|called)\s+|,\s+(?:a|an)\s+{PET_ADJECTIVES}(?:{PETS})\s+(?:named|called)\s+"
-    rf"|,\s+(?={_NAMES}\s*(?:[.!?]|$)))(?P<name>{_NAMES})\b)?"
+    rf"|,\s+(?={_NAMES}(?:\s*(?:[.!?]|$)|\s*,\s*(?:and\s+)?{NUMBER_WORD}\s)))(?P<name>{_NAMES})\b)?"
 )
 """The pet's name after it: "named Rex", "called Rex", or "a cat, Miso." ending the sentence;
 several pets' names after their kind: "two cats, Luna and Sol.", "kittens named Luna and Sol";
+between commas before the next member of a list ("two cats, Luna and Sol, and a dog", ``lists``);
 after its breed said between commas: "a puppy, a golden retriever named Sunny"."""
 _NAME_WORD = re.compile(NAME)
 _NOT_A_CONDITION = r"(?![\s-]+(?:allerg|intoleran)[a-z]*\b)"
@@ -142,6 +143,16 @@ says it ("dog" for "puppy"): a pet the speaker named before ("my dog Rex") is no
 and a value the turn does not say would be no value it supports. Only an end ("anymore", "no
 longer"): "I don't have a dog" may deny what never was. Not "I don't have the dog walker
 anymore" (the kind ends its phrase)."""
+_NOT_HAVING_NAME = rule(
+    rf"{SUBJ}\s+(?:(?:do\s+not|does\s+not|don{A}t|doesn{A}t)\s+{ADV}(?P<verb>have|own)|no\s+longer\s+(?P<verb2>have|has|own|owns))"
+    rf"\s+(?P<name>{NAME})\b(?!{A}s)(?:\s+(?P<ended>anymore|any\s+more|any\s+longer)\b)?(?=\s*(?:[.!?,;]|$)|\s+(?:now|either)\b)",
+    "have has own owns",
+)
+""""I don't have Rex anymore", "we no longer have Miso" (also how a bare no to "Do you still have
+Rex?" is read, ``eywa.extraction.rules.ellipsis``): a pet the speaker's earlier beliefs hold by
+that name (``Ctx.named``) is theirs no longer, as ``_NOT_HAVING`` reads one said by its kind.
+Only an end ("anymore", "no longer"), and only a name held as a pet: "I don't have Tom anymore"
+names no pet."""
 NAME_GONE = re.compile(
     rf"(?<![\w'’])(?P<name>{NAME})\s+(?:has\s+|had\s+)?(?:just\s+|sadly\s+|finally\s+)?(?P<gone>died|passed\s+away"
     rf"|passed|{_PUT_DOWN_PASSIVE}|ran\s+away|went\s+missing|(?P<euphemism>(?:is|was)\s+no\s+longer\s+with\s+us(?=\s*(?:[.!;,]|$))))\b"
@@ -288,6 +299,11 @@ def pets(ctx: Ctx) -> Iterator[CandidateFact]:
             continue
         kind = pet_value(m.group("pet"), None)
         yield fact(ctx, s, f"{s} no longer has a {kind}", "pets", kind, polarity="negative", confidence=0.8)
+    mine = ctx.named.get((ctx.turn.speaker or "").casefold(), {})
+    for m, s in matches(ctx, _NOT_HAVING_NAME, we=True) if mine else ():
+        known = mine.get(m.group("name").casefold())
+        if (m.group("ended") is not None or m.group("verb2") is not None) and known is not None and known[0] == "pets":
+            yield fact(ctx, s, f"{s} no longer has {known[1]}", "pets", known[1], polarity="negative", confidence=0.8)
     if ctx.part.negated:
         return
     for m, s in matches(ctx, _GOT, we=True):

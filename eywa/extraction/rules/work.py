@@ -289,6 +289,20 @@ _OFFER = re.compile(r"\boffer\b")
 _SCHEDULED = frozenset({"start", "starts", "starting", "begin", "begins"})
 """Present forms of "start" that, with no date placed before the turn, tell a start to come."""
 _JOINED = rule(rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:joined|join|joins)\s+{_ORG}\s+as\s+(?:a|an)\s+{_TITLE}", "joined join joins")
+_JOINED_NAMED = rule(
+    rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:left{WHEN_LEFT}\s+and\s+(?:then\s+)?)?(?:officially\s+|finally\s+|recently\s+)?"
+    rf"joined\s+{_ORG}(?!['’])"
+    r"(?=\s*(?:[.!;,]|$)|\s+(?:last|this|in|on|back|recently|earlier|a|an|one|two|three|four|five|six|a\s+few"
+    r"|several|after|and|full-time|part-time|now|since|yesterday|today)\b)",
+    "joined",
+)
+""""I joined Initech last month", "I left last spring and joined Initech" (a reply to "Still at
+Globex?"): a name joined, closing its clause or followed by when. Joined may be a gym, a club or a team as well as a workplace, so it is the
+employer only where the work is said around it (``_work_context``: job words in the turn, or
+in the question it answers, or a question naming the employer held), or where someone's
+earlier beliefs hold the name as an employer ("Tom works at Initech", then "I joined
+Initech"). Not a person Level 0 knows, not "Initech's newsletter" (a possessive), nor "the
+book club at Globex" (no name joined)."""
 _JOINED_WORKPLACE = rule(
     rf"{SUBJ}(?:{HAVE})?\s+{ADV}(?:joined|join|joins)\s+(?:a|an)\s+(?:[a-z-]+\s+){{0,2}}?"
     rf"(?:startup|start-up|company|firm|agency|consultancy|law\s+firm)\s+(?:called|named)\s+{_ORG}{_ROLE_AFTER}",
@@ -1127,6 +1141,7 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
                        confidence=0.85)
             yield from _title(ctx, s, m)
     yield from _joining(ctx)
+    yield from _joined_named(ctx)
     yield from _offer_taken(ctx)
     for m, s in matches(ctx, _SIGNED):
         org, title = org_name(m.group("org")), job_title(m.group("role"))
@@ -1157,6 +1172,51 @@ def _joins(ctx: Ctx) -> Iterator[CandidateFact]:
                 continue
             yield fact(ctx, s, statement, "employer", org, valid_from=start, confidence=0.85)
             yield from _title(ctx, s, m)
+
+
+_JOB_TALK = re.compile(
+    r"\b(?:job|jobs|work|works|working|worked|company|employer|role|position|hired|boss|colleagues|coworkers|career"
+    r"|laid\s+off|fired|notice|salary|promoted|interview)\b",
+    re.IGNORECASE,
+)
+"""Words of a job that say nothing else (``_WORK_TALK`` without "left", "quit", "joined",
+"switched" or "team", which as often leave a town, a habit or a club)."""
+
+
+def _work_context(ctx: Ctx, m: re.Match[str]) -> bool:
+    """Whether work is spoken of around a match that may or may not be a job: a word of a job
+    (``_JOB_TALK``) in the turn outside the match ("new job, I joined Initech"), or in the question of the turn
+    just before, put by someone else ("How's work?", "How's the job going?"), or that question
+    names an employer the speaker's earlier beliefs hold ("Still at Globex?")."""
+    start, end = ctx.part.start + m.start(), ctx.part.start + m.end()
+    text = ctx.turn.text
+    if _JOB_TALK.search(text[:start]) or _JOB_TALK.search(text[end:]):
+        return True
+    before = ctx.previous
+    if before is None or before.session != ctx.turn.session or before.speaker == ctx.turn.speaker:
+        return False
+    asked = " ".join(q.group(0) for q in re.finditer(r"[^.!?]*\?", before.text))
+    if not asked:
+        return False
+    held = ctx.named.get((ctx.turn.speaker or "").casefold(), {})
+    names = [value for attribute, value in held.values() if attribute == "employer"]
+    return _JOB_TALK.search(asked) is not None or any(
+        re.search(rf"(?<![\w'’]){re.escape(n)}(?![\w'’])", asked, re.IGNORECASE) for n in names)
+
+
+def _joined_named(ctx: Ctx) -> Iterator[CandidateFact]:
+    """``_JOINED_NAMED``: the employer joined, where work is spoken of or the name is an
+    employer someone's earlier beliefs hold."""
+    if ctx.part.negated:
+        return
+    for m, s in matches(ctx, _JOINED_NAMED):
+        org = org_name(m.group("org"))
+        if org is None or org in ctx.persons or clean(m.group("org")) in ctx.persons:
+            continue
+        someones = any(ctx.holds(person, org, "employer") for person in ctx.named)
+        if someones or _work_context(ctx, m):
+            yield fact(ctx, s, f"{s} joined {_the(m, org)}", "employer", org, valid_from=past_date(ctx, m),
+                       confidence=0.8)
 
 
 def _joining(ctx: Ctx) -> Iterator[CandidateFact]:
