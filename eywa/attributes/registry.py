@@ -206,6 +206,7 @@ SPECS: tuple[AttributeSpec, ...] = (
                "fiance", "fiancé", "fiancee", "fiancée"),
         leading_words=("partner", "spouse", "husband", "wife", "boyfriend", "girlfriend", "fiance",
                        "fiancé", "fiancee", "fiancée"),
+        ended_by=("relationship_status", ("single", "divorced", "widowed", "separated")),
     ),
     AttributeSpec(
         name="children", cardinality="multi", tau_days=_LIFETIME_TAU,

@@ -88,6 +88,11 @@ class AttributeSpec(BaseModel):
             "peanuts allergy", "Is Ana asthmatic?" "asthma", "… lactose intolerant?" "lactose
             intolerance": ``eywa.attributes.forms``); on where a value is a noun asked about
             by its adjective (conditions), off where a shared stem may be another word.
+        ended_by: another attribute of the same subject and those of its values that say this
+            one holds nothing ("partner" ended by a ``relationship_status`` of "divorced",
+            "single", "widowed" or "separated"): a value of this attribute said before such a
+            status is no present answer, though no turn names the value as ended ("We
+            divorced last year" names no husband, so no belief can say "not Tom").
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -109,3 +114,4 @@ class AttributeSpec(BaseModel):
     lasting: bool = False
     named_by_head: bool = False
     word_forms: bool = False
+    ended_by: tuple[str, tuple[str, ...]] | None = None

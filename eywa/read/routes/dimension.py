@@ -312,6 +312,8 @@ class DimensionRoute:
             claim = may_claim(answer, claiming)
             if claim and asks_name:
                 claim = gives_names(answer)  # not "married" to "What is Ana's husband's name?"
+            if claim and get_attribute(attribute).ended_by is not None:
+                claim = not self._ended_by_status(query.space, subject, attribute, reads, at)
             if claim and attribute == PETS:
                 claim = self._pets_answer(query, subject, answer)
             if claim and attribute == HOBBIES and (pastime := pastime_kind_asked(query.text)) is not None:
@@ -413,6 +415,30 @@ class DimensionRoute:
         if for_kinds and not only_kinds(value for value, _ in said):
             return False
         return kind is None or names_kind(held, kind) or not another_kind(said, kind)
+
+    def _ended_by_status(
+        self, space: str, subject: str, attribute: str, reads: DimensionReads, at: datetime | None
+    ) -> bool:
+        """Whether the subject's other attribute that can end this one (``AttributeSpec.ended_by``)
+        says, since this value began, that it holds nothing: "My husband Tom is a chef", then
+        "We divorced last year" leaves the partner Tom (no turn names him as ended, so no belief
+        can say "not Tom") but makes the relationship status divorced; Tom is then no present
+        answer to "Who is Nadia's partner?". The value is still listed, unclaimed: the turns
+        answer. A status said before the value began ("I'm divorced", then "my boyfriend Sam")
+        ends nothing."""
+        ended_by = get_attribute(attribute).ended_by
+        if ended_by is None:
+            return False
+        other, values = ended_by
+        try:
+            held = nous.get_dimension(reads, space, subject, attribute, at)
+            status = nous.get_dimension(reads, space, subject, other, at)
+        except NotFoundError:
+            return False
+        if status.mode is None or status.mode.casefold() not in {v.casefold() for v in values}:
+            return False
+        began, ended = held.changed_at or held.since, status.changed_at or status.since
+        return began is not None and ended is not None and ended >= began
 
     def _holds_pastime(self, space: str, subject: str, kind: str) -> bool:
         """Whether the subject's pastimes hold one of the kind asked ("What instrument does Ana
