@@ -40,6 +40,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime
 
+from eywa import crashpoints
 from eywa.errors import ConflictError, InvalidInputError, NotFoundError
 from eywa.extraction.pipeline import belief_of_fact, settle_supersession
 from eywa.ids import entity_key
@@ -85,7 +86,9 @@ def retract_belief(
         forget_beliefs(stores.dimensions, space, [belief_id])
         stores.beliefs.set_status(space, [belief_id], "retracted")
         _revive_superseded(stores, space, belief)
-        return _record(stores, space, "retract_belief", belief_id, author, reason, at)
+        record = _record(stores, space, "retract_belief", belief_id, author, reason, at)
+    crashpoints.reached("correction_recorded")
+    return record
 
 
 def confirm_belief(
@@ -118,7 +121,9 @@ def confirm_belief(
     with stores.erasure.atomic():
         if after is not None and after != before:
             reweigh_beliefs(stores.dimensions, space, {belief_id: after}, params=params)
-        return _record(stores, space, "confirm_belief", belief_id, author, reason, at, before=before, after=after)
+        record = _record(stores, space, "confirm_belief", belief_id, author, reason, at, before=before, after=after)
+    crashpoints.reached("correction_recorded")
+    return record
 
 
 def accept_candidate(
@@ -163,7 +168,8 @@ def accept_candidate(
         # neither, and was refused as an unknown candidate with the acceptance unrecorded.
         record = _record(stores, space, "accept_candidate", candidate_id, author, reason, at, belief_id=belief.id)
         stores.beliefs.delete(space, [], [candidate_id])
-        return record
+    crashpoints.reached("correction_recorded")
+    return record
 
 
 def dismiss_candidate(
@@ -192,7 +198,9 @@ def dismiss_candidate(
         raise ConflictError("candidate", space, candidate_id, f"{candidate.status}, not in the repair queue")
     with stores.erasure.atomic():
         stores.beliefs.set_candidate_status(space, [candidate_id], "rejected")
-        return _record(stores, space, "dismiss_candidate", candidate_id, author, reason, at)
+        record = _record(stores, space, "dismiss_candidate", candidate_id, author, reason, at)
+    crashpoints.reached("correction_recorded")
+    return record
 
 
 def accept_merge(
@@ -206,7 +214,9 @@ def accept_merge(
     edge = store.same_as_edge(space, entity_key(source), entity_key(target))
     if edge is not None and edge.active and (edge.score, edge.author) == (score, author):
         return edge
-    return nous.accept_merge(store, space, source, target, score=score, author=author)
+    merged = nous.accept_merge(store, space, source, target, score=score, author=author)
+    crashpoints.reached("merge_recorded")
+    return merged
 
 
 def undo_merge(store: DimensionStore, space: str, source: str, target: str, *, author: str | None) -> bool:
@@ -214,6 +224,7 @@ def undo_merge(store: DimensionStore, space: str, source: str, target: str, *, a
     this call or, for an undo sent again after its answer was lost, by the same author the
     last time (no active merge of the two left). False when the two were not merged."""
     if nous.undo_merge(store, space, source, target, author=author):
+        crashpoints.reached("merge_recorded")
         return True
     pair = {entity_key(source), entity_key(target)}
     undone = [e for e in store.same_as(space, include_removed=True) if {e.source, e.target} == pair]

@@ -34,6 +34,8 @@ CrashPoint = Literal[
     "vector_shard_set_aside",  # embedded: the old shard moved to ``<kind>.replaced``, no ``<kind>`` yet
     "vector_shard_swapped",  # embedded: the rewritten shard in place, the old files not yet deleted
     "signals_rederived",  # one chunk of outdated turns re-detected (eywa.rederive), its Level 1 owed
+    "correction_recorded",  # a correction and its dimension replay committed, its answer not yet returned
+    "merge_recorded",  # an identity merge accepted or undone (eywa.corrections), its answer not yet returned
 ]
 CRASH_POINTS: Final[tuple[CrashPoint, ...]] = (
     "level0_committed",
@@ -52,6 +54,8 @@ CRASH_POINTS: Final[tuple[CrashPoint, ...]] = (
     "vector_shard_set_aside",
     "vector_shard_swapped",
     "signals_rederived",
+    "correction_recorded",
+    "merge_recorded",
 )
 
 

@@ -211,3 +211,91 @@ def derived(mem: Memory, space: str, queries: Sequence[str] = ()) -> dict[str, A
             q: sorted(((-round(i.score, 4), i.text) for i in mem.recall(space, q, k=8).items)) for q in queries
         },
     }
+
+
+# --- corrections and merges under a crash (test_corrections_crash_s52k) ---------------------
+
+CORRIGIBLE = [
+    {"text": "I work at Globex as an engineer.", "speaker": "Priya", "session": "c1", "observed_at": "2023-02-01T09:00:00"},
+    {"text": "Priyah works at Globex too, she said.", "speaker": "Tom", "session": "c1",
+     "observed_at": "2023-02-01T09:01:00"},
+    {"text": "I work at Initech now.", "speaker": "Priya", "session": "c2", "observed_at": "2023-04-01T09:00:00"},
+    {"text": "I don't enjoy fencing at all.", "speaker": "Priya", "session": "c2", "observed_at": "2023-04-01T09:01:00"},
+    {"text": "I never play squash, honestly.", "speaker": "Priya", "session": "c2",
+     "observed_at": "2023-04-01T09:02:00"},
+]  # fmt: skip
+"""Turns whose ``Slips`` facts give a superseded employer to retract, a second name to merge,
+and two facts that contradict their turn's negation (``repair`` candidates: one to accept,
+one to dismiss)."""
+
+_SLIPS: dict[str, dict[str, Any]] = {
+    "work at Globex as": {"statement": "Priya works at Globex.", "subject": "Priya", "attribute": "employer",
+                          "value": "Globex"},
+    "Priyah works at Globex": {"statement": "Priyah works at Globex.", "subject": "Priyah", "attribute": "employer",
+                               "value": "Globex"},
+    "work at Initech": {"statement": "Priya works at Initech.", "subject": "Priya", "attribute": "employer",
+                        "value": "Initech"},
+    "enjoy fencing": {"statement": "Priya enjoys fencing.", "subject": "Priya", "attribute": "hobby", "value": "fencing"},
+    "play squash": {"statement": "Priya plays squash.", "subject": "Priya", "attribute": "hobby", "value": "squash"},
+}  # fmt: skip
+
+
+class Slips:
+    """The rule extractor plus the fixed facts of ``CORRIGIBLE`` (an LLM's slips included)."""
+
+    name = "slips"
+    version = "1"
+
+    def __init__(self) -> None:
+        self._rules = RuleExtractor()
+
+    def propose(self, space: str, evidence: Sequence[Evidence]) -> Iterable[CandidateFact]:
+        yield from self._rules.propose(space, evidence)
+        for turn in evidence:
+            for key, fact in _SLIPS.items():
+                if key in turn.text:
+                    yield CandidateFact(evidence_ids=(turn.id,), **fact)
+
+
+def remember_corrigible(mem: Memory, turns: int) -> None:
+    """The corpus, then ``CORRIGIBLE``: what ``correct`` corrects."""
+    mem.remember(SPACE, corpus(turns))
+    mem.remember(SPACE, CORRIGIBLE)
+
+
+def targets(mem: Memory) -> dict[str, str]:
+    """The ids ``correct`` corrects, read from the store before any correction (a client
+    retrying sends the ids it sent the first time)."""
+    beliefs = mem.beliefs(SPACE, status=None)
+    candidates = {c.fact.value: c.id for c in mem.candidates(SPACE, status=None)}
+    return {
+        "retract": next(b.id for b in beliefs if b.value == "Initech"),
+        "confirm": min(b.id for b in beliefs if b.attribute and b.value != "Initech"),
+        "accept": candidates["fencing"],
+        "dismiss": candidates["squash"],
+    }
+
+
+def correct(mem: Memory, ids: dict[str, str]) -> None:
+    """Six corrections a person makes, in order, each the call a client would send again
+    after losing its answer: retract, confirm, accept, dismiss, merge, undo the merge."""
+    mem.retract_belief(SPACE, ids["retract"], reason="Priya never worked there", author="key_1")
+    mem.confirm_belief(SPACE, ids["confirm"], reason="checked", author="key_1")
+    mem.accept_candidate(SPACE, ids["accept"], reason="the repair is right", author="key_2")
+    mem.dismiss_candidate(SPACE, ids["dismiss"], author="key_2")
+    mem.accept_merge(SPACE, "Priya", "Priyah", 0.9, author="key_3")
+    mem.undo_merge(SPACE, "Priya", "Priyah", author="key_3")
+
+
+def corrected(mem: Memory) -> dict[str, Any]:
+    """``snapshot`` with the correction records and merges, times and record ids left out."""
+    return {
+        **snapshot(mem),
+        "corrections": [
+            (c.kind, c.target_id, c.author, c.reason, c.belief_id, c.reliability_before, c.reliability_after)
+            for c in mem.corrections(SPACE)
+        ],
+        "merges": sorted(
+            (e.source, e.target, e.score, e.author, e.active, e.removed_by) for e in mem.merges(SPACE, True)
+        ),
+    }
