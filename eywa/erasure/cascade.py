@@ -74,6 +74,7 @@ def start_erasure(
         candidate_ids=tuple(sorted(stores.beliefs.candidates_citing(space, ids))) if ids else (),
     )  # fmt: skip
     counts = stores.erasure.begin(record)
+    stores.erasure.progress(record.id, counts)  # Neo4j: step 2 is another transaction
     crashpoints.reached("erasure_begun")
     return record.model_copy(update={"counts": counts})
 
@@ -93,8 +94,16 @@ def continue_erasure(
         StoreError: a store failed; the record stays ``pending`` and a re-run goes on.
         EmbedderError: rebuilding a neighbour's vector failed (same).
     """
-    counts = remove_derived(stores, record, spec_for=spec_for)
+    if _derived_removed(record):  # resumed after step 2 committed: nothing of it left to do
+        counts = dict(record.counts)
+    else:
+        counts = remove_derived(stores, record, spec_for=spec_for)
     return finish_vectors(stores, record, counts, vectors=vectors, embedder=embedder, embed_batch=embed_batch)
+
+
+def _derived_removed(record: ErasureRecord) -> bool:
+    """Whether step 2 of ``record`` committed: its counts (``beliefs``…) were kept with it."""
+    return "beliefs" in record.counts
 
 
 def remove_derived(stores: GraphStores, record: ErasureRecord, *, spec_for: SpecResolver | None = None) -> dict[str, int]:
@@ -130,10 +139,12 @@ def remove_derived(stores: GraphStores, record: ErasureRecord, *, spec_for: Spec
     if again:
         stores.ledger.mark(space, "level1", again, "reprocess", now)
         stores.ledger.mark(space, "nous", again, "reprocess", now)
-    crashpoints.reached("erasure_beliefs_removed")
     derived = {"beliefs": len(doomed), "candidates": len(record.candidate_ids), "deltas": deltas, "merges": merges,
                "correction_reasons": reasons}  # fmt: skip
-    return merge_counts(record.counts, derived, {"beliefs_revived": len(revived)})
+    counts = merge_counts(record.counts, derived, {"beliefs_revived": len(revived)})
+    stores.erasure.progress(record.id, counts)  # embedded: in step 1's transaction
+    crashpoints.reached("erasure_beliefs_removed")
+    return counts
 
 
 def finish_vectors(
@@ -218,7 +229,9 @@ def resume_erasures(
     reports = []
     for record in stores.erasure.erasures(state="pending"):
         try:
-            stores.erasure.begin(record)
+            # What the interrupted run removed was kept with the record (``progress``); a
+            # step 1 repeated here removes nothing more once it had committed.
+            record = record.model_copy(update={"counts": merge_counts(record.counts, stores.erasure.begin(record))})
             reports.append(continue_erasure(stores, record, vectors=vectors, embedder=embedder, embed_batch=embed_batch))
         except EywaError as exc:  # reported to the caller, who logs it; the next pass retries
             if on_error is None:

@@ -114,6 +114,12 @@ class ErasureStore(Protocol):
         (``turns``, ``signals``, ``mentions``, ``entities``). Repeating it removes nothing more."""
         ...
 
+    def progress(self, erasure_id: str, counts: Mapping[str, int]) -> None:
+        """Keep the counts a ``pending`` erasure has reached (after step 1, after step 2), so
+        that one resumed after a crash reports what the interrupted run removed, not only what
+        was left to remove. A ``done`` record is left as it is."""
+        ...
+
     def finish(self, erasure_id: str, counts: Mapping[str, int], at: datetime) -> None:
         """Mark the erasure ``done`` with its final counts."""
         ...

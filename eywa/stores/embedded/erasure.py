@@ -198,6 +198,13 @@ class SqliteErasureStore:
                 counts = _add(counts, _erase_chunk(conn, space, chunk, record.at))
         return counts
 
+    def progress(self, erasure_id: str, counts: Mapping[str, int]) -> None:
+        with self._db.transaction() as conn:
+            conn.execute(
+                "UPDATE erasures SET counts = ? WHERE id = ? AND state = 'pending'",
+                (json.dumps(dict(counts), sort_keys=True), erasure_id),
+            )
+
     def finish(self, erasure_id: str, counts: Mapping[str, int], at: datetime) -> None:
         with self._db.transaction() as conn:
             conn.execute(

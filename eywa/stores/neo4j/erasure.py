@@ -127,6 +127,7 @@ SET e.near_text = row.near_text, e.far_text = row.far_text
 _FINISH = f"""
 MATCH (r:{_ER} {{id: $id}}) SET r.state = 'done', r.counts = $counts, r.done_at = $at, r.done_by = $origin
 """
+_PROGRESS = f"MATCH (r:{_ER} {{id: $id}}) WHERE r.state = 'pending' SET r.counts = $counts"
 _GET = f"MATCH (r:{_ER} {{id: $id}}) RETURN properties(r) AS r"
 # Listing: one statement per shape, so each seeks its index. A ``$space IS NULL OR …``
 # filter cannot be planned as a seek (the plan is made before the parameter is known), so it
@@ -201,6 +202,9 @@ class Neo4jErasureStore:
             counts = {key: counts[key] + removed[key] for key in _COUNTS}
             crashpoints.reached("erasure_chunk_removed")
         return counts
+
+    def progress(self, erasure_id: str, counts: Mapping[str, int]) -> None:
+        self._graph.write("erasure progress", run, _PROGRESS, id=erasure_id, counts=json.dumps(dict(counts), sort_keys=True))
 
     def finish(self, erasure_id: str, counts: Mapping[str, int], at: datetime) -> None:
         self._graph.write(
