@@ -14,13 +14,14 @@ from eywa.ids import check_space
 from eywa.models import utc_now
 from eywa.stores.access import AccessEvent
 from eywa.stores.keys import MAX_GRACE, ApiKey, parse_scopes
+from services.api.bodies import UniqueKeysRoute
 from services.api.deps import Admin, Ctx
 from services.api.errors import problem_response
 from services.api.schemas import CreatedKey, CreateKeyRequest, RotateKeyRequest
 from services.metrics import CONTENT_TYPE_LATEST
 
 log = logging.getLogger(__name__)
-router = APIRouter(prefix="/v1/keys", tags=["admin"])
+router = APIRouter(prefix="/v1/keys", tags=["admin"], route_class=UniqueKeysRoute)
 probes = APIRouter(tags=["ops"])
 # A key id is checked as ``eywa keys rotate|revoke`` checks it (a label: ``limit_exceeded``
 # past EYWA_MAX_LABEL_CHARS, else 404 when no key has it); a bound of 64 here answered

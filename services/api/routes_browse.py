@@ -9,11 +9,12 @@ from fastapi import APIRouter, Depends, Query
 
 from eywa.models import Evidence
 from eywa.stores.keys import ApiKey
+from services.api.bodies import UniqueKeysRoute
 from services.api import browse
 from services.api.deps import Ctx, Reader, require
 from services.api.routes_read import SpacePath
 
-router = APIRouter(tags=["browse"])
+router = APIRouter(tags=["browse"], route_class=UniqueKeysRoute)
 Offset = Annotated[int, Query(ge=0, le=1_000_000, description="Skip this many items.")]
 Limit = Annotated[int, Query(ge=1, le=500, description="At most this many items.")]
 AnySpaceReader = Annotated[ApiKey, Depends(require("read", on="any"))]

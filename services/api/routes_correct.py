@@ -10,10 +10,11 @@ from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, ConfigDict, WithJsonSchema
 
 from eywa.stores.corrections import CorrectionRecord
+from services.api.bodies import UniqueKeysRoute
 from services.api.deps import Ctx, Reader, Writer
 from services.api.routes_write import SpacePath
 
-router = APIRouter(prefix="/v1", tags=["correct"])
+router = APIRouter(prefix="/v1", tags=["correct"], route_class=UniqueKeysRoute)
 
 # Ids reach ``Memory`` as sent, which checks them against EYWA_MAX_LABEL_CHARS: a bound here
 # answered validation_error where every other surface says limit_exceeded.

@@ -8,11 +8,12 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 
 from eywa.erasure import ErasureProof, ErasureReport
+from services.api.bodies import UniqueKeysRoute
 from services.api.deps import Ctx, Eraser
 from services.api.routes_write import SpacePath
 from services.api.schemas import EraseRequest
 
-router = APIRouter(prefix="/v1", tags=["erase"])
+router = APIRouter(prefix="/v1", tags=["erase"], route_class=UniqueKeysRoute)
 
 
 @router.post("/spaces/{space}/erase", response_model=ErasureReport, summary="Erase turns and what derives from them")

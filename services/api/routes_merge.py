@@ -12,10 +12,11 @@ from pydantic import BaseModel, ConfigDict, WithJsonSchema
 from eywa.errors import NotFoundError
 from eywa.nous.identity import MergeProposal
 from eywa.stores.dimensions import SameAsEdge
+from services.api.bodies import UniqueKeysRoute
 from services.api.deps import Ctx, Reader, Writer
 from services.api.routes_write import SpacePath
 
-router = APIRouter(prefix="/v1", tags=["merge"])
+router = APIRouter(prefix="/v1", tags=["merge"], route_class=UniqueKeysRoute)
 
 
 class MergeRequest(BaseModel):

@@ -24,10 +24,11 @@ from starlette.concurrency import run_in_threadpool
 
 from eywa.portability import ExportHeader, ExportRecord, ImportReport, record_json
 from eywa.stores.keys import ApiKey
+from services.api.bodies import UniqueKeysRoute
 from services.api.deps import Ctx, Writer, require
 from services.api.routes_write import SpacePath
 
-router = APIRouter(prefix="/v1", tags=["portability"])
+router = APIRouter(prefix="/v1", tags=["portability"], route_class=UniqueKeysRoute)
 
 NDJSON = "application/x-ndjson"
 Exporter = Annotated[ApiKey, Depends(require("admin"))]

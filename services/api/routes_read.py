@@ -14,10 +14,11 @@ from starlette.concurrency import run_in_threadpool
 
 from eywa.extraction.pipeline import Explanation
 from eywa.models import Belief, Candidate, Delta, Dimension, Evidence, RecallResult
+from services.api.bodies import UniqueKeysRoute
 from services.api.deps import Ctx, Reader
 from services.api.schemas import RecallRequest
 
-router = APIRouter(prefix="/v1/spaces/{space}", tags=["read"])
+router = APIRouter(prefix="/v1/spaces/{space}", tags=["read"], route_class=UniqueKeysRoute)
 
 # Values are checked by the core (eywa.contract), so every surface refuses alike.
 SpacePath = Annotated[str, Path(description="The memory space (printable, at most 200 characters, not '*').")]

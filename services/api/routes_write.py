@@ -15,10 +15,11 @@ from starlette.concurrency import run_in_threadpool
 from eywa.errors import NotFoundError, OverloadedError
 from eywa.jobs import JobStatus
 from eywa.stores.keys import ApiKey
+from services.api.bodies import UniqueKeysRoute
 from services.api.deps import Ctx, Writer, authenticate, record_space
 from services.api.schemas import JobRef, RememberRequest, RememberResponse
 
-router = APIRouter(prefix="/v1", tags=["write"])
+router = APIRouter(prefix="/v1", tags=["write"], route_class=UniqueKeysRoute)
 
 SpacePath = Annotated[str, Path(description="The memory space (checked by the core: printable, at most 200 characters, not '*').")]
 

@@ -48,6 +48,7 @@ from services.access import AccessRecorder
 from services.api.middleware import content_codings, transfer_codings
 from services.http_protocol import MCP_PROTOCOL
 from services.mcp.arguments import Names, OptionalText, Text, TurnsArgument, checked_by_the_core
+from services.mcp.bodies import refusing_repeated_keys
 from services.mcp.gate import McpGate
 from services.mcp.tools_correct import CORRECTION_TOOLS, register_corrections
 from services.mcp.tools_merge import MERGE_TOOLS, register_merges
@@ -321,7 +322,9 @@ def run(settings: EywaSettings, transport: Transport = "stdio", host: str = "127
             server = build_server(memory, keys, limiter=limiter, access=access)
             app = server.streamable_http_app(stateless_http=True, host=host, max_request_body_size=settings.max_body_bytes)
             # a request uvicorn cannot parse is refused in a JSON-RPC error too (``services.http_protocol``)
-            uvicorn.run(_closing_on_shutdown(_refusing_codings(app), access), host=host, port=port, http=MCP_PROTOCOL)
+            # a body in a coding is refused first; a JSON object naming a key twice next (``services.mcp.bodies``)
+            checked = _refusing_codings(refusing_repeated_keys(app, settings.max_body_bytes))
+            uvicorn.run(_closing_on_shutdown(checked, access), host=host, port=port, http=MCP_PROTOCOL)
     finally:
         if access is not None:
             access.close()
