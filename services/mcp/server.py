@@ -30,7 +30,8 @@ from typing import Annotated, Any, Literal, get_args
 from urllib.parse import unquote_to_bytes
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError, UnexpectedToolError
+from mcp.server.mcpserver.resources import ResourceSecurity
 from mcp_types import CallToolResult, InputRequiredResult
 from mcp_types import Tool as MCPTool
 from pydantic import ValidationError
@@ -107,6 +108,22 @@ class CodedServer(MCPServer[Any]):
                 for error in cause.errors(include_url=False, include_input=False)
             )
             raise ToolError(f"Error executing tool {name}: {tool_error_text('validation_error', problems)}") from cause
+
+    async def read_resource(self, uri: Any, context: Context[Any, Any] | None = None) -> Any:
+        """Read a resource; a URI that names none is refused with a code, as an unknown tool is.
+
+        Raises:
+            ResourceNotFoundError: ``not_found: no resource …`` naming the resources there are
+                (the SDK's "Unknown resource: <uri>" had no code; still JSON-RPC -32602).
+            ResourceError: as ``MCPServer.read_resource``.
+        """
+        try:
+            return await super().read_resource(uri, context)
+        except ResourceNotFoundError as exc:
+            if str(exc).startswith("not_found: "):
+                raise
+            known = ", ".join(sorted(template.uri_template for template in self._resource_manager.list_templates()))
+            raise ResourceNotFoundError(tool_error_text("not_found", f"no resource {str(uri)!r} (resources: {known})")) from exc
 
 INSTRUCTIONS = """Eywa is long-term memory with provenance. Call `remember` with conversation
 turns as they happen; call `recall` before answering a question about the past and answer
@@ -198,7 +215,12 @@ def build_server(
     register_corrections(server, memory, gate)
     register_merges(server, memory, gate)
 
-    @server.resource("eywa://spaces/{space}/summary", mime_type="application/json")
+    # The space is a name the core checks (``check_space``), never a path: the SDK's default
+    # refusal of ``..``, ``/x`` or ``C:\\x`` in a template value ("Unknown resource", no code)
+    # kept the summary of the space ``..`` from MCP alone; the HTTP API and Python serve it.
+    @server.resource(
+        "eywa://spaces/{space}/summary", mime_type="application/json", security=ResourceSecurity(exempt_params={"space"})
+    )
     def summary(space: str, ctx: Context[Any, Any]) -> str:
         """Counts and active beliefs of a space; a space whose escapes are not UTF-8 is refused
         (``_escapes_not_utf8``)."""
