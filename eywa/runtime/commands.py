@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from typer.core import TyperGroup
+from typer.core import TyperGroup, TyperOption
 
-from typer._click.core import Context  # typer >= 0.20 runs on its own copy of click
+from typer._click.core import Command, Context  # typer >= 0.20 runs on its own copy of click
 from typer._click.exceptions import BadParameter, NoArgsIsHelpError, UsageError
 
 from eywa.errors import ConfigurationError, EywaError, InvalidInputError
@@ -39,6 +39,7 @@ __all__ = [
     "fail",
     "missing_extra",
     "out_console",
+    "refuse_repeated_options",
     "note_unknown_space",
     "require_space",
 ]
@@ -118,6 +119,8 @@ class EywaGroup(TyperGroup):
     def invoke(self, ctx: Context) -> Any:
         """Run the sub-command; map user mistakes to one stderr line and an exit code."""
         try:
+            if not ctx.resilient_parsing:
+                refuse_repeated_options(self, ctx, [*ctx._protected_args, *ctx.args])
             return super().invoke(ctx)
         except NoArgsIsHelpError:
             raise  # not a mistake: Typer prints the help
@@ -133,6 +136,43 @@ class EywaGroup(TyperGroup):
                 raise  # a module no extra provides: a bug, keep its traceback
             command = " ".join([*ctx.command_path.split()[1:], ctx.invoked_subcommand or ""]).strip()
             raise fail(missing_extra(command, extra, exc)) from None
+
+
+def refuse_repeated_options(group: TyperGroup, ctx: Context, args: list[str]) -> None:
+    """Refuse an option that takes one value (or is one flag) given more than once.
+
+    click keeps the last of ``eywa recall --k 3 --k 5`` without a word, and ``--space home
+    --space work`` read ``work``: a command line saying two things was run as one of them, as
+    a query parameter given twice was on the HTTP API. Every command of every entry point is
+    reached through the root ``EywaGroup``, so this is checked once here, before anything
+    runs: ``args`` are walked down the groups to the command they name, each level read by
+    its own parser (nothing is converted and no callback runs), and an option that
+    occurs twice where it keeps one value is a ``BadParameter`` (exit 2, ``[invalid_input]``,
+    as a value an option refuses). Options that collect (``-p`` of ``eywa audit``) or count
+    are not concerned; a command line the parser refuses is left to the real parse, which
+    says why.
+
+    Raises:
+        BadParameter: naming the option as written in ``--help``.
+    """
+    command: Command = group
+    parent, rest = ctx, args
+    while isinstance(command, TyperGroup) and rest:
+        try:
+            name, found, rest = command.resolve_command(parent, rest)
+            if found is None:
+                return
+            probe = found.context_class(found, info_name=name, parent=parent, resilient_parsing=True)
+            _, remaining, order = found.make_parser(probe).parse_args(args=list(rest))
+        except UsageError:
+            return  # the real parse refuses it, saying why
+        seen: set[int] = set()
+        for param in order:
+            if isinstance(param, TyperOption) and param.expose_value and not (param.multiple or param.count):
+                if id(param) in seen:
+                    raise BadParameter("given more than once; give it once", ctx=probe, param=param)
+                seen.add(id(param))
+        command, parent, rest = found, probe, remaining
 
 
 def missing_extra(command: str, extra: str, exc: ImportError) -> ConfigurationError:
