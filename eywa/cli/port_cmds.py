@@ -49,7 +49,11 @@ SpaceOption = Annotated[str, typer.Option("--space", "-s", help="The space.", sh
 @contextmanager
 def _output(out: str) -> Iterator[TextIO]:
     """The stream ``--out`` names: stdout for ``-``, else a temporary file beside the target,
-    renamed to it once complete.
+    renamed to it once complete; a target that exists and is no regular file (``/dev/null``,
+    ``/dev/stdout``, a named pipe) is written in place, and a symbolic link's file is the one
+    replaced. The rename replaced the device itself: run as root, ``--out /dev/null`` left a
+    regular file holding the export where the null device was (as another user it was
+    refused, the temporary file not allowed beside it).
 
     Raises:
         InvalidInputError: ``--out`` is empty (``Path("")`` is the current directory, whose
@@ -67,6 +71,11 @@ def _output(out: str) -> Iterator[TextIO]:
     target = Path(out)
     if target.is_dir():
         raise InvalidInputError(f"--out {out} is a directory; name a file in it")
+    if target.exists() and not target.is_file():  # a device or a pipe (/dev/null, /dev/stdout): written in place
+        with _opened(target, out) as stream:
+            yield stream
+        return
+    target = target.resolve() if target.is_symlink() else target  # a link's file is replaced, the link kept
     partial = target.with_name(target.name + ".partial")
     try:
         stream = partial.open("w", encoding="utf-8")
@@ -80,6 +89,16 @@ def _output(out: str) -> Iterator[TextIO]:
         raise OSError(exc.errno, exc.strerror, out) from None
     finally:
         partial.unlink(missing_ok=True)
+
+
+@contextmanager
+def _opened(target: Path, out: str) -> Iterator[TextIO]:
+    """``target`` opened for writing as it is (no temporary file); an error names ``out``."""
+    try:
+        with target.open("w", encoding="utf-8") as stream:
+            yield stream
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, out) from None
 
 
 @contextmanager

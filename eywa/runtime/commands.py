@@ -87,14 +87,20 @@ def fail(exc: BaseException, code: int = 1) -> typer.Exit:
     An ``EywaError`` ends with its code in brackets (``… [turn_too_long]``), the code the
     Python API raises and the services answer, so scripts can tell refusals apart; so does a
     value click refuses for an option's type or bound (``-k 0``: ``[invalid_input]``, the code
-    ``Memory.recall`` raises for ``k=0``; it had none). Other usage errors (an unknown
-    command or option) name no value and carry no code.
+    ``Memory.recall`` raises for ``k=0``; it had none). So does a file the command was
+    given that cannot be opened, read or written (``eywa import missing.jsonl``, ``eywa
+    export --out /proc/x``, a directory, a full disk): an ``OSError`` naming the path, which
+    is the caller's to fix, ``[invalid_input]`` as ``Memory.backup`` says of a destination it
+    cannot write (the stores turn their own I/O failures into ``StoreError``s). Other usage
+    errors (an unknown command or option) name no value and carry no code.
     """
     line = _describe(exc)
     if isinstance(exc, EywaError):
         line = f"{line} [{exc.code}]"
     elif isinstance(exc, BadParameter):  # a value an option's type or bound refuses: malformed input,
         line = f"{line} [invalid_input]"  # as Python says of the same value (recall's k=0, policy 'wild')
+    elif isinstance(exc, OSError) and exc.filename is not None:
+        line = f"{line} [invalid_input]"
     err_console().print(f"[bold red]error:[/] {escape(line.encode('utf-8', 'backslashreplace').decode('utf-8'))}")
     return typer.Exit(code)
 

@@ -53,7 +53,7 @@ def test_a_file_that_fails_while_read_is_named(runner: CliRunner, tmp_path: Path
     store = [] if command[0] == "bench" else ["--data-dir", str(tmp_path / "m")]
     result = runner.invoke(app, [*command, "/proc/self/mem", *store])
     line = _one_line_error(result)
-    assert line.endswith("Input/output error: /proc/self/mem"), line
+    assert line.endswith("Input/output error: /proc/self/mem [invalid_input]"), line
     assert result.exit_code == 1
 
 

@@ -134,7 +134,7 @@ def test_an_export_cut_short_leaves_the_file_asked_for_as_it_was(
 
     assert result.exit_code != 0 and len(written) == 2
     # One line naming the file as given (README, CLI): the write's OSError named none.
-    assert result.stderr.strip().splitlines() == [f"error: No space left on device: {out}"], result.stderr
+    assert result.stderr.strip().splitlines() == [f"error: No space left on device: {out} [invalid_input]"], result.stderr
     assert out.read_text(encoding="utf-8") == "yesterday's export\n"  # not a truncated export
     assert sorted(p.name for p in tmp_path.iterdir()) == ["home.jsonl", "mem", "turns.jsonl"]  # no temporary file
     monkeypatch.undo()
@@ -151,7 +151,7 @@ def test_an_export_that_cannot_create_its_file_names_the_file_asked_for(runner: 
 
     result = runner.invoke(app, ["export", "--space", SPACE, "--out", str(asked), "--data-dir", str(data)])
 
-    assert _one_line(result) == f"error: No such file or directory: {asked}"
+    assert _one_line(result) == f"error: No such file or directory: {asked} [invalid_input]"
     assert not (tmp_path / "missing").exists()
 
 
