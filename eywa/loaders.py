@@ -26,6 +26,7 @@ import dateparser
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from eywa.errors import FieldProblem, InvalidInputError
+from eywa.json_text import REPEATED_KEY, loads_unique
 from eywa.models import Turn
 
 __all__ = [
@@ -160,13 +161,17 @@ def _parsed(path: Path, text: str, first_line: int = 1) -> Any:
     """``text`` (which starts on line ``first_line`` of ``path``) as JSON.
 
     Raises:
-        InvalidInputError: not JSON, naming the line; nested deeper than the decoder's
+        InvalidInputError: not JSON, naming the line; an object naming a key twice, naming
+            the line of a JSON lines file and the key's path; nested deeper than the decoder's
             recursion allows (``json`` raises RecursionError for that); or holding an
             integer longer than Python converts from text (``sys.get_int_max_str_digits``,
             4300 digits by default: ``json`` raises a bare ValueError for that).
     """
     try:
-        return json.loads(text)
+        return loads_unique(text)
+    except InvalidInputError as exc:  # a key named twice: json kept the last value (``eywa.json_text``)
+        where = f"line {first_line}" if "\n" not in text.strip() else "content"
+        raise _fail(path, where, f"key {exc.problems[0].field}: {REPEATED_KEY}") from None
     except json.JSONDecodeError as exc:
         raise _fail(path, f"line {first_line + exc.lineno - 1}", f"invalid JSON ({exc.msg})") from exc
     except ValueError:

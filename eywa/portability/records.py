@@ -25,6 +25,7 @@ from typing import Annotated, Final, Literal
 from pydantic import Field, TypeAdapter, ValidationError
 
 from eywa.errors import FieldProblem, InvalidInputError
+from eywa.json_text import loads_unique
 from eywa.values import json_shape, supported_utc
 from eywa.models import Belief, Candidate, Delta, Entity, Evidence, Frozen
 from eywa.nous.state_json import state_problem
@@ -266,6 +267,25 @@ def _check_dimension(number: int, dimension: DimensionRecord) -> None:
         raise InvalidInputError.at(f"line.{number}", f"dimension.state.{problem}")
 
 
+def _once_each(number: int, line: str | bytes) -> str | bytes:
+    """``line``, refused when one of its objects names a key twice: pydantic's parser keeps
+    the last value (a turn line saying ``"speaker"`` twice was restored as the second
+    speaker's), where every surface refuses such JSON (``eywa.json_text``). A line that is
+    no JSON is left to the record's own validation, which says why.
+
+    Raises:
+        InvalidInputError: naming ``line.<number>`` and the key's path in the line.
+    """
+    try:
+        loads_unique(line)
+    except InvalidInputError as exc:
+        problem = exc.problems[0]
+        raise InvalidInputError.at(f"line.{number}", f"{problem.field}: {problem.message}") from None
+    except (ValueError, RecursionError):
+        pass
+    return line
+
+
 def _without_mark(line: str | bytes) -> str | bytes:
     """``line`` without a leading UTF-8 byte order mark (as text, or its three bytes)."""
     return line.removeprefix(b"\xef\xbb\xbf") if isinstance(line, bytes) else line.removeprefix("\ufeff")
@@ -280,15 +300,15 @@ def parse_lines(lines: Iterable[str | bytes]) -> tuple[ExportHeader, Iterator[Ex
 
     Raises:
         InvalidInputError: the first line is not an ``eywa-export`` version 1 header, or a
-            line is not one valid record (the problem's field is ``line.<number>``); raised
-            by the iterator for a record line.
+            line is not one valid record or names a key twice in one object (the problem's
+            field is ``line.<number>``); raised by the iterator for a record line.
     """
     numbered = ((n, line) for n, line in enumerate(lines, start=1) if line.strip())
     first = next(numbered, None)
     if first is None:
         raise InvalidInputError.at("line.1", "the export is empty: expected an eywa-export header")
     try:
-        header = ExportHeader.model_validate_json(_without_mark(first[1]))
+        header = ExportHeader.model_validate_json(_once_each(first[0], _without_mark(first[1])))
     except ValidationError as exc:
         raise _refused(first[0], exc) from exc
     _check_storable(first[0], header)
@@ -296,7 +316,7 @@ def parse_lines(lines: Iterable[str | bytes]) -> tuple[ExportHeader, Iterator[Ex
     def records() -> Iterator[ExportRecord]:
         for number, line in numbered:
             try:
-                record = _RECORD.validate_json(line)
+                record = _RECORD.validate_json(_once_each(number, line))
             except ValidationError as exc:
                 raise _refused(number, exc) from exc
             _check_storable(number, record)
