@@ -8,6 +8,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from datetime import datetime, timezone
 from pathlib import Path
 from types import TracebackType
@@ -614,13 +615,17 @@ class Memory:
         params = check_recall(query, k, budget_tokens, policy, as_of, self._limits)
         # What the vector route and beliefs lack yet, for the trace: read beside the recall
         # where reads run at once (a round trip no longer added to every recall's time).
+        # Without a pool it is read in the recall's own snapshot (``Stores.read_snapshot``: the
+        # reader's joins it), so the counts are of the state the recall read, and the read
+        # costs no read transaction of its own.
         pool = self._route_pool
         backlog = pool.submit(self._stores.ledger.space_backlog, space) if pool is not None else None
-        result = self._reader.recall(
-            space, params.query, k=params.k, budget_tokens=params.budget_tokens, policy=params.policy,
-            as_of=params.as_of,
-        )  # fmt: skip
-        pending = backlog.result() if backlog is not None else self._stores.ledger.space_backlog(space)
+        with self._stores.read_snapshot() if backlog is None else nullcontext():
+            result = self._reader.recall(
+                space, params.query, k=params.k, budget_tokens=params.budget_tokens, policy=params.policy,
+                as_of=params.as_of,
+            )  # fmt: skip
+            pending = backlog.result() if backlog is not None else self._stores.ledger.space_backlog(space)
         return result.model_copy(update={"trace": {**result.trace, "pending": pending.model_dump()}})
 
     @property

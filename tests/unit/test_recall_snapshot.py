@@ -7,6 +7,7 @@ is read once (``SqliteDatabase.once``).
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
@@ -18,6 +19,7 @@ from eywa import Memory
 from eywa.settings import EywaSettings
 from eywa.stores.embedded.database import SqliteDatabase
 from eywa.stores.embedded.evidence import SqliteEvidenceStore
+from eywa.stores.embedded.keyword import SqliteKeywordIndex
 from tests.reliability.support import HashEmbedder
 
 T0 = datetime(2024, 3, 2, 9, 30, tzinfo=timezone.utc)
@@ -111,6 +113,57 @@ def test_a_recall_reads_the_store_in_one_read_transaction(tmp_path: Path) -> Non
     # Before: each statement began and ended its own read transaction (no BEGIN traced), and
     # the keyword table's version was read by each search and by the speakers' read.
     assert statements[0] == "BEGIN" and statements.count("BEGIN") == 1 and statements.count("COMMIT") == 1
-    # After it, only ``Memory.recall``'s own read of what is not yet embedded (the trace's "pending").
-    assert [s.split(" FROM ")[-1].split()[0] for s in statements[statements.index("COMMIT") + 1 :]] == ["space_backlog"]
-    assert sum("evidence_fts_data" in statement for statement in statements) <= 1
+    # ``Memory.recall``'s own read of what is not yet embedded (the trace's "pending") is in it
+    # too: its counts are of the state the recall read, and nothing is read after it.
+    assert statements[-1] == "COMMIT"
+    assert any("FROM space_backlog" in statement for statement in statements)
+    # Nothing was written since the first recall: the keyword table's version is not read again.
+    assert sum("evidence_fts_data" in statement for statement in statements) == 0
+
+
+def test_kept_reads_once_per_committed_state(database: SqliteDatabase, tmp_path: Path) -> None:
+    reads: list[int] = []
+
+    def read() -> int:
+        reads.append(1)
+        return _count(database)
+
+    with database.read_snapshot():
+        assert [database.kept("rows", read) for _ in range(2)] == [1, 1]
+    with database.read_snapshot():  # nothing committed since: what was read is kept
+        assert database.kept("rows", read) == 1
+    assert len(reads) == 1
+    _write_elsewhere(database, "second")  # through this process's writing connection
+    with database.read_snapshot():
+        assert database.kept("rows", read) == 2
+    assert len(reads) == 2
+    with sqlite3.connect(tmp_path / "eywa.sqlite3") as other:  # another connection altogether
+        other.execute("INSERT INTO t VALUES ('third')")
+    with database.read_snapshot():
+        assert database.kept("rows", read) == 3
+    assert len(reads) == 3
+    # Outside a snapshot: read each time.
+    assert [database.kept("rows", read) for _ in range(2)] == [3, 3] and len(reads) == 5
+
+
+def test_a_turn_written_after_a_recall_is_searched_by_the_next_from_the_keyword_index(tmp_path: Path) -> None:
+    """The keyword index answers a search only at the version of the table the search's
+    snapshot reads, and that version is kept between recalls while nothing is written: a
+    write between two recalls must be read anew, or the next recall would find the index
+    (already brought up to the write) at another version and ask FTS5 instead."""
+    settings = EywaSettings(data_dir=tmp_path / "m", extractor="none")
+    with Memory.open(tmp_path / "m", embedder=HashEmbedder(), settings=settings) as mem:
+        first_turn = {"speaker": "Priya", "text": "I repaired my bicycle at Globex on Monday.", "observed_at": T0}
+        mem.remember("home", [first_turn])
+        mem.wait()
+        keyword = mem._stores.keyword  # noqa: SLF001 - the embedded index's counts
+        assert isinstance(keyword, SqliteKeywordIndex) and keyword.wait_ready(30)
+        first = mem.recall("home", "Where did Priya repair her bicycle?")
+        assert any("Globex" in item.text for item in first.items)
+        said = T0 + timedelta(hours=2)
+        mem.remember("home", [{"speaker": "Nadia", "text": "My kayak got a new rudder at Initech.", "observed_at": said}])
+        mem.wait()
+        second = mem.recall("home", "Where did Nadia's kayak get its rudder?")
+        counts = keyword.memory_counts()
+    assert any("Initech" in item.text for item in second.items)
+    assert counts["fts5"] == 0 and counts["memory"] >= 2

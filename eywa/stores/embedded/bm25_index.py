@@ -769,12 +769,14 @@ class Bm25Index:
 
 def read_version_db(db: SqliteDatabase, table: str = TABLE) -> Version:
     """An FTS5 table's version through ``db``'s connection for this thread: read once per
-    snapshot (``SqliteDatabase.once``; a recall's keyword searches, speakers and belief
-    searches each asked, three or four reads of ~50 us in a recall's cold caches at 10k)."""
+    committed state of the database (``SqliteDatabase.kept``: a recall's keyword searches,
+    speakers and belief searches each ask, and asked three or four reads of ~50 us each in a
+    recall's cold caches at 10k before a snapshot's reads shared one; recalls with no write
+    between them now share it too)."""
 
     def read() -> Version:
         blocks = {row[0]: row[1] for row in db.tuples(_version_sql(table))}
         return bytes(blocks.get(1, b"")), bytes(blocks.get(10, b""))
 
-    return db.once(("fts version", table), read)
+    return db.kept(("fts version", table), read)
 
