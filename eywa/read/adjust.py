@@ -116,12 +116,18 @@ def speaker_boost(items: list[Scored], named_ids: set[str], speaker_ids: Mapping
     their statement names their subject, which the keyword route has already matched, and
     boosting them again lifted one-line beliefs ("Tomas might visit in December") over the
     turns that answer. Returns the ids boosted."""
-    changed = []
+    changed: list[str] = []
+    if not named_ids:
+        return changed
+    named: dict[str, bool] = {}  # each subject's key once: the ~40 items have a few subjects
     for s in items:
         subject = s.item.subject
         if s.item.kind == "belief" or not subject:
             continue
-        if named_ids and speaker_ids.get(entity_key(subject)) in named_ids:
+        boosted = named.get(subject)
+        if boosted is None:
+            boosted = named[subject] = speaker_ids.get(entity_key(subject)) in named_ids
+        if boosted:
             s.score *= NAMED_SPEAKER_BOOST
             changed.append(s.item.id)
     return changed

@@ -239,7 +239,7 @@ class Reader:
                 route_scores[route.name] = [h.score for h in hits]
             if route.name == "vector":
                 cosine = [h.score for h in hits]
-            route_trace[route.name] = [_hit_trace(h) for h in hits[:50]]
+            route_trace[route.name] = _hits_trace(hits[:50])
             built.update({(h.kind, h.id): h.item for h in hits if h.item is not None})
             claims.extend((h.kind, h.id) for h in hits if h.claim)
         timings["routes"] = _ms(clock)
@@ -666,11 +666,15 @@ def _visible(item: Hydrated, as_of: datetime | None) -> bool:
     return all(ref.observed_at <= as_of for ref in item.provenance)
 
 
-def _hit_trace(hit: RouteHit) -> dict[str, Any]:
-    entry: dict[str, Any] = {"kind": hit.kind, "id": hit.id, "score": round(hit.score, 5)}
-    if hit.claim:
-        entry["claim"] = True
-    return entry
+def _hits_trace(hits: Sequence[RouteHit]) -> list[dict[str, Any]]:
+    """A route's hits as the trace shows them: kind, id, score (5 places), and ``claim`` on a
+    claimed one. One comprehension, not a call per hit (~210 hits a recall at 10k)."""
+    return [
+        {"kind": h.kind, "id": h.id, "score": round(h.score, 5), "claim": True}
+        if h.claim
+        else {"kind": h.kind, "id": h.id, "score": round(h.score, 5)}
+        for h in hits
+    ]
 
 
 def _route_ranks(

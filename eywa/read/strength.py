@@ -87,7 +87,8 @@ def evidence_strength(
     """
     if not cosines:
         return 0.0
-    found = {entity_key(s) for s in speakers if s is not None}
+    # Each speaker's key once: the ~50 hits have a few speakers between them.
+    found = {entity_key(s) for s in set(speakers) if s is not None}
     known = [name for name in named if entity_key(name) in found]
     score = (
         INTERCEPT
@@ -104,7 +105,8 @@ def speaker_contrast(cosines: Sequence[float], speakers: Sequence[str | None], n
     wanted = {entity_key(name) for name in named}
     if not wanted or not speakers:
         return 0.0
-    spoken = [(c, entity_key(s) in wanted) for c, s in zip(cosines, speakers) if s is not None]
+    theirs = {s: entity_key(s) in wanted for s in set(speakers) if s is not None}
+    spoken = [(c, theirs[s]) for c, s in zip(cosines, speakers) if s is not None]
     by_named = max((c for c, is_named in spoken if is_named), default=0.0)
     by_others = max((c for c, is_named in spoken if not is_named), default=0.0)
     return by_named - by_others

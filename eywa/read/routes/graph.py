@@ -147,8 +147,14 @@ def _ceilings(scores: Sequence[float]) -> list[float]:
     1 + its distance (any distance up to ``MAX_HOPS``; a negative score is best far away);
     ``ceilings[len(scores)]`` is -inf. Scores are not assumed sorted."""
     ceilings = [float("-inf")] * (len(scores) + 1)
+    farthest = 1 + MAX_HOPS
     for n in range(len(scores) - 1, -1, -1):
-        best = max(scores[n] / (1 + hops) for hops in range(MAX_HOPS + 1))
+        # The best of score / (1 + hops) over the hops: the score itself (at no distance) when
+        # it is not negative, else the score over the farthest distance; the same float the
+        # divisions by each distance give (a generator of them cost ~1.3 us a belief, ~117 a
+        # recall at 10k).
+        score = scores[n]
+        best = score if score >= 0 else score / farthest
         ceilings[n] = max(best, ceilings[n + 1])
     return ceilings
 
