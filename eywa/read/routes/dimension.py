@@ -435,8 +435,8 @@ class DimensionRoute:
             status = nous.get_dimension(reads, space, subject, other, at)
         except NotFoundError:
             return False
-        if status.mode is None or status.mode.casefold() not in {v.casefold() for v in values}:
-            return False
+        if held.mode is None or status.mode is None or status.mode.casefold() not in {v.casefold() for v in values}:
+            return False  # no value held ("unknown since … (was Tom)" already says it ended)
         began, ended = held.changed_at or held.since, status.changed_at or status.since
         return began is not None and ended is not None and ended >= began
 
