@@ -302,4 +302,8 @@ def _write(stores: GraphStores, space: str, parsed: _Parsed) -> None:
     for erasure in parsed.erasures:
         stores.erasure.begin(erasure)
         if erasure.state == "done":
+            # ``begin`` marks the erased ids for the cascade's vector step (their vectors
+            # dropped); a done record's step ran where it was exported, and these turns and
+            # vectors never existed here: the marks would count as residue and backlog.
+            stores.ledger.complete(space, "embed_evidence", [t.evidence_id for t in erasure.turns])
             stores.erasure.finish(erasure.id, erasure.counts, erasure.done_at or erasure.at)

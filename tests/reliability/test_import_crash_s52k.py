@@ -79,14 +79,10 @@ def test_an_import_killed_then_sent_again_equals_a_clean_import(
         assert imported(mem) == clean
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="eywa/portability/restore.py _write: ErasureStore.begin marks the erased ids embed_evidence for the "
-    "cascade's vector step, which an imported 'done' erasure never runs; the marks wait for a reconciliation pass",
-)
 def test_an_imported_erasure_proves_zero_residue_as_the_import_returns(tmp_path: Path, export: Path) -> None:
-    """Not a crash: a clean import's erasure record shows 40 ``pending`` residue (and the
-    backlog 40 ``embed_evidence`` marks of turns that do not exist) until a later pass."""
+    """Not a crash: a clean import's erasure record showed 40 ``pending`` residue (and the
+    backlog 40 ``embed_evidence`` marks of turns that do not exist) until a later pass: the
+    import now clears the marks ``begin`` makes for a record already done."""
     with open_memory(tmp_path / "mem") as mem:
         mem.import_space(SPACE, export.read_text().splitlines(), wait=True)
         mem.wait()

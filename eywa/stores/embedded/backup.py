@@ -13,6 +13,13 @@ derived from the turns, so the copy's ledger marks every turn and belief ``embed
 (reason ``embedder``) instead, in the copied database: the memory that opens the copy
 embeds them again (``eywa.reconcile``), as after a change of embedder. The erasure secret
 (``erasure.key``) is copied, so the copy's erasure records stay checkable.
+
+A backup that dies half-way (a kill, a full disk the process did not live to clean up) must not
+leave a directory that opens as a memory: a copy of the database without its key file opened
+as a store of its own, made a new erasure key, and its erasure proofs could no longer check
+erased content. So the copy is marked unfinished (``INCOMPLETE_MARKER``, written and synced
+before the first file) and the mark is removed only once every file is copied and the vectors
+marked; a directory that still carries it is refused on open (``eywa.stores.embedded.factory``).
 """
 
 from __future__ import annotations
@@ -24,18 +31,33 @@ from contextlib import closing
 from datetime import datetime
 from pathlib import Path
 
-from eywa.errors import InvalidInputError, StoreError
+from eywa.errors import ConfigurationError, InvalidInputError, StoreError
 from eywa.stores.backup import BackupReport
 from eywa.stores.embedded import ledger as ledger_sql
 from eywa.stores.embedded.erasure import SECRET_FILE
 from eywa.stores.ledger import PendingStage
 
-__all__ = ["backup_directory"]
+__all__ = ["INCOMPLETE_MARKER", "backup_directory", "refuse_unfinished"]
 
 _SQLITE_SUFFIXES = (".sqlite3", ".sqlite", ".db")
 
 
 _PROBE = ".eywa-backup-probe"
+INCOMPLETE_MARKER = ".eywa-backup-incomplete"
+"""The file a backup in progress keeps in its destination (module docstring)."""
+
+
+def refuse_unfinished(directory: Path) -> None:
+    """Refuse to open ``directory`` as a memory when it is a backup that never finished.
+
+    Raises:
+        ConfigurationError: ``directory`` carries ``INCOMPLETE_MARKER``.
+    """
+    if (directory / INCOMPLETE_MARKER).exists():
+        raise ConfigurationError(
+            f"{directory} is a backup that did not finish (it still carries {INCOMPLETE_MARKER}): "
+            "delete it and run the backup again"
+        )
 
 
 def _check_destination(source: Path, dest: Path, field: str) -> None:
@@ -80,6 +102,7 @@ def backup_directory(source: Path, dest: Path, at: datetime, *, database: str, f
     _check_destination(source, dest, field)
     created = _make_destination(dest, field)
     try:
+        _write_synced(dest / INCOMPLETE_MARKER)
         files = []
         for path in sorted(source.iterdir()):
             if path.is_file() and path.suffix in _SQLITE_SUFFIXES:
@@ -89,11 +112,32 @@ def backup_directory(source: Path, dest: Path, at: datetime, *, database: str, f
         if secret.exists():
             _copy_secret(secret, dest / SECRET_FILE)
         turns, beliefs = _mark_vectors_pending(dest / database, at) if database in files else (0, 0)
+        _sync_directory(dest)  # every copied file's name durable before the mark goes
+        (dest / INCOMPLETE_MARKER).unlink()
+        _sync_directory(dest)
     except (OSError, sqlite3.Error) as exc:
         if created:
             shutil.rmtree(dest, ignore_errors=True)
         raise StoreError("sqlite", "backup", f"{source} -> {dest}: {exc}") from exc
     return BackupReport(destination=str(dest), files=tuple(files), turns=turns, beliefs=beliefs)
+
+
+def _write_synced(path: Path) -> None:
+    """Create the empty file ``path`` and make it and its name durable."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    _sync_directory(path.parent)
+
+
+def _sync_directory(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _copy_secret(path: Path, target: Path) -> None:

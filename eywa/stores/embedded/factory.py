@@ -12,7 +12,7 @@ from eywa.models import utc_now
 from eywa.stores.bundle import GraphStores, Stores
 from eywa.stores.embedded.access import SqliteAccessLog
 from eywa.stores.embedded.audit_queries import SqliteAuditQueries
-from eywa.stores.embedded.backup import backup_directory
+from eywa.stores.embedded.backup import backup_directory, refuse_unfinished
 from eywa.stores.embedded.beliefs import SqliteBeliefStore
 from eywa.stores.embedded.corrections import SqliteCorrectionLog
 from eywa.stores.embedded.database import SqliteDatabase
@@ -55,6 +55,8 @@ def open_embedded(
 
     Raises:
         DirectoryInUseError: another process (or open memory) holds the directory.
+        ConfigurationError: the directory is a backup that did not finish
+            (``backup.refuse_unfinished``).
         StoreError: when the directory cannot be created, a store cannot open or a
             migration fails.
     """
@@ -62,6 +64,7 @@ def open_embedded(
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise StoreError("embedded", "open", f"cannot create {directory}: {exc}") from exc
+    refuse_unfinished(directory)  # before the lock: a refused open leaves no file behind
     lock = DirectoryLock(directory)
     lock.acquire()
     try:
@@ -171,8 +174,10 @@ def open_embedded_graph(directory: Path, *, erasure_secret: bytes | None = None)
     """Open only the SQLite graph stores of an existing embedded directory (for workers).
 
     Raises:
+        ConfigurationError: the directory is a backup that did not finish.
         StoreError: when the database cannot be opened or migrated.
     """
+    refuse_unfinished(directory)
     db = SqliteDatabase(directory / DATABASE_FILE)
     try:
         stores = GraphStores(
