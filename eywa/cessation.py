@@ -313,3 +313,64 @@ def begins_any(text: str, words: Iterable[str]) -> bool:
         if any(same_stem(w, s) for w in wanted for s in scope):
             return True
     return False
+
+
+# --- a state said of now: "Now I'm …", "I'm now …", "… these days" ----------------------------
+
+_NOW = r"(?:now|these\s+days|nowadays)"
+_NOW_LEADS = re.compile(
+    rf"(?:^|[.!;:,]\s*|\b(?:and|but|so)\s+)(?:and\s+|but\s+|so\s+)?{_NOW}\b,?\s+(?!(?:that|is|was|what|and|or|if|on|then)\b)",
+    re.IGNORECASE,
+)
+""""Now I'm dating Sam", "These days, I work at Globex", "… and now I live in Leeds": a clause
+opened by "now" (not "now that …", nor "now is …", nor "right now" or "just now", which do not
+open a clause)."""
+_NOW_INSIDE = re.compile(
+    rf"\b(?:i|we|he|she|they|[a-z]+{_A}s|[a-z]+{_A}re|[a-z]+{_A}m|am|are|is)\s+{_NOW}\s+(?!(?:that|and|or|on|then)\b)",
+    re.IGNORECASE,
+)
+""""I'm now a nurse", "I now work at Globex", "Eva is now at Initech": "now" between the subject
+(or its verb) and what is said of it."""
+_NOW_CLOSES = re.compile(rf"\s{_NOW}(?=\s*(?:[.!;,]|$))", re.IGNORECASE)
+""""I'm dating Sam now.", "I work at Globex these days": a clause closed by "now"."""
+_NOT_A_NEW_NOW = re.compile(
+    r"\b(?:right|just|for|until|till|by|from|even|know|knew|see|realize|realise|understand|still|not|never)\s*$",
+    re.IGNORECASE,
+)
+"""Before "now", what makes it a moment or a thought rather than a new state ("right now",
+"just now", "for now", "until now", "I know now …"): a word right before it."""
+_STILL_OR_NOT = re.compile(rf"\b(?:still|not|never|no\s+longer)\b|n{_A}t\b", re.IGNORECASE)
+_QUESTION_SENTENCE = re.compile(r"[^.!?]*\?")
+
+
+def said_of_now_any(text: str, words: Iterable[str]) -> bool:
+    """Whether ``text`` says one of ``words`` holds *now* as opposed to before: a clause opened
+    by "now", "these days" or "nowadays" ("Now I'm dating Sam"), "now" after its subject ("I'm
+    now a nurse", "I now live in Leeds") or closing its clause ("I work at Globex these days"),
+    whose scope (what follows, or for a closing "now" what precedes it, up to the next
+    clause-like break) names one of them. Not a moment ("right now", "just now", "for now",
+    "until now"), a thought ("I know now …"), a question, nor a scope that says "still" or
+    negates ("Now I still live in Leeds", "Now I'm not at Globex"). Said of a single value it
+    ends the one held before, as a beginning does (``begins_any``; the Nous observation step
+    raises the hazard on it). Pure."""
+    wanted = [w.casefold() for w in words if w.strip()]
+    if not wanted:
+        return False
+    # Questions are blanked, not removed, so the offsets of the rest stay where they were.
+    plain = _QUESTION_SENTENCE.sub(lambda m: " " * len(m.group(0)), text)
+    spans: list[tuple[int, int, int]] = []
+    for pattern in (_NOW_LEADS, _NOW_INSIDE):
+        for match in pattern.finditer(plain):
+            spans.append((match.start(), match.end(), _forward_scope(plain, match.end())))
+    for match in _NOW_CLOSES.finditer(plain):
+        spans.append((match.start(), _backward_scope(plain, match.start()), match.start()))
+    for cue_start, scope_start, scope_end in spans:
+        if _NOT_A_NEW_NOW.search(plain[:cue_start + 1]) is not None:
+            continue
+        scope_text = plain[scope_start:scope_end]
+        if _STILL_OR_NOT.search(scope_text) is not None:
+            continue
+        scope = [w.casefold() for w in _WORD.findall(scope_text)]
+        if any(same_stem(w, s) for w in wanted for s in scope):
+            return True
+    return False

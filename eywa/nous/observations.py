@@ -29,7 +29,10 @@ is not a change: said three times, it should accumulate; nor is a no to a questi
 does not ask about now ("Do you work at Initech?" — "No." may say it never held). And so
 does a positive belief of a single-valued attribute whose turn says its value began
 ("Initech hired me last week", "I joined Initech", "I married Tom": ``began``): one value at
-a time, so the one held before ended, though no word of the turn names it.
+a time, so the one held before ended, though no word of the turn names it. So does one
+said of *now* as against before ("Now I'm dating Sam", "I'm now a nurse", "These days I work
+at Globex": ``said_now``), not a moment ("right now", "for now"), a thought ("I know now …")
+nor "still".
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from datetime import datetime
 
 from pydantic import Field, field_validator
 
-from eywa.cessation import begins_any, ends_any, same_stem
+from eywa.cessation import begins_any, ends_any, said_of_now_any, same_stem
 from eywa.models import Belief, Evidence, Frozen, Modality, Polarity, SignalKind, as_utc
 from eywa.nous.params import DEFAULT_PARAMS, AttributeSpecLike, NousParams
 from eywa.signals.cues import NEGATION
@@ -201,6 +204,40 @@ def began(belief: Belief, cited: Sequence[Evidence], spec: AttributeSpecLike | N
     return bool(words) and any(begins_any(e.text, words) for e in cited)
 
 
+_STATEMENT_FILLER = frozenset(
+    """is are was were am be been has have had does do the a an and with at in on of to for from as
+    now these days nowadays""".split()
+)
+
+
+def _said_words(belief: Belief, cited: Sequence[Evidence]) -> list[str]:
+    """The words a turn names a belief's value by: the value's own (three letters or more), or,
+    when no cited turn says any of them (a value the extractor derived: "I'm dating Sam" is
+    relationship status ``in a relationship``), the words of its statement but the subject's
+    and a few fillers ("Priya is dating Sam." → dating, Sam)."""
+    value = [w for w in _VALUE_WORD.findall(belief.value or "") if len(w) > 2]
+    said = {w.casefold() for e in cited for w in _VALUE_WORD.findall(e.text)}
+    if any(same_stem(w.casefold(), s) for w in value for s in said):
+        return value
+    subject = {w.casefold() for w in _VALUE_WORD.findall(belief.subject)}
+    return [
+        w for w in _VALUE_WORD.findall(belief.statement)
+        if len(w) > 2 and w.casefold() not in subject and w.casefold() not in _STATEMENT_FILLER
+    ]  # fmt: skip
+
+
+def said_now(belief: Belief, cited: Sequence[Evidence], spec: AttributeSpecLike | None) -> bool:
+    """Whether a positive, asserted belief of a single-valued attribute is said of *now* in one
+    of the cited turns, as against before ("Now I'm dating Sam", "I'm now a nurse", "These days
+    I work at Globex", "I live in Leeds these days": ``eywa.cessation.said_of_now_any``): one
+    value at a time, so the one held before ended, as when it is said to begin (``began``).
+    A moment ("right now", "for now"), a thought ("I know now …") or "still" says no change."""
+    if spec is None or spec.cardinality != "single" or belief.polarity != "positive" or belief.modality != "asserted":
+        return False
+    words = _said_words(belief, cited)
+    return bool(words) and any(said_of_now_any(e.text, words) for e in cited)
+
+
 def _ends_before(belief: Belief, spec: AttributeSpecLike | None) -> bool:
     """Whether the belief's value itself says the value held before ended: "I'm retired" (an
     employer's ``retired``) ends the job, though the turn names no job and no cessation."""
@@ -230,6 +267,7 @@ def observation_from_belief(
     change = (
         any(e.signals_of(SignalKind.CORRECTION) for e in cited) or ended(belief, cited)
         or asked_if_still(belief, cited) or _ends_before(belief, spec) or began(belief, cited, spec)
+        or said_now(belief, cited, spec)
     )  # fmt: skip
     second_hand = bool(cited) and all((e.role or "").lower() in _SECOND_HAND_ROLES for e in cited)
     score = belief.report.score if belief.report is not None else None

@@ -140,3 +140,43 @@ def test_a_value_said_to_begin_marks_no_change_of_a_set() -> None:
     hobby = belief("Rotary", attribute="hobbies", statement="Cecilia joined Rotary")
     o = observation_from_belief(hobby, [evidence("ev_1", "I joined Rotary last month.")], get_attribute("hobbies"))
     assert o is not None and not o.change_signal
+
+
+@pytest.mark.parametrize(
+    ("text", "change"),
+    [
+        ("Now I work at Initech.", True),
+        ("These days, I work at Initech.", True),
+        ("I now work at Initech.", True),
+        ("I'm now at Initech.", True),
+        ("I work at Initech these days!", True),
+        ("We moved, and now I work at Initech.", True),
+        ("Right now I'm at Initech.", False),
+        ("I'm at Initech right now.", False),
+        ("For now I work at Initech.", False),
+        ("Now I still work at Initech.", False),
+        ("Do you work at Initech now?", False),
+        ("Now I'm learning French, and I work at Initech.", False),
+    ],
+)  # fmt: skip
+def test_a_single_value_said_of_now_marks_a_change(text: str, change: bool) -> None:
+    """"Now I work at Initech" says the job held before is not held now; a moment ("right
+    now", "for now"), "still", a question or a "now" said of something else says nothing of it."""
+    o = observation_from_belief(belief("Initech"), [evidence("ev_1", text)], get_attribute("employer"))
+    assert o is not None and o.change_signal is change
+
+
+def test_a_derived_value_said_of_now_is_found_by_its_statement() -> None:
+    """"Now I'm dating Sam" names no word of ``in a relationship``; the statement's words do."""
+    dating = belief("in a relationship", attribute="relationship_status", statement="Cecilia is dating Sam.")
+    now = observation_from_belief(dating, [evidence("ev_1", "Now I'm dating Sam.")], get_attribute("relationship_status"))
+    plain = observation_from_belief(dating, [evidence("ev_1", "I'm dating Sam.")], get_attribute("relationship_status"))
+    assert now is not None and now.change_signal
+    assert plain is not None and not plain.change_signal
+
+
+def test_a_value_said_of_now_marks_no_change_of_a_set() -> None:
+    """A hobby said of now ("these days I play chess") adds to the set; nothing held before ended."""
+    hobby = belief("chess", attribute="hobbies", statement="Cecilia plays chess")
+    o = observation_from_belief(hobby, [evidence("ev_1", "These days I play chess.")], get_attribute("hobbies"))
+    assert o is not None and not o.change_signal
