@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import inspect
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from importlib import resources
 from typing import Annotated, Any, Final, cast
 
-from fastapi import APIRouter, FastAPI, Form, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -115,7 +116,8 @@ def _caller(request: Request, space: str | None = None) -> tuple[ServiceContext,
         _Refused: 401 without a live key, 403 when the key may not read ``space``, 422 when
             a path or query value's percent-escapes are not UTF-8: the URL decoding read
             them as U+FFFD (``/console/spaces/%FF`` was the space ``"\ufffd"``), a value
-            converted on the way, which the API's gate refuses for ``/v1`` (``not_utf8``).
+            converted on the way, which the API's gate refuses for ``/v1`` (``not_utf8``);
+            422 when a query parameter is given twice (``_given_twice``).
     """
     ctx = context(request)
     session = session_of(request, _state(request).signer, ctx.keys)
@@ -124,10 +126,43 @@ def _caller(request: Request, space: str | None = None) -> tuple[ServiceContext,
     route = request.scope.get("route")
     if (field := not_utf8(request.scope, getattr(route, "path", "unmatched"))) is not None:
         raise _Refused(422, f"{field.partition('.')[2]}: not valid UTF-8 once percent-decoded; text must be valid Unicode")
+    if (name := _given_twice(request.query_params.multi_items())) is not None:
+        raise _Refused(422, f"{name}: {GIVEN_TWICE}")
     if not session.key.allows(space, "read"):
         where = f"space {space!r}" if space is not None else "the console"
         raise _Refused(403, f"this key may not read {where}")
     return ctx, session
+
+
+GIVEN_TWICE: Final = "given more than once; give each parameter once"
+"""The message of a query parameter or form field given twice (``/v1`` says the same)."""
+
+
+def _given_twice(items: Iterable[tuple[str, object]]) -> str | None:
+    """The first name ``items`` holds twice, None when each is given once.
+
+    Every parameter of a console page and field of its forms takes one value, and Starlette
+    keeps the last of two: ``recall?q=Where does Bo live?&q=Where does Tom live?`` asked
+    Tom's question, ``beliefs?status=retracted&status=any`` listed every belief, a sign-in
+    posting ``key`` twice tried the second key. ``/v1`` refuses such a query
+    (``services.api.deps.check_query_names``); the console refuses it with its 422 page.
+    """
+    seen: set[str] = set()
+    for name, _ in items:
+        if name in seen:
+            return name
+        seen.add(name)
+    return None
+
+
+async def _one_field_each(request: Request) -> None:
+    """Refuse a form posting a field twice (``_given_twice``), before the form is acted on.
+
+    Raises:
+        _Refused: 422, naming the field.
+    """
+    if (name := _given_twice((await request.form()).multi_items())) is not None:
+        raise _Refused(422, f"{name}: {GIVEN_TWICE}")
 
 
 def _page(
@@ -166,7 +201,7 @@ def login_form(request: Request) -> HTMLResponse:
     return response
 
 
-@router.post("/login")
+@router.post("/login", dependencies=[Depends(_one_field_each)])
 def login(request: Request, key: Annotated[str, Form(max_length=400)], csrf: Annotated[str, Form(max_length=100)]) -> Response:
     """Check the key and the form's token; on success start a session and go to the spaces."""
     if not same_token(csrf, request.cookies.get(LOGIN_CSRF_COOKIE)):
@@ -184,7 +219,7 @@ def login(request: Request, key: Annotated[str, Form(max_length=400)], csrf: Ann
     return response
 
 
-@router.post("/logout")
+@router.post("/logout", dependencies=[Depends(_one_field_each)])
 def logout(request: Request, csrf: Annotated[str, Form(max_length=100)]) -> Response:
     """End the session (the form carries the session's CSRF token)."""
     _, session = _caller(request)
