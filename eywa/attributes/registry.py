@@ -174,6 +174,9 @@ SPECS: tuple[AttributeSpec, ...] = (
         "that end in divorce last a median 8 years, Census P70-125) and dating or engaged "
         "states, which change within months to a few years.",
         description="Single, dating, engaged, married, divorced, widowed or separated.",
+        # "I'm divorced", "widowed", "separated" say by themselves that the marriage held
+        # before ended, as "retired" ends a job: the hazard is raised before they are observed.
+        change_values=("divorced", "widowed", "separated"),
         aliases=("marital_status", "relationship", "married", "single", "dating"),
         words=("married", "marriage", "single", "dating", "divorced", "engaged", "relationship",
                "wife", "husband", "spouse", "partner", "boyfriend", "girlfriend", "widowed"),
