@@ -35,6 +35,7 @@ from eywa.errors import ConfigurationError, InvalidInputError, StoreError
 from eywa.stores.backup import BackupReport
 from eywa.stores.embedded import ledger as ledger_sql
 from eywa.stores.embedded.erasure import SECRET_FILE
+from eywa.stores.embedded.shard_rewrite import fsync_path
 from eywa.stores.ledger import PendingStage
 
 __all__ = ["INCOMPLETE_MARKER", "backup_directory", "refuse_unfinished"]
@@ -102,7 +103,7 @@ def backup_directory(source: Path, dest: Path, at: datetime, *, database: str, f
     _check_destination(source, dest, field)
     created = _make_destination(dest, field)
     try:
-        _write_synced(dest / INCOMPLETE_MARKER)
+        _create_synced(dest / INCOMPLETE_MARKER)
         files = []
         for path in sorted(source.iterdir()):
             if path.is_file() and path.suffix in _SQLITE_SUFFIXES:
@@ -112,9 +113,9 @@ def backup_directory(source: Path, dest: Path, at: datetime, *, database: str, f
         if secret.exists():
             _copy_secret(secret, dest / SECRET_FILE)
         turns, beliefs = _mark_vectors_pending(dest / database, at) if database in files else (0, 0)
-        _sync_directory(dest)  # every copied file's name durable before the mark goes
+        fsync_path(dest)  # every copied file's name durable before the mark goes
         (dest / INCOMPLETE_MARKER).unlink()
-        _sync_directory(dest)
+        fsync_path(dest)
     except (OSError, sqlite3.Error) as exc:
         if created:
             shutil.rmtree(dest, ignore_errors=True)
@@ -122,22 +123,11 @@ def backup_directory(source: Path, dest: Path, at: datetime, *, database: str, f
     return BackupReport(destination=str(dest), files=tuple(files), turns=turns, beliefs=beliefs)
 
 
-def _write_synced(path: Path) -> None:
+def _create_synced(path: Path) -> None:
     """Create the empty file ``path`` and make it and its name durable."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    _sync_directory(path.parent)
-
-
-def _sync_directory(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    fsync_path(path)
+    fsync_path(path.parent)
 
 
 def _copy_secret(path: Path, target: Path) -> None:

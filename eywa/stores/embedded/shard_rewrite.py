@@ -33,7 +33,7 @@ import qdrant_edge as qe
 
 from eywa import crashpoints
 
-__all__ = ["REPLACED", "REWRITE", "REWRITTEN", "copy_points", "settle", "swap_in", "write_synced"]
+__all__ = ["REPLACED", "REWRITE", "REWRITTEN", "copy_points", "settle", "fsync_path", "swap_in", "write_synced"]
 
 REWRITE: Final = ".rewrite"
 REWRITTEN: Final = ".rewritten"
@@ -76,11 +76,11 @@ def write_synced(rewrite: Path) -> Path:
     """
     for folder, _, files in os.walk(rewrite):
         for name in files:
-            _fsync(Path(folder) / name)
-        _fsync(Path(folder))
+            fsync_path(Path(folder) / name)
+        fsync_path(Path(folder))
     ready = rewrite.with_name(rewrite.name.removesuffix(REWRITE) + REWRITTEN)
     rewrite.rename(ready)
-    _fsync(rewrite.parent)
+    fsync_path(rewrite.parent)
     crashpoints.reached("vector_shard_rewritten")
     return ready
 
@@ -95,10 +95,10 @@ def swap_in(path: Path) -> None:
     ready, replaced = beside(path, REWRITTEN), beside(path, REPLACED)
     if path.exists():
         path.rename(replaced)
-        _fsync(path.parent)
+        fsync_path(path.parent)
         crashpoints.reached("vector_shard_set_aside")
     ready.rename(path)
-    _fsync(path.parent)
+    fsync_path(path.parent)
     crashpoints.reached("vector_shard_swapped")
     if replaced.exists():
         shutil.rmtree(replaced)
@@ -123,10 +123,11 @@ def settle(path: Path) -> None:
             shutil.rmtree(replaced)
         else:  # not a state the rewrite leaves; keep the points rather than lose them
             replaced.rename(path)
-            _fsync(path.parent)
+            fsync_path(path.parent)
 
 
-def _fsync(path: Path) -> None:
+def fsync_path(path: Path) -> None:
+    """fsync the file or directory ``path`` (a directory: the names in it made durable)."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
