@@ -17,7 +17,7 @@ Deterministic and pure: the same text always gives the same cues.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 _A = r"['’]"
@@ -233,6 +233,27 @@ def cessations(text: str) -> list[Cessation]:
     return sorted(found, key=lambda c: (c.start, c.end))
 
 
+def _wanted(words: Iterable[str]) -> list[str]:
+    """The words looked for, casefolded, blanks dropped."""
+    return [w.casefold() for w in words if w.strip()]
+
+
+def _names_any(scope: str, wanted: Sequence[str]) -> bool:
+    """Whether a word of ``scope`` is one of ``wanted`` (casefolded; a shared stem of at least
+    four letters counts as the same word: ``same_stem``)."""
+    return any(same_stem(w, s.casefold()) for s in _WORD.findall(scope) for w in wanted)
+
+
+def _cue_spans(
+    text: str, forward: Iterable[re.Pattern[str]], backward: Iterable[re.Pattern[str]] = ()
+) -> list[tuple[int, int, int]]:
+    """(cue start, scope start, scope end) of each cue of the ``forward`` patterns (its scope
+    what follows it, ``_forward_scope``) and of the ``backward`` ones (what precedes it)."""
+    spans = [(m.start(), m.end(), _forward_scope(text, m.end())) for p in forward for m in p.finditer(text)]
+    spans += [(m.start(), _backward_scope(text, m.start()), m.start()) for p in backward for m in p.finditer(text)]
+    return spans
+
+
 def ends_any(text: str, words: Iterable[str], *, start: int = 0, end: int | None = None) -> bool:
     """Whether an uncancelled cue inside ``text[start:end]`` ends one of ``words``.
 
@@ -240,14 +261,12 @@ def ends_any(text: str, words: Iterable[str], *, start: int = 0, end: int | None
     at least four letters counting as the same word ("pottery"/"potteries").
     """
     stop = len(text) if end is None else end
-    wanted = [w.casefold() for w in words if w.strip()]
-    for cue in cessations(text):
-        if cue.cancelled or not start <= cue.start < stop:
-            continue
-        scope = [w.casefold() for w in _WORD.findall(text[max(cue.scope_start, start) : min(cue.scope_end, stop)])]
-        if any(same_stem(w, s) for w in wanted for s in scope):
-            return True
-    return False
+    wanted = _wanted(words)
+    return any(
+        _names_any(text[max(cue.scope_start, start) : min(cue.scope_end, stop)], wanted)
+        for cue in cessations(text)
+        if not cue.cancelled and start <= cue.start < stop
+    )
 
 
 def same_stem(a: str, b: str) -> bool:
@@ -300,19 +319,12 @@ def begins_any(text: str, words: Iterable[str]) -> bool:
     happen. A single value said to begin ends the one held before ("I work at Globex", then
     "Initech hired me last week"), as a cessation of the old one would; the Nous observation
     step raises the hazard on it (``eywa.nous.observations``). Pure."""
-    wanted = [w.casefold() for w in words if w.strip()]
-    spans: list[tuple[int, int, int]] = []
-    for match in _BEGINS_FORWARD.finditer(text):
-        spans.append((match.start(), match.end(), _forward_scope(text, match.end())))
-    for match in _BEGINS_BACKWARD.finditer(text):
-        spans.append((match.start(), _backward_scope(text, match.start()), match.start()))
-    for cue_start, scope_start, scope_end in spans:
-        if _NOT_BEGUN.search(text[:cue_start]) is not None:
-            continue
-        scope = [w.casefold() for w in _WORD.findall(text[scope_start:scope_end])]
-        if any(same_stem(w, s) for w in wanted for s in scope):
-            return True
-    return False
+    wanted = _wanted(words)
+    return any(
+        _names_any(text[scope_start:scope_end], wanted)
+        for cue_start, scope_start, scope_end in _cue_spans(text, [_BEGINS_FORWARD], [_BEGINS_BACKWARD])
+        if _NOT_BEGUN.search(text[:cue_start]) is None
+    )
 
 
 # --- a state said of now: "Now I'm …", "I'm now …", "… these days" ----------------------------
@@ -353,24 +365,14 @@ def said_of_now_any(text: str, words: Iterable[str]) -> bool:
     negates ("Now I still live in Leeds", "Now I'm not at Globex"). Said of a single value it
     ends the one held before, as a beginning does (``begins_any``; the Nous observation step
     raises the hazard on it). Pure."""
-    wanted = [w.casefold() for w in words if w.strip()]
+    wanted = _wanted(words)
     if not wanted:
         return False
     # Questions are blanked, not removed, so the offsets of the rest stay where they were.
     plain = _QUESTION_SENTENCE.sub(lambda m: " " * len(m.group(0)), text)
-    spans: list[tuple[int, int, int]] = []
-    for pattern in (_NOW_LEADS, _NOW_INSIDE):
-        for match in pattern.finditer(plain):
-            spans.append((match.start(), match.end(), _forward_scope(plain, match.end())))
-    for match in _NOW_CLOSES.finditer(plain):
-        spans.append((match.start(), _backward_scope(plain, match.start()), match.start()))
-    for cue_start, scope_start, scope_end in spans:
-        if _NOT_A_NEW_NOW.search(plain[:cue_start + 1]) is not None:
-            continue
-        scope_text = plain[scope_start:scope_end]
-        if _STILL_OR_NOT.search(scope_text) is not None:
-            continue
-        scope = [w.casefold() for w in _WORD.findall(scope_text)]
-        if any(same_stem(w, s) for w in wanted for s in scope):
-            return True
-    return False
+    return any(
+        _names_any(plain[scope_start:scope_end], wanted)
+        for cue_start, scope_start, scope_end in _cue_spans(plain, [_NOW_LEADS, _NOW_INSIDE], [_NOW_CLOSES])
+        if _NOT_A_NEW_NOW.search(plain[: cue_start + 1]) is None
+        and _STILL_OR_NOT.search(plain[scope_start:scope_end]) is None
+    )

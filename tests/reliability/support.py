@@ -61,6 +61,14 @@ def corpus(turns: int, seed: int = 3) -> list[dict[str, Any]]:
     return [turn for _, turn in generate_corpus(turns, seed=seed)]
 
 
+def store_corpus(factory: pytest.TempPathFactory, turns: int) -> Path:
+    """A closed store holding ``corpus(turns)`` in ``SPACE``, for a module's crashes to copy."""
+    directory = factory.mktemp("stored") / "mem"
+    with open_memory(directory) as mem:
+        mem.remember(SPACE, corpus(turns))
+    return directory
+
+
 def settings(directory: Path, **overrides: Any) -> EywaSettings:
     """Small embedding batches, so a batch of turns takes several vector upserts."""
     return EywaSettings(data_dir=directory, embed_batch_size=16, level1_batch_size=32, **overrides)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.reliability.support import SPACE, corpus, open_memory, snapshot
+from tests.reliability.support import SPACE, open_memory, snapshot, store_corpus
 from tests.reliability.test_crash_recovery import TURNS, crash
 
 SPEAKER = "Greta"
@@ -26,10 +26,7 @@ IN_TRANSACTION = {"erasure_begun", "erasure_dimensions_replayed", "erasure_belie
 @pytest.fixture(scope="module")
 def stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A store holding the corpus, copied for each crash."""
-    directory = tmp_path_factory.mktemp("stored") / "mem"
-    with open_memory(directory) as mem:
-        mem.remember(SPACE, corpus(TURNS))
-    return directory
+    return store_corpus(tmp_path_factory, TURNS)
 
 
 @pytest.fixture(scope="module")

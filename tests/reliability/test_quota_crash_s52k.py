@@ -14,7 +14,7 @@ import pytest
 from eywa.contract import SpaceUsage, turn_bytes
 from eywa.errors import QuotaExceededError
 from eywa.memory import Memory
-from tests.reliability.support import SPACE, corpus, open_memory
+from tests.reliability.support import SPACE, corpus, open_memory, store_corpus
 from tests.reliability.test_crash_recovery import TURNS, crash
 
 # (what the child does, the point it is killed at, the occurrence)
@@ -34,10 +34,7 @@ def recount(mem: Memory) -> SpaceUsage:
 
 @pytest.fixture(scope="module")
 def stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    directory = tmp_path_factory.mktemp("stored") / "mem"
-    with open_memory(directory) as mem:
-        mem.remember(SPACE, corpus(TURNS))
-    return directory
+    return store_corpus(tmp_path_factory, TURNS)
 
 
 @pytest.mark.parametrize(("mode", "point", "occurrence"), CRASHES, ids=[f"{m}-{p}" for m, p, _ in CRASHES])

@@ -13,34 +13,20 @@ import json
 
 import anyio
 import pytest
-from mcp import Client as McpClient
-from mcp.shared.exceptions import MCPError
 
 from eywa.memory import Memory
-from services.mcp.server import build_server
-
-
-async def _read(memory: Memory, uri: str) -> str:
-    """The resource's text, or ``refused: <the error's message>``."""
-    async with McpClient(build_server(memory)) as client:
-        try:
-            result = await client.read_resource(uri)
-        except MCPError as exc:
-            return f"refused: {exc}"
-    text = getattr(result.contents[0], "text", "")
-    assert isinstance(text, str)
-    return text
+from tests.services.mcp_resources import read_resource
 
 
 @pytest.mark.parametrize("escaped", ["%FF", "Bj%F6rn", "%C3", "%ED%A0%80"])
 def test_a_space_escaped_in_bytes_that_are_not_utf8_is_refused(memory: Memory, escaped: str) -> None:
     memory.remember("\ufffd", [{"text": "I live in Oslo.", "speaker": "Bo"}], wait=True)
-    answer = anyio.run(_read, memory, f"eywa://spaces/{escaped}/summary")
+    answer = anyio.run(read_resource, memory, f"eywa://spaces/{escaped}/summary")
     assert answer.startswith("refused: invalid_input: space: not valid UTF-8"), answer
 
 
 @pytest.mark.parametrize(("escaped", "space"), [("caf%C3%A9", "caf\u00e9"), ("%EF%BF%BD", "\ufffd"), ("plain", "plain")])
 def test_a_space_escaped_in_utf8_is_read(memory: Memory, escaped: str, space: str) -> None:
     memory.remember(space, [{"text": "I work at Initech.", "speaker": "Priya"}], wait=True)
-    summary = json.loads(anyio.run(_read, memory, f"eywa://spaces/{escaped}/summary"))
+    summary = json.loads(anyio.run(read_resource, memory, f"eywa://spaces/{escaped}/summary"))
     assert summary["space"] == space and summary["stats"]["evidence"] >= 1, summary

@@ -14,40 +14,26 @@ import json
 
 import anyio
 import pytest
-from mcp import Client as McpClient
-from mcp.shared.exceptions import MCPError
 
 from eywa.memory import Memory
-from services.mcp.server import build_server
-
-
-async def _read(memory: Memory, uri: str) -> str:
-    """The resource's text, or ``refused: <the error's message>``."""
-    async with McpClient(build_server(memory)) as client:
-        try:
-            result = await client.read_resource(uri)
-        except MCPError as exc:
-            return f"refused: {exc}"
-    text = getattr(result.contents[0], "text", "")
-    assert isinstance(text, str)
-    return text
+from tests.services.mcp_resources import read_resource
 
 
 @pytest.mark.parametrize(("uri", "space"), [("eywa://spaces/../summary", ".."), ("eywa://spaces/%2E%2E/summary", ".."),
                                             ("eywa://spaces/C:%5Cnotes/summary", "C:\\notes")])  # fmt: skip
 def test_a_space_the_core_accepts_is_summarised_whatever_it_looks_like(memory: Memory, uri: str, space: str) -> None:
     memory.remember(space, [{"text": "I live in Oslo.", "speaker": "Bo"}], wait=True)
-    summary = json.loads(anyio.run(_read, memory, uri))
+    summary = json.loads(anyio.run(read_resource, memory, uri))
     assert summary["space"] == space and summary["stats"]["evidence"] >= 1, summary
 
 
 def test_a_space_the_core_refuses_is_refused_with_its_code(memory: Memory) -> None:
-    answer = anyio.run(_read, memory, "eywa://spaces/a%00b/summary")
+    answer = anyio.run(read_resource, memory, "eywa://spaces/a%00b/summary")
     assert answer.startswith("refused: invalid_input: space: "), answer
 
 
 @pytest.mark.parametrize("uri", ["eywa://spaces/a/../b/summary", "eywa://nothing", "eywa://spaces/a/summary?x=1", "not a uri"])
 def test_a_uri_that_names_no_resource_is_refused_as_not_found(memory: Memory, uri: str) -> None:
-    answer = anyio.run(_read, memory, uri)
+    answer = anyio.run(read_resource, memory, uri)
     assert answer.startswith(f"refused: not_found: no resource {uri!r}"), answer
     assert "eywa://spaces/{space}/summary" in answer  # the resources there are
