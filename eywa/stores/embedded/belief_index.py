@@ -24,7 +24,7 @@ import logging
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
@@ -71,16 +71,6 @@ class _Copy:
     spaces: dict[str, int]
     ids: dict[int, str]
     postings: dict[str, tuple[Int32Array, FloatArray]]
-    # Each space's rows, made by its first search of this copy (``rows_of``).
-    masks: dict[int, npt.NDArray[np.bool_]] = field(default_factory=dict)
-
-    def rows_of(self, code: int) -> npt.NDArray[np.bool_]:
-        """The rows of the space numbered ``code``, for ``rank``'s ``allowed``: made once per
-        copy (a copy never changes; a search compared every row's space each time)."""
-        mask = self.masks.get(code)
-        if mask is None:
-            mask = self.masks[code] = self.space == code
-        return mask
 
 
 def read_copy(conn: sqlite3.Connection) -> _Copy:
@@ -151,7 +141,7 @@ class BeliefBm25:
             return []
         empty = (np.zeros(0, dtype=np.int32), np.zeros(0))
         postings = [copy.postings.get(t[0], empty) for t in terms]
-        found = rank(postings, copy.sizes, copy.rows, copy.avgdl, copy.rows_of(code), limit)
+        found = rank(postings, copy.sizes, copy.rows, copy.avgdl, copy.space == code, limit)
         return [(copy.ids[rowid], score) for rowid, score in found]
 
     def scrub(self) -> None:

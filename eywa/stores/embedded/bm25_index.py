@@ -249,29 +249,14 @@ class _State:
     sizes: FloatArray = field(default_factory=lambda: np.zeros(1))
     space: npt.NDArray[np.int64] = field(default_factory=lambda: np.full(1, -1, dtype=np.int64))
     spaces: dict[str, int] = field(default_factory=dict)
-    # Each space's rows (``space == code``), made by the first search of the space at this
-    # state of ``space`` and kept until a change or a growth of it (``apply``, ``grow``).
-    masks: dict[int, npt.NDArray[np.bool_]] = field(default_factory=dict)
 
     @property
     def avgdl(self) -> float:
         return float(self.tokens) / float(self.rows) if self.rows else 0.0
 
-    def rows_of(self, code: int) -> npt.NDArray[np.bool_]:
-        """The rows of the space numbered ``code``, for ``rank``'s ``allowed``.
-
-        Kept between searches: making it compares every row's space (a 10k index's 80 KB of
-        ``space`` read and 10 KB written per search, in a recall's cold caches after the
-        query embedding), and it changes only when a change is applied."""
-        mask = self.masks.get(code)
-        if mask is None:
-            mask = self.masks[code] = self.space == code
-        return mask
-
     def grow(self, top: int) -> None:
         """Room for rowid ``top`` in the per-row arrays."""
         if top >= self.sizes.shape[0]:
-            self.masks.clear()
             size = max(top + 1, self.sizes.shape[0] * 2)
             self.sizes = np.concatenate([self.sizes, np.zeros(size - self.sizes.shape[0])])
             self.space = np.concatenate([self.space, np.full(size - self.space.shape[0], -1, dtype=np.int64)])
@@ -319,7 +304,6 @@ class _State:
         (a Level 0 batch of 500 turns rewrites ~2,000 rows, ~10^5 (term, row) pairs)."""
         if change.rows and max(change.rows) >= 2**31 - 1:
             raise ValueError("row ids beyond 32 bits: left to FTS5")
-        self.masks.clear()  # rows' spaces change below (a failure here rebuilds the index)
         touched: set[int] = set()
         gone = [(rowid, self.row_terms.pop(rowid)) for rowid in change.rows if rowid in self.row_terms]
         if gone:
@@ -747,7 +731,7 @@ class Bm25Index:
                     if code is None:
                         return []
                     postings = [state.posting(t[0]) for t in terms]
-                    return rank(postings, state.sizes, state.rows, state.avgdl, state.rows_of(code), limit)
+                    return rank(postings, state.sizes, state.rows, state.avgdl, state.space == code, limit)
                 behind = bool(self._unapplied)
             if not behind or attempt:
                 break
